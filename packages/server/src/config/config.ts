@@ -1,0 +1,89 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+
+/** Validated, frozen configuration. Bad input stops start-up with one line naming the variable. */
+export interface Config {
+  readonly port: number;
+  /** `{base_url}` without a trailing slash, e.g. `http://localhost:4000`. */
+  readonly baseUrl: string;
+  readonly baseHost: string;
+  readonly scheme: 'http' | 'https';
+  /** Host (and port) under which org issuers live: `${slug}.${issuerDomain}`. */
+  readonly issuerDomain: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | null;
+  /** Secret for encrypting keys at rest; null means "generate one into the data dir". */
+  readonly secret: string | null;
+  readonly trustProxy: number;
+  readonly webhooksAllowPrivate: boolean;
+  /** True while TESSERA_URL points at a loopback host: enables the `host` query override. */
+  readonly loopback: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}`);
+  }
+  return Number(raw);
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  return h === '::1';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 4000, 0, 65535);
+  const rawUrl = env.TESSERA_URL || `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ConfigError('TESSERA_URL must be an absolute http(s) URL such as http://localhost:4000');
+  }
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash
+  ) {
+    throw new ConfigError('TESSERA_URL must be an http(s) origin with no path, query or fragment');
+  }
+  const issuerDomain = (env.TESSERA_ISSUER_DOMAIN || url.host).toLowerCase();
+  if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(issuerDomain) && !/^\[[0-9a-f:]+\](:\d{1,5})?$/.test(issuerDomain)) {
+    throw new ConfigError('TESSERA_ISSUER_DOMAIN must be a host name with an optional port');
+  }
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)');
+  }
+  const secret = env.TESSERA_SECRET || null;
+  if (secret !== null && secret.length < 32) {
+    throw new ConfigError('TESSERA_SECRET must be at least 32 characters');
+  }
+  const allowPrivate = env.TESSERA_WEBHOOKS_ALLOW_PRIVATE ?? '';
+  if (!['', '0', '1'].includes(allowPrivate)) {
+    throw new ConfigError('TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0');
+  }
+  return Object.freeze({
+    port,
+    baseUrl: url.origin,
+    baseHost: url.host.toLowerCase(),
+    scheme: url.protocol === 'https:' ? 'https' : 'http',
+    issuerDomain,
+    dataDir: resolve(env.TESSERA_DATA_DIR || '.tessera'),
+    databaseUrl,
+    secret,
+    trustProxy: integer(env, 'TESSERA_TRUST_PROXY', 0, 0, 32),
+    webhooksAllowPrivate: allowPrivate === '1',
+    loopback: isLoopbackHost(url.hostname),
+  });
+}

@@ -1,0 +1,33 @@
+import { secretMatches, sha256 } from '../crypto/random.js';
+import type { Db } from '../storage/db.js';
+import { findClientWithSecret } from '../storage/repos/clients.js';
+import { fail } from './errors.js';
+import type { Client } from './types.js';
+
+// Compared against when the client is unknown, so both failures take the same time.
+const DECOY_HASH = sha256('decoy client secret');
+
+const INVALID = 'client authentication failed';
+
+/**
+ * Authenticates a client at the token endpoint. Unknown client and wrong secret give the same
+ * `invalid_client` answer; a public client presents no secret.
+ */
+export async function authenticateClient(
+  db: Db,
+  orgId: string,
+  clientId: string,
+  secret: string | undefined,
+): Promise<Client> {
+  const found = await findClientWithSecret(db, orgId, clientId);
+  if (!found || found.secretHash === null) {
+    if (secret !== undefined) secretMatches(secret, DECOY_HASH);
+    if (!found) return fail('invalid_client', INVALID);
+    // A public client must not present a secret; it authenticates by possession of the code/refresh token.
+    if (secret !== undefined) return fail('invalid_client', INVALID);
+    return found.client;
+  }
+  if (secret === undefined || !secretMatches(secret, found.secretHash))
+    return fail('invalid_client', INVALID);
+  return found.client;
+}

@@ -1,0 +1,13 @@
+import type { Config } from '../config/config.js';
+import type { Sealer } from '../crypto/sealing.js';
+import type { Db, Dialect } from '../storage/db.js';
+import type { KeyRing } from './keys.js';
+
+/** What domain operations need: the database, the at-rest sealer, configuration, the key ring. */
+export interface Deps {
+  readonly db: Db;
+  readonly dialect: Dialect;
+  readonly sealer: Sealer;
+  readonly config: Config;
+  readonly keyRing: KeyRing;
+}

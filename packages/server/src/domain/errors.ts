@@ -1,0 +1,59 @@
+/**
+ * Every error the service can answer with, declared once with its status and body family.
+ * OAuth endpoints answer `{error, error_description}` (RFC 6749 §5.2, RFC 7591 §3.2.2);
+ * the management and user APIs answer `{error, error_detail}` (spec "Errors").
+ */
+const REGISTRY = {
+  invalid_request: { status: 400, family: 'oauth' },
+  invalid_client: { status: 401, family: 'oauth' },
+  invalid_grant: { status: 400, family: 'oauth' },
+  unauthorized_client: { status: 400, family: 'oauth' },
+  unsupported_grant_type: { status: 400, family: 'oauth' },
+  unsupported_response_type: { status: 400, family: 'oauth' },
+  invalid_scope: { status: 400, family: 'oauth' },
+  invalid_target: { status: 400, family: 'oauth' },
+  invalid_redirect_uri: { status: 400, family: 'oauth' },
+  invalid_client_metadata: { status: 400, family: 'oauth' },
+  rate_limited: { status: 429, family: 'oauth' },
+  unauthorized: { status: 401, family: 'api' },
+  forbidden: { status: 403, family: 'api' },
+  not_found: { status: 404, family: 'api' },
+  invalid_query: { status: 400, family: 'api' },
+  invalid_body: { status: 400, family: 'api' },
+  conflict: { status: 409, family: 'api' },
+  server_error: { status: 500, family: 'api' },
+} as const satisfies Record<string, { status: number; family: 'oauth' | 'api' }>;
+
+export type ErrorCode = keyof typeof REGISTRY;
+
+/** A failure the caller can act on. `detail` is safe to show: it never holds a secret. */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly detail: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, detail?: string, headers: Record<string, string> = {}) {
+    super(detail ? `${code}: ${detail}` : code);
+    this.name = 'ServiceError';
+    this.code = code;
+    this.detail = detail;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return REGISTRY[this.code].status;
+  }
+
+  /** The response body, in the family the code belongs to. */
+  body(): Record<string, string> {
+    const family = REGISTRY[this.code].family;
+    if (this.detail === undefined) return { error: this.code };
+    return family === 'oauth'
+      ? { error: this.code, error_description: this.detail }
+      : { error: this.code, error_detail: this.detail };
+  }
+}
+
+export const fail = (code: ErrorCode, detail?: string, headers?: Record<string, string>): never => {
+  throw new ServiceError(code, detail, headers);
+};

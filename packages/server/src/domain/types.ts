@@ -1,0 +1,53 @@
+/** The service's resources as the domain sees them (camelCase, no storage concerns). */
+
+export interface Org {
+  id: string;
+  slug: string;
+  name: string;
+  isConsole: boolean;
+  allowSignup: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface User {
+  id: string;
+  orgId: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  picture: string | null;
+  provider: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type Role = 'owner' | 'member';
+
+export interface Tenant {
+  id: string;
+  orgId: string;
+  name: string;
+  logo: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+
+export interface Client {
+  id: string;
+  orgId: string;
+  name: string;
+  kind: 'public' | 'confidential';
+  redirectUris: string[];
+  grantTypes: GrantType[];
+  firstParty: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Who caused a change: a user, a client, or the service itself (CLI, seed, worker). */
+export type Actor = { kind: 'user'; id: string } | { kind: 'client'; id: string } | { kind: 'system' };
+
+export const SYSTEM: Actor = Object.freeze({ kind: 'system' });

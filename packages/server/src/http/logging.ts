@@ -1,0 +1,27 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * Request logs carry method, path and status only: the query string can hold a code or a `host`
+ * override, and headers hold bearer tokens, so neither is logged. Bodies are never logged.
+ */
+export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  if (level === 'silent') return false;
+  return {
+    level,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        '*.password',
+        '*.client_secret',
+        '*.token',
+        '*.secret',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { authenticateClient } from '../../../domain/client-auth.js';
+import { fail } from '../../../domain/errors.js';
+import { issueMachineToken } from '../../../domain/machine-tokens.js';
+import type { Grant } from './types.js';
+
+/** `client_credentials` with client_secret_post: machine tokens for confidential clients. */
+export const clientCredentials: Grant = {
+  parameters: ['client_id', 'client_secret'],
+  async handle({ deps, org, params }) {
+    const clientId = params.client_id ?? fail('invalid_request', 'client_id is required');
+    const client = await authenticateClient(deps.db, org.id, clientId, params.client_secret);
+    const token = await issueMachineToken(deps, org, client);
+    return { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn };
+  },
+};

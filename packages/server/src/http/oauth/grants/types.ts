@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../../domain/context.js';
+import type { Org } from '../../../domain/types.js';
+
+/** What a successful grant answers (RFC 6749 §5.1). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope?: string;
+}
+
+export interface GrantContext {
+  deps: Deps;
+  org: Org;
+  request: FastifyRequest;
+  params: Partial<Record<string, string>>;
+}
+
+/** One grant type: the parameters it accepts (beyond grant_type) and its handler. */
+export interface Grant {
+  parameters: readonly string[];
+  handle(ctx: GrantContext): Promise<TokenResponse>;
+}

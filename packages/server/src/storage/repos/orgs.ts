@@ -1,0 +1,43 @@
+import type { Org } from '../../domain/types.js';
+import type { Db } from '../db.js';
+import type { OrganizationsTable } from '../schema.js';
+
+const toOrg = (r: OrganizationsTable): Org => ({
+  id: r.id,
+  slug: r.slug,
+  name: r.name,
+  isConsole: r.is_console === 1,
+  allowSignup: r.allow_signup === 1,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export async function insertOrg(db: Db, org: Org): Promise<void> {
+  await db
+    .insertInto('organizations')
+    .values({
+      id: org.id,
+      slug: org.slug,
+      name: org.name,
+      is_console: org.isConsole ? 1 : 0,
+      allow_signup: org.allowSignup ? 1 : 0,
+      created_at: org.createdAt,
+      updated_at: org.updatedAt,
+    })
+    .execute();
+}
+
+export async function findOrgBySlug(db: Db, slug: string): Promise<Org | null> {
+  const row = await db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst();
+  return row ? toOrg(row) : null;
+}
+
+export async function findOrgById(db: Db, id: string): Promise<Org | null> {
+  const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toOrg(row) : null;
+}
+
+export async function findConsoleOrg(db: Db): Promise<Org | null> {
+  const row = await db.selectFrom('organizations').selectAll().where('is_console', '=', 1).executeTakeFirst();
+  return row ? toOrg(row) : null;
+}
