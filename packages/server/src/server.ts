@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
-import { seedDemo } from './dev/seed.js';
+import { type Seeded, seedDemo } from './dev/seed.js';
+import type { Deps } from './domain/context.js';
 import { buildApp } from './http/app.js';
 import { openRuntime } from './runtime.js';
 
 export interface RunningServer {
   app: FastifyInstance;
+  deps: Deps;
   url: string;
   close(): Promise<void>;
 }
@@ -15,13 +17,15 @@ export interface ServeOptions {
   seed?: boolean;
   /** Where start-up lines go (the seed banner, warnings). */
   print?: (line: string) => void;
+  /** Where request logs go (default stdout). */
+  logStream?: { write(chunk: string): void };
 }
 
 /** `tessera serve`: migrate, seed a demo org on a fresh dev data dir, listen. */
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
   const runtime = await openRuntime(config, (line) => print(`warning: ${line}`));
-  const app = buildApp(runtime.deps, { logLevel: options.logLevel ?? 'info' });
+  const app = buildApp(runtime.deps, { logLevel: options.logLevel ?? config.logLevel, logStream: options.logStream });
   try {
     await app.listen({ port: config.port, host: config.loopback ? '127.0.0.1' : '0.0.0.0' });
   } catch (error) {
@@ -32,10 +36,11 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (options.seed ?? true) {
     const seeded = await seedDemo(runtime.deps);
-    if (seeded) printSeed(print, seeded, config.baseUrl, port);
+    if (seeded) printSeed(print, seeded, config.baseUrl);
   }
   return {
     app,
+    deps: runtime.deps,
     url: `http://127.0.0.1:${port}`,
     close: async () => {
       await app.close();
@@ -44,22 +49,16 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   };
 }
 
-function printSeed(
-  print: (line: string) => void,
-  s: Awaited<ReturnType<typeof seedDemo>> & object,
-  base: string,
-  port: number,
-) {
-  const host = new URL(s.issuer).host;
+function printSeed(print: (line: string) => void, s: Seeded, base: string) {
   print('');
   print('Tessera is seeded with a demo organization (shown once; this data dir keeps it):');
   print(`  issuer         ${s.issuer}`);
-  print(`  owner login    ${s.ownerEmail} / ${s.ownerPassword}   (console: ${base}/login)`);
+  print(`  owner login    ${s.ownerEmail} / ${s.ownerPassword}   (console: ${base}/)`);
   print(`  client id      ${s.clientId}`);
   print(`  client secret  ${s.clientSecret}`);
   print('  get a machine token:');
   print(
-    `  curl -s http://localhost:${port}/oauth/token?host=${host} -d grant_type=client_credentials -d client_id=${s.clientId} -d client_secret=${s.clientSecret}`,
+    `  curl -s ${s.issuer}oauth/token -d grant_type=client_credentials -d client_id=${s.clientId} -d client_secret=${s.clientSecret}`,
   );
   print('');
 }

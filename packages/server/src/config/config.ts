@@ -18,6 +18,8 @@ export interface Config {
   readonly webhooksAllowPrivate: boolean;
   /** True while TESSERA_URL points at a loopback host: enables the `host` query override. */
   readonly loopback: boolean;
+  /** pino level for request logs: fatal, error, warn, info, debug, trace or silent. */
+  readonly logLevel: string;
 }
 
 export class ConfigError extends Error {
@@ -73,7 +75,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['', '0', '1'].includes(allowPrivate)) {
     throw new ConfigError('TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0');
   }
+  const logLevel = env.TESSERA_LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('TESSERA_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
+  }
   return Object.freeze({
+    logLevel,
     port,
     baseUrl: url.origin,
     baseHost: url.host.toLowerCase(),

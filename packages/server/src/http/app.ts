@@ -9,12 +9,13 @@ import { wellKnownRoutes } from './routes/well-known.js';
 
 export interface AppOptions {
   logLevel?: string;
+  logStream?: { write(chunk: string): void } | undefined;
 }
 
 /** The HTTP application: transport only; every rule lives in domain/. */
 export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance {
   const app = Fastify({
-    logger: loggerOptions(options.logLevel ?? 'info'),
+    logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     bodyLimit: 64 * 1024,
     // Trust exactly TESSERA_TRUST_PROXY hops of X-Forwarded-For, counted from the socket.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxy,

@@ -4,10 +4,14 @@ import type { FastifyServerOptions } from 'fastify';
  * Request logs carry method, path and status only: the query string can hold a code or a `host`
  * override, and headers hold bearer tokens, so neither is logged. Bodies are never logged.
  */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  level: string,
+  stream?: { write(chunk: string): void },
+): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {
     level,
+    ...(stream ? { stream } : {}),
     redact: {
       paths: [
         'req.headers.authorization',

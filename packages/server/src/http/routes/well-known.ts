@@ -23,7 +23,6 @@ export function discoveryDocument(deps: Deps, org: Org): Record<string, unknown>
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     authorization_response_iss_parameter_supported: true,
   };
-  if (org.isConsole) doc.registration_endpoint = `${origin}/oauth/register`;
   return doc;
 }
 

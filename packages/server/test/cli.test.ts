@@ -1,0 +1,302 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { tessera } from './support/cli.js';
+
+/** Every admin command of DESIGN §8, run as the real binary: one JSON object on success, a clear error otherwise. */
+describe('tessera CLI', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tessera-cli-'));
+    env = { TESSERA_DATA_DIR: dir, TESSERA_URL: 'http://localhost:4000' };
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const ok = async (args: string[]) => {
+    const res = await tessera(args, env);
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(res.stdout.trim().split('\n').length, 1, 'exactly one line of JSON');
+    return res.json as Record<string, unknown>;
+  };
+  const failsWith = async (args: string[], message: RegExp, code = 1) => {
+    const res = await tessera(args, env);
+    assert.equal(res.code, code, `exit code for ${args.join(' ')}`);
+    assert.equal(res.stdout, '');
+    assert.match(res.stderr, message);
+    return res;
+  };
+
+  test('migrate', async () => {
+    const out = await ok(['migrate']);
+    assert.deepEqual(out, { applied: [] }, 'the first command already migrated; nothing is left');
+  });
+
+  let orgId = '';
+  test('org create', async () => {
+    const out = await ok([
+      'org',
+      'create',
+      '--slug',
+      'acme',
+      '--name',
+      'Acme Inc',
+      '--owner-email',
+      'Ada@Acme.test',
+      '--owner-password',
+      'owner password',
+    ]);
+    assert.deepEqual(Object.keys(out), ['id', 'slug', 'name', 'issuer', 'owner']);
+    assert.match(out.id as string, /^org_/);
+    orgId = out.id as string;
+    assert.equal(out.slug, 'acme');
+    assert.equal(out.name, 'Acme Inc');
+    assert.equal(out.issuer, 'http://acme.localhost:4000/');
+    const owner = out.owner as Record<string, unknown>;
+    assert.deepEqual(Object.keys(owner), ['id', 'email']);
+    assert.equal(owner.email, 'Ada@Acme.test');
+  });
+
+  test('org create: errors for a duplicate slug, a bad slug, a bad email, a new owner without password', async () => {
+    await failsWith(
+      ['org', 'create', '--slug', 'acme', '--owner-email', 'ada@acme.test'],
+      /^error: an organization with slug "acme" exists\n$/,
+    );
+    await failsWith(
+      ['org', 'create', '--slug', 'Bad Slug', '--owner-email', 'a@b.test', '--owner-password', 'long enough'],
+      /^error: slug must be/,
+    );
+    await failsWith(
+      ['org', 'create', '--slug', 'beta', '--owner-email', 'not-an-email', '--owner-password', 'long enough'],
+      /^error: email is not a valid address\n$/,
+    );
+    await failsWith(
+      ['org', 'create', '--slug', 'beta', '--owner-email', 'new@b.test'],
+      /^error: new@b\.test is not a console user yet: a password is required\n$/,
+    );
+    await failsWith(['org', 'create', '--owner-email', 'a@b.test'], /^error: --slug is required\n/, 2);
+  });
+
+  test('user create', async () => {
+    const out = await ok([
+      'user',
+      'create',
+      '--org',
+      'acme',
+      '--email',
+      'grace@example.com',
+      '--password',
+      'cobol rules',
+      '--first-name',
+      'Grace',
+      '--last-name',
+      'Hopper',
+    ]);
+    assert.deepEqual(Object.keys(out), ['id', 'email', 'tenantId']);
+    assert.match(out.id as string, /^usr_/);
+    assert.equal(out.email, 'grace@example.com');
+    assert.match(out.tenantId as string, /^tnt_/);
+    const byId = await ok([
+      'user',
+      'create',
+      '--org',
+      orgId,
+      '--email',
+      'alan@example.com',
+      '--password',
+      'enigma machine',
+    ]);
+    assert.equal(byId.email, 'alan@example.com');
+  });
+
+  test('user create: errors for a bad email, a duplicate email, an unknown org, a short password', async () => {
+    await failsWith(
+      ['user', 'create', '--org', 'acme', '--email', 'nope@', '--password', 'long enough'],
+      /^error: email is not a valid address\n$/,
+    );
+    await failsWith(
+      ['user', 'create', '--org', 'acme', '--email', 'GRACE@example.com', '--password', 'long enough'],
+      /^error: a user with email GRACE@example.com exists\n$/,
+    );
+    await failsWith(
+      ['user', 'create', '--org', 'nowhere', '--email', 'x@example.com', '--password', 'long enough'],
+      /^error: no organization "nowhere"\n$/,
+    );
+    await failsWith(
+      ['user', 'create', '--org', 'acme', '--email', 'x@example.com', '--password', 'short'],
+      /^error: password must be at least 8 characters\n$/,
+    );
+  });
+
+  test('client create: confidential and public', async () => {
+    const conf = await ok(['client', 'create', '--org', 'acme', '--name', 'Billing', '--confidential']);
+    assert.deepEqual(Object.keys(conf), ['clientId', 'clientSecret', 'redirectUris', 'grantTypes']);
+    assert.match(conf.clientId as string, /^cli_/);
+    assert.match(conf.clientSecret as string, /^tcs_[\w-]{43}$/);
+    assert.deepEqual(conf.redirectUris, []);
+    assert.deepEqual(conf.grantTypes, ['client_credentials']);
+    const pub = await ok([
+      'client',
+      'create',
+      '--org',
+      'acme',
+      '--name',
+      'SPA',
+      '--public',
+      '--redirect-uri',
+      'https://app.example.com/cb',
+      '--redirect-uri',
+      'http://localhost:3000/cb',
+    ]);
+    assert.deepEqual(Object.keys(pub), ['clientId', 'redirectUris', 'grantTypes']);
+    assert.deepEqual(pub.redirectUris, ['https://app.example.com/cb', 'http://localhost:3000/cb']);
+    assert.deepEqual(pub.grantTypes, ['authorization_code', 'refresh_token']);
+    const granted = await ok([
+      'client',
+      'create',
+      '--org',
+      'console',
+      '--name',
+      'Ops',
+      '--confidential',
+      '--grant',
+      'client_credentials',
+    ]);
+    assert.deepEqual(granted.grantTypes, ['client_credentials']);
+  });
+
+  test('client create: errors', async () => {
+    await failsWith(
+      ['client', 'create', '--org', 'acme', '--name', 'X'],
+      /^error: give exactly one of --confidential or --public\n/,
+      2,
+    );
+    await failsWith(
+      [
+        'client',
+        'create',
+        '--org',
+        'acme',
+        '--name',
+        'X',
+        '--public',
+        '--redirect-uri',
+        'http://evil.example.com/cb',
+      ],
+      /^error: http redirect URIs are allowed on loopback only\n$/,
+    );
+    await failsWith(
+      [
+        'client',
+        'create',
+        '--org',
+        'acme',
+        '--name',
+        'X',
+        '--public',
+        '--grant',
+        'client_credentials',
+        '--redirect-uri',
+        'https://a.example/cb',
+      ],
+      /^error: a public client cannot use client_credentials\n$/,
+    );
+    await failsWith(
+      ['client', 'create', '--org', 'acme', '--name', 'X', '--confidential', '--grant', 'password'],
+      /^error: unknown grant type "password"\n$/,
+    );
+    await failsWith(
+      ['client', 'create', '--org', 'ghost', '--name', 'X', '--confidential'],
+      /^error: no organization "ghost"\n$/,
+    );
+  });
+
+  test('member add: an existing console user, a new one, a role change', async () => {
+    const existing = await ok([
+      'member',
+      'add',
+      '--org',
+      'acme',
+      '--email',
+      'ada@acme.test',
+      '--role',
+      'member',
+    ]);
+    assert.deepEqual(Object.keys(existing), ['orgId', 'userId', 'email', 'role']);
+    assert.equal(existing.orgId, orgId);
+    assert.equal(existing.role, 'member');
+    const fresh = await ok([
+      'member',
+      'add',
+      '--org',
+      'acme',
+      '--email',
+      'linus@example.com',
+      '--role',
+      'owner',
+      '--password',
+      'kernel hacker',
+    ]);
+    assert.match(fresh.userId as string, /^usr_/);
+    assert.equal(fresh.role, 'owner');
+  });
+
+  test('member add: errors', async () => {
+    await failsWith(
+      ['member', 'add', '--org', 'acme', '--email', 'nobody@example.com', '--role', 'owner'],
+      /^error: nobody@example\.com is not a console user yet: a password is required\n$/,
+    );
+    await failsWith(
+      ['member', 'add', '--org', 'acme', '--email', 'ada@acme.test', '--role', 'admin'],
+      /^error: --role must be owner or member\n/,
+      2,
+    );
+    await failsWith(
+      ['member', 'add', '--org', 'ghost', '--email', 'ada@acme.test', '--role', 'owner'],
+      /^error: no organization "ghost"\n$/,
+    );
+    await failsWith(
+      [
+        'member',
+        'add',
+        '--org',
+        'acme',
+        '--email',
+        'bad email',
+        '--role',
+        'owner',
+        '--password',
+        'long enough',
+      ],
+      /^error: email is not a valid address\n$/,
+    );
+  });
+
+  test('keys rotate', async () => {
+    const first = await ok(['keys', 'rotate', '--org', 'acme']);
+    assert.deepEqual(Object.keys(first), ['kid']);
+    assert.match(first.kid as string, /^[\w-]{43}$/);
+    const second = await ok(['keys', 'rotate', '--org', 'acme']);
+    assert.notEqual(second.kid, first.kid);
+    await failsWith(['keys', 'rotate', '--org', 'ghost'], /^error: no organization "ghost"\n$/);
+  });
+
+  test('usage errors: unknown command, unknown flag', async () => {
+    await failsWith(['org', 'destroy'], /^error: unknown command: org destroy\n/, 2);
+    await failsWith(['keys', 'rotate', '--org', 'acme', '--force'], /^error: Unknown option '--force'/, 2);
+  });
+
+  test('bad configuration stops with one line naming the variable', async () => {
+    const res = await tessera(['migrate'], { ...env, TESSERA_URL: 'not a url' });
+    assert.equal(res.code, 1);
+    assert.equal(
+      res.stderr,
+      'error: TESSERA_URL must be an absolute http(s) URL such as http://localhost:4000\n',
+    );
+    const port = await tessera(['serve'], { ...env, PORT: 'eighty' });
+    assert.equal(port.code, 1);
+    assert.equal(port.stderr, 'error: PORT must be a whole number from 0 to 65535\n');
+  });
+});

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import * as oidc from 'openid-client';
+import { cliEnv, tessera } from './support/cli.js';
+import { postgresSkip } from './support/environment.js';
+import { startServer, type TestServer } from './support/server.js';
+
+/** Real clients against a running server: openid-client for discovery and tokens, jose for verification. */
+for (const database of ['sqlite', 'postgres'] as const) {
+  describe(`openid-client and jose against Tessera on ${database}`, async () => {
+    const skip = database === 'postgres' ? await postgresSkip() : false;
+    let server: TestServer;
+    let clientId: string;
+    let clientSecret: string;
+
+    before(async () => {
+      if (skip) return;
+      server = await startServer({ database });
+      const env = cliEnv(server);
+      const org = await tessera(
+        [
+          'org',
+          'create',
+          '--slug',
+          'acme',
+          '--owner-email',
+          'o@acme.test',
+          '--owner-password',
+          'owner pass 1',
+        ],
+        env,
+      );
+      assert.equal(org.code, 0, org.stderr);
+      const client = await tessera(
+        ['client', 'create', '--org', 'acme', '--name', 'Worker', '--confidential'],
+        env,
+      );
+      assert.equal(client.code, 0, client.stderr);
+      clientId = client.json?.clientId as string;
+      clientSecret = client.json?.clientSecret as string;
+    });
+    after(async () => {
+      if (!skip) await server.close();
+    });
+
+    async function machineToken() {
+      const config = await oidc.discovery(
+        new URL(server.issuer('acme')),
+        clientId,
+        undefined,
+        oidc.ClientSecretPost(clientSecret),
+        { execute: [oidc.allowInsecureRequests] },
+      );
+      return oidc.clientCredentialsGrant(config);
+    }
+
+    test('openid-client discovers the org issuer and gets a client_credentials token', { skip }, async () => {
+      const config = await oidc.discovery(
+        new URL(server.issuer('acme')),
+        clientId,
+        undefined,
+        oidc.ClientSecretPost(clientSecret),
+        { execute: [oidc.allowInsecureRequests] },
+      );
+      const metadata = config.serverMetadata();
+      assert.equal(metadata.issuer, server.issuer('acme'));
+      assert.equal(metadata.jwks_uri, `${server.issuer('acme')}.well-known/jwks.json`);
+      assert.equal(metadata.registration_endpoint, undefined, 'registration is the console issuer only');
+      const tokens = await oidc.clientCredentialsGrant(config);
+      assert.equal(tokens.token_type, 'bearer');
+      assert.equal(tokens.expires_in, 900);
+      assert.equal(typeof tokens.access_token, 'string');
+    });
+
+    test('jose verifies it with issuer and audience from the remote key set', { skip }, async () => {
+      const tokens = await machineToken();
+      const jwks = createRemoteJWKSet(new URL(`${server.issuer('acme')}.well-known/jwks.json`));
+      const { payload, protectedHeader } = await jwtVerify(tokens.access_token, jwks, {
+        issuer: server.issuer('acme'),
+        audience: clientId,
+        algorithms: ['RS256'],
+        typ: 'at+jwt',
+      });
+      assert.equal(payload.typ, 'client');
+      assert.equal(payload.sub, clientId);
+      assert.equal(typeof protectedHeader.kid, 'string');
+      await assert.rejects(
+        jwtVerify(tokens.access_token, jwks, { issuer: server.issuer('acme').slice(0, -1) }),
+      );
+    });
+
+    test('after `tessera keys rotate` new tokens carry the new kid and older ones still verify', {
+      skip,
+    }, async () => {
+      const jwks = createRemoteJWKSet(new URL(`${server.issuer('acme')}.well-known/jwks.json`));
+      const before = (await machineToken()).access_token;
+      const oldKid = decodeProtectedHeader(before).kid;
+      await jwtVerify(before, jwks, { issuer: server.issuer('acme'), audience: clientId });
+
+      const rotated = await tessera(['keys', 'rotate', '--org', 'acme'], cliEnv(server));
+      assert.equal(rotated.code, 0, rotated.stderr);
+      const kid = rotated.json?.kid as string;
+      assert.notEqual(kid, oldKid);
+
+      const afterToken = (await machineToken()).access_token;
+      assert.equal(decodeProtectedHeader(afterToken).kid, kid);
+      // The same cached key set verifies both: the new key was published before it signed anything.
+      await jwtVerify(afterToken, jwks, { issuer: server.issuer('acme'), audience: clientId });
+      await jwtVerify(before, jwks, { issuer: server.issuer('acme'), audience: clientId });
+      const fresh = createRemoteJWKSet(new URL(`${server.issuer('acme')}.well-known/jwks.json`));
+      await jwtVerify(before, fresh, { issuer: server.issuer('acme'), audience: clientId });
+    });
+
+    test('discovery documents: the RFC 8414 path serves the OIDC one; the console has its own issuer', {
+      skip,
+    }, async () => {
+      const a = await (await fetch(`${server.issuer('acme')}.well-known/openid-configuration`)).json();
+      const b = await (await fetch(`${server.issuer('acme')}.well-known/oauth-authorization-server`)).json();
+      assert.deepEqual(a, b);
+      const consoleDoc = (await (
+        await fetch(`${server.base}/.well-known/openid-configuration`)
+      ).json()) as Record<string, unknown>;
+      assert.equal(consoleDoc.issuer, `${server.base}/`);
+      assert.deepEqual(consoleDoc.token_endpoint_auth_methods_supported, ['client_secret_post', 'none']);
+      assert.deepEqual(consoleDoc.code_challenge_methods_supported, ['S256']);
+    });
+  });
+}

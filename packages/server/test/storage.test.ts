@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createClient } from '../src/domain/clients.js';
+import { ServiceError } from '../src/domain/errors.js';
+import { publicJwks, rotateOrgKeys } from '../src/domain/keys.js';
+import { createOrg, findOrg } from '../src/domain/orgs.js';
+import { SYSTEM } from '../src/domain/types.js';
+import { insertUserWithTenant, prepareUser } from '../src/domain/users.js';
+import type { Runtime } from '../src/runtime.js';
+import { postgresSkip } from './support/environment.js';
+import { type Database, openTestRuntime } from './support/runtime.js';
+
+/** One suite, run on both databases: what is stored, and what is refused. */
+for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
+  describe(`storage on ${database}`, async () => {
+    const skip = database === 'postgres' ? await postgresSkip() : false;
+    let rt: Runtime;
+    before(async () => {
+      if (!skip) rt = await openTestRuntime(database);
+    });
+    after(async () => {
+      if (!skip) await rt.close();
+    });
+
+    const audit = (orgId: string) =>
+      rt.deps.db.selectFrom('audit_events').selectAll().where('org_id', '=', orgId).orderBy('id').execute();
+
+    test('an org is stored with its owner, two published keys and its audit entries', { skip }, async () => {
+      const { org, issuer, owner } = await createOrg(rt.deps, {
+        slug: 'acme',
+        name: 'Acme',
+        ownerEmail: 'Owner@Acme.test',
+        ownerPassword: 'correct horse battery',
+      });
+      assert.match(org.id, /^org_[0-9a-z]{20}$/);
+      assert.equal(issuer, 'http://acme.localhost:4000/');
+      assert.match(owner.id, /^usr_/);
+      assert.deepEqual(await findOrg(rt.deps.db, 'acme'), org);
+      assert.deepEqual(await findOrg(rt.deps.db, org.id), org);
+
+      const jwks = await publicJwks(rt.deps.db, org.id);
+      assert.equal(jwks.keys.length, 2, 'the active key and the pre-published next key');
+      for (const key of jwks.keys) {
+        assert.deepEqual(Object.keys(key).sort(), ['alg', 'e', 'kid', 'kty', 'n', 'use']);
+      }
+
+      const entries = await audit(org.id);
+      assert.deepEqual(
+        entries.map((e) => e.key),
+        ['organization.created', 'membership.created'],
+      );
+      assert.deepEqual(JSON.parse(entries[1]?.data ?? '{}'), {
+        orgId: org.id,
+        userId: owner.id,
+        email: 'Owner@Acme.test',
+        role: 'owner',
+      });
+      assert.equal(entries[0]?.actor_kind, 'system');
+    });
+
+    test('private keys are sealed at rest', { skip }, async () => {
+      const rows = await rt.deps.db
+        .selectFrom('signing_keys')
+        .select(['private_key', 'public_jwk'])
+        .execute();
+      assert.ok(rows.length >= 4);
+      for (const row of rows) {
+        assert.match(row.private_key, /^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+        assert.doesNotMatch(row.private_key, /PRIVATE KEY/);
+        assert.equal('d' in JSON.parse(row.public_jwk), false);
+      }
+    });
+
+    test('a duplicate slug is a conflict and stores nothing', { skip }, async () => {
+      const before = await rt.deps.db.selectFrom('organizations').select('id').execute();
+      await assert.rejects(
+        createOrg(rt.deps, { slug: 'acme', ownerEmail: 'owner@acme.test', ownerPassword: null }),
+        (e: unknown) => e instanceof ServiceError && e.code === 'conflict' && /slug "acme"/.test(e.message),
+      );
+      assert.equal(
+        (await rt.deps.db.selectFrom('organizations').select('id').execute()).length,
+        before.length,
+      );
+    });
+
+    test('emails are unique per org, whatever their case; the same email may exist in another org', {
+      skip,
+    }, async () => {
+      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const { org: other } = await createOrg(rt.deps, {
+        slug: 'globex',
+        ownerEmail: 'owner@acme.test',
+        ownerPassword: null,
+      });
+      const ada = await prepareUser({ email: 'ada@example.com', password: 'analytical engine' });
+      const created = await rt.deps.db
+        .transaction()
+        .execute((t) => insertUserWithTenant(t, acme.id, ada, SYSTEM));
+      assert.match(created.tenant.id, /^tnt_/);
+      const again = await prepareUser({ email: 'ADA@example.com', password: 'analytical engine' });
+      await assert.rejects(
+        rt.deps.db.transaction().execute((t) => insertUserWithTenant(t, acme.id, again, SYSTEM)),
+        (e: unknown) => e instanceof ServiceError && e.code === 'conflict',
+      );
+      await rt.deps.db.transaction().execute((t) => insertUserWithTenant(t, other.id, again, SYSTEM));
+
+      const stored = await rt.deps.db
+        .selectFrom('users')
+        .select(['email', 'password_hash'])
+        .where('id', '=', created.user.id)
+        .executeTakeFirstOrThrow();
+      assert.match(stored.password_hash ?? '', /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      const entries = (await audit(acme.id)).filter((e) => e.entity === 'user');
+      assert.equal(entries.length, 1, 'the refused duplicate left no audit entry');
+      const snapshot = JSON.parse(entries[0]?.data ?? '{}');
+      assert.deepEqual(Object.keys(snapshot), [
+        'id',
+        'email',
+        'firstName',
+        'lastName',
+        'picture',
+        'provider',
+        'createdAt',
+      ]);
+      assert.doesNotMatch(entries[0]?.data ?? '', /\$argon2/);
+    });
+
+    test('a change and its audit entry roll back together', { skip }, async () => {
+      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const countBefore = (await audit(acme.id)).length;
+      const prepared = await prepareUser({ email: 'rollback@example.com', password: 'long enough' });
+      await assert.rejects(
+        rt.deps.db.transaction().execute(async (t) => {
+          await insertUserWithTenant(t, acme.id, prepared, SYSTEM);
+          throw new Error('fail after the write');
+        }),
+        /fail after the write/,
+      );
+      assert.equal((await audit(acme.id)).length, countBefore);
+      assert.equal(
+        await rt.deps.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', 'rollback@example.com')
+          .executeTakeFirst(),
+        undefined,
+      );
+    });
+
+    test('a confidential client secret is stored only as its SHA-256 and never audited', {
+      skip,
+    }, async () => {
+      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const { client, secret } = await createClient(
+        rt.deps,
+        acme,
+        { name: 'Billing', kind: 'confidential', redirectUris: [] },
+        SYSTEM,
+      );
+      assert.match(secret ?? '', /^tcs_[\w-]{43}$/);
+      const row = await rt.deps.db
+        .selectFrom('clients')
+        .selectAll()
+        .where('id', '=', client.id)
+        .executeTakeFirstOrThrow();
+      assert.notEqual(row.secret_hash, secret);
+      assert.equal(row.secret_hash?.length, 43);
+      const entry = (await audit(acme.id)).find((e) => e.key === 'client.created')!;
+      assert.deepEqual(JSON.parse(entry.data), {
+        id: client.id,
+        name: 'Billing',
+        kind: 'confidential',
+        redirectUris: [],
+        grantTypes: ['client_credentials'],
+        firstParty: true,
+        createdAt: new Date(client.createdAt).toISOString(),
+      });
+      assert.equal(JSON.stringify(await audit(acme.id)).includes(secret ?? '-'), false);
+    });
+
+    test('rotation signs with the pre-published key and keeps the old one published', { skip }, async () => {
+      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const before = (await publicJwks(rt.deps.db, acme.id)).keys.map((k) => k.kid);
+      const oldSigner = await rt.deps.keyRing.signer(acme.id);
+      const kid = await rt.deps.db
+        .transaction()
+        .execute((t) => rotateOrgKeys(t, rt.deps.sealer, acme.id, SYSTEM));
+      assert.notEqual(kid, oldSigner.kid);
+      assert.ok(before.includes(kid), 'the new signing key was already published');
+      assert.equal((await rt.deps.keyRing.signer(acme.id)).kid, kid);
+      const after = (await publicJwks(rt.deps.db, acme.id)).keys.map((k) => k.kid);
+      assert.equal(after.length, 3);
+      assert.equal(after[0], kid, 'the signing key comes first');
+      assert.ok(after.includes(oldSigner.kid), 'the retired key stays published');
+      const entry = (await audit(acme.id)).find((e) => e.key === 'signing_key.updated')!;
+      assert.deepEqual(JSON.parse(entry.changes ?? '{}'), { activeKid: kid, retiredKid: oldSigner.kid });
+    });
+
+    test('audit entries read newest first through the (org, at, id) index', { skip }, async () => {
+      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const rows = await rt.deps.db
+        .selectFrom('audit_events')
+        .select(['id', 'at'])
+        .where('org_id', '=', acme.id)
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      const ids = rows.map((r) => r.id);
+      assert.deepEqual(ids, [...ids].sort().reverse(), 'ids sort in the order entries were written');
+      assert.equal(typeof rows[0]?.at, 'number');
+    });
+  });
+}

@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { TEST_SECRET } from './runtime.js';
+
+const BIN = fileURLToPath(new URL('../../bin/tessera.mjs', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as the one JSON object admin commands print (null when it is not JSON). */
+  json: Record<string, unknown> | null;
+}
+
+/** Runs the real `tessera` binary against a data dir (and database) as a person would. */
+export function tessera(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', TESSERA_SECRET: TEST_SECRET, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let json: Record<string, unknown> | null = null;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = null;
+      }
+      resolve({ code: code ?? -1, stdout, stderr, json });
+    });
+  });
+}
+
+/** The environment that points the CLI at a test server's storage. */
+export function cliEnv(server: { dataDir: string; base: string; config: { databaseUrl: string | null } }) {
+  return {
+    TESSERA_DATA_DIR: server.dataDir,
+    TESSERA_URL: server.base,
+    ...(server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : {}),
+  };
+}

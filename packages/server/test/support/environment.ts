@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import pg from 'pg';
+
+/**
+ * Suites that need PostgreSQL or Chromium run when they are found and say plainly when they are
+ * skipped. CI sets TESSERA_TEST_REQUIRE=postgres,chromium so a missing one fails instead.
+ */
+const required = new Set((process.env.TESSERA_TEST_REQUIRE ?? '').split(',').map((s) => s.trim()));
+
+export const POSTGRES_URL =
+  process.env.TESSERA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const CHROMIUM_PATH = process.env.TESSERA_TEST_CHROMIUM ?? '/usr/bin/chromium';
+
+let pgProbe: Promise<boolean> | undefined;
+
+async function probePostgres(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** `false` = run; a string = the reason to skip. Throws when CI requires what is missing. */
+export async function postgresSkip(): Promise<false | string> {
+  pgProbe ??= probePostgres();
+  if (await pgProbe) return false;
+  const reason = `SKIPPED: PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}`;
+  if (required.has('postgres')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
+  process.stderr.write(`${reason}\n`);
+  return reason;
+}
+
+export function chromiumSkip(): false | string {
+  if (existsSync(CHROMIUM_PATH)) return false;
+  const reason = `SKIPPED: Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium)`;
+  if (required.has('chromium')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
+  process.stderr.write(`${reason}\n`);
+  return reason;
+}

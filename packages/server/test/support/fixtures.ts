@@ -1,0 +1,20 @@
+import { createClient } from '../../src/domain/clients.js';
+import type { Deps } from '../../src/domain/context.js';
+import { createOrg } from '../../src/domain/orgs.js';
+import { SYSTEM } from '../../src/domain/types.js';
+
+/** An org with an owner and one confidential machine client. */
+export async function orgWithMachineClient(deps: Deps, slug: string) {
+  const { org, issuer } = await createOrg(deps, {
+    slug,
+    ownerEmail: `owner@${slug}.test`,
+    ownerPassword: 'owner password 1',
+  });
+  const { client, secret } = await createClient(
+    deps,
+    org,
+    { name: `${slug} service`, kind: 'confidential', redirectUris: [] },
+    SYSTEM,
+  );
+  return { org, issuer, clientId: client.id, clientSecret: secret as string };
+}

@@ -1,0 +1,75 @@
+import './localhost-dns.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, loadConfig } from '../../src/config/config.js';
+import type { Deps } from '../../src/domain/context.js';
+import { serve } from '../../src/server.js';
+import { createPostgresSchema } from './postgres.js';
+
+export interface TestServer {
+  /** `http://localhost:<port>` — the console's base URL. */
+  base: string;
+  port: number;
+  config: Config;
+  deps: Deps;
+  dataDir: string;
+  /** The issuer of an org slug: `http://<slug>.localhost:<port>/`. */
+  issuer(slug: string): string;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  database?: 'sqlite' | 'postgres';
+  env?: Record<string, string>;
+  /** Collects what the server logs, to assert nothing secret is in it. */
+  logs?: string[];
+}
+
+/** A real Tessera on a free port with its own data dir (or a clean PostgreSQL schema). */
+export async function startServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-test-'));
+  const schema = options.database === 'postgres' ? await createPostgresSchema() : null;
+  // Port 0 picks a free port; TESSERA_URL must name it, so bind first, then configure.
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    TESSERA_URL: `http://localhost:${port}`,
+    TESSERA_DATA_DIR: dataDir,
+    TESSERA_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ...(schema ? { DATABASE_URL: schema.url } : {}),
+    ...options.env,
+  });
+  const logs = options.logs;
+  const server = await serve(config, {
+    seed: false,
+    logLevel: logs ? 'info' : 'silent',
+    print: (line) => logs?.push(line),
+    ...(logs ? { logStream: { write: (chunk: string) => void logs.push(chunk) } } : {}),
+  });
+  return {
+    base: `http://localhost:${port}`,
+    port,
+    config,
+    deps: server.deps,
+    dataDir,
+    issuer: (slug) => `http://${slug}.localhost:${port}/`,
+    async close() {
+      await server.close();
+      await schema?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
