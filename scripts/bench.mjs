@@ -4,7 +4,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const available = readdirSync(join(root, 'bench')).filter((d) => existsSync(join(root, 'bench', d, 'run.ts')));
+const available = readdirSync(join(root, 'bench')).filter((d) =>
+  existsSync(join(root, 'bench', d, 'run.ts')),
+);
 const name = process.argv[2];
 if (!name || !available.includes(name)) {
   console.error(`usage: npm run bench -- <${available.join('|')}>`);
@@ -12,7 +14,13 @@ if (!name || !available.includes(name)) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--conditions=tessera-source', '--import', 'tsx', join(root, 'bench', name, 'run.ts'), ...process.argv.slice(3)],
+  [
+    '--conditions=tessera-source',
+    '--import',
+    'tsx',
+    join(root, 'bench', name, 'run.ts'),
+    ...process.argv.slice(3),
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

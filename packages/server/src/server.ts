@@ -25,7 +25,10 @@ export interface ServeOptions {
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
   const runtime = await openRuntime(config, (line) => print(`warning: ${line}`));
-  const app = buildApp(runtime.deps, { logLevel: options.logLevel ?? config.logLevel, logStream: options.logStream });
+  const app = buildApp(runtime.deps, {
+    logLevel: options.logLevel ?? config.logLevel,
+    logStream: options.logStream,
+  });
   try {
     await app.listen({ port: config.port, host: config.loopback ? '127.0.0.1' : '0.0.0.0' });
   } catch (error) {

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createClient } from '../src/domain/clients.js';
 import { ServiceError } from '../src/domain/errors.js';
 import { publicJwks, rotateOrgKeys } from '../src/domain/keys.js';
-import { createOrg, findOrg } from '../src/domain/orgs.js';
+import { createOrg, findOrg, requireOrg } from '../src/domain/orgs.js';
 import { SYSTEM } from '../src/domain/types.js';
 import { insertUserWithTenant, prepareUser } from '../src/domain/users.js';
 import type { Runtime } from '../src/runtime.js';
@@ -86,7 +86,7 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
     test('emails are unique per org, whatever their case; the same email may exist in another org', {
       skip,
     }, async () => {
-      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const acme = await requireOrg(rt.deps.db, 'acme');
       const { org: other } = await createOrg(rt.deps, {
         slug: 'globex',
         ownerEmail: 'owner@acme.test',
@@ -126,7 +126,7 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
     });
 
     test('a change and its audit entry roll back together', { skip }, async () => {
-      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const acme = await requireOrg(rt.deps.db, 'acme');
       const countBefore = (await audit(acme.id)).length;
       const prepared = await prepareUser({ email: 'rollback@example.com', password: 'long enough' });
       await assert.rejects(
@@ -150,7 +150,7 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
     test('a confidential client secret is stored only as its SHA-256 and never audited', {
       skip,
     }, async () => {
-      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const acme = await requireOrg(rt.deps.db, 'acme');
       const { client, secret } = await createClient(
         rt.deps,
         acme,
@@ -165,8 +165,8 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
         .executeTakeFirstOrThrow();
       assert.notEqual(row.secret_hash, secret);
       assert.equal(row.secret_hash?.length, 43);
-      const entry = (await audit(acme.id)).find((e) => e.key === 'client.created')!;
-      assert.deepEqual(JSON.parse(entry.data), {
+      const entry = (await audit(acme.id)).find((e) => e.key === 'client.created');
+      assert.deepEqual(JSON.parse(entry?.data ?? '{}'), {
         id: client.id,
         name: 'Billing',
         kind: 'confidential',
@@ -179,7 +179,7 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
     });
 
     test('rotation signs with the pre-published key and keeps the old one published', { skip }, async () => {
-      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const acme = await requireOrg(rt.deps.db, 'acme');
       const before = (await publicJwks(rt.deps.db, acme.id)).keys.map((k) => k.kid);
       const oldSigner = await rt.deps.keyRing.signer(acme.id);
       const kid = await rt.deps.db
@@ -192,12 +192,12 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
       assert.equal(after.length, 3);
       assert.equal(after[0], kid, 'the signing key comes first');
       assert.ok(after.includes(oldSigner.kid), 'the retired key stays published');
-      const entry = (await audit(acme.id)).find((e) => e.key === 'signing_key.updated')!;
-      assert.deepEqual(JSON.parse(entry.changes ?? '{}'), { activeKid: kid, retiredKid: oldSigner.kid });
+      const entry = (await audit(acme.id)).find((e) => e.key === 'signing_key.updated');
+      assert.deepEqual(JSON.parse(entry?.changes ?? '{}'), { activeKid: kid, retiredKid: oldSigner.kid });
     });
 
     test('audit entries read newest first through the (org, at, id) index', { skip }, async () => {
-      const acme = (await findOrg(rt.deps.db, 'acme'))!;
+      const acme = await requireOrg(rt.deps.db, 'acme');
       const rows = await rt.deps.db
         .selectFrom('audit_events')
         .select(['id', 'at'])
