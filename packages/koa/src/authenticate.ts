@@ -1,0 +1,114 @@
+import type { Middleware } from 'koa';
+import { rememberPrincipal } from './principal.js';
+import type { Allow, Verified } from './types.js';
+
+declare module 'koa' {
+  interface DefaultState {
+    /** The verified access token, set by `authenticate` (read it with `principalOf(ctx)`). */
+    tessera?: Verified;
+  }
+}
+
+/**
+ * What `authenticate` needs: a verifier and the realm named in its `WWW-Authenticate` challenge.
+ *
+ * @example
+ * ```ts
+ * const deps: AuthenticateDeps = { verify: createVerifier({ issuer, clientId }), realm: 'billing-api' };
+ * ```
+ */
+export interface AuthenticateDeps {
+  /** Token in, verified token or `null` out. A throw or rejection counts as `null`. */
+  readonly verify: (token: string) => Promise<Verified | null> | Verified | null;
+  /** A constant of printable ASCII without `"` or `\`, as it goes inside a quoted header value. */
+  readonly realm: string;
+}
+
+const UNAUTHORIZED_BODY = '{"error":"unauthorized","error_detail":"we don\'t know who you are"}';
+const BEARER_PREFIX_LENGTH = 'bearer '.length;
+const REALM = /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/;
+
+const allowNothing: Allow = () => false;
+
+/**
+ * Koa middleware that lets a request through only with a valid bearer token, or when `allow` says the
+ * path and method need none. For each request, in order:
+ *
+ * 1. `allow(ctx.path, ctx.method)` is true: continue, reading no token.
+ * 2. Read `Authorization: Bearer <token>`; the scheme is case-insensitive.
+ * 3. `verify(token)` gives a result: store it at `ctx.state.tessera` and continue.
+ * 4. Otherwise (no header, another scheme, expired, forged, wrong audience, verify threw) answer 401 with
+ *    `WWW-Authenticate: Bearer realm="<realm>"` and the JSON body
+ *    `{"error":"unauthorized","error_detail":"we don't know who you are"}`; later middleware does not run,
+ *    so a path that does not exist is a 401 too, not a 404.
+ *
+ * Mount it after CORS handling, so that a preflight `OPTIONS` is answered before any token is asked for.
+ * `deps` and `allow` are checked here: a bad one is a `TypeError` at start-up.
+ *
+ * @example
+ * ```ts
+ * import cors from '@koa/cors';
+ * import Koa from 'koa';
+ * import { authenticate, createVerifier, whitelist } from '@tessera/koa';
+ *
+ * const app = new Koa();
+ * app.use(cors());
+ * app.use(
+ *   authenticate(
+ *     { verify: createVerifier({ issuer: 'https://acme.example.com/', clientId: 'cli_web' }), realm: 'api' },
+ *     whitelist([['/health', ['GET', 'HEAD']]]),
+ *   ),
+ * );
+ * ```
+ */
+export function authenticate(deps: AuthenticateDeps, allow: Allow = allowNothing): Middleware {
+  const { verify, realm } = checkDeps(deps);
+  if (typeof allow !== 'function') throw new TypeError('authenticate: "allow" must be a function');
+  const challenge = `Bearer realm="${realm}"`;
+
+  return async function tesseraAuthenticate(ctx, next) {
+    if (allow(ctx.path, ctx.method) === true) return next();
+
+    const token = bearerToken(ctx.headers.authorization);
+    const verified = token === null ? null : await verifySafely(verify, token);
+    if (verified === null) {
+      ctx.status = 401;
+      ctx.body = UNAUTHORIZED_BODY;
+      ctx.set('WWW-Authenticate', challenge);
+      ctx.set('Content-Type', 'application/json');
+      return;
+    }
+
+    rememberPrincipal(ctx, verified);
+    ctx.state.tessera = verified;
+    return next();
+  };
+}
+
+function checkDeps(deps: AuthenticateDeps): AuthenticateDeps {
+  if (typeof deps !== 'object' || deps === null) throw new TypeError('authenticate: deps must be an object');
+  if (typeof deps.verify !== 'function') throw new TypeError('authenticate: "verify" must be a function');
+  if (typeof deps.realm !== 'string' || !REALM.test(deps.realm)) {
+    throw new TypeError(
+      'authenticate: "realm" must be non-empty printable ASCII without quotes or backslashes',
+    );
+  }
+  return { verify: deps.verify, realm: deps.realm };
+}
+
+/** The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), or `null`. */
+function bearerToken(header: string | undefined): string | null {
+  if (header === undefined || header.length <= BEARER_PREFIX_LENGTH) return null;
+  if (header.slice(0, BEARER_PREFIX_LENGTH).toLowerCase() !== 'bearer ') return null;
+  const token = header.slice(BEARER_PREFIX_LENGTH).trim();
+  return token.length === 0 || token.includes(' ') ? null : token;
+}
+
+async function verifySafely(verify: AuthenticateDeps['verify'], token: string): Promise<Verified | null> {
+  try {
+    const result = await verify(token);
+    return typeof result === 'object' && result !== null ? result : null;
+  } catch {
+    return null;
+  }
+}

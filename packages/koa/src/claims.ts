@@ -1,0 +1,97 @@
+import type { AccessTokenClaims, Verified } from './types.js';
+
+/**
+ * The claim rules of the spec's verification table, applied to a payload whose signature already
+ * verified. Each rule returns the verified result or `null`; nothing here throws or explains why.
+ *
+ * | Token | Accepted when |
+ * |---|---|
+ * | typ `user` | `iss`, `exp` valid; `aud` includes clientId; `sub` starts with `usr_`; `tnt` starts with `tnt_` |
+ * | typ `client` (only if accepted) | `iss`, `exp` valid; `aud` equals the token's own `sub`; `sub` is in trustedClients |
+ * | anything else (console tokens, unknown `typ`, malformed claim) | null |
+ */
+
+/**
+ * What the rules compare against: the verifier's validated options.
+ *
+ * @example
+ * ```ts
+ * const rules: ClaimRules = {
+ *   issuer: 'https://acme.example.com/', clientId: 'cli_web',
+ *   acceptUser: true, acceptClient: false, trustedClients: new Set(),
+ * };
+ * ```
+ */
+export interface ClaimRules {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly acceptUser: boolean;
+  readonly acceptClient: boolean;
+  readonly trustedClients: ReadonlySet<string>;
+}
+
+/**
+ * Applies the table to a payload at `nowSeconds`. `exp` must be a finite number strictly after now,
+ * `nbf` (when present) at or before now, `iat` (when present) a finite number. There is no clock
+ * tolerance: the issuer and this service are expected to keep time.
+ *
+ * @example
+ * ```ts
+ * const verified = applyClaimRules(payload, rules, Date.now() / 1000);
+ * ```
+ */
+export function applyClaimRules(
+  payload: Record<string, unknown>,
+  rules: ClaimRules,
+  nowSeconds: number,
+): Verified | null {
+  if (payload.iss !== rules.issuer) return null;
+  if (!isFiniteNumber(payload.exp) || !(nowSeconds < payload.exp)) return null;
+  if (payload.nbf !== undefined && !(isFiniteNumber(payload.nbf) && payload.nbf <= nowSeconds)) return null;
+  if (payload.iat !== undefined && !isFiniteNumber(payload.iat)) return null;
+  if (payload.jti !== undefined && typeof payload.jti !== 'string') return null;
+
+  const { sub, aud } = payload;
+  if (typeof sub !== 'string' || !isAudience(aud)) return null;
+
+  if (payload.typ === 'user' && rules.acceptUser) {
+    const { tnt } = payload;
+    if (!hasIdPrefix(sub, 'usr_') || typeof tnt !== 'string' || !hasIdPrefix(tnt, 'tnt_')) return null;
+    if (!(aud === rules.clientId || (Array.isArray(aud) && aud.includes(rules.clientId)))) return null;
+    const claims = deepFreeze(payload) as AccessTokenClaims;
+    return Object.freeze({ kind: 'user', userId: sub, tenantId: tnt, claims });
+  }
+
+  if (payload.typ === 'client' && rules.acceptClient) {
+    if (!rules.trustedClients.has(sub)) return null;
+    if (!(aud === sub || (Array.isArray(aud) && aud.length === 1 && aud[0] === sub))) return null;
+    const claims = deepFreeze(payload) as AccessTokenClaims;
+    return Object.freeze({ kind: 'client', clientId: sub, claims });
+  }
+
+  return null;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** `aud` is a string, or a non-empty array of strings; anything else is a malformed claim. */
+function isAudience(value: unknown): value is string | string[] {
+  if (typeof value === 'string') return true;
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string');
+}
+
+/** An id is its prefix followed by something: a bare `usr_` names nobody. */
+function hasIdPrefix(value: string, prefix: string): boolean {
+  return value.length > prefix.length && value.startsWith(prefix);
+}
+
+/** Results are shared between requests that carry the same token, so no route may change them. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}

@@ -1,0 +1,28 @@
+/**
+ * `@tessera/koa`: verify Tessera access tokens in a Koa API, and mint machine tokens for calling one.
+ *
+ * The published surface is exactly: {@link createVerifier}, {@link authenticate}, {@link whitelist},
+ * {@link principalOf}, {@link createTokenMinter} and {@link TokenMinterError}, plus their types.
+ *
+ * @example
+ * ```ts
+ * import Koa from 'koa';
+ * import { authenticate, createVerifier, principalOf, whitelist } from '@tessera/koa';
+ *
+ * const app = new Koa();
+ * const verify = createVerifier({ issuer: 'https://acme.example.com/', clientId: 'cli_web' });
+ * app.use(authenticate({ verify, realm: 'api' }, whitelist([['/health', ['GET']]])));
+ * app.use((ctx) => {
+ *   ctx.body = ctx.path === '/health' ? { ok: true } : { user: principalOf(ctx) };
+ * });
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { type AuthenticateDeps, authenticate } from './authenticate.js';
+export { createTokenMinter, type TokenMinter, type TokenMinterOptions } from './minter.js';
+export { TokenMinterError, type TokenMinterErrorCode } from './minter-error.js';
+export { type ContextWithState, principalOf } from './principal.js';
+export type { AccessTokenClaims, Allow, Verified, VerifiedClient, VerifiedUser, Verify } from './types.js';
+export { type AcceptedTokenType, createVerifier, type VerifierOptions } from './verifier.js';
+export { type HttpVerb, type WhitelistRule, whitelist } from './whitelist.js';

@@ -1,0 +1,184 @@
+import { applyClaimRules, type ClaimRules } from './claims.js';
+import { createKeyStore } from './jwks-cache.js';
+import { decodeJsonObject, MAX_TOKEN_LENGTH, parseJws, verifyRs256 } from './jws.js';
+import { ResultCache } from './result-cache.js';
+import type { Verify } from './types.js';
+
+/**
+ * The token types a verifier can accept.
+ *
+ * @example
+ * ```ts
+ * const accept: AcceptedTokenType[] = ['user', 'client'];
+ * ```
+ */
+export type AcceptedTokenType = 'user' | 'client';
+
+/**
+ * Options of {@link createVerifier}, as in the spec's verification-rules table.
+ *
+ * @example
+ * ```ts
+ * const options: VerifierOptions = {
+ *   issuer: 'https://acme.example.com/',
+ *   clientId: 'cli_web',
+ *   accept: ['user', 'client'],
+ *   trustedClients: ['cli_billing'],
+ * };
+ * ```
+ */
+export interface VerifierOptions {
+  /** The exact `iss`, ending in a slash; the key set is read from `${issuer}.well-known/jwks.json`. */
+  readonly issuer: string;
+  /** The `aud` a user token must carry. */
+  readonly clientId: string;
+  /** Token types accepted; default `['user']`. */
+  readonly accept?: readonly AcceptedTokenType[];
+  /** Client ids whose machine tokens are accepted; read only when `accept` includes `client`. */
+  readonly trustedClients?: readonly string[];
+}
+
+/**
+ * Test seams for clocks and transport; not part of the published surface.
+ *
+ * @example
+ * ```ts
+ * const runtime: VerifierRuntime = { now: () => fakeNow, cooldownMs: 30_000, cacheSize: 0 };
+ * ```
+ */
+export interface VerifierRuntime {
+  readonly fetch?: typeof fetch;
+  /** Milliseconds since the epoch. */
+  readonly now?: () => number;
+  readonly ttlMs?: number;
+  readonly cooldownMs?: number;
+  readonly timeoutMs?: number;
+  readonly cacheSize?: number;
+}
+
+const KEY_SET_TTL_MS = 10 * 60 * 1000;
+const UNKNOWN_KID_COOLDOWN_MS = 30 * 1000;
+const KEY_SET_TIMEOUT_MS = 5 * 1000;
+const RESULT_CACHE_SIZE = 1000;
+const OPTION_NAMES = new Set(['issuer', 'clientId', 'accept', 'trustedClients']);
+
+/**
+ * Creates a verifier for the access tokens of one Tessera issuer. The returned function resolves to the
+ * verified token or to `null`; every failure is `null` with no reason, and it never throws or rejects.
+ * Options are checked here, so a misconfiguration is a `TypeError` at start-up rather than a 401 later.
+ *
+ * @example
+ * ```ts
+ * import { createVerifier } from '@tessera/koa';
+ *
+ * const verify = createVerifier({
+ *   issuer: 'https://acme.example.com/',
+ *   clientId: 'cli_web',
+ *   accept: ['user', 'client'],
+ *   trustedClients: ['cli_billing'],
+ * });
+ * const verified = await verify(token); // { kind: 'user', userId, tenantId, claims } | … | null
+ * ```
+ */
+export function createVerifier(options: VerifierOptions): Verify {
+  return createVerifierWith(options, {});
+}
+
+/**
+ * {@link createVerifier} with injectable clock, transport and cache timings, for tests.
+ *
+ * @example
+ * ```ts
+ * let now = Date.now();
+ * const verify = createVerifierWith({ issuer, clientId }, { now: () => now });
+ * now += 11 * 60 * 1000; // the key set is stale now and is fetched again on the next token
+ * ```
+ */
+export function createVerifierWith(options: VerifierOptions, runtime: VerifierRuntime): Verify {
+  const rules = checkOptions(options);
+  const now = runtime.now ?? Date.now;
+  const keys = createKeyStore({
+    url: `${rules.issuer}.well-known/jwks.json`,
+    fetch: runtime.fetch ?? globalThis.fetch,
+    now,
+    ttlMs: runtime.ttlMs ?? KEY_SET_TTL_MS,
+    cooldownMs: runtime.cooldownMs ?? UNKNOWN_KID_COOLDOWN_MS,
+    timeoutMs: runtime.timeoutMs ?? KEY_SET_TIMEOUT_MS,
+  });
+  const results = new ResultCache(runtime.cacheSize ?? RESULT_CACHE_SIZE);
+
+  return async function verify(token: unknown) {
+    try {
+      if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
+
+      const cached = results.get(token);
+      if (cached !== undefined) {
+        if (now() / 1000 < cached.exp && keys.peek(cached.kid) === cached.key) return cached.verified;
+        results.delete(token);
+      }
+
+      const jws = parseJws(token);
+      if (jws === null) return null;
+      const key = await keys.get(jws.kid);
+      if (key === undefined || !verifyRs256(jws, key)) return null;
+      // The payload is parsed only once its signature holds: unauthenticated JSON is never looked at.
+      const payload = decodeJsonObject(jws.encodedPayload);
+      if (payload === null) return null;
+      const verified = applyClaimRules(payload, rules, now() / 1000);
+      if (verified === null) return null;
+
+      results.set(token, { verified, exp: verified.claims.exp, kid: jws.kid, key });
+      return verified;
+    } catch {
+      return null;
+    }
+  };
+}
+
+function checkOptions(options: VerifierOptions): ClaimRules {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('createVerifier: options must be an object');
+  }
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) throw new TypeError(`createVerifier: unknown option "${name}"`);
+  }
+  const { issuer, clientId, accept = ['user'], trustedClients = [] } = options;
+  if (typeof issuer !== 'string' || !isIssuerUrl(issuer)) {
+    throw new TypeError('createVerifier: "issuer" must be an absolute http(s) URL ending in "/"');
+  }
+  if (typeof clientId !== 'string' || clientId.length === 0) {
+    throw new TypeError('createVerifier: "clientId" must be a non-empty string');
+  }
+  if (
+    !Array.isArray(accept) ||
+    accept.length === 0 ||
+    !accept.every((type: unknown) => type === 'user' || type === 'client')
+  ) {
+    throw new TypeError('createVerifier: "accept" must be a non-empty array of "user" and/or "client"');
+  }
+  if (
+    !Array.isArray(trustedClients) ||
+    !trustedClients.every((id: unknown) => typeof id === 'string' && id.length > 0)
+  ) {
+    throw new TypeError('createVerifier: "trustedClients" must be an array of client id strings');
+  }
+  return Object.freeze({
+    issuer,
+    clientId,
+    acceptUser: accept.includes('user'),
+    acceptClient: accept.includes('client'),
+    trustedClients: new Set(trustedClients),
+  });
+}
+
+function isIssuerUrl(issuer: string): boolean {
+  if (!issuer.endsWith('/')) return false;
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return false;
+  }
+  const plain = url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+  return (url.protocol === 'https:' || url.protocol === 'http:') && plain;
+}
