@@ -4,6 +4,7 @@ import { type Seeded, seedDemo } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
 import { buildApp } from './http/app.js';
 import { openRuntime } from './runtime.js';
+import { DeliveryWorker, type WorkerOptions } from './webhooks/worker.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -19,6 +20,8 @@ export interface ServeOptions {
   print?: (line: string) => void;
   /** Where request logs go (default stdout). */
   logStream?: { write(chunk: string): void };
+  /** The webhook delivery worker of this process: its options, or false for none. */
+  webhooks?: WorkerOptions | false;
 }
 
 /** `tessera serve`: migrate, seed a demo org on a fresh dev data dir, listen. */
@@ -35,6 +38,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     await runtime.close();
     throw error;
   }
+  const worker =
+    options.webhooks === false
+      ? null
+      : new DeliveryWorker(runtime.deps, { log: app.log, ...options.webhooks }).start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (options.seed ?? true) {
@@ -47,6 +54,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     url: `http://127.0.0.1:${port}`,
     close: async () => {
       await app.close();
+      await worker?.stop();
       await runtime.close();
     },
   };

@@ -2,6 +2,7 @@ import { createClient } from '../domain/clients.js';
 import type { Deps } from '../domain/context.js';
 import { rotateOrgKeys } from '../domain/keys.js';
 import { addMember, prepareConsoleUser } from '../domain/members.js';
+import { setOrgRequireMfa } from '../domain/org-settings.js';
 import { createOrg, requireOrg } from '../domain/orgs.js';
 import { SYSTEM } from '../domain/types.js';
 import { insertUserWithTenant, prepareUser } from '../domain/users.js';
@@ -29,6 +30,14 @@ export const COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<ob
       issuer,
       owner: { id: owner.id, email: owner.email },
     };
+  },
+
+  async 'org update'(deps, argv) {
+    const f = flags(argv, { org: { type: 'string' }, 'require-mfa': { type: 'string' } });
+    const value = required(f['require-mfa'], 'require-mfa');
+    if (value !== 'true' && value !== 'false') throw new UsageError('--require-mfa must be true or false');
+    const org = await requireOrg(deps.db, required(f.org, 'org'));
+    return setOrgRequireMfa(deps, org, value === 'true', SYSTEM);
   },
 
   async 'user create'(deps, argv) {
@@ -60,11 +69,12 @@ export const COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<ob
       public: { type: 'boolean' },
       'redirect-uri': { type: 'string', multiple: true },
       grant: { type: 'string', multiple: true },
+      'promote-from': { type: 'string', multiple: true },
     });
     if (Boolean(f.confidential) === Boolean(f.public))
       throw new UsageError('give exactly one of --confidential or --public');
     const org = await requireOrg(deps.db, required(f.org, 'org'));
-    const { client, secret } = await createClient(
+    const { client, secret, promoteFrom } = await createClient(
       deps,
       org,
       {
@@ -72,6 +82,7 @@ export const COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<ob
         kind: f.confidential ? 'confidential' : 'public',
         redirectUris: f['redirect-uri'] ?? [],
         grantTypes: f.grant ?? [],
+        promoteFrom: f['promote-from'] ?? [],
       },
       SYSTEM,
     );
@@ -80,6 +91,7 @@ export const COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<ob
       ...(secret === null ? {} : { clientSecret: secret }),
       redirectUris: client.redirectUris,
       grantTypes: client.grantTypes,
+      ...(promoteFrom.length === 0 ? {} : { promoteFrom }),
     };
   },
 

@@ -5,13 +5,17 @@ import { serve } from '../server.js';
 import { MigrationError, migrate } from '../storage/migrate.js';
 import { flags, UsageError } from './args.js';
 import { COMMANDS } from './commands.js';
+import { startWorker } from './worker.js';
 
 const USAGE = `usage: tessera <command>
   serve [--port N]                 migrate, then serve
   migrate                          bring the database schema up to date
+  worker [--concurrency N]         migrate, then deliver webhooks (no HTTP)
   org create --slug S [--name N] --owner-email E [--owner-password P]
+  org update --org S --require-mfa true|false
   user create --org S --email E --password P [--first-name F] [--last-name L]
   client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--grant G]...
+                [--promote-from CLIENT_ID]...
   member add --org S --email E --role owner|member [--password P]
   keys rotate --org S`;
 
@@ -38,6 +42,10 @@ async function run(argv: string[]): Promise<number> {
     return -1;
   }
   const config = loadConfig();
+  if (first === 'worker') {
+    await startWorker(config, argv.slice(1));
+    return -1;
+  }
   if (first === 'migrate') {
     flags(argv.slice(1), {});
     const runtime = await openRuntime(config, warn);

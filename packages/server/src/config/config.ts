@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../webhooks/retry-schedule.js';
 
 /** Validated, frozen configuration. Bad input stops start-up with one line naming the variable. */
 export interface Config {
@@ -16,6 +17,8 @@ export interface Config {
   readonly secret: string | null;
   readonly trustProxy: number;
   readonly webhooksAllowPrivate: boolean;
+  /** Delays in ms between webhook delivery attempts (TESSERA_WEBHOOK_RETRY_SCHEDULE). */
+  readonly webhookRetrySchedule: readonly number[];
   /** True while TESSERA_URL points at a loopback host: enables the `host` query override. */
   readonly loopback: boolean;
   /** pino level for request logs: fatal, error, warn, info, debug, trace or silent. */
@@ -75,6 +78,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['', '0', '1'].includes(allowPrivate)) {
     throw new ConfigError('TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0');
   }
+  let webhookRetrySchedule: number[];
+  try {
+    webhookRetrySchedule = parseRetrySchedule(env.TESSERA_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE);
+  } catch (error) {
+    throw new ConfigError(`TESSERA_WEBHOOK_RETRY_SCHEDULE ${(error as Error).message}`);
+  }
   const logLevel = env.TESSERA_LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('TESSERA_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -91,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret,
     trustProxy: integer(env, 'TESSERA_TRUST_PROXY', 0, 0, 32),
     webhooksAllowPrivate: allowPrivate === '1',
+    webhookRetrySchedule: Object.freeze(webhookRetrySchedule),
     loopback: isLoopbackHost(url.hostname),
   });
 }

@@ -1,6 +1,6 @@
-import { createPrivateKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
-import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
+import { type CryptoKey, calculateJwkThumbprint, exportJWK, importPKCS8, type JWK } from 'jose';
 import type { Sealer } from './sealing.js';
 
 const generate = promisify(generateKeyPair);
@@ -21,6 +21,10 @@ export async function generateSigningKey(sealer: Sealer): Promise<NewKey> {
   return { kid, publicJwk, sealedPrivateKey: sealer.seal(pem) };
 }
 
-export function openPrivateKey(sealer: Sealer, sealed: string): KeyObject {
-  return createPrivateKey(sealer.open(sealed));
+/**
+ * The private key as a non-extractable WebCrypto key: jose signs with it directly, and WebCrypto
+ * runs the RSA operation off the event loop, on libuv's thread pool.
+ */
+export function openPrivateKey(sealer: Sealer, sealed: string): Promise<CryptoKey> {
+  return importPKCS8(sealer.open(sealed), 'RS256');
 }

@@ -1,6 +1,7 @@
 import { newEventId } from '../crypto/random.js';
 import type { Db } from '../storage/db.js';
 import { insertAuditEvent } from '../storage/repos/audit.js';
+import { enqueueDeliveries } from '../webhooks/enqueue.js';
 import type { Actor } from './types.js';
 
 export type Verb = 'created' | 'updated' | 'deleted' | 'login';
@@ -42,8 +43,9 @@ export function diff(previous: object, next: object): Record<string, unknown> {
 }
 
 /**
- * Writes one audit entry. Call it with the transaction that made the change, so the change and
- * its entry are stored together or not at all.
+ * Writes one audit entry, and the webhook deliveries it triggers (webhooks/enqueue.ts). Call it with
+ * the transaction that made the change, so the change, its entry and its deliveries are stored
+ * together or not at all.
  */
 export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntry> {
   const at = input.at ?? Date.now();
@@ -73,5 +75,6 @@ export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntr
     previous: entry.previous ? JSON.stringify(entry.previous) : null,
     changes: entry.changes ? JSON.stringify(entry.changes) : null,
   });
+  await enqueueDeliveries(trx, input.orgId, entry);
   return entry;
 }

@@ -1,5 +1,7 @@
 import { newId, newSecret, sha256 } from '../crypto/random.js';
-import { insertClient } from '../storage/repos/clients.js';
+import type { Db } from '../storage/db.js';
+import { insertClientPromotions } from '../storage/repos/client-promotions.js';
+import { findClientWithSecret, insertClient } from '../storage/repos/clients.js';
 import { recordAudit } from './audit.js';
 import type { Deps } from './context.js';
 import { fail } from './errors.js';
@@ -20,6 +22,8 @@ export interface NewClient {
   /** Defaults: public → code + refresh; confidential → client_credentials (+ code and refresh with redirect URIs). */
   grantTypes?: string[];
   firstParty?: boolean;
+  /** Confidential clients only: public clients of the same org whose user tokens it may exchange (RFC 8693). */
+  promoteFrom?: string[];
 }
 
 function defaultGrants(input: NewClient): GrantType[] {
@@ -43,16 +47,31 @@ function checkGrants(input: NewClient): GrantType[] {
   return grants as GrantType[];
 }
 
+/** The promotable clients must be public clients of the org, named to a confidential client. */
+async function checkPromoteFrom(db: Db, org: Org, input: NewClient): Promise<string[]> {
+  const sources = [...new Set(input.promoteFrom ?? [])];
+  if (sources.length > 0 && input.kind !== 'confidential') {
+    fail('invalid_body', 'only a confidential client can promote tokens of other clients');
+  }
+  for (const id of sources) {
+    const found = await findClientWithSecret(db, org.id, id);
+    if (!found) fail('invalid_body', `promote-from: no client "${id}" in this organization`);
+    if (found?.client.kind !== 'public') fail('invalid_body', `promote-from: "${id}" is not a public client`);
+  }
+  return sources;
+}
+
 /** Creates a client; a confidential one gets a 256-bit secret, shown once and stored as its SHA-256. */
 export async function createClient(
   deps: Deps,
   org: Org,
   input: NewClient,
   actor: Actor,
-): Promise<{ client: Client; secret: string | null }> {
+): Promise<{ client: Client; secret: string | null; promoteFrom: string[] }> {
   const name = checkName('name', input.name);
   const redirectUris = [...new Set(input.redirectUris.map(checkRedirectUri))];
   const grantTypes = checkGrants({ ...input, redirectUris });
+  const promoteFrom = await checkPromoteFrom(deps.db, org, input);
   const now = Date.now();
   const client: Client = {
     id: newId('cli'),
@@ -68,14 +87,15 @@ export async function createClient(
   const secret = input.kind === 'confidential' ? newSecret('tcs_') : null;
   await deps.db.transaction().execute(async (trx) => {
     await insertClient(trx, client, secret === null ? null : sha256(secret));
+    await insertClientPromotions(trx, client.id, promoteFrom, now);
     await recordAudit(trx, {
       orgId: org.id,
       entity: 'client',
       verb: 'created',
       actor,
       at: now,
-      data: clientSnapshot(client),
+      data: promoteFrom.length > 0 ? { ...clientSnapshot(client), promoteFrom } : clientSnapshot(client),
     });
   });
-  return { client, secret };
+  return { client, secret, promoteFrom };
 }

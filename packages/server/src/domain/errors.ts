@@ -14,6 +14,8 @@ const REGISTRY = {
   invalid_target: { status: 400, family: 'oauth' },
   invalid_redirect_uri: { status: 400, family: 'oauth' },
   invalid_client_metadata: { status: 400, family: 'oauth' },
+  // Authorization responses only (RFC 6749 §4.1.2.1): travels in the redirect, never as a status.
+  access_denied: { status: 403, family: 'oauth' },
   rate_limited: { status: 429, family: 'oauth' },
   unauthorized: { status: 401, family: 'api' },
   forbidden: { status: 403, family: 'api' },
@@ -31,13 +33,21 @@ export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly detail: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  /** Overrides the code's body family (see failApi). */
+  readonly #family: 'oauth' | 'api' | undefined;
 
-  constructor(code: ErrorCode, detail?: string, headers: Record<string, string> = {}) {
+  constructor(
+    code: ErrorCode,
+    detail?: string,
+    headers: Record<string, string> = {},
+    family?: 'oauth' | 'api',
+  ) {
     super(detail ? `${code}: ${detail}` : code);
     this.name = 'ServiceError';
     this.code = code;
     this.detail = detail;
     this.headers = headers;
+    this.#family = family;
   }
 
   get status(): number {
@@ -46,7 +56,7 @@ export class ServiceError extends Error {
 
   /** The response body, in the family the code belongs to. */
   body(): Record<string, string> {
-    const family = REGISTRY[this.code].family;
+    const family = this.#family ?? REGISTRY[this.code].family;
     if (this.detail === undefined) return { error: this.code };
     return family === 'oauth'
       ? { error: this.code, error_description: this.detail }
@@ -56,4 +66,12 @@ export class ServiceError extends Error {
 
 export const fail = (code: ErrorCode, detail?: string, headers?: Record<string, string>): never => {
   throw new ServiceError(code, detail, headers);
+};
+
+/**
+ * A management-API error: always `{error, error_detail}`, also for a code the OAuth endpoints
+ * share (the spec's webhook `invalid_request`).
+ */
+export const failApi = (code: ErrorCode, detail?: string): never => {
+  throw new ServiceError(code, detail, {}, 'api');
 };

@@ -1,5 +1,4 @@
-import type { KeyObject } from 'node:crypto';
-import type { JWK } from 'jose';
+import type { CryptoKey, JWK } from 'jose';
 import type { Sealer } from '../crypto/sealing.js';
 import { generateSigningKey, openPrivateKey } from '../crypto/signing-keys.js';
 import type { Db } from '../storage/db.js';
@@ -66,31 +65,39 @@ export async function publicJwks(db: Db, orgId: string): Promise<{ keys: JWK[] }
 
 export interface Signer {
   kid: string;
-  key: KeyObject;
+  key: CryptoKey;
 }
 
 /**
  * The active signing key of each org, decrypted once and kept in memory. One indexed lookup per
- * call notices a rotation made by another process (the CLI, another node).
+ * call notices a rotation made by another process (the CLI, another node); a caller that already
+ * read the active kid in its own query (the client_credentials grant) passes it instead.
  */
 export class KeyRing {
-  readonly #decrypted = new Map<string, KeyObject>();
+  // Promises, so concurrent first requests for a key decrypt and import it once.
+  readonly #decrypted = new Map<string, Promise<CryptoKey>>();
 
   constructor(
     private readonly db: Db,
     private readonly sealer: Sealer,
   ) {}
 
-  async signer(orgId: string): Promise<Signer> {
-    const kid = await keys.activeKid(this.db, orgId);
+  async signer(orgId: string, activeKid?: string | null): Promise<Signer> {
+    const kid = activeKid === undefined ? await keys.activeKid(this.db, orgId) : activeKid;
     if (!kid) return fail('server_error', 'no signing key');
     let key = this.#decrypted.get(kid);
     if (!key) {
-      const row = await keys.findKey(this.db, kid);
-      if (!row) return fail('server_error', 'no signing key');
-      key = openPrivateKey(this.sealer, row.private_key);
+      key = this.#open(kid);
       this.#decrypted.set(kid, key);
+      // A failed load is not kept: the next request tries again.
+      key.catch(() => this.#decrypted.delete(kid));
     }
-    return { kid, key };
+    return { kid, key: await key };
+  }
+
+  async #open(kid: string): Promise<CryptoKey> {
+    const row = await keys.findKey(this.db, kid);
+    if (!row) return fail('server_error', 'no signing key');
+    return openPrivateKey(this.sealer, row.private_key);
   }
 }

@@ -11,12 +11,20 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
-/** A machine token for a confidential client: `typ client`, `sub` = `aud` = the client id (spec). */
-export async function issueMachineToken(deps: Deps, org: Org, client: Client): Promise<IssuedToken> {
+/**
+ * A machine token for a confidential client: `typ client`, `sub` = `aud` = the client id (spec).
+ * `activeKid`, when the caller read it along with the client, saves the key ring its lookup.
+ */
+export async function issueMachineToken(
+  deps: Deps,
+  org: Org,
+  client: Client,
+  activeKid?: string | null,
+): Promise<IssuedToken> {
   if (client.kind !== 'confidential' || !client.grantTypes.includes('client_credentials')) {
     fail('unauthorized_client', 'this client may not use the client_credentials grant');
   }
-  const signer = await deps.keyRing.signer(org.id);
+  const signer = await deps.keyRing.signer(org.id, activeKid);
   const iat = Math.floor(Date.now() / 1000);
   const accessToken = await signAccessToken(signer, {
     typ: 'client',

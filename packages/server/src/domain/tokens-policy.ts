@@ -2,3 +2,38 @@
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 /** A retired key stays published this long after rotation: every token it signed has expired by then. */
 export const RETIRED_KEY_GRACE_MS = (ACCESS_TOKEN_TTL_S + 5 * 60) * 1000;
+/** ID tokens live as long as access tokens, so the grace above covers them too. */
+export const ID_TOKEN_TTL_S = ACCESS_TOKEN_TTL_S;
+
+/** Authorization codes are single use and live 60 seconds (DESIGN §5). */
+export const AUTHORIZATION_CODE_TTL_MS = 60 * 1000;
+/** Used codes are remembered this long past expiry, so a late replay still revokes its session. */
+export const USED_CODE_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** How long a person has to sign in and consent after GET /oauth/authorize. */
+export const AUTHORIZATION_REQUEST_TTL_MS = 30 * 60 * 1000;
+/** A refresh token unused this long expires (idle timeout); every rotation starts a new one. */
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** An OAuth session ends this long after sign-in, however often it is refreshed (absolute timeout). */
+export const OAUTH_SESSION_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+/** The hosted pages' login cookie: a person signs in again after this long. */
+export const BROWSER_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/** The key of POST /profile/session opens the profile page once, within this time. */
+export const PROFILE_KEY_TTL_MS = 5 * 60 * 1000;
+/** After the key is redeemed, the profile page stays editable this long (a cookie scoped to /profile). */
+export const PROFILE_PAGE_TTL_MS = 15 * 60 * 1000;
+
+/** RFC 8176 method names and the `acr` values they reach (docs/sign-in.md lists them). */
+export const AMR_PASSWORD = 'pwd';
+export const ACR_PASSWORD = 'urn:tessera:acr:pwd';
+/** A second factor: a TOTP code or a recovery code (both one-time passwords), and the level it reaches. */
+export const AMR_OTP = 'otp';
+export const ACR_MFA = 'urn:tessera:acr:mfa';
+/** An owner signed in as a user (`act` present): a level of its own, never mistaken for the user's. */
+export const ACR_IMPERSONATION = 'urn:tessera:acr:impersonation';
+
+/** Between a correct password and the second factor: the code (or enrolment) must follow within this. */
+export const SECOND_FACTOR_PENDING_TTL_MS = 10 * 60 * 1000;
+/** An impersonation link opens once, within this time. */
+export const IMPERSONATION_LINK_TTL_MS = 2 * 60 * 1000;
+/** An impersonated session (and every token and refresh of it) ends this long after the link is opened. */
+export const IMPERSONATION_SESSION_TTL_MS = 60 * 60 * 1000;

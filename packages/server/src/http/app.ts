@@ -3,9 +3,16 @@ import type { Deps } from '../domain/context.js';
 import { installErrorHandling } from './errors.js';
 import { parseForm } from './form.js';
 import { loggerOptions } from './logging.js';
+import { registrationEndpoint } from './oauth/register.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
+import { recordRoutes } from './route-table.js';
+import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
+import { openApiRoutes } from './routes/openapi.js';
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { wellKnownRoutes } from './routes/well-known.js';
+import { signInRoutes } from './sign-in.js';
 
 export interface AppOptions {
   logLevel?: string;
@@ -20,8 +27,20 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
     // Trust exactly TESSERA_TRUST_PROXY hops of X-Forwarded-For, counted from the socket.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxy,
   });
+  // Before any route: the OpenAPI test compares what is registered with what is documented.
+  recordRoutes(app);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, parseForm(body as string));
+  });
+  // Malformed JSON arrives as its text, like any other content type, so each endpoint refuses it
+  // with its own error body (RFC 7591's invalid_client_metadata, the API's invalid_request).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(null, body);
+    }
   });
   // Anything else arrives as text, so endpoints can refuse it with their own error body.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -29,5 +48,11 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   healthRoutes(app, deps);
   wellKnownRoutes(app, deps);
   tokenEndpoint(app, deps);
+  registrationEndpoint(app, deps);
+  signInRoutes(app, deps);
+  webhookRoutes(app, deps);
+  webhookDeliveryRoutes(app, deps);
+  eventRoutes(app, deps);
+  openApiRoutes(app, deps);
   return app;
 }

@@ -47,16 +47,48 @@ export function slugOfHost(config: Config, host: string): string | null {
   return null;
 }
 
-/** The org of this request, looked up once per request. Unknown hosts are 404. */
-export async function orgOf(deps: Deps, request: FastifyRequest): Promise<Org> {
+/**
+ * How long the token endpoint may reuse an org it looked up by slug. Orgs are never renamed,
+ * re-slugged or deleted today; within this window another process's change to an org's other
+ * fields (name, allowSignup) is not seen by token requests. Only what a token needs from the org
+ * (its id, slug and whether it is the console: the issuer) is used there, and the client and the
+ * signing key are still read on every request, so a deleted org's clients stop at once anyway.
+ * Unknown hosts are never cached: an org created a moment ago is found at once.
+ */
+export const ORG_CACHE_TTL_MS = 5000;
+const ORG_CACHE_MAX = 1000;
+
+/** Per database (tests run several runtimes in one process): slug → org and when it was read. */
+const orgCaches = new WeakMap<object, Map<string, { org: Org; at: number }>>();
+
+async function findOrgOfSlug(deps: Deps, slug: string, maxAgeMs: number): Promise<Org | null> {
+  const read = () => (slug === CONSOLE_SLUG ? findConsoleOrg(deps.db) : findOrgBySlug(deps.db, slug));
+  if (maxAgeMs <= 0) return read();
+  let cache = orgCaches.get(deps.db);
+  if (!cache) {
+    cache = new Map();
+    orgCaches.set(deps.db, cache);
+  }
+  const now = Date.now();
+  const hit = cache.get(slug);
+  if (hit && now - hit.at < maxAgeMs) return hit.org;
+  const org = await read();
+  if (org) {
+    if (cache.size >= ORG_CACHE_MAX) cache.clear();
+    cache.set(slug, { org, at: now });
+  }
+  return org;
+}
+
+/**
+ * The org of this request, looked up once per request. Unknown hosts are 404. `maxAgeMs` lets a
+ * hot path (the token endpoint) reuse a lookup that recent, see ORG_CACHE_TTL_MS; by default
+ * the database is read.
+ */
+export async function orgOf(deps: Deps, request: FastifyRequest, maxAgeMs = 0): Promise<Org> {
   if (request.tesseraOrg) return request.tesseraOrg;
   const slug = slugOfHost(deps.config, requestHost(deps.config, request));
-  const org =
-    slug === null
-      ? null
-      : slug === CONSOLE_SLUG
-        ? await findConsoleOrg(deps.db)
-        : await findOrgBySlug(deps.db, slug);
+  const org = slug === null ? null : await findOrgOfSlug(deps, slug, maxAgeMs);
   if (!org) return fail('not_found', 'no organization at this host');
   request.tesseraOrg = org;
   return org;

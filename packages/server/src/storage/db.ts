@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -37,6 +37,38 @@ export function openStore(options: StoreOptions): Store {
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   file.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * The database as Kysely's SqliteDialect sees it, with a bounded LRU cache of prepared statements.
+ * The dialect calls `prepare(sql)` for every query, and SQLite compiling the same text again cost
+ * more than running the lookups of a token request. The SQL text (values are bound, never inlined)
+ * is the key, so the set of distinct statements is small; past `size` the least recently used is
+ * dropped. A statement still being iterated (a streamed query) is not handed out a second time.
+ * SQLite re-prepares a cached statement by itself after a schema change (a migration).
+ */
+export function withStatementCache(file: BetterSqlite3.Database, size = 256): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    prepare(sql) {
+      const cached = statements.get(sql);
+      if (cached && !cached.busy) {
+        statements.delete(sql);
+        statements.set(sql, cached);
+        return cached;
+      }
+      const statement = file.prepare(sql);
+      if (!cached) {
+        statements.set(sql, statement);
+        if (statements.size > size) statements.delete(statements.keys().next().value as string);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      file.close();
+    },
+  };
 }

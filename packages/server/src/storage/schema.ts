@@ -85,6 +85,228 @@ export interface AuditEventsTable {
   changes: string | null;
 }
 
+/** A person's sign-in on the hosted pages (the login cookie); separate from the OAuth sessions below. */
+export interface BrowserSessionsTable {
+  /** SHA-256 of the cookie's secret: a database reader cannot forge the cookie. */
+  token_hash: string;
+  org_id: string;
+  user_id: string;
+  /** JSON array of RFC 8176 method names. */
+  amr: string;
+  acr: string;
+  created_at: number;
+  expires_at: number;
+  /** An impersonated sign-in: the acting owner's console user id (migration 006). */
+  actor_id: string | null;
+}
+
+/** A validated GET /oauth/authorize waiting for the person to sign in and consent. */
+export interface AuthorizationRequestsTable {
+  id: string;
+  org_id: string;
+  client_id: string;
+  redirect_uri: string;
+  /** 1 when the client sent redirect_uri (the token request must then repeat it, RFC 6749 §4.1.3). */
+  redirect_uri_given: number;
+  state: string | null;
+  code_challenge: string | null;
+  scope: string;
+  resource: string | null;
+  created_at: number;
+  expires_at: number;
+  completed_at: number | null;
+  /** OpenID Connect `nonce`, echoed in the ID token (migration 007). */
+  nonce: string | null;
+}
+
+export interface AuthorizationCodesTable {
+  code_hash: string;
+  org_id: string;
+  client_id: string;
+  /** The OAuth session the code opened: revoked if the code is presented twice. */
+  session_id: string;
+  redirect_uri: string;
+  redirect_uri_given: number;
+  code_challenge: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  /** The authorization request's `nonce`, for the ID token (migration 007). */
+  nonce: string | null;
+}
+
+/** One person signed in to one client (`sid` in access tokens). */
+export interface OAuthSessionsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  client_id: string;
+  /** The tenant tokens act in; null for console sessions (and after the tenant was deleted). */
+  tenant_id: string | null;
+  amr: string;
+  acr: string;
+  scope: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  /** An impersonated session: the acting owner's console user id, the `act.sub` of its tokens. */
+  actor_id: string | null;
+  /** When the person signed in (`auth_time` of ID tokens); null before migration 007. */
+  auth_time: number | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  client_id: string;
+  created_at: number;
+  expires_at: number;
+  /** Set when rotated (or superseded): presenting it again revokes the session. */
+  used_at: number | null;
+}
+
+export interface ConsentsTable {
+  org_id: string;
+  user_id: string;
+  client_id: string;
+  scope: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Fixed-window counters of password attempts, by account and by IP; shared by every node. */
+export interface LoginAttemptsTable {
+  org_id: string;
+  key: string;
+  window_start: number;
+  attempts: number;
+}
+
+export interface ProfileKeysTable {
+  key_hash: string;
+  org_id: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface RateLimitHitsTable {
+  bucket: string;
+  at: number;
+}
+
+/** A user's TOTP authenticator (RFC 6238); unconfirmed until a first code checks out. */
+export interface TotpFactorsTable {
+  user_id: string;
+  org_id: string;
+  /** The shared secret, sealed (AES-256-GCM under TESSERA_SECRET). */
+  secret: string;
+  confirmed_at: number | null;
+  /** The last time step a code was accepted for: codes of that step or earlier are refused. */
+  last_step: number | null;
+  created_at: number;
+}
+
+/** An org's sign-in policy; no row is the default (second factor optional). */
+export interface OrgSignInPoliciesTable {
+  org_id: string;
+  /** 1: every user signs in with a second factor. */
+  require_mfa: number;
+  updated_at: number;
+}
+
+/** One-time recovery codes, stored as SHA-256 of `user:code`. */
+export interface RecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** The public clients whose user tokens a confidential client may exchange (RFC 8693). */
+export interface ClientPromotionsTable {
+  client_id: string;
+  source_client_id: string;
+  created_at: number;
+}
+
+/** A one-time impersonation link, waiting to be opened. */
+export interface ImpersonationsTable {
+  key_hash: string;
+  id: string;
+  org_id: string;
+  user_id: string;
+  /** The owner (console user) who acts. */
+  actor_id: string;
+  /** The authorization request the link completes. */
+  request_id: string;
+  reason: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** An org's webhook endpoint (migration 004). */
+export interface WebhooksTable {
+  id: string;
+  org_id: string;
+  url: string;
+  /** JSON array of routing-key patterns. */
+  events: string;
+  /** The `whsec_…` signing secret, sealed (crypto/sealing.ts). */
+  secret_sealed: string;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The webhook outbox: one row per event and matching webhook (migration 005). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  org_id: string;
+  webhook_id: string;
+  /** The audit event id, sent as `webhook-id` on every attempt. */
+  event_id: string;
+  event_key: string;
+  /** The JSON body, signed and sent byte for byte on every attempt. */
+  body: string;
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
+  /** Failed attempts of the current series. */
+  attempts: number;
+  /** Pending: when due; while claimed: the end of the lease. */
+  next_attempt_at: number | null;
+  claim_token: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One delivery attempt, for the delivery log (migration 005). */
+export interface WebhookDeliveryAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempted_at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+/** Audit entries per org, UTC day (`at / 86400000`) and key, for sealed days only (migration 004). */
+export interface AuditEventCountsTable {
+  org_id: string;
+  day: number;
+  key: string;
+  entity: string;
+  verb: string;
+  n: number;
+}
+
+/** Up to where (exclusive, epoch ms, a UTC day boundary) an org's audit_event_counts are complete. */
+export interface AuditCountMarksTable {
+  org_id: string;
+  sealed_until: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -94,4 +316,23 @@ export interface Database {
   clients: ClientsTable;
   signing_keys: SigningKeysTable;
   audit_events: AuditEventsTable;
+  browser_sessions: BrowserSessionsTable;
+  authorization_requests: AuthorizationRequestsTable;
+  authorization_codes: AuthorizationCodesTable;
+  oauth_sessions: OAuthSessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  consents: ConsentsTable;
+  login_attempts: LoginAttemptsTable;
+  profile_keys: ProfileKeysTable;
+  rate_limit_hits: RateLimitHitsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  audit_event_counts: AuditEventCountsTable;
+  audit_count_marks: AuditCountMarksTable;
+  org_sign_in_policies: OrgSignInPoliciesTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  client_promotions: ClientPromotionsTable;
+  impersonations: ImpersonationsTable;
 }

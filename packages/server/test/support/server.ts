@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Deps } from '../../src/domain/context.js';
 import { serve } from '../../src/server.js';
+import type { WorkerOptions } from '../../src/webhooks/worker.js';
 import { createPostgresSchema } from './postgres.js';
 
 export interface TestServer {
@@ -24,6 +25,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Collects what the server logs, to assert nothing secret is in it. */
   logs?: string[];
+  /** Options of the server's webhook delivery worker (a test CA, a short poll), or false for none. */
+  webhooks?: WorkerOptions | false;
 }
 
 /** A real Tessera on a free port with its own data dir (or a clean PostgreSQL schema). */
@@ -46,6 +49,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     logLevel: logs ? 'info' : 'silent',
     print: (line) => logs?.push(line),
     ...(logs ? { logStream: { write: (chunk: string) => void logs.push(chunk) } } : {}),
+    ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   });
   return {
     base: `http://localhost:${port}`,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { type FormParams, isForm, oauthParams } from '../form.js';
-import { orgOf } from '../org-routing.js';
+import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
 import { GRANTS } from './grants/registry.js';
 
 function noStore(reply: FastifyReply) {
@@ -38,7 +38,8 @@ export function tokenEndpoint(app: FastifyInstance, deps: Deps) {
       GRANTS.get(grantTypes[0] as string) ??
       fail('unsupported_grant_type', 'this grant type is not supported');
     const params = oauthParams(form, ['grant_type', ...grant.parameters]);
-    const org = await orgOf(deps, request);
+    // Grants here use only the org's identity (id, issuer), which never changes: a recent lookup will do.
+    const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);
     return grant.handle({ deps, org, request, params });
   });
 }

@@ -46,3 +46,25 @@ export async function findClientWithSecret(
     .executeTakeFirst();
   return row ? { client: toClient(row), secretHash: row.secret_hash } : null;
 }
+
+/**
+ * The client, its secret hash and its org's active signing key id in one query: the
+ * client_credentials grant needs all three, and on PostgreSQL every query is a round trip.
+ */
+export async function findClientWithActiveKid(
+  db: Db,
+  orgId: string,
+  id: string,
+): Promise<{ client: Client; secretHash: string | null; activeKid: string | null } | null> {
+  const row = await db
+    .selectFrom('clients')
+    .leftJoin('signing_keys', (join) =>
+      join.onRef('signing_keys.org_id', '=', 'clients.org_id').on('signing_keys.status', '=', 'active'),
+    )
+    .selectAll('clients')
+    .select('signing_keys.kid as active_kid')
+    .where('clients.id', '=', id)
+    .where('clients.org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? { client: toClient(row), secretHash: row.secret_hash, activeKid: row.active_kid } : null;
+}

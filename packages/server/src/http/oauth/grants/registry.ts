@@ -1,7 +1,17 @@
+import { SWITCH_TENANT_GRANT } from '../../../domain/switch-tenant.js';
+import { TOKEN_EXCHANGE_GRANT } from '../../../domain/token-exchange.js';
+import { authorizationCode } from './authorization-code.js';
 import { clientCredentials } from './client-credentials.js';
+import { refreshToken } from './refresh-token.js';
+import { switchTenant } from './switch-tenant.js';
+import { tokenExchange } from './token-exchange.js';
 import type { Grant } from './types.js';
 
 /** Every grant type the token endpoint serves, by its `grant_type` value. */
 export const GRANTS: ReadonlyMap<string, Grant> = new Map<string, Grant>([
+  ['authorization_code', authorizationCode],
+  ['refresh_token', refreshToken],
   ['client_credentials', clientCredentials],
+  [SWITCH_TENANT_GRANT, switchTenant],
+  [TOKEN_EXCHANGE_GRANT, tokenExchange],
 ]);

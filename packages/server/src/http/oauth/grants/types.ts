@@ -9,6 +9,10 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token?: string;
   scope?: string;
+  /** OpenID Connect (OIDC Core §3.1.3.3): when the session was granted `openid`. */
+  id_token?: string;
+  /** Token exchange only (RFC 8693 §2.2.1). */
+  issued_token_type?: string;
 }
 
 export interface GrantContext {

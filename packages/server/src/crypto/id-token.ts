@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { Signer } from '../domain/keys.js';
+
+/**
+ * Signs an ID token (OIDC Core §2): header `alg RS256`, `typ JWT`, `kid`. Never `at+jwt`, so an
+ * ID token is refused wherever an access token is expected.
+ */
+export function signIdToken(signer: Signer, claims: Record<string, unknown>): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: signer.kid })
+    .sign(signer.key);
+}
+
+/**
+ * `at_hash` (OIDC Core §3.1.3.6): base64url of the left half of the hash of the access token's
+ * ASCII octets, with the hash of the ID token's `alg` — SHA-256 for RS256.
+ */
+export function accessTokenHash(accessToken: string): string {
+  return createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
+}

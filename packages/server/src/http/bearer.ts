@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import { type SessionTokenType, type VerifiedAccess, verifyAccessToken } from '../domain/access-tokens.js';
+import type { Deps } from '../domain/context.js';
+import { fail } from '../domain/errors.js';
+import type { Org } from '../domain/types.js';
+import { orgOf } from './org-routing.js';
+
+/** The caller of a bearer route: the org of the host and the verified token. */
+export interface BearerCaller {
+  org: Org;
+  access: VerifiedAccess;
+}
+
+const REALM = 'tessera';
+
+/** The token of an `Authorization: Bearer …` header (scheme case-insensitive, RFC 6750 §2.1), or null. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const match = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(request.headers.authorization ?? '');
+  return match?.[1] ?? null;
+}
+
+/**
+ * The one authentication step of every bearer route: the host's org, then its own verification
+ * of the token (see verifyAccessToken), accepting only the given token types — `user` for the
+ * tenant APIs, `console` for the console's management routes. Every failure is the same 401
+ * with `WWW-Authenticate` (RFC 6750 §3): the caller learns nothing about why.
+ *
+ * @example
+ *   app.get('/organizations/:org/events', async (request) => {
+ *     const { access } = await authenticateBearer(deps, request, ['console']);
+ *     …
+ *   });
+ */
+export async function authenticateBearer(
+  deps: Deps,
+  request: FastifyRequest,
+  accept: readonly SessionTokenType[],
+): Promise<BearerCaller> {
+  const org = await orgOf(deps, request);
+  const token = bearerToken(request);
+  const access = token === null ? null : await verifyAccessToken(deps, org, token, accept);
+  if (access === null) {
+    const challenge =
+      token === null ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
+    return fail('unauthorized', "we don't know who you are", { 'www-authenticate': challenge });
+  }
+  return { org, access };
+}

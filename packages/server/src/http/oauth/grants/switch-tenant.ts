@@ -1,0 +1,14 @@
+import { switchTenant as switchSessionTenant } from '../../../domain/switch-tenant.js';
+import type { Grant } from './types.js';
+import { authenticatedClient, requireParam, tokenResponse } from './user-grant-steps.js';
+
+/** `urn:service:params:oauth:grant-type:switch-tenant`: a new TokenSet of the same session in another tenant. */
+export const switchTenant: Grant = {
+  parameters: ['access_token', 'tenant_id', 'client_id', 'client_secret'],
+  async handle(ctx) {
+    const client = await authenticatedClient(ctx);
+    const accessToken = requireParam(ctx.params, 'access_token');
+    const tenantId = requireParam(ctx.params, 'tenant_id');
+    return tokenResponse(await switchSessionTenant(ctx.deps, ctx.org, client, accessToken, tenantId));
+  },
+};

@@ -1,0 +1,35 @@
+import { promoteToken } from '../../../domain/token-exchange.js';
+import type { Grant } from './types.js';
+import { authenticatedClient, requireParam } from './user-grant-steps.js';
+
+/**
+ * `urn:ietf:params:oauth:grant-type:token-exchange` (RFC 8693): promoted tokens. The client
+ * authenticates with client_secret_post; `actor_token` (delegation chains) is not supported and,
+ * like any unknown parameter, is `invalid_request`.
+ */
+export const tokenExchange: Grant = {
+  parameters: [
+    'subject_token',
+    'subject_token_type',
+    'requested_token_type',
+    'audience',
+    'client_id',
+    'client_secret',
+  ],
+  async handle(ctx) {
+    const client = await authenticatedClient(ctx);
+    const promoted = await promoteToken(ctx.deps, ctx.org, client, {
+      subjectToken: requireParam(ctx.params, 'subject_token'),
+      subjectTokenType: requireParam(ctx.params, 'subject_token_type'),
+      requestedTokenType: ctx.params.requested_token_type,
+      audience: ctx.params.audience,
+    });
+    // RFC 8693 §2.2.1: issued_token_type is required; token_type is Bearer for an access token.
+    return {
+      access_token: promoted.accessToken,
+      issued_token_type: promoted.issuedTokenType,
+      token_type: 'Bearer',
+      expires_in: promoted.expiresIn,
+    };
+  },
+};

@@ -1,0 +1,27 @@
+import { authenticateClient } from '../../../domain/client-auth.js';
+import { fail } from '../../../domain/errors.js';
+import type { Client } from '../../../domain/types.js';
+import type { TokenSet } from '../../../domain/user-tokens.js';
+import type { GrantContext, TokenResponse } from './types.js';
+
+/** Steps the user-session grants share: authenticate the client, spell the answer. */
+
+export function authenticatedClient({ deps, org, params }: GrantContext): Promise<Client> {
+  const clientId = params.client_id ?? fail('invalid_request', 'client_id is required');
+  return authenticateClient(deps.db, org.id, clientId, params.client_secret);
+}
+
+export function requireParam(params: GrantContext['params'], name: string): string {
+  return params[name] ?? fail('invalid_request', `${name} is required`);
+}
+
+/** RFC 6749 §5.1; `refresh_token` only where the client has the refresh_token grant. */
+export function tokenResponse(set: TokenSet): TokenResponse {
+  return {
+    access_token: set.accessToken,
+    token_type: 'Bearer',
+    expires_in: set.expiresIn,
+    ...(set.refreshToken === undefined ? {} : { refresh_token: set.refreshToken }),
+    ...(set.idToken === undefined ? {} : { id_token: set.idToken }),
+  };
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/context.js';
+import { fail } from '../../domain/errors.js';
+import { registerClient } from '../../domain/registration.js';
+import { rateLimitKey } from '../client-ip.js';
+import { orgOf } from '../org-routing.js';
+
+/** POST /oauth/register (RFC 7591): the console issuer only; every other host answers 404. */
+export function registrationEndpoint(app: FastifyInstance, deps: Deps) {
+  app.post('/oauth/register', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const org = await orgOf(deps, request);
+    if (!org.isConsole) return fail('not_found', 'registration is offered by the console issuer only');
+    const body = parseJson(request.body);
+    const registered = await registerClient(deps, org, body, rateLimitKey(request));
+    return reply.code(201).send(registered);
+  });
+}
+
+/** JSON arrives parsed; any other content type arrives as text and is read as JSON if it is. */
+function parseJson(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return fail('invalid_client_metadata', 'the body must be a JSON object');
+  }
+}

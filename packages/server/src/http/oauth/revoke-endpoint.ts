@@ -1,0 +1,35 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticateClient } from '../../domain/client-auth.js';
+import type { Deps } from '../../domain/context.js';
+import { fail } from '../../domain/errors.js';
+import { revokeToken } from '../../domain/revocation.js';
+import { isForm, oauthParams } from '../form.js';
+import { orgOf } from '../org-routing.js';
+
+function revocationParams(request: FastifyRequest) {
+  if (!isForm(request.body))
+    return fail('invalid_request', 'the body must be application/x-www-form-urlencoded');
+  if (request.headers.authorization !== undefined) {
+    fail('invalid_request', 'send client credentials in the request body (client_secret_post)');
+  }
+  return oauthParams(request.body, ['token', 'token_type_hint', 'client_id', 'client_secret']);
+}
+
+/**
+ * POST /oauth/revoke (RFC 7009): authenticate the client, then end the session of the token if
+ * it is this client's. The answer is 200 whatever the token was (§2.2): unknown, already
+ * revoked, or another client's — which is left alone. `token_type_hint` is accepted and not
+ * needed: both kinds are looked up.
+ */
+export function revokeEndpoint(app: FastifyInstance, deps: Deps) {
+  app.post('/oauth/revoke', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const params = revocationParams(request);
+    const org = await orgOf(deps, request);
+    const clientId = params.client_id ?? fail('invalid_request', 'client_id is required');
+    const client = await authenticateClient(deps.db, org.id, clientId, params.client_secret);
+    const token = params.token ?? fail('invalid_request', 'token is required');
+    await revokeToken(deps, org, client, token);
+    return reply.code(200).send();
+  });
+}

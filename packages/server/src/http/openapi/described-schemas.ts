@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { AUTHORIZE_PARAMETERS } from '../../domain/authorization-requests.js';
+import { GRANTS } from '../oauth/grants/registry.js';
+
+/**
+ * Schemas of the routes that check their input by hand (the OAuth endpoints follow their RFCs'
+ * own error rules), written for the OpenAPI document only. Where a route's rules live in code
+ * (the grants' parameters, the authorize parameters), the schema is built from that code.
+ */
+
+const text = (description?: string) => (description ? z.string().meta({ description }) : z.string());
+
+export const OAuthError = z.object({
+  error: z.string(),
+  error_description: z.string().optional(),
+});
+
+/** POST /oauth/token: `grant_type` plus the union of every grant's parameters. */
+export const TokenRequest = z.object({
+  grant_type: z.enum([...GRANTS.keys()] as [string, ...string[]]),
+  ...Object.fromEntries(
+    [...new Set([...GRANTS.values()].flatMap((g) => g.parameters))].map((name) => [
+      name,
+      z.string().optional(),
+    ]),
+  ),
+});
+
+export const TokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  refresh_token: z.string().optional(),
+  scope: z.string().optional(),
+  id_token: z.string().optional(),
+  issued_token_type: z.string().optional(),
+});
+
+export const AuthorizeQuery = z.object(
+  Object.fromEntries(AUTHORIZE_PARAMETERS.map((name) => [name, z.string().optional()])),
+);
+
+export const RevokeRequest = z.object({
+  token: z.string(),
+  token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
+  client_id: z.string(),
+  client_secret: z.string().optional(),
+});
+
+export const RegistrationRequest = z.object({
+  redirect_uris: z.array(text('https, or http on localhost, 127.0.0.1 or [::1]')).min(1),
+  client_name: z.string().optional(),
+  token_endpoint_auth_method: z.literal('none').optional(),
+});
+
+export const RegisteredClient = z.object({
+  client_id: z.string(),
+  client_id_issued_at: z.number().int(),
+  client_name: z.string(),
+  redirect_uris: z.array(z.string()),
+  token_endpoint_auth_method: z.literal('none'),
+  grant_types: z.array(z.string()),
+  response_types: z.array(z.literal('code')),
+});
+
+export const Discovery = z.looseObject({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  revocation_endpoint: z.string(),
+  jwks_uri: z.string(),
+  registration_endpoint: text('the console issuer only').optional(),
+});
+
+export const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string() })) });
+
+export const UserInfo = z.looseObject({ sub: z.string() });
+
+export const Health = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  database: z.enum(['sqlite', 'postgres']),
+});
+
+export const UserRecord = z.object({
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  picture: z.string().nullable(),
+  provider: z.string(),
+});
+
+export const TenantRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(['owner', 'member']),
+  logo: z.string().nullable(),
+});
+
+export const OrganizationMembership = z.object({
+  id: z.string(),
+  slug: z.string(),
+  role: z.enum(['owner', 'member']),
+});
+
+export const ProfileSession = z.object({ key: text('opens the hosted profile page once, shortly') });
+
+export const OpenApiDocument = z.looseObject({ openapi: z.string() });

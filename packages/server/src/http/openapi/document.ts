@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { Config } from '../../config/config.js';
+import { API_OPERATIONS } from './api-operations.js';
+import { MANAGEMENT_OPERATIONS } from './management-operations.js';
+import { OAUTH_OPERATIONS } from './oauth-operations.js';
+import type { Auth, Operation } from './operation.js';
+import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-delivery-operations.js';
+
+/** Every documented operation. A test checks it against the routes the app registers. */
+export const OPERATIONS: readonly Operation[] = [
+  ...OAUTH_OPERATIONS,
+  ...API_OPERATIONS,
+  ...MANAGEMENT_OPERATIONS,
+  ...WEBHOOK_DELIVERY_OPERATIONS,
+];
+
+/**
+ * The hosted HTML pages (login, sign-up, second factor, consent, profile) are left out: they are
+ * forms a browser fills in, not an API; their fields are a contract between each page and its
+ * own HTML (with CSRF tokens), reached through /oauth/authorize and POST /profile/session.
+ */
+export function isHtmlPage(path: string): boolean {
+  return /^\/(login|signup|consent|profile)(\/|$)/.test(path) && path !== '/profile/session';
+}
+
+/** `/tenants/:id` → `/tenants/{id}` */
+export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+type Json = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+const SECURITY: Record<Auth, Json[]> = {
+  console: [{ consoleToken: [] }],
+  user: [{ userToken: [] }],
+  'user-or-console': [{ userToken: [] }, { consoleToken: [] }],
+  none: [],
+};
+
+function queryParameters(schema: z.ZodType): Json[] {
+  const s = jsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(s.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: 'query',
+      required: s.required?.includes(name) ?? false,
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+function operationObject(op: Operation): Json {
+  const parameters = [
+    ...Object.entries(op.params ?? {}).map(([name, description]) => ({
+      name,
+      in: 'path',
+      required: true,
+      description,
+      schema: { type: 'string' },
+    })),
+    ...(op.query ? queryParameters(op.query) : []),
+  ];
+  const responses = Object.fromEntries(
+    Object.entries(op.responses).map(([status, r]) => {
+      const response: Json = { description: r.description };
+      if (r.schema) response.content = { 'application/json': { schema: jsonSchema(r.schema, 'output') } };
+      else if (r.contentType) response.content = { [r.contentType]: {} };
+      if (r.headers) {
+        response.headers = Object.fromEntries(
+          Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),
+        );
+      }
+      return [status, response];
+    }),
+  );
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { [op.body.contentType]: { schema: jsonSchema(op.body.schema, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+    security: SECURITY[op.auth],
+  };
+}
+
+/** The OpenAPI 3.1 document of the whole HTTP API, for this deployment's hosts. */
+export function openApiDocument(config: Config, version: string): Json {
+  const consoleServer = { url: config.baseUrl, description: 'the console host' };
+  const orgServer = {
+    url: `${config.scheme}://{org}.${config.issuerDomain}`,
+    description: 'an org’s host (its issuer without the trailing slash)',
+    variables: { org: { default: 'acme', description: 'the org slug' } },
+  };
+  const paths: Record<string, Json> = {};
+  for (const op of OPERATIONS) {
+    const path = openApiPath(op.path);
+    paths[path] ??= {};
+    const item = paths[path];
+    if (op.hosts === 'console') item.servers = [consoleServer];
+    item[op.method] = operationObject(op);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tessera',
+      version,
+      description:
+        'Self-hosted identity service. Operations marked with the console server exist on the console ' +
+        'host only; the others on every org host (the console’s included). While TESSERA_URL is a ' +
+        'loopback address, a `host` query parameter on any request stands in for the Host header.',
+    },
+    servers: [consoleServer, orgServer],
+    paths,
+    components: {
+      securitySchemes: {
+        consoleToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'a console access token (`typ` console): an org owner signed in to the console',
+        },
+        userToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'a user access token (`typ` user) from the org’s issuer',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+
+/** Who may call an operation: which bearer tokens it takes, or none. */
+export type Auth = 'console' | 'user' | 'user-or-console' | 'none';
+
+export interface ResponseSpec {
+  description: string;
+  /** JSON body (default content type), or `contentType` for anything else. */
+  schema?: z.ZodType;
+  contentType?: string;
+  /** Response headers worth knowing: name → description. */
+  headers?: Record<string, string>;
+}
+
+/** One documented HTTP operation; `path` is written as fastify registers it (`/tenants/:id`). */
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** `console`: the console host only; `every`: every org host, the console's included. */
+  hosts: 'console' | 'every';
+  auth: Auth;
+  /** Path parameters: name → description. */
+  params?: Record<string, string>;
+  /** An object schema: each property becomes a query parameter. */
+  query?: z.ZodType;
+  body?: { contentType: 'application/json' | 'application/x-www-form-urlencoded'; schema: z.ZodType };
+  responses: Record<string, ResponseSpec>;
+}

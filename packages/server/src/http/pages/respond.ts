@@ -1,0 +1,50 @@
+import type { FastifyReply } from 'fastify';
+import { html, type SafeHtml } from './html.js';
+import { layout, STYLE_HASH } from './layout.js';
+
+export interface PageOptions {
+  status?: number;
+  /**
+   * Origins (or `scheme:` of private-use redirect URIs) a form on this page may end up at.
+   * Browsers apply `form-action` to the redirect that follows a POST, so the consent form must
+   * be allowed to land on the client's redirect URI.
+   */
+  formTargets?: string[];
+  headers?: Record<string, string>;
+}
+
+/** The source expression that lets a form's redirect reach `uri` (an origin, or a bare scheme). */
+export function formTargetOf(uri: string): string {
+  const url = new URL(uri);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+}
+
+/** Sends a hosted page with headers that keep it out of frames, caches and referrers. */
+export function sendPage(
+  reply: FastifyReply,
+  orgName: string,
+  title: string,
+  body: SafeHtml,
+  options: PageOptions = {},
+) {
+  const formAction = ["'self'", ...new Set(options.formTargets ?? [])].join(' ');
+  return reply
+    .code(options.status ?? 200)
+    .headers({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      ...options.headers,
+    })
+    .send(layout(orgName, title, body));
+}
+
+/** A page that explains a failure in words a person can act on. */
+export function sendErrorPage(reply: FastifyReply, orgName: string, status: number, message: string) {
+  const body = html`<h1>Something is not right</h1><p class="error">${message}</p>
+<p class="muted">Go back to the application you came from and try again.</p>`;
+  return sendPage(reply, orgName, 'Error', body, { status });
+}

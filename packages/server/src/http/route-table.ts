@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
+const tables = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Starts recording every route registered on `app` from now on (child scopes included). */
+export function recordRoutes(app: FastifyInstance): void {
+  const table: RegisteredRoute[] = [];
+  tables.set(app, table);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) table.push({ method, url: route.url });
+  });
+}
+
+/** The routes recorded on `app` (complete once it is ready). */
+export function routesOf(app: FastifyInstance): readonly RegisteredRoute[] {
+  return tables.get(app) ?? [];
+}

@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Org webhooks, and what keeps the audit-event list fast at millions of entries: indexes for its
+ * filters and per-day counts of closed days (see storage/repos/audit-counts.ts).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('webhooks')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('url', 'text', (c) => c.notNull())
+    // JSON array of routing-key patterns.
+    .addColumn('events', 'text', (c) => c.notNull())
+    // `whsec_…`, sealed with the at-rest key (crypto/sealing.ts); never stored or logged in clear.
+    .addColumn('secret_sealed', 'text', (c) => c.notNull())
+    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('webhooks_org').on('webhooks').column('org_id').execute();
+
+  // `(org_id, at desc, id desc)` exists since 001. The filters get their own newest-first indexes:
+  // `key` serves entity, verb and key_prefix (each resolves to a set of keys); actor_id its own.
+  await db.schema
+    .createIndex('audit_events_org_key_at')
+    .on('audit_events')
+    .columns(['org_id', 'key', 'at desc', 'id desc'])
+    .execute();
+  await db.schema
+    .createIndex('audit_events_org_actor_at')
+    .on('audit_events')
+    .columns(['org_id', 'actor_id', 'at desc', 'id desc'])
+    .execute();
+
+  // Entries per org, UTC day and key, for days closed long enough ago that no entry can still
+  // arrive for them; `audit_count_marks.sealed_until` says up to where (exclusive, epoch ms).
+  await db.schema
+    .createTable('audit_event_counts')
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('day', 'bigint', (c) => c.notNull())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('entity', 'text', (c) => c.notNull())
+    .addColumn('verb', 'text', (c) => c.notNull())
+    .addColumn('n', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('audit_event_counts_pk', ['org_id', 'day', 'key'])
+    .execute();
+  await db.schema
+    .createTable('audit_count_marks')
+    .addColumn('org_id', 'text', (c) => c.primaryKey().references('organizations.id').onDelete('cascade'))
+    .addColumn('sealed_until', 'bigint', (c) => c.notNull())
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('audit_count_marks').ifExists().execute();
+  await db.schema.dropTable('audit_event_counts').ifExists().execute();
+  await db.schema.dropIndex('audit_events_org_actor_at').ifExists().execute();
+  await db.schema.dropIndex('audit_events_org_key_at').ifExists().execute();
+  await db.schema.dropTable('webhooks').ifExists().execute();
+}

@@ -1,0 +1,67 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * The webhook outbox (one row per event and matching webhook, written in the event's transaction)
+ * and the log of delivery attempts. See packages/server/docs/webhooks.md.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('webhook_deliveries')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    // No foreign key: a webhook deleted while an event is being written must not fail that write.
+    // Deleting a webhook deletes its deliveries in the same transaction (webhooks/enqueue.ts).
+    .addColumn('webhook_id', 'text', (c) => c.notNull())
+    // The audit event id: the `webhook-id` header, the same on every attempt.
+    .addColumn('event_id', 'text', (c) => c.notNull())
+    .addColumn('event_key', 'text', (c) => c.notNull())
+    // The exact JSON body that is signed and sent on every attempt.
+    .addColumn('body', 'text', (c) => c.notNull())
+    // pending | delivered | failed | skipped
+    .addColumn('status', 'text', (c) => c.notNull())
+    // Failed attempts of the current series (a manual retry starts a new series).
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    // Pending: when it is due. While claimed, the end of the worker's lease (a crashed worker's
+    // claim expires and the delivery is due again).
+    .addColumn('next_attempt_at', 'bigint')
+    .addColumn('claim_token', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  // What workers claim: only pending rows are indexed, so delivered history costs the claim nothing.
+  await db.schema
+    .createIndex('webhook_deliveries_due')
+    .on('webhook_deliveries')
+    .column('next_attempt_at')
+    .where(sql.ref('status'), '=', 'pending')
+    .execute();
+  // One delivery per event and webhook; event ids sort by time, so this also serves the log, newest first.
+  await db.schema
+    .createIndex('webhook_deliveries_webhook_event')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'event_id'])
+    .unique()
+    .execute();
+
+  await db.schema
+    .createTable('webhook_delivery_attempts')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('delivery_id', 'text', (c) =>
+      c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
+    )
+    .addColumn('attempted_at', 'bigint', (c) => c.notNull())
+    .addColumn('status_code', 'integer')
+    .addColumn('duration_ms', 'integer', (c) => c.notNull())
+    .addColumn('error', 'text')
+    .execute();
+  await db.schema
+    .createIndex('webhook_delivery_attempts_delivery')
+    .on('webhook_delivery_attempts')
+    .columns(['delivery_id', 'attempted_at'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('webhook_delivery_attempts').ifExists().execute();
+  await db.schema.dropTable('webhook_deliveries').ifExists().execute();
+}

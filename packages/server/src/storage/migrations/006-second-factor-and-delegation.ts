@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Second factor and delegation: TOTP factors and recovery codes, the org policy that requires
+ * them, which public clients a confidential client may promote tokens from (RFC 8693), and
+ * impersonation (the acting owner on sessions, the one-time links).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('org_sign_in_policies')
+    .addColumn('org_id', 'text', (c) => c.primaryKey().references('organizations.id').onDelete('cascade'))
+    .addColumn('require_mfa', 'integer', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('totp_factors')
+    .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('secret', 'text', (c) => c.notNull())
+    .addColumn('confirmed_at', 'bigint')
+    .addColumn('last_step', 'bigint')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+
+  await db.schema
+    .createTable('recovery_codes')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('code_hash', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('used_at', 'bigint')
+    .addPrimaryKeyConstraint('recovery_codes_pk', ['user_id', 'code_hash'])
+    .execute();
+
+  await db.schema
+    .createTable('client_promotions')
+    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+    .addColumn('source_client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('client_promotions_pk', ['client_id', 'source_client_id'])
+    .execute();
+
+  await db.schema.alterTable('oauth_sessions').addColumn('actor_id', 'text').execute();
+  await db.schema.alterTable('browser_sessions').addColumn('actor_id', 'text').execute();
+
+  await db.schema
+    .createTable('impersonations')
+    .addColumn('key_hash', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.notNull().unique())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('actor_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('request_id', 'text', (c) =>
+      c.notNull().references('authorization_requests.id').onDelete('cascade'),
+    )
+    .addColumn('reason', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('used_at', 'bigint')
+    .execute();
+  await db.schema.createIndex('impersonations_expiry').on('impersonations').column('expires_at').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const table of [
+    'impersonations',
+    'client_promotions',
+    'recovery_codes',
+    'totp_factors',
+    'org_sign_in_policies',
+  ]) {
+    await db.schema.dropTable(table).ifExists().execute();
+  }
+  await db.schema.alterTable('browser_sessions').dropColumn('actor_id').execute();
+  await db.schema.alterTable('oauth_sessions').dropColumn('actor_id').execute();
+}

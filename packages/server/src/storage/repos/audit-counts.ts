@@ -1,0 +1,84 @@
+import { sql } from 'kysely';
+import type { Db } from '../db.js';
+
+export const DAY_MS = 86_400_000;
+
+/** Up to where (exclusive, epoch ms) the org's per-day counts are complete; 0 before the first seal. */
+export async function sealedUntil(db: Db, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('audit_count_marks')
+    .select('sealed_until')
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? Number(row.sealed_until) : 0;
+}
+
+/**
+ * Counts the org's entries of the days in `[from, until)` (both UTC day boundaries) per day and
+ * key, and moves the mark to `until`. Two nodes sealing the same days at once compute the same
+ * rows, so the second insert is a no-op and the mark only ever moves forward.
+ */
+export async function sealCounts(db: Db, orgId: string, from: number, until: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('audit_event_counts')
+      .columns(['org_id', 'day', 'key', 'entity', 'verb', 'n'])
+      .expression((eb) =>
+        eb
+          .selectFrom('audit_events')
+          .select([
+            'org_id',
+            sql<number>`at / ${sql.lit(DAY_MS)}`.as('day'),
+            'key',
+            'entity',
+            'verb',
+            eb.fn.countAll<number>().as('n'),
+          ])
+          .where('org_id', '=', orgId)
+          .where('at', '>=', from)
+          .where('at', '<', until)
+          .groupBy(['org_id', sql`at / ${sql.lit(DAY_MS)}`, 'key', 'entity', 'verb']),
+      )
+      .onConflict((oc) => oc.columns(['org_id', 'day', 'key']).doNothing())
+      .execute();
+    await trx
+      .insertInto('audit_count_marks')
+      .values({ org_id: orgId, sealed_until: until })
+      .onConflict((oc) =>
+        oc
+          .column('org_id')
+          .doUpdateSet({ sealed_until: until })
+          .where('audit_count_marks.sealed_until', '<', until),
+      )
+      .execute();
+  });
+}
+
+/** Entries of the sealed days `[fromDay, toDay)` (day numbers), of any key or of `keys`. */
+export async function sumSealed(
+  db: Db,
+  orgId: string,
+  keys: readonly string[] | null,
+  fromDay: number,
+  toDay: number,
+): Promise<number> {
+  let query = db
+    .selectFrom('audit_event_counts')
+    .select((eb) => eb.fn.sum<number | string | null>('n').as('n'))
+    .where('org_id', '=', orgId)
+    .where('day', '>=', fromDay)
+    .where('day', '<', toDay);
+  if (keys !== null) query = query.where('key', 'in', keys);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n ?? 0);
+}
+
+/** The distinct keys of the org's sealed days. */
+export async function sealedKeys(db: Db, orgId: string) {
+  return db
+    .selectFrom('audit_event_counts')
+    .select(['key', 'entity', 'verb'])
+    .distinct()
+    .where('org_id', '=', orgId)
+    .execute();
+}

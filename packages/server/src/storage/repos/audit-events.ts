@@ -1,0 +1,92 @@
+import type { SelectQueryBuilder } from 'kysely';
+import type { Db } from '../db.js';
+import type { AuditEventsTable, Database } from '../schema.js';
+
+/** Which of an org's audit entries a list or count reads. */
+export interface AuditFilter {
+  orgId: string;
+  /** Only entries with one of these keys; null: any key. Never empty (callers answer that themselves). */
+  keys: readonly string[] | null;
+  actorId: string | null;
+}
+
+/** A half-open time range `[from, to)` in epoch ms; null ends are open. */
+export interface TimeRange {
+  from: number | null;
+  to: number | null;
+}
+
+type Query<O> = SelectQueryBuilder<Database, 'audit_events', O>;
+
+function filtered<O>(query: Query<O>, filter: AuditFilter, ranges: readonly TimeRange[]): Query<O> {
+  let q = query.where('org_id', '=', filter.orgId);
+  if (filter.keys !== null) q = q.where('key', 'in', filter.keys);
+  if (filter.actorId !== null) q = q.where('actor_id', '=', filter.actorId);
+  const bounded = ranges.filter((r) => r.from !== null || r.to !== null);
+  if (bounded.length === ranges.length && bounded.length > 0) {
+    q = q.where((eb) =>
+      eb.or(
+        bounded.map((r) => {
+          const parts = [];
+          if (r.from !== null) parts.push(eb('at', '>=', r.from));
+          if (r.to !== null) parts.push(eb('at', '<', r.to));
+          return eb.and(parts);
+        }),
+      ),
+    );
+  }
+  return q;
+}
+
+/** Entries matching `filter` inside any of `ranges` (an open range matches every time), counted. */
+export async function countAuditEvents(db: Db, filter: AuditFilter, ranges: readonly TimeRange[]) {
+  if (ranges.length === 0) return 0;
+  const row = await filtered(db.selectFrom('audit_events'), filter, ranges)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface PageWindow {
+  offset: number;
+  limit: number;
+  /** Read from the oldest end instead: `offset` then counts from the last entry. */
+  fromOldest: boolean;
+}
+
+/**
+ * One page of entries, newest first (`at desc, id desc`). The ids are picked first from the
+ * (covering) index, then only those rows are read: OFFSET then skips index entries, not rows.
+ */
+export async function pageAuditEvents(
+  db: Db,
+  filter: AuditFilter,
+  range: TimeRange,
+  window: PageWindow,
+): Promise<AuditEventsTable[]> {
+  const direction = window.fromOldest ? 'asc' : 'desc';
+  const ids = filtered(db.selectFrom('audit_events'), filter, [range])
+    .select('id')
+    .orderBy('at', direction)
+    .orderBy('id', direction)
+    .limit(window.limit)
+    .offset(window.offset);
+  return db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('id', 'in', ids)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** The distinct keys of an org's entries since `since` (epoch ms). */
+export async function keysSince(db: Db, orgId: string, since: number) {
+  return db
+    .selectFrom('audit_events')
+    .select(['key', 'entity', 'verb'])
+    .distinct()
+    .where('org_id', '=', orgId)
+    .where('at', '>=', since)
+    .execute();
+}

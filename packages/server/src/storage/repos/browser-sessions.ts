@@ -1,0 +1,29 @@
+import type { Db } from '../db.js';
+import type { BrowserSessionsTable } from '../schema.js';
+
+export type BrowserSessionRow = BrowserSessionsTable;
+
+export async function insertBrowserSession(db: Db, row: BrowserSessionRow): Promise<void> {
+  await db.insertInto('browser_sessions').values(row).execute();
+}
+
+/** The live browser session behind a cookie's hash, within one org. */
+export async function findBrowserSession(
+  db: Db,
+  orgId: string,
+  tokenHash: string,
+  now: number,
+): Promise<BrowserSessionRow | null> {
+  const row = await db
+    .selectFrom('browser_sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('org_id', '=', orgId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function purgeBrowserSessions(db: Db, expiredBefore: number): Promise<void> {
+  await db.deleteFrom('browser_sessions').where('expires_at', '<', expiredBefore).execute();
+}

@@ -1,0 +1,27 @@
+import type { Db } from '../db.js';
+import type { OAuthSessionsTable } from '../schema.js';
+
+export type OAuthSessionRow = OAuthSessionsTable;
+
+export async function insertOAuthSession(db: Db, row: OAuthSessionRow): Promise<void> {
+  await db.insertInto('oauth_sessions').values(row).execute();
+}
+
+export async function findOAuthSession(db: Db, id: string): Promise<OAuthSessionRow | null> {
+  return (await db.selectFrom('oauth_sessions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/** True when this call revoked the session (false when it was already revoked or is unknown). */
+export async function revokeOAuthSession(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('oauth_sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function setOAuthSessionTenant(db: Db, id: string, tenantId: string): Promise<void> {
+  await db.updateTable('oauth_sessions').set({ tenant_id: tenantId }).where('id', '=', id).execute();
+}

@@ -1,0 +1,53 @@
+import type { Db } from '../db.js';
+import type { RefreshTokensTable } from '../schema.js';
+
+export type RefreshTokenRow = RefreshTokensTable;
+
+export async function insertRefreshToken(db: Db, row: RefreshTokenRow): Promise<void> {
+  await db.insertInto('refresh_tokens').values(row).execute();
+}
+
+/**
+ * Atomic rotation: exactly one of two concurrent callers flips `used_at` and receives the row.
+ * A token of another client is left untouched.
+ */
+export async function consumeRefreshToken(
+  db: Db,
+  clientId: string,
+  tokenHash: string,
+  now: number,
+): Promise<RefreshTokenRow | null> {
+  const row = await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('client_id', '=', clientId)
+    .where('used_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshTokenRow | null> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Retires every live refresh token of a session, so only the one issued next is usable. */
+export async function supersedeRefreshTokens(db: Db, sessionId: string, now: number): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: now })
+    .where('session_id', '=', sessionId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/** Expired tokens go: presenting one is then simply unknown, which is refused all the same. */
+export async function purgeRefreshTokens(db: Db, expiredBefore: number): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('expires_at', '<', expiredBefore).execute();
+}

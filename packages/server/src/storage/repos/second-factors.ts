@@ -1,0 +1,102 @@
+import type { Db } from '../db.js';
+import type { TotpFactorsTable } from '../schema.js';
+
+export type TotpFactorRow = TotpFactorsTable;
+
+export async function findTotpFactor(db: Db, userId: string): Promise<TotpFactorRow | null> {
+  return (
+    (await db.selectFrom('totp_factors').selectAll().where('user_id', '=', userId).executeTakeFirst()) ?? null
+  );
+}
+
+/** Starts (or restarts) an enrolment: an unconfirmed factor replaces an unconfirmed one only. */
+export async function putPendingTotpFactor(db: Db, row: TotpFactorRow): Promise<boolean> {
+  await db
+    .deleteFrom('totp_factors')
+    .where('user_id', '=', row.user_id)
+    .where('confirmed_at', 'is', null)
+    .execute();
+  const inserted = await db
+    .insertInto('totp_factors')
+    .values(row)
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/**
+ * Records that a code of `step` was accepted — only when no code of that step or a later one
+ * was (one atomic UPDATE, so two concurrent uses of a code cannot both win). Confirms the
+ * factor on its first code.
+ */
+export async function acceptTotpStep(db: Db, userId: string, step: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('totp_factors')
+    .set((eb) => ({
+      last_step: step,
+      confirmed_at: eb.fn.coalesce('confirmed_at', eb.val(now)),
+    }))
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function deleteTotpFactor(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('totp_factors').where('user_id', '=', userId).execute();
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+}
+
+export async function replaceRecoveryCodes(db: Db, userId: string, hashes: string[], now: number) {
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await db
+    .insertInto('recovery_codes')
+    .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now, used_at: null })))
+    .execute();
+}
+
+/** Single use: true for exactly one caller presenting an unused code. */
+export async function consumeRecoveryCode(
+  db: Db,
+  userId: string,
+  hash: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('recovery_codes')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('code_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('recovery_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The org's policy (its own table: the Org record does not carry it); no row means optional. */
+export async function findRequireMfa(db: Db, orgId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('org_sign_in_policies')
+    .select('require_mfa')
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row?.require_mfa === 1;
+}
+
+export async function setRequireMfa(db: Db, orgId: string, value: boolean, now: number): Promise<void> {
+  const require_mfa = value ? 1 : 0;
+  await db
+    .insertInto('org_sign_in_policies')
+    .values({ org_id: orgId, require_mfa, updated_at: now })
+    .onConflict((oc) => oc.column('org_id').doUpdateSet({ require_mfa, updated_at: now }))
+    .execute();
+}

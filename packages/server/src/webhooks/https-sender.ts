@@ -1,0 +1,134 @@
+import { Agent, request } from 'node:https';
+import { isIP } from 'node:net';
+import { checkAddress, checkedLookup, type Resolver, systemResolver } from './checked-lookup.js';
+
+export interface SenderOptions {
+  /** TESSERA_WEBHOOKS_ALLOW_PRIVATE: lets deliveries reach loopback and private addresses. */
+  allowPrivate: boolean;
+  /** Whole-attempt limit, DNS and TLS included (DESIGN §6: 15 s). */
+  timeoutMs?: number;
+  /** Extra trusted CA certificates (PEM). For tests only: production trusts the system's CAs. */
+  ca?: string | undefined;
+  /** DNS resolution; tests give a fake one to show that the checked address is the one dialled. */
+  resolver?: Resolver;
+}
+
+export interface SendResult {
+  /** The response status, or null when no response came (refused, DNS, TLS, timeout…). */
+  status: number | null;
+  durationMs: number;
+  /** Why the attempt failed, safe to store and show: never a header, body or secret. */
+  error: string | null;
+  /** A `Retry-After` of the response, in milliseconds from now. */
+  retryAfterMs: number | null;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Response bodies are read (to reuse the connection) but never kept; larger ones end the connection. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * Posts webhook payloads over HTTPS: https only, redirects never followed (a 3xx is a failure),
+ * one time limit for the whole attempt, and every connection checked by the address policy at
+ * connect time (see checked-lookup.ts). Kept-alive sockets were checked when they connected.
+ */
+export class HttpsSender {
+  readonly #options: SenderOptions;
+  readonly #agent: Agent;
+
+  constructor(options: SenderOptions) {
+    this.#options = options;
+    this.#agent = new Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      maxFreeSockets: 16,
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+
+  post(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    const started = performance.now();
+    const done = (status: number | null, error: string | null, retryAfterMs: number | null = null) => ({
+      status,
+      durationMs: Math.round(performance.now() - started),
+      error,
+      retryAfterMs,
+    });
+    let target: URL;
+    try {
+      target = new URL(url);
+      if (target.protocol !== 'https:') throw new Error('only https URLs are delivered');
+      const host = target.hostname.replace(/^\[|\]$/g, '');
+      // Literal addresses skip `lookup` in net.connect, so they are checked here.
+      if (isIP(host)) checkAddress(host, this.#options.allowPrivate);
+    } catch (error) {
+      return Promise.resolve(done(null, (error as Error).message));
+    }
+    const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return new Promise<SendResult>((resolve) => {
+      let settled = false;
+      const finish = (result: SendResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(result);
+      };
+      const req = request(
+        target,
+        {
+          method: 'POST',
+          agent: this.#agent,
+          lookup: checkedLookup(this.#options.resolver ?? systemResolver, this.#options.allowPrivate),
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+            'user-agent': 'Tessera-Webhooks/1',
+          },
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > MAX_RESPONSE_BYTES) res.destroy();
+          });
+          const settle = () => finish(done(status, describeStatus(status), retryAfterMs));
+          res.on('end', settle);
+          res.on('close', settle);
+          res.on('error', settle);
+        },
+      );
+      const timer = setTimeout(() => {
+        req.destroy(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`));
+      }, timeoutMs);
+      req.on('error', (error: NodeJS.ErrnoException) => finish(done(null, describeError(error))));
+      req.end(body);
+    });
+  }
+}
+
+function describeStatus(status: number): string | null {
+  if (status >= 200 && status < 300) return null;
+  if (status >= 300 && status < 400) return `redirect (${status}) not followed`;
+  return `HTTP ${status}`;
+}
+
+function describeError(error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return `DNS: ${error.code}`;
+  return error.message || error.code || 'connection failed';
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now; null if absent or bad. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}

@@ -1,0 +1,78 @@
+import { addMember, prepareConsoleUser } from '../../../src/domain/members.js';
+import { createOrg } from '../../../src/domain/orgs.js';
+import { type Org, SYSTEM } from '../../../src/domain/types.js';
+import { findConsoleOrg } from '../../../src/storage/repos/orgs.js';
+import { makeClient, signIn } from '../../sign-in/support/fixtures.js';
+import type { TestServer } from '../../support/server.js';
+
+export const OWNER_PASSWORD = 'owner password 1';
+
+/** The console: its issuer, and console tokens for its users through the real sign-in flow. */
+export async function consoleOf(server: TestServer) {
+  const consoleOrg = await findConsoleOrg(server.deps.db);
+  if (!consoleOrg) throw new Error('no console org');
+  const { clientId } = await makeClient(server.deps, consoleOrg, { name: 'Console' });
+  const issuer = `${server.base}/`;
+  return {
+    issuer,
+    /** A console access token for `email` (password OWNER_PASSWORD). */
+    async token(email: string): Promise<string> {
+      return (await signIn(issuer, clientId, email, undefined, OWNER_PASSWORD)).accessToken;
+    },
+  };
+}
+
+/** An org owned by `owner@<slug>.test`. */
+export async function ownedOrg(server: TestServer, slug: string): Promise<Org> {
+  const { org } = await createOrg(server.deps, {
+    slug,
+    ownerEmail: `owner@${slug}.test`,
+    ownerPassword: OWNER_PASSWORD,
+  });
+  return org;
+}
+
+/** Makes the console user `email` (created when new) a member of `org` with `role`. */
+export async function addConsoleMember(
+  server: TestServer,
+  org: Org,
+  email: string,
+  role: 'owner' | 'member',
+) {
+  const ready = await prepareConsoleUser(server.deps.db, { email, password: OWNER_PASSWORD });
+  await server.deps.db.transaction().execute((trx) => addMember(trx, org, ready, role, SYSTEM));
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: test responses are asserted field by field
+  body: any;
+  text: string;
+}
+
+/** A request to the console host (path relative to it, query included). */
+export async function call(
+  server: TestServer,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<JsonResponse> {
+  const headers: Record<string, string> = {};
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${server.base}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}

@@ -1,0 +1,314 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Org } from '../../src/domain/types.js';
+import { postgresSkip } from '../support/environment.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { addConsoleMember, call, consoleOf, ownedOrg } from './support/console.js';
+
+const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const HOOK = { url: 'https://hooks.example.com/tessera', events: ['tenant.*'] };
+
+for (const database of ['sqlite', 'postgres'] as const) {
+  describe(`webhooks: POST, GET, DELETE /organizations/{org}/webhooks on ${database}`, async () => {
+    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const logs: string[] = [];
+    let server: TestServer;
+    let acme: Org;
+    let beta: Org;
+    let owner: string;
+    let member: string;
+    let stranger: string;
+    let ownerId: string;
+
+    before(async () => {
+      if (skip) return;
+      server = await startServer({ database, logs });
+      acme = await ownedOrg(server, 'acme');
+      beta = await ownedOrg(server, 'beta');
+      await addConsoleMember(server, acme, 'mel@console.test', 'member');
+      const console_ = await consoleOf(server);
+      owner = await console_.token('owner@acme.test');
+      member = await console_.token('mel@console.test');
+      stranger = await console_.token('owner@beta.test');
+      ownerId = (
+        await server.deps.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', 'owner@acme.test')
+          .executeTakeFirstOrThrow()
+      ).id;
+    });
+    after(async () => {
+      if (!skip) await server.close();
+    });
+
+    const create = (org: string, token: string | null, body: unknown = HOOK) =>
+      call(server, 'POST', `/organizations/${org}/webhooks`, token, body);
+
+    test('201: the webhook with its secret, by slug or by id; the secret is stored sealed', {
+      skip,
+    }, async () => {
+      const res = await create('acme', owner);
+      assert.equal(res.status, 201);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(Object.keys(res.body), ['id', 'url', 'events', 'active', 'created_at', 'secret']);
+      assert.match(res.body.id, /^whk_[a-z0-9]{20}$/);
+      assert.equal(res.body.url, HOOK.url);
+      assert.deepEqual(res.body.events, ['tenant.*']);
+      assert.equal(res.body.active, true);
+      assert.match(res.body.created_at, ISO_MS_UTC);
+      assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+      assert.equal(Buffer.from(res.body.secret.slice(6), 'base64').length, 32);
+
+      const row = await server.deps.db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('id', '=', res.body.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(row.org_id, acme.id);
+      assert.equal(row.active, 1);
+      assert.ok(!row.secret_sealed.includes(res.body.secret.slice(6)));
+      assert.equal(server.deps.sealer.open(row.secret_sealed), res.body.secret);
+
+      const byId = await create(acme.id, owner, {
+        url: 'https://hooks.example.com/b',
+        events: ['#', '*.deleted', 'user.login', '*.*', 'second_factor.created', '#'],
+      });
+      assert.equal(byId.status, 201);
+      assert.deepEqual(byId.body.events, ['#', '*.deleted', 'user.login', '*.*', 'second_factor.created']);
+      assert.notEqual(byId.body.secret, res.body.secret);
+    });
+
+    test('400 invalid_request: an unknown field, or a value failing validation, named', {
+      skip,
+    }, async () => {
+      const long = Array.from({ length: 51 }, (_, i) => `e${i}.created`);
+      const cases: [unknown, string][] = [
+        [{ ...HOOK, active: false }, 'unknown field: active'],
+        [{ ...HOOK, secret: 'whsec_mine' }, 'unknown field: secret'],
+        [{ events: HOOK.events }, 'url: Invalid input: expected string, received undefined'],
+        [{ url: HOOK.url }, 'events: Invalid input: expected array, received undefined'],
+        [
+          { ...HOOK, url: 'http://hooks.example.com/x' },
+          'url: must be an absolute https URL without credentials',
+        ],
+        [
+          { ...HOOK, url: 'https://u:p@hooks.example.com/' },
+          'url: must be an absolute https URL without credentials',
+        ],
+        [{ ...HOOK, url: '/relative' }, 'url: must be an absolute https URL without credentials'],
+        [{ ...HOOK, url: `https://example.com/${'a'.repeat(2048)}` }, 'url: must be at most 2048 characters'],
+        [{ ...HOOK, events: [] }, 'events: must hold 1 to 50 patterns'],
+        [{ ...HOOK, events: long }, 'events: must hold 1 to 50 patterns'],
+        [{ ...HOOK, events: 'tenant.*' }, 'events: Invalid input: expected array, received string'],
+        [{ ...HOOK, events: ['tenant.*', 7] }, 'events[1]: Invalid input: expected string, received number'],
+      ];
+      const pattern =
+        'must be #, or <entity>.<verb> where either part may be * (verbs: created, updated, deleted, login)';
+      for (const bad of [
+        'tenant.#',
+        '#.created',
+        'tenant',
+        'a.b.c',
+        'Tenant.created',
+        'tenant.renamed',
+        '',
+        '**',
+        'tenant.',
+      ]) {
+        cases.push([{ ...HOOK, events: ['user.login', bad] }, `events[1]: ${pattern}`]);
+      }
+      for (const [body, detail] of cases) {
+        const res = await create('acme', owner, body);
+        assert.equal(res.status, 400, JSON.stringify(body).slice(0, 80));
+        assert.deepEqual(res.body, { error: 'invalid_request', error_detail: detail });
+      }
+      for (const body of ['[1]', '"text"', '{"url":', 'null']) {
+        const res = await create('acme', owner, body);
+        assert.equal(res.status, 400, body);
+        assert.deepEqual(res.body, {
+          error: 'invalid_request',
+          error_detail: 'the body must be a JSON object',
+        });
+      }
+    });
+
+    test('403 forbidden: a member who is not an owner (before the body is read)', { skip }, async () => {
+      for (const body of [HOOK, { nonsense: true }]) {
+        const res = await create('acme', member, body);
+        assert.equal(res.status, 403);
+        assert.deepEqual(res.body, {
+          error: 'forbidden',
+          error_detail: 'only an owner of the organization may do this',
+        });
+      }
+      const list = await call(server, 'GET', '/organizations/acme/webhooks', member);
+      assert.equal(list.status, 403);
+    });
+
+    test('404 not_found: no such org, an org the token cannot manage, the console org', {
+      skip,
+    }, async () => {
+      const notFound = { error: 'not_found', error_detail: 'no such organization' };
+      for (const [org, token] of [
+        ['nope', owner],
+        ['org_doesnotexist', owner],
+        ['acme', stranger],
+        [acme.id, stranger],
+        ['console', owner],
+      ] as const) {
+        const res = await create(org, token);
+        assert.equal(res.status, 404, org);
+        assert.deepEqual(res.body, notFound);
+        assert.equal((await call(server, 'GET', `/organizations/${org}/webhooks`, token)).status, 404);
+      }
+    });
+
+    test('401: no token, or a token that is not a console token', { skip }, async () => {
+      const res = await create('acme', null);
+      assert.equal(res.status, 401);
+      assert.deepEqual(res.body, { error: 'unauthorized', error_detail: "we don't know who you are" });
+      assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="tessera"');
+      assert.equal((await create('acme', `${owner.slice(0, -4)}AAAA`)).status, 401);
+      // On an org host a console token is not that host's token: the management API is the console's.
+      const onOrgHost = await fetch(`${server.issuer('acme')}organizations/acme/webhooks`, {
+        headers: { authorization: `Bearer ${owner}` },
+      });
+      assert.equal(onOrgHost.status, 401);
+    });
+
+    test('GET lists the org’s webhooks, oldest first, never a secret', { skip }, async () => {
+      const a = await create('acme', owner, { url: 'https://hooks.example.com/list-a', events: ['#'] });
+      const b = await create('acme', owner, {
+        url: 'https://hooks.example.com/list-b',
+        events: ['*.deleted'],
+      });
+      await create('beta', stranger, { url: 'https://hooks.example.com/beta', events: ['#'] });
+      const res = await call(server, 'GET', '/organizations/acme/webhooks', owner);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      const ids = res.body.map((w: { id: string }) => w.id);
+      assert.ok(ids.indexOf(a.body.id) < ids.indexOf(b.body.id));
+      assert.ok(res.body.every((w: { url: string }) => !w.url.includes('/beta')));
+      for (const w of res.body)
+        assert.deepEqual(Object.keys(w), ['id', 'url', 'events', 'active', 'created_at']);
+      assert.deepEqual(
+        res.body.find((w: { id: string }) => w.id === b.body.id),
+        {
+          id: b.body.id,
+          url: 'https://hooks.example.com/list-b',
+          events: ['*.deleted'],
+          active: true,
+          created_at: b.body.created_at,
+        },
+      );
+      assert.ok(!res.text.includes('whsec_'));
+      assert.ok(!res.text.includes(a.body.secret));
+    });
+
+    test('DELETE: 204 with no body; afterwards 404', { skip }, async () => {
+      const { body: hook } = await create('acme', owner);
+      const res = await call(server, 'DELETE', `/organizations/acme/webhooks/${hook.id}`, owner);
+      assert.equal(res.status, 204);
+      assert.equal(res.text, '');
+      assert.equal(res.headers.get('content-type'), null);
+      const list = await call(server, 'GET', '/organizations/acme/webhooks', owner);
+      assert.ok(!list.body.some((w: { id: string }) => w.id === hook.id));
+      const again = await call(server, 'DELETE', `/organizations/${acme.id}/webhooks/${hook.id}`, owner);
+      assert.equal(again.status, 404);
+      assert.deepEqual(again.body, { error: 'not_found', error_detail: 'no such webhook' });
+    });
+
+    test('DELETE 403 forbidden: a member, whether or not the webhook exists', { skip }, async () => {
+      const { body: hook } = await create('acme', owner);
+      for (const id of [hook.id, 'whk_unknown', 'nonsense']) {
+        const res = await call(server, 'DELETE', `/organizations/acme/webhooks/${id}`, member);
+        assert.equal(res.status, 403);
+        assert.equal(res.body.error, 'forbidden');
+      }
+      assert.equal(
+        (await call(server, 'GET', '/organizations/acme/webhooks', owner)).text.includes(hook.id),
+        true,
+      );
+    });
+
+    test('DELETE 404 not_found: not a whk_ id, no such webhook in this org', { skip }, async () => {
+      const { body: betaHook } = await create('beta', stranger);
+      for (const id of ['abc', 'cli_abc', 'org_abc', 'whk_doesnotexist', betaHook.id]) {
+        const res = await call(server, 'DELETE', `/organizations/acme/webhooks/${id}`, owner);
+        assert.equal(res.status, 404, id);
+        assert.deepEqual(res.body, { error: 'not_found', error_detail: 'no such webhook' });
+      }
+      const stillThere = await call(server, 'GET', '/organizations/beta/webhooks', stranger);
+      assert.ok(stillThere.body.some((w: { id: string }) => w.id === betaHook.id));
+    });
+
+    test('DELETE 404 not_found: no such org, or an org the token cannot manage', { skip }, async () => {
+      const { body: betaHook } = await create('beta', stranger);
+      for (const [org, token] of [
+        ['nope', owner],
+        ['beta', owner],
+        [beta.id, owner],
+        ['console', owner],
+      ] as const) {
+        const res = await call(server, 'DELETE', `/organizations/${org}/webhooks/${betaHook.id}`, token);
+        assert.equal(res.status, 404, org);
+        assert.deepEqual(res.body, { error: 'not_found', error_detail: 'no such organization' });
+      }
+    });
+
+    test('create and delete are audited in the org, by the owner, without the secret', { skip }, async () => {
+      const { body: hook } = await create('acme', owner, {
+        url: 'https://hooks.example.com/audited',
+        events: ['tenant.created', 'user.login'],
+      });
+      assert.equal(
+        (await call(server, 'DELETE', `/organizations/acme/webhooks/${hook.id}`, owner)).status,
+        204,
+      );
+      const rows = await server.deps.db
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('org_id', '=', acme.id)
+        .where('entity', '=', 'webhook')
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+      const mine = rows.filter((r) => JSON.parse(r.data).id === hook.id);
+      assert.deepEqual(
+        mine.map((r) => [r.key, r.verb, r.actor_kind, r.actor_id]),
+        [
+          ['webhook.created', 'created', 'user', ownerId],
+          ['webhook.deleted', 'deleted', 'user', ownerId],
+        ],
+      );
+      for (const r of mine) {
+        assert.deepEqual(JSON.parse(r.data), {
+          id: hook.id,
+          url: 'https://hooks.example.com/audited',
+          events: ['tenant.created', 'user.login'],
+          active: true,
+          createdAt: hook.created_at,
+          updatedAt: hook.created_at,
+        });
+      }
+      // No snapshot of any webhook, and nothing the server logged, holds a secret.
+      for (const r of rows) assert.ok(!`${r.data}${r.previous}${r.changes}`.includes('whsec_'));
+      assert.ok(logs.length > 0);
+      assert.ok(!logs.join('\n').includes('whsec_'));
+
+      const events = await call(
+        server,
+        'GET',
+        '/organizations/acme/events?entity=webhook&per_page=100',
+        owner,
+      );
+      assert.equal(events.status, 200);
+      const keys = events.body
+        .filter((e: { data: { id: string } }) => e.data.id === hook.id)
+        .map((e: { key: string }) => e.key);
+      assert.deepEqual(keys, ['webhook.deleted', 'webhook.created']);
+      assert.ok(!events.text.includes('whsec_'));
+    });
+  });
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
+import { clock } from '../../src/domain/clock.js';
+import { PROFILE_KEY_TTL_MS } from '../../src/domain/tokens-policy.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { FormBrowser, locationOf, readForm, signInThroughPages } from './support/browser.js';
+import {
+  api,
+  authorizeUrl,
+  CALLBACK,
+  makeClient,
+  makeOrg,
+  makeUser,
+  signIn,
+  tokenRequest,
+} from './support/fixtures.js';
+
+describe('profile page and sign-up', () => {
+  let server: TestServer;
+  let issuer: string;
+  let clientId: string;
+  let token: string;
+
+  before(async () => {
+    server = await startServer();
+    issuer = server.issuer('acme');
+    const org = await makeOrg(server, 'acme');
+    await makeUser(server.deps, org, 'ada@acme.test');
+    ({ clientId } = await makeClient(server.deps, org));
+    token = (await signIn(issuer, clientId, 'ada@acme.test')).accessToken;
+  });
+  after(() => server.close());
+  afterEach(() => {
+    clock.now = () => Date.now();
+  });
+
+  const profileKey = async () => {
+    const r = await api(issuer, 'POST', 'profile/session', token);
+    assert.equal(r.status, 201);
+    assert.deepEqual(Object.keys(r.body), ['key']);
+    return r.body.key as string;
+  };
+
+  test('the profile key opens the page once; first and last name are saved and audited', async () => {
+    const browser = new FormBrowser();
+    const key = await profileKey();
+    const opened = await browser.get(new URL(`profile?key=${key}`, issuer).href);
+    assert.equal(opened.status, 303, 'the key leaves the address bar at once');
+    const pageUrl = locationOf(opened, issuer);
+    assert.equal(new URL(pageUrl).search, '');
+    const page = await (await browser.get(pageUrl)).text();
+    assert.match(page, /value="Ada"/);
+
+    const saved = await browser.submit(pageUrl, page, { first_name: 'Augusta Ada', last_name: 'King' });
+    assert.equal(saved.status, 200);
+    assert.match(await saved.text(), /Saved\./);
+    const me = await api(issuer, 'GET', 'users/me', token);
+    assert.deepEqual([me.body.firstName, me.body.lastName], ['Augusta Ada', 'King']);
+
+    const updated = await server.deps.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('key', '=', 'user.updated')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(updated.changes ?? '{}'), { firstName: 'Augusta Ada', lastName: 'King' });
+    assert.equal(JSON.parse(updated.previous ?? '{}').firstName, 'Ada');
+
+    const reused = await new FormBrowser().get(new URL(`profile?key=${key}`, issuer).href);
+    assert.equal(reused.status, 400, 'single use');
+  });
+
+  test('an expired key, no cookie, or a missing CSRF token get nowhere', async () => {
+    const key = await profileKey();
+    const start = Date.now();
+    clock.now = () => start + PROFILE_KEY_TTL_MS + 1000;
+    assert.equal((await new FormBrowser().get(new URL(`profile?key=${key}`, issuer).href)).status, 400);
+    clock.now = () => Date.now();
+
+    assert.equal((await new FormBrowser().get(new URL('profile', issuer).href)).status, 401);
+    const browser = new FormBrowser();
+    const pageUrl = locationOf(
+      await browser.get(new URL(`profile?key=${await profileKey()}`, issuer).href),
+      issuer,
+    );
+    const r = await browser.post(pageUrl, { first_name: 'Mallory', last_name: '' });
+    assert.equal(r.status, 403);
+    assert.equal((await api(issuer, 'GET', 'users/me', token)).body.firstName === 'Mallory', false);
+  });
+
+  test('sign-up from the login page creates the user and a personal tenant, and signs in', async () => {
+    const browser = new FormBrowser();
+    const a = authorizeUrl(issuer, clientId);
+    const loginUrl = locationOf(await browser.get(a.url), issuer);
+    const login = await (await browser.get(loginUrl)).text();
+    const signupHref = /href="(\/signup\?req=[^"]+)"/.exec(login)?.[1];
+    assert.ok(signupHref, 'the login page links to sign-up');
+    const signupUrl = new URL(signupHref, issuer).href;
+    const form = await (await browser.get(signupUrl)).text();
+
+    const created = await browser.submit(signupUrl, form, {
+      email: 'grace@acme.test',
+      password: 'a long enough password',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+    });
+    assert.equal(created.status, 303);
+    const consentUrl = locationOf(created, signupUrl);
+    assert.equal(new URL(consentUrl).pathname, '/consent', 'a first-party client asks once');
+    const consent = await browser.get(consentUrl);
+    const callback = locationOf(
+      await browser.submit(consentUrl, await consent.text(), { decision: 'allow' }),
+      consentUrl,
+    );
+    const code = new URL(callback).searchParams.get('code') as string;
+    const tokens = await tokenRequest(issuer, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CALLBACK,
+      code_verifier: a.verifier,
+      client_id: clientId,
+    });
+    const tenants = await api(issuer, 'GET', 'tenants', tokens.body.access_token as string);
+    assert.deepEqual(tenants.body, [
+      { id: decodeJwt(tokens.body.access_token as string).tnt, name: 'Personal', role: 'owner', logo: null },
+    ]);
+
+    // Signed in now, and consent remembered: the next authorization goes straight back with a code.
+    const again = await signInThroughPages(browser, authorizeUrl(issuer, clientId).url, {
+      email: '',
+      password: '',
+    });
+    assert.match(again, /code=tac_/);
+  });
+
+  test('sign-up refuses a taken email and a short password, and is closed on the console', async () => {
+    const browser = new FormBrowser();
+    const url = new URL('signup', issuer).href;
+    const form = await (await browser.get(url)).text();
+    let r = await browser.submit(url, form, { email: 'ADA@acme.test', password: 'long enough 123' });
+    assert.equal(r.status, 409);
+    assert.match(await r.text(), /already exists/);
+    r = await browser.post(new URL(readForm(form).action, url).href, {
+      ...readForm(form).hidden,
+      email: 'new@acme.test',
+      password: 'short',
+    });
+    assert.equal(r.status, 400);
+    assert.match(await r.text(), /at least 8 characters/);
+    const closed = await fetch(`${server.base}/signup`);
+    assert.equal(closed.status, 404);
+    assert.doesNotMatch(await (await fetch(`${server.base}/login`)).text(), /Create an account/);
+  });
+});

@@ -1,0 +1,40 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { TEST_SECRET } from './runtime.js';
+
+const BIN = fileURLToPath(new URL('../../bin/tessera.mjs', import.meta.url));
+
+/** A second Tessera process (`tessera serve`) on the same storage, for tests across nodes. */
+export async function startChildServer(
+  env: Record<string, string>,
+  port: number,
+): Promise<{ close(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+    env: { PATH: process.env.PATH ?? '', TESSERA_SECRET: TEST_SECRET, TESSERA_LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`child server exited: ${stderr}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`child server did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
