@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { pathToFileURL } from 'node:url';
+
+// Everything the run creates registers its undo here, so an error or Ctrl-C still leaves no
+// servers, temp dirs or databases behind.
+const undo: Array<() => unknown> = [];
+
+export function onCleanup(fn: () => unknown): void {
+  undo.push(fn);
+}
+
+export async function cleanup(): Promise<void> {
+  for (const fn of undo.splice(0).reverse()) {
+    try {
+      await fn();
+    } catch (error) {
+      process.stderr.write(`cleanup: ${(error as Error).message}\n`);
+    }
+  }
+}
+
+/** A port that was free a moment ago: Tessera must know its port before it starts (TESSERA_URL). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (typeof address !== 'object' || !address) throw new Error('could not find a free port');
+  return address.port;
+}
+
+export const ROOT = new URL('../../', import.meta.url);
+
+// Loaded into every long-lived child: the IPC channel closes when the parent dies, even by SIGKILL,
+// and the child then stops itself instead of holding its port forever.
+const EXIT_WITH_PARENT = pathToFileURL(new URL('./exit-with-parent.ts', import.meta.url).pathname).href;
+
+export interface Child {
+  process: ChildProcess;
+  /** The child's stderr so far, with lines that could carry a secret removed. */
+  log(): string;
+}
+
+/**
+ * Starts a TypeScript entry point under tsx. stdout goes to /dev/null: Tessera logs every request
+ * there and writing it to a pipe we do not read would stall the server.
+ */
+export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=tessera-source', '--import', 'tsx', '--import', EXIT_WITH_PARENT, entry, ...args],
+    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
+  );
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-20_000);
+  });
+  onCleanup(() => stop(child));
+  return { process: child, log: () => redact(stderr) };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** The dev seed banner prints a client secret and a password; never echo those lines. */
+export function redact(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/secret|password|curl /i.test(line))
+    .join('\n')
+    .trim();
+}
+
+/** Waits for `ready`, failing early (with the child's stderr) if the child exits first. */
+export async function untilReady<T>(child: Child, name: string, ready: Promise<T>): Promise<T> {
+  let onExit = (_code: number | null) => {};
+  const died = new Promise<never>((_, reject) => {
+    onExit = (code) =>
+      reject(new Error(`${name} exited (code ${code}) before it was ready:\n${child.log()}`));
+    child.process.once('exit', onExit);
+  });
+  try {
+    return await Promise.race([ready, died]);
+  } finally {
+    child.process.off('exit', onExit);
+  }
+}

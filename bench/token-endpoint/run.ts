@@ -1,0 +1,170 @@
+// Token-endpoint throughput: Tessera vs node-oidc-provider, client_credentials → RS256 JWT.
+// Run from the repo root: node --conditions=tessera-source --import tsx bench/token-endpoint/run.ts
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import autocannon, { type Result } from 'autocannon';
+import { cleanup } from './children.js';
+import { freshDatabase, startOidcProvider, startTessera, type Target } from './targets.js';
+import { checkTarget } from './verify.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS) > 0 ? Number(process.env.BENCH_SECONDS) : 15;
+// Long enough for the JIT and the servers' key/CryptoKey caches; its numbers are thrown away.
+const WARMUP_SECONDS = Math.min(3, Math.max(1, Math.round(SECONDS / 5)));
+const CONNECTIONS = [10, 50];
+
+/**
+ * Every token costs one RSA-2048 signature, so a single core's sign rate is the natural unit:
+ * a server doing nothing else would reach it (more only if signing spreads over cores).
+ * Counted per wall second (the floor) and per CPU second: a gap between them means the machine is busy.
+ */
+function rawSignRate(ms = 2000): { wall: number; cpu: number } {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const input = Buffer.from('x'.repeat(400)); // about a JWT's header.payload
+  const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  let count = 0;
+  let elapsed = 0;
+  do {
+    sign('sha256', input, privateKey);
+    count++;
+    elapsed = performance.now() - start;
+  } while (elapsed < ms);
+  const cpu = process.cpuUsage(cpuStart);
+  return { wall: (count / elapsed) * 1000, cpu: (count / (cpu.user + cpu.system)) * 1e6 };
+}
+
+function load(target: Target, connections: number, duration: number): Promise<Result> {
+  return autocannon({
+    url: target.tokenUrl,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: target.body,
+    connections,
+    duration,
+  });
+}
+
+/**
+ * CPU ms a server has used so far, whole process and JS main thread (Linux /proc; USER_HZ 100).
+ * Per request, this says what a server costs independently of how busy the shared machine is:
+ * the main thread caps throughput on its own, signing runs on libuv's pool threads.
+ */
+function cpuMs(pid: number | undefined): { all: number; main: number } | undefined {
+  const ms = (path: string) => {
+    const stat = readFileSync(path, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime
+  };
+  try {
+    return { all: ms(`/proc/${pid}/stat`), main: ms(`/proc/${pid}/task/${pid}/stat`) };
+  } catch {
+    return undefined;
+  }
+}
+
+interface Row {
+  target: string;
+  connections: number;
+  result: Result;
+  /** CPU ms per completed request: main thread, all threads. */
+  cpu: { main: number; all: number } | undefined;
+}
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function report(rows: Row[], signs: { wall: number; cpu: number }): void {
+  console.log(
+    `\nRSA-2048 sign floor (crypto.sign, one core): ${fmt(signs.wall)} signs/s ` +
+      `(${fmt(signs.cpu)} per CPU second = ${fmt(1000 / signs.cpu, 2)} ms CPU per token)\n`,
+  );
+  console.log(
+    table(
+      ['target', 'conns', 'req/s', 'p99 ms', 'non-2xx', 'errors', 'req/s ÷ signs/s', 'cpu ms/req main|all'],
+      rows.map(({ target, connections, result: r, cpu }) => [
+        target,
+        String(connections),
+        fmt(r.requests.mean),
+        fmt(r.latency.p99, 1),
+        String(r.non2xx),
+        String(r.errors + r.timeouts),
+        fmt(r.requests.mean / signs.wall, 2),
+        cpu ? `${fmt(cpu.main, 2)} | ${fmt(cpu.all, 2)}` : 'n/a',
+      ]),
+    ),
+  );
+  const ratios: string[][] = [];
+  for (const connections of CONNECTIONS) {
+    const at = rows.filter((r) => r.connections === connections);
+    const reference = at.find((r) => r.target === 'oidc-provider')?.result;
+    if (!reference) continue;
+    for (const { target, result } of at.filter((r) => r.target !== 'oidc-provider')) {
+      ratios.push([
+        `${target} / oidc-provider`,
+        String(connections),
+        `×${fmt(result.requests.mean / reference.requests.mean, 2)}`,
+        `×${fmt(result.latency.p99 / reference.latency.p99, 2)}`,
+      ]);
+    }
+  }
+  console.log(`\n${table(['ratio', 'conns', 'req/s (higher better)', 'p99 (lower better)'], ratios)}`);
+}
+
+async function main(): Promise<void> {
+  console.log(`measuring the RSA-2048 sign rate (2 s)…`);
+  const signs = rawSignRate();
+  const targets = [await startTessera('tessera (sqlite)', null)];
+  const pgUrl = process.env.DATABASE_URL;
+  if (pgUrl) targets.push(await startTessera('tessera (postgres)', await freshDatabase(pgUrl)));
+  targets.push(await startOidcProvider());
+  for (const target of targets) await checkTarget(target);
+  console.log(
+    `all targets return RS256 JWTs from 2048-bit keys; ${SECONDS} s per run, ${WARMUP_SECONDS} s warm-up`,
+  );
+
+  const rows: Row[] = [];
+  for (const connections of CONNECTIONS) {
+    for (const target of targets) {
+      process.stdout.write(`  ${target.name} @ ${connections} connections… `);
+      await load(target, connections, WARMUP_SECONDS);
+      const before = cpuMs(target.pid);
+      const result = await load(target, connections, SECONDS);
+      const after = cpuMs(target.pid);
+      const n = Math.max(1, result.requests.total);
+      const cpu =
+        before && after
+          ? { main: (after.main - before.main) / n, all: (after.all - before.all) / n }
+          : undefined;
+      console.log(`${fmt(result.requests.mean)} req/s`);
+      rows.push({ target: target.name, connections, result, cpu });
+    }
+  }
+  report(rows, signs);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+// E.g. EPIPE when the output is piped into `head`: still stop the servers and drop the temp data.
+process.once('uncaughtException', (error) => {
+  process.stderr.write(`\nbench failed: ${error.message}\n`);
+  void cleanup().finally(() => process.exit(1));
+});
+
+try {
+  await main();
+} catch (error) {
+  process.exitCode = 1;
+  console.error(`\nbench failed: ${(error as Error).message}`);
+} finally {
+  await cleanup();
+}
