@@ -211,3 +211,34 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
     });
   });
 }
+
+describe('migrations on a PostgreSQL database shared with other schemas', async () => {
+  const skip = await postgresSkip();
+  test('a second schema migrates fully while another migrated schema exists', { skip }, async () => {
+    const first = await openTestRuntime('postgres');
+    const second = await openTestRuntime('postgres');
+    try {
+      const applied = (rt: Runtime) =>
+        rt.deps.db
+          .selectFrom('tessera_migrations' as never)
+          .select('name' as never)
+          .orderBy('name' as never)
+          .execute()
+          .then((rows) => rows.map((r) => (r as { name: string }).name));
+      const names = await applied(first);
+      assert.equal(names[0], '001-foundation');
+      assert.deepEqual(await applied(second), names, 'every migration ran in the second schema too');
+      const org = await createOrg(second.deps, {
+        slug: 'second',
+        name: 'Second',
+        ownerEmail: 'o@second.test',
+        ownerPassword: 'correct horse battery',
+      });
+      assert.equal(await findOrg(first.deps.db, 'second'), null, 'the schemas share nothing');
+      assert.deepEqual(await findOrg(second.deps.db, 'second'), org.org);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import type { Db } from './db.js';
 import * as foundation from './migrations/001-foundation.js';
 import * as signIn from './migrations/002-sign-in.js';
@@ -7,6 +7,7 @@ import * as webhooks from './migrations/004-webhooks.js';
 import * as webhookDeliveries from './migrations/005-webhook-deliveries.js';
 import * as secondFactorAndDelegation from './migrations/006-second-factor-and-delegation.js';
 import * as openid from './migrations/007-openid.js';
+import * as credentialChanges from './migrations/008-credential-changes.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-webhook-deliveries': webhookDeliveries,
   '006-second-factor-and-delegation': secondFactorAndDelegation,
   '007-openid': openid,
+  '008-credential-changes': credentialChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -27,11 +29,29 @@ export class MigrationError extends Error {
 
 /** Brings the schema up to date; safe to run from several processes (the migrator takes a lock). */
 export async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider, migrationTableName: 'tessera_migrations' });
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'tessera_migrations',
+    migrationLockTableName: 'tessera_migrations_lock',
+    ...(await postgresSchema(db)),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new MigrationError(`migration ${failed} failed: ${(error as Error).message}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * On PostgreSQL the migrator must be told the schema it works in: otherwise it takes a migration
+ * table found in any other schema of the database (another Tessera, or a test run) for its own.
+ */
+async function postgresSchema(db: Db): Promise<{ migrationTableSchema?: string }> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return {};
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new MigrationError('PostgreSQL has no current schema: check the search_path');
+  return { migrationTableSchema: schema };
 }
