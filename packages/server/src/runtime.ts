@@ -2,32 +2,71 @@ import type { Config } from './config/config.js';
 import { loadMasterSecret } from './crypto/master-secret.js';
 import { Sealer } from './crypto/sealing.js';
 import type { Deps } from './domain/context.js';
+import { CredentialCache } from './domain/credential-cache.js';
 import { KeyRing } from './domain/keys.js';
 import { ensureConsoleOrg } from './domain/orgs.js';
+import { listenForChanges } from './storage/change-listener.js';
 import { openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
+import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
+import type { MachineClientRow } from './storage/repos/clients.js';
 
 export interface Runtime {
   deps: Deps;
   close(): Promise<void>;
 }
 
+export interface RuntimeOptions {
+  /**
+   * Keep client_credentials lookups in memory (`tessera serve`). Opens one more connection: on
+   * PostgreSQL LISTENing for the changes that empty the cache, on SQLite reading its commit counter.
+   */
+  cacheCredentials?: boolean;
+}
+
 /** Opens the database, brings the schema up to date and makes sure the console org exists. */
-export async function openRuntime(config: Config, warn: (line: string) => void): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  warn: (line: string) => void,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const sealer = new Sealer(loadMasterSecret(config, warn));
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let listener: { close(): Promise<void> } | null = null;
   try {
     await migrate(store.db);
+    // client_credentials lookups are cached: on PostgreSQL until a NOTIFY says clients or keys
+    // changed (migration 008), on SQLite until the next commit to the file.
+    let credentials: CredentialCache<MachineClientRow> | undefined;
+    if (options.cacheCredentials && store.commitVersion) {
+      credentials = new CredentialCache<MachineClientRow>(store.commitVersion);
+    } else if (options.cacheCredentials && config.databaseUrl) {
+      const cache = new CredentialCache<MachineClientRow>();
+      listener = listenForChanges(config.databaseUrl, CREDENTIALS_CHANNEL, {
+        onChange: () => cache.changed(),
+        onLive: (live) => cache.live(live),
+        warn,
+      });
+      credentials = cache;
+    }
     const deps: Deps = {
       db: store.db,
       dialect: store.dialect,
       sealer,
       config,
       keyRing: new KeyRing(store.db, sealer),
+      ...(credentials ? { credentials } : {}),
     };
     await ensureConsoleOrg(deps);
-    return { deps, close: () => store.close() };
+    return {
+      deps,
+      close: async () => {
+        await listener?.close();
+        await store.close();
+      },
+    };
   } catch (error) {
+    await listener?.close();
     await store.close();
     throw error;
   }

@@ -27,7 +27,7 @@ export interface ServeOptions {
 /** `tessera serve`: migrate, seed a demo org on a fresh dev data dir, listen. */
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const runtime = await openRuntime(config, (line) => print(`warning: ${line}`));
+  const runtime = await openRuntime(config, (line) => print(`warning: ${line}`), { cacheCredentials: true });
   const app = buildApp(runtime.deps, {
     logLevel: options.logLevel ?? config.logLevel,
     logStream: options.logStream,

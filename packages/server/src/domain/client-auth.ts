@@ -1,6 +1,11 @@
 import { secretMatches, sha256 } from '../crypto/random.js';
 import type { Db } from '../storage/db.js';
-import { findClientWithActiveKid, findClientWithSecret } from '../storage/repos/clients.js';
+import {
+  findClientWithActiveKid,
+  findClientWithSecret,
+  type MachineClientRow,
+} from '../storage/repos/clients.js';
+import type { CredentialCache } from './credential-cache.js';
 import { fail } from './errors.js';
 import type { Client } from './types.js';
 
@@ -24,15 +29,20 @@ export async function authenticateClient(
 
 /**
  * The same authentication, for the client_credentials grant: the org's active signing key id is
- * read in the same query (null if the org has none), so issuing a machine token takes one query.
+ * read in the same query (null if the org has none), so issuing a machine token takes one query,
+ * or none when `cache` (PostgreSQL) already holds the row. The secret is checked on every request
+ * either way.
  */
 export async function authenticateMachineClient(
   db: Db,
   orgId: string,
   clientId: string,
   secret: string | undefined,
+  cache?: CredentialCache<MachineClientRow>,
 ): Promise<{ client: Client; activeKid: string | null }> {
-  const found = await findClientWithActiveKid(db, orgId, clientId);
+  const read = () => findClientWithActiveKid(db, orgId, clientId);
+  // A NUL cannot occur in an org id, so the key is unambiguous.
+  const found = cache ? await cache.get(`${orgId}\0${clientId}`, read) : await read();
   return { client: checkSecret(found, secret), activeKid: found?.activeKid ?? null };
 }
 

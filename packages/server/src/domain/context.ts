@@ -1,6 +1,8 @@
 import type { Config } from '../config/config.js';
 import type { Sealer } from '../crypto/sealing.js';
 import type { Db, Dialect } from '../storage/db.js';
+import type { MachineClientRow } from '../storage/repos/clients.js';
+import type { CredentialCache } from './credential-cache.js';
 import type { KeyRing } from './keys.js';
 
 /** What domain operations need: the database, the at-rest sealer, configuration, the key ring. */
@@ -10,4 +12,6 @@ export interface Deps {
   readonly sealer: Sealer;
   readonly config: Config;
   readonly keyRing: KeyRing;
+  /** The client_credentials lookups, kept until a change is committed (`tessera serve` only). */
+  readonly credentials?: CredentialCache<MachineClientRow>;
 }

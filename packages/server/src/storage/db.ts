@@ -11,6 +11,12 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Db;
   readonly dialect: Dialect;
+  /**
+   * SQLite only: a number that changes whenever any connection (this process's or another's, such
+   * as the CLI) commits to the file. Read on a connection of its own, so this process's own writes
+   * count too (`PRAGMA data_version` ignores the connection's own commits).
+   */
+  readonly commitVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -37,8 +43,18 @@ export function openStore(options: StoreOptions): Store {
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   file.pragma('synchronous = NORMAL');
+  const watch = new BetterSqlite3(join(options.dataDir, 'tessera.db'), { readonly: true });
+  const dataVersion = watch.prepare('pragma data_version').pluck();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    commitVersion: () => dataVersion.get() as number,
+    close: async () => {
+      await db.destroy();
+      watch.close();
+    },
+  };
 }
 
 /**

@@ -47,6 +47,13 @@ export async function findClientWithSecret(
   return row ? { client: toClient(row), secretHash: row.secret_hash } : null;
 }
 
+/** What the client_credentials grant reads about a client. */
+export interface MachineClientRow {
+  client: Client;
+  secretHash: string | null;
+  activeKid: string | null;
+}
+
 /**
  * The client, its secret hash and its org's active signing key id in one query: the
  * client_credentials grant needs all three, and on PostgreSQL every query is a round trip.
@@ -55,7 +62,7 @@ export async function findClientWithActiveKid(
   db: Db,
   orgId: string,
   id: string,
-): Promise<{ client: Client; secretHash: string | null; activeKid: string | null } | null> {
+): Promise<MachineClientRow | null> {
   const row = await db
     .selectFrom('clients')
     .leftJoin('signing_keys', (join) =>

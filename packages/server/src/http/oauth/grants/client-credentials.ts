@@ -8,13 +8,14 @@ export const clientCredentials: Grant = {
   parameters: ['client_id', 'client_secret'],
   async handle({ deps, org, params }) {
     const clientId = params.client_id ?? fail('invalid_request', 'client_id is required');
-    // One query: the client, its secret hash and the org's active key id (read fresh, so a
-    // rotation or a deleted client takes effect at once).
+    // One query, or none on a cache hit: the client, its secret hash and the org's active key id.
+    // The PostgreSQL cache is emptied by the NOTIFY a change sends (docs/token-endpoint.md).
     const { client, activeKid } = await authenticateMachineClient(
       deps.db,
       org.id,
       clientId,
       params.client_secret,
+      deps.credentials,
     );
     const token = await issueMachineToken(deps, org, client, activeKid);
     return { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn };

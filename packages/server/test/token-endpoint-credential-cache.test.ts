@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { decodeProtectedHeader } from 'jose';
+import pg from 'pg';
+import { clock } from '../src/domain/clock.js';
+import { CREDENTIALS_MAX_AGE_MS } from '../src/domain/credential-cache.js';
+import { cliEnv, tessera } from './support/cli.js';
+import { postgresSkip } from './support/environment.js';
+import { orgWithMachineClient } from './support/fixtures.js';
+import { startServer, type TestServer } from './support/server.js';
+
+/**
+ * On PostgreSQL the token endpoint keeps the client row, its secret hash and the active key id in
+ * memory; a change committed by any process must still take effect (docs/token-endpoint.md).
+ */
+describe('client_credentials cache on PostgreSQL', async () => {
+  const skip = await postgresSkip();
+  let server: TestServer;
+  let sql: pg.Client;
+
+  before(async () => {
+    if (skip) return;
+    server = await startServer({ database: 'postgres' });
+    // Another connection, as another node or an operator with psql would be.
+    sql = new pg.Client({ connectionString: server.config.databaseUrl as string });
+    await sql.connect();
+  });
+  after(async () => {
+    if (skip) return;
+    await sql.end();
+    await server.close();
+  });
+  const realNow = clock.now;
+  afterEach(() => {
+    clock.now = realNow;
+  });
+
+  async function token(clientId: string, clientSecret: string, slug: string) {
+    const res = await fetch(`${server.issuer(slug)}oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  const invalidClient = { error: 'invalid_client', error_description: 'client authentication failed' };
+
+  /** Waits (up to 10 s) for the server to have received a change notification since `generation`. */
+  async function notified(generation: number) {
+    const cache = server.deps.credentials;
+    assert.ok(cache, 'the PostgreSQL runtime has a credential cache');
+    for (let i = 0; i < 200 && cache.generation === generation; i++) await sleep(50);
+    assert.notEqual(cache.generation, generation, 'no change notification arrived');
+  }
+
+  test('a cached client still needs its secret on every request', { skip }, async () => {
+    const acme = await orgWithMachineClient(server.deps, 'acme');
+    assert.equal((await token(acme.clientId, acme.clientSecret, 'acme')).status, 200);
+    const wrong = await token(acme.clientId, `${acme.clientSecret.slice(0, -1)}x`, 'acme');
+    assert.equal(wrong.status, 401);
+    assert.deepEqual(wrong.body, invalidClient);
+    assert.equal((await token(acme.clientId, acme.clientSecret, 'acme')).status, 200);
+  });
+
+  test('a key rotated by the CLI signs the very next token', { skip }, async () => {
+    const beta = await orgWithMachineClient(server.deps, 'beta');
+    const before = await token(beta.clientId, beta.clientSecret, 'beta');
+    const oldKid = decodeProtectedHeader(before.body.access_token as string).kid;
+    const rotated = await tessera(['keys', 'rotate', '--org', 'beta'], cliEnv(server));
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.notEqual(rotated.json?.kid, oldKid);
+    const afterRotation = await token(beta.clientId, beta.clientSecret, 'beta');
+    assert.equal(afterRotation.status, 200);
+    assert.equal(decodeProtectedHeader(afterRotation.body.access_token as string).kid, rotated.json?.kid);
+  });
+
+  test('a client deleted on another connection is refused once the NOTIFY of its commit arrives', {
+    skip,
+  }, async () => {
+    const gamma = await orgWithMachineClient(server.deps, 'gamma');
+    assert.equal((await token(gamma.clientId, gamma.clientSecret, 'gamma')).status, 200);
+    const generation = server.deps.credentials?.generation ?? 0;
+    const deleted = await sql.query('delete from clients where id = $1', [gamma.clientId]);
+    assert.equal(deleted.rowCount, 1);
+    await notified(generation);
+    const res = await token(gamma.clientId, gamma.clientSecret, 'gamma');
+    assert.equal(res.status, 401);
+    assert.deepEqual(res.body, invalidClient);
+  });
+
+  test(`without any notification, a change takes effect after ${CREDENTIALS_MAX_AGE_MS} ms at most`, {
+    skip,
+  }, async () => {
+    const delta = await orgWithMachineClient(server.deps, 'delta');
+    // The cache's time stands still until the test moves it.
+    const start = realNow();
+    clock.now = () => start;
+    assert.equal((await token(delta.clientId, delta.clientSecret, 'delta')).status, 200);
+    // A lost notification: the delete commits without firing the trigger.
+    await sql.query('begin');
+    await sql.query('alter table clients disable trigger clients_credentials_changed');
+    await sql.query('delete from clients where id = $1', [delta.clientId]);
+    await sql.query('alter table clients enable trigger clients_credentials_changed');
+    await sql.query('commit');
+    // Within the bound the node may still answer from what it read before the delete…
+    const stale = await token(delta.clientId, delta.clientSecret, 'delta');
+    assert.equal(stale.status, 200);
+    // …and once the bound has passed it reads the database again.
+    clock.now = () => start + CREDENTIALS_MAX_AGE_MS;
+    const res = await token(delta.clientId, delta.clientSecret, 'delta');
+    assert.equal(res.status, 401);
+    assert.deepEqual(res.body, invalidClient);
+  });
+});
+
+/**
+ * On SQLite the same lookups are kept until the next commit to the file, by this process or
+ * another (the CLI, a second server on the same data dir).
+ */
+describe('client_credentials cache on SQLite', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ database: 'sqlite' });
+  });
+  after(() => server.close());
+
+  async function token(clientId: string, clientSecret: string, slug: string) {
+    const res = await fetch(`${server.issuer(slug)}oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  test('a repeated request is answered from memory, the secret still checked each time', async () => {
+    const acme = await orgWithMachineClient(server.deps, 'acme');
+    let reads = 0;
+    const cache = server.deps.credentials;
+    assert.ok(cache, 'the SQLite runtime of `serve` has a credential cache');
+    const get = cache.get.bind(cache);
+    cache.get = (key, read) =>
+      get(key, () => {
+        reads++;
+        return read();
+      });
+    try {
+      for (let i = 0; i < 3; i++)
+        assert.equal((await token(acme.clientId, acme.clientSecret, 'acme')).status, 200);
+      assert.equal(reads, 1, 'one database read for three tokens');
+      const wrong = await token(acme.clientId, `${acme.clientSecret.slice(0, -1)}x`, 'acme');
+      assert.deepEqual([wrong.status, wrong.body.error], [401, 'invalid_client']);
+    } finally {
+      cache.get = get;
+    }
+  });
+
+  test('a key rotated by the CLI in another process signs the very next token', async () => {
+    const beta = await orgWithMachineClient(server.deps, 'beta');
+    const before = await token(beta.clientId, beta.clientSecret, 'beta');
+    const oldKid = decodeProtectedHeader(before.body.access_token as string).kid;
+    const rotated = await tessera(['keys', 'rotate', '--org', 'beta'], cliEnv(server));
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.notEqual(rotated.json?.kid, oldKid);
+    const next = await token(beta.clientId, beta.clientSecret, 'beta');
+    assert.equal(decodeProtectedHeader(next.body.access_token as string).kid, rotated.json?.kid);
+  });
+
+  test('a client deleted through this process is refused on the very next request', async () => {
+    const gamma = await orgWithMachineClient(server.deps, 'gamma');
+    assert.equal((await token(gamma.clientId, gamma.clientSecret, 'gamma')).status, 200);
+    await server.deps.db.deleteFrom('clients').where('id', '=', gamma.clientId).execute();
+    const res = await token(gamma.clientId, gamma.clientSecret, 'gamma');
+    assert.deepEqual(res, {
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'client authentication failed' },
+    });
+  });
+});
