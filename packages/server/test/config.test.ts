@@ -38,6 +38,7 @@ test('each bad variable stops start-up with one line naming it', () => {
     [{ TESSERA_SECRET: 'short' }, 'TESSERA_SECRET must be at least 32 characters'],
     [{ TESSERA_TRUST_PROXY: 'yes' }, 'TESSERA_TRUST_PROXY must be a whole number from 0 to 32'],
     [{ TESSERA_WEBHOOKS_ALLOW_PRIVATE: 'true' }, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0'],
+    [{ TESSERA_WEBHOOK_TIMEOUT: '2m' }, 'TESSERA_WEBHOOK_TIMEOUT "2m" must be above 0 and at most 60 s'],
   ];
   for (const [env, message] of cases) {
     assert.throws(

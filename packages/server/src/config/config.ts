@@ -1,6 +1,11 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../webhooks/retry-schedule.js';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  DEFAULT_WEBHOOK_TIMEOUT,
+  parseDelay,
+  parseRetrySchedule,
+} from '../webhooks/retry-schedule.js';
 
 /** Validated, frozen configuration. Bad input stops start-up with one line naming the variable. */
 export interface Config {
@@ -19,6 +24,8 @@ export interface Config {
   readonly webhooksAllowPrivate: boolean;
   /** Delays in ms between webhook delivery attempts (TESSERA_WEBHOOK_RETRY_SCHEDULE). */
   readonly webhookRetrySchedule: readonly number[];
+  /** One delivery attempt's time limit in ms (TESSERA_WEBHOOK_TIMEOUT); a claim holds twice as long. */
+  readonly webhookTimeoutMs: number;
   /** True while TESSERA_URL points at a loopback host: enables the `host` query override. */
   readonly loopback: boolean;
   /** pino level for request logs: fatal, error, warn, info, debug, trace or silent. */
@@ -84,6 +91,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     throw new ConfigError(`TESSERA_WEBHOOK_RETRY_SCHEDULE ${(error as Error).message}`);
   }
+  let webhookTimeoutMs: number;
+  try {
+    webhookTimeoutMs = parseDelay((env.TESSERA_WEBHOOK_TIMEOUT || DEFAULT_WEBHOOK_TIMEOUT).trim(), 60_000);
+  } catch (error) {
+    throw new ConfigError(`TESSERA_WEBHOOK_TIMEOUT ${(error as Error).message}`);
+  }
   const logLevel = env.TESSERA_LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('TESSERA_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -101,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: integer(env, 'TESSERA_TRUST_PROXY', 0, 0, 32),
     webhooksAllowPrivate: allowPrivate === '1',
     webhookRetrySchedule: Object.freeze(webhookRetrySchedule),
+    webhookTimeoutMs,
     loopback: isLoopbackHost(url.hostname),
   });
 }

@@ -12,19 +12,26 @@ const MAX_STEP_MS = 7 * 24 * 3_600_000;
 /** A `Retry-After` is honoured up to this far ahead; a receiver cannot park a delivery forever. */
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 export const JITTER = 0.1;
+/** One attempt's time limit (DESIGN §6); TESSERA_WEBHOOK_TIMEOUT replaces it (tests shorten it). */
+export const DEFAULT_WEBHOOK_TIMEOUT = '15s';
 
 /** Parses `5s,5m,2h` (units ms, s, m, h) into delays in milliseconds; the message names what is wrong. */
 export function parseRetrySchedule(text: string): number[] {
   const steps = text.split(',').map((s) => s.trim());
   if (steps.length > MAX_STEPS) throw new Error(`has more than ${MAX_STEPS} delays`);
-  return steps.map((step) => {
-    const match = /^(\d+)(ms|s|m|h)$/.exec(step);
-    if (!match) throw new Error(`"${step}" is not a delay such as 500ms, 5s, 5m or 2h`);
-    const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-    if (ms <= 0 || ms > MAX_STEP_MS) throw new Error(`"${step}" must be above 0 and at most 7 days`);
-    return ms;
-  });
+  return steps.map((step) => parseDelay(step, MAX_STEP_MS));
 }
+
+/** One delay such as `500ms`, `5s`, `5m` or `2h`, in milliseconds, above 0 and at most `maxMs`. */
+export function parseDelay(step: string, maxMs: number): number {
+  const match = /^(\d+)(ms|s|m|h)$/.exec(step);
+  if (!match) throw new Error(`"${step}" is not a delay such as 500ms, 5s, 5m or 2h`);
+  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  if (ms <= 0 || ms > maxMs) throw new Error(`"${step}" must be above 0 and at most ${formatLimit(maxMs)}`);
+  return ms;
+}
+
+const formatLimit = (ms: number) => (ms >= 86_400_000 ? `${ms / 86_400_000} days` : `${ms / 1000} s`);
 
 /**
  * The delay before the next attempt, after `attemptsMade` attempts have failed, or null when the

@@ -14,9 +14,9 @@ export interface WorkerOptions {
   concurrency?: number;
   /** Longest wait between looks for due deliveries (default 1 s; ±20 % jitter). */
   pollMs?: number;
-  /** How long a claim holds before another worker may take the delivery (default 30 s). */
+  /** How long a claim holds before another worker may take the delivery (default twice the timeout). */
   leaseMs?: number;
-  /** Per-attempt limit (default 15 s; must stay well under the lease). */
+  /** Per-attempt limit (default config.webhookTimeoutMs, 15 s; must stay well under the lease). */
   timeoutMs?: number;
   /** Extra trusted CA certificates, PEM. Tests only (see docs/webhooks.md). */
   ca?: string;
@@ -26,8 +26,6 @@ export interface WorkerOptions {
   random?: () => number;
   log?: WorkerLog;
 }
-
-export const DEFAULT_LEASE_MS = 30_000;
 
 /**
  * The delivery worker: claims due deliveries (claimDue: SKIP LOCKED on PostgreSQL, a single atomic
@@ -56,11 +54,12 @@ export class DeliveryWorker {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 32;
     this.#pollMs = options.pollMs ?? 1000;
-    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
+    this.#leaseMs = options.leaseMs ?? 2 * timeoutMs;
     this.#log = options.log ?? silentLog;
     this.#sender = new HttpsSender({
       allowPrivate: deps.config.webhooksAllowPrivate,
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      timeoutMs,
       ca: options.ca,
       ...(options.resolver ? { resolver: options.resolver } : {}),
     });

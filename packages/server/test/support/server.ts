@@ -66,7 +66,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
   };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
   return new Promise((resolve, reject) => {
     const s = createServer();

@@ -45,7 +45,7 @@ describe('routing-key matcher', () => {
     assert.deepEqual(m.match('tenant.created'), []);
   });
 
-  it('matches one event against 10,000 patterns in well under a millisecond', () => {
+  it('matches one event against 10,000 patterns as the one-pattern rule does (speed: bench/webhooks)', () => {
     // 200 webhooks × 50 patterns: literals over many entity types, wildcards, a few catch-alls.
     const subscribers = Array.from({ length: 200 }, (_, w) => ({
       id: `whk_${w}`,
@@ -59,19 +59,14 @@ describe('routing-key matcher', () => {
     }));
     const m = compilePatterns(subscribers);
     assert.equal(m.size, 10_000);
-    // Every key distinct, so the per-key memo never answers: each match walks the trie. Half
-    // of them match (every entity × verb of the patterns), half match only the catch-alls.
-    const keys = Array.from({ length: 2000 }, (_, i) => `entity${i % 500}.${VERBS[Math.floor(i / 500)]}`);
-    keys.push(...Array.from({ length: 2000 }, (_, i) => `other${i}.${VERBS[i % 4]}`));
-    let total = 0;
-    let matched = 0;
+    const keys = Array.from({ length: 200 }, (_, i) => `entity${(i * 7) % 500}.${VERBS[i % 4]}`);
+    keys.push('other.created', 'entity1.login');
     for (const key of keys) {
-      const started = performance.now();
-      matched += m.match(key).length;
-      total += performance.now() - started;
+      const expected = subscribers
+        .filter((s) => s.events.some((p) => matchesRoutingKey(p, key)))
+        .map((s) => s.id)
+        .sort();
+      assert.deepEqual([...m.match(key)].sort(), expected, key);
     }
-    const perMatch = total / keys.length;
-    assert.ok(matched > keys.length, 'the keys match patterns');
-    assert.ok(perMatch < 0.1, `one match took ${perMatch.toFixed(4)} ms on average`);
   });
 });
