@@ -8,6 +8,7 @@ import * as webhookDeliveries from './migrations/005-webhook-deliveries.js';
 import * as secondFactorAndDelegation from './migrations/006-second-factor-and-delegation.js';
 import * as openid from './migrations/007-openid.js';
 import * as credentialChanges from './migrations/008-credential-changes.js';
+import * as auditCountKeys from './migrations/009-audit-count-keys.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006-second-factor-and-delegation': secondFactorAndDelegation,
   '007-openid': openid,
   '008-credential-changes': credentialChanges,
+  '009-audit-count-keys': auditCountKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -4,6 +4,7 @@ import { fail } from '../../domain/errors.js';
 import { registerClient } from '../../domain/registration.js';
 import { rateLimitKey } from '../client-ip.js';
 import { orgOf } from '../org-routing.js';
+import { registrationMetadata } from './registration-request.js';
 
 /** POST /oauth/register (RFC 7591): the console issuer only; every other host answers 404. */
 export function registrationEndpoint(app: FastifyInstance, deps: Deps) {
@@ -11,8 +12,8 @@ export function registrationEndpoint(app: FastifyInstance, deps: Deps) {
     reply.header('cache-control', 'no-store');
     const org = await orgOf(deps, request);
     if (!org.isConsole) return fail('not_found', 'registration is offered by the console issuer only');
-    const body = parseJson(request.body);
-    const registered = await registerClient(deps, org, body, rateLimitKey(request));
+    const metadata = registrationMetadata(parseJson(request.body));
+    const registered = await registerClient(deps, org, metadata, rateLimitKey(request));
     return reply.code(201).send(registered);
   });
 }

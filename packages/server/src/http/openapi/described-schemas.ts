@@ -47,12 +47,6 @@ export const RevokeRequest = z.object({
   client_secret: z.string().optional(),
 });
 
-export const RegistrationRequest = z.object({
-  redirect_uris: z.array(text('https, or http on localhost, 127.0.0.1 or [::1]')).min(1),
-  client_name: z.string().optional(),
-  token_endpoint_auth_method: z.literal('none').optional(),
-});
-
 export const RegisteredClient = z.object({
   client_id: z.string(),
   client_id_issued_at: z.number().int(),

@@ -1,10 +1,10 @@
+import { RegistrationRequest } from '../oauth/registration-request.js';
 import {
   AuthorizeQuery,
   Discovery,
   Jwks,
   OAuthError,
   RegisteredClient,
-  RegistrationRequest,
   RevokeRequest,
   TokenRequest,
   TokenResponse,

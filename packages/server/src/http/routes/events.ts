@@ -10,10 +10,14 @@ import { ownerCaller } from '../management.js';
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['entity', 'verb', 'actor_id', 'key_prefix', 'from', 'to'] as const;
 
-/** Where this list lives, as the caller addressed it: their host, their `{org}` (id or slug). */
+/**
+ * Where this list lives: the console's public address (TESSERA_URL; the management API is served
+ * there only, and a `Host` header behind a proxy or beside the loopback `host` override may name
+ * something else), then the path as the caller wrote it, with their `{org}` (id or slug).
+ */
 function listUrl(deps: Deps, request: FastifyRequest): string {
   const path = (request.raw.url ?? '').split('?')[0] as string;
-  return `${deps.config.scheme}://${request.headers.host ?? deps.config.baseHost}${path}`;
+  return `${deps.config.baseUrl}${path}`;
 }
 
 /**

@@ -1,0 +1,156 @@
+// The audit-event list at scale: GET /organizations/{org}/events over HTTP, on SQLite and PostgreSQL.
+// Run from the repo root: npm run bench -- events   (BENCH_EVENTS=100000 for a quicker run)
+import { performance } from 'node:perf_hooks';
+import { loadEntries, settle } from './load.js';
+import { postgresReachable, startTarget, type Target } from './target.js';
+
+const SIZE = Number(process.env.BENCH_EVENTS) > 0 ? Number(process.env.BENCH_EVENTS) : 1_000_000;
+const SAMPLES = Number(process.env.BENCH_SAMPLES) > 0 ? Number(process.env.BENCH_SAMPLES) : 200;
+const OTHER_ORGS = 20;
+const DAY = 86_400_000;
+const only = process.env.BENCH_DATABASE;
+
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The queries measured: page 0 unfiltered and with each filter, then deep pages. */
+function scenarios(now: number): [string, string][] {
+  return [
+    ['page 0', ''],
+    ['page 0, per_page=100', 'per_page=100'],
+    ['entity=tenant', 'entity=tenant'],
+    ['verb=login', 'verb=login'],
+    ['actor_id (a user, 0.1%)', 'actor_id=usr_bench0007'],
+    ['actor_id (a client, 2%)', 'actor_id=cli_bench0011'],
+    ['key_prefix=user.', 'key_prefix=user.'],
+    ['key_prefix=se (8 keys)', 'key_prefix=se'],
+    ['from (last 30 days)', `from=${iso(now - 30 * DAY)}`],
+    ['to (older than 300 days)', `to=${iso(now - 300 * DAY)}`],
+    ['from+to (one week, mid-log)', `from=${iso(now - 180 * DAY)}&to=${iso(now - 173 * DAY)}`],
+    [
+      'entity+verb+actor+from',
+      `entity=user&verb=updated&actor_id=usr_bench0008&from=${iso(now - 200 * DAY)}`,
+    ],
+  ];
+}
+
+interface Timing {
+  p50: number;
+  p95: number;
+  status: number;
+  entries: number;
+}
+
+async function get(target: Target, token: string, query: string) {
+  const res = await fetch(`${target.base}/organizations/acme/events${query ? `?${query}` : ''}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = (await res.json()) as unknown[];
+  return {
+    status: res.status,
+    link: res.headers.get('link'),
+    entries: Array.isArray(body) ? body.length : -1,
+  };
+}
+
+/** p50/p95 of SAMPLES sequential requests, after a few unmeasured ones. */
+async function measure(target: Target, token: string, query: string): Promise<Timing> {
+  let last = await get(target, token, query);
+  for (let i = 0; i < 10; i++) await get(target, token, query);
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const start = performance.now();
+    last = await get(target, token, query);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
+  return { p50: at(0.5), p95: at(0.95), status: last.status, entries: last.entries };
+}
+
+const lastPageOf = (link: string | null) =>
+  Number(/[?&]page=(\d+)[^>]*>; rel="last"/.exec(link ?? '')?.[1] ?? 0);
+
+function table(rows: string[][]): string {
+  const header = ['query', 'p50 ms', 'p95 ms', 'entries', 'status'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function bench(database: 'sqlite' | 'postgres') {
+  const target = await startTarget(database, OTHER_ORGS);
+  const cleanup = () => target.close().catch(() => {});
+  const onSignal = () => void cleanup().then(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  try {
+    const now = Date.now();
+    const db = target.server.deps.db;
+    const loadStart = performance.now();
+    await loadEntries(db, database, target.big.id, SIZE, now, (done) =>
+      process.stderr.write(
+        `\r${database}: acme ${done.toLocaleString('en-US')} / ${SIZE.toLocaleString('en-US')}`,
+      ),
+    );
+    const perOther = Math.ceil(SIZE / OTHER_ORGS);
+    for (const [i, org] of target.others.entries()) {
+      await loadEntries(db, database, org.id, perOther, now, () =>
+        process.stderr.write(
+          `\r${database}: other orgs ${((i + 1) * perOther).toLocaleString('en-US')}     `,
+        ),
+      );
+    }
+    process.stderr.write('\n');
+    const loadS = (performance.now() - loadStart) / 1000;
+
+    let token = await target.token();
+    // The org's first read counts its whole history once into per-day counts (domain/event-counts.ts).
+    const sealStart = performance.now();
+    const first = await get(target, token, '');
+    const sealMs = performance.now() - sealStart;
+    await settle(db, database);
+    const rows: string[][] = [];
+    for (const [name, query] of scenarios(now)) {
+      token = await target.token();
+      const t = await measure(target, token, query);
+      rows.push([name, t.p50.toFixed(1), t.p95.toFixed(1), String(t.entries), String(t.status)]);
+    }
+    const lastPage = lastPageOf(first.link);
+    for (const [name, query] of [
+      [`last page (page=${lastPage})`, `page=${lastPage}`],
+      [`middle page (page=${Math.floor(lastPage / 2)})`, `page=${Math.floor(lastPage / 2)}`],
+      ['page 100', 'page=100'],
+    ] as const) {
+      token = await target.token();
+      const t = await measure(target, token, query);
+      rows.push([name, t.p50.toFixed(1), t.p95.toFixed(1), String(t.entries), String(t.status)]);
+    }
+    const tenantLast = lastPageOf((await get(target, token, 'entity=tenant')).link);
+    const t = await measure(target, token, `entity=tenant&page=${tenantLast}`);
+    rows.push([
+      `entity=tenant, last page (page=${tenantLast})`,
+      t.p50.toFixed(1),
+      t.p95.toFixed(1),
+      String(t.entries),
+      String(t.status),
+    ]);
+
+    console.log(
+      `\n${database}: ${SIZE.toLocaleString('en-US')} entries in acme + ${(perOther * OTHER_ORGS).toLocaleString('en-US')} over ${OTHER_ORGS} other orgs ` +
+        `(loaded in ${loadS.toFixed(0)} s); first read of acme (seals its per-day counts): ${sealMs.toFixed(0)} ms; ` +
+        `${SAMPLES} sequential requests per row\n`,
+    );
+    console.log(table(rows));
+  } finally {
+    process.off('SIGINT', onSignal);
+    await cleanup();
+  }
+}
+
+const databases: ('sqlite' | 'postgres')[] = [];
+if (!only || only === 'postgres') {
+  if (await postgresReachable()) databases.push('postgres');
+  else console.log('PostgreSQL not reachable: set DATABASE_URL; measuring SQLite only');
+}
+if (!only || only === 'sqlite') databases.push('sqlite');
+for (const database of databases) await bench(database);

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { fail } from '../../domain/errors.js';
+import type { RegistrationMetadata } from '../../domain/registration.js';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Why `value` cannot be a registered redirect URI (spec: https, or http on a loopback host); null if it can. */
+function redirectUriProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  const https = url.protocol === 'https:';
+  const loopbackHttp = url.protocol === 'http:' && LOOPBACK.has(url.hostname);
+  if (!https && !loopbackHttp) return 'must be https, or http on localhost, 127.0.0.1 or [::1]';
+  if (url.hash) return 'must not have a fragment';
+  if (url.username || url.password) return 'must not carry credentials';
+  return null;
+}
+
+const RedirectUri = z
+  .string({ error: 'must be a string' })
+  .superRefine((value, ctx) => {
+    const problem = redirectUriProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ format: 'uri', description: 'https, or http on localhost, 127.0.0.1 or [::1]; no fragment' });
+
+const NAME_RULE = 'must be a string of 1-200 characters';
+
+/**
+ * The body of POST /oauth/register (RFC 7591 §2), as the endpoint checks it and the OpenAPI
+ * document shows it. Metadata the service does not use is ignored (§2), so the object is loose.
+ * Each message follows the name of what it is about: `redirect_uris[1] must be a string`.
+ */
+export const RegistrationRequest = z.looseObject({
+  redirect_uris: z
+    .array(RedirectUri, { error: 'must be a non-empty array' })
+    .min(1, 'must be a non-empty array')
+    .max(20, 'must hold at most 20 URIs'),
+  token_endpoint_auth_method: z
+    .literal('none', { error: 'must be none' })
+    .optional()
+    .meta({ description: 'public clients only' }),
+  client_name: z
+    .string({ error: NAME_RULE })
+    .refine((name) => name.trim() !== '' && name.length <= 200, NAME_RULE)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: names with control characters are refused
+    .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters')
+    .optional()
+    .meta({ description: 'shown on the consent screen; default `Registered client`' }),
+});
+
+/**
+ * The checked metadata of a registration request, or the spec's error: anything wrong with
+ * `redirect_uris` is `invalid_redirect_uri`, anything else `invalid_client_metadata`.
+ */
+export function registrationMetadata(body: unknown): RegistrationMetadata {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return fail('invalid_client_metadata', 'the body must be a JSON object');
+  }
+  const result = RegistrationRequest.safeParse(body);
+  if (!result.success) {
+    const issue = result.error.issues[0] as z.core.$ZodIssue;
+    const where = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('');
+    const code = issue.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata';
+    return fail(code, `${where} ${issue.message}`);
+  }
+  return { redirectUris: result.data.redirect_uris, name: result.data.client_name };
+}

@@ -1,0 +1,326 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { buildApp } from '../../src/http/app.js';
+import { isHtmlPage, OPERATIONS, openApiPath } from '../../src/http/openapi/document.js';
+import { routesOf } from '../../src/http/route-table.js';
+import { postgresSkip } from '../support/environment.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { call, consoleOf, ownedOrg } from './support/console.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON document, asserted field by field
+type Json = Record<string, any>;
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** JSON Schema 2020-12 keywords (core, applicator, validation, format, meta-data) OpenAPI 3.1 takes. */
+const KEYWORDS = new Set(
+  (
+    '$id $schema $ref $defs $comment $anchor $dynamicRef $dynamicAnchor allOf anyOf oneOf not if then else ' +
+    'properties additionalProperties patternProperties propertyNames prefixItems items contains ' +
+    'type enum const multipleOf maximum exclusiveMaximum minimum exclusiveMinimum maxLength minLength ' +
+    'pattern maxItems minItems uniqueItems maxContains minContains maxProperties minProperties required ' +
+    'dependentRequired format title description default deprecated readOnly writeOnly examples ' +
+    'contentMediaType contentEncoding unevaluatedProperties unevaluatedItems discriminator xml example'
+  ).split(' '),
+);
+const TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
+
+/** Fails on anything in `schema` that is not a JSON Schema 2020-12 keyword or a well-formed value. */
+function checkSchema(schema: unknown, where: string): void {
+  if (typeof schema === 'boolean') return;
+  assert.ok(typeof schema === 'object' && schema !== null && !Array.isArray(schema), where);
+  const s = schema as Json;
+  for (const key of Object.keys(s)) assert.ok(KEYWORDS.has(key), `${where}: unknown keyword ${key}`);
+  for (const t of [s.type ?? []].flat()) assert.ok(TYPES.has(t), `${where}: type ${t}`);
+  if (s.required) {
+    assert.ok(Array.isArray(s.required), where);
+    for (const name of s.required) assert.ok(name in (s.properties ?? {}), `${where}: required ${name}`);
+  }
+  if (s.pattern) new RegExp(s.pattern, 'u');
+  for (const [name, sub] of Object.entries(s.properties ?? {})) checkSchema(sub, `${where}.${name}`);
+  for (const key of ['items', 'additionalProperties', 'not', 'propertyNames'] as const) {
+    if (s[key] !== undefined) checkSchema(s[key], `${where}/${key}`);
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const) {
+    if (s[key] !== undefined) {
+      assert.ok(Array.isArray(s[key]) && s[key].length > 0, `${where}/${key}`);
+      for (const [i, sub] of (s[key] as unknown[]).entries()) checkSchema(sub, `${where}/${key}/${i}`);
+    }
+  }
+}
+
+/** A documented path with its parameters filled in (`/organizations/{org}/…` → `…/acme/…`). */
+const concrete = (path: string) =>
+  path
+    .replace(':org', 'acme')
+    .replace(':deliveryId', 'wdl_nope')
+    .replace(
+      ':id',
+      path.includes('/tenants/') ? 'tnt_nope' : path.includes('/users/') ? 'usr_nope' : 'whk_nope',
+    );
+
+for (const database of ['sqlite', 'postgres'] as const) {
+  describe(`the OpenAPI document and the routes that exist, on ${database}`, async () => {
+    const skip = database === 'postgres' ? await postgresSkip() : false;
+    let server: TestServer;
+    let app: FastifyInstance;
+    let doc: Json;
+    let owner: string;
+
+    before(async () => {
+      if (skip) return;
+      server = await startServer({ database, webhooks: false });
+      await ownedOrg(server, 'acme');
+      owner = await (await consoleOf(server)).token('owner@acme.test');
+      // A second app on the same store, not listening: its route table is read and probed.
+      app = buildApp(server.deps, { logLevel: 'silent' });
+      await app.ready();
+      const res = await fetch(`${server.base}/openapi.json`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+      doc = (await res.json()) as Json;
+    });
+    after(async () => {
+      if (skip) return;
+      await app.close();
+      await server.close();
+    });
+
+    test('GET /openapi.json: an OpenAPI 3.1 document, the same on every host', { skip }, async () => {
+      assert.equal(doc.openapi, '3.1.0');
+      assert.equal(doc.info.title, 'Tessera');
+      assert.equal(doc.info.version, version);
+      assert.deepEqual(
+        doc.servers.map((s: Json) => s.url),
+        [server.base, `http://{org}.localhost:${server.port}`],
+      );
+      assert.equal(doc.servers[1].variables.org.default, 'acme');
+      const schemes = Object.keys(doc.components.securitySchemes);
+      for (const scheme of Object.values(doc.components.securitySchemes) as Json[]) {
+        assert.deepEqual([scheme.type, scheme.scheme, scheme.bearerFormat], ['http', 'bearer', 'JWT']);
+      }
+      const operationIds = new Set<string>();
+      for (const [path, item] of Object.entries(doc.paths) as [string, Json][]) {
+        assert.match(path, /^\/[^?#]*$/);
+        assert.doesNotMatch(path, /:/, 'templates use {name}, not :name');
+        const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+        for (const [method, op] of Object.entries(item) as [string, Json][]) {
+          if (method === 'servers') continue;
+          const where = `${method.toUpperCase()} ${path}`;
+          assert.ok(METHODS.includes(method), where);
+          assert.ok(typeof op.operationId === 'string' && !operationIds.has(op.operationId), where);
+          operationIds.add(op.operationId);
+          assert.ok(typeof op.summary === 'string' && op.summary.length > 0, where);
+          const parameters: Json[] = op.parameters ?? [];
+          const inPath = parameters.filter((p) => p.in === 'path');
+          assert.deepEqual(inPath.map((p) => p.name).sort(), [...templated].sort(), where);
+          for (const p of parameters) {
+            assert.ok(['path', 'query', 'header', 'cookie'].includes(p.in), where);
+            if (p.in === 'path') assert.equal(p.required, true, where);
+            checkSchema(p.schema, `${where} ${p.name}`);
+          }
+          const names = parameters.map((p) => `${p.in}:${p.name}`);
+          assert.equal(new Set(names).size, names.length, `${where}: a parameter twice`);
+          for (const media of Object.values(op.requestBody?.content ?? {}) as Json[]) {
+            checkSchema(media.schema, `${where} body`);
+          }
+          const statuses = Object.keys(op.responses);
+          assert.ok(statuses.length > 0, where);
+          for (const status of statuses) {
+            assert.match(status, /^[1-5]\d\d$/, where);
+            const response = op.responses[status];
+            assert.ok(typeof response.description === 'string' && response.description !== '', where);
+            for (const media of Object.values(response.content ?? {}) as Json[]) {
+              if (media.schema) checkSchema(media.schema, `${where} ${status}`);
+            }
+          }
+          for (const requirement of op.security) {
+            for (const name of Object.keys(requirement)) assert.ok(schemes.includes(name), where);
+          }
+        }
+      }
+      // The same document on an org host.
+      const onOrgHost = await fetch(`${server.issuer('acme')}openapi.json`);
+      assert.deepEqual(await onOrgHost.json(), doc);
+    });
+
+    test('every registered route is documented, and every documented operation is routed', {
+      skip,
+    }, async () => {
+      const registered = routesOf(app)
+        .filter((r) => r.method !== 'HEAD' && !isHtmlPage(r.url))
+        .map((r) => `${r.method} ${r.url}`)
+        .sort();
+      const documented = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
+      assert.deepEqual(registered, documented);
+      // What is left out is the hosted HTML pages, and only those.
+      const pages = routesOf(app).filter((r) => r.method !== 'HEAD' && isHtmlPage(r.url));
+      assert.ok(pages.length > 0);
+      for (const page of pages) assert.match(page.url, /^\/(login|signup|consent|profile)(\/|$)/);
+      for (const op of OPERATIONS) {
+        assert.ok(doc.paths[openApiPath(op.path)]?.[op.method], `${op.method} ${op.path} in the document`);
+      }
+
+      // Each documented operation answers on the hosts it is documented for, not "no route".
+      const consoleHost = server.config.baseHost;
+      const orgHost = `acme.localhost:${server.port}`;
+      for (const [path, item] of Object.entries(doc.paths) as [string, Json][]) {
+        const op = OPERATIONS.find((o) => openApiPath(o.path) === path);
+        assert.ok(op);
+        for (const method of Object.keys(item).filter((m) => m !== 'servers')) {
+          const hosts = item.servers ? [consoleHost] : [consoleHost, orgHost];
+          for (const host of hosts) {
+            const res = await app.inject({
+              method: method.toUpperCase() as 'GET',
+              url: concrete(op.path),
+              headers: { host },
+            });
+            const routeMissing =
+              res.statusCode === 404 && /^no route for /.test(res.json().error_detail ?? '');
+            assert.ok(!routeMissing, `${method} ${path} on ${host}: ${res.statusCode} ${res.body}`);
+          }
+        }
+      }
+      // And a path nobody documented is "no route".
+      const missing = await app.inject({ method: 'GET', url: '/organizations/acme/nothing' });
+      assert.equal(missing.statusCode, 404);
+      assert.deepEqual(missing.json(), {
+        error: 'not_found',
+        error_detail: 'no route for GET /organizations/acme/nothing',
+      });
+    });
+
+    test('the event list takes exactly the documented query, validated as documented', { skip }, async () => {
+      const op = doc.paths['/organizations/{org}/events'].get;
+      const query: Json[] = op.parameters.filter((p: Json) => p.in === 'query');
+      assert.deepEqual(
+        query.map((p) => p.name),
+        ['per_page', 'page', 'entity', 'verb', 'actor_id', 'key_prefix', 'from', 'to'],
+      );
+      assert.ok(query.every((p) => p.required === false));
+      const byName = Object.fromEntries(query.map((p) => [p.name, p.schema]));
+      assert.deepEqual(byName.per_page.enum, ['1', '50', '100']);
+      assert.equal(byName.per_page.default, '50');
+      assert.equal(byName.page.default, '0');
+      assert.deepEqual(byName.verb.enum, ['created', 'updated', 'deleted', 'login']);
+      const url = (q: string) => `/organizations/acme/events?${q}`;
+      // Each documented value the schema allows is accepted; what it refuses, the route refuses.
+      for (const perPage of byName.per_page.enum) {
+        assert.equal((await call(server, 'GET', url(`per_page=${perPage}`), owner)).status, 200);
+      }
+      for (const verb of byName.verb.enum) {
+        assert.equal((await call(server, 'GET', url(`verb=${verb}`), owner)).status, 200);
+      }
+      for (const [name, schema] of Object.entries(byName) as [string, Json][]) {
+        if (!schema.pattern) continue;
+        const pattern = new RegExp(schema.pattern);
+        for (const value of ['tenant', 'usr_abc', 'cli_abc', 'user.', '3', 'Tenant', 'x y', '-1']) {
+          const res = await call(server, 'GET', url(`${name}=${encodeURIComponent(value)}`), owner);
+          assert.equal(res.status, pattern.test(value) ? 200 : 400, `${name}=${value}`);
+          if (res.status === 400) assert.match(res.body.error_detail, new RegExp(`^${name}: `));
+        }
+      }
+      const unknown = await call(server, 'GET', url('sort=asc'), owner);
+      assert.deepEqual(unknown.body, { error: 'invalid_query', error_detail: 'unknown parameter: sort' });
+    });
+
+    test('webhook creation takes exactly the documented body, validated as documented', {
+      skip,
+    }, async () => {
+      const schema =
+        doc.paths['/organizations/{org}/webhooks'].post.requestBody.content['application/json'].schema;
+      assert.equal(schema.additionalProperties, false);
+      assert.deepEqual(schema.required, ['url', 'events']);
+      assert.deepEqual(Object.keys(schema.properties), ['url', 'events']);
+      const { minItems, maxItems } = schema.properties.events;
+      assert.deepEqual([minItems, maxItems], [1, 50]);
+      const example = schema.properties.events.items.examples[0];
+      const valid = { url: 'https://hooks.example.com/doc', events: [example] };
+      const post = (body: unknown) => call(server, 'POST', '/organizations/acme/webhooks', owner, body);
+      assert.equal((await post(valid)).status, 201);
+      const many = (n: number) => Array.from({ length: n }, (_, i) => `e${i}.created`);
+      assert.equal((await post({ ...valid, events: many(maxItems) })).status, 201);
+      assert.equal((await post({ ...valid, events: many(maxItems + 1) })).status, 400);
+      assert.equal((await post({ ...valid, events: many(minItems - 1) })).status, 400);
+      for (const name of schema.required) {
+        const { [name]: _, ...rest } = valid as Json;
+        const res = await post(rest);
+        assert.equal(res.status, 400);
+        assert.match(res.body.error_detail, new RegExp(`^${name}: `));
+      }
+      const extra = await post({ ...valid, undocumented: 1 });
+      assert.deepEqual(extra.body, { error: 'invalid_request', error_detail: 'unknown field: undocumented' });
+    });
+
+    test('registration takes the documented body, validated as documented', { skip }, async () => {
+      const schema = doc.paths['/oauth/register'].post.requestBody.content['application/json'].schema;
+      assert.deepEqual(schema.required, ['redirect_uris']);
+      assert.deepEqual(schema.additionalProperties, {});
+      assert.equal(schema.properties.token_endpoint_auth_method.const, 'none');
+      const { minItems, maxItems } = schema.properties.redirect_uris;
+      assert.deepEqual([minItems, maxItems], [1, 20]);
+      // Each registration from an address of its own: the hourly limit is not what this checks.
+      let n = 0;
+      const register = async (body: unknown) => {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/oauth/register',
+          headers: { host: server.config.baseHost, 'content-type': 'application/json' },
+          remoteAddress: `198.51.100.${++n}`,
+          payload: JSON.stringify(body),
+        });
+        return { status: res.statusCode, body: res.json() };
+      };
+      const uris = (count: number) => Array.from({ length: count }, (_, i) => `https://app.example/cb${i}`);
+      assert.equal((await register({ redirect_uris: uris(maxItems) })).status, 201);
+      assert.deepEqual((await register({ redirect_uris: uris(maxItems + 1) })).body, {
+        error: 'invalid_redirect_uri',
+        error_description: 'redirect_uris must hold at most 20 URIs',
+      });
+      assert.equal((await register({ redirect_uris: uris(minItems - 1) })).status, 400);
+      const method = await register({
+        redirect_uris: uris(1),
+        token_endpoint_auth_method: 'client_secret_post',
+      });
+      assert.equal(method.body.error, 'invalid_client_metadata');
+      // Properties the document does not list are ignored, as additionalProperties says.
+      assert.equal(
+        (await register({ redirect_uris: uris(1), logo_uri: 'https://x.example/l.png' })).status,
+        201,
+      );
+    });
+
+    test('request schemas in the document are the ones the routes validate with', { skip }, async () => {
+      for (const op of OPERATIONS) {
+        const documented = doc.paths[openApiPath(op.path)][op.method];
+        if (op.body) {
+          const { $schema: _, ...expected } = z.toJSONSchema(op.body.schema, {
+            io: 'input',
+            unrepresentable: 'any',
+          });
+          assert.deepEqual(
+            documented.requestBody.content[op.body.contentType].schema,
+            expected,
+            op.operationId,
+          );
+        } else {
+          assert.equal(documented.requestBody, undefined, op.operationId);
+        }
+      }
+      // The registered operations' own schemas, imported from where the routes import them.
+      const schemas = await import('../../src/http/api-schemas.js');
+      const byId = (id: string) => OPERATIONS.find((o) => o.operationId === id);
+      assert.equal(byId('createWebhook')?.body?.schema, schemas.CreateWebhookBody);
+      assert.equal(byId('listEvents')?.query, schemas.EventsQuery);
+      const registration = await import('../../src/http/oauth/registration-request.js');
+      assert.equal(byId('registerClient')?.body?.schema, registration.RegistrationRequest);
+      const tenants = await import('../../src/http/routes/tenants.js');
+      assert.equal(byId('createTenant')?.body?.schema, tenants.CreateTenant);
+      assert.equal(byId('updateTenant')?.body?.schema, tenants.UpdateTenant);
+    });
+  });
+}
