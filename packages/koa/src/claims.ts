@@ -9,6 +9,9 @@ import type { AccessTokenClaims, Verified } from './types.js';
  * | typ `user` | `iss`, `exp` valid; `aud` includes clientId; `sub` starts with `usr_`; `tnt` starts with `tnt_` |
  * | typ `client` (only if accepted) | `iss`, `exp` valid; `aud` equals the token's own `sub`; `sub` is in trustedClients |
  * | anything else (console tokens, unknown `typ`, malformed claim) | null |
+ *
+ * A malformed claim includes an `azp` that is not a string and an `act` without a string `sub`:
+ * both are typed on the result, so they are checked before it is returned.
  */
 
 /**
@@ -58,6 +61,7 @@ export function applyClaimRules(
     const { tnt } = payload;
     if (!hasIdPrefix(sub, 'usr_') || typeof tnt !== 'string' || !hasIdPrefix(tnt, 'tnt_')) return null;
     if (!(aud === rules.clientId || (Array.isArray(aud) && aud.includes(rules.clientId)))) return null;
+    if (!optionalDelegation(payload)) return null;
     const claims = deepFreeze(payload) as AccessTokenClaims;
     return Object.freeze({ kind: 'user', userId: sub, tenantId: tnt, claims });
   }
@@ -70,6 +74,14 @@ export function applyClaimRules(
   }
 
   return null;
+}
+
+/** `azp` (promoted tokens) is a string and `act` (impersonation) an object with a string `sub`, when present. */
+function optionalDelegation(payload: Record<string, unknown>): boolean {
+  const { azp, act } = payload;
+  if (azp !== undefined && typeof azp !== 'string') return false;
+  if (act === undefined) return true;
+  return typeof act === 'object' && act !== null && typeof (act as { sub?: unknown }).sub === 'string';
 }
 
 function isFiniteNumber(value: unknown): value is number {

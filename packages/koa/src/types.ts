@@ -25,6 +25,10 @@ export interface AccessTokenClaims {
   readonly nbf?: number;
   readonly jti?: string;
   readonly tnt?: string;
+  /** Only on a promoted token (RFC 8693 exchange): the public client the user signed in to. */
+  readonly azp?: string;
+  /** Only on an impersonated session: the acting admin (`sub` is their `usr_…` id). */
+  readonly act?: { readonly sub: string };
   readonly [claim: string]: unknown;
 }
 

@@ -48,6 +48,30 @@ describe('createVerifier: the verification table', () => {
     const verified = await usersOnly()(await userToken({ azp: 'cli_public', act }));
     assert.equal(verified?.claims.azp, 'cli_public');
     assert.deepEqual(verified?.claims.act, act);
+    // Typed members: an API reads them without casting.
+    const azp: string | undefined = verified?.claims.azp;
+    const actingAdmin: string | undefined = verified?.claims.act?.sub;
+    assert.deepEqual([azp, actingAdmin], ['cli_public', 'usr_admin']);
+  });
+
+  test('a user token without azp or act has neither in claims', async () => {
+    const verified = await usersOnly()(await userToken());
+    assert.equal(verified?.kind, 'user');
+    assert.equal(verified?.claims.azp, undefined);
+    assert.equal(verified?.claims.act, undefined);
+  });
+
+  test('a malformed azp or act is a malformed claim: null', async () => {
+    for (const overrides of [
+      { azp: 42 },
+      { azp: ['cli_public'] },
+      { act: 'usr_admin' },
+      { act: {} },
+      { act: { sub: 7 } },
+      { act: null },
+    ]) {
+      assert.equal(await usersOnly()(await userToken(overrides)), null, JSON.stringify(overrides));
+    }
   });
 
   test('a machine token of a trusted client is accepted when accept includes client', async () => {

@@ -35,7 +35,7 @@ export interface BrowserSession {
 export interface SignInMethod {
   amr: string[];
   acr: string;
-  impersonation?: { actorId: string; reason: string; clientId: string; expiresAt: number };
+  impersonation?: { id: string; actorId: string; reason: string; clientId: string; expiresAt: number };
 }
 
 export const PASSWORD_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_PASSWORD], acr: ACR_PASSWORD });
@@ -69,6 +69,7 @@ export async function startBrowserSession(
     const extra = impersonation
       ? {
           impersonation: {
+            id: impersonation.id,
             actorId: impersonation.actorId,
             reason: impersonation.reason,
             clientId: impersonation.clientId,

@@ -8,6 +8,7 @@ import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { recordRoutes } from './route-table.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
+import { impersonationRoutes } from './routes/impersonation.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -51,6 +52,7 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   registrationEndpoint(app, deps);
   signInRoutes(app, deps);
   webhookRoutes(app, deps);
+  impersonationRoutes(app, deps);
   webhookDeliveryRoutes(app, deps);
   eventRoutes(app, deps);
   openApiRoutes(app, deps);

@@ -8,6 +8,8 @@ import { authenticateBearer } from './bearer.js';
 export interface OwnerCaller extends OwnedOrg {
   /** The console user, as the audit entries of their changes name them. */
   actor: Actor;
+  /** The console user's `usr_` id (the `act.sub` of an impersonation they start). */
+  consoleUserId: string;
 }
 
 /**
@@ -23,5 +25,5 @@ export async function ownerCaller(
   const { org: host, access } = await authenticateBearer(deps, request, ['console']);
   if (!host.isConsole) return fail('not_found', 'the management API is served on the console host');
   const owned = await requireOrgOwner(deps, access.userId, request.params.org, members);
-  return { ...owned, actor: { kind: 'user', id: access.userId } };
+  return { ...owned, actor: { kind: 'user', id: access.userId }, consoleUserId: access.userId };
 }

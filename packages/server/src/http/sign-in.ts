@@ -9,6 +9,7 @@ import { userinfoEndpoint } from './oauth/userinfo-endpoint.js';
 import { consentPages } from './pages/consent.js';
 import { PageCookies } from './pages/cookies.js';
 import { Csrf } from './pages/csrf.js';
+import { impersonationPages } from './pages/impersonation.js';
 import { loginPages } from './pages/login.js';
 import { profilePages } from './pages/profile.js';
 import { profileSecondFactorPages } from './pages/profile-second-factor.js';
@@ -33,6 +34,7 @@ export function signInRoutes(app: FastifyInstance, deps: Deps) {
     authorizeEndpoint(scope, ctx);
     loginPages(scope, ctx);
     secondFactorPages(scope, ctx);
+    impersonationPages(scope, ctx);
     signupPages(scope, ctx);
     consentPages(scope, ctx);
     profilePages(scope, ctx);

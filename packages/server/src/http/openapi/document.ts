@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Config } from '../../config/config.js';
 import { API_OPERATIONS } from './api-operations.js';
+import { IMPERSONATION_OPERATIONS } from './impersonation-operations.js';
 import { MANAGEMENT_OPERATIONS } from './management-operations.js';
 import { OAUTH_OPERATIONS } from './oauth-operations.js';
 import type { Auth, Operation } from './operation.js';
@@ -11,6 +12,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...OAUTH_OPERATIONS,
   ...API_OPERATIONS,
   ...MANAGEMENT_OPERATIONS,
+  ...IMPERSONATION_OPERATIONS,
   ...WEBHOOK_DELIVERY_OPERATIONS,
 ];
 
