@@ -1,4 +1,5 @@
-// Runs every test file of the workspace with node's test runner (TypeScript through tsx).
+// Runs every test file of the workspace with node's test runner (TypeScript through tsx). A test
+// that hangs fails after 5 minutes instead of stalling the run.
 // Usage: npm test [-- <substring filter on file paths>]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -27,7 +28,15 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--conditions=tessera-source', '--import', 'tsx', '--test', '--test-concurrency=2', ...files],
+  [
+    '--conditions=tessera-source',
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-timeout=300000',
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);
