@@ -32,7 +32,7 @@ export function listenForChanges(
     events.onLive(false);
     void c.end().catch(() => {});
     if (closed) return;
-    events.warn(`credential change listener: ${message}; retrying in ${RECONNECT_MS / 1000} s`);
+    events.warn(`listener on ${channel}: ${message}; retrying in ${RECONNECT_MS / 1000} s`);
     retry = setTimeout(() => {
       retry = null;
       void connect();
