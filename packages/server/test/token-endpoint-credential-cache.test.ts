@@ -36,18 +36,8 @@ describe('client_credentials cache on PostgreSQL', async () => {
     clock.now = realNow;
   });
 
-  async function token(clientId: string, clientSecret: string, slug: string) {
-    const res = await fetch(`${server.issuer(slug)}oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const token = (clientId: string, clientSecret: string, slug: string) =>
+    requestToken(server, clientId, clientSecret, slug);
 
   const invalidClient = { error: 'invalid_client', error_description: 'client authentication failed' };
 
@@ -130,18 +120,8 @@ describe('client_credentials cache on SQLite', () => {
   });
   after(() => server.close());
 
-  async function token(clientId: string, clientSecret: string, slug: string) {
-    const res = await fetch(`${server.issuer(slug)}oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const token = (clientId: string, clientSecret: string, slug: string) =>
+    requestToken(server, clientId, clientSecret, slug);
 
   test('a repeated request is answered from memory, the secret still checked each time', async () => {
     const acme = await orgWithMachineClient(server.deps, 'acme');
@@ -187,3 +167,17 @@ describe('client_credentials cache on SQLite', () => {
     });
   });
 });
+
+/** A client_credentials request to the org `slug` of `server`: status and parsed body. */
+async function requestToken(server: TestServer, clientId: string, clientSecret: string, slug: string) {
+  const res = await fetch(`${server.issuer(slug)}oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
