@@ -156,9 +156,14 @@ function checkOptions(options: VerifierOptions): ClaimRules {
   ) {
     throw new TypeError('createVerifier: "accept" must be a non-empty array of "user" and/or "client"');
   }
+  const acceptClient = accept.includes('client');
+  // The spec reads trustedClients only when machine tokens are accepted; otherwise it is ignored.
   if (
-    !Array.isArray(trustedClients) ||
-    !trustedClients.every((id: unknown) => typeof id === 'string' && id.length > 0)
+    acceptClient &&
+    !(
+      Array.isArray(trustedClients) &&
+      trustedClients.every((id: unknown) => typeof id === 'string' && id.length > 0)
+    )
   ) {
     throw new TypeError('createVerifier: "trustedClients" must be an array of client id strings');
   }
@@ -166,8 +171,8 @@ function checkOptions(options: VerifierOptions): ClaimRules {
     issuer,
     clientId,
     acceptUser: accept.includes('user'),
-    acceptClient: accept.includes('client'),
-    trustedClients: new Set(trustedClients),
+    acceptClient,
+    trustedClients: new Set(acceptClient ? trustedClients : []),
   });
 }
 

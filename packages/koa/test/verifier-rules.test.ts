@@ -186,12 +186,22 @@ describe('createVerifier: options are checked at start-up', () => {
     rejects({ issuer, clientId: CLIENT_ID, accept: ['user', 'console'] }, 'accept');
   });
 
-  test('trustedClients must be an array of strings', () => {
+  test('trustedClients must be an array of strings when accept includes client', () => {
     rejects(
       { issuer, clientId: CLIENT_ID, accept: ['client'], trustedClients: 'cli_billing' },
       'trustedClients',
     );
-    rejects({ issuer, clientId: CLIENT_ID, trustedClients: [null] }, 'trustedClients');
+    rejects(
+      { issuer, clientId: CLIENT_ID, accept: ['user', 'client'], trustedClients: [null] },
+      'trustedClients',
+    );
+  });
+
+  test('trustedClients is not read when accept leaves client out', () => {
+    for (const trustedClients of [[null], 'cli_billing']) {
+      const options = { issuer, clientId: CLIENT_ID, trustedClients } as unknown;
+      assert.equal(typeof createVerifier(options as Parameters<typeof createVerifier>[0]), 'function');
+    }
   });
 
   test('an unknown option (a typo) is named', () => {
