@@ -204,6 +204,29 @@ describe('authenticate with a misbehaving verify', () => {
     }
   });
 
+  test('the 401 is set on the response, not thrown: a middleware in front sees it after next()', async () => {
+    const seen: { threw: boolean; status?: number; challenge?: string }[] = [];
+    const koa = new Koa();
+    koa.use(async (ctx, next) => {
+      try {
+        await next();
+        seen.push({ threw: false, status: ctx.status, challenge: ctx.response.get('WWW-Authenticate') });
+      } catch {
+        seen.push({ threw: true });
+      }
+    });
+    koa.use(authenticate({ verify: async () => null, realm: REALM }));
+    const app = await serve(koa);
+    try {
+      await assertUnauthorized(await app.request('/'));
+      await assertUnauthorized(await app.request('/', bearer('anything')));
+    } finally {
+      await app.close();
+    }
+    const set = { threw: false, status: 401, challenge: `Bearer realm="${REALM}"` };
+    assert.deepEqual(seen, [set, set]);
+  });
+
   test('with no allow function, nothing is allowed without a token', async () => {
     const app = await appWith(async () => null);
     try {
