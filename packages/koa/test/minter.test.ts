@@ -19,6 +19,13 @@ interface Received {
 
 type Answer = (res: ServerResponse, mint: () => Promise<string>) => void | Promise<void>;
 
+/** What `promise` rejects with; fails the test when it resolves. */
+const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => assert.fail('expected a rejection'),
+    (reason: unknown) => reason,
+  );
+
 describe('createTokenMinter', () => {
   let key: TestKey;
   let server: Server;
@@ -180,12 +187,7 @@ describe('createTokenMinter', () => {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: `bad_${SECRET}`, error_description: `secret ${SECRET} is wrong` }));
     };
-    const err = await minter()
-      .token()
-      .then(
-        () => assert.fail('expected a rejection'),
-        (reason: unknown) => reason,
-      );
+    const err = await rejectionOf(minter().token());
     assert.ok(err instanceof TokenMinterError);
     assert.equal(err.code, 'http_error');
     assert.equal(err.status, 400);
@@ -205,12 +207,7 @@ describe('createTokenMinter', () => {
     const gone = createServer();
     const port = await listen(gone);
     await close(gone);
-    const err = await minter({ api: `http://127.0.0.1:${port}` })
-      .token()
-      .then(
-        () => assert.fail('expected a rejection'),
-        (reason: unknown) => reason,
-      );
+    const err = await rejectionOf(minter({ api: `http://127.0.0.1:${port}` }).token());
     assert.ok(err instanceof TokenMinterError);
     assert.equal(err.code, 'network_error');
     assert.equal(err.status, null);
@@ -229,12 +226,7 @@ describe('createTokenMinter', () => {
       answer = (res) => {
         res.writeHead(307, { location: `${otherUrl}/oauth/token` }).end();
       };
-      const err = await minter()
-        .token()
-        .then(
-          () => assert.fail('expected a rejection'),
-          (reason: unknown) => reason,
-        );
+      const err = await rejectionOf(minter().token());
       assert.ok(err instanceof TokenMinterError);
       assert.equal(elsewhere, 0);
     } finally {
@@ -248,12 +240,7 @@ describe('createTokenMinter', () => {
       token = await signToken(key, { iss: 'http://evil.localhost:4000/', sub: CLIENT, exp: 9_999_999_999 });
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: token }));
     };
-    const wrongIssuer = await minter()
-      .token()
-      .then(
-        () => assert.fail('expected a rejection'),
-        (reason: unknown) => reason,
-      );
+    const wrongIssuer = await rejectionOf(minter().token());
     assert.ok(wrongIssuer instanceof TokenMinterError);
     assert.equal(wrongIssuer.code, 'invalid_issuer');
     assert.ok(!inspect(wrongIssuer, { depth: 5 }).includes(token));
