@@ -68,8 +68,4 @@ export class ResultCache {
   delete(token: string): void {
     this.#entries.delete(token);
   }
-
-  get size(): number {
-    return this.#entries.size;
-  }
 }

@@ -90,18 +90,43 @@ export interface TokenRequests {
   clientCredentials(params: ClientCredentialsParams): Promise<TokenSet>;
 }
 
+/** client_secret_post: the client asking, and the secret of a confidential one (only ever in the body). */
+interface ClientAuth {
+  readonly clientId: string;
+  readonly clientSecret: string | undefined;
+}
+
+/**
+ * A form POST authenticated by `auth`; `secrets` are the sent values no error may show, the client
+ * secret added to them. `undefined` fields are left out of the form.
+ */
+function formCall(
+  path: string,
+  fields: Record<string, string | undefined>,
+  auth: ClientAuth,
+  secrets: (string | undefined)[],
+): Call {
+  return {
+    method: 'POST',
+    path,
+    form: { ...fields, client_id: auth.clientId, client_secret: auth.clientSecret },
+    secrets: [...secrets, auth.clientSecret].filter((s): s is string => s !== undefined),
+  };
+}
+
 async function grant(
   target: Target,
-  form: Record<string, string | undefined>,
+  fields: Record<string, string | undefined>,
+  auth: ClientAuth,
   secrets: (string | undefined)[],
 ): Promise<TokenSet> {
-  const call: Call = {
-    method: 'POST',
-    path: '/oauth/token',
-    form,
-    secrets: secrets.filter((s): s is string => s !== undefined),
-  };
+  const call = formCall('/oauth/token', fields, auth, secrets);
   return expectJson(call, await send(target, call), parseTokenSet, 'a token response');
+}
+
+/** This SDK's client, with the optional `clientSecret` of `p` when it is a confidential one. */
+function sdkClient(where: string, clientId: string, p: Record<string, unknown>): ClientAuth {
+  return { clientId, clientSecret: optionalText(where, 'clientSecret', p.clientSecret) };
 }
 
 /**
@@ -119,54 +144,40 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
       const p = record(where, 'params', params);
       const code = text(where, 'code', p.code);
       const codeVerifier = optionalText(where, 'codeVerifier', p.codeVerifier);
-      const clientSecret = optionalText(where, 'clientSecret', p.clientSecret);
-      const form = {
+      const fields = {
         grant_type: 'authorization_code',
         code,
         redirect_uri: text(where, 'redirectUri', p.redirectUri),
         code_verifier: codeVerifier,
-        client_id: clientId,
-        client_secret: clientSecret,
       };
-      return grant(target, form, [code, codeVerifier, clientSecret]);
+      return grant(target, fields, sdkClient(where, clientId, p), [code, codeVerifier]);
     },
     async refresh(params: RefreshParams) {
       const where = 'token.refresh';
       const p = record(where, 'params', params);
       const refreshToken = text(where, 'refreshToken', p.refreshToken);
-      const clientSecret = optionalText(where, 'clientSecret', p.clientSecret);
-      const form = {
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: clientId,
-        client_secret: clientSecret,
-      };
-      return grant(target, form, [refreshToken, clientSecret]);
+      const fields = { grant_type: 'refresh_token', refresh_token: refreshToken };
+      return grant(target, fields, sdkClient(where, clientId, p), [refreshToken]);
     },
     async switchTenant(params: SwitchTenantParams) {
       const where = 'token.switchTenant';
       const p = record(where, 'params', params);
       const accessToken = text(where, 'accessToken', p.accessToken);
-      const clientSecret = optionalText(where, 'clientSecret', p.clientSecret);
-      const form = {
+      const fields = {
         grant_type: switchTenantGrant,
         access_token: accessToken,
         tenant_id: text(where, 'tenantId', p.tenantId),
-        client_id: clientId,
-        client_secret: clientSecret,
       };
-      return grant(target, form, [accessToken, clientSecret]);
+      return grant(target, fields, sdkClient(where, clientId, p), [accessToken]);
     },
     async clientCredentials(params: ClientCredentialsParams) {
       const where = 'token.clientCredentials';
       const p = record(where, 'params', params);
-      const clientSecret = text(where, 'clientSecret', p.clientSecret);
-      const form = {
-        grant_type: 'client_credentials',
-        client_id: text(where, 'clientId', p.clientId),
-        client_secret: clientSecret,
+      const auth = {
+        clientId: text(where, 'clientId', p.clientId),
+        clientSecret: text(where, 'clientSecret', p.clientSecret),
       };
-      return grant(target, form, [clientSecret]);
+      return grant(target, { grant_type: 'client_credentials' }, auth, []);
     },
   });
 }
@@ -182,12 +193,6 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
 export async function revokeToken(target: Target, clientId: string, params: RevokeParams): Promise<void> {
   const p = record('revoke', 'params', params);
   const token = text('revoke', 'token', p.token);
-  const clientSecret = optionalText('revoke', 'clientSecret', p.clientSecret);
-  const call: Call = {
-    method: 'POST',
-    path: '/oauth/revoke',
-    form: { token, client_id: clientId, client_secret: clientSecret },
-    secrets: clientSecret === undefined ? [token] : [token, clientSecret],
-  };
+  const call = formCall('/oauth/revoke', { token }, sdkClient('revoke', clientId, p), [token]);
   await expectSuccess(call, await send(target, call));
 }
