@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Deps } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
 import type { Org } from '../domain/types.js';
@@ -11,7 +10,7 @@ import {
   requeueDelivery,
 } from '../storage/repos/webhook-deliveries.js';
 import { findOrgWebhook } from '../storage/repos/webhook-targets.js';
-import { notifyEnqueued, OUTBOX_CHANNEL } from './outbox-signal.js';
+import { announceDeliveries } from './outbox-signal.js';
 
 /** The log keeps every delivery; the list shows the newest this many. */
 export const DELIVERY_LOG_LIMIT = 100;
@@ -71,8 +70,7 @@ export async function retryDelivery(deps: Deps, org: Org, webhookId: string, del
   if (!(await requeueDelivery(deps.db, delivery.id, now))) {
     fail('conflict', 'the delivery is being attempted right now');
   }
-  if (deps.dialect === 'postgres') await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(deps.db);
-  notifyEnqueued();
+  await announceDeliveries(deps.db);
   const requeued = {
     ...delivery,
     status: 'pending' as const,

@@ -1,9 +1,8 @@
-import { PostgresAdapter, sql } from 'kysely';
 import { newId } from '../crypto/random.js';
 import type { AuditEntry } from '../domain/audit.js';
 import type { Db } from '../storage/db.js';
 import { deleteDeliveriesOfWebhook, insertDeliveries } from '../storage/repos/webhook-deliveries.js';
-import { notifyEnqueued, OUTBOX_CHANNEL } from './outbox-signal.js';
+import { announceDeliveries } from './outbox-signal.js';
 import { matchingWebhooks } from './routing-cache.js';
 import { eventBody } from './signing.js';
 
@@ -38,9 +37,6 @@ export async function enqueueDeliveries(db: Db, orgId: string, entry: AuditEntry
       updated_at: now,
     })),
   );
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
-  }
-  notifyEnqueued();
+  await announceDeliveries(db);
   return targets.length;
 }

@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import { PostgresAdapter, sql } from 'kysely';
+import type { Db } from '../storage/db.js';
 
 /**
  * Tells this process's delivery worker that deliveries were just enqueued, so it need not wait for
@@ -10,7 +12,14 @@ signal.setMaxListeners(0);
 
 export const OUTBOX_CHANNEL = 'tessera_webhook_outbox';
 
-export function notifyEnqueued(): void {
+/**
+ * Deliveries are due now (enqueued, or queued again): wakes this process's worker and, on
+ * PostgreSQL, every node's through a NOTIFY that `db`'s transaction sends when it commits.
+ */
+export async function announceDeliveries(db: Db): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
+  }
   signal.emit('enqueued');
 }
 
