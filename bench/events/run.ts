@@ -1,8 +1,10 @@
 // The audit-event list at scale: GET /organizations/{org}/events over HTTP, on SQLite and PostgreSQL.
 // Run from the repo root: npm run bench -- events   (BENCH_EVENTS=100000 for a quicker run)
 import { performance } from 'node:perf_hooks';
+import { postgresSkip } from '../../packages/server/test/support/environment.js';
+import { quantile, table } from '../support/report.js';
 import { loadEntries, settle } from './load.js';
-import { postgresReachable, startTarget, type Target } from './target.js';
+import { startTarget, type Target } from './target.js';
 
 const SIZE = Number(process.env.BENCH_EVENTS) > 0 ? Number(process.env.BENCH_EVENTS) : 1_000_000;
 const SAMPLES = Number(process.env.BENCH_SAMPLES) > 0 ? Number(process.env.BENCH_SAMPLES) : 200;
@@ -63,20 +65,16 @@ async function measure(target: Target, token: string, query: string): Promise<Ti
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? Number.NaN;
-  return { p50: at(0.5), p95: at(0.95), status: last.status, entries: last.entries };
+  return {
+    p50: quantile(times, 0.5),
+    p95: quantile(times, 0.95),
+    status: last.status,
+    entries: last.entries,
+  };
 }
 
 const lastPageOf = (link: string | null) =>
   Number(/[?&]page=(\d+)[^>]*>; rel="last"/.exec(link ?? '')?.[1] ?? 0);
-
-function table(rows: string[][]): string {
-  const header = ['query', 'p50 ms', 'p95 ms', 'entries', 'status'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 async function bench(database: 'sqlite' | 'postgres') {
   const target = await startTarget(database, OTHER_ORGS);
@@ -85,7 +83,7 @@ async function bench(database: 'sqlite' | 'postgres') {
   process.once('SIGINT', onSignal);
   try {
     const now = Date.now();
-    const db = target.server.deps.db;
+    const db = target.deps.db;
     const loadStart = performance.now();
     await loadEntries(db, database, target.big.id, SIZE, now, (done) =>
       process.stderr.write(
@@ -140,7 +138,7 @@ async function bench(database: 'sqlite' | 'postgres') {
         `(loaded in ${loadS.toFixed(0)} s); first read of acme (seals its per-day counts): ${sealMs.toFixed(0)} ms; ` +
         `${SAMPLES} sequential requests per row\n`,
     );
-    console.log(table(rows));
+    console.log(table(['query', 'p50 ms', 'p95 ms', 'entries', 'status'], rows));
   } finally {
     process.off('SIGINT', onSignal);
     await cleanup();
@@ -149,8 +147,9 @@ async function bench(database: 'sqlite' | 'postgres') {
 
 const databases: ('sqlite' | 'postgres')[] = [];
 if (!only || only === 'postgres') {
-  if (await postgresReachable()) databases.push('postgres');
-  else console.log('PostgreSQL not reachable: set DATABASE_URL; measuring SQLite only');
+  // A reason to skip is printed by postgresSkip (set TESSERA_TEST_DATABASE_URL, as for the tests).
+  if (!(await postgresSkip())) databases.push('postgres');
+  else console.log('measuring SQLite only');
 }
 if (!only || only === 'sqlite') databases.push('sqlite');
 for (const database of databases) await bench(database);

@@ -1,26 +1,19 @@
-// One Tessera under measurement: in this process, on a throw-away SQLite file or PostgreSQL schema,
-// with the orgs the bench loads and a console token of the big org's owner.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { loadConfig } from '../../packages/server/src/config/config.js';
+// One Tessera under measurement: the tests' server (test/support/server.ts) in this process, on a
+// throw-away SQLite file or PostgreSQL schema (TESSERA_TEST_DATABASE_URL, as for the tests), with the
+// orgs the bench loads and a console token of the big org's owner.
 import { PASSWORD_SIGN_IN } from '../../packages/server/src/domain/browser-sessions.js';
 import { createClient } from '../../packages/server/src/domain/clients.js';
+import type { Deps } from '../../packages/server/src/domain/context.js';
 import { createOrg } from '../../packages/server/src/domain/orgs.js';
 import { openSession } from '../../packages/server/src/domain/sessions.js';
 import { type Org, SYSTEM } from '../../packages/server/src/domain/types.js';
 import { signSessionToken } from '../../packages/server/src/domain/user-tokens.js';
-import { type RunningServer, serve } from '../../packages/server/src/server.js';
 import { findConsoleOrg } from '../../packages/server/src/storage/repos/orgs.js';
-
-export const POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { startServer } from '../../packages/server/test/support/server.js';
 
 export interface Target {
   database: 'sqlite' | 'postgres';
-  server: RunningServer;
+  deps: Deps;
   base: string;
   /** The org holding the big log, and the others sharing the table. */
   big: Org;
@@ -30,61 +23,10 @@ export interface Target {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address();
-      s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-export async function postgresReachable(): Promise<boolean> {
-  try {
-    await adminQuery('select 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Starts Tessera on a fresh store with `otherOrgs` orgs beside the big one; no entries loaded yet. */
 export async function startTarget(database: 'sqlite' | 'postgres', otherOrgs: number): Promise<Target> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-events-'));
-  const schema = database === 'postgres' ? `bench_events_${randomBytes(6).toString('hex')}` : null;
-  let databaseUrl: string | undefined;
-  if (schema) {
-    await adminQuery(`create schema ${schema}`);
-    const url = new URL(POSTGRES_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = url.toString();
-  }
-  const drop = async () => {
-    if (schema) await adminQuery(`drop schema if exists ${schema} cascade`);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const server = await startServer({ database, webhooks: false });
   try {
-    const port = await freePort();
-    const config = loadConfig({
-      PORT: String(port),
-      TESSERA_URL: `http://localhost:${port}`,
-      TESSERA_DATA_DIR: dataDir,
-      TESSERA_SECRET: randomBytes(32).toString('base64url'),
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    });
-    const server = await serve(config, { seed: false, logLevel: 'silent', webhooks: false, print: () => {} });
     const { deps } = server;
     const consoleOrg = await findConsoleOrg(deps.db);
     if (!consoleOrg) throw new Error('no console org');
@@ -110,8 +52,8 @@ export async function startTarget(database: 'sqlite' | 'postgres', otherOrgs: nu
     }
     return {
       database,
-      server,
-      base: config.baseUrl,
+      deps,
+      base: server.base,
       big,
       others,
       async token() {
@@ -129,13 +71,10 @@ export async function startTarget(database: 'sqlite' | 'postgres', otherOrgs: nu
         const signer = await deps.keyRing.signer(consoleOrg.id);
         return (await signSessionToken(deps, signer, consoleOrg, session, now)).accessToken;
       },
-      async close() {
-        await server.close();
-        await drop();
-      },
+      close: () => server.close(),
     };
   } catch (error) {
-    await drop();
+    await server.close();
     throw error;
   }
 }

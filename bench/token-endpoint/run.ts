@@ -3,6 +3,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon, { type Result } from 'autocannon';
+import { fmt, table } from '../support/report.js';
 import { cleanup } from './children.js';
 import { freshDatabase, startOidcProvider, startTessera, type Target } from './targets.js';
 import { checkTarget } from './verify.js';
@@ -68,16 +69,6 @@ interface Row {
   result: Result;
   /** CPU ms per completed request: main thread, all threads. */
   cpu: { main: number; all: number } | undefined;
-}
-
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 function report(rows: Row[], signs: { wall: number; cpu: number }): void {

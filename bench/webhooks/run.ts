@@ -15,44 +15,19 @@ import { POSTGRES_URL } from '../../packages/server/test/support/environment.js'
 import { createPostgresSchema } from '../../packages/server/test/support/postgres.js';
 import { TEST_SECRET } from '../../packages/server/test/support/runtime.js';
 import { orgWithUser, subscribe } from '../../packages/server/test/webhooks/support/events.js';
+import { tenThousandPatterns, VERBS } from '../../packages/server/test/webhooks/support/patterns.js';
 import { Receiver } from '../../packages/server/test/webhooks/support/receiver.js';
 import { testTls } from '../../packages/server/test/webhooks/support/tls.js';
+import { fmt, quantile, table } from '../support/report.js';
 
 const BURST = Number(process.env.BENCH_EVENTS) > 0 ? Number(process.env.BENCH_EVENTS) : 3000;
 const PACED = 300;
 const PACED_GAP_MS = 10;
-const VERBS = ['created', 'updated', 'deleted', 'login'];
-
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 // ---------------------------------------------------------------- routing: 10,000 patterns
 
-/** 200 webhooks × 50 patterns: literals over 500 entity types, wildcards, a few catch-alls. */
-function subscribers() {
-  return Array.from({ length: 200 }, (_, w) => ({
-    id: `whk_${w}`,
-    events: Array.from({ length: 50 }, (_, p) => {
-      const n = w * 50 + p;
-      if (n % 997 === 0) return '#';
-      if (n % 7 === 0) return `entity${n % 500}.*`;
-      if (n % 11 === 0) return `*.${VERBS[n % 4]}`;
-      return `entity${n % 500}.${VERBS[n % 4]}`;
-    }),
-  }));
-}
-
 /** The peer: every pattern compiled to a RegExp once, and every one of them tried per event. */
-function regexpScan(subs: ReturnType<typeof subscribers>) {
+function regexpScan(subs: ReturnType<typeof tenThousandPatterns>) {
   const compiled = subs.flatMap((s) =>
     s.events.map((p) => {
       const source =
@@ -87,7 +62,7 @@ function timePerCall(keys: string[], fn: (key: string) => readonly string[], min
 }
 
 function routingBench() {
-  const subs = subscribers();
+  const subs = tenThousandPatterns();
   const started = performance.now();
   const trie = compilePatterns(subs);
   const compileMs = performance.now() - started;

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { matchesRoutingKey } from '../../src/domain/routing-keys.js';
 import { compilePatterns, PatternMatcher } from '../../src/webhooks/pattern-matcher.js';
+import { tenThousandPatterns, VERBS } from './support/patterns.js';
 
 const ENTITIES = ['organization', 'membership', 'tenant', 'user', 'client', 'webhook'];
-const VERBS = ['created', 'updated', 'deleted', 'login'];
 
 describe('routing-key matcher', () => {
   it('matches literal keys, * as one part and # as every key', () => {
@@ -46,17 +46,7 @@ describe('routing-key matcher', () => {
   });
 
   it('matches one event against 10,000 patterns as the one-pattern rule does (speed: bench/webhooks)', () => {
-    // 200 webhooks × 50 patterns: literals over many entity types, wildcards, a few catch-alls.
-    const subscribers = Array.from({ length: 200 }, (_, w) => ({
-      id: `whk_${w}`,
-      events: Array.from({ length: 50 }, (_, p) => {
-        const n = w * 50 + p;
-        if (n % 997 === 0) return '#';
-        if (n % 7 === 0) return `entity${n % 500}.*`;
-        if (n % 11 === 0) return `*.${VERBS[n % 4]}`;
-        return `entity${n % 500}.${VERBS[n % 4]}`;
-      }),
-    }));
+    const subscribers = tenThousandPatterns();
     const m = compilePatterns(subscribers);
     assert.equal(m.size, 10_000);
     const keys = Array.from({ length: 200 }, (_, i) => `entity${(i * 7) % 500}.${VERBS[i % 4]}`);
