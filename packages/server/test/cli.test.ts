@@ -286,6 +286,14 @@ describe('tessera CLI', () => {
   test('usage errors: unknown command, unknown flag', async () => {
     await failsWith(['org', 'destroy'], /^error: unknown command: org destroy\n/, 2);
     await failsWith(['keys', 'rotate', '--org', 'acme', '--force'], /^error: Unknown option '--force'/, 2);
+    // Checked before the worker opens the database.
+    for (const n of ['0', '1001', 'many']) {
+      await failsWith(
+        ['worker', '--concurrency', n],
+        /^error: --concurrency must be a whole number from 1 to 1000\n/,
+        2,
+      );
+    }
   });
 
   test('bad configuration stops with one line naming the variable', async () => {

@@ -13,6 +13,17 @@ test('defaults: localhost:4000, issuer domain from TESSERA_URL, loopback overrid
   assert.ok(Object.isFrozen(c));
 });
 
+test('webhook delivery defaults (DESIGN §6): retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; 15 s timeout', () => {
+  const c = loadConfig({});
+  const [s, m, h] = [1000, 60_000, 3_600_000];
+  assert.deepEqual(c.webhookRetrySchedule, [5 * s, 5 * m, 30 * m, 2 * h, 5 * h, 10 * h, 10 * h]);
+  assert.equal(c.webhookTimeoutMs, 15 * s);
+  assert.equal(c.webhooksAllowPrivate, false);
+  const short = loadConfig({ TESSERA_WEBHOOK_RETRY_SCHEDULE: '200ms, 1s', TESSERA_WEBHOOK_TIMEOUT: '1s' });
+  assert.deepEqual(short.webhookRetrySchedule, [200, 1000]);
+  assert.equal(short.webhookTimeoutMs, 1000);
+});
+
 test('a public URL turns the host override off', () => {
   const c = loadConfig({ TESSERA_URL: 'https://id.example.com', TESSERA_ISSUER_DOMAIN: 'id.example.com' });
   assert.equal(c.loopback, false);
@@ -39,6 +50,10 @@ test('each bad variable stops start-up with one line naming it', () => {
     [{ TESSERA_TRUST_PROXY: 'yes' }, 'TESSERA_TRUST_PROXY must be a whole number from 0 to 32'],
     [{ TESSERA_WEBHOOKS_ALLOW_PRIVATE: 'true' }, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0'],
     [{ TESSERA_WEBHOOK_TIMEOUT: '2m' }, 'TESSERA_WEBHOOK_TIMEOUT "2m" must be above 0 and at most 60 s'],
+    [
+      { TESSERA_WEBHOOK_RETRY_SCHEDULE: '5s,soon' },
+      'TESSERA_WEBHOOK_RETRY_SCHEDULE "soon" is not a delay such as 500ms, 5s, 5m or 2h',
+    ],
   ];
   for (const [env, message] of cases) {
     assert.throws(
