@@ -1,12 +1,8 @@
 import { newId, newSecret, sha256 } from '../crypto/random.js';
 import { insertAuthorizationRequest } from '../storage/repos/authorization-requests.js';
 import { findClientWithSecret } from '../storage/repos/clients.js';
-import {
-  consumeImpersonation,
-  insertImpersonation,
-  purgeImpersonations,
-} from '../storage/repos/impersonations.js';
 import { findMembership } from '../storage/repos/memberships.js';
+import { impersonations } from '../storage/repos/one-time-keys.js';
 import { findUserById } from '../storage/repos/users.js';
 import { recordAudit } from './audit.js';
 import { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
@@ -124,7 +120,7 @@ export async function startImpersonation(
       completed_at: null,
       nonce: null,
     });
-    await insertImpersonation(trx, {
+    await impersonations.insert(trx, {
       key_hash: sha256(key),
       id,
       org_id: org.id,
@@ -145,7 +141,7 @@ export async function startImpersonation(
       data: snapshot(id, user.id, request, now, expiresAt),
     });
   });
-  await purgeImpersonations(deps.db, now);
+  await impersonations.purge(deps.db, now);
   const url = new URL(IMPERSONATION_PATH.slice(1), issuerOf(deps.config, org));
   url.searchParams.set('key', key);
   return { id, userId: user.id, clientId: client.id, url: url.href, expiresAt };
@@ -169,7 +165,7 @@ export async function openImpersonation(
   key: string,
 ): Promise<OpenedImpersonation | null> {
   const now = clock.now();
-  const row = await consumeImpersonation(deps.db, org.id, sha256(key), now);
+  const row = await impersonations.consume(deps.db, org.id, sha256(key), now);
   if (!row) return null;
   const membership = await findMembership(deps.db, org.id, row.actor_id);
   if (membership?.role !== 'owner') return null;

@@ -1,5 +1,5 @@
 import { newSecret, sha256 } from '../crypto/random.js';
-import { consumeProfileKey, insertProfileKey, purgeProfileKeys } from '../storage/repos/profile-keys.js';
+import { profileKeys } from '../storage/repos/one-time-keys.js';
 import { updateUserNames } from '../storage/repos/user-profile.js';
 import { findUserById } from '../storage/repos/users.js';
 import { recordAudit } from './audit.js';
@@ -28,7 +28,7 @@ export async function requireUser(deps: Deps, userId: string): Promise<User> {
 export async function createProfileKey(deps: Deps, org: Org, userId: string): Promise<string> {
   const now = clock.now();
   const key = newSecret('tpk_');
-  await insertProfileKey(deps.db, {
+  await profileKeys.insert(deps.db, {
     key_hash: sha256(key),
     org_id: org.id,
     user_id: userId,
@@ -36,13 +36,13 @@ export async function createProfileKey(deps: Deps, org: Org, userId: string): Pr
     expires_at: now + PROFILE_KEY_TTL_MS,
     used_at: null,
   });
-  await purgeProfileKeys(deps.db, now);
+  await profileKeys.purge(deps.db, now);
   return key;
 }
 
 /** The user a profile key opens the page for, or null when it is unknown, used or expired. */
 export async function redeemProfileKey(deps: Deps, org: Org, key: string): Promise<string | null> {
-  const row = await consumeProfileKey(deps.db, org.id, sha256(key), clock.now());
+  const row = await profileKeys.consume(deps.db, org.id, sha256(key), clock.now());
   return row?.user_id ?? null;
 }
 
