@@ -135,8 +135,7 @@ export async function liveSession(db: Db, id: string, now: number): Promise<OAut
 
 /** Ends a session (and with it every refresh and access token it issued); audited once. */
 export async function revokeSession(trx: Db, sessionId: string, actor: Actor, now: number): Promise<void> {
-  if (!(await revokeOAuthSession(trx, sessionId, now))) return;
-  const row = await findOAuthSession(trx, sessionId);
+  const row = await revokeOAuthSession(trx, sessionId, now);
   if (!row) return;
   await recordAudit(trx, {
     orgId: row.org_id,

@@ -11,15 +11,19 @@ export async function findOAuthSession(db: Db, id: string): Promise<OAuthSession
   return (await db.selectFrom('oauth_sessions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** True when this call revoked the session (false when it was already revoked or is unknown). */
-export async function revokeOAuthSession(db: Db, id: string, now: number): Promise<boolean> {
-  const result = await db
+/**
+ * Revokes the session and returns its row, or null when it was already revoked or is unknown:
+ * of two concurrent revocations exactly one receives the row (and audits it).
+ */
+export async function revokeOAuthSession(db: Db, id: string, now: number): Promise<OAuthSessionRow | null> {
+  const row = await db
     .updateTable('oauth_sessions')
     .set({ revoked_at: now })
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
+    .returningAll()
     .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  return row ?? null;
 }
 
 export async function setOAuthSessionTenant(db: Db, id: string, tenantId: string): Promise<void> {
