@@ -3,7 +3,7 @@ import { clock } from './clock.js';
 import type { Deps } from './context.js';
 import { issuerOf } from './issuers.js';
 import { publicJwks } from './keys.js';
-import { liveSession } from './sessions.js';
+import { liveSession, type OAuthSession } from './sessions.js';
 import type { Org } from './types.js';
 
 /** The token types a person's session produces (DESIGN §5); machine tokens never reach these APIs. */
@@ -20,12 +20,14 @@ export interface VerifiedAccess {
   /** `azp` of a promoted token: the public client whose session it belongs to; else null. */
   authorizedParty: string | null;
   claims: JWTPayload;
+  /** The live session the verifier read: its scope, tenant and lifetime, without reading it again. */
+  session: OAuthSession;
 }
 
 function shapeOf(
   payload: JWTPayload,
   accept: readonly SessionTokenType[],
-): Omit<VerifiedAccess, 'claims'> | null {
+): Omit<VerifiedAccess, 'claims' | 'session'> | null {
   const { typ, sub, aud, sid, tnt, azp } = payload as Record<string, unknown>;
   if (!accept.includes(typ as SessionTokenType)) return null;
   if (typeof sub !== 'string' || !sub.startsWith('usr_')) return null;
@@ -77,5 +79,5 @@ export async function verifyAccessToken(
   if (!session || session.orgId !== org.id || session.userId !== shape.userId) return null;
   // A promoted token belongs to the session of the public client it came from (`azp`).
   if (session.clientId !== (shape.authorizedParty ?? shape.clientId)) return null;
-  return { ...shape, claims: payload };
+  return { ...shape, claims: payload, session };
 }

@@ -4,7 +4,6 @@ import { verifyAccessToken } from './access-tokens.js';
 import { clock } from './clock.js';
 import type { Deps } from './context.js';
 import { fail } from './errors.js';
-import { liveSession } from './sessions.js';
 import type { Client, Org } from './types.js';
 import { signSessionToken } from './user-tokens.js';
 
@@ -63,11 +62,8 @@ export async function promoteToken(
   if (source?.client.kind !== 'public' || !promotable.includes(source.client.id)) {
     return fail('unauthorized_client', 'this client may not promote tokens of the subject token’s client');
   }
-  const now = clock.now();
-  const session = await liveSession(deps.db, subject.sessionId, now);
-  if (!session) return fail('invalid_grant', 'the session of subject_token has ended');
   const signer = await deps.keyRing.signer(org.id);
-  const signed = await signSessionToken(deps, signer, org, session, now, {
+  const signed = await signSessionToken(deps, signer, org, subject.session, clock.now(), {
     audience: client.id,
     authorizedParty: source.client.id,
     tenantId: subject.tenantId,

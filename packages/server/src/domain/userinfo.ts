@@ -1,10 +1,7 @@
 import type { VerifiedAccess } from './access-tokens.js';
-import { clock } from './clock.js';
 import type { Deps } from './context.js';
-import { fail } from './errors.js';
 import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
 import { requireUser } from './profile.js';
-import { liveSession } from './sessions.js';
 
 /**
  * The userinfo response (OIDC Core §5.3.2) for a verified access token: `sub` plus what the
@@ -17,9 +14,7 @@ import { liveSession } from './sessions.js';
  */
 export async function userInfo(deps: Deps, access: VerifiedAccess): Promise<Record<string, unknown> | null> {
   // The scopes live with the session (a token does not carry them).
-  const session = await liveSession(deps.db, access.sessionId, clock.now());
-  if (!session) return fail('unauthorized', "we don't know who you are");
-  const scopes = scopesOf(session.scope);
+  const scopes = scopesOf(access.session.scope);
   if (!scopes.includes(OPENID_SCOPE)) return null;
   const user = await requireUser(deps, access.userId);
   return { sub: user.id, ...scopedClaims(user, scopes) };
