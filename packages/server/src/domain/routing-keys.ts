@@ -14,10 +14,6 @@ export const ENTITY_SHAPE = /^[a-z0-9_-]{1,64}$/;
  */
 export const ROUTING_PATTERN = new RegExp(`^(#|(\\*|[a-z0-9_-]{1,64})\\.(\\*|${VERBS.join('|')}))$`);
 
-export function isRoutingPattern(pattern: string): boolean {
-  return ROUTING_PATTERN.test(pattern);
-}
-
 /** Whether an entry with routing key `key` is delivered to a subscription with `pattern`. */
 export function matchesRoutingKey(pattern: string, key: string): boolean {
   if (pattern === '#') return true;

@@ -45,16 +45,6 @@ export async function claimDue(
     .execute();
 }
 
-/** When the next pending delivery is due (or its lease ends), or null when nothing is pending. */
-export async function nextDueAt(db: Db): Promise<number | null> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select(sql<number | null>`min(next_attempt_at)`.as('at'))
-    .where('status', '=', PENDING)
-    .executeTakeFirst();
-  return row?.at == null ? null : Number(row.at);
-}
-
 /**
  * Settles a claimed delivery: done (`delivered`, `failed`, `skipped`) or pending again at
  * `nextAttemptAt`. Only while this worker's claim holds; false when it had expired and another
@@ -79,18 +69,6 @@ export async function settleDelivery(
     .where('claim_token', '=', token)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** Hands back claimed deliveries not attempted yet (a worker stopping), due at once for the next worker. */
-export async function releaseClaims(db: Db, ids: string[], token: string, now: number): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: now, claim_token: null, updated_at: now })
-    .where('id', 'in', ids)
-    .where('claim_token', '=', token)
-    .where('status', '=', PENDING)
-    .execute();
 }
 
 /** A webhook's pending deliveries become `skipped` (it was set inactive). */
