@@ -38,6 +38,16 @@ export async function pendingRequest(deps: Deps, org: Org, id: string | undefine
   return pending ?? fail('invalid_request', 'This sign-in link has expired or was already used.');
 }
 
+/** The request a login or sign-up page was opened for; null when the page was opened on its own. */
+export async function optionalRequest(deps: Deps, org: Org, id: string | undefined) {
+  return id === undefined ? null : pendingRequest(deps, org, id);
+}
+
+/** The query that keeps a page in its authorization request (none outside one). */
+export function requestParams(pending: PendingAuthorization | null): Record<string, string> {
+  return pending ? { req: pending.request.id } : {};
+}
+
 /**
  * Where an authorization request goes next: sign in, consent, or — when both are settled —
  * back to the client with a code.

@@ -16,8 +16,8 @@ import {
   pageRoute,
   queryValue,
 } from './context.js';
-import { nextStep, pendingRequest } from './flow.js';
-import { formTargetOf, type PageOptions, sendErrorPage, sendPage } from './respond.js';
+import { nextStep, optionalRequest, requestParams } from './flow.js';
+import { formTargetOf, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { secondFactorRedirect } from './second-factor.js';
 import { loginView, signedInView } from './views.js';
 
@@ -40,7 +40,7 @@ export function renderLogin(
   state: { email: string; error: string | null },
   options: PageOptions = {},
 ) {
-  const params: Record<string, string> = pending ? { req: pending.request.id } : {};
+  const params = requestParams(pending);
   const body = loginView({
     action: pageLink(ctx, request, '/login', params),
     csrf: ctx.csrf.token(request, reply, 'login', [pending?.request.id ?? '']),
@@ -105,7 +105,7 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
     '/login',
     pageRoute(ctx, async (org, request, reply) => {
       const reqId = queryValue(request, 'req');
-      const pending = reqId === undefined ? null : await pendingRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId);
       const session = await browserSessionOf(ctx, org, request);
       if (session && pending) return reply.redirect(await nextStep(ctx, org, request, pending, session), 303);
       if (session) return sendPage(reply, org.name, 'Signed in', signedInView(session.user.email));
@@ -118,7 +118,7 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const reqId = queryValue(request, 'req');
-      const pending = reqId === undefined ? null : await pendingRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId);
       if (!ctx.csrf.check(request, 'login', [reqId ?? ''], field(form, 'csrf'))) {
         return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
       }
@@ -132,20 +132,8 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
       );
       if (outcome.ok) return signedIn(ctx, org, request, reply, outcome.user, pending);
       if (outcome.reason === 'throttled') {
-        const minutes = Math.ceil(outcome.retryAfterS / 60);
-        const error = `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-        return renderLogin(
-          ctx,
-          org,
-          request,
-          reply,
-          pending,
-          { email, error },
-          {
-            status: 429,
-            headers: { 'retry-after': String(outcome.retryAfterS) },
-          },
-        );
+        const { error, options } = throttledPage(outcome.retryAfterS, 'sign-in attempts');
+        return renderLogin(ctx, org, request, reply, pending, { email, error }, options);
       }
       return renderLogin(ctx, org, request, reply, pending, { email, error: INVALID }, { status: 400 });
     }),

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireUser } from '../../domain/profile.js';
 import {
-  type CodeOutcome,
   confirmEnrolment,
   orgRequiresMfa,
   pendingEnrolment,
@@ -14,23 +13,11 @@ import { field, formOf, type PageContext, pageLink, pageRoute } from './context.
 import { CSRF_REJECTED } from './login.js';
 import { profileUserOf, renderProfile } from './profile.js';
 import { type PageOptions, sendErrorPage, sendPage } from './respond.js';
-import { qrCodeSvg, recoveryCodesView, setupView, statusView } from './second-factor-views.js';
+import { codeProblem, qrCodeSvg, recoveryCodesView, setupView, statusView } from './second-factor-views.js';
 
 const PATH = '/profile/second-factor';
 const FORM = 'profile-second-factor';
 const CLOSED = 'This profile page has expired. Open your profile again from the application.';
-const WRONG_CODE = 'That code is not right. Check your app and try again.';
-
-function problem(outcome: Exclude<CodeOutcome, { ok: true }>): { error: string; options: PageOptions } {
-  if (outcome.reason === 'throttled') {
-    const minutes = Math.ceil(outcome.retryAfterS / 60);
-    return {
-      error: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      options: { status: 429, headers: { 'retry-after': String(outcome.retryAfterS) } },
-    };
-  }
-  return { error: WRONG_CODE, options: { status: 400 } };
-}
 
 /**
  * Two-step verification on the hosted profile page (opened with a profile key, DESIGN §4):
@@ -120,7 +107,7 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
           if ((await secondFactorStatus(ctx.deps, user.id)).enrolled) {
             return renderStatus(org, request, reply, user, null);
           }
-          const { error, options } = problem(outcome);
+          const { error, options } = codeProblem(outcome);
           return renderSetup(org, request, reply, user, false, error, options);
         }
         const codes = 'recoveryCodes' in outcome ? outcome.recoveryCodes : [];
@@ -130,7 +117,7 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
       if (step === 'remove') {
         const outcome = await removeSecondFactor(ctx.deps, org, user, code, request.ip);
         if (!outcome.ok) {
-          const { error, options } = problem(outcome);
+          const { error, options } = codeProblem(outcome);
           return renderStatus(org, request, reply, user, error, options);
         }
         return renderProfile(ctx, org, request, reply, user, {

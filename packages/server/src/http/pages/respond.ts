@@ -42,6 +42,18 @@ export function sendPage(
     .send(layout(orgName, title, body));
 }
 
+/** The words and `Retry-After` of a throttled form: when to try again, rounded up to minutes. */
+export function throttledPage(
+  retryAfterS: number,
+  attempts = 'attempts',
+): { error: string; options: PageOptions } {
+  const minutes = Math.ceil(retryAfterS / 60);
+  return {
+    error: `Too many ${attempts}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    options: { status: 429, headers: { 'retry-after': String(retryAfterS) } },
+  };
+}
+
 /** A page that explains a failure in words a person can act on. */
 export function sendErrorPage(reply: FastifyReply, orgName: string, status: number, message: string) {
   const body = html`<h1>Something is not right</h1><p class="error">${message}</p>

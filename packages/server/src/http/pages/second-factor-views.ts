@@ -1,10 +1,19 @@
 import QRCode from 'qrcode';
+import type { CodeOutcome } from '../../domain/second-factor.js';
 import { html, type SafeHtml, SafeHtml as Trusted } from './html.js';
+import { type PageOptions, throttledPage } from './respond.js';
+import { notice } from './views.js';
 
 /** The bodies of the second-factor pages. Pure functions of their inputs; `html` escapes every value. */
 
-const notice = (error: string | null, kind = 'error') =>
-  error ? html`<p class="${kind}" role="alert">${error}</p>` : '';
+/** What a person is told when a code is refused, on the login step and the profile page alike. */
+export function codeProblem(outcome: Exclude<CodeOutcome, { ok: true }>): {
+  error: string;
+  options: PageOptions;
+} {
+  if (outcome.reason === 'throttled') return throttledPage(outcome.retryAfterS);
+  return { error: 'That code is not right. Check your app and try again.', options: { status: 400 } };
+}
 
 /**
  * The QR code of an `otpauth://` URI as inline SVG, drawn here on the server: no script, no image

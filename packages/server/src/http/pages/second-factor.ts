@@ -12,17 +12,22 @@ import { ACR_MFA, AMR_OTP, AMR_PASSWORD, SECOND_FACTOR_PENDING_TTL_MS } from '..
 import type { Org, User } from '../../domain/types.js';
 import { findUserById } from '../../storage/repos/users.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
-import { pendingRequest } from './flow.js';
+import { optionalRequest, requestParams } from './flow.js';
 import { CSRF_REJECTED, completeSignIn, formTargets, startSignedInSession } from './login.js';
 import { type PageOptions, sendErrorPage, sendPage } from './respond.js';
-import { challengeView, qrCodeSvg, recoveryCodesView, setupView } from './second-factor-views.js';
+import {
+  challengeView,
+  codeProblem,
+  qrCodeSvg,
+  recoveryCodesView,
+  setupView,
+} from './second-factor-views.js';
 
 export const MFA_SIGN_IN = Object.freeze({ amr: [AMR_PASSWORD, AMR_OTP], acr: ACR_MFA });
 
 const CHALLENGE_PATH = '/login/second-factor';
 const ENROL_PATH = '/login/enrol';
 const COOKIE_PATH = '/login';
-const WRONG_CODE = 'That code is not right. Check your app and try again.';
 const EXPIRED = 'Your sign-in has expired. Sign in again.';
 
 /**
@@ -47,7 +52,7 @@ export async function secondFactorRedirect(
     path: COOKIE_PATH,
     maxAgeMs: SECOND_FACTOR_PENDING_TTL_MS,
   });
-  return pageLink(ctx, request, path, pending ? { req: pending.request.id } : {});
+  return pageLink(ctx, request, path, requestParams(pending));
 }
 
 /** The user whose password was just checked on this browser, or null. */
@@ -59,19 +64,31 @@ async function passwordUser(ctx: PageContext, org: Org, request: FastifyRequest)
 
 async function stepContext(ctx: PageContext, org: Org, request: FastifyRequest) {
   const reqId = queryValue(request, 'req');
-  const pending = reqId === undefined ? null : await pendingRequest(ctx.deps, org, reqId);
-  const params: Record<string, string> = pending ? { req: pending.request.id } : {};
+  const pending = await optionalRequest(ctx.deps, org, reqId);
+  const params = requestParams(pending);
   return { reqId: reqId ?? '', pending, params, user: await passwordUser(ctx, org, request) };
 }
 
 type Step = Awaited<ReturnType<typeof stepContext>> & { user: User };
 
-function throttledOptions(retryAfterS: number): { error: string; options: PageOptions } {
-  const minutes = Math.ceil(retryAfterS / 60);
-  return {
-    error: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    options: { status: 429, headers: { 'retry-after': String(retryAfterS) } },
-  };
+/**
+ * A submitted step: the code typed, once the password cookie is still good and the CSRF token was
+ * made for `form`, this user and this request; otherwise the error page that was sent instead.
+ */
+async function postedStep(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  form: 'second-factor' | 'enrol',
+) {
+  const posted = formOf(request);
+  const step = await stepContext(ctx, org, request);
+  if (step.user === null) return { sent: sendErrorPage(reply, org.name, 401, EXPIRED) };
+  if (!ctx.csrf.check(request, form, [step.user.id, step.reqId], field(posted, 'csrf'))) {
+    return { sent: sendErrorPage(reply, org.name, 403, CSRF_REJECTED) };
+  }
+  return { step: step as Step, code: field(posted, 'code') };
 }
 
 function renderChallenge(
@@ -123,51 +140,45 @@ async function renderEnrol(
  * GET and POST /login/enrol. Success signs in with `amr ["pwd","otp"]` and `acr …:mfa`.
  */
 export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
+  /** The step of a GET, or the redirect back to the login page (sent) when there is none. */
   const start = async (org: Org, request: FastifyRequest, reply: FastifyReply) => {
     const step = await stepContext(ctx, org, request);
-    if (step.user === null) {
-      reply.redirect(pageLink(ctx, request, '/login', step.params), 303);
-      return null;
-    }
-    return step as Step;
+    if (step.user === null)
+      return { sent: reply.redirect(pageLink(ctx, request, '/login', step.params), 303) };
+    return { step: step as Step };
   };
 
   app.get(
     CHALLENGE_PATH,
     pageRoute(ctx, async (org, request, reply) => {
-      const step = await start(org, request, reply);
-      return step && renderChallenge(ctx, org, request, reply, step, null);
+      const started = await start(org, request, reply);
+      if ('sent' in started) return started.sent;
+      return renderChallenge(ctx, org, request, reply, started.step, null);
     }),
   );
 
   app.post(
     CHALLENGE_PATH,
     pageRoute(ctx, async (org, request, reply) => {
-      const form = formOf(request);
-      const step = await stepContext(ctx, org, request);
-      if (step.user === null) return sendErrorPage(reply, org.name, 401, EXPIRED);
-      const user = step.user;
-      if (!ctx.csrf.check(request, 'second-factor', [user.id, step.reqId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
-      }
-      const outcome = await verifySecondFactor(ctx.deps, org, user.id, field(form, 'code'), request.ip);
+      const posted = await postedStep(ctx, org, request, reply, 'second-factor');
+      if ('sent' in posted) return posted.sent;
+      const { step, code } = posted;
+      const outcome = await verifySecondFactor(ctx.deps, org, step.user.id, code, request.ip);
       if (!outcome.ok) {
-        if (outcome.reason === 'throttled') {
-          const { error, options } = throttledOptions(outcome.retryAfterS);
-          return renderChallenge(ctx, org, request, reply, { ...step, user }, error, options);
-        }
-        return renderChallenge(ctx, org, request, reply, { ...step, user }, WRONG_CODE, { status: 400 });
+        const { error, options } = codeProblem(outcome);
+        return renderChallenge(ctx, org, request, reply, step, error, options);
       }
       ctx.cookies.clear(reply, ctx.cookies.secondFactor, COOKIE_PATH);
-      return completeSignIn(ctx, org, request, reply, user, step.pending, MFA_SIGN_IN);
+      return completeSignIn(ctx, org, request, reply, step.user, step.pending, MFA_SIGN_IN);
     }),
   );
 
   app.get(
     ENROL_PATH,
     pageRoute(ctx, async (org, request, reply) => {
-      const step = await start(org, request, reply);
-      if (step === null) return;
+      const started = await start(org, request, reply);
+      if ('sent' in started) return started.sent;
+      const { step } = started;
       if ((await secondFactorStatus(ctx.deps, step.user.id)).enrolled) {
         return reply.redirect(pageLink(ctx, request, CHALLENGE_PATH, step.params), 303);
       }
@@ -178,24 +189,16 @@ export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
   app.post(
     ENROL_PATH,
     pageRoute(ctx, async (org, request, reply) => {
-      const form = formOf(request);
-      const step = await stepContext(ctx, org, request);
-      if (step.user === null) return sendErrorPage(reply, org.name, 401, EXPIRED);
-      const user = step.user;
-      if (!ctx.csrf.check(request, 'enrol', [user.id, step.reqId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
-      }
-      const code = field(form, 'code').replace(/\s/g, '');
-      const outcome = await confirmEnrolment(ctx.deps, org, user, code, request.ip);
+      const posted = await postedStep(ctx, org, request, reply, 'enrol');
+      if ('sent' in posted) return posted.sent;
+      const { step, code } = posted;
+      const outcome = await confirmEnrolment(ctx.deps, org, step.user, code.replace(/\s/g, ''), request.ip);
       if (!outcome.ok) {
-        if (outcome.reason === 'throttled') {
-          const { error, options } = throttledOptions(outcome.retryAfterS);
-          return renderEnrol(ctx, org, request, reply, { ...step, user }, error, options);
-        }
-        return renderEnrol(ctx, org, request, reply, { ...step, user }, WRONG_CODE, { status: 400 });
+        const { error, options } = codeProblem(outcome);
+        return renderEnrol(ctx, org, request, reply, step, error, options);
       }
       ctx.cookies.clear(reply, ctx.cookies.secondFactor, COOKIE_PATH);
-      await startSignedInSession(ctx, org, reply, user, MFA_SIGN_IN);
+      await startSignedInSession(ctx, org, reply, step.user, MFA_SIGN_IN);
       // The codes are shown once; "Continue" then completes the authorization request.
       const next = pageLink(ctx, request, '/login', step.params);
       const label = step.pending ? `Continue to ${step.pending.client.name}` : 'Continue';

@@ -7,7 +7,7 @@ import { signUp, signupOpen } from '../../domain/signup.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
-import { pendingRequest } from './flow.js';
+import { optionalRequest, requestParams } from './flow.js';
 import { CSRF_REJECTED, formTargets, signedIn } from './login.js';
 import { type PageOptions, sendErrorPage, sendPage } from './respond.js';
 import { signupView } from './views.js';
@@ -28,7 +28,7 @@ function renderSignup(
   entered: Entered,
   options: PageOptions = {},
 ) {
-  const params: Record<string, string> = pending ? { req: pending.request.id } : {};
+  const params = requestParams(pending);
   const body = signupView({
     action: pageLink(ctx, request, '/signup', params),
     csrf: ctx.csrf.token(request, reply, 'signup', [pending?.request.id ?? '']),
@@ -57,7 +57,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       if (!signupOpen(org)) return fail('not_found', 'This organization does not offer sign-up.');
       const reqId = queryValue(request, 'req');
-      const pending = reqId === undefined ? null : await pendingRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId);
       const empty = { email: '', firstName: '', lastName: '', error: null };
       return renderSignup(ctx, org, request, reply, pending, empty);
     }),
@@ -69,7 +69,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
       if (!signupOpen(org)) return fail('not_found', 'This organization does not offer sign-up.');
       const form = formOf(request);
       const reqId = queryValue(request, 'req');
-      const pending = reqId === undefined ? null : await pendingRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId);
       if (!ctx.csrf.check(request, 'signup', [reqId ?? ''], field(form, 'csrf'))) {
         return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
       }

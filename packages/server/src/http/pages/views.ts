@@ -3,8 +3,15 @@ import { html, type SafeHtml } from './html.js';
 
 /** The bodies of the hosted pages. Pure functions of their inputs; `html` escapes every value. */
 
-const notice = (error: string | null, kind = 'error') =>
+export const notice = (error: string | null, kind = 'error') =>
   error ? html`<p class="${kind}" role="alert">${error}</p>` : '';
+
+/** First and last name, as the sign-up and profile forms both ask for them. */
+const nameFields = (v: { firstName: string; lastName: string }) =>
+  html`<label for="first_name">First name</label>
+<input id="first_name" name="first_name" autocomplete="given-name" value="${v.firstName}">
+<label for="last_name">Last name</label>
+<input id="last_name" name="last_name" autocomplete="family-name" value="${v.lastName}">`;
 
 export interface LoginView {
   action: string;
@@ -41,10 +48,7 @@ export function signupView(v: SignupView): SafeHtml {
   return html`<h1>Create your account</h1>${notice(v.error)}
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<label for="first_name">First name</label>
-<input id="first_name" name="first_name" autocomplete="given-name" value="${v.firstName}">
-<label for="last_name">Last name</label>
-<input id="last_name" name="last_name" autocomplete="family-name" value="${v.lastName}">
+${nameFields(v)}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
 <label for="password">Password (at least 8 characters)</label>
@@ -94,10 +98,7 @@ export function profileView(v: ProfileView): SafeHtml {
 <p class="muted">Signed in as ${v.email}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<label for="first_name">First name</label>
-<input id="first_name" name="first_name" autocomplete="given-name" value="${v.firstName}">
-<label for="last_name">Last name</label>
-<input id="last_name" name="last_name" autocomplete="family-name" value="${v.lastName}">
+${nameFields(v)}
 <button type="submit">Save</button>
 </form>
 ${v.secondFactor ?? ''}`;
