@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { fail } from '../domain/errors.js';
 
 /** A parsed `application/x-www-form-urlencoded` body: every value a name was given, in order. */
@@ -15,6 +16,20 @@ export function parseForm(body: string): FormParams {
 
 export function isForm(body: unknown): body is FormParams {
   return body instanceof Map;
+}
+
+/**
+ * The form of a request to the token or revocation endpoint. Clients authenticate with
+ * client_secret_post only, so credentials in an `Authorization` header are refused, not ignored.
+ */
+export function clientForm(request: FastifyRequest): FormParams {
+  if (!isForm(request.body)) {
+    return fail('invalid_request', 'the body must be application/x-www-form-urlencoded');
+  }
+  if (request.headers.authorization !== undefined) {
+    fail('invalid_request', 'send client credentials in the request body (client_secret_post)');
+  }
+  return request.body;
 }
 
 /**

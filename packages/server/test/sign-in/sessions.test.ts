@@ -86,6 +86,27 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal(((await response.json()) as { error: string }).error, 'invalid_client');
     });
 
+    test('revoke takes client credentials in the body only (client_secret_post), like the token endpoint', {
+      skip,
+    }, async () => {
+      const session = await signIn(issuer, clientId, 'ada@acme.test');
+      const response = await fetch(new URL('oauth/revoke', issuer), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${clientId}:`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ token: session.accessToken, client_id: clientId }).toString(),
+      });
+      assert.equal(response.status, 400);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(await response.json(), {
+        error: 'invalid_request',
+        error_description: 'send client credentials in the request body (client_secret_post)',
+      });
+      assert.equal((await api(issuer, 'GET', 'users/me', session.accessToken)).status, 200, 'not revoked');
+    });
+
     test('switch-tenant: only to a tenant the user belongs to, with a live token of this client', {
       skip,
     }, async () => {

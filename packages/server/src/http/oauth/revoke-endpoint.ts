@@ -1,19 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { authenticateClient } from '../../domain/client-auth.js';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { revokeToken } from '../../domain/revocation.js';
-import { isForm, oauthParams } from '../form.js';
+import { clientForm, oauthParams } from '../form.js';
 import { orgOf } from '../org-routing.js';
-
-function revocationParams(request: FastifyRequest) {
-  if (!isForm(request.body))
-    return fail('invalid_request', 'the body must be application/x-www-form-urlencoded');
-  if (request.headers.authorization !== undefined) {
-    fail('invalid_request', 'send client credentials in the request body (client_secret_post)');
-  }
-  return oauthParams(request.body, ['token', 'token_type_hint', 'client_id', 'client_secret']);
-}
 
 /**
  * POST /oauth/revoke (RFC 7009): authenticate the client, then end the session of the token if
@@ -24,7 +15,12 @@ function revocationParams(request: FastifyRequest) {
 export function revokeEndpoint(app: FastifyInstance, deps: Deps) {
   app.post('/oauth/revoke', async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const params = revocationParams(request);
+    const params = oauthParams(clientForm(request), [
+      'token',
+      'token_type_hint',
+      'client_id',
+      'client_secret',
+    ]);
     const org = await orgOf(deps, request);
     const clientId = params.client_id ?? fail('invalid_request', 'client_id is required');
     const client = await authenticateClient(deps.db, org.id, clientId, params.client_secret);

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
-import { type FormParams, isForm, oauthParams } from '../form.js';
+import { clientForm, oauthParams } from '../form.js';
 import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
 import { GRANTS } from './grants/registry.js';
 
@@ -9,28 +9,14 @@ function noStore(reply: FastifyReply) {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 }
 
-function formBody(request: FastifyRequest): FormParams {
-  if (!isForm(request.body)) {
-    return fail('invalid_request', 'the body must be application/x-www-form-urlencoded');
-  }
-  return request.body;
-}
-
-function rejectHeaderAuth(request: FastifyRequest) {
-  if (request.headers.authorization !== undefined) {
-    fail('invalid_request', 'send client credentials in the request body (client_secret_post)');
-  }
-}
-
 /**
- * POST /oauth/token: named steps, in order — no-store, form body, one grant_type, the grant's
+ * POST /oauth/token: named steps, in order — no-store, the client's form, one grant_type, the grant's
  * parameters (no repeats, nothing unknown), then the grant's own handler.
  */
 export function tokenEndpoint(app: FastifyInstance, deps: Deps) {
   app.post('/oauth/token', async (request, reply) => {
     noStore(reply);
-    const form = formBody(request);
-    rejectHeaderAuth(request);
+    const form = clientForm(request);
     const grantTypes = form.get('grant_type');
     if (!grantTypes || grantTypes[0] === '') return fail('invalid_request', 'grant_type is required');
     if (grantTypes.length > 1) return fail('invalid_request', 'parameter given more than once: grant_type');
