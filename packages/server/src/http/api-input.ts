@@ -11,13 +11,22 @@ function describe(issue: z.core.$ZodIssue, noun: 'field' | 'parameter'): string 
   return path === '' ? issue.message : `${path}: ${issue.message}`;
 }
 
-/** A management JSON body checked against `schema`; any failure is 400 `invalid_request`. */
-export function managementBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return failApi('invalid_request', 'the body must be a JSON object');
+/**
+ * A JSON object body checked against `schema`; any failure is 400 `code` with an `error_detail`
+ * naming the field: `invalid_request` on the management API (spec "Errors"), `invalid_body` on
+ * the user APIs.
+ */
+export function jsonBody<S extends z.ZodType>(
+  code: 'invalid_request' | 'invalid_body',
+  schema: S,
+  body: unknown,
+): z.output<S> {
+  // A form body arrives as a Map (http/form.ts): not JSON either.
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || body instanceof Map) {
+    return failApi(code, 'the body must be a JSON object');
   }
   const result = schema.safeParse(body);
-  if (!result.success) return failApi('invalid_request', describe(result.error.issues[0] as never, 'field'));
+  if (!result.success) return failApi(code, describe(result.error.issues[0] as never, 'field'));
   return result.data;
 }
 

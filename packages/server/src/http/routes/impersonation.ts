@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
 import { startImpersonation } from '../../domain/impersonation.js';
-import { managementBody } from '../api-input.js';
+import { jsonBody } from '../api-input.js';
 import type { Impersonation } from '../impersonation-schemas.js';
 import { StartImpersonationBody } from '../impersonation-schemas.js';
 import { ownerCaller } from '../management.js';
@@ -16,7 +16,7 @@ type Params = { Params: { org: string; id: string } };
 export function impersonationRoutes(app: FastifyInstance, deps: Deps) {
   app.post<Params>('/organizations/:org/users/:id/impersonation', async (request, reply) => {
     const { org, consoleUserId } = await ownerCaller(deps, request, 'forbidden');
-    const body = managementBody(StartImpersonationBody, request.body);
+    const body = jsonBody('invalid_request', StartImpersonationBody, request.body);
     const started = await startImpersonation(deps, org, consoleUserId, request.params.id, {
       reason: body.reason,
       clientId: body.client_id,

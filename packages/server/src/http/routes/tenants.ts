@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
 import { createTenant, deleteTenant, listTenants, updateTenant } from '../../domain/tenants.js';
+import { jsonBody } from '../api-input.js';
 import { authenticateBearer } from '../bearer.js';
-import { jsonBody } from '../json-body.js';
 
 export const CreateTenant = z.strictObject({ name: z.string() });
 export const UpdateTenant = z.strictObject({
@@ -21,13 +21,13 @@ export function tenantRoutes(app: FastifyInstance, deps: Deps) {
 
   app.post('/tenants', async (request, reply) => {
     const { org, access } = await authenticateBearer(deps, request, ['user']);
-    const { name } = jsonBody(CreateTenant, request.body);
+    const { name } = jsonBody('invalid_body', CreateTenant, request.body);
     return reply.code(201).send(await createTenant(deps, org, access.userId, name));
   });
 
   app.patch<{ Params: { id: string } }>('/tenants/:id', async (request) => {
     const { org, access } = await authenticateBearer(deps, request, ['user']);
-    const input = jsonBody(UpdateTenant, request.body);
+    const input = jsonBody('invalid_body', UpdateTenant, request.body);
     return updateTenant(deps, org, access.userId, request.params.id, input);
   });
 

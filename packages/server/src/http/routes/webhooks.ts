@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
 import { createWebhook, deleteWebhook, listWebhooks, type Webhook } from '../../domain/webhooks.js';
-import { managementBody } from '../api-input.js';
+import { jsonBody } from '../api-input.js';
 import { CreateWebhookBody, type Webhook as WebhookView } from '../api-schemas.js';
 import { ownerCaller } from '../management.js';
 
@@ -20,7 +20,7 @@ type OrgParams = { Params: { org: string } };
 export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   app.post<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
     const { org, actor } = await ownerCaller(deps, request, 'forbidden');
-    const input = managementBody(CreateWebhookBody, request.body);
+    const input = jsonBody('invalid_request', CreateWebhookBody, request.body);
     const { webhook, secret } = await createWebhook(deps, org, input, actor);
     return reply
       .code(201)
