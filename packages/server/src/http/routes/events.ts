@@ -39,16 +39,15 @@ export function eventRoutes(app: FastifyInstance, deps: Deps) {
       from: query.from ?? null,
       to: query.to ?? null,
     });
+    const asGiven = (names: readonly string[]) =>
+      names.flatMap((name) => {
+        const value = given.get(name);
+        return value === undefined ? [] : [[name, value] as const];
+      });
     const link = pageLinks({
       base: listUrl(deps, request),
-      filters: FILTERS.flatMap((name) => {
-        const value = given.get(name);
-        return value === undefined ? [] : [[name, value] as const];
-      }),
-      trailing: transport.flatMap((name) => {
-        const value = given.get(name);
-        return value === undefined ? [] : [[name, value] as const];
-      }),
+      filters: asGiven(FILTERS),
+      trailing: asGiven(transport),
       page: query.page,
       perPage: query.per_page,
       total: page.total,
