@@ -11,7 +11,7 @@ export interface BearerCaller {
   access: VerifiedAccess;
 }
 
-const REALM = 'tessera';
+export const REALM = 'tessera';
 
 /** The token of an `Authorization: Bearer …` header (scheme case-insensitive, RFC 6750 §2.1), or null. */
 export function bearerToken(request: FastifyRequest): string | null {

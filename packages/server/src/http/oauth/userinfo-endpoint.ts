@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { userInfo } from '../../domain/userinfo.js';
-import { authenticateBearer } from '../bearer.js';
+import { authenticateBearer, REALM } from '../bearer.js';
 
 /** RFC 6750 §3.1: a valid token that lacks the scope; same realm as authenticateBearer. */
-const INSUFFICIENT_SCOPE = 'Bearer realm="tessera", error="insufficient_scope", scope="openid"';
+const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope", scope="openid"`;
 
 /**
  * GET and POST /oauth/userinfo (OIDC Core §5.3), as named steps: the bearer token (user or
