@@ -43,8 +43,9 @@ export async function registerClient(
   metadata: RegistrationMetadata,
   ipBucket: string,
 ): Promise<RegisteredClient> {
-  const redirectUris = [...new Set(metadata.redirectUris)];
-  const name = metadata.name?.trim() ?? DEFAULT_CLIENT_NAME;
+  // The spec's registered client: redirect_uris "as submitted", client_name "the given name".
+  const redirectUris = metadata.redirectUris;
+  const name = metadata.name ?? DEFAULT_CLIENT_NAME;
   const now = Date.now();
   const slot = await takeSlot(
     deps.db,

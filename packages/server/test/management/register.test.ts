@@ -81,6 +81,14 @@ describe('POST /oauth/register (RFC 7591)', () => {
     assert.deepEqual(res.body.redirect_uris, uris);
   });
 
+  test('client_name and redirect_uris come back exactly as submitted, repeats and spaces kept', async () => {
+    const uris = ['https://a.example/cb', 'http://127.0.0.1:9/cb', 'https://a.example/cb'];
+    const res = await register(server.base, { redirect_uris: uris, client_name: ' My CLI ' }, from());
+    assert.equal(res.status, 201);
+    assert.equal(res.body.client_name, ' My CLI ');
+    assert.deepEqual(res.body.redirect_uris, uris);
+  });
+
   test('400 invalid_redirect_uri: missing, empty, not a string, neither https nor loopback http', async () => {
     const cases: [unknown, string][] = [
       [{}, 'redirect_uris must be a non-empty array'],
