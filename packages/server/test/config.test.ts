@@ -24,6 +24,13 @@ test('webhook delivery defaults (DESIGN §6): retries after 5 s, 5 min, 30 min, 
   assert.equal(short.webhookTimeoutMs, 1000);
 });
 
+test('refresh-token reuse grace: 10 s by default, a duration such as 2s, 0 turns it off', () => {
+  assert.equal(loadConfig({}).refreshReuseGraceMs, 10_000);
+  assert.equal(loadConfig({ TESSERA_REFRESH_REUSE_GRACE: '2s' }).refreshReuseGraceMs, 2000);
+  assert.equal(loadConfig({ TESSERA_REFRESH_REUSE_GRACE: '500ms' }).refreshReuseGraceMs, 500);
+  assert.equal(loadConfig({ TESSERA_REFRESH_REUSE_GRACE: '0' }).refreshReuseGraceMs, 0);
+});
+
 test('a public URL turns the host override off', () => {
   const c = loadConfig({ TESSERA_URL: 'https://id.example.com', TESSERA_ISSUER_DOMAIN: 'id.example.com' });
   assert.equal(c.loopback, false);
@@ -49,6 +56,14 @@ test('each bad variable stops start-up with one line naming it', () => {
     [{ TESSERA_SECRET: 'short' }, 'TESSERA_SECRET must be at least 32 characters'],
     [{ TESSERA_TRUST_PROXY: 'yes' }, 'TESSERA_TRUST_PROXY must be a whole number from 0 to 32'],
     [{ TESSERA_WEBHOOKS_ALLOW_PRIVATE: 'true' }, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0'],
+    [
+      { TESSERA_REFRESH_REUSE_GRACE: '10' },
+      'TESSERA_REFRESH_REUSE_GRACE "10" is not a delay such as 500ms, 5s, 5m or 2h',
+    ],
+    [
+      { TESSERA_REFRESH_REUSE_GRACE: '2m' },
+      'TESSERA_REFRESH_REUSE_GRACE "2m" must be above 0 and at most 60 s',
+    ],
     [{ TESSERA_WEBHOOK_TIMEOUT: '2m' }, 'TESSERA_WEBHOOK_TIMEOUT "2m" must be above 0 and at most 60 s'],
     [
       { TESSERA_WEBHOOK_RETRY_SCHEDULE: '5s,soon' },

@@ -26,6 +26,11 @@ export interface Config {
   readonly webhookRetrySchedule: readonly number[];
   /** One delivery attempt's time limit in ms (TESSERA_WEBHOOK_TIMEOUT); a claim holds twice as long. */
   readonly webhookTimeoutMs: number;
+  /**
+   * How long after a refresh token is rotated presenting it again is refused without revoking the
+   * session (TESSERA_REFRESH_REUSE_GRACE), in ms; 0 turns the grace off.
+   */
+  readonly refreshReuseGraceMs: number;
   /** True while TESSERA_URL points at a loopback host: enables the `host` query override. */
   readonly loopback: boolean;
   /** pino level for request logs: fatal, error, warn, info, debug, trace or silent. */
@@ -35,6 +40,16 @@ export interface Config {
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
+
+/**
+ * Two requests refreshing with the same token at once (two tabs) are not an attack: the loser is
+ * refused without ending the session for this long after the rotation. Kept short, and capped,
+ * because a replay inside it is not detected.
+ */
+const DEFAULT_REFRESH_REUSE_GRACE = '10s';
+const MAX_REFRESH_REUSE_GRACE_MS = 60_000;
+
+const parseGrace = (text: string) => (text === '0' ? 0 : parseDelay(text, MAX_REFRESH_REUSE_GRACE_MS));
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -97,6 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     throw new ConfigError(`TESSERA_WEBHOOK_TIMEOUT ${(error as Error).message}`);
   }
+  let refreshReuseGraceMs: number;
+  try {
+    refreshReuseGraceMs = parseGrace((env.TESSERA_REFRESH_REUSE_GRACE || DEFAULT_REFRESH_REUSE_GRACE).trim());
+  } catch (error) {
+    throw new ConfigError(`TESSERA_REFRESH_REUSE_GRACE ${(error as Error).message}`);
+  }
   const logLevel = env.TESSERA_LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('TESSERA_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -115,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivate: allowPrivate === '1',
     webhookRetrySchedule: Object.freeze(webhookRetrySchedule),
     webhookTimeoutMs,
+    refreshReuseGraceMs,
     loopback: isLoopbackHost(url.hostname),
   });
 }

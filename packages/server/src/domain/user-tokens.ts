@@ -38,6 +38,7 @@ export async function addRefreshToken(
     created_at: now,
     expires_at: Math.min(now + REFRESH_TOKEN_TTL_MS, session.expiresAt),
     used_at: null,
+    rotated_to: null,
   });
   return token;
 }

@@ -9,6 +9,7 @@ import * as secondFactorAndDelegation from './migrations/006-second-factor-and-d
 import * as openid from './migrations/007-openid.js';
 import * as credentialChanges from './migrations/008-credential-changes.js';
 import * as auditCountKeys from './migrations/009-audit-count-keys.js';
+import * as refreshTokenSuccessors from './migrations/010-refresh-token-successors.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-openid': openid,
   '008-credential-changes': credentialChanges,
   '009-audit-count-keys': auditCountKeys,
+  '010-refresh-token-successors': refreshTokenSuccessors,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

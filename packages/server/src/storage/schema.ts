@@ -161,8 +161,10 @@ export interface RefreshTokensTable {
   client_id: string;
   created_at: number;
   expires_at: number;
-  /** Set when rotated (or superseded): presenting it again revokes the session. */
+  /** Set when rotated (or superseded): presenting it again revokes the session (after the reuse grace). */
   used_at: number | null;
+  /** SHA-256 of the token a refresh issued in its place (not set when superseded by a switch). */
+  rotated_to: string | null;
 }
 
 export interface ConsentsTable {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import { clock } from '../../src/domain/clock.js';
 import { SWITCH_TENANT_GRANT } from '../../src/domain/switch-tenant.js';
 import type { Org } from '../../src/domain/types.js';
 import { postgresSkip } from '../support/environment.js';
@@ -29,6 +30,9 @@ for (const database of ['sqlite', 'postgres'] as const) {
     after(async () => {
       if (!skip) await server.close();
     });
+    afterEach(() => {
+      clock.now = () => Date.now();
+    });
 
     const refresh = (token: string, client = clientId) =>
       tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: token, client_id: client });
@@ -39,13 +43,88 @@ for (const database of ['sqlite', 'postgres'] as const) {
         body: new URLSearchParams({ token, client_id: client }).toString(),
       });
 
-    test('two concurrent refreshes with the same token: exactly one succeeds', { skip }, async () => {
+    test('two concurrent refreshes with the same token: exactly one succeeds, the session lives on', {
+      skip,
+    }, async () => {
       for (let round = 0; round < 3; round++) {
         const { refreshToken } = await signIn(issuer, clientId, 'ada@acme.test');
         const results = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
         const statuses = results.map((r) => r.status).sort();
         assert.deepEqual(statuses, [200, 400], `round ${round}`);
-        assert.equal(results.find((r) => r.status === 400)?.body.error, 'invalid_grant');
+        const loser = results.find((r) => r.status === 400);
+        assert.deepEqual(loser?.body, {
+          error: 'invalid_grant',
+          error_description: 'the refresh token was just rotated by another request',
+        });
+        const winner = results.find((r) => r.status === 200)?.body as Record<string, string>;
+        assert.equal((await api(issuer, 'GET', 'users/me', winner.access_token as string)).status, 200);
+        const next = await refresh(winner.refresh_token as string);
+        assert.equal(next.status, 200, `round ${round}: the winner's refresh token still works`);
+      }
+    });
+
+    test('the token just rotated, presented again: refused within the grace, reuse after it', {
+      skip,
+    }, async () => {
+      const grace = server.config.refreshReuseGraceMs;
+      assert.equal(grace, 10_000, 'TESSERA_REFRESH_REUSE_GRACE defaults to 10 s');
+      const { refreshToken } = await signIn(issuer, clientId, 'ada@acme.test');
+      const rotatedAt = Date.now();
+      clock.now = () => rotatedAt;
+      const rotated = await refresh(refreshToken);
+      assert.equal(rotated.status, 200);
+
+      clock.now = () => rotatedAt + grace - 1;
+      const late = await refresh(refreshToken);
+      assert.deepEqual([late.status, late.body.error], [400, 'invalid_grant']);
+      const accessToken = rotated.body.access_token as string;
+      assert.equal((await api(issuer, 'GET', 'users/me', accessToken)).status, 200, 'not revoked');
+
+      clock.now = () => rotatedAt + grace;
+      const replay = await refresh(refreshToken);
+      assert.deepEqual(replay.body, {
+        error: 'invalid_grant',
+        error_description: 'the refresh token was already used; its session is revoked',
+      });
+      assert.equal((await refresh(rotated.body.refresh_token as string)).body.error, 'invalid_grant');
+      assert.equal((await api(issuer, 'GET', 'users/me', accessToken)).status, 401);
+    });
+
+    test('only the token rotated last has the grace: an older one is reuse at once', { skip }, async () => {
+      const { refreshToken: first } = await signIn(issuer, clientId, 'ada@acme.test');
+      const second = await refresh(first);
+      const third = await refresh(second.body.refresh_token as string);
+      assert.equal(third.status, 200);
+      const replay = await refresh(first);
+      assert.equal(
+        replay.body.error_description,
+        'the refresh token was already used; its session is revoked',
+      );
+      assert.equal((await refresh(third.body.refresh_token as string)).body.error, 'invalid_grant');
+    });
+
+    test('TESSERA_REFRESH_REUSE_GRACE=0: the loser of a concurrent refresh revokes the session', {
+      skip,
+    }, async () => {
+      const strict = await startServer({ database, env: { TESSERA_REFRESH_REUSE_GRACE: '0' } });
+      try {
+        const strictIssuer = strict.issuer('acme');
+        const strictOrg = await makeOrg(strict, 'acme');
+        await makeUser(strict.deps, strictOrg, 'ada@acme.test');
+        const { clientId: strictClient } = await makeClient(strict.deps, strictOrg);
+        const refreshStrict = (token: string) =>
+          tokenRequest(strictIssuer, {
+            grant_type: 'refresh_token',
+            refresh_token: token,
+            client_id: strictClient,
+          });
+        const { refreshToken } = await signIn(strictIssuer, strictClient, 'ada@acme.test');
+        const results = await Promise.all([refreshStrict(refreshToken), refreshStrict(refreshToken)]);
+        assert.deepEqual(results.map((r) => r.status).sort(), [200, 400]);
+        const winner = results.find((r) => r.status === 200)?.body.refresh_token as string;
+        assert.equal((await refreshStrict(winner)).body.error, 'invalid_grant', 'the session was revoked');
+      } finally {
+        await strict.close();
       }
     });
 

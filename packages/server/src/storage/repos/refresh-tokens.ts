@@ -28,6 +28,15 @@ export async function consumeRefreshToken(
   return row ?? null;
 }
 
+/** Records the token a refresh issued in place of the one it consumed (in the same transaction). */
+export async function recordRotation(db: Db, tokenHash: string, successorHash: string): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ rotated_to: successorHash })
+    .where('token_hash', '=', tokenHash)
+    .execute();
+}
+
 export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshTokenRow | null> {
   const row = await db
     .selectFrom('refresh_tokens')
