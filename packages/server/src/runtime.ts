@@ -31,7 +31,7 @@ export async function openRuntime(
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const sealer = new Sealer(loadMasterSecret(config, warn));
-  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn });
   let listener: { close(): Promise<void> } | null = null;
   try {
     await migrate(store.db);

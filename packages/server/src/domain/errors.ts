@@ -24,7 +24,12 @@ const REGISTRY = {
   invalid_body: { status: 400, family: 'api' },
   conflict: { status: 409, family: 'api' },
   server_error: { status: 500, family: 'api' },
+  // The database is away (DESIGN §11): OAuth endpoints say temporarily_unavailable, the API unavailable.
+  temporarily_unavailable: { status: 503, family: 'oauth' },
+  unavailable: { status: 503, family: 'api' },
 } as const satisfies Record<string, { status: number; family: 'oauth' | 'api' }>;
+
+export { isDatabaseUnavailable } from '../storage/unavailable.js';
 
 export type ErrorCode = keyof typeof REGISTRY;
 

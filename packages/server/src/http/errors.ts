@@ -1,10 +1,32 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '../domain/errors.js';
+import { isDatabaseUnavailable, ServiceError } from '../domain/errors.js';
+
+/** How long a client is told to wait when the database is away; pools reconnect well within it. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+const UNAVAILABLE_DETAIL = 'the service is temporarily unavailable; try again shortly';
+
+/** Whether `url` is one of the OAuth endpoints, which answer RFC 6749's error bodies. */
+export const isOAuthUrl = (url: string) => url.startsWith('/oauth/');
+
+/**
+ * A lost database as the endpoint's own 503 (DESIGN §11), or null for any other error. Logged by
+ * its message only: a connection error never carries a query's values.
+ */
+export function unavailableError(error: unknown, request: FastifyRequest): ServiceError | null {
+  if (!isDatabaseUnavailable(error)) return null;
+  request.log.warn({ err: { message: (error as Error).message } }, 'database unavailable');
+  return new ServiceError(
+    isOAuthUrl(request.url) ? 'temporarily_unavailable' : 'unavailable',
+    UNAVAILABLE_DETAIL,
+    { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S), 'cache-control': 'no-store' },
+  );
+}
 
 /** The one place errors become responses. Nothing here echoes input, a token or a stack. */
-export function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+export function renderError(thrown: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const error = unavailableError(thrown, request) ?? thrown;
   if (error instanceof ServiceError) {
-    if (error.status >= 500) request.log.error({ code: error.code }, 'service error');
+    if (error.status >= 500 && error.status !== 503) request.log.error({ code: error.code }, 'service error');
     return reply.code(error.status).headers(error.headers).send(error.body());
   }
   const fastifyError = error as FastifyError;
@@ -13,7 +35,7 @@ export function renderError(error: unknown, request: FastifyRequest, reply: Fast
     const code =
       status === 413 ? 'body too large' : status === 415 ? 'unsupported content type' : 'malformed request';
     const mapped = new ServiceError(
-      request.url.startsWith('/oauth/') ? 'invalid_request' : 'invalid_body',
+      isOAuthUrl(request.url) ? 'invalid_request' : 'invalid_body',
       code,
     );
     return reply.code(status === 413 || status === 415 ? status : 400).send(mapped.body());

@@ -28,11 +28,16 @@ export interface StoreOptions {
   dataDir: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** Where a lost PostgreSQL connection is reported (it never ends the process). */
+  warn?: (line: string) => void;
 }
+
+/** How long a request waits for a PostgreSQL connection before it is answered 503. */
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = resilientPool(options.databaseUrl, options.poolSize ?? 10, options.warn ?? (() => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
@@ -55,6 +60,34 @@ export function openStore(options: StoreOptions): Store {
       watch.close();
     },
   };
+}
+
+/**
+ * A pool that survives its database going away: a server restart, a failover, a proxy or
+ * `idle_session_timeout` ending a connection. pg emits 'error' on the pool for an idle client and
+ * on the client itself for one in use; with no listener either would end the process. Here each
+ * is reported and the broken client is dropped (the pool opens a new one on the next request);
+ * queries that were running fail and are answered 503 (see storage/unavailable.ts).
+ */
+function resilientPool(url: string, max: number, warn: (line: string) => void): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 10_000,
+    keepAlive: true,
+  });
+  let lastWarning = 0;
+  const report = (error: Error) => {
+    // One line per second at most: a failover ends every connection of the pool at once.
+    const now = Date.now();
+    if (now - lastWarning < 1_000) return;
+    lastWarning = now;
+    warn(`database connection lost: ${error.message}`);
+  };
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
+  return pool;
 }
 
 /**

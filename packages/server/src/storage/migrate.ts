@@ -25,6 +25,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-refresh-token-successors': refreshTokenSuccessors,
 };
 
+/** The newest migration this build knows: a database that has it is up to date. */
+export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;
+
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export class MigrationError extends Error {
@@ -58,4 +61,15 @@ async function postgresSchema(db: Db): Promise<{ migrationTableSchema?: string }
   const schema = rows[0]?.schema;
   if (!schema) throw new MigrationError('PostgreSQL has no current schema: check the search_path');
   return { migrationTableSchema: schema };
+}
+
+/**
+ * Whether the database answers and holds every migration of this build (readiness). Throws what
+ * the database threw when it cannot be reached.
+ */
+export async function isSchemaCurrent(db: Db): Promise<boolean> {
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from tessera_migrations where name = ${LATEST_MIGRATION}`.execute(db);
+  return rows.length === 1;
 }

@@ -71,7 +71,12 @@ export const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), ki
 export const UserInfo = z.looseObject({ sub: z.string() });
 
 export const Health = z.object({
-  status: z.enum(['ok', 'unavailable']),
+  status: z.literal('ok'),
+  database: z.enum(['sqlite', 'postgres']),
+});
+
+export const Readiness = z.object({
+  status: z.enum(['ready', 'unavailable', 'not_migrated']),
   database: z.enum(['sqlite', 'postgres']),
 });
 

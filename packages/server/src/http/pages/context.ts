@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/context.js';
 import { ServiceError } from '../../domain/errors.js';
 import type { Org } from '../../domain/types.js';
 import { type FormParams, isForm } from '../form.js';
+import { unavailableError } from '../errors.js';
 import { orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
@@ -74,6 +75,16 @@ export function pageRoute(ctx: PageContext, handler: PageHandler): RouteHandlerM
           orgName,
           error.status,
           error.detail ?? 'The request could not be completed.',
+        );
+      }
+      const unavailable = unavailableError(error, request);
+      if (unavailable) {
+        reply.headers(unavailable.headers);
+        return sendErrorPage(
+          reply,
+          orgName,
+          503,
+          'This page is temporarily unavailable. Try again in a moment.',
         );
       }
       request.log.error({ code: (error as { code?: unknown }).code }, 'page failed');

@@ -71,6 +71,16 @@ export class TesseraProcess {
     });
   }
 
+  /** Whether the process is still running (it has neither exited nor been killed). */
+  get running(): boolean {
+    return this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
+  /** What the process wrote on stderr (start-up failures, crashes). */
+  get stderr(): string {
+    return this.#stderr;
+  }
+
   kill(signal: NodeJS.Signals): Promise<void> {
     return new Promise((resolve) => {
       if (this.#child.exitCode !== null || this.#child.signalCode !== null) return resolve();

@@ -1,0 +1,39 @@
+/**
+ * Whether an error means the database could not be reached or dropped the connection (as opposed
+ * to a query it refused). Such a request is answered 503 and may be tried again: the pool opens a
+ * new connection on the next request, so service resumes by itself when the database is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    // SQLSTATE class 08: connection exception; 57P01–57P03: shutdown, crash, not accepting yet;
+    // 53300: too many connections.
+    if (code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300') return true;
+    // The socket itself (node's system error codes).
+    if (SOCKET_CODES.has(code)) return true;
+    // SQLite: the file cannot be opened, read or written.
+    if (/^SQLITE_(CANTOPEN|IOERR|FULL|NOTADB|CORRUPT)/.test(code)) return true;
+  }
+  return PG_CLIENT_MESSAGES.some((m) => error.message.includes(m));
+}
+
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+
+/** What pg (the client and its pool) says, without a code, when a connection breaks. */
+const PG_CLIENT_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'Cannot use a pool after calling end on the pool',
+];
