@@ -106,8 +106,30 @@ export async function signIn(
   browser = new FormBrowser(),
   password = PASSWORD,
 ): Promise<SignedIn> {
-  const { url, verifier } = authorizeUrl(issuer, clientId);
-  const callback = await signInThroughPages(browser, url, { email, password });
+  const { body, callback } = await codeFlow(issuer, clientId, { email, password }, browser);
+  return { accessToken: body.access_token as string, refreshToken: body.refresh_token as string, callback };
+}
+
+/** The same with `scope=openid`: the access token and the ID token of one sign-in (same `iss` and `aud`). */
+export async function signInWithIdToken(
+  issuer: string,
+  clientId: string,
+  who: { email: string; password: string },
+): Promise<{ accessToken: string; idToken: string }> {
+  const { body } = await codeFlow(issuer, clientId, who, new FormBrowser(), { scope: 'openid' });
+  if (typeof body.id_token !== 'string') throw new Error('no ID token for scope=openid');
+  return { accessToken: body.access_token as string, idToken: body.id_token };
+}
+
+async function codeFlow(
+  issuer: string,
+  clientId: string,
+  who: { email: string; password: string },
+  browser: FormBrowser,
+  extra: Record<string, string> = {},
+) {
+  const { url, verifier } = authorizeUrl(issuer, clientId, extra);
+  const callback = await signInThroughPages(browser, url, who);
   const code = new URL(callback).searchParams.get('code') ?? '';
   const { status, body } = await tokenRequest(issuer, {
     grant_type: 'authorization_code',
@@ -117,5 +139,5 @@ export async function signIn(
     client_id: clientId,
   });
   if (status !== 200) throw new Error(`code exchange failed: ${JSON.stringify(body)}`);
-  return { accessToken: body.access_token as string, refreshToken: body.refresh_token as string, callback };
+  return { body, callback };
 }
