@@ -75,9 +75,11 @@ export function decodeJsonObject(encoded: string): Record<string, unknown> | nul
 
 /**
  * Splits a compact JWS (exactly three parts) and checks its protected header: `alg` exactly `RS256`,
- * `typ` absent or `at+jwt`, a non-empty `kid`, no `crit` (no extension is understood, so any is unknown)
- * and no unencoded payload. Key-carrying headers (`jwk`, `jku`, `x5u`, `x5c`) are never read: keys come
- * from the issuer's key set only. Malformed JSON or UTF-8 throws; the verifier turns any throw into null.
+ * `typ` present and `at+jwt` or `application/at+jwt` (RFC 9068 §4, RFC 8725 §3.11: an ID token, or any
+ * other JWT the issuer signs, is never taken for an access token), a non-empty `kid`, no `crit` (no
+ * extension is understood, so any is unknown) and no unencoded payload. Key-carrying headers (`jwk`,
+ * `jku`, `x5u`, `x5c`) are never read: keys come from the issuer's key set only. Malformed JSON or UTF-8
+ * throws; the verifier turns any throw into null.
  *
  * @example
  * ```ts
@@ -93,7 +95,7 @@ export function parseJws(token: string): ParsedJws | null {
 
   const header = decodeJsonObject(token.slice(0, first));
   if (header === null || header.alg !== 'RS256') return null;
-  if (header.typ !== undefined && (typeof header.typ !== 'string' || !AT_JWT.test(header.typ))) return null;
+  if (typeof header.typ !== 'string' || !AT_JWT.test(header.typ)) return null;
   if (header.crit !== undefined || (header.b64 !== undefined && header.b64 !== true)) return null;
   if (typeof header.kid !== 'string' || header.kid.length === 0) return null;
 

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { authenticate, createTokenMinter, createVerifier, principalOf, whitelist } from '@tessera/koa';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import Koa from 'koa';
 import { createClient } from '../../server/src/domain/clients.js';
 import { rotateOrgKeys } from '../../server/src/domain/keys.js';
-import { SYSTEM } from '../../server/src/domain/types.js';
+import { type Org, SYSTEM } from '../../server/src/domain/types.js';
+import {
+  makeClient,
+  makeUser,
+  PASSWORD,
+  signInWithIdToken,
+} from '../../server/test/sign-in/support/fixtures.js';
 import { orgWithMachineClient } from '../../server/test/support/fixtures.js';
 import { startServer, type TestServer } from '../../server/test/support/server.js';
 import { type RunningApp, serve } from './support/app.js';
@@ -20,7 +26,7 @@ describe('a Koa API behind authenticate, called with machine tokens from a runni
   let tessera: TestServer;
   let api: RunningApp;
   let issuer: string;
-  let orgId: string;
+  let org: Org;
   let trusted: { clientId: string; clientSecret: string };
   let untrusted: { clientId: string; clientSecret: string };
 
@@ -28,7 +34,7 @@ describe('a Koa API behind authenticate, called with machine tokens from a runni
     tessera = await startServer();
     const acme = await orgWithMachineClient(tessera.deps, 'acme');
     issuer = acme.issuer;
-    orgId = acme.org.id;
+    org = acme.org;
     trusted = { clientId: acme.clientId, clientSecret: acme.clientSecret };
     const other = await createClient(
       tessera.deps,
@@ -105,12 +111,26 @@ describe('a Koa API behind authenticate, called with machine tokens from a runni
     assert.equal((await call(before)).status, 200);
     const newKid = await tessera.deps.db
       .transaction()
-      .execute((trx) => rotateOrgKeys(trx, tessera.deps.sealer, orgId, SYSTEM));
+      .execute((trx) => rotateOrgKeys(trx, tessera.deps.sealer, org.id, SYSTEM));
     const after = await minter.fresh();
     assert.notEqual(after, before);
     assert.equal(decodeProtectedHeader(after).kid, newKid);
     assert.equal((await call(after)).status, 200);
     // Tokens signed before the rotation stay valid until they expire.
     assert.equal((await call(before)).status, 200);
+  });
+
+  test('an ID token of a real sign-in (same iss and aud as its access token) is not an access token', async () => {
+    await makeUser(tessera.deps, org, 'ada@acme.test');
+    const { clientId } = await makeClient(tessera.deps, org, { name: 'Acme web' });
+    const verify = createVerifier({ issuer, clientId });
+    const { accessToken, idToken } = await signInWithIdToken(issuer, clientId, {
+      email: 'ada@acme.test',
+      password: PASSWORD,
+    });
+    const id = decodeJwt(idToken);
+    assert.deepEqual([id.iss, id.aud], [issuer, clientId]);
+    assert.equal((await verify(accessToken))?.kind, 'user');
+    assert.equal(await verify(idToken), null);
   });
 });
