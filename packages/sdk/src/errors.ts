@@ -7,7 +7,7 @@
  * | `network_error` | 0 | no HTTP answer: refused, reset, DNS failure, 30 s timeout, CORS refusal |
  * | `http_error` | the HTTP status | a non-2xx answer whose body is not JSON with a string `error` |
  * | `invalid_response` | the HTTP status | a 2xx answer whose body is not the record the call returns |
- * | `invalid_token` | 0 | `verify`: bad signature, not RS256, wrong `iss` or `aud`, no `exp`, malformed |
+ * | `invalid_token` | 0 | `verify`: header not `at+jwt` or no `kid`, bad signature, not RS256, wrong `iss` or `aud`, no finite `exp`, too long, malformed |
  * | `token_expired` | 0 | `verify`: `exp` is in the past |
  * | `jwks_unavailable` | 0 | `verify`: the key set could not be fetched or read |
  *

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { checkIssuer, checkJwksUri, record, text } from './checks.js';
 import { SdkError, safeCause } from './errors.js';
 
@@ -25,7 +25,8 @@ export interface VerifierOptions {
 
 /**
  * The claims of a Tessera access token (spec, "Access token claims"). Which ones are present depends
- * on the token's `typ`; the verifier does not check `typ`, so read it before trusting `tnt` or `sid`.
+ * on the token's `typ` claim; the verifier does not check that claim, so read it before trusting `tnt` or
+ * `sid`.
  *
  * @example
  * ```ts
@@ -59,6 +60,13 @@ export type Verify = (token: string) => Promise<AccessTokenClaims>;
 
 /** The only signature algorithm Tessera issues; anything else (`none`, `HS256`, …) is refused. */
 const ALGORITHMS = ['RS256'];
+/**
+ * The header `typ` of an access token (RFC 9068 §4); jose also takes `application/at+jwt`, in any case. Requiring it
+ * keeps an ID token of the same issuer and `aud`, whose header says `JWT`, from passing as an access token.
+ */
+const ACCESS_TOKEN_TYP = 'at+jwt';
+/** Longer tokens are refused unread, as `@tessera/koa` does: Tessera tokens are well under 2 KiB. */
+const MAX_TOKEN_LENGTH = 8192;
 const CLAIM_NAMES = new Set(['iss', 'aud', 'exp', 'nbf', 'iat', 'sub', 'jti']);
 
 function refused(
@@ -72,8 +80,11 @@ function refused(
 
 /** jose's reasons, restated in fixed words: jose errors carry the token's claims, which must not travel on. */
 function refusal(failure: unknown): SdkError {
+  if (failure instanceof SdkError) return failure; // already worded: the `kid` check of keyFor
   if (failure instanceof errors.JWTExpired) return refused('token_expired', '"exp" is in the past', failure);
   if (failure instanceof errors.JWTClaimValidationFailed) {
+    // jose reports the header `typ` check under the claim name `typ`; the `typ` claim is never checked.
+    if (failure.claim === 'typ') return refused('invalid_token', 'the header "typ" is not at+jwt', failure);
     const claim = CLAIM_NAMES.has(failure.claim) ? `"${failure.claim}"` : 'a claim';
     const why = failure.reason === 'missing' ? 'is missing' : 'does not match';
     return refused('invalid_token', `${claim} ${why}`, failure);
@@ -105,10 +116,11 @@ function refusal(failure: unknown): SdkError {
 }
 
 /**
- * Creates a verifier of Tessera access tokens: RS256 signature with a key from `jwksUri` chosen by
- * `kid`, `iss` equal to `issuer`, `aud` including `clientId`, and `exp` present and in the future.
- * It resolves to the payload and rejects with an {@link SdkError} (status 0; code `invalid_token`,
- * `token_expired` or `jwks_unavailable`) on any failure. It does not check `typ`. Keys are cached and
+ * Creates a verifier of Tessera access tokens: at most 8192 characters; header `typ` `at+jwt` and a
+ * `kid`; RS256 signature with the key from `jwksUri` chosen by that `kid`; `iss` equal to `issuer`; `aud`
+ * including `clientId`; and `exp` a finite number in the future. It resolves to the payload and rejects
+ * with an {@link SdkError} (status 0; code `invalid_token`, `token_expired` or `jwks_unavailable`) on
+ * any failure. It does not check the `typ` claim (`user`, `client`, `console`). Keys are cached and
  * refetched once, with a cooldown, when a token names an unknown `kid` (key rotation).
  *
  * @example
@@ -128,22 +140,36 @@ export function makeVerifier(options: VerifierOptions): Verify {
   const input = record('makeVerifier', 'options', options);
   const issuer = checkIssuer('makeVerifier', input.issuer);
   const audience = text('makeVerifier', 'clientId', input.clientId);
-  const keys = createRemoteJWKSet(checkJwksUri('makeVerifier', input.jwksUri));
+  const keySet = createRemoteJWKSet(checkJwksUri('makeVerifier', input.jwksUri));
+  // jose's key set falls back to its only matching key when the header names none; Tessera names one.
+  const keyFor: JWTVerifyGetKey = (header, token) => {
+    if (typeof header.kid !== 'string' || header.kid === '') {
+      throw refused('invalid_token', 'the header has no "kid"');
+    }
+    return keySet(header, token);
+  };
   return async (token) => {
     if (typeof token !== 'string' || token === '') {
       throw refused('invalid_token', 'the token is not a non-empty string');
     }
+    if (token.length > MAX_TOKEN_LENGTH) {
+      throw refused('invalid_token', `the token is longer than ${MAX_TOKEN_LENGTH} characters`);
+    }
+    let payload: AccessTokenClaims;
     try {
-      const { payload } = await jwtVerify<AccessTokenClaims>(token, keys, {
+      ({ payload } = await jwtVerify<AccessTokenClaims>(token, keyFor, {
         algorithms: ALGORITHMS,
+        typ: ACCESS_TOKEN_TYP,
         issuer,
         audience,
         // jose checks `exp` only when present; the spec requires it.
         requiredClaims: ['exp'],
-      });
-      return payload;
+      }));
     } catch (failure) {
       throw refusal(failure);
     }
+    // jose takes any number, and `"exp":1e400` parses to Infinity: a token that would never expire.
+    if (!Number.isFinite(payload.exp)) throw refused('invalid_token', '"exp" is not a finite number');
+    return payload;
   };
 }

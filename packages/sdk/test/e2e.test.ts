@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSdk, makeVerifier, type Sdk, type TokenSet } from '@tessera/sdk';
+import { decodeJwt } from 'jose';
 import { createClient } from '../../server/src/domain/clients.js';
 import { createOrg, findOrg } from '../../server/src/domain/orgs.js';
 import { type Org, SYSTEM } from '../../server/src/domain/types.js';
 import { insertUserWithTenant, prepareUser } from '../../server/src/domain/users.js';
+import { makeClient, signInWithIdToken } from '../../server/test/sign-in/support/fixtures.js';
 import { startServer, type TestServer } from '../../server/test/support/server.js';
-import { assertHides, caught } from './support/sdk.js';
+import { assertHides, caught, fieldsOf } from './support/sdk.js';
 import { REDIRECT_URI, signIn } from './support/sign-in.js';
 
 const ADA = { email: 'ada@acme.test', password: 'ada long password', firstName: 'Ada', lastName: 'Lovelace' };
@@ -92,6 +94,20 @@ describe('the SDK against a running Tessera', () => {
     assert.equal(claims.aud, webClientId);
     assert.match(claims.sub ?? '', /^usr_/);
     assert.equal(claims.tnt, personalTenantId);
+  });
+
+  it('verify refuses an ID token of a real sign-in, though its iss and aud are the access token’s', async () => {
+    const { clientId } = await makeClient(server.deps, acme, { name: 'Acme OpenID app' });
+    const verify = makeVerifier({ issuer, clientId, jwksUri: sdk.jwksUri });
+    const { accessToken, idToken } = await signInWithIdToken(issuer, clientId, ADA);
+    const id = decodeJwt(idToken);
+    assert.deepEqual([id.iss, id.aud], [issuer, clientId]);
+    assert.equal((await verify(accessToken)).aud, clientId);
+    assert.deepEqual(fieldsOf(await caught(verify(idToken))), {
+      status: 0,
+      code: 'invalid_token',
+      detail: 'the header "typ" is not at+jwt',
+    });
   });
 
   it('users.me returns the User record', async () => {

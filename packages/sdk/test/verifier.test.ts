@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { sign as cryptoSign, KeyObject } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { makeVerifier, type Verify } from '@tessera/sdk';
 import {
@@ -82,13 +83,23 @@ describe('makeVerifier', () => {
     assert.deepEqual(payload.aud, ['cli_other', CLIENT_ID]);
   });
 
-  it('does not check typ: claim or header', async () => {
+  it('does not check the typ claim, only the header typ (at+jwt, also as application/at+jwt)', async () => {
     for (const typ of ['client', 'console', 'something-else']) {
       assert.equal((await verify(await sign({ ...claims(), typ }))).typ, typ);
     }
     const { typ: _dropped, ...untyped } = claims();
-    assert.equal((await verify(await sign(untyped, { typ: 'JWT' }))).typ, undefined);
+    assert.equal((await verify(await sign(untyped))).typ, undefined);
+    assert.equal((await verify(await sign(claims(), { typ: 'application/at+jwt' }))).sub, 'usr_1');
   });
+
+  /** Signs header and payload text as given, for tokens jose would not produce (no `typ`, `exp` 1e400). */
+  function signRaw(header: object, payload: string) {
+    const encode = (text: string) => Buffer.from(text).toString('base64url');
+    const input = `${encode(JSON.stringify(header))}.${encode(payload)}`;
+    const signature = cryptoSign('RSA-SHA256', Buffer.from(input), KeyObject.from(key.privateKey));
+    return `${input}.${signature.toString('base64url')}`;
+  }
+  const exp = () => Math.floor(Date.now() / 1000) + 900;
 
   const refusals: [string, () => Promise<string>, { code: string; detail: string }][] = [
     [
@@ -150,6 +161,45 @@ describe('makeVerifier', () => {
         return `${head}.${body}.${signature}`;
       },
       { code: 'invalid_token', detail: 'the signature does not verify' },
+    ],
+    [
+      'a token with no header typ',
+      async () => signRaw({ alg: 'RS256', kid: key.kid }, JSON.stringify({ ...claims(), exp: exp() })),
+      { code: 'invalid_token', detail: 'the header "typ" is not at+jwt' },
+    ],
+    [
+      'a header typ of JWT, as an ID token has',
+      () => sign(claims(), { typ: 'JWT' }),
+      { code: 'invalid_token', detail: 'the header "typ" is not at+jwt' },
+    ],
+    [
+      'exp 1e400, which parses to Infinity',
+      async () => {
+        const payload = JSON.stringify({ ...claims(), exp: exp() }).replace(/"exp":\d+/, '"exp":1e400');
+        assert.ok(payload.includes('"exp":1e400'));
+        assert.equal(JSON.parse(payload).exp, Number.POSITIVE_INFINITY);
+        return signRaw({ alg: 'RS256', typ: 'at+jwt', kid: key.kid }, payload);
+      },
+      { code: 'invalid_token', detail: '"exp" is not a finite number' },
+    ],
+    [
+      'a token with no kid, though the key set holds a single key',
+      async () => signRaw({ alg: 'RS256', typ: 'at+jwt' }, JSON.stringify({ ...claims(), exp: exp() })),
+      { code: 'invalid_token', detail: 'the header has no "kid"' },
+    ],
+    [
+      'a token with an empty kid',
+      () => sign(claims(), { kid: '' }),
+      { code: 'invalid_token', detail: 'the header has no "kid"' },
+    ],
+    [
+      'a 100 KB token, correctly signed',
+      async () => {
+        const token = await sign({ ...claims(), pad: 'x'.repeat(100_000) });
+        assert.ok(token.length > 100_000);
+        return token;
+      },
+      { code: 'invalid_token', detail: 'the token is longer than 8192 characters' },
     ],
     [
       'a string that is not a JWT',
