@@ -4,47 +4,87 @@ import { clearAttempts, countAttempt, refundAttempt } from '../storage/repos/log
 import { emailKey } from '../storage/repos/users.js';
 
 /**
- * Password attempts allowed per fixed window. Counted before the password is checked, so a
- * burst of parallel guesses cannot slip past the limit while argon2 runs.
+ * Password attempts allowed per fixed window, counted before the password is checked, so a burst
+ * of parallel guesses cannot slip past a limit while argon2 runs.
+ *
+ * - `perAccountAndIp` per account **and** address (15 min): the limit a guesser meets first. It
+ *   locks out only that address, so the real user signing in from elsewhere is not refused.
+ * - `perIp` per address across accounts (15 min): one address trying many accounts.
+ * - `perAccount` per account across addresses (1 hour): a slow, high ceiling against a
+ *   distributed guesser, the only limit that refuses the right password from a fresh address.
  */
 export const LOGIN_LIMITS = Object.freeze({
-  perAccount: 10,
-  perIp: 50,
+  perAccountAndIp: 10,
+  perIp: 100,
   windowMs: 15 * 60 * 1000,
+  perAccount: 100,
+  accountWindowMs: 60 * 60 * 1000,
 });
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterS: number };
 
-// The account key is hashed: the table then holds no typed addresses, known or not.
-const accountKey = (email: string) => `account:${sha256(emailKey(email))}`;
-const ipKey = (ip: string) => `ip:${ip}`;
-
-function refused(windowStart: number, now: number): ThrottleVerdict {
-  return {
-    allowed: false,
-    retryAfterS: Math.max(1, Math.ceil((windowStart + LOGIN_LIMITS.windowMs - now) / 1000)),
-  };
+interface Limit {
+  key: string;
+  max: number;
+  windowMs: number;
 }
 
-/** Counts one attempt against the IP, then the account; refuses once either is over its limit. */
-export async function reserveLoginAttempt(
+// Account keys are hashed: the table then holds no typed addresses, known or not.
+const accountKey = (email: string) => `account:${sha256(emailKey(email))}`;
+const accountIpKey = (email: string, ip: string) => `account-ip:${sha256(`${emailKey(email)}\n${ip}`)}`;
+const ipKey = (ip: string) => `ip:${ip}`;
+
+const ipLimit = (ip: string): Limit => ({
+  key: ipKey(ip),
+  max: LOGIN_LIMITS.perIp,
+  windowMs: LOGIN_LIMITS.windowMs,
+});
+
+/**
+ * Counts one attempt against each limit in turn, and refuses at the first one over its maximum;
+ * the limits after it are not counted (a refused attempt spends no more of the account's ceiling).
+ */
+async function reserve(db: Db, orgId: string, limits: Limit[], now: number): Promise<ThrottleVerdict> {
+  for (const { key, max, windowMs } of limits) {
+    const count = await countAttempt(db, orgId, key, now, windowMs);
+    if (count.attempts > max) {
+      return {
+        allowed: false,
+        retryAfterS: Math.max(1, Math.ceil((count.windowStart + windowMs - now) / 1000)),
+      };
+    }
+  }
+  return { allowed: true };
+}
+
+/** Counts one password attempt against the IP, the account at this IP, then the account. */
+export function reserveLoginAttempt(
   db: Db,
   orgId: string,
   email: string,
   ip: string,
   now: number,
 ): Promise<ThrottleVerdict> {
-  const byIp = await countAttempt(db, orgId, ipKey(ip), now, LOGIN_LIMITS.windowMs);
-  if (byIp.attempts > LOGIN_LIMITS.perIp) return refused(byIp.windowStart, now);
-  const byAccount = await countAttempt(db, orgId, accountKey(email), now, LOGIN_LIMITS.windowMs);
-  if (byAccount.attempts > LOGIN_LIMITS.perAccount) return refused(byAccount.windowStart, now);
-  return { allowed: true };
+  return reserve(
+    db,
+    orgId,
+    [
+      ipLimit(ip),
+      { key: accountIpKey(email, ip), max: LOGIN_LIMITS.perAccountAndIp, windowMs: LOGIN_LIMITS.windowMs },
+      { key: accountKey(email), max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
+    ],
+    now,
+  );
 }
 
-/** A correct password clears the account's count and gives the IP its attempt back. */
+/**
+ * A correct password clears the account's count at this IP, and gives the IP and the account's
+ * ceiling their attempt back. The ceiling keeps the failures: a sign-in does not reopen it.
+ */
 export async function loginSucceeded(db: Db, orgId: string, email: string, ip: string): Promise<void> {
-  await clearAttempts(db, orgId, accountKey(email));
+  await clearAttempts(db, orgId, accountIpKey(email, ip));
   await refundAttempt(db, orgId, ipKey(ip));
+  await refundAttempt(db, orgId, accountKey(email));
 }
 
 /**
@@ -56,18 +96,26 @@ export const SECOND_FACTOR_LIMITS = Object.freeze({ perUser: 5, windowMs: LOGIN_
 const secondFactorKey = (userId: string) => `otp:${userId}`;
 
 /** Counts one code attempt against the IP, then the user; refuses once either is over its limit. */
-export async function reserveSecondFactorAttempt(
+export function reserveSecondFactorAttempt(
   db: Db,
   orgId: string,
   userId: string,
   ip: string,
   now: number,
 ): Promise<ThrottleVerdict> {
-  const byIp = await countAttempt(db, orgId, ipKey(ip), now, LOGIN_LIMITS.windowMs);
-  if (byIp.attempts > LOGIN_LIMITS.perIp) return refused(byIp.windowStart, now);
-  const byUser = await countAttempt(db, orgId, secondFactorKey(userId), now, SECOND_FACTOR_LIMITS.windowMs);
-  if (byUser.attempts > SECOND_FACTOR_LIMITS.perUser) return refused(byUser.windowStart, now);
-  return { allowed: true };
+  return reserve(
+    db,
+    orgId,
+    [
+      ipLimit(ip),
+      {
+        key: secondFactorKey(userId),
+        max: SECOND_FACTOR_LIMITS.perUser,
+        windowMs: SECOND_FACTOR_LIMITS.windowMs,
+      },
+    ],
+    now,
+  );
 }
 
 /** A correct code clears the user's count and gives the IP its attempt back. */

@@ -12,7 +12,7 @@ export type LoginOutcome =
 
 /**
  * Checks an email and password (argon2id). Unknown account and wrong password cost the same and
- * answer the same; both count against the account and the IP.
+ * answer the same; both count against the IP, the account at that IP and the account's ceiling.
  */
 export async function checkPassword(
   deps: Deps,
