@@ -5,9 +5,13 @@ export class UsageError extends Error {
 }
 
 type Spec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+/** What parseArgs infers for `spec`, spelled out so the compiled declarations can name it. */
+type Values<S extends Spec> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: S; strict: true; allowPositionals: true }>
+>['values'];
 
 /** Strict flag parsing: unknown flags and stray words are usage errors. */
-export function flags<S extends Spec>(argv: string[], spec: S) {
+export function flags<S extends Spec>(argv: string[], spec: S): Values<S> {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
