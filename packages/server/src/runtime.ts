@@ -13,6 +13,8 @@ import type { MachineClientRow } from './storage/repos/clients.js';
 
 export interface Runtime {
   deps: Deps;
+  /** The PostgreSQL pool's connections now; null on SQLite. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function openRuntime(
     await ensureConsoleOrg(deps);
     return {
       deps,
+      poolStats: () => store.poolStats?.() ?? null,
       close: async () => {
         await listener?.close();
         await store.close();

@@ -3,7 +3,9 @@ import type { Config } from './config/config.js';
 import { type Seeded, seedDemo } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
 import { buildApp } from './http/app.js';
+import { Metrics } from './observability/metrics.js';
 import { openRuntime } from './runtime.js';
+import { outboxDepth } from './storage/outbox-depth.js';
 import { DeliveryWorker, type WorkerOptions } from './webhooks/worker.js';
 
 export interface RunningServer {
@@ -28,7 +30,12 @@ export interface ServeOptions {
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
   const runtime = await openRuntime(config, (line) => print(`warning: ${line}`), { cacheCredentials: true });
+  const metrics = new Metrics({
+    outboxDepth: () => outboxDepth(runtime.deps.db).catch(() => null),
+    pool: () => runtime.poolStats(),
+  });
   const app = buildApp(runtime.deps, {
+    metrics,
     logLevel: options.logLevel ?? config.logLevel,
     logStream: options.logStream,
   });
@@ -41,7 +48,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const worker =
     options.webhooks === false
       ? null
-      : new DeliveryWorker(runtime.deps, { log: app.log, ...options.webhooks }).start();
+      : new DeliveryWorker(runtime.deps, { log: app.log, metrics, ...options.webhooks }).start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   if (options.seed ?? true) {

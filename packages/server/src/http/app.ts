@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/context.js';
+import { Metrics } from '../observability/metrics.js';
 import { installErrorHandling } from './errors.js';
 import { parseForm } from './form.js';
 import { loggerOptions } from './logging.js';
@@ -8,6 +9,7 @@ import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { recordRoutes } from './route-table.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { impersonationRoutes } from './routes/impersonation.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
@@ -16,6 +18,8 @@ import { wellKnownRoutes } from './routes/well-known.js';
 import { signInRoutes } from './sign-in.js';
 
 export interface AppOptions {
+  /** The metrics /metrics serves and every request is timed into (default: this app's own). */
+  metrics?: Metrics;
   logLevel?: string;
   logStream?: { write(chunk: string): void } | undefined;
 }
@@ -47,6 +51,7 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   installErrorHandling(app);
   healthRoutes(app, deps);
+  metricsRoutes(app, options.metrics ?? new Metrics({ outboxDepth: async () => null, pool: () => null }));
   wellKnownRoutes(app, deps);
   tokenEndpoint(app, deps);
   registrationEndpoint(app, deps);

@@ -17,6 +17,8 @@ export interface Store {
    * count too (`PRAGMA data_version` ignores the connection's own commits).
    */
   readonly commitVersion?: () => number;
+  /** PostgreSQL only: the pool's connections now (for /metrics). */
+  readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -39,7 +41,12 @@ export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl) {
     const pool = resilientPool(options.databaseUrl, options.poolSize ?? 10, options.warn ?? (() => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = new BetterSqlite3(join(options.dataDir, 'tessera.db'));

@@ -25,6 +25,8 @@ export interface WorkerOptions {
   /** Jitter source for retry delays. */
   random?: () => number;
   log?: WorkerLog;
+  /** Counts each attempt's outcome (/metrics). */
+  metrics?: { deliveryAttempted(outcome: 'delivered' | 'retry' | 'failed' | 'skipped'): void };
 }
 
 /**
@@ -41,6 +43,7 @@ export class DeliveryWorker {
   readonly #pollMs: number;
   readonly #leaseMs: number;
   readonly #log: WorkerLog;
+  readonly #metrics: WorkerOptions['metrics'];
   readonly #inflight = new Set<Promise<void>>();
   #stopping = false;
   #loop: Promise<void> | null = null;
@@ -57,6 +60,7 @@ export class DeliveryWorker {
     const timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
     this.#leaseMs = options.leaseMs ?? 2 * timeoutMs;
     this.#log = options.log ?? silentLog;
+    this.#metrics = options.metrics;
     this.#sender = new HttpsSender({
       allowPrivate: deps.config.webhooksAllowPrivate,
       timeoutMs,
@@ -141,6 +145,7 @@ export class DeliveryWorker {
   ) {
     const run = attemptDelivery(this.#ctx, delivery, token, targets.get(delivery.webhook_id)).then(
       (outcome) => {
+        this.#metrics?.deliveryAttempted(outcome.status === 'pending' ? 'retry' : outcome.status);
         if (outcome.nextAttemptAt !== null) this.#wakeAt(outcome.nextAttemptAt);
       },
       (error: unknown) => {

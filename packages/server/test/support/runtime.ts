@@ -21,6 +21,7 @@ export async function openTestRuntime(database: Database): Promise<Runtime & { d
   const runtime = await openRuntime(config, () => {});
   return {
     deps: runtime.deps,
+    poolStats: runtime.poolStats,
     dataDir,
     async close() {
       await runtime.close();

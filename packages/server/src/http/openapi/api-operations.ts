@@ -41,6 +41,19 @@ export const API_OPERATIONS: Operation[] = [
   },
   {
     method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    summary:
+      'Prometheus metrics: request durations by route and status, tokens issued by grant, webhook deliveries by outcome, outbox depth, database pool use',
+    tag: 'service',
+    hosts: 'every',
+    auth: 'none',
+    responses: {
+      200: { description: 'Prometheus text exposition format', contentType: 'text/plain; version=0.0.4' },
+    },
+  },
+  {
+    method: 'get',
     path: '/openapi.json',
     operationId: 'openapi',
     summary: 'This document',

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTenant } from '../../src/domain/tenants.js';
+import type { Org } from '../../src/domain/types.js';
+import { makeUser } from '../sign-in/support/fixtures.js';
+import { postgresSkip } from '../support/environment.js';
+import { orgWithMachineClient } from '../support/fixtures.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { subscribe } from '../webhooks/support/events.js';
+import { eventually } from '../webhooks/support/eventually.js';
+import { Receiver } from '../webhooks/support/receiver.js';
+import { testTls } from '../webhooks/support/tls.js';
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/**
+ * The Prometheus text exposition format (version 0.0.4), strictly: every line is a HELP or TYPE
+ * comment naming a metric, or a sample `name{label="value",…} number`. Throws on any other line.
+ */
+function parsePrometheus(text: string): { types: Map<string, string>; samples: Sample[] } {
+  const types = new Map<string, string>();
+  const samples: Sample[] = [];
+  const name = '[a-zA-Z_:][a-zA-Z0-9_:]*';
+  const label = `([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\\\\n]|\\\\[\\\\n"])*)"`;
+  const sampleLine = new RegExp(`^(${name})(\\{(?:${label}(?:,${label})*)?,?\\})? (\\S+)( -?\\d+)?$`);
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const help = new RegExp(`^# HELP (${name}) .*$`).exec(line);
+    if (help) continue;
+    const type = new RegExp(`^# TYPE (${name}) (counter|gauge|histogram|summary|untyped)$`).exec(line);
+    if (type) {
+      types.set(type[1] as string, type[2] as string);
+      continue;
+    }
+    const m = sampleLine.exec(line);
+    assert.ok(m, `not Prometheus text: ${JSON.stringify(line)}`);
+    const labels: Record<string, string> = {};
+    for (const [, k, v] of (m[2] ?? '').matchAll(new RegExp(label, 'g'))) labels[k as string] = v as string;
+    // Go's ParseFloat, which Prometheus uses, takes NaN and Inf in any case.
+    const raw = m.at(-2) as string;
+    const value = /^nan$/i.test(raw) ? Number.NaN : Number(raw.replace(/^([+-]?)inf$/i, '$1Infinity'));
+    assert.ok(!Number.isNaN(value) || /^nan$/i.test(raw), `not a number in ${line}`);
+    samples.push({ name: m[1] as string, labels, value });
+  }
+  return { types, samples };
+}
+
+const valueOf = (samples: Sample[], name: string, labels: Record<string, string>) =>
+  samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+
+for (const database of ['sqlite', 'postgres'] as const) {
+  describe(`/metrics on ${database}`, async () => {
+    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const tls = testTls();
+    let server: TestServer;
+    let receiver: Receiver;
+    let org: Org;
+    let machine: { clientId: string; clientSecret: string; issuer: string };
+
+    before(async () => {
+      if (skip) return;
+      receiver = await Receiver.start(tls);
+      server = await startServer({
+        database,
+        env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+        webhooks: { ca: tls.cert, pollMs: 200 },
+      });
+      const made = await orgWithMachineClient(server.deps, 'metered');
+      org = made.org;
+      machine = made;
+    });
+    after(async () => {
+      if (skip) return;
+      await server.close();
+      await receiver.close();
+    });
+
+    const scrape = async () => {
+      const res = await fetch(`${server.base}/metrics`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+      return parsePrometheus(await res.text());
+    };
+
+    test('parses as Prometheus text and names every family DESIGN §11 lists', { skip }, async () => {
+      const { types } = await scrape();
+      assert.equal(types.get('tessera_http_request_duration_seconds'), 'histogram');
+      assert.equal(types.get('tessera_tokens_issued_total'), 'counter');
+      assert.equal(types.get('tessera_webhook_deliveries_total'), 'counter');
+      assert.equal(types.get('tessera_webhook_outbox_depth'), 'gauge');
+      assert.equal(types.get('tessera_db_pool_connections'), 'gauge');
+      assert.equal(types.get('tessera_process_cpu_seconds_total'), 'counter');
+    });
+
+    test('counts a token request under its grant and its route template', { skip }, async () => {
+      const before = await scrape();
+      const res = await fetch(`${machine.issuer}oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: machine.clientId,
+          client_secret: machine.clientSecret,
+        }),
+      });
+      assert.equal(res.status, 200);
+      const refused = await fetch(`${machine.issuer}oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: machine.clientId,
+          client_secret: 'wrong',
+        }),
+      });
+      assert.equal(refused.status, 401);
+      await fetch(`${server.base}/no/such/route/${'x'.repeat(20)}`);
+      const now = await scrape();
+      const grant = { grant_type: 'client_credentials' };
+      assert.equal(
+        valueOf(now.samples, 'tessera_tokens_issued_total', grant) -
+          valueOf(before.samples, 'tessera_tokens_issued_total', grant),
+        1,
+        'one token issued, the refused request not counted',
+      );
+      const count = (s: Sample[], status: string) =>
+        valueOf(s, 'tessera_http_request_duration_seconds_count', {
+          route: '/oauth/token',
+          method: 'POST',
+          status_code: status,
+        });
+      assert.equal(count(now.samples, '200') - count(before.samples, '200'), 1);
+      assert.equal(count(now.samples, '401') - count(before.samples, '401'), 1);
+      const routes = new Set(now.samples.map((s) => s.labels.route).filter(Boolean));
+      assert.ok(routes.has('unmatched'), 'a path with no route is counted as unmatched');
+      assert.ok(![...routes].some((r) => r?.includes('xxxx')), 'raw paths never become labels');
+      const text = await (await fetch(`${server.base}/metrics`)).text();
+      assert.ok(!text.includes(machine.clientSecret) && !text.includes(machine.clientId));
+    });
+
+    test('counts a webhook delivery by outcome, and the outbox depth and pool use', { skip }, async () => {
+      const before = await scrape();
+      await subscribe(server.deps, org, receiver.url('/metered'), ['tenant.created']);
+      const { user } = await makeUser(server.deps, org, 'ada@metered.test');
+      await createTenant(server.deps, org, user.id, 'Counted');
+      // The user's personal tenant and the one created here: two tenant.created deliveries.
+      const arrived = () => receiver.received.filter((r) => r.path === '/metered').length;
+      await eventually(() => arrived() === 2, 10_000, 'the deliveries');
+      const delivered = await eventually(
+        async () => {
+          const { samples } = await scrape();
+          const d = (s: Sample[]) => valueOf(s, 'tessera_webhook_deliveries_total', { outcome: 'delivered' });
+          return d(samples) - d(before.samples) === arrived() ? samples : null;
+        },
+        10_000,
+        'the deliveries to be counted',
+      );
+      assert.equal(valueOf(delivered, 'tessera_webhook_outbox_depth', {}), 0);
+      const pool = delivered.filter((s) => s.name === 'tessera_db_pool_connections');
+      if (database === 'postgres') {
+        assert.deepEqual(pool.map((s) => s.labels.state).sort(), ['idle', 'total', 'waiting']);
+        assert.ok(valueOf(pool, 'tessera_db_pool_connections', { state: 'total' }) >= 1);
+      } else {
+        assert.deepEqual(pool, [], 'SQLite has no pool to report');
+      }
+    });
+  });
+}
