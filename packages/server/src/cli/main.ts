@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config/config.js';
 import { ServiceError } from '../domain/errors.js';
 import { openRuntime } from '../runtime.js';
@@ -26,6 +27,11 @@ async function run(argv: string[]): Promise<number> {
   if (first === undefined || first === '--help' || first === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return first === undefined ? 2 : 0;
+  }
+  if (first === '--version') {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
   }
   if (first === 'serve') {
     const f = flags(argv.slice(1), { port: { type: 'string' } });
