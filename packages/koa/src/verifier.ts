@@ -1,6 +1,7 @@
 import { applyClaimRules, type ClaimRules } from './claims.js';
 import { createKeyStore } from './jwks-cache.js';
 import { decodeJsonObject, MAX_TOKEN_LENGTH, parseJws, verifyRs256 } from './jws.js';
+import { keySetUrl } from './key-set-url.js';
 import { ResultCache } from './result-cache.js';
 import type { Verify } from './types.js';
 
@@ -36,6 +37,12 @@ export interface VerifierOptions {
   readonly accept?: readonly AcceptedTokenType[];
   /** Client ids whose machine tokens are accepted; read only when `accept` includes `client`. */
   readonly trustedClients?: readonly string[];
+  /**
+   * Development only: the issuer's host (`acme.localhost:4000`). The key set is then read from
+   * `localhost` with `?host=` naming the org, because Node does not resolve `*.localhost`; `iss` is still
+   * compared with `issuer`. Allowed only when `issuer` is on `localhost`, `*.localhost`, `127.0.0.1` or `[::1]`.
+   */
+  readonly hostOverride?: string;
 }
 
 /**
@@ -60,7 +67,7 @@ const KEY_SET_TTL_MS = 10 * 60 * 1000;
 const UNKNOWN_KID_COOLDOWN_MS = 30 * 1000;
 const KEY_SET_TIMEOUT_MS = 5 * 1000;
 const RESULT_CACHE_SIZE = 1000;
-const OPTION_NAMES = new Set(['issuer', 'clientId', 'accept', 'trustedClients']);
+const OPTION_NAMES = new Set(['issuer', 'clientId', 'accept', 'trustedClients', 'hostOverride']);
 
 /**
  * Creates a verifier for the access tokens of one Tessera issuer. The returned function resolves to the
@@ -96,9 +103,10 @@ export function createVerifier(options: VerifierOptions): Verify {
  */
 export function createVerifierWith(options: VerifierOptions, runtime: VerifierRuntime): Verify {
   const rules = checkOptions(options);
+  const url = keySetUrl(rules.issuer, options.hostOverride);
   const now = runtime.now ?? Date.now;
   const keys = createKeyStore({
-    url: `${rules.issuer}.well-known/jwks.json`,
+    url,
     fetch: runtime.fetch ?? globalThis.fetch,
     now,
     ttlMs: runtime.ttlMs ?? KEY_SET_TTL_MS,

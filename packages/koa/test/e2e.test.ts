@@ -14,6 +14,7 @@ import {
 } from '../../server/test/sign-in/support/fixtures.js';
 import { orgWithMachineClient } from '../../server/test/support/fixtures.js';
 import { startServer, type TestServer } from '../../server/test/support/server.js';
+import { createVerifierWith } from '../src/verifier.js';
 import { type RunningApp, serve } from './support/app.js';
 
 const UNAUTHORIZED = { error: 'unauthorized', error_detail: "we don't know who you are" };
@@ -91,6 +92,31 @@ describe('a Koa API behind authenticate, called with machine tokens from a runni
     });
     const res = await call(await minter.token());
     assert.equal(res.status, 200);
+  });
+
+  test('under hostOverride the verifier reads the org key set from localhost with ?host=, and iss stays the org issuer', async () => {
+    const host = new URL(issuer).host;
+    const loopback = `http://localhost:${tessera.port}`;
+    const fetched: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      fetched.push(String(input));
+      return fetch(input, init);
+    };
+    const verify = createVerifierWith(
+      {
+        issuer,
+        clientId: 'cli_invoices_web',
+        accept: ['client'],
+        trustedClients: [trusted.clientId],
+        hostOverride: host,
+      },
+      { fetch: recording },
+    );
+    const minter = createTokenMinter({ api: loopback, hostOverride: host, issuer, ...trusted });
+    const verified = await verify(await minter.token());
+    assert.equal(verified?.kind, 'client');
+    assert.equal(verified.claims.iss, issuer);
+    assert.deepEqual(fetched, [`${loopback}/.well-known/jwks.json?host=${encodeURIComponent(host)}`]);
   });
 
   test('a client not in trustedClients gets the 401 of the spec, though its token is genuine', async () => {

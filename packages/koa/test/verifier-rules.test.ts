@@ -208,6 +208,42 @@ describe('createVerifier: options are checked at start-up', () => {
     rejects({ issuer, clientId: CLIENT_ID, trustedClient: ['cli_billing'] }, 'trustedClient');
   });
 
+  test("hostOverride is allowed only with a loopback issuer, and only as that issuer's host", () => {
+    for (const loopback of [
+      'http://acme.localhost:4000/',
+      'http://localhost:4000/',
+      'http://127.0.0.1:4000/',
+    ]) {
+      const hostOverride = new URL(loopback).host;
+      assert.equal(
+        typeof createVerifier({ issuer: loopback, clientId: CLIENT_ID, hostOverride }),
+        'function',
+      );
+    }
+    for (const remote of [
+      'https://acme.example.com/',
+      'http://10.0.0.5:4000/',
+      'http://localhost.example.com/',
+    ]) {
+      const hostOverride = new URL(remote).host;
+      assert.throws(() => createVerifier({ issuer: remote, clientId: CLIENT_ID, hostOverride }), {
+        name: 'TypeError',
+        message: 'createVerifier: "hostOverride" is allowed only when "issuer" is a loopback URL',
+      });
+    }
+    const issuer = 'http://acme.localhost:4000/';
+    assert.throws(
+      () => createVerifier({ issuer, clientId: CLIENT_ID, hostOverride: 'globex.localhost:4000' }),
+      {
+        name: 'TypeError',
+        message: 'createVerifier: "hostOverride" must be the host (and port) of "issuer"',
+      },
+    );
+    for (const malformed of ['', 'acme.localhost/x?y=', 42]) {
+      rejects({ issuer, clientId: CLIENT_ID, hostOverride: malformed }, 'hostOverride');
+    }
+  });
+
   test('valid options build a verifier without touching the network', () => {
     assert.equal(typeof createVerifier({ issuer: 'http://127.0.0.1:1/', clientId: CLIENT_ID }), 'function');
   });
