@@ -1,5 +1,20 @@
 import type { Client } from './types.js';
 
+/** Longest redirect URI a client may register, and most a registration may list. */
+export const MAX_REDIRECT_URI_LENGTH = 2000;
+export const MAX_REDIRECT_URIS = 20;
+
+/**
+ * What every registered redirect URI must be, whoever registers it: at most 2,000 characters,
+ * and without a fragment (RFC 6749 §3.1.2), the empty one (a bare `#`) included. Null when it is
+ * fine; else the rule, worded to follow the URI's name.
+ */
+export function redirectUriShapeProblem(uri: string): string | null {
+  if (uri.length > MAX_REDIRECT_URI_LENGTH) return `must be at most ${MAX_REDIRECT_URI_LENGTH} characters`;
+  if (uri.includes('#')) return 'must not have a fragment';
+  return null;
+}
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function loopbackWithoutPort(uri: string): string | null {

@@ -1,4 +1,5 @@
 import { fail } from './errors.js';
+import { redirectUriShapeProblem } from './redirect-uris.js';
 
 /** Rules for values that come from people: one place, one message each. */
 
@@ -34,15 +35,19 @@ export function checkName(field: string, value: string, max = 200): string {
   return v;
 }
 
-/** A redirect URI: absolute, no fragment; https, or http on a loopback host, or a private-use scheme. */
+/**
+ * A redirect URI: at most 2,000 characters, absolute, no fragment (not even a bare `#`); https, or
+ * http on a loopback host, or a private-use scheme.
+ */
 export function checkRedirectUri(uri: string): string {
+  const problem = redirectUriShapeProblem(uri);
+  if (problem) fail('invalid_body', `a redirect URI ${problem}`);
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
     return fail('invalid_body', `redirect URI "${uri}" is not an absolute URL`);
   }
-  if (url.hash) fail('invalid_body', 'a redirect URI must not have a fragment');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const loopback = host === 'localhost' || host === '127.0.0.1' || host === '::1';
   if (url.protocol === 'http:' && !loopback)

@@ -116,6 +116,38 @@ describe('POST /oauth/register (RFC 7591)', () => {
     }
   });
 
+  test('400 invalid_redirect_uri: a fragment (a bare # too), over 2,000 characters, more than 20 URIs; nothing stored', async () => {
+    const clients = async () => (await server.deps.db.selectFrom('clients').select('id').execute()).length;
+    const stored = await clients();
+    const at2000 = `https://a.example/${'a'.repeat(2000 - 'https://a.example/'.length)}`;
+    const cases: [unknown, string][] = [
+      [{ redirect_uris: ['https://a.example/cb#x'] }, 'redirect_uris[0] must not have a fragment'],
+      [{ redirect_uris: ['https://a.example/cb#'] }, 'redirect_uris[0] must not have a fragment'],
+      [
+        { redirect_uris: ['http://127.0.0.1:9/cb', 'http://localhost/#'] },
+        'redirect_uris[1] must not have a fragment',
+      ],
+      [{ redirect_uris: [`${at2000}b`] }, 'redirect_uris[0] must be at most 2000 characters'],
+      [
+        { redirect_uris: Array.from({ length: 21 }, (_, i) => `https://a.example/cb${i}`) },
+        'redirect_uris must hold at most 20 URIs',
+      ],
+    ];
+    for (const [body, description] of cases) {
+      const res = await register(server.base, body, from());
+      assert.equal(res.status, 400, description);
+      assert.deepEqual(res.body, { error: 'invalid_redirect_uri', error_description: description });
+    }
+    assert.equal(await clients(), stored);
+    // The limits themselves are fine.
+    const twenty = Array.from({ length: 20 }, (_, i) => `https://a.example/cb${i}`);
+    for (const uris of [[at2000], twenty]) {
+      const res = await register(server.base, { redirect_uris: uris }, from());
+      assert.equal(res.status, 201);
+      assert.deepEqual(res.body.redirect_uris, uris);
+    }
+  });
+
   test('400 invalid_client_metadata: any token_endpoint_auth_method but none; a body that is not an object', async () => {
     for (const method of ['client_secret_post', 'client_secret_basic', 'private_key_jwt', null]) {
       const res = await register(

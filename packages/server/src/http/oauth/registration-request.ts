@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import { fail } from '../../domain/errors.js';
+import {
+  MAX_REDIRECT_URI_LENGTH,
+  MAX_REDIRECT_URIS,
+  redirectUriShapeProblem,
+} from '../../domain/redirect-uris.js';
 import type { RegistrationMetadata } from '../../domain/registration.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Why `value` cannot be a registered redirect URI (spec: https, or http on a loopback host); null if it can. */
+/**
+ * Why `value` cannot be a registered redirect URI (spec: https, or http on a loopback host; and
+ * every registered URI's shape: see redirectUriShapeProblem); null if it can.
+ */
 function redirectUriProblem(value: string): string | null {
+  const shape = redirectUriShapeProblem(value);
+  if (shape) return shape;
   let url: URL;
   try {
     url = new URL(value);
@@ -15,7 +25,6 @@ function redirectUriProblem(value: string): string | null {
   const https = url.protocol === 'https:';
   const loopbackHttp = url.protocol === 'http:' && LOOPBACK.has(url.hostname);
   if (!https && !loopbackHttp) return 'must be https, or http on localhost, 127.0.0.1 or [::1]';
-  if (url.hash) return 'must not have a fragment';
   if (url.username || url.password) return 'must not carry credentials';
   return null;
 }
@@ -26,7 +35,11 @@ const RedirectUri = z
     const problem = redirectUriProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
-  .meta({ format: 'uri', description: 'https, or http on localhost, 127.0.0.1 or [::1]; no fragment' });
+  .meta({
+    format: 'uri',
+    maxLength: MAX_REDIRECT_URI_LENGTH,
+    description: 'https, or http on localhost, 127.0.0.1 or [::1]; no fragment',
+  });
 
 const NAME_RULE = 'must be a string of 1-200 characters';
 
@@ -39,7 +52,7 @@ export const RegistrationRequest = z.looseObject({
   redirect_uris: z
     .array(RedirectUri, { error: 'must be a non-empty array' })
     .min(1, 'must be a non-empty array')
-    .max(20, 'must hold at most 20 URIs'),
+    .max(MAX_REDIRECT_URIS, `must hold at most ${MAX_REDIRECT_URIS} URIs`),
   token_endpoint_auth_method: z
     .literal('none', { error: 'must be none' })
     .optional()
@@ -54,9 +67,14 @@ export const RegistrationRequest = z.looseObject({
 });
 
 /**
- * The checked metadata of a registration request, or the spec's error: anything wrong with
- * `redirect_uris` is `invalid_redirect_uri`, anything else `invalid_client_metadata`.
+ * The spec's registration error for a problem with `field` (a top-level name, or none for the
+ * body as a whole): anything wrong with `redirect_uris` is `invalid_redirect_uri`, anything else
+ * `invalid_client_metadata`.
  */
+export const registrationErrorCode = (field: unknown) =>
+  field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata';
+
+/** The checked metadata of a registration request, or the spec's error (registrationErrorCode). */
 export function registrationMetadata(body: unknown): RegistrationMetadata {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return fail('invalid_client_metadata', 'the body must be a JSON object');
@@ -65,8 +83,7 @@ export function registrationMetadata(body: unknown): RegistrationMetadata {
   if (!result.success) {
     const issue = result.error.issues[0] as z.core.$ZodIssue;
     const where = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('');
-    const code = issue.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata';
-    return fail(code, `${where} ${issue.message}`);
+    return fail(registrationErrorCode(issue.path[0]), `${where} ${issue.message}`);
   }
   return { redirectUris: result.data.redirect_uris, name: result.data.client_name };
 }
