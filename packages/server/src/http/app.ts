@@ -1,21 +1,24 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/context.js';
 import { Metrics } from '../observability/metrics.js';
-import { installErrorHandling } from './errors.js';
+import { installErrorHandling, renderError } from './errors.js';
 import { parseForm } from './form.js';
+import { refuseRepeatedHost } from './host-header.js';
 import { loggerOptions } from './logging.js';
 import { registrationEndpoint } from './oauth/register.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { recordRoutes } from './route-table.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
-import { metricsRoutes } from './routes/metrics.js';
 import { impersonationRoutes } from './routes/impersonation.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { wellKnownRoutes } from './routes/well-known.js';
+import { securityHeaders } from './security-headers.js';
 import { signInRoutes } from './sign-in.js';
+import { refuseUnstorableText } from './storable-text.js';
 
 export interface AppOptions {
   /** The metrics /metrics serves and every request is timed into (default: this app's own). */
@@ -26,14 +29,24 @@ export interface AppOptions {
 
 /** The HTTP application: transport only; every rule lives in domain/. */
 export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance {
+  const secure = securityHeaders(deps.config);
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     bodyLimit: 64 * 1024,
     // Trust exactly TESSERA_TRUST_PROXY hops of X-Forwarded-For, counted from the socket.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxy,
+    // A path that is not valid percent-encoded UTF-8 fails before routing and before any hook.
+    frameworkErrors: (error, request, reply) => {
+      secure(reply);
+      renderError(error, request, reply);
+    },
   });
   // Before any route: the OpenAPI test compares what is registered with what is documented.
   recordRoutes(app);
+  app.addHook('onSend', async (_request, reply) => secure(reply));
+  // The input rules at the edge, for every route: one Host, and only text that can be stored.
+  app.addHook('onRequest', refuseRepeatedHost);
+  app.addHook('preValidation', refuseUnstorableText);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, parseForm(body as string));
   });

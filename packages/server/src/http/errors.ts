@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, ServiceError } from '../domain/errors.js';
+import { registrationErrorCode } from './oauth/registration-request.js';
+import { isPageRoute } from './pages/page-routes.js';
+import { sendErrorPage } from './pages/respond.js';
 
 /** How long a client is told to wait when the database is away; pools reconnect well within it. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
@@ -22,23 +25,58 @@ export function unavailableError(error: unknown, request: FastifyRequest): Servi
   );
 }
 
+/** Where in a request refused input was; it decides the API's code (see inputError). */
+export type InputPlace = 'path' | 'query' | 'header' | 'body';
+
+/**
+ * Input refused before its endpoint's handler ran (fastify's parsers, the input rules at the
+ * edge), as a 400 in that endpoint's own family: on registration RFC 7591's code for `field`
+ * (registrationErrorCode); on the other OAuth endpoints `invalid_request`; on the API
+ * `invalid_query` for the query, the code the route's bodies use for the body (`invalid_request`
+ * on the management API, spec "Errors"; `invalid_body` on the user APIs), else `invalid_request`.
+ * Hosted pages show it as their error page (sendError).
+ */
+export function inputError(
+  request: FastifyRequest,
+  place: InputPlace,
+  detail: string,
+  field?: string,
+): ServiceError {
+  const route = request.routeOptions?.url ?? request.url.split('?')[0] ?? '';
+  if (route === '/oauth/register') return new ServiceError(registrationErrorCode(field), detail);
+  if (isOAuthUrl(route)) return new ServiceError('invalid_request', detail);
+  if (place === 'query') return new ServiceError('invalid_query', detail);
+  const userApiBody = place === 'body' && !route.startsWith('/organizations/');
+  return new ServiceError(userApiBody ? 'invalid_body' : 'invalid_request', detail, {}, 'api');
+}
+
+/**
+ * Sends `error` with `status`: its JSON body, or on a hosted page a 4xx as that page's error page
+ * (errors inside a page's handler never get here: pageRoute shows them itself).
+ */
+function sendError(error: ServiceError, request: FastifyRequest, reply: FastifyReply, status = error.status) {
+  reply.code(status).headers(error.headers);
+  if (status < 500 && isPageRoute(request)) {
+    const message = error.detail ?? 'The request could not be completed.';
+    return sendErrorPage(reply, request.tesseraOrg?.name ?? 'Tessera', status, message);
+  }
+  return reply.send(error.body());
+}
+
 /** The one place errors become responses. Nothing here echoes input, a token or a stack. */
 export function renderError(thrown: unknown, request: FastifyRequest, reply: FastifyReply) {
   const error = unavailableError(thrown, request) ?? thrown;
   if (error instanceof ServiceError) {
     if (error.status >= 500 && error.status !== 503) request.log.error({ code: error.code }, 'service error');
-    return reply.code(error.status).headers(error.headers).send(error.body());
+    return sendError(error, request, reply);
   }
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const code =
       status === 413 ? 'body too large' : status === 415 ? 'unsupported content type' : 'malformed request';
-    const mapped = new ServiceError(
-      isOAuthUrl(request.url) ? 'invalid_request' : 'invalid_body',
-      code,
-    );
-    return reply.code(status === 413 || status === 415 ? status : 400).send(mapped.body());
+    const refused = inputError(request, fastifyError.code === 'FST_ERR_BAD_URL' ? 'path' : 'body', code);
+    return sendError(refused, request, reply, status === 413 || status === 415 ? status : 400);
   }
   request.log.error({ err: { message: fastifyError.message, code: fastifyError.code } }, 'unexpected error');
   return reply.code(500).send({ error: 'server_error', error_detail: 'something went wrong on our side' });

@@ -1,13 +1,14 @@
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteShorthandOptionsWithHandler } from 'fastify';
 import { resumeBrowserSession } from '../../domain/browser-sessions.js';
 import type { Deps } from '../../domain/context.js';
 import { ServiceError } from '../../domain/errors.js';
 import type { Org } from '../../domain/types.js';
-import { type FormParams, isForm } from '../form.js';
 import { unavailableError } from '../errors.js';
+import { type FormParams, isForm } from '../form.js';
 import { orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
+import { pageRouteOptions } from './page-routes.js';
 import { sendErrorPage } from './respond.js';
 
 /** What every hosted page handler is given. */
@@ -58,11 +59,12 @@ export function queryValue(request: FastifyRequest, name: string): string | unde
 type PageHandler = (org: Org, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * A hosted page route: resolves the org, and turns failures into an HTML page instead of the
- * APIs' JSON. Unexpected errors are logged by code only and shown as a plain 500 page.
+ * A hosted page route (its options: the handler, marked as a page's): resolves the org, and
+ * turns failures into an HTML page instead of the APIs' JSON. Unexpected errors are logged by
+ * code only and shown as a plain 500 page.
  */
-export function pageRoute(ctx: PageContext, handler: PageHandler): RouteHandlerMethod {
-  return async (request, reply) => {
+export function pageRoute(ctx: PageContext, handler: PageHandler): RouteShorthandOptionsWithHandler {
+  return pageRouteOptions(async (request, reply) => {
     let orgName = 'Tessera';
     try {
       const org = await orgOf(ctx.deps, request);
@@ -90,5 +92,5 @@ export function pageRoute(ctx: PageContext, handler: PageHandler): RouteHandlerM
       request.log.error({ code: (error as { code?: unknown }).code }, 'page failed');
       return sendErrorPage(reply, orgName, 500, 'Something went wrong on our side.');
     }
-  };
+  });
 }

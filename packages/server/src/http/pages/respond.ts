@@ -34,7 +34,6 @@ export function sendPage(
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
       'x-frame-options': 'DENY',
-      'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
       ...options.headers,

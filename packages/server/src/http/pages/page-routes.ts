@@ -1,0 +1,21 @@
+import type { FastifyRequest, RouteHandlerMethod, RouteShorthandOptionsWithHandler } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on hosted pages' routes: their errors are HTML pages, not the APIs' JSON. */
+    hostedPage?: boolean;
+  }
+}
+
+/** A hosted page's route options: `handler`, marked as a page's. */
+export const pageRouteOptions = (handler: RouteHandlerMethod): RouteShorthandOptionsWithHandler => ({
+  config: { hostedPage: true },
+  handler,
+});
+
+/**
+ * Whether `request` was routed to a hosted page (pageRoute), so an error raised before its
+ * handler runs (a parser, an input rule at the edge) is shown as that page's error page too.
+ */
+export const isPageRoute = (request: FastifyRequest): boolean =>
+  request.routeOptions?.config?.hostedPage === true;
