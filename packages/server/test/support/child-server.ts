@@ -2,14 +2,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TEST_SECRET } from './runtime.js';
 
-const BIN = fileURLToPath(new URL('../../bin/tessera.mjs', import.meta.url));
+/** The CLI's TypeScript entry, run through tsx (no build needed); the compiled bin has its own test. */
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const SOURCE_ARGS = ['--conditions=tessera-source', '--import', 'tsx', MAIN];
 
 /** A second Tessera process (`tessera serve`) on the same storage, for tests across nodes. */
 export async function startChildServer(
   env: Record<string, string>,
   port: number,
 ): Promise<{ close(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [...SOURCE_ARGS, 'serve', '--port', String(port)], {
     env: { PATH: process.env.PATH ?? '', TESSERA_SECRET: TEST_SECRET, TESSERA_LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { TEST_SECRET } from './runtime.js';
 
-const BIN = fileURLToPath(new URL('../../bin/tessera.mjs', import.meta.url));
+/** The CLI's TypeScript entry, run through tsx (no build needed); the compiled bin has its own test. */
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const SOURCE_ARGS = ['--conditions=tessera-source', '--import', 'tsx', MAIN];
 
 export interface CliResult {
   code: number;
@@ -12,10 +14,10 @@ export interface CliResult {
   json: Record<string, unknown> | null;
 }
 
-/** Runs the real `tessera` binary against a data dir (and database) as a person would. */
+/** Runs the `tessera` CLI against a data dir (and database) as a person would, from its sources. */
 export function tessera(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...SOURCE_ARGS, ...args], {
       env: { PATH: process.env.PATH ?? '', TESSERA_SECRET: TEST_SECRET, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { postgresSkip } from '../support/environment.js';
+import { createPostgresSchema } from '../support/postgres.js';
+import { TEST_SECRET } from '../support/runtime.js';
+import { freePort } from '../support/server.js';
+
+// DESIGN §11: `npm start` runs the compiled JavaScript with no TypeScript loader, and the `tessera` bin
+// runs it in its own process. Everything here runs the build output, the way a person would.
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const SERVER = join(ROOT, 'packages', 'server');
+const BIN = join(SERVER, 'bin', 'tessera.mjs');
+const DIST = join(SERVER, 'dist');
+const pkg = JSON.parse(readFileSync(join(SERVER, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
+const startScript = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start;
+const noProc = existsSync('/proc/self/cmdline') ? false : 'needs /proc (Linux)';
+
+interface Running {
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts a command in a process group of its own, so stopping it takes along anything it started. */
+function launch(args: string[], env: Record<string, string>): Running {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', TESSERA_SECRET: TEST_SECRET, TESSERA_LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += d;
+  });
+  return {
+    child,
+    stderr: () => stderr,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function healthz(running: Running, port: number): Promise<Response> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (running.child.exitCode !== null) throw new Error(`server exited: ${running.stderr()}`);
+    try {
+      return await fetch(`http://127.0.0.1:${port}/healthz`);
+    } catch {
+      if (Date.now() > deadline) throw new Error(`server did not start: ${running.stderr()}`);
+      await sleep(100);
+    }
+  }
+}
+
+function argv(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+}
+
+function childPids(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+    readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean),
+  );
+}
+
+function assertNoLoader(args: string[]) {
+  for (const arg of args) {
+    assert.doesNotMatch(arg, /tsx|--import|--loader|--experimental-(strip|transform)-types|\.ts$/, arg);
+  }
+}
+
+before(() => {
+  // Incremental: a no-op when dist/ is up to date, a build from a fresh clone or after a source change.
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const build = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
+  assert.ok(existsSync(join(DIST, 'cli', 'main.js')));
+});
+
+test('npm start is node on the compiled CLI, with no TypeScript loader', () => {
+  assert.equal(startScript, 'node packages/server/dist/cli/main.js serve');
+});
+
+for (const database of ['sqlite', 'postgres'] as const) {
+  describe(`the compiled server (${database})`, async () => {
+    const skip = (database === 'postgres' && (await postgresSkip())) || noProc;
+    let dataDir = '';
+    let schema: Awaited<ReturnType<typeof createPostgresSchema>> | null = null;
+    let server: Running | null = null;
+    let port = 0;
+
+    before(async () => {
+      if (skip) return;
+      dataDir = mkdtempSync(join(tmpdir(), 'tessera-compiled-'));
+      schema = database === 'postgres' ? await createPostgresSchema() : null;
+      port = await freePort();
+      const [node, ...args] = startScript.split(' ');
+      assert.equal(node, 'node');
+      server = launch([...args, '--port', String(port)], {
+        TESSERA_DATA_DIR: dataDir,
+        ...(schema ? { DATABASE_URL: schema.url } : {}),
+      });
+    });
+
+    after(async () => {
+      await server?.stop();
+      await schema?.drop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    test('serves /healthz and /readyz from the compiled JavaScript alone', { skip }, async () => {
+      assert.ok(server?.child.pid);
+      const health = await healthz(server, port);
+      assert.equal(health.status, 200);
+      assert.deepEqual(await health.json(), { status: 'ok', database });
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      assert.equal(ready.status, 200);
+
+      const cmdline = argv(server.child.pid);
+      assert.deepEqual(cmdline, [
+        process.execPath,
+        'packages/server/dist/cli/main.js',
+        'serve',
+        '--port',
+        String(port),
+      ]);
+      assertNoLoader(cmdline);
+      assert.deepEqual(childPids(server.child.pid), []);
+    });
+  });
+}
+
+describe('the tessera bin', () => {
+  test('--version prints the package version', () => {
+    const run = spawnSync(process.execPath, [BIN, '--version'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(run.stderr, '');
+    assert.equal(run.stdout, `${pkg.version}\n`);
+    assert.equal(run.status, 0);
+  });
+
+  test('serves in its own process: no second node, no TypeScript loader', { skip: noProc }, async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'tessera-compiled-'));
+    const server = launch([BIN, 'serve', '--port', String(port)], { TESSERA_DATA_DIR: dataDir });
+    try {
+      assert.ok(server.child.pid);
+      assert.equal((await healthz(server, port)).status, 200);
+      const cmdline = argv(server.child.pid);
+      assert.deepEqual(cmdline, [process.execPath, BIN, 'serve', '--port', String(port)]);
+      assertNoLoader(cmdline);
+      assert.deepEqual(childPids(server.child.pid), []);
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('without a build it says so in one line and exits 1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tessera-bin-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      copyFileSync(BIN, join(dir, 'bin', 'tessera.mjs'));
+      const run = spawnSync(process.execPath, [join(dir, 'bin', 'tessera.mjs'), '--version'], {
+        encoding: 'utf8',
+      });
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, 'tessera: packages/server/dist is missing: run npm run build first\n');
+      assert.equal(run.status, 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+test('the compiled server imports only node built-ins and its own dependencies', () => {
+  const allowed = new Set(Object.keys(pkg.dependencies));
+  const builtins = new Set(builtinModules);
+  const seen = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.js')) {
+        // TypeScript's import scanner: static imports, re-exports and dynamic import() with a literal.
+        const { importedFiles } = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
+        for (const { fileName: specifier } of importedFiles) {
+          if (specifier.startsWith('.') || specifier.startsWith('node:') || builtins.has(specifier)) continue;
+          const name = specifier
+            .split('/')
+            .slice(0, specifier.startsWith('@') ? 2 : 1)
+            .join('/');
+          seen.add(name);
+          assert.ok(allowed.has(name), `${path} imports ${specifier}, which is not a dependency`);
+        }
+      }
+    }
+  };
+  walk(DIST);
+  // The scan found the imports it is meant to check.
+  assert.ok(seen.has('fastify') && seen.has('pg'), [...seen].join(' '));
+});
