@@ -49,7 +49,7 @@ function parsePrometheus(text: string): { types: Map<string, string>; samples: S
   return { types, samples };
 }
 
-const valueOf = (samples: Sample[], name: string, labels: Record<string, string>) =>
+const sumOf = (samples: Sample[], name: string, labels: Record<string, string>) =>
   samples
     .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
     .reduce((sum, s) => sum + s.value, 0);
@@ -124,13 +124,13 @@ for (const database of ['sqlite', 'postgres'] as const) {
       const now = await scrape();
       const grant = { grant_type: 'client_credentials' };
       assert.equal(
-        valueOf(now.samples, 'tessera_tokens_issued_total', grant) -
-          valueOf(before.samples, 'tessera_tokens_issued_total', grant),
+        sumOf(now.samples, 'tessera_tokens_issued_total', grant) -
+          sumOf(before.samples, 'tessera_tokens_issued_total', grant),
         1,
         'one token issued, the refused request not counted',
       );
       const count = (s: Sample[], status: string) =>
-        valueOf(s, 'tessera_http_request_duration_seconds_count', {
+        sumOf(s, 'tessera_http_request_duration_seconds_count', {
           route: '/oauth/token',
           method: 'POST',
           status_code: status,
@@ -155,17 +155,17 @@ for (const database of ['sqlite', 'postgres'] as const) {
       const delivered = await eventually(
         async () => {
           const { samples } = await scrape();
-          const d = (s: Sample[]) => valueOf(s, 'tessera_webhook_deliveries_total', { outcome: 'delivered' });
+          const d = (s: Sample[]) => sumOf(s, 'tessera_webhook_deliveries_total', { outcome: 'delivered' });
           return d(samples) - d(before.samples) === arrived() ? samples : null;
         },
         10_000,
         'the deliveries to be counted',
       );
-      assert.equal(valueOf(delivered, 'tessera_webhook_outbox_depth', {}), 0);
+      assert.equal(sumOf(delivered, 'tessera_webhook_outbox_depth', {}), 0);
       const pool = delivered.filter((s) => s.name === 'tessera_db_pool_connections');
       if (database === 'postgres') {
         assert.deepEqual(pool.map((s) => s.labels.state).sort(), ['idle', 'total', 'waiting']);
-        assert.ok(valueOf(pool, 'tessera_db_pool_connections', { state: 'total' }) >= 1);
+        assert.ok(sumOf(pool, 'tessera_db_pool_connections', { state: 'total' }) >= 1);
       } else {
         assert.deepEqual(pool, [], 'SQLite has no pool to report');
       }
