@@ -37,6 +37,18 @@ test('a public URL turns the host override off', () => {
   assert.equal(c.scheme, 'https');
 });
 
+test('HOST: loopback by default while TESSERA_URL is loopback, every interface otherwise; an IP or localhost', () => {
+  assert.equal(loadConfig({}).host, '127.0.0.1');
+  assert.equal(loadConfig({ TESSERA_URL: 'http://127.0.0.1:4000' }).host, '127.0.0.1');
+  assert.equal(loadConfig({ TESSERA_URL: 'https://id.example.com' }).host, '0.0.0.0');
+  assert.equal(loadConfig({ TESSERA_URL: 'https://id.example.com', HOST: '127.0.0.1' }).host, '127.0.0.1');
+  assert.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0');
+  assert.equal(loadConfig({ HOST: '::' }).host, '::');
+  assert.equal(loadConfig({ HOST: '[::1]' }).host, '::1');
+  assert.equal(loadConfig({ HOST: 'LocalHost' }).host, 'localhost');
+  assert.equal(loadConfig({ HOST: '' }).host, '127.0.0.1');
+});
+
 test('each bad variable stops start-up with one line naming it', () => {
   const cases: [Record<string, string>, string][] = [
     [{ PORT: '-1' }, 'PORT must be a whole number from 0 to 65535'],
@@ -54,6 +66,12 @@ test('each bad variable stops start-up with one line naming it', () => {
       'DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)',
     ],
     [{ TESSERA_SECRET: 'short' }, 'TESSERA_SECRET must be at least 32 characters'],
+    ...['bogus', 'example.com', '0.0.0.0:4000', '256.1.1.1', ' 127.0.0.1'].map(
+      (HOST): [Record<string, string>, string] => [
+        { HOST },
+        'HOST must be an IP address (such as 0.0.0.0, 127.0.0.1 or ::) or localhost',
+      ],
+    ),
     [{ TESSERA_TRUST_PROXY: 'yes' }, 'TESSERA_TRUST_PROXY must be a whole number from 0 to 32'],
     [{ TESSERA_WEBHOOKS_ALLOW_PRIVATE: 'true' }, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0'],
     [

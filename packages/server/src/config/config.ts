@@ -10,6 +10,8 @@ import {
 /** Validated, frozen configuration. Bad input stops start-up with one line naming the variable. */
 export interface Config {
   readonly port: number;
+  /** The address to listen on (HOST): loopback while TESSERA_URL is loopback, else every interface. */
+  readonly host: string;
   /** `{base_url}` without a trailing slash, e.g. `http://localhost:4000`. */
   readonly baseUrl: string;
   readonly baseHost: string;
@@ -67,6 +69,17 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === '::1';
 }
 
+/** HOST: an IP address (v4 or v6, brackets optional) or `localhost`. */
+function bindAddress(env: NodeJS.ProcessEnv, loopback: boolean): string {
+  const raw = env.HOST;
+  if (raw === undefined || raw === '') return loopback ? '127.0.0.1' : '0.0.0.0';
+  const host = raw.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (host !== 'localhost' && isIP(host) === 0) {
+    throw new ConfigError('HOST must be an IP address (such as 0.0.0.0, 127.0.0.1 or ::) or localhost');
+  }
+  return host;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 4000, 0, 65535);
   const rawUrl = env.TESSERA_URL || `http://localhost:${port}`;
@@ -122,9 +135,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('TESSERA_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
   }
+  const loopback = isLoopbackHost(url.hostname);
   return Object.freeze({
     logLevel,
     port,
+    host: bindAddress(env, loopback),
     baseUrl: url.origin,
     baseHost: url.host.toLowerCase(),
     scheme: url.protocol === 'https:' ? 'https' : 'http',
@@ -137,6 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetrySchedule: Object.freeze(webhookRetrySchedule),
     webhookTimeoutMs,
     refreshReuseGraceMs,
-    loopback: isLoopbackHost(url.hostname),
+    loopback,
   });
 }
