@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
-import { type Seeded, seedDemo } from './dev/seed.js';
+import { seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
 import { buildApp } from './http/app.js';
+import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { openRuntime } from './runtime.js';
 import { outboxDepth } from './storage/outbox-depth.js';
@@ -18,9 +19,12 @@ export interface RunningServer {
 export interface ServeOptions {
   logLevel?: string;
   seed?: boolean;
-  /** Where start-up lines go (the seed banner, warnings). */
-  print?: (line: string) => void;
-  /** Where request logs go (default stdout). */
+  /**
+   * The process's log, for start-up lines, warnings and the demo seed line (default: JSON lines at
+   * `logLevel` to `logStream`).
+   */
+  log?: Logger;
+  /** Where request logs (and, without `log`, the process's lines) go (default stdout). */
   logStream?: { write(chunk: string): void };
   /** The webhook delivery worker of this process: its options, or false for none. */
   webhooks?: WorkerOptions | false;
@@ -28,19 +32,20 @@ export interface ServeOptions {
 
 /** `tessera serve`: migrate, seed a demo org on a fresh dev data dir, listen. */
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
-  const print = options.print ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const runtime = await openRuntime(config, (line) => print(`warning: ${line}`), { cacheCredentials: true });
+  const logLevel = options.logLevel ?? config.logLevel;
+  const log = options.log ?? createLogger(logLevel, options.logStream);
+  const runtime = await openRuntime(config, (line) => log.warn(line), { cacheCredentials: true });
   const metrics = new Metrics({
     outboxDepth: () => outboxDepth(runtime.deps.db).catch(() => null),
     pool: () => runtime.poolStats(),
   });
   const app = buildApp(runtime.deps, {
     metrics,
-    logLevel: options.logLevel ?? config.logLevel,
+    logLevel,
     logStream: options.logStream,
   });
   try {
-    await app.listen({ port: config.port, host: config.loopback ? '127.0.0.1' : '0.0.0.0' });
+    await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await runtime.close();
     throw error;
@@ -51,14 +56,28 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       : new DeliveryWorker(runtime.deps, { log: app.log, metrics, ...options.webhooks }).start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${reachable(config.host)}:${port}`;
+  log.info({ url: config.baseUrl, address: url }, 'listening');
   if (options.seed ?? true) {
     const seeded = await seedDemo(runtime.deps);
-    if (seeded) printSeed(print, seeded, config.baseUrl);
+    if (seeded) {
+      const { file, credentials } = writeDemoCredentials(config, seeded);
+      log.info(
+        {
+          issuer: credentials.issuer,
+          console: credentials.console,
+          ownerEmail: credentials.owner.email,
+          clientId: credentials.client.id,
+          credentials: file,
+        },
+        'seeded a demo organization: its owner password and client secret are in the credentials file',
+      );
+    }
   }
   return {
     app,
     deps: runtime.deps,
-    url: `http://127.0.0.1:${port}`,
+    url,
     close: async () => {
       await app.close();
       await worker?.stop();
@@ -67,16 +86,9 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   };
 }
 
-function printSeed(print: (line: string) => void, s: Seeded, base: string) {
-  print('');
-  print('Tessera is seeded with a demo organization (shown once; this data dir keeps it):');
-  print(`  issuer         ${s.issuer}`);
-  print(`  owner login    ${s.ownerEmail} / ${s.ownerPassword}   (console: ${base}/)`);
-  print(`  client id      ${s.clientId}`);
-  print(`  client secret  ${s.clientSecret}`);
-  print('  get a machine token:');
-  print(
-    `  curl -s ${s.issuer}oauth/token -d grant_type=client_credentials -d client_id=${s.clientId} -d client_secret=${s.clientSecret}`,
-  );
-  print('');
+/** An address this machine reaches the server on, for the bind address `host`. */
+function reachable(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }

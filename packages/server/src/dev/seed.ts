@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../config/config.js';
 import { createClient } from '../domain/clients.js';
 import type { Deps } from '../domain/context.js';
 import { createOrg, findOrg } from '../domain/orgs.js';
@@ -28,4 +31,36 @@ export async function seedDemo(deps: Deps): Promise<Seeded | null> {
     SYSTEM,
   );
   return { issuer, ownerEmail, ownerPassword, clientId: client.id, clientSecret: secret as string };
+}
+
+/** What the demo seed leaves for the person who started the server, and nowhere else. */
+export interface DemoCredentials {
+  issuer: string;
+  console: string;
+  owner: { email: string; password: string };
+  client: { id: string; secret: string };
+  curl: string;
+}
+
+/**
+ * Writes the demo org's credentials to `<data dir>/demo-credentials.json`, readable by its owner
+ * only: a log line must never hold a password or a secret, so the log names this file instead.
+ */
+export function writeDemoCredentials(
+  config: Config,
+  s: Seeded,
+): { file: string; credentials: DemoCredentials } {
+  const credentials: DemoCredentials = {
+    issuer: s.issuer,
+    console: `${config.baseUrl}/console/`,
+    owner: { email: s.ownerEmail, password: s.ownerPassword },
+    client: { id: s.clientId, secret: s.clientSecret },
+    curl: `curl -s ${s.issuer}oauth/token -d grant_type=client_credentials -d client_id=${s.clientId} -d client_secret=${s.clientSecret}`,
+  };
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = join(config.dataDir, 'demo-credentials.json');
+  // A file left by an earlier seed goes first: the mode applies only to a file being created.
+  rmSync(file, { force: true });
+  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  return { file, credentials };
 }

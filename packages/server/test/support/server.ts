@@ -46,8 +46,8 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
   const logs = options.logs;
   const server = await serve(config, {
     seed: false,
+    // Start-up lines and warnings go where the request logs go: into `logs`, when asked.
     logLevel: logs ? 'info' : 'silent',
-    print: (line) => logs?.push(line),
     ...(logs ? { logStream: { write: (chunk: string) => void logs.push(chunk) } } : {}),
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   });
