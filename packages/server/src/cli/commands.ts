@@ -1,122 +1,115 @@
 import { createClient } from '../domain/clients.js';
-import type { Deps } from '../domain/context.js';
 import { rotateOrgKeys } from '../domain/keys.js';
 import { addMember, prepareConsoleUser } from '../domain/members.js';
 import { setOrgRequireMfa } from '../domain/org-settings.js';
 import { createOrg, requireOrg } from '../domain/orgs.js';
 import { SYSTEM } from '../domain/types.js';
 import { insertUserWithTenant, prepareUser } from '../domain/users.js';
-import { flags, required, UsageError } from './args.js';
+import { admin } from './admin.js';
+import { required, UsageError, type Values } from './args.js';
+import type { Launch } from './lifecycle.js';
+import type { USAGES } from './usage.js';
 
-/** The admin commands of DESIGN §8; each returns the one JSON object it prints. */
-export const COMMANDS: Record<string, (deps: Deps, argv: string[]) => Promise<object>> = {
-  async 'org create'(deps, argv) {
-    const f = flags(argv, {
-      slug: { type: 'string' },
-      name: { type: 'string' },
-      'owner-email': { type: 'string' },
-      'owner-password': { type: 'string' },
-    });
-    const { org, issuer, owner } = await createOrg(deps, {
+type AdminName = Exclude<keyof typeof USAGES, 'serve' | 'migrate' | 'worker'>;
+
+/**
+ * The admin commands of DESIGN §8. Each checks its flags first (a usage error opens nothing),
+ * then returns the work to do against the database (see admin.ts).
+ */
+export const ADMIN_COMMANDS: {
+  [N in AdminName]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
+} = {
+  'org create'(f) {
+    const input = {
       slug: required(f.slug, 'slug'),
       name: f.name ?? null,
       ownerEmail: required(f['owner-email'], 'owner-email'),
       ownerPassword: f['owner-password'] ?? null,
-    });
-    return {
-      id: org.id,
-      slug: org.slug,
-      name: org.name,
-      issuer,
-      owner: { id: owner.id, email: owner.email },
     };
+    return admin(async (deps) => {
+      const { org, issuer, owner } = await createOrg(deps, input);
+      return {
+        id: org.id,
+        slug: org.slug,
+        name: org.name,
+        issuer,
+        owner: { id: owner.id, email: owner.email },
+      };
+    });
   },
 
-  async 'org update'(deps, argv) {
-    const f = flags(argv, { org: { type: 'string' }, 'require-mfa': { type: 'string' } });
+  'org update'(f) {
+    const slug = required(f.org, 'org');
     const value = required(f['require-mfa'], 'require-mfa');
     if (value !== 'true' && value !== 'false') throw new UsageError('--require-mfa must be true or false');
-    const org = await requireOrg(deps.db, required(f.org, 'org'));
-    return setOrgRequireMfa(deps, org, value === 'true', SYSTEM);
+    return admin(async (deps) =>
+      setOrgRequireMfa(deps, await requireOrg(deps.db, slug), value === 'true', SYSTEM),
+    );
   },
 
-  async 'user create'(deps, argv) {
-    const f = flags(argv, {
-      org: { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      'first-name': { type: 'string' },
-      'last-name': { type: 'string' },
-    });
-    const org = await requireOrg(deps.db, required(f.org, 'org'));
-    const prepared = await prepareUser({
+  'user create'(f) {
+    const slug = required(f.org, 'org');
+    const input = {
       email: required(f.email, 'email'),
       password: required(f.password, 'password'),
       firstName: f['first-name'] ?? null,
       lastName: f['last-name'] ?? null,
+    };
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const prepared = await prepareUser(input);
+      const { user, tenant } = await deps.db
+        .transaction()
+        .execute((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
+      return { id: user.id, email: user.email, tenantId: tenant.id };
     });
-    const { user, tenant } = await deps.db
-      .transaction()
-      .execute((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
-    return { id: user.id, email: user.email, tenantId: tenant.id };
   },
 
-  async 'client create'(deps, argv) {
-    const f = flags(argv, {
-      org: { type: 'string' },
-      name: { type: 'string' },
-      confidential: { type: 'boolean' },
-      public: { type: 'boolean' },
-      'redirect-uri': { type: 'string', multiple: true },
-      grant: { type: 'string', multiple: true },
-      'promote-from': { type: 'string', multiple: true },
-    });
+  'client create'(f) {
     if (Boolean(f.confidential) === Boolean(f.public))
       throw new UsageError('give exactly one of --confidential or --public');
-    const org = await requireOrg(deps.db, required(f.org, 'org'));
-    const { client, secret, promoteFrom } = await createClient(
-      deps,
-      org,
-      {
-        name: required(f.name, 'name'),
-        kind: f.confidential ? 'confidential' : 'public',
-        redirectUris: f['redirect-uri'] ?? [],
-        grantTypes: f.grant ?? [],
-        promoteFrom: f['promote-from'] ?? [],
-      },
-      SYSTEM,
-    );
-    return {
-      clientId: client.id,
-      ...(secret === null ? {} : { clientSecret: secret }),
-      redirectUris: client.redirectUris,
-      grantTypes: client.grantTypes,
-      ...(promoteFrom.length === 0 ? {} : { promoteFrom }),
+    const slug = required(f.org, 'org');
+    const input = {
+      name: required(f.name, 'name'),
+      kind: f.confidential ? ('confidential' as const) : ('public' as const),
+      redirectUris: f['redirect-uri'] ?? [],
+      grantTypes: f.grant ?? [],
+      promoteFrom: f['promote-from'] ?? [],
     };
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const { client, secret, promoteFrom } = await createClient(deps, org, input, SYSTEM);
+      return {
+        clientId: client.id,
+        ...(secret === null ? {} : { clientSecret: secret }),
+        redirectUris: client.redirectUris,
+        grantTypes: client.grantTypes,
+        ...(promoteFrom.length === 0 ? {} : { promoteFrom }),
+      };
+    });
   },
 
-  async 'member add'(deps, argv) {
-    const f = flags(argv, {
-      org: { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      password: { type: 'string' },
-    });
+  'member add'(f) {
+    const slug = required(f.org, 'org');
+    const email = required(f.email, 'email');
     const role = required(f.role, 'role');
     if (role !== 'owner' && role !== 'member') throw new UsageError('--role must be owner or member');
-    const org = await requireOrg(deps.db, required(f.org, 'org'));
-    const ready = await prepareConsoleUser(deps.db, {
-      email: required(f.email, 'email'),
-      password: f.password ?? null,
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const ready = await prepareConsoleUser(deps.db, { email, password: f.password ?? null });
+      const user = await deps.db.transaction().execute((trx) => addMember(trx, org, ready, role, SYSTEM));
+      return { orgId: org.id, userId: user.id, email: user.email, role };
     });
-    const user = await deps.db.transaction().execute((trx) => addMember(trx, org, ready, role, SYSTEM));
-    return { orgId: org.id, userId: user.id, email: user.email, role };
   },
 
-  async 'keys rotate'(deps, argv) {
-    const f = flags(argv, { org: { type: 'string' } });
-    const org = await requireOrg(deps.db, required(f.org, 'org'));
-    const kid = await deps.db.transaction().execute((trx) => rotateOrgKeys(trx, deps.sealer, org.id, SYSTEM));
-    return { kid };
+  'keys rotate'(f) {
+    const slug = required(f.org, 'org');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const kid = await deps.db
+        .transaction()
+        .execute((trx) => rotateOrgKeys(trx, deps.sealer, org.id, SYSTEM));
+      return { kid };
+    });
   },
 };

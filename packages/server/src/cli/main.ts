@@ -1,93 +1,94 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../config/config.js';
 import { ServiceError } from '../domain/errors.js';
-import { openRuntime } from '../runtime.js';
-import { serve } from '../server.js';
-import { MigrationError, migrate } from '../storage/migrate.js';
-import { flags, UsageError } from './args.js';
-import { COMMANDS } from './commands.js';
-import { startWorker } from './worker.js';
+import { scrub } from '../observability/logger.js';
+import { parseFlags, type Spec, UsageError, type Values, wantsHelp } from './args.js';
+import { ADMIN_COMMANDS } from './commands.js';
+import type { Launch, Outcome } from './lifecycle.js';
+import { migrateCommand } from './migrate.js';
+import { serveCommand } from './serve.js';
+import { type CommandName, commandOf, commandUsage, globalUsage, USAGES } from './usage.js';
+import { workerCommand } from './worker.js';
 
-const USAGE = `usage: tessera <command>
-  serve [--port N]                 migrate, then serve
-  migrate                          bring the database schema up to date
-  worker [--concurrency N]         migrate, then deliver webhooks (no HTTP)
-  org create --slug S [--name N] --owner-email E [--owner-password P]
-  org update --org S --require-mfa true|false
-  user create --org S --email E --password P [--first-name F] [--last-name L]
-  client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--grant G]...
-                [--promote-from CLIENT_ID]...
-  member add --org S --email E --role owner|member [--password P]
-  keys rotate --org S`;
+/**
+ * Each command's flags become its launch, or a usage error. Nothing here reads the configuration,
+ * touches the data dir or opens the database: that happens in the launch, after the flags passed.
+ */
+const PREPARE: { [N in CommandName]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch } = {
+  serve: serveCommand,
+  migrate: migrateCommand,
+  worker: workerCommand,
+  ...ADMIN_COMMANDS,
+};
 
-const warn = (line: string) => process.stderr.write(`warning: ${line}\n`);
+/** The server package's version, read beside the running file (src/ through tsx, or dist/). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  return String(pkg.version);
+}
 
-async function run(argv: string[]): Promise<number> {
-  const [first, second, ...rest] = argv;
-  if (first === undefined || first === '--help' || first === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return first === undefined ? 2 : 0;
-  }
-  if (first === '--version') {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    process.stdout.write(`${pkg.version}\n`);
+/** Help, version and usage errors are settled here, before any command runs. */
+async function run(argv: string[]): Promise<Outcome> {
+  const [first] = argv;
+  if (first === undefined) throw new UsageError('a command is required');
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const topic = argv.length > 1 ? commandOf(argv.slice(1)) : null;
+    if (argv.length > 1 && topic === null) throw new UsageError(`unknown command: ${words(argv.slice(1))}`);
+    process.stdout.write(topic ? commandUsage(topic) : globalUsage());
     return 0;
   }
-  if (first === 'serve') {
-    const f = flags(argv.slice(1), { port: { type: 'string' } });
-    const config = loadConfig(f.port === undefined ? process.env : { ...process.env, PORT: f.port });
-    const server = await serve(config);
-    const stop = () => {
-      server.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return -1;
-  }
-  const config = loadConfig();
-  if (first === 'worker') {
-    await startWorker(config, argv.slice(1));
-    return -1;
-  }
-  if (first === 'migrate') {
-    flags(argv.slice(1), {});
-    const runtime = await openRuntime(config, warn);
-    const applied = await migrate(runtime.deps.db);
-    await runtime.close();
-    process.stdout.write(`${JSON.stringify({ applied })}\n`);
+  if (first === '--version' || first === '-v') {
+    if (argv.length > 1) throw new UsageError(`unexpected argument: ${argv[1]}`);
+    process.stdout.write(`${version()}\n`);
     return 0;
   }
-  const command = COMMANDS[`${first} ${second ?? ''}`];
-  if (!command) throw new UsageError(`unknown command: ${[first, second].filter(Boolean).join(' ')}`);
-  const runtime = await openRuntime(config, warn);
+  const name = commandOf(argv);
+  if (name === null) throw new UsageError(`unknown command: ${words(argv)}`);
+  const rest = argv.slice(name.split(' ').length);
+  if (wantsHelp(rest)) {
+    process.stdout.write(commandUsage(name));
+    return 0;
+  }
+  let launch: Launch;
   try {
-    const result = await command(runtime.deps, rest);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
-  } finally {
-    await runtime.close();
+    const prepare = PREPARE[name] as (f: Values<Spec>) => Launch;
+    launch = prepare(parseFlags(rest, USAGES[name].flags));
+  } catch (error) {
+    if (error instanceof UsageError) throw new CommandUsageError(name, error.message);
+    throw error;
+  }
+  return launch();
+}
+
+class CommandUsageError extends UsageError {
+  constructor(
+    readonly command: CommandName,
+    message: string,
+  ) {
+    super(message);
   }
 }
 
+/** The leading words of `argv` (not its flags), to name an unknown command. */
+const words = (argv: string[]) =>
+  argv
+    .slice(0, 2)
+    .filter((a) => !a.startsWith('-'))
+    .join(' ') || argv[0];
+
 run(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
+  (outcome) => {
+    if (outcome !== 'running') process.exitCode = outcome;
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
+      const usage = error instanceof CommandUsageError ? commandUsage(error.command) : globalUsage();
+      process.stderr.write(`error: ${error.message}\n\n${usage}`);
       process.exitCode = 2;
     } else if (error instanceof ServiceError) {
       process.stderr.write(`error: ${error.detail ?? error.code}\n`);
       process.exitCode = 1;
-    } else if (error instanceof ConfigError || error instanceof MigrationError) {
-      process.stderr.write(`error: ${error.message}\n`);
-      process.exitCode = 1;
     } else {
-      process.stderr.write(`error: ${(error as Error).message ?? String(error)}\n`);
+      process.stderr.write(`error: ${scrub(String((error as Error)?.message ?? error), process.env)}\n`);
       process.exitCode = 1;
     }
   },

@@ -1,0 +1,25 @@
+import { loadConfig } from '../config/config.js';
+import type { Deps } from '../domain/context.js';
+import { createLogger } from '../observability/logger.js';
+import { openRuntime } from '../runtime.js';
+import type { Launch } from './lifecycle.js';
+
+/**
+ * Runs an admin command's work, once its flags passed: its output is the one JSON object on stdout; a failure is `error: …` on
+ * stderr and exit 1 (that is the command's answer, not a log line). Warnings while opening the
+ * database (a generated secret) are JSON log lines on stderr, so stdout stays one object.
+ */
+export function admin(work: (deps: Deps) => Promise<object>): Launch {
+  return async () => {
+    const config = loadConfig();
+    const log = createLogger(config.logLevel, 2);
+    const runtime = await openRuntime(config, (line) => log.warn(line));
+    try {
+      const result = await work(runtime.deps);
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  };
+}

@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type CliResult, tessera } from '../support/cli.js';
+
+/**
+ * `--help`, `--version` and usage errors (DESIGN §8) answer before anything else happens: no data
+ * dir, no generated secret, no database. The data dir below must still not exist afterwards.
+ */
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Every command with its usage line, as `tessera --help` lists it. */
+const COMMANDS: [string, string][] = [
+  ['serve', 'tessera serve [--port N]'],
+  ['migrate', 'tessera migrate'],
+  ['worker', 'tessera worker [--concurrency N]'],
+  ['org create', 'tessera org create --slug S [--name N] --owner-email E [--owner-password P]'],
+  ['org update', 'tessera org update --org S --require-mfa true|false'],
+  ['user create', 'tessera user create --org S --email E --password P [--first-name F] [--last-name L]'],
+  [
+    'client create',
+    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--grant G]... [--promote-from CLIENT_ID]...',
+  ],
+  ['member add', 'tessera member add --org S --email E --role owner|member [--password P]'],
+  ['keys rotate', 'tessera keys rotate --org S'],
+];
+
+describe('tessera --help, --version and usage errors', () => {
+  let root: string;
+  let dataDir: string;
+  let env: Record<string, string>;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'tessera-help-'));
+    dataDir = join(root, 'data');
+    // No TESSERA_SECRET: a command that went ahead would generate one into the data dir.
+    env = { TESSERA_DATA_DIR: dataDir, TESSERA_URL: 'http://localhost:4000', TESSERA_SECRET: '' };
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  const run = async (args: string[]): Promise<CliResult> => {
+    const res = await tessera(args, env);
+    assert.equal(existsSync(dataDir), false, `tessera ${args.join(' ')} created the data dir`);
+    return res;
+  };
+  const usageError = async (args: string[], error: string, usage: string) => {
+    const res = await run(args);
+    assert.equal(res.code, 2, `exit code of tessera ${args.join(' ')}`);
+    assert.equal(res.stdout, '');
+    assert.ok(
+      res.stderr.startsWith(`error: ${error}\n\nusage: ${usage}\n`),
+      `tessera ${args.join(' ')} wrote:\n${res.stderr}`,
+    );
+  };
+
+  test('tessera --help, -h and help list every command with its usage line', async () => {
+    const answers = await Promise.all([run(['--help']), run(['-h']), run(['help'])]);
+    for (const res of answers) {
+      assert.equal(res.code, 0);
+      assert.equal(res.stderr, '');
+      assert.ok(res.stdout.startsWith('usage: tessera <command> [flags]\n'));
+      for (const [, line] of COMMANDS) assert.ok(res.stdout.includes(`\n  ${line}\n`), `lists ${line}`);
+      assert.equal(res.stdout, answers[0]?.stdout);
+    }
+  });
+
+  test('tessera <command> --help prints that command usage on stdout', async () => {
+    await Promise.all(
+      COMMANDS.map(async ([name, line]) => {
+        const res = await run([...name.split(' '), '--help']);
+        assert.equal(res.code, 0, `tessera ${name} --help: ${res.stderr}`);
+        assert.equal(res.stderr, '');
+        assert.ok(res.stdout.startsWith(`usage: ${line}\n\n`), `tessera ${name} --help:\n${res.stdout}`);
+      }),
+    );
+    // --help wins over the other flags, right or wrong; -h and `tessera help <command>` say the same.
+    const plain = await run(['org', 'create', '--help']);
+    assert.ok(plain.stdout.includes('Prints {"id","slug","name","issuer","owner":{"id","email"}}.'));
+    for (const args of [
+      ['org', 'create', '--slug', 'acme', '-h'],
+      ['org', 'create', '--no-such-flag', '--help'],
+      ['help', 'org', 'create'],
+    ]) {
+      const res = await run(args);
+      assert.equal(res.code, 0);
+      assert.equal(res.stdout, plain.stdout, `tessera ${args.join(' ')}`);
+    }
+  });
+
+  test('an unknown flag on any command: its usage on stderr, exit 2', async () => {
+    await Promise.all(
+      COMMANDS.map(([name, line]) =>
+        usageError([...name.split(' '), '--no-such-flag'], 'unknown flag --no-such-flag', line),
+      ),
+    );
+  });
+
+  test('missing or bad flags are usage errors too, found before anything is opened', async () => {
+    const line = (name: string) => COMMANDS.find(([n]) => n === name)?.[1] as string;
+    await Promise.all([
+      usageError(['org', 'create', '--owner-email', 'a@b.test'], '--slug is required', line('org create')),
+      usageError(['keys', 'rotate', '--org'], '--org needs a value', line('keys rotate')),
+      usageError(['keys', 'rotate', '--org', 'a', '--org', 'b'], '--org is given twice', line('keys rotate')),
+      usageError(['keys', 'rotate', '--org', 'a', 'now'], 'unexpected argument: now', line('keys rotate')),
+      usageError(
+        ['client', 'create', '--org', 'a', '--name', 'n', '--public=yes'],
+        '--public takes no value',
+        line('client create'),
+      ),
+      usageError(
+        ['client', 'create', '--org', 'a', '--name', 'n'],
+        'give exactly one of --confidential or --public',
+        line('client create'),
+      ),
+      usageError(
+        ['member', 'add', '--org', 'a', '--email', 'e@x.test', '--role', 'admin'],
+        '--role must be owner or member',
+        line('member add'),
+      ),
+      usageError(
+        ['org', 'update', '--org', 'a', '--require-mfa', 'maybe'],
+        '--require-mfa must be true or false',
+        line('org update'),
+      ),
+      usageError(
+        ['serve', '--port', 'eighty'],
+        '--port must be a whole number from 0 to 65535',
+        line('serve'),
+      ),
+      usageError(
+        ['worker', '--concurrency', '0'],
+        '--concurrency must be a whole number from 1 to 1000',
+        line('worker'),
+      ),
+      usageError(['migrate', 'now'], 'unexpected argument: now', line('migrate')),
+    ]);
+  });
+
+  test('no command or an unknown one: the list of commands on stderr, exit 2', async () => {
+    for (const [args, error] of [
+      [[], 'a command is required'],
+      [['org', 'destroy'], 'unknown command: org destroy'],
+      [['frobnicate', '--now'], 'unknown command: frobnicate'],
+      [['help', 'frobnicate'], 'unknown command: frobnicate'],
+    ] as [string[], string][]) {
+      await usageError(args, error, 'tessera <command> [flags]');
+    }
+  });
+
+  test('tessera --version and -v print the server package version', async () => {
+    for (const flag of ['--version', '-v']) {
+      const res = await run([flag]);
+      assert.equal(res.code, 0);
+      assert.equal(res.stderr, '');
+      assert.equal(res.stdout, `${VERSION}\n`);
+    }
+  });
+});
