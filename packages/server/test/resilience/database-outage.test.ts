@@ -288,6 +288,11 @@ describe('idle connections ended by PostgreSQL (idle_session_timeout)', { skip }
     );
     assert.equal(statuses.at(-1), 200);
     assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
-    assert.match(serve.stderr, /database connection lost/, 'the lost connections were reported');
+    // Reported as JSON warnings on stdout, like every line the process writes (DESIGN §11).
+    const lost = serve
+      .logs()
+      .filter((l) => l.level === 40 && /^database connection lost: /.test(String(l.msg)));
+    assert.ok(lost.length > 0, `the lost connections were reported: ${serve.lines.join('\n')}`);
+    assert.equal(serve.stderr, '', 'nothing but JSON log lines');
   });
 });

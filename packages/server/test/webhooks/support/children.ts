@@ -53,11 +53,16 @@ export class TesseraProcess {
   async #ready(check: () => Promise<boolean>): Promise<void> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      if (this.#child.exitCode !== null) throw new Error(`tessera exited: ${this.#stderr}`);
+      if (this.#child.exitCode !== null) throw new Error(`tessera exited: ${this.#output()}`);
       if (await check()) return;
-      if (Date.now() > deadline) throw new Error(`tessera did not start: ${this.#stderr}`);
+      if (Date.now() > deadline) throw new Error(`tessera did not start: ${this.#output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  /** Everything it wrote: a crash is a JSON line at level fatal on stdout, among the others. */
+  #output(): string {
+    return [this.#stderr, ...this.lines].filter(Boolean).join('\n');
   }
 
   /** The parsed JSON log lines. */
@@ -76,7 +81,7 @@ export class TesseraProcess {
     return this.#child.exitCode === null && this.#child.signalCode === null;
   }
 
-  /** What the process wrote on stderr (start-up failures, crashes). */
+  /** What the process wrote on stderr: nothing, since its every line is a JSON log line on stdout. */
   get stderr(): string {
     return this.#stderr;
   }
