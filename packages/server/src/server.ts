@@ -57,7 +57,6 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${reachable(config.host)}:${port}`;
-  log.info({ url: config.baseUrl, address: url }, 'listening');
   if (options.seed ?? true) {
     const seeded = await seedDemo(runtime.deps);
     if (seeded) {
@@ -74,6 +73,8 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       );
     }
   }
+  // Last: once this line is out, the caller has what it needs (SIGTERM handling, say) in place.
+  log.info({ url: config.baseUrl, address: url }, 'listening');
   return {
     app,
     deps: runtime.deps,

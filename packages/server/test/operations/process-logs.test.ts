@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { postgresSkip } from '../support/environment.js';
+import { createPostgresSchema } from '../support/postgres.js';
+import { freePort } from '../support/server.js';
+import { TesseraProcess } from './support/tessera-process.js';
+
+/**
+ * DESIGN §11: every line `tessera serve` writes is JSON (start-up, warnings, shutdown included),
+ * never with a secret. A fresh loopback data dir without TESSERA_SECRET makes the most of them: the
+ * generated-secret warning and the demo seed, whose password and client secret go to a file instead.
+ */
+for (const database of ['sqlite', 'postgres'] as const) {
+  const skip = database === 'postgres' ? await postgresSkip() : false;
+
+  describe(`tessera serve writes only JSON lines, never a secret (${database})`, { skip }, () => {
+    let root: string;
+    let schema: { url: string; drop(): Promise<void> } | null = null;
+    let serve: TesseraProcess | null = null;
+    before(async () => {
+      root = mkdtempSync(join(tmpdir(), 'tessera-logs-'));
+      if (database === 'postgres') schema = await createPostgresSchema();
+    });
+    after(async () => {
+      await serve?.stop('SIGKILL');
+      await schema?.drop();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    test('start-up, the demo seed, requests and shutdown', async () => {
+      const dataDir = join(root, 'data');
+      const port = await freePort();
+      const base = `http://localhost:${port}`;
+      serve = new TesseraProcess(['serve'], {
+        PORT: String(port),
+        TESSERA_URL: base,
+        TESSERA_DATA_DIR: dataDir,
+        TESSERA_LOG_LEVEL: 'info',
+        ...(schema ? { DATABASE_URL: schema.url } : {}),
+      });
+      const seeded = await serve.waitForLog((l) => String(l.msg).startsWith('seeded a demo organization'));
+
+      // The credentials are in a file only its owner reads, named by the log line.
+      const file = join(dataDir, 'demo-credentials.json');
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      const demo = JSON.parse(readFileSync(file, 'utf8'));
+      assert.deepEqual(Object.keys(demo), ['issuer', 'console', 'owner', 'client', 'curl']);
+      assert.equal(demo.issuer, `http://acme.localhost:${port}/`);
+      assert.equal(demo.console, `${base}/console/`);
+      assert.equal(demo.owner.email, 'owner@acme.test');
+      assert.match(demo.client.secret, /^tcs_/);
+      assert.equal(
+        demo.curl,
+        `curl -s ${demo.issuer}oauth/token -d grant_type=client_credentials -d client_id=${demo.client.id} -d client_secret=${demo.client.secret}`,
+      );
+      assert.equal(seeded.level, 30);
+      assert.equal(seeded.issuer, demo.issuer);
+      assert.equal(seeded.console, demo.console);
+      assert.equal(seeded.ownerEmail, 'owner@acme.test');
+      assert.equal(seeded.clientId, demo.client.id);
+      assert.equal(seeded.credentials, file);
+
+      // The demo client works, and its secret travels through a logged request.
+      const token = await fetch(`http://127.0.0.1:${port}/oauth/token?host=acme.localhost:${port}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: demo.client.id,
+          client_secret: demo.client.secret,
+        }),
+      });
+      assert.equal(token.status, 200);
+      const { access_token: accessToken } = (await token.json()) as { access_token: string };
+
+      assert.equal(await serve.stop('SIGTERM'), 0, 'SIGTERM ends it cleanly');
+      const logs = serve.logs();
+      assert.equal(serve.stderr, '', 'nothing but JSON lines, all on stdout');
+      for (const line of logs) {
+        assert.equal(typeof line.level, 'number');
+        assert.equal(typeof line.time, 'number');
+        assert.equal(typeof line.msg, 'string');
+      }
+      const generated = readFileSync(join(dataDir, 'secret'), 'utf8').trim();
+      const warning = logs.find((l) => String(l.msg).startsWith('TESSERA_SECRET is not set'));
+      assert.equal(warning?.level, 40);
+      assert.equal(
+        warning?.msg,
+        `TESSERA_SECRET is not set: generated one into ${join(dataDir, 'secret')} (set TESSERA_SECRET in production)`,
+      );
+      const listening = logs.find((l) => l.msg === 'listening');
+      assert.equal(listening?.level, 30);
+      assert.equal(listening?.url, base);
+      assert.equal(listening?.address, `http://127.0.0.1:${port}`);
+      assert.ok(
+        logs.some((l) => (l.req as { path?: string } | undefined)?.path === '/oauth/token'),
+        'the token request is logged',
+      );
+      // The last lines: the signal, then the end (a request finishing meanwhile may log between them).
+      const shutdown = logs.findIndex((l) => l.msg === 'shutting down');
+      assert.equal(logs[shutdown]?.level, 30);
+      assert.equal(logs[shutdown]?.signal, 'SIGTERM');
+      assert.deepEqual([logs.at(-1)?.level, logs.at(-1)?.msg], [30, 'stopped']);
+      assert.ok(shutdown > logs.indexOf(listening as Record<string, unknown>));
+      const text = serve.lines.join('\n');
+      for (const secret of [generated, demo.owner.password, demo.client.secret, accessToken]) {
+        assert.equal(text.includes(secret), false, `a log line holds ${secret.slice(0, 6)}…`);
+      }
+    });
+  });
+}
+
+describe('start-up failures are one fatal JSON line', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'tessera-crash-'));
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test('bad configuration names the variable; the data dir is left alone', async () => {
+    const dataDir = join(root, 'untouched');
+    for (const [env, msg] of [
+      [{ HOST: 'bogus' }, 'HOST must be an IP address (such as 0.0.0.0, 127.0.0.1 or ::) or localhost'],
+      [
+        { TESSERA_URL: 'http://localhost:4000/app' },
+        'TESSERA_URL must be an http(s) origin with no path, query or fragment',
+      ],
+    ] as [Record<string, string>, string][]) {
+      for (const [command, fd] of [
+        ['serve', 'stdout'],
+        ['worker', 'stdout'],
+        ['migrate', 'stderr'],
+      ] as const) {
+        const p = new TesseraProcess([command], {
+          TESSERA_DATA_DIR: dataDir,
+          TESSERA_LOG_LEVEL: 'silent',
+          ...env,
+        });
+        assert.equal(await p.exited(), 1);
+        const line = fd === 'stdout' ? p.lines.join('\n') : p.stderr.trim();
+        assert.equal(fd === 'stdout' ? p.stderr : p.lines.join(''), '', `${command}: one stream only`);
+        const fatal = JSON.parse(line);
+        assert.equal(fatal.level, 60, `${command}: level fatal, even at TESSERA_LOG_LEVEL=silent`);
+        assert.equal(fatal.msg, msg);
+        assert.equal(existsSync(dataDir), false);
+      }
+    }
+  });
+
+  test('a database that does not answer: the error, without the password of DATABASE_URL', async () => {
+    const closed = await freePort();
+    const password = 'pg-password-never-logged';
+    const p = new TesseraProcess(['serve'], {
+      TESSERA_DATA_DIR: join(root, 'pg'),
+      TESSERA_SECRET: 'a-secret-of-at-least-32-characters-0123',
+      DATABASE_URL: `postgres://tessera:${password}@127.0.0.1:${closed}/tessera`,
+      TESSERA_LOG_LEVEL: 'info',
+    });
+    assert.equal(await p.exited(), 1);
+    assert.equal(p.stderr, '');
+    const fatal = p.logs().at(-1);
+    assert.equal(fatal?.level, 60);
+    assert.match(String(fatal?.msg), /ECONNREFUSED/);
+    const text = p.lines.join('\n');
+    assert.equal(text.includes(password), false);
+    assert.equal(text.includes('a-secret-of-at-least-32-characters'), false);
+  });
+});
+
+describe('HOST', () => {
+  let root: string;
+  let serve: TesseraProcess | null = null;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'tessera-host-'));
+  });
+  after(async () => {
+    await serve?.stop('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('sets the address tessera serve listens on', async () => {
+    const port = await freePort();
+    // Any 127.x address is loopback on Linux: listening on 127.0.0.2 leaves 127.0.0.1 refused.
+    serve = new TesseraProcess(['serve'], {
+      PORT: String(port),
+      HOST: '127.0.0.2',
+      TESSERA_URL: `http://localhost:${port}`,
+      TESSERA_DATA_DIR: join(root, 'data'),
+      TESSERA_SECRET: 'a-secret-of-at-least-32-characters-0123',
+      TESSERA_LOG_LEVEL: 'info',
+    });
+    const listening = await serve.waitForLog((l) => l.msg === 'listening');
+    assert.equal(listening.address, `http://127.0.0.2:${port}`);
+    assert.equal((await fetch(`http://127.0.0.2:${port}/healthz`)).status, 200);
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+    assert.equal(await serve.stop('SIGTERM'), 0);
+  });
+});
