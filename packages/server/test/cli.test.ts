@@ -83,6 +83,20 @@ describe('tessera CLI', () => {
     await failsWith(['org', 'create', '--owner-email', 'a@b.test'], /^error: --slug is required\n/, 2);
   });
 
+  test('org update', async () => {
+    assert.deepEqual(await ok(['org', 'update', '--org', 'acme', '--require-mfa', 'true']), {
+      id: orgId,
+      slug: 'acme',
+      requireMfa: true,
+    });
+    const off = await ok(['org', 'update', '--org', orgId, '--require-mfa', 'false']);
+    assert.equal(off.requireMfa, false);
+    await failsWith(
+      ['org', 'update', '--org', 'ghost', '--require-mfa', 'false'],
+      /^error: no organization "ghost"\n$/,
+    );
+  });
+
   test('user create', async () => {
     const out = await ok([
       'user',
