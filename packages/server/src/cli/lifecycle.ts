@@ -27,10 +27,15 @@ export function logged(fd: number, start: Launch): Launch {
 
 /**
  * SIGINT and SIGTERM stop a long-running command: a line says so, `close` lets work in flight
- * finish, a last line says it stopped, and the process exits 0 (1 if closing failed).
+ * finish, a last line says it stopped, and the process exits 0 (1 if closing failed). A signal that
+ * comes again while stopping is ignored: Ctrl-C under `npm start` reaches the process twice (from
+ * the terminal and forwarded by npm). SIGKILL remains for a shutdown that hangs.
  */
 export function stopOnSignals(log: Logger, close: () => Promise<void>): void {
+  let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
     log.info({ signal }, 'shutting down');
     close().then(
       () => {
@@ -46,6 +51,6 @@ export function stopOnSignals(log: Logger, close: () => Promise<void>): void {
       },
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

@@ -196,6 +196,15 @@ describe('HOST', () => {
     assert.equal(listening.address, `http://127.0.0.2:${port}`);
     assert.equal((await fetch(`http://127.0.0.2:${port}/healthz`)).status, 200);
     await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
-    assert.equal(await serve.stop('SIGTERM'), 0);
+    // Ctrl-C stops it as cleanly as SIGTERM.
+    assert.equal(await serve.stop('SIGINT'), 0);
+    const stops = serve.logs().filter((l) => l.msg === 'shutting down' || l.msg === 'stopped');
+    assert.deepEqual(
+      stops.map((l) => [l.msg, l.signal]),
+      [
+        ['shutting down', 'SIGINT'],
+        ['stopped', undefined],
+      ],
+    );
   });
 });
