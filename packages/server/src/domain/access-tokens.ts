@@ -61,8 +61,9 @@ export async function verifyAccessToken(
   accept: readonly SessionTokenType[],
 ): Promise<VerifiedAccess | null> {
   let payload: JWTPayload;
+  // Reading the keys is not the token's fault: a database outage must answer 503, not 401.
+  const keys = createLocalJWKSet(await publicJwks(deps.db, org.id));
   try {
-    const keys = createLocalJWKSet(await publicJwks(deps.db, org.id));
     ({ payload } = await jwtVerify(token, keys, {
       algorithms: ['RS256'],
       issuer: issuerOf(deps.config, org),
