@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { cliEnv, tessera } from './support/cli.js';
+import { cliEnv, cliOrgWithMachineClient, tessera } from './support/cli.js';
 import { postgresSkip } from './support/environment.js';
 import { startServer, type TestServer } from './support/server.js';
 
@@ -17,28 +17,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     before(async () => {
       if (skip) return;
       server = await startServer({ database });
-      const env = cliEnv(server);
-      const org = await tessera(
-        [
-          'org',
-          'create',
-          '--slug',
-          'acme',
-          '--owner-email',
-          'o@acme.test',
-          '--owner-password',
-          'owner pass 1',
-        ],
-        env,
-      );
-      assert.equal(org.code, 0, org.stderr);
-      const client = await tessera(
-        ['client', 'create', '--org', 'acme', '--name', 'Worker', '--confidential'],
-        env,
-      );
-      assert.equal(client.code, 0, client.stderr);
-      clientId = client.json?.clientId as string;
-      clientSecret = client.json?.clientSecret as string;
+      ({ clientId, clientSecret } = await cliOrgWithMachineClient(cliEnv(server), 'acme'));
     });
     after(async () => {
       if (!skip) await server.close();

@@ -70,7 +70,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ database });
+      // No delivery worker: the webhooks made here point at hooks.example.com, which must never be resolved.
+      server = await startServer({ database, webhooks: false });
       acme = await ownedOrg(server, 'acme');
       await ownedOrg(server, 'beta');
       await addConsoleMember(server, acme, 'mel@console.test', 'member');

@@ -22,7 +22,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ database, logs });
+      // No delivery worker: these webhooks point at hooks.example.com, which must never be resolved.
+      server = await startServer({ database, logs, webhooks: false });
       acme = await ownedOrg(server, 'acme');
       beta = await ownedOrg(server, 'beta');
       await addConsoleMember(server, acme, 'mel@console.test', 'member');

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { sha256 } from '../../src/crypto/random.js';
 import type { Org } from '../../src/domain/types.js';
 import { makeClient, makeUser, signIn } from '../sign-in/support/fixtures.js';
-import { tessera } from '../support/cli.js';
+import { cliOrgWithMachineClient } from '../support/cli.js';
 import { type CuttableProxy, startCuttableProxy } from '../support/cuttable-proxy.js';
 import { POSTGRES_URL, postgresSkip } from '../support/environment.js';
 import { orgWithMachineClient } from '../support/fixtures.js';
@@ -245,26 +245,7 @@ describe('idle connections ended by PostgreSQL (idle_session_timeout)', { skip }
     processes.push(serve);
     const worker = await TesseraProcess.worker(env);
     processes.push(worker);
-    const org = await tessera(
-      [
-        'org',
-        'create',
-        '--slug',
-        'idle',
-        '--owner-email',
-        'o@idle.test',
-        '--owner-password',
-        'owner password 1',
-      ],
-      env,
-    );
-    assert.equal(org.code, 0, org.stderr);
-    const client = await tessera(
-      ['client', 'create', '--org', 'idle', '--name', 'svc', '--confidential'],
-      env,
-    );
-    assert.equal(client.code, 0, client.stderr);
-    const { clientId, clientSecret } = client.json as { clientId: string; clientSecret: string };
+    const { clientId, clientSecret } = await cliOrgWithMachineClient(env, 'idle');
     const token = () =>
       fetch(`http://127.0.0.1:${port}/oauth/token?host=idle.localhost:${port}`, {
         method: 'POST',

@@ -50,3 +50,33 @@ export function cliEnv(server: { dataDir: string; base: string; config: { databa
     ...(server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : {}),
   };
 }
+
+/**
+ * An org and one confidential machine client made through the real CLI, as an operator would:
+ * `tessera org create`, then `tessera client create --confidential`. Fails the test on any error.
+ */
+export async function cliOrgWithMachineClient(
+  env: Record<string, string>,
+  slug: string,
+): Promise<{ clientId: string; clientSecret: string }> {
+  const org = await tessera(
+    [
+      'org',
+      'create',
+      '--slug',
+      slug,
+      '--owner-email',
+      `o@${slug}.test`,
+      '--owner-password',
+      'owner password 1',
+    ],
+    env,
+  );
+  if (org.code !== 0) throw new Error(`tessera org create failed: ${org.stderr}`);
+  const client = await tessera(
+    ['client', 'create', '--org', slug, '--name', 'Worker', '--confidential'],
+    env,
+  );
+  if (client.code !== 0) throw new Error(`tessera client create failed: ${client.stderr}`);
+  return { clientId: client.json?.clientId as string, clientSecret: client.json?.clientSecret as string };
+}

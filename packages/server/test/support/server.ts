@@ -40,6 +40,8 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     TESSERA_URL: `http://localhost:${port}`,
     TESSERA_DATA_DIR: dataDir,
     TESSERA_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // Loopback only, also for the suites whose TESSERA_URL is a public https name.
+    HOST: '127.0.0.1',
     ...(schema ? { DATABASE_URL: schema.url } : {}),
     ...options.env,
   });
