@@ -34,18 +34,20 @@ const accountKey = (email: string) => `account:${sha256(emailKey(email))}`;
 const accountIpKey = (email: string, ip: string) => `account-ip:${sha256(`${emailKey(email)}\n${ip}`)}`;
 const ipKey = (ip: string) => `ip:${ip}`;
 
-const ipLimit = (ip: string): Limit => ({
-  key: ipKey(ip),
-  max: LOGIN_LIMITS.perIp,
-  windowMs: LOGIN_LIMITS.windowMs,
-});
-
 /**
- * Counts one attempt against each limit in turn, and refuses at the first one over its maximum;
- * the limits after it are not counted (a refused attempt spends no more of the account's ceiling).
+ * Counts one attempt against the IP, then against each of `limits` in turn, and refuses at the first
+ * one over its maximum; the limits after it are not counted (a refused attempt spends no more of the
+ * account's ceiling).
  */
-async function reserve(db: Db, orgId: string, limits: Limit[], now: number): Promise<ThrottleVerdict> {
-  for (const { key, max, windowMs } of limits) {
+async function reserve(
+  db: Db,
+  orgId: string,
+  ip: string,
+  now: number,
+  ...limits: Limit[]
+): Promise<ThrottleVerdict> {
+  const byIp: Limit = { key: ipKey(ip), max: LOGIN_LIMITS.perIp, windowMs: LOGIN_LIMITS.windowMs };
+  for (const { key, max, windowMs } of [byIp, ...limits]) {
     const count = await countAttempt(db, orgId, key, now, windowMs);
     if (count.attempts > max) {
       return {
@@ -68,12 +70,10 @@ export function reserveLoginAttempt(
   return reserve(
     db,
     orgId,
-    [
-      ipLimit(ip),
-      { key: accountIpKey(email, ip), max: LOGIN_LIMITS.perAccountAndIp, windowMs: LOGIN_LIMITS.windowMs },
-      { key: accountKey(email), max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
-    ],
+    ip,
     now,
+    { key: accountIpKey(email, ip), max: LOGIN_LIMITS.perAccountAndIp, windowMs: LOGIN_LIMITS.windowMs },
+    { key: accountKey(email), max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
   );
 }
 
@@ -103,19 +103,11 @@ export function reserveSecondFactorAttempt(
   ip: string,
   now: number,
 ): Promise<ThrottleVerdict> {
-  return reserve(
-    db,
-    orgId,
-    [
-      ipLimit(ip),
-      {
-        key: secondFactorKey(userId),
-        max: SECOND_FACTOR_LIMITS.perUser,
-        windowMs: SECOND_FACTOR_LIMITS.windowMs,
-      },
-    ],
-    now,
-  );
+  return reserve(db, orgId, ip, now, {
+    key: secondFactorKey(userId),
+    max: SECOND_FACTOR_LIMITS.perUser,
+    windowMs: SECOND_FACTOR_LIMITS.windowMs,
+  });
 }
 
 /** A correct code clears the user's count and gives the IP its attempt back. */
