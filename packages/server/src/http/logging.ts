@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import { REDACT } from '../observability/logger.js';
 
 /**
  * Request logs carry method, path and status only: the query string can hold a code or a `host`
@@ -12,17 +13,7 @@ export function loggerOptions(
   return {
     level,
     ...(stream ? { stream } : {}),
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        '*.password',
-        '*.client_secret',
-        '*.token',
-        '*.secret',
-      ],
-      censor: '[redacted]',
-    },
+    redact: REDACT,
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

@@ -2,9 +2,20 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-/** The fields no log line may show, whatever logs them (the request logs use the same list). */
-const REDACT = {
-  paths: ['*.password', '*.client_secret', '*.clientSecret', '*.token', '*.secret'],
+/**
+ * The fields no log line may show, whatever logs them: the process's own lines and the request logs
+ * (whose headers carry bearer tokens and session cookies).
+ */
+export const REDACT = {
+  paths: [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    '*.password',
+    '*.client_secret',
+    '*.clientSecret',
+    '*.token',
+    '*.secret',
+  ],
   censor: '[redacted]',
 };
 
