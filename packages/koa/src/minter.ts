@@ -1,4 +1,5 @@
 import { decodeJwt } from 'jose';
+import { checkHostOverride, LOOPBACK_HOSTS } from './key-set-url.js';
 import { TokenMinterError } from './minter-error.js';
 import { readCapped } from './read-capped.js';
 
@@ -66,8 +67,6 @@ interface MintedToken {
 const RENEW_BEFORE_EXP_MS = 10 * 1000;
 const REQUEST_TIMEOUT_MS = 10 * 1000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 
 /**
  * Creates a minter of client-credentials tokens for a confidential client. Concurrent callers share one
@@ -244,13 +243,11 @@ function checkOptions(options: TokenMinterOptions) {
   }
   const endpoint = new URL(`${apiUrl.pathname.replace(/\/+$/, '')}/oauth/token`, apiUrl);
   if (hostOverride !== undefined) {
-    if (typeof hostOverride !== 'string' || !HOST.test(hostOverride)) {
-      throw new TypeError('createTokenMinter: "hostOverride" must be a host name, with an optional port');
-    }
+    const host = checkHostOverride('createTokenMinter', hostOverride);
     if (!LOOPBACK_HOSTS.has(apiUrl.hostname)) {
       throw new TypeError('createTokenMinter: "hostOverride" is allowed only when "api" is a loopback URL');
     }
-    endpoint.searchParams.set('host', hostOverride);
+    endpoint.searchParams.set('host', host);
   }
   return { endpoint: endpoint.href, issuer, clientId, clientSecret };
 }
