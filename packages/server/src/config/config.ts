@@ -62,6 +62,20 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return Number(raw);
 }
 
+/** The variable (or `fallback` when unset or empty), trimmed and parsed; a parse error names the variable. */
+function textSetting<T>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: string,
+  parse: (text: string) => T,
+): T {
+  try {
+    return parse((env[name] || fallback).trim());
+  } catch (error) {
+    throw new ConfigError(`${name} ${(error as Error).message}`);
+  }
+}
+
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
@@ -113,24 +127,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['', '0', '1'].includes(allowPrivate)) {
     throw new ConfigError('TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0');
   }
-  let webhookRetrySchedule: number[];
-  try {
-    webhookRetrySchedule = parseRetrySchedule(env.TESSERA_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE);
-  } catch (error) {
-    throw new ConfigError(`TESSERA_WEBHOOK_RETRY_SCHEDULE ${(error as Error).message}`);
-  }
-  let webhookTimeoutMs: number;
-  try {
-    webhookTimeoutMs = parseDelay((env.TESSERA_WEBHOOK_TIMEOUT || DEFAULT_WEBHOOK_TIMEOUT).trim(), 60_000);
-  } catch (error) {
-    throw new ConfigError(`TESSERA_WEBHOOK_TIMEOUT ${(error as Error).message}`);
-  }
-  let refreshReuseGraceMs: number;
-  try {
-    refreshReuseGraceMs = parseGrace((env.TESSERA_REFRESH_REUSE_GRACE || DEFAULT_REFRESH_REUSE_GRACE).trim());
-  } catch (error) {
-    throw new ConfigError(`TESSERA_REFRESH_REUSE_GRACE ${(error as Error).message}`);
-  }
+  const webhookRetrySchedule = textSetting(
+    env,
+    'TESSERA_WEBHOOK_RETRY_SCHEDULE',
+    DEFAULT_RETRY_SCHEDULE,
+    parseRetrySchedule,
+  );
+  const webhookTimeoutMs = textSetting(env, 'TESSERA_WEBHOOK_TIMEOUT', DEFAULT_WEBHOOK_TIMEOUT, (text) =>
+    parseDelay(text, 60_000),
+  );
+  const refreshReuseGraceMs = textSetting(
+    env,
+    'TESSERA_REFRESH_REUSE_GRACE',
+    DEFAULT_REFRESH_REUSE_GRACE,
+    parseGrace,
+  );
   const logLevel = env.TESSERA_LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('TESSERA_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
