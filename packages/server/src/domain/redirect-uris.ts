@@ -17,6 +17,12 @@ export function redirectUriShapeProblem(uri: string): string | null {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/**
+ * Whether a redirect URI's host (URL.hostname, so IPv6 in brackets) is loopback: the hosts the
+ * spec lets plain http use, and on which a registered URI matches any port.
+ */
+export const isLoopbackRedirectHost = (hostname: string): boolean => LOOPBACK_HOSTS.has(hostname);
+
 function loopbackWithoutPort(uri: string): string | null {
   let url: URL;
   try {
@@ -25,7 +31,7 @@ function loopbackWithoutPort(uri: string): string | null {
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (!LOOPBACK_HOSTS.has(url.hostname) || url.username || url.password || url.hash) return null;
+  if (!isLoopbackRedirectHost(url.hostname) || url.username || url.password || url.hash) return null;
   url.port = '';
   return url.href;
 }

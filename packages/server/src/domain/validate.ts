@@ -1,5 +1,5 @@
 import { fail } from './errors.js';
-import { redirectUriShapeProblem } from './redirect-uris.js';
+import { isLoopbackRedirectHost, redirectUriShapeProblem } from './redirect-uris.js';
 
 /** Rules for values that come from people: one place, one message each. */
 
@@ -48,9 +48,7 @@ export function checkRedirectUri(uri: string): string {
   } catch {
     return fail('invalid_body', `redirect URI "${uri}" is not an absolute URL`);
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const loopback = host === 'localhost' || host === '127.0.0.1' || host === '::1';
-  if (url.protocol === 'http:' && !loopback)
+  if (url.protocol === 'http:' && !isLoopbackRedirectHost(url.hostname))
     fail('invalid_body', 'http redirect URIs are allowed on loopback only');
   if (url.protocol === 'javascript:' || url.protocol === 'data:')
     fail('invalid_body', 'redirect URI scheme refused');

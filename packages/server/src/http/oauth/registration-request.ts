@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { fail } from '../../domain/errors.js';
 import {
+  isLoopbackRedirectHost,
   MAX_REDIRECT_URI_LENGTH,
   MAX_REDIRECT_URIS,
   redirectUriShapeProblem,
 } from '../../domain/redirect-uris.js';
 import type { RegistrationMetadata } from '../../domain/registration.js';
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * Why `value` cannot be a registered redirect URI (spec: https, or http on a loopback host; and
@@ -23,7 +22,7 @@ function redirectUriProblem(value: string): string | null {
     return 'is not an absolute URL';
   }
   const https = url.protocol === 'https:';
-  const loopbackHttp = url.protocol === 'http:' && LOOPBACK.has(url.hostname);
+  const loopbackHttp = url.protocol === 'http:' && isLoopbackRedirectHost(url.hostname);
   if (!https && !loopbackHttp) return 'must be https, or http on localhost, 127.0.0.1 or [::1]';
   if (url.username || url.password) return 'must not carry credentials';
   return null;
