@@ -50,15 +50,22 @@ export function inputError(
   return new ServiceError(userApiBody ? 'invalid_body' : 'invalid_request', detail, {}, 'api');
 }
 
+/** What a hosted page's error page says: the error's own words below 500, else the service's. */
+function pageMessage(error: ServiceError, status: number): string {
+  if (status === 503) return 'This page is temporarily unavailable. Try again in a moment.';
+  if (status >= 500) return 'Something went wrong on our side.';
+  return error.detail ?? 'The request could not be completed.';
+}
+
 /**
- * Sends `error` with `status`: its JSON body, or on a hosted page a 4xx as that page's error page
- * (errors inside a page's handler never get here: pageRoute shows them itself).
+ * Sends `error` with `status`: its JSON body, or on a hosted page (pageRoute) that page's HTML
+ * error page, whether the error came from the page's handler or from before it.
  */
 function sendError(error: ServiceError, request: FastifyRequest, reply: FastifyReply, status = error.status) {
   reply.code(status).headers(error.headers);
-  if (status < 500 && isPageRoute(request)) {
-    const message = error.detail ?? 'The request could not be completed.';
-    return sendErrorPage(reply, request.tesseraOrg?.name ?? 'Tessera', status, message);
+  if (isPageRoute(request)) {
+    const orgName = request.tesseraOrg?.name ?? 'Tessera';
+    return sendErrorPage(reply, orgName, status, pageMessage(error, status));
   }
   return reply.send(error.body());
 }
@@ -78,8 +85,10 @@ export function renderError(thrown: unknown, request: FastifyRequest, reply: Fas
     const refused = inputError(request, fastifyError.code === 'FST_ERR_BAD_URL' ? 'path' : 'body', code);
     return sendError(refused, request, reply, status === 413 || status === 415 ? status : 400);
   }
-  request.log.error({ err: { message: fastifyError.message, code: fastifyError.code } }, 'unexpected error');
-  return reply.code(500).send({ error: 'server_error', error_detail: 'something went wrong on our side' });
+  // A page's request carries what people type, which an error's message may quote: its code only.
+  const err = isPageRoute(request) ? {} : { message: fastifyError.message };
+  request.log.error({ err: { ...err, code: fastifyError.code } }, 'unexpected error');
+  return sendError(new ServiceError('server_error', 'something went wrong on our side'), request, reply);
 }
 
 export function installErrorHandling(app: FastifyInstance) {

@@ -3,13 +3,11 @@ import { resumeBrowserSession } from '../../domain/browser-sessions.js';
 import type { Deps } from '../../domain/context.js';
 import { ServiceError } from '../../domain/errors.js';
 import type { Org } from '../../domain/types.js';
-import { unavailableError } from '../errors.js';
 import { type FormParams, isForm } from '../form.js';
 import { orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
 import { pageRouteOptions } from './page-routes.js';
-import { sendErrorPage } from './respond.js';
 
 /** What every hosted page handler is given. */
 export interface PageContext {
@@ -59,38 +57,10 @@ export function queryValue(request: FastifyRequest, name: string): string | unde
 type PageHandler = (org: Org, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * A hosted page route (its options: the handler, marked as a page's): resolves the org, and
- * turns failures into an HTML page instead of the APIs' JSON. Unexpected errors are logged by
- * code only and shown as a plain 500 page.
+ * A hosted page route (its options: the handler, marked as a page's): resolves the org and runs
+ * the handler. What it throws is shown as the page's HTML error page by renderError (errors.ts),
+ * like input refused before the handler ran.
  */
 export function pageRoute(ctx: PageContext, handler: PageHandler): RouteShorthandOptionsWithHandler {
-  return pageRouteOptions(async (request, reply) => {
-    let orgName = 'Tessera';
-    try {
-      const org = await orgOf(ctx.deps, request);
-      orgName = org.name;
-      return await handler(org, request, reply);
-    } catch (error) {
-      if (error instanceof ServiceError && error.status < 500) {
-        return sendErrorPage(
-          reply,
-          orgName,
-          error.status,
-          error.detail ?? 'The request could not be completed.',
-        );
-      }
-      const unavailable = unavailableError(error, request);
-      if (unavailable) {
-        reply.headers(unavailable.headers);
-        return sendErrorPage(
-          reply,
-          orgName,
-          503,
-          'This page is temporarily unavailable. Try again in a moment.',
-        );
-      }
-      request.log.error({ code: (error as { code?: unknown }).code }, 'page failed');
-      return sendErrorPage(reply, orgName, 500, 'Something went wrong on our side.');
-    }
-  });
+  return pageRouteOptions(async (request, reply) => handler(await orgOf(ctx.deps, request), request, reply));
 }
