@@ -40,7 +40,7 @@ function loopbackWithoutPort(uri: string): string | null {
  * Exact string comparison (RFC 9700 §4.1.3), with the one exception of RFC 8252 §7.3: a native
  * app's loopback redirect URI matches on any port, because the app picks a free port at run time.
  */
-export function redirectUriMatches(registered: string, requested: string): boolean {
+function redirectUriMatches(registered: string, requested: string): boolean {
   if (registered === requested) return true;
   const a = loopbackWithoutPort(registered);
   return a !== null && a === loopbackWithoutPort(requested);

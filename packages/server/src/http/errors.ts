@@ -5,17 +5,17 @@ import { isPageRoute } from './pages/page-routes.js';
 import { sendErrorPage } from './pages/respond.js';
 
 /** How long a client is told to wait when the database is away; pools reconnect well within it. */
-export const UNAVAILABLE_RETRY_AFTER_S = 5;
+const UNAVAILABLE_RETRY_AFTER_S = 5;
 const UNAVAILABLE_DETAIL = 'the service is temporarily unavailable; try again shortly';
 
 /** Whether `url` is one of the OAuth endpoints, which answer RFC 6749's error bodies. */
-export const isOAuthUrl = (url: string) => url.startsWith('/oauth/');
+const isOAuthUrl = (url: string) => url.startsWith('/oauth/');
 
 /**
  * A lost database as the endpoint's own 503 (DESIGN §11), or null for any other error. Logged by
  * its message only: a connection error never carries a query's values.
  */
-export function unavailableError(error: unknown, request: FastifyRequest): ServiceError | null {
+function unavailableError(error: unknown, request: FastifyRequest): ServiceError | null {
   if (!isDatabaseUnavailable(error)) return null;
   request.log.warn({ err: { message: (error as Error).message } }, 'database unavailable');
   return new ServiceError(

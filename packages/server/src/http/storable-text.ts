@@ -15,7 +15,7 @@ import { parseForm } from './form.js';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
 const UNSTORABLE = /[\u0000\ud800-\udfff]/u;
 
-export const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
+const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 
 type Names = (string | number)[];
 
