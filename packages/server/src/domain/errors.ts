@@ -14,8 +14,6 @@ const REGISTRY = {
   invalid_target: { status: 400, family: 'oauth' },
   invalid_redirect_uri: { status: 400, family: 'oauth' },
   invalid_client_metadata: { status: 400, family: 'oauth' },
-  // Authorization responses only (RFC 6749 §4.1.2.1): travels in the redirect, never as a status.
-  access_denied: { status: 403, family: 'oauth' },
   rate_limited: { status: 429, family: 'oauth' },
   unauthorized: { status: 401, family: 'api' },
   forbidden: { status: 403, family: 'api' },
