@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startChildServer } from '../support/child-server.js';
 import { postgresSkip } from '../support/environment.js';
 import { orgWithMachineClient } from '../support/fixtures.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { TesseraProcess } from '../support/tessera-process.js';
 
 type Body = Record<string, unknown>;
 
@@ -252,10 +252,11 @@ describe('the registration limit across two server processes on one PostgreSQL',
   test('10 succeed in all, whichever process takes them', { skip }, async () => {
     const a = await startServer({ database: 'postgres' });
     const portB = a.port + 1;
-    const b = await startChildServer(
-      { DATABASE_URL: a.config.databaseUrl as string, TESSERA_URL: a.base, TESSERA_DATA_DIR: a.dataDir },
-      portB,
-    );
+    const b = await TesseraProcess.serve(portB, {
+      DATABASE_URL: a.config.databaseUrl as string,
+      TESSERA_URL: a.base,
+      TESSERA_DATA_DIR: a.dataDir,
+    });
     try {
       // Both processes serve the same issuer; the second is reached on its own port with the
       // loopback `host` override naming the first one's host.
@@ -274,7 +275,7 @@ describe('the registration limit across two server processes on one PostgreSQL',
         `both processes registered clients: ${perProcess}`,
       );
     } finally {
-      await b.close();
+      await b.stop();
       await a.close();
     }
   });

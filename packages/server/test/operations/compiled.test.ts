@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { postgresSkip } from '../support/environment.js';
 import { createPostgresSchema } from '../support/postgres.js';
 import { TEST_SECRET } from '../support/runtime.js';
 import { freePort } from '../support/server.js';
+import { TesseraProcess } from '../support/tessera-process.js';
 
 // DESIGN §11: `npm start` runs the compiled JavaScript with no TypeScript loader, and the `tessera` bin
 // runs it in its own process. Everything here runs the build output, the way a person would.
@@ -31,47 +31,13 @@ const startScript = (
 ).scripts.start;
 const noProc = existsSync('/proc/self/cmdline') ? false : 'needs /proc (Linux)';
 
-interface Running {
-  child: ChildProcess;
-  stderr(): string;
-  stop(): Promise<void>;
-}
-
-/** Starts a command in a process group of its own, so stopping it takes along anything it started. */
-function launch(args: string[], env: Record<string, string>): Running {
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', TESSERA_SECRET: TEST_SECRET, TESSERA_LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d) => {
-    stderr += d;
-  });
-  return {
-    child,
-    stderr: () => stderr,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(-child.pid, 'SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function healthz(running: Running, port: number): Promise<Response> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (running.child.exitCode !== null) throw new Error(`server exited: ${running.stderr()}`);
-    try {
-      return await fetch(`http://127.0.0.1:${port}/healthz`);
-    } catch {
-      if (Date.now() > deadline) throw new Error(`server did not start: ${running.stderr()}`);
-      await sleep(100);
-    }
-  }
+/** `node <args>` from the repository root, as npm start and the bin run: in a process group of its own. */
+function launch(args: string[], env: Record<string, string>): TesseraProcess {
+  return new TesseraProcess(
+    args,
+    { TESSERA_SECRET: TEST_SECRET, TESSERA_LOG_LEVEL: 'silent', ...env },
+    { entry: [], cwd: ROOT },
+  );
 }
 
 function argv(pid: number): string[] {
@@ -110,7 +76,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     const skip = (database === 'postgres' && (await postgresSkip())) || noProc;
     let dataDir = '';
     let schema: Awaited<ReturnType<typeof createPostgresSchema>> | null = null;
-    let server: Running | null = null;
+    let server: TesseraProcess | null = null;
     let port = 0;
 
     before(async () => {
@@ -133,14 +99,15 @@ for (const database of ['sqlite', 'postgres'] as const) {
     });
 
     test('serves /healthz and /readyz from the compiled JavaScript alone', { skip }, async () => {
-      assert.ok(server?.child.pid);
-      const health = await healthz(server, port);
+      assert.ok(server?.pid);
+      await server.untilServing(port);
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
       assert.equal(health.status, 200);
       assert.deepEqual(await health.json(), { status: 'ok', database });
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       assert.equal(ready.status, 200);
 
-      const cmdline = argv(server.child.pid);
+      const cmdline = argv(server.pid);
       assert.deepEqual(cmdline, [
         process.execPath,
         'packages/server/dist/cli/main.js',
@@ -149,7 +116,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         String(port),
       ]);
       assertNoLoader(cmdline);
-      assert.deepEqual(childPids(server.child.pid), []);
+      assert.deepEqual(childPids(server.pid), []);
     });
   });
 }
@@ -167,12 +134,12 @@ describe('the tessera bin', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tessera-compiled-'));
     const server = launch([BIN, 'serve', '--port', String(port)], { TESSERA_DATA_DIR: dataDir });
     try {
-      assert.ok(server.child.pid);
-      assert.equal((await healthz(server, port)).status, 200);
-      const cmdline = argv(server.child.pid);
+      assert.ok(server.pid);
+      await server.untilServing(port);
+      const cmdline = argv(server.pid);
       assert.deepEqual(cmdline, [process.execPath, BIN, 'serve', '--port', String(port)]);
       assertNoLoader(cmdline);
-      assert.deepEqual(childPids(server.child.pid), []);
+      assert.deepEqual(childPids(server.pid), []);
     } finally {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });

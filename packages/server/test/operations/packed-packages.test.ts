@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -9,6 +9,7 @@ import { FormBrowser, locationOf, signInThroughPages } from '../sign-in/support/
 import { makeClient, makeUser, PASSWORD, signIn } from '../sign-in/support/fixtures.js';
 import { orgWithMachineClient } from '../support/fixtures.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
+import { killAll, spawnGroup } from '../support/tessera-process.js';
 
 /**
  * What a user installs: `@tessera/koa` and `@tessera/sdk` packed as npm would publish them, installed into a
@@ -30,25 +31,6 @@ interface Finished {
   stderr: string;
 }
 
-/** Every process started here; each leads its own process group, which is killed with it. */
-const children = new Set<ChildProcess>();
-
-function start(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-function killGroup(child: ChildProcess) {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // The group is gone already.
-  }
-}
-
 function finish(child: ChildProcess): Promise<Finished> {
   let stdout = '';
   let stderr = '';
@@ -65,7 +47,7 @@ function finish(child: ChildProcess): Promise<Finished> {
 }
 
 async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Finished> {
-  const result = await finish(start(command, args, cwd, env));
+  const result = await finish(spawnGroup(command, args, { cwd, env }));
   if (result.code !== 0) {
     assert.fail(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   }
@@ -79,7 +61,7 @@ function serveExample(
   env: NodeJS.ProcessEnv,
   ready: string,
 ): Promise<ChildProcess> {
-  const child = start(process.execPath, [file], cwd, env);
+  const child = spawnGroup(process.execPath, [file], { cwd, env });
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -193,7 +175,7 @@ describe('the packed @tessera/koa and @tessera/sdk, installed in an app outside 
   });
 
   after(async () => {
-    for (const child of children) killGroup(child);
+    killAll();
     await tessera?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { postgresSkip } from '../support/environment.js';
 import { createPostgresSchema } from '../support/postgres.js';
 import { freePort } from '../support/server.js';
-import { TesseraProcess } from './support/tessera-process.js';
+import { TesseraProcess } from '../support/tessera-process.js';
 
 /**
  * DESIGN §11: every line `tessera serve` writes is JSON (start-up, warnings, shutdown included),

@@ -14,7 +14,7 @@ import { POSTGRES_URL, postgresSkip } from '../support/environment.js';
 import { orgWithMachineClient } from '../support/fixtures.js';
 import { createPostgresSchema } from '../support/postgres.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
-import { TesseraProcess } from '../webhooks/support/children.js';
+import { TesseraProcess } from '../support/tessera-process.js';
 
 /**
  * DESIGN §11: a lost database never ends the process. The server reaches PostgreSQL through a
@@ -226,7 +226,7 @@ describe('idle connections ended by PostgreSQL (idle_session_timeout)', { skip }
   });
 
   after(async () => {
-    for (const p of processes) await p.kill('SIGKILL');
+    for (const p of processes) await p.stop('SIGKILL');
     await schema?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -260,8 +260,8 @@ describe('idle connections ended by PostgreSQL (idle_session_timeout)', { skip }
 
     // Every pooled and LISTEN connection of both processes sits idle long enough to be ended, twice over.
     await sleep(3_500);
-    assert.ok(serve.running, `tessera serve died: ${serve.stderr}`);
-    assert.ok(worker.running, `tessera worker died: ${worker.stderr}`);
+    assert.ok(serve.running, `tessera serve died: ${serve.stdout}`);
+    assert.ok(worker.running, `tessera worker died: ${worker.stdout}`);
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await token();

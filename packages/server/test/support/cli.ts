@@ -1,10 +1,5 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { TEST_SECRET } from './runtime.js';
-
-/** The CLI's TypeScript entry, run through tsx (no build needed); the compiled bin has its own test. */
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const SOURCE_ARGS = ['--conditions=tessera-source', '--import', 'tsx', MAIN];
+import { TesseraProcess } from './tessera-process.js';
 
 export interface CliResult {
   code: number;
@@ -15,31 +10,16 @@ export interface CliResult {
 }
 
 /** Runs the `tessera` CLI against a data dir (and database) as a person would, from its sources. */
-export function tessera(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...SOURCE_ARGS, ...args], {
-      env: { PATH: process.env.PATH ?? '', TESSERA_SECRET: TEST_SECRET, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      let json: Record<string, unknown> | null = null;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = null;
-      }
-      resolve({ code: code ?? -1, stdout, stderr, json });
-    });
-  });
+export async function tessera(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const run = new TesseraProcess(args, { TESSERA_SECRET: TEST_SECRET, ...env });
+  const code = await run.exited();
+  let json: Record<string, unknown> | null = null;
+  try {
+    json = JSON.parse(run.stdout);
+  } catch {
+    json = null;
+  }
+  return { code: typeof code === 'number' ? code : -1, stdout: run.stdout, stderr: run.stderr, json };
 }
 
 /** The environment that points the CLI at a test server's storage. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { postgresSkip } from '../support/environment.js';
 import { freePort } from '../support/server.js';
-import { TesseraProcess } from './support/children.js';
+import { TesseraProcess } from '../support/tessera-process.js';
 import { createTenants, eventIds, orgWithUser, subscribe } from './support/events.js';
 import { Receiver, verified } from './support/receiver.js';
 import { openSharedStore, type SharedStore, settled } from './support/shared-store.js';
@@ -28,7 +28,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     });
     after(async () => {
       if (skip) return;
-      for (const child of children) await child.kill('SIGKILL');
+      for (const child of children) await child.stop('SIGKILL');
       await receiver.close();
       await store.close();
     });
@@ -53,7 +53,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
           killed ??= (async () => {
             await receiver.until(() => receiver.received.length >= 100, 30_000, '100 deliveries');
             const at = { created: done, received: receiver.received.length };
-            await (children[0] as TesseraProcess).kill('SIGKILL');
+            await (children[0] as TesseraProcess).stop('SIGKILL');
             return at;
           })();
           await killed;

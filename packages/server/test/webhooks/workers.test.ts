@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { postgresSkip } from '../support/environment.js';
-import { TesseraProcess } from './support/children.js';
+import { TesseraProcess } from '../support/tessera-process.js';
 import { createTenants, eventIds, orgWithUser, subscribe } from './support/events.js';
 import { Receiver, verified } from './support/receiver.js';
 import { openSharedStore, type SharedStore, settled } from './support/shared-store.js';
@@ -27,7 +27,7 @@ describe('two `tessera worker` processes on one PostgreSQL', async () => {
   });
   after(async () => {
     if (skip) return;
-    for (const w of workers) await w.kill('SIGTERM');
+    for (const w of workers) await w.stop('SIGTERM');
     await receiver.close();
     await store.close();
   });
