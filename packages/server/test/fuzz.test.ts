@@ -333,6 +333,9 @@ for (const database of ['sqlite', 'postgres'] as const) {
       });
       assert.equal(token.statusCode, 400);
       assert.deepEqual(token.json(), { error: 'invalid_request', error_description: detail('client_id') });
+      // Like every token response, refused at the edge or not.
+      assert.equal(token.headers['cache-control'], 'no-store');
+      assert.equal(token.headers.pragma, 'no-cache');
 
       // Registration: RFC 7591's codes, by the field.
       const register = (payload: string, type = JSON_TYPE) =>
@@ -365,6 +368,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         const res = await register(payload, type);
         assert.equal(res.statusCode, 400, payload);
         assert.deepEqual(res.json(), body);
+        assert.equal(res.headers['cache-control'], 'no-store', payload);
       }
       assert.equal((await server.deps.db.selectFrom('clients').select('id').execute()).length, before.length);
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { registerClient } from '../../domain/registration.js';
@@ -6,10 +6,15 @@ import { rateLimitKey } from '../client-ip.js';
 import { orgOf } from '../org-routing.js';
 import { registrationMetadata } from './registration-request.js';
 
-/** POST /oauth/register (RFC 7591): the console issuer only; every other host answers 404. */
+/**
+ * POST /oauth/register (RFC 7591): the console issuer only; every other host answers 404. Every
+ * answer, errors included (those refused at the edge too), is no-store.
+ */
 export function registrationEndpoint(app: FastifyInstance, deps: Deps) {
-  app.post('/oauth/register', async (request, reply) => {
+  const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store');
+  };
+  app.post('/oauth/register', { onSend: noStore }, async (request, reply) => {
     const org = await orgOf(deps, request);
     if (!org.isConsole) return fail('not_found', 'registration is offered by the console issuer only');
     const metadata = registrationMetadata(parseJson(request.body));

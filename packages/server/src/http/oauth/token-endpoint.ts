@@ -1,21 +1,21 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { clientForm, oauthParams } from '../form.js';
 import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
 import { GRANTS } from './grants/registry.js';
 
-function noStore(reply: FastifyReply) {
+/** An onSend hook: every answer, errors included (those refused at the edge too), is no-store. */
+async function noStore(_request: FastifyRequest, reply: FastifyReply) {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 }
 
 /**
- * POST /oauth/token: named steps, in order — no-store, the client's form, one grant_type, the grant's
- * parameters (no repeats, nothing unknown), then the grant's own handler.
+ * POST /oauth/token: named steps, in order — the client's form, one grant_type, the grant's
+ * parameters (no repeats, nothing unknown), then the grant's own handler. Every answer is no-store.
  */
 export function tokenEndpoint(app: FastifyInstance, deps: Deps) {
-  app.post('/oauth/token', async (request, reply) => {
-    noStore(reply);
+  app.post('/oauth/token', { onSend: noStore }, async (request) => {
     const form = clientForm(request);
     const grantTypes = form.get('grant_type');
     if (!grantTypes || grantTypes[0] === '') return fail('invalid_request', 'grant_type is required');
