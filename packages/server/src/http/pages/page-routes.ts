@@ -14,8 +14,9 @@ export const pageRouteOptions = (handler: RouteHandlerMethod): RouteShorthandOpt
 });
 
 /**
- * Whether `request` was routed to a hosted page (pageRoute), so an error raised before its
- * handler runs (a parser, an input rule at the edge) is shown as that page's error page too.
+ * Whether `request` was routed to a hosted page (pageRoute), so its errors, whether its handler
+ * raised them or something before it did (a parser, an input rule at the edge), are shown as
+ * that page's HTML error page (errors.ts renderError).
  */
 export const isPageRoute = (request: FastifyRequest): boolean =>
   request.routeOptions?.config?.hostedPage === true;
