@@ -5,11 +5,12 @@
 //
 //   node --conditions=tessera-source --import tsx bench/middleware/run.ts
 //   BENCH_SECONDS=5 BENCH_CONNECTIONS=50 node --conditions=tessera-source --import tsx bench/middleware/run.ts
-import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { type Child, spawnTs, stop, untilReady } from '../support/children.js';
 import { TARGETS, type Target } from './targets.js';
 
 const SECONDS = positive('BENCH_SECONDS', 15);
@@ -53,17 +54,16 @@ async function startKeySet(): Promise<{ issuer: string; token: string; server: S
   return { issuer, token, server };
 }
 
-async function startTarget(target: Target, issuer: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = fork(new URL('./servers.ts', import.meta.url), [target], {
-    execArgv: ['--conditions=tessera-source', '--import', 'tsx'],
+async function startTarget(target: Target, issuer: string): Promise<{ child: Child; url: string }> {
+  const child = spawnTs(new URL('./servers.ts', import.meta.url).pathname, [target], {
+    ...process.env,
+    ISSUER: issuer,
+    AUDIENCE,
     // 'test' keeps Express from printing a stack trace for the 401 of the behaviour check.
-    env: { ...process.env, ISSUER: issuer, AUDIENCE, NODE_ENV: 'test' },
+    NODE_ENV: 'test',
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message) => resolve((message as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`${target} exited with ${code} before listening`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/` };
+  const [message] = await untilReady(child, target, once(child.process, 'message'));
+  return { child, url: `http://127.0.0.1:${(message as { port: number }).port}/` };
 }
 
 /** A comparison is only fair if every target really verifies: 200 with the token, 401 without it. */
@@ -91,7 +91,7 @@ async function measure(target: Target, issuer: string, token: string): Promise<R
       failed: result.non2xx + result.errors + result.timeouts,
     };
   } finally {
-    child.kill();
+    await stop(child.process);
   }
 }
 

@@ -1,5 +1,6 @@
 // One benchmark target per process: `node --conditions=tessera-source --import tsx servers.ts <target>`,
-// forked by run.ts. It listens on 127.0.0.1 (port from the OS), reports the port over IPC, and serves
+// started by run.ts with an IPC channel (bench/support/children.ts), which also stops it if run.ts dies.
+// It listens on 127.0.0.1 (port from the OS), reports the port over IPC, and serves
 // `GET /` → {"ok":true} behind the named middleware, verifying against ISSUER's key set for AUDIENCE.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,7 +53,7 @@ function main(): void {
     audience === undefined ||
     process.send === undefined
   ) {
-    console.error(`usage: ISSUER=… AUDIENCE=… (forked with IPC) servers.ts <${TARGETS.join('|')}>`);
+    console.error(`usage: ISSUER=… AUDIENCE=… (started with IPC) servers.ts <${TARGETS.join('|')}>`);
     process.exit(2);
   }
   const handler =
@@ -64,7 +65,6 @@ function main(): void {
   server.listen(0, '127.0.0.1', () => {
     process.send?.({ port: (server.address() as AddressInfo).port });
   });
-  process.on('disconnect', () => process.exit(0));
 }
 
 main();

@@ -3,8 +3,8 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon, { type Result } from 'autocannon';
+import { cleanup } from '../support/children.js';
 import { fmt, table } from '../support/report.js';
-import { cleanup } from './children.js';
 import { freshDatabase, startOidcProvider, startTessera, type Target } from './targets.js';
 import { checkTarget } from './verify.js';
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, onCleanup, ROOT, redact, spawnTs, untilReady } from './children.js';
+import { freePort, onCleanup, ROOT, redact, spawnTs, untilReady } from '../support/children.js';
 
 /** One server under test: where to POST, what to send, where its public keys are. */
 export interface Target {
@@ -17,8 +17,7 @@ export interface Target {
   pid: number | undefined;
 }
 
-// The TypeScript entry, not bin/tessera.mjs: that wrapper runs the CLI in a grandchild via spawnSync,
-// so stopping the wrapper would leave the real server running.
+// The TypeScript entry, as the tests run it: no build needed (bin/tessera.mjs runs the compiled dist/).
 const TESSERA_MAIN = new URL('packages/server/src/cli/main.ts', ROOT).pathname;
 
 const form = (clientId: string, secret: string) =>

@@ -3,8 +3,9 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
-// Everything the run creates registers its undo here, so an error or Ctrl-C still leaves no
-// servers, temp dirs or databases behind.
+// How a benchmark starts its servers: each in a child process of its own, with an IPC channel. Everything
+// the run creates registers its undo here, so an error or Ctrl-C still leaves no servers, temp dirs or
+// databases behind.
 const undo: Array<() => unknown> = [];
 
 export function onCleanup(fn: () => unknown): void {
@@ -61,7 +62,8 @@ export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): 
   return { process: child, log: () => redact(stderr) };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL if it has not exited 5 s later. */
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
@@ -70,7 +72,7 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The dev seed banner prints a client secret and a password; never echo those lines. */
+/** A child's output as shown on failure, without any line that mentions a secret or a password. */
 export function redact(text: string): string {
   return text
     .split('\n')
