@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { postgresSkip } from '../support/environment.js';
 import { orgWithMachineClient } from '../support/fixtures.js';
-import { startServer, type TestServer } from '../support/server.js';
+import { freePort, startServer, type TestServer } from '../support/server.js';
 import { TesseraProcess } from '../support/tessera-process.js';
 
 type Body = Record<string, unknown>;
@@ -47,7 +47,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
       'response_types',
     ]);
     assert.match(res.body.client_id as string, /^cli_/);
-    assert.equal(typeof res.body.client_id_issued_at, 'number');
+    assert.ok(Number.isInteger(res.body.client_id_issued_at), 'client_id_issued_at is an integer');
     assert.ok((res.body.client_id_issued_at as number) >= before);
     assert.equal(res.body.client_name, 'My CLI');
     assert.deepEqual(res.body.redirect_uris, ['http://127.0.0.1:33418/callback']);
@@ -251,13 +251,14 @@ describe('the registration limit across two server processes on one PostgreSQL',
   const skip = await postgresSkip();
   test('10 succeed in all, whichever process takes them', { skip }, async () => {
     const a = await startServer({ database: 'postgres' });
-    const portB = a.port + 1;
-    const b = await TesseraProcess.serve(portB, {
-      DATABASE_URL: a.config.databaseUrl as string,
-      TESSERA_URL: a.base,
-      TESSERA_DATA_DIR: a.dataDir,
-    });
+    let b: TesseraProcess | undefined;
     try {
+      const portB = await freePort();
+      b = await TesseraProcess.serve(portB, {
+        DATABASE_URL: a.config.databaseUrl as string,
+        TESSERA_URL: a.base,
+        TESSERA_DATA_DIR: a.dataDir,
+      });
       // Both processes serve the same issuer; the second is reached on its own port with the
       // loopback `host` override naming the first one's host.
       const bases = [a.base, `http://127.0.0.1:${portB}`];
@@ -275,7 +276,7 @@ describe('the registration limit across two server processes on one PostgreSQL',
         `both processes registered clients: ${perProcess}`,
       );
     } finally {
-      await b.stop();
+      await b?.stop();
       await a.close();
     }
   });
