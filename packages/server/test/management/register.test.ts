@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
+import { FormBrowser, locationOf, signInThroughPages } from '../sign-in/support/browser.js';
+import { authorizeUrl, CALLBACK, makeClient } from '../sign-in/support/fixtures.js';
 import { postgresSkip } from '../support/environment.js';
 import { orgWithMachineClient } from '../support/fixtures.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
 import { TesseraProcess } from '../support/tessera-process.js';
+import { OWNER_PASSWORD, ownedOrg } from './support/console.js';
 
 type Body = Record<string, unknown>;
 
@@ -169,6 +173,28 @@ describe('POST /oauth/register (RFC 7591)', () => {
         error_description: 'the body must be a JSON object',
       });
     }
+  });
+
+  test('a registered client signs in on the console login and gets the consent step every time', async () => {
+    await ownedOrg(server, 'consenting');
+    const person = { email: 'owner@consenting.test', password: OWNER_PASSWORD };
+    const issuer = `${server.base}/`;
+    const registered = (await register(server.base, { redirect_uris: [CALLBACK] }, from())).body;
+    const consoleOrg = (await findConsoleOrg(server.deps.db)) ?? assert.fail('no console org');
+    const firstParty = await makeClient(server.deps, consoleOrg);
+    const browser = new FormBrowser();
+    for (const clientId of [registered.client_id as string, firstParty.clientId]) {
+      const callback = await signInThroughPages(browser, authorizeUrl(issuer, clientId).url, person);
+      assert.ok(new URL(callback).searchParams.get('code'));
+    }
+    // Signed in, and both allowed once: the registered client asks again, the first-party one does not.
+    const again = (clientId: string) => {
+      const url = authorizeUrl(issuer, clientId).url;
+      return browser.get(url).then((response) => new URL(locationOf(response, url)));
+    };
+    assert.equal((await again(registered.client_id as string)).pathname, '/consent');
+    const straight = await again(firstParty.clientId);
+    assert.equal(`${straight.origin}${straight.pathname}`, CALLBACK);
   });
 
   test('404 on an org issuer: registration is the console issuer only', async () => {
