@@ -88,14 +88,26 @@ describe('GET /oauth/authorize errors', () => {
     assert.match(response.headers.get('location') ?? '', /^\/login\?req=arq_/);
 
     const { clientId } = await makeClient(server.deps, org, {
-      redirectUris: ['http://localhost/cb', 'http://[::1]:9000/cb', 'https://app.example:8443/cb'],
+      redirectUris: [
+        'http://localhost/cb',
+        'http://[::1]:9000/cb',
+        'https://127.0.0.1/cb',
+        'https://app.example:8443/cb',
+      ],
     });
-    for (const ok of ['http://localhost:3000/cb', 'http://[::1]:4000/cb', 'http://[::1]/cb']) {
+    for (const ok of [
+      'http://localhost:3000/cb',
+      'http://[::1]:4000/cb',
+      'http://[::1]/cb',
+      'https://127.0.0.1:8443/cb',
+    ]) {
       const r = await fetch(authorizeUrl(issuer, clientId, { redirect_uri: ok }).url, { redirect: 'manual' });
       assert.equal(r.status, 302, ok);
     }
     await errorPage(authorizeUrl(issuer, clientId, { redirect_uri: 'https://app.example:9443/cb' }).url);
     await errorPage(authorizeUrl(issuer, clientId, { redirect_uri: 'http://localhost:3000/other' }).url);
+    // The scheme is part of the match: only the port may differ.
+    await errorPage(authorizeUrl(issuer, clientId, { redirect_uri: 'http://127.0.0.1:8443/cb' }).url);
   });
 
   test('invalid_request: missing response_type, PKCE missing or plain, a repeated parameter', async () => {
