@@ -62,6 +62,14 @@ export function parseFlags<S extends Spec>(argv: readonly string[], spec: S): Va
   return values as Values<S>;
 }
 
+/** A flag's value as a whole number from `min` to `max`. */
+export function wholeNumber(value: string, flag: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}`);
+  }
+  return Number(value);
+}
+
 export function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === '') throw new UsageError(`--${flag} is required`);
   return value;

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/config.js';
 import { createLogger } from '../observability/logger.js';
 import { serve } from '../server.js';
-import { UsageError, type Values } from './args.js';
+import { type Values, wholeNumber } from './args.js';
 import { type Launch, logged, stopOnSignals } from './lifecycle.js';
 import type { USAGES } from './usage.js';
 
@@ -10,11 +10,9 @@ import type { USAGES } from './usage.js';
  * JSON on stdout: start-up, warnings, requests, shutdown, and the fatal line of a crash.
  */
 export function serveCommand(f: Values<typeof USAGES.serve.flags>): Launch {
-  if (f.port !== undefined && (!/^\d{1,5}$/.test(f.port) || Number(f.port) > 65535)) {
-    throw new UsageError('--port must be a whole number from 0 to 65535');
-  }
+  const port = f.port === undefined ? undefined : wholeNumber(f.port, 'port', 0, 65535);
   return logged(1, async () => {
-    const config = loadConfig(f.port === undefined ? process.env : { ...process.env, PORT: f.port });
+    const config = loadConfig(port === undefined ? process.env : { ...process.env, PORT: String(port) });
     const log = createLogger(config.logLevel, 1);
     const server = await serve(config, { log });
     stopOnSignals(log, () => server.close());

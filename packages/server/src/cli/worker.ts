@@ -2,7 +2,7 @@ import { loadConfig } from '../config/config.js';
 import { createLogger } from '../observability/logger.js';
 import { openRuntime } from '../runtime.js';
 import { DeliveryWorker } from '../webhooks/worker.js';
-import { UsageError, type Values } from './args.js';
+import { type Values, wholeNumber } from './args.js';
 import { type Launch, logged, stopOnSignals } from './lifecycle.js';
 import type { USAGES } from './usage.js';
 
@@ -12,10 +12,7 @@ import type { USAGES } from './usage.js';
  * delivers too). Every line it writes is JSON on stdout, like serve's, at TESSERA_LOG_LEVEL.
  */
 export function workerCommand(f: Values<typeof USAGES.worker.flags>): Launch {
-  const concurrency = f.concurrency === undefined ? 32 : Number(f.concurrency);
-  if (!/^\d+$/.test(f.concurrency ?? '32') || concurrency < 1 || concurrency > 1000) {
-    throw new UsageError('--concurrency must be a whole number from 1 to 1000');
-  }
+  const concurrency = f.concurrency === undefined ? 32 : wholeNumber(f.concurrency, 'concurrency', 1, 1000);
   return logged(1, async () => {
     const config = loadConfig();
     const log = createLogger(config.logLevel, 1).child({ process: 'tessera-worker' });
