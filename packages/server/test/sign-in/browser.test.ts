@@ -38,8 +38,9 @@ describe('headless Chromium signs in and consents', () => {
   });
   after(async () => {
     if (skip) return;
-    await browser.close();
-    await server.close();
+    // A launch that failed leaves no browser: the server is closed all the same.
+    await browser?.close();
+    await server?.close();
   });
 
   test('sign in, consent, land on the redirect URI with a code', { skip }, async () => {
