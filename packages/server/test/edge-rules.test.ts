@@ -44,13 +44,13 @@ describe('headers on every response, and exactly one Host', () => {
     await rt.close();
   });
 
-  /** A 200, a hosted page, a 404, a 400 from the edge, a 400 from before routing, an error page. */
+  /** A 200, a hosted page, a 404, a 400 from the edge, a 404 from before routing, an error page. */
   const requests = (host: string): [number, InjectOptions][] => [
     [200, { url: '/.well-known/openid-configuration', headers: { host } }],
     [200, { url: '/login', headers: { host } }],
     [404, { url: '/nothing-here', headers: { host } }],
     [400, { url: '/.well-known/jwks.json?x=%00', headers: { host } }],
-    [400, { url: '/organizations/%zz/events', headers: { host } }],
+    [404, { url: '/organizations/%zz/events', headers: { host } }],
     [400, { url: '/login?req=%00', headers: { host } }],
     [401, { url: '/users/me', headers: { host } }],
   ];

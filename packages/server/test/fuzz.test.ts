@@ -372,7 +372,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
       }
       assert.equal((await server.deps.db.selectFrom('clients').select('id').execute()).length, before.length);
 
-      // The management API: the body's and the path's invalid_request, the query's invalid_query.
+      // The management API: the body's invalid_request, the query's invalid_query, and for the path
+      // the spec's 404 of an org that does not exist or an id that is not a whk_ id.
       const webhook = await inject({
         method: 'POST',
         url: '/organizations/acme/webhooks',
@@ -396,7 +397,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         const res = await inject({ method: 'DELETE', url: url as string, headers: consoleAuth });
         assert.deepEqual(
           [res.statusCode, res.json()],
-          [400, { error: 'invalid_request', error_detail: detail(where as string) }],
+          [404, { error: 'not_found', error_detail: detail(where as string) }],
         );
       }
 
@@ -438,11 +439,11 @@ for (const database of ['sqlite', 'postgres'] as const) {
         assert.match(res.body, /must not contain a NUL character or an unpaired surrogate/);
       }
 
-      // A path that is not UTF-8 at all: the endpoint's family too.
+      // A path that is not UTF-8 at all names no org either: the same 404.
       const broken = await inject({ url: '/organizations/%ED%A0%80/events', headers: consoleAuth });
       assert.deepEqual(
         [broken.statusCode, broken.json()],
-        [400, { error: 'invalid_request', error_detail: 'malformed request' }],
+        [404, { error: 'not_found', error_detail: 'malformed request' }],
       );
     });
   });

@@ -30,9 +30,9 @@ export type InputPlace = 'path' | 'query' | 'header' | 'body';
 
 /**
  * Input refused before its endpoint's handler ran (fastify's parsers, the input rules at the
- * edge), as a 400 in that endpoint's own family: on registration RFC 7591's code for `field`
- * (registrationErrorCode); on the other OAuth endpoints `invalid_request`; on the API
- * `invalid_query` for the query, the code the route's bodies use for the body (`invalid_request`
+ * edge), in that endpoint's own family: on registration RFC 7591's code for `field`
+ * (registrationErrorCode); on the other OAuth endpoints `invalid_request`; on the API 404
+ * `not_found` for the path, `invalid_query` for the query, the code the route's bodies use for the body (`invalid_request`
  * on the management API, spec "Errors"; `invalid_body` on the user APIs), else `invalid_request`.
  * Hosted pages show it as their error page (sendError).
  */
@@ -45,6 +45,9 @@ export function inputError(
   const route = request.routeOptions?.url ?? request.url.split('?')[0] ?? '';
   if (route === '/oauth/register') return new ServiceError(registrationErrorCode(field), detail);
   if (isOAuthUrl(route)) return new ServiceError('invalid_request', detail);
+  // A path segment no stored id or slug can hold names nothing: the API's 404, as the spec's
+  // Errors table answers an org that does not exist or an id that is not a `whk_` id.
+  if (place === 'path') return new ServiceError('not_found', detail, {}, 'api');
   if (place === 'query') return new ServiceError('invalid_query', detail);
   const userApiBody = place === 'body' && !route.startsWith('/organizations/');
   return new ServiceError(userApiBody ? 'invalid_body' : 'invalid_request', detail, {}, 'api');
@@ -83,7 +86,7 @@ export function renderError(thrown: unknown, request: FastifyRequest, reply: Fas
     const code =
       status === 413 ? 'body too large' : status === 415 ? 'unsupported content type' : 'malformed request';
     const refused = inputError(request, fastifyError.code === 'FST_ERR_BAD_URL' ? 'path' : 'body', code);
-    return sendError(refused, request, reply, status === 413 || status === 415 ? status : 400);
+    return sendError(refused, request, reply, status === 413 || status === 415 ? status : refused.status);
   }
   // A page's request carries what people type, which an error's message may quote: its code only.
   const err = isPageRoute(request) ? {} : { message: fastifyError.message };
