@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { registerClient } from '../../domain/registration.js';
 import { rateLimitKey } from '../client-ip.js';
+import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
 import { registrationMetadata } from './registration-request.js';
 
@@ -11,9 +12,6 @@ import { registrationMetadata } from './registration-request.js';
  * answer, errors included (those refused at the edge too), is no-store.
  */
 export function registrationEndpoint(app: FastifyInstance, deps: Deps) {
-  const noStore = async (_request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('cache-control', 'no-store');
-  };
   app.post('/oauth/register', { onSend: noStore }, async (request, reply) => {
     const org = await orgOf(deps, request);
     if (!org.isConsole) return fail('not_found', 'registration is offered by the console issuer only');

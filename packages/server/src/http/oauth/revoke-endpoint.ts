@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { revokeToken } from '../../domain/revocation.js';
 import { clientForm, oauthParams } from '../form.js';
+import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
 
 /**
@@ -13,8 +14,7 @@ import { orgOf } from '../org-routing.js';
  * needed: both kinds are looked up.
  */
 export function revokeEndpoint(app: FastifyInstance, deps: Deps) {
-  app.post('/oauth/revoke', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
+  app.post('/oauth/revoke', { onSend: noStore }, async (request, reply) => {
     const params = oauthParams(clientForm(request), [
       'token',
       'token_type_hint',

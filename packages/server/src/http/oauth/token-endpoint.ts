@@ -1,14 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { clientForm, oauthParams } from '../form.js';
+import { noStore } from '../no-store.js';
 import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
 import { GRANTS } from './grants/registry.js';
-
-/** An onSend hook: every answer, errors included (those refused at the edge too), is no-store. */
-async function noStore(_request: FastifyRequest, reply: FastifyReply) {
-  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-}
 
 /**
  * POST /oauth/token: named steps, in order — the client's form, one grant_type, the grant's

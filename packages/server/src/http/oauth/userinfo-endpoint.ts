@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { userInfo } from '../../domain/userinfo.js';
 import { authenticateBearer, REALM } from '../bearer.js';
+import { noStore } from '../no-store.js';
 
 /** RFC 6750 §3.1: a valid token that lacks the scope; same realm as authenticateBearer. */
 const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope", scope="openid"`;
@@ -14,7 +15,7 @@ const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope",
  * The token travels only in the Authorization header.
  */
 export function userinfoEndpoint(app: FastifyInstance, deps: Deps) {
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const handler = async (request: FastifyRequest) => {
     const { access } = await authenticateBearer(deps, request, ['user', 'console']);
     const claims = await userInfo(deps, access);
     if (claims === null) {
@@ -22,9 +23,8 @@ export function userinfoEndpoint(app: FastifyInstance, deps: Deps) {
         'www-authenticate': INSUFFICIENT_SCOPE,
       });
     }
-    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return claims;
   };
-  app.get('/oauth/userinfo', handler);
-  app.post('/oauth/userinfo', handler);
+  app.get('/oauth/userinfo', { onSend: noStore }, handler);
+  app.post('/oauth/userinfo', { onSend: noStore }, handler);
 }
