@@ -13,6 +13,7 @@ import { recordAudit } from './audit.js';
 import { clock } from './clock.js';
 import type { Deps } from './context.js';
 import { fail } from './errors.js';
+import { isLoopbackRedirectHost } from './redirect-uris.js';
 import { tenantSnapshot } from './snapshots.js';
 import type { Org, Tenant } from './types.js';
 import { checkName } from './validate.js';
@@ -38,7 +39,7 @@ export function checkLogo(logo: string | null): string | null {
   } catch {
     return fail('invalid_body', 'logo must be an absolute https URL or null');
   }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  const loopback = isLoopbackRedirectHost(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     fail('invalid_body', 'logo must be an absolute https URL or null');
   }
