@@ -39,11 +39,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     outboxDepth: () => outboxDepth(runtime.deps.db).catch(() => null),
     pool: () => runtime.poolStats(),
   });
-  const app = buildApp(runtime.deps, {
-    metrics,
-    logLevel,
-    logStream: options.logStream,
-  });
+  const app = buildApp(runtime.deps, { metrics, log });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -29,13 +29,13 @@ describe('headers on every response, and exactly one Host', () => {
 
   before(async () => {
     rt = await openTestRuntime('sqlite');
-    plain = buildApp(rt.deps, { logLevel: 'silent' });
+    plain = buildApp(rt.deps);
     const httpsConfig = loadConfig({
       TESSERA_URL: 'https://id.example.com',
       TESSERA_DATA_DIR: rt.dataDir,
       TESSERA_SECRET: TEST_SECRET,
     });
-    secure = buildApp({ ...rt.deps, config: httpsConfig }, { logLevel: 'silent' });
+    secure = buildApp({ ...rt.deps, config: httpsConfig });
     await plain.listen({ port: 0, host: '127.0.0.1' });
   });
   after(async () => {

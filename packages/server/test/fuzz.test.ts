@@ -280,7 +280,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         machine: { id: machine.clientId, secret: machine.secret as string },
       };
       // A second app on the same store, not listening: its route table is walked.
-      app = buildApp(server.deps, { logLevel: 'silent' });
+      app = buildApp(server.deps);
       await app.ready();
     });
     after(async () => {

@@ -77,7 +77,7 @@ test('with a public TESSERA_URL the host query parameter is ignored', async () =
       TESSERA_SECRET: 'x'.repeat(32),
     });
     await orgWithMachineClient(server.deps, 'acme');
-    const app = buildApp({ ...server.deps, config }, { logLevel: 'silent' });
+    const app = buildApp({ ...server.deps, config });
     const viaQuery = await app.inject({
       url: '/.well-known/openid-configuration?host=acme.id.example.com',
       headers: { host: 'id.example.com' },

@@ -1,10 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/context.js';
+import { createLogger, type Logger } from '../observability/logger.js';
 import { Metrics } from '../observability/metrics.js';
 import { installErrorHandling, renderError } from './errors.js';
 import { parseForm } from './form.js';
 import { refuseRepeatedHost } from './host-header.js';
-import { loggerOptions } from './logging.js';
+import { requestLogger } from './logging.js';
 import { registrationEndpoint } from './oauth/register.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { recordRoutes } from './route-table.js';
@@ -23,15 +24,15 @@ import { refuseUnstorableText } from './storable-text.js';
 export interface AppOptions {
   /** The metrics /metrics serves and every request is timed into (default: this app's own). */
   metrics?: Metrics;
-  logLevel?: string;
-  logStream?: { write(chunk: string): void } | undefined;
+  /** The process's logger; request lines are written through it (default: none). */
+  log?: Logger;
 }
 
 /** The HTTP application: transport only; every rule lives in domain/. */
 export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance {
   const secure = securityHeaders(deps.config);
   const app = Fastify({
-    logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
+    loggerInstance: requestLogger(options.log ?? createLogger('silent')),
     bodyLimit: 64 * 1024,
     // Trust exactly TESSERA_TRUST_PROXY hops of X-Forwarded-For, counted from the socket.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxy,

@@ -1,22 +1,19 @@
-import type { FastifyServerOptions } from 'fastify';
-import { REDACT } from '../observability/logger.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../observability/logger.js';
 
 /**
- * Request logs carry method, path and status only: the query string can hold a code or a `host`
- * override, and headers hold bearer tokens, so neither is logged. Bodies are never logged.
+ * The request logs: the process's own logger (one pino, one redaction list, one destination), with
+ * serializers so a request line carries method, path and status only: the query string can hold a
+ * code or a `host` override, and headers hold bearer tokens, so neither is logged. Bodies never are.
  */
-export function loggerOptions(
-  level: string,
-  stream?: { write(chunk: string): void },
-): FastifyServerOptions['logger'] {
-  if (level === 'silent') return false;
-  return {
-    level,
-    ...(stream ? { stream } : {}),
-    redact: REDACT,
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+export function requestLogger(log: Logger): FastifyBaseLogger {
+  return log.child(
+    {},
+    {
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
     },
-  };
+  );
 }

@@ -77,7 +77,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
       await ownedOrg(server, 'acme');
       owner = await (await consoleOf(server)).token('owner@acme.test');
       // A second app on the same store, not listening: its route table is read and probed.
-      app = buildApp(server.deps, { logLevel: 'silent' });
+      app = buildApp(server.deps);
       await app.ready();
       const res = await fetch(`${server.base}/openapi.json`);
       assert.equal(res.status, 200);
