@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -57,7 +67,9 @@ export function openStore(options: StoreOptions): Store {
   file.pragma('synchronous = NORMAL');
   const watch = new BetterSqlite3(join(options.dataDir, 'tessera.db'), { readonly: true });
   const dataVersion = watch.prepare('pragma data_version').pluck();
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  const db = new Kysely<Database>({
+    dialect: new WriterFirstSqliteDialect({ database: withStatementCache(file) }),
+  });
   return {
     db,
     dialect: 'sqlite',
@@ -67,6 +79,32 @@ export function openStore(options: StoreOptions): Store {
       watch.close();
     },
   };
+}
+
+/**
+ * SQLite with every transaction begun IMMEDIATE: it takes the file's write lock first, waiting up
+ * to busy_timeout for another process (the CLI, a second server, a worker) to commit. A plain BEGIN
+ * reads first and fails at once with SQLITE_BUSY when it then writes after another connection
+ * committed (WAL cannot upgrade a stale read snapshot), which busy_timeout does not cover. Every
+ * transaction here writes, so nothing is lost by taking the lock up front.
+ */
+class WriterFirstSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionsDriver(this.#config);
+  }
+}
+
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 /**
