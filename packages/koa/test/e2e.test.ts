@@ -3,8 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { authenticate, createTokenMinter, createVerifier, principalOf, whitelist } from '@tessera/koa';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import Koa from 'koa';
-import { createClient } from '../../server/src/domain/clients.js';
-import { rotateOrgKeys } from '../../server/src/domain/keys.js';
+import { createClient } from '../../server/src/domain/directory/clients.js';
+import { rotateOrgKeys } from '../../server/src/domain/keys/keys.js';
 import { type Org, SYSTEM } from '../../server/src/domain/types.js';
 import {
   makeClient,

@@ -7,7 +7,7 @@ import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { openRuntime } from './runtime.js';
 import { outboxDepth } from './storage/outbox-depth.js';
-import { DeliveryWorker, type WorkerOptions } from './webhooks/worker.js';
+import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { createClient } from '../src/domain/clients.js';
+import { createClient } from '../src/domain/directory/clients.js';
 import { SYSTEM } from '../src/domain/types.js';
 import { orgWithMachineClient } from './support/fixtures.js';
 import { startServer, type TestServer } from './support/server.js';

@@ -1,10 +1,10 @@
-import { createClient } from '../domain/clients.js';
-import { rotateOrgKeys } from '../domain/keys.js';
-import { addMember, prepareConsoleUser } from '../domain/members.js';
-import { setOrgRequireMfa } from '../domain/org-settings.js';
-import { createOrg, requireOrg } from '../domain/orgs.js';
+import { createClient } from '../domain/directory/clients.js';
+import { rotateOrgKeys } from '../domain/keys/keys.js';
+import { addMember, prepareConsoleUser } from '../domain/directory/members.js';
+import { setOrgRequireMfa } from '../domain/directory/org-settings.js';
+import { createOrg, requireOrg } from '../domain/directory/orgs.js';
 import { SYSTEM } from '../domain/types.js';
-import { insertUserWithTenant, prepareUser } from '../domain/users.js';
+import { insertUserWithTenant, prepareUser } from '../domain/directory/users.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
 import type { Launch } from './lifecycle.js';

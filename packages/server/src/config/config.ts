@@ -5,7 +5,7 @@ import {
   DEFAULT_WEBHOOK_TIMEOUT,
   parseDelay,
   parseRetrySchedule,
-} from '../webhooks/retry-schedule.js';
+} from '../domain/webhooks/retry-schedule.js';
 
 /** Validated, frozen configuration. Bad input stops start-up with one line naming the variable. */
 export interface Config {

@@ -1,5 +1,5 @@
 import { webcrypto } from 'node:crypto';
-import type { Signer } from '../domain/keys.js';
+import type { Signer } from '../domain/keys/keys.js';
 
 const RS256 = { name: 'RSASSA-PKCS1-v1_5' } as const;
 

@@ -2,8 +2,8 @@ import type { Config } from '../config/config.js';
 import type { Sealer } from '../crypto/sealing.js';
 import type { Db, Dialect } from '../storage/db.js';
 import type { MachineClientRow } from '../storage/repos/clients.js';
-import type { CredentialCache } from './credential-cache.js';
-import type { KeyRing } from './keys.js';
+import type { CredentialCache } from './tokens/credential-cache.js';
+import type { KeyRing } from './keys/keys.js';
 
 /** What domain operations need: the database, the at-rest sealer, configuration, the key ring. */
 export interface Deps {

@@ -9,16 +9,16 @@ import { requestLogger } from './logging.js';
 import { registrationEndpoint } from './oauth/register.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { recordRoutes } from './route-table.js';
-import { eventRoutes } from './routes/events.js';
-import { healthRoutes } from './routes/health.js';
-import { impersonationRoutes } from './routes/impersonation.js';
-import { metricsRoutes } from './routes/metrics.js';
-import { openApiRoutes } from './routes/openapi.js';
-import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
-import { webhookRoutes } from './routes/webhooks.js';
-import { wellKnownRoutes } from './routes/well-known.js';
+import { eventRoutes } from './management/events.js';
+import { healthRoutes } from './operations/health.js';
+import { impersonationRoutes } from './management/impersonation.js';
+import { metricsRoutes } from './operations/metrics.js';
+import { openApiRoutes } from './openapi/route.js';
+import { webhookDeliveryRoutes } from './management/webhook-deliveries.js';
+import { webhookRoutes } from './management/webhooks.js';
+import { wellKnownRoutes } from './oauth/well-known.js';
 import { securityHeaders } from './security-headers.js';
-import { signInRoutes } from './sign-in.js';
+import { signInRoutes } from './sign-in/plugin.js';
 import { refuseUnstorableText } from './storable-text.js';
 
 export interface AppOptions {

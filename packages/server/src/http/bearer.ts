@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type SessionTokenType, type VerifiedAccess, verifyAccessToken } from '../domain/access-tokens.js';
+import { type SessionTokenType, type VerifiedAccess, verifyAccessToken } from '../domain/tokens/access-tokens.js';
 import type { Deps } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
 import type { Org } from '../domain/types.js';

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable, ServiceError } from '../domain/errors.js';
 import { registrationErrorCode } from './oauth/registration-request.js';
-import { isPageRoute } from './pages/page-routes.js';
-import { sendErrorPage } from './pages/respond.js';
+import { isPageRoute } from './sign-in/page-routes.js';
+import { sendErrorPage } from './sign-in/respond.js';
 
 /** How long a client is told to wait when the database is away; pools reconnect well within it. */
 const UNAVAILABLE_RETRY_AFTER_S = 5;

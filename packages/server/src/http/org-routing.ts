@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 import { isLoopbackHost } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
-import { CONSOLE_SLUG } from '../domain/orgs.js';
+import { CONSOLE_SLUG } from '../domain/directory/orgs.js';
 import type { Org } from '../domain/types.js';
 import { findConsoleOrg, findOrgBySlug } from '../storage/repos/orgs.js';
 

@@ -9,7 +9,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { createOrg } from '../../src/domain/orgs.js';
+import { createOrg } from '../../src/domain/directory/orgs.js';
 import { FormBrowser, locationOf, readForm } from '../sign-in/support/browser.js';
 import { startServer, type TestServer } from '../support/server.js';
 

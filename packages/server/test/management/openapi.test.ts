@@ -312,13 +312,13 @@ for (const database of ['sqlite', 'postgres'] as const) {
         }
       }
       // The registered operations' own schemas, imported from where the routes import them.
-      const schemas = await import('../../src/http/api-schemas.js');
+      const schemas = await import('../../src/http/management/api-schemas.js');
       const byId = (id: string) => OPERATIONS.find((o) => o.operationId === id);
       assert.equal(byId('createWebhook')?.body?.schema, schemas.CreateWebhookBody);
       assert.equal(byId('listEvents')?.query, schemas.EventsQuery);
       const registration = await import('../../src/http/oauth/registration-request.js');
       assert.equal(byId('registerClient')?.body?.schema, registration.RegistrationRequest);
-      const tenants = await import('../../src/http/routes/tenants.js');
+      const tenants = await import('../../src/http/account/tenants.js');
       assert.equal(byId('createTenant')?.body?.schema, tenants.CreateTenant);
       assert.equal(byId('updateTenant')?.body?.schema, tenants.UpdateTenant);
     });

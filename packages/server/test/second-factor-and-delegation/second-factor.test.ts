@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { clock } from '../../src/domain/clock.js';
-import { SECOND_FACTOR_LIMITS } from '../../src/domain/login-throttle.js';
+import { SECOND_FACTOR_LIMITS } from '../../src/domain/sign-in/login-throttle.js';
 import type { Org } from '../../src/domain/types.js';
 import { FormBrowser } from '../sign-in/support/browser.js';
 import {

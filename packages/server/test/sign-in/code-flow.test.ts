@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
-import { SWITCH_TENANT_GRANT } from '../../src/domain/switch-tenant.js';
+import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';

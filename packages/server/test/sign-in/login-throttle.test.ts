@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { clock } from '../../src/domain/clock.js';
-import { LOGIN_LIMITS } from '../../src/domain/login-throttle.js';
+import { LOGIN_LIMITS } from '../../src/domain/sign-in/login-throttle.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, readForm } from './support/browser.js';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fastifyCookie from '@fastify/cookie';
 import Fastify from 'fastify';
 import { loadConfig } from '../../src/config/config.js';
-import { PageCookies } from '../../src/http/pages/cookies.js';
+import { PageCookies } from '../../src/http/sign-in/cookies.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, locationOf, readForm } from './support/browser.js';
 import { authorizeUrl, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';

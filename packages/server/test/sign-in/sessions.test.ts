@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { clock } from '../../src/domain/clock.js';
-import { SWITCH_TENANT_GRANT } from '../../src/domain/switch-tenant.js';
+import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
 import type { Org } from '../../src/domain/types.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';

@@ -1,6 +1,6 @@
-import { createClient } from '../../src/domain/clients.js';
+import { createClient } from '../../src/domain/directory/clients.js';
 import type { Deps } from '../../src/domain/context.js';
-import { createOrg } from '../../src/domain/orgs.js';
+import { createOrg } from '../../src/domain/directory/orgs.js';
 import { SYSTEM } from '../../src/domain/types.js';
 
 /** An org with an owner and one confidential machine client. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTenant } from '../../src/domain/tenants.js';
+import { createTenant } from '../../src/domain/directory/tenants.js';
 import type { Org } from '../../src/domain/types.js';
 import { addConsoleMember, call, consoleOf } from '../management/support/console.js';
 import { postgresSkip } from '../support/environment.js';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseRetryAfter } from '../../src/webhooks/https-sender.js';
+import { parseRetryAfter } from '../../src/delivery/https-sender.js';
 import {
   DEFAULT_RETRY_SCHEDULE,
   MAX_RETRY_AFTER_MS,
   nextRetryDelay,
   parseRetrySchedule,
-} from '../../src/webhooks/retry-schedule.js';
+} from '../../src/domain/webhooks/retry-schedule.js';
 
 const schedule = parseRetrySchedule(DEFAULT_RETRY_SCHEDULE);
 const [low, middle, high] = [() => 0, () => 0.5, () => 0.999_999];

@@ -5,8 +5,8 @@ import {
   MAX_REDIRECT_URI_LENGTH,
   MAX_REDIRECT_URIS,
   redirectUriShapeProblem,
-} from '../../domain/redirect-uris.js';
-import type { RegistrationMetadata } from '../../domain/registration.js';
+} from '../../domain/sign-in/redirect-uris.js';
+import type { RegistrationMetadata } from '../../domain/directory/registration.js';
 
 /**
  * Why `value` cannot be a registered redirect URI (spec: https, or http on a loopback host; and

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticateClient } from '../../domain/client-auth.js';
+import { authenticateClient } from '../../domain/tokens/client-auth.js';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
-import { revokeToken } from '../../domain/revocation.js';
+import { revokeToken } from '../../domain/tokens/revocation.js';
 import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';

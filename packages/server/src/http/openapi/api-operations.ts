@@ -1,5 +1,5 @@
-import { ApiError } from '../api-schemas.js';
-import { CreateTenant, UpdateTenant } from '../routes/tenants.js';
+import { ApiError } from '../management/api-schemas.js';
+import { CreateTenant, UpdateTenant } from '../account/tenants.js';
 import {
   Health,
   OpenApiDocument,

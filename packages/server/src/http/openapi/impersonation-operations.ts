@@ -1,5 +1,5 @@
-import { ApiError } from '../api-schemas.js';
-import { Impersonation, StartImpersonationBody } from '../impersonation-schemas.js';
+import { ApiError } from '../management/api-schemas.js';
+import { Impersonation, StartImpersonationBody } from '../management/impersonation-schemas.js';
 import type { Operation, ResponseSpec } from './operation.js';
 
 const error = (description: string): ResponseSpec => ({ description, schema: ApiError });

@@ -5,7 +5,7 @@ import {
   CreateWebhookBody,
   EventsQuery,
   WebhookList,
-} from '../api-schemas.js';
+} from '../management/api-schemas.js';
 import type { Operation, ResponseSpec } from './operation.js';
 
 const ORG = { org: 'the org id (`org_…`) or slug' };

@@ -1,5 +1,5 @@
-import { ApiError } from '../api-schemas.js';
-import { Delivery, DeliveryList } from '../webhook-delivery-schemas.js';
+import { ApiError } from '../management/api-schemas.js';
+import { Delivery, DeliveryList } from '../management/webhook-delivery-schemas.js';
 import type { Operation, ResponseSpec } from './operation.js';
 
 const PARAMS = { org: 'the org id (`org_…`) or slug', id: 'the webhook id (`whk_…`)' };

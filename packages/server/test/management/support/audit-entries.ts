@@ -1,5 +1,5 @@
 import { newEventId } from '../../../src/crypto/random.js';
-import type { Verb } from '../../../src/domain/audit.js';
+import type { Verb } from '../../../src/domain/audit/audit.js';
 import type { Db } from '../../../src/storage/db.js';
 import type { AuditEventsTable } from '../../../src/storage/schema.js';
 

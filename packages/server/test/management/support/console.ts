@@ -1,5 +1,5 @@
-import { addMember, prepareConsoleUser } from '../../../src/domain/members.js';
-import { createOrg } from '../../../src/domain/orgs.js';
+import { addMember, prepareConsoleUser } from '../../../src/domain/directory/members.js';
+import { createOrg } from '../../../src/domain/directory/orgs.js';
 import { type Org, SYSTEM } from '../../../src/domain/types.js';
 import { findConsoleOrg } from '../../../src/storage/repos/orgs.js';
 import { makeClient, signIn } from '../../sign-in/support/fixtures.js';

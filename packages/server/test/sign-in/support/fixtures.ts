@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createClient, type NewClient } from '../../../src/domain/clients.js';
+import { createClient, type NewClient } from '../../../src/domain/directory/clients.js';
 import type { Deps } from '../../../src/domain/context.js';
-import { createOrg } from '../../../src/domain/orgs.js';
+import { createOrg } from '../../../src/domain/directory/orgs.js';
 import { type Org, SYSTEM } from '../../../src/domain/types.js';
-import { insertUserWithTenant, prepareUser } from '../../../src/domain/users.js';
+import { insertUserWithTenant, prepareUser } from '../../../src/domain/directory/users.js';
 import type { TestServer } from '../../support/server.js';
 import { FormBrowser, signInThroughPages } from './browser.js';
 

@@ -1,4 +1,4 @@
-import { redeemAuthorizationCode } from '../../../domain/authorization-codes.js';
+import { redeemAuthorizationCode } from '../../../domain/tokens/authorization-codes.js';
 import { fail } from '../../../domain/errors.js';
 import type { Grant } from './types.js';
 import { authenticatedClient, requireParam, tokenResponse } from './user-grant-steps.js';

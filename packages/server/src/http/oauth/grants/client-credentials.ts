@@ -1,6 +1,6 @@
-import { authenticateMachineClient } from '../../../domain/client-auth.js';
+import { authenticateMachineClient } from '../../../domain/tokens/client-auth.js';
 import { fail } from '../../../domain/errors.js';
-import { issueMachineToken } from '../../../domain/machine-tokens.js';
+import { issueMachineToken } from '../../../domain/tokens/machine-tokens.js';
 import type { Grant } from './types.js';
 
 /** `client_credentials` with client_secret_post: machine tokens for confidential clients. */

@@ -1,4 +1,4 @@
-import { rotateRefreshToken } from '../../../domain/refresh-tokens.js';
+import { rotateRefreshToken } from '../../../domain/tokens/refresh-tokens.js';
 import type { Grant } from './types.js';
 import { authenticatedClient, requireParam, tokenResponse } from './user-grant-steps.js';
 

@@ -1,4 +1,4 @@
-import { promoteToken } from '../../../domain/token-exchange.js';
+import { promoteToken } from '../../../domain/tokens/token-exchange.js';
 import type { Grant } from './types.js';
 import { authenticatedClient, requireParam } from './user-grant-steps.js';
 

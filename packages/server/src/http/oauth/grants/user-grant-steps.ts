@@ -1,7 +1,7 @@
-import { authenticateClient } from '../../../domain/client-auth.js';
+import { authenticateClient } from '../../../domain/tokens/client-auth.js';
 import { fail } from '../../../domain/errors.js';
 import type { Client } from '../../../domain/types.js';
-import type { TokenSet } from '../../../domain/user-tokens.js';
+import type { TokenSet } from '../../../domain/tokens/user-tokens.js';
 import type { GrantContext, TokenResponse } from './types.js';
 
 /** Steps the user-session grants share: authenticate the client, spell the answer. */

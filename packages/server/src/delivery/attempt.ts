@@ -1,0 +1,110 @@
+import { newId } from '../crypto/random.js';
+import type { Sealer } from '../crypto/sealing.js';
+import type { Db } from '../storage/db.js';
+import {
+  type ClaimedDelivery,
+  type DeliveryRow,
+  findDelivery,
+  insertAttempt,
+  settleDelivery,
+} from '../storage/repos/webhook-deliveries.js';
+import type { DeliveryTarget } from '../storage/repos/webhook-targets.js';
+import { disableWebhook } from '../domain/webhooks/disable.js';
+import type { HttpsSender, SendResult } from './https-sender.js';
+import { nextRetryDelay } from '../domain/webhooks/retry-schedule.js';
+import { signedHeaders, signingKey } from '../domain/webhooks/signing.js';
+import type { WorkerLog } from './worker-log.js';
+
+export interface AttemptContext {
+  readonly db: Db;
+  readonly sealer: Sealer;
+  readonly sender: HttpsSender;
+  /** Retry delays in ms (config.webhookRetrySchedule). */
+  readonly schedule: readonly number[];
+  readonly random: () => number;
+  readonly log: WorkerLog;
+}
+
+export interface AttemptOutcome {
+  status: DeliveryRow['status'];
+  /** When a pending delivery is due again. */
+  nextAttemptAt: number | null;
+}
+
+/**
+ * One attempt at one claimed delivery: sign (fresh `webhook-timestamp`, the same `webhook-id` and
+ * body every time), send, and settle the outcome with its log entry in one transaction. 2xx is
+ * delivered; 410, or a failure with the schedule spent, fails it for good and disables the webhook;
+ * anything else is retried later.
+ */
+export async function attemptDelivery(
+  ctx: AttemptContext,
+  delivery: ClaimedDelivery,
+  token: string,
+  target: DeliveryTarget | undefined,
+): Promise<AttemptOutcome> {
+  if (target?.active !== 1) {
+    // Deleted or disabled since the event: nothing to send (a retry can re-queue it once active).
+    const now = Date.now();
+    const change = { status: 'skipped' as const, attempts: delivery.attempts, nextAttemptAt: null, now };
+    await settleDelivery(ctx.db, delivery.id, token, change);
+    return { status: 'skipped', nextAttemptAt: null };
+  }
+  const result = await send(ctx, delivery, target);
+  const now = Date.now();
+  const attempts = delivery.attempts + 1;
+  let outcome: AttemptOutcome;
+  if (result.status !== null && result.status >= 200 && result.status < 300) {
+    outcome = { status: 'delivered', nextAttemptAt: null };
+  } else {
+    const delay =
+      result.status === 410 ? null : nextRetryDelay(ctx.schedule, attempts, result.retryAfterMs, ctx.random);
+    outcome =
+      delay === null
+        ? { status: 'failed', nextAttemptAt: null }
+        : { status: 'pending', nextAttemptAt: now + delay };
+  }
+  let disabled = false;
+  await ctx.db.transaction().execute(async (trx) => {
+    const held = await settleDelivery(trx, delivery.id, token, { ...outcome, attempts, now });
+    // The attempt happened either way; it is logged unless the delivery itself is gone.
+    if (held || (await findDelivery(trx, delivery.webhook_id, delivery.id))) {
+      await insertAttempt(trx, {
+        id: newId('wda'),
+        delivery_id: delivery.id,
+        attempted_at: now - result.durationMs,
+        status_code: result.status,
+        duration_ms: result.durationMs,
+        error: result.error,
+      });
+    }
+    if (held && outcome.status === 'failed') disabled = await disableWebhook(trx, target, now);
+  });
+  const fields = {
+    deliveryId: delivery.id,
+    webhookId: delivery.webhook_id,
+    eventId: delivery.event_id,
+    attempt: attempts,
+    statusCode: result.status,
+    durationMs: result.durationMs,
+  };
+  if (outcome.status === 'delivered') ctx.log.debug(fields, 'webhook delivered');
+  else ctx.log.warn({ ...fields, error: result.error, outcome: outcome.status }, 'webhook delivery failed');
+  if (disabled) ctx.log.warn({ webhookId: target.id }, 'webhook disabled after failed delivery');
+  return outcome;
+}
+
+async function send(
+  ctx: AttemptContext,
+  delivery: ClaimedDelivery,
+  target: DeliveryTarget,
+): Promise<SendResult> {
+  let key: Buffer;
+  try {
+    key = signingKey(ctx.sealer.open(target.secret_sealed));
+  } catch {
+    return { status: null, durationMs: 0, error: 'the signing secret cannot be read', retryAfterMs: null };
+  }
+  const headers = signedHeaders(key, delivery.event_id, Math.floor(Date.now() / 1000), delivery.body);
+  return ctx.sender.post(target.url, headers, delivery.body);
+}

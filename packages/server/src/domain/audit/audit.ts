@@ -1,0 +1,80 @@
+import { newEventId } from '../../crypto/random.js';
+import type { Db } from '../../storage/db.js';
+import { insertAuditEvent } from '../../storage/repos/audit.js';
+import { enqueueDeliveries } from '../webhooks/enqueue.js';
+import type { Actor } from '../types.js';
+
+export type Verb = 'created' | 'updated' | 'deleted' | 'login';
+
+/** An audit event entry exactly as the spec's "Audit event entry" table shapes it. */
+export interface AuditEntry {
+  id: string;
+  key: string;
+  entity: string;
+  verb: Verb;
+  at: string;
+  actor: Actor;
+  data: Record<string, unknown>;
+  previous?: Record<string, unknown>;
+  changes?: Record<string, unknown>;
+}
+
+export interface AuditInput {
+  orgId: string;
+  entity: string;
+  verb: Verb;
+  actor: Actor;
+  /** The resource as stored, camelCase, without secrets. */
+  data: object;
+  /** Updates only: the state before. */
+  previous?: object;
+  at?: number;
+}
+
+/** Fields whose value differs between two snapshots, with the new values. */
+export function diff(previous: object, next: object): Record<string, unknown> {
+  const before = previous as Record<string, unknown>;
+  const after = next as Record<string, unknown>;
+  const changes: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) changes[key] = after[key] ?? null;
+  }
+  return changes;
+}
+
+/**
+ * Writes one audit entry, and the webhook deliveries it triggers (webhooks/enqueue.ts). Call it with
+ * the transaction that made the change, so the change, its entry and its deliveries are stored
+ * together or not at all.
+ */
+export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntry> {
+  const at = input.at ?? Date.now();
+  const entry: AuditEntry = {
+    id: newEventId(at),
+    key: `${input.entity}.${input.verb}`,
+    entity: input.entity,
+    verb: input.verb,
+    at: new Date(at).toISOString(),
+    actor: input.actor,
+    data: { ...input.data },
+  };
+  if (input.verb === 'updated' && input.previous) {
+    entry.previous = { ...input.previous };
+    entry.changes = diff(input.previous, input.data);
+  }
+  await insertAuditEvent(trx, {
+    id: entry.id,
+    org_id: input.orgId,
+    key: entry.key,
+    entity: entry.entity,
+    verb: entry.verb,
+    at,
+    actor_kind: input.actor.kind,
+    actor_id: input.actor.kind === 'system' ? null : input.actor.id,
+    data: JSON.stringify(entry.data),
+    previous: entry.previous ? JSON.stringify(entry.previous) : null,
+    changes: entry.changes ? JSON.stringify(entry.changes) : null,
+  });
+  await enqueueDeliveries(trx, input.orgId, entry);
+  return entry;
+}

@@ -1,0 +1,38 @@
+import type { Client, Org, Tenant, User } from '../types.js';
+
+/** What audit entries hold of each resource: the stored fields, camelCase, never a secret. */
+
+export const orgSnapshot = (o: Org) => ({
+  id: o.id,
+  slug: o.slug,
+  name: o.name,
+  allowSignup: o.allowSignup,
+  createdAt: new Date(o.createdAt).toISOString(),
+});
+
+export const userSnapshot = (u: User) => ({
+  id: u.id,
+  email: u.email,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  picture: u.picture,
+  provider: u.provider,
+  createdAt: new Date(u.createdAt).toISOString(),
+});
+
+export const tenantSnapshot = (t: Tenant) => ({
+  id: t.id,
+  name: t.name,
+  logo: t.logo,
+  createdAt: new Date(t.createdAt).toISOString(),
+});
+
+export const clientSnapshot = (c: Client) => ({
+  id: c.id,
+  name: c.name,
+  kind: c.kind,
+  redirectUris: c.redirectUris,
+  grantTypes: c.grantTypes,
+  firstParty: c.firstParty,
+  createdAt: new Date(c.createdAt).toISOString(),
+});

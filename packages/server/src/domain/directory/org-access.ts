@@ -1,0 +1,42 @@
+import { findMembership } from '../../storage/repos/memberships.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { findOrg } from './orgs.js';
+import type { Org, Role } from '../types.js';
+
+/** What a console user who is not an owner learns about an org they are a member of. */
+export type MemberAnswer = 'forbidden' | 'not_found';
+
+export interface OwnedOrg {
+  org: Org;
+  role: Extract<Role, 'owner'>;
+}
+
+/**
+ * The org a management route's `{org}` names — an `org_…` id or a slug — provided the console
+ * user `consoleUserId` owns it. Every other case fails with a ServiceError:
+ *
+ * - a member who is not an owner: 403 `forbidden`, or 404 `not_found` when `members` is
+ *   `'not_found'` (operations whose existence members must not learn, like the event list);
+ * - not a member, no such org, or the console org itself (managed by no one through the API):
+ *   404 `not_found`, with the same detail for each, so the answer never tells them apart.
+ *
+ * @example
+ *   const { org } = await requireOrgOwner(deps, access.userId, request.params.org, 'forbidden');
+ */
+export async function requireOrgOwner(
+  deps: Pick<Deps, 'db'>,
+  consoleUserId: string,
+  ref: string,
+  members: MemberAnswer,
+): Promise<OwnedOrg> {
+  const org = await findOrg(deps.db, ref);
+  const membership = org && !org.isConsole ? await findMembership(deps.db, org.id, consoleUserId) : null;
+  if (!org || !membership) return fail('not_found', 'no such organization');
+  if (membership.role !== 'owner') {
+    return members === 'forbidden'
+      ? fail('forbidden', 'only an owner of the organization may do this')
+      : fail('not_found', 'no such organization');
+  }
+  return { org, role: 'owner' };
+}

@@ -1,0 +1,106 @@
+import { newId } from '../../crypto/random.js';
+import type { Db } from '../../storage/db.js';
+import { isUniqueViolation } from '../../storage/errors.js';
+import { findConsoleOrg, findOrgById, findOrgBySlug, insertOrg } from '../../storage/repos/orgs.js';
+import { recordAudit } from '../audit/audit.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { issuerOf } from './issuers.js';
+import { createOrgKeys } from '../keys/keys.js';
+import { addMember, prepareConsoleUser } from './members.js';
+import { orgSnapshot } from '../audit/snapshots.js';
+import { type Actor, type Org, SYSTEM, type User } from '../types.js';
+import { checkName, checkSlug } from './validate.js';
+
+export const CONSOLE_SLUG = 'console';
+
+/** The org named by a CLI `--org` or an API path: `console`, a slug, or an `org_` id. */
+export async function findOrg(db: Db, ref: string): Promise<Org | null> {
+  if (ref === CONSOLE_SLUG) return findConsoleOrg(db);
+  return ref.startsWith('org_') ? findOrgById(db, ref) : findOrgBySlug(db, ref);
+}
+
+export async function requireOrg(db: Db, ref: string): Promise<Org> {
+  return (await findOrg(db, ref)) ?? fail('not_found', `no organization "${ref}"`);
+}
+
+/** The console org exists from the first start on; creating it is idempotent. */
+export async function ensureConsoleOrg(deps: Deps): Promise<Org> {
+  const existing = await findConsoleOrg(deps.db);
+  if (existing) return existing;
+  const now = Date.now();
+  const org: Org = {
+    id: newId('org'),
+    slug: CONSOLE_SLUG,
+    name: 'Tessera console',
+    isConsole: true,
+    allowSignup: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await insertOrg(trx, org);
+      await createOrgKeys(trx, deps.sealer, org.id, now);
+      await recordAudit(trx, {
+        orgId: org.id,
+        entity: 'organization',
+        verb: 'created',
+        actor: SYSTEM,
+        data: orgSnapshot(org),
+      });
+    });
+  } catch (error) {
+    // Another process created it first.
+    if (!isUniqueViolation(error)) throw error;
+  }
+  return (await findConsoleOrg(deps.db)) ?? fail('server_error', 'the console org could not be created');
+}
+
+export interface NewOrg {
+  slug: string;
+  name?: string | null;
+  ownerEmail: string;
+  ownerPassword: string | null;
+}
+
+export async function createOrg(
+  deps: Deps,
+  input: NewOrg,
+  actor: Actor = SYSTEM,
+): Promise<{ org: Org; issuer: string; owner: User }> {
+  const slug = checkSlug(input.slug);
+  const name = input.name ? checkName('name', input.name) : slug;
+  await ensureConsoleOrg(deps);
+  const owner = await prepareConsoleUser(deps.db, { email: input.ownerEmail, password: input.ownerPassword });
+  const now = Date.now();
+  const org: Org = {
+    id: newId('org'),
+    slug,
+    name,
+    isConsole: false,
+    allowSignup: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    const user = await deps.db.transaction().execute(async (trx) => {
+      if (await findOrgBySlug(trx, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
+      await insertOrg(trx, org);
+      await createOrgKeys(trx, deps.sealer, org.id, now);
+      await recordAudit(trx, {
+        orgId: org.id,
+        entity: 'organization',
+        verb: 'created',
+        actor,
+        at: now,
+        data: orgSnapshot(org),
+      });
+      return addMember(trx, org, owner, 'owner', actor);
+    });
+    return { org, issuer: issuerOf(deps.config, org), owner: user };
+  } catch (error) {
+    if (isUniqueViolation(error)) fail('conflict', `an organization with slug "${slug}" exists`);
+    throw error;
+  }
+}

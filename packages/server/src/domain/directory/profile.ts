@@ -1,0 +1,79 @@
+import { newSecret, sha256 } from '../../crypto/random.js';
+import { profileKeys } from '../../storage/repos/one-time-keys.js';
+import { updateUserNames } from '../../storage/repos/user-profile.js';
+import { findUserById } from '../../storage/repos/users.js';
+import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { userSnapshot } from '../audit/snapshots.js';
+import { PROFILE_KEY_TTL_MS } from '../tokens/tokens-policy.js';
+import type { Org, User } from '../types.js';
+import { checkName } from './validate.js';
+
+/** The User record of the spec's "Client SDK record shapes": exactly these fields. */
+export const userRecord = (u: User) => ({
+  email: u.email,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  picture: u.picture,
+  provider: u.provider,
+});
+
+export async function requireUser(deps: Deps, userId: string): Promise<User> {
+  return (await findUserById(deps.db, userId)) ?? fail('unauthorized', "we don't know who you are");
+}
+
+/** POST /profile/session: a single-use key that opens the hosted profile page within 5 minutes. */
+export async function createProfileKey(deps: Deps, org: Org, userId: string): Promise<string> {
+  const now = clock.now();
+  const key = newSecret('tpk_');
+  await profileKeys.insert(deps.db, {
+    key_hash: sha256(key),
+    org_id: org.id,
+    user_id: userId,
+    created_at: now,
+    expires_at: now + PROFILE_KEY_TTL_MS,
+    used_at: null,
+  });
+  await profileKeys.purge(deps.db, now);
+  return key;
+}
+
+/** The user a profile key opens the page for, or null when it is unknown, used or expired. */
+export async function redeemProfileKey(deps: Deps, org: Org, key: string): Promise<string | null> {
+  const row = await profileKeys.consume(deps.db, org.id, sha256(key), clock.now());
+  return row?.user_id ?? null;
+}
+
+const optionalName = (field: string, value: string) =>
+  value.trim() === '' ? null : checkName(field, value, 100);
+
+/** Edits first and last name (empty clears), audited as `user.updated` with previous and changes. */
+export async function updateNames(
+  deps: Deps,
+  userId: string,
+  input: { firstName: string; lastName: string },
+): Promise<User> {
+  const names = {
+    firstName: optionalName('first name', input.firstName),
+    lastName: optionalName('last name', input.lastName),
+  };
+  return deps.db.transaction().execute(async (trx) => {
+    const before = (await findUserById(trx, userId)) ?? fail('not_found', 'no such user');
+    if (before.firstName === names.firstName && before.lastName === names.lastName) return before;
+    const now = clock.now();
+    await updateUserNames(trx, userId, names, now);
+    const after: User = { ...before, ...names, updatedAt: now };
+    await recordAudit(trx, {
+      orgId: before.orgId,
+      entity: 'user',
+      verb: 'updated',
+      actor: { kind: 'user', id: userId },
+      at: now,
+      data: userSnapshot(after),
+      previous: userSnapshot(before),
+    });
+    return after;
+  });
+}

@@ -1,0 +1,91 @@
+import { newId } from '../../crypto/random.js';
+import { insertClient } from '../../storage/repos/clients.js';
+import { takeSlot } from '../../storage/repos/rate-limits.js';
+import { recordAudit } from '../audit/audit.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { clientSnapshot } from '../audit/snapshots.js';
+import { type Client, type GrantType, type Org, SYSTEM } from '../types.js';
+
+/** Limits of dynamic client registration (spec "Limits"). */
+export const REGISTRATIONS_PER_WINDOW = 10;
+export const REGISTRATION_WINDOW_MS = 60 * 60 * 1000;
+export const DEFAULT_CLIENT_NAME = 'Registered client';
+
+const GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
+
+/** The registered client object of RFC 7591 §3.2.1, exactly as the spec's table shapes it. */
+export interface RegisteredClient {
+  client_id: string;
+  client_id_issued_at: number;
+  client_name: string;
+  redirect_uris: string[];
+  token_endpoint_auth_method: 'none';
+  grant_types: GrantType[];
+  response_types: ['code'];
+}
+
+/** Registration metadata as the endpoint checked it (http/oauth/registration-request.ts). */
+export interface RegistrationMetadata {
+  redirectUris: string[];
+  /** Absent: DEFAULT_CLIENT_NAME. */
+  name: string | undefined;
+}
+
+/**
+ * RFC 7591 registration of a public console-org client, from metadata already checked (so a bad
+ * request does not use up the caller's allowance): the per-IP slot is taken, then the client and
+ * its audit entry are written together.
+ */
+export async function registerClient(
+  deps: Deps,
+  consoleOrg: Org,
+  metadata: RegistrationMetadata,
+  ipBucket: string,
+): Promise<RegisteredClient> {
+  // The spec's registered client: redirect_uris "as submitted", client_name "the given name".
+  const redirectUris = metadata.redirectUris;
+  const name = metadata.name ?? DEFAULT_CLIENT_NAME;
+  const now = Date.now();
+  const slot = await takeSlot(
+    deps.db,
+    deps.dialect,
+    `register:${ipBucket}`,
+    REGISTRATIONS_PER_WINDOW,
+    REGISTRATION_WINDOW_MS,
+    now,
+  );
+  if (!slot.taken)
+    fail('rate_limited', undefined, { 'retry-after': String(Math.ceil(slot.retryAfterMs / 1000)) });
+  const client: Client = {
+    id: newId('cli'),
+    orgId: consoleOrg.id,
+    name,
+    kind: 'public',
+    redirectUris,
+    grantTypes: GRANTS,
+    firstParty: false,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    await insertClient(trx, client, null);
+    await recordAudit(trx, {
+      orgId: consoleOrg.id,
+      entity: 'client',
+      verb: 'created',
+      actor: SYSTEM,
+      at: now,
+      data: clientSnapshot(client),
+    });
+  });
+  return {
+    client_id: client.id,
+    client_id_issued_at: Math.floor(now / 1000),
+    client_name: name,
+    redirect_uris: redirectUris,
+    token_endpoint_auth_method: 'none',
+    grant_types: GRANTS,
+    response_types: ['code'],
+  };
+}

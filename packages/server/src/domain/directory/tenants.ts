@@ -1,0 +1,133 @@
+import { newId } from '../../crypto/random.js';
+import { insertTenant } from '../../storage/repos/tenants.js';
+import {
+  countMembersOnlyIn,
+  deleteTenant as deleteTenantRow,
+  findUserTenant,
+  listUserTenants,
+  type TenantMembership,
+  updateTenant as updateTenantRow,
+} from '../../storage/repos/user-tenants.js';
+import { addTenantMember } from '../../storage/repos/users.js';
+import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { isLoopbackRedirectHost } from '../sign-in/redirect-uris.js';
+import { tenantSnapshot } from '../audit/snapshots.js';
+import type { Org, Tenant } from '../types.js';
+import { checkName } from './validate.js';
+
+/** The Tenant record of the spec's "Client SDK record shapes". */
+export const tenantRecord = (m: TenantMembership) => ({
+  id: m.tenant.id,
+  name: m.tenant.name,
+  role: m.role,
+  logo: m.tenant.logo,
+});
+
+export async function listTenants(deps: Deps, userId: string) {
+  return (await listUserTenants(deps.db, userId)).map(tenantRecord);
+}
+
+/** A logo is an https URL (http on loopback, for development), or null to remove it. */
+export function checkLogo(logo: string | null): string | null {
+  if (logo === null) return null;
+  let url: URL;
+  try {
+    url = new URL(logo);
+  } catch {
+    return fail('invalid_body', 'logo must be an absolute https URL or null');
+  }
+  const loopback = isLoopbackRedirectHost(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    fail('invalid_body', 'logo must be an absolute https URL or null');
+  }
+  if (logo.length > 2048) fail('invalid_body', 'logo must be at most 2048 characters');
+  return logo;
+}
+
+export async function createTenant(deps: Deps, org: Org, userId: string, name: string) {
+  const now = clock.now();
+  const tenant: Tenant = {
+    id: newId('tnt'),
+    orgId: org.id,
+    name: checkName('name', name),
+    logo: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.db.transaction().execute(async (trx) => {
+    await insertTenant(trx, tenant);
+    await addTenantMember(trx, tenant.id, userId, 'owner', now);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'tenant',
+      verb: 'created',
+      actor: { kind: 'user', id: userId },
+      at: now,
+      data: { ...tenantSnapshot(tenant), ownerId: userId },
+    });
+  });
+  return tenantRecord({ tenant, role: 'owner' });
+}
+
+/** Non-members get 404 (they may not learn the tenant exists); members who are not owners get 403. */
+async function ownedTenant(deps: Deps, org: Org, userId: string, tenantId: string) {
+  const membership = await findUserTenant(deps.db, userId, tenantId);
+  if (!membership || membership.tenant.orgId !== org.id) return fail('not_found', 'no such tenant');
+  if (membership.role !== 'owner') fail('forbidden', 'only an owner of the tenant may do this');
+  return membership;
+}
+
+export async function updateTenant(
+  deps: Deps,
+  org: Org,
+  userId: string,
+  tenantId: string,
+  input: { name?: string; logo?: string | null },
+) {
+  const membership = await ownedTenant(deps, org, userId, tenantId);
+  const before = membership.tenant;
+  const after: Tenant = {
+    ...before,
+    name: input.name === undefined ? before.name : checkName('name', input.name),
+    logo: input.logo === undefined ? before.logo : checkLogo(input.logo),
+  };
+  if (after.name === before.name && after.logo === before.logo) return tenantRecord(membership);
+  after.updatedAt = clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await updateTenantRow(trx, after);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'tenant',
+      verb: 'updated',
+      actor: { kind: 'user', id: userId },
+      at: after.updatedAt,
+      data: tenantSnapshot(after),
+      previous: tenantSnapshot(before),
+    });
+  });
+  return tenantRecord({ tenant: after, role: membership.role });
+}
+
+/** Every user keeps at least one tenant (DESIGN §5): the caller's last one cannot go, nor anyone else's. */
+export async function deleteTenant(deps: Deps, org: Org, userId: string, tenantId: string): Promise<void> {
+  const { tenant } = await ownedTenant(deps, org, userId, tenantId);
+  await deps.db.transaction().execute(async (trx) => {
+    if ((await listUserTenants(trx, userId)).length <= 1)
+      fail('conflict', 'you cannot delete your last tenant');
+    if ((await countMembersOnlyIn(trx, tenantId)) > 0) {
+      fail('conflict', 'a member of this tenant belongs to no other tenant');
+    }
+    await deleteTenantRow(trx, tenantId);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'tenant',
+      verb: 'deleted',
+      actor: { kind: 'user', id: userId },
+      at: clock.now(),
+      data: tenantSnapshot(tenant),
+    });
+  });
+}

@@ -1,0 +1,56 @@
+import { fail } from '../errors.js';
+import { isLoopbackRedirectHost, redirectUriShapeProblem } from '../sign-in/redirect-uris.js';
+
+/** Rules for values that come from people: one place, one message each. */
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+const RESERVED_SLUGS = new Set(['www', 'api', 'admin', 'auth', 'login', 'static', 'assets']);
+const EMAIL = /^[^\s@"<>()[\],;:\\]+@[^\s@"<>()[\],;:\\]+\.[a-z0-9-]{2,}$/i;
+
+export function checkSlug(slug: string): string {
+  if (!SLUG.test(slug)) {
+    fail('invalid_body', 'slug must be 1-40 lowercase letters, digits or inner hyphens');
+  }
+  if (RESERVED_SLUGS.has(slug) || slug === 'console') fail('invalid_body', `slug "${slug}" is reserved`);
+  return slug;
+}
+
+export function checkEmail(email: string): string {
+  const value = email.trim();
+  if (value.length > 254 || !EMAIL.test(value)) fail('invalid_body', 'email is not a valid address');
+  return value;
+}
+
+export function checkPassword(password: string): string {
+  if (password.length < 8) fail('invalid_body', 'password must be at least 8 characters');
+  if (password.length > 256) fail('invalid_body', 'password must be at most 256 characters');
+  return password;
+}
+
+export function checkName(field: string, value: string, max = 200): string {
+  const v = value.trim();
+  if (v.length === 0 || v.length > max) fail('invalid_body', `${field} must be 1-${max} characters`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(v)) fail('invalid_body', `${field} must not contain control characters`);
+  return v;
+}
+
+/**
+ * A redirect URI: at most 2,000 characters, absolute, no fragment (not even a bare `#`); https, or
+ * http on a loopback host, or a private-use scheme.
+ */
+export function checkRedirectUri(uri: string): string {
+  const problem = redirectUriShapeProblem(uri);
+  if (problem) fail('invalid_body', `a redirect URI ${problem}`);
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return fail('invalid_body', `redirect URI "${uri}" is not an absolute URL`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackRedirectHost(url.hostname))
+    fail('invalid_body', 'http redirect URIs are allowed on loopback only');
+  if (url.protocol === 'javascript:' || url.protocol === 'data:')
+    fail('invalid_body', 'redirect URI scheme refused');
+  return uri;
+}

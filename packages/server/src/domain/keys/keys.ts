@@ -1,0 +1,103 @@
+import type { CryptoKey, JWK } from 'jose';
+import type { Sealer } from '../../crypto/sealing.js';
+import { generateSigningKey, openPrivateKey } from '../../crypto/signing-keys.js';
+import type { Db } from '../../storage/db.js';
+import * as keys from '../../storage/repos/keys.js';
+import { recordAudit } from '../audit/audit.js';
+import { fail } from '../errors.js';
+import { RETIRED_KEY_GRACE_MS } from '../tokens/tokens-policy.js';
+import type { Actor } from '../types.js';
+
+async function addKey(trx: Db, sealer: Sealer, orgId: string, status: 'next' | 'active', now: number) {
+  const key = await generateSigningKey(sealer);
+  await keys.insertKey(trx, {
+    kid: key.kid,
+    org_id: orgId,
+    status,
+    public_jwk: JSON.stringify(key.publicJwk),
+    private_key: key.sealedPrivateKey,
+    created_at: now,
+    expires_at: null,
+  });
+  return key.kid;
+}
+
+/** A new org signs with one key and already publishes the one that will follow it. */
+export async function createOrgKeys(trx: Db, sealer: Sealer, orgId: string, now: number): Promise<string> {
+  const kid = await addKey(trx, sealer, orgId, 'active', now);
+  await addKey(trx, sealer, orgId, 'next', now);
+  return kid;
+}
+
+/**
+ * Rotation: the published `next` key starts signing (verifiers that cached the key set already
+ * know it), the old active key is retired but stays published until its tokens have expired,
+ * and a new `next` key is published.
+ */
+export async function rotateOrgKeys(trx: Db, sealer: Sealer, orgId: string, actor: Actor): Promise<string> {
+  const now = Date.now();
+  const active = await keys.findKeyByStatus(trx, orgId, 'active');
+  const next = (await keys.findKeyByStatus(trx, orgId, 'next')) ?? null;
+  if (!active) return fail('not_found', 'the organization has no signing key');
+  const nextKid = next ? next.kid : await addKey(trx, sealer, orgId, 'next', now);
+  await keys.setKeyStatus(trx, active.kid, 'retired', now + RETIRED_KEY_GRACE_MS);
+  await keys.setKeyStatus(trx, nextKid, 'active', null);
+  await addKey(trx, sealer, orgId, 'next', now);
+  await keys.deleteExpiredKeys(trx, orgId, now);
+  await recordAudit(trx, {
+    orgId,
+    entity: 'signing_key',
+    verb: 'updated',
+    actor,
+    at: now,
+    data: { activeKid: nextKid, retiredKid: active.kid },
+    previous: { activeKid: active.kid, retiredKid: null },
+  });
+  return nextKid;
+}
+
+export async function publicJwks(db: Db, orgId: string): Promise<{ keys: JWK[] }> {
+  const rows = await keys.publishedKeys(db, orgId, Date.now());
+  // The signing key first: some clients try keys in order.
+  rows.sort((a, b) => (a.status === 'active' ? -1 : b.status === 'active' ? 1 : 0));
+  return { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
+}
+
+export interface Signer {
+  kid: string;
+  key: CryptoKey;
+}
+
+/**
+ * The active signing key of each org, decrypted once and kept in memory. One indexed lookup per
+ * call notices a rotation made by another process (the CLI, another node); a caller that already
+ * read the active kid in its own query (the client_credentials grant) passes it instead.
+ */
+export class KeyRing {
+  // Promises, so concurrent first requests for a key decrypt and import it once.
+  readonly #decrypted = new Map<string, Promise<CryptoKey>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly sealer: Sealer,
+  ) {}
+
+  async signer(orgId: string, activeKid?: string | null): Promise<Signer> {
+    const kid = activeKid === undefined ? await keys.activeKid(this.db, orgId) : activeKid;
+    if (!kid) return fail('server_error', 'no signing key');
+    let key = this.#decrypted.get(kid);
+    if (!key) {
+      key = this.#open(kid);
+      this.#decrypted.set(kid, key);
+      // A failed load is not kept: the next request tries again.
+      key.catch(() => this.#decrypted.delete(kid));
+    }
+    return { kid, key: await key };
+  }
+
+  async #open(kid: string): Promise<CryptoKey> {
+    const row = await keys.findKey(this.db, kid);
+    if (!row) return fail('server_error', 'no signing key');
+    return openPrivateKey(this.sealer, row.private_key);
+  }
+}

@@ -1,0 +1,160 @@
+import { newId } from '../../crypto/random.js';
+import {
+  type AuthorizationRequestRow,
+  completeAuthorizationRequest,
+  findPendingAuthorizationRequest,
+  insertAuthorizationRequest,
+  purgeAuthorizationRequests,
+} from '../../storage/repos/authorization-requests.js';
+import { findClientWithSecret } from '../../storage/repos/clients.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { findRedirectUri } from './redirect-uris.js';
+import { parseScope } from '../tokens/scopes.js';
+import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens/tokens-policy.js';
+import type { Client, Org } from '../types.js';
+
+/** The parameters GET /oauth/authorize understands; anything else is ignored (RFC 6749 §3.1). */
+export const AUTHORIZE_PARAMETERS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'nonce',
+] as const;
+export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMETERS)[number], string>>;
+
+/** Where errors may be sent: known only once the client and its redirect URI check out. */
+export interface RedirectTarget {
+  client: Client;
+  redirectUri: string;
+  /** Whether the client sent redirect_uri, or it was its single registered one. */
+  given: boolean;
+}
+
+/**
+ * Step one: the client and its redirect URI. A failure here must never redirect (RFC 6749
+ * §4.1.2.1): the page shows it instead.
+ */
+export async function resolveRedirectTarget(deps: Deps, org: Org, params: AuthorizeParams) {
+  const clientId = params.client_id ?? fail('invalid_request', 'client_id is missing');
+  const found = await findClientWithSecret(deps.db, org.id, clientId);
+  if (!found) return fail('invalid_client', 'this application is not known here');
+  const client = found.client;
+  if (params.redirect_uri === undefined) {
+    // RFC 6749 §3.1.2.3: may be omitted when exactly one is registered.
+    const only = client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
+    if (only === undefined) return fail('invalid_request', 'redirect_uri is missing');
+    return { client, redirectUri: only, given: false } satisfies RedirectTarget;
+  }
+  const redirectUri = findRedirectUri(client, params.redirect_uri);
+  if (redirectUri === null)
+    return fail('invalid_request', 'redirect_uri is not registered for this application');
+  return { client, redirectUri, given: true } satisfies RedirectTarget;
+}
+
+// RFC 7636 §4.2: 43-128 characters of the unreserved set (S256 always yields 43).
+const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
+
+function checkPkce(client: Client, challenge: string | undefined, method: string | undefined): string | null {
+  if (challenge === undefined) {
+    if (method !== undefined) fail('invalid_request', 'code_challenge_method given without code_challenge');
+    if (client.kind === 'public') fail('invalid_request', 'PKCE is required: send code_challenge (S256)');
+    return null;
+  }
+  // An absent method means `plain` (RFC 7636 §4.3), which is refused (RFC 9700 §2.1.1).
+  if (method !== 'S256')
+    fail('invalid_request', 'code_challenge_method must be S256 (plain is not supported)');
+  if (!CODE_CHALLENGE.test(challenge)) fail('invalid_request', 'code_challenge is malformed');
+  return challenge;
+}
+
+/** RFC 8707 §2: an absolute URI without a fragment. Recorded, not enforced: tokens keep `aud` = client id. */
+function checkResource(resource: string | undefined): string | null {
+  if (resource === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    return fail('invalid_target', 'resource must be an absolute URI');
+  }
+  if (url.hash) fail('invalid_target', 'resource must not have a fragment');
+  return resource;
+}
+
+/** Step two: everything else. Failures now go back to the client through its redirect URI. */
+export function checkAuthorizeParams(target: RedirectTarget, params: AuthorizeParams) {
+  if (params.response_type === undefined) fail('invalid_request', 'response_type is missing');
+  if (params.response_type !== 'code')
+    fail('unsupported_response_type', 'only response_type=code is supported');
+  if (!target.client.grantTypes.includes('authorization_code')) {
+    fail('unauthorized_client', 'this application may not use the authorization code flow');
+  }
+  if (params.state !== undefined && params.state.length > 2048) fail('invalid_request', 'state is too long');
+  if (params.nonce !== undefined && params.nonce.length > 2048) fail('invalid_request', 'nonce is too long');
+  return {
+    codeChallenge: checkPkce(target.client, params.code_challenge, params.code_challenge_method),
+    scope: parseScope(params.scope).join(' '),
+    resource: checkResource(params.resource),
+    // OIDC Core §3.1.2.1: echoed unchanged in the ID token.
+    nonce: params.nonce ?? null,
+  };
+}
+
+/** Keeps the validated request while the person signs in and consents; returns its id. */
+export async function saveAuthorizationRequest(
+  deps: Deps,
+  org: Org,
+  target: RedirectTarget,
+  state: string | undefined,
+  checked: ReturnType<typeof checkAuthorizeParams>,
+): Promise<AuthorizationRequestRow> {
+  const now = clock.now();
+  const row: AuthorizationRequestRow = {
+    id: newId('arq'),
+    org_id: org.id,
+    client_id: target.client.id,
+    redirect_uri: target.redirectUri,
+    redirect_uri_given: target.given ? 1 : 0,
+    state: state ?? null,
+    code_challenge: checked.codeChallenge,
+    scope: checked.scope,
+    resource: checked.resource,
+    created_at: now,
+    expires_at: now + AUTHORIZATION_REQUEST_TTL_MS,
+    completed_at: null,
+    nonce: checked.nonce,
+  };
+  await purgeAuthorizationRequests(deps.db, now);
+  await insertAuthorizationRequest(deps.db, row);
+  return row;
+}
+
+export interface PendingAuthorization {
+  request: AuthorizationRequestRow;
+  client: Client;
+}
+
+/** A pending request of this org with its client, or null when unknown, expired or completed. */
+export async function loadAuthorizationRequest(
+  deps: Deps,
+  org: Org,
+  id: string,
+): Promise<PendingAuthorization | null> {
+  const request = await findPendingAuthorizationRequest(deps.db, org.id, id, clock.now());
+  if (!request) return null;
+  const found = await findClientWithSecret(deps.db, org.id, request.client_id);
+  return found ? { request, client: found.client } : null;
+}
+
+/** Closes a request the person declined, so it cannot be completed afterwards. */
+export async function closeAuthorizationRequest(deps: Deps, pending: PendingAuthorization): Promise<void> {
+  if (!(await completeAuthorizationRequest(deps.db, pending.request.id, clock.now()))) {
+    fail('invalid_request', 'this sign-in was already completed');
+  }
+}

@@ -1,0 +1,123 @@
+import { newSecret, sha256 } from '../../crypto/random.js';
+import {
+  findBrowserSession,
+  insertBrowserSession,
+  purgeBrowserSessions,
+} from '../../storage/repos/browser-sessions.js';
+import { findUserById } from '../../storage/repos/users.js';
+import { recordAudit } from '../audit/audit.js';
+import type { Authentication } from '../tokens/authorization-codes.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { orgRequiresMfa } from './second-factor.js';
+import { userSnapshot } from '../audit/snapshots.js';
+import { ACR_MFA, ACR_PASSWORD, AMR_PASSWORD, BROWSER_SESSION_TTL_MS } from '../tokens/tokens-policy.js';
+import type { Org, User } from '../types.js';
+
+/**
+ * The hosted pages' sign-in (the login cookie), one per browser and org. OAuth sessions are
+ * opened from it when an authorization request completes; it is not itself a token.
+ */
+export interface BrowserSession {
+  /** SHA-256 of the cookie secret: safe to bind CSRF tokens to, never a credential. */
+  id: string;
+  user: User;
+  amr: string[];
+  acr: string;
+  /** An impersonated sign-in: the acting owner's console user id. */
+  actorId: string | null;
+  expiresAt: number;
+  /** When the person signed in (the session's start): `auth_time` of ID tokens. */
+  authTime: number;
+}
+
+/** How a person signed in: `amr` and `acr`, or an owner acting for them (impersonation). */
+export interface SignInMethod {
+  amr: string[];
+  acr: string;
+  impersonation?: { id: string; actorId: string; reason: string; clientId: string; expiresAt: number };
+}
+
+export const PASSWORD_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_PASSWORD], acr: ACR_PASSWORD });
+
+/**
+ * Starts a browser session after a sign-in and records `user.login` with it (an impersonation:
+ * with the owner as actor, and the reason). Returns the secret for the cookie (only its hash is
+ * stored) and the session.
+ */
+export async function startBrowserSession(
+  deps: Deps,
+  org: Org,
+  user: User,
+  method: SignInMethod = PASSWORD_SIGN_IN,
+): Promise<{ secret: string; session: BrowserSession }> {
+  const now = clock.now();
+  const secret = newSecret('tbs_');
+  const { amr, acr, impersonation } = method;
+  const expiresAt = impersonation?.expiresAt ?? now + BROWSER_SESSION_TTL_MS;
+  await deps.db.transaction().execute(async (trx) => {
+    await insertBrowserSession(trx, {
+      token_hash: sha256(secret),
+      org_id: org.id,
+      user_id: user.id,
+      amr: JSON.stringify(amr),
+      acr,
+      created_at: now,
+      expires_at: expiresAt,
+      actor_id: impersonation?.actorId ?? null,
+    });
+    const extra = impersonation
+      ? {
+          impersonation: {
+            id: impersonation.id,
+            actorId: impersonation.actorId,
+            reason: impersonation.reason,
+            clientId: impersonation.clientId,
+            expiresAt: new Date(impersonation.expiresAt).toISOString(),
+          },
+        }
+      : {};
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'user',
+      verb: 'login',
+      actor: { kind: 'user', id: impersonation?.actorId ?? user.id },
+      at: now,
+      data: { ...userSnapshot(user), amr, acr, ...extra },
+    });
+  });
+  await purgeBrowserSessions(deps.db, now);
+  const actorId = impersonation?.actorId ?? null;
+  return { secret, session: { id: sha256(secret), user, amr, acr, actorId, expiresAt, authTime: now } };
+}
+
+/** What an authorization request completed from this browser session carries into its OAuth session. */
+export function authenticationOf(session: BrowserSession): Authentication {
+  const base = { userId: session.user.id, amr: session.amr, acr: session.acr, authTime: session.authTime };
+  // An impersonated session ends with its browser session: one hour after the link was opened.
+  return session.actorId === null ? base : { ...base, actorId: session.actorId, notAfter: session.expiresAt };
+}
+
+/** The live browser session behind a cookie secret, or null. */
+export async function resumeBrowserSession(
+  deps: Deps,
+  org: Org,
+  secret: string,
+): Promise<BrowserSession | null> {
+  const id = sha256(secret);
+  const row = await findBrowserSession(deps.db, org.id, id, clock.now());
+  if (!row) return null;
+  // A password-only sign-in stops counting once the org requires a second factor.
+  if (row.actor_id === null && row.acr !== ACR_MFA && (await orgRequiresMfa(deps, org))) return null;
+  const user = await findUserById(deps.db, row.user_id);
+  if (!user) return null;
+  return {
+    id,
+    user,
+    amr: JSON.parse(row.amr) as string[],
+    acr: row.acr,
+    actorId: row.actor_id,
+    expiresAt: row.expires_at,
+    authTime: row.created_at,
+  };
+}

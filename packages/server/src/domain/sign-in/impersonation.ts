@@ -1,0 +1,192 @@
+import { newId, newSecret, sha256 } from '../../crypto/random.js';
+import { insertAuthorizationRequest } from '../../storage/repos/authorization-requests.js';
+import { findClientWithSecret } from '../../storage/repos/clients.js';
+import { findMembership } from '../../storage/repos/memberships.js';
+import { impersonations } from '../../storage/repos/one-time-keys.js';
+import { findUserById } from '../../storage/repos/users.js';
+import { recordAudit } from '../audit/audit.js';
+import { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
+import type { SignInMethod } from './browser-sessions.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { failApi } from '../errors.js';
+import { issuerOf } from '../directory/issuers.js';
+import { findRedirectUri } from './redirect-uris.js';
+import {
+  ACR_IMPERSONATION,
+  IMPERSONATION_LINK_TTL_MS,
+  IMPERSONATION_SESSION_TTL_MS,
+} from '../tokens/tokens-policy.js';
+import type { Actor, Org, User } from '../types.js';
+
+/** What an owner asks for (the management body, already shape-checked). */
+export interface ImpersonationRequest {
+  reason: string;
+  clientId: string;
+  redirectUri: string;
+  state?: string | undefined;
+  codeChallenge?: string | undefined;
+  codeChallengeMethod?: 'S256' | undefined;
+}
+
+export interface StartedImpersonation {
+  id: string;
+  userId: string;
+  clientId: string;
+  /** The one-time link on the org's issuer; it carries the only copy of the key. */
+  url: string;
+  expiresAt: number;
+}
+
+/** The path of the hosted page that opens a link (a sign-in page, so it sits under /login). */
+export const IMPERSONATION_PATH = '/login/impersonation';
+
+/** The audit snapshot of a link: never its key. */
+const snapshot = (
+  id: string,
+  userId: string,
+  request: ImpersonationRequest,
+  at: number,
+  expiresAt: number,
+) => ({
+  id,
+  userId,
+  clientId: request.clientId,
+  redirectUri: request.redirectUri,
+  reason: request.reason,
+  createdAt: new Date(at).toISOString(),
+  expiresAt: new Date(expiresAt).toISOString(),
+});
+
+/** The user of `org` named by the path, else 404 (as for a webhook id of another org). */
+async function userOfOrg(deps: Deps, org: Org, userId: string): Promise<User> {
+  const user = userId.startsWith('usr_') ? await findUserById(deps.db, userId) : null;
+  if (!user || user.orgId !== org.id) return failApi('not_found', 'no such user in this organization');
+  return user;
+}
+
+/** The client and redirect URI must be ones the client could have sent to /oauth/authorize. */
+async function checkTarget(deps: Deps, org: Org, request: ImpersonationRequest) {
+  const found = await findClientWithSecret(deps.db, org.id, request.clientId);
+  if (!found) return failApi('invalid_request', 'client_id: no such client in this organization');
+  const { client } = found;
+  if (!client.grantTypes.includes('authorization_code')) {
+    return failApi('invalid_request', 'client_id: this client does not use the authorization code flow');
+  }
+  if (findRedirectUri(client, request.redirectUri) === null) {
+    return failApi('invalid_request', 'redirect_uri: not registered for this client');
+  }
+  // PKCE is required of public clients everywhere (docs/sign-in.md), impersonation included.
+  if (client.kind === 'public' && request.codeChallenge === undefined) {
+    return failApi('invalid_request', 'code_challenge: required for a public client (PKCE, S256)');
+  }
+  return client;
+}
+
+/**
+ * An owner starts acting as one user of their org: a one-time link, valid for two minutes, that
+ * completes an authorization request of `clientId` for that user. The link, its authorization
+ * request and the `impersonation.created` entry (owner as actor, with the reason) are written in
+ * one transaction; only the key's SHA-256 is stored.
+ */
+export async function startImpersonation(
+  deps: Deps,
+  org: Org,
+  actorId: string,
+  userId: string,
+  request: ImpersonationRequest,
+): Promise<StartedImpersonation> {
+  const actor: Actor = { kind: 'user', id: actorId };
+  const user = await userOfOrg(deps, org, userId);
+  const client = await checkTarget(deps, org, request);
+  const now = clock.now();
+  const expiresAt = now + IMPERSONATION_LINK_TTL_MS;
+  const key = newSecret('tim_');
+  const id = newId('imp');
+  const requestId = newId('arq');
+  await deps.db.transaction().execute(async (trx) => {
+    await insertAuthorizationRequest(trx, {
+      id: requestId,
+      org_id: org.id,
+      client_id: client.id,
+      redirect_uri: request.redirectUri,
+      redirect_uri_given: 1,
+      state: request.state ?? null,
+      code_challenge: request.codeChallenge ?? null,
+      scope: '',
+      resource: null,
+      created_at: now,
+      expires_at: expiresAt,
+      completed_at: null,
+      nonce: null,
+    });
+    await impersonations.insert(trx, {
+      key_hash: sha256(key),
+      id,
+      org_id: org.id,
+      user_id: user.id,
+      actor_id: actorId,
+      request_id: requestId,
+      reason: request.reason,
+      created_at: now,
+      expires_at: expiresAt,
+      used_at: null,
+    });
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'impersonation',
+      verb: 'created',
+      actor,
+      at: now,
+      data: snapshot(id, user.id, request, now, expiresAt),
+    });
+  });
+  await impersonations.purge(deps.db, now);
+  const url = new URL(IMPERSONATION_PATH.slice(1), issuerOf(deps.config, org));
+  url.searchParams.set('key', key);
+  return { id, userId: user.id, clientId: client.id, url: url.href, expiresAt };
+}
+
+export interface OpenedImpersonation {
+  user: User;
+  pending: PendingAuthorization;
+  /** How the browser session starts: `act`, the impersonation `acr`, one hour at most. */
+  method: SignInMethod;
+}
+
+/**
+ * Redeems a link: consumed atomically (a second opening gets null, like an expired one), and only
+ * while its owner still owns the org and its user still exists. The session it starts ends one
+ * hour after this moment, and nothing extends it.
+ */
+export async function openImpersonation(
+  deps: Deps,
+  org: Org,
+  key: string,
+): Promise<OpenedImpersonation | null> {
+  const now = clock.now();
+  const row = await impersonations.consume(deps.db, org.id, sha256(key), now);
+  if (!row) return null;
+  const membership = await findMembership(deps.db, org.id, row.actor_id);
+  if (membership?.role !== 'owner') return null;
+  const user = await findUserById(deps.db, row.user_id);
+  const pending = await loadAuthorizationRequest(deps, org, row.request_id);
+  if (!user || user.orgId !== org.id || !pending) return null;
+  return {
+    user,
+    pending,
+    method: {
+      // The user did not authenticate: no method of theirs is claimed (see docs/delegation.md).
+      amr: [],
+      acr: ACR_IMPERSONATION,
+      impersonation: {
+        id: row.id,
+        actorId: row.actor_id,
+        reason: row.reason,
+        clientId: pending.client.id,
+        // Counted from the opening (the link's `used_at`), the same instant on every row.
+        expiresAt: now + IMPERSONATION_SESSION_TTL_MS,
+      },
+    },
+  };
+}

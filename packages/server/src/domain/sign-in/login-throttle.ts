@@ -1,0 +1,122 @@
+import { sha256 } from '../../crypto/random.js';
+import type { Db } from '../../storage/db.js';
+import { clearAttempts, countAttempt, refundAttempt } from '../../storage/repos/login-attempts.js';
+import { emailKey } from '../../storage/repos/users.js';
+
+/**
+ * Password attempts allowed per fixed window, counted before the password is checked, so a burst
+ * of parallel guesses cannot slip past a limit while argon2 runs.
+ *
+ * - `perAccountAndIp` per account **and** address (15 min): the limit a guesser meets first. It
+ *   locks out only that address, so the real user signing in from elsewhere is not refused.
+ * - `perIp` per address across accounts (15 min): one address trying many accounts.
+ * - `perAccount` per account across addresses (1 hour): a slow, high ceiling against a
+ *   distributed guesser, the only limit that refuses the right password from a fresh address.
+ */
+export const LOGIN_LIMITS = Object.freeze({
+  perAccountAndIp: 10,
+  perIp: 100,
+  windowMs: 15 * 60 * 1000,
+  perAccount: 100,
+  accountWindowMs: 60 * 60 * 1000,
+});
+
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterS: number };
+
+interface Limit {
+  key: string;
+  max: number;
+  windowMs: number;
+}
+
+// Account keys are hashed: the table then holds no typed addresses, known or not.
+const accountKey = (email: string) => `account:${sha256(emailKey(email))}`;
+const accountIpKey = (email: string, ip: string) => `account-ip:${sha256(`${emailKey(email)}\n${ip}`)}`;
+const ipKey = (ip: string) => `ip:${ip}`;
+
+/**
+ * Counts one attempt against the IP, then against each of `limits` in turn, and refuses at the first
+ * one over its maximum; the limits after it are not counted (a refused attempt spends no more of the
+ * account's ceiling).
+ */
+async function reserve(
+  db: Db,
+  orgId: string,
+  ip: string,
+  now: number,
+  ...limits: Limit[]
+): Promise<ThrottleVerdict> {
+  const byIp: Limit = { key: ipKey(ip), max: LOGIN_LIMITS.perIp, windowMs: LOGIN_LIMITS.windowMs };
+  for (const { key, max, windowMs } of [byIp, ...limits]) {
+    const count = await countAttempt(db, orgId, key, now, windowMs);
+    if (count.attempts > max) {
+      return {
+        allowed: false,
+        retryAfterS: Math.max(1, Math.ceil((count.windowStart + windowMs - now) / 1000)),
+      };
+    }
+  }
+  return { allowed: true };
+}
+
+/** Counts one password attempt against the IP, the account at this IP, then the account. */
+export function reserveLoginAttempt(
+  db: Db,
+  orgId: string,
+  email: string,
+  ip: string,
+  now: number,
+): Promise<ThrottleVerdict> {
+  return reserve(
+    db,
+    orgId,
+    ip,
+    now,
+    { key: accountIpKey(email, ip), max: LOGIN_LIMITS.perAccountAndIp, windowMs: LOGIN_LIMITS.windowMs },
+    { key: accountKey(email), max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
+  );
+}
+
+/**
+ * A correct password clears the account's count at this IP, and gives the IP and the account's
+ * ceiling their attempt back. The ceiling keeps the failures: a sign-in does not reopen it.
+ */
+export async function loginSucceeded(db: Db, orgId: string, email: string, ip: string): Promise<void> {
+  await clearAttempts(db, orgId, accountIpKey(email, ip));
+  await refundAttempt(db, orgId, ipKey(ip));
+  await refundAttempt(db, orgId, accountKey(email));
+}
+
+/**
+ * Second-factor codes allowed per user per window (TOTP or recovery). Counted apart from the
+ * password: a correct password does not give the codes their attempts back.
+ */
+export const SECOND_FACTOR_LIMITS = Object.freeze({ perUser: 5, windowMs: LOGIN_LIMITS.windowMs });
+
+const secondFactorKey = (userId: string) => `otp:${userId}`;
+
+/** Counts one code attempt against the IP, then the user; refuses once either is over its limit. */
+export function reserveSecondFactorAttempt(
+  db: Db,
+  orgId: string,
+  userId: string,
+  ip: string,
+  now: number,
+): Promise<ThrottleVerdict> {
+  return reserve(db, orgId, ip, now, {
+    key: secondFactorKey(userId),
+    max: SECOND_FACTOR_LIMITS.perUser,
+    windowMs: SECOND_FACTOR_LIMITS.windowMs,
+  });
+}
+
+/** A correct code clears the user's count and gives the IP its attempt back. */
+export async function secondFactorSucceeded(
+  db: Db,
+  orgId: string,
+  userId: string,
+  ip: string,
+): Promise<void> {
+  await clearAttempts(db, orgId, secondFactorKey(userId));
+  await refundAttempt(db, orgId, ipKey(ip));
+}

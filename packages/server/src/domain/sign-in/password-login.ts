@@ -1,0 +1,32 @@
+import { verifyPassword } from '../../crypto/passwords.js';
+import { findPasswordHash, findUserByEmail } from '../../storage/repos/users.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
+import type { Org, User } from '../types.js';
+
+export type LoginOutcome =
+  | { ok: true; user: User }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'throttled'; retryAfterS: number };
+
+/**
+ * Checks an email and password (argon2id). Unknown account and wrong password cost the same and
+ * answer the same; both count against the IP, the account at that IP and the account's ceiling.
+ */
+export async function checkPassword(
+  deps: Deps,
+  org: Org,
+  email: string,
+  password: string,
+  ip: string,
+): Promise<LoginOutcome> {
+  const verdict = await reserveLoginAttempt(deps.db, org.id, email, ip, clock.now());
+  if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
+  const user = email.length <= 254 ? await findUserByEmail(deps.db, org.id, email) : null;
+  const stored = user ? await findPasswordHash(deps.db, user.id) : null;
+  const matches = await verifyPassword(password, stored);
+  if (!user || !matches) return { ok: false, reason: 'invalid' };
+  await loginSucceeded(deps.db, org.id, email, ip);
+  return { ok: true, user };
+}

@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import { sha256 } from '../../crypto/random.js';
+import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from '../../crypto/totp.js';
+import {
+  acceptTotpStep,
+  consumeRecoveryCode,
+  countUnusedRecoveryCodes,
+  deleteTotpFactor,
+  findRequireMfa,
+  findTotpFactor,
+  putPendingTotpFactor,
+  replaceRecoveryCodes,
+} from '../../storage/repos/second-factors.js';
+import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { reserveSecondFactorAttempt, secondFactorSucceeded } from './login-throttle.js';
+import type { Org, User } from '../types.js';
+
+/** How many one-time recovery codes an enrolment gives (shown once). */
+export const RECOVERY_CODE_COUNT = 10;
+
+export type CodeOutcome =
+  | { ok: true; method: 'totp' | 'recovery' }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'throttled'; retryAfterS: number };
+
+export interface SecondFactorStatus {
+  enrolled: boolean;
+  recoveryCodesLeft: number;
+}
+
+export async function secondFactorStatus(deps: Deps, userId: string): Promise<SecondFactorStatus> {
+  const factor = await findTotpFactor(deps.db, userId);
+  const enrolled = factor !== null && factor.confirmed_at !== null;
+  return { enrolled, recoveryCodesLeft: enrolled ? await countUnusedRecoveryCodes(deps.db, userId) : 0 };
+}
+
+/** Whether the org makes every user sign in with a second factor (`tessera org update --require-mfa`). */
+export const orgRequiresMfa = (deps: Deps, org: Org): Promise<boolean> => findRequireMfa(deps.db, org.id);
+
+export interface Enrolment {
+  /** Base32, for typing into an authenticator app. */
+  secret: string;
+  /** The `otpauth://` URI the QR code holds. */
+  uri: string;
+}
+
+/**
+ * The enrolment in progress for the user: the unconfirmed secret (sealed at rest), or a new one.
+ * `restart` draws a new secret even when one is pending. Refused once a factor is confirmed.
+ */
+export async function pendingEnrolment(
+  deps: Deps,
+  org: Org,
+  user: User,
+  restart = false,
+): Promise<Enrolment> {
+  const existing = await findTotpFactor(deps.db, user.id);
+  if (existing?.confirmed_at) return fail('conflict', 'two-step verification is already set up');
+  let secret = existing && !restart ? deps.sealer.open(existing.secret) : null;
+  if (secret === null) {
+    secret = newTotpSecret();
+    const stored = await putPendingTotpFactor(deps.db, {
+      user_id: user.id,
+      org_id: org.id,
+      secret: deps.sealer.seal(secret),
+      confirmed_at: null,
+      last_step: null,
+      created_at: clock.now(),
+    });
+    if (!stored) return fail('conflict', 'two-step verification is already set up');
+  }
+  return { secret, uri: otpauthUri(secret, org.name, user.email) };
+}
+
+/** A recovery code: 80 random bits as base32, shown in four groups (`abcd-efgh-ijkl-mnop`). */
+function newRecoveryCode(): string {
+  const text = base32Encode(randomBytes(10)).toLowerCase();
+  return text.match(/.{4}/g)?.join('-') ?? text;
+}
+
+/** What is stored of a recovery code: salted with the user, case, spaces and dashes ignored. */
+function recoveryHash(userId: string, code: string): string | null {
+  const clean = code.replace(/[\s-]/g, '').toUpperCase();
+  return /^[A-Z2-7]{16}$/.test(clean) ? sha256(`${userId}:${clean}`) : null;
+}
+
+async function throttle(deps: Deps, org: Org, userId: string, ip: string): Promise<CodeOutcome | null> {
+  const verdict = await reserveSecondFactorAttempt(deps.db, org.id, userId, ip, clock.now());
+  return verdict.allowed ? null : { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
+}
+
+/**
+ * Confirms the pending enrolment with a first code; then stores fresh recovery codes (hashed) and
+ * records `second_factor.created`, in one transaction. Returns the recovery codes, to be shown once.
+ */
+export async function confirmEnrolment(
+  deps: Deps,
+  org: Org,
+  user: User,
+  code: string,
+  ip: string,
+): Promise<CodeOutcome | { ok: true; method: 'totp'; recoveryCodes: string[] }> {
+  const refused = await throttle(deps, org, user.id, ip);
+  if (refused) return refused;
+  const factor = await findTotpFactor(deps.db, user.id);
+  if (!factor || factor.confirmed_at !== null) return { ok: false, reason: 'invalid' };
+  const now = clock.now();
+  const step = matchTotp(deps.sealer.open(factor.secret), code.trim(), now);
+  if (step === null) return { ok: false, reason: 'invalid' };
+  const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const accepted = await deps.db.transaction().execute(async (trx) => {
+    if (!(await acceptTotpStep(trx, user.id, step, now))) return false;
+    const hashes = recoveryCodes.map((c) => recoveryHash(user.id, c) as string);
+    await replaceRecoveryCodes(trx, user.id, hashes, now);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'second_factor',
+      verb: 'created',
+      actor: { kind: 'user', id: user.id },
+      at: now,
+      data: { userId: user.id, type: 'totp', recoveryCodes: RECOVERY_CODE_COUNT },
+    });
+    return true;
+  });
+  if (!accepted) return { ok: false, reason: 'invalid' };
+  await secondFactorSucceeded(deps.db, org.id, user.id, ip);
+  return { ok: true, method: 'totp', recoveryCodes };
+}
+
+/**
+ * Checks a second-factor code of an enrolled user: six digits are a TOTP code (accepted at most
+ * once: its time step must be later than the last accepted one), anything else a recovery code
+ * (single use). Throttled per user and per IP before anything is compared.
+ */
+export async function verifySecondFactor(
+  deps: Deps,
+  org: Org,
+  userId: string,
+  code: string,
+  ip: string,
+): Promise<CodeOutcome> {
+  const refused = await throttle(deps, org, userId, ip);
+  if (refused) return refused;
+  const factor = await findTotpFactor(deps.db, userId);
+  if (!factor?.confirmed_at) return { ok: false, reason: 'invalid' };
+  const now = clock.now();
+  const presented = code.trim();
+  let method: 'totp' | 'recovery' | null = null;
+  if (/^\d{6}$/.test(presented)) {
+    const step = matchTotp(deps.sealer.open(factor.secret), presented, now);
+    if (step !== null && (await acceptTotpStep(deps.db, userId, step, now))) method = 'totp';
+  } else {
+    const hash = recoveryHash(userId, presented);
+    if (hash !== null && (await consumeRecoveryCode(deps.db, userId, hash, now))) method = 'recovery';
+  }
+  if (method === null) return { ok: false, reason: 'invalid' };
+  await secondFactorSucceeded(deps.db, org.id, userId, ip);
+  return { ok: true, method };
+}
+
+/** Turns two-step verification off with a current code; refused while the org requires it. */
+export async function removeSecondFactor(
+  deps: Deps,
+  org: Org,
+  user: User,
+  code: string,
+  ip: string,
+): Promise<CodeOutcome> {
+  if (await orgRequiresMfa(deps, org)) {
+    return fail('forbidden', 'your organization requires two-step verification');
+  }
+  const outcome = await verifySecondFactor(deps, org, user.id, code, ip);
+  if (!outcome.ok) return outcome;
+  const now = clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await deleteTotpFactor(trx, user.id);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'second_factor',
+      verb: 'deleted',
+      actor: { kind: 'user', id: user.id },
+      at: now,
+      data: { userId: user.id, type: 'totp' },
+    });
+  });
+  return outcome;
+}

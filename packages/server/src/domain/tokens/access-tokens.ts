@@ -1,0 +1,84 @@
+import { createLocalJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { issuerOf } from '../directory/issuers.js';
+import { publicJwks } from '../keys/keys.js';
+import { liveSession, type OAuthSession } from './sessions.js';
+import type { Org } from '../types.js';
+
+/** The token types a person's session produces (DESIGN §5); machine tokens never reach these APIs. */
+export type SessionTokenType = 'user' | 'console';
+
+export interface VerifiedAccess {
+  typ: SessionTokenType;
+  userId: string;
+  /** `tnt` of a user token; null for console tokens. */
+  tenantId: string | null;
+  sessionId: string;
+  /** `aud`: the client the token was issued to (for a promoted token, the exchanging client). */
+  clientId: string;
+  /** `azp` of a promoted token: the public client whose session it belongs to; else null. */
+  authorizedParty: string | null;
+  claims: JWTPayload;
+  /** The live session the verifier read: its scope, tenant and lifetime, without reading it again. */
+  session: OAuthSession;
+}
+
+function shapeOf(
+  payload: JWTPayload,
+  accept: readonly SessionTokenType[],
+): Omit<VerifiedAccess, 'claims' | 'session'> | null {
+  const { typ, sub, aud, sid, tnt, azp } = payload as Record<string, unknown>;
+  if (!accept.includes(typ as SessionTokenType)) return null;
+  if (typeof sub !== 'string' || !sub.startsWith('usr_')) return null;
+  if (typeof aud !== 'string' || typeof sid !== 'string') return null;
+  if (typ === 'user' && (typeof tnt !== 'string' || !tnt.startsWith('tnt_'))) return null;
+  if (azp !== undefined && typeof azp !== 'string') return null;
+  return {
+    typ: typ as SessionTokenType,
+    userId: sub,
+    tenantId: typ === 'user' ? (tnt as string) : null,
+    sessionId: sid,
+    clientId: aud,
+    authorizedParty: typeof azp === 'string' ? azp : null,
+  };
+}
+
+/**
+ * Verifies an access token presented to this org's own APIs with the spec's rules: keys of the
+ * org's published set (read from the database, never from the token), RS256 only, `iss` exact,
+ * `exp` in the future, an accepted `typ` — and, beyond what a stateless verifier can know, a
+ * session that has not been revoked. Every failure is null: callers answer one generic 401.
+ *
+ * @example
+ *   const verified = await verifyAccessToken(deps, org, token, ['console']);
+ *   if (!verified) fail('unauthorized', "we don't know who you are");
+ */
+export async function verifyAccessToken(
+  deps: Deps,
+  org: Org,
+  token: string,
+  accept: readonly SessionTokenType[],
+): Promise<VerifiedAccess | null> {
+  let payload: JWTPayload;
+  // Reading the keys is not the token's fault: a database outage must answer 503, not 401.
+  const keys = createLocalJWKSet(await publicJwks(deps.db, org.id));
+  try {
+    ({ payload } = await jwtVerify(token, keys, {
+      algorithms: ['RS256'],
+      issuer: issuerOf(deps.config, org),
+      typ: 'at+jwt',
+      requiredClaims: ['exp', 'sub', 'aud', 'sid', 'jti'],
+      currentDate: new Date(clock.now()),
+    }));
+  } catch {
+    return null;
+  }
+  const shape = shapeOf(payload, accept);
+  if (!shape) return null;
+  const session = await liveSession(deps.db, shape.sessionId, clock.now());
+  if (!session || session.orgId !== org.id || session.userId !== shape.userId) return null;
+  // A promoted token belongs to the session of the public client it came from (`azp`).
+  if (session.clientId !== (shape.authorizedParty ?? shape.clientId)) return null;
+  return { ...shape, claims: payload, session };
+}

@@ -1,0 +1,142 @@
+import { pkceS256Matches } from '../../crypto/pkce.js';
+import { newSecret, sha256 } from '../../crypto/random.js';
+import {
+  type AuthorizationCodeRow,
+  consumeAuthorizationCode,
+  findAuthorizationCode,
+  insertAuthorizationCode,
+  purgeAuthorizationCodes,
+} from '../../storage/repos/authorization-codes.js';
+import { completeAuthorizationRequest } from '../../storage/repos/authorization-requests.js';
+import type { PendingAuthorization } from '../sign-in/authorization-requests.js';
+import { clock } from '../clock.js';
+import { recordConsent } from '../sign-in/consents.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { withIdToken } from './id-tokens.js';
+import { liveSession, openSession, revokeSession } from './sessions.js';
+import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from './tokens-policy.js';
+import type { Client, Org } from '../types.js';
+import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
+
+export interface Authentication {
+  userId: string;
+  amr: string[];
+  acr: string;
+  /** Impersonation: the acting owner; the session then ends with the browser session (`notAfter`). */
+  actorId?: string | null;
+  notAfter?: number;
+  /** When the person signed in (ID tokens' `auth_time`); now when not given. */
+  authTime?: number;
+}
+
+/**
+ * Completes an authorization request: stores the consent just given (if any), opens the OAuth
+ * session and issues a 60-second, single-use code for it (stored as its SHA-256), all in one
+ * transaction. A request completes once, even when the consent form is submitted twice.
+ */
+export async function issueAuthorizationCode(
+  deps: Deps,
+  org: Org,
+  pending: PendingAuthorization,
+  auth: Authentication,
+  consented: boolean,
+): Promise<string> {
+  const now = clock.now();
+  const code = newSecret('tac_');
+  const { request } = pending;
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await completeAuthorizationRequest(trx, request.id, now))) {
+      fail('invalid_request', 'this sign-in was already completed');
+    }
+    if (consented) await recordConsent(trx, org, auth.userId, pending.client, request.scope, now);
+    const session = await openSession(
+      trx,
+      org,
+      {
+        userId: auth.userId,
+        clientId: request.client_id,
+        amr: auth.amr,
+        acr: auth.acr,
+        scope: request.scope,
+        actorId: auth.actorId ?? null,
+        ...(auth.notAfter === undefined ? {} : { notAfter: auth.notAfter }),
+        authTime: auth.authTime ?? now,
+      },
+      now,
+    );
+    await insertAuthorizationCode(trx, {
+      code_hash: sha256(code),
+      org_id: org.id,
+      client_id: request.client_id,
+      session_id: session.id,
+      redirect_uri: request.redirect_uri,
+      redirect_uri_given: request.redirect_uri_given,
+      code_challenge: request.code_challenge,
+      created_at: now,
+      expires_at: now + AUTHORIZATION_CODE_TTL_MS,
+      used_at: null,
+      nonce: request.nonce,
+    });
+  });
+  await purgeAuthorizationCodes(deps.db, now - USED_CODE_RETENTION_MS);
+  return code;
+}
+
+export interface CodeExchange {
+  code: string;
+  redirectUri: string | undefined;
+  codeVerifier: string | undefined;
+}
+
+/** Why a consumed code cannot be exchanged, or null when it can. */
+function codeProblem(row: AuthorizationCodeRow, input: CodeExchange, now: number): string | null {
+  if (row.expires_at <= now) return 'the authorization code has expired';
+  // RFC 6749 §4.1.3: required and identical when the authorization request carried it.
+  const redirectOk =
+    input.redirectUri === row.redirect_uri ||
+    (row.redirect_uri_given === 0 && input.redirectUri === undefined);
+  if (!redirectOk) return 'redirect_uri does not match the authorization request';
+  if (row.code_challenge === null) {
+    // RFC 9700 §4.8.2: a verifier without a challenge is a downgrade attempt.
+    return input.codeVerifier === undefined ? null : 'code_verifier sent, but no code_challenge was';
+  }
+  if (input.codeVerifier === undefined) return 'code_verifier is required';
+  return pkceS256Matches(input.codeVerifier, row.code_challenge) ? null : 'code_verifier does not match';
+}
+
+/**
+ * The authorization_code grant. The code is consumed first, atomically, so a failed exchange
+ * burns it; presenting a used code revokes the session it opened (RFC 6749 §4.1.2).
+ */
+export async function redeemAuthorizationCode(
+  deps: Deps,
+  org: Org,
+  client: Client,
+  input: CodeExchange,
+): Promise<TokenSet> {
+  const now = clock.now();
+  const codeHash = sha256(input.code);
+  const signer = await deps.keyRing.signer(org.id);
+  const actor = { kind: 'client', id: client.id } as const;
+  // Failures are returned, not thrown, so the revocations they cause are committed.
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const row = await consumeAuthorizationCode(trx, org.id, client.id, codeHash, now);
+    if (!row) {
+      const known = await findAuthorizationCode(trx, org.id, codeHash);
+      if (!known || known.client_id !== client.id) return { error: 'the authorization code is invalid' };
+      await revokeSession(trx, known.session_id, actor, now);
+      return { error: 'the authorization code was already used; its session is revoked' };
+    }
+    const problem = codeProblem(row, input, now);
+    const session = problem === null ? await liveSession(trx, row.session_id, now) : null;
+    if (session === null) {
+      await revokeSession(trx, row.session_id, actor, now);
+      return { error: problem ?? 'the session of this code has ended' };
+    }
+    return { session, nonce: row.nonce, refreshToken: await addRefreshToken(trx, client, session, now) };
+  });
+  if ('error' in outcome) return fail('invalid_grant', outcome.error);
+  const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);
+  return withIdToken(deps, signer, org, outcome.session, set, now, outcome.nonce);
+}

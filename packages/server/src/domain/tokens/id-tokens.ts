@@ -1,0 +1,54 @@
+import { accessTokenHash, signIdToken } from '../../crypto/id-token.js';
+import { findUserById } from '../../storage/repos/users.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { issuerOf } from '../directory/issuers.js';
+import type { Signer } from '../keys/keys.js';
+import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
+import type { OAuthSession } from './sessions.js';
+import { ID_TOKEN_TTL_S } from './tokens-policy.js';
+import type { Org } from '../types.js';
+import type { TokenSet } from './user-tokens.js';
+
+/**
+ * Adds the ID token (OIDC Core §3.1.3.3) to the token set of a session granted `openid`; other
+ * sets are returned as they are. Signed like the access token beside it (the org's active key),
+ * it states who signed in (`sub`), to which client (`aud`), when (`auth_time`) and how (`amr`,
+ * `acr`, the access token's values), binds that access token (`at_hash`), and carries what the
+ * granted scopes release. `nonce` is the authorization request's; a refresh passes none
+ * (§12.2), while `iss`, `sub`, `aud` and `auth_time` stay those of the original sign-in.
+ *
+ * @example
+ *   const set = await tokenSet(deps, signer, org, session, refreshToken, now);
+ *   return withIdToken(deps, signer, org, session, set, now, code.nonce);
+ */
+export async function withIdToken(
+  deps: Deps,
+  signer: Signer,
+  org: Org,
+  session: OAuthSession,
+  set: TokenSet,
+  now: number,
+  nonce: string | null,
+): Promise<TokenSet> {
+  const scopes = scopesOf(session.scope);
+  if (!scopes.includes(OPENID_SCOPE)) return set;
+  const user = await findUserById(deps.db, session.userId);
+  if (!user) return fail('invalid_grant', 'the user of this session no longer exists');
+  const iat = Math.floor(now / 1000);
+  const claims: Record<string, unknown> = {
+    iss: issuerOf(deps.config, org),
+    sub: session.userId,
+    aud: session.clientId,
+    exp: iat + ID_TOKEN_TTL_S,
+    iat,
+    auth_time: Math.floor(session.authTime / 1000),
+    ...(nonce === null ? {} : { nonce }),
+    sid: session.id,
+    amr: session.amr,
+    acr: session.acr,
+    at_hash: accessTokenHash(set.accessToken),
+    ...scopedClaims(user, scopes),
+  };
+  return { ...set, idToken: await signIdToken(signer, claims) };
+}

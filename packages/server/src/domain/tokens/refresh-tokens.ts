@@ -1,0 +1,76 @@
+import { sha256 } from '../../crypto/random.js';
+import type { Db } from '../../storage/db.js';
+import {
+  consumeRefreshToken,
+  findRefreshToken,
+  purgeRefreshTokens,
+  type RefreshTokenRow,
+  recordRotation,
+} from '../../storage/repos/refresh-tokens.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { withIdToken } from './id-tokens.js';
+import { currentTenant, liveSession, revokeSession } from './sessions.js';
+import type { Client, Org } from '../types.js';
+import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
+
+/**
+ * The refresh_token grant: rotation on every use. The presented token is consumed atomically,
+ * so of two concurrent refreshes exactly one succeeds. Presenting a token that was already
+ * rotated revokes the whole session (RFC 9700 §4.14.2), except the token rotated last, within
+ * the reuse grace (TESSERA_REFRESH_REUSE_GRACE) and while its successor is unused: that is the
+ * loser of two tabs refreshing at once, refused without ending the session.
+ */
+export async function rotateRefreshToken(
+  deps: Deps,
+  org: Org,
+  client: Client,
+  presented: string,
+): Promise<TokenSet> {
+  if (!client.grantTypes.includes('refresh_token')) {
+    fail('unauthorized_client', 'this client may not use the refresh_token grant');
+  }
+  const now = clock.now();
+  const tokenHash = sha256(presented);
+  const signer = await deps.keyRing.signer(org.id);
+  const actor = { kind: 'client', id: client.id } as const;
+  // Failures are returned, not thrown, so a reuse revocation is committed.
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const row = await consumeRefreshToken(trx, client.id, tokenHash, now);
+    if (!row) {
+      const known = await findRefreshToken(trx, tokenHash);
+      if (!known || known.client_id !== client.id) return { error: 'the refresh token is invalid' };
+      if (await justRotated(trx, known, now, deps.config.refreshReuseGraceMs)) {
+        return { error: 'the refresh token was just rotated by another request' };
+      }
+      await revokeSession(trx, known.session_id, actor, now);
+      return { error: 'the refresh token was already used; its session is revoked' };
+    }
+    if (row.expires_at <= now) return { error: 'the refresh token has expired' };
+    const live = await liveSession(trx, row.session_id, now);
+    if (live === null || live.orgId !== org.id)
+      return { error: 'the session of this refresh token has ended' };
+    const session = await currentTenant(trx, org, live, now);
+    if (session === null) return { error: 'the user belongs to no tenant' };
+    const refreshToken = await addRefreshToken(trx, client, session, now);
+    if (refreshToken) await recordRotation(trx, tokenHash, sha256(refreshToken));
+    return { session, refreshToken };
+  });
+  if ('error' in outcome) return fail('invalid_grant', outcome.error);
+  await purgeRefreshTokens(deps.db, now);
+  const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);
+  // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
+  return withIdToken(deps, signer, org, outcome.session, set, now, null);
+}
+
+/**
+ * Whether a used token is the one rotated last in its session, less than `graceMs` ago: it names
+ * a successor, and that successor has not been used (nor superseded) since.
+ */
+async function justRotated(trx: Db, known: RefreshTokenRow, now: number, graceMs: number): Promise<boolean> {
+  if (graceMs <= 0 || known.used_at === null || known.rotated_to === null) return false;
+  if (now >= known.used_at + graceMs) return false;
+  const successor = await findRefreshToken(trx, known.rotated_to);
+  return successor !== null && successor.used_at === null;
+}

@@ -1,0 +1,184 @@
+import { newId } from '../../crypto/random.js';
+import type { Db } from '../../storage/db.js';
+import {
+  findOAuthSession,
+  insertOAuthSession,
+  type OAuthSessionRow,
+  revokeOAuthSession,
+  setOAuthSessionTenant,
+} from '../../storage/repos/oauth-sessions.js';
+import { findUserTenant, listUserTenants } from '../../storage/repos/user-tenants.js';
+import { recordAudit } from '../audit/audit.js';
+import { fail } from '../errors.js';
+import { OAUTH_SESSION_TTL_MS } from './tokens-policy.js';
+import type { Actor, Org } from '../types.js';
+
+/**
+ * An OAuth session: one person signed in to one client, the `sid` of its access tokens. Every
+ * refresh token belongs to one; revoking it ends them all. (The login cookie of the hosted pages
+ * is a separate thing: a browser session.)
+ */
+export interface OAuthSession {
+  id: string;
+  orgId: string;
+  userId: string;
+  clientId: string;
+  tenantId: string | null;
+  amr: string[];
+  acr: string;
+  scope: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+  /** An impersonated session: the acting owner's console user id (`act.sub` of its tokens). */
+  actorId: string | null;
+  /** When the person signed in (`auth_time` of its ID tokens). */
+  authTime: number;
+}
+
+const toSession = (r: OAuthSessionRow): OAuthSession => ({
+  id: r.id,
+  orgId: r.org_id,
+  userId: r.user_id,
+  clientId: r.client_id,
+  tenantId: r.tenant_id,
+  amr: JSON.parse(r.amr) as string[],
+  acr: r.acr,
+  scope: r.scope,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+  actorId: r.actor_id,
+  authTime: r.auth_time ?? r.created_at,
+});
+
+export const sessionSnapshot = (s: OAuthSession) => ({
+  id: s.id,
+  userId: s.userId,
+  clientId: s.clientId,
+  tenantId: s.tenantId,
+  amr: s.amr,
+  acr: s.acr,
+  createdAt: new Date(s.createdAt).toISOString(),
+  expiresAt: new Date(s.expiresAt).toISOString(),
+  revokedAt: s.revokedAt === null ? null : new Date(s.revokedAt).toISOString(),
+  ...(s.actorId === null ? {} : { actorId: s.actorId }),
+});
+
+/** The tenant a new session acts in: the user's oldest membership (their personal tenant). */
+export async function defaultTenantId(trx: Db, userId: string): Promise<string | null> {
+  return (await listUserTenants(trx, userId))[0]?.tenant.id ?? null;
+}
+
+export interface NewSession {
+  userId: string;
+  clientId: string;
+  amr: string[];
+  acr: string;
+  scope: string;
+  /** Impersonation: the acting owner, and the instant the session must end (at most 90 days anyway). */
+  actorId?: string | null;
+  notAfter?: number;
+  /** When the person signed in; now when not given. */
+  authTime?: number;
+}
+
+/** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
+export async function openSession(trx: Db, org: Org, input: NewSession, now: number): Promise<OAuthSession> {
+  const tenantId = org.isConsole ? null : await defaultTenantId(trx, input.userId);
+  if (!org.isConsole && tenantId === null) fail('server_error', 'the user has no tenant');
+  const { actorId = null, notAfter, authTime = now, ...rest } = input;
+  const session: OAuthSession = {
+    id: newId('sid'),
+    orgId: org.id,
+    ...rest,
+    tenantId,
+    createdAt: now,
+    expiresAt: Math.min(now + OAUTH_SESSION_TTL_MS, notAfter ?? Number.POSITIVE_INFINITY),
+    revokedAt: null,
+    actorId,
+    authTime,
+  };
+  await insertOAuthSession(trx, {
+    id: session.id,
+    org_id: org.id,
+    user_id: session.userId,
+    client_id: session.clientId,
+    tenant_id: tenantId,
+    amr: JSON.stringify(session.amr),
+    acr: session.acr,
+    scope: session.scope,
+    created_at: now,
+    expires_at: session.expiresAt,
+    revoked_at: null,
+    actor_id: actorId,
+    auth_time: authTime,
+  });
+  const actor: Actor = { kind: 'user', id: actorId ?? input.userId };
+  await recordAudit(trx, {
+    orgId: org.id,
+    entity: 'session',
+    verb: 'created',
+    actor,
+    at: now,
+    data: sessionSnapshot(session),
+  });
+  return session;
+}
+
+/** The session if it is neither revoked nor past its absolute lifetime. */
+export async function liveSession(db: Db, id: string, now: number): Promise<OAuthSession | null> {
+  const row = await findOAuthSession(db, id);
+  if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
+  return toSession(row);
+}
+
+/** Ends a session (and with it every refresh and access token it issued); audited once. */
+export async function revokeSession(trx: Db, sessionId: string, actor: Actor, now: number): Promise<void> {
+  const row = await revokeOAuthSession(trx, sessionId, now);
+  if (!row) return;
+  await recordAudit(trx, {
+    orgId: row.org_id,
+    entity: 'session',
+    verb: 'deleted',
+    actor,
+    at: now,
+    data: sessionSnapshot(toSession(row)),
+  });
+}
+
+/** Moves the session to another tenant of the user, audited as an update. */
+export async function moveSession(
+  trx: Db,
+  session: OAuthSession,
+  tenantId: string,
+  actor: Actor,
+  now: number,
+): Promise<OAuthSession> {
+  if (session.tenantId === tenantId) return session;
+  await setOAuthSessionTenant(trx, session.id, tenantId);
+  const moved = { ...session, tenantId };
+  await recordAudit(trx, {
+    orgId: session.orgId,
+    entity: 'session',
+    verb: 'updated',
+    actor,
+    at: now,
+    data: sessionSnapshot(moved),
+    previous: sessionSnapshot(session),
+  });
+  return moved;
+}
+
+/**
+ * The tenant a refresh acts in: the session's, or when the user left it (or it was deleted) the
+ * user's default one, so a deleted tenant does not sign everyone out.
+ */
+export async function currentTenant(trx: Db, org: Org, session: OAuthSession, now: number) {
+  if (org.isConsole) return session;
+  if (session.tenantId !== null && (await findUserTenant(trx, session.userId, session.tenantId)))
+    return session;
+  const fallback = await defaultTenantId(trx, session.userId);
+  if (fallback === null) return null;
+  return moveSession(trx, session, fallback, { kind: 'system' }, now);
+}

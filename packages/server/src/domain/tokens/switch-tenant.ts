@@ -1,0 +1,48 @@
+import { supersedeRefreshTokens } from '../../storage/repos/refresh-tokens.js';
+import { findUserTenant } from '../../storage/repos/user-tenants.js';
+import { verifyAccessToken } from './access-tokens.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { liveSession, moveSession } from './sessions.js';
+import type { Client, Org } from '../types.js';
+import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
+
+/** The grant type URN of the tenant switch (spec "Other endpoints"; configurable in the SDK only). */
+export const SWITCH_TENANT_GRANT = 'urn:service:params:oauth:grant-type:switch-tenant';
+
+/**
+ * Moves the session of a live user token to another tenant of the same user and answers a new
+ * TokenSet for it. The session keeps one live refresh token: the ones issued before are retired,
+ * so presenting one of them later counts as reuse.
+ */
+export async function switchTenant(
+  deps: Deps,
+  org: Org,
+  client: Client,
+  accessToken: string,
+  tenantId: string,
+): Promise<TokenSet> {
+  if (!client.grantTypes.includes('authorization_code')) {
+    fail('unauthorized_client', 'this client has no user sessions to switch');
+  }
+  const verified = await verifyAccessToken(deps, org, accessToken, ['user']);
+  if (!verified || verified.clientId !== client.id || verified.authorizedParty !== null) {
+    return fail('invalid_grant', 'access_token is not a live user token of this client');
+  }
+  const membership = await findUserTenant(deps.db, verified.userId, tenantId);
+  if (!membership || membership.tenant.orgId !== org.id) {
+    return fail('invalid_grant', 'the user is not a member of this tenant');
+  }
+  const now = clock.now();
+  const signer = await deps.keyRing.signer(org.id);
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const live = await liveSession(trx, verified.sessionId, now);
+    if (!live) return null;
+    const session = await moveSession(trx, live, tenantId, { kind: 'user', id: verified.userId }, now);
+    await supersedeRefreshTokens(trx, session.id, now);
+    return { session, refreshToken: await addRefreshToken(trx, client, session, now) };
+  });
+  if (!outcome) return fail('invalid_grant', 'the session has ended');
+  return tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);
+}

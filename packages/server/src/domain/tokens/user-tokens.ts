@@ -1,0 +1,105 @@
+import { signAccessToken } from '../../crypto/jwt.js';
+import { newId, newSecret, sha256 } from '../../crypto/random.js';
+import type { Db } from '../../storage/db.js';
+import { insertRefreshToken } from '../../storage/repos/refresh-tokens.js';
+import type { Deps } from '../context.js';
+import { issuerOf } from '../directory/issuers.js';
+import type { Signer } from '../keys/keys.js';
+import type { OAuthSession } from './sessions.js';
+import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_MS } from './tokens-policy.js';
+import type { Client, Org } from '../types.js';
+
+/** What a grant hands back; the HTTP layer spells it as RFC 6749 §5.1 wants. */
+export interface TokenSet {
+  accessToken: string;
+  expiresIn: number;
+  refreshToken?: string;
+  /** OpenID Connect sessions only (see id-tokens.ts). */
+  idToken?: string;
+}
+
+/**
+ * A new refresh token for the session, written in `trx` (the transaction that retired the
+ * previous one). Opaque, 256-bit, stored only as its SHA-256; never outlives the session.
+ * Clients without the refresh_token grant get none.
+ */
+export async function addRefreshToken(
+  trx: Db,
+  client: Client,
+  session: OAuthSession,
+  now: number,
+): Promise<string | undefined> {
+  if (!client.grantTypes.includes('refresh_token')) return undefined;
+  const token = newSecret('trt_');
+  await insertRefreshToken(trx, {
+    token_hash: sha256(token),
+    session_id: session.id,
+    client_id: client.id,
+    created_at: now,
+    expires_at: Math.min(now + REFRESH_TOKEN_TTL_MS, session.expiresAt),
+    used_at: null,
+    rotated_to: null,
+  });
+  return token;
+}
+
+/** A promoted token (RFC 8693): `aud` the exchanging client, `azp` the public client it came from. */
+export interface Promotion {
+  audience: string;
+  authorizedParty: string;
+  /** The subject token's `tnt` and `exp` (seconds): the promoted token keeps one and never outlives the other. */
+  tenantId: string | null;
+  notAfterS: number;
+}
+
+/**
+ * The access token of a session. Org sign-ins give `typ user` with `tnt`; console sign-ins give
+ * `typ console` without it (DESIGN §5). Exactly these claims: verifiers and the SDK rely on them —
+ * plus `act` on an impersonated session and `azp` on a promoted token (spec "Access token
+ * claims"). A token never outlives its session (an impersonated one ends within the hour).
+ */
+export async function signSessionToken(
+  deps: Deps,
+  signer: Signer,
+  org: Org,
+  session: OAuthSession,
+  now: number,
+  promotion?: Promotion,
+): Promise<{ accessToken: string; expiresIn: number }> {
+  const iat = Math.floor(now / 1000);
+  const exp = Math.min(
+    iat + ACCESS_TOKEN_TTL_S,
+    Math.floor(session.expiresAt / 1000),
+    promotion?.notAfterS ?? Number.POSITIVE_INFINITY,
+  );
+  const tenantId = promotion ? promotion.tenantId : session.tenantId;
+  const claims: Record<string, unknown> = {
+    typ: org.isConsole ? 'console' : 'user',
+    iss: issuerOf(deps.config, org),
+    aud: promotion ? promotion.audience : session.clientId,
+    ...(promotion ? { azp: promotion.authorizedParty } : {}),
+    sub: session.userId,
+    ...(org.isConsole ? {} : { tnt: tenantId }),
+    sid: session.id,
+    jti: newId('jti'),
+    amr: session.amr,
+    acr: session.acr,
+    ...(session.actorId === null ? {} : { act: { sub: session.actorId } }),
+    iat,
+    exp,
+  };
+  return { accessToken: await signAccessToken(signer, claims), expiresIn: exp - iat };
+}
+
+/** Signs the access token for a session whose refresh token (if any) was already stored. */
+export async function tokenSet(
+  deps: Deps,
+  signer: Signer,
+  org: Org,
+  session: OAuthSession,
+  refreshToken: string | undefined,
+  now: number,
+): Promise<TokenSet> {
+  const access = await signSessionToken(deps, signer, org, session, now);
+  return refreshToken === undefined ? access : { ...access, refreshToken };
+}

@@ -1,0 +1,82 @@
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import type { Org } from '../types.js';
+import {
+  type AttemptRow,
+  attemptsOf,
+  type DeliveryRow,
+  findDelivery,
+  listDeliveriesOfWebhook,
+  requeueDelivery,
+} from '../../storage/repos/webhook-deliveries.js';
+import { findOrgWebhook } from '../../storage/repos/webhook-targets.js';
+import { announceDeliveries } from './outbox-signal.js';
+
+/** The log keeps every delivery; the list shows the newest this many. */
+export const DELIVERY_LOG_LIMIT = 100;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A delivery and its attempts as the management API shows them (snake_case, like the webhook object). */
+export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]) {
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    type: d.event_key,
+    status: d.status,
+    created_at: iso(d.created_at) as string,
+    next_attempt_at: d.status === 'pending' ? iso(d.next_attempt_at) : null,
+    attempts: attempts.map((a) => ({
+      at: iso(a.attempted_at) as string,
+      status_code: a.status_code,
+      duration_ms: a.duration_ms,
+      error: a.error,
+    })),
+  };
+}
+
+async function orgWebhook(deps: Deps, org: Org, webhookId: string) {
+  if (!webhookId.startsWith('whk_')) return fail('not_found', 'no such webhook');
+  return (await findOrgWebhook(deps.db, org.id, webhookId)) ?? fail('not_found', 'no such webhook');
+}
+
+/** A webhook's newest deliveries, newest event first, each with its attempts oldest first. */
+export async function listDeliveries(deps: Deps, org: Org, webhookId: string) {
+  await orgWebhook(deps, org, webhookId);
+  const deliveries = await listDeliveriesOfWebhook(deps.db, webhookId, DELIVERY_LOG_LIMIT);
+  const attempts = await attemptsOf(
+    deps.db,
+    deliveries.map((d) => d.id),
+  );
+  const byDelivery = new Map<string, AttemptRow[]>();
+  for (const a of attempts) {
+    const list = byDelivery.get(a.delivery_id);
+    if (list) list.push(a);
+    else byDelivery.set(a.delivery_id, [a]);
+  }
+  return deliveries.map((d) => deliveryView(d, byDelivery.get(d.id) ?? []));
+}
+
+/**
+ * Sends one event again: the delivery is due now with a fresh retry series, the same `webhook-id`
+ * and body. 409 while the webhook is inactive or a worker is attempting it at this moment.
+ */
+export async function retryDelivery(deps: Deps, org: Org, webhookId: string, deliveryId: string) {
+  const webhook = await orgWebhook(deps, org, webhookId);
+  const delivery =
+    (await findDelivery(deps.db, webhookId, deliveryId)) ?? fail('not_found', 'no such delivery');
+  if (webhook.active !== 1) fail('conflict', 'the webhook is inactive');
+  const now = Date.now();
+  if (!(await requeueDelivery(deps.db, delivery.id, now))) {
+    fail('conflict', 'the delivery is being attempted right now');
+  }
+  await announceDeliveries(deps.db);
+  const requeued = {
+    ...delivery,
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    claim_token: null,
+  };
+  return deliveryView(requeued, await attemptsOf(deps.db, [delivery.id]));
+}

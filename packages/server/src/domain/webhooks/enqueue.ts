@@ -1,0 +1,42 @@
+import { newId } from '../../crypto/random.js';
+import type { AuditEntry } from '../audit/audit.js';
+import type { Db } from '../../storage/db.js';
+import { deleteDeliveriesOfWebhook, insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
+import { announceDeliveries } from './outbox-signal.js';
+import { matchingWebhooks } from './routing-cache.js';
+import { eventBody } from './signing.js';
+
+/**
+ * The outbox half of recordAudit: with the transaction that wrote the audit entry, one pending
+ * delivery per active webhook of the org whose patterns match the entry's key. The change, its
+ * entry and its deliveries commit together or not at all. On PostgreSQL a NOTIFY (sent at commit)
+ * wakes the workers of every node.
+ */
+export async function enqueueDeliveries(db: Db, orgId: string, entry: AuditEntry): Promise<number> {
+  if (entry.key === 'webhook.deleted' && typeof entry.data.id === 'string') {
+    await deleteDeliveriesOfWebhook(db, entry.data.id);
+  }
+  const targets = await matchingWebhooks(db, orgId, entry.key);
+  if (targets.length === 0) return 0;
+  const body = eventBody(entry);
+  const now = Date.now();
+  await insertDeliveries(
+    db,
+    targets.map((webhookId) => ({
+      id: newId('wdl'),
+      org_id: orgId,
+      webhook_id: webhookId,
+      event_id: entry.id,
+      event_key: entry.key,
+      body,
+      status: 'pending' as const,
+      attempts: 0,
+      next_attempt_at: now,
+      claim_token: null,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
+  await announceDeliveries(db);
+  return targets.length;
+}

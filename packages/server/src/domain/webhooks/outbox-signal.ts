@@ -1,0 +1,29 @@
+import { EventEmitter } from 'node:events';
+import { PostgresAdapter, sql } from 'kysely';
+import type { Db } from '../../storage/db.js';
+
+/**
+ * Tells this process's delivery worker that deliveries were just enqueued, so it need not wait for
+ * its next poll. Only a hint: the rows may not be committed yet (the worker then finds them on a
+ * later look); other processes learn of them by polling, or on PostgreSQL by NOTIFY at commit.
+ */
+const signal = new EventEmitter();
+signal.setMaxListeners(0);
+
+export const OUTBOX_CHANNEL = 'tessera_webhook_outbox';
+
+/**
+ * Deliveries are due now (enqueued, or queued again): wakes this process's worker and, on
+ * PostgreSQL, every node's through a NOTIFY that `db`'s transaction sends when it commits.
+ */
+export async function announceDeliveries(db: Db): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
+  }
+  signal.emit('enqueued');
+}
+
+export function onEnqueued(listener: () => void): () => void {
+  signal.on('enqueued', listener);
+  return () => signal.off('enqueued', listener);
+}

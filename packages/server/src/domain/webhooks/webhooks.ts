@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '../../crypto/random.js';
+import {
+  deleteWebhook as deleteRow,
+  insertWebhook,
+  listWebhooks as listRows,
+  type WebhookRecord,
+} from '../../storage/repos/webhooks.js';
+import { recordAudit } from '../audit/audit.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import type { Actor, Org } from '../types.js';
+
+export type Webhook = WebhookRecord;
+
+export interface NewWebhook {
+  /** Already checked: an https URL. */
+  url: string;
+  /** Already checked: 1–50 routing-key patterns. */
+  events: string[];
+}
+
+/** The audit snapshot: camelCase, never the secret. */
+export const webhookSnapshot = (w: Webhook) => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  active: w.active,
+  createdAt: new Date(w.createdAt).toISOString(),
+  updatedAt: new Date(w.updatedAt).toISOString(),
+});
+
+/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes (DESIGN §6). */
+const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * Creates an active webhook and its `webhook.created` entry in one transaction. The secret is
+ * returned here once and stored only sealed; nothing else ever reads it back out but delivery.
+ */
+export async function createWebhook(
+  deps: Deps,
+  org: Org,
+  input: NewWebhook,
+  actor: Actor,
+): Promise<{ webhook: Webhook; secret: string }> {
+  const now = Date.now();
+  const webhook: Webhook = {
+    id: newId('whk'),
+    orgId: org.id,
+    url: input.url,
+    events: [...new Set(input.events)],
+    active: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const secret = newSigningSecret();
+  await deps.db.transaction().execute(async (trx) => {
+    await insertWebhook(trx, webhook, deps.sealer.seal(secret));
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'webhook',
+      verb: 'created',
+      actor,
+      at: now,
+      data: webhookSnapshot(webhook),
+    });
+  });
+  return { webhook, secret };
+}
+
+export async function listWebhooks(deps: Deps, org: Org): Promise<Webhook[]> {
+  return listRows(deps.db, org.id);
+}
+
+/** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
+export async function deleteWebhook(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+  if (!id.startsWith('whk_')) fail('not_found', 'no such webhook');
+  await deps.db.transaction().execute(async (trx) => {
+    const deleted = (await deleteRow(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'webhook',
+      verb: 'deleted',
+      actor,
+      data: webhookSnapshot(deleted),
+    });
+  });
+}

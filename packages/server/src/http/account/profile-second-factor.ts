@@ -1,0 +1,137 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requireUser } from '../../domain/directory/profile.js';
+import {
+  confirmEnrolment,
+  orgRequiresMfa,
+  pendingEnrolment,
+  removeSecondFactor,
+  secondFactorStatus,
+} from '../../domain/sign-in/second-factor.js';
+import type { Org, User } from '../../domain/types.js';
+import { findTotpFactor } from '../../storage/repos/second-factors.js';
+import { field, formOf, type PageContext, pageLink, pageRoute } from '../sign-in/context.js';
+import { CSRF_REJECTED } from '../sign-in/login.js';
+import { profileUserOf, renderProfile } from './profile.js';
+import { type PageOptions, sendErrorPage, sendPage } from '../sign-in/respond.js';
+import { codeProblem, qrCodeSvg, recoveryCodesView, setupView, statusView } from '../sign-in/second-factor-views.js';
+
+const PATH = '/profile/second-factor';
+const FORM = 'profile-second-factor';
+const CLOSED = 'This profile page has expired. Open your profile again from the application.';
+
+/**
+ * Two-step verification on the hosted profile page (opened with a profile key, DESIGN §4):
+ * GET shows the factor (or the enrolment in progress); POST `step=start` draws a new secret and
+ * shows its QR code and key, `step=confirm` turns it on with a first code and shows the recovery
+ * codes once, `step=remove` turns it off with a current code (not while the org requires it).
+ */
+export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext) {
+  const link = (request: FastifyRequest) => pageLink(ctx, request, PATH, {});
+
+  async function renderSetup(
+    org: Org,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    restart: boolean,
+    error: string | null,
+    options: PageOptions = {},
+  ) {
+    const enrolment = await pendingEnrolment(ctx.deps, org, user, restart);
+    const body = setupView({
+      action: link(request),
+      csrf: ctx.csrf.token(request, reply, FORM, [user.id]),
+      hidden: { step: 'confirm' },
+      secret: enrolment.secret,
+      qr: await qrCodeSvg(enrolment.uri),
+      error,
+      intro: 'Each sign-in will ask for a code from an app on your phone, after your password.',
+    });
+    return sendPage(reply, org.name, 'Set up two-step verification', body, options);
+  }
+
+  async function renderStatus(
+    org: Org,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    error: string | null,
+    options: PageOptions = {},
+  ) {
+    const status = await secondFactorStatus(ctx.deps, user.id);
+    const body = statusView({
+      action: link(request),
+      csrf: ctx.csrf.token(request, reply, FORM, [user.id]),
+      recoveryCodesLeft: status.recoveryCodesLeft,
+      required: await orgRequiresMfa(ctx.deps, org),
+      error,
+      profileHref: pageLink(ctx, request, '/profile', {}),
+    });
+    return sendPage(reply, org.name, 'Two-step verification', body, options);
+  }
+
+  app.get(
+    PATH,
+    pageRoute(ctx, async (org, request, reply) => {
+      const userId = profileUserOf(ctx, org, request);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      const user = await requireUser(ctx.deps, userId);
+      const factor = await findTotpFactor(ctx.deps.db, user.id);
+      if (factor === null) return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
+      if (factor.confirmed_at === null) return renderSetup(org, request, reply, user, false, null);
+      return renderStatus(org, request, reply, user, null);
+    }),
+  );
+
+  app.post(
+    PATH,
+    pageRoute(ctx, async (org, request, reply) => {
+      const form = formOf(request);
+      const userId = profileUserOf(ctx, org, request);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      if (!ctx.csrf.check(request, FORM, [userId], field(form, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      const user = await requireUser(ctx.deps, userId);
+      const step = field(form, 'step');
+      const code = field(form, 'code');
+      if (step === 'start') {
+        if ((await secondFactorStatus(ctx.deps, user.id)).enrolled) {
+          return renderStatus(org, request, reply, user, null);
+        }
+        return renderSetup(org, request, reply, user, true, null);
+      }
+      if (step === 'confirm') {
+        const outcome = await confirmEnrolment(ctx.deps, org, user, code.replace(/\s/g, ''), request.ip);
+        if (!outcome.ok) {
+          if ((await secondFactorStatus(ctx.deps, user.id)).enrolled) {
+            return renderStatus(org, request, reply, user, null);
+          }
+          const { error, options } = codeProblem(outcome);
+          return renderSetup(org, request, reply, user, false, error, options);
+        }
+        const codes = 'recoveryCodes' in outcome ? outcome.recoveryCodes : [];
+        const body = recoveryCodesView(codes, pageLink(ctx, request, '/profile', {}), 'Back to your profile');
+        return sendPage(reply, org.name, 'Save your recovery codes', body);
+      }
+      if (step === 'remove') {
+        const outcome = await removeSecondFactor(ctx.deps, org, user, code, request.ip);
+        if (!outcome.ok) {
+          const { error, options } = codeProblem(outcome);
+          return renderStatus(org, request, reply, user, error, options);
+        }
+        return renderProfile(ctx, org, request, reply, user, {
+          error: null,
+          saved: false,
+          notice: 'Two-step verification is off.',
+        });
+      }
+      return sendErrorPage(
+        reply,
+        org.name,
+        400,
+        'This form was not understood. Reload the page and try again.',
+      );
+    }),
+  );
+}

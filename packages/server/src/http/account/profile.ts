@@ -1,0 +1,104 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clock } from '../../domain/clock.js';
+import { ServiceError } from '../../domain/errors.js';
+import { redeemProfileKey, requireUser, updateNames } from '../../domain/directory/profile.js';
+import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/second-factor.js';
+import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens/tokens-policy.js';
+import type { Org, User } from '../../domain/types.js';
+import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
+import { CSRF_REJECTED } from '../sign-in/login.js';
+import { sendErrorPage, sendPage } from '../sign-in/respond.js';
+import { profileSectionView } from '../sign-in/second-factor-views.js';
+import { profileView } from '../sign-in/views.js';
+
+const CLOSED =
+  'This profile link has expired or was already used. Open your profile again from the application.';
+
+/** The profile cookie holds `org|user|expiry`, signed; it opens this page only, for 15 minutes. */
+export function profileUserOf(ctx: PageContext, org: Org, request: FastifyRequest): string | null {
+  const value = ctx.cookies.read(request, ctx.cookies.profile);
+  const [orgId, userId, expires] = value?.split('|') ?? [];
+  if (orgId !== org.id || !userId || !(Number(expires) > clock.now())) return null;
+  return userId;
+}
+
+export async function renderProfile(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  state: { error: string | null; saved: boolean; status?: number; notice?: string },
+) {
+  const secondFactor = profileSectionView({
+    enrolled: (await secondFactorStatus(ctx.deps, user.id)).enrolled,
+    required: await orgRequiresMfa(ctx.deps, org),
+    action: pageLink(ctx, request, '/profile/second-factor', {}),
+    csrf: ctx.csrf.token(request, reply, 'profile-second-factor', [user.id]),
+    manageHref: pageLink(ctx, request, '/profile/second-factor', {}),
+  });
+  const body = profileView({
+    action: pageLink(ctx, request, '/profile', {}),
+    csrf: ctx.csrf.token(request, reply, 'profile', [user.id]),
+    email: user.email,
+    firstName: user.firstName ?? '',
+    lastName: user.lastName ?? '',
+    error: state.error,
+    saved: state.saved,
+    notice: state.notice ?? null,
+    secondFactor,
+  });
+  return sendPage(reply, org.name, 'Your profile', body, { status: state.status ?? 200 });
+}
+
+/**
+ * GET /profile?key=… redeems the single-use key of POST /profile/session, sets the profile
+ * cookie and redirects to /profile, so the key leaves the address bar and history at once.
+ * GET and POST /profile then show and save first and last name.
+ */
+export function profilePages(app: FastifyInstance, ctx: PageContext) {
+  app.get(
+    '/profile',
+    pageRoute(ctx, async (org, request, reply) => {
+      const key = queryValue(request, 'key');
+      if (key !== undefined) {
+        const userId = await redeemProfileKey(ctx.deps, org, key);
+        if (userId === null) return sendErrorPage(reply, org.name, 400, CLOSED);
+        const expires = clock.now() + PROFILE_PAGE_TTL_MS;
+        ctx.cookies.set(reply, ctx.cookies.profile, `${org.id}|${userId}|${expires}`, {
+          path: '/profile',
+          maxAgeMs: PROFILE_PAGE_TTL_MS,
+        });
+        return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
+      }
+      const userId = profileUserOf(ctx, org, request);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      return renderProfile(ctx, org, request, reply, await requireUser(ctx.deps, userId), {
+        error: null,
+        saved: false,
+      });
+    }),
+  );
+
+  app.post(
+    '/profile',
+    pageRoute(ctx, async (org, request, reply) => {
+      const form = formOf(request);
+      const userId = profileUserOf(ctx, org, request);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      if (!ctx.csrf.check(request, 'profile', [userId], field(form, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      const names = { firstName: field(form, 'first_name'), lastName: field(form, 'last_name') };
+      try {
+        const user = await updateNames(ctx.deps, userId, names);
+        return renderProfile(ctx, org, request, reply, user, { error: null, saved: true });
+      } catch (error) {
+        if (!(error instanceof ServiceError) || error.code !== 'invalid_body') throw error;
+        const user = { ...(await requireUser(ctx.deps, userId)), ...names };
+        const message = `Please check the form: ${error.detail}.`;
+        return renderProfile(ctx, org, request, reply, user, { error: message, saved: false, status: 400 });
+      }
+    }),
+  );
+}

@@ -1,0 +1,55 @@
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { fail, failApi } from '../../domain/errors.js';
+
+/** A zod issue as an `error_detail` naming the field or parameter: `events[2]: must be …`. */
+function describe(issue: z.core.$ZodIssue, noun: 'field' | 'parameter'): string {
+  if (issue.code === 'unrecognized_keys') return `unknown ${noun}: ${issue.keys.join(', ')}`;
+  const path = issue.path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+  return path === '' ? issue.message : `${path}: ${issue.message}`;
+}
+
+/**
+ * A JSON object body checked against `schema`; any failure is 400 `code` with an `error_detail`
+ * naming the field: `invalid_request` on the management API (spec "Errors"), `invalid_body` on
+ * the user APIs.
+ */
+export function jsonBody<S extends z.ZodType>(
+  code: 'invalid_request' | 'invalid_body',
+  schema: S,
+  body: unknown,
+): z.output<S> {
+  // A form body arrives as a Map (http/form.ts): not JSON either.
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || body instanceof Map) {
+    return failApi(code, 'the body must be a JSON object');
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) return failApi(code, describe(result.error.issues[0] as never, 'field'));
+  return result.data;
+}
+
+/**
+ * The query string exactly as sent (fastify's parser folds repeats into arrays), checked against
+ * `schema`: a repeated, unknown or invalid parameter is 400 `invalid_query` naming it.
+ * `transport` names parameters that are not the operation's own (the loopback `host` override):
+ * they must not repeat either, and are left out of what the schema sees.
+ */
+export function strictQuery<S extends z.ZodType>(
+  schema: S,
+  request: FastifyRequest,
+  transport: readonly string[] = [],
+): { query: z.output<S>; given: Map<string, string> } {
+  const raw = request.raw.url ?? '';
+  const at = raw.indexOf('?');
+  const given = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(at === -1 ? '' : raw.slice(at + 1))) {
+    if (given.has(name)) fail('invalid_query', `repeated parameter: ${name}`);
+    given.set(name, value);
+  }
+  const own = Object.fromEntries([...given].filter(([name]) => !transport.includes(name)));
+  const result = schema.safeParse(own);
+  if (!result.success) fail('invalid_query', describe(result.error.issues[0] as never, 'parameter'));
+  return { query: result.data as z.output<S>, given };
+}

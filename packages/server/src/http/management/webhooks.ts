@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { Deps } from '../../domain/context.js';
+import { createWebhook, deleteWebhook, listWebhooks, type Webhook } from '../../domain/webhooks/webhooks.js';
+import { jsonBody } from './api-input.js';
+import { CreateWebhookBody, type Webhook as WebhookView } from './api-schemas.js';
+import { ownerCaller } from './owner-caller.js';
+
+const view = (w: Webhook): z.output<typeof WebhookView> => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  active: w.active,
+  created_at: new Date(w.createdAt).toISOString(),
+});
+
+type OrgParams = { Params: { org: string } };
+
+/** An org's webhooks (owners only; members 403): create (the secret is shown here once), list, delete. */
+export function webhookRoutes(app: FastifyInstance, deps: Deps) {
+  app.post<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
+    const { org, actor } = await ownerCaller(deps, request, 'forbidden');
+    const input = jsonBody('invalid_request', CreateWebhookBody, request.body);
+    const { webhook, secret } = await createWebhook(deps, org, input, actor);
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send({ ...view(webhook), secret });
+  });
+
+  app.get<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
+    const { org } = await ownerCaller(deps, request, 'forbidden');
+    reply.header('cache-control', 'no-store');
+    return (await listWebhooks(deps, org)).map(view);
+  });
+
+  app.delete<{ Params: { org: string; id: string } }>(
+    '/organizations/:org/webhooks/:id',
+    async (request, reply) => {
+      const { org, actor } = await ownerCaller(deps, request, 'forbidden');
+      await deleteWebhook(deps, org, request.params.id, actor);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  );
+}

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
+import { closeAuthorizationRequest } from '../../domain/sign-in/authorization-requests.js';
+import { authenticationOf } from '../../domain/sign-in/browser-sessions.js';
+import {
+  browserSessionOf,
+  field,
+  formOf,
+  type PageContext,
+  pageLink,
+  pageRoute,
+  queryValue,
+} from './context.js';
+import { authorizationResponse, pendingRequest } from './flow.js';
+import { CSRF_REJECTED, formTargets } from './login.js';
+import { sendErrorPage, sendPage } from './respond.js';
+import { consentView } from './views.js';
+
+/**
+ * GET and POST /consent: the client's name and the scopes it asks for, Allow or Deny. The CSRF
+ * token is bound to the browser session and the request, so a form rendered for one person
+ * cannot grant anything for another.
+ */
+export function consentPages(app: FastifyInstance, ctx: PageContext) {
+  app.get(
+    '/consent',
+    pageRoute(ctx, async (org, request, reply) => {
+      const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'));
+      const params = { req: pending.request.id };
+      const session = await browserSessionOf(ctx, org, request);
+      if (!session) return reply.redirect(pageLink(ctx, request, '/login', params), 303);
+      const body = consentView({
+        action: pageLink(ctx, request, '/consent', params),
+        csrf: ctx.csrf.token(request, reply, 'consent', [session.id, pending.request.id]),
+        clientName: pending.client.name,
+        email: session.user.email,
+        scopes: pending.request.scope.split(' ').filter((s) => s !== ''),
+        firstParty: pending.client.firstParty,
+      });
+      return sendPage(reply, org.name, 'Allow access?', body, { formTargets: formTargets(pending) });
+    }),
+  );
+
+  app.post(
+    '/consent',
+    pageRoute(ctx, async (org, request, reply) => {
+      const form = formOf(request);
+      const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'));
+      const session = await browserSessionOf(ctx, org, request);
+      if (!session) return reply.redirect(pageLink(ctx, request, '/login', { req: pending.request.id }), 303);
+      if (!ctx.csrf.check(request, 'consent', [session.id, pending.request.id], field(form, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      const target = { redirectUri: pending.request.redirect_uri, state: pending.request.state };
+      const decision = field(form, 'decision');
+      if (decision === 'deny') {
+        await closeAuthorizationRequest(ctx.deps, pending);
+        const denied = { error: 'access_denied', description: 'the user declined the request' };
+        return reply.redirect(authorizationResponse(ctx.deps, org, target, denied), 303);
+      }
+      if (decision !== 'allow') return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.');
+      const consented = session.actorId === null;
+      const code = await issueAuthorizationCode(ctx.deps, org, pending, authenticationOf(session), consented);
+      return reply.redirect(authorizationResponse(ctx.deps, org, target, { code }), 303);
+    }),
+  );
+}

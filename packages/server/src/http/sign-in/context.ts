@@ -1,0 +1,66 @@
+import type { FastifyReply, FastifyRequest, RouteShorthandOptionsWithHandler } from 'fastify';
+import { resumeBrowserSession } from '../../domain/sign-in/browser-sessions.js';
+import type { Deps } from '../../domain/context.js';
+import { ServiceError } from '../../domain/errors.js';
+import type { Org } from '../../domain/types.js';
+import { type FormParams, isForm } from '../form.js';
+import { orgOf } from '../org-routing.js';
+import type { PageCookies } from './cookies.js';
+import type { Csrf } from './csrf.js';
+import { pageRouteOptions } from './page-routes.js';
+
+/** What every hosted page handler is given. */
+export interface PageContext {
+  deps: Deps;
+  cookies: PageCookies;
+  csrf: Csrf;
+}
+
+/** The signed-in person of this browser on this org's host, or null. */
+export async function browserSessionOf(ctx: PageContext, org: Org, request: FastifyRequest) {
+  const secret = ctx.cookies.read(request, ctx.cookies.session);
+  return secret === null ? null : resumeBrowserSession(ctx.deps, org, secret);
+}
+
+/**
+ * A link to another page of this host. In loopback development a request may name its org with
+ * the `host` query parameter (DESIGN §4); links keep it so the flow stays on that org.
+ */
+export function pageLink(
+  ctx: PageContext,
+  request: FastifyRequest,
+  path: string,
+  params: Record<string, string>,
+) {
+  const query = new URLSearchParams(params);
+  const override = (request.query as Record<string, unknown> | undefined)?.host;
+  if (ctx.deps.config.loopback && typeof override === 'string' && override !== '')
+    query.set('host', override);
+  const search = query.toString();
+  return search === '' ? path : `${path}?${search}`;
+}
+
+/** The first value of a form field, '' when absent. */
+export const field = (form: FormParams, name: string): string => form.get(name)?.[0] ?? '';
+
+export function formOf(request: FastifyRequest): FormParams {
+  if (!isForm(request.body)) throw new ServiceError('invalid_body', 'this form was not sent as a form');
+  return request.body;
+}
+
+/** A query parameter given exactly once, else undefined. */
+export function queryValue(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+type PageHandler = (org: Org, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * A hosted page route (its options: the handler, marked as a page's): resolves the org and runs
+ * the handler. What it throws is shown as the page's HTML error page by renderError (errors.ts),
+ * like input refused before the handler ran.
+ */
+export function pageRoute(ctx: PageContext, handler: PageHandler): RouteShorthandOptionsWithHandler {
+  return pageRouteOptions(async (request, reply) => handler(await orgOf(ctx.deps, request), request, reply));
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { IMPERSONATION_PATH, openImpersonation } from '../../domain/sign-in/impersonation.js';
+import type { PageContext } from './context.js';
+import { pageRoute, queryValue } from './context.js';
+import { completeSignIn } from './login.js';
+import { sendErrorPage } from './respond.js';
+
+const CLOSED = 'This impersonation link has expired or was already used. Start the impersonation again.';
+
+/**
+ * GET /login/impersonation?key=… opens the one-time link of an impersonation: it signs this
+ * browser in as the user (a login cookie of at most one hour, `act` on every token) and completes
+ * the authorization request the link was made for, redirecting to the client with a code. No
+ * consent is asked: the owner acts with the org's authority (see flow.ts).
+ */
+export function impersonationPages(app: FastifyInstance, ctx: PageContext) {
+  app.get(
+    IMPERSONATION_PATH,
+    pageRoute(ctx, async (org, request, reply) => {
+      const key = queryValue(request, 'key');
+      const opened = key === undefined ? null : await openImpersonation(ctx.deps, org, key);
+      if (opened === null) return sendErrorPage(reply, org.name, 400, CLOSED);
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      return completeSignIn(ctx, org, request, reply, opened.user, opened.pending, opened.method);
+    }),
+  );
+}

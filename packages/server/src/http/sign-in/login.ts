@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
+import { PASSWORD_SIGN_IN, type SignInMethod, startBrowserSession } from '../../domain/sign-in/browser-sessions.js';
+import { clock } from '../../domain/clock.js';
+import { checkPassword } from '../../domain/sign-in/password-login.js';
+import { signupOpen } from '../../domain/sign-in/signup.js';
+import { BROWSER_SESSION_TTL_MS } from '../../domain/tokens/tokens-policy.js';
+import type { Org, User } from '../../domain/types.js';
+import { rateLimitKey } from '../client-ip.js';
+import {
+  browserSessionOf,
+  field,
+  formOf,
+  type PageContext,
+  pageLink,
+  pageRoute,
+  queryValue,
+} from './context.js';
+import { nextStep, optionalRequest, requestParams } from './flow.js';
+import { formTargetOf, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { secondFactorRedirect } from './second-factor.js';
+import { loginView, signedInView } from './views.js';
+
+/** Deliberately the same words for an unknown account and a wrong password. */
+const INVALID = 'Incorrect email or password.';
+
+export const CSRF_REJECTED = 'This form has expired. Reload the page and try again.';
+
+/** A form that completes an authorization request redirects to the client: CSP must allow it. */
+export function formTargets(pending: PendingAuthorization | null): string[] {
+  return pending ? [formTargetOf(pending.request.redirect_uri)] : [];
+}
+
+export function renderLogin(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pending: PendingAuthorization | null,
+  state: { email: string; error: string | null },
+  options: PageOptions = {},
+) {
+  const params = requestParams(pending);
+  const body = loginView({
+    action: pageLink(ctx, request, '/login', params),
+    csrf: ctx.csrf.token(request, reply, 'login', [pending?.request.id ?? '']),
+    email: state.email,
+    error: state.error,
+    signupHref: signupOpen(org) ? pageLink(ctx, request, '/signup', params) : null,
+  });
+  return sendPage(reply, org.name, 'Sign in', body, { formTargets: formTargets(pending), ...options });
+}
+
+/**
+ * After a correct password or a sign-up: on to the second factor when the user has one (or the
+ * org requires one), else set the login cookie and move the flow on.
+ */
+export async function signedIn(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  pending: PendingAuthorization | null,
+) {
+  const secondStep = await secondFactorRedirect(ctx, org, request, reply, user, pending);
+  if (secondStep !== null) return reply.redirect(secondStep, 303);
+  return completeSignIn(ctx, org, request, reply, user, pending, PASSWORD_SIGN_IN);
+}
+
+/** Sets the login cookie of a new browser session (recording `user.login`). */
+export async function startSignedInSession(
+  ctx: PageContext,
+  org: Org,
+  reply: FastifyReply,
+  user: User,
+  method: SignInMethod,
+) {
+  const { secret, session } = await startBrowserSession(ctx.deps, org, user, method);
+  const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
+  ctx.cookies.set(reply, ctx.cookies.session, secret, { maxAgeMs });
+  return session;
+}
+
+/** Signs the person in with `method` and moves the authorization request on (or shows /login). */
+export async function completeSignIn(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: User,
+  pending: PendingAuthorization | null,
+  method: SignInMethod,
+) {
+  const session = await startSignedInSession(ctx, org, reply, user, method);
+  const next = pending
+    ? await nextStep(ctx, org, request, pending, session)
+    : pageLink(ctx, request, '/login', {});
+  return reply.redirect(next, 303);
+}
+
+/** GET and POST /login: email and password, throttled, generic on failure. */
+export function loginPages(app: FastifyInstance, ctx: PageContext) {
+  app.get(
+    '/login',
+    pageRoute(ctx, async (org, request, reply) => {
+      const reqId = queryValue(request, 'req');
+      const pending = await optionalRequest(ctx.deps, org, reqId);
+      const session = await browserSessionOf(ctx, org, request);
+      if (session && pending) return reply.redirect(await nextStep(ctx, org, request, pending, session), 303);
+      if (session) return sendPage(reply, org.name, 'Signed in', signedInView(session.user.email));
+      return renderLogin(ctx, org, request, reply, pending, { email: '', error: null });
+    }),
+  );
+
+  app.post(
+    '/login',
+    pageRoute(ctx, async (org, request, reply) => {
+      const form = formOf(request);
+      const reqId = queryValue(request, 'req');
+      const pending = await optionalRequest(ctx.deps, org, reqId);
+      if (!ctx.csrf.check(request, 'login', [reqId ?? ''], field(form, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      const email = field(form, 'email').trim();
+      const outcome = await checkPassword(
+        ctx.deps,
+        org,
+        email,
+        field(form, 'password'),
+        rateLimitKey(request),
+      );
+      if (outcome.ok) return signedIn(ctx, org, request, reply, outcome.user, pending);
+      if (outcome.reason === 'throttled') {
+        const { error, options } = throttledPage(outcome.retryAfterS, 'sign-in attempts');
+        return renderLogin(ctx, org, request, reply, pending, { email, error }, options);
+      }
+      return renderLogin(ctx, org, request, reply, pending, { email, error: INVALID }, { status: 400 });
+    }),
+  );
+}

@@ -1,0 +1,110 @@
+import { SCOPES } from '../../domain/tokens/scopes.js';
+import { html, type SafeHtml } from './html.js';
+
+/** The bodies of the hosted pages. Pure functions of their inputs; `html` escapes every value. */
+
+export const notice = (error: string | null, kind = 'error') =>
+  error ? html`<p class="${kind}" role="alert">${error}</p>` : '';
+
+/** First and last name, as the sign-up and profile forms both ask for them. */
+const nameFields = (v: { firstName: string; lastName: string }) =>
+  html`<label for="first_name">First name</label>
+<input id="first_name" name="first_name" autocomplete="given-name" value="${v.firstName}">
+<label for="last_name">Last name</label>
+<input id="last_name" name="last_name" autocomplete="family-name" value="${v.lastName}">`;
+
+export interface LoginView {
+  action: string;
+  csrf: string;
+  email: string;
+  error: string | null;
+  signupHref: string | null;
+}
+
+export function loginView(v: LoginView): SafeHtml {
+  return html`<h1>Sign in</h1>${notice(v.error)}
+<form method="post" action="${v.action}">
+<input type="hidden" name="csrf" value="${v.csrf}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>
+${v.signupHref ? html`<p class="muted">New here? <a href="${v.signupHref}">Create an account</a></p>` : ''}`;
+}
+
+export interface SignupView {
+  action: string;
+  csrf: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  error: string | null;
+  loginHref: string;
+}
+
+export function signupView(v: SignupView): SafeHtml {
+  return html`<h1>Create your account</h1>${notice(v.error)}
+<form method="post" action="${v.action}">
+<input type="hidden" name="csrf" value="${v.csrf}">
+${nameFields(v)}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
+<label for="password">Password (at least 8 characters)</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
+<button type="submit">Create account</button>
+</form>
+<p class="muted">Already have an account? <a href="${v.loginHref}">Sign in</a></p>`;
+}
+
+export interface ConsentView {
+  action: string;
+  csrf: string;
+  clientName: string;
+  email: string;
+  scopes: string[];
+  firstParty: boolean;
+}
+
+export function consentView(v: ConsentView): SafeHtml {
+  const items = v.scopes.map((s) => html`<li>${SCOPES[s] ?? s}</li>`);
+  return html`<h1>Allow access?</h1>
+<p><strong>${v.clientName}</strong> wants to use your account <strong>${v.email}</strong>.</p>
+${items.length ? html`<p>It asks to:</p><ul>${items}</ul>` : html`<p>It asks to know who you are.</p>`}
+${v.firstParty ? '' : html`<p class="muted">This application was registered by a third party. Allow it only if you trust it.</p>`}
+<form method="post" action="${v.action}">
+<input type="hidden" name="csrf" value="${v.csrf}">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form>`;
+}
+
+export interface ProfileView {
+  action: string;
+  csrf: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  error: string | null;
+  saved: boolean;
+  notice?: string | null;
+  /** The two-step verification section, below the names form. */
+  secondFactor?: SafeHtml;
+}
+
+export function profileView(v: ProfileView): SafeHtml {
+  return html`<h1>Your profile</h1>${notice(v.error)}${v.saved ? notice('Saved.', 'notice') : ''}${notice(v.notice ?? null, 'notice')}
+<p class="muted">Signed in as ${v.email}</p>
+<form method="post" action="${v.action}">
+<input type="hidden" name="csrf" value="${v.csrf}">
+${nameFields(v)}
+<button type="submit">Save</button>
+</form>
+${v.secondFactor ?? ''}`;
+}
+
+export function signedInView(email: string): SafeHtml {
+  return html`<h1>You are signed in</h1><p>Signed in as <strong>${email}</strong>.</p>
+<p class="muted">You can close this page and return to the application.</p>`;
+}
