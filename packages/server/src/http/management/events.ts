@@ -1,24 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Verb } from '../../domain/audit/audit.js';
-import type { Deps } from '../../domain/context.js';
 import { listEvents } from '../../domain/audit/events.js';
-import { strictQuery } from './api-input.js';
+import type { Deps } from '../../domain/context.js';
 import { EventsQuery } from './api-schemas.js';
-import { pageLinks } from '../link-header.js';
 import { ownerCaller } from './owner-caller.js';
+import { pagedQuery, sendPage } from './paged-list.js';
 
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['entity', 'verb', 'actor_id', 'key_prefix', 'from', 'to'] as const;
-
-/**
- * Where this list lives: the console's public address (TESSERA_URL; the management API is served
- * there only, and a `Host` header behind a proxy or beside the loopback `host` override may name
- * something else), then the path as the caller wrote it, with their `{org}` (id or slug).
- */
-function listUrl(deps: Deps, request: FastifyRequest): string {
-  const path = (request.raw.url ?? '').split('?')[0] as string;
-  return `${deps.config.baseUrl}${path}`;
-}
 
 /**
  * GET /organizations/{org}/events: the org's audit log, newest first, for owners (anyone else,
@@ -26,9 +15,9 @@ function listUrl(deps: Deps, request: FastifyRequest): string {
  */
 export function eventRoutes(app: FastifyInstance, deps: Deps) {
   app.get<{ Params: { org: string } }>('/organizations/:org/events', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'not_found');
-    const transport = deps.config.loopback ? ['host'] : [];
-    const { query, given } = strictQuery(EventsQuery, request, transport);
+    const { org } = await ownerCaller(deps, request, 'not_found', 'events:read');
+    const list = pagedQuery(deps, EventsQuery, request);
+    const { query } = list;
     const page = await listEvents(deps, org, {
       perPage: query.per_page,
       page: query.page,
@@ -39,21 +28,6 @@ export function eventRoutes(app: FastifyInstance, deps: Deps) {
       from: query.from ?? null,
       to: query.to ?? null,
     });
-    const asGiven = (names: readonly string[]) =>
-      names.flatMap((name) => {
-        const value = given.get(name);
-        return value === undefined ? [] : [[name, value] as const];
-      });
-    const link = pageLinks({
-      base: listUrl(deps, request),
-      filters: asGiven(FILTERS),
-      trailing: asGiven(transport),
-      page: query.page,
-      perPage: query.per_page,
-      total: page.total,
-    });
-    reply.header('cache-control', 'no-store');
-    if (link !== null) reply.header('link', link);
-    return page.entries;
+    return sendPage(deps, request, reply, { ...list, entries: page.entries, total: page.total }, FILTERS);
   });
 }

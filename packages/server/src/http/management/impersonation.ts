@@ -15,7 +15,7 @@ type Params = { Params: { org: string; id: string } };
  */
 export function impersonationRoutes(app: FastifyInstance, deps: Deps) {
   app.post<Params>('/organizations/:org/users/:id/impersonation', async (request, reply) => {
-    const { org, consoleUserId } = await ownerCaller(deps, request, 'forbidden');
+    const { org, consoleUserId } = await ownerCaller(deps, request, 'forbidden', 'users:impersonate');
     const body = jsonBody('invalid_request', StartImpersonationBody, request.body);
     const started = await startImpersonation(deps, org, consoleUserId, request.params.id, {
       reason: body.reason,

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { fail } from '../../domain/errors.js';
 import { type MemberAnswer, type OwnedOrg, requireOrgOwner } from '../../domain/directory/org-access.js';
+import { fail } from '../../domain/errors.js';
+import type { ManagementScope } from '../../domain/tokens/console-scopes.js';
 import type { Actor } from '../../domain/types.js';
 import { authenticateBearer } from '../bearer.js';
 
@@ -21,6 +22,7 @@ export async function ownerCaller(
   deps: Deps,
   request: FastifyRequest<{ Params: { org: string } }>,
   members: MemberAnswer,
+  _scope: ManagementScope,
 ): Promise<OwnerCaller> {
   const { org: host, access } = await authenticateBearer(deps, request, ['console']);
   if (!host.isConsole) return fail('not_found', 'the management API is served on the console host');

@@ -19,7 +19,7 @@ type OrgParams = { Params: { org: string } };
 /** An org's webhooks (owners only; members 403): create (the secret is shown here once), list, delete. */
 export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   app.post<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden');
+    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
     const input = jsonBody('invalid_request', CreateWebhookBody, request.body);
     const { webhook, secret } = await createWebhook(deps, org, input, actor);
     return reply
@@ -29,7 +29,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   app.get<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'forbidden');
+    const { org } = await ownerCaller(deps, request, 'forbidden', 'org:read');
     reply.header('cache-control', 'no-store');
     return (await listWebhooks(deps, org)).map(view);
   });
@@ -37,7 +37,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   app.delete<{ Params: { org: string; id: string } }>(
     '/organizations/:org/webhooks/:id',
     async (request, reply) => {
-      const { org, actor } = await ownerCaller(deps, request, 'forbidden');
+      const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
       await deleteWebhook(deps, org, request.params.id, actor);
       return reply.code(204).header('cache-control', 'no-store').send();
     },
