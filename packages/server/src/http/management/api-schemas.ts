@@ -76,8 +76,8 @@ const instant = (name: string) =>
     .optional()
     .meta({ description: `${name}: an ISO date, or date-time with Z or an offset` });
 
-/** The event list's query: every parameter once at most (checked before this schema). */
-export const EventsQuery = z.strictObject({
+/** `page` and `per_page` of every paged list (the events list's paging). */
+export const PAGE_FIELDS = {
   per_page: z
     .enum(['1', '50', '100'], 'must be 1, 50 or 100')
     .default('50')
@@ -89,6 +89,11 @@ export const EventsQuery = z.strictObject({
     .default('0')
     .transform(Number)
     .meta({ description: 'zero-based page number; a page past the end is empty' }),
+};
+
+/** The event list's query: every parameter once at most (checked before this schema). */
+export const EventsQuery = z.strictObject({
+  ...PAGE_FIELDS,
   entity: z
     .string()
     .regex(ENTITY_SHAPE, 'must be an entity type such as tenant')
