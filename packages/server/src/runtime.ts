@@ -1,10 +1,11 @@
 import type { Config } from './config/config.js';
-import { loadMasterSecret } from './crypto/master-secret.js';
+import { loadMasterSecret } from './config/master-secret.js';
+import { derivePageKeys } from './crypto/derived-keys.js';
 import { Sealer } from './crypto/sealing.js';
 import type { Deps } from './domain/context.js';
-import { CredentialCache } from './domain/tokens/credential-cache.js';
-import { KeyRing } from './domain/keys/keys.js';
 import { ensureConsoleOrg } from './domain/directory/orgs.js';
+import { KeyRing } from './domain/keys/keys.js';
+import { CredentialCache } from './domain/tokens/credential-cache.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
@@ -32,7 +33,10 @@ export async function openRuntime(
   warn: (line: string) => void,
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
-  const sealer = new Sealer(loadMasterSecret(config, warn));
+  const masterSecret = loadMasterSecret(config, warn);
+  const sealer = new Sealer(masterSecret);
+  // Held in memory only, like the sealer's key; never logged.
+  const pageKeys = derivePageKeys(masterSecret);
   const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn });
   let listener: { close(): Promise<void> } | null = null;
   try {
@@ -55,6 +59,7 @@ export async function openRuntime(
       db: store.db,
       dialect: store.dialect,
       sealer,
+      pageKeys,
       config,
       keyRing: new KeyRing(store.db, sealer),
       ...(credentials ? { credentials } : {}),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Signer } from '../domain/keys/keys.js';
+import type { Signer } from './jwt.js';
 
 /**
  * Signs an ID token (OIDC Core §2): header `alg RS256`, `typ JWT`, `kid`. Never `at+jwt`, so an

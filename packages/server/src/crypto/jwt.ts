@@ -1,5 +1,11 @@
 import { webcrypto } from 'node:crypto';
-import type { Signer } from '../domain/keys/keys.js';
+import type { CryptoKey } from 'jose';
+
+/** A private signing key and the `kid` it is published under. */
+export interface Signer {
+  kid: string;
+  key: CryptoKey;
+}
 
 const RS256 = { name: 'RSASSA-PKCS1-v1_5' } as const;
 

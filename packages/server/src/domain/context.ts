@@ -1,15 +1,21 @@
 import type { Config } from '../config/config.js';
+import type { PageKeys } from '../crypto/derived-keys.js';
 import type { Sealer } from '../crypto/sealing.js';
 import type { Db, Dialect } from '../storage/db.js';
 import type { MachineClientRow } from '../storage/repos/clients.js';
-import type { CredentialCache } from './tokens/credential-cache.js';
 import type { KeyRing } from './keys/keys.js';
+import type { CredentialCache } from './tokens/credential-cache.js';
 
-/** What domain operations need: the database, the at-rest sealer, configuration, the key ring. */
+/**
+ * What domain operations need: the database, the at-rest sealer, the hosted pages' keys,
+ * configuration, the key ring.
+ */
 export interface Deps {
   readonly db: Db;
   readonly dialect: Dialect;
   readonly sealer: Sealer;
+  /** The cookie-signing and CSRF keys of the hosted pages, derived once from the master secret. */
+  readonly pageKeys: PageKeys;
   readonly config: Config;
   readonly keyRing: KeyRing;
   /** The client_credentials lookups, kept until a change is committed (`tessera serve` only). */

@@ -1,4 +1,5 @@
 import type { CryptoKey, JWK } from 'jose';
+import type { Signer } from '../../crypto/jwt.js';
 import type { Sealer } from '../../crypto/sealing.js';
 import { generateSigningKey, openPrivateKey } from '../../crypto/signing-keys.js';
 import type { Db } from '../../storage/db.js';
@@ -7,6 +8,9 @@ import { recordAudit } from '../audit/audit.js';
 import { fail } from '../errors.js';
 import { RETIRED_KEY_GRACE_MS } from '../tokens/tokens-policy.js';
 import type { Actor } from '../types.js';
+
+/** The signer the key ring hands out (declared with the JWS code in crypto/jwt.ts). */
+export type { Signer };
 
 async function addKey(trx: Db, sealer: Sealer, orgId: string, status: 'next' | 'active', now: number) {
   const key = await generateSigningKey(sealer);
@@ -61,11 +65,6 @@ export async function publicJwks(db: Db, orgId: string): Promise<{ keys: JWK[] }
   // The signing key first: some clients try keys in order.
   rows.sort((a, b) => (a.status === 'active' ? -1 : b.status === 'active' ? 1 : 0));
   return { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
-}
-
-export interface Signer {
-  kid: string;
-  key: CryptoKey;
 }
 
 /**

@@ -1,31 +1,29 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
-import { derivePageKeys } from '../../crypto/derived-keys.js';
-import { loadMasterSecret } from '../../crypto/master-secret.js';
 import type { Deps } from '../../domain/context.js';
-import { authorizeEndpoint } from './authorize-endpoint.js';
+import { accountRoutes } from '../account/account.js';
+import { organizationMembershipRoutes } from '../account/organization-membership.js';
+import { profilePages } from '../account/profile.js';
+import { profileSecondFactorPages } from '../account/profile-second-factor.js';
+import { tenantRoutes } from '../account/tenants.js';
 import { revokeEndpoint } from '../oauth/revoke-endpoint.js';
 import { userinfoEndpoint } from '../oauth/userinfo-endpoint.js';
+import { authorizeEndpoint } from './authorize-endpoint.js';
 import { consentPages } from './consent.js';
 import { PageCookies } from './cookies.js';
 import { Csrf } from './csrf.js';
 import { impersonationPages } from './impersonation.js';
 import { loginPages } from './login.js';
-import { profilePages } from '../account/profile.js';
-import { profileSecondFactorPages } from '../account/profile-second-factor.js';
 import { secondFactorPages } from './second-factor.js';
 import { signupPages } from './signup.js';
-import { accountRoutes } from '../account/account.js';
-import { organizationMembershipRoutes } from '../account/organization-membership.js';
-import { tenantRoutes } from '../account/tenants.js';
 
 /**
  * Sign-in: the authorization endpoint and hosted pages, revocation, and the bearer APIs the SDK
- * calls. (The grants live in the token endpoint's registry.) The runtime has already loaded the
- * master secret, so reading it again only derives the page keys; nothing here logs them.
+ * calls. (The grants live in the token endpoint's registry.) The page keys come derived with the
+ * runtime (Deps.pageKeys); nothing here logs them.
  */
 export function signInRoutes(app: FastifyInstance, deps: Deps) {
-  const keys = derivePageKeys(loadMasterSecret(deps.config, () => {}));
+  const keys = deps.pageKeys;
   const cookies = new PageCookies(deps.config);
   const ctx = { deps, cookies, csrf: new Csrf(keys.csrf, cookies) };
   app.register(fastifyCookie, { secret: keys.cookie, hook: 'onRequest' });

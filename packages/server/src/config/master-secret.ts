@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Config, ConfigError } from '../config/config.js';
+import { type Config, ConfigError } from './config.js';
 
 /**
  * TESSERA_SECRET, or for development a secret generated once into the data dir. Several nodes
