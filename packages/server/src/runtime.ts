@@ -3,9 +3,11 @@ import { loadMasterSecret } from './config/master-secret.js';
 import { derivePageKeys } from './crypto/derived-keys.js';
 import { Sealer } from './crypto/sealing.js';
 import type { Deps } from './domain/context.js';
+import type { OrgCache } from './domain/directory/org-cache.js';
 import { ensureConsoleOrg } from './domain/directory/orgs.js';
 import { KeyRing } from './domain/keys/keys.js';
 import { CredentialCache } from './domain/tokens/credential-cache.js';
+import type { Org } from './domain/types.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
@@ -21,8 +23,9 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   /**
-   * Keep client_credentials lookups in memory (`tessera serve`). Opens one more connection: on
-   * PostgreSQL LISTENing for the changes that empty the cache, on SQLite reading its commit counter.
+   * Keep client_credentials lookups and the token endpoint's orgs in memory (`tessera serve`). Opens
+   * one more connection: on PostgreSQL LISTENing for the changes that empty the caches, on SQLite
+   * reading its commit counter.
    */
   cacheCredentials?: boolean;
 }
@@ -41,19 +44,25 @@ export async function openRuntime(
   let listener: { close(): Promise<void> } | null = null;
   try {
     await migrate(store.db);
-    // client_credentials lookups are cached: on PostgreSQL until a NOTIFY says clients or keys
-    // changed (migration 008), on SQLite until the next commit to the file.
+    // client_credentials lookups and the token endpoint's orgs are cached: on PostgreSQL until a
+    // NOTIFY says clients or keys changed (migration 008), on SQLite until the next commit to the file.
     let credentials: CredentialCache<MachineClientRow> | undefined;
+    let orgs: OrgCache | undefined;
     if (options.cacheCredentials && store.commitVersion) {
       credentials = new CredentialCache<MachineClientRow>(store.commitVersion);
+      orgs = new CredentialCache<Org>(store.commitVersion);
     } else if (options.cacheCredentials && config.databaseUrl) {
-      const cache = new CredentialCache<MachineClientRow>();
+      const caches = [new CredentialCache<MachineClientRow>(), new CredentialCache<Org>()] as const;
       listener = listenForChanges(config.databaseUrl, CREDENTIALS_CHANNEL, {
-        onChange: () => cache.changed(),
-        onLive: (live) => cache.live(live),
+        onChange: () => {
+          for (const cache of caches) cache.changed();
+        },
+        onLive: (live) => {
+          for (const cache of caches) cache.live(live);
+        },
         warn,
       });
-      credentials = cache;
+      [credentials, orgs] = caches;
     }
     const deps: Deps = {
       db: store.db,
@@ -63,6 +72,7 @@ export async function openRuntime(
       config,
       keyRing: new KeyRing(store.db, sealer),
       ...(credentials ? { credentials } : {}),
+      ...(orgs ? { orgs } : {}),
     };
     await ensureConsoleOrg(deps);
     return {

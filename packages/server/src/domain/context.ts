@@ -5,6 +5,7 @@ import type { Db, Dialect } from '../storage/db.js';
 import type { MachineClientRow } from '../storage/repos/clients.js';
 import type { KeyRing } from './keys/keys.js';
 import type { CredentialCache } from './tokens/credential-cache.js';
+import type { Org } from './types.js';
 
 /**
  * What domain operations need: the database, the at-rest sealer, the hosted pages' keys,
@@ -20,4 +21,6 @@ export interface Deps {
   readonly keyRing: KeyRing;
   /** The client_credentials lookups, kept until a change is committed (`tessera serve` only). */
   readonly credentials?: CredentialCache<MachineClientRow>;
+  /** The token endpoint's orgs by slug, kept by the same rule (directory/org-cache.ts; `tessera serve` only). */
+  readonly orgs?: CredentialCache<Org>;
 }

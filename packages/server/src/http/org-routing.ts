@@ -2,10 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import { isLoopbackHost } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
-import { fail } from '../domain/errors.js';
+import { orgOfSlug } from '../domain/directory/org-cache.js';
 import { CONSOLE_SLUG } from '../domain/directory/orgs.js';
+import { fail } from '../domain/errors.js';
+import { CREDENTIALS_MAX_AGE_MS } from '../domain/tokens/credential-cache.js';
 import type { Org } from '../domain/types.js';
-import { findConsoleOrg, findOrgBySlug } from '../storage/repos/orgs.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,47 +49,28 @@ export function slugOfHost(config: Config, host: string): string | null {
 }
 
 /**
- * How long the token endpoint may reuse an org it looked up by slug. Orgs are never renamed,
- * re-slugged or deleted today; within this window another process's change to an org's other
- * fields (name, allowSignup) is not seen by token requests. Only what a token needs from the org
+ * What the token endpoint, the hot path, passes to orgOf: its org may come from the domain's org
+ * cache (domain/directory/org-cache.ts), which drops an org when a change is committed, and after
+ * this long at most when no change notification reaches it. Only what a token needs from the org
  * (its id, slug and whether it is the console: the issuer) is used there, and the client and the
- * signing key are still read on every request, so a deleted org's clients stop at once anyway.
- * Unknown hosts are never cached: an org created a moment ago is found at once.
+ * signing key are still checked on every request.
  */
-export const ORG_CACHE_TTL_MS = 5000;
-const ORG_CACHE_MAX = 1000;
-
-/** Per database (tests run several runtimes in one process): slug → org and when it was read. */
-const orgCaches = new WeakMap<object, Map<string, { org: Org; at: number }>>();
-
-async function findOrgOfSlug(deps: Deps, slug: string, maxAgeMs: number): Promise<Org | null> {
-  const read = () => (slug === CONSOLE_SLUG ? findConsoleOrg(deps.db) : findOrgBySlug(deps.db, slug));
-  if (maxAgeMs <= 0) return read();
-  let cache = orgCaches.get(deps.db);
-  if (!cache) {
-    cache = new Map();
-    orgCaches.set(deps.db, cache);
-  }
-  const now = Date.now();
-  const hit = cache.get(slug);
-  if (hit && now - hit.at < maxAgeMs) return hit.org;
-  const org = await read();
-  if (org) {
-    if (cache.size >= ORG_CACHE_MAX) cache.clear();
-    cache.set(slug, { org, at: now });
-  }
-  return org;
-}
+export const ORG_CACHE_TTL_MS = CREDENTIALS_MAX_AGE_MS;
 
 /**
- * The org of this request, looked up once per request. Unknown hosts are 404. `maxAgeMs` lets a
- * hot path (the token endpoint) reuse a lookup that recent, see ORG_CACHE_TTL_MS; by default
- * the database is read.
+ * The org of this request, looked up once per request. Unknown hosts are 404. By default the
+ * database is read; the token endpoint passes ORG_CACHE_TTL_MS to take the org from the domain's
+ * org cache when the runtime keeps one (Deps.orgs).
  */
-export async function orgOf(deps: Deps, request: FastifyRequest, maxAgeMs = 0): Promise<Org> {
+export async function orgOf(
+  deps: Deps,
+  request: FastifyRequest,
+  reuse: 0 | typeof ORG_CACHE_TTL_MS = 0,
+): Promise<Org> {
   if (request.tesseraOrg) return request.tesseraOrg;
   const slug = slugOfHost(deps.config, requestHost(deps.config, request));
-  const org = slug === null ? null : await findOrgOfSlug(deps, slug, maxAgeMs);
+  const cache = reuse > 0 ? deps.orgs : undefined;
+  const org = slug === null ? null : await orgOfSlug(deps.db, slug, cache);
   if (!org) return fail('not_found', 'no organization at this host');
   request.tesseraOrg = org;
   return org;

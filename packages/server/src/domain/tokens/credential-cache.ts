@@ -16,7 +16,8 @@ const MAX_ENTRIES = 10_000;
  * while the listener is not connected (`live(false)`) nothing is cached or served from it. On
  * SQLite an entry is served only while no commit has happened since it was read.
  * Only clients that exist are kept: an unknown id is always looked up, so an attacker cannot
- * fill the cache and a client created a moment ago is found at once.
+ * fill the cache and a client created a moment ago is found at once. The token endpoint's orgs
+ * are kept by the same rule (directory/org-cache.ts).
  */
 export class CredentialCache<T> {
   readonly #entries = new Map<string, { value: T; at: number; version: number }>();

@@ -1,0 +1,24 @@
+import type { Db } from '../../storage/db.js';
+import { findConsoleOrg, findOrgBySlug } from '../../storage/repos/orgs.js';
+import type { CredentialCache } from '../tokens/credential-cache.js';
+import type { Org } from '../types.js';
+import { CONSOLE_SLUG } from './orgs.js';
+
+/**
+ * The org each host's slug names (Deps.orgs), kept for the token endpoint beside its client lookups and with
+ * the same rule (domain/tokens/credential-cache.ts): on SQLite an org is served only while no
+ * commit has happened since it was read; on PostgreSQL until a NOTIFY on the credentials channel
+ * empties the cache, never while the listener is away, and no longer than CREDENTIALS_MAX_AGE_MS
+ * after it was read, which bounds a change that sends no NOTIFY (orgs have no trigger). Unknown
+ * slugs are never kept: an org created a moment ago is found at once.
+ */
+export type OrgCache = CredentialCache<Org>;
+
+/**
+ * The org of a host's slug (the console org for CONSOLE_SLUG), or null. With `cache`, a lookup
+ * it still holds is reused; without, the database is read.
+ */
+export function orgOfSlug(db: Db, slug: string, cache?: OrgCache): Promise<Org | null> {
+  const read = () => (slug === CONSOLE_SLUG ? findConsoleOrg(db) : findOrgBySlug(db, slug));
+  return cache ? cache.get(slug, read) : read();
+}
