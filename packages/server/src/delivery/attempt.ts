@@ -1,5 +1,8 @@
 import { newId } from '../crypto/random.js';
 import type { Sealer } from '../crypto/sealing.js';
+import { signedHeaders, signingKey } from '../crypto/webhook-signature.js';
+import { disableWebhook } from '../domain/webhooks/disable.js';
+import { nextRetryDelay } from '../domain/webhooks/retry-schedule.js';
 import type { Db } from '../storage/db.js';
 import {
   type ClaimedDelivery,
@@ -9,10 +12,7 @@ import {
   settleDelivery,
 } from '../storage/repos/webhook-deliveries.js';
 import type { DeliveryTarget } from '../storage/repos/webhook-targets.js';
-import { disableWebhook } from '../domain/webhooks/disable.js';
 import type { HttpsSender, SendResult } from './https-sender.js';
-import { nextRetryDelay } from '../domain/webhooks/retry-schedule.js';
-import { signedHeaders, signingKey } from '../domain/webhooks/signing.js';
 import type { WorkerLog } from './worker-log.js';
 
 export interface AttemptContext {

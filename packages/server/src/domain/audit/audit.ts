@@ -1,23 +1,11 @@
 import { newEventId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { insertAuditEvent } from '../../storage/repos/audit.js';
-import { enqueueDeliveries } from '../webhooks/enqueue.js';
 import type { Actor } from '../types.js';
+import { enqueueDeliveries } from '../webhooks/enqueue.js';
+import type { AuditEntry, Verb } from './entry.js';
 
-export type Verb = 'created' | 'updated' | 'deleted' | 'login';
-
-/** An audit event entry exactly as the spec's "Audit event entry" table shapes it. */
-export interface AuditEntry {
-  id: string;
-  key: string;
-  entity: string;
-  verb: Verb;
-  at: string;
-  actor: Actor;
-  data: Record<string, unknown>;
-  previous?: Record<string, unknown>;
-  changes?: Record<string, unknown>;
-}
+export type { AuditEntry, Verb };
 
 export interface AuditInput {
   orgId: string;

@@ -1,10 +1,10 @@
 import { newId } from '../../crypto/random.js';
-import type { AuditEntry } from '../audit/audit.js';
 import type { Db } from '../../storage/db.js';
 import { deleteDeliveriesOfWebhook, insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
+import type { AuditEntry } from '../audit/entry.js';
+import { eventBody } from './event-body.js';
 import { announceDeliveries } from './outbox-signal.js';
 import { matchingWebhooks } from './routing-cache.js';
-import { eventBody } from './signing.js';
 
 /**
  * The outbox half of recordAudit: with the transaction that wrote the audit entry, one pending

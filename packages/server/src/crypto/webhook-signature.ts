@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-/** Webhook signing secrets: `whsec_` + base64 of 32 random bytes (DESIGN §6, Standard Webhooks). */
+/** Webhook signing secrets: `whsec_` + base64 of 32 random bytes (Standard Webhooks). */
 export const SECRET_PREFIX = 'whsec_';
 
 /** The HMAC key of a secret: the base64-decoded part after `whsec_`. */
@@ -11,7 +11,10 @@ export function signingKey(secret: string): Buffer {
   return key;
 }
 
-/** The three Standard Webhooks headers for one attempt. The body must be sent byte for byte as signed. */
+/**
+ * The three Standard Webhooks headers for one attempt: `v1,` + base64 HMAC-SHA256 of
+ * `{id}.{timestamp}.{body}`. The body must be sent byte for byte as signed.
+ */
 export function signedHeaders(
   key: Buffer,
   id: string,
@@ -24,9 +27,4 @@ export function signedHeaders(
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': `v1,${mac}`,
   };
-}
-
-/** The JSON body of an event: `{"type": key, "timestamp": at, "data": entry}` (DESIGN §6). */
-export function eventBody(entry: { key: string; at: string }): string {
-  return JSON.stringify({ type: entry.key, timestamp: entry.at, data: entry });
 }
