@@ -4,7 +4,9 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { buildApp } from '../../src/http/app.js';
+import { buildComponents } from '../../src/http/openapi/components.js';
 import { isHtmlPage, OPERATIONS, openApiPath } from '../../src/http/openapi/document.js';
+import { schemaNames } from '../../src/http/openapi/schema-names.js';
 import { routesOf } from '../../src/http/route-table.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -50,6 +52,36 @@ function checkSchema(schema: unknown, where: string): void {
       assert.ok(Array.isArray(s[key]) && s[key].length > 0, `${where}/${key}`);
       for (const [i, sub] of (s[key] as unknown[]).entries()) checkSchema(sub, `${where}/${key}/${i}`);
     }
+  }
+}
+
+const REF = '#/components/schemas/';
+
+/** The component a `{$ref}` names, with the ref's own keywords (a description) laid over it. */
+function resolve(doc: Json, schema: Json): Json {
+  if (typeof schema.$ref !== 'string') return schema;
+  assert.ok(schema.$ref.startsWith(REF), schema.$ref);
+  const target = doc.components.schemas[schema.$ref.slice(REF.length)];
+  assert.ok(target, `${schema.$ref} resolves`);
+  const { $ref: _, ...siblings } = schema;
+  return { ...resolve(doc, target), ...siblings };
+}
+
+/** `schema` with every `$ref` inside it replaced by what it names (what zod writes inline). */
+function inlined(doc: Json, schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => inlined(doc, s));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const resolved = resolve(doc, schema as Json);
+  return Object.fromEntries(Object.entries(resolved).map(([k, v]) => [k, inlined(doc, v)]));
+}
+
+/** Every schema object inside `value`, with where it is. */
+function* schemaNodes(value: unknown, where: string): Generator<[Json, string]> {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) yield* schemaNodes(item, `${where}/${i}`);
+  } else if (typeof value === 'object' && value !== null) {
+    yield [value as Json, where];
+    for (const [k, v] of Object.entries(value)) yield* schemaNodes(v, `${where}/${k}`);
   }
 }
 
@@ -99,10 +131,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
         [server.base, `http://{org}.localhost:${server.port}`],
       );
       assert.equal(doc.servers[1].variables.org.default, 'acme');
+      assert.deepEqual(doc.info.license, { name: 'Apache-2.0', identifier: 'Apache-2.0' });
       const schemes = Object.keys(doc.components.securitySchemes);
-      for (const scheme of Object.values(doc.components.securitySchemes) as Json[]) {
-        assert.deepEqual([scheme.type, scheme.scheme, scheme.bearerFormat], ['http', 'bearer', 'JWT']);
-      }
       const operationIds = new Set<string>();
       for (const [path, item] of Object.entries(doc.paths) as [string, Json][]) {
         assert.match(path, /^\/[^?#]*$/);
@@ -125,8 +155,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
           }
           const names = parameters.map((p) => `${p.in}:${p.name}`);
           assert.equal(new Set(names).size, names.length, `${where}: a parameter twice`);
+          // Every body, sent or answered, is a named component.
           for (const media of Object.values(op.requestBody?.content ?? {}) as Json[]) {
-            checkSchema(media.schema, `${where} body`);
+            assert.deepEqual(Object.keys(media.schema), ['$ref'], `${where} body`);
+            resolve(doc, media.schema);
           }
           const statuses = Object.keys(op.responses);
           assert.ok(statuses.length > 0, where);
@@ -135,13 +167,21 @@ for (const database of ['sqlite', 'postgres'] as const) {
             const response = op.responses[status];
             assert.ok(typeof response.description === 'string' && response.description !== '', where);
             for (const media of Object.values(response.content ?? {}) as Json[]) {
-              if (media.schema) checkSchema(media.schema, `${where} ${status}`);
+              if (!media.schema) continue;
+              assert.deepEqual(Object.keys(media.schema), ['$ref'], `${where} ${status}`);
+              resolve(doc, media.schema);
             }
           }
           for (const requirement of op.security) {
             for (const name of Object.keys(requirement)) assert.ok(schemes.includes(name), where);
           }
         }
+      }
+      // Each component is a well-formed schema; every reference in the document resolves.
+      for (const [name, schema] of Object.entries(doc.components.schemas)) checkSchema(schema, name);
+      for (const [node, where] of schemaNodes(doc, '#')) {
+        if (typeof node.$ref === 'string') resolve(doc, node);
+        assert.ok(!('$id' in node) && !('$schema' in node), where);
       }
       // The same document on an org host.
       const onOrgHost = await fetch(`${server.issuer('acme')}openapi.json`);
@@ -203,14 +243,33 @@ for (const database of ['sqlite', 'postgres'] as const) {
       );
       assert.ok(query.every((p) => p.required === false));
       const byName = Object.fromEntries(query.map((p) => [p.name, p.schema]));
-      assert.deepEqual(byName.per_page.enum, ['1', '50', '100']);
-      assert.equal(byName.per_page.default, '50');
-      assert.equal(byName.page.default, '0');
+      // Page and page size are the integers the route reads them as, though the query is text.
+      assert.deepEqual(byName.per_page, { type: 'integer', enum: [1, 50, 100], default: 50 });
+      assert.deepEqual(byName.page, { type: 'integer', minimum: 0, maximum: 9999999, default: 0 });
+      assert.deepEqual(byName.from, { type: 'string', format: 'date-time' });
+      assert.deepEqual(byName.to, { type: 'string', format: 'date-time' });
       assert.deepEqual(byName.verb.enum, ['created', 'updated', 'deleted', 'login']);
       const url = (q: string) => `/organizations/acme/events?${q}`;
       // Each documented value the schema allows is accepted; what it refuses, the route refuses.
       for (const perPage of byName.per_page.enum) {
         assert.equal((await call(server, 'GET', url(`per_page=${perPage}`), owner)).status, 200);
+      }
+      for (const page of [byName.page.minimum, byName.page.maximum]) {
+        assert.equal((await call(server, 'GET', url(`page=${page}`), owner)).status, 200);
+      }
+      for (const [query, detail] of [
+        ['per_page=2', 'per_page: must be 1, 50 or 100'],
+        [`page=${byName.page.maximum + 1}`, 'page: must be a whole number from 0 to 9999999'],
+        [`page=${byName.page.minimum - 1}`, 'page: must be a whole number from 0 to 9999999'],
+        ['page=1.5', 'page: must be a whole number from 0 to 9999999'],
+        ['from=yesterday', 'from: must be an ISO date (2024-05-01) or date-time with a zone'],
+      ]) {
+        const res = await call(server, 'GET', url(query as string), owner);
+        assert.deepEqual([res.status, res.body], [400, { error: 'invalid_query', error_detail: detail }]);
+      }
+      for (const instant of ['2024-05-01T10:00:00Z', '2024-05-01T10:00:00.123+02:00']) {
+        const res = await call(server, 'GET', url(`from=${encodeURIComponent(instant)}`), owner);
+        assert.equal(res.status, 200, instant);
       }
       for (const verb of byName.verb.enum) {
         assert.equal((await call(server, 'GET', url(`verb=${verb}`), owner)).status, 200);
@@ -231,8 +290,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
     test('webhook creation takes exactly the documented body, validated as documented', {
       skip,
     }, async () => {
-      const schema =
-        doc.paths['/organizations/{org}/webhooks'].post.requestBody.content['application/json'].schema;
+      const schema = inlined(
+        doc,
+        doc.paths['/organizations/{org}/webhooks'].post.requestBody.content['application/json'].schema,
+      ) as Json;
       assert.equal(schema.additionalProperties, false);
       assert.deepEqual(schema.required, ['url', 'events']);
       assert.deepEqual(Object.keys(schema.properties), ['url', 'events']);
@@ -257,7 +318,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
     });
 
     test('registration takes the documented body, validated as documented', { skip }, async () => {
-      const schema = doc.paths['/oauth/register'].post.requestBody.content['application/json'].schema;
+      const schema = inlined(
+        doc,
+        doc.paths['/oauth/register'].post.requestBody.content['application/json'].schema,
+      ) as Json;
       assert.deepEqual(schema.required, ['redirect_uris']);
       assert.deepEqual(schema.additionalProperties, {});
       assert.equal(schema.properties.token_endpoint_auth_method.const, 'none');
@@ -294,6 +358,199 @@ for (const database of ['sqlite', 'postgres'] as const) {
       );
     });
 
+    test('every body is a component named after the schema its module exports', { skip }, async () => {
+      const names = schemaNames();
+      const exported = new Set(names.values());
+      for (const name of Object.keys(doc.components.schemas)) {
+        const base = name.endsWith('Input') ? name.slice(0, -'Input'.length) : name;
+        assert.ok(
+          exported.has(name) || exported.has(base),
+          `${name}: no schema module exports it; list its module in http/openapi/schema-names.ts`,
+        );
+      }
+      const refTo = (schema: z.ZodType) => {
+        const name = names.get(schema);
+        assert.ok(name);
+        return [`${REF}${name}`, `${REF}${name}Input`];
+      };
+      for (const op of OPERATIONS) {
+        const documented = doc.paths[openApiPath(op.path)][op.method];
+        if (op.body) {
+          const { $ref } = documented.requestBody.content[op.body.contentType].schema;
+          assert.ok(refTo(op.body.schema).includes($ref), `${op.operationId}: ${$ref}`);
+        }
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (!response.schema) continue;
+          const { $ref } = documented.responses[status].content['application/json'].schema;
+          assert.equal($ref, refTo(response.schema)[0], `${op.operationId} ${status}`);
+        }
+      }
+      const events = doc.paths['/organizations/{org}/events'].get.responses;
+      assert.deepEqual(events['200'].content['application/json'].schema, { $ref: `${REF}AuditEntryList` });
+      assert.deepEqual(events['400'].content['application/json'].schema, { $ref: `${REF}ApiError` });
+      assert.deepEqual(doc.components.schemas.AuditEntryList, {
+        type: 'array',
+        items: { $ref: `${REF}AuditEntry` },
+      });
+      const webhooks = doc.paths['/organizations/{org}/webhooks'].post;
+      assert.deepEqual(webhooks.requestBody.content['application/json'].schema, {
+        $ref: `${REF}CreateWebhookBody`,
+      });
+      assert.deepEqual(webhooks.responses['201'].content['application/json'].schema, {
+        $ref: `${REF}CreatedWebhook`,
+      });
+    });
+
+    test('every number is an integer; page and per_page are integers on every paged list', {
+      skip,
+    }, async () => {
+      for (const [node, where] of schemaNodes({ paths: doc.paths, components: doc.components }, '#')) {
+        assert.ok(![node.type].flat().includes('number'), `${where}: a number that is not an integer`);
+      }
+      const schemas = doc.components.schemas;
+      assert.equal(schemas.TokenResponse.properties.expires_in.type, 'integer');
+      assert.equal(schemas.RegisteredClient.properties.client_id_issued_at.type, 'integer');
+      assert.equal(schemas.DeliveryAttempt.properties.duration_ms.type, 'integer');
+      assert.deepEqual(
+        schemas.DeliveryAttempt.properties.status_code.anyOf.map((s: Json) => s.type),
+        ['integer', 'null'],
+      );
+      const paged = OPERATIONS.filter((op) =>
+        doc.paths[openApiPath(op.path)][op.method].parameters?.some((p: Json) => p.name === 'per_page'),
+      );
+      assert.ok(paged.some((op) => op.operationId === 'listEvents'));
+      for (const op of paged) {
+        const query = Object.fromEntries(
+          doc.paths[openApiPath(op.path)][op.method].parameters
+            .filter((p: Json) => p.in === 'query')
+            .map((p: Json) => [p.name, p]),
+        );
+        assert.deepEqual(query.per_page, {
+          name: 'per_page',
+          in: 'query',
+          required: false,
+          description: 'entries per page',
+          schema: { type: 'integer', enum: [1, 50, 100], default: 50 },
+        });
+        assert.deepEqual(query.page, {
+          name: 'page',
+          in: 'query',
+          required: false,
+          description: 'zero-based page number; a page past the end is empty',
+          schema: { type: 'integer', minimum: 0, maximum: 9999999, default: 0 },
+        });
+      }
+    });
+
+    test('every timestamp is a date-time', { skip }, async () => {
+      const stamped: string[] = [];
+      for (const [name, schema] of Object.entries(doc.components.schemas) as [string, Json][]) {
+        for (const [node, where] of schemaNodes(schema, name)) {
+          for (const [field, property] of Object.entries((node.properties ?? {}) as Record<string, Json>)) {
+            if (field !== 'at' && !field.endsWith('_at')) continue;
+            // RFC 7591's client_id_issued_at is epoch seconds; every other one is text.
+            if (property.type === 'integer') continue;
+            const strings = property.anyOf
+              ? property.anyOf.filter((s: Json) => s.type === 'string')
+              : [property];
+            assert.deepEqual(
+              strings.map((s: Json) => [s.type, s.format]),
+              [['string', 'date-time']],
+              `${where}.${field}`,
+            );
+            stamped.push(`${name}.${field}`);
+          }
+        }
+      }
+      for (const field of [
+        'AuditEntry.at',
+        'Webhook.created_at',
+        'CreatedWebhook.created_at',
+        'Delivery.created_at',
+        'Delivery.next_attempt_at',
+        'DeliveryAttempt.at',
+        'Impersonation.expires_at',
+      ]) {
+        assert.ok(stamped.includes(field), field);
+      }
+      const query = doc.paths['/organizations/{org}/events'].get.parameters;
+      for (const name of ['from', 'to']) {
+        assert.equal(query.find((p: Json) => p.name === name).schema.format, 'date-time', name);
+      }
+    });
+
+    test('console operations name the scope they need; the console OAuth flow is described', {
+      skip,
+    }, async () => {
+      const discovery = await (await fetch(`${server.base}/.well-known/openid-configuration`)).json();
+      const { consoleOAuth, userToken } = doc.components.securitySchemes;
+      assert.deepEqual(Object.keys(doc.components.securitySchemes), ['consoleOAuth', 'userToken']);
+      assert.equal(consoleOAuth.type, 'oauth2');
+      assert.match(consoleOAuth.description, /PKCE \(S256, required\)/);
+      const { scopes, ...urls } = consoleOAuth.flows.authorizationCode;
+      assert.deepEqual(Object.keys(consoleOAuth.flows), ['authorizationCode']);
+      // The console issuer's own endpoints, as its discovery document names them.
+      assert.deepEqual(urls, {
+        authorizationUrl: discovery.authorization_endpoint,
+        tokenUrl: discovery.token_endpoint,
+        refreshUrl: discovery.token_endpoint,
+      });
+      assert.equal(urls.authorizationUrl, `${server.base}/oauth/authorize`);
+      assert.deepEqual(Object.keys(scopes), [
+        'openid',
+        'profile',
+        'email',
+        'offline_access',
+        'org:read',
+        'events:read',
+        'org:write',
+        'users:impersonate',
+      ]);
+      for (const words of Object.values(scopes) as string[]) assert.match(words, /^[A-Z][^`_]+$/);
+      assert.deepEqual(userToken, {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'a user access token (`typ` user) from the org’s issuer',
+      });
+
+      const management = Object.keys(scopes).filter((s) => s.includes(':'));
+      const expected: Record<string, string> = {
+        listEvents: 'events:read',
+        listWebhooks: 'org:read',
+        listWebhookDeliveries: 'org:read',
+        createWebhook: 'org:write',
+        deleteWebhook: 'org:write',
+        retryWebhookDelivery: 'org:write',
+        startImpersonation: 'users:impersonate',
+      };
+      for (const op of OPERATIONS) {
+        const { security } = doc.paths[openApiPath(op.path)][op.method];
+        if (op.auth === 'console') {
+          assert.ok(op.scope && management.includes(op.scope), `${op.operationId} names its scope`);
+          assert.deepEqual(security, [{ consoleOAuth: [op.scope] }], op.operationId);
+          if (op.method === 'get') assert.match(op.scope, /:read$/, op.operationId);
+          if (expected[op.operationId]) assert.equal(op.scope, expected[op.operationId], op.operationId);
+        } else {
+          assert.equal(op.scope, undefined, op.operationId);
+          assert.deepEqual(
+            security,
+            {
+              none: [],
+              user: [{ userToken: [] }],
+              'user-or-console': [{ userToken: [] }, { consoleOAuth: [] }],
+            }[op.auth],
+            op.operationId,
+          );
+        }
+      }
+      for (const id of Object.keys(expected))
+        assert.ok(
+          OPERATIONS.some((op) => op.operationId === id),
+          id,
+        );
+    });
+
     test('request schemas in the document are the ones the routes validate with', { skip }, async () => {
       for (const op of OPERATIONS) {
         const documented = doc.paths[openApiPath(op.path)][op.method];
@@ -303,7 +560,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
             unrepresentable: 'any',
           });
           assert.deepEqual(
-            documented.requestBody.content[op.body.contentType].schema,
+            inlined(doc, documented.requestBody.content[op.body.contentType].schema),
             expected,
             op.operationId,
           );
@@ -324,3 +581,61 @@ for (const database of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+describe('components: names and the two forms of a schema', () => {
+  test('a schema sent and answered in two forms is two components; the rest are shared', () => {
+    const Inner = z.object({ n: z.number().int().default(1) });
+    const Outer = z.object({ inner: Inner, seen_at: z.string() });
+    const Tag = z.enum(['a', 'b']);
+    const Unnamed = z.strictObject({ tag: Tag });
+    const { schemas, refOf } = buildComponents(
+      [
+        { schema: Outer, io: 'input', fallbackName: 'OuterBody' },
+        { schema: Outer, io: 'output', fallbackName: 'OuterResponse' },
+        { schema: Unnamed, io: 'input', fallbackName: 'TagBody' },
+        { schema: Unnamed, io: 'output', fallbackName: 'TagResponse' },
+      ],
+      new Map<z.ZodType, string>([
+        [Inner, 'Inner'],
+        [Outer, 'Outer'],
+        [Tag, 'Tag'],
+      ]),
+    );
+    assert.deepEqual(Object.keys(schemas), ['Inner', 'InnerInput', 'Outer', 'OuterInput', 'Tag', 'TagBody']);
+    assert.deepEqual(refOf(Outer, 'input'), { $ref: `${REF}OuterInput` });
+    assert.deepEqual(refOf(Outer, 'output'), { $ref: `${REF}Outer` });
+    assert.deepEqual(refOf(Unnamed, 'output'), { $ref: `${REF}TagBody` });
+    const int = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 };
+    // Sent, `n` may be left out (its default applies); answered, it is always there.
+    assert.deepEqual(schemas.InnerInput, { type: 'object', properties: { n: { default: 1, ...int } } });
+    assert.deepEqual(schemas.Inner, {
+      type: 'object',
+      properties: { n: { default: 1, ...int } },
+      required: ['n'],
+      additionalProperties: false,
+    });
+    assert.deepEqual(schemas.OuterInput?.properties, {
+      inner: { $ref: `${REF}InnerInput` },
+      seen_at: { type: 'string', format: 'date-time' },
+    });
+    assert.deepEqual(schemas.Outer?.properties, {
+      inner: { $ref: `${REF}Inner` },
+      seen_at: { type: 'string', format: 'date-time' },
+    });
+    assert.deepEqual(schemas.TagBody, {
+      type: 'object',
+      properties: { tag: { $ref: `${REF}Tag` } },
+      required: ['tag'],
+      additionalProperties: false,
+    });
+  });
+
+  test('two schemas exported under one name are refused', () => {
+    assert.throws(
+      () => schemaNames([{ Thing: z.string() }, { Thing: z.number() }]),
+      /two schemas are exported as Thing/,
+    );
+    const Same = z.string();
+    assert.deepEqual([...schemaNames([{ Same, lower: z.string() }, { Same }]).values()], ['Same']);
+  });
+});

@@ -74,21 +74,29 @@ const instant = (name: string) =>
     .refine((v) => parseInstant(v) !== null, 'must be an ISO date (2024-05-01) or date-time with a zone')
     .transform((v) => parseInstant(v) as number)
     .optional()
-    .meta({ description: `${name}: an ISO date, or date-time with Z or an offset` });
+    .meta({ format: 'date-time', description: `${name}: an ISO date, or date-time with Z or an offset` });
 
-/** `page` and `per_page` of every paged list (the events list's paging). */
+/**
+ * `page` and `per_page` of every paged list (the events list's paging): text in the query, read as
+ * numbers, so documented as the integers they stand for.
+ */
 export const PAGE_FIELDS = {
   per_page: z
     .enum(['1', '50', '100'], 'must be 1, 50 or 100')
     .default('50')
     .transform(Number)
-    .meta({ description: 'entries per page' }),
+    .meta({ description: 'entries per page', type: 'integer', enum: [1, 50, 100] }),
   page: z
     .string()
     .regex(/^(0|[1-9]\d{0,6})$/, 'must be a whole number from 0 to 9999999')
     .default('0')
     .transform(Number)
-    .meta({ description: 'zero-based page number; a page past the end is empty' }),
+    .meta({
+      description: 'zero-based page number; a page past the end is empty',
+      type: 'integer',
+      minimum: 0,
+      maximum: 9_999_999,
+    }),
 };
 
 /** The event list's query: every parameter once at most (checked before this schema). */

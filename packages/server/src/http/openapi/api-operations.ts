@@ -1,5 +1,5 @@
-import { ApiError } from '../management/api-schemas.js';
 import { CreateTenant, UpdateTenant } from '../account/tenants.js';
+import { ApiError } from '../management/api-schemas.js';
 import {
   Health,
   OpenApiDocument,
@@ -7,6 +7,7 @@ import {
   ProfileSession,
   Readiness,
   TenantRecord,
+  TenantRecordList,
   UserRecord,
 } from './described-schemas.js';
 import type { Operation, ResponseSpec } from './operation.js';
@@ -90,7 +91,7 @@ export const API_OPERATIONS: Operation[] = [
     tag: 'tenants',
     hosts: 'every',
     auth: 'user',
-    responses: { 200: { description: 'Tenant records', schema: TenantRecord.array() }, 401: unauthorized },
+    responses: { 200: { description: 'Tenant records', schema: TenantRecordList }, 401: unauthorized },
   },
   {
     method: 'post',
@@ -150,6 +151,7 @@ export const API_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    scope: 'org:read',
     params: { org: 'the org slug (or `org_…` id)' },
     responses: {
       200: { description: 'the Organization record', schema: OrganizationMembership },

@@ -95,6 +95,8 @@ export const TenantRecord = z.object({
   logo: z.string().nullable(),
 });
 
+export const TenantRecordList = z.array(TenantRecord);
+
 export const OrganizationMembership = z.object({
   id: z.string(),
   slug: z.string(),

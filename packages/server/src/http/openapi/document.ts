@@ -1,10 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Config } from '../../config/config.js';
 import { API_OPERATIONS } from './api-operations.js';
+import { type BodyUse, buildComponents, type Json, jsonSchema } from './components.js';
 import { IMPERSONATION_OPERATIONS } from './impersonation-operations.js';
 import { MANAGEMENT_OPERATIONS } from './management-operations.js';
 import { OAUTH_OPERATIONS } from './oauth-operations.js';
-import type { Auth, Operation } from './operation.js';
+import type { Operation } from './operation.js';
+import { schemaNames } from './schema-names.js';
+import { securityOf, securitySchemes } from './security.js';
 import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-delivery-operations.js';
 
 /** Every documented operation. A test checks it against the routes the app registers. */
@@ -28,19 +31,40 @@ export function isHtmlPage(path: string): boolean {
 /** `/tenants/:id` → `/tenants/{id}` */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-type Json = Record<string, unknown>;
+/** `listEvents` → `ListEvents` */
+const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
-  return rest;
+/** Every request and response body, with the name it gets when its module is not a schema module. */
+function bodyUses(operations: readonly Operation[]): BodyUse[] {
+  return operations.flatMap((op) => [
+    ...(op.body
+      ? [{ schema: op.body.schema, io: 'input' as const, fallbackName: `${pascal(op.operationId)}Body` }]
+      : []),
+    ...Object.entries(op.responses).flatMap(([status, r]) =>
+      r.schema
+        ? [
+            {
+              schema: r.schema,
+              io: 'output' as const,
+              fallbackName: `${pascal(op.operationId)}Response${status.startsWith('2') ? '' : status}`,
+            },
+          ]
+        : [],
+    ),
+  ]);
 }
 
-const SECURITY: Record<Auth, Json[]> = {
-  console: [{ consoleToken: [] }],
-  user: [{ userToken: [] }],
-  'user-or-console': [{ userToken: [] }, { consoleToken: [] }],
-  none: [],
-};
+/**
+ * A query parameter is text on the wire; one the route reads as a number says so in its schema's
+ * metadata (`type: integer`), and is documented as that number: without the text's pattern, its
+ * default a number.
+ */
+function wireNumber(schema: Json): Json {
+  if (schema.type !== 'integer') return schema;
+  const { pattern: _, minLength: __, maxLength: ___, ...rest } = schema;
+  if (typeof rest.default === 'string') rest.default = Number(rest.default);
+  return rest;
+}
 
 function queryParameters(schema: z.ZodType): Json[] {
   const s = jsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
@@ -51,12 +75,14 @@ function queryParameters(schema: z.ZodType): Json[] {
       in: 'query',
       required: s.required?.includes(name) ?? false,
       ...(description ? { description } : {}),
-      schema: rest,
+      schema: wireNumber(rest),
     };
   });
 }
 
-function operationObject(op: Operation): Json {
+type RefOf = ReturnType<typeof buildComponents>['refOf'];
+
+function operationObject(op: Operation, refOf: RefOf): Json {
   const parameters = [
     ...Object.entries(op.params ?? {}).map(([name, description]) => ({
       name,
@@ -70,7 +96,7 @@ function operationObject(op: Operation): Json {
   const responses = Object.fromEntries(
     Object.entries(op.responses).map(([status, r]) => {
       const response: Json = { description: r.description };
-      if (r.schema) response.content = { 'application/json': { schema: jsonSchema(r.schema, 'output') } };
+      if (r.schema) response.content = { 'application/json': { schema: refOf(r.schema, 'output') } };
       else if (r.contentType) response.content = { [r.contentType]: {} };
       if (r.headers) {
         response.headers = Object.fromEntries(
@@ -90,12 +116,12 @@ function operationObject(op: Operation): Json {
       ? {
           requestBody: {
             required: true,
-            content: { [op.body.contentType]: { schema: jsonSchema(op.body.schema, 'input') } },
+            content: { [op.body.contentType]: { schema: refOf(op.body.schema, 'input') } },
           },
         }
       : {}),
     responses,
-    security: SECURITY[op.auth],
+    security: securityOf(op),
   };
 }
 
@@ -107,19 +133,21 @@ export function openApiDocument(config: Config, version: string): Json {
     description: 'an org’s host (its issuer without the trailing slash)',
     variables: { org: { default: 'acme', description: 'the org slug' } },
   };
+  const components = buildComponents(bodyUses(OPERATIONS), schemaNames());
   const paths: Record<string, Json> = {};
   for (const op of OPERATIONS) {
     const path = openApiPath(op.path);
     paths[path] ??= {};
     const item = paths[path];
     if (op.hosts === 'console') item.servers = [consoleServer];
-    item[op.method] = operationObject(op);
+    item[op.method] = operationObject(op, components.refOf);
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Tessera',
       version,
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       description:
         'Self-hosted identity service. Operations marked with the console server exist on the console ' +
         'host only; the others on every org host (the console’s included). While TESSERA_URL is a ' +
@@ -127,21 +155,6 @@ export function openApiDocument(config: Config, version: string): Json {
     },
     servers: [consoleServer, orgServer],
     paths,
-    components: {
-      securitySchemes: {
-        consoleToken: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'a console access token (`typ` console): an org owner signed in to the console',
-        },
-        userToken: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'a user access token (`typ` user) from the org’s issuer',
-        },
-      },
-    },
+    components: { schemas: components.schemas, securitySchemes: securitySchemes(config) },
   };
 }

@@ -21,6 +21,7 @@ export const IMPERSONATION_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    scope: 'users:impersonate',
     params: { org: 'the org id (`org_…`) or slug', id: 'the user id (`usr_…`)' },
     body: { contentType: 'application/json', schema: StartImpersonationBody },
     responses: {

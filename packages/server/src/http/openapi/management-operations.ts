@@ -22,6 +22,7 @@ export const MANAGEMENT_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    scope: 'org:write',
     params: ORG,
     body: { contentType: 'application/json', schema: CreateWebhookBody },
     responses: {
@@ -40,6 +41,7 @@ export const MANAGEMENT_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    scope: 'org:read',
     params: ORG,
     responses: {
       200: { description: 'oldest first', schema: WebhookList },
@@ -56,6 +58,7 @@ export const MANAGEMENT_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    scope: 'org:write',
     params: { ...ORG, id: 'the webhook id (`whk_…`)' },
     responses: {
       204: { description: 'deleted; no body' },
@@ -75,6 +78,7 @@ export const MANAGEMENT_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    scope: 'events:read',
     params: ORG,
     query: EventsQuery,
     responses: {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ManagementScope } from '../../domain/tokens/console-scopes.js';
 
 /** Who may call an operation: which bearer tokens it takes, or none. */
 export type Auth = 'console' | 'user' | 'user-or-console' | 'none';
@@ -23,6 +24,8 @@ export interface Operation {
   /** `console`: the console host only; `every`: every org host, the console's included. */
   hosts: 'console' | 'every';
   auth: Auth;
+  /** The console-token scope the operation needs (every `console` operation names one). */
+  scope?: ManagementScope;
   /** Path parameters: name → description. */
   params?: Record<string, string>;
   /** An object schema: each property becomes a query parameter. */

@@ -16,6 +16,7 @@ export const WEBHOOK_DELIVERY_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    scope: 'org:read',
     params: PARAMS,
     responses: {
       200: { description: 'newest event first', schema: DeliveryList },
@@ -32,6 +33,7 @@ export const WEBHOOK_DELIVERY_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    scope: 'org:write',
     params: { ...PARAMS, deliveryId: 'the delivery id (`wdl_…`)' },
     responses: {
       202: { description: 'queued', schema: Delivery },

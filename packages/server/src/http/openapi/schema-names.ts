@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import * as tenants from '../account/tenants.js';
+import * as api from '../management/api-schemas.js';
+import * as impersonation from '../management/impersonation-schemas.js';
+import * as webhookDeliveries from '../management/webhook-delivery-schemas.js';
+import * as registration from '../oauth/registration-request.js';
+import * as described from './described-schemas.js';
+
+/**
+ * The modules that declare request and response schemas. Every zod schema one of them exports
+ * under a PascalCase name is a named component of the document (`#/components/schemas/<name>`),
+ * wherever an operation uses it, directly or inside another schema. A module of schemas that is
+ * not listed here still works: its schemas get names made from the operations that use them.
+ */
+const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
+  described,
+  registration,
+  tenants,
+  api,
+  webhookDeliveries,
+  impersonation,
+];
+
+const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+
+/** Each exported schema with its export name; two schemas exported under one name are an error. */
+export function schemaNames(modules = SCHEMA_MODULES): Map<z.ZodType, string> {
+  const names = new Map<z.ZodType, string>();
+  const taken = new Map<string, z.ZodType>();
+  for (const module of modules) {
+    for (const [name, value] of Object.entries(module)) {
+      if (!PASCAL_CASE.test(name) || !(value instanceof z.ZodType) || names.has(value)) continue;
+      const other = taken.get(name);
+      if (other !== undefined && other !== value) {
+        throw new Error(`two schemas are exported as ${name}: rename one, the document names both`);
+      }
+      taken.set(name, value);
+      names.set(value, name);
+    }
+  }
+  return names;
+}
