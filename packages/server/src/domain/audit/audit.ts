@@ -1,6 +1,7 @@
 import { newEventId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { insertAuditEvent } from '../../storage/repos/audit.js';
+import { clock } from '../clock.js';
 import type { Actor } from '../types.js';
 import { enqueueDeliveries } from '../webhooks/enqueue.js';
 import type { AuditEntry, Verb } from './entry.js';
@@ -36,7 +37,7 @@ export function diff(previous: object, next: object): Record<string, unknown> {
  * together or not at all.
  */
 export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntry> {
-  const at = input.at ?? Date.now();
+  const at = input.at ?? clock.now();
   const entry: AuditEntry = {
     id: newEventId(at),
     key: `${input.entity}.${input.verb}`,

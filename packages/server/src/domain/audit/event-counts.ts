@@ -6,6 +6,7 @@ import {
   keysSince,
   type TimeRange,
 } from '../../storage/repos/audit-events.js';
+import { clock } from '../clock.js';
 
 /**
  * How long after a UTC day ends its counts are sealed. An entry's `at` is taken when its change is
@@ -18,7 +19,7 @@ export const SEAL_MARGIN_MS = 60 * 60 * 1000;
  * Seals the org's per-day counts up to the last day that ended SEAL_MARGIN_MS ago (the first call
  * for an org counts its whole history once); returns up to where they are sealed.
  */
-export async function ensureSealed(db: Db, orgId: string, now = Date.now()): Promise<number> {
+export async function ensureSealed(db: Db, orgId: string, now = clock.now()): Promise<number> {
   const mark = await sealedUntil(db, orgId);
   const target = Math.floor((now - SEAL_MARGIN_MS) / DAY_MS) * DAY_MS;
   if (mark >= target) return mark;

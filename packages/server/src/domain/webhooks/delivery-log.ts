@@ -1,6 +1,3 @@
-import type { Deps } from '../context.js';
-import { fail } from '../errors.js';
-import type { Org } from '../types.js';
 import {
   type AttemptRow,
   attemptsOf,
@@ -10,6 +7,10 @@ import {
   requeueDelivery,
 } from '../../storage/repos/webhook-deliveries.js';
 import { findOrgWebhook } from '../../storage/repos/webhook-targets.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import type { Org } from '../types.js';
 import { announceDeliveries } from './outbox-signal.js';
 
 /** The log keeps every delivery; the list shows the newest this many. */
@@ -66,7 +67,7 @@ export async function retryDelivery(deps: Deps, org: Org, webhookId: string, del
   const delivery =
     (await findDelivery(deps.db, webhookId, deliveryId)) ?? fail('not_found', 'no such delivery');
   if (webhook.active !== 1) fail('conflict', 'the webhook is inactive');
-  const now = Date.now();
+  const now = clock.now();
   if (!(await requeueDelivery(deps.db, delivery.id, now))) {
     fail('conflict', 'the delivery is being attempted right now');
   }

@@ -2,6 +2,7 @@ import { newId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { deleteDeliveriesOfWebhook, insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
 import type { AuditEntry } from '../audit/entry.js';
+import { clock } from '../clock.js';
 import { eventBody } from './event-body.js';
 import { announceDeliveries } from './outbox-signal.js';
 import { matchingWebhooks } from './routing-cache.js';
@@ -19,7 +20,7 @@ export async function enqueueDeliveries(db: Db, orgId: string, entry: AuditEntry
   const targets = await matchingWebhooks(db, orgId, entry.key);
   if (targets.length === 0) return 0;
   const body = eventBody(entry);
-  const now = Date.now();
+  const now = clock.now();
   await insertDeliveries(
     db,
     targets.map((webhookId) => ({
