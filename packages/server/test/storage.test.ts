@@ -120,6 +120,7 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
         'lastName',
         'picture',
         'provider',
+        'disabled',
         'createdAt',
       ]);
       assert.doesNotMatch(entries[0]?.data ?? '', /\$argon2/);

@@ -4,7 +4,7 @@ import { addMember, prepareConsoleUser } from '../domain/directory/members.js';
 import { setOrgRequireMfa } from '../domain/directory/org-settings.js';
 import { createOrg, requireOrg } from '../domain/directory/orgs.js';
 import { SYSTEM } from '../domain/types.js';
-import { insertUserWithTenant, prepareUser } from '../domain/directory/users.js';
+import { createUser } from '../domain/directory/users.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
 import type { Launch } from './lifecycle.js';
@@ -57,10 +57,7 @@ export const ADMIN_COMMANDS: {
     };
     return admin(async (deps) => {
       const org = await requireOrg(deps.db, slug);
-      const prepared = await prepareUser(input);
-      const { user, tenant } = await deps.db
-        .transaction()
-        .execute((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
+      const { user, tenant } = await createUser(deps, org, input, SYSTEM);
       return { id: user.id, email: user.email, tenantId: tenant.id };
     });
   },

@@ -18,6 +18,8 @@ export interface User {
   lastName: string | null;
   picture: string | null;
   provider: string;
+  /** Disabled by an owner: password sign-in is refused. */
+  disabled: boolean;
   createdAt: number;
   updatedAt: number;
 }

@@ -15,6 +15,7 @@ import { impersonationRoutes } from './management/impersonation.js';
 import { metricsRoutes } from './operations/metrics.js';
 import { openApiRoutes } from './openapi/route.js';
 import { webhookDeliveryRoutes } from './management/webhook-deliveries.js';
+import { userRoutes } from './management/users.js';
 import { webhookRoutes } from './management/webhooks.js';
 import { wellKnownRoutes } from './oauth/well-known.js';
 import { securityHeaders } from './security-headers.js';
@@ -74,6 +75,7 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   impersonationRoutes(app, deps);
   webhookDeliveryRoutes(app, deps);
   eventRoutes(app, deps);
+  userRoutes(app, deps);
   openApiRoutes(app, deps);
   return app;
 }

@@ -10,6 +10,7 @@ import * as openid from './migrations/007-openid.js';
 import * as credentialChanges from './migrations/008-credential-changes.js';
 import * as auditCountKeys from './migrations/009-audit-count-keys.js';
 import * as refreshTokenSuccessors from './migrations/010-refresh-token-successors.js';
+import * as userDisabled from './migrations/011-user-disabled.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008-credential-changes': credentialChanges,
   '009-audit-count-keys': auditCountKeys,
   '010-refresh-token-successors': refreshTokenSuccessors,
+  '011-user-disabled': userDisabled,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

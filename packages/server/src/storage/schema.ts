@@ -38,6 +38,8 @@ export interface UsersTable {
   provider: string;
   created_at: number;
   updated_at: number;
+  /** 1: an owner disabled the user; their sign-in is refused (migration 011). */
+  disabled: number;
 }
 
 export interface TenantMembersTable {

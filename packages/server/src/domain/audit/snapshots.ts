@@ -17,6 +17,7 @@ export const userSnapshot = (u: User) => ({
   lastName: u.lastName,
   picture: u.picture,
   provider: u.provider,
+  disabled: u.disabled,
   createdAt: new Date(u.createdAt).toISOString(),
 });
 

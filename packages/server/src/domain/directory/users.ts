@@ -3,11 +3,24 @@ import { newId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { insertTenant } from '../../storage/repos/tenants.js';
-import { addTenantMember, findUserByEmail, insertUser } from '../../storage/repos/users.js';
+import { deleteTenant } from '../../storage/repos/user-tenants.js';
+import {
+  addTenantMember,
+  deleteUser as deleteUserRow,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  listOrgUsers,
+  tenantsOnlyOf,
+  updateUser as updateUserRow,
+} from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
-import { fail } from '../errors.js';
 import { tenantSnapshot, userSnapshot } from '../audit/snapshots.js';
-import type { Actor, Tenant, User } from '../types.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { endUserSessions } from '../tokens/sessions.js';
+import type { Actor, Org, Tenant, User } from '../types.js';
 import { checkEmail, checkName, checkPassword } from './validate.js';
 
 export interface NewUser {
@@ -37,7 +50,7 @@ export async function prepareUser(input: NewUser): Promise<{ input: NewUser; pas
   };
 }
 
-/** Creates a user and the personal tenant every user has (DESIGN §5), audited, in `trx`. */
+/** Creates a user and the personal tenant every user has, audited, in `trx`. */
 export async function insertUserWithTenant(
   trx: Db,
   orgId: string,
@@ -47,7 +60,7 @@ export async function insertUserWithTenant(
   const { input, passwordHash } = prepared;
   if (await findUserByEmail(trx, orgId, input.email))
     fail('conflict', `a user with email ${input.email} exists`);
-  const now = Date.now();
+  const now = clock.now();
   const user: User = {
     id: newId('usr'),
     orgId,
@@ -56,6 +69,7 @@ export async function insertUserWithTenant(
     lastName: input.lastName ?? null,
     picture: null,
     provider: 'password',
+    disabled: false,
     createdAt: now,
     updatedAt: now,
   };
@@ -92,4 +106,128 @@ export async function insertUserWithTenant(
     data: { ...tenantSnapshot(tenant), ownerId: user.id },
   });
   return { user, tenant };
+}
+
+/**
+ * `tessera user create` and POST /organizations/{org}/users: a user of `org` with their personal
+ * tenant. The password (optional: without one the user cannot sign in with a password) follows the
+ * sign-up rules; an email the org already has is a conflict.
+ */
+export async function createUser(deps: Deps, org: Org, input: NewUser, actor: Actor): Promise<CreatedUser> {
+  const prepared = await prepareUser(input);
+  return deps.db.transaction().execute((trx) => insertUserWithTenant(trx, org.id, prepared, actor));
+}
+
+/** One page of the org's users, oldest first; `q` keeps those whose email or names contain it (any case). */
+export async function listUsers(
+  deps: Deps,
+  org: Org,
+  query: { q: string | null; page: number; perPage: number },
+): Promise<{ entries: User[]; total: number }> {
+  const { users, total } = await listOrgUsers(deps.db, org.id, {
+    q: query.q === null || query.q === '' ? null : query.q,
+    limit: query.perPage,
+    offset: query.page * query.perPage,
+  });
+  return { entries: users, total };
+}
+
+/** The user `id` of `org`; any other id, another org's user included, is 404. */
+export async function requireOrgUser(db: Db, org: Org, id: string): Promise<User> {
+  const user = id.startsWith('usr_') ? await findUserById(db, id) : null;
+  if (!user || user.orgId !== org.id) return fail('not_found', 'no such user');
+  return user;
+}
+
+export interface UserChanges {
+  /** null clears the name. */
+  firstName?: string | null;
+  lastName?: string | null;
+  disabled?: boolean;
+}
+
+const nameOf = (field: string, value: string | null) =>
+  value === null ? null : checkName(field, value, 100);
+
+/**
+ * An owner's change to a user, audited as `user.updated` with previous and changes (nothing is
+ * written when nothing changes). Disabling ends every session of the user in the same transaction.
+ */
+export async function updateUser(
+  deps: Deps,
+  org: Org,
+  id: string,
+  changes: UserChanges,
+  actor: Actor,
+): Promise<User> {
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await requireOrgUser(trx, org, id);
+    const after: User = {
+      ...before,
+      firstName: changes.firstName === undefined ? before.firstName : nameOf('first name', changes.firstName),
+      lastName: changes.lastName === undefined ? before.lastName : nameOf('last name', changes.lastName),
+      disabled: changes.disabled ?? before.disabled,
+    };
+    if (
+      after.firstName === before.firstName &&
+      after.lastName === before.lastName &&
+      after.disabled === before.disabled
+    ) {
+      return before;
+    }
+    const now = clock.now();
+    after.updatedAt = now;
+    await updateUserRow(trx, after);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'user',
+      verb: 'updated',
+      actor,
+      at: now,
+      data: userSnapshot(after),
+      previous: userSnapshot(before),
+    });
+    if (after.disabled && !before.disabled) await endUserSessions(trx, after.id, actor, now);
+    return after;
+  });
+}
+
+/** Ends every session of the user (DELETE …/users/{id}/sessions): each audited as `session.deleted`. */
+export async function endSessionsOfUser(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const user = await requireOrgUser(trx, org, id);
+    await endUserSessions(trx, user.id, actor, clock.now());
+  });
+}
+
+/**
+ * Deletes the user: their sessions end (`session.deleted` each), the tenants no one else belongs
+ * to go with them (`tenant.deleted` each), then `user.deleted` with the user's snapshot.
+ */
+export async function deleteUser(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const user = await requireOrgUser(trx, org, id);
+    const now = clock.now();
+    await endUserSessions(trx, user.id, actor, now);
+    for (const tenant of await tenantsOnlyOf(trx, user.id)) {
+      await deleteTenant(trx, tenant.id);
+      await recordAudit(trx, {
+        orgId: org.id,
+        entity: 'tenant',
+        verb: 'deleted',
+        actor,
+        at: now,
+        data: tenantSnapshot(tenant),
+      });
+    }
+    if (!(await deleteUserRow(trx, user.id))) fail('not_found', 'no such user');
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'user',
+      verb: 'deleted',
+      actor,
+      at: now,
+      data: userSnapshot(user),
+    });
+  });
 }

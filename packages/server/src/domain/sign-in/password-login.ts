@@ -26,7 +26,8 @@ export async function checkPassword(
   const user = email.length <= 254 ? await findUserByEmail(deps.db, org.id, email) : null;
   const stored = user ? await findPasswordHash(deps.db, user.id) : null;
   const matches = await verifyPassword(password, stored);
-  if (!user || !matches) return { ok: false, reason: 'invalid' };
+  // A disabled user is refused like a wrong password: the page tells no one the account exists.
+  if (!user || !matches || user.disabled) return { ok: false, reason: 'invalid' };
   await loginSucceeded(deps.db, org.id, email, ip);
   return { ok: true, user };
 }

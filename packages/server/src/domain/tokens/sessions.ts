@@ -1,8 +1,10 @@
 import { newId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
+import { deleteBrowserSessionsOfUser } from '../../storage/repos/browser-sessions.js';
 import {
   findOAuthSession,
   insertOAuthSession,
+  liveSessionIdsOfUser,
   type OAuthSessionRow,
   revokeOAuthSession,
   setOAuthSessionTenant,
@@ -145,6 +147,19 @@ export async function revokeSession(trx: Db, sessionId: string, actor: Actor, no
     at: now,
     data: sessionSnapshot(toSession(row)),
   });
+}
+
+/**
+ * Ends every session of the user: each live OAuth session is revoked (audited as its
+ * `session.deleted`; its refresh and access tokens stop working) and every login cookie of the
+ * hosted pages is dropped, so no browser goes on signing them in. Returns how many OAuth sessions
+ * ended.
+ */
+export async function endUserSessions(trx: Db, userId: string, actor: Actor, now: number): Promise<number> {
+  const ids = await liveSessionIdsOfUser(trx, userId, now);
+  for (const id of ids) await revokeSession(trx, id, actor, now);
+  await deleteBrowserSessionsOfUser(trx, userId);
+  return ids.length;
 }
 
 /** Moves the session to another tenant of the user, audited as an update. */

@@ -8,6 +8,7 @@ import { OAUTH_OPERATIONS } from './oauth-operations.js';
 import type { Operation } from './operation.js';
 import { schemaNames } from './schema-names.js';
 import { securityOf, securitySchemes } from './security.js';
+import { USER_OPERATIONS } from './user-operations.js';
 import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-delivery-operations.js';
 
 /** Every documented operation. A test checks it against the routes the app registers. */
@@ -15,6 +16,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...OAUTH_OPERATIONS,
   ...API_OPERATIONS,
   ...MANAGEMENT_OPERATIONS,
+  ...USER_OPERATIONS,
   ...IMPERSONATION_OPERATIONS,
   ...WEBHOOK_DELIVERY_OPERATIONS,
 ];

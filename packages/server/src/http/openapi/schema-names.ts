@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as tenants from '../account/tenants.js';
 import * as api from '../management/api-schemas.js';
 import * as impersonation from '../management/impersonation-schemas.js';
+import * as users from '../management/users-schemas.js';
 import * as webhookDeliveries from '../management/webhook-delivery-schemas.js';
 import * as registration from '../oauth/registration-request.js';
 import * as described from './described-schemas.js';
@@ -17,6 +18,7 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   registration,
   tenants,
   api,
+  users,
   webhookDeliveries,
   impersonation,
 ];

@@ -27,3 +27,8 @@ export async function findBrowserSession(
 export async function purgeBrowserSessions(db: Db, expiredBefore: number): Promise<void> {
   await db.deleteFrom('browser_sessions').where('expires_at', '<', expiredBefore).execute();
 }
+
+/** Signs the user out of every browser (their login cookies stop working). */
+export async function deleteBrowserSessionsOfUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('browser_sessions').where('user_id', '=', userId).execute();
+}

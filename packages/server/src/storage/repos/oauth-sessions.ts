@@ -29,3 +29,17 @@ export async function revokeOAuthSession(db: Db, id: string, now: number): Promi
 export async function setOAuthSessionTenant(db: Db, id: string, tenantId: string): Promise<void> {
   await db.updateTable('oauth_sessions').set({ tenant_id: tenantId }).where('id', '=', id).execute();
 }
+
+/** The ids of the user's sessions that are neither revoked nor past their lifetime. */
+export async function liveSessionIdsOfUser(db: Db, userId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('oauth_sessions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,6 +1,7 @@
-import type { Role, User } from '../../domain/types.js';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Role, Tenant, User } from '../../domain/types.js';
 import type { Db } from '../db.js';
-import type { UsersTable } from '../schema.js';
+import type { Database, UsersTable } from '../schema.js';
 
 const toUser = (r: UsersTable): User => ({
   id: r.id,
@@ -10,6 +11,7 @@ const toUser = (r: UsersTable): User => ({
   lastName: r.last_name,
   picture: r.picture,
   provider: r.provider,
+  disabled: r.disabled === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -30,6 +32,7 @@ export async function insertUser(db: Db, user: User, passwordHash: string | null
       last_name: user.lastName,
       picture: user.picture,
       provider: user.provider,
+      disabled: user.disabled ? 1 : 0,
       created_at: user.createdAt,
       updated_at: user.updatedAt,
     })
@@ -65,4 +68,88 @@ export async function addTenantMember(db: Db, tenantId: string, userId: string, 
     .insertInto('tenant_members')
     .values({ tenant_id: tenantId, user_id: userId, role, created_at: at })
     .execute();
+}
+
+/** `q` as a LIKE pattern matching it anywhere, lower-case, with `%`, `_` and `\` taken literally. */
+const containing = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+
+/** An org's users whose email, first or last name contains `q` (any case); all of them when null. */
+function matching(db: Db, orgId: string, q: string | null) {
+  const query = db.selectFrom('users').where('org_id', '=', orgId);
+  if (q === null) return query;
+  const pattern = containing(q);
+  const like = (column: 'email_key' | 'first_name' | 'last_name') =>
+    sql<boolean>`lower(coalesce(${sql.ref(column)}, '')) like ${pattern} escape '\\'`;
+  return query.where((eb: ExpressionBuilder<Database, 'users'>) =>
+    eb.or([like('email_key'), like('first_name'), like('last_name')]),
+  );
+}
+
+/** One page of an org's users, oldest first, and how many match in all. */
+export async function listOrgUsers(
+  db: Db,
+  orgId: string,
+  filter: { q: string | null; limit: number; offset: number },
+): Promise<{ users: User[]; total: number }> {
+  const rows = await matching(db, orgId, filter.q)
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  const count = await matching(db, orgId, filter.q)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return { users: rows.map(toUser), total: Number(count.n) };
+}
+
+/** Stores what an owner may change of a user: names and whether they are disabled. */
+export async function updateUser(db: Db, user: User): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      first_name: user.firstName,
+      last_name: user.lastName,
+      disabled: user.disabled ? 1 : 0,
+      updated_at: user.updatedAt,
+    })
+    .where('id', '=', user.id)
+    .execute();
+}
+
+/** Deletes the user (their sessions, memberships and factors go with them); false when already gone. */
+export async function deleteUser(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** The tenants the user is the only member of: nobody would be left in them without the user. */
+export async function tenantsOnlyOf(db: Db, userId: string): Promise<Tenant[]> {
+  const rows = await db
+    .selectFrom('tenant_members as m')
+    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
+    .selectAll('t')
+    .where('m.user_id', '=', userId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('tenant_members as other')
+            .select('other.user_id')
+            .whereRef('other.tenant_id', '=', 'm.tenant_id')
+            .where('other.user_id', '!=', userId),
+        ),
+      ),
+    )
+    .orderBy('t.created_at')
+    .orderBy('t.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    orgId: r.org_id,
+    name: r.name,
+    logo: r.logo,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }));
 }

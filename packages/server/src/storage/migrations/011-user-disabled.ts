@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * A user an owner disabled (`disabled` 1): their password sign-in is refused, and their sessions
+ * were ended when it was set. Every existing user stays enabled. Ending a user's sessions also
+ * deletes their browser sessions (the login cookies), found by user through the new index.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('users')
+    .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.createIndex('browser_sessions_user').on('browser_sessions').column('user_id').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('browser_sessions_user').ifExists().execute();
+  await db.schema.alterTable('users').dropColumn('disabled').execute();
+}
