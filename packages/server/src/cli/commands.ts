@@ -1,7 +1,7 @@
 import { createClient } from '../domain/directory/clients.js';
 import { rotateOrgKeys } from '../domain/keys/keys.js';
-import { addMember, prepareConsoleUser } from '../domain/directory/members.js';
-import { setOrgRequireMfa } from '../domain/directory/org-settings.js';
+import { addOrgMember } from '../domain/directory/members.js';
+import { updateOrgSettings } from '../domain/directory/org-settings.js';
 import { createOrg, requireOrg } from '../domain/directory/orgs.js';
 import { SYSTEM } from '../domain/types.js';
 import { createUser } from '../domain/directory/users.js';
@@ -42,9 +42,11 @@ export const ADMIN_COMMANDS: {
     const slug = required(f.org, 'org');
     const value = required(f['require-mfa'], 'require-mfa');
     if (value !== 'true' && value !== 'false') throw new UsageError('--require-mfa must be true or false');
-    return admin(async (deps) =>
-      setOrgRequireMfa(deps, await requireOrg(deps.db, slug), value === 'true', SYSTEM),
-    );
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const settings = await updateOrgSettings(deps, org, { requireMfa: value === 'true' }, SYSTEM);
+      return { id: settings.id, slug: settings.slug, requireMfa: settings.requireMfa };
+    });
   },
 
   'user create'(f) {
@@ -93,9 +95,9 @@ export const ADMIN_COMMANDS: {
     if (role !== 'owner' && role !== 'member') throw new UsageError('--role must be owner or member');
     return admin(async (deps) => {
       const org = await requireOrg(deps.db, slug);
-      const ready = await prepareConsoleUser(deps.db, { email, password: f.password ?? null });
-      const user = await deps.db.transaction().execute((trx) => addMember(trx, org, ready, role, SYSTEM));
-      return { orgId: org.id, userId: user.id, email: user.email, role };
+      const ref = { email, password: f.password ?? null };
+      const member = await addOrgMember(deps, org, ref, role, SYSTEM, 'set-role');
+      return { orgId: org.id, userId: member.userId, email: member.email, role };
     });
   },
 

@@ -1,9 +1,17 @@
 import type { Db } from '../../storage/db.js';
-import { findMembership, upsertMembership } from '../../storage/repos/memberships.js';
-import { findConsoleOrg } from '../../storage/repos/orgs.js';
-import { findUserByEmail } from '../../storage/repos/users.js';
+import {
+  countOwners,
+  deleteMembership,
+  findMembership,
+  pageMembersOfOrg,
+  upsertMembership,
+} from '../../storage/repos/memberships.js';
+import { findConsoleOrg, lockOrg } from '../../storage/repos/orgs.js';
+import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
-import { fail } from '../errors.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail, failApi } from '../errors.js';
 import type { Actor, Org, Role, User } from '../types.js';
 import { insertUserWithTenant, type NewUser, prepareUser } from './users.js';
 
@@ -13,31 +21,71 @@ export interface ConsoleUserRef {
   password: string | null;
 }
 
+/** Names a console user who must exist already (the management API adds no new users). */
+export interface ExistingConsoleUser {
+  email: string;
+  existing: true;
+}
+
 /** Finds the console user with this email, or prepares to create one (hashing outside any lock). */
-export async function prepareConsoleUser(db: Db, ref: ConsoleUserRef) {
+export async function prepareConsoleUser(db: Db, ref: ConsoleUserRef | ExistingConsoleUser) {
   const consoleOrg = (await findConsoleOrg(db)) ?? fail('server_error', 'the console org is missing');
-  const prepared = await prepareUser({ email: ref.email, password: ref.password } satisfies NewUser);
+  const password = 'existing' in ref ? null : ref.password;
+  const prepared = await prepareUser({ email: ref.email, password } satisfies NewUser);
   const existing = await findUserByEmail(db, consoleOrg.id, prepared.input.email);
-  if (!existing && ref.password === null) {
+  if (!existing && 'existing' in ref) failApi('invalid_request', 'email: no console user has this address');
+  if (!existing && password === null) {
     fail('invalid_body', `${prepared.input.email} is not a console user yet: a password is required`);
   }
   return { consoleOrg, prepared, existing };
 }
 
-/** Makes a console user a member of `org` with `role`, creating the user first when needed. */
+export type PreparedConsoleUser = Awaited<ReturnType<typeof prepareConsoleUser>>;
+
+/** The console user `id` as prepareConsoleUser would find them; null for anyone else. */
+export async function consoleUserById(db: Db, id: string): Promise<PreparedConsoleUser | null> {
+  const consoleOrg = (await findConsoleOrg(db)) ?? fail('server_error', 'the console org is missing');
+  const user = await findUserById(db, id);
+  if (!user || user.orgId !== consoleOrg.id) return null;
+  return {
+    consoleOrg,
+    prepared: { input: { email: user.email, password: null }, passwordHash: null },
+    existing: user,
+  };
+}
+
+/** What audit entries hold of a membership. */
+const snapshot = (org: Org, user: Pick<User, 'id' | 'email'>, role: Role) => ({
+  orgId: org.id,
+  userId: user.id,
+  email: user.email,
+  role,
+});
+
+/** A member as the management API shows them. */
+export interface Member {
+  userId: string;
+  email: string;
+  role: Role;
+}
+
+/**
+ * Makes a console user a member of `org` with `role`, creating the user first when needed.
+ * An existing member gets `role` (audited as `membership.updated` when it differs).
+ */
 export async function addMember(
   trx: Db,
   org: Org,
-  ready: Awaited<ReturnType<typeof prepareConsoleUser>>,
+  ready: PreparedConsoleUser,
   role: Role,
   actor: Actor,
 ): Promise<User> {
   let user = await findUserByEmail(trx, ready.consoleOrg.id, ready.prepared.input.email);
   if (!user) user = (await insertUserWithTenant(trx, ready.consoleOrg.id, ready.prepared, actor)).user;
-  const now = Date.now();
+  const now = clock.now();
   const before = await findMembership(trx, org.id, user.id);
   await upsertMembership(trx, { orgId: org.id, userId: user.id, role, createdAt: now });
-  const data = { orgId: org.id, userId: user.id, email: user.email, role };
+  const data = snapshot(org, user, role);
   if (!before) {
     await recordAudit(trx, { orgId: org.id, entity: 'membership', verb: 'created', actor, at: now, data });
   } else if (before.role !== role) {
@@ -52,4 +100,106 @@ export async function addMember(
     });
   }
   return user;
+}
+
+/**
+ * `tessera member add` and POST /organizations/{org}/members: makes the console user `ref` names a
+ * member of `org`. `existingMember` says what happens to someone who already is one: `'set-role'`
+ * gives them `role` (the CLI, whose operator may also leave an org without owners and give it
+ * one again), `'conflict'` refuses with 409 (the API, where PATCH changes a role).
+ */
+export async function addOrgMember(
+  deps: Deps,
+  org: Org,
+  ref: ConsoleUserRef | ExistingConsoleUser,
+  role: Role,
+  actor: Actor,
+  existingMember: 'set-role' | 'conflict',
+): Promise<Member> {
+  const ready = await prepareConsoleUser(deps.db, ref);
+  const user = await deps.db.transaction().execute(async (trx) => {
+    await lockOrg(trx, deps.dialect, org.id);
+    if (existingMember === 'conflict' && ready.existing) {
+      if (await findMembership(trx, org.id, ready.existing.id))
+        fail('conflict', `${ready.existing.email} is a member of the organization already`);
+    }
+    return addMember(trx, org, ready, role, actor);
+  });
+  return { userId: user.id, email: user.email, role };
+}
+
+/** One page of the org's members, by email, and how many there are. */
+export async function listMembers(
+  deps: Deps,
+  org: Org,
+  page: { page: number; perPage: number },
+): Promise<{ entries: Member[]; total: number }> {
+  const { rows, total } = await pageMembersOfOrg(deps.db, org.id, {
+    offset: page.page * page.perPage,
+    limit: page.perPage,
+  });
+  return { entries: rows, total };
+}
+
+/** The member `userId` of `org` with their console user, read in `trx` after the org is locked. */
+async function lockedMember(deps: Deps, trx: Db, org: Org, userId: string) {
+  await lockOrg(trx, deps.dialect, org.id);
+  const membership = await findMembership(trx, org.id, userId);
+  const user = membership ? await findUserById(trx, userId) : null;
+  if (!membership || !user) return fail('not_found', 'no such member');
+  return { membership, user };
+}
+
+const LAST_OWNER = 'the last owner of the organization';
+
+/**
+ * PATCH /organizations/{org}/members/{usr_id}: gives a member another role, audited as
+ * `membership.updated`. The org's last owner cannot become a member (409 conflict).
+ */
+export async function changeMemberRole(
+  deps: Deps,
+  org: Org,
+  userId: string,
+  role: Role,
+  actor: Actor,
+): Promise<Member> {
+  return deps.db.transaction().execute(async (trx) => {
+    const { membership, user } = await lockedMember(deps, trx, org, userId);
+    const data = snapshot(org, user, role);
+    if (membership.role === role) return { userId: user.id, email: user.email, role };
+    if (membership.role === 'owner' && (await countOwners(trx, org.id)) === 1) {
+      fail('conflict', `${LAST_OWNER} cannot be demoted: make another member an owner first`);
+    }
+    await upsertMembership(trx, { ...membership, role });
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'membership',
+      verb: 'updated',
+      actor,
+      data,
+      previous: { ...data, role: membership.role },
+    });
+    return { userId: user.id, email: user.email, role };
+  });
+}
+
+/**
+ * DELETE /organizations/{org}/members/{usr_id}: ends a membership (the console user stays),
+ * audited as `membership.deleted`. The org's last owner cannot be removed (409 conflict).
+ */
+export async function removeMember(deps: Deps, org: Org, userId: string, actor: Actor): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const { membership, user } = await lockedMember(deps, trx, org, userId);
+    if (membership.role === 'owner' && (await countOwners(trx, org.id)) === 1) {
+      fail('conflict', `${LAST_OWNER} cannot be removed: make another member an owner first`);
+    }
+    await deleteMembership(trx, org.id, userId);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'membership',
+      verb: 'deleted',
+      actor,
+      data: snapshot(org, user, membership.role),
+    });
+  });
 }

@@ -1,8 +1,8 @@
 import { findMembership } from '../../storage/repos/memberships.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { findOrg } from './orgs.js';
 import type { Org, Role } from '../types.js';
+import { findOrg } from './orgs.js';
 
 /** What a console user who is not an owner learns about an org they are a member of. */
 export type MemberAnswer = 'forbidden' | 'not_found';
@@ -39,4 +39,25 @@ export async function requireOrgOwner(
       : fail('not_found', 'no such organization');
   }
   return { org, role: 'owner' };
+}
+
+export interface MemberOrg {
+  org: Org;
+  role: Role;
+}
+
+/**
+ * The org a management route's `{org}` names, provided the console user `consoleUserId` is a
+ * member of it (owner or not). Not a member, no such org, or the console org: 404 `not_found`,
+ * the same answer for each.
+ */
+export async function requireOrgMember(
+  deps: Pick<Deps, 'db'>,
+  consoleUserId: string,
+  ref: string,
+): Promise<MemberOrg> {
+  const org = await findOrg(deps.db, ref);
+  const membership = org && !org.isConsole ? await findMembership(deps.db, org.id, consoleUserId) : null;
+  if (!org || !membership) return fail('not_found', 'no such organization');
+  return { org, role: membership.role };
 }

@@ -1,15 +1,17 @@
 import { newId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import { pageOrgsOfUser } from '../../storage/repos/memberships.js';
 import { findConsoleOrg, findOrgById, findOrgBySlug, insertOrg } from '../../storage/repos/orgs.js';
 import { recordAudit } from '../audit/audit.js';
+import { orgSnapshot } from '../audit/snapshots.js';
+import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { issuerOf } from './issuers.js';
 import { createOrgKeys } from '../keys/keys.js';
-import { addMember, prepareConsoleUser } from './members.js';
-import { orgSnapshot } from '../audit/snapshots.js';
-import { type Actor, type Org, SYSTEM, type User } from '../types.js';
+import { type Actor, type Org, type Role, SYSTEM, type User } from '../types.js';
+import { issuerOf } from './issuers.js';
+import { addMember, consoleUserById, prepareConsoleUser } from './members.js';
 import { checkName, checkSlug } from './validate.js';
 
 export const CONSOLE_SLUG = 'console';
@@ -28,7 +30,7 @@ export async function requireOrg(db: Db, ref: string): Promise<Org> {
 export async function ensureConsoleOrg(deps: Deps): Promise<Org> {
   const existing = await findConsoleOrg(deps.db);
   if (existing) return existing;
-  const now = Date.now();
+  const now = clock.now();
   const org: Org = {
     id: newId('org'),
     slug: CONSOLE_SLUG,
@@ -57,13 +59,20 @@ export async function ensureConsoleOrg(deps: Deps): Promise<Org> {
   return (await findConsoleOrg(deps.db)) ?? fail('server_error', 'the console org could not be created');
 }
 
-export interface NewOrg {
-  slug: string;
-  name?: string | null;
-  ownerEmail: string;
-  ownerPassword: string | null;
-}
+/**
+ * A new org and who owns it: a console user by email (`tessera org create`; created when new,
+ * then with the password), or by id (the console user who asks through the API).
+ */
+export type NewOrg = { slug: string; name?: string | null } & (
+  | { ownerEmail: string; ownerPassword: string | null }
+  | { ownerId: string }
+);
 
+/**
+ * `tessera org create` and POST /organizations: an org with its signing keys and its first
+ * owner, audited as `organization.created` and `membership.created` in the new org. The name
+ * defaults to the slug; a slug in use is 409 conflict.
+ */
 export async function createOrg(
   deps: Deps,
   input: NewOrg,
@@ -72,8 +81,11 @@ export async function createOrg(
   const slug = checkSlug(input.slug);
   const name = input.name ? checkName('name', input.name) : slug;
   await ensureConsoleOrg(deps);
-  const owner = await prepareConsoleUser(deps.db, { email: input.ownerEmail, password: input.ownerPassword });
-  const now = Date.now();
+  const owner =
+    'ownerId' in input
+      ? ((await consoleUserById(deps.db, input.ownerId)) ?? fail('not_found', 'no such console user'))
+      : await prepareConsoleUser(deps.db, { email: input.ownerEmail, password: input.ownerPassword });
+  const now = clock.now();
   const org: Org = {
     id: newId('org'),
     slug,
@@ -103,4 +115,25 @@ export async function createOrg(
     if (isUniqueViolation(error)) fail('conflict', `an organization with slug "${slug}" exists`);
     throw error;
   }
+}
+
+/** An org as its member sees it in their list. */
+export interface OrgOfUser {
+  id: string;
+  slug: string;
+  name: string;
+  role: Role;
+}
+
+/** GET /organizations: one page of the orgs the console user is a member of, by slug. */
+export async function listOrgsOfUser(
+  deps: Deps,
+  consoleUserId: string,
+  page: { page: number; perPage: number },
+): Promise<{ entries: OrgOfUser[]; total: number }> {
+  const { rows, total } = await pageOrgsOfUser(deps.db, consoleUserId, {
+    offset: page.page * page.perPage,
+    limit: page.perPage,
+  });
+  return { entries: rows, total };
 }

@@ -35,3 +35,86 @@ export async function findMembership(db: Db, orgId: string, userId: string): Pro
     .executeTakeFirst();
   return row ? { orgId: row.org_id, userId: row.user_id, role: row.role, createdAt: row.created_at } : null;
 }
+
+/** A window of a list: `limit` rows after skipping `offset`. */
+export interface Window {
+  offset: number;
+  limit: number;
+}
+
+export interface MemberRow {
+  userId: string;
+  email: string;
+  role: Role;
+}
+
+/** The org's members by email (then id), one window of them, and how many there are. */
+export async function pageMembersOfOrg(
+  db: Db,
+  orgId: string,
+  window: Window,
+): Promise<{ rows: MemberRow[]; total: number }> {
+  const count = await db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.user_id', 'u.email', 'm.role'])
+    .where('m.org_id', '=', orgId)
+    .orderBy('u.email_key')
+    .orderBy('m.user_id')
+    .offset(window.offset)
+    .limit(window.limit)
+    .execute();
+  return {
+    rows: rows.map((r) => ({ userId: r.user_id, email: r.email, role: r.role })),
+    total: Number(count.n),
+  };
+}
+
+export interface UserOrgRow {
+  id: string;
+  slug: string;
+  name: string;
+  role: Role;
+}
+
+/** The orgs the console user is a member of (the console org aside), by slug, one window of them. */
+export async function pageOrgsOfUser(
+  db: Db,
+  userId: string,
+  window: Window,
+): Promise<{ rows: UserOrgRow[]; total: number }> {
+  const base = db
+    .selectFrom('memberships as m')
+    .innerJoin('organizations as o', 'o.id', 'm.org_id')
+    .where('m.user_id', '=', userId)
+    .where('o.is_console', '=', 0);
+  const count = await base
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await base
+    .select(['o.id', 'o.slug', 'o.name', 'm.role'])
+    .orderBy('o.slug')
+    .offset(window.offset)
+    .limit(window.limit)
+    .execute();
+  return { rows, total: Number(count.n) };
+}
+
+export async function countOwners(db: Db, orgId: string): Promise<number> {
+  const row = await db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function deleteMembership(db: Db, orgId: string, userId: string): Promise<void> {
+  await db.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+}

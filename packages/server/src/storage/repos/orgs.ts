@@ -1,5 +1,5 @@
 import type { Org } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Db, Dialect } from '../db.js';
 import type { OrganizationsTable } from '../schema.js';
 
 const toOrg = (r: OrganizationsTable): Org => ({
@@ -40,4 +40,18 @@ export async function findOrgById(db: Db, id: string): Promise<Org | null> {
 export async function findConsoleOrg(db: Db): Promise<Org | null> {
   const row = await db.selectFrom('organizations').selectAll().where('is_console', '=', 1).executeTakeFirst();
   return row ? toOrg(row) : null;
+}
+
+export async function updateOrgName(db: Db, id: string, name: string, updatedAt: number): Promise<void> {
+  await db.updateTable('organizations').set({ name, updated_at: updatedAt }).where('id', '=', id).execute();
+}
+
+/**
+ * Holds the org's row until the transaction ends (PostgreSQL), so changes that check the org's
+ * memberships first (its last owner) run one after another. SQLite transactions already do.
+ */
+export async function lockOrg(db: Db, dialect: Dialect, id: string): Promise<void> {
+  if (dialect === 'postgres') {
+    await db.selectFrom('organizations').select('id').where('id', '=', id).forUpdate().execute();
+  }
 }
