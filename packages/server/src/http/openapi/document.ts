@@ -5,6 +5,7 @@ import { type BodyUse, buildComponents, type Json, jsonSchema } from './componen
 import { IMPERSONATION_OPERATIONS } from './impersonation-operations.js';
 import { MANAGEMENT_OPERATIONS } from './management-operations.js';
 import { OAUTH_OPERATIONS } from './oauth-operations.js';
+import { ORGANIZATION_OPERATIONS } from './organization-operations.js';
 import type { Operation } from './operation.js';
 import { schemaNames } from './schema-names.js';
 import { securityOf, securitySchemes } from './security.js';
@@ -16,6 +17,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...OAUTH_OPERATIONS,
   ...API_OPERATIONS,
   ...MANAGEMENT_OPERATIONS,
+  ...ORGANIZATION_OPERATIONS,
   ...USER_OPERATIONS,
   ...IMPERSONATION_OPERATIONS,
   ...WEBHOOK_DELIVERY_OPERATIONS,

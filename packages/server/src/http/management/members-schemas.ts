@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { checkEmail } from '../../domain/directory/validate.js';
+import { PAGE_FIELDS } from './api-schemas.js';
+import { checkedBy } from './organizations-schemas.js';
+
+const Role = z.enum(['owner', 'member'], 'must be owner or member');
+
+/** GET /organizations/{org}/members: paging only. */
+export const MembersQuery = z.strictObject({ ...PAGE_FIELDS });
+
+export const Member = z.object({
+  user_id: z.string().meta({ pattern: '^usr_', description: 'the console user' }),
+  email: z.string(),
+  role: z.enum(['owner', 'member']),
+});
+
+export const MemberList = z.array(Member);
+
+export const AddMemberBody = z.strictObject({
+  email: checkedBy('email', checkEmail).meta({ description: 'an existing console user’s email' }),
+  role: Role,
+});
+
+export const UpdateMemberBody = z.strictObject({ role: Role });
