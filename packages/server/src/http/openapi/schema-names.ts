@@ -2,6 +2,9 @@ import { z } from 'zod';
 import * as tenants from '../account/tenants.js';
 import * as api from '../management/api-schemas.js';
 import * as impersonation from '../management/impersonation-schemas.js';
+import * as members from '../management/members-schemas.js';
+import * as organizations from '../management/organizations-schemas.js';
+import * as settings from '../management/settings-schemas.js';
 import * as users from '../management/users-schemas.js';
 import * as webhookDeliveries from '../management/webhook-delivery-schemas.js';
 import * as registration from '../oauth/registration-request.js';
@@ -18,6 +21,9 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   registration,
   tenants,
   api,
+  organizations,
+  settings,
+  members,
   users,
   webhookDeliveries,
   impersonation,
