@@ -1,11 +1,15 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { isLoopbackHost } from '../domain/sign-in/redirect-uris.js';
 import {
   DEFAULT_RETRY_SCHEDULE,
   DEFAULT_WEBHOOK_TIMEOUT,
   parseDelay,
   parseRetrySchedule,
 } from '../domain/webhooks/retry-schedule.js';
+
+/** The loopback-host rule of redirect-uris.ts, which request routing reads from here. */
+export { isLoopbackHost };
 
 /** Validated, frozen configuration. Bad input stops start-up with one line naming the variable. */
 export interface Config {
@@ -74,13 +78,6 @@ function textSetting<T>(
   } catch (error) {
     throw new ConfigError(`${name} ${(error as Error).message}`);
   }
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h === '::1';
 }
 
 /** HOST: an IP address (v4 or v6, brackets optional) or `localhost`. */

@@ -10,11 +10,11 @@ import {
 } from '../../storage/repos/user-tenants.js';
 import { addTenantMember } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
+import { tenantSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { isLoopbackRedirectHost } from '../sign-in/redirect-uris.js';
-import { tenantSnapshot } from '../audit/snapshots.js';
+import { isHttpsOrLoopbackHttp } from '../sign-in/redirect-uris.js';
 import type { Org, Tenant } from '../types.js';
 import { checkName } from './validate.js';
 
@@ -39,10 +39,7 @@ export function checkLogo(logo: string | null): string | null {
   } catch {
     return fail('invalid_body', 'logo must be an absolute https URL or null');
   }
-  const loopback = isLoopbackRedirectHost(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    fail('invalid_body', 'logo must be an absolute https URL or null');
-  }
+  if (!isHttpsOrLoopbackHttp(url)) fail('invalid_body', 'logo must be an absolute https URL or null');
   if (logo.length > 2048) fail('invalid_body', 'logo must be at most 2048 characters');
   return logo;
 }

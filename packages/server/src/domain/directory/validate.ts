@@ -1,5 +1,5 @@
 import { fail } from '../errors.js';
-import { isLoopbackRedirectHost, redirectUriShapeProblem } from '../sign-in/redirect-uris.js';
+import { redirectUriProblem } from '../sign-in/redirect-uris.js';
 
 /** Rules for values that come from people: one place, one message each. */
 
@@ -36,21 +36,20 @@ export function checkName(field: string, value: string, max = 200): string {
 }
 
 /**
- * A redirect URI: at most 2,000 characters, absolute, no fragment (not even a bare `#`); https, or
- * http on a loopback host, or a private-use scheme.
+ * A redirect URI given to `tessera client create`: registration's one rule (redirectUriProblem),
+ * refused in the CLI's `invalid_body` words.
  */
 export function checkRedirectUri(uri: string): string {
-  const problem = redirectUriShapeProblem(uri);
-  if (problem) fail('invalid_body', `a redirect URI ${problem}`);
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return fail('invalid_body', `redirect URI "${uri}" is not an absolute URL`);
+  const problem = redirectUriProblem(uri);
+  if (problem === null) return uri;
+  switch (problem.kind) {
+    case 'not_absolute':
+      return fail('invalid_body', `redirect URI "${uri}" is not an absolute URL`);
+    case 'http_not_loopback':
+      return fail('invalid_body', 'http redirect URIs are allowed on loopback only');
+    case 'scheme':
+      return fail('invalid_body', 'redirect URI scheme refused');
+    default:
+      return fail('invalid_body', `a redirect URI ${problem.rule}`);
   }
-  if (url.protocol === 'http:' && !isLoopbackRedirectHost(url.hostname))
-    fail('invalid_body', 'http redirect URIs are allowed on loopback only');
-  if (url.protocol === 'javascript:' || url.protocol === 'data:')
-    fail('invalid_body', 'redirect URI scheme refused');
-  return uri;
 }

@@ -1,27 +1,65 @@
+import { isIP } from 'node:net';
 import type { Client } from '../types.js';
 
 /** Longest redirect URI a client may register, and most a registration may list. */
 export const MAX_REDIRECT_URI_LENGTH = 2000;
 export const MAX_REDIRECT_URIS = 20;
 
+/** The loopback hosts a redirect URI (or a logo) may use with plain http, as URL.hostname spells them. */
+const LOOPBACK_REDIRECT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 /**
- * What every registered redirect URI must be, whoever registers it: at most 2,000 characters,
- * and without a fragment (RFC 6749 §3.1.2), the empty one (a bare `#`) included. Null when it is
- * fine; else the rule, worded to follow the URI's name.
+ * Whether a redirect URI's host (URL.hostname, so IPv6 in brackets) is loopback: the hosts on
+ * which plain http is allowed, and on which a registered URI matches any port (RFC 8252 §7.3).
  */
-export function redirectUriShapeProblem(uri: string): string | null {
-  if (uri.length > MAX_REDIRECT_URI_LENGTH) return `must be at most ${MAX_REDIRECT_URI_LENGTH} characters`;
-  if (uri.includes('#')) return 'must not have a fragment';
-  return null;
+export const isLoopbackRedirectHost = (hostname: string): boolean => LOOPBACK_REDIRECT_HOSTS.has(hostname);
+
+/**
+ * Whether a host name (brackets optional) is any loopback name: `localhost` and its subdomains,
+ * 127.0.0.0/8 and ::1. This is what makes a TESSERA_URL a development address.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (isIP(h) === 4) return h.startsWith('127.');
+  return h === '::1';
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** https, or http on a loopback redirect host: the URLs a browser is sent to or loads from. */
+export const isHttpsOrLoopbackHttp = (url: URL): boolean =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackRedirectHost(url.hostname));
+
+/** What is wrong with a redirect URI, by kind, and the rule it breaks worded to follow the URI's name. */
+export interface RedirectUriProblem {
+  kind: 'too_long' | 'fragment' | 'not_absolute' | 'scheme' | 'http_not_loopback' | 'credentials';
+  rule: string;
+}
+
+const HTTPS_OR_LOOPBACK = 'must be https, or http on localhost, 127.0.0.1 or [::1]';
 
 /**
- * Whether a redirect URI's host (URL.hostname, so IPv6 in brackets) is loopback: the hosts the
- * spec lets plain http use, and on which a registered URI matches any port.
+ * The one rule for a redirect URI a client registers, whoever registers it (POST /oauth/register,
+ * `tessera client create`): at most 2,000 characters; no fragment (RFC 6749 §3.1.2), the empty
+ * one (a bare `#`) included; absolute; https, or http on localhost, 127.0.0.1 or [::1] (RFC 8252
+ * §7.3), so no private-use scheme; no user name or password. Null when `uri` keeps it.
  */
-export const isLoopbackRedirectHost = (hostname: string): boolean => LOOPBACK_HOSTS.has(hostname);
+export function redirectUriProblem(uri: string): RedirectUriProblem | null {
+  if (uri.length > MAX_REDIRECT_URI_LENGTH) {
+    return { kind: 'too_long', rule: `must be at most ${MAX_REDIRECT_URI_LENGTH} characters` };
+  }
+  if (uri.includes('#')) return { kind: 'fragment', rule: 'must not have a fragment' };
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return { kind: 'not_absolute', rule: 'is not an absolute URL' };
+  }
+  if (!isHttpsOrLoopbackHttp(url)) {
+    return { kind: url.protocol === 'http:' ? 'http_not_loopback' : 'scheme', rule: HTTPS_OR_LOOPBACK };
+  }
+  if (url.username || url.password) return { kind: 'credentials', rule: 'must not carry credentials' };
+  return null;
+}
 
 function loopbackWithoutPort(uri: string): string | null {
   let url: URL;

@@ -1,38 +1,17 @@
 import { z } from 'zod';
+import type { RegistrationMetadata } from '../../domain/directory/registration.js';
 import { fail } from '../../domain/errors.js';
 import {
-  isLoopbackRedirectHost,
   MAX_REDIRECT_URI_LENGTH,
   MAX_REDIRECT_URIS,
-  redirectUriShapeProblem,
+  redirectUriProblem,
 } from '../../domain/sign-in/redirect-uris.js';
-import type { RegistrationMetadata } from '../../domain/directory/registration.js';
-
-/**
- * Why `value` cannot be a registered redirect URI (spec: https, or http on a loopback host; and
- * every registered URI's shape: see redirectUriShapeProblem); null if it can.
- */
-function redirectUriProblem(value: string): string | null {
-  const shape = redirectUriShapeProblem(value);
-  if (shape) return shape;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'is not an absolute URL';
-  }
-  const https = url.protocol === 'https:';
-  const loopbackHttp = url.protocol === 'http:' && isLoopbackRedirectHost(url.hostname);
-  if (!https && !loopbackHttp) return 'must be https, or http on localhost, 127.0.0.1 or [::1]';
-  if (url.username || url.password) return 'must not carry credentials';
-  return null;
-}
 
 const RedirectUri = z
   .string({ error: 'must be a string' })
   .superRefine((value, ctx) => {
     const problem = redirectUriProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.rule });
   })
   .meta({
     format: 'uri',
