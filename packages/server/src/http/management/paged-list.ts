@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
+import { transportParameters } from '../host-override.js';
 import { pageLinks } from '../link-header.js';
 import { strictQuery } from './api-input.js';
 
@@ -20,7 +21,7 @@ export function pagedQuery<S extends z.ZodType<PageQuery, unknown>>(
   request: FastifyRequest,
 ) {
   // The loopback `host` override rides along in every Link URL instead of being a filter.
-  const transport = deps.config.loopback ? ['host'] : [];
+  const transport = transportParameters(deps.config);
   const { query, given } = strictQuery(schema, request, transport);
   return { query: query as z.output<S>, given, transport };
 }

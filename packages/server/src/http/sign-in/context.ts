@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptionsWithHandler } from 'fastify';
-import { resumeBrowserSession } from '../../domain/sign-in/browser-sessions.js';
 import type { Deps } from '../../domain/context.js';
 import { ServiceError } from '../../domain/errors.js';
+import { resumeBrowserSession } from '../../domain/sign-in/browser-sessions.js';
 import type { Org } from '../../domain/types.js';
 import { type FormParams, isForm } from '../form.js';
+import { HOST_OVERRIDE_PARAMETER, hostOverride } from '../host-override.js';
 import { orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
@@ -24,7 +25,7 @@ export async function browserSessionOf(ctx: PageContext, org: Org, request: Fast
 
 /**
  * A link to another page of this host. In loopback development a request may name its org with
- * the `host` query parameter (DESIGN §4); links keep it so the flow stays on that org.
+ * the `host` query parameter (host-override.ts); links keep it so the flow stays on that org.
  */
 export function pageLink(
   ctx: PageContext,
@@ -33,9 +34,8 @@ export function pageLink(
   params: Record<string, string>,
 ) {
   const query = new URLSearchParams(params);
-  const override = (request.query as Record<string, unknown> | undefined)?.host;
-  if (ctx.deps.config.loopback && typeof override === 'string' && override !== '')
-    query.set('host', override);
+  const override = hostOverride(ctx.deps.config, request);
+  if (override !== null) query.set(HOST_OVERRIDE_PARAMETER, override);
   const search = query.toString();
   return search === '' ? path : `${path}?${search}`;
 }
