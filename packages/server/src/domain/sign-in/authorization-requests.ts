@@ -10,10 +10,11 @@ import { findClientWithSecret } from '../../storage/repos/clients.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { findRedirectUri } from './redirect-uris.js';
+import { mayUseGrant } from '../tokens/client-grants.js';
 import { parseScope } from '../tokens/scopes.js';
 import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens/tokens-policy.js';
 import type { Client, Org } from '../types.js';
+import { findRedirectUri } from './redirect-uris.js';
 
 /** The parameters GET /oauth/authorize understands; anything else is ignored (RFC 6749 §3.1). */
 export const AUTHORIZE_PARAMETERS = [
@@ -92,7 +93,7 @@ export function checkAuthorizeParams(target: RedirectTarget, params: AuthorizePa
   if (params.response_type === undefined) fail('invalid_request', 'response_type is missing');
   if (params.response_type !== 'code')
     fail('unsupported_response_type', 'only response_type=code is supported');
-  if (!target.client.grantTypes.includes('authorization_code')) {
+  if (!mayUseGrant(target.client, 'authorization_code')) {
     fail('unauthorized_client', 'this application may not use the authorization code flow');
   }
   if (params.state !== undefined && params.state.length > 2048) fail('invalid_request', 'state is too long');

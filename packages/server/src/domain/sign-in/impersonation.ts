@@ -5,19 +5,20 @@ import { findMembership } from '../../storage/repos/memberships.js';
 import { impersonations } from '../../storage/repos/one-time-keys.js';
 import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
-import { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
-import type { SignInMethod } from './browser-sessions.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { failApi } from '../errors.js';
 import { issuerOf } from '../directory/issuers.js';
-import { findRedirectUri } from './redirect-uris.js';
+import { failApi } from '../errors.js';
+import { mayUseGrant } from '../tokens/client-grants.js';
 import {
   ACR_IMPERSONATION,
   IMPERSONATION_LINK_TTL_MS,
   IMPERSONATION_SESSION_TTL_MS,
 } from '../tokens/tokens-policy.js';
 import type { Actor, Org, User } from '../types.js';
+import { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
+import type { SignInMethod } from './browser-sessions.js';
+import { findRedirectUri } from './redirect-uris.js';
 
 /** What an owner asks for (the management body, already shape-checked). */
 export interface ImpersonationRequest {
@@ -70,7 +71,7 @@ async function checkTarget(deps: Deps, org: Org, request: ImpersonationRequest) 
   const found = await findClientWithSecret(deps.db, org.id, request.clientId);
   if (!found) return failApi('invalid_request', 'client_id: no such client in this organization');
   const { client } = found;
-  if (!client.grantTypes.includes('authorization_code')) {
+  if (!mayUseGrant(client, 'authorization_code')) {
     return failApi('invalid_request', 'client_id: this client does not use the authorization code flow');
   }
   if (findRedirectUri(client, request.redirectUri) === null) {

@@ -8,15 +8,16 @@ import {
   purgeAuthorizationCodes,
 } from '../../storage/repos/authorization-codes.js';
 import { completeAuthorizationRequest } from '../../storage/repos/authorization-requests.js';
-import type { PendingAuthorization } from '../sign-in/authorization-requests.js';
 import { clock } from '../clock.js';
-import { recordConsent } from '../sign-in/consents.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import type { PendingAuthorization } from '../sign-in/authorization-requests.js';
+import { recordConsent } from '../sign-in/consents.js';
+import type { Client, Org } from '../types.js';
+import { requireGrant } from './client-grants.js';
 import { withIdToken } from './id-tokens.js';
 import { liveSession, openSession, revokeSession } from './sessions.js';
 import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from './tokens-policy.js';
-import type { Client, Org } from '../types.js';
 import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 export interface Authentication {
@@ -84,7 +85,8 @@ export async function issueAuthorizationCode(
 }
 
 export interface CodeExchange {
-  code: string;
+  /** As sent: required, but a client that may not use this grant is told that first. */
+  code: string | undefined;
   redirectUri: string | undefined;
   codeVerifier: string | undefined;
 }
@@ -115,8 +117,10 @@ export async function redeemAuthorizationCode(
   client: Client,
   input: CodeExchange,
 ): Promise<TokenSet> {
+  requireGrant(client, 'authorization_code');
+  const code = input.code ?? fail('invalid_request', 'code is required');
   const now = clock.now();
-  const codeHash = sha256(input.code);
+  const codeHash = sha256(code);
   const signer = await deps.keyRing.signer(org.id);
   const actor = { kind: 'client', id: client.id } as const;
   // Failures are returned, not thrown, so the revocations they cause are committed.

@@ -5,26 +5,31 @@ import {
   findClientWithSecret,
   type MachineClientRow,
 } from '../../storage/repos/clients.js';
-import type { CredentialCache } from './credential-cache.js';
 import { fail } from '../errors.js';
 import type { Client } from '../types.js';
+import type { CredentialCache } from './credential-cache.js';
 
 // Compared against when the client is unknown, so both failures take the same time.
 const DECOY_HASH = sha256('decoy client secret');
 
 const INVALID = 'client authentication failed';
 
+/** The client_id a request names; a request without one is `invalid_request`. */
+const requiredClientId = (clientId: string | undefined): string =>
+  clientId ?? fail('invalid_request', 'client_id is required');
+
 /**
- * Authenticates a client at the token endpoint. Unknown client and wrong secret give the same
- * `invalid_client` answer; a public client presents no secret.
+ * Authenticates a client at the token and revocation endpoints. A missing client_id is
+ * `invalid_request`; unknown client and wrong secret give the same `invalid_client` answer; a
+ * public client presents no secret.
  */
 export async function authenticateClient(
   db: Db,
   orgId: string,
-  clientId: string,
+  clientId: string | undefined,
   secret: string | undefined,
 ): Promise<Client> {
-  return checkSecret(await findClientWithSecret(db, orgId, clientId), secret);
+  return checkSecret(await findClientWithSecret(db, orgId, requiredClientId(clientId)), secret);
 }
 
 /**
@@ -36,10 +41,11 @@ export async function authenticateClient(
 export async function authenticateMachineClient(
   db: Db,
   orgId: string,
-  clientId: string,
+  clientIdSent: string | undefined,
   secret: string | undefined,
   cache?: CredentialCache<MachineClientRow>,
 ): Promise<{ client: Client; activeKid: string | null }> {
+  const clientId = requiredClientId(clientIdSent);
   const read = () => findClientWithActiveKid(db, orgId, clientId);
   // A NUL cannot occur in an org id, so the key is unambiguous.
   const found = cache ? await cache.get(`${orgId}\0${clientId}`, read) : await read();

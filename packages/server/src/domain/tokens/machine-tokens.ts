@@ -1,10 +1,11 @@
 import { signAccessToken } from '../../crypto/jwt.js';
 import { newId } from '../../crypto/random.js';
+import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { fail } from '../errors.js';
 import { issuerOf } from '../directory/issuers.js';
-import { ACCESS_TOKEN_TTL_S } from './tokens-policy.js';
 import type { Client, Org } from '../types.js';
+import { requireGrant } from './client-grants.js';
+import { ACCESS_TOKEN_TTL_S } from './tokens-policy.js';
 
 export interface IssuedToken {
   accessToken: string;
@@ -21,11 +22,9 @@ export async function issueMachineToken(
   client: Client,
   activeKid?: string | null,
 ): Promise<IssuedToken> {
-  if (client.kind !== 'confidential' || !client.grantTypes.includes('client_credentials')) {
-    fail('unauthorized_client', 'this client may not use the client_credentials grant');
-  }
+  requireGrant(client, 'client_credentials');
   const signer = await deps.keyRing.signer(org.id, activeKid);
-  const iat = Math.floor(Date.now() / 1000);
+  const iat = Math.floor(clock.now() / 1000);
   const accessToken = await signAccessToken(signer, {
     typ: 'client',
     iss: issuerOf(deps.config, org),

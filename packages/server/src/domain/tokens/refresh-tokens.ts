@@ -10,9 +10,10 @@ import {
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import type { Client, Org } from '../types.js';
+import { requireGrant } from './client-grants.js';
 import { withIdToken } from './id-tokens.js';
 import { currentTenant, liveSession, revokeSession } from './sessions.js';
-import type { Client, Org } from '../types.js';
 import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 /**
@@ -28,9 +29,7 @@ export async function rotateRefreshToken(
   client: Client,
   presented: string,
 ): Promise<TokenSet> {
-  if (!client.grantTypes.includes('refresh_token')) {
-    fail('unauthorized_client', 'this client may not use the refresh_token grant');
-  }
+  requireGrant(client, 'refresh_token');
   const now = clock.now();
   const tokenHash = sha256(presented);
   const signer = await deps.keyRing.signer(org.id);

@@ -1,11 +1,12 @@
 import { supersedeRefreshTokens } from '../../storage/repos/refresh-tokens.js';
 import { findUserTenant } from '../../storage/repos/user-tenants.js';
-import { verifyAccessToken } from './access-tokens.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { liveSession, moveSession } from './sessions.js';
 import type { Client, Org } from '../types.js';
+import { verifyAccessToken } from './access-tokens.js';
+import { requireGrant } from './client-grants.js';
+import { liveSession, moveSession } from './sessions.js';
 import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 /** The grant type URN of the tenant switch (spec "Other endpoints"; configurable in the SDK only). */
@@ -23,9 +24,7 @@ export async function switchTenant(
   accessToken: string,
   tenantId: string,
 ): Promise<TokenSet> {
-  if (!client.grantTypes.includes('authorization_code')) {
-    fail('unauthorized_client', 'this client has no user sessions to switch');
-  }
+  requireGrant(client, 'switch_tenant');
   const verified = await verifyAccessToken(deps, org, accessToken, ['user']);
   if (!verified || verified.clientId !== client.id || verified.authorizedParty !== null) {
     return fail('invalid_grant', 'access_token is not a live user token of this client');

@@ -1,10 +1,10 @@
-import { listPromotableClients } from '../../storage/repos/client-promotions.js';
 import { findClientWithSecret } from '../../storage/repos/clients.js';
-import { verifyAccessToken } from './access-tokens.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { Client, Org } from '../types.js';
+import { verifyAccessToken } from './access-tokens.js';
+import { requireTokenExchange } from './client-grants.js';
 import { signSessionToken } from './user-tokens.js';
 
 /** RFC 8693 §2.1 and §3. */
@@ -43,8 +43,7 @@ export async function promoteToken(
   client: Client,
   input: ExchangeRequest,
 ): Promise<PromotedToken> {
-  const promotable = client.kind === 'confidential' ? await listPromotableClients(deps.db, client.id) : [];
-  if (promotable.length === 0) fail('unauthorized_client', 'this client may not use token exchange');
+  const promotable = await requireTokenExchange(deps.db, client);
   if (input.subjectTokenType !== ACCESS_TOKEN_TYPE) {
     fail('invalid_request', `subject_token_type must be ${ACCESS_TOKEN_TYPE}`);
   }

@@ -5,9 +5,10 @@ import { insertRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import type { Deps } from '../context.js';
 import { issuerOf } from '../directory/issuers.js';
 import type { Signer } from '../keys/keys.js';
+import type { Client, Org } from '../types.js';
+import { mayUseGrant } from './client-grants.js';
 import type { OAuthSession } from './sessions.js';
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_MS } from './tokens-policy.js';
-import type { Client, Org } from '../types.js';
 
 /** What a grant hands back; the HTTP layer spells it as RFC 6749 §5.1 wants. */
 export interface TokenSet {
@@ -29,7 +30,7 @@ export async function addRefreshToken(
   session: OAuthSession,
   now: number,
 ): Promise<string | undefined> {
-  if (!client.grantTypes.includes('refresh_token')) return undefined;
+  if (!mayUseGrant(client, 'refresh_token')) return undefined;
   const token = newSecret('trt_');
   await insertRefreshToken(trx, {
     token_hash: sha256(token),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticateClient } from '../../domain/tokens/client-auth.js';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
+import { authenticateClient } from '../../domain/tokens/client-auth.js';
 import { revokeToken } from '../../domain/tokens/revocation.js';
 import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
@@ -22,8 +22,7 @@ export function revokeEndpoint(app: FastifyInstance, deps: Deps) {
       'client_secret',
     ]);
     const org = await orgOf(deps, request);
-    const clientId = params.client_id ?? fail('invalid_request', 'client_id is required');
-    const client = await authenticateClient(deps.db, org.id, clientId, params.client_secret);
+    const client = await authenticateClient(deps.db, org.id, params.client_id, params.client_secret);
     const token = params.token ?? fail('invalid_request', 'token is required');
     await revokeToken(deps, org, client, token);
     return reply.code(200).send();

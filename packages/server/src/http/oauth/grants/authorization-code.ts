@@ -1,7 +1,6 @@
 import { redeemAuthorizationCode } from '../../../domain/tokens/authorization-codes.js';
-import { fail } from '../../../domain/errors.js';
 import type { Grant } from './types.js';
-import { authenticatedClient, requireParam, tokenResponse } from './user-grant-steps.js';
+import { authenticatedClient, tokenResponse } from './user-grant-steps.js';
 
 /**
  * `authorization_code` (RFC 6749 §4.1.3 with PKCE, RFC 7636). `resource` (RFC 8707) is accepted
@@ -11,11 +10,8 @@ export const authorizationCode: Grant = {
   parameters: ['code', 'redirect_uri', 'code_verifier', 'client_id', 'client_secret', 'resource'],
   async handle(ctx) {
     const client = await authenticatedClient(ctx);
-    if (!client.grantTypes.includes('authorization_code')) {
-      fail('unauthorized_client', 'this client may not use the authorization_code grant');
-    }
     const set = await redeemAuthorizationCode(ctx.deps, ctx.org, client, {
-      code: requireParam(ctx.params, 'code'),
+      code: ctx.params.code,
       redirectUri: ctx.params.redirect_uri,
       codeVerifier: ctx.params.code_verifier,
     });

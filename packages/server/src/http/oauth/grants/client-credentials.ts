@@ -1,5 +1,4 @@
 import { authenticateMachineClient } from '../../../domain/tokens/client-auth.js';
-import { fail } from '../../../domain/errors.js';
 import { issueMachineToken } from '../../../domain/tokens/machine-tokens.js';
 import type { Grant } from './types.js';
 
@@ -7,13 +6,12 @@ import type { Grant } from './types.js';
 export const clientCredentials: Grant = {
   parameters: ['client_id', 'client_secret'],
   async handle({ deps, org, params }) {
-    const clientId = params.client_id ?? fail('invalid_request', 'client_id is required');
     // One query, or none on a cache hit: the client, its secret hash and the org's active key id.
     // The PostgreSQL cache is emptied by the NOTIFY a change sends (docs/token-endpoint.md).
     const { client, activeKid } = await authenticateMachineClient(
       deps.db,
       org.id,
-      clientId,
+      params.client_id,
       params.client_secret,
       deps.credentials,
     );

@@ -1,14 +1,13 @@
-import { authenticateClient } from '../../../domain/tokens/client-auth.js';
 import { fail } from '../../../domain/errors.js';
-import type { Client } from '../../../domain/types.js';
+import { authenticateClient } from '../../../domain/tokens/client-auth.js';
 import type { TokenSet } from '../../../domain/tokens/user-tokens.js';
+import type { Client } from '../../../domain/types.js';
 import type { GrantContext, TokenResponse } from './types.js';
 
 /** Steps the user-session grants share: authenticate the client, spell the answer. */
 
 export function authenticatedClient({ deps, org, params }: GrantContext): Promise<Client> {
-  const clientId = params.client_id ?? fail('invalid_request', 'client_id is required');
-  return authenticateClient(deps.db, org.id, clientId, params.client_secret);
+  return authenticateClient(deps.db, org.id, params.client_id, params.client_secret);
 }
 
 export function requireParam(params: GrantContext['params'], name: string): string {
