@@ -11,12 +11,13 @@ import {
   putPendingTotpFactor,
   replaceRecoveryCodes,
 } from '../../storage/repos/second-factors.js';
+import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { reserveSecondFactorAttempt, secondFactorSucceeded } from './login-throttle.js';
 import type { Org, User } from '../types.js';
+import { reserveSecondFactorAttempt, secondFactorSucceeded } from './login-throttle.js';
 
 /** How many one-time recovery codes an enrolment gives (shown once). */
 export const RECOVERY_CODE_COUNT = 10;
@@ -31,11 +32,26 @@ export interface SecondFactorStatus {
   recoveryCodesLeft: number;
 }
 
-export async function secondFactorStatus(deps: Deps, userId: string): Promise<SecondFactorStatus> {
+/** Where a user's second factor stands: none, an enrolment begun but not confirmed, or on. */
+export type SecondFactorStage = 'none' | 'enrolling' | 'enrolled';
+
+export async function secondFactorStage(deps: Deps, userId: string): Promise<SecondFactorStage> {
   const factor = await findTotpFactor(deps.db, userId);
-  const enrolled = factor !== null && factor.confirmed_at !== null;
+  if (factor === null) return 'none';
+  return factor.confirmed_at === null ? 'enrolling' : 'enrolled';
+}
+
+export async function secondFactorStatus(deps: Deps, userId: string): Promise<SecondFactorStatus> {
+  const enrolled = (await secondFactorStage(deps, userId)) === 'enrolled';
   return { enrolled, recoveryCodesLeft: enrolled ? await countUnusedRecoveryCodes(deps.db, userId) : 0 };
 }
+
+/**
+ * The user whose password was just checked on this browser (the second step's cookie names
+ * them), or null when they no longer exist.
+ */
+export const userAwaitingSecondFactor = (deps: Deps, userId: string): Promise<User | null> =>
+  findUserById(deps.db, userId);
 
 /** Whether the org makes every user sign in with a second factor (`tessera org update --require-mfa`). */
 export const orgRequiresMfa = (deps: Deps, org: Org): Promise<boolean> => findRequireMfa(deps.db, org.id);

@@ -5,15 +5,20 @@ import {
   orgRequiresMfa,
   pendingEnrolment,
   removeSecondFactor,
+  secondFactorStage,
   secondFactorStatus,
 } from '../../domain/sign-in/second-factor.js';
 import type { Org, User } from '../../domain/types.js';
-import { findTotpFactor } from '../../storage/repos/second-factors.js';
 import { field, formOf, type PageContext, pageLink, pageRoute } from '../sign-in/context.js';
-import { CSRF_REJECTED } from '../sign-in/login.js';
+import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from '../sign-in/respond.js';
+import {
+  codeProblem,
+  qrCodeSvg,
+  recoveryCodesView,
+  setupView,
+  statusView,
+} from '../sign-in/second-factor-views.js';
 import { profileUserOf, renderProfile } from './profile.js';
-import { type PageOptions, sendErrorPage, sendPage } from '../sign-in/respond.js';
-import { codeProblem, qrCodeSvg, recoveryCodesView, setupView, statusView } from '../sign-in/second-factor-views.js';
 
 const PATH = '/profile/second-factor';
 const FORM = 'profile-second-factor';
@@ -76,9 +81,9 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
       const userId = profileUserOf(ctx, org, request);
       if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
       const user = await requireUser(ctx.deps, userId);
-      const factor = await findTotpFactor(ctx.deps.db, user.id);
-      if (factor === null) return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
-      if (factor.confirmed_at === null) return renderSetup(org, request, reply, user, false, null);
+      const stage = await secondFactorStage(ctx.deps, user.id);
+      if (stage === 'none') return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
+      if (stage === 'enrolling') return renderSetup(org, request, reply, user, false, null);
       return renderStatus(org, request, reply, user, null);
     }),
   );

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import { ServiceError } from '../../domain/errors.js';
 import { redeemProfileKey, requireUser, updateNames } from '../../domain/directory/profile.js';
+import { ServiceError } from '../../domain/errors.js';
 import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/second-factor.js';
 import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
-import { CSRF_REJECTED } from '../sign-in/login.js';
-import { sendErrorPage, sendPage } from '../sign-in/respond.js';
+import { CSRF_REJECTED, sendErrorPage, sendPage } from '../sign-in/respond.js';
 import { profileSectionView } from '../sign-in/second-factor-views.js';
 import { profileView } from '../sign-in/views.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
 import { closeAuthorizationRequest } from '../../domain/sign-in/authorization-requests.js';
 import { authenticationOf } from '../../domain/sign-in/browser-sessions.js';
+import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
 import {
   browserSessionOf,
   field,
@@ -11,9 +11,8 @@ import {
   pageRoute,
   queryValue,
 } from './context.js';
-import { authorizationResponse, pendingRequest } from './flow.js';
-import { CSRF_REJECTED, formTargets } from './login.js';
-import { sendErrorPage, sendPage } from './respond.js';
+import { authorizationResponse, formTargets, pendingRequest } from './flow.js';
+import { CSRF_REJECTED, sendErrorPage, sendPage } from './respond.js';
 import { consentView } from './views.js';
 
 /**

@@ -1,13 +1,17 @@
 import type { FastifyRequest } from 'fastify';
-import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
-import { loadAuthorizationRequest, type PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
+import type { Deps } from '../../domain/context.js';
+import { issuerOf } from '../../domain/directory/issuers.js';
+import { fail } from '../../domain/errors.js';
+import {
+  loadAuthorizationRequest,
+  type PendingAuthorization,
+} from '../../domain/sign-in/authorization-requests.js';
 import { authenticationOf, type BrowserSession } from '../../domain/sign-in/browser-sessions.js';
 import { consentRequired } from '../../domain/sign-in/consents.js';
-import type { Deps } from '../../domain/context.js';
-import { fail } from '../../domain/errors.js';
-import { issuerOf } from '../../domain/directory/issuers.js';
+import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
 import type { Org } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
+import { formTargetOf } from './respond.js';
 
 export type AuthorizationResult = { code: string } | { error: string; description: string };
 
@@ -41,6 +45,11 @@ export async function pendingRequest(deps: Deps, org: Org, id: string | undefine
 /** The request a login or sign-up page was opened for; null when the page was opened on its own. */
 export async function optionalRequest(deps: Deps, org: Org, id: string | undefined) {
   return id === undefined ? null : pendingRequest(deps, org, id);
+}
+
+/** A form that completes an authorization request redirects to the client: CSP must allow it. */
+export function formTargets(pending: PendingAuthorization | null): string[] {
+  return pending ? [formTargetOf(pending.request.redirect_uri)] : [];
 }
 
 /** The query that keeps a page in its authorization request (none outside one). */

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { IMPERSONATION_PATH, openImpersonation } from '../../domain/sign-in/impersonation.js';
 import type { PageContext } from './context.js';
 import { pageRoute, queryValue } from './context.js';
-import { completeSignIn } from './login.js';
 import { sendErrorPage } from './respond.js';
+import { completeSignIn } from './session-start.js';
 
 const CLOSED = 'This impersonation link has expired or was already used. Start the impersonation again.';
 

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
-import { PASSWORD_SIGN_IN, type SignInMethod, startBrowserSession } from '../../domain/sign-in/browser-sessions.js';
-import { clock } from '../../domain/clock.js';
+import { PASSWORD_SIGN_IN } from '../../domain/sign-in/browser-sessions.js';
 import { checkPassword } from '../../domain/sign-in/password-login.js';
 import { signupOpen } from '../../domain/sign-in/signup.js';
-import { BROWSER_SESSION_TTL_MS } from '../../domain/tokens/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import {
@@ -16,20 +14,14 @@ import {
   pageRoute,
   queryValue,
 } from './context.js';
-import { nextStep, optionalRequest, requestParams } from './flow.js';
-import { formTargetOf, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { formTargets, nextStep, optionalRequest, requestParams } from './flow.js';
+import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { secondFactorRedirect } from './second-factor.js';
+import { completeSignIn } from './session-start.js';
 import { loginView, signedInView } from './views.js';
 
 /** Deliberately the same words for an unknown account and a wrong password. */
 const INVALID = 'Incorrect email or password.';
-
-export const CSRF_REJECTED = 'This form has expired. Reload the page and try again.';
-
-/** A form that completes an authorization request redirects to the client: CSP must allow it. */
-export function formTargets(pending: PendingAuthorization | null): string[] {
-  return pending ? [formTargetOf(pending.request.redirect_uri)] : [];
-}
 
 export function renderLogin(
   ctx: PageContext,
@@ -66,37 +58,6 @@ export async function signedIn(
   const secondStep = await secondFactorRedirect(ctx, org, request, reply, user, pending);
   if (secondStep !== null) return reply.redirect(secondStep, 303);
   return completeSignIn(ctx, org, request, reply, user, pending, PASSWORD_SIGN_IN);
-}
-
-/** Sets the login cookie of a new browser session (recording `user.login`). */
-export async function startSignedInSession(
-  ctx: PageContext,
-  org: Org,
-  reply: FastifyReply,
-  user: User,
-  method: SignInMethod,
-) {
-  const { secret, session } = await startBrowserSession(ctx.deps, org, user, method);
-  const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
-  ctx.cookies.set(reply, ctx.cookies.session, secret, { maxAgeMs });
-  return session;
-}
-
-/** Signs the person in with `method` and moves the authorization request on (or shows /login). */
-export async function completeSignIn(
-  ctx: PageContext,
-  org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  user: User,
-  pending: PendingAuthorization | null,
-  method: SignInMethod,
-) {
-  const session = await startSignedInSession(ctx, org, reply, user, method);
-  const next = pending
-    ? await nextStep(ctx, org, request, pending, session)
-    : pageLink(ctx, request, '/login', {});
-  return reply.redirect(next, 303);
 }
 
 /** GET and POST /login: email and password, throttled, generic on failure. */

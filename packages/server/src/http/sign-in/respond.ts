@@ -13,6 +13,9 @@ export interface PageOptions {
   headers?: Record<string, string>;
 }
 
+/** What a form whose CSRF token is missing, stale or another's says. */
+export const CSRF_REJECTED = 'This form has expired. Reload the page and try again.';
+
 /** The source expression that lets a form's redirect reach `uri` (an origin, or a bare scheme). */
 export function formTargetOf(uri: string): string {
   const url = new URL(uri);

@@ -1,20 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { clock } from '../../domain/clock.js';
+import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import {
   confirmEnrolment,
   orgRequiresMfa,
   pendingEnrolment,
   secondFactorStatus,
+  userAwaitingSecondFactor,
   verifySecondFactor,
 } from '../../domain/sign-in/second-factor.js';
-import { ACR_MFA, AMR_OTP, AMR_PASSWORD, SECOND_FACTOR_PENDING_TTL_MS } from '../../domain/tokens/tokens-policy.js';
+import {
+  ACR_MFA,
+  AMR_OTP,
+  AMR_PASSWORD,
+  SECOND_FACTOR_PENDING_TTL_MS,
+} from '../../domain/tokens/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
-import { findUserById } from '../../storage/repos/users.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
-import { optionalRequest, requestParams } from './flow.js';
-import { CSRF_REJECTED, completeSignIn, formTargets, startSignedInSession } from './login.js';
-import { type PageOptions, sendErrorPage, sendPage } from './respond.js';
+import { formTargets, optionalRequest, requestParams } from './flow.js';
+import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from './respond.js';
 import {
   challengeView,
   codeProblem,
@@ -22,6 +26,7 @@ import {
   recoveryCodesView,
   setupView,
 } from './second-factor-views.js';
+import { completeSignIn, startSignedInSession } from './session-start.js';
 
 export const MFA_SIGN_IN = Object.freeze({ amr: [AMR_PASSWORD, AMR_OTP], acr: ACR_MFA });
 
@@ -59,7 +64,7 @@ export async function secondFactorRedirect(
 async function passwordUser(ctx: PageContext, org: Org, request: FastifyRequest): Promise<User | null> {
   const [orgId, userId, expires] = ctx.cookies.read(request, ctx.cookies.secondFactor)?.split('|') ?? [];
   if (orgId !== org.id || !userId || !(Number(expires) > clock.now())) return null;
-  return findUserById(ctx.deps.db, userId);
+  return userAwaitingSecondFactor(ctx.deps, userId);
 }
 
 async function stepContext(ctx: PageContext, org: Org, request: FastifyRequest) {

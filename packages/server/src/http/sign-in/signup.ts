@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { clock } from '../../domain/clock.js';
 import { fail, ServiceError } from '../../domain/errors.js';
+import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { loginSucceeded, reserveLoginAttempt } from '../../domain/sign-in/login-throttle.js';
 import { signUp, signupOpen } from '../../domain/sign-in/signup.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
-import { optionalRequest, requestParams } from './flow.js';
-import { CSRF_REJECTED, formTargets, signedIn } from './login.js';
-import { type PageOptions, sendErrorPage, sendPage } from './respond.js';
+import { formTargets, optionalRequest, requestParams } from './flow.js';
+import { signedIn } from './login.js';
+import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from './respond.js';
 import { signupView } from './views.js';
 
 interface Entered {
