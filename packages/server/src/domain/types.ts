@@ -53,3 +53,26 @@ export interface Client {
 export type Actor = { kind: 'user'; id: string } | { kind: 'client'; id: string } | { kind: 'system' };
 
 export const SYSTEM: Actor = Object.freeze({ kind: 'system' });
+
+/**
+ * A checked GET /oauth/authorize request, kept while the person signs in and consents; it
+ * completes once (an authorization code, or the person declining).
+ */
+export interface AuthorizationRequest {
+  id: string;
+  orgId: string;
+  clientId: string;
+  redirectUri: string;
+  /** Whether the client sent redirect_uri; the token request must then repeat it (RFC 6749 §4.1.3). */
+  redirectUriGiven: boolean;
+  state: string | null;
+  codeChallenge: string | null;
+  /** Space-separated, as granted. */
+  scope: string;
+  resource: string | null;
+  /** OpenID Connect `nonce`, echoed in the ID token. */
+  nonce: string | null;
+  createdAt: number;
+  expiresAt: number;
+  completedAt: number | null;
+}

@@ -1,6 +1,5 @@
 import { newId } from '../../crypto/random.js';
 import {
-  type AuthorizationRequestRow,
   completeAuthorizationRequest,
   findPendingAuthorizationRequest,
   insertAuthorizationRequest,
@@ -13,7 +12,7 @@ import { fail } from '../errors.js';
 import { mayUseGrant } from '../tokens/client-grants.js';
 import { parseScope } from '../tokens/scopes.js';
 import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens/tokens-policy.js';
-import type { Client, Org } from '../types.js';
+import type { AuthorizationRequest, Client, Org } from '../types.js';
 import { findRedirectUri } from './redirect-uris.js';
 
 /** The parameters GET /oauth/authorize understands; anything else is ignored (RFC 6749 §3.1). */
@@ -114,30 +113,30 @@ export async function saveAuthorizationRequest(
   target: RedirectTarget,
   state: string | undefined,
   checked: ReturnType<typeof checkAuthorizeParams>,
-): Promise<AuthorizationRequestRow> {
+): Promise<AuthorizationRequest> {
   const now = clock.now();
-  const row: AuthorizationRequestRow = {
+  const request: AuthorizationRequest = {
     id: newId('arq'),
-    org_id: org.id,
-    client_id: target.client.id,
-    redirect_uri: target.redirectUri,
-    redirect_uri_given: target.given ? 1 : 0,
+    orgId: org.id,
+    clientId: target.client.id,
+    redirectUri: target.redirectUri,
+    redirectUriGiven: target.given,
     state: state ?? null,
-    code_challenge: checked.codeChallenge,
+    codeChallenge: checked.codeChallenge,
     scope: checked.scope,
     resource: checked.resource,
-    created_at: now,
-    expires_at: now + AUTHORIZATION_REQUEST_TTL_MS,
-    completed_at: null,
     nonce: checked.nonce,
+    createdAt: now,
+    expiresAt: now + AUTHORIZATION_REQUEST_TTL_MS,
+    completedAt: null,
   };
   await purgeAuthorizationRequests(deps.db, now);
-  await insertAuthorizationRequest(deps.db, row);
-  return row;
+  await insertAuthorizationRequest(deps.db, request);
+  return request;
 }
 
 export interface PendingAuthorization {
-  request: AuthorizationRequestRow;
+  request: AuthorizationRequest;
   client: Client;
 }
 
@@ -149,7 +148,7 @@ export async function loadAuthorizationRequest(
 ): Promise<PendingAuthorization | null> {
   const request = await findPendingAuthorizationRequest(deps.db, org.id, id, clock.now());
   if (!request) return null;
-  const found = await findClientWithSecret(deps.db, org.id, request.client_id);
+  const found = await findClientWithSecret(deps.db, org.id, request.clientId);
   return found ? { request, client: found.client } : null;
 }
 

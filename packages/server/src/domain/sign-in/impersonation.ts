@@ -108,18 +108,18 @@ export async function startImpersonation(
   await deps.db.transaction().execute(async (trx) => {
     await insertAuthorizationRequest(trx, {
       id: requestId,
-      org_id: org.id,
-      client_id: client.id,
-      redirect_uri: request.redirectUri,
-      redirect_uri_given: 1,
+      orgId: org.id,
+      clientId: client.id,
+      redirectUri: request.redirectUri,
+      redirectUriGiven: true,
       state: request.state ?? null,
-      code_challenge: request.codeChallenge ?? null,
+      codeChallenge: request.codeChallenge ?? null,
       scope: '',
       resource: null,
-      created_at: now,
-      expires_at: expiresAt,
-      completed_at: null,
       nonce: null,
+      createdAt: now,
+      expiresAt,
+      completedAt: null,
     });
     await impersonations.insert(trx, {
       key_hash: sha256(key),

@@ -50,7 +50,7 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
       if (!ctx.csrf.check(request, 'consent', [session.id, pending.request.id], field(form, 'csrf'))) {
         return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
       }
-      const target = { redirectUri: pending.request.redirect_uri, state: pending.request.state };
+      const target = { redirectUri: pending.request.redirectUri, state: pending.request.state };
       const decision = field(form, 'decision');
       if (decision === 'deny') {
         await closeAuthorizationRequest(ctx.deps, pending);

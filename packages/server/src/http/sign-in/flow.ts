@@ -49,7 +49,7 @@ export async function optionalRequest(deps: Deps, org: Org, id: string | undefin
 
 /** A form that completes an authorization request redirects to the client: CSP must allow it. */
 export function formTargets(pending: PendingAuthorization | null): string[] {
-  return pending ? [formTargetOf(pending.request.redirect_uri)] : [];
+  return pending ? [formTargetOf(pending.request.redirectUri)] : [];
 }
 
 /** The query that keeps a page in its authorization request (none outside one). */
@@ -77,5 +77,5 @@ export async function nextStep(
     return pageLink(ctx, request, '/consent', { req: req.id });
   }
   const code = await issueAuthorizationCode(ctx.deps, org, pending, authenticationOf(session), false);
-  return authorizationResponse(ctx.deps, org, { redirectUri: req.redirect_uri, state: req.state }, { code });
+  return authorizationResponse(ctx.deps, org, { redirectUri: req.redirectUri, state: req.state }, { code });
 }

@@ -1,10 +1,42 @@
+import type { AuthorizationRequest } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
 
-export type AuthorizationRequestRow = AuthorizationRequestsTable;
+const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationRequest => ({
+  id: r.id,
+  orgId: r.org_id,
+  clientId: r.client_id,
+  redirectUri: r.redirect_uri,
+  redirectUriGiven: r.redirect_uri_given === 1,
+  state: r.state,
+  codeChallenge: r.code_challenge,
+  scope: r.scope,
+  resource: r.resource,
+  nonce: r.nonce,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  completedAt: r.completed_at,
+});
 
-export async function insertAuthorizationRequest(db: Db, row: AuthorizationRequestRow): Promise<void> {
-  await db.insertInto('authorization_requests').values(row).execute();
+export async function insertAuthorizationRequest(db: Db, request: AuthorizationRequest): Promise<void> {
+  await db
+    .insertInto('authorization_requests')
+    .values({
+      id: request.id,
+      org_id: request.orgId,
+      client_id: request.clientId,
+      redirect_uri: request.redirectUri,
+      redirect_uri_given: request.redirectUriGiven ? 1 : 0,
+      state: request.state,
+      code_challenge: request.codeChallenge,
+      scope: request.scope,
+      resource: request.resource,
+      nonce: request.nonce,
+      created_at: request.createdAt,
+      expires_at: request.expiresAt,
+      completed_at: request.completedAt,
+    })
+    .execute();
 }
 
 /** A pending request: in this org, not expired, not completed. */
@@ -13,7 +45,7 @@ export async function findPendingAuthorizationRequest(
   orgId: string,
   id: string,
   now: number,
-): Promise<AuthorizationRequestRow | null> {
+): Promise<AuthorizationRequest | null> {
   const row = await db
     .selectFrom('authorization_requests')
     .selectAll()
@@ -22,7 +54,7 @@ export async function findPendingAuthorizationRequest(
     .where('expires_at', '>', now)
     .where('completed_at', 'is', null)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toAuthorizationRequest(row) : null;
 }
 
 /**
