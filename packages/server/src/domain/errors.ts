@@ -67,6 +67,19 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * `rate_limited`, with how long until a request is accepted again; the transport says so
+ * (Retry-After).
+ */
+export class RateLimitedError extends ServiceError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number, detail?: string) {
+    super('rate_limited', detail);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 export const fail = (code: ErrorCode, detail?: string, headers?: Record<string, string>): never => {
   throw new ServiceError(code, detail, headers);
 };

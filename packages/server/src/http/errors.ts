@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, ServiceError } from '../domain/errors.js';
+import { isDatabaseUnavailable, RateLimitedError, ServiceError } from '../domain/errors.js';
 import { registrationErrorCode } from './oauth/registration-request.js';
 import { isPageRoute } from './sign-in/page-routes.js';
 import { sendErrorPage } from './sign-in/respond.js';
@@ -66,6 +66,7 @@ function pageMessage(error: ServiceError, status: number): string {
  */
 function sendError(error: ServiceError, request: FastifyRequest, reply: FastifyReply, status = error.status) {
   reply.code(status).headers(error.headers);
+  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
   if (isPageRoute(request)) {
     const orgName = request.tesseraOrg?.name ?? 'Tessera';
     return sendErrorPage(reply, orgName, status, pageMessage(error, status));

@@ -2,9 +2,10 @@ import { newId } from '../../crypto/random.js';
 import { insertClient } from '../../storage/repos/clients.js';
 import { takeSlot } from '../../storage/repos/rate-limits.js';
 import { recordAudit } from '../audit/audit.js';
-import type { Deps } from '../context.js';
-import { fail } from '../errors.js';
 import { clientSnapshot } from '../audit/snapshots.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { RateLimitedError } from '../errors.js';
 import { type Client, type GrantType, type Org, SYSTEM } from '../types.js';
 
 /** Limits of dynamic client registration (spec "Limits"). */
@@ -46,7 +47,7 @@ export async function registerClient(
   // The spec's registered client: redirect_uris "as submitted", client_name "the given name".
   const redirectUris = metadata.redirectUris;
   const name = metadata.name ?? DEFAULT_CLIENT_NAME;
-  const now = Date.now();
+  const now = clock.now();
   const slot = await takeSlot(
     deps.db,
     deps.dialect,
@@ -55,8 +56,7 @@ export async function registerClient(
     REGISTRATION_WINDOW_MS,
     now,
   );
-  if (!slot.taken)
-    fail('rate_limited', undefined, { 'retry-after': String(Math.ceil(slot.retryAfterMs / 1000)) });
+  if (!slot.taken) throw new RateLimitedError(Math.ceil(slot.retryAfterMs / 1000));
   const client: Client = {
     id: newId('cli'),
     orgId: consoleOrg.id,
