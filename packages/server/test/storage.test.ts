@@ -172,8 +172,10 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
         name: 'Billing',
         kind: 'confidential',
         redirectUris: [],
+        postLogoutRedirectUris: [],
         grantTypes: ['client_credentials'],
         firstParty: true,
+        secretIssuedAt: new Date(client.createdAt).toISOString(),
         createdAt: new Date(client.createdAt).toISOString(),
       });
       assert.equal(JSON.stringify(await audit(acme.id)).includes(secret ?? '-'), false);

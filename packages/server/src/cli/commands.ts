@@ -1,5 +1,5 @@
 import { createClient } from '../domain/directory/clients.js';
-import { rotateOrgKeys } from '../domain/keys/keys.js';
+import { rotateKeys } from '../domain/keys/keys.js';
 import { addOrgMember } from '../domain/directory/members.js';
 import { updateOrgSettings } from '../domain/directory/org-settings.js';
 import { createOrg, requireOrg } from '../domain/directory/orgs.js';
@@ -103,12 +103,6 @@ export const ADMIN_COMMANDS: {
 
   'keys rotate'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
-      const kid = await deps.db
-        .transaction()
-        .execute((trx) => rotateOrgKeys(trx, deps.sealer, org.id, SYSTEM));
-      return { kid };
-    });
+    return admin(async (deps) => ({ kid: await rotateKeys(deps, await requireOrg(deps.db, slug), SYSTEM) }));
   },
 };

@@ -43,8 +43,12 @@ export interface Client {
   name: string;
   kind: 'public' | 'confidential';
   redirectUris: string[];
+  /** Where sign-out may send people back to (RP-Initiated Logout). */
+  postLogoutRedirectUris: string[];
   grantTypes: GrantType[];
   firstParty: boolean;
+  /** When the current secret was issued; null for a public client, which has none. */
+  secretIssuedAt: number | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -11,6 +11,7 @@ import * as credentialChanges from './migrations/008-credential-changes.js';
 import * as auditCountKeys from './migrations/009-audit-count-keys.js';
 import * as refreshTokenSuccessors from './migrations/010-refresh-token-successors.js';
 import * as userDisabled from './migrations/011-user-disabled.js';
+import * as clientManagement from './migrations/012-client-management.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-audit-count-keys': auditCountKeys,
   '010-refresh-token-successors': refreshTokenSuccessors,
   '011-user-disabled': userDisabled,
+  '012-client-management': clientManagement,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

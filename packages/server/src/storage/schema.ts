@@ -60,6 +60,10 @@ export interface ClientsTable {
   first_party: number;
   created_at: number;
   updated_at: number;
+  /** JSON array of the URIs sign-out may return to (migration 012). */
+  post_logout_redirect_uris: string;
+  /** When the current secret was issued; null for public clients (migration 012). */
+  secret_issued_at: number | null;
 }
 
 export interface SigningKeysTable {

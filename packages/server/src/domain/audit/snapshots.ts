@@ -33,7 +33,10 @@ export const clientSnapshot = (c: Client) => ({
   name: c.name,
   kind: c.kind,
   redirectUris: c.redirectUris,
+  postLogoutRedirectUris: c.postLogoutRedirectUris,
   grantTypes: c.grantTypes,
   firstParty: c.firstParty,
+  // When the secret was issued, never the secret: a rotation shows as a change of this alone.
+  secretIssuedAt: c.secretIssuedAt === null ? null : new Date(c.secretIssuedAt).toISOString(),
   createdAt: new Date(c.createdAt).toISOString(),
 });

@@ -1,11 +1,21 @@
 import { newId, newSecret, sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { insertClientPromotions } from '../../storage/repos/client-promotions.js';
-import { findClientWithSecret, insertClient } from '../../storage/repos/clients.js';
+import {
+  deleteClientRow,
+  findClient,
+  findClientWithSecret,
+  insertClient,
+  pageClients,
+  replaceClientSecret,
+  updateClientRow,
+} from '../../storage/repos/clients.js';
 import { recordAudit } from '../audit/audit.js';
+import { clientSnapshot } from '../audit/snapshots.js';
+import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { clientSnapshot } from '../audit/snapshots.js';
+import { endClientSessions } from '../tokens/sessions.js';
 import type { Actor, Client, GrantType, Org } from '../types.js';
 import { checkName, checkRedirectUri } from './validate.js';
 
@@ -19,6 +29,7 @@ export interface NewClient {
   name: string;
   kind: 'public' | 'confidential';
   redirectUris: string[];
+  postLogoutRedirectUris?: string[];
   /** Defaults: public → code + refresh; confidential → client_credentials (+ code and refresh with redirect URIs). */
   grantTypes?: string[];
   firstParty?: boolean;
@@ -26,26 +37,42 @@ export interface NewClient {
   promoteFrom?: string[];
 }
 
-function defaultGrants(input: NewClient): GrantType[] {
-  if (input.kind === 'public') return ['authorization_code', 'refresh_token'];
-  return input.redirectUris.length > 0
+/** The grant types a client gets when none are named. */
+export function defaultGrantTypes(kind: Client['kind'], hasRedirectUris: boolean): GrantType[] {
+  if (kind === 'public') return ['authorization_code', 'refresh_token'];
+  return hasRedirectUris
     ? ['client_credentials', 'authorization_code', 'refresh_token']
     : ['client_credentials'];
 }
 
+/** What is wrong with a client's grant types given its kind and redirect URIs; null when nothing. */
+export function grantTypesProblem(
+  kind: Client['kind'],
+  grants: readonly string[],
+  hasRedirectUris: boolean,
+): string | null {
+  const unknown = grants.find((g) => !GRANT_TYPES.includes(g as GrantType));
+  if (unknown !== undefined) return `unknown grant type "${unknown}"`;
+  if (kind === 'public' && grants.includes('client_credentials')) {
+    return 'a public client cannot use client_credentials';
+  }
+  if (grants.includes('authorization_code') && !hasRedirectUris) {
+    return 'authorization_code needs at least one redirect URI';
+  }
+  return null;
+}
+
 function checkGrants(input: NewClient): GrantType[] {
-  const grants = input.grantTypes?.length ? [...new Set(input.grantTypes)] : defaultGrants(input);
-  for (const g of grants) {
-    if (!GRANT_TYPES.includes(g as GrantType)) fail('invalid_body', `unknown grant type "${g}"`);
-  }
-  if (input.kind === 'public' && grants.includes('client_credentials')) {
-    fail('invalid_body', 'a public client cannot use client_credentials');
-  }
-  if (grants.includes('authorization_code') && input.redirectUris.length === 0) {
-    fail('invalid_body', 'authorization_code needs at least one redirect URI');
-  }
+  const hasRedirectUris = input.redirectUris.length > 0;
+  const grants = input.grantTypes?.length
+    ? [...new Set(input.grantTypes)]
+    : defaultGrantTypes(input.kind, hasRedirectUris);
+  const problem = grantTypesProblem(input.kind, grants, hasRedirectUris);
+  if (problem !== null) fail('invalid_body', problem);
   return grants as GrantType[];
 }
+
+const checkRedirectUris = (uris: readonly string[]) => [...new Set(uris.map(checkRedirectUri))];
 
 /** The promotable clients must be public clients of the org, named to a confidential client. */
 async function checkPromoteFrom(db: Db, org: Org, input: NewClient): Promise<string[]> {
@@ -61,7 +88,10 @@ async function checkPromoteFrom(db: Db, org: Org, input: NewClient): Promise<str
   return sources;
 }
 
-/** Creates a client; a confidential one gets a 256-bit secret, shown once and stored as its SHA-256. */
+/**
+ * Creates a client; a confidential one gets a 256-bit secret, shown once and stored as its SHA-256.
+ * `tessera client create` and POST /organizations/{org}/clients both create clients here.
+ */
 export async function createClient(
   deps: Deps,
   org: Org,
@@ -69,22 +99,25 @@ export async function createClient(
   actor: Actor,
 ): Promise<{ client: Client; secret: string | null; promoteFrom: string[] }> {
   const name = checkName('name', input.name);
-  const redirectUris = [...new Set(input.redirectUris.map(checkRedirectUri))];
+  const redirectUris = checkRedirectUris(input.redirectUris);
+  const postLogoutRedirectUris = checkRedirectUris(input.postLogoutRedirectUris ?? []);
   const grantTypes = checkGrants({ ...input, redirectUris });
   const promoteFrom = await checkPromoteFrom(deps.db, org, input);
-  const now = Date.now();
+  const now = clock.now();
+  const secret = input.kind === 'confidential' ? newSecret('tcs_') : null;
   const client: Client = {
     id: newId('cli'),
     orgId: org.id,
     name,
     kind: input.kind,
     redirectUris,
+    postLogoutRedirectUris,
     grantTypes,
     firstParty: input.firstParty ?? true,
+    secretIssuedAt: secret === null ? null : now,
     createdAt: now,
     updatedAt: now,
   };
-  const secret = input.kind === 'confidential' ? newSecret('tcs_') : null;
   await deps.db.transaction().execute(async (trx) => {
     await insertClient(trx, client, secret === null ? null : sha256(secret));
     await insertClientPromotions(trx, client.id, promoteFrom, now);
@@ -98,4 +131,131 @@ export async function createClient(
     });
   });
   return { client, secret, promoteFrom };
+}
+
+/** One page of the org's clients, oldest first (never a secret). */
+export async function listClients(
+  deps: Deps,
+  org: Org,
+  q: { page: number; perPage: number },
+): Promise<{ entries: Client[]; total: number }> {
+  return pageClients(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+}
+
+const NO_SUCH_CLIENT = 'no such client';
+
+/** The org's client `id`; 404 for an unknown id, another org's, or one that is not a `cli_` id. */
+async function orgClient(db: Db, org: Org, id: string): Promise<Client> {
+  if (!id.startsWith('cli_')) return fail('not_found', NO_SUCH_CLIENT);
+  return (await findClient(db, org.id, id)) ?? fail('not_found', NO_SUCH_CLIENT);
+}
+
+/** One of the org's clients (never its secret); 404 `not_found` for any other id. */
+export const getClient = (deps: Deps, org: Org, id: string): Promise<Client> => orgClient(deps.db, org, id);
+
+/** What an update may change; an absent field keeps its value. */
+export interface ClientChanges {
+  name?: string;
+  redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
+  grantTypes?: string[];
+}
+
+/**
+ * Updates a client and records `client.updated` with `previous` and `changes`; nothing is written
+ * when nothing differs. The grant types are checked against the redirect URIs the client ends up
+ * with; a refusal names the field given (`grant_types`, else `redirect_uris`).
+ */
+export async function updateClient(
+  deps: Deps,
+  org: Org,
+  id: string,
+  changes: ClientChanges,
+  actor: Actor,
+): Promise<Client> {
+  const name = changes.name === undefined ? undefined : checkName('client_name', changes.name);
+  const redirectUris = changes.redirectUris && checkRedirectUris(changes.redirectUris);
+  const postLogout = changes.postLogoutRedirectUris && checkRedirectUris(changes.postLogoutRedirectUris);
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    const before = await orgClient(trx, org, id);
+    const after: Client = {
+      ...before,
+      name: name ?? before.name,
+      redirectUris: redirectUris ?? before.redirectUris,
+      postLogoutRedirectUris: postLogout ?? before.postLogoutRedirectUris,
+      grantTypes: (changes.grantTypes ? [...new Set(changes.grantTypes)] : before.grantTypes) as GrantType[],
+    };
+    const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
+    if (problem !== null)
+      fail('invalid_body', `${changes.grantTypes ? 'grant_types' : 'redirect_uris'}: ${problem}`);
+    const [previous, data] = [clientSnapshot(before), clientSnapshot(after)];
+    if (JSON.stringify(previous) === JSON.stringify(data)) return before;
+    const now = clock.now();
+    after.updatedAt = now;
+    await updateClientRow(trx, after);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'client',
+      verb: 'updated',
+      actor,
+      at: now,
+      data,
+      previous,
+    });
+    return after;
+  });
+  deps.credentials?.changed();
+  return updated;
+}
+
+/**
+ * Gives a confidential client a new secret, shown once: the old one stops working when this
+ * commits, and this process's cache of client credentials is emptied at once (other nodes empty
+ * theirs on the change notification). Audited as `client.updated`, whose change is the secret's
+ * issue time. A public client has no secret: 409 `conflict`.
+ */
+export async function rotateClientSecret(deps: Deps, org: Org, id: string, actor: Actor): Promise<string> {
+  const secret = newSecret('tcs_');
+  await deps.db.transaction().execute(async (trx) => {
+    const before = await orgClient(trx, org, id);
+    if (before.kind !== 'confidential') fail('conflict', 'a public client has no secret');
+    // Strictly later than the last issue, so the entry always shows the change.
+    const now = Math.max(clock.now(), (before.secretIssuedAt ?? 0) + 1);
+    const after: Client = { ...before, secretIssuedAt: now, updatedAt: now };
+    await replaceClientSecret(trx, after, sha256(secret));
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'client',
+      verb: 'updated',
+      actor,
+      at: now,
+      data: clientSnapshot(after),
+      previous: clientSnapshot(before),
+    });
+  });
+  deps.credentials?.changed();
+  return secret;
+}
+
+/**
+ * Deletes a client: its live sessions end first (each audited as `session.deleted`; their refresh
+ * and access tokens stop working), then the client goes with everything that refers to it, and
+ * `client.deleted` records its snapshot.
+ */
+export async function deleteClient(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const client = await orgClient(trx, org, id);
+    const now = clock.now();
+    await endClientSessions(trx, client.id, actor, now);
+    await deleteClientRow(trx, org.id, client.id);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'client',
+      verb: 'deleted',
+      actor,
+      at: now,
+      data: clientSnapshot(client),
+    });
+  });
+  deps.credentials?.changed();
 }

@@ -63,8 +63,10 @@ export async function registerClient(
     name,
     kind: 'public',
     redirectUris,
+    postLogoutRedirectUris: [],
     grantTypes: GRANTS,
     firstParty: false,
+    secretIssuedAt: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -5,9 +5,10 @@ import { generateSigningKey, openPrivateKey } from '../../crypto/signing-keys.js
 import type { Db } from '../../storage/db.js';
 import * as keys from '../../storage/repos/keys.js';
 import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { RETIRED_KEY_GRACE_MS } from '../tokens/tokens-policy.js';
-import type { Actor } from '../types.js';
+import type { Actor, Org } from '../types.js';
 
 /** The signer the key ring hands out (declared with the JWS code in crypto/jwt.ts). */
 export type { Signer };
@@ -39,7 +40,7 @@ export async function createOrgKeys(trx: Db, sealer: Sealer, orgId: string, now:
  * and a new `next` key is published.
  */
 export async function rotateOrgKeys(trx: Db, sealer: Sealer, orgId: string, actor: Actor): Promise<string> {
-  const now = Date.now();
+  const now = clock.now();
   const active = await keys.findKeyByStatus(trx, orgId, 'active');
   const next = (await keys.findKeyByStatus(trx, orgId, 'next')) ?? null;
   if (!active) return fail('not_found', 'the organization has no signing key');
@@ -60,8 +61,44 @@ export async function rotateOrgKeys(trx: Db, sealer: Sealer, orgId: string, acto
   return nextKid;
 }
 
+/** What the key operations need of the service's dependencies (domain/context.ts Deps has it). */
+interface KeyDeps {
+  readonly db: Db;
+  readonly sealer: Sealer;
+  readonly credentials?: { changed(): void };
+}
+
+/**
+ * Rotates the org's keys (rotateOrgKeys) in a transaction of its own, for `tessera keys rotate`
+ * and POST /organizations/{org}/keys/rotate: returns the kid that signs from now on. This
+ * process's cache of the client_credentials lookups (which holds the active kid) is emptied at once.
+ */
+export async function rotateKeys(deps: KeyDeps, org: Org, actor: Actor): Promise<string> {
+  const kid = await deps.db.transaction().execute((trx) => rotateOrgKeys(trx, deps.sealer, org.id, actor));
+  deps.credentials?.changed();
+  return kid;
+}
+
+/** A signing key as the management API shows it: public facts, never key material. */
+export interface KeySummary {
+  kid: string;
+  state: 'next' | 'active' | 'retired';
+  createdAt: number;
+}
+
+/** One page of the org's published keys: next, active, then retired ones until their tokens expire. */
+export async function listKeys(
+  deps: KeyDeps,
+  org: Org,
+  q: { page: number; perPage: number },
+): Promise<{ entries: KeySummary[]; total: number }> {
+  const window = { offset: q.page * q.perPage, limit: q.perPage };
+  const { rows, total } = await keys.pagePublishedKeys(deps.db, org.id, clock.now(), window);
+  return { entries: rows.map((r) => ({ kid: r.kid, state: r.status, createdAt: r.created_at })), total };
+}
+
 export async function publicJwks(db: Db, orgId: string): Promise<{ keys: JWK[] }> {
-  const rows = await keys.publishedKeys(db, orgId, Date.now());
+  const rows = await keys.publishedKeys(db, orgId, clock.now());
   // The signing key first: some clients try keys in order.
   rows.sort((a, b) => (a.status === 'active' ? -1 : b.status === 'active' ? 1 : 0));
   return { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };

@@ -4,6 +4,7 @@ import { deleteBrowserSessionsOfUser } from '../../storage/repos/browser-session
 import {
   findOAuthSession,
   insertOAuthSession,
+  liveSessionIdsOfClient,
   liveSessionIdsOfUser,
   type OAuthSessionRow,
   revokeOAuthSession,
@@ -159,6 +160,21 @@ export async function endUserSessions(trx: Db, userId: string, actor: Actor, now
   const ids = await liveSessionIdsOfUser(trx, userId, now);
   for (const id of ids) await revokeSession(trx, id, actor, now);
   await deleteBrowserSessionsOfUser(trx, userId);
+  return ids.length;
+}
+
+/**
+ * Ends every live session of a client (each audited as its `session.deleted`): their refresh and
+ * access tokens stop working. Returns how many ended.
+ */
+export async function endClientSessions(
+  trx: Db,
+  clientId: string,
+  actor: Actor,
+  now: number,
+): Promise<number> {
+  const ids = await liveSessionIdsOfClient(trx, clientId, now);
+  for (const id of ids) await revokeSession(trx, id, actor, now);
   return ids.length;
 }
 

@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '../../crypto/random.js';
 import {
   deleteWebhook as deleteRow,
+  findWebhook,
   insertWebhook,
   listWebhooks as listRows,
+  updateWebhookRow,
   type WebhookRecord,
 } from '../../storage/repos/webhooks.js';
 import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { Actor, Org } from '../types.js';
@@ -43,7 +46,7 @@ export async function createWebhook(
   input: NewWebhook,
   actor: Actor,
 ): Promise<{ webhook: Webhook; secret: string }> {
-  const now = Date.now();
+  const now = clock.now();
   const webhook: Webhook = {
     id: newId('whk'),
     orgId: org.id,
@@ -84,5 +87,53 @@ export async function deleteWebhook(deps: Deps, org: Org, id: string, actor: Act
       actor,
       data: webhookSnapshot(deleted),
     });
+  });
+}
+
+/** What an update may change; an absent field keeps its value. */
+export interface WebhookChanges {
+  /** Already checked: an https URL. */
+  url?: string;
+  /** Already checked: 1–50 routing-key patterns. */
+  events?: string[];
+  active?: boolean;
+}
+
+/**
+ * Updates one of the org's webhooks (404 for any other id) and records `webhook.updated` with
+ * `previous` and `changes`; nothing is written when nothing differs. `active: true` turns a
+ * webhook that deliveries disabled back on: events from then on are delivered to it again.
+ */
+export async function updateWebhook(
+  deps: Deps,
+  org: Org,
+  id: string,
+  changes: WebhookChanges,
+  actor: Actor,
+): Promise<Webhook> {
+  if (!id.startsWith('whk_')) fail('not_found', 'no such webhook');
+  return deps.db.transaction().execute(async (trx) => {
+    const before = (await findWebhook(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
+    const after: Webhook = {
+      ...before,
+      url: changes.url ?? before.url,
+      events: changes.events ? [...new Set(changes.events)] : before.events,
+      active: changes.active ?? before.active,
+    };
+    if (JSON.stringify(after) === JSON.stringify(before)) return before;
+    // Strictly later than the last write: the routing tables notice a change by `updated_at`.
+    const now = Math.max(clock.now(), before.updatedAt + 1);
+    after.updatedAt = now;
+    await updateWebhookRow(trx, after);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'webhook',
+      verb: 'updated',
+      actor,
+      at: now,
+      data: webhookSnapshot(after),
+      previous: webhookSnapshot(before),
+    });
+    return after;
   });
 }

@@ -8,8 +8,10 @@ const toClient = (r: ClientsTable): Client => ({
   name: r.name,
   kind: r.kind,
   redirectUris: JSON.parse(r.redirect_uris) as string[],
+  postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
   grantTypes: JSON.parse(r.grant_types) as GrantType[],
   firstParty: r.first_party === 1,
+  secretIssuedAt: r.secret_issued_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -24,8 +26,10 @@ export async function insertClient(db: Db, c: Client, secretHash: string | null)
       kind: c.kind,
       secret_hash: secretHash,
       redirect_uris: JSON.stringify(c.redirectUris),
+      post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris),
       grant_types: JSON.stringify(c.grantTypes),
       first_party: c.firstParty ? 1 : 0,
+      secret_issued_at: c.secretIssuedAt,
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -45,6 +49,77 @@ export async function findClientWithSecret(
     .where('org_id', '=', orgId)
     .executeTakeFirst();
   return row ? { client: toClient(row), secretHash: row.secret_hash } : null;
+}
+
+/** The client of this org, or null. */
+export async function findClient(db: Db, orgId: string, id: string): Promise<Client | null> {
+  return (await findClientWithSecret(db, orgId, id))?.client ?? null;
+}
+
+/** One page of an org's clients, oldest first, and how many it has. */
+export async function pageClients(
+  db: Db,
+  orgId: string,
+  window: { offset: number; limit: number },
+): Promise<{ entries: Client[]; total: number }> {
+  const { n } = await db
+    .selectFrom('clients')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  const total = Number(n);
+  if (window.offset >= total) return { entries: [], total };
+  const rows = await db
+    .selectFrom('clients')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return { entries: rows.map(toClient), total };
+}
+
+/** Stores what an update may change: name, redirect URIs of both kinds, grant types. */
+export async function updateClientRow(db: Db, c: Client): Promise<void> {
+  await db
+    .updateTable('clients')
+    .set({
+      name: c.name,
+      redirect_uris: JSON.stringify(c.redirectUris),
+      post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris),
+      grant_types: JSON.stringify(c.grantTypes),
+      updated_at: c.updatedAt,
+    })
+    .where('id', '=', c.id)
+    .where('org_id', '=', c.orgId)
+    .execute();
+}
+
+/** Replaces a confidential client's secret hash: the old secret stops matching at commit. */
+export async function replaceClientSecret(db: Db, c: Client, secretHash: string): Promise<void> {
+  await db
+    .updateTable('clients')
+    .set({ secret_hash: secretHash, secret_issued_at: c.secretIssuedAt, updated_at: c.updatedAt })
+    .where('id', '=', c.id)
+    .where('org_id', '=', c.orgId)
+    .where('kind', '=', 'confidential')
+    .execute();
+}
+
+/**
+ * Deletes the org's client and returns it, or null. Its sessions, refresh tokens, codes,
+ * consents and promotions go with it (foreign keys, on delete cascade).
+ */
+export async function deleteClientRow(db: Db, orgId: string, id: string): Promise<Client | null> {
+  const row = await db
+    .deleteFrom('clients')
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toClient(row) : null;
 }
 
 /** What the client_credentials grant reads about a client. */

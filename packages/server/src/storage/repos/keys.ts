@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db.js';
 import type { SigningKeysTable } from '../schema.js';
 
@@ -48,6 +49,36 @@ export async function publishedKeys(
     .where((eb) => eb.or([eb('status', '!=', 'retired'), eb('expires_at', '>', now)]))
     .orderBy('created_at', 'desc')
     .execute();
+}
+
+/**
+ * One page of the keys a verifier may meet (as publishedKeys), public facts only: the next key
+ * first, then the active one, then retired ones newest first; and how many there are.
+ */
+export async function pagePublishedKeys(
+  db: Db,
+  orgId: string,
+  now: number,
+  window: { offset: number; limit: number },
+): Promise<{ rows: Pick<KeyRow, 'kid' | 'status' | 'created_at'>[]; total: number }> {
+  const published = db
+    .selectFrom('signing_keys')
+    .where('org_id', '=', orgId)
+    .where((eb) => eb.or([eb('status', '!=', 'retired'), eb('expires_at', '>', now)]));
+  const { n } = await published
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  const total = Number(n);
+  if (window.offset >= total) return { rows: [], total };
+  const rows = await published
+    .select(['kid', 'status', 'created_at'])
+    .orderBy(sql`case status when 'next' then 0 when 'active' then 1 else 2 end`)
+    .orderBy('created_at', 'desc')
+    .orderBy('kid')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return { rows, total };
 }
 
 export async function setKeyStatus(db: Db, kid: string, status: KeyRow['status'], expiresAt: number | null) {

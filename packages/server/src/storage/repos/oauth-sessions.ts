@@ -43,3 +43,17 @@ export async function liveSessionIdsOfUser(db: Db, userId: string, now: number):
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** The ids of the client's sessions that are neither revoked nor past their lifetime. */
+export async function liveSessionIdsOfClient(db: Db, clientId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('oauth_sessions')
+    .select('id')
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

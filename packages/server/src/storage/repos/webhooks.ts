@@ -52,6 +52,32 @@ export async function listWebhooks(db: Db, orgId: string): Promise<WebhookRecord
   return rows.map(toRecord);
 }
 
+/** The org's webhook (without its secret), or null. */
+export async function findWebhook(db: Db, orgId: string, id: string): Promise<WebhookRecord | null> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select(PUBLIC_COLUMNS)
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+/** Stores what an update may change: url, events, active (and `updated_at`). */
+export async function updateWebhookRow(db: Db, w: WebhookRecord): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set({
+      url: w.url,
+      events: JSON.stringify(w.events),
+      active: w.active ? 1 : 0,
+      updated_at: w.updatedAt,
+    })
+    .where('id', '=', w.id)
+    .where('org_id', '=', w.orgId)
+    .execute();
+}
+
 /** Deletes the webhook if it belongs to `orgId`; returns what was deleted, or null. */
 export async function deleteWebhook(db: Db, orgId: string, id: string): Promise<WebhookRecord | null> {
   const row = await db
