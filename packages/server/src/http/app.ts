@@ -9,7 +9,9 @@ import { requestLogger } from './logging.js';
 import { registrationEndpoint } from './oauth/register.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { recordRoutes } from './route-table.js';
+import { clientRoutes } from './management/clients.js';
 import { eventRoutes } from './management/events.js';
+import { keyRoutes } from './management/keys.js';
 import { memberRoutes } from './management/members.js';
 import { organizationRoutes } from './management/organizations.js';
 import { settingsRoutes } from './management/settings.js';
@@ -78,6 +80,8 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   impersonationRoutes(app, deps);
   webhookDeliveryRoutes(app, deps);
   eventRoutes(app, deps);
+  clientRoutes(app, deps);
+  keyRoutes(app, deps);
   organizationRoutes(app, deps);
   settingsRoutes(app, deps);
   memberRoutes(app, deps);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Org } from '../../src/domain/types.js';
+import { disableWebhook } from '../../src/domain/webhooks/disable.js';
+import { loadDeliveryTargets } from '../../src/storage/repos/webhook-targets.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { addConsoleMember, call, consoleOf, ownedOrg } from './support/console.js';
@@ -310,6 +312,226 @@ for (const database of ['sqlite', 'postgres'] as const) {
         .map((e: { key: string }) => e.key);
       assert.deepEqual(keys, ['webhook.deleted', 'webhook.created']);
       assert.ok(!events.text.includes('whsec_'));
+    });
+
+    const patch = (id: string, token: string | null, body: unknown, org = 'acme') =>
+      call(server, 'PATCH', `/organizations/${org}/webhooks/${id}`, token, body);
+    const auditOfHook = async (id: string) => {
+      const rows = await server.deps.db
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('org_id', '=', acme.id)
+        .where('entity', '=', 'webhook')
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+      return rows.filter((r) => JSON.parse(r.data).id === id);
+    };
+
+    test('PATCH 200: url and events change, checked as on create; audited with previous and changes', {
+      skip,
+    }, async () => {
+      const { body: hook } = await create('acme', owner, {
+        url: 'https://hooks.example.com/v1',
+        events: ['#'],
+      });
+      const res = await patch(hook.id, owner, {
+        url: 'https://hooks.example.com/v2',
+        events: ['user.*', 'tenant.deleted', 'user.*'],
+      });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('cache-control'), 'no-store');
+      const expected = {
+        id: hook.id,
+        url: 'https://hooks.example.com/v2',
+        events: ['user.*', 'tenant.deleted'],
+        active: true,
+        created_at: hook.created_at,
+      };
+      assert.deepEqual(res.body, expected);
+      assert.ok(!res.text.includes('whsec_'));
+      const listed = await call(server, 'GET', '/organizations/acme/webhooks', owner);
+      assert.deepEqual(
+        listed.body.find((w: { id: string }) => w.id === hook.id),
+        expected,
+      );
+      // The same values again, or nothing at all: 200, nothing recorded.
+      assert.deepEqual(
+        (await patch(hook.id, owner, { events: ['user.*', 'tenant.deleted'] })).body,
+        expected,
+      );
+      assert.deepEqual((await patch(hook.id, owner, {})).body, expected);
+      // The signing secret is untouched.
+      const row = await server.deps.db
+        .selectFrom('webhooks')
+        .select(['secret_sealed', 'updated_at'])
+        .where('id', '=', hook.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(server.deps.sealer.open(row.secret_sealed), hook.secret);
+
+      const entries = await auditOfHook(hook.id);
+      assert.deepEqual(
+        entries.map((e) => [e.key, e.actor_kind, e.actor_id]),
+        [
+          ['webhook.created', 'user', ownerId],
+          ['webhook.updated', 'user', ownerId],
+        ],
+      );
+      const update = entries[1];
+      assert.ok(update);
+      const updatedAt = new Date(row.updated_at).toISOString();
+      assert.deepEqual(JSON.parse(update.previous ?? ''), {
+        id: hook.id,
+        url: 'https://hooks.example.com/v1',
+        events: ['#'],
+        active: true,
+        createdAt: hook.created_at,
+        updatedAt: hook.created_at,
+      });
+      assert.deepEqual(JSON.parse(update.changes ?? ''), {
+        url: 'https://hooks.example.com/v2',
+        events: ['user.*', 'tenant.deleted'],
+        updatedAt,
+      });
+      assert.deepEqual(JSON.parse(update.data), {
+        id: hook.id,
+        url: 'https://hooks.example.com/v2',
+        events: ['user.*', 'tenant.deleted'],
+        active: true,
+        createdAt: hook.created_at,
+        updatedAt,
+      });
+      for (const e of entries) assert.ok(!`${e.data}${e.previous}${e.changes}`.includes('whsec_'));
+      const events = await call(
+        server,
+        'GET',
+        '/organizations/acme/events?entity=webhook&verb=updated',
+        owner,
+      );
+      const mine = events.body.filter((e: { data: { id: string } }) => e.data.id === hook.id);
+      assert.deepEqual(
+        mine.map((e: { key: string; changes: unknown }) => [e.key, e.changes]),
+        [['webhook.updated', JSON.parse(update.changes ?? '')]],
+      );
+      assert.ok(!events.text.includes('whsec_'));
+    });
+
+    test('PATCH active: true turns a webhook that deliveries disabled back on; events reach it again', {
+      skip,
+    }, async () => {
+      const { body: hook } = await create('acme', owner, {
+        url: 'https://hooks.example.com/flaky',
+        events: ['client.created'],
+      });
+      // What the delivery worker does after a 410 or the last failed retry.
+      const target = (await loadDeliveryTargets(server.deps.db, [hook.id])).get(hook.id);
+      assert.ok(target);
+      await server.deps.db.transaction().execute((trx) => disableWebhook(trx, target, Date.now()));
+      const queued = () =>
+        server.deps.db
+          .selectFrom('webhook_deliveries')
+          .select(['event_key', 'status'])
+          .where('webhook_id', '=', hook.id)
+          .execute();
+      const newClient = (name: string) =>
+        call(server, 'POST', '/organizations/acme/clients', owner, {
+          client_name: name,
+          type: 'confidential',
+        });
+      assert.equal((await newClient('While off')).status, 201);
+      assert.deepEqual(await queued(), []);
+
+      const res = await patch(hook.id, owner, { active: true });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, {
+        id: hook.id,
+        url: 'https://hooks.example.com/flaky',
+        events: ['client.created'],
+        active: true,
+        created_at: hook.created_at,
+      });
+      assert.equal((await newClient('Back on')).status, 201);
+      assert.deepEqual(await queued(), [{ event_key: 'client.created', status: 'pending' }]);
+
+      const entries = await auditOfHook(hook.id);
+      assert.deepEqual(
+        entries.map((e) => [e.key, e.actor_kind, e.actor_id, JSON.parse(e.changes ?? '{}').active]),
+        [
+          ['webhook.created', 'user', ownerId, undefined],
+          ['webhook.updated', 'system', null, false],
+          ['webhook.updated', 'user', ownerId, true],
+        ],
+      );
+      // And off again by hand.
+      const off = await patch(hook.id, owner, { active: false });
+      assert.equal(off.body.active, false);
+    });
+
+    test('PATCH 400 invalid_request: unknown field or a value failing the create rules, named', {
+      skip,
+    }, async () => {
+      const { body: hook } = await create('acme', owner);
+      const pattern =
+        'must be #, or <entity>.<verb> where either part may be * (verbs: created, updated, deleted, login)';
+      const cases: [unknown, string][] = [
+        [{ secret: 'whsec_mine' }, 'unknown field: secret'],
+        [{ id: 'whk_other' }, 'unknown field: id'],
+        [{ url: 'http://hooks.example.com/x' }, 'url: must be an absolute https URL without credentials'],
+        [{ url: null }, 'url: Invalid input: expected string, received null'],
+        [{ events: [] }, 'events: must hold 1 to 50 patterns'],
+        [{ events: ['tenant.renamed'] }, `events[0]: ${pattern}`],
+        [{ active: 'yes' }, 'active: Invalid input: expected boolean, received string'],
+      ];
+      for (const [body, detail] of cases) {
+        const res = await patch(hook.id, owner, body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.deepEqual(res.body, { error: 'invalid_request', error_detail: detail });
+      }
+      const res = await patch(hook.id, owner, '[1]');
+      assert.deepEqual(res.body, {
+        error: 'invalid_request',
+        error_detail: 'the body must be a JSON object',
+      });
+      assert.deepEqual(
+        (await auditOfHook(hook.id)).map((e) => e.key),
+        ['webhook.created'],
+      );
+    });
+
+    test('PATCH 403 for a member, 404 for no such webhook or org, 401 without a token', {
+      skip,
+    }, async () => {
+      const { body: hook } = await create('acme', owner);
+      const { body: betaHook } = await create('beta', stranger);
+      for (const id of [hook.id, 'whk_unknown', 'nonsense']) {
+        const res = await patch(id, member, { active: false });
+        assert.equal(res.status, 403);
+        assert.deepEqual(res.body, {
+          error: 'forbidden',
+          error_detail: 'only an owner of the organization may do this',
+        });
+      }
+      for (const id of ['abc', 'cli_abc', 'whk_doesnotexist', betaHook.id]) {
+        const res = await patch(id, owner, { active: false });
+        assert.equal(res.status, 404, id);
+        assert.deepEqual(res.body, { error: 'not_found', error_detail: 'no such webhook' });
+      }
+      for (const [org, token] of [
+        ['beta', owner],
+        ['nope', owner],
+        ['console', owner],
+      ] as const) {
+        const res = await patch(betaHook.id, token, { active: false }, org);
+        assert.equal(res.status, 404, org);
+        assert.deepEqual(res.body, { error: 'not_found', error_detail: 'no such organization' });
+      }
+      const anonymous = await patch(hook.id, null, { active: false });
+      assert.equal(anonymous.status, 401);
+      assert.deepEqual(anonymous.body, { error: 'unauthorized', error_detail: "we don't know who you are" });
+      const listed = await call(server, 'GET', '/organizations/acme/webhooks', owner);
+      assert.equal(listed.body.find((w: { id: string }) => w.id === hook.id).active, true);
+      const betaListed = await call(server, 'GET', '/organizations/beta/webhooks', stranger);
+      assert.equal(betaListed.body.find((w: { id: string }) => w.id === betaHook.id).active, true);
     });
   });
 }

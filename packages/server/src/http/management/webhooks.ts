@@ -1,10 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
-import { createWebhook, deleteWebhook, listWebhooks, type Webhook } from '../../domain/webhooks/webhooks.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  updateWebhook,
+  type Webhook,
+} from '../../domain/webhooks/webhooks.js';
 import { jsonBody } from './api-input.js';
 import { CreateWebhookBody, type Webhook as WebhookView } from './api-schemas.js';
 import { ownerCaller } from './owner-caller.js';
+import { UpdateWebhookBody } from './webhooks-schemas.js';
 
 const view = (w: Webhook): z.output<typeof WebhookView> => ({
   id: w.id,
@@ -16,7 +23,10 @@ const view = (w: Webhook): z.output<typeof WebhookView> => ({
 
 type OrgParams = { Params: { org: string } };
 
-/** An org's webhooks (owners only; members 403): create (the secret is shown here once), list, delete. */
+/**
+ * An org's webhooks (owners only; members 403): create (the secret is shown here once), list,
+ * update (also to turn a disabled one back on), delete.
+ */
 export function webhookRoutes(app: FastifyInstance, deps: Deps) {
   app.post<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
     const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
@@ -33,6 +43,21 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
     reply.header('cache-control', 'no-store');
     return (await listWebhooks(deps, org)).map(view);
   });
+
+  app.patch<{ Params: { org: string; id: string } }>(
+    '/organizations/:org/webhooks/:id',
+    async (request, reply) => {
+      const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
+      const body = jsonBody('invalid_request', UpdateWebhookBody, request.body);
+      const changes = {
+        ...(body.url === undefined ? {} : { url: body.url }),
+        ...(body.events === undefined ? {} : { events: body.events }),
+        ...(body.active === undefined ? {} : { active: body.active }),
+      };
+      const webhook = await updateWebhook(deps, org, request.params.id, changes, actor);
+      return reply.header('cache-control', 'no-store').send(view(webhook));
+    },
+  );
 
   app.delete<{ Params: { org: string; id: string } }>(
     '/organizations/:org/webhooks/:id',

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Config } from '../../config/config.js';
 import { API_OPERATIONS } from './api-operations.js';
+import { CLIENT_OPERATIONS } from './client-operations.js';
 import { type BodyUse, buildComponents, type Json, jsonSchema } from './components.js';
 import { IMPERSONATION_OPERATIONS } from './impersonation-operations.js';
 import { MANAGEMENT_OPERATIONS } from './management-operations.js';
@@ -18,6 +19,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...API_OPERATIONS,
   ...MANAGEMENT_OPERATIONS,
   ...ORGANIZATION_OPERATIONS,
+  ...CLIENT_OPERATIONS,
   ...USER_OPERATIONS,
   ...IMPERSONATION_OPERATIONS,
   ...WEBHOOK_DELIVERY_OPERATIONS,

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { defaultGrantTypes, GRANT_TYPES, grantTypesProblem } from '../../domain/directory/clients.js';
+import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../domain/sign-in/redirect-uris.js';
+import { PAGE_FIELDS } from './api-schemas.js';
+
+/**
+ * /organizations/{org}/clients: the bodies the routes validate with and the responses they send,
+ * declared once; the OpenAPI document is generated from the same objects.
+ */
+
+const ClientName = z
+  .string()
+  .trim()
+  .min(1, 'must be 1-200 characters')
+  .max(200, 'must be 1-200 characters')
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters')
+  .meta({ description: 'shown to people on the consent page' });
+
+/** One redirect URI, by the rule every registration follows (domain/sign-in/redirect-uris.ts). */
+const RedirectUri = z.string().superRefine((uri, issues) => {
+  const problem = redirectUriProblem(uri);
+  if (problem !== null) issues.addIssue({ code: 'custom', message: problem.rule });
+});
+
+const redirectUris = (description: string) =>
+  z
+    .array(RedirectUri)
+    .max(MAX_REDIRECT_URIS, `must hold at most ${MAX_REDIRECT_URIS} URIs`)
+    .meta({
+      description: `${description}: https, or http on localhost, 127.0.0.1 or [::1]; no fragment; duplicates are dropped`,
+    });
+
+const RedirectUris = redirectUris('where the authorization code may be sent');
+const PostLogoutRedirectUris = redirectUris('where sign-out (RP-Initiated Logout) may return to');
+
+const GrantTypes = z
+  .array(z.enum(GRANT_TYPES as [string, ...string[]], `must be one of ${GRANT_TYPES.join(', ')}`))
+  .min(1, 'must hold at least one grant type')
+  .meta({ description: 'duplicates are dropped' });
+
+const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
+
+export const CreateClientBody = z
+  .strictObject({
+    client_name: ClientName,
+    type: ClientType.meta({ description: 'confidential clients get a secret; public ones use PKCE' }),
+    redirect_uris: RedirectUris.optional(),
+    post_logout_redirect_uris: PostLogoutRedirectUris.optional(),
+    grant_types: GrantTypes.optional().meta({
+      description:
+        'default: public → authorization_code, refresh_token; confidential → client_credentials ' +
+        '(and authorization_code, refresh_token when it has redirect URIs)',
+    }),
+    first_party: z
+      .boolean()
+      .optional()
+      .meta({ description: 'default true: the org’s own app, whose sign-in asks no consent' }),
+  })
+  .superRefine((body, issues) => {
+    const hasRedirectUris = (body.redirect_uris?.length ?? 0) > 0;
+    const grants = body.grant_types ?? defaultGrantTypes(body.type, hasRedirectUris);
+    const problem = grantTypesProblem(body.type, grants, hasRedirectUris);
+    if (problem !== null) {
+      const field = body.grant_types ? 'grant_types' : 'redirect_uris';
+      issues.addIssue({ code: 'custom', path: [field], message: problem });
+    }
+  });
+
+export const UpdateClientBody = z.strictObject({
+  client_name: ClientName.optional(),
+  redirect_uris: RedirectUris.optional(),
+  post_logout_redirect_uris: PostLogoutRedirectUris.optional(),
+  grant_types: GrantTypes.optional(),
+});
+
+export const ClientsQuery = z.strictObject({ ...PAGE_FIELDS });
+
+export const Client = z.object({
+  client_id: z.string().meta({ pattern: '^cli_' }),
+  client_name: z.string(),
+  type: ClientType,
+  redirect_uris: z.array(z.string()),
+  post_logout_redirect_uris: z.array(z.string()),
+  grant_types: z.array(z.enum(GRANT_TYPES as [string, ...string[]])),
+  first_party: z.boolean(),
+  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+});
+
+const SECRET = 'the client secret (`tcs_…`); in this response only, stored as a hash';
+
+export const CreatedClient = Client.extend({
+  client_secret: z
+    .string()
+    .optional()
+    .meta({ description: `confidential clients only: ${SECRET}` }),
+});
+
+export const ClientList = z.array(Client);
+
+export const ClientSecret = z.object({ client_secret: z.string().meta({ description: SECRET }) });

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { CreateWebhookBody } from './api-schemas.js';
+
+/** PATCH /organizations/{org}/webhooks/{id}: each field checked as on create, each optional. */
+export const UpdateWebhookBody = z.strictObject({
+  url: CreateWebhookBody.shape.url.optional(),
+  events: CreateWebhookBody.shape.events.optional(),
+  active: z
+    .boolean()
+    .optional()
+    .meta({ description: 'true turns a webhook back on, also one that failing deliveries turned off' }),
+});
