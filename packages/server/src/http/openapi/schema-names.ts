@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import * as tenants from '../account/tenants.js';
 import * as api from '../management/api-schemas.js';
+import * as clients from '../management/clients-schemas.js';
 import * as impersonation from '../management/impersonation-schemas.js';
+import * as keys from '../management/keys-schemas.js';
 import * as members from '../management/members-schemas.js';
 import * as organizations from '../management/organizations-schemas.js';
 import * as settings from '../management/settings-schemas.js';
 import * as users from '../management/users-schemas.js';
 import * as webhookDeliveries from '../management/webhook-delivery-schemas.js';
+import * as webhooks from '../management/webhooks-schemas.js';
 import * as registration from '../oauth/registration-request.js';
 import * as described from './described-schemas.js';
 
@@ -24,7 +27,10 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   organizations,
   settings,
   members,
+  clients,
   users,
+  keys,
+  webhooks,
   webhookDeliveries,
   impersonation,
 ];
