@@ -521,6 +521,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         listWebhookDeliveries: 'org:read',
         createWebhook: 'org:write',
         deleteWebhook: 'org:write',
+        updateWebhook: 'org:write',
         retryWebhookDelivery: 'org:write',
         startImpersonation: 'users:impersonate',
       };

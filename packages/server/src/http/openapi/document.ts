@@ -6,8 +6,8 @@ import { type BodyUse, buildComponents, type Json, jsonSchema } from './componen
 import { IMPERSONATION_OPERATIONS } from './impersonation-operations.js';
 import { MANAGEMENT_OPERATIONS } from './management-operations.js';
 import { OAUTH_OPERATIONS } from './oauth-operations.js';
-import { ORGANIZATION_OPERATIONS } from './organization-operations.js';
 import type { Operation } from './operation.js';
+import { ORGANIZATION_OPERATIONS } from './organization-operations.js';
 import { schemaNames } from './schema-names.js';
 import { securityOf, securitySchemes } from './security.js';
 import { USER_OPERATIONS } from './user-operations.js';
