@@ -209,6 +209,51 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.ok(!res.text.includes(a.body.secret));
     });
 
+    test('GET is paged like the events list: page, per_page, Link; a bad parameter is invalid_query', {
+      skip,
+    }, async () => {
+      const all = await call(server, 'GET', '/organizations/beta/webhooks', stranger);
+      assert.equal(all.headers.get('link'), null, 'one page: no Link');
+      const second = await create('beta', stranger, {
+        url: 'https://hooks.example.com/beta-2',
+        events: ['#'],
+      });
+      await create('beta', stranger, { url: 'https://hooks.example.com/beta-3', events: ['#'] });
+      const total = all.body.length + 2;
+      const page = await call(
+        server,
+        'GET',
+        `/organizations/beta/webhooks?per_page=1&page=${total - 2}`,
+        stranger,
+      );
+      assert.equal(page.status, 200);
+      assert.deepEqual(
+        page.body.map((w: { id: string }) => w.id),
+        [second.body.id],
+      );
+      const base = `${server.base}/organizations/beta/webhooks`;
+      assert.equal(
+        page.headers.get('link'),
+        [
+          `<${base}?per_page=1&page=0>; rel="first"`,
+          `<${base}?per_page=1&page=${total - 3}>; rel="prev"`,
+          `<${base}?per_page=1&page=${total - 1}>; rel="next"`,
+          `<${base}?per_page=1&page=${total - 1}>; rel="last"`,
+        ].join(', '),
+      );
+      const past = await call(server, 'GET', '/organizations/beta/webhooks?page=9', stranger);
+      assert.deepEqual(past.body, []);
+      for (const [query, detail] of [
+        ['per_page=7', 'per_page: must be 1, 50 or 100'],
+        ['page=-1', 'page: must be a whole number from 0 to 9999999'],
+        ['sort=url', 'unknown parameter: sort'],
+      ] as const) {
+        const bad = await call(server, 'GET', `/organizations/beta/webhooks?${query}`, stranger);
+        assert.equal(bad.status, 400, query);
+        assert.deepEqual(bad.body, { error: 'invalid_query', error_detail: detail });
+      }
+    });
+
     test('DELETE: 204 with no body; afterwards 404', { skip }, async () => {
       const { body: hook } = await create('acme', owner);
       const res = await call(server, 'DELETE', `/organizations/acme/webhooks/${hook.id}`, owner);

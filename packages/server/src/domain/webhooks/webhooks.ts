@@ -71,8 +71,15 @@ export async function createWebhook(
   return { webhook, secret };
 }
 
-export async function listWebhooks(deps: Deps, org: Org): Promise<Webhook[]> {
-  return listRows(deps.db, org.id);
+/** One page of the org's webhooks, oldest first (an org has few: the page is cut in memory). */
+export async function listWebhooks(
+  deps: Deps,
+  org: Org,
+  paging: { page: number; perPage: number },
+): Promise<{ entries: Webhook[]; total: number }> {
+  const all = await listRows(deps.db, org.id);
+  const start = paging.page * paging.perPage;
+  return { entries: all.slice(start, start + paging.perPage), total: all.length };
 }
 
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */

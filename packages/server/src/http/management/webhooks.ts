@@ -11,7 +11,8 @@ import {
 import { jsonBody } from './api-input.js';
 import { CreateWebhookBody, type Webhook as WebhookView } from './api-schemas.js';
 import { ownerCaller } from './owner-caller.js';
-import { UpdateWebhookBody } from './webhooks-schemas.js';
+import { pagedQuery, sendPage } from './paged-list.js';
+import { UpdateWebhookBody, WebhooksQuery } from './webhooks-schemas.js';
 
 const view = (w: Webhook): z.output<typeof WebhookView> => ({
   id: w.id,
@@ -40,8 +41,9 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps) {
 
   app.get<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
     const { org } = await ownerCaller(deps, request, 'forbidden', 'org:read');
-    reply.header('cache-control', 'no-store');
-    return (await listWebhooks(deps, org)).map(view);
+    const list = pagedQuery(deps, WebhooksQuery, request);
+    const page = await listWebhooks(deps, org, { page: list.query.page, perPage: list.query.per_page });
+    return sendPage(deps, request, reply, { ...list, entries: page.entries.map(view), total: page.total });
   });
 
   app.patch<{ Params: { org: string; id: string } }>(

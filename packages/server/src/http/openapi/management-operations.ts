@@ -6,6 +6,7 @@ import {
   EventsQuery,
   WebhookList,
 } from '../management/api-schemas.js';
+import { WebhooksQuery } from '../management/webhooks-schemas.js';
 import type { Operation, ResponseSpec } from './operation.js';
 
 const ORG = { org: 'the org id (`org_…`) or slug' };
@@ -43,8 +44,14 @@ export const MANAGEMENT_OPERATIONS: Operation[] = [
     auth: 'console',
     scope: 'org:read',
     params: ORG,
+    query: WebhooksQuery,
     responses: {
-      200: { description: 'oldest first', schema: WebhookList },
+      200: {
+        description: 'oldest first; more pages in the `Link` header',
+        schema: WebhookList,
+        headers: { link: 'RFC 8288 first/prev/next/last page URLs, when there is more than one page' },
+      },
+      400: error('`invalid_query`: an unknown or repeated parameter, or a value out of range'),
       401: unauthorized,
       403: error('`forbidden`: not an owner'),
       404: error('`not_found`: no such org, or the token cannot manage it'),
