@@ -8,9 +8,6 @@ import {
   parseRetrySchedule,
 } from '../domain/webhooks/retry-schedule.js';
 
-/** The loopback-host rule of redirect-uris.ts, which request routing reads from here. */
-export { isLoopbackHost };
-
 /** Validated, frozen configuration. Bad input stops start-up with one line naming the variable. */
 export interface Config {
   readonly port: number;

@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
-import { isLoopbackHost } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
 import { orgOfSlug } from '../domain/directory/org-cache.js';
 import { CONSOLE_SLUG } from '../domain/directory/orgs.js';
 import { fail } from '../domain/errors.js';
+import { isLoopbackHost } from '../domain/sign-in/redirect-uris.js';
 import { CREDENTIALS_MAX_AGE_MS } from '../domain/tokens/credential-cache.js';
 import type { Org } from '../domain/types.js';
+import { hostOverride } from './host-override.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,10 +17,8 @@ declare module 'fastify' {
 
 /** The host a request addresses: `Host`, or while TESSERA_URL is loopback, a `host` query override. */
 export function requestHost(config: Config, request: FastifyRequest): string {
-  if (config.loopback) {
-    const override = (request.query as Record<string, unknown> | undefined)?.host;
-    if (typeof override === 'string' && override !== '') return override.toLowerCase();
-  }
+  const override = hostOverride(config, request);
+  if (override !== null) return override.toLowerCase();
   return (request.headers.host ?? '').toLowerCase();
 }
 
