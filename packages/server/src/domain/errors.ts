@@ -17,6 +17,8 @@ const REGISTRY = {
   rate_limited: { status: 429, family: 'oauth' },
   unauthorized: { status: 401, family: 'api' },
   forbidden: { status: 403, family: 'api' },
+  // RFC 6750 §3.1: the token is good but lacks the scope the route needs.
+  insufficient_scope: { status: 403, family: 'api' },
   not_found: { status: 404, family: 'api' },
   invalid_query: { status: 400, family: 'api' },
   invalid_body: { status: 400, family: 'api' },

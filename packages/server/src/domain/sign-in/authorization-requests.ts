@@ -10,7 +10,7 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { mayUseGrant } from '../tokens/client-grants.js';
-import { parseScope } from '../tokens/scopes.js';
+import { requestedScope } from '../tokens/scopes.js';
 import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens/tokens-policy.js';
 import type { AuthorizationRequest, Client, Org } from '../types.js';
 import { findRedirectUri } from './redirect-uris.js';
@@ -88,7 +88,7 @@ function checkResource(resource: string | undefined): string | null {
 }
 
 /** Step two: everything else. Failures now go back to the client through its redirect URI. */
-export function checkAuthorizeParams(target: RedirectTarget, params: AuthorizeParams) {
+export function checkAuthorizeParams(org: Org, target: RedirectTarget, params: AuthorizeParams) {
   if (params.response_type === undefined) fail('invalid_request', 'response_type is missing');
   if (params.response_type !== 'code')
     fail('unsupported_response_type', 'only response_type=code is supported');
@@ -99,7 +99,7 @@ export function checkAuthorizeParams(target: RedirectTarget, params: AuthorizePa
   if (params.nonce !== undefined && params.nonce.length > 2048) fail('invalid_request', 'nonce is too long');
   return {
     codeChallenge: checkPkce(target.client, params.code_challenge, params.code_challenge_method),
-    scope: parseScope(params.scope).join(' '),
+    scope: requestedScope(org, target.client, params.scope),
     resource: checkResource(params.resource),
     // OIDC Core §3.1.2.1: echoed unchanged in the ID token.
     nonce: params.nonce ?? null,

@@ -1,19 +1,53 @@
 import { fail } from '../errors.js';
+import type { Client, Org } from '../types.js';
+import {
+  DEFAULT_CONSOLE_SCOPE,
+  FIRST_PARTY_ONLY_SCOPE,
+  isManagementScope,
+  MANAGEMENT_SCOPES,
+  scopeList,
+} from './console-scopes.js';
 
-/** The scopes this service understands, with the words the consent page shows for each. */
-export const SCOPES: Readonly<Record<string, string>> = {
+/** The identity scopes any client may ask for, with the words the consent page shows for each. */
+export const IDENTITY_SCOPES: Readonly<Record<string, string>> = {
   openid: 'Know who you are',
   profile: 'See your name and picture',
   email: 'See your email address',
   offline_access: 'Stay signed in when you are away',
 };
 
-/** A `scope` parameter as a list; an unknown scope is `invalid_scope` (RFC 6749 §3.3). */
-export function parseScope(scope: string | undefined): string[] {
+/** Every scope this service understands, with its consent words. */
+export const SCOPES: Readonly<Record<string, string>> = { ...IDENTITY_SCOPES, ...MANAGEMENT_SCOPES };
+
+/**
+ * A `scope` parameter as a list; an unknown scope is `invalid_scope` (RFC 6749 §3.3), and so is a
+ * management scope asked of an org's issuer (they exist on the console only).
+ */
+export function parseScope(scope: string | undefined, org?: Org): string[] {
   if (scope === undefined) return [];
-  const scopes = [...new Set(scope.split(' ').filter((s) => s !== ''))];
+  const scopes = scopeList(scope);
   for (const s of scopes) {
     if (!Object.hasOwn(SCOPES, s)) fail('invalid_scope', 'a requested scope is not supported');
+    if (isManagementScope(s) && org !== undefined && !org.isConsole) {
+      fail('invalid_scope', `${s} is a console scope; it is not granted on an organization's issuer`);
+    }
   }
   return scopes;
+}
+
+/**
+ * The scope an authorization request is granted: an absent `scope` on the console is the default
+ * console scope; `users:impersonate` is dropped for a client that is not first party (registered
+ * through /oauth/register or by a metadata document), so its token response names what it got.
+ */
+export function requestedScope(org: Org, client: Client, scope: string | undefined): string {
+  if (scope === undefined && org.isConsole) return DEFAULT_CONSOLE_SCOPE;
+  const scopes = parseScope(scope, org);
+  return scopes.filter((s) => client.firstParty || s !== FIRST_PARTY_ONLY_SCOPE).join(' ');
+}
+
+/** Whether every scope of `asked` is one of `granted` (the same or narrower). */
+export function withinScope(asked: string, granted: string): boolean {
+  const held = new Set(scopeList(granted));
+  return scopeList(asked).every((s) => held.has(s));
 }

@@ -17,6 +17,8 @@ export interface TokenSet {
   refreshToken?: string;
   /** OpenID Connect sessions only (see id-tokens.ts). */
   idToken?: string;
+  /** Console sessions: the scope granted (RFC 6749 §5.1), which may be less than was asked. */
+  scope?: string;
 }
 
 /**
@@ -102,5 +104,6 @@ export async function tokenSet(
   now: number,
 ): Promise<TokenSet> {
   const access = await signSessionToken(deps, signer, org, session, now);
-  return refreshToken === undefined ? access : { ...access, refreshToken };
+  const granted = org.isConsole ? { ...access, scope: session.scope } : access;
+  return refreshToken === undefined ? granted : { ...granted, refreshToken };
 }

@@ -8,9 +8,9 @@ import {
   requireOrgOwner,
 } from '../../domain/directory/org-access.js';
 import { fail } from '../../domain/errors.js';
-import type { ManagementScope } from '../../domain/tokens/console-scopes.js';
+import { grants, type ManagementScope } from '../../domain/tokens/console-scopes.js';
 import type { Actor } from '../../domain/types.js';
-import { authenticateBearer } from '../bearer.js';
+import { authenticateBearer, REALM } from '../bearer.js';
 
 export interface ConsoleCaller {
   /** The console user, as the audit entries of their changes name them. */
@@ -24,17 +24,29 @@ export interface OwnerCaller extends OwnedOrg, ConsoleCaller {}
 export interface MemberCaller extends MemberOrg, ConsoleCaller {}
 
 /**
+ * A token without the scope its route needs: 403 `insufficient_scope` naming it, in the body and
+ * in the `WWW-Authenticate` challenge (RFC 6750 §3.1).
+ */
+function requireScope(granted: string, needed: ManagementScope): void {
+  if (grants(granted, needed)) return;
+  fail('insufficient_scope', `this token lacks the ${needed} scope`, {
+    'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${needed}"`,
+  });
+}
+
+/**
  * The first steps of every management route: a console token (else 401) on the console host
- * (else 404: the management API lives there only). Routes about the caller rather than one org
- * (`/organizations`) need no more.
+ * (else 404: the management API lives there only) whose session was granted `scope` (else 403
+ * insufficient_scope). Routes about the caller rather than one org (`/organizations`) need no more.
  */
 export async function consoleCaller(
   deps: Deps,
   request: FastifyRequest,
-  _scope: ManagementScope,
+  scope: ManagementScope,
 ): Promise<ConsoleCaller> {
   const { org: host, access } = await authenticateBearer(deps, request, ['console']);
   if (!host.isConsole) return fail('not_found', 'the management API is served on the console host');
+  requireScope(access.session.scope, scope);
   return { actor: { kind: 'user', id: access.userId }, consoleUserId: access.userId };
 }
 

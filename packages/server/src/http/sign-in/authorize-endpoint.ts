@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { fail, ServiceError } from '../../domain/errors.js';
 import {
   AUTHORIZE_PARAMETERS,
   type AuthorizeParams,
@@ -7,7 +8,6 @@ import {
   resolveRedirectTarget,
   saveAuthorizationRequest,
 } from '../../domain/sign-in/authorization-requests.js';
-import { fail, ServiceError } from '../../domain/errors.js';
 import { parseForm } from '../form.js';
 import { browserSessionOf, type PageContext, pageRoute } from './context.js';
 import { authorizationResponse, nextStep } from './flow.js';
@@ -53,7 +53,7 @@ export function authorizeEndpoint(app: FastifyInstance, ctx: PageContext) {
       }
       try {
         if (repeated.length > 0) fail('invalid_request', `${repeated[0]} is given more than once`);
-        const checked = checkAuthorizeParams(target, params);
+        const checked = checkAuthorizeParams(org, target, params);
         const saved = await saveAuthorizationRequest(ctx.deps, org, target, params.state, checked);
         const session = await browserSessionOf(ctx, org, request);
         return reply.redirect(

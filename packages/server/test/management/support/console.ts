@@ -2,22 +2,32 @@ import { addMember, prepareConsoleUser } from '../../../src/domain/directory/mem
 import { createOrg } from '../../../src/domain/directory/orgs.js';
 import { type Org, SYSTEM } from '../../../src/domain/types.js';
 import { findConsoleOrg } from '../../../src/storage/repos/orgs.js';
-import { makeClient, signIn } from '../../sign-in/support/fixtures.js';
+import { FormBrowser } from '../../sign-in/support/browser.js';
+import { CALLBACK, makeClient, signIn } from '../../sign-in/support/fixtures.js';
 import type { TestServer } from '../../support/server.js';
 
 export const OWNER_PASSWORD = 'owner password 1';
+
+/** Every scope a first-party console client may be granted. */
+export const FULL_CONSOLE_SCOPE = 'openid profile email org:read events:read org:write users:impersonate';
 
 /** The console: its issuer, and console tokens for its users through the real sign-in flow. */
 export async function consoleOf(server: TestServer) {
   const consoleOrg = await findConsoleOrg(server.deps.db);
   if (!consoleOrg) throw new Error('no console org');
-  const { clientId } = await makeClient(server.deps, consoleOrg, { name: 'Console' });
+  const { clientId } = await makeClient(server.deps, consoleOrg, { name: 'Console', firstParty: true });
   const issuer = `${server.base}/`;
   return {
     issuer,
-    /** A console access token for `email` (password OWNER_PASSWORD). */
-    async token(email: string): Promise<string> {
-      return (await signIn(issuer, clientId, email, undefined, OWNER_PASSWORD)).accessToken;
+    clientId,
+    redirectUri: CALLBACK,
+    /**
+     * A console access token for `email` (password OWNER_PASSWORD) from the first-party client,
+     * granted `scope` (every console scope unless narrower).
+     */
+    async token(email: string, scope = FULL_CONSOLE_SCOPE): Promise<string> {
+      return (await signIn(issuer, clientId, email, new FormBrowser(), OWNER_PASSWORD, { scope }))
+        .accessToken;
     },
   };
 }

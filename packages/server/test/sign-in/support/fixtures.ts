@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createClient, type NewClient } from '../../../src/domain/directory/clients.js';
 import type { Deps } from '../../../src/domain/context.js';
+import { createClient, type NewClient } from '../../../src/domain/directory/clients.js';
 import { createOrg } from '../../../src/domain/directory/orgs.js';
-import { type Org, SYSTEM } from '../../../src/domain/types.js';
 import { insertUserWithTenant, prepareUser } from '../../../src/domain/directory/users.js';
+import { type Org, SYSTEM } from '../../../src/domain/types.js';
 import type { TestServer } from '../../support/server.js';
 import { FormBrowser, signInThroughPages } from './browser.js';
 
@@ -105,8 +105,9 @@ export async function signIn(
   email: string,
   browser = new FormBrowser(),
   password = PASSWORD,
+  extra: Record<string, string> = {},
 ): Promise<SignedIn> {
-  const { body, callback } = await codeFlow(issuer, clientId, { email, password }, browser);
+  const { body, callback } = await codeFlow(issuer, clientId, { email, password }, browser, extra);
   return { accessToken: body.access_token as string, refreshToken: body.refresh_token as string, callback };
 }
 

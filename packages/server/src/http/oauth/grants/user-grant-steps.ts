@@ -22,5 +22,6 @@ export function tokenResponse(set: TokenSet): TokenResponse {
     expires_in: set.expiresIn,
     ...(set.refreshToken === undefined ? {} : { refresh_token: set.refreshToken }),
     ...(set.idToken === undefined ? {} : { id_token: set.idToken }),
+    ...(set.scope === undefined ? {} : { scope: set.scope }),
   };
 }
