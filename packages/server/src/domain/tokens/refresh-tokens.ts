@@ -1,5 +1,6 @@
 import { sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
+import { setOAuthSessionScope } from '../../storage/repos/oauth-sessions.js';
 import {
   consumeRefreshToken,
   findRefreshToken,
@@ -12,8 +13,10 @@ import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
+import { scopeList } from './console-scopes.js';
 import { withIdToken } from './id-tokens.js';
-import { currentTenant, liveSession, revokeSession } from './sessions.js';
+import { withinScope } from './scopes.js';
+import { currentTenant, liveSession, type OAuthSession, revokeSession } from './sessions.js';
 import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 /**
@@ -22,12 +25,17 @@ import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
  * rotated revokes the whole session (RFC 9700 §4.14.2), except the token rotated last, within
  * the reuse grace (TESSERA_REFRESH_REUSE_GRACE) and while its successor is unused: that is the
  * loser of two tabs refreshing at once, refused without ending the session.
+ *
+ * A `scope` may only narrow the session's scope (RFC 6749 §6): the session keeps the narrower one
+ * from then on, so no later refresh widens it again. A wider one is `invalid_scope`, and the
+ * presented token stays unused.
  */
 export async function rotateRefreshToken(
   deps: Deps,
   org: Org,
   client: Client,
   presented: string,
+  scope?: string,
 ): Promise<TokenSet> {
   requireGrant(client, 'refresh_token');
   const now = clock.now();
@@ -50,7 +58,7 @@ export async function rotateRefreshToken(
     const live = await liveSession(trx, row.session_id, now);
     if (live === null || live.orgId !== org.id)
       return { error: 'the session of this refresh token has ended' };
-    const session = await currentTenant(trx, org, live, now);
+    const session = await currentTenant(trx, org, await narrowed(trx, live, scope), now);
     if (session === null) return { error: 'the user belongs to no tenant' };
     const refreshToken = await addRefreshToken(trx, client, session, now);
     if (refreshToken) await recordRotation(trx, tokenHash, sha256(refreshToken));
@@ -61,6 +69,21 @@ export async function rotateRefreshToken(
   const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);
   // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
   return withIdToken(deps, signer, org, outcome.session, set, now, null);
+}
+
+/**
+ * The session with its scope narrowed to `scope` (stored), or unchanged when none is given. Thrown
+ * inside the rotation's transaction, `invalid_scope` rolls the token's consumption back.
+ */
+async function narrowed(trx: Db, session: OAuthSession, scope: string | undefined): Promise<OAuthSession> {
+  if (scope === undefined || scope.trim() === '') return session;
+  if (!withinScope(scope, session.scope)) {
+    return fail('invalid_scope', 'scope may only narrow the scope the session was granted');
+  }
+  const narrower = scopeList(scope).join(' ');
+  if (narrower === session.scope) return session;
+  await setOAuthSessionScope(trx, session.id, narrower);
+  return { ...session, scope: narrower };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { closeAuthorizationRequest } from '../../domain/sign-in/authorization-requests.js';
 import { authenticationOf } from '../../domain/sign-in/browser-sessions.js';
 import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
+import { scopeList } from '../../domain/tokens/console-scopes.js';
 import {
   browserSessionOf,
   field,
@@ -16,7 +17,8 @@ import { CSRF_REJECTED, sendErrorPage, sendPage } from './respond.js';
 import { consentView } from './views.js';
 
 /**
- * GET and POST /consent: the client's name and the scopes it asks for, Allow or Deny. The CSRF
+ * GET and POST /consent: the client's name, every scope it asks for in plain words, the host the
+ * answer goes back to and, for a client a third party registered, a warning; Allow or Deny. The CSRF
  * token is bound to the browser session and the request, so a form rendered for one person
  * cannot grant anything for another.
  */
@@ -33,8 +35,9 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         csrf: ctx.csrf.token(request, reply, 'consent', [session.id, pending.request.id]),
         clientName: pending.client.name,
         email: session.user.email,
-        scopes: pending.request.scope.split(' ').filter((s) => s !== ''),
+        scopes: scopeList(pending.request.scope),
         firstParty: pending.client.firstParty,
+        redirectHost: new URL(pending.request.redirectUri).host,
       });
       return sendPage(reply, org.name, 'Allow access?', body, { formTargets: formTargets(pending) });
     }),

@@ -65,14 +65,17 @@ export interface ConsentView {
   email: string;
   scopes: string[];
   firstParty: boolean;
+  /** The host of the redirect URI the answer goes back to. */
+  redirectHost: string;
 }
 
 export function consentView(v: ConsentView): SafeHtml {
   const items = v.scopes.map((s) => html`<li>${SCOPES[s] ?? s}</li>`);
   return html`<h1>Allow access?</h1>
 <p><strong>${v.clientName}</strong> wants to use your account <strong>${v.email}</strong>.</p>
-${items.length ? html`<p>It asks to:</p><ul>${items}</ul>` : html`<p>It asks to know who you are.</p>`}
-${v.firstParty ? '' : html`<p class="muted">This application was registered by a third party. Allow it only if you trust it.</p>`}
+${items.length ? html`<p>It asks to:</p><ul class="scopes">${items}</ul>` : html`<p>It asks to know who you are.</p>`}
+<p>Your answer is sent back to <strong class="redirect-host">${v.redirectHost}</strong>.</p>
+${v.firstParty ? '' : html`<p class="muted third-party">This application was registered by a third party, not by the organization. Allow it only if you trust it.</p>`}
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <button type="submit" name="decision" value="allow">Allow</button>

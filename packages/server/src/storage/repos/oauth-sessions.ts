@@ -30,6 +30,10 @@ export async function setOAuthSessionTenant(db: Db, id: string, tenantId: string
   await db.updateTable('oauth_sessions').set({ tenant_id: tenantId }).where('id', '=', id).execute();
 }
 
+export async function setOAuthSessionScope(db: Db, id: string, scope: string): Promise<void> {
+  await db.updateTable('oauth_sessions').set({ scope }).where('id', '=', id).execute();
+}
+
 /** The ids of the user's sessions that are neither revoked nor past their lifetime. */
 export async function liveSessionIdsOfUser(db: Db, userId: string, now: number): Promise<string[]> {
   const rows = await db
