@@ -132,7 +132,8 @@ interface Fixtures {
   orgHost: string;
   consoleToken: string;
   userToken: string;
-  userId: string;
+  /** A user the walk may disable, sign out or delete through the management API (never the token's). */
+  walkedUserId: string;
   publicClientId: string;
   machine: { id: string; secret: string };
 }
@@ -174,7 +175,7 @@ function plausible(url: string, name: string, f: Fixtures): string {
   if (name === 'org') return 'acme';
   if (name === 'deliveryId') return 'wdl_nope';
   if (url.includes('/tenants/')) return 'tnt_nope';
-  if (url.includes('/users/')) return f.userId;
+  if (url.includes('/users/')) return f.walkedUserId;
   return 'whk_nope';
 }
 
@@ -268,14 +269,15 @@ for (const database of ['sqlite', 'postgres'] as const) {
         grantTypes: ['client_credentials'],
         redirectUris: [CALLBACK],
       });
-      const { user } = await makeUser(server.deps, org, 'ada@acme.test');
+      await makeUser(server.deps, org, 'ada@acme.test');
+      const { user: walked } = await makeUser(server.deps, org, 'walked@acme.test');
       const { accessToken: userToken } = await signIn(server.issuer('acme'), publicClientId, 'ada@acme.test');
       f = {
         consoleHost: server.config.baseHost,
         orgHost: `acme.localhost:${server.port}`,
         consoleToken,
         userToken,
-        userId: user.id,
+        walkedUserId: walked.id,
         publicClientId,
         machine: { id: machine.clientId, secret: machine.secret as string },
       };
