@@ -1,9 +1,9 @@
 import { type AuditFilter, pageAuditEvents, type TimeRange } from '../../storage/repos/audit-events.js';
 import type { AuditEventsTable } from '../../storage/schema.js';
-import type { AuditEntry, Verb } from './audit.js';
 import type { Deps } from '../context.js';
-import { countEvents, ensureSealed, keysOf } from './event-counts.js';
 import type { Org } from '../types.js';
+import type { AuditEntry, Verb } from './audit.js';
+import { countEvents, ensureSealed, keysOf } from './event-counts.js';
 
 /** A checked `GET /organizations/{org}/events` query (see http/api-schemas.ts). */
 export interface EventQuery {

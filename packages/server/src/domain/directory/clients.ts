@@ -1,4 +1,4 @@
-import { newId, newSecret, sha256 } from '../../crypto/random.js';
+import { newSecret, sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { insertClientPromotions } from '../../storage/repos/client-promotions.js';
 import {
@@ -15,6 +15,7 @@ import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
 import { endClientSessions } from '../tokens/sessions.js';
 import type { Actor, Client, GrantType, Org } from '../types.js';
 import { checkName, checkRedirectUri } from './validate.js';
@@ -106,7 +107,7 @@ export async function createClient(
   const now = clock.now();
   const secret = input.kind === 'confidential' ? newSecret('tcs_') : null;
   const client: Client = {
-    id: newId('cli'),
+    id: newResourceId('client'),
     orgId: org.id,
     name,
     kind: input.kind,
@@ -146,7 +147,7 @@ const NO_SUCH_CLIENT = 'no such client';
 
 /** The org's client `id`; 404 for an unknown id, another org's, or one that is not a `cli_` id. */
 async function orgClient(db: Db, org: Org, id: string): Promise<Client> {
-  if (!id.startsWith('cli_')) return fail('not_found', NO_SUCH_CLIENT);
+  if (!isIdOf('client', id)) return fail('not_found', NO_SUCH_CLIENT);
   return (await findClient(db, org.id, id)) ?? fail('not_found', NO_SUCH_CLIENT);
 }
 

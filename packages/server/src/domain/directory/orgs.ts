@@ -1,4 +1,3 @@
-import { newId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { pageOrgsOfUser } from '../../storage/repos/memberships.js';
@@ -8,6 +7,7 @@ import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
 import { createOrgKeys } from '../keys/keys.js';
 import { type Actor, type Org, type Role, SYSTEM, type User } from '../types.js';
 import { issuerOf } from './issuers.js';
@@ -19,7 +19,7 @@ export const CONSOLE_SLUG = 'console';
 /** The org named by a CLI `--org` or an API path: `console`, a slug, or an `org_` id. */
 export async function findOrg(db: Db, ref: string): Promise<Org | null> {
   if (ref === CONSOLE_SLUG) return findConsoleOrg(db);
-  return ref.startsWith('org_') ? findOrgById(db, ref) : findOrgBySlug(db, ref);
+  return isIdOf('org', ref) ? findOrgById(db, ref) : findOrgBySlug(db, ref);
 }
 
 export async function requireOrg(db: Db, ref: string): Promise<Org> {
@@ -32,7 +32,7 @@ export async function ensureConsoleOrg(deps: Deps): Promise<Org> {
   if (existing) return existing;
   const now = clock.now();
   const org: Org = {
-    id: newId('org'),
+    id: newResourceId('org'),
     slug: CONSOLE_SLUG,
     name: 'Tessera console',
     isConsole: true,
@@ -87,7 +87,7 @@ export async function createOrg(
       : await prepareConsoleUser(deps.db, { email: input.ownerEmail, password: input.ownerPassword });
   const now = clock.now();
   const org: Org = {
-    id: newId('org'),
+    id: newResourceId('org'),
     slug,
     name,
     isConsole: false,

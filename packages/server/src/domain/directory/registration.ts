@@ -1,4 +1,3 @@
-import { newId } from '../../crypto/random.js';
 import { insertClient } from '../../storage/repos/clients.js';
 import { takeSlot } from '../../storage/repos/rate-limits.js';
 import { recordAudit } from '../audit/audit.js';
@@ -6,6 +5,7 @@ import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { RateLimitedError } from '../errors.js';
+import { newResourceId } from '../identifiers.js';
 import { type Client, type GrantType, type Org, SYSTEM } from '../types.js';
 
 /** Limits of dynamic client registration (spec "Limits"). */
@@ -58,7 +58,7 @@ export async function registerClient(
   );
   if (!slot.taken) throw new RateLimitedError(Math.ceil(slot.retryAfterMs / 1000));
   const client: Client = {
-    id: newId('cli'),
+    id: newResourceId('client'),
     orgId: consoleOrg.id,
     name,
     kind: 'public',

@@ -1,4 +1,3 @@
-import { newId } from '../../crypto/random.js';
 import { insertTenant } from '../../storage/repos/tenants.js';
 import {
   countMembersOnlyIn,
@@ -14,6 +13,7 @@ import { tenantSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { newResourceId } from '../identifiers.js';
 import { isHttpsOrLoopbackHttp } from '../sign-in/redirect-uris.js';
 import type { Org, Tenant } from '../types.js';
 import { checkName } from './validate.js';
@@ -47,7 +47,7 @@ export function checkLogo(logo: string | null): string | null {
 export async function createTenant(deps: Deps, org: Org, userId: string, name: string) {
   const now = clock.now();
   const tenant: Tenant = {
-    id: newId('tnt'),
+    id: newResourceId('tenant'),
     orgId: org.id,
     name: checkName('name', name),
     logo: null,

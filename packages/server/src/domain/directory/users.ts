@@ -1,5 +1,4 @@
 import { hashPassword } from '../../crypto/passwords.js';
-import { newId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { insertTenant } from '../../storage/repos/tenants.js';
@@ -19,6 +18,7 @@ import { tenantSnapshot, userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
 import { endUserSessions } from '../tokens/sessions.js';
 import type { Actor, Org, Tenant, User } from '../types.js';
 import { checkEmail, checkName, checkPassword } from './validate.js';
@@ -62,7 +62,7 @@ export async function insertUserWithTenant(
     fail('conflict', `a user with email ${input.email} exists`);
   const now = clock.now();
   const user: User = {
-    id: newId('usr'),
+    id: newResourceId('user'),
     orgId,
     email: input.email,
     firstName: input.firstName ?? null,
@@ -74,7 +74,7 @@ export async function insertUserWithTenant(
     updatedAt: now,
   };
   const tenant: Tenant = {
-    id: newId('tnt'),
+    id: newResourceId('tenant'),
     orgId,
     name: 'Personal',
     logo: null,
@@ -134,7 +134,7 @@ export async function listUsers(
 
 /** The user `id` of `org`; any other id, another org's user included, is 404. */
 export async function requireOrgUser(db: Db, org: Org, id: string): Promise<User> {
-  const user = id.startsWith('usr_') ? await findUserById(db, id) : null;
+  const user = isIdOf('user', id) ? await findUserById(db, id) : null;
   if (!user || user.orgId !== org.id) return fail('not_found', 'no such user');
   return user;
 }

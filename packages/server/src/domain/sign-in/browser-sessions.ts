@@ -6,13 +6,13 @@ import {
 } from '../../storage/repos/browser-sessions.js';
 import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
-import type { Authentication } from '../tokens/authorization-codes.js';
+import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { orgRequiresMfa } from './second-factor.js';
-import { userSnapshot } from '../audit/snapshots.js';
+import type { Authentication } from '../tokens/authorization-codes.js';
 import { ACR_MFA, ACR_PASSWORD, AMR_PASSWORD, BROWSER_SESSION_TTL_MS } from '../tokens/tokens-policy.js';
 import type { Org, User } from '../types.js';
+import { orgRequiresMfa } from './second-factor.js';
 
 /**
  * The hosted pages' sign-in (the login cookie), one per browser and org. OAuth sessions are

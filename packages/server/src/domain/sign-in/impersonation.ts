@@ -9,6 +9,7 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { issuerOf } from '../directory/issuers.js';
 import { failApi } from '../errors.js';
+import { isIdOf } from '../identifiers.js';
 import { mayUseGrant } from '../tokens/client-grants.js';
 import {
   ACR_IMPERSONATION,
@@ -61,7 +62,7 @@ const snapshot = (
 
 /** The user of `org` named by the path, else 404 (as for a webhook id of another org). */
 async function userOfOrg(deps: Deps, org: Org, userId: string): Promise<User> {
-  const user = userId.startsWith('usr_') ? await findUserById(deps.db, userId) : null;
+  const user = isIdOf('user', userId) ? await findUserById(deps.db, userId) : null;
   if (!user || user.orgId !== org.id) return failApi('not_found', 'no such user in this organization');
   return user;
 }

@@ -2,8 +2,8 @@ import { verifyPassword } from '../../crypto/passwords.js';
 import { findPasswordHash, findUserByEmail } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 import type { Org, User } from '../types.js';
+import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 
 export type LoginOutcome =
   | { ok: true; user: User }

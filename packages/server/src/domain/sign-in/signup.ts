@@ -1,7 +1,7 @@
 import type { Deps } from '../context.js';
+import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { fail } from '../errors.js';
 import { type Org, SYSTEM, type User } from '../types.js';
-import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 
 export interface SignUp {
   email: string;

@@ -2,9 +2,10 @@ import { createLocalJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { issuerOf } from '../directory/issuers.js';
+import { isIdOf } from '../identifiers.js';
 import { publicJwks } from '../keys/keys.js';
-import { liveSession, type OAuthSession } from './sessions.js';
 import type { Org } from '../types.js';
+import { liveSession, type OAuthSession } from './sessions.js';
 
 /** The token types a person's session produces (DESIGN §5); machine tokens never reach these APIs. */
 export type SessionTokenType = 'user' | 'console';
@@ -30,9 +31,9 @@ function shapeOf(
 ): Omit<VerifiedAccess, 'claims' | 'session'> | null {
   const { typ, sub, aud, sid, tnt, azp } = payload as Record<string, unknown>;
   if (!accept.includes(typ as SessionTokenType)) return null;
-  if (typeof sub !== 'string' || !sub.startsWith('usr_')) return null;
+  if (typeof sub !== 'string' || !isIdOf('user', sub)) return null;
   if (typeof aud !== 'string' || typeof sid !== 'string') return null;
-  if (typ === 'user' && (typeof tnt !== 'string' || !tnt.startsWith('tnt_'))) return null;
+  if (typ === 'user' && (typeof tnt !== 'string' || !isIdOf('tenant', tnt))) return null;
   if (azp !== undefined && typeof azp !== 'string') return null;
   return {
     typ: typ as SessionTokenType,

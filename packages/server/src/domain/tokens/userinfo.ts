@@ -1,7 +1,7 @@
-import type { VerifiedAccess } from './access-tokens.js';
 import type { Deps } from '../context.js';
-import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
 import { requireUser } from '../directory/profile.js';
+import type { VerifiedAccess } from './access-tokens.js';
+import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
 
 /**
  * The userinfo response (OIDC Core §5.3.2) for a verified access token: `sub` plus what the

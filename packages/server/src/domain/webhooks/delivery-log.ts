@@ -10,6 +10,7 @@ import { findOrgWebhook } from '../../storage/repos/webhook-targets.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { isIdOf } from '../identifiers.js';
 import type { Org } from '../types.js';
 import { announceDeliveries } from './outbox-signal.js';
 
@@ -37,7 +38,7 @@ export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]) {
 }
 
 async function orgWebhook(deps: Deps, org: Org, webhookId: string) {
-  if (!webhookId.startsWith('whk_')) return fail('not_found', 'no such webhook');
+  if (!isIdOf('webhook', webhookId)) return fail('not_found', 'no such webhook');
   return (await findOrgWebhook(deps.db, org.id, webhookId)) ?? fail('not_found', 'no such webhook');
 }
 

@@ -1,9 +1,9 @@
-import { recordAudit } from '../audit/audit.js';
-import { SYSTEM } from '../types.js';
-import { type Webhook, webhookSnapshot } from './webhooks.js';
 import type { Db } from '../../storage/db.js';
 import { skipPendingOfWebhook } from '../../storage/repos/webhook-deliveries.js';
 import { type DeliveryTarget, deactivateWebhook } from '../../storage/repos/webhook-targets.js';
+import { recordAudit } from '../audit/audit.js';
+import { SYSTEM } from '../types.js';
+import { type Webhook, webhookSnapshot } from './webhooks.js';
 
 /**
  * A receiver answered 410 Gone, or a delivery failed its last retry: the webhook is set

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { newId } from '../../crypto/random.js';
 import {
   deleteWebhook as deleteRow,
   findWebhook,
@@ -12,6 +11,7 @@ import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
 import type { Actor, Org } from '../types.js';
 
 export type Webhook = WebhookRecord;
@@ -48,7 +48,7 @@ export async function createWebhook(
 ): Promise<{ webhook: Webhook; secret: string }> {
   const now = clock.now();
   const webhook: Webhook = {
-    id: newId('whk'),
+    id: newResourceId('webhook'),
     orgId: org.id,
     url: input.url,
     events: [...new Set(input.events)],
@@ -84,7 +84,7 @@ export async function listWebhooks(
 
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
 export async function deleteWebhook(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
-  if (!id.startsWith('whk_')) fail('not_found', 'no such webhook');
+  if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
   await deps.db.transaction().execute(async (trx) => {
     const deleted = (await deleteRow(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
     await recordAudit(trx, {
@@ -118,7 +118,7 @@ export async function updateWebhook(
   changes: WebhookChanges,
   actor: Actor,
 ): Promise<Webhook> {
-  if (!id.startsWith('whk_')) fail('not_found', 'no such webhook');
+  if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
   return deps.db.transaction().execute(async (trx) => {
     const before = (await findWebhook(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
     const after: Webhook = {
