@@ -1,13 +1,14 @@
 // One Tessera under measurement: the tests' server (test/support/server.ts) in this process, on a
 // throw-away SQLite file or PostgreSQL schema (TESSERA_TEST_DATABASE_URL, as for the tests), with the
 // orgs the bench loads and a console token of the big org's owner.
-import { PASSWORD_SIGN_IN } from '../../packages/server/src/domain/sign-in/browser-sessions.js';
-import { createClient } from '../../packages/server/src/domain/directory/clients.js';
+
 import type { Deps } from '../../packages/server/src/domain/context.js';
+import { createClient } from '../../packages/server/src/domain/directory/clients.js';
 import { createOrg } from '../../packages/server/src/domain/directory/orgs.js';
+import { PASSWORD_SIGN_IN } from '../../packages/server/src/domain/sign-in/browser-sessions.js';
 import { openSession } from '../../packages/server/src/domain/tokens/sessions.js';
-import { type Org, SYSTEM } from '../../packages/server/src/domain/types.js';
 import { signSessionToken } from '../../packages/server/src/domain/tokens/user-tokens.js';
+import { type Org, SYSTEM } from '../../packages/server/src/domain/types.js';
 import { findConsoleOrg } from '../../packages/server/src/storage/repos/orgs.js';
 import { startServer } from '../../packages/server/test/support/server.js';
 

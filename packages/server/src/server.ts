@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
+import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
 import { buildApp } from './http/app.js';
@@ -7,7 +8,6 @@ import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { openRuntime } from './runtime.js';
 import { outboxDepth } from './storage/outbox-depth.js';
-import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '../src/domain/directory/clients.js';
+import { createOrg, findOrg, requireOrg } from '../src/domain/directory/orgs.js';
+import { insertUserWithTenant, prepareUser } from '../src/domain/directory/users.js';
 import { ServiceError } from '../src/domain/errors.js';
 import { publicJwks, rotateOrgKeys } from '../src/domain/keys/keys.js';
-import { createOrg, findOrg, requireOrg } from '../src/domain/directory/orgs.js';
 import { SYSTEM } from '../src/domain/types.js';
-import { insertUserWithTenant, prepareUser } from '../src/domain/directory/users.js';
 import type { Runtime } from '../src/runtime.js';
 import { postgresSkip } from './support/environment.js';
 import { type Database, openTestRuntime } from './support/runtime.js';

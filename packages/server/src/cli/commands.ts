@@ -1,10 +1,10 @@
 import { createClient } from '../domain/directory/clients.js';
-import { rotateKeys } from '../domain/keys/keys.js';
 import { addOrgMember } from '../domain/directory/members.js';
 import { updateOrgSettings } from '../domain/directory/org-settings.js';
 import { createOrg, requireOrg } from '../domain/directory/orgs.js';
-import { SYSTEM } from '../domain/types.js';
 import { createUser } from '../domain/directory/users.js';
+import { rotateKeys } from '../domain/keys/keys.js';
+import { SYSTEM } from '../domain/types.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
 import type { Launch } from './lifecycle.js';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config/config.js';
+import { DeliveryWorker } from '../delivery/worker.js';
 import { createLogger } from '../observability/logger.js';
 import { openRuntime } from '../runtime.js';
-import { DeliveryWorker } from '../delivery/worker.js';
 import { type Values, wholeNumber } from './args.js';
 import { type Launch, logged, stopOnSignals } from './lifecycle.js';
 import type { USAGES } from './usage.js';

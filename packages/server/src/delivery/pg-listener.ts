@@ -1,5 +1,5 @@
-import { listenForChanges } from '../storage/change-listener.js';
 import { OUTBOX_CHANNEL } from '../domain/webhooks/outbox-signal.js';
+import { listenForChanges } from '../storage/change-listener.js';
 import type { WorkerLog } from './worker-log.js';
 
 /**

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../domain/context.js';
+import { onEnqueued } from '../domain/webhooks/outbox-signal.js';
 import { type ClaimedDelivery, claimDue } from '../storage/repos/webhook-deliveries.js';
 import { loadDeliveryTargets } from '../storage/repos/webhook-targets.js';
 import { type AttemptContext, attemptDelivery } from './attempt.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
-import { onEnqueued } from '../domain/webhooks/outbox-signal.js';
 import { listenForDeliveries } from './pg-listener.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
 

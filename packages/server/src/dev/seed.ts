@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { createClient } from '../domain/directory/clients.js';
 import type { Deps } from '../domain/context.js';
+import { createClient } from '../domain/directory/clients.js';
 import { createOrg, findOrg } from '../domain/directory/orgs.js';
 import { SYSTEM } from '../domain/types.js';
 

@@ -1,5 +1,5 @@
-import { createClient } from '../../src/domain/directory/clients.js';
 import type { Deps } from '../../src/domain/context.js';
+import { createClient } from '../../src/domain/directory/clients.js';
 import { createOrg } from '../../src/domain/directory/orgs.js';
 import { SYSTEM } from '../../src/domain/types.js';
 

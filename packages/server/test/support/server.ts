@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config/config.js';
+import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
 import { serve } from '../../src/server.js';
-import type { WorkerOptions } from '../../src/delivery/worker.js';
 import { createPostgresSchema } from './postgres.js';
 
 export interface TestServer {

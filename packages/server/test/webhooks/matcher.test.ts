@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchesRoutingKey } from '../../src/domain/webhooks/routing-keys.js';
 import { compilePatterns, PatternMatcher } from '../../src/domain/webhooks/pattern-matcher.js';
+import { matchesRoutingKey } from '../../src/domain/webhooks/routing-keys.js';
 import { tenThousandPatterns, VERBS } from './support/patterns.js';
 
 const ENTITIES = ['organization', 'membership', 'tenant', 'user', 'client', 'webhook'];

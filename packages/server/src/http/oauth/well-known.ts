@@ -5,8 +5,8 @@ import { publicJwks } from '../../domain/keys/keys.js';
 import { CLAIMS_SUPPORTED } from '../../domain/tokens/openid-claims.js';
 import { ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../domain/tokens/tokens-policy.js';
 import type { Org } from '../../domain/types.js';
-import { GRANTS } from './grants/registry.js';
 import { orgOf } from '../org-routing.js';
+import { GRANTS } from './grants/registry.js';
 
 /** The discovery document (OIDC Discovery and RFC 8414 share it). */
 export function discoveryDocument(deps: Deps, org: Org): Record<string, unknown> {
