@@ -12,6 +12,7 @@ import * as auditCountKeys from './migrations/009-audit-count-keys.js';
 import * as refreshTokenSuccessors from './migrations/010-refresh-token-successors.js';
 import * as userDisabled from './migrations/011-user-disabled.js';
 import * as clientManagement from './migrations/012-client-management.js';
+import * as orgChanges from './migrations/013-org-changes.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-refresh-token-successors': refreshTokenSuccessors,
   '011-user-disabled': userDisabled,
   '012-client-management': clientManagement,
+  '013-org-changes': orgChanges,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -9,7 +9,8 @@ import { CONSOLE_SLUG } from './orgs.js';
  * the same rule (domain/tokens/credential-cache.ts): on SQLite an org is served only while no
  * commit has happened since it was read; on PostgreSQL until a NOTIFY on the credentials channel
  * empties the cache, never while the listener is away, and no longer than CREDENTIALS_MAX_AGE_MS
- * after it was read, which bounds a change that sends no NOTIFY (orgs have no trigger). Unknown
+ * after it was read, which bounds a change whose NOTIFY was lost (migration 013 announces every
+ * change to organizations). Unknown
  * slugs are never kept: an org created a moment ago is found at once.
  */
 export type OrgCache = CredentialCache<Org>;
