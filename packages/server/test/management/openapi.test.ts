@@ -552,6 +552,47 @@ for (const database of ['sqlite', 'postgres'] as const) {
         );
     });
 
+    test('each console operation refuses a token without the scope it documents, and needs no other', {
+      skip,
+    }, async () => {
+      const consoleIssuer = await consoleOf(server);
+      const send = async (op: (typeof OPERATIONS)[number], token: string) => {
+        const res = await app.inject({
+          method: op.method.toUpperCase() as 'GET',
+          url: concrete(op.path),
+          headers: { host: server.config.baseHost, authorization: `Bearer ${token}` },
+        });
+        return { status: res.statusCode, body: res.body ? res.json() : null, headers: res.headers };
+      };
+      const identityOnly = await consoleIssuer.token('owner@acme.test', 'openid profile email');
+      const only = new Map<string, string>();
+      const consoleOps = OPERATIONS.filter((op) => op.auth === 'console');
+      assert.ok(consoleOps.length > 20);
+      for (const op of consoleOps) {
+        const scope = op.scope as string;
+        const refused = await send(op, identityOnly);
+        assert.deepEqual(
+          [refused.status, refused.body, refused.headers['www-authenticate']],
+          [
+            403,
+            { error: 'insufficient_scope', error_detail: `this token lacks the ${scope} scope` },
+            `Bearer realm="tessera", error="insufficient_scope", scope="${scope}"`,
+          ],
+          op.operationId,
+        );
+        // What the document says of that answer.
+        const documented = doc.paths[openApiPath(op.path)][op.method].responses['403'];
+        assert.match(
+          documented.description,
+          new RegExp(`insufficient_scope\`: the token was not granted \`${scope}\`$`),
+        );
+        if (!only.has(scope))
+          only.set(scope, await consoleIssuer.token('owner@acme.test', `openid ${scope}`));
+        const passed = await send(op, only.get(scope) as string);
+        assert.notEqual(passed.body?.error, 'insufficient_scope', `${op.operationId} with ${scope} alone`);
+      }
+    });
+
     test('request schemas in the document are the ones the routes validate with', { skip }, async () => {
       for (const op of OPERATIONS) {
         const documented = doc.paths[openApiPath(op.path)][op.method];

@@ -9,7 +9,7 @@ import { OAUTH_OPERATIONS } from './oauth-operations.js';
 import type { Operation } from './operation.js';
 import { ORGANIZATION_OPERATIONS } from './organization-operations.js';
 import { schemaNames } from './schema-names.js';
-import { securityOf, securitySchemes } from './security.js';
+import { responsesOf, securityOf, securitySchemes } from './security.js';
 import { USER_OPERATIONS } from './user-operations.js';
 import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-delivery-operations.js';
 
@@ -46,7 +46,7 @@ function bodyUses(operations: readonly Operation[]): BodyUse[] {
     ...(op.body
       ? [{ schema: op.body.schema, io: 'input' as const, fallbackName: `${pascal(op.operationId)}Body` }]
       : []),
-    ...Object.entries(op.responses).flatMap(([status, r]) =>
+    ...Object.entries(responsesOf(op)).flatMap(([status, r]) =>
       r.schema
         ? [
             {
@@ -100,7 +100,7 @@ function operationObject(op: Operation, refOf: RefOf): Json {
     ...(op.query ? queryParameters(op.query) : []),
   ];
   const responses = Object.fromEntries(
-    Object.entries(op.responses).map(([status, r]) => {
+    Object.entries(responsesOf(op)).map(([status, r]) => {
       const response: Json = { description: r.description };
       if (r.schema) response.content = { 'application/json': { schema: refOf(r.schema, 'output') } };
       else if (r.contentType) response.content = { [r.contentType]: {} };

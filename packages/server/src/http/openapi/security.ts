@@ -1,20 +1,10 @@
 import type { Config } from '../../config/config.js';
-import type { ManagementScope } from '../../domain/tokens/console-scopes.js';
+import { DEFAULT_CONSOLE_SCOPE, FIRST_PARTY_ONLY_SCOPE } from '../../domain/tokens/console-scopes.js';
 import { SCOPES } from '../../domain/tokens/scopes.js';
+import { REALM } from '../bearer.js';
+import { ApiError } from '../management/api-schemas.js';
 import type { Json } from './components.js';
-import type { Operation } from './operation.js';
-
-/** What each management scope lets a console client do, in the words a person reads. */
-const MANAGEMENT_SCOPES: Record<ManagementScope, string> = {
-  'org:read':
-    'See your orgs: their settings, members, clients (never their secrets), users, tenants, public ' +
-    'signing keys, webhooks and webhook deliveries',
-  'events:read': 'See your orgs’ audit logs',
-  'org:write':
-    'Change your orgs: create, update and delete all of the above, rotate signing keys and client ' +
-    'secrets, retry webhook deliveries',
-  'users:impersonate': 'Act as a user of your orgs (first-party console clients only)',
-};
+import type { Operation, ResponseSpec } from './operation.js';
 
 /** The security requirement of an operation: which tokens it takes, and a console token's scope. */
 export function securityOf(op: Operation): Json[] {
@@ -31,6 +21,27 @@ export function securityOf(op: Operation): Json[] {
   }
 }
 
+/**
+ * The operation's responses, with the 403 every console operation answers a token that was not
+ * granted its scope (beside the 403 of its own, if it has one).
+ */
+export function responsesOf(op: Operation): Record<string, ResponseSpec> {
+  if (op.auth !== 'console' || op.scope === undefined) return op.responses;
+  const refusal = `\`insufficient_scope\`: the token was not granted \`${op.scope}\``;
+  const own = op.responses[403];
+  return {
+    ...op.responses,
+    403: {
+      description: own ? `${own.description}; or ${refusal}` : refusal,
+      schema: ApiError,
+      headers: {
+        ...own?.headers,
+        'www-authenticate': `on \`insufficient_scope\`: \`Bearer realm="${REALM}", error="insufficient_scope", scope="${op.scope}"\``,
+      },
+    },
+  };
+}
+
 /** `components.securitySchemes`: console tokens through the console issuer's OAuth flow, user tokens. */
 export function securitySchemes(config: Config): Json {
   return {
@@ -38,15 +49,17 @@ export function securitySchemes(config: Config): Json {
       type: 'oauth2',
       description:
         'A console access token (`typ` console) from the console issuer: the authorization code ' +
-        'flow with PKCE (S256, required). A request without `scope` gets `openid profile email ' +
-        'org:read events:read`; an operation whose scope the token lacks answers 403 ' +
-        '`insufficient_scope`. Sent as `Authorization: Bearer <token>`.',
+        `flow with PKCE (S256, required). A request without \`scope\` gets \`${DEFAULT_CONSOLE_SCOPE}\`; ` +
+        `\`${FIRST_PARTY_ONLY_SCOPE}\` is granted to first-party clients only. An operation whose ` +
+        'scope the token lacks answers 403 `insufficient_scope` naming it. Sent as ' +
+        '`Authorization: Bearer <token>`.',
       flows: {
         authorizationCode: {
           authorizationUrl: `${config.baseUrl}/oauth/authorize`,
           tokenUrl: `${config.baseUrl}/oauth/token`,
           refreshUrl: `${config.baseUrl}/oauth/token`,
-          scopes: { ...SCOPES, ...MANAGEMENT_SCOPES },
+          // The words the consent page shows for each scope.
+          scopes: SCOPES,
         },
       },
     },
