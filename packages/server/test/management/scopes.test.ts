@@ -94,7 +94,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
         const page = await browser.get(at);
         const html = await page.text();
         if (path === '/consent') consent = html;
-        const fields = path === '/login' ? { email: OWNER, password: OWNER_PASSWORD } : { decision: 'allow' };
+        const fields: Record<string, string> =
+          path === '/login' ? { email: OWNER, password: OWNER_PASSWORD } : { decision: 'allow' };
         response = await browser.submit(at, html, fields);
       }
       throw new Error('too many redirects');
