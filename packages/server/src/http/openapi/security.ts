@@ -50,7 +50,10 @@ export function securitySchemes(config: Config): Json {
       description:
         'A console access token (`typ` console) from the console issuer: the authorization code ' +
         `flow with PKCE (S256, required). A request without \`scope\` gets \`${DEFAULT_CONSOLE_SCOPE}\`; ` +
-        `\`${FIRST_PARTY_ONLY_SCOPE}\` is granted to first-party clients only. An operation whose ` +
+        `\`${FIRST_PARTY_ONLY_SCOPE}\` is granted to first-party clients only: a registered ` +
+        '(RFC 7591) or metadata-document client that asks for it is not refused, the scope is left ' +
+        "out of its grant and the token response's `scope` names what was granted. Refresh may only " +
+        'narrow the scope (a wider one is `invalid_scope`). An operation whose ' +
         'scope the token lacks answers 403 `insufficient_scope` naming it. Sent as ' +
         '`Authorization: Bearer <token>`.',
       flows: {
