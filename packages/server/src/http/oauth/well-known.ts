@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { issuerOf, originOf } from '../../domain/directory/issuers.js';
 import { publicJwks } from '../../domain/keys/keys.js';
+import { MANAGEMENT_SCOPES } from '../../domain/tokens/console-scopes.js';
 import { CLAIMS_SUPPORTED } from '../../domain/tokens/openid-claims.js';
 import { ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../domain/tokens/tokens-policy.js';
 import type { Org } from '../../domain/types.js';
@@ -27,7 +28,14 @@ export function discoveryDocument(deps: Deps, org: Org): Record<string, unknown>
     claims_supported: CLAIMS_SUPPORTED,
     token_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
     code_challenge_methods_supported: ['S256'],
-    scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+    // The console issuer also grants the management API's scopes; org issuers never do.
+    scopes_supported: [
+      'openid',
+      'profile',
+      'email',
+      'offline_access',
+      ...(org.isConsole ? Object.keys(MANAGEMENT_SCOPES) : []),
+    ],
     authorization_response_iss_parameter_supported: true,
     acr_values_supported: [ACR_PASSWORD, ACR_MFA, ACR_IMPERSONATION],
   };
