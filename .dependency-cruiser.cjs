@@ -67,7 +67,7 @@ module.exports = {
     {
       name: 'config-reads-environment-only',
       severity: 'error',
-      comment: 'config/ turns the environment into settings with the domain\'s pure rules, nothing more.',
+      comment: "config/ turns the environment into settings with the domain's pure rules, nothing more.",
       from: { path: `${S}config/` },
       to: { path: floor(['http/', 'delivery/', 'storage/', 'observability/', ...COMPOSITION]) },
     },
@@ -81,7 +81,7 @@ module.exports = {
     {
       name: 'packages-stand-alone',
       severity: 'error',
-      comment: 'The published packages never reach into each other\'s sources.',
+      comment: "The published packages never reach into each other's sources.",
       from: { path: '^packages/(koa|sdk)/src/' },
       to: { path: '^packages/server/' },
     },

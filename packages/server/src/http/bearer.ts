@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { type SessionTokenType, type VerifiedAccess, verifyAccessToken } from '../domain/tokens/access-tokens.js';
 import type { Deps } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
+import {
+  type SessionTokenType,
+  type VerifiedAccess,
+  verifyAccessToken,
+} from '../domain/tokens/access-tokens.js';
 import type { Org } from '../domain/types.js';
 import { orgOf } from './org-routing.js';
 

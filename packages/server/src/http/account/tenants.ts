@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
 import { createTenant, deleteTenant, listTenants, updateTenant } from '../../domain/directory/tenants.js';
-import { jsonBody } from '../management/api-input.js';
 import { authenticateBearer } from '../bearer.js';
+import { jsonBody } from '../management/api-input.js';
 
 export const CreateTenant = z.strictObject({ name: z.string() });
 export const UpdateTenant = z.strictObject({

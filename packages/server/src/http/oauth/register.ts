@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { fail } from '../../domain/errors.js';
 import { registerClient } from '../../domain/directory/registration.js';
+import { fail } from '../../domain/errors.js';
 import { rateLimitKey } from '../client-ip.js';
 import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
