@@ -217,6 +217,24 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
 
 describe('migrations on a PostgreSQL database shared with other schemas', async () => {
   const skip = await postgresSkip();
+  test('schemas migrate while others beside them are created and dropped', { skip }, async () => {
+    // Four at a time, each opening (migrating) and closing (dropping its schema) in turn: a migration
+    // must never read another schema's tables, which vanish mid-query here.
+    const errors: string[] = [];
+    const worker = async () => {
+      for (let i = 0; i < 5; i++) {
+        try {
+          const rt = await openTestRuntime('postgres');
+          await rt.close();
+        } catch (error) {
+          errors.push((error as Error).message);
+        }
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    assert.deepEqual(errors, []);
+  });
+
   test('a second schema migrates fully while another migrated schema exists', { skip }, async () => {
     const first = await openTestRuntime('postgres');
     const second = await openTestRuntime('postgres');

@@ -13,6 +13,7 @@ import * as refreshTokenSuccessors from './migrations/010-refresh-token-successo
 import * as userDisabled from './migrations/011-user-disabled.js';
 import * as clientManagement from './migrations/012-client-management.js';
 import * as orgChanges from './migrations/013-org-changes.js';
+import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,12 +43,13 @@ export class MigrationError extends Error {
 
 /** Brings the schema up to date; safe to run from several processes (the migrator takes a lock). */
 export async function migrate(db: Db): Promise<string[]> {
+  const schema = await postgresSchema(db);
   const migrator = new Migrator({
-    db,
+    db: schema.migrationTableSchema ? scopedToSchema(db, schema.migrationTableSchema) : db,
     provider,
     migrationTableName: 'tessera_migrations',
     migrationLockTableName: 'tessera_migrations_lock',
-    ...(await postgresSchema(db)),
+    ...schema,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
