@@ -4,8 +4,7 @@ import { deleteBrowserSessionsOfUser } from '../../storage/repos/browser-session
 import {
   findOAuthSession,
   insertOAuthSession,
-  liveSessionIdsOfClient,
-  liveSessionIdsOfUser,
+  liveSessionIds,
   type OAuthSessionRow,
   revokeOAuthSession,
   setOAuthSessionTenant,
@@ -157,7 +156,7 @@ export async function revokeSession(trx: Db, sessionId: string, actor: Actor, no
  * ended.
  */
 export async function endUserSessions(trx: Db, userId: string, actor: Actor, now: number): Promise<number> {
-  const ids = await liveSessionIdsOfUser(trx, userId, now);
+  const ids = await liveSessionIds(trx, { userId }, now);
   for (const id of ids) await revokeSession(trx, id, actor, now);
   await deleteBrowserSessionsOfUser(trx, userId);
   return ids.length;
@@ -173,7 +172,7 @@ export async function endClientSessions(
   actor: Actor,
   now: number,
 ): Promise<number> {
-  const ids = await liveSessionIdsOfClient(trx, clientId, now);
+  const ids = await liveSessionIds(trx, { clientId }, now);
   for (const id of ids) await revokeSession(trx, id, actor, now);
   return ids.length;
 }

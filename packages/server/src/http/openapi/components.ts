@@ -58,13 +58,14 @@ function refsOf(schema: unknown): string[] {
   return names;
 }
 
+/** The schema names `roots` reach through their `$ref`s, themselves included. */
 function reachable(roots: Iterable<string>, schemas: Record<string, Json>): Set<string> {
   const seen = new Set<string>();
-  const todo = [...roots];
-  for (let name = todo.pop(); name !== undefined; name = todo.pop()) {
+  const unvisited = [...roots];
+  for (let name = unvisited.pop(); name !== undefined; name = unvisited.pop()) {
     if (seen.has(name)) continue;
     seen.add(name);
-    todo.push(...refsOf(schemas[name]));
+    unvisited.push(...refsOf(schemas[name]));
   }
   return seen;
 }

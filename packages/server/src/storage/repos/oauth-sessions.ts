@@ -34,26 +34,18 @@ export async function setOAuthSessionScope(db: Db, id: string, scope: string): P
   await db.updateTable('oauth_sessions').set({ scope }).where('id', '=', id).execute();
 }
 
-/** The ids of the user's sessions that are neither revoked nor past their lifetime. */
-export async function liveSessionIdsOfUser(db: Db, userId: string, now: number): Promise<string[]> {
+/** The ids of the sessions of a user or of a client that are neither revoked nor past their lifetime. */
+export async function liveSessionIds(
+  db: Db,
+  of: { userId: string } | { clientId: string },
+  now: number,
+): Promise<string[]> {
+  const [column, value] =
+    'userId' in of ? (['user_id', of.userId] as const) : (['client_id', of.clientId] as const);
   const rows = await db
     .selectFrom('oauth_sessions')
     .select('id')
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/** The ids of the client's sessions that are neither revoked nor past their lifetime. */
-export async function liveSessionIdsOfClient(db: Db, clientId: string, now: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('oauth_sessions')
-    .select('id')
-    .where('client_id', '=', clientId)
+    .where(column, '=', value)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .orderBy('created_at')
