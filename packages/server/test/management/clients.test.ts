@@ -4,7 +4,7 @@ import type { Org } from '../../src/domain/types.js';
 import { CALLBACK, makeUser, signIn, tokenRequest } from '../sign-in/support/fixtures.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { addConsoleMember, call, consoleOf, ownedOrg } from './support/console.js';
+import { call, ownerMemberStranger } from './support/console.js';
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const CLIENT_KEYS = [
@@ -35,20 +35,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     before(async () => {
       if (skip) return;
       server = await startServer({ database, logs, webhooks: false });
-      acme = await ownedOrg(server, 'acme');
-      await ownedOrg(server, 'beta');
-      await addConsoleMember(server, acme, 'mel@console.test', 'member');
-      const console_ = await consoleOf(server);
-      owner = await console_.token('owner@acme.test');
-      member = await console_.token('mel@console.test');
-      stranger = await console_.token('owner@beta.test');
-      ownerId = (
-        await server.deps.db
-          .selectFrom('users')
-          .select('id')
-          .where('email', '=', 'owner@acme.test')
-          .executeTakeFirstOrThrow()
-      ).id;
+      ({ acme, owner, member, stranger, ownerId } = await ownerMemberStranger(server));
     });
     after(async () => {
       if (!skip) await server.close();

@@ -13,7 +13,7 @@ import {
   SEED_START,
   seedRows,
 } from './support/audit-entries.js';
-import { addConsoleMember, call, consoleOf, ownedOrg } from './support/console.js';
+import { call, ownerMemberStranger } from './support/console.js';
 
 const ROWS = 130;
 const HOUR = 3_600_000;
@@ -72,13 +72,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
       if (skip) return;
       // No delivery worker: the webhooks made here point at hooks.example.com, which must never be resolved.
       server = await startServer({ database, webhooks: false });
-      acme = await ownedOrg(server, 'acme');
-      await ownedOrg(server, 'beta');
-      await addConsoleMember(server, acme, 'mel@console.test', 'member');
-      const console_ = await consoleOf(server);
-      owner = await console_.token('owner@acme.test');
-      member = await console_.token('mel@console.test');
-      stranger = await console_.token('owner@beta.test');
+      ({ acme, owner, member, stranger } = await ownerMemberStranger(server));
       rows = newestFirst(seedRows(acme.id, ROWS));
       await replaceAuditLog(server.deps.db, acme.id, rows);
       base = `${server.base}/organizations/acme/events`;

@@ -5,7 +5,7 @@ import { FormBrowser, locationOf, signInThroughPages } from '../sign-in/support/
 import { api, authorizeUrl, CALLBACK, makeClient, tokenRequest } from '../sign-in/support/fixtures.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { addConsoleMember, call, consoleOf, ownedOrg } from './support/console.js';
+import { call, ownedOrg, ownerMemberStranger } from './support/console.js';
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PASSWORD = 'a long enough password';
@@ -29,22 +29,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
     before(async () => {
       if (skip) return;
       server = await startServer({ database, logs, webhooks: false });
-      acme = await ownedOrg(server, 'acme');
-      await ownedOrg(server, 'beta');
+      const cast = await ownerMemberStranger(server);
+      ({ acme, owner, member, stranger, ownerId } = cast);
       await ownedOrg(server, 'listco');
-      await addConsoleMember(server, acme, 'mel@console.test', 'member');
-      const console_ = await consoleOf(server);
-      owner = await console_.token('owner@acme.test');
-      member = await console_.token('mel@console.test');
-      stranger = await console_.token('owner@beta.test');
-      listOwner = await console_.token('owner@listco.test');
-      ownerId = (
-        await server.deps.db
-          .selectFrom('users')
-          .select('id')
-          .where('email', '=', 'owner@acme.test')
-          .executeTakeFirstOrThrow()
-      ).id;
+      listOwner = await cast.console.token('owner@listco.test');
       issuer = server.issuer('acme');
       ({ clientId } = await makeClient(server.deps, acme));
     });

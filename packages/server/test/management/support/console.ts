@@ -53,6 +53,32 @@ export async function addConsoleMember(
   await server.deps.db.transaction().execute((trx) => addMember(trx, org, ready, role, SYSTEM));
 }
 
+/**
+ * The cast most management suites start with: `acme`, owned by owner@acme.test, with the console
+ * user mel@console.test as a member; `beta`, owned by owner@beta.test, a stranger to acme. Each
+ * gets a console token with every scope.
+ */
+export async function ownerMemberStranger(server: TestServer) {
+  const acme = await ownedOrg(server, 'acme');
+  const beta = await ownedOrg(server, 'beta');
+  await addConsoleMember(server, acme, 'mel@console.test', 'member');
+  const console_ = await consoleOf(server);
+  const { id: ownerId } = await server.deps.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', 'owner@acme.test')
+    .executeTakeFirstOrThrow();
+  return {
+    acme,
+    beta,
+    console: console_,
+    owner: await console_.token('owner@acme.test'),
+    member: await console_.token('mel@console.test'),
+    stranger: await console_.token('owner@beta.test'),
+    ownerId,
+  };
+}
+
 export interface JsonResponse {
   status: number;
   headers: Headers;
