@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { startServer, type TestServer } from '../support/server.js';
+import { runNode } from '../support/tessera-process.js';
 import { addConsoleMember, consoleOf, ownedOrg } from './support/console.js';
 
 const ROOT = new URL('../../../../', import.meta.url).pathname;
@@ -239,25 +239,8 @@ for (const rel of ['first', 'prev', 'next', 'last']) assert.match(link, new RegE
 `;
 
 /** Runs `args` with node in `cwd`; resolves with the exit code and what it printed. */
-function node(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, args, {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const node = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  runNode(args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', ...env } });
 
 const typecheck = (dir: string) => node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], dir);
 

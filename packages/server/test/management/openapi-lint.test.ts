@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { startServer, type TestServer } from '../support/server.js';
+import { runNode } from '../support/tessera-process.js';
 
 const ROOT = new URL('../../../../', import.meta.url).pathname;
 
@@ -64,8 +64,7 @@ function redoclyLint(dir: string, file: string) {
   writeFileSync(networkLog, '');
   const guard = join(dir, 'no-network.mjs');
   writeFileSync(guard, NO_NETWORK);
-  const child = spawn(
-    process.execPath,
+  return runNode(
     [
       join(ROOT, 'node_modules/.bin/redocly'),
       'lint',
@@ -85,25 +84,8 @@ function redoclyLint(dir: string, file: string) {
         REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
         NO_COLOR: '1',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string; network: string }>(
-    (resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code) =>
-        resolve({ code, stdout, stderr, network: readFileSync(networkLog, 'utf8') }),
-      );
-    },
-  );
+  ).then((run) => ({ ...run, network: readFileSync(networkLog, 'utf8') }));
 }
 
 describe('the served OpenAPI document under Redocly lint', () => {

@@ -36,6 +36,29 @@ export function spawnGroup(
   return child;
 }
 
+/**
+ * Runs node with `args` in a process group of its own (see spawnGroup) with exactly `env`, and
+ * resolves with its exit code and what it printed once it has exited.
+ */
+export function runNode(
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnGroup(process.execPath, args, options);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** Sends `signal` to the process group `child` leads, while it runs. */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
