@@ -1,0 +1,86 @@
+import { isUniqueViolation } from '../../storage/errors.js';
+import { findClient, insertClient, updateClientRow } from '../../storage/repos/clients.js';
+import { recordAudit } from '../audit/audit.js';
+import { clientSnapshot } from '../audit/snapshots.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { type Client, type Org, SYSTEM } from '../types.js';
+
+/** The web console's client id: fixed, so the app needs no configuration to sign in. */
+export const CONSOLE_CLIENT_ID = 'cli_console';
+
+/** Where the console app (served at `{TESSERA_URL}/console/`) receives its code and lands after sign-out. */
+export function consoleClientUris(baseUrl: string): {
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+} {
+  return {
+    redirectUris: [`${baseUrl}/console/callback`],
+    postLogoutRedirectUris: [`${baseUrl}/console/signed-out`],
+  };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((value, i) => value === b[i]);
+
+/**
+ * The console's own client in the console org: first party and public (code + PKCE, refresh
+ * rotation), its redirect URIs on the current TESSERA_URL. Made at the first start, and set back
+ * to this shape at every start (a new TESSERA_URL moves its URIs); audited only when it changes.
+ */
+export async function ensureConsoleClient(deps: Deps, consoleOrg: Org): Promise<Client> {
+  const uris = consoleClientUris(deps.config.baseUrl);
+  const now = clock.now();
+  const wanted: Client = {
+    id: CONSOLE_CLIENT_ID,
+    orgId: consoleOrg.id,
+    name: 'Tessera console',
+    kind: 'public',
+    ...uris,
+    grantTypes: ['authorization_code', 'refresh_token'],
+    firstParty: true,
+    secretIssuedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const existing = await findClient(deps.db, consoleOrg.id, CONSOLE_CLIENT_ID);
+  if (existing) {
+    const same =
+      existing.name === wanted.name &&
+      sameList(existing.redirectUris, wanted.redirectUris) &&
+      sameList(existing.postLogoutRedirectUris, wanted.postLogoutRedirectUris) &&
+      sameList(existing.grantTypes, wanted.grantTypes);
+    if (same) return existing;
+    const updated: Client = { ...wanted, createdAt: existing.createdAt };
+    await deps.db.transaction().execute(async (trx) => {
+      await updateClientRow(trx, updated);
+      await recordAudit(trx, {
+        orgId: consoleOrg.id,
+        entity: 'client',
+        verb: 'updated',
+        actor: SYSTEM,
+        at: now,
+        data: clientSnapshot(updated),
+        previous: clientSnapshot(existing),
+      });
+    });
+    return updated;
+  }
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await insertClient(trx, wanted, null);
+      await recordAudit(trx, {
+        orgId: consoleOrg.id,
+        entity: 'client',
+        verb: 'created',
+        actor: SYSTEM,
+        at: now,
+        data: clientSnapshot(wanted),
+      });
+    });
+  } catch (error) {
+    // Another process made it first.
+    if (!isUniqueViolation(error)) throw error;
+  }
+  return wanted;
+}
