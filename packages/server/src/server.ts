@@ -1,9 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
 import { buildApp } from './http/app.js';
+import { loadConsoleFiles } from './http/console/console-files.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { openRuntime } from './runtime.js';
@@ -28,7 +30,12 @@ export interface ServeOptions {
   logStream?: { write(chunk: string): void };
   /** The webhook delivery worker of this process: its options, or false for none. */
   webhooks?: WorkerOptions | false;
+  /** The web console's build to serve at /console/ (default: packages/console/dist beside this package). */
+  consoleDir?: string;
 }
+
+/** packages/console/dist, seen from packages/server/src or packages/server/dist alike. */
+export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../../console/dist/', import.meta.url));
 
 /** `tessera serve`: migrate, seed a demo org on a fresh dev data dir, listen. */
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
@@ -39,7 +46,11 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     outboxDepth: () => outboxDepth(runtime.deps.db).catch(() => null),
     pool: () => runtime.poolStats(),
   });
-  const app = buildApp(runtime.deps, { metrics, log });
+  const app = buildApp(runtime.deps, {
+    metrics,
+    log,
+    console: loadConsoleFiles(options.consoleDir ?? CONSOLE_BUILD_DIR),
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../domain/context.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { Metrics } from '../observability/metrics.js';
+import type { ConsoleFiles } from './console/console-files.js';
+import { consoleRoutes } from './console/console-routes.js';
 import { installErrorHandling, renderError } from './errors.js';
 import { parseForm } from './form.js';
 import { refuseRepeatedHost } from './host-header.js';
@@ -32,6 +34,8 @@ export interface AppOptions {
   metrics?: Metrics;
   /** The process's logger; request lines are written through it (default: none). */
   log?: Logger;
+  /** The web console's build, served at /console/ on the console host (null: a page says to build it). */
+  console?: ConsoleFiles | null;
 }
 
 /** The HTTP application: transport only; every rule lives in domain/. */
@@ -87,5 +91,6 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   memberRoutes(app, deps);
   userRoutes(app, deps);
   openApiRoutes(app, deps);
+  consoleRoutes(app, deps, options.console ?? null);
   return app;
 }

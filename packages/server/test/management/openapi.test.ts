@@ -197,10 +197,12 @@ for (const database of ['sqlite', 'postgres'] as const) {
         .sort();
       const documented = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
       assert.deepEqual(registered, documented);
-      // What is left out is the hosted HTML pages, and only those.
+      // What is left out is the hosted HTML pages and the web console, and only those.
       const pages = routesOf(app).filter((r) => r.method !== 'HEAD' && isHtmlPage(r.url));
       assert.ok(pages.length > 0);
-      for (const page of pages) assert.match(page.url, /^\/(login|signup|consent|profile)(\/|$)/);
+      for (const page of pages) {
+        assert.match(page.url, /^\/$|^\/(login|signup|consent|profile|console)(\/|$)/);
+      }
       for (const op of OPERATIONS) {
         assert.ok(doc.paths[openApiPath(op.path)]?.[op.method], `${op.method} ${op.path} in the document`);
       }

@@ -27,6 +27,8 @@ export interface TestServerOptions {
   logs?: string[];
   /** Options of the server's webhook delivery worker (a test CA, a short poll), or false for none. */
   webhooks?: WorkerOptions | false;
+  /** The web console's build to serve at /console/ (see test/console/support/console-build.ts). */
+  consoleDir?: string;
 }
 
 /** A real Tessera on a free port with its own data dir (or a clean PostgreSQL schema). */
@@ -52,6 +54,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     logLevel: logs ? 'info' : 'silent',
     ...(logs ? { logStream: { write: (chunk: string) => void logs.push(chunk) } } : {}),
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
+    ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
   });
   return {
     base: `http://localhost:${port}`,

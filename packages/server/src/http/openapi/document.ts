@@ -28,10 +28,14 @@ export const OPERATIONS: readonly Operation[] = [
 /**
  * The hosted HTML pages (login, sign-up, second factor, consent, profile) are left out: they are
  * forms a browser fills in, not an API; their fields are a contract between each page and its
- * own HTML (with CSRF tokens), reached through /oauth/authorize and POST /profile/session.
+ * own HTML (with CSRF tokens), reached through /oauth/authorize and POST /profile/session. So is
+ * the web console (`/`, which sends browsers to `/console/`, and the app's files under it).
  */
 export function isHtmlPage(path: string): boolean {
-  return /^\/(login|signup|consent|profile)(\/|$)/.test(path) && path !== '/profile/session';
+  return (
+    path === '/' ||
+    (/^\/(login|signup|consent|profile|console)(\/|$)/.test(path) && path !== '/profile/session')
+  );
 }
 
 /** `/tenants/:id` → `/tenants/{id}` */

@@ -1,0 +1,181 @@
+import type { ComponentChildren } from 'preact';
+import { useId } from 'preact/hooks';
+
+/** A labelled text input; `hint` is read out with it. */
+export function TextField({
+  label,
+  value,
+  onInput,
+  hint,
+  type = 'text',
+  required = false,
+  name,
+  autoComplete = 'off',
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  hint?: string;
+  type?: 'text' | 'email' | 'password' | 'url' | 'search';
+  required?: boolean;
+  name?: string;
+  autoComplete?: string;
+  placeholder?: string;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        type={type as 'text'}
+        value={value}
+        required={required}
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Several values, one per line (redirect URIs). */
+export function LinesField({
+  label,
+  value,
+  onInput,
+  hint,
+  name,
+}: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  hint?: string;
+  name?: string;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea
+        id={id}
+        name={name}
+        rows={3}
+        value={value}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onInput={(e) => onInput((e.currentTarget as HTMLTextAreaElement).value)}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Lines of a textarea as a list, blank lines dropped. */
+export const linesOf = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+export function CheckboxField({
+  label,
+  checked,
+  onChange,
+  hint,
+  name,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  hint?: string;
+  name?: string;
+}) {
+  const id = useId();
+  return (
+    <div class="field checkbox">
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        checked={checked}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
+      />
+      <label for={id}>{label}</label>
+      {hint ? (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  name,
+}: {
+  label: string;
+  value: T;
+  options: readonly (readonly [value: T, label: string])[];
+  onChange: (value: T) => void;
+  name?: string;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        value={value}
+        onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value as T)}
+      >
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A form whose submit runs `onSubmit` once at a time. */
+export function Form({
+  onSubmit,
+  children,
+  label,
+}: {
+  onSubmit: () => void;
+  children: ComponentChildren;
+  label: string;
+}) {
+  return (
+    <form
+      class="form"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
+}

@@ -1,0 +1,12 @@
+/** The org screens in the navigation, in order; `owners` screens are the API's owner-only lists. */
+export const SECTIONS = [
+  { path: 'settings', label: 'Settings', owners: false },
+  { path: 'clients', label: 'Clients', owners: true },
+  { path: 'users', label: 'Users', owners: true },
+  { path: 'members', label: 'Members', owners: false },
+  { path: 'keys', label: 'Signing keys', owners: true },
+  { path: 'webhooks', label: 'Webhooks', owners: true },
+  { path: 'events', label: 'Audit log', owners: true },
+] as const;
+
+export type Section = (typeof SECTIONS)[number]['path'];

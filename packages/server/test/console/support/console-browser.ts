@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { createUser } from '../../../src/domain/directory/users.js';
+import { SYSTEM } from '../../../src/domain/types.js';
+import { findConsoleOrg } from '../../../src/storage/repos/orgs.js';
+import { OWNER_PASSWORD } from '../../management/support/console.js';
+import { CHROMIUM_PATH } from '../../support/environment.js';
+import type { TestServer } from '../../support/server.js';
+
+export { OWNER_PASSWORD };
+
+/** Where the screenshots go: test-results/console/, kept by CI. */
+export const SCREENSHOTS = fileURLToPath(new URL('../../../../../test-results/console/', import.meta.url));
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Headless Debian Chromium with the machine's flags (no sandbox as root, no calls home). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** A console user with no organization yet (password OWNER_PASSWORD). */
+export async function makeConsoleUser(server: TestServer, email: string): Promise<void> {
+  const consoleOrg = await findConsoleOrg(server.deps.db);
+  if (!consoleOrg) throw new Error('no console org');
+  await createUser(server.deps, consoleOrg, { email, password: OWNER_PASSWORD }, SYSTEM);
+}
+
+/**
+ * Opens `path` of the console in a new page of `context` and signs in on the hosted login as
+ * `email` (consenting when asked), until the app shows its navigation bar.
+ */
+export async function signInToConsole(
+  context: BrowserContext,
+  server: TestServer,
+  email: string,
+  path = '/console/',
+): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${server.base}${path}`);
+  await page.waitForURL((u) => u.pathname === '/login');
+  await page.fill('#email', email);
+  await page.fill('#password', OWNER_PASSWORD);
+  await page.click('button[type=submit]');
+  await page.waitForURL((u) => u.pathname === '/consent' || u.pathname.startsWith('/console/'));
+  if (new URL(page.url()).pathname === '/consent') await page.click('button[value=allow]');
+  await page.waitForSelector('header.topbar');
+  return page;
+}
+
+/** No serious or critical accessibility violation on the page as it is now (axe-core, WCAG 2.x A/AA). */
+export async function assertAccessible(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    [],
+    `accessibility of ${name}`,
+  );
+}
+
+/**
+ * The page at desktop (1280×800) and phone (390×844) size, full length, as
+ * test-results/console/<name>-desktop.png and <name>-phone.png; at phone size nothing scrolls sideways.
+ */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const size = page.viewportSize();
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `${SCREENSHOTS}${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await page.screenshot({ path: `${SCREENSHOTS}${name}-phone.png`, fullPage: true });
+  assert.ok(overflow <= 0, `${name} scrolls sideways at phone width by ${overflow}px`);
+  if (size) await page.setViewportSize(size);
+}
+
+/** Accessibility and screenshots of the page as it is now. */
+export async function review(page: Page, name: string): Promise<void> {
+  await assertAccessible(page, name);
+  await screenshots(page, name);
+}
