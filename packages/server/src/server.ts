@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
-import { seedDemo, writeDemoCredentials } from './dev/seed.js';
+import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
@@ -81,7 +81,17 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     }
   }
   // Last: once this line is out, the caller has what it needs (SIGTERM handling, say) in place.
-  log.info({ url: config.baseUrl, address: url }, 'listening');
+  // The banner: where the console is and, in development, who to sign in as (the password stays in the file).
+  const demo = config.loopback ? demoLogin(config) : null;
+  log.info(
+    {
+      url: config.baseUrl,
+      address: url,
+      console: `${config.baseUrl}/console/`,
+      ...(demo ? { demoOwner: demo.email, demoCredentials: demo.credentials } : {}),
+    },
+    'listening',
+  );
   return {
     app,
     deps: runtime.deps,

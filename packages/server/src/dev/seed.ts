@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
@@ -63,4 +63,18 @@ export function writeDemoCredentials(
   rmSync(file, { force: true });
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   return { file, credentials };
+}
+
+/**
+ * The demo owner's email and the credentials file that holds their password, while the data dir
+ * has one: what the start-up banner prints so the console can be signed in to (never the password).
+ */
+export function demoLogin(config: Config): { email: string; credentials: string } | null {
+  const file = join(config.dataDir, 'demo-credentials.json');
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<DemoCredentials>;
+    return typeof saved.owner?.email === 'string' ? { email: saved.owner.email, credentials: file } : null;
+  } catch {
+    return null;
+  }
 }

@@ -95,6 +95,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal(listening?.level, 30);
       assert.equal(listening?.url, base);
       assert.equal(listening?.address, `http://127.0.0.1:${port}`);
+      // The banner names the console and who to sign in to it as; the password stays in the file.
+      assert.equal(listening?.console, `${base}/console/`);
+      assert.equal(listening?.demoOwner, 'owner@acme.test');
+      assert.equal(listening?.demoCredentials, file);
       assert.ok(
         logs.some((l) => (l.req as { path?: string } | undefined)?.path === '/oauth/token'),
         'the token request is logged',
