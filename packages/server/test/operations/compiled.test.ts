@@ -20,6 +20,7 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SERVER = join(ROOT, 'packages', 'server');
 const BIN = join(SERVER, 'bin', 'tessera.mjs');
 const DIST = join(SERVER, 'dist');
+const CONSOLE_DIST = join(ROOT, 'packages', 'console', 'dist');
 const pkg = JSON.parse(readFileSync(join(SERVER, 'package.json'), 'utf8')) as {
   version: string;
   dependencies: Record<string, string>;
@@ -65,6 +66,18 @@ before(() => {
   });
   assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
   assert.ok(existsSync(join(DIST, 'cli', 'main.js')));
+  // The console's build, which `npm run build` makes after tsc (npm ci runs it): made here when missing.
+  if (!existsSync(join(CONSOLE_DIST, 'index.html'))) {
+    const vite = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'],
+      {
+        cwd: join(ROOT, 'packages', 'console'),
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(vite.status, 0, `${vite.stdout}${vite.stderr}`);
+  }
 });
 
 test('npm start is node on the compiled CLI, with no TypeScript loader', () => {
@@ -106,6 +119,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(await health.json(), { status: 'ok', database });
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       assert.equal(ready.status, 200);
+      // The web console's build, from packages/console/dist.
+      const app = await fetch(`http://127.0.0.1:${port}/console/`);
+      assert.equal(app.status, 200);
+      assert.match(await app.text(), /<div id="app"><\/div>/);
 
       const cmdline = argv(server.pid);
       assert.deepEqual(cmdline, [
