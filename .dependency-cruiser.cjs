@@ -22,9 +22,9 @@ module.exports = {
     {
       name: 'http-is-transport',
       severity: 'error',
-      comment: 'http/ reaches rules through the domain: never storage, crypto or the delivery worker.',
+      comment: 'http/ reaches rules through the domain: never storage, crypto, the delivery worker or mail.',
       from: { path: `${S}http/` },
-      to: { path: floor(['storage/', 'crypto/', 'delivery/', ...COMPOSITION]) },
+      to: { path: floor(['storage/', 'crypto/', 'delivery/', 'mail/', ...COMPOSITION]) },
     },
     {
       name: 'delivery-above-domain',
@@ -36,9 +36,27 @@ module.exports = {
     {
       name: 'domain-has-no-transport',
       severity: 'error',
-      comment: 'The domain holds rules: no HTTP, no worker, no logger.',
+      comment: 'The domain holds rules: no HTTP, no worker, no logger, no mail transport (it has a port).',
       from: { path: `${S}domain/` },
-      to: { path: floor(['http/', 'delivery/', 'observability/', ...COMPOSITION]) },
+      to: { path: floor(['http/', 'delivery/', 'observability/', 'mail/', ...COMPOSITION]) },
+    },
+    {
+      name: 'mail-is-an-adapter',
+      severity: 'error',
+      comment:
+        "mail/ implements the domain's Mailer port (types only) with nodemailer or the log; it reads no rules or rows.",
+      from: { path: `${S}mail/` },
+      to: {
+        path: floor(['http/', 'delivery/', 'domain/', 'storage/', 'crypto/', ...COMPOSITION]),
+        pathNot: `${S}domain/mail/mailer\\.ts$`,
+      },
+    },
+    {
+      name: 'mail-port-is-types-only',
+      severity: 'error',
+      comment: "mail/ sees the domain's Mailer port as types, never as code.",
+      from: { path: `${S}mail/` },
+      to: { path: `${S}domain/`, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'domain-is-given-its-settings',

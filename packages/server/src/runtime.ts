@@ -7,8 +7,10 @@ import { ensureConsoleClient } from './domain/directory/console-client.js';
 import type { OrgCache } from './domain/directory/org-cache.js';
 import { ensureConsoleOrg } from './domain/directory/orgs.js';
 import { KeyRing } from './domain/keys/keys.js';
+import type { Mailer } from './domain/mail/mailer.js';
 import { CredentialCache } from './domain/tokens/credential-cache.js';
 import type { Org } from './domain/types.js';
+import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
@@ -29,6 +31,8 @@ export interface RuntimeOptions {
    * reading its commit counter.
    */
   cacheCredentials?: boolean;
+  /** Where mail goes (src/mail/mailers.ts mailerFor); default: nowhere, with a warning per mail. */
+  mailer?: Mailer;
 }
 
 /** Opens the database, brings the schema up to date and makes sure the console org exists. */
@@ -72,6 +76,7 @@ export async function openRuntime(
       pageKeys,
       config,
       keyRing: new KeyRing(store.db, sealer),
+      mailer: options.mailer ?? unsentMailer(warn),
       ...(credentials ? { credentials } : {}),
       ...(orgs ? { orgs } : {}),
     };

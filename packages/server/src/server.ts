@@ -6,6 +6,7 @@ import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
+import { mailerFor } from './mail/mailers.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { openRuntime } from './runtime.js';
@@ -41,7 +42,12 @@ export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../../console/dist/', im
 export async function serve(config: Config, options: ServeOptions = {}): Promise<RunningServer> {
   const logLevel = options.logLevel ?? config.logLevel;
   const log = options.log ?? createLogger(logLevel, options.logStream);
-  const runtime = await openRuntime(config, (line) => log.warn(line), { cacheCredentials: true });
+  const mail = mailerFor(config, log);
+  if (mail.warning !== null) log.warn(mail.warning);
+  const runtime = await openRuntime(config, (line) => log.warn(line), {
+    cacheCredentials: true,
+    mailer: mail.mailer,
+  });
   const metrics = new Metrics({
     outboxDepth: () => outboxDepth(runtime.deps.db).catch(() => null),
     pool: () => runtime.poolStats(),

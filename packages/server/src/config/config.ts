@@ -38,6 +38,10 @@ export interface Config {
   readonly loopback: boolean;
   /** pino level for request logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;
+  /** TESSERA_SMTP_URL: where mail is sent (smtp:// or smtps://); null: none (see src/mail/). */
+  readonly smtpUrl: string | null;
+  /** TESSERA_MAIL_FROM: the From of every mail (default `Tessera <no-reply@{TESSERA_URL's host}>`). */
+  readonly mailFrom: string;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +90,43 @@ function bindAddress(env: NodeJS.ProcessEnv, loopback: boolean): string {
     throw new ConfigError('HOST must be an IP address (such as 0.0.0.0, 127.0.0.1 or ::) or localhost');
   }
   return host;
+}
+
+/**
+ * TESSERA_SMTP_URL: `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the
+ * start), with the user and password in the URL when the server wants them. The message never
+ * repeats the value: it may hold a password.
+ */
+function parseSmtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new ConfigError(
+      'TESSERA_SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465',
+    );
+  }
+  return url.href;
+}
+
+// An address, or a display name and an address in angle brackets; no line breaks (header injection).
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
+
+/** TESSERA_MAIL_FROM, or `Tessera <no-reply@host>` for TESSERA_URL's host. */
+function parseMailFrom(raw: string | undefined, hostname: string): string {
+  if (raw === undefined || raw.trim() === '') {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    return `Tessera <no-reply@${host.includes(':') ? `[IPv6:${host}]` : host}>`;
+  }
+  const from = raw.trim();
+  if (!MAIL_FROM.test(from)) {
+    throw new ConfigError('TESSERA_MAIL_FROM must be an address such as Acme <no-reply@acme.example.com>');
+  }
+  return from;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -141,7 +182,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('TESSERA_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
   }
   const loopback = isLoopbackHost(url.hostname);
+  const smtpUrl = parseSmtpUrl(env.TESSERA_SMTP_URL);
+  const mailFrom = parseMailFrom(env.TESSERA_MAIL_FROM, url.hostname);
   return Object.freeze({
+    smtpUrl,
+    mailFrom,
     logLevel,
     port,
     host: bindAddress(env, loopback),

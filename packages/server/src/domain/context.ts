@@ -4,6 +4,7 @@ import type { Sealer } from '../crypto/sealing.js';
 import type { Db, Dialect } from '../storage/db.js';
 import type { MachineClientRow } from '../storage/repos/clients.js';
 import type { KeyRing } from './keys/keys.js';
+import type { Mailer } from './mail/mailer.js';
 import type { CredentialCache } from './tokens/credential-cache.js';
 import type { Org } from './types.js';
 
@@ -19,6 +20,8 @@ export interface Deps {
   readonly pageKeys: PageKeys;
   readonly config: Config;
   readonly keyRing: KeyRing;
+  /** Where reset and verification mails go: SMTP, the development log, or nowhere (src/mail/). */
+  readonly mailer: Mailer;
   /** The client_credentials lookups, kept until a change is committed (`tessera serve` only). */
   readonly credentials?: CredentialCache<MachineClientRow>;
   /** The token endpoint's orgs by slug, kept by the same rule (directory/org-cache.ts; `tessera serve` only). */

@@ -20,6 +20,8 @@ export interface User {
   provider: string;
   /** Disabled by an owner: password sign-in is refused. */
   disabled: boolean;
+  /** A link mailed to the current address was followed (`email_verified` of ID tokens and userinfo). */
+  emailVerified: boolean;
   createdAt: number;
   updatedAt: number;
 }

@@ -13,6 +13,7 @@ import * as refreshTokenSuccessors from './migrations/010-refresh-token-successo
 import * as userDisabled from './migrations/011-user-disabled.js';
 import * as clientManagement from './migrations/012-client-management.js';
 import * as orgChanges from './migrations/013-org-changes.js';
+import * as mail from './migrations/015-mail.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-user-disabled': userDisabled,
   '012-client-management': clientManagement,
   '013-org-changes': orgChanges,
+  '015-mail': mail,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -40,6 +40,8 @@ export interface UsersTable {
   updated_at: number;
   /** 1: an owner disabled the user; their sign-in is refused (migration 011). */
   disabled: number;
+  /** 1: a link mailed to the current address was followed (migration 015). */
+  email_verified: number;
 }
 
 export interface TenantMembersTable {
@@ -199,6 +201,19 @@ export interface ProfileKeysTable {
   used_at: number | null;
 }
 
+/** One-time links mailed to users (migration 015): only the token's SHA-256 is stored. */
+export interface MailTokensTable {
+  token_hash: string;
+  org_id: string;
+  user_id: string;
+  purpose: 'reset' | 'verify';
+  /** The address the link was mailed to: it works only while the user's address is still this one. */
+  sent_to: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface RateLimitHitsTable {
   bucket: string;
   at: number;
@@ -332,6 +347,7 @@ export interface Database {
   consents: ConsentsTable;
   login_attempts: LoginAttemptsTable;
   profile_keys: ProfileKeysTable;
+  mail_tokens: MailTokensTable;
   rate_limit_hits: RateLimitHitsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

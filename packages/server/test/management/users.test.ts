@@ -401,6 +401,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         picture: null,
         provider: 'password',
         disabled: false,
+        emailVerified: false,
         createdAt: user.created_at,
       };
       assert.deepEqual(updated[0], {
@@ -621,6 +622,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         picture: null,
         provider: 'password',
         disabled: false,
+        emailVerified: false,
         createdAt: user.created_at,
       });
       const tenantDeleted = (await events('key_prefix=tenant.deleted')).find((e) => e.data.id === tenantId);
@@ -654,6 +656,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         picture: null,
         provider: 'password',
         disabled: false,
+        emailVerified: false,
         createdAt: user.created_at,
       });
       const tenant = (await events('key_prefix=tenant.created')).find((e) => e.data.ownerId === user.id);

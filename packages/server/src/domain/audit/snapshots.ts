@@ -18,6 +18,7 @@ export const userSnapshot = (u: User) => ({
   picture: u.picture,
   provider: u.provider,
   disabled: u.disabled,
+  emailVerified: u.emailVerified,
   createdAt: new Date(u.createdAt).toISOString(),
 });
 

@@ -70,6 +70,7 @@ export async function insertUserWithTenant(
     picture: null,
     provider: 'password',
     disabled: false,
+    emailVerified: false,
     createdAt: now,
     updatedAt: now,
   };

@@ -13,11 +13,12 @@ const fullName = (u: User) => [u.firstName, u.lastName].filter((n) => n).join(' 
 
 /**
  * What each scope releases about the person (OIDC Core §5.4), from the stored user. A claim
- * without a value is left out rather than sent as null (§5.3.2). Tessera never verifies an
- * address (the users table has no such record), so `email_verified` is always false.
+ * without a value is left out rather than sent as null (§5.3.2). `email_verified` is the stored
+ * value: true once a link mailed to the current address was followed (domain/mail/), false again
+ * after an address change.
  */
 const SCOPE_CLAIMS: Readonly<Record<string, (u: User) => Record<string, unknown>>> = {
-  email: (u) => ({ email: u.email, email_verified: false }),
+  email: (u) => ({ email: u.email, email_verified: u.emailVerified }),
   profile: (u) =>
     present({ name: fullName(u), given_name: u.firstName, family_name: u.lastName, picture: u.picture }),
 };

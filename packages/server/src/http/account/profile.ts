@@ -9,6 +9,7 @@ import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from
 import { CSRF_REJECTED, sendErrorPage, sendPage } from '../sign-in/respond.js';
 import { profileSectionView } from '../sign-in/second-factor-views.js';
 import { profileView } from '../sign-in/views.js';
+import { credentialsSection } from './profile-credentials-section.js';
 
 const CLOSED =
   'This profile link has expired or was already used. Open your profile again from the application.';
@@ -46,6 +47,7 @@ export async function renderProfile(
     saved: state.saved,
     notice: state.notice ?? null,
     secondFactor,
+    credentials: credentialsSection(ctx, request, reply, user),
   });
   return sendPage(reply, org.name, 'Your profile', body, { status: state.status ?? 200 });
 }

@@ -39,6 +39,7 @@ export function renderLogin(
     email: state.email,
     error: state.error,
     signupHref: signupOpen(org) ? pageLink(ctx, request, '/signup', params) : null,
+    forgotHref: pageLink(ctx, request, '/password/forgot', params),
   });
   return sendPage(reply, org.name, 'Sign in', body, { formTargets: formTargets(pending), ...options });
 }

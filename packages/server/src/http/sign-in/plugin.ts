@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/context.js';
 import { accountRoutes } from '../account/account.js';
 import { organizationMembershipRoutes } from '../account/organization-membership.js';
 import { profilePages } from '../account/profile.js';
+import { profileCredentialsPages } from '../account/profile-credentials.js';
 import { profileSecondFactorPages } from '../account/profile-second-factor.js';
 import { tenantRoutes } from '../account/tenants.js';
 import { revokeEndpoint } from '../oauth/revoke-endpoint.js';
@@ -13,7 +14,9 @@ import { consentPages } from './consent.js';
 import { PageCookies } from './cookies.js';
 import { Csrf } from './csrf.js';
 import { impersonationPages } from './impersonation.js';
+import { emailVerificationPages } from './email-verification.js';
 import { loginPages } from './login.js';
+import { passwordResetPages } from './password-reset.js';
 import { secondFactorPages } from './second-factor.js';
 import { signupPages } from './signup.js';
 
@@ -37,6 +40,9 @@ export function signInRoutes(app: FastifyInstance, deps: Deps) {
     consentPages(scope, ctx);
     profilePages(scope, ctx);
     profileSecondFactorPages(scope, ctx);
+    passwordResetPages(scope, ctx);
+    emailVerificationPages(scope, ctx);
+    profileCredentialsPages(scope, ctx);
     revokeEndpoint(scope, deps);
     userinfoEndpoint(scope, deps);
     accountRoutes(scope, deps);

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
 import { fail, ServiceError } from '../../domain/errors.js';
+import { mailVerification } from '../../domain/mail/address-verification.js';
 import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { loginSucceeded, reserveLoginAttempt } from '../../domain/sign-in/login-throttle.js';
 import { signUp, signupOpen } from '../../domain/sign-in/signup.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
+import { afterResponse } from './after-response.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { formTargets, optionalRequest, requestParams } from './flow.js';
 import { signedIn } from './login.js';
@@ -120,6 +122,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
         );
       }
       await loginSucceeded(ctx.deps.db, org.id, entered.email, rateLimitKey(request));
+      afterResponse(ctx, request, reply, 'verification mail', () => mailVerification(ctx.deps, org, user.id));
       return signedIn(ctx, org, request, reply, user, pending);
     }),
   );

@@ -19,6 +19,8 @@ export interface LoginView {
   email: string;
   error: string | null;
   signupHref: string | null;
+  /** "Forgot password?" (password-reset.ts). */
+  forgotHref?: string | null;
 }
 
 export function loginView(v: LoginView): SafeHtml {
@@ -31,6 +33,7 @@ export function loginView(v: LoginView): SafeHtml {
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${v.forgotHref ? html`<p class="muted"><a href="${v.forgotHref}">Forgot password?</a></p>` : ''}
 ${v.signupHref ? html`<p class="muted">New here? <a href="${v.signupHref}">Create an account</a></p>` : ''}`;
 }
 
@@ -94,6 +97,8 @@ export interface ProfileView {
   notice?: string | null;
   /** The two-step verification section, below the names form. */
   secondFactor?: SafeHtml;
+  /** The address and password forms (mail-views.ts credentialsSectionView). */
+  credentials?: SafeHtml;
 }
 
 export function profileView(v: ProfileView): SafeHtml {
@@ -104,6 +109,7 @@ export function profileView(v: ProfileView): SafeHtml {
 ${nameFields(v)}
 <button type="submit">Save</button>
 </form>
+${v.credentials ?? ''}
 ${v.secondFactor ?? ''}`;
 }
 

@@ -12,6 +12,7 @@ const toUser = (r: UsersTable): User => ({
   picture: r.picture,
   provider: r.provider,
   disabled: r.disabled === 1,
+  emailVerified: r.email_verified === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -33,6 +34,7 @@ export async function insertUser(db: Db, user: User, passwordHash: string | null
       picture: user.picture,
       provider: user.provider,
       disabled: user.disabled ? 1 : 0,
+      email_verified: user.emailVerified ? 1 : 0,
       created_at: user.createdAt,
       updated_at: user.updatedAt,
     })

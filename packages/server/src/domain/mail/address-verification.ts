@@ -1,0 +1,121 @@
+import { verifyPassword } from '../../crypto/passwords.js';
+import { isUniqueViolation } from '../../storage/errors.js';
+import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
+import { markEmailVerified, setEmail } from '../../storage/repos/user-credentials.js';
+import { emailKey, findPasswordHash, findUserByEmail, findUserById } from '../../storage/repos/users.js';
+import { recordAudit } from '../audit/audit.js';
+import { userSnapshot } from '../audit/snapshots.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { checkEmail } from '../directory/validate.js';
+import { ServiceError } from '../errors.js';
+import { loginSucceeded, reserveLoginAttempt } from '../sign-in/login-throttle.js';
+import type { Org, User } from '../types.js';
+import { consumeMailLink, issueMailLink } from './mail-links.js';
+import { addressChangedMail, verificationMail } from './messages.js';
+
+/**
+ * Mails the user a link that verifies their current address (after sign-up, after an address
+ * change, or asked again from the profile page). Nothing is sent when it is verified already.
+ */
+export async function mailVerification(deps: Deps, org: Org, userId: string): Promise<void> {
+  const user = await findUserById(deps.db, userId);
+  if (!user || user.disabled || user.emailVerified) return;
+  const link = await deps.db.transaction().execute((trx) => issueMailLink(trx, deps, org, user, 'verify'));
+  await deps.mailer.send(verificationMail(org, user.email, link.url, link.minutes));
+}
+
+/** Follows a verification link, once: the address it went to is verified (audited as `user.updated`). */
+export async function verifyAddress(deps: Deps, org: Org, token: string): Promise<User | null> {
+  return deps.db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const link = await consumeMailLink(trx, org, 'verify', token, now);
+    if (link === null) return null;
+    const { user, row } = link;
+    if (user.emailVerified) return user;
+    if (!(await markEmailVerified(trx, user.id, row.sent_to, now))) return null;
+    const after: User = { ...user, emailVerified: true, updatedAt: now };
+    await retireMailTokens(trx, user.id, 'verify', now);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'user',
+      verb: 'updated',
+      actor: { kind: 'user', id: user.id },
+      at: now,
+      data: userSnapshot(after),
+      previous: userSnapshot(user),
+    });
+    return after;
+  });
+}
+
+export type EmailChangeOutcome =
+  | { ok: true; user: User; previousEmail: string | null }
+  | { ok: false; reason: 'invalid'; detail: string }
+  | { ok: false; reason: 'wrong_password' }
+  | { ok: false; reason: 'throttled'; retryAfterS: number }
+  | { ok: false; reason: 'conflict' };
+
+/**
+ * Changes the user's address on their word and current password (checked under the login
+ * throttle). The new address is unverified until the link mailed to it is followed; earlier
+ * verification links stop working. Audited as `user.updated`. `previousEmail` is null when the
+ * address was the same (nothing changed).
+ */
+export async function changeEmail(
+  deps: Deps,
+  org: Org,
+  user: User,
+  input: { email: string; password: string; ip: string },
+): Promise<EmailChangeOutcome> {
+  let email: string;
+  try {
+    email = checkEmail(input.email);
+  } catch (error) {
+    if (error instanceof ServiceError) return { ok: false, reason: 'invalid', detail: error.detail ?? '' };
+    throw error;
+  }
+  const verdict = await reserveLoginAttempt(deps.db, org.id, user.email, input.ip, clock.now());
+  if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
+  const matches = await verifyPassword(input.password, await findPasswordHash(deps.db, user.id));
+  if (!matches) return { ok: false, reason: 'wrong_password' };
+  await loginSucceeded(deps.db, org.id, user.email, input.ip);
+  if (email === user.email) return { ok: true, user, previousEmail: null };
+  try {
+    return await deps.db.transaction().execute(async (trx): Promise<EmailChangeOutcome> => {
+      const other = await findUserByEmail(trx, org.id, email);
+      if (other && other.id !== user.id) return { ok: false, reason: 'conflict' };
+      const before = (await findUserById(trx, user.id)) ?? user;
+      const now = clock.now();
+      await setEmail(trx, user.id, email, now);
+      await retireMailTokens(trx, user.id, 'verify', now);
+      const sameAddress = emailKey(email) === emailKey(before.email);
+      const after: User = {
+        ...before,
+        email,
+        emailVerified: sameAddress ? before.emailVerified : false,
+        updatedAt: now,
+      };
+      // Only the letter case changed: the mailbox is the same, and so is its verification.
+      if (sameAddress && before.emailVerified) await markEmailVerified(trx, user.id, email, now);
+      await recordAudit(trx, {
+        orgId: org.id,
+        entity: 'user',
+        verb: 'updated',
+        actor: { kind: 'user', id: user.id },
+        at: now,
+        data: userSnapshot(after),
+        previous: userSnapshot(before),
+      });
+      return { ok: true, user: after, previousEmail: before.email };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, reason: 'conflict' };
+    throw error;
+  }
+}
+
+/** Tells the previous address that the account's address changed (no link: nothing to act on). */
+export async function mailAddressChanged(deps: Deps, org: Org, previous: string, user: User) {
+  await deps.mailer.send(addressChangedMail(org, previous, user.email));
+}

@@ -1,0 +1,91 @@
+import type { Org } from '../types.js';
+import type { Mail } from './mailer.js';
+
+/**
+ * The mails Tessera sends: a subject naming the org, a plain-text body and an HTML body saying the
+ * same. Every value put into the HTML is escaped; the link is the only call to action.
+ */
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export const escapeMailHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+
+interface Message {
+  subject: string;
+  lines: string[];
+  action: string;
+  link: string;
+  after: string;
+}
+
+function render(to: string, orgName: string, m: Message): Mail {
+  const text = [...m.lines, '', `${m.action}:`, m.link, '', m.after, '', `— ${orgName}`, ''].join('\n');
+  const e = escapeMailHtml;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${e(m.subject)}</title></head>
+<body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;line-height:1.5">
+${m.lines.map((line) => `<p>${e(line)}</p>`).join('\n')}
+<p><a href="${e(m.link)}" style="display:inline-block;padding:.6rem 1rem;background:#2f5bea;color:#fff;border-radius:8px;text-decoration:none;font-weight:600">${e(m.action)}</a></p>
+<p style="color:#5b6475;font-size:.9rem">If the button does not work, copy this address into your browser:<br>${e(m.link)}</p>
+<p style="color:#5b6475;font-size:.9rem">${e(m.after)}</p>
+<p style="color:#5b6475;font-size:.9rem">— ${e(orgName)}</p>
+</body></html>
+`;
+  return { to, subject: m.subject, text, html };
+}
+
+const duration = (minutes: number) =>
+  minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
+
+/** The password reset mail: a one-time link, valid for `minutes`. */
+export function passwordResetMail(org: Org, to: string, link: string, minutes: number): Mail {
+  return render(to, org.name, {
+    subject: `Reset your ${org.name} password`,
+    lines: [
+      `Someone (hopefully you) asked to reset the password of your ${org.name} account, ${to}.`,
+      `The link below works once, for ${duration(minutes)}. Setting a new password signs you out everywhere.`,
+    ],
+    action: 'Choose a new password',
+    link,
+    after: 'If you did not ask for this, ignore this mail: your password stays as it is.',
+  });
+}
+
+/** The address verification mail: a one-time link, valid for `minutes`. */
+export function verificationMail(org: Org, to: string, link: string, minutes: number): Mail {
+  return render(to, org.name, {
+    subject: `Confirm your email address for ${org.name}`,
+    lines: [
+      `Please confirm that ${to} is the address of your ${org.name} account.`,
+      `The link below works once, for ${duration(minutes)}.`,
+    ],
+    action: 'Confirm this address',
+    link,
+    after: 'If you did not create an account or change your address, ignore this mail.',
+  });
+}
+
+/** To the previous address after an address change: no link, only the news and what to do. */
+export function addressChangedMail(org: Org, to: string, newAddress: string): Mail {
+  const subject = `Your ${org.name} email address was changed`;
+  const lines = [
+    `The address of your ${org.name} account was changed from ${to} to ${newAddress}.`,
+    'If you did not do this, contact the organization right away: someone may have your password.',
+  ];
+  const text = [...lines, '', `— ${org.name}`, ''].join('\n');
+  const e = escapeMailHtml;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${e(subject)}</title></head>
+<body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;line-height:1.5">
+${lines.map((line) => `<p>${e(line)}</p>`).join('\n')}
+<p style="color:#5b6475;font-size:.9rem">— ${e(org.name)}</p>
+</body></html>
+`;
+  return { to, subject, text, html };
+}

@@ -1,0 +1,98 @@
+import { hashPassword } from '../../crypto/passwords.js';
+import type { Db } from '../../storage/db.js';
+import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
+import { markEmailVerified, setPasswordHash } from '../../storage/repos/user-credentials.js';
+import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
+import { recordAudit } from '../audit/audit.js';
+import { userSnapshot } from '../audit/snapshots.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { checkPassword } from '../directory/validate.js';
+import { ServiceError } from '../errors.js';
+import { endUserSessions } from '../tokens/sessions.js';
+import type { Org, User } from '../types.js';
+import { consumeMailLink, issueMailLink } from './mail-links.js';
+import { passwordResetMail } from './messages.js';
+
+/**
+ * "Forgot password?" (DESIGN §12). The page answers the same for every address at once; this runs
+ * after the answer is sent: an enabled user of the org with that address gets a one-time link,
+ * anyone else nothing. Nothing of the outcome reaches the person who asked.
+ */
+export async function mailPasswordReset(deps: Deps, org: Org, email: string): Promise<void> {
+  if (email.length > 254) return;
+  const user = await findUserByEmail(deps.db, org.id, email);
+  if (!user || user.disabled) return;
+  const link = await deps.db.transaction().execute((trx) => issueMailLink(trx, deps, org, user, 'reset'));
+  await deps.mailer.send(passwordResetMail(org, user.email, link.url, link.minutes));
+}
+
+export type ResetOutcome =
+  | { ok: true; user: User; sessionsEnded: number }
+  | { ok: false; reason: 'expired' }
+  | { ok: false; reason: 'password'; detail: string };
+
+/** The new password's rule (the sign-up one), as words for the form; null when it passes. */
+export function passwordProblem(password: string): string | null {
+  try {
+    checkPassword(password);
+    return null;
+  } catch (error) {
+    if (error instanceof ServiceError) return error.detail ?? 'the password is not allowed';
+    throw error;
+  }
+}
+
+/** Records a password set by reset or change, without the password: `password.updated`. */
+export async function auditPassword(
+  trx: Db,
+  user: User,
+  method: 'reset' | 'change',
+  sessionsEnded: number,
+  now: number,
+) {
+  await recordAudit(trx, {
+    orgId: user.orgId,
+    entity: 'password',
+    verb: 'updated',
+    actor: { kind: 'user', id: user.id },
+    at: now,
+    data: { userId: user.id, method, sessionsEnded },
+  });
+}
+
+/**
+ * Sets a new password through a reset link, once: the link is used, every session of the user
+ * ends (their OAuth sessions, so refresh tokens are refused, and every login cookie), the other
+ * reset links stop working, and, as the link proved the mailbox, the address counts as verified.
+ * Audited as `password.updated` (and `user.updated` when the address became verified).
+ */
+export async function resetPassword(deps: Deps, org: Org, token: string, password: string) {
+  const problem = passwordProblem(password);
+  if (problem !== null) return { ok: false, reason: 'password', detail: problem } satisfies ResetOutcome;
+  // argon2 outside the transaction: it is slow and must not hold a write lock.
+  const passwordHash = await hashPassword(password);
+  return deps.db.transaction().execute(async (trx): Promise<ResetOutcome> => {
+    const now = clock.now();
+    const link = await consumeMailLink(trx, org, 'reset', token, now);
+    if (link === null) return { ok: false, reason: 'expired' };
+    const { user, row } = link;
+    await setPasswordHash(trx, user.id, passwordHash, now);
+    await retireMailTokens(trx, user.id, 'reset', now);
+    if (!user.emailVerified && (await markEmailVerified(trx, user.id, row.sent_to, now))) {
+      const after = (await findUserById(trx, user.id)) ?? user;
+      await recordAudit(trx, {
+        orgId: org.id,
+        entity: 'user',
+        verb: 'updated',
+        actor: { kind: 'user', id: user.id },
+        at: now,
+        data: userSnapshot(after),
+        previous: userSnapshot(user),
+      });
+    }
+    const sessionsEnded = await endUserSessions(trx, user.id, { kind: 'user', id: user.id }, now);
+    await auditPassword(trx, user, 'reset', sessionsEnded, now);
+    return { ok: true, user, sessionsEnded };
+  });
+}

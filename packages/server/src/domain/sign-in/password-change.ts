@@ -1,0 +1,54 @@
+import { hashPassword, verifyPassword } from '../../crypto/passwords.js';
+import { sha256 } from '../../crypto/random.js';
+import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
+import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
+import { deleteOtherBrowserSessions, setPasswordHash } from '../../storage/repos/user-credentials.js';
+import { findPasswordHash } from '../../storage/repos/users.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { auditPassword, passwordProblem } from '../mail/password-reset.js';
+import { revokeSession } from '../tokens/sessions.js';
+import type { Org, User } from '../types.js';
+import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
+
+export type PasswordChangeOutcome =
+  | { ok: true; sessionsEnded: number }
+  | { ok: false; reason: 'password'; detail: string }
+  | { ok: false; reason: 'wrong_password' }
+  | { ok: false; reason: 'throttled'; retryAfterS: number };
+
+/**
+ * Changes the password on the profile page: the current one is required (checked under the login
+ * throttle, so the form is no way around it), the new one follows the sign-up rule. Every other
+ * session of the user ends: all their OAuth sessions (refresh tokens are refused from then on) and
+ * every login cookie but this browser's (`currentBrowserSecret`), which stays signed in, so the
+ * application it came from signs in again without a password prompt. Outstanding reset links stop
+ * working. Audited as `password.updated`.
+ */
+export async function changePassword(
+  deps: Deps,
+  org: Org,
+  user: User,
+  input: { current: string; next: string; ip: string; currentBrowserSecret: string | null },
+): Promise<PasswordChangeOutcome> {
+  const problem = passwordProblem(input.next);
+  if (problem !== null) return { ok: false, reason: 'password', detail: problem };
+  const verdict = await reserveLoginAttempt(deps.db, org.id, user.email, input.ip, clock.now());
+  if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
+  const matches = await verifyPassword(input.current, await findPasswordHash(deps.db, user.id));
+  if (!matches) return { ok: false, reason: 'wrong_password' };
+  await loginSucceeded(deps.db, org.id, user.email, input.ip);
+  const passwordHash = await hashPassword(input.next);
+  const keep = input.currentBrowserSecret === null ? null : sha256(input.currentBrowserSecret);
+  return deps.db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    await setPasswordHash(trx, user.id, passwordHash, now);
+    await retireMailTokens(trx, user.id, 'reset', now);
+    const actor = { kind: 'user', id: user.id } as const;
+    const ids = await liveSessionIds(trx, { userId: user.id }, now);
+    for (const id of ids) await revokeSession(trx, id, actor, now);
+    await deleteOtherBrowserSessions(trx, user.id, keep);
+    await auditPassword(trx, user, 'change', ids.length, now);
+    return { ok: true, sessionsEnded: ids.length };
+  });
+}

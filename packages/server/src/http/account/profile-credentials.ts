@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clock } from '../../domain/clock.js';
+import { requireUser } from '../../domain/directory/profile.js';
+import { changeEmail, mailAddressChanged, mailVerification } from '../../domain/mail/address-verification.js';
+import { reserveMail } from '../../domain/mail/mail-throttle.js';
+import { changePassword } from '../../domain/sign-in/password-change.js';
+import type { Org, User } from '../../domain/types.js';
+import { rateLimitKey } from '../client-ip.js';
+import { afterResponse } from '../sign-in/after-response.js';
+import { field, formOf, type PageContext, pageRoute } from '../sign-in/context.js';
+import { CSRF_REJECTED, sendErrorPage, throttledPage } from '../sign-in/respond.js';
+import { profileUserOf, renderProfile } from './profile.js';
+
+import { CREDENTIALS_FORM as FORM } from './profile-credentials-section.js';
+
+const CLOSED = 'This profile page has expired. Open your profile again from the application.';
+const WRONG_PASSWORD = 'Your current password is not right.';
+
+/**
+ * On the profile page: POST /profile/password changes the password (current one required; ends
+ * every other session, this browser's stays), POST /profile/email changes the address (current
+ * password required; unverified until the link mailed to it is followed; the previous address is
+ * told) or, with `step=resend`, mails the verification link again (throttled like reset mails).
+ */
+export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) {
+  async function opened(org: Org, request: FastifyRequest, reply: FastifyReply) {
+    const form = formOf(request);
+    const userId = profileUserOf(ctx, org, request);
+    if (userId === null) return { done: sendErrorPage(reply, org.name, 401, CLOSED) } as const;
+    if (!ctx.csrf.check(request, FORM, [userId], field(form, 'csrf'))) {
+      return { done: sendErrorPage(reply, org.name, 403, CSRF_REJECTED) } as const;
+    }
+    return { form, user: await requireUser(ctx.deps, userId) } as const;
+  }
+
+  const show = (
+    org: Org,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User,
+    state: { error?: string; notice?: string; status?: number; headers?: Record<string, string> },
+  ) => {
+    if (state.headers) reply.headers(state.headers);
+    return renderProfile(ctx, org, request, reply, user, {
+      error: state.error ?? null,
+      saved: false,
+      ...(state.notice ? { notice: state.notice } : {}),
+      ...(state.status ? { status: state.status } : {}),
+    });
+  };
+
+  app.post(
+    '/profile/password',
+    pageRoute(ctx, async (org, request, reply) => {
+      const page = await opened(org, request, reply);
+      if ('done' in page) return page.done;
+      const { form, user } = page;
+      const outcome = await changePassword(ctx.deps, org, user, {
+        current: field(form, 'current_password'),
+        next: field(form, 'new_password'),
+        ip: rateLimitKey(request),
+        currentBrowserSecret: ctx.cookies.read(request, ctx.cookies.session),
+      });
+      if (outcome.ok) {
+        const notice = 'Your password is changed. Your other sessions were signed out.';
+        return show(org, request, reply, user, { notice });
+      }
+      if (outcome.reason === 'throttled') {
+        const { error, options } = throttledPage(outcome.retryAfterS);
+        return show(org, request, reply, user, { error, status: 429, headers: options.headers ?? {} });
+      }
+      const error =
+        outcome.reason === 'wrong_password'
+          ? WRONG_PASSWORD
+          : `Please choose another new password: ${outcome.detail}.`;
+      return show(org, request, reply, user, { error, status: 400 });
+    }),
+  );
+
+  app.post(
+    '/profile/email',
+    pageRoute(ctx, async (org, request, reply) => {
+      const page = await opened(org, request, reply);
+      if ('done' in page) return page.done;
+      const { form, user } = page;
+      if (field(form, 'step') === 'resend') {
+        if (user.emailVerified) return show(org, request, reply, user, {});
+        const verdict = await reserveMail(
+          ctx.deps.db,
+          org.id,
+          user.email,
+          rateLimitKey(request),
+          clock.now(),
+        );
+        if (!verdict.allowed) {
+          const { error, options } = throttledPage(verdict.retryAfterS, 'confirmation mails');
+          return show(org, request, reply, user, { error, status: 429, headers: options.headers ?? {} });
+        }
+        afterResponse(ctx, request, reply, 'verification mail', () =>
+          mailVerification(ctx.deps, org, user.id),
+        );
+        return show(org, request, reply, user, {
+          notice: `A confirmation link is on its way to ${user.email}.`,
+        });
+      }
+      const outcome = await changeEmail(ctx.deps, org, user, {
+        email: field(form, 'email'),
+        password: field(form, 'password'),
+        ip: rateLimitKey(request),
+      });
+      if (outcome.ok) {
+        const { previousEmail, user: after } = outcome;
+        if (previousEmail === null) return show(org, request, reply, after, {});
+        afterResponse(ctx, request, reply, 'address change mails', async () => {
+          await mailAddressChanged(ctx.deps, org, previousEmail, after);
+          await mailVerification(ctx.deps, org, after.id);
+        });
+        const notice = `Your address is now ${after.email}. Follow the link we mailed to it to confirm it.`;
+        return show(org, request, reply, after, { notice });
+      }
+      if (outcome.reason === 'throttled') {
+        const { error, options } = throttledPage(outcome.retryAfterS);
+        return show(org, request, reply, user, { error, status: 429, headers: options.headers ?? {} });
+      }
+      const error =
+        outcome.reason === 'wrong_password'
+          ? WRONG_PASSWORD
+          : outcome.reason === 'conflict'
+            ? 'Another account uses this address.'
+            : `Please check the new address: ${outcome.detail}.`;
+      return show(org, request, reply, user, { error, status: outcome.reason === 'conflict' ? 409 : 400 });
+    }),
+  );
+}

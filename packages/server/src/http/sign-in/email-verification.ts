@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { verifyAddress } from '../../domain/mail/address-verification.js';
+import { peekMailLink } from '../../domain/mail/mail-links.js';
+import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
+import { linkClosedView, verifiedView, verifyView } from './mail-views.js';
+import { CSRF_REJECTED, sendErrorPage, sendPage } from './respond.js';
+
+const VERIFY = '/email/verify';
+
+/**
+ * GET /email/verify?token=… shows a Confirm button without using the link (mail scanners follow
+ * links but do not submit forms); POST uses it and marks the address verified.
+ */
+export function emailVerificationPages(app: FastifyInstance, ctx: PageContext) {
+  const closed = linkClosedView('confirmation', null);
+
+  app.get(
+    VERIFY,
+    pageRoute(ctx, async (org, request, reply) => {
+      const token = queryValue(request, 'token') ?? '';
+      const link = await peekMailLink(ctx.deps, org, 'verify', token);
+      if (link === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
+      const body = verifyView({
+        action: pageLink(ctx, request, VERIFY, {}),
+        csrf: ctx.csrf.token(request, reply, 'email-verify', []),
+        token,
+        email: link.user.email,
+      });
+      return sendPage(reply, org.name, 'Confirm your address', body);
+    }),
+  );
+
+  app.post(
+    VERIFY,
+    pageRoute(ctx, async (org, request, reply) => {
+      const form = formOf(request);
+      if (!ctx.csrf.check(request, 'email-verify', [], field(form, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      const user = await verifyAddress(ctx.deps, org, field(form, 'token'));
+      if (user === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
+      return sendPage(reply, org.name, 'Address confirmed', verifiedView(user.email));
+    }),
+  );
+}

@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clock } from '../../domain/clock.js';
+import { MAIL_LINK_TTL_MS, peekMailLink } from '../../domain/mail/mail-links.js';
+import { reserveMail } from '../../domain/mail/mail-throttle.js';
+import { mailPasswordReset, resetPassword } from '../../domain/mail/password-reset.js';
+import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
+import type { Org } from '../../domain/types.js';
+import { rateLimitKey } from '../client-ip.js';
+import { afterResponse } from './after-response.js';
+import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
+import { optionalRequest, requestParams } from './flow.js';
+import { forgotSentView, forgotView, linkClosedView, resetDoneView, resetView } from './mail-views.js';
+import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+
+const FORGOT = '/password/forgot';
+const RESET = '/password/reset';
+const RESET_MINUTES = MAIL_LINK_TTL_MS.reset / 60_000;
+// Shorter than any address, longer than the field allows: refused before anything is looked up.
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * Password reset (DESIGN §12): GET and POST /password/forgot ask for the address and answer the
+ * same page for every address; the lookup and the mail happen after that answer is sent
+ * (after-response.ts), so neither its words nor its timing tell whether the address is known.
+ * Asking is throttled per address and per client address (domain/mail/mail-throttle.ts).
+ * GET /password/reset?token=… shows the form without using the link (mail scanners follow links);
+ * POST sets the password, uses the link, and ends every session of the user.
+ */
+export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
+  function renderForgot(
+    org: Org,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pending: PendingAuthorization | null,
+    state: { email: string; error: string | null },
+    options: PageOptions = {},
+  ) {
+    const params = requestParams(pending);
+    const body = forgotView({
+      action: pageLink(ctx, request, FORGOT, params),
+      csrf: ctx.csrf.token(request, reply, 'password-forgot', [pending?.request.id ?? '']),
+      email: state.email,
+      error: state.error,
+      loginHref: pageLink(ctx, request, '/login', params),
+    });
+    return sendPage(reply, org.name, 'Forgot password', body, options);
+  }
+
+  function renderClosed(org: Org, request: FastifyRequest, reply: FastifyReply) {
+    const body = linkClosedView('password reset', pageLink(ctx, request, FORGOT, {}));
+    return sendPage(reply, org.name, 'Link expired', body, { status: 400 });
+  }
+
+  app.get(
+    FORGOT,
+    pageRoute(ctx, async (org, request, reply) => {
+      const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
+      return renderForgot(org, request, reply, pending, { email: '', error: null });
+    }),
+  );
+
+  app.post(
+    FORGOT,
+    pageRoute(ctx, async (org, request, reply) => {
+      const form = formOf(request);
+      const reqId = queryValue(request, 'req');
+      const pending = await optionalRequest(ctx.deps, org, reqId);
+      if (!ctx.csrf.check(request, 'password-forgot', [reqId ?? ''], field(form, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      const email = field(form, 'email').trim();
+      if (email.length > 254 || !EMAIL_SHAPE.test(email)) {
+        const error = 'Please enter the email address of your account.';
+        return renderForgot(org, request, reply, pending, { email, error }, { status: 400 });
+      }
+      const verdict = await reserveMail(ctx.deps.db, org.id, email, rateLimitKey(request), clock.now());
+      if (!verdict.allowed) {
+        const { error, options } = throttledPage(verdict.retryAfterS, 'requests for this address');
+        return renderForgot(org, request, reply, pending, { email, error }, options);
+      }
+      afterResponse(ctx, request, reply, 'password reset mail', () =>
+        mailPasswordReset(ctx.deps, org, email),
+      );
+      const body = forgotSentView({
+        minutes: RESET_MINUTES,
+        loginHref: pageLink(ctx, request, '/login', requestParams(pending)),
+      });
+      return sendPage(reply, org.name, 'Check your mail', body);
+    }),
+  );
+
+  app.get(
+    RESET,
+    pageRoute(ctx, async (org, request, reply) => {
+      const token = queryValue(request, 'token') ?? '';
+      const link = await peekMailLink(ctx.deps, org, 'reset', token);
+      if (link === null) return renderClosed(org, request, reply);
+      const body = resetView({
+        action: pageLink(ctx, request, RESET, {}),
+        csrf: ctx.csrf.token(request, reply, 'password-reset', []),
+        token,
+        email: link.user.email,
+        error: null,
+      });
+      return sendPage(reply, org.name, 'Choose a new password', body);
+    }),
+  );
+
+  app.post(
+    RESET,
+    pageRoute(ctx, async (org, request, reply) => {
+      const form = formOf(request);
+      if (!ctx.csrf.check(request, 'password-reset', [], field(form, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      const token = field(form, 'token');
+      const password = field(form, 'password');
+      const again = (error: string, email: string) =>
+        sendPage(
+          reply,
+          org.name,
+          'Choose a new password',
+          resetView({
+            action: pageLink(ctx, request, RESET, {}),
+            csrf: ctx.csrf.token(request, reply, 'password-reset', []),
+            token,
+            email,
+            error,
+          }),
+          { status: 400 },
+        );
+      const link = await peekMailLink(ctx.deps, org, 'reset', token);
+      if (link === null) return renderClosed(org, request, reply);
+      if (password !== field(form, 'password_confirm')) {
+        return again('The two passwords differ. Type the same new password twice.', link.user.email);
+      }
+      const outcome = await resetPassword(ctx.deps, org, token, password);
+      if (!outcome.ok && outcome.reason === 'password') {
+        return again(`Please choose another password: ${outcome.detail}.`, link.user.email);
+      }
+      if (!outcome.ok) return renderClosed(org, request, reply);
+      // This browser's login cookie (if any) was ended with the others: drop it.
+      ctx.cookies.clear(reply, ctx.cookies.session);
+      const body = resetDoneView(pageLink(ctx, request, '/login', {}));
+      return sendPage(reply, org.name, 'Password changed', body);
+    }),
+  );
+}
