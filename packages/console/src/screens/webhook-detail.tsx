@@ -1,0 +1,199 @@
+import { useState } from 'preact/hooks';
+import { del, orgPath, patch } from '../api/client.js';
+import type { Webhook } from '../api/types.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { Form, TextField } from '../components/fields.js';
+import { Link } from '../components/link.js';
+import { Done, ErrorNotice, Loading } from '../components/notices.js';
+import { when } from '../format.js';
+import { canWrite, type OrgScreenProps } from '../org-context.js';
+import { navigate, orgHref } from '../router.js';
+import { useLoad } from '../use-load.js';
+import { ActiveBadge, loadWebhook, OwnersOnly, URL_HINT } from './webhook-bits.js';
+import { DeliveryLog } from './webhook-deliveries.js';
+import { PatternEditor, PatternList, usePatterns } from './webhook-patterns.js';
+
+/** One webhook (owners only): its facts, pause/resume, its delivery log, changes, delete. */
+export function WebhookDetail({ org, id }: OrgScreenProps) {
+  return (
+    <>
+      <p class="back">
+        <Link href={orgHref(org.slug, 'webhooks')}>← All webhooks</Link>
+      </p>
+      <h1>Webhook</h1>
+      {canWrite(org) ? <OwnerView org={org} id={id ?? ''} /> : <OwnersOnly />}
+    </>
+  );
+}
+
+function OwnerView({ org, id }: OrgScreenProps & { id: string }) {
+  const loaded = useLoad(() => loadWebhook(org.slug, id), [org.slug, id]);
+  if (loaded.state === 'loading') return <Loading what="the webhook" />;
+  if (loaded.state === 'error') return <ErrorNotice error={loaded.error} />;
+  const webhook = loaded.data;
+  return (
+    <>
+      <Facts webhook={webhook} />
+      <PauseResume org={org} webhook={webhook} onChanged={loaded.reload} />
+      <DeliveryLog org={org} webhook={webhook} onRefresh={loaded.reload} />
+      <EditWebhook org={org} webhook={webhook} onSaved={loaded.reload} />
+      <DeleteWebhook org={org} webhook={webhook} />
+    </>
+  );
+}
+
+function Facts({ webhook }: { webhook: Webhook }) {
+  return (
+    <dl class="facts panel wh-facts">
+      <dt>Id</dt>
+      <dd>
+        <code>{webhook.id}</code>
+      </dd>
+      <dt>URL</dt>
+      <dd>
+        <code>{webhook.url}</code>
+      </dd>
+      <dt>Events</dt>
+      <dd>
+        <PatternList patterns={webhook.events} />
+      </dd>
+      <dt>Status</dt>
+      <dd>
+        <ActiveBadge active={webhook.active} />
+      </dd>
+      <dt>Created</dt>
+      <dd>{when(webhook.created_at)}</dd>
+    </dl>
+  );
+}
+
+/** PATCH active: false pauses; true resumes, also a webhook that failing deliveries turned off. */
+function PauseResume({
+  org,
+  webhook,
+  onChanged,
+}: OrgScreenProps & { webhook: Webhook; onChanged: () => void }) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  /** The state the last change asked for: its note shows while the webhook is in that state. */
+  const [done, setDone] = useState<boolean | null>(null);
+  const set = async (active: boolean) => {
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      await patch(orgPath(org.slug, 'webhooks', webhook.id), { active });
+      setDone(active);
+      onChanged();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="panel wh-panel" aria-labelledby="webhook-sending-title">
+      <h2 id="webhook-sending-title">Sending</h2>
+      <ErrorNotice error={error} />
+      {done === webhook.active ? (
+        <Done>
+          {done ? 'Resumed: matching events are sent again.' : 'Paused: nothing is sent until you resume it.'}
+        </Done>
+      ) : null}
+      {webhook.active ? (
+        <>
+          <p>Active: each event that matches its patterns is sent as it happens.</p>
+          <button type="button" class="secondary" disabled={busy} onClick={() => set(false)}>
+            Pause
+          </button>
+          <p class="hint">
+            While paused nothing is sent, not even later: deliveries still waiting are skipped.
+          </p>
+        </>
+      ) : (
+        <>
+          <p>
+            Paused: nothing is sent. An owner paused it, or Tessera turned it off after a delivery failed for
+            good (its receiver answered 410 Gone, or every retry failed).
+          </p>
+          <button type="button" disabled={busy} onClick={() => set(true)}>
+            Resume
+          </button>
+          <p class="hint">
+            Resuming also turns back on a webhook that failing deliveries turned off. Events from then on are
+            sent; use Retry in the log for the ones it missed.
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function EditWebhook({ org, webhook, onSaved }: OrgScreenProps & { webhook: Webhook; onSaved: () => void }) {
+  const [url, setUrl] = useState(webhook.url);
+  const patterns = usePatterns(webhook.events);
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section class="panel wh-panel" aria-labelledby="webhook-edit-title">
+      <h2 id="webhook-edit-title">Change URL or events</h2>
+      <ErrorNotice error={error} />
+      {saved ? <Done>Changes saved.</Done> : null}
+      <Form
+        label="Change URL or events"
+        onSubmit={async () => {
+          setBusy(true);
+          setError(null);
+          setSaved(false);
+          try {
+            const events = patterns.all();
+            await patch(orgPath(org.slug, 'webhooks', webhook.id), { url: url.trim(), events });
+            patterns.setPatterns(events);
+            patterns.setDraft('');
+            setSaved(true);
+            onSaved();
+          } catch (e) {
+            setError(e);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <TextField label="URL" name="url" type="url" value={url} onInput={setUrl} required hint={URL_HINT} />
+        <PatternEditor state={patterns} />
+        <div>
+          <button type="submit" disabled={busy}>
+            Save changes
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function DeleteWebhook({ org, webhook }: OrgScreenProps & { webhook: Webhook }) {
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <section class="panel wh-panel" aria-labelledby="webhook-delete-title">
+      <h2 id="webhook-delete-title">Delete</h2>
+      <p>Deleting stops every delivery at once and drops the delivery log. It cannot be undone.</p>
+      <ErrorNotice error={error} />
+      <ConfirmButton
+        question="Delete this webhook and its delivery log?"
+        confirmLabel="Yes, delete it"
+        onConfirm={async () => {
+          setError(null);
+          try {
+            await del(orgPath(org.slug, 'webhooks', webhook.id));
+            navigate(orgHref(org.slug, 'webhooks'));
+          } catch (e) {
+            setError(e);
+          }
+        }}
+      >
+        Delete webhook
+      </ConfirmButton>
+    </section>
+  );
+}
