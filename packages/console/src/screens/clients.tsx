@@ -1,7 +1,583 @@
-import type { OrgScreenProps } from '../org-context.js';
-export function Clients(_: OrgScreenProps) {
-  return <h1>Clients</h1>;
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { del, get, orgPath, patch, post } from '../api/client.js';
+import type { Client, CreatedClient, GrantType } from '../api/types.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { CheckboxField, Form, LinesField, linesOf, TextField } from '../components/fields.js';
+import { Link } from '../components/link.js';
+import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
+import { Pager } from '../components/pager.js';
+import { SecretOnce } from '../components/secret-once.js';
+import { when } from '../format.js';
+import { canWrite, type OrgScreenProps } from '../org-context.js';
+import { navigate, orgHref, useLocation } from '../router.js';
+import { useLoad } from '../use-load.js';
+
+const GRANTS: readonly [GrantType, string][] = [
+  ['authorization_code', 'people sign in through the browser'],
+  ['refresh_token', 'sessions renew without signing in again'],
+  ['client_credentials', 'the app calls APIs as itself (confidential clients only)'],
+];
+
+/** What the API gives a new client whose grant types are left out (domain/directory/clients.ts). */
+function defaultGrants(type: Client['type'], hasRedirectUris: boolean): GrantType[] {
+  if (type === 'public') return ['authorization_code', 'refresh_token'];
+  return hasRedirectUris
+    ? ['client_credentials', 'authorization_code', 'refresh_token']
+    : ['client_credentials'];
 }
-export function ClientDetail(_: OrgScreenProps) {
-  return <h1>ClientDetail</h1>;
+
+const REDIRECT_HINT = 'One per line: https, or http on localhost, 127.0.0.1 or [::1]; no fragment.';
+const POST_LOGOUT_HINT = 'One per line, where sign-out may return to; same rules as redirect URIs.';
+
+/**
+ * A secret (or just the news) of a client this tab created a moment ago, for its page to show
+ * once: kept in memory only, taken when read, so a reload no longer has it.
+ */
+const justCreated = new Map<string, { secret?: string }>();
+/** A line for the list to announce once (a client just deleted). */
+let listNews: string | null = null;
+
+const CREATED = 'The client secret';
+const ROTATED = 'The new client secret';
+
+const listHref = (slug: string) => orgHref(slug, 'clients');
+
+function OwnersOnly() {
+  return (
+    <>
+      <h1>Clients</h1>
+      <p class="notice info">Only owners of this organization can see and change its clients.</p>
+    </>
+  );
+}
+
+/** The org's OAuth clients, a page at a time (the page is in the address, so Back returns to it). */
+export function Clients({ org }: OrgScreenProps) {
+  return canWrite(org) ? <ClientList org={org} /> : <OwnersOnly />;
+}
+
+function ClientList({ org }: { org: OrgScreenProps['org'] }) {
+  const { query } = useLocation();
+  const page = query.get('page') ?? '0';
+  const [news] = useState(() => {
+    const line = listNews;
+    listNews = null;
+    return line;
+  });
+  const loaded = useLoad(async () => {
+    const { data, links } = await get<Client[]>(
+      `${orgPath(org.slug, 'clients')}${page === '0' ? '' : `?page=${encodeURIComponent(page)}`}`,
+    );
+    return { clients: data, links };
+  }, [org.slug, page]);
+  const newHref = orgHref(org.slug, 'clients', 'new');
+  return (
+    <>
+      <div class="page-head">
+        <h1>Clients</h1>
+        <Link href={newHref} class="button">
+          New client
+        </Link>
+      </div>
+      <p class="muted">
+        The apps that sign people in with this organization, or call its APIs as themselves.
+      </p>
+      {news ? <Done>{news}</Done> : null}
+      {loaded.state === 'loading' ? <Loading what="clients" /> : null}
+      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      {loaded.state === 'ok' && loaded.data.clients.length === 0 ? (
+        <EmptyState title="No clients yet">
+          <p>
+            Register an app to let it sign people in: <Link href={newHref}>create the first client</Link>.
+          </p>
+        </EmptyState>
+      ) : null}
+      {loaded.state === 'ok' && loaded.data.clients.length > 0 ? (
+        <>
+          <ClientTable slug={org.slug} clients={loaded.data.clients} />
+          <Pager
+            label="Pages of clients"
+            links={loaded.data.links}
+            onGo={(path) => {
+              const to = new URL(path, location.origin).searchParams.get('page') ?? '0';
+              navigate(to === '0' ? listHref(org.slug) : `${listHref(org.slug)}?page=${to}`);
+            }}
+          />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function ClientTable({ slug, clients }: { slug: string; clients: Client[] }) {
+  return (
+    <div class="table-wrap">
+      <table class="stack">
+        <caption class="visually-hidden">Clients</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Client id</th>
+            <th scope="col">Type</th>
+            <th scope="col">Grant types</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {clients.map((c) => (
+            <tr key={c.client_id}>
+              <td data-label="Name">
+                <Link href={orgHref(slug, 'clients', c.client_id)}>{c.client_name}</Link>
+              </td>
+              <td data-label="Client id">
+                <code class="one-line">{c.client_id}</code>
+              </td>
+              <td data-label="Type">{c.type === 'public' ? 'Public' : 'Confidential'}</td>
+              <td data-label="Grant types">
+                <div>
+                  {c.grant_types.map((g) => (
+                    <span key={g} class="grant">
+                      {g}
+                    </span>
+                  ))}
+                </div>
+              </td>
+              <td data-label="Created">{when(c.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** `/clients/new` is the form for a new client; any other id is that client's page. */
+export function ClientDetail({ org, id }: OrgScreenProps) {
+  if (!canWrite(org)) return <OwnersOnly />;
+  if (id === 'new') return <NewClient org={org} />;
+  return <ClientPage org={org} id={id ?? ''} />;
+}
+
+/** The grant types as checkboxes: `value` checked, a change gives the whole new list. */
+function GrantTypesField({
+  value,
+  onChange,
+  hint,
+}: {
+  value: readonly GrantType[];
+  onChange: (grants: GrantType[]) => void;
+  hint: string;
+}) {
+  const id = useId();
+  return (
+    <fieldset aria-describedby={id}>
+      <legend>Grant types</legend>
+      <p id={id} class="hint grants-hint">
+        {hint}
+      </p>
+      {GRANTS.map(([grant, what]) => (
+        <CheckboxField
+          key={grant}
+          label={grant}
+          name="grant_types"
+          checked={value.includes(grant)}
+          hint={what}
+          onChange={(on) =>
+            onChange(GRANTS.map(([g]) => g).filter((g) => (g === grant ? on : value.includes(g))))
+          }
+        />
+      ))}
+    </fieldset>
+  );
+}
+
+function NewClient({ org }: { org: OrgScreenProps['org'] }) {
+  const [name, setName] = useState('');
+  const [type, setType] = useState<Client['type']>('confidential');
+  const [redirects, setRedirects] = useState('');
+  const [postLogout, setPostLogout] = useState('');
+  /** The grant types once the owner changes them; null while the API's defaults apply. */
+  const [grants, setGrants] = useState<GrantType[] | null>(null);
+  const [firstParty, setFirstParty] = useState(true);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const redirectUris = linesOf(redirects);
+  const shownGrants = grants ?? defaultGrants(type, redirectUris.length > 0);
+  return (
+    <>
+      <p class="crumbs">
+        <Link href={listHref(org.slug)}>← All clients</Link>
+      </p>
+      <h1>New client</h1>
+      <div class="panel">
+        <ErrorNotice error={error} />
+        <Form
+          label="New client"
+          onSubmit={async () => {
+            setBusy(true);
+            setError(null);
+            try {
+              const { data } = await post<CreatedClient>(orgPath(org.slug, 'clients'), {
+                client_name: name,
+                type,
+                redirect_uris: redirectUris,
+                post_logout_redirect_uris: linesOf(postLogout),
+                ...(grants ? { grant_types: grants } : {}),
+                first_party: firstParty,
+              });
+              justCreated.set(data.client_id, data.client_secret ? { secret: data.client_secret } : {});
+              navigate(orgHref(org.slug, 'clients', data.client_id), { replace: true });
+            } catch (e) {
+              setError(e);
+              setBusy(false);
+            }
+          }}
+        >
+          <TextField
+            label="Name"
+            name="client_name"
+            value={name}
+            onInput={setName}
+            required
+            hint="Shown to people on the consent page."
+          />
+          <fieldset>
+            <legend>Type</legend>
+            <TypeChoice
+              value="confidential"
+              current={type}
+              onPick={setType}
+              label="Confidential"
+              hint="A server-side app that can keep a secret; it gets a client secret."
+            />
+            <TypeChoice
+              value="public"
+              current={type}
+              onPick={setType}
+              label="Public"
+              hint="A browser or mobile app that cannot keep a secret; it signs in with PKCE."
+            />
+          </fieldset>
+          <LinesField
+            label="Redirect URIs"
+            name="redirect_uris"
+            value={redirects}
+            onInput={setRedirects}
+            hint={REDIRECT_HINT}
+          />
+          <LinesField
+            label="Post-logout redirect URIs"
+            name="post_logout_redirect_uris"
+            value={postLogout}
+            onInput={setPostLogout}
+            hint={POST_LOGOUT_HINT}
+          />
+          <GrantTypesField
+            value={shownGrants}
+            onChange={setGrants}
+            hint={
+              grants
+                ? 'You chose these grant types; they are sent as checked.'
+                : 'Left as they are, the defaults apply: a public client gets authorization_code and refresh_token; a confidential one gets client_credentials, plus authorization_code and refresh_token when it has redirect URIs. Both need a redirect URI for authorization_code.'
+            }
+          />
+          {grants ? (
+            <div>
+              <button type="button" class="link" onClick={() => setGrants(null)}>
+                Use the default grant types
+              </button>
+            </div>
+          ) : null}
+          <CheckboxField
+            label="First party"
+            name="first_party"
+            checked={firstParty}
+            onChange={setFirstParty}
+            hint="The organization's own app: its sign-in asks no consent. Turn off for someone else's app, whose users are asked to consent."
+          />
+          <div class="actions">
+            <button type="submit" disabled={busy}>
+              Create client
+            </button>
+          </div>
+        </Form>
+      </div>
+    </>
+  );
+}
+
+function TypeChoice({
+  value,
+  current,
+  onPick,
+  label,
+  hint,
+}: {
+  value: Client['type'];
+  current: Client['type'];
+  onPick: (type: Client['type']) => void;
+  label: string;
+  hint: string;
+}) {
+  const id = `client-type-${value}`;
+  return (
+    <div class="field checkbox">
+      <input
+        id={id}
+        type="radio"
+        name="type"
+        value={value}
+        checked={current === value}
+        aria-describedby={`${id}-hint`}
+        onChange={() => onPick(value)}
+      />
+      <label for={id}>{label}</label>
+      <p id={`${id}-hint`} class="hint">
+        {hint}
+      </p>
+    </div>
+  );
+}
+
+function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
+  const [fresh] = useState(() => {
+    const news = justCreated.get(id);
+    justCreated.delete(id);
+    return news;
+  });
+  const [secret, setSecret] = useState<{ label: string; value: string } | null>(
+    fresh?.secret ? { label: CREATED, value: fresh.secret } : null,
+  );
+  const loaded = useLoad(
+    () => get<Client>(orgPath(org.slug, 'clients', id)).then((a) => a.data),
+    [org.slug, id],
+  );
+  const client = loaded.state === 'ok' ? loaded.data : null;
+  const secretBox = useRef<HTMLDivElement>(null);
+  // A secret made by rotation appears above: the focus goes to it, as it would to a new page.
+  useEffect(() => {
+    if (secret?.label === ROTATED) secretBox.current?.focus();
+  }, [secret]);
+  return (
+    <>
+      <p class="crumbs">
+        <Link href={listHref(org.slug)}>← All clients</Link>
+      </p>
+      <h1>{client ? client.client_name : 'Client'}</h1>
+      {fresh ? (
+        <Done>
+          Client created.
+          {fresh.secret ? '' : ' It is a public client: it has no secret and signs in with PKCE.'}
+        </Done>
+      ) : null}
+      {secret ? (
+        <div ref={secretBox} tabIndex={-1}>
+          <SecretOnce label={secret.label} value={secret.value} onDismiss={() => setSecret(null)} />
+        </div>
+      ) : null}
+      {loaded.state === 'loading' ? <Loading what="the client" /> : null}
+      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      {client ? (
+        <>
+          <ClientFacts client={client} />
+          <EditClient org={org} client={client} onSaved={loaded.reload} />
+          {client.type === 'confidential' ? (
+            <RotateSecret
+              org={org}
+              client={client}
+              onRotated={(value) => setSecret({ label: ROTATED, value })}
+            />
+          ) : null}
+          <DeleteClient org={org} client={client} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function ClientFacts({ client }: { client: Client }) {
+  return (
+    <dl class="facts panel client-facts">
+      <dt>Client id</dt>
+      <dd>
+        <code>{client.client_id}</code>
+      </dd>
+      <dt>Type</dt>
+      <dd>
+        {client.type === 'public'
+          ? 'Public: no secret, signs in with PKCE'
+          : 'Confidential: authenticates with its secret'}
+      </dd>
+      <dt>First party</dt>
+      <dd>{client.first_party ? 'Yes: its sign-in asks no consent' : 'No: people are asked to consent'}</dd>
+      <dt>Created</dt>
+      <dd>{when(client.created_at)}</dd>
+    </dl>
+  );
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);
+
+function EditClient({
+  org,
+  client,
+  onSaved,
+}: {
+  org: OrgScreenProps['org'];
+  client: Client;
+  onSaved: () => void;
+}) {
+  const [name, setName] = useState(client.client_name);
+  const [redirects, setRedirects] = useState(client.redirect_uris.join('\n'));
+  const [postLogout, setPostLogout] = useState(client.post_logout_redirect_uris.join('\n'));
+  const [grants, setGrants] = useState<GrantType[]>(client.grant_types);
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    setName(client.client_name);
+    setRedirects(client.redirect_uris.join('\n'));
+    setPostLogout(client.post_logout_redirect_uris.join('\n'));
+    setGrants(client.grant_types);
+  }, [client]);
+  return (
+    <section class="panel titled" aria-labelledby="edit-client">
+      <h2 id="edit-client">Edit client</h2>
+      <ErrorNotice error={error} />
+      {saved ? <Done>{saved}</Done> : null}
+      <Form
+        label="Edit client"
+        onSubmit={async () => {
+          setError(null);
+          setSaved(null);
+          const redirectUris = linesOf(redirects);
+          const postLogoutUris = linesOf(postLogout);
+          const changes = {
+            ...(name === client.client_name ? {} : { client_name: name }),
+            ...(sameList(redirectUris, client.redirect_uris) ? {} : { redirect_uris: redirectUris }),
+            ...(sameList(postLogoutUris, client.post_logout_redirect_uris)
+              ? {}
+              : { post_logout_redirect_uris: postLogoutUris }),
+            ...(sameList([...grants].sort(), [...client.grant_types].sort()) ? {} : { grant_types: grants }),
+          };
+          if (Object.keys(changes).length === 0) {
+            setSaved('Nothing changed: there was nothing to save.');
+            return;
+          }
+          setBusy(true);
+          try {
+            await patch<Client>(orgPath(org.slug, 'clients', client.client_id), changes);
+            setSaved('Changes saved.');
+            onSaved();
+          } catch (e) {
+            setError(e);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <TextField
+          label="Name"
+          name="client_name"
+          value={name}
+          onInput={setName}
+          required
+          hint="Shown to people on the consent page."
+        />
+        <LinesField
+          label="Redirect URIs"
+          name="redirect_uris"
+          value={redirects}
+          onInput={setRedirects}
+          hint={REDIRECT_HINT}
+        />
+        <LinesField
+          label="Post-logout redirect URIs"
+          name="post_logout_redirect_uris"
+          value={postLogout}
+          onInput={setPostLogout}
+          hint={POST_LOGOUT_HINT}
+        />
+        <GrantTypesField
+          value={grants}
+          onChange={setGrants}
+          hint="What the client may ask the token endpoint for. authorization_code needs a redirect URI."
+        />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Save changes
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function RotateSecret({
+  org,
+  client,
+  onRotated,
+}: {
+  org: OrgScreenProps['org'];
+  client: Client;
+  onRotated: (secret: string) => void;
+}) {
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <section class="panel titled" aria-labelledby="client-secret">
+      <h2 id="client-secret">Client secret</h2>
+      <p>
+        The secret is stored as a hash and cannot be shown again. Rotating makes a new one, shown once; the
+        old secret stops working at once, so put the new one in the app's configuration right away.
+      </p>
+      <ErrorNotice error={error} />
+      <ConfirmButton
+        question="Make a new secret? The old one stops working immediately."
+        confirmLabel="Yes, rotate the secret"
+        onConfirm={async () => {
+          setError(null);
+          try {
+            const { data } = await post<{ client_secret: string }>(
+              `${orgPath(org.slug, 'clients', client.client_id)}/secret`,
+            );
+            onRotated(data.client_secret);
+          } catch (e) {
+            setError(e);
+          }
+        }}
+      >
+        Rotate secret
+      </ConfirmButton>
+    </section>
+  );
+}
+
+function DeleteClient({ org, client }: { org: OrgScreenProps['org']; client: Client }) {
+  const [error, setError] = useState<unknown>(null);
+  return (
+    <section class="panel titled" aria-labelledby="delete-client">
+      <h2 id="delete-client">Delete client</h2>
+      <p>
+        Deleting ends the client's sessions: its refresh and access tokens stop working, and the app can no
+        longer sign anyone in. This cannot be undone.
+      </p>
+      <ErrorNotice error={error} />
+      <ConfirmButton
+        question={`Delete ${client.client_name} for good?`}
+        confirmLabel="Yes, delete it"
+        onConfirm={async () => {
+          setError(null);
+          try {
+            await del(orgPath(org.slug, 'clients', client.client_id));
+            listNews = `Client ${client.client_name} deleted.`;
+            navigate(listHref(org.slug));
+          } catch (e) {
+            setError(e);
+          }
+        }}
+      >
+        Delete client
+      </ConfirmButton>
+    </section>
+  );
 }

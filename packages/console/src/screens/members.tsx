@@ -1,4 +1,244 @@
-import type { OrgScreenProps } from '../org-context.js';
-export function Members(_: OrgScreenProps) {
-  return <h1>Members</h1>;
+import { useEffect, useId, useState } from 'preact/hooks';
+import { del, get, orgPath, patch, post } from '../api/client.js';
+import type { Member, Role } from '../api/types.js';
+import { whoAmI } from '../auth/session.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { Form, SelectField, TextField } from '../components/fields.js';
+import { Done, EmptyState, ErrorNotice, Loading, ReadOnlyNote } from '../components/notices.js';
+import { Pager } from '../components/pager.js';
+import { canWrite, type OrgScreenProps, useOrgs } from '../org-context.js';
+import { useLoad } from '../use-load.js';
+
+const ROLES: readonly (readonly [Role, string])[] = [
+  ['member', 'Member'],
+  ['owner', 'Owner'],
+];
+/** The roles as the add form offers them, each with what it allows. */
+const ROLE_CHOICES: readonly (readonly [Role, string])[] = [
+  ['member', 'Member: can look'],
+  ['owner', 'Owner: can change everything'],
+];
+const roleName = (role: Role) => (role === 'owner' ? 'Owner' : 'Member');
+
+/**
+ * The console users of the org: every member sees who they are; owners add existing console
+ * users, change roles and remove members. The API keeps the last owner (409, shown as it says).
+ */
+export function Members({ org }: OrgScreenProps) {
+  const first = orgPath(org.slug, 'members');
+  const [path, setPath] = useState(first);
+  const [news, setNews] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const orgs = useOrgs();
+  useEffect(() => setPath(first), [first]);
+  const loaded = useLoad(async () => {
+    const { data, links } = await get<Member[]>(path);
+    return { members: data, links };
+  }, [path]);
+  const owner = canWrite(org);
+  /** Runs a change: its news or its error above the table, then the list read again. */
+  const change = async (work: () => Promise<string>) => {
+    setError(null);
+    setNews(null);
+    try {
+      setNews(await work());
+      loaded.reload();
+      // Your own role may have changed: the navigation follows.
+      await orgs.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <h1>Members</h1>
+      <p class="muted">
+        The people who manage this organization in the console. Owners change everything; members can look at
+        the settings and this list.
+      </p>
+      {owner ? null : <ReadOnlyNote />}
+      <ErrorNotice error={error} />
+      {news ? <Done>{news}</Done> : null}
+      {loaded.state === 'loading' ? <Loading what="members" /> : null}
+      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      {loaded.state === 'ok' && loaded.data.members.length === 0 ? (
+        <EmptyState title="No members on this page">
+          <p>Go back to the first page of the list.</p>
+        </EmptyState>
+      ) : null}
+      {loaded.state === 'ok' && loaded.data.members.length > 0 ? (
+        <>
+          <MemberTable org={org} members={loaded.data.members} change={change} />
+          <Pager label="Pages of members" links={loaded.data.links} onGo={setPath} />
+        </>
+      ) : null}
+      {owner ? (
+        <AddMember
+          org={org}
+          onAdded={() => {
+            loaded.reload();
+            void orgs.reload();
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+type Change = (work: () => Promise<string>) => Promise<void>;
+
+function MemberTable({
+  org,
+  members,
+  change,
+}: {
+  org: OrgScreenProps['org'];
+  members: Member[];
+  change: Change;
+}) {
+  const owner = canWrite(org);
+  const me = whoAmI();
+  return (
+    <div class="table-wrap">
+      <table class="stack">
+        <caption class="visually-hidden">Members of {org.name}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">User id</th>
+            {owner ? <th scope="col">Actions</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => (
+            <tr key={m.user_id}>
+              <td data-label="Email">
+                <span>
+                  {m.email}
+                  {me?.sub === m.user_id ? <span class="muted"> (you)</span> : null}
+                </span>
+              </td>
+              <td data-label="Role">
+                {owner ? (
+                  <RoleChoice org={org} member={m} change={change} />
+                ) : (
+                  <span class={m.role === 'owner' ? 'badge info' : 'badge'}>{roleName(m.role)}</span>
+                )}
+              </td>
+              <td data-label="User id">
+                <code>{m.user_id}</code>
+              </td>
+              {owner ? (
+                <td data-label="Actions">
+                  <ConfirmButton
+                    question={`Remove ${m.email} from ${org.name}?`}
+                    confirmLabel="Yes, remove"
+                    onConfirm={() =>
+                      change(async () => {
+                        await del(orgPath(org.slug, 'members', m.user_id));
+                        return `${m.email} is no longer a member.`;
+                      })
+                    }
+                  >
+                    Remove
+                  </ConfirmButton>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A member's role as a select and its save button, in the row. */
+function RoleChoice({ org, member, change }: { org: OrgScreenProps['org']; member: Member; change: Change }) {
+  const id = useId();
+  const [role, setRole] = useState<Role>(member.role);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setRole(member.role), [member.role]);
+  return (
+    <div class="role-choice">
+      <label for={id} class="visually-hidden">
+        Role of {member.email}
+      </label>
+      <select
+        id={id}
+        value={role}
+        onChange={(e) => setRole((e.currentTarget as HTMLSelectElement).value as Role)}
+      >
+        {ROLES.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        class="secondary"
+        disabled={busy || role === member.role}
+        onClick={async () => {
+          setBusy(true);
+          await change(async () => {
+            await patch<Member>(orgPath(org.slug, 'members', member.user_id), { role });
+            return `${member.email} is now ${role === 'owner' ? 'an owner' : 'a member'}.`;
+          });
+          setBusy(false);
+        }}
+      >
+        Save role
+      </button>
+    </div>
+  );
+}
+
+function AddMember({ org, onAdded }: { org: OrgScreenProps['org']; onAdded: () => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [error, setError] = useState<unknown>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section class="panel titled" aria-labelledby="add-member">
+      <h2 id="add-member">Add member</h2>
+      <ErrorNotice error={error} />
+      {added ? <Done>{added}</Done> : null}
+      <Form
+        label="Add member"
+        onSubmit={async () => {
+          setError(null);
+          setAdded(null);
+          setBusy(true);
+          try {
+            const { data } = await post<Member>(orgPath(org.slug, 'members'), { email, role });
+            setEmail('');
+            setAdded(`${data.email} is now ${data.role === 'owner' ? 'an owner' : 'a member'}.`);
+            onAdded();
+          } catch (e) {
+            setError(e);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          value={email}
+          onInput={setEmail}
+          required
+          hint="Someone who already has a console account: they sign in with it and find this organization there."
+        />
+        <SelectField label="Role" name="role" value={role} options={ROLE_CHOICES} onChange={setRole} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Add member
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
 }
