@@ -1,0 +1,146 @@
+import { useId, useState } from 'preact/hooks';
+import type { Actor, AuditEvent } from '../api/types.js';
+import { DiffTable, FieldTable } from '../components/json-diff.js';
+import { Link } from '../components/link.js';
+import { when } from '../format.js';
+
+const VERB_BADGE: Record<AuditEvent['verb'], string> = {
+  created: 'ok',
+  updated: 'info',
+  deleted: 'bad',
+  login: '',
+};
+
+/** What an entry is about, as people know it: an email, a name, a slug; else its id. */
+function subjectOf(data: Record<string, unknown>): string | null {
+  for (const field of ['email', 'name', 'slug', 'url', 'kid', 'id']) {
+    const value = data[field];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return null;
+}
+
+export function ActorText({ actor }: { actor: Actor }) {
+  if (actor.kind === 'system') return <span>System</span>;
+  return (
+    <span>
+      {actor.kind === 'user' ? 'User' : 'Client'} <code>{actor.id}</code>
+    </span>
+  );
+}
+
+/** The table of one page of entries, newest first, each opening onto its details. */
+export function AuditTable({
+  entries,
+  actorHref,
+}: {
+  entries: AuditEvent[];
+  actorHref: (actorId: string) => string;
+}) {
+  return (
+    <div class="table-wrap">
+      <table class="audit">
+        <caption class="visually-hidden">Audit log entries, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Event</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <EntryRows key={entry.id} entry={entry} actorHref={actorHref} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function EntryRows({ entry, actorHref }: { entry: AuditEvent; actorHref: (actorId: string) => string }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const subject = subjectOf(entry.data);
+  return (
+    <>
+      <tr class={open ? 'audit-row open' : 'audit-row'}>
+        <td class="audit-cell audit-time">
+          <time dateTime={entry.at}>{when(entry.at)}</time>
+        </td>
+        <td class="audit-cell">
+          <span class={`badge audit-verb ${VERB_BADGE[entry.verb] ?? ''}`}>{entry.key}</span>
+          {subject ? <span class="audit-subject"> {subject}</span> : null}
+          <div class="mono muted audit-id">{entry.id}</div>
+        </td>
+        <td class="audit-cell">
+          <ActorText actor={entry.actor} />
+        </td>
+        <td class="audit-cell">
+          <button
+            type="button"
+            class="secondary audit-toggle"
+            aria-expanded={open}
+            aria-controls={open ? id : undefined}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? 'Hide' : 'Show'}
+            <span class="visually-hidden">
+              {' '}
+              {entry.key} of {when(entry.at)}
+            </span>
+          </button>
+        </td>
+      </tr>
+      {open ? (
+        <tr class="audit-detail" id={id}>
+          <td colSpan={4} class="audit-detail-cell">
+            <EntryDetail entry={entry} actorHref={actorHref} />
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}
+
+function EntryDetail({ entry, actorHref }: { entry: AuditEvent; actorHref: (actorId: string) => string }) {
+  return (
+    <div class="audit-entry">
+      <dl class="facts">
+        <dt>Entry</dt>
+        <dd>
+          <code>{entry.id}</code>
+        </dd>
+        <dt>Key</dt>
+        <dd>
+          <code>{entry.key}</code>
+        </dd>
+        <dt>At</dt>
+        <dd>
+          <code>{entry.at}</code>
+        </dd>
+        <dt>By</dt>
+        <dd>
+          <ActorText actor={entry.actor} />
+          {entry.actor.kind !== 'system' ? (
+            <>
+              {' · '}
+              <Link href={actorHref(entry.actor.id)}>Only this actor's entries</Link>
+            </>
+          ) : null}
+        </dd>
+      </dl>
+      {entry.verb === 'updated' ? (
+        <DiffTable previous={entry.previous} data={entry.data} changes={entry.changes} />
+      ) : (
+        <FieldTable
+          data={entry.data}
+          caption={
+            entry.verb === 'created' ? 'As created' : entry.verb === 'deleted' ? 'As deleted' : 'Sign-in'
+          }
+        />
+      )}
+    </div>
+  );
+}
