@@ -13,6 +13,7 @@ import * as refreshTokenSuccessors from './migrations/010-refresh-token-successo
 import * as userDisabled from './migrations/011-user-disabled.js';
 import * as clientManagement from './migrations/012-client-management.js';
 import * as orgChanges from './migrations/013-org-changes.js';
+import * as browserSessionLinks from './migrations/014-browser-session-links.js';
 import * as mail from './migrations/015-mail.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-user-disabled': userDisabled,
   '012-client-management': clientManagement,
   '013-org-changes': orgChanges,
+  '014-browser-session-links': browserSessionLinks,
   '015-mail': mail,
 };
 

@@ -161,6 +161,8 @@ export interface OAuthSessionsTable {
   actor_id: string | null;
   /** When the person signed in (`auth_time` of ID tokens); null before migration 007. */
   auth_time: number | null;
+  /** The browser sign-in (login cookie hash) it was opened from; null for none (migration 014). */
+  browser_session: string | null;
 }
 
 export interface RefreshTokensTable {

@@ -93,7 +93,13 @@ export async function startBrowserSession(
 
 /** What an authorization request completed from this browser session carries into its OAuth session. */
 export function authenticationOf(session: BrowserSession): Authentication {
-  const base = { userId: session.user.id, amr: session.amr, acr: session.acr, authTime: session.authTime };
+  const base = {
+    userId: session.user.id,
+    amr: session.amr,
+    acr: session.acr,
+    authTime: session.authTime,
+    browserSession: session.id,
+  };
   // An impersonated session ends with its browser session: one hour after the link was opened.
   return session.actorId === null ? base : { ...base, actorId: session.actorId, notAfter: session.expiresAt };
 }

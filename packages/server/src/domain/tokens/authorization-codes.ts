@@ -29,6 +29,8 @@ export interface Authentication {
   notAfter?: number;
   /** When the person signed in (ID tokens' `auth_time`); now when not given. */
   authTime?: number;
+  /** The browser sign-in the code is issued from (BrowserSession.id): signing out there ends the session. */
+  browserSession?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function issueAuthorizationCode(
         actorId: auth.actorId ?? null,
         ...(auth.notAfter === undefined ? {} : { notAfter: auth.notAfter }),
         authTime: auth.authTime ?? now,
+        browserSession: auth.browserSession ?? null,
       },
       now,
     );

@@ -83,13 +83,15 @@ export interface NewSession {
   notAfter?: number;
   /** When the person signed in; now when not given. */
   authTime?: number;
+  /** The browser sign-in (login cookie hash) it is opened from: signing out of that browser ends it. */
+  browserSession?: string | null;
 }
 
 /** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
 export async function openSession(trx: Db, org: Org, input: NewSession, now: number): Promise<OAuthSession> {
   const tenantId = org.isConsole ? null : await defaultTenantId(trx, input.userId);
   if (!org.isConsole && tenantId === null) fail('server_error', 'the user has no tenant');
-  const { actorId = null, notAfter, authTime = now, ...rest } = input;
+  const { actorId = null, notAfter, authTime = now, browserSession = null, ...rest } = input;
   const session: OAuthSession = {
     id: newId('sid'),
     orgId: org.id,
@@ -115,6 +117,7 @@ export async function openSession(trx: Db, org: Org, input: NewSession, now: num
     revoked_at: null,
     actor_id: actorId,
     auth_time: authTime,
+    browser_session: browserSession,
   });
   const actor: Actor = { kind: 'user', id: actorId ?? input.userId };
   await recordAudit(trx, {

@@ -6,6 +6,8 @@ import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/second-
 import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
+import { LOGOUT_FORM } from '../sign-in/logout.js';
+import { signOutSectionView } from '../sign-in/logout-views.js';
 import { CSRF_REJECTED, sendErrorPage, sendPage } from '../sign-in/respond.js';
 import { profileSectionView } from '../sign-in/second-factor-views.js';
 import { profileView } from '../sign-in/views.js';
@@ -48,6 +50,10 @@ export async function renderProfile(
     notice: state.notice ?? null,
     secondFactor,
     credentials: credentialsSection(ctx, request, reply, user),
+    signOut: signOutSectionView({
+      action: pageLink(ctx, request, '/oauth/logout', {}),
+      csrf: ctx.csrf.token(request, reply, LOGOUT_FORM, []),
+    }),
   });
   return sendPage(reply, org.name, 'Your profile', body, { status: state.status ?? 200 });
 }

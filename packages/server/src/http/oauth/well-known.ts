@@ -19,6 +19,8 @@ export function discoveryDocument(deps: Deps, org: Org): Record<string, unknown>
     revocation_endpoint: `${origin}/oauth/revoke`,
     revocation_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
     userinfo_endpoint: `${origin}/oauth/userinfo`,
+    // OIDC RP-Initiated Logout 1.0 (http/sign-in/logout.ts).
+    end_session_endpoint: `${origin}/oauth/logout`,
     jwks_uri: `${origin}/.well-known/jwks.json`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

@@ -40,6 +40,23 @@ export const AuthorizeQuery = z.object(
   Object.fromEntries(AUTHORIZE_PARAMETERS.map((name) => [name, z.string().optional()])),
 );
 
+/** OIDC RP-Initiated Logout 1.0 §2: the query (GET) or form (POST) of /oauth/logout. */
+export const LogoutRequest = z.object({
+  id_token_hint: z
+    .string()
+    .optional()
+    .meta({ description: 'an ID token this issuer gave the client; expired ones too' }),
+  client_id: z
+    .string()
+    .optional()
+    .meta({ description: 'the client asking; the hint’s audience when both are given' }),
+  post_logout_redirect_uri: z
+    .string()
+    .optional()
+    .meta({ description: 'one of the client’s registered post-logout redirect URIs, exactly' }),
+  state: z.string().optional().meta({ description: 'added to post_logout_redirect_uri' }),
+});
+
 export const RevokeRequest = z.object({
   token: z.string(),
   token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
@@ -55,6 +72,7 @@ export const RegisteredClient = z.object({
   token_endpoint_auth_method: z.literal('none'),
   grant_types: z.array(z.string()),
   response_types: z.array(z.literal('code')),
+  post_logout_redirect_uris: z.array(z.string()).optional().meta({ description: 'only when registered' }),
 });
 
 export const Discovery = z.looseObject({
@@ -62,6 +80,7 @@ export const Discovery = z.looseObject({
   authorization_endpoint: z.string(),
   token_endpoint: z.string(),
   revocation_endpoint: z.string(),
+  end_session_endpoint: z.string(),
   jwks_uri: z.string(),
   registration_endpoint: text('the console issuer only').optional(),
 });

@@ -3,6 +3,7 @@ import {
   AuthorizeQuery,
   Discovery,
   Jwks,
+  LogoutRequest,
   OAuthError,
   RegisteredClient,
   RevokeRequest,
@@ -25,6 +26,25 @@ const discovery = (path: string, operationId: string, summary: string): Operatio
   hosts: 'every',
   auth: 'none',
   responses: { 200: { description: 'the issuer’s metadata', schema: Discovery } },
+});
+
+const logout = (method: 'get' | 'post'): Operation => ({
+  method,
+  path: '/oauth/logout',
+  operationId: method === 'get' ? 'logout' : 'logoutForm',
+  summary: 'End session endpoint (OIDC RP-Initiated Logout 1.0)',
+  description:
+    'Ends the browser’s sign-in and the OAuth sessions opened from it. With an `id_token_hint` naming ' +
+    'the person signed in, at once; otherwise after the person confirms on a page.',
+  tag: 'oauth',
+  hosts: 'every',
+  auth: 'none',
+  ...(method === 'get' ? { query: LogoutRequest } : { body: { contentType: FORM, schema: LogoutRequest } }),
+  responses: {
+    200: html('the confirmation page, or the “signed out” page when no redirect URI was given'),
+    303: { description: 'to `post_logout_redirect_uri`, with `state`' },
+    400: html('an invalid hint, client or redirect URI: an error page, never a redirect'),
+  },
 });
 
 const userinfo = (method: 'get' | 'post'): Operation => ({
@@ -123,4 +143,6 @@ export const OAUTH_OPERATIONS: Operation[] = [
   },
   userinfo('get'),
   userinfo('post'),
+  logout('get'),
+  logout('post'),
 ];

@@ -99,6 +99,8 @@ export interface ProfileView {
   secondFactor?: SafeHtml;
   /** The address and password forms (mail-views.ts credentialsSectionView). */
   credentials?: SafeHtml;
+  /** The sign-out button, last (logout-views.ts). */
+  signOut?: SafeHtml;
 }
 
 export function profileView(v: ProfileView): SafeHtml {
@@ -110,7 +112,7 @@ ${nameFields(v)}
 <button type="submit">Save</button>
 </form>
 ${v.credentials ?? ''}
-${v.secondFactor ?? ''}`;
+${v.secondFactor ?? ''}${v.signOut ?? ''}`;
 }
 
 export function signedInView(email: string): SafeHtml {

@@ -32,3 +32,8 @@ export async function purgeBrowserSessions(db: Db, expiredBefore: number): Promi
 export async function deleteBrowserSessionsOfUser(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('browser_sessions').where('user_id', '=', userId).execute();
 }
+
+/** Ends one browser sign-in (its login cookie stops working). */
+export async function deleteBrowserSession(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom('browser_sessions').where('token_hash', '=', tokenHash).execute();
+}

@@ -34,14 +34,21 @@ export async function setOAuthSessionScope(db: Db, id: string, scope: string): P
   await db.updateTable('oauth_sessions').set({ scope }).where('id', '=', id).execute();
 }
 
-/** The ids of the sessions of a user or of a client that are neither revoked nor past their lifetime. */
+/**
+ * The ids of the sessions of a user, of a client, or opened from one browser sign-in (the login
+ * cookie's hash) that are neither revoked nor past their lifetime.
+ */
 export async function liveSessionIds(
   db: Db,
-  of: { userId: string } | { clientId: string },
+  of: { userId: string } | { clientId: string } | { browserSession: string },
   now: number,
 ): Promise<string[]> {
   const [column, value] =
-    'userId' in of ? (['user_id', of.userId] as const) : (['client_id', of.clientId] as const);
+    'userId' in of
+      ? (['user_id', of.userId] as const)
+      : 'clientId' in of
+        ? (['client_id', of.clientId] as const)
+        : (['browser_session', of.browserSession] as const);
   const rows = await db
     .selectFrom('oauth_sessions')
     .select('id')

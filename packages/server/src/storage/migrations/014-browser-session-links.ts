@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Each OAuth session remembers the browser sign-in it was opened from (`browser_session`, the
+ * login cookie's hash), so signing out of a browser (RP-Initiated Logout, the profile page's
+ * button) ends the OAuth sessions of that browser too. Sessions opened before have none.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('oauth_sessions').addColumn('browser_session', 'text').execute();
+  await db.schema
+    .createIndex('oauth_sessions_browser_session')
+    .on('oauth_sessions')
+    .column('browser_session')
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('oauth_sessions_browser_session').ifExists().execute();
+  await db.schema.alterTable('oauth_sessions').dropColumn('browser_session').execute();
+}
