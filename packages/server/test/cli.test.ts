@@ -183,6 +183,34 @@ describe('tessera CLI', () => {
       'client_credentials',
     ]);
     assert.deepEqual(granted.grantTypes, ['client_credentials']);
+    const signsOut = await ok([
+      'client',
+      'create',
+      '--org',
+      'acme',
+      '--name',
+      'Web app',
+      '--public',
+      '--redirect-uri',
+      'https://app.example.com/cb',
+      '--post-logout-redirect-uri',
+      'https://app.example.com/signed-out',
+    ]);
+    assert.deepEqual(Object.keys(signsOut), [
+      'clientId',
+      'redirectUris',
+      'postLogoutRedirectUris',
+      'grantTypes',
+    ]);
+    assert.deepEqual(signsOut.postLogoutRedirectUris, ['https://app.example.com/signed-out']);
+    // The redirect-URI rule applies to where sign-out returns, too.
+    await failsWith(
+      [
+        ...['client', 'create', '--org', 'acme', '--name', 'X', '--public'],
+        ...['--redirect-uri', 'https://a.example.com/cb', '--post-logout-redirect-uri', 'myapp://signed-out'],
+      ],
+      /^error: redirect URI/,
+    );
   });
 
   test('client create: errors', async () => {

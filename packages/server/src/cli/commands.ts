@@ -72,6 +72,7 @@ export const ADMIN_COMMANDS: {
       name: required(f.name, 'name'),
       kind: f.confidential ? ('confidential' as const) : ('public' as const),
       redirectUris: f['redirect-uri'] ?? [],
+      postLogoutRedirectUris: f['post-logout-redirect-uri'] ?? [],
       grantTypes: f.grant ?? [],
       promoteFrom: f['promote-from'] ?? [],
     };
@@ -82,6 +83,9 @@ export const ADMIN_COMMANDS: {
         clientId: client.id,
         ...(secret === null ? {} : { clientSecret: secret }),
         redirectUris: client.redirectUris,
+        ...(client.postLogoutRedirectUris.length === 0
+          ? {}
+          : { postLogoutRedirectUris: client.postLogoutRedirectUris }),
         grantTypes: client.grantTypes,
         ...(promoteFrom.length === 0 ? {} : { promoteFrom }),
       };

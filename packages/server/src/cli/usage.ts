@@ -74,11 +74,12 @@ export const USAGES = {
   },
   'client create': {
     synopsis:
-      '--org S --name N (--confidential | --public) [--redirect-uri U]... [--grant G]... [--promote-from CLIENT_ID]...',
+      '--org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--grant G]... [--promote-from CLIENT_ID]...',
     summary: 'create an OAuth client',
     details: [
-      'Prints {"clientId","clientSecret"?,"redirectUris","grantTypes"}; the secret (confidential',
-      'clients only) is shown this once.',
+      'Prints {"clientId","clientSecret"?,"redirectUris","postLogoutRedirectUris"?,"grantTypes"}; the',
+      'secret (confidential clients only) is shown this once. --post-logout-redirect-uri registers where',
+      'sign-out (/oauth/logout) may return to.',
     ],
     flags: {
       org: { type: 'string' },
@@ -86,6 +87,7 @@ export const USAGES = {
       confidential: { type: 'boolean' },
       public: { type: 'boolean' },
       'redirect-uri': { type: 'string', multiple: true },
+      'post-logout-redirect-uri': { type: 'string', multiple: true },
       grant: { type: 'string', multiple: true },
       'promote-from': { type: 'string', multiple: true },
     },

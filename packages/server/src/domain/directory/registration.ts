@@ -24,6 +24,8 @@ export interface RegisteredClient {
   token_endpoint_auth_method: 'none';
   grant_types: GrantType[];
   response_types: ['code'];
+  /** Only when registered (OIDC RP-Initiated Logout §3.1): RFC 7591 returns what was registered. */
+  post_logout_redirect_uris?: string[];
 }
 
 /** Registration metadata as the endpoint checked it (http/oauth/registration-request.ts). */
@@ -31,6 +33,8 @@ export interface RegistrationMetadata {
   redirectUris: string[];
   /** Absent: DEFAULT_CLIENT_NAME. */
   name: string | undefined;
+  /** Where RP-Initiated Logout may return to; absent: none. */
+  postLogoutRedirectUris?: string[] | undefined;
 }
 
 /**
@@ -63,7 +67,7 @@ export async function registerClient(
     name,
     kind: 'public',
     redirectUris,
-    postLogoutRedirectUris: [],
+    postLogoutRedirectUris: metadata.postLogoutRedirectUris ?? [],
     grantTypes: GRANTS,
     firstParty: false,
     secretIssuedAt: null,
@@ -89,5 +93,8 @@ export async function registerClient(
     token_endpoint_auth_method: 'none',
     grant_types: GRANTS,
     response_types: ['code'],
+    ...(metadata.postLogoutRedirectUris
+      ? { post_logout_redirect_uris: metadata.postLogoutRedirectUris }
+      : {}),
   };
 }

@@ -31,6 +31,11 @@ export const RegistrationRequest = z.looseObject({
     .array(RedirectUri, { error: 'must be a non-empty array' })
     .min(1, 'must be a non-empty array')
     .max(MAX_REDIRECT_URIS, `must hold at most ${MAX_REDIRECT_URIS} URIs`),
+  post_logout_redirect_uris: z
+    .array(RedirectUri, { error: 'must be an array' })
+    .max(MAX_REDIRECT_URIS, `must hold at most ${MAX_REDIRECT_URIS} URIs`)
+    .optional()
+    .meta({ description: 'where RP-Initiated Logout may return to (OIDC RP-Initiated Logout 1.0 §3.1)' }),
   token_endpoint_auth_method: z
     .literal('none', { error: 'must be none' })
     .optional()
@@ -63,5 +68,9 @@ export function registrationMetadata(body: unknown): RegistrationMetadata {
     const where = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('');
     return fail(registrationErrorCode(issue.path[0]), `${where} ${issue.message}`);
   }
-  return { redirectUris: result.data.redirect_uris, name: result.data.client_name };
+  return {
+    redirectUris: result.data.redirect_uris,
+    name: result.data.client_name,
+    postLogoutRedirectUris: result.data.post_logout_redirect_uris,
+  };
 }
