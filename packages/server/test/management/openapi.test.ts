@@ -201,7 +201,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
       const pages = routesOf(app).filter((r) => r.method !== 'HEAD' && isHtmlPage(r.url));
       assert.ok(pages.length > 0);
       for (const page of pages) {
-        assert.match(page.url, /^\/$|^\/(login|signup|consent|profile|console)(\/|$)/);
+        assert.match(page.url, /^\/$|^\/(login|signup|consent|profile|password|email|console)(\/|$)/);
       }
       for (const op of OPERATIONS) {
         assert.ok(doc.paths[openApiPath(op.path)]?.[op.method], `${op.method} ${op.path} in the document`);

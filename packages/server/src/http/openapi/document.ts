@@ -26,15 +26,16 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 /**
- * The hosted HTML pages (login, sign-up, second factor, consent, profile) are left out: they are
- * forms a browser fills in, not an API; their fields are a contract between each page and its
- * own HTML (with CSRF tokens), reached through /oauth/authorize and POST /profile/session. So is
- * the web console (`/`, which sends browsers to `/console/`, and the app's files under it).
+ * The hosted HTML pages (login, sign-up, second factor, consent, profile, password reset, address
+ * verification) are left out: they are forms a browser fills in, not an API; their fields are a
+ * contract between each page and its own HTML (with CSRF tokens), reached through /oauth/authorize,
+ * POST /profile/session and the links of mails. So is the web console (`/`, which sends browsers
+ * to `/console/`, and the app's files under it).
  */
 export function isHtmlPage(path: string): boolean {
   return (
     path === '/' ||
-    (/^\/(login|signup|consent|profile|console)(\/|$)/.test(path) && path !== '/profile/session')
+    (/^\/(login|signup|consent|profile|password|email|console)(\/|$)/.test(path) && path !== '/profile/session')
   );
 }
 
