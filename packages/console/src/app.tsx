@@ -150,13 +150,7 @@ function TopBar({
       ) : null}
       {me ? <span class="who">{me.email}</span> : null}
       <OpenProfile />
-      <button
-        type="button"
-        onClick={async () => {
-          await signOut();
-          location.assign(`${BASE}signed-out`);
-        }}
-      >
+      <button type="button" onClick={() => void signOut()}>
         Sign out
       </button>
     </header>

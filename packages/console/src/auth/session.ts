@@ -161,20 +161,37 @@ export function refresh(): Promise<boolean> {
   return refreshing;
 }
 
-/** Ends the console session: revokes the refresh token and forgets every token. */
-export async function signOut(): Promise<void> {
+/**
+ * Signs out: revokes the refresh token, forgets every token, then ends the hosted login's session
+ * too through the issuer's end_session_endpoint (RP-Initiated Logout, with the ID token as hint),
+ * which comes back to /console/signed-out. Resolves never (the page unloads).
+ */
+export async function signOut(): Promise<never> {
   const current = tokens;
   tokens = null;
-  if (!current?.refresh) return;
   const d = await endpoints();
-  if (!d.revocation_endpoint) return;
-  await fetch(d.revocation_endpoint, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      token: current.refresh,
-      token_type_hint: 'refresh_token',
-      client_id: CLIENT_ID,
-    }),
-  }).catch(() => {});
+  if (current?.refresh && d.revocation_endpoint) {
+    await fetch(d.revocation_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        token: current.refresh,
+        token_type_hint: 'refresh_token',
+        client_id: CLIENT_ID,
+      }),
+    }).catch(() => {});
+  }
+  const landing = new URL('console/signed-out', d.issuer).href;
+  if (!d.end_session_endpoint) {
+    location.assign(landing);
+    return new Promise<never>(() => {});
+  }
+  const url = new URL(d.end_session_endpoint);
+  url.search = new URLSearchParams({
+    client_id: CLIENT_ID,
+    post_logout_redirect_uri: landing,
+    ...(current?.idToken ? { id_token_hint: current.idToken } : {}),
+  }).toString();
+  location.assign(url.href);
+  return new Promise<never>(() => {});
 }
