@@ -5,7 +5,10 @@ export type Loaded<T> =
   | { state: 'error'; error: unknown; reload: () => void }
   | { state: 'ok'; data: T; reload: () => void };
 
-/** Runs `load` when `keys` change (and on reload()); the newest answer wins. */
+/**
+ * Runs `load` when `keys` change (and on reload()); the newest answer wins. New keys (another page,
+ * another query) show the loading state; a reload keeps the current answer on screen until the new one.
+ */
 export function useLoad<T>(load: () => Promise<T>, keys: unknown[]): Loaded<T> {
   const [result, setResult] = useState<
     { state: 'loading' } | { state: 'error'; error: unknown } | { state: 'ok'; data: T }
@@ -14,6 +17,9 @@ export function useLoad<T>(load: () => Promise<T>, keys: unknown[]): Loaded<T> {
   });
   const [generation, setGeneration] = useState(0);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  useEffect(() => {
+    setResult({ state: 'loading' });
+  }, keys);
   useEffect(() => {
     let current = true;
     load().then(

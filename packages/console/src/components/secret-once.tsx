@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 
 /**
  * A secret the API shows in one response only: shown here once, with a copy button, and gone
@@ -14,9 +14,10 @@ export function SecretOnce({
   onDismiss: () => void;
 }) {
   const [copied, setCopied] = useState(false);
+  const titleId = useId();
   return (
-    <section class="secret" aria-labelledby="secret-title">
-      <h2 id="secret-title">{label}</h2>
+    <section class="secret" aria-labelledby={titleId}>
+      <h2 id={titleId}>{label}</h2>
       <p>Copy it now: it is shown this once and cannot be shown again.</p>
       <div class="secret-value">
         <code data-testid="secret">{value}</code>
