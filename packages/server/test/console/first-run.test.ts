@@ -3,8 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
+import {
+  DESKTOP,
+  launchChromium,
+  makeConsoleUser,
+  review,
+  signInToConsole,
+} from './support/console-browser.js';
 import { consoleBuild } from './support/console-build.js';
-import { DESKTOP, launchChromium, makeConsoleUser, review, signInToConsole } from './support/console-browser.js';
 
 /** Someone with a console account and no organization: the first-run page, then their first org. */
 describe('console: first run', () => {

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { ownedOrg } from '../management/support/console.js';
+import { authorizeUrl, CALLBACK, makeClient, makeUser, PASSWORD } from '../sign-in/support/fixtures.js';
+import { chromiumSkip } from '../support/environment.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { DESKTOP, launchChromium, review, signInToConsole } from './support/console-browser.js';
+import { consoleBuild } from './support/console-build.js';
+
+/**
+ * The hosted pages people meet on the way to an app or the console (login, its error state,
+ * sign-up, consent, profile) pass the same accessibility check as the console, at both sizes.
+ */
+describe('hosted pages: accessibility and screenshots', () => {
+  const skip = chromiumSkip();
+  let server: TestServer;
+  let browser: Browser;
+  let clientId: string;
+
+  before(async () => {
+    if (skip) return;
+    server = await startServer({ consoleDir: await consoleBuild(), webhooks: false });
+    const acme = await ownedOrg(server, 'acme');
+    await makeUser(server.deps, acme, 'ada@acme.test');
+    ({ clientId } = await makeClient(server.deps, acme, { name: 'Acme Notes', firstParty: false }));
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('login, a failed login, sign-up and consent on an org issuer', { skip }, async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.route(`${new URL(CALLBACK).origin}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }),
+    );
+    await page.goto(authorizeUrl(server.issuer('acme'), clientId).url);
+    await page.waitForURL((u) => u.pathname === '/login');
+    await review(page, 'hosted-login');
+
+    await page.fill('#email', 'ada@acme.test');
+    await page.fill('#password', 'not the password');
+    await page.click('button[type=submit]');
+    await page.getByText('Incorrect email or password.').waitFor();
+    await review(page, 'hosted-login-failed');
+
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL((u) => u.pathname === '/signup');
+    await review(page, 'hosted-signup');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+
+    await page.fill('#email', 'ada@acme.test');
+    await page.fill('#password', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.waitForURL((u) => u.pathname === '/consent');
+    await review(page, 'hosted-consent');
+    await page.click('button[value=allow]');
+    await page.waitForURL((u) => u.href.startsWith(CALLBACK));
+    await context.close();
+  });
+
+  test('the console’s own consent, and the profile page it opens', { skip }, async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${server.base}/console/`);
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.fill('#email', 'owner@acme.test');
+    await page.fill('#password', 'owner password 1');
+    await page.click('button[type=submit]');
+    // First party: asked once, with every scope in plain words.
+    await page.waitForURL((u) => u.pathname === '/consent');
+    assert.match(
+      (await page.textContent('.card')) ?? '',
+      /Tessera console wants to use your account owner@acme\.test/,
+    );
+    await review(page, 'hosted-consent-console');
+    await page.click('button[value=allow]');
+    await page.waitForSelector('header.topbar');
+
+    await page.getByRole('button', { name: 'Your profile' }).click();
+    await page.waitForURL((u) => u.pathname === '/profile' && u.search === '');
+    await page.getByRole('heading', { name: 'Your profile' }).waitFor();
+    await review(page, 'hosted-profile');
+    await context.close();
+
+    // The next sign-in asks nothing more.
+    const again = await browser.newContext({ viewport: DESKTOP });
+    const next = await signInToConsole(again, server, 'owner@acme.test');
+    assert.equal(new URL(next.url()).pathname, '/console/o/acme/settings');
+    await again.close();
+  });
+});
