@@ -153,4 +153,18 @@ describe('console: roles and the session', () => {
     await page.getByRole('heading', { name: 'Members' }).waitFor();
     await context.close();
   });
+
+  test('sign out ends the hosted login too: signing in again asks for the password', { skip }, async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await signInToConsole(context, server, 'owner@acme.test');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((u) => u.pathname === '/console/signed-out');
+    await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    await review(page, 'signed-out');
+
+    await page.getByRole('button', { name: 'Sign in again' }).click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    assert.equal(await page.locator('#password').count(), 1);
+    await context.close();
+  });
 });
