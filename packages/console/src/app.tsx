@@ -127,7 +127,7 @@ function TopBar({
         Tessera console
       </a>
       {orgs.length > 0 ? (
-        <>
+        <span class="org-switch">
           <label for="org-switcher">Organization</label>
           <select
             id="org-switcher"
@@ -146,7 +146,7 @@ function TopBar({
             ))}
             <option value="+new">+ Create organization</option>
           </select>
-        </>
+        </span>
       ) : null}
       {me ? <span class="who">{me.email}</span> : null}
       <OpenProfile />
