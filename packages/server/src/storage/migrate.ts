@@ -15,6 +15,7 @@ import * as clientManagement from './migrations/012-client-management.js';
 import * as orgChanges from './migrations/013-org-changes.js';
 import * as browserSessionLinks from './migrations/014-browser-session-links.js';
 import * as mail from './migrations/015-mail.js';
+import * as clientMetadataDocuments from './migrations/017-client-metadata-documents.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '013-org-changes': orgChanges,
   '014-browser-session-links': browserSessionLinks,
   '015-mail': mail,
+  '017-client-metadata-documents': clientMetadataDocuments,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -109,10 +109,20 @@ export async function replaceClientSecret(db: Db, c: Client, secretHash: string)
 }
 
 /**
- * Deletes the org's client and returns it, or null. Its sessions, refresh tokens, codes,
- * consents and promotions go with it (foreign keys, on delete cascade).
+ * Deletes the org's client and returns it, or null. Its promotions go with it (foreign keys, on
+ * delete cascade); its authorization requests, codes, consents and sessions (their refresh tokens
+ * by cascade) are deleted here, since their `client_id` also names metadata-document clients,
+ * which have no row to reference (migration 017). Run it in a transaction.
  */
 export async function deleteClientRow(db: Db, orgId: string, id: string): Promise<Client | null> {
+  for (const table of [
+    'authorization_codes',
+    'authorization_requests',
+    'consents',
+    'oauth_sessions',
+  ] as const) {
+    await db.deleteFrom(table).where('client_id', '=', id).where('org_id', '=', orgId).execute();
+  }
   const row = await db
     .deleteFrom('clients')
     .where('id', '=', id)
