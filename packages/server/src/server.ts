@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
+import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
+import { ClientMetadataDocuments } from './domain/directory/client-metadata-documents.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
 import { mailerFor } from './mail/mailers.js';
@@ -33,6 +35,8 @@ export interface ServeOptions {
   webhooks?: WorkerOptions | false;
   /** The web console's build to serve at /console/ (default: packages/console/dist beside this package). */
   consoleDir?: string;
+  /** Client ID Metadata Document fetches: a test CA, resolver or time limit (tests only). */
+  clientMetadata?: Omit<MetadataFetcherOptions, 'allowPrivate'>;
 }
 
 /** packages/console/dist, seen from packages/server/src or packages/server/dist alike. */
@@ -52,7 +56,13 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     outboxDepth: () => outboxDepth(runtime.deps.db).catch(() => null),
     pool: () => runtime.poolStats(),
   });
-  const app = buildApp(runtime.deps, {
+  // Metadata documents are fetched by the webhook address policy and kept in this process's memory.
+  const fetcher = new ClientMetadataFetcher({
+    allowPrivate: config.webhooksAllowPrivate,
+    ...options.clientMetadata,
+  });
+  const deps: Deps = { ...runtime.deps, clientMetadata: new ClientMetadataDocuments(fetcher) };
+  const app = buildApp(deps, {
     metrics,
     log,
     console: loadConsoleFiles(options.consoleDir ?? CONSOLE_BUILD_DIR),
@@ -60,6 +70,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    fetcher.close();
     await runtime.close();
     throw error;
   }
@@ -100,10 +111,11 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   );
   return {
     app,
-    deps: runtime.deps,
+    deps,
     url,
     close: async () => {
       await app.close();
+      fetcher.close();
       await worker?.stop();
       await runtime.close();
     },

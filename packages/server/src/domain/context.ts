@@ -3,6 +3,7 @@ import type { PageKeys } from '../crypto/derived-keys.js';
 import type { Sealer } from '../crypto/sealing.js';
 import type { Db, Dialect } from '../storage/db.js';
 import type { MachineClientRow } from '../storage/repos/clients.js';
+import type { ClientMetadataDocuments } from './directory/client-metadata-documents.js';
 import type { KeyRing } from './keys/keys.js';
 import type { Mailer } from './mail/mailer.js';
 import type { CredentialCache } from './tokens/credential-cache.js';
@@ -26,4 +27,6 @@ export interface Deps {
   readonly credentials?: CredentialCache<MachineClientRow>;
   /** The token endpoint's orgs by slug, kept by the same rule (directory/org-cache.ts; `tessera serve` only). */
   readonly orgs?: CredentialCache<Org>;
+  /** Clients known by their metadata document URL, fetched and kept per process (`tessera serve` only). */
+  readonly clientMetadata?: ClientMetadataDocuments;
 }

@@ -49,6 +49,11 @@ export interface Client {
   postLogoutRedirectUris: string[];
   grantTypes: GrantType[];
   firstParty: boolean;
+  /**
+   * Known by its Client ID Metadata Document (DESIGN §13): its id is the document's https URL, it
+   * has no row in `clients` (domain/directory/client-metadata-documents.ts).
+   */
+  metadataDocument?: true;
   /** When the current secret was issued; null for a public client, which has none. */
   secretIssuedAt: number | null;
   createdAt: number;

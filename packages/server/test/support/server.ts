@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
-import { serve } from '../../src/server.js';
+import { type ServeOptions, serve } from '../../src/server.js';
 import { createPostgresSchema } from './postgres.js';
 
 export interface TestServer {
@@ -29,6 +29,8 @@ export interface TestServerOptions {
   webhooks?: WorkerOptions | false;
   /** The web console's build to serve at /console/ (see test/console/support/console-build.ts). */
   consoleDir?: string;
+  /** Client ID Metadata Document fetches: a test CA, a short time limit. */
+  clientMetadata?: ServeOptions['clientMetadata'];
 }
 
 /** A real Tessera on a free port with its own data dir (or a clean PostgreSQL schema). */
@@ -55,6 +57,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     ...(logs ? { logStream: { write: (chunk: string) => void logs.push(chunk) } } : {}),
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
     ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
+    ...(options.clientMetadata === undefined ? {} : { clientMetadata: options.clientMetadata }),
   });
   return {
     base: `http://localhost:${port}`,

@@ -8,7 +8,8 @@ import {
 import { findClientWithSecret } from '../../storage/repos/clients.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { fail } from '../errors.js';
+import { isUrlClientId, metadataDocumentClient } from '../directory/client-metadata-documents.js';
+import { fail, ServiceError } from '../errors.js';
 import { mayUseGrant } from '../tokens/client-grants.js';
 import { requestedScope } from '../tokens/scopes.js';
 import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens/tokens-policy.js';
@@ -43,9 +44,7 @@ export interface RedirectTarget {
  */
 export async function resolveRedirectTarget(deps: Deps, org: Org, params: AuthorizeParams) {
   const clientId = params.client_id ?? fail('invalid_request', 'client_id is missing');
-  const found = await findClientWithSecret(deps.db, org.id, clientId);
-  if (!found) return fail('invalid_client', 'this application is not known here');
-  const client = found.client;
+  const client = await signInClient(deps, org, clientId);
   if (params.redirect_uri === undefined) {
     // RFC 6749 §3.1.2.3: may be omitted when exactly one is registered.
     const only = client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
@@ -56,6 +55,24 @@ export async function resolveRedirectTarget(deps: Deps, org: Org, params: Author
   if (redirectUri === null)
     return fail('invalid_request', 'redirect_uri is not registered for this application');
   return { client, redirectUri, given: true } satisfies RedirectTarget;
+}
+
+/**
+ * The client a sign-in names: a registered one by its id, or — on the console issuer — one known by
+ * its metadata document URL (DESIGN §13). Unknown, or a document that cannot be used, is `invalid_client`.
+ */
+export async function signInClient(deps: Deps, org: Org, clientId: string): Promise<Client> {
+  if (isUrlClientId(clientId)) return metadataDocumentClient(deps.clientMetadata, org, clientId);
+  const found = await findClientWithSecret(deps.db, org.id, clientId);
+  return found?.client ?? fail('invalid_client', 'this application is not known here');
+}
+
+/** signInClient, with null for a client that is unknown or whose metadata document cannot be used. */
+export async function findSignInClient(deps: Deps, org: Org, clientId: string): Promise<Client | null> {
+  return signInClient(deps, org, clientId).catch((error: unknown) => {
+    if (error instanceof ServiceError && error.code === 'invalid_client') return null;
+    throw error;
+  });
 }
 
 // RFC 7636 §4.2: 43-128 characters of the unreserved set (S256 always yields 43).
@@ -148,8 +165,9 @@ export async function loadAuthorizationRequest(
 ): Promise<PendingAuthorization | null> {
   const request = await findPendingAuthorizationRequest(deps.db, org.id, id, clock.now());
   if (!request) return null;
-  const found = await findClientWithSecret(deps.db, org.id, request.clientId);
-  return found ? { request, client: found.client } : null;
+  // A metadata document that can no longer be read ends the request like a deleted client does.
+  const client = await findSignInClient(deps, org, request.clientId);
+  return client ? { request, client } : null;
 }
 
 /** Closes a request the person declined, so it cannot be completed afterwards. */

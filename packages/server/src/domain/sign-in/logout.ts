@@ -1,6 +1,5 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { deleteBrowserSession } from '../../storage/repos/browser-sessions.js';
-import { findClient } from '../../storage/repos/clients.js';
 import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
@@ -10,6 +9,7 @@ import { publicJwks } from '../keys/keys.js';
 import { liveSession, revokeSession } from '../tokens/sessions.js';
 import { OAUTH_SESSION_TTL_MS } from '../tokens/tokens-policy.js';
 import type { Actor, Client, Org } from '../types.js';
+import { findSignInClient } from './authorization-requests.js';
 
 /** The parameters of an RP-Initiated Logout request (OIDC RP-Initiated Logout 1.0 §2), as sent. */
 export interface LogoutParameters {
@@ -69,7 +69,7 @@ export async function checkLogoutRequest(deps: Deps, org: Org, p: LogoutParamete
     fail('invalid_request', 'client_id is not the audience of id_token_hint');
   }
   const clientId = p.clientId ?? hinted?.clientId;
-  const client = clientId ? await findClient(deps.db, org.id, clientId) : null;
+  const client = clientId ? await findSignInClient(deps, org, clientId) : null;
   if (clientId && !client) fail('invalid_request', 'no such client');
   let postLogoutRedirectUri: string | null = null;
   if (p.postLogoutRedirectUri) {

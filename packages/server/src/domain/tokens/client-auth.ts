@@ -5,8 +5,10 @@ import {
   findClientWithSecret,
   type MachineClientRow,
 } from '../../storage/repos/clients.js';
+import type { Deps } from '../context.js';
+import { isUrlClientId, metadataDocumentClient } from '../directory/client-metadata-documents.js';
 import { fail } from '../errors.js';
-import type { Client } from '../types.js';
+import type { Client, Org } from '../types.js';
 import type { CredentialCache } from './credential-cache.js';
 
 // Compared against when the client is unknown, so both failures take the same time.
@@ -24,12 +26,19 @@ const requiredClientId = (clientId: string | undefined): string =>
  * public client presents no secret.
  */
 export async function authenticateClient(
-  db: Db,
-  orgId: string,
-  clientId: string | undefined,
+  deps: Pick<Deps, 'db' | 'clientMetadata'>,
+  org: Org,
+  clientIdSent: string | undefined,
   secret: string | undefined,
 ): Promise<Client> {
-  return checkSecret(await findClientWithSecret(db, orgId, requiredClientId(clientId)), secret);
+  const clientId = requiredClientId(clientIdSent);
+  if (isUrlClientId(clientId)) {
+    // A metadata-document client (DESIGN §13) is public: no secret, and a document that cannot be
+    // read or is invalid now is `invalid_client`.
+    const client = await metadataDocumentClient(deps.clientMetadata, org, clientId);
+    return checkSecret({ client, secretHash: null }, secret);
+  }
+  return checkSecret(await findClientWithSecret(deps.db, org.id, clientId), secret);
 }
 
 /**

@@ -22,7 +22,7 @@ export function revokeEndpoint(app: FastifyInstance, deps: Deps) {
       'client_secret',
     ]);
     const org = await orgOf(deps, request);
-    const client = await authenticateClient(deps.db, org.id, params.client_id, params.client_secret);
+    const client = await authenticateClient(deps, org, params.client_id, params.client_secret);
     const token = params.token ?? fail('invalid_request', 'token is required');
     await revokeToken(deps, org, client, token);
     return reply.code(200).send();

@@ -41,7 +41,11 @@ export function discoveryDocument(deps: Deps, org: Org): Record<string, unknown>
     authorization_response_iss_parameter_supported: true,
     acr_values_supported: [ACR_PASSWORD, ACR_MFA, ACR_IMPERSONATION],
   };
-  if (org.isConsole) doc.registration_endpoint = `${origin}/oauth/register`;
+  if (org.isConsole) {
+    doc.registration_endpoint = `${origin}/oauth/register`;
+    // Client ID Metadata Documents (DESIGN §13): a client_id may be the https URL of the client's metadata.
+    doc.client_id_metadata_document_supported = true;
+  }
   return doc;
 }
 

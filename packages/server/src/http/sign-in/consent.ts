@@ -38,6 +38,7 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         scopes: scopeList(pending.request.scope),
         firstParty: pending.client.firstParty,
         redirectHost: new URL(pending.request.redirectUri).host,
+        documentHost: pending.client.metadataDocument ? new URL(pending.client.id).host : null,
       });
       return sendPage(reply, org.name, 'Allow access?', body, { formTargets: formTargets(pending) });
     }),

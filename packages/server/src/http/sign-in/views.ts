@@ -70,12 +70,15 @@ export interface ConsentView {
   firstParty: boolean;
   /** The host of the redirect URI the answer goes back to. */
   redirectHost: string;
+  /** A metadata-document client (DESIGN §13): the host that publishes its description. */
+  documentHost?: string | null;
 }
 
 export function consentView(v: ConsentView): SafeHtml {
   const items = v.scopes.map((s) => html`<li>${SCOPES[s] ?? s}</li>`);
   return html`<h1>Allow access?</h1>
 <p><strong>${v.clientName}</strong> wants to use your account <strong>${v.email}</strong>.</p>
+${v.documentHost ? html`<p class="document-host">It describes itself at <strong>${v.documentHost}</strong>; that is all this service knows of it.</p>` : ''}
 ${items.length ? html`<p>It asks to:</p><ul class="scopes">${items}</ul>` : html`<p>It asks to know who you are.</p>`}
 <p>Your answer is sent back to <strong class="redirect-host">${v.redirectHost}</strong>.</p>
 ${v.firstParty ? '' : html`<p class="muted third-party">This application was registered by a third party, not by the organization. Allow it only if you trust it.</p>`}

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import { clock } from '../clock.js';
+import { fail } from '../errors.js';
+import { MAX_REDIRECT_URIS, redirectUriProblem } from '../sign-in/redirect-uris.js';
+import type { Client, GrantType, Org } from '../types.js';
+
+/**
+ * Client ID Metadata Documents (DESIGN §13, draft-ietf-oauth-client-id-metadata-document): on the
+ * console issuer, a `client_id` that is an https URL with a path names a JSON document the client
+ * publishes there. Tessera fetches it (delivery/client-metadata-fetcher.ts: the webhook address
+ * policy, METADATA_DOCUMENT_MAX_BYTES, METADATA_DOCUMENT_TIMEOUT_MS), checks it here and uses it as
+ * a registered client's metadata: public, PKCE, consent every time, the third-party note, the
+ * registered-client scopes. The client has no row in `clients`; its URL is the `client_id` its
+ * requests, codes, sessions, consents, audit entries and tokens' `aud` carry.
+ */
+
+export const METADATA_DOCUMENT_MAX_BYTES = 5 * 1024;
+export const METADATA_DOCUMENT_TIMEOUT_MS = 5_000;
+/** The longest a document is kept, whatever its Cache-Control says. */
+export const METADATA_DOCUMENT_MAX_CACHE_MS = 24 * 60 * 60 * 1000;
+/** How long a document without Cache-Control max-age (and without no-store/no-cache) is kept. */
+export const METADATA_DOCUMENT_DEFAULT_CACHE_MS = 5 * 60 * 1000;
+/** A failed fetch or an invalid document is remembered this briefly, so a burst does not refetch. */
+export const METADATA_DOCUMENT_FAILURE_CACHE_MS = 10 * 1000;
+/** Documents kept per process at most; the oldest entry goes first. */
+const MAX_CACHED_DOCUMENTS = 1000;
+const MAX_URL_LENGTH = 2000;
+
+/** What the fetcher brings back: the body and how long HTTP caching lets it be kept, or why not. */
+export type FetchedDocument =
+  | {
+      ok: true;
+      body: string;
+      /** From Cache-Control: seconds of max-age, 0 for no-cache, null for no-store; undefined when absent. */
+      maxAgeSeconds: number | null | undefined;
+    }
+  | { ok: false; problem: string };
+
+/** The port the composition fills with an HTTPS fetcher (delivery/client-metadata-fetcher.ts). */
+export interface MetadataDocumentFetcher {
+  fetch(url: string): Promise<FetchedDocument>;
+}
+
+/** Whether a client_id is URL-shaped (`scheme://…`): such an id is never a registered client's. */
+export const isUrlClientId = (clientId: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(clientId);
+
+/**
+ * What is wrong with a client_id as a metadata document URL (the draft's §3): https, a path, no
+ * fragment, no user name or password, no `.` or `..` segment; null when it is fine.
+ */
+export function metadataDocumentUrlProblem(clientId: string): string | null {
+  if (clientId.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(clientId);
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (url.protocol !== 'https:') return 'must be an https URL';
+  if (clientId.includes('#')) return 'must not have a fragment';
+  if (url.username || url.password) return 'must not carry a user name or password';
+  if (url.pathname === '/' || url.pathname === '') return 'must have a path';
+  // `new URL` has already resolved dot segments away, so they are looked for in the text as sent.
+  const path = clientId.replace(/^https:\/\/[^/?#]*/i, '').split(/[?#]/)[0] ?? '';
+  const dot = (segment: string) => /^(\.|%2e){1,2}$/i.test(segment);
+  if (path.split('/').some(dot)) return 'must not have . or .. path segments';
+  return null;
+}
+
+const urlList = z.array(z.string()).max(MAX_REDIRECT_URIS);
+
+const DOCUMENT = z.object({
+  client_id: z.string(),
+  redirect_uris: urlList.min(1),
+  client_name: z.string().optional(),
+  token_endpoint_auth_method: z.string().optional(),
+  grant_types: z.array(z.string()).optional(),
+  response_types: z.array(z.string()).optional(),
+  post_logout_redirect_uris: urlList.optional(),
+});
+
+const GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
+
+const nameProblem = (name: string): string | null => {
+  const v = name.trim();
+  if (v.length === 0 || v.length > 200) return 'client_name must be 1-200 characters';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(v)) return 'client_name must not contain control characters';
+  return null;
+};
+
+function urisProblem(field: string, uris: readonly string[]): string | null {
+  for (const [i, uri] of uris.entries()) {
+    const problem = redirectUriProblem(uri);
+    if (problem) return `${field}[${i}] ${problem.rule}`;
+  }
+  return null;
+}
+
+/**
+ * The client a fetched document describes, or what is wrong with it. Registration's rules apply
+ * to its redirect URIs; it must be a public client (`token_endpoint_auth_method` `none`) of the
+ * code flow, and its `client_id` must be the URL it was fetched from, character for character.
+ */
+export function clientFromDocument(org: Org, url: string, body: string): Client | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return 'it is not JSON';
+  }
+  const parsed = DOCUMENT.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join('.') || 'the document';
+    return `${path}: ${issue?.message ?? 'invalid'}`;
+  }
+  const doc = parsed.data;
+  const raw = json as Record<string, unknown>;
+  if (doc.client_id !== url) return 'its client_id is not the URL it was fetched from';
+  if ('client_secret' in raw || 'client_secret_expires_at' in raw)
+    return 'it must not contain a client secret';
+  if (doc.token_endpoint_auth_method !== 'none') return 'its token_endpoint_auth_method must be "none"';
+  const grants = doc.grant_types ?? GRANTS;
+  if (!grants.includes('authorization_code')) return 'its grant_types must include authorization_code';
+  const unknown = grants.find((g) => !GRANTS.includes(g as GrantType));
+  if (unknown !== undefined) return `grant type "${unknown}" is not available to it`;
+  if (doc.response_types?.some((r) => r !== 'code')) return 'its response_types must be ["code"]';
+  const problem =
+    urisProblem('redirect_uris', doc.redirect_uris) ??
+    urisProblem('post_logout_redirect_uris', doc.post_logout_redirect_uris ?? []) ??
+    (doc.client_name === undefined ? null : nameProblem(doc.client_name));
+  if (problem !== null) return problem;
+  const now = clock.now();
+  return {
+    id: url,
+    orgId: org.id,
+    name: doc.client_name?.trim() ?? new URL(url).host,
+    kind: 'public',
+    redirectUris: [...new Set(doc.redirect_uris)],
+    postLogoutRedirectUris: [...new Set(doc.post_logout_redirect_uris ?? [])],
+    grantTypes: [...new Set(grants)] as GrantType[],
+    firstParty: false,
+    metadataDocument: true,
+    secretIssuedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** How long a fetched document may be kept (ms), from its Cache-Control: capped at 24 h. */
+export function keepFor(maxAgeSeconds: number | null | undefined): number {
+  if (maxAgeSeconds === null) return 0;
+  if (maxAgeSeconds === undefined) return METADATA_DOCUMENT_DEFAULT_CACHE_MS;
+  return Math.min(maxAgeSeconds * 1000, METADATA_DOCUMENT_MAX_CACHE_MS);
+}
+
+type Outcome = { client: Client } | { problem: string };
+
+/**
+ * The metadata-document clients of this process: documents fetched through the port and kept in
+ * memory by HTTP caching (never shared between processes, gone on restart), failures kept for
+ * METADATA_DOCUMENT_FAILURE_CACHE_MS, concurrent look-ups of one URL sharing one fetch.
+ */
+export class ClientMetadataDocuments {
+  readonly #fetcher: MetadataDocumentFetcher;
+  readonly #cache = new Map<string, { until: number; outcome: Outcome }>();
+  readonly #pending = new Map<string, Promise<Outcome>>();
+
+  constructor(fetcher: MetadataDocumentFetcher) {
+    this.#fetcher = fetcher;
+  }
+
+  /** Forgets every kept document (tests, and an operator's restart does the same). */
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  /** The client named by a metadata document URL, or what is wrong with it. */
+  async lookup(org: Org, url: string): Promise<Outcome> {
+    const urlProblem = metadataDocumentUrlProblem(url);
+    if (urlProblem !== null) return { problem: `the client_id URL ${urlProblem}` };
+    const key = `${org.id} ${url}`;
+    const kept = this.#cache.get(key);
+    if (kept && kept.until > clock.now()) return kept.outcome;
+    this.#cache.delete(key);
+    const running = this.#pending.get(key);
+    if (running) return running;
+    const fetching = this.#fetch(org, url)
+      .then(({ outcome, keepMs }) => {
+        this.#remember(key, outcome, keepMs);
+        return outcome;
+      })
+      .finally(() => this.#pending.delete(key));
+    this.#pending.set(key, fetching);
+    return fetching;
+  }
+
+  async #fetch(org: Org, url: string): Promise<{ outcome: Outcome; keepMs: number }> {
+    const fetched = await this.#fetcher.fetch(url);
+    if (!fetched.ok) {
+      const problem = `its metadata document could not be fetched: ${fetched.problem}`;
+      return { outcome: { problem }, keepMs: METADATA_DOCUMENT_FAILURE_CACHE_MS };
+    }
+    const client = clientFromDocument(org, url, fetched.body);
+    if (typeof client === 'string') {
+      const problem = `its metadata document is not valid: ${client}`;
+      return { outcome: { problem }, keepMs: METADATA_DOCUMENT_FAILURE_CACHE_MS };
+    }
+    return { outcome: { client }, keepMs: keepFor(fetched.maxAgeSeconds) };
+  }
+
+  #remember(key: string, outcome: Outcome, keepMs: number): void {
+    if (keepMs <= 0) return;
+    if (this.#cache.size >= MAX_CACHED_DOCUMENTS) {
+      const oldest = this.#cache.keys().next().value;
+      if (oldest !== undefined) this.#cache.delete(oldest);
+    }
+    this.#cache.set(key, { until: clock.now() + keepMs, outcome });
+  }
+}
+
+/**
+ * The metadata-document client `clientId` names on this org, or `invalid_client` saying why not.
+ * Only the console issuer reads documents; elsewhere (and where no fetcher is wired, as in the
+ * CLI) a URL is an unknown client.
+ */
+export async function metadataDocumentClient(
+  documents: ClientMetadataDocuments | undefined,
+  org: Org,
+  clientId: string,
+): Promise<Client> {
+  if (!org.isConsole || documents === undefined)
+    return fail('invalid_client', 'this application is not known here');
+  const outcome = await documents.lookup(org, clientId);
+  if ('problem' in outcome) return fail('invalid_client', `${clientId}: ${outcome.problem}`);
+  return outcome.client;
+}
