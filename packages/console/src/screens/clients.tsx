@@ -441,7 +441,7 @@ function EditClient({
     setGrants(client.grant_types);
   }, [client]);
   return (
-    <section class="panel titled" aria-labelledby="edit-client">
+    <section class="panel" aria-labelledby="edit-client">
       <h2 id="edit-client">Edit client</h2>
       <ErrorNotice error={error} />
       {saved ? <Done>{saved}</Done> : null}
@@ -524,7 +524,7 @@ function RotateSecret({
 }) {
   const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel titled" aria-labelledby="client-secret">
+    <section class="panel" aria-labelledby="client-secret">
       <h2 id="client-secret">Client secret</h2>
       <p>
         The secret is stored as a hash and cannot be shown again. Rotating makes a new one, shown once; the
@@ -555,7 +555,7 @@ function RotateSecret({
 function DeleteClient({ org, client }: { org: OrgScreenProps['org']; client: Client }) {
   const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel titled" aria-labelledby="delete-client">
+    <section class="panel" aria-labelledby="delete-client">
       <h2 id="delete-client">Delete client</h2>
       <p>
         Deleting ends the client's sessions: its refresh and access tokens stop working, and the app can no

@@ -140,7 +140,7 @@ function Rotate({
 }) {
   const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel titled" aria-labelledby="rotate-keys">
+    <section class="panel" aria-labelledby="rotate-keys">
       <h2 id="rotate-keys">Rotate keys</h2>
       <p>
         Rotation makes the next key the active one, retires the key that signs now and publishes a new next

@@ -201,7 +201,7 @@ function AddMember({ org, onAdded }: { org: OrgScreenProps['org']; onAdded: () =
   const [added, setAdded] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <section class="panel titled" aria-labelledby="add-member">
+    <section class="panel" aria-labelledby="add-member">
       <h2 id="add-member">Add member</h2>
       <ErrorNotice error={error} />
       {added ? <Done>{added}</Done> : null}

@@ -92,7 +92,7 @@ function PauseResume({
     }
   };
   return (
-    <section class="panel wh-panel" aria-labelledby="webhook-sending-title">
+    <section class="panel" aria-labelledby="webhook-sending-title">
       <h2 id="webhook-sending-title">Sending</h2>
       <ErrorNotice error={error} />
       {done === webhook.active ? (
@@ -136,7 +136,7 @@ function EditWebhook({ org, webhook, onSaved }: OrgScreenProps & { webhook: Webh
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   return (
-    <section class="panel wh-panel" aria-labelledby="webhook-edit-title">
+    <section class="panel" aria-labelledby="webhook-edit-title">
       <h2 id="webhook-edit-title">Change URL or events</h2>
       <ErrorNotice error={error} />
       {saved ? <Done>Changes saved.</Done> : null}
@@ -175,7 +175,7 @@ function EditWebhook({ org, webhook, onSaved }: OrgScreenProps & { webhook: Webh
 function DeleteWebhook({ org, webhook }: OrgScreenProps & { webhook: Webhook }) {
   const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel wh-panel" aria-labelledby="webhook-delete-title">
+    <section class="panel" aria-labelledby="webhook-delete-title">
       <h2 id="webhook-delete-title">Delete</h2>
       <p>Deleting stops every delivery at once and drops the delivery log. It cannot be undone.</p>
       <ErrorNotice error={error} />

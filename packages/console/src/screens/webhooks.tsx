@@ -133,7 +133,7 @@ function NewWebhook({
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <section class="panel wh-panel" aria-labelledby="new-webhook-title">
+    <section class="panel" aria-labelledby="new-webhook-title">
       <h2 id="new-webhook-title">New webhook</h2>
       <ErrorNotice error={error} />
       <Form
