@@ -310,6 +310,29 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal(row.used_at, null);
     });
 
+    test('a disabled user cannot be acted as: 409 before the link, and a link made before closes', {
+      skip,
+    }, async () => {
+      const setDisabled = (disabled: boolean) =>
+        call(server, 'PATCH', `/organizations/acme/users/${userId}`, owner, { disabled });
+      const before = await start(request().body);
+      assert.equal(before.status, 201);
+      assert.equal((await setDisabled(true)).status, 200);
+      try {
+        const refused = await start(request().body);
+        assert.equal(refused.status, 409);
+        assert.deepEqual(refused.body, {
+          error: 'conflict',
+          error_detail: 'the user is disabled: enable them before acting as them',
+        });
+        const opened = await new FormBrowser().get(before.body.url);
+        assert.equal(opened.status, 400);
+        assert.match(await opened.text(), /expired or was already used/);
+      } finally {
+        assert.equal((await setDisabled(false)).status, 200);
+      }
+    });
+
     test('a confidential client needs no PKCE and exchanges the code with its secret; a machine-only client is refused', {
       skip,
     }, async () => {

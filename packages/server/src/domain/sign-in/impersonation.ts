@@ -100,6 +100,8 @@ export async function startImpersonation(
 ): Promise<StartedImpersonation> {
   const actor: Actor = { kind: 'user', id: actorId };
   const user = await userOfOrg(deps, org, userId);
+  // A disabled user's sign-in is refused; acting as them would walk around that.
+  if (user.disabled) return failApi('conflict', 'the user is disabled: enable them before acting as them');
   const client = await checkTarget(deps, org, request);
   const now = clock.now();
   const expiresAt = now + IMPERSONATION_LINK_TTL_MS;
@@ -158,7 +160,7 @@ export interface OpenedImpersonation {
 
 /**
  * Redeems a link: consumed atomically (a second opening gets null, like an expired one), and only
- * while its owner still owns the org and its user still exists. The session it starts ends one
+ * while its owner still owns the org and its user still exists and is not disabled. The session it starts ends one
  * hour after this moment, and nothing extends it.
  */
 export async function openImpersonation(
@@ -173,7 +175,8 @@ export async function openImpersonation(
   if (membership?.role !== 'owner') return null;
   const user = await findUserById(deps.db, row.user_id);
   const pending = await loadAuthorizationRequest(deps, org, row.request_id);
-  if (!user || user.orgId !== org.id || !pending) return null;
+  // Disabled since the link was made: closed like an expired link.
+  if (!user || user.orgId !== org.id || user.disabled || !pending) return null;
   return {
     user,
     pending,

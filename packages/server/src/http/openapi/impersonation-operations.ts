@@ -33,6 +33,7 @@ export const IMPERSONATION_OPERATIONS: Operation[] = [
       401: error('no valid console token (`WWW-Authenticate: Bearer`)'),
       403: error('`forbidden`: the caller is a member but not an owner of the org'),
       404: error('`not_found`: no such org, or the token cannot manage it; or no such user in it'),
+      409: error('`conflict`: the user is disabled'),
     },
   },
 ];
