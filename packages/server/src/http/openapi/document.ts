@@ -35,7 +35,8 @@ export const OPERATIONS: readonly Operation[] = [
 export function isHtmlPage(path: string): boolean {
   return (
     path === '/' ||
-    (/^\/(login|signup|consent|profile|password|email|console)(\/|$)/.test(path) && path !== '/profile/session')
+    (/^\/(login|signup|consent|profile|password|email|console)(\/|$)/.test(path) &&
+      path !== '/profile/session')
   );
 }
 
