@@ -1,5 +1,11 @@
 import type { Db } from '../../storage/db.js';
-import { DAY_MS, sealCounts, sealedKeys, sealedUntil, sumSealed } from '../../storage/repos/audit-counts.js';
+import {
+  DAY_MS,
+  sealCounts,
+  sealedKeys,
+  sealedPerDay,
+  sealedUntil,
+} from '../../storage/repos/audit-counts.js';
 import {
   type AuditFilter,
   countAuditEvents,
@@ -52,26 +58,45 @@ export async function keysOf(db: Db, orgId: string, sealed: number, r: KeyRefine
 }
 
 /**
- * How many entries match: whole sealed days inside the range from the per-day counts, the rest
- * (partial days at the range's ends, the unsealed tail) counted live. Counts by actor are not
- * kept per day, so an actor filter is always counted live, from its own index.
+ * A stretch of the matching entries in the list's order: the `n` entries with `from ≤ at < to`
+ * (null ends open). Segments do not overlap and are newest first.
  */
-export async function countEvents(
+export interface Segment {
+  from: number | null;
+  to: number | null;
+  n: number;
+}
+
+/**
+ * The matching entries cut into segments, newest first, with how many each holds: the part of the
+ * range after the sealed days (the unsealed tail, or the partial day at `to`) counted live, then
+ * each whole sealed day inside the range from the per-day counts, then the partial day at `from`
+ * counted live. Their sum is the total; the list seeks to the segment holding its first entry
+ * (domain/audit/events.ts). Counts by actor are not kept per day, so an actor filter (and a range
+ * holding no whole sealed day) is one segment counted live from its own index.
+ */
+export async function countSegments(
   db: Db,
   filter: AuditFilter,
   range: TimeRange,
   sealed: number,
-): Promise<number> {
-  if (filter.actorId !== null) return countAuditEvents(db, filter, [range]);
+): Promise<Segment[]> {
+  const whole = async () => [{ ...range, n: await countAuditEvents(db, filter, [range]) }];
+  if (filter.actorId !== null) return whole();
   const firstDay = range.from === null ? 0 : Math.ceil(range.from / DAY_MS) * DAY_MS;
   const endDay = Math.min(range.to === null ? sealed : Math.floor(range.to / DAY_MS) * DAY_MS, sealed);
-  if (firstDay >= endDay) return countAuditEvents(db, filter, [range]);
-  const live: TimeRange[] = [];
-  if (range.from !== null && range.from < firstDay) live.push({ from: range.from, to: firstDay });
-  if (range.to === null || endDay < range.to) live.push({ from: endDay, to: range.to });
-  const [days, rest] = await Promise.all([
-    sumSealed(db, filter.orgId, filter.keys, firstDay / DAY_MS, endDay / DAY_MS),
-    countAuditEvents(db, filter, live),
+  if (firstDay >= endDay) return whole();
+  const top = range.to === null || endDay < range.to ? { from: endDay, to: range.to } : null;
+  const bottom = range.from !== null && range.from < firstDay ? { from: range.from, to: firstDay } : null;
+  const live = (r: TimeRange | null) => (r === null ? 0 : countAuditEvents(db, filter, [r]));
+  const [topN, days, bottomN] = await Promise.all([
+    live(top),
+    sealedPerDay(db, filter.orgId, filter.keys, firstDay / DAY_MS, endDay / DAY_MS),
+    live(bottom),
   ]);
-  return days + rest;
+  const segments: Segment[] = [];
+  if (top !== null) segments.push({ ...top, n: topN });
+  for (const { day, n } of days) segments.push({ from: day * DAY_MS, to: (day + 1) * DAY_MS, n });
+  if (bottom !== null) segments.push({ ...bottom, n: bottomN });
+  return segments.filter((s) => s.n > 0);
 }

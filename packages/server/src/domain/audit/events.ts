@@ -3,7 +3,7 @@ import type { AuditEventsTable } from '../../storage/schema.js';
 import type { Deps } from '../context.js';
 import type { Org } from '../types.js';
 import type { AuditEntry, Verb } from './audit.js';
-import { countEvents, ensureSealed, keysOf } from './event-counts.js';
+import { countSegments, ensureSealed, keysOf, type Segment } from './event-counts.js';
 
 /** A checked `GET /organizations/{org}/events` query (see http/api-schemas.ts). */
 export interface EventQuery {
@@ -47,8 +47,10 @@ export function toAuditEntry(row: AuditEventsTable): AuditEntry {
 
 /**
  * One page of the org's audit log, newest first (`at desc, id desc`), and how many entries match.
- * A page past the end is empty. Pages in the older half are read from the oldest end, so the
- * last page costs what the first does; the middle pages cost the most (OFFSET skips index entries).
+ * A page past the end is empty. The per-day counts (event-counts.ts countSegments) tell which
+ * segment (a sealed day, or the live tail) holds the page's first entry: the page is read from
+ * there, skipping at most half of that segment, instead of skipping `page × per_page` entries of
+ * the whole index. Pages are exactly what `OFFSET page × per_page` over the whole list gives.
  */
 export async function listEvents(deps: Deps, org: Org, q: EventQuery): Promise<EventPage> {
   const sealed = await ensureSealed(deps.db, org.id);
@@ -56,14 +58,53 @@ export async function listEvents(deps: Deps, org: Org, q: EventQuery): Promise<E
   if (keys !== null && keys.length === 0) return { entries: [], total: 0 };
   const filter: AuditFilter = { orgId: org.id, keys, actorId: q.actorId };
   const range: TimeRange = { from: q.from, to: q.to };
-  const total = await countEvents(deps.db, filter, range, sealed);
+  const segments = await countSegments(deps.db, filter, range, sealed);
+  const total = segments.reduce((sum, s) => sum + s.n, 0);
   const offset = q.page * q.perPage;
   if (offset >= total) return { entries: [], total };
   const limit = Math.min(q.perPage, total - offset);
-  const fromOldest = total - offset - limit < offset;
-  const window = fromOldest
-    ? { offset: total - offset - limit, limit, fromOldest }
-    : { offset, limit: q.perPage, fromOldest };
-  const rows = await pageAuditEvents(deps.db, filter, range, window);
+  const rows = await readWindow(deps, filter, range, segments, offset, limit);
   return { entries: rows.map(toAuditEntry), total };
+}
+
+/**
+ * The entries at positions `[offset, offset + limit)` of the list (all of which exist): found in
+ * the segment holding `offset`, read from that segment's nearer end (so the last page skips
+ * nothing); when the page runs past the segment's oldest entry, the rest are the newest entries
+ * older than the segment (a second query that skips nothing).
+ */
+async function readWindow(
+  deps: Deps,
+  filter: AuditFilter,
+  range: TimeRange,
+  segments: readonly Segment[],
+  offset: number,
+  limit: number,
+): Promise<AuditEventsTable[]> {
+  let before = 0;
+  const segment = segments.find((s) => {
+    if (offset < before + s.n) return true;
+    before += s.n;
+    return false;
+  });
+  if (segment === undefined) return [];
+  const skip = offset - before;
+  const inSegment = Math.min(limit, segment.n - skip);
+  const fromOldest = segment.n - skip - inSegment < skip;
+  const rows = await pageAuditEvents(
+    deps.db,
+    filter,
+    { from: segment.from, to: segment.to },
+    fromOldest
+      ? { offset: segment.n - skip - inSegment, limit: inSegment, fromOldest }
+      : { offset: skip, limit: inSegment, fromOldest },
+  );
+  if (inSegment === limit || segment.from === null) return rows;
+  const older = await pageAuditEvents(
+    deps.db,
+    filter,
+    { from: range.from, to: segment.from },
+    { offset: 0, limit: limit - inSegment, fromOldest: false },
+  );
+  return [...rows, ...older];
 }

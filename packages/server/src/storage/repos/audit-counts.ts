@@ -54,23 +54,33 @@ export async function sealCounts(db: Db, orgId: string, from: number, until: num
   });
 }
 
-/** Entries of the sealed days `[fromDay, toDay)` (day numbers), of any key or of `keys`. */
-export async function sumSealed(
+/** Entries of one sealed day (`day` = `at / 86400000`). */
+export interface DayCount {
+  day: number;
+  n: number;
+}
+
+/**
+ * Entries per sealed day of `[fromDay, toDay)` (day numbers), of any key or of `keys`, newest day
+ * first; days without entries are left out. One pass over the org's count rows in key order
+ * (`(org_id, day, key)`, the primary key): at most 366 × keys rows a year.
+ */
+export async function sealedPerDay(
   db: Db,
   orgId: string,
   keys: readonly string[] | null,
   fromDay: number,
   toDay: number,
-): Promise<number> {
+): Promise<DayCount[]> {
   let query = db
     .selectFrom('audit_event_counts')
-    .select((eb) => eb.fn.sum<number | string | null>('n').as('n'))
+    .select((eb) => ['day', eb.fn.sum<number | string>('n').as('n')])
     .where('org_id', '=', orgId)
     .where('day', '>=', fromDay)
     .where('day', '<', toDay);
   if (keys !== null) query = query.where('key', 'in', keys);
-  const row = await query.executeTakeFirstOrThrow();
-  return Number(row.n ?? 0);
+  const rows = await query.groupBy('day').orderBy('day', 'desc').execute();
+  return rows.map((r) => ({ day: Number(r.day), n: Number(r.n) }));
 }
 
 /** The distinct keys of the org's sealed days. */
