@@ -65,7 +65,7 @@ export async function startTarget(database: 'sqlite' | 'postgres', otherOrgs: nu
             openSession(
               trx,
               consoleOrg,
-              { userId: owner.id, clientId: client.id, ...PASSWORD_SIGN_IN, scope: 'openid' },
+              { userId: owner.id, clientId: client.id, ...PASSWORD_SIGN_IN, scope: 'openid events:read' },
               now,
             ),
           );
