@@ -80,10 +80,11 @@ const PAGE_FIELDS = [
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
-/** The hosted pages, and the authorization endpoint, which is one (its own errors are pages). */
+/** The hosted pages, and the authorization and end session endpoints, which are (their own errors are pages). */
 const isPage = (url: string) =>
   url === '/oauth/authorize' ||
-  (/^\/(login|signup|consent|profile)(\/|$)/.test(url) && url !== '/profile/session');
+  url === '/oauth/logout' ||
+  (/^\/(login|signup|consent|profile|password|email)(\/|$)/.test(url) && url !== '/profile/session');
 
 type Family = 'page' | 'oauth' | 'api';
 
