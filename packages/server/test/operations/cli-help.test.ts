@@ -23,7 +23,7 @@ const COMMANDS: [string, string][] = [
   ['user create', 'tessera user create --org S --email E --password P [--first-name F] [--last-name L]'],
   [
     'client create',
-    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--grant G]... [--promote-from CLIENT_ID]...',
+    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--grant G]... [--promote-from CLIENT_ID]...',
   ],
   ['member add', 'tessera member add --org S --email E --role owner|member [--password P]'],
   ['keys rotate', 'tessera keys rotate --org S'],
