@@ -121,6 +121,7 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
         'picture',
         'provider',
         'disabled',
+        'emailVerified',
         'createdAt',
       ]);
       assert.doesNotMatch(entries[0]?.data ?? '', /\$argon2/);
