@@ -15,6 +15,7 @@ import * as clientManagement from './migrations/012-client-management.js';
 import * as orgChanges from './migrations/013-org-changes.js';
 import * as browserSessionLinks from './migrations/014-browser-session-links.js';
 import * as mail from './migrations/015-mail.js';
+import * as passkeys from './migrations/016-passkeys.js';
 import * as clientMetadataDocuments from './migrations/017-client-metadata-documents.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '013-org-changes': orgChanges,
   '014-browser-session-links': browserSessionLinks,
   '015-mail': mail,
+  '016-passkeys': passkeys,
   '017-client-metadata-documents': clientMetadataDocuments,
 };
 

@@ -233,6 +233,39 @@ export interface TotpFactorsTable {
   created_at: number;
 }
 
+/** A user's passkey (migration 016): a WebAuthn credential whose relying party is the org's host. */
+export interface PasskeysTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  /** The credential id, base64url, as the authenticator made it; unique within the org. */
+  credential_id: string;
+  /** The COSE public key, base64url: all that is kept of the key. */
+  public_key: string;
+  sign_count: number;
+  /** JSON array of the transports the browser reported (`internal`, `hybrid`, `usb`, …). */
+  transports: string;
+  aaguid: string;
+  device_type: 'singleDevice' | 'multiDevice';
+  backed_up: number;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn ceremony in progress (migration 016): single use, short lived, bound to one browser. */
+export interface PasskeyChallengesTable {
+  challenge_hash: string;
+  org_id: string;
+  purpose: 'register' | 'sign_in';
+  /** Registration only: the user adding a passkey. */
+  user_id: string | null;
+  /** SHA-256 of the browser's CSRF cookie value. */
+  browser_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** An org's sign-in policy; no row is the default (second factor optional). */
 export interface OrgSignInPoliciesTable {
   org_id: string;
@@ -358,6 +391,8 @@ export interface Database {
   audit_count_marks: AuditCountMarksTable;
   org_sign_in_policies: OrgSignInPoliciesTable;
   totp_factors: TotpFactorsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
   recovery_codes: RecoveryCodesTable;
   client_promotions: ClientPromotionsTable;
   impersonations: ImpersonationsTable;

@@ -36,6 +36,8 @@ export interface SignInMethod {
   amr: string[];
   acr: string;
   impersonation?: { id: string; actorId: string; reason: string; clientId: string; expiresAt: number };
+  /** Recorded with `user.login` as given (e.g. which passkey signed in); never a secret. */
+  audit?: Readonly<Record<string, string>>;
 }
 
 export const PASSWORD_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_PASSWORD], acr: ACR_PASSWORD });
@@ -83,7 +85,7 @@ export async function startBrowserSession(
       verb: 'login',
       actor: { kind: 'user', id: impersonation?.actorId ?? user.id },
       at: now,
-      data: { ...userSnapshot(user), amr, acr, ...extra },
+      data: { ...userSnapshot(user), amr, acr, ...method.audit, ...extra },
     });
   });
   await purgeBrowserSessions(deps.db, now);

@@ -28,6 +28,14 @@ export const ACR_PASSWORD = 'urn:tessera:acr:pwd';
 /** A second factor: a TOTP code or a recovery code (both one-time passwords), and the level it reaches. */
 export const AMR_OTP = 'otp';
 export const ACR_MFA = 'urn:tessera:acr:mfa';
+/**
+ * A passkey (docs/passkeys.md): proof of a hardware-secured key (`hwk`) with the person present and
+ * verified by the authenticator (`user`); the two together are two factors (`mfa`), so it reaches
+ * ACR_MFA.
+ */
+export const AMR_HARDWARE_KEY = 'hwk';
+export const AMR_USER_PRESENCE = 'user';
+export const AMR_MULTIPLE_FACTORS = 'mfa';
 /** An owner signed in as a user (`act` present): a level of its own, never mistaken for the user's. */
 export const ACR_IMPERSONATION = 'urn:tessera:acr:impersonation';
 
@@ -37,3 +45,7 @@ export const SECOND_FACTOR_PENDING_TTL_MS = 10 * 60 * 1000;
 export const IMPERSONATION_LINK_TTL_MS = 2 * 60 * 1000;
 /** An impersonated session (and every token and refresh of it) ends this long after the link is opened. */
 export const IMPERSONATION_SESSION_TTL_MS = 60 * 60 * 1000;
+/** A passkey ceremony's challenge is answered once, within this (the browser's own timeout is 2 minutes). */
+export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** How many passkeys one user may keep. */
+export const MAX_PASSKEYS_PER_USER = 20;

@@ -1,0 +1,55 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Passkeys (DESIGN §12): a user's WebAuthn credentials, one row each, scoped to the org whose host
+ * is their relying party. The public key (COSE, base64url) is all the server keeps of the key; the
+ * signature counter, the authenticator's AAGUID, whether the credential is synced (`multiDevice`)
+ * and backed up are kept as the authenticator reported them. A credential id is unique within an
+ * org: a second registration of the same credential is refused.
+ *
+ * `passkey_challenges` holds the challenge of each ceremony in progress, as its SHA-256 only: short
+ * lived, single use (the row is deleted when it is answered), for one purpose, bound to the browser
+ * that asked (the SHA-256 of its CSRF cookie value) and, when registering, to the user.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('passkeys')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('credential_id', 'text', (c) => c.notNull())
+    .addColumn('public_key', 'text', (c) => c.notNull())
+    .addColumn('sign_count', 'bigint', (c) => c.notNull())
+    .addColumn('transports', 'text', (c) => c.notNull())
+    .addColumn('aaguid', 'text', (c) => c.notNull())
+    .addColumn('device_type', 'text', (c) =>
+      c.notNull().check(sql`device_type in ('singleDevice', 'multiDevice')`),
+    )
+    .addColumn('backed_up', 'integer', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('last_used_at', 'bigint')
+    .addUniqueConstraint('passkeys_org_credential', ['org_id', 'credential_id'])
+    .execute();
+  await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
+  await db.schema
+    .createTable('passkey_challenges')
+    .addColumn('challenge_hash', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose in ('register', 'sign_in')`))
+    .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
+    .addColumn('browser_hash', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('passkey_challenges_expires')
+    .on('passkey_challenges')
+    .column('expires_at')
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('passkey_challenges').ifExists().execute();
+  await db.schema.dropTable('passkeys').ifExists().execute();
+}
