@@ -12,6 +12,7 @@ import { CSRF_REJECTED, sendErrorPage, sendPage } from '../sign-in/respond.js';
 import { profileSectionView } from '../sign-in/second-factor-views.js';
 import { profileView } from '../sign-in/views.js';
 import { credentialsSection } from './profile-credentials-section.js';
+import { passkeysSection } from './profile-passkeys-section.js';
 
 const CLOSED =
   'This profile link has expired or was already used. Open your profile again from the application.';
@@ -39,6 +40,7 @@ export async function renderProfile(
     csrf: ctx.csrf.token(request, reply, 'profile-second-factor', [user.id]),
     manageHref: pageLink(ctx, request, '/profile/second-factor', {}),
   });
+  const passkeys = await passkeysSection(ctx, request, reply, user);
   const body = profileView({
     action: pageLink(ctx, request, '/profile', {}),
     csrf: ctx.csrf.token(request, reply, 'profile', [user.id]),
@@ -50,12 +52,14 @@ export async function renderProfile(
     notice: state.notice ?? null,
     secondFactor,
     credentials: credentialsSection(ctx, request, reply, user),
+    passkeys,
     signOut: signOutSectionView({
       action: pageLink(ctx, request, '/oauth/logout', {}),
       csrf: ctx.csrf.token(request, reply, LOGOUT_FORM, []),
     }),
   });
-  return sendPage(reply, org.name, 'Your profile', body, { status: state.status ?? 200 });
+  const scripts = passkeys !== null;
+  return sendPage(reply, org.name, 'Your profile', body, { status: state.status ?? 200, scripts });
 }
 
 /**

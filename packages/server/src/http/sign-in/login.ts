@@ -15,6 +15,7 @@ import {
   queryValue,
 } from './context.js';
 import { formTargets, nextStep, optionalRequest, requestParams } from './flow.js';
+import { loginPasskeySection } from './passkeys.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { secondFactorRedirect } from './second-factor.js';
 import { completeSignIn } from './session-start.js';
@@ -33,6 +34,7 @@ export function renderLogin(
   options: PageOptions = {},
 ) {
   const params = requestParams(pending);
+  const passkey = loginPasskeySection(ctx, request, reply, pending);
   const body = loginView({
     action: pageLink(ctx, request, '/login', params),
     csrf: ctx.csrf.token(request, reply, 'login', [pending?.request.id ?? '']),
@@ -40,8 +42,14 @@ export function renderLogin(
     error: state.error,
     signupHref: signupOpen(org) ? pageLink(ctx, request, '/signup', params) : null,
     forgotHref: pageLink(ctx, request, '/password/forgot', params),
+    passkey,
   });
-  return sendPage(reply, org.name, 'Sign in', body, { formTargets: formTargets(pending), ...options });
+  const scripts = passkey !== null;
+  return sendPage(reply, org.name, 'Sign in', body, {
+    formTargets: formTargets(pending),
+    scripts,
+    ...options,
+  });
 }
 
 /**

@@ -11,6 +11,11 @@ export interface PageOptions {
    */
   formTargets?: string[];
   headers?: Record<string, string>;
+  /**
+   * The page loads this host's own script (/login/passkeys.js) and lets it call this host's JSON
+   * endpoints: `script-src 'self'; connect-src 'self'`. Every other page runs no script at all.
+   */
+  scripts?: boolean;
 }
 
 /** What a form whose CSRF token is missing, stale or another's says. */
@@ -31,11 +36,12 @@ export function sendPage(
   options: PageOptions = {},
 ) {
   const formAction = ["'self'", ...new Set(options.formTargets ?? [])].join(' ');
+  const scripts = options.scripts ? " script-src 'self'; connect-src 'self';" : '';
   return reply
     .code(options.status ?? 200)
     .headers({
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}';${scripts} form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',

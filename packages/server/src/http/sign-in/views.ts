@@ -21,6 +21,8 @@ export interface LoginView {
   signupHref: string | null;
   /** "Forgot password?" (password-reset.ts). */
   forgotHref?: string | null;
+  /** "Sign in with a passkey", below the form (passkey-views.ts loginPasskeyView). */
+  passkey?: SafeHtml | null;
 }
 
 export function loginView(v: LoginView): SafeHtml {
@@ -33,6 +35,7 @@ export function loginView(v: LoginView): SafeHtml {
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${v.passkey ?? ''}
 ${v.forgotHref ? html`<p class="muted"><a href="${v.forgotHref}">Forgot password?</a></p>` : ''}
 ${v.signupHref ? html`<p class="muted">New here? <a href="${v.signupHref}">Create an account</a></p>` : ''}`;
 }
@@ -104,6 +107,8 @@ export interface ProfileView {
   credentials?: SafeHtml;
   /** The sign-out button, last (logout-views.ts). */
   signOut?: SafeHtml;
+  /** The passkeys: list, add, remove (passkey-views.ts profilePasskeysView). */
+  passkeys?: SafeHtml | null;
 }
 
 export function profileView(v: ProfileView): SafeHtml {
@@ -115,6 +120,7 @@ ${nameFields(v)}
 <button type="submit">Save</button>
 </form>
 ${v.credentials ?? ''}
+${v.passkeys ?? ''}
 ${v.secondFactor ?? ''}${v.signOut ?? ''}`;
 }
 
