@@ -380,7 +380,7 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
       {client ? (
         <>
           <ClientFacts client={client} />
-          <EditClient org={org} client={client} onSaved={loaded.reload} />
+          <EditClient key={client.client_id} org={org} client={client} onSaved={loaded.reload} />
           {client.type === 'confidential' ? (
             <RotateSecret
               org={org}
@@ -434,12 +434,6 @@ function EditClient({
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    setName(client.client_name);
-    setRedirects(client.redirect_uris.join('\n'));
-    setPostLogout(client.post_logout_redirect_uris.join('\n'));
-    setGrants(client.grant_types);
-  }, [client]);
   return (
     <section class="panel" aria-labelledby="edit-client">
       <h2 id="edit-client">Edit client</h2>

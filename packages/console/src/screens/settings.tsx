@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { get, orgPath, patch } from '../api/client.js';
 import type { OrganizationSettings } from '../api/types.js';
 import { CheckboxField, Form, TextField } from '../components/fields.js';
@@ -18,7 +18,7 @@ export function Settings({ org }: OrgScreenProps) {
       {loaded.state === 'loading' ? <Loading what="settings" /> : null}
       {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
       {loaded.state === 'ok' ? (
-        <SettingsForm org={org} settings={loaded.data} onSaved={loaded.reload} />
+        <SettingsForm key={loaded.data.id} org={org} settings={loaded.data} onSaved={loaded.reload} />
       ) : null}
     </>
   );
@@ -34,10 +34,6 @@ function SettingsForm({
   const [requireMfa, setRequireMfa] = useState(settings.require_mfa);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    setName(settings.name);
-    setRequireMfa(settings.require_mfa);
-  }, [settings]);
   const facts = (
     <dl class="facts panel">
       <dt>Slug</dt>

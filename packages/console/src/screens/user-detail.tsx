@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { del, get, orgPath, patch } from '../api/client.js';
 import type { User } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
@@ -44,7 +44,7 @@ export function UserDetail({ org, id = '' }: OrgScreenProps) {
       {user ? (
         <>
           <Facts user={user} />
-          <NamePanel slug={org.slug} user={user} onChange={setChanged} />
+          <NamePanel key={user.id} slug={org.slug} user={user} onChange={setChanged} />
           <AccessPanel slug={org.slug} user={user} onChange={setChanged} />
           <Impersonate org={org} user={user} />
           <DeletePanel slug={org.slug} user={user} />
@@ -83,10 +83,6 @@ function NamePanel({ slug, user, onChange }: UserProps) {
   const [lastName, setLastName] = useState(user.last_name ?? '');
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    setFirstName(user.first_name ?? '');
-    setLastName(user.last_name ?? '');
-  }, [user.first_name, user.last_name]);
   return (
     <section class="panel user-panel" aria-labelledby="user-name-title">
       <h2 id="user-name-title">Name</h2>
