@@ -80,17 +80,18 @@ const PAGE_FIELDS = [
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
-/** The hosted pages, and the authorization and end session endpoints, which are (their own errors are pages). */
-const isPage = (url: string) =>
-  url === '/oauth/authorize' ||
-  url === '/oauth/logout' ||
-  (/^\/(login|signup|consent|profile|password|email)(\/|$)/.test(url) && url !== '/profile/session');
+/**
+ * The hosted pages (the authorization and end session endpoints among them): routes marked as pages
+ * (http/sign-in/page-routes.ts), whose own errors are HTML. The JSON endpoints beside them (passkey
+ * ceremonies under /login and /profile) are not.
+ */
+const isPage = (route: RegisteredRoute) => route.hostedPage;
 
 type Family = 'page' | 'oauth' | 'api';
 
 /** The family an error of `route` must be in. */
 function familyOf(route: RegisteredRoute, status: number, error: unknown): Family {
-  if (isPage(route.url)) return 'page';
+  if (isPage(route)) return 'page';
   // No org at this host, or no such route: the service's routing answer, the same on every path.
   if (status === 404 && error === 'not_found') return 'api';
   // Userinfo's token failures are the bearer APIs' 401 and 403 (RFC 6750 puts the error in WWW-Authenticate).
@@ -110,7 +111,7 @@ function problemWith(
   if (res.headers['x-content-type-options'] !== 'nosniff') return `${where}: no X-Content-Type-Options`;
   if (res.statusCode < 400) return null;
   const type = String(res.headers['content-type'] ?? '');
-  if (isPage(route.url)) return type.startsWith('text/html') ? null : `${where}: not an HTML page: ${type}`;
+  if (isPage(route)) return type.startsWith('text/html') ? null : `${where}: not an HTML page: ${type}`;
   if (!type.startsWith(JSON_TYPE)) return `${where}: not JSON: ${type}`;
   if (request.method === 'HEAD') return null;
   const body = res.json() as Record<string, unknown>;
@@ -158,7 +159,7 @@ function baseOf(route: RegisteredRoute, f: Fixtures) {
     form = { grant_type: 'client_credentials', client_id: f.machine.id, client_secret: f.machine.secret };
   }
   if (route.url === '/oauth/revoke') form = { token: 'nope', client_id: f.publicClientId };
-  if (isPage(route.url)) form = { csrf: 'nope', email: 'ada@acme.test', password: 'not the password' };
+  if (isPage(route)) form = { csrf: 'nope', email: 'ada@acme.test', password: 'not the password' };
   if (route.url === '/oauth/register')
     json = { redirect_uris: ['https://app.example/cb'], client_name: 'Fuzz' };
   if (route.url === '/organizations/:org/webhooks') {
@@ -193,12 +194,12 @@ function requestsFor(route: RegisteredRoute, op: Operation | undefined, f: Fixtu
     ...propertiesOf(op?.query),
     ...propertiesOf(op?.body?.schema),
     ...Object.keys({ ...base.query, ...base.form, ...base.json }),
-    ...(isPage(route.url) ? PAGE_FIELDS : []),
+    ...(isPage(route) ? PAGE_FIELDS : []),
     'host',
     'zz',
   ]);
   const hasBody = ['POST', 'PUT', 'PATCH'].includes(route.method);
-  const takesForm = isPage(route.url) || op?.body?.contentType === FORM;
+  const takesForm = isPage(route) || op?.body?.contentType === FORM;
   const baseForm = encodedPairs(base.form);
   const formOf = (pairs: [string, string][]) =>
     pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 export interface RegisteredRoute {
   method: string;
   url: string;
+  /** A hosted page (page-routes.ts): its errors are HTML pages. */
+  hostedPage: boolean;
 }
 
 const tables = new WeakMap<FastifyInstance, RegisteredRoute[]>();
@@ -12,7 +14,8 @@ export function recordRoutes(app: FastifyInstance): void {
   const table: RegisteredRoute[] = [];
   tables.set(app, table);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) table.push({ method, url: route.url });
+    const hostedPage = route.config?.hostedPage === true;
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, hostedPage });
   });
 }
 
