@@ -2,12 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import type { Browser } from 'playwright-core';
 import { createOrg } from '../../src/domain/directory/orgs.js';
@@ -15,56 +10,10 @@ import { launchChromium } from '../console/support/console-browser.js';
 import { DocumentHost } from '../sign-in/support/document-host.js';
 import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { MemoryProvider } from './support/mcp-provider.js';
 
 const OWNER = { email: 'owner@acme.test', password: 'owner long password' };
 const CLIENT_NAME = 'Acme MCP desktop';
-
-/** An MCP client application that names itself by a Client ID Metadata Document URL. */
-class MetadataUrlProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-
-  constructor(
-    readonly clientMetadataUrl: string,
-    readonly redirect: string,
-  ) {}
-
-  get redirectUrl() {
-    return this.redirect;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: CLIENT_NAME,
-      redirect_uris: [this.redirect],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** A loopback HTTP server answering `handle`; its base URL. */
 async function local(handle: (path: string, port: number) => { status: number; body: string }) {
@@ -131,7 +80,7 @@ describe('the MCP SDK auth() with a clientMetadataUrl, signed in through Chromiu
   }, async () => {
     const redirect = `${callback.base}/oauth/callback`;
     const clientId = host.document('/mcp/client-metadata.json', [redirect], { client_name: CLIENT_NAME });
-    const provider = new MetadataUrlProvider(clientId, redirect);
+    const provider = new MemoryProvider(redirect, CLIENT_NAME, clientId);
     const serverUrl = `${resource.base}/mcp`;
 
     // 1. Discovery sees client_id_metadata_document_supported; the client id is the URL.

@@ -2,61 +2,15 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { createOrg } from '../../src/domain/directory/orgs.js';
 import { FormBrowser, locationOf, readForm } from '../sign-in/support/browser.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { MemoryProvider } from './support/mcp-provider.js';
 
 const OWNER = { email: 'owner@acme.test', password: 'owner long password' };
 const REDIRECT = 'http://127.0.0.1:33418/oauth/callback';
-
-/** The in-memory provider an MCP client application implements: it stores what auth() hands it. */
-class MemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Acme MCP inspector',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** An MCP server's RFC 9728 metadata, naming the Tessera console as its authorization server. */
 async function protectedResource(authorizationServer: string): Promise<{ url: string; server: Server }> {
@@ -83,7 +37,7 @@ async function protectedResource(authorizationServer: string): Promise<{ url: st
 describe('the MCP SDK client auth() against the console issuer, unmodified', () => {
   let tessera: TestServer;
   let resource: { url: string; server: Server };
-  const provider = new MemoryProvider();
+  const provider = new MemoryProvider(REDIRECT, 'Acme MCP inspector');
   const consoleIssuer = () => `${tessera.base}/`;
 
   before(async () => {
