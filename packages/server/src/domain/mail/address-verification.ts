@@ -1,4 +1,5 @@
 import { verifyPassword } from '../../crypto/passwords.js';
+import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { markEmailVerified, setEmail } from '../../storage/repos/user-credentials.js';
@@ -25,6 +26,32 @@ export async function mailVerification(deps: Deps, org: Org, userId: string): Pr
   await deps.mailer.send(verificationMail(org, user.email, link.url, link.minutes));
 }
 
+/**
+ * Marks the address a link was mailed to as verified, while it is still the user's: audited as
+ * `user.updated`. The user after, or null when the address has changed since the link was sent.
+ * A verification link and a reset link (which proves the mailbox too) both end here.
+ */
+export async function markAddressVerified(
+  trx: Db,
+  org: Org,
+  user: User,
+  sentTo: string,
+  now: number,
+): Promise<User | null> {
+  if (!(await markEmailVerified(trx, user.id, sentTo, now))) return null;
+  const after: User = { ...user, emailVerified: true, updatedAt: now };
+  await recordAudit(trx, {
+    orgId: org.id,
+    entity: 'user',
+    verb: 'updated',
+    actor: { kind: 'user', id: user.id },
+    at: now,
+    data: userSnapshot(after),
+    previous: userSnapshot(user),
+  });
+  return after;
+}
+
 /** Follows a verification link, once: the address it went to is verified (audited as `user.updated`). */
 export async function verifyAddress(deps: Deps, org: Org, token: string): Promise<User | null> {
   return deps.db.transaction().execute(async (trx) => {
@@ -33,18 +60,9 @@ export async function verifyAddress(deps: Deps, org: Org, token: string): Promis
     if (link === null) return null;
     const { user, row } = link;
     if (user.emailVerified) return user;
-    if (!(await markEmailVerified(trx, user.id, row.sent_to, now))) return null;
-    const after: User = { ...user, emailVerified: true, updatedAt: now };
+    const after = await markAddressVerified(trx, org, user, row.sent_to, now);
+    if (after === null) return null;
     await retireMailTokens(trx, user.id, 'verify', now);
-    await recordAudit(trx, {
-      orgId: org.id,
-      entity: 'user',
-      verb: 'updated',
-      actor: { kind: 'user', id: user.id },
-      at: now,
-      data: userSnapshot(after),
-      previous: userSnapshot(user),
-    });
     return after;
   });
 }

@@ -1,16 +1,16 @@
 import { hashPassword } from '../../crypto/passwords.js';
 import type { Db } from '../../storage/db.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
-import { markEmailVerified, setPasswordHash } from '../../storage/repos/user-credentials.js';
-import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
+import { setPasswordHash } from '../../storage/repos/user-credentials.js';
+import { findUserByEmail } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
-import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { checkPassword } from '../directory/validate.js';
 import { ServiceError } from '../errors.js';
 import { endUserSessions } from '../tokens/sessions.js';
 import type { Org, User } from '../types.js';
+import { markAddressVerified } from './address-verification.js';
 import { consumeMailLink, issueMailLink } from './mail-links.js';
 import { passwordResetMail } from './messages.js';
 
@@ -79,18 +79,7 @@ export async function resetPassword(deps: Deps, org: Org, token: string, passwor
     const { user, row } = link;
     await setPasswordHash(trx, user.id, passwordHash, now);
     await retireMailTokens(trx, user.id, 'reset', now);
-    if (!user.emailVerified && (await markEmailVerified(trx, user.id, row.sent_to, now))) {
-      const after = (await findUserById(trx, user.id)) ?? user;
-      await recordAudit(trx, {
-        orgId: org.id,
-        entity: 'user',
-        verb: 'updated',
-        actor: { kind: 'user', id: user.id },
-        at: now,
-        data: userSnapshot(after),
-        previous: userSnapshot(user),
-      });
-    }
+    if (!user.emailVerified) await markAddressVerified(trx, org, user, row.sent_to, now);
     const sessionsEnded = await endUserSessions(trx, user.id, { kind: 'user', id: user.id }, now);
     await auditPassword(trx, user, 'reset', sessionsEnded, now);
     return { ok: true, user, sessionsEnded };
