@@ -1,6 +1,18 @@
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 
+/** The id of a field's hint, for `aria-describedby`, when it has one. */
+const hintId = (id: string, hint: string | undefined) => (hint ? `${id}-hint` : undefined);
+
+/** A field's hint, read out with the field (hintId). */
+function Hint({ of, text }: { of: string; text: string | undefined }) {
+  return text ? (
+    <p id={hintId(of, text)} class="hint">
+      {text}
+    </p>
+  ) : null;
+}
+
 /** A labelled text input; `hint` is read out with it. */
 export function TextField({
   label,
@@ -35,14 +47,10 @@ export function TextField({
         required={required}
         autoComplete={autoComplete}
         placeholder={placeholder}
-        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-describedby={hintId(id, hint)}
         onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
       />
-      {hint ? (
-        <p id={`${id}-hint`} class="hint">
-          {hint}
-        </p>
-      ) : null}
+      <Hint of={id} text={hint} />
     </div>
   );
 }
@@ -70,14 +78,10 @@ export function LinesField({
         name={name}
         rows={3}
         value={value}
-        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-describedby={hintId(id, hint)}
         onInput={(e) => onInput((e.currentTarget as HTMLTextAreaElement).value)}
       />
-      {hint ? (
-        <p id={`${id}-hint`} class="hint">
-          {hint}
-        </p>
-      ) : null}
+      <Hint of={id} text={hint} />
     </div>
   );
 }
@@ -110,15 +114,11 @@ export function CheckboxField({
         name={name}
         type="checkbox"
         checked={checked}
-        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-describedby={hintId(id, hint)}
         onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
       />
       <label for={id}>{label}</label>
-      {hint ? (
-        <p id={`${id}-hint`} class="hint">
-          {hint}
-        </p>
-      ) : null}
+      <Hint of={id} text={hint} />
     </div>
   );
 }
