@@ -159,6 +159,33 @@ export function ClientDetail({ org, id }: OrgScreenProps) {
 }
 
 /** The grant types as checkboxes: `value` checked, a change gives the whole new list. */
+/** Where the client's codes go and where sign-out may return to, one URI per line: the same on create and edit. */
+function UriFields(v: {
+  redirects: string;
+  onRedirects: (value: string) => void;
+  postLogout: string;
+  onPostLogout: (value: string) => void;
+}) {
+  return (
+    <>
+      <LinesField
+        label="Redirect URIs"
+        name="redirect_uris"
+        value={v.redirects}
+        onInput={v.onRedirects}
+        hint={REDIRECT_HINT}
+      />
+      <LinesField
+        label="Post-logout redirect URIs"
+        name="post_logout_redirect_uris"
+        value={v.postLogout}
+        onInput={v.onPostLogout}
+        hint={POST_LOGOUT_HINT}
+      />
+    </>
+  );
+}
+
 function GrantTypesField({
   value,
   onChange,
@@ -258,19 +285,11 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
               hint="A browser or mobile app that cannot keep a secret; it signs in with PKCE."
             />
           </fieldset>
-          <LinesField
-            label="Redirect URIs"
-            name="redirect_uris"
-            value={redirects}
-            onInput={setRedirects}
-            hint={REDIRECT_HINT}
-          />
-          <LinesField
-            label="Post-logout redirect URIs"
-            name="post_logout_redirect_uris"
-            value={postLogout}
-            onInput={setPostLogout}
-            hint={POST_LOGOUT_HINT}
+          <UriFields
+            redirects={redirects}
+            onRedirects={setRedirects}
+            postLogout={postLogout}
+            onPostLogout={setPostLogout}
           />
           <GrantTypesField
             value={shownGrants}
@@ -478,19 +497,11 @@ function EditClient({
           required
           hint="Shown to people on the consent page."
         />
-        <LinesField
-          label="Redirect URIs"
-          name="redirect_uris"
-          value={redirects}
-          onInput={setRedirects}
-          hint={REDIRECT_HINT}
-        />
-        <LinesField
-          label="Post-logout redirect URIs"
-          name="post_logout_redirect_uris"
-          value={postLogout}
-          onInput={setPostLogout}
-          hint={POST_LOGOUT_HINT}
+        <UriFields
+          redirects={redirects}
+          onRedirects={setRedirects}
+          postLogout={postLogout}
+          onPostLogout={setPostLogout}
         />
         <GrantTypesField
           value={grants}
