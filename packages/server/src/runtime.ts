@@ -3,7 +3,6 @@ import { loadMasterSecret } from './config/master-secret.js';
 import { derivePageKeys } from './crypto/derived-keys.js';
 import { Sealer } from './crypto/sealing.js';
 import type { Deps } from './domain/context.js';
-import { ensureConsoleClient } from './domain/directory/console-client.js';
 import type { OrgCache } from './domain/directory/org-cache.js';
 import { ensureConsoleOrg } from './domain/directory/orgs.js';
 import { KeyRing } from './domain/keys/keys.js';
@@ -80,7 +79,7 @@ export async function openRuntime(
       ...(credentials ? { credentials } : {}),
       ...(orgs ? { orgs } : {}),
     };
-    await ensureConsoleClient(deps, await ensureConsoleOrg(deps));
+    await ensureConsoleOrg(deps);
     return {
       deps,
       poolStats: () => store.poolStats?.() ?? null,

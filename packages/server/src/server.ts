@@ -6,6 +6,8 @@ import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
 import { ClientMetadataDocuments } from './domain/directory/client-metadata-documents.js';
+import { ensureConsoleClient } from './domain/directory/console-client.js';
+import { ensureConsoleOrg } from './domain/directory/orgs.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
 import { mailerFor } from './mail/mailers.js';
@@ -52,6 +54,14 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     cacheCredentials: true,
     mailer: mail.mailer,
   });
+  // The console's client follows this server's TESSERA_URL; a CLI command run with another one
+  // (or none) must not move it, so only serve sets it.
+  try {
+    await ensureConsoleClient(runtime.deps, await ensureConsoleOrg(runtime.deps));
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
   const metrics = new Metrics({
     outboxDepth: () => outboxDepth(runtime.deps.db).catch(() => null),
     pool: () => runtime.poolStats(),

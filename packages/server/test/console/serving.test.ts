@@ -3,10 +3,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config/config.js';
 import { CONSOLE_CLIENT_ID, ensureConsoleClient } from '../../src/domain/directory/console-client.js';
+import { openRuntime } from '../../src/runtime.js';
 import { findClient } from '../../src/storage/repos/clients.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
 import { ownedOrg } from '../management/support/console.js';
+import { TEST_SECRET } from '../support/runtime.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { consoleBuild } from './support/console-build.js';
 
@@ -101,6 +104,23 @@ describe('console: serving the app', () => {
     assert.deepEqual(after?.redirectUris, ['https://id.tessera.test/console/callback']);
     assert.equal(await clientUpdates(server, consoleOrg.id), updatesBefore + 1);
     await ensureConsoleClient(server.deps, consoleOrg);
+  });
+
+  test('a CLI command run with another TESSERA_URL leaves the console client where serve put it', async () => {
+    // What every `tessera` admin command opens: the same store, its own configuration.
+    const cli = await openRuntime(
+      loadConfig({
+        TESSERA_URL: 'http://localhost:4999',
+        TESSERA_DATA_DIR: server.dataDir,
+        TESSERA_SECRET: TEST_SECRET,
+      }),
+      () => {},
+    );
+    await cli.close();
+    const consoleOrg = await findConsoleOrg(server.deps.db);
+    assert.ok(consoleOrg);
+    const client = await findClient(server.deps.db, consoleOrg.id, CONSOLE_CLIENT_ID);
+    assert.deepEqual(client?.redirectUris, [`${server.base}/console/callback`]);
   });
 });
 
