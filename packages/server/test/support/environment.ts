@@ -14,7 +14,9 @@ export const CHROMIUM_PATH = process.env.TESSERA_TEST_CHROMIUM ?? '/usr/bin/chro
 let pgProbe: Promise<boolean> | undefined;
 
 async function probePostgres(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  // A server that is down refuses at once; the limit only has to outlast a busy test process, whose
+  // event loop a synchronous SQLite migration beside the probe can hold for seconds on a loaded machine.
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 15_000 });
   try {
     await client.connect();
     await client.query('select 1');
