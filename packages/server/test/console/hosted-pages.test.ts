@@ -89,7 +89,8 @@ describe('hosted pages: accessibility and screenshots', () => {
     // The next sign-in asks nothing more.
     const again = await browser.newContext({ viewport: DESKTOP });
     const next = await signInToConsole(again, server, 'owner@acme.test');
-    assert.equal(new URL(next.url()).pathname, '/console/o/acme/settings');
+    // The app shows its bar first, then goes on from /console/ to the first org.
+    await next.waitForURL((u) => u.pathname === '/console/o/acme/settings');
     await again.close();
   });
 });
