@@ -1,4 +1,4 @@
-import { newId } from '../../crypto/random.js';
+import { newSortableId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { deleteDeliveriesOfWebhook, insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
 import type { AuditEntry } from '../audit/entry.js';
@@ -24,7 +24,7 @@ export async function enqueueDeliveries(db: Db, orgId: string, entry: AuditEntry
   await insertDeliveries(
     db,
     targets.map((webhookId) => ({
-      id: newId('wdl'),
+      id: newSortableId('wdl'),
       org_id: orgId,
       webhook_id: webhookId,
       event_id: entry.id,
