@@ -1,28 +1,22 @@
-import { newId } from '../crypto/random.js';
 import type { Sealer } from '../crypto/sealing.js';
 import { signedHeaders, signingKey } from '../crypto/webhook-signature.js';
-import { disableWebhook } from '../domain/webhooks/disable.js';
 import { nextRetryDelay } from '../domain/webhooks/retry-schedule.js';
-import type { Db } from '../storage/db.js';
-import {
-  type ClaimedDelivery,
-  type DeliveryRow,
-  findDelivery,
-  insertAttempt,
-  settleDelivery,
-} from '../storage/repos/webhook-deliveries.js';
+import type { ClaimedDelivery, DeliveryRow } from '../storage/repos/webhook-deliveries.js';
 import type { DeliveryTarget } from '../storage/repos/webhook-targets.js';
 import type { HttpsSender, SendResult } from './https-sender.js';
+import type { Settler } from './settler.js';
 import type { WorkerLog } from './worker-log.js';
 
 export interface AttemptContext {
-  readonly db: Db;
   readonly sealer: Sealer;
   readonly sender: HttpsSender;
+  readonly settler: Settler;
   /** Retry delays in ms (config.webhookRetrySchedule). */
   readonly schedule: readonly number[];
   readonly random: () => number;
   readonly log: WorkerLog;
+  /** Signing keys by sealed secret: opened once, not once per delivery (a new secret is a new key). */
+  readonly keys: Map<string, Buffer>;
 }
 
 export interface AttemptOutcome {
@@ -35,22 +29,29 @@ export interface AttemptOutcome {
  * One attempt at one claimed delivery: sign (fresh `webhook-timestamp`, the same `webhook-id` and
  * body every time), send, and settle the outcome with its log entry in one transaction. 2xx is
  * delivered; 410, or a failure with the schedule spent, fails it for good and disables the webhook;
- * anything else is retried later.
+ * anything else is retried later. Settling goes through the worker's group commit (settler.ts).
  */
 export async function attemptDelivery(
   ctx: AttemptContext,
   delivery: ClaimedDelivery,
   token: string,
   target: DeliveryTarget | undefined,
+  /** Called once the request is over (answered, refused or timed out), before settling. */
+  onSent: () => void = () => {},
 ): Promise<AttemptOutcome> {
   if (target?.active !== 1) {
     // Deleted or disabled since the event: nothing to send (a retry can re-queue it once active).
-    const now = Date.now();
-    const change = { status: 'skipped' as const, attempts: delivery.attempts, nextAttemptAt: null, now };
-    await settleDelivery(ctx.db, delivery.id, token, change);
+    onSent();
+    const settlement = { id: delivery.id, token, status: 'skipped' as const, attempts: delivery.attempts };
+    await ctx.settler.settle({
+      settlement: { ...settlement, nextAttemptAt: null, now: Date.now() },
+      attempt: null,
+      target,
+    });
     return { status: 'skipped', nextAttemptAt: null };
   }
   const result = await send(ctx, delivery, target);
+  onSent();
   const now = Date.now();
   const attempts = delivery.attempts + 1;
   let outcome: AttemptOutcome;
@@ -64,21 +65,15 @@ export async function attemptDelivery(
         ? { status: 'failed', nextAttemptAt: null }
         : { status: 'pending', nextAttemptAt: now + delay };
   }
-  let disabled = false;
-  await ctx.db.transaction().execute(async (trx) => {
-    const held = await settleDelivery(trx, delivery.id, token, { ...outcome, attempts, now });
-    // The attempt happened either way; it is logged unless the delivery itself is gone.
-    if (held || (await findDelivery(trx, delivery.webhook_id, delivery.id))) {
-      await insertAttempt(trx, {
-        id: newId('wda'),
-        delivery_id: delivery.id,
-        attempted_at: now - result.durationMs,
-        status_code: result.status,
-        duration_ms: result.durationMs,
-        error: result.error,
-      });
-    }
-    if (held && outcome.status === 'failed') disabled = await disableWebhook(trx, target, now);
+  const { disabled } = await ctx.settler.settle({
+    settlement: { id: delivery.id, token, ...outcome, attempts, now },
+    attempt: {
+      attempted_at: now - result.durationMs,
+      status_code: result.status,
+      duration_ms: result.durationMs,
+      error: result.error,
+    },
+    target,
   });
   const fields = {
     deliveryId: delivery.id,
@@ -99,11 +94,16 @@ async function send(
   delivery: ClaimedDelivery,
   target: DeliveryTarget,
 ): Promise<SendResult> {
-  let key: Buffer;
-  try {
-    key = signingKey(ctx.sealer.open(target.secret_sealed));
-  } catch {
-    return { status: null, durationMs: 0, error: 'the signing secret cannot be read', retryAfterMs: null };
+  let key = ctx.keys.get(target.secret_sealed);
+  if (!key) {
+    try {
+      key = signingKey(ctx.sealer.open(target.secret_sealed));
+    } catch {
+      return { status: null, durationMs: 0, error: 'the signing secret cannot be read', retryAfterMs: null };
+    }
+    // Bounded: a worker serving very many webhooks opens some secrets again.
+    if (ctx.keys.size >= 1_000) ctx.keys.clear();
+    ctx.keys.set(target.secret_sealed, key);
   }
   const headers = signedHeaders(key, delivery.event_id, Math.floor(Date.now() / 1000), delivery.body);
   return ctx.sender.post(target.url, headers, delivery.body);

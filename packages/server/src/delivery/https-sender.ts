@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import { checkAddress, checkedLookup, type Resolver, systemResolver } from './checked-lookup.js';
 
 export interface SenderOptions {
@@ -7,6 +8,8 @@ export interface SenderOptions {
   allowPrivate: boolean;
   /** Whole-attempt limit, DNS and TLS included (DESIGN §6: 15 s). */
   timeoutMs?: number;
+  /** Kept-alive connections per origin, busy or idle (default 32: the worker's concurrency). */
+  connectionsPerOrigin?: number;
   /** Extra trusted CA certificates (PEM). For tests only: production trusts the system's CAs. */
   ca?: string | undefined;
   /** DNS resolution; tests give a fake one to show that the checked address is the one dialled. */
@@ -31,19 +34,26 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
  * Posts webhook payloads over HTTPS: https only, redirects never followed (a 3xx is a failure),
  * one time limit for the whole attempt, and every connection checked by the address policy at
  * connect time (see checked-lookup.ts). Kept-alive sockets were checked when they connected.
+ *
+ * One pool per origin (Node's agent keys sockets by host, port and TLS options): up to
+ * `connectionsPerOrigin` connections, all kept when idle, so a busy receiver is not handed a new TLS
+ * handshake whenever the number in flight dips. The TLS context is built once, not per connection.
  */
 export class HttpsSender {
   readonly #options: SenderOptions;
   readonly #agent: Agent;
+  readonly #lookup: LookupFunction;
 
   constructor(options: SenderOptions) {
     this.#options = options;
+    const connections = options.connectionsPerOrigin ?? 32;
     this.#agent = new Agent({
       keepAlive: true,
-      maxSockets: 64,
-      maxFreeSockets: 16,
-      ...(options.ca ? { ca: options.ca } : {}),
+      maxSockets: connections,
+      maxFreeSockets: connections,
+      secureContext: createSecureContext(options.ca ? { ca: options.ca } : {}),
     });
+    this.#lookup = checkedLookup(options.resolver ?? systemResolver, options.allowPrivate);
   }
 
   close(): void {
@@ -82,7 +92,7 @@ export class HttpsSender {
         {
           method: 'POST',
           agent: this.#agent,
-          lookup: checkedLookup(this.#options.resolver ?? systemResolver, this.#options.allowPrivate),
+          lookup: this.#lookup,
           headers: {
             ...headers,
             'content-type': 'application/json',

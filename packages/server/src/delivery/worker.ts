@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../domain/context.js';
 import { onEnqueued } from '../domain/webhooks/outbox-signal.js';
-import { type ClaimedDelivery, claimDue } from '../storage/repos/webhook-deliveries.js';
-import { loadDeliveryTargets } from '../storage/repos/webhook-targets.js';
+import type { ClaimedDelivery } from '../storage/repos/webhook-deliveries.js';
+import type { DeliveryTarget } from '../storage/repos/webhook-targets.js';
 import { type AttemptContext, attemptDelivery } from './attempt.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
 import { listenForDeliveries } from './pg-listener.js';
+import { Settler } from './settler.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
 
 export interface WorkerOptions {
-  /** Deliveries attempted at once by this worker (default 32). */
+  /** Deliveries attempted at once by this worker (default 32); it holds claims on up to three times as many. */
   concurrency?: number;
   /** Longest wait between looks for due deliveries (default 1 s; ±20 % jitter). */
   pollMs?: number;
@@ -29,22 +30,44 @@ export interface WorkerOptions {
   metrics?: { deliveryAttempted(outcome: 'delivered' | 'retry' | 'failed' | 'skipped'): void };
 }
 
+/** Claims held at most, in batches of `concurrency`: one on the wire, up to two waiting. */
+const HELD_BATCHES = 3;
+
+interface Work {
+  delivery: ClaimedDelivery;
+  token: string;
+  leaseUntil: number;
+  target: DeliveryTarget | undefined;
+}
+
 /**
- * The delivery worker: claims due deliveries (claimDue: SKIP LOCKED on PostgreSQL, a single atomic
- * UPDATE on SQLite), attempts up to `concurrency` of them at once, and settles each. Several workers
- * — in `tessera serve` processes and `tessera worker` processes — share one database safely; a
- * worker that dies leaves claims that expire after the lease, so delivery is at least once.
+ * The delivery worker: claims due deliveries in batches (claimDue: SKIP LOCKED on PostgreSQL, a
+ * single atomic UPDATE on SQLite), sends up to `concurrency` at once over one keep-alive connection
+ * pool per origin, and settles the outcomes in batches whose transaction also takes the next claim
+ * (settler.ts). It claims ahead, up to three times `concurrency`, so the next batch is ready while
+ * one is on the wire. Several workers — in `tessera serve` processes and `tessera worker` processes — share
+ * one database safely; a worker that dies leaves claims that expire after the lease, so delivery is
+ * at least once.
  */
 export class DeliveryWorker {
   readonly #deps: Pick<Deps, 'db' | 'dialect' | 'sealer' | 'config'>;
   readonly #ctx: AttemptContext;
   readonly #sender: HttpsSender;
+  readonly #settler: Settler;
   readonly #concurrency: number;
   readonly #pollMs: number;
   readonly #leaseMs: number;
+  readonly #timeoutMs: number;
   readonly #log: WorkerLog;
   readonly #metrics: WorkerOptions['metrics'];
+  /** Claimed, not yet sent. */
+  readonly #ready: Work[] = [];
+  /** Requests on the wire. */
+  #sending = 0;
+  /** Every attempt until it is settled (stop() waits for them). */
   readonly #inflight = new Set<Promise<void>>();
+  /** More may be due than the last claim took: a change, a retry's time, a poll, a full claim. */
+  #moreDue = true;
   #stopping = false;
   #loop: Promise<void> | null = null;
   #woken = false;
@@ -58,19 +81,23 @@ export class DeliveryWorker {
     this.#concurrency = options.concurrency ?? 32;
     this.#pollMs = options.pollMs ?? 1000;
     const timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
+    this.#timeoutMs = timeoutMs;
     this.#leaseMs = options.leaseMs ?? 2 * timeoutMs;
     this.#log = options.log ?? silentLog;
     this.#metrics = options.metrics;
     this.#sender = new HttpsSender({
       allowPrivate: deps.config.webhooksAllowPrivate,
       timeoutMs,
+      connectionsPerOrigin: this.#concurrency,
       ca: options.ca,
       ...(options.resolver ? { resolver: options.resolver } : {}),
     });
+    this.#settler = new Settler(deps.db, deps.dialect);
     this.#ctx = {
-      db: deps.db,
       sealer: deps.sealer,
       sender: this.#sender,
+      settler: this.#settler,
+      keys: new Map(),
       schedule: deps.config.webhookRetrySchedule,
       random: options.random ?? Math.random,
       log: this.#log,
@@ -79,21 +106,25 @@ export class DeliveryWorker {
 
   start(): this {
     if (this.#loop) return this;
-    const unsubscribe = onEnqueued(() => this.#wake());
+    const unsubscribe = onEnqueued(() => this.#wake(true));
     this.#cleanup.push(async () => unsubscribe());
     if (this.#deps.dialect === 'postgres' && this.#deps.config.databaseUrl) {
-      const listener = listenForDeliveries(this.#deps.config.databaseUrl, () => this.#wake(), this.#log);
+      const listener = listenForDeliveries(this.#deps.config.databaseUrl, () => this.#wake(true), this.#log);
       this.#cleanup.push(() => listener.close());
     }
     this.#loop = this.#run();
     return this;
   }
 
-  /** Stops claiming, lets the attempts in flight finish (each is bounded by the timeout), and closes. */
+  /**
+   * Stops claiming, hands back what it claimed but did not start (due again at once, for any
+   * worker), lets the attempts in flight finish (each is bounded by the timeout), and closes.
+   */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.#wake();
+    this.#wake(false);
     await this.#loop;
+    await this.#handBack(this.#ready.splice(0));
     await Promise.allSettled([...this.#inflight]);
     if (this.#dueTimer) clearTimeout(this.#dueTimer);
     for (const close of this.#cleanup.splice(0)) await close();
@@ -102,48 +133,70 @@ export class DeliveryWorker {
 
   async #run(): Promise<void> {
     while (!this.#stopping) {
-      const capacity = this.#concurrency - this.#inflight.size;
-      let claimed = 0;
-      if (capacity > 0) {
+      this.#pump();
+      // Claim ahead: while fewer than one batch wait to be sent, take up to another (at most
+      // three batches held), so the next claim's round trips overlap the sending.
+      const room = HELD_BATCHES * this.#concurrency - this.#sending - this.#ready.length;
+      if (this.#moreDue && this.#ready.length < this.#concurrency && room >= this.#concurrency) {
+        this.#moreDue = false;
         try {
-          claimed = await this.#claim(capacity);
+          // A claim as large as asked for means more may be due.
+          if ((await this.#claim(room)) === room) this.#moreDue = true;
         } catch (error) {
           this.#log.error(
             { err: { message: (error as Error).message } },
             'claiming webhook deliveries failed',
           );
         }
+        if (this.#stopping) break;
+        this.#pump();
+        if (this.#moreDue) continue;
       }
-      if (this.#stopping) break;
-      // A full batch means more may be due: look again as soon as a slot is free.
-      if (capacity > 0 && claimed === capacity) continue;
       const poll = this.#pollMs * (0.8 + 0.4 * Math.random());
-      await this.#sleep(Math.max(0, Math.min(poll, this.#dueAt - Date.now())));
+      if (await this.#sleep(Math.max(0, Math.min(poll, this.#dueAt - Date.now())))) this.#moreDue = true;
     }
   }
 
-  async #claim(capacity: number): Promise<number> {
+  async #claim(limit: number): Promise<number> {
     const now = Date.now();
     const token = randomUUID();
-    const { db, dialect } = this.#deps;
-    const claimed = await claimDue(db, dialect, {
-      limit: capacity,
-      now,
-      leaseUntil: now + this.#leaseMs,
-      token,
-    });
-    if (claimed.length === 0) return 0;
-    const targets = await loadDeliveryTargets(db, [...new Set(claimed.map((d) => d.webhook_id))]);
-    for (const delivery of claimed) this.#dispatch(delivery, token, targets);
-    return claimed.length;
+    const leaseUntil = now + this.#leaseMs;
+    const { deliveries, targets } = await this.#settler.claim({ limit, now, leaseUntil, token });
+    for (const delivery of deliveries) {
+      this.#ready.push({ delivery, token, leaseUntil, target: targets.get(delivery.webhook_id) });
+    }
+    return deliveries.length;
   }
 
-  #dispatch(
-    delivery: ClaimedDelivery,
-    token: string,
-    targets: Awaited<ReturnType<typeof loadDeliveryTargets>>,
-  ) {
-    const run = attemptDelivery(this.#ctx, delivery, token, targets.get(delivery.webhook_id)).then(
+  /**
+   * Starts claimed deliveries while fewer than `concurrency` are on the wire. One whose lease would
+   * end before its attempt could (receivers slow to time out kept it waiting) is handed back
+   * instead: once the lease is over, another worker may send it.
+   */
+  #pump(): void {
+    while (!this.#stopping && this.#sending < this.#concurrency && this.#ready.length > 0) {
+      const work = this.#ready.shift() as Work;
+      if (work.leaseUntil - Date.now() < this.#timeoutMs) this.#track(this.#handBack([work]));
+      else this.#dispatch(work);
+    }
+  }
+
+  #track(run: Promise<void>): void {
+    const tracked = run.finally(() => this.#inflight.delete(tracked));
+    this.#inflight.add(tracked);
+  }
+
+  #dispatch({ delivery, token, target }: Work): void {
+    this.#sending++;
+    let sent = false;
+    const onSent = () => {
+      if (sent) return;
+      sent = true;
+      this.#sending--;
+      this.#pump();
+      this.#wake(false);
+    };
+    const run = attemptDelivery(this.#ctx, delivery, token, target, onSent).then(
       (outcome) => {
         this.#metrics?.deliveryAttempted(outcome.status === 'pending' ? 'retry' : outcome.status);
         if (outcome.nextAttemptAt !== null) this.#wakeAt(outcome.nextAttemptAt);
@@ -156,14 +209,34 @@ export class DeliveryWorker {
         );
       },
     );
-    const tracked = run.finally(() => {
-      this.#inflight.delete(tracked);
-      this.#wake();
-    });
-    this.#inflight.add(tracked);
+    this.#track(run.finally(onSent));
   }
 
-  #wake(): void {
+  /** Claimed but never started: pending again, due now (for any worker), with no attempt counted. */
+  async #handBack(works: Work[]): Promise<void> {
+    const now = Date.now();
+    await Promise.allSettled(
+      works.map(({ delivery, token, target }) =>
+        this.#settler.settle({
+          settlement: {
+            id: delivery.id,
+            token,
+            status: 'pending',
+            attempts: delivery.attempts,
+            nextAttemptAt: now,
+            now,
+          },
+          attempt: null,
+          target,
+        }),
+      ),
+    );
+    this.#wake(true);
+  }
+
+  /** Look again now; `due` says deliveries may have become due (not just a slot freed). */
+  #wake(due: boolean): void {
+    if (due) this.#moreDue = true;
     this.#woken = true;
     this.#interrupt?.();
   }
@@ -177,27 +250,29 @@ export class DeliveryWorker {
       () => {
         this.#dueTimer = null;
         this.#dueAt = Number.POSITIVE_INFINITY;
-        this.#wake();
+        this.#wake(true);
       },
       Math.max(0, at - Date.now()),
     );
   }
 
-  #sleep(ms: number): Promise<void> {
+  /** Sleeps until woken or `ms` pass; true when the time ran out (a poll is due). */
+  #sleep(ms: number): Promise<boolean> {
     if (this.#woken) {
       this.#woken = false;
-      return Promise.resolve();
+      return Promise.resolve(false);
     }
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      this.#interrupt = done;
-      function done() {
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(true), ms);
+      this.#interrupt = () => done(false);
+      function done(timedOut: boolean) {
         clearTimeout(timer);
-        resolve();
+        resolve(timedOut);
       }
-    }).then(() => {
+    }).then((timedOut) => {
       this.#interrupt = null;
       this.#woken = false;
+      return timedOut;
     });
   }
 }

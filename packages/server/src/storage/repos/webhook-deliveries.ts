@@ -7,7 +7,16 @@ export type AttemptRow = WebhookDeliveryAttemptsTable;
 export type ClaimedDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event_id' | 'body' | 'attempts'>;
 
 // A literal, not a parameter: only then do SQLite and PostgreSQL use the partial index on pending rows.
-const PENDING = sql.lit<'pending'>('pending');
+export const PENDING = sql.lit<'pending'>('pending');
+
+export interface ClaimOptions {
+  limit: number;
+  now: number;
+  leaseUntil: number;
+  token: string;
+  /** Deliveries not to claim (those settled in the same write: they are claimed by the next one). */
+  exclude?: readonly string[];
+}
 
 export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
@@ -23,52 +32,78 @@ export async function deleteDeliveriesOfWebhook(db: Db, webhookId: string): Prom
  * UPDATE under its single write lock, so two processes never claim the same row either. A claim
  * moves `next_attempt_at` to the lease's end: if the worker dies, the delivery is due again then.
  */
-export async function claimDue(
-  db: Db,
-  dialect: Dialect,
-  options: { limit: number; now: number; leaseUntil: number; token: string },
-): Promise<ClaimedDelivery[]> {
-  let due = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', PENDING)
-    .where('next_attempt_at', '<=', options.now)
-    .orderBy('next_attempt_at')
-    .limit(options.limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+export async function claimDue(db: Db, dialect: Dialect, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  // The rows are picked (and on PostgreSQL locked) once, in a CTE: as a subquery of the UPDATE they
+  // may be scanned again, and each scan with SKIP LOCKED can pick other rows (more than `limit`).
   return db
+    .with('due', (qc) => {
+      let due = qc
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', PENDING)
+        .where('next_attempt_at', '<=', options.now)
+        .orderBy('next_attempt_at')
+        .limit(options.limit);
+      if (options.exclude?.length) due = due.where('id', 'not in', options.exclude);
+      return dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+    })
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: options.leaseUntil, claim_token: options.token })
-    .where('id', 'in', due)
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
     .where('status', '=', PENDING)
     .returning(['id', 'webhook_id', 'event_id', 'body', 'attempts'])
     .execute();
 }
 
+export interface Settlement {
+  id: string;
+  /** The claim this worker holds: only then is the row changed. */
+  token: string;
+  status: DeliveryRow['status'];
+  attempts: number;
+  /** When a pending delivery is due again; null once it is done. */
+  nextAttemptAt: number | null;
+  now: number;
+}
+
 /**
- * Settles a claimed delivery: done (`delivered`, `failed`, `skipped`) or pending again at
- * `nextAttemptAt`. Only while this worker's claim holds; false when it had expired and another
- * worker may own the delivery now.
+ * Settles claimed deliveries in one statement: each done (`delivered`, `failed`, `skipped`) or
+ * pending again at `nextAttemptAt`, but only while its worker's claim holds. Answers the ids that
+ * were held; one missing had its claim expire, and another worker may own it now. The same SQL on
+ * both databases: `UPDATE … FROM (VALUES …)` with typed casts, RETURNING.
  */
-export async function settleDelivery(
+export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<Set<string>> {
+  if (settlements.length === 0) return new Set();
+  const values = sql.join(
+    settlements.map(
+      (s) =>
+        sql`(${s.id}, ${s.token}, ${s.status}, cast(${s.attempts} as integer), cast(${s.nextAttemptAt} as bigint), cast(${s.now} as bigint))`,
+    ),
+  );
+  const { rows } = await sql<{ id: string }>`
+    update webhook_deliveries
+    set status = v.column3, attempts = v.column4, next_attempt_at = v.column5, claim_token = null,
+        updated_at = v.column6
+    from (values ${values}) as v
+    where webhook_deliveries.id = v.column1 and webhook_deliveries.claim_token = v.column2
+    returning webhook_deliveries.id`.execute(db);
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Which of these deliveries still exist, for logging attempts against them in the caller's
+ * transaction. On PostgreSQL the rows are locked (FOR KEY SHARE) until it ends, so a deletion under
+ * way is waited for and one that comes later waits: the log row never points at a deleted row.
+ */
+export async function existingDeliveries(
   db: Db,
-  id: string,
-  token: string,
-  change: { status: DeliveryRow['status']; attempts: number; nextAttemptAt: number | null; now: number },
-): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status: change.status,
-      attempts: change.attempts,
-      next_attempt_at: change.nextAttemptAt,
-      claim_token: null,
-      updated_at: change.now,
-    })
-    .where('id', '=', id)
-    .where('claim_token', '=', token)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  dialect: Dialect,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const query = db.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids);
+  const rows = await (dialect === 'postgres' ? query.forKeyShare() : query).execute();
+  return new Set(rows.map((r) => r.id));
 }
 
 /** A webhook's pending deliveries become `skipped` (it was set inactive). */
@@ -81,8 +116,12 @@ export async function skipPendingOfWebhook(db: Db, webhookId: string, now: numbe
     .execute();
 }
 
-export async function insertAttempt(db: Db, row: AttemptRow): Promise<void> {
-  await db.insertInto('webhook_delivery_attempts').values(row).execute();
+export async function insertAttempts(db: Db, rows: readonly AttemptRow[]): Promise<void> {
+  if (rows.length > 0)
+    await db
+      .insertInto('webhook_delivery_attempts')
+      .values([...rows])
+      .execute();
 }
 
 /** A webhook's deliveries, newest event first. */

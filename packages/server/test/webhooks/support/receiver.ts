@@ -30,6 +30,7 @@ export class Receiver {
   readonly #server: Server;
   readonly #counts = new Map<string, number>();
   #waiters: (() => void)[] = [];
+  #count: { n: number; reached(): void } | null = null;
 
   private constructor(tls: TestTls) {
     this.#server = createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 30_000 }, (req, res) => {
@@ -53,6 +54,7 @@ export class Receiver {
         const n = (this.#counts.get(path) ?? 0) + 1;
         this.#counts.set(path, n);
         for (const wake of this.#waiters.splice(0)) wake();
+        if (this.#count && this.received.length >= this.#count.n) this.#count.reached();
         const reply = await this.respond(entry, n);
         if (reply === 'hang') return;
         res.writeHead(reply.status, reply.headers ?? {}).end();
@@ -92,6 +94,28 @@ export class Receiver {
         });
       });
     }
+  }
+
+  /**
+   * Resolves once `n` requests are held in `received`, at the cost of one comparison per request
+   * (benches: `until` wakes a waiter on every request), or fails after `timeoutMs`.
+   */
+  count(n: number, timeoutMs: number): Promise<void> {
+    if (this.received.length >= n) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#count = null;
+        reject(new Error(`timed out waiting for ${n} requests (${this.received.length} received)`));
+      }, timeoutMs);
+      this.#count = {
+        n,
+        reached: () => {
+          clearTimeout(timer);
+          this.#count = null;
+          resolve();
+        },
+      };
+    });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import type { Db } from '../db.js';
+import type { WebhooksTable } from '../schema.js';
+import {
+  type AttemptRow,
+  type ClaimedDelivery,
+  type ClaimOptions,
+  PENDING,
+  type Settlement,
+} from './webhook-deliveries.js';
+
+export interface BatchResult {
+  /** The settlements whose claim still held. */
+  held: Set<string>;
+  claimed: ClaimedDelivery[];
+  /** The claimed deliveries' webhooks (deleted ones are absent). */
+  targets: WebhooksTable[];
+}
+
+/**
+ * PostgreSQL only: the worker's whole write in one statement, so one round trip instead of six
+ * (BEGIN, settle, log, claim, read the webhooks, COMMIT) while the event loop is busy sending. A
+ * statement is atomic on its own. Data-modifying CTEs all see the snapshot from before the
+ * statement: the attempts are logged for the deliveries settled (their UPDATE holds their rows)
+ * and for others that exist (a delivery deleted with its webhook does not; FOR KEY SHARE waits for
+ * a deletion under way, so the log row never points at a row deleted meanwhile), and the claim
+ * leaves out what this statement settles (no row is changed twice).
+ * Settlements that disable a webhook do not come here (see settler.ts).
+ */
+export async function settleAndClaimOnPostgres(
+  db: Db,
+  settlements: readonly Settlement[],
+  attempts: readonly AttemptRow[],
+  claim: ClaimOptions | null,
+): Promise<BatchResult> {
+  const none = sql`select null::text as id where false`;
+  const settled =
+    settlements.length === 0
+      ? none
+      : sql`update webhook_deliveries as d
+          set status = v.status, attempts = v.attempts, next_attempt_at = v.next_at, claim_token = null,
+              updated_at = v.now
+          from (values ${sql.join(
+            settlements.map(
+              (s) =>
+                sql`(${s.id}::text, ${s.token}::text, ${s.status}::text, ${s.attempts}::int, ${s.nextAttemptAt}::bigint, ${s.now}::bigint)`,
+            ),
+          )}) as v (id, token, status, attempts, next_at, now)
+          where d.id = v.id and d.claim_token = v.token
+          returning d.id`;
+  const logged =
+    attempts.length === 0
+      ? sql`select 1 where false`
+      : sql`insert into webhook_delivery_attempts
+            (id, delivery_id, attempted_at, status_code, duration_ms, error)
+          select a.* from (values ${sql.join(
+            attempts.map(
+              (a) =>
+                sql`(${a.id}::text, ${a.delivery_id}::text, ${a.attempted_at}::bigint, ${a.status_code}::int, ${a.duration_ms}::int, ${a.error}::text)`,
+            ),
+          )}) as a (id, delivery_id, attempted_at, status_code, duration_ms, error)
+          where a.delivery_id in (select id from settled)
+            or exists (select 1 from webhook_deliveries d where d.id = a.delivery_id for key share)`;
+  const skipped = settlements.map((s) => s.id);
+  // The rows to claim are picked (and locked) once, in a CTE of their own: as a subquery of the
+  // UPDATE they may be scanned again, and each scan with SKIP LOCKED can pick other rows.
+  const due = !claim
+    ? sql`select null::text as id where false`
+    : sql`select id from webhook_deliveries
+          where status = ${PENDING} and next_attempt_at <= ${claim.now}
+            ${skipped.length > 0 ? sql`and id not in (${sql.join(skipped)})` : sql``}
+          order by next_attempt_at
+          limit ${claim.limit}
+          for update skip locked`;
+  const claimed = !claim
+    ? sql`select null::text as id, null::text as webhook_id, null::text as event_id, null::text as body,
+          null::int as attempts where false`
+    : sql`update webhook_deliveries
+          set next_attempt_at = ${claim.leaseUntil}, claim_token = ${claim.token}
+          where id in (select id from due) and status = ${PENDING}
+          returning id, webhook_id, event_id, body, attempts`;
+  const { rows } = await sql<{ held: string[]; claimed: ClaimedDelivery[]; targets: WebhooksTable[] }>`
+    with settled as (${settled}), logged as (${logged}), due as (${due}), claimed as (${claimed})
+    select
+      (select coalesce(json_agg(id), '[]') from settled) as held,
+      (select coalesce(json_agg(claimed), '[]') from claimed) as claimed,
+      (select coalesce(json_agg(w), '[]') from webhooks w
+        where w.id in (select webhook_id from claimed)) as targets`.execute(db);
+  const row = rows[0] ?? { held: [], claimed: [], targets: [] };
+  return { held: new Set(row.held), claimed: row.claimed, targets: row.targets };
+}
