@@ -1,11 +1,5 @@
 import type { Db } from '../../storage/db.js';
-import {
-  DAY_MS,
-  sealCounts,
-  sealedKeys,
-  sealedPerDay,
-  sealedUntil,
-} from '../../storage/repos/audit-counts.js';
+import { DAY_MS, sealCounts, sealedUntil } from '../../storage/repos/audit-counts.js';
 import {
   type AuditFilter,
   countAuditEvents,
@@ -13,6 +7,7 @@ import {
   type TimeRange,
 } from '../../storage/repos/audit-events.js';
 import { clock } from '../clock.js';
+import { daysSealed, keysSealed, knownMark } from './sealed-counts.js';
 
 /**
  * How long after a UTC day ends its counts are sealed. An entry's `at` is taken when its change is
@@ -26,8 +21,11 @@ export const SEAL_MARGIN_MS = 60 * 60 * 1000;
  * for an org counts its whole history once); returns up to where they are sealed.
  */
 export async function ensureSealed(db: Db, orgId: string, now = clock.now()): Promise<number> {
-  const mark = await sealedUntil(db, orgId);
   const target = Math.floor((now - SEAL_MARGIN_MS) / DAY_MS) * DAY_MS;
+  // The mark only moves forward: one this process saw that is new enough needs no read.
+  const known = knownMark(orgId);
+  if (known >= target) return known;
+  const mark = await sealedUntil(db, orgId);
   if (mark >= target) return mark;
   await sealCounts(db, orgId, mark, target);
   return target;
@@ -46,7 +44,7 @@ export interface KeyRefinement {
  */
 export async function keysOf(db: Db, orgId: string, sealed: number, r: KeyRefinement) {
   if (r.entity === null && r.verb === null && r.keyPrefix === null) return null;
-  const [old, recent] = await Promise.all([sealedKeys(db, orgId), keysSince(db, orgId, sealed)]);
+  const [old, recent] = await Promise.all([keysSealed(db, orgId, sealed), keysSince(db, orgId, sealed)]);
   const keys = new Set<string>();
   for (const k of [...old, ...recent]) {
     if (r.entity !== null && k.entity !== r.entity) continue;
@@ -91,7 +89,7 @@ export async function countSegments(
   const live = (r: TimeRange | null) => (r === null ? 0 : countAuditEvents(db, filter, [r]));
   const [topN, days, bottomN] = await Promise.all([
     live(top),
-    sealedPerDay(db, filter.orgId, filter.keys, firstDay / DAY_MS, endDay / DAY_MS),
+    daysSealed(db, filter.orgId, sealed, filter.keys, firstDay / DAY_MS, endDay / DAY_MS),
     live(bottom),
   ]);
   const segments: Segment[] = [];

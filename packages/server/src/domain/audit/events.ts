@@ -58,13 +58,19 @@ export async function listEvents(deps: Deps, org: Org, q: EventQuery): Promise<E
   if (keys !== null && keys.length === 0) return { entries: [], total: 0 };
   const filter: AuditFilter = { orgId: org.id, keys, actorId: q.actorId };
   const range: TimeRange = { from: q.from, to: q.to };
-  const segments = await countSegments(deps.db, filter, range, sealed);
-  const total = segments.reduce((sum, s) => sum + s.n, 0);
   const offset = q.page * q.perPage;
+  // The first page needs no seeking: it is read beside the count rather than after it.
+  const [segments, first] = await Promise.all([
+    countSegments(deps.db, filter, range, sealed),
+    offset === 0
+      ? pageAuditEvents(deps.db, filter, range, { offset: 0, limit: q.perPage, fromOldest: false })
+      : null,
+  ]);
+  const total = segments.reduce((sum, s) => sum + s.n, 0);
   if (offset >= total) return { entries: [], total };
   const limit = Math.min(q.perPage, total - offset);
-  const rows = await readWindow(deps, filter, range, segments, offset, limit);
-  return { entries: rows.map(toAuditEntry), total };
+  const rows = first ?? (await readWindow(deps, filter, range, segments, offset, limit));
+  return { entries: rows.slice(0, limit).map(toAuditEntry), total };
 }
 
 /**
