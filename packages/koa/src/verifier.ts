@@ -128,7 +128,7 @@ export function createVerifierWith(options: VerifierOptions, runtime: VerifierRu
       const jws = parseJws(token);
       if (jws === null) return null;
       const key = await keys.get(jws.kid);
-      if (key === undefined || !verifyRs256(jws, key)) return null;
+      if (key === undefined || !(await verifyRs256(jws, key))) return null;
       // The payload is parsed only once its signature holds: unauthenticated JSON is never looked at.
       const payload = decodeJsonObject(jws.encodedPayload);
       if (payload === null) return null;
