@@ -58,8 +58,8 @@ interface Waiting<T, R> {
 
 /**
  * The delivery worker's one writer, a group commit: every outcome that arrives while a write runs
- * (or in the same turn of the event loop) is settled by the next write, and the worker's next claim
- * rides in that same transaction. A busy worker so commits once per batch of deliveries, not twice
+ * (or within SETTLE_WAIT_MS) is settled by the next write, and the worker's next claim rides in
+ * that same write (one statement on PostgreSQL, one transaction on SQLite). A busy worker so commits once per batch of deliveries, not twice
  * per delivery, which on both databases was most of a delivery's cost.
  */
 export class Settler {

@@ -24,7 +24,7 @@ export interface BatchResult {
  * statement: the attempts are logged for the deliveries settled (their UPDATE holds their rows)
  * and for others that exist (a delivery deleted with its webhook does not; FOR KEY SHARE waits for
  * a deletion under way, so the log row never points at a row deleted meanwhile), and the claim
- * leaves out what this statement settles (no row is changed twice).
+ * leaves out `exclude` (the caller passes what this statement settles: no row changes twice).
  * Settlements that disable a webhook do not come here (see settler.ts).
  */
 export async function settleAndClaimOnPostgres(
@@ -61,14 +61,14 @@ export async function settleAndClaimOnPostgres(
           )}) as a (id, delivery_id, attempted_at, status_code, duration_ms, error)
           where a.delivery_id in (select id from settled)
             or exists (select 1 from webhook_deliveries d where d.id = a.delivery_id for key share)`;
-  const skipped = settlements.map((s) => s.id);
+  const exclude = claim?.exclude ?? [];
   // The rows to claim are picked (and locked) once, in a CTE of their own: as a subquery of the
   // UPDATE they may be scanned again, and each scan with SKIP LOCKED can pick other rows.
   const due = !claim
-    ? sql`select null::text as id where false`
+    ? none
     : sql`select id from webhook_deliveries
           where status = ${PENDING} and next_attempt_at <= ${claim.now}
-            ${skipped.length > 0 ? sql`and id not in (${sql.join(skipped)})` : sql``}
+            ${exclude.length > 0 ? sql`and id not in (${sql.join(exclude)})` : sql``}
           order by next_attempt_at
           limit ${claim.limit}
           for update skip locked`;
