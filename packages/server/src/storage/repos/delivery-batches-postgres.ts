@@ -5,8 +5,9 @@ import {
   type AttemptRow,
   type ClaimedDelivery,
   type ClaimOptions,
-  PENDING,
+  claimStatement,
   type Settlement,
+  settleStatement,
 } from './webhook-deliveries.js';
 
 export interface BatchResult {
@@ -34,23 +35,10 @@ export async function settleAndClaimOnPostgres(
   claim: ClaimOptions | null,
 ): Promise<BatchResult> {
   const none = sql`select null::text as id where false`;
-  const settled =
-    settlements.length === 0
-      ? none
-      : sql`update webhook_deliveries as d
-          set status = v.status, attempts = v.attempts, next_attempt_at = v.next_at, claim_token = null,
-              updated_at = v.now
-          from (values ${sql.join(
-            settlements.map(
-              (s) =>
-                sql`(${s.id}::text, ${s.token}::text, ${s.status}::text, ${s.attempts}::int, ${s.nextAttemptAt}::bigint, ${s.now}::bigint)`,
-            ),
-          )}) as v (id, token, status, attempts, next_at, now)
-          where d.id = v.id and d.claim_token = v.token
-          returning d.id`;
+  const settled = settlements.length === 0 ? none : settleStatement(settlements);
   const logged =
     attempts.length === 0
-      ? sql`select 1 where false`
+      ? none
       : sql`insert into webhook_delivery_attempts
             (id, delivery_id, attempted_at, status_code, duration_ms, error)
           select a.* from (values ${sql.join(
@@ -61,26 +49,12 @@ export async function settleAndClaimOnPostgres(
           )}) as a (id, delivery_id, attempted_at, status_code, duration_ms, error)
           where a.delivery_id in (select id from settled)
             or exists (select 1 from webhook_deliveries d where d.id = a.delivery_id for key share)`;
-  const exclude = claim?.exclude ?? [];
-  // The rows to claim are picked (and locked) once, in a CTE of their own: as a subquery of the
-  // UPDATE they may be scanned again, and each scan with SKIP LOCKED can pick other rows.
-  const due = !claim
-    ? none
-    : sql`select id from webhook_deliveries
-          where status = ${PENDING} and next_attempt_at <= ${claim.now}
-            ${exclude.length > 0 ? sql`and id not in (${sql.join(exclude)})` : sql``}
-          order by next_attempt_at
-          limit ${claim.limit}
-          for update skip locked`;
-  const claimed = !claim
-    ? sql`select null::text as id, null::text as webhook_id, null::text as event_id, null::text as body,
-          null::int as attempts where false`
-    : sql`update webhook_deliveries
-          set next_attempt_at = ${claim.leaseUntil}, claim_token = ${claim.token}
-          where id in (select id from due) and status = ${PENDING}
-          returning id, webhook_id, event_id, body, attempts`;
+  const claimed = claim
+    ? claimStatement(db, 'postgres', claim)
+    : sql`select null::text as id, null::text as webhook_id, null::text as event_id, null::text as body,
+          null::int as attempts where false`;
   const { rows } = await sql<{ held: string[]; claimed: ClaimedDelivery[]; targets: WebhooksTable[] }>`
-    with settled as (${settled}), logged as (${logged}), due as (${due}), claimed as (${claimed})
+    with settled as (${settled}), logged as (${logged}), claimed as (${claimed})
     select
       (select coalesce(json_agg(id), '[]') from settled) as held,
       (select coalesce(json_agg(claimed), '[]') from claimed) as claimed,

@@ -7,7 +7,7 @@ export type AttemptRow = WebhookDeliveryAttemptsTable;
 export type ClaimedDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event_id' | 'body' | 'attempts'>;
 
 // A literal, not a parameter: only then do SQLite and PostgreSQL use the partial index on pending rows.
-export const PENDING = sql.lit<'pending'>('pending');
+const PENDING = sql.lit<'pending'>('pending');
 
 export interface ClaimOptions {
   limit: number;
@@ -33,6 +33,11 @@ export async function deleteDeliveriesOfWebhook(db: Db, webhookId: string): Prom
  * moves `next_attempt_at` to the lease's end: if the worker dies, the delivery is due again then.
  */
 export async function claimDue(db: Db, dialect: Dialect, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  return claimStatement(db, dialect, options).execute();
+}
+
+/** The statement of {@link claimDue}, unrun: the PostgreSQL batch write embeds it. */
+export function claimStatement(db: Db, dialect: Dialect, options: ClaimOptions) {
   // The rows are picked (and on PostgreSQL locked) once, in a CTE: as a subquery of the UPDATE they
   // may be scanned again, and each scan with SKIP LOCKED can pick other rows (more than `limit`).
   return db
@@ -51,8 +56,7 @@ export async function claimDue(db: Db, dialect: Dialect, options: ClaimOptions):
     .set({ next_attempt_at: options.leaseUntil, claim_token: options.token })
     .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
     .where('status', '=', PENDING)
-    .returning(['id', 'webhook_id', 'event_id', 'body', 'attempts'])
-    .execute();
+    .returning(['id', 'webhook_id', 'event_id', 'body', 'attempts']);
 }
 
 export interface Settlement {
@@ -74,20 +78,25 @@ export interface Settlement {
  */
 export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<Set<string>> {
   if (settlements.length === 0) return new Set();
+  const { rows } = await settleStatement(settlements).execute(db);
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The statement of {@link settleDeliveries} (at least one settlement), unrun: the PostgreSQL batch write embeds it. */
+export function settleStatement(settlements: readonly Settlement[]) {
   const values = sql.join(
     settlements.map(
       (s) =>
         sql`(${s.id}, ${s.token}, ${s.status}, cast(${s.attempts} as integer), cast(${s.nextAttemptAt} as bigint), cast(${s.now} as bigint))`,
     ),
   );
-  const { rows } = await sql<{ id: string }>`
+  return sql<{ id: string }>`
     update webhook_deliveries
     set status = v.column3, attempts = v.column4, next_attempt_at = v.column5, claim_token = null,
         updated_at = v.column6
     from (values ${values}) as v
     where webhook_deliveries.id = v.column1 and webhook_deliveries.claim_token = v.column2
-    returning webhook_deliveries.id`.execute(db);
-  return new Set(rows.map((r) => r.id));
+    returning webhook_deliveries.id`;
 }
 
 /**
