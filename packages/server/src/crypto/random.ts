@@ -18,12 +18,16 @@ function idBytes(n: number): Buffer {
   return pool.subarray(poolOffset - n, poolOffset);
 }
 
+/** `n` random base36 characters. */
+function base36(n: number): string {
+  let out = '';
+  for (const b of idBytes(n)) out += ALPHABET[b % 36];
+  return out;
+}
+
 /** A resource id: prefix + 20 random base36 characters (~103 bits). */
 export function newId(prefix: string): string {
-  const bytes = idBytes(20);
-  let out = '';
-  for (const b of bytes) out += ALPHABET[b % 36];
-  return `${prefix}_${out}`;
+  return `${prefix}_${base36(20)}`;
 }
 
 /**
@@ -33,10 +37,7 @@ export function newId(prefix: string): string {
  * transaction's commit several times dearer. 11 random characters (~56 bits) follow.
  */
 export function newSortableId(prefix: string, nowMs: number = Date.now()): string {
-  const bytes = idBytes(11);
-  let out = nowMs.toString(36).padStart(9, '0');
-  for (const b of bytes) out += ALPHABET[b % 36];
-  return `${prefix}_${out}`;
+  return `${prefix}_${nowMs.toString(36).padStart(9, '0')}${base36(11)}`;
 }
 
 /**

@@ -27,7 +27,7 @@ export interface AttemptOutcome {
 
 /**
  * One attempt at one claimed delivery: sign (fresh `webhook-timestamp`, the same `webhook-id` and
- * body every time), send, and settle the outcome with its log entry in one transaction. 2xx is
+ * body every time), send, and settle the outcome with its log entry in one write. 2xx is
  * delivered; 410, or a failure with the schedule spent, fails it for good and disables the webhook;
  * anything else is retried later. Settling goes through the worker's group commit (settler.ts).
  */
@@ -37,14 +37,14 @@ export async function attemptDelivery(
   token: string,
   target: DeliveryTarget | undefined,
   /** Called once the request is over (answered, refused or timed out), before settling. */
-  onSent: () => void = () => {},
+  onSent: () => void,
 ): Promise<AttemptOutcome> {
   if (target?.active !== 1) {
     // Deleted or disabled since the event: nothing to send (a retry can re-queue it once active).
     onSent();
-    const settlement = { id: delivery.id, token, status: 'skipped' as const, attempts: delivery.attempts };
+    const { id, attempts } = delivery;
     await ctx.settler.settle({
-      settlement: { ...settlement, nextAttemptAt: null, now: Date.now() },
+      settlement: { id, token, status: 'skipped', attempts, nextAttemptAt: null, now: Date.now() },
       attempt: null,
       target,
     });

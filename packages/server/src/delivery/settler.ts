@@ -170,7 +170,9 @@ export class Settler {
 /** The attempts' log entries of these settlements (none for one that sent nothing). */
 function attemptRows(requests: readonly SettleRequest[]): AttemptRow[] {
   return requests.flatMap((r) =>
-    r.attempt ? [{ id: newSortableId('wda'), delivery_id: r.settlement.id, ...r.attempt }] : [],
+    r.attempt
+      ? [{ id: newSortableId('wda', r.settlement.now), delivery_id: r.settlement.id, ...r.attempt }]
+      : [],
   );
 }
 

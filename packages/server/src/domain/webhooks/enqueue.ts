@@ -24,7 +24,7 @@ export async function enqueueDeliveries(db: Db, orgId: string, entry: AuditEntry
   await insertDeliveries(
     db,
     targets.map((webhookId) => ({
-      id: newSortableId('wdl'),
+      id: newSortableId('wdl', now),
       org_id: orgId,
       webhook_id: webhookId,
       event_id: entry.id,
