@@ -2,9 +2,10 @@ import { newEventId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { insertAuditEvent } from '../../storage/repos/audit.js';
 import { clock } from '../clock.js';
-import type { Actor } from '../types.js';
+import type { Actor, User } from '../types.js';
 import { enqueueDeliveries } from '../webhooks/enqueue.js';
 import type { AuditEntry, Verb } from './entry.js';
+import { userSnapshot } from './snapshots.js';
 
 export type { AuditEntry, Verb };
 
@@ -66,4 +67,17 @@ export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntr
   });
   await enqueueDeliveries(trx, input.orgId, entry);
   return entry;
+}
+
+/** `user.updated` with the user's snapshot before and after, at the change's `updatedAt`. */
+export function recordUserUpdated(trx: Db, before: User, after: User, actor: Actor): Promise<AuditEntry> {
+  return recordAudit(trx, {
+    orgId: before.orgId,
+    entity: 'user',
+    verb: 'updated',
+    actor,
+    at: after.updatedAt,
+    data: userSnapshot(after),
+    previous: userSnapshot(before),
+  });
 }

@@ -2,8 +2,7 @@ import { newSecret, sha256 } from '../../crypto/random.js';
 import { profileKeys } from '../../storage/repos/one-time-keys.js';
 import { updateUserNames } from '../../storage/repos/user-profile.js';
 import { findUserById } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
-import { userSnapshot } from '../audit/snapshots.js';
+import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
@@ -65,15 +64,7 @@ export async function updateNames(
     const now = clock.now();
     await updateUserNames(trx, userId, names, now);
     const after: User = { ...before, ...names, updatedAt: now };
-    await recordAudit(trx, {
-      orgId: before.orgId,
-      entity: 'user',
-      verb: 'updated',
-      actor: { kind: 'user', id: userId },
-      at: now,
-      data: userSnapshot(after),
-      previous: userSnapshot(before),
-    });
+    await recordUserUpdated(trx, before, after, { kind: 'user', id: userId });
     return after;
   });
 }

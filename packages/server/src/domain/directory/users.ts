@@ -13,7 +13,7 @@ import {
   tenantsOnlyOf,
   updateUser as updateUserRow,
 } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit, recordUserUpdated } from '../audit/audit.js';
 import { tenantSnapshot, userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
@@ -179,15 +179,7 @@ export async function updateUser(
     const now = clock.now();
     after.updatedAt = now;
     await updateUserRow(trx, after);
-    await recordAudit(trx, {
-      orgId: org.id,
-      entity: 'user',
-      verb: 'updated',
-      actor,
-      at: now,
-      data: userSnapshot(after),
-      previous: userSnapshot(before),
-    });
+    await recordUserUpdated(trx, before, after, actor);
     if (after.disabled && !before.disabled) await endUserSessions(trx, after.id, actor, now);
     return after;
   });

@@ -4,8 +4,7 @@ import { isUniqueViolation } from '../../storage/errors.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { markEmailVerified, setEmail } from '../../storage/repos/user-credentials.js';
 import { emailKey, findPasswordHash, findUserByEmail, findUserById } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
-import { userSnapshot } from '../audit/snapshots.js';
+import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { checkEmail } from '../directory/validate.js';
@@ -33,22 +32,13 @@ export async function mailVerification(deps: Deps, org: Org, userId: string): Pr
  */
 export async function markAddressVerified(
   trx: Db,
-  org: Org,
   user: User,
   sentTo: string,
   now: number,
 ): Promise<User | null> {
   if (!(await markEmailVerified(trx, user.id, sentTo, now))) return null;
   const after: User = { ...user, emailVerified: true, updatedAt: now };
-  await recordAudit(trx, {
-    orgId: org.id,
-    entity: 'user',
-    verb: 'updated',
-    actor: { kind: 'user', id: user.id },
-    at: now,
-    data: userSnapshot(after),
-    previous: userSnapshot(user),
-  });
+  await recordUserUpdated(trx, user, after, { kind: 'user', id: user.id });
   return after;
 }
 
@@ -60,7 +50,7 @@ export async function verifyAddress(deps: Deps, org: Org, token: string): Promis
     if (link === null) return null;
     const { user, row } = link;
     if (user.emailVerified) return user;
-    const after = await markAddressVerified(trx, org, user, row.sent_to, now);
+    const after = await markAddressVerified(trx, user, row.sent_to, now);
     if (after === null) return null;
     await retireMailTokens(trx, user.id, 'verify', now);
     return after;
@@ -116,15 +106,7 @@ export async function changeEmail(
       };
       // Only the letter case changed: the mailbox is the same, and so is its verification.
       if (sameAddress && before.emailVerified) await markEmailVerified(trx, user.id, email, now);
-      await recordAudit(trx, {
-        orgId: org.id,
-        entity: 'user',
-        verb: 'updated',
-        actor: { kind: 'user', id: user.id },
-        at: now,
-        data: userSnapshot(after),
-        previous: userSnapshot(before),
-      });
+      await recordUserUpdated(trx, before, after, { kind: 'user', id: user.id });
       return { ok: true, user: after, previousEmail: before.email };
     });
   } catch (error) {

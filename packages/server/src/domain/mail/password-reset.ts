@@ -79,7 +79,7 @@ export async function resetPassword(deps: Deps, org: Org, token: string, passwor
     const { user, row } = link;
     await setPasswordHash(trx, user.id, passwordHash, now);
     await retireMailTokens(trx, user.id, 'reset', now);
-    if (!user.emailVerified) await markAddressVerified(trx, org, user, row.sent_to, now);
+    if (!user.emailVerified) await markAddressVerified(trx, user, row.sent_to, now);
     const sessionsEnded = await endUserSessions(trx, user.id, { kind: 'user', id: user.id }, now);
     await auditPassword(trx, user, 'reset', sessionsEnded, now);
     return { ok: true, user, sessionsEnded };
