@@ -158,7 +158,6 @@ export function ClientDetail({ org, id }: OrgScreenProps) {
   return <ClientPage org={org} id={id ?? ''} />;
 }
 
-/** The grant types as checkboxes: `value` checked, a change gives the whole new list. */
 /** Where the client's codes go and where sign-out may return to, one URI per line: the same on create and edit. */
 function UriFields(v: {
   redirects: string;
@@ -186,6 +185,7 @@ function UriFields(v: {
   );
 }
 
+/** The grant types as checkboxes: `value` checked, a change gives the whole new list. */
 function GrantTypesField({
   value,
   onChange,
