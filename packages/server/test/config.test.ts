@@ -31,6 +31,12 @@ test('refresh-token reuse grace: 10 s by default, a duration such as 2s, 0 turns
   assert.equal(loadConfig({ TESSERA_REFRESH_REUSE_GRACE: '0' }).refreshReuseGraceMs, 0);
 });
 
+test('TESSERA_DB_POOL: 10 PostgreSQL connections by default, 1 to 200', () => {
+  assert.equal(loadConfig({}).dbPool, 10);
+  assert.equal(loadConfig({ TESSERA_DB_POOL: '25' }).dbPool, 25);
+  assert.equal(loadConfig({ TESSERA_DB_POOL: '' }).dbPool, 10);
+});
+
 test('a public URL turns the host override off', () => {
   const c = loadConfig({ TESSERA_URL: 'https://id.example.com', TESSERA_ISSUER_DOMAIN: 'id.example.com' });
   assert.equal(c.loopback, false);
@@ -73,6 +79,10 @@ test('each bad variable stops start-up with one line naming it', () => {
       ],
     ),
     [{ TESSERA_TRUST_PROXY: 'yes' }, 'TESSERA_TRUST_PROXY must be a whole number from 0 to 32'],
+    ...['0', '201', 'ten', '-1', '2.5'].map((TESSERA_DB_POOL): [Record<string, string>, string] => [
+      { TESSERA_DB_POOL },
+      'TESSERA_DB_POOL must be a whole number from 1 to 200',
+    ]),
     [{ TESSERA_WEBHOOKS_ALLOW_PRIVATE: 'true' }, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0'],
     [
       { TESSERA_REFRESH_REUSE_GRACE: '10' },

@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import {
   type FetchedDocument,
   METADATA_DOCUMENT_MAX_BYTES,
+  METADATA_DOCUMENT_MAX_FETCHES,
+  METADATA_DOCUMENT_MAX_FETCHES_PER_HOST,
   METADATA_DOCUMENT_TIMEOUT_MS,
   type MetadataDocumentFetcher,
 } from '../domain/directory/client-metadata-documents.js';
@@ -17,18 +19,26 @@ export interface MetadataFetcherOptions {
   ca?: string | undefined;
   /** DNS resolution; tests only. */
   resolver?: Resolver;
+  /** Fetches at once in all (default METADATA_DOCUMENT_MAX_FETCHES, 16); tests set fewer. */
+  maxFetches?: number;
+  /** Fetches at once to one host name (default METADATA_DOCUMENT_MAX_FETCHES_PER_HOST, 4). */
+  maxFetchesPerHost?: number;
 }
 
 /**
- * GETs Client ID Metadata Documents over HTTPS with the webhook sender's rules: https only, every
+ * GETs Client ID Metadata Documents (and clients' key sets at a `jwks_uri`) over HTTPS with the webhook sender's rules: https only, every
  * address checked by the address policy when the socket connects (checked-lookup.ts, the address
  * dialled is the address checked), redirects not followed, one time limit for the whole fetch. A
- * body over METADATA_DOCUMENT_MAX_BYTES ends the connection. Cache-Control is read for the domain's
- * cache (domain/directory/client-metadata-documents.ts); nothing is cached here.
+ * body over `maxBytes` (default METADATA_DOCUMENT_MAX_BYTES) ends the connection. Cache-Control is read for the domain's
+ * cache (domain/directory/client-metadata-documents.ts); nothing is cached here. At most
+ * `maxFetches` run at once, `maxFetchesPerHost` to one host name: one more is refused at once
+ * (`busy`), never queued.
  */
 export class ClientMetadataFetcher implements MetadataDocumentFetcher {
   readonly #options: MetadataFetcherOptions;
   readonly #agent: Agent;
+  #running = 0;
+  readonly #runningPerHost = new Map<string, number>();
 
   constructor(options: MetadataFetcherOptions) {
     this.#options = options;
@@ -39,7 +49,7 @@ export class ClientMetadataFetcher implements MetadataDocumentFetcher {
     this.#agent.destroy();
   }
 
-  fetch(url: string): Promise<FetchedDocument> {
+  async fetch(url: string, maxBytes = METADATA_DOCUMENT_MAX_BYTES): Promise<FetchedDocument> {
     let target: URL;
     try {
       target = new URL(url);
@@ -48,8 +58,27 @@ export class ClientMetadataFetcher implements MetadataDocumentFetcher {
       // Literal addresses skip `lookup` in net.connect, so they are checked here.
       if (isIP(host)) checkAddress(host, this.#options.allowPrivate);
     } catch (error) {
-      return Promise.resolve({ ok: false, problem: (error as Error).message });
+      return { ok: false, problem: (error as Error).message };
     }
+    const host = target.hostname.toLowerCase();
+    const max = this.#options.maxFetches ?? METADATA_DOCUMENT_MAX_FETCHES;
+    const maxPerHost = this.#options.maxFetchesPerHost ?? METADATA_DOCUMENT_MAX_FETCHES_PER_HOST;
+    const onHost = this.#runningPerHost.get(host) ?? 0;
+    if (this.#running >= max) return busy(`${max} document fetches already running`);
+    if (onHost >= maxPerHost) return busy(`${maxPerHost} document fetches to ${host} already running`);
+    this.#running++;
+    this.#runningPerHost.set(host, onHost + 1);
+    try {
+      return await this.#get(target, maxBytes);
+    } finally {
+      this.#running--;
+      const left = (this.#runningPerHost.get(host) ?? 1) - 1;
+      if (left === 0) this.#runningPerHost.delete(host);
+      else this.#runningPerHost.set(host, left);
+    }
+  }
+
+  #get(target: URL, maxBytes: number): Promise<FetchedDocument> {
     const timeoutMs = this.#options.timeoutMs ?? METADATA_DOCUMENT_TIMEOUT_MS;
     return new Promise<FetchedDocument>((resolve) => {
       let settled = false;
@@ -66,7 +95,10 @@ export class ClientMetadataFetcher implements MetadataDocumentFetcher {
           method: 'GET',
           agent: this.#agent,
           lookup: checkedLookup(this.#options.resolver ?? systemResolver, this.#options.allowPrivate),
-          headers: { accept: 'application/json', 'user-agent': 'Tessera-Client-Metadata/1' },
+          headers: {
+            accept: 'application/json, application/jwk-set+json',
+            'user-agent': 'Tessera-Client-Metadata/1',
+          },
         },
         (res) => {
           const status = res.statusCode ?? 0;
@@ -76,8 +108,8 @@ export class ClientMetadataFetcher implements MetadataDocumentFetcher {
               status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`;
             return failed(why);
           }
-          const tooLarge = `larger than ${METADATA_DOCUMENT_MAX_BYTES} bytes`;
-          if (Number(res.headers['content-length'] ?? 0) > METADATA_DOCUMENT_MAX_BYTES) {
+          const tooLarge = `larger than ${maxBytes} bytes`;
+          if (Number(res.headers['content-length'] ?? 0) > maxBytes) {
             res.destroy();
             return failed(tooLarge);
           }
@@ -85,7 +117,7 @@ export class ClientMetadataFetcher implements MetadataDocumentFetcher {
           let read = 0;
           res.on('data', (chunk: Buffer) => {
             read += chunk.length;
-            if (read > METADATA_DOCUMENT_MAX_BYTES) {
+            if (read > maxBytes) {
               res.destroy();
               failed(tooLarge);
             } else chunks.push(chunk);
@@ -125,6 +157,8 @@ export function maxAge(header: string | string[] | undefined): number | null | u
   }
   return undefined;
 }
+
+const busy = (problem: string): FetchedDocument => ({ ok: false, busy: true, problem });
 
 function describeError(error: NodeJS.ErrnoException): string {
   if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return `DNS: ${error.code}`;

@@ -248,6 +248,37 @@ describe('console: webhooks', () => {
     assert.equal((await apiWebhooks())[0]?.active, true);
   });
 
+  test('Send test event: one signed webhook.test reaches this webhook, the log shows it, no audit entry', {
+    skip,
+  }, async () => {
+    const audit = () =>
+      server.deps.db
+        .selectFrom('audit_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    const before = await audit();
+    const sent = receiver.at('/hook').length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('A webhook.test event is on its way to this webhook only.').waitFor();
+    await receiver.until(() => receiver.at('/hook').length === sent + 1, 20_000, 'the test event');
+    const test = receiver.at('/hook')[sent];
+    assert.ok(test);
+    const payload = verified(secret, test);
+    assert.equal(payload.type, 'webhook.test');
+    assert.equal((payload.data.webhook as { id: string }).id, webhookId);
+    await settled(test.id, 'delivered', 1);
+
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const delivery = deliveryOf(test.id);
+    await delivery.getByText('Delivered').waitFor();
+    const [event, status, attempts, http] = await cells(delivery);
+    assert.match(event ?? '', /^webhook\.test/);
+    assert.deepEqual([status, attempts, http], ['Delivered', '1', '204']);
+    assert.equal(await audit(), before, 'a test event writes no audit entry');
+    await review(page, 'webhook-test-event');
+  });
+
   test('the URL and patterns change through the same helper; delete asks once more', { skip }, async () => {
     const form = page.getByRole('form', { name: 'Change URL or events' });
     await form.getByRole('button', { name: /^Add \*\.deleted/ }).click();

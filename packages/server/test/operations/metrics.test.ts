@@ -95,6 +95,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal(types.get('tessera_webhook_deliveries_total'), 'counter');
       assert.equal(types.get('tessera_webhook_outbox_depth'), 'gauge');
       assert.equal(types.get('tessera_db_pool_connections'), 'gauge');
+      assert.equal(types.get('tessera_db_pool_wait_seconds'), 'histogram');
       assert.equal(types.get('tessera_process_cpu_seconds_total'), 'counter');
     });
 
@@ -168,6 +169,42 @@ for (const database of ['sqlite', 'postgres'] as const) {
         assert.ok(sumOf(pool, 'tessera_db_pool_connections', { state: 'total' }) >= 1);
       } else {
         assert.deepEqual(pool, [], 'SQLite has no pool to report');
+      }
+    });
+
+    test('shows how long queries waited for a database connection', { skip }, async () => {
+      const WAIT = 'tessera_db_pool_wait_seconds';
+      const waits = (samples: Sample[], le?: string) =>
+        le === undefined ? sumOf(samples, `${WAIT}_count`, {}) : sumOf(samples, `${WAIT}_bucket`, { le });
+      const before = await scrape();
+      // A transaction holds a connection; on SQLite it is the only one, so the query beside it waits.
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let began = () => {};
+      const inside = new Promise<void>((resolve) => {
+        began = resolve;
+      });
+      const held = server.deps.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('organizations').select('id').execute();
+        began();
+        await gate;
+      });
+      await inside;
+      const beside = server.deps.db.selectFrom('organizations').select('id').execute();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await Promise.all([held, beside]);
+      const now = await scrape();
+      assert.ok(waits(now.samples) - waits(before.samples) >= 2, 'both acquisitions counted');
+      if (database === 'sqlite') {
+        const longWaits = (s: Sample[]) => waits(s) - waits(s, '0.25');
+        assert.equal(
+          longWaits(now.samples) - longWaits(before.samples),
+          1,
+          'the query waited for the transaction',
+        );
       }
     });
   });

@@ -99,10 +99,34 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal(listening?.console, `${base}/console/`);
       assert.equal(listening?.demoOwner, 'owner@acme.test');
       assert.equal(listening?.demoCredentials, file);
-      assert.ok(
-        logs.some((l) => (l.req as { path?: string } | undefined)?.path === '/oauth/token'),
-        'the token request is logged',
+      // One listening line: the banner above, not Fastify's own `Server listening at …` as well.
+      assert.deepEqual(
+        logs.filter((l) => /listening/i.test(String(l.msg))).map((l) => l.msg),
+        ['listening'],
       );
+      // One line per request, once answered: method, path (no query string), status, duration.
+      const requests = logs.filter((l) => l.req !== undefined || l.res !== undefined);
+      const tokenLines = requests.filter((l) => (l.req as { path?: string }).path === '/oauth/token');
+      assert.equal(tokenLines.length, 1, JSON.stringify(requests));
+      const [tokenLine] = tokenLines as [Record<string, unknown>];
+      assert.deepEqual(Object.keys(tokenLine).sort(), [
+        'hostname',
+        'level',
+        'msg',
+        'pid',
+        'req',
+        'reqId',
+        'res',
+        'responseTime',
+        'time',
+      ]);
+      assert.deepEqual(tokenLine.req, { method: 'POST', path: '/oauth/token' });
+      assert.deepEqual(tokenLine.res, { statusCode: 200 });
+      assert.equal(tokenLine.msg, 'request completed');
+      assert.equal(typeof tokenLine.responseTime, 'number');
+      for (const line of requests) assert.equal(line.msg, 'request completed');
+      // The address policy holds: no warning about TESSERA_WEBHOOKS_ALLOW_PRIVATE.
+      assert.equal(serve.lines.join('\n').includes('TESSERA_WEBHOOKS_ALLOW_PRIVATE'), false);
       // The last lines: the signal, then the end (a request finishing meanwhile may log between them).
       const shutdown = logs.findIndex((l) => l.msg === 'shutting down');
       assert.equal(logs[shutdown]?.level, 30);
@@ -174,6 +198,10 @@ describe('start-up failures are one fatal JSON line', () => {
   });
 });
 
+const ALLOW_PRIVATE_WARNING =
+  'TESSERA_WEBHOOKS_ALLOW_PRIVATE=1: webhooks and client metadata documents may reach loopback and ' +
+  'private addresses (the SSRF protection is off; for development only)';
+
 describe('HOST', () => {
   let root: string;
   let serve: TesseraProcess | null = null;
@@ -188,15 +216,28 @@ describe('HOST', () => {
   test('sets the address tessera serve listens on', async () => {
     const port = await freePort();
     // Any 127.x address is loopback on Linux: listening on 127.0.0.2 leaves 127.0.0.1 refused.
-    serve = new TesseraProcess(['serve'], {
+    // TESSERA_WEBHOOKS_ALLOW_PRIVATE=1 lifts the address policy: a warning at start-up names it.
+    const env = {
       PORT: String(port),
       HOST: '127.0.0.2',
       TESSERA_URL: `http://localhost:${port}`,
       TESSERA_DATA_DIR: join(root, 'data'),
       TESSERA_SECRET: 'a-secret-of-at-least-32-characters-0123',
       TESSERA_LOG_LEVEL: 'info',
-    });
+      TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1',
+    };
+    serve = new TesseraProcess(['serve'], env);
     const listening = await serve.waitForLog((l) => l.msg === 'listening');
+    const warnings = serve.logs().filter((l) => l.msg === ALLOW_PRIVATE_WARNING);
+    assert.deepEqual(
+      warnings.map((l) => l.level),
+      [40],
+    );
+    // The worker, which sends too, says the same.
+    const worker = await TesseraProcess.worker({ ...env, TESSERA_LOG_LEVEL: 'info' });
+    const workerWarning = worker.logs().find((l) => l.msg === ALLOW_PRIVATE_WARNING);
+    assert.equal(await worker.stop('SIGTERM'), 0);
+    assert.equal(workerWarning?.level, 40);
     assert.equal(listening.address, `http://127.0.0.2:${port}`);
     assert.equal((await fetch(`http://127.0.0.2:${port}/healthz`)).status, 200);
     await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import { type Resolver, systemResolver } from '../../src/delivery/checked-lookup.js';
 import { clock } from '../../src/domain/clock.js';
 import { createOrg } from '../../src/domain/directory/orgs.js';
 import { postgresSkip } from '../support/environment.js';
@@ -10,6 +11,22 @@ import { DocumentHost } from './support/document-host.js';
 import { authorizeUrl, CALLBACK, tokenRequest } from './support/fixtures.js';
 
 const OWNER = { email: 'owner@acme.test', password: 'owner long password' };
+/** The one sentence anyone is told about a document that cannot be used; the reason is logged. */
+const UNUSABLE = /its metadata document could not be fetched or is not valid/;
+/** What the answers must never tell: how the network looks from the server. */
+const NETWORK_DETAIL = /refused to connect|loopback|DNS|ENOTFOUND|timed out|HTTP \d{3}|larger than/;
+
+/** The log lines saying why `clientId`'s document was not used. */
+const reasons = (logs: string[], clientId: string) =>
+  logs
+    .map((line) => JSON.parse(line) as { msg?: string; clientId?: string; problem?: string })
+    .filter((l) => l.msg === 'client metadata document not used' && l.clientId === clientId)
+    .map((l) => l.problem ?? '');
+
+/** Waits (without a time limit of its own) until `done` holds. */
+async function until(done: () => boolean) {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 const realNow = clock.now;
 
 /** What GET /oauth/authorize answers for this client: the status, where it redirects, the page text. */
@@ -43,6 +60,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     let server: TestServer;
     let host: DocumentHost;
     let issuer: string;
+    const logs: string[] = [];
 
     before(async () => {
       if (skip) return;
@@ -50,8 +68,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
       server = await startServer({
         database,
         env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
-        // The test's self-signed host, and a short limit so "a host that never answers" ends soon.
-        clientMetadata: { ca: host.ca, timeoutMs: 1_000 },
+        logs,
+        // The test's self-signed host, a short limit so "a host that never answers" ends soon, and
+        // fewer fetches at once in all than the default 16, so two hosts reach it.
+        clientMetadata: { ca: host.ca, timeoutMs: 1_000, maxFetches: 6 },
       });
       await createOrg(server.deps, { slug: 'acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
       issuer = `${server.base}/`;
@@ -164,6 +184,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     test('refused at /oauth/authorize with a page (never a redirect), and invalid_client at the token endpoint', {
       skip,
     }, async () => {
+      // Why a document cannot be used is in the log only; the answer says one generic sentence.
       const cases: [string, string, RegExp][] = [
         [
           'a document whose client_id differs',
@@ -174,36 +195,40 @@ for (const database of ['sqlite', 'postgres'] as const) {
               token_endpoint_auth_method: 'none',
             },
           }),
-          /client_id is not the URL it was fetched from/,
+          /^is not valid: its client_id is not the URL it was fetched from$/,
         ],
-        ['an http URL', 'http://127.0.0.1:9/clients/plain.json', /must be an https URL/],
         [
           'a document over 5 KB',
           host.document('/clients/big.json', [CALLBACK], { padding: 'x'.repeat(6 * 1024) }),
-          /larger than 5120 bytes/,
+          /^could not be fetched: larger than 5120 bytes$/,
         ],
-        ['a host that never answers', host.serve('/clients/slow.json', { hang: true }), /timed out/],
+        [
+          'a host that never answers',
+          host.serve('/clients/slow.json', { hang: true }),
+          /^could not be fetched: timed out after 1 s$/,
+        ],
         [
           'a secret-holding client',
           host.document('/clients/confidential.json', [CALLBACK], {
             token_endpoint_auth_method: 'client_secret_basic',
           }),
-          /token_endpoint_auth_method must be &quot;none&quot;/,
+          /^is not valid: its token_endpoint_auth_method must be "none"$/,
         ],
         [
           'a redirect URI breaking the registration rule',
           host.document('/clients/custom-scheme.json', [CALLBACK, 'myapp://callback']),
-          /redirect_uris\[1\] must be https/,
+          /^is not valid: redirect_uris\[1\] must be https/,
         ],
-        ['a missing document', host.url('/clients/missing.json'), /HTTP 404/],
-        ['a URL without a path', `https://127.0.0.1:${new URL(host.url('/')).port}/`, /must have a path/],
+        ['a missing document', host.url('/clients/missing.json'), /^could not be fetched: HTTP 404$/],
       ];
-      for (const [what, clientId, why] of cases) {
+      for (const [what, clientId, reason] of cases) {
         const answer = await authorize(issuer, clientId);
         assert.equal(answer.status, 400, what);
         assert.equal(answer.location, null, what);
         assert.match(answer.type, /text\/html/, what);
-        assert.match(answer.page, why, what);
+        assert.match(answer.page, UNUSABLE, what);
+        assert.doesNotMatch(answer.page, NETWORK_DETAIL, what);
+        assert.doesNotMatch(answer.page, /client_id is not|must be|auth_method/, what);
         const token = await tokenRequest(issuer, {
           grant_type: 'authorization_code',
           code: 'tac_nothing',
@@ -213,6 +238,23 @@ for (const database of ['sqlite', 'postgres'] as const) {
         });
         assert.equal(token.status, 401, what);
         assert.equal(token.body.error, 'invalid_client', what);
+        assert.match(String(token.body.error_description), UNUSABLE, what);
+        assert.doesNotMatch(String(token.body.error_description), NETWORK_DETAIL, what);
+        // Fetched once (the failure is kept briefly), logged once with the reason.
+        const logged = reasons(logs, clientId);
+        assert.equal(logged.length, 1, `${what}: ${logged.join(' | ')}`);
+        assert.match(logged[0] ?? '', reason, what);
+      }
+
+      // A client_id that is no document URL at all is said so: nothing was fetched.
+      const shapes: [string, RegExp][] = [
+        ['http://127.0.0.1:9/clients/plain.json', /must be an https URL/],
+        [`https://127.0.0.1:${new URL(host.url('/')).port}/`, /must have a path/],
+      ];
+      for (const [clientId, why] of shapes) {
+        const answer = await authorize(issuer, clientId);
+        assert.equal(answer.status, 400, clientId);
+        assert.match(answer.page, why, clientId);
       }
 
       // A redirect URI the document does not list: a page, not a redirect to it.
@@ -228,6 +270,45 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal(onOrg.status, 400);
       assert.match(onOrg.page, /not known here/);
       assert.equal(host.hits.get('/clients/listed.json'), hits);
+    });
+
+    test('fetches at once are limited in all and per host: one more is refused at once, generically, and not kept', {
+      skip,
+    }, async () => {
+      const port = new URL(host.url('/')).port;
+      const slow = (name: string, at = '127.0.0.1') => {
+        host.serve(`/busy/${name}.json`, { hang: true });
+        return `https://${at}:${port}/busy/${name}.json`;
+      };
+      const hits = (names: string[]) =>
+        names.reduce((n, name) => n + (host.hits.get(`/busy/${name}.json`) ?? 0), 0);
+      // Four hanging documents on 127.0.0.1: the per-host default (4) is reached.
+      const onLoopback = ['a1', 'a2', 'a3', 'a4'];
+      const hanging = onLoopback.map((name) => authorize(issuer, slow(name)));
+      await until(() => hits(onLoopback) === 4);
+      const fifth = slow('a5');
+      const refused = await authorize(issuer, fifth);
+      assert.equal(refused.status, 400);
+      assert.match(refused.page, UNUSABLE);
+      assert.doesNotMatch(refused.page, NETWORK_DETAIL);
+      assert.equal(host.hits.get('/busy/a5.json'), undefined, 'never requested');
+      assert.deepEqual(reasons(logs, fifth), [
+        `could not be fetched: 4 document fetches to 127.0.0.1 already running`,
+      ]);
+      // Another host still has room, until the fetches in all (6 here) are running.
+      const onOther = ['b1', 'b2'];
+      hanging.push(...onOther.map((name) => authorize(issuer, slow(name, 'hooks.localhost'))));
+      await until(() => hits(onOther) === 2);
+      const seventh = slow('b3', 'hooks.localhost');
+      assert.equal((await authorize(issuer, seventh)).status, 400);
+      assert.equal(host.hits.get('/busy/b3.json'), undefined, 'never requested');
+      assert.deepEqual(reasons(logs, seventh), ['could not be fetched: 6 document fetches already running']);
+      for (const answer of await Promise.all(hanging)) assert.equal(answer.status, 400);
+      // A refusal for being busy is not remembered: once the others end, the document is used.
+      const ready = host.document('/busy/a5.json', [CALLBACK]);
+      assert.equal(ready, fifth);
+      const answer = await authorize(issuer, fifth);
+      assert.equal(answer.status, 302, answer.page);
     });
 
     test('HTTP caching: max-age kept (capped at 24 h), no-store fetched each time, failures kept briefly', {
@@ -319,10 +400,19 @@ for (const database of ['sqlite', 'postgres'] as const) {
 describe('Client ID Metadata Documents without TESSERA_WEBHOOKS_ALLOW_PRIVATE', () => {
   let server: TestServer;
   let host: DocumentHost;
+  const logs: string[] = [];
+  // A name no resolver knows, answered here (no DNS query leaves the machine).
+  const UNKNOWN_NAME = 'nowhere.localhost';
 
   before(async () => {
     host = await DocumentHost.start();
-    server = await startServer({ clientMetadata: { ca: host.ca, timeoutMs: 1_000 } });
+    const resolver: Resolver = (hostname, family) => {
+      if (hostname !== UNKNOWN_NAME) return systemResolver(hostname, family);
+      const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+      error.code = 'ENOTFOUND';
+      return Promise.reject(error);
+    };
+    server = await startServer({ logs, clientMetadata: { ca: host.ca, timeoutMs: 1_000, resolver } });
   });
   after(async () => {
     await server?.close();
@@ -334,7 +424,21 @@ describe('Client ID Metadata Documents without TESSERA_WEBHOOKS_ALLOW_PRIVATE', 
     const answer = await authorize(`${server.base}/`, clientId);
     assert.equal(answer.status, 400);
     assert.equal(answer.location, null);
-    assert.match(answer.page, /refused to connect to 127\.0\.0\.1: loopback/);
+    assert.match(answer.page, UNUSABLE);
+    assert.doesNotMatch(answer.page, NETWORK_DETAIL);
     assert.equal(host.hits.get('/clients/desktop.json'), undefined);
+    assert.deepEqual(reasons(logs, clientId), [
+      'could not be fetched: refused to connect to 127.0.0.1: loopback',
+    ]);
+  });
+
+  test('a document on a name that does not resolve: the same answer, the DNS error in the log only', async () => {
+    const clientId = `https://${UNKNOWN_NAME}/clients/desktop.json`;
+    const answer = await authorize(`${server.base}/`, clientId);
+    assert.equal(answer.status, 400);
+    assert.equal(answer.location, null);
+    assert.match(answer.page, UNUSABLE);
+    assert.doesNotMatch(answer.page, NETWORK_DETAIL);
+    assert.deepEqual(reasons(logs, clientId), ['could not be fetched: DNS: ENOTFOUND']);
   });
 });

@@ -5,7 +5,7 @@ import { LOGIN_LIMITS } from '../../src/domain/sign-in/login-throttle.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, readForm } from './support/browser.js';
-import { makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
+import { freezeClock, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
 const OWNER_PASSWORD = 'owner password 1';
 
@@ -33,17 +33,6 @@ for (const database of ['sqlite', 'postgres'] as const) {
     afterEach(() => {
       clock.now = () => Date.now();
     });
-
-    /** The sign-in clock stands still at a known instant, so Retry-After is exact. */
-    function freezeClock(): { moveTo(ms: number): void } {
-      const start = Date.now();
-      clock.now = () => start;
-      return {
-        moveTo(ms) {
-          clock.now = () => start + ms;
-        },
-      };
-    }
 
     /** One submission of the login form at `base` (an org issuer or the console), from `ip`. */
     async function attempt(base: string, email: string, password: string, ip: string) {

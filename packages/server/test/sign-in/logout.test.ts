@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { decodeJwt } from 'jose';
 import type { Browser } from 'playwright-core';
+import { clock } from '../../src/domain/clock.js';
 import type { Org } from '../../src/domain/types.js';
 import { launchChromium } from '../console/support/console-browser.js';
 import { chromiumSkip, postgresSkip } from '../support/environment.js';
@@ -19,6 +21,15 @@ import {
 } from './support/fixtures.js';
 
 const SIGNED_OUT = 'http://127.0.0.1:8765/signed-out';
+const HOUR_MS = 3600_000;
+
+/** A cookieless GET of the logout endpoint (no browser sign-in), redirects not followed. */
+async function logoutWithoutCookies(issuer: string, params: Record<string, string>) {
+  const response = await fetch(`${issuer}oauth/logout?${new URLSearchParams(params)}`, {
+    redirect: 'manual',
+  });
+  return { status: response.status, location: response.headers.get('location'), page: await response.text() };
+}
 
 /** What the authorization endpoint does for this browser now: sign it in silently, or show the login form. */
 async function authorizeAgain(browser: FormBrowser, issuer: string, clientId: string): Promise<string> {
@@ -36,6 +47,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
     let org: Org;
     let clientId: string;
     let otherClientId: string;
+    // A client the org did not make itself (first_party false), registering the same URI.
+    let thirdPartyId: string;
 
     before(async () => {
       if (skip) return;
@@ -46,6 +59,11 @@ for (const database of ['sqlite', 'postgres'] as const) {
       await makeUser(server.deps, org, 'bob@acme.test');
       ({ clientId } = await makeClient(server.deps, org, { postLogoutRedirectUris: [SIGNED_OUT] }));
       ({ clientId: otherClientId } = await makeClient(server.deps, org, { name: 'Other' }));
+      ({ clientId: thirdPartyId } = await makeClient(server.deps, org, {
+        name: 'Third party',
+        firstParty: false,
+        postLogoutRedirectUris: [SIGNED_OUT],
+      }));
     });
     after(async () => {
       if (!skip) await server.close();
@@ -208,6 +226,141 @@ for (const database of ['sqlite', 'postgres'] as const) {
       }
     });
 
+    test('a self-registered post-logout URI without a hint of its client: the signed-out page, no redirect', {
+      skip,
+    }, async () => {
+      // The attack as reported: register through /oauth/register, then send anyone to the logout URL.
+      const registered = await fetch(`${server.base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          redirect_uris: ['http://127.0.0.1:9000/cb'],
+          post_logout_redirect_uris: ['http://127.0.0.1:9000/bye'],
+        }),
+      });
+      assert.equal(registered.status, 201);
+      const { client_id: registeredId } = (await registered.json()) as { client_id: string };
+      const cases: [string, Record<string, string>][] = [
+        [
+          `${server.base}/`,
+          { client_id: registeredId, post_logout_redirect_uri: 'http://127.0.0.1:9000/bye', state: 's' },
+        ],
+        [issuer, { client_id: thirdPartyId, post_logout_redirect_uri: SIGNED_OUT, state: 's' }],
+      ];
+      for (const [at, params] of cases) {
+        const answer = await logoutWithoutCookies(at, params);
+        assert.equal(answer.status, 200, JSON.stringify(params));
+        assert.equal(answer.location, null, JSON.stringify(params));
+        assert.match(answer.page, /<h1>You have signed out<\/h1>/);
+      }
+
+      // Signed in here, no hint: the confirmation carries no redirect URI, and a form that adds one
+      // is not a confirmation (its CSRF token is bound to the fields the page gave).
+      const browser = new FormBrowser();
+      await signedIn(browser);
+      const url = `${issuer}oauth/logout?client_id=${thirdPartyId}&post_logout_redirect_uri=${encodeURIComponent(SIGNED_OUT)}&state=s2`;
+      const page = await browser.get(url);
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      assert.match(html, /<strong>Third party<\/strong> asks to sign you out/);
+      assert.doesNotMatch(page.headers.get('content-security-policy') ?? '', /127\.0\.0\.1:8765/);
+      const form = readForm(html);
+      assert.deepEqual(Object.keys(form.hidden).sort(), ['client_id', 'csrf']);
+      const forged = await browser.post(new URL(form.action, issuer).href, {
+        ...form.hidden,
+        post_logout_redirect_uri: SIGNED_OUT,
+        confirm: 'yes',
+      });
+      assert.equal(forged.status, 200);
+      assert.equal(forged.headers.get('location'), null);
+      assert.match(await forged.text(), /<h1>Sign out\?<\/h1>/);
+      assert.equal(await authorizeAgain(browser, issuer, clientId), 'code', 'still signed in');
+      const confirmed = await browser.post(new URL(form.action, issuer).href, {
+        ...form.hidden,
+        confirm: 'yes',
+      });
+      assert.equal(confirmed.status, 200);
+      assert.equal(confirmed.headers.get('location'), null);
+      assert.match(await confirmed.text(), /<h1>You have signed out<\/h1>/);
+      assert.equal(await authorizeAgain(browser, issuer, clientId), '/login');
+    });
+
+    test('redirected with a valid hint of that client, or to a first-party client’s URI without one', {
+      skip,
+    }, async () => {
+      const browser = new FormBrowser();
+      const tokens = await signedIn(browser, thirdPartyId);
+      const withHint = new URL('oauth/logout', issuer);
+      withHint.search = new URLSearchParams({
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: SIGNED_OUT,
+        state: 'st-3p',
+      }).toString();
+      const out = await browser.get(withHint.href);
+      assert.equal(out.status, 303);
+      assert.equal(out.headers.get('location'), `${SIGNED_OUT}?state=st-3p`);
+      assert.equal(await authorizeAgain(browser, issuer, clientId), '/login');
+
+      // The org's own client: its registered URI is the org's choice, no hint needed.
+      const firstParty = await logoutWithoutCookies(issuer, {
+        client_id: clientId,
+        post_logout_redirect_uri: SIGNED_OUT,
+        state: 'st-1p',
+      });
+      assert.equal(firstParty.status, 303);
+      assert.equal(firstParty.location, `${SIGNED_OUT}?state=st-1p`);
+    });
+
+    test('a hint without this browser’s sign-in ends nothing: the session and its refresh token go on', {
+      skip,
+    }, async () => {
+      const victim = new FormBrowser();
+      const tokens = await signedIn(victim);
+      const cases: [Record<string, string>, number][] = [
+        [{ id_token_hint: tokens.id_token }, 200],
+        [{ id_token_hint: tokens.id_token, post_logout_redirect_uri: SIGNED_OUT }, 303],
+      ];
+      for (const [params, status] of cases) {
+        assert.equal((await logoutWithoutCookies(issuer, params)).status, status);
+      }
+      assert.equal(await authorizeAgain(victim, issuer, clientId), 'code', 'still signed in');
+      const refreshed = await tokenRequest(issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: clientId,
+      });
+      assert.equal(refreshed.status, 200);
+    });
+
+    test('an expired hint is taken for 12 hours past its exp, for the redirect only', { skip }, async () => {
+      const realNow = clock.now;
+      const { id_token: idToken, refresh_token: refreshToken } = await signedIn(
+        new FormBrowser(),
+        thirdPartyId,
+      );
+      const exp = decodeJwt(idToken).exp ?? assert.fail('no exp');
+      const params = { id_token_hint: idToken, post_logout_redirect_uri: SIGNED_OUT };
+      try {
+        clock.now = () => exp * 1000 + 11 * HOUR_MS;
+        const within = await logoutWithoutCookies(issuer, params);
+        assert.equal(within.status, 303);
+        assert.equal(within.location, SIGNED_OUT);
+        clock.now = () => exp * 1000 + 12 * HOUR_MS + 60_000;
+        const beyond = await logoutWithoutCookies(issuer, params);
+        assert.equal(beyond.status, 400);
+        assert.equal(beyond.location, null);
+        assert.match(beyond.page, /id_token_hint expired more than 12 hours ago/);
+      } finally {
+        clock.now = realNow;
+      }
+      const refreshed = await tokenRequest(issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: thirdPartyId,
+      });
+      assert.equal(refreshed.status, 200, 'the hint ended nothing');
+    });
+
     test('the profile page has a sign-out button that ends the browser’s sign-in', { skip }, async () => {
       const browser = new FormBrowser();
       const { access_token: accessToken } = await signedIn(browser);
@@ -308,9 +461,7 @@ describe('RP-Initiated Logout in Chromium', () => {
     await page.fill('#email', 'ada@acme.test');
     await page.fill('#password', PASSWORD);
     await page.click('button[type=submit]');
-    // First party: asked once.
-    await page.waitForURL((u) => u.pathname === '/consent');
-    await page.click('button[value=allow]');
+    // First party: no consent page (DESIGN §14), straight back to the client.
     await page.waitForURL((u) => u.href.startsWith(`${appBase}/callback`));
     const { body } = await tokenRequest(issuer, {
       grant_type: 'authorization_code',

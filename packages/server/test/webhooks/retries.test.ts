@@ -5,6 +5,7 @@ import type { Org } from '../../src/domain/types.js';
 import { addConsoleMember, call, consoleOf } from '../management/support/console.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { SkippingClock } from './support/clock.js';
 import { orgWithUser, subscribe } from './support/events.js';
 import { eventually } from './support/eventually.js';
 import { type Received, Receiver, verified } from './support/receiver.js';
@@ -24,6 +25,13 @@ for (const database of ['sqlite', 'postgres'] as const) {
     let acme: Org;
     let userId: string;
     let owner: string;
+    /**
+     * The worker's clock: waiting for a delivery's log, the test skips the worker's waits (the
+     * schedule's 200 ms, a Retry-After second) instead of sitting them out; the attempts' times in
+     * the log are on this clock, so each wait still shows in them. Receivers (and a hung one's
+     * timeout) keep the wall clock.
+     */
+    const clock = new SkippingClock();
     /**
      * Each test subscribes its own paths to `tenant.created` and makes one event. (Webhooks of
      * earlier tests get it too; they are done with by then.)
@@ -51,6 +59,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
     const settledLog = (id: string, status: string) =>
       eventually(
         async () => {
+          clock.skip();
           const res = await log(id);
           return res.body[0]?.status === status ? res : null;
         },
@@ -68,7 +77,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
           TESSERA_WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
           TESSERA_WEBHOOK_TIMEOUT: '1s',
         },
-        webhooks: { ca: tls.cert, pollMs: 100 },
+        // A lease long enough that the skips (a few seconds in all) never end one mid-attempt.
+        webhooks: { ca: tls.cert, pollMs: 100, clock, leaseMs: 60_000 },
       });
       ({ org: acme, userId } = await orgWithUser(server.deps, 'acme'));
       owner = await (await consoleOf(server)).token('owner@acme.test');

@@ -22,6 +22,18 @@ export const METADATA_DOCUMENT_MAX_CACHE_MS = 24 * 60 * 60 * 1000;
 export const METADATA_DOCUMENT_DEFAULT_CACHE_MS = 5 * 60 * 1000;
 /** A failed fetch or an invalid document is remembered this briefly, so a burst does not refetch. */
 export const METADATA_DOCUMENT_FAILURE_CACHE_MS = 10 * 1000;
+/**
+ * Document fetches one process runs at once, in all and per host; one more is refused at once (the
+ * generic failure, never kept) rather than queued, so slow documents cannot pile up connections.
+ */
+export const METADATA_DOCUMENT_MAX_FETCHES = 16;
+export const METADATA_DOCUMENT_MAX_FETCHES_PER_HOST = 4;
+/**
+ * What a client or a browser is told about any document that cannot be used (unreachable, refused
+ * address, DNS, timeout, too large, invalid, too many fetches): one sentence, so the endpoint tells
+ * nobody what the network looks like from here. The reason goes to the log only.
+ */
+export const METADATA_DOCUMENT_UNUSABLE = 'its metadata document could not be fetched or is not valid';
 /** Documents kept per process at most; the oldest entry goes first. */
 const MAX_CACHED_DOCUMENTS = 1000;
 const MAX_URL_LENGTH = 2000;
@@ -34,11 +46,18 @@ export type FetchedDocument =
       /** From Cache-Control: seconds of max-age, 0 for no-cache, null for no-store; undefined when absent. */
       maxAgeSeconds: number | null | undefined;
     }
-  | { ok: false; problem: string };
+  | {
+      ok: false;
+      /** For the log only. */
+      problem: string;
+      /** Refused because too many fetches run at once: not remembered, the next use tries again. */
+      busy?: true;
+    };
 
 /** The port the composition fills with an HTTPS fetcher (delivery/client-metadata-fetcher.ts). */
 export interface MetadataDocumentFetcher {
-  fetch(url: string): Promise<FetchedDocument>;
+  /** GETs `url`; a body over `maxBytes` (default METADATA_DOCUMENT_MAX_BYTES) is a failure. */
+  fetch(url: string, maxBytes?: number): Promise<FetchedDocument>;
 }
 
 /** Whether a client_id is URL-shaped (`scheme://…`): such an id is never a registered client's. */
@@ -143,6 +162,8 @@ export function clientFromDocument(org: Org, url: string, body: string): Client 
     firstParty: false,
     metadataDocument: true,
     secretIssuedAt: null,
+    // The default: the origins of its redirect URIs.
+    allowedOrigins: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -157,18 +178,24 @@ export function keepFor(maxAgeSeconds: number | null | undefined): number {
 
 type Outcome = { client: Client } | { problem: string };
 
+/** Where the reason a document was not used goes (the composition's log): never to the requester. */
+export type MetadataDocumentReport = (clientId: string, problem: string) => void;
+
 /**
  * The metadata-document clients of this process: documents fetched through the port and kept in
  * memory by HTTP caching (never shared between processes, gone on restart), failures kept for
- * METADATA_DOCUMENT_FAILURE_CACHE_MS, concurrent look-ups of one URL sharing one fetch.
+ * METADATA_DOCUMENT_FAILURE_CACHE_MS, concurrent look-ups of one URL sharing one fetch. A failure's
+ * reason goes to `report`; the outcome says only METADATA_DOCUMENT_UNUSABLE.
  */
 export class ClientMetadataDocuments {
   readonly #fetcher: MetadataDocumentFetcher;
+  readonly #report: MetadataDocumentReport;
   readonly #cache = new Map<string, { until: number; outcome: Outcome }>();
   readonly #pending = new Map<string, Promise<Outcome>>();
 
-  constructor(fetcher: MetadataDocumentFetcher) {
+  constructor(fetcher: MetadataDocumentFetcher, report: MetadataDocumentReport = () => {}) {
     this.#fetcher = fetcher;
+    this.#report = report;
   }
 
   /** Forgets every kept document (tests, and an operator's restart does the same). */
@@ -198,14 +225,15 @@ export class ClientMetadataDocuments {
 
   async #fetch(org: Org, url: string): Promise<{ outcome: Outcome; keepMs: number }> {
     const fetched = await this.#fetcher.fetch(url);
+    const unusable = { problem: METADATA_DOCUMENT_UNUSABLE };
     if (!fetched.ok) {
-      const problem = `its metadata document could not be fetched: ${fetched.problem}`;
-      return { outcome: { problem }, keepMs: METADATA_DOCUMENT_FAILURE_CACHE_MS };
+      this.#report(url, `could not be fetched: ${fetched.problem}`);
+      return { outcome: unusable, keepMs: fetched.busy ? 0 : METADATA_DOCUMENT_FAILURE_CACHE_MS };
     }
     const client = clientFromDocument(org, url, fetched.body);
     if (typeof client === 'string') {
-      const problem = `its metadata document is not valid: ${client}`;
-      return { outcome: { problem }, keepMs: METADATA_DOCUMENT_FAILURE_CACHE_MS };
+      this.#report(url, `is not valid: ${client}`);
+      return { outcome: unusable, keepMs: METADATA_DOCUMENT_FAILURE_CACHE_MS };
     }
     return { outcome: { client }, keepMs: keepFor(fetched.maxAgeSeconds) };
   }
@@ -220,17 +248,20 @@ export class ClientMetadataDocuments {
   }
 }
 
+/** Whether `org`'s issuer reads metadata documents: the console's always, an org's when its settings say so. */
+export const metadataDocumentsOpen = (org: Org): boolean => org.isConsole || org.metadataDocuments;
+
 /**
  * The metadata-document client `clientId` names on this org, or `invalid_client` saying why not.
- * Only the console issuer reads documents; elsewhere (and where no fetcher is wired, as in the
- * CLI) a URL is an unknown client.
+ * The console issuer reads documents, and an org's issuer while its `metadata_documents` setting is
+ * on (DESIGN §15); elsewhere (and where no fetcher is wired, as in the CLI) a URL is an unknown client.
  */
 export async function metadataDocumentClient(
   documents: ClientMetadataDocuments | undefined,
   org: Org,
   clientId: string,
 ): Promise<Client> {
-  if (!org.isConsole || documents === undefined)
+  if (!metadataDocumentsOpen(org) || documents === undefined)
     return fail('invalid_client', 'this application is not known here');
   const outcome = await documents.lookup(org, clientId);
   if ('problem' in outcome) return fail('invalid_client', `${clientId}: ${outcome.problem}`);

@@ -1,47 +1,60 @@
 import { sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
-import { countAttempt } from '../../storage/repos/login-attempts.js';
 import { emailKey } from '../../storage/repos/users.js';
-import type { ThrottleVerdict } from '../sign-in/login-throttle.js';
+import { reserveLimits, type ThrottleVerdict } from '../sign-in/login-throttle.js';
 
 /**
  * Mails people can make Tessera send (a password reset, a verification link again), per fixed
  * window, counted before anything is looked up, so a known and an unknown address are throttled
- * alike. Kept in the login throttle's table under keys of their own.
+ * alike. Kept in the login throttle's table under keys of their own. The requester is throttled,
+ * not the account: what strangers ask cannot block the owner's own browser.
  *
- * - `perAddress` per typed address (hashed; 15 min): nobody floods one mailbox.
+ * A stranger (no device cookie of the account, sign-in/device-cookies.ts) meets, in this order:
  * - `perIp` per client address across addresses (1 hour): one machine cannot mail many people.
+ * - `perAddressAndIp` per typed address (hashed) **and** client address (15 min): the limit one
+ *   requester meets first; it leaves the address free for everyone else.
+ * - `perAddress` per typed address (hashed) across client addresses (1 hour): a ceiling so many
+ *   machines together cannot flood one mailbox.
+ *
+ * The account's own browser meets only `perDevice` per device (15 min).
  */
 export const MAIL_LIMITS = Object.freeze({
-  perAddress: 3,
-  addressWindowMs: 15 * 60 * 1000,
   perIp: 20,
   ipWindowMs: 60 * 60 * 1000,
+  perAddressAndIp: 3,
+  addressWindowMs: 15 * 60 * 1000,
+  perAddress: 10,
+  addressCeilingWindowMs: 60 * 60 * 1000,
+  perDevice: 3,
 });
 
 const ipKey = (ip: string) => `mail-ip:${ip}`;
 const addressKey = (email: string) => `mail-address:${sha256(emailKey(email))}`;
+const addressIpKey = (email: string, ip: string) => `mail-address-ip:${sha256(`${emailKey(email)}\n${ip}`)}`;
+const deviceKey = (deviceId: string) => `mail-device:${sha256(deviceId)}`;
 
-/** Counts one mail against the IP, then the address; refuses at the first over its limit. */
-export async function reserveMail(
+/**
+ * Counts one mail: from the account's own device (`deviceId`, already checked to belong to the
+ * user with this address) against that device only; from a stranger against the IP, the address
+ * at this IP, then the address. Refuses at the first over its limit.
+ */
+export function reserveMail(
   db: Db,
   orgId: string,
   email: string,
   ip: string,
   now: number,
+  deviceId: string | null = null,
 ): Promise<ThrottleVerdict> {
-  const limits = [
-    { key: ipKey(ip), max: MAIL_LIMITS.perIp, windowMs: MAIL_LIMITS.ipWindowMs },
-    { key: addressKey(email), max: MAIL_LIMITS.perAddress, windowMs: MAIL_LIMITS.addressWindowMs },
-  ];
-  for (const { key, max, windowMs } of limits) {
-    const count = await countAttempt(db, orgId, key, now, windowMs);
-    if (count.attempts > max) {
-      return {
-        allowed: false,
-        retryAfterS: Math.max(1, Math.ceil((count.windowStart + windowMs - now) / 1000)),
-      };
-    }
+  const { addressWindowMs } = MAIL_LIMITS;
+  if (deviceId !== null) {
+    return reserveLimits(db, orgId, now, [
+      { key: deviceKey(deviceId), max: MAIL_LIMITS.perDevice, windowMs: addressWindowMs },
+    ]);
   }
-  return { allowed: true };
+  return reserveLimits(db, orgId, now, [
+    { key: ipKey(ip), max: MAIL_LIMITS.perIp, windowMs: MAIL_LIMITS.ipWindowMs },
+    { key: addressIpKey(email, ip), max: MAIL_LIMITS.perAddressAndIp, windowMs: addressWindowMs },
+    { key: addressKey(email), max: MAIL_LIMITS.perAddress, windowMs: MAIL_LIMITS.addressCeilingWindowMs },
+  ]);
 }

@@ -7,11 +7,16 @@ import { emailKey } from '../../storage/repos/users.js';
  * Password attempts allowed per fixed window, counted before the password is checked, so a burst
  * of parallel guesses cannot slip past a limit while argon2 runs.
  *
+ * A stranger (a browser without the account's device cookie, device-cookies.ts) meets three:
  * - `perAccountAndIp` per account **and** address (15 min): the limit a guesser meets first. It
  *   locks out only that address, so the real user signing in from elsewhere is not refused.
  * - `perIp` per address across accounts (15 min): one address trying many accounts.
  * - `perAccount` per account across addresses (1 hour): a slow, high ceiling against a
  *   distributed guesser, the only limit that refuses the right password from a fresh address.
+ *
+ * The user's own browser (a valid device cookie of that account) meets only `perDevice` (15 min),
+ * counted per device: strangers cannot fill it, so they cannot lock the user out, and a stolen
+ * cookie guesses no faster than one address does.
  */
 export const LOGIN_LIMITS = Object.freeze({
   perAccountAndIp: 10,
@@ -19,11 +24,12 @@ export const LOGIN_LIMITS = Object.freeze({
   windowMs: 15 * 60 * 1000,
   perAccount: 100,
   accountWindowMs: 60 * 60 * 1000,
+  perDevice: 10,
 });
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterS: number };
 
-interface Limit {
+export interface Limit {
   key: string;
   max: number;
   windowMs: number;
@@ -34,20 +40,27 @@ const accountKey = (email: string) => `account:${sha256(emailKey(email))}`;
 const accountIpKey = (email: string, ip: string) => `account-ip:${sha256(`${emailKey(email)}\n${ip}`)}`;
 const ipKey = (ip: string) => `ip:${ip}`;
 
+// The device's nonce is part of its cookie: stored hashed, like the account.
+const deviceKey = (deviceId: string) => `device:${sha256(deviceId)}`;
+
+const byIp = (ip: string): Limit => ({
+  key: ipKey(ip),
+  max: LOGIN_LIMITS.perIp,
+  windowMs: LOGIN_LIMITS.windowMs,
+});
+
 /**
- * Counts one attempt against the IP, then against each of `limits` in turn, and refuses at the first
- * one over its maximum; the limits after it are not counted (a refused attempt spends no more of the
+ * Counts one attempt against each of `limits` in turn, and refuses at the first one over its
+ * maximum; the limits after it are not counted (a refused attempt spends no more of the
  * account's ceiling).
  */
-async function reserve(
+export async function reserveLimits(
   db: Db,
   orgId: string,
-  ip: string,
   now: number,
-  ...limits: Limit[]
+  limits: Limit[],
 ): Promise<ThrottleVerdict> {
-  const byIp: Limit = { key: ipKey(ip), max: LOGIN_LIMITS.perIp, windowMs: LOGIN_LIMITS.windowMs };
-  for (const { key, max, windowMs } of [byIp, ...limits]) {
+  for (const { key, max, windowMs } of limits) {
     const count = await countAttempt(db, orgId, key, now, windowMs);
     if (count.attempts > max) {
       return {
@@ -59,29 +72,44 @@ async function reserve(
   return { allowed: true };
 }
 
-/** Counts one password attempt against the IP, the account at this IP, then the account. */
+/**
+ * Counts one password attempt: from the account's own device (`deviceId`, already checked to
+ * belong to this account) against that device only; from a stranger against the IP, the account
+ * at this IP, then the account.
+ */
 export function reserveLoginAttempt(
   db: Db,
   orgId: string,
   email: string,
   ip: string,
   now: number,
+  deviceId: string | null = null,
 ): Promise<ThrottleVerdict> {
-  return reserve(
-    db,
-    orgId,
-    ip,
-    now,
+  if (deviceId !== null) {
+    return reserveLimits(db, orgId, now, [
+      { key: deviceKey(deviceId), max: LOGIN_LIMITS.perDevice, windowMs: LOGIN_LIMITS.windowMs },
+    ]);
+  }
+  return reserveLimits(db, orgId, now, [
+    byIp(ip),
     { key: accountIpKey(email, ip), max: LOGIN_LIMITS.perAccountAndIp, windowMs: LOGIN_LIMITS.windowMs },
     { key: accountKey(email), max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
-  );
+  ]);
 }
 
 /**
- * A correct password clears the account's count at this IP, and gives the IP and the account's
- * ceiling their attempt back. The ceiling keeps the failures: a sign-in does not reopen it.
+ * A correct password from the account's own device clears that device's count. From a stranger it
+ * clears the account's count at this IP, and gives the IP and the account's ceiling their attempt
+ * back. The ceiling keeps the failures: a sign-in does not reopen it.
  */
-export async function loginSucceeded(db: Db, orgId: string, email: string, ip: string): Promise<void> {
+export async function loginSucceeded(
+  db: Db,
+  orgId: string,
+  email: string,
+  ip: string,
+  deviceId: string | null = null,
+): Promise<void> {
+  if (deviceId !== null) return clearAttempts(db, orgId, deviceKey(deviceId));
   await clearAttempts(db, orgId, accountIpKey(email, ip));
   await refundAttempt(db, orgId, ipKey(ip));
   await refundAttempt(db, orgId, accountKey(email));
@@ -103,11 +131,14 @@ export function reserveSecondFactorAttempt(
   ip: string,
   now: number,
 ): Promise<ThrottleVerdict> {
-  return reserve(db, orgId, ip, now, {
-    key: secondFactorKey(userId),
-    max: SECOND_FACTOR_LIMITS.perUser,
-    windowMs: SECOND_FACTOR_LIMITS.windowMs,
-  });
+  return reserveLimits(db, orgId, now, [
+    byIp(ip),
+    {
+      key: secondFactorKey(userId),
+      max: SECOND_FACTOR_LIMITS.perUser,
+      windowMs: SECOND_FACTOR_LIMITS.windowMs,
+    },
+  ]);
 }
 
 /** A correct code clears the user's count and gives the IP its attempt back. */

@@ -1,15 +1,12 @@
-import { createLocalJWKSet, jwtVerify } from 'jose';
 import { deleteBrowserSession } from '../../storage/repos/browser-sessions.js';
 import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
 import { fail } from '../errors.js';
-import { publicJwks } from '../keys/keys.js';
-import { liveSession, revokeSession } from '../tokens/sessions.js';
-import { OAUTH_SESSION_TTL_MS } from '../tokens/tokens-policy.js';
+import { revokeSession } from '../tokens/sessions.js';
 import type { Actor, Client, Org } from '../types.js';
 import { findSignInClient } from './authorization-requests.js';
+import { readIdTokenHint } from './id-token-hints.js';
 
 /** The parameters of an RP-Initiated Logout request (OIDC RP-Initiated Logout 1.0 §2), as sent. */
 export interface LogoutParameters {
@@ -22,48 +19,28 @@ export interface LogoutParameters {
 /** A checked logout request: who asks (the client), where to go after, and whom the hint names. */
 export interface LogoutRequest {
   client: Client | null;
-  /** A registered post-logout redirect URI of `client`, or null for Tessera's own "signed out" page. */
+  /** A registered post-logout redirect URI of `client` (exact match), or null. */
   postLogoutRedirectUri: string | null;
+  /**
+   * Whether the browser may be sent to `postLogoutRedirectUri`: the request carries a valid
+   * `id_token_hint` of that client, or the client is the org's own (first party). A URI anyone
+   * registered (RFC 7591, a metadata document) is otherwise never redirected to.
+   */
+  redirectAllowed: boolean;
   state: string | null;
-  /** From a valid `id_token_hint`: the person it was issued to, and the session (`sid`) it belongs to. */
-  hint: { userId: string; sessionId: string | null } | null;
-}
-
-/**
- * The `id_token_hint`'s claims when it is an ID token this org issued (signature, issuer, `typ
- * JWT`). An expired one is still a hint (§2: the RP may have kept it past `exp`), within the
- * longest a session lives.
- */
-async function hintOf(deps: Deps, org: Org, idToken: string) {
-  try {
-    const { payload } = await jwtVerify(idToken, createLocalJWKSet(await publicJwks(deps.db, org.id)), {
-      algorithms: ['RS256'],
-      issuer: issuerOf(deps.config, org),
-      typ: 'JWT',
-      requiredClaims: ['sub', 'aud'],
-      currentDate: new Date(clock.now()),
-      clockTolerance: Math.floor(OAUTH_SESSION_TTL_MS / 1000),
-    });
-    const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
-    if (typeof payload.sub !== 'string' || typeof aud !== 'string') return null;
-    return {
-      userId: payload.sub,
-      clientId: aud,
-      sessionId: typeof payload.sid === 'string' ? payload.sid : null,
-    };
-  } catch {
-    return null;
-  }
+  /** From a valid `id_token_hint`: the person it was issued to. */
+  hint: { userId: string } | null;
 }
 
 /**
  * Checks a logout request (§2, §3): the hint must be an ID token of this issuer; `client_id`, when
  * given with it, must be its audience; `post_logout_redirect_uri` must be one the client
- * registered, exactly, so nobody can use sign-out to send a browser elsewhere. Refusals are
- * `invalid_request`, shown as a page (never a redirect).
+ * registered, exactly. Refusals are `invalid_request`, shown as a page (never a redirect). A
+ * registered URI is used only with a hint of that client or for a first-party client
+ * (`redirectAllowed`): anyone may register a client, so its URI alone proves nothing.
  */
 export async function checkLogoutRequest(deps: Deps, org: Org, p: LogoutParameters): Promise<LogoutRequest> {
-  const hinted = p.idTokenHint ? await hintOf(deps, org, p.idTokenHint) : null;
+  const hinted = p.idTokenHint ? await readIdTokenHint(deps, org, p.idTokenHint) : null;
   if (p.idTokenHint && !hinted) fail('invalid_request', 'id_token_hint is not an ID token of this issuer');
   if (hinted && p.clientId && p.clientId !== hinted.clientId) {
     fail('invalid_request', 'client_id is not the audience of id_token_hint');
@@ -79,17 +56,20 @@ export async function checkLogoutRequest(deps: Deps, org: Org, p: LogoutParamete
     }
     postLogoutRedirectUri = p.postLogoutRedirectUri;
   }
+  // The hint's audience is the client whenever both are present (checked above).
+  const vouched = client !== null && (client.firstParty || hinted?.clientId === client.id);
   return {
     client,
     postLogoutRedirectUri,
+    redirectAllowed: postLogoutRedirectUri !== null && vouched,
     state: p.state ?? null,
-    hint: hinted ? { userId: hinted.userId, sessionId: hinted.sessionId } : null,
+    hint: hinted ? { userId: hinted.userId } : null,
   };
 }
 
-/** Where the browser goes after signing out: the registered URI with `state`, or null. */
+/** Where the browser goes after signing out: the registered URI with `state` when allowed, or null. */
 export function postLogoutRedirect(request: LogoutRequest): string | null {
-  if (request.postLogoutRedirectUri === null) return null;
+  if (request.postLogoutRedirectUri === null || !request.redirectAllowed) return null;
   const url = new URL(request.postLogoutRedirectUri);
   if (request.state !== null) url.searchParams.set('state', request.state);
   return url.href;
@@ -97,25 +77,16 @@ export function postLogoutRedirect(request: LogoutRequest): string | null {
 
 /**
  * Signs a browser out of `org`: the browser sign-in (`browserSession`, the login cookie's hash)
- * ends, with every OAuth session opened from it, and the session the hint names when it is the
- * hinted person's. Each OAuth session ending is audited as `session.deleted`. Returns how many ended.
+ * ends, with every OAuth session opened from it; nothing else, whatever a hint names, so only the
+ * browser holding the cookie can end its sessions. Each OAuth session ending is audited as
+ * `session.deleted`. Returns how many ended.
  */
-export async function signOut(
-  deps: Deps,
-  org: Org,
-  browserSession: string | null,
-  hint: LogoutRequest['hint'],
-  actor: Actor,
-): Promise<number> {
+export async function signOut(deps: Deps, browserSession: string, actor: Actor): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
     const now = clock.now();
-    const ids = new Set(browserSession === null ? [] : await liveSessionIds(trx, { browserSession }, now));
-    if (hint?.sessionId) {
-      const named = await liveSession(trx, hint.sessionId, now);
-      if (named && named.orgId === org.id && named.userId === hint.userId) ids.add(named.id);
-    }
+    const ids = await liveSessionIds(trx, { browserSession }, now);
     for (const id of ids) await revokeSession(trx, id, actor, now);
-    if (browserSession !== null) await deleteBrowserSession(trx, browserSession);
-    return ids.size;
+    await deleteBrowserSession(trx, browserSession);
+    return ids.length;
   });
 }

@@ -5,7 +5,7 @@ import {
   postLogoutRedirect,
   signOut,
 } from '../../domain/sign-in/logout.js';
-import { type Org, SYSTEM } from '../../domain/types.js';
+import type { Org } from '../../domain/types.js';
 import {
   browserSessionOf,
   field,
@@ -15,19 +15,30 @@ import {
   pageRoute,
   queryValue,
 } from './context.js';
-import { logoutConfirmView, signedOutView } from './logout-views.js';
+import { type LogoutFields, logoutConfirmView, signedOutView } from './logout-views.js';
 import { formTargetOf, sendPage } from './respond.js';
 
-/** The CSRF binding of every sign-out form (the confirmation, the profile page's button). */
+/** The CSRF form name of every sign-out form (the confirmation, the profile page's button). */
 export const LOGOUT_FORM = 'logout';
 
 /**
+ * The CSRF binding of a sign-out form: the fields it carries, so a confirmed form proves they are
+ * the ones this service put there (a redirect URI only when it was allowed).
+ */
+export const logoutBinding = (f: LogoutFields): string[] => [
+  f.clientId ?? '',
+  f.postLogoutRedirectUri ?? '',
+  f.state ?? '',
+];
+
+/**
  * OIDC RP-Initiated Logout 1.0 at /oauth/logout (GET or a form POST): `id_token_hint`, `client_id`,
- * `post_logout_redirect_uri` (registered, exact), `state`. A hint naming the person signed in here
+ * `post_logout_redirect_uri` (registered, exact), `state`. Only this browser's sign-in (its login
+ * cookie) and the OAuth sessions opened from it can end: a hint naming the person signed in here
  * signs out at once; anything else (no hint, another person's, a forged request) asks the person
- * first, since a sign-out link could otherwise be planted anywhere. Signing out ends the browser's
- * sign-in and the OAuth sessions opened from it, then lands on the registered URI with `state`, or
- * on a "signed out" page.
+ * first, since a sign-out link could otherwise be planted anywhere; a hint with no sign-in here ends
+ * nothing. Then the registered URI with `state` when a hint of that client or a first-party client
+ * allows it (domain/sign-in/logout.ts), else a "signed out" page.
  */
 export function logoutEndpoint(app: FastifyInstance, ctx: PageContext) {
   const handle = async (
@@ -38,29 +49,27 @@ export function logoutEndpoint(app: FastifyInstance, ctx: PageContext) {
     confirmed: boolean,
   ) => {
     const checked = await checkLogoutRequest(ctx.deps, org, params);
+    // A confirmed form carries a redirect URI only when the confirmation allowed it, and its CSRF
+    // token is bound to it (logoutBinding).
+    const redirect = postLogoutRedirect(confirmed ? { ...checked, redirectAllowed: true } : checked);
     const session = await browserSessionOf(ctx, org, request);
-    const redirect = postLogoutRedirect(checked);
     if (session && !confirmed && checked.hint?.userId !== session.user.id) {
+      const fields: LogoutFields = {
+        clientId: checked.client?.id ?? null,
+        postLogoutRedirectUri: redirect === null ? null : checked.postLogoutRedirectUri,
+        state: redirect === null ? null : checked.state,
+      };
       const body = logoutConfirmView({
+        ...fields,
         action: pageLink(ctx, request, '/oauth/logout', {}),
-        csrf: ctx.csrf.token(request, reply, LOGOUT_FORM, []),
+        csrf: ctx.csrf.token(request, reply, LOGOUT_FORM, logoutBinding(fields)),
         email: session.user.email,
         clientName: checked.client?.name ?? null,
-        clientId: checked.client?.id ?? null,
-        postLogoutRedirectUri: checked.postLogoutRedirectUri,
-        state: checked.state,
       });
       const formTargets = redirect === null ? [] : [formTargetOf(redirect)];
       return sendPage(reply, org.name, 'Sign out?', body, { formTargets });
     }
-    const userId = session?.user.id ?? checked.hint?.userId;
-    await signOut(
-      ctx.deps,
-      org,
-      session?.id ?? null,
-      checked.hint,
-      userId ? { kind: 'user', id: userId } : SYSTEM,
-    );
+    if (session) await signOut(ctx.deps, session.id, { kind: 'user', id: session.user.id });
     ctx.cookies.clear(reply, ctx.cookies.session);
     ctx.cookies.clear(reply, ctx.cookies.profile, '/profile');
     if (redirect !== null) return reply.redirect(redirect, 303);
@@ -91,8 +100,14 @@ export function logoutEndpoint(app: FastifyInstance, ctx: PageContext) {
       const form = formOf(request);
       const value = (name: string) => field(form, name) || undefined;
       // A confirmation (this page's own form, or the profile page's button) carries its CSRF token.
+      const binding = logoutBinding({
+        clientId: field(form, 'client_id'),
+        postLogoutRedirectUri: field(form, 'post_logout_redirect_uri'),
+        state: field(form, 'state'),
+      });
       const confirmed =
-        field(form, 'confirm') === 'yes' && ctx.csrf.check(request, LOGOUT_FORM, [], field(form, 'csrf'));
+        field(form, 'confirm') === 'yes' &&
+        ctx.csrf.check(request, LOGOUT_FORM, binding, field(form, 'csrf'));
       return handle(
         org,
         request,

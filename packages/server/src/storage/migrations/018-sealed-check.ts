@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * A value sealed with the database's TESSERA_SECRET (domain/keys/secret-check.ts): a process whose
+ * secret cannot open it refuses to start, instead of starting and failing every request that needs
+ * a sealed value (signing keys, webhook secrets). One row per check; written at the first start
+ * after this migration, by the first process that starts.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('sealed_checks')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('sealed', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('sealed_checks').ifExists().execute();
+}

@@ -1,0 +1,26 @@
+import type { Db } from '../db.js';
+
+/** The sealed check value `name`, or null before one is written. */
+export async function findSealedCheck(db: Db, name: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('sealed_checks')
+    .select('sealed')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.sealed ?? null;
+}
+
+/** Writes the check value unless one exists (another process wrote it first): that one stays. */
+export async function insertSealedCheck(db: Db, name: string, sealed: string, now: number): Promise<void> {
+  await db
+    .insertInto('sealed_checks')
+    .values({ name, sealed, created_at: now })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+}
+
+/** Any one private signing key, sealed: a value the secret of a database from before the check opens. */
+export async function anySealedKey(db: Db): Promise<string | null> {
+  const row = await db.selectFrom('signing_keys').select('private_key').limit(1).executeTakeFirst();
+  return row?.private_key ?? null;
+}
