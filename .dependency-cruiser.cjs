@@ -10,6 +10,17 @@ const S = '^packages/server/src/';
 const floor = (names) => `${S}(${names.join('|')})`;
 const COMPOSITION = ['server\\.ts$', 'runtime\\.ts$', 'cli/', 'dev/'];
 
+/** Packages the domain never imports, types included: HTTP servers and clients, SQL drivers, JWT libraries. */
+const HTTP_SQL_JWT = [
+  ...['fastify', '@fastify/[^/]+', 'light-my-request', 'undici', 'express', 'koa', '@koa/[^/]+'],
+  ...['openapi-fetch', 'simple-oauth2', 'oidc-provider'],
+  ...['kysely', 'pg', 'pg-[^/]+', 'better-sqlite3'],
+  ...['jose', 'jsonwebtoken', 'jwks-rsa', 'koa-jwt', 'express-oauth2-jwt-bearer'],
+];
+/** OpenID / OAuth clients: HTTP and JWT in one (domain-has-one-oidc-client). */
+const OIDC_CLIENTS = ['openid-client', 'oauth4webapi'];
+const packagesPath = (names) => `(^|/)node_modules/(@types/)?(${names.join('|')})/`;
+
 module.exports = {
   forbidden: [
     {
@@ -57,6 +68,22 @@ module.exports = {
       comment: "mail/ sees the domain's Mailer port as types, never as code.",
       from: { path: `${S}mail/` },
       to: { path: `${S}domain/`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'domain-has-no-http-sql-or-jwt',
+      severity: 'error',
+      comment:
+        'The domain states rules: HTTP is http/ and delivery/, SQL is storage/ and JWTs are crypto/, each behind a function the domain calls.',
+      from: { path: `${S}domain/` },
+      to: { path: [packagesPath(HTTP_SQL_JWT), '^(node:)?(http|https|http2)$'] },
+    },
+    {
+      name: 'domain-has-one-oidc-client',
+      severity: 'error',
+      comment:
+        'An OpenID client speaks HTTP and checks JWTs: in the domain only domain/federation/oidc-upstream.ts uses one, until its upstream calls move out of the domain (#26).',
+      from: { path: `${S}domain/`, pathNot: `${S}domain/federation/oidc-upstream\\.ts$` },
+      to: { path: packagesPath(OIDC_CLIENTS) },
     },
     {
       name: 'domain-is-given-its-settings',
@@ -112,7 +139,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/' },
+    // node_modules stay in the graph as leaves (doNotFollow), so rules can name packages.
+    exclude: { path: '^packages/[^/]+/dist/' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {
       exportsFields: ['exports'],

@@ -1,5 +1,6 @@
 // Runs every test file of the workspace with node's test runner (TypeScript through tsx). A test
-// that hangs fails after 5 minutes instead of stalling the run.
+// that hangs fails after 5 minutes instead of stalling the run. Before the runner's summary it prints
+// how long each file took, slowest first.
 // Usage: npm test [-- <substring filter on file paths>]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -33,6 +34,9 @@ const result = spawnSync(
     '--import',
     'tsx',
     '--test',
+    // node's own report, plus each file's time before the summary (scripts/test-reporter.mjs).
+    `--test-reporter=${join(root, 'scripts/test-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
     '--test-concurrency=2',
     '--test-timeout=300000',
     ...files,

@@ -62,7 +62,7 @@ const path = { org: 'journey' };
 
 const settings = await api.PATCH('/organizations/{org}/settings', {
   params: { path },
-  body: { name: 'Journey Corp', require_mfa: false },
+  body: { name: 'Journey Corp', require_mfa: false, sign_up: 'domains', sign_up_domains: ['journey.test'] },
 });
 step('updateOrganizationSettings', settings.response, 200);
 assert.deepEqual(settings.data, {
@@ -71,6 +71,10 @@ assert.deepEqual(settings.data, {
   name: 'Journey Corp',
   issuer: env('JOURNEY_ISSUER'),
   require_mfa: false,
+  dynamic_registration: false,
+  metadata_documents: false,
+  sign_up: 'domains',
+  sign_up_domains: ['journey.test'],
 });
 
 // A confidential client, then a new secret for it.
@@ -96,6 +100,7 @@ assert.deepEqual(client.data, {
   post_logout_redirect_uris: [],
   grant_types: ['client_credentials', 'authorization_code', 'refresh_token'],
   first_party: true,
+  allowed_origins: ['https://journey.example'],
   created_at,
   client_secret,
 });
@@ -137,24 +142,54 @@ assert.deepEqual(
   [userId],
 );
 
-// A colleague (a console user already) joins as a member.
+// A colleague is invited to be a member: nobody is added before they accept the link.
 const member = await api.POST('/organizations/{org}/members', {
   params: { path },
-  body: { email: 'colleague@seed.test', role: 'member' },
+  body: { email: 'colleague@seed.test', role: 'member', send_mail: false },
 });
 step('addMember', member.response, 201);
 assert.ok(member.data);
-assert.match(member.data.user_id, /^usr_/);
-assert.deepEqual(member.data, { user_id: member.data.user_id, email: 'colleague@seed.test', role: 'member' });
+assert.match(member.data.id, /^inv_/);
+assert.deepEqual(
+  [member.data.kind, member.data.email, member.data.role, member.data.state],
+  ['member', 'colleague@seed.test', 'member', 'pending'],
+);
+assert.match(member.data.url ?? '', /[/]invitation[?]token=tin_/);
 const members = await api.GET('/organizations/{org}/members', { params: { path } });
 step('listMembers', members.response, 200);
 assert.deepEqual(
-  members.data?.map((m) => [m.email, m.role]).sort(),
+  members.data?.map((m) => [m.email, m.role]),
+  [['owner@seed.test', 'owner']],
+);
+
+// An end user invited by link; the pending invitations; one read; one withdrawn.
+const invited = await api.POST('/organizations/{org}/invitations', {
+  params: { path },
+  body: { email: 'grace@journey.example', send_mail: false },
+});
+step('createInvitation', invited.response, 201);
+assert.ok(invited.data);
+const invitation: Schemas['CreatedInvitation'] = invited.data;
+const pending = await api.GET('/organizations/{org}/invitations', {
+  params: { path, query: { state: 'pending' } },
+});
+step('listInvitations', pending.response, 200);
+assert.deepEqual(
+  pending.data?.map((i) => [i.kind, i.email]),
   [
-    ['colleague@seed.test', 'member'],
-    ['owner@seed.test', 'owner'],
+    ['user', 'grace@journey.example'],
+    ['member', 'colleague@seed.test'],
   ],
 );
+const one = await api.GET('/organizations/{org}/invitations/{id}', {
+  params: { path: { ...path, id: invitation.id } },
+});
+step('getInvitation', one.response, 200);
+assert.equal(one.data?.expires_at, invitation.expires_at);
+const withdrawn = await api.DELETE('/organizations/{org}/invitations/{id}', {
+  params: { path: { ...path, id: invitation.id } },
+});
+step('deleteInvitation', withdrawn.response, 204);
 
 // A webhook for every user change.
 const webhook = await api.POST('/organizations/{org}/webhooks', {
@@ -206,7 +241,9 @@ assert.deepEqual(
     'signing_key.updated',
     'webhook.updated',
     'webhook.created',
-    'membership.created',
+    'invitation.deleted',
+    'invitation.created',
+    'invitation.created',
     'tenant.created',
     'user.created',
     'client.updated',
@@ -315,6 +352,10 @@ describe('a client generated from /openapi.json drives an owner’s journey', ()
       'listUsers 200',
       'addMember 201',
       'listMembers 200',
+      'createInvitation 201',
+      'listInvitations 200',
+      'getInvitation 200',
+      'deleteInvitation 204',
       'createWebhook 201',
       'updateWebhook 200',
       'listSigningKeys 200',

@@ -191,17 +191,29 @@ for (const database of ['sqlite', 'postgres'] as const) {
     test('every registered route is documented, and every documented operation is routed', {
       skip,
     }, async () => {
+      // CORS preflights (http/cors.ts) answer browsers, not callers: they are not operations.
+      const preflights = routesOf(app).filter((r) => r.method === 'OPTIONS');
+      assert.deepEqual(preflights.map((r) => r.url).sort(), [
+        '/oauth/revoke',
+        '/oauth/token',
+        '/oauth/userinfo',
+      ]);
       const registered = routesOf(app)
-        .filter((r) => r.method !== 'HEAD' && !isHtmlPage(r.url))
+        .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !isHtmlPage(r.url))
         .map((r) => `${r.method} ${r.url}`)
         .sort();
       const documented = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
       assert.deepEqual(registered, documented);
       // What is left out is the hosted HTML pages and the web console, and only those.
-      const pages = routesOf(app).filter((r) => r.method !== 'HEAD' && isHtmlPage(r.url));
+      const pages = routesOf(app).filter(
+        (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && isHtmlPage(r.url),
+      );
       assert.ok(pages.length > 0);
       for (const page of pages) {
-        assert.match(page.url, /^\/$|^\/(login|signup|consent|profile|password|email|console)(\/|$)/);
+        assert.match(
+          page.url,
+          /^\/$|^\/(login|signup|consent|profile|password|email|invitation|console|sso|saml)(\/|$)/,
+        );
       }
       for (const op of OPERATIONS) {
         assert.ok(doc.paths[openApiPath(op.path)]?.[op.method], `${op.method} ${op.path} in the document`);
@@ -485,8 +497,12 @@ for (const database of ['sqlite', 'postgres'] as const) {
       skip,
     }, async () => {
       const discovery = await (await fetch(`${server.base}/.well-known/openid-configuration`)).json();
-      const { consoleOAuth, userToken } = doc.components.securitySchemes;
-      assert.deepEqual(Object.keys(doc.components.securitySchemes), ['consoleOAuth', 'userToken']);
+      const { consoleOAuth, serviceAccount, userToken } = doc.components.securitySchemes;
+      assert.deepEqual(Object.keys(doc.components.securitySchemes), [
+        'consoleOAuth',
+        'serviceAccount',
+        'userToken',
+      ]);
       assert.equal(consoleOAuth.type, 'oauth2');
       assert.match(consoleOAuth.description, /PKCE \(S256, required\)/);
       const { scopes, ...urls } = consoleOAuth.flows.authorizationCode;
@@ -509,6 +525,16 @@ for (const database of ['sqlite', 'postgres'] as const) {
         'users:impersonate',
       ]);
       for (const words of Object.values(scopes) as string[]) assert.match(words, /^[A-Z][^`_]+$/);
+      assert.deepEqual(serviceAccount.flows, {
+        clientCredentials: {
+          tokenUrl: discovery.token_endpoint,
+          scopes: {
+            'org:read': scopes['org:read'],
+            'events:read': scopes['events:read'],
+            'org:write': scopes['org:write'],
+          },
+        },
+      });
       assert.deepEqual(userToken, {
         type: 'http',
         scheme: 'bearer',
@@ -517,6 +543,14 @@ for (const database of ['sqlite', 'postgres'] as const) {
       });
 
       const management = Object.keys(scopes).filter((s) => s.includes(':'));
+      const PEOPLE_ONLY = new Set([
+        'startImpersonation',
+        'listServiceAccounts',
+        'createServiceAccount',
+        'getServiceAccount',
+        'deleteServiceAccount',
+        'rotateServiceAccountSecret',
+      ]);
       const expected: Record<string, string> = {
         listEvents: 'events:read',
         listWebhooks: 'org:read',
@@ -525,13 +559,21 @@ for (const database of ['sqlite', 'postgres'] as const) {
         deleteWebhook: 'org:write',
         updateWebhook: 'org:write',
         retryWebhookDelivery: 'org:write',
+        sendWebhookTestEvent: 'org:write',
         startImpersonation: 'users:impersonate',
       };
       for (const op of OPERATIONS) {
         const { security } = doc.paths[openApiPath(op.path)][op.method];
         if (op.auth === 'console') {
           assert.ok(op.scope && management.includes(op.scope), `${op.operationId} names its scope`);
-          assert.deepEqual(security, [{ consoleOAuth: [op.scope] }], op.operationId);
+          // Service accounts (DESIGN §16) take every org route but those for people only.
+          const accounts = op.people ? [] : [{ serviceAccount: [op.scope] }];
+          assert.deepEqual(security, [{ consoleOAuth: [op.scope] }, ...accounts], op.operationId);
+          assert.equal(
+            op.people === true,
+            !op.path.startsWith('/organizations/:org/') || PEOPLE_ONLY.has(op.operationId),
+            op.operationId,
+          );
           if (op.method === 'get') assert.match(op.scope, /:read$/, op.operationId);
           if (expected[op.operationId]) assert.equal(op.scope, expected[op.operationId], op.operationId);
         } else {

@@ -14,8 +14,9 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 /**
- * The layering the lint enforces (`npm run lint`): a wrong-way import, a cycle and Date.now() in the
- * domain each fail it, and the real tree passes. Planted files go into a scratch copy of the layout,
+ * The layering the lint enforces (`npm run lint`): a wrong-way import, a cycle, any clock read in the
+ * domain but domain/clock.ts, and an HTTP, SQL or JWT package imported into the domain each fail it,
+ * and the real tree passes. Planted files go into a scratch copy of the layout,
  * never into the working tree. docs/architecture.md names, for every table of the contract, the file
  * that owns each rule, and every file it names exists.
  */
@@ -92,20 +93,151 @@ describe('the layering lint', () => {
     rmSync(join(scratch, 'packages/server/src/domain/b.ts'));
   });
 
-  test('Date.now() in the domain fails biome; in http it does not', () => {
+  /** Each way of reading the clock that `lint/no-date-now.grit` refuses in the domain. */
+  const clockReads: Record<string, string> = {
+    'Date.now()': 'export const stamp = (): number => Date.now();\n',
+    'new Date().getTime()': 'export const stamp = (): number => new Date().getTime();\n',
+    'performance.now()': 'export const stamp = (): number => performance.now();\n',
+    'an aliased Date.now': 'const now = Date.now;\nexport const stamp = (): number => now();\n',
+    'new Date()': 'export const stamp = (): Date => new Date();\n',
+    'new Date without parentheses': 'export const stamp = (): number => +new Date;\n',
+    'Date() called': 'export const stamp = (): string => Date();\n',
+    'the Date constructor aliased': 'const D = Date;\nexport const stamp = (): Date => new D();\n',
+    'Date.now destructured': 'const { now } = Date;\nexport const stamp = (): number => now();\n',
+    'globalThis.Date': 'export const stamp = (): number => globalThis.Date.now();\n',
+    'process.hrtime': 'export const stamp = (): bigint => process.hrtime.bigint();\n',
+    "Date['now']": "export const stamp = (): number => Date['now']();\n",
+    "process['hrtime']": "export const stamp = (): bigint => process['hrtime'].bigint();\n",
+    "globalThis['performance']": "export const stamp = (): number => globalThis['performance'].now();\n",
+  };
+  const biomeLint = (...paths: string[]) => {
+    const run = spawnSync(
+      biome,
+      ['lint', '--max-diagnostics=none', ...paths.map((p) => join('packages/server/src', p))],
+      { cwd: scratch, encoding: 'utf8' },
+    );
+    return { status: run.status, output: `${run.stdout}${run.stderr}` };
+  };
+  const plantBiome = () => {
     mkdirSync(join(scratch, 'lint'), { recursive: true });
     copyFileSync(join(root, 'biome.json'), join(scratch, 'biome.json'));
     copyFileSync(join(root, 'lint/no-date-now.grit'), join(scratch, 'lint/no-date-now.grit'));
-    const source = 'export const stamp = (): number => Date.now();\n';
-    plant('domain/tokens/planted.ts', source);
-    plant('http/planted.ts', source);
-    const lint = (path: string) =>
-      spawnSync(biome, ['lint', join('packages/server/src', path)], { cwd: scratch, encoding: 'utf8' });
-    const domain = lint('domain/tokens/planted.ts');
-    assert.notEqual(domain.status, 0);
-    assert.match(`${domain.stdout}${domain.stderr}`, /use clock\.now\(\) instead of Date\.now\(\)/);
-    const http = lint('http/planted.ts');
-    assert.equal(http.status, 0, `${http.stdout}${http.stderr}`);
+  };
+
+  // One biome run for all of them: each process costs seconds on a busy machine.
+  test('each clock read in the domain fails biome; in http none does', () => {
+    plantBiome();
+    const planted = Object.entries(clockReads).map(([name, source], i) => {
+      plant(`domain/tokens/clock-read-${i}.ts`, source);
+      plant(`http/clock-read-${i}.ts`, source);
+      return { name, file: `clock-read-${i}.ts` };
+    });
+    const run = biomeLint('domain/tokens', 'http');
+    assert.notEqual(run.status, 0);
+    const refused = (path: string) =>
+      run.output.split('\n').some((line) => line.startsWith(`${path}:`) && /\splugin\s/.test(line));
+    for (const { name, file } of planted) {
+      assert.ok(refused(`packages/server/src/domain/tokens/${file}`), `${name} passed in the domain`);
+      assert.ok(!refused(`packages/server/src/http/${file}`), `${name} was refused in http`);
+    }
+    assert.match(run.output, /reads the time from its clock \(domain\/clock\.ts\)/);
+    for (const { file } of planted) {
+      rmSync(join(scratch, 'packages/server/src/domain/tokens', file));
+      rmSync(join(scratch, 'packages/server/src/http', file));
+    }
+  });
+
+  test('dates that read no clock pass in the domain, and domain/clock.ts may read it', () => {
+    plantBiome();
+    plant(
+      'domain/tokens/planted.ts',
+      [
+        'export const at = (ms: number): Date => new Date(ms);',
+        'export const parsed = (text: string): number => Date.parse(text);',
+        'export const utc = (): number => Date.UTC(2026, 0, 1);',
+        'export const iso = (ms: number): string => new Date(ms).toISOString();',
+        'export type Stamped = { at: Date };',
+        '',
+      ].join('\n'),
+    );
+    plant('domain/clock.ts', 'export const clock = { now: (): number => Date.now() };\n');
+    const run = biomeLint('domain/tokens/planted.ts', 'domain/clock.ts');
+    assert.equal(run.status, 0, run.output);
+    rmSync(join(scratch, 'packages/server/src/domain/tokens/planted.ts'));
+    plant('domain/clock.ts', 'export const clock = { now: () => 0 };\n');
+  });
+
+  const fakePackage = (name: string) => {
+    const packageDir = join(scratch, 'node_modules', name);
+    mkdirSync(packageDir, { recursive: true });
+    writeFileSync(join(packageDir, 'package.json'), JSON.stringify({ name, main: 'index.js' }));
+    writeFileSync(join(packageDir, 'index.js'), 'export const thing = 1;\n');
+  };
+
+  test('an HTTP, SQL or JWT package imported into the domain fails, types included; into storage it does not', () => {
+    const names = [
+      ...['fastify', '@fastify/cookie', 'light-my-request', 'undici', 'express', 'koa', '@koa/cors'],
+      ...['openapi-fetch', 'simple-oauth2', 'oidc-provider'],
+      ...['kysely', 'pg', 'pg-pool', 'better-sqlite3'],
+      ...['jose', 'jsonwebtoken', 'jwks-rsa', 'koa-jwt', 'express-oauth2-jwt-bearer'],
+    ];
+    names.forEach((name, i) => {
+      fakePackage(name);
+      plant(`domain/uses-${i}.ts`, `import { thing } from '${name}';\nexport const x = thing;\n`);
+      plant(`domain/types-${i}.ts`, `import type { Thing } from '${name}';\nexport type X = Thing;\n`);
+      plant(`storage/uses-${i}.ts`, `import { thing } from '${name}';\nexport const x = thing;\n`);
+    });
+    const run = cruise(scratch, 'packages/server/src');
+    assert.notEqual(run.status, 0);
+    names.forEach((name, i) => {
+      for (const file of [`uses-${i}`, `types-${i}`]) {
+        const line = `error domain-has-no-http-sql-or-jwt: packages/server/src/domain/${file}.ts → node_modules/${name}/index.js`;
+        assert.ok(run.output.includes(line), `${name} (${file}) passed in the domain:\n${run.output}`);
+      }
+      assert.ok(!run.output.includes(`storage/uses-${i}.ts`), `${name} was refused in storage`);
+      for (const file of [`domain/uses-${i}.ts`, `domain/types-${i}.ts`, `storage/uses-${i}.ts`]) {
+        rmSync(join(scratch, 'packages/server/src', file));
+      }
+    });
+  });
+
+  test("node's HTTP modules imported into the domain fail; into delivery they do not", () => {
+    const modules = { http: 'node:http', https: 'https', http2: 'node:http2' };
+    const entries = Object.entries(modules);
+    entries.forEach(([, specifier], i) => {
+      plant(`domain/core-${i}.ts`, `import * as m from '${specifier}';\nexport const x = m;\n`);
+      plant(`delivery/core-${i}.ts`, `import * as m from '${specifier}';\nexport const x = m;\n`);
+    });
+    const run = cruise(scratch, 'packages/server/src');
+    assert.notEqual(run.status, 0);
+    entries.forEach(([resolved, specifier], i) => {
+      const line = `error domain-has-no-http-sql-or-jwt: packages/server/src/domain/core-${i}.ts → ${resolved}\n`;
+      assert.ok(run.output.includes(line), `${specifier} passed in the domain:\n${run.output}`);
+      assert.ok(!run.output.includes(`delivery/core-${i}.ts`), `${specifier} was refused in delivery`);
+      rmSync(join(scratch, `packages/server/src/domain/core-${i}.ts`));
+      rmSync(join(scratch, `packages/server/src/delivery/core-${i}.ts`));
+    });
+  });
+
+  test('an OpenID client imported into the domain fails but in domain/federation/oidc-upstream.ts', () => {
+    const names = ['openid-client', 'oauth4webapi'];
+    names.forEach((name, i) => {
+      fakePackage(name);
+      plant(`domain/tokens/oidc-${i}.ts`, `import { thing } from '${name}';\nexport const x = thing;\n`);
+    });
+    plant(
+      'domain/federation/oidc-upstream.ts',
+      "import { thing } from 'openid-client';\nexport const x = thing;\n",
+    );
+    const run = cruise(scratch, 'packages/server/src');
+    assert.notEqual(run.status, 0);
+    names.forEach((name, i) => {
+      const line = `error domain-has-one-oidc-client: packages/server/src/domain/tokens/oidc-${i}.ts → node_modules/${name}/index.js`;
+      assert.ok(run.output.includes(line), `${name} passed in the domain:\n${run.output}`);
+      rmSync(join(scratch, `packages/server/src/domain/tokens/oidc-${i}.ts`));
+    });
+    assert.ok(!run.output.includes('oidc-upstream.ts'), run.output);
+    rmSync(join(scratch, 'packages/server/src/domain/federation/oidc-upstream.ts'));
   });
 });
 

@@ -9,9 +9,20 @@ export interface CliResult {
   json: Record<string, unknown> | null;
 }
 
-/** Runs the `tessera` CLI against a data dir (and database) as a person would, from its sources. */
-export async function tessera(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const run = new TesseraProcess(args, { TESSERA_SECRET: TEST_SECRET, ...env });
+/**
+ * Runs the `tessera` CLI against a data dir (and database) as a person would, from its sources;
+ * `stdin` is what it reads there (a secret piped in), else nothing.
+ */
+export async function tessera(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<CliResult> {
+  const run = new TesseraProcess(
+    args,
+    { TESSERA_SECRET: TEST_SECRET, ...env },
+    stdin === undefined ? {} : { stdin },
+  );
   const code = await run.exited();
   let json: Record<string, unknown> | null = null;
   try {

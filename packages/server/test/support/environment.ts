@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 
@@ -42,6 +43,26 @@ export function chromiumSkip(): false | string {
   if (existsSync(CHROMIUM_PATH)) return false;
   const reason = `SKIPPED: Chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium)`;
   if (required.has('chromium')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
+  process.stderr.write(`${reason}\n`);
+  return reason;
+}
+
+export const NGINX_PATH = process.env.TESSERA_TEST_NGINX ?? '/usr/sbin/nginx';
+
+/**
+ * Debian's nginx, for the suites behind a real reverse proxy. CI installs it (.ci/run); elsewhere it
+ * is installed here when apt-get can (root, non-interactive), else the suite is skipped.
+ */
+export function nginxSkip(): false | string {
+  if (!existsSync(NGINX_PATH) && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const install = spawnSync('apt-get', ['install', '-y', '-q', 'nginx-light'], { env, stdio: 'ignore' });
+    if (install.status !== 0)
+      spawnSync('apt-get', ['install', '-y', '-q', 'nginx'], { env, stdio: 'ignore' });
+  }
+  if (existsSync(NGINX_PATH)) return false;
+  const reason = `SKIPPED: nginx not found at ${NGINX_PATH} (apt-get install -y nginx-light)`;
+  if (required.has('nginx')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
   process.stderr.write(`${reason}\n`);
   return reason;
 }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { TEST_SECRET } from './runtime.js';
@@ -24,15 +24,24 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 
-/** Starts `command` in a process group of its own, with stdout and stderr piped. */
+/**
+ * Starts `command` in a process group of its own, with stdout and stderr piped; stdin is `stdin`
+ * when given (then closed), else empty.
+ */
 export function spawnGroup(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env: NodeJS.ProcessEnv },
+  options: { cwd?: string; env: NodeJS.ProcessEnv; stdin?: string },
 ): ChildProcess {
-  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { stdin, ...rest } = options;
+  const child = spawn(command, args, {
+    ...rest,
+    detached: true,
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
+  if (stdin !== undefined) child.stdin?.end(stdin);
   return child;
 }
 
@@ -69,13 +78,20 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** The `tessera` CLI from its TypeScript sources, through tsx (the compiled CLI has its own test). */
-const SOURCE_CLI = [
-  '--conditions=tessera-source',
-  '--import',
-  'tsx',
-  fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)),
-];
+/**
+ * The `tessera` CLI from its TypeScript sources, bundled once per change of the sources and shared by
+ * the test files of a run (support/cli-bundle.mjs says how and why); the compiled CLI has its own test.
+ */
+let sourceCli: readonly string[] | undefined;
+function sourceCliEntry(): readonly string[] {
+  sourceCli ??= [
+    execFileSync(process.execPath, [fileURLToPath(new URL('./cli-bundle.mjs', import.meta.url))], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  ];
+  return sourceCli;
+}
 
 /**
  * `tessera <args>` (by default from its sources; `entry` is what node runs instead), in a process group
@@ -92,11 +108,12 @@ export class TesseraProcess {
   constructor(
     args: readonly string[],
     env: Record<string, string>,
-    options: { entry?: readonly string[]; cwd?: string } = {},
+    options: { entry?: readonly string[]; cwd?: string; stdin?: string } = {},
   ) {
-    this.#child = spawnGroup(process.execPath, [...(options.entry ?? SOURCE_CLI), ...args], {
+    this.#child = spawnGroup(process.execPath, [...(options.entry ?? sourceCliEntry()), ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', ...env },
+      ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
     });
     let partial = '';
     this.#child.stdout?.setEncoding('utf8').on('data', (text: string) => {

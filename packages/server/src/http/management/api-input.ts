@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { fail, failApi } from '../../domain/errors.js';
+import { fail, failApi, ServiceError } from '../../domain/errors.js';
 
 /** A zod issue as an `error_detail` naming the field or parameter: `events[2]: must be …`. */
 function describe(issue: z.core.$ZodIssue, noun: 'field' | 'parameter'): string {
@@ -52,4 +52,18 @@ export function strictQuery<S extends z.ZodType>(
   const result = schema.safeParse(own);
   if (!result.success) fail('invalid_query', describe(result.error.issues[0] as never, 'parameter'));
   return { query: result.data as z.output<S>, given };
+}
+
+/**
+ * A rule the domain enforces beyond the body's own schema (a client's grant types against the
+ * redirect URIs it ends up with, `domains` without a domain) is refused as the management API
+ * refuses any bad value: 400 `invalid_request`.
+ */
+export async function managementInput<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === 'invalid_body') failApi('invalid_request', err.detail);
+    throw err;
+  }
 }

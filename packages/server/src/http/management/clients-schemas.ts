@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalOrigin, MAX_ALLOWED_ORIGINS, ORIGIN_RULE } from '../../domain/directory/allowed-origins.js';
 import { defaultGrantTypes, GRANT_TYPES, grantTypesProblem } from '../../domain/directory/clients.js';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../domain/sign-in/redirect-uris.js';
 import { PAGE_FIELDS } from './api-schemas.js';
@@ -34,10 +35,32 @@ const redirectUris = (description: string) =>
 const RedirectUris = redirectUris('where the authorization code may be sent');
 const PostLogoutRedirectUris = redirectUris('where sign-out (RP-Initiated Logout) may return to');
 
+/** The browser origins CORS answers for the client (domain/directory/allowed-origins.ts). */
+const AllowedOrigins = z
+  .array(z.string().refine((o) => canonicalOrigin(o) !== null, ORIGIN_RULE))
+  .max(MAX_ALLOWED_ORIGINS, `must hold at most ${MAX_ALLOWED_ORIGINS} origins`);
+
+const ALLOWED_ORIGINS =
+  'browser origins (scheme://host[:port]) whose pages may call the token, revocation and userinfo ' +
+  'endpoints (CORS); https, or http on localhost, 127.0.0.1 or [::1]; duplicates are dropped';
+
 const GrantTypes = z
   .array(z.enum(GRANT_TYPES as [string, ...string[]], `must be one of ${GRANT_TYPES.join(', ')}`))
   .min(1, 'must hold at least one grant type')
   .meta({ description: 'duplicates are dropped' });
+
+/** Public keys for private_key_jwt (RFC 7523): a JWK Set; checked by domain/directory/client-jwks.ts. */
+const Jwks = z
+  .object({ keys: z.array(z.record(z.string(), z.unknown())) })
+  .meta({ description: 'confidential clients only: 1-10 public JWKs (RSA, EC, OKP) for private_key_jwt' });
+
+/** Or where the client publishes them (RFC 7591 `jwks_uri`); checked by domain/directory/client-jwks.ts. */
+const JwksUri = z.string().meta({
+  format: 'uri',
+  description:
+    'confidential clients only: the https URL of the JWK Set for private_key_jwt, fetched when an ' +
+    'assertion is checked (kept at most 5 minutes; an unknown kid fetches it again); not with jwks',
+});
 
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
 
@@ -56,6 +79,11 @@ export const CreateClientBody = z
       .boolean()
       .optional()
       .meta({ description: 'default true: the org’s own app, whose sign-in asks no consent' }),
+    jwks: Jwks.optional(),
+    jwks_uri: JwksUri.optional(),
+    allowed_origins: AllowedOrigins.optional().meta({
+      description: `${ALLOWED_ORIGINS}. Default: the origins of redirect_uris, following them as they change`,
+    }),
   })
   .superRefine((body, issues) => {
     const hasRedirectUris = (body.redirect_uris?.length ?? 0) > 0;
@@ -72,6 +100,11 @@ export const UpdateClientBody = z.strictObject({
   redirect_uris: RedirectUris.optional(),
   post_logout_redirect_uris: PostLogoutRedirectUris.optional(),
   grant_types: GrantTypes.optional(),
+  jwks: Jwks.nullable().optional().meta({ description: 'null removes the keys' }),
+  jwks_uri: JwksUri.nullable().optional().meta({ description: 'null removes the URL' }),
+  allowed_origins: AllowedOrigins.nullable()
+    .optional()
+    .meta({ description: `${ALLOWED_ORIGINS}. null: back to the default, the origins of redirect_uris` }),
 });
 
 export const ClientsQuery = z.strictObject({ ...PAGE_FIELDS });
@@ -84,6 +117,11 @@ export const Client = z.object({
   post_logout_redirect_uris: z.array(z.string()),
   grant_types: z.array(z.enum(GRANT_TYPES as [string, ...string[]])),
   first_party: z.boolean(),
+  jwks: Jwks.optional().meta({ description: 'only when the client registered keys' }),
+  jwks_uri: JwksUri.optional().meta({ description: 'only when the client registered a key set URL' }),
+  allowed_origins: z.array(z.string()).meta({
+    description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
+  }),
   created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
 });
 

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Deps } from '../../domain/context.js';
+import { allowedOriginsOf } from '../../domain/directory/allowed-origins.js';
 import {
   createClient,
   deleteClient,
@@ -9,17 +8,30 @@ import {
   rotateClientSecret,
   updateClient,
 } from '../../domain/directory/clients.js';
-import { failApi, ServiceError } from '../../domain/errors.js';
 import type { Client } from '../../domain/types.js';
-import { jsonBody } from './api-input.js';
+import { managementInput } from './api-input.js';
 import {
+  ClientList,
+  Client as ClientSchema,
+  ClientSecret,
   ClientsQuery,
   type Client as ClientView,
   CreateClientBody,
+  CreatedClient,
   UpdateClientBody,
 } from './clients-schemas.js';
-import { ownerCaller } from './owner-caller.js';
-import { pagedQuery, sendPage } from './paged-list.js';
+import { endpoint } from './endpoint.js';
+import {
+  apiError,
+  badQuery,
+  forbidden,
+  invalid,
+  MANAGEMENT,
+  noOrg,
+  ORG,
+  PAGED,
+  unauthorized,
+} from './responses.js';
 
 const view = (c: Client): z.output<typeof ClientView> => ({
   client_id: c.id,
@@ -29,83 +41,179 @@ const view = (c: Client): z.output<typeof ClientView> => ({
   post_logout_redirect_uris: c.postLogoutRedirectUris,
   grant_types: c.grantTypes,
   first_party: c.firstParty,
+  ...(c.jwks === undefined ? {} : { jwks: c.jwks }),
+  ...(c.jwksUri === undefined ? {} : { jwks_uri: c.jwksUri }),
+  allowed_origins: allowedOriginsOf(c),
   created_at: new Date(c.createdAt).toISOString(),
 });
 
-/**
- * A rule the domain enforces beyond the body's own schema (grant types against the redirect URIs
- * the client ends up with) is refused as the management API refuses any bad value.
- */
-async function managementInput<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof ServiceError && err.code === 'invalid_body') failApi('invalid_request', err.detail);
-    throw err;
-  }
-}
-
-type OrgParams = { Params: { org: string } };
-type ClientParams = { Params: { org: string; id: string } };
+const CLIENT = { ...ORG, id: 'the client id (`cli_…`)' } as const;
+const noClient = apiError('`not_found`: no such org, or no such client in it');
+const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
+const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
 
 /**
  * An org's OAuth clients (owners only; members 403): list, create (a confidential client's secret
  * is shown there once), read, update, delete (ending its sessions), and a new secret.
  */
-export function clientRoutes(app: FastifyInstance, deps: Deps) {
-  app.get<OrgParams>('/organizations/:org/clients', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'forbidden', 'org:read');
-    const list = pagedQuery(deps, ClientsQuery, request);
-    const page = await listClients(deps, org, { page: list.query.page, perPage: list.query.per_page });
-    return sendPage(deps, request, reply, { ...list, entries: page.entries.map(view), total: page.total });
-  });
-
-  app.post<OrgParams>('/organizations/:org/clients', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const body = jsonBody('invalid_request', CreateClientBody, request.body);
-    const input = {
-      name: body.client_name,
-      kind: body.type,
-      redirectUris: body.redirect_uris ?? [],
-      postLogoutRedirectUris: body.post_logout_redirect_uris ?? [],
-      ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
-      ...(body.first_party === undefined ? {} : { firstParty: body.first_party }),
-    };
-    const { client, secret } = await managementInput(createClient(deps, org, input, actor));
-    return reply
-      .code(201)
-      .header('cache-control', 'no-store')
-      .send(secret === null ? view(client) : { ...view(client), client_secret: secret });
-  });
-
-  app.get<ClientParams>('/organizations/:org/clients/:id', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'forbidden', 'org:read');
-    const client = await getClient(deps, org, request.params.id);
-    return reply.header('cache-control', 'no-store').send(view(client));
-  });
-
-  app.patch<ClientParams>('/organizations/:org/clients/:id', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const body = jsonBody('invalid_request', UpdateClientBody, request.body);
-    const changes = {
-      ...(body.client_name === undefined ? {} : { name: body.client_name }),
-      ...(body.redirect_uris ? { redirectUris: body.redirect_uris } : {}),
-      ...(body.post_logout_redirect_uris ? { postLogoutRedirectUris: body.post_logout_redirect_uris } : {}),
-      ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
-    };
-    const client = await managementInput(updateClient(deps, org, request.params.id, changes, actor));
-    return reply.header('cache-control', 'no-store').send(view(client));
-  });
-
-  app.delete<ClientParams>('/organizations/:org/clients/:id', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    await deleteClient(deps, org, request.params.id, actor);
-    return reply.code(204).header('cache-control', 'no-store').send();
-  });
-
-  app.post<ClientParams>('/organizations/:org/clients/:id/secret', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const secret = await rotateClientSecret(deps, org, request.params.id, actor);
-    return reply.header('cache-control', 'no-store').send({ client_secret: secret });
-  });
-}
+export const CLIENT_ENDPOINTS = [
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/clients',
+      operationId: 'listClients',
+      summary: 'List the org’s OAuth clients (never their secrets)',
+      params: ORG,
+      query: ClientsQuery,
+      responses: {
+        200: { description: 'one page, oldest first', schema: ClientList, headers: PAGED },
+        400: badQuery,
+        401: unauthorized,
+        403: forbidden,
+        404: noOrg,
+      },
+    },
+    async ({ deps, caller, query, page }) => {
+      const found = await listClients(deps, caller.org, { page: query.page, perPage: query.per_page });
+      return page(found.entries.map(view), found.total);
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'post',
+      path: '/organizations/:org/clients',
+      operationId: 'createClient',
+      summary: 'Create an OAuth client',
+      description:
+        'A confidential client’s `client_secret` is in this response only (`Cache-Control: no-store`); ' +
+        'it is stored as a hash. A public client has none.',
+      params: ORG,
+      body: { contentType: 'application/json', schema: CreateClientBody, errors: 'invalid_request' },
+      responses: {
+        201: { description: 'created', schema: CreatedClient },
+        400: invalid,
+        401: unauthorized,
+        403: forbidden,
+        404: noOrg,
+      },
+    },
+    async ({ deps, caller, body, reply }) => {
+      const input = {
+        name: body.client_name,
+        kind: body.type,
+        redirectUris: body.redirect_uris ?? [],
+        postLogoutRedirectUris: body.post_logout_redirect_uris ?? [],
+        ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
+        ...(body.first_party === undefined ? {} : { firstParty: body.first_party }),
+        ...(body.jwks === undefined ? {} : { jwks: body.jwks }),
+        ...(body.jwks_uri === undefined ? {} : { jwksUri: body.jwks_uri }),
+        ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
+      };
+      const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(secret === null ? view(client) : { ...view(client), client_secret: secret });
+    },
+  ),
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/clients/:id',
+      operationId: 'getClient',
+      summary: 'One of the org’s OAuth clients',
+      params: CLIENT,
+      responses: {
+        200: { description: 'the client', schema: ClientSchema },
+        401: unauthorized,
+        403: forbidden,
+        404: noClient,
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      const client = await getClient(deps, caller.org, params.id);
+      return reply.header('cache-control', 'no-store').send(view(client));
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'patch',
+      path: '/organizations/:org/clients/:id',
+      operationId: 'updateClient',
+      summary: 'Change a client’s name, redirect URIs or grant types',
+      description:
+        'Absent fields keep their value; a list given replaces the stored one. The grant types are ' +
+        'checked against the redirect URIs the client ends up with.',
+      params: CLIENT,
+      body: { contentType: 'application/json', schema: UpdateClientBody, errors: 'invalid_request' },
+      responses: {
+        200: { description: 'the client as updated', schema: ClientSchema },
+        400: invalid,
+        401: unauthorized,
+        403: forbidden,
+        404: noClient,
+      },
+    },
+    async ({ deps, caller, params, body, reply }) => {
+      const changes = {
+        ...(body.client_name === undefined ? {} : { name: body.client_name }),
+        ...(body.redirect_uris ? { redirectUris: body.redirect_uris } : {}),
+        ...(body.post_logout_redirect_uris ? { postLogoutRedirectUris: body.post_logout_redirect_uris } : {}),
+        ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
+        ...(body.jwks === undefined ? {} : { jwks: body.jwks }),
+        ...(body.jwks_uri === undefined ? {} : { jwksUri: body.jwks_uri }),
+        ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
+      };
+      const client = await managementInput(updateClient(deps, caller.org, params.id, changes, caller.actor));
+      return reply.header('cache-control', 'no-store').send(view(client));
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'delete',
+      path: '/organizations/:org/clients/:id',
+      operationId: 'deleteClient',
+      summary: 'Delete a client and end its sessions',
+      description:
+        'Every session of the client ends: its refresh and access tokens stop working, and the token ' +
+        'endpoint no longer knows its `client_id` (`invalid_client`).',
+      params: CLIENT,
+      responses: {
+        204: { description: 'deleted; no body' },
+        401: unauthorized,
+        403: forbidden,
+        404: noClient,
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      await deleteClient(deps, caller.org, params.id, caller.actor);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'post',
+      path: '/organizations/:org/clients/:id/secret',
+      operationId: 'rotateClientSecret',
+      summary: 'Give a confidential client a new secret; the old one stops working at once',
+      params: CLIENT,
+      responses: {
+        200: { description: 'the new secret, in this response only', schema: ClientSecret },
+        401: unauthorized,
+        403: forbidden,
+        404: noClient,
+        409: apiError('`conflict`: a public client has no secret'),
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      const secret = await rotateClientSecret(deps, caller.org, params.id, caller.actor);
+      return reply.header('cache-control', 'no-store').send({ client_secret: secret });
+    },
+  ),
+];

@@ -1,10 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import type { Verb } from '../../domain/audit/audit.js';
-import { listEvents } from '../../domain/audit/events.js';
-import type { Deps } from '../../domain/context.js';
-import { EventsQuery } from './api-schemas.js';
-import { ownerCaller } from './owner-caller.js';
-import { pagedQuery, sendPage } from './paged-list.js';
+import { listEvents as list } from '../../domain/audit/events.js';
+import { AuditEntryList, EventsQuery } from './api-schemas.js';
+import { endpoint } from './endpoint.js';
+import { apiError, MANAGEMENT, ORG, unauthorized } from './responses.js';
 
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['entity', 'verb', 'actor_id', 'key_prefix', 'from', 'to'] as const;
@@ -13,12 +11,33 @@ const FILTERS = ['entity', 'verb', 'actor_id', 'key_prefix', 'from', 'to'] as co
  * GET /organizations/{org}/events: the org's audit log, newest first, for owners (anyone else,
  * members included, gets 404). Paging in the `Link` header (http/link-header.ts).
  */
-export function eventRoutes(app: FastifyInstance, deps: Deps) {
-  app.get<{ Params: { org: string } }>('/organizations/:org/events', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'not_found', 'events:read');
-    const list = pagedQuery(deps, EventsQuery, request);
-    const { query } = list;
-    const page = await listEvents(deps, org, {
+export const listEvents = endpoint(
+  {
+    ...MANAGEMENT,
+    scope: 'events:read',
+    who: 'owners, members 404',
+    method: 'get',
+    path: '/organizations/:org/events',
+    operationId: 'listEvents',
+    summary: 'The org’s audit log, newest first, filtered and paged',
+    description:
+      'Any parameter not listed, or given twice, is `invalid_query`. Paging is in the `Link` header ' +
+      '(`first`, `prev`, `next`, `last`; absent when every entry fits on one page).',
+    params: ORG,
+    query: EventsQuery,
+    responses: {
+      200: {
+        description: 'one page of entries',
+        schema: AuditEntryList,
+        headers: { link: 'RFC 8288 relations first, prev, next, last, each keeping the filters' },
+      },
+      400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
+      401: unauthorized,
+      404: apiError('`not_found`: not an owner (members too), or no such org'),
+    },
+  },
+  async ({ deps, caller, query, page }) => {
+    const found = await list(deps, caller.org, {
       perPage: query.per_page,
       page: query.page,
       entity: query.entity ?? null,
@@ -28,6 +47,6 @@ export function eventRoutes(app: FastifyInstance, deps: Deps) {
       from: query.from ?? null,
       to: query.to ?? null,
     });
-    return sendPage(deps, request, reply, { ...list, entries: page.entries, total: page.total }, FILTERS);
-  });
-}
+    return page(found.entries, found.total, FILTERS);
+  },
+);

@@ -1,29 +1,66 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/context.js';
 import { listKeys, rotateKeys } from '../../domain/keys/keys.js';
-import { KeysQuery } from './keys-schemas.js';
-import { ownerCaller } from './owner-caller.js';
-import { pagedQuery, sendPage } from './paged-list.js';
-
-type OrgParams = { Params: { org: string } };
+import { endpoint } from './endpoint.js';
+import { KeysQuery, RotatedKeys, SigningKeyList } from './keys-schemas.js';
+import { badQuery, forbidden, MANAGEMENT, noOrg, ORG, PAGED, unauthorized } from './responses.js';
 
 /** An org's signing keys (owners only; members 403): the published keys, and rotation. */
-export function keyRoutes(app: FastifyInstance, deps: Deps) {
-  app.get<OrgParams>('/organizations/:org/keys', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'forbidden', 'org:read');
-    const list = pagedQuery(deps, KeysQuery, request);
-    const page = await listKeys(deps, org, { page: list.query.page, perPage: list.query.per_page });
-    const entries = page.entries.map((k) => ({
-      kid: k.kid,
-      state: k.state,
-      created_at: new Date(k.createdAt).toISOString(),
-    }));
-    return sendPage(deps, request, reply, { ...list, entries, total: page.total });
-  });
-
-  app.post<OrgParams>('/organizations/:org/keys/rotate', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const kid = await rotateKeys(deps, org, actor);
-    return reply.header('cache-control', 'no-store').send({ kid });
-  });
-}
+export const KEY_ENDPOINTS = [
+  endpoint(
+    {
+      ...MANAGEMENT,
+      scope: 'org:read',
+      who: 'owners',
+      method: 'get',
+      path: '/organizations/:org/keys',
+      operationId: 'listSigningKeys',
+      summary: 'The org’s published signing keys (never key material)',
+      params: ORG,
+      query: KeysQuery,
+      responses: {
+        200: {
+          description: 'one page: the next key, the active one, then retired ones newest first',
+          schema: SigningKeyList,
+          headers: PAGED,
+        },
+        400: badQuery,
+        401: unauthorized,
+        403: forbidden,
+        404: noOrg,
+      },
+    },
+    async ({ deps, caller, query, page }) => {
+      const found = await listKeys(deps, caller.org, { page: query.page, perPage: query.per_page });
+      const entries = found.entries.map((k) => ({
+        kid: k.kid,
+        state: k.state,
+        created_at: new Date(k.createdAt).toISOString(),
+      }));
+      return page(entries, found.total);
+    },
+  ),
+  endpoint(
+    {
+      ...MANAGEMENT,
+      scope: 'org:write',
+      who: 'owners',
+      method: 'post',
+      path: '/organizations/:org/keys/rotate',
+      operationId: 'rotateSigningKeys',
+      summary: 'Rotate the org’s signing key',
+      description:
+        'The published `next` key starts signing; the active one is retired but stays published until ' +
+        'the tokens it signed have expired; a new `next` key is published.',
+      params: ORG,
+      responses: {
+        200: { description: 'rotated', schema: RotatedKeys },
+        401: unauthorized,
+        403: forbidden,
+        404: noOrg,
+      },
+    },
+    async ({ deps, caller, reply }) => {
+      const kid = await rotateKeys(deps, caller.org, caller.actor);
+      return reply.header('cache-control', 'no-store').send({ kid });
+    },
+  ),
+];

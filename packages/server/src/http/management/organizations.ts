@@ -1,40 +1,80 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Deps } from '../../domain/context.js';
 import { createOrg, listOrgsOfUser } from '../../domain/directory/orgs.js';
-import { jsonBody } from './api-input.js';
+import { endpoint } from './endpoint.js';
 import {
-  type CreatedOrganization,
+  CreatedOrganization,
   CreateOrganizationBody,
+  OrganizationOfCallerList,
   OrganizationsQuery,
 } from './organizations-schemas.js';
-import { consoleCaller } from './owner-caller.js';
-import { pagedQuery, sendPage } from './paged-list.js';
+import { apiError, badQuery, MANAGEMENT, pagedList, unauthorized } from './responses.js';
 
 /**
- * The caller's organizations (any console user): GET lists the orgs they are a member of, with
- * their role, paged; POST creates one with the caller as its owner.
+ * The caller's organizations (any console user, never a service account): GET lists the orgs
+ * they are a member of, with their role, paged; POST creates one with the caller as its owner.
  */
-export function organizationRoutes(app: FastifyInstance, deps: Deps) {
-  app.get('/organizations', async (request, reply) => {
-    const { consoleUserId } = await consoleCaller(deps, request, 'org:read');
-    const list = pagedQuery(deps, OrganizationsQuery, request);
-    const page = await listOrgsOfUser(deps, consoleUserId, {
-      page: list.query.page,
-      perPage: list.query.per_page,
-    });
-    return sendPage(deps, request, reply, { ...list, ...page });
-  });
-
-  app.post('/organizations', async (request, reply) => {
-    const { consoleUserId, actor } = await consoleCaller(deps, request, 'org:write');
-    const input = jsonBody('invalid_request', CreateOrganizationBody, request.body);
-    const { org, issuer } = await createOrg(
-      deps,
-      { slug: input.slug, name: input.name ?? null, ownerId: consoleUserId },
-      actor,
-    );
-    const body: z.output<typeof CreatedOrganization> = { id: org.id, slug: org.slug, name: org.name, issuer };
-    return reply.code(201).header('cache-control', 'no-store').send(body);
-  });
-}
+export const ORGANIZATION_ENDPOINTS = [
+  endpoint(
+    {
+      ...MANAGEMENT,
+      people: true,
+      scope: 'org:read',
+      who: 'console user',
+      method: 'get',
+      path: '/organizations',
+      operationId: 'listOrganizations',
+      summary: 'The orgs the caller is a member of, with their role, by slug',
+      query: OrganizationsQuery,
+      responses: {
+        200: pagedList('one page of orgs', OrganizationOfCallerList),
+        400: badQuery,
+        401: unauthorized,
+      },
+    },
+    async ({ deps, caller, query, page }) => {
+      const found = await listOrgsOfUser(deps, caller.consoleUserId, {
+        page: query.page,
+        perPage: query.per_page,
+      });
+      return page(found.entries, found.total);
+    },
+  ),
+  endpoint(
+    {
+      ...MANAGEMENT,
+      people: true,
+      scope: 'org:write',
+      who: 'console user',
+      method: 'post',
+      path: '/organizations',
+      operationId: 'createOrganization',
+      summary: 'Create an org; the caller becomes its owner',
+      description:
+        'The org gets its own issuer (its slug’s host) and signing keys. Audited in the new org as ' +
+        '`organization.created` and `membership.created`.',
+      body: { contentType: 'application/json', schema: CreateOrganizationBody, errors: 'invalid_request' },
+      responses: {
+        201: { description: 'created', schema: CreatedOrganization },
+        400: apiError(
+          '`invalid_request`: an unknown field, a slug or name failing validation, or a reserved slug',
+        ),
+        401: unauthorized,
+        409: apiError('`conflict`: an org with this slug exists'),
+      },
+    },
+    async ({ deps, caller, body: input, reply }) => {
+      const { org, issuer } = await createOrg(
+        deps,
+        { slug: input.slug, name: input.name ?? null, ownerId: caller.consoleUserId },
+        caller.actor,
+      );
+      const body: z.output<typeof CreatedOrganization> = {
+        id: org.id,
+        slug: org.slug,
+        name: org.name,
+        issuer,
+      };
+      return reply.code(201).header('cache-control', 'no-store').send(body);
+    },
+  ),
+];

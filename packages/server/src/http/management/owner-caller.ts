@@ -2,15 +2,15 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import {
   type MemberAnswer,
-  type MemberOrg,
-  type OwnedOrg,
+  requireBoundOrg,
   requireOrgMember,
   requireOrgOwner,
 } from '../../domain/directory/org-access.js';
 import { fail } from '../../domain/errors.js';
 import { grants, type ManagementScope } from '../../domain/tokens/console-scopes.js';
-import type { Actor } from '../../domain/types.js';
-import { authenticateBearer, REALM } from '../bearer.js';
+import { type ManagementPrincipal, verifyManagementToken } from '../../domain/tokens/management-principal.js';
+import type { Actor, Org } from '../../domain/types.js';
+import { authenticateBearerWith, REALM } from '../bearer.js';
 
 export interface ConsoleCaller {
   /** The console user, as the audit entries of their changes name them. */
@@ -19,9 +19,14 @@ export interface ConsoleCaller {
   consoleUserId: string;
 }
 
-export interface OwnerCaller extends OwnedOrg, ConsoleCaller {}
+/** The caller of an `/organizations/{org}/…` route: the org, and the actor its audit entries name. */
+export interface OrgCaller {
+  org: Org;
+  /** `{kind: 'user'}` for a console user, `{kind: 'client'}` for a service account. */
+  actor: Actor;
+}
 
-export interface MemberCaller extends MemberOrg, ConsoleCaller {}
+export interface OwnerCaller extends OrgCaller, ConsoleCaller {}
 
 /**
  * A token without the scope its route needs: 403 `insufficient_scope` naming it, in the body and
@@ -35,46 +40,94 @@ function requireScope(granted: string, needed: ManagementScope): void {
 }
 
 /**
- * The first steps of every management route: a console token (else 401) on the console host
- * (else 404: the management API lives there only) whose session was granted `scope` (else 403
- * insufficient_scope). Routes about the caller rather than one org (`/organizations`) need no more.
+ * The first steps of every management route: a console user's or service account's token (else
+ * 401) on the console host (else 404: the management API lives there only) granted `scope` (else
+ * 403 insufficient_scope).
+ */
+async function managementCaller(
+  deps: Deps,
+  request: FastifyRequest,
+  scope: ManagementScope,
+): Promise<ManagementPrincipal> {
+  const { org: host, access: principal } = await authenticateBearerWith(deps, request, (org, token) =>
+    verifyManagementToken(deps, org, token),
+  );
+  if (!host.isConsole) return fail('not_found', 'the management API is served on the console host');
+  requireScope(principal.kind === 'person' ? principal.access.session.scope : principal.access.scope, scope);
+  return principal;
+}
+
+const NOT_A_PERSON = 'a service account cannot do this: it is for the organization’s owners';
+
+function personOf(principal: ManagementPrincipal): ConsoleCaller {
+  if (principal.kind !== 'person') return fail('forbidden', NOT_A_PERSON);
+  return { actor: { kind: 'user', id: principal.access.userId }, consoleUserId: principal.access.userId };
+}
+
+/**
+ * A route about the console user rather than one org (`/organizations`, their membership): a
+ * console token granted `scope`. A service account is bound to one org and has no such routes:
+ * 403 `forbidden`.
  */
 export async function consoleCaller(
   deps: Deps,
   request: FastifyRequest,
   scope: ManagementScope,
 ): Promise<ConsoleCaller> {
-  const { org: host, access } = await authenticateBearer(deps, request, ['console']);
-  if (!host.isConsole) return fail('not_found', 'the management API is served on the console host');
-  requireScope(access.session.scope, scope);
-  return { actor: { kind: 'user', id: access.userId }, consoleUserId: access.userId };
+  return personOf(await managementCaller(deps, request, scope));
 }
 
 /**
- * The first steps of an owners' `/organizations/{org}/…` management route: consoleCaller, then
- * ownership of `{org}` (see requireOrgOwner for what members and strangers get).
+ * The first steps of an owners' `/organizations/{org}/…` management route: an owner of `{org}`
+ * (see requireOrgOwner for what members and strangers get), or a service account bound to it
+ * (another org: 404, as for strangers), with `scope`.
  */
 export async function ownerCaller(
   deps: Deps,
   request: FastifyRequest<{ Params: { org: string } }>,
   members: MemberAnswer,
   scope: ManagementScope,
-): Promise<OwnerCaller> {
-  const caller = await consoleCaller(deps, request, scope);
-  const owned = await requireOrgOwner(deps, caller.consoleUserId, request.params.org, members);
-  return { ...owned, ...caller };
+): Promise<OrgCaller> {
+  const principal = await managementCaller(deps, request, scope);
+  if (principal.kind === 'service_account') {
+    const org = await requireBoundOrg(deps, principal.access.orgId, request.params.org);
+    return { org, actor: { kind: 'client', id: principal.access.clientId } };
+  }
+  const caller = personOf(principal);
+  const { org } = await requireOrgOwner(deps, caller.consoleUserId, request.params.org, members);
+  return { org, actor: caller.actor };
 }
 
 /**
- * The first steps of a `/organizations/{org}/…` route that members read too: consoleCaller,
- * then membership of `{org}` (strangers and unknown orgs get 404 not_found).
+ * An owners' route that only people may take (impersonation, the org's service accounts): a
+ * service account gets 403 `forbidden`, whatever its scopes.
+ */
+export async function personOwnerCaller(
+  deps: Deps,
+  request: FastifyRequest<{ Params: { org: string } }>,
+  members: MemberAnswer,
+  scope: ManagementScope,
+): Promise<OwnerCaller> {
+  const caller = personOf(await managementCaller(deps, request, scope));
+  const { org } = await requireOrgOwner(deps, caller.consoleUserId, request.params.org, members);
+  return { org, ...caller };
+}
+
+/**
+ * The first steps of a `/organizations/{org}/…` route that members read too: a member of `{org}`
+ * (strangers and unknown orgs get 404 not_found), or a service account bound to it, with `scope`.
  */
 export async function memberCaller(
   deps: Deps,
   request: FastifyRequest<{ Params: { org: string } }>,
   scope: ManagementScope,
-): Promise<MemberCaller> {
-  const caller = await consoleCaller(deps, request, scope);
-  const member = await requireOrgMember(deps, caller.consoleUserId, request.params.org);
-  return { ...member, ...caller };
+): Promise<OrgCaller> {
+  const principal = await managementCaller(deps, request, scope);
+  if (principal.kind === 'service_account') {
+    const org = await requireBoundOrg(deps, principal.access.orgId, request.params.org);
+    return { org, actor: { kind: 'client', id: principal.access.clientId } };
+  }
+  const caller = personOf(principal);
+  const { org } = await requireOrgMember(deps, caller.consoleUserId, request.params.org);
+  return { org, actor: caller.actor };
 }

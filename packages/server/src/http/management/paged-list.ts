@@ -1,29 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
-import { transportParameters } from '../host-override.js';
 import { pageLinks } from '../link-header.js';
-import { strictQuery } from './api-input.js';
 
 /** What a paged list query carries: the page and its size, as the events list reads them. */
 export interface PageQuery {
   page: number;
   per_page: number;
-}
-
-/**
- * The query of a paged list (`page`, `per_page` ∈ {1, 50, 100}, and the list's own filters),
- * validated strictly, with the parameters as the caller wrote them (for the Link URLs).
- */
-export function pagedQuery<S extends z.ZodType<PageQuery, unknown>>(
-  deps: Deps,
-  schema: S,
-  request: FastifyRequest,
-) {
-  // The loopback `host` override rides along in every Link URL instead of being a filter.
-  const transport = transportParameters(deps.config);
-  const { query, given } = strictQuery(schema, request, transport);
-  return { query: query as z.output<S>, given, transport };
 }
 
 /**

@@ -1,5 +1,27 @@
 import { z } from 'zod';
+import {
+  canonicalDomain,
+  DOMAIN_RULE,
+  MAX_SIGN_UP_DOMAINS,
+  SIGN_UP_POLICIES,
+} from '../../domain/sign-in/sign-up-policy.js';
 import { OrganizationName } from './organizations-schemas.js';
+
+const SignUp = z
+  .enum(SIGN_UP_POLICIES as [string, ...string[]], `must be one of ${SIGN_UP_POLICIES.join(', ')}`)
+  .meta({
+    description:
+      'who may create their own account on the hosted pages: `open` anyone, `invite_only` invited ' +
+      'people only (no "Create an account" link), `domains` addresses at `sign_up_domains` only',
+  });
+
+const SignUpDomains = z
+  .array(z.string().refine((d) => canonicalDomain(d) !== null, DOMAIN_RULE))
+  .max(MAX_SIGN_UP_DOMAINS, `must hold at most ${MAX_SIGN_UP_DOMAINS} domains`)
+  .meta({
+    description:
+      'email domains like example.com (lower-cased, duplicates dropped); kept only under `domains`, which needs one at least',
+  });
 
 export const OrganizationSettings = z.object({
   id: z.string().meta({ pattern: '^org_' }),
@@ -7,6 +29,16 @@ export const OrganizationSettings = z.object({
   name: z.string(),
   issuer: z.string().meta({ format: 'uri', description: 'the org’s OpenID issuer' }),
   require_mfa: z.boolean().meta({ description: 'every user of the org signs in with a second factor' }),
+  dynamic_registration: z.boolean().meta({
+    description: 'the org’s issuer offers dynamic client registration (RFC 7591) at /oauth/register',
+  }),
+  metadata_documents: z.boolean().meta({
+    description: 'the org’s issuer accepts the https URL of a Client ID Metadata Document as a client_id',
+  }),
+  sign_up: SignUp,
+  sign_up_domains: z
+    .array(z.string())
+    .meta({ description: 'the email domains `domains` lets sign up; empty under the other policies' }),
 });
 
 export const UpdateOrganizationSettingsBody = z.strictObject({
@@ -15,4 +47,13 @@ export const UpdateOrganizationSettingsBody = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'users without a second factor are sent to enrol at their next sign-in' }),
+  dynamic_registration: z.boolean().optional().meta({
+    description: 'let applications (MCP clients, for one) register themselves with the org’s issuer',
+  }),
+  metadata_documents: z
+    .boolean()
+    .optional()
+    .meta({ description: 'let applications sign in with the URL of their Client ID Metadata Document' }),
+  sign_up: SignUp.optional(),
+  sign_up_domains: SignUpDomains.optional(),
 });

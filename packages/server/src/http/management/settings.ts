@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Deps } from '../../domain/context.js';
 import { type OrgSettings, orgSettings, updateOrgSettings } from '../../domain/directory/org-settings.js';
-import { jsonBody } from './api-input.js';
-import { memberCaller, ownerCaller } from './owner-caller.js';
-import { type OrganizationSettings, UpdateOrganizationSettingsBody } from './settings-schemas.js';
+import type { SignUpPolicy } from '../../domain/types.js';
+import { managementInput } from './api-input.js';
+import { endpoint } from './endpoint.js';
+import { forbidden, invalid, MANAGEMENT, noOrgOfMember, ORG, unauthorized } from './responses.js';
+import { OrganizationSettings, UpdateOrganizationSettingsBody } from './settings-schemas.js';
 
 const view = (s: OrgSettings): z.output<typeof OrganizationSettings> => ({
   id: s.id,
@@ -12,26 +12,74 @@ const view = (s: OrgSettings): z.output<typeof OrganizationSettings> => ({
   name: s.name,
   issuer: s.issuer,
   require_mfa: s.requireMfa,
+  dynamic_registration: s.dynamicRegistration,
+  metadata_documents: s.metadataDocuments,
+  sign_up: s.signUp,
+  sign_up_domains: s.signUpDomains,
 });
 
-type OrgParams = { Params: { org: string } };
-
 /** An org's settings: members read them, owners change them (members 403). */
-export function settingsRoutes(app: FastifyInstance, deps: Deps) {
-  app.get<OrgParams>('/organizations/:org/settings', async (request, reply) => {
-    const { org } = await memberCaller(deps, request, 'org:read');
-    reply.header('cache-control', 'no-store');
-    return view(await orgSettings(deps, org));
-  });
-
-  app.patch<OrgParams>('/organizations/:org/settings', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const input = jsonBody('invalid_request', UpdateOrganizationSettingsBody, request.body);
-    const change = {
-      ...(input.name === undefined ? {} : { name: input.name }),
-      ...(input.require_mfa === undefined ? {} : { requireMfa: input.require_mfa }),
-    };
-    reply.header('cache-control', 'no-store');
-    return view(await updateOrgSettings(deps, org, change, actor));
-  });
-}
+export const SETTINGS_ENDPOINTS = [
+  endpoint(
+    {
+      ...MANAGEMENT,
+      scope: 'org:read',
+      who: 'members',
+      method: 'get',
+      path: '/organizations/:org/settings',
+      operationId: 'getOrganizationSettings',
+      summary: 'The org’s settings (members too)',
+      params: ORG,
+      responses: {
+        200: { description: 'the settings', schema: OrganizationSettings },
+        401: unauthorized,
+        404: noOrgOfMember,
+      },
+    },
+    async ({ deps, caller, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return view(await orgSettings(deps, caller.org));
+    },
+  ),
+  endpoint(
+    {
+      ...MANAGEMENT,
+      scope: 'org:write',
+      who: 'owners',
+      method: 'patch',
+      path: '/organizations/:org/settings',
+      operationId: 'updateOrganizationSettings',
+      summary: 'Rename the org, or require (or stop requiring) a second factor of its users',
+      description:
+        'Fields left out keep their value. A change is audited as one `organization.updated` entry ' +
+        '(with `previous` and `changes`); a request that changes nothing writes none.',
+      params: ORG,
+      body: {
+        contentType: 'application/json',
+        schema: UpdateOrganizationSettingsBody,
+        errors: 'invalid_request',
+      },
+      responses: {
+        200: { description: 'the settings as they are now', schema: OrganizationSettings },
+        400: invalid,
+        401: unauthorized,
+        403: forbidden,
+        404: noOrgOfMember,
+      },
+    },
+    async ({ deps, caller, body: input, reply }) => {
+      const change = {
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.require_mfa === undefined ? {} : { requireMfa: input.require_mfa }),
+        ...(input.dynamic_registration === undefined
+          ? {}
+          : { dynamicRegistration: input.dynamic_registration }),
+        ...(input.metadata_documents === undefined ? {} : { metadataDocuments: input.metadata_documents }),
+        ...(input.sign_up === undefined ? {} : { signUp: input.sign_up as SignUpPolicy }),
+        ...(input.sign_up_domains === undefined ? {} : { signUpDomains: input.sign_up_domains }),
+      };
+      reply.header('cache-control', 'no-store');
+      return view(await managementInput(updateOrgSettings(deps, caller.org, change, caller.actor)));
+    },
+  ),
+];

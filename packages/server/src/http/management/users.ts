@@ -1,6 +1,4 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Deps } from '../../domain/context.js';
 import {
   createUser,
   deleteUser,
@@ -10,10 +8,16 @@ import {
   updateUser,
 } from '../../domain/directory/users.js';
 import type { User } from '../../domain/types.js';
-import { jsonBody } from './api-input.js';
-import { ownerCaller } from './owner-caller.js';
-import { pagedQuery, sendPage } from './paged-list.js';
-import { CreateUserBody, UpdateUserBody, UsersQuery, type User as UserView } from './users-schemas.js';
+import { endpoint } from './endpoint.js';
+import { apiError, forbidden, invalid, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
+import {
+  CreateUserBody,
+  UpdateUserBody,
+  UserList,
+  User as UserSchema,
+  UsersQuery,
+  type User as UserView,
+} from './users-schemas.js';
 
 const view = (u: User): z.output<typeof UserView> => ({
   id: u.id,
@@ -27,67 +31,177 @@ const view = (u: User): z.output<typeof UserView> => ({
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['q'] as const;
 
-type OrgParams = { Params: { org: string } };
-type UserParams = { Params: { org: string; id: string } };
+const USER = { ...ORG, id: 'the user id (`usr_…`)' } as const;
+const noUser = apiError('`not_found`: no such org, or no such user in it');
+const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
+const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
 
 /**
  * An org's users (owners only; members 403): list and search, create (the password is never
  * echoed), read, update (disabling ends their sessions), delete, and end every session of one.
  */
-export function userRoutes(app: FastifyInstance, deps: Deps) {
-  app.get<OrgParams>('/organizations/:org/users', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'forbidden', 'org:read');
-    const list = pagedQuery(deps, UsersQuery, request);
-    const { query } = list;
-    const page = await listUsers(deps, org, {
-      q: query.q ?? null,
-      page: query.page,
-      perPage: query.per_page,
-    });
-    const entries = page.entries.map(view);
-    return sendPage(deps, request, reply, { ...list, entries, total: page.total }, FILTERS);
-  });
-
-  app.post<OrgParams>('/organizations/:org/users', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const body = jsonBody('invalid_request', CreateUserBody, request.body);
-    const input = {
-      email: body.email,
-      password: body.password ?? null,
-      firstName: body.first_name ?? null,
-      lastName: body.last_name ?? null,
-    };
-    const { user } = await createUser(deps, org, input, actor);
-    return reply.code(201).header('cache-control', 'no-store').send(view(user));
-  });
-
-  app.get<UserParams>('/organizations/:org/users/:id', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'forbidden', 'org:read');
-    const user = await requireOrgUser(deps.db, org, request.params.id);
-    return reply.header('cache-control', 'no-store').send(view(user));
-  });
-
-  app.patch<UserParams>('/organizations/:org/users/:id', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const body = jsonBody('invalid_request', UpdateUserBody, request.body);
-    const changes = {
-      ...(body.first_name === undefined ? {} : { firstName: body.first_name }),
-      ...(body.last_name === undefined ? {} : { lastName: body.last_name }),
-      ...(body.disabled === undefined ? {} : { disabled: body.disabled }),
-    };
-    const user = await updateUser(deps, org, request.params.id, changes, actor);
-    return reply.header('cache-control', 'no-store').send(view(user));
-  });
-
-  app.delete<UserParams>('/organizations/:org/users/:id', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    await deleteUser(deps, org, request.params.id, actor);
-    return reply.code(204).header('cache-control', 'no-store').send();
-  });
-
-  app.delete<UserParams>('/organizations/:org/users/:id/sessions', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    await endSessionsOfUser(deps, org, request.params.id, actor);
-    return reply.code(204).header('cache-control', 'no-store').send();
-  });
-}
+export const USER_ENDPOINTS = [
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/users',
+      operationId: 'listUsers',
+      summary: 'List or search the org’s users',
+      description: 'Any parameter not listed, or given twice, is `invalid_query`.',
+      params: ORG,
+      query: UsersQuery,
+      responses: {
+        200: {
+          description: 'one page, oldest first',
+          schema: UserList,
+          headers: {
+            link: 'RFC 8288 relations first, prev, next, last, keeping `q`; absent when every entry fits on one page',
+          },
+        },
+        400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
+        401: unauthorized,
+        403: forbidden,
+        404: noOrg,
+      },
+    },
+    async ({ deps, caller, query, page }) => {
+      const found = await listUsers(deps, caller.org, {
+        q: query.q ?? null,
+        page: query.page,
+        perPage: query.per_page,
+      });
+      return page(found.entries.map(view), found.total, FILTERS);
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'post',
+      path: '/organizations/:org/users',
+      operationId: 'createUser',
+      summary: 'Create a user, with a personal tenant',
+      description:
+        'As `tessera user create` does. The password is stored as an argon2id hash and never shown. ' +
+        'Audited as `user.created` and `tenant.created`.',
+      params: ORG,
+      body: { contentType: 'application/json', schema: CreateUserBody, errors: 'invalid_request' },
+      responses: {
+        201: { description: 'created', schema: UserSchema },
+        400: invalid,
+        401: unauthorized,
+        403: forbidden,
+        404: noOrg,
+        409: apiError('`conflict`: the org has a user with this email (in any case)'),
+      },
+    },
+    async ({ deps, caller, body, reply }) => {
+      const input = {
+        email: body.email,
+        password: body.password ?? null,
+        firstName: body.first_name ?? null,
+        lastName: body.last_name ?? null,
+      };
+      const { user } = await createUser(deps, caller.org, input, caller.actor);
+      return reply.code(201).header('cache-control', 'no-store').send(view(user));
+    },
+  ),
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/users/:id',
+      operationId: 'getUser',
+      summary: 'One of the org’s users',
+      params: USER,
+      responses: {
+        200: { description: 'the user', schema: UserSchema },
+        401: unauthorized,
+        403: forbidden,
+        404: noUser,
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      const user = await requireOrgUser(deps.db, caller.org, params.id);
+      return reply.header('cache-control', 'no-store').send(view(user));
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'patch',
+      path: '/organizations/:org/users/:id',
+      operationId: 'updateUser',
+      summary: 'Rename, disable or enable a user',
+      description:
+        'Disabling refuses the user’s sign-in on the login page (as a wrong password is refused) and ' +
+        'ends every session they have: their refresh tokens are refused and their access tokens no ' +
+        'longer work. Audited as `user.updated` (with `previous` and `changes`), and each ended ' +
+        'session as `session.deleted`.',
+      params: USER,
+      body: { contentType: 'application/json', schema: UpdateUserBody, errors: 'invalid_request' },
+      responses: {
+        200: { description: 'the user as it is now', schema: UserSchema },
+        400: invalid,
+        401: unauthorized,
+        403: forbidden,
+        404: noUser,
+      },
+    },
+    async ({ deps, caller, params, body, reply }) => {
+      const changes = {
+        ...(body.first_name === undefined ? {} : { firstName: body.first_name }),
+        ...(body.last_name === undefined ? {} : { lastName: body.last_name }),
+        ...(body.disabled === undefined ? {} : { disabled: body.disabled }),
+      };
+      const user = await updateUser(deps, caller.org, params.id, changes, caller.actor);
+      return reply.header('cache-control', 'no-store').send(view(user));
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'delete',
+      path: '/organizations/:org/users/:id',
+      operationId: 'deleteUser',
+      summary: 'Delete a user',
+      description:
+        'Their sessions end (`session.deleted` each), the tenants no one else belongs to are deleted ' +
+        '(`tenant.deleted` each), then `user.deleted`.',
+      params: USER,
+      responses: {
+        204: { description: 'deleted; no body' },
+        401: unauthorized,
+        403: forbidden,
+        404: noUser,
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      await deleteUser(deps, caller.org, params.id, caller.actor);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'delete',
+      path: '/organizations/:org/users/:id/sessions',
+      operationId: 'endUserSessions',
+      summary: 'Sign a user out everywhere',
+      description:
+        'Ends every session of the user (each audited as `session.deleted`) and their sign-in on the ' +
+        'hosted pages: refresh tokens are refused, access tokens no longer work. The user may sign in again.',
+      params: USER,
+      responses: {
+        204: { description: 'ended; no body' },
+        401: unauthorized,
+        403: forbidden,
+        404: noUser,
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      await endSessionsOfUser(deps, caller.org, params.id, caller.actor);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  ),
+];

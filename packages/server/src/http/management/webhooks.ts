@@ -1,17 +1,21 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Deps } from '../../domain/context.js';
+import { refuseLoopbackUrl } from '../../domain/webhooks/loopback-url.js';
 import {
-  createWebhook,
-  deleteWebhook,
-  listWebhooks,
-  updateWebhook,
+  createWebhook as create,
+  listWebhooks as list,
+  deleteWebhook as remove,
+  updateWebhook as update,
   type Webhook,
 } from '../../domain/webhooks/webhooks.js';
-import { jsonBody } from './api-input.js';
-import { CreateWebhookBody, type Webhook as WebhookView } from './api-schemas.js';
-import { ownerCaller } from './owner-caller.js';
-import { pagedQuery, sendPage } from './paged-list.js';
+import {
+  CreatedWebhook,
+  CreateWebhookBody,
+  WebhookList,
+  Webhook as WebhookSchema,
+  type Webhook as WebhookView,
+} from './api-schemas.js';
+import { endpoint } from './endpoint.js';
+import { apiError, forbidden, invalid, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
 import { UpdateWebhookBody, WebhooksQuery } from './webhooks-schemas.js';
 
 const view = (w: Webhook): z.output<typeof WebhookView> => ({
@@ -22,51 +26,120 @@ const view = (w: Webhook): z.output<typeof WebhookView> => ({
   created_at: new Date(w.createdAt).toISOString(),
 });
 
-type OrgParams = { Params: { org: string } };
+const WEBHOOK = { ...ORG, id: 'the webhook id (`whk_…`)' } as const;
+const notOwner = apiError('`forbidden`: not an owner');
+const noWebhook = apiError('`not_found`: no such org or webhook in it, or not a `whk_` id');
+const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
+const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
 
-/**
- * An org's webhooks (owners only; members 403): create (the secret is shown here once), list,
- * update (also to turn a disabled one back on), delete.
- */
-export function webhookRoutes(app: FastifyInstance, deps: Deps) {
-  app.post<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const input = jsonBody('invalid_request', CreateWebhookBody, request.body);
-    const { webhook, secret } = await createWebhook(deps, org, input, actor);
+// An org's webhooks (owners only; members 403): create (the secret is shown here once), list,
+// update (also to turn a disabled one back on), delete.
+
+export const createWebhook = endpoint(
+  {
+    ...write,
+    method: 'post',
+    path: '/organizations/:org/webhooks',
+    operationId: 'createWebhook',
+    summary: 'Register a webhook endpoint',
+    params: ORG,
+    body: { contentType: 'application/json', schema: CreateWebhookBody, errors: 'invalid_request' },
+    responses: {
+      201: { description: 'created; `secret` is shown in this response only', schema: CreatedWebhook },
+      400: apiError(
+        '`invalid_request`: an unknown field, or a value failing validation (a loopback `url` while TESSERA_WEBHOOKS_ALLOW_PRIVATE is off)',
+      ),
+      401: unauthorized,
+      403: forbidden,
+      404: noOrg,
+    },
+  },
+  async ({ deps, caller, body, reply }) => {
+    refuseLoopbackUrl(deps, body.url);
+    const { webhook, secret } = await create(deps, caller.org, body, caller.actor);
     return reply
       .code(201)
       .header('cache-control', 'no-store')
       .send({ ...view(webhook), secret });
-  });
+  },
+);
 
-  app.get<OrgParams>('/organizations/:org/webhooks', async (request, reply) => {
-    const { org } = await ownerCaller(deps, request, 'forbidden', 'org:read');
-    const list = pagedQuery(deps, WebhooksQuery, request);
-    const page = await listWebhooks(deps, org, { page: list.query.page, perPage: list.query.per_page });
-    return sendPage(deps, request, reply, { ...list, entries: page.entries.map(view), total: page.total });
-  });
-
-  app.patch<{ Params: { org: string; id: string } }>(
-    '/organizations/:org/webhooks/:id',
-    async (request, reply) => {
-      const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-      const body = jsonBody('invalid_request', UpdateWebhookBody, request.body);
-      const changes = {
-        ...(body.url === undefined ? {} : { url: body.url }),
-        ...(body.events === undefined ? {} : { events: body.events }),
-        ...(body.active === undefined ? {} : { active: body.active }),
-      };
-      const webhook = await updateWebhook(deps, org, request.params.id, changes, actor);
-      return reply.header('cache-control', 'no-store').send(view(webhook));
+export const listWebhooks = endpoint(
+  {
+    ...read,
+    method: 'get',
+    path: '/organizations/:org/webhooks',
+    operationId: 'listWebhooks',
+    summary: 'List the org’s webhooks (never their secrets)',
+    params: ORG,
+    query: WebhooksQuery,
+    responses: {
+      200: {
+        description: 'oldest first; more pages in the `Link` header',
+        schema: WebhookList,
+        headers: { link: 'RFC 8288 first/prev/next/last page URLs, when there is more than one page' },
+      },
+      400: apiError('`invalid_query`: an unknown or repeated parameter, or a value out of range'),
+      401: unauthorized,
+      403: notOwner,
+      404: noOrg,
     },
-  );
+  },
+  async ({ deps, caller, query, page }) => {
+    const found = await list(deps, caller.org, { page: query.page, perPage: query.per_page });
+    return page(found.entries.map(view), found.total);
+  },
+);
 
-  app.delete<{ Params: { org: string; id: string } }>(
-    '/organizations/:org/webhooks/:id',
-    async (request, reply) => {
-      const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-      await deleteWebhook(deps, org, request.params.id, actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+export const deleteWebhook = endpoint(
+  {
+    ...write,
+    method: 'delete',
+    path: '/organizations/:org/webhooks/:id',
+    operationId: 'deleteWebhook',
+    summary: 'Delete a webhook',
+    params: WEBHOOK,
+    responses: {
+      204: { description: 'deleted; no body' },
+      401: unauthorized,
+      403: notOwner,
+      404: noWebhook,
     },
-  );
-}
+  },
+  async ({ deps, caller, params, reply }) => {
+    await remove(deps, caller.org, params.id, caller.actor);
+    return reply.code(204).header('cache-control', 'no-store').send();
+  },
+);
+
+export const updateWebhook = endpoint(
+  {
+    ...write,
+    method: 'patch',
+    path: '/organizations/:org/webhooks/:id',
+    operationId: 'updateWebhook',
+    summary: 'Change a webhook’s URL, events or active flag',
+    description:
+      'Absent fields keep their value. `active: true` turns a webhook back on after failing ' +
+      'deliveries turned it off; events from then on are delivered to it.',
+    params: WEBHOOK,
+    body: { contentType: 'application/json', schema: UpdateWebhookBody, errors: 'invalid_request' },
+    responses: {
+      200: { description: 'the webhook as updated (never its secret)', schema: WebhookSchema },
+      400: invalid,
+      401: unauthorized,
+      403: forbidden,
+      404: noWebhook,
+    },
+  },
+  async ({ deps, caller, params, body, reply }) => {
+    if (body.url !== undefined) refuseLoopbackUrl(deps, body.url);
+    const changes = {
+      ...(body.url === undefined ? {} : { url: body.url }),
+      ...(body.events === undefined ? {} : { events: body.events }),
+      ...(body.active === undefined ? {} : { active: body.active }),
+    };
+    const webhook = await update(deps, caller.org, params.id, changes, caller.actor);
+    return reply.header('cache-control', 'no-store').send(view(webhook));
+  },
+);

@@ -151,6 +151,7 @@ export const API_OPERATIONS: Operation[] = [
     tag: 'management',
     hosts: 'console',
     auth: 'console',
+    people: true,
     scope: 'org:read',
     params: { org: 'the org slug (or `org_…` id)' },
     responses: {

@@ -16,6 +16,14 @@ export const OAuthError = z.object({
 });
 
 /** POST /oauth/token: `grant_type` plus the union of every grant's parameters. */
+/** Client authentication in the body (DESIGN §14); `client_secret_basic` is the Authorization header instead. */
+const CLIENT_AUTH = {
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+  client_assertion: z.string().optional(),
+  client_assertion_type: z.literal('urn:ietf:params:oauth:client-assertion-type:jwt-bearer').optional(),
+};
+
 export const TokenRequest = z.object({
   grant_type: z.enum([...GRANTS.keys()] as [string, ...string[]]),
   ...Object.fromEntries(
@@ -24,6 +32,7 @@ export const TokenRequest = z.object({
       z.string().optional(),
     ]),
   ),
+  ...CLIENT_AUTH,
 });
 
 export const TokenResponse = z.object({
@@ -45,7 +54,7 @@ export const LogoutRequest = z.object({
   id_token_hint: z
     .string()
     .optional()
-    .meta({ description: 'an ID token this issuer gave the client; expired ones too' }),
+    .meta({ description: 'an ID token this issuer gave the client, expired at most 12 hours ago' }),
   client_id: z
     .string()
     .optional()
@@ -60,8 +69,21 @@ export const LogoutRequest = z.object({
 export const RevokeRequest = z.object({
   token: z.string(),
   token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
-  client_id: z.string(),
-  client_secret: z.string().optional(),
+  ...CLIENT_AUTH,
+});
+
+export const IntrospectRequest = RevokeRequest;
+
+export const Introspection = z.looseObject({
+  active: z.boolean(),
+  token_type: z.string().optional(),
+  client_id: z.string().optional(),
+  scope: z.string().optional(),
+  sub: z.string().optional(),
+  aud: z.string().optional(),
+  iss: z.string().optional(),
+  exp: z.number().int().optional(),
+  iat: z.number().int().optional(),
 });
 
 export const RegisteredClient = z.object({
@@ -73,6 +95,7 @@ export const RegisteredClient = z.object({
   grant_types: z.array(z.string()),
   response_types: z.array(z.literal('code')),
   post_logout_redirect_uris: z.array(z.string()).optional().meta({ description: 'only when registered' }),
+  application_type: z.enum(['web', 'native']).optional().meta({ description: 'only when sent' }),
 });
 
 export const Discovery = z.looseObject({
@@ -82,7 +105,9 @@ export const Discovery = z.looseObject({
   revocation_endpoint: z.string(),
   end_session_endpoint: z.string(),
   jwks_uri: z.string(),
-  registration_endpoint: text('the console issuer only').optional(),
+  registration_endpoint: text(
+    'the console issuer, and an org issuer while its `dynamic_registration` setting is on',
+  ).optional(),
 });
 
 export const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string() })) });

@@ -1,33 +1,17 @@
 import type { z } from 'zod';
 import type { Config } from '../../config/config.js';
-import { API_OPERATIONS } from './api-operations.js';
-import { CLIENT_OPERATIONS } from './client-operations.js';
+import { OPERATIONS } from '../declarations.js';
 import { type BodyUse, buildComponents, type Json, jsonSchema } from './components.js';
-import { IMPERSONATION_OPERATIONS } from './impersonation-operations.js';
-import { MANAGEMENT_OPERATIONS } from './management-operations.js';
-import { OAUTH_OPERATIONS } from './oauth-operations.js';
 import type { Operation } from './operation.js';
-import { ORGANIZATION_OPERATIONS } from './organization-operations.js';
 import { schemaNames } from './schema-names.js';
 import { responsesOf, securityOf, securitySchemes } from './security.js';
-import { USER_OPERATIONS } from './user-operations.js';
-import { WEBHOOK_DELIVERY_OPERATIONS } from './webhook-delivery-operations.js';
 
-/** Every documented operation. A test checks it against the routes the app registers. */
-export const OPERATIONS: readonly Operation[] = [
-  ...OAUTH_OPERATIONS,
-  ...API_OPERATIONS,
-  ...MANAGEMENT_OPERATIONS,
-  ...ORGANIZATION_OPERATIONS,
-  ...CLIENT_OPERATIONS,
-  ...USER_OPERATIONS,
-  ...IMPERSONATION_OPERATIONS,
-  ...WEBHOOK_DELIVERY_OPERATIONS,
-];
-
+/** Every documented operation (http/declarations.ts); a test checks it against the routes that exist. */
+export { OPERATIONS };
 /**
  * The hosted HTML pages (login, sign-up, second factor, consent, profile, password reset, address
- * verification) are left out: they are forms a browser fills in, not an API; their fields are a
+ * verification, invitations, enterprise sign-in's way out and back and its SAML metadata) are left out:
+ * they are forms a browser fills in, not an API; their fields are a
  * contract between each page and its own HTML (with CSRF tokens), reached through /oauth/authorize,
  * POST /profile/session and the links of mails. So is the web console (`/`, which sends browsers
  * to `/console/`, and the app's files under it).
@@ -35,7 +19,7 @@ export const OPERATIONS: readonly Operation[] = [
 export function isHtmlPage(path: string): boolean {
   return (
     path === '/' ||
-    (/^\/(login|signup|consent|profile|password|email|console)(\/|$)/.test(path) &&
+    (/^\/(login|signup|consent|profile|password|email|invitation|console|sso|saml)(\/|$)/.test(path) &&
       path !== '/profile/session')
   );
 }

@@ -26,6 +26,11 @@ export interface Operation {
   auth: Auth;
   /** The console-token scope the operation needs (every `console` operation names one). */
   scope?: ManagementScope;
+  /**
+   * A `console` operation for console users only: a service account's token (DESIGN §16) is
+   * refused with 403 `forbidden`. Without it, service accounts bound to the org may call it too.
+   */
+  people?: true;
   /** Path parameters: name → description. */
   params?: Record<string, string>;
   /** An object schema: each property becomes a query parameter. */

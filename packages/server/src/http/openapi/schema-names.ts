@@ -2,10 +2,15 @@ import { z } from 'zod';
 import * as tenants from '../account/tenants.js';
 import * as api from '../management/api-schemas.js';
 import * as clients from '../management/clients-schemas.js';
+import * as connections from '../management/connections-schemas.js';
 import * as impersonation from '../management/impersonation-schemas.js';
+import * as invitations from '../management/invitations-schemas.js';
 import * as keys from '../management/keys-schemas.js';
 import * as members from '../management/members-schemas.js';
 import * as organizations from '../management/organizations-schemas.js';
+import * as resources from '../management/resources-schemas.js';
+import * as roles from '../management/roles-schemas.js';
+import * as serviceAccounts from '../management/service-accounts-schemas.js';
 import * as settings from '../management/settings-schemas.js';
 import * as users from '../management/users-schemas.js';
 import * as webhookDeliveries from '../management/webhook-delivery-schemas.js';
@@ -28,11 +33,16 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   settings,
   members,
   clients,
+  resources,
+  roles,
+  serviceAccounts,
   users,
+  invitations,
   keys,
   webhooks,
   webhookDeliveries,
   impersonation,
+  connections,
 ];
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;

@@ -1,5 +1,10 @@
 import type { Config } from '../../config/config.js';
-import { DEFAULT_CONSOLE_SCOPE, FIRST_PARTY_ONLY_SCOPE } from '../../domain/tokens/console-scopes.js';
+import { SERVICE_ACCOUNT_SCOPES } from '../../domain/directory/service-accounts.js';
+import {
+  DEFAULT_CONSOLE_SCOPE,
+  FIRST_PARTY_ONLY_SCOPE,
+  MANAGEMENT_SCOPES,
+} from '../../domain/tokens/console-scopes.js';
 import { SCOPES } from '../../domain/tokens/scopes.js';
 import { REALM } from '../bearer.js';
 import { ApiError } from '../management/api-schemas.js';
@@ -11,7 +16,7 @@ export function securityOf(op: Operation): Json[] {
   const consoleOAuth = { consoleOAuth: op.scope ? [op.scope] : [] };
   switch (op.auth) {
     case 'console':
-      return [consoleOAuth];
+      return op.people ? [consoleOAuth] : [consoleOAuth, { serviceAccount: consoleOAuth.consoleOAuth }];
     case 'user':
       return [{ userToken: [] }];
     case 'user-or-console':
@@ -27,7 +32,9 @@ export function securityOf(op: Operation): Json[] {
  */
 export function responsesOf(op: Operation): Record<string, ResponseSpec> {
   if (op.auth !== 'console' || op.scope === undefined) return op.responses;
-  const refusal = `\`insufficient_scope\`: the token was not granted \`${op.scope}\``;
+  const scopeRefusal = `\`insufficient_scope\`: the token was not granted \`${op.scope}\``;
+  // A service account's token is refused before its scope is looked at (http/management/owner-caller.ts).
+  const refusal = op.people ? `\`forbidden\`: a service account's token; or ${scopeRefusal}` : scopeRefusal;
   const own = op.responses[403];
   return {
     ...op.responses,
@@ -63,6 +70,21 @@ export function securitySchemes(config: Config): Json {
           refreshUrl: `${config.baseUrl}/oauth/token`,
           // The words the consent page shows for each scope.
           scopes: SCOPES,
+        },
+      },
+    },
+    serviceAccount: {
+      type: 'oauth2',
+      description:
+        'A service account’s token (`typ` client, DESIGN §16): the client_credentials grant at the ' +
+        'console issuer’s token endpoint with the account’s `client_id` and its secret (or a ' +
+        '`private_key_jwt` assertion). It carries the scopes an owner chose (`scope` may narrow ' +
+        'them) and is accepted for the one org the account is bound to: another org answers 404, ' +
+        'an operation beyond its scopes 403 `insufficient_scope`.',
+      flows: {
+        clientCredentials: {
+          tokenUrl: `${config.baseUrl}/oauth/token`,
+          scopes: Object.fromEntries(SERVICE_ACCOUNT_SCOPES.map((s) => [s, MANAGEMENT_SCOPES[s]])),
         },
       },
     },

@@ -1,0 +1,76 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Deps } from '../../domain/context.js';
+import type { ManagementScope } from '../../domain/tokens/console-scopes.js';
+import type { Operation } from '../openapi/operation.js';
+import type { ConsoleCaller, OrgCaller, OwnerCaller } from './owner-caller.js';
+
+/**
+ * Who the guard lets through, beyond a token granted the operation's scope (http/management/guard.ts):
+ * - `owners`: an owner of `{org}` (a member who is not gets 403 `forbidden`, a stranger 404), or a
+ *   service account bound to it unless `people`;
+ * - `owners, members 404`: the same, but a member gets 404 `not_found` as a stranger does;
+ * - `members`: any member of `{org}`, or a service account bound to it;
+ * - `console user`: any console user, about themselves rather than one org (`people` is required).
+ */
+export type Who = 'owners' | 'owners, members 404' | 'members' | 'console user';
+
+/** The error code a body failing its schema gets: the management API's, or the user APIs'. */
+export type BodyErrors = 'invalid_request' | 'invalid_body';
+
+/** What an endpoint declares beside the documented operation. */
+export interface EndpointShape extends Operation {
+  auth: 'console';
+  scope: ManagementScope;
+  who: Who;
+  body?: {
+    contentType: 'application/json';
+    schema: z.ZodType;
+    errors: BodyErrors;
+    /** A refusal in the operation's own words, run on the raw body before the schema. */
+    precheck?: (raw: unknown) => void;
+  };
+}
+
+type CallerOf<D> = D extends { who: 'console user' }
+  ? ConsoleCaller
+  : D extends { people: true }
+    ? OwnerCaller
+    : OrgCaller;
+type ParamsOf<D> = D extends { params: infer P } ? { [K in keyof P]: string } : Record<never, string>;
+type BodyOf<D> = D extends { body: { schema: infer S extends z.ZodType } } ? z.output<S> : undefined;
+type QueryOf<D> = D extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
+
+/** What a handler is given: the request already guarded and its input already parsed. */
+export interface Call<D> {
+  deps: Deps;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  params: ParamsOf<D>;
+  caller: CallerOf<D>;
+  body: BodyOf<D>;
+  query: QueryOf<D>;
+  /**
+   * Sends one page of a paged list (http/management/paged-list.ts): the entries as the body,
+   * `Cache-Control: no-store`, and the `Link` header keeping `filters` in that order.
+   */
+  page<T>(entries: T[], total: number, filters?: readonly string[]): T[];
+}
+
+/** One HTTP operation, declared once: the route is registered from it and the document built from it. */
+export interface Endpoint extends EndpointShape {
+  handle(call: Call<EndpointShape>): Promise<unknown>;
+}
+
+/**
+ * Declares an endpoint: its operation (method, path, scope, who, error family, schemas, documented
+ * responses) and its handler, whose `params`, `caller`, `body` and `query` are typed from it.
+ */
+export function endpoint<const D extends EndpointShape>(
+  declaration: D,
+  handle: (call: Call<D>) => Promise<unknown>,
+): Endpoint {
+  return { ...declaration, handle: handle as Endpoint['handle'] };
+}
+
+export const isEndpoint = (op: Operation): op is Endpoint => 'handle' in op;

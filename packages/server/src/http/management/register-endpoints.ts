@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/context.js';
+import { transportParameters } from '../host-override.js';
+import { jsonBody, strictQuery } from './api-input.js';
+import type { Endpoint } from './endpoint.js';
+import { checkGuard, guard } from './guard.js';
+import { type PageQuery, sendPage } from './paged-list.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on routes registered from a declaration, for the route table (http/route-table.ts). */
+    declared?: boolean;
+  }
+}
+
+/**
+ * Registers every declared endpoint, the one way a management route comes to exist: the guard,
+ * then the query (strict: unknown or repeated is `invalid_query`), then the body (its declared
+ * error family), then the handler.
+ */
+export function registerEndpoints(app: FastifyInstance, deps: Deps, endpoints: readonly Endpoint[]): void {
+  // The loopback `host` override rides along in every Link URL instead of being a filter.
+  const transport = transportParameters(deps.config);
+  for (const op of endpoints) {
+    checkGuard(op);
+    app.route({
+      method: op.method.toUpperCase() as Uppercase<Endpoint['method']>,
+      url: op.path,
+      // The route table (http/route-table.ts) tells declared routes from hand-registered ones.
+      config: { declared: true },
+      handler: async (request, reply) => {
+        const caller = await guard(deps, request, op);
+        const query = op.query ? strictQuery(op.query, request, transport) : undefined;
+        let body: unknown;
+        if (op.body) {
+          op.body.precheck?.(request.body);
+          body = jsonBody(op.body.errors, op.body.schema, request.body);
+        }
+        return op.handle({
+          deps,
+          request,
+          reply,
+          params: request.params as Record<string, string>,
+          caller,
+          body: body as undefined,
+          query: query?.query as undefined,
+          page: (entries, total, filters = []) => {
+            const page = query?.query as PageQuery | undefined;
+            if (!query || page === undefined) throw new TypeError(`${op.path}: a page needs a query`);
+            return sendPage(
+              deps,
+              request,
+              reply,
+              { entries, total, query: page, given: query.given, transport },
+              filters,
+            );
+          },
+        } as Parameters<Endpoint['handle']>[0]);
+      },
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import { ENDPOINTS, OPERATIONS } from '../../src/http/declarations.js';
+import { endpoint, isEndpoint } from '../../src/http/management/endpoint.js';
+import { registerEndpoints } from '../../src/http/management/register-endpoints.js';
+import { routesOf } from '../../src/http/route-table.js';
+import { startServer, type TestServer } from '../support/server.js';
+
+/** The management API's prefixes: what the console host serves to console tokens. */
+const MANAGEMENT = /^\/organizations(\/|$)/;
+
+/** Management operations still registered by hand (each listed until converted to a declaration). */
+const BY_HAND = ['GET /organizations/:org'];
+
+const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+// The route table does not depend on the store: one database is enough.
+describe('management routes and their declarations', () => {
+  let server: TestServer;
+  let app: FastifyInstance;
+
+  before(async () => {
+    server = await startServer({ database: 'sqlite', webhooks: false });
+    // A second app on the same store, not listening: its route table is read.
+    app = buildApp(server.deps);
+    await app.ready();
+  });
+  after(async () => {
+    await app.close();
+    await server.close();
+  });
+
+  test('every management route has exactly one declaration, and every declaration one route', () => {
+    const routes = routesOf(app).filter((r) => MANAGEMENT.test(r.url) && r.method !== 'HEAD');
+    const declared = OPERATIONS.filter((op) => MANAGEMENT.test(op.path));
+    for (const route of routes) {
+      const matches = declared.filter((op) => key(op.method, op.path) === key(route.method, route.url));
+      assert.equal(matches.length, 1, `${key(route.method, route.url)}: ${matches.length} declarations`);
+    }
+    for (const op of declared) {
+      const matches = routes.filter((r) => key(r.method, r.url) === key(op.method, op.path));
+      assert.equal(matches.length, 1, `${key(op.method, op.path)}: ${matches.length} routes`);
+    }
+  });
+
+  test('a route is registered from its declaration exactly when the declaration carries the handler', () => {
+    const routes = routesOf(app).filter((r) => r.method !== 'HEAD');
+    for (const route of routes) {
+      const op = OPERATIONS.find((o) => key(o.method, o.path) === key(route.method, route.url));
+      assert.equal(route.declared, op !== undefined && isEndpoint(op), key(route.method, route.url));
+    }
+    assert.equal(routes.filter((r) => r.declared).length, ENDPOINTS.length);
+  });
+
+  test('the management operations not yet declared with their handler are exactly the listed ones', () => {
+    const byHand = OPERATIONS.filter((op) => MANAGEMENT.test(op.path) && !isEndpoint(op)).map((op) =>
+      key(op.method, op.path),
+    );
+    assert.deepEqual(byHand.sort(), [...BY_HAND].sort());
+  });
+
+  test('a declaration the guard cannot honour fails at start-up, naming the operation', () => {
+    const base = {
+      tag: 'management',
+      hosts: 'console',
+      auth: 'console',
+      scope: 'org:read',
+      method: 'get',
+      operationId: 'x',
+      summary: 'x',
+      responses: {},
+    } as const;
+    const handle = async () => null;
+    const cases = [
+      [endpoint({ ...base, path: '/organizations', who: 'console user' }, handle), /declare people: true/],
+      [endpoint({ ...base, path: '/organizations/:org/x', who: 'members', people: true }, handle), /people/],
+      [endpoint({ ...base, path: '/tenants', who: 'owners' }, handle), /\{org\} in the path/],
+    ] as const;
+    for (const [bad, message] of cases) {
+      assert.throws(() => registerEndpoints(Fastify(), server.deps, [bad]), {
+        name: 'TypeError',
+        message: new RegExp(`^GET ${bad.path}: .*${message.source}`),
+      });
+    }
+  });
+});
