@@ -101,7 +101,12 @@ for (const database of ['sqlite', 'postgres'] as const) {
         await fetch(`${server.base}/.well-known/openid-configuration`)
       ).json()) as Record<string, unknown>;
       assert.equal(consoleDoc.issuer, `${server.base}/`);
-      assert.deepEqual(consoleDoc.token_endpoint_auth_methods_supported, ['client_secret_post', 'none']);
+      assert.deepEqual(consoleDoc.token_endpoint_auth_methods_supported, [
+        'client_secret_basic',
+        'client_secret_post',
+        'private_key_jwt',
+        'none',
+      ]);
       assert.deepEqual(consoleDoc.code_challenge_methods_supported, ['S256']);
     });
   });

@@ -10,11 +10,15 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { isUrlClientId, metadataDocumentClient } from '../directory/client-metadata-documents.js';
 import { fail, ServiceError } from '../errors.js';
+import { purgeAtMostEveryMinute } from '../purge-schedule.js';
 import { mayUseGrant } from '../tokens/client-grants.js';
 import { requestedScope } from '../tokens/scopes.js';
 import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens/tokens-policy.js';
 import type { AuthorizationRequest, Client, Org } from '../types.js';
+import { parseMaxAge } from './max-age.js';
+import { parsePrompt } from './prompt.js';
 import { findRedirectUri } from './redirect-uris.js';
+import { parseResponseMode } from './response-mode.js';
 
 /** The parameters GET /oauth/authorize understands; anything else is ignored (RFC 6749 §3.1). */
 export const AUTHORIZE_PARAMETERS = [
@@ -27,6 +31,13 @@ export const AUTHORIZE_PARAMETERS = [
   'code_challenge_method',
   'resource',
   'nonce',
+  'prompt',
+  'max_age',
+  'login_hint',
+  'id_token_hint',
+  'response_mode',
+  'request',
+  'request_uri',
 ] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMETERS)[number], string>>;
 
@@ -91,21 +102,30 @@ function checkPkce(client: Client, challenge: string | undefined, method: string
   return challenge;
 }
 
-/** RFC 8707 §2: an absolute URI without a fragment. Recorded, not enforced: tokens keep `aud` = client id. */
-function checkResource(resource: string | undefined): string | null {
-  if (resource === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(resource);
-  } catch {
-    return fail('invalid_target', 'resource must be an absolute URI');
-  }
-  if (url.hash) fail('invalid_target', 'resource must not have a fragment');
-  return resource;
+/**
+ * What the request's `resource` values (RFC 8707) and resource scopes came to, checked beforehand
+ * by domain/resources (requested-resources.ts, resource-scope-requests.ts).
+ */
+export interface CheckedResources {
+  /** The resource identifiers, space-separated, as stored; null for none. */
+  resource: string | null;
+  /** The scopes of those resources the request asks for. */
+  scopes: readonly string[];
 }
 
-/** Step two: everything else. Failures now go back to the client through its redirect URI. */
-export function checkAuthorizeParams(org: Org, target: RedirectTarget, params: AuthorizeParams) {
+/**
+ * Step two: everything else. Failures now go back to the client through its redirect URI, in the
+ * response mode it asked for (read first, so that even its own error travels the default way).
+ */
+export function checkAuthorizeParams(
+  org: Org,
+  target: RedirectTarget,
+  params: AuthorizeParams,
+  resources: CheckedResources = { resource: null, scopes: [] },
+) {
+  // OIDC Core §6: request objects are not supported, by value or by reference; discovery says so.
+  if (params.request !== undefined) fail('request_not_supported', 'request objects are not supported');
+  if (params.request_uri !== undefined) fail('request_uri_not_supported', 'request_uri is not supported');
   if (params.response_type === undefined) fail('invalid_request', 'response_type is missing');
   if (params.response_type !== 'code')
     fail('unsupported_response_type', 'only response_type=code is supported');
@@ -114,10 +134,17 @@ export function checkAuthorizeParams(org: Org, target: RedirectTarget, params: A
   }
   if (params.state !== undefined && params.state.length > 2048) fail('invalid_request', 'state is too long');
   if (params.nonce !== undefined && params.nonce.length > 2048) fail('invalid_request', 'nonce is too long');
+  if (params.login_hint !== undefined && params.login_hint.length > 2048)
+    fail('invalid_request', 'login_hint is too long');
   return {
+    responseMode: parseResponseMode(params.response_mode),
+    prompt: parsePrompt(params.prompt),
+    maxAge: parseMaxAge(params.max_age),
+    // OIDC Core §3.1.2.1: a hint for the login page's email field; nothing is decided by it.
+    loginHint: params.login_hint ?? null,
     codeChallenge: checkPkce(target.client, params.code_challenge, params.code_challenge_method),
-    scope: requestedScope(org, target.client, params.scope),
-    resource: checkResource(params.resource),
+    scope: requestedScope(org, target.client, params.scope, resources.scopes),
+    resource: resources.resource,
     // OIDC Core §3.1.2.1: echoed unchanged in the ID token.
     nonce: params.nonce ?? null,
   };
@@ -143,11 +170,17 @@ export async function saveAuthorizationRequest(
     scope: checked.scope,
     resource: checked.resource,
     nonce: checked.nonce,
+    prompt: checked.prompt,
+    maxAge: checked.maxAge,
+    loginHint: checked.loginHint,
+    responseMode: checked.responseMode,
     createdAt: now,
     expiresAt: now + AUTHORIZATION_REQUEST_TTL_MS,
     completedAt: null,
   };
-  await purgeAuthorizationRequests(deps.db, now);
+  await purgeAtMostEveryMinute(deps.db, 'authorization_requests', now, () =>
+    purgeAuthorizationRequests(deps.db, now),
+  );
   await insertAuthorizationRequest(deps.db, request);
   return request;
 }

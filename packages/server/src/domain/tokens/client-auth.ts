@@ -1,5 +1,4 @@
 import { secretMatches, sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
 import {
   findClientWithActiveKid,
   findClientWithSecret,
@@ -7,72 +6,154 @@ import {
 } from '../../storage/repos/clients.js';
 import type { Deps } from '../context.js';
 import { isUrlClientId, metadataDocumentClient } from '../directory/client-metadata-documents.js';
+import { issuerOf } from '../directory/issuers.js';
 import { fail } from '../errors.js';
 import type { Client, Org } from '../types.js';
-import type { CredentialCache } from './credential-cache.js';
+import { assertionClientId, verifyClientAssertion } from './client-assertions.js';
+
+/** How a client authenticates at the token, revocation and introspection endpoints (DESIGN §14). */
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+
+/** Every method, in the order discovery lists them. */
+export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+  'none',
+];
+
+/** What a request presented to authenticate its client: one method, as the transport read it. */
+export type PresentedClient =
+  | { method: 'client_secret_basic' | 'client_secret_post'; clientId: string | undefined; secret: string }
+  | { method: 'private_key_jwt'; clientId: string | undefined; assertion: string }
+  | { method: 'none'; clientId: string | undefined };
+
+/** Where the client authenticates: the endpoint's path, for an assertion's `aud`. */
+export type ClientAuthEndpoint = '/oauth/token' | '/oauth/revoke' | '/oauth/introspect';
 
 // Compared against when the client is unknown, so both failures take the same time.
 const DECOY_HASH = sha256('decoy client secret');
 
 const INVALID = 'client authentication failed';
 
-/** The client_id a request names; a request without one is `invalid_request`. */
-const requiredClientId = (clientId: string | undefined): string =>
-  clientId ?? fail('invalid_request', 'client_id is required');
+type Found = { client: Client; secretHash: string | null } | null;
 
 /**
- * Authenticates a client at the token and revocation endpoints. A missing client_id is
- * `invalid_request`; unknown client and wrong secret give the same `invalid_client` answer; a
- * public client presents no secret.
+ * The client a request names. A private_key_jwt request may name it in the assertion only; a
+ * client_id beside it must be the same.
+ */
+function namedClientId(presented: PresentedClient): string {
+  const named =
+    presented.method === 'private_key_jwt' ? assertionClientId(presented.assertion) : presented.clientId;
+  if (presented.clientId !== undefined && named !== presented.clientId) {
+    fail('invalid_request', 'client_id does not match the client the credentials are for');
+  }
+  return named ?? fail('invalid_request', 'client_id is required');
+}
+
+/** The answer to a failed authentication: 401, with a Basic challenge when Basic was tried (RFC 6749 §5.2). */
+function refuse(deps: Pick<Deps, 'config'>, org: Org, presented: PresentedClient): never {
+  const challenge =
+    presented.method === 'client_secret_basic'
+      ? { 'www-authenticate': `Basic realm="${issuerOf(deps.config, org)}"` }
+      : undefined;
+  return fail('invalid_client', INVALID, challenge);
+}
+
+/**
+ * Checks what was presented against what is stored: the secret (constant time) for Basic and
+ * post, the signed assertion for private_key_jwt, nothing for a public client (`none`), which
+ * authenticates by holding the code or refresh token. An unknown client and any failed check give
+ * the same `invalid_client`.
+ */
+async function checkPresented(
+  deps: Pick<Deps, 'db' | 'config' | 'clientKeySets'>,
+  org: Org,
+  found: Found,
+  presented: PresentedClient,
+  endpoint: ClientAuthEndpoint,
+): Promise<Client> {
+  const secretHash = found?.secretHash ?? null;
+  switch (presented.method) {
+    case 'client_secret_basic':
+    case 'client_secret_post': {
+      const matches = secretMatches(presented.secret, secretHash ?? DECOY_HASH);
+      if (found && secretHash !== null && matches) return found.client;
+      return refuse(deps, org, presented);
+    }
+    case 'private_key_jwt':
+      if (found && (await verifyClientAssertion(deps, org, found.client, presented.assertion, endpoint))) {
+        return found.client;
+      }
+      return refuse(deps, org, presented);
+    case 'none':
+      if (found && secretHash === null) return found.client;
+      return refuse(deps, org, presented);
+  }
+}
+
+/**
+ * Authenticates a client at the token, revocation and introspection endpoints. A missing
+ * client_id is `invalid_request`; unknown client and failed credentials give the same
+ * `invalid_client` answer.
  */
 export async function authenticateClient(
-  deps: Pick<Deps, 'db' | 'clientMetadata'>,
+  deps: Pick<Deps, 'db' | 'config' | 'clientMetadata' | 'clientKeySets'>,
   org: Org,
-  clientIdSent: string | undefined,
-  secret: string | undefined,
+  presented: PresentedClient,
+  endpoint: ClientAuthEndpoint,
 ): Promise<Client> {
-  const clientId = requiredClientId(clientIdSent);
+  const clientId = namedClientId(presented);
   if (isUrlClientId(clientId)) {
-    // A metadata-document client (DESIGN §13) is public: no secret, and a document that cannot be
-    // read or is invalid now is `invalid_client`.
+    // A metadata-document client (DESIGN §13) is public: no credentials, and a document that
+    // cannot be read or is invalid now is `invalid_client`.
     const client = await metadataDocumentClient(deps.clientMetadata, org, clientId);
-    return checkSecret({ client, secretHash: null }, secret);
+    return checkPresented(deps, org, { client, secretHash: null }, presented, endpoint);
   }
-  return checkSecret(await findClientWithSecret(deps.db, org.id, clientId), secret);
+  return checkPresented(
+    deps,
+    org,
+    await findClientWithSecret(deps.db, org.id, clientId),
+    presented,
+    endpoint,
+  );
 }
 
 /**
  * The same authentication, for the client_credentials grant: the org's active signing key id is
  * read in the same query (null if the org has none), so issuing a machine token takes one query,
- * or none when `cache` (PostgreSQL) already holds the row. The secret is checked on every request
- * either way.
+ * or none when `deps.credentials` already holds the row. The credentials are checked on every
+ * request either way.
  */
 export async function authenticateMachineClient(
-  db: Db,
-  orgId: string,
-  clientIdSent: string | undefined,
-  secret: string | undefined,
-  cache?: CredentialCache<MachineClientRow>,
+  deps: Pick<Deps, 'db' | 'config' | 'credentials' | 'clientKeySets'>,
+  org: Org,
+  presented: PresentedClient,
 ): Promise<{ client: Client; activeKid: string | null }> {
-  const clientId = requiredClientId(clientIdSent);
-  const read = () => findClientWithActiveKid(db, orgId, clientId);
+  const clientId = namedClientId(presented);
+  const read = () => findClientWithActiveKid(deps.db, org.id, clientId);
+  const cache = deps.credentials;
   // A NUL cannot occur in an org id, so the key is unambiguous.
-  const found = cache ? await cache.get(`${orgId}\0${clientId}`, read) : await read();
-  return { client: checkSecret(found, secret), activeKid: found?.activeKid ?? null };
+  const found: MachineClientRow | null = cache
+    ? await cache.get(`${org.id}\0${clientId}`, read)
+    : await read();
+  const client = await checkPresented(deps, org, found, presented, '/oauth/token');
+  return { client, activeKid: found?.activeKid ?? null };
 }
 
-function checkSecret(
-  found: { client: Client; secretHash: string | null } | null,
-  secret: string | undefined,
-): Client {
-  if (!found || found.secretHash === null) {
-    if (secret !== undefined) secretMatches(secret, DECOY_HASH);
-    if (!found) return fail('invalid_client', INVALID);
-    // A public client must not present a secret; it authenticates by possession of the code/refresh token.
-    if (secret !== undefined) return fail('invalid_client', INVALID);
-    return found.client;
+/**
+ * Authentication at the token endpoint for a grant that signs right after it (refresh_token):
+ * as authenticateMachineClient, the client with the org's active key id in one lookup (none on a
+ * cache hit) instead of one query each. A metadata-document client (a URL id) is fetched as
+ * authenticateClient does, and its key is left to the key ring (`activeKid` undefined).
+ */
+export async function authenticateSigningClient(
+  deps: Pick<Deps, 'db' | 'config' | 'credentials' | 'clientMetadata' | 'clientKeySets'>,
+  org: Org,
+  presented: PresentedClient,
+): Promise<{ client: Client; activeKid: string | null | undefined }> {
+  if (isUrlClientId(namedClientId(presented))) {
+    return { client: await authenticateClient(deps, org, presented, '/oauth/token'), activeKid: undefined };
   }
-  if (secret === undefined || !secretMatches(secret, found.secretHash))
-    return fail('invalid_client', INVALID);
-  return found.client;
+  return authenticateMachineClient(deps, org, presented);
 }

@@ -2,33 +2,56 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { issuerOf, originOf } from '../../domain/directory/issuers.js';
 import { publicJwks } from '../../domain/keys/keys.js';
+import { resourceScopesOf } from '../../domain/resources/discovery-scopes.js';
+import { PROMPT_VALUES } from '../../domain/sign-in/prompt.js';
+import { RESPONSE_MODES } from '../../domain/sign-in/response-mode.js';
+import { ASSERTION_ALGORITHMS } from '../../domain/tokens/client-assertions.js';
+import { CLIENT_AUTH_METHODS } from '../../domain/tokens/client-auth.js';
 import { MANAGEMENT_SCOPES } from '../../domain/tokens/console-scopes.js';
 import { CLAIMS_SUPPORTED } from '../../domain/tokens/openid-claims.js';
 import { ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../domain/tokens/tokens-policy.js';
 import type { Org } from '../../domain/types.js';
+import { anyOrigin } from '../cors.js';
 import { orgOf } from '../org-routing.js';
 import { GRANTS } from './grants/registry.js';
 
-/** The discovery document (OIDC Discovery and RFC 8414 share it). */
-export function discoveryDocument(deps: Deps, org: Org): Record<string, unknown> {
+/**
+ * The discovery document (OIDC Discovery and RFC 8414 share it). `resourceScopes`: every scope of
+ * the org's API resources (DESIGN §15), listed after the identity scopes.
+ */
+export function discoveryDocument(
+  deps: Deps,
+  org: Org,
+  resourceScopes: readonly string[] = [],
+): Record<string, unknown> {
   const origin = originOf(deps.config, org);
   const doc: Record<string, unknown> = {
     issuer: issuerOf(deps.config, org),
     authorization_endpoint: `${origin}/oauth/authorize`,
     token_endpoint: `${origin}/oauth/token`,
     revocation_endpoint: `${origin}/oauth/revoke`,
-    revocation_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
+    // RFC 7662: for the org's confidential clients, so every method but `none`.
+    introspection_endpoint: `${origin}/oauth/introspect`,
+    introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS.filter((m) => m !== 'none'),
+    introspection_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     userinfo_endpoint: `${origin}/oauth/userinfo`,
     // OIDC RP-Initiated Logout 1.0 (http/sign-in/logout.ts).
     end_session_endpoint: `${origin}/oauth/logout`,
     jwks_uri: `${origin}/.well-known/jwks.json`,
     response_types_supported: ['code'],
-    response_modes_supported: ['query'],
+    // OIDC Core §3.1.2.1 (domain/sign-in/response-mode.ts, prompt.ts); request objects are refused.
+    response_modes_supported: RESPONSE_MODES,
+    prompt_values_supported: PROMPT_VALUES,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
     grant_types_supported: [...GRANTS.keys()],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     claims_supported: CLAIMS_SUPPORTED,
-    token_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     code_challenge_methods_supported: ['S256'],
     // The console issuer also grants the management API's scopes; org issuers never do.
     scopes_supported: [
@@ -37,24 +60,27 @@ export function discoveryDocument(deps: Deps, org: Org): Record<string, unknown>
       'email',
       'offline_access',
       ...(org.isConsole ? Object.keys(MANAGEMENT_SCOPES) : []),
+      ...resourceScopes,
     ],
     authorization_response_iss_parameter_supported: true,
     acr_values_supported: [ACR_PASSWORD, ACR_MFA, ACR_IMPERSONATION],
   };
-  if (org.isConsole) {
-    doc.registration_endpoint = `${origin}/oauth/register`;
-    // Client ID Metadata Documents (DESIGN §13): a client_id may be the https URL of the client's metadata.
-    doc.client_id_metadata_document_supported = true;
-  }
+  // The console's registration is the spec's; an org's is there only while its settings open it (§15).
+  if (org.isConsole || org.dynamicRegistration) doc.registration_endpoint = `${origin}/oauth/register`;
+  // Client ID Metadata Documents (DESIGN §13): a client_id may be the https URL of the client's metadata.
+  if (org.isConsole || org.metadataDocuments) doc.client_id_metadata_document_supported = true;
   return doc;
 }
 
 export function wellKnownRoutes(app: FastifyInstance, deps: Deps) {
-  const discovery = async (request: Parameters<typeof orgOf>[1]) =>
-    discoveryDocument(deps, await orgOf(deps, request));
-  app.get('/.well-known/openid-configuration', (request) => discovery(request));
-  app.get('/.well-known/oauth-authorization-server', (request) => discovery(request));
-  app.get('/.well-known/jwks.json', async (request, reply) => {
+  const discovery = async (request: Parameters<typeof orgOf>[1]) => {
+    const org = await orgOf(deps, request);
+    return discoveryDocument(deps, org, await resourceScopesOf(deps, org));
+  };
+  // Public documents: any page may read them (DESIGN §14).
+  app.get('/.well-known/openid-configuration', { onSend: anyOrigin }, (request) => discovery(request));
+  app.get('/.well-known/oauth-authorization-server', { onSend: anyOrigin }, (request) => discovery(request));
+  app.get('/.well-known/jwks.json', { onSend: anyOrigin }, async (request, reply) => {
     const org = await orgOf(deps, request);
     reply.header('cache-control', 'public, max-age=300');
     return publicJwks(deps.db, org.id);

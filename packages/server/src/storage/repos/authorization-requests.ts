@@ -1,4 +1,4 @@
-import type { AuthorizationRequest } from '../../domain/types.js';
+import type { AuthorizationRequest, ResponseMode } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
 
@@ -13,6 +13,10 @@ const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationReq
   scope: r.scope,
   resource: r.resource,
   nonce: r.nonce,
+  prompt: r.prompt === null ? [] : r.prompt.split(' '),
+  maxAge: r.max_age,
+  loginHint: r.login_hint,
+  responseMode: r.response_mode as ResponseMode,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
   completedAt: r.completed_at,
@@ -32,6 +36,10 @@ export async function insertAuthorizationRequest(db: Db, request: AuthorizationR
       scope: request.scope,
       resource: request.resource,
       nonce: request.nonce,
+      prompt: request.prompt.length === 0 ? null : request.prompt.join(' '),
+      max_age: request.maxAge,
+      login_hint: request.loginHint,
+      response_mode: request.responseMode,
       created_at: request.createdAt,
       expires_at: request.expiresAt,
       completed_at: request.completedAt,

@@ -1,0 +1,74 @@
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import type { AuthorizationRequest, Org } from '../types.js';
+import type { PendingAuthorization } from './authorization-requests.js';
+import type { BrowserSession } from './browser-sessions.js';
+import { consentRequired } from './consents.js';
+import { readIdTokenHint } from './id-token-hints.js';
+import { signInRecentEnough } from './max-age.js';
+import { promptsNothing } from './prompt.js';
+
+/**
+ * Where an authorization request goes next: the login page, the consent page, or back to the
+ * client with a code. With `prompt=none` no page may be shown (OIDC Core §3.1.2.1): what would need
+ * one is an error for the client instead — `login_required` (nobody signed in, a sign-in older than
+ * `max_age` allows, or `id_token_hint` naming someone else) or `consent_required`.
+ */
+export type NextStep =
+  | { kind: 'login' }
+  | { kind: 'consent' }
+  | { kind: 'code'; session: BrowserSession }
+  | { kind: 'error'; error: string; description: string };
+
+/** Whether the browser's sign-in counts for this request (present, and as recent as it asks). */
+export function signedInFor(
+  request: AuthorizationRequest,
+  session: BrowserSession | null,
+): session is BrowserSession {
+  return session !== null && signInRecentEnough(request, session.authTime);
+}
+
+export async function nextStepOf(
+  deps: Deps,
+  pending: PendingAuthorization,
+  session: BrowserSession | null,
+  hintedUserId: string | null = null,
+): Promise<NextStep> {
+  const request = pending.request;
+  const silent = promptsNothing(request.prompt);
+  if (!signedInFor(request, session)) {
+    if (!silent) return { kind: 'login' };
+    const description = session === null ? 'nobody is signed in' : 'the sign-in is older than max_age allows';
+    return { kind: 'error', error: 'login_required', description };
+  }
+  if (silent && hintedUserId !== null && hintedUserId !== session.user.id) {
+    return { kind: 'error', error: 'login_required', description: 'id_token_hint names someone else' };
+  }
+  // An impersonating owner acts with the org's authority: consent is the user's to give, so none
+  // is asked for or recorded.
+  const impersonated = session.actorId !== null;
+  if (!impersonated && (await consentRequired(deps.db, pending.client, session.user.id, request))) {
+    if (!silent) return { kind: 'consent' };
+    return {
+      kind: 'error',
+      error: 'consent_required',
+      description: 'the person has not allowed this application',
+    };
+  }
+  return { kind: 'code', session };
+}
+
+/**
+ * The person `id_token_hint` names, read only with `prompt=none` (elsewhere the hint is ignored: the
+ * login page decides who signs in). A hint that is not an ID token of this issuer is `invalid_request`.
+ */
+export async function hintedUserId(
+  deps: Deps,
+  org: Org,
+  prompt: readonly string[],
+  idTokenHint: string | undefined,
+): Promise<string | null> {
+  if (idTokenHint === undefined || !promptsNothing(prompt)) return null;
+  const hint = await readIdTokenHint(deps, org, idTokenHint);
+  return hint?.userId ?? fail('invalid_request', 'id_token_hint is not an ID token of this issuer');
+}

@@ -1,0 +1,86 @@
+import { sha256 } from '../../crypto/random.js';
+import { type JWTPayload, verifyJwt } from '../../crypto/verify-jwt.js';
+import { findClient } from '../../storage/repos/clients.js';
+import { findRefreshToken } from '../../storage/repos/refresh-tokens.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { issuerOf } from '../directory/issuers.js';
+import { publicJwks } from '../keys/keys.js';
+import type { Client, Org } from '../types.js';
+import { verifyAccessToken } from './access-tokens.js';
+import { liveSession } from './sessions.js';
+
+/** RFC 7662 §2.2: what introspection answers; `active: false` and nothing else for a dead token. */
+export type Introspection = { active: false } | ({ active: true } & Record<string, unknown>);
+
+const INACTIVE: Introspection = { active: false };
+
+/** A signed access token of this org (any `typ`), or null: the keys of its set, RS256, `iss`, `exp`. */
+async function signedAccessToken(deps: Deps, org: Org, token: string): Promise<JWTPayload | null> {
+  return verifyJwt(token, await publicJwks(deps.db, org.id), {
+    issuer: issuerOf(deps.config, org),
+    typ: 'at+jwt',
+    requiredClaims: ['exp', 'sub', 'aud', 'jti'],
+    now: clock.now(),
+  });
+}
+
+/**
+ * An access token: a machine token is active while its client exists; a person's token while its
+ * session lives (the same checks this org's own APIs make). Its claims are the answer.
+ */
+async function introspectAccessToken(deps: Deps, org: Org, token: string): Promise<Introspection> {
+  const payload = await signedAccessToken(deps, org, token);
+  if (!payload) return INACTIVE;
+  if (payload.typ === 'client') {
+    if (typeof payload.sub !== 'string' || !(await findClient(deps.db, org.id, payload.sub))) return INACTIVE;
+  } else if (!(await verifyAccessToken(deps, org, token, ['user', 'console'], 'accept'))) {
+    return INACTIVE;
+  }
+  return { active: true, ...payload, token_type: 'Bearer' };
+}
+
+/**
+ * A refresh token: active while it is the current one of a live session of this org, and only to
+ * the client it was issued to (a refresh token is that client's credential, nobody else's business).
+ */
+async function introspectRefreshToken(
+  deps: Deps,
+  org: Org,
+  client: Client,
+  token: string,
+): Promise<Introspection | null> {
+  const row = await findRefreshToken(deps.db, sha256(token));
+  if (!row) return null;
+  const now = clock.now();
+  if (row.client_id !== client.id || row.used_at !== null || row.expires_at <= now) return INACTIVE;
+  const session = await liveSession(deps.db, row.session_id, now);
+  if (!session || session.orgId !== org.id) return INACTIVE;
+  return {
+    active: true,
+    token_type: 'refresh_token',
+    client_id: row.client_id,
+    scope: session.scope,
+    sub: session.userId,
+    iss: issuerOf(deps.config, org),
+    sid: session.id,
+    ...(session.tenantId === null ? {} : { tnt: session.tenantId }),
+    iat: Math.floor(row.created_at / 1000),
+    exp: Math.floor(row.expires_at / 1000),
+  };
+}
+
+/**
+ * RFC 7662 introspection for an authenticated confidential client of `org`. Any access token of
+ * the org, or a refresh token the client holds; everything else (expired, revoked, an ended
+ * session, another org's, garbage) is `{"active": false}`.
+ */
+export async function introspectToken(
+  deps: Deps,
+  org: Org,
+  client: Client,
+  token: string,
+): Promise<Introspection> {
+  if (token.split('.').length === 3) return introspectAccessToken(deps, org, token);
+  return (await introspectRefreshToken(deps, org, client, token)) ?? INACTIVE;
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../domain/context.js';
+import { type NamedClient, originAllowedFor, originOfSomeClient } from '../domain/tokens/cross-origin.js';
+import { parseBasicCredentials } from './basic-credentials.js';
+import { bearerToken } from './bearer.js';
+import { isForm } from './form.js';
+import { ORG_CACHE_TTL_MS, orgOf } from './org-routing.js';
+
+/**
+ * CORS, rendered here only (DESIGN §14; the rule is domain/tokens/cross-origin.ts). Discovery and
+ * the key set are public: `Access-Control-Allow-Origin: *`. The token and revocation endpoints
+ * (the client named by the form or Basic credentials) and userinfo (the bearer token's client)
+ * reflect `Origin` only when it is an allowed origin of that client, always with `Vary: Origin`,
+ * and answer preflights. Never `Access-Control-Allow-Credentials`: nothing here rides on cookies.
+ * Every other route (the management API, the hosted pages, introspection) answers no CORS at all.
+ */
+
+/** How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours). */
+const PREFLIGHT_MAX_AGE_SECONDS = '600';
+const ALLOWED_HEADERS = 'authorization, content-type';
+
+/** A route's onSend hook for public documents (discovery, JWKS): any origin may read them. */
+export async function anyOrigin(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('access-control-allow-origin', '*');
+}
+
+/** How a route's requests name their client. */
+export type ClientOf = (request: FastifyRequest) => NamedClient | null;
+
+/** The token and revocation endpoints: Basic credentials' client_id if present, else the form's. */
+export const formClient: ClientOf = (request) => {
+  const basic = parseBasicCredentials(request.headers.authorization ?? '');
+  if (basic !== null) return { clientId: basic.clientId };
+  const ids = isForm(request.body) ? request.body.get('client_id') : undefined;
+  return ids?.length === 1 && ids[0] ? { clientId: ids[0] } : null;
+};
+
+/** Bearer routes: the client the access token was issued to. */
+export const bearerClient: ClientOf = (request) => {
+  const token = bearerToken(request);
+  return token === null ? null : { accessToken: token };
+};
+
+function varyOnOrigin(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  const present = typeof vary === 'string' && /(^|,)\s*(origin|\*)\s*(,|$)/i.test(vary);
+  if (!present) reply.header('vary', typeof vary === 'string' && vary !== '' ? `${vary}, Origin` : 'Origin');
+}
+
+/** The request's `Origin` when it is one (not absent, not the opaque `null`). */
+function originOf(request: FastifyRequest): string | null {
+  const origin = request.headers.origin;
+  return typeof origin === 'string' && origin !== '' && origin !== 'null' ? origin : null;
+}
+
+/**
+ * CORS for the routes at `url` answering `methods`: the onSend hook to put on each route (errors
+ * included, so a page can read `invalid_grant`), and an OPTIONS route for preflights.
+ */
+export function clientCors(
+  app: FastifyInstance,
+  deps: Deps,
+  url: string,
+  methods: string,
+  clientOf: ClientOf,
+) {
+  app.options(url, async (request, reply) => {
+    varyOnOrigin(reply);
+    const origin = originOf(request);
+    const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);
+    if (origin !== null && (await originOfSomeClient(deps, org, origin))) {
+      reply
+        .header('access-control-allow-origin', origin)
+        .header('access-control-allow-methods', methods)
+        .header('access-control-allow-headers', ALLOWED_HEADERS)
+        .header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS);
+    }
+    return reply.code(204).send();
+  });
+  return async function reflectAllowedOrigin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    varyOnOrigin(reply);
+    const origin = originOf(request);
+    const named = origin === null ? null : clientOf(request);
+    if (origin === null || named === null) return;
+    try {
+      const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);
+      if (!(await originAllowedFor(deps, org, named, origin))) return;
+    } catch {
+      // No org at this host, or the database is away: the answer goes out without CORS.
+      return;
+    }
+    reply.header('access-control-allow-origin', origin);
+    // A page may read why a bearer token was refused (RFC 6750 §3).
+    reply.header('access-control-expose-headers', 'www-authenticate');
+  };
+}

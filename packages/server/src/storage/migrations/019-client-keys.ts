@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Client authentication with `private_key_jwt` (RFC 7523, DESIGN §14). A client may register its
+ * public keys: `clients.jwks`, a JSON Web Key Set as JSON text (null: the client has none).
+ *
+ * `client_assertion_jtis` remembers each accepted assertion's `jti` (as its SHA-256) until the
+ * assertion expires, so an assertion is accepted once: a second insert of the same key conflicts.
+ * Rows are purged by `expires_at` as new ones are written.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('clients').addColumn('jwks', 'text').execute();
+  await db.schema
+    .createTable('client_assertion_jtis')
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('jti_hash', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('client_assertion_jtis_pk', ['org_id', 'client_id', 'jti_hash'])
+    .execute();
+  await db.schema
+    .createIndex('client_assertion_jtis_expires')
+    .on('client_assertion_jtis')
+    .column('expires_at')
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('client_assertion_jtis').ifExists().execute();
+  await db.schema.alterTable('clients').dropColumn('jwks').execute();
+}

@@ -1,0 +1,25 @@
+import type { Db } from '../db.js';
+
+/**
+ * Records the `jti` of an accepted client assertion until `expiresAt`. False when the same client
+ * already used it: the insert conflicts, so of two concurrent requests exactly one records it.
+ * Expired rows are purged first, so an expired jti cannot block (its assertion is refused anyway).
+ */
+export async function recordAssertionJti(
+  db: Db,
+  row: { orgId: string; clientId: string; jtiHash: string; expiresAt: number },
+  now: number,
+): Promise<boolean> {
+  await db.deleteFrom('client_assertion_jtis').where('expires_at', '<', now).execute();
+  const result = await db
+    .insertInto('client_assertion_jtis')
+    .values({
+      org_id: row.orgId,
+      client_id: row.clientId,
+      jti_hash: row.jtiHash,
+      expires_at: row.expiresAt,
+    })
+    .onConflict((oc) => oc.columns(['org_id', 'client_id', 'jti_hash']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
