@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { bearerChallenge, type ChallengeParts, QUOTABLE, rememberChallenge } from './challenge.js';
 import { rememberPrincipal } from './principal.js';
 import type { Allow, Verified } from './types.js';
 
@@ -22,11 +23,16 @@ export interface AuthenticateDeps {
   readonly verify: (token: string) => Promise<Verified | null> | Verified | null;
   /** A constant of printable ASCII without `"` or `\`, as it goes inside a quoted header value. */
   readonly realm: string;
+  /**
+   * The URL of this API's RFC 9728 protected-resource metadata (`protectedResource(...).metadataUrl`).
+   * Given, the 401 names it (`resource_metadata="<url>"`, and `error="invalid_token"` when a token was
+   * sent), which is how an MCP client finds the authorization server. Absent, the 401 is the spec's.
+   */
+  readonly resourceMetadata?: string;
 }
 
 const UNAUTHORIZED_BODY = '{"error":"unauthorized","error_detail":"we don\'t know who you are"}';
 const BEARER_PREFIX_LENGTH = 'bearer '.length;
-const REALM = /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/;
 
 const allowNothing: Allow = () => false;
 
@@ -40,7 +46,8 @@ const allowNothing: Allow = () => false;
  * 4. Otherwise (no header, another scheme, expired, forged, wrong audience, verify threw) answer 401 with
  *    `WWW-Authenticate: Bearer realm="<realm>"` and the JSON body
  *    `{"error":"unauthorized","error_detail":"we don't know who you are"}`; later middleware does not run,
- *    so a path that does not exist is a 401 too, not a 404.
+ *    so a path that does not exist is a 401 too, not a 404. With `deps.resourceMetadata` the challenge
+ *    adds `resource_metadata="<url>"`, after `error="invalid_token"` when a bearer token was sent.
  *
  * Mount it after CORS handling, so that a preflight `OPTIONS` is answered before any token is asked for.
  * `deps` and `allow` are checked here: a bad one is a `TypeError` at start-up.
@@ -62,9 +69,11 @@ const allowNothing: Allow = () => false;
  * ```
  */
 export function authenticate(deps: AuthenticateDeps, allow: Allow = allowNothing): Middleware {
-  const { verify, realm } = checkDeps(deps);
+  const { verify, parts } = checkDeps(deps);
   if (typeof allow !== 'function') throw new TypeError('authenticate: "allow" must be a function');
-  const challenge = `Bearer realm="${realm}"`;
+  const challenge = bearerChallenge(parts);
+  // RFC 6750 §3.1: a token that was sent and refused is `invalid_token`; the spec's 401 never says so.
+  const refused = parts.resourceMetadata === null ? challenge : bearerChallenge(parts, 'invalid_token');
 
   return async function tesseraAuthenticate(ctx, next) {
     if (allow(ctx.path, ctx.method) === true) return next();
@@ -74,26 +83,41 @@ export function authenticate(deps: AuthenticateDeps, allow: Allow = allowNothing
     if (verified === null) {
       ctx.status = 401;
       ctx.body = UNAUTHORIZED_BODY;
-      ctx.set('WWW-Authenticate', challenge);
+      ctx.set('WWW-Authenticate', token === null ? challenge : refused);
       ctx.set('Content-Type', 'application/json');
       return;
     }
 
     rememberPrincipal(ctx, verified);
+    rememberChallenge(ctx, parts);
     ctx.state.tessera = verified;
     return next();
   };
 }
 
-function checkDeps(deps: AuthenticateDeps): AuthenticateDeps {
+function checkDeps(deps: AuthenticateDeps): { verify: AuthenticateDeps['verify']; parts: ChallengeParts } {
   if (typeof deps !== 'object' || deps === null) throw new TypeError('authenticate: deps must be an object');
   if (typeof deps.verify !== 'function') throw new TypeError('authenticate: "verify" must be a function');
-  if (typeof deps.realm !== 'string' || !REALM.test(deps.realm)) {
+  if (typeof deps.realm !== 'string' || !QUOTABLE.test(deps.realm)) {
     throw new TypeError(
       'authenticate: "realm" must be non-empty printable ASCII without quotes or backslashes',
     );
   }
-  return { verify: deps.verify, realm: deps.realm };
+  const { resourceMetadata } = deps;
+  if (resourceMetadata !== undefined && !isMetadataUrl(resourceMetadata)) {
+    throw new TypeError('authenticate: "resourceMetadata" must be an absolute http(s) URL without quotes');
+  }
+  return { verify: deps.verify, parts: { realm: deps.realm, resourceMetadata: resourceMetadata ?? null } };
+}
+
+function isMetadataUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || !QUOTABLE.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
 }
 
 /** The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), or `null`. */

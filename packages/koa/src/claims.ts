@@ -10,6 +10,11 @@ import type { AccessTokenClaims, Verified } from './types.js';
  * | typ `client` (only if accepted) | `iss`, `exp` valid; `aud` equals the token's own `sub`; `sub` is in trustedClients |
  * | anything else (console tokens, unknown `typ`, malformed claim) | null |
  *
+ * With a `resource` (DESIGN §15, RFC 8707), `aud` must include it as well: a user token's `aud` then
+ * includes the resource (and clientId, when one is configured), and a machine token's `aud` is
+ * `[sub, resource]`, its `sub` in trustedClients when those are configured. The issuer put the resource
+ * there only for a grant that named it, so the resource server reads the decision rather than making it.
+ *
  * A malformed claim includes an `azp` that is not a string and an `act` without a string `sub`:
  * both are typed on the result, so they are checked before it is returned.
  */
@@ -21,16 +26,20 @@ import type { AccessTokenClaims, Verified } from './types.js';
  * ```ts
  * const rules: ClaimRules = {
  *   issuer: 'https://acme.example.com/', clientId: 'cli_web',
- *   acceptUser: true, acceptClient: false, trustedClients: new Set(),
+ *   acceptUser: true, acceptClient: false, trustedClients: new Set(), resource: null,
  * };
  * ```
  */
 export interface ClaimRules {
   readonly issuer: string;
-  readonly clientId: string;
+  /** Null only with a `resource`: any client of the issuer whose token names the resource. */
+  readonly clientId: string | null;
   readonly acceptUser: boolean;
   readonly acceptClient: boolean;
-  readonly trustedClients: ReadonlySet<string>;
+  /** Null only with a `resource` and no trustedClients option: any client the issuer bound to it. */
+  readonly trustedClients: ReadonlySet<string> | null;
+  /** The RFC 8707 resource indicator `aud` must include, or null (the spec's rules alone). */
+  readonly resource: string | null;
 }
 
 /**
@@ -60,15 +69,22 @@ export function applyClaimRules(
   if (payload.typ === 'user' && rules.acceptUser) {
     const { tnt } = payload;
     if (!hasIdPrefix(sub, 'usr_') || typeof tnt !== 'string' || !hasIdPrefix(tnt, 'tnt_')) return null;
-    if (!(aud === rules.clientId || (Array.isArray(aud) && aud.includes(rules.clientId)))) return null;
+    if (rules.clientId !== null && !audienceIncludes(aud, rules.clientId)) return null;
+    if (rules.resource !== null && !audienceIncludes(aud, rules.resource)) return null;
     if (!optionalDelegation(payload)) return null;
     const claims = deepFreeze(payload) as AccessTokenClaims;
     return Object.freeze({ kind: 'user', userId: sub, tenantId: tnt, claims });
   }
 
   if (payload.typ === 'client' && rules.acceptClient) {
-    if (!rules.trustedClients.has(sub)) return null;
-    if (!(aud === sub || (Array.isArray(aud) && aud.length === 1 && aud[0] === sub))) return null;
+    if (rules.trustedClients !== null && !rules.trustedClients.has(sub)) return null;
+    if (rules.resource === null) {
+      if (!(aud === sub || (Array.isArray(aud) && aud.length === 1 && aud[0] === sub))) return null;
+    } else if (
+      !(Array.isArray(aud) && aud.length === 2 && aud.includes(sub) && aud.includes(rules.resource))
+    ) {
+      return null;
+    }
     const claims = deepFreeze(payload) as AccessTokenClaims;
     return Object.freeze({ kind: 'client', clientId: sub, claims });
   }
@@ -82,6 +98,10 @@ function optionalDelegation(payload: Record<string, unknown>): boolean {
   if (azp !== undefined && typeof azp !== 'string') return false;
   if (act === undefined) return true;
   return typeof act === 'object' && act !== null && typeof (act as { sub?: unknown }).sub === 'string';
+}
+
+function audienceIncludes(aud: string | readonly string[], value: string): boolean {
+  return aud === value || (Array.isArray(aud) && aud.includes(value));
 }
 
 function isFiniteNumber(value: unknown): value is number {

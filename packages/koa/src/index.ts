@@ -2,7 +2,9 @@
  * `@tessera/koa`: verify Tessera access tokens in a Koa API, and mint machine tokens for calling one.
  *
  * The published surface is exactly: {@link createVerifier}, {@link authenticate}, {@link whitelist},
- * {@link principalOf}, {@link createTokenMinter} and {@link TokenMinterError}, plus their types.
+ * {@link principalOf}, {@link createTokenMinter} and {@link TokenMinterError}, plus their types; and for
+ * a resource server (an API or MCP server with its own resource in Tessera, DESIGN §15)
+ * {@link protectedResource} and {@link requireScopes}.
  *
  * @example
  * ```ts
@@ -23,6 +25,12 @@ export { type AuthenticateDeps, authenticate } from './authenticate.js';
 export { createTokenMinter, type TokenMinter, type TokenMinterOptions } from './minter.js';
 export { TokenMinterError, type TokenMinterErrorCode } from './minter-error.js';
 export { type ContextWithState, principalOf } from './principal.js';
+export {
+  type ProtectedResourceMiddleware,
+  type ProtectedResourceOptions,
+  protectedResource,
+} from './protected-resource.js';
+export { requireScopes } from './require-scopes.js';
 export type { AccessTokenClaims, Allow, Verified, VerifiedClient, VerifiedUser, Verify } from './types.js';
 export { type AcceptedTokenType, createVerifier, type VerifierOptions } from './verifier.js';
 export { type HttpVerb, type WhitelistRule, whitelist } from './whitelist.js';

@@ -7,8 +7,8 @@
  * loopback checks of `hostOverride` here are the minter's too.
  */
 
-/** Hosts that are loopback as written: where the development `hostOverride` may be sent. */
-export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { isLoopbackHost } from './loopback.js';
+
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 
 /**
@@ -42,7 +42,7 @@ export function keySetUrl(issuer: string, hostOverride: unknown): string {
   const url = new URL('.well-known/jwks.json', issuer);
   if (hostOverride === undefined) return url.href;
   const host = checkHostOverride('createVerifier', hostOverride);
-  if (!isLoopback(url.hostname)) {
+  if (!isLoopbackHost(url.hostname)) {
     throw new TypeError('createVerifier: "hostOverride" is allowed only when "issuer" is a loopback URL');
   }
   // Only the issuer's own org can sign tokens whose `iss` is the issuer: any other host could never verify.
@@ -52,9 +52,4 @@ export function keySetUrl(issuer: string, hostOverride: unknown): string {
   if (url.hostname.endsWith('.localhost')) url.hostname = 'localhost';
   url.searchParams.set('host', host);
   return url.href;
-}
-
-/** `localhost`, a name under it (RFC 6761 §6.3), or a loopback address. */
-function isLoopback(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost');
 }

@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
-import { checkHostOverride, LOOPBACK_HOSTS } from './key-set-url.js';
+import { checkHostOverride } from './key-set-url.js';
+import { isLoopbackHost } from './loopback.js';
 import { TokenMinterError } from './minter-error.js';
 import { readCapped } from './read-capped.js';
 
@@ -244,7 +245,7 @@ function checkOptions(options: TokenMinterOptions) {
   const endpoint = new URL(`${apiUrl.pathname.replace(/\/+$/, '')}/oauth/token`, apiUrl);
   if (hostOverride !== undefined) {
     const host = checkHostOverride('createTokenMinter', hostOverride);
-    if (!LOOPBACK_HOSTS.has(apiUrl.hostname)) {
+    if (!isLoopbackHost(apiUrl.hostname)) {
       throw new TypeError('createTokenMinter: "hostOverride" is allowed only when "api" is a loopback URL');
     }
     endpoint.searchParams.set('host', host);

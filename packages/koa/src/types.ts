@@ -29,6 +29,8 @@ export interface AccessTokenClaims {
   readonly azp?: string;
   /** Only on an impersonated session: the acting admin (`sub` is their `usr_…` id). */
   readonly act?: { readonly sub: string };
+  /** RFC 9068: the scopes granted, space-separated (for a resource: its scopes the grant allowed). */
+  readonly scope?: string;
   readonly [claim: string]: unknown;
 }
 

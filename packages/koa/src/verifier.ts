@@ -31,16 +31,29 @@ export type AcceptedTokenType = 'user' | 'client';
 export interface VerifierOptions {
   /** The exact `iss`, ending in a slash; the key set is read from `${issuer}.well-known/jwks.json`. */
   readonly issuer: string;
-  /** The `aud` a user token must carry. */
-  readonly clientId: string;
+  /**
+   * The `aud` a user token must carry. Required without `resource`; with one it may be left out, and
+   * then a user token of any client of the issuer is accepted when it names the resource.
+   */
+  readonly clientId?: string;
   /** Token types accepted; default `['user']`. */
   readonly accept?: readonly AcceptedTokenType[];
-  /** Client ids whose machine tokens are accepted; read only when `accept` includes `client`. */
+  /**
+   * Client ids whose machine tokens are accepted; read only when `accept` includes `client`. Without
+   * `resource`, absent means none. With `resource`, absent means any client whose machine token the
+   * issuer bound to the resource (its `aud` is `[client id, resource]`).
+   */
   readonly trustedClients?: readonly string[];
+  /**
+   * This API's resource indicator (RFC 8707; DESIGN §15), e.g. `https://files.example.com/mcp`: `aud`
+   * must include it, so a token the issuer minted for another API is refused. Absent: the spec's rules.
+   */
+  readonly resource?: string;
   /**
    * Development only: the issuer's host (`acme.localhost:4000`). The key set is then read from
    * `localhost` with `?host=` naming the org, because Node does not resolve `*.localhost`; `iss` is still
-   * compared with `issuer`. Allowed only when `issuer` is on `localhost`, `*.localhost`, `127.0.0.1` or `[::1]`.
+   * compared with `issuer`. Allowed only when `issuer` is on loopback (`src/loopback.ts`): `localhost`, `*.localhost`,
+   * 127.0.0.0/8 or `[::1]`.
    */
   readonly hostOverride?: string;
 }
@@ -67,7 +80,7 @@ const KEY_SET_TTL_MS = 10 * 60 * 1000;
 const UNKNOWN_KID_COOLDOWN_MS = 30 * 1000;
 const KEY_SET_TIMEOUT_MS = 5 * 1000;
 const RESULT_CACHE_SIZE = 1000;
-const OPTION_NAMES = new Set(['issuer', 'clientId', 'accept', 'trustedClients', 'hostOverride']);
+const OPTION_NAMES = new Set(['issuer', 'clientId', 'accept', 'trustedClients', 'hostOverride', 'resource']);
 
 /**
  * Creates a verifier for the access tokens of one Tessera issuer. The returned function resolves to the
@@ -150,13 +163,21 @@ function checkOptions(options: VerifierOptions): ClaimRules {
   for (const name of Object.keys(options)) {
     if (!OPTION_NAMES.has(name)) throw new TypeError(`createVerifier: unknown option "${name}"`);
   }
-  const { issuer, clientId, accept = ['user'], trustedClients = [] } = options;
+  const { issuer, clientId, accept = ['user'], resource } = options;
   if (typeof issuer !== 'string' || !isIssuerUrl(issuer)) {
     throw new TypeError('createVerifier: "issuer" must be an absolute http(s) URL ending in "/"');
   }
-  if (typeof clientId !== 'string' || clientId.length === 0) {
+  if (resource !== undefined && !isResourceIndicator(resource)) {
+    throw new TypeError('createVerifier: "resource" must be an absolute URL without a fragment');
+  }
+  if (
+    !(clientId === undefined && resource !== undefined) &&
+    (typeof clientId !== 'string' || clientId.length === 0)
+  ) {
     throw new TypeError('createVerifier: "clientId" must be a non-empty string');
   }
+  // Without a resource, an absent list trusts nobody (the spec); with one, the issuer's binding decides.
+  const trustedClients = options.trustedClients ?? (resource === undefined ? [] : null);
   if (
     !Array.isArray(accept) ||
     accept.length === 0 ||
@@ -168,6 +189,7 @@ function checkOptions(options: VerifierOptions): ClaimRules {
   // The spec reads trustedClients only when machine tokens are accepted; otherwise it is ignored.
   if (
     acceptClient &&
+    trustedClients !== null &&
     !(
       Array.isArray(trustedClients) &&
       trustedClients.every((id: unknown) => typeof id === 'string' && id.length > 0)
@@ -177,11 +199,23 @@ function checkOptions(options: VerifierOptions): ClaimRules {
   }
   return Object.freeze({
     issuer,
-    clientId,
+    clientId: clientId ?? null,
     acceptUser: accept.includes('user'),
     acceptClient,
-    trustedClients: new Set(acceptClient ? trustedClients : []),
+    trustedClients: trustedClients === null ? null : new Set(acceptClient ? trustedClients : []),
+    resource: resource ?? null,
   });
+}
+
+/** RFC 8707 §2: an absolute URI without a fragment. */
+function isResourceIndicator(resource: unknown): resource is string {
+  if (typeof resource !== 'string' || resource.length === 0 || resource.includes('#')) return false;
+  try {
+    new URL(resource);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isIssuerUrl(issuer: string): boolean {

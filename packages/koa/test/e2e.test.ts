@@ -4,7 +4,7 @@ import { authenticate, createTokenMinter, createVerifier, principalOf, whitelist
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import Koa from 'koa';
 import { createClient } from '../../server/src/domain/directory/clients.js';
-import { rotateOrgKeys } from '../../server/src/domain/keys/keys.js';
+import { rotateKeys } from '../../server/src/domain/keys/keys.js';
 import { type Org, SYSTEM } from '../../server/src/domain/types.js';
 import {
   makeClient,
@@ -135,9 +135,7 @@ describe('a Koa API behind authenticate, called with machine tokens from a runni
     const minter = createTokenMinter({ api: issuer.slice(0, -1), issuer, ...trusted });
     const before = await minter.token();
     assert.equal((await call(before)).status, 200);
-    const newKid = await tessera.deps.db
-      .transaction()
-      .execute((trx) => rotateOrgKeys(trx, tessera.deps.sealer, org.id, SYSTEM));
+    const newKid = await rotateKeys(tessera.deps, org, SYSTEM);
     const after = await minter.fresh();
     assert.notEqual(after, before);
     assert.equal(decodeProtectedHeader(after).kid, newKid);

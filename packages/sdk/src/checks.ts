@@ -3,11 +3,10 @@
  * echoing its value, which may be a token or a secret. Options are checked once, when the SDK or the
  * verifier is created, so a misconfiguration fails at start-up rather than on the first request.
  */
+import { isLoopbackHost } from './loopback.js';
 
 export const DEFAULT_SWITCH_TENANT_GRANT = 'urn:service:params:oauth:grant-type:switch-tenant';
 
-/** The only API hosts a `hostOverride` may be sent to: the override exists for local development. */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 
 function httpUrl(value: unknown): URL | null {
@@ -115,7 +114,7 @@ export function checkApi(value: unknown): { api: string; loopback: boolean } {
       'createSdk: "api" must be an absolute http(s) URL without credentials, query or fragment',
     );
   }
-  return { api: value.replace(/\/+$/, ''), loopback: LOOPBACK_HOSTS.has(url.hostname) };
+  return { api: value.replace(/\/+$/, ''), loopback: isLoopbackHost(url.hostname) };
 }
 
 /**
@@ -133,7 +132,7 @@ export function checkHostOverride(value: unknown, apiIsLoopback: boolean): strin
   }
   if (!apiIsLoopback) {
     throw new TypeError(
-      'createSdk: "hostOverride" is for development only and needs "api" on localhost, 127.0.0.1 or [::1]',
+      'createSdk: "hostOverride" is for development only and needs "api" on loopback (localhost, *.localhost, 127.0.0.0/8 or [::1])',
     );
   }
   return value;

@@ -29,7 +29,8 @@ export interface SdkOptions {
   readonly clientId: string;
   /**
    * Development only: the org host to address (such as `acme.localhost:4000`), sent as `?host=` on every
-   * request. Allowed only when `api` is on `localhost`, `127.0.0.1` or `[::1]`.
+   * request. Allowed only when `api` is on loopback (`src/loopback.ts`): `localhost`,
+   * `*.localhost`, 127.0.0.0/8 or `[::1]`.
    */
   readonly hostOverride?: string;
   /** The tenant-switch grant type; default `urn:service:params:oauth:grant-type:switch-tenant`. */

@@ -17,6 +17,11 @@ export interface AuthorizationCodeParams {
   redirectUri: string;
   codeVerifier?: string;
   clientSecret?: string;
+  /**
+   * RFC 8707: which of the resources the authorization request named this token is for (its `aud`
+   * then includes it, and its `scope` is that resource's; DESIGN §15). Absent: the first one.
+   */
+  resource?: string;
 }
 
 /**
@@ -30,6 +35,10 @@ export interface AuthorizationCodeParams {
 export interface RefreshParams {
   refreshToken: string;
   clientSecret?: string;
+  /** RFC 8707: a resource of the grant, for an access token to that API. */
+  resource?: string;
+  /** Space-separated: a narrower scope than the grant's; never a wider one. */
+  scope?: string;
 }
 
 /**
@@ -72,6 +81,13 @@ export interface RevokeParams {
 export interface ClientCredentialsParams {
   clientId: string;
   clientSecret: string;
+  /**
+   * RFC 8707: the API the machine token is for; its `aud` is then `[clientId, resource]` and its `scope`
+   * what the client is permitted there (DESIGN §15). Absent: the spec's machine token.
+   */
+  resource?: string;
+  /** Space-separated scopes of `resource`. */
+  scope?: string;
 }
 
 /**
@@ -149,6 +165,7 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
         code,
         redirect_uri: text(where, 'redirectUri', p.redirectUri),
         code_verifier: codeVerifier,
+        resource: optionalText(where, 'resource', p.resource),
       };
       return grant(target, fields, sdkClient(where, clientId, p), [code, codeVerifier]);
     },
@@ -156,7 +173,12 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
       const where = 'token.refresh';
       const p = record(where, 'params', params);
       const refreshToken = text(where, 'refreshToken', p.refreshToken);
-      const fields = { grant_type: 'refresh_token', refresh_token: refreshToken };
+      const fields = {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        resource: optionalText(where, 'resource', p.resource),
+        scope: optionalText(where, 'scope', p.scope),
+      };
       return grant(target, fields, sdkClient(where, clientId, p), [refreshToken]);
     },
     async switchTenant(params: SwitchTenantParams) {
@@ -177,7 +199,12 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
         clientId: text(where, 'clientId', p.clientId),
         clientSecret: text(where, 'clientSecret', p.clientSecret),
       };
-      return grant(target, { grant_type: 'client_credentials' }, auth, []);
+      const fields = {
+        grant_type: 'client_credentials',
+        resource: optionalText(where, 'resource', p.resource),
+        scope: optionalText(where, 'scope', p.scope),
+      };
+      return grant(target, fields, auth, []);
     },
   });
 }

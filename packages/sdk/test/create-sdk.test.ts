@@ -79,13 +79,20 @@ describe('createSdk options', () => {
   });
 
   it('allows hostOverride only against a loopback api', () => {
-    for (const api of ['http://localhost:4000', 'http://127.0.0.1:4000', 'http://[::1]:4000']) {
+    const loopback = [
+      'http://localhost:4000',
+      'http://127.0.0.1:4000',
+      'http://127.0.0.2:4000',
+      'http://[::1]:4000',
+      'http://acme.localhost:4000',
+    ];
+    for (const api of loopback) {
       assert.doesNotThrow(() => createSdk({ ...OK, api, hostOverride: 'acme.localhost:4000' }));
     }
-    for (const api of ['https://auth.example.com', 'http://10.0.0.1:4000', 'http://acme.localhost:4000']) {
+    for (const api of ['https://auth.example.com', 'http://10.0.0.1:4000', 'http://localhost.example.com']) {
       refuses(
         { ...OK, api, hostOverride: 'acme.localhost:4000' },
-        'createSdk: "hostOverride" is for development only and needs "api" on localhost, 127.0.0.1 or [::1]',
+        'createSdk: "hostOverride" is for development only and needs "api" on loopback (localhost, *.localhost, 127.0.0.0/8 or [::1])',
       );
     }
     refuses(

@@ -74,10 +74,11 @@ describe('the SDK against a running Tessera', () => {
   it('signs a user in over the hosted forms and redeems the code for a TokenSet', async () => {
     const signedIn = await signIn(sdk, ADA);
     tokens = signedIn.tokens;
-    assert.ok(signedIn.consented, 'a first sign-in to a first-party client asks for consent once');
+    // An org's own client is not asked to consent to the identity scopes (DESIGN §14).
+    assert.equal(signedIn.consented, false, 'a first-party client signs in without a consent page');
     assert.deepEqual(
       signedIn.visited.map((u) => new URL(u).pathname),
-      ['/oauth/authorize', '/login', '/login', '/consent', '/consent'],
+      ['/oauth/authorize', '/login', '/login'],
     );
     assert.deepEqual(Object.keys(tokens).sort(), ['accessToken', 'expiresIn', 'refreshToken', 'tokenType']);
     assert.equal(tokens.tokenType, 'Bearer');

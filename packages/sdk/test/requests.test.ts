@@ -138,6 +138,49 @@ describe('token requests', () => {
     api.handler = () => json(200, TOKEN_RESPONSE);
   });
 
+  it('resource (RFC 8707) and scope travel in the body of the grants that take them', async () => {
+    const resource = 'https://files.example.com/mcp';
+    await sdkFor(api).token.authorizationCode({
+      code: 'code_1',
+      redirectUri: 'https://app.example.com/cb',
+      resource,
+    });
+    assert.deepEqual(formOf(api.last()), {
+      grant_type: 'authorization_code',
+      code: 'code_1',
+      redirect_uri: 'https://app.example.com/cb',
+      resource,
+      client_id: CLIENT_ID,
+    });
+    await sdkFor(api).token.refresh({ refreshToken: 'rt_1', resource, scope: 'files:read' });
+    assert.deepEqual(formOf(api.last()), {
+      grant_type: 'refresh_token',
+      refresh_token: 'rt_1',
+      resource,
+      scope: 'files:read',
+      client_id: CLIENT_ID,
+    });
+    api.handler = () => json(200, { access_token: 'at_m', token_type: 'Bearer', expires_in: 900 });
+    await sdkFor(api).token.clientCredentials({
+      clientId: 'cli_machine',
+      clientSecret: 'tcs_m',
+      resource,
+      scope: 'files:read files:write',
+    });
+    assert.deepEqual(formOf(api.last()), {
+      grant_type: 'client_credentials',
+      resource,
+      scope: 'files:read files:write',
+      client_id: 'cli_machine',
+      client_secret: 'tcs_m',
+    });
+    api.handler = () => json(200, TOKEN_RESPONSE);
+    await assert.rejects(
+      sdkFor(api).token.refresh({ refreshToken: 'rt_1', resource: 42 as never }),
+      (err: unknown) => err instanceof TypeError && err.message.includes('resource'),
+    );
+  });
+
   it('revoke posts token and client_id, and resolves to undefined on a 200 without body', async () => {
     api.handler = () => ({ status: 200 });
     assert.equal(await sdkFor(api).revoke({ token: 'rt_1' }), undefined);

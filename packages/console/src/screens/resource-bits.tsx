@@ -1,0 +1,33 @@
+/** What the resources screens share: hints, the TTL field's value, and news for the next page. */
+
+export const IDENTIFIER_HINT =
+  'The resource indicator (RFC 8707) apps ask tokens for, usually the API’s or MCP server’s URL: absolute https with no fragment, or http on localhost, *.localhost, 127.0.0.1 or [::1]. It cannot be changed later.';
+
+export const TTL_HINT = 'How long its access tokens last: 60 to 86400 (24 hours). 900 is 15 minutes.';
+
+/** The lifetime field as the API takes it: left empty, not sent (the default, or no change). */
+export const ttlValue = (text: string): { access_token_ttl?: number } =>
+  text.trim() === '' ? {} : { access_token_ttl: Number(text) };
+
+/** Resources this tab created a moment ago: their page says so once. */
+export const justCreated = new Set<string>();
+
+let listNews: string | null = null;
+/** A line for the list to announce once (a resource just deleted). */
+export const setListNews = (line: string) => {
+  listNews = line;
+};
+export const takeListNews = () => {
+  const line = listNews;
+  listNews = null;
+  return line;
+};
+
+export function OwnersOnly() {
+  return (
+    <>
+      <h1>API resources</h1>
+      <p class="notice info">Only owners of this organization can see and change its API resources.</p>
+    </>
+  );
+}

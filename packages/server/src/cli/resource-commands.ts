@@ -1,0 +1,183 @@
+import { requireOrg } from '../domain/directory/orgs.js';
+import {
+  createApiResource,
+  deleteApiResource,
+  getApiResource,
+  listApiResources,
+  updateApiResource,
+} from '../domain/resources/api-resources.js';
+import { getClientPermissions, setPermissionsOfClient } from '../domain/resources/client-permissions.js';
+import { createRole, deleteRole, getRole, listRoles, updateRole } from '../domain/resources/roles.js';
+import { getUserRoles, setRolesOfUser } from '../domain/resources/user-roles.js';
+import { type ApiResource, type Permission, type ResourceScope, SYSTEM } from '../domain/types.js';
+import { admin } from './admin.js';
+import { required, UsageError, type Values, wholeNumber } from './args.js';
+import type { Launch } from './lifecycle.js';
+import type { USAGES } from './usage.js';
+
+type ResourceCommand =
+  | 'resource list'
+  | 'resource create'
+  | 'resource show'
+  | 'resource update'
+  | 'resource delete'
+  | 'role list'
+  | 'role create'
+  | 'role show'
+  | 'role update'
+  | 'role delete'
+  | 'user roles'
+  | 'client permissions';
+
+/** `--scope name=description`: split at the first `=`. */
+function scopeOf(value: string): ResourceScope {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new UsageError(`--scope must be NAME=DESCRIPTION: ${value}`);
+  return { name: value.slice(0, at), description: value.slice(at + 1) };
+}
+
+/** `identifier#scope`: split at the last `#` (identifiers have no fragment). */
+function permissionOf(value: string, flag: string): Permission {
+  const at = value.lastIndexOf('#');
+  if (at <= 0 || at === value.length - 1) throw new UsageError(`${flag} must be IDENTIFIER#SCOPE: ${value}`);
+  return { resource: value.slice(0, at), scope: value.slice(at + 1) };
+}
+
+const ttlOf = (value: string | undefined) =>
+  value === undefined ? {} : { accessTokenTtl: wholeNumber(value, 'ttl', 60, 86_400) };
+
+const shown = (r: ApiResource) => ({
+  id: r.id,
+  identifier: r.identifier,
+  name: r.name,
+  scopes: r.scopes,
+  accessTokenTtl: r.accessTokenTtl,
+});
+
+const ALL = { page: 0, perPage: 1_000 };
+
+/** API resources, roles, users' roles and clients' permissions (DESIGN §15), as the management API has them. */
+export const RESOURCE_COMMANDS: {
+  [N in ResourceCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
+} = {
+  'resource list'(f) {
+    const slug = required(f.org, 'org');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      return { data: (await listApiResources(deps, org, ALL)).entries.map(shown) };
+    });
+  },
+  'resource create'(f) {
+    const slug = required(f.org, 'org');
+    const input = {
+      identifier: required(f.identifier, 'identifier'),
+      name: required(f.name, 'name'),
+      scopes: (f.scope ?? []).map(scopeOf),
+      ...ttlOf(f.ttl),
+    };
+    return admin(async (deps) =>
+      shown(await createApiResource(deps, await requireOrg(deps.db, slug), input, SYSTEM)),
+    );
+  },
+  'resource show'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => shown(await getApiResource(deps, await requireOrg(deps.db, slug), id)));
+  },
+  'resource update'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    const changes = {
+      ...(f.name === undefined ? {} : { name: f.name }),
+      ...(f.scope === undefined ? {} : { scopes: f.scope.map(scopeOf) }),
+      ...ttlOf(f.ttl),
+    };
+    return admin(async (deps) =>
+      shown(await updateApiResource(deps, await requireOrg(deps.db, slug), id, changes, SYSTEM)),
+    );
+  },
+  'resource delete'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      await deleteApiResource(deps, await requireOrg(deps.db, slug), id, SYSTEM);
+      return { deleted: id };
+    });
+  },
+  'role list'(f) {
+    const slug = required(f.org, 'org');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      return { data: (await listRoles(deps, org, ALL)).entries.map(roleShown) };
+    });
+  },
+  'role create'(f) {
+    const slug = required(f.org, 'org');
+    const input = {
+      name: required(f.name, 'name'),
+      ...(f.description === undefined ? {} : { description: f.description }),
+      permissions: (f.permission ?? []).map((p) => permissionOf(p, '--permission')),
+    };
+    return admin(async (deps) =>
+      roleShown(await createRole(deps, await requireOrg(deps.db, slug), input, SYSTEM)),
+    );
+  },
+  'role show'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => roleShown(await getRole(deps, await requireOrg(deps.db, slug), id)));
+  },
+  'role update'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    const changes = {
+      ...(f.name === undefined ? {} : { name: f.name }),
+      ...(f.description === undefined ? {} : { description: f.description }),
+      ...(f.permission === undefined
+        ? {}
+        : { permissions: f.permission.map((p) => permissionOf(p, '--permission')) }),
+    };
+    return admin(async (deps) =>
+      roleShown(await updateRole(deps, await requireOrg(deps.db, slug), id, changes, SYSTEM)),
+    );
+  },
+  'role delete'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      await deleteRole(deps, await requireOrg(deps.db, slug), id, SYSTEM);
+      return { deleted: id };
+    });
+  },
+  'user roles'(f) {
+    const [slug, user] = [required(f.org, 'org'), required(f.user, 'user')];
+    const set = f.set === undefined ? null : f.set.split(',').filter((r) => r !== '');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const roles =
+        set === null
+          ? await getUserRoles(deps, org, user)
+          : await setRolesOfUser(deps, org, user, set, SYSTEM);
+      return { data: roles.map(roleShown) };
+    });
+  },
+  'client permissions'(f) {
+    const [slug, client] = [required(f.org, 'org'), required(f.client, 'client')];
+    const set =
+      f.set === undefined
+        ? null
+        : f.set
+            .split(',')
+            .filter((p) => p !== '')
+            .map((p) => permissionOf(p, '--set'));
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const data =
+        set === null
+          ? await getClientPermissions(deps, org, client)
+          : await setPermissionsOfClient(deps, org, client, set, SYSTEM);
+      return { data };
+    });
+  },
+};
+
+const roleShown = (r: { id: string; name: string; description: string; permissions: Permission[] }) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  permissions: r.permissions,
+});

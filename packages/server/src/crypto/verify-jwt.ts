@@ -1,0 +1,74 @@
+import { createLocalJWKSet, decodeJwt, errors, type JWK, type JWTPayload, jwtVerify } from 'jose';
+
+/** The JOSE shapes the domain names (key sets, claims, keys), so it never imports jose itself. */
+export type { CryptoKey, JWK, JWTPayload } from 'jose';
+
+export interface JwtExpectations {
+  issuer: string;
+  /** The header's `typ`, exactly (`at+jwt`, `JWT`); absent: any. */
+  typ?: string;
+  /** `sub`, exactly; absent: any. */
+  subject?: string;
+  /** One of these must be in `aud`; absent: any. */
+  audience?: string[];
+  /** The signature algorithms taken; default RS256 only. */
+  algorithms?: string[];
+  requiredClaims: string[];
+  /** The time `exp`, `nbf` and `iat` are judged at, in ms since the epoch (the caller's clock). */
+  now: number;
+  /** Leeway on those times, in seconds. */
+  toleranceSeconds?: number;
+}
+
+/** What a verification found: the claims, or why there are none (`expired`: all but the time held). */
+export type JwtOutcome = { ok: true; payload: JWTPayload } | { ok: false; expired: boolean };
+
+/**
+ * The claims of `token` when it is an RS256 JWT signed by a key of `jwks` (its own keys are never
+ * trusted) and meets `expected`; null when any check fails, whatever the reason. A `jwks` that is
+ * not a key set is the caller's fault and throws.
+ */
+export async function verifyJwt(
+  token: string,
+  jwks: { keys: JWK[] },
+  expected: JwtExpectations,
+): Promise<JWTPayload | null> {
+  const outcome = await checkJwt(token, jwks, expected);
+  return outcome.ok ? outcome.payload : null;
+}
+
+/** verifyJwt, telling an expired token (signature and claims good, `exp` past the leeway) apart. */
+export async function checkJwt(
+  token: string,
+  jwks: { keys: JWK[] },
+  expected: JwtExpectations,
+): Promise<JwtOutcome> {
+  const keys = createLocalJWKSet(jwks);
+  try {
+    const { payload } = await jwtVerify(token, keys, {
+      algorithms: expected.algorithms ?? ['RS256'],
+      issuer: expected.issuer,
+      ...(expected.typ === undefined ? {} : { typ: expected.typ }),
+      ...(expected.subject === undefined ? {} : { subject: expected.subject }),
+      ...(expected.audience === undefined ? {} : { audience: expected.audience }),
+      requiredClaims: expected.requiredClaims,
+      currentDate: new Date(expected.now),
+      ...(expected.toleranceSeconds === undefined ? {} : { clockTolerance: expected.toleranceSeconds }),
+    });
+    return { ok: true, payload };
+  } catch (error) {
+    return { ok: false, expired: error instanceof errors.JWTExpired };
+  }
+}
+
+/**
+ * The claims of a compact JWT read WITHOUT verifying anything, or null when it is not one: only to
+ * pick which client or key a token names before the real check.
+ */
+export function unverifiedClaims(token: string): JWTPayload | null {
+  try {
+    return decodeJwt(token);
+  } catch {
+    return null;
+  }
+}

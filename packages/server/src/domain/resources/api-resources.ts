@@ -1,0 +1,177 @@
+import type { Db } from '../../storage/db.js';
+import { isUniqueViolation } from '../../storage/errors.js';
+import {
+  deleteApiResourceRow,
+  dropPermissionsOutside,
+  findApiResource,
+  insertApiResource,
+  pageApiResources,
+  updateApiResourceRow,
+} from '../../storage/repos/api-resources.js';
+import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { checkName } from '../directory/validate.js';
+import { fail } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
+import type { Actor, ApiResource, Org, ResourceScope } from '../types.js';
+import { ACCESS_TOKEN_TTL } from './access-token-ttl.js';
+import { resourceIdentifierProblem } from './resource-identifier.js';
+import { MAX_SCOPE_DESCRIPTION, scopeNameProblem } from './resource-scope-names.js';
+import { resourceSnapshot } from './snapshots.js';
+
+export interface NewApiResource {
+  identifier: string;
+  name: string;
+  scopes?: ResourceScope[];
+  accessTokenTtl?: number;
+}
+
+export interface ApiResourceChanges {
+  name?: string;
+  scopes?: ResourceScope[];
+  accessTokenTtl?: number;
+}
+
+/** The checked scopes: names by their rule, unique within the resource, descriptions 1-200 characters. */
+function checkScopes(scopes: readonly ResourceScope[]): ResourceScope[] {
+  const seen = new Set<string>();
+  return scopes.map((s, i) => {
+    const problem = scopeNameProblem(s.name);
+    if (problem !== null) fail('invalid_body', `scopes[${i}].name: ${problem}`);
+    if (seen.has(s.name)) fail('invalid_body', `scopes[${i}].name: "${s.name}" is given twice`);
+    seen.add(s.name);
+    const description = s.description.trim();
+    if (description.length === 0 || description.length > MAX_SCOPE_DESCRIPTION) {
+      fail('invalid_body', `scopes[${i}].description: must be 1-${MAX_SCOPE_DESCRIPTION} characters`);
+    }
+    return { name: s.name, description };
+  });
+}
+
+function checkTtl(ttl: number): number {
+  if (!Number.isInteger(ttl) || ttl < ACCESS_TOKEN_TTL.min || ttl > ACCESS_TOKEN_TTL.max) {
+    fail('invalid_body', `access_token_ttl: must be ${ACCESS_TOKEN_TTL.min}-${ACCESS_TOKEN_TTL.max} seconds`);
+  }
+  return ttl;
+}
+
+const TAKEN = 'another resource of this organization has that identifier';
+
+/** Registers an API resource of the org; `resource.created` is audited with it. */
+export async function createApiResource(
+  deps: Deps,
+  org: Org,
+  input: NewApiResource,
+  actor: Actor,
+): Promise<ApiResource> {
+  const problem = resourceIdentifierProblem(input.identifier);
+  if (problem !== null) fail('invalid_body', `identifier: ${problem}`);
+  const now = clock.now();
+  const resource: ApiResource = {
+    id: newResourceId('resource'),
+    orgId: org.id,
+    identifier: input.identifier,
+    name: checkName('name', input.name),
+    scopes: checkScopes(input.scopes ?? []),
+    accessTokenTtl: checkTtl(input.accessTokenTtl ?? ACCESS_TOKEN_TTL.default),
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await insertApiResource(trx, resource);
+      await recordAudit(trx, {
+        orgId: org.id,
+        entity: 'resource',
+        verb: 'created',
+        actor,
+        at: now,
+        data: resourceSnapshot(resource),
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) fail('conflict', TAKEN);
+    throw error;
+  }
+  return resource;
+}
+
+/** One page of the org's resources, oldest first. */
+export function listApiResources(deps: Deps, org: Org, q: { page: number; perPage: number }) {
+  return pageApiResources(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+}
+
+const NO_SUCH_RESOURCE = 'no such resource';
+
+async function orgResource(db: Db, org: Org, id: string): Promise<ApiResource> {
+  if (!isIdOf('resource', id)) return fail('not_found', NO_SUCH_RESOURCE);
+  return (await findApiResource(db, org.id, id)) ?? fail('not_found', NO_SUCH_RESOURCE);
+}
+
+/** One of the org's resources; 404 `not_found` for any other id. */
+export const getApiResource = (deps: Deps, org: Org, id: string) => orgResource(deps.db, org, id);
+
+/**
+ * Updates a resource's name, scopes or token lifetime (its identifier never changes), audited as
+ * `resource.updated`. A scope removed is removed from every role and client permitted it.
+ */
+export async function updateApiResource(
+  deps: Deps,
+  org: Org,
+  id: string,
+  changes: ApiResourceChanges,
+  actor: Actor,
+): Promise<ApiResource> {
+  const name = changes.name === undefined ? undefined : checkName('name', changes.name);
+  const scopes = changes.scopes && checkScopes(changes.scopes);
+  const ttl = changes.accessTokenTtl === undefined ? undefined : checkTtl(changes.accessTokenTtl);
+  return deps.db.transaction().execute(async (trx) => {
+    const before = await orgResource(trx, org, id);
+    const after: ApiResource = {
+      ...before,
+      name: name ?? before.name,
+      scopes: scopes ?? before.scopes,
+      accessTokenTtl: ttl ?? before.accessTokenTtl,
+    };
+    const [previous, data] = [resourceSnapshot(before), resourceSnapshot(after)];
+    if (JSON.stringify(previous) === JSON.stringify(data)) return before;
+    after.updatedAt = clock.now();
+    await updateApiResourceRow(trx, after);
+    if (scopes)
+      await dropPermissionsOutside(
+        trx,
+        id,
+        scopes.map((s) => s.name),
+      );
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'resource',
+      verb: 'updated',
+      actor,
+      at: after.updatedAt,
+      data,
+      previous,
+    });
+    return after;
+  });
+}
+
+/**
+ * Deletes a resource, audited as `resource.deleted`; the permissions naming it leave every role
+ * and client with it. Tokens already issued for it live out their (short) lifetime; no new one is.
+ */
+export async function deleteApiResource(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await orgResource(trx, org, id);
+    const deleted = await deleteApiResourceRow(trx, org.id, id);
+    if (!deleted) fail('not_found', NO_SUCH_RESOURCE);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'resource',
+      verb: 'deleted',
+      actor,
+      data: resourceSnapshot(deleted as ApiResource),
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import type { Db } from '../../storage/db.js';
+import { clientPermissions, setClientPermissions } from '../../storage/repos/client-permissions.js';
+import { findClient } from '../../storage/repos/clients.js';
+import { recordAudit } from '../audit/audit.js';
+import { clientSnapshot } from '../audit/snapshots.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { isIdOf } from '../identifiers.js';
+import type { Actor, Client, Org, Permission } from '../types.js';
+import { resolvePermissions } from './permissions.js';
+
+const NO_SUCH_CLIENT = 'no such client';
+
+async function orgClient(db: Db, org: Org, id: string): Promise<Client> {
+  if (!isIdOf('client', id)) return fail('not_found', NO_SUCH_CLIENT);
+  return (await findClient(db, org.id, id)) ?? fail('not_found', NO_SUCH_CLIENT);
+}
+
+/** A client's permissions (the scopes of each resource its machine tokens may carry). */
+export async function getClientPermissions(deps: Deps, org: Org, clientId: string): Promise<Permission[]> {
+  await orgClient(deps.db, org, clientId);
+  return clientPermissions(deps.db, clientId);
+}
+
+/**
+ * Replaces a confidential client's permissions (a public client has no machine tokens: 400),
+ * audited as `client.updated` whose data names the permissions after and whose previous names
+ * them before (nothing is written when they are the same).
+ */
+export async function setPermissionsOfClient(
+  deps: Deps,
+  org: Org,
+  clientId: string,
+  permissions: readonly Permission[],
+  actor: Actor,
+): Promise<Permission[]> {
+  return deps.db.transaction().execute(async (trx) => {
+    const client = await orgClient(trx, org, clientId);
+    if (client.kind !== 'confidential') {
+      fail(
+        'invalid_body',
+        'only a confidential client has permissions: a public client has no machine tokens',
+      );
+    }
+    const { stored } = await resolvePermissions(trx, org, 'permissions', permissions);
+    const before = await clientPermissions(trx, clientId);
+    await setClientPermissions(trx, clientId, stored);
+    const after = await clientPermissions(trx, clientId);
+    if (JSON.stringify(before) === JSON.stringify(after)) return after;
+    const snapshot = clientSnapshot(client);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'client',
+      verb: 'updated',
+      actor,
+      at: clock.now(),
+      data: { ...snapshot, permissions: after },
+      previous: { ...snapshot, permissions: before },
+    });
+    return after;
+  });
+}

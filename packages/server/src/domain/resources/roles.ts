@@ -1,0 +1,160 @@
+import type { Db } from '../../storage/db.js';
+import { isUniqueViolation } from '../../storage/errors.js';
+import {
+  deleteRoleRow,
+  findRole,
+  insertRole,
+  pageRoles,
+  setRolePermissions,
+  updateRoleRow,
+} from '../../storage/repos/roles.js';
+import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { checkName } from '../directory/validate.js';
+import { fail } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
+import type { Actor, EndUserRole, Org, Permission } from '../types.js';
+import { resolvePermissions } from './permissions.js';
+import { roleSnapshot } from './snapshots.js';
+
+export interface NewRole {
+  name: string;
+  description?: string;
+  permissions?: Permission[];
+}
+
+export type RoleChanges = Partial<NewRole>;
+
+const MAX_DESCRIPTION = 200;
+
+function checkDescription(value: string): string {
+  const v = value.trim();
+  if (v.length > MAX_DESCRIPTION) fail('invalid_body', `description must be 0-${MAX_DESCRIPTION} characters`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(v))
+    fail('invalid_body', 'description must not contain control characters');
+  return v;
+}
+
+const TAKEN = 'another role of this organization has that name';
+
+/** A write that fails on the unique name is 409 `conflict`. */
+async function uniqueName<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isUniqueViolation(error)) fail('conflict', TAKEN);
+    throw error;
+  }
+}
+
+/** Creates a role of the org's end users; `role.created` is audited with it. */
+export async function createRole(deps: Deps, org: Org, input: NewRole, actor: Actor): Promise<EndUserRole> {
+  const name = checkName('name', input.name, 64);
+  const description = checkDescription(input.description ?? '');
+  return uniqueName(
+    deps.db.transaction().execute(async (trx) => {
+      const { stored, shown } = await resolvePermissions(trx, org, 'permissions', input.permissions ?? []);
+      const now = clock.now();
+      const role: EndUserRole = {
+        id: newResourceId('role'),
+        orgId: org.id,
+        name,
+        description,
+        permissions: shown,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await insertRole(trx, role);
+      await setRolePermissions(trx, role.id, stored);
+      const created = (await findRole(trx, org.id, role.id)) as EndUserRole;
+      await recordAudit(trx, {
+        orgId: org.id,
+        entity: 'role',
+        verb: 'created',
+        actor,
+        at: now,
+        data: roleSnapshot(created),
+      });
+      return created;
+    }),
+  );
+}
+
+/** One page of the org's roles, oldest first. */
+export function listRoles(deps: Deps, org: Org, q: { page: number; perPage: number }) {
+  return pageRoles(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+}
+
+const NO_SUCH_ROLE = 'no such role';
+
+async function orgRole(db: Db, org: Org, id: string): Promise<EndUserRole> {
+  if (!isIdOf('role', id)) return fail('not_found', NO_SUCH_ROLE);
+  return (await findRole(db, org.id, id)) ?? fail('not_found', NO_SUCH_ROLE);
+}
+
+/** One of the org's roles; 404 `not_found` for any other id. */
+export const getRole = (deps: Deps, org: Org, id: string) => orgRole(deps.db, org, id);
+
+/** Updates a role (a list of permissions given replaces the stored one), audited as `role.updated`. */
+export async function updateRole(
+  deps: Deps,
+  org: Org,
+  id: string,
+  changes: RoleChanges,
+  actor: Actor,
+): Promise<EndUserRole> {
+  const name = changes.name === undefined ? undefined : checkName('name', changes.name, 64);
+  const description = changes.description === undefined ? undefined : checkDescription(changes.description);
+  return uniqueName(
+    deps.db.transaction().execute(async (trx) => {
+      const before = await orgRole(trx, org, id);
+      const permissions = changes.permissions
+        ? await resolvePermissions(trx, org, 'permissions', changes.permissions)
+        : null;
+      const after: EndUserRole = {
+        ...before,
+        name: name ?? before.name,
+        description: description ?? before.description,
+        permissions: permissions?.shown ?? before.permissions,
+      };
+      if (permissions) {
+        await setRolePermissions(trx, id, permissions.stored);
+        after.permissions = ((await findRole(trx, org.id, id)) as EndUserRole).permissions;
+      }
+      const [previous, data] = [roleSnapshot(before), roleSnapshot(after)];
+      if (JSON.stringify(previous) === JSON.stringify(data)) return before;
+      after.updatedAt = clock.now();
+      await updateRoleRow(trx, after);
+      await recordAudit(trx, {
+        orgId: org.id,
+        entity: 'role',
+        verb: 'updated',
+        actor,
+        at: after.updatedAt,
+        data,
+        previous,
+      });
+      return after;
+    }),
+  );
+}
+
+/**
+ * Deletes a role, audited as `role.deleted`: the users holding it lose it, and their next token
+ * (a refresh included) carries none of the scopes only it allowed.
+ */
+export async function deleteRole(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const role = await orgRole(trx, org, id);
+    if (!(await deleteRoleRow(trx, org.id, id))) fail('not_found', NO_SUCH_ROLE);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'role',
+      verb: 'deleted',
+      actor,
+      data: roleSnapshot(role),
+    });
+  });
+}

@@ -1,0 +1,55 @@
+import { findRoles, rolesOfUser, setUserRoles } from '../../storage/repos/roles.js';
+import { recordAudit } from '../audit/audit.js';
+import { userSnapshot } from '../audit/snapshots.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { requireOrgUser } from '../directory/users.js';
+import { fail } from '../errors.js';
+import type { Actor, EndUserRole, Org } from '../types.js';
+
+/** At most this many roles per user. */
+export const MAX_USER_ROLES = 100;
+
+/** The roles one of the org's users holds; 404 for a user that is not the org's. */
+export async function getUserRoles(deps: Deps, org: Org, userId: string): Promise<EndUserRole[]> {
+  await requireOrgUser(deps.db, org, userId);
+  return rolesOfUser(deps.db, userId);
+}
+
+/**
+ * Replaces the roles a user holds, audited as `user.updated` whose data names the role ids after
+ * and whose previous names them before (nothing is written when the set is the same). An id that
+ * is not a role of the org is 400. The user's next token, a refresh included, follows the new set.
+ */
+export async function setRolesOfUser(
+  deps: Deps,
+  org: Org,
+  userId: string,
+  roleIds: readonly string[],
+  actor: Actor,
+): Promise<EndUserRole[]> {
+  const wanted = [...new Set(roleIds)];
+  if (wanted.length > MAX_USER_ROLES) fail('invalid_body', `roles: at most ${MAX_USER_ROLES}`);
+  return deps.db.transaction().execute(async (trx) => {
+    const user = await requireOrgUser(trx, org, userId);
+    const found = await findRoles(trx, org.id, wanted);
+    const unknown = wanted.find((id) => !found.some((r) => r.id === id));
+    if (unknown !== undefined) fail('invalid_body', `roles: "${unknown}" is not a role of this organization`);
+    const before = (await rolesOfUser(trx, userId)).map((r) => r.id).sort();
+    const after = found.map((r) => r.id).sort();
+    if (JSON.stringify(before) === JSON.stringify(after)) return found;
+    const now = clock.now();
+    await setUserRoles(trx, userId, after, now);
+    const snapshot = userSnapshot(user);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'user',
+      verb: 'updated',
+      actor,
+      at: now,
+      data: { ...snapshot, roles: after },
+      previous: { ...snapshot, roles: before },
+    });
+    return found;
+  });
+}

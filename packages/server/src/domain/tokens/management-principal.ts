@@ -1,0 +1,31 @@
+import { unverifiedClaims } from '../../crypto/verify-jwt.js';
+import type { Deps } from '../context.js';
+import type { Org } from '../types.js';
+import { type VerifiedAccess, verifyAccessToken } from './access-tokens.js';
+import { type ServiceAccountAccess, verifyServiceAccountToken } from './service-account-tokens.js';
+
+/**
+ * Who calls the management API: a console user with a console token, or a service account
+ * (DESIGN §16) with its client_credentials token from the console issuer.
+ */
+export type ManagementPrincipal =
+  | { kind: 'person'; access: VerifiedAccess }
+  | { kind: 'service_account'; access: ServiceAccountAccess };
+
+/**
+ * Verifies a token presented to the management API. The verifier is chosen by the `typ` the token
+ * claims, and checks it again with the signature: `client` tokens are service accounts', the rest
+ * console users'. Null on any failure.
+ */
+export async function verifyManagementToken(
+  deps: Deps,
+  org: Org,
+  token: string,
+): Promise<ManagementPrincipal | null> {
+  if (unverifiedClaims(token)?.typ === 'client') {
+    const access = await verifyServiceAccountToken(deps, org, token);
+    return access && { kind: 'service_account', access };
+  }
+  const access = await verifyAccessToken(deps, org, token, ['console']);
+  return access && { kind: 'person', access };
+}

@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * API resources, roles and permissions (DESIGN §15): an org's APIs with their scopes, the roles of
+ * its end users, which roles each user holds, and the permissions of its machine clients. A
+ * permission names a resource by id (its identifier never changes) and one of its scopes; deleting
+ * the resource, the role, the user or the client deletes the rows naming it (foreign keys).
+ * OAuth sessions remember the resources and resource scopes their authorization granted.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('api_resources')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('identifier', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    // JSON array of {name, description}, in the order the owner gave them.
+    .addColumn('scopes', 'text', (c) => c.notNull())
+    .addColumn('access_token_ttl', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('api_resources_org_identifier')
+    .unique()
+    .on('api_resources')
+    .columns(['org_id', 'identifier'])
+    .execute();
+
+  await db.schema
+    .createTable('roles')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('description', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('roles_org_name').unique().on('roles').columns(['org_id', 'name']).execute();
+
+  await db.schema
+    .createTable('role_permissions')
+    .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+    .addColumn('resource_id', 'text', (c) => c.notNull().references('api_resources.id').onDelete('cascade'))
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('role_permissions_pk', ['role_id', 'resource_id', 'scope'])
+    .execute();
+  await db.schema
+    .createIndex('role_permissions_resource')
+    .on('role_permissions')
+    .column('resource_id')
+    .execute();
+
+  await db.schema
+    .createTable('user_roles')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('user_roles_pk', ['user_id', 'role_id'])
+    .execute();
+  await db.schema.createIndex('user_roles_role').on('user_roles').column('role_id').execute();
+
+  await db.schema
+    .createTable('client_permissions')
+    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+    .addColumn('resource_id', 'text', (c) => c.notNull().references('api_resources.id').onDelete('cascade'))
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('client_permissions_pk', ['client_id', 'resource_id', 'scope'])
+    .execute();
+  await db.schema
+    .createIndex('client_permissions_resource')
+    .on('client_permissions')
+    .column('resource_id')
+    .execute();
+
+  // JSON array of {resource: identifier, scopes: [...]}, in request order; null: no resource.
+  await db.schema.alterTable('oauth_sessions').addColumn('resources', 'text').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('oauth_sessions').dropColumn('resources').execute();
+  for (const table of ['client_permissions', 'user_roles', 'role_permissions', 'roles', 'api_resources']) {
+    await db.schema.dropTable(table).ifExists().execute();
+  }
+}

@@ -1,0 +1,138 @@
+import type { ApiResource, ResourceScope } from '../../domain/types.js';
+import type { Db } from '../db.js';
+import type { ApiResourcesTable } from '../schema.js';
+import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+
+const toResource = (r: ApiResourcesTable): ApiResource => ({
+  id: r.id,
+  orgId: r.org_id,
+  identifier: r.identifier,
+  name: r.name,
+  scopes: JSON.parse(r.scopes) as ResourceScope[],
+  accessTokenTtl: r.access_token_ttl,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export async function insertApiResource(db: Db, r: ApiResource): Promise<void> {
+  await db
+    .insertInto('api_resources')
+    .values({
+      id: r.id,
+      org_id: r.orgId,
+      identifier: r.identifier,
+      name: r.name,
+      scopes: JSON.stringify(r.scopes),
+      access_token_ttl: r.accessTokenTtl,
+      created_at: r.createdAt,
+      updated_at: r.updatedAt,
+    })
+    .execute();
+}
+
+/** The org's resource with this id, or null. */
+export async function findApiResource(db: Db, orgId: string, id: string): Promise<ApiResource | null> {
+  const row = await db
+    .selectFrom('api_resources')
+    .selectAll()
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? toResource(row) : null;
+}
+
+/** The org's resources with these identifiers (unknown ones are simply absent). */
+export async function findApiResourcesByIdentifier(
+  db: Db,
+  orgId: string,
+  identifiers: readonly string[],
+): Promise<ApiResource[]> {
+  if (identifiers.length === 0) return [];
+  const rows = await db
+    .selectFrom('api_resources')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('identifier', 'in', [...identifiers])
+    .execute();
+  return rows.map(toResource);
+}
+
+/** Every resource of the org, oldest first (discovery's scopes_supported). */
+export async function listApiResources(db: Db, orgId: string): Promise<ApiResource[]> {
+  const rows = await db
+    .selectFrom('api_resources')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toResource);
+}
+
+/** One page of an org's resources, oldest first, and how many it has. */
+export async function pageApiResources(
+  db: Db,
+  orgId: string,
+  window: { offset: number; limit: number },
+): Promise<{ entries: ApiResource[]; total: number }> {
+  const { n } = await db
+    .selectFrom('api_resources')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  const total = Number(n);
+  const read = nearerEnd(total, window);
+  if (read === null) return { entries: [], total };
+  const direction = readDirection(read);
+  const rows = inListOrder(
+    read,
+    await db
+      .selectFrom('api_resources')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .orderBy('created_at', direction)
+      .orderBy('id', direction)
+      .limit(read.limit)
+      .offset(read.offset)
+      .execute(),
+  );
+  return { entries: rows.map(toResource), total };
+}
+
+/** Stores what an update may change: name, scopes, access token lifetime. */
+export async function updateApiResourceRow(db: Db, r: ApiResource): Promise<void> {
+  await db
+    .updateTable('api_resources')
+    .set({
+      name: r.name,
+      scopes: JSON.stringify(r.scopes),
+      access_token_ttl: r.accessTokenTtl,
+      updated_at: r.updatedAt,
+    })
+    .where('id', '=', r.id)
+    .where('org_id', '=', r.orgId)
+    .execute();
+}
+
+/**
+ * Removes the permissions of roles and clients naming a scope the resource no longer has; returns
+ * nothing (the role and client audit entries of the resource change are the resource's own).
+ */
+export async function dropPermissionsOutside(db: Db, resourceId: string, scopes: readonly string[]) {
+  for (const table of ['role_permissions', 'client_permissions'] as const) {
+    let query = db.deleteFrom(table).where('resource_id', '=', resourceId);
+    if (scopes.length > 0) query = query.where('scope', 'not in', [...scopes]);
+    await query.execute();
+  }
+}
+
+/** Deletes the resource (its permissions go with it, by foreign key) and returns it, or null. */
+export async function deleteApiResourceRow(db: Db, orgId: string, id: string): Promise<ApiResource | null> {
+  const row = await db
+    .deleteFrom('api_resources')
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toResource(row) : null;
+}

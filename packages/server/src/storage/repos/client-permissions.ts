@@ -1,0 +1,47 @@
+import type { Permission } from '../../domain/types.js';
+import type { Db } from '../db.js';
+import type { StoredPermission } from './roles.js';
+
+/** The client's permissions, each naming its resource by identifier, in a stable order. */
+export async function clientPermissions(db: Db, clientId: string): Promise<Permission[]> {
+  const rows = await db
+    .selectFrom('client_permissions')
+    .innerJoin('api_resources', 'api_resources.id', 'client_permissions.resource_id')
+    .select(['api_resources.identifier', 'client_permissions.scope'])
+    .where('client_permissions.client_id', '=', clientId)
+    .orderBy('api_resources.created_at')
+    .orderBy('api_resources.identifier')
+    .orderBy('client_permissions.scope')
+    .execute();
+  return rows.map((r) => ({ resource: r.identifier, scope: r.scope }));
+}
+
+/** Replaces the client's permissions. */
+export async function setClientPermissions(
+  db: Db,
+  clientId: string,
+  permissions: readonly StoredPermission[],
+): Promise<void> {
+  await db.deleteFrom('client_permissions').where('client_id', '=', clientId).execute();
+  if (permissions.length === 0) return;
+  await db
+    .insertInto('client_permissions')
+    .values(permissions.map((p) => ({ client_id: clientId, resource_id: p.resourceId, scope: p.scope })))
+    .execute();
+}
+
+/** The scopes of the resource the client is permitted, sorted. */
+export async function scopesPermittedToClient(
+  db: Db,
+  clientId: string,
+  resourceId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('client_permissions')
+    .select('scope')
+    .where('client_id', '=', clientId)
+    .where('resource_id', '=', resourceId)
+    .orderBy('scope')
+    .execute();
+  return rows.map((r) => r.scope);
+}

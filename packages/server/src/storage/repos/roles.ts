@@ -1,0 +1,183 @@
+import type { EndUserRole, Permission } from '../../domain/types.js';
+import type { Db } from '../db.js';
+import type { RolesTable } from '../schema.js';
+import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+
+/** A permission as stored: the resource by id. */
+export interface StoredPermission {
+  resourceId: string;
+  scope: string;
+}
+
+/** The permissions of these roles, by role id, each naming its resource by identifier. */
+async function permissionsOf(db: Db, roleIds: readonly string[]): Promise<Map<string, Permission[]>> {
+  const byRole = new Map<string, Permission[]>(roleIds.map((id) => [id, []]));
+  if (roleIds.length === 0) return byRole;
+  const rows = await db
+    .selectFrom('role_permissions')
+    .innerJoin('api_resources', 'api_resources.id', 'role_permissions.resource_id')
+    .select(['role_permissions.role_id', 'api_resources.identifier', 'role_permissions.scope'])
+    .where('role_permissions.role_id', 'in', [...roleIds])
+    .orderBy('api_resources.created_at')
+    .orderBy('api_resources.identifier')
+    .orderBy('role_permissions.scope')
+    .execute();
+  for (const r of rows) byRole.get(r.role_id)?.push({ resource: r.identifier, scope: r.scope });
+  return byRole;
+}
+
+async function withPermissions(db: Db, rows: RolesTable[]): Promise<EndUserRole[]> {
+  const permissions = await permissionsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    orgId: r.org_id,
+    name: r.name,
+    description: r.description,
+    permissions: permissions.get(r.id) ?? [],
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }));
+}
+
+export async function insertRole(db: Db, role: EndUserRole): Promise<void> {
+  await db
+    .insertInto('roles')
+    .values({
+      id: role.id,
+      org_id: role.orgId,
+      name: role.name,
+      description: role.description,
+      created_at: role.createdAt,
+      updated_at: role.updatedAt,
+    })
+    .execute();
+}
+
+/** Replaces the role's permissions. */
+export async function setRolePermissions(
+  db: Db,
+  roleId: string,
+  permissions: readonly StoredPermission[],
+): Promise<void> {
+  await db.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
+  if (permissions.length === 0) return;
+  await db
+    .insertInto('role_permissions')
+    .values(permissions.map((p) => ({ role_id: roleId, resource_id: p.resourceId, scope: p.scope })))
+    .execute();
+}
+
+/** The org's role with this id, or null. */
+export async function findRole(db: Db, orgId: string, id: string): Promise<EndUserRole | null> {
+  const row = await db
+    .selectFrom('roles')
+    .selectAll()
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? ((await withPermissions(db, [row]))[0] ?? null) : null;
+}
+
+/** The org's roles with these ids, oldest first (unknown ids are absent). */
+export async function findRoles(db: Db, orgId: string, ids: readonly string[]): Promise<EndUserRole[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('roles')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', 'in', [...ids])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return withPermissions(db, rows);
+}
+
+/** One page of an org's roles, oldest first, and how many it has. */
+export async function pageRoles(
+  db: Db,
+  orgId: string,
+  window: { offset: number; limit: number },
+): Promise<{ entries: EndUserRole[]; total: number }> {
+  const { n } = await db
+    .selectFrom('roles')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  const total = Number(n);
+  const read = nearerEnd(total, window);
+  if (read === null) return { entries: [], total };
+  const direction = readDirection(read);
+  const rows = inListOrder(
+    read,
+    await db
+      .selectFrom('roles')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .orderBy('created_at', direction)
+      .orderBy('id', direction)
+      .limit(read.limit)
+      .offset(read.offset)
+      .execute(),
+  );
+  return { entries: await withPermissions(db, rows), total };
+}
+
+export async function updateRoleRow(db: Db, role: EndUserRole): Promise<void> {
+  await db
+    .updateTable('roles')
+    .set({ name: role.name, description: role.description, updated_at: role.updatedAt })
+    .where('id', '=', role.id)
+    .where('org_id', '=', role.orgId)
+    .execute();
+}
+
+/** Deletes the role (its permissions and holders go with it, by foreign key); true when it existed. */
+export async function deleteRoleRow(db: Db, orgId: string, id: string): Promise<boolean> {
+  const row = await db
+    .deleteFrom('roles')
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The roles `userId` holds, oldest first. */
+export async function rolesOfUser(db: Db, userId: string): Promise<EndUserRole[]> {
+  const rows = await db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .selectAll('roles')
+    .where('user_roles.user_id', '=', userId)
+    .orderBy('roles.created_at')
+    .orderBy('roles.id')
+    .execute();
+  return withPermissions(db, rows);
+}
+
+/** Replaces the roles `userId` holds. */
+export async function setUserRoles(db: Db, userId: string, roleIds: readonly string[], now: number) {
+  await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+  if (roleIds.length === 0) return;
+  await db
+    .insertInto('user_roles')
+    .values(roleIds.map((roleId) => ({ user_id: userId, role_id: roleId, created_at: now })))
+    .execute();
+}
+
+/** The scopes of the resource that the user's roles allow, sorted. */
+export async function scopesAllowedToUser(db: Db, userId: string, resourceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('user_roles')
+    .innerJoin('role_permissions', 'role_permissions.role_id', 'user_roles.role_id')
+    .select('role_permissions.scope')
+    .distinct()
+    .where('user_roles.user_id', '=', userId)
+    .where('role_permissions.resource_id', '=', resourceId)
+    .orderBy('role_permissions.scope')
+    .execute();
+  return rows.map((r) => r.scope);
+}
