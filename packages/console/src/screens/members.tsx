@@ -1,34 +1,31 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { del, get, orgPath, patch, post } from '../api/client.js';
+import { del, get, orgPath, patch } from '../api/client.js';
 import type { Member, Role } from '../api/types.js';
 import { whoAmI } from '../auth/session.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { Form, SelectField, TextField } from '../components/fields.js';
 import { Done, EmptyState, ErrorNotice, Loading, ReadOnlyNote } from '../components/notices.js';
 import { Pager } from '../components/pager.js';
 import { canWrite, type OrgScreenProps, useOrgs } from '../org-context.js';
 import { useLoad } from '../use-load.js';
+import { InviteForm, PendingInvitations } from './invitation-parts.js';
 
 const ROLES: readonly (readonly [Role, string])[] = [
   ['member', 'Member'],
   ['owner', 'Owner'],
 ];
-/** The roles as the add form offers them, each with what it allows. */
-const ROLE_CHOICES: readonly (readonly [Role, string])[] = [
-  ['member', 'Member: can look'],
-  ['owner', 'Owner: can change everything'],
-];
 const roleName = (role: Role) => (role === 'owner' ? 'Owner' : 'Member');
 
 /**
- * The console users of the org: every member sees who they are; owners add existing console
- * users, change roles and remove members. The API keeps the last owner (409, shown as it says).
+ * The console users of the org: every member sees who they are; owners invite people (nobody is
+ * added without accepting), see and withdraw pending invitations, change roles and remove members.
+ * The API keeps the last owner (409, shown as it says).
  */
 export function Members({ org }: OrgScreenProps) {
   const first = orgPath(org.slug, 'members');
   const [path, setPath] = useState(first);
   const [news, setNews] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [invited, setInvited] = useState(0);
   const orgs = useOrgs();
   useEffect(() => setPath(first), [first]);
   const loaded = useLoad(async () => {
@@ -73,13 +70,16 @@ export function Members({ org }: OrgScreenProps) {
         </>
       ) : null}
       {owner ? (
-        <AddMember
-          org={org}
-          onAdded={() => {
-            loaded.reload();
-            void orgs.reload();
-          }}
-        />
+        <>
+          <PendingInvitations org={org} kind="member" version={invited} />
+          <InviteForm
+            org={org}
+            kind="member"
+            title="Invite member"
+            hint="Anyone, with a console account or not: they become a member only once they accept the invitation."
+            onInvited={() => setInvited((v) => v + 1)}
+          />
+        </>
       ) : null}
     </>
   );
@@ -191,54 +191,5 @@ function RoleChoice({ org, member, change }: { org: OrgScreenProps['org']; membe
         Save role
       </button>
     </div>
-  );
-}
-
-function AddMember({ org, onAdded }: { org: OrgScreenProps['org']; onAdded: () => void }) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('member');
-  const [error, setError] = useState<unknown>(null);
-  const [added, setAdded] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  return (
-    <section class="panel" aria-labelledby="add-member">
-      <h2 id="add-member">Add member</h2>
-      <ErrorNotice error={error} />
-      {added ? <Done>{added}</Done> : null}
-      <Form
-        label="Add member"
-        onSubmit={async () => {
-          setError(null);
-          setAdded(null);
-          setBusy(true);
-          try {
-            const { data } = await post<Member>(orgPath(org.slug, 'members'), { email, role });
-            setEmail('');
-            setAdded(`${data.email} is now ${data.role === 'owner' ? 'an owner' : 'a member'}.`);
-            onAdded();
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          value={email}
-          onInput={setEmail}
-          required
-          hint="Someone who already has a console account: they sign in with it and find this organization there."
-        />
-        <SelectField label="Role" name="role" value={role} options={ROLE_CHOICES} onChange={setRole} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Add member
-          </button>
-        </div>
-      </Form>
-    </section>
   );
 }

@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Org } from '../../src/domain/types.js';
+import { FormBrowser } from '../sign-in/support/browser.js';
 import { makeUser } from '../sign-in/support/fixtures.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { addConsoleMember, call, consoleOf, ownedOrg } from './support/console.js';
+import {
+  acceptAsConsoleUser,
+  addConsoleMember,
+  call,
+  consoleOf,
+  OWNER_PASSWORD,
+  ownedOrg,
+} from './support/console.js';
 
 const NOT_FOUND = { error: 'not_found', error_detail: 'no such organization' };
 const NO_MEMBER = { error: 'not_found', error_detail: 'no such member' };
@@ -157,10 +165,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
       ]);
     });
 
-    test('POST: 400 invalid_request naming the field; an email no console user has is refused', {
-      skip,
-    }, async () => {
-      // A user of an org's own (not a console user) is not someone to add.
+    test('POST: 400 invalid_request naming the field', { skip }, async () => {
+      // A user of an org's own (not a console user) is someone to invite like anyone else.
       await makeUser(server.deps, acme, 'ada@example.com');
       ids['ada@example.com'] = (
         await server.deps.db
@@ -175,8 +181,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         [{ email: 'zoe@console.test', role: 'admin' }, 'role: must be owner or member'],
         [{ role: 'member' }, 'email: Invalid input: expected string, received undefined'],
         [{ email: 'not an email', role: 'member' }, 'email: is not a valid address'],
-        [{ email: 'nobody@console.test', role: 'member' }, 'email: no console user has this address'],
-        [{ email: 'ada@example.com', role: 'owner' }, 'email: no console user has this address'],
+        [{ email: 'zoe@console.test', role: 'member', send_mail: 1 }, 'send_mail: must be true or false'],
       ];
       for (const [body, detail] of cases) {
         const res = await add('acme', owner, body);
@@ -191,18 +196,32 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal((await members('acme', owner)).body.length, 2);
     });
 
-    test('POST: 201 adds an existing console user (any case of the email), audited', { skip }, async () => {
-      const res = await add('acme', owner, { email: 'kim@CONSOLE.test', role: 'member' });
+    test('POST: 201 invites (any case of the email); the member is added only on accepting, audited', {
+      skip,
+    }, async () => {
+      const res = await add('acme', owner, { email: 'kim@CONSOLE.test', role: 'member', send_mail: false });
       assert.equal(res.status, 201);
       assert.equal(res.headers.get('cache-control'), 'no-store');
-      assert.deepEqual(res.body, row('Kim@Console.test', 'member'));
+      assert.match(res.body.id, /^inv_/);
+      assert.deepEqual(
+        [res.body.kind, res.body.email, res.body.role, res.body.state],
+        ['member', 'kim@CONSOLE.test', 'member', 'pending'],
+      );
+      assert.match(res.body.url, new RegExp(`^${server.base}/invitation\\?token=tin_`));
+      // Not a member yet: the list, Kim's orgs and Kim's access say so.
+      assert.equal((await members('acme', owner)).body.length, 2);
+      const kim = await token('Kim@Console.test');
+      assert.deepEqual((await call(server, 'GET', '/organizations/acme/settings', kim)).body, NOT_FOUND);
+      assert.deepEqual(
+        (await call(server, 'GET', '/organizations', kim)).body.map((o: { slug: string }) => o.slug),
+        ['beta'],
+      );
+      assert.equal(await acceptAsConsoleUser(res.body.url, OWNER_PASSWORD), 200);
       assert.deepEqual((await members('acme', owner)).body, [
         row('Kim@Console.test', 'member'),
         row('mel@console.test', 'member'),
         row('owner@acme.test', 'owner'),
       ]);
-      // Kim reads the org now, and finds it among their orgs.
-      const kim = await token('Kim@Console.test');
       assert.equal((await call(server, 'GET', '/organizations/acme/settings', kim)).status, 200);
       assert.deepEqual(
         (await call(server, 'GET', '/organizations', kim)).body.map((o: { slug: string }) => o.slug),
@@ -210,13 +229,74 @@ for (const database of ['sqlite', 'postgres'] as const) {
       );
       const [entry] = await entries('acme');
       assert.equal(entry.key, 'membership.created');
-      assert.deepEqual(entry.actor, { kind: 'user', id: ids['owner@acme.test'] });
+      assert.deepEqual(entry.actor, { kind: 'user', id: ids['Kim@Console.test'] });
       assert.deepEqual(entry.data, {
         orgId: acme.id,
         userId: ids['Kim@Console.test'],
         email: 'Kim@Console.test',
         role: 'member',
       });
+    });
+
+    test('POST: the same answer whether the address has a console account or not; a new address joins', {
+      skip,
+    }, async () => {
+      const zoe = await token('zoe@console.test');
+      const known = await add('acme', owner, { email: 'zoe@console.test', role: 'member', send_mail: false });
+      const unknown = await add('acme', owner, {
+        email: 'newcomer@example.com',
+        role: 'member',
+        send_mail: false,
+      });
+      const shape = (res: typeof known) => ({
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        cacheControl: res.headers.get('cache-control'),
+        keys: Object.keys(res.body),
+        body: {
+          ...res.body,
+          id: res.body.id.replace(/^inv_\w+$/, 'inv_…'),
+          email: '…',
+          url: res.body.url.replace(/token=tin_[\w-]+$/, 'token=…'),
+          created_at: '…',
+          expires_at: '…',
+        },
+      });
+      assert.deepEqual(shape(known), shape(unknown));
+      assert.equal(known.status, 201);
+      // Neither is a member before accepting; Zoe's org list has no acme.
+      assert.equal((await members('acme', owner)).body.length, 3);
+      assert.deepEqual(
+        (await call(server, 'GET', '/organizations', zoe)).body.map((o: { slug: string }) => o.slug),
+        ['beta'],
+      );
+
+      // The address without an account chooses a name and a password on the console's page.
+      const browser = new FormBrowser();
+      const page = await (await browser.get(unknown.body.url)).text();
+      assert.match(page, /Choose your name and a password to accept/);
+      assert.match(page, /a member in the console of <strong>acme<\/strong>/);
+      const done = await browser.submit(unknown.body.url, page, {
+        first_name: 'New',
+        last_name: 'Comer',
+        password: OWNER_PASSWORD,
+      });
+      assert.equal(done.status, 200);
+      const welcome = await done.text();
+      assert.match(welcome, /You are now a member in the console of acme\./);
+      assert.ok(welcome.includes(`<a href="${server.base}/console/">Open the console</a>`));
+      const newcomer = await token('newcomer@example.com');
+      assert.deepEqual(
+        (await call(server, 'GET', '/organizations', newcomer)).body.map((o: { slug: string }) => o.slug),
+        ['acme'],
+      );
+      // Put things back for the tests after this one.
+      const newcomerId = (await members('acme', owner)).body.find(
+        (m: { email: string }) => m.email === 'newcomer@example.com',
+      ).user_id;
+      assert.equal((await remove('acme', newcomerId, owner)).status, 204);
+      const pending = await call(server, 'DELETE', `/organizations/acme/invitations/${known.body.id}`, owner);
+      assert.equal(pending.status, 204);
     });
 
     test('POST: 409 conflict for someone who is a member already, whatever the role', { skip }, async () => {
@@ -337,8 +417,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
         row('mel@console.test', 'owner'),
       ]);
       assert.deepEqual((await remove('acme', melId, member)).body, REMOVE_LAST);
-      // Put things back for the tests after this one.
-      assert.equal((await add('acme', member, { email: 'owner@acme.test', role: 'owner' })).status, 201);
+      // Put things back for the tests after this one (an invitation, accepted).
+      const back = await add('acme', member, { email: 'owner@acme.test', role: 'owner', send_mail: false });
+      assert.equal(back.status, 201);
+      assert.equal(await acceptAsConsoleUser(back.body.url, OWNER_PASSWORD), 200);
       assert.equal((await patch('acme', melId, owner, { role: 'member' })).status, 200);
     });
 

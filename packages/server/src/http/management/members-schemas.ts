@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { checkEmail } from '../../domain/directory/validate.js';
 import { PAGE_FIELDS } from './api-schemas.js';
-import { checkedBy } from './organizations-schemas.js';
 
 const Role = z.enum(['owner', 'member'], 'must be owner or member');
 
@@ -15,10 +13,5 @@ export const Member = z.object({
 });
 
 export const MemberList = z.array(Member);
-
-export const AddMemberBody = z.strictObject({
-  email: checkedBy('email', checkEmail).meta({ description: 'an existing console user’s email' }),
-  role: Role,
-});
 
 export const UpdateMemberBody = z.strictObject({ role: Role });

@@ -1,22 +1,27 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import type { Deps } from '../../domain/context.js';
+import { createInvitation } from '../../domain/directory/invitations.js';
+import { changeMemberRole, listMembers, type Member, removeMember } from '../../domain/directory/members.js';
+import { endpoint } from './endpoint.js';
+import { sendCreated } from './invitations.js';
+import { AddMemberBody, CreatedInvitation } from './invitations-schemas.js';
 import {
-  addOrgMember,
-  changeMemberRole,
-  listMembers,
-  type Member,
-  removeMember,
-} from '../../domain/directory/members.js';
-import { jsonBody } from './api-input.js';
-import {
-  AddMemberBody,
+  MemberList,
+  Member as MemberSchema,
   MembersQuery,
   type Member as MemberView,
   UpdateMemberBody,
 } from './members-schemas.js';
-import { memberCaller, ownerCaller } from './owner-caller.js';
-import { pagedQuery, sendPage } from './paged-list.js';
+import {
+  apiError,
+  badQuery,
+  forbidden,
+  invalid,
+  MANAGEMENT,
+  noOrgOfMember,
+  ORG,
+  pagedList,
+  unauthorized,
+} from './responses.js';
 
 const view = (m: Member): z.output<typeof MemberView> => ({
   user_id: m.userId,
@@ -24,46 +29,124 @@ const view = (m: Member): z.output<typeof MemberView> => ({
   role: m.role,
 });
 
-type OrgParams = { Params: { org: string } };
-type MemberParams = { Params: { org: string; id: string } };
+const MEMBER = { ...ORG, id: 'the member’s console user id (`usr_…`)' } as const;
+const noMember = apiError('`not_found`: no such org, or no such member of it');
+const lastOwner = apiError('`conflict`: the member is the org’s last owner');
+const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
 
 /**
- * An org's members (console users): members list them; owners add an existing console user,
- * change a role, or end a membership (members 403). The last owner stays (409 conflict).
+ * An org's members (console users): members list them; owners invite someone (a member
+ * invitation: nobody is added without accepting, and the answer is the same whether the address
+ * has a console account or not), change a role, or end a membership (members 403). The last owner
+ * stays (409 conflict).
  */
-export function memberRoutes(app: FastifyInstance, deps: Deps) {
-  app.get<OrgParams>('/organizations/:org/members', async (request, reply) => {
-    const { org } = await memberCaller(deps, request, 'org:read');
-    const list = pagedQuery(deps, MembersQuery, request);
-    const page = await listMembers(deps, org, { page: list.query.page, perPage: list.query.per_page });
-    return sendPage(deps, request, reply, { ...list, entries: page.entries.map(view), total: page.total });
-  });
-
-  app.post<OrgParams>('/organizations/:org/members', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const input = jsonBody('invalid_request', AddMemberBody, request.body);
-    const member = await addOrgMember(
-      deps,
-      org,
-      { email: input.email, existing: true },
-      input.role,
-      actor,
-      'conflict',
-    );
-    return reply.code(201).header('cache-control', 'no-store').send(view(member));
-  });
-
-  app.patch<MemberParams>('/organizations/:org/members/:id', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    const input = jsonBody('invalid_request', UpdateMemberBody, request.body);
-    const member = await changeMemberRole(deps, org, request.params.id, input.role, actor);
-    reply.header('cache-control', 'no-store');
-    return view(member);
-  });
-
-  app.delete<MemberParams>('/organizations/:org/members/:id', async (request, reply) => {
-    const { org, actor } = await ownerCaller(deps, request, 'forbidden', 'org:write');
-    await removeMember(deps, org, request.params.id, actor);
-    return reply.code(204).header('cache-control', 'no-store').send();
-  });
-}
+export const MEMBER_ENDPOINTS = [
+  endpoint(
+    {
+      ...MANAGEMENT,
+      scope: 'org:read',
+      who: 'members',
+      method: 'get',
+      path: '/organizations/:org/members',
+      operationId: 'listMembers',
+      summary: 'The org’s members by email (members too)',
+      params: ORG,
+      query: MembersQuery,
+      responses: {
+        200: pagedList('one page of members', MemberList),
+        400: badQuery,
+        401: unauthorized,
+        404: noOrgOfMember,
+      },
+    },
+    async ({ deps, caller, query, page }) => {
+      const found = await listMembers(deps, caller.org, { page: query.page, perPage: query.per_page });
+      return page(found.entries.map(view), found.total);
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'post',
+      path: '/organizations/:org/members',
+      operationId: 'addMember',
+      summary: 'Invite someone to be a console member of the org',
+      description:
+        'Adds nobody: it creates a member invitation (`kind` `member`, 7 days, single use) that the ' +
+        'invitee accepts on the console’s hosted pages, by signing in, or by choosing a name and a ' +
+        'password when the address has no console account. The answer is the same whether the ' +
+        'address has an account or not. The link is mailed (`send_mail`, default true) or returned ' +
+        'once as `url`. Accepting makes them a member (`membership.created`). Audited as ' +
+        '`invitation.created`; listed and withdrawn under `/organizations/{org}/invitations`. ' +
+        '(`tessera member add` on the server adds an existing or new console user at once.)',
+      params: ORG,
+      body: { contentType: 'application/json', schema: AddMemberBody, errors: 'invalid_request' },
+      responses: {
+        201: { description: 'invited; `url` only when `send_mail` was false', schema: CreatedInvitation },
+        400: invalid,
+        401: unauthorized,
+        403: forbidden,
+        404: noOrgOfMember,
+        409: apiError(
+          '`conflict`: the address is a member already (PATCH changes a role), or has a pending member invitation',
+        ),
+      },
+    },
+    async ({ deps, caller, body: input, reply }) => {
+      const created = await createInvitation(
+        deps,
+        caller.org,
+        { kind: 'member', email: input.email, role: input.role, sendMail: input.send_mail ?? true },
+        caller.actor,
+      );
+      return sendCreated(reply, created);
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'patch',
+      path: '/organizations/:org/members/:id',
+      operationId: 'updateMember',
+      summary: 'Change a member’s role',
+      description: 'Audited as `membership.updated` (with `previous` and `changes`) when the role changes.',
+      params: MEMBER,
+      body: { contentType: 'application/json', schema: UpdateMemberBody, errors: 'invalid_request' },
+      responses: {
+        200: { description: 'the member as they are now', schema: MemberSchema },
+        400: invalid,
+        401: unauthorized,
+        403: forbidden,
+        404: noMember,
+        409: lastOwner,
+      },
+    },
+    async ({ deps, caller, params, body: input, reply }) => {
+      const member = await changeMemberRole(deps, caller.org, params.id, input.role, caller.actor);
+      reply.header('cache-control', 'no-store');
+      return view(member);
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'delete',
+      path: '/organizations/:org/members/:id',
+      operationId: 'removeMember',
+      summary: 'End a membership (the console user stays)',
+      description: 'Audited as `membership.deleted`.',
+      params: MEMBER,
+      responses: {
+        204: { description: 'removed; no body' },
+        401: unauthorized,
+        403: forbidden,
+        404: noMember,
+        409: lastOwner,
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      await removeMember(deps, caller.org, params.id, caller.actor);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  ),
+];

@@ -1,0 +1,269 @@
+import { newSecret, sha256 } from '../../crypto/random.js';
+import type { Db } from '../../storage/db.js';
+import {
+  findInvitation,
+  findPendingInvitation,
+  type InvitationRow,
+  type InvitationStateFilter,
+  insertInvitation,
+  pageInvitations,
+  revokeInvitationRow,
+} from '../../storage/repos/invitations.js';
+import { findMembership } from '../../storage/repos/memberships.js';
+import { findConsoleOrg, lockOrg } from '../../storage/repos/orgs.js';
+import { findRoles } from '../../storage/repos/roles.js';
+import { emailKey, findUserByEmail } from '../../storage/repos/users.js';
+import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { fail } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
+import { invitationMail } from '../mail/messages.js';
+import type { Actor, Org, Role } from '../types.js';
+import { issuerOf } from './issuers.js';
+import { checkEmail } from './validate.js';
+
+/**
+ * Invitations (DESIGN §16). An owner invites an address to be a user of the org (`user`, accepted
+ * on the org's hosted pages) or a console member of it (`member`, accepted on the console's pages):
+ * nobody becomes either without following the link. The link is one-time, lasts 7 days, and is
+ * stored as its token's SHA-256 only; it goes out by mail, or is shown once to the owner to pass on.
+ */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The hosted page an invitation link opens (the token in its `token` query parameter). */
+export const INVITATION_PATH = '/invitation';
+
+const TOKEN_PREFIX = 'tin_';
+
+/** At most this many end-user roles per invitation. */
+export const MAX_INVITATION_ROLES = 20;
+
+export type InvitationKind = InvitationRow['kind'];
+export type InvitationState = 'pending' | 'accepted' | 'expired' | 'revoked';
+
+export interface Invitation {
+  id: string;
+  orgId: string;
+  kind: InvitationKind;
+  email: string;
+  /** `member` invitations: the console role; null for `user` ones. */
+  role: Role | null;
+  /** `user` invitations: the org's end-user role ids (`rol_`) granted on accepting, as invited. */
+  roles: string[];
+  mailed: boolean;
+  state: InvitationState;
+  createdAt: number;
+  expiresAt: number;
+  acceptedAt: number | null;
+  acceptedBy: string | null;
+}
+
+/** An invitation's state now: withdrawn and accepted stay so; a pending one expires with time. */
+export function stateOf(row: InvitationRow, now: number): InvitationState {
+  if (row.revoked_at !== null) return 'revoked';
+  if (row.accepted_at !== null) return 'accepted';
+  return row.expires_at > now ? 'pending' : 'expired';
+}
+
+/** The role ids a stored invitation carries. */
+export function rolesOf(row: InvitationRow): string[] {
+  const parsed: unknown = JSON.parse(row.roles);
+  return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+}
+
+export const toInvitation = (row: InvitationRow, now: number): Invitation => ({
+  id: row.id,
+  orgId: row.org_id,
+  kind: row.kind,
+  email: row.email,
+  role: row.role,
+  roles: rolesOf(row),
+  mailed: row.mailed === 1,
+  state: stateOf(row, now),
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  acceptedAt: row.accepted_at,
+  acceptedBy: row.accepted_by,
+});
+
+/** What audit entries hold of an invitation: never its token or link. */
+export const invitationSnapshot = (i: Invitation) => ({
+  id: i.id,
+  orgId: i.orgId,
+  kind: i.kind,
+  email: i.email,
+  role: i.role,
+  roles: i.roles,
+  mailed: i.mailed,
+  state: i.state,
+  createdAt: new Date(i.createdAt).toISOString(),
+  expiresAt: new Date(i.expiresAt).toISOString(),
+  acceptedAt: i.acceptedAt === null ? null : new Date(i.acceptedAt).toISOString(),
+  acceptedBy: i.acceptedBy,
+});
+
+export interface NewInvitation {
+  kind: InvitationKind;
+  email: string;
+  /** Required for `member` invitations, absent for `user` ones. */
+  role: Role | null;
+  /** `user` invitations only: the org's end-user role ids granted on accepting. */
+  roles?: readonly string[];
+  sendMail: boolean;
+}
+
+/** The role ids asked for, checked before anything is stored: `user` invitations only, distinct, bounded. */
+function checkRoleIds(kind: InvitationKind, roles: readonly string[]): string[] {
+  if (roles.length === 0) return [];
+  if (kind !== 'user')
+    fail('invalid_body', 'roles: only invitations to be a user of the organization take roles');
+  if (roles.length > MAX_INVITATION_ROLES) fail('invalid_body', `roles: at most ${MAX_INVITATION_ROLES}`);
+  const seen = new Set<string>();
+  for (const id of roles) {
+    if (seen.has(id)) fail('invalid_body', `roles: "${id}" is listed twice`);
+    seen.add(id);
+  }
+  return [...roles];
+}
+
+/** In `trx`: every id is a role of the org now (400 naming the first that is not). */
+async function requireRoles(trx: Db, org: Org, ids: readonly string[]): Promise<void> {
+  const found = await findRoles(trx, org.id, ids);
+  const unknown = ids.find((id) => !found.some((r) => r.id === id));
+  if (unknown !== undefined) fail('invalid_body', `roles: "${unknown}" is not a role of this organization`);
+}
+
+export interface CreatedInvitation {
+  invitation: Invitation;
+  /** The one-time link, when it was not mailed (shown this once); null when it was. */
+  url: string | null;
+}
+
+/**
+ * `member` invitations: someone who is a member already is refused (409, as the member list shows
+ * them anyway). Whether the address has a console account is never part of the answer: the
+ * invitation is the same either way, and the person finds out on the page.
+ */
+async function refuseMember(trx: Db, org: Org, email: string): Promise<void> {
+  const consoleOrg = (await findConsoleOrg(trx)) ?? fail('server_error', 'the console org is missing');
+  const user = await findUserByEmail(trx, consoleOrg.id, email);
+  if (user && (await findMembership(trx, org.id, user.id))) {
+    fail('conflict', `${emailKey(email)} is a member of the organization already`);
+  }
+}
+
+/** The link the invitee follows: the org's hosted pages, or the console's for a member invitation. */
+async function linkOf(deps: Deps, org: Org, kind: InvitationKind, token: string): Promise<string> {
+  const host =
+    kind === 'member'
+      ? ((await findConsoleOrg(deps.db)) ?? fail('server_error', 'the console org is missing'))
+      : org;
+  const url = new URL(INVITATION_PATH.slice(1), issuerOf(deps.config, host));
+  url.searchParams.set('token', token);
+  return url.href;
+}
+
+/**
+ * POST /organizations/{org}/invitations, POST /organizations/{org}/members and
+ * `tessera invitation create`: a pending invitation, audited as `invitation.created`. One pending
+ * invitation per address and kind (409 conflict: withdraw it first). Mailed after the commit.
+ */
+export async function createInvitation(
+  deps: Deps,
+  org: Org,
+  input: NewInvitation,
+  actor: Actor,
+): Promise<CreatedInvitation> {
+  if (org.isConsole) fail('invalid_body', 'the console org takes no invitations: invite to an organization');
+  const email = checkEmail(input.email);
+  const role = input.kind === 'member' ? (input.role ?? fail('invalid_body', 'a role is required')) : null;
+  const roles = checkRoleIds(input.kind, input.roles ?? []);
+  const token = newSecret(TOKEN_PREFIX);
+  const invitation = await deps.db.transaction().execute(async (trx) => {
+    await lockOrg(trx, deps.dialect, org.id);
+    const now = clock.now();
+    if (input.kind === 'member') await refuseMember(trx, org, email);
+    await requireRoles(trx, org, roles);
+    if (await findPendingInvitation(trx, org.id, input.kind, emailKey(email), now)) {
+      fail('conflict', `${emailKey(email)} has a pending invitation already: withdraw it to send another`);
+    }
+    const row: InvitationRow = {
+      id: newResourceId('invitation'),
+      org_id: org.id,
+      kind: input.kind,
+      email,
+      email_key: emailKey(email),
+      role,
+      roles: JSON.stringify(roles),
+      token_hash: sha256(token),
+      mailed: input.sendMail ? 1 : 0,
+      created_at: now,
+      expires_at: now + INVITATION_TTL_MS,
+      accepted_at: null,
+      accepted_by: null,
+      revoked_at: null,
+    };
+    await insertInvitation(trx, row);
+    const created = toInvitation(row, now);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'invitation',
+      verb: 'created',
+      actor,
+      at: now,
+      data: invitationSnapshot(created),
+    });
+    return created;
+  });
+  const url = await linkOf(deps, org, input.kind, token);
+  if (!input.sendMail) return { invitation, url };
+  await deps.mailer.send(invitationMail(org, email, url, INVITATION_TTL_MS / 86_400_000, role));
+  return { invitation, url: null };
+}
+
+/** One page of the org's invitations (withdrawn ones left out), newest first. */
+export async function listInvitations(
+  deps: Deps,
+  org: Org,
+  query: { kind: InvitationKind | null; state: InvitationStateFilter | null; page: number; perPage: number },
+): Promise<{ entries: Invitation[]; total: number }> {
+  const now = clock.now();
+  const { rows, total } = await pageInvitations(
+    deps.db,
+    org.id,
+    { kind: query.kind, state: query.state, now },
+    { offset: query.page * query.perPage, limit: query.perPage },
+  );
+  return { entries: rows.map((r) => toInvitation(r, now)), total };
+}
+
+const NO_INVITATION = 'no such invitation';
+
+/** The org's invitation `id`, or 404 (unknown, another org's, withdrawn, or not an `inv_` id). */
+export async function requireInvitation(deps: Deps, org: Org, id: string): Promise<Invitation> {
+  const row = isIdOf('invitation', id) ? await findInvitation(deps.db, org.id, id) : null;
+  return row ? toInvitation(row, clock.now()) : fail('not_found', NO_INVITATION);
+}
+
+/**
+ * DELETE /organizations/{org}/invitations/{inv_id} and `tessera invitation revoke`: a pending
+ * invitation's link stops working (its page says it was withdrawn); an accepted or expired one
+ * leaves the list. Audited as `invitation.deleted`.
+ */
+export async function revokeInvitation(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+  if (!isIdOf('invitation', id)) fail('not_found', NO_INVITATION);
+  await deps.db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const row = await findInvitation(trx, org.id, id);
+    if (!row || !(await revokeInvitationRow(trx, org.id, id, now))) return fail('not_found', NO_INVITATION);
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'invitation',
+      verb: 'deleted',
+      actor,
+      at: now,
+      data: invitationSnapshot(toInvitation(row, now)),
+    });
+  });
+}

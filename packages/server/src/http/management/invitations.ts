@@ -1,0 +1,188 @@
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import {
+  type CreatedInvitation,
+  createInvitation,
+  type Invitation,
+  listInvitations,
+  requireInvitation,
+  revokeInvitation,
+} from '../../domain/directory/invitations.js';
+import { managementInput } from './api-input.js';
+
+import { endpoint } from './endpoint.js';
+import {
+  CreatedInvitation as CreatedInvitationSchema,
+  type CreatedInvitation as CreatedView,
+  CreateInvitationBody,
+  InvitationList,
+  Invitation as InvitationSchema,
+  InvitationsQuery,
+  type Invitation as InvitationView,
+} from './invitations-schemas.js';
+import { apiError, forbidden, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The API's view; withdrawn invitations never reach it (the store leaves them out). */
+export const invitationView = (i: Invitation): z.output<typeof InvitationView> => ({
+  id: i.id,
+  kind: i.kind,
+  email: i.email,
+  role: i.role,
+  roles: i.roles,
+  state: i.state === 'revoked' ? 'expired' : i.state,
+  mailed: i.mailed,
+  created_at: new Date(i.createdAt).toISOString(),
+  expires_at: new Date(i.expiresAt).toISOString(),
+  accepted_at: iso(i.acceptedAt),
+  accepted_by: i.acceptedBy,
+});
+
+/** 201 with the invitation, and its one-time `url` when it was not mailed. */
+export function sendCreated(reply: FastifyReply, created: CreatedInvitation) {
+  const body: z.output<typeof CreatedView> = {
+    ...invitationView(created.invitation),
+    ...(created.url === null ? {} : { url: created.url }),
+  };
+  return reply.code(201).header('cache-control', 'no-store').send(body);
+}
+
+/** The filters in the order the Link URLs carry them. */
+const FILTERS = ['kind', 'state'] as const;
+
+const INVITATION = { ...ORG, id: 'the invitation id (`inv_…`)' } as const;
+const noInvitation = apiError('`not_found`: no such org, or no such invitation in it (withdrawn ones too)');
+
+/**
+ * An org's invitations (DESIGN §16; owners only, members 403): invite an address to be a user of
+ * the org, list them (console member invitations too, `kind` `member`), read one, withdraw one.
+ */
+export const INVITATION_ENDPOINTS = [
+  endpoint(
+    {
+      method: 'post',
+      path: '/organizations/:org/invitations',
+      operationId: 'createInvitation',
+      summary: 'Invite an address to be a user of the org',
+      description:
+        'The invitee follows a one-time link (7 days) to the org’s hosted pages: with an account ' +
+        'there they sign in to accept, otherwise they choose a name and a password and are a user ' +
+        'of the org, whatever its sign-up setting. `send_mail` true mails the link; false returns it ' +
+        'once as `url`. Only the link token’s SHA-256 is stored. Audited as `invitation.created`; ' +
+        'accepting as `invitation.updated` (state `accepted`).',
+      ...MANAGEMENT,
+      scope: 'org:write',
+      who: 'owners',
+      params: ORG,
+      body: { contentType: 'application/json', schema: CreateInvitationBody, errors: 'invalid_request' },
+      responses: {
+        201: {
+          description: 'invited; `url` only when `send_mail` was false',
+          schema: CreatedInvitationSchema,
+        },
+        400: apiError('`invalid_request`: an unknown field, or a value failing validation (named)'),
+        401: unauthorized,
+        403: forbidden,
+        404: noOrg,
+        409: apiError('`conflict`: the address has a pending invitation already (withdraw it first)'),
+      },
+    },
+    async ({ deps, caller, body, reply }) => {
+      const created = await managementInput(
+        createInvitation(
+          deps,
+          caller.org,
+          { kind: 'user', email: body.email, role: null, roles: body.roles ?? [], sendMail: body.send_mail },
+          caller.actor,
+        ),
+      );
+      return sendCreated(reply, created);
+    },
+  ),
+  endpoint(
+    {
+      method: 'get',
+      path: '/organizations/:org/invitations',
+      operationId: 'listInvitations',
+      summary: 'The org’s invitations, newest first (member invitations too)',
+      description:
+        'Withdrawn invitations are left out. Any parameter not listed, or given twice, is `invalid_query`.',
+      ...MANAGEMENT,
+      scope: 'org:read',
+      who: 'owners',
+      params: ORG,
+      query: InvitationsQuery,
+      responses: {
+        200: {
+          description: 'one page, newest first',
+          schema: InvitationList,
+          headers: {
+            link: 'RFC 8288 relations first, prev, next, last, keeping `kind` and `state`; absent when every entry fits on one page',
+          },
+        },
+        400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
+        401: unauthorized,
+        403: forbidden,
+        404: noOrg,
+      },
+    },
+    async ({ deps, caller, query, page }) => {
+      const list = await listInvitations(deps, caller.org, {
+        kind: query.kind ?? null,
+        state: query.state ?? null,
+        page: query.page,
+        perPage: query.per_page,
+      });
+      return page(list.entries.map(invitationView), list.total, FILTERS);
+    },
+  ),
+  endpoint(
+    {
+      method: 'get',
+      path: '/organizations/:org/invitations/:id',
+      operationId: 'getInvitation',
+      summary: 'One of the org’s invitations (never its link)',
+      ...MANAGEMENT,
+      scope: 'org:read',
+      who: 'owners',
+      params: INVITATION,
+      responses: {
+        200: { description: 'the invitation', schema: InvitationSchema },
+        401: unauthorized,
+        403: forbidden,
+        404: noInvitation,
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      const invitation = await requireInvitation(deps, caller.org, params.id);
+      return reply.header('cache-control', 'no-store').send(invitationView(invitation));
+    },
+  ),
+  endpoint(
+    {
+      method: 'delete',
+      path: '/organizations/:org/invitations/:id',
+      operationId: 'deleteInvitation',
+      summary: 'Withdraw an invitation',
+      description:
+        'A pending invitation’s link stops working: its page says the invitation was withdrawn. An ' +
+        'accepted or expired one leaves the list (an accepted one’s user or membership stays). ' +
+        'Audited as `invitation.deleted`.',
+      ...MANAGEMENT,
+      scope: 'org:write',
+      who: 'owners',
+      params: INVITATION,
+      responses: {
+        204: { description: 'withdrawn; no body' },
+        401: unauthorized,
+        403: forbidden,
+        404: noInvitation,
+      },
+    },
+    async ({ deps, caller, params, reply }) => {
+      await revokeInvitation(deps, caller.org, params.id, caller.actor);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  ),
+];

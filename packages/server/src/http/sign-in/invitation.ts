@@ -1,0 +1,189 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type Acceptance,
+  acceptAsExistingUser,
+  acceptAsNewUser,
+  type OpenedInvitation,
+  openInvitation,
+} from '../../domain/directory/invitation-acceptance.js';
+import { INVITATION_PATH } from '../../domain/directory/invitations.js';
+import type { Org } from '../../domain/types.js';
+import { rateLimitKey } from '../client-ip.js';
+import {
+  browserSessionOf,
+  field,
+  formOf,
+  type PageContext,
+  pageLink,
+  pageRoute,
+  queryValue,
+} from './context.js';
+import {
+  acceptedView,
+  type ClosedReason,
+  closedTitle,
+  closedView,
+  existingAccountView,
+  newAccountView,
+} from './invitation-views.js';
+import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+
+type Pending = Extract<OpenedInvitation, { state: 'pending' }>;
+
+/** What the invitee becomes, in the page's words. */
+const whatOf = (opened: Pending) =>
+  opened.row.kind === 'member'
+    ? `${opened.row.role === 'owner' ? 'an owner' : 'a member'} in the console of`
+    : 'a user of';
+
+/**
+ * GET and POST /invitation?token=… (DESIGN §16): the page an invitation link opens, on the org's
+ * host (`user` invitations) or the console's (`member` ones). GET only shows the form (mail
+ * scanners follow links); the POST accepts, in one step: a name and a password for someone new,
+ * a sign-in for someone with an account. A used, expired, withdrawn or unknown link gets a page
+ * saying which, never an error.
+ */
+export function invitationPages(app: FastifyInstance, ctx: PageContext) {
+  function sendClosed(reply: FastifyReply, host: Org, reason: ClosedReason, org: Org | null) {
+    const status = reason === 'unknown' ? 404 : 410;
+    return sendPage(reply, host.name, closedTitle(reason), closedView(reason, org?.name ?? null), { status });
+  }
+
+  async function render(
+    host: Org,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    opened: Pending,
+    token: string,
+    state: { error: string | null; firstName?: string; lastName?: string },
+    options: PageOptions = {},
+  ) {
+    const base = {
+      action: pageLink(ctx, request, INVITATION_PATH, {}),
+      csrf: ctx.csrf.token(request, reply, 'invitation', []),
+      token,
+      orgName: opened.org.name,
+      what: whatOf(opened),
+      email: opened.row.email,
+      error: state.error,
+    };
+    if (opened.existing) {
+      const session = await browserSessionOf(ctx, host, request);
+      const body = existingAccountView({
+        ...base,
+        signedIn: session?.user.id === opened.existing.id,
+        forgotHref: pageLink(ctx, request, '/password/forgot', {}),
+      });
+      return sendPage(reply, host.name, `Join ${opened.org.name}`, body, options);
+    }
+    const body = newAccountView({
+      ...base,
+      firstName: state.firstName ?? '',
+      lastName: state.lastName ?? '',
+    });
+    return sendPage(reply, host.name, `Join ${opened.org.name}`, body, options);
+  }
+
+  /** The page after an accept attempt: welcome, the form again with what was wrong, or closed. */
+  async function answer(
+    host: Org,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    opened: Pending,
+    token: string,
+    outcome: Acceptance,
+    entered: { firstName: string; lastName: string },
+  ) {
+    if (outcome.ok) {
+      const member = opened.row.kind === 'member';
+      const body = acceptedView({
+        orgName: opened.org.name,
+        what: whatOf(opened),
+        nextHref: member ? `${ctx.deps.config.baseUrl}/console/` : pageLink(ctx, request, '/login', {}),
+        next: member ? 'Open the console' : 'Sign in',
+      });
+      return sendPage(reply, host.name, `Welcome to ${opened.org.name}`, body);
+    }
+    switch (outcome.reason) {
+      case 'closed': {
+        const now = await openInvitation(ctx.deps, host, token);
+        const reason = now.state === 'pending' ? 'accepted' : now.state;
+        return sendClosed(reply, host, reason, 'org' in now ? now.org : opened.org);
+      }
+      case 'invalid':
+        return render(host, request, reply, opened, token, { error: 'Incorrect password.' }, { status: 400 });
+      case 'throttled': {
+        const { error, options } = throttledPage(outcome.retryAfterS, 'sign-in attempts');
+        return render(host, request, reply, opened, token, { error }, options);
+      }
+      case 'input':
+        return render(
+          host,
+          request,
+          reply,
+          opened,
+          token,
+          { error: `Please check the form: ${outcome.detail}.`, ...entered },
+          { status: 400 },
+        );
+      case 'exists': {
+        const again = await openInvitation(ctx.deps, host, token);
+        if (again.state !== 'pending')
+          return sendClosed(reply, host, again.state, 'org' in again ? again.org : null);
+        const error = 'You have an account with this address now: sign in to accept.';
+        return render(host, request, reply, again, token, { error }, { status: 409 });
+      }
+    }
+  }
+
+  app.get(
+    INVITATION_PATH,
+    pageRoute(ctx, async (host, request, reply) => {
+      const token = queryValue(request, 'token') ?? '';
+      const opened = await openInvitation(ctx.deps, host, token);
+      if (opened.state !== 'pending') {
+        return sendClosed(reply, host, opened.state, 'org' in opened ? opened.org : null);
+      }
+      return render(host, request, reply, opened, token, { error: null });
+    }),
+  );
+
+  app.post(
+    INVITATION_PATH,
+    pageRoute(ctx, async (host, request, reply) => {
+      const form = formOf(request);
+      if (!ctx.csrf.check(request, 'invitation', [], field(form, 'csrf'))) {
+        return sendErrorPage(reply, host.name, 403, CSRF_REJECTED);
+      }
+      const token = field(form, 'token');
+      const opened = await openInvitation(ctx.deps, host, token);
+      if (opened.state !== 'pending') {
+        return sendClosed(reply, host, opened.state, 'org' in opened ? opened.org : null);
+      }
+      const entered = { firstName: field(form, 'first_name'), lastName: field(form, 'last_name') };
+      if (opened.existing) {
+        // Someone who has an account joins by signing in, whatever form they sent.
+        if (field(form, 'step') !== 'join') {
+          const error = 'You have an account with this address: sign in to accept.';
+          return render(host, request, reply, opened, token, { error }, { status: 409 });
+        }
+        const session = await browserSessionOf(ctx, host, request);
+        const proof =
+          session?.user.id === opened.existing.id
+            ? { signedIn: session.user }
+            : {
+                password: field(form, 'password'),
+                ip: rateLimitKey(request),
+                deviceToken: ctx.cookies.readDevice(request),
+              };
+        const outcome = await acceptAsExistingUser(ctx.deps, opened, proof);
+        return answer(host, request, reply, opened, token, outcome, entered);
+      }
+      const outcome = await acceptAsNewUser(ctx.deps, opened, {
+        ...entered,
+        password: field(form, 'password'),
+      });
+      return answer(host, request, reply, opened, token, outcome, entered);
+    }),
+  );
+}

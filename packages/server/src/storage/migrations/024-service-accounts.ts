@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Service accounts (DESIGN §16): a confidential client of the console org (its row in `clients`)
+ * bound to one org, whose management API it may call with the scopes chosen for it. The row goes
+ * with its client (on delete cascade), and with the org it is bound to.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('service_accounts')
+    .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id').onDelete('cascade'))
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('scope', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('service_accounts_org').on('service_accounts').column('org_id').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('service_accounts').ifExists().execute();
+}

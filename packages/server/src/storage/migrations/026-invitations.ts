@@ -1,0 +1,43 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Invitations (DESIGN §16): an owner invites an address to be a user of the org (`kind` `user`)
+ * or a console member of it with a role (`kind` `member`, accepted on the console's pages). A `user`
+ * invitation may carry end-user roles (`roles`, a JSON array of `rol_` ids; `[]` otherwise). The
+ * one-time link's token is stored as its SHA-256 only. An invitation is pending until it is
+ * accepted (`accepted_at`, by `accepted_by`), withdrawn (`revoked_at`: DELETE keeps the row so the
+ * link can say it was withdrawn) or past `expires_at`.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('invitations')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('user', 'member')`))
+    .addColumn('email', 'text', (c) => c.notNull())
+    .addColumn('email_key', 'text', (c) => c.notNull())
+    .addColumn('role', 'text', (c) => c.check(sql`role is null or role in ('owner', 'member')`))
+    .addColumn('roles', 'text', (c) => c.notNull().defaultTo('[]'))
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('mailed', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('accepted_at', 'bigint')
+    .addColumn('accepted_by', 'text')
+    .addColumn('revoked_at', 'bigint')
+    .execute();
+  await db.schema
+    .createIndex('invitations_org')
+    .on('invitations')
+    .columns(['org_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('invitations_org_email')
+    .on('invitations')
+    .columns(['org_id', 'kind', 'email_key'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('invitations').ifExists().execute();
+}

@@ -1,0 +1,124 @@
+import type { Db } from '../db.js';
+import type { InvitationsTable } from '../schema.js';
+import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+
+export type InvitationRow = InvitationsTable;
+
+/** What the list may keep: pending (neither accepted nor expired), accepted, or expired. */
+export type InvitationStateFilter = 'pending' | 'accepted' | 'expired';
+
+export async function insertInvitation(db: Db, row: InvitationRow): Promise<void> {
+  await db.insertInto('invitations').values(row).execute();
+}
+
+/** The org's invitation `id` (withdrawn ones are gone for the API), or null. */
+export async function findInvitation(db: Db, orgId: string, id: string): Promise<InvitationRow | null> {
+  const row = await db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** The invitation whose link has this token hash, whatever its state (the page says which), or null. */
+export async function findInvitationByTokenHash(db: Db, tokenHash: string): Promise<InvitationRow | null> {
+  const row = await db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** A pending invitation of the org for this address and kind, or null. */
+export async function findPendingInvitation(
+  db: Db,
+  orgId: string,
+  kind: InvitationRow['kind'],
+  emailKey: string,
+  now: number,
+): Promise<InvitationRow | null> {
+  const row = await db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('kind', '=', kind)
+    .where('email_key', '=', emailKey)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** One page of the org's invitations (not withdrawn), newest first, and how many there are. */
+export async function pageInvitations(
+  db: Db,
+  orgId: string,
+  filter: { kind: InvitationRow['kind'] | null; state: InvitationStateFilter | null; now: number },
+  window: { offset: number; limit: number },
+): Promise<{ rows: InvitationRow[]; total: number }> {
+  let query = db.selectFrom('invitations').where('org_id', '=', orgId).where('revoked_at', 'is', null);
+  if (filter.kind !== null) query = query.where('kind', '=', filter.kind);
+  if (filter.state === 'accepted') query = query.where('accepted_at', 'is not', null);
+  if (filter.state === 'pending')
+    query = query.where('accepted_at', 'is', null).where('expires_at', '>', filter.now);
+  if (filter.state === 'expired')
+    query = query.where('accepted_at', 'is', null).where('expires_at', '<=', filter.now);
+  const count = await query
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  const total = Number(count.n);
+  const read = nearerEnd(total, window);
+  if (read === null) return { rows: [], total };
+  const direction = readDirection(read, 'desc');
+  const rows = await query
+    .selectAll()
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
+    .offset(read.offset)
+    .limit(read.limit)
+    .execute();
+  return { rows: inListOrder(read, rows), total };
+}
+
+/**
+ * Atomic single use: the one UPDATE that sets `accepted_at` returns the row, so exactly one caller
+ * accepts a pending invitation; a used, withdrawn or expired one (or an unknown token) gives null.
+ */
+export async function acceptInvitationRow(
+  db: Db,
+  tokenHash: string,
+  now: number,
+): Promise<InvitationRow | null> {
+  const row = await db
+    .updateTable('invitations')
+    .set({ accepted_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Names the user who accepted (known once the acceptance's transaction has them). */
+export async function setInvitationAcceptedBy(db: Db, id: string, userId: string): Promise<void> {
+  await db.updateTable('invitations').set({ accepted_by: userId }).where('id', '=', id).execute();
+}
+
+/** Withdraws the invitation (its link then says so); false when there was none to withdraw. */
+export async function revokeInvitationRow(db: Db, orgId: string, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('invitations')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

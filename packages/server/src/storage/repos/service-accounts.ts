@@ -1,0 +1,69 @@
+import type { Db } from '../db.js';
+import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+
+/** A service account's own row: the org it is bound to and its scope (its client is in `clients`). */
+export interface ServiceAccountRow {
+  clientId: string;
+  orgId: string;
+  scope: string;
+  createdAt: number;
+}
+
+const toRow = (r: {
+  client_id: string;
+  org_id: string;
+  scope: string;
+  created_at: number;
+}): ServiceAccountRow => ({
+  clientId: r.client_id,
+  orgId: r.org_id,
+  scope: r.scope,
+  createdAt: Number(r.created_at),
+});
+
+export async function insertServiceAccount(db: Db, row: ServiceAccountRow): Promise<void> {
+  await db
+    .insertInto('service_accounts')
+    .values({ client_id: row.clientId, org_id: row.orgId, scope: row.scope, created_at: row.createdAt })
+    .execute();
+}
+
+/** The service account whose client is `clientId`, whatever org it is bound to; or null. */
+export async function findServiceAccountRow(db: Db, clientId: string): Promise<ServiceAccountRow | null> {
+  const row = await db
+    .selectFrom('service_accounts')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return row ? toRow(row) : null;
+}
+
+/** One page of the service accounts bound to `orgId` (oldest first), and how many there are. */
+export async function pageServiceAccountRows(
+  db: Db,
+  orgId: string,
+  window: { offset: number; limit: number },
+): Promise<{ entries: ServiceAccountRow[]; total: number }> {
+  const { n } = await db
+    .selectFrom('service_accounts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  const total = Number(n);
+  const read = nearerEnd(total, window);
+  if (read === null) return { entries: [], total };
+  const direction = readDirection(read);
+  const rows = inListOrder(
+    read,
+    await db
+      .selectFrom('service_accounts')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .orderBy('created_at', direction)
+      .orderBy('client_id', direction)
+      .limit(read.limit)
+      .offset(read.offset)
+      .execute(),
+  );
+  return { entries: rows.map(toRow), total };
+}
