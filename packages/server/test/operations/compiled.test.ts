@@ -11,7 +11,7 @@ import { postgresSkip } from '../support/environment.js';
 import { createPostgresSchema } from '../support/postgres.js';
 import { TEST_SECRET } from '../support/runtime.js';
 import { freePort } from '../support/server.js';
-import { TesseraProcess } from '../support/tessera-process.js';
+import { spawnGroup, TesseraProcess } from '../support/tessera-process.js';
 
 // DESIGN §11: `npm start` runs the compiled JavaScript with no TypeScript loader, and the `tessera` bin
 // runs it in its own process. Everything here runs the build output, the way a person would.
@@ -80,8 +80,40 @@ before(() => {
   }
 });
 
-test('npm start is node on the compiled CLI, with no TypeScript loader', () => {
-  assert.equal(startScript, 'node packages/server/dist/cli/main.js serve');
+test('npm start is node on the tessera bin (the compiled CLI), with no TypeScript loader', () => {
+  assert.equal(startScript, 'node packages/server/bin/tessera.mjs serve');
+});
+
+test('npm start before a build: one line saying to build, no stack trace, exit 1', async () => {
+  // A scratch checkout with the root package.json and the bin, and no dist/: what a clone holds before npm ci.
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-unbuilt-'));
+  try {
+    copyFileSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+    mkdirSync(join(dir, 'packages', 'server', 'bin'), { recursive: true });
+    copyFileSync(BIN, join(dir, 'packages', 'server', 'bin', 'tessera.mjs'));
+    const child = spawnGroup('npm', ['start'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, npm_config_update_notifier: 'false' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(
+      stderr,
+      'tessera: packages/server/dist is missing: run `npm run build` first (`npm ci` builds it too)\n',
+    );
+    // npm's own header names the script; nothing else, and no stack trace.
+    assert.doesNotMatch(stdout, /\n\s+at |Error/, stdout);
+    assert.equal(code, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 for (const database of ['sqlite', 'postgres'] as const) {
@@ -127,7 +159,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
       const cmdline = argv(server.pid);
       assert.deepEqual(cmdline, [
         process.execPath,
-        'packages/server/dist/cli/main.js',
+        'packages/server/bin/tessera.mjs',
         'serve',
         '--port',
         String(port),
@@ -144,6 +176,19 @@ describe('the tessera bin', () => {
     assert.equal(run.stderr, '');
     assert.equal(run.stdout, `${pkg.version}\n`);
     assert.equal(run.status, 0);
+  });
+
+  test("--help and a group's --help answer from the build (they load no server)", () => {
+    const help = spawnSync(process.execPath, [BIN, '--help'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(help.stderr, '');
+    assert.equal(help.status, 0);
+    assert.ok(help.stdout.startsWith('usage: tessera <command> [flags]\n'), help.stdout);
+    const group = spawnSync(process.execPath, [BIN, 'org', '--help'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(group.stderr, '');
+    assert.equal(group.status, 0);
+    assert.ok(group.stdout.startsWith('usage: tessera org <command> [flags]\n'), group.stdout);
+    assert.ok(group.stdout.includes('\n  tessera org create --slug S'), group.stdout);
+    assert.ok(group.stdout.includes('\n  tessera org update --org S'), group.stdout);
   });
 
   test('serves in its own process: no second node, no TypeScript loader', { skip: noProc }, async () => {
@@ -172,7 +217,10 @@ describe('the tessera bin', () => {
         encoding: 'utf8',
       });
       assert.equal(run.stdout, '');
-      assert.equal(run.stderr, 'tessera: packages/server/dist is missing: run npm run build first\n');
+      assert.equal(
+        run.stderr,
+        'tessera: packages/server/dist is missing: run `npm run build` first (`npm ci` builds it too)\n',
+      );
       assert.equal(run.status, 1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
