@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs';
+import { requireOrg } from '../domain/directory/orgs.js';
+import {
+  type Connection,
+  type ConnectionChanges,
+  connectionUrls,
+  createConnection,
+  deleteConnection,
+  listConnections,
+  requireConnection,
+  updateConnection,
+} from '../domain/federation/connections.js';
+import { type Org, SYSTEM } from '../domain/types.js';
+import { admin } from './admin.js';
+import { required, UsageError, type Values } from './args.js';
+import type { Launch } from './lifecycle.js';
+import { readSecret } from './secret-input.js';
+import type { USAGES } from './usage.js';
+
+type ConnectionCommand =
+  | 'connection create'
+  | 'connection list'
+  | 'connection show'
+  | 'connection update'
+  | 'connection delete';
+
+const SECRET = 'Client secret';
+const OIDC_FLAGS = ['issuer', 'client-id', 'scope'] as const;
+const SAML_FLAGS = ['metadata-file', 'entity-id', 'sso-url', 'certificate-file'] as const;
+
+/**
+ * A connection as the management API's view has it (camelCase, like every CLI answer): its
+ * settings and the URLs to give the provider, never the client secret.
+ */
+function shown(deps: Parameters<typeof connectionUrls>[0], org: Org, c: Connection) {
+  const urls = connectionUrls(deps, org, c);
+  return {
+    id: c.id,
+    type: c.type,
+    name: c.name,
+    domains: c.domains,
+    jit: c.jit,
+    defaultRoles: c.defaultRoles,
+    ...(c.type === 'oidc'
+      ? {
+          oidc: { issuer: c.oidc.issuer, clientId: c.oidc.clientId, scopes: c.oidc.scopes },
+          callbackUrl: urls.callbackUrl,
+        }
+      : {
+          saml: { idpEntityId: c.saml.entityId, ssoUrl: c.saml.ssoUrl, certificates: c.saml.certificates },
+          acsUrl: urls.acsUrl,
+          spEntityId: urls.spEntityId,
+          spMetadataUrl: urls.metadataUrl,
+        }),
+    createdAt: new Date(c.createdAt).toISOString(),
+    updatedAt: new Date(c.updatedAt).toISOString(),
+  };
+}
+
+/** `--jit` / `--no-jit`: the choice, or undefined when neither is given. */
+function jitOf(f: { jit?: boolean; 'no-jit'?: boolean }): boolean | undefined {
+  if (f.jit && f['no-jit']) throw new UsageError('give one of --jit or --no-jit');
+  return f.jit ? true : f['no-jit'] ? false : undefined;
+}
+
+/** A repeatable flag's values; a lone `""` (`--domain ""`) is the empty list. */
+const listOf = (values: string[] | undefined) => values?.filter((v) => v !== '');
+
+/** A file a flag names, read now, before the database is opened. */
+function fileOf(path: string | undefined, flag: string): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(
+      `cannot read --${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    );
+  }
+}
+
+/** The flags of the other type are refused, by name. */
+function refuseFlags(f: Record<string, unknown>, flags: readonly string[], type: string) {
+  const given = flags.find((flag) => f[flag] !== undefined);
+  if (given) throw new UsageError(`--${given} is not for ${type} connections`);
+}
+
+/** The SAML IdP given by flags: its metadata file, or the three values by hand. */
+function samlOf(f: {
+  'metadata-file'?: string;
+  'entity-id'?: string;
+  'sso-url'?: string;
+  'certificate-file'?: string;
+}) {
+  const byHand =
+    f['entity-id'] !== undefined || f['sso-url'] !== undefined || f['certificate-file'] !== undefined;
+  if (f['metadata-file'] !== undefined && byHand)
+    throw new UsageError('give --metadata-file, or --entity-id, --sso-url and --certificate-file, not both');
+  return {
+    metadataXml: fileOf(f['metadata-file'], 'metadata-file'),
+    entityId: f['entity-id'],
+    ssoUrl: f['sso-url'],
+    certificate: fileOf(f['certificate-file'], 'certificate-file'),
+  };
+}
+
+/** Enterprise sign-in connections (DESIGN §17), through the domain functions the management API uses. */
+export const CONNECTION_COMMANDS: {
+  [N in ConnectionCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
+} = {
+  'connection create'(f) {
+    const slug = required(f.org, 'org');
+    const type = required(f.type, 'type');
+    if (type !== 'oidc' && type !== 'saml') throw new UsageError('--type must be oidc or saml');
+    const common = {
+      name: required(f.name, 'name'),
+      domains: listOf(f.domain),
+      jit: jitOf(f),
+      defaultRoles: listOf(f['default-role']),
+    };
+    if (type === 'saml') {
+      refuseFlags(f, OIDC_FLAGS, 'saml');
+      const saml = samlOf(f);
+      if (
+        saml.metadataXml === undefined &&
+        (!saml.entityId || !saml.ssoUrl || saml.certificate === undefined)
+      )
+        throw new UsageError(
+          'a saml connection needs --metadata-file, or --entity-id, --sso-url and --certificate-file',
+        );
+      return admin(async (deps) => {
+        const org = await requireOrg(deps.db, slug);
+        return shown(deps, org, await createConnection(deps, org, { ...common, type, ...saml }, SYSTEM));
+      });
+    }
+    refuseFlags(f, SAML_FLAGS, 'oidc');
+    const issuer = required(f.issuer, 'issuer');
+    const clientId = required(f['client-id'], 'client-id');
+    const scopes = listOf(f.scope);
+    return async () => {
+      const clientSecret = await readSecret(SECRET);
+      return admin(async (deps) => {
+        const org = await requireOrg(deps.db, slug);
+        const input = { ...common, type: 'oidc' as const, issuer, clientId, clientSecret, scopes };
+        return shown(deps, org, await createConnection(deps, org, input, SYSTEM));
+      })();
+    };
+  },
+
+  'connection list'(f) {
+    const slug = required(f.org, 'org');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      return { data: (await listConnections(deps, org)).map((c) => shown(deps, org, c)) };
+    });
+  },
+
+  'connection show'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      return shown(deps, org, await requireConnection(deps, org, id));
+    });
+  },
+
+  'connection update'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    const changes: ConnectionChanges = {
+      name: f.name,
+      domains: listOf(f.domain),
+      jit: jitOf(f),
+      defaultRoles: listOf(f['default-role']),
+      issuer: f.issuer,
+      clientId: f['client-id'],
+      scopes: listOf(f.scope),
+      ...samlOf(f),
+    };
+    const newSecret = f['new-client-secret'] === true;
+    if (!newSecret && Object.values(changes).every((v) => v === undefined))
+      throw new UsageError('give at least one change');
+    return async () => {
+      const clientSecret = newSecret ? await readSecret(SECRET) : undefined;
+      return admin(async (deps) => {
+        const org = await requireOrg(deps.db, slug);
+        return shown(deps, org, await updateConnection(deps, org, id, { ...changes, clientSecret }, SYSTEM));
+      })();
+    };
+  },
+
+  'connection delete'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      await deleteConnection(deps, await requireOrg(deps.db, slug), id, SYSTEM);
+      return { deleted: id };
+    });
+  },
+};

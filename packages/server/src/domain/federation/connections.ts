@@ -1,0 +1,404 @@
+import { X509Certificate } from 'node:crypto';
+import type { Db } from '../../storage/db.js';
+import {
+  type ConnectionRow,
+  deleteConnectionRow,
+  findConnection,
+  insertConnection,
+  listConnections as listRows,
+  pageConnections,
+  updateConnectionRow,
+} from '../../storage/repos/connections.js';
+import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { issuerOf } from '../directory/issuers.js';
+import { fail, failApi } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
+import { isLoopbackHost } from '../loopback.js';
+import type { Actor, Org } from '../types.js';
+import { requireDefaultRoles } from './default-roles.js';
+import { type IdpSettings, readIdpMetadata } from './idp-metadata.js';
+
+/**
+ * An org's enterprise sign-in connections (DESIGN §17): an upstream OIDC provider or SAML IdP the
+ * org's people sign in through. The OIDC client secret is stored sealed and never read back out
+ * but to talk to the upstream.
+ */
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  scopes: string[];
+}
+
+interface ConnectionBase {
+  id: string;
+  orgId: string;
+  name: string;
+  /** Email domains, lower case: an address in one of them signs in here. */
+  domains: string[];
+  /** Create the user on their first sign-in. */
+  jit: boolean;
+  /** End-user role ids of the org given to a user created on first sign-in (default-roles.ts). */
+  defaultRoles: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type Connection =
+  | (ConnectionBase & { type: 'oidc'; oidc: OidcSettings })
+  | (ConnectionBase & { type: 'saml'; saml: IdpSettings });
+
+/** What the API takes to create a connection (already shape-checked). */
+export type NewConnection = {
+  name: string;
+  domains?: string[] | undefined;
+  jit?: boolean | undefined;
+  defaultRoles?: string[] | undefined;
+} & (
+  | { type: 'oidc'; issuer: string; clientId: string; clientSecret: string; scopes?: string[] | undefined }
+  | {
+      type: 'saml';
+      metadataXml?: string | undefined;
+      entityId?: string | undefined;
+      ssoUrl?: string | undefined;
+      certificate?: string | undefined;
+    }
+);
+
+/** What an update may change; an absent field keeps its value. */
+export interface ConnectionChanges {
+  name?: string | undefined;
+  domains?: string[] | undefined;
+  jit?: boolean | undefined;
+  defaultRoles?: string[] | undefined;
+  issuer?: string | undefined;
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  scopes?: string[] | undefined;
+  metadataXml?: string | undefined;
+  entityId?: string | undefined;
+  ssoUrl?: string | undefined;
+  certificate?: string | undefined;
+}
+
+export const DEFAULT_OIDC_SCOPES = ['openid', 'email', 'profile'];
+
+/** The URLs an owner gives their IdP, all under the org's issuer. */
+export function connectionUrls(deps: Pick<Deps, 'config'>, org: Org, c: Pick<Connection, 'id' | 'type'>) {
+  const issuer = issuerOf(deps.config, org);
+  if (c.type === 'oidc') return { callbackUrl: `${issuer}sso/${c.id}/callback` };
+  const metadataUrl = `${issuer}saml/${c.id}/metadata`;
+  return { acsUrl: `${issuer}saml/${c.id}/acs`, spEntityId: metadataUrl, metadataUrl };
+}
+
+export const connectionSnapshot = (c: Connection) => ({
+  id: c.id,
+  type: c.type,
+  name: c.name,
+  domains: c.domains,
+  jit: c.jit,
+  defaultRoles: c.defaultRoles,
+  ...(c.type === 'oidc'
+    ? { issuer: c.oidc.issuer, clientId: c.oidc.clientId, scopes: c.oidc.scopes }
+    : { idpEntityId: c.saml.entityId, ssoUrl: c.saml.ssoUrl, certificates: c.saml.certificates.length }),
+  createdAt: new Date(c.createdAt).toISOString(),
+  updatedAt: new Date(c.updatedAt).toISOString(),
+});
+
+export function toConnection(row: ConnectionRow): Connection {
+  const base: ConnectionBase = {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    domains: JSON.parse(row.domains) as string[],
+    jit: row.jit === 1,
+    defaultRoles: JSON.parse(row.default_roles) as string[],
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+  const settings = JSON.parse(row.settings) as Record<string, unknown>;
+  return row.type === 'oidc'
+    ? { ...base, type: 'oidc', oidc: settings as unknown as OidcSettings }
+    : { ...base, type: 'saml', saml: settings as unknown as IdpSettings };
+}
+
+function toRow(c: Connection, sealedSecret: string | null): ConnectionRow {
+  return {
+    id: c.id,
+    org_id: c.orgId,
+    type: c.type,
+    name: c.name,
+    domains: JSON.stringify(c.domains),
+    jit: c.jit ? 1 : 0,
+    default_roles: JSON.stringify(c.defaultRoles),
+    settings: JSON.stringify(c.type === 'oidc' ? c.oidc : c.saml),
+    sealed_secret: sealedSecret,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+/** An https URL, or http on loopback (a provider on this machine, in development and tests). */
+function checkUpstreamUrl(field: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return failApi('invalid_request', `${field}: must be an absolute URL`);
+  }
+  const ok = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (!ok) failApi('invalid_request', `${field}: must be an https URL`);
+  if (url.hash !== '' || url.username !== '' || url.password !== '')
+    failApi('invalid_request', `${field}: must have no fragment and no credentials`);
+  return value;
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
+
+function checkDomains(domains: string[]): string[] {
+  const out = [...new Set(domains.map((d) => d.trim().toLowerCase()))];
+  for (const d of out)
+    if (!DOMAIN.test(d)) failApi('invalid_request', `domains: "${d}" is not a domain name`);
+  return out;
+}
+
+/** A PEM certificate or its base64 body, checked to parse; kept as the base64 body. */
+function checkCertificate(value: string): string {
+  const body = value.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  try {
+    new X509Certificate(Buffer.from(body, 'base64'));
+  } catch {
+    failApi('invalid_request', 'certificate: not an X.509 certificate (PEM or base64 DER)');
+  }
+  return body;
+}
+
+function samlSettings(input: {
+  metadataXml?: string | undefined;
+  entityId?: string | undefined;
+  ssoUrl?: string | undefined;
+  certificate?: string | undefined;
+}): IdpSettings {
+  if (input.metadataXml !== undefined) {
+    const read = readIdpMetadata(input.metadataXml);
+    checkUpstreamUrl('metadata_xml', read.ssoUrl);
+    read.certificates.forEach(checkCertificate);
+    return read;
+  }
+  if (!input.entityId || !input.ssoUrl || !input.certificate)
+    failApi(
+      'invalid_request',
+      'a SAML connection needs metadata_xml, or idp_entity_id, sso_url and certificate',
+    );
+  return {
+    entityId: input.entityId as string,
+    ssoUrl: checkUpstreamUrl('sso_url', input.ssoUrl as string),
+    certificates: [checkCertificate(input.certificate as string)],
+  };
+}
+
+/** No two connections of an org may claim one domain: discovery must have one answer. */
+async function refuseClaimedDomains(trx: Db, org: Org, domains: string[], self: string | null) {
+  for (const other of (await listRows(trx, org.id)).map(toConnection)) {
+    if (other.id === self) continue;
+    const taken = domains.find((d) => other.domains.includes(d));
+    if (taken) fail('conflict', `domains: ${taken} is claimed by connection ${other.id}`);
+  }
+}
+
+/** Creates a connection with its `connection.created` entry; the secret is sealed, never returned. */
+export async function createConnection(
+  deps: Deps,
+  org: Org,
+  input: NewConnection,
+  actor: Actor,
+): Promise<Connection> {
+  const now = clock.now();
+  const base: ConnectionBase = {
+    id: newResourceId('connection'),
+    orgId: org.id,
+    name: input.name.trim(),
+    domains: checkDomains(input.domains ?? []),
+    jit: input.jit ?? false,
+    defaultRoles: [...new Set(input.defaultRoles ?? [])],
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (base.name === '') failApi('invalid_request', 'name: must not be empty');
+  let connection: Connection;
+  let sealed: string | null = null;
+  if (input.type === 'oidc') {
+    connection = {
+      ...base,
+      type: 'oidc',
+      oidc: {
+        issuer: checkUpstreamUrl('issuer', input.issuer),
+        clientId: input.clientId,
+        scopes: [...new Set(['openid', ...(input.scopes ?? DEFAULT_OIDC_SCOPES)])],
+      },
+    };
+    sealed = deps.sealer.seal(input.clientSecret);
+  } else {
+    connection = { ...base, type: 'saml', saml: samlSettings(input) };
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await requireDefaultRoles(trx, org, connection.defaultRoles);
+    await refuseClaimedDomains(trx, org, connection.domains, null);
+    await insertConnection(trx, toRow(connection, sealed));
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'connection',
+      verb: 'created',
+      actor,
+      at: now,
+      data: connectionSnapshot(connection),
+    });
+  });
+  return connection;
+}
+
+export async function listConnections(deps: Pick<Deps, 'db'>, org: Org): Promise<Connection[]> {
+  return (await listRows(deps.db, org.id)).map(toConnection);
+}
+
+/** One page of the org's connections, oldest first, and how many it has. */
+export async function pageOfConnections(
+  deps: Pick<Deps, 'db'>,
+  org: Org,
+  q: { page: number; perPage: number },
+): Promise<{ entries: Connection[]; total: number }> {
+  const { rows, total } = await pageConnections(deps.db, org.id, {
+    offset: q.page * q.perPage,
+    limit: q.perPage,
+  });
+  return { entries: rows.map(toConnection), total };
+}
+
+/** The org's connection `id`, or 404. */
+export async function requireConnection(deps: Pick<Deps, 'db'>, org: Org, id: string): Promise<Connection> {
+  if (!isIdOf('connection', id)) fail('not_found', 'no such connection');
+  const row = (await findConnection(deps.db, org.id, id)) ?? fail('not_found', 'no such connection');
+  return toConnection(row);
+}
+
+/** The OIDC client secret of a connection, opened to talk to its provider. */
+export async function connectionSecret(deps: Deps, org: Org, id: string): Promise<string> {
+  const row = (await findConnection(deps.db, org.id, id)) ?? fail('not_found', 'no such connection');
+  return row.sealed_secret === null ? '' : deps.sealer.open(row.sealed_secret);
+}
+
+/** Updates a connection (its type stays) with `connection.updated`; a new secret replaces the old. */
+export async function updateConnection(
+  deps: Deps,
+  org: Org,
+  id: string,
+  changes: ConnectionChanges,
+  actor: Actor,
+): Promise<Connection> {
+  if (!isIdOf('connection', id)) fail('not_found', 'no such connection');
+  return deps.db.transaction().execute(async (trx) => {
+    const row = (await findConnection(trx, org.id, id)) ?? fail('not_found', 'no such connection');
+    const before = toConnection(row);
+    const common = {
+      name: changes.name === undefined ? before.name : changes.name.trim(),
+      domains: changes.domains === undefined ? before.domains : checkDomains(changes.domains),
+      jit: changes.jit ?? before.jit,
+      // Checked when given: a role deleted since is skipped when roles are granted (default-roles.ts).
+      defaultRoles:
+        changes.defaultRoles === undefined
+          ? before.defaultRoles
+          : await requireDefaultRoles(trx, org, changes.defaultRoles),
+      updatedAt: Math.max(clock.now(), before.updatedAt + 1),
+    };
+    if (common.name === '') failApi('invalid_request', 'name: must not be empty');
+    const foreign =
+      before.type === 'oidc'
+        ? [changes.metadataXml, changes.entityId, changes.ssoUrl, changes.certificate]
+        : [changes.issuer, changes.clientId, changes.clientSecret, changes.scopes];
+    if (foreign.some((v) => v !== undefined))
+      failApi('invalid_request', `a field of the other type was given: this is a ${before.type} connection`);
+    let sealed = row.sealed_secret;
+    let after: Connection;
+    if (before.type === 'oidc') {
+      after = {
+        ...before,
+        ...common,
+        oidc: {
+          issuer:
+            changes.issuer === undefined ? before.oidc.issuer : checkUpstreamUrl('issuer', changes.issuer),
+          clientId: changes.clientId ?? before.oidc.clientId,
+          scopes:
+            changes.scopes === undefined ? before.oidc.scopes : [...new Set(['openid', ...changes.scopes])],
+        },
+      };
+      if (changes.clientSecret !== undefined) sealed = deps.sealer.seal(changes.clientSecret);
+    } else {
+      const replaced =
+        changes.metadataXml !== undefined ||
+        changes.entityId !== undefined ||
+        changes.ssoUrl !== undefined ||
+        changes.certificate !== undefined;
+      const saml = replaced
+        ? changes.metadataXml !== undefined
+          ? samlSettings(changes)
+          : samlSettings({
+              entityId: changes.entityId ?? before.saml.entityId,
+              ssoUrl: changes.ssoUrl ?? before.saml.ssoUrl,
+              certificate: changes.certificate ?? before.saml.certificates[0],
+            })
+        : before.saml;
+      after = { ...before, ...common, saml };
+    }
+    await refuseClaimedDomains(trx, org, after.domains, id);
+    await updateConnectionRow(trx, toRow(after, sealed));
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'connection',
+      verb: 'updated',
+      actor,
+      at: after.updatedAt,
+      data: connectionSnapshot(after),
+      previous: connectionSnapshot(before),
+    });
+    return after;
+  });
+}
+
+/** Deletes a connection with `connection.deleted`; its users stay, unlinked. */
+export async function deleteConnection(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+  const connection = await requireConnection(deps, org, id);
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await deleteConnectionRow(trx, org.id, id))) fail('not_found', 'no such connection');
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'connection',
+      verb: 'deleted',
+      actor,
+      data: connectionSnapshot(connection),
+    });
+  });
+}
+
+/** The connection claiming the domain of `email`, or null (email-domain discovery). */
+export async function connectionForEmail(
+  deps: Pick<Deps, 'db'>,
+  org: Org,
+  email: string,
+): Promise<Connection | null> {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return null;
+  const domain = email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase();
+  if (domain === '') return null;
+  return (await listConnections(deps, org)).find((c) => c.domains.includes(domain)) ?? null;
+}
+
+/** Whether the connection claims the domain of `email`. */
+export function claimsEmail(c: Connection, email: string): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return c.domains.includes(domain);
+}

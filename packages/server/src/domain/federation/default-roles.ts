@@ -1,0 +1,42 @@
+import type { Db } from '../../storage/db.js';
+import { findRoles, setUserRoles } from '../../storage/repos/roles.js';
+import { recordAudit } from '../audit/audit.js';
+import { userSnapshot } from '../audit/snapshots.js';
+import { failApi } from '../errors.js';
+import { type Org, SYSTEM, type User } from '../types.js';
+
+/**
+ * A connection's `default_roles` (DESIGN §17): end-user roles of the org given to a user the
+ * connection creates on first sign-in (`jit`). Linking a user who already exists changes nothing
+ * about their roles: those are the owners' to set.
+ */
+
+/** In `trx`: every id is a role of the org now (400 naming the first that is not); the ids, distinct. */
+export async function requireDefaultRoles(trx: Db, org: Org, ids: readonly string[]): Promise<string[]> {
+  const wanted = [...new Set(ids)];
+  const found = await findRoles(trx, org.id, wanted);
+  const unknown = wanted.find((id) => !found.some((r) => r.id === id));
+  if (unknown !== undefined)
+    failApi('invalid_request', `default_roles: "${unknown}" is not a role of this organization`);
+  return wanted;
+}
+
+/**
+ * In `trx`, for a user the connection just created: its default roles (a role deleted since the
+ * connection was saved is skipped), audited as `user.updated` like setting a user's roles.
+ */
+export async function grantDefaultRoles(trx: Db, org: Org, roleIds: readonly string[], user: User) {
+  const roles = (await findRoles(trx, org.id, roleIds)).map((r) => r.id).sort();
+  if (roles.length === 0) return;
+  await setUserRoles(trx, user.id, roles, user.createdAt);
+  const snapshot = userSnapshot(user);
+  await recordAudit(trx, {
+    orgId: org.id,
+    entity: 'user',
+    verb: 'updated',
+    actor: SYSTEM,
+    at: user.createdAt,
+    data: { ...snapshot, roles },
+    previous: { ...snapshot, roles: [] },
+  });
+}

@@ -1,0 +1,108 @@
+import { findFederatedUserId, insertFederatedIdentity } from '../../storage/repos/connections.js';
+import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { insertUserWithTenant, prepareUser } from '../directory/users.js';
+import { type Org, SYSTEM, type User } from '../types.js';
+import { type Connection, claimsEmail } from './connections.js';
+import { grantDefaultRoles } from './default-roles.js';
+import { refuse } from './refusal.js';
+import type { UpstreamIdentity } from './upstream-identity.js';
+
+/**
+ * Who a person signing in through a connection is here (DESIGN §17):
+ * 1. the user linked to (connection, subject), if any;
+ * 2. else a user of the org with the same address, linked now, only when the connection claims
+ *    the address's domain and the upstream vouches for the address (never a takeover through an
+ *    upstream that lets people type any address); their roles stay as they are;
+ * 3. else, with `jit`, a new user (no password) holding the connection's default roles, linked;
+ * 4. else refused: no account here.
+ */
+export async function federatedUser(
+  deps: Deps,
+  org: Org,
+  c: Connection,
+  identity: UpstreamIdentity,
+): Promise<User> {
+  const linkedId = await findFederatedUserId(deps.db, c.id, identity.subject);
+  if (linkedId !== null) {
+    const user = await findUserById(deps.db, linkedId);
+    if (user && user.orgId === org.id) return usable(user);
+  }
+  const email =
+    identity.email ?? refuse(`${c.name} did not share your email address, so you cannot sign in here.`, 403);
+  const existing = await findUserByEmail(deps.db, org.id, email);
+  if (existing) {
+    if (!claimsEmail(c, email) || !identity.emailVerified) {
+      return refuse(
+        `An account for ${email} exists here but is not linked to ${c.name}. Sign in with your password instead.`,
+        403,
+      );
+    }
+    await link(deps, c, identity.subject, existing.id);
+    return usable(existing);
+  }
+  if (!c.jit) {
+    return refuse(
+      `There is no account for ${email} in ${org.name}. Ask an administrator of ${org.name} to add you.`,
+      403,
+    );
+  }
+  return createFederatedUser(deps, org, c, { ...identity, email });
+}
+
+function usable(user: User): User {
+  if (user.disabled) refuse('This account is disabled. Ask an administrator of the organization.', 403);
+  return user;
+}
+
+async function link(deps: Deps, c: Connection, subject: string, userId: string) {
+  const linked = await insertFederatedIdentity(deps.db, {
+    connection_id: c.id,
+    subject,
+    user_id: userId,
+    created_at: clock.now(),
+  });
+  if (!linked) refuse('This sign-in was completed in another window. Start again.');
+}
+
+/**
+ * The user made on first sign-in (`jit`), with their personal tenant and the connection's default
+ * roles, linked, in one transaction.
+ */
+async function createFederatedUser(
+  deps: Deps,
+  org: Org,
+  c: Connection,
+  identity: UpstreamIdentity & { email: string },
+): Promise<User> {
+  let prepared: Awaited<ReturnType<typeof prepareUser>>;
+  try {
+    prepared = await prepareUser({ email: identity.email, password: null });
+  } catch {
+    return refuse(`${c.name} gave an address this service cannot use (${identity.email}).`, 403);
+  }
+  const names = await prepareUser({
+    email: identity.email,
+    password: null,
+    firstName: identity.firstName,
+    lastName: identity.lastName,
+  }).catch(() => prepared);
+  return deps.db.transaction().execute(async (trx) => {
+    const { user } = await insertUserWithTenant(
+      trx,
+      org.id,
+      { ...names, input: { ...names.input, provider: c.type, emailVerified: identity.emailVerified } },
+      SYSTEM,
+    );
+    const linked = await insertFederatedIdentity(trx, {
+      connection_id: c.id,
+      subject: identity.subject,
+      user_id: user.id,
+      created_at: user.createdAt,
+    });
+    if (!linked) refuse('This sign-in was completed in another window. Start again.');
+    await grantDefaultRoles(trx, org, c.defaultRoles, user);
+    return user;
+  });
+}

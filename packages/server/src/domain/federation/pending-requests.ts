@@ -1,0 +1,154 @@
+import { newSecret, secretMatches, sha256 } from '../../crypto/random.js';
+import {
+  consumeFederationRequest,
+  findFederationRequest,
+  insertFederationRequest,
+  purgeFederationRequests,
+} from '../../storage/repos/connections.js';
+import { clock } from '../clock.js';
+import type { Deps } from '../context.js';
+import { purgeAtMostEveryMinute } from '../purge-schedule.js';
+import { refuse } from './refusal.js';
+import type { UpstreamIdentity } from './upstream-identity.js';
+
+/** A sign-in sent upstream has this long to come back. */
+export const FEDERATION_REQUEST_TTL_MS = 10 * 60 * 1000;
+
+/** A verified SAML answer waits this long for its browser to come back for it (saml-upstream.ts). */
+export const FEDERATED_ANSWER_TTL_MS = 2 * 60 * 1000;
+
+/** What a sign-in sent upstream keeps until its answer: sealed at rest. */
+export interface PendingFederation {
+  /** The authorization request (`req`) to go on with, if any. */
+  requestId: string | null;
+  /** OIDC: the PKCE verifier and the nonce. */
+  verifier?: string;
+  nonce?: string;
+  /** SHA-256 of the browser-binding cookie of the browser that started the sign-in. */
+  browser?: string;
+  /** A verified answer waiting for that browser (SAML): who the upstream vouched for. */
+  identity?: UpstreamIdentity;
+}
+
+/** Where an answer's one-time id is kept: apart from the states and request ids sent upstream. */
+const answerKey = (answerId: string) => `answer:${answerId}`;
+
+/** Remembers a sign-in sent upstream under `key` (the OIDC state or the SAML request id). */
+export async function rememberFederation(
+  deps: Deps,
+  connectionId: string,
+  key: string,
+  pending: PendingFederation,
+  ttlMs = FEDERATION_REQUEST_TTL_MS,
+): Promise<void> {
+  const now = clock.now();
+  await purgeAtMostEveryMinute(deps.db, 'federation_requests', now, () =>
+    purgeFederationRequests(deps.db, now),
+  );
+  await insertFederationRequest(deps.db, {
+    key_hash: sha256(key),
+    connection_id: connectionId,
+    request_id: pending.requestId,
+    sealed_data: deps.sealer.seal(JSON.stringify(pending)),
+    created_at: now,
+    expires_at: now + ttlMs,
+  });
+}
+
+const open = (deps: Deps, sealed: string) => JSON.parse(deps.sealer.open(sealed)) as PendingFederation;
+
+/** The live sign-in under `key`, used up (single use); null when unknown, used or expired. */
+export async function takeFederation(
+  deps: Deps,
+  connectionId: string,
+  key: string,
+): Promise<PendingFederation | null> {
+  const row = await consumeFederationRequest(deps.db, connectionId, sha256(key), clock.now());
+  return row === null ? null : open(deps, row.sealed_data);
+}
+
+/** The live sign-in under `key` and when it was sent, left in place; null when unknown or expired. */
+export async function peekFederation(
+  deps: Deps,
+  connectionId: string,
+  key: string,
+): Promise<{ pending: PendingFederation; createdAt: number } | null> {
+  const row = await findFederationRequest(deps.db, connectionId, sha256(key), clock.now());
+  return row === null ? null : { pending: open(deps, row.sealed_data), createdAt: Number(row.created_at) };
+}
+
+/** A new value for a browser-binding cookie (http/sign-in/federation-binding.ts): 32 random bytes. */
+export const newBrowserBinding = (): string => newSecret('');
+
+/** Whether a cookie's value has the shape of a browser binding. */
+export const isBrowserBinding = (value: string): boolean => /^[A-Za-z0-9_-]{43}$/.test(value);
+
+/** The hash kept of a browser-binding cookie's value. */
+export const browserBindingHash = (binding: string): string => sha256(binding);
+
+/** Whether `binding` (the cookie this request carries, if any) is the one `pending` was bound to. */
+const sameBrowser = (pending: PendingFederation, binding: string | null): boolean =>
+  binding !== null && pending.browser !== undefined && secretMatches(binding, pending.browser);
+
+export const EXPIRED_SIGN_IN = 'This sign-in link has expired or was already used. Start again.';
+export const OTHER_BROWSER =
+  'This sign-in was started in another browser, or this browser did not keep its cookie. Sign in again here.';
+
+/**
+ * The live record under `key`, used up only when this browser is the one that started the
+ * sign-in: the one-time DELETE then decides, so two deliveries cannot both go on. A record
+ * delivered to another browser (or one without the cookie) is refused and left in place for the
+ * browser it belongs to, until it expires.
+ */
+async function takeBound(
+  deps: Deps,
+  connectionId: string,
+  key: string,
+  binding: string | null,
+): Promise<PendingFederation> {
+  const found = await peekFederation(deps, connectionId, key);
+  if (found === null) return refuse(EXPIRED_SIGN_IN);
+  if (!sameBrowser(found.pending, binding)) return refuse(OTHER_BROWSER);
+  return (await takeFederation(deps, connectionId, key)) ?? refuse(EXPIRED_SIGN_IN);
+}
+
+/** OIDC: the sign-in sent upstream under `state`, if this browser started it (else refused). */
+export async function takeBoundFederation(
+  deps: Deps,
+  connectionId: string,
+  state: string,
+  binding: string | null,
+): Promise<PendingFederation> {
+  const pending = await takeBound(deps, connectionId, state, binding);
+  return pending.identity === undefined ? pending : refuse(EXPIRED_SIGN_IN);
+}
+
+/**
+ * Keeps a verified answer for the browser that started the sign-in, under a new one-time id (the
+ * only thing handed to the browser that delivered the answer); short lived.
+ */
+export async function holdFederatedAnswer(
+  deps: Deps,
+  connectionId: string,
+  answer: { identity: UpstreamIdentity; requestId: string | null; browser: string | undefined },
+): Promise<string> {
+  const answerId = newSecret('');
+  const held: PendingFederation = { requestId: answer.requestId, identity: answer.identity };
+  if (answer.browser !== undefined) held.browser = answer.browser;
+  await rememberFederation(deps, connectionId, answerKey(answerId), held, FEDERATED_ANSWER_TTL_MS);
+  return answerId;
+}
+
+/** The answer held under `answerId`, used up, if this browser started its sign-in (else refused). */
+export async function takeFederatedAnswer(
+  deps: Deps,
+  connectionId: string,
+  answerId: string,
+  binding: string | null,
+): Promise<{ identity: UpstreamIdentity; requestId: string | null }> {
+  if (answerId === '') return refuse(EXPIRED_SIGN_IN);
+  const held = await takeBound(deps, connectionId, answerKey(answerId), binding);
+  return held.identity === undefined
+    ? refuse(EXPIRED_SIGN_IN)
+    : { identity: held.identity, requestId: held.requestId };
+}

@@ -1,0 +1,18 @@
+/**
+ * A federated sign-in that cannot go on: the upstream is away or answered something this service
+ * does not accept, or the person may not sign in here. `message` is shown to the person on the
+ * login page (never a secret, never the upstream's raw answer); `status` is the page's.
+ */
+export class FederationRefused extends Error {
+  override name = 'FederationRefused';
+  constructor(
+    message: string,
+    readonly status: 400 | 403 | 502,
+  ) {
+    super(message);
+  }
+}
+
+export const refuse = (message: string, status: 400 | 403 | 502 = 400): never => {
+  throw new FederationRefused(message, status);
+};

@@ -1,0 +1,224 @@
+import type { z } from 'zod';
+import type { Deps } from '../../domain/context.js';
+import {
+  type Connection,
+  connectionUrls,
+  createConnection,
+  deleteConnection,
+  pageOfConnections,
+  requireConnection,
+  updateConnection,
+} from '../../domain/federation/connections.js';
+import type { Org } from '../../domain/types.js';
+import {
+  ConnectionList,
+  ConnectionRecord,
+  ConnectionsQuery,
+  CreateConnectionBody,
+  UpdateConnectionBody,
+} from './connections-schemas.js';
+import { endpoint } from './endpoint.js';
+import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
+
+function view(deps: Deps, org: Org, c: Connection): z.output<typeof ConnectionRecord> {
+  const urls = connectionUrls(deps, org, c);
+  return {
+    id: c.id,
+    type: c.type,
+    name: c.name,
+    domains: c.domains,
+    jit: c.jit,
+    default_roles: c.defaultRoles,
+    ...(c.type === 'oidc'
+      ? {
+          oidc: { issuer: c.oidc.issuer, client_id: c.oidc.clientId, scopes: c.oidc.scopes },
+          callback_url: urls.callbackUrl as string,
+        }
+      : {
+          saml: { idp_entity_id: c.saml.entityId, sso_url: c.saml.ssoUrl, certificates: c.saml.certificates },
+          acs_url: urls.acsUrl as string,
+          sp_entity_id: urls.spEntityId as string,
+          sp_metadata_url: urls.metadataUrl as string,
+        }),
+    created_at: new Date(c.createdAt).toISOString(),
+    updated_at: new Date(c.updatedAt).toISOString(),
+  };
+}
+
+const ITEM = { ...ORG, id: 'the connection id (`con_…`)' } as const;
+const notFound = apiError('`not_found`: no such org or connection in it, or the token cannot manage it');
+const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
+const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+
+/**
+ * An org's enterprise sign-in connections, OIDC and SAML (DESIGN §17; owners only): create (the
+ * OIDC client secret is taken here and never shown again), list, read, update, delete. Every
+ * change is audited.
+ */
+export const CONNECTION_ENDPOINTS = [
+  endpoint(
+    {
+      ...write,
+      method: 'post',
+      path: '/organizations/:org/connections',
+      operationId: 'createConnection',
+      summary: 'Add an enterprise sign-in connection (OIDC or SAML)',
+      description:
+        'OIDC: `issuer` (found by discovery), `client_id`, `client_secret` (stored sealed, never shown ' +
+        'again), `scopes`. SAML: `metadata_xml`, or `idp_entity_id` + `sso_url` + `certificate`. ' +
+        'The answer carries the URLs to give the provider (callback, or ACS and SP metadata).',
+      params: ORG,
+      body: { contentType: 'application/json', schema: CreateConnectionBody, errors: 'invalid_request' },
+      responses: {
+        201: { description: 'created (never the secret)', schema: ConnectionRecord },
+        400: apiError('`invalid_request`: an unknown field, or a value failing validation'),
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+        409: apiError('`conflict`: another connection of the org claims one of the domains'),
+      },
+    },
+    async ({ deps, caller: { org, actor }, body: b, reply }) => {
+      const common = { name: b.name, domains: b.domains, jit: b.jit, defaultRoles: b.default_roles };
+      const c = await createConnection(
+        deps,
+        org,
+        b.type === 'oidc'
+          ? {
+              ...common,
+              type: 'oidc',
+              issuer: b.issuer,
+              clientId: b.client_id,
+              clientSecret: b.client_secret,
+              scopes: b.scopes,
+            }
+          : {
+              ...common,
+              type: 'saml',
+              metadataXml: b.metadata_xml,
+              entityId: b.idp_entity_id,
+              ssoUrl: b.sso_url,
+              certificate: b.certificate,
+            },
+        actor,
+      );
+      return reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(view(deps, org, c));
+    },
+  ),
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/connections',
+      operationId: 'listConnections',
+      summary: 'List the org’s connections (never their secrets)',
+      params: ORG,
+      query: ConnectionsQuery,
+      responses: {
+        200: {
+          description: 'oldest first; more pages in the `Link` header',
+          schema: ConnectionList,
+          headers: { link: 'RFC 8288 first/prev/next/last page URLs, when there is more than one page' },
+        },
+        400: apiError('`invalid_query`: an unknown or repeated parameter, or a value out of range'),
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+      },
+    },
+    async ({ deps, caller: { org }, query, page }) => {
+      const list = await pageOfConnections(deps, org, { page: query.page, perPage: query.per_page });
+      return page(
+        list.entries.map((c) => view(deps, org, c)),
+        list.total,
+      );
+    },
+  ),
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/connections/:id',
+      operationId: 'getConnection',
+      summary: 'One connection (never its secret)',
+      params: ITEM,
+      responses: {
+        200: { description: 'the connection', schema: ConnectionRecord },
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+      },
+    },
+    async ({ deps, caller: { org }, params, reply }) => {
+      const c = await requireConnection(deps, org, params.id);
+      return reply.header('cache-control', 'no-store').send(view(deps, org, c));
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'patch',
+      path: '/organizations/:org/connections/:id',
+      operationId: 'updateConnection',
+      summary: 'Change a connection; absent fields keep their value, a new `client_secret` replaces the old',
+      params: ITEM,
+      body: { contentType: 'application/json', schema: UpdateConnectionBody, errors: 'invalid_request' },
+      responses: {
+        200: { description: 'the connection as updated', schema: ConnectionRecord },
+        400: apiError(
+          '`invalid_request`: an unknown field, a field of the other type, or a value failing validation',
+        ),
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+        409: apiError('`conflict`: another connection of the org claims one of the domains'),
+      },
+    },
+    async ({ deps, caller: { org, actor }, params, body: b, reply }) => {
+      const c = await updateConnection(
+        deps,
+        org,
+        params.id,
+        {
+          name: b.name,
+          domains: b.domains,
+          jit: b.jit,
+          defaultRoles: b.default_roles,
+          issuer: b.issuer,
+          clientId: b.client_id,
+          clientSecret: b.client_secret,
+          scopes: b.scopes,
+          metadataXml: b.metadata_xml,
+          entityId: b.idp_entity_id,
+          ssoUrl: b.sso_url,
+          certificate: b.certificate,
+        },
+        actor,
+      );
+      return reply.header('cache-control', 'no-store').send(view(deps, org, c));
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'delete',
+      path: '/organizations/:org/connections/:id',
+      operationId: 'deleteConnection',
+      summary: 'Delete a connection; its users stay, and sign in otherwise',
+      params: ITEM,
+      responses: {
+        204: { description: 'deleted; no body' },
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+      },
+    },
+    async ({ deps, caller: { org, actor }, params, reply }) => {
+      await deleteConnection(deps, org, params.id, actor);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  ),
+];

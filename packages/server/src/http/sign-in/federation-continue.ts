@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { html, type SafeHtml } from './html.js';
+
+/**
+ * The SAML continue page (DESIGN §17): the IdP's page posts its answer to the ACS cross-site, so
+ * the browser sends no SameSite cookie with it and the ACS cannot tell whose browser it is. The
+ * ACS keeps the verified answer under a one-time id and answers this page of the org's own
+ * origin, whose form posts that id to /sso/{con}/continue: a same-site request, which carries the
+ * browser-binding cookie (federation-binding.ts). The hosted pages' CSP runs no inline script, so
+ * the form is submitted by /sso/continue.js (`script-src 'self'`); without JavaScript the person
+ * presses Continue.
+ */
+export const CONTINUE_SCRIPT_PATH = '/sso/continue.js';
+
+const FORM_ID = 'federation-continue';
+const SCRIPT = `(function () {
+  'use strict';
+  var form = document.getElementById('${FORM_ID}');
+  if (form) form.submit();
+})();
+`;
+
+export function continueView(action: string, answerId: string): SafeHtml {
+  return html`<h1>Signing you in…</h1>
+<form method="post" action="${action}" id="${FORM_ID}">
+<input type="hidden" name="answer" value="${answerId}">
+<noscript><button type="submit">Continue</button></noscript>
+</form>
+<script src="${CONTINUE_SCRIPT_PATH}"></script>`;
+}
+
+/** The continue page's script, the same for every org host. */
+export function continueScriptRoute(app: FastifyInstance) {
+  app.get(CONTINUE_SCRIPT_PATH, async (_request, reply) =>
+    reply
+      .headers({
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=86400',
+        'cross-origin-resource-policy': 'same-origin',
+      })
+      .send(SCRIPT),
+  );
+}

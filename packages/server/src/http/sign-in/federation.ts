@@ -1,0 +1,174 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Connection, requireConnection } from '../../domain/federation/connections.js';
+import { federatedUser } from '../../domain/federation/federated-users.js';
+import { finishOidcSignIn, startOidcSignIn } from '../../domain/federation/oidc-upstream.js';
+import { holdFederatedAnswer, takeFederatedAnswer } from '../../domain/federation/pending-requests.js';
+import { FederationRefused } from '../../domain/federation/refusal.js';
+import { finishSamlSignIn, spMetadata, startSamlSignIn } from '../../domain/federation/saml-upstream.js';
+import type { UpstreamIdentity } from '../../domain/federation/upstream-identity.js';
+import { loadAuthorizationRequest } from '../../domain/sign-in/authorization-requests.js';
+import { FEDERATED_SIGN_IN } from '../../domain/sign-in/browser-sessions.js';
+import type { Org } from '../../domain/types.js';
+import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
+import { bindBrowser, boundBrowser } from './federation-binding.js';
+import { continueView } from './federation-continue.js';
+import { formTargets, optionalRequest } from './flow.js';
+import { renderLogin } from './login.js';
+import { sendPage } from './respond.js';
+import { completeSignIn } from './session-start.js';
+
+/**
+ * Enterprise sign-in on the hosted pages (DESIGN §17): a button per connection on the login page,
+ * email-domain discovery, the way out to the upstream and the way back (OIDC callback, SAML ACS
+ * and its continue step), and each SAML connection's SP metadata. Whatever goes wrong upstream
+ * ends on the login page with the reason, never an error page of the server. The way back goes on
+ * only in the browser that went out (federation-binding.ts).
+ */
+
+async function showRefusal(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  requestId: string | null,
+  error: unknown,
+) {
+  if (!(error instanceof FederationRefused)) throw error;
+  const pending = requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, requestId);
+  return renderLogin(
+    ctx,
+    org,
+    request,
+    reply,
+    pending,
+    { email: '', error: error.message },
+    { status: error.status },
+  );
+}
+
+/** Signs the person in as the user the upstream vouched for, and goes on with the request. */
+async function signInFederated(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  c: Connection,
+  answer: { identity: UpstreamIdentity; requestId: string | null },
+) {
+  const user = await federatedUser(ctx.deps, org, c, answer.identity);
+  const pending =
+    answer.requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, answer.requestId);
+  return completeSignIn(ctx, org, request, reply, user, pending, {
+    ...FEDERATED_SIGN_IN,
+    audit: { connectionId: c.id, connectionType: c.type },
+  });
+}
+
+const notSaml = () => new FederationRefused('This connection does not use SAML.', 400);
+
+export function federationPages(app: FastifyInstance, ctx: PageContext) {
+  app.get<{ Params: { con: string } }>(
+    '/sso/:con/start',
+    pageRoute(ctx, async (org, request, reply) => {
+      const { con } = request.params as { con: string };
+      const c = await requireConnection(ctx.deps, org, con);
+      const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
+      const requestId = pending?.request.id ?? null;
+      try {
+        const binding = bindBrowser(ctx, request, reply);
+        const loginHint = queryValue(request, 'login_hint') ?? null;
+        const url =
+          c.type === 'oidc'
+            ? await startOidcSignIn(ctx.deps, org, c, { requestId, loginHint, binding })
+            : await startSamlSignIn(ctx.deps, org, c, { requestId, binding });
+        return reply.header('cache-control', 'no-store').redirect(url, 303);
+      } catch (error) {
+        return showRefusal(ctx, org, request, reply, requestId, error);
+      }
+    }),
+  );
+
+  app.get<{ Params: { con: string } }>(
+    '/sso/:con/callback',
+    pageRoute(ctx, async (org, request, reply) => {
+      const { con } = request.params as { con: string };
+      const c = await requireConnection(ctx.deps, org, con);
+      if (c.type !== 'oidc')
+        return showRefusal(
+          ctx,
+          org,
+          request,
+          reply,
+          null,
+          new FederationRefused('This connection does not use OpenID Connect.', 400),
+        );
+      const query = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
+      let answer: Awaited<ReturnType<typeof finishOidcSignIn>> | null = null;
+      try {
+        answer = await finishOidcSignIn(ctx.deps, org, c, query, boundBrowser(ctx, request));
+        return await signInFederated(ctx, org, request, reply, c, answer);
+      } catch (error) {
+        return showRefusal(ctx, org, request, reply, answer?.requestId ?? null, error);
+      }
+    }),
+  );
+
+  /**
+   * The IdP's answer, posted cross-site (no SameSite cookie comes with it): verified here, then
+   * kept for the browser that started the sign-in, which the continue page sends on to
+   * /sso/{con}/continue with its cookies.
+   */
+  app.post<{ Params: { con: string } }>(
+    '/saml/:con/acs',
+    pageRoute(ctx, async (org, request, reply) => {
+      const { con } = request.params as { con: string };
+      const c = await requireConnection(ctx.deps, org, con);
+      if (c.type !== 'saml') return showRefusal(ctx, org, request, reply, null, notSaml());
+      const form = formOf(request);
+      try {
+        const answer = await finishSamlSignIn(ctx.deps, org, c, field(form, 'SAMLResponse'));
+        const answerId = await holdFederatedAnswer(ctx.deps, c.id, answer);
+        const pending =
+          answer.requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, answer.requestId);
+        const action = pageLink(ctx, request, `/sso/${c.id}/continue`, {});
+        return sendPage(reply, org.name, 'Signing you in', continueView(action, answerId), {
+          scripts: true,
+          formTargets: formTargets(pending),
+        });
+      } catch (error) {
+        return showRefusal(ctx, org, request, reply, null, error);
+      }
+    }),
+  );
+
+  /** The continue page's POST: same-site, so the binding cookie decides whose answer it is. */
+  app.post<{ Params: { con: string } }>(
+    '/sso/:con/continue',
+    pageRoute(ctx, async (org, request, reply) => {
+      const { con } = request.params as { con: string };
+      const c = await requireConnection(ctx.deps, org, con);
+      if (c.type !== 'saml') return showRefusal(ctx, org, request, reply, null, notSaml());
+      const form = formOf(request);
+      let answer: Awaited<ReturnType<typeof takeFederatedAnswer>> | null = null;
+      try {
+        answer = await takeFederatedAnswer(ctx.deps, c.id, field(form, 'answer'), boundBrowser(ctx, request));
+        return await signInFederated(ctx, org, request, reply, c, answer);
+      } catch (error) {
+        return showRefusal(ctx, org, request, reply, answer?.requestId ?? null, error);
+      }
+    }),
+  );
+
+  app.get<{ Params: { con: string } }>(
+    '/saml/:con/metadata',
+    pageRoute(ctx, async (org, request, reply) => {
+      const { con } = request.params as { con: string };
+      const c = await requireConnection(ctx.deps, org, con);
+      if (c.type !== 'saml') return reply.code(404).type('text/plain').send('not a SAML connection');
+      return reply
+        .header('content-type', 'application/samlmetadata+xml; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(spMetadata(ctx.deps, org, c));
+    }),
+  );
+}

@@ -1,0 +1,74 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Enterprise sign-in (DESIGN §17). `connections`: an org's upstream identity providers, OIDC or
+ * SAML; `settings` is the JSON of what is not secret (issuer, client id, scopes; or the IdP's
+ * entity id, SSO URL and certificates), `sealed_secret` the OIDC client secret sealed like the
+ * signing keys (null for SAML). `domains` and `default_roles` are JSON arrays.
+ *
+ * `federated_identities` links a person at a connection (its `sub` or NameID) to a user of the
+ * org, once: a second sign-in finds the same user.
+ *
+ * `federation_requests` holds each sign-in sent upstream, as the SHA-256 of its state (OIDC) or
+ * of its AuthnRequest id (SAML, the `InResponseTo` the answer must carry): single use, short
+ * lived, with the PKCE verifier and nonce sealed. `saml_assertion_ids` remembers every accepted
+ * assertion's id until it would have expired anyway, so an assertion is never accepted twice.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('connections')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('oidc', 'saml')`))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('domains', 'text', (c) => c.notNull())
+    .addColumn('jit', 'integer', (c) => c.notNull())
+    .addColumn('default_roles', 'text', (c) => c.notNull())
+    .addColumn('settings', 'text', (c) => c.notNull())
+    .addColumn('sealed_secret', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('connections_org').on('connections').column('org_id').execute();
+  await db.schema
+    .createTable('federated_identities')
+    .addColumn('connection_id', 'text', (c) => c.notNull().references('connections.id').onDelete('cascade'))
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('federated_identities_pk', ['connection_id', 'subject'])
+    .execute();
+  await db.schema
+    .createIndex('federated_identities_user')
+    .on('federated_identities')
+    .column('user_id')
+    .execute();
+  await db.schema
+    .createTable('federation_requests')
+    .addColumn('key_hash', 'text', (c) => c.primaryKey())
+    .addColumn('connection_id', 'text', (c) => c.notNull().references('connections.id').onDelete('cascade'))
+    .addColumn('request_id', 'text')
+    .addColumn('sealed_data', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('federation_requests_expires')
+    .on('federation_requests')
+    .column('expires_at')
+    .execute();
+  await db.schema
+    .createTable('saml_assertion_ids')
+    .addColumn('connection_id', 'text', (c) => c.notNull().references('connections.id').onDelete('cascade'))
+    .addColumn('assertion_id', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('saml_assertion_ids_pk', ['connection_id', 'assertion_id'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('saml_assertion_ids').ifExists().execute();
+  await db.schema.dropTable('federation_requests').ifExists().execute();
+  await db.schema.dropTable('federated_identities').ifExists().execute();
+  await db.schema.dropTable('connections').ifExists().execute();
+}

@@ -1,0 +1,162 @@
+import type { Db } from '../db.js';
+import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
+import { inListOrder, type ListWindow, nearerEnd, readDirection } from './list-window.js';
+
+export type ConnectionRow = ConnectionsTable;
+export type FederationRequestRow = FederationRequestsTable;
+
+export async function insertConnection(db: Db, row: ConnectionRow): Promise<void> {
+  await db.insertInto('connections').values(row).execute();
+}
+
+/** The org's connections, oldest first. */
+export async function listConnections(db: Db, orgId: string): Promise<ConnectionRow[]> {
+  return db
+    .selectFrom('connections')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** One page of the org's connections, oldest first (read from its nearer end), and how many there are. */
+export async function pageConnections(
+  db: Db,
+  orgId: string,
+  window: ListWindow,
+): Promise<{ rows: ConnectionRow[]; total: number }> {
+  const { n } = await db
+    .selectFrom('connections')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  const total = Number(n);
+  const read = nearerEnd(total, window);
+  if (read === null) return { rows: [], total };
+  const direction = readDirection(read);
+  const rows = await db
+    .selectFrom('connections')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
+    .limit(read.limit)
+    .offset(read.offset)
+    .execute();
+  return { rows: inListOrder(read, rows), total };
+}
+
+/** The org's connection with this id, or null (another org's is never found). */
+export async function findConnection(db: Db, orgId: string, id: string): Promise<ConnectionRow | null> {
+  const row = await db
+    .selectFrom('connections')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function updateConnectionRow(db: Db, row: ConnectionRow): Promise<void> {
+  const { id, org_id, created_at, ...changes } = row;
+  await db
+    .updateTable('connections')
+    .set(changes)
+    .where('id', '=', id)
+    .where('org_id', '=', org_id)
+    .execute();
+}
+
+export async function deleteConnectionRow(db: Db, orgId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('connections')
+    .where('org_id', '=', orgId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numDeletedRows === 1n;
+}
+
+/** The user linked to (connection, subject), or null. */
+export async function findFederatedUserId(
+  db: Db,
+  connectionId: string,
+  subject: string,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('federated_identities')
+    .select('user_id')
+    .where('connection_id', '=', connectionId)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+  return row?.user_id ?? null;
+}
+
+/** Links (connection, subject) to a user; false when it was linked already (a concurrent sign-in). */
+export async function insertFederatedIdentity(
+  db: Db,
+  row: { connection_id: string; subject: string; user_id: string; created_at: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('federated_identities')
+    .values(row)
+    .onConflict((oc) => oc.columns(['connection_id', 'subject']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+export async function insertFederationRequest(db: Db, row: FederationRequestRow): Promise<void> {
+  await db.insertInto('federation_requests').values(row).execute();
+}
+
+/** A live request of this connection, or null. */
+export async function findFederationRequest(
+  db: Db,
+  connectionId: string,
+  keyHash: string,
+  now: number,
+): Promise<FederationRequestRow | null> {
+  const row = await db
+    .selectFrom('federation_requests')
+    .selectAll()
+    .where('key_hash', '=', keyHash)
+    .where('connection_id', '=', connectionId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Atomic single use: the one DELETE returns the live row to exactly one caller. */
+export async function consumeFederationRequest(
+  db: Db,
+  connectionId: string,
+  keyHash: string,
+  now: number,
+): Promise<FederationRequestRow | null> {
+  const row = await db
+    .deleteFrom('federation_requests')
+    .where('key_hash', '=', keyHash)
+    .where('connection_id', '=', connectionId)
+    .where('expires_at', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function purgeFederationRequests(db: Db, now: number): Promise<void> {
+  await db.deleteFrom('federation_requests').where('expires_at', '<=', now).execute();
+  await db.deleteFrom('saml_assertion_ids').where('expires_at', '<=', now).execute();
+}
+
+/** Records an accepted assertion id; false when it was accepted before (a replay). */
+export async function rememberAssertionId(
+  db: Db,
+  row: { connection_id: string; assertion_id: string; expires_at: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('saml_assertion_ids')
+    .values(row)
+    .onConflict((oc) => oc.columns(['connection_id', 'assertion_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
