@@ -4,11 +4,17 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { postgresSkip } from '../../packages/server/test/support/environment.js';
 import { quantile, table } from '../support/report.js';
+import { firstRequests } from './first-request.js';
 import { loadEntries, settle } from './load.js';
 import { startTarget, type Target } from './target.js';
 
 const SIZE = Number(process.env.BENCH_EVENTS) > 0 ? Number(process.env.BENCH_EVENTS) : 1_000_000;
 const SAMPLES = Number(process.env.BENCH_SAMPLES) > 0 ? Number(process.env.BENCH_SAMPLES) : 200;
+/** Fresh `tessera serve` processes whose first request is timed (first-request.ts). */
+const PROCESSES =
+  Number(process.env.BENCH_PROCESSES) >= 0 && process.env.BENCH_PROCESSES
+    ? Number(process.env.BENCH_PROCESSES)
+    : 5;
 const OTHER_ORGS = 20;
 const DAY = 86_400_000;
 const only = process.env.BENCH_DATABASE;
@@ -152,6 +158,20 @@ async function bench(database: 'sqlite' | 'postgres') {
           .map((l) => l.toFixed(2))
           .join(' ')}`,
     );
+    if (PROCESSES > 0) {
+      const loadFirst = loadavg();
+      const times = await firstRequests(target.config, () => target.token(), '', PROCESSES);
+      const worstFirst = Math.max(...times.map((t) => t.first));
+      console.log(
+        `\nfirst request per process (unfiltered page 0, ${PROCESSES} fresh tessera serve processes): ` +
+          `${times.map((t) => `${t.first.toFixed(1)} (then ${t.second.toFixed(1)})`).join(', ')} ms; worst first ` +
+          `${worstFirst.toFixed(1)} ms = ${(worstFirst / GOAL_MS).toFixed(2)} × the ${GOAL_MS} ms goal ` +
+          `(${worstFirst < GOAL_MS ? 'met' : 'NOT met'}); ` +
+          `load average before: ${loadFirst.map((l) => l.toFixed(2)).join(' ')}, after: ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' ')}`,
+      );
+    }
   } finally {
     process.off('SIGINT', onSignal);
     await cleanup();

@@ -2,6 +2,7 @@
 // throw-away SQLite file or PostgreSQL schema (TESSERA_TEST_DATABASE_URL, as for the tests), with the
 // orgs the bench loads and a console token of the big org's owner.
 
+import type { Config } from '../../packages/server/src/config/config.js';
 import type { Deps } from '../../packages/server/src/domain/context.js';
 import { createClient } from '../../packages/server/src/domain/directory/clients.js';
 import { createOrg } from '../../packages/server/src/domain/directory/orgs.js';
@@ -15,6 +16,8 @@ import { startServer } from '../../packages/server/test/support/server.js';
 export interface Target {
   database: 'sqlite' | 'postgres';
   deps: Deps;
+  /** The server's configuration: its store, secret and URL, for other processes on the same store. */
+  config: Config;
   base: string;
   /** The org holding the big log, and the others sharing the table. */
   big: Org;
@@ -54,6 +57,7 @@ export async function startTarget(database: 'sqlite' | 'postgres', otherOrgs: nu
     return {
       database,
       deps,
+      config: server.config,
       base: server.base,
       big,
       others,

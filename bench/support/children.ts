@@ -22,6 +22,31 @@ export async function cleanup(): Promise<void> {
   }
 }
 
+/**
+ * Runs a benchmark's `main`: Ctrl-C (or SIGTERM) and an uncaught error (EPIPE when the output is
+ * piped into `head`, say) still stop the servers and drop the temp data; a failure is one line and
+ * exit code 1. Every bench's entry ends with this.
+ */
+export async function runBench(main: () => Promise<void>): Promise<void> {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  process.once('uncaughtException', (error) => {
+    process.stderr.write(`\nbench failed: ${error.message}\n`);
+    void cleanup().finally(() => process.exit(1));
+  });
+  try {
+    await main();
+  } catch (error) {
+    process.exitCode = 1;
+    console.error(`\nbench failed: ${(error as Error).message}`);
+  } finally {
+    await cleanup();
+  }
+}
+
 /** A port that was free a moment ago: Tessera must know its port before it starts (TESSERA_URL). */
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -45,13 +70,31 @@ export interface Child {
 }
 
 /**
+ * Node options for every child server, from BENCH_CHILD_NODE_ARGS (space-separated): to profile the
+ * served process, say `BENCH_CHILD_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'` (a profile is
+ * written when the child exits, which the bench's cleanup makes it do).
+ */
+function childNodeArgs(): string[] {
+  return (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+}
+
+/**
  * Starts a TypeScript entry point under tsx. stdout goes to /dev/null: Tessera logs every request
  * there and writing it to a pipe we do not read would stall the server.
  */
 export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
   const child = spawn(
     process.execPath,
-    ['--conditions=tessera-source', '--import', 'tsx', '--import', EXIT_WITH_PARENT, entry, ...args],
+    [
+      ...childNodeArgs(),
+      '--conditions=tessera-source',
+      '--import',
+      'tsx',
+      '--import',
+      EXIT_WITH_PARENT,
+      entry,
+      ...args,
+    ],
     { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
   );
   let stderr = '';

@@ -3,7 +3,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon, { type Result } from 'autocannon';
-import { cleanup } from '../support/children.js';
+import { runBench } from '../support/children.js';
 import { fmt, table } from '../support/report.js';
 import { freshDatabase, startOidcProvider, startTessera, type Target } from './targets.js';
 import { checkTarget } from './verify.js';
@@ -140,22 +140,4 @@ async function main(): Promise<void> {
   report(rows, signs);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-// E.g. EPIPE when the output is piped into `head`: still stop the servers and drop the temp data.
-process.once('uncaughtException', (error) => {
-  process.stderr.write(`\nbench failed: ${error.message}\n`);
-  void cleanup().finally(() => process.exit(1));
-});
-
-try {
-  await main();
-} catch (error) {
-  process.exitCode = 1;
-  console.error(`\nbench failed: ${(error as Error).message}`);
-} finally {
-  await cleanup();
-}
+await runBench(main);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, onCleanup, ROOT, redact, spawnTs, untilReady } from '../support/children.js';
+import { untilHealthy } from '../support/tessera-serve.js';
 
 /** One server under test: where to POST, what to send, where its public keys are. */
 export interface Target {
@@ -45,18 +46,6 @@ async function tesseraCli(env: NodeJS.ProcessEnv, args: string[]): Promise<Recor
   const [code] = await once(child, 'exit');
   if (code !== 0) throw new Error(`tessera ${args.slice(0, 2).join(' ')} failed (${code}):\n${redact(err)}`);
   return JSON.parse(out) as Record<string, unknown>;
-}
-
-async function untilHealthy(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer 200 within 30 s`);
 }
 
 /** Tessera on a fresh data dir (and, given `databaseUrl`, a fresh PostgreSQL database). */

@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
-import { SignJWT } from 'jose';
-import type { Signer } from './jwt.js';
+import { type Signer, signJwt } from './jwt.js';
 
 /**
  * Signs an ID token (OIDC Core §2): header `alg RS256`, `typ JWT`, `kid`. Never `at+jwt`, so an
- * ID token is refused wherever an access token is expected.
+ * ID token is refused wherever an access token is expected. Put together like an access token
+ * (jwt.ts): a code exchange and an openid refresh sign both, at the main thread's cost.
  */
 export function signIdToken(signer: Signer, claims: Record<string, unknown>): Promise<string> {
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: signer.kid })
-    .sign(signer.key);
+  return signJwt(signer, 'JWT', claims);
 }
 
 /**

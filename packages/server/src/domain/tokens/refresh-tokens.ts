@@ -1,23 +1,23 @@
 import { sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
-import { setOAuthSessionScope } from '../../storage/repos/oauth-sessions.js';
+import { setOAuthSessionResources, setOAuthSessionScope } from '../../storage/repos/oauth-sessions.js';
 import {
   consumeRefreshToken,
   findRefreshToken,
-  purgeRefreshTokens,
   type RefreshTokenRow,
-  recordRotation,
 } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { sessionAudience } from '../resources/resource-tokens.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import { scopeList } from './console-scopes.js';
 import { withIdToken } from './id-tokens.js';
+import { purgeExpiredRefreshTokens } from './refresh-token-purge.js';
 import { withinScope } from './scopes.js';
 import { currentTenant, liveSession, type OAuthSession, revokeSession } from './sessions.js';
-import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
+import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 /**
  * The refresh_token grant: rotation on every use. The presented token is consumed atomically,
@@ -29,22 +29,32 @@ import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
  * A `scope` may only narrow the session's scope (RFC 6749 §6): the session keeps the narrower one
  * from then on, so no later refresh widens it again. A wider one is `invalid_scope`, and the
  * presented token stays unused.
+ *
+ * `resource` (RFC 8707) picks one of the resources the authorization granted (absent: the first;
+ * another is `invalid_target`); its scopes are recomputed from the person's roles now (DESIGN §15).
+ *
+ * `activeKid` is the org's signing key id when the caller read it with the client
+ * (authenticateSigningClient); undefined leaves it to the key ring. The successor token is drawn
+ * before the transaction, so consuming the presented one also records what replaces it (one
+ * write): the transaction holds SQLite's one connection, or a pool connection, for every statement.
  */
 export async function rotateRefreshToken(
   deps: Deps,
   org: Org,
-  client: Client,
+  { client, activeKid }: { client: Client; activeKid?: string | null | undefined },
   presented: string,
   scope?: string,
+  resource?: string,
 ): Promise<TokenSet> {
   requireGrant(client, 'refresh_token');
   const now = clock.now();
   const tokenHash = sha256(presented);
-  const signer = await deps.keyRing.signer(org.id);
+  const signer = await deps.keyRing.signer(org.id, activeKid);
   const actor = { kind: 'client', id: client.id } as const;
+  const successor = newRefreshToken();
   // Failures are returned, not thrown, so a reuse revocation is committed.
   const outcome = await deps.db.transaction().execute(async (trx) => {
-    const row = await consumeRefreshToken(trx, client.id, tokenHash, now);
+    const row = await consumeRefreshToken(trx, client.id, tokenHash, now, sha256(successor));
     if (!row) {
       const known = await findRefreshToken(trx, tokenHash);
       if (!known || known.client_id !== client.id) return { error: 'the refresh token is invalid' };
@@ -58,15 +68,17 @@ export async function rotateRefreshToken(
     const live = await liveSession(trx, row.session_id, now);
     if (live === null || live.orgId !== org.id)
       return { error: 'the session of this refresh token has ended' };
-    const session = await currentTenant(trx, org, await narrowed(trx, live, scope), now);
+    const picked = org.isConsole ? undefined : resource;
+    const narrower = await narrowed(trx, live, scope, picked);
+    const session = await currentTenant(trx, org, narrower, now);
     if (session === null) return { error: 'the user belongs to no tenant' };
-    const refreshToken = await addRefreshToken(trx, client, session, now);
-    if (refreshToken) await recordRotation(trx, tokenHash, sha256(refreshToken));
-    return { session, refreshToken };
+    const audience = org.isConsole ? null : await sessionAudience(trx, org, session, picked);
+    const refreshToken = await addRefreshToken(trx, client, session, now, successor);
+    return { session, refreshToken, audience };
   });
   if ('error' in outcome) return fail('invalid_grant', outcome.error);
-  await purgeRefreshTokens(deps.db, now);
-  const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);
+  await purgeExpiredRefreshTokens(deps.db, now);
+  const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
   // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
   return withIdToken(deps, signer, org, outcome.session, set, now, null);
 }
@@ -74,9 +86,16 @@ export async function rotateRefreshToken(
 /**
  * The session with its scope narrowed to `scope` (stored), or unchanged when none is given. Thrown
  * inside the rotation's transaction, `invalid_scope` rolls the token's consumption back.
+ * A session granted resources narrows the picked resource's scopes with the rest (narrowResources).
  */
-async function narrowed(trx: Db, session: OAuthSession, scope: string | undefined): Promise<OAuthSession> {
+async function narrowed(
+  trx: Db,
+  session: OAuthSession,
+  scope: string | undefined,
+  resource: string | undefined,
+): Promise<OAuthSession> {
   if (scope === undefined || scope.trim() === '') return session;
+  if (session.resources.length > 0) return narrowResources(trx, session, scope, resource);
   if (!withinScope(scope, session.scope)) {
     return fail('invalid_scope', 'scope may only narrow the scope the session was granted');
   }
@@ -95,4 +114,32 @@ async function justRotated(trx: Db, known: RefreshTokenRow, now: number, graceMs
   if (now >= known.used_at + graceMs) return false;
   const successor = await findRefreshToken(trx, known.rotated_to);
   return successor !== null && successor.used_at === null;
+}
+
+/**
+ * `scope` on the refresh of a session granted resources: every scope named must be one of the
+ * session's own (identity) scopes or one granted for the picked resource (else `invalid_scope`);
+ * both are narrowed to what is named, and stay so. Other resources keep their grant.
+ */
+async function narrowResources(
+  trx: Db,
+  session: OAuthSession,
+  scope: string,
+  resource: string | undefined,
+): Promise<OAuthSession> {
+  const index = resource === undefined ? 0 : session.resources.findIndex((g) => g.resource === resource);
+  const grant = session.resources[index];
+  if (!grant) return fail('invalid_target', 'resource was not granted by this authorization');
+  const asked = scopeList(scope);
+  const own = scopeList(session.scope);
+  if (!asked.every((s) => own.includes(s) || grant.scopes.includes(s))) {
+    return fail('invalid_scope', 'scope may only narrow the scope the session was granted');
+  }
+  const nextScope = own.filter((s) => asked.includes(s)).join(' ');
+  const resources = session.resources.map((g, i) =>
+    i === index ? { resource: g.resource, scopes: g.scopes.filter((s) => asked.includes(s)) } : g,
+  );
+  await setOAuthSessionScope(trx, session.id, nextScope);
+  await setOAuthSessionResources(trx, session.id, resources);
+  return { ...session, scope: nextScope, resources };
 }

@@ -8,33 +8,27 @@ export async function insertRefreshToken(db: Db, row: RefreshTokenRow): Promise<
 }
 
 /**
- * Atomic rotation: exactly one of two concurrent callers flips `used_at` and receives the row.
- * A token of another client is left untouched.
+ * Atomic rotation: exactly one of two concurrent callers flips `used_at`, names the token's
+ * successor (`rotated_to`, by its hash) and receives the row. A token of another client is left
+ * untouched. The successor is stored in the same transaction; if the rotation is then refused
+ * (expired, session ended), the successor named is never stored, as if none had been issued.
  */
 export async function consumeRefreshToken(
   db: Db,
   clientId: string,
   tokenHash: string,
   now: number,
+  successorHash: string,
 ): Promise<RefreshTokenRow | null> {
   const row = await db
     .updateTable('refresh_tokens')
-    .set({ used_at: now })
+    .set({ used_at: now, rotated_to: successorHash })
     .where('token_hash', '=', tokenHash)
     .where('client_id', '=', clientId)
     .where('used_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
   return row ?? null;
-}
-
-/** Records the token a refresh issued in place of the one it consumed (in the same transaction). */
-export async function recordRotation(db: Db, tokenHash: string, successorHash: string): Promise<void> {
-  await db
-    .updateTable('refresh_tokens')
-    .set({ rotated_to: successorHash })
-    .where('token_hash', '=', tokenHash)
-    .execute();
 }
 
 export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshTokenRow | null> {

@@ -1,16 +1,21 @@
+import { authenticateSigningClient } from '../../../domain/tokens/client-auth.js';
 import { rotateRefreshToken } from '../../../domain/tokens/refresh-tokens.js';
 import type { Grant } from './types.js';
-import { authenticatedClient, requireParam, tokenResponse } from './user-grant-steps.js';
+import { requireParam, tokenResponse } from './user-grant-steps.js';
 
 /**
- * `refresh_token` (RFC 6749 §6), rotated on every use; `scope` may only narrow; `resource`
- * accepted as on the code grant.
+ * `refresh_token` (RFC 6749 §6), rotated on every use; `scope` may only narrow; `resource` picks
+ * one of the resources the authorization granted, as on the code grant (DESIGN §15).
  */
 export const refreshToken: Grant = {
-  parameters: ['refresh_token', 'client_id', 'client_secret', 'resource', 'scope'],
+  parameters: ['refresh_token', 'resource', 'scope'],
   async handle(ctx) {
-    const client = await authenticatedClient(ctx);
+    // The client and the org's signing key in one lookup, kept like client_credentials' (client-auth.ts).
+    const { client, activeKid } = await authenticateSigningClient(ctx.deps, ctx.org, ctx.client);
     const presented = requireParam(ctx.params, 'refresh_token');
-    return tokenResponse(await rotateRefreshToken(ctx.deps, ctx.org, client, presented, ctx.params.scope));
+    const { scope, resource } = ctx.params;
+    return tokenResponse(
+      await rotateRefreshToken(ctx.deps, ctx.org, { client, activeKid }, presented, scope, resource),
+    );
   },
 };

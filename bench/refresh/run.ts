@@ -1,0 +1,197 @@
+import { Agent, request } from 'node:http';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { postgresSkip } from '../../packages/server/test/support/environment.js';
+import { onCleanup, runBench } from '../support/children.js';
+import { cpuMs, rssMb } from '../support/process-stats.js';
+import { fmt, quantile, table } from '../support/report.js';
+import { serveTessera } from '../support/tessera-serve.js';
+import { type Cast, setUp } from './setup.js';
+
+const positive = (name: string, fallback: number) =>
+  Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback;
+const SECONDS = positive('BENCH_SECONDS', 10);
+const ROUNDS = positive('BENCH_ROUNDS', 3);
+const SESSIONS = positive('BENCH_SESSIONS', 16);
+const WARMUP_SECONDS = 2;
+const only = process.env.BENCH_DATABASE;
+
+interface Server {
+  tokenUrl: URL;
+  cast: Cast;
+  pid: number;
+}
+
+async function start(database: 'sqlite' | 'postgres'): Promise<Server> {
+  const { base, port, cast, pid } = await serveTessera(database, `tessera (${database})`, (env) =>
+    setUp(env, SESSIONS),
+  );
+  return { tokenUrl: new URL(`${base}/oauth/token?host=bench.localhost:${port}`), cast, pid };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: SESSIONS });
+
+/** One POST of a form to the token endpoint over a kept-alive connection: the status and the JSON body. */
+function post(url: URL, form: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(form),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(form);
+  });
+}
+
+interface Run {
+  requests: number;
+  failed: number;
+  reqPerSec: number;
+  p99: number;
+  /** The server's CPU time per request in ms: its main thread, and all its threads (signing runs on libuv's pool). */
+  cpu: { main: number; all: number } | null;
+}
+
+type Grant = 'client_credentials' | 'refresh_token';
+
+/**
+ * SESSIONS loops, each sending its next request as soon as the last is answered, for `seconds`. A
+ * refresh loop is one session: it sends the refresh token the previous answer rotated to (so every
+ * request is a real rotation), and checks the answer carries an ID token.
+ */
+async function drive(server: Server, grant: Grant, seconds: number): Promise<Run> {
+  const { clientId, clientSecret, refreshTokens } = server.cast;
+  const auth = `client_id=${encodeURIComponent(clientId)}&client_secret=${encodeURIComponent(clientSecret)}`;
+  const latencies: number[] = [];
+  let failed = 0;
+  const cpuBefore = cpuMs(server.pid);
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  const loop = async (i: number) => {
+    while (performance.now() < end) {
+      const form =
+        grant === 'client_credentials'
+          ? `grant_type=client_credentials&${auth}`
+          : `grant_type=refresh_token&refresh_token=${refreshTokens[i]}&${auth}`;
+      const t0 = performance.now();
+      const { status, body } = await post(server.tokenUrl, form);
+      latencies.push(performance.now() - t0);
+      const ok =
+        status === 200 &&
+        typeof body.access_token === 'string' &&
+        (grant === 'client_credentials' ||
+          (typeof body.id_token === 'string' && typeof body.refresh_token === 'string'));
+      if (!ok) {
+        failed++;
+        if (grant === 'refresh_token') throw new Error(`refresh answered ${status}: ${JSON.stringify(body)}`);
+      } else if (grant === 'refresh_token') refreshTokens[i] = body.refresh_token as string;
+    }
+  };
+  await Promise.all(refreshTokens.map((_, i) => loop(i)));
+  const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = cpuMs(server.pid);
+  latencies.sort((a, b) => a - b);
+  const n = latencies.length;
+  return {
+    requests: n,
+    failed,
+    reqPerSec: n / elapsed,
+    p99: quantile(latencies, 0.99),
+    cpu:
+      cpuBefore && cpuAfter
+        ? { main: (cpuAfter.main - cpuBefore.main) / n, all: (cpuAfter.all - cpuBefore.all) / n }
+        : null,
+  };
+}
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
+  const server = await start(database);
+  await drive(server, 'client_credentials', WARMUP_SECONDS);
+  await drive(server, 'refresh_token', WARMUP_SECONDS);
+  const rows: string[][] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const before = load();
+    // Alternating the order, so neither grant always runs on the warmer or the busier machine.
+    const order: Grant[] =
+      round % 2 === 1 ? ['client_credentials', 'refresh_token'] : ['refresh_token', 'client_credentials'];
+    const runs = {} as Record<Grant, Run>;
+    for (const grant of order) runs[grant] = await drive(server, grant, SECONDS);
+    const cc = runs.client_credentials;
+    const refresh = runs.refresh_token;
+    const cpu = (run: Run) => (run.cpu ? `${fmt(run.cpu.main, 2)} / ${fmt(run.cpu.all, 2)}` : '-');
+    rows.push([
+      `${database} #${round}`,
+      fmt(cc.reqPerSec),
+      fmt(cc.p99, 1),
+      fmt(refresh.reqPerSec),
+      fmt(refresh.p99, 1),
+      cpu(cc),
+      cpu(refresh),
+      String(cc.failed + refresh.failed),
+      `×${fmt(refresh.reqPerSec / cc.reqPerSec, 2)}`,
+      `${before} → ${load()}`,
+    ]);
+    console.log(`  ${database} round ${round}: ×${fmt(refresh.reqPerSec / cc.reqPerSec, 2)}`);
+  }
+  const rss = rssMb(server.pid);
+  console.log(`  ${database}: server resident memory after the run ${rss === null ? '-' : `${fmt(rss)} MB`}`);
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const databases: ('sqlite' | 'postgres')[] = [];
+  if (only !== 'postgres') databases.push('sqlite');
+  if (only !== 'sqlite') {
+    const skip = await postgresSkip();
+    if (skip) console.log(`PostgreSQL: ${skip}`);
+    else databases.push('postgres');
+  }
+  console.log(
+    `${SESSIONS} sessions / connections, ${SECONDS} s per grant, ${ROUNDS} rounds; load average (1 5 15 min) ${load()}`,
+  );
+  const rows: string[][] = [];
+  for (const database of databases) rows.push(...(await bench(database)));
+  console.log(
+    `\n${table(
+      [
+        'round',
+        'client_credentials req/s',
+        'p99 ms',
+        'refresh (openid) req/s',
+        'p99 ms',
+        'cc CPU ms/req main / all',
+        'refresh CPU ms/req main / all',
+        'failed',
+        'refresh ÷ cc',
+        'load average before → after',
+      ],
+      rows,
+    )}`,
+  );
+}
+
+onCleanup(() => agent.destroy());
+await runBench(main);
