@@ -9,11 +9,16 @@ import { type OrgScreenProps, OrgsContext } from './org-context.js';
 import { BASE, match, navigate, orgHref, useLocation } from './router.js';
 import { AuditLog } from './screens/audit-log.js';
 import { ClientDetail, Clients } from './screens/clients.js';
+import { ConnectionDetail, Connections } from './screens/connections.js';
 import { FirstRun, NewOrganization } from './screens/first-run.js';
+import { Invitations } from './screens/invitations.js';
 import { Keys } from './screens/keys.js';
 import { Members } from './screens/members.js';
 import { OpenProfile } from './screens/profile-link.js';
+import { ResourceDetail, Resources } from './screens/resources.js';
+import { RoleDetail, Roles } from './screens/roles.js';
 import { SECTIONS } from './screens/sections.js';
+import { ServiceAccounts } from './screens/service-accounts.js';
 import { Settings } from './screens/settings.js';
 import { UserDetail, Users } from './screens/users.js';
 import { WebhookDetail, Webhooks } from './screens/webhooks.js';
@@ -25,7 +30,12 @@ const SCREENS: Record<
 > = {
   settings: { list: Settings },
   clients: { list: Clients, entry: ClientDetail },
+  'service-accounts': { list: ServiceAccounts },
   users: { list: Users, entry: UserDetail },
+  resources: { list: Resources, entry: ResourceDetail },
+  roles: { list: Roles, entry: RoleDetail },
+  invitations: { list: Invitations },
+  connections: { list: Connections, entry: ConnectionDetail },
   members: { list: Members },
   keys: { list: Keys },
   webhooks: { list: Webhooks, entry: WebhookDetail },

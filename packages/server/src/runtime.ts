@@ -1,4 +1,4 @@
-import type { Config } from './config/config.js';
+import { type Config, ConfigError } from './config/config.js';
 import { loadMasterSecret } from './config/master-secret.js';
 import { derivePageKeys } from './crypto/derived-keys.js';
 import { Sealer } from './crypto/sealing.js';
@@ -6,6 +6,7 @@ import type { Deps } from './domain/context.js';
 import type { OrgCache } from './domain/directory/org-cache.js';
 import { ensureConsoleOrg } from './domain/directory/orgs.js';
 import { KeyRing } from './domain/keys/keys.js';
+import { secretOpensDatabase } from './domain/keys/secret-check.js';
 import type { Mailer } from './domain/mail/mailer.js';
 import { CredentialCache } from './domain/tokens/credential-cache.js';
 import type { Org } from './domain/types.js';
@@ -32,9 +33,14 @@ export interface RuntimeOptions {
   cacheCredentials?: boolean;
   /** Where mail goes (src/mail/mailers.ts mailerFor); default: nowhere, with a warning per mail. */
   mailer?: Mailer;
+  /** Told each wait for a database connection, in seconds (for /metrics). */
+  onConnectionWait?: (seconds: number) => void;
 }
 
-/** Opens the database, brings the schema up to date and makes sure the console org exists. */
+/**
+ * Opens the database, brings the schema up to date, checks the master secret is the database's
+ * (a ConfigError naming TESSERA_SECRET otherwise) and makes sure the console org exists.
+ */
 export async function openRuntime(
   config: Config,
   warn: (line: string) => void,
@@ -44,10 +50,22 @@ export async function openRuntime(
   const sealer = new Sealer(masterSecret);
   // Held in memory only, like the sealer's key; never logged.
   const pageKeys = derivePageKeys(masterSecret);
-  const store = openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, warn });
+  const store = openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPool,
+    warn,
+    ...(options.onConnectionWait ? { onConnectionWait: options.onConnectionWait } : {}),
+  });
   let listener: { close(): Promise<void> } | null = null;
   try {
     await migrate(store.db);
+    if (!(await secretOpensDatabase(store.db, sealer))) {
+      throw new ConfigError(
+        'TESSERA_SECRET does not open this database: it was set up with another secret; ' +
+          'every process of one database needs the same TESSERA_SECRET',
+      );
+    }
     // client_credentials lookups and the token endpoint's orgs are cached: on PostgreSQL until a
     // NOTIFY says clients or keys changed (migration 008), on SQLite until the next commit to the file.
     let credentials: CredentialCache<MachineClientRow> | undefined;

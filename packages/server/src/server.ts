@@ -2,9 +2,11 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
+import { allowPrivateWarning } from './delivery/private-addresses.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
+import { ClientKeySets } from './domain/directory/client-key-sets.js';
 import { ClientMetadataDocuments } from './domain/directory/client-metadata-documents.js';
 import { ensureConsoleClient } from './domain/directory/console-client.js';
 import { ensureConsoleOrg } from './domain/directory/orgs.js';
@@ -13,7 +15,7 @@ import { loadConsoleFiles } from './http/console/console-files.js';
 import { mailerFor } from './mail/mailers.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, type Runtime } from './runtime.js';
 import { outboxDepth } from './storage/outbox-depth.js';
 
 export interface RunningServer {
@@ -37,7 +39,7 @@ export interface ServeOptions {
   webhooks?: WorkerOptions | false;
   /** The web console's build to serve at /console/ (default: packages/console/dist beside this package). */
   consoleDir?: string;
-  /** Client ID Metadata Document fetches: a test CA, resolver or time limit (tests only). */
+  /** Client ID Metadata Document (and jwks_uri) fetches: a test CA, resolver or time limit (tests only). */
   clientMetadata?: Omit<MetadataFetcherOptions, 'allowPrivate'>;
 }
 
@@ -50,10 +52,20 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const log = options.log ?? createLogger(logLevel, options.logStream);
   const mail = mailerFor(config, log);
   if (mail.warning !== null) log.warn(mail.warning);
+  const allowPrivate = allowPrivateWarning(config);
+  if (allowPrivate !== null) log.warn(allowPrivate);
+  // Made before the runtime, so the store reports its connection waits from the first query on.
+  let opened: Runtime | null = null;
+  const metrics = new Metrics({
+    outboxDepth: () => (opened ? outboxDepth(opened.deps.db).catch(() => null) : Promise.resolve(null)),
+    pool: () => opened?.poolStats() ?? null,
+  });
   const runtime = await openRuntime(config, (line) => log.warn(line), {
     cacheCredentials: true,
     mailer: mail.mailer,
+    onConnectionWait: (seconds) => metrics.connectionWaited(seconds),
   });
+  opened = runtime;
   // The console's client follows this server's TESSERA_URL; a CLI command run with another one
   // (or none) must not move it, so only serve sets it.
   try {
@@ -62,23 +74,27 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     await runtime.close();
     throw error;
   }
-  const metrics = new Metrics({
-    outboxDepth: () => outboxDepth(runtime.deps.db).catch(() => null),
-    pool: () => runtime.poolStats(),
-  });
   // Metadata documents are fetched by the webhook address policy and kept in this process's memory.
   const fetcher = new ClientMetadataFetcher({
     allowPrivate: config.webhooksAllowPrivate,
     ...options.clientMetadata,
   });
-  const deps: Deps = { ...runtime.deps, clientMetadata: new ClientMetadataDocuments(fetcher) };
+  // Why a document was not used goes to the log only; the requester is told one generic sentence.
+  const documents = new ClientMetadataDocuments(fetcher, (clientId, problem) =>
+    log.info({ clientId, problem }, 'client metadata document not used'),
+  );
+  // Clients' key sets (jwks_uri) are fetched the same way; why one was not used goes to the log.
+  const keySets = new ClientKeySets(fetcher, (jwksUri, problem) =>
+    log.info({ jwksUri, problem }, 'client key set not used'),
+  );
+  const deps: Deps = { ...runtime.deps, clientMetadata: documents, clientKeySets: keySets };
   const app = buildApp(deps, {
     metrics,
     log,
     console: loadConsoleFiles(options.consoleDir ?? CONSOLE_BUILD_DIR),
   });
   try {
-    await app.listen({ port: config.port, host: config.host });
+    await listenQuietly(app, config);
   } catch (error) {
     fetcher.close();
     await runtime.close();
@@ -130,6 +146,22 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       await runtime.close();
     },
   };
+}
+
+/**
+ * `app.listen`, without Fastify's own `Server listening at …` line: the `listening` banner that
+ * serve() writes once the server is ready is the one. Fastify writes its line through the app's
+ * logger as soon as the socket is bound, before any request can arrive, so silencing that logger for
+ * the call hides that line and nothing else.
+ */
+async function listenQuietly(app: FastifyInstance, config: Config): Promise<void> {
+  const level = app.log.level;
+  app.log.level = 'silent';
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } finally {
+    app.log.level = level;
+  }
 }
 
 /** An address this machine reaches the server on, for the bind address `host`. */

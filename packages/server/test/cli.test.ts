@@ -88,13 +88,121 @@ describe('tessera CLI', () => {
       id: orgId,
       slug: 'acme',
       requireMfa: true,
+      dynamicRegistration: false,
+      metadataDocuments: false,
+      signUp: 'open',
+      signUpDomains: [],
     });
     const off = await ok(['org', 'update', '--org', orgId, '--require-mfa', 'false']);
     assert.equal(off.requireMfa, false);
+    // Registration on the org's issuer (DESIGN §15): each switch alone, the others kept.
+    assert.deepEqual(await ok(['org', 'update', '--org', 'acme', '--dynamic-registration', 'true']), {
+      id: orgId,
+      slug: 'acme',
+      requireMfa: false,
+      dynamicRegistration: true,
+      metadataDocuments: false,
+      signUp: 'open',
+      signUpDomains: [],
+    });
+    const closed = await ok([
+      'org',
+      'update',
+      '--org',
+      'acme',
+      '--dynamic-registration',
+      'false',
+      '--metadata-documents',
+      'false',
+    ]);
+    assert.deepEqual([closed.dynamicRegistration, closed.metadataDocuments], [false, false]);
+    await failsWith(
+      ['org', 'update', '--org', 'acme'],
+      /^error: give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain\n/,
+      2,
+    );
+    await failsWith(
+      ['org', 'update', '--org', 'console', '--dynamic-registration', 'true'],
+      /^error: the console issuer always offers registration; it is not a setting there\n$/,
+    );
     await failsWith(
       ['org', 'update', '--org', 'ghost', '--require-mfa', 'false'],
       /^error: no organization "ghost"\n$/,
     );
+  });
+
+  test('org update: the sign-up policy', async () => {
+    const domains = await ok([
+      'org',
+      'update',
+      '--org',
+      'acme',
+      '--sign-up',
+      'domains',
+      '--sign-up-domain',
+      'Acme.test',
+      '--sign-up-domain',
+      'partner.test',
+    ]);
+    assert.deepEqual(domains, {
+      id: orgId,
+      slug: 'acme',
+      requireMfa: false,
+      dynamicRegistration: false,
+      metadataDocuments: false,
+      signUp: 'domains',
+      signUpDomains: ['acme.test', 'partner.test'],
+    });
+    await failsWith(
+      ['org', 'update', '--org', 'acme', '--sign-up', 'closed'],
+      /--sign-up must be one of open, invite_only, domains/,
+      2,
+    );
+    await failsWith(
+      ['org', 'update', '--org', 'acme'],
+      /give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain/,
+      2,
+    );
+  });
+
+  test('service-account create, list, rotate-secret, delete', async () => {
+    const made = await ok([
+      'service-account',
+      'create',
+      '--org',
+      'acme',
+      '--name',
+      'Provisioning',
+      '--scope',
+      'org:write',
+      '--scope',
+      'org:read',
+    ]);
+    assert.deepEqual(Object.keys(made), ['clientId', 'clientSecret', 'name', 'scopes', 'tokenEndpoint']);
+    assert.match(made.clientId as string, /^cli_/);
+    assert.match(made.clientSecret as string, /^tcs_/);
+    assert.deepEqual(made.scopes, ['org:read', 'org:write']);
+    assert.equal(made.tokenEndpoint, 'http://localhost:4000/oauth/token');
+    const listed = await ok(['service-account', 'list', '--org', 'acme']);
+    assert.deepEqual(
+      (listed.serviceAccounts as Record<string, unknown>[]).map((a) => [a.clientId, a.name, a.scopes]),
+      [[made.clientId, 'Provisioning', ['org:read', 'org:write']]],
+    );
+    assert.equal(JSON.stringify(listed).includes(made.clientSecret as string), false);
+    const id = made.clientId as string;
+    const rotated = await ok(['service-account', 'rotate-secret', '--org', 'acme', '--client-id', id]);
+    assert.equal(rotated.clientId, id);
+    assert.match(rotated.clientSecret as string, /^tcs_/);
+    assert.notEqual(rotated.clientSecret, made.clientSecret);
+    await failsWith(
+      ['service-account', 'create', '--org', 'acme', '--name', 'None'],
+      /--scope is required/,
+      2,
+    );
+    assert.deepEqual(await ok(['service-account', 'delete', '--org', 'acme', '--client-id', id]), {
+      clientId: id,
+      deleted: true,
+    });
   });
 
   test('user create', async () => {
@@ -181,8 +289,12 @@ describe('tessera CLI', () => {
       '--confidential',
       '--grant',
       'client_credentials',
+      '--jwks-uri',
+      'https://ops.example.com/jwks.json',
     ]);
     assert.deepEqual(granted.grantTypes, ['client_credentials']);
+    // Its private_key_jwt keys are published at that URL (DESIGN §14).
+    assert.equal(granted.jwksUri, 'https://ops.example.com/jwks.json');
     const signsOut = await ok([
       'client',
       'create',
@@ -211,6 +323,27 @@ describe('tessera CLI', () => {
       ],
       /^error: redirect URI/,
     );
+  });
+
+  test('client create --allowed-origin: the browser origins CORS answers, checked and stored', async () => {
+    const spa = await ok([
+      ...['client', 'create', '--org', 'acme', '--name', 'Browser app', '--public'],
+      ...['--redirect-uri', 'https://app.example.com/cb'],
+      ...['--allowed-origin', 'https://App.example.com', '--allowed-origin', 'http://localhost:5173'],
+    ]);
+    assert.deepEqual(Object.keys(spa), ['clientId', 'redirectUris', 'allowedOrigins', 'grantTypes']);
+    assert.deepEqual(spa.allowedOrigins, ['https://app.example.com', 'http://localhost:5173']);
+    for (const origin of ['https://app.example.com/', 'http://app.example.com', '*']) {
+      await failsWith(
+        [
+          ...['client', 'create', '--org', 'acme', '--name', 'X', '--public'],
+          ...['--redirect-uri', 'https://a.example.com/cb', '--allowed-origin', origin],
+        ],
+        new RegExp(
+          `^error: allowed origin "${origin.replace(/[*.]/g, '\\$&')}" must be an origin, scheme://host\\[:port\\] with nothing after it`,
+        ),
+      );
+    }
   });
 
   test('client create: errors', async () => {
@@ -320,6 +453,74 @@ describe('tessera CLI', () => {
     );
   });
 
+  let invitationId = '';
+  test('invitation create, list, revoke: a user invitation as a link, a member one by mail', async () => {
+    const link = await ok(['invitation', 'create', '--org', 'acme', '--email', 'grace@example.com']);
+    assert.deepEqual(Object.keys(link), [
+      'id',
+      'kind',
+      'email',
+      'role',
+      'roles',
+      'state',
+      'expiresAt',
+      'acceptedAt',
+      'url',
+    ]);
+    assert.match(link.id as string, /^inv_/);
+    assert.deepEqual(
+      [link.kind, link.email, link.role, link.state],
+      ['user', 'grace@example.com', null, 'pending'],
+    );
+    assert.match(link.url as string, /^http:\/\/acme\.localhost:4000\/invitation\?token=tin_/);
+    invitationId = link.id as string;
+    // By mail (development: the mail is a log line on stderr); the link is not printed.
+    const mailed = await tessera(
+      ['invitation', 'create', '--org', 'acme', '--email', 'hopper@example.com', '--role', 'owner', '--mail'],
+      env,
+    );
+    assert.equal(mailed.code, 0, mailed.stderr);
+    const out = mailed.json as Record<string, unknown>;
+    assert.deepEqual([out.kind, out.role, 'url' in out], ['member', 'owner', false]);
+    assert.match(mailed.stderr, /You are invited to manage Acme Inc/);
+    assert.match(mailed.stderr, /http:\/\/localhost:4000\/invitation\?token=tin_/);
+
+    const listed = await ok(['invitation', 'list', '--org', 'acme', '--state', 'pending']);
+    assert.deepEqual(
+      (listed.invitations as { email: string; kind: string }[]).map((i) => [i.kind, i.email]),
+      [
+        ['member', 'hopper@example.com'],
+        ['user', 'grace@example.com'],
+      ],
+    );
+    assert.ok(!JSON.stringify(listed).includes('tin_'), 'no link in the list');
+    assert.deepEqual(await ok(['invitation', 'revoke', '--org', 'acme', '--id', invitationId]), {
+      id: invitationId,
+      revoked: true,
+    });
+  });
+
+  test('invitation: errors', async () => {
+    await failsWith(
+      ['invitation', 'revoke', '--org', 'acme', '--id', invitationId],
+      /^error: no such invitation\n$/,
+    );
+    await failsWith(
+      ['invitation', 'create', '--org', 'acme', '--email', 'x@example.com', '--role', 'admin'],
+      /^error: --role must be owner or member\n/,
+      2,
+    );
+    await failsWith(
+      ['invitation', 'create', '--org', 'acme', '--email', 'hopper@example.com', '--role', 'member'],
+      /^error: hopper@example\.com has a pending invitation already: withdraw it to send another\n$/,
+    );
+    await failsWith(
+      ['invitation', 'list', '--org', 'acme', '--state', 'gone'],
+      /^error: --state must be pending, accepted or expired\n/,
+      2,
+    );
+  });
+
   test('keys rotate', async () => {
     const first = await ok(['keys', 'rotate', '--org', 'acme']);
     assert.deepEqual(Object.keys(first), ['kid']);
@@ -356,5 +557,11 @@ describe('tessera CLI', () => {
     assert.equal(port.stderr, '');
     assert.equal(port.json?.level, 60);
     assert.equal(port.json?.msg, 'PORT must be a whole number from 0 to 65535');
+    const pool = await tessera(['serve'], { ...env, TESSERA_DB_POOL: 'many' });
+    assert.equal(pool.code, 1);
+    assert.equal(pool.stderr, '');
+    assert.equal(pool.stdout.trim().split('\n').length, 1);
+    assert.equal(pool.json?.level, 60);
+    assert.equal(pool.json?.msg, 'TESSERA_DB_POOL must be a whole number from 1 to 200');
   });
 });

@@ -181,13 +181,35 @@ function plausible(url: string, name: string, f: Fixtures): string {
   return 'whk_nope';
 }
 
+/**
+ * Whether a tried value can reach storage, so that the walk tries it on PostgreSQL as well as on
+ * SQLite. Not a NUL or a lone surrogate (raw, JSON-escaped or percent-encoded): the edge refuses those
+ * before any handler, whatever the database (http/storable-text.ts; the test below checks that
+ * refusal on both). Everything else it tries in a field (long text, broken escapes, repeats, the
+ * wrong JSON types) may pass the parsers and schemas and meet a column. Whole bodies that replace the
+ * route's own are refused by the body parser or the schema, and run on SQLite only.
+ */
+function reachesStorage(tried: string): boolean {
+  return !(
+    tried.includes('\u0000') ||
+    /[\ud800-\udfff]/u.test(tried) ||
+    /\\u0000|%00|%ED%A0%80|\\ud[89a-f][0-9a-f]{2}/i.test(tried)
+  );
+}
+
 const queryString = (pairs: [string, string][]) =>
   pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&')}`;
 const encodedPairs = (values: Record<string, string>) =>
   Object.entries(values).map(([k, v]) => [k, encodeURIComponent(v)] as [string, string]);
 
+/** A request of the walk, and whether what it tries can reach storage (reachesStorage). */
+interface Tried {
+  request: InjectOptions;
+  storage: boolean;
+}
+
 /** Every request the walk sends to `route` (credentials are added by the caller). */
-function requestsFor(route: RegisteredRoute, op: Operation | undefined, f: Fixtures): InjectOptions[] {
+function requestsFor(route: RegisteredRoute, op: Operation | undefined, f: Fixtures): Tried[] {
   const host = op?.hosts === 'console' ? f.consoleHost : f.orgHost;
   const base = baseOf(route, f);
   const names = new Set([
@@ -210,13 +232,16 @@ function requestsFor(route: RegisteredRoute, op: Operation | undefined, f: Fixtu
       ? [FORM, formOf(baseForm)]
       : [JSON_TYPE, JSON.stringify(base.json)];
 
-  const out: InjectOptions[] = [];
-  const send = (url: string, body = baseBody) =>
+  const out: Tried[] = [];
+  const send = (storage: boolean, url: string, body = baseBody) =>
     out.push({
-      method: route.method as InjectOptions['method'],
-      url,
-      headers: { host, ...(body?.[0] ? { 'content-type': body[0] } : {}) },
-      ...(body === undefined ? {} : { payload: body[1] }),
+      storage,
+      request: {
+        method: route.method as InjectOptions['method'],
+        url,
+        headers: { host, ...(body?.[0] ? { 'content-type': body[0] } : {}) },
+        ...(body === undefined ? {} : { payload: body[1] }),
+      },
     });
   const pathWith = (values: Record<string, string> = {}) =>
     route.url.replace(/:([A-Za-z]+)/g, (_, name: string) => values[name] ?? plausible(route.url, name, f));
@@ -224,32 +249,38 @@ function requestsFor(route: RegisteredRoute, op: Operation | undefined, f: Fixtu
   const path = pathWith();
   const url = path + queryString(baseQuery);
 
-  send(url);
+  send(true, url);
   for (const [, name] of route.url.matchAll(/:([A-Za-z]+)/g)) {
     const own = plausible(route.url, name as string, f);
     for (const value of ['%00', `${own}%00`, '%ED%A0%80', '%zz', 'a'.repeat(3000)]) {
-      send(pathWith({ [name as string]: value }) + queryString(baseQuery));
+      send(reachesStorage(value), pathWith({ [name as string]: value }) + queryString(baseQuery));
     }
   }
   for (const name of names) {
     const others = baseQuery.filter(([k]) => k !== name);
-    for (const value of ENCODED_VALUES) send(path + queryString([...others, [name, value]]));
-    send(path + queryString([...baseQuery, [name, 'a'], [name, 'b']]));
+    for (const value of ENCODED_VALUES)
+      send(reachesStorage(value), path + queryString([...others, [name, value]]));
+    send(true, path + queryString([...baseQuery, [name, 'a'], [name, 'b']]));
   }
   if (!hasBody) return out;
 
   for (const name of names) {
     if (takesForm) {
       const others = baseForm.filter(([k]) => k !== name);
-      for (const value of ENCODED_VALUES) send(url, [FORM, formOf([...others, [name, value]])]);
-      send(url, [FORM, formOf([...baseForm, [name, 'a'], [name, 'b']])]);
+      for (const value of ENCODED_VALUES)
+        send(reachesStorage(value), url, [FORM, formOf([...others, [name, value]])]);
+      send(true, url, [FORM, formOf([...baseForm, [name, 'a'], [name, 'b']])]);
     } else {
-      for (const value of JSON_VALUES)
-        send(url, [JSON_TYPE, JSON.stringify({ ...base.json, [name]: value })]);
-      send(url, [JSON_TYPE, JSON.stringify({ ...base.json, [`${name}\u0000`]: 'x' })]);
+      for (const value of JSON_VALUES) {
+        send(reachesStorage(JSON.stringify(value)), url, [
+          JSON_TYPE,
+          JSON.stringify({ ...base.json, [name]: value }),
+        ]);
+      }
+      send(false, url, [JSON_TYPE, JSON.stringify({ ...base.json, [`${name}\u0000`]: 'x' })]);
     }
   }
-  for (const body of BODIES) send(url, body);
+  for (const body of BODIES) send(false, url, body);
   return out;
 }
 
@@ -293,6 +324,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
       await server.close();
     });
 
+    // On PostgreSQL only what can reach storage (reachesStorage); the rest is refused in front of
+    // it, the same on both databases, and is tried on SQLite.
+    const tries = (storage: boolean) => database === 'sqlite' || storage;
+
     test('never a 5xx, and every error in its endpoint’s family', { skip }, async () => {
       const routes = routesOf(app);
       assert.ok(routes.length > 40, 'the route table is complete');
@@ -302,7 +337,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
         const op = OPERATIONS.find((o) => o.method.toUpperCase() === route.method && o.path === route.url);
         const token = op?.hosts === 'console' ? f.consoleToken : f.userToken;
         const bearers = op && op.auth !== 'none' ? [null, token] : [null];
-        for (const request of requestsFor(route, op, f)) {
+        for (const { request, storage } of requestsFor(route, op, f)) {
+          if (!tries(storage)) continue;
           for (const bearer of bearers) {
             const headers = { ...request.headers, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) };
             // Each from an address of its own: throttles and the registration limit are not what this checks.
@@ -318,6 +354,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         }
       }
       assert.deepEqual(problems.slice(0, 20), [], `${problems.length} of ${sent} requests`);
+      console.log(`fuzz on ${database}: ${sent} requests`);
     });
 
     test('text PostgreSQL cannot store is 400 in each family, naming where it was; nothing is stored', {

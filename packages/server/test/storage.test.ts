@@ -4,7 +4,7 @@ import { createClient } from '../src/domain/directory/clients.js';
 import { createOrg, findOrg, requireOrg } from '../src/domain/directory/orgs.js';
 import { insertUserWithTenant, prepareUser } from '../src/domain/directory/users.js';
 import { ServiceError } from '../src/domain/errors.js';
-import { publicJwks, rotateOrgKeys } from '../src/domain/keys/keys.js';
+import { publicJwks, rotateKeys } from '../src/domain/keys/keys.js';
 import { SYSTEM } from '../src/domain/types.js';
 import type { Runtime } from '../src/runtime.js';
 import { postgresSkip } from './support/environment.js';
@@ -176,6 +176,7 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
         postLogoutRedirectUris: [],
         grantTypes: ['client_credentials'],
         firstParty: true,
+        allowedOrigins: null,
         secretIssuedAt: new Date(client.createdAt).toISOString(),
         createdAt: new Date(client.createdAt).toISOString(),
       });
@@ -186,9 +187,7 @@ for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
       const acme = await requireOrg(rt.deps.db, 'acme');
       const before = (await publicJwks(rt.deps.db, acme.id)).keys.map((k) => k.kid);
       const oldSigner = await rt.deps.keyRing.signer(acme.id);
-      const kid = await rt.deps.db
-        .transaction()
-        .execute((t) => rotateOrgKeys(t, rt.deps.sealer, acme.id, SYSTEM));
+      const kid = await rotateKeys(rt.deps, acme, SYSTEM);
       assert.notEqual(kid, oldSigner.kid);
       assert.ok(before.includes(kid), 'the new signing key was already published');
       assert.equal((await rt.deps.keyRing.signer(acme.id)).kid, kid);

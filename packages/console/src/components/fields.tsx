@@ -29,7 +29,7 @@ export function TextField({
   value: string;
   onInput: (value: string) => void;
   hint?: string;
-  type?: 'text' | 'email' | 'password' | 'url' | 'search';
+  type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'number';
   required?: boolean;
   name?: string;
   autoComplete?: string;
@@ -55,19 +55,23 @@ export function TextField({
   );
 }
 
-/** Several values, one per line (redirect URIs). */
+/** Several values, one per line (redirect URIs), or one long value (`rows` more: a PEM, an XML document). */
 export function LinesField({
   label,
   value,
   onInput,
   hint,
   name,
+  rows = 3,
+  required = false,
 }: {
   label: string;
   value: string;
   onInput: (value: string) => void;
   hint?: string;
   name?: string;
+  rows?: number;
+  required?: boolean;
 }) {
   const id = useId();
   return (
@@ -76,7 +80,9 @@ export function LinesField({
       <textarea
         id={id}
         name={name}
-        rows={3}
+        rows={rows}
+        required={required}
+        spellcheck={false}
         value={value}
         aria-describedby={hintId(id, hint)}
         onInput={(e) => onInput((e.currentTarget as HTMLTextAreaElement).value)}

@@ -11,6 +11,7 @@ import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref, useLocation } from '../router.js';
 import { useLoad } from '../use-load.js';
+import { ClientPermissions } from './client-permissions.js';
 
 const GRANTS: readonly [GrantType, string][] = [
   ['authorization_code', 'people sign in through the browser'],
@@ -28,6 +29,8 @@ function defaultGrants(type: Client['type'], hasRedirectUris: boolean): GrantTyp
 
 const REDIRECT_HINT = 'One per line: https, or http on localhost, 127.0.0.1 or [::1]; no fragment.';
 const POST_LOGOUT_HINT = 'One per line, where sign-out may return to; same rules as redirect URIs.';
+const ORIGINS_HINT =
+  'Browser apps on these origins may call the token, revocation and userinfo endpoints (CORS). One per line, scheme://host[:port] with no path: https, or http on localhost, 127.0.0.1 or [::1]. Left empty: the origins of the redirect URIs.';
 
 /**
  * A secret (or just the news) of a client this tab created a moment ago, for its page to show
@@ -223,6 +226,7 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
   const [type, setType] = useState<Client['type']>('confidential');
   const [redirects, setRedirects] = useState('');
   const [postLogout, setPostLogout] = useState('');
+  const [origins, setOrigins] = useState('');
   /** The grant types once the owner changes them; null while the API's defaults apply. */
   const [grants, setGrants] = useState<GrantType[] | null>(null);
   const [firstParty, setFirstParty] = useState(true);
@@ -249,6 +253,7 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
                 type,
                 redirect_uris: redirectUris,
                 post_logout_redirect_uris: linesOf(postLogout),
+                ...(linesOf(origins).length > 0 ? { allowed_origins: linesOf(origins) } : {}),
                 ...(grants ? { grant_types: grants } : {}),
                 first_party: firstParty,
               });
@@ -290,6 +295,13 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
             onRedirects={setRedirects}
             postLogout={postLogout}
             onPostLogout={setPostLogout}
+          />
+          <LinesField
+            label="Allowed origins"
+            name="allowed_origins"
+            value={origins}
+            onInput={setOrigins}
+            hint={ORIGINS_HINT}
           />
           <GrantTypesField
             value={shownGrants}
@@ -400,6 +412,7 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
         <>
           <ClientFacts client={client} />
           <EditClient key={client.client_id} org={org} client={client} onSaved={loaded.reload} />
+          {client.type === 'confidential' ? <ClientPermissions org={org} client={client} /> : null}
           {client.type === 'confidential' ? (
             <RotateSecret
               org={org}
@@ -429,11 +442,33 @@ function ClientFacts({ client }: { client: Client }) {
       </dd>
       <dt>First party</dt>
       <dd>{client.first_party ? 'Yes: its sign-in asks no consent' : 'No: people are asked to consent'}</dd>
+      <dt>Allowed origins</dt>
+      <dd>
+        {client.allowed_origins.length > 0
+          ? client.allowed_origins.join(', ')
+          : 'None: no browser app may call it'}
+      </dd>
+      {client.type === 'confidential' ? (
+        <>
+          <dt>Public keys</dt>
+          <dd>{keysFact(client)}</dd>
+        </>
+      ) : null}
       <dt>Created</dt>
       <dd>{when(client.created_at)}</dd>
     </dl>
   );
 }
+
+/** How a confidential client's private_key_jwt keys are registered, in a few words. */
+function keysFact(client: Client): string {
+  if (client.jwks_uri !== undefined) return `Fetched from ${client.jwks_uri}`;
+  if (client.jwks !== undefined) return `${client.jwks.keys.length} registered inline (private_key_jwt)`;
+  return 'None: it authenticates with its secret only';
+}
+
+const JWKS_URI_HINT =
+  'Optional. The https URL where this client publishes its public keys, to authenticate with a signed assertion (private_key_jwt) instead of its secret. Leave empty for none.';
 
 const sameList = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -450,6 +485,9 @@ function EditClient({
   const [redirects, setRedirects] = useState(client.redirect_uris.join('\n'));
   const [postLogout, setPostLogout] = useState(client.post_logout_redirect_uris.join('\n'));
   const [grants, setGrants] = useState<GrantType[]>(client.grant_types);
+  /** The origins as typed; null until edited, so the field shows what the client has now (the default follows the redirect URIs). */
+  const [origins, setOrigins] = useState<string | null>(null);
+  const [jwksUri, setJwksUri] = useState(client.jwks_uri ?? '');
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -465,6 +503,7 @@ function EditClient({
           setSaved(null);
           const redirectUris = linesOf(redirects);
           const postLogoutUris = linesOf(postLogout);
+          const allowedOrigins = origins === null ? client.allowed_origins : linesOf(origins);
           const changes = {
             ...(name === client.client_name ? {} : { client_name: name }),
             ...(sameList(redirectUris, client.redirect_uris) ? {} : { redirect_uris: redirectUris }),
@@ -472,6 +511,12 @@ function EditClient({
               ? {}
               : { post_logout_redirect_uris: postLogoutUris }),
             ...(sameList([...grants].sort(), [...client.grant_types].sort()) ? {} : { grant_types: grants }),
+            // Emptied: back to the default, the redirect URIs' origins.
+            ...(sameList(allowedOrigins, client.allowed_origins)
+              ? {}
+              : { allowed_origins: allowedOrigins.length > 0 ? allowedOrigins : null }),
+            // Emptied: no key set URL.
+            ...(jwksUri.trim() === (client.jwks_uri ?? '') ? {} : { jwks_uri: jwksUri.trim() || null }),
           };
           if (Object.keys(changes).length === 0) {
             setSaved('Nothing changed: there was nothing to save.');
@@ -480,6 +525,7 @@ function EditClient({
           setBusy(true);
           try {
             await patch<Client>(orgPath(org.slug, 'clients', client.client_id), changes);
+            setOrigins(null);
             setSaved('Changes saved.');
             onSaved();
           } catch (e) {
@@ -503,6 +549,23 @@ function EditClient({
           postLogout={postLogout}
           onPostLogout={setPostLogout}
         />
+        <LinesField
+          label="Allowed origins"
+          name="allowed_origins"
+          value={origins ?? client.allowed_origins.join('\n')}
+          onInput={setOrigins}
+          hint={ORIGINS_HINT}
+        />
+        {client.type === 'confidential' && client.jwks === undefined ? (
+          <TextField
+            label="Public key set URL (jwks_uri)"
+            name="jwks_uri"
+            type="url"
+            value={jwksUri}
+            onInput={setJwksUri}
+            hint={JWKS_URI_HINT}
+          />
+        ) : null}
         <GrantTypesField
           value={grants}
           onChange={setGrants}

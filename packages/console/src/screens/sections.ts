@@ -2,7 +2,12 @@
 export const SECTIONS = [
   { path: 'settings', label: 'Settings', owners: false },
   { path: 'clients', label: 'Clients', owners: true },
+  { path: 'service-accounts', label: 'Service accounts', owners: true },
   { path: 'users', label: 'Users', owners: true },
+  { path: 'resources', label: 'API resources', owners: true },
+  { path: 'roles', label: 'Roles', owners: true },
+  { path: 'invitations', label: 'Invitations', owners: true },
+  { path: 'connections', label: 'Connections', owners: true },
   { path: 'members', label: 'Members', owners: false },
   { path: 'keys', label: 'Signing keys', owners: true },
   { path: 'webhooks', label: 'Webhooks', owners: true },

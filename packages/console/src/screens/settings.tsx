@@ -1,12 +1,26 @@
 import { useState } from 'preact/hooks';
 import { get, orgPath, patch } from '../api/client.js';
-import type { OrganizationSettings } from '../api/types.js';
-import { CheckboxField, Form, TextField } from '../components/fields.js';
+import type { OrganizationSettings, SignUpPolicy } from '../api/types.js';
+import { CheckboxField, Form, LinesField, linesOf, SelectField, TextField } from '../components/fields.js';
 import { Done, ErrorNotice, Loading, ReadOnlyNote } from '../components/notices.js';
 import { canWrite, type OrgScreenProps, useOrgs } from '../org-context.js';
 import { useLoad } from '../use-load.js';
 
-/** The org's settings: its name and whether every user needs a second factor (owners change them). */
+const SIGN_UP: readonly (readonly [SignUpPolicy, string])[] = [
+  ['open', 'Anyone can create an account'],
+  ['invite_only', 'Invited people only'],
+  ['domains', 'Addresses at some email domains only'],
+];
+const signUpWords = (s: OrganizationSettings) =>
+  s.sign_up === 'domains'
+    ? `Addresses at ${s.sign_up_domains.map((d) => `@${d}`).join(', ')} only`
+    : (SIGN_UP.find(([v]) => v === s.sign_up)?.[1] ?? s.sign_up);
+
+/**
+ * The org's settings: its name, whether every user needs a second factor, whether applications may
+ * register themselves with its issuer, and who may create an account on its sign-in pages (owners
+ * change them).
+ */
 export function Settings({ org }: OrgScreenProps) {
   const loaded = useLoad(
     () => get<OrganizationSettings>(orgPath(org.slug, 'settings')).then((a) => a.data),
@@ -32,6 +46,10 @@ function SettingsForm({
   const orgs = useOrgs();
   const [name, setName] = useState(settings.name);
   const [requireMfa, setRequireMfa] = useState(settings.require_mfa);
+  const [dynamicRegistration, setDynamicRegistration] = useState(settings.dynamic_registration);
+  const [metadataDocuments, setMetadataDocuments] = useState(settings.metadata_documents);
+  const [signUp, setSignUp] = useState<SignUpPolicy>(settings.sign_up);
+  const [domains, setDomains] = useState(settings.sign_up_domains.join('\n'));
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const facts = (
@@ -60,6 +78,12 @@ function SettingsForm({
           <dd>{settings.name}</dd>
           <dt>Second factor</dt>
           <dd>{settings.require_mfa ? 'Required for every user' : 'Optional'}</dd>
+          <dt>Dynamic registration</dt>
+          <dd>{settings.dynamic_registration ? 'On' : 'Off'}</dd>
+          <dt>Metadata documents</dt>
+          <dd>{settings.metadata_documents ? 'On' : 'Off'}</dd>
+          <dt>Sign-up</dt>
+          <dd>{signUpWords(settings)}</dd>
         </dl>
       </>
     );
@@ -76,7 +100,14 @@ function SettingsForm({
             setError(null);
             setSaved(false);
             try {
-              await patch(orgPath(org.slug, 'settings'), { name, require_mfa: requireMfa });
+              await patch(orgPath(org.slug, 'settings'), {
+                name,
+                require_mfa: requireMfa,
+                dynamic_registration: dynamicRegistration,
+                metadata_documents: metadataDocuments,
+                sign_up: signUp,
+                ...(signUp === 'domains' ? { sign_up_domains: linesOf(domains) } : {}),
+              });
               setSaved(true);
               onSaved();
               await orgs.reload();
@@ -100,6 +131,41 @@ function SettingsForm({
             onChange={setRequireMfa}
             hint="Users without one are asked to enrol an authenticator app at their next sign-in."
           />
+          <CheckboxField
+            label="Dynamic registration"
+            name="dynamic_registration"
+            checked={dynamicRegistration}
+            onChange={setDynamicRegistration}
+            hint="Applications such as MCP clients may register themselves at the issuer's /oauth/register. They are always asked for consent."
+          />
+          <CheckboxField
+            label="Client ID Metadata Documents"
+            name="metadata_documents"
+            checked={metadataDocuments}
+            onChange={setMetadataDocuments}
+            hint="Applications may sign in with the https address of their metadata document as their client id."
+          />
+          <SelectField
+            label="Who can create an account"
+            name="sign_up"
+            value={signUp}
+            options={SIGN_UP}
+            onChange={setSignUp}
+          />
+          {signUp === 'domains' ? (
+            <LinesField
+              label="Email domains"
+              name="sign_up_domains"
+              value={domains}
+              onInput={setDomains}
+              hint="One per line, like example.com: only addresses there can create an account."
+            />
+          ) : null}
+          <p class="hint">
+            {signUp === 'invite_only'
+              ? 'The sign-in page shows no “Create an account” link, and sign-up is refused.'
+              : 'The sign-in page offers “Create an account”.'}
+          </p>
           <div>
             <button type="submit">Save settings</button>
           </div>

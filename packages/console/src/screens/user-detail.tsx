@@ -11,6 +11,7 @@ import { navigate, orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { Impersonate } from './user-impersonation.js';
 import { OwnersOnly, StatusBadge } from './user-parts.js';
+import { RolesPanel } from './user-roles.js';
 
 /** What every panel of the page gets: the org, the user as last answered, and how to replace it. */
 interface UserProps {
@@ -19,7 +20,7 @@ interface UserProps {
   onChange: (user: User) => void;
 }
 
-/** `/console/o/{slug}/users/{id}`: one user, their names, access, sessions, impersonation, deletion. */
+/** `/console/o/{slug}/users/{id}`: one user, their names, roles, access, sessions, impersonation, deletion. */
 export function UserDetail({ org, id = '' }: OrgScreenProps) {
   const allowed = canWrite(org);
   const loaded = useLoad(
@@ -45,6 +46,7 @@ export function UserDetail({ org, id = '' }: OrgScreenProps) {
         <>
           <Facts user={user} />
           <NamePanel key={user.id} slug={org.slug} user={user} onChange={setChanged} />
+          <RolesPanel slug={org.slug} user={user} />
           <AccessPanel slug={org.slug} user={user} onChange={setChanged} />
           <Impersonate org={org} user={user} />
           <DeletePanel slug={org.slug} user={user} />

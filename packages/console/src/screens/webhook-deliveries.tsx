@@ -17,7 +17,8 @@ const COLUMNS = 8;
 
 /**
  * A webhook's delivery log, newest first: each delivery's outcome, its last attempt, its attempt
- * history, and Retry (sends the event again now). Refresh reads the log, and the webhook, again.
+ * history, and Retry (sends the event again now); Send test event queues a `webhook.test` for this
+ * webhook only. Refresh reads the log, and the webhook, again.
  */
 export function DeliveryLog({
   org,
@@ -31,6 +32,21 @@ export function DeliveryLog({
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+
+  const sendTest = async () => {
+    setBusy('test');
+    setError(null);
+    setDone(null);
+    try {
+      await post(orgPath(org.slug, 'webhooks', webhook.id, 'test'));
+      setDone('A webhook.test event is on its way to this webhook only. Refresh to see how it went.');
+      loaded.reload();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(null);
+    }
+  };
 
   const retry = async (d: Delivery) => {
     setBusy(d.id);
@@ -51,23 +67,34 @@ export function DeliveryLog({
     <section aria-labelledby="delivery-log-title">
       <div class="log-head">
         <h2 id="delivery-log-title">Delivery log</h2>
-        <button
-          type="button"
-          class="secondary"
-          onClick={() => {
-            setError(null);
-            setDone(null);
-            loaded.reload();
-            onRefresh();
-          }}
-        >
-          Refresh
-        </button>
+        <div class="log-actions">
+          <button
+            type="button"
+            class="secondary"
+            disabled={busy === 'test' || !webhook.active}
+            onClick={sendTest}
+          >
+            Send test event
+          </button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setError(null);
+              setDone(null);
+              loaded.reload();
+              onRefresh();
+            }}
+          >
+            Refresh
+          </button>
+        </div>
       </div>
       <p class="muted">
         The newest 100 deliveries, newest first. Failed attempts are retried on their own, for about a day;
-        Retry sends one again now.
-        {webhook.active ? null : ' This webhook is paused: resume it before retrying.'}
+        Retry sends one again now. Send test event sends a signed <code>webhook.test</code> event to this
+        webhook only; it changes nothing.
+        {webhook.active ? null : ' This webhook is paused: resume it before retrying or testing.'}
       </p>
       <ErrorNotice error={error} />
       {done ? <Done>{done}</Done> : null}

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
+import { mailerFor } from '../mail/mailers.js';
 import { createLogger } from '../observability/logger.js';
 import { openRuntime } from '../runtime.js';
 import type { Launch } from './lifecycle.js';
@@ -13,7 +14,10 @@ export function admin(work: (deps: Deps) => Promise<object>): Launch {
   return async () => {
     const config = loadConfig();
     const log = createLogger(config.logLevel, 2);
-    const runtime = await openRuntime(config, (line) => log.warn(line));
+    // Mail as `tessera serve` sends it (`invitation create --mail`); its warnings go to stderr.
+    const runtime = await openRuntime(config, (line) => log.warn(line), {
+      mailer: mailerFor(config, log).mailer,
+    });
     try {
       const result = await work(runtime.deps);
       process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,16 +1,31 @@
 import { createClient } from '../domain/directory/clients.js';
+import {
+  createInvitation,
+  type Invitation,
+  listInvitations,
+  revokeInvitation,
+} from '../domain/directory/invitations.js';
 import { addOrgMember } from '../domain/directory/members.js';
 import { updateOrgSettings } from '../domain/directory/org-settings.js';
 import { createOrg, requireOrg } from '../domain/directory/orgs.js';
+import {
+  createServiceAccount,
+  deleteServiceAccount,
+  listServiceAccounts,
+  rotateServiceAccountSecret,
+} from '../domain/directory/service-accounts.js';
 import { createUser } from '../domain/directory/users.js';
 import { rotateKeys } from '../domain/keys/keys.js';
-import { SYSTEM } from '../domain/types.js';
+import { SIGN_UP_POLICIES } from '../domain/sign-in/sign-up-policy.js';
+import { type Role, type SignUpPolicy, SYSTEM } from '../domain/types.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
+import { CONNECTION_COMMANDS } from './connection-commands.js';
 import type { Launch } from './lifecycle.js';
+import { RESOURCE_COMMANDS } from './resource-commands.js';
 import type { USAGES } from './usage.js';
 
-type AdminName = Exclude<keyof typeof USAGES, 'serve' | 'migrate' | 'worker'>;
+export type AdminName = Exclude<keyof typeof USAGES, 'serve' | 'migrate' | 'worker' | 'backup'>;
 
 /**
  * The admin commands of DESIGN §8. Each checks its flags first (a usage error opens nothing),
@@ -19,6 +34,8 @@ type AdminName = Exclude<keyof typeof USAGES, 'serve' | 'migrate' | 'worker'>;
 export const ADMIN_COMMANDS: {
   [N in AdminName]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
 } = {
+  ...RESOURCE_COMMANDS,
+  ...CONNECTION_COMMANDS,
   'org create'(f) {
     const input = {
       slug: required(f.slug, 'slug'),
@@ -40,12 +57,35 @@ export const ADMIN_COMMANDS: {
 
   'org update'(f) {
     const slug = required(f.org, 'org');
-    const value = required(f['require-mfa'], 'require-mfa');
-    if (value !== 'true' && value !== 'false') throw new UsageError('--require-mfa must be true or false');
+    const signUp = f['sign-up'];
+    if (signUp !== undefined && !SIGN_UP_POLICIES.includes(signUp as SignUpPolicy)) {
+      throw new UsageError(`--sign-up must be one of ${SIGN_UP_POLICIES.join(', ')}`);
+    }
+    const domains = f['sign-up-domain'];
+    const change = {
+      ...switchFlag(f, 'require-mfa', 'requireMfa'),
+      ...switchFlag(f, 'dynamic-registration', 'dynamicRegistration'),
+      ...switchFlag(f, 'metadata-documents', 'metadataDocuments'),
+      ...(signUp === undefined ? {} : { signUp: signUp as SignUpPolicy }),
+      ...(domains === undefined ? {} : { signUpDomains: domains }),
+    };
+    if (Object.keys(change).length === 0) {
+      throw new UsageError(
+        'give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain',
+      );
+    }
     return admin(async (deps) => {
       const org = await requireOrg(deps.db, slug);
-      const settings = await updateOrgSettings(deps, org, { requireMfa: value === 'true' }, SYSTEM);
-      return { id: settings.id, slug: settings.slug, requireMfa: settings.requireMfa };
+      const s = await updateOrgSettings(deps, org, change, SYSTEM);
+      return {
+        id: s.id,
+        slug: s.slug,
+        requireMfa: s.requireMfa,
+        dynamicRegistration: s.dynamicRegistration,
+        metadataDocuments: s.metadataDocuments,
+        signUp: s.signUp,
+        signUpDomains: s.signUpDomains,
+      };
     });
   },
 
@@ -73,8 +113,10 @@ export const ADMIN_COMMANDS: {
       kind: f.confidential ? ('confidential' as const) : ('public' as const),
       redirectUris: f['redirect-uri'] ?? [],
       postLogoutRedirectUris: f['post-logout-redirect-uri'] ?? [],
+      ...(f['allowed-origin'] ? { allowedOrigins: f['allowed-origin'] } : {}),
       grantTypes: f.grant ?? [],
       promoteFrom: f['promote-from'] ?? [],
+      ...(f['jwks-uri'] === undefined ? {} : { jwksUri: f['jwks-uri'] }),
     };
     return admin(async (deps) => {
       const org = await requireOrg(deps.db, slug);
@@ -86,8 +128,10 @@ export const ADMIN_COMMANDS: {
         ...(client.postLogoutRedirectUris.length === 0
           ? {}
           : { postLogoutRedirectUris: client.postLogoutRedirectUris }),
+        ...(client.allowedOrigins === null ? {} : { allowedOrigins: client.allowedOrigins }),
         grantTypes: client.grantTypes,
         ...(promoteFrom.length === 0 ? {} : { promoteFrom }),
+        ...(client.jwksUri === undefined ? {} : { jwksUri: client.jwksUri }),
       };
     });
   },
@@ -100,8 +144,104 @@ export const ADMIN_COMMANDS: {
     return admin(async (deps) => {
       const org = await requireOrg(deps.db, slug);
       const ref = { email, password: f.password ?? null };
-      const member = await addOrgMember(deps, org, ref, role, SYSTEM, 'set-role');
+      const member = await addOrgMember(deps, org, ref, role, SYSTEM);
       return { orgId: org.id, userId: member.userId, email: member.email, role };
+    });
+  },
+
+  'service-account create'(f) {
+    const slug = required(f.org, 'org');
+    const input = { name: required(f.name, 'name'), scopes: f.scope ?? [] };
+    if (input.scopes.length === 0) throw new UsageError('--scope is required (one or more)');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const { account, secret } = await createServiceAccount(deps, org, input, SYSTEM);
+      return {
+        clientId: account.id,
+        clientSecret: secret,
+        name: account.name,
+        scopes: account.scopes,
+        tokenEndpoint: `${deps.config.baseUrl}/oauth/token`,
+      };
+    });
+  },
+
+  'service-account list'(f) {
+    const slug = required(f.org, 'org');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const { entries } = await listServiceAccounts(deps, org, { page: 0, perPage: 100 });
+      return {
+        serviceAccounts: entries.map((a) => ({
+          clientId: a.id,
+          name: a.name,
+          scopes: a.scopes,
+          createdAt: new Date(a.createdAt).toISOString(),
+        })),
+      };
+    });
+  },
+
+  'service-account rotate-secret'(f) {
+    const slug = required(f.org, 'org');
+    const clientId = required(f['client-id'], 'client-id');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      return { clientId, clientSecret: await rotateServiceAccountSecret(deps, org, clientId, SYSTEM) };
+    });
+  },
+
+  'service-account delete'(f) {
+    const slug = required(f.org, 'org');
+    const clientId = required(f['client-id'], 'client-id');
+    return admin(async (deps) => {
+      await deleteServiceAccount(deps, await requireOrg(deps.db, slug), clientId, SYSTEM);
+      return { clientId, deleted: true };
+    });
+  },
+
+  'invitation create'(f) {
+    const slug = required(f.org, 'org');
+    const email = required(f.email, 'email');
+    const given = f.role ?? null;
+    if (given !== null && given !== 'owner' && given !== 'member')
+      throw new UsageError('--role must be owner or member');
+    const role: Role | null = given;
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const kind = role === null ? ('user' as const) : ('member' as const);
+      const input = { kind, email, role, roles: f['role-id'] ?? [], sendMail: f.mail === true };
+      const { invitation, url } = await createInvitation(deps, org, input, SYSTEM);
+      return { ...invitationOutput(invitation), ...(url === null ? {} : { url }) };
+    });
+  },
+
+  'invitation list'(f) {
+    const slug = required(f.org, 'org');
+    const kind = f.kind ?? null;
+    if (kind !== null && kind !== 'user' && kind !== 'member')
+      throw new UsageError('--kind must be user or member');
+    const state = f.state ?? null;
+    if (state !== null && state !== 'pending' && state !== 'accepted' && state !== 'expired')
+      throw new UsageError('--state must be pending, accepted or expired');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.db, slug);
+      const invitations: ReturnType<typeof invitationOutput>[] = [];
+      for (let page = 0; ; page++) {
+        const { entries, total } = await listInvitations(deps, org, { kind, state, page, perPage: 100 });
+        invitations.push(...entries.map(invitationOutput));
+        if (invitations.length >= total || entries.length === 0) break;
+      }
+      return { invitations };
+    });
+  },
+
+  'invitation revoke'(f) {
+    const slug = required(f.org, 'org');
+    const id = required(f.id, 'id');
+    return admin(async (deps) => {
+      await revokeInvitation(deps, await requireOrg(deps.db, slug), id, SYSTEM);
+      return { id, revoked: true };
     });
   },
 
@@ -110,3 +250,30 @@ export const ADMIN_COMMANDS: {
     return admin(async (deps) => ({ kid: await rotateKeys(deps, await requireOrg(deps.db, slug), SYSTEM) }));
   },
 };
+
+/** An optional `--flag true|false` as `{[key]: boolean}`, or nothing when the flag is absent. */
+function switchFlag<K extends string>(
+  f: Record<string, unknown>,
+  flag: string,
+  key: K,
+): Partial<Record<K, boolean>> {
+  const value = f[flag];
+  if (value === undefined) return {};
+  if (value !== 'true' && value !== 'false') throw new UsageError(`--${flag} must be true or false`);
+  return { [key]: value === 'true' } as Partial<Record<K, boolean>>;
+}
+
+/** An invitation as the CLI prints it (camelCase like the other commands; never its link). */
+function invitationOutput(i: Invitation) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: i.id,
+    kind: i.kind,
+    email: i.email,
+    role: i.role,
+    roles: i.roles,
+    state: i.state,
+    expiresAt: iso(i.expiresAt),
+    acceptedAt: iso(i.acceptedAt),
+  };
+}

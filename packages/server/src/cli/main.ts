@@ -1,23 +1,67 @@
 import { readFileSync } from 'node:fs';
 import { ServiceError } from '../domain/errors.js';
-import { scrub } from '../observability/logger.js';
+import { scrub } from '../observability/scrub.js';
 import { parseFlags, type Spec, UsageError, type Values, wantsHelp } from './args.js';
-import { ADMIN_COMMANDS } from './commands.js';
+import type { AdminName } from './commands.js';
 import type { Launch, Outcome } from './lifecycle.js';
-import { migrateCommand } from './migrate.js';
-import { serveCommand } from './serve.js';
-import { type CommandName, commandOf, commandUsage, globalUsage, USAGES } from './usage.js';
-import { workerCommand } from './worker.js';
+import {
+  type CommandName,
+  commandOf,
+  commandUsage,
+  globalUsage,
+  groupOf,
+  groupUsage,
+  USAGES,
+} from './usage.js';
+
+type Prepare<N extends CommandName> = (f: Values<(typeof USAGES)[N]['flags']>, positional?: string) => Launch;
+
+const admin =
+  <N extends AdminName>(name: N) =>
+  async (): Promise<Prepare<N>> =>
+    (await import('./commands.js')).ADMIN_COMMANDS[name];
 
 /**
- * Each command's flags become its launch, or a usage error. Nothing here reads the configuration,
- * touches the data dir or opens the database: that happens in the launch, after the flags passed.
+ * Each command's flags become its launch, or a usage error. The command's module (and with it the
+ * server, the domain, the database drivers) is imported only once its flags parsed, so `--help`,
+ * `--version` and usage errors load none of it. Nothing here reads the configuration, touches the
+ * data dir or opens the database: that happens in the launch.
  */
-const PREPARE: { [N in CommandName]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch } = {
-  serve: serveCommand,
-  migrate: migrateCommand,
-  worker: workerCommand,
-  ...ADMIN_COMMANDS,
+const PREPARE: { [N in CommandName]: () => Promise<Prepare<N>> } = {
+  serve: async () => (await import('./serve.js')).serveCommand,
+  migrate: async () => (await import('./migrate.js')).migrateCommand,
+  worker: async () => (await import('./worker.js')).workerCommand,
+  backup: async () => (await import('./backup.js')).backupCommand,
+  'org create': admin('org create'),
+  'org update': admin('org update'),
+  'user create': admin('user create'),
+  'client create': admin('client create'),
+  'member add': admin('member add'),
+  'service-account create': admin('service-account create'),
+  'service-account list': admin('service-account list'),
+  'service-account rotate-secret': admin('service-account rotate-secret'),
+  'service-account delete': admin('service-account delete'),
+  'invitation create': admin('invitation create'),
+  'invitation list': admin('invitation list'),
+  'invitation revoke': admin('invitation revoke'),
+  'keys rotate': admin('keys rotate'),
+  'resource list': admin('resource list'),
+  'resource create': admin('resource create'),
+  'resource show': admin('resource show'),
+  'resource update': admin('resource update'),
+  'resource delete': admin('resource delete'),
+  'role list': admin('role list'),
+  'role create': admin('role create'),
+  'role show': admin('role show'),
+  'role update': admin('role update'),
+  'role delete': admin('role delete'),
+  'user roles': admin('user roles'),
+  'client permissions': admin('client permissions'),
+  'connection create': admin('connection create'),
+  'connection list': admin('connection list'),
+  'connection show': admin('connection show'),
+  'connection update': admin('connection update'),
+  'connection delete': admin('connection delete'),
 };
 
 /** The server package's version, read beside the running file (src/ through tsx, or dist/). */
@@ -31,9 +75,13 @@ async function run(argv: string[]): Promise<Outcome> {
   const [first] = argv;
   if (first === undefined) throw new UsageError('a command is required');
   if (first === '--help' || first === '-h' || first === 'help') {
-    const topic = argv.length > 1 ? commandOf(argv.slice(1)) : null;
-    if (argv.length > 1 && topic === null) throw new UsageError(`unknown command: ${words(argv.slice(1))}`);
-    process.stdout.write(topic ? commandUsage(topic) : globalUsage());
+    const asked = argv.slice(1);
+    const topic = asked.length > 0 ? commandOf(asked) : null;
+    const group = asked.length === 1 ? groupOf(asked[0]) : null;
+    if (asked.length > 0 && topic === null && group === null) {
+      throw new UsageError(`unknown command: ${words(asked)}`);
+    }
+    process.stdout.write(topic ? commandUsage(topic) : group ? groupUsage(group) : globalUsage());
     return 0;
   }
   if (first === '--version' || first === '-v') {
@@ -42,6 +90,13 @@ async function run(argv: string[]): Promise<Outcome> {
     return 0;
   }
   const name = commandOf(argv);
+  const group = groupOf(first);
+  if (name === null && group !== null && (argv[1] === undefined || argv[1].startsWith('-'))) {
+    // `tessera org --help` lists the group's commands; `tessera org` alone asks for one of them.
+    if (!wantsHelp(argv.slice(1))) throw new GroupUsageError(group, `${group} needs a command`);
+    process.stdout.write(groupUsage(group));
+    return 0;
+  }
   if (name === null) throw new UsageError(`unknown command: ${words(argv)}`);
   const rest = argv.slice(name.split(' ').length);
   if (wantsHelp(rest)) {
@@ -50,8 +105,9 @@ async function run(argv: string[]): Promise<Outcome> {
   }
   let launch: Launch;
   try {
-    const prepare = PREPARE[name] as (f: Values<Spec>) => Launch;
-    launch = prepare(parseFlags(rest, USAGES[name].flags));
+    const { flags, positional } = withPositional(rest, name);
+    const prepare = (await PREPARE[name]()) as (f: Values<Spec>, positional?: string) => Launch;
+    launch = prepare(flags, positional);
   } catch (error) {
     if (error instanceof UsageError) throw new CommandUsageError(name, error.message);
     throw error;
@@ -59,9 +115,28 @@ async function run(argv: string[]): Promise<Outcome> {
   return launch();
 }
 
+/** The command's flags, and its one positional word when it takes one (the first that is not a flag). */
+function withPositional(rest: string[], name: CommandName): { flags: Values<Spec>; positional?: string } {
+  const usage: { flags: Spec; positional?: string } = USAGES[name];
+  if (usage.positional === undefined) return { flags: parseFlags(rest, usage.flags) };
+  const at = rest.findIndex((a) => !a.startsWith('-'));
+  if (at === -1) return { flags: parseFlags(rest, usage.flags) };
+  const flags = parseFlags([...rest.slice(0, at), ...rest.slice(at + 1)], usage.flags);
+  return { flags, positional: rest[at] as string };
+}
+
 class CommandUsageError extends UsageError {
   constructor(
     readonly command: CommandName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+class GroupUsageError extends UsageError {
+  constructor(
+    readonly group: string,
     message: string,
   ) {
     super(message);
@@ -81,7 +156,12 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      const usage = error instanceof CommandUsageError ? commandUsage(error.command) : globalUsage();
+      const usage =
+        error instanceof CommandUsageError
+          ? commandUsage(error.command)
+          : error instanceof GroupUsageError
+            ? groupUsage(error.group)
+            : globalUsage();
       process.stderr.write(`error: ${error.message}\n\n${usage}`);
       process.exitCode = 2;
     } else if (error instanceof ServiceError) {

@@ -8,6 +8,8 @@ interface Usage {
   /** What `tessera <command> --help` adds: what it prints, what it needs. */
   readonly details: readonly string[];
   readonly flags: Spec;
+  /** The one word the command takes besides its flags (`tessera backup FILE`), if any. */
+  readonly positional?: string;
 }
 
 /**
@@ -40,6 +42,17 @@ export const USAGES = {
     ],
     flags: { concurrency: { type: 'string' } },
   },
+  backup: {
+    synopsis: 'FILE',
+    summary: 'copy the SQLite database to FILE while it serves',
+    details: [
+      'An online backup of <data dir>/tessera.db into FILE (never overwritten); prints {"file","bytes"}.',
+      'Restore: stop the server, put FILE at <data dir>/tessera.db, start it with the same TESSERA_SECRET.',
+      'On PostgreSQL (DATABASE_URL) use pg_dump instead: see docs/deploying.md.',
+    ],
+    flags: {},
+    positional: 'FILE',
+  },
   'org create': {
     synopsis: '--slug S [--name N] --owner-email E [--owner-password P]',
     summary: 'create an organization and its owner',
@@ -55,10 +68,25 @@ export const USAGES = {
     },
   },
   'org update': {
-    synopsis: '--org S --require-mfa true|false',
-    summary: 'require (or stop requiring) a second factor for the organization',
-    details: ['Prints {"id","slug","requireMfa"}.'],
-    flags: { org: { type: 'string' }, 'require-mfa': { type: 'string' } },
+    synopsis:
+      '--org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]...',
+    summary: "change the organization's second-factor rule, its issuer's registration or its sign-up policy",
+    details: [
+      'Give at least one change. --require-mfa true requires a second factor of every user.',
+      '--dynamic-registration: its issuer offers POST /oauth/register (RFC 7591); --metadata-documents: it',
+      'accepts Client ID Metadata Document URLs as client ids. Both are off for a new organization.',
+      '--sign-up: open (anyone), invite_only (no "Create an account"), domains (addresses at the',
+      '--sign-up-domain domains only; give them with it).',
+      'Prints {"id","slug","requireMfa","dynamicRegistration","metadataDocuments","signUp","signUpDomains"}.',
+    ],
+    flags: {
+      org: { type: 'string' },
+      'require-mfa': { type: 'string' },
+      'dynamic-registration': { type: 'string' },
+      'metadata-documents': { type: 'string' },
+      'sign-up': { type: 'string' },
+      'sign-up-domain': { type: 'string', multiple: true },
+    },
   },
   'user create': {
     synopsis: '--org S --email E --password P [--first-name F] [--last-name L]',
@@ -74,12 +102,14 @@ export const USAGES = {
   },
   'client create': {
     synopsis:
-      '--org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--grant G]... [--promote-from CLIENT_ID]...',
+      '--org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U]',
     summary: 'create an OAuth client',
     details: [
-      'Prints {"clientId","clientSecret"?,"redirectUris","postLogoutRedirectUris"?,"grantTypes"}; the',
-      'secret (confidential clients only) is shown this once. --post-logout-redirect-uri registers where',
-      'sign-out (/oauth/logout) may return to.',
+      'Prints {"clientId","clientSecret"?,"redirectUris","postLogoutRedirectUris"?,"allowedOrigins"?,',
+      '"grantTypes","jwksUri"?}; the secret (confidential clients only) is shown this once. --post-logout-redirect-uri',
+      'registers where sign-out (/oauth/logout) may return to. --allowed-origin (scheme://host[:port])',
+      'lists the browser origins CORS answers; without it, the origins of the redirect URIs. --jwks-uri',
+      "(confidential only) is the https URL of the client's public keys for private_key_jwt.",
     ],
     flags: {
       org: { type: 'string' },
@@ -88,9 +118,111 @@ export const USAGES = {
       public: { type: 'boolean' },
       'redirect-uri': { type: 'string', multiple: true },
       'post-logout-redirect-uri': { type: 'string', multiple: true },
+      'allowed-origin': { type: 'string', multiple: true },
       grant: { type: 'string', multiple: true },
       'promote-from': { type: 'string', multiple: true },
+      'jwks-uri': { type: 'string' },
     },
+  },
+  'resource list': {
+    synopsis: '--org S',
+    summary: "list the organization's API resources",
+    details: ['Prints {"data":[{"id","identifier","name","scopes","accessTokenTtl"}…]}, oldest first.'],
+    flags: { org: { type: 'string' } },
+  },
+  'resource create': {
+    synopsis: '--org S --identifier URI --name N [--scope NAME=DESCRIPTION]... [--ttl SECONDS]',
+    summary: 'register an API resource (an RFC 8707 resource indicator) with its scopes',
+    details: [
+      'Prints the resource. --identifier: https (http on loopback), no fragment; it never changes.',
+      '--ttl: access token lifetime, 60 to 86400 seconds (default 900).',
+    ],
+    flags: {
+      org: { type: 'string' },
+      identifier: { type: 'string' },
+      name: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      ttl: { type: 'string' },
+    },
+  },
+  'resource show': {
+    synopsis: '--org S --id API_ID',
+    summary: 'show one API resource',
+    details: ['Prints the resource.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'resource update': {
+    synopsis: '--org S --id API_ID [--name N] [--scope NAME=DESCRIPTION]... [--ttl SECONDS]',
+    summary: "change an API resource's name, scopes or token lifetime",
+    details: ['Prints the resource. --scope replaces every scope; a scope removed leaves roles and clients.'],
+    flags: {
+      org: { type: 'string' },
+      id: { type: 'string' },
+      name: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      ttl: { type: 'string' },
+    },
+  },
+  'resource delete': {
+    synopsis: '--org S --id API_ID',
+    summary: 'delete an API resource and every permission naming it',
+    details: ['Prints {"deleted":"api_…"}.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'role list': {
+    synopsis: '--org S',
+    summary: "list the roles of the organization's users",
+    details: ['Prints {"data":[{"id","name","description","permissions"}…]}, oldest first.'],
+    flags: { org: { type: 'string' } },
+  },
+  'role create': {
+    synopsis: '--org S --name N [--description D] [--permission IDENTIFIER#SCOPE]...',
+    summary: 'create a role with permissions',
+    details: ['Prints the role. Each --permission names a registered resource and one of its scopes.'],
+    flags: {
+      org: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      permission: { type: 'string', multiple: true },
+    },
+  },
+  'role show': {
+    synopsis: '--org S --id ROLE_ID',
+    summary: 'show one role',
+    details: ['Prints the role.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'role update': {
+    synopsis: '--org S --id ROLE_ID [--name N] [--description D] [--permission IDENTIFIER#SCOPE]...',
+    summary: "change a role's name, description or permissions",
+    details: ['Prints the role. --permission replaces every permission of the role.'],
+    flags: {
+      org: { type: 'string' },
+      id: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      permission: { type: 'string', multiple: true },
+    },
+  },
+  'role delete': {
+    synopsis: '--org S --id ROLE_ID',
+    summary: 'delete a role; its users lose it',
+    details: ['Prints {"deleted":"rol_…"}.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'user roles': {
+    synopsis: '--org S --user USER_ID [--set ROLE_ID,...]',
+    summary: 'show (or, with --set, replace) the roles a user holds',
+    details: ['Prints {"data":[role…]}. --set "" removes every role.'],
+    flags: { org: { type: 'string' }, user: { type: 'string' }, set: { type: 'string' } },
+  },
+  'client permissions': {
+    synopsis: '--org S --client CLIENT_ID [--set IDENTIFIER#SCOPE,...]',
+    summary: "show (or, with --set, replace) a machine client's permissions",
+    details: [
+      'Prints {"data":[{"resource","scope"}…]}. Confidential clients only. --set "" removes them all.',
+    ],
+    flags: { org: { type: 'string' }, client: { type: 'string' }, set: { type: 'string' } },
   },
   'member add': {
     synopsis: '--org S --email E --role owner|member [--password P]',
@@ -106,17 +238,173 @@ export const USAGES = {
       password: { type: 'string' },
     },
   },
+  'service-account create': {
+    synopsis: '--org S --name N --scope org:read|events:read|org:write...',
+    summary: 'create a service account for the management API of the organization',
+    details: [
+      'A confidential client of the console bound to the organization, whose client_credentials token',
+      '(from the console issuer) carries the --scope scopes (one or more). Prints {"clientId",',
+      '"clientSecret","name","scopes","tokenEndpoint"}; the secret is shown this once.',
+    ],
+    flags: { org: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string', multiple: true } },
+  },
+  'service-account list': {
+    synopsis: '--org S',
+    summary: "list the organization's service accounts",
+    details: [
+      'Prints {"serviceAccounts":[{"clientId","name","scopes","createdAt"}]} (up to 100, never a secret).',
+    ],
+    flags: { org: { type: 'string' } },
+  },
+  'service-account rotate-secret': {
+    synopsis: '--org S --client-id C',
+    summary: 'give a service account a new secret; the old one stops working',
+    details: ['Prints {"clientId","clientSecret"}; the secret is shown this once.'],
+    flags: { org: { type: 'string' }, 'client-id': { type: 'string' } },
+  },
+  'service-account delete': {
+    synopsis: '--org S --client-id C',
+    summary: 'delete a service account; its tokens stop working',
+    details: ['Prints {"clientId","deleted":true}.'],
+    flags: { org: { type: 'string' }, 'client-id': { type: 'string' } },
+  },
+  'invitation create': {
+    synopsis: '--org S --email E [--role owner|member] [--role-id rol_…]... [--mail]',
+    summary: 'invite an address to the organization (nobody is added before accepting)',
+    details: [
+      'Without --role: to be a user of the organization (its hosted pages). With --role: to be a console',
+      'member of it with that role (accepted on the console). --role-id (user invitations only) names an',
+      'end-user role of the organization the invitee holds once accepted. --mail mails the one-time link;',
+      'without it the link is printed, to pass on. The link works once, for 7 days.',
+      'Prints {"id","kind","email","role","roles","state","expiresAt","url"?}.',
+    ],
+    flags: {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'role-id': { type: 'string', multiple: true },
+      mail: { type: 'boolean' },
+    },
+  },
+  'invitation list': {
+    synopsis: '--org S [--kind user|member] [--state pending|accepted|expired]',
+    summary: "list the organization's invitations, newest first (never their links)",
+    details: [
+      'Prints {"invitations":[{"id","kind","email","role","roles","state","expiresAt","acceptedAt"}]}.',
+    ],
+    flags: {
+      org: { type: 'string' },
+      kind: { type: 'string' },
+      state: { type: 'string' },
+    },
+  },
+  'invitation revoke': {
+    synopsis: '--org S --id inv_…',
+    summary: 'withdraw an invitation: its link stops working',
+    details: ['Prints {"id","revoked":true}.'],
+    flags: {
+      org: { type: 'string' },
+      id: { type: 'string' },
+    },
+  },
   'keys rotate': {
     synopsis: '--org S',
     summary: "rotate the organization's signing key",
     details: ['Prints {"kid"}: new tokens carry it; tokens signed before still verify.'],
     flags: { org: { type: 'string' } },
   },
+  'connection create': {
+    synopsis:
+      '--org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]...] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
+    summary: 'add an enterprise sign-in connection (OIDC or SAML) to the organization',
+    details: [
+      'oidc: --issuer (its configuration is found by discovery) and --client-id; the client secret is read',
+      'from stdin (a pipe or a file), or asked for at a prompt that does not echo it: never a flag. --scope',
+      'defaults to openid email profile. saml: the IdP metadata XML in --metadata-file, or --entity-id,',
+      '--sso-url and the signing certificate (PEM) in --certificate-file. --domain: an email domain the',
+      'connection claims; --jit creates a user on first sign-in; --default-role: a role id they are given.',
+      'Prints the connection with the URLs to give the provider: "callbackUrl" (oidc), or "acsUrl",',
+      '"spEntityId" and "spMetadataUrl" (saml). Never the secret.',
+    ],
+    flags: {
+      org: { type: 'string' },
+      type: { type: 'string' },
+      name: { type: 'string' },
+      domain: { type: 'string', multiple: true },
+      jit: { type: 'boolean' },
+      'no-jit': { type: 'boolean' },
+      'default-role': { type: 'string', multiple: true },
+      issuer: { type: 'string' },
+      'client-id': { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      'metadata-file': { type: 'string' },
+      'entity-id': { type: 'string' },
+      'sso-url': { type: 'string' },
+      'certificate-file': { type: 'string' },
+    },
+  },
+  'connection list': {
+    synopsis: '--org S',
+    summary: "list the organization's enterprise sign-in connections",
+    details: ['Prints {"data":[connection…]}, oldest first, each as `connection show` prints it.'],
+    flags: { org: { type: 'string' } },
+  },
+  'connection show': {
+    synopsis: '--org S --id CON_ID',
+    summary: 'show one connection and the URLs to give its provider',
+    details: [
+      'Prints {"id","type","name","domains","jit","defaultRoles","oidc"|"saml",',
+      '"callbackUrl" (oidc) | "acsUrl","spEntityId","spMetadataUrl" (saml),"createdAt","updatedAt"}.',
+    ],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'connection update': {
+    synopsis:
+      '--org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
+    summary: "change a connection's settings (its type stays)",
+    details: [
+      'Prints the connection. A repeatable flag replaces the whole list; --domain "" (or --default-role "")',
+      'empties it. --new-client-secret reads a new OIDC client secret as create does (stdin or a prompt).',
+    ],
+    flags: {
+      org: { type: 'string' },
+      id: { type: 'string' },
+      name: { type: 'string' },
+      domain: { type: 'string', multiple: true },
+      jit: { type: 'boolean' },
+      'no-jit': { type: 'boolean' },
+      'default-role': { type: 'string', multiple: true },
+      issuer: { type: 'string' },
+      'client-id': { type: 'string' },
+      'new-client-secret': { type: 'boolean' },
+      scope: { type: 'string', multiple: true },
+      'metadata-file': { type: 'string' },
+      'entity-id': { type: 'string' },
+      'sso-url': { type: 'string' },
+      'certificate-file': { type: 'string' },
+    },
+  },
+  'connection delete': {
+    synopsis: '--org S --id CON_ID',
+    summary: 'delete a connection; its users stay, unlinked',
+    details: ['Prints {"deleted":"con_…"}.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
 } as const satisfies Record<string, Usage>;
 
 export type CommandName = keyof typeof USAGES;
 
 const NAMES = Object.keys(USAGES) as CommandName[];
+
+/** The command groups (`org`, `user`, …): the first word of the commands that have two. */
+export const GROUPS: readonly string[] = [
+  ...new Set(NAMES.filter((n) => n.includes(' ')).map((n) => n.split(' ')[0] as string)),
+];
+
+/** The group `word` names (`tessera org …`), or null. */
+export function groupOf(word: string | undefined): string | null {
+  return word !== undefined && GROUPS.includes(word) ? word : null;
+}
 
 /** The command `argv` starts with (one or two words), or null. */
 export function commandOf(argv: readonly string[]): CommandName | null {
@@ -136,8 +424,22 @@ export function globalUsage(): string {
     '',
     ...commands,
     '',
-    '`tessera <command> --help` describes one command; `tessera --version` prints the version.',
+    '`tessera <command> --help` describes one command; `tessera <group> --help` lists the commands of',
+    `a group (${GROUPS.join(', ')}); \`tessera --version\` prints the version.`,
     '--org takes a slug, an org_… id, or `console`. Configuration comes from the environment (see README).',
+    '',
+  ].join('\n');
+}
+
+/** `tessera <group> --help`: the group's commands with their usage lines. */
+export function groupUsage(group: string): string {
+  const names = NAMES.filter((n) => n.startsWith(`${group} `));
+  return [
+    `usage: tessera ${group} <command> [flags]`,
+    '',
+    ...names.map((name) => `  ${line(name)}\n      ${USAGES[name].summary}`),
+    '',
+    `\`tessera ${group} <command> --help\` describes one command.`,
     '',
   ].join('\n');
 }

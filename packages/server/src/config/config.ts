@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { isLoopbackHost } from '../domain/sign-in/redirect-uris.js';
+import { isLoopbackHost } from '../domain/loopback.js';
 import {
   DEFAULT_RETRY_SCHEDULE,
   DEFAULT_WEBHOOK_TIMEOUT,
@@ -21,6 +21,8 @@ export interface Config {
   readonly issuerDomain: string;
   readonly dataDir: string;
   readonly databaseUrl: string | null;
+  /** TESSERA_DB_POOL: PostgreSQL connections per process (SQLite has one connection). */
+  readonly dbPool: number;
   /** Secret for encrypting keys at rest; null means "generate one into the data dir". */
   readonly secret: string | null;
   readonly trustProxy: number;
@@ -55,6 +57,13 @@ export class ConfigError extends Error {
  */
 const DEFAULT_REFRESH_REUSE_GRACE = '10s';
 const MAX_REFRESH_REUSE_GRACE_MS = 60_000;
+
+/**
+ * PostgreSQL connections per process (TESSERA_DB_POOL). Ten by default (pg's own default); the
+ * ceiling keeps one process from taking a database's whole connection limit by a typo.
+ */
+const DEFAULT_DB_POOL = 10;
+const MAX_DB_POOL = 200;
 
 const parseGrace = (text: string) => (text === '0' ? 0 : parseDelay(text, MAX_REFRESH_REUSE_GRACE_MS));
 
@@ -196,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     issuerDomain,
     dataDir: resolve(env.TESSERA_DATA_DIR || '.tessera'),
     databaseUrl,
+    dbPool: integer(env, 'TESSERA_DB_POOL', DEFAULT_DB_POOL, 1, MAX_DB_POOL),
     secret,
     trustProxy: integer(env, 'TESSERA_TRUST_PROXY', 0, 0, 32),
     webhooksAllowPrivate: allowPrivate === '1',

@@ -9,6 +9,8 @@ export interface PageKeys {
   readonly cookie: Buffer;
   /** Keys the HMAC of CSRF tokens. */
   readonly csrf: Buffer;
+  /** Keys the HMAC of device cookies (a browser that has signed in before; see the login throttle). */
+  readonly device: Buffer;
 }
 
 const derive = (secret: string, label: string) =>
@@ -18,6 +20,7 @@ export function derivePageKeys(masterSecret: string): PageKeys {
   return Object.freeze({
     cookie: derive(masterSecret, 'cookie signing'),
     csrf: derive(masterSecret, 'csrf'),
+    device: derive(masterSecret, 'device cookie'),
   });
 }
 

@@ -11,8 +11,22 @@ export interface NewKey {
   sealedPrivateKey: string;
 }
 
-/** A fresh RSA-2048 key; `kid` is its RFC 7638 thumbprint; the private half is sealed at once. */
-export async function generateSigningKey(sealer: Sealer): Promise<NewKey> {
+// The tail of the queue of generations: each waits for the one before it.
+let generating: Promise<unknown> = Promise.resolve();
+
+/**
+ * A fresh RSA-2048 key; `kid` is its RFC 7638 thumbprint; the private half is sealed at once.
+ * Generations run one at a time per process: each takes 50-200 ms of one thread of libuv's pool,
+ * which also signs every token (see openPrivateKey), so a burst of generations leaves the other
+ * threads to signing instead of filling the pool.
+ */
+export function generateSigningKey(sealer: Sealer): Promise<NewKey> {
+  const key = generating.then(() => generateNow(sealer));
+  generating = key.catch(() => {});
+  return key;
+}
+
+async function generateNow(sealer: Sealer): Promise<NewKey> {
   const { publicKey, privateKey } = await generate('rsa', { modulusLength: 2048 });
   const jwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(jwk, 'sha256');

@@ -5,6 +5,7 @@ import type { ClaimedDelivery, DeliveryRow } from '../storage/repos/webhook-deli
 import type { DeliveryTarget } from '../storage/repos/webhook-targets.js';
 import type { HttpsSender, SendResult } from './https-sender.js';
 import type { Settler } from './settler.js';
+import type { WorkerClock } from './worker-clock.js';
 import type { WorkerLog } from './worker-log.js';
 
 export interface AttemptContext {
@@ -15,6 +16,8 @@ export interface AttemptContext {
   readonly schedule: readonly number[];
   readonly random: () => number;
   readonly log: WorkerLog;
+  /** The worker's clock: attempt and retry times, the signature's timestamp. */
+  readonly clock: WorkerClock;
   /** Signing keys by sealed secret: opened once, not once per delivery (a new secret is a new key). */
   readonly keys: Map<string, Buffer>;
 }
@@ -44,7 +47,7 @@ export async function attemptDelivery(
     onSent();
     const { id, attempts } = delivery;
     await ctx.settler.settle({
-      settlement: { id, token, status: 'skipped', attempts, nextAttemptAt: null, now: Date.now() },
+      settlement: { id, token, status: 'skipped', attempts, nextAttemptAt: null, now: ctx.clock.now() },
       attempt: null,
       target,
     });
@@ -52,7 +55,7 @@ export async function attemptDelivery(
   }
   const result = await send(ctx, delivery, target);
   onSent();
-  const now = Date.now();
+  const now = ctx.clock.now();
   const attempts = delivery.attempts + 1;
   let outcome: AttemptOutcome;
   if (result.status !== null && result.status >= 200 && result.status < 300) {
@@ -105,6 +108,6 @@ async function send(
     if (ctx.keys.size >= 1_000) ctx.keys.clear();
     ctx.keys.set(target.secret_sealed, key);
   }
-  const headers = signedHeaders(key, delivery.event_id, Math.floor(Date.now() / 1000), delivery.body);
+  const headers = signedHeaders(key, delivery.event_id, Math.floor(ctx.clock.now() / 1000), delivery.body);
   return ctx.sender.post(target.url, headers, delivery.body);
 }

@@ -8,6 +8,7 @@ import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
 import { listenForDeliveries } from './pg-listener.js';
 import { Settler } from './settler.js';
+import { type WorkerClock, wallClock } from './worker-clock.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
 
 export interface WorkerOptions {
@@ -26,6 +27,8 @@ export interface WorkerOptions {
   /** Jitter source for retry delays. */
   random?: () => number;
   log?: WorkerLog;
+  /** The time it reads and waits on (default the wall clock); tests pass one they move forward. */
+  clock?: WorkerClock;
   /** Counts each attempt's outcome (/metrics). */
   metrics?: { deliveryAttempted(outcome: 'delivered' | 'retry' | 'failed' | 'skipped'): void };
 }
@@ -59,6 +62,7 @@ export class DeliveryWorker {
   readonly #leaseMs: number;
   readonly #timeoutMs: number;
   readonly #log: WorkerLog;
+  readonly #clock: WorkerClock;
   readonly #metrics: WorkerOptions['metrics'];
   /** Claimed, not yet sent. */
   readonly #ready: Work[] = [];
@@ -72,7 +76,8 @@ export class DeliveryWorker {
   #loop: Promise<void> | null = null;
   #woken = false;
   #interrupt: (() => void) | null = null;
-  #dueTimer: NodeJS.Timeout | null = null;
+  /** Cancels the wait for `#dueAt`. */
+  #dueTimer: (() => void) | null = null;
   #dueAt = Number.POSITIVE_INFINITY;
   #cleanup: (() => Promise<void>)[] = [];
 
@@ -84,6 +89,7 @@ export class DeliveryWorker {
     this.#timeoutMs = timeoutMs;
     this.#leaseMs = options.leaseMs ?? 2 * timeoutMs;
     this.#log = options.log ?? silentLog;
+    this.#clock = options.clock ?? wallClock;
     this.#metrics = options.metrics;
     this.#sender = new HttpsSender({
       allowPrivate: deps.config.webhooksAllowPrivate,
@@ -101,6 +107,7 @@ export class DeliveryWorker {
       schedule: deps.config.webhookRetrySchedule,
       random: options.random ?? Math.random,
       log: this.#log,
+      clock: this.#clock,
     };
   }
 
@@ -126,7 +133,7 @@ export class DeliveryWorker {
     await this.#loop;
     await this.#handBack(this.#ready.splice(0));
     await Promise.allSettled([...this.#inflight]);
-    if (this.#dueTimer) clearTimeout(this.#dueTimer);
+    this.#dueTimer?.();
     for (const close of this.#cleanup.splice(0)) await close();
     this.#sender.close();
   }
@@ -153,12 +160,13 @@ export class DeliveryWorker {
         if (this.#moreDue) continue;
       }
       const poll = this.#pollMs * (0.8 + 0.4 * Math.random());
-      if (await this.#sleep(Math.max(0, Math.min(poll, this.#dueAt - Date.now())))) this.#moreDue = true;
+      if (await this.#sleep(Math.max(0, Math.min(poll, this.#dueAt - this.#clock.now()))))
+        this.#moreDue = true;
     }
   }
 
   async #claim(limit: number): Promise<number> {
-    const now = Date.now();
+    const now = this.#clock.now();
     const token = randomUUID();
     const leaseUntil = now + this.#leaseMs;
     const { deliveries, targets } = await this.#settler.claim({ limit, now, leaseUntil, token });
@@ -176,7 +184,7 @@ export class DeliveryWorker {
   #pump(): void {
     while (!this.#stopping && this.#sending < this.#concurrency && this.#ready.length > 0) {
       const work = this.#ready.shift() as Work;
-      if (work.leaseUntil - Date.now() < this.#timeoutMs) this.#track(this.#handBack([work]));
+      if (work.leaseUntil - this.#clock.now() < this.#timeoutMs) this.#track(this.#handBack([work]));
       else this.#dispatch(work);
     }
   }
@@ -214,7 +222,7 @@ export class DeliveryWorker {
 
   /** Claimed but never started: pending again, due now (for any worker), with no attempt counted. */
   async #handBack(works: Work[]): Promise<void> {
-    const now = Date.now();
+    const now = this.#clock.now();
     await Promise.allSettled(
       works.map(({ delivery, token, target }) =>
         this.#settler.settle({
@@ -245,15 +253,12 @@ export class DeliveryWorker {
   #wakeAt(at: number): void {
     if (at >= this.#dueAt) return;
     this.#dueAt = at;
-    if (this.#dueTimer) clearTimeout(this.#dueTimer);
-    this.#dueTimer = setTimeout(
-      () => {
-        this.#dueTimer = null;
-        this.#dueAt = Number.POSITIVE_INFINITY;
-        this.#wake(true);
-      },
-      Math.max(0, at - Date.now()),
-    );
+    this.#dueTimer?.();
+    this.#dueTimer = this.#clock.after(Math.max(0, at - this.#clock.now()), () => {
+      this.#dueTimer = null;
+      this.#dueAt = Number.POSITIVE_INFINITY;
+      this.#wake(true);
+    });
   }
 
   /** Sleeps until woken or `ms` pass; true when the time ran out (a poll is due). */
@@ -263,10 +268,10 @@ export class DeliveryWorker {
       return Promise.resolve(false);
     }
     return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => done(true), ms);
+      const cancel = this.#clock.after(ms, () => done(true));
       this.#interrupt = () => done(false);
       function done(timedOut: boolean) {
-        clearTimeout(timer);
+        cancel();
         resolve(timedOut);
       }
     }).then((timedOut) => {

@@ -5,6 +5,7 @@ import type { Config } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
 import { createClient } from '../domain/directory/clients.js';
 import { createOrg, findOrg } from '../domain/directory/orgs.js';
+import { ServiceError } from '../domain/errors.js';
 import { SYSTEM } from '../domain/types.js';
 
 export interface Seeded {
@@ -23,7 +24,15 @@ export async function seedDemo(deps: Deps): Promise<Seeded | null> {
   if (!deps.config.loopback || (await findOrg(deps.db, 'acme'))) return null;
   const ownerEmail = 'owner@acme.test';
   const ownerPassword = randomBytes(12).toString('base64url');
-  const { org, issuer } = await createOrg(deps, { slug: 'acme', name: 'Acme', ownerEmail, ownerPassword });
+  let created: Awaited<ReturnType<typeof createOrg>>;
+  try {
+    created = await createOrg(deps, { slug: 'acme', name: 'Acme', ownerEmail, ownerPassword });
+  } catch (error) {
+    // Another process (a second node started at the same time on the same database) seeded it first.
+    if (error instanceof ServiceError && error.code === 'conflict') return null;
+    throw error;
+  }
+  const { org, issuer } = created;
   const { client, secret } = await createClient(
     deps,
     org,

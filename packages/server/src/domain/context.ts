@@ -3,6 +3,7 @@ import type { PageKeys } from '../crypto/derived-keys.js';
 import type { Sealer } from '../crypto/sealing.js';
 import type { Db, Dialect } from '../storage/db.js';
 import type { MachineClientRow } from '../storage/repos/clients.js';
+import type { ClientKeySets } from './directory/client-key-sets.js';
 import type { ClientMetadataDocuments } from './directory/client-metadata-documents.js';
 import type { KeyRing } from './keys/keys.js';
 import type { Mailer } from './mail/mailer.js';
@@ -29,4 +30,6 @@ export interface Deps {
   readonly orgs?: CredentialCache<Org>;
   /** Clients known by their metadata document URL, fetched and kept per process (`tessera serve` only). */
   readonly clientMetadata?: ClientMetadataDocuments;
+  /** Clients' public keys published at a `jwks_uri`, fetched and kept briefly per process (`tessera serve` only). */
+  readonly clientKeySets?: ClientKeySets;
 }

@@ -12,6 +12,9 @@ const REGISTRY = {
   unsupported_response_type: { status: 400, family: 'oauth' },
   invalid_scope: { status: 400, family: 'oauth' },
   invalid_target: { status: 400, family: 'oauth' },
+  // OIDC Core §6.1, §6.2: request objects are not supported (only sent back by redirect).
+  request_not_supported: { status: 400, family: 'oauth' },
+  request_uri_not_supported: { status: 400, family: 'oauth' },
   invalid_redirect_uri: { status: 400, family: 'oauth' },
   invalid_client_metadata: { status: 400, family: 'oauth' },
   rate_limited: { status: 429, family: 'oauth' },
@@ -71,13 +74,13 @@ export class ServiceError extends Error {
 
 /**
  * `rate_limited`, with how long until a request is accepted again; the transport says so
- * (Retry-After).
+ * (Retry-After). The body is OAuth's unless `family` says otherwise (the management API's).
  */
 export class RateLimitedError extends ServiceError {
   readonly retryAfterSeconds: number;
 
-  constructor(retryAfterSeconds: number, detail?: string) {
-    super('rate_limited', detail);
+  constructor(retryAfterSeconds: number, detail?: string, family?: 'oauth' | 'api') {
+    super('rate_limited', detail, {}, family);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

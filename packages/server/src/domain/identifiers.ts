@@ -1,12 +1,16 @@
 import { newId } from '../crypto/random.js';
 
-/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`. */
+/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`. */
 export const ID_PREFIX = {
   org: 'org',
   tenant: 'tnt',
   user: 'usr',
   client: 'cli',
   webhook: 'whk',
+  resource: 'api',
+  role: 'rol',
+  invitation: 'inv',
+  connection: 'con',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

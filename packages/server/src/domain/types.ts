@@ -5,10 +5,20 @@ export interface Org {
   slug: string;
   name: string;
   isConsole: boolean;
-  allowSignup: boolean;
+  /** The org's issuer offers POST /oauth/register (DESIGN §15); always off on the console, which has its own. */
+  dynamicRegistration: boolean;
+  /** The org's issuer takes a metadata document's URL as a client id (DESIGN §15). */
+  metadataDocuments: boolean;
+  /** Who may create their own account on the hosted pages (domain/sign-in/sign-up-policy.ts). */
+  signUp: SignUpPolicy;
+  /** The email domains (lower case) `domains` lets sign up; empty under the other policies. */
+  signUpDomains: string[];
   createdAt: number;
   updatedAt: number;
 }
+
+/** `open`: anyone; `invite_only`: invited people only; `domains`: addresses at the listed domains. */
+export type SignUpPolicy = 'open' | 'invite_only' | 'domains';
 
 export interface User {
   id: string;
@@ -56,8 +66,22 @@ export interface Client {
   metadataDocument?: true;
   /** When the current secret was issued; null for a public client, which has none. */
   secretIssuedAt: number | null;
+  /** Its public keys for `private_key_jwt` (RFC 7523), when it registered any. */
+  jwks?: PublicKeySet;
+  /** Or the https URL where it publishes them (never both): fetched under the metadata-document policy. */
+  jwksUri?: string;
+  /**
+   * The browser origins (`scheme://host[:port]`) the token, revocation and userinfo endpoints
+   * answer with CORS; null: the origins of `redirectUris` (domain/directory/allowed-origins.ts).
+   */
+  allowedOrigins: string[] | null;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A JSON Web Key Set of public keys (RFC 7517 §5), as a client registered it. */
+export interface PublicKeySet {
+  keys: Record<string, unknown>[];
 }
 
 /** Who caused a change: a user, a client, or the service itself (CLI, seed, worker). */
@@ -69,6 +93,9 @@ export const SYSTEM: Actor = Object.freeze({ kind: 'system' });
  * A checked GET /oauth/authorize request, kept while the person signs in and consents; it
  * completes once (an authorization code, or the person declining).
  */
+/** `query` (the default for `code`), `fragment` or `form_post`. */
+export type ResponseMode = 'query' | 'fragment' | 'form_post';
+
 export interface AuthorizationRequest {
   id: string;
   orgId: string;
@@ -83,7 +110,57 @@ export interface AuthorizationRequest {
   resource: string | null;
   /** OpenID Connect `nonce`, echoed in the ID token. */
   nonce: string | null;
+  /** OIDC `prompt` values (`login`, `consent`, `select_account`; `none` never waits for a person). */
+  prompt: string[];
+  /** OIDC `max_age` in seconds: a sign-in older than this when the request was made must be repeated. */
+  maxAge: number | null;
+  /** OIDC `login_hint`: the email the login page starts with. */
+  loginHint: string | null;
+  /** How the answer reaches the client (OAuth 2.0 Multiple Response Types, Form Post Response Mode). */
+  responseMode: ResponseMode;
   createdAt: number;
   expiresAt: number;
   completedAt: number | null;
+}
+
+/** One scope of an API resource, with the words the consent page shows for it (DESIGN §15). */
+export interface ResourceScope {
+  name: string;
+  description: string;
+}
+
+/** An org's API: an RFC 8707 resource indicator with its scopes (DESIGN §15). */
+export interface ApiResource {
+  id: string;
+  orgId: string;
+  identifier: string;
+  name: string;
+  scopes: ResourceScope[];
+  /** Seconds an access token for this resource lives. */
+  accessTokenTtl: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One scope of one resource, the resource named by its identifier. */
+export interface Permission {
+  resource: string;
+  scope: string;
+}
+
+/** A role of an org's end users, and the permissions it gives (DESIGN §15). */
+export interface EndUserRole {
+  id: string;
+  orgId: string;
+  name: string;
+  description: string;
+  permissions: Permission[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What an authorization granted for one resource: its identifier and scopes. */
+export interface ResourceGrant {
+  resource: string;
+  scopes: string[];
 }

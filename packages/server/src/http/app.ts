@@ -4,20 +4,12 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { Metrics } from '../observability/metrics.js';
 import type { ConsoleFiles } from './console/console-files.js';
 import { consoleRoutes } from './console/console-routes.js';
+import { ENDPOINTS } from './declarations.js';
 import { installErrorHandling, renderError } from './errors.js';
 import { parseForm } from './form.js';
 import { refuseRepeatedHost } from './host-header.js';
-import { requestLogger } from './logging.js';
-import { clientRoutes } from './management/clients.js';
-import { eventRoutes } from './management/events.js';
-import { impersonationRoutes } from './management/impersonation.js';
-import { keyRoutes } from './management/keys.js';
-import { memberRoutes } from './management/members.js';
-import { organizationRoutes } from './management/organizations.js';
-import { settingsRoutes } from './management/settings.js';
-import { userRoutes } from './management/users.js';
-import { webhookDeliveryRoutes } from './management/webhook-deliveries.js';
-import { webhookRoutes } from './management/webhooks.js';
+import { OneLinePerRequest, requestLogger } from './logging.js';
+import { registerEndpoints } from './management/register-endpoints.js';
 import { registrationEndpoint } from './oauth/register.js';
 import { tokenEndpoint } from './oauth/token-endpoint.js';
 import { wellKnownRoutes } from './oauth/well-known.js';
@@ -38,11 +30,21 @@ export interface AppOptions {
   console?: ConsoleFiles | null;
 }
 
+/**
+ * How long an idle client connection stays open. A reverse proxy keeping connections to the nodes
+ * (nginx's upstream `keepalive`) must close them sooner (nginx's `keepalive_timeout`, 60 s by default
+ * and in deploy/nginx.conf): the side that closes an idle connection must be the proxy, or it may send
+ * a request on a connection the node is closing, and answer it 502. See docs/deploying.md.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 75_000;
+
 /** The HTTP application: transport only; every rule lives in domain/. */
 export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance {
   const secure = securityHeaders(deps.config);
   const app = Fastify({
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     loggerInstance: requestLogger(options.log ?? createLogger('silent')),
+    logController: new OneLinePerRequest(),
     bodyLimit: 64 * 1024,
     // Trust exactly TESSERA_TRUST_PROXY hops of X-Forwarded-For, counted from the socket.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxy,
@@ -80,16 +82,8 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   tokenEndpoint(app, deps);
   registrationEndpoint(app, deps);
   signInRoutes(app, deps);
-  webhookRoutes(app, deps);
-  impersonationRoutes(app, deps);
-  webhookDeliveryRoutes(app, deps);
-  eventRoutes(app, deps);
-  clientRoutes(app, deps);
-  keyRoutes(app, deps);
-  organizationRoutes(app, deps);
-  settingsRoutes(app, deps);
-  memberRoutes(app, deps);
-  userRoutes(app, deps);
+  // Every declared operation (http/declarations.ts): its route exists through this loop only.
+  registerEndpoints(app, deps, ENDPOINTS);
   openApiRoutes(app, deps);
   consoleRoutes(app, deps, options.console ?? null);
   return app;

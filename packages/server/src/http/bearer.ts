@@ -10,9 +10,9 @@ import type { Org } from '../domain/types.js';
 import { orgOf } from './org-routing.js';
 
 /** The caller of a bearer route: the org of the host and the verified token. */
-export interface BearerCaller {
+export interface BearerCaller<A = VerifiedAccess> {
   org: Org;
-  access: VerifiedAccess;
+  access: A;
 }
 
 export const REALM = 'tessera';
@@ -30,19 +30,31 @@ export function bearerToken(request: FastifyRequest): string | null {
  * with `WWW-Authenticate` (RFC 6750 §3): the caller learns nothing about why.
  *
  * @example
- *   app.get('/organizations/:org/events', async (request) => {
- *     const { access } = await authenticateBearer(deps, request, ['console']);
+ *   app.get('/tenants', async (request) => {
+ *     const { access } = await authenticateBearer(deps, request, ['user']);
  *     …
  *   });
  */
-export async function authenticateBearer(
+export function authenticateBearer(
   deps: Deps,
   request: FastifyRequest,
   accept: readonly SessionTokenType[],
 ): Promise<BearerCaller> {
+  return authenticateBearerWith(deps, request, (org, token) => verifyAccessToken(deps, org, token, accept));
+}
+
+/**
+ * The same step with a verifier of the route's own (the management API also takes service
+ * accounts' tokens): null from `verify` is the one generic 401.
+ */
+export async function authenticateBearerWith<A>(
+  deps: Deps,
+  request: FastifyRequest,
+  verify: (org: Org, token: string) => Promise<A | null>,
+): Promise<BearerCaller<A>> {
   const org = await orgOf(deps, request);
   const token = bearerToken(request);
-  const access = token === null ? null : await verifyAccessToken(deps, org, token, accept);
+  const access = token === null ? null : await verify(org, token);
   if (access === null) {
     const challenge =
       token === null ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;

@@ -97,10 +97,13 @@ export function renderError(thrown: unknown, request: FastifyRequest, reply: Fas
 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler(renderError);
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({
+  app.setNotFoundHandler((request, reply) => {
+    if (isPageRoute(request)) {
+      return sendError(new ServiceError('not_found', 'This page does not exist.'), request, reply, 404);
+    }
+    return reply.code(404).send({
       error: 'not_found',
       error_detail: `no route for ${request.method} ${request.url.split('?')[0]}`,
-    }),
-  );
+    });
+  });
 }

@@ -18,33 +18,27 @@ export function isForm(body: unknown): body is FormParams {
   return body instanceof Map;
 }
 
-/**
- * The form of a request to the token or revocation endpoint. Clients authenticate with
- * client_secret_post only, so credentials in an `Authorization` header are refused, not ignored.
- */
+/** The form of a request to the token, revocation or introspection endpoint. */
 export function clientForm(request: FastifyRequest): FormParams {
   if (!isForm(request.body)) {
     return fail('invalid_request', 'the body must be application/x-www-form-urlencoded');
-  }
-  if (request.headers.authorization !== undefined) {
-    fail('invalid_request', 'send client credentials in the request body (client_secret_post)');
   }
   return request.body;
 }
 
 /**
- * The parameters of an OAuth request, refusing repeated and unknown ones (RFC 6749 §3.2:
- * "parameters MUST NOT be included more than once"). Empty values count as absent.
+ * The parameters of an OAuth request that the endpoint understands (RFC 6749 §3.2): others are
+ * ignored, an empty value counts as absent, and any parameter given more than once is refused
+ * ("parameters MUST NOT be included more than once").
  */
 export function oauthParams<K extends string>(
   form: FormParams,
-  allowed: readonly K[],
+  understood: readonly K[],
 ): Partial<Record<K, string>> {
   const out: Partial<Record<K, string>> = {};
   for (const [name, values] of form) {
-    if (!(allowed as readonly string[]).includes(name)) fail('invalid_request', `unknown parameter: ${name}`);
     if (values.length > 1) fail('invalid_request', `parameter given more than once: ${name}`);
-    if (values[0] !== '') out[name as K] = values[0];
+    if ((understood as readonly string[]).includes(name) && values[0] !== '') out[name as K] = values[0];
   }
   return out;
 }

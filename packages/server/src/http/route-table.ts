@@ -5,6 +5,8 @@ export interface RegisteredRoute {
   url: string;
   /** A hosted page (page-routes.ts): its errors are HTML pages. */
   hostedPage: boolean;
+  /** Registered from its declaration (http/management/register-endpoints.ts), not by hand. */
+  declared: boolean;
 }
 
 const tables = new WeakMap<FastifyInstance, RegisteredRoute[]>();
@@ -15,7 +17,8 @@ export function recordRoutes(app: FastifyInstance): void {
   tables.set(app, table);
   app.addHook('onRoute', (route) => {
     const hostedPage = route.config?.hostedPage === true;
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, hostedPage });
+    const declared = route.config?.declared === true;
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, hostedPage, declared });
   });
 }
 

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { scrub } from './scrub.js';
 
 export type { Logger };
 
@@ -35,32 +36,25 @@ export function createLogger(level: string, to: number | DestinationStream = 1):
  * secrets the environment holds, in case an error repeats its input (a database URL, say).
  */
 export function logFatal(to: number | DestinationStream, error: unknown, env: NodeJS.ProcessEnv): void {
+  const { fields, message } = described(error, env);
+  createLogger('fatal', to).fatal(fields, message);
+}
+
+/**
+ * The line of an error nothing waited for that does not end the process (see cli/lifecycle.ts):
+ * level error, written whatever TESSERA_LOG_LEVEL says but `silent`, scrubbed like logFatal's.
+ */
+export function logEscaped(to: number | DestinationStream, error: unknown, env: NodeJS.ProcessEnv): void {
+  const { fields, message } = described(error, env);
+  const level = env.TESSERA_LOG_LEVEL === 'silent' ? 'silent' : 'error';
+  createLogger(level, to).error({ ...fields, escaped: true }, message);
+}
+
+function described(error: unknown, env: NodeJS.ProcessEnv) {
   const err = error instanceof Error ? error : new Error(String(error));
   const code = (err as { code?: unknown }).code;
-  createLogger('fatal', to).fatal(
-    { err: { type: err.name, ...(typeof code === 'string' ? { code } : {}) } },
-    scrub(err.message, env),
-  );
-}
-
-/** `text` with TESSERA_SECRET and the password of DATABASE_URL replaced by `[redacted]`. */
-export function scrub(text: string, env: NodeJS.ProcessEnv): string {
-  const secrets = new Set([env.TESSERA_SECRET ?? '', ...databasePasswords(env.DATABASE_URL ?? '')]);
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length < 3) continue;
-    for (const form of [secret, encodeURIComponent(secret)]) out = out.split(form).join('[redacted]');
-  }
-  return out;
-}
-
-/** The password of a database URL as written and decoded (none when it has none). */
-function databasePasswords(url: string): string[] {
-  const written = /^[^:]+:\/\/[^:/@]*:([^@/]*)@/.exec(url)?.[1];
-  if (!written) return [];
-  try {
-    return [written, decodeURIComponent(written)];
-  } catch {
-    return [written];
-  }
+  return {
+    fields: { err: { type: err.name, ...(typeof code === 'string' ? { code } : {}) } },
+    message: scrub(err.message, env),
+  };
 }

@@ -17,7 +17,7 @@ export interface MetricsSources {
 /**
  * The service's Prometheus metrics (DESIGN §11), one registry per running server so several in one
  * process (the tests) do not mix: request durations by route and status, tokens issued by grant,
- * webhook deliveries by outcome, outbox depth, database pool use, and Node's process metrics.
+ * webhook deliveries by outcome, outbox depth, database pool use and waits, and Node's process metrics.
  * Labels are bounded: routes are route templates (never a raw path), grants and outcomes are
  * fixed sets. Nothing here carries a token, a secret or an identifier.
  */
@@ -26,6 +26,7 @@ export class Metrics {
   readonly #requests: Histogram<'method' | 'route' | 'status_code'>;
   readonly #tokens: Counter<'grant_type'>;
   readonly #deliveries: Counter<'outcome'>;
+  readonly #connectionWaits: Histogram;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -58,6 +59,14 @@ export class Metrics {
         if (depth !== null) this.set(depth);
       },
     });
+    this.#connectionWaits = new Histogram({
+      name: 'tessera_db_pool_wait_seconds',
+      help:
+        'How long queries and transactions waited for a database connection: a PostgreSQL pool ' +
+        "connection (TESSERA_DB_POOL), or SQLite's one connection while a transaction holds it",
+      buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
     new Gauge({
       name: 'tessera_db_pool_connections',
       help: 'PostgreSQL pool connections of this process: total, idle, and requests waiting for one',
@@ -79,6 +88,10 @@ export class Metrics {
 
   tokenIssued(grantType: string): void {
     this.#tokens.inc({ grant_type: grantType });
+  }
+
+  connectionWaited(seconds: number): void {
+    this.#connectionWaits.observe(seconds);
   }
 
   deliveryAttempted(outcome: 'delivered' | 'retry' | 'failed' | 'skipped'): void {

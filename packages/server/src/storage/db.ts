@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -7,6 +8,7 @@ import {
   type Driver,
   Kysely,
   PostgresDialect,
+  type PostgresDialectConfig,
   type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -38,8 +40,13 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export interface StoreOptions {
   databaseUrl: string | null;
   dataDir: string;
-  /** Pool size for PostgreSQL. */
+  /** Pool size for PostgreSQL (TESSERA_DB_POOL); SQLite has one connection. */
   poolSize?: number;
+  /**
+   * Told how long each query or transaction waited for its connection, in seconds: for a
+   * PostgreSQL pool connection, or for SQLite's one connection while a transaction holds it.
+   */
+  onConnectionWait?: (seconds: number) => void;
   /** Where a lost PostgreSQL connection is reported (it never ends the process). */
   warn?: (line: string) => void;
 }
@@ -47,10 +54,38 @@ export interface StoreOptions {
 /** How long a request waits for a PostgreSQL connection before it is answered 503. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/** `driver`, telling `observe` how long each acquireConnection waited (a pool slot, SQLite's mutex). */
+function timed(driver: Driver, observe: ((seconds: number) => void) | undefined): Driver {
+  if (!observe) return driver;
+  const acquire = driver.acquireConnection.bind(driver);
+  driver.acquireConnection = async () => {
+    const start = performance.now();
+    const connection = await acquire();
+    observe((performance.now() - start) / 1000);
+    return connection;
+  };
+  return driver;
+}
+
+class TimedPostgresDialect extends PostgresDialect {
+  readonly #observe: ((seconds: number) => void) | undefined;
+
+  constructor(config: PostgresDialectConfig, observe: ((seconds: number) => void) | undefined) {
+    super(config);
+    this.#observe = observe;
+  }
+
+  override createDriver(): Driver {
+    return timed(super.createDriver(), this.#observe);
+  }
+}
+
 export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl) {
     const pool = resilientPool(options.databaseUrl, options.poolSize ?? 10, options.warn ?? (() => {}));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new TimedPostgresDialect({ pool }, options.onConnectionWait),
+    });
     return {
       db,
       dialect: 'postgres',
@@ -68,7 +103,7 @@ export function openStore(options: StoreOptions): Store {
   const watch = new BetterSqlite3(join(options.dataDir, 'tessera.db'), { readonly: true });
   const dataVersion = watch.prepare('pragma data_version').pluck();
   const db = new Kysely<Database>({
-    dialect: new WriterFirstSqliteDialect({ database: withStatementCache(file) }),
+    dialect: new WriterFirstSqliteDialect({ database: withStatementCache(file) }, options.onConnectionWait),
   });
   return {
     db,
@@ -90,14 +125,16 @@ export function openStore(options: StoreOptions): Store {
  */
 class WriterFirstSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #observe: ((seconds: number) => void) | undefined;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: SqliteDialectConfig, observe: ((seconds: number) => void) | undefined) {
     super(config);
     this.#config = config;
+    this.#observe = observe;
   }
 
   override createDriver(): Driver {
-    return new ImmediateTransactionsDriver(this.#config);
+    return timed(new ImmediateTransactionsDriver(this.#config), this.#observe);
   }
 }
 

@@ -17,6 +17,18 @@ import * as browserSessionLinks from './migrations/014-browser-session-links.js'
 import * as mail from './migrations/015-mail.js';
 import * as passkeys from './migrations/016-passkeys.js';
 import * as clientMetadataDocuments from './migrations/017-client-metadata-documents.js';
+import * as sealedCheck from './migrations/018-sealed-check.js';
+import * as clientKeys from './migrations/019-client-keys.js';
+import * as authorizationRequestOptions from './migrations/020-authorization-request-options.js';
+import * as clientAllowedOrigins from './migrations/021-client-allowed-origins.js';
+import * as apiResources from './migrations/022-api-resources.js';
+import * as orgRegistration from './migrations/023-org-registration.js';
+import * as serviceAccounts from './migrations/024-service-accounts.js';
+import * as signUpPolicy from './migrations/025-sign-up-policy.js';
+import * as invitations from './migrations/026-invitations.js';
+import * as connections from './migrations/027-connections.js';
+import * as clientJwksUri from './migrations/028-client-jwks-uri.js';
+import * as listOrderIndexes from './migrations/029-list-order-indexes.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -38,6 +50,18 @@ const MIGRATIONS: Record<string, Migration> = {
   '015-mail': mail,
   '016-passkeys': passkeys,
   '017-client-metadata-documents': clientMetadataDocuments,
+  '018-sealed-check': sealedCheck,
+  '019-client-keys': clientKeys,
+  '020-authorization-request-options': authorizationRequestOptions,
+  '021-client-allowed-origins': clientAllowedOrigins,
+  '022-api-resources': apiResources,
+  '023-org-registration': orgRegistration,
+  '024-service-accounts': serviceAccounts,
+  '025-sign-up-policy': signUpPolicy,
+  '026-invitations': invitations,
+  '027-connections': connections,
+  '028-client-jwks-uri': clientJwksUri,
+  '029-list-order-indexes': listOrderIndexes,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

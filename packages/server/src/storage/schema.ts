@@ -4,7 +4,14 @@ export interface OrganizationsTable {
   slug: string;
   name: string;
   is_console: number;
-  allow_signup: number;
+  /** 1: the org's issuer offers POST /oauth/register (DESIGN §15). */
+  dynamic_registration: number;
+  /** 1: the org's issuer accepts Client ID Metadata Documents as client ids (DESIGN §15). */
+  metadata_documents: number;
+  /** `open`, `invite_only` or `domains` (migration 025). */
+  sign_up: 'open' | 'invite_only' | 'domains';
+  /** JSON array of the email domains `domains` lets sign up (migration 025). */
+  sign_up_domains: string;
   created_at: number;
   updated_at: number;
 }
@@ -66,6 +73,29 @@ export interface ClientsTable {
   post_logout_redirect_uris: string;
   /** When the current secret was issued; null for public clients (migration 012). */
   secret_issued_at: number | null;
+  /** The client's public keys for private_key_jwt, a JWK Set as JSON; null: none (migration 019). */
+  jwks: string | null;
+  /** The https URL of the client's public keys, instead of `jwks`; null: none (migration 028). */
+  jwks_uri: string | null;
+  /** JSON array of the origins CORS answers; null: the redirect URIs' origins (migration 021). */
+  allowed_origins: string | null;
+}
+
+/** A console-org client bound to one org's management API (migration 024). */
+export interface ServiceAccountsTable {
+  client_id: string;
+  org_id: string;
+  /** Space-separated management scopes. */
+  scope: string;
+  created_at: number;
+}
+
+/** The `jti` of each accepted client assertion, as its SHA-256, kept until it expires (migration 019). */
+export interface ClientAssertionJtisTable {
+  org_id: string;
+  client_id: string;
+  jti_hash: string;
+  expires_at: number;
 }
 
 export interface SigningKeysTable {
@@ -125,6 +155,14 @@ export interface AuthorizationRequestsTable {
   completed_at: number | null;
   /** OpenID Connect `nonce`, echoed in the ID token (migration 007). */
   nonce: string | null;
+  /** OIDC `prompt` values understood, space-separated (migration 020). */
+  prompt: string | null;
+  /** OIDC `max_age` in seconds (migration 020). */
+  max_age: number | null;
+  /** OIDC `login_hint`: fills the login page's email field (migration 020). */
+  login_hint: string | null;
+  /** `query`, `fragment` or `form_post` (migration 020). */
+  response_mode: string;
 }
 
 export interface AuthorizationCodesTable {
@@ -163,6 +201,8 @@ export interface OAuthSessionsTable {
   auth_time: number | null;
   /** The browser sign-in (login cookie hash) it was opened from; null for none (migration 014). */
   browser_session: string | null;
+  /** JSON array of {resource, scopes}: the resources its authorization granted; null: none (migration 022). */
+  resources: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -214,6 +254,28 @@ export interface MailTokensTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** An invitation (DESIGN §16): its link's token as a SHA-256 only. */
+export interface InvitationsTable {
+  id: string;
+  /** The org the invitee joins (a console member invitation: the org, not the console org). */
+  org_id: string;
+  kind: 'user' | 'member';
+  email: string;
+  email_key: string;
+  /** `member` invitations: the console role the invitee gets. */
+  role: 'owner' | 'member' | null;
+  /** `user` invitations: JSON array of the org's `rol_` ids the invitee gets on accepting (`[]`: none). */
+  roles: string;
+  token_hash: string;
+  /** 1 when the link went out by mail (following it then proves the mailbox). */
+  mailed: number;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: string | null;
+  revoked_at: number | null;
 }
 
 export interface RateLimitHitsTable {
@@ -365,6 +427,109 @@ export interface AuditCountMarksTable {
   sealed_until: number;
 }
 
+/** An org's API (RFC 8707 resource) with its scopes (migration 022). */
+export interface ApiResourcesTable {
+  id: string;
+  org_id: string;
+  /** The resource indicator: an absolute URI, unique within the org, never changed. */
+  identifier: string;
+  name: string;
+  /** JSON array of {name, description}. */
+  scopes: string;
+  /** Seconds. */
+  access_token_ttl: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A role of an org's end users (migration 022). */
+export interface RolesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One scope of one resource a role allows (migration 022). */
+export interface RolePermissionsTable {
+  role_id: string;
+  resource_id: string;
+  scope: string;
+}
+
+/** A role a user holds (migration 022). */
+export interface UserRolesTable {
+  user_id: string;
+  role_id: string;
+  created_at: number;
+}
+
+/** One scope of one resource a machine client may get tokens for (migration 022). */
+export interface ClientPermissionsTable {
+  client_id: string;
+  resource_id: string;
+  scope: string;
+}
+
+/** A value sealed with the master secret, to refuse a process started with another one. */
+export interface SealedChecksTable {
+  name: string;
+  sealed: string;
+  created_at: number;
+}
+
+/** An org's enterprise sign-in connection (migration 027). */
+export interface ConnectionsTable {
+  id: string;
+  org_id: string;
+  type: 'oidc' | 'saml';
+  name: string;
+  /** JSON array of the email domains the connection claims. */
+  domains: string;
+  jit: number;
+  /** JSON array of role ids given to a user made on first sign-in. */
+  default_roles: string;
+  /** JSON of the type's settings, nothing secret. */
+  settings: string;
+  /** The OIDC client secret, sealed; null for SAML. */
+  sealed_secret: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A person at a connection, linked to a user (migration 027). */
+export interface FederatedIdentitiesTable {
+  connection_id: string;
+  subject: string;
+  user_id: string;
+  created_at: number;
+}
+
+/** A sign-in sent to an upstream, waiting for its answer (migration 027). */
+export interface FederationRequestsTable {
+  /**
+   * SHA-256 of the OIDC state, of the SAML request id, or of `answer:` and the one-time id of a
+   * verified SAML answer waiting for the browser that started the sign-in.
+   */
+  key_hash: string;
+  connection_id: string;
+  /** The authorization request to go on with, if any. */
+  request_id: string | null;
+  /** Sealed JSON: PKCE verifier, nonce, the browser binding's hash; a waiting answer's identity. */
+  sealed_data: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** An accepted SAML assertion id, kept against replay until it expires (migration 027). */
+export interface SamlAssertionIdsTable {
+  connection_id: string;
+  assertion_id: string;
+  expires_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -372,6 +537,8 @@ export interface Database {
   users: UsersTable;
   tenant_members: TenantMembersTable;
   clients: ClientsTable;
+  client_assertion_jtis: ClientAssertionJtisTable;
+  service_accounts: ServiceAccountsTable;
   signing_keys: SigningKeysTable;
   audit_events: AuditEventsTable;
   browser_sessions: BrowserSessionsTable;
@@ -383,6 +550,7 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   profile_keys: ProfileKeysTable;
   mail_tokens: MailTokensTable;
+  invitations: InvitationsTable;
   rate_limit_hits: RateLimitHitsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -396,4 +564,14 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   client_promotions: ClientPromotionsTable;
   impersonations: ImpersonationsTable;
+  sealed_checks: SealedChecksTable;
+  api_resources: ApiResourcesTable;
+  roles: RolesTable;
+  role_permissions: RolePermissionsTable;
+  user_roles: UserRolesTable;
+  client_permissions: ClientPermissionsTable;
+  connections: ConnectionsTable;
+  federated_identities: FederatedIdentitiesTable;
+  federation_requests: FederationRequestsTable;
+  saml_assertion_ids: SamlAssertionIdsTable;
 }

@@ -125,6 +125,17 @@ describe('console: clients', () => {
       'https://billing.example.com/bye',
     ]);
 
+    // private_key_jwt keys published at a URL: stored, shown among the facts; emptied removes it.
+    const jwksUri = page.getByLabel('Public key set URL (jwks_uri)');
+    await jwksUri.fill('https://billing.example.com/.well-known/jwks.json');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Fetched from https://billing.example.com/.well-known/jwks.json').waitFor();
+    assert.equal((await storedClient(id))?.jwks_uri, 'https://billing.example.com/.well-known/jwks.json');
+    await jwksUri.fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('None: it authenticates with its secret only').waitFor();
+    assert.equal((await storedClient(id))?.jwks_uri, null);
+
     // The API refuses a plain-http redirect URI off loopback, in its own words; nothing is stored.
     await redirects.fill('http://billing.example.com/cb');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -156,6 +167,7 @@ describe('console: clients', () => {
     assert.equal(await page.getByRole('checkbox', { name: 'client_credentials' }).isChecked(), false);
     await page.getByRole('checkbox', { name: 'refresh_token' }).uncheck();
     await page.getByRole('checkbox', { name: 'First party' }).uncheck();
+    await page.getByLabel('Allowed origins').fill('https://Notes.example.com\n');
     await page.getByRole('button', { name: 'Create client' }).click();
 
     await page.waitForURL((u) => /^\/console\/o\/acme\/clients\/cli_/.test(u.pathname));
@@ -170,6 +182,17 @@ describe('console: clients', () => {
     assert.deepEqual(JSON.parse(stored?.grant_types ?? ''), ['authorization_code']);
     assert.deepEqual(JSON.parse(stored?.redirect_uris ?? ''), ['http://localhost:5173/cb']);
     assert.equal(Number(stored?.first_party), 0);
+    assert.equal(stored?.allowed_origins, '["https://notes.example.com"]');
+
+    // The explicit origins show in the edit form; emptied, the client is back to its redirect URIs' origins.
+    const origins = page.getByLabel('Allowed origins');
+    assert.equal(await origins.inputValue(), 'https://notes.example.com');
+    await origins.fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
+    assert.equal((await storedClient(id))?.allowed_origins, null);
+    await page.getByText('http://localhost:5173', { exact: true }).first().waitFor();
+    assert.equal(await origins.inputValue(), 'http://localhost:5173');
 
     await page.getByRole('link', { name: '← All clients' }).click();
     await page.waitForURL((u) => u.pathname === '/console/o/acme/clients');

@@ -62,7 +62,9 @@ describe('hosted pages: accessibility and screenshots', () => {
     await context.close();
   });
 
-  test('the console’s own consent, and the profile page it opens', { skip }, async () => {
+  test('the console asks no consent for itself; its consent page with prompt=consent; the profile page', {
+    skip,
+  }, async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${server.base}/console/`);
@@ -70,20 +72,34 @@ describe('hosted pages: accessibility and screenshots', () => {
     await page.fill('#email', 'owner@acme.test');
     await page.fill('#password', 'owner password 1');
     await page.click('button[type=submit]');
-    // First party: asked once, with every scope in plain words.
-    await page.waitForURL((u) => u.pathname === '/consent');
-    assert.match(
-      (await page.textContent('.card')) ?? '',
-      /Tessera console wants to use your account owner@acme\.test/,
-    );
-    await review(page, 'hosted-consent-console');
-    await page.click('button[value=allow]');
+    // The console's own client: no consent page, straight into the console.
     await page.waitForSelector('header.topbar');
 
     await page.getByRole('button', { name: 'Your profile' }).click();
     await page.waitForURL((u) => u.pathname === '/profile' && u.search === '');
     await page.getByRole('heading', { name: 'Your profile' }).waitFor();
     await review(page, 'hosted-profile');
+
+    // Asked for explicitly (prompt=consent), its consent page names every scope in plain words.
+    const consentUrl = new URL('/oauth/authorize', server.base);
+    for (const [name, value] of Object.entries({
+      response_type: 'code',
+      client_id: 'cli_console',
+      redirect_uri: `${server.base}/console/callback`,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      state: 'review',
+      prompt: 'consent',
+    })) {
+      consentUrl.searchParams.set(name, value);
+    }
+    await page.goto(consentUrl.href);
+    await page.waitForURL((u) => u.pathname === '/consent');
+    assert.match(
+      (await page.textContent('.card')) ?? '',
+      /Tessera console wants to use your account owner@acme\.test/,
+    );
+    await review(page, 'hosted-consent-console');
     await context.close();
 
     // The next sign-in asks nothing more.

@@ -15,6 +15,7 @@ const CLIENT_KEYS = [
   'post_logout_redirect_uris',
   'grant_types',
   'first_party',
+  'allowed_origins',
   'created_at',
 ];
 const SECRET = /^tcs_[\w-]{43}$/;
@@ -93,6 +94,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         post_logout_redirect_uris: ['https://billing.example.com/bye'],
         grant_types: ['client_credentials', 'authorization_code', 'refresh_token'],
         first_party: true,
+        allowed_origins: ['https://billing.example.com'],
         created_at: res.body.created_at,
         client_secret: res.body.client_secret,
       });
@@ -122,6 +124,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         post_logout_redirect_uris: [],
         grant_types: ['authorization_code', 'refresh_token'],
         first_party: true,
+        allowed_origins: ['http://127.0.0.1:8765'],
         created_at: res.body.created_at,
       });
       const third = await create(acme.id, owner, {
@@ -388,6 +391,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
         redirect_uris: ['https://notes.example.com/cb', CALLBACK],
         post_logout_redirect_uris: ['https://notes.example.com/'],
         grant_types: ['authorization_code'],
+        // The default follows the redirect URIs.
+        allowed_origins: ['https://notes.example.com', 'http://127.0.0.1:8765'],
       };
       assert.deepEqual(res.body, expected);
       assert.deepEqual((await api('GET', path, owner)).body, expected);
@@ -420,6 +425,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         postLogoutRedirectUris: [],
         grantTypes: ['authorization_code', 'refresh_token'],
         firstParty: true,
+        allowedOrigins: null,
         secretIssuedAt: null,
         createdAt: created.created_at,
       };
@@ -489,6 +495,88 @@ for (const database of ['sqlite', 'postgres'] as const) {
         (await auditOf(created.client_id)).map((e) => e.key),
         ['client.created'],
       );
+    });
+
+    test('allowed_origins: the redirect URIs’ origins by default; an explicit list overrides, null resets', {
+      skip,
+    }, async () => {
+      const created = await create('acme', owner, {
+        client_name: 'Browser app',
+        type: 'public',
+        redirect_uris: ['https://app.example.com/cb', 'https://app.example.com/other', CALLBACK],
+        allowed_origins: ['https://App.Example.com:443', 'http://localhost:5173', 'https://app.example.com'],
+      });
+      assert.equal(created.status, 201);
+      // Stored as browsers send Origin: lowercase host, no default port, once each.
+      assert.deepEqual(created.body.allowed_origins, ['https://app.example.com', 'http://localhost:5173']);
+      const path = `/organizations/acme/clients/${created.body.client_id}`;
+      const column = async () =>
+        (
+          await server.deps.db
+            .selectFrom('clients')
+            .select('allowed_origins')
+            .where('id', '=', created.body.client_id)
+            .executeTakeFirstOrThrow()
+        ).allowed_origins;
+      assert.equal(await column(), '["https://app.example.com","http://localhost:5173"]');
+
+      // Reset to the default: the origins of the redirect URIs, once each, following them.
+      const reset = await api('PATCH', path, owner, { allowed_origins: null });
+      assert.equal(reset.status, 200);
+      assert.deepEqual(reset.body.allowed_origins, ['https://app.example.com', 'http://127.0.0.1:8765']);
+      assert.equal(await column(), null);
+      const moved = await api('PATCH', path, owner, { redirect_uris: ['https://new.example.com/cb'] });
+      assert.deepEqual(moved.body.allowed_origins, ['https://new.example.com']);
+      const none = await api('PATCH', path, owner, { allowed_origins: [] });
+      assert.deepEqual([none.status, none.body.allowed_origins], [200, []]);
+      assert.equal(await column(), '[]');
+      assert.deepEqual((await api('GET', path, owner)).body.allowed_origins, []);
+
+      // Audited: the stored list (null: the default).
+      const entries = await auditOf(created.body.client_id);
+      assert.deepEqual(
+        entries.map((e) => JSON.parse(e.data).allowedOrigins),
+        [['https://app.example.com', 'http://localhost:5173'], null, null, []],
+      );
+      assert.deepEqual(JSON.parse(entries[1]?.changes ?? ''), { allowedOrigins: null });
+
+      const rule =
+        'must be an origin, scheme://host[:port] with nothing after it: https, or http on localhost, 127.0.0.1 or [::1]';
+      for (const [origin, index] of [
+        ['https://app.example.com/', 0],
+        ['https://app.example.com/cb', 0],
+        ['http://app.example.com', 0],
+        ['*', 0],
+        ['null', 0],
+        ['app.example.com', 0],
+        ['https://u@app.example.com', 0],
+        ['https://app.example.com?x', 0],
+        ['myapp://cb', 0],
+      ] as const) {
+        for (const [method, target, body] of [
+          ['POST', '/organizations/acme/clients', { client_name: 'X', type: 'confidential' }],
+          ['PATCH', path, {}],
+        ] as const) {
+          const res = await api(method, target, owner, { ...body, allowed_origins: [origin] });
+          assert.equal(res.status, 400, `${method} ${origin}`);
+          assert.deepEqual(res.body, {
+            error: 'invalid_request',
+            error_detail: `allowed_origins[${index}]: ${rule}`,
+          });
+        }
+      }
+      const tooMany = Array.from({ length: 21 }, (_, i) => `https://a${i}.example.com`);
+      const many = await api('PATCH', path, owner, { allowed_origins: tooMany });
+      assert.deepEqual(many.body, {
+        error: 'invalid_request',
+        error_detail: 'allowed_origins: must hold at most 20 origins',
+      });
+      const string = await api('PATCH', path, owner, { allowed_origins: 'https://app.example.com' });
+      assert.deepEqual(string.body, {
+        error: 'invalid_request',
+        error_detail: 'allowed_origins: Invalid input: expected array, received string',
+      });
+      assert.deepEqual((await api('GET', path, owner)).body.allowed_origins, []);
     });
 
     test('POST …/secret: a new secret at once, the old one refused at once (cache included)', {
@@ -647,6 +735,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
         postLogoutRedirectUris: [],
         grantTypes: ['authorization_code', 'refresh_token'],
         firstParty: true,
+        allowedOrigins: null,
         secretIssuedAt: null,
         createdAt: created.created_at,
       });

@@ -172,7 +172,8 @@ for (const database of ['sqlite', 'postgres'] as const) {
         id: res.body.id,
         slug: 'gamma',
         name: 'Gamma Ltd',
-        allowSignup: true,
+        signUp: 'open',
+        signUpDomains: [],
         createdAt: created.data.createdAt,
       });
       assert.deepEqual(membership.actor, { kind: 'user', id: ownerId });
@@ -263,6 +264,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
         name: 'acme',
         issuer: server.issuer('acme'),
         require_mfa: false,
+        dynamic_registration: false,
+        metadata_documents: false,
+        sign_up: 'open',
+        sign_up_domains: [],
       };
       for (const [org, token] of [
         ['acme', owner],
@@ -351,6 +356,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
         name: 'Acme Inc',
         issuer,
         require_mfa: false,
+        dynamic_registration: false,
+        metadata_documents: false,
+        sign_up: 'open',
+        sign_up_domains: [],
       });
 
       const both = await call(server, 'PATCH', `/organizations/${acme.id}/settings`, owner, {
@@ -363,6 +372,10 @@ for (const database of ['sqlite', 'postgres'] as const) {
         name: 'Acme Corp',
         issuer,
         require_mfa: true,
+        dynamic_registration: false,
+        metadata_documents: false,
+        sign_up: 'open',
+        sign_up_domains: [],
       });
       // What members see, in the list of orgs too.
       assert.deepEqual((await call(server, 'GET', '/organizations/acme/settings', member)).body, both.body);
@@ -401,9 +414,12 @@ for (const database of ['sqlite', 'postgres'] as const) {
         id: acme.id,
         slug: 'acme',
         name,
-        allowSignup: true,
+        signUp: 'open',
+        signUpDomains: [],
         createdAt,
         requireMfa,
+        dynamicRegistration: false,
+        metadataDocuments: false,
       });
       for (const e of entries) assert.deepEqual(e.actor, { kind: 'user', id: ownerId });
       assert.deepEqual(
@@ -417,6 +433,60 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.deepEqual(
         [third.data, third.previous, third.changes],
         [snap('Acme Corp', false), snap('Acme Corp', true), { requireMfa: false }],
+      );
+    });
+
+    test('PATCH settings: dynamic_registration and metadata_documents are stored, audited and off by default', {
+      skip,
+    }, async () => {
+      // Stored on the org’s row (migration 023), which differs by database: hence both.
+      const beforeEntries = (await events('acme', 'organization')).length;
+      const read = await call(server, 'GET', '/organizations/acme/settings', owner);
+      assert.deepEqual([read.body.dynamic_registration, read.body.metadata_documents], [false, false]);
+      const on = await call(server, 'PATCH', '/organizations/acme/settings', owner, {
+        dynamic_registration: true,
+      });
+      assert.equal(on.status, 200);
+      assert.deepEqual([on.body.dynamic_registration, on.body.metadata_documents], [true, false]);
+      const both = await call(server, 'PATCH', '/organizations/acme/settings', owner, {
+        metadata_documents: true,
+      });
+      assert.deepEqual([both.body.dynamic_registration, both.body.metadata_documents], [true, true]);
+      assert.deepEqual((await call(server, 'GET', '/organizations/acme/settings', member)).body, both.body);
+      const row = await server.deps.db
+        .selectFrom('organizations')
+        .select(['dynamic_registration', 'metadata_documents'])
+        .where('id', '=', acme.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(row, { dynamic_registration: 1, metadata_documents: 1 });
+
+      // Members may not change them; a value that is not a boolean is refused by name.
+      const denied = await call(server, 'PATCH', '/organizations/acme/settings', member, {
+        dynamic_registration: false,
+      });
+      assert.equal(denied.status, 403);
+      const bad = await call(server, 'PATCH', '/organizations/acme/settings', owner, {
+        metadata_documents: 'yes',
+      });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(bad.body, {
+        error: 'invalid_request',
+        error_detail: 'metadata_documents: Invalid input: expected boolean, received string',
+      });
+
+      const off = await call(server, 'PATCH', '/organizations/acme/settings', owner, {
+        dynamic_registration: false,
+        metadata_documents: false,
+      });
+      assert.deepEqual([off.body.dynamic_registration, off.body.metadata_documents], [false, false]);
+      const now = await events('acme', 'organization');
+      const [closed, second, first] = now.slice(0, now.length - beforeEntries);
+      assert.deepEqual(first.changes, { dynamicRegistration: true });
+      assert.deepEqual(second.changes, { metadataDocuments: true });
+      assert.deepEqual(closed.changes, { dynamicRegistration: false, metadataDocuments: false });
+      assert.deepEqual(
+        [closed.data.dynamicRegistration, closed.previous.dynamicRegistration, closed.actor],
+        [false, true, { kind: 'user', id: ownerId }],
       );
     });
   });

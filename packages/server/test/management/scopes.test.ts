@@ -114,6 +114,11 @@ for (const database of ['sqlite', 'postgres'] as const) {
       const hooks = await call(server, 'GET', '/organizations/acme/webhooks', at);
       assert.equal(hooks.status, 200);
       assertInsufficient(await call(server, 'POST', '/organizations/acme/webhooks', at, HOOK), 'org:write');
+      // A test event changes nothing, but it sends: org:write, like a retry.
+      assertInsufficient(
+        await call(server, 'POST', '/organizations/acme/webhooks/whk_00000000000000000000/test', at),
+        'org:write',
+      );
       const users = await call(server, 'GET', '/organizations/acme/users', at);
       assert.equal(users.status, 200);
       const userId = users.body[0]?.id ?? 'usr_unknown';

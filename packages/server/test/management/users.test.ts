@@ -606,7 +606,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
           'user.deleted',
           'session.deleted',
           'session.created',
-          'consent.created',
+          // An own client asks no consent to the identity scopes: no consent.created.
           'user.login',
           'tenant.created',
           'user.created',

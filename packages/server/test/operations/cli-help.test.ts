@@ -18,15 +18,73 @@ const COMMANDS: [string, string][] = [
   ['serve', 'tessera serve [--port N]'],
   ['migrate', 'tessera migrate'],
   ['worker', 'tessera worker [--concurrency N]'],
+  ['backup', 'tessera backup FILE'],
   ['org create', 'tessera org create --slug S [--name N] --owner-email E [--owner-password P]'],
-  ['org update', 'tessera org update --org S --require-mfa true|false'],
+  [
+    'org update',
+    'tessera org update --org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]...',
+  ],
   ['user create', 'tessera user create --org S --email E --password P [--first-name F] [--last-name L]'],
   [
     'client create',
-    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--grant G]... [--promote-from CLIENT_ID]...',
+    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U]',
+  ],
+  ['resource list', 'tessera resource list --org S'],
+  [
+    'resource create',
+    'tessera resource create --org S --identifier URI --name N [--scope NAME=DESCRIPTION]... [--ttl SECONDS]',
+  ],
+  ['resource show', 'tessera resource show --org S --id API_ID'],
+  [
+    'resource update',
+    'tessera resource update --org S --id API_ID [--name N] [--scope NAME=DESCRIPTION]... [--ttl SECONDS]',
+  ],
+  ['resource delete', 'tessera resource delete --org S --id API_ID'],
+  ['role list', 'tessera role list --org S'],
+  [
+    'role create',
+    'tessera role create --org S --name N [--description D] [--permission IDENTIFIER#SCOPE]...',
+  ],
+  ['role show', 'tessera role show --org S --id ROLE_ID'],
+  [
+    'role update',
+    'tessera role update --org S --id ROLE_ID [--name N] [--description D] [--permission IDENTIFIER#SCOPE]...',
+  ],
+  ['role delete', 'tessera role delete --org S --id ROLE_ID'],
+  ['user roles', 'tessera user roles --org S --user USER_ID [--set ROLE_ID,...]'],
+  [
+    'client permissions',
+    'tessera client permissions --org S --client CLIENT_ID [--set IDENTIFIER#SCOPE,...]',
   ],
   ['member add', 'tessera member add --org S --email E --role owner|member [--password P]'],
+  [
+    'service-account create',
+    'tessera service-account create --org S --name N --scope org:read|events:read|org:write...',
+  ],
+  ['service-account list', 'tessera service-account list --org S'],
+  ['service-account rotate-secret', 'tessera service-account rotate-secret --org S --client-id C'],
+  ['service-account delete', 'tessera service-account delete --org S --client-id C'],
+  [
+    'invitation create',
+    'tessera invitation create --org S --email E [--role owner|member] [--role-id rol_…]... [--mail]',
+  ],
+  [
+    'invitation list',
+    'tessera invitation list --org S [--kind user|member] [--state pending|accepted|expired]',
+  ],
+  ['invitation revoke', 'tessera invitation revoke --org S --id inv_…'],
   ['keys rotate', 'tessera keys rotate --org S'],
+  [
+    'connection create',
+    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]...] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
+  ],
+  ['connection list', 'tessera connection list --org S'],
+  ['connection show', 'tessera connection show --org S --id CON_ID'],
+  [
+    'connection update',
+    'tessera connection update --org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
+  ],
+  ['connection delete', 'tessera connection delete --org S --id CON_ID'],
 ];
 
 describe('tessera --help, --version and usage errors', () => {
@@ -90,6 +148,64 @@ describe('tessera --help, --version and usage errors', () => {
     }
   });
 
+  test('tessera <group> --help lists the commands of that group', async () => {
+    const groups = [...new Set(COMMANDS.filter(([n]) => n.includes(' ')).map(([n]) => n.split(' ')[0]))];
+    assert.deepEqual(groups, [
+      'org',
+      'user',
+      'client',
+      'resource',
+      'role',
+      'member',
+      'service-account',
+      'invitation',
+      'keys',
+      'connection',
+    ]);
+    await Promise.all(
+      groups.map(async (group) => {
+        const res = await run([group as string, '--help']);
+        assert.equal(res.code, 0, `tessera ${group} --help: ${res.stderr}`);
+        assert.equal(res.stderr, '');
+        const lines = COMMANDS.filter(([n]) => n.startsWith(`${group} `)).map(([, line]) => line);
+        assert.ok(res.stdout.startsWith(`usage: tessera ${group} <command> [flags]\n\n`), res.stdout);
+        for (const line of lines) assert.ok(res.stdout.includes(`\n  ${line}\n`), `${group} lists ${line}`);
+        // Only that group's commands.
+        assert.equal(res.stdout.match(/^ {2}tessera /gm)?.length, lines.length, res.stdout);
+        assert.ok(res.stdout.endsWith(`\`tessera ${group} <command> --help\` describes one command.\n`));
+      }),
+    );
+    const plain = await run(['org', '--help']);
+    assert.ok(plain.stdout.includes('\n      create an organization and its owner\n'));
+    for (const args of [
+      ['org', '-h'],
+      ['help', 'org'],
+      ['--help', 'org'],
+    ]) {
+      const res = await run(args);
+      assert.equal(res.code, 0);
+      assert.equal(res.stdout, plain.stdout, `tessera ${args.join(' ')}`);
+    }
+    // The global list names the groups.
+    const global = await run(['--help']);
+    assert.ok(
+      global.stdout.includes(
+        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection)',
+      ),
+      global.stdout,
+    );
+  });
+
+  test('a group without a command: the group usage on stderr, exit 2', async () => {
+    const help = await run(['org', '--help']);
+    for (const args of [['org'], ['org', '--slug', 'acme']]) {
+      const res = await run(args);
+      assert.equal(res.code, 2, `tessera ${args.join(' ')}`);
+      assert.equal(res.stdout, '');
+      assert.equal(res.stderr, `error: org needs a command\n\n${help.stdout}`);
+    }
+  });
+
   test('an unknown flag on any command: its usage on stderr, exit 2', async () => {
     await Promise.all(
       COMMANDS.map(([name, line]) =>
@@ -136,6 +252,28 @@ describe('tessera --help, --version and usage errors', () => {
         line('worker'),
       ),
       usageError(['migrate', 'now'], 'unexpected argument: now', line('migrate')),
+      usageError(
+        [
+          'resource',
+          'create',
+          '--org',
+          'a',
+          '--identifier',
+          'https://x.example',
+          '--name',
+          'X',
+          '--scope',
+          'read',
+        ],
+        '--scope must be NAME=DESCRIPTION: read',
+        line('resource create'),
+      ),
+      usageError(
+        ['role', 'create', '--org', 'a', '--name', 'r', '--permission', 'https://x.example'],
+        '--permission must be IDENTIFIER#SCOPE: https://x.example',
+        line('role create'),
+      ),
+      usageError(['user', 'roles', '--org', 'a'], '--user is required', line('user roles')),
     ]);
   });
 

@@ -150,6 +150,11 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal(callback.searchParams.get('state'), state);
       assert.equal(callback.searchParams.get('iss'), issuer);
       assert.ok(browser.cookies(issuer).size > 0, 'the login cookie is set on the org host');
+      assert.deepEqual(
+        [...browser.cookies(issuer).keys()].filter((name) => name.endsWith('tessera_device')),
+        [],
+        'no device cookie: the owner’s browser is not the user’s',
+      );
 
       const tokens = await exchange(callback.searchParams.get('code') ?? '', verifier);
       assert.equal(tokens.status, 200, JSON.stringify(tokens.body));

@@ -198,7 +198,15 @@ for (const database of ['sqlite', 'postgres'] as const) {
 
       const updated = await tessera(['org', 'update', '--org', 'acme', '--require-mfa', 'true'], env);
       assert.equal(updated.code, 0, updated.stderr);
-      assert.deepEqual(updated.json, { id: org.id, slug: 'acme', requireMfa: true });
+      assert.deepEqual(updated.json, {
+        id: org.id,
+        slug: 'acme',
+        requireMfa: true,
+        dynamicRegistration: false,
+        metadataDocuments: false,
+        signUp: 'open',
+        signUpDomains: [],
+      });
       const bad = await tessera(['org', 'update', '--org', 'acme', '--require-mfa', 'yes'], env);
       assert.equal(bad.code, 2, bad.stderr);
       const entry = (await audit('organization.updated')).at(-1);
@@ -239,7 +247,15 @@ for (const database of ['sqlite', 'postgres'] as const) {
 
       const off = await tessera(['org', 'update', '--org', 'acme', '--require-mfa', 'false'], env);
       assert.equal(off.code, 0, off.stderr);
-      assert.deepEqual(off.json, { id: org.id, slug: 'acme', requireMfa: false });
+      assert.deepEqual(off.json, {
+        id: org.id,
+        slug: 'acme',
+        requireMfa: false,
+        dynamicRegistration: false,
+        metadataDocuments: false,
+        signUp: 'open',
+        signUpDomains: [],
+      });
     });
 
     test('turning the factor off on the profile needs a current code', { skip }, async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import { DEFAULT_CONSOLE_SCOPE } from '../../src/domain/tokens/console-scopes.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
 import { addTenantMember } from '../../src/storage/repos/users.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -165,19 +166,24 @@ describe('bearer APIs: users/me, tenants, organizations', () => {
       'owner password 1',
     );
     const claims = decodeJwt(owner.accessToken);
+    // The spec's claims plus RFC 9068's client_id and scope (the console scopes go beyond identity).
     assert.deepEqual(Object.keys(claims).sort(), [
       'acr',
       'amr',
       'aud',
+      'client_id',
       'exp',
       'iat',
       'iss',
       'jti',
+      'scope',
       'sid',
       'sub',
       'typ',
     ]);
     assert.equal(claims.typ, 'console');
+    assert.equal(claims.client_id, consoleClient.clientId);
+    assert.equal(claims.scope, DEFAULT_CONSOLE_SCOPE);
     assert.equal(claims.iss, consoleIssuer);
 
     const acme = await api(consoleIssuer, 'GET', 'organizations/acme', owner.accessToken);

@@ -7,9 +7,7 @@ import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
-import { api, CALLBACK, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
-
-const USER_CLAIMS = ['acr', 'amr', 'aud', 'exp', 'iat', 'iss', 'jti', 'sid', 'sub', 'tnt', 'typ'];
+import { api, CALLBACK, makeClient, makeOrg, makeUser, PASSWORD, USER_CLAIMS } from './support/fixtures.js';
 
 /** The spec's verifier rules: keys from the issuer's own key set, RS256 only, `iss` exact, `exp`, `aud`. */
 async function verifyAsSpecSays(issuer: string, clientId: string, token: string): Promise<JWTPayload> {

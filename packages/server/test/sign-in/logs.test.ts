@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../support/server.js';
+import { FormBrowser } from './support/browser.js';
 import { api, makeClient, makeOrg, makeUser, PASSWORD, signIn, tokenRequest } from './support/fixtures.js';
 
 /** Logs show method, path and status: never a password, code, token, key or cookie. */
@@ -18,7 +19,18 @@ describe('sign-in leaves no secret in the logs', () => {
     const org = await makeOrg(server, 'acme');
     await makeUser(server.deps, org, 'ada@acme.test');
     const { clientId } = await makeClient(server.deps, org);
-    const signedIn = await signIn(issuer, clientId, 'ada@acme.test');
+    const browser = new FormBrowser();
+    const signedIn = await signIn(issuer, clientId, 'ada@acme.test', browser);
+    const device = browser.cookies(issuer).get('tessera_device') as string;
+    assert.ok(device, 'the sign-in set a device cookie');
+    // The device cookie presented again, with a wrong password (its own counter).
+    const login = new URL('login', issuer).href;
+    browser.cookies(issuer).delete('tessera_session');
+    const wrong = await browser.submit(login, await (await browser.get(login)).text(), {
+      email: 'ada@acme.test',
+      password: 'not the password',
+    });
+    assert.equal(wrong.status, 400);
     const refreshed = await tokenRequest(issuer, {
       grant_type: 'refresh_token',
       refresh_token: signedIn.refreshToken,
@@ -47,6 +59,8 @@ describe('sign-in leaves no secret in the logs', () => {
       refreshed.body.refresh_token as string,
       key,
       'tessera_session=',
+      'tessera_device=',
+      device,
       'csrf',
     ]) {
       assert.equal(text.includes(secret), false, `a log line holds ${secret.slice(0, 12)}…`);

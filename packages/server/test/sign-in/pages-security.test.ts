@@ -145,4 +145,21 @@ describe('hosted pages: CSRF, escaping, headers, cookies', () => {
     assert.match(set, /; Path=\/; HttpOnly; Secure; SameSite=Lax/);
     await app.close();
   });
+
+  test('on https the device cookie is __Host- prefixed, Secure, and carries its value as given', async () => {
+    const config = loadConfig({ TESSERA_URL: 'https://auth.example.com', TESSERA_SECRET: 'x'.repeat(32) });
+    const cookies = new PageCookies(config);
+    const app = Fastify();
+    await app.register(fastifyCookie, { secret: 'test cookie secret' });
+    app.get('/', (_request, reply) => {
+      cookies.set(reply, cookies.device, 'usr_1.2.3.4', { maxAgeMs: 365 * 86_400_000, signed: false });
+      return reply.send('ok');
+    });
+    const response = await app.inject({ url: '/' });
+    assert.equal(
+      String(response.headers['set-cookie']),
+      '__Host-tessera_device=usr_1.2.3.4; Max-Age=31536000; Path=/; HttpOnly; Secure; SameSite=Lax',
+    );
+    await app.close();
+  });
 });

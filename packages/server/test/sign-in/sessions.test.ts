@@ -165,7 +165,7 @@ for (const database of ['sqlite', 'postgres'] as const) {
       assert.equal(((await response.json()) as { error: string }).error, 'invalid_client');
     });
 
-    test('revoke takes client credentials in the body only (client_secret_post), like the token endpoint', {
+    test('revoke: Basic authentication of a public client (it has no secret) is 401 with a Basic challenge', {
       skip,
     }, async () => {
       const session = await signIn(issuer, clientId, 'ada@acme.test');
@@ -177,11 +177,12 @@ for (const database of ['sqlite', 'postgres'] as const) {
         },
         body: new URLSearchParams({ token: session.accessToken, client_id: clientId }).toString(),
       });
-      assert.equal(response.status, 400);
+      assert.equal(response.status, 401);
       assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.equal(response.headers.get('www-authenticate'), `Basic realm="${issuer}"`);
       assert.deepEqual(await response.json(), {
-        error: 'invalid_request',
-        error_description: 'send client credentials in the request body (client_secret_post)',
+        error: 'invalid_client',
+        error_description: 'client authentication failed',
       });
       assert.equal((await api(issuer, 'GET', 'users/me', session.accessToken)).status, 200, 'not revoked');
     });

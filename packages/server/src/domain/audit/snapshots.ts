@@ -6,7 +6,8 @@ export const orgSnapshot = (o: Org) => ({
   id: o.id,
   slug: o.slug,
   name: o.name,
-  allowSignup: o.allowSignup,
+  signUp: o.signUp,
+  signUpDomains: o.signUpDomains,
   createdAt: new Date(o.createdAt).toISOString(),
 });
 
@@ -37,7 +38,12 @@ export const clientSnapshot = (c: Client) => ({
   postLogoutRedirectUris: c.postLogoutRedirectUris,
   grantTypes: c.grantTypes,
   firstParty: c.firstParty,
+  // null: the redirect URIs' origins.
+  allowedOrigins: c.allowedOrigins,
   // When the secret was issued, never the secret: a rotation shows as a change of this alone.
   secretIssuedAt: c.secretIssuedAt === null ? null : new Date(c.secretIssuedAt).toISOString(),
+  // Public keys (private_key_jwt), only when registered: nothing secret.
+  ...(c.jwks === undefined ? {} : { jwks: c.jwks }),
+  ...(c.jwksUri === undefined ? {} : { jwksUri: c.jwksUri }),
   createdAt: new Date(c.createdAt).toISOString(),
 });

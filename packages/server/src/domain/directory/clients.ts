@@ -17,7 +17,9 @@ import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { endClientSessions } from '../tokens/sessions.js';
-import type { Actor, Client, GrantType, Org } from '../types.js';
+import type { Actor, Client, GrantType, Org, PublicKeySet } from '../types.js';
+import { checkAllowedOrigins } from './allowed-origins.js';
+import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client-jwks.js';
 import { checkName, checkRedirectUri } from './validate.js';
 
 export const GRANT_TYPES: readonly GrantType[] = [
@@ -34,8 +36,14 @@ export interface NewClient {
   /** Defaults: public → code + refresh; confidential → client_credentials (+ code and refresh with redirect URIs). */
   grantTypes?: string[];
   firstParty?: boolean;
+  /** Browser origins for CORS; absent: the redirect URIs' origins, following them as they change. */
+  allowedOrigins?: string[];
   /** Confidential clients only: public clients of the same org whose user tokens it may exchange (RFC 8693). */
   promoteFrom?: string[];
+  /** Confidential clients only: public keys for private_key_jwt (RFC 7523). */
+  jwks?: PublicKeySet;
+  /** Or the https URL where it publishes them (never both). */
+  jwksUri?: string;
 }
 
 /** The grant types a client gets when none are named. */
@@ -103,6 +111,7 @@ export async function createClient(
   const redirectUris = checkRedirectUris(input.redirectUris);
   const postLogoutRedirectUris = checkRedirectUris(input.postLogoutRedirectUris ?? []);
   const grantTypes = checkGrants({ ...input, redirectUris });
+  const allowedOrigins = input.allowedOrigins ? checkAllowedOrigins(input.allowedOrigins) : null;
   const promoteFrom = await checkPromoteFrom(deps.db, org, input);
   const now = clock.now();
   const secret = input.kind === 'confidential' ? newSecret('tcs_') : null;
@@ -116,9 +125,13 @@ export async function createClient(
     grantTypes,
     firstParty: input.firstParty ?? true,
     secretIssuedAt: secret === null ? null : now,
+    ...(input.jwks === undefined ? {} : { jwks: checkClientJwks(input.kind, input.jwks) }),
+    ...(input.jwksUri === undefined ? {} : { jwksUri: checkClientJwksUri(input.kind, input.jwksUri) }),
+    allowedOrigins,
     createdAt: now,
     updatedAt: now,
   };
+  checkOneKeySource(client);
   await deps.db.transaction().execute(async (trx) => {
     await insertClient(trx, client, secret === null ? null : sha256(secret));
     await insertClientPromotions(trx, client.id, promoteFrom, now);
@@ -160,6 +173,12 @@ export interface ClientChanges {
   redirectUris?: string[];
   postLogoutRedirectUris?: string[];
   grantTypes?: string[];
+  /** New public keys for private_key_jwt; null removes them. */
+  jwks?: PublicKeySet | null;
+  /** A new URL of its public keys; null removes it. */
+  jwksUri?: string | null;
+  /** An explicit list of browser origins; null returns to the default (the redirect URIs' origins). */
+  allowedOrigins?: string[] | null;
 }
 
 /**
@@ -177,6 +196,7 @@ export async function updateClient(
   const name = changes.name === undefined ? undefined : checkName('client_name', changes.name);
   const redirectUris = changes.redirectUris && checkRedirectUris(changes.redirectUris);
   const postLogout = changes.postLogoutRedirectUris && checkRedirectUris(changes.postLogoutRedirectUris);
+  const origins = changes.allowedOrigins && checkAllowedOrigins(changes.allowedOrigins);
   const updated = await deps.db.transaction().execute(async (trx) => {
     const before = await orgClient(trx, org, id);
     const after: Client = {
@@ -185,7 +205,13 @@ export async function updateClient(
       redirectUris: redirectUris ?? before.redirectUris,
       postLogoutRedirectUris: postLogout ?? before.postLogoutRedirectUris,
       grantTypes: (changes.grantTypes ? [...new Set(changes.grantTypes)] : before.grantTypes) as GrantType[],
+      allowedOrigins: changes.allowedOrigins === undefined ? before.allowedOrigins : (origins ?? null),
     };
+    if (changes.jwks === null) delete after.jwks;
+    else if (changes.jwks !== undefined) after.jwks = checkClientJwks(before.kind, changes.jwks);
+    if (changes.jwksUri === null) delete after.jwksUri;
+    else if (changes.jwksUri !== undefined) after.jwksUri = checkClientJwksUri(before.kind, changes.jwksUri);
+    checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)
       fail('invalid_body', `${changes.grantTypes ? 'grant_types' : 'redirect_uris'}: ${problem}`);

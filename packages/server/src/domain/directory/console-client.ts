@@ -40,6 +40,8 @@ export async function ensureConsoleClient(deps: Deps, consoleOrg: Org): Promise<
     grantTypes: ['authorization_code', 'refresh_token'],
     firstParty: true,
     secretIssuedAt: null,
+    // The default: the origins of its redirect URIs.
+    allowedOrigins: null,
     createdAt: now,
     updatedAt: now,
   };

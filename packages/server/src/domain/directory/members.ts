@@ -11,7 +11,7 @@ import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { fail, failApi } from '../errors.js';
+import { fail } from '../errors.js';
 import type { Actor, Org, Role, User } from '../types.js';
 import { insertUserWithTenant, type NewUser, prepareUser } from './users.js';
 
@@ -21,19 +21,12 @@ export interface ConsoleUserRef {
   password: string | null;
 }
 
-/** Names a console user who must exist already (the management API adds no new users). */
-export interface ExistingConsoleUser {
-  email: string;
-  existing: true;
-}
-
 /** Finds the console user with this email, or prepares to create one (hashing outside any lock). */
-export async function prepareConsoleUser(db: Db, ref: ConsoleUserRef | ExistingConsoleUser) {
+export async function prepareConsoleUser(db: Db, ref: ConsoleUserRef) {
   const consoleOrg = (await findConsoleOrg(db)) ?? fail('server_error', 'the console org is missing');
-  const password = 'existing' in ref ? null : ref.password;
+  const password = ref.password;
   const prepared = await prepareUser({ email: ref.email, password } satisfies NewUser);
   const existing = await findUserByEmail(db, consoleOrg.id, prepared.input.email);
-  if (!existing && 'existing' in ref) failApi('invalid_request', 'email: no console user has this address');
   if (!existing && password === null) {
     fail('invalid_body', `${prepared.input.email} is not a console user yet: a password is required`);
   }
@@ -103,26 +96,21 @@ export async function addMember(
 }
 
 /**
- * `tessera member add` and POST /organizations/{org}/members: makes the console user `ref` names a
- * member of `org`. `existingMember` says what happens to someone who already is one: `'set-role'`
- * gives them `role` (the CLI, whose operator may also leave an org without owners and give it
- * one again), `'conflict'` refuses with 409 (the API, where PATCH changes a role).
+ * `tessera member add`, the operator's path on the host: makes the console user `ref` names
+ * (created when new) a member of `org` at once; someone who is one already gets `role` (the
+ * operator may also leave an org without owners and give it one again). Everyone else invites
+ * (invitations.ts): the management API adds nobody without their acceptance.
  */
 export async function addOrgMember(
   deps: Deps,
   org: Org,
-  ref: ConsoleUserRef | ExistingConsoleUser,
+  ref: ConsoleUserRef,
   role: Role,
   actor: Actor,
-  existingMember: 'set-role' | 'conflict',
 ): Promise<Member> {
   const ready = await prepareConsoleUser(deps.db, ref);
   const user = await deps.db.transaction().execute(async (trx) => {
     await lockOrg(trx, deps.dialect, org.id);
-    if (existingMember === 'conflict' && ready.existing) {
-      if (await findMembership(trx, org.id, ready.existing.id))
-        fail('conflict', `${ready.existing.email} is a member of the organization already`);
-    }
     return addMember(trx, org, ready, role, actor);
   });
   return { userId: user.id, email: user.email, role };

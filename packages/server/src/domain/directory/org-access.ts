@@ -61,3 +61,14 @@ export async function requireOrgMember(
   if (!org || !membership) return fail('not_found', 'no such organization');
   return { org, role: membership.role };
 }
+
+/**
+ * The org a service account's management route names, provided it is the one org the account is
+ * bound to (DESIGN §16). Any other org, known or not, is 404 `not_found` with the same detail a
+ * console user gets for an org they are no member of.
+ */
+export async function requireBoundOrg(deps: Pick<Deps, 'db'>, boundOrgId: string, ref: string): Promise<Org> {
+  const org = await findOrg(deps.db, ref);
+  if (!org || org.id !== boundOrgId) return fail('not_found', 'no such organization');
+  return org;
+}

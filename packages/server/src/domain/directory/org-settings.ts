@@ -1,11 +1,18 @@
-import { findOrgById, lockOrg, updateOrgName } from '../../storage/repos/orgs.js';
+import {
+  findOrgById,
+  lockOrg,
+  updateOrgName,
+  updateOrgRegistration,
+  updateOrgSignUp,
+} from '../../storage/repos/orgs.js';
 import { findRequireMfa, setRequireMfa } from '../../storage/repos/second-factors.js';
 import { recordAudit } from '../audit/audit.js';
 import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import type { Actor, Org } from '../types.js';
+import { checkSignUpPolicy } from '../sign-in/sign-up-policy.js';
+import type { Actor, Org, SignUpPolicy } from '../types.js';
 import { issuerOf } from './issuers.js';
 import { checkName } from './validate.js';
 
@@ -16,11 +23,22 @@ export interface OrgSettings {
   name: string;
   issuer: string;
   requireMfa: boolean;
+  /** The org's issuer offers POST /oauth/register (DESIGN §15). */
+  dynamicRegistration: boolean;
+  /** The org's issuer takes a Client ID Metadata Document's URL as a client id (DESIGN §15). */
+  metadataDocuments: boolean;
+  signUp: SignUpPolicy;
+  signUpDomains: string[];
 }
 
 export interface SettingsChange {
   name?: string;
   requireMfa?: boolean;
+  dynamicRegistration?: boolean;
+  metadataDocuments?: boolean;
+  /** The sign-up policy; `domains` needs `signUpDomains` given or already stored. */
+  signUp?: SignUpPolicy;
+  signUpDomains?: string[];
 }
 
 const settingsOf = (deps: Deps, org: Org, requireMfa: boolean): OrgSettings => ({
@@ -29,7 +47,29 @@ const settingsOf = (deps: Deps, org: Org, requireMfa: boolean): OrgSettings => (
   name: org.name,
   issuer: issuerOf(deps.config, org),
   requireMfa,
+  dynamicRegistration: org.dynamicRegistration,
+  metadataDocuments: org.metadataDocuments,
+  signUp: org.signUp,
+  signUpDomains: org.signUpDomains,
 });
+
+/** What the audit snapshots of a settings change hold beside the org itself (sign-up policy included). */
+const settingsSnapshot = (org: Org, requireMfa: boolean) => ({
+  ...orgSnapshot(org),
+  requireMfa,
+  dynamicRegistration: org.dynamicRegistration,
+  metadataDocuments: org.metadataDocuments,
+});
+
+/** The org with its sign-up policy changed as asked (checked), or the same object when nothing differs. */
+function withSignUp(org: Org, change: SettingsChange, now: number): Org {
+  if (change.signUp === undefined && change.signUpDomains === undefined) return org;
+  const policy = checkSignUpPolicy(change.signUp ?? org.signUp, change.signUpDomains ?? org.signUpDomains);
+  const same =
+    policy.signUp === org.signUp &&
+    JSON.stringify(policy.signUpDomains) === JSON.stringify(org.signUpDomains);
+  return same ? org : { ...org, ...policy, updatedAt: now };
+}
 
 /** GET /organizations/{org}/settings. */
 export async function orgSettings(deps: Deps, org: Org): Promise<OrgSettings> {
@@ -37,9 +77,12 @@ export async function orgSettings(deps: Deps, org: Org): Promise<OrgSettings> {
 }
 
 /**
- * `tessera org update` and PATCH /organizations/{org}/settings: renames the org and/or makes the
- * second factor required (or optional again) for every user of the org, audited as one
- * `organization.updated` entry whose snapshots hold `requireMfa` too. Nothing changed, no entry.
+ * `tessera org update` and PATCH /organizations/{org}/settings: renames the org, makes the second
+ * factor required (or optional again) for every user of the org, opens or closes its issuer's
+ * registration (DESIGN §15), and/or sets its sign-up policy (domain/sign-in/sign-up-policy.ts),
+ * audited as one `organization.updated` entry whose snapshots hold those settings too. Nothing
+ * changed, no entry. The console issuer's registration is the spec's and always open, so it is not
+ * a setting there.
  * Once the factor is required, users without one are sent to enrol at their next sign-in, and
  * browser sessions signed in with a password alone stop counting.
  */
@@ -50,16 +93,31 @@ export async function updateOrgSettings(
   actor: Actor,
 ): Promise<OrgSettings> {
   const name = change.name === undefined ? undefined : checkName('name', change.name);
+  if (org.isConsole && (change.dynamicRegistration !== undefined || change.metadataDocuments !== undefined)) {
+    fail('invalid_request', 'the console issuer always offers registration; it is not a setting there');
+  }
   return deps.db.transaction().execute(async (trx) => {
     await lockOrg(trx, deps.dialect, org.id);
     const current = (await findOrgById(trx, org.id)) ?? fail('not_found', 'no such organization');
     const before = await findRequireMfa(trx, org.id);
     const now = clock.now();
-    const after: Org =
-      name === undefined || name === current.name ? current : { ...current, name, updatedAt: now };
+    const registration = {
+      dynamicRegistration: change.dynamicRegistration ?? current.dynamicRegistration,
+      metadataDocuments: change.metadataDocuments ?? current.metadataDocuments,
+    };
+    const reopened =
+      registration.dynamicRegistration !== current.dynamicRegistration ||
+      registration.metadataDocuments !== current.metadataDocuments;
+    const renamed: Org =
+      (name === undefined || name === current.name) && !reopened
+        ? current
+        : { ...current, ...(name === undefined ? {} : { name }), ...registration, updatedAt: now };
+    const after = withSignUp(renamed, change, now);
     const requireMfa = change.requireMfa ?? before;
     if (after === current && requireMfa === before) return settingsOf(deps, current, before);
-    if (after !== current) await updateOrgName(trx, org.id, after.name, now);
+    if (after.name !== current.name) await updateOrgName(trx, org.id, after.name, now);
+    if (reopened) await updateOrgRegistration(trx, org.id, registration, now);
+    if (after !== renamed) await updateOrgSignUp(trx, org.id, after, now);
     if (requireMfa !== before) await setRequireMfa(trx, org.id, requireMfa, now);
     await recordAudit(trx, {
       orgId: org.id,
@@ -67,8 +125,8 @@ export async function updateOrgSettings(
       verb: 'updated',
       actor,
       at: now,
-      data: { ...orgSnapshot(after), requireMfa },
-      previous: { ...orgSnapshot(current), requireMfa: before },
+      data: settingsSnapshot(after, requireMfa),
+      previous: settingsSnapshot(current, before),
     });
     return settingsOf(deps, after, requireMfa);
   });

@@ -2,13 +2,14 @@ import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { pageOrgsOfUser } from '../../storage/repos/memberships.js';
 import { findConsoleOrg, findOrgById, findOrgBySlug, insertOrg } from '../../storage/repos/orgs.js';
+import { takeSlot } from '../../storage/repos/rate-limits.js';
 import { recordAudit } from '../audit/audit.js';
 import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { fail } from '../errors.js';
+import { fail, RateLimitedError } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
-import { createOrgKeys } from '../keys/keys.js';
+import { createOrgKeys, freshKeys, NEW_ORG_KEYS } from '../keys/keys.js';
 import { type Actor, type Org, type Role, SYSTEM, type User } from '../types.js';
 import { issuerOf } from './issuers.js';
 import { addMember, consoleUserById, prepareConsoleUser } from './members.js';
@@ -36,14 +37,19 @@ export async function ensureConsoleOrg(deps: Deps): Promise<Org> {
     slug: CONSOLE_SLUG,
     name: 'Tessera console',
     isConsole: true,
-    allowSignup: false,
+    // The console issuer's registration is the spec's, always on; these two are org settings.
+    dynamicRegistration: false,
+    metadataDocuments: false,
+    signUp: 'invite_only',
+    signUpDomains: [],
     createdAt: now,
     updatedAt: now,
   };
+  const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
   try {
     await deps.db.transaction().execute(async (trx) => {
       await insertOrg(trx, org);
-      await createOrgKeys(trx, deps.sealer, org.id, now);
+      await createOrgKeys(trx, org.id, fresh, now);
       await recordAudit(trx, {
         orgId: org.id,
         entity: 'organization',
@@ -69,9 +75,19 @@ export type NewOrg = { slug: string; name?: string | null } & (
 );
 
 /**
+ * How many orgs one console user may create through POST /organizations per window: enough for
+ * anyone setting up by hand, and a bound on the key generations one account can ask for.
+ * `tessera org create` (an operator on the host) is not limited.
+ */
+export const ORG_CREATIONS_PER_USER = 10;
+export const ORG_CREATION_WINDOW_MS = 3_600_000;
+
+/**
  * `tessera org create` and POST /organizations: an org with its signing keys and its first
  * owner, audited as `organization.created` and `membership.created` in the new org. The name
- * defaults to the slug; a slug in use is 409 conflict.
+ * defaults to the slug; a slug in use is 409 conflict. A console user creating one (`ownerId`)
+ * takes one of their ORG_CREATIONS_PER_USER slots first, or is refused with rate_limited. The
+ * keys are generated before the transaction (freshKeys), after every check that can refuse.
  */
 export async function createOrg(
   deps: Deps,
@@ -85,13 +101,19 @@ export async function createOrg(
     'ownerId' in input
       ? ((await consoleUserById(deps.db, input.ownerId)) ?? fail('not_found', 'no such console user'))
       : await prepareConsoleUser(deps.db, { email: input.ownerEmail, password: input.ownerPassword });
+  if (await findOrgBySlug(deps.db, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
+  if ('ownerId' in input) await takeCreationSlot(deps, input.ownerId);
+  const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
   const now = clock.now();
   const org: Org = {
     id: newResourceId('org'),
     slug,
     name,
     isConsole: false,
-    allowSignup: true,
+    dynamicRegistration: false,
+    metadataDocuments: false,
+    signUp: 'open',
+    signUpDomains: [],
     createdAt: now,
     updatedAt: now,
   };
@@ -99,7 +121,7 @@ export async function createOrg(
     const user = await deps.db.transaction().execute(async (trx) => {
       if (await findOrgBySlug(trx, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
       await insertOrg(trx, org);
-      await createOrgKeys(trx, deps.sealer, org.id, now);
+      await createOrgKeys(trx, org.id, fresh, now);
       await recordAudit(trx, {
         orgId: org.id,
         entity: 'organization',
@@ -115,6 +137,50 @@ export async function createOrg(
     if (isUniqueViolation(error)) fail('conflict', `an organization with slug "${slug}" exists`);
     throw error;
   }
+}
+
+// The tail of each console user's queue of slot checks in this process (see takeCreationSlot).
+const slotChecks = new Map<string, Promise<unknown>>();
+// Console users this process saw refused, until when: refused again without asking the database.
+const refusedUntil = new Map<string, number>();
+
+function refused(retryAfterMs: number): never {
+  throw new RateLimitedError(
+    Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    `at most ${ORG_CREATIONS_PER_USER} organizations an hour may be created per user; try again later`,
+    'api',
+  );
+}
+
+/**
+ * One of the console user's org creations of the window, or rate_limited (429, Retry-After). A
+ * user's checks run one at a time in this process: on PostgreSQL each is a transaction waiting on
+ * the bucket's advisory lock, and 40 of them at once held every pool connection while they queued.
+ * Once refused, the user is refused from memory until the window frees a slot (no other process
+ * can free one sooner), so the rest of a burst costs no query at all.
+ */
+async function takeCreationSlot(deps: Deps, userId: string): Promise<void> {
+  const until = refusedUntil.get(userId);
+  if (until !== undefined && until > clock.now()) refused(until - clock.now());
+  refusedUntil.delete(userId);
+  const check = async () => {
+    const now = clock.now();
+    const known = refusedUntil.get(userId);
+    if (known !== undefined && known > now) return { taken: false, retryAfterMs: known - now };
+    const bucket = `org-create:${userId}`;
+    return takeSlot(deps.db, deps.dialect, bucket, ORG_CREATIONS_PER_USER, ORG_CREATION_WINDOW_MS, now);
+  };
+  const previous = slotChecks.get(userId) ?? Promise.resolve();
+  const result = previous.then(check, check);
+  const tail = result.catch(() => {});
+  slotChecks.set(userId, tail);
+  void tail.then(() => {
+    if (slotChecks.get(userId) === tail) slotChecks.delete(userId);
+  });
+  const slot = await result;
+  if (slot.taken) return;
+  refusedUntil.set(userId, clock.now() + slot.retryAfterMs);
+  refused(slot.retryAfterMs);
 }
 
 /** An org as its member sees it in their list. */

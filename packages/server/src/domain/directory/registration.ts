@@ -15,6 +15,9 @@ export const DEFAULT_CLIENT_NAME = 'Registered client';
 
 const GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
 
+/** Whether `org`'s issuer takes registrations: the console's always, an org's when its settings say so. */
+export const registrationOpen = (org: Org): boolean => org.isConsole || org.dynamicRegistration;
+
 /** The registered client object of RFC 7591 §3.2.1, exactly as the spec's table shapes it. */
 export interface RegisteredClient {
   client_id: string;
@@ -26,7 +29,12 @@ export interface RegisteredClient {
   response_types: ['code'];
   /** Only when registered (OIDC RP-Initiated Logout §3.1): RFC 7591 returns what was registered. */
   post_logout_redirect_uris?: string[];
+  /** Only when sent (OIDC Registration §2): echoed, as RFC 7591 §3.2.1 returns what was registered. */
+  application_type?: ApplicationType;
 }
+
+/** OIDC Dynamic Client Registration §2 `application_type`, accepted on every issuer (DESIGN §15). */
+export type ApplicationType = 'web' | 'native';
 
 /** Registration metadata as the endpoint checked it (http/oauth/registration-request.ts). */
 export interface RegistrationMetadata {
@@ -35,16 +43,20 @@ export interface RegistrationMetadata {
   name: string | undefined;
   /** Where RP-Initiated Logout may return to; absent: none. */
   postLogoutRedirectUris?: string[] | undefined;
+  /** Accepted and echoed; the redirect URI rules are the spec's for either. */
+  applicationType?: ApplicationType | undefined;
 }
 
 /**
- * RFC 7591 registration of a public console-org client, from metadata already checked (so a bad
- * request does not use up the caller's allowance): the per-IP slot is taken, then the client and
- * its audit entry are written together.
+ * RFC 7591 registration of a public client of `org` (the console org, or an org whose issuer has
+ * registration on), from metadata already checked (so a bad request does not use up the caller's
+ * allowance): the per-IP slot is taken, then the client and its audit entry are written together.
+ * An org's registrations count apart from the console's and from other orgs' (each issuer's 10 an
+ * hour per address), so one org's callers never use up another's allowance.
  */
 export async function registerClient(
   deps: Deps,
-  consoleOrg: Org,
+  org: Org,
   metadata: RegistrationMetadata,
   ipBucket: string,
 ): Promise<RegisteredClient> {
@@ -55,7 +67,7 @@ export async function registerClient(
   const slot = await takeSlot(
     deps.db,
     deps.dialect,
-    `register:${ipBucket}`,
+    org.isConsole ? `register:${ipBucket}` : `register:${org.id}:${ipBucket}`,
     REGISTRATIONS_PER_WINDOW,
     REGISTRATION_WINDOW_MS,
     now,
@@ -63,7 +75,7 @@ export async function registerClient(
   if (!slot.taken) throw new RateLimitedError(Math.ceil(slot.retryAfterMs / 1000));
   const client: Client = {
     id: newResourceId('client'),
-    orgId: consoleOrg.id,
+    orgId: org.id,
     name,
     kind: 'public',
     redirectUris,
@@ -71,13 +83,15 @@ export async function registerClient(
     grantTypes: GRANTS,
     firstParty: false,
     secretIssuedAt: null,
+    // The default: the origins of its redirect URIs.
+    allowedOrigins: null,
     createdAt: now,
     updatedAt: now,
   };
   await deps.db.transaction().execute(async (trx) => {
     await insertClient(trx, client, null);
     await recordAudit(trx, {
-      orgId: consoleOrg.id,
+      orgId: org.id,
       entity: 'client',
       verb: 'created',
       actor: SYSTEM,
@@ -96,5 +110,6 @@ export async function registerClient(
     ...(metadata.postLogoutRedirectUris
       ? { post_logout_redirect_uris: metadata.postLogoutRedirectUris }
       : {}),
+    ...(metadata.applicationType ? { application_type: metadata.applicationType } : {}),
   };
 }

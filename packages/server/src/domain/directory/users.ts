@@ -28,6 +28,10 @@ export interface NewUser {
   password: string | null;
   firstName?: string | null;
   lastName?: string | null;
+  /** How the user came to be: `password` (the default), or a connection's type (`oidc`, `saml`). */
+  provider?: string;
+  /** An upstream vouched for the address (a federated user, DESIGN §17); default false. */
+  emailVerified?: boolean;
 }
 
 export interface CreatedUser {
@@ -68,9 +72,9 @@ export async function insertUserWithTenant(
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
     picture: null,
-    provider: 'password',
+    provider: input.provider ?? 'password',
     disabled: false,
-    emailVerified: false,
+    emailVerified: input.emailVerified ?? false,
     createdAt: now,
     updatedAt: now,
   };

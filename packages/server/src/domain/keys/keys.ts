@@ -1,7 +1,7 @@
-import type { CryptoKey, JWK } from 'jose';
 import type { Signer } from '../../crypto/jwt.js';
 import type { Sealer } from '../../crypto/sealing.js';
-import { generateSigningKey, openPrivateKey } from '../../crypto/signing-keys.js';
+import { generateSigningKey, type NewKey, openPrivateKey } from '../../crypto/signing-keys.js';
+import type { CryptoKey, JWK } from '../../crypto/verify-jwt.js';
 import type { Db } from '../../storage/db.js';
 import * as keys from '../../storage/repos/keys.js';
 import { recordAudit } from '../audit/audit.js';
@@ -13,8 +13,19 @@ import type { Actor, Org } from '../types.js';
 /** The signer the key ring hands out (declared with the JWS code in crypto/jwt.ts). */
 export type { Signer };
 
-async function addKey(trx: Db, sealer: Sealer, orgId: string, status: 'next' | 'active', now: number) {
-  const key = await generateSigningKey(sealer);
+/** A key generated and sealed, not yet stored (crypto/signing-keys.ts). */
+export type FreshKey = NewKey;
+
+/**
+ * Keys are generated before the transaction that stores them, never inside one: a generation
+ * waits 50-200 ms on the crypto thread pool, and a transaction holding the database (SQLite's one
+ * connection, a PostgreSQL pool connection) that long starves every other request.
+ */
+export function freshKeys(sealer: Sealer, count: number): Promise<FreshKey[]> {
+  return Promise.all(Array.from({ length: count }, () => generateSigningKey(sealer)));
+}
+
+async function insertFresh(trx: Db, key: FreshKey, orgId: string, status: 'next' | 'active', now: number) {
   await keys.insertKey(trx, {
     kid: key.kid,
     org_id: orgId,
@@ -27,27 +38,49 @@ async function addKey(trx: Db, sealer: Sealer, orgId: string, status: 'next' | '
   return key.kid;
 }
 
-/** A new org signs with one key and already publishes the one that will follow it. */
-export async function createOrgKeys(trx: Db, sealer: Sealer, orgId: string, now: number): Promise<string> {
-  const kid = await addKey(trx, sealer, orgId, 'active', now);
-  await addKey(trx, sealer, orgId, 'next', now);
+/** What a new org needs from freshKeys: the key it signs with and the one that will follow it. */
+export const NEW_ORG_KEYS = 2;
+
+/**
+ * A new org signs with one key and already publishes the one that will follow it; `fresh` holds
+ * NEW_ORG_KEYS keys from freshKeys.
+ */
+export async function createOrgKeys(
+  trx: Db,
+  orgId: string,
+  fresh: readonly FreshKey[],
+  now: number,
+): Promise<string> {
+  const [active, next] = fresh;
+  if (!active || !next) return fail('server_error', 'a new organization needs two fresh keys');
+  const kid = await insertFresh(trx, active, orgId, 'active', now);
+  await insertFresh(trx, next, orgId, 'next', now);
   return kid;
 }
 
 /**
  * Rotation: the published `next` key starts signing (verifiers that cached the key set already
  * know it), the old active key is retired but stays published until its tokens have expired,
- * and a new `next` key is published.
+ * and a new `next` key is published. `fresh` holds the keys generated for it beforehand: one, or
+ * two when the org has no `next` key (an org older than pre-published keys).
  */
-export async function rotateOrgKeys(trx: Db, sealer: Sealer, orgId: string, actor: Actor): Promise<string> {
+export async function rotateOrgKeys(
+  trx: Db,
+  orgId: string,
+  actor: Actor,
+  fresh: readonly FreshKey[],
+): Promise<string> {
   const now = clock.now();
+  const unused = [...fresh];
+  const take = () =>
+    unused.shift() ?? fail('conflict', 'the signing keys changed during the rotation; try again');
   const active = await keys.findKeyByStatus(trx, orgId, 'active');
   const next = (await keys.findKeyByStatus(trx, orgId, 'next')) ?? null;
   if (!active) return fail('not_found', 'the organization has no signing key');
-  const nextKid = next ? next.kid : await addKey(trx, sealer, orgId, 'next', now);
+  const nextKid = next ? next.kid : await insertFresh(trx, take(), orgId, 'next', now);
   await keys.setKeyStatus(trx, active.kid, 'retired', now + RETIRED_KEY_GRACE_MS);
   await keys.setKeyStatus(trx, nextKid, 'active', null);
-  await addKey(trx, sealer, orgId, 'next', now);
+  await insertFresh(trx, take(), orgId, 'next', now);
   await keys.deleteExpiredKeys(trx, orgId, now);
   await recordAudit(trx, {
     orgId,
@@ -69,12 +102,15 @@ interface KeyDeps {
 }
 
 /**
- * Rotates the org's keys (rotateOrgKeys) in a transaction of its own, for `tessera keys rotate`
- * and POST /organizations/{org}/keys/rotate: returns the kid that signs from now on. This
- * process's cache of the client_credentials lookups (which holds the active kid) is emptied at once.
+ * Rotates the org's keys (rotateOrgKeys) in a transaction of its own, with the keys generated
+ * before it, for `tessera keys rotate` and POST /organizations/{org}/keys/rotate: returns the kid
+ * that signs from now on. This process's cache of the client_credentials lookups (which holds the active kid) is emptied at once.
  */
 export async function rotateKeys(deps: KeyDeps, org: Org, actor: Actor): Promise<string> {
-  const kid = await deps.db.transaction().execute((trx) => rotateOrgKeys(trx, deps.sealer, org.id, actor));
+  // Generated first (see freshKeys), as many as the org's keys now call for.
+  const hasNext = (await keys.findKeyByStatus(deps.db, org.id, 'next')) !== null;
+  const fresh = await freshKeys(deps.sealer, hasNext ? 1 : 2);
+  const kid = await deps.db.transaction().execute((trx) => rotateOrgKeys(trx, org.id, actor, fresh));
   deps.credentials?.changed();
   return kid;
 }

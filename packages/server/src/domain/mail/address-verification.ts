@@ -9,6 +9,7 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { checkEmail } from '../directory/validate.js';
 import { ServiceError } from '../errors.js';
+import { deviceOfUser } from '../sign-in/device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from '../sign-in/login-throttle.js';
 import type { Org, User } from '../types.js';
 import { consumeMailLink, issueMailLink } from './mail-links.js';
@@ -74,7 +75,13 @@ export async function changeEmail(
   deps: Deps,
   org: Org,
   user: User,
-  input: { email: string; password: string; ip: string },
+  input: {
+    email: string;
+    password: string;
+    ip: string;
+    /** This browser's device cookie: its own counter instead of the account's (login-throttle.ts). */
+    deviceToken: string | null;
+  },
 ): Promise<EmailChangeOutcome> {
   let email: string;
   try {
@@ -83,11 +90,12 @@ export async function changeEmail(
     if (error instanceof ServiceError) return { ok: false, reason: 'invalid', detail: error.detail ?? '' };
     throw error;
   }
-  const verdict = await reserveLoginAttempt(deps.db, org.id, user.email, input.ip, clock.now());
+  const deviceId = deviceOfUser(deps, org, input.deviceToken, user)?.id ?? null;
+  const verdict = await reserveLoginAttempt(deps.db, org.id, user.email, input.ip, clock.now(), deviceId);
   if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
   const matches = await verifyPassword(input.password, await findPasswordHash(deps.db, user.id));
   if (!matches) return { ok: false, reason: 'wrong_password' };
-  await loginSucceeded(deps.db, org.id, user.email, input.ip);
+  await loginSucceeded(deps.db, org.id, user.email, input.ip, deviceId);
   if (email === user.email) return { ok: true, user, previousEmail: null };
   try {
     return await deps.db.transaction().execute(async (trx): Promise<EmailChangeOutcome> => {

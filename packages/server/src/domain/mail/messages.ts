@@ -1,20 +1,11 @@
+import { escapeHtml } from '../escape-html.js';
 import type { Org } from '../types.js';
 import type { Mail } from './mailer.js';
 
 /**
  * The mails Tessera sends: a subject naming the org, a plain-text body and an HTML body saying the
- * same. Every value put into the HTML is escaped; the link is the only call to action.
+ * same. Every value put into the HTML is escaped (escape-html.ts); the link is the only call to action.
  */
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export const escapeMailHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
 interface Message {
   subject: string;
@@ -26,7 +17,7 @@ interface Message {
 
 function render(to: string, orgName: string, m: Message): Mail {
   const text = [...m.lines, '', `${m.action}:`, m.link, '', m.after, '', `— ${orgName}`, ''].join('\n');
-  const e = escapeMailHtml;
+  const e = escapeHtml;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${e(m.subject)}</title></head>
 <body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;line-height:1.5">
@@ -79,7 +70,7 @@ export function addressChangedMail(org: Org, to: string, newAddress: string): Ma
     'If you did not do this, contact the organization right away: someone may have your password.',
   ];
   const text = [...lines, '', `— ${org.name}`, ''].join('\n');
-  const e = escapeMailHtml;
+  const e = escapeHtml;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${e(subject)}</title></head>
 <body style="font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;line-height:1.5">
@@ -88,4 +79,29 @@ ${lines.map((line) => `<p>${e(line)}</p>`).join('\n')}
 </body></html>
 `;
   return { to, subject, text, html };
+}
+
+/** An invitation: to be a user of `org` (its hosted pages), or a console member of it with a role. */
+export function invitationMail(
+  org: Org,
+  to: string,
+  link: string,
+  days: number,
+  consoleRole: 'owner' | 'member' | null,
+): Mail {
+  const what =
+    consoleRole === null
+      ? `to ${org.name}`
+      : `to manage ${org.name} in the Tessera console, as ${consoleRole === 'owner' ? 'an owner' : 'a member'}`;
+  return render(to, org.name, {
+    subject:
+      consoleRole === null ? `You are invited to ${org.name}` : `You are invited to manage ${org.name}`,
+    lines: [
+      `You (${to}) are invited ${what}.`,
+      `The link below works once, for ${days} days. With an account already, you sign in to accept; otherwise you choose a name and a password.`,
+    ],
+    action: 'Accept the invitation',
+    link,
+    after: 'If you did not expect this, ignore this mail: nothing happens without you.',
+  });
 }

@@ -9,8 +9,16 @@ import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
+import { purgeAtMostEveryMinute } from '../purge-schedule.js';
 import type { Authentication } from '../tokens/authorization-codes.js';
-import { ACR_MFA, ACR_PASSWORD, AMR_PASSWORD, BROWSER_SESSION_TTL_MS } from '../tokens/tokens-policy.js';
+import {
+  ACR_FEDERATED,
+  ACR_MFA,
+  ACR_PASSWORD,
+  AMR_FEDERATED,
+  AMR_PASSWORD,
+  BROWSER_SESSION_TTL_MS,
+} from '../tokens/tokens-policy.js';
 import type { Org, User } from '../types.js';
 import { orgRequiresMfa } from './second-factor.js';
 
@@ -41,6 +49,8 @@ export interface SignInMethod {
 }
 
 export const PASSWORD_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_PASSWORD], acr: ACR_PASSWORD });
+/** Through an org's connection (DESIGN §17): the upstream signed the person in. */
+export const FEDERATED_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_FEDERATED], acr: ACR_FEDERATED });
 
 /**
  * Starts a browser session after a sign-in and records `user.login` with it (an impersonation:
@@ -88,7 +98,7 @@ export async function startBrowserSession(
       data: { ...userSnapshot(user), amr, acr, ...method.audit, ...extra },
     });
   });
-  await purgeBrowserSessions(deps.db, now);
+  await purgeAtMostEveryMinute(deps.db, 'browser_sessions', now, () => purgeBrowserSessions(deps.db, now));
   const actorId = impersonation?.actorId ?? null;
   return { secret, session: { id: sha256(secret), user, amr, acr, actorId, expiresAt, authTime: now } };
 }
@@ -115,8 +125,10 @@ export async function resumeBrowserSession(
   const id = sha256(secret);
   const row = await findBrowserSession(deps.db, org.id, id, clock.now());
   if (!row) return null;
-  // A password-only sign-in stops counting once the org requires a second factor.
-  if (row.actor_id === null && row.acr !== ACR_MFA && (await orgRequiresMfa(deps, org))) return null;
+  // A password-only sign-in stops counting once the org requires a second factor. A federated one
+  // is the upstream's to secure (docs/enterprise-sign-in.md).
+  const ownFactors = row.acr !== ACR_MFA && row.acr !== ACR_FEDERATED;
+  if (row.actor_id === null && ownFactors && (await orgRequiresMfa(deps, org))) return null;
   const user = await findUserById(deps.db, row.user_id);
   if (!user) return null;
   return {

@@ -1,25 +1,38 @@
 import type { Db } from '../../storage/db.js';
 import { findConsent, upsertConsent } from '../../storage/repos/consents.js';
 import { recordAudit } from '../audit/audit.js';
-import type { Client, Org } from '../types.js';
+import { CONSOLE_CLIENT_ID } from '../directory/console-client.js';
+import { isManagementScope } from '../tokens/console-scopes.js';
+import type { AuthorizationRequest, Client, Org } from '../types.js';
+import { promptsConsent } from './prompt.js';
 
 const scopeList = (scope: string) => scope.split(' ').filter((s) => s !== '');
 
 /**
- * Clients registered through /oauth/register (not first party) ask every time. First-party
- * clients ask once per person, and again only when they request a scope not yet granted.
+ * Whether the person must be asked (DESIGN §14):
+ * - `prompt=consent`: always;
+ * - the console's own client: never (the console does not ask its owner about the console);
+ * - a client that is not first party (registered through /oauth/register, or known by its
+ *   metadata document): every time, as the spec says;
+ * - an org's own client (made by an owner through the CLI, the API or the console): never for the
+ *   identity scopes nor for the resource scopes the person's roles allow (the others are dropped
+ *   before anything is granted, DESIGN §15); the console's management scopes once per person, and
+ *   again only when it asks for one not yet granted.
  */
 export async function consentRequired(
   db: Db,
   client: Client,
   userId: string,
-  scope: string,
+  request: Pick<AuthorizationRequest, 'scope' | 'prompt'>,
 ): Promise<boolean> {
+  if (promptsConsent(request.prompt)) return true;
+  if (client.id === CONSOLE_CLIENT_ID) return false;
   if (!client.firstParty) return true;
+  const beyondIdentity = scopeList(request.scope).filter(isManagementScope);
+  if (beyondIdentity.length === 0) return false;
   const stored = await findConsent(db, userId, client.id);
-  if (!stored) return true;
-  const granted = new Set(scopeList(stored.scope));
-  return scopeList(scope).some((s) => !granted.has(s));
+  const granted = new Set(scopeList(stored?.scope ?? ''));
+  return beyondIdentity.some((s) => !granted.has(s));
 }
 
 /** Stores what the person granted (the union with earlier grants), audited when it changes. */

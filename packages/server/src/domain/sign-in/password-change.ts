@@ -9,6 +9,7 @@ import type { Deps } from '../context.js';
 import { auditPassword, passwordProblem } from '../mail/password-reset.js';
 import { revokeSession } from '../tokens/sessions.js';
 import type { Org, User } from '../types.js';
+import { deviceOfUser } from './device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 
 export type PasswordChangeOutcome =
@@ -29,15 +30,23 @@ export async function changePassword(
   deps: Deps,
   org: Org,
   user: User,
-  input: { current: string; next: string; ip: string; currentBrowserSecret: string | null },
+  input: {
+    current: string;
+    next: string;
+    ip: string;
+    currentBrowserSecret: string | null;
+    /** This browser's device cookie: its own counter instead of the account's (login-throttle.ts). */
+    deviceToken: string | null;
+  },
 ): Promise<PasswordChangeOutcome> {
   const problem = passwordProblem(input.next);
   if (problem !== null) return { ok: false, reason: 'password', detail: problem };
-  const verdict = await reserveLoginAttempt(deps.db, org.id, user.email, input.ip, clock.now());
+  const deviceId = deviceOfUser(deps, org, input.deviceToken, user)?.id ?? null;
+  const verdict = await reserveLoginAttempt(deps.db, org.id, user.email, input.ip, clock.now(), deviceId);
   if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
   const matches = await verifyPassword(input.current, await findPasswordHash(deps.db, user.id));
   if (!matches) return { ok: false, reason: 'wrong_password' };
-  await loginSucceeded(deps.db, org.id, user.email, input.ip);
+  await loginSucceeded(deps.db, org.id, user.email, input.ip, deviceId);
   const passwordHash = await hashPassword(input.next);
   const keep = input.currentBrowserSecret === null ? null : sha256(input.currentBrowserSecret);
   return deps.db.transaction().execute(async (trx) => {

@@ -3,6 +3,7 @@ import { findPasswordHash, findUserByEmail } from '../../storage/repos/users.js'
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import type { Org, User } from '../types.js';
+import { trustedDevice } from './device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 
 export type LoginOutcome =
@@ -12,7 +13,9 @@ export type LoginOutcome =
 
 /**
  * Checks an email and password (argon2id). Unknown account and wrong password cost the same and
- * answer the same; both count against the IP, the account at that IP and the account's ceiling.
+ * answer the same; from a stranger both count against the IP, the account at that IP and the
+ * account's ceiling, from the account's own browser (its device cookie, `deviceToken`) against
+ * that device only (login-throttle.ts).
  */
 export async function checkPassword(
   deps: Deps,
@@ -20,14 +23,16 @@ export async function checkPassword(
   email: string,
   password: string,
   ip: string,
+  deviceToken: string | null = null,
 ): Promise<LoginOutcome> {
-  const verdict = await reserveLoginAttempt(deps.db, org.id, email, ip, clock.now());
+  const deviceId = (await trustedDevice(deps, org, deviceToken, email))?.id ?? null;
+  const verdict = await reserveLoginAttempt(deps.db, org.id, email, ip, clock.now(), deviceId);
   if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
   const user = email.length <= 254 ? await findUserByEmail(deps.db, org.id, email) : null;
   const stored = user ? await findPasswordHash(deps.db, user.id) : null;
   const matches = await verifyPassword(password, stored);
   // A disabled user is refused like a wrong password: the page tells no one the account exists.
   if (!user || !matches || user.disabled) return { ok: false, reason: 'invalid' };
-  await loginSucceeded(deps.db, org.id, email, ip);
+  await loginSucceeded(deps.db, org.id, email, ip, deviceId);
   return { ok: true, user };
 }

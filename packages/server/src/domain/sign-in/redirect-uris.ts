@@ -1,29 +1,23 @@
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '../loopback.js';
 import type { Client } from '../types.js';
 
 /** Longest redirect URI a client may register, and most a registration may list. */
 export const MAX_REDIRECT_URI_LENGTH = 2000;
 export const MAX_REDIRECT_URIS = 20;
 
-/** The loopback hosts a redirect URI (or a logo) may use with plain http, as URL.hostname spells them. */
+/**
+ * The hosts a redirect URI (or a logo) may use with plain http, as URL.hostname spells them: the
+ * contract's own list (Registered client, `redirect_uris`), three of the names loopback.ts counts as
+ * loopback, not all of them.
+ */
 const LOOPBACK_REDIRECT_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * Whether a redirect URI's host (URL.hostname, so IPv6 in brackets) is loopback: the hosts on
  * which plain http is allowed, and on which a registered URI matches any port (RFC 8252 §7.3).
  */
-export const isLoopbackRedirectHost = (hostname: string): boolean => LOOPBACK_REDIRECT_HOSTS.has(hostname);
-
-/**
- * Whether a host name (brackets optional) is any loopback name: `localhost` and its subdomains,
- * 127.0.0.0/8 and ::1. This is what makes a TESSERA_URL a development address.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h === '::1';
-}
+export const isLoopbackRedirectHost = (hostname: string): boolean =>
+  LOOPBACK_REDIRECT_HOSTS.has(hostname) && isLoopbackHost(hostname);
 
 /** https, or http on a loopback redirect host: the URLs a browser is sent to or loads from. */
 export const isHttpsOrLoopbackHttp = (url: URL): boolean =>

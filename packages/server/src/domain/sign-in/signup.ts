@@ -1,7 +1,9 @@
 import type { Deps } from '../context.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
+import { checkEmail } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { type Org, SYSTEM, type User } from '../types.js';
+import { signUpAllowed, signUpRefusal } from './sign-up-policy.js';
 
 export interface SignUp {
   email: string;
@@ -10,15 +12,14 @@ export interface SignUp {
   lastName: string | null;
 }
 
-/** Whether people may create their own account on this org's hosted pages. */
-export const signupOpen = (org: Org): boolean => org.allowSignup && !org.isConsole;
-
 /**
  * Self sign-up: the user and their personal tenant (DESIGN §5), audited. The actor is the
- * system: the person has no id until this transaction creates it.
+ * system: the person has no id until this transaction creates it. The org's sign-up policy
+ * decides who may (403 `forbidden` with words for the person otherwise).
  */
 export async function signUp(deps: Deps, org: Org, input: SignUp): Promise<User> {
-  if (!signupOpen(org)) fail('forbidden', 'sign-up is closed for this organization');
+  // Before the password is hashed: a refusal costs nothing.
+  if (!signUpAllowed(org, checkEmail(input.email), { invited: false })) fail('forbidden', signUpRefusal(org));
   const prepared = await prepareUser(input);
   const { user } = await deps.db
     .transaction()

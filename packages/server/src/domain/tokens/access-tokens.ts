@@ -1,4 +1,4 @@
-import { createLocalJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import { type JWTPayload, verifyJwt } from '../../crypto/verify-jwt.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { issuerOf } from '../directory/issuers.js';
@@ -20,19 +20,31 @@ export interface VerifiedAccess {
   clientId: string;
   /** `azp` of a promoted token: the public client whose session it belongs to; else null. */
   authorizedParty: string | null;
+  /** The API resource a token is for (`aud` = [client id, resource], DESIGN §15); else null. */
+  resource: string | null;
   claims: JWTPayload;
   /** The live session the verifier read: its scope, tenant and lifetime, without reading it again. */
   session: OAuthSession;
+}
+
+/** `aud` as the client id and, for a resource token, the resource; null when it is neither shape. */
+function audienceOf(aud: unknown): { clientId: string; resource: string | null } | null {
+  if (typeof aud === 'string') return { clientId: aud, resource: null };
+  if (!Array.isArray(aud) || aud.length !== 2) return null;
+  const [clientId, resource] = aud as unknown[];
+  if (typeof clientId !== 'string' || typeof resource !== 'string') return null;
+  return { clientId, resource };
 }
 
 function shapeOf(
   payload: JWTPayload,
   accept: readonly SessionTokenType[],
 ): Omit<VerifiedAccess, 'claims' | 'session'> | null {
-  const { typ, sub, aud, sid, tnt, azp } = payload as Record<string, unknown>;
+  const { typ, sub, sid, tnt, azp } = payload as Record<string, unknown>;
   if (!accept.includes(typ as SessionTokenType)) return null;
   if (typeof sub !== 'string' || !isIdOf('user', sub)) return null;
-  if (typeof aud !== 'string' || typeof sid !== 'string') return null;
+  const audience = audienceOf(payload.aud);
+  if (audience === null || typeof sid !== 'string') return null;
   if (typ === 'user' && (typeof tnt !== 'string' || !isIdOf('tenant', tnt))) return null;
   if (azp !== undefined && typeof azp !== 'string') return null;
   return {
@@ -40,8 +52,9 @@ function shapeOf(
     userId: sub,
     tenantId: typ === 'user' ? (tnt as string) : null,
     sessionId: sid,
-    clientId: aud,
+    clientId: audience.clientId,
     authorizedParty: typeof azp === 'string' ? azp : null,
+    resource: audience.resource,
   };
 }
 
@@ -49,7 +62,8 @@ function shapeOf(
  * Verifies an access token presented to this org's own APIs with the spec's rules: keys of the
  * org's published set (read from the database, never from the token), RS256 only, `iss` exact,
  * `exp` in the future, an accepted `typ` — and, beyond what a stateless verifier can know, a
- * session that has not been revoked. Every failure is null: callers answer one generic 401.
+ * session that has not been revoked. A token for an API resource is refused unless
+ * `resourceTokens` is `accept`. Every failure is null: callers answer one generic 401.
  *
  * @example
  *   const verified = await verifyAccessToken(deps, org, token, ['console']);
@@ -60,23 +74,22 @@ export async function verifyAccessToken(
   org: Org,
   token: string,
   accept: readonly SessionTokenType[],
+  resourceTokens: 'refuse' | 'accept' = 'refuse',
 ): Promise<VerifiedAccess | null> {
-  let payload: JWTPayload;
   // Reading the keys is not the token's fault: a database outage must answer 503, not 401.
-  const keys = createLocalJWKSet(await publicJwks(deps.db, org.id));
-  try {
-    ({ payload } = await jwtVerify(token, keys, {
-      algorithms: ['RS256'],
-      issuer: issuerOf(deps.config, org),
-      typ: 'at+jwt',
-      requiredClaims: ['exp', 'sub', 'aud', 'sid', 'jti'],
-      currentDate: new Date(clock.now()),
-    }));
-  } catch {
-    return null;
-  }
+  const keys = await publicJwks(deps.db, org.id);
+  const payload = await verifyJwt(token, keys, {
+    issuer: issuerOf(deps.config, org),
+    typ: 'at+jwt',
+    requiredClaims: ['exp', 'sub', 'aud', 'sid', 'jti'],
+    now: clock.now(),
+  });
+  if (!payload) return null;
   const shape = shapeOf(payload, accept);
   if (!shape) return null;
+  // A token for an API resource is that API's (DESIGN §15): this org's own APIs never take it, so
+  // a resource server cannot act as the person here; introspection reads it.
+  if (shape.resource !== null && resourceTokens === 'refuse') return null;
   const session = await liveSession(deps.db, shape.sessionId, clock.now());
   if (!session || session.orgId !== org.id || session.userId !== shape.userId) return null;
   // A promoted token belongs to the session of the public client it came from (`azp`).

@@ -11,11 +11,16 @@ import { completeAuthorizationRequest } from '../../storage/repos/authorization-
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { purgeAtMostEveryMinute } from '../purge-schedule.js';
+import { requestedIdentifiers } from '../resources/requested-resources.js';
+import { grantForUser, storedGrant } from '../resources/resource-grants.js';
+import { sessionAudience } from '../resources/resource-tokens.js';
 import type { PendingAuthorization } from '../sign-in/authorization-requests.js';
 import { recordConsent } from '../sign-in/consents.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import { withIdToken } from './id-tokens.js';
+import { ownScopes } from './scopes.js';
 import { liveSession, openSession, revokeSession } from './sessions.js';
 import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from './tokens-policy.js';
 import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
@@ -53,6 +58,7 @@ export async function issueAuthorizationCode(
       fail('invalid_request', 'this sign-in was already completed');
     }
     if (consented) await recordConsent(trx, org, auth.userId, pending.client, request.scope, now);
+    const granted = await grantForUser(trx, org, auth.userId, requestedIdentifiers(request), request.scope);
     const session = await openSession(
       trx,
       org,
@@ -61,7 +67,8 @@ export async function issueAuthorizationCode(
         clientId: request.clientId,
         amr: auth.amr,
         acr: auth.acr,
-        scope: request.scope,
+        scope: ownScopes(request.scope),
+        resources: storedGrant(granted),
         actorId: auth.actorId ?? null,
         ...(auth.notAfter === undefined ? {} : { notAfter: auth.notAfter }),
         authTime: auth.authTime ?? now,
@@ -83,7 +90,9 @@ export async function issueAuthorizationCode(
       nonce: request.nonce,
     });
   });
-  await purgeAuthorizationCodes(deps.db, now - USED_CODE_RETENTION_MS);
+  await purgeAtMostEveryMinute(deps.db, 'authorization_codes', now, () =>
+    purgeAuthorizationCodes(deps.db, now - USED_CODE_RETENTION_MS),
+  );
   return code;
 }
 
@@ -92,6 +101,8 @@ export interface CodeExchange {
   code: string | undefined;
   redirectUri: string | undefined;
   codeVerifier: string | undefined;
+  /** RFC 8707 `resource`: picks one of the resources the authorization granted (DESIGN §15). */
+  resource?: string | undefined;
 }
 
 /** Why a consumed code cannot be exchanged, or null when it can. */
@@ -141,9 +152,12 @@ export async function redeemAuthorizationCode(
       await revokeSession(trx, row.session_id, actor, now);
       return { error: problem ?? 'the session of this code has ended' };
     }
-    return { session, nonce: row.nonce, refreshToken: await addRefreshToken(trx, client, session, now) };
+    // Thrown, `invalid_target` rolls the code's consumption back: the code may be exchanged again.
+    const audience = org.isConsole ? null : await sessionAudience(trx, org, session, input.resource);
+    const refreshToken = await addRefreshToken(trx, client, session, now);
+    return { session, nonce: row.nonce, refreshToken, audience };
   });
   if ('error' in outcome) return fail('invalid_grant', outcome.error);
-  const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);
+  const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
   return withIdToken(deps, signer, org, outcome.session, set, now, outcome.nonce);
 }

@@ -3,6 +3,7 @@ import { newId } from '../../crypto/random.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { issuerOf } from '../directory/issuers.js';
+import type { TokenAudience } from '../resources/resource-tokens.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import { ACCESS_TOKEN_TTL_S } from './tokens-policy.js';
@@ -10,29 +11,45 @@ import { ACCESS_TOKEN_TTL_S } from './tokens-policy.js';
 export interface IssuedToken {
   accessToken: string;
   expiresIn: number;
+  /** A resource token's scopes (RFC 6749 §5.1). */
+  scope?: string;
 }
 
 /**
- * A machine token for a confidential client: `typ client`, `sub` = `aud` = the client id (spec).
+ * A machine token for a confidential client: `typ client`, `sub` = `aud` = the client id (spec),
+ * and RFC 9068's `client_id` — with `scope` for a service account (RFC 9068 §2.2.3), whose scope
+ * the caller worked out (domain/tokens/service-account-tokens.ts).
  * `activeKid`, when the caller read it along with the client, saves the key ring its lookup.
+ * For a resource (DESIGN §15, machineAudience), `aud` is `[client id, resource]`, `scope` the
+ * client's permitted scopes, and the lifetime the resource's.
  */
 export async function issueMachineToken(
   deps: Deps,
   org: Org,
   client: Client,
   activeKid?: string | null,
+  audience: TokenAudience | null = null,
+  serviceAccountScope: string | null = null,
 ): Promise<IssuedToken> {
   requireGrant(client, 'client_credentials');
   const signer = await deps.keyRing.signer(org.id, activeKid);
   const iat = Math.floor(clock.now() / 1000);
+  const ttl = audience ? audience.resource.accessTokenTtl : ACCESS_TOKEN_TTL_S;
+  const scope = audience
+    ? audience.scopes.length > 0
+      ? audience.scopes.join(' ')
+      : undefined
+    : (serviceAccountScope ?? undefined);
   const accessToken = await signAccessToken(signer, {
     typ: 'client',
     iss: issuerOf(deps.config, org),
     sub: client.id,
-    aud: client.id,
+    aud: audience ? [client.id, audience.resource.identifier] : client.id,
+    client_id: client.id,
+    ...(scope === undefined ? {} : { scope }),
     jti: newId('jti'),
     iat,
-    exp: iat + ACCESS_TOKEN_TTL_S,
+    exp: iat + ttl,
   });
-  return { accessToken, expiresIn: ACCESS_TOKEN_TTL_S };
+  return { accessToken, expiresIn: ttl, ...(scope === undefined ? {} : { scope }) };
 }

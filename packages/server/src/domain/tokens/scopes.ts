@@ -39,15 +39,31 @@ export function parseScope(scope: string | undefined, org?: Org): string[] {
  * The scope an authorization request is granted: an absent `scope` on the console is the default
  * console scope; `users:impersonate` is dropped for a client that is not first party (registered
  * through /oauth/register or by a metadata document), so its token response names what it got.
+ * `resourceScopes` are the scopes of the request's resources it asks for (already checked by
+ * domain/resources/resource-scope-requests.ts): kept as asked, after the others.
  */
-export function requestedScope(org: Org, client: Client, scope: string | undefined): string {
+export function requestedScope(
+  org: Org,
+  client: Client,
+  scope: string | undefined,
+  resourceScopes: readonly string[] = [],
+): string {
   if (scope === undefined && org.isConsole) return DEFAULT_CONSOLE_SCOPE;
-  const scopes = parseScope(scope, org);
-  return scopes.filter((s) => client.firstParty || s !== FIRST_PARTY_ONLY_SCOPE).join(' ');
+  const own = scopeList(scope ?? '').filter((s) => !resourceScopes.includes(s));
+  const scopes = parseScope(scope === undefined ? undefined : own.join(' '), org);
+  const kept = scopes.filter((s) => client.firstParty || s !== FIRST_PARTY_ONLY_SCOPE);
+  return [...kept, ...resourceScopes].join(' ');
 }
 
 /** Whether every scope of `asked` is one of `granted` (the same or narrower). */
 export function withinScope(asked: string, granted: string): boolean {
   const held = new Set(scopeList(granted));
   return scopeList(asked).every((s) => held.has(s));
+}
+
+/** The identity and management scopes of a scope string: what is left once resource scopes are taken out. */
+export function ownScopes(scope: string): string {
+  return scopeList(scope)
+    .filter((s) => Object.hasOwn(SCOPES, s))
+    .join(' ');
 }

@@ -12,7 +12,7 @@ import {
 import { findUserTenant, listUserTenants } from '../../storage/repos/user-tenants.js';
 import { recordAudit } from '../audit/audit.js';
 import { fail } from '../errors.js';
-import type { Actor, Org } from '../types.js';
+import type { Actor, Org, ResourceGrant } from '../types.js';
 import { OAUTH_SESSION_TTL_MS } from './tokens-policy.js';
 
 /**
@@ -36,6 +36,8 @@ export interface OAuthSession {
   actorId: string | null;
   /** When the person signed in (`auth_time` of its ID tokens). */
   authTime: number;
+  /** The resources its authorization granted, with their scopes, in request order (DESIGN §15). */
+  resources: ResourceGrant[];
 }
 
 const toSession = (r: OAuthSessionRow): OAuthSession => ({
@@ -52,6 +54,7 @@ const toSession = (r: OAuthSessionRow): OAuthSession => ({
   revokedAt: r.revoked_at,
   actorId: r.actor_id,
   authTime: r.auth_time ?? r.created_at,
+  resources: r.resources === null ? [] : (JSON.parse(r.resources) as ResourceGrant[]),
 });
 
 export const sessionSnapshot = (s: OAuthSession) => ({
@@ -85,13 +88,15 @@ export interface NewSession {
   authTime?: number;
   /** The browser sign-in (login cookie hash) it is opened from: signing out of that browser ends it. */
   browserSession?: string | null;
+  /** The resources granted, with their scopes (DESIGN §15); none when not given. */
+  resources?: ResourceGrant[];
 }
 
 /** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
 export async function openSession(trx: Db, org: Org, input: NewSession, now: number): Promise<OAuthSession> {
   const tenantId = org.isConsole ? null : await defaultTenantId(trx, input.userId);
   if (!org.isConsole && tenantId === null) fail('server_error', 'the user has no tenant');
-  const { actorId = null, notAfter, authTime = now, browserSession = null, ...rest } = input;
+  const { actorId = null, notAfter, authTime = now, browserSession = null, resources = [], ...rest } = input;
   const session: OAuthSession = {
     id: newId('sid'),
     orgId: org.id,
@@ -102,6 +107,7 @@ export async function openSession(trx: Db, org: Org, input: NewSession, now: num
     revokedAt: null,
     actorId,
     authTime,
+    resources,
   };
   await insertOAuthSession(trx, {
     id: session.id,
@@ -118,6 +124,7 @@ export async function openSession(trx: Db, org: Org, input: NewSession, now: num
     actor_id: actorId,
     auth_time: authTime,
     browser_session: browserSession,
+    resources: resources.length === 0 ? null : JSON.stringify(resources),
   });
   const actor: Actor = { kind: 'user', id: actorId ?? input.userId };
   await recordAudit(trx, {

@@ -36,6 +36,13 @@ export const ACR_MFA = 'urn:tessera:acr:mfa';
 export const AMR_HARDWARE_KEY = 'hwk';
 export const AMR_USER_PRESENCE = 'user';
 export const AMR_MULTIPLE_FACTORS = 'mfa';
+/**
+ * Through an enterprise connection (DESIGN §17): the org's own identity provider signed the person
+ * in (RFC 8176 has no finer word for it), at a level of its own: how strong that was is the
+ * upstream's to say.
+ */
+export const AMR_FEDERATED = 'fed';
+export const ACR_FEDERATED = 'urn:tessera:acr:fed';
 /** An owner signed in as a user (`act` present): a level of its own, never mistaken for the user's. */
 export const ACR_IMPERSONATION = 'urn:tessera:acr:impersonation';
 

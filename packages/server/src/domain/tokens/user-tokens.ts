@@ -5,8 +5,11 @@ import { insertRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import type { Deps } from '../context.js';
 import { issuerOf } from '../directory/issuers.js';
 import type { Signer } from '../keys/keys.js';
+import type { TokenAudience } from '../resources/resource-tokens.js';
 import type { Client, Org } from '../types.js';
 import { mayUseGrant } from './client-grants.js';
+import { scopeList } from './console-scopes.js';
+import { IDENTITY_SCOPES } from './scopes.js';
 import type { OAuthSession } from './sessions.js';
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_MS } from './tokens-policy.js';
 
@@ -21,19 +24,23 @@ export interface TokenSet {
   scope?: string;
 }
 
+/** A refresh token's value: opaque, 256-bit. Stored only as its SHA-256 (addRefreshToken). */
+export const newRefreshToken = (): string => newSecret('trt_');
+
 /**
  * A new refresh token for the session, written in `trx` (the transaction that retired the
- * previous one). Opaque, 256-bit, stored only as its SHA-256; never outlives the session.
- * Clients without the refresh_token grant get none.
+ * previous one); `token` when the caller drew it already (a rotation names it as the successor).
+ * Stored only as its SHA-256; never outlives the session. Clients without the refresh_token grant
+ * get none.
  */
 export async function addRefreshToken(
   trx: Db,
   client: Client,
   session: OAuthSession,
   now: number,
+  token: string = newRefreshToken(),
 ): Promise<string | undefined> {
   if (!mayUseGrant(client, 'refresh_token')) return undefined;
-  const token = newSecret('trt_');
   await insertRefreshToken(trx, {
     token_hash: sha256(token),
     session_id: session.id,
@@ -59,7 +66,8 @@ export interface Promotion {
  * The access token of a session. Org sign-ins give `typ user` with `tnt`; console sign-ins give
  * `typ console` without it (DESIGN §5). Exactly these claims: verifiers and the SDK rely on them —
  * plus `act` on an impersonated session and `azp` on a promoted token (spec "Access token
- * claims"). A token never outlives its session (an impersonated one ends within the hour).
+ * claims"), and RFC 9068's `client_id` (the client the token was issued to, as `aud`) and `scope`
+ * (DESIGN §14). A token never outlives its session (an impersonated one ends within the hour).
  */
 export async function signSessionToken(
   deps: Deps,
@@ -68,18 +76,24 @@ export async function signSessionToken(
   session: OAuthSession,
   now: number,
   promotion?: Promotion,
+  audience: TokenAudience | null = null,
 ): Promise<{ accessToken: string; expiresIn: number }> {
   const iat = Math.floor(now / 1000);
   const exp = Math.min(
-    iat + ACCESS_TOKEN_TTL_S,
+    iat + (audience ? audience.resource.accessTokenTtl : ACCESS_TOKEN_TTL_S),
     Math.floor(session.expiresAt / 1000),
     promotion?.notAfterS ?? Number.POSITIVE_INFINITY,
   );
   const tenantId = promotion ? promotion.tenantId : session.tenantId;
+  const clientId = promotion ? promotion.audience : session.clientId;
+  const scope = audience ? resourceScope(audience) : accessTokenScope(session.scope);
   const claims: Record<string, unknown> = {
     typ: org.isConsole ? 'console' : 'user',
     iss: issuerOf(deps.config, org),
-    aud: promotion ? promotion.audience : session.clientId,
+    // DESIGN §15: a token for a resource names it beside the client, so no other API accepts it.
+    aud: audience ? [clientId, audience.resource.identifier] : clientId,
+    client_id: clientId,
+    ...(scope === undefined ? {} : { scope }),
     ...(promotion ? { azp: promotion.authorizedParty } : {}),
     sub: session.userId,
     ...(org.isConsole ? {} : { tnt: tenantId }),
@@ -94,7 +108,25 @@ export async function signSessionToken(
   return { accessToken: await signAccessToken(signer, claims), expiresIn: exp - iat };
 }
 
-/** Signs the access token for a session whose refresh token (if any) was already stored. */
+/**
+ * RFC 9068 §2.2.3 `scope`, carried only when the session was granted a scope beyond the identity
+ * scopes (a console scope, say): the whole granted scope then, as the token response names it.
+ */
+function accessTokenScope(granted: string): string | undefined {
+  const scopes = scopeList(granted);
+  return scopes.some((s) => !Object.hasOwn(IDENTITY_SCOPES, s)) ? scopes.join(' ') : undefined;
+}
+
+/** A resource token's `scope`: the resource's scopes granted, none when there are none. */
+function resourceScope(audience: TokenAudience): string | undefined {
+  return audience.scopes.length > 0 ? audience.scopes.join(' ') : undefined;
+}
+
+/**
+ * Signs the access token for a session whose refresh token (if any) was already stored; for
+ * `audience`, the resource the consented authorization granted (DESIGN §15), whose scopes the
+ * token response names.
+ */
 export async function tokenSet(
   deps: Deps,
   signer: Signer,
@@ -102,8 +134,14 @@ export async function tokenSet(
   session: OAuthSession,
   refreshToken: string | undefined,
   now: number,
+  audience: TokenAudience | null = null,
 ): Promise<TokenSet> {
-  const access = await signSessionToken(deps, signer, org, session, now);
-  const granted = org.isConsole ? { ...access, scope: session.scope } : access;
+  const access = await signSessionToken(deps, signer, org, session, now, undefined, audience);
+  const scope = audience ? resourceScope(audience) : undefined;
+  const granted = org.isConsole
+    ? { ...access, scope: session.scope }
+    : scope === undefined
+      ? access
+      : { ...access, scope };
   return refreshToken === undefined ? granted : { ...granted, refreshToken };
 }

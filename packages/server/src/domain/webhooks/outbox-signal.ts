@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import { notifyOnCommit } from '../../storage/notify.js';
 
 /**
  * Tells this process's delivery worker that deliveries were just enqueued, so it need not wait for
@@ -17,9 +17,7 @@ export const OUTBOX_CHANNEL = 'tessera_webhook_outbox';
  * PostgreSQL, every node's through a NOTIFY that `db`'s transaction sends when it commits.
  */
 export async function announceDeliveries(db: Db): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`select pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
-  }
+  await notifyOnCommit(db, OUTBOX_CHANNEL);
   signal.emit('enqueued');
 }
 

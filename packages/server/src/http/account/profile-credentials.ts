@@ -3,6 +3,7 @@ import { clock } from '../../domain/clock.js';
 import { requireUser } from '../../domain/directory/profile.js';
 import { changeEmail, mailAddressChanged, mailVerification } from '../../domain/mail/address-verification.js';
 import { reserveMail } from '../../domain/mail/mail-throttle.js';
+import { deviceOfUser } from '../../domain/sign-in/device-cookies.js';
 import { changePassword } from '../../domain/sign-in/password-change.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
@@ -59,6 +60,7 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
         current: field(form, 'current_password'),
         next: field(form, 'new_password'),
         ip: rateLimitKey(request),
+        deviceToken: ctx.cookies.readDevice(request),
         currentBrowserSecret: ctx.cookies.read(request, ctx.cookies.session),
       });
       if (outcome.ok) {
@@ -91,6 +93,7 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
           user.email,
           rateLimitKey(request),
           clock.now(),
+          deviceOfUser(ctx.deps, org, ctx.cookies.readDevice(request), user)?.id ?? null,
         );
         if (!verdict.allowed) {
           const { error, options } = throttledPage(verdict.retryAfterS, 'confirmation mails');
@@ -107,6 +110,7 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
         email: field(form, 'email'),
         password: field(form, 'password'),
         ip: rateLimitKey(request),
+        deviceToken: ctx.cookies.readDevice(request),
       });
       if (outcome.ok) {
         const { previousEmail, user: after } = outcome;

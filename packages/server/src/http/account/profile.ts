@@ -6,7 +6,7 @@ import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/second-
 import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
-import { LOGOUT_FORM } from '../sign-in/logout.js';
+import { LOGOUT_FORM, logoutBinding } from '../sign-in/logout.js';
 import { signOutSectionView } from '../sign-in/logout-views.js';
 import { CSRF_REJECTED, sendErrorPage, sendPage } from '../sign-in/respond.js';
 import { profileSectionView } from '../sign-in/second-factor-views.js';
@@ -55,7 +55,12 @@ export async function renderProfile(
     passkeys,
     signOut: signOutSectionView({
       action: pageLink(ctx, request, '/oauth/logout', {}),
-      csrf: ctx.csrf.token(request, reply, LOGOUT_FORM, []),
+      csrf: ctx.csrf.token(
+        request,
+        reply,
+        LOGOUT_FORM,
+        logoutBinding({ clientId: null, postLogoutRedirectUri: null, state: null }),
+      ),
     }),
   });
   const scripts = passkeys !== null;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { registerClient } from '../../domain/directory/registration.js';
+import { registerClient, registrationOpen } from '../../domain/directory/registration.js';
 import { fail } from '../../domain/errors.js';
 import { rateLimitKey } from '../client-ip.js';
 import { noStore } from '../no-store.js';
@@ -8,13 +8,14 @@ import { orgOf } from '../org-routing.js';
 import { registrationMetadata } from './registration-request.js';
 
 /**
- * POST /oauth/register (RFC 7591): the console issuer only; every other host answers 404. Every
- * answer, errors included (those refused at the edge too), is no-store.
+ * POST /oauth/register (RFC 7591): on the console issuer, and on an org's issuer while its
+ * `dynamic_registration` setting is on (DESIGN §15); every other host answers 404. Every answer,
+ * errors included (those refused at the edge too), is no-store.
  */
 export function registrationEndpoint(app: FastifyInstance, deps: Deps) {
   app.post('/oauth/register', { onSend: noStore }, async (request, reply) => {
     const org = await orgOf(deps, request);
-    if (!org.isConsole) return fail('not_found', 'registration is offered by the console issuer only');
+    if (!registrationOpen(org)) return fail('not_found', 'this issuer does not offer registration');
     const metadata = registrationMetadata(parseJson(request.body));
     const registered = await registerClient(deps, org, metadata, rateLimitKey(request));
     return reply.code(201).send(registered);

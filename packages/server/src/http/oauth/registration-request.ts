@@ -36,6 +36,10 @@ export const RegistrationRequest = z.looseObject({
     .max(MAX_REDIRECT_URIS, `must hold at most ${MAX_REDIRECT_URIS} URIs`)
     .optional()
     .meta({ description: 'where RP-Initiated Logout may return to (OIDC RP-Initiated Logout 1.0 §3.1)' }),
+  application_type: z
+    .enum(['web', 'native'], { error: 'must be web or native' })
+    .optional()
+    .meta({ description: 'OIDC Dynamic Client Registration §2; echoed in the answer' }),
   token_endpoint_auth_method: z
     .literal('none', { error: 'must be none' })
     .optional()
@@ -72,5 +76,6 @@ export function registrationMetadata(body: unknown): RegistrationMetadata {
     redirectUris: result.data.redirect_uris,
     name: result.data.client_name,
     postLogoutRedirectUris: result.data.post_logout_redirect_uris,
+    applicationType: result.data.application_type,
   };
 }

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
+import { issuerOf } from '../../domain/directory/issuers.js';
 import { fail } from '../../domain/errors.js';
 import { authenticateClient } from '../../domain/tokens/client-auth.js';
 import { revokeToken } from '../../domain/tokens/revocation.js';
+import { clientCors, formClient } from '../cors.js';
 import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
+import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
 
 /**
  * POST /oauth/revoke (RFC 7009): authenticate the client, then end the session of the token if
@@ -14,15 +17,12 @@ import { orgOf } from '../org-routing.js';
  * needed: both kinds are looked up.
  */
 export function revokeEndpoint(app: FastifyInstance, deps: Deps) {
-  app.post('/oauth/revoke', { onSend: noStore }, async (request, reply) => {
-    const params = oauthParams(clientForm(request), [
-      'token',
-      'token_type_hint',
-      'client_id',
-      'client_secret',
-    ]);
+  const cors = clientCors(app, deps, '/oauth/revoke', 'POST', formClient);
+  app.post('/oauth/revoke', { onSend: [noStore, cors] }, async (request, reply) => {
+    const params = oauthParams(clientForm(request), ['token', 'token_type_hint', ...CLIENT_AUTH_PARAMETERS]);
     const org = await orgOf(deps, request);
-    const client = await authenticateClient(deps, org, params.client_id, params.client_secret);
+    const presented = presentedClient(request, params, issuerOf(deps.config, org));
+    const client = await authenticateClient(deps, org, presented, '/oauth/revoke');
     const token = params.token ?? fail('invalid_request', 'token is required');
     await revokeToken(deps, org, client, token);
     return reply.code(200).send();

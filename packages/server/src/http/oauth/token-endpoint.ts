@@ -1,17 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
+import { issuerOf } from '../../domain/directory/issuers.js';
 import { fail } from '../../domain/errors.js';
+import { clientCors, formClient } from '../cors.js';
 import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
 import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
+import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
 import { GRANTS } from './grants/registry.js';
 
 /**
- * POST /oauth/token: named steps, in order — the client's form, one grant_type, the grant's
- * parameters (no repeats, nothing unknown), then the grant's own handler. Every answer is no-store.
+ * POST /oauth/token: named steps, in order — the form, one grant_type, the grant's parameters
+ * (no repeats; others ignored, RFC 6749 §3.2), the client's one authentication method, then the
+ * grant's own handler. Every answer is no-store, and readable by a page of an allowed origin of the
+ * client the request names (http/cors.ts).
  */
 export function tokenEndpoint(app: FastifyInstance, deps: Deps) {
-  app.post('/oauth/token', { onSend: noStore }, async (request) => {
+  const cors = clientCors(app, deps, '/oauth/token', 'POST', formClient);
+  app.post('/oauth/token', { onSend: [noStore, cors] }, async (request) => {
     const form = clientForm(request);
     const grantTypes = form.get('grant_type');
     if (!grantTypes || grantTypes[0] === '') return fail('invalid_request', 'grant_type is required');
@@ -19,9 +25,10 @@ export function tokenEndpoint(app: FastifyInstance, deps: Deps) {
     const grant =
       GRANTS.get(grantTypes[0] as string) ??
       fail('unsupported_grant_type', 'this grant type is not supported');
-    const params = oauthParams(form, ['grant_type', ...grant.parameters]);
+    const params = oauthParams(form, ['grant_type', ...grant.parameters, ...CLIENT_AUTH_PARAMETERS]);
     // Grants here use only the org's identity (id, issuer), which never changes: a recent lookup will do.
     const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);
-    return grant.handle({ deps, org, request, params });
+    const client = presentedClient(request, params, issuerOf(deps.config, org));
+    return grant.handle({ deps, org, request, params, client });
   });
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { userInfo } from '../../domain/tokens/userinfo.js';
 import { authenticateBearer, REALM } from '../bearer.js';
+import { bearerClient, clientCors } from '../cors.js';
 import { noStore } from '../no-store.js';
 
 /** RFC 6750 §3.1: a valid token that lacks the scope; same realm as authenticateBearer. */
@@ -25,6 +26,7 @@ export function userinfoEndpoint(app: FastifyInstance, deps: Deps) {
     }
     return claims;
   };
-  app.get('/oauth/userinfo', { onSend: noStore }, handler);
-  app.post('/oauth/userinfo', { onSend: noStore }, handler);
+  const cors = clientCors(app, deps, '/oauth/userinfo', 'GET, POST', bearerClient);
+  app.get('/oauth/userinfo', { onSend: [noStore, cors] }, handler);
+  app.post('/oauth/userinfo', { onSend: [noStore, cors] }, handler);
 }

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { requestedIdentifiers } from '../../domain/resources/requested-resources.js';
+import { grantForUser } from '../../domain/resources/resource-grants.js';
 import { closeAuthorizationRequest } from '../../domain/sign-in/authorization-requests.js';
 import { authenticationOf } from '../../domain/sign-in/browser-sessions.js';
+import { signedInFor } from '../../domain/sign-in/next-step.js';
 import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
 import { scopeList } from '../../domain/tokens/console-scopes.js';
+import { ownScopes } from '../../domain/tokens/scopes.js';
 import {
   browserSessionOf,
   field,
@@ -12,7 +16,7 @@ import {
   pageRoute,
   queryValue,
 } from './context.js';
-import { authorizationResponse, formTargets, pendingRequest } from './flow.js';
+import { answerFor, answerTargetOf, formTargets, pendingRequest, sendAnswer } from './flow.js';
 import { CSRF_REJECTED, sendErrorPage, sendPage } from './respond.js';
 import { consentView } from './views.js';
 
@@ -29,13 +33,27 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
       const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'));
       const params = { req: pending.request.id };
       const session = await browserSessionOf(ctx, org, request);
-      if (!session) return reply.redirect(pageLink(ctx, request, '/login', params), 303);
+      if (!signedInFor(pending.request, session)) {
+        return reply.redirect(pageLink(ctx, request, '/login', params), 303);
+      }
+      const granted = await grantForUser(
+        ctx.deps.db,
+        org,
+        session.user.id,
+        requestedIdentifiers(pending.request),
+        pending.request.scope,
+      );
       const body = consentView({
         action: pageLink(ctx, request, '/consent', params),
         csrf: ctx.csrf.token(request, reply, 'consent', [session.id, pending.request.id]),
         clientName: pending.client.name,
         email: session.user.email,
-        scopes: scopeList(pending.request.scope),
+        scopes: scopeList(ownScopes(pending.request.scope)),
+        resources: granted.map(({ resource, scopes }) => ({
+          name: resource.name,
+          identifier: resource.identifier,
+          scopes: resource.scopes.filter((s) => scopes.includes(s.name)).map((s) => s.description),
+        })),
         firstParty: pending.client.firstParty,
         redirectHost: new URL(pending.request.redirectUri).host,
         documentHost: pending.client.metadataDocument ? new URL(pending.client.id).host : null,
@@ -50,21 +68,23 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
       const form = formOf(request);
       const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'));
       const session = await browserSessionOf(ctx, org, request);
-      if (!session) return reply.redirect(pageLink(ctx, request, '/login', { req: pending.request.id }), 303);
+      if (!signedInFor(pending.request, session)) {
+        return reply.redirect(pageLink(ctx, request, '/login', { req: pending.request.id }), 303);
+      }
       if (!ctx.csrf.check(request, 'consent', [session.id, pending.request.id], field(form, 'csrf'))) {
         return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
       }
-      const target = { redirectUri: pending.request.redirectUri, state: pending.request.state };
+      const target = answerTargetOf(pending);
       const decision = field(form, 'decision');
       if (decision === 'deny') {
         await closeAuthorizationRequest(ctx.deps, pending);
         const denied = { error: 'access_denied', description: 'the user declined the request' };
-        return reply.redirect(authorizationResponse(ctx.deps, org, target, denied), 303);
+        return sendAnswer(reply, org, answerFor(ctx.deps, org, target, denied), 303);
       }
       if (decision !== 'allow') return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.');
       const consented = session.actorId === null;
       const code = await issueAuthorizationCode(ctx.deps, org, pending, authenticationOf(session), consented);
-      return reply.redirect(authorizationResponse(ctx.deps, org, target, { code }), 303);
+      return sendAnswer(reply, org, answerFor(ctx.deps, org, target, { code }), 303);
     }),
   );
 }

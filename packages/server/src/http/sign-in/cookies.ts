@@ -15,6 +15,16 @@ export class PageCookies {
   readonly profile: string;
   /** A correct password waiting for its second factor (or enrolment); sent to /login… only. */
   readonly secondFactor: string;
+  /**
+   * The device cookie of a browser that has signed in here before (domain/sign-in/device-cookies.ts):
+   * it carries its own HMAC, so it is set unsigned and read with `readDevice`.
+   */
+  readonly device: string;
+  /**
+   * Binds a federated sign-in to the browser that started it (federation-binding.ts); sent to
+   * /sso… only.
+   */
+  readonly federation: string;
   readonly #secure: boolean;
 
   constructor(config: Config) {
@@ -24,11 +34,18 @@ export class PageCookies {
     this.csrf = `${root}tessera_csrf`;
     this.profile = `${this.#secure ? '__Secure-' : ''}tessera_profile`;
     this.secondFactor = `${this.#secure ? '__Secure-' : ''}tessera_second_factor`;
+    this.device = `${root}tessera_device`;
+    this.federation = `${this.#secure ? '__Secure-' : ''}tessera_federation`;
   }
 
-  set(reply: FastifyReply, name: string, value: string, options: { maxAgeMs?: number; path?: string } = {}) {
+  set(
+    reply: FastifyReply,
+    name: string,
+    value: string,
+    options: { maxAgeMs?: number; path?: string; signed?: boolean } = {},
+  ) {
     reply.setCookie(name, value, {
-      signed: true,
+      signed: options.signed ?? true,
       httpOnly: true,
       sameSite: 'lax',
       secure: this.#secure,
@@ -47,5 +64,10 @@ export class PageCookies {
     if (raw === undefined) return null;
     const unsigned = request.unsignCookie(raw);
     return unsigned.valid ? unsigned.value : null;
+  }
+
+  /** The device cookie as sent (its signature is the domain's to check), else null. */
+  readDevice(request: FastifyRequest): string | null {
+    return request.cookies[this.device] ?? null;
   }
 }

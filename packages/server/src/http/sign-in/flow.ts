@@ -1,39 +1,42 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { issuerOf } from '../../domain/directory/issuers.js';
 import { fail } from '../../domain/errors.js';
 import {
+  closeAuthorizationRequest,
   loadAuthorizationRequest,
   type PendingAuthorization,
 } from '../../domain/sign-in/authorization-requests.js';
 import { authenticationOf, type BrowserSession } from '../../domain/sign-in/browser-sessions.js';
-import { consentRequired } from '../../domain/sign-in/consents.js';
+import { nextStepOf } from '../../domain/sign-in/next-step.js';
+import {
+  type AnswerTarget,
+  type AuthorizationAnswer,
+  type AuthorizationResult,
+  authorizationAnswer,
+} from '../../domain/sign-in/response-mode.js';
 import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
 import type { Org } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
+import { sendFormPost } from './form-post.js';
 import { formTargetOf } from './respond.js';
 
-export type AuthorizationResult = { code: string } | { error: string; description: string };
+/** The answer to the client for `result`, in the request's response mode, with `state` and `iss`. */
+export function answerFor(deps: Deps, org: Org, target: AnswerTarget, result: AuthorizationResult) {
+  return authorizationAnswer(issuerOf(deps.config, org), target, result);
+}
 
-/**
- * The redirect back to the client (RFC 6749 §4.1.2 / §4.1.2.1) with `state` echoed and `iss`
- * (RFC 9207), so the client can tell which server answered.
- */
-export function authorizationResponse(
-  deps: Deps,
-  org: Org,
-  target: { redirectUri: string; state: string | null },
-  result: AuthorizationResult,
-): string {
-  const url = new URL(target.redirectUri);
-  if ('code' in result) url.searchParams.append('code', result.code);
-  else {
-    url.searchParams.append('error', result.error);
-    url.searchParams.append('error_description', result.description);
-  }
-  if (target.state !== null) url.searchParams.append('state', target.state);
-  url.searchParams.append('iss', issuerOf(deps.config, org));
-  return url.href;
+/** Where a pending request's answer goes. */
+export const answerTargetOf = (pending: PendingAuthorization): AnswerTarget => ({
+  redirectUri: pending.request.redirectUri,
+  state: pending.request.state,
+  responseMode: pending.request.responseMode,
+});
+
+/** Sends an answer: a redirect (`status`), or the form_post page. */
+export function sendAnswer(reply: FastifyReply, org: Org, answer: AuthorizationAnswer, status = 302) {
+  if ('redirect' in answer) return reply.redirect(answer.redirect, status);
+  return sendFormPost(reply, org.name, answer.formPost);
 }
 
 /** The pending authorization request named by `req`, or a page explaining it is gone. */
@@ -58,8 +61,9 @@ export function requestParams(pending: PendingAuthorization | null): Record<stri
 }
 
 /**
- * Where an authorization request goes next: sign in, consent, or — when both are settled —
- * back to the client with a code.
+ * Where an authorization request goes next (domain/sign-in/next-step.ts): sign in, consent, or —
+ * when both are settled — back to the client with a code; with `prompt=none`, back with the error
+ * instead of a page (the request is closed then).
  */
 export async function nextStep(
   ctx: PageContext,
@@ -67,15 +71,47 @@ export async function nextStep(
   request: FastifyRequest,
   pending: PendingAuthorization,
   session: BrowserSession | null,
-): Promise<string> {
-  const req = pending.request;
-  if (session === null) return pageLink(ctx, request, '/login', { req: req.id });
-  // An impersonating owner acts with the org's authority: consent is the user's to give, so none
-  // is asked for or recorded.
-  const impersonated = session.actorId !== null;
-  if (!impersonated && (await consentRequired(ctx.deps.db, pending.client, session.user.id, req.scope))) {
-    return pageLink(ctx, request, '/consent', { req: req.id });
+  hintedUserId: string | null = null,
+): Promise<AuthorizationAnswer> {
+  const step = await nextStepOf(ctx.deps, pending, session, hintedUserId);
+  const req = { req: pending.request.id };
+  switch (step.kind) {
+    case 'login':
+      return { redirect: pageLink(ctx, request, '/login', req) };
+    case 'consent':
+      return { redirect: pageLink(ctx, request, '/consent', req) };
+    case 'error':
+      await closeAuthorizationRequest(ctx.deps, pending);
+      return answerFor(ctx.deps, org, answerTargetOf(pending), step);
+    case 'code': {
+      const code = await issueAuthorizationCode(
+        ctx.deps,
+        org,
+        pending,
+        authenticationOf(step.session),
+        false,
+      );
+      return answerFor(ctx.deps, org, answerTargetOf(pending), { code });
+    }
   }
-  const code = await issueAuthorizationCode(ctx.deps, org, pending, authenticationOf(session), false);
-  return authorizationResponse(ctx.deps, org, { redirectUri: req.redirectUri, state: req.state }, { code });
+}
+
+/**
+ * nextStep as a link the browser can follow (the passkey script navigates to it): a form_post
+ * answer cannot be a link, so the browser goes to /login of the request, which — now signed in —
+ * sends it.
+ */
+export async function nextStepLink(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  pending: PendingAuthorization,
+  session: BrowserSession,
+): Promise<string> {
+  if (pending.request.responseMode === 'form_post')
+    return pageLink(ctx, request, '/login', { req: pending.request.id });
+  const answer = await nextStep(ctx, org, request, pending, session);
+  return 'redirect' in answer
+    ? answer.redirect
+    : pageLink(ctx, request, '/login', { req: pending.request.id });
 }

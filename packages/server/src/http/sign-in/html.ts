@@ -1,26 +1,15 @@
+import { escapeHtml } from '../../domain/escape-html.js';
+
 /**
  * The one template helper of the hosted pages. Every interpolated value is escaped, except
  * fragments that are themselves the output of `html` — so a client named `<script>` renders as
- * text, and nothing reaches the page without passing through here.
+ * text, and nothing reaches the page without passing through here (domain/escape-html.ts's table).
  */
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
     return this.value;
   }
-}
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => ENTITIES[c] ?? c);
 }
 
 function render(value: unknown): string {

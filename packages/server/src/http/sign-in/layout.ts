@@ -18,6 +18,8 @@ label{display:block;font-weight:600;margin:0 0 .25rem}
 input{display:block;width:100%;font-size:16px;padding:.65rem .75rem;margin:0 0 1rem;border:1px solid #b8bfcc;border-radius:8px}
 button{display:block;width:100%;font-size:16px;padding:.75rem;margin:0 0 .75rem;border:0;border-radius:8px;background:#2f5bea;color:#fff;font-weight:600;cursor:pointer}
 button.secondary{background:#e4e7ee;color:#1d2330}
+a.sso{display:block;text-align:center;font-size:16px;padding:.7rem;margin:0 0 .75rem;border:1px solid #b8bfcc;border-radius:8px;color:#1d2330;font-weight:600;text-decoration:none}
+.sso-list{margin:1rem 0 0}
 ul{padding-left:1.25rem;margin:0 0 1rem}
 .error{background:#fdecec;color:#8a1c1c;border-radius:8px;padding:.75rem;margin:0 0 1rem}
 .notice{background:#e8f5ec;color:#1d5a30;border-radius:8px;padding:.75rem;margin:0 0 1rem}

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { PASSWORD_SIGN_IN } from '../../domain/sign-in/browser-sessions.js';
+import { signedInFor } from '../../domain/sign-in/next-step.js';
 import { checkPassword } from '../../domain/sign-in/password-login.js';
-import { signupOpen } from '../../domain/sign-in/signup.js';
+import { signUpOffered } from '../../domain/sign-in/sign-up-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import {
@@ -14,7 +15,8 @@ import {
   pageRoute,
   queryValue,
 } from './context.js';
-import { formTargets, nextStep, optionalRequest, requestParams } from './flow.js';
+import { discoveredConnection, loginConnections } from './federation-login.js';
+import { formTargets, nextStep, optionalRequest, requestParams, sendAnswer } from './flow.js';
 import { loginPasskeySection } from './passkeys.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { secondFactorRedirect } from './second-factor.js';
@@ -24,7 +26,7 @@ import { loginView, signedInView } from './views.js';
 /** Deliberately the same words for an unknown account and a wrong password. */
 const INVALID = 'Incorrect email or password.';
 
-export function renderLogin(
+export async function renderLogin(
   ctx: PageContext,
   org: Org,
   request: FastifyRequest,
@@ -35,18 +37,21 @@ export function renderLogin(
 ) {
   const params = requestParams(pending);
   const passkey = loginPasskeySection(ctx, request, reply, pending);
+  const sso = await loginConnections(ctx, org, request, pending?.request.id ?? null);
   const body = loginView({
     action: pageLink(ctx, request, '/login', params),
     csrf: ctx.csrf.token(request, reply, 'login', [pending?.request.id ?? '']),
     email: state.email,
     error: state.error,
-    signupHref: signupOpen(org) ? pageLink(ctx, request, '/signup', params) : null,
+    signupHref: signUpOffered(org) ? pageLink(ctx, request, '/signup', params) : null,
     forgotHref: pageLink(ctx, request, '/password/forgot', params),
     passkey,
+    connections: sso.buttons,
+    discovery: sso.discovery,
   });
   const scripts = passkey !== null;
   return sendPage(reply, org.name, 'Sign in', body, {
-    formTargets: formTargets(pending),
+    formTargets: [...formTargets(pending), ...sso.upstreams],
     scripts,
     ...options,
   });
@@ -77,9 +82,14 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       const session = await browserSessionOf(ctx, org, request);
-      if (session && pending) return reply.redirect(await nextStep(ctx, org, request, pending, session), 303);
-      if (session) return sendPage(reply, org.name, 'Signed in', signedInView(session.user.email));
-      return renderLogin(ctx, org, request, reply, pending, { email: '', error: null });
+      if (pending && signedInFor(pending.request, session)) {
+        return sendAnswer(reply, org, await nextStep(ctx, org, request, pending, session), 303);
+      }
+      if (session && !pending)
+        return sendPage(reply, org.name, 'Signed in', signedInView(session.user.email));
+      // Signing in again (prompt=login, max_age): the hint, else the address signed in now.
+      const email = pending?.request.loginHint ?? session?.user.email ?? '';
+      return renderLogin(ctx, org, request, reply, pending, { email, error: null });
     }),
   );
 
@@ -93,12 +103,16 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
         return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
       }
       const email = field(form, 'email').trim();
+      // Email-domain discovery (DESIGN §17): an address a connection claims signs in there.
+      const upstream = await discoveredConnection(ctx, org, request, email, reqId);
+      if (upstream !== null) return reply.redirect(upstream, 303);
       const outcome = await checkPassword(
         ctx.deps,
         org,
         email,
         field(form, 'password'),
         rateLimitKey(request),
+        ctx.cookies.readDevice(request),
       );
       if (outcome.ok) return signedIn(ctx, org, request, reply, outcome.user, pending);
       if (outcome.reason === 'throttled') {

@@ -19,4 +19,13 @@ export const pageRouteOptions = (handler: RouteHandlerMethod): RouteShorthandOpt
  * that page's HTML error page (errors.ts renderError).
  */
 export const isPageRoute = (request: FastifyRequest): boolean =>
-  request.routeOptions?.config?.hostedPage === true;
+  request.routeOptions?.config?.hostedPage === true || isIdentifiedPagePath(request.url);
+
+/**
+ * Enterprise sign-in's pages carry a connection id in their path (`/sso/{con}/…`, `/saml/{con}/…`):
+ * a path that no route takes (an id that cannot be decoded, or too long) is still one of those
+ * pages to the person whose browser was sent there, so its error is a page too. Only paths with a
+ * segment after the id: `/sso/continue.js` is a script, whose errors are the APIs' JSON like any
+ * other asset's.
+ */
+const isIdentifiedPagePath = (url: string): boolean => /^\/(sso|saml)\/[^/?#]*\//.test(url);

@@ -13,7 +13,7 @@ import { jsonBody } from '../management/api-input.js';
 import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
-import { nextStep, optionalRequest, requestParams } from './flow.js';
+import { nextStepLink, optionalRequest, requestParams } from './flow.js';
 import type { SafeHtml } from './html.js';
 import { PASSKEY_SCRIPT } from './passkey-script.js';
 import { loginPasskeyView } from './passkey-views.js';
@@ -139,7 +139,7 @@ export function passkeySignInEndpoints(app: FastifyInstance, ctx: PageContext) {
       const method = passkeySignInMethod(outcome.passkey);
       const session = await startSignedInSession(ctx, org, reply, outcome.user, method);
       const redirect = pending
-        ? await nextStep(ctx, org, request, pending, session)
+        ? await nextStepLink(ctx, org, request, pending, session)
         : pageLink(ctx, request, '/login', {});
       return { redirect };
     },

@@ -4,6 +4,7 @@ import { MAIL_LINK_TTL_MS, peekMailLink } from '../../domain/mail/mail-links.js'
 import { reserveMail } from '../../domain/mail/mail-throttle.js';
 import { mailPasswordReset, resetPassword } from '../../domain/mail/password-reset.js';
 import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
+import { trustedDevice } from '../../domain/sign-in/device-cookies.js';
 import type { Org } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
@@ -22,7 +23,8 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
  * Password reset (DESIGN §12): GET and POST /password/forgot ask for the address and answer the
  * same page for every address; the lookup and the mail happen after that answer is sent
  * (after-response.ts), so neither its words nor its timing tell whether the address is known.
- * Asking is throttled per address and per client address (domain/mail/mail-throttle.ts).
+ * Asking is throttled per requester, not per account (domain/mail/mail-throttle.ts): strangers per
+ * client address and address, the account's own browser (its device cookie) per device.
  * GET /password/reset?token=… shows the form without using the link (mail scanners follow links);
  * POST sets the password, uses the link, and ends every session of the user.
  */
@@ -73,7 +75,15 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
         const error = 'Please enter the email address of your account.';
         return renderForgot(org, request, reply, pending, { email, error }, { status: 400 });
       }
-      const verdict = await reserveMail(ctx.deps.db, org.id, email, rateLimitKey(request), clock.now());
+      const device = await trustedDevice(ctx.deps, org, ctx.cookies.readDevice(request), email);
+      const verdict = await reserveMail(
+        ctx.deps.db,
+        org.id,
+        email,
+        rateLimitKey(request),
+        clock.now(),
+        device?.id ?? null,
+      );
       if (!verdict.allowed) {
         const { error, options } = throttledPage(verdict.retryAfterS, 'requests for this address');
         return renderForgot(org, request, reply, pending, { email, error }, options);

@@ -8,6 +8,7 @@ import { profileCredentialsPages } from '../account/profile-credentials.js';
 import { profilePasskeyPages } from '../account/profile-passkeys.js';
 import { profileSecondFactorPages } from '../account/profile-second-factor.js';
 import { tenantRoutes } from '../account/tenants.js';
+import { introspectEndpoint } from '../oauth/introspect-endpoint.js';
 import { revokeEndpoint } from '../oauth/revoke-endpoint.js';
 import { userinfoEndpoint } from '../oauth/userinfo-endpoint.js';
 import { authorizeEndpoint } from './authorize-endpoint.js';
@@ -15,7 +16,10 @@ import { consentPages } from './consent.js';
 import { PageCookies } from './cookies.js';
 import { Csrf } from './csrf.js';
 import { emailVerificationPages } from './email-verification.js';
+import { federationPages } from './federation.js';
+import { continueScriptRoute } from './federation-continue.js';
 import { impersonationPages } from './impersonation.js';
+import { invitationPages } from './invitation.js';
 import { loginPages } from './login.js';
 import { logoutEndpoint } from './logout.js';
 import { passkeyScriptRoute } from './passkey-script.js';
@@ -25,7 +29,7 @@ import { secondFactorPages } from './second-factor.js';
 import { signupPages } from './signup.js';
 
 /**
- * Sign-in: the authorization endpoint and hosted pages, revocation, and the bearer APIs the SDK
+ * Sign-in: the authorization endpoint and hosted pages, revocation, introspection, and the bearer APIs the SDK
  * calls. (The grants live in the token endpoint's registry.) The page keys come derived with the
  * runtime (Deps.pageKeys); nothing here logs them.
  */
@@ -47,11 +51,15 @@ export function signInRoutes(app: FastifyInstance, deps: Deps) {
     profileSecondFactorPages(scope, ctx);
     passwordResetPages(scope, ctx);
     emailVerificationPages(scope, ctx);
+    invitationPages(scope, ctx);
     profileCredentialsPages(scope, ctx);
     passkeySignInEndpoints(scope, ctx);
+    federationPages(scope, ctx);
     profilePasskeyPages(scope, ctx);
     passkeyScriptRoute(scope);
+    continueScriptRoute(scope);
     revokeEndpoint(scope, deps);
+    introspectEndpoint(scope, deps);
     userinfoEndpoint(scope, deps);
     accountRoutes(scope, deps);
     tenantRoutes(scope, deps);

@@ -16,6 +16,8 @@ export interface PageOptions {
    * endpoints: `script-src 'self'; connect-src 'self'`. Every other page runs no script at all.
    */
   scripts?: boolean;
+  /** Inline scripts the page may run, by hash (`script-src 'sha256-…'`): the form_post page's. */
+  scriptHashes?: string[];
 }
 
 /** What a form whose CSRF token is missing, stale or another's says. */
@@ -36,7 +38,12 @@ export function sendPage(
   options: PageOptions = {},
 ) {
   const formAction = ["'self'", ...new Set(options.formTargets ?? [])].join(' ');
-  const scripts = options.scripts ? " script-src 'self'; connect-src 'self';" : '';
+  const hashes = (options.scriptHashes ?? []).map((h) => ` '${h}'`).join('');
+  const scripts = options.scripts
+    ? ` script-src 'self'${hashes}; connect-src 'self';`
+    : hashes
+      ? ` script-src${hashes};`
+      : '';
   return reply
     .code(options.status ?? 200)
     .headers({

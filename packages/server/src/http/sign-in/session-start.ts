@@ -2,17 +2,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
 import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { type SignInMethod, startBrowserSession } from '../../domain/sign-in/browser-sessions.js';
+import { DEVICE_COOKIE_TTL_MS, issueDeviceToken } from '../../domain/sign-in/device-cookies.js';
 import { BROWSER_SESSION_TTL_MS } from '../../domain/tokens/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
-import { nextStep } from './flow.js';
+import { nextStep, sendAnswer } from './flow.js';
 
 /**
  * The end of every way in (password, second factor, enrolment, impersonation): the login cookie
  * of a new browser session, then on with the authorization request.
  */
 
-/** Sets the login cookie of a new browser session (recording `user.login`). */
+/**
+ * Sets the login cookie of a new browser session (recording `user.login`), and a new device cookie
+ * naming the user (not for an impersonation: the owner's browser is not the user's).
+ */
 export async function startSignedInSession(
   ctx: PageContext,
   org: Org,
@@ -23,6 +27,10 @@ export async function startSignedInSession(
   const { secret, session } = await startBrowserSession(ctx.deps, org, user, method);
   const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
   ctx.cookies.set(reply, ctx.cookies.session, secret, { maxAgeMs });
+  if (!method.impersonation) {
+    const device = issueDeviceToken(ctx.deps, org, user.id);
+    ctx.cookies.set(reply, ctx.cookies.device, device, { maxAgeMs: DEVICE_COOKIE_TTL_MS, signed: false });
+  }
   return session;
 }
 
@@ -39,6 +47,6 @@ export async function completeSignIn(
   const session = await startSignedInSession(ctx, org, reply, user, method);
   const next = pending
     ? await nextStep(ctx, org, request, pending, session)
-    : pageLink(ctx, request, '/login', {});
-  return reply.redirect(next, 303);
+    : { redirect: pageLink(ctx, request, '/login', {}) };
+  return sendAnswer(reply, org, next, 303);
 }

@@ -4,7 +4,8 @@ import { fail, ServiceError } from '../../domain/errors.js';
 import { mailVerification } from '../../domain/mail/address-verification.js';
 import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { loginSucceeded, reserveLoginAttempt } from '../../domain/sign-in/login-throttle.js';
-import { signUp, signupOpen } from '../../domain/sign-in/signup.js';
+import { signUpOffered, signUpRefusal } from '../../domain/sign-in/sign-up-policy.js';
+import { signUp } from '../../domain/sign-in/signup.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
@@ -12,7 +13,7 @@ import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from
 import { formTargets, optionalRequest, requestParams } from './flow.js';
 import { signedIn } from './login.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from './respond.js';
-import { signupView } from './views.js';
+import { signUpClosedView, signupView } from './views.js';
 
 interface Entered {
   email: string;
@@ -36,6 +37,7 @@ function renderSignup(
     csrf: ctx.csrf.token(request, reply, 'signup', [pending?.request.id ?? '']),
     ...entered,
     loginHref: pageLink(ctx, request, '/login', params),
+    domains: org.signUp === 'domains' ? org.signUpDomains : null,
   });
   return sendPage(reply, org.name, 'Create your account', body, {
     formTargets: formTargets(pending),
@@ -46,7 +48,22 @@ function renderSignup(
 /** What to tell a person whose sign-up was refused. The address they typed is not repeated back. */
 function signupError(error: ServiceError): string {
   if (error.code === 'conflict') return 'An account with this email already exists. Sign in instead.';
+  if (error.code === 'forbidden') return error.detail ?? 'You cannot create an account here.';
   return error.detail ? `Please check the form: ${error.detail}.` : 'Please check the form.';
+}
+
+/**
+ * The answer of /signup where the org offers no sign-up: the console never does (404, as before);
+ * an invite-only org says so on a page of its own (403). Null where the form is offered.
+ */
+async function signUpClosed(ctx: PageContext, org: Org, request: FastifyRequest, reply: FastifyReply) {
+  if (org.isConsole) return fail('not_found', 'This organization does not offer sign-up.');
+  if (signUpOffered(org)) return null;
+  const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
+  const loginHref = pageLink(ctx, request, '/login', requestParams(pending));
+  return sendPage(reply, org.name, 'Invitation needed', signUpClosedView(signUpRefusal(org), loginHref), {
+    status: 403,
+  });
 }
 
 /**
@@ -57,7 +74,8 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
   app.get(
     '/signup',
     pageRoute(ctx, async (org, request, reply) => {
-      if (!signupOpen(org)) return fail('not_found', 'This organization does not offer sign-up.');
+      const closed = await signUpClosed(ctx, org, request, reply);
+      if (closed) return closed;
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       const empty = { email: '', firstName: '', lastName: '', error: null };
@@ -68,7 +86,8 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
   app.post(
     '/signup',
     pageRoute(ctx, async (org, request, reply) => {
-      if (!signupOpen(org)) return fail('not_found', 'This organization does not offer sign-up.');
+      const closed = await signUpClosed(ctx, org, request, reply);
+      if (closed) return closed;
       const form = formOf(request);
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
@@ -110,7 +129,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
         });
       } catch (error) {
         if (!(error instanceof ServiceError) || error.status >= 500) throw error;
-        const status = error.code === 'conflict' ? 409 : 400;
+        const status = error.code === 'conflict' ? 409 : error.code === 'forbidden' ? 403 : 400;
         return renderSignup(
           ctx,
           org,

@@ -23,6 +23,13 @@ export interface LoginView {
   forgotHref?: string | null;
   /** "Sign in with a passkey", below the form (passkey-views.ts loginPasskeyView). */
   passkey?: SafeHtml | null;
+  /** "Sign in with …" per enterprise connection (federation-views.ts). */
+  connections?: SafeHtml | null;
+  /**
+   * Some connection claims email domains: the password is not required to submit, since an
+   * address in a claimed domain goes on to its identity provider.
+   */
+  discovery?: boolean;
 }
 
 export function loginView(v: LoginView): SafeHtml {
@@ -32,10 +39,10 @@ export function loginView(v: LoginView): SafeHtml {
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
+<input id="password" name="password" type="password" autocomplete="current-password"${v.discovery ? '' : html` required`}>
 <button type="submit">Sign in</button>
 </form>
-${v.passkey ?? ''}
+${v.passkey ?? ''}${v.connections ?? ''}
 ${v.forgotHref ? html`<p class="muted"><a href="${v.forgotHref}">Forgot password?</a></p>` : ''}
 ${v.signupHref ? html`<p class="muted">New here? <a href="${v.signupHref}">Create an account</a></p>` : ''}`;
 }
@@ -48,10 +55,14 @@ export interface SignupView {
   lastName: string;
   error: string | null;
   loginHref: string;
+  /** The email domains sign-up is open to, when the org limits it to some. */
+  domains: string[] | null;
 }
 
 export function signupView(v: SignupView): SafeHtml {
+  const domains = v.domains?.map((d) => `@${d}`).join(', ');
   return html`<h1>Create your account</h1>${notice(v.error)}
+${domains ? html`<p class="muted sign-up-domains">Open to addresses at ${domains}.</p>` : ''}
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 ${nameFields(v)}
@@ -64,12 +75,20 @@ ${nameFields(v)}
 <p class="muted">Already have an account? <a href="${v.loginHref}">Sign in</a></p>`;
 }
 
+/** /signup of an org whose accounts are created by invitation only. */
+export function signUpClosedView(message: string, loginHref: string): SafeHtml {
+  return html`<h1>Invitation needed</h1><p class="error">${message}</p>
+<p class="muted">Already have an account? <a href="${loginHref}">Sign in</a></p>`;
+}
+
 export interface ConsentView {
   action: string;
   csrf: string;
   clientName: string;
   email: string;
   scopes: string[];
+  /** The API resources asked for (DESIGN §15): each with the descriptions of the scopes granted. */
+  resources?: { name: string; identifier: string; scopes: string[] }[];
   firstParty: boolean;
   /** The host of the redirect URI the answer goes back to. */
   redirectHost: string;
@@ -78,7 +97,17 @@ export interface ConsentView {
 }
 
 export function consentView(v: ConsentView): SafeHtml {
-  const items = v.scopes.map((s) => html`<li>${SCOPES[s] ?? s}</li>`);
+  const items = [
+    ...v.scopes.map((s) => html`<li>${SCOPES[s] ?? s}</li>`),
+    ...(v.resources ?? []).map(
+      (r) =>
+        html`<li class="resource">Use <strong>${r.name}</strong> (<span class="resource-identifier">${r.identifier}</span>) on your behalf${
+          r.scopes.length
+            ? html`:<ul class="resource-scopes">${r.scopes.map((d) => html`<li>${d}</li>`)}</ul>`
+            : ''
+        }</li>`,
+    ),
+  ];
   return html`<h1>Allow access?</h1>
 <p><strong>${v.clientName}</strong> wants to use your account <strong>${v.email}</strong>.</p>
 ${v.documentHost ? html`<p class="document-host">It describes itself at <strong>${v.documentHost}</strong>; that is all this service knows of it.</p>` : ''}

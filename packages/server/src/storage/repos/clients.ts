@@ -1,6 +1,7 @@
-import type { Client, GrantType } from '../../domain/types.js';
+import type { Client, GrantType, PublicKeySet } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { ClientsTable } from '../schema.js';
+import { nearerEnd, readDirection } from './list-window.js';
 
 const toClient = (r: ClientsTable): Client => ({
   id: r.id,
@@ -12,9 +13,16 @@ const toClient = (r: ClientsTable): Client => ({
   grantTypes: JSON.parse(r.grant_types) as GrantType[],
   firstParty: r.first_party === 1,
   secretIssuedAt: r.secret_issued_at,
+  ...(r.jwks === null ? {} : { jwks: JSON.parse(r.jwks) as PublicKeySet }),
+  ...(r.jwks_uri === null ? {} : { jwksUri: r.jwks_uri }),
+  allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+const jwksColumn = (c: Client): string | null => (c.jwks === undefined ? null : JSON.stringify(c.jwks));
+const originsColumn = (c: Client): string | null =>
+  c.allowedOrigins === null ? null : JSON.stringify(c.allowedOrigins);
 
 export async function insertClient(db: Db, c: Client, secretHash: string | null): Promise<void> {
   await db
@@ -30,6 +38,9 @@ export async function insertClient(db: Db, c: Client, secretHash: string | null)
       grant_types: JSON.stringify(c.grantTypes),
       first_party: c.firstParty ? 1 : 0,
       secret_issued_at: c.secretIssuedAt,
+      jwks: jwksColumn(c),
+      jwks_uri: c.jwksUri ?? null,
+      allowed_origins: originsColumn(c),
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -56,6 +67,22 @@ export async function findClient(db: Db, orgId: string, id: string): Promise<Cli
   return (await findClientWithSecret(db, orgId, id))?.client ?? null;
 }
 
+/** Those of `ids` that are clients of this org, by id (one query for a page of them). */
+export async function findClients(
+  db: Db,
+  orgId: string,
+  ids: readonly string[],
+): Promise<Map<string, Client>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('clients')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, toClient(r)]));
+}
+
 /** One page of an org's clients, oldest first, and how many it has. */
 export async function pageClients(
   db: Db,
@@ -68,20 +95,29 @@ export async function pageClients(
     .where('org_id', '=', orgId)
     .executeTakeFirstOrThrow();
   const total = Number(n);
-  if (window.offset >= total) return { entries: [], total };
+  // Read from the page's nearer end, ids first from the (org_id, created_at, id) index of migration 029.
+  const read = nearerEnd(total, window);
+  if (read === null) return { entries: [], total };
+  const direction = readDirection(read);
+  const ids = db
+    .selectFrom('clients')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .orderBy('created_at', direction)
+    .orderBy('id', direction)
+    .limit(read.limit)
+    .offset(read.offset);
   const rows = await db
     .selectFrom('clients')
     .selectAll()
-    .where('org_id', '=', orgId)
+    .where('id', 'in', ids)
     .orderBy('created_at')
     .orderBy('id')
-    .limit(window.limit)
-    .offset(window.offset)
     .execute();
   return { entries: rows.map(toClient), total };
 }
 
-/** Stores what an update may change: name, redirect URIs of both kinds, grant types. */
+/** Stores what an update may change: name, redirect URIs of both kinds, grant types, public keys (or their URL), allowed origins. */
 export async function updateClientRow(db: Db, c: Client): Promise<void> {
   await db
     .updateTable('clients')
@@ -90,6 +126,9 @@ export async function updateClientRow(db: Db, c: Client): Promise<void> {
       redirect_uris: JSON.stringify(c.redirectUris),
       post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris),
       grant_types: JSON.stringify(c.grantTypes),
+      jwks: jwksColumn(c),
+      jwks_uri: c.jwksUri ?? null,
+      allowed_origins: originsColumn(c),
       updated_at: c.updatedAt,
     })
     .where('id', '=', c.id)
@@ -159,4 +198,20 @@ export async function findClientWithActiveKid(
     .where('clients.org_id', '=', orgId)
     .executeTakeFirst();
   return row ? { client: toClient(row), secretHash: row.secret_hash, activeKid: row.active_kid } : null;
+}
+
+/** The redirect URIs and allowed origins of every client of an org: what a CORS preflight checks. */
+export async function orgClientOrigins(
+  db: Db,
+  orgId: string,
+): Promise<Pick<Client, 'redirectUris' | 'allowedOrigins'>[]> {
+  const rows = await db
+    .selectFrom('clients')
+    .select(['redirect_uris', 'allowed_origins'])
+    .where('org_id', '=', orgId)
+    .execute();
+  return rows.map((r) => ({
+    redirectUris: JSON.parse(r.redirect_uris) as string[],
+    allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
+  }));
 }

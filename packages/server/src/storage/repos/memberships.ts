@@ -1,5 +1,6 @@
 import type { Role } from '../../domain/types.js';
 import type { Db } from '../db.js';
+import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
 export interface Membership {
   orgId: string;
@@ -59,19 +60,23 @@ export async function pageMembersOfOrg(
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('org_id', '=', orgId)
     .executeTakeFirstOrThrow();
+  const total = Number(count.n);
+  const read = nearerEnd(total, window);
+  if (read === null) return { rows: [], total };
+  const direction = readDirection(read);
   const rows = await db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select(['m.user_id', 'u.email', 'm.role'])
     .where('m.org_id', '=', orgId)
-    .orderBy('u.email_key')
-    .orderBy('m.user_id')
-    .offset(window.offset)
-    .limit(window.limit)
+    .orderBy('u.email_key', direction)
+    .orderBy('m.user_id', direction)
+    .offset(read.offset)
+    .limit(read.limit)
     .execute();
   return {
-    rows: rows.map((r) => ({ userId: r.user_id, email: r.email, role: r.role })),
-    total: Number(count.n),
+    rows: inListOrder(read, rows).map((r) => ({ userId: r.user_id, email: r.email, role: r.role })),
+    total,
   };
 }
 

@@ -34,6 +34,19 @@ export async function setOAuthSessionScope(db: Db, id: string, scope: string): P
   await db.updateTable('oauth_sessions').set({ scope }).where('id', '=', id).execute();
 }
 
+/** Stores the resources a session's grant holds now (a refresh narrowed one). */
+export async function setOAuthSessionResources(
+  db: Db,
+  id: string,
+  resources: readonly { resource: string; scopes: string[] }[],
+): Promise<void> {
+  await db
+    .updateTable('oauth_sessions')
+    .set({ resources: JSON.stringify(resources) })
+    .where('id', '=', id)
+    .execute();
+}
+
 /**
  * The ids of the sessions of a user, of a client, or opened from one browser sign-in (the login
  * cookie's hash) that are neither revoked nor past their lifetime.

@@ -7,7 +7,10 @@ const toOrg = (r: OrganizationsTable): Org => ({
   slug: r.slug,
   name: r.name,
   isConsole: r.is_console === 1,
-  allowSignup: r.allow_signup === 1,
+  dynamicRegistration: r.dynamic_registration === 1,
+  metadataDocuments: r.metadata_documents === 1,
+  signUp: r.sign_up,
+  signUpDomains: JSON.parse(r.sign_up_domains) as string[],
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -20,7 +23,10 @@ export async function insertOrg(db: Db, org: Org): Promise<void> {
       slug: org.slug,
       name: org.name,
       is_console: org.isConsole ? 1 : 0,
-      allow_signup: org.allowSignup ? 1 : 0,
+      dynamic_registration: org.dynamicRegistration ? 1 : 0,
+      metadata_documents: org.metadataDocuments ? 1 : 0,
+      sign_up: org.signUp,
+      sign_up_domains: JSON.stringify(org.signUpDomains),
       created_at: org.createdAt,
       updated_at: org.updatedAt,
     })
@@ -44,6 +50,42 @@ export async function findConsoleOrg(db: Db): Promise<Org | null> {
 
 export async function updateOrgName(db: Db, id: string, name: string, updatedAt: number): Promise<void> {
   await db.updateTable('organizations').set({ name, updated_at: updatedAt }).where('id', '=', id).execute();
+}
+
+/** Turns the org issuer's registration features on or off (DESIGN §15). */
+export async function updateOrgRegistration(
+  db: Db,
+  id: string,
+  change: { dynamicRegistration: boolean; metadataDocuments: boolean },
+  updatedAt: number,
+): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set({
+      dynamic_registration: change.dynamicRegistration ? 1 : 0,
+      metadata_documents: change.metadataDocuments ? 1 : 0,
+      updated_at: updatedAt,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Stores the org's sign-up policy and the domains `domains` lets sign up. */
+export async function updateOrgSignUp(
+  db: Db,
+  id: string,
+  policy: Pick<Org, 'signUp' | 'signUpDomains'>,
+  updatedAt: number,
+): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set({
+      sign_up: policy.signUp,
+      sign_up_domains: JSON.stringify(policy.signUpDomains),
+      updated_at: updatedAt,
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

@@ -5,6 +5,9 @@
 export class FormBrowser {
   readonly #jar = new Map<string, Map<string, string>>();
 
+  /** `fetcher` sends the requests: the global fetch, or one that goes through a proxy under test. */
+  constructor(private readonly fetcher: typeof fetch = fetch) {}
+
   cookies(url: string): Map<string, string> {
     const host = new URL(url).host;
     let jar = this.#jar.get(host);
@@ -19,7 +22,7 @@ export class FormBrowser {
     const jar = this.cookies(url);
     const headers = new Headers(init.headers);
     if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const response = await this.fetcher(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const eq = pair.indexOf('=');

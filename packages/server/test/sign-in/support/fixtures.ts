@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { clock } from '../../../src/domain/clock.js';
 import type { Deps } from '../../../src/domain/context.js';
 import { createClient, type NewClient } from '../../../src/domain/directory/clients.js';
 import { createOrg } from '../../../src/domain/directory/orgs.js';
@@ -9,6 +10,33 @@ import { FormBrowser, signInThroughPages } from './browser.js';
 
 export const PASSWORD = 'correct horse battery';
 export const CALLBACK = 'http://127.0.0.1:8765/callback';
+
+/** A user access token's claims: the spec's plus RFC 9068's client_id; identity scopes alone add no `scope` (DESIGN §14). */
+export const USER_CLAIMS = [
+  'acr',
+  'amr',
+  'aud',
+  'client_id',
+  'exp',
+  'iat',
+  'iss',
+  'jti',
+  'sid',
+  'sub',
+  'tnt',
+  'typ',
+];
+
+/** The sign-in clock stands still at a known instant (so Retry-After is exact) until moved; reset it afterwards. */
+export function freezeClock(): { moveTo(ms: number): void } {
+  const start = Date.now();
+  clock.now = () => start;
+  return {
+    moveTo(ms) {
+      clock.now = () => start + ms;
+    },
+  };
+}
 
 export async function makeOrg(server: TestServer, slug: string): Promise<Org> {
   const { org } = await createOrg(server.deps, {

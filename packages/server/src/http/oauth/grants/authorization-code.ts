@@ -3,17 +3,19 @@ import type { Grant } from './types.js';
 import { authenticatedClient, tokenResponse } from './user-grant-steps.js';
 
 /**
- * `authorization_code` (RFC 6749 §4.1.3 with PKCE, RFC 7636). `resource` (RFC 8707) is accepted
- * for clients such as the MCP SDK that send it; tokens keep `aud` = client id.
+ * `authorization_code` (RFC 6749 §4.1.3 with PKCE, RFC 7636). `resource` (RFC 8707) picks one of
+ * the resources the authorization granted (DESIGN §15); `scope` is understood and, as the code
+ * already carries the grant, changes nothing.
  */
 export const authorizationCode: Grant = {
-  parameters: ['code', 'redirect_uri', 'code_verifier', 'client_id', 'client_secret', 'resource'],
+  parameters: ['code', 'redirect_uri', 'code_verifier', 'resource'],
   async handle(ctx) {
     const client = await authenticatedClient(ctx);
     const set = await redeemAuthorizationCode(ctx.deps, ctx.org, client, {
       code: ctx.params.code,
       redirectUri: ctx.params.redirect_uri,
       codeVerifier: ctx.params.code_verifier,
+      resource: ctx.params.resource,
     });
     return tokenResponse(set);
   },

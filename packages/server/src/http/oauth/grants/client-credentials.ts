@@ -1,21 +1,37 @@
+import { machineAudience } from '../../../domain/resources/machine-audience.js';
+import { requestedResources } from '../../../domain/resources/requested-resources.js';
 import { authenticateMachineClient } from '../../../domain/tokens/client-auth.js';
+import { requireGrant } from '../../../domain/tokens/client-grants.js';
 import { issueMachineToken } from '../../../domain/tokens/machine-tokens.js';
+import { serviceAccountScope } from '../../../domain/tokens/service-account-tokens.js';
 import type { Grant } from './types.js';
 
-/** `client_credentials` with client_secret_post: machine tokens for confidential clients. */
+/**
+ * `client_credentials`: machine tokens for confidential clients (secret or private_key_jwt).
+ * With `resource` (a registered resource of the org, else `invalid_target`) and optionally
+ * `scope`, a token for that resource with the client's permitted scopes (DESIGN §15). A service
+ * account's (console issuer, DESIGN §16) carries its management `scope`, which `scope` may narrow.
+ * Otherwise the spec's machine token, unchanged (`scope` is then ignored, as before).
+ */
 export const clientCredentials: Grant = {
-  parameters: ['client_id', 'client_secret'],
-  async handle({ deps, org, params }) {
-    // One query, or none on a cache hit: the client, its secret hash and the org's active key id.
+  parameters: ['resource', 'scope'],
+  async handle({ deps, org, client: presented, params }) {
+    // One query, or none on a cache hit: the client, its credentials and the org's active key id.
     // The PostgreSQL cache is emptied by the NOTIFY a change sends (docs/token-endpoint.md).
-    const { client, activeKid } = await authenticateMachineClient(
-      deps.db,
-      org.id,
-      params.client_id,
-      params.client_secret,
-      deps.credentials,
-    );
-    const token = await issueMachineToken(deps, org, client, activeKid);
-    return { access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn };
+    const { client, activeKid } = await authenticateMachineClient(deps, org, presented);
+    requireGrant(client, 'client_credentials');
+    const [resource] =
+      params.resource === undefined || org.isConsole
+        ? []
+        : await requestedResources(deps, org, [params.resource]);
+    const audience = resource ? await machineAudience(deps.db, client, resource, params.scope) : null;
+    const accountScope = await serviceAccountScope(deps, org, client, params.scope);
+    const token = await issueMachineToken(deps, org, client, activeKid, audience, accountScope);
+    return {
+      access_token: token.accessToken,
+      token_type: 'Bearer',
+      expires_in: token.expiresIn,
+      ...(token.scope === undefined ? {} : { scope: token.scope }),
+    };
   },
 };

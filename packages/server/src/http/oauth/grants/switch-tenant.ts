@@ -4,7 +4,7 @@ import { authenticatedClient, requireParam, tokenResponse } from './user-grant-s
 
 /** `urn:service:params:oauth:grant-type:switch-tenant`: a new TokenSet of the same session in another tenant. */
 export const switchTenant: Grant = {
-  parameters: ['access_token', 'tenant_id', 'client_id', 'client_secret'],
+  parameters: ['access_token', 'tenant_id'],
   async handle(ctx) {
     const client = await authenticatedClient(ctx);
     const accessToken = requireParam(ctx.params, 'access_token');

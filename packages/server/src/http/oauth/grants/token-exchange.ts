@@ -1,22 +1,17 @@
+import { fail } from '../../../domain/errors.js';
 import { promoteToken } from '../../../domain/tokens/token-exchange.js';
 import type { Grant } from './types.js';
 import { authenticatedClient, requireParam } from './user-grant-steps.js';
 
 /**
- * `urn:ietf:params:oauth:grant-type:token-exchange` (RFC 8693): promoted tokens. The client
- * authenticates with client_secret_post; `actor_token` (delegation chains) is not supported and,
- * like any unknown parameter, is `invalid_request`.
+ * `urn:ietf:params:oauth:grant-type:token-exchange` (RFC 8693): promoted tokens. `actor_token`
+ * (delegation chains) is not supported: it is `invalid_request`, not ignored as unknown parameters
+ * are, since ignoring it would issue a token without the actor the client asked for.
  */
 export const tokenExchange: Grant = {
-  parameters: [
-    'subject_token',
-    'subject_token_type',
-    'requested_token_type',
-    'audience',
-    'client_id',
-    'client_secret',
-  ],
+  parameters: ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'actor_token'],
   async handle(ctx) {
+    if (ctx.params.actor_token !== undefined) fail('invalid_request', 'actor_token is not supported');
     const client = await authenticatedClient(ctx);
     const promoted = await promoteToken(ctx.deps, ctx.org, client, {
       subjectToken: requireParam(ctx.params, 'subject_token'),

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../domain/context.js';
+import type { PresentedClient } from '../../../domain/tokens/client-auth.js';
 import type { Org } from '../../../domain/types.js';
 
 /** What a successful grant answers (RFC 6749 §5.1). */
@@ -20,9 +21,11 @@ export interface GrantContext {
   org: Org;
   request: FastifyRequest;
   params: Partial<Record<string, string>>;
+  /** How the request authenticates its client (http/oauth/client-authentication.ts). */
+  client: PresentedClient;
 }
 
-/** One grant type: the parameters it accepts (beyond grant_type) and its handler. */
+/** One grant type: the parameters it understands (beyond grant_type and client authentication) and its handler. */
 export interface Grant {
   parameters: readonly string[];
   handle(ctx: GrantContext): Promise<TokenResponse>;

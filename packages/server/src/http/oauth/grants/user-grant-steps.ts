@@ -6,8 +6,8 @@ import type { GrantContext, TokenResponse } from './types.js';
 
 /** Steps the user-session grants share: authenticate the client, spell the answer. */
 
-export function authenticatedClient({ deps, org, params }: GrantContext): Promise<Client> {
-  return authenticateClient(deps, org, params.client_id, params.client_secret);
+export function authenticatedClient({ deps, org, client }: GrantContext): Promise<Client> {
+  return authenticateClient(deps, org, client, '/oauth/token');
 }
 
 export function requireParam(params: GrantContext['params'], name: string): string {
