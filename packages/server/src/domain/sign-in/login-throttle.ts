@@ -1,6 +1,6 @@
 import { sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
-import { clearAttempts, countAttempt, refundAttempt } from '../../storage/repos/login-attempts.js';
+import { countAttempts, settleAttempts } from '../../storage/repos/login-attempts.js';
 import { emailKey } from '../../storage/repos/users.js';
 
 /**
@@ -50,9 +50,10 @@ const byIp = (ip: string): Limit => ({
 });
 
 /**
- * Counts one attempt against each of `limits` in turn, and refuses at the first one over its
- * maximum; the limits after it are not counted (a refused attempt spends no more of the
- * account's ceiling).
+ * Counts one attempt against each of `limits` (one statement for all of them) and refuses at the
+ * first one, in order, over its maximum; the limits after it get their attempt back at once (a
+ * refused attempt spends no more of the account's ceiling). Between the two statements those later
+ * counts are one higher: a refused request in flight holds one attempt of them for that moment.
  */
 export async function reserveLimits(
   db: Db,
@@ -60,16 +61,14 @@ export async function reserveLimits(
   now: number,
   limits: Limit[],
 ): Promise<ThrottleVerdict> {
-  for (const { key, max, windowMs } of limits) {
-    const count = await countAttempt(db, orgId, key, now, windowMs);
-    if (count.attempts > max) {
-      return {
-        allowed: false,
-        retryAfterS: Math.max(1, Math.ceil((count.windowStart + windowMs - now) / 1000)),
-      };
-    }
-  }
-  return { allowed: true };
+  const counts = await countAttempts(db, orgId, limits, now);
+  const refused = limits.findIndex(({ key, max }) => (counts.get(key)?.attempts ?? 0) > max);
+  if (refused === -1) return { allowed: true };
+  const { key, windowMs } = limits[refused] as Limit;
+  const later = limits.slice(refused + 1).map((limit) => limit.key);
+  await settleAttempts(db, orgId, { refund: later });
+  const windowStart = counts.get(key)?.windowStart ?? now;
+  return { allowed: false, retryAfterS: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) };
 }
 
 /**
@@ -109,10 +108,11 @@ export async function loginSucceeded(
   ip: string,
   deviceId: string | null = null,
 ): Promise<void> {
-  if (deviceId !== null) return clearAttempts(db, orgId, deviceKey(deviceId));
-  await clearAttempts(db, orgId, accountIpKey(email, ip));
-  await refundAttempt(db, orgId, ipKey(ip));
-  await refundAttempt(db, orgId, accountKey(email));
+  if (deviceId !== null) return settleAttempts(db, orgId, { clear: [deviceKey(deviceId)] });
+  await settleAttempts(db, orgId, {
+    clear: [accountIpKey(email, ip)],
+    refund: [ipKey(ip), accountKey(email)],
+  });
 }
 
 /**
@@ -148,6 +148,5 @@ export async function secondFactorSucceeded(
   userId: string,
   ip: string,
 ): Promise<void> {
-  await clearAttempts(db, orgId, secondFactorKey(userId));
-  await refundAttempt(db, orgId, ipKey(ip));
+  await settleAttempts(db, orgId, { clear: [secondFactorKey(userId)], refund: [ipKey(ip)] });
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db.js';
 
 export interface AttemptCount {
@@ -5,53 +6,74 @@ export interface AttemptCount {
   windowStart: number;
 }
 
+export interface CountedKey {
+  key: string;
+  /** The fixed window this key counts in, in ms (a constant of the code: it is written into the SQL). */
+  windowMs: number;
+}
+
 /**
- * Counts one attempt in a fixed window, atomically (one upsert), and returns the count including
- * it. A window that has ended starts over at 1. Works across nodes on PostgreSQL.
+ * Counts one attempt against each key in its fixed window, atomically and in one statement (a
+ * multi-row upsert), and returns each key's count including it. A window that has ended starts over
+ * at 1. Works across nodes on PostgreSQL. `counted` must not name a key twice.
  */
-export async function countAttempt(
+export async function countAttempts(
   db: Db,
   orgId: string,
-  key: string,
+  counted: readonly CountedKey[],
   now: number,
-  windowMs: number,
-): Promise<AttemptCount> {
-  const windowOver = now - windowMs;
-  const row = await db
+): Promise<Map<string, AttemptCount>> {
+  const windowOf = sql<number>`case excluded.key ${sql.join(
+    counted.map(({ key, windowMs }) => {
+      if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new Error(`bad window ${windowMs}`);
+      return sql`when ${key} then ${sql.lit(windowMs)}`;
+    }),
+    sql` `,
+  )} end`;
+  // Both sides of SET read the row as it was before the update, on SQLite and PostgreSQL alike.
+  const over = sql<boolean>`login_attempts.window_start <= excluded.window_start - ${windowOf}`;
+  const rows = await db
     .insertInto('login_attempts')
-    .values({ org_id: orgId, key, window_start: now, attempts: 1 })
+    .values(counted.map(({ key }) => ({ org_id: orgId, key, window_start: now, attempts: 1 })))
     .onConflict((oc) =>
-      oc.columns(['org_id', 'key']).doUpdateSet((eb) => ({
-        attempts: eb
-          .case()
-          .when('login_attempts.window_start', '<=', windowOver)
-          .then(1)
-          .else(eb('login_attempts.attempts', '+', 1))
-          .end(),
-        window_start: eb
-          .case()
-          .when('login_attempts.window_start', '<=', windowOver)
-          .then(now)
-          .else(eb.ref('login_attempts.window_start'))
-          .end(),
-      })),
+      oc.columns(['org_id', 'key']).doUpdateSet({
+        attempts: sql<number>`case when ${over} then 1 else login_attempts.attempts + 1 end`,
+        window_start: sql<number>`case when ${over} then excluded.window_start else login_attempts.window_start end`,
+      }),
     )
-    .returning(['attempts', 'window_start'])
-    .executeTakeFirstOrThrow();
-  return { attempts: Number(row.attempts), windowStart: Number(row.window_start) };
+    .returning(['key', 'attempts', 'window_start'])
+    .execute();
+  return new Map(
+    rows.map((r) => [r.key, { attempts: Number(r.attempts), windowStart: Number(r.window_start) }]),
+  );
 }
 
-/** Gives back one counted attempt (a successful sign-in does not count against its IP). */
-export async function refundAttempt(db: Db, orgId: string, key: string): Promise<void> {
+/**
+ * In one statement: clears the counts of `clear` and gives back one counted attempt to each of
+ * `refund` (never below zero).
+ */
+export async function settleAttempts(
+  db: Db,
+  orgId: string,
+  { clear = [], refund = [] }: { clear?: readonly string[]; refund?: readonly string[] },
+): Promise<void> {
+  const keys = [...clear, ...refund];
+  if (keys.length === 0) return;
   await db
     .updateTable('login_attempts')
-    .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+    .set((eb) => ({
+      attempts:
+        clear.length === 0
+          ? eb('attempts', '-', 1)
+          : eb
+              .case()
+              .when('key', 'in', clear)
+              .then(0)
+              .else(eb('attempts', '-', 1))
+              .end(),
+    }))
     .where('org_id', '=', orgId)
-    .where('key', '=', key)
+    .where('key', 'in', keys)
     .where('attempts', '>', 0)
     .execute();
-}
-
-export async function clearAttempts(db: Db, orgId: string, key: string): Promise<void> {
-  await db.deleteFrom('login_attempts').where('org_id', '=', orgId).where('key', '=', key).execute();
 }
