@@ -4,7 +4,7 @@ import { recordAudit } from '../audit/audit.js';
 import { CONSOLE_CLIENT_ID } from '../directory/console-client.js';
 import { isManagementScope } from '../tokens/console-scopes.js';
 import type { AuthorizationRequest, Client, Org } from '../types.js';
-import { promptsConsent } from './prompt.js';
+import { promptsConsent } from './authorize/prompt.js';
 
 const scopeList = (scope: string) => scope.split(' ').filter((s) => s !== '');
 

@@ -10,7 +10,6 @@ import type { Deps } from '../context.js';
 import { issuerOf } from '../directory/issuers.js';
 import { failApi } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
-import { mayUseGrant } from '../tokens/client-grants.js';
 import {
   ACR_IMPERSONATION,
   IMPERSONATION_LINK_TTL_MS,
@@ -18,6 +17,8 @@ import {
 } from '../tokens/tokens-policy.js';
 import type { Actor, Org, User } from '../types.js';
 import { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
+import { usesCodeFlow } from './authorize/client.js';
+import { pkceRequired } from './authorize/pkce.js';
 import type { SignInMethod } from './browser-sessions.js';
 import { findRedirectUri } from './redirect-uris.js';
 
@@ -72,14 +73,14 @@ async function checkTarget(deps: Deps, org: Org, request: ImpersonationRequest) 
   const found = await findClientWithSecret(deps.db, org.id, request.clientId);
   if (!found) return failApi('invalid_request', 'client_id: no such client in this organization');
   const { client } = found;
-  if (!mayUseGrant(client, 'authorization_code')) {
+  if (!usesCodeFlow(client)) {
     return failApi('invalid_request', 'client_id: this client does not use the authorization code flow');
   }
   if (findRedirectUri(client, request.redirectUri) === null) {
     return failApi('invalid_request', 'redirect_uri: not registered for this client');
   }
-  // PKCE is required of public clients everywhere (docs/sign-in.md), impersonation included.
-  if (client.kind === 'public' && request.codeChallenge === undefined) {
+  // PKCE is required of public clients everywhere (authorize/pkce.ts), impersonation included.
+  if (pkceRequired(client) && request.codeChallenge === undefined) {
     return failApi('invalid_request', 'code_challenge: required for a public client (PKCE, S256)');
   }
   return client;

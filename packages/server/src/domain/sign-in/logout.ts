@@ -5,7 +5,7 @@ import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { revokeSession } from '../tokens/sessions.js';
 import type { Actor, Client, Org } from '../types.js';
-import { findSignInClient } from './authorization-requests.js';
+import { findSignInClient } from './authorize/client.js';
 import { readIdTokenHint } from './id-token-hints.js';
 
 /** The parameters of an RP-Initiated Logout request (OIDC RP-Initiated Logout 1.0 §2), as sent. */

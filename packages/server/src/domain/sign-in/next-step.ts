@@ -2,11 +2,11 @@ import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { AuthorizationRequest, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
+import { signInRecentEnough } from './authorize/max-age.js';
+import { promptsNothing } from './authorize/prompt.js';
 import type { BrowserSession } from './browser-sessions.js';
 import { consentRequired } from './consents.js';
 import { readIdTokenHint } from './id-token-hints.js';
-import { signInRecentEnough } from './max-age.js';
-import { promptsNothing } from './prompt.js';
 
 /**
  * Where an authorization request goes next: the login page, the consent page, or back to the

@@ -1,4 +1,3 @@
-import { pkceS256Matches } from '../../crypto/pkce.js';
 import { newSecret, sha256 } from '../../crypto/random.js';
 import {
   type AuthorizationCodeRow,
@@ -16,6 +15,7 @@ import { requestedIdentifiers } from '../resources/requested-resources.js';
 import { grantForUser, storedGrant } from '../resources/resource-grants.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
 import type { PendingAuthorization } from '../sign-in/authorization-requests.js';
+import { verifierProblem } from '../sign-in/authorize/pkce.js';
 import { recordConsent } from '../sign-in/consents.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
@@ -113,12 +113,7 @@ function codeProblem(row: AuthorizationCodeRow, input: CodeExchange, now: number
     input.redirectUri === row.redirect_uri ||
     (row.redirect_uri_given === 0 && input.redirectUri === undefined);
   if (!redirectOk) return 'redirect_uri does not match the authorization request';
-  if (row.code_challenge === null) {
-    // RFC 9700 §4.8.2: a verifier without a challenge is a downgrade attempt.
-    return input.codeVerifier === undefined ? null : 'code_verifier sent, but no code_challenge was';
-  }
-  if (input.codeVerifier === undefined) return 'code_verifier is required';
-  return pkceS256Matches(input.codeVerifier, row.code_challenge) ? null : 'code_verifier does not match';
+  return verifierProblem(row.code_challenge, input.codeVerifier);
 }
 
 /**

@@ -1,12 +1,10 @@
 import { z } from 'zod';
+import { CODE_CHALLENGE, PKCE_METHODS } from '../../domain/sign-in/authorize/pkce.js';
 
 /**
  * POST /organizations/{org}/users/{id}/impersonation: the body the route validates with and the
  * response it sends, declared once; the OpenAPI document is generated from the same objects.
  */
-
-// RFC 7636 §4.2: 43-128 characters of the unreserved set (S256 always yields 43).
-const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 
 export const StartImpersonationBody = z
   .strictObject({
@@ -33,7 +31,7 @@ export const StartImpersonationBody = z
       .optional()
       .meta({ description: 'PKCE (RFC 7636) challenge; required when the client is public' }),
     code_challenge_method: z
-      .literal('S256', 'must be S256')
+      .literal(PKCE_METHODS[0], 'must be S256')
       .optional()
       .meta({ description: 'S256, the only method (required with code_challenge)' }),
   })

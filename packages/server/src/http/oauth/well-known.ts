@@ -3,8 +3,9 @@ import type { Deps } from '../../domain/context.js';
 import { issuerOf, originOf } from '../../domain/directory/issuers.js';
 import { publicJwks } from '../../domain/keys/keys.js';
 import { resourceScopesOf } from '../../domain/resources/discovery-scopes.js';
-import { PROMPT_VALUES } from '../../domain/sign-in/prompt.js';
-import { RESPONSE_MODES } from '../../domain/sign-in/response-mode.js';
+import { PKCE_METHODS } from '../../domain/sign-in/authorize/pkce.js';
+import { PROMPT_VALUES } from '../../domain/sign-in/authorize/prompt.js';
+import { RESPONSE_MODES } from '../../domain/sign-in/authorize/response-mode.js';
 import { ASSERTION_ALGORITHMS } from '../../domain/tokens/client-assertions.js';
 import { CLIENT_AUTH_METHODS } from '../../domain/tokens/client-auth.js';
 import { MANAGEMENT_SCOPES } from '../../domain/tokens/console-scopes.js';
@@ -52,7 +53,7 @@ export function discoveryDocument(
     claims_supported: CLAIMS_SUPPORTED,
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
-    code_challenge_methods_supported: ['S256'],
+    code_challenge_methods_supported: [...PKCE_METHODS],
     // The console issuer also grants the management API's scopes; org issuers never do.
     scopes_supported: [
       'openid',

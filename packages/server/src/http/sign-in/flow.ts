@@ -7,14 +7,14 @@ import {
   loadAuthorizationRequest,
   type PendingAuthorization,
 } from '../../domain/sign-in/authorization-requests.js';
-import { authenticationOf, type BrowserSession } from '../../domain/sign-in/browser-sessions.js';
-import { nextStepOf } from '../../domain/sign-in/next-step.js';
 import {
   type AnswerTarget,
   type AuthorizationAnswer,
   type AuthorizationResult,
   authorizationAnswer,
-} from '../../domain/sign-in/response-mode.js';
+} from '../../domain/sign-in/authorize/response-mode.js';
+import { authenticationOf, type BrowserSession } from '../../domain/sign-in/browser-sessions.js';
+import { nextStepOf } from '../../domain/sign-in/next-step.js';
 import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
 import type { Org } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';

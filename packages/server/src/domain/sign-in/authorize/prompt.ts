@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { fail } from '../../errors.js';
 
 /**
  * OIDC Core §3.1.2.1 `prompt`: a space-separated list of `none`, `login`, `consent` and

@@ -1,5 +1,5 @@
-import { fail } from '../errors.js';
-import type { AuthorizationRequest } from '../types.js';
+import { fail } from '../../errors.js';
+import type { AuthorizationRequest } from '../../types.js';
 import { promptsSignIn } from './prompt.js';
 
 /** Larger values are kept as this (about 68 years): no sign-in is that old. */

@@ -1,5 +1,5 @@
-import { fail } from '../errors.js';
-import type { ResponseMode } from '../types.js';
+import { fail } from '../../errors.js';
+import type { ResponseMode } from '../../types.js';
 
 /**
  * `response_mode` (OAuth 2.0 Multiple Response Type Encoding Practices §2.1, Form Post Response

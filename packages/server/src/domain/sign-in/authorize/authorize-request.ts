@@ -1,0 +1,93 @@
+import type { Deps } from '../../context.js';
+import { fail, ServiceError } from '../../errors.js';
+import { requestedResources } from '../../resources/requested-resources.js';
+import { resourceScopesAsked } from '../../resources/resource-scope-requests.js';
+import type { Org } from '../../types.js';
+import { type PendingAuthorization, saveAuthorizationRequest } from '../authorization-requests.js';
+import { hintedUserId } from '../next-step.js';
+import { type AuthorizeParams, type CheckedResources, checkAuthorizeParams } from './parameters.js';
+import { type RedirectTarget, resolveRedirectTarget } from './redirect-target.js';
+import { type AnswerTarget, errorResponseMode } from './response-mode.js';
+
+/** GET /oauth/authorize's query as the HTTP layer parsed it. */
+export interface AuthorizeQuery {
+  /** The known parameters given once (empty ones are absent). */
+  params: AuthorizeParams;
+  /** The names given more than once (RFC 6749 §3.1: such a request is invalid). */
+  repeated: readonly string[];
+  /** Every `resource` value (RFC 8707 §2: one per resource). */
+  resources: readonly string[];
+}
+
+/**
+ * What becomes of an authorization request:
+ * - `refused`: the client or redirect URI does not check out; shown on a page, never redirected
+ *   (RFC 6749 §4.1.2.1);
+ * - `error`: anything else wrong, sent back to the client at `back` (with `state` and `iss`, in
+ *   the response mode asked for);
+ * - `accepted`: kept; the person goes on (sign in, consent, or straight back with a code), with
+ *   the user `id_token_hint` names when `prompt=none`.
+ */
+export type AuthorizeOutcome =
+  | { kind: 'refused'; detail: string }
+  | { kind: 'error'; back: AnswerTarget; error: ServiceError }
+  | { kind: 'accepted'; pending: PendingAuthorization; hinted: string | null };
+
+// A request naming its client or redirect URI twice has no target to send an error to.
+const IDENTIFYING = ['client_id', 'redirect_uri'];
+
+/**
+ * The request's resources (each a registered resource of the org, else `invalid_target`) and the
+ * resource scopes it asks for (each of a resource it names, else `invalid_scope`). The console
+ * issuer records the indicators as given (its tokens are for the management API).
+ */
+async function checkResources(
+  deps: Deps,
+  org: Org,
+  params: AuthorizeParams,
+  values: readonly string[],
+): Promise<CheckedResources> {
+  const resources = await requestedResources(deps, org, values);
+  const scopes = await resourceScopesAsked(deps, org, params.scope, resources);
+  const identifiers = org.isConsole ? [...new Set(values)] : resources.map((r) => r.identifier);
+  return { resource: identifiers.length === 0 ? null : identifiers.join(' '), scopes };
+}
+
+/**
+ * The checks of GET /oauth/authorize in their order, each in its own module of this folder: the
+ * client (client.ts) and its redirect URI (redirect-target.ts) first, then the resources, the
+ * parameters (parameters.ts: response type, PKCE in pkce.ts, scope, prompt, max_age, response
+ * mode), the `id_token_hint`; an accepted request is saved.
+ */
+export async function authorizeRequest(
+  deps: Deps,
+  org: Org,
+  query: AuthorizeQuery,
+): Promise<AuthorizeOutcome> {
+  const { params, repeated, resources } = query;
+  let target: RedirectTarget;
+  try {
+    const ambiguous = repeated.find((name) => IDENTIFYING.includes(name));
+    if (ambiguous) fail('invalid_request', `${ambiguous} is given more than once`);
+    target = await resolveRedirectTarget(deps, org, params);
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    return { kind: 'refused', detail: error.detail ?? error.code };
+  }
+  try {
+    if (repeated.length > 0) fail('invalid_request', `${repeated[0]} is given more than once`);
+    const checkedResources = await checkResources(deps, org, params, resources);
+    const checked = checkAuthorizeParams(org, target, params, checkedResources);
+    const hinted = await hintedUserId(deps, org, checked.prompt, params.id_token_hint);
+    const saved = await saveAuthorizationRequest(deps, org, target, params.state, checked);
+    return { kind: 'accepted', pending: { request: saved, client: target.client }, hinted };
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    const back = {
+      redirectUri: target.redirectUri,
+      state: params.state ?? null,
+      responseMode: errorResponseMode(params.response_mode),
+    };
+    return { kind: 'error', back, error };
+  }
+}

@@ -1,0 +1,84 @@
+import { fail } from '../../errors.js';
+import { requestedScope } from '../../tokens/scopes.js';
+import type { AuthorizationRequest, Org } from '../../types.js';
+import { usesCodeFlow } from './client.js';
+import { parseMaxAge } from './max-age.js';
+import { checkPkce } from './pkce.js';
+import { parsePrompt } from './prompt.js';
+import type { RedirectTarget } from './redirect-target.js';
+import { parseResponseMode } from './response-mode.js';
+
+/** The parameters GET /oauth/authorize understands; anything else is ignored (RFC 6749 §3.1). */
+export const AUTHORIZE_PARAMETERS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'nonce',
+  'prompt',
+  'max_age',
+  'login_hint',
+  'id_token_hint',
+  'response_mode',
+  'request',
+  'request_uri',
+] as const;
+export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMETERS)[number], string>>;
+
+/**
+ * What the request's `resource` values (RFC 8707) and resource scopes came to, checked beforehand
+ * by domain/resources (requested-resources.ts, resource-scope-requests.ts).
+ */
+export interface CheckedResources {
+  /** The resource identifiers, space-separated, as stored; null for none. */
+  resource: string | null;
+  /** The scopes of those resources the request asks for. */
+  scopes: readonly string[];
+}
+
+/** What step two makes of the parameters: what the request keeps. */
+export type CheckedParams = Pick<
+  AuthorizationRequest,
+  'responseMode' | 'prompt' | 'maxAge' | 'loginHint' | 'codeChallenge' | 'scope' | 'resource' | 'nonce'
+>;
+
+/**
+ * Step two: everything else. Failures now go back to the client through its redirect URI, in the
+ * response mode it asked for (read first, so that even its own error travels the default way).
+ */
+export function checkAuthorizeParams(
+  org: Org,
+  target: RedirectTarget,
+  params: AuthorizeParams,
+  resources: CheckedResources = { resource: null, scopes: [] },
+): CheckedParams {
+  // OIDC Core §6: request objects are not supported, by value or by reference; discovery says so.
+  if (params.request !== undefined) fail('request_not_supported', 'request objects are not supported');
+  if (params.request_uri !== undefined) fail('request_uri_not_supported', 'request_uri is not supported');
+  if (params.response_type === undefined) fail('invalid_request', 'response_type is missing');
+  if (params.response_type !== 'code')
+    fail('unsupported_response_type', 'only response_type=code is supported');
+  if (!usesCodeFlow(target.client)) {
+    fail('unauthorized_client', 'this application may not use the authorization code flow');
+  }
+  if (params.state !== undefined && params.state.length > 2048) fail('invalid_request', 'state is too long');
+  if (params.nonce !== undefined && params.nonce.length > 2048) fail('invalid_request', 'nonce is too long');
+  if (params.login_hint !== undefined && params.login_hint.length > 2048)
+    fail('invalid_request', 'login_hint is too long');
+  return {
+    responseMode: parseResponseMode(params.response_mode),
+    prompt: parsePrompt(params.prompt),
+    maxAge: parseMaxAge(params.max_age),
+    // OIDC Core §3.1.2.1: a hint for the login page's email field; nothing is decided by it.
+    loginHint: params.login_hint ?? null,
+    codeChallenge: checkPkce(target.client, params.code_challenge, params.code_challenge_method),
+    scope: requestedScope(org, target.client, params.scope, resources.scopes),
+    resource: resources.resource,
+    // OIDC Core §3.1.2.1: echoed unchanged in the ID token.
+    nonce: params.nonce ?? null,
+  };
+}
