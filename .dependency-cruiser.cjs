@@ -19,6 +19,33 @@ const HTTP_SQL_JWT = [
 ];
 /** OpenID / OAuth clients: HTTP and JWT in one (domain-has-one-oidc-client). */
 const OIDC_CLIENTS = ['openid-client', 'oauth4webapi'];
+/**
+ * The domain's features, lowest first (docs/architecture.md, "Domain features one way"): a feature
+ * may import the features before it and the base files (domain/*.ts), never one after it. The
+ * audit log and the webhook outbox are the sink every other feature writes to.
+ */
+const FEATURES = [
+  'webhooks',
+  'audit',
+  'sessions',
+  'keys',
+  'directory',
+  'resources',
+  'tokens',
+  'sign-in',
+  'mail',
+  'teams',
+  'federation',
+];
+const D = `${S}domain/`;
+const featureOrder = FEATURES.map((feature, i) => ({
+  name: `domain-feature-order-${feature}`,
+  severity: 'error',
+  comment: `domain/${feature}/ may import only the features before it (${FEATURES.slice(0, i).join(', ') || 'none'}) and domain's base files.`,
+  from: { path: `${D}${feature}/` },
+  to: { path: `${D}(${FEATURES.slice(i + 1).join('|') || '$^'})/` },
+}));
+
 const packagesPath = (names) => `(^|/)node_modules/(@types/)?(${names.join('|')})/`;
 
 module.exports = {
@@ -129,6 +156,29 @@ module.exports = {
       comment: "The published packages never reach into each other's sources.",
       from: { path: '^packages/(koa|sdk)/src/' },
       to: { path: '^packages/server/' },
+    },
+    ...featureOrder,
+    {
+      name: 'domain-feature-is-known',
+      severity: 'error',
+      comment: 'Every folder of domain/ is a feature with a place in the order (FEATURES above).',
+      from: {},
+      to: { path: `${D}[^/]+/`, pathNot: `${D}(${FEATURES.join('|')})/` },
+    },
+    {
+      name: 'domain-base-under-features',
+      severity: 'error',
+      comment:
+        "domain's base files (clock, errors, types, issuers, policy, …) sit under every feature: they import none, but the dependency bag (context.ts) names feature services by type.",
+      from: { path: `${D}[^/]+\\.ts$`, pathNot: `${D}context\\.ts$` },
+      to: { path: `${D}[^/]+/` },
+    },
+    {
+      name: 'domain-bag-names-types-only',
+      severity: 'error',
+      comment: 'The dependency bag (domain/context.ts) names feature services by type only.',
+      from: { path: `${D}context\\.ts$` },
+      to: { path: `${D}[^/]+/`, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-unresolvable',

@@ -5,15 +5,15 @@
 
 import { loadConfig } from '../../packages/server/src/config/config.js';
 import { createClient } from '../../packages/server/src/domain/directory/clients.js';
-import { createInvitation } from '../../packages/server/src/domain/directory/invitations.js';
 import { createOrg } from '../../packages/server/src/domain/directory/orgs.js';
 import { createServiceAccount } from '../../packages/server/src/domain/directory/service-accounts.js';
 import { createUser } from '../../packages/server/src/domain/directory/users.js';
 import { createConnection } from '../../packages/server/src/domain/federation/connections.js';
 import { createApiResource } from '../../packages/server/src/domain/resources/api-resources.js';
 import { createRole } from '../../packages/server/src/domain/resources/roles.js';
+import { openSession } from '../../packages/server/src/domain/sessions/sessions.js';
 import { PASSWORD_SIGN_IN } from '../../packages/server/src/domain/sign-in/browser-sessions.js';
-import { openSession } from '../../packages/server/src/domain/tokens/sessions.js';
+import { createInvitation } from '../../packages/server/src/domain/teams/invitations.js';
 import { signSessionToken } from '../../packages/server/src/domain/tokens/user-tokens.js';
 import { type Org, SYSTEM } from '../../packages/server/src/domain/types.js';
 import { openRuntime } from '../../packages/server/src/runtime.js';

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { decodeProtectedHeader } from 'jose';
 import pg from 'pg';
 import { clock } from '../src/domain/clock.js';
-import { CREDENTIALS_MAX_AGE_MS } from '../src/domain/tokens/credential-cache.js';
+import { CREDENTIALS_MAX_AGE_MS } from '../src/domain/credential-cache.js';
 import { cliEnv, tessera } from './support/cli.js';
 import { postgresSkip } from './support/environment.js';
 import { orgWithMachineClient } from './support/fixtures.js';

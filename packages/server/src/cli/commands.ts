@@ -1,10 +1,4 @@
 import { createClient } from '../domain/directory/clients.js';
-import {
-  createInvitation,
-  type Invitation,
-  listInvitations,
-  revokeInvitation,
-} from '../domain/directory/invitations.js';
 import { addOrgMember } from '../domain/directory/members.js';
 import { updateOrgSettings } from '../domain/directory/org-settings.js';
 import { createOrg, requireOrg } from '../domain/directory/orgs.js';
@@ -14,9 +8,15 @@ import {
   listServiceAccounts,
   rotateServiceAccountSecret,
 } from '../domain/directory/service-accounts.js';
+import { SIGN_UP_POLICIES } from '../domain/directory/sign-up-policy.js';
 import { createUser } from '../domain/directory/users.js';
 import { rotateKeys } from '../domain/keys/keys.js';
-import { SIGN_UP_POLICIES } from '../domain/sign-in/sign-up-policy.js';
+import {
+  createInvitation,
+  type Invitation,
+  listInvitations,
+  revokeInvitation,
+} from '../domain/teams/invitations.js';
 import { type Role, type SignUpPolicy, SYSTEM } from '../domain/types.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';

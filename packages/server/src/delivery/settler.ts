@@ -1,5 +1,5 @@
 import { newSortableId } from '../crypto/random.js';
-import { disableWebhook } from '../domain/webhooks/disable.js';
+import { disableWebhook } from '../domain/directory/webhook-disable.js';
 import type { Db, Dialect } from '../storage/db.js';
 import { settleAndClaimOnPostgres } from '../storage/repos/delivery-batches-postgres.js';
 import {

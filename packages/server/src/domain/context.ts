@@ -3,11 +3,11 @@ import type { PageKeys } from '../crypto/derived-keys.js';
 import type { Sealer } from '../crypto/sealing.js';
 import type { Db, Dialect } from '../storage/db.js';
 import type { MachineClientRow } from '../storage/repos/clients.js';
+import type { CredentialCache } from './credential-cache.js';
 import type { ClientKeySets } from './directory/client-key-sets.js';
 import type { ClientMetadataDocuments } from './directory/client-metadata-documents.js';
 import type { KeyRing } from './keys/keys.js';
 import type { Mailer } from './mail/mailer.js';
-import type { CredentialCache } from './tokens/credential-cache.js';
 import type { Org } from './types.js';
 
 /**

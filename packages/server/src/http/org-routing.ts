@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
+import { CREDENTIALS_MAX_AGE_MS } from '../domain/credential-cache.js';
 import { orgOfSlug } from '../domain/directory/org-cache.js';
 import { CONSOLE_SLUG } from '../domain/directory/orgs.js';
 import { fail } from '../domain/errors.js';
 import { isLoopbackHost } from '../domain/loopback.js';
-import { CREDENTIALS_MAX_AGE_MS } from '../domain/tokens/credential-cache.js';
 import type { Org } from '../domain/types.js';
 import { hostOverride } from './host-override.js';
 

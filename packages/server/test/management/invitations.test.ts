@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { clock } from '../../src/domain/clock.js';
-import { listInvitations } from '../../src/domain/directory/invitations.js';
+import { listInvitations } from '../../src/domain/teams/invitations.js';
 import type { Org } from '../../src/domain/types.js';
 import { FormBrowser } from '../sign-in/support/browser.js';
 import { freezeClock, makeClient, makeUser, PASSWORD, signIn } from '../sign-in/support/fixtures.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { type Browser, chromium } from 'playwright-core';
-import { MANAGEMENT_SCOPES, type ManagementScope } from '../../src/domain/tokens/console-scopes.js';
+import { MANAGEMENT_SCOPES, type ManagementScope } from '../../src/domain/directory/console-scopes.js';
 import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
 import { OPERATIONS } from '../../src/http/openapi/document.js';
 import { FormBrowser, locationOf } from '../sign-in/support/browser.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { disableWebhook } from '../../src/domain/directory/webhook-disable.js';
 import type { Org } from '../../src/domain/types.js';
-import { disableWebhook } from '../../src/domain/webhooks/disable.js';
 import { loadDeliveryTargets } from '../../src/storage/repos/webhook-targets.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';

@@ -93,6 +93,55 @@ describe('the layering lint', () => {
     rmSync(join(scratch, 'packages/server/src/domain/b.ts'));
   });
 
+  test('domain features import one way: a planted import against the order, of an unknown feature, or from a base file fails', () => {
+    plant('domain/tokens/issue.ts', 'export const issue = () => 1;\n');
+    plant(
+      'domain/sign-in/flow.ts',
+      "import { issue } from '../tokens/issue.js';\nexport const go = issue;\n",
+    );
+    plant(
+      'domain/directory/planted.ts',
+      "import { issue } from '../tokens/issue.js';\nexport const x = issue;\n",
+    );
+    plant('domain/elsewhere/thing.ts', 'export const thing = 1;\n');
+    plant(
+      'domain/audit/planted.ts',
+      "import { thing } from '../elsewhere/thing.js';\nexport const y = thing;\n",
+    );
+    plant('domain/planted-base.ts', "import { issue } from './tokens/issue.js';\nexport const z = issue;\n");
+    const run = cruise(scratch, 'packages/server/src');
+    assert.notEqual(run.status, 0);
+    const S = 'packages\\/server\\/src\\/domain';
+    assert.match(
+      run.output,
+      new RegExp(
+        `error domain-feature-order-directory: ${S}\\/directory\\/planted\\.ts → ${S}\\/tokens\\/issue\\.ts`,
+      ),
+    );
+    assert.match(
+      run.output,
+      new RegExp(
+        `error domain-feature-is-known: ${S}\\/audit\\/planted\\.ts → ${S}\\/elsewhere\\/thing\\.ts`,
+      ),
+    );
+    assert.match(
+      run.output,
+      new RegExp(`error domain-base-under-features: ${S}\\/planted-base\\.ts → ${S}\\/tokens\\/issue\\.ts`),
+    );
+    // sign-in comes after tokens: its import is allowed.
+    assert.doesNotMatch(run.output, /domain\/sign-in\/flow\.ts →/);
+    for (const path of [
+      'tokens/issue.ts',
+      'sign-in/flow.ts',
+      'directory/planted.ts',
+      'elsewhere/thing.ts',
+      'audit/planted.ts',
+      'planted-base.ts',
+    ]) {
+      rmSync(join(scratch, 'packages/server/src/domain', path));
+    }
+  });
+
   /** Each way of reading the clock that `lint/no-date-now.grit` refuses in the domain. */
   const clockReads: Record<string, string> = {
     'Date.now()': 'export const stamp = (): number => Date.now();\n',

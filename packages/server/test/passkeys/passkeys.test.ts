@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { clock } from '../../src/domain/clock.js';
-import { PASSKEY_CHALLENGE_TTL_MS } from '../../src/domain/tokens/tokens-policy.js';
+import { PASSKEY_CHALLENGE_TTL_MS } from '../../src/domain/tokens-policy.js';
 import type { Org } from '../../src/domain/types.js';
 import { FormBrowser, locationOf } from '../sign-in/support/browser.js';
 import {

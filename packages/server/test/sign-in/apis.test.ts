@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
-import { DEFAULT_CONSOLE_SCOPE } from '../../src/domain/tokens/console-scopes.js';
+import { DEFAULT_CONSOLE_SCOPE } from '../../src/domain/directory/console-scopes.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
 import { addTenantMember } from '../../src/storage/repos/users.js';
 import { startServer, type TestServer } from '../support/server.js';

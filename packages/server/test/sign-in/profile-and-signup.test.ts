@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { clock } from '../../src/domain/clock.js';
-import { PROFILE_KEY_TTL_MS } from '../../src/domain/tokens/tokens-policy.js';
+import { PROFILE_KEY_TTL_MS } from '../../src/domain/tokens-policy.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, locationOf, readForm, signInThroughPages } from './support/browser.js';
 import {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTenant, deleteTenant, updateTenant } from '../../src/domain/directory/tenants.js';
+import { deleteWebhook } from '../../src/domain/directory/webhooks.js';
 import type { Org } from '../../src/domain/types.js';
 import { SYSTEM } from '../../src/domain/types.js';
 import { matchesRoutingKey } from '../../src/domain/webhooks/routing-keys.js';
-import { deleteWebhook } from '../../src/domain/webhooks/webhooks.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { orgWithUser, subscribe } from './support/events.js';

@@ -1,10 +1,10 @@
 import { newEventId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { insertAuditEvent } from '../../storage/repos/audit.js';
+import type { AuditEntry, Verb } from '../audit-entry.js';
 import { clock } from '../clock.js';
 import type { Actor, User } from '../types.js';
 import { enqueueDeliveries } from '../webhooks/enqueue.js';
-import type { AuditEntry, Verb } from './entry.js';
 import { userSnapshot } from './snapshots.js';
 
 export type { AuditEntry, Verb };

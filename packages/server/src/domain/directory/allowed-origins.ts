@@ -1,6 +1,6 @@
 import { fail } from '../errors.js';
-import { isHttpsOrLoopbackHttp } from '../sign-in/redirect-uris.js';
 import type { Client } from '../types.js';
+import { isHttpsOrLoopbackHttp } from './redirect-uris.js';
 
 /** Most origins one client may list (as many as redirect URIs). */
 export const MAX_ALLOWED_ORIGINS = 20;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
-import { MAX_REDIRECT_URIS, redirectUriProblem } from '../sign-in/redirect-uris.js';
 import type { Client, GrantType, Org } from '../types.js';
+import { MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.js';
 
 /**
  * Client ID Metadata Documents (DESIGN §13, draft-ietf-oauth-client-id-metadata-document): on the

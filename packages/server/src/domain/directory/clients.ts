@@ -16,7 +16,7 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
-import { endClientSessions } from '../tokens/sessions.js';
+import { endClientSessions } from '../sessions/sessions.js';
 import type { Actor, Client, GrantType, Org, PublicKeySet } from '../types.js';
 import { checkAllowedOrigins } from './allowed-origins.js';
 import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client-jwks.js';

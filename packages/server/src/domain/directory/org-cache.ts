@@ -1,6 +1,6 @@
 import type { Db } from '../../storage/db.js';
 import { findConsoleOrg, findOrgBySlug } from '../../storage/repos/orgs.js';
-import type { CredentialCache } from '../tokens/credential-cache.js';
+import type { CredentialCache } from '../credential-cache.js';
 import type { Org } from '../types.js';
 import { CONSOLE_SLUG } from './orgs.js';
 

@@ -11,9 +11,9 @@ import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { checkSignUpPolicy } from '../sign-in/sign-up-policy.js';
+import { issuerOf } from '../issuers.js';
 import type { Actor, Org, SignUpPolicy } from '../types.js';
-import { issuerOf } from './issuers.js';
+import { checkSignUpPolicy } from './sign-up-policy.js';
 import { checkName } from './validate.js';
 
 /** What an org's settings page shows and changes. */

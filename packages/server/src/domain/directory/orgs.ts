@@ -9,9 +9,9 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail, RateLimitedError } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { issuerOf } from '../issuers.js';
 import { createOrgKeys, freshKeys, NEW_ORG_KEYS } from '../keys/keys.js';
 import { type Actor, type Org, type Role, SYSTEM, type User } from '../types.js';
-import { issuerOf } from './issuers.js';
 import { addMember, consoleUserById, prepareConsoleUser } from './members.js';
 import { checkName, checkSlug } from './validate.js';
 

@@ -6,7 +6,7 @@ import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { PROFILE_KEY_TTL_MS } from '../tokens/tokens-policy.js';
+import { PROFILE_KEY_TTL_MS } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import { checkName } from './validate.js';
 

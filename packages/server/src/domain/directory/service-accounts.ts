@@ -19,9 +19,9 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
-import { type ManagementScope, scopeList } from '../tokens/console-scopes.js';
 import type { Actor, Client, Org, PublicKeySet } from '../types.js';
 import { checkClientJwks } from './client-jwks.js';
+import { type ManagementScope, scopeList } from './console-scopes.js';
 import { checkName } from './validate.js';
 
 /**

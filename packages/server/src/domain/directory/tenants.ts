@@ -14,8 +14,8 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { newResourceId } from '../identifiers.js';
-import { isHttpsOrLoopbackHttp } from '../sign-in/redirect-uris.js';
 import type { Org, Tenant } from '../types.js';
+import { isHttpsOrLoopbackHttp } from './redirect-uris.js';
 import { checkName } from './validate.js';
 
 /** The Tenant record of the spec's "Client SDK record shapes". */

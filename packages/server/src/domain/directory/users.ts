@@ -19,7 +19,7 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
-import { endUserSessions } from '../tokens/sessions.js';
+import { endUserSessions } from '../sessions/sessions.js';
 import type { Actor, Org, Tenant, User } from '../types.js';
 import { checkEmail, checkName, checkPassword } from './validate.js';
 

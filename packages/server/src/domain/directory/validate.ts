@@ -1,5 +1,5 @@
 import { fail } from '../errors.js';
-import { redirectUriProblem } from '../sign-in/redirect-uris.js';
+import { redirectUriProblem } from './redirect-uris.js';
 
 /** Rules for values that come from people: one place, one message each. */
 

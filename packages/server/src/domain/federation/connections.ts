@@ -12,9 +12,9 @@ import {
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { issuerOf } from '../issuers.js';
 import { isLoopbackHost } from '../loopback.js';
 import type { Actor, Org } from '../types.js';
 import { requireDefaultRoles } from './default-roles.js';

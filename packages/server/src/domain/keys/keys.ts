@@ -7,7 +7,7 @@ import * as keys from '../../storage/repos/keys.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
-import { RETIRED_KEY_GRACE_MS } from '../tokens/tokens-policy.js';
+import { RETIRED_KEY_GRACE_MS } from '../tokens-policy.js';
 import type { Actor, Org } from '../types.js';
 
 /** The signer the key ring hands out (declared with the JWS code in crypto/jwt.ts). */

@@ -13,7 +13,7 @@ import { emailKey, findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
+import { issuerOf } from '../issuers.js';
 import type { Org, User } from '../types.js';
 
 export type { MailPurpose };

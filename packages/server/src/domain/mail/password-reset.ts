@@ -1,14 +1,11 @@
 import { hashPassword } from '../../crypto/passwords.js';
-import type { Db } from '../../storage/db.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { setPasswordHash } from '../../storage/repos/user-credentials.js';
 import { findUserByEmail } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { checkPassword } from '../directory/validate.js';
-import { ServiceError } from '../errors.js';
-import { endUserSessions } from '../tokens/sessions.js';
+import { auditPassword, passwordProblem } from '../directory/password-updates.js';
+import { endUserSessions } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
 import { markAddressVerified } from './address-verification.js';
 import { consumeMailLink, issueMailLink } from './mail-links.js';
@@ -31,35 +28,6 @@ export type ResetOutcome =
   | { ok: true; user: User; sessionsEnded: number }
   | { ok: false; reason: 'expired' }
   | { ok: false; reason: 'password'; detail: string };
-
-/** The new password's rule (the sign-up one), as words for the form; null when it passes. */
-export function passwordProblem(password: string): string | null {
-  try {
-    checkPassword(password);
-    return null;
-  } catch (error) {
-    if (error instanceof ServiceError) return error.detail ?? 'the password is not allowed';
-    throw error;
-  }
-}
-
-/** Records a password set by reset or change, without the password: `password.updated`. */
-export async function auditPassword(
-  trx: Db,
-  user: User,
-  method: 'reset' | 'change',
-  sessionsEnded: number,
-  now: number,
-) {
-  await recordAudit(trx, {
-    orgId: user.orgId,
-    entity: 'password',
-    verb: 'updated',
-    actor: { kind: 'user', id: user.id },
-    at: now,
-    data: { userId: user.id, method, sessionsEnded },
-  });
-}
 
 /**
  * Sets a new password through a reset link, once: the link is used, every session of the user

@@ -1,7 +1,7 @@
 import type { Db } from '../../storage/db.js';
 import { scopesPermittedToClient } from '../../storage/repos/client-permissions.js';
+import { scopeList } from '../directory/console-scopes.js';
 import { fail } from '../errors.js';
-import { scopeList } from '../tokens/console-scopes.js';
 import type { ApiResource, Client } from '../types.js';
 import type { TokenAudience } from './resource-tokens.js';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../storage/db.js';
 import { findApiResourcesByIdentifier } from '../../storage/repos/api-resources.js';
 import { scopesAllowedToUser } from '../../storage/repos/roles.js';
-import { scopeList } from '../tokens/console-scopes.js';
+import { scopeList } from '../directory/console-scopes.js';
 import type { ApiResource, Org, ResourceGrant } from '../types.js';
 
 /** A resource with the scopes granted for it (in the resource's own order). */

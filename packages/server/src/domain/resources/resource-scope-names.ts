@@ -1,5 +1,5 @@
-import { isManagementScope } from '../tokens/console-scopes.js';
-import { IDENTITY_SCOPES } from '../tokens/scopes.js';
+import { isManagementScope } from '../directory/console-scopes.js';
+import { IDENTITY_SCOPES } from '../directory/scopes.js';
 
 const SCOPE_NAME = /^[a-z0-9:._-]{1,64}$/;
 

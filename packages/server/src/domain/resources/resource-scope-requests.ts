@@ -1,8 +1,8 @@
 import { listApiResources } from '../../storage/repos/api-resources.js';
 import type { Deps } from '../context.js';
+import { isManagementScope, scopeList } from '../directory/console-scopes.js';
+import { IDENTITY_SCOPES } from '../directory/scopes.js';
 import { fail } from '../errors.js';
-import { isManagementScope, scopeList } from '../tokens/console-scopes.js';
-import { IDENTITY_SCOPES } from '../tokens/scopes.js';
 import type { ApiResource, Org } from '../types.js';
 
 /**

@@ -9,7 +9,7 @@ import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
-import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens/tokens-policy.js';
+import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens-policy.js';
 import type { AuthorizationRequest, Client, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
 import type { CheckedParams } from './authorize/parameters.js';

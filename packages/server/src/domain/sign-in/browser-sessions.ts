@@ -10,7 +10,6 @@ import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
-import type { Authentication } from '../tokens/authorization-codes.js';
 import {
   ACR_FEDERATED,
   ACR_MFA,
@@ -18,8 +17,9 @@ import {
   AMR_FEDERATED,
   AMR_PASSWORD,
   BROWSER_SESSION_TTL_MS,
-} from '../tokens/tokens-policy.js';
+} from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
+import type { Authentication } from './authorization-codes.js';
 import { orgRequiresMfa } from './second-factor.js';
 
 /**

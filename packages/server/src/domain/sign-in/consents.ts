@@ -2,7 +2,7 @@ import type { Db } from '../../storage/db.js';
 import { findConsent, upsertConsent } from '../../storage/repos/consents.js';
 import { recordAudit } from '../audit/audit.js';
 import { CONSOLE_CLIENT_ID } from '../directory/console-client.js';
-import { isManagementScope } from '../tokens/console-scopes.js';
+import { isManagementScope } from '../directory/console-scopes.js';
 import type { AuthorizationRequest, Client, Org } from '../types.js';
 import { promptsConsent } from './authorize/prompt.js';
 

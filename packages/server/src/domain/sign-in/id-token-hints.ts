@@ -1,10 +1,10 @@
 import { checkJwt } from '../../crypto/verify-jwt.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
 import { fail } from '../errors.js';
+import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
-import { BROWSER_SESSION_TTL_MS } from '../tokens/tokens-policy.js';
+import { BROWSER_SESSION_TTL_MS } from '../tokens-policy.js';
 import type { Org } from '../types.js';
 
 /**

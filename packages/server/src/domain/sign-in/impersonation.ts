@@ -7,20 +7,20 @@ import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
+import { findRedirectUri } from '../directory/redirect-uris.js';
 import { failApi } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
+import { issuerOf } from '../issuers.js';
 import {
   ACR_IMPERSONATION,
   IMPERSONATION_LINK_TTL_MS,
   IMPERSONATION_SESSION_TTL_MS,
-} from '../tokens/tokens-policy.js';
+} from '../tokens-policy.js';
 import type { Actor, Org, User } from '../types.js';
 import { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
 import { usesCodeFlow } from './authorize/client.js';
 import { pkceRequired } from './authorize/pkce.js';
 import type { SignInMethod } from './browser-sessions.js';
-import { findRedirectUri } from './redirect-uris.js';
 
 /** What an owner asks for (the management body, already shape-checked). */
 export interface ImpersonationRequest {

@@ -3,7 +3,7 @@ import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
-import { revokeSession } from '../tokens/sessions.js';
+import { revokeSession } from '../sessions/sessions.js';
 import type { Actor, Client, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
 import { readIdTokenHint } from './id-token-hints.js';

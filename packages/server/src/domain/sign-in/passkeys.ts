@@ -28,7 +28,7 @@ import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
+import { issuerOf } from '../issuers.js';
 import {
   ACR_MFA,
   AMR_HARDWARE_KEY,
@@ -36,7 +36,7 @@ import {
   AMR_USER_PRESENCE,
   MAX_PASSKEYS_PER_USER,
   PASSKEY_CHALLENGE_TTL_MS,
-} from '../tokens/tokens-policy.js';
+} from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import type { SignInMethod } from './browser-sessions.js';
 

@@ -6,8 +6,8 @@ import { deleteOtherBrowserSessions, setPasswordHash } from '../../storage/repos
 import { findPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { auditPassword, passwordProblem } from '../mail/password-reset.js';
-import { revokeSession } from '../tokens/sessions.js';
+import { auditPassword, passwordProblem } from '../directory/password-updates.js';
+import { revokeSession } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
 import { deviceOfUser } from './device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';

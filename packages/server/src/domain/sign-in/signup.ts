@@ -1,9 +1,9 @@
 import type { Deps } from '../context.js';
+import { signUpAllowed, signUpRefusal } from '../directory/sign-up-policy.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { checkEmail } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { type Org, SYSTEM, type User } from '../types.js';
-import { signUpAllowed, signUpRefusal } from './sign-up-policy.js';
 
 export interface SignUp {
   email: string;

@@ -3,7 +3,7 @@ import { checkJwt, type JWK, type JwtOutcome, unverifiedClaims } from '../../cry
 import { recordAssertionJti } from '../../storage/repos/client-assertion-jtis.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf, originOf } from '../directory/issuers.js';
+import { issuerOf, originOf } from '../issuers.js';
 import type { Client, Org } from '../types.js';
 
 /** RFC 7523 §2.2: the only `client_assertion_type` this service understands. */

@@ -6,8 +6,8 @@ import {
 } from '../../storage/repos/clients.js';
 import type { Deps } from '../context.js';
 import { isUrlClientId, metadataDocumentClient } from '../directory/client-metadata-documents.js';
-import { issuerOf } from '../directory/issuers.js';
 import { fail } from '../errors.js';
+import { issuerOf } from '../issuers.js';
 import type { Client, Org } from '../types.js';
 import { assertionClientId, verifyClientAssertion } from './client-assertions.js';
 

@@ -1,13 +1,13 @@
 import { accessTokenHash, signIdToken } from '../../crypto/id-token.js';
 import { findUserById } from '../../storage/repos/users.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
 import { fail } from '../errors.js';
+import { issuerOf } from '../issuers.js';
 import type { Signer } from '../keys/keys.js';
+import type { OAuthSession } from '../sessions/sessions.js';
+import { ID_TOKEN_TTL_S } from '../tokens-policy.js';
 import type { Org } from '../types.js';
 import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
-import type { OAuthSession } from './sessions.js';
-import { ID_TOKEN_TTL_S } from './tokens-policy.js';
 import type { TokenSet } from './user-tokens.js';
 
 /**

@@ -4,11 +4,11 @@ import { findClient } from '../../storage/repos/clients.js';
 import { findRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
+import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
+import { liveSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { verifyAccessToken } from './access-tokens.js';
-import { liveSession } from './sessions.js';
 
 /** RFC 7662 §2.2: what introspection answers; `active: false` and nothing else for a dead token. */
 export type Introspection = { active: false } | ({ active: true } & Record<string, unknown>);

@@ -2,11 +2,11 @@ import { signAccessToken } from '../../crypto/jwt.js';
 import { newId } from '../../crypto/random.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
+import { issuerOf } from '../issuers.js';
 import type { TokenAudience } from '../resources/resource-tokens.js';
+import { ACCESS_TOKEN_TTL_S } from '../tokens-policy.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
-import { ACCESS_TOKEN_TTL_S } from './tokens-policy.js';
 
 export interface IssuedToken {
   accessToken: string;

@@ -8,15 +8,15 @@ import {
 } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
+import { scopeList } from '../directory/console-scopes.js';
+import { withinScope } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
+import { currentTenant, liveSession, type OAuthSession, revokeSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
-import { scopeList } from './console-scopes.js';
 import { withIdToken } from './id-tokens.js';
 import { purgeExpiredRefreshTokens } from './refresh-token-purge.js';
-import { withinScope } from './scopes.js';
-import { currentTenant, liveSession, type OAuthSession, revokeSession } from './sessions.js';
 import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 /**

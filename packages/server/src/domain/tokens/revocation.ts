@@ -2,9 +2,9 @@ import { sha256 } from '../../crypto/random.js';
 import { findRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
+import { revokeSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { verifyAccessToken } from './access-tokens.js';
-import { revokeSession } from './sessions.js';
 
 /** The session a token belongs to, if the token was issued to this client. */
 async function sessionOfToken(deps: Deps, org: Org, client: Client, token: string): Promise<string | null> {

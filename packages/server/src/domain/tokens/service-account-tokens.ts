@@ -2,12 +2,12 @@ import { verifyJwt } from '../../crypto/verify-jwt.js';
 import { findServiceAccountRow } from '../../storage/repos/service-accounts.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
+import { scopeList } from '../directory/console-scopes.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
+import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
 import type { Client, Org } from '../types.js';
-import { scopeList } from './console-scopes.js';
 
 /**
  * The `scope` of a service account's client_credentials token (DESIGN §16), from the console

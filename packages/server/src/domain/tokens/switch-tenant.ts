@@ -3,10 +3,10 @@ import { findUserTenant } from '../../storage/repos/user-tenants.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import { liveSession, moveSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { verifyAccessToken } from './access-tokens.js';
 import { requireGrant } from './client-grants.js';
-import { liveSession, moveSession } from './sessions.js';
 import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 /** The grant type URN of the tenant switch (spec "Other endpoints"; configurable in the SDK only). */

@@ -3,15 +3,15 @@ import { newId, newSecret, sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { insertRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import type { Deps } from '../context.js';
-import { issuerOf } from '../directory/issuers.js';
+import { scopeList } from '../directory/console-scopes.js';
+import { IDENTITY_SCOPES } from '../directory/scopes.js';
+import { issuerOf } from '../issuers.js';
 import type { Signer } from '../keys/keys.js';
 import type { TokenAudience } from '../resources/resource-tokens.js';
+import type { OAuthSession } from '../sessions/sessions.js';
+import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_MS } from '../tokens-policy.js';
 import type { Client, Org } from '../types.js';
 import { mayUseGrant } from './client-grants.js';
-import { scopeList } from './console-scopes.js';
-import { IDENTITY_SCOPES } from './scopes.js';
-import type { OAuthSession } from './sessions.js';
-import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_MS } from './tokens-policy.js';
 
 /** What a grant hands back; the HTTP layer spells it as RFC 6749 §5.1 wants. */
 export interface TokenSet {

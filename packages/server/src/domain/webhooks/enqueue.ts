@@ -1,7 +1,7 @@
 import { newSortableId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { deleteDeliveriesOfWebhook, insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
-import type { AuditEntry } from '../audit/entry.js';
+import type { AuditEntry } from '../audit-entry.js';
 import { clock } from '../clock.js';
 import { eventBody } from './event-body.js';
 import { announceDeliveries } from './outbox-signal.js';

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../audit/entry.js';
+import type { AuditEntry } from '../audit-entry.js';
 
 /**
  * The JSON body of an event, built once when its deliveries are enqueued and sent byte for byte by

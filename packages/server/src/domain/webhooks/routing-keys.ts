@@ -1,4 +1,4 @@
-import type { Verb } from '../audit/audit.js';
+import type { Verb } from '../audit-entry.js';
 
 /** The verbs of routing keys (spec "Events"); a key is `<entity>.<verb>`. */
 export const VERBS: readonly Verb[] = ['created', 'updated', 'deleted', 'login'];

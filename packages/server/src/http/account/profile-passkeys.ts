@@ -10,7 +10,7 @@ import {
   removePasskey,
   startPasskeyRegistration,
 } from '../../domain/sign-in/passkeys.js';
-import { MAX_PASSKEYS_PER_USER } from '../../domain/tokens/tokens-policy.js';
+import { MAX_PASSKEYS_PER_USER } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { jsonBody } from '../management/api-input.js';
 import { noStore } from '../no-store.js';

@@ -3,7 +3,7 @@ import { clock } from '../../domain/clock.js';
 import { redeemProfileKey, requireUser, updateNames } from '../../domain/directory/profile.js';
 import { ServiceError } from '../../domain/errors.js';
 import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/second-factor.js';
-import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens/tokens-policy.js';
+import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
 import { LOGOUT_FORM, logoutBinding } from '../sign-in/logout.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canonicalOrigin, MAX_ALLOWED_ORIGINS, ORIGIN_RULE } from '../../domain/directory/allowed-origins.js';
 import { defaultGrantTypes, GRANT_TYPES, grantTypesProblem } from '../../domain/directory/clients.js';
-import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../domain/sign-in/redirect-uris.js';
+import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../domain/directory/redirect-uris.js';
 import { PAGE_FIELDS } from './api-schemas.js';
 
 /**

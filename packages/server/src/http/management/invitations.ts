@@ -7,7 +7,7 @@ import {
   listInvitations,
   requireInvitation,
   revokeInvitation,
-} from '../../domain/directory/invitations.js';
+} from '../../domain/teams/invitations.js';
 import { managementInput } from './api-input.js';
 
 import { endpoint } from './endpoint.js';

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
+import { grants, type ManagementScope } from '../../domain/directory/console-scopes.js';
 import {
   type MemberAnswer,
   requireBoundOrg,
@@ -7,7 +8,6 @@ import {
   requireOrgOwner,
 } from '../../domain/directory/org-access.js';
 import { fail } from '../../domain/errors.js';
-import { grants, type ManagementScope } from '../../domain/tokens/console-scopes.js';
 import { type ManagementPrincipal, verifyManagementToken } from '../../domain/tokens/management-principal.js';
 import type { Actor, Org } from '../../domain/types.js';
 import { authenticateBearerWith, REALM } from '../bearer.js';

@@ -4,7 +4,7 @@ import {
   DOMAIN_RULE,
   MAX_SIGN_UP_DOMAINS,
   SIGN_UP_POLICIES,
-} from '../../domain/sign-in/sign-up-policy.js';
+} from '../../domain/directory/sign-up-policy.js';
 import { OrganizationName } from './organizations-schemas.js';
 
 const SignUp = z

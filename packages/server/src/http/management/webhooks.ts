@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import { refuseLoopbackUrl } from '../../domain/webhooks/loopback-url.js';
 import {
   createWebhook as create,
   listWebhooks as list,
   deleteWebhook as remove,
   updateWebhook as update,
   type Webhook,
-} from '../../domain/webhooks/webhooks.js';
+} from '../../domain/directory/webhooks.js';
+import { refuseLoopbackUrl } from '../../domain/webhooks/loopback-url.js';
 import {
   CreatedWebhook,
   CreateWebhookBody,

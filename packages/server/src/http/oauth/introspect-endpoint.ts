@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { issuerOf } from '../../domain/directory/issuers.js';
 import { fail } from '../../domain/errors.js';
+import { issuerOf } from '../../domain/issuers.js';
 import { authenticateClient } from '../../domain/tokens/client-auth.js';
 import { introspectToken } from '../../domain/tokens/introspection.js';
 import { clientForm, oauthParams } from '../form.js';

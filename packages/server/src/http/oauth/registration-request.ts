@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { RegistrationMetadata } from '../../domain/directory/registration.js';
-import { fail } from '../../domain/errors.js';
 import {
   MAX_REDIRECT_URI_LENGTH,
   MAX_REDIRECT_URIS,
   redirectUriProblem,
-} from '../../domain/sign-in/redirect-uris.js';
+} from '../../domain/directory/redirect-uris.js';
+import type { RegistrationMetadata } from '../../domain/directory/registration.js';
+import { fail } from '../../domain/errors.js';
 
 const RedirectUri = z
   .string({ error: 'must be a string' })

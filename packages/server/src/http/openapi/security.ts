@@ -1,11 +1,11 @@
 import type { Config } from '../../config/config.js';
-import { SERVICE_ACCOUNT_SCOPES } from '../../domain/directory/service-accounts.js';
 import {
   DEFAULT_CONSOLE_SCOPE,
   FIRST_PARTY_ONLY_SCOPE,
   MANAGEMENT_SCOPES,
-} from '../../domain/tokens/console-scopes.js';
-import { SCOPES } from '../../domain/tokens/scopes.js';
+} from '../../domain/directory/console-scopes.js';
+import { SCOPES } from '../../domain/directory/scopes.js';
+import { SERVICE_ACCOUNT_SCOPES } from '../../domain/directory/service-accounts.js';
 import { REALM } from '../bearer.js';
 import { ApiError } from '../management/api-schemas.js';
 import type { Json } from './components.js';

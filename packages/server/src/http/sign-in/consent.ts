@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { scopeList } from '../../domain/directory/console-scopes.js';
+import { ownScopes } from '../../domain/directory/scopes.js';
 import { requestedIdentifiers } from '../../domain/resources/requested-resources.js';
 import { grantForUser } from '../../domain/resources/resource-grants.js';
+import { issueAuthorizationCode } from '../../domain/sign-in/authorization-codes.js';
 import { closeAuthorizationRequest } from '../../domain/sign-in/authorization-requests.js';
 import { authenticationOf } from '../../domain/sign-in/browser-sessions.js';
 import { signedInFor } from '../../domain/sign-in/next-step.js';
-import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
-import { scopeList } from '../../domain/tokens/console-scopes.js';
-import { ownScopes } from '../../domain/tokens/scopes.js';
 import {
   browserSessionOf,
   field,

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { issuerOf } from '../../domain/directory/issuers.js';
 import { fail } from '../../domain/errors.js';
+import { issuerOf } from '../../domain/issuers.js';
+import { issueAuthorizationCode } from '../../domain/sign-in/authorization-codes.js';
 import {
   closeAuthorizationRequest,
   loadAuthorizationRequest,
@@ -15,7 +16,6 @@ import {
 } from '../../domain/sign-in/authorize/response-mode.js';
 import { authenticationOf, type BrowserSession } from '../../domain/sign-in/browser-sessions.js';
 import { nextStepOf } from '../../domain/sign-in/next-step.js';
-import { issueAuthorizationCode } from '../../domain/tokens/authorization-codes.js';
 import type { Org } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
 import { sendFormPost } from './form-post.js';

@@ -5,8 +5,8 @@ import {
   acceptAsNewUser,
   type OpenedInvitation,
   openInvitation,
-} from '../../domain/directory/invitation-acceptance.js';
-import { INVITATION_PATH } from '../../domain/directory/invitations.js';
+} from '../../domain/teams/invitation-acceptance.js';
+import { INVITATION_PATH } from '../../domain/teams/invitations.js';
 import type { Org } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import {

@@ -9,12 +9,7 @@ import {
   userAwaitingSecondFactor,
   verifySecondFactor,
 } from '../../domain/sign-in/second-factor.js';
-import {
-  ACR_MFA,
-  AMR_OTP,
-  AMR_PASSWORD,
-  SECOND_FACTOR_PENDING_TTL_MS,
-} from '../../domain/tokens/tokens-policy.js';
+import { ACR_MFA, AMR_OTP, AMR_PASSWORD, SECOND_FACTOR_PENDING_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { formTargets, optionalRequest, requestParams } from './flow.js';

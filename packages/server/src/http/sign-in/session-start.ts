@@ -3,7 +3,7 @@ import { clock } from '../../domain/clock.js';
 import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { type SignInMethod, startBrowserSession } from '../../domain/sign-in/browser-sessions.js';
 import { DEVICE_COOKIE_TTL_MS, issueDeviceToken } from '../../domain/sign-in/device-cookies.js';
-import { BROWSER_SESSION_TTL_MS } from '../../domain/tokens/tokens-policy.js';
+import { BROWSER_SESSION_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
 import { nextStep, sendAnswer } from './flow.js';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
+import { signUpOffered, signUpRefusal } from '../../domain/directory/sign-up-policy.js';
 import { fail, ServiceError } from '../../domain/errors.js';
 import { mailVerification } from '../../domain/mail/address-verification.js';
 import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import { loginSucceeded, reserveLoginAttempt } from '../../domain/sign-in/login-throttle.js';
-import { signUpOffered, signUpRefusal } from '../../domain/sign-in/sign-up-policy.js';
 import { signUp } from '../../domain/sign-in/signup.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';

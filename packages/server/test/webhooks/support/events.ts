@@ -2,8 +2,8 @@ import type { Deps } from '../../../src/domain/context.js';
 import { createOrg } from '../../../src/domain/directory/orgs.js';
 import { createTenant } from '../../../src/domain/directory/tenants.js';
 import { insertUserWithTenant, prepareUser } from '../../../src/domain/directory/users.js';
+import { createWebhook } from '../../../src/domain/directory/webhooks.js';
 import { type Org, SYSTEM } from '../../../src/domain/types.js';
-import { createWebhook } from '../../../src/domain/webhooks/webhooks.js';
 
 export const OWNER_PASSWORD = 'owner password 1';
 

@@ -1,5 +1,5 @@
+import { requestedScope } from '../../directory/scopes.js';
 import { fail } from '../../errors.js';
-import { requestedScope } from '../../tokens/scopes.js';
 import type { AuthorizationRequest, Org } from '../../types.js';
 import { usesCodeFlow } from './client.js';
 import { parseMaxAge } from './max-age.js';

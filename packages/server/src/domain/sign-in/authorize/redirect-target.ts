@@ -1,7 +1,7 @@
 import type { Deps } from '../../context.js';
+import { findRedirectUri } from '../../directory/redirect-uris.js';
 import { fail } from '../../errors.js';
 import type { Client, Org } from '../../types.js';
-import { findRedirectUri } from '../redirect-uris.js';
 import { signInClient } from './client.js';
 
 /** Where errors may be sent: known only once the client and its redirect URI check out. */

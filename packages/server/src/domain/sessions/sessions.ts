@@ -12,8 +12,8 @@ import {
 import { findUserTenant, listUserTenants } from '../../storage/repos/user-tenants.js';
 import { recordAudit } from '../audit/audit.js';
 import { fail } from '../errors.js';
+import { OAUTH_SESSION_TTL_MS } from '../tokens-policy.js';
 import type { Actor, Org, ResourceGrant } from '../types.js';
-import { OAUTH_SESSION_TTL_MS } from './tokens-policy.js';
 
 /**
  * An OAuth session: one person signed in to one client, the `sid` of its access tokens. Every

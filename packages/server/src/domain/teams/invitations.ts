@@ -16,12 +16,12 @@ import { emailKey, findUserByEmail } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
+import { checkEmail } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { issuerOf } from '../issuers.js';
 import { invitationMail } from '../mail/messages.js';
 import type { Actor, Org, Role } from '../types.js';
-import { issuerOf } from './issuers.js';
-import { checkEmail } from './validate.js';
 
 /**
  * Invitations (DESIGN §16). An owner invites an address to be a user of the org (`user`, accepted

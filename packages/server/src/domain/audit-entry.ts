@@ -1,4 +1,4 @@
-import type { Actor } from '../types.js';
+import type { Actor } from './types.js';
 
 export type Verb = 'created' | 'updated' | 'deleted' | 'login';
 

@@ -1,5 +1,5 @@
-import type { Config } from '../../config/config.js';
-import type { Org } from '../types.js';
+import type { Config } from '../config/config.js';
+import type { Org } from './types.js';
 
 /** The console issuer is `${TESSERA_URL}/`; an org's is `${scheme}://${slug}.${issuerDomain}/` (DESIGN §4). */
 export function issuerOf(config: Config, org: Pick<Org, 'slug' | 'isConsole'>): string {

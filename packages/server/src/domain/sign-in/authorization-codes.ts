@@ -9,21 +9,21 @@ import {
 import { completeAuthorizationRequest } from '../../storage/repos/authorization-requests.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
+import { ownScopes } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
 import { requestedIdentifiers } from '../resources/requested-resources.js';
 import { grantForUser, storedGrant } from '../resources/resource-grants.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
-import type { PendingAuthorization } from '../sign-in/authorization-requests.js';
-import { verifierProblem } from '../sign-in/authorize/pkce.js';
-import { recordConsent } from '../sign-in/consents.js';
+import { liveSession, openSession, revokeSession } from '../sessions/sessions.js';
+import { requireGrant } from '../tokens/client-grants.js';
+import { withIdToken } from '../tokens/id-tokens.js';
+import { addRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.js';
+import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
 import type { Client, Org } from '../types.js';
-import { requireGrant } from './client-grants.js';
-import { withIdToken } from './id-tokens.js';
-import { ownScopes } from './scopes.js';
-import { liveSession, openSession, revokeSession } from './sessions.js';
-import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from './tokens-policy.js';
-import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
+import type { PendingAuthorization } from './authorization-requests.js';
+import { verifierProblem } from './authorize/pkce.js';
+import { recordConsent } from './consents.js';
 
 export interface Authentication {
   userId: string;

@@ -14,13 +14,13 @@ import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
+import { addMember } from '../directory/members.js';
+import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { fail, ServiceError } from '../errors.js';
 import { markAddressVerified } from '../mail/address-verification.js';
 import { checkPassword } from '../sign-in/password-login.js';
 import { type Org, SYSTEM, type User } from '../types.js';
 import { invitationSnapshot, rolesOf, stateOf, toInvitation } from './invitations.js';
-import { addMember } from './members.js';
-import { insertUserWithTenant, prepareUser } from './users.js';
 
 /**
  * Accepting an invitation (DESIGN §16), in at most two steps on the hosted pages of `host` (the

@@ -1,4 +1,4 @@
-import { clock } from '../clock.js';
+import { clock } from './clock.js';
 
 /**
  * How long a node may keep what it read about a client (the row, its secret hash, its org's active

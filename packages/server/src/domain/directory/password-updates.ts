@@ -1,0 +1,36 @@
+import type { Db } from '../../storage/db.js';
+import { recordAudit } from '../audit/audit.js';
+import { ServiceError } from '../errors.js';
+import type { User } from '../types.js';
+import { checkPassword } from './validate.js';
+
+/** A password set anew, by a reset link (mail) or on the profile page (sign-in): its rule and its audit. */
+
+/** The new password's rule (the sign-up one), as words for the form; null when it passes. */
+export function passwordProblem(password: string): string | null {
+  try {
+    checkPassword(password);
+    return null;
+  } catch (error) {
+    if (error instanceof ServiceError) return error.detail ?? 'the password is not allowed';
+    throw error;
+  }
+}
+
+/** Records a password set by reset or change, without the password: `password.updated`. */
+export async function auditPassword(
+  trx: Db,
+  user: User,
+  method: 'reset' | 'change',
+  sessionsEnded: number,
+  now: number,
+) {
+  await recordAudit(trx, {
+    orgId: user.orgId,
+    entity: 'password',
+    verb: 'updated',
+    actor: { kind: 'user', id: user.id },
+    at: now,
+    data: { userId: user.id, method, sessionsEnded },
+  });
+}
