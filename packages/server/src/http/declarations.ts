@@ -1,3 +1,6 @@
+import { ACCOUNT_ENDPOINTS } from './account/account.js';
+import { organizationMembership } from './account/organization-membership.js';
+import { TENANT_ENDPOINTS } from './account/tenants.js';
 import { CLIENT_PERMISSION_ENDPOINTS } from './management/client-permissions.js';
 import { CLIENT_ENDPOINTS } from './management/clients.js';
 import { CONNECTION_ENDPOINTS } from './management/connections.js';
@@ -23,12 +26,15 @@ import type { Operation } from './openapi/operation.js';
 /**
  * Every HTTP operation of the API, in the order /openapi.json lists them. An endpoint (declared
  * with its handler, http/management/endpoint.ts) is registered from this list and nowhere else;
- * the other operations (OAuth, the user APIs) are documented here and registered by hand, and a
- * test checks them against the routes that exist.
+ * the other operations (OAuth, health, metrics, this document) are documented here and registered
+ * by hand, and a test checks them against the routes that exist.
  */
 export const OPERATIONS: readonly Operation[] = [
   ...OAUTH_OPERATIONS,
   ...API_OPERATIONS,
+  ...ACCOUNT_ENDPOINTS,
+  ...TENANT_ENDPOINTS,
+  organizationMembership,
   createWebhook,
   listWebhooks,
   deleteWebhook,

@@ -12,7 +12,10 @@ import { startServer, type TestServer } from '../support/server.js';
 const MANAGEMENT = /^\/organizations(\/|$)/;
 
 /** Management operations still registered by hand (each listed until converted to a declaration). */
-const BY_HAND = ['GET /organizations/:org'];
+const BY_HAND: string[] = [];
+
+/** The signed-in person's APIs (user tokens): declared with their handlers too. */
+const ACCOUNT = /^\/(users\/me|profile\/session|tenants)(\/|$)/;
 
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
@@ -52,6 +55,19 @@ describe('management routes and their declarations', () => {
       assert.equal(route.declared, op !== undefined && isEndpoint(op), key(route.method, route.url));
     }
     assert.equal(routes.filter((r) => r.declared).length, ENDPOINTS.length);
+  });
+
+  test("the signed-in person's API routes are each registered from a declaration with its handler", () => {
+    const routes = routesOf(app).filter((r) => ACCOUNT.test(r.url) && r.method !== 'HEAD');
+    assert.deepEqual(routes.map((r) => key(r.method, r.url)).sort(), [
+      'DELETE /tenants/:id',
+      'GET /tenants',
+      'GET /users/me',
+      'PATCH /tenants/:id',
+      'POST /profile/session',
+      'POST /tenants',
+    ]);
+    for (const route of routes) assert.equal(route.declared, true, key(route.method, route.url));
   });
 
   test('the management operations not yet declared with their handler are exactly the listed ones', () => {

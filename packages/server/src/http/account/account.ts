@@ -1,22 +1,43 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/context.js';
 import { createProfileKey, requireUser, userRecord } from '../../domain/directory/profile.js';
-import { authenticateBearer } from '../bearer.js';
+import { endpoint } from '../management/endpoint.js';
+import { noToken as unauthorized } from '../management/responses.js';
+import { ProfileSession, UserRecord } from '../openapi/described-schemas.js';
 
 /**
  * The signed-in person's own record: GET /users/me and POST /profile/session. Both take user
  * tokens and console tokens alike: they are about the person, not a tenant.
  */
-export function accountRoutes(app: FastifyInstance, deps: Deps) {
-  app.get('/users/me', async (request, reply) => {
-    const { access } = await authenticateBearer(deps, request, ['user', 'console']);
-    reply.header('cache-control', 'no-store');
-    return userRecord(await requireUser(deps, access.userId));
-  });
-
-  app.post('/profile/session', async (request, reply) => {
-    const { org, access } = await authenticateBearer(deps, request, ['user', 'console']);
-    const key = await createProfileKey(deps, org, access.userId);
-    return reply.code(201).header('cache-control', 'no-store').send({ key });
-  });
-}
+export const ACCOUNT_ENDPOINTS = [
+  endpoint(
+    {
+      method: 'get',
+      path: '/users/me',
+      operationId: 'me',
+      summary: 'The signed-in user’s record',
+      tag: 'account',
+      hosts: 'every',
+      auth: 'user-or-console',
+      responses: { 200: { description: 'the User record', schema: UserRecord }, 401: unauthorized },
+    },
+    async ({ deps, reply, caller }) => {
+      reply.header('cache-control', 'no-store');
+      return userRecord(await requireUser(deps, caller.access.userId));
+    },
+  ),
+  endpoint(
+    {
+      method: 'post',
+      path: '/profile/session',
+      operationId: 'profileSession',
+      summary: 'A short-lived key that opens the hosted profile page',
+      tag: 'account',
+      hosts: 'every',
+      auth: 'user-or-console',
+      responses: { 201: { description: 'the key', schema: ProfileSession }, 401: unauthorized },
+    },
+    async ({ deps, reply, caller }) => {
+      const key = await createProfileKey(deps, caller.org, caller.access.userId);
+      return reply.code(201).header('cache-control', 'no-store').send({ key });
+    },
+  ),
+];

@@ -1,16 +1,33 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/context.js';
 import { membershipOf } from '../../domain/directory/org-membership.js';
-import { consoleCaller } from '../management/owner-caller.js';
+import { endpoint } from '../management/endpoint.js';
+import { apiError as error, noToken as unauthorized } from '../management/responses.js';
+import { OrganizationMembership } from '../openapi/described-schemas.js';
 
 /**
  * GET /organizations/{slug} on the console host: the caller's membership of that org as
  * `{id, slug, role}`, 404 when not a member. Console tokens with `org:read` only.
  */
-export function organizationMembershipRoutes(app: FastifyInstance, deps: Deps) {
-  app.get<{ Params: { org: string } }>('/organizations/:org', async (request, reply) => {
-    const { consoleUserId } = await consoleCaller(deps, request, 'org:read');
+export const organizationMembership = endpoint(
+  {
+    method: 'get',
+    path: '/organizations/:org',
+    operationId: 'organizationMembership',
+    summary: 'The caller’s membership of an org',
+    tag: 'management',
+    hosts: 'console',
+    auth: 'console',
+    who: 'console user',
+    people: true,
+    scope: 'org:read',
+    params: { org: 'the org slug (or `org_…` id)' },
+    responses: {
+      200: { description: 'the Organization record', schema: OrganizationMembership },
+      401: unauthorized,
+      404: error('`not_found`: not a member, or no such org'),
+    },
+  },
+  async ({ deps, reply, caller, params }) => {
     reply.header('cache-control', 'no-store');
-    return membershipOf(deps, consoleUserId, request.params.org);
-  });
-}
+    return membershipOf(deps, caller.consoleUserId, params.org);
+  },
+);

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Deps } from '../../domain/context.js';
 import { createTenant, deleteTenant, listTenants, updateTenant } from '../../domain/directory/tenants.js';
-import { authenticateBearer } from '../bearer.js';
-import { jsonBody } from '../management/api-input.js';
+import { endpoint } from '../management/endpoint.js';
+import { apiError as error, noToken as unauthorized } from '../management/responses.js';
+import { TenantRecord, TenantRecordList } from '../openapi/described-schemas.js';
 
 export const CreateTenant = z.strictObject({ name: z.string() });
 export const UpdateTenant = z.strictObject({
@@ -12,28 +11,85 @@ export const UpdateTenant = z.strictObject({
 });
 
 /** The caller's tenants (user tokens): list, create, rename or re-logo, delete. */
-export function tenantRoutes(app: FastifyInstance, deps: Deps) {
-  app.get('/tenants', async (request, reply) => {
-    const { access } = await authenticateBearer(deps, request, ['user']);
-    reply.header('cache-control', 'no-store');
-    return listTenants(deps, access.userId);
-  });
-
-  app.post('/tenants', async (request, reply) => {
-    const { org, access } = await authenticateBearer(deps, request, ['user']);
-    const { name } = jsonBody('invalid_body', CreateTenant, request.body);
-    return reply.code(201).send(await createTenant(deps, org, access.userId, name));
-  });
-
-  app.patch<{ Params: { id: string } }>('/tenants/:id', async (request) => {
-    const { org, access } = await authenticateBearer(deps, request, ['user']);
-    const input = jsonBody('invalid_body', UpdateTenant, request.body);
-    return updateTenant(deps, org, access.userId, request.params.id, input);
-  });
-
-  app.delete<{ Params: { id: string } }>('/tenants/:id', async (request, reply) => {
-    const { org, access } = await authenticateBearer(deps, request, ['user']);
-    await deleteTenant(deps, org, access.userId, request.params.id);
-    return reply.code(204).send();
-  });
-}
+export const TENANT_ENDPOINTS = [
+  endpoint(
+    {
+      method: 'get',
+      path: '/tenants',
+      operationId: 'listTenants',
+      summary: 'The user’s tenants',
+      tag: 'tenants',
+      hosts: 'every',
+      auth: 'user',
+      responses: { 200: { description: 'Tenant records', schema: TenantRecordList }, 401: unauthorized },
+    },
+    async ({ deps, reply, caller }) => {
+      reply.header('cache-control', 'no-store');
+      return listTenants(deps, caller.access.userId);
+    },
+  ),
+  endpoint(
+    {
+      method: 'post',
+      path: '/tenants',
+      operationId: 'createTenant',
+      summary: 'Create a tenant the user owns',
+      tag: 'tenants',
+      hosts: 'every',
+      auth: 'user',
+      body: { contentType: 'application/json', schema: CreateTenant, errors: 'invalid_body' },
+      responses: {
+        201: { description: 'the new tenant', schema: TenantRecord },
+        400: error('`invalid_body`'),
+        401: unauthorized,
+      },
+    },
+    async ({ deps, reply, caller, body }) =>
+      reply.code(201).send(await createTenant(deps, caller.org, caller.access.userId, body.name)),
+  ),
+  endpoint(
+    {
+      method: 'patch',
+      path: '/tenants/:id',
+      operationId: 'updateTenant',
+      summary: 'Rename a tenant or change its logo (owners)',
+      tag: 'tenants',
+      hosts: 'every',
+      auth: 'user',
+      params: { id: 'the tenant id (`tnt_…`)' },
+      body: { contentType: 'application/json', schema: UpdateTenant, errors: 'invalid_body' },
+      responses: {
+        200: { description: 'the tenant', schema: TenantRecord },
+        400: error('`invalid_body`'),
+        401: unauthorized,
+        403: error('`forbidden`: not an owner of the tenant'),
+        404: error('`not_found`: not a tenant of the user'),
+      },
+    },
+    async ({ deps, caller, params, body }) =>
+      updateTenant(deps, caller.org, caller.access.userId, params.id, body),
+  ),
+  endpoint(
+    {
+      method: 'delete',
+      path: '/tenants/:id',
+      operationId: 'deleteTenant',
+      summary: 'Delete a tenant (owners; never a user’s last)',
+      tag: 'tenants',
+      hosts: 'every',
+      auth: 'user',
+      params: { id: 'the tenant id (`tnt_…`)' },
+      responses: {
+        204: { description: 'deleted' },
+        401: unauthorized,
+        403: error('`forbidden`: not an owner of the tenant'),
+        404: error('`not_found`: not a tenant of the user'),
+        409: error('`conflict`: a member would be left without a tenant'),
+      },
+    },
+    async ({ deps, reply, caller, params }) => {
+      await deleteTenant(deps, caller.org, caller.access.userId, params.id);
+      return reply.code(204).send();
+    },
+  ),
+];

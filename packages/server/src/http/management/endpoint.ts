@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
 import type { ManagementScope } from '../../domain/directory/console-scopes.js';
+import type { BearerCaller } from '../bearer.js';
 import type { Operation } from '../openapi/operation.js';
 import type { ConsoleCaller, OrgCaller, OwnerCaller } from './owner-caller.js';
 
@@ -18,25 +19,42 @@ export type Who = 'owners' | 'owners, members 404' | 'members' | 'console user';
 /** The error code a body failing its schema gets: the management API's, or the user APIs'. */
 export type BodyErrors = 'invalid_request' | 'invalid_body';
 
-/** What an endpoint declares beside the documented operation. */
-export interface EndpointShape extends Operation {
+/** A JSON body as an endpoint declares it. */
+export interface DeclaredBody {
+  contentType: 'application/json';
+  schema: z.ZodType;
+  errors: BodyErrors;
+  /** A refusal in the operation's own words, run on the raw body before the schema. */
+  precheck?: (raw: unknown) => void;
+}
+
+/** What a management endpoint declares beside the documented operation: console tokens, a scope, who. */
+export interface ManagementShape extends Operation {
   auth: 'console';
   scope: ManagementScope;
   who: Who;
-  body?: {
-    contentType: 'application/json';
-    schema: z.ZodType;
-    errors: BodyErrors;
-    /** A refusal in the operation's own words, run on the raw body before the schema. */
-    precheck?: (raw: unknown) => void;
-  };
+  body?: DeclaredBody;
 }
 
-type CallerOf<D> = D extends { who: 'console user' }
-  ? ConsoleCaller
-  : D extends { people: true }
-    ? OwnerCaller
-    : OrgCaller;
+/**
+ * What an endpoint of the signed-in person declares (http/account/): the user tokens it takes
+ * (`user`, or `user-or-console` for what is about the person rather than a tenant).
+ */
+export interface AccountShape extends Operation {
+  auth: 'user' | 'user-or-console';
+  body?: DeclaredBody;
+}
+
+/** What an endpoint declares beside the documented operation. */
+export type EndpointShape = ManagementShape | AccountShape;
+
+type CallerOf<D> = D extends { auth: 'user' | 'user-or-console' }
+  ? BearerCaller
+  : D extends { who: 'console user' }
+    ? ConsoleCaller
+    : D extends { people: true }
+      ? OwnerCaller
+      : OrgCaller;
 type ParamsOf<D> = D extends { params: infer P } ? { [K in keyof P]: string } : Record<never, string>;
 type BodyOf<D> = D extends { body: { schema: infer S extends z.ZodType } } ? z.output<S> : undefined;
 type QueryOf<D> = D extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
@@ -58,9 +76,9 @@ export interface Call<D> {
 }
 
 /** One HTTP operation, declared once: the route is registered from it and the document built from it. */
-export interface Endpoint extends EndpointShape {
+export type Endpoint = EndpointShape & {
   handle(call: Call<EndpointShape>): Promise<unknown>;
-}
+};
 
 /**
  * Declares an endpoint: its operation (method, path, scope, who, error family, schemas, documented

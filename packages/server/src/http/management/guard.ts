@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
+import { authenticateBearer, type BearerCaller } from '../bearer.js';
 import type { EndpointShape } from './endpoint.js';
 import {
   type ConsoleCaller,
@@ -11,14 +12,19 @@ import {
 } from './owner-caller.js';
 
 /**
- * The one guard of every declared management operation: the caller, from the declaration's `who`,
- * `scope` and `people` (http/management/owner-caller.ts says what each refusal is).
+ * The one guard of every declared operation: for the signed-in person's endpoints, a user token
+ * (or a console token too) through the one bearer step (http/bearer.ts); for management ones, the
+ * caller from the declaration's `who`, `scope` and `people` (http/management/owner-caller.ts says
+ * what each refusal is).
  */
 export function guard(
   deps: Deps,
   request: FastifyRequest,
   op: EndpointShape,
-): Promise<ConsoleCaller | OrgCaller> {
+): Promise<BearerCaller | ConsoleCaller | OrgCaller> {
+  if (op.auth !== 'console') {
+    return authenticateBearer(deps, request, op.auth === 'user' ? ['user'] : ['user', 'console']);
+  }
   const orgRequest = request as FastifyRequest<{ Params: { org: string } }>;
   switch (op.who) {
     case 'console user':
@@ -40,6 +46,7 @@ export function guard(
  * route does not do.
  */
 export function checkGuard(op: EndpointShape): void {
+  if (op.auth !== 'console') return;
   const where = `${op.method.toUpperCase()} ${op.path}`;
   if (op.who === 'console user' && op.people !== true) {
     throw new TypeError(

@@ -22,3 +22,5 @@ export const pagedList = (description: string, schema: ResponseSpec['schema']): 
   schema,
   headers: { link: 'RFC 8288 relations first, prev, next, last (absent when every entry fits on one page)' },
 });
+/** The refusal of the signed-in person's operations (user or console tokens). */
+export const noToken = apiError('`unauthorized`: no valid token (`WWW-Authenticate: Bearer`)');

@@ -1,21 +1,11 @@
-import { CreateTenant, UpdateTenant } from '../account/tenants.js';
-import { ApiError } from '../management/api-schemas.js';
-import {
-  Health,
-  OpenApiDocument,
-  OrganizationMembership,
-  ProfileSession,
-  Readiness,
-  TenantRecord,
-  TenantRecordList,
-  UserRecord,
-} from './described-schemas.js';
-import type { Operation, ResponseSpec } from './operation.js';
+import { Health, OpenApiDocument, Readiness } from './described-schemas.js';
+import type { Operation } from './operation.js';
 
-const error = (description: string): ResponseSpec => ({ description, schema: ApiError });
-const unauthorized = error('`unauthorized`: no valid token (`WWW-Authenticate: Bearer`)');
-
-/** The signed-in person's APIs (SDK calls), health and this document. */
+/**
+ * Health, readiness, metrics and this document: documented here, registered by hand
+ * (http/operations/, http/openapi/route.ts). The signed-in person's APIs are declared with their
+ * handlers in http/account/.
+ */
 export const API_OPERATIONS: Operation[] = [
   {
     method: 'get',
@@ -62,102 +52,5 @@ export const API_OPERATIONS: Operation[] = [
     hosts: 'every',
     auth: 'none',
     responses: { 200: { description: 'OpenAPI 3.1', schema: OpenApiDocument } },
-  },
-  {
-    method: 'get',
-    path: '/users/me',
-    operationId: 'me',
-    summary: 'The signed-in user’s record',
-    tag: 'account',
-    hosts: 'every',
-    auth: 'user-or-console',
-    responses: { 200: { description: 'the User record', schema: UserRecord }, 401: unauthorized },
-  },
-  {
-    method: 'post',
-    path: '/profile/session',
-    operationId: 'profileSession',
-    summary: 'A short-lived key that opens the hosted profile page',
-    tag: 'account',
-    hosts: 'every',
-    auth: 'user-or-console',
-    responses: { 201: { description: 'the key', schema: ProfileSession }, 401: unauthorized },
-  },
-  {
-    method: 'get',
-    path: '/tenants',
-    operationId: 'listTenants',
-    summary: 'The user’s tenants',
-    tag: 'tenants',
-    hosts: 'every',
-    auth: 'user',
-    responses: { 200: { description: 'Tenant records', schema: TenantRecordList }, 401: unauthorized },
-  },
-  {
-    method: 'post',
-    path: '/tenants',
-    operationId: 'createTenant',
-    summary: 'Create a tenant the user owns',
-    tag: 'tenants',
-    hosts: 'every',
-    auth: 'user',
-    body: { contentType: 'application/json', schema: CreateTenant },
-    responses: {
-      201: { description: 'the new tenant', schema: TenantRecord },
-      400: error('`invalid_body`'),
-      401: unauthorized,
-    },
-  },
-  {
-    method: 'patch',
-    path: '/tenants/:id',
-    operationId: 'updateTenant',
-    summary: 'Rename a tenant or change its logo (owners)',
-    tag: 'tenants',
-    hosts: 'every',
-    auth: 'user',
-    params: { id: 'the tenant id (`tnt_…`)' },
-    body: { contentType: 'application/json', schema: UpdateTenant },
-    responses: {
-      200: { description: 'the tenant', schema: TenantRecord },
-      400: error('`invalid_body`'),
-      401: unauthorized,
-      403: error('`forbidden`: not an owner of the tenant'),
-      404: error('`not_found`: not a tenant of the user'),
-    },
-  },
-  {
-    method: 'delete',
-    path: '/tenants/:id',
-    operationId: 'deleteTenant',
-    summary: 'Delete a tenant (owners; never a user’s last)',
-    tag: 'tenants',
-    hosts: 'every',
-    auth: 'user',
-    params: { id: 'the tenant id (`tnt_…`)' },
-    responses: {
-      204: { description: 'deleted' },
-      401: unauthorized,
-      403: error('`forbidden`: not an owner of the tenant'),
-      404: error('`not_found`: not a tenant of the user'),
-      409: error('`conflict`: a member would be left without a tenant'),
-    },
-  },
-  {
-    method: 'get',
-    path: '/organizations/:org',
-    operationId: 'organizationMembership',
-    summary: 'The caller’s membership of an org',
-    tag: 'management',
-    hosts: 'console',
-    auth: 'console',
-    people: true,
-    scope: 'org:read',
-    params: { org: 'the org slug (or `org_…` id)' },
-    responses: {
-      200: { description: 'the Organization record', schema: OrganizationMembership },
-      401: unauthorized,
-      404: error('`not_found`: not a member, or no such org'),
-    },
   },
 ];

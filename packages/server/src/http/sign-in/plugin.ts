@@ -1,13 +1,10 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { accountRoutes } from '../account/account.js';
-import { organizationMembershipRoutes } from '../account/organization-membership.js';
 import { profilePages } from '../account/profile.js';
 import { profileCredentialsPages } from '../account/profile-credentials.js';
 import { profilePasskeyPages } from '../account/profile-passkeys.js';
 import { profileSecondFactorPages } from '../account/profile-second-factor.js';
-import { tenantRoutes } from '../account/tenants.js';
 import { introspectEndpoint } from '../oauth/introspect-endpoint.js';
 import { revokeEndpoint } from '../oauth/revoke-endpoint.js';
 import { userinfoEndpoint } from '../oauth/userinfo-endpoint.js';
@@ -61,8 +58,5 @@ export function signInRoutes(app: FastifyInstance, deps: Deps) {
     revokeEndpoint(scope, deps);
     introspectEndpoint(scope, deps);
     userinfoEndpoint(scope, deps);
-    accountRoutes(scope, deps);
-    tenantRoutes(scope, deps);
-    organizationMembershipRoutes(scope, deps);
   });
 }
