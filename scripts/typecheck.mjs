@@ -1,4 +1,5 @@
 // Type-checks every TypeScript project of the workspace: each tsconfig.json under packages/ and bench/.
+// The console's API types are generated first (packages/console/scripts/api-types.mjs).
 // Usage: npm run typecheck
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -14,6 +15,16 @@ function walk(dir, out) {
     else if (name === 'tsconfig.json') out.push(relative(root, dir));
   }
   return out;
+}
+
+// The console's API types are generated from the server's OpenAPI document, not kept in git.
+const generated = spawnSync(process.execPath, [join(root, 'packages/console/scripts/api-types.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (generated.status !== 0) {
+  console.log('FAILED  packages/console/scripts/api-types.mjs');
+  process.exit(1);
 }
 
 const projects = ['packages', 'bench'].flatMap((d) => walk(join(root, d), [])).sort();

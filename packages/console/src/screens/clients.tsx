@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { del, get, orgPath, patch, post } from '../api/client.js';
-import type { Client, CreatedClient, GrantType } from '../api/types.js';
+import type { Client, CreateClientBody, CreatedClient, GrantType, UpdateClientBody } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CheckboxField, Form, LinesField, linesOf, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
@@ -13,19 +13,13 @@ import { navigate, orgHref, useLocation } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { ClientPermissions } from './client-permissions.js';
 
-const GRANTS: readonly [GrantType, string][] = [
-  ['authorization_code', 'people sign in through the browser'],
-  ['refresh_token', 'sessions renew without signing in again'],
-  ['client_credentials', 'the app calls APIs as itself (confidential clients only)'],
-];
-
-/** What the API gives a new client whose grant types are left out (domain/directory/clients.ts). */
-function defaultGrants(type: Client['type'], hasRedirectUris: boolean): GrantType[] {
-  if (type === 'public') return ['authorization_code', 'refresh_token'];
-  return hasRedirectUris
-    ? ['client_credentials', 'authorization_code', 'refresh_token']
-    : ['client_credentials'];
-}
+/** Each grant type the API knows, in a few words: a type the document adds fails the typecheck here. */
+const GRANT_MEANINGS: Record<GrantType, string> = {
+  authorization_code: 'people sign in through the browser',
+  refresh_token: 'sessions renew without signing in again',
+  client_credentials: 'the app calls APIs as itself (confidential clients only)',
+};
+const GRANTS = Object.entries(GRANT_MEANINGS) as [GrantType, string][];
 
 const REDIRECT_HINT = 'One per line: https, or http on localhost, 127.0.0.1 or [::1]; no fragment.';
 const POST_LOGOUT_HINT = 'One per line, where sign-out may return to; same rules as redirect URIs.';
@@ -34,9 +28,10 @@ const ORIGINS_HINT =
 
 /**
  * A secret (or just the news) of a client this tab created a moment ago, for its page to show
- * once: kept in memory only, taken when read, so a reload no longer has it.
+ * once: kept in memory only, taken when read, so a reload no longer has it. `chosen`: the grant
+ * types the API gave it when the form left them to the API.
  */
-const justCreated = new Map<string, { secret?: string }>();
+const justCreated = new Map<string, { secret?: string; chosen?: GrantType[] }>();
 /** A line for the list to announce once (a client just deleted). */
 let listNews: string | null = null;
 
@@ -227,13 +222,12 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
   const [redirects, setRedirects] = useState('');
   const [postLogout, setPostLogout] = useState('');
   const [origins, setOrigins] = useState('');
-  /** The grant types once the owner changes them; null while the API's defaults apply. */
-  const [grants, setGrants] = useState<GrantType[] | null>(null);
+  /** The grant types the owner checked; none: the API chooses them (its answer shows which). */
+  const [grants, setGrants] = useState<GrantType[]>([]);
   const [firstParty, setFirstParty] = useState(true);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const redirectUris = linesOf(redirects);
-  const shownGrants = grants ?? defaultGrants(type, redirectUris.length > 0);
   return (
     <>
       <p class="crumbs">
@@ -248,16 +242,20 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
             setBusy(true);
             setError(null);
             try {
-              const { data } = await post<CreatedClient>(orgPath(org.slug, 'clients'), {
+              const body: CreateClientBody = {
                 client_name: name,
                 type,
                 redirect_uris: redirectUris,
                 post_logout_redirect_uris: linesOf(postLogout),
                 ...(linesOf(origins).length > 0 ? { allowed_origins: linesOf(origins) } : {}),
-                ...(grants ? { grant_types: grants } : {}),
+                ...(grants.length > 0 ? { grant_types: grants } : {}),
                 first_party: firstParty,
+              };
+              const { data } = await post<CreatedClient>(orgPath(org.slug, 'clients'), body);
+              justCreated.set(data.client_id, {
+                ...(data.client_secret ? { secret: data.client_secret } : {}),
+                ...(grants.length > 0 ? {} : { chosen: data.grant_types }),
               });
-              justCreated.set(data.client_id, data.client_secret ? { secret: data.client_secret } : {});
               navigate(orgHref(org.slug, 'clients', data.client_id), { replace: true });
             } catch (e) {
               setError(e);
@@ -304,17 +302,17 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
             hint={ORIGINS_HINT}
           />
           <GrantTypesField
-            value={shownGrants}
+            value={grants}
             onChange={setGrants}
             hint={
-              grants
+              grants.length > 0
                 ? 'You chose these grant types; they are sent as checked.'
-                : 'Left as they are, the defaults apply: a public client gets authorization_code and refresh_token; a confidential one gets client_credentials, plus authorization_code and refresh_token when it has redirect URIs. Both need a redirect URI for authorization_code.'
+                : 'Left unchecked, Tessera gives the client its default grant types for its type and redirect URIs, and its page shows which. authorization_code needs a redirect URI.'
             }
           />
-          {grants ? (
+          {grants.length > 0 ? (
             <div>
-              <button type="button" class="link" onClick={() => setGrants(null)}>
+              <button type="button" class="link" onClick={() => setGrants([])}>
                 Use the default grant types
               </button>
             </div>
@@ -399,6 +397,7 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
         <Done>
           Client created.
           {fresh.secret ? '' : ' It is a public client: it has no secret and signs in with PKCE.'}
+          {fresh.chosen ? ` Tessera gave it the grant types ${fresh.chosen.join(', ')}.` : ''}
         </Done>
       ) : null}
       {secret ? (
@@ -504,7 +503,7 @@ function EditClient({
           const redirectUris = linesOf(redirects);
           const postLogoutUris = linesOf(postLogout);
           const allowedOrigins = origins === null ? client.allowed_origins : linesOf(origins);
-          const changes = {
+          const changes: UpdateClientBody = {
             ...(name === client.client_name ? {} : { client_name: name }),
             ...(sameList(redirectUris, client.redirect_uris) ? {} : { redirect_uris: redirectUris }),
             ...(sameList(postLogoutUris, client.post_logout_redirect_uris)

@@ -1,7 +1,17 @@
 import { useId, useState } from 'preact/hooks';
+import type { AuditEvent } from '../api/types.js';
 
-/** The verbs of routing keys (server: domain/webhooks/routing-keys.ts VERBS). */
-const VERBS = ['created', 'updated', 'deleted', 'login'];
+/**
+ * The verbs of routing keys (server: domain/webhooks/routing-keys.ts VERBS), keyed by the document's
+ * enum of them, so a verb the server adds or drops fails the typecheck here.
+ */
+const VERB_KEYS: Record<AuditEvent['verb'], true> = {
+  created: true,
+  updated: true,
+  deleted: true,
+  login: true,
+};
+const VERBS = Object.keys(VERB_KEYS);
 /** `#`, or `<entity>.<verb>` where either part may be `*` (server: ROUTING_PATTERN). */
 const PATTERN = new RegExp(`^(#|(\\*|[a-z0-9_-]{1,64})\\.(\\*|${VERBS.join('|')}))$`);
 /** The API takes 1 to 50 patterns. */

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, orgPath, post } from '../api/client.js';
-import type { Webhook } from '../api/types.js';
+import type { CreatedWebhook, Webhook } from '../api/types.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
@@ -30,7 +30,7 @@ export function Webhooks({ org }: OrgScreenProps) {
 
 function OwnerList({ org }: OrgScreenProps) {
   const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<Webhook | null>(null);
+  const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [path, setPath] = useState(orgPath(org.slug, 'webhooks'));
   const loaded = useLoad(() => get<Webhook[]>(path), [path]);
   return (
@@ -127,7 +127,7 @@ function NewWebhook({
   org,
   onCancel,
   onCreated,
-}: OrgScreenProps & { onCancel: () => void; onCreated: (webhook: Webhook) => void }) {
+}: OrgScreenProps & { onCancel: () => void; onCreated: (webhook: CreatedWebhook) => void }) {
   const [url, setUrl] = useState('https://');
   const patterns = usePatterns([]);
   const [error, setError] = useState<unknown>(null);
@@ -142,7 +142,7 @@ function NewWebhook({
           setBusy(true);
           setError(null);
           try {
-            const { data } = await post<Webhook>(orgPath(org.slug, 'webhooks'), {
+            const { data } = await post<CreatedWebhook>(orgPath(org.slug, 'webhooks'), {
               url: url.trim(),
               events: patterns.all(),
             });
@@ -174,7 +174,7 @@ function CreatedSecret({
   org,
   webhook,
   onDismiss,
-}: OrgScreenProps & { webhook: Webhook; onDismiss: () => void }) {
+}: OrgScreenProps & { webhook: CreatedWebhook; onDismiss: () => void }) {
   return (
     <>
       <Done>
@@ -186,7 +186,7 @@ function CreatedSecret({
         <code>webhook-timestamp</code> and <code>webhook-signature</code> headers): your receiver verifies it
         with this secret, for example with a Standard Webhooks library.
       </p>
-      <SecretOnce label="Signing secret" value={webhook.secret ?? ''} onDismiss={onDismiss} />
+      <SecretOnce label="Signing secret" value={webhook.secret} onDismiss={onDismiss} />
     </>
   );
 }

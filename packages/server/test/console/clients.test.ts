@@ -58,10 +58,11 @@ describe('console: clients', () => {
     assert.equal(await page.getByRole('checkbox', { name: 'First party' }).isChecked(), true);
     await page.getByLabel('Name', { exact: true }).fill('Billing');
     await page.getByLabel('Redirect URIs', { exact: true }).fill('https://billing.example.com/cb');
-    // With a redirect URI a confidential client's defaults are all three grant types.
+    // The grant types are left to the API: none is checked, and the form says so.
     for (const grant of ['authorization_code', 'refresh_token', 'client_credentials']) {
-      assert.equal(await page.getByRole('checkbox', { name: grant }).isChecked(), true, grant);
+      assert.equal(await page.getByRole('checkbox', { name: grant }).isChecked(), false, grant);
     }
+    await page.getByText('Left unchecked, Tessera gives the client its default grant types').waitFor();
     await review(page, 'client-new');
     await page.getByRole('button', { name: 'Create client' }).click();
 
@@ -72,7 +73,17 @@ describe('console: clients', () => {
     const secret = (await page.getByTestId('secret').textContent()) ?? '';
     assert.match(secret, /^tcs_[\w-]{43}$/);
     await review(page, 'client-secret');
-    // The grant types were left alone, so the API chose them (in its own order).
+    // The grant types were left alone, so the API chose them (in its own order), and the page says which:
+    // with a redirect URI a confidential client's defaults are all three.
+    await page
+      .getByRole('status')
+      .filter({
+        hasText: 'Tessera gave it the grant types client_credentials, authorization_code, refresh_token.',
+      })
+      .waitFor();
+    for (const grant of ['authorization_code', 'refresh_token', 'client_credentials']) {
+      assert.equal(await page.getByRole('checkbox', { name: grant }).isChecked(), true, grant);
+    }
     const stored = await storedClient(id);
     assert.equal(stored?.name, 'Billing');
     assert.equal(stored?.kind, 'confidential');
@@ -165,7 +176,8 @@ describe('console: clients', () => {
     await page.getByRole('radio', { name: 'Public' }).check();
     await page.getByLabel('Redirect URIs', { exact: true }).fill('http://localhost:5173/cb');
     assert.equal(await page.getByRole('checkbox', { name: 'client_credentials' }).isChecked(), false);
-    await page.getByRole('checkbox', { name: 'refresh_token' }).uncheck();
+    await page.getByRole('checkbox', { name: 'authorization_code' }).check();
+    await page.getByText('You chose these grant types; they are sent as checked.').waitFor();
     await page.getByRole('checkbox', { name: 'First party' }).uncheck();
     await page.getByLabel('Allowed origins').fill('https://Notes.example.com\n');
     await page.getByRole('button', { name: 'Create client' }).click();
@@ -173,7 +185,10 @@ describe('console: clients', () => {
     await page.waitForURL((u) => /^\/console\/o\/acme\/clients\/cli_/.test(u.pathname));
     const id = clientIdOf(page);
     await page.getByRole('heading', { name: 'Notes SPA', level: 1 }).waitFor();
-    await page.getByRole('status').filter({ hasText: 'It is a public client' }).waitFor();
+    const created = page.getByRole('status').filter({ hasText: 'It is a public client' });
+    await created.waitFor();
+    // Chosen in the form, so the page does not say Tessera chose them.
+    assert.doesNotMatch((await created.textContent()) ?? '', /grant types/);
     assert.equal(await page.getByTestId('secret').count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Rotate secret' }).count(), 0);
     await page.getByText('No: people are asked to consent').waitFor();
