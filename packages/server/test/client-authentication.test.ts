@@ -7,7 +7,7 @@ import { JWT_BEARER_ASSERTION } from '../src/domain/tokens/client-assertions.js'
 import { call, consoleOf, ownedOrg } from './management/support/console.js';
 import { FormBrowser, signInThroughPages } from './sign-in/support/browser.js';
 import { authorizeUrl, CALLBACK, makeClient, makeUser, PASSWORD } from './sign-in/support/fixtures.js';
-import { postgresSkip } from './support/environment.js';
+import { databaseSkip, httpSuite } from './support/databases.js';
 import { orgWithMachineClient } from './support/fixtures.js';
 import { startServer, type TestServer } from './support/server.js';
 
@@ -22,9 +22,9 @@ const basic = (id: string, secret: string) =>
  * management API, none; and RFC 7662 introspection. On both databases: the keys and the used
  * assertion ids are stored.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`client authentication and introspection on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let issuer: string;
     let machine: Awaited<ReturnType<typeof orgWithMachineClient>>;

@@ -5,7 +5,7 @@ import { decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { JWT_BEARER_ASSERTION } from '../src/domain/tokens/client-assertions.js';
 import { call, consoleOf, ownedOrg } from './management/support/console.js';
 import { DocumentHost } from './sign-in/support/document-host.js';
-import { postgresSkip } from './support/environment.js';
+import { databaseSkip, httpSuite } from './support/databases.js';
 import { startServer, type TestServer } from './support/server.js';
 
 type Body = Record<string, unknown>;
@@ -25,9 +25,9 @@ const reasons = (logs: string[], url: string) =>
  * test reach loopback), kept briefly, fetched again once for an unknown `kid`; a set that cannot be
  * fetched is `invalid_client`. On both databases: `jwks_uri` is a stored column (migration 022).
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`private_key_jwt with a jwks_uri on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let host: DocumentHost;
     let issuer: string;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { z } from 'zod';
 import { buildApp } from '../src/http/app.js';
@@ -8,7 +8,7 @@ import type { Operation } from '../src/http/openapi/operation.js';
 import { type RegisteredRoute, routesOf } from '../src/http/route-table.js';
 import { consoleOf, ownedOrg } from './management/support/console.js';
 import { CALLBACK, makeClient, makeUser, pkcePair, signIn } from './sign-in/support/fixtures.js';
-import { postgresSkip } from './support/environment.js';
+import { databaseSkip, storageSuite, storageTestsOn } from './support/databases.js';
 import { startServer, type TestServer } from './support/server.js';
 
 /**
@@ -185,7 +185,7 @@ function plausible(url: string, name: string, f: Fixtures): string {
  * Whether a tried value can reach storage, so that the walk tries it on PostgreSQL as well as on
  * SQLite. Not a NUL or a lone surrogate (raw, JSON-escaped or percent-encoded): the edge refuses those
  * before any handler, whatever the database (http/storable-text.ts; the test below checks that
- * refusal on both). Everything else it tries in a field (long text, broken escapes, repeats, the
+ * refusal, on SQLite as it comes before storage). Everything else it tries in a field (long text, broken escapes, repeats, the
  * wrong JSON types) may pass the parsers and schemas and meet a column. Whole bodies that replace the
  * route's own are refused by the body parser or the schema, and run on SQLite only.
  */
@@ -284,9 +284,13 @@ function requestsFor(route: RegisteredRoute, op: Operation | undefined, f: Fixtu
   return out;
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "values that reach storage (long text, repeated parameters, wrong JSON types) meet each dialect's columns; on PostgreSQL only those (reachesStorage)",
+)) {
   describe(`every route, fed input it must refuse, on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
+    // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, ['never a 5xx, and every error in its endpoint’s family']);
     let server: TestServer;
     let app: FastifyInstance;
     let f: Fixtures;

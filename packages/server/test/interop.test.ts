@@ -3,13 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { cliEnv, cliOrgWithMachineClient, tessera } from './support/cli.js';
-import { postgresSkip } from './support/environment.js';
+import { databaseSkip, httpSuite } from './support/databases.js';
 import { startServer, type TestServer } from './support/server.js';
 
 /** Real clients against a running server: openid-client for discovery and tokens, jose for verification. */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`openid-client and jose against Tessera on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let clientId: string;
     let clientSecret: string;

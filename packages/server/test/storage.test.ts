@@ -7,13 +7,16 @@ import { ServiceError } from '../src/domain/errors.js';
 import { publicJwks, rotateKeys } from '../src/domain/keys/keys.js';
 import { SYSTEM } from '../src/domain/types.js';
 import type { Runtime } from '../src/runtime.js';
+import { databaseSkip, storageSuite } from './support/databases.js';
 import { postgresSkip } from './support/environment.js';
-import { type Database, openTestRuntime } from './support/runtime.js';
+import { openTestRuntime } from './support/runtime.js';
 
 /** One suite, run on both databases: what is stored, and what is refused. */
-for (const database of ['sqlite', 'postgres'] as const satisfies Database[]) {
+for (const database of storageSuite(
+  'the storage suite: constraints (case-insensitive email keys), rollbacks, sealed keys and the audit index on each dialect',
+)) {
   describe(`storage on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let rt: Runtime;
     before(async () => {
       if (!skip) rt = await openTestRuntime(database);

@@ -9,7 +9,7 @@ import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { call, ownerMemberStranger } from '../management/support/console.js';
 import { FormBrowser, locationOf, readForm } from '../sign-in/support/browser.js';
 import { authorizeUrl, CALLBACK, makeClient, makeUser, tokenRequest } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
 import { makeSigningCertificate, SamlIdp } from './support/saml-idp.js';
 
@@ -31,9 +31,9 @@ const UPSTREAM_SECRET = 'upstream client secret 0123456789';
 const OTHER_BROWSER =
   /This sign-in was started in another browser, or this browser did not keep its cookie\. Sign in again here\./;
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`enterprise sign-in (SAML, management API, broken upstreams) on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let idp: SamlIdp;
     let forger: SamlIdp;

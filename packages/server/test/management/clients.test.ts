@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Org } from '../../src/domain/types.js';
 import { CALLBACK, makeUser, signIn, tokenRequest } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, ownerMemberStranger } from './support/console.js';
 
@@ -20,9 +20,9 @@ const CLIENT_KEYS = [
 ];
 const SECRET = /^tcs_[\w-]{43}$/;
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`clients: /organizations/{org}/clients on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     const logs: string[] = [];
     let server: TestServer;
     let acme: Org;

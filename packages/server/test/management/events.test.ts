@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Org } from '../../src/domain/types.js';
 import type { AuditEventsTable } from '../../src/storage/schema.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import {
   ALICE,
@@ -57,9 +57,19 @@ function relations(link: string | null): Record<string, string> {
   );
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "the event list's counts (audit_counts) and paging SQL, every filter and the live tail, on each dialect",
+)) {
   describe(`GET /organizations/{org}/events on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
+    // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'owner: newest first, 50 by default, each entry in the spec’s shape',
+      'per_page 1, 50 and 100; page is zero-based; a page past the end is empty',
+      'every filter, alone and together, on every page (walked through Link next)',
+      'entries written after the first read are listed and counted',
+      'Link on the first, a middle, the last and the only page, keeping the filters',
+    ]);
     let server: TestServer;
     let acme: Org;
     let owner: string;

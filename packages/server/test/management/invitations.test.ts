@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe } from 'node:test';
 import { clock } from '../../src/domain/clock.js';
 import { listInvitations } from '../../src/domain/teams/invitations.js';
 import type { Org } from '../../src/domain/types.js';
 import { FormBrowser } from '../sign-in/support/browser.js';
 import { freezeClock, makeClient, makeUser, PASSWORD, signIn } from '../sign-in/support/fixtures.js';
 import { TestSmtp } from '../sign-in/support/smtp.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, ownerMemberStranger } from './support/console.js';
 
@@ -21,9 +21,15 @@ const realNow = clock.now;
  * page. On both databases: the single use is one conditional UPDATE whose row lock decides between
  * two acceptances at once, and the list's filters are SQL.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  'two acceptances at once: the org lock (orgs.ts lockOrg, SELECT ... FOR UPDATE on PostgreSQL) picks one winner',
+)) {
   describe(`invitations on ${database}: /organizations/{org}/invitations and the accept page`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
+    // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'two acceptances at once: exactly one wins, the other gets the used page; one account',
+    ]);
     const smtp = new TestSmtp();
     let server: TestServer;
     let acme: Org;

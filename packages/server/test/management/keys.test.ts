@@ -3,15 +3,15 @@ import { after, before, describe, test } from 'node:test';
 import { decodeProtectedHeader } from 'jose';
 import type { Org } from '../../src/domain/types.js';
 import { tokenRequest } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, ownerMemberStranger } from './support/console.js';
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`keys: /organizations/{org}/keys on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     const logs: string[] = [];
     let server: TestServer;
     let acme: Org;

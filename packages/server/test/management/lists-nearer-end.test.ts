@@ -16,7 +16,7 @@ import { createRole, listRoles } from '../../src/domain/resources/roles.js';
 import { createInvitation, listInvitations } from '../../src/domain/teams/invitations.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { ownedOrg } from './support/console.js';
 
@@ -58,9 +58,11 @@ function pages(total: number, perPage: number): number[] {
   return [...Array.from({ length: last + 1 }, (_, p) => p), last + 1, last + 3];
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "each list's SQL read from the nearer end (list-window.ts: reversed order, limit and offset; the users search's lower and LIKE) on each dialect",
+)) {
   describe(`management lists: pages read from the nearer end on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let acme: Org;
     let db: Db;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Org } from '../../src/domain/types.js';
 import { FormBrowser } from '../sign-in/support/browser.js';
 import { makeUser } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import {
   acceptAsConsoleUser,
@@ -27,9 +27,15 @@ const REMOVE_LAST = {
   error_detail: 'the last owner of the organization cannot be removed: make another member an owner first',
 };
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  'two owners leaving at once: the org lock (orgs.ts lockOrg, SELECT ... FOR UPDATE on PostgreSQL) keeps an owner',
+)) {
   describe(`members: /organizations/{org}/members on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
+    // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'two owners leaving at once: one does, the other gets 409; the org keeps an owner',
+    ]);
     let server: TestServer;
     let acme: Org;
     let beta: Org;

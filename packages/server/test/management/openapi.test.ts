@@ -8,7 +8,7 @@ import { buildComponents } from '../../src/http/openapi/components.js';
 import { isHtmlPage, OPERATIONS, openApiPath } from '../../src/http/openapi/document.js';
 import { schemaNames } from '../../src/http/openapi/schema-names.js';
 import { routesOf } from '../../src/http/route-table.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, consoleOf, ownedOrg } from './support/console.js';
 
@@ -95,9 +95,9 @@ const concrete = (path: string) =>
       path.includes('/tenants/') ? 'tnt_nope' : path.includes('/users/') ? 'usr_nope' : 'whk_nope',
     );
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`the OpenAPI document and the routes that exist, on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let app: FastifyInstance;
     let doc: Json;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { ORG_CREATIONS_PER_USER } from '../../src/domain/directory/orgs.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
 import { makeUser, tokenRequest } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite } from '../support/databases.js';
 import { orgWithMachineClient } from '../support/fixtures.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, consoleOf, OWNER_PASSWORD } from './support/console.js';
@@ -19,9 +19,11 @@ const LIMITED = {
  * orgs' requests waited seconds). Now the keys are generated before the transaction, one at a
  * time, and each console user may create ORG_CREATIONS_PER_USER orgs an hour.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  'concurrent writes: the connection pool, the creation limit (an advisory lock on PostgreSQL, rate-limits.ts) and key inserts under contention',
+)) {
   describe(`a burst of POST /organizations by one console user on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let steady: Awaited<ReturnType<typeof orgWithMachineClient>>;
     let console_: Awaited<ReturnType<typeof consoleOf>>;

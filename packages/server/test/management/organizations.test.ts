@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Org } from '../../src/domain/types.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { addConsoleMember, call, consoleOf, ownedOrg } from './support/console.js';
 
@@ -10,9 +10,9 @@ const NOT_FOUND = { error: 'not_found', error_detail: 'no such organization' };
 const FORBIDDEN = { error: 'forbidden', error_detail: 'only an owner of the organization may do this' };
 const UNAUTHORIZED = { error: 'unauthorized', error_detail: "we don't know who you are" };
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`organizations: GET, POST /organizations and /organizations/{org}/settings on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let acme: Org;
     let beta: Org;

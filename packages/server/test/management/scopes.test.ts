@@ -16,7 +16,8 @@ import {
   signIn,
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
-import { CHROMIUM_PATH, chromiumSkip, postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
+import { CHROMIUM_PATH, chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, consoleOf, FULL_CONSOLE_SCOPE, OWNER_PASSWORD, ownedOrg } from './support/console.js';
 
@@ -39,9 +40,9 @@ function assertInsufficient(res: { status: number; headers: Headers; body: unkno
   );
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`console token scopes on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let konsole: Awaited<ReturnType<typeof consoleOf>>;
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { type CryptoKey, decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { tokenRequest } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, ownerMemberStranger } from './support/console.js';
 
@@ -18,9 +18,9 @@ const INVALID_CLIENT = { error: 'invalid_client', error_description: 'client aut
  * its scopes and its org only, audited as the client. On both databases: the accounts are rows of
  * their own (migration 022) read on every management call.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`service accounts on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let owner: string;
     let member: string;

@@ -3,16 +3,16 @@ import { after, before, describe, test } from 'node:test';
 import { disableWebhook } from '../../src/domain/directory/webhook-disable.js';
 import type { Org } from '../../src/domain/types.js';
 import { loadDeliveryTargets } from '../../src/storage/repos/webhook-targets.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, ownerMemberStranger } from './support/console.js';
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const HOOK = { url: 'https://hooks.example.com/tessera', events: ['tenant.*'] };
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`webhooks: POST, GET, DELETE /organizations/{org}/webhooks on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     const logs: string[] = [];
     let server: TestServer;
     let acme: Org;

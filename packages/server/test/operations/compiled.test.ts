@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite } from '../support/databases.js';
 import { createPostgresSchema } from '../support/postgres.js';
 import { TEST_SECRET } from '../support/runtime.js';
 import { freePort } from '../support/server.js';
@@ -116,9 +116,11 @@ test('npm start before a build: one line saying to build, no stack trace, exit 1
   }
 });
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  'the build loads the PostgreSQL driver, its timed dialect and LISTEN only when DATABASE_URL is set',
+)) {
   describe(`the compiled server (${database})`, async () => {
-    const skip = (database === 'postgres' && (await postgresSkip())) || noProc;
+    const skip = (await databaseSkip(database)) || noProc;
     let dataDir = '';
     let schema: Awaited<ReturnType<typeof createPostgresSchema>> | null = null;
     let server: TesseraProcess | null = null;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import { createTenant } from '../../src/domain/directory/tenants.js';
 import type { Org } from '../../src/domain/types.js';
 import { makeUser } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { orgWithMachineClient } from '../support/fixtures.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { subscribe } from '../webhooks/support/events.js';
@@ -54,9 +54,16 @@ const sumOf = (samples: Sample[], name: string, labels: Record<string, string>) 
     .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
     .reduce((sum, s) => sum + s.value, 0);
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "pool use and waits come from each dialect's own timed driver; the outbox depth is a query of its own",
+)) {
   describe(`/metrics on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
+    // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'counts a webhook delivery by outcome, and the outbox depth and pool use',
+      'shows how long queries waited for a database connection',
+    ]);
     const tls = testTls();
     let server: TestServer;
     let receiver: Receiver;

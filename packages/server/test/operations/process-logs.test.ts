@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { createPostgresSchema } from '../support/postgres.js';
 import { freePort } from '../support/server.js';
 import { TesseraProcess } from '../support/tessera-process.js';
@@ -13,8 +13,8 @@ import { TesseraProcess } from '../support/tessera-process.js';
  * never with a secret. A fresh loopback data dir without TESSERA_SECRET makes the most of them: the
  * generated-secret warning and the demo seed, whose password and client secret go to a file instead.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
-  const skip = database === 'postgres' ? await postgresSkip() : false;
+for (const database of httpSuite()) {
+  const skip = await databaseSkip(database);
 
   describe(`tessera serve writes only JSON lines, never a secret (${database})`, { skip }, () => {
     let root: string;

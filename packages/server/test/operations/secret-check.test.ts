@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { openStore } from '../../src/storage/db.js';
 import { tokenRequest } from '../sign-in/support/fixtures.js';
 import { cliOrgWithMachineClient, tessera } from '../support/cli.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite } from '../support/databases.js';
 import { createPostgresSchema } from '../support/postgres.js';
 import { TEST_SECRET } from '../support/runtime.js';
 import { freePort } from '../support/server.js';
@@ -22,9 +22,11 @@ const REFUSED =
  * every token request. The database now holds a value sealed with its secret; a process whose
  * secret cannot open it refuses to start, with one line naming TESSERA_SECRET.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  'the sealed check written into and read from an existing database of each kind, one migrated before the check included',
+)) {
   describe(`a second start with another TESSERA_SECRET on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let dataDir: string;
     let schema: { url: string; drop(): Promise<void> } | null = null;
     let env: Record<string, string>;

@@ -15,7 +15,7 @@ import {
   signIn,
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { SoftAuthenticator, type SoftCredential } from './support/soft-authenticator.js';
 
@@ -49,9 +49,9 @@ async function postJson(browser: FormBrowser, url: string, body: unknown) {
   };
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`passkey endpoints on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let acme: Org;
     let issuer: string;

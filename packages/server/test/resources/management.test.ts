@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Org } from '../../src/domain/types.js';
 import { call, ownerMemberStranger } from '../management/support/console.js';
 import { CALLBACK, makeClient, makeUser } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -14,9 +14,9 @@ const FILE_SCOPES = [
 ];
 
 // Both databases: resources, roles and permissions are new tables with unique keys and cascades.
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`API resources, roles and permissions: management API on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let acme: Org;
     let owner: string;

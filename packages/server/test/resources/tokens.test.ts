@@ -16,7 +16,7 @@ import {
   PASSWORD,
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 const FILES = 'https://files.example/mcp';
@@ -28,9 +28,9 @@ const claimsOf = (token: unknown): Record<string, unknown> =>
 
 // Both databases: the scopes a token carries are read through joins of roles, permissions and
 // resources, and a refresh's narrowing is stored on the session.
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`resource tokens: roles decide, aud bound to the consented resource, on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let acme: Org;
     let issuer: string;

@@ -13,16 +13,16 @@ import {
   pkcePair,
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 const ACR_IMPERSONATION = 'urn:tessera:acr:impersonation';
 const HOUR_MS = 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`impersonation: POST /organizations/{org}/users/{id}/impersonation on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let acme: Org;
     let issuer: string;

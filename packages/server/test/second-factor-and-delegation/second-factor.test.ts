@@ -14,7 +14,7 @@ import {
   signIn,
 } from '../sign-in/support/fixtures.js';
 import { cliEnv, tessera } from '../support/cli.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import {
   enrolOnProfile,
@@ -38,9 +38,9 @@ const advance = (steps: number) => {
   clock.now = () => Date.now() + offset;
 };
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`TOTP second factor on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let issuer: string;
     let org: Org;

@@ -6,15 +6,15 @@ import { clock } from '../../src/domain/clock.js';
 import type { Org } from '../../src/domain/types.js';
 import { makeClient, makeOrg, makeUser, signIn, tokenRequest } from '../sign-in/support/fixtures.js';
 import { cliEnv, tessera } from '../support/cli.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`promoted tokens (RFC 8693 token exchange) on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let issuer: string;
     let acme: Org;

@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { type Resolver, systemResolver } from '../../src/delivery/checked-lookup.js';
 import { clock } from '../../src/domain/clock.js';
 import { createOrg } from '../../src/domain/directory/orgs.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, locationOf, readForm, signInThroughPages } from './support/browser.js';
 import { DocumentHost } from './support/document-host.js';
@@ -54,9 +54,9 @@ async function signIn(issuer: string, clientId: string, scope = 'openid org:read
   });
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`Client ID Metadata Documents on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let host: DocumentHost;
     let issuer: string;

@@ -4,7 +4,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, jwtVerify }
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
 import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
 import { api, CALLBACK, makeClient, makeOrg, makeUser, PASSWORD, USER_CLAIMS } from './support/fixtures.js';
@@ -16,9 +16,9 @@ async function verifyAsSpecSays(issuer: string, clientId: string, token: string)
   return payload;
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`openid-client runs the code flow against Tessera on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let issuer: string;
     let clientId: string;

@@ -3,7 +3,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { clock } from '../../src/domain/clock.js';
 import { LOGIN_LIMITS, reserveLoginAttempt } from '../../src/domain/sign-in/login-throttle.js';
 import type { Org } from '../../src/domain/types.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, readForm } from './support/browser.js';
 import { freezeClock, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
@@ -17,9 +17,9 @@ const OWNER_PASSWORD = 'owner password 1';
  * proxy hop, so each request's address is the X-Forwarded-For it sends. `attempt` uses a fresh
  * browser (a stranger) unless given one.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`device cookies and the login throttle on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     const orgs = new Map<string, Org>();
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { clock } from '../../src/domain/clock.js';
 import { LOGIN_LIMITS } from '../../src/domain/sign-in/login-throttle.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, readForm } from './support/browser.js';
 import { freezeClock, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
@@ -14,9 +14,11 @@ const OWNER_PASSWORD = 'owner password 1';
  * address, and a high ceiling per account. The server trusts one proxy hop, so each request's
  * address is the X-Forwarded-For it sends.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  'the counts are one multi-row upsert (login-attempts.ts countAttempts: ON CONFLICT with excluded and per-key windows) and one settling update',
+)) {
   describe(`login throttle on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
 
     before(async () => {

@@ -7,7 +7,8 @@ import type { Browser } from 'playwright-core';
 import { clock } from '../../src/domain/clock.js';
 import type { Org } from '../../src/domain/types.js';
 import { launchChromium } from '../console/support/console-browser.js';
-import { chromiumSkip, postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
+import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, readForm, signInThroughPages } from './support/browser.js';
 import {
@@ -39,9 +40,9 @@ async function authorizeAgain(browser: FormBrowser, issuer: string, clientId: st
   return location.href.startsWith(CALLBACK) ? 'code' : location.pathname;
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`RP-Initiated Logout on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let issuer: string;
     let org: Org;

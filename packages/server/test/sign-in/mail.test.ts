@@ -6,7 +6,8 @@ import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { MAIL_LIMITS } from '../../src/domain/mail/mail-throttle.js';
 import type { Org } from '../../src/domain/types.js';
 import { tessera } from '../support/cli.js';
-import { CHROMIUM_PATH, chromiumSkip, postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
+import { CHROMIUM_PATH, chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, locationOf, readForm, signInThroughPages } from './support/browser.js';
 import {
@@ -100,9 +101,16 @@ function assertMailShape(mail: ReceivedMail, orgName: string) {
   assert.ok(mail.link !== null && mail.html.includes(mail.link.replace(/&/g, '&amp;')));
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "the mail throttles count through the password throttle's multi-row upsert (login-attempts.ts countAttempts)",
+)) {
   describe(`mail on ${database}: reset, verification, password change`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
+    // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'one requester asking too often for an address waits; others do, past the address’s ceiling',
+      'anonymous requests for an address do not block its owner’s own browser',
+    ]);
     // SQLite's run logs in to the SMTP server with a user and password; PostgreSQL's sends without.
     const smtp = new TestSmtp(database === 'sqlite' ? { user: 'tessera', pass: 'smtp pass' } : null);
     let server: TestServer;

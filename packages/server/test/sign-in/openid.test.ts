@@ -5,7 +5,7 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, type JWTPayload, 
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
 import {
@@ -29,9 +29,9 @@ const PROFILE = { name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelac
 const atHash = (accessToken: string) =>
   createHash('sha256').update(accessToken).digest().subarray(0, 16).toString('base64url');
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`OpenID Connect: ID tokens and userinfo on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let issuer: string;
     let clientId: string;

@@ -1,16 +1,25 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe } from 'node:test';
 import { decodeJwt } from 'jose';
 import { clock } from '../../src/domain/clock.js';
 import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
 import type { Org } from '../../src/domain/types.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { api, makeClient, makeOrg, makeUser, signIn, tokenRequest } from './support/fixtures.js';
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "refresh token rotation and reuse: concurrent refreshes race for one row, decided by each dialect's locking and isolation",
+)) {
   describe(`sessions: rotation, revocation and tenant switch on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
+    // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'two concurrent refreshes with the same token: exactly one succeeds, the session lives on',
+      'the token just rotated, presented again: refused within the grace, reuse after it',
+      'only the token rotated last has the grace: an older one is reuse at once',
+      'TESSERA_REFRESH_REUSE_GRACE=0: the loser of a concurrent refresh revokes the session',
+    ]);
     let server: TestServer;
     let issuer: string;
     let org: Org;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { call, consoleOf, ownedOrg } from '../management/support/console.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser } from './support/browser.js';
 
@@ -14,9 +14,9 @@ const LINK = /Create an account/;
  * both databases: the policy is stored in columns of its own (migration 023), written by PATCH
  * settings and read on every page.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of httpSuite()) {
   describe(`sign-up policy on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     let server: TestServer;
     let issuer: string;
     let owner: string;

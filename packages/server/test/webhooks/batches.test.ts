@@ -4,7 +4,7 @@ import { type Settled, Settler } from '../../src/delivery/settler.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
 import type { Org } from '../../src/domain/types.js';
 import type { ClaimedDelivery } from '../../src/storage/repos/webhook-deliveries.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite } from '../support/databases.js';
 import { createTenants, orgWithUser, subscribe } from './support/events.js';
 import { eventually } from './support/eventually.js';
 import { Receiver } from './support/receiver.js';
@@ -15,9 +15,11 @@ import { testTls } from './support/tls.js';
  * The worker's batches: many outcomes settled by one write, claims riding in that write, claims
  * never shared while their lease holds, and a worker that stops hands back what it had not sent.
  */
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  'claims are FOR UPDATE SKIP LOCKED and settle-and-claim one statement on PostgreSQL (delivery-batches-postgres.ts), a transaction on SQLite',
+)) {
   describe(`webhook claims and settlements in batches on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     const tls = testTls();
     let store: SharedStore;
     let receiver: Receiver;

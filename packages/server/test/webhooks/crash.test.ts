@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite } from '../support/databases.js';
 import { freePort } from '../support/server.js';
 import { TesseraProcess } from '../support/tessera-process.js';
 import { createTenants, eventIds, orgWithUser, subscribe } from './support/events.js';
@@ -10,9 +10,11 @@ import { testTls } from './support/tls.js';
 
 const EVENTS = 1000;
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "the outbox, its claims' leases and the wake-up (NOTIFY and LISTEN on PostgreSQL) survive a SIGKILL on each database",
+)) {
   describe(`webhook delivery survives SIGKILL on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     const tls = testTls();
     let store: SharedStore;
     let receiver: Receiver;

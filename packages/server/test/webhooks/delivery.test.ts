@@ -5,7 +5,7 @@ import { deleteWebhook } from '../../src/domain/directory/webhooks.js';
 import type { Org } from '../../src/domain/types.js';
 import { SYSTEM } from '../../src/domain/types.js';
 import { matchesRoutingKey } from '../../src/domain/webhooks/routing-keys.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { orgWithUser, subscribe } from './support/events.js';
 import { Receiver, verified } from './support/receiver.js';
@@ -19,9 +19,11 @@ interface Hook {
   events: string[];
 }
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "the outbox signal: NOTIFY on commit and the worker's LISTEN on PostgreSQL (notify.ts, pg-listener.ts), in-process on SQLite; the routing checksum query",
+)) {
   describe(`webhook delivery to an HTTPS receiver on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
     const tls = testTls();
     let server: TestServer;
     let receiver: Receiver;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import { createTenant } from '../../src/domain/directory/tenants.js';
 import type { Org } from '../../src/domain/types.js';
 import { addConsoleMember, call, consoleOf } from '../management/support/console.js';
-import { postgresSkip } from '../support/environment.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { SkippingClock } from './support/clock.js';
 import { orgWithUser, subscribe } from './support/events.js';
@@ -16,9 +16,15 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SCHEDULE = '200ms,200ms,200ms';
 const STEP_MS = 200;
 
-for (const database of ['sqlite', 'postgres'] as const) {
+for (const database of storageSuite(
+  "retry and failure settlements through each dialect's write (one statement on PostgreSQL, the disabling transaction), read back in the delivery log",
+)) {
   describe(`webhook retries, auto-disable and the delivery log on ${database}`, async () => {
-    const skip = database === 'postgres' ? await postgresSkip() : false;
+    const skip = await databaseSkip(database);
+    // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'a receiver that keeps failing gets every retry, then the webhook is disabled',
+    ]);
     const tls = testTls();
     let server: TestServer;
     let receiver: Receiver;
