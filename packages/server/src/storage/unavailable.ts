@@ -8,8 +8,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     // SQLSTATE class 08: connection exception; 57P01–57P03: shutdown, crash, not accepting yet;
-    // 53300: too many connections.
-    if (code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300') return true;
+    // 57P05 and 25P03: the server ended a connection left idle (idle_session_timeout,
+    // idle_in_transaction_session_timeout); 53300: too many connections.
+    if (code.startsWith('08') || /^57P0[1-35]$/.test(code) || code === '25P03' || code === '53300')
+      return true;
     // The socket itself (node's system error codes).
     if (SOCKET_CODES.has(code)) return true;
     // SQLite: the file cannot be opened, read or written.

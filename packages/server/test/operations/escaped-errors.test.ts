@@ -77,3 +77,15 @@ test('any other error that escapes still ends the process with one fatal line', 
     [[60, 'TypeError', 'a bug']],
   );
 });
+
+test('a connection the database ended for idleness, rejected with nothing awaiting it: one error line, the process keeps running', async () => {
+  // What pg raises when PostgreSQL ends a connection past idle_session_timeout (SQLSTATE 57P05).
+  const { code, stdout } = await run(
+    "Promise.reject(Object.assign(new Error('terminating connection due to idle-session timeout'), { code: '57P05' }));",
+  );
+  assert.equal(code, 0);
+  assert.deepEqual(
+    lines(stdout).map((l) => [l.level, l.err.code, l.escaped]),
+    [[50, '57P05', true]],
+  );
+});
