@@ -1,17 +1,28 @@
 // node's test reporter (TAP, or spec on a terminal) with one addition: before the run's summary
-// (`# tests N` ... `# duration_ms`, which stay last and unchanged), the time each test file took,
-// slowest first, so the files that make the run long are visible. A file's time is the runner's own
-// `duration_ms` for it: its process from start to exit.
-import { relative } from 'node:path';
+// (`# tests N` ... `# duration_ms`, which stay last and unchanged), the time each test process took,
+// slowest first, so the files that make the run long are visible. A process's time is the runner's own
+// `duration_ms` for it: from start to exit. A group of files (scripts/test.mjs) is named with its files.
+import { readFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { spec, tap } from 'node:test/reporters';
 
 const root = new URL('..', import.meta.url).pathname;
 
+/** A test process's name: the test file, or a group's name and the files it ran. */
+function nameOf(file) {
+  if (!file.includes('/tessera-test-groups/')) return relative(root, file);
+  const members = readFileSync(file, 'utf8')
+    .split('\n')[0]
+    .replace(/^\/\/ /, '')
+    .split(', ');
+  return `${basename(file, '.test.mjs')}: ${members.map((m) => basename(m, '.test.ts')).join(', ')}`;
+}
+
 function table(files) {
   const total = files.reduce((sum, f) => sum + f.ms, 0);
   return [
-    `per-file times, slowest first (${files.length} file${files.length === 1 ? '' : 's'}, ${(total / 1000).toFixed(1)} s in all):`,
+    `per-process times, slowest first (${files.length} process${files.length === 1 ? '' : 'es'}, ${(total / 1000).toFixed(1)} s in all):`,
     ...files
       .sort((a, b) => b.ms - a.ms)
       .map((f) => `${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}${f.passed ? '' : '  (failed)'}`),
@@ -25,7 +36,7 @@ async function* withFileTimes(source) {
     const { data } = event;
     if (event.type === 'test:complete' && data.nesting === 0 && data.file && data.name === data.file) {
       files.push({
-        file: relative(root, data.file),
+        file: nameOf(data.file),
         ms: data.details.duration_ms,
         passed: data.details.passed,
       });
