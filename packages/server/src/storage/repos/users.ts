@@ -135,6 +135,49 @@ export async function updateUser(db: Db, user: User): Promise<void> {
     .execute();
 }
 
+/** Stores a new password hash (reset or change). */
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string, now: number) {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** A new address, unverified until a link mailed to it is followed. */
+export async function setEmail(db: Db, userId: string, email: string, now: number) {
+  await db
+    .updateTable('users')
+    .set({ email, email_key: emailKey(email), email_verified: 0, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Marks the address verified, if it is still `sentTo` (case-insensitive); false when it is not. */
+export async function markEmailVerified(db: Db, userId: string, sentTo: string, now: number) {
+  const result = await db
+    .updateTable('users')
+    .set({ email_verified: 1, updated_at: now })
+    .where('id', '=', userId)
+    .where('email_key', '=', emailKey(sentTo))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Stores the names a user gives themselves on the profile page. */
+export async function updateUserNames(
+  db: Db,
+  userId: string,
+  names: { firstName: string | null; lastName: string | null },
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ first_name: names.firstName, last_name: names.lastName, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
 /** Deletes the user (their sessions, memberships and factors go with them); false when already gone. */
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
