@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { Role, Tenant, User } from '../../domain/types.js';
+import type { User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Database, UsersTable } from '../schema.js';
 import { nearerEnd, readDirection } from './list-window.js';
@@ -64,13 +64,6 @@ export async function findPasswordHash(db: Db, userId: string): Promise<string |
     .where('id', '=', userId)
     .executeTakeFirst();
   return row?.password_hash ?? null;
-}
-
-export async function addTenantMember(db: Db, tenantId: string, userId: string, role: Role, at: number) {
-  await db
-    .insertInto('tenant_members')
-    .values({ tenant_id: tenantId, user_id: userId, role, created_at: at })
-    .execute();
 }
 
 /** `q` as a LIKE pattern matching it anywhere, lower-case, with `%`, `_` and `\` taken literally. */
@@ -182,34 +175,4 @@ export async function updateUserNames(
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/** The tenants the user is the only member of: nobody would be left in them without the user. */
-export async function tenantsOnlyOf(db: Db, userId: string): Promise<Tenant[]> {
-  const rows = await db
-    .selectFrom('tenant_members as m')
-    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
-    .selectAll('t')
-    .where('m.user_id', '=', userId)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('tenant_members as other')
-            .select('other.user_id')
-            .whereRef('other.tenant_id', '=', 'm.tenant_id')
-            .where('other.user_id', '!=', userId),
-        ),
-      ),
-    )
-    .orderBy('t.created_at')
-    .orderBy('t.id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    orgId: r.org_id,
-    name: r.name,
-    logo: r.logo,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  }));
 }
