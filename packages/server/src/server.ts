@@ -16,7 +16,7 @@ import { mailerFor } from './mail/mailers.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { openRuntime, type Runtime } from './runtime.js';
-import { outboxDepth } from './storage/outbox-depth.js';
+import { outboxDepth } from './storage/repos/webhook-deliveries.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -2,7 +2,7 @@ import type { Sealer } from '../crypto/sealing.js';
 import { signedHeaders, signingKey } from '../crypto/webhook-signature.js';
 import { nextRetryDelay } from '../domain/webhooks/retry-schedule.js';
 import type { ClaimedDelivery, DeliveryRow } from '../storage/repos/webhook-deliveries.js';
-import type { DeliveryTarget } from '../storage/repos/webhook-targets.js';
+import type { DeliveryTarget } from '../storage/repos/webhooks.js';
 import type { HttpsSender, SendResult } from './https-sender.js';
 import type { Settler } from './settler.js';
 import type { WorkerClock } from './worker-clock.js';

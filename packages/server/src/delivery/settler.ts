@@ -1,7 +1,6 @@
 import { newSortableId } from '../crypto/random.js';
 import { disableWebhook } from '../domain/directory/webhook-disable.js';
 import type { Db, Dialect } from '../storage/db.js';
-import { settleAndClaimOnPostgres } from '../storage/repos/delivery-batches-postgres.js';
 import {
   type AttemptRow,
   type ClaimedDelivery,
@@ -9,9 +8,10 @@ import {
   existingDeliveries,
   insertAttempts,
   type Settlement,
+  settleAndClaimOnPostgres,
   settleDeliveries,
 } from '../storage/repos/webhook-deliveries.js';
-import { type DeliveryTarget, loadDeliveryTargets } from '../storage/repos/webhook-targets.js';
+import { type DeliveryTarget, loadDeliveryTargets } from '../storage/repos/webhooks.js';
 
 export interface SettleRequest {
   settlement: Settlement;

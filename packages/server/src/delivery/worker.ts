@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../domain/context.js';
 import { onEnqueued } from '../domain/webhooks/outbox-signal.js';
 import type { ClaimedDelivery } from '../storage/repos/webhook-deliveries.js';
-import type { DeliveryTarget } from '../storage/repos/webhook-targets.js';
+import type { DeliveryTarget } from '../storage/repos/webhooks.js';
 import { type AttemptContext, attemptDelivery } from './attempt.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { disableWebhook } from '../../src/domain/directory/webhook-disable.js';
 import type { Org } from '../../src/domain/types.js';
-import { loadDeliveryTargets } from '../../src/storage/repos/webhook-targets.js';
+import { loadDeliveryTargets } from '../../src/storage/repos/webhooks.js';
 import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, ownerMemberStranger } from './support/console.js';

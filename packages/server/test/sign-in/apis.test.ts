@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
 import { DEFAULT_CONSOLE_SCOPE } from '../../src/domain/directory/console-scopes.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
-import { addTenantMember } from '../../src/storage/repos/users.js';
+import { addTenantMember } from '../../src/storage/repos/tenant-members.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { api, makeClient, makeOrg, makeUser, signIn, tokenRequest } from './support/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { newEventId } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
-import { insertAuditEvent } from '../../storage/repos/audit.js';
+import { insertAuditEvent } from '../../storage/repos/audit-events.js';
 import type { AuditEntry, Verb } from '../audit-entry.js';
 import { clock } from '../clock.js';
 import type { Actor, User } from '../types.js';

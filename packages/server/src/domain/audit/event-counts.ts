@@ -1,8 +1,9 @@
 import type { Db } from '../../storage/db.js';
-import { DAY_MS, sealCounts, sealedUntil } from '../../storage/repos/audit-counts.js';
+import { sealCounts, sealedUntil } from '../../storage/repos/audit-counts.js';
 import {
   type AuditFilter,
   countAuditEvents,
+  DAY_MS,
   keysSince,
   type TimeRange,
 } from '../../storage/repos/audit-events.js';

@@ -1,5 +1,6 @@
 import type { Db } from '../../storage/db.js';
-import { DAY_MS, type DayCount, sealedKeys, sealedPerDay } from '../../storage/repos/audit-counts.js';
+import { type DayCount, sealedKeys, sealedPerDay } from '../../storage/repos/audit-counts.js';
+import { DAY_MS } from '../../storage/repos/audit-events.js';
 
 /**
  * What this process has read of each org's sealed per-day counts. A sealed day never changes

@@ -1,7 +1,6 @@
 import { newSecret, sha256 } from '../../crypto/random.js';
 import { profileKeys } from '../../storage/repos/one-time-keys.js';
-import { updateUserNames } from '../../storage/repos/user-profile.js';
-import { findUserById } from '../../storage/repos/users.js';
+import { findUserById, updateUserNames } from '../../storage/repos/users.js';
 import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';

@@ -1,13 +1,15 @@
-import { insertTenant } from '../../storage/repos/tenants.js';
 import {
+  addTenantMember,
   countMembersOnlyIn,
-  deleteTenant as deleteTenantRow,
   findUserTenant,
   listUserTenants,
   type TenantMembership,
+} from '../../storage/repos/tenant-members.js';
+import {
+  deleteTenant as deleteTenantRow,
+  insertTenant,
   updateTenant as updateTenantRow,
-} from '../../storage/repos/user-tenants.js';
-import { addTenantMember } from '../../storage/repos/users.js';
+} from '../../storage/repos/tenants.js';
 import { recordAudit } from '../audit/audit.js';
 import { tenantSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';

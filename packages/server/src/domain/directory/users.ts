@@ -1,16 +1,14 @@
 import { hashPassword } from '../../crypto/passwords.js';
 import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
-import { insertTenant } from '../../storage/repos/tenants.js';
-import { deleteTenant } from '../../storage/repos/user-tenants.js';
+import { addTenantMember, tenantsOnlyOf } from '../../storage/repos/tenant-members.js';
+import { deleteTenant, insertTenant } from '../../storage/repos/tenants.js';
 import {
-  addTenantMember,
   deleteUser as deleteUserRow,
   findUserByEmail,
   findUserById,
   insertUser,
   listOrgUsers,
-  tenantsOnlyOf,
   updateUser as updateUserRow,
 } from '../../storage/repos/users.js';
 import { recordAudit, recordUserUpdated } from '../audit/audit.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../storage/db.js';
 import { skipPendingOfWebhook } from '../../storage/repos/webhook-deliveries.js';
-import { type DeliveryTarget, deactivateWebhook } from '../../storage/repos/webhook-targets.js';
+import { type DeliveryTarget, deactivateWebhook } from '../../storage/repos/webhooks.js';
 import { recordAudit } from '../audit/audit.js';
 import { SYSTEM } from '../types.js';
 import { type Webhook, webhookSnapshot } from './webhooks.js';

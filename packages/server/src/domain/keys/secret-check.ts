@@ -1,6 +1,7 @@
 import type { Sealer } from '../../crypto/sealing.js';
 import type { Db } from '../../storage/db.js';
-import { anySealedKey, findSealedCheck, insertSealedCheck } from '../../storage/repos/sealed-checks.js';
+import { anySealedKey } from '../../storage/repos/keys.js';
+import { findSealedCheck, insertSealedCheck } from '../../storage/repos/sealed-checks.js';
 import { clock } from '../clock.js';
 
 const NAME = 'master_secret';

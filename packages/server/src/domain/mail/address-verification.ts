@@ -2,8 +2,14 @@ import { verifyPassword } from '../../crypto/passwords.js';
 import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
-import { markEmailVerified, setEmail } from '../../storage/repos/user-credentials.js';
-import { emailKey, findPasswordHash, findUserByEmail, findUserById } from '../../storage/repos/users.js';
+import {
+  emailKey,
+  findPasswordHash,
+  findUserByEmail,
+  findUserById,
+  markEmailVerified,
+  setEmail,
+} from '../../storage/repos/users.js';
 import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';

@@ -1,7 +1,6 @@
 import { hashPassword } from '../../crypto/passwords.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
-import { setPasswordHash } from '../../storage/repos/user-credentials.js';
-import { findUserByEmail } from '../../storage/repos/users.js';
+import { findUserByEmail, setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';

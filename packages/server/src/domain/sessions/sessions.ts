@@ -9,7 +9,7 @@ import {
   revokeOAuthSession,
   setOAuthSessionTenant,
 } from '../../storage/repos/oauth-sessions.js';
-import { findUserTenant, listUserTenants } from '../../storage/repos/user-tenants.js';
+import { findUserTenant, listUserTenants } from '../../storage/repos/tenant-members.js';
 import { recordAudit } from '../audit/audit.js';
 import { fail } from '../errors.js';
 import { OAUTH_SESSION_TTL_MS } from '../tokens-policy.js';

@@ -1,9 +1,9 @@
 import { hashPassword, verifyPassword } from '../../crypto/passwords.js';
 import { sha256 } from '../../crypto/random.js';
+import { deleteOtherBrowserSessions } from '../../storage/repos/browser-sessions.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
-import { deleteOtherBrowserSessions, setPasswordHash } from '../../storage/repos/user-credentials.js';
-import { findPasswordHash } from '../../storage/repos/users.js';
+import { findPasswordHash, setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';

@@ -1,5 +1,5 @@
 import { supersedeRefreshTokens } from '../../storage/repos/refresh-tokens.js';
-import { findUserTenant } from '../../storage/repos/user-tenants.js';
+import { findUserTenant } from '../../storage/repos/tenant-members.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';

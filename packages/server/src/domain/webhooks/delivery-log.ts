@@ -6,7 +6,7 @@ import {
   listDeliveriesOfWebhook,
   requeueDelivery,
 } from '../../storage/repos/webhook-deliveries.js';
-import { findOrgWebhook } from '../../storage/repos/webhook-targets.js';
+import { findOrgWebhook } from '../../storage/repos/webhooks.js';
 import { clock } from '../clock.js';
 import type { Deps } from '../context.js';
 import { fail } from '../errors.js';

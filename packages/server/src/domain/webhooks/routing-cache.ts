@@ -1,5 +1,5 @@
 import type { Db } from '../../storage/db.js';
-import { activeWebhookPatterns, webhookFingerprint } from '../../storage/repos/webhook-routing.js';
+import { activeWebhookPatterns, webhookFingerprint } from '../../storage/repos/webhooks.js';
 import { compilePatterns, type PatternMatcher } from './pattern-matcher.js';
 
 /**

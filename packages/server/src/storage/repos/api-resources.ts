@@ -1,7 +1,9 @@
 import type { ApiResource, ResourceScope } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { ApiResourcesTable } from '../schema.js';
+import { dropClientPermissionsOutside } from './client-permissions.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+import { dropRolePermissionsOutside } from './roles.js';
 
 const toResource = (r: ApiResourcesTable): ApiResource => ({
   id: r.id,
@@ -119,11 +121,8 @@ export async function updateApiResourceRow(db: Db, r: ApiResource): Promise<void
  * nothing (the role and client audit entries of the resource change are the resource's own).
  */
 export async function dropPermissionsOutside(db: Db, resourceId: string, scopes: readonly string[]) {
-  for (const table of ['role_permissions', 'client_permissions'] as const) {
-    let query = db.deleteFrom(table).where('resource_id', '=', resourceId);
-    if (scopes.length > 0) query = query.where('scope', 'not in', [...scopes]);
-    await query.execute();
-  }
+  await dropRolePermissionsOutside(db, resourceId, scopes);
+  await dropClientPermissionsOutside(db, resourceId, scopes);
 }
 
 /** Deletes the resource (its permissions go with it, by foreign key) and returns it, or null. */

@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db.js';
-
-export const DAY_MS = 86_400_000;
+import { dailyCounts } from './audit-events.js';
 
 /** Up to where (exclusive, epoch ms) the org's per-day counts are complete; 0 before the first seal. */
 export async function sealedUntil(db: Db, orgId: string): Promise<number> {
@@ -23,22 +21,7 @@ export async function sealCounts(db: Db, orgId: string, from: number, until: num
     await trx
       .insertInto('audit_event_counts')
       .columns(['org_id', 'day', 'key', 'entity', 'verb', 'n'])
-      .expression((eb) =>
-        eb
-          .selectFrom('audit_events')
-          .select([
-            'org_id',
-            sql<number>`at / ${sql.lit(DAY_MS)}`.as('day'),
-            'key',
-            'entity',
-            'verb',
-            eb.fn.countAll<number>().as('n'),
-          ])
-          .where('org_id', '=', orgId)
-          .where('at', '>=', from)
-          .where('at', '<', until)
-          .groupBy(['org_id', sql`at / ${sql.lit(DAY_MS)}`, 'key', 'entity', 'verb']),
-      )
+      .expression(dailyCounts(trx, orgId, from, until))
       .onConflict((oc) => oc.columns(['org_id', 'day', 'key']).doNothing())
       .execute();
     await trx

@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db.js';
 import type { AuditEventsTable, Database } from '../schema.js';
 
@@ -14,6 +14,12 @@ export interface AuditFilter {
 export interface TimeRange {
   from: number | null;
   to: number | null;
+}
+
+export type AuditRow = AuditEventsTable;
+
+export async function insertAuditEvent(db: Db, row: AuditRow): Promise<void> {
+  await db.insertInto('audit_events').values(row).execute();
 }
 
 type Query<O> = SelectQueryBuilder<Database, 'audit_events', O>;
@@ -89,4 +95,27 @@ export async function keysSince(db: Db, orgId: string, since: number) {
     .where('org_id', '=', orgId)
     .where('at', '>=', since)
     .execute();
+}
+
+export const DAY_MS = 86_400_000;
+
+/**
+ * The org's entries of `[from, until)` counted per UTC day (`at / 86400000`) and key: the rows
+ * audit-counts.ts seals, as a query to insert from (not run here).
+ */
+export function dailyCounts(db: Db, orgId: string, from: number, until: number) {
+  return db
+    .selectFrom('audit_events')
+    .select([
+      'org_id',
+      sql<number>`at / ${sql.lit(DAY_MS)}`.as('day'),
+      'key',
+      'entity',
+      'verb',
+      (eb) => eb.fn.countAll<number>().as('n'),
+    ])
+    .where('org_id', '=', orgId)
+    .where('at', '>=', from)
+    .where('at', '<', until)
+    .groupBy(['org_id', sql`at / ${sql.lit(DAY_MS)}`, 'key', 'entity', 'verb']);
 }

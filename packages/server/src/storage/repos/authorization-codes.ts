@@ -49,3 +49,12 @@ export async function findAuthorizationCode(
 export async function purgeAuthorizationCodes(db: Db, expiredBefore: number): Promise<void> {
   await db.deleteFrom('authorization_codes').where('expires_at', '<', expiredBefore).execute();
 }
+
+/** Deletes the authorization codes of an org's client (part of deleting it: see deleteClientRow). */
+export async function deleteClientAuthorizationCodes(db: Db, orgId: string, clientId: string): Promise<void> {
+  await db
+    .deleteFrom('authorization_codes')
+    .where('client_id', '=', clientId)
+    .where('org_id', '=', orgId)
+    .execute();
+}

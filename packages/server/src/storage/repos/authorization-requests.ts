@@ -82,3 +82,16 @@ export async function completeAuthorizationRequest(db: Db, id: string, now: numb
 export async function purgeAuthorizationRequests(db: Db, expiredBefore: number): Promise<void> {
   await db.deleteFrom('authorization_requests').where('expires_at', '<', expiredBefore).execute();
 }
+
+/** Deletes the authorization requests of an org's client (part of deleting it: see deleteClientRow). */
+export async function deleteClientAuthorizationRequests(
+  db: Db,
+  orgId: string,
+  clientId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('authorization_requests')
+    .where('client_id', '=', clientId)
+    .where('org_id', '=', orgId)
+    .execute();
+}

@@ -37,3 +37,10 @@ export async function deleteBrowserSessionsOfUser(db: Db, userId: string): Promi
 export async function deleteBrowserSession(db: Db, tokenHash: string): Promise<void> {
   await db.deleteFrom('browser_sessions').where('token_hash', '=', tokenHash).execute();
 }
+
+/** Signs the user out of every browser but the one whose login cookie hashes to `keepId`. */
+export async function deleteOtherBrowserSessions(db: Db, userId: string, keepId: string | null) {
+  let query = db.deleteFrom('browser_sessions').where('user_id', '=', userId);
+  if (keepId !== null) query = query.where('token_hash', '!=', keepId);
+  await query.execute();
+}

@@ -45,3 +45,14 @@ export async function scopesPermittedToClient(
     .execute();
   return rows.map((r) => r.scope);
 }
+
+/** Drops the clients' permissions on the resource naming a scope outside `scopes` (all, when empty). */
+export async function dropClientPermissionsOutside(
+  db: Db,
+  resourceId: string,
+  scopes: readonly string[],
+): Promise<void> {
+  let query = db.deleteFrom('client_permissions').where('resource_id', '=', resourceId);
+  if (scopes.length > 0) query = query.where('scope', 'not in', [...scopes]);
+  await query.execute();
+}

@@ -1,7 +1,11 @@
 import type { Client, GrantType, PublicKeySet } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { ClientsTable } from '../schema.js';
+import { deleteClientAuthorizationCodes } from './authorization-codes.js';
+import { deleteClientAuthorizationRequests } from './authorization-requests.js';
+import { deleteClientConsents } from './consents.js';
 import { nearerEnd, readDirection } from './list-window.js';
+import { deleteClientOAuthSessions } from './oauth-sessions.js';
 
 const toClient = (r: ClientsTable): Client => ({
   id: r.id,
@@ -154,14 +158,10 @@ export async function replaceClientSecret(db: Db, c: Client, secretHash: string)
  * which have no row to reference (migration 017). Run it in a transaction.
  */
 export async function deleteClientRow(db: Db, orgId: string, id: string): Promise<Client | null> {
-  for (const table of [
-    'authorization_codes',
-    'authorization_requests',
-    'consents',
-    'oauth_sessions',
-  ] as const) {
-    await db.deleteFrom(table).where('client_id', '=', id).where('org_id', '=', orgId).execute();
-  }
+  await deleteClientAuthorizationCodes(db, orgId, id);
+  await deleteClientAuthorizationRequests(db, orgId, id);
+  await deleteClientConsents(db, orgId, id);
+  await deleteClientOAuthSessions(db, orgId, id);
   const row = await db
     .deleteFrom('clients')
     .where('id', '=', id)

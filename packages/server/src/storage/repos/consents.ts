@@ -22,3 +22,8 @@ export async function upsertConsent(db: Db, row: ConsentRow): Promise<void> {
     )
     .execute();
 }
+
+/** Deletes the consents of an org's client (part of deleting it: see deleteClientRow). */
+export async function deleteClientConsents(db: Db, orgId: string, clientId: string): Promise<void> {
+  await db.deleteFrom('consents').where('client_id', '=', clientId).where('org_id', '=', orgId).execute();
+}

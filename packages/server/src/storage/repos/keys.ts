@@ -97,3 +97,9 @@ export async function deleteExpiredKeys(db: Db, orgId: string, now: number): Pro
     .where('expires_at', '<=', now)
     .execute();
 }
+
+/** Any one private signing key, sealed: a value the secret of a database from before the check opens. */
+export async function anySealedKey(db: Db): Promise<string | null> {
+  const row = await db.selectFrom('signing_keys').select('private_key').limit(1).executeTakeFirst();
+  return row?.private_key ?? null;
+}

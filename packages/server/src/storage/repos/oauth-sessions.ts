@@ -73,3 +73,12 @@ export async function liveSessionIds(
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** Deletes the sessions of an org's client, their refresh tokens by cascade (see deleteClientRow). */
+export async function deleteClientOAuthSessions(db: Db, orgId: string, clientId: string): Promise<void> {
+  await db
+    .deleteFrom('oauth_sessions')
+    .where('client_id', '=', clientId)
+    .where('org_id', '=', orgId)
+    .execute();
+}

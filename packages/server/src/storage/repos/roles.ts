@@ -181,3 +181,14 @@ export async function scopesAllowedToUser(db: Db, userId: string, resourceId: st
     .execute();
   return rows.map((r) => r.scope);
 }
+
+/** Drops the roles' permissions on the resource naming a scope outside `scopes` (all, when empty). */
+export async function dropRolePermissionsOutside(
+  db: Db,
+  resourceId: string,
+  scopes: readonly string[],
+): Promise<void> {
+  let query = db.deleteFrom('role_permissions').where('resource_id', '=', resourceId);
+  if (scopes.length > 0) query = query.where('scope', 'not in', [...scopes]);
+  await query.execute();
+}

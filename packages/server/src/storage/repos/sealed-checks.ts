@@ -18,9 +18,3 @@ export async function insertSealedCheck(db: Db, name: string, sealed: string, no
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
 }
-
-/** Any one private signing key, sealed: a value the secret of a database from before the check opens. */
-export async function anySealedKey(db: Db): Promise<string | null> {
-  const row = await db.selectFrom('signing_keys').select('private_key').limit(1).executeTakeFirst();
-  return row?.private_key ?? null;
-}

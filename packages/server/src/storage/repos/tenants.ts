@@ -1,5 +1,15 @@
 import type { Tenant } from '../../domain/types.js';
 import type { Db } from '../db.js';
+import type { TenantsTable } from '../schema.js';
+
+export const toTenant = (r: TenantsTable): Tenant => ({
+  id: r.id,
+  orgId: r.org_id,
+  name: r.name,
+  logo: r.logo,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 export async function insertTenant(db: Db, t: Tenant): Promise<void> {
   await db
@@ -13,4 +23,16 @@ export async function insertTenant(db: Db, t: Tenant): Promise<void> {
       updated_at: t.updatedAt,
     })
     .execute();
+}
+
+export async function updateTenant(db: Db, t: Tenant): Promise<void> {
+  await db
+    .updateTable('tenants')
+    .set({ name: t.name, logo: t.logo, updated_at: t.updatedAt })
+    .where('id', '=', t.id)
+    .execute();
+}
+
+export async function deleteTenant(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('tenants').where('id', '=', id).execute();
 }

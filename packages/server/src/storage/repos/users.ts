@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { Role, Tenant, User } from '../../domain/types.js';
+import type { User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Database, UsersTable } from '../schema.js';
 import { nearerEnd, readDirection } from './list-window.js';
@@ -66,13 +66,6 @@ export async function findPasswordHash(db: Db, userId: string): Promise<string |
   return row?.password_hash ?? null;
 }
 
-export async function addTenantMember(db: Db, tenantId: string, userId: string, role: Role, at: number) {
-  await db
-    .insertInto('tenant_members')
-    .values({ tenant_id: tenantId, user_id: userId, role, created_at: at })
-    .execute();
-}
-
 /** `q` as a LIKE pattern matching it anywhere, lower-case, with `%`, `_` and `\` taken literally. */
 const containing = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
@@ -135,38 +128,51 @@ export async function updateUser(db: Db, user: User): Promise<void> {
     .execute();
 }
 
+/** Stores a new password hash (reset or change). */
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string, now: number) {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** A new address, unverified until a link mailed to it is followed. */
+export async function setEmail(db: Db, userId: string, email: string, now: number) {
+  await db
+    .updateTable('users')
+    .set({ email, email_key: emailKey(email), email_verified: 0, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** Marks the address verified, if it is still `sentTo` (case-insensitive); false when it is not. */
+export async function markEmailVerified(db: Db, userId: string, sentTo: string, now: number) {
+  const result = await db
+    .updateTable('users')
+    .set({ email_verified: 1, updated_at: now })
+    .where('id', '=', userId)
+    .where('email_key', '=', emailKey(sentTo))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Stores the names a user gives themselves on the profile page. */
+export async function updateUserNames(
+  db: Db,
+  userId: string,
+  names: { firstName: string | null; lastName: string | null },
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ first_name: names.firstName, last_name: names.lastName, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
 /** Deletes the user (their sessions, memberships and factors go with them); false when already gone. */
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/** The tenants the user is the only member of: nobody would be left in them without the user. */
-export async function tenantsOnlyOf(db: Db, userId: string): Promise<Tenant[]> {
-  const rows = await db
-    .selectFrom('tenant_members as m')
-    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
-    .selectAll('t')
-    .where('m.user_id', '=', userId)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('tenant_members as other')
-            .select('other.user_id')
-            .whereRef('other.tenant_id', '=', 'm.tenant_id')
-            .where('other.user_id', '!=', userId),
-        ),
-      ),
-    )
-    .orderBy('t.created_at')
-    .orderBy('t.id')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    orgId: r.org_id,
-    name: r.name,
-    logo: r.logo,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  }));
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db.js';
 import type { WebhooksTable } from '../schema.js';
 
@@ -93,4 +94,79 @@ export async function deleteWebhook(db: Db, orgId: string, id: string): Promise<
     .where('org_id', '=', orgId)
     .executeTakeFirst();
   return deleted.numDeletedRows > 0n ? toRecord(row) : null;
+}
+
+/** A webhook as the delivery worker needs it, sealed secret included. */
+export type DeliveryTarget = WebhooksTable;
+
+/** The webhooks of these ids, by id (deleted ones are simply absent). */
+export async function loadDeliveryTargets(db: Db, ids: string[]): Promise<Map<string, DeliveryTarget>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Sets an active webhook inactive; false when it was inactive already (or is gone). */
+export async function deactivateWebhook(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set({ active: 0, updated_at: now })
+    .where('id', '=', id)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** One webhook of an org, only what the delivery log checks (id, org, whether active), or null. */
+export async function findOrgWebhook(db: Db, orgId: string, id: string) {
+  const row = await db
+    .selectFrom('webhooks')
+    .select(['id', 'org_id', 'active'])
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * A cheap summary of an org's webhooks that changes whenever one is created, deleted or updated
+ * (every write sets `updated_at`): count, newest `updated_at`, and a checksum of all `updated_at`s
+ * (so changes within one millisecond, or under clock skew between nodes, are still seen). Null when
+ * the org has no webhooks at all.
+ */
+export async function webhookFingerprint(db: Db, orgId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select([
+      sql<number>`count(*)`.as('n'),
+      sql<number | string | null>`max(updated_at)`.as('latest'),
+      sql<number | string | null>`sum(updated_at % 1048573)`.as('checksum'),
+    ])
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  if (!row || Number(row.n) === 0) return null;
+  return `${row.n}:${row.latest}:${row.checksum}`;
+}
+
+/** The routing patterns of an org's active webhooks. */
+export async function activeWebhookPatterns(
+  db: Db,
+  orgId: string,
+): Promise<{ id: string; events: string[] }[]> {
+  const rows = await db
+    .selectFrom('webhooks')
+    .select(['id', 'events'])
+    .where('org_id', '=', orgId)
+    .where('active', '=', 1)
+    .execute();
+  return rows.map((r) => ({ id: r.id, events: parseEvents(r.events) }));
+}
+
+function parseEvents(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
 }

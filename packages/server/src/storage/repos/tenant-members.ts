@@ -1,20 +1,11 @@
 import type { Role, Tenant } from '../../domain/types.js';
 import type { Db } from '../db.js';
-import type { TenantsTable } from '../schema.js';
+import { toTenant } from './tenants.js';
 
 export interface TenantMembership {
   tenant: Tenant;
   role: Role;
 }
-
-const toTenant = (r: TenantsTable): Tenant => ({
-  id: r.id,
-  orgId: r.org_id,
-  name: r.name,
-  logo: r.logo,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 function membershipsOf(db: Db, userId: string) {
   return db
@@ -31,6 +22,13 @@ export async function listUserTenants(db: Db, userId: string): Promise<TenantMem
   return rows.map((r) => ({ tenant: toTenant(r), role: r.role }));
 }
 
+export async function addTenantMember(db: Db, tenantId: string, userId: string, role: Role, at: number) {
+  await db
+    .insertInto('tenant_members')
+    .values({ tenant_id: tenantId, user_id: userId, role, created_at: at })
+    .execute();
+}
+
 export async function findUserTenant(
   db: Db,
   userId: string,
@@ -38,18 +36,6 @@ export async function findUserTenant(
 ): Promise<TenantMembership | null> {
   const row = await membershipsOf(db, userId).where('tenants.id', '=', tenantId).executeTakeFirst();
   return row ? { tenant: toTenant(row), role: row.role } : null;
-}
-
-export async function updateTenant(db: Db, t: Tenant): Promise<void> {
-  await db
-    .updateTable('tenants')
-    .set({ name: t.name, logo: t.logo, updated_at: t.updatedAt })
-    .where('id', '=', t.id)
-    .execute();
-}
-
-export async function deleteTenant(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('tenants').where('id', '=', id).execute();
 }
 
 /** How many members of the tenant belong to no other tenant (deleting it would leave them with none). */
@@ -70,4 +56,27 @@ export async function countMembersOnlyIn(db: Db, tenantId: string): Promise<numb
     )
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The tenants the user is the only member of: nobody would be left in them without the user. */
+export async function tenantsOnlyOf(db: Db, userId: string): Promise<Tenant[]> {
+  const rows = await db
+    .selectFrom('tenant_members as m')
+    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
+    .selectAll('t')
+    .where('m.user_id', '=', userId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('tenant_members as other')
+            .select('other.user_id')
+            .whereRef('other.tenant_id', '=', 'm.tenant_id')
+            .where('other.user_id', '!=', userId),
+        ),
+      ),
+    )
+    .orderBy('t.created_at')
+    .orderBy('t.id')
+    .execute();
+  return rows.map(toTenant);
 }

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, test } from 'node:test';
+import ts from 'typescript';
+
+/**
+ * One repository per table: every table is read and written, as a statement's own table, by one
+ * file of storage/repos/ (a join or a subquery in another repository's statement only reads it
+ * alongside, and is allowed). A statement's own table is the one Kysely's selectFrom, insertInto,
+ * updateTable or deleteFrom names, and the one a raw SQL write (insert into, update … set, delete
+ * from) names. Names that are no table (common table expressions) are left out.
+ */
+const STORAGE = new URL('../../src/storage/', import.meta.url).pathname;
+const STATEMENTS = new Set([
+  'selectFrom',
+  'insertInto',
+  'updateTable',
+  'deleteFrom',
+  'replaceInto',
+  'mergeInto',
+]);
+const RAW_WRITES =
+  /\b(?:insert\s+into|delete\s+from)\s+([a-z_][a-z0-9_]*)|\bupdate\s+([a-z_][a-z0-9_]*)\s+set\b/gi;
+
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : files(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+
+const parse = (path: string) =>
+  ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+
+function nodes(root: ts.Node): ts.Node[] {
+  const all: ts.Node[] = [];
+  const visit = (node: ts.Node) => {
+    all.push(node);
+    ts.forEachChild(node, visit);
+  };
+  visit(root);
+  return all;
+}
+
+/** The tables of the `Database` interface in schema.ts. */
+function tableNames(): Set<string> {
+  const schema = parse(join(STORAGE, 'schema.ts'));
+  const database = nodes(schema).find(
+    (n): n is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(n) && n.name.text === 'Database',
+  );
+  assert.ok(database, 'schema.ts declares the Database interface');
+  return new Set(database.members.flatMap((m) => (m.name && ts.isIdentifier(m.name) ? [m.name.text] : [])));
+}
+
+/**
+ * The names a statement's table argument can take, read from the file alone: a literal (its alias
+ * dropped), a list of literals, or a variable whose type or values are such literals (a union type
+ * alias, a `for … of` over a literal list). Null when they cannot be told.
+ */
+function namesOf(expr: ts.Node, file: ts.SourceFile, all: ts.Node[]): string[] | null {
+  if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) {
+    return [expr.text.split(/\s+as\s+/)[0]?.trim() ?? expr.text];
+  }
+  if (ts.isAsExpression(expr) || ts.isParenthesizedExpression(expr) || ts.isSatisfiesExpression(expr)) {
+    return namesOf(expr.expression, file, all);
+  }
+  if (ts.isArrayLiteralExpression(expr)) return union(expr.elements.map((e) => namesOf(e, file, all)));
+  if (ts.isLiteralTypeNode(expr)) return namesOf(expr.literal, file, all);
+  if (ts.isUnionTypeNode(expr)) return union(expr.types.map((t) => namesOf(t, file, all)));
+  if (ts.isParenthesizedTypeNode(expr)) return namesOf(expr.type, file, all);
+  if (ts.isTypeReferenceNode(expr) && ts.isIdentifier(expr.typeName)) {
+    const name = expr.typeName.text;
+    const alias = all.find(
+      (n): n is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(n) && n.name.text === name,
+    );
+    return alias ? namesOf(alias.type, file, all) : null;
+  }
+  if (ts.isIdentifier(expr)) {
+    const declarations = all.filter(
+      (n): n is ts.VariableDeclaration | ts.ParameterDeclaration =>
+        (ts.isVariableDeclaration(n) || ts.isParameter(n)) &&
+        ts.isIdentifier(n.name) &&
+        n.name.text === expr.text,
+    );
+    if (declarations.length === 0) return null;
+    return union(
+      declarations.map((d) => {
+        if (d.type) return namesOf(d.type, file, all);
+        if (d.initializer) return namesOf(d.initializer, file, all);
+        const loop = d.parent.parent;
+        return ts.isVariableDeclarationList(d.parent) && ts.isForOfStatement(loop)
+          ? namesOf(loop.expression, file, all)
+          : null;
+      }),
+    );
+  }
+  return null;
+}
+
+function union(lists: (string[] | null)[]): string[] | null {
+  return lists.some((l) => l === null) ? null : (lists as string[][]).flat();
+}
+
+function rawText(template: ts.TemplateLiteral): string {
+  if (ts.isNoSubstitutionTemplateLiteral(template)) return template.text;
+  return [template.head.text, ...template.templateSpans.map((s) => s.literal.text)].join(' ? ');
+}
+
+interface Scan {
+  /** table → the files (relative to storage/) naming it as a statement's own table */
+  owners: Map<string, Set<string>>;
+  /** statements whose table could not be told, as file:line */
+  unresolved: string[];
+}
+
+function scan(): Scan {
+  const tables = tableNames();
+  const owners = new Map<string, Set<string>>();
+  const unresolved: string[] = [];
+  for (const path of files(STORAGE)) {
+    const file = parse(path);
+    const name = relative(STORAGE, path);
+    const all = nodes(file);
+    const own = (table: string) => {
+      if (!tables.has(table)) return;
+      const set = owners.get(table) ?? new Set<string>();
+      set.add(name);
+      owners.set(table, set);
+    };
+    for (const node of all) {
+      if (ts.isCallExpression(node)) {
+        const callee = node.expression;
+        const method = ts.isPropertyAccessExpression(callee)
+          ? callee.name.text
+          : ts.isIdentifier(callee)
+            ? callee.text
+            : null;
+        if (method === null || !STATEMENTS.has(method)) continue;
+        const arg = node.arguments[0];
+        const names = arg ? namesOf(arg, file, all) : null;
+        if (names === null) {
+          const { line } = file.getLineAndCharacterOfPosition(node.getStart());
+          unresolved.push(`${name}:${line + 1} ${node.getText().split('\n')[0]}`);
+        } else names.forEach(own);
+      } else if (
+        ts.isTaggedTemplateExpression(node) &&
+        ts.isIdentifier(node.tag) &&
+        node.tag.text === 'sql'
+      ) {
+        for (const match of rawText(node.template).matchAll(RAW_WRITES))
+          own((match[1] ?? match[2] ?? '').toLowerCase());
+      }
+    }
+  }
+  return { owners, unresolved };
+}
+
+describe('one repository per table', () => {
+  const { owners, unresolved } = scan();
+
+  test('every statement in storage/ names its table so that it can be told from the source', () => {
+    assert.deepEqual(unresolved, [], `statements whose table cannot be told:\n${unresolved.join('\n')}`);
+  });
+
+  test('the scan sees the repositories it should (literals, aliases, a union type, raw SQL)', () => {
+    const owner = (table: string) => [...(owners.get(table) ?? [])];
+    assert.deepEqual(owner('users'), ['repos/users.ts']);
+    assert.deepEqual(owner('tenant_members'), ['repos/tenant-members.ts']);
+    assert.deepEqual(owner('profile_keys'), ['repos/one-time-keys.ts']);
+    assert.deepEqual(owner('impersonations'), ['repos/one-time-keys.ts']);
+    assert.deepEqual(owner('rate_limit_hits'), ['repos/rate-limits.ts']);
+    assert.deepEqual(owner('webhook_delivery_attempts'), ['repos/webhook-deliveries.ts']);
+    assert.ok(owners.size >= 40, `only ${owners.size} tables seen`);
+  });
+
+  test('each table is named as a statement’s own table by exactly one repository', () => {
+    const shared = [...owners]
+      .filter(([, named]) => named.size > 1)
+      .map(([table, named]) => `${table}: ${[...named].sort().join(', ')}`);
+    assert.deepEqual(shared, [], `tables with more than one repository:\n${shared.join('\n')}`);
+  });
+
+  test('no file outside storage/repos/ names a table as a statement’s own', () => {
+    const outside = [...owners].flatMap(([table, named]) =>
+      [...named].filter((f) => !f.startsWith('repos/')).map((f) => `${table}: ${f}`),
+    );
+    assert.deepEqual(outside, [], `statements outside storage/repos/:\n${outside.join('\n')}`);
+  });
+});
