@@ -1,10 +1,10 @@
 import { isSchemaCurrent } from '../storage/migrate.js';
-import type { Deps } from './context.js';
+import type { CoreDeps } from './core-deps.js';
 
 export type Readiness = 'ready' | 'unavailable' | 'not_migrated';
 
 /** Whether this node can serve requests that need the database (DESIGN §11's `/readyz`). */
-export async function readiness(deps: Deps): Promise<Readiness> {
+export async function readiness(deps: CoreDeps): Promise<Readiness> {
   try {
     return (await isSchemaCurrent(deps.db)) ? 'ready' : 'not_migrated';
   } catch {

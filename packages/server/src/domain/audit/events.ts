@@ -1,8 +1,8 @@
 import { type AuditFilter, pageAuditEvents, type TimeRange } from '../../storage/repos/audit-events.js';
 import type { AuditEventsTable } from '../../storage/schema.js';
-import type { Deps } from '../context.js';
 import type { Org } from '../types.js';
 import type { AuditEntry, Verb } from './audit.js';
+import type { AuditDeps } from './deps.js';
 import { countSegments, ensureSealed, keysOf, type Segment } from './event-counts.js';
 
 /** A checked `GET /organizations/{org}/events` query (see http/api-schemas.ts). */
@@ -52,7 +52,7 @@ export function toAuditEntry(row: AuditEventsTable): AuditEntry {
  * there, skipping at most half of that segment, instead of skipping `page × per_page` entries of
  * the whole index. Pages are exactly what `OFFSET page × per_page` over the whole list gives.
  */
-export async function listEvents(deps: Deps, org: Org, q: EventQuery): Promise<EventPage> {
+export async function listEvents(deps: AuditDeps, org: Org, q: EventQuery): Promise<EventPage> {
   const sealed = await ensureSealed(deps.db, org.id);
   const keys = await keysOf(deps.db, org.id, sealed, q);
   if (keys !== null && keys.length === 0) return { entries: [], total: 0 };
@@ -80,7 +80,7 @@ export async function listEvents(deps: Deps, org: Org, q: EventQuery): Promise<E
  * older than the segment (a second query that skips nothing).
  */
 async function readWindow(
-  deps: Deps,
+  deps: AuditDeps,
   filter: AuditFilter,
   range: TimeRange,
   segments: readonly Segment[],

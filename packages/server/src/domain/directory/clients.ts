@@ -13,13 +13,13 @@ import {
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { endClientSessions } from '../sessions/sessions.js';
 import type { Actor, Client, GrantType, Org, PublicKeySet } from '../types.js';
 import { checkAllowedOrigins } from './allowed-origins.js';
 import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client-jwks.js';
+import type { DirectoryDeps } from './deps.js';
 import { checkName, checkRedirectUri } from './validate.js';
 
 export const GRANT_TYPES: readonly GrantType[] = [
@@ -102,7 +102,7 @@ async function checkPromoteFrom(db: Db, org: Org, input: NewClient): Promise<str
  * `tessera client create` and POST /organizations/{org}/clients both create clients here.
  */
 export async function createClient(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   input: NewClient,
   actor: Actor,
@@ -149,7 +149,7 @@ export async function createClient(
 
 /** One page of the org's clients, oldest first (never a secret). */
 export async function listClients(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   q: { page: number; perPage: number },
 ): Promise<{ entries: Client[]; total: number }> {
@@ -165,7 +165,8 @@ async function orgClient(db: Db, org: Org, id: string): Promise<Client> {
 }
 
 /** One of the org's clients (never its secret); 404 `not_found` for any other id. */
-export const getClient = (deps: Deps, org: Org, id: string): Promise<Client> => orgClient(deps.db, org, id);
+export const getClient = (deps: DirectoryDeps, org: Org, id: string): Promise<Client> =>
+  orgClient(deps.db, org, id);
 
 /** What an update may change; an absent field keeps its value. */
 export interface ClientChanges {
@@ -187,7 +188,7 @@ export interface ClientChanges {
  * with; a refusal names the field given (`grant_types`, else `redirect_uris`).
  */
 export async function updateClient(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   id: string,
   changes: ClientChanges,
@@ -241,7 +242,12 @@ export async function updateClient(
  * theirs on the change notification). Audited as `client.updated`, whose change is the secret's
  * issue time. A public client has no secret: 409 `conflict`.
  */
-export async function rotateClientSecret(deps: Deps, org: Org, id: string, actor: Actor): Promise<string> {
+export async function rotateClientSecret(
+  deps: DirectoryDeps,
+  org: Org,
+  id: string,
+  actor: Actor,
+): Promise<string> {
   const secret = newSecret('tcs_');
   await deps.db.transaction().execute(async (trx) => {
     const before = await orgClient(trx, org, id);
@@ -269,7 +275,7 @@ export async function rotateClientSecret(deps: Deps, org: Org, id: string, actor
  * and access tokens stop working), then the client goes with everything that refers to it, and
  * `client.deleted` records its snapshot.
  */
-export async function deleteClient(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function deleteClient(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const client = await orgClient(trx, org, id);
     const now = clock.now();

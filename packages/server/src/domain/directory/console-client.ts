@@ -3,8 +3,8 @@ import { findClient, insertClient, updateClientRow } from '../../storage/repos/c
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { type Client, type Org, SYSTEM } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 
 /** The web console's client id: fixed, so the app needs no configuration to sign in. */
 export const CONSOLE_CLIENT_ID = 'cli_console';
@@ -28,7 +28,7 @@ const sameList = (a: readonly string[], b: readonly string[]) =>
  * rotation), its redirect URIs on the current TESSERA_URL. Made at the first start, and set back
  * to this shape at every start (a new TESSERA_URL moves its URIs); audited only when it changes.
  */
-export async function ensureConsoleClient(deps: Deps, consoleOrg: Org): Promise<Client> {
+export async function ensureConsoleClient(deps: DirectoryDeps, consoleOrg: Org): Promise<Client> {
   const uris = consoleClientUris(deps.config.baseUrl);
   const now = clock.now();
   const wanted: Client = {

@@ -10,9 +10,9 @@ import { findConsoleOrg, lockOrg } from '../../storage/repos/orgs.js';
 import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { Actor, Org, Role, User } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 import { insertUserWithTenant, type NewUser, prepareUser } from './users.js';
 
 export interface ConsoleUserRef {
@@ -102,7 +102,7 @@ export async function addMember(
  * (invitations.ts): the management API adds nobody without their acceptance.
  */
 export async function addOrgMember(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   ref: ConsoleUserRef,
   role: Role,
@@ -118,7 +118,7 @@ export async function addOrgMember(
 
 /** One page of the org's members, by email, and how many there are. */
 export async function listMembers(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   page: { page: number; perPage: number },
 ): Promise<{ entries: Member[]; total: number }> {
@@ -130,7 +130,7 @@ export async function listMembers(
 }
 
 /** The member `userId` of `org` with their console user, read in `trx` after the org is locked. */
-async function lockedMember(deps: Deps, trx: Db, org: Org, userId: string) {
+async function lockedMember(deps: DirectoryDeps, trx: Db, org: Org, userId: string) {
   await lockOrg(trx, deps.dialect, org.id);
   const membership = await findMembership(trx, org.id, userId);
   const user = membership ? await findUserById(trx, userId) : null;
@@ -145,7 +145,7 @@ const LAST_OWNER = 'the last owner of the organization';
  * `membership.updated`. The org's last owner cannot become a member (409 conflict).
  */
 export async function changeMemberRole(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   userId: string,
   role: Role,
@@ -175,7 +175,12 @@ export async function changeMemberRole(
  * DELETE /organizations/{org}/members/{usr_id}: ends a membership (the console user stays),
  * audited as `membership.deleted`. The org's last owner cannot be removed (409 conflict).
  */
-export async function removeMember(deps: Deps, org: Org, userId: string, actor: Actor): Promise<void> {
+export async function removeMember(
+  deps: DirectoryDeps,
+  org: Org,
+  userId: string,
+  actor: Actor,
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const { membership, user } = await lockedMember(deps, trx, org, userId);
     if (membership.role === 'owner' && (await countOwners(trx, org.id)) === 1) {

@@ -1,7 +1,7 @@
 import { findMembership } from '../../storage/repos/memberships.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { Org, Role } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 import { findOrg } from './orgs.js';
 
 /** What a console user who is not an owner learns about an org they are a member of. */
@@ -25,7 +25,7 @@ export interface OwnedOrg {
  *   const { org } = await requireOrgOwner(deps, access.userId, request.params.org, 'forbidden');
  */
 export async function requireOrgOwner(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<DirectoryDeps, 'db'>,
   consoleUserId: string,
   ref: string,
   members: MemberAnswer,
@@ -52,7 +52,7 @@ export interface MemberOrg {
  * the same answer for each.
  */
 export async function requireOrgMember(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<DirectoryDeps, 'db'>,
   consoleUserId: string,
   ref: string,
 ): Promise<MemberOrg> {
@@ -67,7 +67,11 @@ export async function requireOrgMember(
  * bound to (DESIGN §16). Any other org, known or not, is 404 `not_found` with the same detail a
  * console user gets for an org they are no member of.
  */
-export async function requireBoundOrg(deps: Pick<Deps, 'db'>, boundOrgId: string, ref: string): Promise<Org> {
+export async function requireBoundOrg(
+  deps: Pick<DirectoryDeps, 'db'>,
+  boundOrgId: string,
+  ref: string,
+): Promise<Org> {
   const org = await findOrg(deps.db, ref);
   if (!org || org.id !== boundOrgId) return fail('not_found', 'no such organization');
   return org;

@@ -1,13 +1,13 @@
 import { findMembership } from '../../storage/repos/memberships.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
+import type { DirectoryDeps } from './deps.js';
 import { findOrg } from './orgs.js';
 
 /**
  * GET /organizations/{slug}: the caller's own membership of an org, as the SDK's Organization
  * record. Not a member, or no such org, is the same 404 (the SDK turns it into null).
  */
-export async function membershipOf(deps: Deps, consoleUserId: string, ref: string) {
+export async function membershipOf(deps: DirectoryDeps, consoleUserId: string, ref: string) {
   const org = await findOrg(deps.db, ref);
   const membership = org && !org.isConsole ? await findMembership(deps.db, org.id, consoleUserId) : null;
   if (!org || !membership) return fail('not_found', 'no such organization');

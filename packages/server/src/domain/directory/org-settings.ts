@@ -9,10 +9,10 @@ import { findRequireMfa, setRequireMfa } from '../../storage/repos/second-factor
 import { recordAudit } from '../audit/audit.js';
 import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
 import type { Actor, Org, SignUpPolicy } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 import { checkSignUpPolicy } from './sign-up-policy.js';
 import { checkName } from './validate.js';
 
@@ -41,7 +41,7 @@ export interface SettingsChange {
   signUpDomains?: string[];
 }
 
-const settingsOf = (deps: Deps, org: Org, requireMfa: boolean): OrgSettings => ({
+const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSettings => ({
   id: org.id,
   slug: org.slug,
   name: org.name,
@@ -72,7 +72,7 @@ function withSignUp(org: Org, change: SettingsChange, now: number): Org {
 }
 
 /** GET /organizations/{org}/settings. */
-export async function orgSettings(deps: Deps, org: Org): Promise<OrgSettings> {
+export async function orgSettings(deps: DirectoryDeps, org: Org): Promise<OrgSettings> {
   return settingsOf(deps, org, await findRequireMfa(deps.db, org.id));
 }
 
@@ -87,7 +87,7 @@ export async function orgSettings(deps: Deps, org: Org): Promise<OrgSettings> {
  * browser sessions signed in with a password alone stop counting.
  */
 export async function updateOrgSettings(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   change: SettingsChange,
   actor: Actor,

@@ -6,12 +6,12 @@ import { takeSlot } from '../../storage/repos/rate-limits.js';
 import { recordAudit } from '../audit/audit.js';
 import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail, RateLimitedError } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { createOrgKeys, freshKeys, NEW_ORG_KEYS } from '../keys/keys.js';
 import { type Actor, type Org, type Role, SYSTEM, type User } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 import { addMember, consoleUserById, prepareConsoleUser } from './members.js';
 import { checkName, checkSlug } from './validate.js';
 
@@ -28,7 +28,7 @@ export async function requireOrg(db: Db, ref: string): Promise<Org> {
 }
 
 /** The console org exists from the first start on; creating it is idempotent. */
-export async function ensureConsoleOrg(deps: Deps): Promise<Org> {
+export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
   const existing = await findConsoleOrg(deps.db);
   if (existing) return existing;
   const now = clock.now();
@@ -90,7 +90,7 @@ export const ORG_CREATION_WINDOW_MS = 3_600_000;
  * keys are generated before the transaction (freshKeys), after every check that can refuse.
  */
 export async function createOrg(
-  deps: Deps,
+  deps: DirectoryDeps,
   input: NewOrg,
   actor: Actor = SYSTEM,
 ): Promise<{ org: Org; issuer: string; owner: User }> {
@@ -159,7 +159,7 @@ function refused(retryAfterMs: number): never {
  * Once refused, the user is refused from memory until the window frees a slot (no other process
  * can free one sooner), so the rest of a burst costs no query at all.
  */
-async function takeCreationSlot(deps: Deps, userId: string): Promise<void> {
+async function takeCreationSlot(deps: DirectoryDeps, userId: string): Promise<void> {
   const until = refusedUntil.get(userId);
   if (until !== undefined && until > clock.now()) refused(until - clock.now());
   refusedUntil.delete(userId);
@@ -193,7 +193,7 @@ export interface OrgOfUser {
 
 /** GET /organizations: one page of the orgs the console user is a member of, by slug. */
 export async function listOrgsOfUser(
-  deps: Deps,
+  deps: DirectoryDeps,
   consoleUserId: string,
   page: { page: number; perPage: number },
 ): Promise<{ entries: OrgOfUser[]; total: number }> {

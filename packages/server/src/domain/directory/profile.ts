@@ -3,10 +3,10 @@ import { profileKeys } from '../../storage/repos/one-time-keys.js';
 import { findUserById, updateUserNames } from '../../storage/repos/users.js';
 import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { PROFILE_KEY_TTL_MS } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 import { checkName } from './validate.js';
 
 /** The User record of the spec's "Client SDK record shapes": exactly these fields. */
@@ -18,12 +18,12 @@ export const userRecord = (u: User) => ({
   provider: u.provider,
 });
 
-export async function requireUser(deps: Deps, userId: string): Promise<User> {
+export async function requireUser(deps: DirectoryDeps, userId: string): Promise<User> {
   return (await findUserById(deps.db, userId)) ?? fail('unauthorized', "we don't know who you are");
 }
 
 /** POST /profile/session: a single-use key that opens the hosted profile page within 5 minutes. */
-export async function createProfileKey(deps: Deps, org: Org, userId: string): Promise<string> {
+export async function createProfileKey(deps: DirectoryDeps, org: Org, userId: string): Promise<string> {
   const now = clock.now();
   const key = newSecret('tpk_');
   await profileKeys.insert(deps.db, {
@@ -39,7 +39,7 @@ export async function createProfileKey(deps: Deps, org: Org, userId: string): Pr
 }
 
 /** The user a profile key opens the page for, or null when it is unknown, used or expired. */
-export async function redeemProfileKey(deps: Deps, org: Org, key: string): Promise<string | null> {
+export async function redeemProfileKey(deps: DirectoryDeps, org: Org, key: string): Promise<string | null> {
   const row = await profileKeys.consume(deps.db, org.id, sha256(key), clock.now());
   return row?.user_id ?? null;
 }
@@ -49,7 +49,7 @@ const optionalName = (field: string, value: string) =>
 
 /** Edits first and last name (empty clears), audited as `user.updated` with previous and changes. */
 export async function updateNames(
-  deps: Deps,
+  deps: DirectoryDeps,
   userId: string,
   input: { firstName: string; lastName: string },
 ): Promise<User> {

@@ -3,10 +3,10 @@ import { takeSlot } from '../../storage/repos/rate-limits.js';
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { RateLimitedError } from '../errors.js';
 import { newResourceId } from '../identifiers.js';
 import { type Client, type GrantType, type Org, SYSTEM } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 
 /** Limits of dynamic client registration (spec "Limits"). */
 export const REGISTRATIONS_PER_WINDOW = 10;
@@ -55,7 +55,7 @@ export interface RegistrationMetadata {
  * hour per address), so one org's callers never use up another's allowance.
  */
 export async function registerClient(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   metadata: RegistrationMetadata,
   ipBucket: string,

@@ -16,12 +16,12 @@ import {
 } from '../../storage/repos/service-accounts.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import type { Actor, Client, Org, PublicKeySet } from '../types.js';
 import { checkClientJwks } from './client-jwks.js';
 import { type ManagementScope, scopeList } from './console-scopes.js';
+import type { DirectoryDeps } from './deps.js';
 import { checkName } from './validate.js';
 
 /**
@@ -112,7 +112,7 @@ async function orgAccount(
  * `service_account.created`.
  */
 export async function createServiceAccount(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   input: NewServiceAccount,
   actor: Actor,
@@ -158,7 +158,7 @@ export async function createServiceAccount(
 
 /** One page of the service accounts bound to `org`, oldest first (never a secret). */
 export async function listServiceAccounts(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   q: { page: number; perPage: number },
 ): Promise<{ entries: ServiceAccount[]; total: number }> {
@@ -181,7 +181,7 @@ export async function listServiceAccounts(
 }
 
 /** One service account bound to `org`; 404 `not_found` for any other id. */
-export async function getServiceAccount(deps: Deps, org: Org, id: string): Promise<ServiceAccount> {
+export async function getServiceAccount(deps: DirectoryDeps, org: Org, id: string): Promise<ServiceAccount> {
   return (await orgAccount(deps.db, org, id)).account;
 }
 
@@ -191,7 +191,7 @@ export async function getServiceAccount(deps: Deps, org: Org, id: string): Promi
  * before keep working until they expire. Audited as `service_account.updated`.
  */
 export async function rotateServiceAccountSecret(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   id: string,
   actor: Actor,
@@ -223,7 +223,12 @@ export async function rotateServiceAccountSecret(
  * tokens it holds stop being accepted at once (the management API checks the account exists).
  * Audited as `service_account.deleted`.
  */
-export async function deleteServiceAccount(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function deleteServiceAccount(
+  deps: DirectoryDeps,
+  org: Org,
+  id: string,
+  actor: Actor,
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const { account, consoleId } = await orgAccount(trx, org, id);
     await deleteClientRow(trx, consoleId, id);

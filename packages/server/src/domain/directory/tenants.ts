@@ -13,10 +13,10 @@ import {
 import { recordAudit } from '../audit/audit.js';
 import { tenantSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { newResourceId } from '../identifiers.js';
 import type { Org, Tenant } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 import { isHttpsOrLoopbackHttp } from './redirect-uris.js';
 import { checkName } from './validate.js';
 
@@ -28,7 +28,7 @@ export const tenantRecord = (m: TenantMembership) => ({
   logo: m.tenant.logo,
 });
 
-export async function listTenants(deps: Deps, userId: string) {
+export async function listTenants(deps: DirectoryDeps, userId: string) {
   return (await listUserTenants(deps.db, userId)).map(tenantRecord);
 }
 
@@ -46,7 +46,7 @@ export function checkLogo(logo: string | null): string | null {
   return logo;
 }
 
-export async function createTenant(deps: Deps, org: Org, userId: string, name: string) {
+export async function createTenant(deps: DirectoryDeps, org: Org, userId: string, name: string) {
   const now = clock.now();
   const tenant: Tenant = {
     id: newResourceId('tenant'),
@@ -72,7 +72,7 @@ export async function createTenant(deps: Deps, org: Org, userId: string, name: s
 }
 
 /** Non-members get 404 (they may not learn the tenant exists); members who are not owners get 403. */
-async function ownedTenant(deps: Deps, org: Org, userId: string, tenantId: string) {
+async function ownedTenant(deps: DirectoryDeps, org: Org, userId: string, tenantId: string) {
   const membership = await findUserTenant(deps.db, userId, tenantId);
   if (!membership || membership.tenant.orgId !== org.id) return fail('not_found', 'no such tenant');
   if (membership.role !== 'owner') fail('forbidden', 'only an owner of the tenant may do this');
@@ -80,7 +80,7 @@ async function ownedTenant(deps: Deps, org: Org, userId: string, tenantId: strin
 }
 
 export async function updateTenant(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   userId: string,
   tenantId: string,
@@ -111,7 +111,12 @@ export async function updateTenant(
 }
 
 /** Every user keeps at least one tenant (DESIGN §5): the caller's last one cannot go, nor anyone else's. */
-export async function deleteTenant(deps: Deps, org: Org, userId: string, tenantId: string): Promise<void> {
+export async function deleteTenant(
+  deps: DirectoryDeps,
+  org: Org,
+  userId: string,
+  tenantId: string,
+): Promise<void> {
   const { tenant } = await ownedTenant(deps, org, userId, tenantId);
   await deps.db.transaction().execute(async (trx) => {
     if ((await listUserTenants(trx, userId)).length <= 1)

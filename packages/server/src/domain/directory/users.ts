@@ -14,11 +14,11 @@ import {
 import { recordAudit, recordUserUpdated } from '../audit/audit.js';
 import { tenantSnapshot, userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { endUserSessions } from '../sessions/sessions.js';
 import type { Actor, Org, Tenant, User } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 import { checkEmail, checkName, checkPassword } from './validate.js';
 
 export interface NewUser {
@@ -116,14 +116,19 @@ export async function insertUserWithTenant(
  * tenant. The password (optional: without one the user cannot sign in with a password) follows the
  * sign-up rules; an email the org already has is a conflict.
  */
-export async function createUser(deps: Deps, org: Org, input: NewUser, actor: Actor): Promise<CreatedUser> {
+export async function createUser(
+  deps: DirectoryDeps,
+  org: Org,
+  input: NewUser,
+  actor: Actor,
+): Promise<CreatedUser> {
   const prepared = await prepareUser(input);
   return deps.db.transaction().execute((trx) => insertUserWithTenant(trx, org.id, prepared, actor));
 }
 
 /** One page of the org's users, oldest first; `q` keeps those whose email or names contain it (any case). */
 export async function listUsers(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   query: { q: string | null; page: number; perPage: number },
 ): Promise<{ entries: User[]; total: number }> {
@@ -157,7 +162,7 @@ const nameOf = (field: string, value: string | null) =>
  * written when nothing changes). Disabling ends every session of the user in the same transaction.
  */
 export async function updateUser(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   id: string,
   changes: UserChanges,
@@ -188,7 +193,12 @@ export async function updateUser(
 }
 
 /** Ends every session of the user (DELETE …/users/{id}/sessions): each audited as `session.deleted`. */
-export async function endSessionsOfUser(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function endSessionsOfUser(
+  deps: DirectoryDeps,
+  org: Org,
+  id: string,
+  actor: Actor,
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const user = await requireOrgUser(trx, org, id);
     await endUserSessions(trx, user.id, actor, clock.now());
@@ -199,7 +209,7 @@ export async function endSessionsOfUser(deps: Deps, org: Org, id: string, actor:
  * Deletes the user: their sessions end (`session.deleted` each), the tenants no one else belongs
  * to go with them (`tenant.deleted` each), then `user.deleted` with the user's snapshot.
  */
-export async function deleteUser(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function deleteUser(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const user = await requireOrgUser(trx, org, id);
     const now = clock.now();

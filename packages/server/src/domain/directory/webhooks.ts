@@ -9,10 +9,10 @@ import {
 } from '../../storage/repos/webhooks.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import type { Actor, Org } from '../types.js';
+import type { DirectoryDeps } from './deps.js';
 
 export type Webhook = WebhookRecord;
 
@@ -41,7 +41,7 @@ const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
  * returned here once and stored only sealed; nothing else ever reads it back out but delivery.
  */
 export async function createWebhook(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   input: NewWebhook,
   actor: Actor,
@@ -73,7 +73,7 @@ export async function createWebhook(
 
 /** One page of the org's webhooks, oldest first (an org has few: the page is cut in memory). */
 export async function listWebhooks(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   paging: { page: number; perPage: number },
 ): Promise<{ entries: Webhook[]; total: number }> {
@@ -83,7 +83,7 @@ export async function listWebhooks(
 }
 
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
-export async function deleteWebhook(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function deleteWebhook(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
   if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
   await deps.db.transaction().execute(async (trx) => {
     const deleted = (await deleteRow(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
@@ -112,7 +112,7 @@ export interface WebhookChanges {
  * webhook that deliveries disabled back on: events from then on are delivered to it again.
  */
 export async function updateWebhook(
-  deps: Deps,
+  deps: DirectoryDeps,
   org: Org,
   id: string,
   changes: WebhookChanges,

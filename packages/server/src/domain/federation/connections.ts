@@ -11,13 +11,13 @@ import {
 } from '../../storage/repos/connections.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { isLoopbackHost } from '../loopback.js';
 import type { Actor, Org } from '../types.js';
 import { requireDefaultRoles } from './default-roles.js';
+import type { FederationDeps } from './deps.js';
 import { type IdpSettings, readIdpMetadata } from './idp-metadata.js';
 
 /**
@@ -86,7 +86,11 @@ export interface ConnectionChanges {
 export const DEFAULT_OIDC_SCOPES = ['openid', 'email', 'profile'];
 
 /** The URLs an owner gives their IdP, all under the org's issuer. */
-export function connectionUrls(deps: Pick<Deps, 'config'>, org: Org, c: Pick<Connection, 'id' | 'type'>) {
+export function connectionUrls(
+  deps: Pick<FederationDeps, 'config'>,
+  org: Org,
+  c: Pick<Connection, 'id' | 'type'>,
+) {
   const issuer = issuerOf(deps.config, org);
   if (c.type === 'oidc') return { callbackUrl: `${issuer}sso/${c.id}/callback` };
   const metadataUrl = `${issuer}saml/${c.id}/metadata`;
@@ -210,7 +214,7 @@ async function refuseClaimedDomains(trx: Db, org: Org, domains: string[], self: 
 
 /** Creates a connection with its `connection.created` entry; the secret is sealed, never returned. */
 export async function createConnection(
-  deps: Deps,
+  deps: FederationDeps,
   org: Org,
   input: NewConnection,
   actor: Actor,
@@ -259,13 +263,13 @@ export async function createConnection(
   return connection;
 }
 
-export async function listConnections(deps: Pick<Deps, 'db'>, org: Org): Promise<Connection[]> {
+export async function listConnections(deps: Pick<FederationDeps, 'db'>, org: Org): Promise<Connection[]> {
   return (await listRows(deps.db, org.id)).map(toConnection);
 }
 
 /** One page of the org's connections, oldest first, and how many it has. */
 export async function pageOfConnections(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<FederationDeps, 'db'>,
   org: Org,
   q: { page: number; perPage: number },
 ): Promise<{ entries: Connection[]; total: number }> {
@@ -277,21 +281,25 @@ export async function pageOfConnections(
 }
 
 /** The org's connection `id`, or 404. */
-export async function requireConnection(deps: Pick<Deps, 'db'>, org: Org, id: string): Promise<Connection> {
+export async function requireConnection(
+  deps: Pick<FederationDeps, 'db'>,
+  org: Org,
+  id: string,
+): Promise<Connection> {
   if (!isIdOf('connection', id)) fail('not_found', 'no such connection');
   const row = (await findConnection(deps.db, org.id, id)) ?? fail('not_found', 'no such connection');
   return toConnection(row);
 }
 
 /** The OIDC client secret of a connection, opened to talk to its provider. */
-export async function connectionSecret(deps: Deps, org: Org, id: string): Promise<string> {
+export async function connectionSecret(deps: FederationDeps, org: Org, id: string): Promise<string> {
   const row = (await findConnection(deps.db, org.id, id)) ?? fail('not_found', 'no such connection');
   return row.sealed_secret === null ? '' : deps.sealer.open(row.sealed_secret);
 }
 
 /** Updates a connection (its type stays) with `connection.updated`; a new secret replaces the old. */
 export async function updateConnection(
-  deps: Deps,
+  deps: FederationDeps,
   org: Org,
   id: string,
   changes: ConnectionChanges,
@@ -367,7 +375,12 @@ export async function updateConnection(
 }
 
 /** Deletes a connection with `connection.deleted`; its users stay, unlinked. */
-export async function deleteConnection(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function deleteConnection(
+  deps: FederationDeps,
+  org: Org,
+  id: string,
+  actor: Actor,
+): Promise<void> {
   const connection = await requireConnection(deps, org, id);
   await deps.db.transaction().execute(async (trx) => {
     if (!(await deleteConnectionRow(trx, org.id, id))) fail('not_found', 'no such connection');
@@ -383,7 +396,7 @@ export async function deleteConnection(deps: Deps, org: Org, id: string, actor: 
 
 /** The connection claiming the domain of `email`, or null (email-domain discovery). */
 export async function connectionForEmail(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<FederationDeps, 'db'>,
   org: Org,
   email: string,
 ): Promise<Connection | null> {

@@ -1,11 +1,11 @@
 import { findFederatedUserId, insertFederatedIdentity } from '../../storage/repos/connections.js';
 import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { type Org, SYSTEM, type User } from '../types.js';
 import { type Connection, claimsEmail } from './connections.js';
 import { grantDefaultRoles } from './default-roles.js';
+import type { FederationDeps } from './deps.js';
 import { refuse } from './refusal.js';
 import type { UpstreamIdentity } from './upstream-identity.js';
 
@@ -19,7 +19,7 @@ import type { UpstreamIdentity } from './upstream-identity.js';
  * 4. else refused: no account here.
  */
 export async function federatedUser(
-  deps: Deps,
+  deps: FederationDeps,
   org: Org,
   c: Connection,
   identity: UpstreamIdentity,
@@ -56,7 +56,7 @@ function usable(user: User): User {
   return user;
 }
 
-async function link(deps: Deps, c: Connection, subject: string, userId: string) {
+async function link(deps: FederationDeps, c: Connection, subject: string, userId: string) {
   const linked = await insertFederatedIdentity(deps.db, {
     connection_id: c.id,
     subject,
@@ -71,7 +71,7 @@ async function link(deps: Deps, c: Connection, subject: string, userId: string) 
  * roles, linked, in one transaction.
  */
 async function createFederatedUser(
-  deps: Deps,
+  deps: FederationDeps,
   org: Org,
   c: Connection,
   identity: UpstreamIdentity & { email: string },

@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
-import type { Deps } from '../context.js';
 import type { Org } from '../types.js';
 import { type Connection, connectionSecret, connectionUrls } from './connections.js';
+import type { FederationDeps } from './deps.js';
 import {
   browserBindingHash,
   EXPIRED_SIGN_IN,
@@ -20,7 +20,11 @@ const UPSTREAM_TIMEOUT_S = 10;
  * The upstream's configuration by discovery (`/.well-known/openid-configuration`). A provider on
  * loopback may be plain http (connections.ts allows it for development and tests only).
  */
-async function configurationOf(deps: Deps, org: Org, c: OidcConnection): Promise<client.Configuration> {
+async function configurationOf(
+  deps: FederationDeps,
+  org: Org,
+  c: OidcConnection,
+): Promise<client.Configuration> {
   const issuer = new URL(c.oidc.issuer);
   const secret = await connectionSecret(deps, org, c.id);
   try {
@@ -42,7 +46,7 @@ async function configurationOf(deps: Deps, org: Org, c: OidcConnection): Promise
  * Returns the upstream's authorization URL.
  */
 export async function startOidcSignIn(
-  deps: Deps,
+  deps: FederationDeps,
   org: Org,
   c: OidcConnection,
   start: { requestId: string | null; loginHint: string | null; binding: string },
@@ -76,7 +80,7 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !
  * the upstream says (absent: not verified).
  */
 export async function finishOidcSignIn(
-  deps: Deps,
+  deps: FederationDeps,
   org: Org,
   c: OidcConnection,
   query: URLSearchParams,

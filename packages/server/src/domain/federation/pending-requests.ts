@@ -6,8 +6,8 @@ import {
   purgeFederationRequests,
 } from '../../storage/repos/connections.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
+import type { FederationDeps } from './deps.js';
 import { refuse } from './refusal.js';
 import type { UpstreamIdentity } from './upstream-identity.js';
 
@@ -35,7 +35,7 @@ const answerKey = (answerId: string) => `answer:${answerId}`;
 
 /** Remembers a sign-in sent upstream under `key` (the OIDC state or the SAML request id). */
 export async function rememberFederation(
-  deps: Deps,
+  deps: FederationDeps,
   connectionId: string,
   key: string,
   pending: PendingFederation,
@@ -55,11 +55,12 @@ export async function rememberFederation(
   });
 }
 
-const open = (deps: Deps, sealed: string) => JSON.parse(deps.sealer.open(sealed)) as PendingFederation;
+const open = (deps: FederationDeps, sealed: string) =>
+  JSON.parse(deps.sealer.open(sealed)) as PendingFederation;
 
 /** The live sign-in under `key`, used up (single use); null when unknown, used or expired. */
 export async function takeFederation(
-  deps: Deps,
+  deps: FederationDeps,
   connectionId: string,
   key: string,
 ): Promise<PendingFederation | null> {
@@ -69,7 +70,7 @@ export async function takeFederation(
 
 /** The live sign-in under `key` and when it was sent, left in place; null when unknown or expired. */
 export async function peekFederation(
-  deps: Deps,
+  deps: FederationDeps,
   connectionId: string,
   key: string,
 ): Promise<{ pending: PendingFederation; createdAt: number } | null> {
@@ -101,7 +102,7 @@ export const OTHER_BROWSER =
  * browser it belongs to, until it expires.
  */
 async function takeBound(
-  deps: Deps,
+  deps: FederationDeps,
   connectionId: string,
   key: string,
   binding: string | null,
@@ -114,7 +115,7 @@ async function takeBound(
 
 /** OIDC: the sign-in sent upstream under `state`, if this browser started it (else refused). */
 export async function takeBoundFederation(
-  deps: Deps,
+  deps: FederationDeps,
   connectionId: string,
   state: string,
   binding: string | null,
@@ -128,7 +129,7 @@ export async function takeBoundFederation(
  * only thing handed to the browser that delivered the answer); short lived.
  */
 export async function holdFederatedAnswer(
-  deps: Deps,
+  deps: FederationDeps,
   connectionId: string,
   answer: { identity: UpstreamIdentity; requestId: string | null; browser: string | undefined },
 ): Promise<string> {
@@ -141,7 +142,7 @@ export async function holdFederatedAnswer(
 
 /** The answer held under `answerId`, used up, if this browser started its sign-in (else refused). */
 export async function takeFederatedAnswer(
-  deps: Deps,
+  deps: FederationDeps,
   connectionId: string,
   answerId: string,
   binding: string | null,

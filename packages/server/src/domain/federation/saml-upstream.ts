@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { type CacheProvider, type Profile, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { rememberAssertionId } from '../../storage/repos/connections.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import type { Org } from '../types.js';
 import { type Connection, claimsEmail, connectionUrls } from './connections.js';
+import type { FederationDeps } from './deps.js';
 import {
   browserBindingHash,
   FEDERATION_REQUEST_TTL_MS,
@@ -29,7 +29,7 @@ const pem = (body: string) =>
 class PendingRequests implements CacheProvider {
   found: PendingFederation | null = null;
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: FederationDeps,
     private readonly connectionId: string,
   ) {}
   async saveAsync(_key: string, value: string) {
@@ -53,7 +53,13 @@ class PendingRequests implements CacheProvider {
  * must come to the ACS URL, signed assertions are required, and every answer must be to a request
  * this service sent (`InResponseTo`, always).
  */
-function samlFor(deps: Deps, org: Org, c: SamlConnection, cache: CacheProvider, requestId?: string) {
+function samlFor(
+  deps: FederationDeps,
+  org: Org,
+  c: SamlConnection,
+  cache: CacheProvider,
+  requestId?: string,
+) {
   const urls = connectionUrls(deps, org, c);
   return new SAML({
     issuer: urls.spEntityId as string,
@@ -74,7 +80,7 @@ function samlFor(deps: Deps, org: Org, c: SamlConnection, cache: CacheProvider, 
 }
 
 /** The SP metadata an owner hands to their IdP (entity id, ACS URL, HTTP-POST). */
-export function spMetadata(deps: Deps, org: Org, c: SamlConnection): string {
+export function spMetadata(deps: FederationDeps, org: Org, c: SamlConnection): string {
   return samlFor(deps, org, c, new PendingRequests(deps, c.id)).generateServiceProviderMetadata(null, null);
 }
 
@@ -83,7 +89,7 @@ export function spMetadata(deps: Deps, org: Org, c: SamlConnection): string {
  * hash of the browser's binding cookie (`binding`).
  */
 export async function startSamlSignIn(
-  deps: Deps,
+  deps: FederationDeps,
   org: Org,
   c: SamlConnection,
   start: { requestId: string | null; binding: string },
@@ -137,7 +143,7 @@ function assertionFacts(profile: Profile) {
  * binding the request was sent with: the answer is only for that browser (pending-requests.ts).
  */
 export async function finishSamlSignIn(
-  deps: Deps,
+  deps: FederationDeps,
   org: Org,
   c: SamlConnection,
   samlResponse: string,

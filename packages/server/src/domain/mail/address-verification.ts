@@ -12,12 +12,12 @@ import {
 } from '../../storage/repos/users.js';
 import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { checkEmail } from '../directory/validate.js';
 import { ServiceError } from '../errors.js';
 import { deviceOfUser } from '../sign-in/device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from '../sign-in/login-throttle.js';
 import type { Org, User } from '../types.js';
+import type { MailDeps } from './deps.js';
 import { consumeMailLink, issueMailLink } from './mail-links.js';
 import { addressChangedMail, verificationMail } from './messages.js';
 
@@ -25,7 +25,7 @@ import { addressChangedMail, verificationMail } from './messages.js';
  * Mails the user a link that verifies their current address (after sign-up, after an address
  * change, or asked again from the profile page). Nothing is sent when it is verified already.
  */
-export async function mailVerification(deps: Deps, org: Org, userId: string): Promise<void> {
+export async function mailVerification(deps: MailDeps, org: Org, userId: string): Promise<void> {
   const user = await findUserById(deps.db, userId);
   if (!user || user.disabled || user.emailVerified) return;
   const link = await deps.db.transaction().execute((trx) => issueMailLink(trx, deps, org, user, 'verify'));
@@ -50,7 +50,7 @@ export async function markAddressVerified(
 }
 
 /** Follows a verification link, once: the address it went to is verified (audited as `user.updated`). */
-export async function verifyAddress(deps: Deps, org: Org, token: string): Promise<User | null> {
+export async function verifyAddress(deps: MailDeps, org: Org, token: string): Promise<User | null> {
   return deps.db.transaction().execute(async (trx) => {
     const now = clock.now();
     const link = await consumeMailLink(trx, org, 'verify', token, now);
@@ -78,7 +78,7 @@ export type EmailChangeOutcome =
  * address was the same (nothing changed).
  */
 export async function changeEmail(
-  deps: Deps,
+  deps: MailDeps,
   org: Org,
   user: User,
   input: {
@@ -130,6 +130,6 @@ export async function changeEmail(
 }
 
 /** Tells the previous address that the account's address changed (no link: nothing to act on). */
-export async function mailAddressChanged(deps: Deps, org: Org, previous: string, user: User) {
+export async function mailAddressChanged(deps: MailDeps, org: Org, previous: string, user: User) {
   await deps.mailer.send(addressChangedMail(org, previous, user.email));
 }

@@ -12,9 +12,9 @@ import {
 import { emailKey, findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { issuerOf } from '../issuers.js';
 import type { Org, User } from '../types.js';
+import type { MailDeps } from './deps.js';
 
 export type { MailPurpose };
 
@@ -47,7 +47,7 @@ export interface IssuedLink {
  */
 export async function issueMailLink(
   trx: Db,
-  deps: Deps,
+  deps: MailDeps,
   org: Org,
   user: User,
   purpose: MailPurpose,
@@ -89,7 +89,7 @@ async function holder(db: Db, row: MailTokenRow | null): Promise<{ row: MailToke
 }
 
 /** A live link's user, without using the link (what GET shows: link scanners must not spend it). */
-export async function peekMailLink(deps: Deps, org: Org, purpose: MailPurpose, token: string) {
+export async function peekMailLink(deps: MailDeps, org: Org, purpose: MailPurpose, token: string) {
   if (token.length > 200) return null;
   return holder(deps.db, await findLiveMailToken(deps.db, org.id, purpose, sha256(token), clock.now()));
 }

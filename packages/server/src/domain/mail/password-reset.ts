@@ -2,11 +2,11 @@ import { hashPassword } from '../../crypto/passwords.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { findUserByEmail, setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';
 import { endUserSessions } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
 import { markAddressVerified } from './address-verification.js';
+import type { MailDeps } from './deps.js';
 import { consumeMailLink, issueMailLink } from './mail-links.js';
 import { passwordResetMail } from './messages.js';
 
@@ -15,7 +15,7 @@ import { passwordResetMail } from './messages.js';
  * after the answer is sent: an enabled user of the org with that address gets a one-time link,
  * anyone else nothing. Nothing of the outcome reaches the person who asked.
  */
-export async function mailPasswordReset(deps: Deps, org: Org, email: string): Promise<void> {
+export async function mailPasswordReset(deps: MailDeps, org: Org, email: string): Promise<void> {
   if (email.length > 254) return;
   const user = await findUserByEmail(deps.db, org.id, email);
   if (!user || user.disabled) return;
@@ -34,7 +34,7 @@ export type ResetOutcome =
  * reset links stop working, and, as the link proved the mailbox, the address counts as verified.
  * Audited as `password.updated` (and `user.updated` when the address became verified).
  */
-export async function resetPassword(deps: Deps, org: Org, token: string, password: string) {
+export async function resetPassword(deps: MailDeps, org: Org, token: string, password: string) {
   const problem = passwordProblem(password);
   if (problem !== null) return { ok: false, reason: 'password', detail: problem } satisfies ResetOutcome;
   // argon2 outside the transaction: it is slow and must not hold a write lock.

@@ -10,12 +10,12 @@ import {
 } from '../../storage/repos/api-resources.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { checkName } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import type { Actor, ApiResource, Org, ResourceScope } from '../types.js';
 import { ACCESS_TOKEN_TTL } from './access-token-ttl.js';
+import type { ResourcesDeps } from './deps.js';
 import { resourceIdentifierProblem } from './resource-identifier.js';
 import { MAX_SCOPE_DESCRIPTION, scopeNameProblem } from './resource-scope-names.js';
 import { resourceSnapshot } from './snapshots.js';
@@ -60,7 +60,7 @@ const TAKEN = 'another resource of this organization has that identifier';
 
 /** Registers an API resource of the org; `resource.created` is audited with it. */
 export async function createApiResource(
-  deps: Deps,
+  deps: ResourcesDeps,
   org: Org,
   input: NewApiResource,
   actor: Actor,
@@ -98,7 +98,7 @@ export async function createApiResource(
 }
 
 /** One page of the org's resources, oldest first. */
-export function listApiResources(deps: Deps, org: Org, q: { page: number; perPage: number }) {
+export function listApiResources(deps: ResourcesDeps, org: Org, q: { page: number; perPage: number }) {
   return pageApiResources(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
 }
 
@@ -110,14 +110,14 @@ async function orgResource(db: Db, org: Org, id: string): Promise<ApiResource> {
 }
 
 /** One of the org's resources; 404 `not_found` for any other id. */
-export const getApiResource = (deps: Deps, org: Org, id: string) => orgResource(deps.db, org, id);
+export const getApiResource = (deps: ResourcesDeps, org: Org, id: string) => orgResource(deps.db, org, id);
 
 /**
  * Updates a resource's name, scopes or token lifetime (its identifier never changes), audited as
  * `resource.updated`. A scope removed is removed from every role and client permitted it.
  */
 export async function updateApiResource(
-  deps: Deps,
+  deps: ResourcesDeps,
   org: Org,
   id: string,
   changes: ApiResourceChanges,
@@ -161,7 +161,12 @@ export async function updateApiResource(
  * Deletes a resource, audited as `resource.deleted`; the permissions naming it leave every role
  * and client with it. Tokens already issued for it live out their (short) lifetime; no new one is.
  */
-export async function deleteApiResource(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function deleteApiResource(
+  deps: ResourcesDeps,
+  org: Org,
+  id: string,
+  actor: Actor,
+): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     await orgResource(trx, org, id);
     const deleted = await deleteApiResourceRow(trx, org.id, id);

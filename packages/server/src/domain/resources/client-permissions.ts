@@ -4,10 +4,10 @@ import { findClient } from '../../storage/repos/clients.js';
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
 import type { Actor, Client, Org, Permission } from '../types.js';
+import type { ResourcesDeps } from './deps.js';
 import { resolvePermissions } from './permissions.js';
 
 const NO_SUCH_CLIENT = 'no such client';
@@ -18,7 +18,11 @@ async function orgClient(db: Db, org: Org, id: string): Promise<Client> {
 }
 
 /** A client's permissions (the scopes of each resource its machine tokens may carry). */
-export async function getClientPermissions(deps: Deps, org: Org, clientId: string): Promise<Permission[]> {
+export async function getClientPermissions(
+  deps: ResourcesDeps,
+  org: Org,
+  clientId: string,
+): Promise<Permission[]> {
   await orgClient(deps.db, org, clientId);
   return clientPermissions(deps.db, clientId);
 }
@@ -29,7 +33,7 @@ export async function getClientPermissions(deps: Deps, org: Org, clientId: strin
  * them before (nothing is written when they are the same).
  */
 export async function setPermissionsOfClient(
-  deps: Deps,
+  deps: ResourcesDeps,
   org: Org,
   clientId: string,
   permissions: readonly Permission[],

@@ -1,7 +1,7 @@
 import { findApiResourcesByIdentifier } from '../../storage/repos/api-resources.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { ApiResource, Org } from '../types.js';
+import type { ResourcesDeps } from './deps.js';
 
 /** RFC 8707 §2: an absolute URI without a fragment; anything else is `invalid_target`. */
 function checkIndicator(value: string): void {
@@ -21,7 +21,7 @@ function checkIndicator(value: string): void {
  * shape only and none is returned (its tokens are for the management API).
  */
 export async function requestedResources(
-  deps: Deps,
+  deps: ResourcesDeps,
   org: Org,
   values: readonly string[],
 ): Promise<ApiResource[]> {

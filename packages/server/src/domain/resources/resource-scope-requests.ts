@@ -1,9 +1,9 @@
 import { listApiResources } from '../../storage/repos/api-resources.js';
-import type { Deps } from '../context.js';
 import { isManagementScope, scopeList } from '../directory/console-scopes.js';
 import { IDENTITY_SCOPES } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import type { ApiResource, Org } from '../types.js';
+import type { ResourcesDeps } from './deps.js';
 
 /**
  * The scopes of a request beyond the identity and management scopes (DESIGN §15): each must be a
@@ -13,7 +13,7 @@ import type { ApiResource, Org } from '../types.js';
  * scope rules of domain/tokens/scopes.ts.
  */
 export async function resourceScopesAsked(
-  deps: Deps,
+  deps: ResourcesDeps,
   org: Org,
   scope: string | undefined,
   requested: readonly ApiResource[],

@@ -10,11 +10,11 @@ import {
 } from '../../storage/repos/roles.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { checkName } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import type { Actor, EndUserRole, Org, Permission } from '../types.js';
+import type { ResourcesDeps } from './deps.js';
 import { resolvePermissions } from './permissions.js';
 import { roleSnapshot } from './snapshots.js';
 
@@ -50,7 +50,12 @@ async function uniqueName<T>(work: Promise<T>): Promise<T> {
 }
 
 /** Creates a role of the org's end users; `role.created` is audited with it. */
-export async function createRole(deps: Deps, org: Org, input: NewRole, actor: Actor): Promise<EndUserRole> {
+export async function createRole(
+  deps: ResourcesDeps,
+  org: Org,
+  input: NewRole,
+  actor: Actor,
+): Promise<EndUserRole> {
   const name = checkName('name', input.name, 64);
   const description = checkDescription(input.description ?? '');
   return uniqueName(
@@ -83,7 +88,7 @@ export async function createRole(deps: Deps, org: Org, input: NewRole, actor: Ac
 }
 
 /** One page of the org's roles, oldest first. */
-export function listRoles(deps: Deps, org: Org, q: { page: number; perPage: number }) {
+export function listRoles(deps: ResourcesDeps, org: Org, q: { page: number; perPage: number }) {
   return pageRoles(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
 }
 
@@ -95,11 +100,11 @@ async function orgRole(db: Db, org: Org, id: string): Promise<EndUserRole> {
 }
 
 /** One of the org's roles; 404 `not_found` for any other id. */
-export const getRole = (deps: Deps, org: Org, id: string) => orgRole(deps.db, org, id);
+export const getRole = (deps: ResourcesDeps, org: Org, id: string) => orgRole(deps.db, org, id);
 
 /** Updates a role (a list of permissions given replaces the stored one), audited as `role.updated`. */
 export async function updateRole(
-  deps: Deps,
+  deps: ResourcesDeps,
   org: Org,
   id: string,
   changes: RoleChanges,
@@ -145,7 +150,7 @@ export async function updateRole(
  * Deletes a role, audited as `role.deleted`: the users holding it lose it, and their next token
  * (a refresh included) carries none of the scopes only it allowed.
  */
-export async function deleteRole(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function deleteRole(deps: ResourcesDeps, org: Org, id: string, actor: Actor): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const role = await orgRole(trx, org, id);
     if (!(await deleteRoleRow(trx, org.id, id))) fail('not_found', NO_SUCH_ROLE);

@@ -2,16 +2,16 @@ import { findRoles, rolesOfUser, setUserRoles } from '../../storage/repos/roles.
 import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { requireOrgUser } from '../directory/users.js';
 import { fail } from '../errors.js';
 import type { Actor, EndUserRole, Org } from '../types.js';
+import type { ResourcesDeps } from './deps.js';
 
 /** At most this many roles per user. */
 export const MAX_USER_ROLES = 100;
 
 /** The roles one of the org's users holds; 404 for a user that is not the org's. */
-export async function getUserRoles(deps: Deps, org: Org, userId: string): Promise<EndUserRole[]> {
+export async function getUserRoles(deps: ResourcesDeps, org: Org, userId: string): Promise<EndUserRole[]> {
   await requireOrgUser(deps.db, org, userId);
   return rolesOfUser(deps.db, userId);
 }
@@ -22,7 +22,7 @@ export async function getUserRoles(deps: Deps, org: Org, userId: string): Promis
  * is not a role of the org is 400. The user's next token, a refresh included, follows the new set.
  */
 export async function setRolesOfUser(
-  deps: Deps,
+  deps: ResourcesDeps,
   org: Org,
   userId: string,
   roleIds: readonly string[],

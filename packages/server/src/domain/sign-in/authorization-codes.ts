@@ -8,7 +8,6 @@ import {
 } from '../../storage/repos/authorization-codes.js';
 import { completeAuthorizationRequest } from '../../storage/repos/authorization-requests.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { ownScopes } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
@@ -24,6 +23,7 @@ import type { Client, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
 import { verifierProblem } from './authorize/pkce.js';
 import { recordConsent } from './consents.js';
+import type { SignInDeps } from './deps.js';
 
 export interface Authentication {
   userId: string;
@@ -44,7 +44,7 @@ export interface Authentication {
  * transaction. A request completes once, even when the consent form is submitted twice.
  */
 export async function issueAuthorizationCode(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   pending: PendingAuthorization,
   auth: Authentication,
@@ -121,7 +121,7 @@ function codeProblem(row: AuthorizationCodeRow, input: CodeExchange, now: number
  * burns it; presenting a used code revokes the session it opened (RFC 6749 §4.1.2).
  */
 export async function redeemAuthorizationCode(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   client: Client,
   input: CodeExchange,

@@ -6,7 +6,6 @@ import {
   purgeAuthorizationRequests,
 } from '../../storage/repos/authorization-requests.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
 import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens-policy.js';
@@ -14,6 +13,7 @@ import type { AuthorizationRequest, Client, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
 import type { CheckedParams } from './authorize/parameters.js';
 import type { RedirectTarget } from './authorize/redirect-target.js';
+import type { SignInDeps } from './deps.js';
 
 /**
  * Authorization requests kept while the person signs in and consents: saved once checked
@@ -22,7 +22,7 @@ import type { RedirectTarget } from './authorize/redirect-target.js';
 
 /** Keeps the validated request while the person signs in and consents; returns its id. */
 export async function saveAuthorizationRequest(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   target: RedirectTarget,
   state: string | undefined,
@@ -62,7 +62,7 @@ export interface PendingAuthorization {
 
 /** A pending request of this org with its client, or null when unknown, expired or completed. */
 export async function loadAuthorizationRequest(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   id: string,
 ): Promise<PendingAuthorization | null> {
@@ -74,7 +74,10 @@ export async function loadAuthorizationRequest(
 }
 
 /** Closes a request the person declined, so it cannot be completed afterwards. */
-export async function closeAuthorizationRequest(deps: Deps, pending: PendingAuthorization): Promise<void> {
+export async function closeAuthorizationRequest(
+  deps: SignInDeps,
+  pending: PendingAuthorization,
+): Promise<void> {
   if (!(await completeAuthorizationRequest(deps.db, pending.request.id, clock.now()))) {
     fail('invalid_request', 'this sign-in was already completed');
   }

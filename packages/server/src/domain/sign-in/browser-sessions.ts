@@ -8,7 +8,6 @@ import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
 import {
   ACR_FEDERATED,
@@ -20,6 +19,7 @@ import {
 } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import type { Authentication } from './authorization-codes.js';
+import type { SignInDeps } from './deps.js';
 import { orgRequiresMfa } from './second-factor.js';
 
 /**
@@ -58,7 +58,7 @@ export const FEDERATED_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_FEDERAT
  * stored) and the session.
  */
 export async function startBrowserSession(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   user: User,
   method: SignInMethod = PASSWORD_SIGN_IN,
@@ -118,7 +118,7 @@ export function authenticationOf(session: BrowserSession): Authentication {
 
 /** The live browser session behind a cookie secret, or null. */
 export async function resumeBrowserSession(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   secret: string,
 ): Promise<BrowserSession | null> {

@@ -2,8 +2,8 @@ import { constantTimeEqual, hmac } from '../../crypto/derived-keys.js';
 import { newSecret } from '../../crypto/random.js';
 import { findUserByEmail } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import type { Org, User } from '../types.js';
+import type { SignInDeps } from './deps.js';
 
 /**
  * Device cookies (OWASP, "Slow down online guessing attacks with device cookies"): a browser that
@@ -25,18 +25,18 @@ export interface Device {
   readonly id: string;
 }
 
-const mac = (deps: Deps, orgId: string, userId: string, issuedAt: string, nonce: string) =>
+const mac = (deps: SignInDeps, orgId: string, userId: string, issuedAt: string, nonce: string) =>
   hmac(deps.pageKeys.device, ['device', orgId, userId, issuedAt, nonce]);
 
 /** A new device token for `userId`, issued now (after a completed sign-in). */
-export function issueDeviceToken(deps: Deps, org: Org, userId: string): string {
+export function issueDeviceToken(deps: SignInDeps, org: Org, userId: string): string {
   const issuedAt = clock.now().toString(36);
   const nonce = newSecret('', 18);
   return [userId, issuedAt, nonce, mac(deps, org.id, userId, issuedAt, nonce)].join('.');
 }
 
 /** The device a token names, or null when it is absent, malformed, forged, of another org or too old. */
-export function readDeviceToken(deps: Deps, org: Org, token: string | null): Device | null {
+export function readDeviceToken(deps: SignInDeps, org: Org, token: string | null): Device | null {
   if (token === null || token.length > 200) return null;
   const parts = token.split('.');
   if (parts.length !== 4) return null;
@@ -55,7 +55,7 @@ export function readDeviceToken(deps: Deps, org: Org, token: string | null): Dev
  * user's own browser.
  */
 export async function trustedDevice(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   token: string | null,
   email: string,
@@ -67,7 +67,7 @@ export async function trustedDevice(
 }
 
 /** The device of `token` when it was issued to `user` (already known, e.g. on the profile page), else null. */
-export function deviceOfUser(deps: Deps, org: Org, token: string | null, user: User): Device | null {
+export function deviceOfUser(deps: SignInDeps, org: Org, token: string | null, user: User): Device | null {
   const device = readDeviceToken(deps, org, token);
   return device !== null && device.userId === user.id ? device : null;
 }

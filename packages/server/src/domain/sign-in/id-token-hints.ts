@@ -1,11 +1,11 @@
 import { checkJwt } from '../../crypto/verify-jwt.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
 import { BROWSER_SESSION_TTL_MS } from '../tokens-policy.js';
 import type { Org } from '../types.js';
+import type { SignInDeps } from './deps.js';
 
 /**
  * How long past its `exp` an ID token is still taken as `id_token_hint` (OIDC Core §3.1.2.1,
@@ -26,7 +26,11 @@ export interface IdTokenHint {
  * JWT`), expired at most EXPIRED_HINT_WINDOW_MS ago; null when it is not one. One expired longer
  * ago is `invalid_request`, saying so.
  */
-export async function readIdTokenHint(deps: Deps, org: Org, idToken: string): Promise<IdTokenHint | null> {
+export async function readIdTokenHint(
+  deps: SignInDeps,
+  org: Org,
+  idToken: string,
+): Promise<IdTokenHint | null> {
   const outcome = await checkJwt(idToken, await publicJwks(deps.db, org.id), {
     issuer: issuerOf(deps.config, org),
     typ: 'JWT',

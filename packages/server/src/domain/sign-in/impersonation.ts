@@ -6,7 +6,6 @@ import { impersonations } from '../../storage/repos/one-time-keys.js';
 import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { findRedirectUri } from '../directory/redirect-uris.js';
 import { failApi } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
@@ -21,6 +20,7 @@ import { loadAuthorizationRequest, type PendingAuthorization } from './authoriza
 import { usesCodeFlow } from './authorize/client.js';
 import { pkceRequired } from './authorize/pkce.js';
 import type { SignInMethod } from './browser-sessions.js';
+import type { SignInDeps } from './deps.js';
 
 /** What an owner asks for (the management body, already shape-checked). */
 export interface ImpersonationRequest {
@@ -62,14 +62,14 @@ const snapshot = (
 });
 
 /** The user of `org` named by the path, else 404 (as for a webhook id of another org). */
-async function userOfOrg(deps: Deps, org: Org, userId: string): Promise<User> {
+async function userOfOrg(deps: SignInDeps, org: Org, userId: string): Promise<User> {
   const user = isIdOf('user', userId) ? await findUserById(deps.db, userId) : null;
   if (!user || user.orgId !== org.id) return failApi('not_found', 'no such user in this organization');
   return user;
 }
 
 /** The client and redirect URI must be ones the client could have sent to /oauth/authorize. */
-async function checkTarget(deps: Deps, org: Org, request: ImpersonationRequest) {
+async function checkTarget(deps: SignInDeps, org: Org, request: ImpersonationRequest) {
   const found = await findClientWithSecret(deps.db, org.id, request.clientId);
   if (!found) return failApi('invalid_request', 'client_id: no such client in this organization');
   const { client } = found;
@@ -93,7 +93,7 @@ async function checkTarget(deps: Deps, org: Org, request: ImpersonationRequest) 
  * one transaction; only the key's SHA-256 is stored.
  */
 export async function startImpersonation(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   actorId: string,
   userId: string,
@@ -169,7 +169,7 @@ export interface OpenedImpersonation {
  * hour after this moment, and nothing extends it.
  */
 export async function openImpersonation(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   key: string,
 ): Promise<OpenedImpersonation | null> {

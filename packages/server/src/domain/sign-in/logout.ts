@@ -1,11 +1,11 @@
 import { deleteBrowserSession } from '../../storage/repos/browser-sessions.js';
 import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { revokeSession } from '../sessions/sessions.js';
 import type { Actor, Client, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
+import type { SignInDeps } from './deps.js';
 import { readIdTokenHint } from './id-token-hints.js';
 
 /** The parameters of an RP-Initiated Logout request (OIDC RP-Initiated Logout 1.0 §2), as sent. */
@@ -39,7 +39,11 @@ export interface LogoutRequest {
  * registered URI is used only with a hint of that client or for a first-party client
  * (`redirectAllowed`): anyone may register a client, so its URI alone proves nothing.
  */
-export async function checkLogoutRequest(deps: Deps, org: Org, p: LogoutParameters): Promise<LogoutRequest> {
+export async function checkLogoutRequest(
+  deps: SignInDeps,
+  org: Org,
+  p: LogoutParameters,
+): Promise<LogoutRequest> {
   const hinted = p.idTokenHint ? await readIdTokenHint(deps, org, p.idTokenHint) : null;
   if (p.idTokenHint && !hinted) fail('invalid_request', 'id_token_hint is not an ID token of this issuer');
   if (hinted && p.clientId && p.clientId !== hinted.clientId) {
@@ -81,7 +85,7 @@ export function postLogoutRedirect(request: LogoutRequest): string | null {
  * browser holding the cookie can end its sessions. Each OAuth session ending is audited as
  * `session.deleted`. Returns how many ended.
  */
-export async function signOut(deps: Deps, browserSession: string, actor: Actor): Promise<number> {
+export async function signOut(deps: SignInDeps, browserSession: string, actor: Actor): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
     const now = clock.now();
     const ids = await liveSessionIds(trx, { browserSession }, now);

@@ -1,4 +1,3 @@
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { AuthorizationRequest, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
@@ -6,6 +5,7 @@ import { signInRecentEnough } from './authorize/max-age.js';
 import { promptsNothing } from './authorize/prompt.js';
 import type { BrowserSession } from './browser-sessions.js';
 import { consentRequired } from './consents.js';
+import type { SignInDeps } from './deps.js';
 import { readIdTokenHint } from './id-token-hints.js';
 
 /**
@@ -29,7 +29,7 @@ export function signedInFor(
 }
 
 export async function nextStepOf(
-  deps: Deps,
+  deps: SignInDeps,
   pending: PendingAuthorization,
   session: BrowserSession | null,
   hintedUserId: string | null = null,
@@ -63,7 +63,7 @@ export async function nextStepOf(
  * login page decides who signs in). A hint that is not an ID token of this issuer is `invalid_request`.
  */
 export async function hintedUserId(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   prompt: readonly string[],
   idTokenHint: string | undefined,

@@ -27,7 +27,6 @@ import {
 import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { issuerOf } from '../issuers.js';
 import {
   ACR_MFA,
@@ -39,6 +38,7 @@ import {
 } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import type { SignInMethod } from './browser-sessions.js';
+import type { SignInDeps } from './deps.js';
 
 export type { AuthenticationResponseJSON, RegistrationResponseJSON };
 
@@ -106,18 +106,18 @@ const passkeySnapshot = (row: PasskeyRow) => ({
 });
 
 /** The org's relying party: its issuer's host name and origin. */
-export function relyingPartyOf(deps: Deps, org: Org): RelyingParty {
+export function relyingPartyOf(deps: SignInDeps, org: Org): RelyingParty {
   const issuer = new URL(issuerOf(deps.config, org));
   return { id: issuer.hostname, name: org.name, origin: issuer.origin };
 }
 
-export async function listUserPasskeys(deps: Deps, userId: string): Promise<Passkey[]> {
+export async function listUserPasskeys(deps: SignInDeps, userId: string): Promise<Passkey[]> {
   return (await listPasskeys(deps.db, userId)).map(passkeyOf);
 }
 
 /** Stores a new challenge for this browser; `browser` is the value of its CSRF cookie. */
 async function issueChallenge(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   purpose: PasskeyPurpose,
   challenge: string,
@@ -139,7 +139,7 @@ async function issueChallenge(
 
 /** Takes the challenge a response answers, once: null when unknown, used, expired or another's. */
 function takeChallenge(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   purpose: PasskeyPurpose,
   clientDataJSON: string,
@@ -162,7 +162,7 @@ export type RegistrationOptionsOutcome =
 
 /** Options for adding a passkey: the user's own passkeys are excluded (one per authenticator). */
 export async function startPasskeyRegistration(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   user: User,
   browser: string,
@@ -197,7 +197,7 @@ export type RegistrationOutcome =
  * `passkey.created` in the same transaction.
  */
 export async function finishPasskeyRegistration(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   user: User,
   input: { name: string; response: RegistrationResponseJSON; browser: string },
@@ -245,7 +245,12 @@ export async function finishPasskeyRegistration(
 }
 
 /** Removes one of the user's passkeys, recording `passkey.deleted`; null when they have none by that id. */
-export async function removePasskey(deps: Deps, org: Org, user: User, id: string): Promise<Passkey | null> {
+export async function removePasskey(
+  deps: SignInDeps,
+  org: Org,
+  user: User,
+  id: string,
+): Promise<Passkey | null> {
   return deps.db.transaction().execute(async (trx) => {
     const row = await deletePasskey(trx, user.id, id);
     if (row === null) return null;
@@ -262,7 +267,7 @@ export async function removePasskey(deps: Deps, org: Org, user: User, id: string
 
 /** Options for signing in with a passkey: no credentials listed, the authenticator offers its own. */
 export async function startPasskeySignIn(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   browser: string,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
@@ -281,7 +286,7 @@ export type PasskeySignInOutcome =
  * like a bad signature), and the signature, flags and counter. Records the use.
  */
 export async function finishPasskeySignIn(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   input: { response: AuthenticationResponseJSON; browser: string },
 ): Promise<PasskeySignInOutcome> {

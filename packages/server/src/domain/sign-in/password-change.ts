@@ -5,10 +5,10 @@ import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
 import { findPasswordHash, setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';
 import { revokeSession } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
+import type { SignInDeps } from './deps.js';
 import { deviceOfUser } from './device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 
@@ -27,7 +27,7 @@ export type PasswordChangeOutcome =
  * working. Audited as `password.updated`.
  */
 export async function changePassword(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   user: User,
   input: {

@@ -1,8 +1,8 @@
 import { verifyPassword } from '../../crypto/passwords.js';
 import { findPasswordHash, findUserByEmail } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import type { Org, User } from '../types.js';
+import type { SignInDeps } from './deps.js';
 import { trustedDevice } from './device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 
@@ -18,7 +18,7 @@ export type LoginOutcome =
  * that device only (login-throttle.ts).
  */
 export async function checkPassword(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   email: string,
   password: string,

@@ -14,9 +14,9 @@ import {
 import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { Org, User } from '../types.js';
+import type { SignInDeps } from './deps.js';
 import { reserveSecondFactorAttempt, secondFactorSucceeded } from './login-throttle.js';
 
 /** How many one-time recovery codes an enrolment gives (shown once). */
@@ -35,13 +35,13 @@ export interface SecondFactorStatus {
 /** Where a user's second factor stands: none, an enrolment begun but not confirmed, or on. */
 export type SecondFactorStage = 'none' | 'enrolling' | 'enrolled';
 
-export async function secondFactorStage(deps: Deps, userId: string): Promise<SecondFactorStage> {
+export async function secondFactorStage(deps: SignInDeps, userId: string): Promise<SecondFactorStage> {
   const factor = await findTotpFactor(deps.db, userId);
   if (factor === null) return 'none';
   return factor.confirmed_at === null ? 'enrolling' : 'enrolled';
 }
 
-export async function secondFactorStatus(deps: Deps, userId: string): Promise<SecondFactorStatus> {
+export async function secondFactorStatus(deps: SignInDeps, userId: string): Promise<SecondFactorStatus> {
   const enrolled = (await secondFactorStage(deps, userId)) === 'enrolled';
   return { enrolled, recoveryCodesLeft: enrolled ? await countUnusedRecoveryCodes(deps.db, userId) : 0 };
 }
@@ -50,11 +50,12 @@ export async function secondFactorStatus(deps: Deps, userId: string): Promise<Se
  * The user whose password was just checked on this browser (the second step's cookie names
  * them), or null when they no longer exist.
  */
-export const userAwaitingSecondFactor = (deps: Deps, userId: string): Promise<User | null> =>
+export const userAwaitingSecondFactor = (deps: SignInDeps, userId: string): Promise<User | null> =>
   findUserById(deps.db, userId);
 
 /** Whether the org makes every user sign in with a second factor (`tessera org update --require-mfa`). */
-export const orgRequiresMfa = (deps: Deps, org: Org): Promise<boolean> => findRequireMfa(deps.db, org.id);
+export const orgRequiresMfa = (deps: SignInDeps, org: Org): Promise<boolean> =>
+  findRequireMfa(deps.db, org.id);
 
 export interface Enrolment {
   /** Base32, for typing into an authenticator app. */
@@ -68,7 +69,7 @@ export interface Enrolment {
  * `restart` draws a new secret even when one is pending. Refused once a factor is confirmed.
  */
 export async function pendingEnrolment(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   user: User,
   restart = false,
@@ -103,7 +104,7 @@ function recoveryHash(userId: string, code: string): string | null {
   return /^[A-Z2-7]{16}$/.test(clean) ? sha256(`${userId}:${clean}`) : null;
 }
 
-async function throttle(deps: Deps, org: Org, userId: string, ip: string): Promise<CodeOutcome | null> {
+async function throttle(deps: SignInDeps, org: Org, userId: string, ip: string): Promise<CodeOutcome | null> {
   const verdict = await reserveSecondFactorAttempt(deps.db, org.id, userId, ip, clock.now());
   return verdict.allowed ? null : { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
 }
@@ -113,7 +114,7 @@ async function throttle(deps: Deps, org: Org, userId: string, ip: string): Promi
  * records `second_factor.created`, in one transaction. Returns the recovery codes, to be shown once.
  */
 export async function confirmEnrolment(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   user: User,
   code: string,
@@ -152,7 +153,7 @@ export async function confirmEnrolment(
  * (single use). Throttled per user and per IP before anything is compared.
  */
 export async function verifySecondFactor(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   userId: string,
   code: string,
@@ -179,7 +180,7 @@ export async function verifySecondFactor(
 
 /** Turns two-step verification off with a current code; refused while the org requires it. */
 export async function removeSecondFactor(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   user: User,
   code: string,

@@ -1,9 +1,9 @@
-import type { Deps } from '../context.js';
 import { signUpAllowed, signUpRefusal } from '../directory/sign-up-policy.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { checkEmail } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { type Org, SYSTEM, type User } from '../types.js';
+import type { SignInDeps } from './deps.js';
 
 export interface SignUp {
   email: string;
@@ -17,7 +17,7 @@ export interface SignUp {
  * system: the person has no id until this transaction creates it. The org's sign-up policy
  * decides who may (403 `forbidden` with words for the person otherwise).
  */
-export async function signUp(deps: Deps, org: Org, input: SignUp): Promise<User> {
+export async function signUp(deps: SignInDeps, org: Org, input: SignUp): Promise<User> {
   // Before the password is hashed: a refusal costs nothing.
   if (!signUpAllowed(org, checkEmail(input.email), { invited: false })) fail('forbidden', signUpRefusal(org));
   const prepared = await prepareUser(input);

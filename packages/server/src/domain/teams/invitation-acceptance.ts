@@ -13,13 +13,13 @@ import { findUserByEmail } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { addMember } from '../directory/members.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { fail, ServiceError } from '../errors.js';
 import { markAddressVerified } from '../mail/address-verification.js';
 import { checkPassword } from '../sign-in/password-login.js';
 import { type Org, SYSTEM, type User } from '../types.js';
+import type { TeamsDeps } from './deps.js';
 import { invitationSnapshot, rolesOf, stateOf, toInvitation } from './invitations.js';
 
 /**
@@ -47,7 +47,7 @@ export type OpenedInvitation =
   | { state: 'unknown' };
 
 /** The invitation behind `token` on `host`, without using it (a mail scanner's GET must not spend it). */
-export async function openInvitation(deps: Deps, host: Org, token: string): Promise<OpenedInvitation> {
+export async function openInvitation(deps: TeamsDeps, host: Org, token: string): Promise<OpenedInvitation> {
   if (token.length === 0 || token.length > 200) return { state: 'unknown' };
   const row = await findInvitationByTokenHash(deps.db, sha256(token));
   // A link works on the host it names only: an org's for users, the console's for members.
@@ -111,7 +111,14 @@ async function grantRoles(trx: Db, opened: Pending, used: InvitationRow, user: U
  * In `trx`, after claim: what the invitation grants (`member`: the membership, unless they are one
  * already; `user`: its roles), audited.
  */
-async function grant(deps: Deps, trx: Db, opened: Pending, used: InvitationRow, user: User, now: number) {
+async function grant(
+  deps: TeamsDeps,
+  trx: Db,
+  opened: Pending,
+  used: InvitationRow,
+  user: User,
+  now: number,
+) {
   await setInvitationAcceptedBy(trx, used.id, user.id);
   if (used.kind === 'user') await grantRoles(trx, opened, used, user, now);
   if (used.kind === 'member' && used.role !== null) {
@@ -150,7 +157,7 @@ function inputProblem(error: unknown): string {
  * A mailed invitation proved the mailbox: the address counts as verified.
  */
 export async function acceptAsNewUser(
-  deps: Deps,
+  deps: TeamsDeps,
   opened: Pending,
   input: { firstName: string; lastName: string; password: string },
 ): Promise<Acceptance> {
@@ -189,7 +196,7 @@ export async function acceptAsNewUser(
  * in the same words for a disabled account), or `signedIn`, this browser's sign-in as them.
  */
 export async function acceptAsExistingUser(
-  deps: Deps,
+  deps: TeamsDeps,
   opened: Pending,
   proof: { password: string; ip: string; deviceToken: string | null } | { signedIn: User },
 ): Promise<Acceptance> {

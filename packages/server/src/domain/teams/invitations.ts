@@ -15,13 +15,13 @@ import { findRoles } from '../../storage/repos/roles.js';
 import { emailKey, findUserByEmail } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { checkEmail } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { invitationMail } from '../mail/messages.js';
 import type { Actor, Org, Role } from '../types.js';
+import type { TeamsDeps } from './deps.js';
 
 /**
  * Invitations (DESIGN §16). An owner invites an address to be a user of the org (`user`, accepted
@@ -154,7 +154,7 @@ async function refuseMember(trx: Db, org: Org, email: string): Promise<void> {
 }
 
 /** The link the invitee follows: the org's hosted pages, or the console's for a member invitation. */
-async function linkOf(deps: Deps, org: Org, kind: InvitationKind, token: string): Promise<string> {
+async function linkOf(deps: TeamsDeps, org: Org, kind: InvitationKind, token: string): Promise<string> {
   const host =
     kind === 'member'
       ? ((await findConsoleOrg(deps.db)) ?? fail('server_error', 'the console org is missing'))
@@ -170,7 +170,7 @@ async function linkOf(deps: Deps, org: Org, kind: InvitationKind, token: string)
  * invitation per address and kind (409 conflict: withdraw it first). Mailed after the commit.
  */
 export async function createInvitation(
-  deps: Deps,
+  deps: TeamsDeps,
   org: Org,
   input: NewInvitation,
   actor: Actor,
@@ -224,7 +224,7 @@ export async function createInvitation(
 
 /** One page of the org's invitations (withdrawn ones left out), newest first. */
 export async function listInvitations(
-  deps: Deps,
+  deps: TeamsDeps,
   org: Org,
   query: { kind: InvitationKind | null; state: InvitationStateFilter | null; page: number; perPage: number },
 ): Promise<{ entries: Invitation[]; total: number }> {
@@ -241,7 +241,7 @@ export async function listInvitations(
 const NO_INVITATION = 'no such invitation';
 
 /** The org's invitation `id`, or 404 (unknown, another org's, withdrawn, or not an `inv_` id). */
-export async function requireInvitation(deps: Deps, org: Org, id: string): Promise<Invitation> {
+export async function requireInvitation(deps: TeamsDeps, org: Org, id: string): Promise<Invitation> {
   const row = isIdOf('invitation', id) ? await findInvitation(deps.db, org.id, id) : null;
   return row ? toInvitation(row, clock.now()) : fail('not_found', NO_INVITATION);
 }
@@ -251,7 +251,7 @@ export async function requireInvitation(deps: Deps, org: Org, id: string): Promi
  * invitation's link stops working (its page says it was withdrawn); an accepted or expired one
  * leaves the list. Audited as `invitation.deleted`.
  */
-export async function revokeInvitation(deps: Deps, org: Org, id: string, actor: Actor): Promise<void> {
+export async function revokeInvitation(deps: TeamsDeps, org: Org, id: string, actor: Actor): Promise<void> {
   if (!isIdOf('invitation', id)) fail('not_found', NO_INVITATION);
   await deps.db.transaction().execute(async (trx) => {
     const now = clock.now();

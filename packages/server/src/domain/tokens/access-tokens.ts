@@ -1,11 +1,11 @@
 import { type JWTPayload, verifyJwt } from '../../crypto/verify-jwt.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { isIdOf } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
 import { liveSession, type OAuthSession } from '../sessions/sessions.js';
 import type { Org } from '../types.js';
+import type { TokensDeps } from './deps.js';
 
 /** The token types a person's session produces (DESIGN §5); machine tokens never reach these APIs. */
 export type SessionTokenType = 'user' | 'console';
@@ -70,7 +70,7 @@ function shapeOf(
  *   if (!verified) fail('unauthorized', "we don't know who you are");
  */
 export async function verifyAccessToken(
-  deps: Deps,
+  deps: TokensDeps,
   org: Org,
   token: string,
   accept: readonly SessionTokenType[],

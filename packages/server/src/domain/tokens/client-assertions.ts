@@ -2,9 +2,9 @@ import { sha256 } from '../../crypto/random.js';
 import { checkJwt, type JWK, type JwtOutcome, unverifiedClaims } from '../../crypto/verify-jwt.js';
 import { recordAssertionJti } from '../../storage/repos/client-assertion-jtis.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { issuerOf, originOf } from '../issuers.js';
 import type { Client, Org } from '../types.js';
+import type { TokensDeps } from './deps.js';
 
 /** RFC 7523 §2.2: the only `client_assertion_type` this service understands. */
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -51,7 +51,7 @@ function headerKid(token: string): string | undefined {
  * or they cannot be fetched, which fails the authentication (`invalid_client`), never the request.
  */
 async function clientKeys(
-  deps: Pick<Deps, 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'clientKeySets'>,
   client: Client,
   assertion: string,
 ): Promise<{ keys: JWK[] } | null> {
@@ -67,7 +67,7 @@ async function clientKeys(
  * not used before by this client — recorded here until the assertion expires. False on any failure.
  */
 export async function verifyClientAssertion(
-  deps: Pick<Deps, 'db' | 'config' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'db' | 'config' | 'clientKeySets'>,
   org: Org,
   client: Client,
   assertion: string,

@@ -4,12 +4,12 @@ import {
   findClientWithSecret,
   type MachineClientRow,
 } from '../../storage/repos/clients.js';
-import type { Deps } from '../context.js';
 import { isUrlClientId, metadataDocumentClient } from '../directory/client-metadata-documents.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
 import type { Client, Org } from '../types.js';
 import { assertionClientId, verifyClientAssertion } from './client-assertions.js';
+import type { TokensDeps } from './deps.js';
 
 /** How a client authenticates at the token, revocation and introspection endpoints (DESIGN §14). */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
@@ -52,7 +52,7 @@ function namedClientId(presented: PresentedClient): string {
 }
 
 /** The answer to a failed authentication: 401, with a Basic challenge when Basic was tried (RFC 6749 §5.2). */
-function refuse(deps: Pick<Deps, 'config'>, org: Org, presented: PresentedClient): never {
+function refuse(deps: Pick<TokensDeps, 'config'>, org: Org, presented: PresentedClient): never {
   const challenge =
     presented.method === 'client_secret_basic'
       ? { 'www-authenticate': `Basic realm="${issuerOf(deps.config, org)}"` }
@@ -67,7 +67,7 @@ function refuse(deps: Pick<Deps, 'config'>, org: Org, presented: PresentedClient
  * the same `invalid_client`.
  */
 async function checkPresented(
-  deps: Pick<Deps, 'db' | 'config' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'db' | 'config' | 'clientKeySets'>,
   org: Org,
   found: Found,
   presented: PresentedClient,
@@ -98,7 +98,7 @@ async function checkPresented(
  * `invalid_client` answer.
  */
 export async function authenticateClient(
-  deps: Pick<Deps, 'db' | 'config' | 'clientMetadata' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'db' | 'config' | 'clientMetadata' | 'clientKeySets'>,
   org: Org,
   presented: PresentedClient,
   endpoint: ClientAuthEndpoint,
@@ -126,7 +126,7 @@ export async function authenticateClient(
  * request either way.
  */
 export async function authenticateMachineClient(
-  deps: Pick<Deps, 'db' | 'config' | 'credentials' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'db' | 'config' | 'credentials' | 'clientKeySets'>,
   org: Org,
   presented: PresentedClient,
 ): Promise<{ client: Client; activeKid: string | null }> {
@@ -148,7 +148,7 @@ export async function authenticateMachineClient(
  * authenticateClient does, and its key is left to the key ring (`activeKid` undefined).
  */
 export async function authenticateSigningClient(
-  deps: Pick<Deps, 'db' | 'config' | 'credentials' | 'clientMetadata' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'db' | 'config' | 'credentials' | 'clientMetadata' | 'clientKeySets'>,
   org: Org,
   presented: PresentedClient,
 ): Promise<{ client: Client; activeKid: string | null | undefined }> {

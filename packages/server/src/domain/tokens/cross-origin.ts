@@ -1,9 +1,9 @@
 import { unverifiedClaims } from '../../crypto/verify-jwt.js';
 import { findClient, orgClientOrigins } from '../../storage/repos/clients.js';
-import type { Deps } from '../context.js';
 import { allowedOriginsOf } from '../directory/allowed-origins.js';
 import { isUrlClientId, metadataDocumentsOpen } from '../directory/client-metadata-documents.js';
 import type { Org } from '../types.js';
+import type { TokensDeps } from './deps.js';
 
 /**
  * Which browser origins may read the token, revocation and userinfo endpoints' answers (CORS,
@@ -20,7 +20,7 @@ export type NamedClient = { clientId: string } | { accessToken: string };
 
 /** Whether `origin` may read the answer to a request naming `named` on `org`. */
 export async function originAllowedFor(
-  deps: Pick<Deps, 'db' | 'clientMetadata'>,
+  deps: Pick<TokensDeps, 'db' | 'clientMetadata'>,
   org: Org,
   named: NamedClient,
   origin: string,
@@ -38,7 +38,11 @@ export async function originAllowedFor(
 }
 
 /** Whether `origin` is an allowed origin of any client of the org: the preflight's rule. */
-export async function originOfSomeClient(deps: Pick<Deps, 'db'>, org: Org, origin: string): Promise<boolean> {
+export async function originOfSomeClient(
+  deps: Pick<TokensDeps, 'db'>,
+  org: Org,
+  origin: string,
+): Promise<boolean> {
   const clients = await orgClientOrigins(deps.db, org.id);
   return clients.some((c) => allowedOriginsOf(c).includes(origin));
 }

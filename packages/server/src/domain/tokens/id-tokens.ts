@@ -1,12 +1,12 @@
 import { accessTokenHash, signIdToken } from '../../crypto/id-token.js';
 import { findUserById } from '../../storage/repos/users.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
 import type { Signer } from '../keys/keys.js';
 import type { OAuthSession } from '../sessions/sessions.js';
 import { ID_TOKEN_TTL_S } from '../tokens-policy.js';
 import type { Org } from '../types.js';
+import type { TokensDeps } from './deps.js';
 import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
 import type { TokenSet } from './user-tokens.js';
 
@@ -23,7 +23,7 @@ import type { TokenSet } from './user-tokens.js';
  *   return withIdToken(deps, signer, org, session, set, now, code.nonce);
  */
 export async function withIdToken(
-  deps: Deps,
+  deps: TokensDeps,
   signer: Signer,
   org: Org,
   session: OAuthSession,

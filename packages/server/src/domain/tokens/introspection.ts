@@ -3,12 +3,12 @@ import { type JWTPayload, verifyJwt } from '../../crypto/verify-jwt.js';
 import { findClient } from '../../storage/repos/clients.js';
 import { findRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
 import { liveSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { verifyAccessToken } from './access-tokens.js';
+import type { TokensDeps } from './deps.js';
 
 /** RFC 7662 §2.2: what introspection answers; `active: false` and nothing else for a dead token. */
 export type Introspection = { active: false } | ({ active: true } & Record<string, unknown>);
@@ -16,7 +16,7 @@ export type Introspection = { active: false } | ({ active: true } & Record<strin
 const INACTIVE: Introspection = { active: false };
 
 /** A signed access token of this org (any `typ`), or null: the keys of its set, RS256, `iss`, `exp`. */
-async function signedAccessToken(deps: Deps, org: Org, token: string): Promise<JWTPayload | null> {
+async function signedAccessToken(deps: TokensDeps, org: Org, token: string): Promise<JWTPayload | null> {
   return verifyJwt(token, await publicJwks(deps.db, org.id), {
     issuer: issuerOf(deps.config, org),
     typ: 'at+jwt',
@@ -29,7 +29,7 @@ async function signedAccessToken(deps: Deps, org: Org, token: string): Promise<J
  * An access token: a machine token is active while its client exists; a person's token while its
  * session lives (the same checks this org's own APIs make). Its claims are the answer.
  */
-async function introspectAccessToken(deps: Deps, org: Org, token: string): Promise<Introspection> {
+async function introspectAccessToken(deps: TokensDeps, org: Org, token: string): Promise<Introspection> {
   const payload = await signedAccessToken(deps, org, token);
   if (!payload) return INACTIVE;
   if (payload.typ === 'client') {
@@ -45,7 +45,7 @@ async function introspectAccessToken(deps: Deps, org: Org, token: string): Promi
  * the client it was issued to (a refresh token is that client's credential, nobody else's business).
  */
 async function introspectRefreshToken(
-  deps: Deps,
+  deps: TokensDeps,
   org: Org,
   client: Client,
   token: string,
@@ -76,7 +76,7 @@ async function introspectRefreshToken(
  * session, another org's, garbage) is `{"active": false}`.
  */
 export async function introspectToken(
-  deps: Deps,
+  deps: TokensDeps,
   org: Org,
   client: Client,
   token: string,

@@ -1,12 +1,12 @@
 import { signAccessToken } from '../../crypto/jwt.js';
 import { newId } from '../../crypto/random.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { issuerOf } from '../issuers.js';
 import type { TokenAudience } from '../resources/resource-tokens.js';
 import { ACCESS_TOKEN_TTL_S } from '../tokens-policy.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
+import type { TokensDeps } from './deps.js';
 
 export interface IssuedToken {
   accessToken: string;
@@ -24,7 +24,7 @@ export interface IssuedToken {
  * client's permitted scopes, and the lifetime the resource's.
  */
 export async function issueMachineToken(
-  deps: Deps,
+  deps: TokensDeps,
   org: Org,
   client: Client,
   activeKid?: string | null,

@@ -1,7 +1,7 @@
 import { unverifiedClaims } from '../../crypto/verify-jwt.js';
-import type { Deps } from '../context.js';
 import type { Org } from '../types.js';
 import { type VerifiedAccess, verifyAccessToken } from './access-tokens.js';
+import type { TokensDeps } from './deps.js';
 import { type ServiceAccountAccess, verifyServiceAccountToken } from './service-account-tokens.js';
 
 /**
@@ -18,7 +18,7 @@ export type ManagementPrincipal =
  * console users'. Null on any failure.
  */
 export async function verifyManagementToken(
-  deps: Deps,
+  deps: TokensDeps,
   org: Org,
   token: string,
 ): Promise<ManagementPrincipal | null> {

@@ -7,7 +7,6 @@ import {
   type RefreshTokenRow,
 } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { withinScope } from '../directory/scopes.js';
 import { fail } from '../errors.js';
@@ -15,6 +14,7 @@ import { sessionAudience } from '../resources/resource-tokens.js';
 import { currentTenant, liveSession, type OAuthSession, revokeSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
+import type { TokensDeps } from './deps.js';
 import { withIdToken } from './id-tokens.js';
 import { purgeExpiredRefreshTokens } from './refresh-token-purge.js';
 import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
@@ -39,7 +39,7 @@ import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from './use
  * write): the transaction holds SQLite's one connection, or a pool connection, for every statement.
  */
 export async function rotateRefreshToken(
-  deps: Deps,
+  deps: TokensDeps,
   org: Org,
   { client, activeKid }: { client: Client; activeKid?: string | null | undefined },
   presented: string,

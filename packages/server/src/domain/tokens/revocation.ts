@@ -1,13 +1,18 @@
 import { sha256 } from '../../crypto/random.js';
 import { findRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { revokeSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { verifyAccessToken } from './access-tokens.js';
+import type { TokensDeps } from './deps.js';
 
 /** The session a token belongs to, if the token was issued to this client. */
-async function sessionOfToken(deps: Deps, org: Org, client: Client, token: string): Promise<string | null> {
+async function sessionOfToken(
+  deps: TokensDeps,
+  org: Org,
+  client: Client,
+  token: string,
+): Promise<string | null> {
   const refresh = await findRefreshToken(deps.db, sha256(token));
   if (refresh) return refresh.client_id === client.id ? refresh.session_id : null;
   const access = await verifyAccessToken(deps, org, token, ['user', 'console']);
@@ -20,7 +25,7 @@ async function sessionOfToken(deps: Deps, org: Org, client: Client, token: strin
  * whole session. Unknown tokens, and tokens of another client, change nothing and are not
  * reported: the caller learns nothing about tokens it does not hold.
  */
-export async function revokeToken(deps: Deps, org: Org, client: Client, token: string): Promise<void> {
+export async function revokeToken(deps: TokensDeps, org: Org, client: Client, token: string): Promise<void> {
   const sessionId = await sessionOfToken(deps, org, client, token);
   if (sessionId === null) return;
   await deps.db

@@ -1,13 +1,13 @@
 import { verifyJwt } from '../../crypto/verify-jwt.js';
 import { findServiceAccountRow } from '../../storage/repos/service-accounts.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
 import type { Client, Org } from '../types.js';
+import type { TokensDeps } from './deps.js';
 
 /**
  * The `scope` of a service account's client_credentials token (DESIGN §16), from the console
@@ -16,7 +16,7 @@ import type { Client, Org } from '../types.js';
  * carries no scope, as before.
  */
 export async function serviceAccountScope(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<TokensDeps, 'db'>,
   org: Org,
   client: Client,
   requested: string | undefined,
@@ -50,7 +50,7 @@ export interface ServiceAccountAccess {
  * failure is null: the caller answers one generic 401.
  */
 export async function verifyServiceAccountToken(
-  deps: Deps,
+  deps: TokensDeps,
   consoleOrg: Org,
   token: string,
 ): Promise<ServiceAccountAccess | null> {

@@ -1,12 +1,12 @@
 import { supersedeRefreshTokens } from '../../storage/repos/refresh-tokens.js';
 import { findUserTenant } from '../../storage/repos/tenant-members.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { liveSession, moveSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { verifyAccessToken } from './access-tokens.js';
 import { requireGrant } from './client-grants.js';
+import type { TokensDeps } from './deps.js';
 import { addRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 /** The grant type URN of the tenant switch (spec "Other endpoints"; configurable in the SDK only). */
@@ -18,7 +18,7 @@ export const SWITCH_TENANT_GRANT = 'urn:service:params:oauth:grant-type:switch-t
  * so presenting one of them later counts as reuse.
  */
 export async function switchTenant(
-  deps: Deps,
+  deps: TokensDeps,
   org: Org,
   client: Client,
   accessToken: string,

@@ -1,10 +1,10 @@
 import { findClientWithSecret } from '../../storage/repos/clients.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import type { Client, Org } from '../types.js';
 import { verifyAccessToken } from './access-tokens.js';
 import { requireTokenExchange } from './client-grants.js';
+import type { TokensDeps } from './deps.js';
 import { signSessionToken } from './user-tokens.js';
 
 /** RFC 8693 §2.1 and §3. */
@@ -38,7 +38,7 @@ export interface PromotedToken {
  * | `invalid_grant` | the subject token is not a live user token of this org (bad signature, expired, revoked session, another org, a machine or console token, itself promoted) |
  */
 export async function promoteToken(
-  deps: Deps,
+  deps: TokensDeps,
   org: Org,
   client: Client,
   input: ExchangeRequest,

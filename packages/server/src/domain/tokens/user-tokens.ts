@@ -2,7 +2,6 @@ import { signAccessToken } from '../../crypto/jwt.js';
 import { newId, newSecret, sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { insertRefreshToken } from '../../storage/repos/refresh-tokens.js';
-import type { Deps } from '../context.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { IDENTITY_SCOPES } from '../directory/scopes.js';
 import { issuerOf } from '../issuers.js';
@@ -12,6 +11,7 @@ import type { OAuthSession } from '../sessions/sessions.js';
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_MS } from '../tokens-policy.js';
 import type { Client, Org } from '../types.js';
 import { mayUseGrant } from './client-grants.js';
+import type { TokensDeps } from './deps.js';
 
 /** What a grant hands back; the HTTP layer spells it as RFC 6749 §5.1 wants. */
 export interface TokenSet {
@@ -70,7 +70,7 @@ export interface Promotion {
  * (DESIGN §14). A token never outlives its session (an impersonated one ends within the hour).
  */
 export async function signSessionToken(
-  deps: Deps,
+  deps: TokensDeps,
   signer: Signer,
   org: Org,
   session: OAuthSession,
@@ -128,7 +128,7 @@ function resourceScope(audience: TokenAudience): string | undefined {
  * token response names.
  */
 export async function tokenSet(
-  deps: Deps,
+  deps: TokensDeps,
   signer: Signer,
   org: Org,
   session: OAuthSession,

@@ -1,6 +1,6 @@
-import type { Deps } from '../context.js';
 import { requireUser } from '../directory/profile.js';
 import type { VerifiedAccess } from './access-tokens.js';
+import type { TokensDeps } from './deps.js';
 import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
 
 /**
@@ -12,7 +12,10 @@ import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
  *   const { access } = await authenticateBearer(deps, request, ['user', 'console']);
  *   const claims = await userInfo(deps, access); // { sub: 'usr_…', email: …, … } or null
  */
-export async function userInfo(deps: Deps, access: VerifiedAccess): Promise<Record<string, unknown> | null> {
+export async function userInfo(
+  deps: TokensDeps,
+  access: VerifiedAccess,
+): Promise<Record<string, unknown> | null> {
   // The scopes live with the session (a token does not carry them).
   const scopes = scopesOf(access.session.scope);
   if (!scopes.includes(OPENID_SCOPE)) return null;

@@ -8,10 +8,10 @@ import {
 } from '../../storage/repos/webhook-deliveries.js';
 import { findOrgWebhook } from '../../storage/repos/webhooks.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
 import type { Org } from '../types.js';
+import type { WebhooksDeps } from './deps.js';
 import { announceDeliveries } from './outbox-signal.js';
 
 /** The log keeps every delivery; the list shows the newest this many. */
@@ -37,13 +37,13 @@ export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]) {
   };
 }
 
-async function orgWebhook(deps: Deps, org: Org, webhookId: string) {
+async function orgWebhook(deps: WebhooksDeps, org: Org, webhookId: string) {
   if (!isIdOf('webhook', webhookId)) return fail('not_found', 'no such webhook');
   return (await findOrgWebhook(deps.db, org.id, webhookId)) ?? fail('not_found', 'no such webhook');
 }
 
 /** A webhook's newest deliveries, newest event first, each with its attempts oldest first. */
-export async function listDeliveries(deps: Deps, org: Org, webhookId: string) {
+export async function listDeliveries(deps: WebhooksDeps, org: Org, webhookId: string) {
   await orgWebhook(deps, org, webhookId);
   const deliveries = await listDeliveriesOfWebhook(deps.db, webhookId, DELIVERY_LOG_LIMIT);
   const attempts = await attemptsOf(
@@ -63,7 +63,7 @@ export async function listDeliveries(deps: Deps, org: Org, webhookId: string) {
  * Sends one event again: the delivery is due now with a fresh retry series, the same `webhook-id`
  * and body. 409 while the webhook is inactive or a worker is attempting it at this moment.
  */
-export async function retryDelivery(deps: Deps, org: Org, webhookId: string, deliveryId: string) {
+export async function retryDelivery(deps: WebhooksDeps, org: Org, webhookId: string, deliveryId: string) {
   const webhook = await orgWebhook(deps, org, webhookId);
   const delivery =
     (await findDelivery(deps.db, webhookId, deliveryId)) ?? fail('not_found', 'no such delivery');

@@ -1,6 +1,6 @@
-import type { Deps } from '../context.js';
 import { failApi } from '../errors.js';
 import { isLoopbackHost } from '../loopback.js';
+import type { WebhooksDeps } from './deps.js';
 
 /**
  * Hosts that are not loopback by loopback.ts but reach this machine all the same: 0.0.0.0 and `[::]`
@@ -30,7 +30,7 @@ export function isLoopbackUrl(url: string): boolean {
  * A webhook URL on loopback is refused (400) while TESSERA_WEBHOOKS_ALLOW_PRIVATE is off: every
  * delivery to it would fail, so the error says which setting allows it for local development.
  */
-export function refuseLoopbackUrl(deps: Pick<Deps, 'config'>, url: string): void {
+export function refuseLoopbackUrl(deps: Pick<WebhooksDeps, 'config'>, url: string): void {
   if (deps.config.webhooksAllowPrivate || !isLoopbackUrl(url)) return;
   failApi(
     'invalid_request',

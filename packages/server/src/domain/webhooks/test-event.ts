@@ -2,11 +2,11 @@ import { newEventId, newSortableId } from '../../crypto/random.js';
 import { type DeliveryRow, insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
 import { findWebhook } from '../../storage/repos/webhooks.js';
 import { clock } from '../clock.js';
-import type { Deps } from '../context.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
 import type { Org } from '../types.js';
 import { deliveryView } from './delivery-log.js';
+import type { WebhooksDeps } from './deps.js';
 import { announceDeliveries } from './outbox-signal.js';
 
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -18,7 +18,7 @@ export const TEST_EVENT_TYPE = 'webhook.test';
  * changes nothing, so it writes no audit entry and no other webhook receives it. 404 for another
  * org's webhook, 409 while the webhook is inactive (nothing would be sent).
  */
-export async function sendTestEvent(deps: Deps, org: Org, webhookId: string) {
+export async function sendTestEvent(deps: WebhooksDeps, org: Org, webhookId: string) {
   if (!isIdOf('webhook', webhookId)) fail('not_found', 'no such webhook');
   const webhook = (await findWebhook(deps.db, org.id, webhookId)) ?? fail('not_found', 'no such webhook');
   if (!webhook.active) fail('conflict', 'the webhook is inactive');

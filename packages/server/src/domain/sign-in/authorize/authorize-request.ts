@@ -1,9 +1,9 @@
-import type { Deps } from '../../context.js';
 import { fail, ServiceError } from '../../errors.js';
 import { requestedResources } from '../../resources/requested-resources.js';
 import { resourceScopesAsked } from '../../resources/resource-scope-requests.js';
 import type { Org } from '../../types.js';
 import { type PendingAuthorization, saveAuthorizationRequest } from '../authorization-requests.js';
+import type { SignInDeps } from '../deps.js';
 import { hintedUserId } from '../next-step.js';
 import { type AuthorizeParams, type CheckedResources, checkAuthorizeParams } from './parameters.js';
 import { type RedirectTarget, resolveRedirectTarget } from './redirect-target.js';
@@ -42,7 +42,7 @@ const IDENTIFYING = ['client_id', 'redirect_uri'];
  * issuer records the indicators as given (its tokens are for the management API).
  */
 async function checkResources(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   params: AuthorizeParams,
   values: readonly string[],
@@ -60,7 +60,7 @@ async function checkResources(
  * mode), the `id_token_hint`; an accepted request is saved.
  */
 export async function authorizeRequest(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   query: AuthorizeQuery,
 ): Promise<AuthorizeOutcome> {

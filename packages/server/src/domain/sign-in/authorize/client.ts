@@ -1,22 +1,22 @@
 import { findClientWithSecret } from '../../../storage/repos/clients.js';
-import type { Deps } from '../../context.js';
 import { isUrlClientId, metadataDocumentClient } from '../../directory/client-metadata-documents.js';
 import { fail, ServiceError } from '../../errors.js';
 import { mayUseGrant } from '../../tokens/client-grants.js';
 import type { Client, Org } from '../../types.js';
+import type { SignInDeps } from '../deps.js';
 
 /**
  * The client a sign-in names: a registered one by its id, or — on the console issuer — one known by
  * its metadata document URL (DESIGN §13). Unknown, or a document that cannot be used, is `invalid_client`.
  */
-export async function signInClient(deps: Deps, org: Org, clientId: string): Promise<Client> {
+export async function signInClient(deps: SignInDeps, org: Org, clientId: string): Promise<Client> {
   if (isUrlClientId(clientId)) return metadataDocumentClient(deps.clientMetadata, org, clientId);
   const found = await findClientWithSecret(deps.db, org.id, clientId);
   return found?.client ?? fail('invalid_client', 'this application is not known here');
 }
 
 /** signInClient, with null for a client that is unknown or whose metadata document cannot be used. */
-export async function findSignInClient(deps: Deps, org: Org, clientId: string): Promise<Client | null> {
+export async function findSignInClient(deps: SignInDeps, org: Org, clientId: string): Promise<Client | null> {
   return signInClient(deps, org, clientId).catch((error: unknown) => {
     if (error instanceof ServiceError && error.code === 'invalid_client') return null;
     throw error;

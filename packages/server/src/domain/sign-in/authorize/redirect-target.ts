@@ -1,7 +1,7 @@
-import type { Deps } from '../../context.js';
 import { findRedirectUri } from '../../directory/redirect-uris.js';
 import { fail } from '../../errors.js';
 import type { Client, Org } from '../../types.js';
+import type { SignInDeps } from '../deps.js';
 import { signInClient } from './client.js';
 
 /** Where errors may be sent: known only once the client and its redirect URI check out. */
@@ -17,7 +17,7 @@ export interface RedirectTarget {
  * (RFC 6749 §4.1.2.1): the page shows it instead.
  */
 export async function resolveRedirectTarget(
-  deps: Deps,
+  deps: SignInDeps,
   org: Org,
   params: { client_id?: string | undefined; redirect_uri?: string | undefined },
 ): Promise<RedirectTarget> {

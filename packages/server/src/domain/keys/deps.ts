@@ -1,0 +1,15 @@
+import type { MachineClientRow } from '../../storage/repos/clients.js';
+import type { CoreDeps } from '../core-deps.js';
+import type { CredentialCache } from '../credential-cache.js';
+import type { KeyRing } from './keys.js';
+
+/**
+ * What domain/keys/ needs from the runtime: what the features below it need and its own
+ * services. Its functions take this (or less); a caller holding more passes it as is.
+ */
+export interface KeysDeps extends CoreDeps {
+  /** The org's signing keys, unsealed and kept per process (keys.ts). */
+  readonly keyRing: KeyRing;
+  /** The client_credentials lookups, kept until a change is committed (`tessera serve` only). */
+  readonly credentials?: CredentialCache<MachineClientRow>;
+}
