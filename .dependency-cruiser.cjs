@@ -159,6 +159,14 @@ module.exports = {
     },
     ...featureOrder,
     {
+      name: 'domain-features-enter-by-index',
+      severity: 'error',
+      comment:
+        'Outside the domain a feature is entered by its index.ts, its public face; the rest of its folder is its own. (config/ reads pure rules and mail/ implements the Mailer port: their own rules say what they may import.)',
+      from: { path: floor(['http/', 'delivery/', ...COMPOSITION]) },
+      to: { path: `${D}[^/]+/`, pathNot: `${D}[^/]+/index\\.ts$` },
+    },
+    {
       name: 'domain-feature-is-known',
       severity: 'error',
       comment: 'Every folder of domain/ is a feature with a place in the order (FEATURES above).',

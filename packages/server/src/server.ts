@@ -6,10 +6,12 @@ import { allowPrivateWarning } from './delivery/private-addresses.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
-import { ClientKeySets } from './domain/directory/client-key-sets.js';
-import { ClientMetadataDocuments } from './domain/directory/client-metadata-documents.js';
-import { ensureConsoleClient } from './domain/directory/console-client.js';
-import { ensureConsoleOrg } from './domain/directory/orgs.js';
+import {
+  ClientKeySets,
+  ClientMetadataDocuments,
+  ensureConsoleClient,
+  ensureConsoleOrg,
+} from './domain/directory/index.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
 import { mailerFor } from './mail/mailers.js';

@@ -1,22 +1,23 @@
-import { createClient } from '../domain/directory/clients.js';
-import { addOrgMember } from '../domain/directory/members.js';
-import { updateOrgSettings } from '../domain/directory/org-settings.js';
-import { createOrg, requireOrg } from '../domain/directory/orgs.js';
 import {
+  addOrgMember,
+  createClient,
+  createOrg,
   createServiceAccount,
+  createUser,
   deleteServiceAccount,
   listServiceAccounts,
+  requireOrg,
   rotateServiceAccountSecret,
-} from '../domain/directory/service-accounts.js';
-import { SIGN_UP_POLICIES } from '../domain/directory/sign-up-policy.js';
-import { createUser } from '../domain/directory/users.js';
-import { rotateKeys } from '../domain/keys/keys.js';
+  SIGN_UP_POLICIES,
+  updateOrgSettings,
+} from '../domain/directory/index.js';
+import { rotateKeys } from '../domain/keys/index.js';
 import {
   createInvitation,
   type Invitation,
   listInvitations,
   revokeInvitation,
-} from '../domain/teams/invitations.js';
+} from '../domain/teams/index.js';
 import { type Role, type SignUpPolicy, SYSTEM } from '../domain/types.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';

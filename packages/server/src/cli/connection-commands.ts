@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { requireOrg } from '../domain/directory/orgs.js';
+import { requireOrg } from '../domain/directory/index.js';
 import {
   type Connection,
   type ConnectionChanges,
@@ -9,7 +9,7 @@ import {
   listConnections,
   requireConnection,
   updateConnection,
-} from '../domain/federation/connections.js';
+} from '../domain/federation/index.js';
 import { type Org, SYSTEM } from '../domain/types.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';

@@ -1,14 +1,20 @@
-import { requireOrg } from '../domain/directory/orgs.js';
+import { requireOrg } from '../domain/directory/index.js';
 import {
   createApiResource,
+  createRole,
   deleteApiResource,
+  deleteRole,
   getApiResource,
+  getClientPermissions,
+  getRole,
+  getUserRoles,
   listApiResources,
+  listRoles,
+  setPermissionsOfClient,
+  setRolesOfUser,
   updateApiResource,
-} from '../domain/resources/api-resources.js';
-import { getClientPermissions, setPermissionsOfClient } from '../domain/resources/client-permissions.js';
-import { createRole, deleteRole, getRole, listRoles, updateRole } from '../domain/resources/roles.js';
-import { getUserRoles, setRolesOfUser } from '../domain/resources/user-roles.js';
+  updateRole,
+} from '../domain/resources/index.js';
 import { type ApiResource, type Permission, type ResourceScope, SYSTEM } from '../domain/types.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values, wholeNumber } from './args.js';

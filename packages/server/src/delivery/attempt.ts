@@ -1,6 +1,6 @@
 import type { Sealer } from '../crypto/sealing.js';
 import { signedHeaders, signingKey } from '../crypto/webhook-signature.js';
-import { nextRetryDelay } from '../domain/webhooks/retry-schedule.js';
+import { nextRetryDelay } from '../domain/webhooks/index.js';
 import type { ClaimedDelivery, DeliveryRow } from '../storage/repos/webhook-deliveries.js';
 import type { DeliveryTarget } from '../storage/repos/webhooks.js';
 import type { HttpsSender, SendResult } from './https-sender.js';

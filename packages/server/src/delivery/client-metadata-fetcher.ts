@@ -7,7 +7,7 @@ import {
   METADATA_DOCUMENT_MAX_FETCHES_PER_HOST,
   METADATA_DOCUMENT_TIMEOUT_MS,
   type MetadataDocumentFetcher,
-} from '../domain/directory/client-metadata-documents.js';
+} from '../domain/directory/index.js';
 import { checkAddress, checkedLookup, type Resolver, systemResolver } from './checked-lookup.js';
 
 export interface MetadataFetcherOptions {

@@ -1,4 +1,4 @@
-import { OUTBOX_CHANNEL } from '../domain/webhooks/outbox-signal.js';
+import { OUTBOX_CHANNEL } from '../domain/webhooks/index.js';
 import { listenForChanges } from '../storage/change-listener.js';
 import type { WorkerLog } from './worker-log.js';
 

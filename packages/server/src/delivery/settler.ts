@@ -1,5 +1,5 @@
 import { newSortableId } from '../crypto/random.js';
-import { disableWebhook } from '../domain/directory/webhook-disable.js';
+import { disableWebhook } from '../domain/directory/index.js';
 import type { Db, Dialect } from '../storage/db.js';
 import {
   type AttemptRow,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../domain/context.js';
-import { onEnqueued } from '../domain/webhooks/outbox-signal.js';
+import { onEnqueued } from '../domain/webhooks/index.js';
 import type { ClaimedDelivery } from '../storage/repos/webhook-deliveries.js';
 import type { DeliveryTarget } from '../storage/repos/webhooks.js';
 import { type AttemptContext, attemptDelivery } from './attempt.js';

@@ -3,8 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
-import { createClient } from '../domain/directory/clients.js';
-import { createOrg, findOrg } from '../domain/directory/orgs.js';
+import { createClient, createOrg, findOrg } from '../domain/directory/index.js';
 import { ServiceError } from '../domain/errors.js';
 import { SYSTEM } from '../domain/types.js';
 

@@ -1,11 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../domain/context.js';
 import { fail } from '../domain/errors.js';
-import {
-  type SessionTokenType,
-  type VerifiedAccess,
-  verifyAccessToken,
-} from '../domain/tokens/access-tokens.js';
+import { type SessionTokenType, type VerifiedAccess, verifyAccessToken } from '../domain/tokens/index.js';
 import type { Org } from '../domain/types.js';
 import { orgOf } from './org-routing.js';
 

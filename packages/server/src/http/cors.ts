@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../domain/context.js';
-import { type NamedClient, originAllowedFor, originOfSomeClient } from '../domain/tokens/cross-origin.js';
+import { type NamedClient, originAllowedFor, originOfSomeClient } from '../domain/tokens/index.js';
 import { parseBasicCredentials } from './basic-credentials.js';
 import { bearerToken } from './bearer.js';
 import { isForm } from './form.js';

@@ -142,6 +142,28 @@ describe('the layering lint', () => {
     }
   });
 
+  test('outside the domain a feature is entered by its index.ts only', () => {
+    plant('domain/tokens/issue.ts', 'export const issue = () => 1;\n');
+    plant('domain/tokens/index.ts', "export { issue } from './issue.js';\n");
+    plant('http/deep.ts', "import { issue } from '../domain/tokens/issue.js';\nexport const x = issue;\n");
+    plant('http/front.ts', "import { issue } from '../domain/tokens/index.js';\nexport const y = issue;\n");
+    const run = cruise(scratch, 'packages/server/src');
+    assert.notEqual(run.status, 0);
+    assert.match(
+      run.output,
+      /error domain-features-enter-by-index: packages\/server\/src\/http\/deep\.ts → packages\/server\/src\/domain\/tokens\/issue\.ts/,
+    );
+    assert.doesNotMatch(run.output, /http\/front\.ts →/);
+    for (const path of [
+      'domain/tokens/issue.ts',
+      'domain/tokens/index.ts',
+      'http/deep.ts',
+      'http/front.ts',
+    ]) {
+      rmSync(join(scratch, 'packages/server/src', path));
+    }
+  });
+
   /** Each way of reading the clock that `lint/no-date-now.grit` refuses in the domain. */
   const clockReads: Record<string, string> = {
     'Date.now()': 'export const stamp = (): number => Date.now();\n',

@@ -1,4 +1,4 @@
-import { createProfileKey, requireUser, userRecord } from '../../domain/directory/profile.js';
+import { createProfileKey, requireUser, userRecord } from '../../domain/directory/index.js';
 import { endpoint } from '../management/endpoint.js';
 import { noToken as unauthorized } from '../management/responses.js';
 import { ProfileSession, UserRecord } from '../openapi/described-schemas.js';

@@ -1,4 +1,4 @@
-import { membershipOf } from '../../domain/directory/org-membership.js';
+import { membershipOf } from '../../domain/directory/index.js';
 import { endpoint } from '../management/endpoint.js';
 import { apiError as error, noToken as unauthorized } from '../management/responses.js';
 import { OrganizationMembership } from '../openapi/described-schemas.js';

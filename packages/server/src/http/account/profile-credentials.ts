@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import { requireUser } from '../../domain/directory/profile.js';
-import { changeEmail, mailAddressChanged, mailVerification } from '../../domain/mail/address-verification.js';
-import { reserveMail } from '../../domain/mail/mail-throttle.js';
-import { deviceOfUser } from '../../domain/sign-in/device-cookies.js';
-import { changePassword } from '../../domain/sign-in/password-change.js';
+import { requireUser } from '../../domain/directory/index.js';
+import { changeEmail, mailAddressChanged, mailVerification, reserveMail } from '../../domain/mail/index.js';
+import { changePassword, deviceOfUser } from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from '../sign-in/after-response.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { listUserPasskeys, PASSKEY_NAME_MAX } from '../../domain/sign-in/passkeys.js';
+import { listUserPasskeys, PASSKEY_NAME_MAX } from '../../domain/sign-in/index.js';
 import { MAX_PASSKEYS_PER_USER } from '../../domain/tokens-policy.js';
 import type { User } from '../../domain/types.js';
 import { type PageContext, pageLink } from '../sign-in/context.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../../domain/directory/profile.js';
+import { requireUser } from '../../domain/directory/index.js';
 import {
   finishPasskeyRegistration,
   listUserPasskeys,
@@ -9,7 +9,7 @@ import {
   type RegistrationResponseJSON,
   removePasskey,
   startPasskeyRegistration,
-} from '../../domain/sign-in/passkeys.js';
+} from '../../domain/sign-in/index.js';
 import { MAX_PASSKEYS_PER_USER } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { jsonBody } from '../management/api-input.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireUser } from '../../domain/directory/profile.js';
+import { requireUser } from '../../domain/directory/index.js';
 import {
   confirmEnrolment,
   orgRequiresMfa,
@@ -7,7 +7,7 @@ import {
   removeSecondFactor,
   secondFactorStage,
   secondFactorStatus,
-} from '../../domain/sign-in/second-factor.js';
+} from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute } from '../sign-in/context.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from '../sign-in/respond.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import { redeemProfileKey, requireUser, updateNames } from '../../domain/directory/profile.js';
+import { redeemProfileKey, requireUser, updateNames } from '../../domain/directory/index.js';
 import { ServiceError } from '../../domain/errors.js';
-import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/second-factor.js';
+import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/index.js';
 import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';

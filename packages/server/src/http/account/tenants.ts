@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTenant, deleteTenant, listTenants, updateTenant } from '../../domain/directory/tenants.js';
+import { createTenant, deleteTenant, listTenants, updateTenant } from '../../domain/directory/index.js';
 import { endpoint } from '../management/endpoint.js';
 import { apiError as error, noToken as unauthorized } from '../management/responses.js';
 import { TenantRecord, TenantRecordList } from '../openapi/described-schemas.js';

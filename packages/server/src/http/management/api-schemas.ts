@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENTITY_SHAPE, ROUTING_PATTERN, VERBS } from '../../domain/webhooks/routing-keys.js';
+import { ENTITY_SHAPE, ROUTING_PATTERN, VERBS } from '../../domain/webhooks/index.js';
 
 /**
  * The management API's requests and responses, declared once: the routes validate with these

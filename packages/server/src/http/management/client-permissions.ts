@@ -1,4 +1,4 @@
-import { getClientPermissions, setPermissionsOfClient } from '../../domain/resources/client-permissions.js';
+import { getClientPermissions, setPermissionsOfClient } from '../../domain/resources/index.js';
 import { managementInput } from './api-input.js';
 
 import { endpoint } from './endpoint.js';

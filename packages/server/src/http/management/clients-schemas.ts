@@ -1,7 +1,14 @@
 import { z } from 'zod';
-import { canonicalOrigin, MAX_ALLOWED_ORIGINS, ORIGIN_RULE } from '../../domain/directory/allowed-origins.js';
-import { defaultGrantTypes, GRANT_TYPES, grantTypesProblem } from '../../domain/directory/clients.js';
-import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../domain/directory/redirect-uris.js';
+import {
+  canonicalOrigin,
+  defaultGrantTypes,
+  GRANT_TYPES,
+  grantTypesProblem,
+  MAX_ALLOWED_ORIGINS,
+  MAX_REDIRECT_URIS,
+  ORIGIN_RULE,
+  redirectUriProblem,
+} from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
 
 /**

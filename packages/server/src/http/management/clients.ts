@@ -1,13 +1,13 @@
 import type { z } from 'zod';
-import { allowedOriginsOf } from '../../domain/directory/allowed-origins.js';
 import {
+  allowedOriginsOf,
   createClient,
   deleteClient,
   getClient,
   listClients,
   rotateClientSecret,
   updateClient,
-} from '../../domain/directory/clients.js';
+} from '../../domain/directory/index.js';
 import type { Client } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 import {

@@ -8,7 +8,7 @@ import {
   pageOfConnections,
   requireConnection,
   updateConnection,
-} from '../../domain/federation/connections.js';
+} from '../../domain/federation/index.js';
 import type { Org } from '../../domain/types.js';
 import {
   ConnectionList,

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
-import type { ManagementScope } from '../../domain/directory/console-scopes.js';
+import type { ManagementScope } from '../../domain/directory/index.js';
 import type { BearerCaller } from '../bearer.js';
 import type { Operation } from '../openapi/operation.js';
 import type { ConsoleCaller, OrgCaller, OwnerCaller } from './owner-caller.js';

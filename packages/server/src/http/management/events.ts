@@ -1,5 +1,4 @@
-import type { Verb } from '../../domain/audit/audit.js';
-import { listEvents as list } from '../../domain/audit/events.js';
+import { listEvents as list, type Verb } from '../../domain/audit/index.js';
 import { AuditEntryList, EventsQuery } from './api-schemas.js';
 import { endpoint } from './endpoint.js';
 import { apiError, MANAGEMENT, ORG, unauthorized } from './responses.js';

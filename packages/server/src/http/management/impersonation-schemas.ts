@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_CHALLENGE, PKCE_METHODS } from '../../domain/sign-in/authorize/pkce.js';
+import { CODE_CHALLENGE, PKCE_METHODS } from '../../domain/sign-in/index.js';
 
 /**
  * POST /organizations/{org}/users/{id}/impersonation: the body the route validates with and the

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { startImpersonation as start } from '../../domain/sign-in/impersonation.js';
+import { startImpersonation as start } from '../../domain/sign-in/index.js';
 import { endpoint } from './endpoint.js';
 import { Impersonation, StartImpersonationBody } from './impersonation-schemas.js';
 import { apiError, MANAGEMENT } from './responses.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkEmail } from '../../domain/directory/validate.js';
+import { checkEmail } from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
 import { checkedBy } from './organizations-schemas.js';
 

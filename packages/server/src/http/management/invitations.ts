@@ -7,7 +7,7 @@ import {
   listInvitations,
   requireInvitation,
   revokeInvitation,
-} from '../../domain/teams/invitations.js';
+} from '../../domain/teams/index.js';
 import { managementInput } from './api-input.js';
 
 import { endpoint } from './endpoint.js';

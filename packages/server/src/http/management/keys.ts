@@ -1,4 +1,4 @@
-import { listKeys, rotateKeys } from '../../domain/keys/keys.js';
+import { listKeys, rotateKeys } from '../../domain/keys/index.js';
 import { endpoint } from './endpoint.js';
 import { KeysQuery, RotatedKeys, SigningKeyList } from './keys-schemas.js';
 import { badQuery, forbidden, MANAGEMENT, noOrg, ORG, PAGED, unauthorized } from './responses.js';

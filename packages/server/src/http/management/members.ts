@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { changeMemberRole, listMembers, type Member, removeMember } from '../../domain/directory/members.js';
-import { createInvitation } from '../../domain/teams/invitations.js';
+import { changeMemberRole, listMembers, type Member, removeMember } from '../../domain/directory/index.js';
+import { createInvitation } from '../../domain/teams/index.js';
 import { endpoint } from './endpoint.js';
 import { sendCreated } from './invitations.js';
 import { AddMemberBody, CreatedInvitation } from './invitations-schemas.js';

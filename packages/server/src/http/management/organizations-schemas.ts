@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkName, checkSlug } from '../../domain/directory/validate.js';
+import { checkName, checkSlug } from '../../domain/directory/index.js';
 import { ServiceError } from '../../domain/errors.js';
 import { PAGE_FIELDS } from './api-schemas.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createOrg, listOrgsOfUser } from '../../domain/directory/orgs.js';
+import { createOrg, listOrgsOfUser } from '../../domain/directory/index.js';
 import { endpoint } from './endpoint.js';
 import {
   CreatedOrganization,

@@ -1,14 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { grants, type ManagementScope } from '../../domain/directory/console-scopes.js';
 import {
+  grants,
+  type ManagementScope,
   type MemberAnswer,
   requireBoundOrg,
   requireOrgMember,
   requireOrgOwner,
-} from '../../domain/directory/org-access.js';
+} from '../../domain/directory/index.js';
 import { fail } from '../../domain/errors.js';
-import { type ManagementPrincipal, verifyManagementToken } from '../../domain/tokens/management-principal.js';
+import { type ManagementPrincipal, verifyManagementToken } from '../../domain/tokens/index.js';
 import type { Actor, Org } from '../../domain/types.js';
 import { authenticateBearerWith, REALM } from '../bearer.js';
 

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { ACCESS_TOKEN_TTL } from '../../domain/resources/access-token-ttl.js';
-import { resourceIdentifierProblem } from '../../domain/resources/resource-identifier.js';
-import { MAX_SCOPE_DESCRIPTION, scopeNameProblem } from '../../domain/resources/resource-scope-names.js';
+import {
+  ACCESS_TOKEN_TTL,
+  MAX_SCOPE_DESCRIPTION,
+  resourceIdentifierProblem,
+  scopeNameProblem,
+} from '../../domain/resources/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   getApiResource,
   listApiResources,
   updateApiResource,
-} from '../../domain/resources/api-resources.js';
+} from '../../domain/resources/index.js';
 import type { ApiResource } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createRole, deleteRole, getRole, listRoles, updateRole } from '../../domain/resources/roles.js';
+import { createRole, deleteRole, getRole, listRoles, updateRole } from '../../domain/resources/index.js';
 import type { EndUserRole } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SERVICE_ACCOUNT_SCOPES } from '../../domain/directory/service-accounts.js';
+import { SERVICE_ACCOUNT_SCOPES } from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
 
 /**

@@ -7,7 +7,7 @@ import {
   listServiceAccounts,
   rotateServiceAccountSecret,
   type ServiceAccount,
-} from '../../domain/directory/service-accounts.js';
+} from '../../domain/directory/index.js';
 import { managementInput } from './api-input.js';
 import { endpoint } from './endpoint.js';
 import {

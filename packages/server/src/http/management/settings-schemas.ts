@@ -4,7 +4,7 @@ import {
   DOMAIN_RULE,
   MAX_SIGN_UP_DOMAINS,
   SIGN_UP_POLICIES,
-} from '../../domain/directory/sign-up-policy.js';
+} from '../../domain/directory/index.js';
 import { OrganizationName } from './organizations-schemas.js';
 
 const SignUp = z

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type OrgSettings, orgSettings, updateOrgSettings } from '../../domain/directory/org-settings.js';
+import { type OrgSettings, orgSettings, updateOrgSettings } from '../../domain/directory/index.js';
 import type { SignUpPolicy } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 import { endpoint } from './endpoint.js';

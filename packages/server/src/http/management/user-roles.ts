@@ -1,4 +1,4 @@
-import { getUserRoles, setRolesOfUser } from '../../domain/resources/user-roles.js';
+import { getUserRoles, setRolesOfUser } from '../../domain/resources/index.js';
 import { managementInput } from './api-input.js';
 
 import { endpoint } from './endpoint.js';

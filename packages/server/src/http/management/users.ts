@@ -6,7 +6,7 @@ import {
   listUsers,
   requireOrgUser,
   updateUser,
-} from '../../domain/directory/users.js';
+} from '../../domain/directory/index.js';
 import type { User } from '../../domain/types.js';
 import { endpoint } from './endpoint.js';
 import { apiError, forbidden, invalid, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';

@@ -1,5 +1,4 @@
-import { listDeliveries, retryDelivery } from '../../domain/webhooks/delivery-log.js';
-import { sendTestEvent } from '../../domain/webhooks/test-event.js';
+import { listDeliveries, retryDelivery, sendTestEvent } from '../../domain/webhooks/index.js';
 import { endpoint } from './endpoint.js';
 import { apiError, MANAGEMENT, unauthorized } from './responses.js';
 import { Delivery, DeliveryList } from './webhook-delivery-schemas.js';

@@ -5,8 +5,8 @@ import {
   deleteWebhook as remove,
   updateWebhook as update,
   type Webhook,
-} from '../../domain/directory/webhooks.js';
-import { refuseLoopbackUrl } from '../../domain/webhooks/loopback-url.js';
+} from '../../domain/directory/index.js';
+import { refuseLoopbackUrl } from '../../domain/webhooks/index.js';
 import {
   CreatedWebhook,
   CreateWebhookBody,

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { fail } from '../../domain/errors.js';
-import { JWT_BEARER_ASSERTION } from '../../domain/tokens/client-assertions.js';
-import type { PresentedClient } from '../../domain/tokens/client-auth.js';
+import { JWT_BEARER_ASSERTION, type PresentedClient } from '../../domain/tokens/index.js';
 import { parseBasicCredentials } from '../basic-credentials.js';
 
 /** The body parameters by which a client authenticates (besides an `Authorization: Basic` header). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { registerClient, registrationOpen } from '../../domain/directory/registration.js';
+import { registerClient, registrationOpen } from '../../domain/directory/index.js';
 import { fail } from '../../domain/errors.js';
 import { rateLimitKey } from '../client-ip.js';
 import { noStore } from '../no-store.js';

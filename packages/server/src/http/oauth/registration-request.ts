@@ -2,9 +2,9 @@ import { z } from 'zod';
 import {
   MAX_REDIRECT_URI_LENGTH,
   MAX_REDIRECT_URIS,
+  type RegistrationMetadata,
   redirectUriProblem,
-} from '../../domain/directory/redirect-uris.js';
-import type { RegistrationMetadata } from '../../domain/directory/registration.js';
+} from '../../domain/directory/index.js';
 import { fail } from '../../domain/errors.js';
 
 const RedirectUri = z

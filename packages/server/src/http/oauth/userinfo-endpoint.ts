@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
-import { userInfo } from '../../domain/tokens/userinfo.js';
+import { userInfo } from '../../domain/tokens/index.js';
 import { authenticateBearer, REALM } from '../bearer.js';
 import { bearerClient, clientCors } from '../cors.js';
 import { noStore } from '../no-store.js';

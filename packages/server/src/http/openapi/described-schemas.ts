@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUTHORIZE_PARAMETERS } from '../../domain/sign-in/authorize/parameters.js';
+import { AUTHORIZE_PARAMETERS } from '../../domain/sign-in/index.js';
 import { GRANTS } from '../oauth/grants/registry.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ManagementScope } from '../../domain/directory/console-scopes.js';
+import type { ManagementScope } from '../../domain/directory/index.js';
 
 /** Who may call an operation: which bearer tokens it takes, or none. */
 export type Auth = 'console' | 'user' | 'user-or-console' | 'none';

@@ -3,9 +3,9 @@ import {
   DEFAULT_CONSOLE_SCOPE,
   FIRST_PARTY_ONLY_SCOPE,
   MANAGEMENT_SCOPES,
-} from '../../domain/directory/console-scopes.js';
-import { SCOPES } from '../../domain/directory/scopes.js';
-import { SERVICE_ACCOUNT_SCOPES } from '../../domain/directory/service-accounts.js';
+  SCOPES,
+  SERVICE_ACCOUNT_SCOPES,
+} from '../../domain/directory/index.js';
 import { REALM } from '../bearer.js';
 import { ApiError } from '../management/api-schemas.js';
 import type { Json } from './components.js';

@@ -1,6 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AuthorizeQuery, authorizeRequest } from '../../domain/sign-in/authorize/authorize-request.js';
-import { AUTHORIZE_PARAMETERS, type AuthorizeParams } from '../../domain/sign-in/authorize/parameters.js';
+import {
+  AUTHORIZE_PARAMETERS,
+  type AuthorizeParams,
+  type AuthorizeQuery,
+  authorizeRequest,
+} from '../../domain/sign-in/index.js';
 import { parseForm } from '../form.js';
 import { browserSessionOf, type PageContext, pageRoute } from './context.js';
 import { answerFor, nextStep, sendAnswer } from './flow.js';

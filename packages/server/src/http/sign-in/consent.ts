@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { scopeList } from '../../domain/directory/console-scopes.js';
-import { ownScopes } from '../../domain/directory/scopes.js';
-import { requestedIdentifiers } from '../../domain/resources/requested-resources.js';
-import { grantForUser } from '../../domain/resources/resource-grants.js';
-import { issueAuthorizationCode } from '../../domain/sign-in/authorization-codes.js';
-import { closeAuthorizationRequest } from '../../domain/sign-in/authorization-requests.js';
-import { authenticationOf } from '../../domain/sign-in/browser-sessions.js';
-import { signedInFor } from '../../domain/sign-in/next-step.js';
+import { ownScopes, scopeList } from '../../domain/directory/index.js';
+import { grantForUser, requestedIdentifiers } from '../../domain/resources/index.js';
+import {
+  authenticationOf,
+  closeAuthorizationRequest,
+  issueAuthorizationCode,
+  signedInFor,
+} from '../../domain/sign-in/index.js';
 import {
   browserSessionOf,
   field,

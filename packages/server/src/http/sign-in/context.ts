@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteShorthandOptionsWithHandler } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { ServiceError } from '../../domain/errors.js';
-import { resumeBrowserSession } from '../../domain/sign-in/browser-sessions.js';
+import { resumeBrowserSession } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { type FormParams, isForm } from '../form.js';
 import { HOST_OVERRIDE_PARAMETER, hostOverride } from '../host-override.js';

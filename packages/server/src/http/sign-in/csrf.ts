@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { mintCsrfToken, newCsrfCookieValue, verifyCsrfToken } from '../../domain/sign-in/csrf-tokens.js';
+import { mintCsrfToken, newCsrfCookieValue, verifyCsrfToken } from '../../domain/sign-in/index.js';
 import type { PageCookies } from './cookies.js';
 
 /**

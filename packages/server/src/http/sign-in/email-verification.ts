@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { verifyAddress } from '../../domain/mail/address-verification.js';
-import { peekMailLink } from '../../domain/mail/mail-links.js';
+import { peekMailLink, verifyAddress } from '../../domain/mail/index.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { linkClosedView, verifiedView, verifyView } from './mail-views.js';
 import { CSRF_REJECTED, sendErrorPage, sendPage } from './respond.js';

@@ -3,7 +3,7 @@ import {
   FEDERATION_REQUEST_TTL_MS,
   isBrowserBinding,
   newBrowserBinding,
-} from '../../domain/federation/pending-requests.js';
+} from '../../domain/federation/index.js';
 import type { PageContext } from './context.js';
 
 /**

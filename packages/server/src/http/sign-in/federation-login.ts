@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type Connection, connectionForEmail, listConnections } from '../../domain/federation/connections.js';
+import { type Connection, connectionForEmail, listConnections } from '../../domain/federation/index.js';
 import type { Org } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
 import { connectionButtonsView } from './federation-views.js';

@@ -1,13 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type Connection, requireConnection } from '../../domain/federation/connections.js';
-import { federatedUser } from '../../domain/federation/federated-users.js';
-import { finishOidcSignIn, startOidcSignIn } from '../../domain/federation/oidc-upstream.js';
-import { holdFederatedAnswer, takeFederatedAnswer } from '../../domain/federation/pending-requests.js';
-import { FederationRefused } from '../../domain/federation/refusal.js';
-import { finishSamlSignIn, spMetadata, startSamlSignIn } from '../../domain/federation/saml-upstream.js';
-import type { UpstreamIdentity } from '../../domain/federation/upstream-identity.js';
-import { loadAuthorizationRequest } from '../../domain/sign-in/authorization-requests.js';
-import { FEDERATED_SIGN_IN } from '../../domain/sign-in/browser-sessions.js';
+import {
+  type Connection,
+  FederationRefused,
+  federatedUser,
+  finishOidcSignIn,
+  finishSamlSignIn,
+  holdFederatedAnswer,
+  requireConnection,
+  spMetadata,
+  startOidcSignIn,
+  startSamlSignIn,
+  takeFederatedAnswer,
+  type UpstreamIdentity,
+} from '../../domain/federation/index.js';
+import { FEDERATED_SIGN_IN, loadAuthorizationRequest } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { bindBrowser, boundBrowser } from './federation-binding.js';

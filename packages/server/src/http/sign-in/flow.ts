@@ -2,20 +2,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { issuerOf } from '../../domain/issuers.js';
-import { issueAuthorizationCode } from '../../domain/sign-in/authorization-codes.js';
-import {
-  closeAuthorizationRequest,
-  loadAuthorizationRequest,
-  type PendingAuthorization,
-} from '../../domain/sign-in/authorization-requests.js';
 import {
   type AnswerTarget,
   type AuthorizationAnswer,
   type AuthorizationResult,
+  authenticationOf,
   authorizationAnswer,
-} from '../../domain/sign-in/authorize/response-mode.js';
-import { authenticationOf, type BrowserSession } from '../../domain/sign-in/browser-sessions.js';
-import { nextStepOf } from '../../domain/sign-in/next-step.js';
+  type BrowserSession,
+  closeAuthorizationRequest,
+  issueAuthorizationCode,
+  loadAuthorizationRequest,
+  nextStepOf,
+  type PendingAuthorization,
+} from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
 import { sendFormPost } from './form-post.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { IMPERSONATION_PATH, openImpersonation } from '../../domain/sign-in/impersonation.js';
+import { IMPERSONATION_PATH, openImpersonation } from '../../domain/sign-in/index.js';
 import type { PageContext } from './context.js';
 import { pageRoute, queryValue } from './context.js';
 import { sendErrorPage } from './respond.js';

@@ -3,10 +3,10 @@ import {
   type Acceptance,
   acceptAsExistingUser,
   acceptAsNewUser,
+  INVITATION_PATH,
   type OpenedInvitation,
   openInvitation,
-} from '../../domain/teams/invitation-acceptance.js';
-import { INVITATION_PATH } from '../../domain/teams/invitations.js';
+} from '../../domain/teams/index.js';
 import type { Org } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import {

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { signUpOffered } from '../../domain/directory/sign-up-policy.js';
-import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
-import { PASSWORD_SIGN_IN } from '../../domain/sign-in/browser-sessions.js';
-import { signedInFor } from '../../domain/sign-in/next-step.js';
-import { checkPassword } from '../../domain/sign-in/password-login.js';
+import { signUpOffered } from '../../domain/directory/index.js';
+import {
+  checkPassword,
+  PASSWORD_SIGN_IN,
+  type PendingAuthorization,
+  signedInFor,
+} from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import {

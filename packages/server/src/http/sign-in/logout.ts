@@ -4,7 +4,7 @@ import {
   type LogoutParameters,
   postLogoutRedirect,
   signOut,
-} from '../../domain/sign-in/logout.js';
+} from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import {
   browserSessionOf,

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import {
   type AuthenticationResponseJSON,
   finishPasskeySignIn,
+  type PendingAuthorization,
   passkeySignInMethod,
   startPasskeySignIn,
-} from '../../domain/sign-in/passkeys.js';
+} from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { hostOverride } from '../host-override.js';
 import { jsonBody } from '../management/api-input.js';

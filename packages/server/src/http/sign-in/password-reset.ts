@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import { MAIL_LINK_TTL_MS, peekMailLink } from '../../domain/mail/mail-links.js';
-import { reserveMail } from '../../domain/mail/mail-throttle.js';
-import { mailPasswordReset, resetPassword } from '../../domain/mail/password-reset.js';
-import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
-import { trustedDevice } from '../../domain/sign-in/device-cookies.js';
+import {
+  MAIL_LINK_TTL_MS,
+  mailPasswordReset,
+  peekMailLink,
+  reserveMail,
+  resetPassword,
+} from '../../domain/mail/index.js';
+import { type PendingAuthorization, trustedDevice } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import type { CodeOutcome } from '../../domain/sign-in/second-factor.js';
+import type { CodeOutcome } from '../../domain/sign-in/index.js';
 import { html, type SafeHtml, SafeHtml as Trusted } from './html.js';
 import { type PageOptions, throttledPage } from './respond.js';
 import { notice } from './views.js';

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
 import {
   confirmEnrolment,
   orgRequiresMfa,
+  type PendingAuthorization,
   pendingEnrolment,
   secondFactorStatus,
   userAwaitingSecondFactor,
   verifySecondFactor,
-} from '../../domain/sign-in/second-factor.js';
+} from '../../domain/sign-in/index.js';
 import { ACR_MFA, AMR_OTP, AMR_PASSWORD, SECOND_FACTOR_PENDING_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';

@@ -1,8 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
-import { type SignInMethod, startBrowserSession } from '../../domain/sign-in/browser-sessions.js';
-import { DEVICE_COOKIE_TTL_MS, issueDeviceToken } from '../../domain/sign-in/device-cookies.js';
+import {
+  DEVICE_COOKIE_TTL_MS,
+  issueDeviceToken,
+  type PendingAuthorization,
+  type SignInMethod,
+  startBrowserSession,
+} from '../../domain/sign-in/index.js';
 import { BROWSER_SESSION_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';

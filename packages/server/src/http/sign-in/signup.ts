@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import { signUpOffered, signUpRefusal } from '../../domain/directory/sign-up-policy.js';
+import { signUpOffered, signUpRefusal } from '../../domain/directory/index.js';
 import { fail, ServiceError } from '../../domain/errors.js';
-import { mailVerification } from '../../domain/mail/address-verification.js';
-import type { PendingAuthorization } from '../../domain/sign-in/authorization-requests.js';
-import { loginSucceeded, reserveLoginAttempt } from '../../domain/sign-in/login-throttle.js';
-import { signUp } from '../../domain/sign-in/signup.js';
+import { mailVerification } from '../../domain/mail/index.js';
+import {
+  loginSucceeded,
+  type PendingAuthorization,
+  reserveLoginAttempt,
+  signUp,
+} from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';

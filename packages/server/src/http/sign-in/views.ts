@@ -1,4 +1,4 @@
-import { SCOPES } from '../../domain/directory/scopes.js';
+import { SCOPES } from '../../domain/directory/index.js';
 import { html, type SafeHtml } from './html.js';
 
 /** The bodies of the hosted pages. Pure functions of their inputs; `html` escapes every value. */

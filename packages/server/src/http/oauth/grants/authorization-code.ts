@@ -1,4 +1,4 @@
-import { redeemAuthorizationCode } from '../../../domain/sign-in/authorization-codes.js';
+import { redeemAuthorizationCode } from '../../../domain/sign-in/index.js';
 import type { Grant } from './types.js';
 import { authenticatedClient, tokenResponse } from './user-grant-steps.js';
 

@@ -1,9 +1,10 @@
-import { machineAudience } from '../../../domain/resources/machine-audience.js';
-import { requestedResources } from '../../../domain/resources/requested-resources.js';
-import { authenticateMachineClient } from '../../../domain/tokens/client-auth.js';
-import { requireGrant } from '../../../domain/tokens/client-grants.js';
-import { issueMachineToken } from '../../../domain/tokens/machine-tokens.js';
-import { serviceAccountScope } from '../../../domain/tokens/service-account-tokens.js';
+import { machineAudience, requestedResources } from '../../../domain/resources/index.js';
+import {
+  authenticateMachineClient,
+  issueMachineToken,
+  requireGrant,
+  serviceAccountScope,
+} from '../../../domain/tokens/index.js';
 import type { Grant } from './types.js';
 
 /**

@@ -1,5 +1,4 @@
-import { authenticateSigningClient } from '../../../domain/tokens/client-auth.js';
-import { rotateRefreshToken } from '../../../domain/tokens/refresh-tokens.js';
+import { authenticateSigningClient, rotateRefreshToken } from '../../../domain/tokens/index.js';
 import type { Grant } from './types.js';
 import { requireParam, tokenResponse } from './user-grant-steps.js';
 

@@ -1,5 +1,4 @@
-import { SWITCH_TENANT_GRANT } from '../../../domain/tokens/switch-tenant.js';
-import { TOKEN_EXCHANGE_GRANT } from '../../../domain/tokens/token-exchange.js';
+import { SWITCH_TENANT_GRANT, TOKEN_EXCHANGE_GRANT } from '../../../domain/tokens/index.js';
 import { authorizationCode } from './authorization-code.js';
 import { clientCredentials } from './client-credentials.js';
 import { refreshToken } from './refresh-token.js';

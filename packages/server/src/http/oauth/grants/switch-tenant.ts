@@ -1,4 +1,4 @@
-import { switchTenant as switchSessionTenant } from '../../../domain/tokens/switch-tenant.js';
+import { switchTenant as switchSessionTenant } from '../../../domain/tokens/index.js';
 import type { Grant } from './types.js';
 import { authenticatedClient, requireParam, tokenResponse } from './user-grant-steps.js';
 

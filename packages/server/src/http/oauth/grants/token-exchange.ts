@@ -1,5 +1,5 @@
 import { fail } from '../../../domain/errors.js';
-import { promoteToken } from '../../../domain/tokens/token-exchange.js';
+import { promoteToken } from '../../../domain/tokens/index.js';
 import type { Grant } from './types.js';
 import { authenticatedClient, requireParam } from './user-grant-steps.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../../domain/context.js';
-import type { PresentedClient } from '../../../domain/tokens/client-auth.js';
+import type { PresentedClient } from '../../../domain/tokens/index.js';
 import type { Org } from '../../../domain/types.js';
 
 /** What a successful grant answers (RFC 6749 §5.1). */

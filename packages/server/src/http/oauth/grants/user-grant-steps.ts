@@ -1,6 +1,5 @@
 import { fail } from '../../../domain/errors.js';
-import { authenticateClient } from '../../../domain/tokens/client-auth.js';
-import type { TokenSet } from '../../../domain/tokens/user-tokens.js';
+import { authenticateClient, type TokenSet } from '../../../domain/tokens/index.js';
 import type { Client } from '../../../domain/types.js';
 import type { GrantContext, TokenResponse } from './types.js';
 

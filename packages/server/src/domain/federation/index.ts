@@ -1,0 +1,29 @@
+/**
+ * The public face of domain/federation/: what the HTTP layer, the worker and the commands may use of
+ * it. Everything else in the folder is the feature's own (the lint refuses a deeper import from
+ * outside the domain).
+ */
+export {
+  type Connection,
+  type ConnectionChanges,
+  connectionForEmail,
+  connectionUrls,
+  createConnection,
+  deleteConnection,
+  listConnections,
+  pageOfConnections,
+  requireConnection,
+  updateConnection,
+} from './connections.js';
+export { federatedUser } from './federated-users.js';
+export { finishOidcSignIn, startOidcSignIn } from './oidc-upstream.js';
+export {
+  FEDERATION_REQUEST_TTL_MS,
+  holdFederatedAnswer,
+  isBrowserBinding,
+  newBrowserBinding,
+  takeFederatedAnswer,
+} from './pending-requests.js';
+export { FederationRefused } from './refusal.js';
+export { finishSamlSignIn, spMetadata, startSamlSignIn } from './saml-upstream.js';
+export type { UpstreamIdentity } from './upstream-identity.js';

@@ -1,0 +1,64 @@
+/**
+ * The public face of domain/sign-in/: what the HTTP layer, the worker and the commands may use of
+ * it. Everything else in the folder is the feature's own (the lint refuses a deeper import from
+ * outside the domain).
+ */
+export { issueAuthorizationCode, redeemAuthorizationCode } from './authorization-codes.js';
+export {
+  closeAuthorizationRequest,
+  loadAuthorizationRequest,
+  type PendingAuthorization,
+} from './authorization-requests.js';
+export { type AuthorizeQuery, authorizeRequest } from './authorize/authorize-request.js';
+export { AUTHORIZE_PARAMETERS, type AuthorizeParams } from './authorize/parameters.js';
+export { CODE_CHALLENGE, PKCE_METHODS } from './authorize/pkce.js';
+export { PROMPT_VALUES } from './authorize/prompt.js';
+export {
+  type AnswerTarget,
+  type AuthorizationAnswer,
+  type AuthorizationResult,
+  authorizationAnswer,
+  RESPONSE_MODES,
+} from './authorize/response-mode.js';
+export {
+  authenticationOf,
+  type BrowserSession,
+  FEDERATED_SIGN_IN,
+  PASSWORD_SIGN_IN,
+  resumeBrowserSession,
+  type SignInMethod,
+  startBrowserSession,
+} from './browser-sessions.js';
+export { mintCsrfToken, newCsrfCookieValue, verifyCsrfToken } from './csrf-tokens.js';
+export { DEVICE_COOKIE_TTL_MS, deviceOfUser, issueDeviceToken, trustedDevice } from './device-cookies.js';
+export { IMPERSONATION_PATH, openImpersonation, startImpersonation } from './impersonation.js';
+export { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
+export { checkLogoutRequest, type LogoutParameters, postLogoutRedirect, signOut } from './logout.js';
+export { nextStepOf, signedInFor } from './next-step.js';
+export {
+  type AuthenticationResponseJSON,
+  finishPasskeyRegistration,
+  finishPasskeySignIn,
+  listUserPasskeys,
+  PASSKEY_NAME_MAX,
+  passkeyName,
+  passkeySignInMethod,
+  type RegistrationResponseJSON,
+  removePasskey,
+  startPasskeyRegistration,
+  startPasskeySignIn,
+} from './passkeys.js';
+export { changePassword } from './password-change.js';
+export { checkPassword } from './password-login.js';
+export {
+  type CodeOutcome,
+  confirmEnrolment,
+  orgRequiresMfa,
+  pendingEnrolment,
+  removeSecondFactor,
+  secondFactorStage,
+  secondFactorStatus,
+  userAwaitingSecondFactor,
+  verifySecondFactor,
+} from './second-factor.js';
+export { signUp } from './signup.js';
