@@ -45,9 +45,11 @@ function areaOf(file) {
 
 /** The entry files of the groups, written under node_modules/.cache, largest areas first. */
 function groupEntries() {
-  const dir = join(root, 'node_modules/.cache/tessera-test-groups');
+  // One folder per run: two runs at once in one checkout must not delete each other's entries.
+  const dir = join(root, 'node_modules/.cache/tessera-test-groups', String(process.pid));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   const areas = new Map();
   for (const file of files) areas.set(areaOf(file), [...(areas.get(areaOf(file)) ?? []), file]);
   const groups = [];
