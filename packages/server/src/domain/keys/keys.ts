@@ -94,7 +94,10 @@ export async function rotateOrgKeys(
   return nextKid;
 }
 
-/** What the key operations need of the service's dependencies (domain/context.ts Deps has it). */
+/**
+ * What the key operations need: less than KeysDeps (keys/deps.ts), which names the key ring defined
+ * in this file, so this file states its own narrower need instead of importing that bag back.
+ */
 interface KeyDeps {
   readonly db: Db;
   readonly sealer: Sealer;
