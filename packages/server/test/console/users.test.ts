@@ -65,7 +65,15 @@ describe('console: users', () => {
     assert.equal(res.status, 200, res.text);
     return res.body;
   };
-  const emails = () => page.locator('tbody tr td:first-child').allTextContents();
+  /**
+   * The emails of the table's rows, once it has one: the table (and its caption) can be drawn a moment
+   * before the rows of a new search arrive, and a loaded run read none.
+   */
+  const emails = async () => {
+    const cells = page.locator('tbody tr td:first-child');
+    await cells.first().waitFor();
+    return cells.allTextContents();
+  };
   const userIdOf = async (email: string) =>
     (
       await server.deps.db
@@ -174,6 +182,7 @@ describe('console: users', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL((u) => u.searchParams.get('q') === 'person-5');
     await page.getByRole('table', { name: 'Users matching “person-5”' }).waitFor();
+    await page.getByRole('cell', { name: 'person-50@acme.test' }).waitFor();
     assert.deepEqual(await emails(), [
       'person-50@acme.test',
       'person-51@acme.test',
