@@ -11,8 +11,8 @@ import * as oauth from 'oauth4webapi';
 import * as oidc from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { AuthorizationCode } from 'simple-oauth2';
-import { launchChromium } from './console/support/console-browser.js';
 import { makeClient, makeOrg, makeUser, PASSWORD } from './sign-in/support/fixtures.js';
+import { launchChromium } from './support/chromium.js';
 import { chromiumSkip } from './support/environment.js';
 import { startServer, type TestServer } from './support/server.js';
 

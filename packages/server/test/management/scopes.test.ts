@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { MANAGEMENT_SCOPES, type ManagementScope } from '../../src/domain/directory/console-scopes.js';
 import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
 import { OPERATIONS } from '../../src/http/openapi/document.js';
@@ -16,8 +16,9 @@ import {
   signIn,
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
+import { launchChromium } from '../support/chromium.js';
 import { databaseSkip, httpSuite } from '../support/databases.js';
-import { CHROMIUM_PATH, chromiumSkip } from '../support/environment.js';
+import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { call, consoleOf, FULL_CONSOLE_SCOPE, OWNER_PASSWORD, ownedOrg } from './support/console.js';
 
@@ -269,10 +270,7 @@ for (const database of httpSuite()) {
       let browser: Browser;
       before(async () => {
         if (noBrowser) return;
-        browser = await chromium.launch({
-          executablePath: CHROMIUM_PATH,
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-        });
+        browser = await launchChromium();
       });
       after(async () => {
         if (!noBrowser) await browser?.close();

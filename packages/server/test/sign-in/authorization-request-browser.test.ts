@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
-import { CHROMIUM_PATH, chromiumSkip } from '../support/environment.js';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
+import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { authorizeUrl, CALLBACK, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
@@ -23,10 +24,7 @@ describe('headless Chromium: form_post and prompt=login', () => {
     const org = await makeOrg(server, 'acme');
     await makeUser(server.deps, org, 'ada@acme.test');
     ({ clientId } = await makeClient(server.deps, org, { name: 'Acme web' }));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     if (skip) return;

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
-import { CHROMIUM_PATH, chromiumSkip } from '../support/environment.js';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
+import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { authorizeUrl, CALLBACK, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
@@ -24,17 +25,7 @@ describe('headless Chromium signs in and consents', () => {
     const org = await makeOrg(server, 'acme');
     await makeUser(server.deps, org, 'ada@acme.test');
     ({ clientId } = await makeClient(server.deps, org, { name: 'Acme Notes', firstParty: false }));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     if (skip) return;

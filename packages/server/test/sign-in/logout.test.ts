@@ -6,7 +6,7 @@ import { decodeJwt } from 'jose';
 import type { Browser } from 'playwright-core';
 import { clock } from '../../src/domain/clock.js';
 import type { Org } from '../../src/domain/types.js';
-import { launchChromium } from '../console/support/console-browser.js';
+import { launchChromium } from '../support/chromium.js';
 import { databaseSkip, httpSuite } from '../support/databases.js';
 import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';

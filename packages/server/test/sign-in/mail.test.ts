@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { MAIL_LIMITS } from '../../src/domain/mail/mail-throttle.js';
 import type { Org } from '../../src/domain/types.js';
+import { launchChromium } from '../support/chromium.js';
 import { tessera } from '../support/cli.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
-import { CHROMIUM_PATH, chromiumSkip } from '../support/environment.js';
+import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, locationOf, readForm, signInThroughPages } from './support/browser.js';
 import {
@@ -194,17 +195,7 @@ for (const database of storageSuite(
       } else {
         let chrome: Browser | undefined;
         try {
-          chrome = await chromium.launch({
-            executablePath: CHROMIUM_PATH,
-            args: [
-              '--no-sandbox',
-              '--disable-gpu',
-              '--disable-background-networking',
-              '--disable-component-update',
-              '--disable-sync',
-              '--no-first-run',
-            ],
-          });
+          chrome = await launchChromium();
           const context = await chrome.newContext({ javaScriptEnabled: false });
           const page = await context.newPage();
           await page.goto(link);

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createUser } from '../../../src/domain/directory/users.js';
 import { SYSTEM } from '../../../src/domain/types.js';
 import { findConsoleOrg } from '../../../src/storage/repos/orgs.js';
 import { OWNER_PASSWORD } from '../../management/support/console.js';
-import { CHROMIUM_PATH } from '../../support/environment.js';
 import type { TestServer } from '../../support/server.js';
 
+export { launchChromium } from '../../support/chromium.js';
 export { OWNER_PASSWORD };
 
 /** Where the screenshots go: test-results/console/, kept by CI. */
@@ -17,21 +17,6 @@ export const SCREENSHOTS = fileURLToPath(new URL('../../../../../test-results/co
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
-
-/** Headless Debian Chromium with the machine's flags (no sandbox as root, no calls home). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
 
 /** A console user with no organization yet (password OWNER_PASSWORD). */
 export async function makeConsoleUser(server: TestServer, email: string): Promise<void> {
