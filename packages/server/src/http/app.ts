@@ -4,21 +4,16 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { Metrics } from '../observability/metrics.js';
 import type { ConsoleFiles } from './console/console-files.js';
 import { consoleRoutes } from './console/console-routes.js';
-import { ENDPOINTS } from './declarations.js';
+import { OPERATIONS } from './declarations.js';
 import { installErrorHandling, renderError } from './errors.js';
 import { parseForm } from './form.js';
 import { refuseRepeatedHost } from './host-header.js';
 import { OneLinePerRequest, requestLogger } from './logging.js';
-import { registerEndpoints } from './management/register-endpoints.js';
-import { registrationEndpoint } from './oauth/register.js';
-import { tokenEndpoint } from './oauth/token-endpoint.js';
-import { wellKnownRoutes } from './oauth/well-known.js';
-import { openApiRoutes } from './openapi/route.js';
-import { healthRoutes } from './operations/health.js';
-import { metricsRoutes } from './operations/metrics.js';
+import { countRequests } from './operations/metrics.js';
+import { registerOperations } from './register-operations.js';
 import { recordRoutes } from './route-table.js';
 import { securityHeaders } from './security-headers.js';
-import { signInRoutes } from './sign-in/plugin.js';
+import { pageContext, signInRoutes } from './sign-in/plugin.js';
 import { refuseUnstorableText } from './storable-text.js';
 
 export interface AppOptions {
@@ -76,15 +71,13 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   // Anything else arrives as text, so endpoints can refuse it with their own error body.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   installErrorHandling(app);
-  healthRoutes(app, deps);
-  metricsRoutes(app, options.metrics ?? new Metrics({ outboxDepth: async () => null, pool: () => null }));
-  wellKnownRoutes(app, deps);
-  tokenEndpoint(app, deps);
-  registrationEndpoint(app, deps);
-  signInRoutes(app, deps);
+  const metrics = options.metrics ?? new Metrics({ outboxDepth: async () => null, pool: () => null });
+  // Every response is timed, whatever route answered it (or none did).
+  countRequests(app, metrics);
+  const pages = pageContext(deps);
+  signInRoutes(app, pages);
   // Every declared operation (http/declarations.ts): its route exists through this loop only.
-  registerEndpoints(app, deps, ENDPOINTS);
-  openApiRoutes(app, deps);
+  registerOperations(app, { deps, metrics, pages }, OPERATIONS);
   consoleRoutes(app, deps, options.console ?? null);
   return app;
 }

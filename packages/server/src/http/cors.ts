@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Deps } from '../domain/context.js';
 import { type NamedClient, originAllowedFor, originOfSomeClient } from '../domain/tokens/index.js';
 import { parseBasicCredentials } from './basic-credentials.js';
@@ -11,7 +11,8 @@ import { ORG_CACHE_TTL_MS, orgOf } from './org-routing.js';
  * the key set are public: `Access-Control-Allow-Origin: *`. The token and revocation endpoints
  * (the client named by the form or Basic credentials) and userinfo (the bearer token's client)
  * reflect `Origin` only when it is an allowed origin of that client, always with `Vary: Origin`,
- * and answer preflights. Never `Access-Control-Allow-Credentials`: nothing here rides on cookies.
+ * and answer preflights (each declares `cors`; http/register-operations.ts puts both in place).
+ * Never `Access-Control-Allow-Credentials`: nothing here rides on cookies.
  * Every other route (the management API, the hosted pages, introspection) answers no CORS at all.
  */
 
@@ -54,17 +55,11 @@ function originOf(request: FastifyRequest): string | null {
 }
 
 /**
- * CORS for the routes at `url` answering `methods`: the onSend hook to put on each route (errors
- * included, so a page can read `invalid_grant`), and an OPTIONS route for preflights.
+ * A CORS preflight's handler for the routes at one path answering `methods` (`GET, POST`): an
+ * allowed origin of some client of the org gets the methods and headers it may use.
  */
-export function clientCors(
-  app: FastifyInstance,
-  deps: Deps,
-  url: string,
-  methods: string,
-  clientOf: ClientOf,
-) {
-  app.options(url, async (request, reply) => {
+export function preflight(deps: Deps, methods: string): RouteHandlerMethod {
+  return async (request, reply) => {
     varyOnOrigin(reply);
     const origin = originOf(request);
     const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);
@@ -76,7 +71,14 @@ export function clientCors(
         .header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS);
     }
     return reply.code(204).send();
-  });
+  };
+}
+
+/**
+ * The onSend hook of a route whose requests name their client (`clientOf`), errors included so a
+ * page can read `invalid_grant`: reflects `Origin` when it is an allowed origin of that client.
+ */
+export function allowedOrigin(deps: Deps, clientOf: ClientOf) {
   return async function reflectAllowedOrigin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     varyOnOrigin(reply);
     const origin = originOf(request);

@@ -4,7 +4,6 @@ import { TENANT_ENDPOINTS } from './account/tenants.js';
 import { CLIENT_PERMISSION_ENDPOINTS } from './management/client-permissions.js';
 import { CLIENT_ENDPOINTS } from './management/clients.js';
 import { CONNECTION_ENDPOINTS } from './management/connections.js';
-import { type Endpoint, isEndpoint } from './management/endpoint.js';
 import { listEvents } from './management/events.js';
 import { startImpersonation } from './management/impersonation.js';
 import { INVITATION_ENDPOINTS } from './management/invitations.js';
@@ -19,19 +18,44 @@ import { USER_ROLE_ENDPOINTS } from './management/user-roles.js';
 import { USER_ENDPOINTS } from './management/users.js';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './management/webhook-deliveries.js';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from './management/webhooks.js';
-import { API_OPERATIONS } from './openapi/api-operations.js';
-import { OAUTH_OPERATIONS } from './openapi/oauth-operations.js';
-import type { Operation } from './openapi/operation.js';
+import { introspect } from './oauth/introspect-endpoint.js';
+import { registration } from './oauth/register.js';
+import { revoke } from './oauth/revoke-endpoint.js';
+import { token } from './oauth/token-endpoint.js';
+import { userinfoGet, userinfoPost } from './oauth/userinfo-endpoint.js';
+import { jwks, oauthServerMetadata, openidConfiguration } from './oauth/well-known.js';
+import { openApi } from './openapi/route.js';
+import { health, readiness } from './operations/health.js';
+import { prometheusMetrics } from './operations/metrics.js';
+import type { Declaration } from './register-operations.js';
+import { authorize } from './sign-in/authorize-endpoint.js';
+import { logoutGet, logoutPost } from './sign-in/logout.js';
 
 /**
- * Every HTTP operation of the API, in the order /openapi.json lists them. An endpoint (declared
- * with its handler, http/management/endpoint.ts) is registered from this list and nowhere else;
- * the other operations (OAuth, health, metrics, this document) are documented here and registered
- * by hand, and a test checks them against the routes that exist.
+ * Every HTTP operation of the API, each declared once with its handler, in the order /openapi.json
+ * lists them: registered from this list (http/register-operations.ts) and nowhere else, and
+ * documented from it (http/openapi/). The management and account endpoints are declared with
+ * http/management/endpoint.ts, the others (OAuth, discovery, health, metrics, this document) with
+ * http/served-operation.ts. Hosted pages' forms, the web console and preflights are routes, not
+ * operations: they are registered where they are served.
  */
-export const OPERATIONS: readonly Operation[] = [
-  ...OAUTH_OPERATIONS,
-  ...API_OPERATIONS,
+export const OPERATIONS: readonly Declaration[] = [
+  openidConfiguration,
+  oauthServerMetadata,
+  jwks,
+  authorize,
+  token,
+  revoke,
+  introspect,
+  registration,
+  userinfoGet,
+  userinfoPost,
+  logoutGet,
+  logoutPost,
+  health,
+  readiness,
+  prometheusMetrics,
+  openApi,
   ...ACCOUNT_ENDPOINTS,
   ...TENANT_ENDPOINTS,
   organizationMembership,
@@ -56,6 +80,3 @@ export const OPERATIONS: readonly Operation[] = [
   ...WEBHOOK_DELIVERY_ENDPOINTS,
   ...CONNECTION_ENDPOINTS,
 ];
-
-/** The declared endpoints: the routes app.ts registers in one loop. */
-export const ENDPOINTS: readonly Endpoint[] = OPERATIONS.filter(isEndpoint);

@@ -5,7 +5,7 @@ export interface RegisteredRoute {
   url: string;
   /** A hosted page (page-routes.ts): its errors are HTML pages. */
   hostedPage: boolean;
-  /** Registered from its declaration (http/management/register-endpoints.ts), not by hand. */
+  /** Registered from its declaration (http/register-operations.ts), not by hand. */
   declared: boolean;
 }
 

@@ -2,17 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
-import { ENDPOINTS, OPERATIONS } from '../../src/http/declarations.js';
+import { OPERATIONS } from '../../src/http/declarations.js';
 import { endpoint, isEndpoint } from '../../src/http/management/endpoint.js';
-import { registerEndpoints } from '../../src/http/management/register-endpoints.js';
+import { registerOperations } from '../../src/http/register-operations.js';
 import { routesOf } from '../../src/http/route-table.js';
+import { pageContext } from '../../src/http/sign-in/plugin.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 /** The management API's prefixes: what the console host serves to console tokens. */
 const MANAGEMENT = /^\/organizations(\/|$)/;
-
-/** Management operations still registered by hand (each listed until converted to a declaration). */
-const BY_HAND: string[] = [];
 
 /** The signed-in person's APIs (user tokens): declared with their handlers too. */
 const ACCOUNT = /^\/(users\/me|profile\/session|tenants)(\/|$)/;
@@ -20,7 +19,7 @@ const ACCOUNT = /^\/(users\/me|profile\/session|tenants)(\/|$)/;
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 // The route table does not depend on the store: one database is enough.
-describe('management routes and their declarations', () => {
+describe('routes and their declarations', () => {
   let server: TestServer;
   let app: FastifyInstance;
 
@@ -48,13 +47,27 @@ describe('management routes and their declarations', () => {
     }
   });
 
-  test('a route is registered from its declaration exactly when the declaration carries the handler', () => {
+  test('a route is registered from a declaration exactly when it is a documented operation', () => {
+    // No documented operation is registered by hand, and nothing undocumented from a declaration.
     const routes = routesOf(app).filter((r) => r.method !== 'HEAD');
     for (const route of routes) {
       const op = OPERATIONS.find((o) => key(o.method, o.path) === key(route.method, route.url));
-      assert.equal(route.declared, op !== undefined && isEndpoint(op), key(route.method, route.url));
+      assert.equal(route.declared, op !== undefined, key(route.method, route.url));
     }
-    assert.equal(routes.filter((r) => r.declared).length, ENDPOINTS.length);
+    assert.equal(routes.filter((r) => r.declared).length, OPERATIONS.length);
+  });
+
+  test('every declaration carries what serves it: an endpoint handler, or a route', () => {
+    for (const op of OPERATIONS) {
+      assert.ok(isEndpoint(op) || typeof op.serve === 'function', key(op.method, op.path));
+    }
+  });
+
+  test('hosted pages declared as operations stay pages: their errors are HTML', () => {
+    const pages = routesOf(app)
+      .filter((r) => r.declared && r.hostedPage && r.method !== 'HEAD')
+      .map((r) => key(r.method, r.url));
+    assert.deepEqual(pages.sort(), ['GET /oauth/authorize', 'GET /oauth/logout', 'POST /oauth/logout']);
   });
 
   test("the signed-in person's API routes are each registered from a declaration with its handler", () => {
@@ -68,13 +81,6 @@ describe('management routes and their declarations', () => {
       'POST /tenants',
     ]);
     for (const route of routes) assert.equal(route.declared, true, key(route.method, route.url));
-  });
-
-  test('the management operations not yet declared with their handler are exactly the listed ones', () => {
-    const byHand = OPERATIONS.filter((op) => MANAGEMENT.test(op.path) && !isEndpoint(op)).map((op) =>
-      key(op.method, op.path),
-    );
-    assert.deepEqual(byHand.sort(), [...BY_HAND].sort());
   });
 
   test('a declaration the guard cannot honour fails at start-up, naming the operation', () => {
@@ -94,8 +100,10 @@ describe('management routes and their declarations', () => {
       [endpoint({ ...base, path: '/organizations/:org/x', who: 'members', people: true }, handle), /people/],
       [endpoint({ ...base, path: '/tenants', who: 'owners' }, handle), /\{org\} in the path/],
     ] as const;
+    const metrics = new Metrics({ outboxDepth: async () => null, pool: () => null });
+    const serving = { deps: server.deps, metrics, pages: pageContext(server.deps) };
     for (const [bad, message] of cases) {
-      assert.throws(() => registerEndpoints(Fastify(), server.deps, [bad]), {
+      assert.throws(() => registerOperations(Fastify(), serving, [bad]), {
         name: 'TypeError',
         message: new RegExp(`^GET ${bad.path}: .*${message.source}`),
       });

@@ -1,12 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { issuerOf } from '../../domain/issuers.js';
 import { authenticateClient, revokeToken } from '../../domain/tokens/index.js';
-import { clientCors, formClient } from '../cors.js';
+import { formClient } from '../cors.js';
 import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
+import { RevokeRequest } from '../openapi/described-schemas.js';
+import { FORM, oauthError } from '../openapi/oauth-responses.js';
 import { orgOf } from '../org-routing.js';
+import { operation } from '../served-operation.js';
 import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
 
 /**
@@ -15,15 +16,37 @@ import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication
  * revoked, or another client's — which is left alone. `token_type_hint` is accepted and not
  * needed: both kinds are looked up.
  */
-export function revokeEndpoint(app: FastifyInstance, deps: Deps) {
-  const cors = clientCors(app, deps, '/oauth/revoke', 'POST', formClient);
-  app.post('/oauth/revoke', { onSend: [noStore, cors] }, async (request, reply) => {
-    const params = oauthParams(clientForm(request), ['token', 'token_type_hint', ...CLIENT_AUTH_PARAMETERS]);
-    const org = await orgOf(deps, request);
-    const presented = presentedClient(request, params, issuerOf(deps.config, org));
-    const client = await authenticateClient(deps, org, presented, '/oauth/revoke');
-    const token = params.token ?? fail('invalid_request', 'token is required');
-    await revokeToken(deps, org, client, token);
-    return reply.code(200).send();
-  });
-}
+export const revoke = operation(
+  {
+    method: 'post',
+    path: '/oauth/revoke',
+    operationId: 'revoke',
+    summary: 'Token revocation (RFC 7009): ends the token’s session',
+    tag: 'oauth',
+    hosts: 'every',
+    auth: 'none',
+    body: { contentType: FORM, schema: RevokeRequest },
+    responses: {
+      200: { description: 'revoked, or nothing to revoke' },
+      400: oauthError('a malformed request'),
+      401: oauthError('`invalid_client`'),
+    },
+  },
+  ({ deps }) => ({
+    onSend: [noStore],
+    cors: formClient,
+    handler: async (request, reply) => {
+      const params = oauthParams(clientForm(request), [
+        'token',
+        'token_type_hint',
+        ...CLIENT_AUTH_PARAMETERS,
+      ]);
+      const org = await orgOf(deps, request);
+      const presented = presentedClient(request, params, issuerOf(deps.config, org));
+      const client = await authenticateClient(deps, org, presented, '/oauth/revoke');
+      const token = params.token ?? fail('invalid_request', 'token is required');
+      await revokeToken(deps, org, client, token);
+      return reply.code(200).send();
+    },
+  }),
+);

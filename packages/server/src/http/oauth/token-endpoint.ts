@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { issuerOf } from '../../domain/issuers.js';
-import { clientCors, formClient } from '../cors.js';
+import { formClient } from '../cors.js';
 import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
+import { TokenRequest, TokenResponse } from '../openapi/described-schemas.js';
+import { FORM, oauthError } from '../openapi/oauth-responses.js';
 import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
+import { operation } from '../served-operation.js';
 import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
 import { GRANTS } from './grants/registry.js';
 
@@ -15,20 +16,39 @@ import { GRANTS } from './grants/registry.js';
  * grant's own handler. Every answer is no-store, and readable by a page of an allowed origin of the
  * client the request names (http/cors.ts).
  */
-export function tokenEndpoint(app: FastifyInstance, deps: Deps) {
-  const cors = clientCors(app, deps, '/oauth/token', 'POST', formClient);
-  app.post('/oauth/token', { onSend: [noStore, cors] }, async (request) => {
-    const form = clientForm(request);
-    const grantTypes = form.get('grant_type');
-    if (!grantTypes || grantTypes[0] === '') return fail('invalid_request', 'grant_type is required');
-    if (grantTypes.length > 1) return fail('invalid_request', 'parameter given more than once: grant_type');
-    const grant =
-      GRANTS.get(grantTypes[0] as string) ??
-      fail('unsupported_grant_type', 'this grant type is not supported');
-    const params = oauthParams(form, ['grant_type', ...grant.parameters, ...CLIENT_AUTH_PARAMETERS]);
-    // Grants here use only the org's identity (id, issuer), which never changes: a recent lookup will do.
-    const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);
-    const client = presentedClient(request, params, issuerOf(deps.config, org));
-    return grant.handle({ deps, org, request, params, client });
-  });
-}
+export const token = operation(
+  {
+    method: 'post',
+    path: '/oauth/token',
+    operationId: 'token',
+    summary:
+      'Token endpoint: every grant type (client_secret_basic, client_secret_post, private_key_jwt, none)',
+    tag: 'oauth',
+    hosts: 'every',
+    auth: 'none',
+    body: { contentType: FORM, schema: TokenRequest },
+    responses: {
+      200: { description: 'a TokenSet', schema: TokenResponse },
+      400: oauthError('RFC 6749 §5.2 errors'),
+      401: oauthError('`invalid_client`'),
+    },
+  },
+  ({ deps }) => ({
+    onSend: [noStore],
+    cors: formClient,
+    handler: async (request) => {
+      const form = clientForm(request);
+      const grantTypes = form.get('grant_type');
+      if (!grantTypes || grantTypes[0] === '') return fail('invalid_request', 'grant_type is required');
+      if (grantTypes.length > 1) return fail('invalid_request', 'parameter given more than once: grant_type');
+      const grant =
+        GRANTS.get(grantTypes[0] as string) ??
+        fail('unsupported_grant_type', 'this grant type is not supported');
+      const params = oauthParams(form, ['grant_type', ...grant.parameters, ...CLIENT_AUTH_PARAMETERS]);
+      // Grants here use only the org's identity (id, issuer), which never changes: a recent lookup will do.
+      const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);
+      const client = presentedClient(request, params, issuerOf(deps.config, org));
+      return grant.handle({ deps, org, request, params, client });
+    },
+  }),
+);

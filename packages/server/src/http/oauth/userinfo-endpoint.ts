@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Deps } from '../../domain/context.js';
+import type { FastifyRequest } from 'fastify';
 import { fail } from '../../domain/errors.js';
 import { userInfo } from '../../domain/tokens/index.js';
 import { authenticateBearer, REALM } from '../bearer.js';
-import { bearerClient, clientCors } from '../cors.js';
+import { bearerClient } from '../cors.js';
 import { noStore } from '../no-store.js';
+import { UserInfo } from '../openapi/described-schemas.js';
+import { oauthError } from '../openapi/oauth-responses.js';
+import { operation, type Serving } from '../served-operation.js';
 
 /** RFC 6750 §3.1: a valid token that lacks the scope; same realm as authenticateBearer. */
 const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope", scope="openid"`;
@@ -15,8 +17,10 @@ const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope",
  * scope of its session (else 403 `insufficient_scope`), then the claims its scopes permit.
  * The token travels only in the Authorization header.
  */
-export function userinfoEndpoint(app: FastifyInstance, deps: Deps) {
-  const handler = async (request: FastifyRequest) => {
+const serveUserinfo = ({ deps }: Serving) => ({
+  onSend: [noStore],
+  cors: bearerClient,
+  handler: async (request: FastifyRequest) => {
     const { access } = await authenticateBearer(deps, request, ['user', 'console']);
     const claims = await userInfo(deps, access);
     if (claims === null) {
@@ -25,8 +29,27 @@ export function userinfoEndpoint(app: FastifyInstance, deps: Deps) {
       });
     }
     return claims;
-  };
-  const cors = clientCors(app, deps, '/oauth/userinfo', 'GET, POST', bearerClient);
-  app.get('/oauth/userinfo', { onSend: [noStore, cors] }, handler);
-  app.post('/oauth/userinfo', { onSend: [noStore, cors] }, handler);
-}
+  },
+});
+
+const userinfo = (method: 'get' | 'post') =>
+  operation(
+    {
+      method,
+      path: '/oauth/userinfo',
+      operationId: `userinfo${method === 'get' ? 'Get' : 'Post'}`,
+      summary: 'OpenID Connect userinfo (OIDC Core §5.3)',
+      tag: 'oauth',
+      hosts: 'every',
+      auth: 'user-or-console',
+      responses: {
+        200: { description: '`sub` and the claims the session’s scopes release', schema: UserInfo },
+        401: oauthError('no valid token'),
+        403: oauthError('`forbidden`: the session was not granted `openid` (`insufficient_scope`)'),
+      },
+    },
+    serveUserinfo,
+  );
+
+export const userinfoGet = userinfo('get');
+export const userinfoPost = userinfo('post');

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { MANAGEMENT_SCOPES } from '../../domain/directory/index.js';
 import { issuerOf, originOf } from '../../domain/issuers.js';
@@ -9,7 +8,9 @@ import { ASSERTION_ALGORITHMS, CLAIMS_SUPPORTED, CLIENT_AUTH_METHODS } from '../
 import { ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../domain/tokens-policy.js';
 import type { Org } from '../../domain/types.js';
 import { anyOrigin } from '../cors.js';
+import { Discovery, Jwks } from '../openapi/described-schemas.js';
 import { orgOf } from '../org-routing.js';
+import { operation } from '../served-operation.js';
 import { GRANTS } from './grants/registry.js';
 
 /**
@@ -69,17 +70,57 @@ export function discoveryDocument(
   return doc;
 }
 
-export function wellKnownRoutes(app: FastifyInstance, deps: Deps) {
-  const discovery = async (request: Parameters<typeof orgOf>[1]) => {
-    const org = await orgOf(deps, request);
-    return discoveryDocument(deps, org, await resourceScopesOf(deps, org));
-  };
-  // Public documents: any page may read them (DESIGN §14).
-  app.get('/.well-known/openid-configuration', { onSend: anyOrigin }, (request) => discovery(request));
-  app.get('/.well-known/oauth-authorization-server', { onSend: anyOrigin }, (request) => discovery(request));
-  app.get('/.well-known/jwks.json', { onSend: anyOrigin }, async (request, reply) => {
-    const org = await orgOf(deps, request);
-    reply.header('cache-control', 'public, max-age=300');
-    return publicJwks(deps.db, org.id);
-  });
-}
+/** GET of a discovery document: the org's, with its resources' scopes; any page may read it (DESIGN §14). */
+const discovery = (path: string, operationId: string, summary: string) =>
+  operation(
+    {
+      method: 'get',
+      path,
+      operationId,
+      summary,
+      tag: 'discovery',
+      hosts: 'every',
+      auth: 'none',
+      responses: { 200: { description: 'the issuer’s metadata', schema: Discovery } },
+    },
+    ({ deps }) => ({
+      onSend: [anyOrigin],
+      handler: async (request) => {
+        const org = await orgOf(deps, request);
+        return discoveryDocument(deps, org, await resourceScopesOf(deps, org));
+      },
+    }),
+  );
+
+export const openidConfiguration = discovery(
+  '/.well-known/openid-configuration',
+  'openidConfiguration',
+  'OpenID Connect discovery',
+);
+export const oauthServerMetadata = discovery(
+  '/.well-known/oauth-authorization-server',
+  'oauthServerMetadata',
+  'RFC 8414 metadata (same)',
+);
+
+/** GET /.well-known/jwks.json: the org's public signing keys; public, any page may read them. */
+export const jwks = operation(
+  {
+    method: 'get',
+    path: '/.well-known/jwks.json',
+    operationId: 'jwks',
+    summary: 'The org’s signing keys (RFC 7517)',
+    tag: 'discovery',
+    hosts: 'every',
+    auth: 'none',
+    responses: { 200: { description: 'public keys; select by `kid`', schema: Jwks } },
+  },
+  ({ deps }) => ({
+    onSend: [anyOrigin],
+    handler: async (request, reply) => {
+      const org = await orgOf(deps, request);
+      reply.header('cache-control', 'public, max-age=300');
+      return publicJwks(deps.db, org.id);
+    },
+  }),
+);

@@ -1,19 +1,36 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../domain/context.js';
-import { openApiDocument } from './document.js';
+import { operation } from '../served-operation.js';
+import { buildDocument } from './build-document.js';
+import { OpenApiDocument } from './described-schemas.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
-/** GET /openapi.json on every host: the whole HTTP API (http/openapi/), built once per app. */
-export function openApiRoutes(app: FastifyInstance, deps: Deps) {
-  const body = JSON.stringify(openApiDocument(deps.config, version));
-  app.get('/openapi.json', async (_request, reply) => {
-    return reply
-      .header('content-type', 'application/json; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(body);
-  });
-}
+/**
+ * GET /openapi.json on every host: the whole HTTP API, documented from the operations the app
+ * registers (http/declarations.ts), built once per app.
+ */
+export const openApi = operation(
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'openapi',
+    summary: 'This document',
+    tag: 'service',
+    hosts: 'every',
+    auth: 'none',
+    responses: { 200: { description: 'OpenAPI 3.1', schema: OpenApiDocument } },
+  },
+  ({ deps, operations }) => {
+    const body = JSON.stringify(buildDocument(deps.config, version, operations));
+    return {
+      handler: async (_request, reply) => {
+        return reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(body);
+      },
+    };
+  },
+);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   AUTHORIZE_PARAMETERS,
   type AuthorizeParams,
@@ -6,7 +6,10 @@ import {
   authorizeRequest,
 } from '../../domain/sign-in/index.js';
 import { parseForm } from '../form.js';
-import { browserSessionOf, type PageContext, pageRoute } from './context.js';
+import { AuthorizeQuery as AuthorizeQuerySchema } from '../openapi/described-schemas.js';
+import { htmlPage } from '../openapi/oauth-responses.js';
+import { operation } from '../served-operation.js';
+import { browserSessionOf, pageRoute } from './context.js';
 import { answerFor, nextStep, sendAnswer } from './flow.js';
 import { sendErrorPage } from './respond.js';
 
@@ -33,9 +36,31 @@ function authorizeQuery(request: FastifyRequest): AuthorizeQuery {
  * to the client, or the person sent on — to sign in, to consent, or straight back with a code (or,
  * with `prompt=none`, the error that a page would have been needed).
  */
-export function authorizeEndpoint(app: FastifyInstance, ctx: PageContext) {
-  app.get(
-    '/oauth/authorize',
+export const authorize = operation(
+  {
+    method: 'get',
+    path: '/oauth/authorize',
+    operationId: 'authorize',
+    summary: 'Authorization endpoint (RFC 6749 §4.1, PKCE S256, OIDC Core §3.1.2.1)',
+    description:
+      'Unknown parameters are ignored (RFC 6749 §3.1); a repeated one is an error. `prompt`, ' +
+      '`max_age`, `login_hint`, `id_token_hint` and `response_mode` as OIDC Core §3.1.2.1; ' +
+      '`request` and `request_uri` are refused (`request_not_supported`, `request_uri_not_supported`).',
+    tag: 'oauth',
+    hosts: 'every',
+    auth: 'none',
+    query: AuthorizeQuerySchema,
+    responses: {
+      200: htmlPage('`response_mode=form_post`: a page whose form posts the answer to the redirect URI'),
+      302: {
+        description:
+          'to the login or consent page, or back to the client with `code` or `error` (in the query, ' +
+          'or the fragment with `response_mode=fragment`)',
+      },
+      400: htmlPage('an invalid client or redirect URI: an error page, never a redirect'),
+    },
+  },
+  ({ pages: ctx }) =>
     pageRoute(ctx, async (org, request, reply) => {
       const outcome = await authorizeRequest(ctx.deps, org, authorizeQuery(request));
       switch (outcome.kind) {
@@ -53,5 +78,4 @@ export function authorizeEndpoint(app: FastifyInstance, ctx: PageContext) {
         }
       }
     }),
-  );
-}
+);

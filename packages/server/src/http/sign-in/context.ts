@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, RouteShorthandOptionsWithHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { ServiceError } from '../../domain/errors.js';
 import { resumeBrowserSession } from '../../domain/sign-in/index.js';
@@ -8,7 +8,7 @@ import { HOST_OVERRIDE_PARAMETER, hostOverride } from '../host-override.js';
 import { orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
-import { pageRouteOptions } from './page-routes.js';
+import { type PageRouteOptions, pageRouteOptions } from './page-routes.js';
 
 /** What every hosted page handler is given. */
 export interface PageContext {
@@ -61,6 +61,6 @@ type PageHandler = (org: Org, request: FastifyRequest, reply: FastifyReply) => P
  * the handler. What it throws is shown as the page's HTML error page by renderError (errors.ts),
  * like input refused before the handler ran.
  */
-export function pageRoute(ctx: PageContext, handler: PageHandler): RouteShorthandOptionsWithHandler {
+export function pageRoute(ctx: PageContext, handler: PageHandler): PageRouteOptions {
   return pageRouteOptions(async (request, reply) => handler(await orgOf(ctx.deps, request), request, reply));
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   checkLogoutRequest,
   type LogoutParameters,
@@ -6,6 +6,10 @@ import {
   signOut,
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
+import { LogoutRequest } from '../openapi/described-schemas.js';
+import { FORM, htmlPage } from '../openapi/oauth-responses.js';
+import type { Operation } from '../openapi/operation.js';
+import { operation } from '../served-operation.js';
 import {
   browserSessionOf,
   field,
@@ -40,86 +44,105 @@ export const logoutBinding = (f: LogoutFields): string[] => [
  * nothing. Then the registered URI with `state` when a hint of that client or a first-party client
  * allows it (domain/sign-in/logout.ts), else a "signed out" page.
  */
-export function logoutEndpoint(app: FastifyInstance, ctx: PageContext) {
-  const handle = async (
-    org: Org,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    params: LogoutParameters,
-    confirmed: boolean,
-  ) => {
-    const checked = await checkLogoutRequest(ctx.deps, org, params);
-    // A confirmed form carries a redirect URI only when the confirmation allowed it, and its CSRF
-    // token is bound to it (logoutBinding).
-    const redirect = postLogoutRedirect(confirmed ? { ...checked, redirectAllowed: true } : checked);
-    const session = await browserSessionOf(ctx, org, request);
-    if (session && !confirmed && checked.hint?.userId !== session.user.id) {
-      const fields: LogoutFields = {
-        clientId: checked.client?.id ?? null,
-        postLogoutRedirectUri: redirect === null ? null : checked.postLogoutRedirectUri,
-        state: redirect === null ? null : checked.state,
-      };
-      const body = logoutConfirmView({
-        ...fields,
-        action: pageLink(ctx, request, '/oauth/logout', {}),
-        csrf: ctx.csrf.token(request, reply, LOGOUT_FORM, logoutBinding(fields)),
-        email: session.user.email,
-        clientName: checked.client?.name ?? null,
-      });
-      const formTargets = redirect === null ? [] : [formTargetOf(redirect)];
-      return sendPage(reply, org.name, 'Sign out?', body, { formTargets });
-    }
-    if (session) await signOut(ctx.deps, session.id, { kind: 'user', id: session.user.id });
-    ctx.cookies.clear(reply, ctx.cookies.session);
-    ctx.cookies.clear(reply, ctx.cookies.profile, '/profile');
-    if (redirect !== null) return reply.redirect(redirect, 303);
-    return sendPage(reply, org.name, 'Signed out', signedOutView());
-  };
-
-  app.get(
-    '/oauth/logout',
-    pageRoute(ctx, (org, request, reply) =>
-      handle(
-        org,
-        request,
-        reply,
-        {
-          idTokenHint: queryValue(request, 'id_token_hint'),
-          clientId: queryValue(request, 'client_id'),
-          postLogoutRedirectUri: queryValue(request, 'post_logout_redirect_uri'),
-          state: queryValue(request, 'state'),
-        },
-        false,
-      ),
-    ),
-  );
-
-  app.post(
-    '/oauth/logout',
-    pageRoute(ctx, async (org, request, reply) => {
-      const form = formOf(request);
-      const value = (name: string) => field(form, name) || undefined;
-      // A confirmation (this page's own form, or the profile page's button) carries its CSRF token.
-      const binding = logoutBinding({
-        clientId: field(form, 'client_id'),
-        postLogoutRedirectUri: field(form, 'post_logout_redirect_uri'),
-        state: field(form, 'state'),
-      });
-      const confirmed =
-        field(form, 'confirm') === 'yes' &&
-        ctx.csrf.check(request, LOGOUT_FORM, binding, field(form, 'csrf'));
-      return handle(
-        org,
-        request,
-        reply,
-        {
-          idTokenHint: value('id_token_hint'),
-          clientId: value('client_id'),
-          postLogoutRedirectUri: value('post_logout_redirect_uri'),
-          state: value('state'),
-        },
-        confirmed,
-      );
-    }),
-  );
+async function logOut(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  params: LogoutParameters,
+  confirmed: boolean,
+) {
+  const checked = await checkLogoutRequest(ctx.deps, org, params);
+  // A confirmed form carries a redirect URI only when the confirmation allowed it, and its CSRF
+  // token is bound to it (logoutBinding).
+  const redirect = postLogoutRedirect(confirmed ? { ...checked, redirectAllowed: true } : checked);
+  const session = await browserSessionOf(ctx, org, request);
+  if (session && !confirmed && checked.hint?.userId !== session.user.id) {
+    const fields: LogoutFields = {
+      clientId: checked.client?.id ?? null,
+      postLogoutRedirectUri: redirect === null ? null : checked.postLogoutRedirectUri,
+      state: redirect === null ? null : checked.state,
+    };
+    const body = logoutConfirmView({
+      ...fields,
+      action: pageLink(ctx, request, '/oauth/logout', {}),
+      csrf: ctx.csrf.token(request, reply, LOGOUT_FORM, logoutBinding(fields)),
+      email: session.user.email,
+      clientName: checked.client?.name ?? null,
+    });
+    const formTargets = redirect === null ? [] : [formTargetOf(redirect)];
+    return sendPage(reply, org.name, 'Sign out?', body, { formTargets });
+  }
+  if (session) await signOut(ctx.deps, session.id, { kind: 'user', id: session.user.id });
+  ctx.cookies.clear(reply, ctx.cookies.session);
+  ctx.cookies.clear(reply, ctx.cookies.profile, '/profile');
+  if (redirect !== null) return reply.redirect(redirect, 303);
+  return sendPage(reply, org.name, 'Signed out', signedOutView());
 }
+
+/** /oauth/logout as documented for `method`: the parameters in the query (GET) or a form (POST). */
+const logoutOperation = (method: 'get' | 'post'): Operation => ({
+  method,
+  path: '/oauth/logout',
+  operationId: method === 'get' ? 'logout' : 'logoutForm',
+  summary: 'End session endpoint (OIDC RP-Initiated Logout 1.0)',
+  description:
+    'Ends the browser’s sign-in (its login cookie) and the OAuth sessions opened from it, nothing ' +
+    'else. With an `id_token_hint` naming the person signed in, at once; otherwise after the person ' +
+    'confirms on a page. Redirects only with a hint of the client, or for a first-party client.',
+  tag: 'oauth',
+  hosts: 'every',
+  auth: 'none',
+  ...(method === 'get' ? { query: LogoutRequest } : { body: { contentType: FORM, schema: LogoutRequest } }),
+  responses: {
+    200: htmlPage('the confirmation page, or the “signed out” page when no redirect URI may be followed'),
+    303: { description: 'to `post_logout_redirect_uri`, with `state`' },
+    400: htmlPage('an invalid hint, client or redirect URI: an error page, never a redirect'),
+  },
+});
+
+export const logoutGet = operation(logoutOperation('get'), ({ pages: ctx }) =>
+  pageRoute(ctx, (org, request, reply) =>
+    logOut(
+      ctx,
+      org,
+      request,
+      reply,
+      {
+        idTokenHint: queryValue(request, 'id_token_hint'),
+        clientId: queryValue(request, 'client_id'),
+        postLogoutRedirectUri: queryValue(request, 'post_logout_redirect_uri'),
+        state: queryValue(request, 'state'),
+      },
+      false,
+    ),
+  ),
+);
+
+export const logoutPost = operation(logoutOperation('post'), ({ pages: ctx }) =>
+  pageRoute(ctx, async (org, request, reply) => {
+    const form = formOf(request);
+    const value = (name: string) => field(form, name) || undefined;
+    // A confirmation (this page's own form, or the profile page's button) carries its CSRF token.
+    const binding = logoutBinding({
+      clientId: field(form, 'client_id'),
+      postLogoutRedirectUri: field(form, 'post_logout_redirect_uri'),
+      state: field(form, 'state'),
+    });
+    const confirmed =
+      field(form, 'confirm') === 'yes' && ctx.csrf.check(request, LOGOUT_FORM, binding, field(form, 'csrf'));
+    return logOut(
+      ctx,
+      org,
+      request,
+      reply,
+      {
+        idTokenHint: value('id_token_hint'),
+        clientId: value('client_id'),
+        postLogoutRedirectUri: value('post_logout_redirect_uri'),
+        state: value('state'),
+      },
+      confirmed,
+    );
+  }),
+);

@@ -1,4 +1,4 @@
-import type { FastifyRequest, RouteHandlerMethod, RouteShorthandOptionsWithHandler } from 'fastify';
+import type { FastifyContextConfig, FastifyRequest, RouteHandlerMethod } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -7,8 +7,14 @@ declare module 'fastify' {
   }
 }
 
+/** A hosted page's route options: its handler, and the config marking it a page's. */
+export interface PageRouteOptions {
+  config: FastifyContextConfig;
+  handler: RouteHandlerMethod;
+}
+
 /** A hosted page's route options: `handler`, marked as a page's. */
-export const pageRouteOptions = (handler: RouteHandlerMethod): RouteShorthandOptionsWithHandler => ({
+export const pageRouteOptions = (handler: RouteHandlerMethod): PageRouteOptions => ({
   config: { hostedPage: true },
   handler,
 });

@@ -5,11 +5,8 @@ import { profilePages } from '../account/profile.js';
 import { profileCredentialsPages } from '../account/profile-credentials.js';
 import { profilePasskeyPages } from '../account/profile-passkeys.js';
 import { profileSecondFactorPages } from '../account/profile-second-factor.js';
-import { introspectEndpoint } from '../oauth/introspect-endpoint.js';
-import { revokeEndpoint } from '../oauth/revoke-endpoint.js';
-import { userinfoEndpoint } from '../oauth/userinfo-endpoint.js';
-import { authorizeEndpoint } from './authorize-endpoint.js';
 import { consentPages } from './consent.js';
+import type { PageContext } from './context.js';
 import { PageCookies } from './cookies.js';
 import { Csrf } from './csrf.js';
 import { emailVerificationPages } from './email-verification.js';
@@ -18,7 +15,6 @@ import { continueScriptRoute } from './federation-continue.js';
 import { impersonationPages } from './impersonation.js';
 import { invitationPages } from './invitation.js';
 import { loginPages } from './login.js';
-import { logoutEndpoint } from './logout.js';
 import { passkeyScriptRoute } from './passkey-script.js';
 import { passkeySignInEndpoints } from './passkeys.js';
 import { passwordResetPages } from './password-reset.js';
@@ -26,24 +22,28 @@ import { secondFactorPages } from './second-factor.js';
 import { signupPages } from './signup.js';
 
 /**
- * Sign-in: the authorization endpoint and hosted pages, revocation, introspection, and the bearer APIs the SDK
- * calls. (The grants live in the token endpoint's registry.) The page keys come derived with the
- * runtime (Deps.pageKeys); nothing here logs them.
+ * What the hosted pages share: their cookies and CSRF tokens, under keys derived with the runtime
+ * (Deps.pageKeys); nothing here logs them.
  */
-export function signInRoutes(app: FastifyInstance, deps: Deps) {
-  const keys = deps.pageKeys;
+export function pageContext(deps: Deps): PageContext {
   const cookies = new PageCookies(deps.config);
-  const ctx = { deps, cookies, csrf: new Csrf(keys.csrf, cookies) };
-  app.register(fastifyCookie, { secret: keys.cookie, hook: 'onRequest' });
+  return { deps, cookies, csrf: new Csrf(deps.pageKeys.csrf, cookies) };
+}
+
+/**
+ * Sign-in: the cookie parser, and the hosted pages' routes that are not API operations (the forms
+ * the pages post, their scripts). The authorization and logout endpoints are pages too, declared
+ * as operations (http/declarations.ts) with the same context.
+ */
+export function signInRoutes(app: FastifyInstance, ctx: PageContext) {
+  app.register(fastifyCookie, { secret: ctx.deps.pageKeys.cookie, hook: 'onRequest' });
   // A child context registered after the cookie plugin, so its parsing hook runs for these routes.
   app.register(async (scope) => {
-    authorizeEndpoint(scope, ctx);
     loginPages(scope, ctx);
     secondFactorPages(scope, ctx);
     impersonationPages(scope, ctx);
     signupPages(scope, ctx);
     consentPages(scope, ctx);
-    logoutEndpoint(scope, ctx);
     profilePages(scope, ctx);
     profileSecondFactorPages(scope, ctx);
     passwordResetPages(scope, ctx);
@@ -55,8 +55,5 @@ export function signInRoutes(app: FastifyInstance, deps: Deps) {
     profilePasskeyPages(scope, ctx);
     passkeyScriptRoute(scope);
     continueScriptRoute(scope);
-    revokeEndpoint(scope, deps);
-    introspectEndpoint(scope, deps);
-    userinfoEndpoint(scope, deps);
   });
 }

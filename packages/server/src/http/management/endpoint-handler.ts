@@ -1,0 +1,47 @@
+import type { RouteHandlerMethod } from 'fastify';
+import type { Deps } from '../../domain/context.js';
+import { transportParameters } from '../host-override.js';
+import { jsonBody, strictQuery } from './api-input.js';
+import type { Endpoint } from './endpoint.js';
+import { checkGuard, guard } from './guard.js';
+import { type PageQuery, sendPage } from './paged-list.js';
+
+/**
+ * A declared endpoint's handler, the same steps for every endpoint: the guard, then the query
+ * (strict: unknown or repeated is `invalid_query`), then the body (its declared error family), then
+ * the declaration's handler. A declaration the guard cannot honour throws here, at start-up.
+ */
+export function endpointHandler(deps: Deps, op: Endpoint): RouteHandlerMethod {
+  checkGuard(op);
+  // The loopback `host` override rides along in every Link URL instead of being a filter.
+  const transport = transportParameters(deps.config);
+  return async (request, reply) => {
+    const caller = await guard(deps, request, op);
+    const query = op.query ? strictQuery(op.query, request, transport) : undefined;
+    let body: unknown;
+    if (op.body) {
+      op.body.precheck?.(request.body);
+      body = jsonBody(op.body.errors, op.body.schema, request.body);
+    }
+    return op.handle({
+      deps,
+      request,
+      reply,
+      params: request.params as Record<string, string>,
+      caller,
+      body: body as undefined,
+      query: query?.query as undefined,
+      page: (entries, total, filters = []) => {
+        const page = query?.query as PageQuery | undefined;
+        if (!query || page === undefined) throw new TypeError(`${op.path}: a page needs a query`);
+        return sendPage(
+          deps,
+          request,
+          reply,
+          { entries, total, query: page, given: query.given, transport },
+          filters,
+        );
+      },
+    } as Parameters<Endpoint['handle']>[0]);
+  };
+}

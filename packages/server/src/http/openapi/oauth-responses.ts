@@ -1,0 +1,11 @@
+import { OAuthError } from './described-schemas.js';
+import type { ResponseSpec } from './operation.js';
+
+/** The content type of the OAuth endpoints' form bodies. */
+export const FORM = 'application/x-www-form-urlencoded' as const;
+
+/** A documented error answer with the RFC 6749 §5.2 body. */
+export const oauthError = (description: string): ResponseSpec => ({ description, schema: OAuthError });
+
+/** A documented answer that is an HTML page (the authorization and logout endpoints'). */
+export const htmlPage = (description: string): ResponseSpec => ({ description, contentType: 'text/html' });
