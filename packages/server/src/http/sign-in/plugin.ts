@@ -37,7 +37,8 @@ export function pageContext(deps: Deps): PageContext {
  */
 export function signInRoutes(app: FastifyInstance, ctx: PageContext) {
   app.register(fastifyCookie, { secret: ctx.deps.pageKeys.cookie, hook: 'onRequest' });
-  // A child context registered after the cookie plugin, so its parsing hook runs for these routes.
+  // Registered after the cookie plugin has loaded. Its parsing hook is not encapsulated, so it also runs for
+  // the routes registered at the root (the declared /oauth/authorize and /oauth/logout among them).
   app.register(async (scope) => {
     loginPages(scope, ctx);
     secondFactorPages(scope, ctx);
