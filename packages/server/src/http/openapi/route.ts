@@ -9,7 +9,8 @@ const { version } = JSON.parse(readFileSync(new URL('../../../package.json', imp
 
 /**
  * GET /openapi.json on every host: the whole HTTP API, documented from the operations the app
- * registers (http/declarations.ts), built once per app.
+ * registers (http/declarations.ts), built once per app on its first request: converting every schema
+ * costs ~50 ms, which each start (a test's server, a node joining) would otherwise pay.
  */
 export const openApi = operation(
   {
@@ -23,9 +24,10 @@ export const openApi = operation(
     responses: { 200: { description: 'OpenAPI 3.1', schema: OpenApiDocument } },
   },
   ({ deps, operations }) => {
-    const body = JSON.stringify(buildDocument(deps.config, version, operations));
+    let body: string | null = null;
     return {
       handler: async (_request, reply) => {
+        body ??= JSON.stringify(buildDocument(deps.config, version, operations));
         return reply
           .header('content-type', 'application/json; charset=utf-8')
           .header('cache-control', 'no-cache')
