@@ -164,3 +164,66 @@ export interface ResourceGrant {
   resource: string;
   scopes: string[];
 }
+
+/** Who an invitation makes the invitee: a user of the org, or a console member of it (DESIGN §16). */
+export type InvitationKind = 'user' | 'member';
+
+/** An invitation as stored (DESIGN §16): its link only as the token's SHA-256. */
+export interface InvitationRecord {
+  id: string;
+  /** The org the invitee joins (a console member invitation: the org, not the console org). */
+  orgId: string;
+  kind: InvitationKind;
+  email: string;
+  emailKey: string;
+  /** `member` invitations: the console role the invitee gets. */
+  role: Role | null;
+  /** `user` invitations: the org's end-user role ids (`rol_`) the invitee gets on accepting. */
+  roles: string[];
+  tokenHash: string;
+  /** The link went out by mail (following it then proves the mailbox). */
+  mailed: boolean;
+  createdAt: number;
+  expiresAt: number;
+  acceptedAt: number | null;
+  acceptedBy: string | null;
+  revokedAt: number | null;
+}
+
+/** An OIDC connection's upstream provider: its issuer, Tessera's client there, the scopes asked for. */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  scopes: string[];
+}
+
+/** What a SAML connection needs of its IdP: who it is, where to send people, what signs. */
+export interface IdpSettings {
+  entityId: string;
+  ssoUrl: string;
+  /** PEM bodies (base64 DER, no armour) of the IdP's signing certificates. */
+  certificates: string[];
+}
+
+/** What every enterprise sign-in connection has (DESIGN §17), whatever its type. */
+export interface ConnectionBase {
+  id: string;
+  orgId: string;
+  name: string;
+  /** Email domains, lower case: an address in one of them signs in here. */
+  domains: string[];
+  /** Create the user on their first sign-in. */
+  jit: boolean;
+  /** End-user role ids of the org given to a user created on first sign-in. */
+  defaultRoles: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * An org's enterprise sign-in connection (DESIGN §17): an upstream OIDC provider or SAML IdP. The
+ * OIDC client secret is not part of it: it is stored sealed beside it.
+ */
+export type Connection =
+  | (ConnectionBase & { type: 'oidc'; oidc: OidcSettings })
+  | (ConnectionBase & { type: 'saml'; saml: IdpSettings });
