@@ -227,3 +227,19 @@ export interface ConnectionBase {
 export type Connection =
   | (ConnectionBase & { type: 'oidc'; oidc: OidcSettings })
   | (ConnectionBase & { type: 'saml'; saml: IdpSettings });
+
+/** What a mailed one-time link is for: a password reset, or proving an address. */
+export type MailPurpose = 'reset' | 'verify';
+
+/** A mailed one-time link as stored: its token as a SHA-256 only. */
+export interface MailLinkRecord {
+  tokenHash: string;
+  orgId: string;
+  userId: string;
+  purpose: MailPurpose;
+  /** The address the link was mailed to: it works only while the user's address is still this one. */
+  sentTo: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
