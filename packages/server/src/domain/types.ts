@@ -243,3 +243,21 @@ export interface MailLinkRecord {
   expiresAt: number;
   usedAt: number | null;
 }
+
+/** An authorization code as stored: the code as a SHA-256 only, single use. */
+export interface AuthorizationCode {
+  codeHash: string;
+  orgId: string;
+  clientId: string;
+  /** The OAuth session the code opened: revoked if the code is presented twice. */
+  sessionId: string;
+  redirectUri: string;
+  /** The authorization request carried redirect_uri: the token request must repeat it (RFC 6749 §4.1.3). */
+  redirectUriGiven: boolean;
+  codeChallenge: string | null;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+  /** The authorization request's `nonce`, for the ID token. */
+  nonce: string | null;
+}
