@@ -261,3 +261,40 @@ export interface AuthorizationCode {
   /** The authorization request's `nonce`, for the ID token. */
   nonce: string | null;
 }
+
+/** A user's WebAuthn credential as stored (DESIGN §12): its public key, never a secret. */
+export interface PasskeyCredential {
+  id: string;
+  orgId: string;
+  userId: string;
+  /** The credential id, base64url, as the authenticator made it; unique within the org. */
+  credentialId: string;
+  /** The COSE public key, base64url: all that is kept of the key. */
+  publicKey: string;
+  signCount: number;
+  /** The transports the browser reported (`internal`, `hybrid`, `usb`, …). */
+  transports: string[];
+  aaguid: string;
+  /** Synced between devices (`multiDevice`) or bound to one. */
+  deviceType: 'singleDevice' | 'multiDevice';
+  backedUp: boolean;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** What a WebAuthn ceremony is for. */
+export type PasskeyPurpose = 'register' | 'sign_in';
+
+/** A WebAuthn ceremony in progress: single use, short lived, bound to one browser; hashes only. */
+export interface PasskeyChallenge {
+  challengeHash: string;
+  orgId: string;
+  purpose: PasskeyPurpose;
+  /** Registration only: the user adding a passkey. */
+  userId: string | null;
+  /** SHA-256 of the browser's CSRF cookie value. */
+  browserHash: string;
+  createdAt: number;
+  expiresAt: number;
+}
