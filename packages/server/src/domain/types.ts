@@ -298,3 +298,19 @@ export interface PasskeyChallenge {
   createdAt: number;
   expiresAt: number;
 }
+
+/** An audit entry as stored: its time in epoch ms, its snapshots as objects (domain/audit-entry.ts shapes it for the API). */
+export interface AuditRecord {
+  id: string;
+  orgId: string;
+  /** `entity.verb`. */
+  key: string;
+  entity: string;
+  verb: string;
+  at: number;
+  actor: Actor;
+  data: Record<string, unknown>;
+  /** Updates only: the state before, and the fields that changed. */
+  previous: Record<string, unknown> | null;
+  changes: Record<string, unknown> | null;
+}
