@@ -314,3 +314,58 @@ export interface AuditRecord {
   previous: Record<string, unknown> | null;
   changes: Record<string, unknown> | null;
 }
+
+/** A webhook as its org sees it; its signing secret is stored sealed and read by the delivery worker only. */
+export interface Webhook {
+  id: string;
+  orgId: string;
+  url: string;
+  /** Routing-key patterns (domain/webhooks/routing-keys.ts). */
+  events: string[];
+  active: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A webhook as the delivery worker needs it: with its signing secret, sealed. */
+export interface DeliveryTarget extends Webhook {
+  sealedSecret: string;
+}
+
+/** Where a delivery stands: due (`pending`), or done one of three ways. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+
+/** One audited event queued for one webhook (the outbox), and where its delivery stands. */
+export interface WebhookDelivery {
+  id: string;
+  orgId: string;
+  webhookId: string;
+  /** The audit event id, sent as `webhook-id` on every attempt. */
+  eventId: string;
+  eventKey: string;
+  /** The JSON body, signed and sent byte for byte on every attempt. */
+  body: string;
+  status: DeliveryStatus;
+  /** Failed attempts of the current series. */
+  attempts: number;
+  /** Pending: when due; while claimed: the end of the lease. */
+  nextAttemptAt: number | null;
+  /** The claim of the worker sending it, while one is. */
+  claimToken: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A delivery a worker claimed: what it signs and sends. */
+export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'webhookId' | 'eventId' | 'body' | 'attempts'>;
+
+/** One attempt at a delivery, for the delivery log. */
+export interface DeliveryAttempt {
+  id: string;
+  deliveryId: string;
+  attemptedAt: number;
+  /** The receiver's HTTP status; null when none came (refused, timed out). */
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
