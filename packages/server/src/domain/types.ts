@@ -369,3 +369,41 @@ export interface DeliveryAttempt {
   durationMs: number;
   error: string | null;
 }
+
+/**
+ * An OAuth session: one person signed in to one client, the `sid` of its access tokens. Every
+ * refresh token belongs to one; revoking it ends them all. (The login cookie of the hosted pages
+ * is a separate thing: a browser session.)
+ */
+export interface OAuthSession {
+  id: string;
+  orgId: string;
+  userId: string;
+  clientId: string;
+  tenantId: string | null;
+  amr: string[];
+  acr: string;
+  scope: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+  /** An impersonated session: the acting owner's console user id (`act.sub` of its tokens). */
+  actorId: string | null;
+  /** When the person signed in (`auth_time` of its ID tokens). */
+  authTime: number;
+  /** The resources its authorization granted, with their scopes, in request order (DESIGN §15). */
+  resources: ResourceGrant[];
+}
+
+/** A refresh token as stored: the token as a SHA-256 only, single use (rotated on each refresh). */
+export interface RefreshToken {
+  tokenHash: string;
+  sessionId: string;
+  clientId: string;
+  createdAt: number;
+  expiresAt: number;
+  /** Set when rotated (or superseded): presenting it again revokes the session (after the reuse grace). */
+  usedAt: number | null;
+  /** SHA-256 of the token a refresh issued in its place (not set when superseded by a switch). */
+  rotatedTo: string | null;
+}
