@@ -407,3 +407,18 @@ export interface RefreshToken {
   /** SHA-256 of the token a refresh issued in its place (not set when superseded by a switch). */
   rotatedTo: string | null;
 }
+
+/** A service account's binding: the org its client acts in and the scope it holds (its client is a `Client`). */
+export interface ServiceAccountBinding {
+  clientId: string;
+  orgId: string;
+  scope: string;
+  createdAt: number;
+}
+
+/** What the client_credentials grant reads about a client: the client, its secret hash, its org's active key id. */
+export interface MachineClient {
+  client: Client;
+  secretHash: string | null;
+  activeKid: string | null;
+}
