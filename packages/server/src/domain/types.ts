@@ -422,3 +422,38 @@ export interface MachineClient {
   secretHash: string | null;
   activeKid: string | null;
 }
+
+/** A browser sign-in (the hosted pages' login cookie) as stored: the cookie secret as a SHA-256 only. */
+export interface BrowserSessionRecord {
+  tokenHash: string;
+  orgId: string;
+  userId: string;
+  /** RFC 8176 method names. */
+  amr: string[];
+  acr: string;
+  createdAt: number;
+  expiresAt: number;
+  /** An impersonated sign-in: the acting owner's console user id. */
+  actorId: string | null;
+}
+
+/** What a person granted a client (space-separated scopes, the union of every grant). */
+export interface Consent {
+  orgId: string;
+  userId: string;
+  clientId: string;
+  scope: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A user's TOTP second factor as stored: its shared secret sealed (the domain seals and opens it). */
+export interface TotpFactor {
+  userId: string;
+  orgId: string;
+  sealedSecret: string;
+  confirmedAt: number | null;
+  /** The last time step a code was accepted for: codes of that step or earlier are refused. */
+  lastStep: number | null;
+  createdAt: number;
+}
