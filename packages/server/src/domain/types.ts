@@ -457,3 +457,18 @@ export interface TotpFactor {
   lastStep: number | null;
   createdAt: number;
 }
+
+/** `next`: published, not yet signing; `active`: signs; `retired`: published until it expires. */
+export type KeyStatus = 'next' | 'active' | 'retired';
+
+/** An org's signing key as stored: its private key sealed (the domain opens it), its public JWK. */
+export interface SigningKey {
+  kid: string;
+  orgId: string;
+  status: KeyStatus;
+  publicJwk: Record<string, unknown>;
+  sealedPrivateKey: string;
+  createdAt: number;
+  /** Retired keys: when they stop being published. */
+  expiresAt: number | null;
+}
