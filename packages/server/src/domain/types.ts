@@ -472,3 +472,19 @@ export interface SigningKey {
   /** Retired keys: when they stop being published. */
   expiresAt: number | null;
 }
+
+/** A sign-in sent to an upstream of a connection, waiting for its answer: keyed by a SHA-256, its data sealed. */
+export interface FederationRequest {
+  /**
+   * SHA-256 of the OIDC state, of the SAML request id, or of `answer:` and the one-time id of a
+   * verified SAML answer waiting for the browser that started the sign-in.
+   */
+  keyHash: string;
+  connectionId: string;
+  /** The authorization request to go on with, if any. */
+  requestId: string | null;
+  /** Sealed JSON (the domain seals and opens it). */
+  sealedData: string;
+  createdAt: number;
+  expiresAt: number;
+}

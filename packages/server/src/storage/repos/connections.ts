@@ -1,9 +1,22 @@
-import type { Connection, ConnectionBase, IdpSettings, OidcSettings } from '../../domain/types.js';
+import type {
+  Connection,
+  ConnectionBase,
+  FederationRequest,
+  IdpSettings,
+  OidcSettings,
+} from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
 import { inListOrder, type ListWindow, nearerEnd, readDirection } from './list-window.js';
 
-export type FederationRequestRow = FederationRequestsTable;
+const toRequest = (r: FederationRequestsTable): FederationRequest => ({
+  keyHash: r.key_hash,
+  connectionId: r.connection_id,
+  requestId: r.request_id,
+  sealedData: r.sealed_data,
+  createdAt: Number(r.created_at),
+  expiresAt: Number(r.expires_at),
+});
 
 function toConnection(row: ConnectionsTable): Connection {
   const base: ConnectionBase = {
@@ -141,18 +154,33 @@ export async function findFederatedUserId(
 /** Links (connection, subject) to a user; false when it was linked already (a concurrent sign-in). */
 export async function insertFederatedIdentity(
   db: Db,
-  row: { connection_id: string; subject: string; user_id: string; created_at: number },
+  link: { connectionId: string; subject: string; userId: string; createdAt: number },
 ): Promise<boolean> {
   const result = await db
     .insertInto('federated_identities')
-    .values(row)
+    .values({
+      connection_id: link.connectionId,
+      subject: link.subject,
+      user_id: link.userId,
+      created_at: link.createdAt,
+    })
     .onConflict((oc) => oc.columns(['connection_id', 'subject']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-export async function insertFederationRequest(db: Db, row: FederationRequestRow): Promise<void> {
-  await db.insertInto('federation_requests').values(row).execute();
+export async function insertFederationRequest(db: Db, r: FederationRequest): Promise<void> {
+  await db
+    .insertInto('federation_requests')
+    .values({
+      key_hash: r.keyHash,
+      connection_id: r.connectionId,
+      request_id: r.requestId,
+      sealed_data: r.sealedData,
+      created_at: r.createdAt,
+      expires_at: r.expiresAt,
+    })
+    .execute();
 }
 
 /** A live request of this connection, or null. */
@@ -161,7 +189,7 @@ export async function findFederationRequest(
   connectionId: string,
   keyHash: string,
   now: number,
-): Promise<FederationRequestRow | null> {
+): Promise<FederationRequest | null> {
   const row = await db
     .selectFrom('federation_requests')
     .selectAll()
@@ -169,7 +197,7 @@ export async function findFederationRequest(
     .where('connection_id', '=', connectionId)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toRequest(row) : null;
 }
 
 /** Atomic single use: the one DELETE returns the live row to exactly one caller. */
@@ -178,7 +206,7 @@ export async function consumeFederationRequest(
   connectionId: string,
   keyHash: string,
   now: number,
-): Promise<FederationRequestRow | null> {
+): Promise<FederationRequest | null> {
   const row = await db
     .deleteFrom('federation_requests')
     .where('key_hash', '=', keyHash)
@@ -186,7 +214,7 @@ export async function consumeFederationRequest(
     .where('expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toRequest(row) : null;
 }
 
 export async function purgeFederationRequests(db: Db, now: number): Promise<void> {
@@ -197,11 +225,15 @@ export async function purgeFederationRequests(db: Db, now: number): Promise<void
 /** Records an accepted assertion id; false when it was accepted before (a replay). */
 export async function rememberAssertionId(
   db: Db,
-  row: { connection_id: string; assertion_id: string; expires_at: number },
+  seen: { connectionId: string; assertionId: string; expiresAt: number },
 ): Promise<boolean> {
   const result = await db
     .insertInto('saml_assertion_ids')
-    .values(row)
+    .values({
+      connection_id: seen.connectionId,
+      assertion_id: seen.assertionId,
+      expires_at: seen.expiresAt,
+    })
     .onConflict((oc) => oc.columns(['connection_id', 'assertion_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
