@@ -488,3 +488,29 @@ export interface FederationRequest {
   createdAt: number;
   expiresAt: number;
 }
+
+/** A single-use key opening the hosted profile page (POST /profile/session), stored as its SHA-256. */
+export interface ProfileKey {
+  keyHash: string;
+  orgId: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+/** An owner's impersonation link (docs/delegation.md), stored as its key's SHA-256: single use. */
+export interface ImpersonationLink {
+  keyHash: string;
+  id: string;
+  orgId: string;
+  userId: string;
+  /** The owner (console user) who acts. */
+  actorId: string;
+  /** The authorization request the link completes. */
+  requestId: string;
+  reason: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
