@@ -120,6 +120,14 @@ module.exports = {
       to: { path: `${S}config/`, dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'domain-reads-no-rows',
+      severity: 'error',
+      comment:
+        "The domain handles domain types (domain/types.ts): the tables' row types (storage/schema.ts) stay in storage/, whose repositories map them.",
+      from: { path: `${S}domain/` },
+      to: { path: `${S}storage/schema\\.ts$` },
+    },
+    {
       name: 'storage-maps-to-domain-types',
       severity: 'error',
       comment: 'storage/ maps rows to the domain model (domain/types.ts) and knows nothing else above it.',

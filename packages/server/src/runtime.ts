@@ -7,13 +7,12 @@ import { CredentialCache } from './domain/credential-cache.js';
 import { ensureConsoleOrg, type OrgCache } from './domain/directory/index.js';
 import { KeyRing, secretOpensDatabase } from './domain/keys/index.js';
 import type { Mailer } from './domain/mail/index.js';
-import type { Org } from './domain/types.js';
+import type { MachineClient, Org } from './domain/types.js';
 import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
-import type { MachineClientRow } from './storage/repos/clients.js';
 
 export interface Runtime {
   deps: Deps;
@@ -66,13 +65,13 @@ export async function openRuntime(
     }
     // client_credentials lookups and the token endpoint's orgs are cached: on PostgreSQL until a
     // NOTIFY says clients or keys changed (migration 008), on SQLite until the next commit to the file.
-    let credentials: CredentialCache<MachineClientRow> | undefined;
+    let credentials: CredentialCache<MachineClient> | undefined;
     let orgs: OrgCache | undefined;
     if (options.cacheCredentials && store.commitVersion) {
-      credentials = new CredentialCache<MachineClientRow>(store.commitVersion);
+      credentials = new CredentialCache<MachineClient>(store.commitVersion);
       orgs = new CredentialCache<Org>(store.commitVersion);
     } else if (options.cacheCredentials && config.databaseUrl) {
-      const caches = [new CredentialCache<MachineClientRow>(), new CredentialCache<Org>()] as const;
+      const caches = [new CredentialCache<MachineClient>(), new CredentialCache<Org>()] as const;
       listener = listenForChanges(config.databaseUrl, CREDENTIALS_CHANNEL, {
         onChange: () => {
           for (const cache of caches) cache.changed();

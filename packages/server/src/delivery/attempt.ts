@@ -1,8 +1,7 @@
 import type { Sealer } from '../crypto/sealing.js';
 import { signedHeaders, signingKey } from '../crypto/webhook-signature.js';
+import type { ClaimedDelivery, DeliveryStatus, DeliveryTarget } from '../domain/types.js';
 import { nextRetryDelay } from '../domain/webhooks/index.js';
-import type { ClaimedDelivery, DeliveryRow } from '../storage/repos/webhook-deliveries.js';
-import type { DeliveryTarget } from '../storage/repos/webhooks.js';
 import type { HttpsSender, SendResult } from './https-sender.js';
 import type { Settler } from './settler.js';
 import type { WorkerClock } from './worker-clock.js';
@@ -23,7 +22,7 @@ export interface AttemptContext {
 }
 
 export interface AttemptOutcome {
-  status: DeliveryRow['status'];
+  status: DeliveryStatus;
   /** When a pending delivery is due again. */
   nextAttemptAt: number | null;
 }
@@ -42,7 +41,7 @@ export async function attemptDelivery(
   /** Called once the request is over (answered, refused or timed out), before settling. */
   onSent: () => void,
 ): Promise<AttemptOutcome> {
-  if (target?.active !== 1) {
+  if (target?.active !== true) {
     // Deleted or disabled since the event: nothing to send (a retry can re-queue it once active).
     onSent();
     const { id, attempts } = delivery;
@@ -71,17 +70,17 @@ export async function attemptDelivery(
   const { disabled } = await ctx.settler.settle({
     settlement: { id: delivery.id, token, ...outcome, attempts, now },
     attempt: {
-      attempted_at: now - result.durationMs,
-      status_code: result.status,
-      duration_ms: result.durationMs,
+      attemptedAt: now - result.durationMs,
+      statusCode: result.status,
+      durationMs: result.durationMs,
       error: result.error,
     },
     target,
   });
   const fields = {
     deliveryId: delivery.id,
-    webhookId: delivery.webhook_id,
-    eventId: delivery.event_id,
+    webhookId: delivery.webhookId,
+    eventId: delivery.eventId,
     attempt: attempts,
     statusCode: result.status,
     durationMs: result.durationMs,
@@ -97,17 +96,17 @@ async function send(
   delivery: ClaimedDelivery,
   target: DeliveryTarget,
 ): Promise<SendResult> {
-  let key = ctx.keys.get(target.secret_sealed);
+  let key = ctx.keys.get(target.sealedSecret);
   if (!key) {
     try {
-      key = signingKey(ctx.sealer.open(target.secret_sealed));
+      key = signingKey(ctx.sealer.open(target.sealedSecret));
     } catch {
       return { status: null, durationMs: 0, error: 'the signing secret cannot be read', retryAfterMs: null };
     }
     // Bounded: a worker serving very many webhooks opens some secrets again.
     if (ctx.keys.size >= 1_000) ctx.keys.clear();
-    ctx.keys.set(target.secret_sealed, key);
+    ctx.keys.set(target.sealedSecret, key);
   }
-  const headers = signedHeaders(key, delivery.event_id, Math.floor(ctx.clock.now() / 1000), delivery.body);
+  const headers = signedHeaders(key, delivery.eventId, Math.floor(ctx.clock.now() / 1000), delivery.body);
   return ctx.sender.post(target.url, headers, delivery.body);
 }

@@ -1,9 +1,8 @@
 import { newSortableId } from '../crypto/random.js';
 import { disableWebhook } from '../domain/directory/index.js';
+import type { ClaimedDelivery, DeliveryAttempt, DeliveryTarget } from '../domain/types.js';
 import type { Db, Dialect } from '../storage/db.js';
 import {
-  type AttemptRow,
-  type ClaimedDelivery,
   claimDue,
   existingDeliveries,
   insertAttempts,
@@ -11,12 +10,12 @@ import {
   settleAndClaimOnPostgres,
   settleDeliveries,
 } from '../storage/repos/webhook-deliveries.js';
-import { type DeliveryTarget, loadDeliveryTargets } from '../storage/repos/webhooks.js';
+import { loadDeliveryTargets } from '../storage/repos/webhooks.js';
 
 export interface SettleRequest {
   settlement: Settlement;
   /** The attempt's log entry; null when nothing was sent (a skipped or handed-back delivery). */
-  attempt: Omit<AttemptRow, 'id' | 'delivery_id'> | null;
+  attempt: Omit<DeliveryAttempt, 'id' | 'deliveryId'> | null;
   /** The webhook, for disabling it when the delivery failed for good. */
   target: DeliveryTarget | undefined;
 }
@@ -141,7 +140,7 @@ export class Settler {
       const result = await settleAndClaimOnPostgres(
         this.#db,
         requests.map((r) => r.settlement),
-        attemptRows(requests),
+        attemptsLogged(requests),
         claimOptions,
       );
       return {
@@ -155,7 +154,7 @@ export class Settler {
     const claimIn = async (db: Db): Promise<Claimed | null> => {
       if (!claimOptions) return null;
       const deliveries = await claimDue(db, this.#dialect, claimOptions);
-      const targets = await loadDeliveryTargets(db, [...new Set(deliveries.map((d) => d.webhook_id))]);
+      const targets = await loadDeliveryTargets(db, [...new Set(deliveries.map((d) => d.webhookId))]);
       return { deliveries, targets };
     };
     // A claim alone needs no transaction: its UPDATE is one statement.
@@ -168,10 +167,10 @@ export class Settler {
 }
 
 /** The attempts' log entries of these settlements (none for one that sent nothing). */
-function attemptRows(requests: readonly SettleRequest[]): AttemptRow[] {
+function attemptsLogged(requests: readonly SettleRequest[]): DeliveryAttempt[] {
   return requests.flatMap((r) =>
     r.attempt
-      ? [{ id: newSortableId('wda', r.settlement.now), delivery_id: r.settlement.id, ...r.attempt }]
+      ? [{ id: newSortableId('wda', r.settlement.now), deliveryId: r.settlement.id, ...r.attempt }]
       : [],
   );
 }
@@ -194,7 +193,7 @@ async function settleBatch(
   const existing = await existingDeliveries(trx, dialect, lost);
   await insertAttempts(
     trx,
-    attemptRows(requests).filter((a) => held.has(a.delivery_id) || existing.has(a.delivery_id)),
+    attemptsLogged(requests).filter((a) => held.has(a.deliveryId) || existing.has(a.deliveryId)),
   );
   const results: Settled[] = [];
   for (const r of requests) {

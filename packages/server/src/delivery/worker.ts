@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../domain/context.js';
+import type { ClaimedDelivery, DeliveryTarget } from '../domain/types.js';
 import { onEnqueued } from '../domain/webhooks/index.js';
-import type { ClaimedDelivery } from '../storage/repos/webhook-deliveries.js';
-import type { DeliveryTarget } from '../storage/repos/webhooks.js';
 import { type AttemptContext, attemptDelivery } from './attempt.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
@@ -171,7 +170,7 @@ export class DeliveryWorker {
     const leaseUntil = now + this.#leaseMs;
     const { deliveries, targets } = await this.#settler.claim({ limit, now, leaseUntil, token });
     for (const delivery of deliveries) {
-      this.#ready.push({ delivery, token, leaseUntil, target: targets.get(delivery.webhook_id) });
+      this.#ready.push({ delivery, token, leaseUntil, target: targets.get(delivery.webhookId) });
     }
     return deliveries.length;
   }

@@ -164,3 +164,353 @@ export interface ResourceGrant {
   resource: string;
   scopes: string[];
 }
+
+/** Who an invitation makes the invitee: a user of the org, or a console member of it (DESIGN §16). */
+export type InvitationKind = 'user' | 'member';
+
+/** An invitation as stored (DESIGN §16): its link only as the token's SHA-256. */
+export interface InvitationRecord {
+  id: string;
+  /** The org the invitee joins (a console member invitation: the org, not the console org). */
+  orgId: string;
+  kind: InvitationKind;
+  email: string;
+  emailKey: string;
+  /** `member` invitations: the console role the invitee gets. */
+  role: Role | null;
+  /** `user` invitations: the org's end-user role ids (`rol_`) the invitee gets on accepting. */
+  roles: string[];
+  tokenHash: string;
+  /** The link went out by mail (following it then proves the mailbox). */
+  mailed: boolean;
+  createdAt: number;
+  expiresAt: number;
+  acceptedAt: number | null;
+  acceptedBy: string | null;
+  revokedAt: number | null;
+}
+
+/** An OIDC connection's upstream provider: its issuer, Tessera's client there, the scopes asked for. */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  scopes: string[];
+}
+
+/** What a SAML connection needs of its IdP: who it is, where to send people, what signs. */
+export interface IdpSettings {
+  entityId: string;
+  ssoUrl: string;
+  /** PEM bodies (base64 DER, no armour) of the IdP's signing certificates. */
+  certificates: string[];
+}
+
+/** What every enterprise sign-in connection has (DESIGN §17), whatever its type. */
+export interface ConnectionBase {
+  id: string;
+  orgId: string;
+  name: string;
+  /** Email domains, lower case: an address in one of them signs in here. */
+  domains: string[];
+  /** Create the user on their first sign-in. */
+  jit: boolean;
+  /** End-user role ids of the org given to a user created on first sign-in. */
+  defaultRoles: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * An org's enterprise sign-in connection (DESIGN §17): an upstream OIDC provider or SAML IdP. The
+ * OIDC client secret is not part of it: it is stored sealed beside it.
+ */
+export type Connection =
+  | (ConnectionBase & { type: 'oidc'; oidc: OidcSettings })
+  | (ConnectionBase & { type: 'saml'; saml: IdpSettings });
+
+/** What a mailed one-time link is for: a password reset, or proving an address. */
+export type MailPurpose = 'reset' | 'verify';
+
+/** A mailed one-time link as stored: its token as a SHA-256 only. */
+export interface MailLinkRecord {
+  tokenHash: string;
+  orgId: string;
+  userId: string;
+  purpose: MailPurpose;
+  /** The address the link was mailed to: it works only while the user's address is still this one. */
+  sentTo: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+/** An authorization code as stored: the code as a SHA-256 only, single use. */
+export interface AuthorizationCode {
+  codeHash: string;
+  orgId: string;
+  clientId: string;
+  /** The OAuth session the code opened: revoked if the code is presented twice. */
+  sessionId: string;
+  redirectUri: string;
+  /** The authorization request carried redirect_uri: the token request must repeat it (RFC 6749 §4.1.3). */
+  redirectUriGiven: boolean;
+  codeChallenge: string | null;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+  /** The authorization request's `nonce`, for the ID token. */
+  nonce: string | null;
+}
+
+/** A user's WebAuthn credential as stored (DESIGN §12): its public key, never a secret. */
+export interface PasskeyCredential {
+  id: string;
+  orgId: string;
+  userId: string;
+  /** The credential id, base64url, as the authenticator made it; unique within the org. */
+  credentialId: string;
+  /** The COSE public key, base64url: all that is kept of the key. */
+  publicKey: string;
+  signCount: number;
+  /** The transports the browser reported (`internal`, `hybrid`, `usb`, …). */
+  transports: string[];
+  aaguid: string;
+  /** Synced between devices (`multiDevice`) or bound to one. */
+  deviceType: 'singleDevice' | 'multiDevice';
+  backedUp: boolean;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** What a WebAuthn ceremony is for. */
+export type PasskeyPurpose = 'register' | 'sign_in';
+
+/** A WebAuthn ceremony in progress: single use, short lived, bound to one browser; hashes only. */
+export interface PasskeyChallenge {
+  challengeHash: string;
+  orgId: string;
+  purpose: PasskeyPurpose;
+  /** Registration only: the user adding a passkey. */
+  userId: string | null;
+  /** SHA-256 of the browser's CSRF cookie value. */
+  browserHash: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** An audit entry as stored: its time in epoch ms, its snapshots as objects (domain/audit-entry.ts shapes it for the API). */
+export interface AuditRecord {
+  id: string;
+  orgId: string;
+  /** `entity.verb`. */
+  key: string;
+  entity: string;
+  verb: string;
+  at: number;
+  actor: Actor;
+  data: Record<string, unknown>;
+  /** Updates only: the state before, and the fields that changed. */
+  previous: Record<string, unknown> | null;
+  changes: Record<string, unknown> | null;
+}
+
+/** A webhook as its org sees it; its signing secret is stored sealed and read by the delivery worker only. */
+export interface Webhook {
+  id: string;
+  orgId: string;
+  url: string;
+  /** Routing-key patterns (domain/webhooks/routing-keys.ts). */
+  events: string[];
+  active: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A webhook as the delivery worker needs it: with its signing secret, sealed. */
+export interface DeliveryTarget extends Webhook {
+  sealedSecret: string;
+}
+
+/** Where a delivery stands: due (`pending`), or done one of three ways. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+
+/** One audited event queued for one webhook (the outbox), and where its delivery stands. */
+export interface WebhookDelivery {
+  id: string;
+  orgId: string;
+  webhookId: string;
+  /** The audit event id, sent as `webhook-id` on every attempt. */
+  eventId: string;
+  eventKey: string;
+  /** The JSON body, signed and sent byte for byte on every attempt. */
+  body: string;
+  status: DeliveryStatus;
+  /** Failed attempts of the current series. */
+  attempts: number;
+  /** Pending: when due; while claimed: the end of the lease. */
+  nextAttemptAt: number | null;
+  /** The claim of the worker sending it, while one is. */
+  claimToken: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A delivery a worker claimed: what it signs and sends. */
+export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'webhookId' | 'eventId' | 'body' | 'attempts'>;
+
+/** One attempt at a delivery, for the delivery log. */
+export interface DeliveryAttempt {
+  id: string;
+  deliveryId: string;
+  attemptedAt: number;
+  /** The receiver's HTTP status; null when none came (refused, timed out). */
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/**
+ * An OAuth session: one person signed in to one client, the `sid` of its access tokens. Every
+ * refresh token belongs to one; revoking it ends them all. (The login cookie of the hosted pages
+ * is a separate thing: a browser session.)
+ */
+export interface OAuthSession {
+  id: string;
+  orgId: string;
+  userId: string;
+  clientId: string;
+  tenantId: string | null;
+  amr: string[];
+  acr: string;
+  scope: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+  /** An impersonated session: the acting owner's console user id (`act.sub` of its tokens). */
+  actorId: string | null;
+  /** When the person signed in (`auth_time` of its ID tokens). */
+  authTime: number;
+  /** The resources its authorization granted, with their scopes, in request order (DESIGN §15). */
+  resources: ResourceGrant[];
+}
+
+/** A refresh token as stored: the token as a SHA-256 only, single use (rotated on each refresh). */
+export interface RefreshToken {
+  tokenHash: string;
+  sessionId: string;
+  clientId: string;
+  createdAt: number;
+  expiresAt: number;
+  /** Set when rotated (or superseded): presenting it again revokes the session (after the reuse grace). */
+  usedAt: number | null;
+  /** SHA-256 of the token a refresh issued in its place (not set when superseded by a switch). */
+  rotatedTo: string | null;
+}
+
+/** A service account's binding: the org its client acts in and the scope it holds (its client is a `Client`). */
+export interface ServiceAccountBinding {
+  clientId: string;
+  orgId: string;
+  scope: string;
+  createdAt: number;
+}
+
+/** What the client_credentials grant reads about a client: the client, its secret hash, its org's active key id. */
+export interface MachineClient {
+  client: Client;
+  secretHash: string | null;
+  activeKid: string | null;
+}
+
+/** A browser sign-in (the hosted pages' login cookie) as stored: the cookie secret as a SHA-256 only. */
+export interface BrowserSessionRecord {
+  tokenHash: string;
+  orgId: string;
+  userId: string;
+  /** RFC 8176 method names. */
+  amr: string[];
+  acr: string;
+  createdAt: number;
+  expiresAt: number;
+  /** An impersonated sign-in: the acting owner's console user id. */
+  actorId: string | null;
+}
+
+/** What a person granted a client (space-separated scopes, the union of every grant). */
+export interface Consent {
+  orgId: string;
+  userId: string;
+  clientId: string;
+  scope: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A user's TOTP second factor as stored: its shared secret sealed (the domain seals and opens it). */
+export interface TotpFactor {
+  userId: string;
+  orgId: string;
+  sealedSecret: string;
+  confirmedAt: number | null;
+  /** The last time step a code was accepted for: codes of that step or earlier are refused. */
+  lastStep: number | null;
+  createdAt: number;
+}
+
+/** `next`: published, not yet signing; `active`: signs; `retired`: published until it expires. */
+export type KeyStatus = 'next' | 'active' | 'retired';
+
+/** An org's signing key as stored: its private key sealed (the domain opens it), its public JWK. */
+export interface SigningKey {
+  kid: string;
+  orgId: string;
+  status: KeyStatus;
+  publicJwk: Record<string, unknown>;
+  sealedPrivateKey: string;
+  createdAt: number;
+  /** Retired keys: when they stop being published. */
+  expiresAt: number | null;
+}
+
+/** A sign-in sent to an upstream of a connection, waiting for its answer: keyed by a SHA-256, its data sealed. */
+export interface FederationRequest {
+  /**
+   * SHA-256 of the OIDC state, of the SAML request id, or of `answer:` and the one-time id of a
+   * verified SAML answer waiting for the browser that started the sign-in.
+   */
+  keyHash: string;
+  connectionId: string;
+  /** The authorization request to go on with, if any. */
+  requestId: string | null;
+  /** Sealed JSON (the domain seals and opens it). */
+  sealedData: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** A single-use key opening the hosted profile page (POST /profile/session), stored as its SHA-256. */
+export interface ProfileKey {
+  keyHash: string;
+  orgId: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+/** An owner's impersonation link (docs/delegation.md), stored as its key's SHA-256: single use. */
+export interface ImpersonationLink {
+  keyHash: string;
+  id: string;
+  orgId: string;
+  userId: string;
+  /** The owner (console user) who acts. */
+  actorId: string;
+  /** The authorization request the link completes. */
+  requestId: string;
+  reason: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}

@@ -193,6 +193,7 @@ describe('the layering lint', () => {
     mkdirSync(join(scratch, 'lint'), { recursive: true });
     copyFileSync(join(root, 'biome.json'), join(scratch, 'biome.json'));
     copyFileSync(join(root, 'lint/no-date-now.grit'), join(scratch, 'lint/no-date-now.grit'));
+    copyFileSync(join(root, 'lint/no-storage-rows.grit'), join(scratch, 'lint/no-storage-rows.grit'));
   };
 
   // One biome run for all of them: each process costs seconds on a busy machine.
@@ -236,6 +237,58 @@ describe('the layering lint', () => {
     assert.equal(run.status, 0, run.output);
     rmSync(join(scratch, 'packages/server/src/domain/tokens/planted.ts'));
     plant('domain/clock.ts', 'export const clock = { now: () => 0 };\n');
+  });
+
+  test('a storage row in the domain fails: storage/schema.ts by the layering lint, a *Row or *Table type by biome', () => {
+    plantBiome();
+    plant('storage/schema.ts', 'export interface PasskeysTable {\n  id: string;\n}\n');
+    plant(
+      'storage/repos/passkeys.ts',
+      [
+        "import type { PasskeysTable } from '../schema.js';",
+        'export type PasskeyRow = PasskeysTable;',
+        'export const deletePasskeyRow = (): void => undefined;',
+        '',
+      ].join('\n'),
+    );
+    plant(
+      'domain/sign-in/schema-row.ts',
+      "import type { PasskeysTable } from '../../storage/schema.js';\nexport type Stored = PasskeysTable;\n",
+    );
+    plant(
+      'domain/sign-in/repo-row.ts',
+      [
+        "import { deletePasskeyRow, type PasskeyRow } from '../../storage/repos/passkeys.js';",
+        'export const drop: () => void = deletePasskeyRow;',
+        'export type Stored = PasskeyRow;',
+        '',
+      ].join('\n'),
+    );
+    const cruised = cruise(scratch, 'packages/server/src');
+    assert.notEqual(cruised.status, 0);
+    assert.match(
+      cruised.output,
+      /error domain-reads-no-rows: packages\/server\/src\/domain\/sign-in\/schema-row\.ts → packages\/server\/src\/storage\/schema\.ts/,
+    );
+    assert.doesNotMatch(cruised.output, /storage\/repos\/passkeys\.ts →/);
+    const linted = biomeLint('domain/sign-in', 'storage');
+    assert.notEqual(linted.status, 0);
+    const refusals = (path: string) =>
+      linted.output.split('\n').filter((line) => line.startsWith(`${path}:`) && /\splugin\s/.test(line));
+    // The type named like a row is refused, once each; the function whose name ends in Row is not.
+    assert.equal(refusals('packages/server/src/domain/sign-in/schema-row.ts').length, 1, linted.output);
+    assert.equal(refusals('packages/server/src/domain/sign-in/repo-row.ts').length, 1, linted.output);
+    assert.match(linted.output, /repo-row\.ts:1:28 plugin/);
+    assert.equal(refusals('packages/server/src/storage/repos/passkeys.ts').length, 0, linted.output);
+    assert.match(linted.output, /never a storage row/);
+    for (const path of [
+      'storage/schema.ts',
+      'storage/repos/passkeys.ts',
+      'domain/sign-in/schema-row.ts',
+      'domain/sign-in/repo-row.ts',
+    ]) {
+      rmSync(join(scratch, 'packages/server/src', path));
+    }
   });
 
   const fakePackage = (name: string) => {

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Settled, Settler } from '../../src/delivery/settler.js';
 import { DeliveryWorker } from '../../src/delivery/worker.js';
-import type { Org } from '../../src/domain/types.js';
-import type { ClaimedDelivery } from '../../src/storage/repos/webhook-deliveries.js';
+import type { ClaimedDelivery, Org } from '../../src/domain/types.js';
 import { databaseSkip, storageSuite } from '../support/databases.js';
 import { createTenants, orgWithUser, subscribe } from './support/events.js';
 import { eventually } from './support/eventually.js';
@@ -81,7 +80,7 @@ for (const database of storageSuite(
       const { deliveries, targets } = await claimAll(settler, 'first');
       assert.equal(deliveries.length, 8);
       const of = (hook: string) =>
-        deliveries.filter((d) => d.webhook_id === hook).sort((x, y) => x.event_id.localeCompare(y.event_id));
+        deliveries.filter((d) => d.webhookId === hook).sort((x, y) => x.eventId.localeCompare(y.eventId));
       const [a1, a2, a3, a4] = nth(of(hooks['/batch-a'] as string), 0, 1, 2, 3);
       const [b, b2] = nth(of(hooks['/batch-b'] as string), 0, 1);
       // a3's lease ran out and another worker took it; a4 went with its webhook's deletion.
@@ -94,9 +93,9 @@ for (const database of storageSuite(
 
       const now = Date.now();
       const sent = (code: number | null) => ({
-        attempted_at: now - 5,
-        status_code: code,
-        duration_ms: 5,
+        attemptedAt: now - 5,
+        statusCode: code,
+        durationMs: 5,
         error: code === 204 ? null : code === null ? 'timed out after 1 s' : `HTTP ${code}`,
       });
       const settle = (
@@ -115,7 +114,7 @@ for (const database of storageSuite(
             now,
           },
           attempt: status === 'skipped' ? null : sent(code),
-          target: targets.get(d.webhook_id),
+          target: targets.get(d.webhookId),
         });
       // All in one turn of the event loop, as outcomes arrive together: one write takes them all.
       const results = await Promise.all([
@@ -199,12 +198,12 @@ for (const database of storageSuite(
             now,
           },
           attempt: {
-            attempted_at: now,
-            status_code: code,
-            duration_ms: 1,
+            attemptedAt: now,
+            statusCode: code,
+            durationMs: 1,
             error: code === 204 ? null : `HTTP ${code}`,
           },
-          target: first.targets.get(d.webhook_id),
+          target: first.targets.get(d.webhookId),
         });
       const [settled1, settled2, second] = await Promise.all([
         settle(c1, 'pending', 503),
@@ -224,7 +223,7 @@ for (const database of storageSuite(
         second.deliveries.map((d) => d.id),
         [rows[3]?.id],
       );
-      assert.deepEqual([...second.targets.keys()], [c1.webhook_id]);
+      assert.deepEqual([...second.targets.keys()], [c1.webhookId]);
       const third = await claimAll(settler, 'third', now);
       assert.deepEqual(
         third.deliveries.map((d) => [d.id, d.attempts]),

@@ -54,16 +54,15 @@ export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntr
   }
   await insertAuditEvent(trx, {
     id: entry.id,
-    org_id: input.orgId,
+    orgId: input.orgId,
     key: entry.key,
     entity: entry.entity,
     verb: entry.verb,
     at,
-    actor_kind: input.actor.kind,
-    actor_id: input.actor.kind === 'system' ? null : input.actor.id,
-    data: JSON.stringify(entry.data),
-    previous: entry.previous ? JSON.stringify(entry.previous) : null,
-    changes: entry.changes ? JSON.stringify(entry.changes) : null,
+    actor: input.actor,
+    data: entry.data,
+    previous: entry.previous ?? null,
+    changes: entry.changes ?? null,
   });
   await enqueueDeliveries(trx, input.orgId, entry);
   return entry;

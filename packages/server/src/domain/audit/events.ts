@@ -1,6 +1,5 @@
 import { type AuditFilter, pageAuditEvents, type TimeRange } from '../../storage/repos/audit-events.js';
-import type { AuditEventsTable } from '../../storage/schema.js';
-import type { Org } from '../types.js';
+import type { AuditRecord, Org } from '../types.js';
 import type { AuditEntry, Verb } from './audit.js';
 import type { AuditDeps } from './deps.js';
 import { countSegments, ensureSealed, keysOf, type Segment } from './event-counts.js';
@@ -27,20 +26,19 @@ export interface EventPage {
 }
 
 /** A stored entry in the spec's "Audit event entry" shape (previous/changes on updates only). */
-export function toAuditEntry(row: AuditEventsTable): AuditEntry {
+export function toAuditEntry(stored: AuditRecord): AuditEntry {
   const entry: AuditEntry = {
-    id: row.id,
-    key: row.key,
-    entity: row.entity,
-    verb: row.verb as Verb,
-    at: new Date(Number(row.at)).toISOString(),
-    actor:
-      row.actor_kind === 'system' ? { kind: 'system' } : { kind: row.actor_kind, id: row.actor_id ?? '' },
-    data: JSON.parse(row.data) as Record<string, unknown>,
+    id: stored.id,
+    key: stored.key,
+    entity: stored.entity,
+    verb: stored.verb as Verb,
+    at: new Date(stored.at).toISOString(),
+    actor: stored.actor,
+    data: stored.data,
   };
-  if (row.verb === 'updated') {
-    if (row.previous !== null) entry.previous = JSON.parse(row.previous) as Record<string, unknown>;
-    if (row.changes !== null) entry.changes = JSON.parse(row.changes) as Record<string, unknown>;
+  if (stored.verb === 'updated') {
+    if (stored.previous !== null) entry.previous = stored.previous;
+    if (stored.changes !== null) entry.changes = stored.changes;
   }
   return entry;
 }
@@ -86,7 +84,7 @@ async function readWindow(
   segments: readonly Segment[],
   offset: number,
   limit: number,
-): Promise<AuditEventsTable[]> {
+): Promise<AuditRecord[]> {
   let before = 0;
   const segment = segments.find((s) => {
     if (offset < before + s.n) return true;

@@ -27,12 +27,12 @@ export async function createProfileKey(deps: DirectoryDeps, org: Org, userId: st
   const now = clock.now();
   const key = newSecret('tpk_');
   await profileKeys.insert(deps.db, {
-    key_hash: sha256(key),
-    org_id: org.id,
-    user_id: userId,
-    created_at: now,
-    expires_at: now + PROFILE_KEY_TTL_MS,
-    used_at: null,
+    keyHash: sha256(key),
+    orgId: org.id,
+    userId,
+    createdAt: now,
+    expiresAt: now + PROFILE_KEY_TTL_MS,
+    usedAt: null,
   });
   await profileKeys.purge(deps.db, now);
   return key;
@@ -40,8 +40,8 @@ export async function createProfileKey(deps: DirectoryDeps, org: Org, userId: st
 
 /** The user a profile key opens the page for, or null when it is unknown, used or expired. */
 export async function redeemProfileKey(deps: DirectoryDeps, org: Org, key: string): Promise<string | null> {
-  const row = await profileKeys.consume(deps.db, org.id, sha256(key), clock.now());
-  return row?.user_id ?? null;
+  const opened = await profileKeys.consume(deps.db, org.id, sha256(key), clock.now());
+  return opened?.userId ?? null;
 }
 
 const optionalName = (field: string, value: string) =>

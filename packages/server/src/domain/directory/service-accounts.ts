@@ -12,13 +12,12 @@ import {
   findServiceAccountRow,
   insertServiceAccount,
   pageServiceAccountRows,
-  type ServiceAccountRow,
 } from '../../storage/repos/service-accounts.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
-import type { Actor, Client, Org, PublicKeySet } from '../types.js';
+import type { Actor, Client, Org, PublicKeySet, ServiceAccountBinding } from '../types.js';
 import { checkClientJwks } from './client-jwks.js';
 import { type ManagementScope, scopeList } from './console-scopes.js';
 import type { DirectoryDeps } from './deps.js';
@@ -69,7 +68,7 @@ export function checkServiceAccountScopes(scopes: readonly string[]): Management
   return chosen;
 }
 
-const accountOf = (row: ServiceAccountRow, client: Client): ServiceAccount => ({
+const accountOf = (row: ServiceAccountBinding, client: Client): ServiceAccount => ({
   id: client.id,
   orgId: row.orgId,
   name: client.name,

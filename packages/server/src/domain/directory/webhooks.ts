@@ -5,16 +5,15 @@ import {
   insertWebhook,
   listWebhooks as listRows,
   updateWebhookRow,
-  type WebhookRecord,
 } from '../../storage/repos/webhooks.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
-import type { Actor, Org } from '../types.js';
+import type { Actor, Org, Webhook } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 
-export type Webhook = WebhookRecord;
+export type { Webhook };
 
 export interface NewWebhook {
   /** Already checked: an https URL. */

@@ -1,11 +1,11 @@
 import { X509Certificate } from 'node:crypto';
 import type { Db } from '../../storage/db.js';
 import {
-  type ConnectionRow,
   deleteConnectionRow,
   findConnection,
+  findConnectionWithSecret,
   insertConnection,
-  listConnections as listRows,
+  listConnections as listStored,
   pageConnections,
   updateConnectionRow,
 } from '../../storage/repos/connections.js';
@@ -15,10 +15,10 @@ import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { isLoopbackHost } from '../loopback.js';
-import type { Actor, Org } from '../types.js';
+import type { Actor, Connection, ConnectionBase, IdpSettings, Org } from '../types.js';
 import { requireDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
-import { type IdpSettings, readIdpMetadata } from './idp-metadata.js';
+import { readIdpMetadata } from './idp-metadata.js';
 
 /**
  * An org's enterprise sign-in connections (DESIGN §17): an upstream OIDC provider or SAML IdP the
@@ -26,29 +26,7 @@ import { type IdpSettings, readIdpMetadata } from './idp-metadata.js';
  * but to talk to the upstream.
  */
 
-export interface OidcSettings {
-  issuer: string;
-  clientId: string;
-  scopes: string[];
-}
-
-interface ConnectionBase {
-  id: string;
-  orgId: string;
-  name: string;
-  /** Email domains, lower case: an address in one of them signs in here. */
-  domains: string[];
-  /** Create the user on their first sign-in. */
-  jit: boolean;
-  /** End-user role ids of the org given to a user created on first sign-in (default-roles.ts). */
-  defaultRoles: string[];
-  createdAt: number;
-  updatedAt: number;
-}
-
-export type Connection =
-  | (ConnectionBase & { type: 'oidc'; oidc: OidcSettings })
-  | (ConnectionBase & { type: 'saml'; saml: IdpSettings });
+export type { Connection, OidcSettings } from '../types.js';
 
 /** What the API takes to create a connection (already shape-checked). */
 export type NewConnection = {
@@ -111,39 +89,6 @@ export const connectionSnapshot = (c: Connection) => ({
   updatedAt: new Date(c.updatedAt).toISOString(),
 });
 
-export function toConnection(row: ConnectionRow): Connection {
-  const base: ConnectionBase = {
-    id: row.id,
-    orgId: row.org_id,
-    name: row.name,
-    domains: JSON.parse(row.domains) as string[],
-    jit: row.jit === 1,
-    defaultRoles: JSON.parse(row.default_roles) as string[],
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-  const settings = JSON.parse(row.settings) as Record<string, unknown>;
-  return row.type === 'oidc'
-    ? { ...base, type: 'oidc', oidc: settings as unknown as OidcSettings }
-    : { ...base, type: 'saml', saml: settings as unknown as IdpSettings };
-}
-
-function toRow(c: Connection, sealedSecret: string | null): ConnectionRow {
-  return {
-    id: c.id,
-    org_id: c.orgId,
-    type: c.type,
-    name: c.name,
-    domains: JSON.stringify(c.domains),
-    jit: c.jit ? 1 : 0,
-    default_roles: JSON.stringify(c.defaultRoles),
-    settings: JSON.stringify(c.type === 'oidc' ? c.oidc : c.saml),
-    sealed_secret: sealedSecret,
-    created_at: c.createdAt,
-    updated_at: c.updatedAt,
-  };
-}
-
 /** An https URL, or http on loopback (a provider on this machine, in development and tests). */
 function checkUpstreamUrl(field: string, value: string): string {
   let url: URL;
@@ -205,7 +150,7 @@ function samlSettings(input: {
 
 /** No two connections of an org may claim one domain: discovery must have one answer. */
 async function refuseClaimedDomains(trx: Db, org: Org, domains: string[], self: string | null) {
-  for (const other of (await listRows(trx, org.id)).map(toConnection)) {
+  for (const other of await listStored(trx, org.id)) {
     if (other.id === self) continue;
     const taken = domains.find((d) => other.domains.includes(d));
     if (taken) fail('conflict', `domains: ${taken} is claimed by connection ${other.id}`);
@@ -250,7 +195,7 @@ export async function createConnection(
   await deps.db.transaction().execute(async (trx) => {
     await requireDefaultRoles(trx, org, connection.defaultRoles);
     await refuseClaimedDomains(trx, org, connection.domains, null);
-    await insertConnection(trx, toRow(connection, sealed));
+    await insertConnection(trx, connection, sealed);
     await recordAudit(trx, {
       orgId: org.id,
       entity: 'connection',
@@ -264,7 +209,7 @@ export async function createConnection(
 }
 
 export async function listConnections(deps: Pick<FederationDeps, 'db'>, org: Org): Promise<Connection[]> {
-  return (await listRows(deps.db, org.id)).map(toConnection);
+  return listStored(deps.db, org.id);
 }
 
 /** One page of the org's connections, oldest first, and how many it has. */
@@ -277,7 +222,7 @@ export async function pageOfConnections(
     offset: q.page * q.perPage,
     limit: q.perPage,
   });
-  return { entries: rows.map(toConnection), total };
+  return { entries: rows, total };
 }
 
 /** The org's connection `id`, or 404. */
@@ -287,14 +232,14 @@ export async function requireConnection(
   id: string,
 ): Promise<Connection> {
   if (!isIdOf('connection', id)) fail('not_found', 'no such connection');
-  const row = (await findConnection(deps.db, org.id, id)) ?? fail('not_found', 'no such connection');
-  return toConnection(row);
+  return (await findConnection(deps.db, org.id, id)) ?? fail('not_found', 'no such connection');
 }
 
 /** The OIDC client secret of a connection, opened to talk to its provider. */
 export async function connectionSecret(deps: FederationDeps, org: Org, id: string): Promise<string> {
-  const row = (await findConnection(deps.db, org.id, id)) ?? fail('not_found', 'no such connection');
-  return row.sealed_secret === null ? '' : deps.sealer.open(row.sealed_secret);
+  const { sealedSecret } =
+    (await findConnectionWithSecret(deps.db, org.id, id)) ?? fail('not_found', 'no such connection');
+  return sealedSecret === null ? '' : deps.sealer.open(sealedSecret);
 }
 
 /** Updates a connection (its type stays) with `connection.updated`; a new secret replaces the old. */
@@ -307,8 +252,9 @@ export async function updateConnection(
 ): Promise<Connection> {
   if (!isIdOf('connection', id)) fail('not_found', 'no such connection');
   return deps.db.transaction().execute(async (trx) => {
-    const row = (await findConnection(trx, org.id, id)) ?? fail('not_found', 'no such connection');
-    const before = toConnection(row);
+    const stored =
+      (await findConnectionWithSecret(trx, org.id, id)) ?? fail('not_found', 'no such connection');
+    const before = stored.connection;
     const common = {
       name: changes.name === undefined ? before.name : changes.name.trim(),
       domains: changes.domains === undefined ? before.domains : checkDomains(changes.domains),
@@ -327,7 +273,7 @@ export async function updateConnection(
         : [changes.issuer, changes.clientId, changes.clientSecret, changes.scopes];
     if (foreign.some((v) => v !== undefined))
       failApi('invalid_request', `a field of the other type was given: this is a ${before.type} connection`);
-    let sealed = row.sealed_secret;
+    let sealed = stored.sealedSecret;
     let after: Connection;
     if (before.type === 'oidc') {
       after = {
@@ -360,7 +306,7 @@ export async function updateConnection(
       after = { ...before, ...common, saml };
     }
     await refuseClaimedDomains(trx, org, after.domains, id);
-    await updateConnectionRow(trx, toRow(after, sealed));
+    await updateConnectionRow(trx, after, sealed);
     await recordAudit(trx, {
       orgId: org.id,
       entity: 'connection',

@@ -58,10 +58,10 @@ function usable(user: User): User {
 
 async function link(deps: FederationDeps, c: Connection, subject: string, userId: string) {
   const linked = await insertFederatedIdentity(deps.db, {
-    connection_id: c.id,
+    connectionId: c.id,
     subject,
-    user_id: userId,
-    created_at: clock.now(),
+    userId,
+    createdAt: clock.now(),
   });
   if (!linked) refuse('This sign-in was completed in another window. Start again.');
 }
@@ -96,10 +96,10 @@ async function createFederatedUser(
       SYSTEM,
     );
     const linked = await insertFederatedIdentity(trx, {
-      connection_id: c.id,
+      connectionId: c.id,
       subject: identity.subject,
-      user_id: user.id,
-      created_at: user.createdAt,
+      userId: user.id,
+      createdAt: user.createdAt,
     });
     if (!linked) refuse('This sign-in was completed in another window. Start again.');
     await grantDefaultRoles(trx, org, c.defaultRoles, user);

@@ -1,12 +1,5 @@
 import { failApi } from '../errors.js';
-
-/** What a SAML connection needs of its IdP: who it is, where to send people, what signs. */
-export interface IdpSettings {
-  entityId: string;
-  ssoUrl: string;
-  /** PEM bodies (base64 DER, no armour) of the IdP's signing certificates. */
-  certificates: string[];
-}
+import type { IdpSettings } from '../types.js';
 
 const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
 

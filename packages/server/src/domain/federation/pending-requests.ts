@@ -46,12 +46,12 @@ export async function rememberFederation(
     purgeFederationRequests(deps.db, now),
   );
   await insertFederationRequest(deps.db, {
-    key_hash: sha256(key),
-    connection_id: connectionId,
-    request_id: pending.requestId,
-    sealed_data: deps.sealer.seal(JSON.stringify(pending)),
-    created_at: now,
-    expires_at: now + ttlMs,
+    keyHash: sha256(key),
+    connectionId,
+    requestId: pending.requestId,
+    sealedData: deps.sealer.seal(JSON.stringify(pending)),
+    createdAt: now,
+    expiresAt: now + ttlMs,
   });
 }
 
@@ -64,8 +64,8 @@ export async function takeFederation(
   connectionId: string,
   key: string,
 ): Promise<PendingFederation | null> {
-  const row = await consumeFederationRequest(deps.db, connectionId, sha256(key), clock.now());
-  return row === null ? null : open(deps, row.sealed_data);
+  const stored = await consumeFederationRequest(deps.db, connectionId, sha256(key), clock.now());
+  return stored === null ? null : open(deps, stored.sealedData);
 }
 
 /** The live sign-in under `key` and when it was sent, left in place; null when unknown or expired. */
@@ -74,8 +74,8 @@ export async function peekFederation(
   connectionId: string,
   key: string,
 ): Promise<{ pending: PendingFederation; createdAt: number } | null> {
-  const row = await findFederationRequest(deps.db, connectionId, sha256(key), clock.now());
-  return row === null ? null : { pending: open(deps, row.sealed_data), createdAt: Number(row.created_at) };
+  const stored = await findFederationRequest(deps.db, connectionId, sha256(key), clock.now());
+  return stored === null ? null : { pending: open(deps, stored.sealedData), createdAt: stored.createdAt };
 }
 
 /** A new value for a browser-binding cookie (http/sign-in/federation-binding.ts): 32 random bytes. */

@@ -173,9 +173,9 @@ export async function finishSamlSignIn(
     ? Math.max(facts.notOnOrAfter, now)
     : now + FEDERATION_REQUEST_TTL_MS;
   const fresh = await rememberAssertionId(deps.db, {
-    connection_id: c.id,
-    assertion_id: facts.id,
-    expires_at: expiresAt + 60_000,
+    connectionId: c.id,
+    assertionId: facts.id,
+    expiresAt: expiresAt + 60_000,
   });
   if (!fresh) return refused('it was already used');
   const email =

@@ -1,6 +1,6 @@
-import type { MachineClientRow } from '../../storage/repos/clients.js';
 import type { CoreDeps } from '../core-deps.js';
 import type { CredentialCache } from '../credential-cache.js';
+import type { MachineClient } from '../types.js';
 import type { KeyRing } from './keys.js';
 
 /**
@@ -11,5 +11,5 @@ export interface KeysDeps extends CoreDeps {
   /** The org's signing keys, unsealed and kept per process (keys.ts). */
   readonly keyRing: KeyRing;
   /** The client_credentials lookups, kept until a change is committed (`tessera serve` only). */
-  readonly credentials?: CredentialCache<MachineClientRow>;
+  readonly credentials?: CredentialCache<MachineClient>;
 }

@@ -28,12 +28,12 @@ export function freshKeys(sealer: Sealer, count: number): Promise<FreshKey[]> {
 async function insertFresh(trx: Db, key: FreshKey, orgId: string, status: 'next' | 'active', now: number) {
   await keys.insertKey(trx, {
     kid: key.kid,
-    org_id: orgId,
+    orgId,
     status,
-    public_jwk: JSON.stringify(key.publicJwk),
-    private_key: key.sealedPrivateKey,
-    created_at: now,
-    expires_at: null,
+    publicJwk: key.publicJwk,
+    sealedPrivateKey: key.sealedPrivateKey,
+    createdAt: now,
+    expiresAt: null,
   });
   return key.kid;
 }
@@ -133,14 +133,14 @@ export async function listKeys(
 ): Promise<{ entries: KeySummary[]; total: number }> {
   const window = { offset: q.page * q.perPage, limit: q.perPage };
   const { rows, total } = await keys.pagePublishedKeys(deps.db, org.id, clock.now(), window);
-  return { entries: rows.map((r) => ({ kid: r.kid, state: r.status, createdAt: r.created_at })), total };
+  return { entries: rows.map((r) => ({ kid: r.kid, state: r.status, createdAt: r.createdAt })), total };
 }
 
 export async function publicJwks(db: Db, orgId: string): Promise<{ keys: JWK[] }> {
   const rows = await keys.publishedKeys(db, orgId, clock.now());
   // The signing key first: some clients try keys in order.
   rows.sort((a, b) => (a.status === 'active' ? -1 : b.status === 'active' ? 1 : 0));
-  return { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
+  return { keys: rows.map((r) => r.publicJwk as JWK) };
 }
 
 /**
@@ -171,8 +171,8 @@ export class KeyRing {
   }
 
   async #open(kid: string): Promise<CryptoKey> {
-    const row = await keys.findKey(this.db, kid);
-    if (!row) return fail('server_error', 'no signing key');
-    return openPrivateKey(this.sealer, row.private_key);
+    const key = await keys.findKey(this.db, kid);
+    if (!key) return fail('server_error', 'no signing key');
+    return openPrivateKey(this.sealer, key.sealedPrivateKey);
   }
 }

@@ -55,9 +55,9 @@ export async function verifyAddress(deps: MailDeps, org: Org, token: string): Pr
     const now = clock.now();
     const link = await consumeMailLink(trx, org, 'verify', token, now);
     if (link === null) return null;
-    const { user, row } = link;
+    const { user, stored } = link;
     if (user.emailVerified) return user;
-    const after = await markAddressVerified(trx, user, row.sent_to, now);
+    const after = await markAddressVerified(trx, user, stored.sentTo, now);
     if (after === null) return null;
     await retireMailTokens(trx, user.id, 'verify', now);
     return after;

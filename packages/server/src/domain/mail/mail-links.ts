@@ -4,8 +4,6 @@ import {
   consumeMailToken,
   findLiveMailToken,
   insertMailToken,
-  type MailPurpose,
-  type MailTokenRow,
   purgeMailTokens,
   retireMailTokens,
 } from '../../storage/repos/mail-tokens.js';
@@ -13,7 +11,7 @@ import { emailKey, findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { issuerOf } from '../issuers.js';
-import type { Org, User } from '../types.js';
+import type { MailLinkRecord, MailPurpose, Org, User } from '../types.js';
 import type { MailDeps } from './deps.js';
 
 export type { MailPurpose };
@@ -57,14 +55,14 @@ export async function issueMailLink(
   const expiresAt = now + MAIL_LINK_TTL_MS[purpose];
   await retireMailTokens(trx, user.id, purpose, now);
   await insertMailToken(trx, {
-    token_hash: sha256(token),
-    org_id: org.id,
-    user_id: user.id,
+    tokenHash: sha256(token),
+    orgId: org.id,
+    userId: user.id,
     purpose,
-    sent_to: user.email,
-    created_at: now,
-    expires_at: expiresAt,
-    used_at: null,
+    sentTo: user.email,
+    createdAt: now,
+    expiresAt,
+    usedAt: null,
   });
   await purgeMailTokens(trx, now);
   await recordAudit(trx, {
@@ -80,12 +78,15 @@ export async function issueMailLink(
   return { url: url.href, minutes: MAIL_LINK_TTL_MS[purpose] / 60_000 };
 }
 
-/** The user a row's link belongs to, while they are enabled and their address is still the one it went to. */
-async function holder(db: Db, row: MailTokenRow | null): Promise<{ row: MailTokenRow; user: User } | null> {
-  if (row === null) return null;
-  const user = await findUserById(db, row.user_id);
-  if (!user || user.disabled || emailKey(user.email) !== emailKey(row.sent_to)) return null;
-  return { row, user };
+/** The user a stored link belongs to, while they are enabled and their address is still the one it went to. */
+async function holder(
+  db: Db,
+  stored: MailLinkRecord | null,
+): Promise<{ stored: MailLinkRecord; user: User } | null> {
+  if (stored === null) return null;
+  const user = await findUserById(db, stored.userId);
+  if (!user || user.disabled || emailKey(user.email) !== emailKey(stored.sentTo)) return null;
+  return { stored, user };
 }
 
 /** A live link's user, without using the link (what GET shows: link scanners must not spend it). */
@@ -94,7 +95,7 @@ export async function peekMailLink(deps: MailDeps, org: Org, purpose: MailPurpos
   return holder(deps.db, await findLiveMailToken(deps.db, org.id, purpose, sha256(token), clock.now()));
 }
 
-/** Uses a live link, once, in `trx`: its row and user, or null (unknown, used, expired, address changed). */
+/** Uses a live link, once, in `trx`: the stored link and its user, or null (unknown, used, expired, address changed). */
 export async function consumeMailLink(trx: Db, org: Org, purpose: MailPurpose, token: string, now: number) {
   if (token.length > 200) return null;
   return holder(trx, await consumeMailToken(trx, org.id, purpose, sha256(token), now));

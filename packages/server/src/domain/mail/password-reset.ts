@@ -43,10 +43,10 @@ export async function resetPassword(deps: MailDeps, org: Org, token: string, pas
     const now = clock.now();
     const link = await consumeMailLink(trx, org, 'reset', token, now);
     if (link === null) return { ok: false, reason: 'expired' };
-    const { user, row } = link;
+    const { user, stored } = link;
     await setPasswordHash(trx, user.id, passwordHash, now);
     await retireMailTokens(trx, user.id, 'reset', now);
-    if (!user.emailVerified) await markAddressVerified(trx, user, row.sent_to, now);
+    if (!user.emailVerified) await markAddressVerified(trx, user, stored.sentTo, now);
     const sessionsEnded = await endUserSessions(trx, user.id, { kind: 'user', id: user.id }, now);
     await auditPassword(trx, user, 'reset', sessionsEnded, now);
     return { ok: true, user, sessionsEnded };

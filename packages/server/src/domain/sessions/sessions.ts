@@ -5,7 +5,6 @@ import {
   findOAuthSession,
   insertOAuthSession,
   liveSessionIds,
-  type OAuthSessionRow,
   revokeOAuthSession,
   setOAuthSessionTenant,
 } from '../../storage/repos/oauth-sessions.js';
@@ -13,49 +12,9 @@ import { findUserTenant, listUserTenants } from '../../storage/repos/tenant-memb
 import { recordAudit } from '../audit/audit.js';
 import { fail } from '../errors.js';
 import { OAUTH_SESSION_TTL_MS } from '../tokens-policy.js';
-import type { Actor, Org, ResourceGrant } from '../types.js';
+import type { Actor, OAuthSession, Org, ResourceGrant } from '../types.js';
 
-/**
- * An OAuth session: one person signed in to one client, the `sid` of its access tokens. Every
- * refresh token belongs to one; revoking it ends them all. (The login cookie of the hosted pages
- * is a separate thing: a browser session.)
- */
-export interface OAuthSession {
-  id: string;
-  orgId: string;
-  userId: string;
-  clientId: string;
-  tenantId: string | null;
-  amr: string[];
-  acr: string;
-  scope: string;
-  createdAt: number;
-  expiresAt: number;
-  revokedAt: number | null;
-  /** An impersonated session: the acting owner's console user id (`act.sub` of its tokens). */
-  actorId: string | null;
-  /** When the person signed in (`auth_time` of its ID tokens). */
-  authTime: number;
-  /** The resources its authorization granted, with their scopes, in request order (DESIGN §15). */
-  resources: ResourceGrant[];
-}
-
-const toSession = (r: OAuthSessionRow): OAuthSession => ({
-  id: r.id,
-  orgId: r.org_id,
-  userId: r.user_id,
-  clientId: r.client_id,
-  tenantId: r.tenant_id,
-  amr: JSON.parse(r.amr) as string[],
-  acr: r.acr,
-  scope: r.scope,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  revokedAt: r.revoked_at,
-  actorId: r.actor_id,
-  authTime: r.auth_time ?? r.created_at,
-  resources: r.resources === null ? [] : (JSON.parse(r.resources) as ResourceGrant[]),
-});
+export type { OAuthSession };
 
 export const sessionSnapshot = (s: OAuthSession) => ({
   id: s.id,
@@ -109,23 +68,7 @@ export async function openSession(trx: Db, org: Org, input: NewSession, now: num
     authTime,
     resources,
   };
-  await insertOAuthSession(trx, {
-    id: session.id,
-    org_id: org.id,
-    user_id: session.userId,
-    client_id: session.clientId,
-    tenant_id: tenantId,
-    amr: JSON.stringify(session.amr),
-    acr: session.acr,
-    scope: session.scope,
-    created_at: now,
-    expires_at: session.expiresAt,
-    revoked_at: null,
-    actor_id: actorId,
-    auth_time: authTime,
-    browser_session: browserSession,
-    resources: resources.length === 0 ? null : JSON.stringify(resources),
-  });
+  await insertOAuthSession(trx, session, browserSession);
   const actor: Actor = { kind: 'user', id: actorId ?? input.userId };
   await recordAudit(trx, {
     orgId: org.id,
@@ -140,22 +83,22 @@ export async function openSession(trx: Db, org: Org, input: NewSession, now: num
 
 /** The session if it is neither revoked nor past its absolute lifetime. */
 export async function liveSession(db: Db, id: string, now: number): Promise<OAuthSession | null> {
-  const row = await findOAuthSession(db, id);
-  if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
-  return toSession(row);
+  const session = await findOAuthSession(db, id);
+  if (!session || session.revokedAt !== null || session.expiresAt <= now) return null;
+  return session;
 }
 
 /** Ends a session (and with it every refresh and access token it issued); audited once. */
 export async function revokeSession(trx: Db, sessionId: string, actor: Actor, now: number): Promise<void> {
-  const row = await revokeOAuthSession(trx, sessionId, now);
-  if (!row) return;
+  const revoked = await revokeOAuthSession(trx, sessionId, now);
+  if (!revoked) return;
   await recordAudit(trx, {
-    orgId: row.org_id,
+    orgId: revoked.orgId,
     entity: 'session',
     verb: 'deleted',
     actor,
     at: now,
-    data: sessionSnapshot(toSession(row)),
+    data: sessionSnapshot(revoked),
   });
 }
 

@@ -1,6 +1,5 @@
 import { newSecret, sha256 } from '../../crypto/random.js';
 import {
-  type AuthorizationCodeRow,
   consumeAuthorizationCode,
   findAuthorizationCode,
   insertAuthorizationCode,
@@ -19,7 +18,7 @@ import { requireGrant } from '../tokens/client-grants.js';
 import { withIdToken } from '../tokens/id-tokens.js';
 import { addRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.js';
 import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
-import type { Client, Org } from '../types.js';
+import type { AuthorizationCode, Client, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
 import { verifierProblem } from './authorize/pkce.js';
 import { recordConsent } from './consents.js';
@@ -77,16 +76,16 @@ export async function issueAuthorizationCode(
       now,
     );
     await insertAuthorizationCode(trx, {
-      code_hash: sha256(code),
-      org_id: org.id,
-      client_id: request.clientId,
-      session_id: session.id,
-      redirect_uri: request.redirectUri,
-      redirect_uri_given: request.redirectUriGiven ? 1 : 0,
-      code_challenge: request.codeChallenge,
-      created_at: now,
-      expires_at: now + AUTHORIZATION_CODE_TTL_MS,
-      used_at: null,
+      codeHash: sha256(code),
+      orgId: org.id,
+      clientId: request.clientId,
+      sessionId: session.id,
+      redirectUri: request.redirectUri,
+      redirectUriGiven: request.redirectUriGiven,
+      codeChallenge: request.codeChallenge,
+      createdAt: now,
+      expiresAt: now + AUTHORIZATION_CODE_TTL_MS,
+      usedAt: null,
       nonce: request.nonce,
     });
   });
@@ -106,14 +105,13 @@ export interface CodeExchange {
 }
 
 /** Why a consumed code cannot be exchanged, or null when it can. */
-function codeProblem(row: AuthorizationCodeRow, input: CodeExchange, now: number): string | null {
-  if (row.expires_at <= now) return 'the authorization code has expired';
+function codeProblem(stored: AuthorizationCode, input: CodeExchange, now: number): string | null {
+  if (stored.expiresAt <= now) return 'the authorization code has expired';
   // RFC 6749 §4.1.3: required and identical when the authorization request carried it.
   const redirectOk =
-    input.redirectUri === row.redirect_uri ||
-    (row.redirect_uri_given === 0 && input.redirectUri === undefined);
+    input.redirectUri === stored.redirectUri || (!stored.redirectUriGiven && input.redirectUri === undefined);
   if (!redirectOk) return 'redirect_uri does not match the authorization request';
-  return verifierProblem(row.code_challenge, input.codeVerifier);
+  return verifierProblem(stored.codeChallenge, input.codeVerifier);
 }
 
 /**
@@ -134,23 +132,23 @@ export async function redeemAuthorizationCode(
   const actor = { kind: 'client', id: client.id } as const;
   // Failures are returned, not thrown, so the revocations they cause are committed.
   const outcome = await deps.db.transaction().execute(async (trx) => {
-    const row = await consumeAuthorizationCode(trx, org.id, client.id, codeHash, now);
-    if (!row) {
+    const stored = await consumeAuthorizationCode(trx, org.id, client.id, codeHash, now);
+    if (!stored) {
       const known = await findAuthorizationCode(trx, org.id, codeHash);
-      if (!known || known.client_id !== client.id) return { error: 'the authorization code is invalid' };
-      await revokeSession(trx, known.session_id, actor, now);
+      if (!known || known.clientId !== client.id) return { error: 'the authorization code is invalid' };
+      await revokeSession(trx, known.sessionId, actor, now);
       return { error: 'the authorization code was already used; its session is revoked' };
     }
-    const problem = codeProblem(row, input, now);
-    const session = problem === null ? await liveSession(trx, row.session_id, now) : null;
+    const problem = codeProblem(stored, input, now);
+    const session = problem === null ? await liveSession(trx, stored.sessionId, now) : null;
     if (session === null) {
-      await revokeSession(trx, row.session_id, actor, now);
+      await revokeSession(trx, stored.sessionId, actor, now);
       return { error: problem ?? 'the session of this code has ended' };
     }
     // Thrown, `invalid_target` rolls the code's consumption back: the code may be exchanged again.
     const audience = org.isConsole ? null : await sessionAudience(trx, org, session, input.resource);
     const refreshToken = await addRefreshToken(trx, client, session, now);
-    return { session, nonce: row.nonce, refreshToken, audience };
+    return { session, nonce: stored.nonce, refreshToken, audience };
   });
   if ('error' in outcome) return fail('invalid_grant', outcome.error);
   const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);

@@ -69,14 +69,14 @@ export async function startBrowserSession(
   const expiresAt = impersonation?.expiresAt ?? now + BROWSER_SESSION_TTL_MS;
   await deps.db.transaction().execute(async (trx) => {
     await insertBrowserSession(trx, {
-      token_hash: sha256(secret),
-      org_id: org.id,
-      user_id: user.id,
-      amr: JSON.stringify(amr),
+      tokenHash: sha256(secret),
+      orgId: org.id,
+      userId: user.id,
+      amr,
       acr,
-      created_at: now,
-      expires_at: expiresAt,
-      actor_id: impersonation?.actorId ?? null,
+      createdAt: now,
+      expiresAt,
+      actorId: impersonation?.actorId ?? null,
     });
     const extra = impersonation
       ? {
@@ -123,21 +123,21 @@ export async function resumeBrowserSession(
   secret: string,
 ): Promise<BrowserSession | null> {
   const id = sha256(secret);
-  const row = await findBrowserSession(deps.db, org.id, id, clock.now());
-  if (!row) return null;
+  const stored = await findBrowserSession(deps.db, org.id, id, clock.now());
+  if (!stored) return null;
   // A password-only sign-in stops counting once the org requires a second factor. A federated one
   // is the upstream's to secure (docs/enterprise-sign-in.md).
-  const ownFactors = row.acr !== ACR_MFA && row.acr !== ACR_FEDERATED;
-  if (row.actor_id === null && ownFactors && (await orgRequiresMfa(deps, org))) return null;
-  const user = await findUserById(deps.db, row.user_id);
+  const ownFactors = stored.acr !== ACR_MFA && stored.acr !== ACR_FEDERATED;
+  if (stored.actorId === null && ownFactors && (await orgRequiresMfa(deps, org))) return null;
+  const user = await findUserById(deps.db, stored.userId);
   if (!user) return null;
   return {
     id,
     user,
-    amr: JSON.parse(row.amr) as string[],
-    acr: row.acr,
-    actorId: row.actor_id,
-    expiresAt: row.expires_at,
-    authTime: row.created_at,
+    amr: stored.amr,
+    acr: stored.acr,
+    actorId: stored.actorId,
+    expiresAt: stored.expiresAt,
+    authTime: stored.createdAt,
   };
 }

@@ -48,12 +48,12 @@ export async function recordConsent(
   const merged = [...new Set([...scopeList(before?.scope ?? ''), ...scopeList(scope)])].sort().join(' ');
   if (before && before.scope === merged) return;
   await upsertConsent(trx, {
-    org_id: org.id,
-    user_id: userId,
-    client_id: client.id,
+    orgId: org.id,
+    userId,
+    clientId: client.id,
     scope: merged,
-    created_at: before?.created_at ?? now,
-    updated_at: now,
+    createdAt: before?.createdAt ?? now,
+    updatedAt: now,
   });
   const data = { userId, clientId: client.id, scope: merged };
   const actor = { kind: 'user', id: userId } as const;

@@ -130,16 +130,16 @@ export async function startImpersonation(
       completedAt: null,
     });
     await impersonations.insert(trx, {
-      key_hash: sha256(key),
+      keyHash: sha256(key),
       id,
-      org_id: org.id,
-      user_id: user.id,
-      actor_id: actorId,
-      request_id: requestId,
+      orgId: org.id,
+      userId: user.id,
+      actorId,
+      requestId,
       reason: request.reason,
-      created_at: now,
-      expires_at: expiresAt,
-      used_at: null,
+      createdAt: now,
+      expiresAt,
+      usedAt: null,
     });
     await recordAudit(trx, {
       orgId: org.id,
@@ -174,12 +174,12 @@ export async function openImpersonation(
   key: string,
 ): Promise<OpenedImpersonation | null> {
   const now = clock.now();
-  const row = await impersonations.consume(deps.db, org.id, sha256(key), now);
-  if (!row) return null;
-  const membership = await findMembership(deps.db, org.id, row.actor_id);
+  const link = await impersonations.consume(deps.db, org.id, sha256(key), now);
+  if (!link) return null;
+  const membership = await findMembership(deps.db, org.id, link.actorId);
   if (membership?.role !== 'owner') return null;
-  const user = await findUserById(deps.db, row.user_id);
-  const pending = await loadAuthorizationRequest(deps, org, row.request_id);
+  const user = await findUserById(deps.db, link.userId);
+  const pending = await loadAuthorizationRequest(deps, org, link.requestId);
   // Disabled since the link was made: closed like an expired link.
   if (!user || user.orgId !== org.id || user.disabled || !pending) return null;
   return {
@@ -190,9 +190,9 @@ export async function openImpersonation(
       amr: [],
       acr: ACR_IMPERSONATION,
       impersonation: {
-        id: row.id,
-        actorId: row.actor_id,
-        reason: row.reason,
+        id: link.id,
+        actorId: link.actorId,
+        reason: link.reason,
         clientId: pending.client.id,
         // Counted from the opening (the link's `used_at`), the same instant on every row.
         expiresAt: now + IMPERSONATION_SESSION_TTL_MS,

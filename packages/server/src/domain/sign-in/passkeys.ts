@@ -19,8 +19,6 @@ import {
   insertPasskey,
   insertPasskeyChallenge,
   listPasskeys,
-  type PasskeyPurpose,
-  type PasskeyRow,
   purgePasskeyChallenges,
   recordPasskeyUse,
 } from '../../storage/repos/passkeys.js';
@@ -36,7 +34,7 @@ import {
   MAX_PASSKEYS_PER_USER,
   PASSKEY_CHALLENGE_TTL_MS,
 } from '../tokens-policy.js';
-import type { Org, User } from '../types.js';
+import type { Org, PasskeyCredential, PasskeyPurpose, User } from '../types.js';
 import type { SignInMethod } from './browser-sessions.js';
 import type { SignInDeps } from './deps.js';
 
@@ -84,25 +82,25 @@ export interface Passkey {
   backedUp: boolean;
 }
 
-const passkeyOf = (row: PasskeyRow): Passkey => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-  deviceType: row.device_type,
-  backedUp: row.backed_up === 1,
+const passkeyOf = (p: PasskeyCredential): Passkey => ({
+  id: p.id,
+  name: p.name,
+  createdAt: p.createdAt,
+  lastUsedAt: p.lastUsedAt,
+  deviceType: p.deviceType,
+  backedUp: p.backedUp,
 });
 
 /** What the audit log keeps of a passkey: never the public key nor the credential id. */
-const passkeySnapshot = (row: PasskeyRow) => ({
-  id: row.id,
-  userId: row.user_id,
-  name: row.name,
-  aaguid: row.aaguid,
-  deviceType: row.device_type,
-  backedUp: row.backed_up === 1,
-  createdAt: new Date(row.created_at).toISOString(),
-  lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at).toISOString(),
+const passkeySnapshot = (p: PasskeyCredential) => ({
+  id: p.id,
+  userId: p.userId,
+  name: p.name,
+  aaguid: p.aaguid,
+  deviceType: p.deviceType,
+  backedUp: p.backedUp,
+  createdAt: new Date(p.createdAt).toISOString(),
+  lastUsedAt: p.lastUsedAt === null ? null : new Date(p.lastUsedAt).toISOString(),
 });
 
 /** The org's relying party: its issuer's host name and origin. */
@@ -127,13 +125,13 @@ async function issueChallenge(
   const now = clock.now();
   await purgePasskeyChallenges(deps.db, now);
   await insertPasskeyChallenge(deps.db, {
-    challenge_hash: sha256(challenge),
-    org_id: org.id,
+    challengeHash: sha256(challenge),
+    orgId: org.id,
     purpose,
-    user_id: userId,
-    browser_hash: sha256(browser),
-    created_at: now,
-    expires_at: now + PASSKEY_CHALLENGE_TTL_MS,
+    userId,
+    browserHash: sha256(browser),
+    createdAt: now,
+    expiresAt: now + PASSKEY_CHALLENGE_TTL_MS,
   });
 }
 
@@ -153,7 +151,7 @@ function takeChallenge(
     purpose,
     browserHash: sha256(browser),
     now: clock.now(),
-  }).then((row) => (row === null ? null : { row, challenge }));
+  }).then((stored) => (stored === null ? null : { stored, challenge }));
 }
 
 export type RegistrationOptionsOutcome =
@@ -173,10 +171,7 @@ export async function startPasskeyRegistration(
   const options = await registrationOptions(
     relyingPartyOf(deps, org),
     { handle: user.id, name: user.email, displayName },
-    existing.map((p) => ({
-      credentialId: p.credential_id,
-      transports: JSON.parse(p.transports) as string[],
-    })),
+    existing.map((p) => ({ credentialId: p.credentialId, transports: p.transports })),
   );
   await issueChallenge(deps, org, 'register', options.challenge, browser, user.id);
   return { ok: true, options };
@@ -209,38 +204,38 @@ export async function finishPasskeyRegistration(
     input.response.response.clientDataJSON,
     input.browser,
   );
-  if (taken === null || taken.row.user_id !== user.id) return { ok: false, reason: 'expired' };
+  if (taken === null || taken.stored.userId !== user.id) return { ok: false, reason: 'expired' };
   const credential = await checkRegistration(relyingPartyOf(deps, org), taken.challenge, input.response);
   if (credential === null) return { ok: false, reason: 'invalid' };
   const now = clock.now();
-  const row: PasskeyRow = {
+  const passkey: PasskeyCredential = {
     id: newId('psk'),
-    org_id: org.id,
-    user_id: user.id,
-    credential_id: credential.credentialId,
-    public_key: credential.publicKey,
-    sign_count: credential.counter,
-    transports: JSON.stringify(credential.transports),
+    orgId: org.id,
+    userId: user.id,
+    credentialId: credential.credentialId,
+    publicKey: credential.publicKey,
+    signCount: credential.counter,
+    transports: credential.transports,
     aaguid: credential.aaguid,
-    device_type: credential.deviceType,
-    backed_up: credential.backedUp ? 1 : 0,
+    deviceType: credential.deviceType,
+    backedUp: credential.backedUp,
     name: input.name,
-    created_at: now,
-    last_used_at: null,
+    createdAt: now,
+    lastUsedAt: null,
   };
   return deps.db.transaction().execute(async (trx): Promise<RegistrationOutcome> => {
     if ((await listPasskeys(trx, user.id)).length >= MAX_PASSKEYS_PER_USER)
       return { ok: false, reason: 'too_many' };
-    if (!(await insertPasskey(trx, row))) return { ok: false, reason: 'duplicate' };
+    if (!(await insertPasskey(trx, passkey))) return { ok: false, reason: 'duplicate' };
     await recordAudit(trx, {
       orgId: org.id,
       entity: 'passkey',
       verb: 'created',
       actor: { kind: 'user', id: user.id },
       at: now,
-      data: passkeySnapshot(row),
+      data: passkeySnapshot(passkey),
     });
-    return { ok: true, passkey: passkeyOf(row) };
+    return { ok: true, passkey: passkeyOf(passkey) };
   });
 }
 
@@ -252,16 +247,16 @@ export async function removePasskey(
   id: string,
 ): Promise<Passkey | null> {
   return deps.db.transaction().execute(async (trx) => {
-    const row = await deletePasskey(trx, user.id, id);
-    if (row === null) return null;
+    const deleted = await deletePasskey(trx, user.id, id);
+    if (deleted === null) return null;
     await recordAudit(trx, {
       orgId: org.id,
       entity: 'passkey',
       verb: 'deleted',
       actor: { kind: 'user', id: user.id },
-      data: passkeySnapshot(row),
+      data: passkeySnapshot(deleted),
     });
-    return passkeyOf(row);
+    return passkeyOf(deleted);
   });
 }
 
@@ -293,22 +288,22 @@ export async function finishPasskeySignIn(
   const { response } = input;
   const taken = await takeChallenge(deps, org, 'sign_in', response.response.clientDataJSON, input.browser);
   if (taken === null) return { ok: false, reason: 'expired' };
-  const row = await findPasskeyByCredential(deps.db, org.id, response.id);
-  if (row === null) return { ok: false, reason: 'unknown' };
+  const stored = await findPasskeyByCredential(deps.db, org.id, response.id);
+  if (stored === null) return { ok: false, reason: 'unknown' };
   const handle = userHandleOf(response);
-  if (handle !== null && handle !== row.user_id) return { ok: false, reason: 'invalid' };
+  if (handle !== null && handle !== stored.userId) return { ok: false, reason: 'invalid' };
   const checked = await checkAuthentication(relyingPartyOf(deps, org), taken.challenge, response, {
-    credentialId: row.credential_id,
-    publicKey: row.public_key,
-    counter: row.sign_count,
-    transports: JSON.parse(row.transports) as string[],
+    credentialId: stored.credentialId,
+    publicKey: stored.publicKey,
+    counter: stored.signCount,
+    transports: stored.transports,
   });
   if (checked === null) return { ok: false, reason: 'invalid' };
-  const user = await findUserById(deps.db, row.user_id);
+  const user = await findUserById(deps.db, stored.userId);
   if (user === null || user.disabled) return { ok: false, reason: 'invalid' };
   const now = clock.now();
-  const recorded = await recordPasskeyUse(deps.db, row.id, {
-    previousCount: row.sign_count,
+  const recorded = await recordPasskeyUse(deps.db, stored.id, {
+    previousCount: stored.signCount,
     signCount: checked.counter,
     backedUp: checked.backedUp,
     at: now,
@@ -318,10 +313,10 @@ export async function finishPasskeySignIn(
     ok: true,
     user,
     passkey: passkeyOf({
-      ...row,
-      sign_count: checked.counter,
-      backed_up: checked.backedUp ? 1 : 0,
-      last_used_at: now,
+      ...stored,
+      signCount: checked.counter,
+      backedUp: checked.backedUp,
+      lastUsedAt: now,
     }),
   };
 }

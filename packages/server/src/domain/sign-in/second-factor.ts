@@ -38,7 +38,7 @@ export type SecondFactorStage = 'none' | 'enrolling' | 'enrolled';
 export async function secondFactorStage(deps: SignInDeps, userId: string): Promise<SecondFactorStage> {
   const factor = await findTotpFactor(deps.db, userId);
   if (factor === null) return 'none';
-  return factor.confirmed_at === null ? 'enrolling' : 'enrolled';
+  return factor.confirmedAt === null ? 'enrolling' : 'enrolled';
 }
 
 export async function secondFactorStatus(deps: SignInDeps, userId: string): Promise<SecondFactorStatus> {
@@ -75,17 +75,17 @@ export async function pendingEnrolment(
   restart = false,
 ): Promise<Enrolment> {
   const existing = await findTotpFactor(deps.db, user.id);
-  if (existing?.confirmed_at) return fail('conflict', 'two-step verification is already set up');
-  let secret = existing && !restart ? deps.sealer.open(existing.secret) : null;
+  if (existing?.confirmedAt) return fail('conflict', 'two-step verification is already set up');
+  let secret = existing && !restart ? deps.sealer.open(existing.sealedSecret) : null;
   if (secret === null) {
     secret = newTotpSecret();
     const stored = await putPendingTotpFactor(deps.db, {
-      user_id: user.id,
-      org_id: org.id,
-      secret: deps.sealer.seal(secret),
-      confirmed_at: null,
-      last_step: null,
-      created_at: clock.now(),
+      userId: user.id,
+      orgId: org.id,
+      sealedSecret: deps.sealer.seal(secret),
+      confirmedAt: null,
+      lastStep: null,
+      createdAt: clock.now(),
     });
     if (!stored) return fail('conflict', 'two-step verification is already set up');
   }
@@ -123,9 +123,9 @@ export async function confirmEnrolment(
   const refused = await throttle(deps, org, user.id, ip);
   if (refused) return refused;
   const factor = await findTotpFactor(deps.db, user.id);
-  if (!factor || factor.confirmed_at !== null) return { ok: false, reason: 'invalid' };
+  if (!factor || factor.confirmedAt !== null) return { ok: false, reason: 'invalid' };
   const now = clock.now();
-  const step = matchTotp(deps.sealer.open(factor.secret), code.trim(), now);
+  const step = matchTotp(deps.sealer.open(factor.sealedSecret), code.trim(), now);
   if (step === null) return { ok: false, reason: 'invalid' };
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   const accepted = await deps.db.transaction().execute(async (trx) => {
@@ -162,12 +162,12 @@ export async function verifySecondFactor(
   const refused = await throttle(deps, org, userId, ip);
   if (refused) return refused;
   const factor = await findTotpFactor(deps.db, userId);
-  if (!factor?.confirmed_at) return { ok: false, reason: 'invalid' };
+  if (!factor?.confirmedAt) return { ok: false, reason: 'invalid' };
   const now = clock.now();
   const presented = code.trim();
   let method: 'totp' | 'recovery' | null = null;
   if (/^\d{6}$/.test(presented)) {
-    const step = matchTotp(deps.sealer.open(factor.secret), presented, now);
+    const step = matchTotp(deps.sealer.open(factor.sealedSecret), presented, now);
     if (step !== null && (await acceptTotpStep(deps.db, userId, step, now))) method = 'totp';
   } else {
     const hash = recoveryHash(userId, presented);

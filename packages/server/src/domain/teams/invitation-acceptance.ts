@@ -3,7 +3,6 @@ import type { Db } from '../../storage/db.js';
 import {
   acceptInvitationRow,
   findInvitationByTokenHash,
-  type InvitationRow,
   setInvitationAcceptedBy,
 } from '../../storage/repos/invitations.js';
 import { findMembership } from '../../storage/repos/memberships.js';
@@ -18,9 +17,9 @@ import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { fail, ServiceError } from '../errors.js';
 import { markAddressVerified } from '../mail/address-verification.js';
 import { checkPassword } from '../sign-in/password-login.js';
-import { type Org, SYSTEM, type User } from '../types.js';
+import { type InvitationRecord, type Org, SYSTEM, type User } from '../types.js';
 import type { TeamsDeps } from './deps.js';
-import { invitationSnapshot, rolesOf, stateOf, toInvitation } from './invitations.js';
+import { invitationSnapshot, stateOf, toInvitation } from './invitations.js';
 
 /**
  * Accepting an invitation (DESIGN §16), in at most two steps on the hosted pages of `host` (the
@@ -35,7 +34,7 @@ import { invitationSnapshot, rolesOf, stateOf, toInvitation } from './invitation
 export type OpenedInvitation =
   | {
       state: 'pending';
-      row: InvitationRow;
+      row: InvitationRecord;
       /** The org the invitee joins. */
       org: Org;
       /** Where the invitee's account lives: the org, or the console org. */
@@ -51,8 +50,8 @@ export async function openInvitation(deps: TeamsDeps, host: Org, token: string):
   if (token.length === 0 || token.length > 200) return { state: 'unknown' };
   const row = await findInvitationByTokenHash(deps.db, sha256(token));
   // A link works on the host it names only: an org's for users, the console's for members.
-  if (!row || (row.kind === 'member' ? !host.isConsole : row.org_id !== host.id)) return { state: 'unknown' };
-  const org = await findOrgById(deps.db, row.org_id);
+  if (!row || (row.kind === 'member' ? !host.isConsole : row.orgId !== host.id)) return { state: 'unknown' };
+  const org = await findOrgById(deps.db, row.orgId);
   if (!org) return { state: 'unknown' };
   const state = stateOf(row, clock.now());
   if (state !== 'pending') return { state, org };
@@ -82,14 +81,14 @@ const EXISTS = 'the invitee has an account now';
  * meanwhile. The one UPDATE row-locks it, so a concurrent acceptance waits here and then finds it
  * used, before it creates anything.
  */
-const claim = (trx: Db, opened: Pending, now: number) => acceptInvitationRow(trx, opened.row.token_hash, now);
+const claim = (trx: Db, opened: Pending, now: number) => acceptInvitationRow(trx, opened.row.tokenHash, now);
 
 /**
  * In `trx`: a `user` invitation's end-user roles added to those the user holds (a role deleted
  * since the invitation was sent is skipped), audited as `user.updated` like setting a user's roles.
  */
-async function grantRoles(trx: Db, opened: Pending, used: InvitationRow, user: User, now: number) {
-  const invited = await findRoles(trx, opened.org.id, rolesOf(used));
+async function grantRoles(trx: Db, opened: Pending, used: InvitationRecord, user: User, now: number) {
+  const invited = await findRoles(trx, opened.org.id, used.roles);
   if (invited.length === 0) return;
   const before = (await rolesOfUser(trx, user.id)).map((r) => r.id).sort();
   const after = [...new Set([...before, ...invited.map((r) => r.id)])].sort();
@@ -115,7 +114,7 @@ async function grant(
   deps: TeamsDeps,
   trx: Db,
   opened: Pending,
-  used: InvitationRow,
+  used: InvitationRecord,
   user: User,
   now: number,
 ) {
@@ -181,7 +180,7 @@ export async function acceptAsNewUser(
       // The address got an account since the page was shown: nothing of this stays.
       if (await findUserByEmail(trx, opened.accountOrg.id, opened.row.email)) fail('conflict', EXISTS);
       let { user } = await insertUserWithTenant(trx, opened.accountOrg.id, prepared, SYSTEM);
-      if (used.mailed === 1) user = (await markAddressVerified(trx, user, used.email, now)) ?? user;
+      if (used.mailed) user = (await markAddressVerified(trx, user, used.email, now)) ?? user;
       await grant(deps, trx, opened, used, user, now);
       return { ok: true, user, org: opened.org };
     });

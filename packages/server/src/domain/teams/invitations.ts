@@ -3,7 +3,6 @@ import type { Db } from '../../storage/db.js';
 import {
   findInvitation,
   findPendingInvitation,
-  type InvitationRow,
   type InvitationStateFilter,
   insertInvitation,
   pageInvitations,
@@ -20,7 +19,7 @@ import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { invitationMail } from '../mail/messages.js';
-import type { Actor, Org, Role } from '../types.js';
+import type { Actor, InvitationKind, InvitationRecord, Org, Role } from '../types.js';
 import type { TeamsDeps } from './deps.js';
 
 /**
@@ -39,7 +38,6 @@ const TOKEN_PREFIX = 'tin_';
 /** At most this many end-user roles per invitation. */
 export const MAX_INVITATION_ROLES = 20;
 
-export type InvitationKind = InvitationRow['kind'];
 export type InvitationState = 'pending' | 'accepted' | 'expired' | 'revoked';
 
 export interface Invitation {
@@ -60,31 +58,25 @@ export interface Invitation {
 }
 
 /** An invitation's state now: withdrawn and accepted stay so; a pending one expires with time. */
-export function stateOf(row: InvitationRow, now: number): InvitationState {
-  if (row.revoked_at !== null) return 'revoked';
-  if (row.accepted_at !== null) return 'accepted';
-  return row.expires_at > now ? 'pending' : 'expired';
+export function stateOf(stored: InvitationRecord, now: number): InvitationState {
+  if (stored.revokedAt !== null) return 'revoked';
+  if (stored.acceptedAt !== null) return 'accepted';
+  return stored.expiresAt > now ? 'pending' : 'expired';
 }
 
-/** The role ids a stored invitation carries. */
-export function rolesOf(row: InvitationRow): string[] {
-  const parsed: unknown = JSON.parse(row.roles);
-  return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
-}
-
-export const toInvitation = (row: InvitationRow, now: number): Invitation => ({
-  id: row.id,
-  orgId: row.org_id,
-  kind: row.kind,
-  email: row.email,
-  role: row.role,
-  roles: rolesOf(row),
-  mailed: row.mailed === 1,
-  state: stateOf(row, now),
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  acceptedAt: row.accepted_at,
-  acceptedBy: row.accepted_by,
+export const toInvitation = (stored: InvitationRecord, now: number): Invitation => ({
+  id: stored.id,
+  orgId: stored.orgId,
+  kind: stored.kind,
+  email: stored.email,
+  role: stored.role,
+  roles: stored.roles,
+  mailed: stored.mailed,
+  state: stateOf(stored, now),
+  createdAt: stored.createdAt,
+  expiresAt: stored.expiresAt,
+  acceptedAt: stored.acceptedAt,
+  acceptedBy: stored.acceptedBy,
 });
 
 /** What audit entries hold of an invitation: never its token or link. */
@@ -188,24 +180,24 @@ export async function createInvitation(
     if (await findPendingInvitation(trx, org.id, input.kind, emailKey(email), now)) {
       fail('conflict', `${emailKey(email)} has a pending invitation already: withdraw it to send another`);
     }
-    const row: InvitationRow = {
+    const stored: InvitationRecord = {
       id: newResourceId('invitation'),
-      org_id: org.id,
+      orgId: org.id,
       kind: input.kind,
       email,
-      email_key: emailKey(email),
+      emailKey: emailKey(email),
       role,
-      roles: JSON.stringify(roles),
-      token_hash: sha256(token),
-      mailed: input.sendMail ? 1 : 0,
-      created_at: now,
-      expires_at: now + INVITATION_TTL_MS,
-      accepted_at: null,
-      accepted_by: null,
-      revoked_at: null,
+      roles,
+      tokenHash: sha256(token),
+      mailed: input.sendMail,
+      createdAt: now,
+      expiresAt: now + INVITATION_TTL_MS,
+      acceptedAt: null,
+      acceptedBy: null,
+      revokedAt: null,
     };
-    await insertInvitation(trx, row);
-    const created = toInvitation(row, now);
+    await insertInvitation(trx, stored);
+    const created = toInvitation(stored, now);
     await recordAudit(trx, {
       orgId: org.id,
       entity: 'invitation',

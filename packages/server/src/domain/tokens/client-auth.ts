@@ -1,13 +1,9 @@
 import { secretMatches, sha256 } from '../../crypto/random.js';
-import {
-  findClientWithActiveKid,
-  findClientWithSecret,
-  type MachineClientRow,
-} from '../../storage/repos/clients.js';
+import { findClientWithActiveKid, findClientWithSecret } from '../../storage/repos/clients.js';
 import { isUrlClientId, metadataDocumentClient } from '../directory/client-metadata-documents.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
-import type { Client, Org } from '../types.js';
+import type { Client, MachineClient, Org } from '../types.js';
 import { assertionClientId, verifyClientAssertion } from './client-assertions.js';
 import type { TokensDeps } from './deps.js';
 
@@ -134,9 +130,7 @@ export async function authenticateMachineClient(
   const read = () => findClientWithActiveKid(deps.db, org.id, clientId);
   const cache = deps.credentials;
   // A NUL cannot occur in an org id, so the key is unambiguous.
-  const found: MachineClientRow | null = cache
-    ? await cache.get(`${org.id}\0${clientId}`, read)
-    : await read();
+  const found: MachineClient | null = cache ? await cache.get(`${org.id}\0${clientId}`, read) : await read();
   const client = await checkPresented(deps, org, found, presented, '/oauth/token');
   return { client, activeKid: found?.activeKid ?? null };
 }

@@ -50,23 +50,23 @@ async function introspectRefreshToken(
   client: Client,
   token: string,
 ): Promise<Introspection | null> {
-  const row = await findRefreshToken(deps.db, sha256(token));
-  if (!row) return null;
+  const stored = await findRefreshToken(deps.db, sha256(token));
+  if (!stored) return null;
   const now = clock.now();
-  if (row.client_id !== client.id || row.used_at !== null || row.expires_at <= now) return INACTIVE;
-  const session = await liveSession(deps.db, row.session_id, now);
+  if (stored.clientId !== client.id || stored.usedAt !== null || stored.expiresAt <= now) return INACTIVE;
+  const session = await liveSession(deps.db, stored.sessionId, now);
   if (!session || session.orgId !== org.id) return INACTIVE;
   return {
     active: true,
     token_type: 'refresh_token',
-    client_id: row.client_id,
+    client_id: stored.clientId,
     scope: session.scope,
     sub: session.userId,
     iss: issuerOf(deps.config, org),
     sid: session.id,
     ...(session.tenantId === null ? {} : { tnt: session.tenantId }),
-    iat: Math.floor(row.created_at / 1000),
-    exp: Math.floor(row.expires_at / 1000),
+    iat: Math.floor(stored.createdAt / 1000),
+    exp: Math.floor(stored.expiresAt / 1000),
   };
 }
 

@@ -1,18 +1,14 @@
 import { sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
 import { setOAuthSessionResources, setOAuthSessionScope } from '../../storage/repos/oauth-sessions.js';
-import {
-  consumeRefreshToken,
-  findRefreshToken,
-  type RefreshTokenRow,
-} from '../../storage/repos/refresh-tokens.js';
+import { consumeRefreshToken, findRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { withinScope } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
 import { currentTenant, liveSession, type OAuthSession, revokeSession } from '../sessions/sessions.js';
-import type { Client, Org } from '../types.js';
+import type { Client, Org, RefreshToken } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import type { TokensDeps } from './deps.js';
 import { withIdToken } from './id-tokens.js';
@@ -54,18 +50,18 @@ export async function rotateRefreshToken(
   const successor = newRefreshToken();
   // Failures are returned, not thrown, so a reuse revocation is committed.
   const outcome = await deps.db.transaction().execute(async (trx) => {
-    const row = await consumeRefreshToken(trx, client.id, tokenHash, now, sha256(successor));
-    if (!row) {
+    const consumed = await consumeRefreshToken(trx, client.id, tokenHash, now, sha256(successor));
+    if (!consumed) {
       const known = await findRefreshToken(trx, tokenHash);
-      if (!known || known.client_id !== client.id) return { error: 'the refresh token is invalid' };
+      if (!known || known.clientId !== client.id) return { error: 'the refresh token is invalid' };
       if (await justRotated(trx, known, now, deps.config.refreshReuseGraceMs)) {
         return { error: 'the refresh token was just rotated by another request' };
       }
-      await revokeSession(trx, known.session_id, actor, now);
+      await revokeSession(trx, known.sessionId, actor, now);
       return { error: 'the refresh token was already used; its session is revoked' };
     }
-    if (row.expires_at <= now) return { error: 'the refresh token has expired' };
-    const live = await liveSession(trx, row.session_id, now);
+    if (consumed.expiresAt <= now) return { error: 'the refresh token has expired' };
+    const live = await liveSession(trx, consumed.sessionId, now);
     if (live === null || live.orgId !== org.id)
       return { error: 'the session of this refresh token has ended' };
     const picked = org.isConsole ? undefined : resource;
@@ -109,11 +105,11 @@ async function narrowed(
  * Whether a used token is the one rotated last in its session, less than `graceMs` ago: it names
  * a successor, and that successor has not been used (nor superseded) since.
  */
-async function justRotated(trx: Db, known: RefreshTokenRow, now: number, graceMs: number): Promise<boolean> {
-  if (graceMs <= 0 || known.used_at === null || known.rotated_to === null) return false;
-  if (now >= known.used_at + graceMs) return false;
-  const successor = await findRefreshToken(trx, known.rotated_to);
-  return successor !== null && successor.used_at === null;
+async function justRotated(trx: Db, known: RefreshToken, now: number, graceMs: number): Promise<boolean> {
+  if (graceMs <= 0 || known.usedAt === null || known.rotatedTo === null) return false;
+  if (now >= known.usedAt + graceMs) return false;
+  const successor = await findRefreshToken(trx, known.rotatedTo);
+  return successor !== null && successor.usedAt === null;
 }
 
 /**

@@ -14,7 +14,7 @@ async function sessionOfToken(
   token: string,
 ): Promise<string | null> {
   const refresh = await findRefreshToken(deps.db, sha256(token));
-  if (refresh) return refresh.client_id === client.id ? refresh.session_id : null;
+  if (refresh) return refresh.clientId === client.id ? refresh.sessionId : null;
   const access = await verifyAccessToken(deps, org, token, ['user', 'console']);
   // A promoted token does not end the session of the public client it came from.
   return access && access.clientId === client.id && access.authorizedParty === null ? access.sessionId : null;

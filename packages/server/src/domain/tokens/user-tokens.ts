@@ -42,13 +42,13 @@ export async function addRefreshToken(
 ): Promise<string | undefined> {
   if (!mayUseGrant(client, 'refresh_token')) return undefined;
   await insertRefreshToken(trx, {
-    token_hash: sha256(token),
-    session_id: session.id,
-    client_id: client.id,
-    created_at: now,
-    expires_at: Math.min(now + REFRESH_TOKEN_TTL_MS, session.expiresAt),
-    used_at: null,
-    rotated_to: null,
+    tokenHash: sha256(token),
+    sessionId: session.id,
+    clientId: client.id,
+    createdAt: now,
+    expiresAt: Math.min(now + REFRESH_TOKEN_TTL_MS, session.expiresAt),
+    usedAt: null,
+    rotatedTo: null,
   });
   return token;
 }

@@ -1,7 +1,5 @@
 import {
-  type AttemptRow,
   attemptsOf,
-  type DeliveryRow,
   findDelivery,
   listDeliveriesOfWebhook,
   requeueDelivery,
@@ -10,7 +8,7 @@ import { findOrgWebhook } from '../../storage/repos/webhooks.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
-import type { Org } from '../types.js';
+import type { DeliveryAttempt, Org, WebhookDelivery } from '../types.js';
 import type { WebhooksDeps } from './deps.js';
 import { announceDeliveries } from './outbox-signal.js';
 
@@ -20,18 +18,18 @@ export const DELIVERY_LOG_LIMIT = 100;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** A delivery and its attempts as the management API shows them (snake_case, like the webhook object). */
-export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]) {
+export function deliveryView(d: WebhookDelivery, attempts: DeliveryAttempt[]) {
   return {
     id: d.id,
-    event_id: d.event_id,
-    type: d.event_key,
+    event_id: d.eventId,
+    type: d.eventKey,
     status: d.status,
-    created_at: iso(d.created_at) as string,
-    next_attempt_at: d.status === 'pending' ? iso(d.next_attempt_at) : null,
+    created_at: iso(d.createdAt) as string,
+    next_attempt_at: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
     attempts: attempts.map((a) => ({
-      at: iso(a.attempted_at) as string,
-      status_code: a.status_code,
-      duration_ms: a.duration_ms,
+      at: iso(a.attemptedAt) as string,
+      status_code: a.statusCode,
+      duration_ms: a.durationMs,
       error: a.error,
     })),
   };
@@ -50,11 +48,11 @@ export async function listDeliveries(deps: WebhooksDeps, org: Org, webhookId: st
     deps.db,
     deliveries.map((d) => d.id),
   );
-  const byDelivery = new Map<string, AttemptRow[]>();
+  const byDelivery = new Map<string, DeliveryAttempt[]>();
   for (const a of attempts) {
-    const list = byDelivery.get(a.delivery_id);
+    const list = byDelivery.get(a.deliveryId);
     if (list) list.push(a);
-    else byDelivery.set(a.delivery_id, [a]);
+    else byDelivery.set(a.deliveryId, [a]);
   }
   return deliveries.map((d) => deliveryView(d, byDelivery.get(d.id) ?? []));
 }
@@ -67,18 +65,18 @@ export async function retryDelivery(deps: WebhooksDeps, org: Org, webhookId: str
   const webhook = await orgWebhook(deps, org, webhookId);
   const delivery =
     (await findDelivery(deps.db, webhookId, deliveryId)) ?? fail('not_found', 'no such delivery');
-  if (webhook.active !== 1) fail('conflict', 'the webhook is inactive');
+  if (!webhook.active) fail('conflict', 'the webhook is inactive');
   const now = clock.now();
   if (!(await requeueDelivery(deps.db, delivery.id, now))) {
     fail('conflict', 'the delivery is being attempted right now');
   }
   await announceDeliveries(deps.db);
-  const requeued = {
+  const requeued: WebhookDelivery = {
     ...delivery,
-    status: 'pending' as const,
+    status: 'pending',
     attempts: 0,
-    next_attempt_at: now,
-    claim_token: null,
+    nextAttemptAt: now,
+    claimToken: null,
   };
   return deliveryView(requeued, await attemptsOf(deps.db, [delivery.id]));
 }

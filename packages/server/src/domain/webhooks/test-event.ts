@@ -1,10 +1,10 @@
 import { newEventId, newSortableId } from '../../crypto/random.js';
-import { type DeliveryRow, insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
+import { insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
 import { findWebhook } from '../../storage/repos/webhooks.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
-import type { Org } from '../types.js';
+import type { Org, WebhookDelivery } from '../types.js';
 import { deliveryView } from './delivery-log.js';
 import type { WebhooksDeps } from './deps.js';
 import { announceDeliveries } from './outbox-signal.js';
@@ -36,21 +36,21 @@ export async function sendTestEvent(deps: WebhooksDeps, org: Org, webhookId: str
       webhook: { id: webhook.id, url: webhook.url },
     },
   });
-  const row: DeliveryRow = {
+  const delivery: WebhookDelivery = {
     id: newSortableId('wdl', now),
-    org_id: org.id,
-    webhook_id: webhook.id,
-    event_id: eventId,
-    event_key: TEST_EVENT_TYPE,
+    orgId: org.id,
+    webhookId: webhook.id,
+    eventId,
+    eventKey: TEST_EVENT_TYPE,
     body,
     status: 'pending',
     attempts: 0,
-    next_attempt_at: now,
-    claim_token: null,
-    created_at: now,
-    updated_at: now,
+    nextAttemptAt: now,
+    claimToken: null,
+    createdAt: now,
+    updatedAt: now,
   };
-  await insertDeliveries(deps.db, [row]);
+  await insertDeliveries(deps.db, [delivery]);
   await announceDeliveries(deps.db);
-  return deliveryView(row, []);
+  return deliveryView(delivery, []);
 }

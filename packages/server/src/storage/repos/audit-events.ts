@@ -1,4 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
+import type { AuditRecord } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { AuditEventsTable, Database } from '../schema.js';
 
@@ -16,10 +17,38 @@ export interface TimeRange {
   to: number | null;
 }
 
-export type AuditRow = AuditEventsTable;
+const parsed = (json: string) => JSON.parse(json) as Record<string, unknown>;
 
-export async function insertAuditEvent(db: Db, row: AuditRow): Promise<void> {
-  await db.insertInto('audit_events').values(row).execute();
+const toRecord = (r: AuditEventsTable): AuditRecord => ({
+  id: r.id,
+  orgId: r.org_id,
+  key: r.key,
+  entity: r.entity,
+  verb: r.verb,
+  at: Number(r.at),
+  actor: r.actor_kind === 'system' ? { kind: 'system' } : { kind: r.actor_kind, id: r.actor_id ?? '' },
+  data: parsed(r.data),
+  previous: r.previous === null ? null : parsed(r.previous),
+  changes: r.changes === null ? null : parsed(r.changes),
+});
+
+export async function insertAuditEvent(db: Db, e: AuditRecord): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({
+      id: e.id,
+      org_id: e.orgId,
+      key: e.key,
+      entity: e.entity,
+      verb: e.verb,
+      at: e.at,
+      actor_kind: e.actor.kind,
+      actor_id: e.actor.kind === 'system' ? null : e.actor.id,
+      data: JSON.stringify(e.data),
+      previous: e.previous === null ? null : JSON.stringify(e.previous),
+      changes: e.changes === null ? null : JSON.stringify(e.changes),
+    })
+    .execute();
 }
 
 type Query<O> = SelectQueryBuilder<Database, 'audit_events', O>;
@@ -69,7 +98,7 @@ export async function pageAuditEvents(
   filter: AuditFilter,
   range: TimeRange,
   window: PageWindow,
-): Promise<AuditEventsTable[]> {
+): Promise<AuditRecord[]> {
   const direction = window.fromOldest ? 'asc' : 'desc';
   const ids = filtered(db.selectFrom('audit_events'), filter, [range])
     .select('id')
@@ -77,13 +106,14 @@ export async function pageAuditEvents(
     .orderBy('id', direction)
     .limit(window.limit)
     .offset(window.offset);
-  return db
+  const rows = await db
     .selectFrom('audit_events')
     .selectAll()
     .where('id', 'in', ids)
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
     .execute();
+  return rows.map(toRecord);
 }
 
 /** The distinct keys of an org's entries since `since` (epoch ms). */

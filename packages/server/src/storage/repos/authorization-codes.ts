@@ -1,10 +1,38 @@
+import type { AuthorizationCode } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { AuthorizationCodesTable } from '../schema.js';
 
-export type AuthorizationCodeRow = AuthorizationCodesTable;
+const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({
+  codeHash: r.code_hash,
+  orgId: r.org_id,
+  clientId: r.client_id,
+  sessionId: r.session_id,
+  redirectUri: r.redirect_uri,
+  redirectUriGiven: r.redirect_uri_given === 1,
+  codeChallenge: r.code_challenge,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  usedAt: r.used_at,
+  nonce: r.nonce,
+});
 
-export async function insertAuthorizationCode(db: Db, row: AuthorizationCodeRow): Promise<void> {
-  await db.insertInto('authorization_codes').values(row).execute();
+export async function insertAuthorizationCode(db: Db, c: AuthorizationCode): Promise<void> {
+  await db
+    .insertInto('authorization_codes')
+    .values({
+      code_hash: c.codeHash,
+      org_id: c.orgId,
+      client_id: c.clientId,
+      session_id: c.sessionId,
+      redirect_uri: c.redirectUri,
+      redirect_uri_given: c.redirectUriGiven ? 1 : 0,
+      code_challenge: c.codeChallenge,
+      created_at: c.createdAt,
+      expires_at: c.expiresAt,
+      used_at: c.usedAt,
+      nonce: c.nonce,
+    })
+    .execute();
 }
 
 /**
@@ -18,7 +46,7 @@ export async function consumeAuthorizationCode(
   clientId: string,
   codeHash: string,
   now: number,
-): Promise<AuthorizationCodeRow | null> {
+): Promise<AuthorizationCode | null> {
   const row = await db
     .updateTable('authorization_codes')
     .set({ used_at: now })
@@ -28,21 +56,21 @@ export async function consumeAuthorizationCode(
     .where('used_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toCode(row) : null;
 }
 
 export async function findAuthorizationCode(
   db: Db,
   orgId: string,
   codeHash: string,
-): Promise<AuthorizationCodeRow | null> {
+): Promise<AuthorizationCode | null> {
   const row = await db
     .selectFrom('authorization_codes')
     .selectAll()
     .where('code_hash', '=', codeHash)
     .where('org_id', '=', orgId)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toCode(row) : null;
 }
 
 /** Codes are kept a while past expiry so a late replay is still recognised as reuse. */

@@ -1,10 +1,32 @@
+import type { BrowserSessionRecord } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { BrowserSessionsTable } from '../schema.js';
 
-export type BrowserSessionRow = BrowserSessionsTable;
+const toSession = (r: BrowserSessionsTable): BrowserSessionRecord => ({
+  tokenHash: r.token_hash,
+  orgId: r.org_id,
+  userId: r.user_id,
+  amr: JSON.parse(r.amr) as string[],
+  acr: r.acr,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  actorId: r.actor_id,
+});
 
-export async function insertBrowserSession(db: Db, row: BrowserSessionRow): Promise<void> {
-  await db.insertInto('browser_sessions').values(row).execute();
+export async function insertBrowserSession(db: Db, s: BrowserSessionRecord): Promise<void> {
+  await db
+    .insertInto('browser_sessions')
+    .values({
+      token_hash: s.tokenHash,
+      org_id: s.orgId,
+      user_id: s.userId,
+      amr: JSON.stringify(s.amr),
+      acr: s.acr,
+      created_at: s.createdAt,
+      expires_at: s.expiresAt,
+      actor_id: s.actorId,
+    })
+    .execute();
 }
 
 /** The live browser session behind a cookie's hash, within one org. */
@@ -13,7 +35,7 @@ export async function findBrowserSession(
   orgId: string,
   tokenHash: string,
   now: number,
-): Promise<BrowserSessionRow | null> {
+): Promise<BrowserSessionRecord | null> {
   const row = await db
     .selectFrom('browser_sessions')
     .selectAll()
@@ -21,7 +43,7 @@ export async function findBrowserSession(
     .where('org_id', '=', orgId)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toSession(row) : null;
 }
 
 export async function purgeBrowserSessions(db: Db, expiredBefore: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Client, GrantType, PublicKeySet } from '../../domain/types.js';
+import type { Client, GrantType, MachineClient, PublicKeySet } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { ClientsTable } from '../schema.js';
 import { deleteClientAuthorizationCodes } from './authorization-codes.js';
@@ -171,13 +171,6 @@ export async function deleteClientRow(db: Db, orgId: string, id: string): Promis
   return row ? toClient(row) : null;
 }
 
-/** What the client_credentials grant reads about a client. */
-export interface MachineClientRow {
-  client: Client;
-  secretHash: string | null;
-  activeKid: string | null;
-}
-
 /**
  * The client, its secret hash and its org's active signing key id in one query: the
  * client_credentials grant needs all three, and on PostgreSQL every query is a round trip.
@@ -186,7 +179,7 @@ export async function findClientWithActiveKid(
   db: Db,
   orgId: string,
   id: string,
-): Promise<MachineClientRow | null> {
+): Promise<MachineClient | null> {
   const row = await db
     .selectFrom('clients')
     .leftJoin('signing_keys', (join) =>

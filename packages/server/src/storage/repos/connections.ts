@@ -1,23 +1,72 @@
+import type {
+  Connection,
+  ConnectionBase,
+  FederationRequest,
+  IdpSettings,
+  OidcSettings,
+} from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
 import { inListOrder, type ListWindow, nearerEnd, readDirection } from './list-window.js';
 
-export type ConnectionRow = ConnectionsTable;
-export type FederationRequestRow = FederationRequestsTable;
+const toRequest = (r: FederationRequestsTable): FederationRequest => ({
+  keyHash: r.key_hash,
+  connectionId: r.connection_id,
+  requestId: r.request_id,
+  sealedData: r.sealed_data,
+  createdAt: Number(r.created_at),
+  expiresAt: Number(r.expires_at),
+});
 
-export async function insertConnection(db: Db, row: ConnectionRow): Promise<void> {
-  await db.insertInto('connections').values(row).execute();
+function toConnection(row: ConnectionsTable): Connection {
+  const base: ConnectionBase = {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    domains: JSON.parse(row.domains) as string[],
+    jit: row.jit === 1,
+    defaultRoles: JSON.parse(row.default_roles) as string[],
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+  const settings = JSON.parse(row.settings) as Record<string, unknown>;
+  return row.type === 'oidc'
+    ? { ...base, type: 'oidc', oidc: settings as unknown as OidcSettings }
+    : { ...base, type: 'saml', saml: settings as unknown as IdpSettings };
+}
+
+/** The row of a connection; the OIDC client secret comes sealed (null for SAML). */
+function toRow(c: Connection, sealedSecret: string | null): ConnectionsTable {
+  return {
+    id: c.id,
+    org_id: c.orgId,
+    type: c.type,
+    name: c.name,
+    domains: JSON.stringify(c.domains),
+    jit: c.jit ? 1 : 0,
+    default_roles: JSON.stringify(c.defaultRoles),
+    settings: JSON.stringify(c.type === 'oidc' ? c.oidc : c.saml),
+    sealed_secret: sealedSecret,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+/** Stores a connection with its OIDC client secret, sealed by the caller (null for SAML). */
+export async function insertConnection(db: Db, c: Connection, sealedSecret: string | null): Promise<void> {
+  await db.insertInto('connections').values(toRow(c, sealedSecret)).execute();
 }
 
 /** The org's connections, oldest first. */
-export async function listConnections(db: Db, orgId: string): Promise<ConnectionRow[]> {
-  return db
+export async function listConnections(db: Db, orgId: string): Promise<Connection[]> {
+  const rows = await db
     .selectFrom('connections')
     .selectAll()
     .where('org_id', '=', orgId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  return rows.map(toConnection);
 }
 
 /** One page of the org's connections, oldest first (read from its nearer end), and how many there are. */
@@ -25,7 +74,7 @@ export async function pageConnections(
   db: Db,
   orgId: string,
   window: ListWindow,
-): Promise<{ rows: ConnectionRow[]; total: number }> {
+): Promise<{ rows: Connection[]; total: number }> {
   const { n } = await db
     .selectFrom('connections')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -44,22 +93,32 @@ export async function pageConnections(
     .limit(read.limit)
     .offset(read.offset)
     .execute();
-  return { rows: inListOrder(read, rows), total };
+  return { rows: inListOrder(read, rows).map(toConnection), total };
 }
 
-/** The org's connection with this id, or null (another org's is never found). */
-export async function findConnection(db: Db, orgId: string, id: string): Promise<ConnectionRow | null> {
+/** The org's connection with this id and its sealed OIDC client secret, or null (another org's is never found). */
+export async function findConnectionWithSecret(
+  db: Db,
+  orgId: string,
+  id: string,
+): Promise<{ connection: Connection; sealedSecret: string | null } | null> {
   const row = await db
     .selectFrom('connections')
     .selectAll()
     .where('org_id', '=', orgId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? { connection: toConnection(row), sealedSecret: row.sealed_secret } : null;
 }
 
-export async function updateConnectionRow(db: Db, row: ConnectionRow): Promise<void> {
-  const { id, org_id, created_at, ...changes } = row;
+/** The org's connection with this id, or null (another org's is never found). */
+export async function findConnection(db: Db, orgId: string, id: string): Promise<Connection | null> {
+  return (await findConnectionWithSecret(db, orgId, id))?.connection ?? null;
+}
+
+/** Stores what an update may change (all but id, org and creation), the secret sealed by the caller. */
+export async function updateConnectionRow(db: Db, c: Connection, sealedSecret: string | null): Promise<void> {
+  const { id, org_id, created_at, ...changes } = toRow(c, sealedSecret);
   await db
     .updateTable('connections')
     .set(changes)
@@ -95,18 +154,33 @@ export async function findFederatedUserId(
 /** Links (connection, subject) to a user; false when it was linked already (a concurrent sign-in). */
 export async function insertFederatedIdentity(
   db: Db,
-  row: { connection_id: string; subject: string; user_id: string; created_at: number },
+  link: { connectionId: string; subject: string; userId: string; createdAt: number },
 ): Promise<boolean> {
   const result = await db
     .insertInto('federated_identities')
-    .values(row)
+    .values({
+      connection_id: link.connectionId,
+      subject: link.subject,
+      user_id: link.userId,
+      created_at: link.createdAt,
+    })
     .onConflict((oc) => oc.columns(['connection_id', 'subject']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-export async function insertFederationRequest(db: Db, row: FederationRequestRow): Promise<void> {
-  await db.insertInto('federation_requests').values(row).execute();
+export async function insertFederationRequest(db: Db, r: FederationRequest): Promise<void> {
+  await db
+    .insertInto('federation_requests')
+    .values({
+      key_hash: r.keyHash,
+      connection_id: r.connectionId,
+      request_id: r.requestId,
+      sealed_data: r.sealedData,
+      created_at: r.createdAt,
+      expires_at: r.expiresAt,
+    })
+    .execute();
 }
 
 /** A live request of this connection, or null. */
@@ -115,7 +189,7 @@ export async function findFederationRequest(
   connectionId: string,
   keyHash: string,
   now: number,
-): Promise<FederationRequestRow | null> {
+): Promise<FederationRequest | null> {
   const row = await db
     .selectFrom('federation_requests')
     .selectAll()
@@ -123,7 +197,7 @@ export async function findFederationRequest(
     .where('connection_id', '=', connectionId)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toRequest(row) : null;
 }
 
 /** Atomic single use: the one DELETE returns the live row to exactly one caller. */
@@ -132,7 +206,7 @@ export async function consumeFederationRequest(
   connectionId: string,
   keyHash: string,
   now: number,
-): Promise<FederationRequestRow | null> {
+): Promise<FederationRequest | null> {
   const row = await db
     .deleteFrom('federation_requests')
     .where('key_hash', '=', keyHash)
@@ -140,7 +214,7 @@ export async function consumeFederationRequest(
     .where('expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toRequest(row) : null;
 }
 
 export async function purgeFederationRequests(db: Db, now: number): Promise<void> {
@@ -151,11 +225,15 @@ export async function purgeFederationRequests(db: Db, now: number): Promise<void
 /** Records an accepted assertion id; false when it was accepted before (a replay). */
 export async function rememberAssertionId(
   db: Db,
-  row: { connection_id: string; assertion_id: string; expires_at: number },
+  seen: { connectionId: string; assertionId: string; expiresAt: number },
 ): Promise<boolean> {
   const result = await db
     .insertInto('saml_assertion_ids')
-    .values(row)
+    .values({
+      connection_id: seen.connectionId,
+      assertion_id: seen.assertionId,
+      expires_at: seen.expiresAt,
+    })
     .onConflict((oc) => oc.columns(['connection_id', 'assertion_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;

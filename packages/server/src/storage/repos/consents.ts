@@ -1,24 +1,39 @@
+import type { Consent } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { ConsentsTable } from '../schema.js';
 
-export type ConsentRow = ConsentsTable;
+const toConsent = (r: ConsentsTable): Consent => ({
+  orgId: r.org_id,
+  userId: r.user_id,
+  clientId: r.client_id,
+  scope: r.scope,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
-export async function findConsent(db: Db, userId: string, clientId: string): Promise<ConsentRow | null> {
+export async function findConsent(db: Db, userId: string, clientId: string): Promise<Consent | null> {
   const row = await db
     .selectFrom('consents')
     .selectAll()
     .where('user_id', '=', userId)
     .where('client_id', '=', clientId)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toConsent(row) : null;
 }
 
-export async function upsertConsent(db: Db, row: ConsentRow): Promise<void> {
+export async function upsertConsent(db: Db, c: Consent): Promise<void> {
   await db
     .insertInto('consents')
-    .values(row)
+    .values({
+      org_id: c.orgId,
+      user_id: c.userId,
+      client_id: c.clientId,
+      scope: c.scope,
+      created_at: c.createdAt,
+      updated_at: c.updatedAt,
+    })
     .onConflict((oc) =>
-      oc.columns(['user_id', 'client_id']).doUpdateSet({ scope: row.scope, updated_at: row.updated_at }),
+      oc.columns(['user_id', 'client_id']).doUpdateSet({ scope: c.scope, updated_at: c.updatedAt }),
     )
     .execute();
 }

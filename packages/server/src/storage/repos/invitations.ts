@@ -1,18 +1,58 @@
+import type { InvitationKind, InvitationRecord } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { InvitationsTable } from '../schema.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
-export type InvitationRow = InvitationsTable;
+/** The role ids a stored invitation carries (a JSON array of strings; anything else counts as none). */
+function rolesOf(json: string): string[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+}
+
+const toInvitation = (r: InvitationsTable): InvitationRecord => ({
+  id: r.id,
+  orgId: r.org_id,
+  kind: r.kind,
+  email: r.email,
+  emailKey: r.email_key,
+  role: r.role,
+  roles: rolesOf(r.roles),
+  tokenHash: r.token_hash,
+  mailed: r.mailed === 1,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  acceptedAt: r.accepted_at,
+  acceptedBy: r.accepted_by,
+  revokedAt: r.revoked_at,
+});
 
 /** What the list may keep: pending (neither accepted nor expired), accepted, or expired. */
 export type InvitationStateFilter = 'pending' | 'accepted' | 'expired';
 
-export async function insertInvitation(db: Db, row: InvitationRow): Promise<void> {
-  await db.insertInto('invitations').values(row).execute();
+export async function insertInvitation(db: Db, i: InvitationRecord): Promise<void> {
+  await db
+    .insertInto('invitations')
+    .values({
+      id: i.id,
+      org_id: i.orgId,
+      kind: i.kind,
+      email: i.email,
+      email_key: i.emailKey,
+      role: i.role,
+      roles: JSON.stringify(i.roles),
+      token_hash: i.tokenHash,
+      mailed: i.mailed ? 1 : 0,
+      created_at: i.createdAt,
+      expires_at: i.expiresAt,
+      accepted_at: i.acceptedAt,
+      accepted_by: i.acceptedBy,
+      revoked_at: i.revokedAt,
+    })
+    .execute();
 }
 
 /** The org's invitation `id` (withdrawn ones are gone for the API), or null. */
-export async function findInvitation(db: Db, orgId: string, id: string): Promise<InvitationRow | null> {
+export async function findInvitation(db: Db, orgId: string, id: string): Promise<InvitationRecord | null> {
   const row = await db
     .selectFrom('invitations')
     .selectAll()
@@ -20,27 +60,27 @@ export async function findInvitation(db: Db, orgId: string, id: string): Promise
     .where('org_id', '=', orgId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toInvitation(row) : null;
 }
 
 /** The invitation whose link has this token hash, whatever its state (the page says which), or null. */
-export async function findInvitationByTokenHash(db: Db, tokenHash: string): Promise<InvitationRow | null> {
+export async function findInvitationByTokenHash(db: Db, tokenHash: string): Promise<InvitationRecord | null> {
   const row = await db
     .selectFrom('invitations')
     .selectAll()
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toInvitation(row) : null;
 }
 
 /** A pending invitation of the org for this address and kind, or null. */
 export async function findPendingInvitation(
   db: Db,
   orgId: string,
-  kind: InvitationRow['kind'],
+  kind: InvitationKind,
   emailKey: string,
   now: number,
-): Promise<InvitationRow | null> {
+): Promise<InvitationRecord | null> {
   const row = await db
     .selectFrom('invitations')
     .selectAll()
@@ -51,16 +91,16 @@ export async function findPendingInvitation(
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toInvitation(row) : null;
 }
 
 /** One page of the org's invitations (not withdrawn), newest first, and how many there are. */
 export async function pageInvitations(
   db: Db,
   orgId: string,
-  filter: { kind: InvitationRow['kind'] | null; state: InvitationStateFilter | null; now: number },
+  filter: { kind: InvitationKind | null; state: InvitationStateFilter | null; now: number },
   window: { offset: number; limit: number },
-): Promise<{ rows: InvitationRow[]; total: number }> {
+): Promise<{ rows: InvitationRecord[]; total: number }> {
   let query = db.selectFrom('invitations').where('org_id', '=', orgId).where('revoked_at', 'is', null);
   if (filter.kind !== null) query = query.where('kind', '=', filter.kind);
   if (filter.state === 'accepted') query = query.where('accepted_at', 'is not', null);
@@ -82,7 +122,7 @@ export async function pageInvitations(
     .offset(read.offset)
     .limit(read.limit)
     .execute();
-  return { rows: inListOrder(read, rows), total };
+  return { rows: inListOrder(read, rows).map(toInvitation), total };
 }
 
 /**
@@ -93,7 +133,7 @@ export async function acceptInvitationRow(
   db: Db,
   tokenHash: string,
   now: number,
-): Promise<InvitationRow | null> {
+): Promise<InvitationRecord | null> {
   const row = await db
     .updateTable('invitations')
     .set({ accepted_at: now })
@@ -103,7 +143,7 @@ export async function acceptInvitationRow(
     .where('expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toInvitation(row) : null;
 }
 
 /** Names the user who accepted (known once the acceptance's transaction has them). */

@@ -1,25 +1,43 @@
 import { sql } from 'kysely';
+import type { KeyStatus, SigningKey } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { SigningKeysTable } from '../schema.js';
 
-export type KeyRow = SigningKeysTable;
+const parsedJwk = (json: string) => JSON.parse(json) as Record<string, unknown>;
 
-export async function insertKey(db: Db, row: KeyRow): Promise<void> {
-  await db.insertInto('signing_keys').values(row).execute();
+const toKey = (r: SigningKeysTable): SigningKey => ({
+  kid: r.kid,
+  orgId: r.org_id,
+  status: r.status,
+  publicJwk: parsedJwk(r.public_jwk),
+  sealedPrivateKey: r.private_key,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+export async function insertKey(db: Db, k: SigningKey): Promise<void> {
+  await db
+    .insertInto('signing_keys')
+    .values({
+      kid: k.kid,
+      org_id: k.orgId,
+      status: k.status,
+      public_jwk: JSON.stringify(k.publicJwk),
+      private_key: k.sealedPrivateKey,
+      created_at: k.createdAt,
+      expires_at: k.expiresAt,
+    })
+    .execute();
 }
 
-export async function findKeyByStatus(
-  db: Db,
-  orgId: string,
-  status: KeyRow['status'],
-): Promise<KeyRow | null> {
+export async function findKeyByStatus(db: Db, orgId: string, status: KeyStatus): Promise<SigningKey | null> {
   const row = await db
     .selectFrom('signing_keys')
     .selectAll()
     .where('org_id', '=', orgId)
     .where('status', '=', status)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toKey(row) : null;
 }
 
 export async function activeKid(db: Db, orgId: string): Promise<string | null> {
@@ -32,8 +50,9 @@ export async function activeKid(db: Db, orgId: string): Promise<string | null> {
   return row?.kid ?? null;
 }
 
-export async function findKey(db: Db, kid: string): Promise<KeyRow | null> {
-  return (await db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst()) ?? null;
+export async function findKey(db: Db, kid: string): Promise<SigningKey | null> {
+  const row = await db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
+  return row ? toKey(row) : null;
 }
 
 /** Keys a verifier may meet: the active one, the next one, and retired ones until their tokens expire. */
@@ -41,14 +60,15 @@ export async function publishedKeys(
   db: Db,
   orgId: string,
   now: number,
-): Promise<Pick<KeyRow, 'kid' | 'public_jwk' | 'status'>[]> {
-  return db
+): Promise<Pick<SigningKey, 'kid' | 'publicJwk' | 'status'>[]> {
+  const rows = await db
     .selectFrom('signing_keys')
     .select(['kid', 'public_jwk', 'status'])
     .where('org_id', '=', orgId)
     .where((eb) => eb.or([eb('status', '!=', 'retired'), eb('expires_at', '>', now)]))
     .orderBy('created_at', 'desc')
     .execute();
+  return rows.map((r) => ({ kid: r.kid, publicJwk: parsedJwk(r.public_jwk), status: r.status }));
 }
 
 /**
@@ -60,7 +80,7 @@ export async function pagePublishedKeys(
   orgId: string,
   now: number,
   window: { offset: number; limit: number },
-): Promise<{ rows: Pick<KeyRow, 'kid' | 'status' | 'created_at'>[]; total: number }> {
+): Promise<{ rows: Pick<SigningKey, 'kid' | 'status' | 'createdAt'>[]; total: number }> {
   const published = db
     .selectFrom('signing_keys')
     .where('org_id', '=', orgId)
@@ -78,10 +98,10 @@ export async function pagePublishedKeys(
     .limit(window.limit)
     .offset(window.offset)
     .execute();
-  return { rows, total };
+  return { rows: rows.map((r) => ({ kid: r.kid, status: r.status, createdAt: r.created_at })), total };
 }
 
-export async function setKeyStatus(db: Db, kid: string, status: KeyRow['status'], expiresAt: number | null) {
+export async function setKeyStatus(db: Db, kid: string, status: KeyStatus, expiresAt: number | null) {
   await db
     .updateTable('signing_keys')
     .set({ status, expires_at: expiresAt })

@@ -1,11 +1,32 @@
+import type { MailLinkRecord, MailPurpose } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { MailTokensTable } from '../schema.js';
 
-export type MailTokenRow = MailTokensTable;
-export type MailPurpose = MailTokensTable['purpose'];
+const toMailLink = (r: MailTokensTable): MailLinkRecord => ({
+  tokenHash: r.token_hash,
+  orgId: r.org_id,
+  userId: r.user_id,
+  purpose: r.purpose,
+  sentTo: r.sent_to,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  usedAt: r.used_at,
+});
 
-export async function insertMailToken(db: Db, row: MailTokenRow): Promise<void> {
-  await db.insertInto('mail_tokens').values(row).execute();
+export async function insertMailToken(db: Db, link: MailLinkRecord): Promise<void> {
+  await db
+    .insertInto('mail_tokens')
+    .values({
+      token_hash: link.tokenHash,
+      org_id: link.orgId,
+      user_id: link.userId,
+      purpose: link.purpose,
+      sent_to: link.sentTo,
+      created_at: link.createdAt,
+      expires_at: link.expiresAt,
+      used_at: link.usedAt,
+    })
+    .execute();
 }
 
 /** A live (unused, unexpired) link of this org and purpose by its hash, without using it. */
@@ -15,7 +36,7 @@ export async function findLiveMailToken(
   purpose: MailPurpose,
   tokenHash: string,
   now: number,
-): Promise<MailTokenRow | null> {
+): Promise<MailLinkRecord | null> {
   const row = await db
     .selectFrom('mail_tokens')
     .selectAll()
@@ -25,7 +46,7 @@ export async function findLiveMailToken(
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toMailLink(row) : null;
 }
 
 /**
@@ -38,7 +59,7 @@ export async function consumeMailToken(
   purpose: MailPurpose,
   tokenHash: string,
   now: number,
-): Promise<MailTokenRow | null> {
+): Promise<MailLinkRecord | null> {
   const row = await db
     .updateTable('mail_tokens')
     .set({ used_at: now })
@@ -49,7 +70,7 @@ export async function consumeMailToken(
     .where('expires_at', '>', now)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toMailLink(row) : null;
 }
 
 /** Marks every live link of the user for `purpose` used: a newer one, or a done reset, retires them. */

@@ -1,21 +1,62 @@
+import type { OAuthSession, ResourceGrant } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { OAuthSessionsTable } from '../schema.js';
 
-export type OAuthSessionRow = OAuthSessionsTable;
+const toSession = (r: OAuthSessionsTable): OAuthSession => ({
+  id: r.id,
+  orgId: r.org_id,
+  userId: r.user_id,
+  clientId: r.client_id,
+  tenantId: r.tenant_id,
+  amr: JSON.parse(r.amr) as string[],
+  acr: r.acr,
+  scope: r.scope,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+  actorId: r.actor_id,
+  authTime: r.auth_time ?? r.created_at,
+  resources: r.resources === null ? [] : (JSON.parse(r.resources) as ResourceGrant[]),
+});
 
-export async function insertOAuthSession(db: Db, row: OAuthSessionRow): Promise<void> {
-  await db.insertInto('oauth_sessions').values(row).execute();
+/** Stores a new session, with the browser sign-in (login cookie hash) it was opened from, if any. */
+export async function insertOAuthSession(
+  db: Db,
+  s: OAuthSession,
+  browserSession: string | null,
+): Promise<void> {
+  await db
+    .insertInto('oauth_sessions')
+    .values({
+      id: s.id,
+      org_id: s.orgId,
+      user_id: s.userId,
+      client_id: s.clientId,
+      tenant_id: s.tenantId,
+      amr: JSON.stringify(s.amr),
+      acr: s.acr,
+      scope: s.scope,
+      created_at: s.createdAt,
+      expires_at: s.expiresAt,
+      revoked_at: s.revokedAt,
+      actor_id: s.actorId,
+      auth_time: s.authTime,
+      browser_session: browserSession,
+      resources: s.resources.length === 0 ? null : JSON.stringify(s.resources),
+    })
+    .execute();
 }
 
-export async function findOAuthSession(db: Db, id: string): Promise<OAuthSessionRow | null> {
-  return (await db.selectFrom('oauth_sessions').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+export async function findOAuthSession(db: Db, id: string): Promise<OAuthSession | null> {
+  const row = await db.selectFrom('oauth_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toSession(row) : null;
 }
 
 /**
  * Revokes the session and returns its row, or null when it was already revoked or is unknown:
  * of two concurrent revocations exactly one receives the row (and audits it).
  */
-export async function revokeOAuthSession(db: Db, id: string, now: number): Promise<OAuthSessionRow | null> {
+export async function revokeOAuthSession(db: Db, id: string, now: number): Promise<OAuthSession | null> {
   const row = await db
     .updateTable('oauth_sessions')
     .set({ revoked_at: now })
@@ -23,7 +64,7 @@ export async function revokeOAuthSession(db: Db, id: string, now: number): Promi
     .where('revoked_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toSession(row) : null;
 }
 
 export async function setOAuthSessionTenant(db: Db, id: string, tenantId: string): Promise<void> {
@@ -38,7 +79,7 @@ export async function setOAuthSessionScope(db: Db, id: string, scope: string): P
 export async function setOAuthSessionResources(
   db: Db,
   id: string,
-  resources: readonly { resource: string; scopes: string[] }[],
+  resources: readonly ResourceGrant[],
 ): Promise<void> {
   await db
     .updateTable('oauth_sessions')

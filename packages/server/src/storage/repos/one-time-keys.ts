@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ImpersonationLink, ProfileKey } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Database } from '../schema.js';
 
@@ -17,28 +18,29 @@ type OneTimeKeyTable = 'profile_keys' | 'impersonations';
  * The storage of one kind of one-time key: insert, consume once, purge once expired. Only the
  * key's SHA-256 is stored; a used row stays until it expires, as an expired one is of no use.
  */
-export interface OneTimeKeys<Row> {
-  insert(db: Db, row: Row): Promise<void>;
+export interface OneTimeKeys<Key> {
+  insert(db: Db, key: Key): Promise<void>;
   /**
    * Atomic single use: the one UPDATE that flips `used_at` from null returns the row, so exactly
-   * one caller receives a live key's row; an unknown, used or expired key (or another org's)
-   * gives null.
+   * one caller receives a live key; an unknown, used or expired key (or another org's) gives null.
    */
-  consume(db: Db, orgId: string, keyHash: string, now: number): Promise<Row | null>;
+  consume(db: Db, orgId: string, keyHash: string, now: number): Promise<Key | null>;
   purge(db: Db, expiredBefore: number): Promise<void>;
 }
 
 // Seen through their shared columns: Kysely cannot resolve columns through a generic table name.
 type KeyDb = Kysely<Record<OneTimeKeyTable, OneTimeKeyColumns>>;
 
-function oneTimeKeys<T extends OneTimeKeyTable>(
+/** A table of one-time keys, and how its rows map to the domain's type and back. */
+function oneTimeKeys<T extends OneTimeKeyTable, Key>(
   table: T & (Database[T] extends OneTimeKeyColumns ? unknown : never),
-): OneTimeKeys<Database[T]> {
+  map: { toKey(row: Database[T]): Key; toRow(key: Key): Database[T] },
+): OneTimeKeys<Key> {
   const name: OneTimeKeyTable = table;
   const keys = (db: Db) => db as unknown as KeyDb;
   return {
-    async insert(db, row) {
-      await keys(db).insertInto(name).values(row).execute();
+    async insert(db, key) {
+      await keys(db).insertInto(name).values(map.toRow(key)).execute();
     },
     async consume(db, orgId, keyHash, now) {
       const row = await keys(db)
@@ -50,7 +52,7 @@ function oneTimeKeys<T extends OneTimeKeyTable>(
         .where('expires_at', '>', now)
         .returningAll()
         .executeTakeFirst();
-      return (row as Database[T] | undefined) ?? null;
+      return row ? map.toKey(row as Database[T]) : null;
     },
     async purge(db, expiredBefore) {
       await keys(db).deleteFrom(name).where('expires_at', '<', expiredBefore).execute();
@@ -59,7 +61,49 @@ function oneTimeKeys<T extends OneTimeKeyTable>(
 }
 
 /** Keys of POST /profile/session, opening the hosted profile page once. */
-export const profileKeys = oneTimeKeys('profile_keys');
+export const profileKeys = oneTimeKeys<'profile_keys', ProfileKey>('profile_keys', {
+  toKey: (r) => ({
+    keyHash: r.key_hash,
+    orgId: r.org_id,
+    userId: r.user_id,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    usedAt: r.used_at,
+  }),
+  toRow: (k) => ({
+    key_hash: k.keyHash,
+    org_id: k.orgId,
+    user_id: k.userId,
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    used_at: k.usedAt,
+  }),
+});
 
 /** Impersonation links: each completes one authorization request as the user, once (audited on creation). */
-export const impersonations = oneTimeKeys('impersonations');
+export const impersonations = oneTimeKeys<'impersonations', ImpersonationLink>('impersonations', {
+  toKey: (r) => ({
+    keyHash: r.key_hash,
+    id: r.id,
+    orgId: r.org_id,
+    userId: r.user_id,
+    actorId: r.actor_id,
+    requestId: r.request_id,
+    reason: r.reason,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    usedAt: r.used_at,
+  }),
+  toRow: (k) => ({
+    key_hash: k.keyHash,
+    id: k.id,
+    org_id: k.orgId,
+    user_id: k.userId,
+    actor_id: k.actorId,
+    request_id: k.requestId,
+    reason: k.reason,
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    used_at: k.usedAt,
+  }),
+});

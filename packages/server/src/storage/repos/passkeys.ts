@@ -1,29 +1,67 @@
+import type { PasskeyChallenge, PasskeyCredential, PasskeyPurpose } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
 
-export type PasskeyRow = PasskeysTable;
-export type PasskeyChallengeRow = PasskeyChallengesTable;
-export type PasskeyPurpose = PasskeyChallengesTable['purpose'];
+const toPasskey = (r: PasskeysTable): PasskeyCredential => ({
+  id: r.id,
+  orgId: r.org_id,
+  userId: r.user_id,
+  credentialId: r.credential_id,
+  publicKey: r.public_key,
+  signCount: r.sign_count,
+  transports: JSON.parse(r.transports) as string[],
+  aaguid: r.aaguid,
+  deviceType: r.device_type,
+  backedUp: r.backed_up === 1,
+  name: r.name,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+});
+
+const toChallenge = (r: PasskeyChallengesTable): PasskeyChallenge => ({
+  challengeHash: r.challenge_hash,
+  orgId: r.org_id,
+  purpose: r.purpose,
+  userId: r.user_id,
+  browserHash: r.browser_hash,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
 
 /** Stores a new passkey; false when the org already has this credential id. */
-export async function insertPasskey(db: Db, row: PasskeyRow): Promise<boolean> {
+export async function insertPasskey(db: Db, p: PasskeyCredential): Promise<boolean> {
   const result = await db
     .insertInto('passkeys')
-    .values(row)
+    .values({
+      id: p.id,
+      org_id: p.orgId,
+      user_id: p.userId,
+      credential_id: p.credentialId,
+      public_key: p.publicKey,
+      sign_count: p.signCount,
+      transports: JSON.stringify(p.transports),
+      aaguid: p.aaguid,
+      device_type: p.deviceType,
+      backed_up: p.backedUp ? 1 : 0,
+      name: p.name,
+      created_at: p.createdAt,
+      last_used_at: p.lastUsedAt,
+    })
     .onConflict((oc) => oc.columns(['org_id', 'credential_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
 /** The user's passkeys, oldest first. */
-export async function listPasskeys(db: Db, userId: string): Promise<PasskeyRow[]> {
-  return db
+export async function listPasskeys(db: Db, userId: string): Promise<PasskeyCredential[]> {
+  const rows = await db
     .selectFrom('passkeys')
     .selectAll()
     .where('user_id', '=', userId)
     .orderBy('created_at')
     .orderBy('id')
     .execute();
+  return rows.map(toPasskey);
 }
 
 /** The passkey of this org with this credential id, or null (another org's is never found). */
@@ -31,14 +69,14 @@ export async function findPasskeyByCredential(
   db: Db,
   orgId: string,
   credentialId: string,
-): Promise<PasskeyRow | null> {
+): Promise<PasskeyCredential | null> {
   const row = await db
     .selectFrom('passkeys')
     .selectAll()
     .where('org_id', '=', orgId)
     .where('credential_id', '=', credentialId)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toPasskey(row) : null;
 }
 
 /**
@@ -60,18 +98,29 @@ export async function recordPasskeyUse(
 }
 
 /** Deletes one passkey of the user; returns it, or null when the user has none by that id. */
-export async function deletePasskey(db: Db, userId: string, id: string): Promise<PasskeyRow | null> {
+export async function deletePasskey(db: Db, userId: string, id: string): Promise<PasskeyCredential | null> {
   const row = await db
     .deleteFrom('passkeys')
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toPasskey(row) : null;
 }
 
-export async function insertPasskeyChallenge(db: Db, row: PasskeyChallengeRow): Promise<void> {
-  await db.insertInto('passkey_challenges').values(row).execute();
+export async function insertPasskeyChallenge(db: Db, c: PasskeyChallenge): Promise<void> {
+  await db
+    .insertInto('passkey_challenges')
+    .values({
+      challenge_hash: c.challengeHash,
+      org_id: c.orgId,
+      purpose: c.purpose,
+      user_id: c.userId,
+      browser_hash: c.browserHash,
+      created_at: c.createdAt,
+      expires_at: c.expiresAt,
+    })
+    .execute();
 }
 
 /**
@@ -81,7 +130,7 @@ export async function insertPasskeyChallenge(db: Db, row: PasskeyChallengeRow): 
 export async function consumePasskeyChallenge(
   db: Db,
   where: { challengeHash: string; orgId: string; purpose: PasskeyPurpose; browserHash: string; now: number },
-): Promise<PasskeyChallengeRow | null> {
+): Promise<PasskeyChallenge | null> {
   const row = await db
     .deleteFrom('passkey_challenges')
     .where('challenge_hash', '=', where.challengeHash)
@@ -91,7 +140,7 @@ export async function consumePasskeyChallenge(
     .where('expires_at', '>', where.now)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toChallenge(row) : null;
 }
 
 export async function purgePasskeyChallenges(db: Db, now: number): Promise<void> {

@@ -1,10 +1,30 @@
+import type { RefreshToken } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { RefreshTokensTable } from '../schema.js';
 
-export type RefreshTokenRow = RefreshTokensTable;
+const toToken = (r: RefreshTokensTable): RefreshToken => ({
+  tokenHash: r.token_hash,
+  sessionId: r.session_id,
+  clientId: r.client_id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  usedAt: r.used_at,
+  rotatedTo: r.rotated_to,
+});
 
-export async function insertRefreshToken(db: Db, row: RefreshTokenRow): Promise<void> {
-  await db.insertInto('refresh_tokens').values(row).execute();
+export async function insertRefreshToken(db: Db, t: RefreshToken): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      token_hash: t.tokenHash,
+      session_id: t.sessionId,
+      client_id: t.clientId,
+      created_at: t.createdAt,
+      expires_at: t.expiresAt,
+      used_at: t.usedAt,
+      rotated_to: t.rotatedTo,
+    })
+    .execute();
 }
 
 /**
@@ -19,7 +39,7 @@ export async function consumeRefreshToken(
   tokenHash: string,
   now: number,
   successorHash: string,
-): Promise<RefreshTokenRow | null> {
+): Promise<RefreshToken | null> {
   const row = await db
     .updateTable('refresh_tokens')
     .set({ used_at: now, rotated_to: successorHash })
@@ -28,16 +48,16 @@ export async function consumeRefreshToken(
     .where('used_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toToken(row) : null;
 }
 
-export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshTokenRow | null> {
+export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshToken | null> {
   const row = await db
     .selectFrom('refresh_tokens')
     .selectAll()
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toToken(row) : null;
 }
 
 /** Retires every live refresh token of a session, so only the one issued next is usable. */

@@ -1,24 +1,42 @@
+import type { TotpFactor } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { TotpFactorsTable } from '../schema.js';
 
-export type TotpFactorRow = TotpFactorsTable;
+const toFactor = (r: TotpFactorsTable): TotpFactor => ({
+  userId: r.user_id,
+  orgId: r.org_id,
+  sealedSecret: r.secret,
+  confirmedAt: r.confirmed_at,
+  lastStep: r.last_step,
+  createdAt: r.created_at,
+});
 
-export async function findTotpFactor(db: Db, userId: string): Promise<TotpFactorRow | null> {
-  return (
-    (await db.selectFrom('totp_factors').selectAll().where('user_id', '=', userId).executeTakeFirst()) ?? null
-  );
+export async function findTotpFactor(db: Db, userId: string): Promise<TotpFactor | null> {
+  const row = await db
+    .selectFrom('totp_factors')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? toFactor(row) : null;
 }
 
 /** Starts (or restarts) an enrolment: an unconfirmed factor replaces an unconfirmed one only. */
-export async function putPendingTotpFactor(db: Db, row: TotpFactorRow): Promise<boolean> {
+export async function putPendingTotpFactor(db: Db, f: TotpFactor): Promise<boolean> {
   await db
     .deleteFrom('totp_factors')
-    .where('user_id', '=', row.user_id)
+    .where('user_id', '=', f.userId)
     .where('confirmed_at', 'is', null)
     .execute();
   const inserted = await db
     .insertInto('totp_factors')
-    .values(row)
+    .values({
+      user_id: f.userId,
+      org_id: f.orgId,
+      secret: f.sealedSecret,
+      confirmed_at: f.confirmedAt,
+      last_step: f.lastStep,
+      created_at: f.createdAt,
+    })
     .onConflict((oc) => oc.column('user_id').doNothing())
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;

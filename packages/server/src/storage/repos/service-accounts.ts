@@ -1,27 +1,20 @@
+import type { ServiceAccountBinding } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
-/** A service account's own row: the org it is bound to and its scope (its client is in `clients`). */
-export interface ServiceAccountRow {
-  clientId: string;
-  orgId: string;
-  scope: string;
-  createdAt: number;
-}
-
-const toRow = (r: {
+const toBinding = (r: {
   client_id: string;
   org_id: string;
   scope: string;
   created_at: number;
-}): ServiceAccountRow => ({
+}): ServiceAccountBinding => ({
   clientId: r.client_id,
   orgId: r.org_id,
   scope: r.scope,
   createdAt: Number(r.created_at),
 });
 
-export async function insertServiceAccount(db: Db, row: ServiceAccountRow): Promise<void> {
+export async function insertServiceAccount(db: Db, row: ServiceAccountBinding): Promise<void> {
   await db
     .insertInto('service_accounts')
     .values({ client_id: row.clientId, org_id: row.orgId, scope: row.scope, created_at: row.createdAt })
@@ -29,13 +22,13 @@ export async function insertServiceAccount(db: Db, row: ServiceAccountRow): Prom
 }
 
 /** The service account whose client is `clientId`, whatever org it is bound to; or null. */
-export async function findServiceAccountRow(db: Db, clientId: string): Promise<ServiceAccountRow | null> {
+export async function findServiceAccountRow(db: Db, clientId: string): Promise<ServiceAccountBinding | null> {
   const row = await db
     .selectFrom('service_accounts')
     .selectAll()
     .where('client_id', '=', clientId)
     .executeTakeFirst();
-  return row ? toRow(row) : null;
+  return row ? toBinding(row) : null;
 }
 
 /** One page of the service accounts bound to `orgId` (oldest first), and how many there are. */
@@ -43,7 +36,7 @@ export async function pageServiceAccountRows(
   db: Db,
   orgId: string,
   window: { offset: number; limit: number },
-): Promise<{ entries: ServiceAccountRow[]; total: number }> {
+): Promise<{ entries: ServiceAccountBinding[]; total: number }> {
   const { n } = await db
     .selectFrom('service_accounts')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -65,5 +58,5 @@ export async function pageServiceAccountRows(
       .offset(read.offset)
       .execute(),
   );
-  return { entries: rows.map(toRow), total };
+  return { entries: rows.map(toBinding), total };
 }

@@ -1,10 +1,48 @@
 import { sql } from 'kysely';
+import type {
+  ClaimedDelivery,
+  DeliveryAttempt,
+  DeliveryStatus,
+  DeliveryTarget,
+  WebhookDelivery,
+} from '../../domain/types.js';
 import type { Db, Dialect } from '../db.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhooksTable } from '../schema.js';
+import { toDeliveryTarget } from './webhooks.js';
 
-export type DeliveryRow = WebhookDeliveriesTable;
-export type AttemptRow = WebhookDeliveryAttemptsTable;
-export type ClaimedDelivery = Pick<DeliveryRow, 'id' | 'webhook_id' | 'event_id' | 'body' | 'attempts'>;
+const toDelivery = (r: WebhookDeliveriesTable): WebhookDelivery => ({
+  id: r.id,
+  orgId: r.org_id,
+  webhookId: r.webhook_id,
+  eventId: r.event_id,
+  eventKey: r.event_key,
+  body: r.body,
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  claimToken: r.claim_token,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+type ClaimedRow = Pick<WebhookDeliveriesTable, 'id' | 'webhook_id' | 'event_id' | 'body' | 'attempts'>;
+
+const toClaimed = (r: ClaimedRow): ClaimedDelivery => ({
+  id: r.id,
+  webhookId: r.webhook_id,
+  eventId: r.event_id,
+  body: r.body,
+  attempts: r.attempts,
+});
+
+const toAttempt = (r: WebhookDeliveryAttemptsTable): DeliveryAttempt => ({
+  id: r.id,
+  deliveryId: r.delivery_id,
+  attemptedAt: r.attempted_at,
+  statusCode: r.status_code,
+  durationMs: r.duration_ms,
+  error: r.error,
+});
 
 // A literal, not a parameter: only then do SQLite and PostgreSQL use the partial index on pending rows.
 const PENDING = sql.lit<'pending'>('pending');
@@ -18,8 +56,27 @@ export interface ClaimOptions {
   exclude?: readonly string[];
 }
 
-export async function insertDeliveries(db: Db, rows: DeliveryRow[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+export async function insertDeliveries(db: Db, deliveries: readonly WebhookDelivery[]): Promise<void> {
+  if (deliveries.length > 0)
+    await db
+      .insertInto('webhook_deliveries')
+      .values(
+        deliveries.map((d) => ({
+          id: d.id,
+          org_id: d.orgId,
+          webhook_id: d.webhookId,
+          event_id: d.eventId,
+          event_key: d.eventKey,
+          body: d.body,
+          status: d.status,
+          attempts: d.attempts,
+          next_attempt_at: d.nextAttemptAt,
+          claim_token: d.claimToken,
+          created_at: d.createdAt,
+          updated_at: d.updatedAt,
+        })),
+      )
+      .execute();
 }
 
 export async function deleteDeliveriesOfWebhook(db: Db, webhookId: string): Promise<void> {
@@ -33,7 +90,7 @@ export async function deleteDeliveriesOfWebhook(db: Db, webhookId: string): Prom
  * moves `next_attempt_at` to the lease's end: if the worker dies, the delivery is due again then.
  */
 export async function claimDue(db: Db, dialect: Dialect, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  return claimStatement(db, dialect, options).execute();
+  return (await claimStatement(db, dialect, options).execute()).map(toClaimed);
 }
 
 /** The statement of {@link claimDue}, unrun: the PostgreSQL batch write embeds it. */
@@ -63,7 +120,7 @@ export interface Settlement {
   id: string;
   /** The claim this worker holds: only then is the row changed. */
   token: string;
-  status: DeliveryRow['status'];
+  status: DeliveryStatus;
   attempts: number;
   /** When a pending delivery is due again; null once it is done. */
   nextAttemptAt: number | null;
@@ -125,45 +182,60 @@ export async function skipPendingOfWebhook(db: Db, webhookId: string, now: numbe
     .execute();
 }
 
-export async function insertAttempts(db: Db, rows: readonly AttemptRow[]): Promise<void> {
-  if (rows.length > 0)
+export async function insertAttempts(db: Db, attempts: readonly DeliveryAttempt[]): Promise<void> {
+  if (attempts.length > 0)
     await db
       .insertInto('webhook_delivery_attempts')
-      .values([...rows])
+      .values(
+        attempts.map((a) => ({
+          id: a.id,
+          delivery_id: a.deliveryId,
+          attempted_at: a.attemptedAt,
+          status_code: a.statusCode,
+          duration_ms: a.durationMs,
+          error: a.error,
+        })),
+      )
       .execute();
 }
 
 /** A webhook's deliveries, newest event first. */
-export async function listDeliveriesOfWebhook(db: Db, webhookId: string, limit: number) {
-  return db
+export async function listDeliveriesOfWebhook(
+  db: Db,
+  webhookId: string,
+  limit: number,
+): Promise<WebhookDelivery[]> {
+  const rows = await db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('webhook_id', '=', webhookId)
     .orderBy('event_id', 'desc')
     .limit(limit)
     .execute();
+  return rows.map(toDelivery);
 }
 
 /** The attempts of these deliveries, oldest first. */
-export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<AttemptRow[]> {
+export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<DeliveryAttempt[]> {
   if (deliveryIds.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('webhook_delivery_attempts')
     .selectAll()
     .where('delivery_id', 'in', deliveryIds)
     .orderBy('attempted_at')
     .orderBy('id')
     .execute();
+  return rows.map(toAttempt);
 }
 
-export async function findDelivery(db: Db, webhookId: string, id: string): Promise<DeliveryRow | null> {
+export async function findDelivery(db: Db, webhookId: string, id: string): Promise<WebhookDelivery | null> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .selectAll()
     .where('id', '=', id)
     .where('webhook_id', '=', webhookId)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? toDelivery(row) : null;
 }
 
 /**
@@ -195,7 +267,7 @@ export interface BatchResult {
   held: Set<string>;
   claimed: ClaimedDelivery[];
   /** The claimed deliveries' webhooks (deleted ones are absent). */
-  targets: WebhooksTable[];
+  targets: DeliveryTarget[];
 }
 
 /**
@@ -211,7 +283,7 @@ export interface BatchResult {
 export async function settleAndClaimOnPostgres(
   db: Db,
   settlements: readonly Settlement[],
-  attempts: readonly AttemptRow[],
+  attempts: readonly DeliveryAttempt[],
   claim: ClaimOptions | null,
 ): Promise<BatchResult> {
   const none = sql`select null::text as id where false`;
@@ -224,7 +296,7 @@ export async function settleAndClaimOnPostgres(
           select a.* from (values ${sql.join(
             attempts.map(
               (a) =>
-                sql`(${a.id}::text, ${a.delivery_id}::text, ${a.attempted_at}::bigint, ${a.status_code}::int, ${a.duration_ms}::int, ${a.error}::text)`,
+                sql`(${a.id}::text, ${a.deliveryId}::text, ${a.attemptedAt}::bigint, ${a.statusCode}::int, ${a.durationMs}::int, ${a.error}::text)`,
             ),
           )}) as a (id, delivery_id, attempted_at, status_code, duration_ms, error)
           where a.delivery_id in (select id from settled)
@@ -233,7 +305,7 @@ export async function settleAndClaimOnPostgres(
     ? claimStatement(db, 'postgres', claim)
     : sql`select null::text as id, null::text as webhook_id, null::text as event_id, null::text as body,
           null::int as attempts where false`;
-  const { rows } = await sql<{ held: string[]; claimed: ClaimedDelivery[]; targets: WebhooksTable[] }>`
+  const { rows } = await sql<{ held: string[]; claimed: ClaimedRow[]; targets: WebhooksTable[] }>`
     with settled as (${settled}), logged as (${logged}), claimed as (${claimed})
     select
       (select coalesce(json_agg(id), '[]') from settled) as held,
@@ -241,5 +313,9 @@ export async function settleAndClaimOnPostgres(
       (select coalesce(json_agg(w), '[]') from webhooks w
         where w.id in (select webhook_id from claimed)) as targets`.execute(db);
   const row = rows[0] ?? { held: [], claimed: [], targets: [] };
-  return { held: new Set(row.held), claimed: row.claimed, targets: row.targets };
+  return {
+    held: new Set(row.held),
+    claimed: row.claimed.map(toClaimed),
+    targets: row.targets.map(toDeliveryTarget),
+  };
 }

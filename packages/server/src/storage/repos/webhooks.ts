@@ -1,21 +1,12 @@
 import { sql } from 'kysely';
+import type { DeliveryTarget, Webhook } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { WebhooksTable } from '../schema.js';
 
-/** A webhook as stored, minus its sealed secret (only the delivery worker reads `secret_sealed`). */
-export interface WebhookRecord {
-  id: string;
-  orgId: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
-
+/** Every column but the sealed secret (only the delivery worker reads `secret_sealed`). */
 const PUBLIC_COLUMNS = ['id', 'org_id', 'url', 'events', 'active', 'created_at', 'updated_at'] as const;
 
-const toRecord = (r: Omit<WebhooksTable, 'secret_sealed'>): WebhookRecord => ({
+const toRecord = (r: Omit<WebhooksTable, 'secret_sealed'>): Webhook => ({
   id: r.id,
   orgId: r.org_id,
   url: r.url,
@@ -25,7 +16,7 @@ const toRecord = (r: Omit<WebhooksTable, 'secret_sealed'>): WebhookRecord => ({
   updatedAt: r.updated_at,
 });
 
-export async function insertWebhook(db: Db, w: WebhookRecord, secretSealed: string): Promise<void> {
+export async function insertWebhook(db: Db, w: Webhook, secretSealed: string): Promise<void> {
   await db
     .insertInto('webhooks')
     .values({
@@ -42,7 +33,7 @@ export async function insertWebhook(db: Db, w: WebhookRecord, secretSealed: stri
 }
 
 /** An org's webhooks, oldest first. */
-export async function listWebhooks(db: Db, orgId: string): Promise<WebhookRecord[]> {
+export async function listWebhooks(db: Db, orgId: string): Promise<Webhook[]> {
   const rows = await db
     .selectFrom('webhooks')
     .select(PUBLIC_COLUMNS)
@@ -54,7 +45,7 @@ export async function listWebhooks(db: Db, orgId: string): Promise<WebhookRecord
 }
 
 /** The org's webhook (without its secret), or null. */
-export async function findWebhook(db: Db, orgId: string, id: string): Promise<WebhookRecord | null> {
+export async function findWebhook(db: Db, orgId: string, id: string): Promise<Webhook | null> {
   const row = await db
     .selectFrom('webhooks')
     .select(PUBLIC_COLUMNS)
@@ -65,7 +56,7 @@ export async function findWebhook(db: Db, orgId: string, id: string): Promise<We
 }
 
 /** Stores what an update may change: url, events, active (and `updated_at`). */
-export async function updateWebhookRow(db: Db, w: WebhookRecord): Promise<void> {
+export async function updateWebhookRow(db: Db, w: Webhook): Promise<void> {
   await db
     .updateTable('webhooks')
     .set({
@@ -80,7 +71,7 @@ export async function updateWebhookRow(db: Db, w: WebhookRecord): Promise<void> 
 }
 
 /** Deletes the webhook if it belongs to `orgId`; returns what was deleted, or null. */
-export async function deleteWebhook(db: Db, orgId: string, id: string): Promise<WebhookRecord | null> {
+export async function deleteWebhook(db: Db, orgId: string, id: string): Promise<Webhook | null> {
   const row = await db
     .selectFrom('webhooks')
     .select(PUBLIC_COLUMNS)
@@ -96,14 +87,17 @@ export async function deleteWebhook(db: Db, orgId: string, id: string): Promise<
   return deleted.numDeletedRows > 0n ? toRecord(row) : null;
 }
 
-/** A webhook as the delivery worker needs it, sealed secret included. */
-export type DeliveryTarget = WebhooksTable;
+/** A webhook row as the delivery worker needs it, sealed secret included. */
+export const toDeliveryTarget = (r: WebhooksTable): DeliveryTarget => ({
+  ...toRecord(r),
+  sealedSecret: r.secret_sealed,
+});
 
 /** The webhooks of these ids, by id (deleted ones are simply absent). */
 export async function loadDeliveryTargets(db: Db, ids: string[]): Promise<Map<string, DeliveryTarget>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r]));
+  return new Map(rows.map((r) => [r.id, toDeliveryTarget(r)]));
 }
 
 /** Sets an active webhook inactive; false when it was inactive already (or is gone). */
@@ -118,14 +112,18 @@ export async function deactivateWebhook(db: Db, id: string, now: number): Promis
 }
 
 /** One webhook of an org, only what the delivery log checks (id, org, whether active), or null. */
-export async function findOrgWebhook(db: Db, orgId: string, id: string) {
+export async function findOrgWebhook(
+  db: Db,
+  orgId: string,
+  id: string,
+): Promise<Pick<Webhook, 'id' | 'orgId' | 'active'> | null> {
   const row = await db
     .selectFrom('webhooks')
     .select(['id', 'org_id', 'active'])
     .where('id', '=', id)
     .where('org_id', '=', orgId)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? { id: row.id, orgId: row.org_id, active: row.active === 1 } : null;
 }
 
 /**
