@@ -97,8 +97,10 @@ describe('client_credentials cache on PostgreSQL', async () => {
       // The cache's time stands still until the test moves it.
       const start = realNow();
       clock.now = () => start;
-      assert.equal((await token(delta.clientId, delta.clientSecret, `delta${attempt}`)).status, 200);
+      // Read before the first request: a notification arriving between its answer and this line
+      // would otherwise empty the cache unseen.
       const generation = cache.generation;
+      assert.equal((await token(delta.clientId, delta.clientSecret, `delta${attempt}`)).status, 200);
       // A lost notification: the delete commits without firing the trigger.
       await sql.query('begin');
       await sql.query('alter table clients disable trigger clients_credentials_changed');
