@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2);
-const GROUP_SIZE = 7;
+const GROUP_SIZE = 10;
 
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {
