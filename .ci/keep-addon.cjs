@@ -19,18 +19,25 @@ if (!existsSync(join(pkgDir, addon))) {
   console.log('keep-addon: no compiled better-sqlite3 addon to keep');
   process.exit(0);
 }
-const prebuild = join(root, 'node_modules', 'prebuild-install');
-const util = require(join(prebuild, 'util.js'));
-// rc.js reads the same settings the install script saw (npm's environment, this process's Node).
-const pkg = require(join(pkgDir, 'package.json'));
-const opts = { ...require(join(prebuild, 'rc.js'))(pkg), pkg };
-const cached = util.cachedPrebuild(util.getDownloadUrl(opts));
-if (existsSync(cached)) {
-  console.log(`keep-addon: already kept at ${cached}`);
-  process.exit(0);
+// Keeping it only saves time: whatever goes wrong here is said in one line and the run goes on.
+try {
+  const prebuild = join(root, 'node_modules', 'prebuild-install');
+  const util = require(join(prebuild, 'util.js'));
+  // rc.js reads the same settings the install script saw (npm's environment, this process's Node).
+  const pkg = require(join(pkgDir, 'package.json'));
+  const opts = { ...require(join(prebuild, 'rc.js'))(pkg), pkg };
+  const cached = util.cachedPrebuild(util.getDownloadUrl(opts));
+  if (existsSync(cached)) {
+    console.log(`keep-addon: already kept at ${cached}`);
+  } else {
+    mkdirSync(dirname(cached), { recursive: true });
+    const partial = `${cached}.${process.pid}.tmp`;
+    execFileSync('tar', ['-czf', partial, '-C', pkgDir, addon]);
+    renameSync(partial, cached);
+    console.log(`keep-addon: kept at ${cached}`);
+  }
+} catch (error) {
+  console.log(
+    `keep-addon: not kept (${String(error instanceof Error ? error.message : error).split('\n')[0]})`,
+  );
 }
-mkdirSync(dirname(cached), { recursive: true });
-const partial = `${cached}.${process.pid}.tmp`;
-execFileSync('tar', ['-czf', partial, '-C', pkgDir, addon]);
-renameSync(partial, cached);
-console.log(`keep-addon: kept at ${cached}`);
