@@ -150,12 +150,16 @@ describe('PostgreSQL connections lost under load', { skip }, () => {
     assert.ok((statuses.get(200) ?? 0) > 0 && (statuses.get(201) ?? 0) > 0);
     const { rows } = await admin.query('select id from tenants where id = any($1)', [acknowledged]);
     assert.equal(rows.length, acknowledged.length, 'every tenant answered 201 is stored');
-    assert.equal(await readyz(), 200);
+    // Ready again by itself. Within a bound, not at once: a pooled connection the second round ended
+    // may still be handed to a request that answers 503 before its error reaches the pool (seen once
+    // in a loaded run: /readyz and the next token 503 right after the loops stopped).
+    await within(5_000, '/readyz 200 after the connections were ended', async () => (await readyz()) === 200);
   });
 
   test('an outage: 503 in each family and from /readyz, service resumes by itself, a secret changed meanwhile is honoured', async () => {
-    // Warm the credential cache with the current secret.
-    assert.equal((await machineToken()).status, 200);
+    // Warm the credential cache with the current secret (once the previous test's ended connections
+    // are all gone from the pool).
+    await within(5_000, 'a token before the outage', async () => (await machineToken()).status === 200);
     assert.equal((await machineToken()).status, 200);
 
     proxy.cut();
