@@ -1,9 +1,19 @@
-import { generateKeyPair } from 'node:crypto';
+import { generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { type CryptoKey, calculateJwkThumbprint, exportJWK, importPKCS8, type JWK } from 'jose';
 import type { Sealer } from './sealing.js';
 
 const generate = promisify(generateKeyPair);
+
+/**
+ * Where new RSA-2048 key pairs come from: node's generator. The test suites set a source of real
+ * keys generated ahead of time (test/support/key-pairs.ts: a test creates hundreds of orgs, and each
+ * generation costs ~170 ms of CPU); nothing else sets it.
+ */
+export const keyPairs = {
+  generate: (): Promise<{ publicKey: KeyObject; privateKey: KeyObject }> =>
+    generate('rsa', { modulusLength: 2048 }),
+};
 
 export interface NewKey {
   kid: string;
@@ -27,7 +37,7 @@ export function generateSigningKey(sealer: Sealer): Promise<NewKey> {
 }
 
 async function generateNow(sealer: Sealer): Promise<NewKey> {
-  const { publicKey, privateKey } = await generate('rsa', { modulusLength: 2048 });
+  const { publicKey, privateKey } = await keyPairs.generate();
   const jwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(jwk, 'sha256');
   const publicJwk: JWK = { kty: 'RSA', n: jwk.n, e: jwk.e, kid, alg: 'RS256', use: 'sig' };

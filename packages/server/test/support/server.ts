@@ -1,4 +1,5 @@
 import './localhost-dns.js';
+import './key-pairs.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
