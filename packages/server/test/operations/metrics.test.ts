@@ -207,9 +207,10 @@ for (const database of storageSuite(
       assert.ok(waits(now.samples) - waits(before.samples) >= 2, 'both acquisitions counted');
       if (database === 'sqlite') {
         const longWaits = (s: Sample[]) => waits(s) - waits(s, '0.25');
-        assert.equal(
-          longWaits(now.samples) - longWaits(before.samples),
-          1,
+        // At least the query beside it; the server's own background work (the delivery worker's poll)
+        // may have queued behind the transaction in those 300 ms too (seen once: 2).
+        assert.ok(
+          longWaits(now.samples) - longWaits(before.samples) >= 1,
           'the query waited for the transaction',
         );
       }
