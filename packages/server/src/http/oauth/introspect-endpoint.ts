@@ -1,13 +1,9 @@
-import { fail } from '../../domain/errors.js';
-import { issuerOf } from '../../domain/issuers.js';
-import { authenticateClient, introspectToken } from '../../domain/tokens/index.js';
-import { clientForm, oauthParams } from '../form.js';
+import { introspectToken } from '../../domain/tokens/index.js';
 import { noStore } from '../no-store.js';
 import { Introspection, IntrospectRequest } from '../openapi/described-schemas.js';
 import { FORM, oauthError } from '../openapi/oauth-responses.js';
-import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
-import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
+import { tokenRequest } from './token-request.js';
 
 /**
  * POST /oauth/introspect (RFC 7662): for the org's confidential clients, authenticated by any
@@ -33,16 +29,7 @@ export const introspect = operation(
   ({ deps }) => ({
     onSend: [noStore],
     handler: async (request) => {
-      const params = oauthParams(clientForm(request), [
-        'token',
-        'token_type_hint',
-        ...CLIENT_AUTH_PARAMETERS,
-      ]);
-      const org = await orgOf(deps, request);
-      const presented = presentedClient(request, params, issuerOf(deps.config, org));
-      if (presented.method === 'none') fail('invalid_client', 'client authentication failed');
-      const client = await authenticateClient(deps, org, presented, '/oauth/introspect');
-      const token = params.token ?? fail('invalid_request', 'token is required');
+      const { org, client, token } = await tokenRequest(deps, request, '/oauth/introspect', true);
       return introspectToken(deps, org, client, token);
     },
   }),

@@ -1,14 +1,10 @@
-import { fail } from '../../domain/errors.js';
-import { issuerOf } from '../../domain/issuers.js';
-import { authenticateClient, revokeToken } from '../../domain/tokens/index.js';
+import { revokeToken } from '../../domain/tokens/index.js';
 import { formClient } from '../cors.js';
-import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
 import { RevokeRequest } from '../openapi/described-schemas.js';
 import { FORM, oauthError } from '../openapi/oauth-responses.js';
-import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
-import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
+import { tokenRequest } from './token-request.js';
 
 /**
  * POST /oauth/revoke (RFC 7009): authenticate the client, then end the session of the token if
@@ -36,15 +32,7 @@ export const revoke = operation(
     onSend: [noStore],
     cors: formClient,
     handler: async (request, reply) => {
-      const params = oauthParams(clientForm(request), [
-        'token',
-        'token_type_hint',
-        ...CLIENT_AUTH_PARAMETERS,
-      ]);
-      const org = await orgOf(deps, request);
-      const presented = presentedClient(request, params, issuerOf(deps.config, org));
-      const client = await authenticateClient(deps, org, presented, '/oauth/revoke');
-      const token = params.token ?? fail('invalid_request', 'token is required');
+      const { org, client, token } = await tokenRequest(deps, request, '/oauth/revoke');
       await revokeToken(deps, org, client, token);
       return reply.code(200).send();
     },
