@@ -64,12 +64,12 @@ export async function openRuntime(
       );
     }
     // client_credentials lookups and the token endpoint's orgs are cached: on PostgreSQL until a
-    // NOTIFY says clients or keys changed (migration 008), on SQLite until the next commit to the file.
+    // NOTIFY says clients or keys changed (migration 008), on SQLite until a commit changes them (migration 030).
     let credentials: CredentialCache<MachineClient> | undefined;
     let orgs: OrgCache | undefined;
-    if (options.cacheCredentials && store.commitVersion) {
-      credentials = new CredentialCache<MachineClient>(store.commitVersion);
-      orgs = new CredentialCache<Org>(store.commitVersion);
+    if (options.cacheCredentials && store.credentialVersion) {
+      credentials = new CredentialCache<MachineClient>(store.credentialVersion);
+      orgs = new CredentialCache<Org>(store.credentialVersion);
     } else if (options.cacheCredentials && config.databaseUrl) {
       const caches = [new CredentialCache<MachineClient>(), new CredentialCache<Org>()] as const;
       listener = listenForChanges(config.databaseUrl, CREDENTIALS_CHANNEL, {

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import BetterSqlite3 from 'better-sqlite3';
 import { decodeProtectedHeader } from 'jose';
 import pg from 'pg';
+import { sha256 } from '../src/crypto/random.js';
 import { clock } from '../src/domain/clock.js';
 import { CREDENTIALS_MAX_AGE_MS } from '../src/domain/credential-cache.js';
 import { cliEnv, tessera } from './support/cli.js';
@@ -130,8 +133,8 @@ describe('client_credentials cache on PostgreSQL', async () => {
 });
 
 /**
- * On SQLite the same lookups are kept until the next commit to the file, by this process or
- * another (the CLI, a second server on the same data dir).
+ * On SQLite the same lookups are kept until a commit changes clients, signing keys or orgs, by this
+ * process or another (the CLI, a second server on the same data dir).
  */
 describe('client_credentials cache on SQLite', () => {
   let server: TestServer;
@@ -161,6 +164,43 @@ describe('client_credentials cache on SQLite', () => {
       const wrong = await token(acme.clientId, `${acme.clientSecret.slice(0, -1)}x`, 'acme');
       assert.deepEqual([wrong.status, wrong.body.error], [401, 'invalid_client']);
     } finally {
+      cache.get = get;
+    }
+  });
+
+  test('a commit that changes no client, key or org keeps the entries; a client changed by another connection empties them', async () => {
+    const delta = await orgWithMachineClient(server.deps, 'delta');
+    let reads = 0;
+    const cache = server.deps.credentials;
+    assert.ok(cache, 'the SQLite runtime of `serve` has a credential cache');
+    const get = cache.get.bind(cache);
+    cache.get = (key, read) =>
+      get(key, () => {
+        reads++;
+        return read();
+      });
+    // Another connection to the file, as the CLI or an operator with sqlite3 would be.
+    const file = new BetterSqlite3(join(server.dataDir, 'tessera.db'));
+    try {
+      assert.equal((await token(delta.clientId, delta.clientSecret, 'delta')).status, 200);
+      const renamed = file
+        .prepare('update users set first_name = ? where email = ?')
+        .run('Dana', 'owner@delta.test');
+      assert.equal(renamed.changes, 1);
+      assert.equal((await token(delta.clientId, delta.clientSecret, 'delta')).status, 200);
+      assert.equal(reads, 1, "a user's change is no reason to read the client again");
+      file
+        .prepare('update clients set secret_hash = ? where id = ?')
+        .run(sha256('a new secret'), delta.clientId);
+      const old = await token(delta.clientId, delta.clientSecret, 'delta');
+      assert.deepEqual(old, {
+        status: 401,
+        body: { error: 'invalid_client', error_description: 'client authentication failed' },
+      });
+      assert.equal((await token(delta.clientId, 'a new secret', 'delta')).status, 200);
+      assert.equal(reads, 2, 'the changed client is read once more, then kept');
+    } finally {
+      file.close();
       cache.get = get;
     }
   });

@@ -14,7 +14,8 @@ const MAX_ENTRIES = 10_000;
  * database query. On PostgreSQL it is correct across nodes because every change to `clients` or
  * `signing_keys` sends a NOTIFY at commit (migration 008): `changed()` empties the cache, and
  * while the listener is not connected (`live(false)`) nothing is cached or served from it. On
- * SQLite an entry is served only while no commit has happened since it was read.
+ * SQLite an entry is served only while no commit has changed clients, signing keys or organizations
+ * since it was read (migration 030).
  * Only clients that exist are kept: an unknown id is always looked up, so an attacker cannot
  * fill the cache and a client created a moment ago is found at once. The token endpoint's orgs
  * are kept by the same rule (directory/org-cache.ts).
@@ -26,7 +27,8 @@ export class CredentialCache<T> {
   #live = false;
 
   /**
-   * `version` (SQLite): a counter that changes at every commit to the database, by any connection.
+   * `version` (SQLite): a counter that changes at every commit to clients, signing keys or
+   * organizations, by any connection.
    * With it the cache needs no listener: an entry is served only while the counter is unchanged
    * since it was read, and the cache is live from the start.
    */

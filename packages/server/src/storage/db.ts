@@ -25,10 +25,11 @@ export interface Store {
   readonly dialect: Dialect;
   /**
    * SQLite only: a number that changes whenever any connection (this process's or another's, such
-   * as the CLI) commits to the file. Read on a connection of its own, so this process's own writes
-   * count too (`PRAGMA data_version` ignores the connection's own commits).
+   * as the CLI) commits a change to clients, signing keys or organizations (migration 030), what
+   * the token endpoint's caches hold. Read on a connection of its own, so this process's own
+   * writes count too.
    */
-  readonly commitVersion?: () => number;
+  readonly credentialVersion?: () => number;
   /** PostgreSQL only: the pool's connections now (for /metrics). */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -101,18 +102,43 @@ export function openStore(options: StoreOptions): Store {
   file.pragma('foreign_keys = ON');
   file.pragma('synchronous = NORMAL');
   const watch = new BetterSqlite3(join(options.dataDir, 'tessera.db'), { readonly: true });
-  const dataVersion = watch.prepare('pragma data_version').pluck();
   const db = new Kysely<Database>({
     dialect: new WriterFirstSqliteDialect({ database: withStatementCache(file) }, options.onConnectionWait),
   });
   return {
     db,
     dialect: 'sqlite',
-    commitVersion: () => dataVersion.get() as number,
+    credentialVersion: credentialVersion(watch),
     close: async () => {
       await db.destroy();
       watch.close();
     },
+  };
+}
+
+/**
+ * The counter of migration 030, read on `watch` (a connection of its own: `PRAGMA data_version`
+ * ignores the reading connection's own commits). `data_version` changes at every commit to the
+ * file, by any connection, and costs no read of a table; only then is the counter read again.
+ * Before migration 030 has run there is no counter: every commit counts then, as a negative number
+ * so it is never taken for a counter's value.
+ */
+function credentialVersion(watch: BetterSqlite3.Database): () => number {
+  const dataVersion = watch.prepare('pragma data_version').pluck();
+  let counter: BetterSqlite3.Statement | null = null;
+  let seen: number | null = null;
+  let version = 0;
+  return () => {
+    const data = dataVersion.get() as number;
+    if (data === seen) return version;
+    try {
+      counter ??= watch.prepare('select version from credential_version where id = 1').pluck();
+      version = counter.get() as number;
+    } catch {
+      version = -1 - data;
+    }
+    seen = data;
+    return version;
   };
 }
 

@@ -29,6 +29,7 @@ import * as invitations from './migrations/026-invitations.js';
 import * as connections from './migrations/027-connections.js';
 import * as clientJwksUri from './migrations/028-client-jwks-uri.js';
 import * as listOrderIndexes from './migrations/029-list-order-indexes.js';
+import * as credentialVersion from './migrations/030-credential-version.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '027-connections': connections,
   '028-client-jwks-uri': clientJwksUri,
   '029-list-order-indexes': listOrderIndexes,
+  '030-credential-version': credentialVersion,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */
