@@ -81,11 +81,14 @@ export async function openSession(trx: Db, org: Org, input: NewSession, now: num
   return session;
 }
 
+/** Whether a session is neither revoked nor past its absolute lifetime. */
+export const isLive = (session: OAuthSession, now: number): boolean =>
+  session.revokedAt === null && session.expiresAt > now;
+
 /** The session if it is neither revoked nor past its absolute lifetime. */
 export async function liveSession(db: Db, id: string, now: number): Promise<OAuthSession | null> {
   const session = await findOAuthSession(db, id);
-  if (!session || session.revokedAt !== null || session.expiresAt <= now) return null;
-  return session;
+  return session && isLive(session, now) ? session : null;
 }
 
 /** Ends a session (and with it every refresh and access token it issued); audited once. */
@@ -155,11 +158,21 @@ export async function moveSession(
 
 /**
  * The tenant a refresh acts in: the session's, or when the user left it (or it was deleted) the
- * user's default one, so a deleted tenant does not sign everyone out.
+ * user's default one, so a deleted tenant does not sign everyone out. `inTenant`: whether the
+ * user is a member of the session's tenant, when the caller read it with the session.
  */
-export async function currentTenant(trx: Db, org: Org, session: OAuthSession, now: number) {
+export async function currentTenant(
+  trx: Db,
+  org: Org,
+  session: OAuthSession,
+  now: number,
+  inTenant?: boolean,
+) {
   if (org.isConsole) return session;
-  if (session.tenantId !== null && (await findUserTenant(trx, session.userId, session.tenantId)))
+  if (
+    session.tenantId !== null &&
+    (inTenant ?? (await findUserTenant(trx, session.userId, session.tenantId)) !== null)
+  )
     return session;
   const fallback = await defaultTenantId(trx, session.userId);
   if (fallback === null) return null;

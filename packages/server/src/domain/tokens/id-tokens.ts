@@ -5,7 +5,7 @@ import { issuerOf } from '../issuers.js';
 import type { Signer } from '../keys/keys.js';
 import type { OAuthSession } from '../sessions/sessions.js';
 import { ID_TOKEN_TTL_S } from '../tokens-policy.js';
-import type { Org } from '../types.js';
+import type { Org, User } from '../types.js';
 import type { TokensDeps } from './deps.js';
 import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
 import type { TokenSet } from './user-tokens.js';
@@ -17,6 +17,7 @@ import type { TokenSet } from './user-tokens.js';
  * `acr`, the access token's values), binds that access token (`at_hash`), and carries what the
  * granted scopes release. `nonce` is the authorization request's; a refresh passes none
  * (§12.2), while `iss`, `sub`, `aud` and `auth_time` stay those of the original sign-in.
+ * `known`: the session's user when the caller read it already (null: deleted); else it is looked up.
  *
  * @example
  *   const set = await tokenSet(deps, signer, org, session, refreshToken, now);
@@ -30,10 +31,11 @@ export async function withIdToken(
   set: TokenSet,
   now: number,
   nonce: string | null,
+  known?: User | null,
 ): Promise<TokenSet> {
   const scopes = scopesOf(session.scope);
   if (!scopes.includes(OPENID_SCOPE)) return set;
-  const user = await findUserById(deps.db, session.userId);
+  const user = known === undefined ? await findUserById(deps.db, session.userId) : known;
   if (!user) return fail('invalid_grant', 'the user of this session no longer exists');
   const iat = Math.floor(now / 1000);
   const claims: Record<string, unknown> = {

@@ -1,13 +1,17 @@
 import { sha256 } from '../../crypto/random.js';
 import type { Db } from '../../storage/db.js';
-import { setOAuthSessionResources, setOAuthSessionScope } from '../../storage/repos/oauth-sessions.js';
+import {
+  findSessionForRefresh,
+  setOAuthSessionResources,
+  setOAuthSessionScope,
+} from '../../storage/repos/oauth-sessions.js';
 import { consumeRefreshToken, findRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { withinScope } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
-import { currentTenant, liveSession, type OAuthSession, revokeSession } from '../sessions/sessions.js';
+import { currentTenant, isLive, type OAuthSession, revokeSession } from '../sessions/sessions.js';
 import type { Client, Org, RefreshToken } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import type { TokensDeps } from './deps.js';
@@ -61,22 +65,23 @@ export async function rotateRefreshToken(
       return { error: 'the refresh token was already used; its session is revoked' };
     }
     if (consumed.expiresAt <= now) return { error: 'the refresh token has expired' };
-    const live = await liveSession(trx, consumed.sessionId, now);
-    if (live === null || live.orgId !== org.id)
+    // The session, the user's membership of its tenant and the user, in one read.
+    const found = await findSessionForRefresh(trx, consumed.sessionId);
+    if (found === null || !isLive(found.session, now) || found.session.orgId !== org.id)
       return { error: 'the session of this refresh token has ended' };
     const picked = org.isConsole ? undefined : resource;
-    const narrower = await narrowed(trx, live, scope, picked);
-    const session = await currentTenant(trx, org, narrower, now);
+    const narrower = await narrowed(trx, found.session, scope, picked);
+    const session = await currentTenant(trx, org, narrower, now, found.inTenant);
     if (session === null) return { error: 'the user belongs to no tenant' };
     const audience = org.isConsole ? null : await sessionAudience(trx, org, session, picked);
     const refreshToken = await addRefreshToken(trx, client, session, now, successor);
-    return { session, refreshToken, audience };
+    return { session, refreshToken, audience, user: found.user };
   });
   if ('error' in outcome) return fail('invalid_grant', outcome.error);
   await purgeExpiredRefreshTokens(deps.db, now);
   const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
   // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
-  return withIdToken(deps, signer, org, outcome.session, set, now, null);
+  return withIdToken(deps, signer, org, outcome.session, set, now, null, outcome.user);
 }
 
 /**

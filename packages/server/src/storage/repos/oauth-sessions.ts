@@ -1,6 +1,7 @@
-import type { OAuthSession, ResourceGrant } from '../../domain/types.js';
+import type { OAuthSession, ResourceGrant, User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { OAuthSessionsTable } from '../schema.js';
+import { toUser } from './users.js';
 
 const toSession = (r: OAuthSessionsTable): OAuthSession => ({
   id: r.id,
@@ -50,6 +51,58 @@ export async function insertOAuthSession(
 export async function findOAuthSession(db: Db, id: string): Promise<OAuthSession | null> {
   const row = await db.selectFrom('oauth_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toSession(row) : null;
+}
+
+/**
+ * What a refresh reads about its session, in one statement: the session, whether its user is still
+ * a member of its tenant (false without a tenant: a console session), and the user (null once
+ * deleted). Three lookups before, each a round trip on PostgreSQL.
+ */
+export async function findSessionForRefresh(
+  db: Db,
+  id: string,
+): Promise<{ session: OAuthSession; inTenant: boolean; user: User | null } | null> {
+  const row = await db
+    .selectFrom('oauth_sessions as s')
+    .leftJoin('tenant_members as m', (join) =>
+      join.onRef('m.tenant_id', '=', 's.tenant_id').onRef('m.user_id', '=', 's.user_id'),
+    )
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('s')
+    .select([
+      'm.user_id as member_id',
+      'u.id as u_id',
+      'u.org_id as u_org_id',
+      'u.email as u_email',
+      'u.first_name as u_first_name',
+      'u.last_name as u_last_name',
+      'u.picture as u_picture',
+      'u.provider as u_provider',
+      'u.disabled as u_disabled',
+      'u.email_verified as u_email_verified',
+      'u.created_at as u_created_at',
+      'u.updated_at as u_updated_at',
+    ])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const user =
+    row.u_id === null
+      ? null
+      : toUser({
+          id: row.u_id,
+          org_id: row.u_org_id as string,
+          email: row.u_email as string,
+          first_name: row.u_first_name,
+          last_name: row.u_last_name,
+          picture: row.u_picture,
+          provider: row.u_provider as string,
+          disabled: row.u_disabled as number,
+          email_verified: row.u_email_verified as number,
+          created_at: row.u_created_at as number,
+          updated_at: row.u_updated_at as number,
+        });
+  return { session: toSession(row), inTenant: row.member_id !== null, user };
 }
 
 /**

@@ -4,7 +4,10 @@ import type { Db } from '../db.js';
 import type { Database, UsersTable } from '../schema.js';
 import { nearerEnd, readDirection } from './list-window.js';
 
-const toUser = (r: UsersTable): User => ({
+/** The columns a user is made of (what a join beside another table selects). */
+export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash'>;
+
+export const toUser = (r: UserColumns): User => ({
   id: r.id,
   orgId: r.org_id,
   email: r.email,
