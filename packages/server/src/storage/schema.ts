@@ -51,6 +51,15 @@ export interface UsersTable {
   email_verified: number;
 }
 
+/** Users per org and UTC day of `created_at`, kept by triggers on `users` (migration 031). */
+export interface UserDayCountsTable {
+  org_id: string;
+  /** `created_at` ÷ 86,400,000, rounded down. */
+  day: number;
+  /** May be 0 once every user of the day was deleted. */
+  n: number;
+}
+
 export interface TenantMembersTable {
   tenant_id: string;
   user_id: string;
@@ -535,6 +544,7 @@ export interface Database {
   memberships: MembershipsTable;
   tenants: TenantsTable;
   users: UsersTable;
+  user_day_counts: UserDayCountsTable;
   tenant_members: TenantMembersTable;
   clients: ClientsTable;
   client_assertion_jtis: ClientAssertionJtisTable;

@@ -258,6 +258,78 @@ for (const database of storageSuite(
       }
     });
 
+    test('users over many days, some deleted: the kept per-day counts equal the table, every page its OFFSET', {
+      skip,
+    }, async () => {
+      const gamma = await ownedOrg(server, 'gamma');
+      const { user } = await createUser(
+        server.deps,
+        gamma,
+        { email: 'template@g.test', password: null },
+        SYSTEM,
+      );
+      // Every other day of 46 (days between left empty), two or three users a day: at its first and
+      // last millisecond, and pairs sharing one (the id breaks the tie). One statement inserts them all.
+      await copies(db, 'users', 'id', user.id, ROWS, (i) => ({
+        id: idOf('usr_g', i),
+        email: `g.${i}@g.test`,
+        email_key: `g.${i}@g.test`,
+        created_at: START + ((i * 7) % 23) * 2 * DAY + [0, DAY - 1, 5, 5][i % 4],
+      }));
+      // One statement deletes several users of several days; one deletes a day's last user.
+      const gone = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 5 === 1);
+      await db
+        .deleteFrom('users')
+        .where(
+          'id',
+          'in',
+          gone.map((i) => idOf('usr_g', i)),
+        )
+        .execute();
+      const kept = await db
+        .selectFrom('user_day_counts')
+        .select(['day', 'n'])
+        .where('org_id', '=', gamma.id)
+        .where('n', '>', 0)
+        .orderBy('day')
+        .execute();
+      const counted = await sql<{ day: number; n: number }>`
+        select created_at / ${sql.lit(DAY)} as day, count(*) as n from users where org_id = ${gamma.id}
+        group by 1 order by 1`.execute(db);
+      assert.deepEqual(
+        kept.map((r) => [Number(r.day), Number(r.n)]),
+        counted.rows.map((r) => [Number(r.day), Number(r.n)]),
+      );
+      assert.equal(counted.rows.length, 24, "23 days of copies and the template's");
+      await compare(
+        'users over many days',
+        async (p) => {
+          const got = await listUsers(server.deps, gamma, { q: null, ...p });
+          return { ids: got.entries.map((u) => u.id), total: got.total };
+        },
+        async (limit, offset) =>
+          (
+            await db
+              .selectFrom('users')
+              .select('id')
+              .where('org_id', '=', gamma.id)
+              .orderBy('created_at')
+              .orderBy('id')
+              .limit(limit)
+              .offset(offset)
+              .execute()
+          ).map((r) => r.id),
+      );
+      // An org deleted with plain SQL takes its users and their counts along.
+      await db.deleteFrom('organizations').where('id', '=', gamma.id).execute();
+      const left = await db
+        .selectFrom('user_day_counts')
+        .select('day')
+        .where('org_id', '=', gamma.id)
+        .execute();
+      assert.deepEqual(left, []);
+    });
+
     test('clients, resources, roles, connections', { skip }, async () => {
       const ids = (got: { entries: { id: string }[]; total: number }) => ({
         ids: got.entries.map((e) => e.id),
