@@ -30,7 +30,7 @@ import * as connections from './migrations/027-connections.js';
 import * as clientJwksUri from './migrations/028-client-jwks-uri.js';
 import * as listOrderIndexes from './migrations/029-list-order-indexes.js';
 import * as credentialVersion from './migrations/030-credential-version.js';
-import * as userDayCounts from './migrations/031-user-day-counts.js';
+import * as listDayCounts from './migrations/031-list-day-counts.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -65,7 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '028-client-jwks-uri': clientJwksUri,
   '029-list-order-indexes': listOrderIndexes,
   '030-credential-version': credentialVersion,
-  '031-user-day-counts': userDayCounts,
+  '031-list-day-counts': listDayCounts,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

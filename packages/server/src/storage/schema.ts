@@ -51,12 +51,13 @@ export interface UsersTable {
   email_verified: number;
 }
 
-/** Users per org and UTC day of `created_at`, kept by triggers on `users` (migration 031). */
-export interface UserDayCountsTable {
+/** Rows of the users and clients lists per org and UTC day of `created_at`, kept by triggers (migration 031). */
+export interface ListDayCountsTable {
+  list: 'users' | 'clients';
   org_id: string;
   /** `created_at` ÷ 86,400,000, rounded down. */
   day: number;
-  /** May be 0 once every user of the day was deleted. */
+  /** May be 0 once every row of the day was deleted. */
   n: number;
 }
 
@@ -544,7 +545,7 @@ export interface Database {
   memberships: MembershipsTable;
   tenants: TenantsTable;
   users: UsersTable;
-  user_day_counts: UserDayCountsTable;
+  list_day_counts: ListDayCountsTable;
   tenant_members: TenantMembersTable;
   clients: ClientsTable;
   client_assertion_jtis: ClientAssertionJtisTable;

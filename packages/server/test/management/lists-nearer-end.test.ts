@@ -258,7 +258,7 @@ for (const database of storageSuite(
       }
     });
 
-    test('users over many days, some deleted: the kept per-day counts equal the table, every page its OFFSET', {
+    test('users and clients over many days, some deleted: the kept per-day counts equal the tables, every page its OFFSET', {
       skip,
     }, async () => {
       const gamma = await ownedOrg(server, 'gamma');
@@ -268,15 +268,26 @@ for (const database of storageSuite(
         { email: 'template@g.test', password: null },
         SYSTEM,
       );
-      // Every other day of 46 (days between left empty), two or three users a day: at its first and
+      const { client } = await createClient(
+        server.deps,
+        gamma,
+        { name: 'Template', kind: 'confidential', redirectUris: ['https://app.test/cb'] },
+        SYSTEM,
+      );
+      // Every other day of 46 (days between left empty), two or three rows a day: at its first and
       // last millisecond, and pairs sharing one (the id breaks the tie). One statement inserts them all.
+      const created = (i: number) => START + ((i * 7) % 23) * 2 * DAY + ([0, DAY - 1, 5, 5][i % 4] as number);
       await copies(db, 'users', 'id', user.id, ROWS, (i) => ({
         id: idOf('usr_g', i),
         email: `g.${i}@g.test`,
         email_key: `g.${i}@g.test`,
-        created_at: START + ((i * 7) % 23) * 2 * DAY + [0, DAY - 1, 5, 5][i % 4],
+        created_at: created(i),
       }));
-      // One statement deletes several users of several days; one deletes a day's last user.
+      await copies(db, 'clients', 'id', client.id, ROWS, (i) => ({
+        id: idOf('cli_g', i),
+        created_at: created(i),
+      }));
+      // One statement deletes several rows of several days, some a day's last.
       const gone = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 5 === 1);
       await db
         .deleteFrom('users')
@@ -286,44 +297,59 @@ for (const database of storageSuite(
           gone.map((i) => idOf('usr_g', i)),
         )
         .execute();
-      const kept = await db
-        .selectFrom('user_day_counts')
-        .select(['day', 'n'])
-        .where('org_id', '=', gamma.id)
-        .where('n', '>', 0)
-        .orderBy('day')
+      await db
+        .deleteFrom('clients')
+        .where(
+          'id',
+          'in',
+          gone.map((i) => idOf('cli_g', i)),
+        )
         .execute();
-      const counted = await sql<{ day: number; n: number }>`
-        select created_at / ${sql.lit(DAY)} as day, count(*) as n from users where org_id = ${gamma.id}
-        group by 1 order by 1`.execute(db);
-      assert.deepEqual(
-        kept.map((r) => [Number(r.day), Number(r.n)]),
-        counted.rows.map((r) => [Number(r.day), Number(r.n)]),
-      );
-      assert.equal(counted.rows.length, 24, "23 days of copies and the template's");
-      await compare(
-        'users over many days',
-        async (p) => {
-          const got = await listUsers(server.deps, gamma, { q: null, ...p });
-          return { ids: got.entries.map((u) => u.id), total: got.total };
-        },
-        async (limit, offset) =>
-          (
-            await db
-              .selectFrom('users')
-              .select('id')
-              .where('org_id', '=', gamma.id)
-              .orderBy('created_at')
-              .orderBy('id')
-              .limit(limit)
-              .offset(offset)
-              .execute()
-          ).map((r) => r.id),
-      );
-      // An org deleted with plain SQL takes its users and their counts along.
+      for (const list of ['users', 'clients'] as const) {
+        const kept = await db
+          .selectFrom('list_day_counts')
+          .select(['day', 'n'])
+          .where('list', '=', list)
+          .where('org_id', '=', gamma.id)
+          .where('n', '>', 0)
+          .orderBy('day')
+          .execute();
+        const counted = await sql<{ day: number; n: number }>`
+          select created_at / ${sql.lit(DAY)} as day, count(*) as n from ${sql.table(list)}
+          where org_id = ${gamma.id} group by 1 order by 1`.execute(db);
+        assert.deepEqual(
+          kept.map((r) => [Number(r.day), Number(r.n)]),
+          counted.rows.map((r) => [Number(r.day), Number(r.n)]),
+          `${list}: kept counts`,
+        );
+        assert.equal(counted.rows.length, 24, `${list}: 23 days of copies and the template's`);
+        await compare(
+          `${list} over many days`,
+          async (p) => {
+            const got =
+              list === 'users'
+                ? await listUsers(server.deps, gamma, { q: null, ...p })
+                : await listClients(server.deps, gamma, p);
+            return { ids: got.entries.map((e) => e.id), total: got.total };
+          },
+          async (limit, offset) =>
+            (
+              await db
+                .selectFrom(list)
+                .select('id')
+                .where('org_id', '=', gamma.id)
+                .orderBy('created_at')
+                .orderBy('id')
+                .limit(limit)
+                .offset(offset)
+                .execute()
+            ).map((r) => r.id),
+        );
+      }
+      // An org deleted with plain SQL takes its rows and their counts along.
       await db.deleteFrom('organizations').where('id', '=', gamma.id).execute();
       const left = await db
-        .selectFrom('user_day_counts')
+        .selectFrom('list_day_counts')
         .select('day')
         .where('org_id', '=', gamma.id)
         .execute();

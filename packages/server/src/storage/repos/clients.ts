@@ -4,6 +4,7 @@ import type { ClientsTable } from '../schema.js';
 import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';
 import { deleteClientConsents } from './consents.js';
+import { listDays, seekDay, totalOf } from './list-day-counts.js';
 import { nearerEnd, readDirection } from './list-window.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
 
@@ -87,34 +88,33 @@ export async function findClients(
   return new Map(rows.map((r) => [r.id, toClient(r)]));
 }
 
-/** One page of an org's clients, oldest first, and how many it has. */
+/**
+ * One page of an org's clients, oldest first, and how many it has: the total from the org's per-day
+ * counts, the page from its nearer end, starting at its day (list-day-counts.ts), ids first from
+ * the (org_id, created_at, id) index of migration 029.
+ */
 export async function pageClients(
   db: Db,
   orgId: string,
   window: { offset: number; limit: number },
 ): Promise<{ entries: Client[]; total: number }> {
-  const { n } = await db
-    .selectFrom('clients')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
-  // Read from the page's nearer end, ids first from the (org_id, created_at, id) index of migration 029.
+  const days = await listDays(db, 'clients', orgId);
+  const total = totalOf(days);
   const read = nearerEnd(total, window);
   if (read === null) return { entries: [], total };
   const direction = readDirection(read);
-  const ids = db
-    .selectFrom('clients')
-    .select('id')
-    .where('org_id', '=', orgId)
+  const seek = seekDay(days, read);
+  let ids = db.selectFrom('clients').select('id').where('org_id', '=', orgId);
+  if (seek !== null) ids = ids.where('created_at', seek.op, seek.at);
+  const page = ids
     .orderBy('created_at', direction)
     .orderBy('id', direction)
     .limit(read.limit)
-    .offset(read.offset);
+    .offset(seek === null ? read.offset : seek.offset);
   const rows = await db
     .selectFrom('clients')
     .selectAll()
-    .where('id', 'in', ids)
+    .where('id', 'in', page)
     .orderBy('created_at')
     .orderBy('id')
     .execute();

@@ -1,9 +1,9 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { User } from '../../domain/types.js';
 import type { Db } from '../db.js';
-import { USER_COUNT_DAY_MS } from '../migrations/031-user-day-counts.js';
 import type { Database, UsersTable } from '../schema.js';
-import { nearerEnd, readDirection, type WindowRead } from './list-window.js';
+import { listDays, seekDay, totalOf } from './list-day-counts.js';
+import { nearerEnd, readDirection } from './list-window.js';
 
 /** The columns a user is made of (what a join beside another table selects). */
 export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash'>;
@@ -89,7 +89,7 @@ function matching(db: Db, orgId: string, q: string | null) {
  * One page of an org's users, oldest first, and how many match in all. The page is read from its
  * nearer end (list-window.ts), its ids first from the `(org_id, created_at, id)` index (migration
  * 029) and then only those rows: skipping walks index entries, not rows. Unfiltered, the total is
- * the sum of the org's per-day counts (migration 031), and whole days before the page are skipped
+ * the sum of the org's per-day counts (list-day-counts.ts), and whole days before the page are skipped
  * by their counts, so the index walk starts at the page's day (`seekDay`).
  */
 export async function listOrgUsers(
@@ -97,7 +97,7 @@ export async function listOrgUsers(
   orgId: string,
   filter: { q: string | null; limit: number; offset: number },
 ): Promise<{ users: User[]; total: number }> {
-  const days = filter.q === null ? await userDays(db, orgId) : null;
+  const days = filter.q === null ? await listDays(db, 'users', orgId) : null;
   const total =
     days === null
       ? Number(
@@ -107,17 +107,13 @@ export async function listOrgUsers(
               .executeTakeFirstOrThrow()
           ).n,
         )
-      : days.reduce((sum, d) => sum + d.n, 0);
+      : totalOf(days);
   const read = nearerEnd(total, filter);
   if (read === null) return { users: [], total };
   const direction = readDirection(read);
   const seek = days === null ? null : seekDay(days, read);
   let ids = matching(db, orgId, filter.q).select('id');
-  if (seek !== null) {
-    ids = read.reversed
-      ? ids.where('created_at', '<', (seek.day + 1) * USER_COUNT_DAY_MS)
-      : ids.where('created_at', '>=', seek.day * USER_COUNT_DAY_MS);
-  }
+  if (seek !== null) ids = ids.where('created_at', seek.op, seek.at);
   const page = ids
     .orderBy('created_at', direction)
     .orderBy('id', direction)
@@ -131,37 +127,6 @@ export async function listOrgUsers(
     .orderBy('id')
     .execute();
   return { users: rows.map(toUser), total };
-}
-
-/** The org's users per day of `created_at` (migration 031), oldest day first; days left empty dropped. */
-async function userDays(db: Db, orgId: string): Promise<{ day: number; n: number }[]> {
-  const rows = await db
-    .selectFrom('user_day_counts')
-    .select(['day', 'n'])
-    .where('org_id', '=', orgId)
-    .where('n', '>', 0)
-    .orderBy('day')
-    .execute();
-  return rows.map((r) => ({ day: Number(r.day), n: Number(r.n) }));
-}
-
-/**
- * Where `read` starts, from its end of the list: the day holding its first row and how many rows
- * of the list that day (and the days beyond it in the read's direction) come before it. Reading
- * from that day on with this offset gives the same rows as the plain offset from the list's end.
- */
-export function seekDay(
-  days: readonly { day: number; n: number }[],
-  read: WindowRead,
-): { day: number; offset: number } | null {
-  let skip = read.offset;
-  const count = days.length;
-  for (let i = 0; i < count; i++) {
-    const d = days[read.reversed ? count - 1 - i : i] as { day: number; n: number };
-    if (skip < d.n) return { day: d.day, offset: skip };
-    skip -= d.n;
-  }
-  return null;
 }
 
 /** Stores what an owner may change of a user: names and whether they are disabled. */
