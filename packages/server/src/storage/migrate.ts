@@ -31,6 +31,7 @@ import * as clientJwksUri from './migrations/028-client-jwks-uri.js';
 import * as listOrderIndexes from './migrations/029-list-order-indexes.js';
 import * as credentialVersion from './migrations/030-credential-version.js';
 import * as listDayCounts from './migrations/031-list-day-counts.js';
+import * as memberEmailOrder from './migrations/032-member-email-order.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '029-list-order-indexes': listOrderIndexes,
   '030-credential-version': credentialVersion,
   '031-list-day-counts': listDayCounts,
+  '032-member-email-order': memberEmailOrder,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -22,6 +22,11 @@ export interface MembershipsTable {
   user_id: string;
   role: 'owner' | 'member';
   created_at: number;
+  /**
+   * The user's `email_key`, the list's order; set and kept by triggers (migration 032), never by a
+   * statement (null only before the insert trigger has run).
+   */
+  email_key: string | null;
 }
 
 export interface TenantsTable {

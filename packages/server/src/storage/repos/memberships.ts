@@ -64,19 +64,23 @@ export async function pageMembersOfOrg(
   const read = nearerEnd(total, window);
   if (read === null) return { rows: [], total };
   const direction = readDirection(read);
+  // The page's members from the (org_id, email_key, user_id) index alone (migration 032), then their rows.
+  const page = db
+    .selectFrom('memberships')
+    .select('user_id')
+    .where('org_id', '=', orgId)
+    .orderBy('email_key', direction)
+    .orderBy('user_id', direction)
+    .offset(read.offset)
+    .limit(read.limit);
   const rows = await db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    // Members are console users: naming their org lets PostgreSQL read them through the
-    // (org_id, email_key) index instead of hashing every user of every org (2M rows: 0.6 s a page).
-    .innerJoin('organizations as o', 'o.id', 'u.org_id')
     .select(['m.user_id', 'u.email', 'm.role'])
     .where('m.org_id', '=', orgId)
-    .where('o.is_console', '=', 1)
-    .orderBy('u.email_key', direction)
+    .where('m.user_id', 'in', page)
+    .orderBy('m.email_key', direction)
     .orderBy('m.user_id', direction)
-    .offset(read.offset)
-    .limit(read.limit)
     .execute();
   return {
     rows: inListOrder(read, rows).map((r) => ({ userId: r.user_id, email: r.email, role: r.role })),
