@@ -30,7 +30,7 @@ import * as connections from './migrations/027-connections.js';
 import * as clientJwksUri from './migrations/028-client-jwks-uri.js';
 import * as listOrderIndexes from './migrations/029-list-order-indexes.js';
 import * as credentialVersion from './migrations/030-credential-version.js';
-import * as listDayCounts from './migrations/031-list-day-counts.js';
+import * as listCounts from './migrations/031-list-counts.js';
 import * as memberEmailOrder from './migrations/032-member-email-order.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -66,7 +66,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '028-client-jwks-uri': clientJwksUri,
   '029-list-order-indexes': listOrderIndexes,
   '030-credential-version': credentialVersion,
-  '031-list-day-counts': listDayCounts,
+  '031-list-counts': listCounts,
   '032-member-email-order': memberEmailOrder,
 };
 

@@ -56,13 +56,14 @@ export interface UsersTable {
   email_verified: number;
 }
 
-/** Rows of the users and clients lists per org and UTC day of `created_at`, kept by triggers (migration 031). */
-export interface ListDayCountsTable {
+/** Rows of the users and clients lists per org and UTC day or hour of `created_at`, kept by triggers (migration 031). */
+export interface ListCountsTable {
   list: 'users' | 'clients';
   org_id: string;
-  /** `created_at` ÷ 86,400,000, rounded down. */
-  day: number;
-  /** May be 0 once every row of the day was deleted. */
+  span: 'day' | 'hour';
+  /** `created_at` ÷ the span's length (86,400,000 or 3,600,000 ms), rounded down. */
+  bucket: number;
+  /** May be 0 once every row of the span was deleted. */
   n: number;
 }
 
@@ -550,7 +551,7 @@ export interface Database {
   memberships: MembershipsTable;
   tenants: TenantsTable;
   users: UsersTable;
-  list_day_counts: ListDayCountsTable;
+  list_counts: ListCountsTable;
   tenant_members: TenantMembersTable;
   clients: ClientsTable;
   client_assertion_jtis: ClientAssertionJtisTable;

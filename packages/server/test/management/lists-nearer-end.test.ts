@@ -23,6 +23,7 @@ import { ownedOrg } from './support/console.js';
 const ROWS = 61;
 const START = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 /** Ids in an order unrelated to insertion (so the tie-break by id is tested), deterministic. */
 const idOf = (prefix: string, i: number) =>
@@ -274,9 +275,11 @@ for (const database of storageSuite(
         { name: 'Template', kind: 'confidential', redirectUris: ['https://app.test/cb'] },
         SYSTEM,
       );
-      // Every other day of 46 (days between left empty), two or three rows a day: at its first and
-      // last millisecond, and pairs sharing one (the id breaks the tie). One statement inserts them all.
-      const created = (i: number) => START + ((i * 7) % 23) * 2 * DAY + ([0, DAY - 1, 5, 5][i % 4] as number);
+      // Every other day of 46 (days between left empty), two or three rows a day in its first, eighth
+      // and last hours: at its first and last millisecond, and pairs sharing one (the id breaks the
+      // tie). One statement inserts them all.
+      const created = (i: number) =>
+        START + ((i * 7) % 23) * 2 * DAY + ([0, DAY - 1, 5, 5, 7 * HOUR + 3, 7 * HOUR + 3][i % 6] as number);
       await copies(db, 'users', 'id', user.id, ROWS, (i) => ({
         id: idOf('usr_g', i),
         email: `g.${i}@g.test`,
@@ -306,22 +309,31 @@ for (const database of storageSuite(
         )
         .execute();
       for (const list of ['users', 'clients'] as const) {
-        const kept = await db
-          .selectFrom('list_day_counts')
-          .select(['day', 'n'])
-          .where('list', '=', list)
-          .where('org_id', '=', gamma.id)
-          .where('n', '>', 0)
-          .orderBy('day')
-          .execute();
-        const counted = await sql<{ day: number; n: number }>`
-          select created_at / ${sql.lit(DAY)} as day, count(*) as n from ${sql.table(list)}
-          where org_id = ${gamma.id} group by 1 order by 1`.execute(db);
-        assert.deepEqual(
-          kept.map((r) => [Number(r.day), Number(r.n)]),
-          counted.rows.map((r) => [Number(r.day), Number(r.n)]),
-          `${list}: kept counts`,
-        );
+        for (const [span, ms] of [
+          ['day', DAY],
+          ['hour', HOUR],
+        ] as const) {
+          const kept = await db
+            .selectFrom('list_counts')
+            .select(['bucket', 'n'])
+            .where('list', '=', list)
+            .where('org_id', '=', gamma.id)
+            .where('span', '=', span)
+            .where('n', '>', 0)
+            .orderBy('bucket')
+            .execute();
+          const counted = await sql<{ bucket: number; n: number }>`
+            select created_at / ${sql.lit(ms)} as bucket, count(*) as n from ${sql.table(list)}
+            where org_id = ${gamma.id} group by 1 order by 1`.execute(db);
+          assert.deepEqual(
+            kept.map((r) => [Number(r.bucket), Number(r.n)]),
+            counted.rows.map((r) => [Number(r.bucket), Number(r.n)]),
+            `${list}: kept counts per ${span}`,
+          );
+        }
+        const counted = await sql<{ day: number }>`
+          select distinct created_at / ${sql.lit(DAY)} as day from ${sql.table(list)}
+          where org_id = ${gamma.id}`.execute(db);
         assert.equal(counted.rows.length, 24, `${list}: 23 days of copies and the template's`);
         await compare(
           `${list} over many days`,
@@ -349,8 +361,8 @@ for (const database of storageSuite(
       // An org deleted with plain SQL takes its rows and their counts along.
       await db.deleteFrom('organizations').where('id', '=', gamma.id).execute();
       const left = await db
-        .selectFrom('list_day_counts')
-        .select('day')
+        .selectFrom('list_counts')
+        .select('bucket')
         .where('org_id', '=', gamma.id)
         .execute();
       assert.deepEqual(left, []);

@@ -4,7 +4,7 @@ import type { ClientsTable } from '../schema.js';
 import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';
 import { deleteClientConsents } from './consents.js';
-import { listDays, seekDay, totalOf } from './list-day-counts.js';
+import { listDays, seekPage, totalOf } from './list-counts.js';
 import { nearerEnd, readDirection } from './list-window.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
 
@@ -90,7 +90,7 @@ export async function findClients(
 
 /**
  * One page of an org's clients, oldest first, and how many it has: the total from the org's per-day
- * counts, the page from its nearer end, starting at its day (list-day-counts.ts), ids first from
+ * counts, the page from its nearer end, starting at its hour (list-counts.ts), ids first from
  * the (org_id, created_at, id) index of migration 029.
  */
 export async function pageClients(
@@ -103,7 +103,7 @@ export async function pageClients(
   const read = nearerEnd(total, window);
   if (read === null) return { entries: [], total };
   const direction = readDirection(read);
-  const seek = seekDay(days, read);
+  const seek = await seekPage(db, 'clients', orgId, days, read);
   let ids = db.selectFrom('clients').select('id').where('org_id', '=', orgId);
   if (seek !== null) ids = ids.where('created_at', seek.op, seek.at);
   const page = ids

@@ -2,7 +2,7 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Database, UsersTable } from '../schema.js';
-import { listDays, seekDay, totalOf } from './list-day-counts.js';
+import { listDays, seekPage, totalOf } from './list-counts.js';
 import { nearerEnd, readDirection } from './list-window.js';
 
 /** The columns a user is made of (what a join beside another table selects). */
@@ -89,8 +89,8 @@ function matching(db: Db, orgId: string, q: string | null) {
  * One page of an org's users, oldest first, and how many match in all. The page is read from its
  * nearer end (list-window.ts), its ids first from the `(org_id, created_at, id)` index (migration
  * 029) and then only those rows: skipping walks index entries, not rows. Unfiltered, the total is
- * the sum of the org's per-day counts (list-day-counts.ts), and whole days before the page are skipped
- * by their counts, so the index walk starts at the page's day (`seekDay`).
+ * the sum of the org's per-day counts, and whole days and hours before the page are skipped by
+ * their counts, so the index walk starts at the page's hour (list-counts.ts).
  */
 export async function listOrgUsers(
   db: Db,
@@ -111,7 +111,7 @@ export async function listOrgUsers(
   const read = nearerEnd(total, filter);
   if (read === null) return { users: [], total };
   const direction = readDirection(read);
-  const seek = days === null ? null : seekDay(days, read);
+  const seek = days === null ? null : await seekPage(db, 'users', orgId, days, read);
   let ids = matching(db, orgId, filter.q).select('id');
   if (seek !== null) ids = ids.where('created_at', seek.op, seek.at);
   const page = ids
