@@ -146,39 +146,42 @@ describe('client_credentials cache on SQLite', () => {
   const token = (clientId: string, clientSecret: string, slug: string) =>
     requestToken(server, clientId, clientSecret, slug);
 
-  test('a repeated request is answered from memory, the secret still checked each time', async () => {
-    const acme = await orgWithMachineClient(server.deps, 'acme');
-    let reads = 0;
+  /** Counts the credential cache's database reads until `stop()`. */
+  function countReads() {
     const cache = server.deps.credentials;
     assert.ok(cache, 'the SQLite runtime of `serve` has a credential cache');
     const get = cache.get.bind(cache);
+    const reads = {
+      count: 0,
+      stop: () => {
+        cache.get = get;
+      },
+    };
     cache.get = (key, read) =>
       get(key, () => {
-        reads++;
+        reads.count++;
         return read();
       });
+    return reads;
+  }
+
+  test('a repeated request is answered from memory, the secret still checked each time', async () => {
+    const acme = await orgWithMachineClient(server.deps, 'acme');
+    const reads = countReads();
     try {
       for (let i = 0; i < 3; i++)
         assert.equal((await token(acme.clientId, acme.clientSecret, 'acme')).status, 200);
-      assert.equal(reads, 1, 'one database read for three tokens');
+      assert.equal(reads.count, 1, 'one database read for three tokens');
       const wrong = await token(acme.clientId, `${acme.clientSecret.slice(0, -1)}x`, 'acme');
       assert.deepEqual([wrong.status, wrong.body.error], [401, 'invalid_client']);
     } finally {
-      cache.get = get;
+      reads.stop();
     }
   });
 
   test('a commit that changes no client, key or org keeps the entries; a client changed by another connection empties them', async () => {
     const delta = await orgWithMachineClient(server.deps, 'delta');
-    let reads = 0;
-    const cache = server.deps.credentials;
-    assert.ok(cache, 'the SQLite runtime of `serve` has a credential cache');
-    const get = cache.get.bind(cache);
-    cache.get = (key, read) =>
-      get(key, () => {
-        reads++;
-        return read();
-      });
+    const reads = countReads();
     // Another connection to the file, as the CLI or an operator with sqlite3 would be.
     const file = new BetterSqlite3(join(server.dataDir, 'tessera.db'));
     try {
@@ -188,7 +191,7 @@ describe('client_credentials cache on SQLite', () => {
         .run('Dana', 'owner@delta.test');
       assert.equal(renamed.changes, 1);
       assert.equal((await token(delta.clientId, delta.clientSecret, 'delta')).status, 200);
-      assert.equal(reads, 1, "a user's change is no reason to read the client again");
+      assert.equal(reads.count, 1, "a user's change is no reason to read the client again");
       file
         .prepare('update clients set secret_hash = ? where id = ?')
         .run(sha256('a new secret'), delta.clientId);
@@ -198,10 +201,10 @@ describe('client_credentials cache on SQLite', () => {
         body: { error: 'invalid_client', error_description: 'client authentication failed' },
       });
       assert.equal((await token(delta.clientId, 'a new secret', 'delta')).status, 200);
-      assert.equal(reads, 2, 'the changed client is read once more, then kept');
+      assert.equal(reads.count, 2, 'the changed client is read once more, then kept');
     } finally {
       file.close();
-      cache.get = get;
+      reads.stop();
     }
   });
 

@@ -292,22 +292,13 @@ for (const database of storageSuite(
       }));
       // One statement deletes several rows of several days, some a day's last.
       const gone = Array.from({ length: ROWS }, (_, i) => i).filter((i) => i % 5 === 1);
-      await db
-        .deleteFrom('users')
-        .where(
-          'id',
-          'in',
-          gone.map((i) => idOf('usr_g', i)),
-        )
-        .execute();
-      await db
-        .deleteFrom('clients')
-        .where(
-          'id',
-          'in',
-          gone.map((i) => idOf('cli_g', i)),
-        )
-        .execute();
+      for (const [table, prefix] of [
+        ['users', 'usr_g'],
+        ['clients', 'cli_g'],
+      ] as const) {
+        const ids = gone.map((i) => idOf(prefix, i));
+        await db.deleteFrom(table).where('id', 'in', ids).execute();
+      }
       for (const list of ['users', 'clients'] as const) {
         for (const [span, ms] of [
           ['day', DAY],
