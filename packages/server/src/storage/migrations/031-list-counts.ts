@@ -20,9 +20,10 @@ export type CountedList = (typeof COUNTED_LISTS)[number];
  * change, so updates need nothing.
  *
  * On PostgreSQL the triggers run once per statement over its transition table (a bulk insert adds
- * one row per day and hour it touched). Sign-ups of one org in one hour update the same two rows,
- * which each holds from its insert to its commit (the rest of a sign-up's transaction: a few
- * statements). Rows a delete brings to 0 stay; the lists skip them.
+ * one row per day and hour it touched), and a TRUNCATE of the table empties its list's counts.
+ * Sign-ups of one org in one hour update the same two rows, which each holds from its insert to its
+ * commit (the rest of a sign-up's transaction: a few statements). Rows a delete brings to 0 stay;
+ * the lists skip them.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -44,6 +45,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     const name = sql.lit(list);
     const added = sql.raw(`${list}_counts_added`);
     const removed = sql.raw(`${list}_counts_removed`);
+    const truncated = sql.raw(`${list}_counts_truncated`);
     if (isPostgres(db)) {
       await sql`
         create function ${added}() returns trigger language plpgsql as $$
@@ -63,6 +65,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
             where c.list = ${name} and c.org_id = r.org_id and c.span = r.span and c.bucket = r.bucket;
           return null;
         end $$`.execute(db);
+      // TRUNCATE fires no delete trigger: it empties the list's counts as it empties the table.
+      await sql`
+        create function ${truncated}() returns trigger language plpgsql as $$
+        begin
+          delete from list_counts where list = ${name};
+          return null;
+        end $$`.execute(db);
+      await sql`
+        create trigger ${truncated} after truncate on ${sql.table(list)}
+        for each statement execute function ${truncated}()`.execute(db);
       await sql`
         create trigger ${added} after insert on ${sql.table(list)}
         referencing new table as added for each statement execute function ${added}()`.execute(db);
@@ -99,11 +111,12 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const list of COUNTED_LISTS) {
     const added = sql.raw(`${list}_counts_added`);
     const removed = sql.raw(`${list}_counts_removed`);
+    const truncated = sql.raw(`${list}_counts_truncated`);
     if (isPostgres(db)) {
-      await sql`drop trigger ${added} on ${sql.table(list)}`.execute(db);
-      await sql`drop trigger ${removed} on ${sql.table(list)}`.execute(db);
-      await sql`drop function ${added}()`.execute(db);
-      await sql`drop function ${removed}()`.execute(db);
+      for (const trigger of [added, removed, truncated]) {
+        await sql`drop trigger ${trigger} on ${sql.table(list)}`.execute(db);
+        await sql`drop function ${trigger}()`.execute(db);
+      }
     } else {
       await sql`drop trigger ${added}`.execute(db);
       await sql`drop trigger ${removed}`.execute(db);
