@@ -4,8 +4,8 @@ import type { ClientsTable } from '../schema.js';
 import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';
 import { deleteClientConsents } from './consents.js';
-import { listDays, seekPage, totalOf } from './list-counts.js';
-import { nearerEnd, readDirection } from './list-window.js';
+import { countedWindow } from './list-counts.js';
+import { readDirection } from './list-window.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
 
 const toClient = (r: ClientsTable): Client => ({
@@ -98,19 +98,16 @@ export async function pageClients(
   orgId: string,
   window: { offset: number; limit: number },
 ): Promise<{ entries: Client[]; total: number }> {
-  const days = await listDays(db, 'clients', orgId);
-  const total = totalOf(days);
-  const read = nearerEnd(total, window);
+  const { total, read, seek } = await countedWindow(db, 'clients', orgId, window);
   if (read === null) return { entries: [], total };
   const direction = readDirection(read);
-  const seek = await seekPage(db, 'clients', orgId, days, read);
   let ids = db.selectFrom('clients').select('id').where('org_id', '=', orgId);
   if (seek !== null) ids = ids.where('created_at', seek.op, seek.at);
   const page = ids
     .orderBy('created_at', direction)
     .orderBy('id', direction)
     .limit(read.limit)
-    .offset(seek === null ? read.offset : seek.offset);
+    .offset(seek?.offset ?? read.offset);
   const rows = await db
     .selectFrom('clients')
     .selectAll()

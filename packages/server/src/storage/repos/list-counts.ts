@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
 import { type CountedList, SPANS, type Span } from '../migrations/031-list-counts.js';
-import type { WindowRead } from './list-window.js';
+import { type ListWindow, nearerEnd, type WindowRead } from './list-window.js';
 
 /** Rows of a list created in one span (`bucket` = `created_at` ÷ the span's length). */
 export interface SpanCount {
@@ -39,9 +39,9 @@ async function spans(
 }
 
 /** The org's rows of `list` per UTC day, oldest day first: what the list's total and seek read. */
-export const listDays = (db: Db, list: CountedList, orgId: string) => spans(db, list, orgId, 'day');
+const listDays = (db: Db, list: CountedList, orgId: string) => spans(db, list, orgId, 'day');
 
-export const totalOf = (counts: readonly SpanCount[]): number => counts.reduce((sum, d) => sum + d.n, 0);
+const totalOf = (counts: readonly SpanCount[]): number => counts.reduce((sum, d) => sum + d.n, 0);
 
 /**
  * The span of `counts` holding the row `offset` rows from the end `read` starts at, and the offset
@@ -69,7 +69,7 @@ const bound = (span: Span, bucket: number, read: WindowRead, offset: number): Se
  * offset gives the same rows as the plain offset from the list's end. `days` is listDays' answer.
  * Null when the counts hold fewer rows than the offset (then the plain offset is read).
  */
-export async function seekPage(
+async function seekPage(
   db: Db,
   list: CountedList,
   orgId: string,
@@ -88,4 +88,21 @@ export async function seekPage(
   return hour === null
     ? bound('day', day.bucket, read, day.offset)
     : bound('hour', hour.bucket, read, hour.offset);
+}
+
+/**
+ * How to read `window` of the org's `list` (ordered by `created_at`, then a unique id) from its
+ * counts: the total, the read from the nearer end (null past the end, list-window.ts), and where
+ * that read starts (null: at the plain offset). What the users and clients lists both do.
+ */
+export async function countedWindow(
+  db: Db,
+  list: CountedList,
+  orgId: string,
+  window: ListWindow,
+): Promise<{ total: number; read: WindowRead | null; seek: Seek | null }> {
+  const days = await listDays(db, list, orgId);
+  const total = totalOf(days);
+  const read = nearerEnd(total, window);
+  return { total, read, seek: read === null ? null : await seekPage(db, list, orgId, days, read) };
 }

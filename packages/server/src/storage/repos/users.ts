@@ -2,8 +2,8 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Database, UsersTable } from '../schema.js';
-import { listDays, seekPage, totalOf } from './list-counts.js';
-import { nearerEnd, readDirection } from './list-window.js';
+import { countedWindow } from './list-counts.js';
+import { type ListWindow, nearerEnd, readDirection } from './list-window.js';
 
 /** The columns a user is made of (what a join beside another table selects). */
 export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash'>;
@@ -97,28 +97,18 @@ export async function listOrgUsers(
   orgId: string,
   filter: { q: string | null; limit: number; offset: number },
 ): Promise<{ users: User[]; total: number }> {
-  const days = filter.q === null ? await listDays(db, 'users', orgId) : null;
-  const total =
-    days === null
-      ? Number(
-          (
-            await matching(db, orgId, filter.q)
-              .select((eb) => eb.fn.countAll().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        )
-      : totalOf(days);
-  const read = nearerEnd(total, filter);
+  // Unfiltered, the kept counts; a search counts its matches.
+  const { total, read, seek } =
+    filter.q === null ? await countedWindow(db, 'users', orgId, filter) : await counted(db, orgId, filter);
   if (read === null) return { users: [], total };
   const direction = readDirection(read);
-  const seek = days === null ? null : await seekPage(db, 'users', orgId, days, read);
   let ids = matching(db, orgId, filter.q).select('id');
   if (seek !== null) ids = ids.where('created_at', seek.op, seek.at);
   const page = ids
     .orderBy('created_at', direction)
     .orderBy('id', direction)
     .limit(read.limit)
-    .offset(seek === null ? read.offset : seek.offset);
+    .offset(seek?.offset ?? read.offset);
   const rows = await db
     .selectFrom('users')
     .selectAll()
@@ -127,6 +117,15 @@ export async function listOrgUsers(
     .orderBy('id')
     .execute();
   return { users: rows.map(toUser), total };
+}
+
+/** How many users match `filter.q`, counted, and the read of the window from its nearer end. */
+async function counted(db: Db, orgId: string, filter: { q: string | null } & ListWindow) {
+  const { n } = await matching(db, orgId, filter.q)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  const total = Number(n);
+  return { total, read: nearerEnd(total, filter), seek: null };
 }
 
 /** Stores what an owner may change of a user: names and whether they are disabled. */
