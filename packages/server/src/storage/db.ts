@@ -119,9 +119,8 @@ export function openStore(options: StoreOptions): Store {
 /**
  * The counter of migration 030, read on `watch` (a connection of its own: `PRAGMA data_version`
  * ignores the reading connection's own commits). `data_version` changes at every commit to the
- * file, by any connection, and costs no read of a table; only then is the counter read again.
- * Before migration 030 has run there is no counter: every commit counts then, as a negative number
- * so it is never taken for a counter's value.
+ * file, by any connection, and costs no read of a table; only then is the counter read again. The
+ * counter's statement is prepared at the first call: the runtime has migrated the file by then.
  */
 function credentialVersion(watch: BetterSqlite3.Database): () => number {
   const dataVersion = watch.prepare('pragma data_version').pluck();
@@ -130,14 +129,11 @@ function credentialVersion(watch: BetterSqlite3.Database): () => number {
   let version = 0;
   return () => {
     const data = dataVersion.get() as number;
-    if (data === seen) return version;
-    try {
+    if (data !== seen) {
       counter ??= watch.prepare('select version from credential_version where id = 1').pluck();
       version = counter.get() as number;
-    } catch {
-      version = -1 - data;
+      seen = data;
     }
-    seen = data;
     return version;
   };
 }
