@@ -64,7 +64,8 @@ export async function openRuntime(
       );
     }
     // client_credentials lookups and the token endpoint's orgs are cached: on PostgreSQL until a
-    // NOTIFY says clients or keys changed (migration 008), on SQLite until a commit changes them (migration 030).
+    // NOTIFY says clients or keys changed (migration 008), on SQLite until a commit changes them
+    // (migration 030).
     let credentials: CredentialCache<MachineClient> | undefined;
     let orgs: OrgCache | undefined;
     if (options.cacheCredentials && store.credentialVersion) {

@@ -218,13 +218,13 @@ for (const database of storageSuite(
     }
 
     const oldestFirst =
-      (table: 'users' | 'clients' | 'api_resources' | 'roles' | 'connections') =>
+      (table: 'users' | 'clients' | 'api_resources' | 'roles' | 'connections', org: Org = acme) =>
       async (limit: number, offset: number) =>
         (
           await db
             .selectFrom(table)
             .select('id')
-            .where('org_id', '=', acme.id)
+            .where('org_id', '=', org.id)
             .orderBy('created_at')
             .orderBy('id')
             .limit(limit)
@@ -337,18 +337,7 @@ for (const database of storageSuite(
                 : await listClients(server.deps, gamma, p);
             return { ids: got.entries.map((e) => e.id), total: got.total };
           },
-          async (limit, offset) =>
-            (
-              await db
-                .selectFrom(list)
-                .select('id')
-                .where('org_id', '=', gamma.id)
-                .orderBy('created_at')
-                .orderBy('id')
-                .limit(limit)
-                .offset(offset)
-                .execute()
-            ).map((r) => r.id),
+          oldestFirst(list, gamma),
         );
       }
       // An org deleted with plain SQL takes its rows and their counts along.

@@ -9,7 +9,7 @@ const CHANGES = ['insert', 'update', 'delete'] as const;
 /**
  * On SQLite, a counter every change to clients, signing keys or organizations raises, by any
  * connection (this server, the CLI, a second process, plain SQL): the credential and org caches are
- * kept while it is unchanged (storage/db.ts `commitVersion`). Before, they were emptied by every
+ * kept while it is unchanged (storage/db.ts `credentialVersion`). Before, they were emptied by every
  * commit to the file, so each refresh, sign-in or audit entry made the next machine token read its
  * client and org again. The counter row is written only inside transactions that change those
  * tables, which SQLite runs one at a time anyway. PostgreSQL announces the same changes by NOTIFY
