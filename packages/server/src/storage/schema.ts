@@ -437,6 +437,13 @@ export interface AuditEventCountsTable {
   n: number;
 }
 
+/** Entries of an org's sealed UTC day, of every key: the sum of its audit_event_counts rows (migration 033). */
+export interface AuditDayTotalsTable {
+  org_id: string;
+  day: number;
+  n: number;
+}
+
 /** Up to where (exclusive, epoch ms, a UTC day boundary) an org's audit_event_counts are complete. */
 export interface AuditCountMarksTable {
   org_id: string;
@@ -574,6 +581,7 @@ export interface Database {
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   audit_event_counts: AuditEventCountsTable;
   audit_count_marks: AuditCountMarksTable;
+  audit_day_totals: AuditDayTotalsTable;
   org_sign_in_policies: OrgSignInPoliciesTable;
   totp_factors: TotpFactorsTable;
   passkeys: PasskeysTable;

@@ -11,6 +11,7 @@ import { SEAL_MARGIN_MS } from '../../src/domain/audit/event-counts.js';
 import { type EventQuery, listEvents } from '../../src/domain/audit/events.js';
 import { clock } from '../../src/domain/clock.js';
 import type { Org } from '../../src/domain/types.js';
+import * as dayTotals from '../../src/storage/migrations/033-audit-day-totals.js';
 import { sealedUntil } from '../../src/storage/repos/audit-counts.js';
 import type { AuditEventsTable } from '../../src/storage/schema.js';
 import { databaseSkip, storageSuite } from '../support/databases.js';
@@ -243,6 +244,40 @@ for (const database of storageSuite(
       await listEvents(server.deps, acme, query({}, 50, 0));
       assert.equal(await sealedUntil(db, acme.id), START + 41 * DAY);
       await compareAll('sealed to day 41');
+    });
+
+    test('the day totals sealing wrote are the per-key counts summed, as migration 033 fills them', {
+      skip,
+    }, async () => {
+      const db = server.deps.db;
+      await listEvents(server.deps, beta, query({}, 50, 0));
+      const totals = () =>
+        db
+          .selectFrom('audit_day_totals')
+          .select(['org_id', 'day', 'n'])
+          .orderBy('org_id')
+          .orderBy('day')
+          .execute()
+          .then((rows) => rows.map((r) => `${r.org_id} ${Number(r.day)} ${Number(r.n)}`));
+      const summed = await db
+        .selectFrom('audit_event_counts')
+        .select(['org_id', 'day', (eb) => eb.fn.sum<number>('n').as('n')])
+        .groupBy(['org_id', 'day'])
+        .orderBy('org_id')
+        .orderBy('day')
+        .execute();
+      const sealed = await totals();
+      assert.deepEqual(
+        sealed,
+        summed.map((r) => `${r.org_id} ${Number(r.day)} ${Number(r.n)}`),
+      );
+      for (const org of [acme, beta]) {
+        assert.ok(sealed.filter((r) => r.startsWith(`${org.id} `)).length > 25, `${org.slug} sealed days`);
+      }
+      // A database sealed before the migration: its totals come from the per-key counts.
+      await dayTotals.down(db as never);
+      await dayTotals.up(db as never);
+      assert.deepEqual(await totals(), sealed);
     });
   });
 }

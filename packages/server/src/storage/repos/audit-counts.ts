@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { dailyCounts } from './audit-events.js';
+import { DAY_MS, dailyCounts } from './audit-events.js';
 
 /** Up to where (exclusive, epoch ms) the org's per-day counts are complete; 0 before the first seal. */
 export async function sealedUntil(db: Db, orgId: string): Promise<number> {
@@ -13,7 +13,7 @@ export async function sealedUntil(db: Db, orgId: string): Promise<number> {
 
 /**
  * Counts the org's entries of the days in `[from, until)` (both UTC day boundaries) per day and
- * key, and moves the mark to `until`. Two nodes sealing the same days at once compute the same
+ * key, and per day of every key, and moves the mark to `until`. Two nodes sealing the same days at once compute the same
  * rows, so the second insert is a no-op and the mark only ever moves forward.
  */
 export async function sealCounts(db: Db, orgId: string, from: number, until: number): Promise<void> {
@@ -23,6 +23,20 @@ export async function sealCounts(db: Db, orgId: string, from: number, until: num
       .columns(['org_id', 'day', 'key', 'entity', 'verb', 'n'])
       .expression(dailyCounts(trx, orgId, from, until))
       .onConflict((oc) => oc.columns(['org_id', 'day', 'key']).doNothing())
+      .execute();
+    await trx
+      .insertInto('audit_day_totals')
+      .columns(['org_id', 'day', 'n'])
+      .expression(
+        trx
+          .selectFrom('audit_event_counts')
+          .select(['org_id', 'day', (eb) => eb.fn.sum<number>('n').as('n')])
+          .where('org_id', '=', orgId)
+          .where('day', '>=', from / DAY_MS)
+          .where('day', '<', until / DAY_MS)
+          .groupBy(['org_id', 'day']),
+      )
+      .onConflict((oc) => oc.columns(['org_id', 'day']).doNothing())
       .execute();
     await trx
       .insertInto('audit_count_marks')
@@ -45,8 +59,9 @@ export interface DayCount {
 
 /**
  * Entries per sealed day of `[fromDay, toDay)` (day numbers), of any key or of `keys`, newest day
- * first; days without entries are left out. One pass over the org's count rows in key order
- * (`(org_id, day, key)`, the primary key): at most 366 × keys rows a year.
+ * first; days without entries are left out. Of any key: the day totals, one row a day. Of some
+ * keys: one pass over the org's count rows in key order (`(org_id, day, key)`, the primary key),
+ * at most 366 × keys rows a year.
  */
 export async function sealedPerDay(
   db: Db,
@@ -55,14 +70,26 @@ export async function sealedPerDay(
   fromDay: number,
   toDay: number,
 ): Promise<DayCount[]> {
-  let query = db
-    .selectFrom('audit_event_counts')
-    .select((eb) => ['day', eb.fn.sum<number | string>('n').as('n')])
-    .where('org_id', '=', orgId)
-    .where('day', '>=', fromDay)
-    .where('day', '<', toDay);
-  if (keys !== null) query = query.where('key', 'in', keys);
-  const rows = await query.groupBy('day').orderBy('day', 'desc').execute();
+  const rows =
+    keys === null
+      ? await db
+          .selectFrom('audit_day_totals')
+          .select(['day', 'n'])
+          .where('org_id', '=', orgId)
+          .where('day', '>=', fromDay)
+          .where('day', '<', toDay)
+          .orderBy('day', 'desc')
+          .execute()
+      : await db
+          .selectFrom('audit_event_counts')
+          .select((eb) => ['day', eb.fn.sum<number | string>('n').as('n')])
+          .where('org_id', '=', orgId)
+          .where('day', '>=', fromDay)
+          .where('day', '<', toDay)
+          .where('key', 'in', keys)
+          .groupBy('day')
+          .orderBy('day', 'desc')
+          .execute();
   return rows.map((r) => ({ day: Number(r.day), n: Number(r.n) }));
 }
 
