@@ -37,13 +37,33 @@ export async function verifyJwt(
   return outcome.ok ? outcome.payload : null;
 }
 
+const KEY_SETS = 256;
+const keySets = new Map<string, ReturnType<typeof createLocalJWKSet>>();
+
+/**
+ * The key set as jose selects from it, kept by its content (the 256 most recently used): jose
+ * imports each JWK on first use and keeps the imported key with the set, so a set seen again
+ * (an org's published keys, read on every management request) is not parsed and imported again.
+ */
+function keySet(jwks: { keys: JWK[] }): ReturnType<typeof createLocalJWKSet> {
+  const id = JSON.stringify(jwks.keys);
+  let set = keySets.get(id);
+  if (set) keySets.delete(id);
+  else {
+    set = createLocalJWKSet(jwks);
+    if (keySets.size >= KEY_SETS) keySets.delete(keySets.keys().next().value as string);
+  }
+  keySets.set(id, set);
+  return set;
+}
+
 /** verifyJwt, telling an expired token (signature and claims good, `exp` past the leeway) apart. */
 export async function checkJwt(
   token: string,
   jwks: { keys: JWK[] },
   expected: JwtExpectations,
 ): Promise<JwtOutcome> {
-  const keys = createLocalJWKSet(jwks);
+  const keys = keySet(jwks);
   try {
     const { payload } = await jwtVerify(token, keys, {
       algorithms: expected.algorithms ?? ['RS256'],
