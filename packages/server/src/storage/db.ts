@@ -127,7 +127,16 @@ function credentialVersion(watch: BetterSqlite3.Database): () => number {
   let counter: BetterSqlite3.Statement | null = null;
   let seen: number | null = null;
   let version = 0;
+  // Read once per turn of the event loop: the requests one turn serves arrived together, and each
+  // asks up to twice (its org, its client). A commit made during the turn counts from the next.
+  let thisTurn = false;
+  const nextTurn = () => {
+    thisTurn = false;
+  };
   return () => {
+    if (thisTurn) return version;
+    thisTurn = true;
+    setImmediate(nextTurn);
     const data = dataVersion.get() as number;
     if (data !== seen) {
       counter ??= watch.prepare('select version from credential_version where id = 1').pluck();
