@@ -28,6 +28,11 @@ export interface RuntimeOptions {
    * reading its commit counter.
    */
   cacheCredentials?: boolean;
+  /**
+   * Open the PostgreSQL connections the pool keeps and read the schema's catalog on them before
+   * returning (storage/warm-pool.ts): a serving process's first requests then pay neither.
+   */
+  warm?: boolean;
   /** Where mail goes (src/mail/mailers.ts mailerFor); default: nowhere, with a warning per mail. */
   mailer?: Mailer;
   /** Told each wait for a database connection, in seconds (for /metrics). */
@@ -96,6 +101,7 @@ export async function openRuntime(
       ...(orgs ? { orgs } : {}),
     };
     await ensureConsoleOrg(deps);
+    if (options.warm) await store.warm?.();
     return {
       deps,
       poolStats: () => store.poolStats?.() ?? null,

@@ -39,6 +39,11 @@ export interface ServeOptions {
   logStream?: { write(chunk: string): void };
   /** The webhook delivery worker of this process: its options, or false for none. */
   webhooks?: WorkerOptions | false;
+  /**
+   * Open the PostgreSQL pool's kept connections and read the schema's catalog on them before
+   * listening (storage/warm-pool.ts); default true.
+   */
+  warm?: boolean;
   /** The web console's build to serve at /console/ (default: packages/console/dist beside this package). */
   consoleDir?: string;
   /** Client ID Metadata Document (and jwks_uri) fetches: a test CA, resolver or time limit (tests only). */
@@ -64,6 +69,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   });
   const runtime = await openRuntime(config, (line) => log.warn(line), {
     cacheCredentials: true,
+    warm: options.warm ?? true,
     mailer: mail.mailer,
     onConnectionWait: (seconds) => metrics.connectionWaited(seconds),
   });

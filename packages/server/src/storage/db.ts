@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { WARM_CONNECTIONS, warmPool } from './warm-pool.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,6 +31,11 @@ export interface Store {
    * writes count too.
    */
   readonly credentialVersion?: () => number;
+  /**
+   * PostgreSQL only: opens the connections the pool keeps (WARM_CONNECTIONS) and reads the schema's
+   * catalog on each, so a serving process's first requests neither connect nor read it.
+   */
+  readonly warm?: () => Promise<void>;
   /** PostgreSQL only: the pool's connections now (for /metrics). */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -90,6 +96,7 @@ export function openStore(options: StoreOptions): Store {
     return {
       db,
       dialect: 'postgres',
+      warm: () => warmPool(pool, Math.min(WARM_CONNECTIONS, pool.options.max)),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     };
@@ -186,6 +193,8 @@ function resilientPool(url: string, max: number, warn: (line: string) => void): 
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // The warmed connections stay open however idle the process is (warm-pool.ts).
+    min: Math.min(WARM_CONNECTIONS, max),
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 10_000,
     keepAlive: true,
