@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
+import { preloadKeys } from './crypto/verify-jwt.js';
 import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
 import { allowPrivateWarning } from './delivery/private-addresses.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
@@ -12,6 +13,7 @@ import {
   ensureConsoleClient,
   ensureConsoleOrg,
 } from './domain/directory/index.js';
+import { publicJwks } from './domain/keys/index.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
 import { mailerFor } from './mail/mailers.js';
@@ -77,7 +79,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   // The console's client follows this server's TESSERA_URL; a CLI command run with another one
   // (or none) must not move it, so only serve sets it.
   try {
-    await ensureConsoleClient(runtime.deps, await ensureConsoleOrg(runtime.deps));
+    const consoleOrg = await ensureConsoleOrg(runtime.deps);
+    await ensureConsoleClient(runtime.deps, consoleOrg);
+    // Every management request verifies a token of the console's issuer: its keys are imported now.
+    await preloadKeys(await publicJwks(runtime.deps.db, consoleOrg.id));
   } catch (error) {
     await runtime.close();
     throw error;

@@ -57,6 +57,19 @@ function keySet(jwks: { keys: JWK[] }): ReturnType<typeof createLocalJWKSet> {
   return set;
 }
 
+/**
+ * Imports the RS256 keys of `jwks` into the kept key set now, so the first token verified against
+ * them does not pay for it (nor for loading Node's WebCrypto, on a process's first import). Only
+ * a head start: a key jose would not take is left for the verification to refuse.
+ */
+export async function preloadKeys(jwks: { keys: JWK[] }): Promise<void> {
+  const set = keySet(jwks);
+  for (const { kid } of jwks.keys) {
+    const header = { alg: 'RS256', ...(kid === undefined ? {} : { kid }) };
+    await set(header, { payload: '', signature: '' }).catch(() => undefined);
+  }
+}
+
 /** verifyJwt, telling an expired token (signature and claims good, `exp` past the leeway) apart. */
 export async function checkJwt(
   token: string,
