@@ -1,5 +1,5 @@
 import { verifyPassword } from '../../crypto/passwords.js';
-import { findPasswordHash, findUserByEmail } from '../../storage/repos/users.js';
+import { findUserWithPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import type { Org, User } from '../types.js';
 import type { SignInDeps } from './deps.js';
@@ -28,9 +28,9 @@ export async function checkPassword(
   const deviceId = (await trustedDevice(deps, org, deviceToken, email))?.id ?? null;
   const verdict = await reserveLoginAttempt(deps.db, org.id, email, ip, clock.now(), deviceId);
   if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
-  const user = email.length <= 254 ? await findUserByEmail(deps.db, org.id, email) : null;
-  const stored = user ? await findPasswordHash(deps.db, user.id) : null;
-  const matches = await verifyPassword(password, stored);
+  const found = email.length <= 254 ? await findUserWithPasswordHash(deps.db, org.id, email) : null;
+  const user = found?.user ?? null;
+  const matches = await verifyPassword(password, found?.passwordHash ?? null);
   // A disabled user is refused like a wrong password: the page tells no one the account exists.
   if (!user || !matches || user.disabled) return { ok: false, reason: 'invalid' };
   await loginSucceeded(deps.db, org.id, email, ip, deviceId);

@@ -56,6 +56,21 @@ export async function findUserByEmail(db: Db, orgId: string, email: string): Pro
   return row ? toUser(row) : null;
 }
 
+/** The user of this address in the org and their password hash (null: none set), in one read. */
+export async function findUserWithPasswordHash(
+  db: Db,
+  orgId: string,
+  email: string,
+): Promise<{ user: User; passwordHash: string | null } | null> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('email_key', '=', emailKey(email))
+    .executeTakeFirst();
+  return row ? { user: toUser(row), passwordHash: row.password_hash } : null;
+}
+
 export async function findUserById(db: Db, id: string): Promise<User | null> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toUser(row) : null;
