@@ -5,6 +5,7 @@
 // boundaries, across the sealed/unsealed boundary, for every filter, and after new entries arrive.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { newEventId } from '../../src/crypto/random.js';
 import type { Verb } from '../../src/domain/audit/audit.js';
 import { SEAL_MARGIN_MS } from '../../src/domain/audit/event-counts.js';
@@ -246,7 +247,7 @@ for (const database of storageSuite(
       await compareAll('sealed to day 41');
     });
 
-    test('the day totals sealing wrote are the per-key counts summed, as migration 033 fills them', {
+    test('the day totals are the per-key counts summed, by any writer, and as migration 033 fills them', {
       skip,
     }, async () => {
       const db = server.deps.db;
@@ -278,6 +279,35 @@ for (const database of storageSuite(
       await dayTotals.down(db as never);
       await dayTotals.up(db as never);
       assert.deepEqual(await totals(), sealed);
+      // Any writer's seal (here plain SQL, as a node of an older version would): inserted count rows
+      // add to their day's total, rows another seal wrote first (skipped) add nothing.
+      const day = START / DAY + 100;
+      const counted = (key: string, n: number) => ({
+        org_id: acme.id,
+        day,
+        key,
+        entity: 'user',
+        verb: 'created',
+        n,
+      });
+      await db
+        .insertInto('audit_event_counts')
+        .values([counted('user.created', 5), counted('user.x', 7)])
+        .execute();
+      await db
+        .insertInto('audit_event_counts')
+        .values([counted('user.created', 5), counted('user.y', 1)])
+        .onConflict((oc) => oc.columns(['org_id', 'day', 'key']).doNothing())
+        .execute();
+      assert.deepEqual(
+        (await totals()).filter((r) => r.startsWith(`${acme.id} ${day} `)),
+        [`${acme.id} ${day} 13`],
+      );
+      if (database === 'postgres') {
+        // TRUNCATE fires no row trigger: the totals go with the counts.
+        await sql`truncate audit_event_counts`.execute(db);
+        assert.deepEqual(await totals(), []);
+      }
     });
   });
 }

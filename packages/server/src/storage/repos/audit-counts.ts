@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { DAY_MS, dailyCounts } from './audit-events.js';
+import { dailyCounts } from './audit-events.js';
 
 /** Up to where (exclusive, epoch ms) the org's per-day counts are complete; 0 before the first seal. */
 export async function sealedUntil(db: Db, orgId: string): Promise<number> {
@@ -13,8 +13,9 @@ export async function sealedUntil(db: Db, orgId: string): Promise<number> {
 
 /**
  * Counts the org's entries of the days in `[from, until)` (both UTC day boundaries) per day and
- * key, and per day of every key, and moves the mark to `until`. Two nodes sealing the same days at once compute the same
- * rows, so the second insert is a no-op and the mark only ever moves forward.
+ * key (a trigger adds them to the days' totals, migration 033), and moves the mark to `until`. Two
+ * nodes sealing the same days at once compute the same rows, so the second insert is a no-op and
+ * the mark only ever moves forward.
  */
 export async function sealCounts(db: Db, orgId: string, from: number, until: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -23,20 +24,6 @@ export async function sealCounts(db: Db, orgId: string, from: number, until: num
       .columns(['org_id', 'day', 'key', 'entity', 'verb', 'n'])
       .expression(dailyCounts(trx, orgId, from, until))
       .onConflict((oc) => oc.columns(['org_id', 'day', 'key']).doNothing())
-      .execute();
-    await trx
-      .insertInto('audit_day_totals')
-      .columns(['org_id', 'day', 'n'])
-      .expression(
-        trx
-          .selectFrom('audit_event_counts')
-          .select(['org_id', 'day', (eb) => eb.fn.sum<number>('n').as('n')])
-          .where('org_id', '=', orgId)
-          .where('day', '>=', from / DAY_MS)
-          .where('day', '<', until / DAY_MS)
-          .groupBy(['org_id', 'day']),
-      )
-      .onConflict((oc) => oc.columns(['org_id', 'day']).doNothing())
       .execute();
     await trx
       .insertInto('audit_count_marks')

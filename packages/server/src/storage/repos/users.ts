@@ -46,13 +46,17 @@ export async function insertUser(db: Db, user: User, passwordHash: string | null
     .execute();
 }
 
-export async function findUserByEmail(db: Db, orgId: string, email: string): Promise<User | null> {
-  const row = await db
+function userRowByEmail(db: Db, orgId: string, email: string) {
+  return db
     .selectFrom('users')
     .selectAll()
     .where('org_id', '=', orgId)
     .where('email_key', '=', emailKey(email))
     .executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Db, orgId: string, email: string): Promise<User | null> {
+  const row = await userRowByEmail(db, orgId, email);
   return row ? toUser(row) : null;
 }
 
@@ -62,12 +66,7 @@ export async function findUserWithPasswordHash(
   orgId: string,
   email: string,
 ): Promise<{ user: User; passwordHash: string | null } | null> {
-  const row = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('email_key', '=', emailKey(email))
-    .executeTakeFirst();
+  const row = await userRowByEmail(db, orgId, email);
   return row ? { user: toUser(row), passwordHash: row.password_hash } : null;
 }
 
