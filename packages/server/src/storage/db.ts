@@ -96,7 +96,7 @@ export function openStore(options: StoreOptions): Store {
     return {
       db,
       dialect: 'postgres',
-      warm: () => warmPool(pool, Math.min(WARM_CONNECTIONS, pool.options.max)),
+      warm: () => warmPool(pool, pool.options.min ?? 0),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     };

@@ -15,6 +15,7 @@ export const WARM_CONNECTIONS = 3;
  * parsing its first statement on it (bench/events).
  */
 export async function warmPool(pool: pg.Pool, count: number): Promise<void> {
+  if (count < 1) return;
   const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
   try {
     const { rows } = await (clients[0] as pg.PoolClient).query<{ name: string }>(

@@ -4,8 +4,7 @@ import type { ClientsTable } from '../schema.js';
 import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';
 import { deleteClientConsents } from './consents.js';
-import { countedWindow } from './list-counts.js';
-import { readDirection } from './list-window.js';
+import { countedWindow, pageIds } from './list-counts.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
 
 const toClient = (r: ClientsTable): Client => ({
@@ -100,14 +99,7 @@ export async function pageClients(
 ): Promise<{ entries: Client[]; total: number }> {
   const { total, read, seek } = await countedWindow(db, 'clients', orgId, window);
   if (read === null) return { entries: [], total };
-  const direction = readDirection(read);
-  let ids = db.selectFrom('clients').select('id').where('org_id', '=', orgId);
-  if (seek !== null) ids = ids.where('created_at', seek.op, seek.at);
-  const page = ids
-    .orderBy('created_at', direction)
-    .orderBy('id', direction)
-    .limit(read.limit)
-    .offset(seek?.offset ?? read.offset);
+  const page = pageIds(db.selectFrom('clients').select('id').where('org_id', '=', orgId), read, seek);
   const rows = await db
     .selectFrom('clients')
     .selectAll()

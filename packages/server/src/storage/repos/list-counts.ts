@@ -1,6 +1,7 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db.js';
 import { type CountedList, SPANS, type Span } from '../migrations/031-list-counts.js';
-import { type ListWindow, nearerEnd, type WindowRead } from './list-window.js';
+import { type ListWindow, nearerEnd, readDirection, type WindowRead } from './list-window.js';
 
 /** Rows of a list created in one span (`bucket` = `created_at` ÷ the span's length). */
 export interface SpanCount {
@@ -105,4 +106,24 @@ export async function countedWindow(
   const total = totalOf(days);
   const read = nearerEnd(total, window);
   return { total, read, seek: read === null ? null : await seekPage(db, list, orgId, days, read) };
+}
+
+/**
+ * The page of `read` from `ids` (a counted list's rows of one org, selecting `id`), in the read's
+ * direction of `created_at`, then `id`: from `seek` when countedWindow gave one, else at the plain
+ * offset. The users and clients lists read their rows by these ids.
+ */
+export function pageIds<DB, TB extends keyof DB, O>(
+  ids: SelectQueryBuilder<DB, TB, O>,
+  read: WindowRead,
+  seek: Seek | null,
+): SelectQueryBuilder<DB, TB, O> {
+  const direction = readDirection(read);
+  const createdAt = sql.ref<number>('created_at');
+  const from = seek === null ? ids : ids.where(createdAt, seek.op, seek.at);
+  return from
+    .orderBy(createdAt, direction)
+    .orderBy(sql.ref('id'), direction)
+    .limit(read.limit)
+    .offset(seek?.offset ?? read.offset);
 }

@@ -2,8 +2,8 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Database, UsersTable } from '../schema.js';
-import { countedWindow } from './list-counts.js';
-import { type ListWindow, nearerEnd, readDirection } from './list-window.js';
+import { countedWindow, pageIds } from './list-counts.js';
+import { type ListWindow, nearerEnd } from './list-window.js';
 
 /** The columns a user is made of (what a join beside another table selects). */
 export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash'>;
@@ -115,14 +115,7 @@ export async function listOrgUsers(
   const { total, read, seek } =
     filter.q === null ? await countedWindow(db, 'users', orgId, filter) : await counted(db, orgId, filter);
   if (read === null) return { users: [], total };
-  const direction = readDirection(read);
-  let ids = matching(db, orgId, filter.q).select('id');
-  if (seek !== null) ids = ids.where('created_at', seek.op, seek.at);
-  const page = ids
-    .orderBy('created_at', direction)
-    .orderBy('id', direction)
-    .limit(read.limit)
-    .offset(seek?.offset ?? read.offset);
+  const page = pageIds(matching(db, orgId, filter.q).select('id'), read, seek);
   const rows = await db
     .selectFrom('users')
     .selectAll()
