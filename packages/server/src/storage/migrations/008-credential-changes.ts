@@ -1,9 +1,8 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from './is-postgres.js';
 
 /** The channel every change to clients or signing keys is announced on (PostgreSQL only). */
 export const CREDENTIALS_CHANNEL = 'tessera_credentials';
-
-const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * On PostgreSQL, any statement that changes `clients` or `signing_keys` (from any process: a

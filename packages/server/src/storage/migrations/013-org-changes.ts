@@ -1,6 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
-
-const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from './is-postgres.js';
 
 /**
  * On PostgreSQL, a change to `organizations` (a rename, a new org, a deleted one) is announced at commit on

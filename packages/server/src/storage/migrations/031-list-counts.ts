@@ -1,6 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
-
-const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from './is-postgres.js';
 
 /** The spans rows are counted in, each with its length in the unit of `created_at` (ms). */
 export const SPANS = { day: 86_400_000, hour: 3_600_000 } as const;

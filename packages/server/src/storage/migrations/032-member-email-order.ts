@@ -1,6 +1,5 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
-
-const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from './is-postgres.js';
 
 /**
  * The members list is ordered by the member's email (then id). It joined every membership of the
