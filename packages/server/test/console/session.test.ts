@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import type { Browser, Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { clock } from '../../src/domain/clock.js';
 import { endSessionsOfUser } from '../../src/domain/directory/users.js';
 import { SYSTEM } from '../../src/domain/types.js';
@@ -26,6 +26,17 @@ function tokenRequests(requests: Request[], grant: string): number {
       new URL(r.url()).pathname === '/oauth/token' &&
       new URLSearchParams(r.postData() ?? '').get('grant_type') === grant,
   ).length;
+}
+
+/**
+ * The members page with both its lists answered. The heading shows before they are; a session
+ * ended (or a clock moved) while one is still in flight sends the page to sign-in on its own,
+ * racing whatever the test does next.
+ */
+async function membersLoaded(page: Page): Promise<void> {
+  await page.getByRole('heading', { name: 'Members' }).waitFor();
+  await page.getByRole('table', { name: 'Members of acme' }).waitFor();
+  await page.getByText('No pending invitations', { exact: true }).waitFor();
 }
 
 /**
@@ -85,7 +96,7 @@ describe('console: roles and the session', () => {
     const requests: Request[] = [];
     context.on('request', (r) => requests.push(r));
     const page = await signInToConsole(context, server, 'owner@acme.test', '/console/o/acme/members');
-    await page.getByRole('heading', { name: 'Members' }).waitFor();
+    await membersLoaded(page);
     assert.equal(tokenRequests(requests, 'authorization_code'), 1);
     assert.equal(tokenRequests(requests, 'refresh_token'), 0);
 
@@ -121,7 +132,7 @@ describe('console: roles and the session', () => {
       'owner@acme.test',
       '/console/o/acme/members?from=test',
     );
-    await page.getByRole('heading', { name: 'Members' }).waitFor();
+    await membersLoaded(page);
 
     // Every session of the owner ends (as "sign out everywhere" would): the refresh token dies too.
     const consoleOrg = await findConsoleOrg(server.deps.db);
