@@ -1,11 +1,11 @@
-// Token-endpoint throughput: Tessera vs node-oidc-provider, client_credentials → RS256 JWT.
-// Run from the repo root: node --conditions=tessera-source --import tsx bench/token-endpoint/run.ts
+// Token-endpoint throughput: Tessera vs node-oidc-provider and a bare node:http server (the platform's floor),
+// client_credentials → RS256 JWT. Run from the repo root: npm run bench -- token-endpoint
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon, { type Result } from 'autocannon';
 import { runBench } from '../support/children.js';
 import { fmt, table } from '../support/report.js';
-import { freshDatabase, startOidcProvider, startTessera, type Target } from './targets.js';
+import { BARE, freshDatabase, startBare, startOidcProvider, startTessera, type Target } from './targets.js';
 import { checkTarget } from './verify.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS) > 0 ? Number(process.env.BENCH_SECONDS) : 15;
@@ -130,20 +130,25 @@ function report(rows: Row[], signs: { wall: number; cpu: number; pooledMs: numbe
     ),
   );
   const ratios: string[][] = [];
-  for (const connections of CONNECTIONS) {
-    const at = rows.filter((r) => r.connections === connections);
-    const reference = at.find((r) => r.target === 'oidc-provider')?.result;
-    if (!reference) continue;
-    for (const { target, result } of at.filter((r) => r.target !== 'oidc-provider')) {
-      ratios.push([
-        `${target} / oidc-provider`,
-        String(connections),
-        `×${fmt(result.requests.mean / reference.requests.mean, 2)}`,
-        `×${fmt(result.latency.p99 / reference.latency.p99, 2)}`,
-      ]);
+  for (const reference of ['oidc-provider', BARE]) {
+    for (const connections of CONNECTIONS) {
+      const at = rows.filter((r) => r.connections === connections);
+      const peer = at.find((r) => r.target === reference);
+      if (!peer) continue;
+      for (const { target, result, cpu } of at.filter((r) => r.target.startsWith('tessera'))) {
+        ratios.push([
+          `${target} / ${reference}`,
+          String(connections),
+          `×${fmt(result.requests.mean / peer.result.requests.mean, 2)}`,
+          `×${fmt(result.latency.p99 / peer.result.latency.p99, 2)}`,
+          cpu && peer.cpu ? `×${fmt(cpu.all / peer.cpu.all, 2)}` : 'n/a',
+        ]);
+      }
     }
   }
-  console.log(`\n${table(['ratio', 'conns', 'req/s (higher better)', 'p99 (lower better)'], ratios)}`);
+  console.log(
+    `\n${table(['ratio', 'conns', 'req/s (higher better)', 'p99 (lower better)', 'cpu/req (lower better)'], ratios)}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -152,7 +157,7 @@ async function main(): Promise<void> {
   const targets = [await startTessera('tessera (sqlite)', null)];
   const pgUrl = process.env.DATABASE_URL;
   if (pgUrl) targets.push(await startTessera('tessera (postgres)', await freshDatabase(pgUrl)));
-  targets.push(await startOidcProvider());
+  targets.push(await startOidcProvider(), await startBare());
   for (const target of targets) await checkTarget(target);
   console.log(
     `all targets return RS256 JWTs from 2048-bit keys; ${SECONDS} s per run, ${WARMUP_SECONDS} s warm-up`,

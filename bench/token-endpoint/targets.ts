@@ -141,3 +141,27 @@ export async function startOidcProvider(): Promise<Target> {
     pid: child.process.pid,
   };
 }
+
+/** The platform's floor (bare-child.ts): node:http and one pooled signature per token, nothing else. */
+export async function startBare(): Promise<Target> {
+  const port = await freePort();
+  const clientId = 'bench';
+  const secret = randomBytes(32).toString('base64url');
+  const child = spawnTs(new URL('./bare-child.ts', import.meta.url).pathname, [], {
+    ...process.env,
+    BARE_PORT: String(port),
+    BARE_CLIENT_ID: clientId,
+    BARE_CLIENT_SECRET: secret,
+  });
+  await untilReady(child, BARE, once(child.process, 'message'));
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    name: BARE,
+    tokenUrl: `${base}/token`,
+    jwksUrl: `${base}/jwks`,
+    body: form(clientId, secret),
+    pid: child.process.pid,
+  };
+}
+
+export const BARE = 'bare node:http';
