@@ -33,6 +33,7 @@ import * as credentialVersion from './migrations/030-credential-version.js';
 import * as listCounts from './migrations/031-list-counts.js';
 import * as memberEmailOrder from './migrations/032-member-email-order.js';
 import * as auditDayTotals from './migrations/033-audit-day-totals.js';
+import * as userSearchTrigrams from './migrations/034-user-search-trigrams.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '031-list-counts': listCounts,
   '032-member-email-order': memberEmailOrder,
   '033-audit-day-totals': auditDayTotals,
+  '034-user-search-trigrams': userSearchTrigrams,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { createUser } from '../../src/domain/directory/users.js';
+import { type Org, SYSTEM } from '../../src/domain/types.js';
+import type { Db } from '../../src/storage/db.js';
+import * as trigrams from '../../src/storage/migrations/034-user-search-trigrams.js';
+import { listOrgUsers } from '../../src/storage/repos/users.js';
+import { databaseSkip } from '../support/databases.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { ownedOrg } from './support/console.js';
+
+const NAMES: [string, string | null, string | null][] = [
+  ['alan@search.test', 'Alan', 'Turing'],
+  ['grace@search.test', 'Grace', 'HOPPER'],
+  ['kat_j@search.test', null, 'Johnson'],
+  ['edsger@search.test', 'Edsger', 'Dijkstra'],
+  ['ada@search.test', 'Ada', 'Lovelace'],
+  ['percent@search.test', '100%', 'Sure'],
+  ['back@search.test', 'Back\\slash', null],
+  ['zoe@search.test', 'Zoë', 'Ångström'],
+  ['barbara@search.test', 'Barbara', 'Liskov'],
+  ['adah@search.test', 'Adah', 'Nguyen'],
+];
+
+/** What `q` finds by its rule (docs/decisions.md): email, first or last name containing it, any case. */
+function expected(q: string): string[] {
+  const needle = q.toLowerCase();
+  return NAMES.filter((row) => row.some((v) => v?.toLowerCase().includes(needle))).map(([email]) => email);
+}
+
+const QUERIES = [
+  'ada',
+  'ADA',
+  'hopper',
+  'gRaCe',
+  'search.test',
+  'kat_j',
+  '0%',
+  'k\\s',
+  'ångs',
+  'zoë',
+  'ur',
+  'a',
+  'nobody',
+  'lisk',
+];
+
+/**
+ * Migration 034 on PostgreSQL: `q` on the users list may be answered from trigram indexes, and
+ * what it finds must not change with them. Each search runs as the planner likes (a handful of
+ * rows: a scan) and again with scans turned off, where a search of three or more characters goes
+ * through the indexes (the plan says so); both must return the users the rule names, in order.
+ */
+describe('users: q through the trigram indexes on postgres', async () => {
+  const skip = await databaseSkip('postgres');
+  let server: TestServer;
+  let org: Org;
+  let db: Db;
+
+  before(async () => {
+    if (skip) return;
+    server = await startServer({ database: 'postgres', webhooks: false });
+    db = server.deps.db;
+    org = await ownedOrg(server, 'searchco');
+    for (const [email, first, last] of NAMES) {
+      await createUser(server.deps, org, { email, password: null, firstName: first, lastName: last }, SYSTEM);
+    }
+  });
+  after(async () => {
+    if (!skip) await server.close();
+  });
+
+  const indexes = async () =>
+    (
+      await sql<{ name: string }>`
+        select indexname as name from pg_indexes
+        where schemaname = current_schema() and tablename = 'users' and indexname like 'users_search_%'
+        order by indexname`.execute(db)
+    ).rows.map((r) => r.name);
+
+  /**
+   * The emails `q` lists and the plan of its count: as planned, or with the trigram indexes the
+   * only way in (no sequential scan, and the org's other indexes dropped inside a transaction that
+   * is rolled back).
+   */
+  const search = async (q: string, through: 'plan' | 'trigrams') => {
+    const rollback = new Error('rolled back');
+    let found: { emails: string[]; total: number; plan: string } | undefined;
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        if (through === 'trigrams') {
+          await sql`set local enable_seqscan = off`.execute(trx);
+          await sql`drop index users_org_created`.execute(trx);
+          await sql`alter table users drop constraint users_org_email`.execute(trx);
+        }
+        const { users, total } = await listOrgUsers(trx, org.id, { q, limit: 100, offset: 0 });
+        const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+        const plan = await sql<{ 'QUERY PLAN': string }>`explain select count(*) from users
+          where org_id = ${org.id} and (lower(coalesce(email_key, '')) like ${pattern} escape '\\'
+            or lower(coalesce(first_name, '')) like ${pattern} escape '\\'
+            or lower(coalesce(last_name, '')) like ${pattern} escape '\\')`.execute(trx);
+        found = {
+          emails: users.map((u) => u.email),
+          total,
+          plan: plan.rows.map((r) => r['QUERY PLAN']).join('\n'),
+        };
+        throw rollback;
+      })
+      .catch((error: unknown) => {
+        if (error !== rollback) throw error;
+      });
+    assert.ok(found);
+    return found;
+  };
+
+  test('the migration made three indexes, and down and up drop and make them again', { skip }, async () => {
+    assert.deepEqual(await indexes(), [
+      'users_search_email',
+      'users_search_first_name',
+      'users_search_last_name',
+    ]);
+    await trigrams.down(db as never);
+    assert.deepEqual(await indexes(), []);
+    await trigrams.up(db as never);
+    assert.equal((await indexes()).length, 3);
+  });
+
+  test('every search finds the same users with the indexes as by scanning', { skip }, async () => {
+    for (const q of QUERIES) {
+      const want = expected(q);
+      const scanned = await search(q, 'plan');
+      const indexed = await search(q, 'trigrams');
+      assert.deepEqual(scanned.emails, want, `${q}, as planned`);
+      assert.equal(scanned.total, want.length, `${q}, as planned: total`);
+      assert.deepEqual(indexed.emails, want, `${q}, through the trigrams`);
+      assert.equal(indexed.total, want.length, `${q}, through the trigrams: total`);
+      // Trigrams are taken from runs of letters and digits: `k\s` or `0%` gives none to look up.
+      if (/[a-z]{3}/i.test(q)) assert.match(indexed.plan, /users_search_email/, `${q}: ${indexed.plan}`);
+    }
+  });
+});
