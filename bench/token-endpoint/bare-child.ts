@@ -1,17 +1,17 @@
 // The platform's floor: the least a Node server can do per machine token, in its own process like
 // the other two. node:http, the form read and parsed, the secret compared in constant time, the
 // claims of a Tessera token, one RS256 signature on libuv's pool (crypto.sign with a callback), the
-// JSON answer. No routing, no framework, no store, no logging. Config from env (BARE_PORT,
-// BARE_CLIENT_ID, BARE_CLIENT_SECRET); tells the parent "ready" over IPC.
+// JSON answer. No routing, no framework, no store, no logging. Config from env (PEER_PORT,
+// PEER_CLIENT_ID, PEER_CLIENT_SECRET); tells the parent "ready" over IPC.
 
 import { createHash, generateKeyPairSync, randomBytes, sign, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 
-const port = Number(process.env.BARE_PORT);
-const clientId = process.env.BARE_CLIENT_ID ?? 'bench';
+const port = Number(process.env.PEER_PORT);
+const clientId = process.env.PEER_CLIENT_ID ?? 'bench';
 const secretHash = createHash('sha256')
-  .update(process.env.BARE_CLIENT_SECRET ?? '')
+  .update(process.env.PEER_CLIENT_SECRET ?? '')
   .digest();
 const issuer = `http://127.0.0.1:${port}/`;
 

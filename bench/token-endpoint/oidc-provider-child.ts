@@ -1,13 +1,13 @@
 // The reference server, run in its own process so it gets the same conditions as Tessera.
-// Config from env (OP_PORT, OP_CLIENT_ID, OP_CLIENT_SECRET); tells the parent "ready" over IPC.
+// Config from env (PEER_PORT, PEER_CLIENT_ID, PEER_CLIENT_SECRET); tells the parent "ready" over IPC.
 
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 
-const port = Number(process.env.OP_PORT);
-const clientId = process.env.OP_CLIENT_ID ?? 'bench';
+const port = Number(process.env.PEER_PORT);
+const clientId = process.env.PEER_CLIENT_ID ?? 'bench';
 const resource = 'https://api.bench.test/';
 
 // Same key type and size as a Tessera org key, so both servers pay for the same signature.
@@ -19,7 +19,7 @@ const provider = new Provider(`http://127.0.0.1:${port}`, {
   clients: [
     {
       client_id: clientId,
-      client_secret: process.env.OP_CLIENT_SECRET,
+      client_secret: process.env.PEER_CLIENT_SECRET,
       grant_types: ['client_credentials'],
       response_types: [],
       redirect_uris: [],

@@ -119,22 +119,25 @@ export async function freshDatabase(baseUrl: string): Promise<string> {
   return url.href;
 }
 
-/** node-oidc-provider with one client_secret_post client and RS256 JWT access tokens. */
-export async function startOidcProvider(): Promise<Target> {
+/**
+ * A peer server in its own child (`file`), told its port and its one client over PEER_PORT,
+ * PEER_CLIENT_ID and PEER_CLIENT_SECRET; it says "ready" over IPC and serves /token and /jwks.
+ */
+async function startPeer(name: string, file: string, env: NodeJS.ProcessEnv = {}): Promise<Target> {
   const port = await freePort();
   const clientId = 'bench';
   const secret = randomBytes(32).toString('base64url');
-  const child = spawnTs(new URL('./oidc-provider-child.ts', import.meta.url).pathname, [], {
+  const child = spawnTs(new URL(file, import.meta.url).pathname, [], {
     ...process.env,
-    NODE_ENV: 'production',
-    OP_PORT: String(port),
-    OP_CLIENT_ID: clientId,
-    OP_CLIENT_SECRET: secret,
+    ...env,
+    PEER_PORT: String(port),
+    PEER_CLIENT_ID: clientId,
+    PEER_CLIENT_SECRET: secret,
   });
-  await untilReady(child, 'oidc-provider', once(child.process, 'message'));
+  await untilReady(child, name, once(child.process, 'message'));
   const base = `http://127.0.0.1:${port}`;
   return {
-    name: 'oidc-provider',
+    name,
     tokenUrl: `${base}/token`,
     jwksUrl: `${base}/jwks`,
     body: form(clientId, secret),
@@ -142,26 +145,11 @@ export async function startOidcProvider(): Promise<Target> {
   };
 }
 
-/** The platform's floor (bare-child.ts): node:http and one pooled signature per token, nothing else. */
-export async function startBare(): Promise<Target> {
-  const port = await freePort();
-  const clientId = 'bench';
-  const secret = randomBytes(32).toString('base64url');
-  const child = spawnTs(new URL('./bare-child.ts', import.meta.url).pathname, [], {
-    ...process.env,
-    BARE_PORT: String(port),
-    BARE_CLIENT_ID: clientId,
-    BARE_CLIENT_SECRET: secret,
-  });
-  await untilReady(child, BARE, once(child.process, 'message'));
-  const base = `http://127.0.0.1:${port}`;
-  return {
-    name: BARE,
-    tokenUrl: `${base}/token`,
-    jwksUrl: `${base}/jwks`,
-    body: form(clientId, secret),
-    pid: child.process.pid,
-  };
-}
+/** node-oidc-provider with one client_secret_post client and RS256 JWT access tokens. */
+export const startOidcProvider = (): Promise<Target> =>
+  startPeer('oidc-provider', './oidc-provider-child.ts', { NODE_ENV: 'production' });
 
 export const BARE = 'bare node:http';
+
+/** The platform's floor (bare-child.ts): node:http and one pooled signature per token, nothing else. */
+export const startBare = (): Promise<Target> => startPeer(BARE, './bare-child.ts');
