@@ -5,7 +5,7 @@ import { createUser } from '../../src/domain/directory/users.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
 import type { Db } from '../../src/storage/db.js';
 import * as trigrams from '../../src/storage/migrations/034-user-search-trigrams.js';
-import { listOrgUsers } from '../../src/storage/repos/users.js';
+import { containing, listOrgUsers } from '../../src/storage/repos/users.js';
 import { databaseSkip } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { ownedOrg } from './support/console.js';
@@ -96,7 +96,7 @@ describe('users: q through the trigram indexes on postgres', async () => {
           await sql`alter table users drop constraint users_org_email`.execute(trx);
         }
         const { users, total } = await listOrgUsers(trx, org.id, { q, limit: 100, offset: 0 });
-        const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+        const pattern = containing(q);
         const plan = await sql<{ 'QUERY PLAN': string }>`explain select count(*) from users
           where org_id = ${org.id} and (lower(coalesce(email_key, '')) like ${pattern} escape '\\'
             or lower(coalesce(first_name, '')) like ${pattern} escape '\\'

@@ -85,7 +85,7 @@ export async function findPasswordHash(db: Db, userId: string): Promise<string |
 }
 
 /** `q` as a LIKE pattern matching it anywhere, lower-case, with `%`, `_` and `\` taken literally. */
-const containing = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+export const containing = (q: string): string => `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 /** An org's users whose email, first or last name contains `q` (any case); all of them when null. */
 function matching(db: Db, orgId: string, q: string | null) {
