@@ -103,12 +103,18 @@ interface Run {
   p99: number;
   /** The server's CPU time per sign-in in ms (main thread / all threads); null for the hashes. */
   cpu: { main: number; all: number } | null;
+  /**
+   * This process's CPU time per operation in ms, all threads: a hash's cost for the hashes, the
+   * client's (HTTP, cookies, the form) for the sign-ins. Null off Linux.
+   */
+  own: number | null;
 }
 
 /** CONCURRENCY loops, each starting its next operation as soon as the last is done, for `seconds`. */
 async function loops(seconds: number, op: (i: number) => Promise<void>, pid?: number): Promise<Run> {
   const latencies: number[] = [];
   const cpuBefore = pid === undefined ? null : cpuMs(pid);
+  const ownBefore = cpuMs(process.pid);
   const started = performance.now();
   const end = started + seconds * 1000;
   await Promise.all(
@@ -122,6 +128,7 @@ async function loops(seconds: number, op: (i: number) => Promise<void>, pid?: nu
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = pid === undefined ? null : cpuMs(pid);
+  const ownAfter = cpuMs(process.pid);
   latencies.sort((a, b) => a - b);
   const n = latencies.length;
   return {
@@ -131,6 +138,7 @@ async function loops(seconds: number, op: (i: number) => Promise<void>, pid?: nu
       cpuBefore && cpuAfter
         ? { main: (cpuAfter.main - cpuBefore.main) / n, all: (cpuAfter.all - cpuBefore.all) / n }
         : null,
+    own: ownBefore && ownAfter ? (ownAfter.all - ownBefore.all) / n : null,
   };
 }
 
@@ -165,10 +173,14 @@ async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
     rows.push([
       `${database} #${round}`,
       fmt(hash.perSec, 1),
+      hash.own === null ? '-' : fmt(hash.own, 2),
       fmt(sign.perSec, 1),
       fmt(sign.p99, 1),
       sign.cpu ? `${fmt(sign.cpu.main, 2)} / ${fmt(sign.cpu.all, 2)}` : '-',
+      sign.own === null ? '-' : fmt(sign.own, 2),
       ratio,
+      // What the ratio would be if the client cost nothing: a hash's CPU over a sign-in's on the server.
+      hash.own !== null && sign.cpu ? `×${fmt(hash.own / sign.cpu.all, 2)}` : '-',
       `${before} → ${load()}`,
     ]);
     console.log(`  ${database} round ${round}: ${ratio}`);
@@ -196,10 +208,13 @@ async function main(): Promise<void> {
       [
         'round',
         'argon2 hashes/s',
+        'CPU ms/hash',
         'sign-ins/s',
         'sign-in p99 ms',
         'server CPU ms/sign-in main / all',
+        'client CPU ms/sign-in',
         'sign-ins ÷ hashes',
+        'hash CPU ÷ server CPU',
         'load average before → after',
       ],
       rows,
