@@ -7,7 +7,30 @@ import { join } from 'node:path';
 import * as validator from '@authenio/samlify-node-xmllint';
 import * as samlify from 'samlify';
 
-samlify.setSchemaValidator(validator);
+// node-xmllint (an emscripten build under the validator) ends every validation by adding a process
+// 'uncaughtException' listener and a once('drain') listener on stdout that calls process.exit, and never
+// removes them: past ten Node warns of a leak, and a test process whose stdout drained would exit in the
+// middle of its run. The validation runs synchronously, so what it added is known when it returns, and is
+// taken off.
+const LEFT_BEHIND: [NodeJS.EventEmitter, string][] = [
+  [process, 'uncaughtException'],
+  [process.stdout, 'drain'],
+];
+samlify.setSchemaValidator({
+  validate: (xml: string) => {
+    const before = LEFT_BEHIND.map(([emitter, event]) => new Set(emitter.listeners(event)));
+    try {
+      return validator.validate(xml);
+    } finally {
+      LEFT_BEHIND.forEach(([emitter, event], i) => {
+        for (const listener of emitter.listeners(event)) {
+          if (!before[i]?.has(listener))
+            emitter.removeListener(event, listener as (...args: unknown[]) => void);
+        }
+      });
+    }
+  },
+});
 // Exported through a getter, which Node's CommonJS interop leaves off the namespace: read it off the module.
 const SamlLib = (samlify as unknown as { default?: typeof samlify }).default?.SamlLib ?? samlify.SamlLib;
 
