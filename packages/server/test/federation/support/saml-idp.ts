@@ -9,9 +9,9 @@ import * as samlify from 'samlify';
 
 // node-xmllint (an emscripten build under the validator) ends every validation by adding a process
 // 'uncaughtException' listener and a once('drain') listener on stdout that calls process.exit, and never
-// removes them: past ten Node warns of a leak, and a test process whose stdout drained would exit in the
-// middle of its run. The validation runs synchronously, so what it added is known when it returns, and is
-// taken off.
+// removes them: past ten Node warns of a leak, and were stdout ever to emit 'drain' (Node writes pipes
+// synchronously on Linux, so it does not today) the test process would exit in the middle of its run. The
+// validation runs synchronously, so what it added is known when it returns, and is taken off.
 const LEFT_BEHIND: [NodeJS.EventEmitter, string][] = [
   [process, 'uncaughtException'],
   [process.stdout, 'drain'],
