@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { createClient } from '../src/domain/directory/clients.js';
 import { createOrg, findOrg, requireOrg } from '../src/domain/directory/orgs.js';
 import { insertUserWithTenant, prepareUser } from '../src/domain/directory/users.js';
@@ -7,6 +8,7 @@ import { ServiceError } from '../src/domain/errors.js';
 import { publicJwks, rotateKeys } from '../src/domain/keys/keys.js';
 import { SYSTEM } from '../src/domain/types.js';
 import type { Runtime } from '../src/runtime.js';
+import { compiledOnce } from '../src/storage/compiled-once.js';
 import { databaseSkip, storageSuite } from './support/databases.js';
 import { postgresSkip } from './support/environment.js';
 import { openTestRuntime } from './support/runtime.js';
@@ -214,6 +216,41 @@ for (const database of storageSuite(
       const ids = rows.map((r) => r.id);
       assert.deepEqual(ids, [...ids].sort().reverse(), 'ids sort in the order entries were written');
       assert.equal(typeof rows[0]?.at, 'number');
+    });
+
+    test("a statement compiled once binds each call's values where its stand-ins were, in and out of a transaction", {
+      skip,
+    }, async () => {
+      const rename = compiledOnce(['name', 'slug', 'at'], (db, v) =>
+        db
+          .updateTable('organizations')
+          .set({ name: v.name, updated_at: v.at })
+          .where('slug', '=', v.slug)
+          .where('is_console', '=', 0)
+          .returning(['slug', 'name', 'updated_at']),
+      );
+      await createOrg(rt.deps, { slug: 'once', ownerEmail: 'owner@acme.test', ownerPassword: null });
+      assert.deepEqual(await rename(rt.deps.db, { name: 'Once', slug: 'once', at: 1_000 }), [
+        { slug: 'once', name: 'Once', updated_at: 1_000 },
+      ]);
+      // The same statement inside a transaction (another executor over the same dialect), then a miss.
+      const inside = await rt.deps.db
+        .transaction()
+        .execute((trx) => rename(trx, { name: 'Once again', slug: 'once', at: 2_000 }));
+      assert.deepEqual(inside, [{ slug: 'once', name: 'Once again', updated_at: 2_000 }]);
+      assert.deepEqual(await rename(rt.deps.db, { name: 'Nobody', slug: 'nobody', at: 3_000 }), []);
+      const stored = await rt.deps.db
+        .selectFrom('organizations')
+        .select(['name', 'updated_at'])
+        .where('slug', '=', 'once')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(stored, { name: 'Once again', updated_at: 2_000 });
+
+      // A stand-in the builder writes into the SQL itself cannot be bound: refused when first built.
+      const inlined = compiledOnce(['label'], (db, v) =>
+        db.selectFrom('organizations').select(sql.lit(v.label).as('label')),
+      );
+      await assert.rejects(inlined(rt.deps.db, { label: 'x' }), /label did not become a bound parameter/);
     });
   });
 }

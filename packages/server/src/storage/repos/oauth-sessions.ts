@@ -1,4 +1,5 @@
 import type { OAuthSession, ResourceGrant, User } from '../../domain/types.js';
+import { compiledOnce } from '../compiled-once.js';
 import type { Db } from '../db.js';
 import type { OAuthSessionsTable } from '../schema.js';
 import { toUser } from './users.js';
@@ -53,16 +54,9 @@ export async function findOAuthSession(db: Db, id: string): Promise<OAuthSession
   return row ? toSession(row) : null;
 }
 
-/**
- * What a refresh reads about its session, in one statement: the session, whether its user is still
- * a member of its tenant (false without a tenant: a console session), and the user (null once
- * deleted). Three lookups before, each a round trip on PostgreSQL.
- */
-export async function findSessionForRefresh(
-  db: Db,
-  id: string,
-): Promise<{ session: OAuthSession; inTenant: boolean; user: User | null } | null> {
-  const row = await db
+// Read by every refresh: compiled once.
+const sessionForRefresh = compiledOnce(['id'], (db, v) =>
+  db
     .selectFrom('oauth_sessions as s')
     .leftJoin('tenant_members as m', (join) =>
       join.onRef('m.tenant_id', '=', 's.tenant_id').onRef('m.user_id', '=', 's.user_id'),
@@ -83,8 +77,19 @@ export async function findSessionForRefresh(
       'u.created_at as u_created_at',
       'u.updated_at as u_updated_at',
     ])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+    .where('s.id', '=', v.id),
+);
+
+/**
+ * What a refresh reads about its session, in one statement: the session, whether its user is still
+ * a member of its tenant (false without a tenant: a console session), and the user (null once
+ * deleted). Three lookups before, each a round trip on PostgreSQL.
+ */
+export async function findSessionForRefresh(
+  db: Db,
+  id: string,
+): Promise<{ session: OAuthSession; inTenant: boolean; user: User | null } | null> {
+  const [row] = await sessionForRefresh(db, { id });
   if (!row) return null;
   const user =
     row.u_id === null

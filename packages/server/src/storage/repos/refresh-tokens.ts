@@ -1,4 +1,5 @@
 import type { RefreshToken } from '../../domain/types.js';
+import { compiledOnce } from '../compiled-once.js';
 import type { Db } from '../db.js';
 import type { RefreshTokensTable } from '../schema.js';
 
@@ -12,20 +13,34 @@ const toToken = (r: RefreshTokensTable): RefreshToken => ({
   rotatedTo: r.rotated_to,
 });
 
+// Every refresh and every code exchange with a refresh token stores one: compiled once.
+const insertStatement = compiledOnce(
+  ['tokenHash', 'sessionId', 'clientId', 'createdAt', 'expiresAt', 'usedAt', 'rotatedTo'],
+  (db, v) =>
+    db.insertInto('refresh_tokens').values({
+      token_hash: v.tokenHash,
+      session_id: v.sessionId,
+      client_id: v.clientId,
+      created_at: v.createdAt,
+      expires_at: v.expiresAt,
+      used_at: v.usedAt,
+      rotated_to: v.rotatedTo,
+    }),
+);
+
 export async function insertRefreshToken(db: Db, t: RefreshToken): Promise<void> {
-  await db
-    .insertInto('refresh_tokens')
-    .values({
-      token_hash: t.tokenHash,
-      session_id: t.sessionId,
-      client_id: t.clientId,
-      created_at: t.createdAt,
-      expires_at: t.expiresAt,
-      used_at: t.usedAt,
-      rotated_to: t.rotatedTo,
-    })
-    .execute();
+  await insertStatement(db, t);
 }
+
+const consumeStatement = compiledOnce(['clientId', 'tokenHash', 'now', 'successorHash'], (db, v) =>
+  db
+    .updateTable('refresh_tokens')
+    .set({ used_at: v.now, rotated_to: v.successorHash })
+    .where('token_hash', '=', v.tokenHash)
+    .where('client_id', '=', v.clientId)
+    .where('used_at', 'is', null)
+    .returningAll(),
+);
 
 /**
  * Atomic rotation: exactly one of two concurrent callers flips `used_at`, names the token's
@@ -40,14 +55,7 @@ export async function consumeRefreshToken(
   now: number,
   successorHash: string,
 ): Promise<RefreshToken | null> {
-  const row = await db
-    .updateTable('refresh_tokens')
-    .set({ used_at: now, rotated_to: successorHash })
-    .where('token_hash', '=', tokenHash)
-    .where('client_id', '=', clientId)
-    .where('used_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  const [row] = await consumeStatement(db, { clientId, tokenHash, now, successorHash });
   return row ? toToken(row) : null;
 }
 

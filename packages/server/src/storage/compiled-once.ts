@@ -1,0 +1,72 @@
+import { type Compilable, CompiledQuery } from 'kysely';
+import type { Db } from './db.js';
+
+/**
+ * A statement built and compiled once per dialect, its values bound at each call.
+ *
+ * Kysely builds an operation tree and compiles it to SQL on every call; for the statements every
+ * refresh runs, that was a fifth of the refresh's main-thread time, as much as SQLite running them
+ * (on-CPU samples: bench/refresh/README.md). `build` runs once per dialect (the first time a
+ * database of that dialect is used) with a stand-in for each named value; the SQL it compiles to is
+ * kept, and each call binds the values in the places the stand-ins took. So the statement is exactly
+ * the builder's, with the same parameters in the same order.
+ *
+ * Every stand-in must reach the SQL as one bound parameter: a value compared in `where`, set in
+ * `set` or inserted by `values`. Not a list that `in` expands (its length is part of the SQL), a
+ * `sql.lit`, nor a value the builder looks at. A stand-in that does not come out as a parameter
+ * is a mistake here, thrown the first time the statement is built (the tests run every one).
+ */
+export function compiledOnce<Name extends string, Row>(
+  names: readonly Name[],
+  build: (db: Db, value: StandIns<Name>) => Compilable<Row>,
+): (db: Db, values: Readonly<Record<Name, unknown>>) => Promise<Row[]> {
+  // Keyed by the dialect's adapter, which a database shares with its transactions.
+  const built = new WeakMap<object, Template<Name>>();
+  return async (db, values) => {
+    const adapter = db.getExecutor().adapter;
+    let template = built.get(adapter);
+    if (template === undefined) {
+      template = compile(db, names, build);
+      built.set(adapter, template);
+    }
+    const parameters = template.slots.map((slot) =>
+      slot.name === undefined ? slot.value : values[slot.name],
+    );
+    const result = await db.executeQuery(CompiledQuery.raw(template.sql, parameters) as CompiledQuery<Row>);
+    return result.rows;
+  };
+}
+
+/**
+ * What `build` is given for each value. Typed `never` so a stand-in fits any column's type in the
+ * builder (it is a string, which only ever reaches the compiled SQL's parameters).
+ */
+type StandIns<Name extends string> = Readonly<Record<Name, never>>;
+
+interface Template<Name extends string> {
+  sql: string;
+  /** Each parameter in order: a named value bound at the call, or a value the statement fixes. */
+  slots: { name?: Name; value?: unknown }[];
+}
+
+/** Stand-ins carry a NUL, which no stored text does (http/storable-text.ts refuses it at the edge). */
+const STAND_IN = '\u0000compiled-once:';
+
+function compile<Name extends string, Row>(
+  db: Db,
+  names: readonly Name[],
+  build: (db: Db, value: StandIns<Name>) => Compilable<Row>,
+): Template<Name> {
+  const standIns = Object.fromEntries(names.map((name) => [name, `${STAND_IN}${name}`])) as StandIns<Name>;
+  const { sql, parameters } = build(db, standIns).compile();
+  const slots = parameters.map((value) =>
+    typeof value === 'string' && value.startsWith(STAND_IN)
+      ? { name: value.slice(STAND_IN.length) as Name }
+      : { value },
+  );
+  const missing = names.filter((name) => !slots.some((slot) => slot.name === name));
+  if (missing.length > 0) {
+    throw new Error(`compiledOnce: ${missing.join(', ')} did not become a bound parameter of: ${sql}`);
+  }
+  return { sql, slots };
+}
