@@ -2,13 +2,13 @@ import { type Compilable, CompiledQuery } from 'kysely';
 import type { Db } from './db.js';
 
 /**
- * A statement built and compiled once per dialect, its values bound at each call.
+ * A statement built and compiled once per open database, its values bound at each call.
  *
  * Kysely builds an operation tree and compiles it to SQL on every call; for the statements every
  * refresh runs, that was a fifth of the refresh's main-thread time, as much as SQLite running them
- * (on-CPU samples: bench/refresh/README.md). `build` runs once per dialect (the first time a
- * database of that dialect is used) with a stand-in for each named value; the SQL it compiles to is
- * kept, and each call binds the values in the places the stand-ins took. So the statement is exactly
+ * (on-CPU samples: bench/refresh/README.md). `build` runs the first time the statement is used on
+ * a database (its transactions share what was built), with a stand-in for each named value; the SQL
+ * it compiles to is kept, and each call binds the values in the places the stand-ins took. So the statement is exactly
  * the builder's, with the same parameters in the same order.
  *
  * Every stand-in must reach the SQL as one bound parameter: a value compared in `where`, set in
@@ -20,7 +20,7 @@ export function compiledOnce<Name extends string, Row>(
   names: readonly Name[],
   build: (db: Db, value: StandIns<Name>) => Compilable<Row>,
 ): (db: Db, values: Readonly<Record<Name, unknown>>) => Promise<Row[]> {
-  // Keyed by the dialect's adapter, which a database shares with its transactions.
+  // Keyed by the database's dialect adapter: one object per open database, shared by its transactions.
   const built = new WeakMap<object, Template<Name>>();
   return async (db, values) => {
     const adapter = db.getExecutor().adapter;
