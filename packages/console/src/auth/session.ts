@@ -48,8 +48,16 @@ export const redirectUriOf = (issuer: string) => new URL('console/callback', iss
 /** The page the owner is on, to come back to after signing in. */
 export const currentPage = () => `${location.pathname}${location.search}${location.hash}`;
 
-/** Leaves for the hosted login; resolves never (the page unloads). */
+/**
+ * Set once sign-out begins: the page is on its way to the end-session endpoint. A page still loading
+ * asks the API for more after its tokens are gone, and a sign-in started then would race the
+ * sign-out's navigation and, the hosted login not yet ended, come straight back signed in.
+ */
+let leaving = false;
+
+/** Leaves for the hosted login; resolves never (the page unloads). Not while signing out. */
 export async function signIn(returnTo = currentPage()): Promise<never> {
+  if (leaving) return new Promise<never>(() => {});
   const d = await endpoints();
   const pending: Pending = { state: randomToken(), verifier: randomToken(), returnTo };
   sessionStorage.setItem(PENDING, JSON.stringify(pending));
@@ -148,8 +156,11 @@ export function refresh(): Promise<boolean> {
     const current = tokens;
     if (!current?.refresh) return false;
     try {
-      tokens = await tokenRequest({ grant_type: 'refresh_token', refresh_token: current.refresh });
-      tokens.idToken ??= current.idToken;
+      const next = await tokenRequest({ grant_type: 'refresh_token', refresh_token: current.refresh });
+      // Signing out meanwhile: the tokens stay forgotten.
+      if (leaving) return false;
+      next.idToken ??= current.idToken;
+      tokens = next;
       return true;
     } catch {
       tokens = null;
@@ -167,6 +178,7 @@ export function refresh(): Promise<boolean> {
  * which comes back to /console/signed-out. Resolves never (the page unloads).
  */
 export async function signOut(): Promise<never> {
+  leaving = true;
   const current = tokens;
   tokens = null;
   const d = await endpoints();

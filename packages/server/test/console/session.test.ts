@@ -28,6 +28,15 @@ function tokenRequests(requests: Request[], grant: string): number {
   ).length;
 }
 
+/** A request the test holds until it calls `release`. */
+function held(): { until: Promise<void>; release: () => void } {
+  let release = () => {};
+  const until = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { until, release };
+}
+
 /**
  * The members page with both its lists answered. The heading shows before they are; a session
  * ended (or a clock moved) while one is still in flight sends the page to sign-in on its own,
@@ -162,6 +171,44 @@ describe('console: roles and the session', () => {
     await page.goto(`${server.base}/console/o/acme/members?from=reload`);
     await page.waitForURL((u) => u.pathname === '/console/o/acme/members' && u.search === '?from=reload');
     await page.getByRole('heading', { name: 'Members' }).waitFor();
+    await context.close();
+  });
+
+  test('sign out while the page is still loading signs out, and does not sign back in', {
+    skip,
+  }, async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    // The org list is held until sign-out has begun, and the revocation until the page has acted on
+    // that list: what the page asks for next, after its tokens are gone, must not start a sign-in
+    // (the hosted login is still alive then, so it would come straight back signed in).
+    const orgs = held();
+    const revocation = held();
+    await context.route(
+      (u) => u.pathname === '/organizations',
+      async (route) => {
+        await orgs.until;
+        await route.continue();
+      },
+    );
+    await context.route(
+      (u) => u.pathname === '/oauth/revoke',
+      async (route) => {
+        await revocation.until;
+        await route.continue();
+      },
+    );
+    const page = await signInToConsole(context, server, 'owner@acme.test');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    orgs.release();
+    // The list arrives after sign-out began: the home page moves on to the first org's settings,
+    // whose page asks the API for more.
+    await page.waitForURL((u) => u.pathname === '/console/o/acme/settings');
+    revocation.release();
+    await page.waitForURL((u) => u.pathname === '/console/signed-out');
+    await page.getByRole('heading', { name: 'Signed out' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in again' }).click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    assert.equal(await page.locator('#password').count(), 1);
     await context.close();
   });
 
