@@ -8,8 +8,8 @@ import type { Db } from './db.js';
  * refresh runs, that was a fifth of the refresh's main-thread time, as much as SQLite running them
  * (on-CPU samples: bench/refresh/README.md). `build` runs the first time the statement is used on
  * a database (its transactions share what was built), with a stand-in for each named value; the SQL
- * it compiles to is kept, and each call binds the values in the places the stand-ins took. So the statement is exactly
- * the builder's, with the same parameters in the same order.
+ * it compiles to is kept, and each call binds the values in the places the stand-ins took. So the
+ * statement is exactly the builder's, with the same parameters in the same order.
  *
  * Every stand-in must reach the SQL as one bound parameter: a value compared in `where`, set in
  * `set` or inserted by `values`. Not a list that `in` expands (its length is part of the SQL), a

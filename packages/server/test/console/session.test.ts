@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { clock } from '../../src/domain/clock.js';
 import { endSessionsOfUser } from '../../src/domain/directory/users.js';
 import { SYSTEM } from '../../src/domain/types.js';
@@ -28,13 +28,20 @@ function tokenRequests(requests: Request[], grant: string): number {
   ).length;
 }
 
-/** A request the test holds until it calls `release`. */
-function held(): { until: Promise<void>; release: () => void } {
+/** Holds every request of `context` to `path` until the function returned is called. */
+async function hold(context: BrowserContext, path: string): Promise<() => void> {
   let release = () => {};
-  const until = new Promise<void>((resolve) => {
+  const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  return { until, release };
+  await context.route(
+    (u) => u.pathname === path,
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+  );
+  return release;
 }
 
 /**
@@ -181,29 +188,19 @@ describe('console: roles and the session', () => {
     // The org list is held until sign-out has begun, and the revocation until the page has acted on
     // that list: what the page asks for next, after its tokens are gone, must not start a sign-in
     // (the hosted login is still alive then, so it would come straight back signed in).
-    const orgs = held();
-    const revocation = held();
-    await context.route(
-      (u) => u.pathname === '/organizations',
-      async (route) => {
-        await orgs.until;
-        await route.continue();
-      },
-    );
-    await context.route(
-      (u) => u.pathname === '/oauth/revoke',
-      async (route) => {
-        await revocation.until;
-        await route.continue();
-      },
-    );
+    const releaseOrgs = await hold(context, '/organizations');
+    const releaseRevocation = await hold(context, '/oauth/revoke');
     const page = await signInToConsole(context, server, 'owner@acme.test');
     await page.getByRole('button', { name: 'Sign out' }).click();
-    orgs.release();
+    releaseOrgs();
     // The list arrives after sign-out began: the home page moves on to the first org's settings,
     // whose page asks the API for more.
     await page.waitForURL((u) => u.pathname === '/console/o/acme/settings');
-    revocation.release();
+    // The page's title is set after the settings screen's own effects ran, its API call among them: a
+    // sign-in started by that call would have recorded its pending request (state, verifier) by now.
+    await page.waitForFunction(() => document.title.startsWith('Settings · '));
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('tessera.console.sign-in')), null);
+    releaseRevocation();
     await page.waitForURL((u) => u.pathname === '/console/signed-out');
     await page.getByRole('heading', { name: 'Signed out' }).waitFor();
     await page.getByRole('button', { name: 'Sign in again' }).click();
