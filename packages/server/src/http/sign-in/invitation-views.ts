@@ -14,10 +14,18 @@ interface Invited {
   error: string | null;
 }
 
-/** No account yet: a name and a password, and the invitee is in. */
-export function newAccountView(v: Invited & { firstName: string; lastName: string }): SafeHtml {
+/**
+ * The page every invitee sees, whether the address has an account or not (a link passed on tells
+ * its holder nothing about the address): a name and a password for someone new, or the account's
+ * password for someone who has one. Which applies shows only in the answer to the invitee's choice.
+ */
+export function invitedView(
+  v: Invited & { firstName: string; lastName: string; forgotHref: string },
+): SafeHtml {
   return html`<h1>Join ${v.orgName}</h1>${notice(v.error)}
-<p>You are invited to be ${v.what} <strong>${v.orgName}</strong> as <strong>${v.email}</strong>. Choose your name and a password to accept.</p>
+<p>You are invited to be ${v.what} <strong>${v.orgName}</strong> as <strong>${v.email}</strong>.</p>
+<h2>New here</h2>
+<p>Choose your name and a password to accept.</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
@@ -29,33 +37,33 @@ export function newAccountView(v: Invited & { firstName: string; lastName: strin
 <label for="password">Password (at least 8 characters)</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
 <button type="submit">Accept and create my account</button>
-</form>`;
-}
-
-/** An account already: its password (or one click when this browser is signed in as them). */
-export function existingAccountView(v: Invited & { signedIn: boolean; forgotHref: string }): SafeHtml {
-  const form = v.signedIn
-    ? html`<p class="muted">You are signed in as ${v.email}.</p>
+</form>
+<h2>Have an account with this address?</h2>
+<p>Sign in to accept.</p>
 <form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
-<input type="hidden" name="token" value="${v.token}">
-<input type="hidden" name="step" value="join">
-<button type="submit">Accept the invitation</button>
-</form>`
-    : html`<form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
 <input type="hidden" name="step" value="join">
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" readonly value="${v.email}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
+<label for="current_password">Password</label>
+<input id="current_password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in and accept</button>
 </form>
 <p class="muted"><a href="${v.forgotHref}">Forgot password?</a></p>`;
+}
+
+/** This browser is signed in as the invitee already: one click accepts. */
+export function signedInView(v: Invited): SafeHtml {
   return html`<h1>Join ${v.orgName}</h1>${notice(v.error)}
-<p>You are invited to be ${v.what} <strong>${v.orgName}</strong>. You have an account already: sign in to accept.</p>
-${form}`;
+<p>You are invited to be ${v.what} <strong>${v.orgName}</strong>.</p>
+<p class="muted">You are signed in as ${v.email}.</p>
+<form method="post" action="${v.action}">
+<input type="hidden" name="csrf" value="${v.csrf}">
+<input type="hidden" name="token" value="${v.token}">
+<input type="hidden" name="step" value="join">
+<button type="submit">Accept the invitation</button>
+</form>`;
 }
 
 /** Accepted: what the invitee has now, and where to go. */

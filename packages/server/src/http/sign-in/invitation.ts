@@ -23,8 +23,8 @@ import {
   type ClosedReason,
   closedTitle,
   closedView,
-  existingAccountView,
-  newAccountView,
+  invitedView,
+  signedInView,
 } from './invitation-views.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
@@ -36,12 +36,17 @@ const whatOf = (opened: Pending) =>
     ? `${opened.row.role === 'owner' ? 'an owner' : 'a member'} in the console of`
     : 'a user of';
 
+/** The answer to a name and a password sent for an address that has an account. */
+const HAS_ACCOUNT = 'This address has an account already: sign in with it to accept.';
+
 /**
  * GET and POST /invitation?token=… (DESIGN §16): the page an invitation link opens, on the org's
  * host (`user` invitations) or the console's (`member` ones). GET only shows the form (mail
  * scanners follow links); the POST accepts, in one step: a name and a password for someone new,
- * a sign-in for someone with an account. A used, expired, withdrawn or unknown link gets a page
- * saying which, never an error.
+ * a sign-in for someone with an account. The page is the same whether the address has an account
+ * or not (the link's holder may not be the invitee: an owner who asked for the link, say); only
+ * the answer to the invitee's own choice tells, and a browser signed in as the invitee gets one
+ * click. A used, expired, withdrawn or unknown link gets a page saying which, never an error.
  */
 export function invitationPages(app: FastifyInstance, ctx: PageContext) {
   function sendClosed(reply: FastifyReply, host: Org, reason: ClosedReason, org: Org | null) {
@@ -67,19 +72,15 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
       email: opened.row.email,
       error: state.error,
     };
-    if (opened.existing) {
-      const session = await browserSessionOf(ctx, host, request);
-      const body = existingAccountView({
-        ...base,
-        signedIn: session?.user.id === opened.existing.id,
-        forgotHref: pageLink(ctx, request, '/password/forgot', {}),
-      });
-      return sendPage(reply, host.name, `Join ${opened.org.name}`, body, options);
+    const session = await browserSessionOf(ctx, host, request);
+    if (opened.existing && session?.user.id === opened.existing.id) {
+      return sendPage(reply, host.name, `Join ${opened.org.name}`, signedInView(base), options);
     }
-    const body = newAccountView({
+    const body = invitedView({
       ...base,
       firstName: state.firstName ?? '',
       lastName: state.lastName ?? '',
+      forgotHref: pageLink(ctx, request, '/password/forgot', {}),
     });
     return sendPage(reply, host.name, `Join ${opened.org.name}`, body, options);
   }
@@ -130,8 +131,15 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
         const again = await openInvitation(ctx.deps, host, token);
         if (again.state !== 'pending')
           return sendClosed(reply, host, again.state, 'org' in again ? again.org : null);
-        const error = 'You have an account with this address now: sign in to accept.';
-        return render(host, request, reply, again, token, { error }, { status: 409 });
+        return render(
+          host,
+          request,
+          reply,
+          again,
+          token,
+          { error: HAS_ACCOUNT, ...entered },
+          { status: 409 },
+        );
       }
     }
   }
@@ -161,15 +169,12 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
         return sendClosed(reply, host, opened.state, 'org' in opened ? opened.org : null);
       }
       const entered = { firstName: field(form, 'first_name'), lastName: field(form, 'last_name') };
-      if (opened.existing) {
-        // Someone who has an account joins by signing in, whatever form they sent.
-        if (field(form, 'step') !== 'join') {
-          const error = 'You have an account with this address: sign in to accept.';
-          return render(host, request, reply, opened, token, { error }, { status: 409 });
-        }
+      if (field(form, 'step') === 'join') {
+        // A sign-in: this browser's, when it is signed in as the invitee, else the password, checked
+        // (and throttled) as the login form does, in the same words whether the account exists.
         const session = await browserSessionOf(ctx, host, request);
         const proof =
-          session?.user.id === opened.existing.id
+          opened.existing && session?.user.id === opened.existing.id
             ? { signedIn: session.user }
             : {
                 password: field(form, 'password'),
@@ -178,6 +183,18 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
               };
         const outcome = await acceptAsExistingUser(ctx.deps, opened, proof);
         return answer(host, request, reply, opened, token, outcome, entered);
+      }
+      if (opened.existing) {
+        // A name and a password for an address that has an account: never a second account.
+        return render(
+          host,
+          request,
+          reply,
+          opened,
+          token,
+          { error: HAS_ACCOUNT, ...entered },
+          { status: 409 },
+        );
       }
       const outcome = await acceptAsNewUser(ctx.deps, opened, {
         ...entered,

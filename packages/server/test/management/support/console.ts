@@ -80,13 +80,13 @@ export async function ownerMemberStranger(server: TestServer) {
 }
 
 /**
- * Accepts an invitation link as someone who has an account there: the page's sign-in form with
- * `password`. The status of the answer (200 when accepted).
+ * Accepts an invitation link as someone who has an account there: the page's sign-in form (step
+ * `join`, beside the new account's) with `password`. The status of the answer (200 when accepted).
  */
 export async function acceptAsConsoleUser(url: string, password: string): Promise<number> {
   const browser = new FormBrowser();
   const page = await (await browser.get(url)).text();
-  return (await browser.submit(url, page, { password })).status;
+  return (await browser.submit(url, page, { step: 'join', password })).status;
 }
 
 export interface JsonResponse {
