@@ -23,6 +23,7 @@ for (const database of httpSuite()) {
     const skip = await databaseSkip(database);
     let server: TestServer;
     let owner: string;
+    let ownerId: string;
     let member: string;
     let stranger: string;
     let consoleIssuer: string;
@@ -30,7 +31,7 @@ for (const database of httpSuite()) {
     before(async () => {
       if (skip) return;
       server = await startServer({ database, webhooks: false });
-      ({ owner, member, stranger } = await ownerMemberStranger(server));
+      ({ owner, ownerId, member, stranger } = await ownerMemberStranger(server));
       consoleIssuer = `${server.base}/`;
     });
     after(async () => {
@@ -202,6 +203,70 @@ for (const database of httpSuite()) {
       assert.deepEqual(userCreated.actor, { kind: 'client', id: account.client_id });
       assert.equal(userCreated.data.id, made.body.id);
       for (const e of audit.body) assert.deepEqual(e.actor, { kind: 'client', id: account.client_id });
+    });
+
+    test('with org:write it neither invites (an owner or anyone), nor demotes or removes an owner: 403, nothing stored', {
+      skip,
+    }, async () => {
+      const account = await create({ name: 'Escalator', scopes: ['org:read', 'org:write', 'events:read'] });
+      const token = await tokenOf(account.client_id, account.client_secret);
+      const NOT_A_PERSON = {
+        error: 'forbidden',
+        error_detail: 'a service account cannot do this: it is for the organization’s owners',
+      };
+      const pending = await call(server, 'POST', '/organizations/acme/members', owner, {
+        email: 'pending-owner@example.com',
+        role: 'owner',
+        send_mail: false,
+      });
+      assert.equal(pending.status, 201, pending.text);
+      const attempts = [
+        [
+          'POST',
+          '/organizations/acme/members',
+          { email: 'attacker@evil.test', role: 'owner', send_mail: false },
+        ],
+        ['POST', '/organizations/acme/invitations', { email: 'attacker@evil.test', send_mail: false }],
+        [
+          'POST',
+          '/organizations/acme/invitations',
+          { email: 'attacker@evil.test', roles: ['owner'], send_mail: false },
+        ],
+        ['PATCH', `/organizations/acme/members/${ownerId}`, { role: 'member' }],
+        ['DELETE', `/organizations/acme/members/${ownerId}`, undefined],
+        ['GET', '/organizations/acme/invitations', undefined],
+        ['GET', `/organizations/acme/invitations/${pending.body.id}`, undefined],
+        ['DELETE', `/organizations/acme/invitations/${pending.body.id}`, undefined],
+        ['POST', `/organizations/acme/users/usr_x/impersonation`, { reason: 'x' }],
+      ] as const;
+      for (const [method, path, body] of attempts) {
+        const res = await call(server, method, path, token, body);
+        assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
+        assert.deepEqual(res.body, NOT_A_PERSON, `${method} ${path}`);
+        assert.equal(res.headers.get('www-authenticate'), null, `${method} ${path}: no scope would help`);
+      }
+      const invited = await server.deps.db
+        .selectFrom('invitations')
+        .select('email')
+        .where('email', 'like', '%evil.test')
+        .execute();
+      assert.deepEqual(invited, []);
+      // The owner is still the owner, the owner's invitation still pending; the account still reads members.
+      const members = await call(server, 'GET', '/organizations/acme/members', token);
+      assert.equal(members.status, 200);
+      assert.deepEqual(
+        members.body.find((m: { user_id: string }) => m.user_id === ownerId),
+        { user_id: ownerId, email: 'owner@acme.test', role: 'owner' },
+      );
+      const still = await call(server, 'GET', `/organizations/acme/invitations/${pending.body.id}`, owner);
+      assert.equal(still.body.state, 'pending');
+      const audit = await call(
+        server,
+        'GET',
+        `/organizations/acme/events?actor_id=${account.client_id}`,
+        owner,
+      );
+      assert.deepEqual(audit.body, []);
     });
 
     test('a narrower scope may be asked for; a wider one is invalid_scope; an org’s own issuer does not know the account', {

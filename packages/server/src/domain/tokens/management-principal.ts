@@ -15,7 +15,9 @@ export type ManagementPrincipal =
 /**
  * Verifies a token presented to the management API. The verifier is chosen by the `typ` the token
  * claims, and checks it again with the signature: `client` tokens are service accounts', the rest
- * console users'. Null on any failure.
+ * console users'. Null on any failure — and for a console token of a session someone else acts in
+ * (`act`) or promoted for another client (`azp`): the console issues neither, and should it ever,
+ * the management API is for the person who signed in, with their own token (docs/delegation.md).
  */
 export async function verifyManagementToken(
   deps: TokensDeps,
@@ -27,5 +29,6 @@ export async function verifyManagementToken(
     return access && { kind: 'service_account', access };
   }
   const access = await verifyAccessToken(deps, org, token, ['console']);
-  return access && { kind: 'person', access };
+  if (!access || access.session.actorId !== null || access.authorizedParty !== null) return null;
+  return { kind: 'person', access };
 }

@@ -57,7 +57,11 @@ const noInvitation = apiError('`not_found`: no such org, or no such invitation i
 /**
  * An org's invitations (DESIGN §16; owners only, members 403): invite an address to be a user of
  * the org, list them (console member invitations too, `kind` `member`), read one, withdraw one.
+ * People only: an invitation lets someone in, and the list holds the console's own invitees
+ * (a service account: 403 forbidden).
  */
+const OWNERS = { ...MANAGEMENT, who: 'owners', people: true } as const;
+
 export const INVITATION_ENDPOINTS = [
   endpoint(
     {
@@ -71,9 +75,8 @@ export const INVITATION_ENDPOINTS = [
         'of the org, whatever its sign-up setting. `send_mail` true mails the link; false returns it ' +
         'once as `url`. Only the link token’s SHA-256 is stored. Audited as `invitation.created`; ' +
         'accepting as `invitation.updated` (state `accepted`).',
-      ...MANAGEMENT,
+      ...OWNERS,
       scope: 'org:write',
-      who: 'owners',
       params: ORG,
       body: { contentType: 'application/json', schema: CreateInvitationBody, errors: 'invalid_request' },
       responses: {
@@ -108,9 +111,8 @@ export const INVITATION_ENDPOINTS = [
       summary: 'The org’s invitations, newest first (member invitations too)',
       description:
         'Withdrawn invitations are left out. Any parameter not listed, or given twice, is `invalid_query`.',
-      ...MANAGEMENT,
+      ...OWNERS,
       scope: 'org:read',
-      who: 'owners',
       params: ORG,
       query: InvitationsQuery,
       responses: {
@@ -143,9 +145,8 @@ export const INVITATION_ENDPOINTS = [
       path: '/organizations/:org/invitations/:id',
       operationId: 'getInvitation',
       summary: 'One of the org’s invitations (never its link)',
-      ...MANAGEMENT,
+      ...OWNERS,
       scope: 'org:read',
-      who: 'owners',
       params: INVITATION,
       responses: {
         200: { description: 'the invitation', schema: InvitationSchema },
@@ -169,9 +170,8 @@ export const INVITATION_ENDPOINTS = [
         'A pending invitation’s link stops working: its page says the invitation was withdrawn. An ' +
         'accepted or expired one leaves the list (an accepted one’s user or membership stays). ' +
         'Audited as `invitation.deleted`.',
-      ...MANAGEMENT,
+      ...OWNERS,
       scope: 'org:write',
-      who: 'owners',
       params: INVITATION,
       responses: {
         204: { description: 'withdrawn; no body' },

@@ -32,13 +32,17 @@ const view = (m: Member): z.output<typeof MemberView> => ({
 const MEMBER = { ...ORG, id: 'the member’s console user id (`usr_…`)' } as const;
 const noMember = apiError('`not_found`: no such org, or no such member of it');
 const lastOwner = apiError('`conflict`: the member is the org’s last owner');
-const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+/**
+ * Who the org's people are is for people: a service account (which holds no membership) never
+ * invites, promotes, demotes or removes a member, whatever its scopes (403 forbidden).
+ */
+const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners', people: true } as const;
 
 /**
- * An org's members (console users): members list them; owners invite someone (a member
- * invitation: nobody is added without accepting, and the answer is the same whether the address
- * has a console account or not), change a role, or end a membership (members 403). The last owner
- * stays (409 conflict).
+ * An org's members (console users): members and service accounts list them; owners — people
+ * only — invite someone (a member invitation: nobody is added without accepting, and the answer is
+ * the same whether the address has a console account or not), change a role, or end a membership
+ * (members 403). The last owner stays (409 conflict).
  */
 export const MEMBER_ENDPOINTS = [
   endpoint(

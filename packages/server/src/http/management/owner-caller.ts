@@ -40,25 +40,28 @@ function requireScope(granted: string, needed: ManagementScope): void {
   });
 }
 
+const NOT_A_PERSON = 'a service account cannot do this: it is for the organization’s owners';
+
 /**
  * The first steps of every management route: a console user's or service account's token (else
- * 401) on the console host (else 404: the management API lives there only) granted `scope` (else
- * 403 insufficient_scope).
+ * 401) on the console host (else 404: the management API lives there only); for a route of
+ * `people` only, a person's (a service account: 403 forbidden, whatever its scopes, since no scope
+ * it can hold would let it in); then granted `scope` (else 403 insufficient_scope).
  */
 async function managementCaller(
   deps: Deps,
   request: FastifyRequest,
   scope: ManagementScope,
+  people: boolean,
 ): Promise<ManagementPrincipal> {
   const { org: host, access: principal } = await authenticateBearerWith(deps, request, (org, token) =>
     verifyManagementToken(deps, org, token),
   );
   if (!host.isConsole) return fail('not_found', 'the management API is served on the console host');
+  if (people && principal.kind !== 'person') return fail('forbidden', NOT_A_PERSON);
   requireScope(principal.kind === 'person' ? principal.access.session.scope : principal.access.scope, scope);
   return principal;
 }
-
-const NOT_A_PERSON = 'a service account cannot do this: it is for the organization’s owners';
 
 function personOf(principal: ManagementPrincipal): ConsoleCaller {
   if (principal.kind !== 'person') return fail('forbidden', NOT_A_PERSON);
@@ -75,7 +78,7 @@ export async function consoleCaller(
   request: FastifyRequest,
   scope: ManagementScope,
 ): Promise<ConsoleCaller> {
-  return personOf(await managementCaller(deps, request, scope));
+  return personOf(await managementCaller(deps, request, scope, true));
 }
 
 /**
@@ -89,7 +92,7 @@ export async function ownerCaller(
   members: MemberAnswer,
   scope: ManagementScope,
 ): Promise<OrgCaller> {
-  const principal = await managementCaller(deps, request, scope);
+  const principal = await managementCaller(deps, request, scope, false);
   if (principal.kind === 'service_account') {
     const org = await requireBoundOrg(deps, principal.access.orgId, request.params.org);
     return { org, actor: { kind: 'client', id: principal.access.clientId } };
@@ -100,8 +103,9 @@ export async function ownerCaller(
 }
 
 /**
- * An owners' route that only people may take (impersonation, the org's service accounts): a
- * service account gets 403 `forbidden`, whatever its scopes.
+ * An owners' route that only people may take — who the org's people are (member writes,
+ * invitations), its service accounts, impersonation (docs/delegation.md, "Who may call the
+ * management API"): a service account gets 403 `forbidden`, whatever its scopes.
  */
 export async function personOwnerCaller(
   deps: Deps,
@@ -109,7 +113,7 @@ export async function personOwnerCaller(
   members: MemberAnswer,
   scope: ManagementScope,
 ): Promise<OwnerCaller> {
-  const caller = personOf(await managementCaller(deps, request, scope));
+  const caller = personOf(await managementCaller(deps, request, scope, true));
   const { org } = await requireOrgOwner(deps, caller.consoleUserId, request.params.org, members);
   return { org, ...caller };
 }
@@ -123,7 +127,7 @@ export async function memberCaller(
   request: FastifyRequest<{ Params: { org: string } }>,
   scope: ManagementScope,
 ): Promise<OrgCaller> {
-  const principal = await managementCaller(deps, request, scope);
+  const principal = await managementCaller(deps, request, scope, false);
   if (principal.kind === 'service_account') {
     const org = await requireBoundOrg(deps, principal.access.orgId, request.params.org);
     return { org, actor: { kind: 'client', id: principal.access.clientId } };

@@ -80,7 +80,9 @@ export function securitySchemes(config: Config): Json {
         'console issuer’s token endpoint with the account’s `client_id` and its secret (or a ' +
         '`private_key_jwt` assertion). It carries the scopes an owner chose (`scope` may narrow ' +
         'them) and is accepted for the one org the account is bound to: another org answers 404, ' +
-        'an operation beyond its scopes 403 `insufficient_scope`.',
+        'an operation beyond its scopes 403 `insufficient_scope`. The operations whose security lists ' +
+        'only `consoleOAuth` are for people (who the org’s people are: members, invitations; service ' +
+        'accounts; impersonation): 403 `forbidden`, whatever the scopes.',
       flows: {
         clientCredentials: {
           tokenUrl: `${config.baseUrl}/oauth/token`,
