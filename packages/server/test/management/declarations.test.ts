@@ -22,6 +22,7 @@ import {
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { PEOPLE_ONLY, SERVICE_ACCOUNTS_TOO } from './support/caller-kinds.js';
 import { call, FULL_CONSOLE_SCOPE, ownerMemberStranger } from './support/console.js';
 
 /** The management API's prefixes: what the console host serves to console tokens. */
@@ -125,77 +126,6 @@ describe('routes and their declarations', () => {
   });
 });
 
-/**
- * Who may call each management operation (docs/delegation.md, "Who may call the management API"),
- * decided once per operation here: a new operation fails the first test until it is placed in one
- * list. People only: who the org's people are (member writes, invitations), its service accounts,
- * impersonation, and what is about a console user rather than one org.
- */
-const PEOPLE_ONLY = [
-  'organizationMembership',
-  'listOrganizations',
-  'createOrganization',
-  'addMember',
-  'updateMember',
-  'removeMember',
-  'createInvitation',
-  'listInvitations',
-  'getInvitation',
-  'deleteInvitation',
-  'listServiceAccounts',
-  'createServiceAccount',
-  'getServiceAccount',
-  'deleteServiceAccount',
-  'rotateServiceAccountSecret',
-  'startImpersonation',
-];
-/** What a service account bound to the org may call too, within its scopes: the org's configuration and users. */
-const SERVICE_ACCOUNTS_TOO = [
-  'getOrganizationSettings',
-  'updateOrganizationSettings',
-  'listMembers',
-  'listClients',
-  'createClient',
-  'getClient',
-  'updateClient',
-  'deleteClient',
-  'rotateClientSecret',
-  'getClientPermissions',
-  'setClientPermissions',
-  'listSigningKeys',
-  'rotateSigningKeys',
-  'listWebhooks',
-  'createWebhook',
-  'updateWebhook',
-  'deleteWebhook',
-  'listWebhookDeliveries',
-  'sendWebhookTestEvent',
-  'retryWebhookDelivery',
-  'listEvents',
-  'listResources',
-  'createResource',
-  'getResource',
-  'updateResource',
-  'deleteResource',
-  'listRoles',
-  'createRole',
-  'getRole',
-  'updateRole',
-  'deleteRole',
-  'getUserRoles',
-  'setUserRoles',
-  'listUsers',
-  'createUser',
-  'getUser',
-  'updateUser',
-  'deleteUser',
-  'endUserSessions',
-  'listConnections',
-  'createConnection',
-  'getConnection',
-  'updateConnection',
-  'deleteConnection',
-];
 /** Every scope a service account can hold (never users:impersonate). */
 const SERVICE_ACCOUNT_SCOPES = ['org:read', 'org:write', 'events:read'];
 

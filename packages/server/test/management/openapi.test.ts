@@ -10,6 +10,7 @@ import { schemaNames } from '../../src/http/openapi/schema-names.js';
 import { routesOf } from '../../src/http/route-table.js';
 import { databaseSkip, httpSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { PEOPLE_ONLY } from './support/caller-kinds.js';
 import { call, consoleOf, ownedOrg } from './support/console.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON document, asserted field by field
@@ -543,14 +544,6 @@ for (const database of httpSuite()) {
       });
 
       const management = Object.keys(scopes).filter((s) => s.includes(':'));
-      const PEOPLE_ONLY = new Set([
-        'startImpersonation',
-        'listServiceAccounts',
-        'createServiceAccount',
-        'getServiceAccount',
-        'deleteServiceAccount',
-        'rotateServiceAccountSecret',
-      ]);
       const expected: Record<string, string> = {
         listEvents: 'events:read',
         listWebhooks: 'org:read',
@@ -566,14 +559,10 @@ for (const database of httpSuite()) {
         const { security } = doc.paths[openApiPath(op.path)][op.method];
         if (op.auth === 'console') {
           assert.ok(op.scope && management.includes(op.scope), `${op.operationId} names its scope`);
-          // Service accounts (DESIGN §16) take every org route but those for people only.
+          // Service accounts (DESIGN §16) take every org route but those for people only (support/caller-kinds.ts).
           const accounts = op.people ? [] : [{ serviceAccount: [op.scope] }];
           assert.deepEqual(security, [{ consoleOAuth: [op.scope] }, ...accounts], op.operationId);
-          assert.equal(
-            op.people === true,
-            !op.path.startsWith('/organizations/:org/') || PEOPLE_ONLY.has(op.operationId),
-            op.operationId,
-          );
+          assert.equal(op.people === true, PEOPLE_ONLY.includes(op.operationId), op.operationId);
           if (op.method === 'get') assert.match(op.scope, /:read$/, op.operationId);
           if (expected[op.operationId]) assert.equal(op.scope, expected[op.operationId], op.operationId);
         } else {
