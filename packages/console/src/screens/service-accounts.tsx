@@ -228,7 +228,10 @@ function CreateAccount({ slug, onCreated }: { slug: string; onCreated: (a: Creat
               onChange={(on) => setScopes((now) => (on ? [...now, scope] : now.filter((s) => s !== scope)))}
             />
           ))}
-          <p class="hint">A service account can never sign in as a user (no impersonation).</p>
+          <p class="hint">
+            A service account can never sign in as a user (no impersonation), invite anyone, or change or
+            remove members: who the organization’s people are is decided by its owners.
+          </p>
         </fieldset>
         <ErrorNotice error={error} />
         <button type="submit" disabled={busy}>
