@@ -192,7 +192,8 @@ export async function acceptAsNewUser(
 
 /**
  * Step two for someone with an account: their password (throttled like the login form, and refused
- * in the same words for a disabled account), or `signedIn`, this browser's sign-in as them.
+ * in the same words for a disabled account — and for an address with no account, which the page
+ * offers this form to as well), or `signedIn`, this browser's sign-in as them.
  */
 export async function acceptAsExistingUser(
   deps: TeamsDeps,
