@@ -245,6 +245,16 @@ for (const database of httpSuite()) {
         assert.deepEqual(res.body, NOT_A_PERSON, `${method} ${path}`);
         assert.equal(res.headers.get('www-authenticate'), null, `${method} ${path}: no scope would help`);
       }
+      // Nor does it reach the owner's console account as one of the org's end users.
+      for (const [method, path, body] of [
+        ['PATCH', `/organizations/acme/users/${ownerId}`, { disabled: true }],
+        ['DELETE', `/organizations/acme/users/${ownerId}/sessions`, undefined],
+        ['DELETE', `/organizations/acme/users/${ownerId}`, undefined],
+      ] as const) {
+        const res = await call(server, method, path, token, body);
+        assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
+        assert.deepEqual(res.body, { error: 'not_found', error_detail: 'no such user' }, `${method} ${path}`);
+      }
       const invited = await server.deps.db
         .selectFrom('invitations')
         .select('email')
