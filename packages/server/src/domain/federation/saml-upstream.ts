@@ -141,8 +141,9 @@ function assertionFacts(profile: Profile) {
  * connection's certificates), the audience, the validity window and `InResponseTo` (a request
  * sent here, unused, not expired); here the assertion's Issuer is checked to be the connection's
  * IdP entity id, the recipient and destination to be this ACS, the claims to be free of control
- * characters (upstream-claims.ts), and the assertion id is remembered so it is never accepted twice. `browser` is the
- * binding the request was sent with: the answer is only for that browser (pending-requests.ts).
+ * characters (upstream-claims.ts), and the assertion id is remembered so it is never accepted
+ * twice. `browser` is the binding the request was sent with: the answer is only for that browser
+ * (pending-requests.ts).
  */
 export async function finishSamlSignIn(
   deps: FederationDeps,

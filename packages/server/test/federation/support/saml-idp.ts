@@ -159,50 +159,50 @@ export class SamlIdp {
     attributes: Record<string, string> = {},
   ): Promise<string> {
     const sp = this.#sp ?? fail('trustSp first');
-    const replace =
-      Object.keys(overrides).length || Object.keys(attributes).length
-        ? (template: string) => {
-            const now = new Date();
-            const later = new Date(now.getTime() + 5 * 60_000).toISOString();
-            const id = `_${randomBytes(16).toString('hex')}`;
-            const acs = sp.entityMeta.getAssertionConsumerService('post') as string;
-            const values: Record<string, string> = {
-              ID: id,
-              AssertionID: `_${randomBytes(16).toString('hex')}`,
-              Destination: acs,
-              Audience: sp.entityMeta.getEntityID(),
-              EntityID: sp.entityMeta.getEntityID(),
-              SubjectRecipient: acs,
-              Issuer: this.entityId,
-              IssueInstant: now.toISOString(),
-              AssertionConsumerServiceURL: acs,
-              StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
-              ConditionsNotBefore: now.toISOString(),
-              ConditionsNotOnOrAfter: later,
-              SubjectConfirmationDataNotOnOrAfter: later,
-              NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
-              NameID: email,
-              InResponseTo: (request.extract as { request: { id: string } }).request.id,
-              AuthnStatement: '',
-              AttributeStatement: '',
-              ...overrides,
-            };
-            // samlify escapes every value it puts in, so the statement (XML) goes in after.
-            const statement = Object.keys(attributes).length
-              ? `<saml:AttributeStatement>${Object.entries(attributes)
-                  .map(
-                    ([name, value]) =>
-                      `<saml:Attribute Name="${escapeHtml(name)}"><saml:AttributeValue xsi:type="xs:string">${escapeHtml(value)}</saml:AttributeValue></saml:Attribute>`,
-                  )
-                  .join('')}</saml:AttributeStatement>`
-              : '';
-            const context = SamlLib.replaceTagsByValue(template, values).replace(
-              '</saml:Assertion>',
-              `${statement}</saml:Assertion>`,
-            );
-            return { id, context };
-          }
-        : undefined;
+    const custom = Object.keys(overrides).length + Object.keys(attributes).length > 0;
+    const replace = custom
+      ? (template: string) => {
+          const now = new Date();
+          const later = new Date(now.getTime() + 5 * 60_000).toISOString();
+          const id = `_${randomBytes(16).toString('hex')}`;
+          const acs = sp.entityMeta.getAssertionConsumerService('post') as string;
+          const values: Record<string, string> = {
+            ID: id,
+            AssertionID: `_${randomBytes(16).toString('hex')}`,
+            Destination: acs,
+            Audience: sp.entityMeta.getEntityID(),
+            EntityID: sp.entityMeta.getEntityID(),
+            SubjectRecipient: acs,
+            Issuer: this.entityId,
+            IssueInstant: now.toISOString(),
+            AssertionConsumerServiceURL: acs,
+            StatusCode: 'urn:oasis:names:tc:SAML:2.0:status:Success',
+            ConditionsNotBefore: now.toISOString(),
+            ConditionsNotOnOrAfter: later,
+            SubjectConfirmationDataNotOnOrAfter: later,
+            NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+            NameID: email,
+            InResponseTo: (request.extract as { request: { id: string } }).request.id,
+            AuthnStatement: '',
+            AttributeStatement: '',
+            ...overrides,
+          };
+          // samlify escapes every value it puts in, so the statement (XML) goes in after.
+          const statement = Object.keys(attributes).length
+            ? `<saml:AttributeStatement>${Object.entries(attributes)
+                .map(
+                  ([name, value]) =>
+                    `<saml:Attribute Name="${escapeHtml(name)}"><saml:AttributeValue xsi:type="xs:string">${escapeHtml(value)}</saml:AttributeValue></saml:Attribute>`,
+                )
+                .join('')}</saml:AttributeStatement>`
+            : '';
+          const context = SamlLib.replaceTagsByValue(template, values).replace(
+            '</saml:Assertion>',
+            `${statement}</saml:Assertion>`,
+          );
+          return { id, context };
+        }
+      : undefined;
     const result = await this.#idp.createLoginResponse(
       sp,
       request as never,
