@@ -12,10 +12,11 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
  * `WWW-Authenticate: Bearer realm="<realm>", error="insufficient_scope", scope="<scopes>"` (RFC 6750
  * §3.1), plus `resource_metadata="<url>"` when `authenticate` was given one.
  *
- * `scope` in the challenge is the token's own scopes followed by the missing ones: a client that asks
- * for exactly what the challenge names (as MCP clients of the 2025-06-18 and 2025-11-25 revisions do)
- * keeps what it had and gains what it lacks, and one that adds the challenge to its own (2026-07-28)
- * gets the same set.
+ * `scope` in the challenge is the scopes this operation needs — all of `scopes`, held or not, and
+ * nothing else — as RFC 6750 §3.1 has it ("the scope necessary to access the requested resource").
+ * Keeping what the token already holds is the client's part (MCP authorization 2026-07-28, SEP-2350:
+ * the client asks for the challenge's scopes added to those it was granted), so the challenge does not
+ * widen into everything the token carries.
  *
  * Throws an `Error` for a request `authenticate` did not verify (not mounted before it, or a
  * whitelisted route): that is a wiring mistake, not a caller's. The scopes are checked here
@@ -44,9 +45,8 @@ export function requireScopes(...scopes: string[]): Middleware {
 
     const parts = challengeOf(ctx);
     if (parts === undefined) throw new Error('requireScopes: authenticate() did not run for this request');
-    const wanted = [...new Set([...held, ...missing])].join(' ');
     ctx.status = 403;
-    ctx.set('WWW-Authenticate', bearerChallenge(parts, 'insufficient_scope', wanted));
+    ctx.set('WWW-Authenticate', bearerChallenge(parts, 'insufficient_scope', needed.join(' ')));
     ctx.set('Content-Type', 'application/json');
     ctx.body = JSON.stringify({
       error: 'insufficient_scope',

@@ -105,6 +105,7 @@ describe('protectedResource, authenticate with resourceMetadata, requireScopes',
     const routes = (koa: Koa) => {
       koa.use(async (ctx, next) => {
         if (ctx.path === '/mcp/write') return requireScopes('files:write')(ctx, next);
+        if (ctx.path === '/mcp/share') return requireScopes('files:read', 'files:share')(ctx, next);
         return requireScopes('files:read')(ctx, next);
       });
       koa.use((ctx) => {
@@ -221,12 +222,12 @@ describe('protectedResource, authenticate with resourceMetadata, requireScopes',
     assert.equal((await app.request('/mcp/write', bearer(writer))).status, 200);
   });
 
-  test('a missing scope is 403 insufficient_scope, asking for the held scopes and the missing one', async () => {
+  test('a missing scope is 403 insufficient_scope, naming the scopes the route needs and nothing the token holds besides', async () => {
     const response = await app.request('/mcp/write', bearer(reader));
     assert.equal(response.status, 403);
     assert.equal(
       response.headers.get('www-authenticate'),
-      `Bearer realm="${REALM}", error="insufficient_scope", scope="files:read files:write", resource_metadata="${METADATA_URL}"`,
+      `Bearer realm="${REALM}", error="insufficient_scope", scope="files:write", resource_metadata="${METADATA_URL}"`,
     );
     assert.equal(response.headers.get('content-type'), 'application/json');
     assert.deepEqual(await response.json(), {
@@ -241,6 +242,19 @@ describe('protectedResource, authenticate with resourceMetadata, requireScopes',
       bare.headers.get('www-authenticate'),
       `Bearer realm="${REALM}", error="insufficient_scope", scope="files:read"`,
     );
+
+    // Two scopes needed, one held: both named (in the route's order), not files:write, which the
+    // token holds and the route does not need; the body names only the one it lacks.
+    const share = await app.request('/mcp/share', bearer(writer));
+    assert.equal(share.status, 403);
+    assert.equal(
+      share.headers.get('www-authenticate'),
+      `Bearer realm="${REALM}", error="insufficient_scope", scope="files:read files:share", resource_metadata="${METADATA_URL}"`,
+    );
+    assert.deepEqual(await share.json(), {
+      error: 'insufficient_scope',
+      error_detail: 'this token lacks the files:share scope',
+    });
   });
 
   test('requireScopes needs at least one well-formed scope, and authenticate in front of it', async () => {

@@ -94,6 +94,12 @@ for (const database of httpSuite()) {
     });
 
     const invalidClient = { error: 'invalid_client', error_description: 'client authentication failed' };
+    /** The refusal of an assertion whose signature held: the generic words, then why. */
+    const refusedBecause = (why: string) => ({
+      error: 'invalid_client',
+      error_description: `client authentication failed: ${why}`,
+    });
+    const ALREADY_USED = 'the client assertion was already used (its jti is single use)';
 
     test('client_secret_basic: id and secret form-urlencoded before base64 (RFC 6749 §2.3.1)', {
       skip,
@@ -199,7 +205,7 @@ for (const database of httpSuite()) {
       assert.equal(claims.client_id, keyClientId);
       const replay = await post('oauth/token', { grant_type: 'client_credentials', ...withAssertion(jwt) });
       assert.equal(replay.status, 401);
-      assert.deepEqual(replay.body, invalidClient);
+      assert.deepEqual(replay.body, refusedBecause(ALREADY_USED));
       assert.equal(replay.headers.get('www-authenticate'), null);
       const stored = await server.deps.db
         .selectFrom('client_assertion_jtis')
@@ -220,29 +226,94 @@ for (const database of httpSuite()) {
       assert.equal(toEndpoint.status, 200, JSON.stringify(toEndpoint.body));
     });
 
-    test('private_key_jwt refusals: wrong key, audience, subject, lifetime over 5 minutes, expired, no jti', {
+    test("private_key_jwt: an assertion signed for an hour (Authlib's default) is accepted, its jti kept until its exp", {
+      skip,
+    }, async () => {
+      try {
+        const now = Math.floor(Date.now() / 1000);
+        // An hour, and an hour with a client clock 50 s ahead (within the 60 s of skew on that bound).
+        for (const exp of [now + 3600, now + 3650]) {
+          const jwt = await assertion({ exp });
+          const first = await post('oauth/token', {
+            grant_type: 'client_credentials',
+            ...withAssertion(jwt),
+          });
+          assert.equal(first.status, 200, JSON.stringify(first.body));
+          const [row] = await server.deps.db
+            .selectFrom('client_assertion_jtis')
+            .select('expires_at')
+            .where('client_id', '=', keyClientId)
+            .orderBy('expires_at', 'desc')
+            .limit(1)
+            .execute();
+          assert.equal(Number(row?.expires_at), (exp + 5) * 1000, 'kept until exp and its 5 s of skew');
+          // 55 minutes on, the assertion would still be accepted: so its jti is still refused.
+          clock.now = () => Date.now() + 55 * 60_000;
+          const replay = await post('oauth/token', {
+            grant_type: 'client_credentials',
+            ...withAssertion(jwt),
+          });
+          assert.equal(replay.status, 401);
+          assert.deepEqual(replay.body, refusedBecause(ALREADY_USED));
+          // Once past its exp it is refused as expired, and its jti may go.
+          clock.now = () => (exp + 6) * 1000;
+          const late = await post('oauth/token', { grant_type: 'client_credentials', ...withAssertion(jwt) });
+          assert.deepEqual(late.body, refusedBecause('the client assertion has expired'));
+          clock.now = () => Date.now();
+        }
+      } finally {
+        clock.now = () => Date.now();
+      }
+    });
+
+    test('private_key_jwt refusals say why once the signature holds: audience, lifetime over 60 minutes, expired, no jti; wrong key or subject stay generic', {
       skip,
     }, async () => {
       const other = await generateKeyPair('ES256');
       const now = Math.floor(Date.now() / 1000);
-      const bad = [
-        await assertion({}, other.privateKey),
-        await assertion({ aud: 'https://elsewhere.example/' }),
-        await assertion({ sub: machine.clientId }),
-        await assertion({ exp: now + 600 }),
-        await assertion({ exp: now - 60, iat: now - 120 }),
-        await new SignJWT({})
-          .setProtectedHeader({ alg: 'ES256' })
-          .setIssuer(keyClientId)
-          .setSubject(keyClientId)
-          .setAudience(issuer)
-          .setExpirationTime('1m')
-          .sign(privateKey),
+      const bad: [string, typeof invalidClient][] = [
+        // Nothing is said to a sender that has not proved it holds the client's key.
+        [await assertion({}, other.privateKey), invalidClient],
+        // The machine client (named by sub) has no keys.
+        [await assertion({ sub: machine.clientId }), invalidClient],
+        [
+          await assertion({ aud: 'https://elsewhere.example/' }),
+          refusedBecause(
+            "the client assertion's aud is neither the issuer nor the URL of the token endpoint or of the endpoint called",
+          ),
+        ],
+        [
+          await assertion({ exp: now + 3600 + 120 }),
+          refusedBecause(
+            "the client assertion's exp is more than 60 minutes ahead; sign it for at most 60 minutes",
+          ),
+        ],
+        [
+          await assertion({ exp: now - 60, iat: now - 120 }),
+          refusedBecause('the client assertion has expired'),
+        ],
+        [
+          await assertion({ nbf: now + 600 }),
+          refusedBecause("the client assertion's nbf claim is not valid"),
+        ],
+        [
+          await new SignJWT({})
+            .setProtectedHeader({ alg: 'ES256' })
+            .setIssuer(keyClientId)
+            .setSubject(keyClientId)
+            .setAudience(issuer)
+            .setExpirationTime('1m')
+            .sign(privateKey),
+          refusedBecause('the client assertion has no jti claim'),
+        ],
+        [await assertion({ jti: '' }), refusedBecause('the client assertion has no jti claim')],
       ];
-      for (const jwt of bad) {
+      for (const [jwt, answer] of bad) {
         const res = await post('oauth/token', { grant_type: 'client_credentials', ...withAssertion(jwt) });
         assert.equal(res.status, 401, JSON.stringify(decodeJwt(jwt)));
-        assert.deepEqual(res.body, invalidClient);
+        assert.deepEqual(res.body, answer);
+        // RFC 6749 §5.2: error_description is printable ASCII without a double quote or backslash.
+        assert.match(res.body.error_description as string, /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
       }
       // A client with no registered keys cannot use private_key_jwt.
       const noKeys = await new SignJWT({ jti: randomUUID() })

@@ -118,10 +118,14 @@ for (const database of httpSuite()) {
       assert.equal(removed.status, 401);
       assert.deepEqual(removed.body, INVALID_CLIENT);
       assert.equal(hits(), 3);
-      // A replayed assertion stays refused, as with inline keys.
+      // A replayed assertion stays refused, as with inline keys (its signature held: it says why).
       const jwt = await assertion('k2');
       assert.equal((await token(jwt)).status, 200);
-      assert.deepEqual((await token(jwt)).body, INVALID_CLIENT);
+      assert.deepEqual((await token(jwt)).body, {
+        error: 'invalid_client',
+        error_description:
+          'client authentication failed: the client assertion was already used (its jti is single use)',
+      });
     });
 
     test('a key set that cannot be fetched or read is invalid_client, never a 500; the reason is logged', {

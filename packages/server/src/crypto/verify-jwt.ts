@@ -20,8 +20,14 @@ export interface JwtExpectations {
   toleranceSeconds?: number;
 }
 
-/** What a verification found: the claims, or why there are none (`expired`: all but the time held). */
-export type JwtOutcome = { ok: true; payload: JWTPayload } | { ok: false; expired: boolean };
+/**
+ * What a verification found: the claims, or why there are none. `expired`: all but the time held.
+ * `claim`: the signature held and this claim (a name from the expectations, never the token's
+ * text) did not — `missing` when absent — so only the key's holder ever learns it.
+ */
+export type JwtOutcome =
+  | { ok: true; payload: JWTPayload }
+  | { ok: false; expired: boolean; claim?: string; missing?: boolean };
 
 /**
  * The claims of `token` when it is an RS256 JWT signed by a key of `jwks` (its own keys are never
@@ -90,6 +96,9 @@ export async function checkJwt(
     });
     return { ok: true, payload };
   } catch (error) {
+    if (error instanceof errors.JWTClaimValidationFailed) {
+      return { ok: false, expired: false, claim: error.claim, missing: error.reason === 'missing' };
+    }
     return { ok: false, expired: error instanceof errors.JWTExpired };
   }
 }

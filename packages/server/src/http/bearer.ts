@@ -35,21 +35,28 @@ export function authenticateBearer(
   deps: Deps,
   request: FastifyRequest,
   accept: readonly SessionTokenType[],
+  token: string | null = bearerToken(request),
 ): Promise<BearerCaller> {
-  return authenticateBearerWith(deps, request, (org, token) => verifyAccessToken(deps, org, token, accept));
+  return authenticateBearerWith(
+    deps,
+    request,
+    (org, presented) => verifyAccessToken(deps, org, presented, accept),
+    token,
+  );
 }
 
 /**
  * The same step with a verifier of the route's own (the management API also takes service
- * accounts' tokens): null from `verify` is the one generic 401.
+ * accounts' tokens): null from `verify` is the one generic 401. `token` is the header's unless
+ * the route reads it from elsewhere too (userinfo's form body, oauth/userinfo-token.ts).
  */
 export async function authenticateBearerWith<A>(
   deps: Deps,
   request: FastifyRequest,
   verify: (org: Org, token: string) => Promise<A | null>,
+  token: string | null = bearerToken(request),
 ): Promise<BearerCaller<A>> {
   const org = await orgOf(deps, request);
-  const token = bearerToken(request);
   const access = token === null ? null : await verify(org, token);
   if (access === null) {
     const challenge =

@@ -2,16 +2,16 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Deps } from '../domain/context.js';
 import { type NamedClient, originAllowedFor, originOfSomeClient } from '../domain/tokens/index.js';
 import { parseBasicCredentials } from './basic-credentials.js';
-import { bearerToken } from './bearer.js';
 import { isForm } from './form.js';
 import { ORG_CACHE_TTL_MS, orgOf } from './org-routing.js';
 
 /**
  * CORS, rendered here only (DESIGN §14; the rule is domain/tokens/cross-origin.ts). Discovery and
  * the key set are public: `Access-Control-Allow-Origin: *`. The token and revocation endpoints
- * (the client named by the form or Basic credentials) and userinfo (the bearer token's client)
- * reflect `Origin` only when it is an allowed origin of that client, always with `Vary: Origin`,
- * and answer preflights (each declares `cors`; http/register-operations.ts puts both in place).
+ * (the client named by the form or Basic credentials) and userinfo (the access token's client,
+ * from the header or the form: oauth/userinfo-token.ts) reflect `Origin` only when it is an
+ * allowed origin of that client, always with `Vary: Origin`, and answer preflights (each declares
+ * `cors`; http/register-operations.ts puts both in place).
  * Never `Access-Control-Allow-Credentials`: nothing here rides on cookies.
  * Every other route (the management API, the hosted pages, introspection) answers no CORS at all.
  */
@@ -34,12 +34,6 @@ export const formClient: ClientOf = (request) => {
   if (basic !== null) return { clientId: basic.clientId };
   const ids = isForm(request.body) ? request.body.get('client_id') : undefined;
   return ids?.length === 1 && ids[0] ? { clientId: ids[0] } : null;
-};
-
-/** Bearer routes: the client the access token was issued to. */
-export const bearerClient: ClientOf = (request) => {
-  const token = bearerToken(request);
-  return token === null ? null : { accessToken: token };
 };
 
 function varyOnOrigin(reply: FastifyReply): void {

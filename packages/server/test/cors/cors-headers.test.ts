@@ -217,6 +217,17 @@ describe('CORS headers of the OAuth endpoints', () => {
     const theirs = await userinfo(EXPLICIT);
     assert.equal(theirs.status, 200);
     assert.deepEqual(cors(theirs.headers), { vary: 'Origin' });
+    // The token in a form body (RFC 6750 §2.2) names its client the same way.
+    const inBody = (origin: string) =>
+      fetch(new URL('oauth/userinfo', issuer), {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ access_token: accessToken }),
+      });
+    const mineInBody = await inBody(APP);
+    assert.equal(mineInBody.status, 200);
+    assert.deepEqual(cors(mineInBody.headers), cors(mine.headers));
+    assert.deepEqual(cors((await inBody(EXPLICIT)).headers), { vary: 'Origin' });
     const garbage = await userinfo(APP, 'not.a.token');
     assert.equal(garbage.status, 401);
     assert.deepEqual(cors(garbage.headers), { vary: 'Origin' });

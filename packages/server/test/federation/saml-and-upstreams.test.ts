@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import { decodeJwt } from 'jose';
 import Provider from 'oidc-provider';
 import { createApiResource } from '../../src/domain/resources/api-resources.js';
@@ -9,17 +9,19 @@ import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { call, ownerMemberStranger } from '../management/support/console.js';
 import { FormBrowser, locationOf, readForm } from '../sign-in/support/browser.js';
 import { authorizeUrl, CALLBACK, makeClient, makeUser, tokenRequest } from '../sign-in/support/fixtures.js';
-import { databaseSkip, httpSuite } from '../support/databases.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
+import { ClaimsUpstream } from './support/claims-upstream.js';
 import { makeSigningCertificate, SamlIdp } from './support/saml-idp.js';
 
 /**
- * Enterprise sign-in without a browser, on both databases: connections, the links between
- * upstream people and users, the requests sent upstream (single use) and the SAML assertion ids
- * seen (replay) are all stored, so each store is exercised. A real SAML IdP (samlify) answers over
- * HTTP-POST; its answers are posted to the ACS with fetch, as its page's form would. Forged,
- * misaddressed, expired and replayed answers are refused with the login page, never a 500; so is
- * an OIDC upstream that is down or answers garbage. A person the connection creates (JIT) holds its
+ * Enterprise sign-in without a browser: connections, the links between upstream people and users,
+ * the requests sent upstream (single use) and the SAML assertion ids seen (replay). A real SAML IdP
+ * (samlify) answers over HTTP-POST; its answers are posted to the ACS with fetch, as its page's
+ * form would. Forged, misaddressed, expired, replayed and other-issuer answers, and answers naming
+ * the person with control characters, are refused with the login page, never a 500; so is an OIDC
+ * upstream that is down, answers garbage, or puts a NUL in `sub` (on PostgreSQL too, which cannot
+ * store one: that test runs on both databases, the rest on SQLite). A person the connection creates (JIT) holds its
  * default roles, and their token carries what those roles allow.
  *
  * A sign-in is bound to the browser that started it (its `tessera_federation` cookie): the ACS
@@ -31,15 +33,23 @@ const UPSTREAM_SECRET = 'upstream client secret 0123456789';
 const OTHER_BROWSER =
   /This sign-in was started in another browser, or this browser did not keep its cookie\. Sign in again here\./;
 
-for (const database of httpSuite()) {
+/** The one test whose storage differs: PostgreSQL cannot store a NUL, SQLite can. */
+const NUL_TEST =
+  'an OIDC upstream naming someone with a control character (a NUL in sub, …) gets the login page, never a 500';
+
+for (const database of storageSuite(
+  'a NUL or lone surrogate from an upstream cannot be stored in PostgreSQL',
+)) {
   describe(`enterprise sign-in (SAML, management API, broken upstreams) on ${database}`, async () => {
     const skip = await databaseSkip(database);
+    const test = storageTestsOn(database, [NUL_TEST]);
     let server: TestServer;
     let idp: SamlIdp;
     let forger: SamlIdp;
     let garbage: Server;
     let upstream: Server;
     let upstreamIssuer: string;
+    let claimsUpstream: ClaimsUpstream;
     let acme: Org;
     let owner: string;
     let member: string;
@@ -86,6 +96,7 @@ for (const database of httpSuite()) {
       });
       upstream = createServer(provider.callback());
       await new Promise<void>((resolve) => upstream.listen(port, '127.0.0.1', resolve));
+      claimsUpstream = await ClaimsUpstream.start();
     });
     after(async () => {
       if (skip) return;
@@ -94,6 +105,7 @@ for (const database of httpSuite()) {
       await new Promise((resolve) => garbage?.close(resolve));
       upstream?.closeAllConnections();
       await new Promise((resolve) => upstream?.close(resolve));
+      await claimsUpstream?.close();
       await server?.close();
     });
 
@@ -369,6 +381,59 @@ for (const database of httpSuite()) {
       await refusedPage(res, /refused: it was meant for another service\./);
     });
 
+    test("an assertion whose Issuer is not the connection's IdP is refused, though its signature checks out", {
+      skip,
+    }, async () => {
+      const browser = new FormBrowser();
+      const { request } = await startSignIn(browser);
+      const res = await postToAcs(
+        browser,
+        await idp.respond(request, 'alice@corp.test', { Issuer: 'https://other-idp.example/metadata' }),
+      );
+      assert.equal(sessionSet(res), false);
+      await refusedPage(
+        res,
+        /<p[^>]*>The answer from Corp IdP was refused: it comes from another identity provider\. Start again\.<\/p>/,
+      );
+    });
+
+    test('control characters in the NameID or an attribute refuse the answer; nobody is created or linked', {
+      skip,
+    }, async () => {
+      const answers = [
+        ['nel\u0085@corp.test', {}],
+        ['tab\u0009@corp.test', {}],
+        ['del@corp.test', { firstName: 'De\u007fl' }],
+        ['csi@corp.test', { lastName: 'Red\u009b31m' }],
+      ] as const;
+      for (const [nameId, attributes] of answers) {
+        const browser = new FormBrowser();
+        const { request } = await startSignIn(browser);
+        const res = await postToAcs(browser, await idp.respond(request, nameId, {}, attributes));
+        assert.equal(sessionSet(res), false);
+        await refusedPage(
+          res,
+          /<p[^>]*>The answer from Corp IdP was refused: it contains control characters\. Start again\.<\/p>/,
+        );
+      }
+      const stored = await server.deps.db
+        .selectFrom('users')
+        .select('email')
+        .where('email', 'in', ['del@corp.test', 'csi@corp.test'])
+        .execute();
+      assert.deepEqual(stored, []);
+      const links = await server.deps.db
+        .selectFrom('federated_identities')
+        .select('subject')
+        .where(
+          'subject',
+          'in',
+          answers.map(([nameId]) => nameId),
+        )
+        .execute();
+      assert.deepEqual(links, []);
+    });
+
     test('an expired assertion is refused', { skip }, async () => {
       const browser = new FormBrowser();
       const { request } = await startSignIn(browser);
@@ -603,6 +668,69 @@ for (const database of httpSuite()) {
         await started.get(callback),
         /This sign-in link has expired or was already used\. Start again\./,
       );
+    });
+
+    test(NUL_TEST, { skip }, async () => {
+      const created = await call(server, 'POST', '/organizations/acme/connections', owner, {
+        type: 'oidc',
+        name: 'Claims IdP',
+        domains: ['claims.test'],
+        jit: true,
+        issuer: claimsUpstream.issuer,
+        client_id: 'tessera',
+        client_secret: UPSTREAM_SECRET,
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const con = created.body.id as string;
+      /** A sign-in through the connection whose upstream says `claims`: the callback's answer. */
+      async function signInSaying(claims: Record<string, unknown>) {
+        claimsUpstream.claims = claims;
+        const browser = new FormBrowser();
+        const start = await browser.get(`${issuer}sso/${con}/start`);
+        assert.equal(start.status, 303, await start.clone().text());
+        const answered = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' });
+        const callback = answered.headers.get('location') ?? '';
+        assert.ok(callback.startsWith(`${issuer}sso/${con}/callback?`), callback);
+        return browser.get(callback);
+      }
+      const verified = { email_verified: true };
+      for (const claims of [
+        { sub: 'nul\u0000', email: 'nul@claims.test', ...verified },
+        { sub: 'lone\ud800', email: 'lone@claims.test', ...verified },
+        { sub: 'bel', email: 'bel\u0007@claims.test', ...verified },
+        { sub: 'lf', email: 'lf@claims.test', given_name: 'Line\nFeed', ...verified },
+        { sub: 'csi', email: 'csi@claims.test', family_name: 'Red\u009b31m', ...verified },
+      ]) {
+        const res = await signInSaying(claims);
+        assert.equal(res.status, 502, JSON.stringify(claims));
+        assert.equal(sessionSet(res), false);
+        assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+        assert.match(
+          await res.text(),
+          /<p[^>]*>The answer from Claims IdP was refused: it contains control characters\. Start again\.<\/p>/,
+        );
+      }
+      // The same upstream saying plain text signs the person in: it was the characters.
+      const fine = await signInSaying({
+        sub: 'fine',
+        email: 'fine@claims.test',
+        given_name: 'Fine',
+        ...verified,
+      });
+      assert.equal(fine.status, 303, await fine.clone().text());
+      assert.equal(sessionSet(fine), true);
+      const users = await server.deps.db
+        .selectFrom('users')
+        .select(['email', 'first_name'])
+        .where('email', 'like', '%claims.test')
+        .execute();
+      assert.deepEqual(users, [{ email: 'fine@claims.test', first_name: 'Fine' }]);
+      const links = await server.deps.db
+        .selectFrom('federated_identities')
+        .select('subject')
+        .where('connection_id', '=', con)
+        .execute();
+      assert.deepEqual(links, [{ subject: 'fine' }]);
     });
   });
 }

@@ -264,7 +264,7 @@ describe('the MCP journey: MCP SDK client → 401 → protected-resource metadat
     assert.equal(denied.status, 403);
     assert.equal(
       denied.headers.get('www-authenticate'),
-      `Bearer realm="files", error="insufficient_scope", scope="files:read files:write", resource_metadata="${new URL(files.resource).origin}/.well-known/oauth-protected-resource/mcp"`,
+      `Bearer realm="files", error="insufficient_scope", scope="files:write", resource_metadata="${new URL(files.resource).origin}/.well-known/oauth-protected-resource/mcp"`,
     );
     assert.deepEqual(await denied.json(), {
       error: 'insufficient_scope',
@@ -280,10 +280,13 @@ describe('the MCP journey: MCP SDK client → 401 → protected-resource metadat
     const roles = await api('PUT', `/users/${userId}/roles`, { roles: [reader, writer] });
     assert.equal(roles.status, 200, roles.text);
 
-    // The client's step-up. The SDK (1.32) first tries its refresh token, which Tessera never widens
-    // (the grant held files:read only), so the same 403 comes back and the SDK gives up on it
-    // (modelcontextprotocol/typescript-sdk#2255); the application then forgets its tokens, and the
-    // SDK's next attempt goes through the 401 to a new authorization for the resource's scopes.
+    // The client's step-up. The challenge names only what write_file needs (files:write): keeping
+    // files:read is the client's part (MCP 2026-07-28, SEP-2350). The SDK (1.32) does not add the
+    // challenge to what it holds: it takes the challenge's scope and first tries its refresh token,
+    // which Tessera never widens (the grant held files:read only), so the same 403 comes back and
+    // the SDK gives up on it (modelcontextprotocol/typescript-sdk#2255); the application then
+    // forgets its tokens, and the SDK's next attempt goes through the 401 (no scope in it, so the
+    // SDK drops the challenge's) to a new authorization for the metadata's scopes_supported.
     sent.length = 0;
     await assert.rejects(client.callTool({ name: 'write_file' }), /403 after trying upscoping/);
     const refresh = sent.find((s) => new URLSearchParams(s.body).get('grant_type') === 'refresh_token');

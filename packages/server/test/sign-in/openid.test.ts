@@ -273,6 +273,61 @@ for (const database of httpSuite()) {
       assert.equal((await userinfo(tokens.access_token)).status, 401);
     });
 
+    test('userinfo takes the token in a POST form body (RFC 6750 §2.2) as in the header; both at once is 400 invalid_request; never from the query', {
+      skip,
+    }, async () => {
+      const tokens = await codeFlow({ scope: 'openid email' });
+      const url = new URL('oauth/userinfo', issuer);
+      const post = (body: string, headers: Record<string, string> = {}, to = url) =>
+        fetch(to, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          body,
+        });
+      const inBody = await post(new URLSearchParams({ access_token: tokens.access_token }).toString());
+      assert.equal(inBody.status, 200);
+      assert.equal(inBody.headers.get('cache-control'), 'no-store');
+      assert.match(inBody.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(await inBody.json(), { sub: userId, ...EMAIL });
+
+      const invalidRequest = async (res: Response, description: string) => {
+        assert.equal(res.status, 400);
+        assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="tessera", error="invalid_request"');
+        assert.deepEqual(await res.json(), { error: 'invalid_request', error_description: description });
+      };
+      const form = new URLSearchParams({ access_token: tokens.access_token }).toString();
+      await invalidRequest(
+        await post(form, { authorization: `Bearer ${tokens.access_token}` }),
+        'send the access token in the Authorization header or in the body, not both',
+      );
+      await invalidRequest(await post(`${form}&${form}`), 'access_token given more than once');
+
+      // A bad token in the body is the header's 401 invalid_token.
+      const bad = await post('access_token=not-a-token');
+      assert.equal(bad.status, 401);
+      assert.equal(bad.headers.get('www-authenticate'), 'Bearer realm="tessera", error="invalid_token"');
+      // The query (RFC 6750 §2.3) is not read, and a JSON body is no form: both are requests without a token.
+      const query = new URL(url);
+      query.searchParams.set('access_token', tokens.access_token);
+      for (const res of [
+        await fetch(query),
+        await post('', {}, query),
+        await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ access_token: tokens.access_token }),
+        }),
+      ]) {
+        assert.equal(res.status, 401);
+        assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="tessera"');
+      }
+      // An empty access_token counts as absent: the header alone goes on.
+      const emptyBesideHeader = await post('access_token=', {
+        authorization: `Bearer ${tokens.access_token}`,
+      });
+      assert.equal(emptyBesideHeader.status, 200);
+    });
+
     test('auth_time is when the person signed in, not when a later code was issued', { skip }, async () => {
       const browser = new FormBrowser();
       const first = await codeFlow({ scope: 'openid', nonce: 'first' }, browser);

@@ -9,6 +9,7 @@ import {
   takeBoundFederation,
 } from './pending-requests.js';
 import { refuse } from './refusal.js';
+import { checkedIdentity } from './upstream-claims.js';
 import type { UpstreamIdentity } from './upstream-identity.js';
 
 type OidcConnection = Extract<Connection, { type: 'oidc' }>;
@@ -129,12 +130,12 @@ export async function finishOidcSignIn(
   }
   return {
     requestId: pending.requestId,
-    identity: {
+    identity: checkedIdentity(c, {
       subject,
       email: text(claims.email),
       emailVerified: claims.email_verified === true,
       firstName: text(claims.given_name),
       lastName: text(claims.family_name),
-    },
+    }),
   };
 }

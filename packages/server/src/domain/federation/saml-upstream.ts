@@ -14,6 +14,7 @@ import {
   takeFederation,
 } from './pending-requests.js';
 import { refuse } from './refusal.js';
+import { checkedIdentity } from './upstream-claims.js';
 import type { UpstreamIdentity } from './upstream-identity.js';
 
 type SamlConnection = Extract<Connection, { type: 'saml' }>;
@@ -137,10 +138,12 @@ function assertionFacts(profile: Profile) {
 
 /**
  * The IdP's answer posted to the ACS: node-saml checks the signature (of the assertion, with the
- * connection's certificates), the issuer, the audience, the validity window and `InResponseTo`
- * (a request sent here, unused, not expired); here the recipient and destination are checked to
- * be this ACS, and the assertion id is remembered so it is never accepted twice. `browser` is the
- * binding the request was sent with: the answer is only for that browser (pending-requests.ts).
+ * connection's certificates), the audience, the validity window and `InResponseTo` (a request
+ * sent here, unused, not expired); here the assertion's Issuer is checked to be the connection's
+ * IdP entity id, the recipient and destination to be this ACS, the claims to be free of control
+ * characters (upstream-claims.ts), and the assertion id is remembered so it is never accepted
+ * twice. `browser` is the binding the request was sent with: the answer is only for that browser
+ * (pending-requests.ts).
  */
 export async function finishSamlSignIn(
   deps: FederationDeps,
@@ -161,6 +164,8 @@ export async function finishSamlSignIn(
     return refused(reasonOf(error instanceof Error ? error.message : ''));
   }
   if (!profile || cache.found === null) return refused('it does not answer a sign-in started here');
+  // node-saml compares `idpIssuer` for logout messages only: the signed assertion's Issuer is compared here.
+  if (profile.issuer !== c.saml.entityId) return refused('it comes from another identity provider');
   const facts = assertionFacts(profile);
   if (!facts.recipients.includes(acs)) return refused('it was sent to another address');
   const destination = /<(?:[\w-]+:)?Response\b[^>]*\sDestination="([^"]*)"/.exec(
@@ -191,7 +196,7 @@ export async function finishSamlSignIn(
   return {
     requestId: cache.found.requestId,
     browser: cache.found.browser,
-    identity: {
+    identity: checkedIdentity(c, {
       subject: profile.nameID,
       email,
       // SAML has no email_verified: the org's IdP vouches for addresses in the domains the org claims.
@@ -204,6 +209,6 @@ export async function finishSamlSignIn(
         attribute('lastName') ??
         attribute('surname') ??
         attribute('http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname'),
-    },
+    }),
   };
 }

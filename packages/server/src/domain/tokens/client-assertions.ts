@@ -23,11 +23,38 @@ export const ASSERTION_ALGORITHMS = [
   'EdDSA',
 ];
 
-/** An assertion may expire at most this far ahead: it is a one-shot credential, not a token. */
-export const ASSERTION_MAX_LIFETIME_S = 300;
+/**
+ * An assertion may expire at most this far ahead. It is a one-shot credential (its `jti` is kept
+ * until it expires), but common libraries sign it for an hour by default (Authlib's
+ * `private_key_jwt`, `exp` = now + 3600), and refusing those made them fail with their defaults.
+ */
+export const ASSERTION_MAX_LIFETIME_S = 3600;
 
-/** Clock skew allowed between the client and this service, on `exp`, `nbf` and `iat`. */
+/** Clock skew allowed on that bound: a client whose clock runs a little ahead still gets its hour. */
+const MAX_LIFETIME_SKEW_S = 60;
+
+/** Clock skew allowed between the client and this service, on `exp` (passed), `nbf` and `iat`. */
 const CLOCK_SKEW_S = 5;
+
+/** What a verification found: accepted, or refused with why (null: the one generic answer). */
+export type AssertionOutcome = { ok: true } | { ok: false; why: string | null };
+
+const refused = (why: string | null): AssertionOutcome => ({ ok: false, why });
+
+/**
+ * Why the signed assertion was refused, in the words `error_description` carries (RFC 6749 §5.2:
+ * printable ASCII without `"` or `\`). Only for an assertion whose signature held: its sender holds
+ * the client's key, so is the client, and learns what to fix; anyone else gets the generic answer.
+ */
+function whyRefused(outcome: Extract<JwtOutcome, { ok: false }>): string | null {
+  if (outcome.expired) return 'the client assertion has expired';
+  if (outcome.claim === undefined) return null;
+  if (outcome.missing) return `the client assertion has no ${outcome.claim} claim`;
+  if (outcome.claim === 'aud') {
+    return "the client assertion's aud is neither the issuer nor the URL of the token endpoint or of the endpoint called";
+  }
+  return `the client assertion's ${outcome.claim} claim is not valid`;
+}
 
 /** The client an assertion names (`sub`, else `iss`), read before anything is verified; undefined if none. */
 export function assertionClientId(assertion: string): string | undefined {
@@ -63,8 +90,11 @@ async function clientKeys(
 /**
  * Verifies a `private_key_jwt` assertion (RFC 7523 §3) against the client's registered keys:
  * `iss` = `sub` = the client id, `aud` the issuer or the URL of the token endpoint or of the
- * endpoint called (`endpointPath`), `exp` in the future and at most 5 minutes ahead, and a `jti`
- * not used before by this client — recorded here until the assertion expires. False on any failure.
+ * endpoint called (`endpointPath`), `exp` in the future and at most 60 minutes ahead (60 s of
+ * skew), and a `jti` not used before by this client — recorded here until the assertion expires,
+ * so it is refused again for as long as the assertion itself would be accepted. A refusal says why
+ * once the signature held (whyRefused); before that (no keys, a key it does not name, a bad
+ * signature, another client's) it is the generic answer.
  */
 export async function verifyClientAssertion(
   deps: Pick<TokensDeps, 'db' | 'config' | 'clientKeySets'>,
@@ -72,10 +102,10 @@ export async function verifyClientAssertion(
   client: Client,
   assertion: string,
   endpointPath: string,
-): Promise<boolean> {
-  if (client.kind !== 'confidential') return false;
+): Promise<AssertionOutcome> {
+  if (client.kind !== 'confidential') return refused(null);
   const keys = await clientKeys(deps, client, assertion);
-  if (keys === null) return false;
+  if (keys === null) return refused(null);
   const origin = originOf(deps.config, org);
   const now = clock.now();
   const outcome: JwtOutcome = await checkJwt(assertion, keys, {
@@ -87,19 +117,26 @@ export async function verifyClientAssertion(
     toleranceSeconds: CLOCK_SKEW_S,
     now,
   });
-  if (!outcome.ok) return false;
+  if (!outcome.ok) return refused(whyRefused(outcome));
   const payload = outcome.payload;
   const exp = payload.exp as number;
-  if (exp > Math.floor(now / 1000) + ASSERTION_MAX_LIFETIME_S + CLOCK_SKEW_S) return false;
-  if (typeof payload.jti !== 'string' || payload.jti === '') return false;
-  return recordAssertionJti(
+  if (exp > Math.floor(now / 1000) + ASSERTION_MAX_LIFETIME_S + MAX_LIFETIME_SKEW_S) {
+    return refused(
+      `the client assertion's exp is more than ${ASSERTION_MAX_LIFETIME_S / 60} minutes ahead; sign it for at most ${ASSERTION_MAX_LIFETIME_S / 60} minutes`,
+    );
+  }
+  if (typeof payload.jti !== 'string' || payload.jti === '')
+    return refused('the client assertion has no jti claim');
+  const fresh = await recordAssertionJti(
     deps.db,
     {
       orgId: org.id,
       clientId: client.id,
       jtiHash: sha256(payload.jti),
+      // Accepted until exp + the skew (checkJwt's tolerance): kept until then, not a second less.
       expiresAt: (exp + CLOCK_SKEW_S) * 1000,
     },
     now,
   );
+  return fresh ? { ok: true } : refused('the client assertion was already used (its jti is single use)');
 }

@@ -47,20 +47,28 @@ function namedClientId(presented: PresentedClient): string {
   return named ?? fail('invalid_request', 'client_id is required');
 }
 
-/** The answer to a failed authentication: 401, with a Basic challenge when Basic was tried (RFC 6749 §5.2). */
-function refuse(deps: Pick<TokensDeps, 'config'>, org: Org, presented: PresentedClient): never {
+/**
+ * The answer to a failed authentication: 401, with a Basic challenge when Basic was tried (RFC 6749
+ * §5.2). `why` is said after the generic words only to a client that proved itself (client-assertions.ts).
+ */
+function refuse(
+  deps: Pick<TokensDeps, 'config'>,
+  org: Org,
+  presented: PresentedClient,
+  why: string | null = null,
+): never {
   const challenge =
     presented.method === 'client_secret_basic'
       ? { 'www-authenticate': `Basic realm="${issuerOf(deps.config, org)}"` }
       : undefined;
-  return fail('invalid_client', INVALID, challenge);
+  return fail('invalid_client', why === null ? INVALID : `${INVALID}: ${why}`, challenge);
 }
 
 /**
  * Checks what was presented against what is stored: the secret (constant time) for Basic and
  * post, the signed assertion for private_key_jwt, nothing for a public client (`none`), which
  * authenticates by holding the code or refresh token. An unknown client and any failed check give
- * the same `invalid_client`.
+ * the same `invalid_client`, but for an assertion whose signature held, which also says why.
  */
 async function checkPresented(
   deps: Pick<TokensDeps, 'db' | 'config' | 'clientKeySets'>,
@@ -77,11 +85,11 @@ async function checkPresented(
       if (found && secretHash !== null && matches) return found.client;
       return refuse(deps, org, presented);
     }
-    case 'private_key_jwt':
-      if (found && (await verifyClientAssertion(deps, org, found.client, presented.assertion, endpoint))) {
-        return found.client;
-      }
-      return refuse(deps, org, presented);
+    case 'private_key_jwt': {
+      if (!found) return refuse(deps, org, presented);
+      const outcome = await verifyClientAssertion(deps, org, found.client, presented.assertion, endpoint);
+      return outcome.ok ? found.client : refuse(deps, org, presented, outcome.why);
+    }
     case 'none':
       if (found && secretHash === null) return found.client;
       return refuse(deps, org, presented);

@@ -1,7 +1,7 @@
 import { revokeToken } from '../../domain/tokens/index.js';
 import { formClient } from '../cors.js';
 import { noStore } from '../no-store.js';
-import { RevokeRequest } from '../openapi/described-schemas.js';
+import { RevokeAnswer, RevokeRequest } from '../openapi/described-schemas.js';
 import { FORM, oauthError } from '../openapi/oauth-responses.js';
 import { operation } from '../served-operation.js';
 import { tokenRequest } from './token-request.js';
@@ -11,6 +11,10 @@ import { tokenRequest } from './token-request.js';
  * it is this client's. The answer is 200 whatever the token was (§2.2): unknown, already
  * revoked, or another client's — which is left alone. `token_type_hint` is accepted and not
  * needed: both kinds are looked up.
+ *
+ * Its body is an empty JSON object (`{}`, application/json). RFC 7009 §2.2 says only that "the
+ * content of the response body is ignored by the client"; clients that read every answer as JSON
+ * (simple-oauth2's `revokeAll()`, through wreck's strict JSON mode) failed on an empty body.
  */
 export const revoke = operation(
   {
@@ -23,7 +27,10 @@ export const revoke = operation(
     auth: 'none',
     body: { contentType: FORM, schema: RevokeRequest },
     responses: {
-      200: { description: 'revoked, or nothing to revoke' },
+      200: {
+        description: 'revoked, or nothing to revoke: an empty JSON object',
+        schema: RevokeAnswer,
+      },
       400: oauthError('a malformed request'),
       401: oauthError('`invalid_client`'),
     },
@@ -34,7 +41,7 @@ export const revoke = operation(
     handler: async (request, reply) => {
       const { org, client, token } = await tokenRequest(deps, request, '/oauth/revoke');
       await revokeToken(deps, org, client, token);
-      return reply.code(200).send();
+      return reply.code(200).send({});
     },
   }),
 );

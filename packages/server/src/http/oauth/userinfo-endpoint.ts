@@ -2,11 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import { fail } from '../../domain/errors.js';
 import { userInfo } from '../../domain/tokens/index.js';
 import { authenticateBearer, REALM } from '../bearer.js';
-import { bearerClient } from '../cors.js';
 import { noStore } from '../no-store.js';
 import { UserInfo } from '../openapi/described-schemas.js';
 import { oauthError } from '../openapi/oauth-responses.js';
 import { operation, type Serving } from '../served-operation.js';
+import { userinfoClient, userinfoToken } from './userinfo-token.js';
 
 /** RFC 6750 §3.1: a valid token that lacks the scope; same realm as authenticateBearer. */
 const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope", scope="openid"`;
@@ -15,13 +15,14 @@ const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope",
  * GET and POST /oauth/userinfo (OIDC Core §5.3), as named steps: the bearer token (user or
  * console; any failure is authenticateBearer's 401 with `error="invalid_token"`), the `openid`
  * scope of its session (else 403 `insufficient_scope`), then the claims its scopes permit.
- * The token travels only in the Authorization header.
+ * The token travels in the Authorization header or, on POST, in a form body (never both, never
+ * the query: userinfo-token.ts).
  */
 const serveUserinfo = ({ deps }: Serving) => ({
   onSend: [noStore],
-  cors: bearerClient,
+  cors: userinfoClient,
   handler: async (request: FastifyRequest) => {
-    const { access } = await authenticateBearer(deps, request, ['user', 'console']);
+    const { access } = await authenticateBearer(deps, request, ['user', 'console'], userinfoToken(request));
     const claims = await userInfo(deps, access);
     if (claims === null) {
       return fail('forbidden', 'the access token was not granted the openid scope', {
@@ -42,8 +43,17 @@ const userinfo = (method: 'get' | 'post') =>
       tag: 'oauth',
       hosts: 'every',
       auth: 'user-or-console',
+      ...(method === 'post'
+        ? {
+            description:
+              'The access token in the Authorization header, or in this form body as `access_token` (RFC 6750 §2.2); both at once is `400 invalid_request`.',
+          }
+        : {}),
       responses: {
         200: { description: '`sub` and the claims the session’s scopes release', schema: UserInfo },
+        ...(method === 'post'
+          ? { 400: oauthError('`invalid_request`: the token both in the header and in the body, or twice') }
+          : {}),
         401: oauthError('no valid token'),
         403: oauthError('`forbidden`: the session was not granted `openid` (`insufficient_scope`)'),
       },

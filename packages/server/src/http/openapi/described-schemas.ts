@@ -72,6 +72,9 @@ export const RevokeRequest = z.object({
   ...CLIENT_AUTH,
 });
 
+/** RFC 7009 §2.2: the client ignores the body; an empty object serves clients that parse it. */
+export const RevokeAnswer = z.object({});
+
 export const IntrospectRequest = RevokeRequest;
 
 export const Introspection = z.looseObject({

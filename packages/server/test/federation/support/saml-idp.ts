@@ -148,10 +148,19 @@ export class SamlIdp {
     return { extract };
   }
 
-  /** A signed response (base64) for `request` naming `email`, with template values overridden. */
-  async respond(request: { extract: unknown }, email: string, overrides: Overrides = {}): Promise<string> {
+  /**
+   * A signed response (base64) for `request` naming `email`, with template values overridden and,
+   * given `attributes`, an AttributeStatement of those (name → one string value).
+   */
+  async respond(
+    request: { extract: unknown },
+    email: string,
+    overrides: Overrides = {},
+    attributes: Record<string, string> = {},
+  ): Promise<string> {
     const sp = this.#sp ?? fail('trustSp first');
-    const replace = Object.keys(overrides).length
+    const custom = Object.keys(overrides).length + Object.keys(attributes).length > 0;
+    const replace = custom
       ? (template: string) => {
           const now = new Date();
           const later = new Date(now.getTime() + 5 * 60_000).toISOString();
@@ -178,7 +187,20 @@ export class SamlIdp {
             AttributeStatement: '',
             ...overrides,
           };
-          return { id, context: SamlLib.replaceTagsByValue(template, values) };
+          // samlify escapes every value it puts in, so the statement (XML) goes in after.
+          const statement = Object.keys(attributes).length
+            ? `<saml:AttributeStatement>${Object.entries(attributes)
+                .map(
+                  ([name, value]) =>
+                    `<saml:Attribute Name="${escapeHtml(name)}"><saml:AttributeValue xsi:type="xs:string">${escapeHtml(value)}</saml:AttributeValue></saml:Attribute>`,
+                )
+                .join('')}</saml:AttributeStatement>`
+            : '';
+          const context = SamlLib.replaceTagsByValue(template, values).replace(
+            '</saml:Assertion>',
+            `${statement}</saml:Assertion>`,
+          );
+          return { id, context };
         }
       : undefined;
     const result = await this.#idp.createLoginResponse(
