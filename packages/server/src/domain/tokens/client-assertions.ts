@@ -1,9 +1,10 @@
 import { sha256 } from '../../crypto/random.js';
-import { checkJwt, type JWK, type JwtOutcome, unverifiedClaims } from '../../crypto/verify-jwt.js';
+import { checkJwt, type JwtOutcome, unverifiedClaims } from '../../crypto/verify-jwt.js';
 import { recordAssertionJti } from '../../storage/repos/client-assertion-jtis.js';
 import { clock } from '../clock.js';
 import { issuerOf, originOf } from '../issuers.js';
 import type { Client, Org } from '../types.js';
+import { clientKeys } from './client-keys.js';
 import type { TokensDeps } from './deps.js';
 
 /** RFC 7523 §2.2: the only `client_assertion_type` this service understands. */
@@ -33,31 +34,6 @@ const CLOCK_SKEW_S = 5;
 export function assertionClientId(assertion: string): string | undefined {
   const claims = unverifiedClaims(assertion);
   return claims?.sub ?? claims?.iss;
-}
-
-/** The `kid` of a compact JWS header, read WITHOUT verifying anything; undefined when none. */
-function headerKid(token: string): string | undefined {
-  try {
-    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'));
-    return typeof header?.kid === 'string' ? header.kid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The client's keys: registered inline (`jwks`) or fetched from its `jwks_uri` (kept briefly, and
- * fetched again once when the assertion names a key id the kept set lacks); null when it has none
- * or they cannot be fetched, which fails the authentication (`invalid_client`), never the request.
- */
-async function clientKeys(
-  deps: Pick<TokensDeps, 'clientKeySets'>,
-  client: Client,
-  assertion: string,
-): Promise<{ keys: JWK[] } | null> {
-  if (client.jwks !== undefined) return client.jwks as { keys: JWK[] };
-  if (client.jwksUri === undefined || deps.clientKeySets === undefined) return null;
-  return (await deps.clientKeySets.keys(client.jwksUri, headerKid(assertion))) as { keys: JWK[] } | null;
 }
 
 /**
