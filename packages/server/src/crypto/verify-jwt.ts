@@ -1,4 +1,12 @@
-import { createLocalJWKSet, decodeJwt, errors, type JWK, type JWTPayload, jwtVerify } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  type JWK,
+  type JWTPayload,
+  jwtVerify,
+} from 'jose';
 
 /** The JOSE shapes the domain names (key sets, claims, keys), so it never imports jose itself. */
 export type { CryptoKey, JWK, JWTPayload } from 'jose';
@@ -101,6 +109,15 @@ export async function checkJwt(
 export function unverifiedClaims(token: string): JWTPayload | null {
   try {
     return decodeJwt(token);
+  } catch {
+    return null;
+  }
+}
+
+/** The header of a compact JWS read WITHOUT verifying anything, or null when it has none. */
+export function unverifiedHeader(token: string): Record<string, unknown> | null {
+  try {
+    return decodeProtectedHeader(token) as Record<string, unknown>;
   } catch {
     return null;
   }
