@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT, UnsecuredJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as oidc from 'openid-client';
-import { LONGEST_EQUIVALENT_GET } from '../../src/http/sign-in/authorize-endpoint.js';
+import { LONGEST_EQUIVALENT_GET } from '../../src/http/sign-in/post-as-get.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, locationOf, readForm, signInThroughPages } from './support/browser.js';
 import {

@@ -11,8 +11,9 @@ import { AuthorizeQuery as AuthorizeQuerySchema } from '../openapi/described-sch
 import { FORM, htmlPage } from '../openapi/oauth-responses.js';
 import type { Operation } from '../openapi/operation.js';
 import { operation } from '../served-operation.js';
-import { browserSessionOf, formOf, type PageContext, pageLink, pageRoute } from './context.js';
+import { browserSessionOf, formOf, type PageContext, pageRoute } from './context.js';
 import { answerFor, nextStep, sendAnswer } from './flow.js';
+import { equivalentGet } from './post-as-get.js';
 import { sendErrorPage } from './respond.js';
 
 /**
@@ -59,25 +60,6 @@ async function answerAuthorization(
       return sendAnswer(reply, org, await nextStep(ctx, org, request, pending, session, hinted));
     }
   }
-}
-
-/**
- * The longest URL the POST is turned into: what proxies take in a request line by default (nginx's
- * 8 KB buffers), well under Node's 16 KB for all headers.
- */
-export const LONGEST_EQUIVALENT_GET = 8000;
-
-/**
- * The GET of /oauth/authorize equivalent to a POST's form, on this host: the known parameters with
- * every value given (so a repeated one is still refused), or null when it would be too long for a
- * URL. Unknown parameters are left out, as the endpoint ignores them.
- */
-function equivalentGet(ctx: PageContext, request: FastifyRequest, form: FormParams): string | null {
-  const query = new URLSearchParams();
-  for (const name of AUTHORIZE_PARAMETERS)
-    for (const value of form.get(name) ?? []) query.append(name, value);
-  const link = pageLink(ctx, request, '/oauth/authorize', query);
-  return link.length > LONGEST_EQUIVALENT_GET ? null : link;
 }
 
 const DESCRIPTION =
@@ -127,17 +109,14 @@ export const authorize = operation(authorizeOperation('get'), ({ pages: ctx }) =
 );
 
 /**
- * POST /oauth/authorize (OIDC Core §3.1.2.1: the endpoint MUST take both). A relying party's page
- * posts it cross-site, and a SameSite=Lax login cookie is not sent with a cross-site POST: answered
- * in place, a signed-in person would be asked to sign in again and `prompt=none` would always be
- * `login_required`. So the POST changes nothing and answers a 303 to the equivalent GET on this
- * host, a top-level navigation that carries the cookie — exactly what the relying party could have
- * sent. Only a form too long for a URL is answered in place (the person may then sign in again).
+ * POST /oauth/authorize (OIDC Core §3.1.2.1: the endpoint MUST take both): a 303 to the same
+ * request as a GET on this host (post-as-get.ts: so the login cookie comes along), or, for a form
+ * too long for a URL, answered in place (the person may then have to sign in again).
  */
 export const authorizePost = operation(authorizeOperation('post'), ({ pages: ctx }) =>
   pageRoute(ctx, async (org, request, reply) => {
     const form = formOf(request);
-    const location = equivalentGet(ctx, request, form);
+    const location = equivalentGet(ctx, request, '/oauth/authorize', AUTHORIZE_PARAMETERS, form);
     if (location !== null) return reply.redirect(location, 303);
     return answerAuthorization(ctx, org, request, reply, form);
   }),
