@@ -91,8 +91,9 @@ describe('authorization request: prompt, max_age, hints, response modes, consent
     assert.deepEqual(as.prompt_values_supported, ['none', 'login', 'consent', 'select_account']);
     assert.equal(as.request_parameter_supported, true);
     assert.equal(as.request_uri_parameter_supported, false);
+    // Signed ones, and none for a client that registered it (request_object_signing_alg).
     assert.ok(as.request_object_signing_alg_values_supported?.includes('RS256'));
-    assert.ok(!as.request_object_signing_alg_values_supported?.includes('none'));
+    assert.ok(as.request_object_signing_alg_values_supported?.includes('none'));
     assert.ok(as.claims_supported?.includes('auth_time'));
   });
 

@@ -33,6 +33,9 @@ describe('authorization endpoint conformance: POST, request objects, form_post',
   let publicId: string;
   let keyedId: string;
   let keyedSecret: string;
+  // A public client that registered request_object_signing_alg none, and one pinned to ES256.
+  let unsignedId: string;
+  let pinnedId: string;
   let rsa: CryptoKey;
   let stranger: CryptoKey;
   let es: CryptoKey;
@@ -63,6 +66,18 @@ describe('authorization endpoint conformance: POST, request objects, form_post',
     });
     keyedId = keyed.clientId;
     keyedSecret = keyed.secret ?? '';
+    ({ clientId: unsignedId } = await makeClient(server.deps, org, {
+      name: 'Unsigned web',
+      redirectUris: [CALLBACK, OTHER_CALLBACK],
+      requestObjectSigningAlg: 'none',
+    }));
+    ({ clientId: pinnedId } = await makeClient(server.deps, org, {
+      name: 'Pinned web',
+      kind: 'confidential',
+      redirectUris: [CALLBACK],
+      jwks: { keys },
+      requestObjectSigningAlg: 'ES256',
+    }));
   });
   after(() => server.close());
 
@@ -208,7 +223,38 @@ describe('authorization endpoint conformance: POST, request objects, form_post',
     assert.equal(new URL(locationOf(posted, authorizeEndpoint())).pathname, '/login');
   });
 
-  test('oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported: refused in the object’s response_mode with its state', async () => {
+  test('oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported: processed for a client registered for none', async () => {
+    // The suite's shape: response_mode, state and nonce only inside the object, which has iss and aud.
+    const { params, verifier } = requestParams(unsignedId, { response_mode: 'form_post' });
+    const { state, nonce, response_mode, ...query } = params;
+    const request = unsigned({ ...params, iss: unsignedId, aud: issuer });
+    const browser = new FormBrowser();
+    const url = withQuery({ ...query, request });
+    const response = await browser.get(url);
+    const login = locationOf(response, url);
+    assert.equal(new URL(login).pathname, '/login');
+    const fields = await postedTo(await browser.submit(login, await (await browser.get(login)).text(), ADA));
+    assert.equal(fields.state, state, 'the object’s state, by form post');
+    const { status, body } = await tokenRequest(issuer, {
+      grant_type: 'authorization_code',
+      code: fields.code ?? '',
+      redirect_uri: CALLBACK,
+      code_verifier: verifier,
+      client_id: unsignedId,
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(decodeJwt(body.id_token as string).nonce, nonce, 'the object’s nonce');
+
+    // Its iss and aud are still checked.
+    const wrongAud = unsigned({ ...params, iss: unsignedId, aud: 'https://elsewhere.example/' });
+    const refused = redirectedTo(
+      await fetch(withQuery({ ...query, state: 'q', request: wrongAud }), { redirect: 'manual' }),
+    );
+    assert.equal(refused.get('error'), 'invalid_request_object');
+    assert.equal(refused.get('state'), 'q', 'an object that does not check out lends its refusal nothing');
+  });
+
+  test('oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported: refused by default, in the object’s response_mode with its state', async () => {
     // The suite's shape: response_mode, state and nonce only inside the object.
     const { params } = requestParams(publicId, { response_mode: 'form_post' });
     const { state, nonce, response_mode, ...query } = params;
@@ -240,9 +286,43 @@ describe('authorization endpoint conformance: POST, request objects, form_post',
     });
     assert.equal(accepted.status, 302);
     assert.equal(new URL(locationOf(accepted, authorizeEndpoint())).pathname, '/login');
-    // Unsigned: refused, and not to the object's redirect URI: the query's is not registered, so a page.
+    // Unsigned from a client that did not register none: refused, and not to the object's redirect
+    // URI: the query's is not registered, so a page.
     const refused = await fetch(withQuery({ ...query, request: unsigned(params) }), { redirect: 'manual' });
     assert.match(await errorPage(refused), /redirect_uri is not registered/);
+    // Unsigned from one that did: its redirect URI is the request's, through to the code.
+    const own = requestParams(unsignedId, { redirect_uri: OTHER_CALLBACK }).params;
+    const claims = { ...own, iss: unsignedId, aud: issuer };
+    const url = withQuery({
+      ...own,
+      redirect_uri: 'https://evil.example/callback',
+      request: unsigned(claims),
+    });
+    const callback = new URL(await signInThroughPages(new FormBrowser(), url, ADA));
+    assert.equal(`${callback.origin}${callback.pathname}`, OTHER_CALLBACK);
+    assert.match(callback.searchParams.get('code') ?? '', /^tac_/);
+  });
+
+  test('a registered request_object_signing_alg is the only one taken', async () => {
+    const { params } = requestParams(pinnedId);
+    const rs256 = redirectedTo(
+      await fetch(withQuery({ ...params, request: await signed({ ...params, iss: pinnedId }) }), {
+        redirect: 'manual',
+      }),
+    );
+    assert.equal(rs256.get('error'), 'invalid_request_object');
+    assert.equal(rs256.get('error_description'), 'request objects of this application must use ES256');
+    const es256 = await signed({ ...params, iss: pinnedId }, es, 'es-1', 'ES256');
+    const accepted = await fetch(withQuery({ ...params, request: es256 }), { redirect: 'manual' });
+    assert.equal(new URL(locationOf(accepted, authorizeEndpoint())).pathname, '/login');
+    // A client registered for none takes no signed object.
+    const own = requestParams(unsignedId).params;
+    const signedByNone = redirectedTo(
+      await fetch(withQuery({ ...own, request: await signed({ ...own, iss: unsignedId }) }), {
+        redirect: 'manual',
+      }),
+    );
+    assert.equal(signedByNone.get('error_description'), 'request objects of this application must use none');
   });
 
   test('oidcc-request-uri-unsigned-supported-correctly-or-rejected-as-unsupported: request_uri_not_supported', async () => {
@@ -292,7 +372,7 @@ describe('authorization endpoint conformance: POST, request objects, form_post',
           .setIssuer(keyedId)
           .setAudience(issuer)
           .sign(new Uint8Array(32)),
-        /does not verify/,
+        /must use RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA$/,
       ],
       [
         'expired',

@@ -1,6 +1,7 @@
 import { sha256 } from '../../crypto/random.js';
 import { checkJwt, type JwtOutcome, unverifiedClaims } from '../../crypto/verify-jwt.js';
 import { recordAssertionJti } from '../../storage/repos/client-assertion-jtis.js';
+import { CLIENT_JWS_ALGORITHMS } from '../client-jws-algorithms.js';
 import { clock } from '../clock.js';
 import { issuerOf, originOf } from '../issuers.js';
 import type { Client, Org } from '../types.js';
@@ -11,18 +12,7 @@ import type { TokensDeps } from './deps.js';
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** The signature algorithms a client assertion may use (discovery lists them). */
-export const ASSERTION_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-];
+export const ASSERTION_ALGORITHMS = [...CLIENT_JWS_ALGORITHMS];
 
 /** An assertion may expire at most this far ahead: it is a one-shot credential, not a token. */
 export const ASSERTION_MAX_LIFETIME_S = 300;

@@ -1,9 +1,17 @@
-import { checkJwt, type JWTPayload, unverifiedClaims, unverifiedHeader } from '../../../crypto/verify-jwt.js';
+import {
+  checkJwt,
+  checkUnsecuredJwt,
+  type JWTPayload,
+  type JwtExpectations,
+  type JwtOutcome,
+  unverifiedClaims,
+  unverifiedHeader,
+} from '../../../crypto/verify-jwt.js';
+import { CLIENT_JWS_ALGORITHMS } from '../../client-jws-algorithms.js';
 import { clock } from '../../clock.js';
 import { fail, ServiceError } from '../../errors.js';
 import { issuerOf } from '../../issuers.js';
 import { isStorableText } from '../../storable-text.js';
-import { ASSERTION_ALGORITHMS } from '../../tokens/client-assertions.js';
 import { clientKeys } from '../../tokens/client-keys.js';
 import type { Client, Org } from '../../types.js';
 import type { SignInDeps } from '../deps.js';
@@ -11,11 +19,12 @@ import { AUTHORIZE_PARAMETERS, type AuthorizeParams, type AuthorizeQuery } from 
 
 /**
  * Request objects passed by value (`request`, RFC 9101; OIDC Core §6.1): the authorization request
- * as a JWT the client signed with a key it registered (`jwks` or `jwks_uri`, the keys its
- * `private_key_jwt` assertions are checked with). Discovery lists these algorithms; `none` is not
- * among them: an unsigned object proves nothing a query does not, and no client registers for one.
+ * as a JWT. Signed with a key the client registered (`jwks` or `jwks_uri`, the keys its
+ * `private_key_jwt` assertions are checked with), by any of these algorithms unless the client
+ * registered one (`request_object_signing_alg`); unsigned (`none`) only when it registered `none`.
+ * Discovery lists them all.
  */
-export const REQUEST_OBJECT_ALGORITHMS: readonly string[] = ASSERTION_ALGORITHMS;
+export const REQUEST_OBJECT_ALGORITHMS: readonly string[] = [...CLIENT_JWS_ALGORITHMS, 'none'];
 
 /** Clock skew allowed on the object's `exp`, `nbf` and `iat` (when it has them). */
 const CLOCK_SKEW_S = 60;
@@ -116,12 +125,40 @@ function echoOf(token: string): RefusalEcho {
   };
 }
 
+/** The one algorithm `client`'s request objects must use, else any signed one: never `none` unless registered. */
+const acceptedAlgorithms = (client: Client): readonly string[] =>
+  client.requestObjectSigningAlg === undefined ? CLIENT_JWS_ALGORITHMS : [client.requestObjectSigningAlg];
+
+/**
+ * The object checked as OIDC Core §6.1 and RFC 9101 §6.3 ask, whatever its algorithm: `iss` the
+ * client, `aud` this issuer, `exp` and `nbf` when present; signed ones with the client's keys.
+ */
+async function verified(
+  deps: SignInDeps,
+  org: Org,
+  client: Client,
+  token: string,
+  alg: string,
+): Promise<JwtOutcome | 'no keys'> {
+  const expected: JwtExpectations = {
+    algorithms: [alg],
+    issuer: client.id,
+    audience: [issuerOf(deps.config, org)],
+    requiredClaims: [],
+    toleranceSeconds: CLOCK_SKEW_S,
+    now: clock.now(),
+  };
+  if (alg === 'none') return checkUnsecuredJwt(token, expected);
+  const keys = await clientKeys(deps, client, token);
+  return keys === null ? 'no keys' : checkJwt(token, keys, expected);
+}
+
 /**
  * Opens the `request` of an authorization request made by `client` (named by the query's
- * `client_id`, which OAuth requires outside the object too). Signed: verified with the client's
- * registered keys, `iss` the client, `aud` this issuer, `exp` and `nbf` when present; then its
- * values supersede the query's. Unsigned (`alg none`): refused with `request_not_supported`.
- * Encrypted, malformed or not verified: `invalid_request_object`.
+ * `client_id`, which OAuth requires outside the object too). Checked (verified()) in an algorithm
+ * the client's registration accepts, its values supersede the query's. Unsigned without a
+ * registration for it: `request_not_supported`. Encrypted, malformed, in another algorithm or not
+ * checking out: `invalid_request_object`.
  */
 export async function openRequestObject(
   deps: SignInDeps,
@@ -136,34 +173,34 @@ export async function openRequestObject(
   const parts = token.split('.').length;
   if (parts === 5) return refuse('invalid_request_object', 'encrypted request objects are not supported');
   const header = parts === 3 ? unverifiedHeader(token) : null;
-  if (header === null) return refuse('invalid_request_object', 'request is not a JWT');
-  if (header.alg === 'none') {
+  if (header === null || typeof header.alg !== 'string')
+    return refuse('invalid_request_object', 'request is not a JWT');
+  const accepted = acceptedAlgorithms(client);
+  if (!accepted.includes(header.alg)) {
+    if (header.alg === 'none') {
+      return refuse(
+        'request_not_supported',
+        'unsigned request objects (alg none) are not accepted from this application: sign it with a key it registered',
+        echoOf(token),
+      );
+    }
     return refuse(
-      'request_not_supported',
-      'unsigned request objects (alg none) are not accepted: sign it with a key the application registered',
-      echoOf(token),
+      'invalid_request_object',
+      `request objects of this application must use ${accepted.join(', ')}`,
     );
   }
-  const keys = await clientKeys(deps, client, token);
-  if (keys === null)
+  const outcome = await verified(deps, org, client, token, header.alg);
+  if (outcome === 'no keys')
     return refuse(
       'invalid_request_object',
       'this application has no registered keys to verify a request object with',
     );
-  const outcome = await checkJwt(token, keys, {
-    algorithms: [...REQUEST_OBJECT_ALGORITHMS],
-    issuer: client.id,
-    audience: [issuerOf(deps.config, org)],
-    requiredClaims: [],
-    toleranceSeconds: CLOCK_SKEW_S,
-    now: clock.now(),
-  });
   if (!outcome.ok) {
     return refuse(
       'invalid_request_object',
       outcome.expired
         ? 'the request object has expired'
-        : 'the request object does not verify: its signature, algorithm, iss (the client_id) or aud (the issuer) is wrong',
+        : 'the request object does not verify: its signature, iss (the client_id) or aud (the issuer) is wrong',
     );
   }
   try {
