@@ -9,6 +9,7 @@ import {
 } from '../../../crypto/verify-jwt.js';
 import { CLIENT_JWS_ALGORITHMS } from '../../client-jws-algorithms.js';
 import { clock } from '../../clock.js';
+import { REQUEST_OBJECT_SIGNING_ALGS } from '../../directory/request-object-signing-alg.js';
 import { fail, ServiceError } from '../../errors.js';
 import { issuerOf } from '../../issuers.js';
 import { isStorableText } from '../../storable-text.js';
@@ -20,11 +21,11 @@ import { AUTHORIZE_PARAMETERS, type AuthorizeParams, type AuthorizeQuery } from 
 /**
  * Request objects passed by value (`request`, RFC 9101; OIDC Core §6.1): the authorization request
  * as a JWT. Signed with a key the client registered (`jwks` or `jwks_uri`, the keys its
- * `private_key_jwt` assertions are checked with), by any of these algorithms unless the client
- * registered one (`request_object_signing_alg`); unsigned (`none`) only when it registered `none`.
- * Discovery lists them all.
+ * `private_key_jwt` assertions are checked with), by any of the client signing algorithms unless
+ * the client registered one (`request_object_signing_alg`); unsigned (`none`) only when it
+ * registered `none`. Discovery lists them all.
  */
-export const REQUEST_OBJECT_ALGORITHMS: readonly string[] = [...CLIENT_JWS_ALGORITHMS, 'none'];
+export const REQUEST_OBJECT_ALGORITHMS = REQUEST_OBJECT_SIGNING_ALGS;
 
 /** Clock skew allowed on the object's `exp`, `nbf` and `iat` (when it has them). */
 const CLOCK_SKEW_S = 60;
