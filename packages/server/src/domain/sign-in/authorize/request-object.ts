@@ -181,7 +181,7 @@ export async function openRequestObject(
     if (header.alg === 'none') {
       return refuse(
         'request_not_supported',
-        'unsigned request objects (alg none) are not accepted from this application: sign it with a key it registered',
+        'unsigned request objects (alg none) are accepted only from an application registered for them (request_object_signing_alg none)',
         echoOf(token),
       );
     }
