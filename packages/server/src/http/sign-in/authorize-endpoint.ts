@@ -66,8 +66,8 @@ const DESCRIPTION =
   'Unknown parameters are ignored (RFC 6749 §3.1); a repeated one is an error. `prompt`, ' +
   '`max_age`, `login_hint`, `id_token_hint` and `response_mode` as OIDC Core §3.1.2.1. `request`: a ' +
   'request object (RFC 9101, OIDC Core §6.1) signed with a key the client registered, whose values ' +
-  'supersede these; unsigned ones are refused (`request_not_supported`), `request_uri` too ' +
-  '(`request_uri_not_supported`).';
+  'supersede these; unsigned ones only from a client registered with `request_object_signing_alg` ' +
+  '`none` (else `request_not_supported`); `request_uri` is refused (`request_uri_not_supported`).';
 
 /** /oauth/authorize as documented for `method`: the parameters in the query (GET) or a form (POST). */
 const authorizeOperation = (method: 'get' | 'post'): Operation => ({
