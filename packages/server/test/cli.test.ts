@@ -291,10 +291,13 @@ describe('tessera CLI', () => {
       'client_credentials',
       '--jwks-uri',
       'https://ops.example.com/jwks.json',
+      '--request-object-signing-alg',
+      'PS256',
     ]);
     assert.deepEqual(granted.grantTypes, ['client_credentials']);
-    // Its private_key_jwt keys are published at that URL (DESIGN §14).
+    // Its private_key_jwt keys are published at that URL (DESIGN §14); its request objects use PS256.
     assert.equal(granted.jwksUri, 'https://ops.example.com/jwks.json');
+    assert.equal(granted.requestObjectSigningAlg, 'PS256');
     const signsOut = await ok([
       'client',
       'create',

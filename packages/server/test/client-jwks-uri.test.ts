@@ -5,6 +5,7 @@ import { decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { JWT_BEARER_ASSERTION } from '../src/domain/tokens/client-assertions.js';
 import { call, consoleOf, ownedOrg } from './management/support/console.js';
 import { DocumentHost } from './sign-in/support/document-host.js';
+import { CALLBACK } from './sign-in/support/fixtures.js';
 import { databaseSkip, httpSuite } from './support/databases.js';
 import { startServer, type TestServer } from './support/server.js';
 
@@ -23,7 +24,8 @@ const reasons = (logs: string[], url: string) =>
  * private_key_jwt with the client's keys at an https `jwks_uri` (DESIGN §14): fetched from a
  * loopback HTTPS host under the metadata-document policy (TESSERA_WEBHOOKS_ALLOW_PRIVATE lets the
  * test reach loopback), kept briefly, fetched again once for an unknown `kid`; a set that cannot be
- * fetched is `invalid_client`. On both databases: `jwks_uri` is a stored column (migration 022).
+ * fetched is `invalid_client`; request objects are verified with the same keys. On both databases:
+ * `jwks_uri` is a stored column (migration 022).
  */
 for (const database of httpSuite()) {
   describe(`private_key_jwt with a jwks_uri on ${database}`, async () => {
@@ -204,6 +206,47 @@ for (const database of httpSuite()) {
       assert.equal(backToUri.status, 200, backToUri.text);
       assert.equal(backToUri.body.jwks_uri, jwksUri);
       assert.equal('jwks' in backToUri.body, false);
+    });
+
+    test('a request object (RFC 9101) is verified with the keys at the jwks_uri too', { skip }, async () => {
+      const webKeys = host.serve('/keys/web.json', { body: { keys: [keys.k1?.jwk] } });
+      const created = await call(server, 'POST', '/organizations/acme/clients', ownerToken, {
+        client_name: 'Web app with published keys',
+        type: 'confidential',
+        redirect_uris: [CALLBACK],
+        jwks_uri: webKeys,
+      });
+      assert.equal(created.status, 201, created.text);
+      const webId = created.body.client_id as string;
+      const requestObject = (kid: string) =>
+        new SignJWT({
+          response_type: 'code',
+          client_id: webId,
+          redirect_uri: CALLBACK,
+          scope: 'openid',
+          state: 'ro',
+        })
+          .setProtectedHeader({ alg: 'RS256', kid })
+          .setIssuer(webId)
+          .setAudience(issuer)
+          .setIssuedAt()
+          .setExpirationTime('1m')
+          .sign((keys[kid] ?? assert.fail(`no key ${kid}`)).privateKey);
+      const authorize = async (request: string) => {
+        const url = new URL('oauth/authorize', issuer);
+        url.search = new URLSearchParams({ client_id: webId, request }).toString();
+        const res = await fetch(url, { redirect: 'manual' });
+        assert.equal(res.status, 302);
+        return new URL(res.headers.get('location') ?? '', issuer);
+      };
+      const accepted = await authorize(await requestObject('k1'));
+      assert.equal(accepted.pathname, '/login');
+      assert.equal(host.hits.get('/keys/web.json'), 1);
+      // k2 is not published there: fetched once more, then refused back at the redirect URI.
+      const refused = await authorize(await requestObject('k2'));
+      assert.equal(`${refused.origin}${refused.pathname}`, CALLBACK);
+      assert.equal(refused.searchParams.get('error'), 'invalid_request_object');
+      assert.equal(host.hits.get('/keys/web.json'), 2);
     });
   });
 }

@@ -118,6 +118,9 @@ export const ADMIN_COMMANDS: {
       grantTypes: f.grant ?? [],
       promoteFrom: f['promote-from'] ?? [],
       ...(f['jwks-uri'] === undefined ? {} : { jwksUri: f['jwks-uri'] }),
+      ...(f['request-object-signing-alg'] === undefined
+        ? {}
+        : { requestObjectSigningAlg: f['request-object-signing-alg'] }),
     };
     return admin(async (deps) => {
       const org = await requireOrg(deps.db, slug);
@@ -133,6 +136,9 @@ export const ADMIN_COMMANDS: {
         grantTypes: client.grantTypes,
         ...(promoteFrom.length === 0 ? {} : { promoteFrom }),
         ...(client.jwksUri === undefined ? {} : { jwksUri: client.jwksUri }),
+        ...(client.requestObjectSigningAlg === undefined
+          ? {}
+          : { requestObjectSigningAlg: client.requestObjectSigningAlg }),
       };
     });
   },

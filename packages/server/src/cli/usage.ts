@@ -102,14 +102,16 @@ export const USAGES = {
   },
   'client create': {
     synopsis:
-      '--org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U]',
+      '--org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U] [--request-object-signing-alg A]',
     summary: 'create an OAuth client',
     details: [
       'Prints {"clientId","clientSecret"?,"redirectUris","postLogoutRedirectUris"?,"allowedOrigins"?,',
-      '"grantTypes","jwksUri"?}; the secret (confidential clients only) is shown this once. --post-logout-redirect-uri',
+      '"grantTypes","jwksUri"?,"requestObjectSigningAlg"?}; the secret (confidential clients only) is shown this once. --post-logout-redirect-uri',
       'registers where sign-out (/oauth/logout) may return to. --allowed-origin (scheme://host[:port])',
       'lists the browser origins CORS answers; without it, the origins of the redirect URIs. --jwks-uri',
       "(confidential only) is the https URL of the client's public keys for private_key_jwt.",
+      '--request-object-signing-alg is the one algorithm its request objects must use: none (unsigned, any',
+      'client), or a signing one (confidential only); without it, any signed one.',
     ],
     flags: {
       org: { type: 'string' },
@@ -122,6 +124,7 @@ export const USAGES = {
       grant: { type: 'string', multiple: true },
       'promote-from': { type: 'string', multiple: true },
       'jwks-uri': { type: 'string' },
+      'request-object-signing-alg': { type: 'string' },
     },
   },
   'resource list': {

@@ -1,4 +1,13 @@
-import { createLocalJWKSet, decodeJwt, errors, type JWK, type JWTPayload, jwtVerify } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  type JWK,
+  type JWTPayload,
+  jwtVerify,
+  UnsecuredJWT,
+} from 'jose';
 
 /** The JOSE shapes the domain names (key sets, claims, keys), so it never imports jose itself. */
 export type { CryptoKey, JWK, JWTPayload } from 'jose';
@@ -112,5 +121,35 @@ export function unverifiedClaims(token: string): JWTPayload | null {
     return decodeJwt(token);
   } catch {
     return null;
+  }
+}
+
+/** The header of a compact JWS read WITHOUT verifying anything, or null when it has none. */
+export function unverifiedHeader(token: string): Record<string, unknown> | null {
+  try {
+    return decodeProtectedHeader(token) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The claims of an unsecured JWT (`alg none`, RFC 7519 §6) that meets `expected` (issuer, audience,
+ * times; `algorithms` and `typ` do not apply): for what a party may send unsigned by its own
+ * registration, and nothing else. Its signature part must be empty.
+ */
+export function checkUnsecuredJwt(token: string, expected: JwtExpectations): JwtOutcome {
+  try {
+    const { payload } = UnsecuredJWT.decode(token, {
+      issuer: expected.issuer,
+      ...(expected.subject === undefined ? {} : { subject: expected.subject }),
+      ...(expected.audience === undefined ? {} : { audience: expected.audience }),
+      requiredClaims: expected.requiredClaims,
+      currentDate: new Date(expected.now),
+      ...(expected.toleranceSeconds === undefined ? {} : { clockTolerance: expected.toleranceSeconds }),
+    });
+    return { ok: true, payload };
+  } catch (error) {
+    return { ok: false, expired: error instanceof errors.JWTExpired };
   }
 }

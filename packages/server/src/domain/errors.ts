@@ -12,9 +12,11 @@ const REGISTRY = {
   unsupported_response_type: { status: 400, family: 'oauth' },
   invalid_scope: { status: 400, family: 'oauth' },
   invalid_target: { status: 400, family: 'oauth' },
-  // OIDC Core §6.1, §6.2: request objects are not supported (only sent back by redirect).
+  // OIDC Core §3.1.2.6, RFC 9101 §6.3: a request object refused (only sent back by redirect):
+  // unsigned ones, by reference, or one that does not verify.
   request_not_supported: { status: 400, family: 'oauth' },
   request_uri_not_supported: { status: 400, family: 'oauth' },
+  invalid_request_object: { status: 400, family: 'oauth' },
   invalid_redirect_uri: { status: 400, family: 'oauth' },
   invalid_client_metadata: { status: 400, family: 'oauth' },
   rate_limited: { status: 429, family: 'oauth' },

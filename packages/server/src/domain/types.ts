@@ -71,6 +71,11 @@ export interface Client {
   /** Or the https URL where it publishes them (never both): fetched under the metadata-document policy. */
   jwksUri?: string;
   /**
+   * The one algorithm its request objects must use (`request_object_signing_alg`, OIDC Dynamic
+   * Client Registration §2), `none` included; absent: any signed one (never `none`).
+   */
+  requestObjectSigningAlg?: string;
+  /**
    * The browser origins (`scheme://host[:port]`) the token, revocation and userinfo endpoints
    * answer with CORS; null: the origins of `redirectUris` (domain/directory/allowed-origins.ts).
    */

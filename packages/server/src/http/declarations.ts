@@ -28,7 +28,7 @@ import { openApi } from './openapi/route.js';
 import { health, readiness } from './operations/health.js';
 import { prometheusMetrics } from './operations/metrics.js';
 import type { Declaration } from './register-operations.js';
-import { authorize } from './sign-in/authorize-endpoint.js';
+import { authorize, authorizePost } from './sign-in/authorize-endpoint.js';
 import { logoutGet, logoutPost } from './sign-in/logout.js';
 
 /**
@@ -44,6 +44,7 @@ export const OPERATIONS: readonly Declaration[] = [
   oauthServerMetadata,
   jwks,
   authorize,
+  authorizePost,
   token,
   revoke,
   introspect,

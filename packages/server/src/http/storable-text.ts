@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { isStorableText } from '../domain/storable-text.js';
 import { type InputPlace, inputError } from './errors.js';
 import { parseForm } from './form.js';
 
@@ -8,14 +9,9 @@ import { parseForm } from './form.js';
  * surrogate (which JSON.parse makes of "\ud800"); SQLite keeps both. So that both databases see
  * the same requests, and no handler or query ever meets such text, a request carrying one in its
  * path, query, form or JSON body (names and values, at any depth) is refused with a 400 in its
- * endpoint's own family (errors.ts inputError) before any handler runs.
+ * endpoint's own family (errors.ts inputError) before any handler runs (the rule itself:
+ * domain/storable-text.ts).
  */
-
-/** In unicode mode a well-formed surrogate pair is one code point, so only a lone half matches. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point
-const UNSTORABLE = /[\u0000\ud800-\udfff]/u;
-
-const isStorableText = (text: string): boolean => !UNSTORABLE.test(text);
 
 type Names = (string | number)[];
 

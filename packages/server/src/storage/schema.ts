@@ -93,6 +93,8 @@ export interface ClientsTable {
   jwks: string | null;
   /** The https URL of the client's public keys, instead of `jwks`; null: none (migration 028). */
   jwks_uri: string | null;
+  /** The one algorithm its request objects must use, `none` included; null: any signed one (migration 035). */
+  request_object_signing_alg: string | null;
   /** JSON array of the origins CORS answers; null: the redirect URIs' origins (migration 021). */
   allowed_origins: string | null;
 }

@@ -579,6 +579,64 @@ for (const database of httpSuite()) {
       assert.deepEqual((await api('GET', path, owner)).body.allowed_origins, []);
     });
 
+    test('request_object_signing_alg: stored, shown and audited; none for any client, a signing one with keys; null resets', {
+      skip,
+    }, async () => {
+      const created = await create('acme', owner, {
+        client_name: 'Unsigned requests',
+        type: 'public',
+        redirect_uris: [CALLBACK],
+        request_object_signing_alg: 'none',
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.request_object_signing_alg, 'none');
+      const path = `/organizations/acme/clients/${created.body.client_id}`;
+      const column = async (id: string) =>
+        (
+          await server.deps.db
+            .selectFrom('clients')
+            .select('request_object_signing_alg')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).request_object_signing_alg;
+      assert.equal(await column(created.body.client_id), 'none');
+      const reset = await api('PATCH', path, owner, { request_object_signing_alg: null });
+      assert.equal(reset.status, 200);
+      assert.equal('request_object_signing_alg' in reset.body, false, 'absent when not registered');
+      assert.equal(await column(created.body.client_id), null);
+      const entries = await auditOf(created.body.client_id);
+      assert.deepEqual(
+        entries.map((e) => JSON.parse(e.data).requestObjectSigningAlg ?? null),
+        ['none', null],
+      );
+
+      const pinned = await create('acme', owner, {
+        client_name: 'Signed requests',
+        type: 'confidential',
+        request_object_signing_alg: 'PS256',
+      });
+      assert.equal(pinned.status, 201, pinned.text);
+      assert.equal(pinned.body.request_object_signing_alg, 'PS256');
+      for (const [method, target, body, detail] of [
+        [
+          'PATCH',
+          path,
+          { request_object_signing_alg: 'RS256' },
+          'request_object_signing_alg: a public client has no keys to sign with; only none',
+        ],
+        [
+          'POST',
+          '/organizations/acme/clients',
+          { client_name: 'X', type: 'confidential', request_object_signing_alg: 'HS256' },
+          'request_object_signing_alg: must be one of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA, none',
+        ],
+      ] as const) {
+        const res = await api(method, target, owner, body);
+        assert.equal(res.status, 400, `${method} ${JSON.stringify(body)}`);
+        assert.deepEqual(res.body, { error: 'invalid_request', error_detail: detail });
+      }
+    });
+
     test('POST …/secret: a new secret at once, the old one refused at once (cache included)', {
       skip,
     }, async () => {

@@ -82,7 +82,12 @@ describe('routes and their declarations', () => {
     const pages = routesOf(app)
       .filter((r) => r.declared && r.hostedPage && r.method !== 'HEAD')
       .map((r) => key(r.method, r.url));
-    assert.deepEqual(pages.sort(), ['GET /oauth/authorize', 'GET /oauth/logout', 'POST /oauth/logout']);
+    assert.deepEqual(pages.sort(), [
+      'GET /oauth/authorize',
+      'GET /oauth/logout',
+      'POST /oauth/authorize',
+      'POST /oauth/logout',
+    ]);
   });
 
   test("the signed-in person's API routes are each registered from a declaration with its handler", () => {

@@ -7,10 +7,12 @@ import { startServer, type TestServer } from '../support/server.js';
 import { authorizeUrl, CALLBACK, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
 /**
- * Chromium through response_mode=form_post (the page's own script submits the form, under its CSP)
- * and prompt=login (the password asked again although the browser is signed in). One browser.
+ * Chromium through response_mode=form_post (the page's own script submits the form, under its CSP),
+ * prompt=login (the password asked again although the browser is signed in) and a relying party's
+ * cross-site POST to the authorization endpoint (SameSite=Lax keeps the login cookie off it). One
+ * browser.
  */
-describe('headless Chromium: form_post and prompt=login', () => {
+describe('headless Chromium: form_post, prompt=login and a cross-site POST', () => {
   const skip = chromiumSkip();
   let server: TestServer;
   let browser: Browser;
@@ -115,6 +117,50 @@ describe('headless Chromium: form_post and prompt=login', () => {
       const landed = new URL(page.url());
       assert.match(landed.searchParams.get('code') ?? '', /^tac_/);
       assert.equal(landed.searchParams.get('state'), state);
+      assert.equal(arrivals.length, 2);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a cross-site POST to /oauth/authorize: the 303 to its GET carries the login cookie, so prompt=none gets a code', {
+    skip,
+  }, async () => {
+    const { context, page, arrivals } = await contextWithCallback(true);
+    try {
+      await page.goto(authorizeUrl(issuer, clientId).url);
+      await signIn(page);
+      await page.waitForURL((u) => u.href.startsWith(CALLBACK));
+      // The relying party's own page (another site: 127.0.0.1, not acme.localhost) posts the request.
+      const { url, state } = authorizeUrl(issuer, clientId, { prompt: 'none' });
+      const request = new URL(url);
+      const inputs = [...request.searchParams]
+        .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+        .join('');
+      const start = `${new URL(CALLBACK).origin}/start`;
+      await page.route(start, (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'text/html',
+          body: `<form method="post" action="${request.origin}${request.pathname}">${inputs}</form><script>document.forms[0].submit()</script>`,
+        }),
+      );
+      const cookiesSent: Record<string, boolean> = {};
+      page.on('request', async (r) => {
+        if (!r.url().startsWith(`${request.origin}/oauth/authorize`)) return;
+        const cookie = (await r.allHeaders()).cookie ?? '';
+        cookiesSent[r.method()] = cookie.includes('tessera_session');
+      });
+      await page.goto(start);
+      await page.waitForURL((u) => u.href.startsWith(`${CALLBACK}?`));
+      const landed = new URL(page.url());
+      assert.match(landed.searchParams.get('code') ?? '', /^tac_/, 'signed in: no login_required');
+      assert.equal(landed.searchParams.get('state'), state);
+      assert.deepEqual(
+        cookiesSent,
+        { POST: false, GET: true },
+        'the cookie stayed off the POST, came with its GET',
+      );
       assert.equal(arrivals.length, 2);
     } finally {
       await context.close();

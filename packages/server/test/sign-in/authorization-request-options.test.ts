@@ -86,11 +86,14 @@ describe('authorization request: prompt, max_age, hints, response modes, consent
     });
   }
 
-  test('discovery states the response modes, prompt values, auth_time and no request objects', async () => {
+  test('discovery states the response modes, prompt values, auth_time and signed request objects by value only', async () => {
     assert.deepEqual(as.response_modes_supported, ['query', 'fragment', 'form_post']);
     assert.deepEqual(as.prompt_values_supported, ['none', 'login', 'consent', 'select_account']);
-    assert.equal(as.request_parameter_supported, false);
+    assert.equal(as.request_parameter_supported, true);
     assert.equal(as.request_uri_parameter_supported, false);
+    // Signed ones, and none for a client that registered it (request_object_signing_alg).
+    assert.ok(as.request_object_signing_alg_values_supported?.includes('RS256'));
+    assert.ok(as.request_object_signing_alg_values_supported?.includes('none'));
     assert.ok(as.claims_supported?.includes('auth_time'));
   });
 
@@ -293,7 +296,7 @@ describe('authorization request: prompt, max_age, hints, response modes, consent
     assert.match(form.hidden.code ?? '', /^tac_/);
   });
 
-  test('request and request_uri are refused by redirect', async () => {
+  test('an unsigned request object and request_uri are refused by redirect', async () => {
     const byValue = await authorize(new FormBrowser(), { request: 'eyJhbGciOiJub25lIn0.e30.' });
     const one = answerOf(byValue.response);
     assert.equal(one.get('error'), 'request_not_supported');

@@ -146,6 +146,28 @@ for (const database of httpSuite()) {
       assert.equal(refreshed.status, 200);
     });
 
+    test('a relying party’s form POST is answered with a 303 to the same request as a GET', {
+      skip,
+    }, async () => {
+      const browser = new FormBrowser();
+      const tokens = await signedIn(browser);
+      const fields = {
+        id_token_hint: tokens.id_token,
+        post_logout_redirect_uri: SIGNED_OUT,
+        state: 'st-post',
+      };
+      const posted = await browser.post(`${issuer}oauth/logout`, { ...fields, ui_locales: 'en' });
+      assert.equal(posted.status, 303);
+      const get = new URL(posted.headers.get('location') ?? '', issuer);
+      assert.equal(get.origin + get.pathname, `${issuer}oauth/logout`);
+      assert.deepEqual(Object.fromEntries(get.searchParams), fields, 'the parameters it reads, nothing else');
+      assert.equal(await authorizeAgain(browser, issuer, clientId), 'code', 'the POST itself ended nothing');
+      const response = await browser.get(get.href);
+      assert.equal(response.status, 303);
+      assert.equal(response.headers.get('location'), `${SIGNED_OUT}?state=st-post`);
+      assert.equal(await authorizeAgain(browser, issuer, clientId), '/login');
+    });
+
     test('without a hint the person confirms first; a forged sign-out link changes nothing', {
       skip,
     }, async () => {
@@ -488,6 +510,60 @@ describe('RP-Initiated Logout in Chromium', () => {
     );
     await page.waitForURL((u) => u.pathname === '/login');
     assert.equal(await page.locator('#password').count(), 1);
+    await context.close();
+  });
+  test('a cross-site POST from the application ends the sign-in too (its 303 to the GET carries the cookie)', {
+    skip,
+  }, async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const first = authorizeUrl(issuer, clientId, { scope: 'openid', redirect_uri: `${appBase}/callback` });
+    await page.goto(first.url);
+    await page.fill('#email', 'ada@acme.test');
+    await page.fill('#password', PASSWORD);
+    await page.click('button[type=submit]');
+    await page.waitForURL((u) => u.href.startsWith(`${appBase}/callback`));
+    const { body } = await tokenRequest(issuer, {
+      grant_type: 'authorization_code',
+      code: new URL(page.url()).searchParams.get('code') ?? '',
+      redirect_uri: `${appBase}/callback`,
+      code_verifier: first.verifier,
+      client_id: clientId,
+    });
+    const { id_token: idToken, refresh_token: refreshToken } = body as Record<string, string>;
+
+    // The application's own page (another site than acme.localhost) posts the logout form.
+    const fields = {
+      id_token_hint: idToken,
+      post_logout_redirect_uri: `${appBase}/signed-out`,
+      state: 'by-post',
+    };
+    const inputs = Object.entries(fields)
+      .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+      .join('');
+    await page.route(`${appBase}/sign-out`, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: `<form method="post" action="${issuer}oauth/logout">${inputs}</form><script>document.forms[0].submit()</script>`,
+      }),
+    );
+    await page.goto(`${appBase}/sign-out`);
+    await page.waitForURL((u) => u.href.startsWith(`${appBase}/signed-out`));
+    assert.equal(new URL(page.url()).searchParams.get('state'), 'by-post');
+    // Ended on the server, not only forgotten by the browser: the session's refresh token is dead.
+    const refreshed = await tokenRequest(issuer, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken ?? '',
+      client_id: clientId,
+    });
+    assert.equal(refreshed.status, 400, 'the OAuth session opened from that sign-in has ended');
+
+    await page.goto(
+      authorizeUrl(issuer, clientId, { scope: 'openid', redirect_uri: `${appBase}/callback` }).url,
+    );
+    await page.waitForURL((u) => u.pathname === '/login' || u.href.startsWith(`${appBase}/callback`));
+    assert.equal(new URL(page.url()).pathname, '/login', 'signed out: the login form, not a code');
     await context.close();
   });
 });

@@ -45,5 +45,6 @@ export const clientSnapshot = (c: Client) => ({
   // Public keys (private_key_jwt), only when registered: nothing secret.
   ...(c.jwks === undefined ? {} : { jwks: c.jwks }),
   ...(c.jwksUri === undefined ? {} : { jwksUri: c.jwksUri }),
+  ...(c.requestObjectSigningAlg === undefined ? {} : { requestObjectSigningAlg: c.requestObjectSigningAlg }),
   createdAt: new Date(c.createdAt).toISOString(),
 });

@@ -20,6 +20,7 @@ import type { Actor, Client, GrantType, Org, PublicKeySet } from '../types.js';
 import { checkAllowedOrigins } from './allowed-origins.js';
 import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client-jwks.js';
 import type { DirectoryDeps } from './deps.js';
+import { checkRequestObjectSigningAlg } from './request-object-signing-alg.js';
 import { checkName, checkRedirectUri } from './validate.js';
 
 export const GRANT_TYPES: readonly GrantType[] = [
@@ -44,6 +45,8 @@ export interface NewClient {
   jwks?: PublicKeySet;
   /** Or the https URL where it publishes them (never both). */
   jwksUri?: string;
+  /** The one algorithm its request objects must use (`none` included); absent: any signed one. */
+  requestObjectSigningAlg?: string;
 }
 
 /** The grant types a client gets when none are named. */
@@ -127,6 +130,9 @@ export async function createClient(
     secretIssuedAt: secret === null ? null : now,
     ...(input.jwks === undefined ? {} : { jwks: checkClientJwks(input.kind, input.jwks) }),
     ...(input.jwksUri === undefined ? {} : { jwksUri: checkClientJwksUri(input.kind, input.jwksUri) }),
+    ...(input.requestObjectSigningAlg === undefined
+      ? {}
+      : { requestObjectSigningAlg: checkRequestObjectSigningAlg(input.kind, input.requestObjectSigningAlg) }),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
@@ -178,6 +184,8 @@ export interface ClientChanges {
   jwks?: PublicKeySet | null;
   /** A new URL of its public keys; null removes it. */
   jwksUri?: string | null;
+  /** The one algorithm its request objects must use; null: any signed one again. */
+  requestObjectSigningAlg?: string | null;
   /** An explicit list of browser origins; null returns to the default (the redirect URIs' origins). */
   allowedOrigins?: string[] | null;
 }
@@ -212,6 +220,12 @@ export async function updateClient(
     else if (changes.jwks !== undefined) after.jwks = checkClientJwks(before.kind, changes.jwks);
     if (changes.jwksUri === null) delete after.jwksUri;
     else if (changes.jwksUri !== undefined) after.jwksUri = checkClientJwksUri(before.kind, changes.jwksUri);
+    if (changes.requestObjectSigningAlg === null) delete after.requestObjectSigningAlg;
+    else if (changes.requestObjectSigningAlg !== undefined)
+      after.requestObjectSigningAlg = checkRequestObjectSigningAlg(
+        before.kind,
+        changes.requestObjectSigningAlg,
+      );
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)

@@ -9,10 +9,11 @@ export {
   loadAuthorizationRequest,
   type PendingAuthorization,
 } from './authorization-requests.js';
-export { type AuthorizeQuery, authorizeRequest } from './authorize/authorize-request.js';
-export { AUTHORIZE_PARAMETERS, type AuthorizeParams } from './authorize/parameters.js';
+export { authorizeRequest } from './authorize/authorize-request.js';
+export { AUTHORIZE_PARAMETERS, type AuthorizeParams, type AuthorizeQuery } from './authorize/parameters.js';
 export { CODE_CHALLENGE, PKCE_METHODS } from './authorize/pkce.js';
 export { PROMPT_VALUES } from './authorize/prompt.js';
+export { REQUEST_OBJECT_ALGORITHMS } from './authorize/request-object.js';
 export {
   type AnswerTarget,
   type AuthorizationAnswer,

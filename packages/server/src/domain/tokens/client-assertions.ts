@@ -1,27 +1,18 @@
 import { sha256 } from '../../crypto/random.js';
-import { checkJwt, type JWK, type JwtOutcome, unverifiedClaims } from '../../crypto/verify-jwt.js';
+import { checkJwt, type JwtOutcome, unverifiedClaims } from '../../crypto/verify-jwt.js';
 import { recordAssertionJti } from '../../storage/repos/client-assertion-jtis.js';
+import { CLIENT_JWS_ALGORITHMS } from '../client-jws-algorithms.js';
 import { clock } from '../clock.js';
 import { issuerOf, originOf } from '../issuers.js';
 import type { Client, Org } from '../types.js';
+import { clientKeys } from './client-keys.js';
 import type { TokensDeps } from './deps.js';
 
 /** RFC 7523 §2.2: the only `client_assertion_type` this service understands. */
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** The signature algorithms a client assertion may use (discovery lists them). */
-export const ASSERTION_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-];
+export const ASSERTION_ALGORITHMS = [...CLIENT_JWS_ALGORITHMS];
 
 /**
  * An assertion may expire at most this far ahead. It is a one-shot credential (its `jti` is kept
@@ -60,31 +51,6 @@ function whyRefused(outcome: Extract<JwtOutcome, { ok: false }>): string | null 
 export function assertionClientId(assertion: string): string | undefined {
   const claims = unverifiedClaims(assertion);
   return claims?.sub ?? claims?.iss;
-}
-
-/** The `kid` of a compact JWS header, read WITHOUT verifying anything; undefined when none. */
-function headerKid(token: string): string | undefined {
-  try {
-    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'));
-    return typeof header?.kid === 'string' ? header.kid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The client's keys: registered inline (`jwks`) or fetched from its `jwks_uri` (kept briefly, and
- * fetched again once when the assertion names a key id the kept set lacks); null when it has none
- * or they cannot be fetched, which fails the authentication (`invalid_client`), never the request.
- */
-async function clientKeys(
-  deps: Pick<TokensDeps, 'clientKeySets'>,
-  client: Client,
-  assertion: string,
-): Promise<{ keys: JWK[] } | null> {
-  if (client.jwks !== undefined) return client.jwks as { keys: JWK[] };
-  if (client.jwksUri === undefined || deps.clientKeySets === undefined) return null;
-  return (await deps.clientKeySets.keys(client.jwksUri, headerKid(assertion))) as { keys: JWK[] } | null;
 }
 
 /**

@@ -69,6 +69,14 @@ const JwksUri = z.string().meta({
     'assertion is checked (kept at most 5 minutes; an unknown kid fetches it again); not with jwks',
 });
 
+/** OIDC Dynamic Client Registration §2; checked by domain/directory/request-object-signing-alg.ts. */
+const RequestObjectSigningAlg = z.string().meta({
+  description:
+    'the one algorithm its request objects (RFC 9101) must be signed with, from discovery’s ' +
+    '`request_object_signing_alg_values_supported` (a confidential client, with keys), or `none` for ' +
+    'unsigned ones (any client). Absent: any signed algorithm, never none',
+});
+
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
 
 export const CreateClientBody = z
@@ -88,6 +96,7 @@ export const CreateClientBody = z
       .meta({ description: 'default true: the org’s own app, whose sign-in asks no consent' }),
     jwks: Jwks.optional(),
     jwks_uri: JwksUri.optional(),
+    request_object_signing_alg: RequestObjectSigningAlg.optional(),
     allowed_origins: AllowedOrigins.optional().meta({
       description: `${ALLOWED_ORIGINS}. Default: the origins of redirect_uris, following them as they change`,
     }),
@@ -109,6 +118,9 @@ export const UpdateClientBody = z.strictObject({
   grant_types: GrantTypes.optional(),
   jwks: Jwks.nullable().optional().meta({ description: 'null removes the keys' }),
   jwks_uri: JwksUri.nullable().optional().meta({ description: 'null removes the URL' }),
+  request_object_signing_alg: RequestObjectSigningAlg.nullable()
+    .optional()
+    .meta({ description: 'null: back to the default, any signed algorithm' }),
   allowed_origins: AllowedOrigins.nullable()
     .optional()
     .meta({ description: `${ALLOWED_ORIGINS}. null: back to the default, the origins of redirect_uris` }),
@@ -126,6 +138,9 @@ export const Client = z.object({
   first_party: z.boolean(),
   jwks: Jwks.optional().meta({ description: 'only when the client registered keys' }),
   jwks_uri: JwksUri.optional().meta({ description: 'only when the client registered a key set URL' }),
+  request_object_signing_alg: RequestObjectSigningAlg.optional().meta({
+    description: 'only when the client registered one',
+  }),
   allowed_origins: z.array(z.string()).meta({
     description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
   }),

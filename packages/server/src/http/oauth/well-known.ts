@@ -3,7 +3,12 @@ import { MANAGEMENT_SCOPES } from '../../domain/directory/index.js';
 import { issuerOf, originOf } from '../../domain/issuers.js';
 import { publicJwks } from '../../domain/keys/index.js';
 import { resourceScopesOf } from '../../domain/resources/index.js';
-import { PKCE_METHODS, PROMPT_VALUES, RESPONSE_MODES } from '../../domain/sign-in/index.js';
+import {
+  PKCE_METHODS,
+  PROMPT_VALUES,
+  REQUEST_OBJECT_ALGORITHMS,
+  RESPONSE_MODES,
+} from '../../domain/sign-in/index.js';
 import { ASSERTION_ALGORITHMS, CLAIMS_SUPPORTED, CLIENT_AUTH_METHODS } from '../../domain/tokens/index.js';
 import { ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../domain/tokens-policy.js';
 import type { Org } from '../../domain/types.js';
@@ -39,11 +44,14 @@ export function discoveryDocument(
     end_session_endpoint: `${origin}/oauth/logout`,
     jwks_uri: `${origin}/.well-known/jwks.json`,
     response_types_supported: ['code'],
-    // OIDC Core §3.1.2.1 (domain/sign-in/response-mode.ts, prompt.ts); request objects are refused.
+    // OIDC Core §3.1.2.1 (domain/sign-in/authorize/response-mode.ts, prompt.ts).
     response_modes_supported: RESPONSE_MODES,
     prompt_values_supported: PROMPT_VALUES,
-    request_parameter_supported: false,
+    // Request objects by value, signed with the client's registered keys (never `none`); by
+    // reference only through PAR, which is not built (domain/sign-in/authorize/request-object.ts).
+    request_parameter_supported: true,
     request_uri_parameter_supported: false,
+    request_object_signing_alg_values_supported: REQUEST_OBJECT_ALGORITHMS,
     grant_types_supported: [...GRANTS.keys()],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],

@@ -1,81 +1,123 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AUTHORIZE_PARAMETERS,
   type AuthorizeParams,
   type AuthorizeQuery,
   authorizeRequest,
 } from '../../domain/sign-in/index.js';
-import { parseForm } from '../form.js';
+import type { Org } from '../../domain/types.js';
+import { type FormParams, parseForm } from '../form.js';
 import { AuthorizeQuery as AuthorizeQuerySchema } from '../openapi/described-schemas.js';
-import { htmlPage } from '../openapi/oauth-responses.js';
+import { FORM, htmlPage } from '../openapi/oauth-responses.js';
+import type { Operation } from '../openapi/operation.js';
 import { operation } from '../served-operation.js';
-import { browserSessionOf, pageRoute } from './context.js';
+import { browserSessionOf, formOf, type PageContext, pageRoute } from './context.js';
 import { answerFor, nextStep, sendAnswer } from './flow.js';
+import { equivalentGet } from './post-as-get.js';
 import { sendErrorPage } from './respond.js';
 
 /**
- * The query's known parameters, and the names given more than once (RFC 6749 §3.1: such a
+ * The request's known parameters, and the names given more than once (RFC 6749 §3.1: such a
  * request is invalid). Unknown parameters are ignored, as §3.1 requires; empty ones are absent.
  */
-function authorizeQuery(request: FastifyRequest): AuthorizeQuery {
-  const query = parseForm(request.url.split('?')[1] ?? '');
+function authorizeQuery(given: FormParams): AuthorizeQuery {
   const params: AuthorizeParams = {};
   const repeated: string[] = [];
   for (const name of AUTHORIZE_PARAMETERS) {
-    const values = query.get(name) ?? [];
+    const values = given.get(name) ?? [];
     // RFC 8707 §2: `resource` may be given several times, once per resource.
     if (values.length > 1 && name !== 'resource') repeated.push(name);
     else if (values[0]) params[name] = values[0];
   }
-  return { params, repeated, resources: (query.get('resource') ?? []).filter((v) => v !== '') };
+  return { params, repeated, resources: (given.get('resource') ?? []).filter((v) => v !== '') };
 }
 
 /**
- * GET /oauth/authorize: reads the query, lets the domain decide (domain/sign-in/authorize/), and
- * renders what it decided: a page for a request that names no valid target, the error sent back
- * to the client, or the person sent on — to sign in, to consent, or straight back with a code (or,
- * with `prompt=none`, the error that a page would have been needed).
+ * Lets the domain decide (domain/sign-in/authorize/) and renders what it decided: a page for a
+ * request that names no valid target, the error sent back to the client, or the person sent on —
+ * to sign in, to consent, or straight back with a code (or, with `prompt=none`, the error that a
+ * page would have been needed).
  */
-export const authorize = operation(
-  {
-    method: 'get',
-    path: '/oauth/authorize',
-    operationId: 'authorize',
-    summary: 'Authorization endpoint (RFC 6749 §4.1, PKCE S256, OIDC Core §3.1.2.1)',
-    description:
-      'Unknown parameters are ignored (RFC 6749 §3.1); a repeated one is an error. `prompt`, ' +
-      '`max_age`, `login_hint`, `id_token_hint` and `response_mode` as OIDC Core §3.1.2.1; ' +
-      '`request` and `request_uri` are refused (`request_not_supported`, `request_uri_not_supported`).',
-    tag: 'oauth',
-    hosts: 'every',
-    auth: 'none',
-    query: AuthorizeQuerySchema,
-    responses: {
-      200: htmlPage('`response_mode=form_post`: a page whose form posts the answer to the redirect URI'),
-      302: {
-        description:
-          'to the login or consent page, or back to the client with `code` or `error` (in the query, ' +
-          'or the fragment with `response_mode=fragment`)',
-      },
-      400: htmlPage('an invalid client or redirect URI: an error page, never a redirect'),
+async function answerAuthorization(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  given: FormParams,
+) {
+  const outcome = await authorizeRequest(ctx.deps, org, authorizeQuery(given));
+  switch (outcome.kind) {
+    case 'refused':
+      return sendErrorPage(reply, org.name, 400, `This sign-in link is not valid: ${outcome.detail}.`);
+    case 'error': {
+      const { error } = outcome;
+      const result = { error: error.code, description: error.detail ?? error.code };
+      return sendAnswer(reply, org, answerFor(ctx.deps, org, outcome.back, result));
+    }
+    case 'accepted': {
+      const session = await browserSessionOf(ctx, org, request);
+      const { pending, hinted } = outcome;
+      return sendAnswer(reply, org, await nextStep(ctx, org, request, pending, session, hinted));
+    }
+  }
+}
+
+const DESCRIPTION =
+  'Unknown parameters are ignored (RFC 6749 §3.1); a repeated one is an error. `prompt`, ' +
+  '`max_age`, `login_hint`, `id_token_hint` and `response_mode` as OIDC Core §3.1.2.1. `request`: a ' +
+  'request object (RFC 9101, OIDC Core §6.1) signed with a key the client registered, whose values ' +
+  'supersede these; unsigned ones only from a client registered with `request_object_signing_alg` ' +
+  '`none` (else `request_not_supported`); `request_uri` is refused (`request_uri_not_supported`).';
+
+/** /oauth/authorize as documented for `method`: the parameters in the query (GET) or a form (POST). */
+const authorizeOperation = (method: 'get' | 'post'): Operation => ({
+  method,
+  path: '/oauth/authorize',
+  operationId: method === 'get' ? 'authorize' : 'authorizeForm',
+  summary: 'Authorization endpoint (RFC 6749 §4.1, PKCE S256, OIDC Core §3.1.2.1)',
+  description:
+    method === 'get'
+      ? DESCRIPTION
+      : `${DESCRIPTION} A POST (OIDC Core §3.1.2.1) is answered with a 303 to the same request as a GET ` +
+        'on this host, so that the browser sends its login cookie (SameSite=Lax keeps it off a ' +
+        'cross-site POST); a form too long for a URL is answered where it arrives.',
+  tag: 'oauth',
+  hosts: 'every',
+  auth: 'none',
+  ...(method === 'get'
+    ? { query: AuthorizeQuerySchema }
+    : { body: { contentType: FORM, schema: AuthorizeQuerySchema } }),
+  responses: {
+    200: htmlPage('`response_mode=form_post`: a page whose form posts the answer to the redirect URI'),
+    302: {
+      description:
+        'to the login or consent page, or back to the client with `code` or `error` (in the query, ' +
+        'or the fragment with `response_mode=fragment`)',
     },
+    ...(method === 'post'
+      ? { 303: { description: 'to the same request as a GET of /oauth/authorize' } }
+      : {}),
+    400: htmlPage('an invalid client or redirect URI: an error page, never a redirect'),
   },
-  ({ pages: ctx }) =>
-    pageRoute(ctx, async (org, request, reply) => {
-      const outcome = await authorizeRequest(ctx.deps, org, authorizeQuery(request));
-      switch (outcome.kind) {
-        case 'refused':
-          return sendErrorPage(reply, org.name, 400, `This sign-in link is not valid: ${outcome.detail}.`);
-        case 'error': {
-          const { error } = outcome;
-          const result = { error: error.code, description: error.detail ?? error.code };
-          return sendAnswer(reply, org, answerFor(ctx.deps, org, outcome.back, result));
-        }
-        case 'accepted': {
-          const session = await browserSessionOf(ctx, org, request);
-          const { pending, hinted } = outcome;
-          return sendAnswer(reply, org, await nextStep(ctx, org, request, pending, session, hinted));
-        }
-      }
-    }),
+});
+
+/** GET /oauth/authorize: the parameters in the query. */
+export const authorize = operation(authorizeOperation('get'), ({ pages: ctx }) =>
+  pageRoute(ctx, (org, request, reply) =>
+    answerAuthorization(ctx, org, request, reply, parseForm(request.url.split('?')[1] ?? '')),
+  ),
+);
+
+/**
+ * POST /oauth/authorize (OIDC Core §3.1.2.1: the endpoint MUST take both): a 303 to the same
+ * request as a GET on this host (post-as-get.ts: so the login cookie comes along), or, for a form
+ * too long for a URL, answered in place (the person may then have to sign in again).
+ */
+export const authorizePost = operation(authorizeOperation('post'), ({ pages: ctx }) =>
+  pageRoute(ctx, async (org, request, reply) => {
+    const form = formOf(request);
+    const location = equivalentGet(ctx, request, '/oauth/authorize', AUTHORIZE_PARAMETERS, form);
+    if (location !== null) return reply.redirect(location, 303);
+    return answerAuthorization(ctx, org, request, reply, form);
+  }),
 );

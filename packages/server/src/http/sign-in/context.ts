@@ -31,7 +31,7 @@ export function pageLink(
   ctx: PageContext,
   request: FastifyRequest,
   path: string,
-  params: Record<string, string>,
+  params: Record<string, string> | URLSearchParams,
 ) {
   const query = new URLSearchParams(params);
   const override = hostOverride(ctx.deps.config, request);

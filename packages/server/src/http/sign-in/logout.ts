@@ -20,6 +20,7 @@ import {
   queryValue,
 } from './context.js';
 import { type LogoutFields, logoutConfirmView, signedOutView } from './logout-views.js';
+import { equivalentGet } from './post-as-get.js';
 import { formTargetOf, sendPage } from './respond.js';
 
 /** The CSRF form name of every sign-out form (the confirmation, the profile page's button). */
@@ -96,7 +97,13 @@ const logoutOperation = (method: 'get' | 'post'): Operation => ({
   ...(method === 'get' ? { query: LogoutRequest } : { body: { contentType: FORM, schema: LogoutRequest } }),
   responses: {
     200: htmlPage('the confirmation page, or the “signed out” page when no redirect URI may be followed'),
-    303: { description: 'to `post_logout_redirect_uri`, with `state`' },
+    303: {
+      description:
+        method === 'get'
+          ? 'to `post_logout_redirect_uri`, with `state`'
+          : 'to `post_logout_redirect_uri`, with `state`; or, for a form without `confirm`, to the same ' +
+            'request as a GET of /oauth/logout on this host, so the browser sends its login cookie',
+    },
     400: htmlPage('an invalid hint, client or redirect URI: an error page, never a redirect'),
   },
 });
@@ -119,9 +126,22 @@ export const logoutGet = operation(logoutOperation('get'), ({ pages: ctx }) =>
   ),
 );
 
+/** The parameters /oauth/logout reads (RP-Initiated Logout §2). */
+const LOGOUT_PARAMETERS = ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'state'];
+
+/**
+ * POST /oauth/logout: a confirmation (this service's own forms, which carry `confirm` and a CSRF
+ * token, posted from this host) is answered here; a relying party's form, usually posted
+ * cross-site without the login cookie, gets a 303 to the same request as a GET (post-as-get.ts), so
+ * that it ends this browser's sign-in as a GET would instead of finding nobody signed in.
+ */
 export const logoutPost = operation(logoutOperation('post'), ({ pages: ctx }) =>
   pageRoute(ctx, async (org, request, reply) => {
     const form = formOf(request);
+    if (!form.has('confirm')) {
+      const location = equivalentGet(ctx, request, '/oauth/logout', LOGOUT_PARAMETERS, form);
+      if (location !== null) return reply.redirect(location, 303);
+    }
     const value = (name: string) => field(form, name) || undefined;
     // A confirmation (this page's own form, or the profile page's button) carries its CSRF token.
     const binding = logoutBinding({

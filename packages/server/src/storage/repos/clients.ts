@@ -19,6 +19,7 @@ const toClient = (r: ClientsTable): Client => ({
   secretIssuedAt: r.secret_issued_at,
   ...(r.jwks === null ? {} : { jwks: JSON.parse(r.jwks) as PublicKeySet }),
   ...(r.jwks_uri === null ? {} : { jwksUri: r.jwks_uri }),
+  ...(r.request_object_signing_alg === null ? {} : { requestObjectSigningAlg: r.request_object_signing_alg }),
   allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -44,6 +45,7 @@ export async function insertClient(db: Db, c: Client, secretHash: string | null)
       secret_issued_at: c.secretIssuedAt,
       jwks: jwksColumn(c),
       jwks_uri: c.jwksUri ?? null,
+      request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
       created_at: c.createdAt,
       updated_at: c.updatedAt,
@@ -110,7 +112,7 @@ export async function pageClients(
   return { entries: rows.map(toClient), total };
 }
 
-/** Stores what an update may change: name, redirect URIs of both kinds, grant types, public keys (or their URL), allowed origins. */
+/** Stores what an update may change: name, redirect URIs of both kinds, grant types, public keys (or their URL), the request objects' algorithm, allowed origins. */
 export async function updateClientRow(db: Db, c: Client): Promise<void> {
   await db
     .updateTable('clients')
@@ -121,6 +123,7 @@ export async function updateClientRow(db: Db, c: Client): Promise<void> {
       grant_types: JSON.stringify(c.grantTypes),
       jwks: jwksColumn(c),
       jwks_uri: c.jwksUri ?? null,
+      request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
       updated_at: c.updatedAt,
     })

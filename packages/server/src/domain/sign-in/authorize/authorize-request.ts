@@ -5,19 +5,16 @@ import type { Org } from '../../types.js';
 import { type PendingAuthorization, saveAuthorizationRequest } from '../authorization-requests.js';
 import type { SignInDeps } from '../deps.js';
 import { hintedUserId } from '../next-step.js';
-import { type AuthorizeParams, type CheckedResources, checkAuthorizeParams } from './parameters.js';
-import { type RedirectTarget, resolveRedirectTarget } from './redirect-target.js';
+import { signInClient } from './client.js';
+import {
+  type AuthorizeParams,
+  type AuthorizeQuery,
+  type CheckedResources,
+  checkAuthorizeParams,
+} from './parameters.js';
+import { type RedirectTarget, redirectTargetOf } from './redirect-target.js';
+import { type OpenedRequest, openRequestObject } from './request-object.js';
 import { type AnswerTarget, errorResponseMode } from './response-mode.js';
-
-/** GET /oauth/authorize's query as the HTTP layer parsed it. */
-export interface AuthorizeQuery {
-  /** The known parameters given once (empty ones are absent). */
-  params: AuthorizeParams;
-  /** The names given more than once (RFC 6749 §3.1: such a request is invalid). */
-  repeated: readonly string[];
-  /** Every `resource` value (RFC 8707 §2: one per resource). */
-  resources: readonly string[];
-}
 
 /**
  * What becomes of an authorization request:
@@ -54,26 +51,41 @@ async function checkResources(
 }
 
 /**
- * The checks of GET /oauth/authorize in their order, each in its own module of this folder: the
- * client (client.ts) and its redirect URI (redirect-target.ts) first, then the resources, the
- * parameters (parameters.ts: response type, PKCE in pkce.ts, scope, prompt, max_age, response
- * mode), the `id_token_hint`; an accepted request is saved.
+ * The checks of /oauth/authorize in their order, each in its own module of this folder: the client
+ * (client.ts), its request object (request-object.ts: a verified one's values supersede the
+ * query's) and its redirect URI (redirect-target.ts) first, then the resources, the parameters
+ * (parameters.ts: response type, PKCE in pkce.ts, scope, prompt, max_age, response mode), the
+ * `id_token_hint`; an accepted request is saved.
  */
 export async function authorizeRequest(
   deps: SignInDeps,
   org: Org,
   query: AuthorizeQuery,
 ): Promise<AuthorizeOutcome> {
-  const { params, repeated, resources } = query;
   let target: RedirectTarget;
+  let opened: OpenedRequest;
   try {
-    const ambiguous = repeated.find((name) => IDENTIFYING.includes(name));
+    const ambiguous = query.repeated.find((name) => IDENTIFYING.includes(name));
     if (ambiguous) fail('invalid_request', `${ambiguous} is given more than once`);
-    target = await resolveRedirectTarget(deps, org, params);
+    const clientId = query.params.client_id ?? fail('invalid_request', 'client_id is missing');
+    const client = await signInClient(deps, org, clientId);
+    opened = await openRequestObject(deps, org, client, query);
+    // A refused object's redirect_uri is not taken: its error goes where the query says.
+    target = redirectTargetOf(client, (opened.ok ? opened.query : query).params.redirect_uri);
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     return { kind: 'refused', detail: error.detail ?? error.code };
   }
+  if (!opened.ok) {
+    const { echo } = opened;
+    const back = {
+      redirectUri: target.redirectUri,
+      state: echo.state ?? query.params.state ?? null,
+      responseMode: errorResponseMode(echo.responseMode ?? query.params.response_mode),
+    };
+    return { kind: 'error', back, error: opened.error };
+  }
+  const { params, repeated, resources } = opened.query;
   try {
     if (repeated.length > 0) fail('invalid_request', `${repeated[0]} is given more than once`);
     const checkedResources = await checkResources(deps, org, params, resources);

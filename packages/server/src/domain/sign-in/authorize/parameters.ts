@@ -8,7 +8,10 @@ import { parsePrompt } from './prompt.js';
 import type { RedirectTarget } from './redirect-target.js';
 import { parseResponseMode } from './response-mode.js';
 
-/** The parameters GET /oauth/authorize understands; anything else is ignored (RFC 6749 §3.1). */
+/**
+ * The parameters /oauth/authorize understands, in the query (GET), the form (POST) or a request
+ * object; anything else is ignored (RFC 6749 §3.1). A name added here travels every way at once.
+ */
 export const AUTHORIZE_PARAMETERS = [
   'response_type',
   'client_id',
@@ -28,6 +31,16 @@ export const AUTHORIZE_PARAMETERS = [
   'request_uri',
 ] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMETERS)[number], string>>;
+
+/** An authorization request's parameters as the HTTP layer read them (the query, or a POST's form). */
+export interface AuthorizeQuery {
+  /** The known parameters given once (empty ones are absent). */
+  params: AuthorizeParams;
+  /** The names given more than once (RFC 6749 §3.1: such a request is invalid). */
+  repeated: readonly string[];
+  /** Every `resource` value (RFC 8707 §2: one per resource). */
+  resources: readonly string[];
+}
 
 /**
  * What the request's `resource` values (RFC 8707) and resource scopes came to, checked beforehand
@@ -56,8 +69,8 @@ export function checkAuthorizeParams(
   params: AuthorizeParams,
   resources: CheckedResources = { resource: null, scopes: [] },
 ): CheckedParams {
-  // OIDC Core §6: request objects are not supported, by value or by reference; discovery says so.
-  if (params.request !== undefined) fail('request_not_supported', 'request objects are not supported');
+  // Request objects by value were opened before (request-object.ts); by reference they need PAR,
+  // not built (DESIGN §20), so discovery says request_uri_parameter_supported: false.
   if (params.request_uri !== undefined) fail('request_uri_not_supported', 'request_uri is not supported');
   if (params.response_type === undefined) fail('invalid_request', 'response_type is missing');
   if (params.response_type !== 'code')

@@ -1,8 +1,6 @@
 import { findRedirectUri } from '../../directory/redirect-uris.js';
 import { fail } from '../../errors.js';
-import type { Client, Org } from '../../types.js';
-import type { SignInDeps } from '../deps.js';
-import { signInClient } from './client.js';
+import type { Client } from '../../types.js';
 
 /** Where errors may be sent: known only once the client and its redirect URI check out. */
 export interface RedirectTarget {
@@ -13,23 +11,18 @@ export interface RedirectTarget {
 }
 
 /**
- * Step one of /oauth/authorize: the client and its redirect URI. A failure here must never redirect
- * (RFC 6749 §4.1.2.1): the page shows it instead.
+ * Step one of /oauth/authorize, with the client (client.ts): its redirect URI, the one `given`
+ * matched against its registration. A failure here must never redirect (RFC 6749 §4.1.2.1): the
+ * page shows it instead.
  */
-export async function resolveRedirectTarget(
-  deps: SignInDeps,
-  org: Org,
-  params: { client_id?: string | undefined; redirect_uri?: string | undefined },
-): Promise<RedirectTarget> {
-  const clientId = params.client_id ?? fail('invalid_request', 'client_id is missing');
-  const client = await signInClient(deps, org, clientId);
-  if (params.redirect_uri === undefined) {
+export function redirectTargetOf(client: Client, given: string | undefined): RedirectTarget {
+  if (given === undefined) {
     // RFC 6749 §3.1.2.3: may be omitted when exactly one is registered.
     const only = client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
     if (only === undefined) return fail('invalid_request', 'redirect_uri is missing');
     return { client, redirectUri: only, given: false };
   }
-  const redirectUri = findRedirectUri(client, params.redirect_uri);
+  const redirectUri = findRedirectUri(client, given);
   if (redirectUri === null)
     return fail('invalid_request', 'redirect_uri is not registered for this application');
   return { client, redirectUri, given: true };
