@@ -266,7 +266,7 @@ for (const database of httpSuite()) {
       }
     });
 
-    test('private_key_jwt refusals say why once the signature holds: audience, lifetime over 60 minutes, expired, no jti; wrong key or subject stay generic', {
+    test('private_key_jwt refusals say why once the signature holds: audience, lifetime over 60 minutes, expired, no jti; wrong key, subject or a request object stay generic', {
       skip,
     }, async () => {
       const other = await generateKeyPair('ES256');
@@ -307,6 +307,19 @@ for (const database of httpSuite()) {
           refusedBecause('the client assertion has no jti claim'),
         ],
         [await assertion({ jti: '' }), refusedBecause('the client assertion has no jti claim')],
+        // A request object (RFC 9101) is no client assertion, even signed with the client's key and
+        // carrying sub and jti: it travels through the browser (cross-JWT confusion).
+        [await assertion({ response_type: 'code', client_id: keyClientId }), invalidClient],
+        [
+          await new SignJWT({ jti: randomUUID() })
+            .setProtectedHeader({ alg: 'ES256', typ: 'oauth-authz-req+jwt' })
+            .setIssuer(keyClientId)
+            .setSubject(keyClientId)
+            .setAudience(issuer)
+            .setExpirationTime('1m')
+            .sign(privateKey),
+          invalidClient,
+        ],
       ];
       for (const [jwt, answer] of bad) {
         const res = await post('oauth/token', { grant_type: 'client_credentials', ...withAssertion(jwt) });

@@ -1,5 +1,5 @@
 import { sha256 } from '../../crypto/random.js';
-import { checkJwt, type JwtOutcome, unverifiedClaims } from '../../crypto/verify-jwt.js';
+import { checkJwt, type JwtOutcome, unverifiedClaims, unverifiedHeader } from '../../crypto/verify-jwt.js';
 import { recordAssertionJti } from '../../storage/repos/client-assertion-jtis.js';
 import { CLIENT_JWS_ALGORITHMS } from '../client-jws-algorithms.js';
 import { clock } from '../clock.js';
@@ -47,6 +47,19 @@ function whyRefused(outcome: Extract<JwtOutcome, { ok: false }>): string | null 
   return `the client assertion's ${outcome.claim} claim is not valid`;
 }
 
+/**
+ * A request object (RFC 9101) is signed with the same client keys and names the issuer as its
+ * audience, and it travels through the browser: one that also carried `sub` and `jti` would pass
+ * as a client assertion for as long as it lives (cross-JWT confusion, RFC 8725 §2.8). An assertion
+ * typed as a request object, or carrying the authorization request's `response_type`, is refused.
+ */
+function isRequestObject(assertion: string): boolean {
+  const typ = unverifiedHeader(assertion)?.typ;
+  if (typeof typ === 'string' && typ.toLowerCase().replace(/^application\//, '') === 'oauth-authz-req+jwt')
+    return true;
+  return unverifiedClaims(assertion)?.response_type !== undefined;
+}
+
 /** The client an assertion names (`sub`, else `iss`), read before anything is verified; undefined if none. */
 export function assertionClientId(assertion: string): string | undefined {
   const claims = unverifiedClaims(assertion);
@@ -70,6 +83,7 @@ export async function verifyClientAssertion(
   endpointPath: string,
 ): Promise<AssertionOutcome> {
   if (client.kind !== 'confidential') return refused(null);
+  if (isRequestObject(assertion)) return refused(null);
   const keys = await clientKeys(deps, client, assertion);
   if (keys === null) return refused(null);
   const origin = originOf(deps.config, org);
