@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt } from 'jose';
+import type { Kysely } from 'kysely';
 import Provider from 'oidc-provider';
 import { clock } from '../../src/domain/clock.js';
 import { ACCOUNT_LINK_TTL_MS } from '../../src/domain/federation/index.js';
 import { MAIL_LINK_TTL_MS } from '../../src/domain/mail/mail-links.js';
 import type { Org } from '../../src/domain/types.js';
+import * as accountOrigins from '../../src/storage/migrations/035-account-origins.js';
 import { call, consoleOf, ownedOrg } from '../management/support/console.js';
 import { SoftAuthenticator } from '../passkeys/support/soft-authenticator.js';
 import { enrolOnProfile, openProfile } from '../second-factor-and-delegation/support.js';
@@ -531,7 +533,9 @@ for (const database of storageSuite(
       assert.deepEqual(await linksOf(dan.id), [[google, 'dan@later.test']]);
     });
 
-    test('the API shows jit_any_domain and hosted_domain; changes to them are audited', { skip }, async () => {
+    test('the API shows jit_any_domain and hosted_domain; changes to them are audited', {
+      skip,
+    }, async () => {
       const shown = await call(server, 'GET', `/organizations/acme/connections/${google}`, owner);
       assert.equal(shown.body.jit_any_domain, true);
       assert.equal(shown.body.oidc.hosted_domain, null);
@@ -631,6 +635,42 @@ for (const database of storageSuite(
         clock.now = realNow;
       }
       assert.equal(await userRow('cfo@acme.test'), undefined);
+    });
+
+    test('migration 035 finds the users a connection made among those already there; the rest have no origin', {
+      skip,
+    }, async () => {
+      const origins = async () =>
+        Object.fromEntries(
+          (
+            await server.deps.db
+              .selectFrom('users')
+              .select(['email', 'origin', 'origin_connection'])
+              .where('email', 'in', [
+                'dan@later.test',
+                'ann@acme-google.test',
+                'olga@corp.test',
+                'ceo@acme.test',
+              ])
+              .execute()
+          ).map((u) => [u.email, [u.origin, u.origin_connection]]),
+        );
+      assert.deepEqual(await origins(), {
+        'dan@later.test': ['connection', google],
+        'ann@acme-google.test': ['connection', google],
+        'olga@corp.test': ['owner', null],
+        'ceo@acme.test': ['sign_up', null],
+      });
+      // The database as it was before 035 (its users kept), then 035 again.
+      const db = server.deps.db as unknown as Kysely<unknown>;
+      await accountOrigins.down(db);
+      await accountOrigins.up(db);
+      assert.deepEqual(await origins(), {
+        'dan@later.test': ['connection', google],
+        'ann@acme-google.test': ['connection', google],
+        'olga@corp.test': [null, null],
+        'ceo@acme.test': [null, null],
+      });
     });
   });
 }
