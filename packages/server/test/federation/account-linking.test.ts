@@ -517,6 +517,35 @@ for (const database of storageSuite(
       assert.equal((await userRow('stranger@gmail.test'))?.origin_connection, google);
     });
 
+    test('OIDC: an upstream vouching for the address (email_verified) gets the same mailed proof, nothing linked before', {
+      skip,
+    }, async () => {
+      const attacker = new FormBrowser();
+      const signup = `${issuer}signup`;
+      const made = await attacker.submit(signup, await (await attacker.get(signup)).text(), {
+        email: 'vic@oidc-later.test',
+        password: ATTACKER_PASSWORD,
+      });
+      assert.equal(made.status, 303);
+      await patchConnection(google, { domains: ['acme-google.test', 'oidc-later.test'] });
+      const seen = smtp.mails.length;
+      const res = await googleSignIn(new FormBrowser(), 'vic@oidc-later.test');
+      const page = await res.text();
+      assert.equal(res.status, 200, page);
+      assert.match(page, /<h1>Confirm it is your account<\/h1>/);
+      assert.equal(
+        res.headers.getSetCookie().some((c) => c.startsWith('tessera_session=')),
+        false,
+      );
+      let mail = await smtp.next('vic@oidc-later.test', seen);
+      while (mail.subject.startsWith('Confirm your email address'))
+        mail = await smtp.next('vic@oidc-later.test', smtp.mails.indexOf(mail) + 1);
+      assert.equal(mail.subject, 'Link your acme account to Google');
+      assert.ok(mail.link?.startsWith(`${issuer}sso/${google}/link?token=tal_`));
+      const vic = (await userRow('vic@oidc-later.test')) ?? assert.fail();
+      assert.deepEqual(await linksOf(vic.id), []);
+    });
+
     test('a user another connection made is never linked, even when the address is in the domain', {
       skip,
     }, async () => {
