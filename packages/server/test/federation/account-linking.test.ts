@@ -560,6 +560,14 @@ for (const database of storageSuite(
         /The account for dan@later\.test signs in through another connection, not Corp IdP\. Use that one\./,
       );
       assert.deepEqual(await linksOf(dan.id), [[google, 'dan@later.test']]);
+      // A link made before this rule (what an existing database may hold) signs nobody in either.
+      await server.deps.db
+        .insertInto('federated_identities')
+        .values({ connection_id: saml, subject: 'dan@later.test', user_id: dan.id, created_at: Date.now() })
+        .execute();
+      const linked = await samlSignIn(new FormBrowser(), 'dan@later.test');
+      await refused(linked.res, 403, /signs in through another connection, not Corp IdP/);
+      assert.equal((await googleSignIn(new FormBrowser(), 'dan@later.test')).status, 303);
     });
 
     test('the API shows jit_any_domain and hosted_domain; changes to them are audited', {
