@@ -12,12 +12,15 @@ export interface ConnectionDraft {
   name: string;
   domains: string;
   jit: boolean;
+  jitAnyDomain: boolean;
   defaultRoles: string[];
   issuer: string;
   clientId: string;
   /** Write-only: sent when typed, never filled in from the API (which never returns it). */
   clientSecret: string;
   scopes: string;
+  /** Google Workspace: the `hd` every ID token must name; empty: not checked. */
+  hostedDomain: string;
   samlSource: SamlSource;
   metadataXml: string;
   entityId: string;
@@ -31,11 +34,13 @@ export const emptyDraft = (): ConnectionDraft => ({
   name: '',
   domains: '',
   jit: false,
+  jitAnyDomain: false,
   defaultRoles: [],
   issuer: '',
   clientId: '',
   clientSecret: '',
   scopes: DEFAULT_SCOPES,
+  hostedDomain: '',
   samlSource: 'metadata',
   metadataXml: '',
   entityId: '',
@@ -49,9 +54,15 @@ export const draftOf = (c: Connection): ConnectionDraft => ({
   name: c.name,
   domains: c.domains.join('\n'),
   jit: c.jit,
+  jitAnyDomain: c.jit_any_domain,
   defaultRoles: c.default_roles,
   ...(c.type === 'oidc'
-    ? { issuer: c.oidc.issuer, clientId: c.oidc.client_id, scopes: c.oidc.scopes.join(' ') }
+    ? {
+        issuer: c.oidc.issuer,
+        clientId: c.oidc.client_id,
+        scopes: c.oidc.scopes.join(' '),
+        hostedDomain: c.oidc.hosted_domain ?? '',
+      }
     : { samlSource: 'manual' as const, entityId: c.saml.idp_entity_id, ssoUrl: c.saml.sso_url }),
 });
 
@@ -133,8 +144,17 @@ export function CommonFields({
         name="jit"
         checked={draft.jit}
         onChange={(jit) => set({ jit })}
-        hint="Off: only people who already have an account here can sign in through it."
+        hint="Off: only people who already have an account here can sign in through it. On: only at addresses in the email domains above, unless the next box is ticked."
       />
+      {draft.jit ? (
+        <CheckboxField
+          label="Also create users at addresses outside these domains"
+          name="jit_any_domain"
+          checked={draft.jitAnyDomain}
+          onChange={(jitAnyDomain) => set({ jitAnyDomain })}
+          hint="Anyone this provider signs in gets an account, except at a domain another connection claims. Leave it off unless the provider only admits your people."
+        />
+      ) : null}
       <fieldset class="role-picker">
         <legend>Default roles</legend>
         <p class="hint">Given to a user created on their first sign-in through this connection.</p>
@@ -215,6 +235,13 @@ export function OidcFields({
         value={draft.scopes}
         onInput={(scopes) => set({ scopes })}
         hint="Separated by spaces; openid is always asked. Usually openid email profile."
+      />
+      <TextField
+        label="Google Workspace domain"
+        name="hosted_domain"
+        value={draft.hostedDomain}
+        onInput={(hostedDomain) => set({ hostedDomain })}
+        hint="For Google (https://accounts.google.com): only accounts of this Workspace domain sign in (the hd claim). Leave blank for other providers."
       />
     </>
   );
@@ -297,5 +324,9 @@ export const commonBody = (d: ConnectionDraft) => ({
   name: d.name,
   domains: linesOf(d.domains),
   jit: d.jit,
+  jit_any_domain: d.jit && d.jitAnyDomain,
   default_roles: d.defaultRoles,
 });
+
+/** The hosted domain as the API takes it: null for none. */
+export const hostedDomainOf = (d: ConnectionDraft) => d.hostedDomain.trim().toLowerCase() || null;

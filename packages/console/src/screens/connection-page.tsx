@@ -16,6 +16,7 @@ import {
   type ConnectionDraft,
   commonBody,
   draftOf,
+  hostedDomainOf,
   justCreated,
   NameField,
   OidcFields,
@@ -136,6 +137,8 @@ function Facts({ connection: c, roles }: { connection: Connection; roles: UserRo
           <dd>Stored encrypted; never shown</dd>
           <dt>Scopes</dt>
           <dd>{c.oidc.scopes.join(' ')}</dd>
+          <dt>Google Workspace domain</dt>
+          <dd>{c.oidc.hosted_domain ?? <span class="muted">Not checked</span>}</dd>
         </>
       ) : (
         <>
@@ -154,7 +157,13 @@ function Facts({ connection: c, roles }: { connection: Connection; roles: UserRo
       <dt>Email domains</dt>
       <dd>{c.domains.length === 0 ? <span class="muted">None</span> : c.domains.join(', ')}</dd>
       <dt>New users</dt>
-      <dd>{c.jit ? 'Created on their first sign-in' : 'Existing accounts only'}</dd>
+      <dd>
+        {c.jit
+          ? c.jit_any_domain
+            ? 'Created on their first sign-in, at any address no other connection claims'
+            : 'Created on their first sign-in, at addresses in its domains'
+          : 'Existing accounts only'}
+      </dd>
       <dt>Default roles</dt>
       <dd>
         {c.default_roles.length === 0 ? (
@@ -178,6 +187,7 @@ function changesOf(c: Connection, d: ConnectionDraft): Record<string, unknown> {
     ...(common.name === c.name ? {} : { name: common.name }),
     ...(same(common.domains, c.domains) ? {} : { domains: common.domains }),
     ...(common.jit === c.jit ? {} : { jit: common.jit }),
+    ...(common.jit_any_domain === c.jit_any_domain ? {} : { jit_any_domain: common.jit_any_domain }),
     ...(same([...common.default_roles].sort(), [...c.default_roles].sort())
       ? {}
       : { default_roles: common.default_roles }),
@@ -190,6 +200,7 @@ function changesOf(c: Connection, d: ConnectionDraft): Record<string, unknown> {
       ...(d.clientId.trim() === c.oidc.client_id ? {} : { client_id: d.clientId.trim() }),
       ...(d.clientSecret === '' ? {} : { client_secret: d.clientSecret }),
       ...(same(scopes, c.oidc.scopes) ? {} : { scopes }),
+      ...(hostedDomainOf(d) === c.oidc.hosted_domain ? {} : { hosted_domain: hostedDomainOf(d) }),
     };
   }
   if (d.samlSource === 'metadata')

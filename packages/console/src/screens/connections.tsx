@@ -15,6 +15,7 @@ import {
   type ConnectionDraft,
   commonBody,
   emptyDraft,
+  hostedDomainOf,
   justCreated,
   NameField,
   OidcFields,
@@ -155,6 +156,7 @@ function createBody(type: Connection['type'], d: ConnectionDraft) {
       client_id: d.clientId.trim(),
       client_secret: d.clientSecret,
       scopes: scopesOf(d.scopes),
+      hosted_domain: hostedDomainOf(d),
     };
   return {
     type,

@@ -25,7 +25,7 @@ type ConnectionCommand =
   | 'connection delete';
 
 const SECRET = 'Client secret';
-const OIDC_FLAGS = ['issuer', 'client-id', 'scope'] as const;
+const OIDC_FLAGS = ['issuer', 'client-id', 'scope', 'hosted-domain'] as const;
 const SAML_FLAGS = ['metadata-file', 'entity-id', 'sso-url', 'certificate-file'] as const;
 
 /**
@@ -40,10 +40,16 @@ function shown(deps: Parameters<typeof connectionUrls>[0], org: Org, c: Connecti
     name: c.name,
     domains: c.domains,
     jit: c.jit,
+    jitAnyDomain: c.jitAnyDomain,
     defaultRoles: c.defaultRoles,
     ...(c.type === 'oidc'
       ? {
-          oidc: { issuer: c.oidc.issuer, clientId: c.oidc.clientId, scopes: c.oidc.scopes },
+          oidc: {
+            issuer: c.oidc.issuer,
+            clientId: c.oidc.clientId,
+            scopes: c.oidc.scopes,
+            hostedDomain: c.oidc.hostedDomain ?? null,
+          },
           callbackUrl: urls.callbackUrl,
         }
       : {
@@ -62,6 +68,19 @@ function jitOf(f: { jit?: boolean; 'no-jit'?: boolean }): boolean | undefined {
   if (f.jit && f['no-jit']) throw new UsageError('give one of --jit or --no-jit');
   return f.jit ? true : f['no-jit'] ? false : undefined;
 }
+
+/** `--jit-any-domain` / `--no-jit-any-domain`: the choice, or undefined when neither is given. */
+function jitAnyDomainOf(f: {
+  'jit-any-domain'?: boolean;
+  'no-jit-any-domain'?: boolean;
+}): boolean | undefined {
+  if (f['jit-any-domain'] && f['no-jit-any-domain'])
+    throw new UsageError('give one of --jit-any-domain or --no-jit-any-domain');
+  return f['jit-any-domain'] ? true : f['no-jit-any-domain'] ? false : undefined;
+}
+
+/** `--hosted-domain`: the domain, null for `""` (no check), undefined when not given. */
+const hostedDomainOf = (value: string | undefined) => (value === '' ? null : value);
 
 /** A repeatable flag's values; a lone `""` (`--domain ""`) is the empty list. */
 const listOf = (values: string[] | undefined) => values?.filter((v) => v !== '');
@@ -115,6 +134,7 @@ export const CONNECTION_COMMANDS: {
       name: required(f.name, 'name'),
       domains: listOf(f.domain),
       jit: jitOf(f),
+      jitAnyDomain: jitAnyDomainOf(f),
       defaultRoles: listOf(f['default-role']),
     };
     if (type === 'saml') {
@@ -136,11 +156,20 @@ export const CONNECTION_COMMANDS: {
     const issuer = required(f.issuer, 'issuer');
     const clientId = required(f['client-id'], 'client-id');
     const scopes = listOf(f.scope);
+    const hostedDomain = hostedDomainOf(f['hosted-domain']);
     return async () => {
       const clientSecret = await readSecret(SECRET);
       return admin(async (deps) => {
         const org = await requireOrg(deps.db, slug);
-        const input = { ...common, type: 'oidc' as const, issuer, clientId, clientSecret, scopes };
+        const input = {
+          ...common,
+          type: 'oidc' as const,
+          issuer,
+          clientId,
+          clientSecret,
+          scopes,
+          hostedDomain,
+        };
         return shown(deps, org, await createConnection(deps, org, input, SYSTEM));
       })();
     };
@@ -168,10 +197,12 @@ export const CONNECTION_COMMANDS: {
       name: f.name,
       domains: listOf(f.domain),
       jit: jitOf(f),
+      jitAnyDomain: jitAnyDomainOf(f),
       defaultRoles: listOf(f['default-role']),
       issuer: f.issuer,
       clientId: f['client-id'],
       scopes: listOf(f.scope),
+      hostedDomain: hostedDomainOf(f['hosted-domain']),
       ...samlOf(f),
     };
     const newSecret = f['new-client-secret'] === true;

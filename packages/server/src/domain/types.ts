@@ -200,6 +200,11 @@ export interface OidcSettings {
   issuer: string;
   clientId: string;
   scopes: string[];
+  /**
+   * Google Workspace: the `hd` claim every ID token must carry (hosted-domain.ts); absent: not
+   * checked. Stored with the other settings (connections saved before it have none).
+   */
+  hostedDomain?: string | null;
 }
 
 /** What a SAML connection needs of its IdP: who it is, where to send people, what signs. */
@@ -219,6 +224,11 @@ export interface ConnectionBase {
   domains: string[];
   /** Create the user on their first sign-in. */
   jit: boolean;
+  /**
+   * JIT may create users at addresses outside `domains` too, never in a domain another
+   * connection claims (jit-domains.ts). False unless an owner says so.
+   */
+  jitAnyDomain: boolean;
   /** End-user role ids of the org given to a user created on first sign-in. */
   defaultRoles: string[];
   createdAt: number;

@@ -35,6 +35,7 @@ import * as memberEmailOrder from './migrations/032-member-email-order.js';
 import * as auditDayTotals from './migrations/033-audit-day-totals.js';
 import * as userSearchTrigrams from './migrations/034-user-search-trigrams.js';
 import * as clientRequestObjectAlg from './migrations/035-client-request-object-alg.js';
+import * as accountOrigins from './migrations/036-account-origins.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '033-audit-day-totals': auditDayTotals,
   '034-user-search-trigrams': userSearchTrigrams,
   '035-client-request-object-alg': clientRequestObjectAlg,
+  '036-account-origins': accountOrigins,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -54,6 +54,10 @@ export interface UsersTable {
   disabled: number;
   /** 1: a link mailed to the current address was followed (migration 015). */
   email_verified: number;
+  /** Who vouched for the address when the user was made; null: made before migration 036. */
+  origin: 'sign_up' | 'owner' | 'invitation' | 'connection' | null;
+  /** The connection that made the user on first sign-in (origin `connection`); no foreign key. */
+  origin_connection: string | null;
 }
 
 /** Rows of the users and clients lists per org and UTC day or hour of `created_at`, kept by triggers (migration 031). */
@@ -272,6 +276,17 @@ export interface MailTokensTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** A `domains`-policy sign-up waiting for its mailed link (migration 036): the token as a SHA-256 only. */
+export interface SignUpRequestsTable {
+  token_hash: string;
+  org_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  created_at: number;
+  expires_at: number;
 }
 
 /** An invitation (DESIGN §16): its link's token as a SHA-256 only. */
@@ -518,6 +533,8 @@ export interface ConnectionsTable {
   default_roles: string;
   /** JSON of the type's settings, nothing secret. */
   settings: string;
+  /** 1: JIT may create users outside `domains` too (never in another connection's; migration 036). */
+  jit_any_domain: number;
   /** The OIDC client secret, sealed; null for SAML. */
   sealed_secret: string | null;
   created_at: number;
@@ -576,6 +593,7 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   profile_keys: ProfileKeysTable;
   mail_tokens: MailTokensTable;
+  sign_up_requests: SignUpRequestsTable;
   invitations: InvitationsTable;
   rate_limit_hits: RateLimitHitsTable;
   webhooks: WebhooksTable;

@@ -116,6 +116,10 @@ describe('console: enterprise sign-in connections', () => {
     assert.equal(await form.getByLabel('Scopes').inputValue(), 'openid email profile');
     await form.getByLabel('Email domains').fill('acme.test\nAcme.example\n');
     await form.getByRole('checkbox', { name: /Create users on their first sign-in/ }).check();
+    await form
+      .getByRole('checkbox', { name: /Also create users at addresses outside these domains/ })
+      .check();
+    await form.getByLabel('Google Workspace domain').fill('Acme.test');
     await form.getByRole('checkbox', { name: 'engineer' }).check();
     await review(page, 'connection-new-oidc');
 
@@ -141,6 +145,7 @@ describe('console: enterprise sign-in connections', () => {
         name: stored.name,
         domains: stored.domains,
         jit: stored.jit,
+        jit_any_domain: stored.jit_any_domain,
         default_roles: stored.default_roles,
         oidc: stored.oidc,
       },
@@ -149,11 +154,13 @@ describe('console: enterprise sign-in connections', () => {
         name: 'Okta',
         domains: ['acme.test', 'acme.example'],
         jit: true,
+        jit_any_domain: true,
         default_roles: [roleId],
         oidc: {
           issuer: 'https://acme.okta.example',
           client_id: 'tessera-acme',
           scopes: ['openid', 'email', 'profile'],
+          hosted_domain: 'acme.test',
         },
       },
     );
@@ -234,6 +241,8 @@ describe('console: enterprise sign-in connections', () => {
     const edit = page.getByRole('form', { name: 'Edit connection' });
     await edit.getByLabel('Name').fill('Okta (EU)');
     await edit.getByLabel('New client secret').fill(ROTATED);
+    assert.equal(await edit.getByLabel('Google Workspace domain').inputValue(), 'acme.test');
+    await edit.getByLabel('Google Workspace domain').fill('');
     await edit.getByRole('checkbox', { name: /Create users on their first sign-in/ }).uncheck();
     await edit.getByRole('checkbox', { name: 'engineer' }).uncheck();
     await edit.getByRole('button', { name: 'Save changes' }).click();
@@ -241,6 +250,7 @@ describe('console: enterprise sign-in connections', () => {
     await page.getByRole('heading', { name: 'Okta (EU)', level: 1 }).waitFor();
     const stored = await api(`connections/${oidcId}`);
     assert.deepEqual([stored.name, stored.jit, stored.default_roles], ['Okta (EU)', false, []]);
+    assert.deepEqual([stored.jit_any_domain, stored.oidc.hosted_domain], [false, null]);
     assert.deepEqual(stored.domains, ['acme.test', 'acme.example']);
     assert.equal(await connectionSecret(server.deps, acme, oidcId), ROTATED);
     assert.equal(await edit.getByLabel('New client secret').inputValue(), '');

@@ -96,6 +96,9 @@ describe('tessera connection', () => {
         '--domain',
         'acme.example',
         '--jit',
+        '--jit-any-domain',
+        '--hosted-domain',
+        'Acme.test',
         '--default-role',
         roleId,
       ],
@@ -110,6 +113,7 @@ describe('tessera connection', () => {
       'name',
       'domains',
       'jit',
+      'jitAnyDomain',
       'defaultRoles',
       'oidc',
       'callbackUrl',
@@ -124,6 +128,7 @@ describe('tessera connection', () => {
         name: stored.name,
         domains: stored.domains,
         jit: stored.jit,
+        jit_any_domain: stored.jit_any_domain,
         default_roles: stored.default_roles,
         oidc: stored.oidc,
         callback_url: stored.callback_url,
@@ -133,11 +138,13 @@ describe('tessera connection', () => {
         name: 'Okta',
         domains: ['acme.test', 'acme.example'],
         jit: true,
+        jit_any_domain: true,
         default_roles: [roleId],
         oidc: {
           issuer: 'https://acme.okta.example',
           client_id: 'tessera-acme',
           scopes: ['openid', 'email', 'profile'],
+          hosted_domain: 'acme.test',
         },
         callback_url: out.callbackUrl,
       },
@@ -211,6 +218,9 @@ describe('tessera connection', () => {
           '--name',
           'Okta (EU)',
           '--no-jit',
+          '--no-jit-any-domain',
+          '--hosted-domain',
+          '',
           '--domain',
           '',
           '--scope',
@@ -236,6 +246,7 @@ describe('tessera connection', () => {
     assert.deepEqual([oidc.name, oidc.jit, oidc.domains], ['Okta (EU)', false, []]);
     const stored = await api(oidcId);
     assert.deepEqual([stored.name, stored.jit, stored.domains], ['Okta (EU)', false, []]);
+    assert.deepEqual([stored.jit_any_domain, stored.oidc.hosted_domain], [false, null]);
     assert.deepEqual(stored.oidc.scopes, ['openid', 'email']);
     assert.equal(await connectionSecret(server.deps, acme, oidcId), 'rotated secret');
     const idpNow = (await api(samlId)).saml;
@@ -285,6 +296,11 @@ describe('tessera connection', () => {
         1,
       ),
       failsWith([...oidc, '--jit', '--no-jit'], /^error: give one of --jit or --no-jit\n/, 2),
+      failsWith(
+        [...create, '--type', 'saml', '--metadata-file', 'f', '--hosted-domain', 'corp.test'],
+        /^error: --hosted-domain is not for saml connections\n/,
+        2,
+      ),
       failsWith(['show', '--org', 'acme', '--id', oidcId], /^error: no such connection\n$/, 1),
     ]);
   });

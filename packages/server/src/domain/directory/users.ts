@@ -30,6 +30,11 @@ export interface NewUser {
   provider?: string;
   /** An upstream vouched for the address (a federated user, DESIGN §17); default false. */
   emailVerified?: boolean;
+  /**
+   * Who vouched for the address (account-linking.ts): `owner` (the CLI, the API; the default),
+   * `sign_up` (self-service), `invitation`, or the connection that made the user on first sign-in.
+   */
+  origin?: 'owner' | 'sign_up' | 'invitation' | { connectionId: string };
 }
 
 export interface CreatedUser {
@@ -85,7 +90,15 @@ export async function insertUserWithTenant(
     updatedAt: now,
   };
   try {
-    await insertUser(trx, user, passwordHash);
+    const origin = input.origin ?? 'owner';
+    await insertUser(
+      trx,
+      user,
+      passwordHash,
+      typeof origin === 'string'
+        ? { origin, connectionId: null }
+        : { origin: 'connection', connectionId: origin.connectionId },
+    );
   } catch (error) {
     if (isUniqueViolation(error)) fail('conflict', `a user with email ${input.email} exists`);
     throw error;

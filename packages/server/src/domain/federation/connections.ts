@@ -33,9 +33,17 @@ export type NewConnection = {
   name: string;
   domains?: string[] | undefined;
   jit?: boolean | undefined;
+  jitAnyDomain?: boolean | undefined;
   defaultRoles?: string[] | undefined;
 } & (
-  | { type: 'oidc'; issuer: string; clientId: string; clientSecret: string; scopes?: string[] | undefined }
+  | {
+      type: 'oidc';
+      issuer: string;
+      clientId: string;
+      clientSecret: string;
+      scopes?: string[] | undefined;
+      hostedDomain?: string | null | undefined;
+    }
   | {
       type: 'saml';
       metadataXml?: string | undefined;
@@ -50,11 +58,14 @@ export interface ConnectionChanges {
   name?: string | undefined;
   domains?: string[] | undefined;
   jit?: boolean | undefined;
+  jitAnyDomain?: boolean | undefined;
   defaultRoles?: string[] | undefined;
   issuer?: string | undefined;
   clientId?: string | undefined;
   clientSecret?: string | undefined;
   scopes?: string[] | undefined;
+  /** null: no longer checked. */
+  hostedDomain?: string | null | undefined;
   metadataXml?: string | undefined;
   entityId?: string | undefined;
   ssoUrl?: string | undefined;
@@ -81,9 +92,15 @@ export const connectionSnapshot = (c: Connection) => ({
   name: c.name,
   domains: c.domains,
   jit: c.jit,
+  jitAnyDomain: c.jitAnyDomain,
   defaultRoles: c.defaultRoles,
   ...(c.type === 'oidc'
-    ? { issuer: c.oidc.issuer, clientId: c.oidc.clientId, scopes: c.oidc.scopes }
+    ? {
+        issuer: c.oidc.issuer,
+        clientId: c.oidc.clientId,
+        scopes: c.oidc.scopes,
+        hostedDomain: c.oidc.hostedDomain ?? null,
+      }
     : { idpEntityId: c.saml.entityId, ssoUrl: c.saml.ssoUrl, certificates: c.saml.certificates.length }),
   createdAt: new Date(c.createdAt).toISOString(),
   updatedAt: new Date(c.updatedAt).toISOString(),
@@ -111,6 +128,14 @@ function checkDomains(domains: string[]): string[] {
   for (const d of out)
     if (!DOMAIN.test(d)) failApi('invalid_request', `domains: "${d}" is not a domain name`);
   return out;
+}
+
+/** A Google Workspace domain as `hd` carries it (lower case), or null for none. */
+function checkHostedDomain(value: string | null): string | null {
+  if (value === null) return null;
+  const d = value.trim().toLowerCase();
+  if (!DOMAIN.test(d)) failApi('invalid_request', `hosted_domain: "${value}" is not a domain name`);
+  return d;
 }
 
 /** A PEM certificate or its base64 body, checked to parse; kept as the base64 body. */
@@ -171,6 +196,7 @@ export async function createConnection(
     name: input.name.trim(),
     domains: checkDomains(input.domains ?? []),
     jit: input.jit ?? false,
+    jitAnyDomain: input.jitAnyDomain ?? false,
     defaultRoles: [...new Set(input.defaultRoles ?? [])],
     createdAt: now,
     updatedAt: now,
@@ -186,6 +212,7 @@ export async function createConnection(
         issuer: checkUpstreamUrl('issuer', input.issuer),
         clientId: input.clientId,
         scopes: [...new Set(['openid', ...(input.scopes ?? DEFAULT_OIDC_SCOPES)])],
+        hostedDomain: checkHostedDomain(input.hostedDomain ?? null),
       },
     };
     sealed = deps.sealer.seal(input.clientSecret);
@@ -259,6 +286,7 @@ export async function updateConnection(
       name: changes.name === undefined ? before.name : changes.name.trim(),
       domains: changes.domains === undefined ? before.domains : checkDomains(changes.domains),
       jit: changes.jit ?? before.jit,
+      jitAnyDomain: changes.jitAnyDomain ?? before.jitAnyDomain,
       // Checked when given: a role deleted since is skipped when roles are granted (default-roles.ts).
       defaultRoles:
         changes.defaultRoles === undefined
@@ -270,7 +298,7 @@ export async function updateConnection(
     const foreign =
       before.type === 'oidc'
         ? [changes.metadataXml, changes.entityId, changes.ssoUrl, changes.certificate]
-        : [changes.issuer, changes.clientId, changes.clientSecret, changes.scopes];
+        : [changes.issuer, changes.clientId, changes.clientSecret, changes.scopes, changes.hostedDomain];
     if (foreign.some((v) => v !== undefined))
       failApi('invalid_request', `a field of the other type was given: this is a ${before.type} connection`);
     let sealed = stored.sealedSecret;
@@ -285,6 +313,10 @@ export async function updateConnection(
           clientId: changes.clientId ?? before.oidc.clientId,
           scopes:
             changes.scopes === undefined ? before.oidc.scopes : [...new Set(['openid', ...changes.scopes])],
+          hostedDomain:
+            changes.hostedDomain === undefined
+              ? (before.oidc.hostedDomain ?? null)
+              : checkHostedDomain(changes.hostedDomain),
         },
       };
       if (changes.clientSecret !== undefined) sealed = deps.sealer.seal(changes.clientSecret);

@@ -1,21 +1,33 @@
-import { findFederatedUserId, insertFederatedIdentity } from '../../storage/repos/connections.js';
+import {
+  findFederatedUserId,
+  insertFederatedIdentity,
+  listConnections,
+} from '../../storage/repos/connections.js';
 import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { type Org, SYSTEM, type User } from '../types.js';
-import { type Connection, claimsEmail } from './connections.js';
+import { linkDecision, MADE_BY_ANOTHER, madeByAnotherConnection } from './account-linking.js';
+import type { Connection } from './connections.js';
 import { grantDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
+import { requireHostedDomain } from './hosted-domain.js';
+import { jitAllowed } from './jit-domains.js';
 import { refuse } from './refusal.js';
 import type { UpstreamIdentity } from './upstream-identity.js';
 
+/** Who the person is here, or the user whose account they must prove first (account-link-proofs.ts). */
+export type FederatedOutcome = { user: User } | { prove: User };
+
 /**
  * Who a person signing in through a connection is here (DESIGN §17):
- * 1. the user linked to (connection, subject), if any;
- * 2. else a user of the org with the same address, linked now, only when the connection claims
- *    the address's domain and the upstream vouches for the address (never a takeover through an
- *    upstream that lets people type any address); their roles stay as they are;
- * 3. else, with `jit`, a new user (no password) holding the connection's default roles, linked;
+ * 0. with a hosted domain set (Google Workspace), only ID tokens naming it (hosted-domain.ts);
+ * 1. the user linked to (connection, subject), if any, unless another connection that still
+ *    exists made that user (account-linking.ts);
+ * 2. else a user of the org with the same address, as account-linking.ts decides: linked now
+ *    (their roles stay as they are), proved first, or refused;
+ * 3. else, with `jit` and an address the connection may create (jit-domains.ts), a new user (no
+ *    password) holding the connection's default roles, linked;
  * 4. else refused: no account here.
  */
 export async function federatedUser(
@@ -23,24 +35,26 @@ export async function federatedUser(
   org: Org,
   c: Connection,
   identity: UpstreamIdentity,
-): Promise<User> {
+): Promise<FederatedOutcome> {
+  requireHostedDomain(c, identity);
   const linkedId = await findFederatedUserId(deps.db, c.id, identity.subject);
   if (linkedId !== null) {
     const user = await findUserById(deps.db, linkedId);
-    if (user && user.orgId === org.id) return usable(user);
+    if (user && user.orgId === org.id) {
+      if (await madeByAnotherConnection(deps.db, org, c, user.id))
+        return refuse(MADE_BY_ANOTHER(c, user.email), 403);
+      return { user: usable(user) };
+    }
   }
   const email =
     identity.email ?? refuse(`${c.name} did not share your email address, so you cannot sign in here.`, 403);
   const existing = await findUserByEmail(deps.db, org.id, email);
   if (existing) {
-    if (!claimsEmail(c, email) || !identity.emailVerified) {
-      return refuse(
-        `An account for ${email} exists here but is not linked to ${c.name}. Sign in with your password instead.`,
-        403,
-      );
-    }
+    const decision = await linkDecision(deps.db, org, c, { ...identity, email }, existing);
+    if (decision.kind === 'refuse') return refuse(decision.message, 403);
+    if (decision.kind === 'prove') return { prove: usable(existing) };
     await link(deps, c, identity.subject, existing.id);
-    return usable(existing);
+    return { user: usable(existing) };
   }
   if (!c.jit) {
     return refuse(
@@ -48,7 +62,13 @@ export async function federatedUser(
       403,
     );
   }
-  return createFederatedUser(deps, org, c, { ...identity, email });
+  if (!jitAllowed(c, email, await listConnections(deps.db, org.id))) {
+    return refuse(
+      `${c.name} cannot create an account for ${email} in ${org.name}: it creates accounts for its own domains only. Ask an administrator of ${org.name} to add you.`,
+      403,
+    );
+  }
+  return { user: await createFederatedUser(deps, org, c, { ...identity, email }) };
 }
 
 function usable(user: User): User {
@@ -92,7 +112,15 @@ async function createFederatedUser(
     const { user } = await insertUserWithTenant(
       trx,
       org.id,
-      { ...names, input: { ...names.input, provider: c.type, emailVerified: identity.emailVerified } },
+      {
+        ...names,
+        input: {
+          ...names.input,
+          provider: c.type,
+          emailVerified: identity.emailVerified,
+          origin: { connectionId: c.id },
+        },
+      },
       SYSTEM,
     );
     const linked = await insertFederatedIdentity(trx, {

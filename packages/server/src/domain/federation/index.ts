@@ -3,6 +3,8 @@
  * it. Everything else in the folder is the feature's own (the lint refuses a deeper import from
  * outside the domain).
  */
+
+export { ACCOUNT_LINK_TTL_MS, LINK_CLOSED, linkAfterProof, offerAccountLink } from './account-link-proofs.js';
 export {
   type Connection,
   type ConnectionChanges,
@@ -15,13 +17,15 @@ export {
   requireConnection,
   updateConnection,
 } from './connections.js';
-export { federatedUser } from './federated-users.js';
+export { type FederatedOutcome, federatedUser } from './federated-users.js';
 export { finishOidcSignIn, startOidcSignIn } from './oidc-upstream.js';
 export {
   FEDERATION_REQUEST_TTL_MS,
   holdFederatedAnswer,
   isBrowserBinding,
   newBrowserBinding,
+  peekAccountLink,
+  takeAccountLink,
   takeFederatedAnswer,
 } from './pending-requests.js';
 export { FederationRefused } from './refusal.js';

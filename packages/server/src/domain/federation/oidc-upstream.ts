@@ -120,6 +120,8 @@ export async function finishOidcSignIn(
     );
   }
   const subject = text(claims.sub) ?? refuse(`${c.name} did not say who you are.`, 502);
+  // Google Workspace's hosted domain, from the ID token only (never from userinfo, merged below).
+  const hostedDomain = text(claims.hd);
   if (text(claims.email) === null) {
     try {
       const info = await client.fetchUserInfo(config, accessToken, subject);
@@ -136,6 +138,7 @@ export async function finishOidcSignIn(
       emailVerified: claims.email_verified === true,
       firstName: text(claims.given_name),
       lastName: text(claims.family_name),
+      hostedDomain,
     }),
   };
 }

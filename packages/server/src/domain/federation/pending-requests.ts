@@ -28,10 +28,15 @@ export interface PendingFederation {
   browser?: string;
   /** A verified answer waiting for that browser (SAML): who the upstream vouched for. */
   identity?: UpstreamIdentity;
+  /** A link waiting for its proof (account-link-proofs.ts): the user, and the address mailed. */
+  link?: { userId: string; sentTo: string };
 }
 
 /** Where an answer's one-time id is kept: apart from the states and request ids sent upstream. */
 const answerKey = (answerId: string) => `answer:${answerId}`;
+
+/** Where a mailed account link's token is kept (account-link-proofs.ts): apart from the rest. */
+const linkKey = (token: string) => `link:${token}`;
 
 /** Remembers a sign-in sent upstream under `key` (the OIDC state or the SAML request id). */
 export async function rememberFederation(
@@ -121,7 +126,7 @@ export async function takeBoundFederation(
   binding: string | null,
 ): Promise<PendingFederation> {
   const pending = await takeBound(deps, connectionId, state, binding);
-  return pending.identity === undefined ? pending : refuse(EXPIRED_SIGN_IN);
+  return pending.identity === undefined && pending.link === undefined ? pending : refuse(EXPIRED_SIGN_IN);
 }
 
 /**
@@ -149,7 +154,56 @@ export async function takeFederatedAnswer(
 ): Promise<{ identity: UpstreamIdentity; requestId: string | null }> {
   if (answerId === '') return refuse(EXPIRED_SIGN_IN);
   const held = await takeBound(deps, connectionId, answerKey(answerId), binding);
-  return held.identity === undefined
+  return held.identity === undefined || held.link !== undefined
     ? refuse(EXPIRED_SIGN_IN)
     : { identity: held.identity, requestId: held.requestId };
+}
+
+/** An upstream sign-in waiting for the proof of the account it is to be linked to. */
+export interface HeldAccountLink {
+  identity: UpstreamIdentity;
+  requestId: string | null;
+  link: { userId: string; sentTo: string };
+}
+
+/** Keeps a sign-in waiting for its mailed link under the link's token, for the browser (`browser`: its hash). */
+export async function holdAccountLink(
+  deps: FederationDeps,
+  connectionId: string,
+  token: string,
+  held: HeldAccountLink & { browser: string },
+  ttlMs: number,
+): Promise<void> {
+  await rememberFederation(deps, connectionId, linkKey(token), held, ttlMs);
+}
+
+const heldLink = (pending: PendingFederation): HeldAccountLink =>
+  pending.identity === undefined || pending.link === undefined
+    ? refuse(EXPIRED_SIGN_IN)
+    : { identity: pending.identity, requestId: pending.requestId, link: pending.link };
+
+const usableToken = (token: string) => token !== '' && token.length <= 200;
+
+/** The sign-in waiting under a mailed link's token, left in place; refused when gone or for another browser. */
+export async function peekAccountLink(
+  deps: FederationDeps,
+  connectionId: string,
+  token: string,
+  binding: string | null,
+): Promise<HeldAccountLink> {
+  const found = usableToken(token) ? await peekFederation(deps, connectionId, linkKey(token)) : null;
+  if (found === null) return refuse(EXPIRED_SIGN_IN);
+  if (!sameBrowser(found.pending, binding)) return refuse(OTHER_BROWSER);
+  return heldLink(found.pending);
+}
+
+/** The same, used up (single use), only in the browser that signed in upstream. */
+export async function takeAccountLink(
+  deps: FederationDeps,
+  connectionId: string,
+  token: string,
+  binding: string | null,
+): Promise<HeldAccountLink> {
+  if (!usableToken(token)) return refuse(EXPIRED_SIGN_IN);
+  return heldLink(await takeBound(deps, connectionId, linkKey(token), binding));
 }

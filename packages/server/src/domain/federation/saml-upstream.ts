@@ -201,6 +201,7 @@ export async function finishSamlSignIn(
       email,
       // SAML has no email_verified: the org's IdP vouches for addresses in the domains the org claims.
       emailVerified: email !== null && claimsEmail(c, email),
+      hostedDomain: null,
       firstName:
         attribute('firstName') ??
         attribute('givenName') ??

@@ -7,4 +7,6 @@ export interface UpstreamIdentity {
   emailVerified: boolean;
   firstName: string | null;
   lastName: string | null;
+  /** OIDC: the ID token's `hd` (Google Workspace's hosted domain), checked by hosted-domain.ts; else null. */
+  hostedDomain: string | null;
 }

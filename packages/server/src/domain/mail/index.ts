@@ -8,3 +8,11 @@ export { MAIL_LINK_TTL_MS, peekMailLink } from './mail-links.js';
 export { reserveMail } from './mail-throttle.js';
 export type { Mailer } from './mailer.js';
 export { mailPasswordReset, resetPassword } from './password-reset.js';
+export {
+  checkSignUpRequest,
+  confirmSignUp,
+  mailSignUpLink,
+  peekSignUp,
+  SIGN_UP_LINK_MINUTES,
+  SIGN_UP_LINK_PATH,
+} from './sign-up-links.js';

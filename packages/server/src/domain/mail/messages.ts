@@ -62,6 +62,29 @@ export function verificationMail(org: Org, to: string, link: string, minutes: nu
   });
 }
 
+/**
+ * Proving an account before an enterprise sign-in is linked to it (federation/account-link-proofs.ts):
+ * a one-time link, valid for `minutes`, that works in the browser that signed in.
+ */
+export function accountLinkMail(
+  org: Org,
+  to: string,
+  connectionName: string,
+  link: string,
+  minutes: number,
+): Mail {
+  return render(to, org.name, {
+    subject: `Link your ${org.name} account to ${connectionName}`,
+    lines: [
+      `Someone (hopefully you) signed in with ${connectionName} as ${to}. An account for this address already exists at ${org.name}, but its address was never confirmed.`,
+      `The link below links that account to ${connectionName}. It works once, for ${duration(minutes)}, in the browser where you signed in. Linking signs the account out everywhere and removes its password, passkeys and second factor: from then on you sign in with ${connectionName}.`,
+    ],
+    action: `Link to ${connectionName}`,
+    link,
+    after: 'If you did not sign in, ignore this mail: nothing changes.',
+  });
+}
+
 /** To the previous address after an address change: no link, only the news and what to do. */
 export function addressChangedMail(org: Org, to: string, newAddress: string): Mail {
   const subject = `Your ${org.name} email address was changed`;

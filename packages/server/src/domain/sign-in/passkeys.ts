@@ -92,7 +92,7 @@ const passkeyOf = (p: PasskeyCredential): Passkey => ({
 });
 
 /** What the audit log keeps of a passkey: never the public key nor the credential id. */
-const passkeySnapshot = (p: PasskeyCredential) => ({
+export const passkeySnapshot = (p: PasskeyCredential) => ({
   id: p.id,
   userId: p.userId,
   name: p.name,

@@ -15,14 +15,19 @@ export interface SignUp {
 /**
  * Self sign-up: the user and their personal tenant (DESIGN §5), audited. The actor is the
  * system: the person has no id until this transaction creates it. The org's sign-up policy
- * decides who may (403 `forbidden` with words for the person otherwise).
+ * decides who may (403 `forbidden` with words for the person otherwise); under `domains` the
+ * account is made only from the mailed link (mail/sign-up-links.ts), never here.
  */
 export async function signUp(deps: SignInDeps, org: Org, input: SignUp): Promise<User> {
   // Before the password is hashed: a refusal costs nothing.
   if (!signUpAllowed(org, checkEmail(input.email), { invited: false })) fail('forbidden', signUpRefusal(org));
+  // `domains`: the account is made by the mailed link only (mail/sign-up-links.ts).
+  if (org.signUp === 'domains')
+    fail('forbidden', 'Accounts here are created from a link mailed to the address.');
   const prepared = await prepareUser(input);
+  const selfService = { ...prepared, input: { ...prepared.input, origin: 'sign_up' as const } };
   const { user } = await deps.db
     .transaction()
-    .execute((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
+    .execute((trx) => insertUserWithTenant(trx, org.id, selfService, SYSTEM));
   return user;
 }

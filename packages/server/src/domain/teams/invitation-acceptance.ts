@@ -179,7 +179,8 @@ export async function acceptAsNewUser(
       if (used === null) return { ok: false, reason: 'closed' };
       // The address got an account since the page was shown: nothing of this stays.
       if (await findUserByEmail(trx, opened.accountOrg.id, opened.row.email)) fail('conflict', EXISTS);
-      let { user } = await insertUserWithTenant(trx, opened.accountOrg.id, prepared, SYSTEM);
+      const invited = { ...prepared, input: { ...prepared.input, origin: 'invitation' as const } };
+      let { user } = await insertUserWithTenant(trx, opened.accountOrg.id, invited, SYSTEM);
       if (used.mailed) user = (await markAddressVerified(trx, user, used.email, now)) ?? user;
       await grant(deps, trx, opened, used, user, now);
       return { ok: true, user, org: opened.org };

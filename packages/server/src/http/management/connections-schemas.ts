@@ -8,7 +8,18 @@ const Domains = z
   .array(z.string().max(253))
   .max(50, 'must hold at most 50 domains')
   .meta({ description: 'email domains the connection claims: an address in one signs in through it' });
-const Jit = z.boolean().meta({ description: 'create the user on their first sign-in (default false)' });
+const Jit = z.boolean().meta({
+  description:
+    'create the user on their first sign-in (default false), only at an address in `domains` unless `jit_any_domain`',
+});
+const JitAnyDomain = z.boolean().meta({
+  description:
+    'JIT may also create users at addresses outside `domains` (default false); never in a domain another connection of the org claims',
+});
+const HostedDomain = z.string().max(253).nullable().meta({
+  description:
+    'OIDC, Google Workspace: the domain every ID token’s `hd` claim must name (default null: not checked)',
+});
 const DefaultRoles = z.array(z.string().min(1).max(100)).max(50).meta({
   description:
     'end-user role ids of the org given to a user created on first sign-in (`jit`); each must be a role of the org. Linking an existing user leaves their roles as they are.',
@@ -27,11 +38,13 @@ export const CreateOidcConnectionBody = z.strictObject({
   name: Name,
   domains: Domains.optional(),
   jit: Jit.optional(),
+  jit_any_domain: JitAnyDomain.optional(),
   default_roles: DefaultRoles.optional(),
   issuer: Url.meta({ description: 'the provider’s issuer; its configuration is found by discovery' }),
   client_id: z.string().min(1).max(500),
   client_secret: Secret,
   scopes: Scopes.optional().meta({ description: 'default `openid email profile`; `openid` is always asked' }),
+  hosted_domain: HostedDomain.optional(),
 });
 
 export const CreateSamlConnectionBody = z.strictObject({
@@ -39,6 +52,7 @@ export const CreateSamlConnectionBody = z.strictObject({
   name: Name,
   domains: Domains.optional(),
   jit: Jit.optional(),
+  jit_any_domain: JitAnyDomain.optional(),
   default_roles: DefaultRoles.optional(),
   metadata_xml: MetadataXml.optional(),
   idp_entity_id: z.string().min(1).max(1000).optional(),
@@ -56,11 +70,13 @@ export const UpdateConnectionBody = z.strictObject({
   name: Name.optional(),
   domains: Domains.optional(),
   jit: Jit.optional(),
+  jit_any_domain: JitAnyDomain.optional(),
   default_roles: DefaultRoles.optional(),
   issuer: Url.optional(),
   client_id: z.string().min(1).max(500).optional(),
   client_secret: Secret.optional(),
   scopes: Scopes.optional(),
+  hosted_domain: HostedDomain.optional(),
   metadata_xml: MetadataXml.optional(),
   idp_entity_id: z.string().min(1).max(1000).optional(),
   sso_url: Url.optional(),
@@ -75,9 +91,15 @@ export const ConnectionRecord = z.object({
   name: z.string(),
   domains: z.array(z.string()),
   jit: z.boolean(),
+  jit_any_domain: z.boolean(),
   default_roles: z.array(z.string()),
   oidc: z
-    .object({ issuer: z.string(), client_id: z.string(), scopes: z.array(z.string()) })
+    .object({
+      issuer: z.string(),
+      client_id: z.string(),
+      scopes: z.array(z.string()),
+      hosted_domain: z.string().nullable(),
+    })
     .optional()
     .meta({ description: 'an OIDC connection’s settings (never its secret)' }),
   saml: z

@@ -28,10 +28,16 @@ function view(deps: Deps, org: Org, c: Connection): z.output<typeof ConnectionRe
     name: c.name,
     domains: c.domains,
     jit: c.jit,
+    jit_any_domain: c.jitAnyDomain,
     default_roles: c.defaultRoles,
     ...(c.type === 'oidc'
       ? {
-          oidc: { issuer: c.oidc.issuer, client_id: c.oidc.clientId, scopes: c.oidc.scopes },
+          oidc: {
+            issuer: c.oidc.issuer,
+            client_id: c.oidc.clientId,
+            scopes: c.oidc.scopes,
+            hosted_domain: c.oidc.hostedDomain ?? null,
+          },
           callback_url: urls.callbackUrl as string,
         }
       : {
@@ -65,7 +71,7 @@ export const CONNECTION_ENDPOINTS = [
       summary: 'Add an enterprise sign-in connection (OIDC or SAML)',
       description:
         'OIDC: `issuer` (found by discovery), `client_id`, `client_secret` (stored sealed, never shown ' +
-        'again), `scopes`. SAML: `metadata_xml`, or `idp_entity_id` + `sso_url` + `certificate`. ' +
+        'again), `scopes`, `hosted_domain` (Google Workspace: the `hd` every ID token must carry). SAML: `metadata_xml`, or `idp_entity_id` + `sso_url` + `certificate`. ' +
         'The answer carries the URLs to give the provider (callback, or ACS and SP metadata).',
       params: ORG,
       body: { contentType: 'application/json', schema: CreateConnectionBody, errors: 'invalid_request' },
@@ -79,7 +85,13 @@ export const CONNECTION_ENDPOINTS = [
       },
     },
     async ({ deps, caller: { org, actor }, body: b, reply }) => {
-      const common = { name: b.name, domains: b.domains, jit: b.jit, defaultRoles: b.default_roles };
+      const common = {
+        name: b.name,
+        domains: b.domains,
+        jit: b.jit,
+        jitAnyDomain: b.jit_any_domain,
+        defaultRoles: b.default_roles,
+      };
       const c = await createConnection(
         deps,
         org,
@@ -91,6 +103,7 @@ export const CONNECTION_ENDPOINTS = [
               clientId: b.client_id,
               clientSecret: b.client_secret,
               scopes: b.scopes,
+              hostedDomain: b.hosted_domain,
             }
           : {
               ...common,
@@ -186,11 +199,13 @@ export const CONNECTION_ENDPOINTS = [
           name: b.name,
           domains: b.domains,
           jit: b.jit,
+          jitAnyDomain: b.jit_any_domain,
           defaultRoles: b.default_roles,
           issuer: b.issuer,
           clientId: b.client_id,
           clientSecret: b.client_secret,
           scopes: b.scopes,
+          hostedDomain: b.hosted_domain,
           metadataXml: b.metadata_xml,
           entityId: b.idp_entity_id,
           ssoUrl: b.sso_url,

@@ -12,7 +12,8 @@ import type { PageContext } from './context.js';
  * OIDC callback, the SAML continue step) goes on only in a browser that sends it, so an answer
  * delivered to another browser (login CSRF) signs nobody in. SameSite=Lax: sent with the
  * top-level GET of the OIDC callback and the same-site POST of the SAML continue page, never
- * with a cross-site POST. Sent to /sso… only; lives as long as a sign-in sent upstream.
+ * with a cross-site POST. Sent to /sso… only; lives as long as a sign-in sent upstream, or as a
+ * mailed account link (/sso/{con}/link, federation-link.ts) when one is sent.
  */
 const BINDING_PATH = '/sso';
 
@@ -28,9 +29,11 @@ export function boundBrowser(ctx: PageContext, request: FastifyRequest): string 
  */
 export function bindBrowser(ctx: PageContext, request: FastifyRequest, reply: FastifyReply): string {
   const value = boundBrowser(ctx, request) ?? newBrowserBinding();
-  ctx.cookies.set(reply, ctx.cookies.federation, value, {
-    maxAgeMs: FEDERATION_REQUEST_TTL_MS,
-    path: BINDING_PATH,
-  });
+  keepBrowserBinding(ctx, reply, value, FEDERATION_REQUEST_TTL_MS);
   return value;
+}
+
+/** (Re)sets the binding cookie to last `maxAgeMs`: a sign-in's, or a mailed account link's. */
+export function keepBrowserBinding(ctx: PageContext, reply: FastifyReply, value: string, maxAgeMs: number) {
+  ctx.cookies.set(reply, ctx.cookies.federation, value, { maxAgeMs, path: BINDING_PATH });
 }

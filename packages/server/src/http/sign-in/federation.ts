@@ -18,6 +18,7 @@ import type { Org } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { bindBrowser, boundBrowser } from './federation-binding.js';
 import { continueView } from './federation-continue.js';
+import { offerLinkPage } from './federation-link.js';
 import { formTargets, optionalRequest } from './flow.js';
 import { renderLogin } from './login.js';
 import { sendPage } from './respond.js';
@@ -61,7 +62,9 @@ async function signInFederated(
   c: Connection,
   answer: { identity: UpstreamIdentity; requestId: string | null },
 ) {
-  const user = await federatedUser(ctx.deps, org, c, answer.identity);
+  const outcome = await federatedUser(ctx.deps, org, c, answer.identity);
+  if ('prove' in outcome) return offerLinkPage(ctx, org, request, reply, c, answer, outcome.prove);
+  const { user } = outcome;
   const pending =
     answer.requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, answer.requestId);
   return completeSignIn(ctx, org, request, reply, user, pending, {

@@ -122,3 +122,31 @@ ${
 <p class="muted">Changing it signs you out everywhere else; this browser stays signed in.</p>
 </form>`;
 }
+
+/** After a `domains` sign-up: the same words whether or not the address has an account already. */
+export function signUpSentView(v: { minutes: number; loginHref: string }): SafeHtml {
+  return html`<h1>Check your mail</h1>
+<p class="notice" role="status">If this address can create an account here, a link to finish it is on its way.</p>
+<p>The link works once, for ${v.minutes / 60} hours. Already have an account? <a href="${v.loginHref}">Sign in</a>.</p>`;
+}
+
+/** A sign-up link's page: the password is chosen here, by whoever holds the mailbox. */
+export function signUpConfirmView(v: {
+  action: string;
+  csrf: string;
+  token: string;
+  email: string;
+  error: string | null;
+}): SafeHtml {
+  return html`<h1>Finish your account</h1>${notice(v.error)}
+<p class="muted">For ${v.email}.</p>
+<form method="post" action="${v.action}">
+<input type="hidden" name="csrf" value="${v.csrf}">
+<input type="hidden" name="token" value="${v.token}">
+<label for="password">Password (at least 8 characters)</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
+<label for="password_confirm">Password again</label>
+<input id="password_confirm" name="password_confirm" type="password" autocomplete="new-password" minlength="8" required>
+<button type="submit">Create account</button>
+</form>`;
+}

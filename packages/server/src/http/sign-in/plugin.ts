@@ -12,6 +12,7 @@ import { Csrf } from './csrf.js';
 import { emailVerificationPages } from './email-verification.js';
 import { federationPages } from './federation.js';
 import { continueScriptRoute } from './federation-continue.js';
+import { federationLinkPages } from './federation-link.js';
 import { impersonationPages } from './impersonation.js';
 import { invitationPages } from './invitation.js';
 import { loginPages } from './login.js';
@@ -53,6 +54,7 @@ export function signInRoutes(app: FastifyInstance, ctx: PageContext) {
     profileCredentialsPages(scope, ctx);
     passkeySignInEndpoints(scope, ctx);
     federationPages(scope, ctx);
+    federationLinkPages(scope, ctx);
     profilePasskeyPages(scope, ctx);
     passkeyScriptRoute(scope);
     continueScriptRoute(scope);

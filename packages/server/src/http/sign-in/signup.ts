@@ -2,7 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
 import { signUpOffered, signUpRefusal } from '../../domain/directory/index.js';
 import { fail, ServiceError } from '../../domain/errors.js';
-import { mailVerification } from '../../domain/mail/index.js';
+import {
+  checkSignUpRequest,
+  confirmSignUp,
+  mailSignUpLink,
+  mailVerification,
+  peekSignUp,
+  reserveMail,
+  SIGN_UP_LINK_MINUTES,
+  SIGN_UP_LINK_PATH,
+} from '../../domain/mail/index.js';
 import {
   loginSucceeded,
   type PendingAuthorization,
@@ -13,9 +22,11 @@ import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
+import { discoveredConnection } from './federation-login.js';
 import { formTargets, optionalRequest, requestParams } from './flow.js';
 import { signedIn } from './login.js';
-import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from './respond.js';
+import { linkClosedView, signUpConfirmView, signUpSentView } from './mail-views.js';
+import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { signUpClosedView, signupView } from './views.js';
 
 interface Entered {
@@ -70,10 +81,131 @@ async function signUpClosed(ctx: PageContext, org: Org, request: FastifyRequest,
 }
 
 /**
+ * POST /signup under the `domains` policy: no account yet, a link mailed to the address
+ * (mail/sign-up-links.ts), counted as a mail people can make Tessera send. The same page whether
+ * or not the address has an account; the lookup and the mail happen after the answer.
+ */
+async function mailedSignUp(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pending: PendingAuthorization | null,
+  entered: Omit<Entered, 'error'>,
+) {
+  const verdict = await reserveMail(ctx.deps.db, org.id, entered.email, rateLimitKey(request), clock.now());
+  if (!verdict.allowed) {
+    const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
+    return renderSignup(ctx, org, request, reply, pending, { ...entered, error }, options);
+  }
+  let asked: ReturnType<typeof checkSignUpRequest>;
+  try {
+    asked = checkSignUpRequest(org, {
+      email: entered.email,
+      firstName: entered.firstName.trim() || null,
+      lastName: entered.lastName.trim() || null,
+    });
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.status >= 500) throw error;
+    const status = error.code === 'forbidden' ? 403 : 400;
+    return renderSignup(
+      ctx,
+      org,
+      request,
+      reply,
+      pending,
+      { ...entered, error: signupError(error) },
+      { status },
+    );
+  }
+  afterResponse(ctx, request, reply, 'sign-up mail', () => mailSignUpLink(ctx.deps, org, asked));
+  const loginHref = pageLink(ctx, request, '/login', requestParams(pending));
+  return sendPage(
+    reply,
+    org.name,
+    'Check your mail',
+    signUpSentView({ minutes: SIGN_UP_LINK_MINUTES, loginHref }),
+  );
+}
+
+/**
+ * GET and POST /signup/confirm?token=… of a `domains` sign-up: GET shows the password form without
+ * spending the link; POST checks the password, spends the link, makes the account (verified) and
+ * signs in. A link unknown, used or expired says so.
+ */
+function signUpConfirmPages(app: FastifyInstance, ctx: PageContext) {
+  const closed = linkClosedView('sign-up', null);
+  const form = (
+    ctx: PageContext,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    email: string,
+    error: string | null,
+  ) =>
+    signUpConfirmView({
+      action: pageLink(ctx, request, SIGN_UP_LINK_PATH, {}),
+      csrf: ctx.csrf.token(request, reply, 'signup-confirm', []),
+      token,
+      email,
+      error,
+    });
+
+  app.get(
+    SIGN_UP_LINK_PATH,
+    pageRoute(ctx, async (org, request, reply) => {
+      const token = queryValue(request, 'token') ?? '';
+      const email = await peekSignUp(ctx.deps, org, token);
+      if (email === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
+      return sendPage(reply, org.name, 'Finish your account', form(ctx, request, reply, token, email, null));
+    }),
+  );
+
+  app.post(
+    SIGN_UP_LINK_PATH,
+    pageRoute(ctx, async (org, request, reply) => {
+      const posted = formOf(request);
+      if (!ctx.csrf.check(request, 'signup-confirm', [], field(posted, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      const token = field(posted, 'token');
+      const password = field(posted, 'password');
+      const again = async (error: string, status: number) => {
+        const email = await peekSignUp(ctx.deps, org, token);
+        if (email === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
+        return sendPage(
+          reply,
+          org.name,
+          'Finish your account',
+          form(ctx, request, reply, token, email, error),
+          {
+            status,
+          },
+        );
+      };
+      if (password !== field(posted, 'password_confirm')) return again('The two passwords differ.', 400);
+      let user: User | null;
+      try {
+        user = await confirmSignUp(ctx.deps, org, token, password);
+      } catch (error) {
+        if (!(error instanceof ServiceError) || error.status >= 500) throw error;
+        if (error.code === 'invalid_body') return again(signupError(error), 400);
+        const status = error.code === 'conflict' ? 409 : 403;
+        return sendErrorPage(reply, org.name, status, signupError(error));
+      }
+      if (user === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
+      return signedIn(ctx, org, request, reply, user, null);
+    }),
+  );
+}
+
+/**
  * GET and POST /signup, where the org allows it: creates the user with a personal tenant and
- * signs them in. Attempts share the login throttle (argon2 is as costly here as there).
+ * signs them in (under `domains`, mails a link instead: mailedSignUp). Attempts share the login
+ * throttle (argon2 is as costly here as there). An address a connection claims goes there.
  */
 export function signupPages(app: FastifyInstance, ctx: PageContext) {
+  signUpConfirmPages(app, ctx);
   app.get(
     '/signup',
     pageRoute(ctx, async (org, request, reply) => {
@@ -102,6 +234,10 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
         firstName: field(form, 'first_name'),
         lastName: field(form, 'last_name'),
       };
+      // An address a connection claims signs up there, as it signs in there (DESIGN §17).
+      const upstream = await discoveredConnection(ctx, org, request, entered.email, reqId);
+      if (upstream !== null) return reply.redirect(upstream, 303);
+      if (org.signUp === 'domains') return mailedSignUp(ctx, org, request, reply, pending, entered);
       const verdict = await reserveLoginAttempt(
         ctx.deps.db,
         org.id,

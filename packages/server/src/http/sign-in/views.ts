@@ -55,7 +55,10 @@ export interface SignupView {
   lastName: string;
   error: string | null;
   loginHref: string;
-  /** The email domains sign-up is open to, when the org limits it to some. */
+  /**
+   * The email domains sign-up is open to, when the org limits it to some: then the form takes no
+   * password and mails a link that finishes the account (mail/sign-up-links.ts).
+   */
   domains: string[] | null;
 }
 
@@ -68,9 +71,14 @@ ${domains ? html`<p class="muted sign-up-domains">Open to addresses at ${domains
 ${nameFields(v)}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
-<label for="password">Password (at least 8 characters)</label>
+${
+  domains
+    ? html`<p class="muted">We will mail you a link to choose your password and finish your account.</p>
+<button type="submit">Send the link</button>`
+    : html`<label for="password">Password (at least 8 characters)</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">Create account</button>
+<button type="submit">Create account</button>`
+}
 </form>
 <p class="muted">Already have an account? <a href="${v.loginHref}">Sign in</a></p>`;
 }

@@ -6,7 +6,14 @@ import { countedWindow, pageIds } from './list-counts.js';
 import { type ListWindow, nearerEnd } from './list-window.js';
 
 /** The columns a user is made of (what a join beside another table selects). */
-export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash'>;
+export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash' | 'origin' | 'origin_connection'>;
+
+/** Who vouched for a user's address when they were made (migration 036); null before it. */
+export interface UserOrigin {
+  origin: UsersTable['origin'];
+  /** The connection that made them on first sign-in (origin `connection`). */
+  connectionId: string | null;
+}
 
 export const toUser = (r: UserColumns): User => ({
   id: r.id,
@@ -25,7 +32,12 @@ export const toUser = (r: UserColumns): User => ({
 /** Emails are unique per org regardless of case. */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
-export async function insertUser(db: Db, user: User, passwordHash: string | null): Promise<void> {
+export async function insertUser(
+  db: Db,
+  user: User,
+  passwordHash: string | null,
+  origin: UserOrigin = { origin: 'owner', connectionId: null },
+): Promise<void> {
   await db
     .insertInto('users')
     .values({
@@ -42,8 +54,48 @@ export async function insertUser(db: Db, user: User, passwordHash: string | null
       email_verified: user.emailVerified ? 1 : 0,
       created_at: user.createdAt,
       updated_at: user.updatedAt,
+      origin: origin.origin,
+      origin_connection: origin.connectionId,
     })
     .execute();
+}
+
+/** Who vouched for the user's address when they were made; null when there is no such user. */
+export async function findUserOrigin(db: Db, userId: string): Promise<UserOrigin | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(['origin', 'origin_connection'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row ? { origin: row.origin, connectionId: row.origin_connection } : null;
+}
+
+/**
+ * Takes every credential the user's account had away: the password, the second factor and its
+ * recovery codes, passkeys, and the consents given to clients (sessions are ended by
+ * sessions.ts). Returns what was there.
+ */
+export async function dropUserCredentials(
+  db: Db,
+  userId: string,
+  now: number,
+): Promise<{ password: boolean; totp: boolean; passkeys: number }> {
+  const had = await db
+    .updateTable('users')
+    .set({ password_hash: null, updated_at: now })
+    .where('id', '=', userId)
+    .where('password_hash', 'is not', null)
+    .executeTakeFirst();
+  const totp = await db.deleteFrom('totp_factors').where('user_id', '=', userId).executeTakeFirst();
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  const passkeys = await db.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
+  // What the account agreed to share with clients goes too: the next sign-in asks again.
+  await db.deleteFrom('consents').where('user_id', '=', userId).execute();
+  return {
+    password: Number(had.numUpdatedRows) > 0,
+    totp: Number(totp.numDeletedRows) > 0,
+    passkeys: Number(passkeys.numDeletedRows),
+  };
 }
 
 function userRowByEmail(db: Db, orgId: string, email: string) {
@@ -174,6 +226,21 @@ export async function markEmailVerified(db: Db, userId: string, sentTo: string, 
     .set({ email_verified: 1, updated_at: now })
     .where('id', '=', userId)
     .where('email_key', '=', emailKey(sentTo))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Marks the address verified only if it was not and is still `sentTo`: false when another proof
+ * got there first (of two links followed at once, one goes on).
+ */
+export async function claimEmailVerification(db: Db, userId: string, sentTo: string, now: number) {
+  const result = await db
+    .updateTable('users')
+    .set({ email_verified: 1, updated_at: now })
+    .where('id', '=', userId)
+    .where('email_key', '=', emailKey(sentTo))
+    .where('email_verified', '=', 0)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

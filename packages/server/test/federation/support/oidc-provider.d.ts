@@ -16,6 +16,8 @@ declare module 'oidc-provider' {
     claims?: Record<string, string[]>;
     features?: Record<string, unknown>;
     cookies?: { keys?: string[] };
+    /** false: the ID token carries the claims its scopes ask for, not only userinfo. */
+    conformIdTokenClaims?: boolean;
   }
 
   export default class Provider {

@@ -1,0 +1,131 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { clock } from '../../domain/clock.js';
+import {
+  ACCOUNT_LINK_TTL_MS,
+  type Connection,
+  FederationRefused,
+  linkAfterProof,
+  offerAccountLink,
+  peekAccountLink,
+  requireConnection,
+  takeAccountLink,
+  type UpstreamIdentity,
+} from '../../domain/federation/index.js';
+import { reserveMail } from '../../domain/mail/index.js';
+import { FEDERATED_SIGN_IN, loadAuthorizationRequest } from '../../domain/sign-in/index.js';
+import type { Org, User } from '../../domain/types.js';
+import { rateLimitKey } from '../client-ip.js';
+import { afterResponse } from './after-response.js';
+import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
+import { boundBrowser, keepBrowserBinding } from './federation-binding.js';
+import { linkConfirmView, linkSentView } from './federation-views.js';
+import { renderLogin } from './login.js';
+import { CSRF_REJECTED, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { completeSignIn } from './session-start.js';
+
+/**
+ * Proving an existing account before an upstream sign-in is linked to it (DESIGN §17,
+ * domain/federation/account-link-proofs.ts): the page that says a link was mailed, and the link's
+ * own page, GET (a button: mail scanners follow links, they do not submit forms) and POST (links,
+ * then signs in and goes on with the authorization request). Both work only in the browser that
+ * signed in upstream; elsewhere they say so and leave the link for that browser.
+ */
+
+/** The refusal of a link, on the login page as every federated refusal is. */
+async function showRefusal(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+) {
+  if (!(error instanceof FederationRefused)) throw error;
+  return renderLogin(
+    ctx,
+    org,
+    request,
+    reply,
+    null,
+    { email: '', error: error.message },
+    { status: error.status },
+  );
+}
+
+/** After an upstream sign-in whose account must be proved: mails the link (throttled) and says so. */
+export async function offerLinkPage(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  c: Connection,
+  answer: { identity: UpstreamIdentity; requestId: string | null },
+  user: User,
+) {
+  const binding = boundBrowser(ctx, request);
+  // The way back checked this cookie already; without it no link could ever be followed here.
+  if (binding === null) return showRefusal(ctx, org, request, reply, new FederationRefused(LOST, 400));
+  const verdict = await reserveMail(ctx.deps.db, org.id, user.email, rateLimitKey(request), clock.now());
+  if (!verdict.allowed) {
+    const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
+    return renderLogin(ctx, org, request, reply, null, { email: '', error }, options);
+  }
+  keepBrowserBinding(ctx, reply, binding, ACCOUNT_LINK_TTL_MS);
+  const { minutes, send } = await offerAccountLink(ctx.deps, org, c, { ...answer, user, binding });
+  afterResponse(ctx, request, reply, 'account link mail', send);
+  return sendPage(
+    reply,
+    org.name,
+    'Confirm it is your account',
+    linkSentView({ email: user.email, connection: c.name, minutes }),
+  );
+}
+
+const LOST = 'This browser did not keep the cookie of its sign-in. Sign in again.';
+
+export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
+  app.get<{ Params: { con: string } }>(
+    '/sso/:con/link',
+    pageRoute(ctx, async (org, request, reply) => {
+      const { con } = request.params as { con: string };
+      const c = await requireConnection(ctx.deps, org, con);
+      const token = queryValue(request, 'token') ?? '';
+      try {
+        const held = await peekAccountLink(ctx.deps, c.id, token, boundBrowser(ctx, request));
+        const body = linkConfirmView({
+          action: pageLink(ctx, request, `/sso/${c.id}/link`, {}),
+          csrf: ctx.csrf.token(request, reply, 'account-link', []),
+          token,
+          email: held.link.sentTo,
+          connection: c.name,
+        });
+        return sendPage(reply, org.name, `Link your account to ${c.name}`, body);
+      } catch (error) {
+        return showRefusal(ctx, org, request, reply, error);
+      }
+    }),
+  );
+
+  app.post<{ Params: { con: string } }>(
+    '/sso/:con/link',
+    pageRoute(ctx, async (org, request, reply) => {
+      const { con } = request.params as { con: string };
+      const c = await requireConnection(ctx.deps, org, con);
+      const form = formOf(request);
+      if (!ctx.csrf.check(request, 'account-link', [], field(form, 'csrf'))) {
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+      }
+      try {
+        const held = await takeAccountLink(ctx.deps, c.id, field(form, 'token'), boundBrowser(ctx, request));
+        const user = await linkAfterProof(ctx.deps, org, c, held);
+        const pending =
+          held.requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, held.requestId);
+        return completeSignIn(ctx, org, request, reply, user, pending, {
+          ...FEDERATED_SIGN_IN,
+          audit: { connectionId: c.id, connectionType: c.type },
+        });
+      } catch (error) {
+        return showRefusal(ctx, org, request, reply, error);
+      }
+    }),
+  );
+}
