@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { preloadKeys } from './crypto/verify-jwt.js';
 import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
-import { allowPrivateWarning } from './delivery/private-addresses.js';
+import { allowPrivateWarnings } from './delivery/private-addresses.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
@@ -61,8 +61,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const log = options.log ?? createLogger(logLevel, options.logStream);
   const mail = mailerFor(config, log);
   if (mail.warning !== null) log.warn(mail.warning);
-  const allowPrivate = allowPrivateWarning(config);
-  if (allowPrivate !== null) log.warn(allowPrivate);
+  for (const warning of allowPrivateWarnings(config)) log.warn(warning);
   // Made before the runtime, so the store reports its connection waits from the first query on.
   let opened: Runtime | null = null;
   const metrics = new Metrics({
@@ -89,7 +88,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   }
   // Metadata documents are fetched by the webhook address policy and kept in this process's memory.
   const fetcher = new ClientMetadataFetcher({
-    allowPrivate: config.webhooksAllowPrivate,
+    allowPrivate: config.outboundAllowPrivate,
     ...options.clientMetadata,
   });
   // Why a document was not used goes to the log only; the requester is told one generic sentence.
