@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import { preloadKeys } from './crypto/verify-jwt.js';
 import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
 import { allowPrivateWarnings } from './delivery/private-addresses.js';
+import { UpstreamFetcher, type UpstreamFetcherOptions } from './delivery/upstream-fetcher.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
@@ -13,6 +14,7 @@ import {
   ensureConsoleClient,
   ensureConsoleOrg,
 } from './domain/directory/index.js';
+import { OidcUpstreams, type OidcUpstreamsOptions } from './domain/federation/index.js';
 import { publicJwks } from './domain/keys/index.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
@@ -50,6 +52,11 @@ export interface ServeOptions {
   consoleDir?: string;
   /** Client ID Metadata Document (and jwks_uri) fetches: a test CA, resolver or time limit (tests only). */
   clientMetadata?: Omit<MetadataFetcherOptions, 'allowPrivate'>;
+  /**
+   * Connections' upstream calls: smaller caps, a test CA or resolver (tests and benches), how long
+   * discovery is kept (0: never, for a bench that measures discovery itself).
+   */
+  upstreams?: Omit<UpstreamFetcherOptions, 'allowPrivate'> & OidcUpstreamsOptions;
 }
 
 /** packages/console/dist, seen from packages/server/src or packages/server/dist alike. */
@@ -99,7 +106,19 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const keySets = new ClientKeySets(fetcher, (jwksUri, problem) =>
     log.info({ jwksUri, problem }, 'client key set not used'),
   );
-  const deps: Deps = { ...runtime.deps, clientMetadata: documents, clientKeySets: keySets };
+  // Connections' providers are reached under the same policy, with caps of their own; what they
+  // publish is kept per process, and why one was not used goes to the log.
+  const { discoveryCacheMs, ...fetcherOptions } = options.upstreams ?? {};
+  const upstreamFetcher = new UpstreamFetcher({
+    allowPrivate: config.outboundAllowPrivate,
+    ...fetcherOptions,
+  });
+  const upstreams = new OidcUpstreams(
+    upstreamFetcher.fetch,
+    (connectionId, problem) => log.info({ connectionId, problem }, 'connection upstream not used'),
+    discoveryCacheMs === undefined ? {} : { discoveryCacheMs },
+  );
+  const deps: Deps = { ...runtime.deps, clientMetadata: documents, clientKeySets: keySets, upstreams };
   const app = buildApp(deps, {
     metrics,
     log,
@@ -109,6 +128,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     await listenQuietly(app, config);
   } catch (error) {
     fetcher.close();
+    upstreamFetcher.close();
     await runtime.close();
     throw error;
   }
@@ -154,6 +174,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     close: async () => {
       await app.close();
       fetcher.close();
+      upstreamFetcher.close();
       await worker?.stop();
       await runtime.close();
     },

@@ -25,7 +25,7 @@ type ConnectionCommand =
   | 'connection delete';
 
 const SECRET = 'Client secret';
-const OIDC_FLAGS = ['issuer', 'client-id', 'scope'] as const;
+const OIDC_FLAGS = ['issuer', 'client-id', 'scope', 'allowed-endpoint-host'] as const;
 const SAML_FLAGS = ['metadata-file', 'entity-id', 'sso-url', 'certificate-file'] as const;
 
 /**
@@ -43,7 +43,12 @@ function shown(deps: Parameters<typeof connectionUrls>[0], org: Org, c: Connecti
     defaultRoles: c.defaultRoles,
     ...(c.type === 'oidc'
       ? {
-          oidc: { issuer: c.oidc.issuer, clientId: c.oidc.clientId, scopes: c.oidc.scopes },
+          oidc: {
+            issuer: c.oidc.issuer,
+            clientId: c.oidc.clientId,
+            scopes: c.oidc.scopes,
+            allowedEndpointHosts: c.oidc.allowedEndpointHosts ?? [],
+          },
           callbackUrl: urls.callbackUrl,
         }
       : {
@@ -136,11 +141,20 @@ export const CONNECTION_COMMANDS: {
     const issuer = required(f.issuer, 'issuer');
     const clientId = required(f['client-id'], 'client-id');
     const scopes = listOf(f.scope);
+    const allowedEndpointHosts = listOf(f['allowed-endpoint-host']);
     return async () => {
       const clientSecret = await readSecret(SECRET);
       return admin(async (deps) => {
         const org = await requireOrg(deps.db, slug);
-        const input = { ...common, type: 'oidc' as const, issuer, clientId, clientSecret, scopes };
+        const input = {
+          ...common,
+          type: 'oidc' as const,
+          issuer,
+          clientId,
+          clientSecret,
+          scopes,
+          allowedEndpointHosts,
+        };
         return shown(deps, org, await createConnection(deps, org, input, SYSTEM));
       })();
     };
@@ -172,6 +186,7 @@ export const CONNECTION_COMMANDS: {
       issuer: f.issuer,
       clientId: f['client-id'],
       scopes: listOf(f.scope),
+      allowedEndpointHosts: listOf(f['allowed-endpoint-host']),
       ...samlOf(f),
     };
     const newSecret = f['new-client-secret'] === true;

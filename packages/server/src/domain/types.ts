@@ -195,6 +195,11 @@ export interface OidcSettings {
   issuer: string;
   clientId: string;
   scopes: string[];
+  /**
+   * Hosts besides the issuer's origin that its discovery document may name as endpoints
+   * (domain/federation/upstream-endpoints.ts); absent on connections stored before the setting.
+   */
+  allowedEndpointHosts?: string[];
 }
 
 /** What a SAML connection needs of its IdP: who it is, where to send people, what signs. */

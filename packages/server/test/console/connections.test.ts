@@ -154,6 +154,7 @@ describe('console: enterprise sign-in connections', () => {
           issuer: 'https://acme.okta.example',
           client_id: 'tessera-acme',
           scopes: ['openid', 'email', 'profile'],
+          allowed_endpoint_hosts: [],
         },
       },
     );

@@ -98,6 +98,8 @@ describe('tessera connection', () => {
         '--jit',
         '--default-role',
         roleId,
+        '--allowed-endpoint-host',
+        'Login.Acme.example',
       ],
       `${SECRET}\n`,
     );
@@ -138,6 +140,7 @@ describe('tessera connection', () => {
           issuer: 'https://acme.okta.example',
           client_id: 'tessera-acme',
           scopes: ['openid', 'email', 'profile'],
+          allowed_endpoint_hosts: ['login.acme.example'],
         },
         callback_url: out.callbackUrl,
       },

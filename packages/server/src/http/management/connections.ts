@@ -31,7 +31,12 @@ function view(deps: Deps, org: Org, c: Connection): z.output<typeof ConnectionRe
     default_roles: c.defaultRoles,
     ...(c.type === 'oidc'
       ? {
-          oidc: { issuer: c.oidc.issuer, client_id: c.oidc.clientId, scopes: c.oidc.scopes },
+          oidc: {
+            issuer: c.oidc.issuer,
+            client_id: c.oidc.clientId,
+            scopes: c.oidc.scopes,
+            allowed_endpoint_hosts: c.oidc.allowedEndpointHosts ?? [],
+          },
           callback_url: urls.callbackUrl as string,
         }
       : {
@@ -71,7 +76,9 @@ export const CONNECTION_ENDPOINTS = [
       body: { contentType: 'application/json', schema: CreateConnectionBody, errors: 'invalid_request' },
       responses: {
         201: { description: 'created (never the secret)', schema: ConnectionRecord },
-        400: apiError('`invalid_request`: an unknown field, or a value failing validation'),
+        400: apiError(
+          '`invalid_request`: an unknown field, or a value failing validation (an issuer or allowed endpoint host on loopback or a non-public address while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)',
+        ),
         401: unauthorized,
         403: forbidden,
         404: notFound,
@@ -91,6 +98,7 @@ export const CONNECTION_ENDPOINTS = [
               clientId: b.client_id,
               clientSecret: b.client_secret,
               scopes: b.scopes,
+              allowedEndpointHosts: b.allowed_endpoint_hosts,
             }
           : {
               ...common,
@@ -169,7 +177,7 @@ export const CONNECTION_ENDPOINTS = [
       responses: {
         200: { description: 'the connection as updated', schema: ConnectionRecord },
         400: apiError(
-          '`invalid_request`: an unknown field, a field of the other type, or a value failing validation',
+          '`invalid_request`: an unknown field, a field of the other type, or a value failing validation (an issuer or allowed endpoint host on loopback or a non-public address while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)',
         ),
         401: unauthorized,
         403: forbidden,
@@ -191,6 +199,7 @@ export const CONNECTION_ENDPOINTS = [
           clientId: b.client_id,
           clientSecret: b.client_secret,
           scopes: b.scopes,
+          allowedEndpointHosts: b.allowed_endpoint_hosts,
           metadataXml: b.metadata_xml,
           entityId: b.idp_entity_id,
           ssoUrl: b.sso_url,
