@@ -108,7 +108,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   );
   // Connections' providers are reached under the same policy, with caps of their own; what they
   // publish is kept per process, and why one was not used goes to the log.
-  const { discoveryCacheMs, ...fetcherOptions } = options.upstreams ?? {};
+  const { discoveryCacheMs, maxFetchesPerOrg, ...fetcherOptions } = options.upstreams ?? {};
   const upstreamFetcher = new UpstreamFetcher({
     allowPrivate: config.outboundAllowPrivate,
     ...fetcherOptions,
@@ -116,7 +116,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const upstreams = new OidcUpstreams(
     upstreamFetcher.fetch,
     (connectionId, problem) => log.info({ connectionId, problem }, 'connection upstream not used'),
-    discoveryCacheMs === undefined ? {} : { discoveryCacheMs },
+    {
+      ...(discoveryCacheMs === undefined ? {} : { discoveryCacheMs }),
+      ...(maxFetchesPerOrg === undefined ? {} : { maxFetchesPerOrg }),
+    },
   );
   const deps: Deps = { ...runtime.deps, clientMetadata: documents, clientKeySets: keySets, upstreams };
   const app = buildApp(deps, {

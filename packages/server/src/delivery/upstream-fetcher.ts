@@ -24,7 +24,7 @@ export interface UpstreamFetcherOptions {
   timeoutMs?: number;
   /** Calls at once in all (default UPSTREAM_MAX_FETCHES, 32); tests and benches set fewer. */
   maxFetches?: number;
-  /** Calls at once to one host name (default UPSTREAM_MAX_FETCHES_PER_HOST, 8). */
+  /** Calls at once to one origin (default UPSTREAM_MAX_FETCHES_PER_HOST, 8). */
   maxFetchesPerHost?: number;
   /** Extra trusted CA certificates (PEM). Tests only: production trusts the system's CAs. */
   ca?: string | undefined;
@@ -39,7 +39,9 @@ export interface UpstreamFetcherOptions {
  * socket connects (checked-lookup.ts: the address dialled is the address checked; a literal address
  * is checked here), redirects answered as they are (never followed), one time limit for the whole
  * call, an answer over UPSTREAM_MAX_BYTES ends it. At most `maxFetches` calls run at once,
- * `maxFetchesPerHost` to one host name: one more is refused at once (UpstreamBusy), never queued.
+ * `maxFetchesPerHost` to one origin (scheme, host and port: a port of a real provider's host that
+ * never answers must not take the slots of the provider itself): one more is refused at once
+ * (UpstreamBusy), never queued.
  * No connection is kept alive, so calls running are sockets open, and the caps bound both.
  */
 export class UpstreamFetcher {
@@ -73,19 +75,20 @@ export class UpstreamFetcher {
     if (isIP(host)) checkAddress(host, this.#options.allowPrivate);
     const max = this.#options.maxFetches ?? UPSTREAM_MAX_FETCHES;
     const maxPerHost = this.#options.maxFetchesPerHost ?? UPSTREAM_MAX_FETCHES_PER_HOST;
-    const onHost = this.#runningPerHost.get(host) ?? 0;
+    const origin = target.origin;
+    const onHost = this.#runningPerHost.get(origin) ?? 0;
     if (this.#running >= max) throw new UpstreamBusy(`${max} upstream calls already running`);
     if (onHost >= maxPerHost)
-      throw new UpstreamBusy(`${maxPerHost} upstream calls to ${host} already running`);
+      throw new UpstreamBusy(`${maxPerHost} upstream calls to ${origin} already running`);
     this.#running++;
-    this.#runningPerHost.set(host, onHost + 1);
+    this.#runningPerHost.set(origin, onHost + 1);
     try {
       return await this.#send(target, request, bodyOf(request.body));
     } finally {
       this.#running--;
-      const left = (this.#runningPerHost.get(host) ?? 1) - 1;
-      if (left === 0) this.#runningPerHost.delete(host);
-      else this.#runningPerHost.set(host, left);
+      const left = (this.#runningPerHost.get(origin) ?? 1) - 1;
+      if (left === 0) this.#runningPerHost.delete(origin);
+      else this.#runningPerHost.set(origin, left);
     }
   }
 

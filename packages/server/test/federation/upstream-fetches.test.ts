@@ -3,7 +3,6 @@ import type { LookupAddress } from 'node:dns';
 import { after, before, describe, test } from 'node:test';
 import { clock } from '../../src/domain/clock.js';
 import { UPSTREAM_KEY_SET_REFETCH_FLOOR_MS } from '../../src/domain/federation/index.js';
-import type { Org } from '../../src/domain/types.js';
 import { call, ownerMemberStranger } from '../management/support/console.js';
 import { FormBrowser } from '../sign-in/support/browser.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -117,10 +116,9 @@ describe('connections under the outbound address policy (TESSERA_OUTBOUND_ALLOW_
 describe("connections' upstream calls: cached, capped, held to the issuer's hosts", () => {
   let server: TestServer;
   let owner: string;
-  let acme: Org;
+  let stranger: string;
   let upstream: SteerableOidcUpstream;
   let hanging: HangingHost;
-  let issuer: string;
 
   before(async () => {
     upstream = await SteerableOidcUpstream.start();
@@ -129,10 +127,9 @@ describe("connections' upstream calls: cached, capped, held to the issuer's host
       webhooks: false,
       // The upstreams listen on 127.0.0.1; small caps, so a test reaches them with a few calls.
       env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
-      upstreams: { maxFetchesPerHost: 2, maxFetches: 3 },
+      upstreams: { maxFetchesPerHost: 2, maxFetchesPerOrg: 3, maxFetches: 4 },
     });
-    ({ owner, acme } = await ownerMemberStranger(server));
-    issuer = server.issuer('acme');
+    ({ owner, stranger } = await ownerMemberStranger(server));
   });
   after(async () => {
     await server?.close();
@@ -140,8 +137,13 @@ describe("connections' upstream calls: cached, capped, held to the issuer's host
     await hanging?.close();
   });
 
-  async function connection(name: string, fields: Record<string, unknown>): Promise<string> {
-    const res = await call(server, 'POST', '/organizations/acme/connections', owner, {
+  async function connection(
+    name: string,
+    fields: Record<string, unknown>,
+    token = owner,
+    slug = 'acme',
+  ): Promise<string> {
+    const res = await call(server, 'POST', `/organizations/${slug}/connections`, token, {
       type: 'oidc',
       name,
       client_id: 'tessera',
@@ -152,7 +154,8 @@ describe("connections' upstream calls: cached, capped, held to the issuer's host
     return res.body.id as string;
   }
 
-  const start = (con: string, browser = new FormBrowser()) => browser.get(`${issuer}sso/${con}/start`);
+  const start = (con: string, browser = new FormBrowser(), slug = 'acme') =>
+    browser.get(`${server.issuer(slug)}sso/${con}/start`);
 
   /** A whole sign-in: out to the upstream, which signs `upstream.email` in at once, and back. */
   async function signIn(con: string): Promise<Response> {
@@ -261,50 +264,62 @@ describe("connections' upstream calls: cached, capped, held to the issuer's host
     }
   });
 
-  test('a hanging provider: starts of one connection share one call; the calls past the caps are refused at once (503), counted', async () => {
-    const on127 = `http://127.0.0.1:${hanging.port}/`;
-    const onLocalhost = `http://localhost:${hanging.port}/`;
-    const [a, b, c] = [
-      await connection('Hung A', { issuer: on127 }),
-      await connection('Hung B', { issuer: on127 }),
-      await connection('Hung C', { issuer: on127 }),
-    ];
-    const [d, e] = [
-      await connection('Hung D', { issuer: onLocalhost }),
-      await connection('Hung E', { issuer: onLocalhost }),
-    ];
+  test('hanging providers: starts of one connection share one call; a call past a cap (origin, org, process) is refused at once (503), counted', async () => {
+    const second = await HangingHost.start();
+    try {
+      const x = `http://127.0.0.1:${hanging.port}/`;
+      const y = `http://127.0.0.1:${second.port}/`;
+      const z = `http://localhost:${hanging.port}/`;
+      const [a, b, c, d, e] = [
+        await connection('Hung A', { issuer: x }),
+        await connection('Hung B', { issuer: x }),
+        await connection('Hung C', { issuer: x }),
+        await connection('Hung D', { issuer: y }),
+        await connection('Hung E', { issuer: y }),
+      ];
+      const [f, g] = [
+        await connection('Beta F', { issuer: z }, stranger, 'beta'),
+        await connection('Beta G', { issuer: y }, stranger, 'beta'),
+      ];
+      const opened = () => hanging.connections + second.connections;
+      const busy = (name: string) => ({
+        status: 503,
+        reason: `Too many sign-ins are on their way to ${name} right now. Try again in a moment.`,
+      });
 
-    // Twenty starts of A and of B: two calls, two connections (the per-host cap is 2).
-    const waiting = [...Array(10).fill(a), ...Array(10).fill(b)].map((con) => start(con));
-    await hanging.accepted(2);
-    // A third connection to 127.0.0.1 is over the per-host cap: refused at once, nothing opened.
-    const busy = (name: string) => ({
-      status: 503,
-      reason: `Too many sign-ins are on their way to ${name} right now. Try again in a moment.`,
-    });
-    assert.deepEqual(await refusal(await start(c)), busy('Hung C'));
-    // Another host still has room under the global cap (3)...
-    waiting.push(start(d));
-    await hanging.accepted(3);
-    // ...until it is full.
-    assert.deepEqual(await refusal(await start(e)), busy('Hung E'));
-    assert.equal(hanging.connections, 3);
+      // Ten starts of A and ten of B: two calls, two connections; the origin's cap (2) is met.
+      const waiting = [...Array(10).fill(a), ...Array(10).fill(b)].map((con) => start(con));
+      await hanging.accepted(2);
+      assert.deepEqual(await refusal(await start(c)), busy('Hung C'));
+      // Another origin has room, until acme's connections hold their org's cap (3).
+      waiting.push(start(d));
+      await second.accepted(1);
+      assert.deepEqual(await refusal(await start(e)), busy('Hung E'));
+      // Another org still goes out, until the process's cap (4) is met.
+      waiting.push(start(f, new FormBrowser(), 'beta'));
+      await hanging.accepted(3);
+      assert.deepEqual(await refusal(await start(g, new FormBrowser(), 'beta')), busy('Beta G'));
+      assert.equal(opened(), 4);
 
-    // The provider drops every connection: each waiting start ends on the login page.
-    hanging.release();
-    const ended = await Promise.all(waiting);
-    assert.deepEqual(
-      ended.map((r) => r.status),
-      Array(21).fill(502),
-    );
-    // The failure is remembered briefly: a burst right after costs no call.
-    assert.equal((await start(a)).status, 502);
-    assert.equal(hanging.connections, 3);
-    // The refusal for being busy was not remembered: C goes out now.
-    const retried = start(c);
-    await hanging.accepted(4);
-    hanging.release();
-    assert.equal((await retried).status, 502);
-    assert.equal(acme.slug, 'acme');
+      // The providers drop every connection: each waiting start ends on the login page.
+      hanging.release();
+      second.release();
+      const ended = await Promise.all(waiting);
+      assert.deepEqual(
+        ended.map((r) => r.status),
+        Array(22).fill(502),
+      );
+      // The failure is remembered briefly: a start right after costs no call.
+      assert.equal((await start(a)).status, 502);
+      assert.equal(opened(), 4);
+      // A refusal for being busy is not remembered: C goes out now.
+      const retried = start(c);
+      await hanging.accepted(4);
+      hanging.release();
+      assert.equal((await retried).status, 502);
+      assert.equal(opened(), 5);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -76,7 +76,10 @@ async function configurationOf(
       if (url === jwksUri && (init?.method ?? 'GET') === 'GET') {
         return Response.json(await upstreams.keySet(c, jwksUri, false));
       }
-      const res = await upstreams.fetch(url, { ...(init as UpstreamRequest), method: init?.method ?? 'GET' });
+      const res = await upstreams.call(c, url, {
+        ...(init as UpstreamRequest),
+        method: init?.method ?? 'GET',
+      });
       if (url === metadata.token_endpoint && res.status === 200) {
         const kid = idTokenKid(await res.clone().text());
         if (kid !== null) await upstreams.followKey(c, jwksUri, kid);

@@ -1,7 +1,12 @@
 import { clock } from '../clock.js';
 import type { Connection } from '../types.js';
 import { discoveredEndpointsProblem, keptDiscovery } from './upstream-endpoints.js';
-import { UpstreamBusy, type UpstreamFetch } from './upstream-fetch.js';
+import {
+  UPSTREAM_MAX_FETCHES_PER_ORG,
+  UpstreamBusy,
+  type UpstreamFetch,
+  type UpstreamRequest,
+} from './upstream-fetch.js';
 
 /**
  * What this process knows of its connections' OpenID providers (DESIGN §17): each connection's
@@ -51,6 +56,8 @@ export type UpstreamReport = (connectionId: string, problem: string) => void;
 export interface OidcUpstreamsOptions {
   /** How long a discovery document is kept (default UPSTREAM_DISCOVERY_CACHE_MS; 0: never). */
   discoveryCacheMs?: number;
+  /** Upstream calls at once for one org's connections (default UPSTREAM_MAX_FETCHES_PER_ORG, 8). */
+  maxFetchesPerOrg?: number;
 }
 
 type Kept<T> = { version: string; until: number; value: T };
@@ -59,18 +66,39 @@ type KeySet = { keys: Record<string, unknown>[] };
 const versionOf = (c: OidcConnection) => `${c.id}@${c.updatedAt}`;
 
 export class OidcUpstreams {
-  /** The port itself, for the calls that are never kept (token, userinfo). */
-  readonly fetch: UpstreamFetch;
+  readonly #fetch: UpstreamFetch;
   readonly #report: UpstreamReport;
   readonly #discoveryCacheMs: number;
+  readonly #maxPerOrg: number;
+  readonly #runningPerOrg = new Map<string, number>();
   readonly #documents = new Map<string, Kept<Record<string, unknown> | UpstreamUnusable>>();
   readonly #keySets = new Map<string, Kept<KeySet> & { url: string; fetchedAt: number }>();
   readonly #pending = new Map<string, Promise<unknown>>();
 
   constructor(fetch: UpstreamFetch, report: UpstreamReport = () => {}, options: OidcUpstreamsOptions = {}) {
-    this.fetch = fetch;
+    this.#fetch = fetch;
     this.#report = report;
     this.#discoveryCacheMs = options.discoveryCacheMs ?? UPSTREAM_DISCOVERY_CACHE_MS;
+    this.#maxPerOrg = options.maxFetchesPerOrg ?? UPSTREAM_MAX_FETCHES_PER_ORG;
+  }
+
+  /**
+   * One call of the connection's to its provider through the port (token and userinfo; discovery and
+   * key sets are fetched with it too), counted against the org's cap: one more is refused
+   * (UpstreamBusy).
+   */
+  async call(c: OidcConnection, url: string, request: UpstreamRequest): Promise<Response> {
+    const running = this.#runningPerOrg.get(c.orgId) ?? 0;
+    if (running >= this.#maxPerOrg)
+      throw new UpstreamBusy(`${this.#maxPerOrg} upstream calls of this org's connections already running`);
+    this.#runningPerOrg.set(c.orgId, running + 1);
+    try {
+      return await this.#fetch(url, request);
+    } finally {
+      const left = (this.#runningPerOrg.get(c.orgId) ?? 1) - 1;
+      if (left === 0) this.#runningPerOrg.delete(c.orgId);
+      else this.#runningPerOrg.set(c.orgId, left);
+    }
   }
 
   /**
@@ -120,7 +148,7 @@ export class OidcUpstreams {
     }
     return this.#once(`keys ${version} ${url}`, async () => {
       try {
-        const set = await this.#fetchKeySet(url);
+        const set = await this.#fetchKeySet(c, url);
         const at = clock.now();
         this.#keep(this.#keySets, c.id, {
           version,
@@ -187,7 +215,7 @@ export class OidcUpstreams {
     const url = new URL(issuer);
     // RFC 8414 §3 / OIDC Discovery §4: the well-known path is appended to the issuer's.
     url.pathname = `${url.pathname.replace(/\/$/, '')}/.well-known/openid-configuration`;
-    const doc = await this.#getJson(url.href, 'application/json', 'discovery');
+    const doc = await this.#getJson(c, url.href, 'application/json', 'discovery');
     if (typeof doc.issuer !== 'string' || !sameUrl(doc.issuer, issuer))
       throw new UpstreamUnusable('unreachable', 'the discovery document names another issuer');
     const problem = discoveredEndpointsProblem(issuer, c.oidc.allowedEndpointHosts ?? [], doc);
@@ -195,16 +223,21 @@ export class OidcUpstreams {
     return keptDiscovery(doc);
   }
 
-  async #fetchKeySet(url: string): Promise<KeySet> {
-    const body = await this.#getJson(url, 'application/json, application/jwk-set+json', 'key set');
+  async #fetchKeySet(c: OidcConnection, url: string): Promise<KeySet> {
+    const body = await this.#getJson(c, url, 'application/json, application/jwk-set+json', 'key set');
     if (!Array.isArray(body.keys))
       throw new UpstreamUnusable('unreachable', 'the key set has no "keys" array');
     const keys = body.keys.filter((k): k is Record<string, unknown> => typeof k === 'object' && k !== null);
     return { keys };
   }
 
-  async #getJson(url: string, accept: string, what: string): Promise<Record<string, unknown>> {
-    const res = await this.fetch(url, { method: 'GET', headers: { accept } });
+  async #getJson(
+    c: OidcConnection,
+    url: string,
+    accept: string,
+    what: string,
+  ): Promise<Record<string, unknown>> {
+    const res = await this.call(c, url, { method: 'GET', headers: { accept } });
     if (res.status !== 200) {
       await res.body?.cancel();
       throw new UpstreamUnusable('unreachable', `the ${what} answered HTTP ${res.status}`);
