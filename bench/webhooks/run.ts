@@ -134,7 +134,7 @@ async function deliveryBench(database: 'sqlite' | 'postgres', receiver: Receiver
     TESSERA_URL: 'http://localhost:4000',
     TESSERA_DATA_DIR: dataDir,
     TESSERA_SECRET: TEST_SECRET,
-    TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1',
+    TESSERA_OUTBOUND_ALLOW_PRIVATE: '1',
     ...(schema ? { DATABASE_URL: schema.url } : {}),
   });
   const runtime = await openRuntime(config, () => {});

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { preloadKeys } from './crypto/verify-jwt.js';
 import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
-import { allowPrivateWarning } from './delivery/private-addresses.js';
+import { allowPrivateWarnings } from './delivery/private-addresses.js';
+import { UpstreamFetcher, type UpstreamFetcherOptions } from './delivery/upstream-fetcher.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
 import { demoLogin, seedDemo, writeDemoCredentials } from './dev/seed.js';
 import type { Deps } from './domain/context.js';
@@ -13,6 +14,7 @@ import {
   ensureConsoleClient,
   ensureConsoleOrg,
 } from './domain/directory/index.js';
+import { OidcUpstreams, type OidcUpstreamsOptions } from './domain/federation/index.js';
 import { publicJwks } from './domain/keys/index.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
@@ -50,6 +52,11 @@ export interface ServeOptions {
   consoleDir?: string;
   /** Client ID Metadata Document (and jwks_uri) fetches: a test CA, resolver or time limit (tests only). */
   clientMetadata?: Omit<MetadataFetcherOptions, 'allowPrivate'>;
+  /**
+   * Connections' upstream calls: smaller caps, a test CA or resolver (tests and benches), how long
+   * discovery is kept (0: never, for a bench that measures discovery itself).
+   */
+  upstreams?: Omit<UpstreamFetcherOptions, 'allowPrivate'> & OidcUpstreamsOptions;
 }
 
 /** packages/console/dist, seen from packages/server/src or packages/server/dist alike. */
@@ -61,8 +68,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const log = options.log ?? createLogger(logLevel, options.logStream);
   const mail = mailerFor(config, log);
   if (mail.warning !== null) log.warn(mail.warning);
-  const allowPrivate = allowPrivateWarning(config);
-  if (allowPrivate !== null) log.warn(allowPrivate);
+  for (const warning of allowPrivateWarnings(config)) log.warn(warning);
   // Made before the runtime, so the store reports its connection waits from the first query on.
   let opened: Runtime | null = null;
   const metrics = new Metrics({
@@ -89,7 +95,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   }
   // Metadata documents are fetched by the webhook address policy and kept in this process's memory.
   const fetcher = new ClientMetadataFetcher({
-    allowPrivate: config.webhooksAllowPrivate,
+    allowPrivate: config.outboundAllowPrivate,
     ...options.clientMetadata,
   });
   // Why a document was not used goes to the log only; the requester is told one generic sentence.
@@ -100,7 +106,22 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   const keySets = new ClientKeySets(fetcher, (jwksUri, problem) =>
     log.info({ jwksUri, problem }, 'client key set not used'),
   );
-  const deps: Deps = { ...runtime.deps, clientMetadata: documents, clientKeySets: keySets };
+  // Connections' providers are reached under the same policy, with caps of their own; what they
+  // publish is kept per process, and why one was not used goes to the log.
+  const { discoveryCacheMs, maxFetchesPerOrg, ...fetcherOptions } = options.upstreams ?? {};
+  const upstreamFetcher = new UpstreamFetcher({
+    allowPrivate: config.outboundAllowPrivate,
+    ...fetcherOptions,
+  });
+  const upstreams = new OidcUpstreams(
+    upstreamFetcher.fetch,
+    (connectionId, problem) => log.info({ connectionId, problem }, 'connection upstream not used'),
+    {
+      ...(discoveryCacheMs === undefined ? {} : { discoveryCacheMs }),
+      ...(maxFetchesPerOrg === undefined ? {} : { maxFetchesPerOrg }),
+    },
+  );
+  const deps: Deps = { ...runtime.deps, clientMetadata: documents, clientKeySets: keySets, upstreams };
   const app = buildApp(deps, {
     metrics,
     log,
@@ -110,6 +131,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     await listenQuietly(app, config);
   } catch (error) {
     fetcher.close();
+    upstreamFetcher.close();
     await runtime.close();
     throw error;
   }
@@ -155,6 +177,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     close: async () => {
       await app.close();
       fetcher.close();
+      upstreamFetcher.close();
       await worker?.stop();
       await runtime.close();
     },

@@ -22,7 +22,7 @@ const reasons = (logs: string[], url: string) =>
 
 /**
  * private_key_jwt with the client's keys at an https `jwks_uri` (DESIGN §14): fetched from a
- * loopback HTTPS host under the metadata-document policy (TESSERA_WEBHOOKS_ALLOW_PRIVATE lets the
+ * loopback HTTPS host under the metadata-document policy (TESSERA_OUTBOUND_ALLOW_PRIVATE lets the
  * test reach loopback), kept briefly, fetched again once for an unknown `kid`; a set that cannot be
  * fetched is `invalid_client`; request objects are verified with the same keys. On both databases:
  * `jwks_uri` is a stored column (migration 022).
@@ -44,7 +44,7 @@ for (const database of httpSuite()) {
       host = await DocumentHost.start();
       server = await startServer({
         database,
-        env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+        env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
         logs,
         clientMetadata: { ca: host.ca, timeoutMs: 1_000 },
       });

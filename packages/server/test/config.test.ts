@@ -18,7 +18,7 @@ test('webhook delivery defaults (DESIGN §6): retries after 5 s, 5 min, 30 min, 
   const [s, m, h] = [1000, 60_000, 3_600_000];
   assert.deepEqual(c.webhookRetrySchedule, [5 * s, 5 * m, 30 * m, 2 * h, 5 * h, 10 * h, 10 * h]);
   assert.equal(c.webhookTimeoutMs, 15 * s);
-  assert.equal(c.webhooksAllowPrivate, false);
+  assert.equal(c.outboundAllowPrivate, false);
   const short = loadConfig({ TESSERA_WEBHOOK_RETRY_SCHEDULE: '200ms, 1s', TESSERA_WEBHOOK_TIMEOUT: '1s' });
   assert.deepEqual(short.webhookRetrySchedule, [200, 1000]);
   assert.equal(short.webhookTimeoutMs, 1000);
@@ -29,6 +29,24 @@ test('refresh-token reuse grace: 10 s by default, a duration such as 2s, 0 turns
   assert.equal(loadConfig({ TESSERA_REFRESH_REUSE_GRACE: '2s' }).refreshReuseGraceMs, 2000);
   assert.equal(loadConfig({ TESSERA_REFRESH_REUSE_GRACE: '500ms' }).refreshReuseGraceMs, 500);
   assert.equal(loadConfig({ TESSERA_REFRESH_REUSE_GRACE: '0' }).refreshReuseGraceMs, 0);
+});
+
+test('TESSERA_OUTBOUND_ALLOW_PRIVATE: off by default; its old name TESSERA_WEBHOOKS_ALLOW_PRIVATE still works, reported as deprecated', () => {
+  const off = loadConfig({});
+  assert.equal(off.outboundAllowPrivate, false);
+  assert.equal(off.deprecatedAllowPrivate, null);
+  const on = loadConfig({ TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' });
+  assert.equal(on.outboundAllowPrivate, true);
+  assert.equal(on.deprecatedAllowPrivate, null);
+  const alias = loadConfig({ TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' });
+  assert.equal(alias.outboundAllowPrivate, true);
+  assert.equal(alias.deprecatedAllowPrivate, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE');
+  const aliasOff = loadConfig({ TESSERA_WEBHOOKS_ALLOW_PRIVATE: '0' });
+  assert.equal(aliasOff.outboundAllowPrivate, false);
+  assert.equal(aliasOff.deprecatedAllowPrivate, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE');
+  const both = loadConfig({ TESSERA_OUTBOUND_ALLOW_PRIVATE: '1', TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' });
+  assert.equal(both.outboundAllowPrivate, true);
+  assert.equal(both.deprecatedAllowPrivate, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE');
 });
 
 test('TESSERA_DB_POOL: 10 PostgreSQL connections by default, 1 to 200', () => {
@@ -84,6 +102,11 @@ test('each bad variable stops start-up with one line naming it', () => {
       'TESSERA_DB_POOL must be a whole number from 1 to 200',
     ]),
     [{ TESSERA_WEBHOOKS_ALLOW_PRIVATE: 'true' }, 'TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0'],
+    [{ TESSERA_OUTBOUND_ALLOW_PRIVATE: 'yes' }, 'TESSERA_OUTBOUND_ALLOW_PRIVATE must be 1 or 0'],
+    [
+      { TESSERA_OUTBOUND_ALLOW_PRIVATE: '0', TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+      'TESSERA_OUTBOUND_ALLOW_PRIVATE and TESSERA_WEBHOOKS_ALLOW_PRIVATE (its deprecated name) disagree: set only TESSERA_OUTBOUND_ALLOW_PRIVATE',
+    ],
     [
       { TESSERA_REFRESH_REUSE_GRACE: '10' },
       'TESSERA_REFRESH_REUSE_GRACE "10" is not a delay such as 500ms, 5s, 5m or 2h',

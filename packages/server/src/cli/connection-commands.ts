@@ -25,7 +25,7 @@ type ConnectionCommand =
   | 'connection delete';
 
 const SECRET = 'Client secret';
-const OIDC_FLAGS = ['issuer', 'client-id', 'scope', 'hosted-domain'] as const;
+const OIDC_FLAGS = ['issuer', 'client-id', 'scope', 'hosted-domain', 'allowed-endpoint-host'] as const;
 const SAML_FLAGS = ['metadata-file', 'entity-id', 'sso-url', 'certificate-file'] as const;
 
 /**
@@ -49,6 +49,7 @@ function shown(deps: Parameters<typeof connectionUrls>[0], org: Org, c: Connecti
             clientId: c.oidc.clientId,
             scopes: c.oidc.scopes,
             hostedDomain: c.oidc.hostedDomain ?? null,
+            allowedEndpointHosts: c.oidc.allowedEndpointHosts ?? [],
           },
           callbackUrl: urls.callbackUrl,
         }
@@ -157,6 +158,7 @@ export const CONNECTION_COMMANDS: {
     const clientId = required(f['client-id'], 'client-id');
     const scopes = listOf(f.scope);
     const hostedDomain = hostedDomainOf(f['hosted-domain']);
+    const allowedEndpointHosts = listOf(f['allowed-endpoint-host']);
     return async () => {
       const clientSecret = await readSecret(SECRET);
       return admin(async (deps) => {
@@ -169,6 +171,7 @@ export const CONNECTION_COMMANDS: {
           clientSecret,
           scopes,
           hostedDomain,
+          allowedEndpointHosts,
         };
         return shown(deps, org, await createConnection(deps, org, input, SYSTEM));
       })();
@@ -203,6 +206,7 @@ export const CONNECTION_COMMANDS: {
       clientId: f['client-id'],
       scopes: listOf(f.scope),
       hostedDomain: hostedDomainOf(f['hosted-domain']),
+      allowedEndpointHosts: listOf(f['allowed-endpoint-host']),
       ...samlOf(f),
     };
     const newSecret = f['new-client-secret'] === true;

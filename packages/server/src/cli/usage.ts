@@ -318,12 +318,14 @@ export const USAGES = {
   },
   'connection create': {
     synopsis:
-      '--org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D]] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
+      '--org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]...] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
     summary: 'add an enterprise sign-in connection (OIDC or SAML) to the organization',
     details: [
       'oidc: --issuer (its configuration is found by discovery) and --client-id; the client secret is read',
       'from stdin (a pipe or a file), or asked for at a prompt that does not echo it: never a flag. --scope',
-      'defaults to openid email profile. saml: the IdP metadata XML in --metadata-file, or --entity-id,',
+      "defaults to openid email profile. --allowed-endpoint-host: a host besides the issuer's own that its",
+      'discovery document may name as an endpoint (Google: oauth2.googleapis.com and others; see',
+      'docs/enterprise-sign-in.md). saml: the IdP metadata XML in --metadata-file, or --entity-id,',
       '--sso-url and the signing certificate (PEM) in --certificate-file. --domain: an email domain the',
       'connection claims; --jit creates a user on first sign-in, at an address in its domains only unless',
       '--jit-any-domain (never in a domain another connection claims); --default-role: a role id they are',
@@ -345,6 +347,7 @@ export const USAGES = {
       'client-id': { type: 'string' },
       scope: { type: 'string', multiple: true },
       'hosted-domain': { type: 'string' },
+      'allowed-endpoint-host': { type: 'string', multiple: true },
       'metadata-file': { type: 'string' },
       'entity-id': { type: 'string' },
       'sso-url': { type: 'string' },
@@ -368,7 +371,7 @@ export const USAGES = {
   },
   'connection update': {
     synopsis:
-      '--org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
+      '--org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
     summary: "change a connection's settings (its type stays)",
     details: [
       'Prints the connection. A repeatable flag replaces the whole list; --domain "" (or --default-role "")',
@@ -390,6 +393,7 @@ export const USAGES = {
       'new-client-secret': { type: 'boolean' },
       scope: { type: 'string', multiple: true },
       'hosted-domain': { type: 'string' },
+      'allowed-endpoint-host': { type: 'string', multiple: true },
       'metadata-file': { type: 'string' },
       'entity-id': { type: 'string' },
       'sso-url': { type: 'string' },

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config/config.js';
-import { allowPrivateWarning } from '../delivery/private-addresses.js';
+import { allowPrivateWarnings } from '../delivery/private-addresses.js';
 import { DeliveryWorker } from '../delivery/worker.js';
 import { createLogger } from '../observability/logger.js';
 import { openRuntime } from '../runtime.js';
@@ -17,8 +17,7 @@ export function workerCommand(f: Values<typeof USAGES.worker.flags>): Launch {
   return logged(1, async () => {
     const config = loadConfig();
     const log = createLogger(config.logLevel, 1).child({ process: 'tessera-worker' });
-    const allowPrivate = allowPrivateWarning(config);
-    if (allowPrivate !== null) log.warn(allowPrivate);
+    for (const warning of allowPrivateWarnings(config)) log.warn(warning);
     const runtime = await openRuntime(config, (line) => log.warn(line));
     const worker = new DeliveryWorker(runtime.deps, { concurrency, log }).start();
     log.info({ concurrency }, 'webhook delivery worker started');

@@ -26,7 +26,16 @@ export interface Config {
   /** Secret for encrypting keys at rest; null means "generate one into the data dir". */
   readonly secret: string | null;
   readonly trustProxy: number;
-  readonly webhooksAllowPrivate: boolean;
+  /**
+   * TESSERA_OUTBOUND_ALLOW_PRIVATE: every outbound fetch (webhook deliveries, metadata documents,
+   * clients' `jwks_uri`, connections' upstream calls) may reach loopback and private addresses.
+   */
+  readonly outboundAllowPrivate: boolean;
+  /**
+   * The deprecated variable that set `outboundAllowPrivate` (TESSERA_WEBHOOKS_ALLOW_PRIVATE), when it
+   * was given: `serve` and `worker` warn about it at start-up. Null when it was not given.
+   */
+  readonly deprecatedAllowPrivate: 'TESSERA_WEBHOOKS_ALLOW_PRIVATE' | null;
   /** Delays in ms between webhook delivery attempts (TESSERA_WEBHOOK_RETRY_SCHEDULE). */
   readonly webhookRetrySchedule: readonly number[];
   /** One delivery attempt's time limit in ms (TESSERA_WEBHOOK_TIMEOUT); a claim holds twice as long. */
@@ -138,6 +147,33 @@ function parseMailFrom(raw: string | undefined, hostname: string): string {
   return from;
 }
 
+/**
+ * TESSERA_OUTBOUND_ALLOW_PRIVATE (1 or 0), the one switch of the outbound address policy. Its old
+ * name, TESSERA_WEBHOOKS_ALLOW_PRIVATE, still works and is reported as deprecated; given both, they
+ * must agree, so a deployment never runs with a value it did not mean.
+ */
+function outboundAllowPrivate(env: NodeJS.ProcessEnv): {
+  allowed: boolean;
+  deprecated: 'TESSERA_WEBHOOKS_ALLOW_PRIVATE' | null;
+} {
+  const read = (name: string) => {
+    const raw = env[name] ?? '';
+    if (!['', '0', '1'].includes(raw)) throw new ConfigError(`${name} must be 1 or 0`);
+    return raw === '' ? null : raw === '1';
+  };
+  const current = read('TESSERA_OUTBOUND_ALLOW_PRIVATE');
+  const old = read('TESSERA_WEBHOOKS_ALLOW_PRIVATE');
+  if (current !== null && old !== null && current !== old) {
+    throw new ConfigError(
+      'TESSERA_OUTBOUND_ALLOW_PRIVATE and TESSERA_WEBHOOKS_ALLOW_PRIVATE (its deprecated name) disagree: set only TESSERA_OUTBOUND_ALLOW_PRIVATE',
+    );
+  }
+  return {
+    allowed: current ?? old ?? false,
+    deprecated: old === null ? null : 'TESSERA_WEBHOOKS_ALLOW_PRIVATE',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 4000, 0, 65535);
   const rawUrl = env.TESSERA_URL || `http://localhost:${port}`;
@@ -167,10 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (secret !== null && secret.length < 32) {
     throw new ConfigError('TESSERA_SECRET must be at least 32 characters');
   }
-  const allowPrivate = env.TESSERA_WEBHOOKS_ALLOW_PRIVATE ?? '';
-  if (!['', '0', '1'].includes(allowPrivate)) {
-    throw new ConfigError('TESSERA_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0');
-  }
+  const allowPrivate = outboundAllowPrivate(env);
   const webhookRetrySchedule = textSetting(
     env,
     'TESSERA_WEBHOOK_RETRY_SCHEDULE',
@@ -208,7 +241,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPool: integer(env, 'TESSERA_DB_POOL', DEFAULT_DB_POOL, 1, MAX_DB_POOL),
     secret,
     trustProxy: integer(env, 'TESSERA_TRUST_PROXY', 0, 0, 32),
-    webhooksAllowPrivate: allowPrivate === '1',
+    outboundAllowPrivate: allowPrivate.allowed,
+    deprecatedAllowPrivate: allowPrivate.deprecated,
     webhookRetrySchedule: Object.freeze(webhookRetrySchedule),
     webhookTimeoutMs,
     refreshReuseGraceMs,

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import dns from 'node:dns';
-import { forbiddenReason } from './address-policy.js';
+import { forbiddenReason } from '../domain/address-policy.js';
 
 /** Resolves a host name to every address it has (the system resolver unless a test gives one). */
 export type Resolver = (hostname: string, family: 0 | 4 | 6) => Promise<LookupAddress[]>;

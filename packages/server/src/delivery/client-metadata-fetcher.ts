@@ -11,7 +11,7 @@ import {
 import { checkAddress, checkedLookup, type Resolver, systemResolver } from './checked-lookup.js';
 
 export interface MetadataFetcherOptions {
-  /** TESSERA_WEBHOOKS_ALLOW_PRIVATE: the one outbound address policy, lifted for development. */
+  /** TESSERA_OUTBOUND_ALLOW_PRIVATE: the one outbound address policy, lifted for development. */
   allowPrivate: boolean;
   /** Whole-fetch limit, DNS and TLS included (default METADATA_DOCUMENT_TIMEOUT_MS, 5 s). */
   timeoutMs?: number;

@@ -4,7 +4,7 @@ import { createSecureContext } from 'node:tls';
 import { checkAddress, checkedLookup, type Resolver, systemResolver } from './checked-lookup.js';
 
 export interface SenderOptions {
-  /** TESSERA_WEBHOOKS_ALLOW_PRIVATE: lets deliveries reach loopback and private addresses. */
+  /** TESSERA_OUTBOUND_ALLOW_PRIVATE: lets deliveries reach loopback and private addresses. */
   allowPrivate: boolean;
   /** Whole-attempt limit, DNS and TLS included (DESIGN §6: 15 s). */
   timeoutMs?: number;

@@ -91,7 +91,7 @@ export class DeliveryWorker {
     this.#clock = options.clock ?? wallClock;
     this.#metrics = options.metrics;
     this.#sender = new HttpsSender({
-      allowPrivate: deps.config.webhooksAllowPrivate,
+      allowPrivate: deps.config.outboundAllowPrivate,
       timeoutMs,
       connectionsPerOrigin: this.#concurrency,
       ca: options.ca,

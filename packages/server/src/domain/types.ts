@@ -205,6 +205,11 @@ export interface OidcSettings {
    * checked. Stored with the other settings (connections saved before it have none).
    */
   hostedDomain?: string | null;
+  /**
+   * Hosts besides the issuer's origin that its discovery document may name as endpoints
+   * (domain/federation/upstream-endpoints.ts); absent on connections stored before the setting.
+   */
+  allowedEndpointHosts?: string[];
 }
 
 /** What a SAML connection needs of its IdP: who it is, where to send people, what signs. */

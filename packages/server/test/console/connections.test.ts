@@ -161,6 +161,7 @@ describe('console: enterprise sign-in connections', () => {
           client_id: 'tessera-acme',
           scopes: ['openid', 'email', 'profile'],
           hosted_domain: 'acme.test',
+          allowed_endpoint_hosts: [],
         },
       },
     );

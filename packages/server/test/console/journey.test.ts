@@ -35,7 +35,7 @@ describe('console: an owner’s first day', () => {
     receiver = await Receiver.start(tls);
     server = await startServer({
       consoleDir: await consoleBuild(),
-      env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+      env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
       webhooks: { ca: tls.cert, pollMs: 100 },
     });
     await makeConsoleUser(server, 'olivia@console.test');

@@ -36,7 +36,7 @@ describe('console: webhooks', () => {
     server = await startServer({
       consoleDir: await consoleBuild(),
       // One retry, an hour later: a refused delivery stays pending until Retry is pressed.
-      env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1', TESSERA_WEBHOOK_RETRY_SCHEDULE: '1h' },
+      env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1', TESSERA_WEBHOOK_RETRY_SCHEDULE: '1h' },
       webhooks: { ca: tls.cert, pollMs: 100 },
     });
     org = await ownedOrg(server, 'hooks');

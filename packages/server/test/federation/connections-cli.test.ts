@@ -101,6 +101,8 @@ describe('tessera connection', () => {
         'Acme.test',
         '--default-role',
         roleId,
+        '--allowed-endpoint-host',
+        'Login.Acme.example',
       ],
       `${SECRET}\n`,
     );
@@ -145,6 +147,7 @@ describe('tessera connection', () => {
           client_id: 'tessera-acme',
           scopes: ['openid', 'email', 'profile'],
           hosted_domain: 'acme.test',
+          allowed_endpoint_hosts: ['login.acme.example'],
         },
         callback_url: out.callbackUrl,
       },

@@ -42,7 +42,8 @@ describe('enterprise sign-in in Chromium', () => {
 
   before(async () => {
     if (skip) return;
-    server = await startServer();
+    // The OpenID provider listens on 127.0.0.1: the outbound policy lets it be reached.
+    server = await startServer({ env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' } });
     issuer = server.issuer('acme');
     org = await makeOrg(server, 'acme');
     client = createServer((_req, res) =>

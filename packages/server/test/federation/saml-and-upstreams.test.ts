@@ -60,7 +60,8 @@ for (const database of storageSuite(
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ database });
+      // The upstreams of these tests listen on 127.0.0.1: the outbound policy lets them be reached.
+      server = await startServer({ database, env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' } });
       ({ acme, owner, member } = await ownerMemberStranger(server));
       issuer = server.issuer('acme');
       ({ clientId } = await makeClient(server.deps, acme, { name: 'Acme Notes', firstParty: true }));

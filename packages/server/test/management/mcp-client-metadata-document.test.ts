@@ -45,7 +45,7 @@ describe('the MCP SDK auth() with a clientMetadataUrl, signed in through Chromiu
     if (skip) return;
     host = await DocumentHost.start();
     tessera = await startServer({
-      env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+      env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
       clientMetadata: { ca: host.ca },
     });
     await createOrg(tessera.deps, { slug: 'acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });

@@ -39,7 +39,7 @@ describe('registration on an org issuer: dynamic_registration and metadata_docum
   before(async () => {
     host = await DocumentHost.start();
     server = await startServer({
-      env: { TESSERA_TRUST_PROXY: '1', TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+      env: { TESSERA_TRUST_PROXY: '1', TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
       clientMetadata: { ca: host.ca },
     });
     acme = await makeOrg(server, 'acme');

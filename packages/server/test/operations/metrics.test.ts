@@ -76,7 +76,7 @@ for (const database of storageSuite(
       receiver = await Receiver.start(tls);
       server = await startServer({
         database,
-        env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+        env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
         webhooks: { ca: tls.cert, pollMs: 200 },
       });
       const made = await orgWithMachineClient(server.deps, 'metered');

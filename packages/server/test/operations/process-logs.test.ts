@@ -125,8 +125,8 @@ for (const database of httpSuite()) {
       assert.equal(tokenLine.msg, 'request completed');
       assert.equal(typeof tokenLine.responseTime, 'number');
       for (const line of requests) assert.equal(line.msg, 'request completed');
-      // The address policy holds: no warning about TESSERA_WEBHOOKS_ALLOW_PRIVATE.
-      assert.equal(serve.lines.join('\n').includes('TESSERA_WEBHOOKS_ALLOW_PRIVATE'), false);
+      // The address policy holds: no warning about it, under either name.
+      assert.equal(serve.lines.join('\n').includes('ALLOW_PRIVATE'), false);
       // The last lines: the signal, then the end (a request finishing meanwhile may log between them).
       const shutdown = logs.findIndex((l) => l.msg === 'shutting down');
       assert.equal(logs[shutdown]?.level, 30);
@@ -199,8 +199,12 @@ describe('start-up failures are one fatal JSON line', () => {
 });
 
 const ALLOW_PRIVATE_WARNING =
-  'TESSERA_WEBHOOKS_ALLOW_PRIVATE=1: webhooks and client metadata documents may reach loopback and ' +
-  'private addresses (the SSRF protection is off; for development only)';
+  'TESSERA_OUTBOUND_ALLOW_PRIVATE=1: webhooks, client metadata documents, client key sets and ' +
+  "connections' upstream calls may reach loopback and private addresses (the SSRF protection is " +
+  'off; for development only)';
+const DEPRECATED_NAME_WARNING =
+  'TESSERA_WEBHOOKS_ALLOW_PRIVATE is deprecated: set TESSERA_OUTBOUND_ALLOW_PRIVATE instead ' +
+  '(the same setting, for every outbound fetch)';
 
 describe('HOST', () => {
   let root: string;
@@ -216,7 +220,8 @@ describe('HOST', () => {
   test('sets the address tessera serve listens on', async () => {
     const port = await freePort();
     // Any 127.x address is loopback on Linux: listening on 127.0.0.2 leaves 127.0.0.1 refused.
-    // TESSERA_WEBHOOKS_ALLOW_PRIVATE=1 lifts the address policy: a warning at start-up names it.
+    // TESSERA_WEBHOOKS_ALLOW_PRIVATE=1, the deprecated name of TESSERA_OUTBOUND_ALLOW_PRIVATE, still
+    // lifts the address policy: a warning at start-up says so, and another that the name is old.
     const env = {
       PORT: String(port),
       HOST: '127.0.0.2',
@@ -228,16 +233,21 @@ describe('HOST', () => {
     };
     serve = new TesseraProcess(['serve'], env);
     const listening = await serve.waitForLog((l) => l.msg === 'listening');
-    const warnings = serve.logs().filter((l) => l.msg === ALLOW_PRIVATE_WARNING);
+    const warnings = serve.logs().filter((l) => l.level === 40 && String(l.msg).includes('ALLOW_PRIVATE'));
     assert.deepEqual(
-      warnings.map((l) => l.level),
-      [40],
+      warnings.map((l) => l.msg),
+      [DEPRECATED_NAME_WARNING, ALLOW_PRIVATE_WARNING],
     );
     // The worker, which sends too, says the same.
     const worker = await TesseraProcess.worker({ ...env, TESSERA_LOG_LEVEL: 'info' });
-    const workerWarning = worker.logs().find((l) => l.msg === ALLOW_PRIVATE_WARNING);
+    const workerWarnings = worker
+      .logs()
+      .filter((l) => l.level === 40 && String(l.msg).includes('ALLOW_PRIVATE'));
     assert.equal(await worker.stop('SIGTERM'), 0);
-    assert.equal(workerWarning?.level, 40);
+    assert.deepEqual(
+      workerWarnings.map((l) => l.msg),
+      [DEPRECATED_NAME_WARNING, ALLOW_PRIVATE_WARNING],
+    );
     assert.equal(listening.address, `http://127.0.0.2:${port}`);
     assert.equal((await fetch(`http://127.0.0.2:${port}/healthz`)).status, 200);
     await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));

@@ -59,7 +59,7 @@ describe('the MCP journey: MCP SDK client → 401 → protected-resource metadat
     if (skip) return;
     host = await DocumentHost.start();
     tessera = await startServer({
-      env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+      env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
       clientMetadata: { ca: host.ca },
     });
     acme = await ownedOrg(tessera, 'acme');

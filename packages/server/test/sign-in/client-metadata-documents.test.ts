@@ -67,7 +67,7 @@ for (const database of httpSuite()) {
       host = await DocumentHost.start();
       server = await startServer({
         database,
-        env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+        env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
         logs,
         // The test's self-signed host, a short limit so "a host that never answers" ends soon, and
         // fewer fetches at once in all than the default 16, so two hosts reach it.
@@ -397,7 +397,7 @@ for (const database of httpSuite()) {
   });
 }
 
-describe('Client ID Metadata Documents without TESSERA_WEBHOOKS_ALLOW_PRIVATE', () => {
+describe('Client ID Metadata Documents without TESSERA_OUTBOUND_ALLOW_PRIVATE', () => {
   let server: TestServer;
   let host: DocumentHost;
   const logs: string[] = [];

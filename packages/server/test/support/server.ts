@@ -32,6 +32,8 @@ export interface TestServerOptions {
   consoleDir?: string;
   /** Client ID Metadata Document fetches: a test CA, a short time limit. */
   clientMetadata?: ServeOptions['clientMetadata'];
+  /** Connections' upstream calls: smaller caps, a test resolver. */
+  upstreams?: ServeOptions['upstreams'];
 }
 
 /** A real Tessera on a free port with its own data dir (or a clean PostgreSQL schema). */
@@ -59,6 +61,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
     ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
     ...(options.clientMetadata === undefined ? {} : { clientMetadata: options.clientMetadata }),
+    ...(options.upstreams === undefined ? {} : { upstreams: options.upstreams }),
   });
   return {
     base: `http://localhost:${port}`,

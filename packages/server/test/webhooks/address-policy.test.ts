@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forbiddenReason } from '../../src/delivery/address-policy.js';
+import { forbiddenReason } from '../../src/domain/address-policy.js';
 
 /** Every address a webhook must not reach (DESIGN §6), with the word its refusal names. */
 const REFUSED: [address: string, reason: RegExp][] = [

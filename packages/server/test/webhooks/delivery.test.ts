@@ -37,7 +37,7 @@ for (const database of storageSuite(
       receiver = await Receiver.start(tls);
       server = await startServer({
         database,
-        env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+        env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
         webhooks: { ca: tls.cert, pollMs: 200 },
       });
       ({ org: acme, userId } = await orgWithUser(server.deps, 'acme'));

@@ -79,7 +79,7 @@ for (const database of storageSuite(
       server = await startServer({
         database,
         env: {
-          TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1',
+          TESSERA_OUTBOUND_ALLOW_PRIVATE: '1',
           TESSERA_WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
           TESSERA_WEBHOOK_TIMEOUT: '1s',
         },

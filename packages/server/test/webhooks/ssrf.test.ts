@@ -102,7 +102,7 @@ describe('webhook delivery refuses private addresses (SSRF)', () => {
     assert.equal(receiver.received.length, 0);
   });
 
-  test('TESSERA_WEBHOOKS_ALLOW_PRIVATE lets them through, to the address that was checked', async () => {
+  test('TESSERA_OUTBOUND_ALLOW_PRIVATE lets them through, to the address that was checked', async () => {
     const dns = fakeDns({ 'rebind.example': ['127.0.0.1'] });
     const system = new HttpsSender({ allowPrivate: true, ca: tls.cert });
     const sender = new HttpsSender({ allowPrivate: true, ca: tls.cert, resolver: dns.resolver });
@@ -125,7 +125,7 @@ describe('webhook delivery refuses private addresses (SSRF)', () => {
     assert.equal(rebound?.host, `rebind.example:${receiver.port}`);
   });
 
-  describe('end to end, through a server without TESSERA_WEBHOOKS_ALLOW_PRIVATE', () => {
+  describe('end to end, through a server without TESSERA_OUTBOUND_ALLOW_PRIVATE', () => {
     let server: TestServer;
     before(async () => {
       server = await startServer({

@@ -9,12 +9,12 @@ import { testTls } from './support/tls.js';
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ALLOW_PRIVATE_HINT =
   'url: points at this machine (loopback), which webhooks may not reach; for local development set ' +
-  'TESSERA_WEBHOOKS_ALLOW_PRIVATE=1 (see README)';
+  'TESSERA_OUTBOUND_ALLOW_PRIVATE=1 (see README)';
 
 /**
  * POST /organizations/{org}/webhooks/{id}/test: one signed `webhook.test` event to that webhook only,
  * through the worker and the address policy like any delivery, against a real HTTPS receiver on
- * 127.0.0.1 (local development: TESSERA_WEBHOOKS_ALLOW_PRIVATE=1); no audit entry.
+ * 127.0.0.1 (local development: TESSERA_OUTBOUND_ALLOW_PRIVATE=1); no audit entry.
  */
 describe('webhook test events', () => {
   const tls = testTls();
@@ -27,7 +27,7 @@ describe('webhook test events', () => {
   before(async () => {
     receiver = await Receiver.start(tls);
     server = await startServer({
-      env: { TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1' },
+      env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
       webhooks: { ca: tls.cert, pollMs: 100 },
     });
     ({ owner, member, stranger } = await ownerMemberStranger(server));
@@ -164,7 +164,7 @@ describe('webhook test events', () => {
   });
 });
 
-describe('a loopback webhook URL without TESSERA_WEBHOOKS_ALLOW_PRIVATE', () => {
+describe('a loopback webhook URL without TESSERA_OUTBOUND_ALLOW_PRIVATE', () => {
   let server: TestServer;
   let owner: string;
   before(async () => {

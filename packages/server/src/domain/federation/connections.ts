@@ -19,6 +19,7 @@ import type { Actor, Connection, ConnectionBase, IdpSettings, Org } from '../typ
 import { requireDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
 import { readIdpMetadata } from './idp-metadata.js';
+import { checkEndpointHosts, refusePrivateUpstream } from './upstream-address.js';
 
 /**
  * An org's enterprise sign-in connections (DESIGN §17): an upstream OIDC provider or SAML IdP the
@@ -43,6 +44,7 @@ export type NewConnection = {
       clientSecret: string;
       scopes?: string[] | undefined;
       hostedDomain?: string | null | undefined;
+      allowedEndpointHosts?: string[] | undefined;
     }
   | {
       type: 'saml';
@@ -66,6 +68,7 @@ export interface ConnectionChanges {
   scopes?: string[] | undefined;
   /** null: no longer checked. */
   hostedDomain?: string | null | undefined;
+  allowedEndpointHosts?: string[] | undefined;
   metadataXml?: string | undefined;
   entityId?: string | undefined;
   ssoUrl?: string | undefined;
@@ -100,6 +103,7 @@ export const connectionSnapshot = (c: Connection) => ({
         clientId: c.oidc.clientId,
         scopes: c.oidc.scopes,
         hostedDomain: c.oidc.hostedDomain ?? null,
+        allowedEndpointHosts: c.oidc.allowedEndpointHosts ?? [],
       }
     : { idpEntityId: c.saml.entityId, ssoUrl: c.saml.ssoUrl, certificates: c.saml.certificates.length }),
   createdAt: new Date(c.createdAt).toISOString(),
@@ -119,6 +123,16 @@ function checkUpstreamUrl(field: string, value: string): string {
   if (url.hash !== '' || url.username !== '' || url.password !== '')
     failApi('invalid_request', `${field}: must have no fragment and no credentials`);
   return value;
+}
+
+/**
+ * An OIDC issuer: https (http on loopback), and not an address the outbound policy refuses while
+ * TESSERA_OUTBOUND_ALLOW_PRIVATE is off (upstream-address.ts): nothing is fetched to decide.
+ */
+function checkIssuer(deps: Pick<FederationDeps, 'config'>, value: string): string {
+  const issuer = checkUpstreamUrl('issuer', value);
+  refusePrivateUpstream(deps, 'issuer', new URL(issuer));
+  return issuer;
 }
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
@@ -209,10 +223,11 @@ export async function createConnection(
       ...base,
       type: 'oidc',
       oidc: {
-        issuer: checkUpstreamUrl('issuer', input.issuer),
+        issuer: checkIssuer(deps, input.issuer),
         clientId: input.clientId,
         scopes: [...new Set(['openid', ...(input.scopes ?? DEFAULT_OIDC_SCOPES)])],
         hostedDomain: checkHostedDomain(input.hostedDomain ?? null),
+        allowedEndpointHosts: checkEndpointHosts(deps, input.allowedEndpointHosts ?? []),
       },
     };
     sealed = deps.sealer.seal(input.clientSecret);
@@ -298,7 +313,14 @@ export async function updateConnection(
     const foreign =
       before.type === 'oidc'
         ? [changes.metadataXml, changes.entityId, changes.ssoUrl, changes.certificate]
-        : [changes.issuer, changes.clientId, changes.clientSecret, changes.scopes, changes.hostedDomain];
+        : [
+            changes.issuer,
+            changes.clientId,
+            changes.clientSecret,
+            changes.scopes,
+            changes.hostedDomain,
+            changes.allowedEndpointHosts,
+          ];
     if (foreign.some((v) => v !== undefined))
       failApi('invalid_request', `a field of the other type was given: this is a ${before.type} connection`);
     let sealed = stored.sealedSecret;
@@ -308,8 +330,7 @@ export async function updateConnection(
         ...before,
         ...common,
         oidc: {
-          issuer:
-            changes.issuer === undefined ? before.oidc.issuer : checkUpstreamUrl('issuer', changes.issuer),
+          issuer: changes.issuer === undefined ? before.oidc.issuer : checkIssuer(deps, changes.issuer),
           clientId: changes.clientId ?? before.oidc.clientId,
           scopes:
             changes.scopes === undefined ? before.oidc.scopes : [...new Set(['openid', ...changes.scopes])],
@@ -317,6 +338,10 @@ export async function updateConnection(
             changes.hostedDomain === undefined
               ? (before.oidc.hostedDomain ?? null)
               : checkHostedDomain(changes.hostedDomain),
+          allowedEndpointHosts:
+            changes.allowedEndpointHosts === undefined
+              ? (before.oidc.allowedEndpointHosts ?? [])
+              : checkEndpointHosts(deps, changes.allowedEndpointHosts),
         },
       };
       if (changes.clientSecret !== undefined) sealed = deps.sealer.seal(changes.clientSecret);

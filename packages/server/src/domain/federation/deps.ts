@@ -1,7 +1,14 @@
 import type { TeamsDeps } from '../teams/deps.js';
+import type { OidcUpstreams } from './oidc-upstreams.js';
 
 /**
- * What domain/federation/ needs from the runtime: what the features below it need, nothing more. Its
- * functions take this (or less); a caller holding more passes it as is.
+ * What domain/federation/ needs from the runtime: what the features below it need and its own
+ * services. Its functions take this (or less); a caller holding more passes it as is.
  */
-export type FederationDeps = TeamsDeps;
+export interface FederationDeps extends TeamsDeps {
+  /**
+   * The OpenID providers of connections, reached through the upstream port and kept per process
+   * (oidc-upstreams.ts; `tessera serve` only, which serves the sign-in pages).
+   */
+  readonly upstreams?: OidcUpstreams;
+}

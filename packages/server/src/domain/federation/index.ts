@@ -20,6 +20,13 @@ export {
 export { type FederatedOutcome, federatedUser } from './federated-users.js';
 export { finishOidcSignIn, startOidcSignIn } from './oidc-upstream.js';
 export {
+  OidcUpstreams,
+  type OidcUpstreamsOptions,
+  UPSTREAM_DISCOVERY_CACHE_MS,
+  UPSTREAM_KEY_SET_CACHE_MS,
+  UPSTREAM_KEY_SET_REFETCH_FLOOR_MS,
+} from './oidc-upstreams.js';
+export {
   FEDERATION_REQUEST_TTL_MS,
   holdFederatedAnswer,
   isBrowserBinding,
@@ -30,4 +37,14 @@ export {
 } from './pending-requests.js';
 export { FederationRefused } from './refusal.js';
 export { finishSamlSignIn, spMetadata, startSamlSignIn } from './saml-upstream.js';
+export {
+  UPSTREAM_MAX_BYTES,
+  UPSTREAM_MAX_FETCHES,
+  UPSTREAM_MAX_FETCHES_PER_HOST,
+  UPSTREAM_MAX_FETCHES_PER_ORG,
+  UPSTREAM_TIMEOUT_MS,
+  UpstreamBusy,
+  type UpstreamFetch,
+  type UpstreamRequest,
+} from './upstream-fetch.js';
 export type { UpstreamIdentity } from './upstream-identity.js';

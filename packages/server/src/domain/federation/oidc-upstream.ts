@@ -2,6 +2,7 @@ import * as client from 'openid-client';
 import type { Org } from '../types.js';
 import { type Connection, connectionSecret, connectionUrls } from './connections.js';
 import type { FederationDeps } from './deps.js';
+import { type OidcUpstreams, UpstreamUnusable } from './oidc-upstreams.js';
 import {
   browserBindingHash,
   EXPIRED_SIGN_IN,
@@ -10,34 +11,104 @@ import {
 } from './pending-requests.js';
 import { refuse } from './refusal.js';
 import { checkedIdentity } from './upstream-claims.js';
+import { isAllowedEndpoint } from './upstream-endpoints.js';
+import { UPSTREAM_TIMEOUT_MS, UpstreamBusy, type UpstreamRequest } from './upstream-fetch.js';
 import type { UpstreamIdentity } from './upstream-identity.js';
 
 type OidcConnection = Extract<Connection, { type: 'oidc' }>;
 
-/** How long the upstream has to answer one request (discovery, token, userinfo). */
-const UPSTREAM_TIMEOUT_S = 10;
+/** The kept upstreams of this process; only `tessera serve`, which serves the sign-in pages, has them. */
+function upstreamsOf(deps: FederationDeps): OidcUpstreams {
+  if (deps.upstreams === undefined) throw new Error('connections sign people in only in tessera serve');
+  return deps.upstreams;
+}
+
+/** The person's page for an upstream that cannot be used now (the reason is in the log). */
+function refuseUnusable(c: OidcConnection, error: unknown): never {
+  if (error instanceof UpstreamUnusable && error.kind === 'busy')
+    return refuse(`Too many sign-ins are on their way to ${c.name} right now. Try again in a moment.`, 503);
+  if (error instanceof UpstreamUnusable && error.kind === 'refused')
+    return refuse(
+      `${c.name} is not set up correctly: its provider sends sign-ins to a host this organization has not allowed. Ask an owner of the organization to check the connection.`,
+      502,
+    );
+  return refuse(
+    `${c.name} cannot be reached right now or did not answer as an OpenID provider. Try again later.`,
+    502,
+  );
+}
 
 /**
- * The upstream's configuration by discovery (`/.well-known/openid-configuration`). A provider on
- * loopback may be plain http (connections.ts allows it for development and tests only).
+ * The upstream's configuration for one sign-in step, from its kept discovery document
+ * (oidc-upstreams.ts). openid-client calls the upstream only through `call`: every URL must pass the
+ * endpoint rule (upstream-endpoints.ts) again and goes out through the upstream port, but the key
+ * set, which is answered from what is kept. A token answer whose ID token names a key (`kid`) the
+ * kept set lacks makes the set be fetched again first (once, not under the floor), so a provider
+ * that rotated its keys is followed at once. `secret`: for the token endpoint, null when the step
+ * calls none. `seen.busy` tells a call refused because too many run from any other failure.
  */
 async function configurationOf(
   deps: FederationDeps,
-  org: Org,
   c: OidcConnection,
+  secret: string | null,
+  seen: { busy: boolean } = { busy: false },
 ): Promise<client.Configuration> {
-  const issuer = new URL(c.oidc.issuer);
-  const secret = await connectionSecret(deps, org, c.id);
+  const upstreams = upstreamsOf(deps);
+  let metadata: Record<string, unknown>;
   try {
-    return await client.discovery(issuer, c.oidc.clientId, undefined, client.ClientSecretPost(secret), {
-      timeout: UPSTREAM_TIMEOUT_S,
-      ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
-    });
+    metadata = await upstreams.discovery(c);
+  } catch (error) {
+    return refuseUnusable(c, error);
+  }
+  const auth = secret === null ? client.None() : client.ClientSecretPost(secret);
+  const config = new client.Configuration(
+    metadata as client.ServerMetadata,
+    c.oidc.clientId,
+    undefined,
+    auth,
+  );
+  const allowed = c.oidc.allowedEndpointHosts ?? [];
+  const jwksUri = metadata.jwks_uri as string;
+  const call: typeof fetch = async (input, init) => {
+    const url = String(input);
+    if (!isAllowedEndpoint(c.oidc.issuer, allowed, url))
+      throw new UpstreamUnusable('refused', `${url} is not an endpoint this connection allows`);
+    try {
+      if (url === jwksUri && (init?.method ?? 'GET') === 'GET') {
+        return Response.json(await upstreams.keySet(c, jwksUri, false));
+      }
+      const res = await upstreams.call(c, url, {
+        ...(init as UpstreamRequest),
+        method: init?.method ?? 'GET',
+      });
+      if (url === metadata.token_endpoint && res.status === 200) {
+        const kid = idTokenKid(await res.clone().text());
+        if (kid !== null) await upstreams.followKey(c, jwksUri, kid);
+      }
+      return res;
+    } catch (error) {
+      if (error instanceof UpstreamBusy || (error instanceof UpstreamUnusable && error.kind === 'busy'))
+        seen.busy = true;
+      throw error;
+    }
+  };
+  config[client.customFetch] = call as NonNullable<(typeof config)[typeof client.customFetch]>;
+  config.timeout = UPSTREAM_TIMEOUT_MS / 1000;
+  if (new URL(c.oidc.issuer).protocol === 'http:') client.allowInsecureRequests(config);
+  // The ID token's signature is checked against the provider's key set, not taken on TLS's word.
+  client.enableNonRepudiationChecks(config);
+  return config;
+}
+
+/** The `kid` in the header of a token answer's `id_token`, or null (no ID token, no kid, not JSON). */
+function idTokenKid(body: string): string | null {
+  try {
+    const idToken = (JSON.parse(body) as { id_token?: unknown }).id_token;
+    if (typeof idToken !== 'string') return null;
+    const header = JSON.parse(Buffer.from(idToken.split('.')[0] ?? '', 'base64url').toString('utf8'));
+    return typeof header?.kid === 'string' ? header.kid : null;
   } catch {
-    return refuse(
-      `${c.name} cannot be reached right now or did not answer as an OpenID provider. Try again later.`,
-      502,
-    );
+    return null;
   }
 }
 
@@ -53,7 +124,7 @@ export async function startOidcSignIn(
   start: { requestId: string | null; loginHint: string | null; binding: string },
 ): Promise<string> {
   const { requestId, loginHint } = start;
-  const config = await configurationOf(deps, org, c);
+  const config = await configurationOf(deps, c, null);
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -70,6 +141,10 @@ export async function startOidcSignIn(
   if (loginHint) params.login_hint = loginHint;
   return client.buildAuthorizationUrl(config, params).href;
 }
+
+/** An error's message for the log: what openid-client or the port said, never a token. */
+const describe = (error: unknown) =>
+  error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown error';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
@@ -99,7 +174,8 @@ export async function finishOidcSignIn(
         : `${c.name} could not sign you in (${upstreamError.slice(0, 60)}).`,
     );
   }
-  const config = await configurationOf(deps, org, c);
+  const seen = { busy: false };
+  const config = await configurationOf(deps, c, await connectionSecret(deps, org, c.id), seen);
   const current = new URL(connectionUrls(deps, org, c).callbackUrl as string);
   for (const [k, v] of query) current.searchParams.append(k, v);
   let claims: Record<string, unknown>;
@@ -113,7 +189,9 @@ export async function finishOidcSignIn(
     });
     claims = { ...(tokens.claims() ?? {}) };
     accessToken = tokens.access_token;
-  } catch {
+  } catch (error) {
+    if (seen.busy) return refuseUnusable(c, new UpstreamUnusable('busy', 'too many upstream calls'));
+    deps.upstreams?.report(c.id, `the sign-in was not accepted: ${describe(error)}`);
     return refuse(
       `The answer from ${c.name} was not accepted: its sign-in could not be verified. Start again.`,
       502,

@@ -7,12 +7,12 @@ export class FederationRefused extends Error {
   override name = 'FederationRefused';
   constructor(
     message: string,
-    readonly status: 400 | 403 | 502,
+    readonly status: 400 | 403 | 502 | 503,
   ) {
     super(message);
   }
 }
 
-export const refuse = (message: string, status: 400 | 403 | 502 = 400): never => {
+export const refuse = (message: string, status: 400 | 403 | 502 | 503 = 400): never => {
   throw new FederationRefused(message, status);
 };

@@ -27,14 +27,14 @@ export function isLoopbackUrl(url: string): boolean {
 }
 
 /**
- * A webhook URL on loopback is refused (400) while TESSERA_WEBHOOKS_ALLOW_PRIVATE is off: every
+ * A webhook URL on loopback is refused (400) while TESSERA_OUTBOUND_ALLOW_PRIVATE is off: every
  * delivery to it would fail, so the error says which setting allows it for local development.
  */
 export function refuseLoopbackUrl(deps: Pick<WebhooksDeps, 'config'>, url: string): void {
-  if (deps.config.webhooksAllowPrivate || !isLoopbackUrl(url)) return;
+  if (deps.config.outboundAllowPrivate || !isLoopbackUrl(url)) return;
   failApi(
     'invalid_request',
     'url: points at this machine (loopback), which webhooks may not reach; for local development set ' +
-      'TESSERA_WEBHOOKS_ALLOW_PRIVATE=1 (see README)',
+      'TESSERA_OUTBOUND_ALLOW_PRIVATE=1 (see README)',
   );
 }

@@ -26,6 +26,10 @@ const DefaultRoles = z.array(z.string().min(1).max(100)).max(50).meta({
 });
 const Url = z.string().max(2000);
 const Scopes = z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'must be a scope token')).max(20);
+const AllowedEndpointHosts = z.array(z.string().min(1).max(260)).max(20, 'must hold at most 20 hosts').meta({
+  description:
+    'hosts (`host` or `host:port`) besides the issuer’s own origin that its discovery document may name as endpoints (token, userinfo, keys, authorization); e.g. Google’s `oauth2.googleapis.com`, `openidconnect.googleapis.com`, `www.googleapis.com`. A document naming any other host is refused.',
+});
 const Secret = z.string().min(1).max(2000).meta({ description: 'stored sealed; never shown again' });
 const Certificate = z
   .string()
@@ -45,6 +49,7 @@ export const CreateOidcConnectionBody = z.strictObject({
   client_secret: Secret,
   scopes: Scopes.optional().meta({ description: 'default `openid email profile`; `openid` is always asked' }),
   hosted_domain: HostedDomain.optional(),
+  allowed_endpoint_hosts: AllowedEndpointHosts.optional(),
 });
 
 export const CreateSamlConnectionBody = z.strictObject({
@@ -77,6 +82,7 @@ export const UpdateConnectionBody = z.strictObject({
   client_secret: Secret.optional(),
   scopes: Scopes.optional(),
   hosted_domain: HostedDomain.optional(),
+  allowed_endpoint_hosts: AllowedEndpointHosts.optional(),
   metadata_xml: MetadataXml.optional(),
   idp_entity_id: z.string().min(1).max(1000).optional(),
   sso_url: Url.optional(),
@@ -99,6 +105,7 @@ export const ConnectionRecord = z.object({
       client_id: z.string(),
       scopes: z.array(z.string()),
       hosted_domain: z.string().nullable(),
+      allowed_endpoint_hosts: z.array(z.string()),
     })
     .optional()
     .meta({ description: 'an OIDC connection’s settings (never its secret)' }),

@@ -37,6 +37,7 @@ function view(deps: Deps, org: Org, c: Connection): z.output<typeof ConnectionRe
             client_id: c.oidc.clientId,
             scopes: c.oidc.scopes,
             hosted_domain: c.oidc.hostedDomain ?? null,
+            allowed_endpoint_hosts: c.oidc.allowedEndpointHosts ?? [],
           },
           callback_url: urls.callbackUrl as string,
         }
@@ -77,7 +78,9 @@ export const CONNECTION_ENDPOINTS = [
       body: { contentType: 'application/json', schema: CreateConnectionBody, errors: 'invalid_request' },
       responses: {
         201: { description: 'created (never the secret)', schema: ConnectionRecord },
-        400: apiError('`invalid_request`: an unknown field, or a value failing validation'),
+        400: apiError(
+          '`invalid_request`: an unknown field, or a value failing validation (an issuer or allowed endpoint host on loopback or a non-public address while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)',
+        ),
         401: unauthorized,
         403: forbidden,
         404: notFound,
@@ -104,6 +107,7 @@ export const CONNECTION_ENDPOINTS = [
               clientSecret: b.client_secret,
               scopes: b.scopes,
               hostedDomain: b.hosted_domain,
+              allowedEndpointHosts: b.allowed_endpoint_hosts,
             }
           : {
               ...common,
@@ -182,7 +186,7 @@ export const CONNECTION_ENDPOINTS = [
       responses: {
         200: { description: 'the connection as updated', schema: ConnectionRecord },
         400: apiError(
-          '`invalid_request`: an unknown field, a field of the other type, or a value failing validation',
+          '`invalid_request`: an unknown field, a field of the other type, or a value failing validation (an issuer or allowed endpoint host on loopback or a non-public address while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)',
         ),
         401: unauthorized,
         403: forbidden,
@@ -206,6 +210,7 @@ export const CONNECTION_ENDPOINTS = [
           clientSecret: b.client_secret,
           scopes: b.scopes,
           hostedDomain: b.hosted_domain,
+          allowedEndpointHosts: b.allowed_endpoint_hosts,
           metadataXml: b.metadata_xml,
           entityId: b.idp_entity_id,
           ssoUrl: b.sso_url,

@@ -47,7 +47,7 @@ export const createWebhook = endpoint(
     responses: {
       201: { description: 'created; `secret` is shown in this response only', schema: CreatedWebhook },
       400: apiError(
-        '`invalid_request`: an unknown field, or a value failing validation (a loopback `url` while TESSERA_WEBHOOKS_ALLOW_PRIVATE is off)',
+        '`invalid_request`: an unknown field, or a value failing validation (a loopback `url` while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)',
       ),
       401: unauthorized,
       403: forbidden,

@@ -20,7 +20,7 @@ export interface SharedStore {
 /**
  * A migrated store shared with child processes (an SQLite data dir or a PostgreSQL schema). This
  * process writes the events; the children deliver them to the test receiver, which they trust
- * through NODE_EXTRA_CA_CERTS and reach on loopback with TESSERA_WEBHOOKS_ALLOW_PRIVATE=1.
+ * through NODE_EXTRA_CA_CERTS and reach on loopback with TESSERA_OUTBOUND_ALLOW_PRIVATE=1.
  */
 export async function openSharedStore(
   database: Database,
@@ -33,7 +33,7 @@ export async function openSharedStore(
     TESSERA_URL: 'http://localhost:4000',
     TESSERA_DATA_DIR: dataDir,
     TESSERA_SECRET: TEST_SECRET,
-    TESSERA_WEBHOOKS_ALLOW_PRIVATE: '1',
+    TESSERA_OUTBOUND_ALLOW_PRIVATE: '1',
     ...(schema ? { DATABASE_URL: schema.url } : {}),
     ...env,
   };

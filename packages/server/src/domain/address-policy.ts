@@ -1,9 +1,12 @@
 import { isIP } from 'node:net';
 
 /**
- * Which IP addresses a webhook may connect to (DESIGN §6). Checked on the address actually dialled,
- * after DNS resolution, so a public name pointing at an internal address is refused as well.
- * Returns why an address is refused, or null when it is a public unicast address.
+ * Which IP addresses an outbound fetch may connect to (DESIGN §6, §13, §17): webhook deliveries,
+ * metadata documents, clients' key sets and connections' upstream calls alike. Checked on the address
+ * actually dialled, after DNS resolution (delivery/checked-lookup.ts), so a public name pointing at an
+ * internal address is refused as well; the domain reads it too, to refuse an address written into a
+ * setting before anything is fetched. Returns why an address is refused, or null when it is a public
+ * unicast address.
  */
 export function forbiddenReason(address: string): string | null {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');

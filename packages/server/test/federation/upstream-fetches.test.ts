@@ -1,0 +1,325 @@
+import assert from 'node:assert/strict';
+import type { LookupAddress } from 'node:dns';
+import { after, before, describe, test } from 'node:test';
+import { clock } from '../../src/domain/clock.js';
+import { UPSTREAM_KEY_SET_REFETCH_FLOOR_MS } from '../../src/domain/federation/index.js';
+import { call, ownerMemberStranger } from '../management/support/console.js';
+import { FormBrowser } from '../sign-in/support/browser.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { HangingHost, SteerableOidcUpstream } from './support/oidc-upstream.js';
+
+/**
+ * What a connection's OpenID provider is fetched with (DESIGN §17): the outbound address policy of
+ * every fetch, a per-process cache of discovery and key sets, a cap on upstream calls in all and per
+ * host, and endpoints held to the issuer's origin or the connection's allowed hosts. What was
+ * fetched is read from the upstream's own request log, never from Tessera.
+ */
+
+const PRIVATE_HINT =
+  'which connections may not reach; for local development set TESSERA_OUTBOUND_ALLOW_PRIVATE=1 (see README)';
+
+/** The login page a start or callback ended on: its status and the reason it gives. */
+async function refusal(res: Response): Promise<{ status: number; reason: string }> {
+  const page = await res.text();
+  assert.match(page, /<h1>Sign in<\/h1>/);
+  const reason = /<p class="error"[^>]*>([^<]*)<\/p>/.exec(page)?.[1] ?? page;
+  return { status: res.status, reason: reason.replace(/&#39;/g, "'") };
+}
+
+describe('connections under the outbound address policy (TESSERA_OUTBOUND_ALLOW_PRIVATE off)', () => {
+  let server: TestServer;
+  let owner: string;
+  let listening: HangingHost;
+
+  before(async () => {
+    listening = await HangingHost.start();
+    server = await startServer({
+      webhooks: false,
+      upstreams: {
+        // A public-looking name whose DNS answer is this machine, as a rebinding attacker's would be.
+        resolver: async (hostname): Promise<LookupAddress[]> =>
+          hostname === 'idp.rebound.test' ? [{ address: '127.0.0.1', family: 4 }] : [],
+      },
+    });
+    ({ owner } = await ownerMemberStranger(server));
+  });
+  after(async () => {
+    await server?.close();
+    await listening?.close();
+  });
+
+  const create = (fields: Record<string, unknown>) =>
+    call(server, 'POST', '/organizations/acme/connections', owner, {
+      type: 'oidc',
+      name: 'Corp',
+      client_id: 'tessera',
+      client_secret: 'upstream secret 123',
+      ...fields,
+    });
+
+  test('an issuer on loopback, link-local or another non-public address is refused with 400 naming the setting', async () => {
+    const cases: [string, string][] = [
+      [`http://127.0.0.1:${listening.port}/`, 'this machine (loopback)'],
+      [
+        'https://169.254.169.254/',
+        'a non-public address (169.254.169.254: link-local (cloud metadata lives here))',
+      ],
+      ['http://localhost:6379', 'this machine (loopback)'],
+      ['https://[::ffff:127.0.0.1]/', 'this machine (loopback)'],
+      ['https://10.0.0.7/', 'a non-public address (10.0.0.7: private (RFC 1918))'],
+      ['https://idp.localhost/', 'this machine (loopback)'],
+    ];
+    for (const [issuer, what] of cases) {
+      const res = await create({ issuer });
+      assert.equal(res.status, 400, issuer);
+      assert.deepEqual(res.body, {
+        error: 'invalid_request',
+        error_detail: `issuer: points at ${what}, ${PRIVATE_HINT}`,
+      });
+    }
+    const hosts = await create({
+      issuer: 'https://idp.corp.example',
+      allowed_endpoint_hosts: ['169.254.169.254'],
+    });
+    assert.equal(hosts.status, 400);
+    assert.deepEqual(hosts.body, {
+      error: 'invalid_request',
+      error_detail: `allowed_endpoint_hosts: points at a non-public address (169.254.169.254: link-local (cloud metadata lives here)), ${PRIVATE_HINT}`,
+    });
+    const list = await call(server, 'GET', '/organizations/acme/connections', owner);
+    assert.deepEqual(list.body, []);
+    // Nothing was fetched to decide.
+    assert.equal(listening.connections, 0);
+  });
+
+  test('a name resolving to this machine is refused when fetched, before connecting; PATCH to a loopback issuer is refused', async () => {
+    const created = await create({ issuer: `https://idp.rebound.test:${listening.port}/` });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const start = await fetch(`${server.issuer('acme')}sso/${created.body.id}/start`, { redirect: 'manual' });
+    assert.deepEqual(await refusal(start), {
+      status: 502,
+      reason: 'Corp cannot be reached right now or did not answer as an OpenID provider. Try again later.',
+    });
+    assert.equal(listening.connections, 0);
+
+    const patched = await call(server, 'PATCH', `/organizations/acme/connections/${created.body.id}`, owner, {
+      issuer: `http://127.0.0.1:${listening.port}`,
+    });
+    assert.equal(patched.status, 400);
+    assert.deepEqual(patched.body, {
+      error: 'invalid_request',
+      error_detail: `issuer: points at this machine (loopback), ${PRIVATE_HINT}`,
+    });
+  });
+});
+
+describe("connections' upstream calls: cached, capped, held to the issuer's hosts", () => {
+  let server: TestServer;
+  let owner: string;
+  let stranger: string;
+  let upstream: SteerableOidcUpstream;
+  let hanging: HangingHost;
+
+  before(async () => {
+    upstream = await SteerableOidcUpstream.start();
+    hanging = await HangingHost.start();
+    server = await startServer({
+      webhooks: false,
+      // The upstreams listen on 127.0.0.1; small caps, so a test reaches them with a few calls.
+      env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
+      upstreams: { maxFetchesPerHost: 2, maxFetchesPerOrg: 3, maxFetches: 4 },
+    });
+    ({ owner, stranger } = await ownerMemberStranger(server));
+  });
+  after(async () => {
+    await server?.close();
+    await upstream?.close();
+    await hanging?.close();
+  });
+
+  async function connection(
+    name: string,
+    fields: Record<string, unknown>,
+    token = owner,
+    slug = 'acme',
+  ): Promise<string> {
+    const res = await call(server, 'POST', `/organizations/${slug}/connections`, token, {
+      type: 'oidc',
+      name,
+      client_id: 'tessera',
+      client_secret: 'upstream secret 123',
+      ...fields,
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.id as string;
+  }
+
+  const start = (con: string, browser = new FormBrowser(), slug = 'acme') =>
+    browser.get(`${server.issuer(slug)}sso/${con}/start`);
+
+  /** A whole sign-in: out to the upstream, which signs `upstream.email` in at once, and back. */
+  async function signIn(con: string): Promise<Response> {
+    const browser = new FormBrowser();
+    const out = await start(con, browser);
+    assert.equal(out.status, 303, await out.clone().text());
+    const authorize = await browser.get(out.headers.get('location') ?? '');
+    assert.equal(authorize.status, 303);
+    return browser.get(authorize.headers.get('location') ?? '');
+  }
+
+  test('discovery is fetched once for many starts, and again once the connection changes', async () => {
+    const con = await connection('Cached', { issuer: upstream.issuer });
+    const DISCOVERY = 'GET /.well-known/openid-configuration';
+    const before = upstream.count(DISCOVERY);
+    const starts = await Promise.all(Array.from({ length: 10 }, () => start(con)));
+    for (let i = 0; i < 5; i++) starts.push(await start(con));
+    assert.deepEqual(
+      starts.map((s) => s.status),
+      Array(15).fill(303),
+    );
+    for (const s of starts) assert.ok(s.headers.get('location')?.startsWith(`${upstream.issuer}/authorize?`));
+    assert.equal(upstream.count(DISCOVERY) - before, 1);
+
+    // A change to the connection (here its name) is a new version: its next start fetches afresh.
+    const patched = await call(server, 'PATCH', `/organizations/acme/connections/${con}`, owner, {
+      name: 'Cached 2',
+    });
+    assert.equal(patched.status, 200);
+    assert.equal((await start(con)).status, 303);
+    assert.equal((await start(con)).status, 303);
+    assert.equal(upstream.count(DISCOVERY) - before, 2);
+  });
+
+  test('a discovery document whose token endpoint is on another host is refused, unless that host is allowed', async () => {
+    const port = new URL(upstream.issuer).port;
+    const elsewhere = `localhost:${port}`;
+    upstream.discovery = { token_endpoint: `http://${elsewhere}/token` };
+    try {
+      const con = await connection('Elsewhere', { issuer: upstream.issuer });
+      const authorizations = upstream.count('GET /authorize');
+      const refused = await start(con);
+      assert.deepEqual(await refusal(refused), {
+        status: 502,
+        reason:
+          'Elsewhere is not set up correctly: its provider sends sign-ins to a host this organization has not allowed. Ask an owner of the organization to check the connection.',
+      });
+      // Once more: the refusal is remembered briefly, and nobody was sent anywhere.
+      assert.equal((await start(con)).status, 502);
+      assert.equal(upstream.count('GET /authorize'), authorizations);
+
+      const allowed = await call(server, 'PATCH', `/organizations/acme/connections/${con}`, owner, {
+        allowed_endpoint_hosts: [elsewhere.toUpperCase()],
+      });
+      assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
+      assert.deepEqual(allowed.body.oidc.allowed_endpoint_hosts, [elsewhere]);
+      const out = await start(con);
+      assert.equal(out.status, 303);
+
+      const badHost = await call(server, 'PATCH', `/organizations/acme/connections/${con}`, owner, {
+        allowed_endpoint_hosts: ['https://evil.example/path'],
+      });
+      assert.equal(badHost.status, 400);
+      assert.deepEqual(badHost.body, {
+        error: 'invalid_request',
+        error_detail:
+          'allowed_endpoint_hosts: "https://evil.example/path" is not a host name (a port only when it is not 443; no scheme, path or user)',
+      });
+    } finally {
+      upstream.discovery = {};
+    }
+  });
+
+  test('an ID token signed with a key the kept set lacks refetches the key set once, not sooner than the floor', async () => {
+    const con = await connection('Keys', { issuer: upstream.issuer, domains: ['corp.test'], jit: true });
+    const KEYS = 'GET /jwks';
+    const fetched = () => upstream.count(KEYS);
+    const base = fetched();
+    const real = clock.now;
+    try {
+      assert.equal((await signIn(con)).status, 303);
+      assert.equal((await signIn(con)).status, 303);
+      assert.equal(fetched() - base, 1, 'the key set is kept');
+
+      // The provider rotates: a token signed with k2, which the kept set lacks, fetches it again.
+      upstream.published = ['k1', 'k2'];
+      upstream.signWith = 'k2';
+      let skew = UPSTREAM_KEY_SET_REFETCH_FLOOR_MS + 1000;
+      clock.now = () => real() + skew;
+      assert.equal((await signIn(con)).status, 303);
+      assert.equal(fetched() - base, 2);
+
+      // A key nobody publishes: asked for once, then refused; asked again at once, not fetched.
+      upstream.signWith = 'k9';
+      skew += UPSTREAM_KEY_SET_REFETCH_FLOOR_MS + 1000;
+      const unknown =
+        'The answer from Keys was not accepted: its sign-in could not be verified. Start again.';
+      assert.deepEqual(await refusal(await signIn(con)), { status: 502, reason: unknown });
+      assert.equal(fetched() - base, 3);
+      assert.deepEqual(await refusal(await signIn(con)), { status: 502, reason: unknown });
+      assert.equal(fetched() - base, 3);
+    } finally {
+      clock.now = real;
+      upstream.published = ['k1'];
+      upstream.signWith = 'k1';
+    }
+  });
+
+  test('hanging providers: starts of one connection share one call; a call past a cap (origin, org, process) is refused at once (503), counted', async () => {
+    const second = await HangingHost.start();
+    try {
+      const x = `http://127.0.0.1:${hanging.port}/`;
+      const y = `http://127.0.0.1:${second.port}/`;
+      const z = `http://localhost:${hanging.port}/`;
+      const [a, b, c, d, e] = [
+        await connection('Hung A', { issuer: x }),
+        await connection('Hung B', { issuer: x }),
+        await connection('Hung C', { issuer: x }),
+        await connection('Hung D', { issuer: y }),
+        await connection('Hung E', { issuer: y }),
+      ];
+      const [f, g] = [
+        await connection('Beta F', { issuer: z }, stranger, 'beta'),
+        await connection('Beta G', { issuer: y }, stranger, 'beta'),
+      ];
+      const opened = () => hanging.connections + second.connections;
+      const busy = (name: string) => ({
+        status: 503,
+        reason: `Too many sign-ins are on their way to ${name} right now. Try again in a moment.`,
+      });
+
+      // Ten starts of A and ten of B: two calls, two connections; the origin's cap (2) is met.
+      const waiting = [...Array(10).fill(a), ...Array(10).fill(b)].map((con) => start(con));
+      await hanging.accepted(2);
+      assert.deepEqual(await refusal(await start(c)), busy('Hung C'));
+      // Another origin has room, until acme's connections hold their org's cap (3).
+      waiting.push(start(d));
+      await second.accepted(1);
+      assert.deepEqual(await refusal(await start(e)), busy('Hung E'));
+      // Another org still goes out, until the process's cap (4) is met.
+      waiting.push(start(f, new FormBrowser(), 'beta'));
+      await hanging.accepted(3);
+      assert.deepEqual(await refusal(await start(g, new FormBrowser(), 'beta')), busy('Beta G'));
+      assert.equal(opened(), 4);
+
+      // The providers drop every connection: each waiting start ends on the login page.
+      hanging.release();
+      second.release();
+      const ended = await Promise.all(waiting);
+      assert.deepEqual(
+        ended.map((r) => r.status),
+        Array(22).fill(502),
+      );
+      // The failure is remembered briefly: a start right after costs no call.
+      assert.equal((await start(a)).status, 502);
+      assert.equal(opened(), 4);
+      // A refusal for being busy is not remembered: C goes out now.
+      const retried = start(c);
+      await hanging.accepted(4);
+      hanging.release();
+      assert.equal((await retried).status, 502);
+      assert.equal(opened(), 5);
+    } finally {
+      await second.close();
+    }
+  });
+});
