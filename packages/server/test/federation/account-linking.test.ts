@@ -95,7 +95,7 @@ for (const database of storageSuite(
       server = await startServer({
         database,
         webhooks: false,
-        env: { TESSERA_SMTP_URL: smtp.url, TESSERA_TRUST_PROXY: '1' },
+        env: { TESSERA_SMTP_URL: smtp.url, TESSERA_TRUST_PROXY: '1', TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
       });
       acme = await ownedOrg(server, 'acme');
       owner = await (await consoleOf(server)).token('owner@acme.test');
@@ -154,8 +154,11 @@ for (const database of storageSuite(
     after(async () => {
       if (skip) return;
       await idp?.close();
-      upstream?.closeAllConnections();
-      await new Promise((resolve) => upstream?.close(resolve));
+      // A before() that failed part-way leaves some of these unset: close what was started, never hang.
+      if (upstream) {
+        upstream.closeAllConnections();
+        await new Promise((resolve) => upstream.close(resolve));
+      }
       await server?.close();
       await smtp.close();
     });
