@@ -15,6 +15,8 @@ const REGISTRY = {
   // OIDC Core §6.1, §6.2: request objects are not supported (only sent back by redirect).
   request_not_supported: { status: 400, family: 'oauth' },
   request_uri_not_supported: { status: 400, family: 'oauth' },
+  // OpenID Connect Core Error Code unmet_authentication_requirements 1.0: an essential `acr` not reached.
+  unmet_authentication_requirements: { status: 400, family: 'oauth' },
   invalid_redirect_uri: { status: 400, family: 'oauth' },
   invalid_client_metadata: { status: 400, family: 'oauth' },
   rate_limited: { status: 429, family: 'oauth' },

@@ -44,6 +44,8 @@ export interface NewClient {
   jwks?: PublicKeySet;
   /** Or the https URL where it publishes them (never both). */
   jwksUri?: string;
+  /** `RS256`: its userinfo answers are JWTs signed with the org's key (OIDC Core §5.3.2). */
+  userinfoSignedResponseAlg?: 'RS256';
 }
 
 /** The grant types a client gets when none are named. */
@@ -127,6 +129,9 @@ export async function createClient(
     secretIssuedAt: secret === null ? null : now,
     ...(input.jwks === undefined ? {} : { jwks: checkClientJwks(input.kind, input.jwks) }),
     ...(input.jwksUri === undefined ? {} : { jwksUri: checkClientJwksUri(input.kind, input.jwksUri) }),
+    ...(input.userinfoSignedResponseAlg === undefined
+      ? {}
+      : { userinfoSignedResponseAlg: input.userinfoSignedResponseAlg }),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
@@ -180,6 +185,8 @@ export interface ClientChanges {
   jwksUri?: string | null;
   /** An explicit list of browser origins; null returns to the default (the redirect URIs' origins). */
   allowedOrigins?: string[] | null;
+  /** `RS256`: userinfo answers it a signed JWT; null: JSON again. */
+  userinfoSignedResponseAlg?: 'RS256' | null;
 }
 
 /**
@@ -212,6 +219,9 @@ export async function updateClient(
     else if (changes.jwks !== undefined) after.jwks = checkClientJwks(before.kind, changes.jwks);
     if (changes.jwksUri === null) delete after.jwksUri;
     else if (changes.jwksUri !== undefined) after.jwksUri = checkClientJwksUri(before.kind, changes.jwksUri);
+    if (changes.userinfoSignedResponseAlg === null) delete after.userinfoSignedResponseAlg;
+    else if (changes.userinfoSignedResponseAlg !== undefined)
+      after.userinfoSignedResponseAlg = changes.userinfoSignedResponseAlg;
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)

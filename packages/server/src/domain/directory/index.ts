@@ -43,7 +43,17 @@ export { CONSOLE_SLUG, createOrg, ensureConsoleOrg, findOrg, listOrgsOfUser, req
 export { createProfileKey, redeemProfileKey, requireUser, updateNames, userRecord } from './profile.js';
 export { MAX_REDIRECT_URI_LENGTH, MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.js';
 export { type RegistrationMetadata, registerClient, registrationOpen } from './registration.js';
-export { ownScopes, SCOPES } from './scopes.js';
+export { IDENTITY_SCOPES, ownScopes, SCOPES } from './scopes.js';
+export {
+  checkAddress,
+  checkBirthdate,
+  checkClaimText,
+  checkClaimUrl,
+  checkLocale,
+  checkPhoneNumber,
+  checkZoneinfo,
+  type StandardClaimChanges,
+} from './standard-claims.js';
 export {
   createServiceAccount,
   deleteServiceAccount,

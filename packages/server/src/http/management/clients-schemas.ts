@@ -69,6 +69,11 @@ const JwksUri = z.string().meta({
     'assertion is checked (kept at most 5 minutes; an unknown kid fetches it again); not with jwks',
 });
 
+/** OIDC Dynamic Client Registration §2 `userinfo_signed_response_alg`: RS256, the org's keys' one algorithm. */
+const UserinfoAlg = z.enum(['RS256'], 'must be RS256').meta({
+  description: 'RS256: the userinfo endpoint answers this client a JWT signed with the org’s key; absent: JSON',
+});
+
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
 
 export const CreateClientBody = z
@@ -88,6 +93,7 @@ export const CreateClientBody = z
       .meta({ description: 'default true: the org’s own app, whose sign-in asks no consent' }),
     jwks: Jwks.optional(),
     jwks_uri: JwksUri.optional(),
+    userinfo_signed_response_alg: UserinfoAlg.optional(),
     allowed_origins: AllowedOrigins.optional().meta({
       description: `${ALLOWED_ORIGINS}. Default: the origins of redirect_uris, following them as they change`,
     }),
@@ -109,6 +115,7 @@ export const UpdateClientBody = z.strictObject({
   grant_types: GrantTypes.optional(),
   jwks: Jwks.nullable().optional().meta({ description: 'null removes the keys' }),
   jwks_uri: JwksUri.nullable().optional().meta({ description: 'null removes the URL' }),
+  userinfo_signed_response_alg: UserinfoAlg.nullable().optional().meta({ description: 'null: JSON again' }),
   allowed_origins: AllowedOrigins.nullable()
     .optional()
     .meta({ description: `${ALLOWED_ORIGINS}. null: back to the default, the origins of redirect_uris` }),
@@ -126,6 +133,7 @@ export const Client = z.object({
   first_party: z.boolean(),
   jwks: Jwks.optional().meta({ description: 'only when the client registered keys' }),
   jwks_uri: JwksUri.optional().meta({ description: 'only when the client registered a key set URL' }),
+  userinfo_signed_response_alg: UserinfoAlg.optional().meta({ description: 'only when registered' }),
   allowed_origins: z.array(z.string()).meta({
     description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
   }),

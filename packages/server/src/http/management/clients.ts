@@ -43,6 +43,9 @@ const view = (c: Client): z.output<typeof ClientView> => ({
   first_party: c.firstParty,
   ...(c.jwks === undefined ? {} : { jwks: c.jwks }),
   ...(c.jwksUri === undefined ? {} : { jwks_uri: c.jwksUri }),
+  ...(c.userinfoSignedResponseAlg === undefined
+    ? {}
+    : { userinfo_signed_response_alg: c.userinfoSignedResponseAlg }),
   allowed_origins: allowedOriginsOf(c),
   created_at: new Date(c.createdAt).toISOString(),
 });
@@ -109,6 +112,9 @@ export const CLIENT_ENDPOINTS = [
         ...(body.first_party === undefined ? {} : { firstParty: body.first_party }),
         ...(body.jwks === undefined ? {} : { jwks: body.jwks }),
         ...(body.jwks_uri === undefined ? {} : { jwksUri: body.jwks_uri }),
+        ...(body.userinfo_signed_response_alg === undefined
+          ? {}
+          : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
       };
       const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
@@ -166,6 +172,9 @@ export const CLIENT_ENDPOINTS = [
         ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
         ...(body.jwks === undefined ? {} : { jwks: body.jwks }),
         ...(body.jwks_uri === undefined ? {} : { jwksUri: body.jwks_uri }),
+        ...(body.userinfo_signed_response_alg === undefined
+          ? {}
+          : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
       };
       const client = await managementInput(updateClient(deps, caller.org, params.id, changes, caller.actor));

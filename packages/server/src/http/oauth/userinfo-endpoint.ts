@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../domain/errors.js';
-import { userInfo } from '../../domain/tokens/index.js';
+import { signedUserInfo, userInfo } from '../../domain/tokens/index.js';
 import { authenticateBearer, REALM } from '../bearer.js';
 import { bearerClient } from '../cors.js';
 import { noStore } from '../no-store.js';
@@ -14,20 +14,25 @@ const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope",
 /**
  * GET and POST /oauth/userinfo (OIDC Core §5.3), as named steps: the bearer token (user or
  * console; any failure is authenticateBearer's 401 with `error="invalid_token"`), the `openid`
- * scope of its session (else 403 `insufficient_scope`), then the claims its scopes permit.
+ * scope of its session (else 403 `insufficient_scope`), then the claims its scopes and its
+ * `claims` parameter release: JSON, or a signed JWT for a client that registered
+ * `userinfo_signed_response_alg`.
  * The token travels only in the Authorization header.
  */
 const serveUserinfo = ({ deps }: Serving) => ({
   onSend: [noStore],
   cors: bearerClient,
-  handler: async (request: FastifyRequest) => {
-    const { access } = await authenticateBearer(deps, request, ['user', 'console']);
+  handler: async (request: FastifyRequest, reply: FastifyReply) => {
+    const { org, access } = await authenticateBearer(deps, request, ['user', 'console']);
     const claims = await userInfo(deps, access);
     if (claims === null) {
       return fail('forbidden', 'the access token was not granted the openid scope', {
         'www-authenticate': INSUFFICIENT_SCOPE,
       });
     }
+    // The client registered userinfo_signed_response_alg: a JWT instead (OIDC Core §5.3.2).
+    const signed = await signedUserInfo(deps, org, access, claims);
+    if (signed !== null) return reply.type('application/jwt').send(signed);
     return claims;
   },
 });
@@ -43,7 +48,13 @@ const userinfo = (method: 'get' | 'post') =>
       hosts: 'every',
       auth: 'user-or-console',
       responses: {
-        200: { description: '`sub` and the claims the session’s scopes release', schema: UserInfo },
+        200: {
+          description:
+            '`sub` and the claims the session’s scopes and `claims` parameter release; as a JWT ' +
+            '(`application/jwt`, RS256, with `iss` and `aud`) when the client registered ' +
+            '`userinfo_signed_response_alg`',
+          schema: UserInfo,
+        },
         401: oauthError('no valid token'),
         403: oauthError('`forbidden`: the session was not granted `openid` (`insufficient_scope`)'),
       },

@@ -20,6 +20,7 @@ const toClient = (r: ClientsTable): Client => ({
   ...(r.jwks === null ? {} : { jwks: JSON.parse(r.jwks) as PublicKeySet }),
   ...(r.jwks_uri === null ? {} : { jwksUri: r.jwks_uri }),
   allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
+  ...(r.userinfo_signed_response_alg === 'RS256' ? { userinfoSignedResponseAlg: 'RS256' as const } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -45,6 +46,7 @@ export async function insertClient(db: Db, c: Client, secretHash: string | null)
       jwks: jwksColumn(c),
       jwks_uri: c.jwksUri ?? null,
       allowed_origins: originsColumn(c),
+      userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -122,6 +124,7 @@ export async function updateClientRow(db: Db, c: Client): Promise<void> {
       jwks: jwksColumn(c),
       jwks_uri: c.jwksUri ?? null,
       allowed_origins: originsColumn(c),
+      userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
       updated_at: c.updatedAt,
     })
     .where('id', '=', c.id)
