@@ -610,7 +610,7 @@ for (const database of storageSuite(
       });
       assert.equal(unverifiable.status, 400);
       assert.deepEqual(unverifiable.body, {
-        error: 'invalid_body',
+        error: 'invalid_request',
         error_detail: 'phone_number_verified needs a phone_number',
       });
     });

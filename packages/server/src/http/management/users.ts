@@ -9,6 +9,7 @@ import {
 } from '../../domain/directory/index.js';
 import type { StandardClaimChanges } from '../../domain/directory/index.js';
 import type { User } from '../../domain/types.js';
+import { managementInput } from './api-input.js';
 import { endpoint } from './endpoint.js';
 import { apiError, forbidden, invalid, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
 import {
@@ -138,7 +139,7 @@ export const USER_ENDPOINTS = [
         picture: body.picture ?? null,
         claims: claimChanges(body),
       };
-      const { user } = await createUser(deps, caller.org, input, caller.actor);
+      const { user } = await managementInput(createUser(deps, caller.org, input, caller.actor));
       return reply.code(201).header('cache-control', 'no-store').send(view(user));
     },
   ),
@@ -194,7 +195,7 @@ export const USER_ENDPOINTS = [
         ...(body.disabled === undefined ? {} : { disabled: body.disabled }),
         claims: claimChanges(body),
       };
-      const user = await updateUser(deps, caller.org, params.id, changes, caller.actor);
+      const user = await managementInput(updateUser(deps, caller.org, params.id, changes, caller.actor));
       return reply.header('cache-control', 'no-store').send(view(user));
     },
   ),
