@@ -507,7 +507,11 @@ for (const database of storageSuite(
         phone_number_verified: true,
         address: { street_address: '12 St James’s Square\nFlat 2', locality: 'London', country: 'UK' },
       };
-      const res = await create('acme', owner, { email: 'claims@acme.test', first_name: 'Augusta', ...claims });
+      const res = await create('acme', owner, {
+        email: 'claims@acme.test',
+        first_name: 'Augusta',
+        ...claims,
+      });
       assert.equal(res.status, 201, res.text);
       const stored = { ...claims, locale: 'en-GB' };
       assert.deepEqual(res.body, {
@@ -583,9 +587,15 @@ for (const database of storageSuite(
     test('the §5.1 claims are refused, named, when they break their rule', { skip }, async () => {
       const user = await newUser('claimrules@acme.test');
       const cases: [Record<string, unknown>, string][] = [
-        [{ website: 'ftp://ada.example/' }, 'website: must be an http or https URL of at most 2000 characters'],
+        [
+          { website: 'ftp://ada.example/' },
+          'website: must be an http or https URL of at most 2000 characters',
+        ],
         [{ profile: 'not a url' }, 'profile: must be an http or https URL of at most 2000 characters'],
-        [{ picture: 'javascript:alert(1)' }, 'picture: must be an http or https URL of at most 2000 characters'],
+        [
+          { picture: 'javascript:alert(1)' },
+          'picture: must be an http or https URL of at most 2000 characters',
+        ],
         [{ birthdate: '1815-02-30' }, 'birthdate: must be YYYY or YYYY-MM-DD, a real date'],
         [{ birthdate: '10 Dec 1815' }, 'birthdate: must be YYYY or YYYY-MM-DD, a real date'],
         [{ zoneinfo: 'Mars/Olympus' }, 'zoneinfo: must be an IANA time zone such as Europe/Paris'],

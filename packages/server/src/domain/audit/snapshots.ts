@@ -57,6 +57,8 @@ export const clientSnapshot = (c: Client) => ({
   // Public keys (private_key_jwt), only when registered: nothing secret.
   ...(c.jwks === undefined ? {} : { jwks: c.jwks }),
   ...(c.jwksUri === undefined ? {} : { jwksUri: c.jwksUri }),
-  ...(c.userinfoSignedResponseAlg === undefined ? {} : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
+  ...(c.userinfoSignedResponseAlg === undefined
+    ? {}
+    : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
   createdAt: new Date(c.createdAt).toISOString(),
 });

@@ -45,16 +45,6 @@ export { MAX_REDIRECT_URI_LENGTH, MAX_REDIRECT_URIS, redirectUriProblem } from '
 export { type RegistrationMetadata, registerClient, registrationOpen } from './registration.js';
 export { IDENTITY_SCOPES, ownScopes, SCOPES } from './scopes.js';
 export {
-  checkAddress,
-  checkBirthdate,
-  checkClaimText,
-  checkClaimUrl,
-  checkLocale,
-  checkPhoneNumber,
-  checkZoneinfo,
-  type StandardClaimChanges,
-} from './standard-claims.js';
-export {
   createServiceAccount,
   deleteServiceAccount,
   getServiceAccount,
@@ -71,6 +61,16 @@ export {
   signUpOffered,
   signUpRefusal,
 } from './sign-up-policy.js';
+export {
+  checkAddress,
+  checkBirthdate,
+  checkClaimText,
+  checkClaimUrl,
+  checkLocale,
+  checkPhoneNumber,
+  checkZoneinfo,
+  type StandardClaimChanges,
+} from './standard-claims.js';
 export { createTenant, deleteTenant, listTenants, updateTenant } from './tenants.js';
 export { createUser, deleteUser, endSessionsOfUser, listUsers, requireOrgUser, updateUser } from './users.js';
 export { checkEmail, checkName, checkSlug } from './validate.js';

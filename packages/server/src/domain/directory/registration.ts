@@ -89,7 +89,9 @@ export async function registerClient(
     secretIssuedAt: null,
     // The default: the origins of its redirect URIs.
     allowedOrigins: null,
-    ...(metadata.userinfoSignedResponseAlg ? { userinfoSignedResponseAlg: metadata.userinfoSignedResponseAlg } : {}),
+    ...(metadata.userinfoSignedResponseAlg
+      ? { userinfoSignedResponseAlg: metadata.userinfoSignedResponseAlg }
+      : {}),
     createdAt: now,
     updatedAt: now,
   };

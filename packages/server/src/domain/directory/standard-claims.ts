@@ -95,7 +95,14 @@ export function checkPhoneNumber(value: string): string {
   return v;
 }
 
-const ADDRESS_PARTS = ['formatted', 'street_address', 'locality', 'region', 'postal_code', 'country'] as const;
+const ADDRESS_PARTS = [
+  'formatted',
+  'street_address',
+  'locality',
+  'region',
+  'postal_code',
+  'country',
+] as const;
 /** The two parts §5.1.1 lets span lines. */
 const MULTILINE = new Set(['formatted', 'street_address']);
 
@@ -129,19 +136,20 @@ export type StandardClaimChanges = {
       : string | null;
 };
 
-const RULES: { [K in Exclude<keyof StandardClaims, 'address' | 'phoneNumberVerified'>]: (v: string) => string } =
-  {
-    middleName: (v) => checkClaimText('middle_name', v),
-    nickname: (v) => checkClaimText('nickname', v),
-    preferredUsername: (v) => checkClaimText('preferred_username', v),
-    profile: (v) => checkClaimUrl('profile', v),
-    website: (v) => checkClaimUrl('website', v),
-    gender: (v) => checkClaimText('gender', v),
-    birthdate: checkBirthdate,
-    zoneinfo: checkZoneinfo,
-    locale: checkLocale,
-    phoneNumber: checkPhoneNumber,
-  };
+const RULES: {
+  [K in Exclude<keyof StandardClaims, 'address' | 'phoneNumberVerified'>]: (v: string) => string;
+} = {
+  middleName: (v) => checkClaimText('middle_name', v),
+  nickname: (v) => checkClaimText('nickname', v),
+  preferredUsername: (v) => checkClaimText('preferred_username', v),
+  profile: (v) => checkClaimUrl('profile', v),
+  website: (v) => checkClaimUrl('website', v),
+  gender: (v) => checkClaimText('gender', v),
+  birthdate: checkBirthdate,
+  zoneinfo: checkZoneinfo,
+  locale: checkLocale,
+  phoneNumber: checkPhoneNumber,
+};
 
 /**
  * `before` with `changes` applied, each checked by its rule; an empty string clears like null. A

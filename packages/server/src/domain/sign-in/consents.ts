@@ -17,7 +17,10 @@ const scopeList = (scope: string) => scope.split(' ').filter((s) => s !== '');
  */
 export function scopesToShow(request: Pick<AuthorizationRequest, 'scope' | 'claims'>): string[] {
   const asked = scopeList(ownScopes(request.scope));
-  const named = [...Object.keys(request.claims?.userinfo ?? {}), ...Object.keys(request.claims?.id_token ?? {})];
+  const named = [
+    ...Object.keys(request.claims?.userinfo ?? {}),
+    ...Object.keys(request.claims?.id_token ?? {}),
+  ];
   return [...new Set([...asked, ...claimScopes(named)])];
 }
 

@@ -71,7 +71,8 @@ const JwksUri = z.string().meta({
 
 /** OIDC Dynamic Client Registration §2 `userinfo_signed_response_alg`: RS256, the org's keys' one algorithm. */
 const UserinfoAlg = z.enum(['RS256'], 'must be RS256').meta({
-  description: 'RS256: the userinfo endpoint answers this client a JWT signed with the org’s key; absent: JSON',
+  description:
+    'RS256: the userinfo endpoint answers this client a JWT signed with the org’s key; absent: JSON',
 });
 
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');

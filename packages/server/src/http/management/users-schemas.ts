@@ -107,9 +107,17 @@ const STANDARD_CLAIM_FIELDS = {
   picture: url('picture', 'URL of a picture of the person'),
   website: url('website', 'URL of the person’s web page or blog'),
   gender: text('gender', '`female`, `male`, or any other value'),
-  birthdate: claim(checkBirthdate, 'must be YYYY or YYYY-MM-DD, a real date', '`YYYY` or `YYYY-MM-DD` (`0000` for a year left out)'),
+  birthdate: claim(
+    checkBirthdate,
+    'must be YYYY or YYYY-MM-DD, a real date',
+    '`YYYY` or `YYYY-MM-DD` (`0000` for a year left out)',
+  ),
   zoneinfo: claim(checkZoneinfo, 'must be an IANA time zone such as Europe/Paris', 'IANA time zone'),
-  locale: claim(checkLocale, 'must be a BCP 47 language tag such as fr-CA', 'BCP 47 language tag, stored canonical'),
+  locale: claim(
+    checkLocale,
+    'must be a BCP 47 language tag such as fr-CA',
+    'BCP 47 language tag, stored canonical',
+  ),
   phone_number: claim(checkPhoneNumber, 'must be E.164, such as +14155550100', 'E.164 phone number'),
   phone_number_verified: z.boolean('must be true or false').meta({
     description: 'the owner vouches for the number; false again whenever the number changes without it',
@@ -177,7 +185,8 @@ export const User = z.object({
     .nullable(),
   updated_at: z.string().meta({
     format: 'date-time',
-    description: 'last change of the user (OIDC `updated_at`, in seconds there); ISO date-time with milliseconds, UTC',
+    description:
+      'last change of the user (OIDC `updated_at`, in seconds there); ISO date-time with milliseconds, UTC',
   }),
 });
 

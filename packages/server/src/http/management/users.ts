@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { StandardClaimChanges } from '../../domain/directory/index.js';
 import {
   createUser,
   deleteUser,
@@ -7,7 +8,6 @@ import {
   requireOrgUser,
   updateUser,
 } from '../../domain/directory/index.js';
-import type { StandardClaimChanges } from '../../domain/directory/index.js';
 import type { User } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 import { endpoint } from './endpoint.js';

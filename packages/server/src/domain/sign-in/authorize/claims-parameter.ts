@@ -32,7 +32,8 @@ function claimRequest(target: string, name: string, raw: unknown): ClaimRequest 
   }
   if (raw.value !== undefined) request.value = raw.value;
   if (raw.values !== undefined) {
-    if (!Array.isArray(raw.values)) fail('invalid_request', `claims.${target}.${name}.values must be an array`);
+    if (!Array.isArray(raw.values))
+      fail('invalid_request', `claims.${target}.${name}.values must be an array`);
     request.values = raw.values as unknown[];
   }
   return request;
