@@ -40,7 +40,14 @@ export { type OrgCache, orgOfSlug } from './org-cache.js';
 export { membershipOf } from './org-membership.js';
 export { type OrgSettings, orgSettings, updateOrgSettings } from './org-settings.js';
 export { CONSOLE_SLUG, createOrg, ensureConsoleOrg, findOrg, listOrgsOfUser, requireOrg } from './orgs.js';
-export { createProfileKey, redeemProfileKey, requireUser, updateNames, userRecord } from './profile.js';
+export {
+  createProfileKey,
+  type OwnProfileInput,
+  redeemProfileKey,
+  requireUser,
+  updateOwnProfile,
+  userRecord,
+} from './profile.js';
 export { MAX_REDIRECT_URI_LENGTH, MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.js';
 export { type RegistrationMetadata, registerClient, registrationOpen } from './registration.js';
 export { IDENTITY_SCOPES, ownScopes, SCOPES } from './scopes.js';

@@ -241,20 +241,6 @@ export async function markEmailVerified(db: Db, userId: string, sentTo: string, 
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Stores the names a user gives themselves on the profile page. */
-export async function updateUserNames(
-  db: Db,
-  userId: string,
-  names: { firstName: string | null; lastName: string | null },
-  now: number,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ first_name: names.firstName, last_name: names.lastName, updated_at: now })
-    .where('id', '=', userId)
-    .execute();
-}
-
 /** Deletes the user (their sessions, memberships and factors go with them); false when already gone. */
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
