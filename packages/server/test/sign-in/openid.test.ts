@@ -5,11 +5,11 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, type JWTPayload, 
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
 import { insertUserWithTenant, prepareUser } from '../../src/domain/directory/users.js';
-import { SYSTEM } from '../../src/domain/types.js';
+import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { FormBrowser, signInThroughPages } from './support/browser.js';
+import { FormBrowser, locationOf, signInThroughPages } from './support/browser.js';
 import {
   api,
   authorizeUrl,
@@ -76,6 +76,7 @@ for (const database of storageSuite(
     let issuer: string;
     let clientId: string;
     let userId: string;
+    let acme: Org;
     let augustaId: string;
     let augustaUpdatedAt: number;
     let PROFILE: Record<string, unknown>;
@@ -86,6 +87,7 @@ for (const database of storageSuite(
       server = await startServer({ database });
       issuer = server.issuer('acme');
       const org = await makeOrg(server, 'acme');
+      acme = org;
       const ada = (await makeUser(server.deps, org, 'ada@acme.test')).user;
       userId = ada.id;
       PROFILE = { ...NAMES, updated_at: Math.floor(ada.updatedAt / 1000) };
@@ -536,6 +538,31 @@ for (const database of storageSuite(
         assert.equal(to.searchParams.get('error'), 'invalid_request', bad);
         assert.equal(to.searchParams.get('error_description'), detail, bad);
       }
+    });
+
+    test('claims: the consent page lists what the claims parameter names by scope, beyond the scope asked', {
+      skip,
+    }, async () => {
+      const thirdParty = await makeClient(server.deps, acme, { name: 'Third party', firstParty: false });
+      const claims = JSON.stringify({
+        userinfo: { phone_number: null },
+        id_token: { address: { essential: true } },
+      });
+      const { url } = authorizeUrl(issuer, thirdParty.clientId, { scope: 'openid', claims });
+      const browser = new FormBrowser();
+      const loginUrl = locationOf(await browser.get(url), url);
+      const login = await browser.get(loginUrl);
+      const signedIn = await browser.submit(loginUrl, await login.text(), {
+        email: 'augusta@acme.test',
+        password: PASSWORD,
+      });
+      const consentUrl = locationOf(signedIn, loginUrl);
+      assert.equal(new URL(consentUrl).pathname, '/consent');
+      const page = await (await browser.get(consentUrl)).text();
+      for (const words of ['Know who you are', 'See your postal address', 'See your phone number']) {
+        assert.ok(page.includes(words), words);
+      }
+      assert.ok(!page.includes('See your email address'));
     });
 
     test('oidcc-userinfo-signed: a client that registered userinfo_signed_response_alg gets a JWT', {
