@@ -619,6 +619,26 @@ for (const database of storageSuite(
           aud: client.clientId,
         });
       }
+      // Signed with the key of its ID tokens, it has no `exp`: never taken for one (here as id_token_hint).
+      const signedAnswer = await (
+        await fetch(new URL('oauth/userinfo', signedIssuer), {
+          headers: { authorization: `Bearer ${body.access_token as string}` },
+        })
+      ).text();
+      const hinted = authorizeUrl(signedIssuer, client.clientId, {
+        scope: 'openid',
+        prompt: 'none',
+        id_token_hint: signedAnswer,
+      });
+      const refused = new URL(
+        (await fetch(hinted.url, { redirect: 'manual' })).headers.get('location') ?? '',
+      );
+      assert.equal(refused.searchParams.get('error'), 'invalid_request');
+      assert.equal(
+        refused.searchParams.get('error_description'),
+        'id_token_hint is not an ID token of this issuer',
+      );
+
       // openid-client with its defaults, told of the registration, verifies the signature (non-repudiation).
       const config = await oidc.discovery(
         new URL(signedIssuer),

@@ -1,7 +1,7 @@
 import { fail } from '../errors.js';
 import type { AuthorizationRequest, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
-import { acrSatisfies, requestedSubject } from './authorize/claims-parameter.js';
+import { acrSatisfies, subjectAllowed } from './authorize/claims-parameter.js';
 import { signInRecentEnough } from './authorize/max-age.js';
 import { promptsNothing } from './authorize/prompt.js';
 import type { BrowserSession } from './browser-sessions.js';
@@ -48,8 +48,7 @@ export async function nextStepOf(
     return { kind: 'error', error: 'login_required', description: 'id_token_hint names someone else' };
   }
   // OIDC Core §5.5.1: a `sub` asked for with a value is answered for that person only.
-  const subject = requestedSubject(request.claims);
-  if (subject !== null && subject !== session.user.id) {
+  if (!subjectAllowed(request.claims, session.user.id)) {
     return { kind: 'error', error: 'login_required', description: 'the claims parameter names someone else' };
   }
   // §5.5.1.1: an essential `acr` the sign-in did not reach fails the request (no step-up here).

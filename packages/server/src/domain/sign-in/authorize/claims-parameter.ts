@@ -50,10 +50,13 @@ export function essentialAcrValues(claims: ClaimsRequest | null): string[] | nul
   return listed.length === 0 ? null : listed.filter((v): v is string => typeof v === 'string');
 }
 
-/** The `sub` the request insists on (§5.5.1: only that person may be answered for); null when none. */
-export function requestedSubject(claims: ClaimsRequest | null): string | null {
-  const value = claims?.id_token?.sub?.value ?? claims?.userinfo?.sub?.value;
-  return typeof value === 'string' ? value : null;
+/**
+ * Whether the request may be answered for `userId` (§5.5.1): a `sub` asked for with a `value`, in
+ * either target, must be that person's id (a value that is no string is nobody's).
+ */
+export function subjectAllowed(claims: ClaimsRequest | null, userId: string): boolean {
+  const asked = [claims?.id_token?.sub, claims?.userinfo?.sub];
+  return asked.every((r) => r === undefined || r === null || r.value === undefined || r.value === userId);
 }
 
 /**
