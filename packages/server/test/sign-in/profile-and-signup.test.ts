@@ -161,6 +161,21 @@ describe('profile page and sign-up', () => {
       address: JSON.stringify({ country: 'UK' }),
       website: 'https://ada.example/',
     });
+
+    // A form from before the fields existed sends only the names: the claims are kept.
+    const older = await (await browser.get(pageUrl)).text();
+    const namesOnly = await browser.submit(pageUrl, older, { first_name: 'Ada', last_name: 'King' });
+    assert.equal(namesOnly.status, 200);
+    const kept = await server.deps.db
+      .selectFrom('users')
+      .select(['first_name', 'website', 'phone_number'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(kept, {
+      first_name: 'Ada',
+      website: 'https://ada.example/',
+      phone_number: '+442079460000',
+    });
   });
 
   test('an expired key, no cookie, or a missing CSRF token get nowhere', async () => {

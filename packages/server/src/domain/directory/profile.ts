@@ -57,7 +57,8 @@ const optionalName = (field: string, value: string) =>
 export interface OwnProfileInput {
   firstName: string;
   lastName: string;
-  picture: string;
+  /** Absent: kept. */
+  picture?: string;
   /** The other OIDC Core §5.1 claims the person may give (never `phoneNumberVerified`: that is an owner's word). */
   claims: Omit<StandardClaimChanges, 'phoneNumberVerified'>;
 }
@@ -75,18 +76,27 @@ export async function updateOwnProfile(
 ): Promise<User> {
   const firstName = optionalName('first name', input.firstName);
   const lastName = optionalName('last name', input.lastName);
-  const picture = input.picture.trim() === '' ? null : checkClaimUrl('picture', input.picture);
+  const picture =
+    input.picture === undefined || input.picture.trim() === ''
+      ? null
+      : checkClaimUrl('picture', input.picture);
   const { phoneNumberVerified: _, ...claims } = input.claims as StandardClaimChanges;
   return deps.db.transaction().execute(async (trx) => {
     const before = (await findUserById(trx, userId)) ?? fail('not_found', 'no such user');
     // The page asks for the address in parts: a `formatted` one given through the API is kept.
     if (claims.address && !('formatted' in claims.address) && before.address?.formatted !== undefined)
       claims.address = { formatted: before.address.formatted, ...claims.address };
-    const after: User = { ...before, ...applyStandardClaims(before, claims), firstName, lastName, picture };
+    const after: User = {
+      ...before,
+      ...applyStandardClaims(before, claims),
+      firstName,
+      lastName,
+      picture: input.picture === undefined ? before.picture : picture,
+    };
     const same =
       before.firstName === firstName &&
       before.lastName === lastName &&
-      before.picture === picture &&
+      before.picture === after.picture &&
       sameStandardClaims(before, after);
     if (same) return before;
     after.updatedAt = clock.now();

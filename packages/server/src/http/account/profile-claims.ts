@@ -75,15 +75,17 @@ export function typedClaimFieldValues(form: FormParams): ClaimFieldValues {
   return Object.fromEntries(names.map((n) => [n, field(form, n)]));
 }
 
-/** The domain's input from the form (names apart): every field given, empty clears it. */
+/**
+ * The domain's input from the form (names apart): a field sent empty clears its claim, a field not
+ * sent at all (a page from before a field existed) keeps it.
+ */
 export function ownProfileInput(form: FormParams): Omit<OwnProfileInput, 'firstName' | 'lastName'> {
+  const sent = (name: string) => form.get(name) !== undefined;
   const claims: OwnProfileInput['claims'] = {};
-  for (const f of TEXT_FIELDS) if (f.key !== 'picture') claims[f.key] = field(form, f.name);
-  claims.address = {
-    street_address: field(form, 'street_address'),
-    ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [f.name, field(form, f.name)])),
-  };
-  return { picture: field(form, 'picture'), claims };
+  for (const f of TEXT_FIELDS) if (f.key !== 'picture' && sent(f.name)) claims[f.key] = field(form, f.name);
+  const parts = ['street_address', ...ADDRESS_FIELDS.map((f) => f.name)].filter(sent);
+  if (parts.length > 0) claims.address = Object.fromEntries(parts.map((p) => [p, field(form, p)]));
+  return { ...(sent('picture') ? { picture: field(form, 'picture') } : {}), claims };
 }
 
 const input = (name: string, label: string, autocomplete: string, value: string, hint?: string) =>
