@@ -34,7 +34,7 @@ import * as listCounts from './migrations/031-list-counts.js';
 import * as memberEmailOrder from './migrations/032-member-email-order.js';
 import * as auditDayTotals from './migrations/033-audit-day-totals.js';
 import * as userSearchTrigrams from './migrations/034-user-search-trigrams.js';
-import * as standardClaims from './migrations/035-standard-claims.js';
+import * as standardClaims from './migrations/037-standard-claims.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -73,7 +73,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '032-member-email-order': memberEmailOrder,
   '033-audit-day-totals': auditDayTotals,
   '034-user-search-trigrams': userSearchTrigrams,
-  '035-standard-claims': standardClaims,
+  '037-standard-claims': standardClaims,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -54,7 +54,7 @@ export interface UsersTable {
   disabled: number;
   /** 1: a link mailed to the current address was followed (migration 015). */
   email_verified: number;
-  /** OIDC Core §5.1 claims (migration 035); null: not given. */
+  /** OIDC Core §5.1 claims (migration 037); null: not given. */
   middle_name: string | null;
   nickname: string | null;
   preferred_username: string | null;
@@ -67,7 +67,7 @@ export interface UsersTable {
   locale: string | null;
   /** E.164. */
   phone_number: string | null;
-  /** 1: an owner vouched for the number (migration 035). */
+  /** 1: an owner vouched for the number (migration 037). */
   phone_number_verified: number;
   /** The §5.1.1 address object as JSON. */
   address: string | null;
@@ -112,7 +112,7 @@ export interface ClientsTable {
   jwks_uri: string | null;
   /** JSON array of the origins CORS answers; null: the redirect URIs' origins (migration 021). */
   allowed_origins: string | null;
-  /** `RS256`: userinfo answers a signed JWT; null: JSON (migration 035). */
+  /** `RS256`: userinfo answers a signed JWT; null: JSON (migration 037). */
   userinfo_signed_response_alg: string | null;
 }
 
@@ -198,7 +198,7 @@ export interface AuthorizationRequestsTable {
   login_hint: string | null;
   /** `query`, `fragment` or `form_post` (migration 020). */
   response_mode: string;
-  /** The OIDC `claims` parameter, normalized, as JSON; null: none (migration 035). */
+  /** The OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
   claims: string | null;
 }
 
@@ -240,7 +240,7 @@ export interface OAuthSessionsTable {
   browser_session: string | null;
   /** JSON array of {resource, scopes}: the resources its authorization granted; null: none (migration 022). */
   resources: string | null;
-  /** The authorization request's OIDC `claims` parameter, normalized, as JSON; null: none (migration 035). */
+  /** The authorization request's OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
   claims: string | null;
 }
 

@@ -11,7 +11,7 @@ const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PASSWORD = 'a long enough password';
 const NO_SUCH_USER = { error: 'not_found', error_detail: 'no such user' };
 const INCORRECT = 'Incorrect email or password.';
-/** The OIDC Core §5.1 fields of a user who was given none (migration 035). */
+/** The OIDC Core §5.1 fields of a user who was given none (migration 037). */
 const NO_CLAIMS = {
   middle_name: null,
   nickname: null,

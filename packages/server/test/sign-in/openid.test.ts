@@ -28,7 +28,7 @@ const EMAIL = { email: 'ada@acme.test', email_verified: false };
 /** Ada's profile claims but `updated_at` (seconds of her row's updated_at, known once she is made). */
 const NAMES = { name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace' };
 
-/** Every OIDC Core §5.1 claim of Augusta, as the management API takes them (migration 035's columns). */
+/** Every OIDC Core §5.1 claim of Augusta, as the management API takes them (migration 037's columns). */
 const AUGUSTA = {
   email: 'augusta@acme.test',
   password: PASSWORD,
@@ -61,12 +61,12 @@ const atHash = (accessToken: string) =>
   createHash('sha256').update(accessToken).digest().subarray(0, 16).toString('base64url');
 
 for (const database of storageSuite(
-  'the standard claims (users columns of migration 035), the claims request kept with the authorization ' +
+  'the standard claims (users columns of migration 037), the claims request kept with the authorization ' +
     'request and its session, and a client’s userinfo_signed_response_alg',
 )) {
   describe(`OpenID Connect: ID tokens and userinfo on ${database}`, async () => {
     const skip = await databaseSkip(database);
-    // On PostgreSQL only the tests that read what migration 035 stores run (support/databases.ts).
+    // On PostgreSQL only the tests that read what migration 037 stores run (support/databases.ts).
     const test = storageTestsOn(database, [
       'oidcc-scope-all: every scope at once, every stored claim, in the ID token and from userinfo',
       'oidcc-claims-essential: the claims parameter names claims for userinfo and the ID token, kept through a refresh',

@@ -10,7 +10,7 @@ import { checkName } from './validate.js';
  * naming the claim.
  */
 
-/** A user with none of them (a new user, a user stored before migration 035). */
+/** A user with none of them (a new user, a user stored before migration 037). */
 export const NO_STANDARD_CLAIMS: Readonly<StandardClaims> = Object.freeze({
   middleName: null,
   nickname: null,

@@ -8,7 +8,7 @@ import { type ListWindow, nearerEnd } from './list-window.js';
 /** The columns a user is made of (what a join beside another table selects). */
 export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash'>;
 
-/** The OIDC Core §5.1 columns of migration 035, as a user's StandardClaims. */
+/** The OIDC Core §5.1 columns of migration 037, as a user's StandardClaims. */
 const standardClaimsOf = (r: UserColumns): StandardClaims => ({
   middleName: r.middle_name,
   nickname: r.nickname,
