@@ -241,7 +241,7 @@ describe('OAuth libraries with their defaults: code + PKCE with a browser sign-i
     }
   }
 
-  test('oauth4webapi (strict): ClientSecretBasic, PKCE, state and nonce; the ID token validated', {
+  test('oauth4webapi (strict): ClientSecretBasic, PKCE, state, nonce and claims; the ID token validated', {
     skip,
   }, async () => {
     const options = { [oauth.allowInsecureRequests]: true };
@@ -263,6 +263,11 @@ describe('OAuth libraries with their defaults: code + PKCE with a browser sign-i
       code_challenge_method: 'S256',
       state,
       nonce,
+      // OIDC Core §5.5: the family name in the ID token, the given name from userinfo, beyond the scope.
+      claims: JSON.stringify({
+        id_token: { family_name: { essential: true } },
+        userinfo: { given_name: null },
+      }),
     }).toString();
 
     const landed = await browserSignIn(url.href);
@@ -285,6 +290,8 @@ describe('OAuth libraries with their defaults: code + PKCE with a browser sign-i
     const claims = oauth.getValidatedIdTokenClaims(result);
     assert.equal(claims?.sub, userId);
     assert.equal(claims?.iss, issuer);
+    assert.equal(claims?.family_name, 'Lovelace');
+    assert.equal(claims?.given_name, undefined);
     const userinfo = await oauth.processUserInfoResponse(
       as,
       client,
@@ -293,6 +300,8 @@ describe('OAuth libraries with their defaults: code + PKCE with a browser sign-i
     );
     assert.equal(userinfo.sub, userId);
     assert.equal(userinfo.email, EMAIL);
+    assert.equal(userinfo.given_name, 'Ada');
+    assert.equal(userinfo.family_name, undefined);
   });
 
   test('openid-client with a client secret and no method named: PKCE, state, nonce, userinfo', {

@@ -127,6 +127,18 @@ for (const database of storageSuite(
         'provider',
         'disabled',
         'emailVerified',
+        'middleName',
+        'nickname',
+        'preferredUsername',
+        'profile',
+        'website',
+        'gender',
+        'birthdate',
+        'zoneinfo',
+        'locale',
+        'phoneNumber',
+        'phoneNumberVerified',
+        'address',
         'createdAt',
       ]);
       assert.doesNotMatch(entries[0]?.data ?? '', /\$argon2/);

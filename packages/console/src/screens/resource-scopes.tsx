@@ -30,7 +30,7 @@ export function useScopes(initial: ResourceScope[]): ScopesState {
 }
 
 export const SCOPE_RULES =
-  'A name is 1 to 64 of a–z, 0–9 and : . _ - (like files:read), unique in this resource, and never an identity scope (openid, profile, email, offline_access) nor a console scope (org:read…). The description, 1 to 200 characters, is what people read on the consent page.';
+  'A name is 1 to 64 of a–z, 0–9 and : . _ - (like files:read), unique in this resource, and never an identity scope (openid, profile, email, address, phone, offline_access) nor a console scope (org:read…). The description, 1 to 200 characters, is what people read on the consent page.';
 
 /**
  * The scopes editor: one group a scope, its name and its description, each removable, and a

@@ -9,6 +9,7 @@ import { fullName, when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
+import { ClaimsPanel } from './user-claims.js';
 import { Impersonate } from './user-impersonation.js';
 import { OwnersOnly, StatusBadge } from './user-parts.js';
 import { RolesPanel } from './user-roles.js';
@@ -20,7 +21,10 @@ interface UserProps {
   onChange: (user: User) => void;
 }
 
-/** `/console/o/{slug}/users/{id}`: one user, their names, roles, access, sessions, impersonation, deletion. */
+/**
+ * `/console/o/{slug}/users/{id}`: one user, their names, profile claims, roles, access, sessions,
+ * impersonation, deletion.
+ */
 export function UserDetail({ org, id = '' }: OrgScreenProps) {
   const allowed = canWrite(org);
   const loaded = useLoad(
@@ -46,6 +50,7 @@ export function UserDetail({ org, id = '' }: OrgScreenProps) {
         <>
           <Facts user={user} />
           <NamePanel key={user.id} slug={org.slug} user={user} onChange={setChanged} />
+          <ClaimsPanel key={`claims-${user.id}`} slug={org.slug} user={user} onChange={setChanged} />
           <RolesPanel slug={org.slug} user={user} />
           <AccessPanel slug={org.slug} user={user} onChange={setChanged} />
           <Impersonate org={org} user={user} />

@@ -17,6 +17,8 @@ const REGISTRY = {
   request_not_supported: { status: 400, family: 'oauth' },
   request_uri_not_supported: { status: 400, family: 'oauth' },
   invalid_request_object: { status: 400, family: 'oauth' },
+  // OpenID Connect Core Error Code unmet_authentication_requirements 1.0: an essential `acr` not reached.
+  unmet_authentication_requirements: { status: 400, family: 'oauth' },
   invalid_redirect_uri: { status: 400, family: 'oauth' },
   invalid_client_metadata: { status: 400, family: 'oauth' },
   rate_limited: { status: 429, family: 'oauth' },

@@ -20,7 +20,42 @@ export interface Org {
 /** `open`: anyone; `invite_only`: invited people only; `domains`: addresses at the listed domains. */
 export type SignUpPolicy = 'open' | 'invite_only' | 'domains';
 
-export interface User {
+/** The address claim (OIDC Core §5.1.1): each part optional, at least one given. */
+export interface PostalAddress {
+  formatted?: string;
+  street_address?: string;
+  locality?: string;
+  region?: string;
+  postal_code?: string;
+  country?: string;
+}
+
+/**
+ * The OIDC Core §5.1 claims a user may have beyond the names, email and picture (each null when
+ * not given); domain/directory/standard-claims.ts holds their rules.
+ */
+export interface StandardClaims {
+  middleName: string | null;
+  nickname: string | null;
+  preferredUsername: string | null;
+  /** http(s) URL of the person's profile page. */
+  profile: string | null;
+  website: string | null;
+  gender: string | null;
+  /** `YYYY` or `YYYY-MM-DD` (`0000` for a year left out). */
+  birthdate: string | null;
+  /** An IANA time zone (`Europe/Paris`). */
+  zoneinfo: string | null;
+  /** A BCP 47 language tag (`fr-CA`). */
+  locale: string | null;
+  /** E.164 (`+14155550100`). */
+  phoneNumber: string | null;
+  /** An owner vouched for the number; false again when it changes. */
+  phoneNumberVerified: boolean;
+  address: PostalAddress | null;
+}
+
+export interface User extends StandardClaims {
   id: string;
   orgId: string;
   email: string;
@@ -80,6 +115,8 @@ export interface Client {
    * answer with CORS; null: the origins of `redirectUris` (domain/directory/allowed-origins.ts).
    */
   allowedOrigins: string[] | null;
+  /** `RS256`: the userinfo endpoint answers it a JWT signed with the org's key; absent: JSON. */
+  userinfoSignedResponseAlg?: 'RS256';
   createdAt: number;
   updatedAt: number;
 }
@@ -123,6 +160,8 @@ export interface AuthorizationRequest {
   loginHint: string | null;
   /** How the answer reaches the client (OAuth 2.0 Multiple Response Types, Form Post Response Mode). */
   responseMode: ResponseMode;
+  /** The OIDC `claims` parameter (Core §5.5); null: none. */
+  claims: ClaimsRequest | null;
   createdAt: number;
   expiresAt: number;
   completedAt: number | null;
@@ -413,6 +452,21 @@ export interface OAuthSession {
   authTime: number;
   /** The resources its authorization granted, with their scopes, in request order (DESIGN §15). */
   resources: ResourceGrant[];
+  /** The authorization request's OIDC `claims` parameter (userinfo and refreshed ID tokens answer it). */
+  claims: ClaimsRequest | null;
+}
+
+/** One entry of the OIDC `claims` parameter (Core §5.5.1): null asks for the claim plainly. */
+export interface ClaimRequest {
+  essential?: boolean;
+  value?: unknown;
+  values?: unknown[];
+}
+
+/** The OIDC `claims` parameter (Core §5.5), as checked: what each of the two targets asks for. */
+export interface ClaimsRequest {
+  userinfo?: Record<string, ClaimRequest | null>;
+  id_token?: Record<string, ClaimRequest | null>;
 }
 
 /** A refresh token as stored: the token as a SHA-256 only, single use (rotated on each refresh). */

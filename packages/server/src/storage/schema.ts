@@ -58,6 +58,23 @@ export interface UsersTable {
   origin: 'sign_up' | 'owner' | 'invitation' | 'connection' | null;
   /** The connection that made the user on first sign-in (origin `connection`); no foreign key. */
   origin_connection: string | null;
+  /** OIDC Core §5.1 claims (migration 037); null: not given. */
+  middle_name: string | null;
+  nickname: string | null;
+  preferred_username: string | null;
+  profile: string | null;
+  website: string | null;
+  gender: string | null;
+  /** `YYYY` or `YYYY-MM-DD`. */
+  birthdate: string | null;
+  zoneinfo: string | null;
+  locale: string | null;
+  /** E.164. */
+  phone_number: string | null;
+  /** 1: an owner vouched for the number (migration 037). */
+  phone_number_verified: number;
+  /** The §5.1.1 address object as JSON. */
+  address: string | null;
 }
 
 /** Rows of the users and clients lists per org and UTC day or hour of `created_at`, kept by triggers (migration 031). */
@@ -101,6 +118,8 @@ export interface ClientsTable {
   request_object_signing_alg: string | null;
   /** JSON array of the origins CORS answers; null: the redirect URIs' origins (migration 021). */
   allowed_origins: string | null;
+  /** `RS256`: userinfo answers a signed JWT; null: JSON (migration 037). */
+  userinfo_signed_response_alg: string | null;
 }
 
 /** A console-org client bound to one org's management API (migration 024). */
@@ -185,6 +204,8 @@ export interface AuthorizationRequestsTable {
   login_hint: string | null;
   /** `query`, `fragment` or `form_post` (migration 020). */
   response_mode: string;
+  /** The OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
+  claims: string | null;
 }
 
 export interface AuthorizationCodesTable {
@@ -225,6 +246,8 @@ export interface OAuthSessionsTable {
   browser_session: string | null;
   /** JSON array of {resource, scopes}: the resources its authorization granted; null: none (migration 022). */
   resources: string | null;
+  /** The authorization request's OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
+  claims: string | null;
 }
 
 export interface RefreshTokensTable {

@@ -225,6 +225,56 @@ describe('console: users', () => {
     await facts.getByText('Grace B.', { exact: true }).waitFor();
   });
 
+  test('edit a user’s profile claims: stored, a refusal names the field, a new number unverified', {
+    skip,
+  }, async () => {
+    await open(`/console/o/acme/users/${createdId}`, 'grace@acme.test');
+    const form = page.getByRole('form', { name: 'Profile claims' });
+    await form.getByLabel('Nickname').fill('Amazing Grace');
+    await form.getByLabel('Website').fill('https://grace.example/');
+    await form.getByLabel('Birthdate').fill('1906-12-09');
+    await form.getByLabel('Time zone').fill('America/New_York');
+    await form.getByLabel('Language').fill('en-us');
+    await form.getByLabel('Phone number', { exact: true }).fill('+12025550100');
+    await form.getByLabel('Phone number verified').check();
+    await form.getByLabel('Street address').fill('1 Navy Yard');
+    await form.getByLabel('City').fill('Washington');
+    await form.getByLabel('Country').fill('USA');
+    await review(page, 'user-claims');
+    await form.getByRole('button', { name: 'Save profile claims' }).click();
+    await page.getByRole('status').filter({ hasText: 'Profile claims saved.' }).waitFor();
+    const stored = await apiUser(createdId);
+    assert.deepEqual(
+      [stored.nickname, stored.website, stored.birthdate, stored.zoneinfo, stored.locale],
+      ['Amazing Grace', 'https://grace.example/', '1906-12-09', 'America/New_York', 'en-US'],
+    );
+    assert.deepEqual([stored.phone_number, stored.phone_number_verified], ['+12025550100', true]);
+    assert.deepEqual(stored.address, {
+      street_address: '1 Navy Yard',
+      locality: 'Washington',
+      country: 'USA',
+    });
+    assert.equal(await form.getByLabel('Language').inputValue(), 'en-us', 'the field keeps what was typed');
+
+    await form.getByLabel('Birthdate').fill('9 December 1906');
+    await form.getByRole('button', { name: 'Save profile claims' }).click();
+    await page.getByRole('alert').filter({ hasText: 'birthdate' }).waitFor();
+    assert.equal((await apiUser(createdId)).birthdate, '1906-12-09', 'nothing was stored');
+
+    // A changed number, the box left as it was: unverified, and the box says so.
+    await form.getByLabel('Birthdate').fill('1906-12-09');
+    await form.getByLabel('Nickname').fill('');
+    await form.getByLabel('Phone number', { exact: true }).fill('+12025550199');
+    await form.getByRole('button', { name: 'Save profile claims' }).click();
+    await page.getByRole('status').filter({ hasText: 'Profile claims saved.' }).waitFor();
+    const changed = await apiUser(createdId);
+    assert.deepEqual(
+      [changed.phone_number, changed.phone_number_verified, changed.nickname],
+      ['+12025550199', false, null],
+    );
+    assert.equal(await form.getByLabel('Phone number verified').isChecked(), false);
+  });
+
   test('disable refuses sign-in (badge, API); enable allows it again', { skip }, async () => {
     const { user } = await makeUser(server.deps, acme, 'ada@acme.test');
     await signIn(issuer, publicClient, 'ada@acme.test');

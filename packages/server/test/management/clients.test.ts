@@ -497,6 +497,35 @@ for (const database of httpSuite()) {
       );
     });
 
+    test('userinfo_signed_response_alg: RS256 or absent; shown when registered, null returns to JSON, audited', {
+      skip,
+    }, async () => {
+      const created = await create('acme', owner, {
+        client_name: 'Signed userinfo',
+        type: 'public',
+        redirect_uris: [CALLBACK],
+        userinfo_signed_response_alg: 'RS256',
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.userinfo_signed_response_alg, 'RS256');
+      const path = `/organizations/acme/clients/${created.body.client_id}`;
+      assert.equal((await api('GET', path, owner)).body.userinfo_signed_response_alg, 'RS256');
+      for (const [body, detail] of [
+        [{ userinfo_signed_response_alg: 'HS256' }, 'userinfo_signed_response_alg: must be RS256'],
+        [{ userinfo_signed_response_alg: 'none' }, 'userinfo_signed_response_alg: must be RS256'],
+      ] as const) {
+        const refused = await api('PATCH', path, owner, body);
+        assert.equal(refused.status, 400);
+        assert.deepEqual(refused.body, { error: 'invalid_request', error_detail: detail });
+      }
+      const reset = await api('PATCH', path, owner, { userinfo_signed_response_alg: null });
+      assert.equal(reset.status, 200);
+      assert.equal('userinfo_signed_response_alg' in reset.body, false);
+      const [, updated] = await auditOf(created.body.client_id);
+      assert.equal(JSON.parse(updated?.previous ?? '{}').userinfoSignedResponseAlg, 'RS256');
+      assert.equal('userinfoSignedResponseAlg' in JSON.parse(updated?.data ?? '{}'), false);
+    });
+
     test('allowed_origins: the redirect URIs’ origins by default; an explicit list overrides, null resets', {
       skip,
     }, async () => {

@@ -118,7 +118,15 @@ assert.deepEqual(read.data, listed);
 // A user of the org.
 const user = await api.POST('/organizations/{org}/users', {
   params: { path },
-  body: { email: 'ada@journey.example', password: 'correct horse battery', first_name: 'Ada', last_name: null },
+  body: {
+    email: 'ada@journey.example',
+    password: 'correct horse battery',
+    first_name: 'Ada',
+    last_name: null,
+    locale: 'en-gb',
+    phone_number: '+442079460000',
+    address: { locality: 'London', country: 'United Kingdom' },
+  },
 });
 step('createUser', user.response, 201);
 assert.ok(user.data);
@@ -131,6 +139,20 @@ assert.deepEqual(user.data, {
   last_name: null,
   disabled: false,
   created_at: user.data.created_at,
+  middle_name: null,
+  nickname: null,
+  preferred_username: null,
+  profile: null,
+  picture: null,
+  website: null,
+  gender: null,
+  birthdate: null,
+  zoneinfo: null,
+  locale: 'en-GB',
+  phone_number: '+442079460000',
+  phone_number_verified: false,
+  address: { locality: 'London', country: 'United Kingdom' },
+  updated_at: user.data.created_at,
 });
 assert.match(user.data.created_at, ISO);
 const found = await api.GET('/organizations/{org}/users', {

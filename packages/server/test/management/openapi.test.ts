@@ -519,6 +519,8 @@ for (const database of httpSuite()) {
         'openid',
         'profile',
         'email',
+        'address',
+        'phone',
         'offline_access',
         'org:read',
         'events:read',

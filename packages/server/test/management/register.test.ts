@@ -85,6 +85,32 @@ describe('POST /oauth/register (RFC 7591)', () => {
     assert.deepEqual(res.body.redirect_uris, uris);
   });
 
+  test('userinfo_signed_response_alg RS256 is registered and echoed (OIDC Registration §2); any other is refused', async () => {
+    const res = await register(
+      server.base,
+      { redirect_uris: ['https://app.example.com/cb'], userinfo_signed_response_alg: 'RS256' },
+      from(),
+    );
+    assert.equal(res.status, 201);
+    assert.equal(res.body.userinfo_signed_response_alg, 'RS256');
+    const row = await server.deps.db
+      .selectFrom('clients')
+      .select('userinfo_signed_response_alg')
+      .where('id', '=', res.body.client_id as string)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.userinfo_signed_response_alg, 'RS256');
+    const refused = await register(
+      server.base,
+      { redirect_uris: ['https://app.example.com/cb'], userinfo_signed_response_alg: 'HS256' },
+      from(),
+    );
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, {
+      error: 'invalid_client_metadata',
+      error_description: 'userinfo_signed_response_alg must be RS256',
+    });
+  });
+
   test('client_name and redirect_uris come back exactly as submitted, repeats and spaces kept', async () => {
     const uris = ['https://a.example/cb', 'http://127.0.0.1:9/cb', 'https://a.example/cb'];
     const res = await register(server.base, { redirect_uris: uris, client_name: ' My CLI ' }, from());

@@ -11,6 +11,37 @@ const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PASSWORD = 'a long enough password';
 const NO_SUCH_USER = { error: 'not_found', error_detail: 'no such user' };
 const INCORRECT = 'Incorrect email or password.';
+/** The OIDC Core §5.1 fields of a user who was given none (migration 037). */
+const NO_CLAIMS = {
+  middle_name: null,
+  nickname: null,
+  preferred_username: null,
+  profile: null,
+  picture: null,
+  website: null,
+  gender: null,
+  birthdate: null,
+  zoneinfo: null,
+  locale: null,
+  phone_number: null,
+  phone_number_verified: false,
+  address: null,
+};
+/** The same in an audit snapshot (camelCase; `picture` is there already). */
+const NO_SNAPSHOT_CLAIMS = {
+  middleName: null,
+  nickname: null,
+  preferredUsername: null,
+  profile: null,
+  website: null,
+  gender: null,
+  birthdate: null,
+  zoneinfo: null,
+  locale: null,
+  phoneNumber: null,
+  phoneNumberVerified: false,
+  address: null,
+};
 
 for (const database of storageSuite(
   'the user search: lower() and LIKE with ESCAPE, whose case rules differ by dialect (users.ts)',
@@ -20,6 +51,7 @@ for (const database of storageSuite(
     // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
     const test = storageTestsOn(database, [
       'GET list: oldest first, paged with Link, searched by email or names in any case',
+      'the OIDC Core §5.1 claims: set on POST and PATCH, stored in their columns, null clears, audited',
     ]);
     const logs: string[] = [];
     let server: TestServer;
@@ -125,6 +157,8 @@ for (const database of storageSuite(
         last_name: 'Lovelace',
         disabled: false,
         created_at: res.body.created_at,
+        ...NO_CLAIMS,
+        updated_at: res.body.created_at,
       });
       assert.ok(!res.text.includes(PASSWORD));
       const row = await server.deps.db
@@ -152,6 +186,8 @@ for (const database of storageSuite(
         last_name: null,
         disabled: false,
         created_at: byId.body.created_at,
+        ...NO_CLAIMS,
+        updated_at: byId.body.created_at,
       });
       const bare = await server.deps.db
         .selectFrom('users')
@@ -233,6 +269,8 @@ for (const database of storageSuite(
         last_name: null,
         disabled: false,
         created_at: ada.created_at,
+        ...NO_CLAIMS,
+        updated_at: ada.created_at,
       });
       const betaUser = await create('beta', stranger, { email: 'b@beta.test' });
       for (const id of ['usr_doesnotexist', betaUser.body.id, 'nonsense', ownerId]) {
@@ -385,6 +423,8 @@ for (const database of storageSuite(
         last_name: null,
         disabled: false,
         created_at: user.created_at,
+        ...NO_CLAIMS,
+        updated_at: res.body.updated_at,
       };
       assert.deepEqual(res.body, expected);
       assert.deepEqual((await call(server, 'GET', path, owner)).body, expected);
@@ -408,6 +448,7 @@ for (const database of storageSuite(
         provider: 'password',
         disabled: false,
         emailVerified: false,
+        ...NO_SNAPSHOT_CLAIMS,
         createdAt: user.created_at,
       };
       assert.deepEqual(updated[0], {
@@ -448,6 +489,142 @@ for (const database of storageSuite(
       });
     });
 
+    test('the OIDC Core §5.1 claims: set on POST and PATCH, stored in their columns, null clears, audited', {
+      skip,
+    }, async () => {
+      const claims = {
+        middle_name: 'Byron',
+        nickname: 'Ada',
+        preferred_username: 'ada.l',
+        profile: 'https://people.example/ada',
+        picture: 'https://people.example/ada.png',
+        website: 'http://ada.example/',
+        gender: 'female',
+        birthdate: '1815-12-10',
+        zoneinfo: 'Europe/London',
+        locale: 'EN-gb',
+        phone_number: '+442079460000',
+        phone_number_verified: true,
+        address: { street_address: '12 St James’s Square\nFlat 2', locality: 'London', country: 'UK' },
+      };
+      const res = await create('acme', owner, {
+        email: 'claims@acme.test',
+        first_name: 'Augusta',
+        ...claims,
+      });
+      assert.equal(res.status, 201, res.text);
+      const stored = { ...claims, locale: 'en-GB' };
+      assert.deepEqual(res.body, {
+        id: res.body.id,
+        email: 'claims@acme.test',
+        first_name: 'Augusta',
+        last_name: null,
+        disabled: false,
+        created_at: res.body.created_at,
+        ...stored,
+        updated_at: res.body.created_at,
+      });
+      const path = `/organizations/acme/users/${res.body.id}`;
+      assert.deepEqual((await call(server, 'GET', path, owner)).body, res.body);
+      const row = await server.deps.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', res.body.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        {
+          middle_name: row.middle_name,
+          birthdate: row.birthdate,
+          zoneinfo: row.zoneinfo,
+          locale: row.locale,
+          phone_number: row.phone_number,
+          phone_number_verified: row.phone_number_verified,
+          address: JSON.parse(row.address ?? 'null'),
+        },
+        {
+          middle_name: 'Byron',
+          birthdate: '1815-12-10',
+          zoneinfo: 'Europe/London',
+          locale: 'en-GB',
+          phone_number: '+442079460000',
+          phone_number_verified: 1,
+          address: claims.address,
+        },
+      );
+
+      // A new number is unverified unless the same request vouches for it; null clears; absent keeps.
+      const changed = await call(server, 'PATCH', path, owner, {
+        phone_number: '+14155550100',
+        nickname: null,
+        address: { formatted: '' },
+        birthdate: '0000-02-29',
+      });
+      assert.equal(changed.status, 200, changed.text);
+      assert.deepEqual(changed.body, {
+        ...res.body,
+        phone_number: '+14155550100',
+        phone_number_verified: false,
+        nickname: null,
+        address: null,
+        birthdate: '0000-02-29',
+        updated_at: changed.body.updated_at,
+      });
+      const entry = (await events('key_prefix=user.updated')).find((e) => e.data.id === res.body.id);
+      assert.deepEqual(entry?.changes, {
+        nickname: null,
+        birthdate: '0000-02-29',
+        phoneNumber: '+14155550100',
+        phoneNumberVerified: false,
+        address: null,
+      });
+      const vouched = await call(server, 'PATCH', path, owner, { phone_number_verified: true });
+      assert.equal(vouched.body.phone_number_verified, true);
+      const same = (await events('key_prefix=user.updated')).length;
+      assert.equal((await call(server, 'PATCH', path, owner, { zoneinfo: 'Europe/London' })).status, 200);
+      assert.equal((await events('key_prefix=user.updated')).length, same, 'no change, no entry');
+    });
+
+    test('the §5.1 claims are refused, named, when they break their rule', { skip }, async () => {
+      const user = await newUser('claimrules@acme.test');
+      const cases: [Record<string, unknown>, string][] = [
+        [
+          { website: 'ftp://ada.example/' },
+          'website: must be an http or https URL of at most 2000 characters',
+        ],
+        [{ profile: 'not a url' }, 'profile: must be an http or https URL of at most 2000 characters'],
+        [
+          { picture: 'javascript:alert(1)' },
+          'picture: must be an http or https URL of at most 2000 characters',
+        ],
+        [{ birthdate: '1815-02-30' }, 'birthdate: must be YYYY or YYYY-MM-DD, a real date'],
+        [{ birthdate: '10 Dec 1815' }, 'birthdate: must be YYYY or YYYY-MM-DD, a real date'],
+        [{ zoneinfo: 'Mars/Olympus' }, 'zoneinfo: must be an IANA time zone such as Europe/Paris'],
+        [{ zoneinfo: '+01:00' }, 'zoneinfo: must be an IANA time zone such as Europe/Paris'],
+        [{ locale: 'en_US' }, 'locale: must be a BCP 47 language tag such as fr-CA'],
+        [{ phone_number: '+1 415 555 0100' }, 'phone_number: must be E.164, such as +14155550100'],
+        [{ phone_number: '4155550100' }, 'phone_number: must be E.164, such as +14155550100'],
+        [{ address: { city: 'London' } }, 'unknown field: city'],
+        [
+          { address: { locality: 'Lon\u0007don' } },
+          'address: parts must be 1-200 characters a line, without control characters',
+        ],
+        [{ phone_number_verified: 'yes' }, 'phone_number_verified: must be true or false'],
+      ];
+      for (const [body, detail] of cases) {
+        const res = await call(server, 'PATCH', `/organizations/acme/users/${user.id}`, owner, body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.deepEqual(res.body, { error: 'invalid_request', error_detail: detail }, JSON.stringify(body));
+      }
+      const unverifiable = await call(server, 'PATCH', `/organizations/acme/users/${user.id}`, owner, {
+        phone_number_verified: true,
+      });
+      assert.equal(unverifiable.status, 400);
+      assert.deepEqual(unverifiable.body, {
+        error: 'invalid_request',
+        error_detail: 'phone_number_verified needs a phone_number',
+      });
+    });
+
     test('disabling ends every session and refuses sign-in like a wrong password; enabling allows it again', {
       skip,
     }, async () => {
@@ -470,6 +647,8 @@ for (const database of storageSuite(
         last_name: null,
         disabled: true,
         created_at: user.created_at,
+        ...NO_CLAIMS,
+        updated_at: res.body.updated_at,
       });
 
       for (const tokens of [first, second]) {
@@ -629,6 +808,7 @@ for (const database of storageSuite(
         provider: 'password',
         disabled: false,
         emailVerified: false,
+        ...NO_SNAPSHOT_CLAIMS,
         createdAt: user.created_at,
       });
       const tenantDeleted = (await events('key_prefix=tenant.deleted')).find((e) => e.data.id === tenantId);
@@ -663,6 +843,7 @@ for (const database of storageSuite(
         provider: 'password',
         disabled: false,
         emailVerified: false,
+        ...NO_SNAPSHOT_CLAIMS,
         createdAt: user.created_at,
       });
       const tenant = (await events('key_prefix=tenant.created')).find((e) => e.data.ownerId === user.id);

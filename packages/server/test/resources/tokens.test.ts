@@ -381,6 +381,8 @@ describe('resource requests: authorization errors, consent, machine tokens, disc
       'openid',
       'profile',
       'email',
+      'address',
+      'phone',
       'offline_access',
       'files:read',
       'files:write',

@@ -219,6 +219,11 @@ for (const database of httpSuite()) {
           host.document('/clients/custom-scheme.json', [CALLBACK, 'myapp://callback']),
           /^is not valid: redirect_uris\[1\] must be https/,
         ],
+        [
+          'a userinfo signing algorithm other than RS256',
+          host.document('/clients/hs256.json', [CALLBACK], { userinfo_signed_response_alg: 'HS256' }),
+          /^is not valid: its userinfo_signed_response_alg must be RS256 when given$/,
+        ],
         ['a missing document', host.url('/clients/missing.json'), /^could not be fetched: HTTP 404$/],
       ];
       for (const [what, clientId, reason] of cases) {

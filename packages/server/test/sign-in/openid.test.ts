@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
+import { insertUserWithTenant, prepareUser } from '../../src/domain/directory/users.js';
+import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
-import { databaseSkip, httpSuite } from '../support/databases.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { FormBrowser, signInThroughPages } from './support/browser.js';
+import { FormBrowser, locationOf, signInThroughPages } from './support/browser.js';
 import {
   api,
   authorizeUrl,
@@ -23,19 +25,61 @@ import {
 /** The access token's claims: OpenID Connect must not change them (spec "Access token claims"). */
 const ID_CLAIMS = ['acr', 'amr', 'at_hash', 'aud', 'auth_time', 'exp', 'iat', 'iss', 'sid', 'sub'];
 const EMAIL = { email: 'ada@acme.test', email_verified: false };
-const PROFILE = { name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace' };
+/** Ada's profile claims but `updated_at` (seconds of her row's updated_at, known once she is made). */
+const NAMES = { name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace' };
+
+/** Every OIDC Core §5.1 claim of Augusta, as the management API takes them (migration 037's columns). */
+const AUGUSTA = {
+  email: 'augusta@acme.test',
+  password: PASSWORD,
+  firstName: 'Augusta',
+  lastName: 'King',
+  picture: 'https://people.example/augusta.png',
+  claims: {
+    middleName: 'Ada',
+    nickname: 'Ada',
+    preferredUsername: 'augusta.k',
+    profile: 'https://people.example/augusta',
+    website: 'https://augusta.example/',
+    gender: 'female',
+    birthdate: '1815-12-10',
+    zoneinfo: 'Europe/London',
+    locale: 'en-GB',
+    phoneNumber: '+442079460000',
+    phoneNumberVerified: true,
+    address: {
+      street_address: '12 St James’s Square',
+      locality: 'London',
+      postal_code: 'SW1Y 4JH',
+      country: 'UK',
+    },
+  },
+};
 
 /** OIDC Core §3.1.3.6, computed independently of the server. */
 const atHash = (accessToken: string) =>
   createHash('sha256').update(accessToken).digest().subarray(0, 16).toString('base64url');
 
-for (const database of httpSuite()) {
+for (const database of storageSuite(
+  'the standard claims (users columns of migration 037), the claims request kept with the authorization ' +
+    'request and its session, and a client’s userinfo_signed_response_alg',
+)) {
   describe(`OpenID Connect: ID tokens and userinfo on ${database}`, async () => {
     const skip = await databaseSkip(database);
+    // On PostgreSQL only the tests that read what migration 037 stores run (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'oidcc-scope-all: every scope at once, every stored claim, in the ID token and from userinfo',
+      'oidcc-claims-essential: the claims parameter names claims for userinfo and the ID token, kept through a refresh',
+      'oidcc-userinfo-signed: a client that registered userinfo_signed_response_alg gets a JWT',
+    ]);
     let server: TestServer;
     let issuer: string;
     let clientId: string;
     let userId: string;
+    let acme: Org;
+    let augustaId: string;
+    let augustaUpdatedAt: number;
+    let PROFILE: Record<string, unknown>;
     let jwks: ReturnType<typeof createRemoteJWKSet>;
 
     before(async () => {
@@ -43,7 +87,15 @@ for (const database of httpSuite()) {
       server = await startServer({ database });
       issuer = server.issuer('acme');
       const org = await makeOrg(server, 'acme');
-      userId = (await makeUser(server.deps, org, 'ada@acme.test')).user.id;
+      acme = org;
+      const ada = (await makeUser(server.deps, org, 'ada@acme.test')).user;
+      userId = ada.id;
+      PROFILE = { ...NAMES, updated_at: Math.floor(ada.updatedAt / 1000) };
+      const augusta = await server.deps.db
+        .transaction()
+        .execute(async (trx) => insertUserWithTenant(trx, org.id, await prepareUser(AUGUSTA), SYSTEM));
+      augustaId = augusta.user.id;
+      augustaUpdatedAt = Math.floor(augusta.user.updatedAt / 1000);
       ({ clientId } = await makeClient(server.deps, org, { name: 'Acme web' }));
       await makeOrg(server, 'beta');
       jwks = createRemoteJWKSet(new URL('.well-known/jwks.json', issuer));
@@ -65,10 +117,14 @@ for (const database of httpSuite()) {
       return payload;
     }
 
-    /** Signs Ada in through the hosted pages and exchanges the code with plain requests. */
-    async function codeFlow(extra: Record<string, string | null>, browser = new FormBrowser()) {
+    /** Signs Ada (or `email`) in through the hosted pages and exchanges the code with plain requests. */
+    async function codeFlow(
+      extra: Record<string, string | null>,
+      browser = new FormBrowser(),
+      email = 'ada@acme.test',
+    ) {
       const { url, verifier } = authorizeUrl(issuer, clientId, extra);
-      const callback = await signInThroughPages(browser, url, { email: 'ada@acme.test', password: PASSWORD });
+      const callback = await signInThroughPages(browser, url, { email, password: PASSWORD });
       const code = new URL(callback).searchParams.get('code') ?? '';
       const response = await tokenRequest(issuer, {
         grant_type: 'authorization_code',
@@ -98,6 +154,22 @@ for (const database of httpSuite()) {
       for (const claim of [...ID_CLAIMS, 'nonce', ...Object.keys(EMAIL), ...Object.keys(PROFILE)]) {
         assert.ok(metadata.claims_supported?.includes(claim), claim);
       }
+      assert.deepEqual(metadata.claims_supported, [
+        ...['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'sid', 'amr', 'acr', 'at_hash'],
+        ...['name', 'given_name', 'family_name', 'middle_name', 'nickname', 'preferred_username'],
+        ...['profile', 'picture', 'website', 'gender', 'birthdate', 'zoneinfo', 'locale', 'updated_at'],
+        ...['email', 'email_verified', 'address', 'phone_number', 'phone_number_verified'],
+      ]);
+      assert.equal(metadata.claims_parameter_supported, true);
+      assert.deepEqual(metadata.userinfo_signing_alg_values_supported, ['RS256']);
+      assert.deepEqual(metadata.scopes_supported, [
+        'openid',
+        'profile',
+        'email',
+        'address',
+        'phone',
+        'offline_access',
+      ]);
       assert.ok(metadata.revocation_endpoint && metadata.authorization_response_iss_parameter_supported);
 
       const verifier = oidc.randomPKCECodeVerifier();
@@ -240,6 +312,7 @@ for (const database of httpSuite()) {
         sub: prepared.user.id,
         email: 'grace@nameless.test',
         email_verified: false,
+        updated_at: Math.floor(prepared.user.updatedAt / 1000),
       });
       const payload = decodeJwt(body.id_token as string);
       for (const claim of ['name', 'given_name', 'family_name', 'picture']) assert.ok(!(claim in payload));
@@ -346,6 +419,352 @@ for (const database of httpSuite()) {
       } finally {
         clock.now = () => Date.now();
       }
+    });
+
+    /** What each scope releases of Augusta, who has every claim (OIDC Core §5.4). */
+    const augustaByScope = (): Record<string, Record<string, unknown>> => ({
+      profile: {
+        name: 'Augusta Ada King',
+        given_name: 'Augusta',
+        family_name: 'King',
+        middle_name: 'Ada',
+        nickname: 'Ada',
+        preferred_username: 'augusta.k',
+        profile: 'https://people.example/augusta',
+        picture: 'https://people.example/augusta.png',
+        website: 'https://augusta.example/',
+        gender: 'female',
+        birthdate: '1815-12-10',
+        zoneinfo: 'Europe/London',
+        locale: 'en-GB',
+        updated_at: augustaUpdatedAt,
+      },
+      email: { email: 'augusta@acme.test', email_verified: false },
+      address: { address: AUGUSTA.claims.address },
+      phone: { phone_number: '+442079460000', phone_number_verified: true },
+    });
+
+    /** Signs Augusta in with `scope` (and `extra`); the ID token's and userinfo's claims beyond `sub`. */
+    async function augustaClaims(scope: string, extra: Record<string, string> = {}) {
+      const tokens = await codeFlow({ scope, ...extra }, new FormBrowser(), 'augusta@acme.test');
+      const payload = await verifyIdToken(tokens.id_token as string);
+      const info = await userinfo(tokens.access_token);
+      assert.equal(info.status, 200);
+      assert.equal(info.body.sub, augustaId);
+      const { sub: _, ...fromUserinfo } = info.body as Record<string, unknown>;
+      const fromIdToken = Object.fromEntries(Object.entries(payload).filter(([k]) => !ID_CLAIMS.includes(k)));
+      return { tokens, fromIdToken, fromUserinfo };
+    }
+
+    for (const scope of ['profile', 'email', 'address', 'phone']) {
+      test(`oidcc-scope-${scope}: the ${scope} scope releases its claims, in the ID token and from userinfo`, {
+        skip,
+      }, async () => {
+        const released = augustaByScope()[scope];
+        const { fromIdToken, fromUserinfo } = await augustaClaims(`openid ${scope}`);
+        assert.deepEqual(fromUserinfo, released);
+        assert.deepEqual(fromIdToken, released);
+      });
+    }
+
+    test('oidcc-scope-all: every scope at once, every stored claim, in the ID token and from userinfo', {
+      skip,
+    }, async () => {
+      const all = Object.assign({}, ...Object.values(augustaByScope()));
+      const { fromIdToken, fromUserinfo } = await augustaClaims('openid profile email address phone');
+      assert.deepEqual(fromUserinfo, all);
+      assert.deepEqual(fromIdToken, all);
+    });
+
+    test('oidcc-claims-essential: the claims parameter names claims for userinfo and the ID token, kept through a refresh', {
+      skip,
+    }, async () => {
+      const claims = {
+        userinfo: { name: { essential: true }, phone_number: null, unknown_claim: null },
+        id_token: { email: { essential: true }, locale: { value: 'fr-FR' }, auth_time: { essential: true } },
+      };
+      const { tokens, fromIdToken, fromUserinfo } = await augustaClaims('openid', {
+        claims: JSON.stringify(claims),
+      });
+      // By name, beyond the scope: a `value` is a wish, answered with the stored value (§5.5.1).
+      assert.deepEqual(fromUserinfo, { name: 'Augusta Ada King', phone_number: '+442079460000' });
+      assert.deepEqual(fromIdToken, { email: 'augusta@acme.test', locale: 'en-GB' });
+      const stored = await server.deps.db
+        .selectFrom('oauth_sessions')
+        .select('claims')
+        .where('id', '=', String(decodeJwt(tokens.access_token).sid))
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(stored.claims ?? 'null'), claims);
+
+      const refreshed = await tokenRequest(issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: clientId,
+      });
+      assert.equal(refreshed.status, 200);
+      const again = await verifyIdToken(refreshed.body.id_token as string);
+      assert.equal(again.email, 'augusta@acme.test');
+      assert.equal(again.locale, 'en-GB');
+      const info = await userinfo(refreshed.body.access_token as string);
+      assert.deepEqual(info.body, {
+        sub: augustaId,
+        name: 'Augusta Ada King',
+        phone_number: '+442079460000',
+      });
+    });
+
+    test('oidcc-ensure-request-with-acr-values-succeeds: acr_values is a wish; the acr reached is in the ID token', {
+      skip,
+    }, async () => {
+      const tokens = await codeFlow({ scope: 'openid', acr_values: '1 2' });
+      const payload = await verifyIdToken(tokens.id_token as string);
+      assert.equal(payload.acr, 'urn:tessera:acr:pwd');
+    });
+
+    test('claims: an essential acr is met or the request fails with unmet_authentication_requirements (§5.5.1.1)', {
+      skip,
+    }, async () => {
+      const acr = (values: string[]) => JSON.stringify({ id_token: { acr: { essential: true, values } } });
+      // Reached by a password sign-in: granted, that acr in the ID token.
+      const met = await codeFlow({
+        scope: 'openid',
+        claims: acr(['urn:tessera:acr:mfa', 'urn:tessera:acr:pwd']),
+      });
+      assert.equal((await verifyIdToken(met.id_token as string)).acr, 'urn:tessera:acr:pwd');
+
+      // Two factors asked of a password sign-in: the person signs in, and the client is told.
+      const { url, state } = authorizeUrl(issuer, clientId, {
+        scope: 'openid',
+        claims: acr(['urn:tessera:acr:mfa']),
+      });
+      const callback = new URL(
+        await signInThroughPages(new FormBrowser(), url, { email: 'ada@acme.test', password: PASSWORD }),
+      );
+      assert.deepEqual(Object.fromEntries(callback.searchParams), {
+        error: 'unmet_authentication_requirements',
+        error_description: 'the sign-in did not reach an essential acr value',
+        state,
+        iss: issuer,
+      });
+
+      // No sign-in here reaches it: answered at once, nobody is asked to sign in.
+      const never = authorizeUrl(issuer, clientId, { scope: 'openid', claims: acr(['urn:example:loa:4']) });
+      const answer = await fetch(never.url, { redirect: 'manual' });
+      assert.equal(answer.status, 302);
+      const back = new URL(answer.headers.get('location') ?? '');
+      assert.equal(back.origin + back.pathname, CALLBACK);
+      assert.equal(back.searchParams.get('error'), 'unmet_authentication_requirements');
+      assert.equal(back.searchParams.get('state'), never.state);
+    });
+
+    test('claims: a sub asked for by value answers for that person only; a malformed parameter is invalid_request', {
+      skip,
+    }, async () => {
+      const browser = new FormBrowser();
+      await codeFlow({ scope: 'openid' }, browser);
+      const claims = JSON.stringify({ id_token: { sub: { value: augustaId } } });
+      const { url, state } = authorizeUrl(issuer, clientId, { scope: 'openid', claims });
+      const answer = await browser.get(url);
+      const back = new URL(answer.headers.get('location') ?? '');
+      assert.deepEqual(Object.fromEntries(back.searchParams), {
+        error: 'login_required',
+        error_description: 'the claims parameter names someone else',
+        state,
+        iss: issuer,
+      });
+      const mine = JSON.stringify({ id_token: { sub: { value: userId } } });
+      const ok = await codeFlow({ scope: 'openid', claims: mine }, browser);
+      assert.equal((await verifyIdToken(ok.id_token as string)).sub, userId);
+
+      for (const [bad, detail] of [
+        ['not json', 'claims is not a JSON object'],
+        ['[1]', 'claims is not a JSON object'],
+        ['{"userinfo":[]}', 'claims.userinfo must be an object'],
+        ['{"userinfo":{"name":true}}', 'claims.userinfo.name must be null or an object'],
+        ['{"id_token":{"acr":{"essential":"yes"}}}', 'claims.id_token.acr.essential must be true or false'],
+        [
+          '{"id_token":{"acr":{"values":"urn:tessera:acr:pwd"}}}',
+          'claims.id_token.acr.values must be an array',
+        ],
+      ]) {
+        const request = authorizeUrl(issuer, clientId, { scope: 'openid', claims: bad as string });
+        const refused = await fetch(request.url, { redirect: 'manual' });
+        const to = new URL(refused.headers.get('location') ?? '');
+        assert.equal(to.searchParams.get('error'), 'invalid_request', bad);
+        assert.equal(to.searchParams.get('error_description'), detail, bad);
+      }
+    });
+
+    test('claims: the consent page lists what the claims parameter names by scope, beyond the scope asked', {
+      skip,
+    }, async () => {
+      const thirdParty = await makeClient(server.deps, acme, { name: 'Third party', firstParty: false });
+      const claims = JSON.stringify({
+        userinfo: { phone_number: null },
+        id_token: { address: { essential: true } },
+      });
+      const { url } = authorizeUrl(issuer, thirdParty.clientId, { scope: 'openid', claims });
+      const browser = new FormBrowser();
+      const loginUrl = locationOf(await browser.get(url), url);
+      const login = await browser.get(loginUrl);
+      const signedIn = await browser.submit(loginUrl, await login.text(), {
+        email: 'augusta@acme.test',
+        password: PASSWORD,
+      });
+      const consentUrl = locationOf(signedIn, loginUrl);
+      assert.equal(new URL(consentUrl).pathname, '/consent');
+      const page = await (await browser.get(consentUrl)).text();
+      for (const words of ['Know who you are', 'See your postal address', 'See your phone number']) {
+        assert.ok(page.includes(words), words);
+      }
+      assert.ok(!page.includes('See your email address'));
+    });
+
+    test('oidcc-userinfo-signed: a client that registered userinfo_signed_response_alg gets a JWT', {
+      skip,
+    }, async () => {
+      const org = await makeOrg(server, 'signed');
+      const signedIssuer = server.issuer('signed');
+      const prepared = await prepareUser({ ...AUGUSTA, email: 'augusta@signed.test' });
+      const user = await server.deps.db
+        .transaction()
+        .execute((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
+      const client = await makeClient(server.deps, org, { userinfoSignedResponseAlg: 'RS256' });
+      const stored = await server.deps.db
+        .selectFrom('clients')
+        .select('userinfo_signed_response_alg')
+        .where('id', '=', client.clientId)
+        .executeTakeFirstOrThrow();
+      assert.equal(stored.userinfo_signed_response_alg, 'RS256');
+
+      const { url, verifier } = authorizeUrl(signedIssuer, client.clientId, { scope: 'openid email phone' });
+      const callback = await signInThroughPages(new FormBrowser(), url, {
+        email: 'augusta@signed.test',
+        password: PASSWORD,
+      });
+      const { body } = await tokenRequest(signedIssuer, {
+        grant_type: 'authorization_code',
+        code: new URL(callback).searchParams.get('code') ?? '',
+        redirect_uri: CALLBACK,
+        code_verifier: verifier,
+        client_id: client.clientId,
+      });
+      for (const method of ['GET', 'POST']) {
+        const response = await fetch(new URL('oauth/userinfo', signedIssuer), {
+          method,
+          headers: { authorization: `Bearer ${body.access_token as string}` },
+        });
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get('content-type'), 'application/jwt');
+        assert.equal(response.headers.get('cache-control'), 'no-store');
+        const keys = createRemoteJWKSet(new URL('.well-known/jwks.json', signedIssuer));
+        const { payload, protectedHeader } = await jwtVerify(await response.text(), keys, {
+          algorithms: ['RS256'],
+          issuer: signedIssuer,
+          audience: client.clientId,
+        });
+        assert.equal(protectedHeader.kid, decodeProtectedHeader(body.access_token as string).kid);
+        assert.deepEqual(payload, {
+          sub: user.user.id,
+          email: 'augusta@signed.test',
+          email_verified: false,
+          phone_number: '+442079460000',
+          phone_number_verified: true,
+          iss: signedIssuer,
+          aud: client.clientId,
+        });
+      }
+      // Signed with the key of its ID tokens, it has no `exp`: never taken for one (here as id_token_hint).
+      const signedAnswer = await (
+        await fetch(new URL('oauth/userinfo', signedIssuer), {
+          headers: { authorization: `Bearer ${body.access_token as string}` },
+        })
+      ).text();
+      const hinted = authorizeUrl(signedIssuer, client.clientId, {
+        scope: 'openid',
+        prompt: 'none',
+        id_token_hint: signedAnswer,
+      });
+      const refused = new URL(
+        (await fetch(hinted.url, { redirect: 'manual' })).headers.get('location') ?? '',
+      );
+      assert.equal(refused.searchParams.get('error'), 'invalid_request');
+      assert.equal(
+        refused.searchParams.get('error_description'),
+        'id_token_hint is not an ID token of this issuer',
+      );
+
+      // openid-client with its defaults, told of the registration, verifies the signature (non-repudiation).
+      const config = await oidc.discovery(
+        new URL(signedIssuer),
+        client.clientId,
+        { userinfo_signed_response_alg: 'RS256' },
+        oidc.None(),
+        { execute: [oidc.allowInsecureRequests] },
+      );
+      oidc.enableNonRepudiationChecks(config);
+      const fetched = await oidc.fetchUserInfo(config, body.access_token as string, user.user.id);
+      assert.deepEqual(
+        { ...fetched },
+        {
+          sub: user.user.id,
+          email: 'augusta@signed.test',
+          email_verified: false,
+          phone_number: '+442079460000',
+          phone_number_verified: true,
+          iss: signedIssuer,
+          aud: client.clientId,
+        },
+      );
+
+      // Others of the org still get JSON.
+      const plain = await makeClient(server.deps, org);
+      const other = authorizeUrl(signedIssuer, plain.clientId, { scope: 'openid' });
+      const back = await signInThroughPages(new FormBrowser(), other.url, {
+        email: 'augusta@signed.test',
+        password: PASSWORD,
+      });
+      const json = await tokenRequest(signedIssuer, {
+        grant_type: 'authorization_code',
+        code: new URL(back).searchParams.get('code') ?? '',
+        redirect_uri: CALLBACK,
+        code_verifier: other.verifier,
+        client_id: plain.clientId,
+      });
+      const info = await api(signedIssuer, 'GET', 'oauth/userinfo', json.body.access_token as string);
+      assert.match(info.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(info.body, { sub: user.user.id });
+    });
+
+    test('openid-client fetchUserInfo gets what its claims parameter asked for', {
+      skip,
+    }, async () => {
+      const config = await oidc.discovery(new URL(issuer), clientId, undefined, oidc.None(), {
+        execute: [oidc.allowInsecureRequests],
+      });
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: CALLBACK,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        claims: JSON.stringify({ userinfo: { address: { essential: true }, birthdate: null } }),
+      });
+      const callback = await signInThroughPages(new FormBrowser(), url.href, {
+        email: 'augusta@acme.test',
+        password: PASSWORD,
+      });
+      const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+      });
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, augustaId);
+      assert.deepEqual(
+        { ...info },
+        { sub: augustaId, address: AUGUSTA.claims.address, birthdate: '1815-12-10' },
+      );
     });
 
     test('console tokens get userinfo too', { skip }, async () => {

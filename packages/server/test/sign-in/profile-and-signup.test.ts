@@ -70,6 +70,114 @@ describe('profile page and sign-up', () => {
     assert.equal(reused.status, 400, 'single use');
   });
 
+  test('the profile page edits the person’s own OIDC claims, each by its rule; a new number is unverified', async () => {
+    const browser = new FormBrowser();
+    const pageUrl = locationOf(
+      await browser.get(new URL(`profile?key=${await profileKey()}`, issuer).href),
+      issuer,
+    );
+    const page = await (await browser.get(pageUrl)).text();
+    for (const [name, autocomplete] of [
+      ['nickname', 'nickname'],
+      ['birthdate', 'bday'],
+      ['phone_number', 'tel'],
+      ['locality', 'address-level2'],
+    ]) {
+      assert.match(page, new RegExp(`<input id="${name}" name="${name}" autocomplete="${autocomplete}"`));
+    }
+    // A browser sends every field of the form: the names as they are, and the details.
+    const details = {
+      first_name: 'Augusta Ada',
+      last_name: 'King',
+      nickname: 'Countess',
+      website: 'https://ada.example/',
+      birthdate: '1815-12-10',
+      zoneinfo: 'Europe/London',
+      locale: 'en-gb',
+      phone_number: '+442079460000',
+      street_address: '12 St James’s Square\r\nFlat 2',
+      locality: 'London',
+      country: 'UK',
+    };
+    const refused = await browser.submit(pageUrl, page, { ...details, birthdate: '1815-13-01' });
+    assert.equal(refused.status, 400);
+    const again = await refused.text();
+    assert.match(again, /Please check the form: birthdate must be YYYY or YYYY-MM-DD, a real date\./);
+    assert.match(
+      again,
+      /id="birthdate" name="birthdate" autocomplete="bday" value="1815-13-01"/,
+      'what was typed',
+    );
+    assert.match(again, /value="Countess"/);
+
+    // An owner had vouched for an earlier number: the person's new one is unverified.
+    const user = await server.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'ada@acme.test')
+      .executeTakeFirstOrThrow();
+    await server.deps.db
+      .updateTable('users')
+      .set({ phone_number: '+14155550100', phone_number_verified: 1 })
+      .where('id', '=', user.id)
+      .execute();
+    const saved = await browser.submit(pageUrl, again, details);
+    assert.equal(saved.status, 200);
+    assert.match(await saved.text(), /Saved\./);
+    const row = await server.deps.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [
+        row.nickname,
+        row.website,
+        row.birthdate,
+        row.zoneinfo,
+        row.locale,
+        row.phone_number,
+        row.phone_number_verified,
+      ],
+      ['Countess', 'https://ada.example/', '1815-12-10', 'Europe/London', 'en-GB', '+442079460000', 0],
+    );
+    assert.deepEqual(JSON.parse(row.address ?? 'null'), {
+      street_address: '12 St James’s Square\nFlat 2',
+      locality: 'London',
+      country: 'UK',
+    });
+
+    // Emptied fields clear the claim.
+    const cleared = await (await browser.get(pageUrl)).text();
+    const emptied = { ...details, nickname: '', locality: '', street_address: '' };
+    assert.equal((await browser.submit(pageUrl, cleared, emptied)).status, 200);
+    const after = await server.deps.db
+      .selectFrom('users')
+      .select(['nickname', 'address', 'website'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(after, {
+      nickname: null,
+      address: JSON.stringify({ country: 'UK' }),
+      website: 'https://ada.example/',
+    });
+
+    // A form from before the fields existed sends only the names: the claims are kept.
+    const older = await (await browser.get(pageUrl)).text();
+    const namesOnly = await browser.submit(pageUrl, older, { first_name: 'Ada', last_name: 'King' });
+    assert.equal(namesOnly.status, 200);
+    const kept = await server.deps.db
+      .selectFrom('users')
+      .select(['first_name', 'website', 'phone_number'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(kept, {
+      first_name: 'Ada',
+      website: 'https://ada.example/',
+      phone_number: '+442079460000',
+    });
+  });
+
   test('an expired key, no cookie, or a missing CSRF token get nowhere', async () => {
     const key = await profileKey();
     const start = Date.now();

@@ -236,7 +236,14 @@ describe('token endpoint errors of the user grants', () => {
     const r = await tokenRequest(issuer, { grant_type: 'password', client_id: publicId });
     assert.deepEqual([r.status, r.body.error], [400, 'unsupported_grant_type']);
     // An org issuer offers the identity scopes; the console issuer adds the management API's.
-    assert.deepEqual(doc.scopes_supported, ['openid', 'profile', 'email', 'offline_access']);
+    assert.deepEqual(doc.scopes_supported, [
+      'openid',
+      'profile',
+      'email',
+      'address',
+      'phone',
+      'offline_access',
+    ]);
     const consoleDoc = (await (await fetch(`${server.base}/.well-known/openid-configuration`)).json()) as {
       scopes_supported: string[];
     };
@@ -244,6 +251,8 @@ describe('token endpoint errors of the user grants', () => {
       'openid',
       'profile',
       'email',
+      'address',
+      'phone',
       'offline_access',
       'org:read',
       'events:read',

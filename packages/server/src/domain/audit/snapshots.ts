@@ -20,6 +20,18 @@ export const userSnapshot = (u: User) => ({
   provider: u.provider,
   disabled: u.disabled,
   emailVerified: u.emailVerified,
+  middleName: u.middleName,
+  nickname: u.nickname,
+  preferredUsername: u.preferredUsername,
+  profile: u.profile,
+  website: u.website,
+  gender: u.gender,
+  birthdate: u.birthdate,
+  zoneinfo: u.zoneinfo,
+  locale: u.locale,
+  phoneNumber: u.phoneNumber,
+  phoneNumberVerified: u.phoneNumberVerified,
+  address: u.address,
   createdAt: new Date(u.createdAt).toISOString(),
 });
 
@@ -46,5 +58,8 @@ export const clientSnapshot = (c: Client) => ({
   ...(c.jwks === undefined ? {} : { jwks: c.jwks }),
   ...(c.jwksUri === undefined ? {} : { jwksUri: c.jwksUri }),
   ...(c.requestObjectSigningAlg === undefined ? {} : { requestObjectSigningAlg: c.requestObjectSigningAlg }),
+  ...(c.userinfoSignedResponseAlg === undefined
+    ? {}
+    : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
   createdAt: new Date(c.createdAt).toISOString(),
 });

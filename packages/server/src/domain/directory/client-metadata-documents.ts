@@ -96,6 +96,7 @@ const DOCUMENT = z.object({
   grant_types: z.array(z.string()).optional(),
   response_types: z.array(z.string()).optional(),
   post_logout_redirect_uris: urlList.optional(),
+  userinfo_signed_response_alg: z.string().optional(),
 });
 
 const GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
@@ -145,6 +146,9 @@ export function clientFromDocument(org: Org, url: string, body: string): Client 
   const unknown = grants.find((g) => !GRANTS.includes(g as GrantType));
   if (unknown !== undefined) return `grant type "${unknown}" is not available to it`;
   if (doc.response_types?.some((r) => r !== 'code')) return 'its response_types must be ["code"]';
+  const userinfoAlg = doc.userinfo_signed_response_alg;
+  if (userinfoAlg !== undefined && userinfoAlg !== 'RS256')
+    return 'its userinfo_signed_response_alg must be RS256 when given';
   const problem =
     urisProblem('redirect_uris', doc.redirect_uris) ??
     urisProblem('post_logout_redirect_uris', doc.post_logout_redirect_uris ?? []) ??
@@ -164,6 +168,7 @@ export function clientFromDocument(org: Org, url: string, body: string): Client 
     secretIssuedAt: null,
     // The default: the origins of its redirect URIs.
     allowedOrigins: null,
+    ...(userinfoAlg === 'RS256' ? { userinfoSignedResponseAlg: 'RS256' as const } : {}),
     createdAt: now,
     updatedAt: now,
   };

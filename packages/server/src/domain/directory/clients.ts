@@ -47,6 +47,8 @@ export interface NewClient {
   jwksUri?: string;
   /** The one algorithm its request objects must use (`none` included); absent: any signed one. */
   requestObjectSigningAlg?: string;
+  /** `RS256`: its userinfo answers are JWTs signed with the org's key (OIDC Core §5.3.2). */
+  userinfoSignedResponseAlg?: 'RS256';
 }
 
 /** The grant types a client gets when none are named. */
@@ -133,6 +135,9 @@ export async function createClient(
     ...(input.requestObjectSigningAlg === undefined
       ? {}
       : { requestObjectSigningAlg: checkRequestObjectSigningAlg(input.kind, input.requestObjectSigningAlg) }),
+    ...(input.userinfoSignedResponseAlg === undefined
+      ? {}
+      : { userinfoSignedResponseAlg: input.userinfoSignedResponseAlg }),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
@@ -188,6 +193,8 @@ export interface ClientChanges {
   requestObjectSigningAlg?: string | null;
   /** An explicit list of browser origins; null returns to the default (the redirect URIs' origins). */
   allowedOrigins?: string[] | null;
+  /** `RS256`: userinfo answers it a signed JWT; null: JSON again. */
+  userinfoSignedResponseAlg?: 'RS256' | null;
 }
 
 /**
@@ -226,6 +233,9 @@ export async function updateClient(
         before.kind,
         changes.requestObjectSigningAlg,
       );
+    if (changes.userinfoSignedResponseAlg === null) delete after.userinfoSignedResponseAlg;
+    else if (changes.userinfoSignedResponseAlg !== undefined)
+      after.userinfoSignedResponseAlg = changes.userinfoSignedResponseAlg;
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)

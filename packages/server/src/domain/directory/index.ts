@@ -40,10 +40,17 @@ export { type OrgCache, orgOfSlug } from './org-cache.js';
 export { membershipOf } from './org-membership.js';
 export { type OrgSettings, orgSettings, updateOrgSettings } from './org-settings.js';
 export { CONSOLE_SLUG, createOrg, ensureConsoleOrg, findOrg, listOrgsOfUser, requireOrg } from './orgs.js';
-export { createProfileKey, redeemProfileKey, requireUser, updateNames, userRecord } from './profile.js';
+export {
+  createProfileKey,
+  type OwnProfileInput,
+  redeemProfileKey,
+  requireUser,
+  updateOwnProfile,
+  userRecord,
+} from './profile.js';
 export { MAX_REDIRECT_URI_LENGTH, MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.js';
 export { type RegistrationMetadata, registerClient, registrationOpen } from './registration.js';
-export { ownScopes, SCOPES } from './scopes.js';
+export { IDENTITY_SCOPES, ownScopes, SCOPES } from './scopes.js';
 export {
   createServiceAccount,
   deleteServiceAccount,
@@ -61,6 +68,16 @@ export {
   signUpOffered,
   signUpRefusal,
 } from './sign-up-policy.js';
+export {
+  checkAddress,
+  checkBirthdate,
+  checkClaimText,
+  checkClaimUrl,
+  checkLocale,
+  checkPhoneNumber,
+  checkZoneinfo,
+  type StandardClaimChanges,
+} from './standard-claims.js';
 export { createTenant, deleteTenant, listTenants, updateTenant } from './tenants.js';
 export { createUser, deleteUser, endSessionsOfUser, listUsers, requireOrgUser, updateUser } from './users.js';
 export { checkEmail, checkName, checkSlug } from './validate.js';

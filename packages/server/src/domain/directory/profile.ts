@@ -1,12 +1,18 @@
 import { newSecret, sha256 } from '../../crypto/random.js';
 import { profileKeys } from '../../storage/repos/one-time-keys.js';
-import { findUserById, updateUserNames } from '../../storage/repos/users.js';
+import { findUserById, updateUser } from '../../storage/repos/users.js';
 import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { PROFILE_KEY_TTL_MS } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
+import {
+  applyStandardClaims,
+  checkClaimUrl,
+  type StandardClaimChanges,
+  sameStandardClaims,
+} from './standard-claims.js';
 import { checkName } from './validate.js';
 
 /** The User record of the spec's "Client SDK record shapes": exactly these fields. */
@@ -47,22 +53,54 @@ export async function redeemProfileKey(deps: DirectoryDeps, org: Org, key: strin
 const optionalName = (field: string, value: string) =>
   value.trim() === '' ? null : checkName(field, value, 100);
 
-/** Edits first and last name (empty clears), audited as `user.updated` with previous and changes. */
-export async function updateNames(
+/** What the profile page's form sends: every field a text, empty for none. */
+export interface OwnProfileInput {
+  firstName: string;
+  lastName: string;
+  /** Absent: kept. */
+  picture?: string;
+  /** The other OIDC Core §5.1 claims the person may give (never `phoneNumberVerified`: that is an owner's word). */
+  claims: Omit<StandardClaimChanges, 'phoneNumberVerified'>;
+}
+
+/**
+ * Edits what a person may say about themselves on the profile page: names, picture and the other
+ * OIDC Core §5.1 claims (standard-claims.ts's rules; empty clears). A new phone number is
+ * unverified. Audited as `user.updated` with previous and changes; nothing is written when
+ * nothing changes.
+ */
+export async function updateOwnProfile(
   deps: DirectoryDeps,
   userId: string,
-  input: { firstName: string; lastName: string },
+  input: OwnProfileInput,
 ): Promise<User> {
-  const names = {
-    firstName: optionalName('first name', input.firstName),
-    lastName: optionalName('last name', input.lastName),
-  };
+  const firstName = optionalName('first name', input.firstName);
+  const lastName = optionalName('last name', input.lastName);
+  const picture =
+    input.picture === undefined || input.picture.trim() === ''
+      ? null
+      : checkClaimUrl('picture', input.picture);
+  const { phoneNumberVerified: _, ...claims } = input.claims as StandardClaimChanges;
   return deps.db.transaction().execute(async (trx) => {
     const before = (await findUserById(trx, userId)) ?? fail('not_found', 'no such user');
-    if (before.firstName === names.firstName && before.lastName === names.lastName) return before;
-    const now = clock.now();
-    await updateUserNames(trx, userId, names, now);
-    const after: User = { ...before, ...names, updatedAt: now };
+    // The page asks for the address in parts: a `formatted` one given through the API is kept.
+    if (claims.address && !('formatted' in claims.address) && before.address?.formatted !== undefined)
+      claims.address = { formatted: before.address.formatted, ...claims.address };
+    const after: User = {
+      ...before,
+      ...applyStandardClaims(before, claims),
+      firstName,
+      lastName,
+      picture: input.picture === undefined ? before.picture : picture,
+    };
+    const same =
+      before.firstName === firstName &&
+      before.lastName === lastName &&
+      before.picture === after.picture &&
+      sameStandardClaims(before, after);
+    if (same) return before;
+    after.updatedAt = clock.now();
+    await updateUser(trx, after);
     await recordUserUpdated(trx, before, after, { kind: 'user', id: userId });
     return after;
   });

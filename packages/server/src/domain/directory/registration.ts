@@ -31,6 +31,8 @@ export interface RegisteredClient {
   post_logout_redirect_uris?: string[];
   /** Only when sent (OIDC Registration §2): echoed, as RFC 7591 §3.2.1 returns what was registered. */
   application_type?: ApplicationType;
+  /** Only when sent (OIDC Registration §2): echoed like application_type. */
+  userinfo_signed_response_alg?: 'RS256';
 }
 
 /** OIDC Dynamic Client Registration §2 `application_type`, accepted on every issuer (DESIGN §15). */
@@ -45,6 +47,8 @@ export interface RegistrationMetadata {
   postLogoutRedirectUris?: string[] | undefined;
   /** Accepted and echoed; the redirect URI rules are the spec's for either. */
   applicationType?: ApplicationType | undefined;
+  /** `RS256`: userinfo answers the client a signed JWT; absent: JSON. */
+  userinfoSignedResponseAlg?: 'RS256' | undefined;
 }
 
 /**
@@ -85,6 +89,9 @@ export async function registerClient(
     secretIssuedAt: null,
     // The default: the origins of its redirect URIs.
     allowedOrigins: null,
+    ...(metadata.userinfoSignedResponseAlg
+      ? { userinfoSignedResponseAlg: metadata.userinfoSignedResponseAlg }
+      : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -111,5 +118,8 @@ export async function registerClient(
       ? { post_logout_redirect_uris: metadata.postLogoutRedirectUris }
       : {}),
     ...(metadata.applicationType ? { application_type: metadata.applicationType } : {}),
+    ...(metadata.userinfoSignedResponseAlg
+      ? { userinfo_signed_response_alg: metadata.userinfoSignedResponseAlg }
+      : {}),
   };
 }

@@ -11,8 +11,10 @@ import {
 /** The identity scopes any client may ask for, with the words the consent page shows for each. */
 export const IDENTITY_SCOPES: Readonly<Record<string, string>> = {
   openid: 'Know who you are',
-  profile: 'See your name and picture',
+  profile: 'See your name, picture and other profile details',
   email: 'See your email address',
+  address: 'See your postal address',
+  phone: 'See your phone number',
   offline_access: 'Stay signed in when you are away',
 };
 

@@ -17,8 +17,15 @@ import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { endUserSessions } from '../sessions/sessions.js';
-import type { Actor, Org, Tenant, User } from '../types.js';
+import type { Actor, Org, StandardClaims, Tenant, User } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
+import {
+  applyStandardClaims,
+  checkClaimUrl,
+  NO_STANDARD_CLAIMS,
+  type StandardClaimChanges,
+  sameStandardClaims,
+} from './standard-claims.js';
 import { checkEmail, checkName, checkPassword } from './validate.js';
 
 export interface NewUser {
@@ -35,6 +42,16 @@ export interface NewUser {
    * `sign_up` (self-service), `invitation`, or the connection that made the user on first sign-in.
    */
   origin?: 'owner' | 'sign_up' | 'invitation' | { connectionId: string };
+  /** http(s) URL of a picture of the person (OIDC `picture`). */
+  picture?: string | null;
+  /** The other OIDC Core §5.1 claims (standard-claims.ts checks them); none when not given. */
+  claims?: StandardClaimChanges;
+}
+
+/** NewUser once checked: the standard claims as they will be stored. */
+export interface CheckedNewUser extends Omit<NewUser, 'claims'> {
+  /** None when not given. */
+  standard?: StandardClaims;
 }
 
 export interface CreatedUser {
@@ -43,7 +60,9 @@ export interface CreatedUser {
 }
 
 /** Checks and hashes outside the transaction: argon2 is slow and must not hold a write lock. */
-export async function prepareUser(input: NewUser): Promise<{ input: NewUser; passwordHash: string | null }> {
+export async function prepareUser(
+  input: NewUser,
+): Promise<{ input: CheckedNewUser; passwordHash: string | null }> {
   const email = checkEmail(input.email);
   const password = input.password === null ? null : checkPassword(input.password);
   return {
@@ -52,6 +71,10 @@ export async function prepareUser(input: NewUser): Promise<{ input: NewUser; pas
       password: null,
       firstName: input.firstName ? checkName('first name', input.firstName, 100) : null,
       lastName: input.lastName ? checkName('last name', input.lastName, 100) : null,
+      picture: input.picture ? checkClaimUrl('picture', input.picture) : null,
+      standard: applyStandardClaims(NO_STANDARD_CLAIMS, input.claims ?? {}),
+      ...(input.provider === undefined ? {} : { provider: input.provider }),
+      ...(input.emailVerified === undefined ? {} : { emailVerified: input.emailVerified }),
     },
     passwordHash: password === null ? null : await hashPassword(password),
   };
@@ -69,12 +92,13 @@ export async function insertUserWithTenant(
     fail('conflict', `a user with email ${input.email} exists`);
   const now = clock.now();
   const user: User = {
+    ...(input.standard ?? NO_STANDARD_CLAIMS),
     id: newResourceId('user'),
     orgId,
     email: input.email,
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
-    picture: null,
+    picture: input.picture ?? null,
     provider: input.provider ?? 'password',
     disabled: false,
     emailVerified: input.emailVerified ?? false,
@@ -164,11 +188,18 @@ export interface UserChanges {
   /** null clears the name. */
   firstName?: string | null;
   lastName?: string | null;
+  /** null clears it. */
+  picture?: string | null;
   disabled?: boolean;
+  /** The other OIDC Core §5.1 claims (standard-claims.ts): null clears one, absent keeps it. */
+  claims?: StandardClaimChanges;
 }
 
 const nameOf = (field: string, value: string | null) =>
   value === null ? null : checkName(field, value, 100);
+
+const pictureOf = (value: string | null) =>
+  value === null || value.trim() === '' ? null : checkClaimUrl('picture', value);
 
 /**
  * An owner's change to a user, audited as `user.updated` with previous and changes (nothing is
@@ -185,14 +216,18 @@ export async function updateUser(
     const before = await requireOrgUser(trx, org, id);
     const after: User = {
       ...before,
+      ...applyStandardClaims(before, changes.claims ?? {}),
       firstName: changes.firstName === undefined ? before.firstName : nameOf('first name', changes.firstName),
       lastName: changes.lastName === undefined ? before.lastName : nameOf('last name', changes.lastName),
+      picture: changes.picture === undefined ? before.picture : pictureOf(changes.picture),
       disabled: changes.disabled ?? before.disabled,
     };
     if (
       after.firstName === before.firstName &&
       after.lastName === before.lastName &&
-      after.disabled === before.disabled
+      after.picture === before.picture &&
+      after.disabled === before.disabled &&
+      sameStandardClaims(after, before)
     ) {
       return before;
     }

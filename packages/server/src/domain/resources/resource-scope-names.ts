@@ -5,7 +5,7 @@ const SCOPE_NAME = /^[a-z0-9:._-]{1,64}$/;
 
 /**
  * Whether `name` may name a scope of an API resource (DESIGN §15): `[a-z0-9:._-]{1,64}`, never an
- * identity scope (openid profile email offline_access) nor a management scope (org:read …), which
+ * identity scope (openid profile email address phone offline_access) nor a management scope (org:read …), which
  * mean something else everywhere. Returns what is wrong, or null.
  */
 export function scopeNameProblem(name: string): string | null {

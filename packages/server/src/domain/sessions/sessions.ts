@@ -12,7 +12,7 @@ import { findUserTenant, listUserTenants } from '../../storage/repos/tenant-memb
 import { recordAudit } from '../audit/audit.js';
 import { fail } from '../errors.js';
 import { OAUTH_SESSION_TTL_MS } from '../tokens-policy.js';
-import type { Actor, OAuthSession, Org, ResourceGrant } from '../types.js';
+import type { Actor, ClaimsRequest, OAuthSession, Org, ResourceGrant } from '../types.js';
 
 export type { OAuthSession };
 
@@ -49,13 +49,23 @@ export interface NewSession {
   browserSession?: string | null;
   /** The resources granted, with their scopes (DESIGN §15); none when not given. */
   resources?: ResourceGrant[];
+  /** The authorization request's OIDC `claims` parameter; none when not given. */
+  claims?: ClaimsRequest | null;
 }
 
 /** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
 export async function openSession(trx: Db, org: Org, input: NewSession, now: number): Promise<OAuthSession> {
   const tenantId = org.isConsole ? null : await defaultTenantId(trx, input.userId);
   if (!org.isConsole && tenantId === null) fail('server_error', 'the user has no tenant');
-  const { actorId = null, notAfter, authTime = now, browserSession = null, resources = [], ...rest } = input;
+  const {
+    actorId = null,
+    notAfter,
+    authTime = now,
+    browserSession = null,
+    resources = [],
+    claims = null,
+    ...rest
+  } = input;
   const session: OAuthSession = {
     id: newId('sid'),
     orgId: org.id,
@@ -67,6 +77,7 @@ export async function openSession(trx: Db, org: Org, input: NewSession, now: num
     actorId,
     authTime,
     resources,
+    claims,
   };
   await insertOAuthSession(trx, session, browserSession);
   const actor: Actor = { kind: 'user', id: actorId ?? input.userId };

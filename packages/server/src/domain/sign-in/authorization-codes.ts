@@ -20,6 +20,7 @@ import { addRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.
 import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
 import type { AuthorizationCode, Client, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
+import { acrSatisfies } from './authorize/claims-parameter.js';
 import { verifierProblem } from './authorize/pkce.js';
 import { recordConsent } from './consents.js';
 import type { SignInDeps } from './deps.js';
@@ -52,6 +53,9 @@ export async function issueAuthorizationCode(
   const now = clock.now();
   const code = newSecret('tac_');
   const { request } = pending;
+  // nextStepOf answered the client already; this holds for a sign-in that changed since (another tab).
+  if (!acrSatisfies(request.claims, auth.acr))
+    fail('unmet_authentication_requirements', 'the sign-in did not reach an essential acr value');
   await deps.db.transaction().execute(async (trx) => {
     if (!(await completeAuthorizationRequest(trx, request.id, now))) {
       fail('invalid_request', 'this sign-in was already completed');
@@ -72,6 +76,7 @@ export async function issueAuthorizationCode(
         ...(auth.notAfter === undefined ? {} : { notAfter: auth.notAfter }),
         authTime: auth.authTime ?? now,
         browserSession: auth.browserSession ?? null,
+        claims: request.claims,
       },
       now,
     );

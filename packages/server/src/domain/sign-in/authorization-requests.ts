@@ -44,6 +44,7 @@ export async function saveAuthorizationRequest(
     maxAge: checked.maxAge,
     loginHint: checked.loginHint,
     responseMode: checked.responseMode,
+    claims: checked.claims,
     createdAt: now,
     expiresAt: now + AUTHORIZATION_REQUEST_TTL_MS,
     completedAt: null,

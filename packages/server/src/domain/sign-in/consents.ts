@@ -3,10 +3,26 @@ import { findConsent, upsertConsent } from '../../storage/repos/consents.js';
 import { recordAudit } from '../audit/audit.js';
 import { CONSOLE_CLIENT_ID } from '../directory/console-client.js';
 import { isManagementScope } from '../directory/console-scopes.js';
+import { ownScopes } from '../directory/scopes.js';
+import { claimScopes } from '../tokens/openid-claims.js';
 import type { AuthorizationRequest, Client, Org } from '../types.js';
 import { promptsConsent } from './authorize/prompt.js';
 
 const scopeList = (scope: string) => scope.split(' ').filter((s) => s !== '');
+
+/**
+ * The identity and management scopes the consent page lists for a request: those it asks for, then
+ * those whose claims its `claims` parameter names (OIDC Core §5.5), so what is released by name
+ * is what the person read and allowed.
+ */
+export function scopesToShow(request: Pick<AuthorizationRequest, 'scope' | 'claims'>): string[] {
+  const asked = scopeList(ownScopes(request.scope));
+  const named = [
+    ...Object.keys(request.claims?.userinfo ?? {}),
+    ...Object.keys(request.claims?.id_token ?? {}),
+  ];
+  return [...new Set([...asked, ...claimScopes(named)])];
+}
 
 /**
  * Whether the person must be asked (DESIGN §14):

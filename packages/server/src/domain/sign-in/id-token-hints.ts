@@ -34,7 +34,8 @@ export async function readIdTokenHint(
   const outcome = await checkJwt(idToken, await publicJwks(deps.db, org.id), {
     issuer: issuerOf(deps.config, org),
     typ: 'JWT',
-    requiredClaims: ['sub', 'aud'],
+    // Every ID token has `exp`; a signed userinfo answer (typ JWT too, same key) has none and is no hint.
+    requiredClaims: ['sub', 'aud', 'exp'],
     now: clock.now(),
     toleranceSeconds: Math.floor(EXPIRED_HINT_WINDOW_MS / 1000),
   });

@@ -125,6 +125,7 @@ export async function startImpersonation(
       maxAge: null,
       loginHint: null,
       responseMode: 'query',
+      claims: null,
       createdAt: now,
       expiresAt,
       completedAt: null,

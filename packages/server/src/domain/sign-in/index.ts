@@ -30,6 +30,7 @@ export {
   type SignInMethod,
   startBrowserSession,
 } from './browser-sessions.js';
+export { scopesToShow } from './consents.js';
 export { mintCsrfToken, newCsrfCookieValue, verifyCsrfToken } from './csrf-tokens.js';
 export { DEVICE_COOKIE_TTL_MS, deviceOfUser, issueDeviceToken, trustedDevice } from './device-cookies.js';
 export { IMPERSONATION_PATH, openImpersonation, startImpersonation } from './impersonation.js';

@@ -1,6 +1,7 @@
 import { fail } from '../errors.js';
 import type { AuthorizationRequest, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
+import { acrSatisfies, subjectAllowed } from './authorize/claims-parameter.js';
 import { signInRecentEnough } from './authorize/max-age.js';
 import { promptsNothing } from './authorize/prompt.js';
 import type { BrowserSession } from './browser-sessions.js';
@@ -12,7 +13,9 @@ import { readIdTokenHint } from './id-token-hints.js';
  * Where an authorization request goes next: the login page, the consent page, or back to the
  * client with a code. With `prompt=none` no page may be shown (OIDC Core §3.1.2.1): what would need
  * one is an error for the client instead — `login_required` (nobody signed in, a sign-in older than
- * `max_age` allows, or `id_token_hint` naming someone else) or `consent_required`.
+ * `max_age` allows, or `id_token_hint` naming someone else) or `consent_required`. Whatever the
+ * prompt, a `claims` parameter (§5.5) insisting on another `sub`, or on an essential `acr` the
+ * sign-in did not reach, is answered with an error too.
  */
 export type NextStep =
   | { kind: 'login' }
@@ -43,6 +46,18 @@ export async function nextStepOf(
   }
   if (silent && hintedUserId !== null && hintedUserId !== session.user.id) {
     return { kind: 'error', error: 'login_required', description: 'id_token_hint names someone else' };
+  }
+  // OIDC Core §5.5.1: a `sub` asked for with a value is answered for that person only.
+  if (!subjectAllowed(request.claims, session.user.id)) {
+    return { kind: 'error', error: 'login_required', description: 'the claims parameter names someone else' };
+  }
+  // §5.5.1.1: an essential `acr` the sign-in did not reach fails the request (no step-up here).
+  if (!acrSatisfies(request.claims, session.acr)) {
+    return {
+      kind: 'error',
+      error: 'unmet_authentication_requirements',
+      description: 'the sign-in did not reach an essential acr value',
+    };
   }
   // An impersonating owner acts with the org's authority: consent is the user's to give, so none
   // is asked for or recorded.

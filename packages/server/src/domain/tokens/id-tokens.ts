@@ -7,7 +7,7 @@ import type { OAuthSession } from '../sessions/sessions.js';
 import { ID_TOKEN_TTL_S } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import type { TokensDeps } from './deps.js';
-import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
+import { OPENID_SCOPE, releasedClaims, scopesOf } from './openid-claims.js';
 import type { TokenSet } from './user-tokens.js';
 
 /**
@@ -15,7 +15,8 @@ import type { TokenSet } from './user-tokens.js';
  * sets are returned as they are. Signed like the access token beside it (the org's active key),
  * it states who signed in (`sub`), to which client (`aud`), when (`auth_time`) and how (`amr`,
  * `acr`, the access token's values), binds that access token (`at_hash`), and carries what the
- * granted scopes release. `nonce` is the authorization request's; a refresh passes none
+ * granted scopes release and what the `claims` parameter asked of the ID token (§5.5), on a
+ * refresh too (the session keeps it). `nonce` is the authorization request's; a refresh passes none
  * (§12.2), while `iss`, `sub`, `aud` and `auth_time` stay those of the original sign-in.
  * `known`: the session's user when the caller read it already (null: deleted); else it is looked up.
  *
@@ -50,7 +51,7 @@ export async function withIdToken(
     amr: session.amr,
     acr: session.acr,
     at_hash: accessTokenHash(set.accessToken),
-    ...scopedClaims(user, scopes),
+    ...releasedClaims(user, scopes, session.claims?.id_token),
   };
   return { ...set, idToken: await signIdToken(signer, claims) };
 }

@@ -17,11 +17,11 @@ export { type NamedClient, originAllowedFor, originOfSomeClient } from './cross-
 export { introspectToken } from './introspection.js';
 export { issueMachineToken } from './machine-tokens.js';
 export { type ManagementPrincipal, verifyManagementToken } from './management-principal.js';
-export { CLAIMS_SUPPORTED } from './openid-claims.js';
+export { CLAIMS_SUPPORTED, claimScopes } from './openid-claims.js';
 export { rotateRefreshToken } from './refresh-tokens.js';
 export { revokeToken } from './revocation.js';
 export { serviceAccountScope } from './service-account-tokens.js';
 export { SWITCH_TENANT_GRANT, switchTenant } from './switch-tenant.js';
 export { promoteToken, TOKEN_EXCHANGE_GRANT } from './token-exchange.js';
 export type { TokenSet } from './user-tokens.js';
-export { userInfo } from './userinfo.js';
+export { signedUserInfo, userInfo } from './userinfo.js';

@@ -1,12 +1,18 @@
+import { signJwt } from '../../crypto/jwt.js';
+import { findClient } from '../../storage/repos/clients.js';
+import { isUrlClientId, metadataDocumentsOpen } from '../directory/client-metadata-documents.js';
 import { requireUser } from '../directory/profile.js';
+import { issuerOf } from '../issuers.js';
+import type { Client, Org } from '../types.js';
 import type { VerifiedAccess } from './access-tokens.js';
 import type { TokensDeps } from './deps.js';
-import { OPENID_SCOPE, scopedClaims, scopesOf } from './openid-claims.js';
+import { OPENID_SCOPE, releasedClaims, scopesOf } from './openid-claims.js';
 
 /**
  * The userinfo response (OIDC Core §5.3.2) for a verified access token: `sub` plus what the
- * scopes granted to its session release — the same claims its ID token carries. Null when the
- * session was not granted `openid`: the token did not come from an OpenID Connect request.
+ * scopes granted to its session release and what its authorization request's `claims` parameter
+ * asked of userinfo (§5.5). Null when the session was not granted `openid`: the token did not
+ * come from an OpenID Connect request.
  *
  * @example
  *   const { access } = await authenticateBearer(deps, request, ['user', 'console']);
@@ -16,9 +22,35 @@ export async function userInfo(
   deps: TokensDeps,
   access: VerifiedAccess,
 ): Promise<Record<string, unknown> | null> {
-  // The scopes live with the session (a token does not carry them).
+  // The scopes and the claims request live with the session (a token does not carry them).
   const scopes = scopesOf(access.session.scope);
   if (!scopes.includes(OPENID_SCOPE)) return null;
   const user = await requireUser(deps, access.userId);
-  return { sub: user.id, ...scopedClaims(user, scopes) };
+  return { sub: user.id, ...releasedClaims(user, scopes, access.session.claims?.userinfo) };
+}
+
+/** The session's client (a registered one, or a metadata document's), or null once it is gone. */
+async function sessionClient(deps: TokensDeps, org: Org, clientId: string): Promise<Client | null> {
+  if (!isUrlClientId(clientId)) return findClient(deps.db, org.id, clientId);
+  if (!metadataDocumentsOpen(org) || deps.clientMetadata === undefined) return null;
+  const found = await deps.clientMetadata.lookup(org, clientId);
+  return 'client' in found ? found.client : null;
+}
+
+/**
+ * The userinfo claims as a JWT (§5.3.2) when the session's client registered
+ * `userinfo_signed_response_alg` (RS256, the org's active key, like its ID tokens), with `iss` and
+ * `aud` (that client) added; null when it did not, and the claims go as JSON. It has no `exp`:
+ * every ID token verifier requires one, so it cannot pass for an ID token.
+ */
+export async function signedUserInfo(
+  deps: TokensDeps,
+  org: Org,
+  access: VerifiedAccess,
+  claims: Record<string, unknown>,
+): Promise<string | null> {
+  const client = await sessionClient(deps, org, access.session.clientId);
+  if (client?.userinfoSignedResponseAlg !== 'RS256') return null;
+  const signer = await deps.keyRing.signer(org.id);
+  return signJwt(signer, 'JWT', { ...claims, iss: issuerOf(deps.config, org), aud: client.id });
 }

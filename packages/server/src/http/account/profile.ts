@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import { redeemProfileKey, requireUser, updateNames } from '../../domain/directory/index.js';
+import { redeemProfileKey, requireUser, updateOwnProfile } from '../../domain/directory/index.js';
 import { ServiceError } from '../../domain/errors.js';
 import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/index.js';
 import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens-policy.js';
@@ -11,6 +11,13 @@ import { signOutSectionView } from '../sign-in/logout-views.js';
 import { CSRF_REJECTED, sendErrorPage, sendPage } from '../sign-in/respond.js';
 import { profileSectionView } from '../sign-in/second-factor-views.js';
 import { profileView } from '../sign-in/views.js';
+import {
+  type ClaimFieldValues,
+  claimFieldsView,
+  claimFieldValues,
+  ownProfileInput,
+  typedClaimFieldValues,
+} from './profile-claims.js';
 import { credentialsSection } from './profile-credentials-section.js';
 import { passkeysSection } from './profile-passkeys-section.js';
 
@@ -31,7 +38,7 @@ export async function renderProfile(
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
-  state: { error: string | null; saved: boolean; status?: number; notice?: string },
+  state: { error: string | null; saved: boolean; status?: number; notice?: string; typed?: ClaimFieldValues },
 ) {
   const secondFactor = profileSectionView({
     enrolled: (await secondFactorStatus(ctx.deps, user.id)).enrolled,
@@ -47,6 +54,7 @@ export async function renderProfile(
     email: user.email,
     firstName: user.firstName ?? '',
     lastName: user.lastName ?? '',
+    details: claimFieldsView(state.typed ?? claimFieldValues(user)),
     error: state.error,
     saved: state.saved,
     notice: state.notice ?? null,
@@ -70,7 +78,8 @@ export async function renderProfile(
 /**
  * GET /profile?key=… redeems the single-use key of POST /profile/session, sets the profile
  * cookie and redirects to /profile, so the key leaves the address bar and history at once.
- * GET and POST /profile then show and save first and last name.
+ * GET and POST /profile then show and save the names and the other claims a person gives about
+ * themselves (profile-claims.ts).
  */
 export function profilePages(app: FastifyInstance, ctx: PageContext) {
   app.get(
@@ -107,13 +116,19 @@ export function profilePages(app: FastifyInstance, ctx: PageContext) {
       }
       const names = { firstName: field(form, 'first_name'), lastName: field(form, 'last_name') };
       try {
-        const user = await updateNames(ctx.deps, userId, names);
+        const user = await updateOwnProfile(ctx.deps, userId, { ...names, ...ownProfileInput(form) });
         return renderProfile(ctx, org, request, reply, user, { error: null, saved: true });
       } catch (error) {
         if (!(error instanceof ServiceError) || error.code !== 'invalid_body') throw error;
         const user = { ...(await requireUser(ctx.deps, userId)), ...names };
         const message = `Please check the form: ${error.detail}.`;
-        return renderProfile(ctx, org, request, reply, user, { error: message, saved: false, status: 400 });
+        const typed = typedClaimFieldValues(form);
+        return renderProfile(ctx, org, request, reply, user, {
+          error: message,
+          saved: false,
+          status: 400,
+          typed,
+        });
       }
     }),
   );

@@ -77,6 +77,12 @@ const RequestObjectSigningAlg = z.string().meta({
     'unsigned ones (any client). Absent: any signed algorithm, never none',
 });
 
+/** OIDC Dynamic Client Registration §2 `userinfo_signed_response_alg`: RS256, the org's keys' one algorithm. */
+const UserinfoAlg = z.enum(['RS256'], 'must be RS256').meta({
+  description:
+    'RS256: the userinfo endpoint answers this client a JWT signed with the org’s key; absent: JSON',
+});
+
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
 
 export const CreateClientBody = z
@@ -97,6 +103,7 @@ export const CreateClientBody = z
     jwks: Jwks.optional(),
     jwks_uri: JwksUri.optional(),
     request_object_signing_alg: RequestObjectSigningAlg.optional(),
+    userinfo_signed_response_alg: UserinfoAlg.optional(),
     allowed_origins: AllowedOrigins.optional().meta({
       description: `${ALLOWED_ORIGINS}. Default: the origins of redirect_uris, following them as they change`,
     }),
@@ -121,6 +128,7 @@ export const UpdateClientBody = z.strictObject({
   request_object_signing_alg: RequestObjectSigningAlg.nullable()
     .optional()
     .meta({ description: 'null: back to the default, any signed algorithm' }),
+  userinfo_signed_response_alg: UserinfoAlg.nullable().optional().meta({ description: 'null: JSON again' }),
   allowed_origins: AllowedOrigins.nullable()
     .optional()
     .meta({ description: `${ALLOWED_ORIGINS}. null: back to the default, the origins of redirect_uris` }),
@@ -141,6 +149,7 @@ export const Client = z.object({
   request_object_signing_alg: RequestObjectSigningAlg.optional().meta({
     description: 'only when the client registered one',
   }),
+  userinfo_signed_response_alg: UserinfoAlg.optional().meta({ description: 'only when registered' }),
   allowed_origins: z.array(z.string()).meta({
     description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
   }),

@@ -46,6 +46,9 @@ const view = (c: Client): z.output<typeof ClientView> => ({
   ...(c.requestObjectSigningAlg === undefined
     ? {}
     : { request_object_signing_alg: c.requestObjectSigningAlg }),
+  ...(c.userinfoSignedResponseAlg === undefined
+    ? {}
+    : { userinfo_signed_response_alg: c.userinfoSignedResponseAlg }),
   allowed_origins: allowedOriginsOf(c),
   created_at: new Date(c.createdAt).toISOString(),
 });
@@ -115,6 +118,9 @@ export const CLIENT_ENDPOINTS = [
         ...(body.request_object_signing_alg === undefined
           ? {}
           : { requestObjectSigningAlg: body.request_object_signing_alg }),
+        ...(body.userinfo_signed_response_alg === undefined
+          ? {}
+          : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
       };
       const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
@@ -175,6 +181,9 @@ export const CLIENT_ENDPOINTS = [
         ...(body.request_object_signing_alg === undefined
           ? {}
           : { requestObjectSigningAlg: body.request_object_signing_alg }),
+        ...(body.userinfo_signed_response_alg === undefined
+          ? {}
+          : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
       };
       const client = await managementInput(updateClient(deps, caller.org, params.id, changes, caller.actor));

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { StandardClaimChanges } from '../../domain/directory/index.js';
 import {
   createUser,
   deleteUser,
@@ -8,6 +9,7 @@ import {
   updateUser,
 } from '../../domain/directory/index.js';
 import type { User } from '../../domain/types.js';
+import { managementInput } from './api-input.js';
 import { endpoint } from './endpoint.js';
 import { apiError, forbidden, invalid, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
 import {
@@ -26,7 +28,40 @@ const view = (u: User): z.output<typeof UserView> => ({
   last_name: u.lastName,
   disabled: u.disabled,
   created_at: new Date(u.createdAt).toISOString(),
+  middle_name: u.middleName,
+  nickname: u.nickname,
+  preferred_username: u.preferredUsername,
+  profile: u.profile,
+  picture: u.picture,
+  website: u.website,
+  gender: u.gender,
+  birthdate: u.birthdate,
+  zoneinfo: u.zoneinfo,
+  locale: u.locale,
+  phone_number: u.phoneNumber,
+  phone_number_verified: u.phoneNumberVerified,
+  address: u.address,
+  updated_at: new Date(u.updatedAt).toISOString(),
 });
+
+/** The body's OIDC Core §5.1 fields (snake_case, as the claims are named) as the domain's changes. */
+function claimChanges(body: z.output<typeof UpdateUserBody>): StandardClaimChanges {
+  const changes: StandardClaimChanges = {
+    middleName: body.middle_name,
+    nickname: body.nickname,
+    preferredUsername: body.preferred_username,
+    profile: body.profile,
+    website: body.website,
+    gender: body.gender,
+    birthdate: body.birthdate,
+    zoneinfo: body.zoneinfo,
+    locale: body.locale,
+    phoneNumber: body.phone_number,
+    phoneNumberVerified: body.phone_number_verified,
+    address: body.address,
+  };
+  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+}
 
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['q'] as const;
@@ -101,8 +136,10 @@ export const USER_ENDPOINTS = [
         password: body.password ?? null,
         firstName: body.first_name ?? null,
         lastName: body.last_name ?? null,
+        picture: body.picture ?? null,
+        claims: claimChanges(body),
       };
-      const { user } = await createUser(deps, caller.org, input, caller.actor);
+      const { user } = await managementInput(createUser(deps, caller.org, input, caller.actor));
       return reply.code(201).header('cache-control', 'no-store').send(view(user));
     },
   ),
@@ -132,8 +169,10 @@ export const USER_ENDPOINTS = [
       method: 'patch',
       path: '/organizations/:org/users/:id',
       operationId: 'updateUser',
-      summary: 'Rename, disable or enable a user',
+      summary: 'Change a user’s names and profile claims, disable or enable them',
       description:
+        'The OIDC Core §5.1 fields: a field left out is kept, null clears it; a new `phone_number` is ' +
+        'unverified unless the same request sets `phone_number_verified`. ' +
         'Disabling refuses the user’s sign-in on the login page (as a wrong password is refused) and ' +
         'ends every session they have: their refresh tokens are refused and their access tokens no ' +
         'longer work. Audited as `user.updated` (with `previous` and `changes`), and each ended ' +
@@ -152,9 +191,11 @@ export const USER_ENDPOINTS = [
       const changes = {
         ...(body.first_name === undefined ? {} : { firstName: body.first_name }),
         ...(body.last_name === undefined ? {} : { lastName: body.last_name }),
+        ...(body.picture === undefined ? {} : { picture: body.picture }),
         ...(body.disabled === undefined ? {} : { disabled: body.disabled }),
+        claims: claimChanges(body),
       };
-      const user = await updateUser(deps, caller.org, params.id, changes, caller.actor);
+      const user = await managementInput(updateUser(deps, caller.org, params.id, changes, caller.actor));
       return reply.header('cache-control', 'no-store').send(view(user));
     },
   ),

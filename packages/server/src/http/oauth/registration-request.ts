@@ -40,6 +40,10 @@ export const RegistrationRequest = z.looseObject({
     .enum(['web', 'native'], { error: 'must be web or native' })
     .optional()
     .meta({ description: 'OIDC Dynamic Client Registration §2; echoed in the answer' }),
+  userinfo_signed_response_alg: z.literal('RS256', { error: 'must be RS256' }).optional().meta({
+    description:
+      'OIDC Dynamic Client Registration §2: userinfo answers a JWT signed with the issuer’s key; echoed in the answer',
+  }),
   token_endpoint_auth_method: z
     .literal('none', { error: 'must be none' })
     .optional()
@@ -77,5 +81,6 @@ export function registrationMetadata(body: unknown): RegistrationMetadata {
     name: result.data.client_name,
     postLogoutRedirectUris: result.data.post_logout_redirect_uris,
     applicationType: result.data.application_type,
+    userinfoSignedResponseAlg: result.data.userinfo_signed_response_alg,
   };
 }

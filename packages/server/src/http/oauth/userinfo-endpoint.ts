@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../domain/errors.js';
-import { userInfo } from '../../domain/tokens/index.js';
+import { signedUserInfo, userInfo } from '../../domain/tokens/index.js';
 import { authenticateBearer, REALM } from '../bearer.js';
 import { noStore } from '../no-store.js';
 import { UserInfo } from '../openapi/described-schemas.js';
@@ -14,21 +14,30 @@ const INSUFFICIENT_SCOPE = `Bearer realm="${REALM}", error="insufficient_scope",
 /**
  * GET and POST /oauth/userinfo (OIDC Core §5.3), as named steps: the bearer token (user or
  * console; any failure is authenticateBearer's 401 with `error="invalid_token"`), the `openid`
- * scope of its session (else 403 `insufficient_scope`), then the claims its scopes permit.
- * The token travels in the Authorization header or, on POST, in a form body (never both, never
- * the query: userinfo-token.ts).
+ * scope of its session (else 403 `insufficient_scope`), then the claims its scopes and its
+ * `claims` parameter release: JSON, or a signed JWT for a client that registered
+ * `userinfo_signed_response_alg`. The token travels in the Authorization header or, on POST, in a
+ * form body (never both, never the query: userinfo-token.ts).
  */
 const serveUserinfo = ({ deps }: Serving) => ({
   onSend: [noStore],
   cors: userinfoClient,
-  handler: async (request: FastifyRequest) => {
-    const { access } = await authenticateBearer(deps, request, ['user', 'console'], userinfoToken(request));
+  handler: async (request: FastifyRequest, reply: FastifyReply) => {
+    const { org, access } = await authenticateBearer(
+      deps,
+      request,
+      ['user', 'console'],
+      userinfoToken(request),
+    );
     const claims = await userInfo(deps, access);
     if (claims === null) {
       return fail('forbidden', 'the access token was not granted the openid scope', {
         'www-authenticate': INSUFFICIENT_SCOPE,
       });
     }
+    // The client registered userinfo_signed_response_alg: a JWT instead (OIDC Core §5.3.2).
+    const signed = await signedUserInfo(deps, org, access, claims);
+    if (signed !== null) return reply.type('application/jwt').send(signed);
     return claims;
   },
 });
@@ -50,7 +59,13 @@ const userinfo = (method: 'get' | 'post') =>
           }
         : {}),
       responses: {
-        200: { description: '`sub` and the claims the session’s scopes release', schema: UserInfo },
+        200: {
+          description:
+            '`sub` and the claims the session’s scopes and `claims` parameter release; as a JWT ' +
+            '(`application/jwt`, RS256, with `iss` and `aud`) when the client registered ' +
+            '`userinfo_signed_response_alg`',
+          schema: UserInfo,
+        },
         ...(method === 'post'
           ? { 400: oauthError('`invalid_request`: the token both in the header and in the body, or twice') }
           : {}),

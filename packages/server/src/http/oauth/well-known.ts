@@ -1,5 +1,5 @@
 import type { Deps } from '../../domain/context.js';
-import { MANAGEMENT_SCOPES } from '../../domain/directory/index.js';
+import { IDENTITY_SCOPES, MANAGEMENT_SCOPES } from '../../domain/directory/index.js';
 import { issuerOf, originOf } from '../../domain/issuers.js';
 import { publicJwks } from '../../domain/keys/index.js';
 import { resourceScopesOf } from '../../domain/resources/index.js';
@@ -10,7 +10,7 @@ import {
   RESPONSE_MODES,
 } from '../../domain/sign-in/index.js';
 import { ASSERTION_ALGORITHMS, CLAIMS_SUPPORTED, CLIENT_AUTH_METHODS } from '../../domain/tokens/index.js';
-import { ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../domain/tokens-policy.js';
+import { ACR_FEDERATED, ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../domain/tokens-policy.js';
 import type { Org } from '../../domain/types.js';
 import { anyOrigin } from '../cors.js';
 import { Discovery, Jwks } from '../openapi/described-schemas.js';
@@ -56,20 +56,21 @@ export function discoveryDocument(
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     claims_supported: CLAIMS_SUPPORTED,
+    // OIDC Core §5.5 (domain/sign-in/authorize/claims-parameter.ts).
+    claims_parameter_supported: true,
+    // OIDC Core §5.3.2: a client that registered userinfo_signed_response_alg gets a JWT.
+    userinfo_signing_alg_values_supported: ['RS256'],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     code_challenge_methods_supported: [...PKCE_METHODS],
     // The console issuer also grants the management API's scopes; org issuers never do.
     scopes_supported: [
-      'openid',
-      'profile',
-      'email',
-      'offline_access',
+      ...Object.keys(IDENTITY_SCOPES),
       ...(org.isConsole ? Object.keys(MANAGEMENT_SCOPES) : []),
       ...resourceScopes,
     ],
     authorization_response_iss_parameter_supported: true,
-    acr_values_supported: [ACR_PASSWORD, ACR_MFA, ACR_IMPERSONATION],
+    acr_values_supported: [ACR_PASSWORD, ACR_MFA, ACR_FEDERATED, ACR_IMPERSONATION],
   };
   // The console's registration is the spec's; an org's is there only while its settings open it (§15).
   if (org.isConsole || org.dynamicRegistration) doc.registration_endpoint = `${origin}/oauth/register`;

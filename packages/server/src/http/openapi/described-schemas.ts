@@ -99,6 +99,7 @@ export const RegisteredClient = z.object({
   response_types: z.array(z.literal('code')),
   post_logout_redirect_uris: z.array(z.string()).optional().meta({ description: 'only when registered' }),
   application_type: z.enum(['web', 'native']).optional().meta({ description: 'only when sent' }),
+  userinfo_signed_response_alg: z.literal('RS256').optional().meta({ description: 'only when sent' }),
 });
 
 export const Discovery = z.looseObject({

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { ownScopes, scopeList } from '../../domain/directory/index.js';
 import { grantForUser, requestedIdentifiers } from '../../domain/resources/index.js';
 import {
   authenticationOf,
   closeAuthorizationRequest,
   issueAuthorizationCode,
+  scopesToShow,
   signedInFor,
 } from '../../domain/sign-in/index.js';
 import {
@@ -48,7 +48,7 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         csrf: ctx.csrf.token(request, reply, 'consent', [session.id, pending.request.id]),
         clientName: pending.client.name,
         email: session.user.email,
-        scopes: scopeList(ownScopes(pending.request.scope)),
+        scopes: scopesToShow(pending.request),
         resources: granted.map(({ resource, scopes }) => ({
           name: resource.name,
           identifier: resource.identifier,

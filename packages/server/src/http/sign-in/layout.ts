@@ -15,7 +15,9 @@ h1{font-size:1.4rem;margin:0 0 1rem}
 h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 p{margin:0 0 1rem}
 label{display:block;font-weight:600;margin:0 0 .25rem}
-input{display:block;width:100%;font-size:16px;padding:.65rem .75rem;margin:0 0 1rem;border:1px solid #b8bfcc;border-radius:8px}
+input,textarea{display:block;width:100%;font:inherit;font-size:16px;padding:.65rem .75rem;margin:0 0 1rem;border:1px solid #b8bfcc;border-radius:8px}
+fieldset{border:0;padding:0;margin:1rem 0 0}
+legend{font-size:1.1rem;font-weight:600;padding:0;margin:0 0 .5rem}
 button{display:block;width:100%;font-size:16px;padding:.75rem;margin:0 0 .75rem;border:0;border-radius:8px;background:#2f5bea;color:#fff;font-weight:600;cursor:pointer}
 button.secondary{background:#e4e7ee;color:#1d2330}
 a.sso{display:block;text-align:center;font-size:16px;padding:.7rem;margin:0 0 .75rem;border:1px solid #b8bfcc;border-radius:8px;color:#1d2330;font-weight:600;text-decoration:none}

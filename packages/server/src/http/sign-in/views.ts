@@ -135,6 +135,8 @@ export interface ProfileView {
   email: string;
   firstName: string;
   lastName: string;
+  /** The other OIDC Core §5.1 claims (account/profile-claims.ts), in the same form below the names. */
+  details?: SafeHtml;
   error: string | null;
   saved: boolean;
   notice?: string | null;
@@ -154,6 +156,7 @@ export function profileView(v: ProfileView): SafeHtml {
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 ${nameFields(v)}
+${v.details ?? ''}
 <button type="submit">Save</button>
 </form>
 ${v.credentials ?? ''}

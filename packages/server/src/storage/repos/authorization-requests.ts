@@ -1,4 +1,4 @@
-import type { AuthorizationRequest, ResponseMode } from '../../domain/types.js';
+import type { AuthorizationRequest, ClaimsRequest, ResponseMode } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
 
@@ -17,6 +17,7 @@ const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationReq
   maxAge: r.max_age,
   loginHint: r.login_hint,
   responseMode: r.response_mode as ResponseMode,
+  claims: r.claims === null ? null : (JSON.parse(r.claims) as ClaimsRequest),
   createdAt: r.created_at,
   expiresAt: r.expires_at,
   completedAt: r.completed_at,
@@ -40,6 +41,7 @@ export async function insertAuthorizationRequest(db: Db, request: AuthorizationR
       max_age: request.maxAge,
       login_hint: request.loginHint,
       response_mode: request.responseMode,
+      claims: request.claims === null ? null : JSON.stringify(request.claims),
       created_at: request.createdAt,
       expires_at: request.expiresAt,
       completed_at: request.completedAt,

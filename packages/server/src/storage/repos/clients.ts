@@ -21,6 +21,7 @@ const toClient = (r: ClientsTable): Client => ({
   ...(r.jwks_uri === null ? {} : { jwksUri: r.jwks_uri }),
   ...(r.request_object_signing_alg === null ? {} : { requestObjectSigningAlg: r.request_object_signing_alg }),
   allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
+  ...(r.userinfo_signed_response_alg === 'RS256' ? { userinfoSignedResponseAlg: 'RS256' as const } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -47,6 +48,7 @@ export async function insertClient(db: Db, c: Client, secretHash: string | null)
       jwks_uri: c.jwksUri ?? null,
       request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
+      userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -125,6 +127,7 @@ export async function updateClientRow(db: Db, c: Client): Promise<void> {
       jwks_uri: c.jwksUri ?? null,
       request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
+      userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
       updated_at: c.updatedAt,
     })
     .where('id', '=', c.id)

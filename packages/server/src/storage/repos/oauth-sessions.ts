@@ -1,8 +1,8 @@
-import type { OAuthSession, ResourceGrant, User } from '../../domain/types.js';
+import type { ClaimsRequest, OAuthSession, ResourceGrant, User } from '../../domain/types.js';
 import { compiledOnce } from '../compiled-once.js';
 import type { Db } from '../db.js';
 import type { OAuthSessionsTable } from '../schema.js';
-import { toUser } from './users.js';
+import { toUser, USER_COLUMNS, type UserColumns } from './users.js';
 
 const toSession = (r: OAuthSessionsTable): OAuthSession => ({
   id: r.id,
@@ -19,6 +19,7 @@ const toSession = (r: OAuthSessionsTable): OAuthSession => ({
   actorId: r.actor_id,
   authTime: r.auth_time ?? r.created_at,
   resources: r.resources === null ? [] : (JSON.parse(r.resources) as ResourceGrant[]),
+  claims: r.claims === null ? null : (JSON.parse(r.claims) as ClaimsRequest),
 });
 
 /** Stores a new session, with the browser sign-in (login cookie hash) it was opened from, if any. */
@@ -45,6 +46,7 @@ export async function insertOAuthSession(
       auth_time: s.authTime,
       browser_session: browserSession,
       resources: s.resources.length === 0 ? null : JSON.stringify(s.resources),
+      claims: s.claims === null ? null : JSON.stringify(s.claims),
     })
     .execute();
 }
@@ -63,22 +65,14 @@ const sessionForRefresh = compiledOnce(['id'], (db, v) =>
     )
     .leftJoin('users as u', 'u.id', 's.user_id')
     .selectAll('s')
-    .select([
-      'm.user_id as member_id',
-      'u.id as u_id',
-      'u.org_id as u_org_id',
-      'u.email as u_email',
-      'u.first_name as u_first_name',
-      'u.last_name as u_last_name',
-      'u.picture as u_picture',
-      'u.provider as u_provider',
-      'u.disabled as u_disabled',
-      'u.email_verified as u_email_verified',
-      'u.created_at as u_created_at',
-      'u.updated_at as u_updated_at',
-    ])
+    .select('m.user_id as member_id')
+    .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const))
     .where('s.id', '=', v.id),
 );
+
+/** The user columns of the refresh read's row (selected as `u_<column>`, present when `u_id` is). */
+const userColumnsOf = (row: Record<string, unknown>): UserColumns =>
+  Object.fromEntries(USER_COLUMNS.map((c) => [c, row[`u_${c}`]])) as unknown as UserColumns;
 
 /**
  * What a refresh reads about its session, in one statement: the session, whether its user is still
@@ -91,22 +85,7 @@ export async function findSessionForRefresh(
 ): Promise<{ session: OAuthSession; inTenant: boolean; user: User | null } | null> {
   const [row] = await sessionForRefresh(db, { id });
   if (!row) return null;
-  const user =
-    row.u_id === null
-      ? null
-      : toUser({
-          id: row.u_id,
-          org_id: row.u_org_id as string,
-          email: row.u_email as string,
-          first_name: row.u_first_name,
-          last_name: row.u_last_name,
-          picture: row.u_picture,
-          provider: row.u_provider as string,
-          disabled: row.u_disabled as number,
-          email_verified: row.u_email_verified as number,
-          created_at: row.u_created_at as number,
-          updated_at: row.u_updated_at as number,
-        });
+  const user = row.u_id === null ? null : toUser(userColumnsOf(row));
   return { session: toSession(row), inTenant: row.member_id !== null, user };
 }
 

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { User } from '../../domain/types.js';
+import type { PostalAddress, StandardClaims, User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Database, UsersTable } from '../schema.js';
 import { countedWindow, pageIds } from './list-counts.js';
@@ -15,7 +15,67 @@ export interface UserOrigin {
   connectionId: string | null;
 }
 
+/** The OIDC Core §5.1 columns of migration 037, as a user's StandardClaims. */
+const standardClaimsOf = (r: UserColumns): StandardClaims => ({
+  middleName: r.middle_name,
+  nickname: r.nickname,
+  preferredUsername: r.preferred_username,
+  profile: r.profile,
+  website: r.website,
+  gender: r.gender,
+  birthdate: r.birthdate,
+  zoneinfo: r.zoneinfo,
+  locale: r.locale,
+  phoneNumber: r.phone_number,
+  phoneNumberVerified: r.phone_number_verified === 1,
+  address: r.address === null ? null : (JSON.parse(r.address) as PostalAddress),
+});
+
+/** The StandardClaims of a user as their columns (written by insert and update alike). */
+const standardColumnsOf = (u: StandardClaims) => ({
+  middle_name: u.middleName,
+  nickname: u.nickname,
+  preferred_username: u.preferredUsername,
+  profile: u.profile,
+  website: u.website,
+  gender: u.gender,
+  birthdate: u.birthdate,
+  zoneinfo: u.zoneinfo,
+  locale: u.locale,
+  phone_number: u.phoneNumber,
+  phone_number_verified: u.phoneNumberVerified ? 1 : 0,
+  address: u.address === null ? null : JSON.stringify(u.address),
+});
+
+/** The user columns a join selects, each as `u_<column>` (oauth-sessions.ts's refresh read). */
+export const USER_COLUMNS = [
+  'id',
+  'org_id',
+  'email',
+  'first_name',
+  'last_name',
+  'picture',
+  'provider',
+  'disabled',
+  'email_verified',
+  'created_at',
+  'updated_at',
+  'middle_name',
+  'nickname',
+  'preferred_username',
+  'profile',
+  'website',
+  'gender',
+  'birthdate',
+  'zoneinfo',
+  'locale',
+  'phone_number',
+  'phone_number_verified',
+  'address',
+] as const satisfies readonly (keyof UserColumns)[];
+
 export const toUser = (r: UserColumns): User => ({
+  ...standardClaimsOf(r),
   id: r.id,
   orgId: r.org_id,
   email: r.email,
@@ -56,6 +116,7 @@ export async function insertUser(
       updated_at: user.updatedAt,
       origin: origin.origin,
       origin_connection: origin.connectionId,
+      ...standardColumnsOf(user),
     })
     .execute();
 }
@@ -187,15 +248,17 @@ async function counted(db: Db, orgId: string, filter: { q: string | null } & Lis
   return { total, read: nearerEnd(total, filter), seek: null };
 }
 
-/** Stores what an owner may change of a user: names and whether they are disabled. */
+/** Stores what an owner may change of a user: names, picture, the other standard claims, whether they are disabled. */
 export async function updateUser(db: Db, user: User): Promise<void> {
   await db
     .updateTable('users')
     .set({
       first_name: user.firstName,
       last_name: user.lastName,
+      picture: user.picture,
       disabled: user.disabled ? 1 : 0,
       updated_at: user.updatedAt,
+      ...standardColumnsOf(user),
     })
     .where('id', '=', user.id)
     .execute();
@@ -243,20 +306,6 @@ export async function claimEmailVerification(db: Db, userId: string, sentTo: str
     .where('email_verified', '=', 0)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-/** Stores the names a user gives themselves on the profile page. */
-export async function updateUserNames(
-  db: Db,
-  userId: string,
-  names: { firstName: string | null; lastName: string | null },
-  now: number,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ first_name: names.firstName, last_name: names.lastName, updated_at: now })
-    .where('id', '=', userId)
-    .execute();
 }
 
 /** Deletes the user (their sessions, memberships and factors go with them); false when already gone. */

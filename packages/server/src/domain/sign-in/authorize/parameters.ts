@@ -1,6 +1,7 @@
 import { requestedScope } from '../../directory/scopes.js';
 import { fail } from '../../errors.js';
 import type { AuthorizationRequest, Org } from '../../types.js';
+import { parseClaimsParameter } from './claims-parameter.js';
 import { usesCodeFlow } from './client.js';
 import { parseMaxAge } from './max-age.js';
 import { checkPkce } from './pkce.js';
@@ -29,6 +30,7 @@ export const AUTHORIZE_PARAMETERS = [
   'response_mode',
   'request',
   'request_uri',
+  'claims',
 ] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMETERS)[number], string>>;
 
@@ -56,7 +58,15 @@ export interface CheckedResources {
 /** What step two makes of the parameters: what the request keeps. */
 export type CheckedParams = Pick<
   AuthorizationRequest,
-  'responseMode' | 'prompt' | 'maxAge' | 'loginHint' | 'codeChallenge' | 'scope' | 'resource' | 'nonce'
+  | 'responseMode'
+  | 'prompt'
+  | 'maxAge'
+  | 'loginHint'
+  | 'codeChallenge'
+  | 'scope'
+  | 'resource'
+  | 'nonce'
+  | 'claims'
 >;
 
 /**
@@ -93,5 +103,7 @@ export function checkAuthorizeParams(
     resource: resources.resource,
     // OIDC Core §3.1.2.1: echoed unchanged in the ID token.
     nonce: params.nonce ?? null,
+    // OIDC Core §5.5 (claims-parameter.ts).
+    claims: parseClaimsParameter(params.claims),
   };
 }

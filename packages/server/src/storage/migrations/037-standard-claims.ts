@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+
+/** The OIDC Core §5.1 claims a user gains, each its own column (the address as its JSON object). */
+const USER_TEXT_COLUMNS = [
+  'middle_name',
+  'nickname',
+  'preferred_username',
+  'profile',
+  'website',
+  'gender',
+  'birthdate',
+  'zoneinfo',
+  'locale',
+  'phone_number',
+  'address',
+] as const;
+
+/**
+ * The standard claims (OIDC Core §5.1, issue 44): the users' columns for the claims Tessera did not
+ * store (`given_name`, `family_name`, `picture` and `updated_at` are first_name, last_name, picture
+ * and updated_at already), `phone_number_verified` 0 until an owner vouches for the number; the
+ * `claims` request parameter (§5.5) as its normalized JSON on the authorization request and on the
+ * session it opens (what userinfo and refreshed ID tokens answer); and a client's
+ * `userinfo_signed_response_alg` (null: userinfo answers JSON). Every new column is null or 0 on
+ * rows written before, which is what they meant.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  for (const column of USER_TEXT_COLUMNS) {
+    await db.schema.alterTable('users').addColumn(column, 'text').execute();
+  }
+  await db.schema
+    .alterTable('users')
+    .addColumn('phone_number_verified', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('authorization_requests').addColumn('claims', 'text').execute();
+  await db.schema.alterTable('oauth_sessions').addColumn('claims', 'text').execute();
+  await db.schema.alterTable('clients').addColumn('userinfo_signed_response_alg', 'text').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('clients').dropColumn('userinfo_signed_response_alg').execute();
+  await db.schema.alterTable('oauth_sessions').dropColumn('claims').execute();
+  await db.schema.alterTable('authorization_requests').dropColumn('claims').execute();
+  await db.schema.alterTable('users').dropColumn('phone_number_verified').execute();
+  for (const column of [...USER_TEXT_COLUMNS].reverse()) {
+    await db.schema.alterTable('users').dropColumn(column).execute();
+  }
+}
