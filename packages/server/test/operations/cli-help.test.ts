@@ -27,7 +27,7 @@ const COMMANDS: [string, string][] = [
   ['user create', 'tessera user create --org S --email E --password P [--first-name F] [--last-name L]'],
   [
     'client create',
-    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U]',
+    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U] [--request-object-signing-alg A]',
   ],
   ['resource list', 'tessera resource list --org S'],
   [
@@ -76,13 +76,13 @@ const COMMANDS: [string, string][] = [
   ['keys rotate', 'tessera keys rotate --org S'],
   [
     'connection create',
-    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--allowed-endpoint-host HOST]...] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
+    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]...] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
   ],
   ['connection list', 'tessera connection list --org S'],
   ['connection show', 'tessera connection show --org S --id CON_ID'],
   [
     'connection update',
-    'tessera connection update --org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--allowed-endpoint-host HOST]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
+    'tessera connection update --org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
   ],
   ['connection delete', 'tessera connection delete --org S --id CON_ID'],
 ];

@@ -1,12 +1,9 @@
 import { newSecret } from '../../crypto/random.js';
 import { insertFederatedIdentity } from '../../storage/repos/connections.js';
-import { listPasskeys } from '../../storage/repos/passkeys.js';
-import {
-  claimEmailVerification,
-  dropUserCredentials,
-  emailKey,
-  findUserById,
-} from '../../storage/repos/users.js';
+import { deleteUserConsents } from '../../storage/repos/consents.js';
+import { deleteUserPasskeys } from '../../storage/repos/passkeys.js';
+import { deleteTotpFactor } from '../../storage/repos/second-factors.js';
+import { claimEmailVerification, clearPassword, emailKey, findUserById } from '../../storage/repos/users.js';
 import { recordAudit, recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { issuerOf } from '../issuers.js';
@@ -106,8 +103,11 @@ export async function linkAfterProof(
     const after: User = { ...user, emailVerified: true, updatedAt: now };
     await recordUserUpdated(trx, user, after, SYSTEM);
     await endUserSessions(trx, user.id, SYSTEM, now);
-    const passkeys = await listPasskeys(trx, user.id);
-    await dropUserCredentials(trx, user.id, now);
+    // Whoever typed the address may have set these: none of them is the person's who proved it.
+    await clearPassword(trx, user.id, now);
+    await deleteTotpFactor(trx, user.id);
+    await deleteUserConsents(trx, user.id);
+    const passkeys = await deleteUserPasskeys(trx, user.id);
     for (const p of passkeys) {
       await recordAudit(trx, {
         orgId: org.id,

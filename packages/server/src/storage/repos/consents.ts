@@ -38,6 +38,11 @@ export async function upsertConsent(db: Db, c: Consent): Promise<void> {
     .execute();
 }
 
+/** Deletes every consent the user gave: the next sign-in to each client asks again. */
+export async function deleteUserConsents(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('consents').where('user_id', '=', userId).execute();
+}
+
 /** Deletes the consents of an org's client (part of deleting it: see deleteClientRow). */
 export async function deleteClientConsents(db: Db, orgId: string, clientId: string): Promise<void> {
   await db.deleteFrom('consents').where('client_id', '=', clientId).where('org_id', '=', orgId).execute();

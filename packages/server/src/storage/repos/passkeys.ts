@@ -97,6 +97,12 @@ export async function recordPasskeyUse(
   return result.numUpdatedRows === 1n;
 }
 
+/** Deletes every passkey of the user; returns them (for the audit). */
+export async function deleteUserPasskeys(db: Db, userId: string): Promise<PasskeyCredential[]> {
+  const rows = await db.deleteFrom('passkeys').where('user_id', '=', userId).returningAll().execute();
+  return rows.map(toPasskey);
+}
+
 /** Deletes one passkey of the user; returns it, or null when the user has none by that id. */
 export async function deletePasskey(db: Db, userId: string, id: string): Promise<PasskeyCredential | null> {
   const row = await db

@@ -131,32 +131,15 @@ export async function findUserOrigin(db: Db, userId: string): Promise<UserOrigin
   return row ? { origin: row.origin, connectionId: row.origin_connection } : null;
 }
 
-/**
- * Takes every credential the user's account had away: the password, the second factor and its
- * recovery codes, passkeys, and the consents given to clients (sessions are ended by
- * sessions.ts). Returns what was there.
- */
-export async function dropUserCredentials(
-  db: Db,
-  userId: string,
-  now: number,
-): Promise<{ password: boolean; totp: boolean; passkeys: number }> {
+/** Removes the user's password (the account then signs in by other means only); false when it had none. */
+export async function clearPassword(db: Db, userId: string, now: number): Promise<boolean> {
   const had = await db
     .updateTable('users')
     .set({ password_hash: null, updated_at: now })
     .where('id', '=', userId)
     .where('password_hash', 'is not', null)
     .executeTakeFirst();
-  const totp = await db.deleteFrom('totp_factors').where('user_id', '=', userId).executeTakeFirst();
-  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-  const passkeys = await db.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
-  // What the account agreed to share with clients goes too: the next sign-in asks again.
-  await db.deleteFrom('consents').where('user_id', '=', userId).execute();
-  return {
-    password: Number(had.numUpdatedRows) > 0,
-    totp: Number(totp.numDeletedRows) > 0,
-    passkeys: Number(passkeys.numDeletedRows),
-  };
+  return Number(had.numUpdatedRows) > 0;
 }
 
 function userRowByEmail(db: Db, orgId: string, email: string) {
