@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { ownedOrg } from '../management/support/console.js';
+import { call, consoleOf, ownedOrg } from '../management/support/console.js';
 import { authorizeUrl, CALLBACK, makeClient, makeUser, PASSWORD } from '../sign-in/support/fixtures.js';
+import { TestSmtp } from '../sign-in/support/smtp.js';
 import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { DESKTOP, launchChromium, review, signInToConsole } from './support/console-browser.js';
@@ -17,10 +18,16 @@ describe('hosted pages: accessibility and screenshots', () => {
   let server: TestServer;
   let browser: Browser;
   let clientId: string;
+  const smtp = new TestSmtp();
 
   before(async () => {
     if (skip) return;
-    server = await startServer({ consoleDir: await consoleBuild(), webhooks: false });
+    await smtp.start();
+    server = await startServer({
+      consoleDir: await consoleBuild(),
+      webhooks: false,
+      env: { TESSERA_SMTP_URL: smtp.url },
+    });
     const acme = await ownedOrg(server, 'acme');
     await makeUser(server.deps, acme, 'ada@acme.test');
     ({ clientId } = await makeClient(server.deps, acme, { name: 'Acme Notes', firstParty: false }));
@@ -29,6 +36,7 @@ describe('hosted pages: accessibility and screenshots', () => {
   after(async () => {
     await browser?.close();
     await server?.close();
+    await smtp.close();
   });
 
   test('login, a failed login, sign-up and consent on an org issuer', { skip }, async () => {
@@ -108,5 +116,28 @@ describe('hosted pages: accessibility and screenshots', () => {
     // The app shows its bar first, then goes on from /console/ to the first org.
     await next.waitForURL((u) => u.pathname === '/console/o/acme/settings');
     await again.close();
+  });
+
+  test('the domains sign-up: its form, the mailed answer and the mailed link’s page', { skip }, async () => {
+    const owner = await (await consoleOf(server)).token('owner@acme.test');
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const settings = await call(server, 'PATCH', '/organizations/acme/settings', owner, {
+      sign_up: 'domains',
+      sign_up_domains: ['acme.test'],
+    });
+    assert.equal(settings.status, 200, JSON.stringify(settings.body));
+    const seen = smtp.mails.length;
+    await page.goto(`${server.issuer('acme')}signup`);
+    await review(page, 'hosted-signup-domains');
+    await page.fill('#email', 'linus@acme.test');
+    await page.click('button[type=submit]');
+    await page.getByText('a link to finish it is on its way').waitFor();
+    await review(page, 'hosted-signup-mailed');
+    const link = (await smtp.next('linus@acme.test', seen)).link ?? assert.fail('no link in the mail');
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Finish your account' }).waitFor();
+    await review(page, 'hosted-signup-finish');
+    await context.close();
   });
 });
