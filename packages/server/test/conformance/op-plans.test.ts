@@ -507,14 +507,18 @@ describe('OpenID Foundation OP plans over https: Basic, Config, Form Post, RP-In
 
   /** The scopes' claims, present in userinfo (what oidcc-scope-* checks; absence is a warning there). */
   async function scopeModule(mode: Mode, scopes: string[]) {
-    const { accessToken } = await signIn(mode, { scope: `openid ${scopes.join(' ')}` });
+    const { accessToken, claims } = await signIn(mode, { scope: `openid ${scopes.join(' ')}` });
     const info = await userinfo(accessToken);
     assert.equal(info.status, 200);
+    assert.equal(info.body.sub, claims.sub);
     for (const scope of scopes) {
       for (const claim of SCOPE_CLAIMS[scope] ?? [])
         assert.notEqual(info.body[claim], undefined, `${scope}: ${claim}`);
     }
+    // The same types in userinfo and the ID token (ValidateIdTokenStandardClaims), updated_at not ahead.
     checkClaimTypes(info.body);
+    checkClaimTypes(claims);
+    if (claims.updated_at !== undefined) assert.ok(Number(claims.updated_at) <= clock.now() / 1000);
     return info.body;
   }
 
