@@ -1,3 +1,4 @@
+import type { Db } from '../../storage/db.js';
 import {
   findFederatedUserId,
   insertFederatedIdentity,
@@ -7,6 +8,7 @@ import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { type Org, SYSTEM, type User } from '../types.js';
+import { handOverAccount } from './account-handover.js';
 import { linkDecision, MADE_BY_ANOTHER, madeByAnotherConnection } from './account-linking.js';
 import type { Connection } from './connections.js';
 import { grantDefaultRoles } from './default-roles.js';
@@ -53,8 +55,12 @@ export async function federatedUser(
     const decision = await linkDecision(deps.db, org, c, { ...identity, email }, existing);
     if (decision.kind === 'refuse') return refuse(decision.message, 403);
     if (decision.kind === 'prove') return { prove: usable(existing) };
-    await link(deps, c, identity.subject, existing.id);
-    return { user: usable(existing) };
+    const user = usable(existing);
+    await deps.db.transaction().execute(async (trx) => {
+      await link(trx, c, identity.subject, user.id);
+      if (decision.handOver) await handOverAccount(trx, org, user, clock.now());
+    });
+    return { user };
   }
   if (!c.jit) {
     return refuse(
@@ -76,8 +82,8 @@ function usable(user: User): User {
   return user;
 }
 
-async function link(deps: FederationDeps, c: Connection, subject: string, userId: string) {
-  const linked = await insertFederatedIdentity(deps.db, {
+async function link(db: Db, c: Connection, subject: string, userId: string) {
+  const linked = await insertFederatedIdentity(db, {
     connectionId: c.id,
     subject,
     userId,

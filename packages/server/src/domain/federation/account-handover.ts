@@ -1,0 +1,32 @@
+import type { Db } from '../../storage/db.js';
+import { listPasskeys } from '../../storage/repos/passkeys.js';
+import { dropUserCredentials } from '../../storage/repos/users.js';
+import { recordAudit } from '../audit/audit.js';
+import { endUserSessions } from '../sessions/sessions.js';
+import { passkeySnapshot } from '../sign-in/passkeys.js';
+import { type Org, SYSTEM, type User } from '../types.js';
+
+/**
+ * What a self-service account loses when an upstream identity is first linked to it (DESIGN §17,
+ * account-linking.ts): whoever typed the address at sign-up chose its password and may hold the
+ * rest, and neither the mailed proof (account-link-proofs.ts) nor a verification link followed
+ * since says that person is the one now arriving from the upstream (the owner of a mailbox clicks
+ * the "confirm your address" mail a stranger's sign-up sent them). So every session ends (its
+ * refresh and access tokens with it), and the password, second factor, recovery codes, passkeys
+ * (each audited) and consents go, in the caller's transaction. The tenants and what they hold stay.
+ */
+export async function handOverAccount(trx: Db, org: Org, user: User, now: number): Promise<void> {
+  await endUserSessions(trx, user.id, SYSTEM, now);
+  const passkeys = await listPasskeys(trx, user.id);
+  await dropUserCredentials(trx, user.id, now);
+  for (const p of passkeys) {
+    await recordAudit(trx, {
+      orgId: org.id,
+      entity: 'passkey',
+      verb: 'deleted',
+      actor: SYSTEM,
+      at: now,
+      data: passkeySnapshot(p),
+    });
+  }
+}
