@@ -558,6 +558,37 @@ for (const database of storageSuite(
       assert.equal(onSaml.status, 400);
     });
 
+    test('a claimed domain is compared in ASCII only: a KELVIN SIGN is no k', { skip }, async () => {
+      // "\u212Ait.test" is another domain (its IDN form is xn--), which an upstream may vouch for
+      // (its mailbox verified): lower-cased, it read as kit.test, the connection's own.
+      await patchConnection(google, { domains: ['acme-google.test', 'kit.test'], hosted_domain: null });
+      try {
+        const lee = await googleSignIn(new FormBrowser(), 'lee@kit.test');
+        assert.equal(lee.status, 303, await lee.clone().text());
+        const row = (await userRow('lee@kit.test')) ?? assert.fail('no account');
+        await refused(
+          await googleSignIn(new FormBrowser(), 'lee@\u212Ait.test'),
+          403,
+          /An account for lee@\u212Ait\.test exists here but is not linked to Google\./,
+        );
+        assert.deepEqual(await linksOf(row.id), [[google, 'lee@kit.test']]);
+        // Nor is an account made at such an address, which would hold kim@kit.test's place.
+        await refused(
+          await googleSignIn(new FormBrowser(), 'kim@\u212Ait.test'),
+          403,
+          /Google cannot create an account for kim@\u212Ait\.test in acme: it creates accounts for its own domains only\./,
+        );
+        const squatted = await server.deps.db
+          .selectFrom('users')
+          .select('email')
+          .where('email_key', '=', 'kim@kit.test')
+          .executeTakeFirst();
+        assert.equal(squatted, undefined);
+      } finally {
+        await patchConnection(google, { domains: ['acme-google.test'] });
+      }
+    });
+
     test('JIT only inside the connection’s own domains; jit_any_domain widens it, never into another connection’s', {
       skip,
     }, async () => {
