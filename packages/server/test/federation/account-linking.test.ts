@@ -558,34 +558,45 @@ for (const database of storageSuite(
       assert.equal(onSaml.status, 400);
     });
 
-    test('a claimed domain is compared in ASCII only: a KELVIN SIGN is no k', { skip }, async () => {
-      // "\u212Ait.test" is another domain (its IDN form is xn--), which an upstream may vouch for
-      // (its mailbox verified): lower-cased, it read as kit.test, the connection's own.
+    test('a KELVIN SIGN is no k: not in an upstream’s address, nor in its hd', { skip }, async () => {
+      // U+212A lower-cases to k. lee@\u212Ait.test is another mailbox (at another domain, its IDN
+      // form xn--), which an upstream may vouch for: read as lee@kit.test, it was lee's account,
+      // in a domain the connection claims; an account made for it held that address's place.
+      const READS_AS = (email: string) =>
+        new RegExp(
+          `Google vouched for ${email.replace(/\./g, '\\.')}, which reads as another address here\\.`,
+        );
       await patchConnection(google, { domains: ['acme-google.test', 'kit.test'], hosted_domain: null });
       try {
         const lee = await googleSignIn(new FormBrowser(), 'lee@kit.test');
         assert.equal(lee.status, 303, await lee.clone().text());
         const row = (await userRow('lee@kit.test')) ?? assert.fail('no account');
-        await refused(
-          await googleSignIn(new FormBrowser(), 'lee@\u212Ait.test'),
-          403,
-          /An account for lee@\u212Ait\.test exists here but is not linked to Google\./,
-        );
+        // In the domain, or in the local part, of an address with an account or without one.
+        for (const login of [
+          'lee@\u212Ait.test',
+          'kim@\u212Ait.test',
+          'ki\u212A@kit.test',
+          'le\u212A@kit.test',
+        ]) {
+          await refused(await googleSignIn(new FormBrowser(), login), 403, READS_AS(login));
+        }
         assert.deepEqual(await linksOf(row.id), [[google, 'lee@kit.test']]);
-        // Nor is an account made at such an address, which would hold kim@kit.test's place.
-        await refused(
-          await googleSignIn(new FormBrowser(), 'kim@\u212Ait.test'),
-          403,
-          /Google cannot create an account for kim@\u212Ait\.test in acme: it creates accounts for its own domains only\./,
-        );
-        const squatted = await server.deps.db
+        const made = await server.deps.db
           .selectFrom('users')
           .select('email')
-          .where('email_key', '=', 'kim@kit.test')
-          .executeTakeFirst();
-        assert.equal(squatted, undefined);
+          .where('email_key', 'in', ['kim@kit.test', 'kik@kit.test'])
+          .execute();
+        assert.deepEqual(made, []);
+
+        // hd is compared the same way: \u212Ait.test is not the Workspace kit.test.
+        await patchConnection(google, { hosted_domain: 'kit.test' });
+        accounts.set('lee@kit.test', { hd: '\u212Ait.test' });
+        await refused(await googleSignIn(new FormBrowser(), 'lee@kit.test'), 403, /outside kit\.test/);
+        accounts.set('lee@kit.test', { hd: 'KIT.test' });
+        assert.equal((await googleSignIn(new FormBrowser(), 'lee@kit.test')).status, 303);
       } finally {
-        await patchConnection(google, { domains: ['acme-google.test'] });
+        accounts.delete('lee@kit.test');
+        await patchConnection(google, { domains: ['acme-google.test'], hosted_domain: null });
       }
     });
 

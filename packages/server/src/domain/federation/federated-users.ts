@@ -13,6 +13,7 @@ import { linkDecision, MADE_BY_ANOTHER, madeByAnotherConnection } from './accoun
 import type { Connection } from './connections.js';
 import { grantDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
+import { foldsOntoAscii } from './email-domain.js';
 import { requireHostedDomain } from './hosted-domain.js';
 import { jitAllowed } from './jit-domains.js';
 import { refuse } from './refusal.js';
@@ -50,6 +51,11 @@ export async function federatedUser(
   }
   const email =
     identity.email ?? refuse(`${c.name} did not share your email address, so you cannot sign in here.`, 403);
+  if (foldsOntoAscii(email))
+    refuse(
+      `${c.name} vouched for ${email}, which reads as another address here. Use your usual address.`,
+      403,
+    );
   const existing = await findUserByEmail(deps.db, org.id, email);
   if (existing) {
     const decision = await linkDecision(deps.db, org, c, { ...identity, email }, existing);
