@@ -13,13 +13,3 @@ export function emailDomain(email: string): string | null {
 export function asciiLower(text: string): string | null {
   return /^[\x21-\x7e]+$/.test(text) ? text.toLowerCase() : null;
 }
-
-/**
- * Whether lower-casing `email` turns one of its non-ASCII characters into ASCII (U+212A KELVIN SIGN
- * into `k`, the only such letter): an account's key is its lower case address (`emailKey`), so
- * `i\u212Ae@kit.test`, another mailbox, would be found as `ike@kit.test`'s account.
- */
-export function foldsOntoAscii(email: string): boolean {
-  const ascii = (text: string) => [...text].every((ch) => (ch.codePointAt(0) ?? 0) < 0x80);
-  return [...email].some((ch) => !ascii(ch) && ascii(ch.toLowerCase()));
-}

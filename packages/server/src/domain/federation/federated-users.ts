@@ -7,13 +7,13 @@ import {
 import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
+import { foldsOntoAscii } from '../directory/validate.js';
 import { type Org, SYSTEM, type User } from '../types.js';
 import { handOverAccount } from './account-handover.js';
 import { linkDecision, MADE_BY_ANOTHER, madeByAnotherConnection } from './account-linking.js';
 import type { Connection } from './connections.js';
 import { grantDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
-import { foldsOntoAscii } from './email-domain.js';
 import { requireHostedDomain } from './hosted-domain.js';
 import { jitAllowed } from './jit-domains.js';
 import { refuse } from './refusal.js';
