@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { clock } from '../src/domain/clock.js';
+import { CLIENT_KEY_SET_REFETCH_FLOOR_MS } from '../src/domain/directory/client-key-sets.js';
 import { JWT_BEARER_ASSERTION } from '../src/domain/tokens/client-assertions.js';
 import { call, consoleOf, ownedOrg } from './management/support/console.js';
 import { DocumentHost } from './sign-in/support/document-host.js';
@@ -110,16 +112,27 @@ for (const database of httpSuite()) {
       assert.equal(second.status, 200);
       assert.equal(hits(), 1, 'the key set is kept');
 
-      // The client rotates: its document now holds k2 only. An assertion by k2 fetches it again.
+      // The client rotates: its document now holds k2 only. An assertion by k2 fetches it again,
+      // once the floor since the last fetch has passed (sooner, the kept set answers).
       host.serve('/keys/service.json', { body: { keys: [keys.k2?.jwk] } });
-      const rotated = await token(await assertion('k2'));
-      assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
-      assert.equal(hits(), 2);
-      // The removed k1 fetches once more, then is refused.
-      const removed = await token(await assertion('k1'));
-      assert.equal(removed.status, 401);
-      assert.deepEqual(removed.body, INVALID_CLIENT);
-      assert.equal(hits(), 3);
+      assert.deepEqual((await token(await assertion('k2'))).body, INVALID_CLIENT);
+      assert.equal(hits(), 1, 'not fetched again under the floor');
+      const real = clock.now;
+      let skew = CLIENT_KEY_SET_REFETCH_FLOOR_MS + 1000;
+      clock.now = () => real() + skew;
+      try {
+        const rotated = await token(await assertion('k2'));
+        assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+        assert.equal(hits(), 2);
+        // The removed k1 fetches once more past the floor, then is refused.
+        skew += CLIENT_KEY_SET_REFETCH_FLOOR_MS + 1000;
+        const removed = await token(await assertion('k1'));
+        assert.equal(removed.status, 401);
+        assert.deepEqual(removed.body, INVALID_CLIENT);
+        assert.equal(hits(), 3);
+      } finally {
+        clock.now = real;
+      }
       // A replayed assertion stays refused, as with inline keys (its signature held: it says why).
       const jwt = await assertion('k2');
       assert.equal((await token(jwt)).status, 200);
@@ -242,11 +255,89 @@ for (const database of httpSuite()) {
       const accepted = await authorize(await requestObject('k1'));
       assert.equal(accepted.pathname, '/login');
       assert.equal(host.hits.get('/keys/web.json'), 1);
-      // k2 is not published there: fetched once more, then refused back at the redirect URI.
-      const refused = await authorize(await requestObject('k2'));
-      assert.equal(`${refused.origin}${refused.pathname}`, CALLBACK);
-      assert.equal(refused.searchParams.get('error'), 'invalid_request_object');
-      assert.equal(host.hits.get('/keys/web.json'), 2);
+      // k2 is not published there: fetched once more past the floor, then refused back at the
+      // redirect URI.
+      const real = clock.now;
+      clock.now = () => real() + CLIENT_KEY_SET_REFETCH_FLOOR_MS + 1000;
+      try {
+        const refused = await authorize(await requestObject('k2'));
+        assert.equal(`${refused.origin}${refused.pathname}`, CALLBACK);
+        assert.equal(refused.searchParams.get('error'), 'invalid_request_object');
+        assert.equal(host.hits.get('/keys/web.json'), 2);
+      } finally {
+        clock.now = real;
+      }
+    });
+
+    test('anonymous requests naming made-up kids, or a set that is not kept, fetch it once per floor', {
+      skip,
+    }, async () => {
+      // Anyone may send /oauth/authorize a request object, or /oauth/token an assertion, naming a
+      // client that publishes its keys: each named a kid the kept set lacks, and each fetched the
+      // set again, so strangers drove fetches of the client's host at their own rate.
+      const paths = {
+        kept: '/keys/floor.json',
+        uncached: '/keys/no-store.json',
+        broken: '/keys/broken.json',
+      };
+      const urls = {
+        kept: host.serve(paths.kept, { body: { keys: [keys.k1?.jwk] } }),
+        uncached: host.serve(paths.uncached, {
+          body: { keys: [keys.k1?.jwk] },
+          headers: { 'cache-control': 'no-store' },
+        }),
+        broken: host.serve(paths.broken, { status: 500, body: {} }),
+      };
+      const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+      const real = clock.now;
+      try {
+        for (const [which, url] of Object.entries(urls) as [keyof typeof urls, string][]) {
+          const created = await call(server, 'POST', '/organizations/acme/clients', ownerToken, {
+            client_name: `Published keys (${which})`,
+            type: 'confidential',
+            redirect_uris: [CALLBACK],
+            jwks_uri: url,
+          });
+          assert.equal(created.status, 201, created.text);
+          const id = created.body.client_id as string;
+          const forged = (kid: string) =>
+            `${b64({ alg: 'RS256', kid })}.${b64({ iss: id, aud: issuer, sub: id, jti: randomUUID() })}.AAAA`;
+          const authorize = async (kid: string) => {
+            const url = new URL('oauth/authorize', issuer);
+            url.search = new URLSearchParams({ client_id: id, request: forged(kid) }).toString();
+            const res = await fetch(url, { redirect: 'manual' });
+            assert.equal(res.status, 302);
+            const back = new URL(res.headers.get('location') ?? '');
+            assert.equal(back.searchParams.get('error'), 'invalid_request_object');
+          };
+          const assertToken = async (kid: string) => {
+            const res = await fetch(new URL('oauth/token', issuer), {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: new URLSearchParams({
+                grant_type: 'client_credentials',
+                client_assertion_type: JWT_BEARER_ASSERTION,
+                client_assertion: forged(kid),
+              }),
+            });
+            assert.equal(res.status, 401);
+          };
+          for (let i = 0; i < 4; i++) {
+            await authorize(`made-up-${i}`);
+            await assertToken(`made-up-token-${i}`);
+          }
+          assert.equal(host.hits.get(paths[which]), 1, `${which}: one fetch for eight made-up kids`);
+          // Past the floor, a kid the set lacks (a rotation) is looked for again, once.
+          const skew = CLIENT_KEY_SET_REFETCH_FLOOR_MS + 1000;
+          clock.now = () => real() + skew;
+          await authorize('made-up-later');
+          await assertToken('made-up-later-too');
+          assert.equal(host.hits.get(paths[which]), 2, `${which}: once more past the floor`);
+          clock.now = real;
+        }
+      } finally {
+        clock.now = real;
+      }
     });
   });
 }

@@ -455,6 +455,69 @@ for (const database of storageSuite(
       }
     });
 
+    test('a self-service account verified by an unasked-for mail is linked at once, and loses what its maker held', {
+      skip,
+    }, async () => {
+      // Before verified.test is claimed, someone signs up as its address, keeps a refresh token
+      // and a second factor, and the address's owner follows the "confirm your address" mail that
+      // sign-up sent them (a click proves the mailbox, not who chose the password).
+      const attacker = new FormBrowser();
+      const signup = `${issuer}signup`;
+      let seen = smtp.mails.length;
+      const made = await attacker.submit(signup, await (await attacker.get(signup)).text(), {
+        email: 'clicker@verified.test',
+        password: ATTACKER_PASSWORD,
+      });
+      assert.equal(made.status, 303);
+      const squatted = (await userRow('clicker@verified.test')) ?? assert.fail('no account');
+      const tokens = await signIn(
+        issuer,
+        clientId,
+        'clicker@verified.test',
+        new FormBrowser(),
+        ATTACKER_PASSWORD,
+      );
+      await enrolOnProfile(issuer, tokens.accessToken);
+      const mail = await smtp.next('clicker@verified.test', seen);
+      assert.match(mail.subject, /^Confirm your email address/);
+      const owner = new FormBrowser();
+      const verifyPage = await owner.get(mail.link ?? assert.fail('no link'));
+      const verified = await owner.submit(mail.link ?? '', await verifyPage.text(), {});
+      assert.ok(verified.status < 400, await verified.clone().text());
+      assert.deepEqual(
+        [
+          (await userRow('clicker@verified.test'))?.origin,
+          (await userRow('clicker@verified.test'))?.email_verified,
+        ],
+        ['sign_up', 1],
+      );
+
+      // The company claims the domain; the address's owner signs in through its IdP: linked at once.
+      await patchConnection(saml, { domains: ['corp.test', 'acquired.test', 'race.test', 'verified.test'] });
+      seen = smtp.mails.length;
+      const { res } = await samlSignIn(new FormBrowser(), 'clicker@verified.test');
+      assert.equal(res.status, 303, await res.clone().text());
+      assert.deepEqual(await linksOf(squatted.id), [[saml, 'clicker@verified.test']]);
+      // What the account's maker held is gone, as after a mailed proof.
+      const refresh = await tokenRequest(issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refreshToken,
+        client_id: clientId,
+      });
+      assert.equal(refresh.status, 400);
+      assert.equal(refresh.body.error, 'invalid_grant');
+      assert.equal((await userRow('clicker@verified.test'))?.password_hash, null);
+      const factors = await server.deps.db
+        .selectFrom('totp_factors')
+        .select('user_id')
+        .where('user_id', '=', squatted.id)
+        .execute();
+      assert.deepEqual(factors, []);
+      // Signed in through the IdP again: nothing more is taken (the link is there now).
+      const next = await samlSignIn(new FormBrowser(), 'clicker@verified.test');
+      assert.equal(next.res.status, 303);
+    });
+
     test('Google: with a hosted domain, only ID tokens naming it in hd sign in', { skip }, async () => {
       accounts.set('ann@acme-google.test', { hd: 'acme-google.test' });
       const ann = await googleSignIn(new FormBrowser(), 'ann@acme-google.test');
@@ -493,6 +556,48 @@ for (const database of storageSuite(
         hosted_domain: 'corp.test',
       });
       assert.equal(onSaml.status, 400);
+    });
+
+    test('a KELVIN SIGN is no k: not in an upstream’s address, nor in its hd', { skip }, async () => {
+      // U+212A lower-cases to k. lee@\u212Ait.test is another mailbox (at another domain, its IDN
+      // form xn--), which an upstream may vouch for: read as lee@kit.test, it was lee's account,
+      // in a domain the connection claims; an account made for it held that address's place.
+      const READS_AS = (email: string) =>
+        new RegExp(
+          `Google vouched for ${email.replace(/\./g, '\\.')}, which reads as another address here\\.`,
+        );
+      await patchConnection(google, { domains: ['acme-google.test', 'kit.test'], hosted_domain: null });
+      try {
+        const lee = await googleSignIn(new FormBrowser(), 'lee@kit.test');
+        assert.equal(lee.status, 303, await lee.clone().text());
+        const row = (await userRow('lee@kit.test')) ?? assert.fail('no account');
+        // In the domain, or in the local part, of an address with an account or without one.
+        for (const login of [
+          'lee@\u212Ait.test',
+          'kim@\u212Ait.test',
+          'ki\u212A@kit.test',
+          'le\u212A@kit.test',
+        ]) {
+          await refused(await googleSignIn(new FormBrowser(), login), 403, READS_AS(login));
+        }
+        assert.deepEqual(await linksOf(row.id), [[google, 'lee@kit.test']]);
+        const made = await server.deps.db
+          .selectFrom('users')
+          .select('email')
+          .where('email_key', 'in', ['kim@kit.test', 'kik@kit.test'])
+          .execute();
+        assert.deepEqual(made, []);
+
+        // hd is compared the same way: \u212Ait.test is not the Workspace kit.test.
+        await patchConnection(google, { hosted_domain: 'kit.test' });
+        accounts.set('lee@kit.test', { hd: '\u212Ait.test' });
+        await refused(await googleSignIn(new FormBrowser(), 'lee@kit.test'), 403, /outside kit\.test/);
+        accounts.set('lee@kit.test', { hd: 'KIT.test' });
+        assert.equal((await googleSignIn(new FormBrowser(), 'lee@kit.test')).status, 303);
+      } finally {
+        accounts.delete('lee@kit.test');
+        await patchConnection(google, { domains: ['acme-google.test'], hosted_domain: null });
+      }
     });
 
     test('JIT only inside the connection’s own domains; jit_any_domain widens it, never into another connection’s', {

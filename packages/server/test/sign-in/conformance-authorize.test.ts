@@ -223,6 +223,27 @@ describe('authorization endpoint conformance: POST, request objects, form_post',
     assert.equal(new URL(locationOf(posted, authorizeEndpoint())).pathname, '/login');
   });
 
+  test('an object nesting a parameter thousands deep is invalid_request_object, never a 500', async () => {
+    // Anyone may write an object for a client registered for none (its iss and aud are public): a
+    // parameter given as an object is written back out as JSON, and one nested 8000 deep (40 kB,
+    // inside the 64 kB a form may carry) overflowed the stack doing so.
+    const depth = 8000;
+    const deep = `${'{"":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    for (const name of ['claims', 'state']) {
+      const { params } = requestParams(unsignedId);
+      // Written by hand: jose would overflow the test's own stack writing it.
+      const claims = JSON.stringify({ ...params, iss: unsignedId, aud: issuer, [name]: 0 });
+      const payload = claims.replace(`"${name}":0`, `"${name}":${deep}`);
+      const request = `${b64('{"alg":"none"}')}.${b64(payload)}.`;
+      const form = { client_id: unsignedId, redirect_uri: CALLBACK, state: 'deep', request };
+      const refused = redirectedTo(await new FormBrowser().post(authorizeEndpoint(), form));
+      assert.equal(refused.get('error'), 'invalid_request_object', name);
+      assert.equal(refused.get('error_description'), `${name} in the request object is nested too deeply`);
+      assert.equal(refused.get('state'), 'deep');
+    }
+  });
+
   test('oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported: processed for a client registered for none', async () => {
     // The suite's shape: response_mode, state and nonce only inside the object, which has iss and aud.
     const { params, verifier } = requestParams(unsignedId, { response_mode: 'form_post' });

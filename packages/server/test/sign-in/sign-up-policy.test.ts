@@ -150,5 +150,25 @@ for (const database of httpSuite()) {
       const res = await signUpWith(browser, form, 'eve@elsewhere.test');
       assert.equal(res.status, 303);
     });
+
+    test('an address with a KELVIN SIGN is no address: its account key would be another’s', {
+      skip,
+    }, async () => {
+      // U+212A lower-cases to k, and an account's unique key is its address in lower case: the
+      // account of ni\u212A@acme.test held nik@acme.test's place (and its mail went elsewhere).
+      const browser = new FormBrowser();
+      const form = await (await browser.get(new URL('signup', issuer).href)).text();
+      for (const email of ['ni\u212A@acme.test', 'nik@\u212Aiosk.test']) {
+        const res = await signUpWith(browser, form, email);
+        assert.equal(res.status, 400, email);
+        assert.match(res.text, /Please check the form: email is not a valid address\./);
+      }
+      const taken = await server.deps.db
+        .selectFrom('users')
+        .select('id')
+        .where('email_key', 'in', ['nik@acme.test', 'nik@kiosk.test'])
+        .execute();
+      assert.deepEqual(taken, []);
+    });
   });
 }

@@ -15,9 +15,21 @@ export function checkSlug(slug: string): string {
   return slug;
 }
 
+/**
+ * Whether lower-casing `email` turns one of its non-ASCII characters into ASCII (U+212A KELVIN SIGN
+ * into `k`, the only such character): an account's unique key is its address in lower case
+ * (`emailKey`), so `ni\u212A@acme.test`, another mailbox, would hold `nik@acme.test`'s place, or be
+ * found as its account.
+ */
+export function foldsOntoAscii(email: string): boolean {
+  const ascii = (text: string) => [...text].every((ch) => (ch.codePointAt(0) ?? 0) < 0x80);
+  return [...email].some((ch) => !ascii(ch) && ascii(ch.toLowerCase()));
+}
+
 export function checkEmail(email: string): string {
   const value = email.trim();
-  if (value.length > 254 || !EMAIL.test(value)) fail('invalid_body', 'email is not a valid address');
+  if (value.length > 254 || !EMAIL.test(value) || foldsOntoAscii(value))
+    fail('invalid_body', 'email is not a valid address');
   return value;
 }
 

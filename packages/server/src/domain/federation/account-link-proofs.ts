@@ -1,16 +1,12 @@
 import { newSecret } from '../../crypto/random.js';
 import { insertFederatedIdentity } from '../../storage/repos/connections.js';
-import { deleteUserConsents } from '../../storage/repos/consents.js';
-import { deleteUserPasskeys } from '../../storage/repos/passkeys.js';
-import { deleteTotpFactor } from '../../storage/repos/second-factors.js';
-import { claimEmailVerification, clearPassword, emailKey, findUserById } from '../../storage/repos/users.js';
-import { recordAudit, recordUserUpdated } from '../audit/audit.js';
+import { claimEmailVerification, emailKey, findUserById } from '../../storage/repos/users.js';
+import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { issuerOf } from '../issuers.js';
 import { accountLinkMail } from '../mail/messages.js';
-import { endUserSessions } from '../sessions/sessions.js';
-import { passkeySnapshot } from '../sign-in/passkeys.js';
 import { type Org, SYSTEM, type User } from '../types.js';
+import { handOverAccount } from './account-handover.js';
 import { linkDecision } from './account-linking.js';
 import type { Connection } from './connections.js';
 import type { FederationDeps } from './deps.js';
@@ -102,22 +98,7 @@ export async function linkAfterProof(
     if (!linked) return refuse('This sign-in was completed in another window. Start again.');
     const after: User = { ...user, emailVerified: true, updatedAt: now };
     await recordUserUpdated(trx, user, after, SYSTEM);
-    await endUserSessions(trx, user.id, SYSTEM, now);
-    // Whoever typed the address may have set these: none of them is the person's who proved it.
-    await clearPassword(trx, user.id, now);
-    await deleteTotpFactor(trx, user.id);
-    await deleteUserConsents(trx, user.id);
-    const passkeys = await deleteUserPasskeys(trx, user.id);
-    for (const p of passkeys) {
-      await recordAudit(trx, {
-        orgId: org.id,
-        entity: 'passkey',
-        verb: 'deleted',
-        actor: SYSTEM,
-        at: now,
-        data: passkeySnapshot(p),
-      });
-    }
+    await handOverAccount(trx, org, user, now);
     return after;
   });
 }

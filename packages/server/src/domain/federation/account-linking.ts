@@ -10,7 +10,10 @@ import { type Connection, claimsEmail } from './connections.js';
  * (`users.origin`, migration 036):
  * - the host or an owner (`owner`: the CLI, the management API; `invitation`: accepting an owner's
  *   invitation): linked, as before;
- * - the user proved the mailbox since (`email_verified`): linked;
+ * - the user proved the mailbox since (`email_verified`): linked; a self-service account (`sign_up`
+ *   or no origin) handed over as after a proof (`handOver`, account-handover.ts), since a
+ *   verification link says nothing of who chose its password (the mailbox's owner follows the mail
+ *   a stranger's sign-up sent them);
  * - nobody (`sign_up`, self-service, or made before migration 036, when the CLI's users and
  *   self-service ones cannot be told apart), address never verified: anyone may have typed it, so
  *   the person proves the account first (`prove`: a link mailed to the address, account-link-proofs.ts),
@@ -19,7 +22,10 @@ import { type Connection, claimsEmail } from './connections.js';
  *   connection's upstream holds the account. One deleted since holds nothing any more.
  * Always: the connection claims the address's domain and the upstream vouches for the address.
  */
-export type LinkDecision = { kind: 'link' } | { kind: 'prove' } | { kind: 'refuse'; message: string };
+export type LinkDecision =
+  | { kind: 'link'; handOver: boolean }
+  | { kind: 'prove' }
+  | { kind: 'refuse'; message: string };
 
 /** Whether the user was made on first sign-in by a connection of the org other than `c` that still exists. */
 export async function madeByAnotherConnection(db: Db, org: Org, c: Connection, userId: string) {
@@ -46,8 +52,10 @@ export async function linkDecision(
   }
   if (await madeByAnotherConnection(db, org, c, user.id))
     return { kind: 'refuse', message: MADE_BY_ANOTHER(c, identity.email) };
-  if (user.emailVerified) return { kind: 'link' };
   const origin = (await findUserOrigin(db, user.id))?.origin ?? null;
-  if (origin === 'owner' || origin === 'invitation' || origin === 'connection') return { kind: 'link' };
+  if (origin === 'owner' || origin === 'invitation' || origin === 'connection')
+    return { kind: 'link', handOver: false };
+  // Self-service, verified since: the mailbox is the person's, the credentials may be anyone's.
+  if (user.emailVerified) return { kind: 'link', handOver: true };
   return { kind: 'prove' };
 }

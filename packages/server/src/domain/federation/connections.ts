@@ -18,6 +18,7 @@ import { isLoopbackHost } from '../loopback.js';
 import type { Actor, Connection, ConnectionBase, IdpSettings, Org } from '../types.js';
 import { requireDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
+import { emailDomain } from './email-domain.js';
 import { readIdpMetadata } from './idp-metadata.js';
 import { checkEndpointHosts, refusePrivateUpstream } from './upstream-address.js';
 
@@ -415,6 +416,6 @@ export async function connectionForEmail(
 
 /** Whether the connection claims the domain of `email`. */
 export function claimsEmail(c: Connection, email: string): boolean {
-  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  return c.domains.includes(domain);
+  const domain = emailDomain(email);
+  return domain !== null && c.domains.includes(domain);
 }

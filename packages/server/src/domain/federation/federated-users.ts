@@ -1,3 +1,4 @@
+import type { Db } from '../../storage/db.js';
 import {
   findFederatedUserId,
   insertFederatedIdentity,
@@ -6,7 +7,9 @@ import {
 import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
+import { foldsOntoAscii } from '../directory/validate.js';
 import { type Org, SYSTEM, type User } from '../types.js';
+import { handOverAccount } from './account-handover.js';
 import { linkDecision, MADE_BY_ANOTHER, madeByAnotherConnection } from './account-linking.js';
 import type { Connection } from './connections.js';
 import { grantDefaultRoles } from './default-roles.js';
@@ -48,13 +51,22 @@ export async function federatedUser(
   }
   const email =
     identity.email ?? refuse(`${c.name} did not share your email address, so you cannot sign in here.`, 403);
+  if (foldsOntoAscii(email))
+    refuse(
+      `${c.name} vouched for ${email}, which reads as another address here. Use your usual address.`,
+      403,
+    );
   const existing = await findUserByEmail(deps.db, org.id, email);
   if (existing) {
     const decision = await linkDecision(deps.db, org, c, { ...identity, email }, existing);
     if (decision.kind === 'refuse') return refuse(decision.message, 403);
     if (decision.kind === 'prove') return { prove: usable(existing) };
-    await link(deps, c, identity.subject, existing.id);
-    return { user: usable(existing) };
+    const user = usable(existing);
+    await deps.db.transaction().execute(async (trx) => {
+      await link(trx, c, identity.subject, user.id);
+      if (decision.handOver) await handOverAccount(trx, org, user, clock.now());
+    });
+    return { user };
   }
   if (!c.jit) {
     return refuse(
@@ -76,8 +88,8 @@ function usable(user: User): User {
   return user;
 }
 
-async function link(deps: FederationDeps, c: Connection, subject: string, userId: string) {
-  const linked = await insertFederatedIdentity(deps.db, {
+async function link(db: Db, c: Connection, subject: string, userId: string) {
+  const linked = await insertFederatedIdentity(db, {
     connectionId: c.id,
     subject,
     userId,

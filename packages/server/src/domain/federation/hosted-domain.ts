@@ -1,4 +1,5 @@
 import type { Connection } from './connections.js';
+import { asciiLower } from './email-domain.js';
 import { refuse } from './refusal.js';
 import type { UpstreamIdentity } from './upstream-identity.js';
 
@@ -11,7 +12,8 @@ import type { UpstreamIdentity } from './upstream-identity.js';
  */
 export function requireHostedDomain(c: Connection, identity: UpstreamIdentity): void {
   if (c.type !== 'oidc' || !c.oidc.hostedDomain) return;
-  if (identity.hostedDomain?.toLowerCase() === c.oidc.hostedDomain) return;
+  const hd = identity.hostedDomain === null ? null : asciiLower(identity.hostedDomain);
+  if (hd !== null && hd === c.oidc.hostedDomain) return;
   refuse(
     `${c.name} signed you in with an account outside ${c.oidc.hostedDomain}. Sign in with your ${c.oidc.hostedDomain} account.`,
     403,

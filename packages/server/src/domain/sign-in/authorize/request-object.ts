@@ -57,12 +57,27 @@ const refuse = (
   echo,
 });
 
+/**
+ * An object member written back out as JSON. JSON.stringify recurses: an object nested a few
+ * thousand deep (a 64 kB form holds ten thousand levels) overflows the stack, which must be the
+ * object's refusal, not a 500. Anyone may write an object for a client registered for `none`.
+ */
+function objectText(name: string, value: object): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return fail('invalid_request_object', `${name} in the request object is nested too deeply`);
+  }
+}
+
 /** A claim's value as a request parameter: text as given, numbers and booleans written out, objects as JSON. */
 function parameterText(name: string, value: unknown): string {
   let text: string | undefined;
   if (typeof value === 'string') text = value;
   else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
-  else if (typeof value === 'object' && value !== null && !Array.isArray(value)) text = JSON.stringify(value);
+  else if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    text = objectText(name, value);
   if (text === undefined)
     return fail('invalid_request_object', `${name} in the request object must be a string`);
   if (!isStorableText(text))
