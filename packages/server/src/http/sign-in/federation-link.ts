@@ -18,6 +18,7 @@ import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { boundBrowser, keepBrowserBinding } from './federation-binding.js';
+import { showRefusal } from './federation-refusal.js';
 import { linkConfirmView, linkSentView } from './federation-views.js';
 import { renderLogin } from './login.js';
 import { CSRF_REJECTED, sendErrorPage, sendPage, throttledPage } from './respond.js';
@@ -31,26 +32,6 @@ import { completeSignIn } from './session-start.js';
  * signed in upstream; elsewhere they say so and leave the link for that browser.
  */
 
-/** The refusal of a link, on the login page as every federated refusal is. */
-async function showRefusal(
-  ctx: PageContext,
-  org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  error: unknown,
-) {
-  if (!(error instanceof FederationRefused)) throw error;
-  return renderLogin(
-    ctx,
-    org,
-    request,
-    reply,
-    null,
-    { email: '', error: error.message },
-    { status: error.status },
-  );
-}
-
 /** After an upstream sign-in whose account must be proved: mails the link (throttled) and says so. */
 export async function offerLinkPage(
   ctx: PageContext,
@@ -63,7 +44,7 @@ export async function offerLinkPage(
 ) {
   const binding = boundBrowser(ctx, request);
   // The way back checked this cookie already; without it no link could ever be followed here.
-  if (binding === null) return showRefusal(ctx, org, request, reply, new FederationRefused(LOST, 400));
+  if (binding === null) return showRefusal(ctx, org, request, reply, null, new FederationRefused(LOST, 400));
   const verdict = await reserveMail(ctx.deps.db, org.id, user.email, rateLimitKey(request), clock.now());
   if (!verdict.allowed) {
     const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
@@ -100,7 +81,7 @@ export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
         });
         return sendPage(reply, org.name, `Link your account to ${c.name}`, body);
       } catch (error) {
-        return showRefusal(ctx, org, request, reply, error);
+        return showRefusal(ctx, org, request, reply, null, error);
       }
     }),
   );
@@ -124,7 +105,7 @@ export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
           audit: { connectionId: c.id, connectionType: c.type },
         });
       } catch (error) {
-        return showRefusal(ctx, org, request, reply, error);
+        return showRefusal(ctx, org, request, reply, null, error);
       }
     }),
   );

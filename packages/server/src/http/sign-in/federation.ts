@@ -19,8 +19,8 @@ import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from
 import { bindBrowser, boundBrowser } from './federation-binding.js';
 import { continueView } from './federation-continue.js';
 import { offerLinkPage } from './federation-link.js';
+import { showRefusal } from './federation-refusal.js';
 import { formTargets, optionalRequest } from './flow.js';
-import { renderLogin } from './login.js';
 import { sendPage } from './respond.js';
 import { completeSignIn } from './session-start.js';
 
@@ -31,27 +31,6 @@ import { completeSignIn } from './session-start.js';
  * ends on the login page with the reason, never an error page of the server. The way back goes on
  * only in the browser that went out (federation-binding.ts).
  */
-
-async function showRefusal(
-  ctx: PageContext,
-  org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  requestId: string | null,
-  error: unknown,
-) {
-  if (!(error instanceof FederationRefused)) throw error;
-  const pending = requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, requestId);
-  return renderLogin(
-    ctx,
-    org,
-    request,
-    reply,
-    pending,
-    { email: '', error: error.message },
-    { status: error.status },
-  );
-}
 
 /** Signs the person in as the user the upstream vouched for, and goes on with the request. */
 async function signInFederated(

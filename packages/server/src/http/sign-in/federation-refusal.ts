@@ -1,0 +1,28 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FederationRefused } from '../../domain/federation/index.js';
+import { loadAuthorizationRequest } from '../../domain/sign-in/index.js';
+import type { Org } from '../../domain/types.js';
+import type { PageContext } from './context.js';
+import { renderLogin } from './login.js';
+
+/** A federated refusal, on the login page with its reason (and the authorization request, if any). */
+export async function showRefusal(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  requestId: string | null,
+  error: unknown,
+) {
+  if (!(error instanceof FederationRefused)) throw error;
+  const pending = requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, requestId);
+  return renderLogin(
+    ctx,
+    org,
+    request,
+    reply,
+    pending,
+    { email: '', error: error.message },
+    { status: error.status },
+  );
+}
