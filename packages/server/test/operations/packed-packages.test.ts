@@ -13,9 +13,12 @@ import { killAll, spawnGroup } from '../support/tessera-process.js';
 
 /**
  * What a user installs: `@tessera/koa` and `@tessera/sdk` packed as npm would publish them, installed into a
- * scratch app outside the repository, and the examples of their READMEs run there with plain `node` (no
- * TypeScript loader, no source condition) against a running Tessera. The READMEs are read at test time, so
- * they stay the source of truth: each example is the fenced js block whose first line is `// example: <name>`.
+ * scratch app outside the repository the way the READMEs say (`npm install ./tessera-sdk-<version>.tgz`), with
+ * `--offline`, so every runtime dependency comes from npm's cache and the test needs no network, and the
+ * examples of their READMEs run there with plain `node` (no TypeScript loader, no source condition) against a
+ * running Tessera. The READMEs are read at test time, so they stay the source of truth: each example is the
+ * fenced js block whose first line is `// example: <name>`. `npm publish --dry-run` checks what a release would
+ * upload, against a registry address nothing answers at, so it can never publish.
  */
 
 const repo = new URL('../../../../', import.meta.url).pathname;
@@ -23,6 +26,22 @@ const PACKAGES = [
   { name: '@tessera/koa', dir: 'packages/koa', examples: ['koa', 'koa-client'] },
   { name: '@tessera/sdk', dir: 'packages/sdk', examples: ['sdk', 'sdk-sign-in'] },
 ] as const;
+/** Nothing listens here: a publish that was not a dry run would fail, not publish. */
+const NO_REGISTRY = 'http://127.0.0.1:9/';
+/** What an app may import from each package: the public API, and nothing else. */
+const EXPORTS = {
+  '@tessera/koa': [
+    'TokenMinterError',
+    'authenticate',
+    'createTokenMinter',
+    'createVerifier',
+    'principalOf',
+    'protectedResource',
+    'requireScopes',
+    'whitelist',
+  ],
+  '@tessera/sdk': ['SdkError', 'challengeOf', 'createPkce', 'createSdk', 'createState', 'makeVerifier'],
+} as const;
 const UNAUTHORIZED = { error: 'unauthorized', error_detail: "we don't know who you are" };
 
 interface Finished {
@@ -106,6 +125,7 @@ describe('the packed @tessera/koa and @tessera/sdk, installed in an app outside 
   let tenantId: string;
   let appPort: number;
   let tesseraEnv: Record<string, string>;
+  let npmEnv: NodeJS.ProcessEnv;
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'tessera-packed-'));
@@ -114,7 +134,7 @@ describe('the packed @tessera/koa and @tessera/sdk, installed in an app outside 
     mkdirSync(packs);
     mkdirSync(app);
     // Without the npm_* settings of an enclosing `npm test` (its local prefix is the repository) or a loader.
-    const npmEnv = Object.fromEntries(
+    npmEnv = Object.fromEntries(
       Object.entries(process.env).filter(([key]) => !/^(npm_|node_options$|node_env$)/i.test(key)),
     );
 
@@ -139,9 +159,10 @@ describe('the packed @tessera/koa and @tessera/sdk, installed in an app outside 
       join(app, 'package.json'),
       JSON.stringify({ name: 'scratch-app', private: true, type: 'module' }),
     );
+    // As the READMEs say: the tarballs and koa itself, every package from npm's cache.
     await run(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs.values(), 'koa'],
+      ['install', '--offline', '--no-audit', '--no-fund', ...tarballs.values(), 'koa'],
       app,
       npmEnv,
     );
@@ -214,6 +235,135 @@ describe('the packed @tessera/koa and @tessera/sdk, installed in an app outside 
           );
         }
       }
+    }
+  });
+
+  test('each tarball holds only dist/, README.md, LICENSE and package.json', () => {
+    for (const { name } of PACKAGES) {
+      const listed = files.get(name) ?? [];
+      assert.deepEqual(
+        listed.filter(
+          (f) =>
+            !f.startsWith('package/dist/') &&
+            !['package/README.md', 'package/LICENSE', 'package/package.json'].includes(f),
+        ),
+        [],
+        `${name} ships more than its build, README, LICENSE and package.json`,
+      );
+    }
+  });
+
+  test('the installed packages bring their runtime dependencies and none of their development ones', () => {
+    for (const { name } of PACKAGES) {
+      const manifest = JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')) as {
+        dependencies?: Record<string, string>;
+        publishConfig?: { access?: string };
+      };
+      assert.deepEqual(Object.keys(manifest.dependencies ?? {}), ['jose'], `${name}'s runtime dependencies`);
+      assert.deepEqual(
+        manifest.publishConfig,
+        { access: 'public' },
+        `${name} publishes as a public scoped package`,
+      );
+    }
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const installed = Object.keys(lock.packages).filter(Boolean);
+    // The repository's tools (the compiler, the test loader, the linter, the server) stay out of the app.
+    for (const tool of ['typescript', 'tsx', '@biomejs/biome', '@tessera/server', '@types/node', 'esbuild']) {
+      assert.ok(!installed.includes(`node_modules/${tool}`), `the app got ${tool}`);
+    }
+    assert.deepEqual(
+      installed.filter((path) => lock.packages[path]?.dev),
+      [],
+      'the app holds development dependencies',
+    );
+  });
+
+  test('plain Node imports each package, which exports its public API and nothing else', async () => {
+    const script = `for (const name of ${JSON.stringify(Object.keys(EXPORTS))}) console.log(name, JSON.stringify(Object.keys(await import(name)).sort()));`;
+    const result = await run(process.execPath, ['--input-type=module', '-e', script], app, cleanEnv({}));
+    assert.equal(
+      result.stdout,
+      Object.entries(EXPORTS)
+        .map(([name, names]) => `${name} ${JSON.stringify(names)}\n`)
+        .join(''),
+    );
+  });
+
+  test("TypeScript sees both packages' types in the app: a well-typed use compiles, a misuse is an error", async () => {
+    // A TypeScript app adds @types/koa, as the koa README says; npm's cache here has Koa but not its types, so
+    // the app's compiler is pointed at the checkout's copy of them instead of installing it.
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          paths: { koa: [join(repo, 'node_modules', '@types', 'koa', 'index.d.ts')] },
+        },
+        files: ['typed.ts'],
+      }),
+    );
+    writeFileSync(
+      join(app, 'typed.ts'),
+      [
+        "import Koa from 'koa';",
+        "import { authenticate, createVerifier, principalOf, type Verified } from '@tessera/koa';",
+        "import { createSdk, type Sdk } from '@tessera/sdk';",
+        "const issuer = 'http://acme.localhost:4000/';",
+        "const sdk: Sdk = createSdk({ api: 'http://localhost:4000', issuer, clientId: 'cli_web' });",
+        "const verify = createVerifier({ issuer, clientId: 'cli_web' });",
+        'const app = new Koa();',
+        "app.use(authenticate({ verify, realm: 'api' }));",
+        'app.use((ctx) => {',
+        '  const who: Verified = principalOf(ctx);',
+        '  ctx.body = who.kind;',
+        '});',
+        'const misuse: number = sdk;',
+        'export { misuse };',
+        '',
+      ].join('\n'),
+    );
+    const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+    const checked = await finish(
+      spawnGroup(process.execPath, [tsc, '-p', '.'], { cwd: app, env: cleanEnv({}) }),
+    );
+    // Exactly the one planted error: the packages' declarations and their use type-check.
+    assert.equal(checked.code, 2, checked.stdout);
+    assert.equal(
+      checked.stdout.trim(),
+      "typed.ts(13,7): error TS2322: Type 'Sdk' is not assignable to type 'number'.",
+    );
+  });
+
+  test("npm publish --dry-run of each package would upload the tarball's files, publicly, with no registry", async () => {
+    for (const { name, dir } of PACKAGES) {
+      // One package a run: given several, npm writes one JSON document after another.
+      const published = await run(
+        'npm',
+        ['publish', '--dry-run', '--offline', '--json', '--registry', NO_REGISTRY, '-w', dir],
+        repo,
+        npmEnv,
+      );
+      const report = JSON.parse(published.stdout.slice(published.stdout.indexOf('{'))) as Record<
+        string,
+        { files: { path: string }[] }
+      >;
+      const entry = report[name] ?? assert.fail(`npm publish --dry-run reported nothing of ${name}`);
+      assert.deepEqual(
+        entry.files.map((f) => `package/${f.path}`).sort(),
+        [...(files.get(name) ?? [])].sort(),
+        `${name}: the dry run would publish other files than npm pack packed`,
+      );
+      assert.match(
+        published.stderr,
+        /Publishing to http:\/\/127\.0\.0\.1:9\/ with tag latest and public access \(dry-run\)/,
+      );
     }
   });
 
