@@ -4,8 +4,10 @@ import { scrub } from '../observability/scrub.js';
 import { parseFlags, type Spec, UsageError, type Values, wantsHelp } from './args.js';
 import type { AdminName } from './commands.js';
 import type { Launch, Outcome } from './lifecycle.js';
+import { closestName } from './suggest.js';
 import {
   type CommandName,
+  commandNames,
   commandOf,
   commandUsage,
   globalUsage,
@@ -78,9 +80,7 @@ async function run(argv: string[]): Promise<Outcome> {
     const asked = argv.slice(1);
     const topic = asked.length > 0 ? commandOf(asked) : null;
     const group = asked.length === 1 ? groupOf(asked[0]) : null;
-    if (asked.length > 0 && topic === null && group === null) {
-      throw new UsageError(`unknown command: ${words(asked)}`);
-    }
+    if (asked.length > 0 && topic === null && group === null) throw unknownCommand(asked);
     process.stdout.write(topic ? commandUsage(topic) : group ? groupUsage(group) : globalUsage());
     return 0;
   }
@@ -97,7 +97,7 @@ async function run(argv: string[]): Promise<Outcome> {
     process.stdout.write(groupUsage(group));
     return 0;
   }
-  if (name === null) throw new UsageError(`unknown command: ${words(argv)}`);
+  if (name === null) throw unknownCommand(argv);
   const rest = argv.slice(name.split(' ').length);
   if (wantsHelp(rest)) {
     process.stdout.write(commandUsage(name));
@@ -134,6 +134,17 @@ class CommandUsageError extends UsageError {
   }
 }
 
+/** A command that does not exist: one line naming it (and the command it was likely meant to be), then the names. */
+class UnknownCommandError extends UsageError {}
+
+function unknownCommand(argv: string[]): UnknownCommandError {
+  const typed = words(argv);
+  const meant = closestName(typed, Object.keys(USAGES));
+  return new UnknownCommandError(
+    meant === null ? `unknown command: ${typed}` : `unknown command: ${typed}; did you mean \`${meant}\`?`,
+  );
+}
+
 class GroupUsageError extends UsageError {
   constructor(
     readonly group: string,
@@ -155,7 +166,10 @@ run(process.argv.slice(2)).then(
     if (outcome !== 'running') process.exitCode = outcome;
   },
   (error: unknown) => {
-    if (error instanceof UsageError) {
+    if (error instanceof UnknownCommandError) {
+      process.stderr.write(`error: ${error.message}\n${commandNames()}`);
+      process.exitCode = 2;
+    } else if (error instanceof UsageError) {
       const usage =
         error instanceof CommandUsageError
           ? commandUsage(error.command)

@@ -447,6 +447,26 @@ export function globalUsage(): string {
   ].join('\n');
 }
 
+/** What an unknown command gets instead of the whole usage: every command's name, wrapped to 100 columns. */
+export function commandNames(): string {
+  const lines: string[] = [];
+  let current = 'commands:';
+  for (const [i, name] of NAMES.entries()) {
+    const word = `${name}${i < NAMES.length - 1 ? ',' : ''}`;
+    if (current.length + 1 + word.length > 100) {
+      lines.push(current);
+      current = ' ';
+    }
+    current += ` ${word}`;
+  }
+  lines.push(current);
+  return [
+    ...lines,
+    '`tessera --help` shows how to call each; `tessera <command> --help` describes one.',
+    '',
+  ].join('\n');
+}
+
 /** `tessera <group> --help`: the group's commands with their usage lines. */
 export function groupUsage(group: string): string {
   const names = NAMES.filter((n) => n.startsWith(`${group} `));

@@ -277,14 +277,42 @@ describe('tessera --help, --version and usage errors', () => {
     ]);
   });
 
-  test('no command or an unknown one: the list of commands on stderr, exit 2', async () => {
+  test('no command: the usage of every command on stderr, exit 2', async () => {
+    await usageError([], 'a command is required', 'tessera <command> [flags]');
+  });
+
+  test('an unknown command: one line naming it, the command a typo was meant to be, then only the names, exit 2', async () => {
+    const names = [
+      'commands: serve, migrate, worker, backup, org create, org update, user create, client create,',
+      '  resource list, resource create, resource show, resource update, resource delete, role list,',
+      '  role create, role show, role update, role delete, user roles, client permissions, member add,',
+      '  service-account create, service-account list, service-account rotate-secret,',
+      '  service-account delete, invitation create, invitation list, invitation revoke, keys rotate,',
+      '  connection create, connection list, connection show, connection update, connection delete',
+      '`tessera --help` shows how to call each; `tessera <command> --help` describes one.',
+      '',
+    ].join('\n');
+    // The list names every command, each once.
+    assert.deepEqual(
+      names
+        .slice('commands:'.length, names.indexOf('\n`'))
+        .split(',')
+        .map((n) => n.trim()),
+      COMMANDS.map(([name]) => name),
+    );
     for (const [args, error] of [
-      [[], 'a command is required'],
+      [['org', 'creat', '--slug', 'globex'], 'unknown command: org creat; did you mean `org create`?'],
+      [['serv'], 'unknown command: serv; did you mean `serve`?'],
+      [['resource', 'lsit'], 'unknown command: resource lsit; did you mean `resource list`?'],
+      [['help', 'org', 'craete'], 'unknown command: org craete; did you mean `org create`?'],
       [['org', 'destroy'], 'unknown command: org destroy'],
       [['frobnicate', '--now'], 'unknown command: frobnicate'],
       [['help', 'frobnicate'], 'unknown command: frobnicate'],
     ] as [string[], string][]) {
-      await usageError(args, error, 'tessera <command> [flags]');
+      const res = await run(args);
+      assert.equal(res.code, 2, `exit code of tessera ${args.join(' ')}`);
+      assert.equal(res.stdout, '');
+      assert.equal(res.stderr, `error: ${error}\n${names}`);
     }
   });
 
