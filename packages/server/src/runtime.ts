@@ -35,6 +35,8 @@ export interface RuntimeOptions {
   warm?: boolean;
   /** Where mail goes (src/mail/mailers.ts mailerFor); default: nowhere, with a warning per mail. */
   mailer?: Mailer;
+  /** Told the migrations this start applied, by name, when it applied any (for the `migrated` log line). */
+  onMigrated?: (names: string[]) => void;
   /** Told each wait for a database connection, in seconds (for /metrics). */
   onConnectionWait?: (seconds: number) => void;
 }
@@ -61,7 +63,8 @@ export async function openRuntime(
   });
   let listener: { close(): Promise<void> } | null = null;
   try {
-    await migrate(store.db);
+    const applied = await migrate(store.db);
+    if (applied.length > 0) options.onMigrated?.(applied);
     if (!(await secretOpensDatabase(store.db, sealer))) {
       throw new ConfigError(
         'TESSERA_SECRET does not open this database: it was set up with another secret; ' +

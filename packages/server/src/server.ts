@@ -79,6 +79,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     cacheCredentials: true,
     warm: options.warm ?? true,
     mailer: mail.mailer,
+    onMigrated: (migrations) => log.info({ migrations }, 'migrated'),
     onConnectionWait: (seconds) => metrics.connectionWaited(seconds),
   });
   opened = runtime;

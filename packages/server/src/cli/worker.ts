@@ -18,7 +18,9 @@ export function workerCommand(f: Values<typeof USAGES.worker.flags>): Launch {
     const config = loadConfig();
     const log = createLogger(config.logLevel, 1).child({ process: 'tessera-worker' });
     for (const warning of allowPrivateWarnings(config)) log.warn(warning);
-    const runtime = await openRuntime(config, (line) => log.warn(line));
+    const runtime = await openRuntime(config, (line) => log.warn(line), {
+      onMigrated: (migrations) => log.info({ migrations }, 'migrated'),
+    });
     const worker = new DeliveryWorker(runtime.deps, { concurrency, log }).start();
     log.info({ concurrency }, 'webhook delivery worker started');
     stopOnSignals(log, async () => {

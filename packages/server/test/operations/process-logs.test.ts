@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -7,6 +7,12 @@ import { databaseSkip, httpSuite } from '../support/databases.js';
 import { createPostgresSchema } from '../support/postgres.js';
 import { freePort } from '../support/server.js';
 import { TesseraProcess } from '../support/tessera-process.js';
+
+/** Every migration of this build, by name, in order: what a start on an empty database applies. */
+const MIGRATIONS = readdirSync(new URL('../../src/storage/migrations/', import.meta.url))
+  .filter((f) => /^\d{3}-.*\.ts$/.test(f))
+  .map((f) => f.slice(0, -'.ts'.length))
+  .sort();
 
 /**
  * DESIGN §11: every line `tessera serve` writes is JSON (start-up, warnings, shutdown included),
@@ -91,7 +97,17 @@ for (const database of httpSuite()) {
         warning?.msg,
         `TESSERA_SECRET is not set: generated one into ${join(dataDir, 'secret')} (set TESSERA_SECRET in production)`,
       );
+      // The start names the migrations it applied to the empty database, in one line before it listens.
+      const migrated = logs.filter((l) => l.msg === 'migrated');
+      assert.deepEqual(
+        migrated.map((l) => [l.level, l.migrations]),
+        [[30, MIGRATIONS]],
+      );
       const listening = logs.find((l) => l.msg === 'listening');
+      assert.ok(
+        logs.indexOf(migrated[0] as Record<string, unknown>) <
+          logs.indexOf(listening as Record<string, unknown>),
+      );
       assert.equal(listening?.level, 30);
       assert.equal(listening?.url, base);
       assert.equal(listening?.address, `http://127.0.0.1:${port}`);
@@ -247,6 +263,18 @@ describe('HOST', () => {
     assert.deepEqual(
       workerWarnings.map((l) => l.msg),
       [DEPRECATED_NAME_WARNING, ALLOW_PRIVATE_WARNING],
+    );
+    // serve migrated the new data dir and said so once; the worker after it found nothing to apply.
+    assert.deepEqual(
+      serve
+        .logs()
+        .filter((l) => l.msg === 'migrated')
+        .map((l) => l.migrations),
+      [MIGRATIONS],
+    );
+    assert.deepEqual(
+      worker.logs().filter((l) => l.msg === 'migrated'),
+      [],
     );
     assert.equal(listening.address, `http://127.0.0.2:${port}`);
     assert.equal((await fetch(`http://127.0.0.2:${port}/healthz`)).status, 200);
