@@ -155,11 +155,13 @@ class GroupUsageError extends UsageError {
 }
 
 /** The leading words of `argv` (not its flags), to name an unknown command. */
-const words = (argv: string[]) =>
+const words = (argv: string[]): string =>
   argv
     .slice(0, 2)
     .filter((a) => !a.startsWith('-'))
-    .join(' ') || argv[0];
+    .join(' ') ||
+  argv[0] ||
+  '';
 
 run(process.argv.slice(2)).then(
   (outcome) => {
