@@ -269,6 +269,10 @@ describe('the layering lint', () => {
       "export const up = (db: any) => [db.replaceInto('users'), db.mergeInto('users')];\n",
     'db.executeQuery()': 'export const run = (db: any, q: any) => db.executeQuery(q);\n',
     "db['selectFrom']": "export const users = (db: any) => db['selectFrom']('users').execute();\n",
+    'db.selectFrom taken':
+      "declare const db: any;\nconst from = db.selectFrom;\nexport const users = () => from('users');\n",
+    'deleteFrom destructured':
+      "declare const trx: any;\nconst { deleteFrom } = trx;\nexport const drop = () => deleteFrom('sessions');\n",
     'a raw sql template':
       "import { sql } from './sql.js';\nexport const count = (db: any) => sql`select count(*) from users`.execute(db);\n",
     'sql.raw': "import { sql } from './sql.js';\nexport const raw = () => sql.raw('delete from sessions');\n",
