@@ -1,5 +1,6 @@
 import { ACCOUNT_ENDPOINTS } from './account/account.js';
 import { organizationMembership } from './account/organization-membership.js';
+import { passkeyRegistration, passkeyRegistrationOptions } from './account/profile-passkeys.js';
 import { TENANT_ENDPOINTS } from './account/tenants.js';
 import { CLIENT_PERMISSION_ENDPOINTS } from './management/client-permissions.js';
 import { CLIENT_ENDPOINTS } from './management/clients.js';
@@ -30,6 +31,8 @@ import { prometheusMetrics } from './operations/metrics.js';
 import type { Declaration } from './register-operations.js';
 import { authorize, authorizePost } from './sign-in/authorize-endpoint.js';
 import { logoutGet, logoutPost } from './sign-in/logout.js';
+import { passkeySignIn, passkeySignInOptions } from './sign-in/passkeys.js';
+import { samlMetadata } from './sign-in/saml-metadata.js';
 
 /**
  * Every HTTP operation of the API, each declared once with its handler, in the order /openapi.json
@@ -37,7 +40,8 @@ import { logoutGet, logoutPost } from './sign-in/logout.js';
  * documented from it (http/openapi/). The management and account endpoints are declared with
  * http/management/endpoint.ts, the others (OAuth, discovery, health, metrics, this document) with
  * http/served-operation.ts. Hosted pages' forms, the web console and preflights are routes, not
- * operations: they are registered where they are served.
+ * operations: they are registered where they are served. What the pages' scripts call as JSON (the
+ * passkey ceremonies) and what an identity provider reads (SAML metadata) are operations.
  */
 export const OPERATIONS: readonly Declaration[] = [
   openidConfiguration,
@@ -53,6 +57,11 @@ export const OPERATIONS: readonly Declaration[] = [
   userinfoPost,
   logoutGet,
   logoutPost,
+  passkeySignInOptions,
+  passkeySignIn,
+  passkeyRegistrationOptions,
+  passkeyRegistration,
+  samlMetadata,
   health,
   readiness,
   prometheusMetrics,

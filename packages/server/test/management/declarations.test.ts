@@ -85,6 +85,7 @@ describe('routes and their declarations', () => {
     assert.deepEqual(pages.sort(), [
       'GET /oauth/authorize',
       'GET /oauth/logout',
+      'GET /saml/:con/metadata',
       'POST /oauth/authorize',
       'POST /oauth/logout',
     ]);

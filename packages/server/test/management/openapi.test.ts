@@ -91,6 +91,7 @@ const concrete = (path: string) =>
   path
     .replace(':org', 'acme')
     .replace(':deliveryId', 'wdl_nope')
+    .replace(':con', 'con_nope')
     .replace(
       ':id',
       path.includes('/tenants/') ? 'tnt_nope' : path.includes('/users/') ? 'usr_nope' : 'whk_nope',
@@ -200,14 +201,14 @@ for (const database of httpSuite()) {
         '/oauth/userinfo',
       ]);
       const registered = routesOf(app)
-        .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !isHtmlPage(r.url))
+        .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !isHtmlPage(r.method, r.url))
         .map((r) => `${r.method} ${r.url}`)
         .sort();
       const documented = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
       assert.deepEqual(registered, documented);
       // What is left out is the hosted HTML pages and the web console, and only those.
       const pages = routesOf(app).filter(
-        (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && isHtmlPage(r.url),
+        (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && isHtmlPage(r.method, r.url),
       );
       assert.ok(pages.length > 0);
       for (const page of pages) {
@@ -234,8 +235,12 @@ for (const database of httpSuite()) {
               url: concrete(op.path),
               headers: { host },
             });
+            // The not-found answer: JSON, or on a page's path (/saml/{con}/…) the HTML page saying so.
             const routeMissing =
-              res.statusCode === 404 && /^no route for /.test(res.json().error_detail ?? '');
+              res.statusCode === 404 &&
+              (/^application\/json/.test(String(res.headers['content-type']))
+                ? /^no route for /.test(res.json().error_detail ?? '')
+                : res.body.includes('This page does not exist.'));
             assert.ok(!routeMissing, `${method} ${path} on ${host}: ${res.statusCode} ${res.body}`);
           }
         }
@@ -247,6 +252,59 @@ for (const database of httpSuite()) {
         error: 'not_found',
         error_detail: 'no route for GET /organizations/acme/nothing',
       });
+    });
+
+    test('what the hosted pages call as JSON, and the SAML metadata, are documented operations', {
+      skip,
+    }, async () => {
+      const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+      const answer = (path: string, method: string, status: string) =>
+        doc.paths[path][method].responses[status].content;
+      assert.deepEqual(body('/login/passkey/options'), { $ref: `${REF}PasskeyOptionsRequest` });
+      assert.deepEqual(body('/login/passkey'), { $ref: `${REF}PasskeySignInRequest` });
+      assert.deepEqual(body('/profile/passkeys/options'), { $ref: `${REF}PasskeyOptionsRequest` });
+      assert.deepEqual(body('/profile/passkeys'), { $ref: `${REF}PasskeyRegistrationRequest` });
+      for (const path of ['/login/passkey/options', '/profile/passkeys/options']) {
+        assert.deepEqual(answer(path, 'post', '200'), {
+          'application/json': { schema: { $ref: `${REF}PasskeyOptions` } },
+        });
+        assert.deepEqual(answer(path, 'post', '403'), {
+          'application/json': { schema: { $ref: `${REF}PasskeyRefusal` } },
+        });
+      }
+      assert.deepEqual(answer('/login/passkey', 'post', '200'), {
+        'application/json': { schema: { $ref: `${REF}PasskeyNext` } },
+      });
+      assert.deepEqual(
+        doc.paths['/login/passkey'].post.parameters.map((p: Json) => `${p.in}:${p.name}`),
+        ['query:req'],
+      );
+      // The profile page itself stays a page: only its JSON endpoint is an operation.
+      assert.deepEqual(Object.keys(doc.paths['/profile/passkeys']), ['post']);
+      assert.deepEqual(Object.keys(answer('/saml/{con}/metadata', 'get', '200')), [
+        'application/samlmetadata+xml',
+      ]);
+      // And the document's schema is the one the route checks: a credential that is not base64url is refused.
+      const refused = await app.inject({
+        method: 'POST',
+        url: '/login/passkey',
+        headers: { host: `acme.localhost:${server.port}`, 'content-type': 'application/json' },
+        payload: {
+          csrf: 'x',
+          credential: {
+            id: 'a',
+            rawId: 'a',
+            type: 'public-key',
+            response: { clientDataJSON: 'not base64!' },
+          },
+        },
+      });
+      assert.equal(refused.statusCode, 400);
+      assert.deepEqual(refused.json(), {
+        error: 'invalid_request',
+        error_detail: 'credential.response.clientDataJSON: must be base64url',
+      });
+      assert.equal(refused.headers['cache-control'], 'no-store');
     });
 
     test('the event list takes exactly the documented query, validated as documented', { skip }, async () => {

@@ -5,6 +5,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -180,6 +181,19 @@ describe('the layering lint', () => {
     "Date['now']": "export const stamp = (): number => Date['now']();\n",
     "process['hrtime']": "export const stamp = (): bigint => process['hrtime'].bigint();\n",
     "globalThis['performance']": "export const stamp = (): number => globalThis['performance'].now();\n",
+    'performance aliased from node:perf_hooks':
+      "import { performance as p } from 'node:perf_hooks';\nexport const stamp = (): number => p.now();\n",
+    'perf_hooks imported whole':
+      "import * as hooks from 'perf_hooks';\nexport const stamp = (): number => hooks.performance.now();\n",
+    'perf_hooks imported dynamically':
+      "export const stamp = async (): Promise<number> => (await import('node:perf_hooks')).performance.now();\n",
+    'process.uptime()': 'export const stamp = (): number => process.uptime();\n',
+    "process['uptime']": "export const stamp = (): number => process['uptime']();\n",
+    'Intl.DateTimeFormat().format()': 'export const stamp = (): string => Intl.DateTimeFormat().format();\n',
+    'new Intl.DateTimeFormat(locale).format()':
+      "export const stamp = (): string => new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).format();\n",
+    'a kept DateTimeFormat formatToParts()':
+      "const f = new Intl.DateTimeFormat('en');\nexport const stamp = () => f.formatToParts();\n",
   };
   const biomeLint = (...paths: string[]) => {
     const run = spawnSync(
@@ -192,31 +206,126 @@ describe('the layering lint', () => {
   const plantBiome = () => {
     mkdirSync(join(scratch, 'lint'), { recursive: true });
     copyFileSync(join(root, 'biome.json'), join(scratch, 'biome.json'));
-    copyFileSync(join(root, 'lint/no-date-now.grit'), join(scratch, 'lint/no-date-now.grit'));
-    copyFileSync(join(root, 'lint/no-storage-rows.grit'), join(scratch, 'lint/no-storage-rows.grit'));
-  };
-
-  // One biome run for all of them: each process costs seconds on a busy machine.
-  test('each clock read in the domain fails biome; in http none does', () => {
-    plantBiome();
-    const planted = Object.entries(clockReads).map(([name, source], i) => {
-      plant(`domain/tokens/clock-read-${i}.ts`, source);
-      plant(`http/clock-read-${i}.ts`, source);
-      return { name, file: `clock-read-${i}.ts` };
-    });
-    const run = biomeLint('domain/tokens', 'http');
-    assert.notEqual(run.status, 0);
-    const refused = (path: string) =>
-      run.output.split('\n').some((line) => line.startsWith(`${path}:`) && /\splugin\s/.test(line));
-    for (const { name, file } of planted) {
-      assert.ok(refused(`packages/server/src/domain/tokens/${file}`), `${name} passed in the domain`);
-      assert.ok(!refused(`packages/server/src/http/${file}`), `${name} was refused in http`);
+    for (const plugin of readdirSync(join(root, 'lint'))) {
+      copyFileSync(join(root, 'lint', plugin), join(scratch, 'lint', plugin));
     }
-    assert.match(run.output, /reads the time from its clock \(domain\/clock\.ts\)/);
+  };
+  /**
+   * Plants each source in domain/tokens and in `elsewhere`, runs biome once over both (each process
+   * costs seconds on a busy machine), and answers, per planted file, whether a plugin refused it
+   * with `message`.
+   */
+  const lintPlanted = (sources: Record<string, string>, elsewhere: string, message: RegExp) => {
+    plantBiome();
+    const planted = Object.entries(sources).map(([name, source], i) => {
+      plant(`domain/tokens/planted-${i}.ts`, source);
+      plant(`${elsewhere}/planted-${i}.ts`, source);
+      return { name, file: `planted-${i}.ts` };
+    });
+    const run = biomeLint('domain/tokens', elsewhere);
+    // One block per diagnostic: its "path:line:col rule" header and the lines up to the next one.
+    const blocks = run.output.split(/\n(?=\S+:\d+:\d+ )/);
+    const refused = (path: string) =>
+      blocks.some(
+        (block) => block.startsWith(`${path}:`) && /^\S+ plugin\s/.test(block) && message.test(block),
+      );
     for (const { file } of planted) {
       rmSync(join(scratch, 'packages/server/src/domain/tokens', file));
-      rmSync(join(scratch, 'packages/server/src/http', file));
+      rmSync(join(scratch, 'packages/server/src', elsewhere, file));
     }
+    return {
+      status: run.status,
+      output: run.output,
+      planted,
+      inDomain: (file: string) => refused(`packages/server/src/domain/tokens/${file}`),
+      elsewhere: (file: string) => refused(`packages/server/src/${elsewhere}/${file}`),
+    };
+  };
+
+  test('each clock read in the domain fails biome; in http none does', () => {
+    const run = lintPlanted(clockReads, 'http', /reads the time from its clock \(domain\/clock\.ts\)/);
+    assert.notEqual(run.status, 0);
+    for (const { name, file } of run.planted) {
+      assert.ok(run.inDomain(file), `${name} passed in the domain:\n${run.output}`);
+      assert.ok(!run.elsewhere(file), `${name} was refused in http`);
+    }
+  });
+
+  /** Each query or raw SQL that `lint/no-queries.grit` refuses in the domain: they live in storage/repos. */
+  const queries: Record<string, string> = {
+    "deps.db.selectFrom('users')":
+      "declare const deps: { db: any };\nexport const users = () => deps.db.selectFrom('users').selectAll().execute();\n",
+    "trx.deleteFrom('sessions')":
+      "export const drop = (trx: any) => trx.deleteFrom('sessions').where('id', '=', 'x').execute();\n",
+    "db.insertInto('users')":
+      "export const add = (db: any) => db.insertInto('users').values({ id: 'x' }).execute();\n",
+    "db.updateTable('users')":
+      "export const rename = (db: any) => db.updateTable('users').set({ name: 'x' }).execute();\n",
+    'db.selectNoFrom()':
+      "export const one = (db: any) => db.selectNoFrom((eb: any) => eb.val(1).as('one')).execute();\n",
+    'db.with() (a CTE)':
+      "export const cte = (db: any) => db.with('u', (q: any) => q.selectFrom('users')).execute();\n",
+    'db.replaceInto and db.mergeInto':
+      "export const up = (db: any) => [db.replaceInto('users'), db.mergeInto('users')];\n",
+    'db.executeQuery()': 'export const run = (db: any, q: any) => db.executeQuery(q);\n',
+    "db['selectFrom']": "export const users = (db: any) => db['selectFrom']('users').execute();\n",
+    'db.selectFrom taken':
+      "declare const db: any;\nconst from = db.selectFrom;\nexport const users = () => from('users');\n",
+    'deleteFrom destructured':
+      "declare const trx: any;\nconst { deleteFrom } = trx;\nexport const drop = () => deleteFrom('sessions');\n",
+    'a raw sql template':
+      "import { sql } from './sql.js';\nexport const count = (db: any) => sql`select count(*) from users`.execute(db);\n",
+    'sql.raw': "import { sql } from './sql.js';\nexport const raw = () => sql.raw('delete from sessions');\n",
+  };
+
+  test('each query or raw SQL in the domain fails biome; in storage/repos none does', () => {
+    const run = lintPlanted(queries, 'storage/repos', /The domain builds no query: put it in a repository/);
+    assert.notEqual(run.status, 0);
+    for (const { name, file } of run.planted) {
+      assert.ok(run.inDomain(file), `${name} passed in the domain:\n${run.output}`);
+      assert.ok(!run.elsewhere(file), `${name} was refused in storage/repos`);
+    }
+  });
+
+  /** Each outbound call that `lint/no-fetch.grit` refuses in the domain: it takes a port instead. */
+  const fetches: Record<string, string> = {
+    'fetch()': "export const get = () => fetch('http://127.0.0.1/');\n",
+    'fetch passed on': 'export const ports = { get: fetch };\n',
+    'fetch aliased': "const f = fetch;\nexport const get = () => f('http://127.0.0.1/');\n",
+    'globalThis.fetch': "export const get = () => globalThis.fetch('http://127.0.0.1/');\n",
+    'self.fetch': "export const get = () => self.fetch('http://127.0.0.1/');\n",
+    "globalThis['fetch']": "export const get = () => globalThis['fetch']('http://127.0.0.1/');\n",
+    'fetch destructured from globalThis':
+      "const { fetch: f } = globalThis;\nexport const get = () => f('http://127.0.0.1/');\n",
+  };
+
+  test('each global fetch in the domain fails biome; in delivery none does', () => {
+    const run = lintPlanted(fetches, 'delivery', /The domain calls no server itself/);
+    assert.notEqual(run.status, 0);
+    for (const { name, file } of run.planted) {
+      assert.ok(run.inDomain(file), `${name} passed in the domain:\n${run.output}`);
+      assert.ok(!run.elsewhere(file), `${name} was refused in delivery`);
+    }
+  });
+
+  test('a transaction handed to repositories, a port named fetch and typeof fetch pass in the domain', () => {
+    plantBiome();
+    plant(
+      'domain/tokens/planted.ts',
+      [
+        "import { deleteSessions } from '../../storage/repos/sessions.js';",
+        'type Db = { transaction(): { execute<T>(run: (trx: Db) => Promise<T>): Promise<T> } };',
+        'export const revoke = (db: Db, id: string) =>',
+        '  db.transaction().execute((trx) => deleteSessions(trx, id));',
+        'export type Fetcher = { fetch(url: string): Promise<Response> };',
+        "export const read = (fetcher: Fetcher) => fetcher.fetch('http://127.0.0.1/');",
+        'export type Call = typeof fetch;',
+        '',
+      ].join('\n'),
+    );
+    const run = biomeLint('domain/tokens/planted.ts');
+    assert.equal(run.status, 0, run.output);
+    rmSync(join(scratch, 'packages/server/src/domain/tokens/planted.ts'));
   });
 
   test('dates that read no clock pass in the domain, and domain/clock.ts may read it', () => {
@@ -229,6 +338,8 @@ describe('the layering lint', () => {
         'export const utc = (): number => Date.UTC(2026, 0, 1);',
         'export const iso = (ms: number): string => new Date(ms).toISOString();',
         'export type Stamped = { at: Date };',
+        "export const day = (at: Date): string => new Intl.DateTimeFormat('en').format(at);",
+        "export const zone = (tz: string) => new Intl.DateTimeFormat('en', { timeZone: tz });",
         '',
       ].join('\n'),
     );

@@ -75,8 +75,12 @@ export class OidcUpstreams {
   readonly #keySets = new Map<string, Kept<KeySet> & { url: string; fetchedAt: number }>();
   readonly #pending = new Map<string, Promise<unknown>>();
 
-  constructor(fetch: UpstreamFetch, report: UpstreamReport = () => {}, options: OidcUpstreamsOptions = {}) {
-    this.#fetch = fetch;
+  constructor(
+    upstreamFetch: UpstreamFetch,
+    report: UpstreamReport = () => {},
+    options: OidcUpstreamsOptions = {},
+  ) {
+    this.#fetch = upstreamFetch;
     this.#report = report;
     this.#discoveryCacheMs = options.discoveryCacheMs ?? UPSTREAM_DISCOVERY_CACHE_MS;
     this.#maxPerOrg = options.maxFetchesPerOrg ?? UPSTREAM_MAX_FETCHES_PER_ORG;

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { requireUser } from '../../domain/directory/index.js';
 import {
   finishPasskeyRegistration,
@@ -15,8 +14,15 @@ import type { Org, User } from '../../domain/types.js';
 import { jsonBody } from '../management/api-input.js';
 import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
+import { operation } from '../served-operation.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
-import { AttestationCredential, browserOf, refuse, refuseCsrf } from '../sign-in/passkeys.js';
+import {
+  PasskeyNext,
+  PasskeyOptions,
+  PasskeyOptionsRequest,
+  PasskeyRegistrationRequest,
+} from '../sign-in/passkey-schemas.js';
+import { browserOf, passkeyRefusal, refuse, refuseCsrf } from '../sign-in/passkeys.js';
 import { CSRF_REJECTED, sendErrorPage } from '../sign-in/respond.js';
 import { profileUserOf, renderProfile } from './profile.js';
 import {
@@ -30,13 +36,6 @@ import {
 const CLOSED = 'This profile page has expired. Open your profile again from the application.';
 const TOO_MANY = `You already have ${MAX_PASSKEYS_PER_USER} passkeys. Remove one to add another.`;
 
-const CsrfOnly = z.object({ csrf: z.string().max(200) });
-const Registration = z.object({
-  csrf: z.string().max(200),
-  name: z.string().max(1000),
-  credential: AttestationCredential,
-});
-
 const REFUSED = {
   expired: 'This passkey request has expired. Try again.',
   invalid: 'This passkey could not be added. Try again, or use another passkey.',
@@ -44,40 +43,94 @@ const REFUSED = {
   too_many: TOO_MANY,
 } as const;
 
-/**
- * On the profile page: POST /profile/passkeys/options and POST /profile/passkeys (JSON, CSRF token
- * bound to the user) add a passkey; GET /profile/passkeys?added=… shows the page with what was
- * added; POST /profile/passkeys/remove (a plain form) removes one. Each change is audited.
- */
-export function profilePasskeyPages(app: FastifyInstance, ctx: PageContext) {
-  /** The profile's user for a JSON endpoint, or the refusal already sent. */
-  async function jsonCaller(org: Org, request: FastifyRequest, reply: FastifyReply, csrf: string) {
-    const userId = profileUserOf(ctx, org, request);
-    if (userId === null) return { done: refuse(reply, 401, 'unauthorized', CLOSED) } as const;
-    if (!ctx.csrf.check(request, PASSKEY_REGISTER_FORM, [userId], csrf))
-      return { done: refuseCsrf(reply) } as const;
-    return { user: await requireUser(ctx.deps, userId) } as const;
-  }
+/** The profile's user for a JSON endpoint, or the refusal already sent. */
+async function jsonCaller(
+  ctx: PageContext,
+  org: Org,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  csrf: string,
+) {
+  const userId = profileUserOf(ctx, org, request);
+  if (userId === null) return { done: refuse(reply, 401, 'unauthorized', CLOSED) } as const;
+  if (!ctx.csrf.check(request, PASSKEY_REGISTER_FORM, [userId], csrf))
+    return { done: refuseCsrf(reply) } as const;
+  return { user: await requireUser(ctx.deps, userId) } as const;
+}
 
-  app.post(PASSKEY_OPTIONS_PATH, {
-    onSend: noStore,
+/** What the profile page's two JSON endpoints share in the document. */
+const registrationEndpoint = {
+  method: 'post',
+  tag: 'account',
+  hosts: 'every',
+  // The profile page's cookie and its CSRF token, bound to the person.
+  auth: 'none',
+} as const;
+const CALLER_REFUSALS = {
+  401: passkeyRefusal('`unauthorized`: the profile page has expired (no profile cookie)'),
+  403: passkeyRefusal('`forbidden`: the CSRF token is missing, stale or another page’s'),
+};
+
+/**
+ * POST /profile/passkeys/options (JSON, CSRF token bound to the user): the creation options of a new
+ * passkey, for the profile page's script.
+ */
+export const passkeyRegistrationOptions = operation(
+  {
+    ...registrationEndpoint,
+    path: PASSKEY_OPTIONS_PATH,
+    operationId: 'passkeyRegistrationOptions',
+    summary: 'Adding a passkey, step 1: the WebAuthn creation options (the profile page’s script)',
+    body: { contentType: 'application/json', schema: PasskeyOptionsRequest },
+    responses: {
+      200: { description: 'the options to pass to `navigator.credentials.create()`', schema: PasskeyOptions },
+      400: passkeyRefusal('`invalid_request`: a malformed body'),
+      ...CALLER_REFUSALS,
+      409: passkeyRefusal(`\`conflict\`: the person already has ${MAX_PASSKEYS_PER_USER} passkeys`),
+    },
+  },
+  ({ pages: ctx }) => ({
+    onSend: [noStore],
     handler: async (request, reply) => {
       const org = await orgOf(ctx.deps, request);
-      const body = jsonBody('invalid_request', CsrfOnly, request.body);
-      const caller = await jsonCaller(org, request, reply, body.csrf);
+      const body = jsonBody('invalid_request', PasskeyOptionsRequest, request.body);
+      const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
       if ('done' in caller) return caller.done;
       const outcome = await startPasskeyRegistration(ctx.deps, org, caller.user, browserOf(ctx, request));
       if (!outcome.ok) return refuse(reply, 409, 'conflict', TOO_MANY);
       return { options: outcome.options };
     },
-  });
+  }),
+);
 
-  app.post(PASSKEYS_PATH, {
-    onSend: noStore,
+/**
+ * POST /profile/passkeys (JSON, CSRF token bound to the user): the browser's answer to the creation
+ * options and the passkey's name. The passkey is added (audited) and the page shows it.
+ */
+export const passkeyRegistration = operation(
+  {
+    ...registrationEndpoint,
+    path: PASSKEYS_PATH,
+    operationId: 'passkeyRegistration',
+    summary: 'Adding a passkey, step 2: the browser’s answer and the passkey’s name',
+    body: { contentType: 'application/json', schema: PasskeyRegistrationRequest },
+    responses: {
+      200: { description: 'added: the profile page that shows it', schema: PasskeyNext },
+      400: passkeyRefusal(
+        '`invalid_request`: a malformed body, a name out of bounds, or an answer that fails',
+      ),
+      ...CALLER_REFUSALS,
+      409: passkeyRefusal(
+        `\`conflict\`: the passkey is already registered, or the person has ${MAX_PASSKEYS_PER_USER}`,
+      ),
+    },
+  },
+  ({ pages: ctx }) => ({
+    onSend: [noStore],
     handler: async (request, reply) => {
       const org = await orgOf(ctx.deps, request);
-      const body = jsonBody('invalid_request', Registration, request.body);
-      const caller = await jsonCaller(org, request, reply, body.csrf);
+      const body = jsonBody('invalid_request', PasskeyRegistrationRequest, request.body);
+      const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
       if ('done' in caller) return caller.done;
       const name = passkeyName(body.name);
       if (name === null) {
@@ -100,8 +153,15 @@ export function profilePasskeyPages(app: FastifyInstance, ctx: PageContext) {
       }
       return { redirect: pageLink(ctx, request, PASSKEYS_PATH, { added: outcome.passkey.id }) };
     },
-  });
+  }),
+);
 
+/**
+ * The profile page's passkey pages: GET /profile/passkeys?added=… shows the page with what was
+ * added (by passkeyRegistration above); POST /profile/passkeys/remove (a plain form) removes one.
+ * Each change is audited.
+ */
+export function profilePasskeyPages(app: FastifyInstance, ctx: PageContext) {
   const show = (
     org: Org,
     request: FastifyRequest,

@@ -8,17 +8,19 @@ export { OPERATIONS, openApiPath };
 
 /**
  * The hosted HTML pages (login, sign-up, second factor, consent, profile, password reset, address
- * verification, invitations, enterprise sign-in's way out and back and its SAML metadata) are left out:
- * they are forms a browser fills in, not an API; their fields are a
- * contract between each page and its own HTML (with CSRF tokens), reached through /oauth/authorize,
- * POST /profile/session and the links of mails. So is the web console (`/`, which sends browsers
- * to `/console/`, and the app's files under it).
+ * verification, invitations, enterprise sign-in's way out and back) are left out: they are forms a
+ * browser fills in, not an API; their fields are a contract between each page and its own HTML
+ * (with CSRF tokens), reached through /oauth/authorize, POST /profile/session and the links of
+ * mails. So is the web console (`/`, which sends browsers to `/console/`, and the app's files under
+ * it). What is declared among those paths is not a page but an operation, documented: the JSON the
+ * pages' scripts call (the passkey ceremonies, POST /profile/session) and the SAML metadata.
  */
-export function isHtmlPage(path: string): boolean {
+export function isHtmlPage(method: string, path: string): boolean {
+  const declared = OPERATIONS.some((op) => op.method.toUpperCase() === method && op.path === path);
   return (
-    path === '/' ||
-    (/^\/(login|signup|consent|profile|password|email|invitation|console|sso|saml)(\/|$)/.test(path) &&
-      path !== '/profile/session')
+    !declared &&
+    (path === '/' ||
+      /^\/(login|signup|consent|profile|password|email|invitation|console|sso|saml)(\/|$)/.test(path))
   );
 }
 

@@ -16,6 +16,7 @@ import * as users from '../management/users-schemas.js';
 import * as webhookDeliveries from '../management/webhook-delivery-schemas.js';
 import * as webhooks from '../management/webhooks-schemas.js';
 import * as registration from '../oauth/registration-request.js';
+import * as passkeys from '../sign-in/passkey-schemas.js';
 import * as described from './described-schemas.js';
 
 /**
@@ -43,6 +44,7 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   webhookDeliveries,
   impersonation,
   connections,
+  passkeys,
 ];
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;

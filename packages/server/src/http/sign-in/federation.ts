@@ -7,7 +7,6 @@ import {
   finishSamlSignIn,
   holdFederatedAnswer,
   requireConnection,
-  spMetadata,
   startOidcSignIn,
   startSamlSignIn,
   takeFederatedAnswer,
@@ -27,7 +26,7 @@ import { completeSignIn } from './session-start.js';
 /**
  * Enterprise sign-in on the hosted pages (DESIGN §17): a button per connection on the login page,
  * email-domain discovery, the way out to the upstream and the way back (OIDC callback, SAML ACS
- * and its continue step), and each SAML connection's SP metadata. Whatever goes wrong upstream
+ * and its continue step; each SAML connection's SP metadata is an operation, saml-metadata.ts). Whatever goes wrong upstream
  * ends on the login page with the reason, never an error page of the server. The way back goes on
  * only in the browser that went out (federation-binding.ts).
  */
@@ -144,19 +143,6 @@ export function federationPages(app: FastifyInstance, ctx: PageContext) {
       } catch (error) {
         return showRefusal(ctx, org, request, reply, answer?.requestId ?? null, error);
       }
-    }),
-  );
-
-  app.get<{ Params: { con: string } }>(
-    '/saml/:con/metadata',
-    pageRoute(ctx, async (org, request, reply) => {
-      const { con } = request.params as { con: string };
-      const c = await requireConnection(ctx.deps, org, con);
-      if (c.type !== 'saml') return reply.code(404).type('text/plain').send('not a SAML connection');
-      return reply
-        .header('content-type', 'application/samlmetadata+xml; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(spMetadata(ctx.deps, org, c));
     }),
   );
 }

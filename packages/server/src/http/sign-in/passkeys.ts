@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   type AuthenticationResponseJSON,
   finishPasskeySignIn,
@@ -11,10 +10,20 @@ import type { Org } from '../../domain/types.js';
 import { hostOverride } from '../host-override.js';
 import { jsonBody } from '../management/api-input.js';
 import { noStore } from '../no-store.js';
+import type { Operation, ResponseSpec } from '../openapi/operation.js';
 import { orgOf } from '../org-routing.js';
+import { operation } from '../served-operation.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
 import { nextStepLink, optionalRequest, requestParams } from './flow.js';
 import type { SafeHtml } from './html.js';
+import {
+  PasskeyNext,
+  PasskeyOptions,
+  PasskeyOptionsRequest,
+  PasskeyRefusal,
+  PasskeySignInQuery,
+  PasskeySignInRequest,
+} from './passkey-schemas.js';
 import { PASSKEY_SCRIPT } from './passkey-script.js';
 import { loginPasskeyView } from './passkey-views.js';
 import { CSRF_REJECTED } from './respond.js';
@@ -25,39 +34,6 @@ export const PASSKEY_SIGN_IN_FORM = 'passkey-sign-in';
 
 const OPTIONS_PATH = '/login/passkey/options';
 const VERIFY_PATH = '/login/passkey';
-
-const base64url = z
-  .string()
-  .max(16_384)
-  .regex(/^[A-Za-z0-9_-]*$/, 'must be base64url');
-
-/** What a browser's `PublicKeyCredential` becomes as JSON (WebAuthn Level 3 `toJSON()`). */
-const credentialShape = <R extends z.ZodRawShape>(response: R) =>
-  z.object({
-    id: base64url.min(1),
-    rawId: base64url.min(1),
-    type: z.literal('public-key'),
-    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-    response: z.object({ clientDataJSON: base64url.min(1), ...response }),
-  });
-
-export const AssertionCredential = credentialShape({
-  authenticatorData: base64url.min(1),
-  signature: base64url.min(1),
-  userHandle: base64url.optional(),
-});
-
-export const AttestationCredential = credentialShape({
-  attestationObject: base64url.min(1),
-  authenticatorData: base64url.optional(),
-  transports: z.array(z.string().max(32)).max(16).optional(),
-  publicKeyAlgorithm: z.number().int().optional(),
-  publicKey: base64url.optional(),
-});
-
-const CsrfOnly = z.object({ csrf: z.string().max(200) });
-const SignInAnswer = z.object({ csrf: z.string().max(200), credential: AssertionCredential });
 
 /** A JSON endpoint's refusal, in the API's body family, with words the page shows as they are. */
 export function refuse(reply: FastifyReply, status: number, error: string, detail: string, extra = {}) {
@@ -98,35 +74,89 @@ const REFUSED: Record<'expired' | 'unknown' | 'invalid', string> = {
   invalid: 'This passkey could not sign you in. Try again, or sign in with your password.',
 };
 
-/**
- * POST /login/passkey/options and POST /login/passkey (JSON, CSRF token bound to the authorization
- * request): the options of a discoverable sign-in, then its answer. A good answer starts the
- * browser session (PASSKEY_SIGN_IN, `user.login`) and names where the browser goes next.
- */
-export function passkeySignInEndpoints(app: FastifyInstance, ctx: PageContext) {
-  const checked = async (org: Org, request: FastifyRequest) => {
-    const reqId = queryValue(request, 'req');
-    const pending = await optionalRequest(ctx.deps, org, reqId);
-    return { reqId: reqId ?? '', pending };
-  };
+/** A refusal of the passkey endpoints, documented. */
+export const passkeyRefusal = (description: string): ResponseSpec => ({
+  description,
+  schema: PasskeyRefusal,
+});
 
-  app.post(OPTIONS_PATH, {
-    onSend: noStore,
+/** What the login page's two passkey endpoints share in the document. */
+const signInEndpoint = {
+  method: 'post',
+  tag: 'sign-in',
+  hosts: 'every',
+  // The login page's CSRF token, bound to its authorization request and the browser's cookie.
+  auth: 'none',
+  query: PasskeySignInQuery,
+} as const satisfies Partial<Operation>;
+
+/** The authorization request the page names (`req`), if any: an unknown or used one is refused. */
+const pendingOf = async (ctx: PageContext, org: Org, request: FastifyRequest) => {
+  const reqId = queryValue(request, 'req');
+  const pending = await optionalRequest(ctx.deps, org, reqId);
+  return { reqId: reqId ?? '', pending };
+};
+
+/**
+ * POST /login/passkey/options (JSON, CSRF token bound to the authorization request): the options of
+ * a discoverable sign-in, for the login page's script (passkey-script.ts).
+ */
+export const passkeySignInOptions = operation(
+  {
+    ...signInEndpoint,
+    path: OPTIONS_PATH,
+    operationId: 'passkeySignInOptions',
+    summary: 'Passkey sign-in, step 1: the WebAuthn request options (the login page’s script)',
+    body: { contentType: 'application/json', schema: PasskeyOptionsRequest },
+    responses: {
+      200: { description: 'the options to pass to `navigator.credentials.get()`', schema: PasskeyOptions },
+      400: passkeyRefusal('`invalid_request`: a malformed body, or an expired or used `req`'),
+      403: passkeyRefusal('`forbidden`: the CSRF token is missing, stale or another page’s'),
+    },
+  },
+  ({ pages: ctx }) => ({
+    onSend: [noStore],
     handler: async (request, reply) => {
       const org = await orgOf(ctx.deps, request);
-      const body = jsonBody('invalid_request', CsrfOnly, request.body);
-      const { reqId } = await checked(org, request);
+      const body = jsonBody('invalid_request', PasskeyOptionsRequest, request.body);
+      const { reqId } = await pendingOf(ctx, org, request);
       if (!ctx.csrf.check(request, PASSKEY_SIGN_IN_FORM, [reqId], body.csrf)) return refuseCsrf(reply);
       return { options: await startPasskeySignIn(ctx.deps, org, browserOf(ctx, request)) };
     },
-  });
+  }),
+);
 
-  app.post(VERIFY_PATH, {
-    onSend: noStore,
+/**
+ * POST /login/passkey (JSON, CSRF token bound to the authorization request): the browser's answer
+ * to the options. A good answer starts the browser session (PASSKEY_SIGN_IN, `user.login`) and
+ * names where the browser goes next.
+ */
+export const passkeySignIn = operation(
+  {
+    ...signInEndpoint,
+    path: VERIFY_PATH,
+    operationId: 'passkeySignIn',
+    summary: 'Passkey sign-in, step 2: the browser’s answer; starts the browser session',
+    body: { contentType: 'application/json', schema: PasskeySignInRequest },
+    responses: {
+      200: {
+        description: 'signed in (the session cookie is set): where the browser goes next',
+        schema: PasskeyNext,
+        headers: { 'set-cookie': 'the browser session' },
+      },
+      400: passkeyRefusal(
+        '`invalid_request`: a malformed body, an expired or used `req`, or a passkey that cannot sign in ' +
+          '(`unknown_credential` when it is not registered here)',
+      ),
+      403: passkeyRefusal('`forbidden`: the CSRF token is missing, stale or another page’s'),
+    },
+  },
+  ({ pages: ctx }) => ({
+    onSend: [noStore],
     handler: async (request, reply) => {
       const org = await orgOf(ctx.deps, request);
-      const body = jsonBody('invalid_request', SignInAnswer, request.body);
-      const { reqId, pending } = await checked(org, request);
+      const body = jsonBody('invalid_request', PasskeySignInRequest, request.body);
+      const { reqId, pending } = await pendingOf(ctx, org, request);
       if (!ctx.csrf.check(request, PASSKEY_SIGN_IN_FORM, [reqId], body.csrf)) return refuseCsrf(reply);
       const outcome = await finishPasskeySignIn(ctx.deps, org, {
         response: body.credential as AuthenticationResponseJSON,
@@ -143,5 +173,5 @@ export function passkeySignInEndpoints(app: FastifyInstance, ctx: PageContext) {
         : pageLink(ctx, request, '/login', {});
       return { redirect };
     },
-  });
-}
+  }),
+);

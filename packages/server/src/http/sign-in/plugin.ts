@@ -17,7 +17,6 @@ import { impersonationPages } from './impersonation.js';
 import { invitationPages } from './invitation.js';
 import { loginPages } from './login.js';
 import { passkeyScriptRoute } from './passkey-script.js';
-import { passkeySignInEndpoints } from './passkeys.js';
 import { passwordResetPages } from './password-reset.js';
 import { secondFactorPages } from './second-factor.js';
 import { signupPages } from './signup.js';
@@ -34,7 +33,8 @@ export function pageContext(deps: Deps): PageContext {
 /**
  * Sign-in: the cookie parser, and the hosted pages' routes that are not API operations (the forms
  * the pages post, their scripts). The authorization and logout endpoints are pages too, declared
- * as operations (http/declarations.ts) with the same context.
+ * as operations (http/declarations.ts) with the same context, and so are the JSON endpoints the
+ * pages' passkey script calls and each SAML connection's metadata.
  */
 export function signInRoutes(app: FastifyInstance, ctx: PageContext) {
   app.register(fastifyCookie, { secret: ctx.deps.pageKeys.cookie, hook: 'onRequest' });
@@ -52,7 +52,6 @@ export function signInRoutes(app: FastifyInstance, ctx: PageContext) {
     emailVerificationPages(scope, ctx);
     invitationPages(scope, ctx);
     profileCredentialsPages(scope, ctx);
-    passkeySignInEndpoints(scope, ctx);
     federationPages(scope, ctx);
     federationLinkPages(scope, ctx);
     profilePasskeyPages(scope, ctx);
