@@ -149,7 +149,13 @@ export interface AuthorizationRequest {
   codeChallenge: string | null;
   /** Space-separated, as granted. */
   scope: string;
-  resource: string | null;
+  /** The requested resource identifiers (RFC 8707), in request order, each once. */
+  resources: string[];
+  /**
+   * The resource grant as the consent page showed it (DESIGN §15, decided once); null until then
+   * (a request without a consent page decides it when its code is issued).
+   */
+  grant: ResourceGrant[] | null;
   /** OpenID Connect `nonce`, echoed in the ID token. */
   nonce: string | null;
   /** OIDC `prompt` values (`login`, `consent`, `select_account`; `none` never waits for a person). */

@@ -37,6 +37,7 @@ import * as userSearchTrigrams from './migrations/034-user-search-trigrams.js';
 import * as clientRequestObjectAlg from './migrations/035-client-request-object-alg.js';
 import * as accountOrigins from './migrations/036-account-origins.js';
 import * as standardClaims from './migrations/037-standard-claims.js';
+import * as resourceGrants from './migrations/038-resource-grants.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '035-client-request-object-alg': clientRequestObjectAlg,
   '036-account-origins': accountOrigins,
   '037-standard-claims': standardClaims,
+  '038-resource-grants': resourceGrants,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -190,7 +190,10 @@ export interface AuthorizationRequestsTable {
   state: string | null;
   code_challenge: string | null;
   scope: string;
-  resource: string | null;
+  /** The requested resource identifiers as a JSON array, in request order; null: none (migration 038). */
+  resources: string | null;
+  /** The resource grant decided at the consent page, JSON `[{resource, scopes}]`; null: not yet (migration 038). */
+  resource_grant: string | null;
   created_at: number;
   expires_at: number;
   completed_at: number | null;

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { type Kysely, sql } from 'kysely';
 import { createApiResource } from '../../src/domain/resources/api-resources.js';
 import { setPermissionsOfClient } from '../../src/domain/resources/client-permissions.js';
 import { createRole } from '../../src/domain/resources/roles.js';
 import { setRolesOfUser } from '../../src/domain/resources/user-roles.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
+import * as resourceGrants from '../../src/storage/migrations/038-resource-grants.js';
 import { FormBrowser, locationOf, signInThroughPages } from '../sign-in/support/browser.js';
 import {
   api,
@@ -16,7 +18,7 @@ import {
   PASSWORD,
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
-import { databaseSkip, httpSuite } from '../support/databases.js';
+import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 const FILES = 'https://files.example/mcp';
@@ -26,15 +28,21 @@ const UNREGISTERED = 'https://nobody.example/api';
 const claimsOf = (token: unknown): Record<string, unknown> =>
   JSON.parse(Buffer.from(String(token).split('.')[1] ?? '', 'base64url').toString());
 
-// Both databases: the scopes a token carries are read through joins of roles, permissions and
-// resources, and a refresh's narrowing is stored on the session.
-for (const database of httpSuite()) {
+for (const database of storageSuite(
+  'the resource grant stored with the authorization request as JSON (migration 038) and read back for the code',
+)) {
   describe(`resource tokens: roles decide, aud bound to the consented resource, on ${database}`, async () => {
     const skip = await databaseSkip(database);
+    // On PostgreSQL only this storage test runs; the others check HTTP only (support/databases.ts).
+    const test = storageTestsOn(database, [
+      'the code carries what the consent page showed: a role given after it adds nothing, one removed takes away',
+      'migration 038 keeps a pending request’s resources: the space-separated column becomes a JSON list',
+    ]);
     let server: TestServer;
     let acme: Org;
     let issuer: string;
     let appId: string;
+    let strangerId: string;
     let editorRole: string;
     let viewerRole: string;
     let adaId: string;
@@ -92,6 +100,8 @@ for (const database of httpSuite()) {
       await setRolesOfUser(server.deps, acme, adaId, [editorRole], SYSTEM);
       await makeUser(server.deps, acme, 'bob@acme.test');
       appId = (await makeClient(server.deps, acme)).clientId;
+      strangerId = (await makeClient(server.deps, acme, { name: 'Stranger app', firstParty: false }))
+        .clientId;
     });
     after(async () => {
       if (!skip) await server.close();
@@ -216,6 +226,107 @@ for (const database of httpSuite()) {
       assert.deepEqual(claimsOf(first.body.access_token).aud, [appId, FILES]);
       const unregistered = await refresh(first.body.refresh_token, { resource: UNREGISTERED });
       assert.equal(unregistered.body.error, 'invalid_target');
+    });
+
+    // The grant is decided once, at the consent page, and stored with the request: the code carries
+    // what the page showed, narrowed by a role removed since, never widened by one given since.
+    test('the code carries what the consent page showed: a role given after it adds nothing, one removed takes away', {
+      skip,
+    }, async () => {
+      const browser = new FormBrowser();
+      await signInThroughPages(browser, authorizeUrl(issuer, appId).url, {
+        email: 'ada@acme.test',
+        password: PASSWORD,
+      });
+      const consentThenAllow = async (between: () => Promise<unknown>) => {
+        const a = authorizeUrl(issuer, strangerId, {
+          scope: 'openid files:read files:write',
+          resource: FILES,
+        });
+        const consent = locationOf(await browser.get(a.url), a.url);
+        assert.equal(new URL(consent).pathname, '/consent');
+        const page = await (await browser.get(consent)).text();
+        await between();
+        const answer = await browser.submit(consent, page, { decision: 'allow' });
+        assert.equal(answer.status, 303);
+        const code = new URL(locationOf(answer, consent)).searchParams.get('code') ?? '';
+        const res = await tokenRequest(issuer, {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: CALLBACK,
+          code_verifier: a.verifier,
+          client_id: strangerId,
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return { page, claims: claimsOf(res.body.access_token), scope: res.body.scope };
+      };
+      const shows = (page: string) =>
+        [...page.matchAll(/<ul class="resource-scopes">([\s\S]*?)<\/ul>/g)].map((m) => m[1]);
+
+      await setRolesOfUser(server.deps, acme, adaId, [viewerRole], SYSTEM);
+      const added = await consentThenAllow(() =>
+        setRolesOfUser(server.deps, acme, adaId, [editorRole], SYSTEM),
+      );
+      assert.deepEqual(shows(added.page), ['<li>Read your files</li>']);
+      assert.deepEqual(added.claims.aud, [strangerId, FILES]);
+      assert.equal(added.claims.scope, 'files:read');
+      assert.equal(added.scope, 'files:read');
+
+      const removed = await consentThenAllow(() =>
+        setRolesOfUser(server.deps, acme, adaId, [viewerRole], SYSTEM),
+      );
+      assert.deepEqual(shows(removed.page), ['<li>Read your files</li><li>Change your files</li>']);
+      assert.deepEqual(removed.claims.aud, [strangerId, FILES]);
+      assert.equal(removed.claims.scope, 'files:read');
+      assert.equal(removed.scope, 'files:read');
+      await setRolesOfUser(server.deps, acme, adaId, [editorRole], SYSTEM);
+    });
+
+    test('migration 038 keeps a pending request’s resources: the space-separated column becomes a JSON list', {
+      skip,
+    }, async () => {
+      const browser = new FormBrowser();
+      await signInThroughPages(browser, authorizeUrl(issuer, appId).url, {
+        email: 'ada@acme.test',
+        password: PASSWORD,
+      });
+      const a = authorizeUrl(issuer, strangerId, { scope: 'openid files:read other:read' });
+      const url = new URL(a.url);
+      url.searchParams.append('resource', FILES);
+      url.searchParams.append('resource', OTHER);
+      const consent = locationOf(await browser.get(url.href), url.href);
+      const id = new URL(consent).searchParams.get('req') ?? '';
+      // The database as it was before 038 (the request kept), then 038 again.
+      const db = server.deps.db as unknown as Kysely<unknown>;
+      await resourceGrants.down(db);
+      const before = await sql<{
+        resource: string;
+      }>`select resource from authorization_requests where id = ${id}`.execute(db);
+      assert.deepEqual(before.rows, [{ resource: `${FILES} ${OTHER}` }]);
+      await resourceGrants.up(db);
+      const row = await server.deps.db
+        .selectFrom('authorization_requests')
+        .select(['resources', 'resource_grant'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      assert.deepEqual(row, { resources: JSON.stringify([FILES, OTHER]), resource_grant: null });
+
+      const page = await (await browser.get(consent)).text();
+      assert.match(page, /<ul class="resource-scopes"><li>Read your files<\/li><\/ul>/);
+      assert.match(page, /<ul class="resource-scopes"><li>Read other things<\/li><\/ul>/);
+      const answer = await browser.submit(consent, page, { decision: 'allow' });
+      const code = new URL(locationOf(answer, consent)).searchParams.get('code') ?? '';
+      const res = await tokenRequest(issuer, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CALLBACK,
+        code_verifier: a.verifier,
+        client_id: strangerId,
+        resource: OTHER,
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(claimsOf(res.body.access_token).aud, [strangerId, OTHER]);
+      assert.equal(claimsOf(res.body.access_token).scope, 'other:read');
     });
 
     test('without resource, tokens are as before: aud the client id, no resource scope', {

@@ -14,8 +14,7 @@ export {
 export { getClientPermissions, setPermissionsOfClient } from './client-permissions.js';
 export { resourceScopesOf } from './discovery-scopes.js';
 export { machineAudience } from './machine-audience.js';
-export { requestedIdentifiers, requestedResources } from './requested-resources.js';
-export { grantForUser } from './resource-grants.js';
+export { requestedResources } from './requested-resources.js';
 export { resourceIdentifierProblem } from './resource-identifier.js';
 export { MAX_SCOPE_DESCRIPTION, scopeNameProblem } from './resource-scope-names.js';
 export { createRole, deleteRole, getRole, listRoles, updateRole } from './roles.js';

@@ -35,7 +35,3 @@ export async function requestedResources(
       fail('invalid_target', `${identifier} is not a resource of this organization`),
   );
 }
-
-/** The resource identifiers an authorization request stored (space-separated, in request order). */
-export const requestedIdentifiers = (request: { orgId: string; resource: string | null }): string[] =>
-  (request.resource ?? '').split(' ').filter((r) => r !== '');

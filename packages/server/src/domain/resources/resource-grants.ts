@@ -11,9 +11,36 @@ export interface GrantedResource {
 }
 
 /**
+ * For each resource asked, the scopes asked that the resource has and the person's roles allow
+ * now; resources deleted since are left out.
+ */
+async function allowedNow(
+  db: Db,
+  org: Org,
+  userId: string,
+  asks: readonly ResourceGrant[],
+): Promise<GrantedResource[]> {
+  const resources = await findApiResourcesByIdentifier(
+    db,
+    org.id,
+    asks.map((a) => a.resource),
+  );
+  const granted: GrantedResource[] = [];
+  for (const ask of asks) {
+    const resource = resources.find((r) => r.identifier === ask.resource);
+    if (!resource) continue;
+    const allowed = new Set(await scopesAllowedToUser(db, userId, resource.id));
+    const scopes = resource.scopes.map((s) => s.name).filter((s) => ask.scopes.includes(s) && allowed.has(s));
+    granted.push({ resource, scopes });
+  }
+  return granted;
+}
+
+/**
  * What a person is granted for each resource an authorization names (DESIGN §15): the scopes
  * asked for that the resource has and the person's roles allow now; the rest are dropped, not
- * refused. Resources deleted since the request are left out.
+ * refused. Resources deleted since the request are left out. Decided once per authorization
+ * request (sign-in/resource-consent.ts): at its consent page, else when its code is issued.
  */
 export async function grantForUser(
   db: Db,
@@ -22,19 +49,26 @@ export async function grantForUser(
   identifiers: readonly string[],
   scope: string,
 ): Promise<GrantedResource[]> {
-  const asked = new Set(scopeList(scope));
-  const resources = await findApiResourcesByIdentifier(db, org.id, identifiers);
-  const granted: GrantedResource[] = [];
-  for (const identifier of identifiers) {
-    const resource = resources.find((r) => r.identifier === identifier);
-    if (!resource) continue;
-    const allowed = new Set(await scopesAllowedToUser(db, userId, resource.id));
-    const scopes = resource.scopes.map((s) => s.name).filter((s) => asked.has(s) && allowed.has(s));
-    granted.push({ resource, scopes });
-  }
-  return granted;
+  const asked = scopeList(scope);
+  return allowedNow(
+    db,
+    org,
+    userId,
+    identifiers.map((resource) => ({ resource, scopes: asked })),
+  );
 }
 
-/** As a session stores it: identifiers and scope names. */
+/**
+ * A grant decided before, re-checked only to narrow: what the person's roles no longer allow (or
+ * a resource or scope deleted since) is dropped; nothing is ever added.
+ */
+export const narrowedGrant = (
+  db: Db,
+  org: Org,
+  userId: string,
+  decided: readonly ResourceGrant[],
+): Promise<GrantedResource[]> => allowedNow(db, org, userId, decided);
+
+/** As a session and an authorization request store it: identifiers and scope names. */
 export const storedGrant = (granted: readonly GrantedResource[]): ResourceGrant[] =>
   granted.map((g) => ({ resource: g.resource.identifier, scopes: g.scopes }));

@@ -10,8 +10,6 @@ import { clock } from '../clock.js';
 import { ownScopes } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
-import { requestedIdentifiers } from '../resources/requested-resources.js';
-import { grantForUser, storedGrant } from '../resources/resource-grants.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
 import { liveSession, openSession, revokeSession } from '../sessions/sessions.js';
 import { requireGrant } from '../tokens/client-grants.js';
@@ -24,6 +22,7 @@ import { acrSatisfies } from './authorize/claims-parameter.js';
 import { verifierProblem } from './authorize/pkce.js';
 import { recordConsent } from './consents.js';
 import type { SignInDeps } from './deps.js';
+import { grantToIssue } from './resource-consent.js';
 
 export interface Authentication {
   userId: string;
@@ -40,7 +39,7 @@ export interface Authentication {
 
 /**
  * Completes an authorization request: stores the consent just given (if any), opens the OAuth
- * session and issues a 60-second, single-use code for it (stored as its SHA-256), all in one
+ * session with the resource grant decided for the request (resource-consent.ts) and issues a 60-second, single-use code for it (stored as its SHA-256), all in one
  * transaction. A request completes once, even when the consent form is submitted twice.
  */
 export async function issueAuthorizationCode(
@@ -61,7 +60,7 @@ export async function issueAuthorizationCode(
       fail('invalid_request', 'this sign-in was already completed');
     }
     if (consented) await recordConsent(trx, org, auth.userId, pending.client, request.scope, now);
-    const granted = await grantForUser(trx, org, auth.userId, requestedIdentifiers(request), request.scope);
+    const resources = await grantToIssue(trx, org, request, auth.userId);
     const session = await openSession(
       trx,
       org,
@@ -71,7 +70,7 @@ export async function issueAuthorizationCode(
         amr: auth.amr,
         acr: auth.acr,
         scope: ownScopes(request.scope),
-        resources: storedGrant(granted),
+        resources,
         actorId: auth.actorId ?? null,
         ...(auth.notAfter === undefined ? {} : { notAfter: auth.notAfter }),
         authTime: auth.authTime ?? now,

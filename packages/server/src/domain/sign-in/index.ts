@@ -52,6 +52,7 @@ export {
 } from './passkeys.js';
 export { changePassword } from './password-change.js';
 export { checkPassword } from './password-login.js';
+export { type ConsentResource, consentResources } from './resource-consent.js';
 export {
   type CodeOutcome,
   confirmEnrolment,

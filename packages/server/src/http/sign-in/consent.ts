@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { grantForUser, requestedIdentifiers } from '../../domain/resources/index.js';
 import {
   authenticationOf,
   closeAuthorizationRequest,
+  consentResources,
   issueAuthorizationCode,
   scopesToShow,
   signedInFor,
@@ -36,24 +36,14 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
       if (!signedInFor(pending.request, session)) {
         return reply.redirect(pageLink(ctx, request, '/login', params), 303);
       }
-      const granted = await grantForUser(
-        ctx.deps.db,
-        org,
-        session.user.id,
-        requestedIdentifiers(pending.request),
-        pending.request.scope,
-      );
+      const resources = await consentResources(ctx.deps, org, pending, session.user.id);
       const body = consentView({
         action: pageLink(ctx, request, '/consent', params),
         csrf: ctx.csrf.token(request, reply, 'consent', [session.id, pending.request.id]),
         clientName: pending.client.name,
         email: session.user.email,
         scopes: scopesToShow(pending.request),
-        resources: granted.map(({ resource, scopes }) => ({
-          name: resource.name,
-          identifier: resource.identifier,
-          scopes: resource.scopes.filter((s) => scopes.includes(s.name)).map((s) => s.description),
-        })),
+        resources,
         firstParty: pending.client.firstParty,
         redirectHost: new URL(pending.request.redirectUri).host,
         documentHost: pending.client.metadataDocument ? new URL(pending.client.id).host : null,

@@ -1,4 +1,4 @@
-import type { AuthorizationRequest, ClaimsRequest, ResponseMode } from '../../domain/types.js';
+import type { AuthorizationRequest, ClaimsRequest, ResourceGrant, ResponseMode } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
 
@@ -11,7 +11,8 @@ const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationReq
   state: r.state,
   codeChallenge: r.code_challenge,
   scope: r.scope,
-  resource: r.resource,
+  resources: r.resources === null ? [] : (JSON.parse(r.resources) as string[]),
+  grant: r.resource_grant === null ? null : (JSON.parse(r.resource_grant) as ResourceGrant[]),
   nonce: r.nonce,
   prompt: r.prompt === null ? [] : r.prompt.split(' '),
   maxAge: r.max_age,
@@ -35,7 +36,8 @@ export async function insertAuthorizationRequest(db: Db, request: AuthorizationR
       state: request.state,
       code_challenge: request.codeChallenge,
       scope: request.scope,
-      resource: request.resource,
+      resources: request.resources.length === 0 ? null : JSON.stringify(request.resources),
+      resource_grant: request.grant === null ? null : JSON.stringify(request.grant),
       nonce: request.nonce,
       prompt: request.prompt.length === 0 ? null : request.prompt.join(' '),
       max_age: request.maxAge,
@@ -65,6 +67,27 @@ export async function findPendingAuthorizationRequest(
     .where('completed_at', 'is', null)
     .executeTakeFirst();
   return row ? toAuthorizationRequest(row) : null;
+}
+
+/** Stores the resource grant the consent page shows (decided once: an earlier grant is kept). */
+export async function recordRequestGrant(db: Db, id: string, grant: readonly ResourceGrant[]): Promise<void> {
+  await db
+    .updateTable('authorization_requests')
+    .set({ resource_grant: JSON.stringify(grant) })
+    .where('id', '=', id)
+    .where('resource_grant', 'is', null)
+    .where('completed_at', 'is', null)
+    .execute();
+}
+
+/** The resource grant stored with a request (completed or not); null: none decided. */
+export async function findRequestGrant(db: Db, id: string): Promise<ResourceGrant[] | null> {
+  const row = await db
+    .selectFrom('authorization_requests')
+    .select('resource_grant')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.resource_grant == null ? null : (JSON.parse(row.resource_grant) as ResourceGrant[]);
 }
 
 /**

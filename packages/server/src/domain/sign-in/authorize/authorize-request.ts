@@ -47,7 +47,7 @@ async function checkResources(
   const resources = await requestedResources(deps, org, values);
   const scopes = await resourceScopesAsked(deps, org, params.scope, resources);
   const identifiers = org.isConsole ? [...new Set(values)] : resources.map((r) => r.identifier);
-  return { resource: identifiers.length === 0 ? null : identifiers.join(' '), scopes };
+  return { resources: identifiers, scopes };
 }
 
 /**

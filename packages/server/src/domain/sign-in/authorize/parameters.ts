@@ -49,8 +49,8 @@ export interface AuthorizeQuery {
  * by domain/resources (requested-resources.ts, resource-scope-requests.ts).
  */
 export interface CheckedResources {
-  /** The resource identifiers, space-separated, as stored; null for none. */
-  resource: string | null;
+  /** The resource identifiers, in request order, each once. */
+  resources: readonly string[];
   /** The scopes of those resources the request asks for. */
   scopes: readonly string[];
 }
@@ -64,7 +64,7 @@ export type CheckedParams = Pick<
   | 'loginHint'
   | 'codeChallenge'
   | 'scope'
-  | 'resource'
+  | 'resources'
   | 'nonce'
   | 'claims'
 >;
@@ -77,7 +77,7 @@ export function checkAuthorizeParams(
   org: Org,
   target: RedirectTarget,
   params: AuthorizeParams,
-  resources: CheckedResources = { resource: null, scopes: [] },
+  resources: CheckedResources = { resources: [], scopes: [] },
 ): CheckedParams {
   // Request objects by value were opened before (request-object.ts); by reference they need PAR,
   // not built (DESIGN §20), so discovery says request_uri_parameter_supported: false.
@@ -100,7 +100,7 @@ export function checkAuthorizeParams(
     loginHint: params.login_hint ?? null,
     codeChallenge: checkPkce(target.client, params.code_challenge, params.code_challenge_method),
     scope: requestedScope(org, target.client, params.scope, resources.scopes),
-    resource: resources.resource,
+    resources: [...resources.resources],
     // OIDC Core §3.1.2.1: echoed unchanged in the ID token.
     nonce: params.nonce ?? null,
     // OIDC Core §5.5 (claims-parameter.ts).
