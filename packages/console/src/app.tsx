@@ -131,6 +131,7 @@ function TopBar({
   current: OrganizationOfCaller | undefined;
 }) {
   const me = whoAmI();
+  const { path } = useLocation();
   return (
     <header class="topbar">
       <a class="brand" href={BASE} onClick={follow(BASE)}>
@@ -157,6 +158,16 @@ function TopBar({
             <option value="+new">+ Create organization</option>
           </select>
         </span>
+      ) : null}
+      {orgs.length > 0 ? (
+        <a
+          class="topbar-link"
+          href={`${BASE}new`}
+          aria-current={path === `${BASE}new` ? 'page' : undefined}
+          onClick={follow(`${BASE}new`)}
+        >
+          New organization
+        </a>
       ) : null}
       {me ? <span class="who">{me.email}</span> : null}
       <OpenProfile />

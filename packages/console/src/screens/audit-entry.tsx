@@ -3,6 +3,7 @@ import type { Actor, AuditEvent } from '../api/types.js';
 import { DiffTable, FieldTable } from '../components/json-diff.js';
 import { Link } from '../components/link.js';
 import { when } from '../format.js';
+import type { ActorNames } from './audit-actors.js';
 
 const VERB_BADGE: Record<AuditEvent['verb'], string> = {
   created: 'ok',
@@ -20,11 +21,35 @@ function subjectOf(data: Record<string, unknown>): string | null {
   return null;
 }
 
-export function ActorText({ actor }: { actor: Actor }) {
+/** Who caused an entry: the person's email or the client's name when known, else its id. */
+export function ActorText({
+  actor,
+  names,
+  withId = false,
+}: {
+  actor: Actor;
+  names: ActorNames;
+  withId?: boolean;
+}) {
   if (actor.kind === 'system') return <span>System</span>;
+  const kind = actor.kind === 'user' ? 'User' : 'Client';
+  const name = names.get(actor.id);
+  if (!name) {
+    return (
+      <span>
+        {kind} <code class="actor-id">{actor.id}</code>
+      </span>
+    );
+  }
   return (
     <span>
-      {actor.kind === 'user' ? 'User' : 'Client'} <code>{actor.id}</code>
+      {kind} <span class="actor-name">{name}</span>
+      {withId ? (
+        <>
+          {' '}
+          <code class="actor-id">{actor.id}</code>
+        </>
+      ) : null}
     </span>
   );
 }
@@ -32,14 +57,16 @@ export function ActorText({ actor }: { actor: Actor }) {
 /** The table of one page of entries, newest first, each opening onto its details. */
 export function AuditTable({
   entries,
+  names,
   actorHref,
 }: {
   entries: AuditEvent[];
+  names: ActorNames;
   actorHref: (actorId: string) => string;
 }) {
   return (
     <div class="table-wrap">
-      <table class="audit">
+      <table class="audit stack">
         <caption class="visually-hidden">Audit log entries, newest first</caption>
         <thead>
           <tr>
@@ -51,7 +78,7 @@ export function AuditTable({
         </thead>
         <tbody>
           {entries.map((entry) => (
-            <EntryRows key={entry.id} entry={entry} actorHref={actorHref} />
+            <EntryRows key={entry.id} entry={entry} names={names} actorHref={actorHref} />
           ))}
         </tbody>
       </table>
@@ -59,25 +86,33 @@ export function AuditTable({
   );
 }
 
-function EntryRows({ entry, actorHref }: { entry: AuditEvent; actorHref: (actorId: string) => string }) {
+interface EntryProps {
+  entry: AuditEvent;
+  names: ActorNames;
+  actorHref: (actorId: string) => string;
+}
+
+function EntryRows({ entry, names, actorHref }: EntryProps) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const subject = subjectOf(entry.data);
   return (
     <>
       <tr class={open ? 'audit-row open' : 'audit-row'}>
-        <td class="audit-cell audit-time">
+        <td class="audit-cell audit-time" data-label="Time">
           <time dateTime={entry.at}>{when(entry.at)}</time>
         </td>
-        <td class="audit-cell">
-          <span class={`badge audit-verb ${VERB_BADGE[entry.verb] ?? ''}`}>{entry.key}</span>
-          {subject ? <span class="audit-subject"> {subject}</span> : null}
-          <div class="mono muted audit-id">{entry.id}</div>
+        <td class="audit-cell" data-label="Event">
+          <div>
+            <span class={`badge audit-verb ${VERB_BADGE[entry.verb] ?? ''}`}>{entry.key}</span>
+            {subject ? <span class="audit-subject"> {subject}</span> : null}
+            <div class="mono muted audit-id">{entry.id}</div>
+          </div>
         </td>
-        <td class="audit-cell">
-          <ActorText actor={entry.actor} />
+        <td class="audit-cell" data-label="Actor">
+          <ActorText actor={entry.actor} names={names} />
         </td>
-        <td class="audit-cell">
+        <td class="audit-cell" data-label="Details">
           <button
             type="button"
             class="secondary audit-toggle"
@@ -96,7 +131,7 @@ function EntryRows({ entry, actorHref }: { entry: AuditEvent; actorHref: (actorI
       {open ? (
         <tr class="audit-detail" id={id}>
           <td colSpan={4} class="audit-detail-cell">
-            <EntryDetail entry={entry} actorHref={actorHref} />
+            <EntryDetail entry={entry} names={names} actorHref={actorHref} />
           </td>
         </tr>
       ) : null}
@@ -104,7 +139,7 @@ function EntryRows({ entry, actorHref }: { entry: AuditEvent; actorHref: (actorI
   );
 }
 
-function EntryDetail({ entry, actorHref }: { entry: AuditEvent; actorHref: (actorId: string) => string }) {
+function EntryDetail({ entry, names, actorHref }: EntryProps) {
   return (
     <div class="audit-entry">
       <dl class="facts">
@@ -122,7 +157,7 @@ function EntryDetail({ entry, actorHref }: { entry: AuditEvent; actorHref: (acto
         </dd>
         <dt>By</dt>
         <dd>
-          <ActorText actor={entry.actor} />
+          <ActorText actor={entry.actor} names={names} withId />
           {entry.actor.kind !== 'system' ? (
             <>
               {' · '}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { get, orgPath } from '../api/client.js';
 import type { AuditEvent } from '../api/types.js';
 import { EmptyState, ErrorNotice, Loading } from '../components/notices.js';
@@ -6,6 +6,7 @@ import { Pager } from '../components/pager.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, useLocation } from '../router.js';
 import { useLoad } from '../use-load.js';
+import { loadActorNames, namesIn } from './audit-actors.js';
 import { AuditTable } from './audit-entry.js';
 import { AuditFilters, anyFilter, type Filters, listQuery } from './audit-filters.js';
 
@@ -46,9 +47,19 @@ function OwnersAuditLog({
       })),
     [slug, apiQuery],
   );
+  // Members and clients by name, loaded once for the org; until then (or without them) actors show as ids.
+  const known = useLoad(() => loadActorNames(slug), [slug]);
   // While the next page loads, the last one stays (marked busy) instead of the page jumping.
   const answer = loaded.state === 'ok' ? loaded.data.answer : null;
-  const busy = loaded.state === 'loading' || (loaded.state === 'ok' && loaded.data.query !== apiQuery);
+  const names = useMemo(
+    () => namesIn(answer?.data ?? [], known.state === 'ok' ? known.data : new Map()),
+    [answer, known],
+  );
+  // The first page waits for the names too: no actor turns from an id into a name under the reader.
+  const busy =
+    known.state === 'loading' ||
+    loaded.state === 'loading' ||
+    (loaded.state === 'ok' && loaded.data.query !== apiQuery);
 
   const heading = useRef<HTMLHeadingElement>(null);
   const focusList = useRef(false);
@@ -96,10 +107,10 @@ function OwnersAuditLog({
       </h2>
       {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
       {busy ? <Loading what="entries" /> : null}
-      {answer && loaded.state === 'ok' ? (
+      {answer && loaded.state === 'ok' && known.state !== 'loading' ? (
         <div aria-busy={busy}>
           {answer.data.length > 0 ? (
-            <AuditTable entries={answer.data} actorHref={actorHref} />
+            <AuditTable entries={answer.data} names={names} actorHref={actorHref} />
           ) : (
             <NoEntries filtered={filtered} page={page} onFirst={() => go(withPage(query, null))} />
           )}

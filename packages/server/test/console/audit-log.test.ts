@@ -27,6 +27,7 @@ describe('console: audit log', () => {
   let token: string;
   let ownerId: string;
   let robotId: string;
+  let endUserId: string;
 
   /** How many entries the API itself lists for `query` (its Link header at one entry a page). */
   async function apiCount(query = ''): Promise<number> {
@@ -114,6 +115,9 @@ describe('console: audit log', () => {
       { redirectUris: ['https://app.acme.test/cb', 'https://app.acme.test/cb2'] },
       robotActor,
     );
+    // A change an end user made (neither a member nor a client of the console's lists).
+    endUserId = people[1] as string;
+    await updateUser(deps, acme, people[0] as string, { lastName: 'Seen' }, { kind: 'user', id: endUserId });
     await deleteUser(deps, acme, people[1] as string, owner);
     // The newest entry of all: Ada's first name, Ada → Adeline.
     const { user: ada } = await createUser(
@@ -145,7 +149,7 @@ describe('console: audit log', () => {
     assert.deepEqual(await shownIds(), await apiIds('per_page=50'));
     const first = rows().first();
     assert.match((await first.textContent()) ?? '', /user\.updated ada@acme\.test/);
-    assert.match((await first.getByRole('cell').nth(2).textContent()) ?? '', new RegExp(`^User ${ownerId}$`));
+    assert.match((await first.getByRole('cell').nth(2).textContent()) ?? '', /^User owner@acme\.test$/);
     const times = await entries()
       .locator('time')
       .evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''));
@@ -186,7 +190,11 @@ describe('console: audit log', () => {
     skip,
   }, async () => {
     const users = await apiCount('entity=user');
-    assert.equal(users, 2 * (SEEDED_USERS + 1) + 1, 'created and renamed, one deleted');
+    assert.equal(
+      users,
+      2 * (SEEDED_USERS + 1) + 2,
+      'created and renamed, one changed by a user, one deleted',
+    );
     await page.getByLabel('Entity', { exact: true }).fill('user');
     await applyFilters();
     await page.waitForURL((u) => u.searchParams.get('entity') === 'user');
@@ -289,8 +297,30 @@ describe('console: audit log', () => {
     await rows().getByText('client.updated', { exact: true }).waitFor();
     assert.deepEqual(await rows().locator('.badge').allTextContents(), ['client.updated', 'client.created']);
     for (const actor of await rows().locator('td:nth-child(3)').allTextContents()) {
-      assert.equal(actor, `Client ${robotId}`);
+      assert.equal(actor, 'Client Robot', 'the client by its name');
     }
+    await rows()
+      .first()
+      .getByRole('button', { name: /^Show client\.updated/ })
+      .click();
+    const by = page.getByRole('definition').filter({ hasText: robotId });
+    assert.match(
+      (await by.textContent()) ?? '',
+      new RegExp(`^Client Robot ${robotId} · Only this actor's entries$`),
+    );
+
+    // An actor neither the members nor the clients name, nor the entry itself: by its id, in the phone's width.
+    await page.getByLabel('Actor id', { exact: true }).fill(endUserId);
+    await applyFilters();
+    await page.waitForURL((u) => u.searchParams.get('actor_id') === endUserId);
+    await settled();
+    await rows().getByText('user.updated', { exact: true }).waitFor();
+    assert.deepEqual(await rows().locator('td:nth-child(3)').allTextContents(), [`User ${endUserId}`]);
+    await rows()
+      .first()
+      .getByRole('button', { name: /^Show user\.updated/ })
+      .click();
+    await review(page, 'audit-log-actor-id');
 
     await page.getByLabel('Actor id', { exact: true }).fill(ownerId);
     await applyFilters();

@@ -61,6 +61,30 @@ describe('console: first run', () => {
     assert.equal(await page.title(), 'Settings · Nova Labs · Tessera console');
     assert.equal(await page.getByLabel('Organization', { exact: true }).inputValue(), 'nova');
     await review(page, 'settings');
+
+    // A page load asks for nothing that is not there (the favicon included).
+    const missing: string[] = [];
+    context.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    const icon = await page.locator('link[rel=icon]').getAttribute('href');
+    assert.equal(icon, '/console/favicon.svg');
+    const favicon = await context.request.get(`${server.base}${icon}`);
+    assert.equal(favicon.status(), 200);
+    assert.equal(favicon.headers()['content-type'], 'image/svg+xml');
+
+    // Another organization from the top bar, not only from inside the organization menu.
+    const newOrg = page.getByRole('banner').getByRole('link', { name: 'New organization' });
+    assert.equal(await newOrg.getAttribute('aria-current'), null);
+    await newOrg.click();
+    await page.waitForURL((u) => u.pathname === '/console/new');
+    await page.getByRole('heading', { name: 'New organization', level: 1 }).waitFor();
+    assert.equal(await page.title(), 'New organization · Tessera console');
+    assert.equal(await newOrg.getAttribute('aria-current'), 'page');
+    await review(page, 'new-organization');
+    assert.deepEqual(missing, [], 'no 404 while the console loads');
     await context.close();
   });
 });

@@ -242,7 +242,30 @@ describe('console and hosted pages: invitations', () => {
     assert.equal(await offersSignUp(), false);
 
     await policy.selectOption('domains');
-    await page.getByLabel('Email domains').fill('acme.test\nexample.com');
+    // A domain the API refuses: its words once, and what was typed stays there to be corrected.
+    const domains = page.getByLabel('Email domains');
+    await domains.fill('acme.test\nhttps://example.com/');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const refusal = page.getByRole('alert');
+    await refusal.waitFor();
+    assert.deepEqual(await refusal.allTextContents(), [
+      'sign_up_domains[1]: must be a domain name like example.com (no @, scheme or path)',
+    ]);
+    assert.equal(await page.getByText(/must be a domain name/).count(), 1, 'said once');
+    assert.equal(await domains.inputValue(), 'acme.test\nhttps://example.com/');
+    assert.equal(await policy.inputValue(), 'domains');
+    assert.deepEqual(await stored(['invite_only', []]), ['invite_only', []]);
+    await review(page, 'settings-sign-up-domain-refused');
+    // No domain at all: the API's other refusal replaces the first, and the choice of policy stays.
+    await domains.fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await refusal.filter({ hasText: 'needs at least one domain' }).waitFor();
+    assert.deepEqual(await page.getByRole('alert').allTextContents(), [
+      'sign_up "domains" needs at least one domain in sign_up_domains',
+    ]);
+    assert.equal(await policy.inputValue(), 'domains');
+    assert.deepEqual(await stored(['invite_only', []]), ['invite_only', []]);
+    await domains.fill('acme.test\nexample.com');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
     assert.deepEqual(await stored(['domains', ['acme.test', 'example.com']]), [
