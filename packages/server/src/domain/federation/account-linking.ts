@@ -1,6 +1,6 @@
 import type { Db } from '../../storage/db.js';
 import { listConnections } from '../../storage/repos/connections.js';
-import { findUserOrigin } from '../../storage/repos/users.js';
+import { findUserOrigin, type UserOrigin } from '../../storage/repos/users.js';
 import type { Org, User } from '../types.js';
 import { type Connection, claimsEmail } from './connections.js';
 
@@ -29,7 +29,11 @@ export type LinkDecision =
 
 /** Whether the user was made on first sign-in by a connection of the org other than `c` that still exists. */
 export async function madeByAnotherConnection(db: Db, org: Org, c: Connection, userId: string) {
-  const origin = await findUserOrigin(db, userId);
+  return heldByAnotherConnection(db, org, c, await findUserOrigin(db, userId));
+}
+
+/** The same, from the user's origin already read. */
+async function heldByAnotherConnection(db: Db, org: Org, c: Connection, origin: UserOrigin | null) {
   if (origin?.origin !== 'connection' || origin.connectionId === c.id) return false;
   return (await listConnections(db, org.id)).some((other) => other.id === origin.connectionId);
 }
@@ -50,9 +54,10 @@ export async function linkDecision(
       message: `An account for ${identity.email} exists here but is not linked to ${c.name}. Sign in with your password instead.`,
     };
   }
-  if (await madeByAnotherConnection(db, org, c, user.id))
+  const made = await findUserOrigin(db, user.id);
+  if (await heldByAnotherConnection(db, org, c, made))
     return { kind: 'refuse', message: MADE_BY_ANOTHER(c, identity.email) };
-  const origin = (await findUserOrigin(db, user.id))?.origin ?? null;
+  const origin = made?.origin ?? null;
   if (origin === 'owner' || origin === 'invitation' || origin === 'connection')
     return { kind: 'link', handOver: false };
   // Self-service, verified since: the mailbox is the person's, the credentials may be anyone's.
