@@ -4,7 +4,7 @@
  * outside the domain).
  */
 
-export { ACCOUNT_LINK_TTL_MS, LINK_CLOSED, linkAfterProof, offerAccountLink } from './account-link-proofs.js';
+export { ACCOUNT_LINK_TTL_MS, linkAfterProof, offerAccountLink } from './account-link-proofs.js';
 export {
   type Connection,
   type ConnectionChanges,
@@ -17,13 +17,11 @@ export {
   requireConnection,
   updateConnection,
 } from './connections.js';
-export { type FederatedOutcome, federatedUser } from './federated-users.js';
+export { federatedUser } from './federated-users.js';
 export { finishOidcSignIn, startOidcSignIn } from './oidc-upstream.js';
 export {
   OidcUpstreams,
   type OidcUpstreamsOptions,
-  UPSTREAM_DISCOVERY_CACHE_MS,
-  UPSTREAM_KEY_SET_CACHE_MS,
   UPSTREAM_KEY_SET_REFETCH_FLOOR_MS,
 } from './oidc-upstreams.js';
 export {
@@ -41,7 +39,6 @@ export {
   UPSTREAM_MAX_BYTES,
   UPSTREAM_MAX_FETCHES,
   UPSTREAM_MAX_FETCHES_PER_HOST,
-  UPSTREAM_MAX_FETCHES_PER_ORG,
   UPSTREAM_TIMEOUT_MS,
   UpstreamBusy,
   type UpstreamFetch,
