@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:https';
 import { isIP } from 'node:net';
+import { CallsInFlight } from '../domain/calls-in-flight.js';
 import {
   type FetchedDocument,
   METADATA_DOCUMENT_MAX_BYTES,
@@ -37,8 +38,7 @@ export interface MetadataFetcherOptions {
 export class ClientMetadataFetcher implements MetadataDocumentFetcher {
   readonly #options: MetadataFetcherOptions;
   readonly #agent: Agent;
-  #running = 0;
-  readonly #runningPerHost = new Map<string, number>();
+  readonly #inFlight = new CallsInFlight();
 
   constructor(options: MetadataFetcherOptions) {
     this.#options = options;
@@ -63,19 +63,17 @@ export class ClientMetadataFetcher implements MetadataDocumentFetcher {
     const host = target.hostname.toLowerCase();
     const max = this.#options.maxFetches ?? METADATA_DOCUMENT_MAX_FETCHES;
     const maxPerHost = this.#options.maxFetchesPerHost ?? METADATA_DOCUMENT_MAX_FETCHES_PER_HOST;
-    const onHost = this.#runningPerHost.get(host) ?? 0;
-    if (this.#running >= max) return busy(`${max} document fetches already running`);
-    if (onHost >= maxPerHost) return busy(`${maxPerHost} document fetches to ${host} already running`);
-    this.#running++;
-    this.#runningPerHost.set(host, onHost + 1);
-    try {
-      return await this.#get(target, maxBytes);
-    } finally {
-      this.#running--;
-      const left = (this.#runningPerHost.get(host) ?? 1) - 1;
-      if (left === 0) this.#runningPerHost.delete(host);
-      else this.#runningPerHost.set(host, left);
-    }
+    return this.#inFlight.run(
+      host,
+      { max, maxPerKey: maxPerHost },
+      () => this.#get(target, maxBytes),
+      (over) =>
+        busy(
+          over === 'total'
+            ? `${max} document fetches already running`
+            : `${maxPerHost} document fetches to ${host} already running`,
+        ),
+    );
   }
 
   #get(target: URL, maxBytes: number): Promise<FetchedDocument> {

@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { CallsInFlight } from '../domain/calls-in-flight.js';
 import {
   UPSTREAM_MAX_BYTES,
   UPSTREAM_MAX_FETCHES,
@@ -49,8 +50,7 @@ export class UpstreamFetcher {
   readonly #https: HttpsAgent;
   readonly #http = new HttpAgent({ keepAlive: false });
   readonly #lookup: ReturnType<typeof checkedLookup>;
-  #running = 0;
-  readonly #runningPerHost = new Map<string, number>();
+  readonly #inFlight = new CallsInFlight();
 
   constructor(options: UpstreamFetcherOptions) {
     this.#options = options;
@@ -76,20 +76,18 @@ export class UpstreamFetcher {
     const max = this.#options.maxFetches ?? UPSTREAM_MAX_FETCHES;
     const maxPerHost = this.#options.maxFetchesPerHost ?? UPSTREAM_MAX_FETCHES_PER_HOST;
     const origin = target.origin;
-    const onHost = this.#runningPerHost.get(origin) ?? 0;
-    if (this.#running >= max) throw new UpstreamBusy(`${max} upstream calls already running`);
-    if (onHost >= maxPerHost)
-      throw new UpstreamBusy(`${maxPerHost} upstream calls to ${origin} already running`);
-    this.#running++;
-    this.#runningPerHost.set(origin, onHost + 1);
-    try {
-      return await this.#send(target, request, bodyOf(request.body));
-    } finally {
-      this.#running--;
-      const left = (this.#runningPerHost.get(origin) ?? 1) - 1;
-      if (left === 0) this.#runningPerHost.delete(origin);
-      else this.#runningPerHost.set(origin, left);
-    }
+    return this.#inFlight.run(
+      origin,
+      { max, maxPerKey: maxPerHost },
+      () => this.#send(target, request, bodyOf(request.body)),
+      (over) => {
+        throw new UpstreamBusy(
+          over === 'total'
+            ? `${max} upstream calls already running`
+            : `${maxPerHost} upstream calls to ${origin} already running`,
+        );
+      },
+    );
   }
 
   #send(target: URL, request: UpstreamRequest, body: Buffer | null): Promise<Response> {

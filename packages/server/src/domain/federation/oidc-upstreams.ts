@@ -1,3 +1,4 @@
+import { CallsInFlight } from '../calls-in-flight.js';
 import { clock } from '../clock.js';
 import type { Connection } from '../types.js';
 import { discoveredEndpointsProblem, keptDiscovery } from './upstream-endpoints.js';
@@ -70,7 +71,7 @@ export class OidcUpstreams {
   readonly #report: UpstreamReport;
   readonly #discoveryCacheMs: number;
   readonly #maxPerOrg: number;
-  readonly #runningPerOrg = new Map<string, number>();
+  readonly #inFlightPerOrg = new CallsInFlight();
   readonly #documents = new Map<string, Kept<Record<string, unknown> | UpstreamUnusable>>();
   readonly #keySets = new Map<string, Kept<KeySet> & { url: string; fetchedAt: number }>();
   readonly #pending = new Map<string, Promise<unknown>>();
@@ -92,17 +93,15 @@ export class OidcUpstreams {
    * (UpstreamBusy).
    */
   async call(c: OidcConnection, url: string, request: UpstreamRequest): Promise<Response> {
-    const running = this.#runningPerOrg.get(c.orgId) ?? 0;
-    if (running >= this.#maxPerOrg)
-      throw new UpstreamBusy(`${this.#maxPerOrg} upstream calls of this org's connections already running`);
-    this.#runningPerOrg.set(c.orgId, running + 1);
-    try {
-      return await this.#fetch(url, request);
-    } finally {
-      const left = (this.#runningPerOrg.get(c.orgId) ?? 1) - 1;
-      if (left === 0) this.#runningPerOrg.delete(c.orgId);
-      else this.#runningPerOrg.set(c.orgId, left);
-    }
+    return this.#inFlightPerOrg.run(
+      c.orgId,
+      // Only the per-org cap here: the port (UpstreamFetcher) holds the process-wide one.
+      { max: Number.POSITIVE_INFINITY, maxPerKey: this.#maxPerOrg },
+      () => this.#fetch(url, request),
+      () => {
+        throw new UpstreamBusy(`${this.#maxPerOrg} upstream calls of this org's connections already running`);
+      },
+    );
   }
 
   /**
