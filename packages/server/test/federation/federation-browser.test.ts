@@ -6,7 +6,8 @@ import Provider from 'oidc-provider';
 import type { Browser, Page } from 'playwright-core';
 import { createConnection } from '../../src/domain/federation/connections.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
-import { authorizeUrl, makeClient, makeOrg, tokenRequest } from '../sign-in/support/fixtures.js';
+import { review } from '../console/support/console-browser.js';
+import { authorizeUrl, makeClient, makeOrg, makeUser, tokenRequest } from '../sign-in/support/fixtures.js';
 import { launchChromium } from '../support/chromium.js';
 import { chromiumSkip } from '../support/environment.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
@@ -171,6 +172,19 @@ describe('enterprise sign-in in Chromium', () => {
     // A new session at the provider: it asks to share the claims once (its consent page).
     await page.getByRole('button', { name: 'Continue' }).click();
   }
+
+  test('OIDC: a self-service account with an unproved address gets the mailed-proof page, accessible at both sizes', {
+    skip,
+  }, async () => {
+    const { user } = await makeUser(server.deps, org, 'bob@corp.test');
+    await server.deps.db.updateTable('users').set({ origin: 'sign_up' }).where('id', '=', user.id).execute();
+    const page = await freshPage();
+    await typeAddress(page, 'bob@corp.test');
+    await upstreamSignIn(page, 'bob@corp.test');
+    await page.getByRole('heading', { name: 'Confirm it is your account' }).waitFor();
+    await review(page, 'federation-link-sent');
+    await page.context().close();
+  });
 
   test('OIDC: a corp address goes upstream and back; a usr_ with amr fed; the same user again', {
     skip,
