@@ -9,7 +9,7 @@ import type { Org, User } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 import {
   applyStandardClaims,
-  checkClaimUrl,
+  checkPicture,
   type StandardClaimChanges,
   sameStandardClaims,
 } from './standard-claims.js';
@@ -76,10 +76,7 @@ export async function updateOwnProfile(
 ): Promise<User> {
   const firstName = optionalName('first name', input.firstName);
   const lastName = optionalName('last name', input.lastName);
-  const picture =
-    input.picture === undefined || input.picture.trim() === ''
-      ? null
-      : checkClaimUrl('picture', input.picture);
+  const picture = input.picture === undefined ? undefined : checkPicture(input.picture);
   const { phoneNumberVerified: _, ...claims } = input.claims as StandardClaimChanges;
   return deps.db.transaction().execute(async (trx) => {
     const before = (await findUserById(trx, userId)) ?? fail('not_found', 'no such user');
@@ -91,7 +88,7 @@ export async function updateOwnProfile(
       ...applyStandardClaims(before, claims),
       firstName,
       lastName,
-      picture: input.picture === undefined ? before.picture : picture,
+      picture: picture === undefined ? before.picture : picture,
     };
     const same =
       before.firstName === firstName &&

@@ -42,6 +42,10 @@ export function checkClaimUrl(field: string, value: string): string {
   return v;
 }
 
+/** OIDC `picture` as a change: an http(s) URL, or null (an empty string clears like null). */
+export const checkPicture = (value: string | null): string | null =>
+  value === null || value.trim() === '' ? null : checkClaimUrl('picture', value);
+
 const leapYear = (y: number) => y === 0 || (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0));
 const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

@@ -22,6 +22,7 @@ import type { DirectoryDeps } from './deps.js';
 import {
   applyStandardClaims,
   checkClaimUrl,
+  checkPicture,
   NO_STANDARD_CLAIMS,
   type StandardClaimChanges,
   sameStandardClaims,
@@ -198,9 +199,6 @@ export interface UserChanges {
 const nameOf = (field: string, value: string | null) =>
   value === null ? null : checkName(field, value, 100);
 
-const pictureOf = (value: string | null) =>
-  value === null || value.trim() === '' ? null : checkClaimUrl('picture', value);
-
 /**
  * An owner's change to a user, audited as `user.updated` with previous and changes (nothing is
  * written when nothing changes). Disabling ends every session of the user in the same transaction.
@@ -219,7 +217,7 @@ export async function updateUser(
       ...applyStandardClaims(before, changes.claims ?? {}),
       firstName: changes.firstName === undefined ? before.firstName : nameOf('first name', changes.firstName),
       lastName: changes.lastName === undefined ? before.lastName : nameOf('last name', changes.lastName),
-      picture: changes.picture === undefined ? before.picture : pictureOf(changes.picture),
+      picture: changes.picture === undefined ? before.picture : checkPicture(changes.picture),
       disabled: changes.disabled ?? before.disabled,
     };
     if (

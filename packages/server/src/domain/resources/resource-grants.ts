@@ -12,9 +12,11 @@ export interface GrantedResource {
 
 /**
  * For each resource asked, the scopes asked that the resource has and the person's roles allow
- * now; resources deleted since are left out.
+ * now; resources deleted since are left out. Given a grant decided before, it re-checks it only to
+ * narrow: what the person's roles no longer allow (or a resource or scope deleted since) is
+ * dropped; nothing is ever added.
  */
-async function allowedNow(
+export async function narrowedGrant(
   db: Db,
   org: Org,
   userId: string,
@@ -50,24 +52,13 @@ export async function grantForUser(
   scope: string,
 ): Promise<GrantedResource[]> {
   const asked = scopeList(scope);
-  return allowedNow(
+  return narrowedGrant(
     db,
     org,
     userId,
     identifiers.map((resource) => ({ resource, scopes: asked })),
   );
 }
-
-/**
- * A grant decided before, re-checked only to narrow: what the person's roles no longer allow (or
- * a resource or scope deleted since) is dropped; nothing is ever added.
- */
-export const narrowedGrant = (
-  db: Db,
-  org: Org,
-  userId: string,
-  decided: readonly ResourceGrant[],
-): Promise<GrantedResource[]> => allowedNow(db, org, userId, decided);
 
 /** As a session and an authorization request store it: identifiers and scope names. */
 export const storedGrant = (granted: readonly GrantedResource[]): ResourceGrant[] =>

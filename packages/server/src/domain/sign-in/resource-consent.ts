@@ -46,7 +46,8 @@ export async function consentResources(
   let decided = request.grant;
   if (decided === null) {
     const granted = await grantForUser(deps.db, org, userId, request.resources, request.scope);
-    await recordRequestGrant(deps.db, request.id, storedGrant(granted));
+    // Decided just now, from the roles just read: nothing to narrow, nothing to read again.
+    if (await recordRequestGrant(deps.db, request.id, storedGrant(granted))) return shown(granted);
     // Two pages opened at once: the grant stored first is the one decided.
     decided = (await findRequestGrant(deps.db, request.id)) ?? storedGrant(granted);
   }

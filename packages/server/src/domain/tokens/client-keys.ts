@@ -1,15 +1,11 @@
-import type { JWK } from '../../crypto/verify-jwt.js';
+import { type JWK, unverifiedHeader } from '../../crypto/verify-jwt.js';
 import type { Client } from '../types.js';
 import type { TokensDeps } from './deps.js';
 
 /** The `kid` of a compact JWS header, read WITHOUT verifying anything; undefined when none. */
 function headerKid(token: string): string | undefined {
-  try {
-    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'));
-    return typeof header?.kid === 'string' ? header.kid : undefined;
-  } catch {
-    return undefined;
-  }
+  const kid = unverifiedHeader(token)?.kid;
+  return typeof kid === 'string' ? kid : undefined;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { unverifiedClaims } from '../../crypto/verify-jwt.js';
-import { findClient, orgClientOrigins } from '../../storage/repos/clients.js';
+import { orgClientOrigins } from '../../storage/repos/clients.js';
 import { allowedOriginsOf } from '../directory/allowed-origins.js';
-import { isUrlClientId, metadataDocumentsOpen } from '../directory/client-metadata-documents.js';
 import type { Org } from '../types.js';
+import { clientNamed } from './client-named.js';
 import type { TokensDeps } from './deps.js';
 
 /**
@@ -27,13 +27,8 @@ export async function originAllowedFor(
 ): Promise<boolean> {
   const clientId = 'clientId' in named ? named.clientId : tokenClientId(named.accessToken);
   if (clientId === null) return false;
-  if (isUrlClientId(clientId)) {
-    // A metadata-document client (DESIGN §13): the origins of its document's redirect URIs.
-    if (!metadataDocumentsOpen(org) || deps.clientMetadata === undefined) return false;
-    const found = await deps.clientMetadata.lookup(org, clientId);
-    return 'client' in found && allowedOriginsOf(found.client).includes(origin);
-  }
-  const client = await findClient(deps.db, org.id, clientId);
+  // A metadata-document client's allowed origins are those of its document's redirect URIs (DESIGN §13).
+  const client = await clientNamed(deps, org, clientId);
   return client !== null && allowedOriginsOf(client).includes(origin);
 }
 

@@ -1,10 +1,9 @@
 import { signJwt } from '../../crypto/jwt.js';
-import { findClient } from '../../storage/repos/clients.js';
-import { isUrlClientId, metadataDocumentsOpen } from '../directory/client-metadata-documents.js';
 import { requireUser } from '../directory/profile.js';
 import { issuerOf } from '../issuers.js';
-import type { Client, Org } from '../types.js';
+import type { Org } from '../types.js';
 import type { VerifiedAccess } from './access-tokens.js';
+import { clientNamed } from './client-named.js';
 import type { TokensDeps } from './deps.js';
 import { OPENID_SCOPE, releasedClaims, scopesOf } from './openid-claims.js';
 
@@ -29,14 +28,6 @@ export async function userInfo(
   return { sub: user.id, ...releasedClaims(user, scopes, access.session.claims?.userinfo) };
 }
 
-/** The session's client (a registered one, or a metadata document's), or null once it is gone. */
-async function sessionClient(deps: TokensDeps, org: Org, clientId: string): Promise<Client | null> {
-  if (!isUrlClientId(clientId)) return findClient(deps.db, org.id, clientId);
-  if (!metadataDocumentsOpen(org) || deps.clientMetadata === undefined) return null;
-  const found = await deps.clientMetadata.lookup(org, clientId);
-  return 'client' in found ? found.client : null;
-}
-
 /**
  * The userinfo claims as a JWT (§5.3.2) when the session's client registered
  * `userinfo_signed_response_alg` (RS256, the org's active key, like its ID tokens), with `iss` and
@@ -49,7 +40,7 @@ export async function signedUserInfo(
   access: VerifiedAccess,
   claims: Record<string, unknown>,
 ): Promise<string | null> {
-  const client = await sessionClient(deps, org, access.session.clientId);
+  const client = await clientNamed(deps, org, access.session.clientId);
   if (client?.userinfoSignedResponseAlg !== 'RS256') return null;
   const signer = await deps.keyRing.signer(org.id);
   return signJwt(signer, 'JWT', { ...claims, iss: issuerOf(deps.config, org), aud: client.id });

@@ -69,15 +69,23 @@ export async function findPendingAuthorizationRequest(
   return row ? toAuthorizationRequest(row) : null;
 }
 
-/** Stores the resource grant the consent page shows (decided once: an earlier grant is kept). */
-export async function recordRequestGrant(db: Db, id: string, grant: readonly ResourceGrant[]): Promise<void> {
-  await db
+/**
+ * Stores the resource grant the consent page shows (decided once: an earlier grant is kept); false
+ * when it was not stored (another showing decided first, or the request is completed).
+ */
+export async function recordRequestGrant(
+  db: Db,
+  id: string,
+  grant: readonly ResourceGrant[],
+): Promise<boolean> {
+  const result = await db
     .updateTable('authorization_requests')
     .set({ resource_grant: JSON.stringify(grant) })
     .where('id', '=', id)
     .where('resource_grant', 'is', null)
     .where('completed_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** The resource grant stored with a request (completed or not); null: none decided. */

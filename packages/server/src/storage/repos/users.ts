@@ -47,8 +47,19 @@ const standardColumnsOf = (u: StandardClaims) => ({
   address: u.address === null ? null : JSON.stringify(u.address),
 });
 
-/** The user columns a join selects, each as `u_<column>` (oauth-sessions.ts's refresh read). */
-export const USER_COLUMNS = [
+/** `columns`, which must name every column of UserColumns: one left out is a compile error naming it. */
+const everyUserColumn = <const T extends readonly (keyof UserColumns)[]>(
+  columns: T &
+    ([Exclude<keyof UserColumns, T[number]>] extends [never]
+      ? unknown
+      : { unlisted: Exclude<keyof UserColumns, T[number]> }),
+): T => columns;
+
+/**
+ * The user columns a join selects, each as `u_<column>` (oauth-sessions.ts's refresh read). Every
+ * one of them: a column missing here would reach toUser as undefined on a refresh only.
+ */
+export const USER_COLUMNS = everyUserColumn([
   'id',
   'org_id',
   'email',
@@ -72,7 +83,7 @@ export const USER_COLUMNS = [
   'phone_number',
   'phone_number_verified',
   'address',
-] as const satisfies readonly (keyof UserColumns)[];
+]);
 
 export const toUser = (r: UserColumns): User => ({
   ...standardClaimsOf(r),
