@@ -72,8 +72,9 @@ describe('console: API resources and roles', () => {
     await first.getByLabel('Description').fill('Read your files');
     await page.getByRole('button', { name: 'Add scope' }).click();
     const second = page.getByRole('group', { name: 'Scope 2' });
-    // The new scope's name has the focus.
-    assert.equal(await second.getByLabel('Scope name').evaluate((e) => e === document.activeElement), true);
+    // The new scope's name has the focus (the screen moves it there once the row is rendered: wait for
+    // it rather than reading the focus the moment the row exists, which a busy machine reached first).
+    await second.getByLabel('Scope name').and(page.locator(':focus')).waitFor({ timeout: 5000 });
     await second.getByLabel('Scope name').fill('files:write');
     await second.getByLabel('Description').fill('Change your files');
     await page.getByLabel('Access token lifetime (seconds)').fill('600');
