@@ -4,7 +4,7 @@
  * outside the domain).
  */
 
-export { ACCOUNT_LINK_TTL_MS, linkAfterProof, offerAccountLink } from './account-link-proofs.js';
+export { ACCOUNT_LINK_TTL_MS, offerAccountLink } from './account-link-proofs.js';
 export {
   type Connection,
   type ConnectionChanges,
@@ -17,7 +17,7 @@ export {
   requireConnection,
   updateConnection,
 } from './connections.js';
-export { federatedUser } from './federated-users.js';
+export { completeFederatedSignIn, completeLinkedSignIn } from './federated-sign-in.js';
 export { finishOidcSignIn, startOidcSignIn } from './oidc-upstream.js';
 export {
   OidcUpstreams,
@@ -26,7 +26,6 @@ export {
 } from './oidc-upstreams.js';
 export {
   FEDERATION_REQUEST_TTL_MS,
-  holdFederatedAnswer,
   isBrowserBinding,
   newBrowserBinding,
   peekAccountLink,
@@ -34,7 +33,8 @@ export {
   takeFederatedAnswer,
 } from './pending-requests.js';
 export { FederationRefused } from './refusal.js';
-export { finishSamlSignIn, spMetadata, startSamlSignIn } from './saml-upstream.js';
+export { holdSamlAnswer } from './saml-answer.js';
+export { spMetadata, startSamlSignIn } from './saml-upstream.js';
 export {
   UPSTREAM_MAX_BYTES,
   UPSTREAM_MAX_FETCHES,

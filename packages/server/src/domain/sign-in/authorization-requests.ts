@@ -12,7 +12,7 @@ import { AUTHORIZATION_REQUEST_TTL_MS } from '../tokens-policy.js';
 import type { AuthorizationRequest, Client, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
 import type { CheckedParams } from './authorize/parameters.js';
-import type { RedirectTarget } from './authorize/redirect-target.js';
+import { keptTarget, type RedirectTarget } from './authorize/redirect-target.js';
 import type { SignInDeps } from './deps.js';
 
 /**
@@ -32,9 +32,7 @@ export async function saveAuthorizationRequest(
   const request: AuthorizationRequest = {
     id: newId('arq'),
     orgId: org.id,
-    clientId: target.client.id,
-    redirectUri: target.redirectUri,
-    redirectUriGiven: target.given,
+    ...keptTarget(target),
     state: state ?? null,
     codeChallenge: checked.codeChallenge,
     scope: checked.scope,

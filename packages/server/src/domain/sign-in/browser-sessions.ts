@@ -14,6 +14,7 @@ import {
   ACR_MFA,
   ACR_PASSWORD,
   AMR_FEDERATED,
+  AMR_OTP,
   AMR_PASSWORD,
   BROWSER_SESSION_TTL_MS,
 } from '../tokens-policy.js';
@@ -49,6 +50,8 @@ export interface SignInMethod {
 }
 
 export const PASSWORD_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_PASSWORD], acr: ACR_PASSWORD });
+/** A password and a second factor (a TOTP or recovery code, or an enrolment just confirmed). */
+export const MFA_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_PASSWORD, AMR_OTP], acr: ACR_MFA });
 /** Through an org's connection (DESIGN §17): the upstream signed the person in. */
 export const FEDERATED_SIGN_IN: SignInMethod = Object.freeze({ amr: [AMR_FEDERATED], acr: ACR_FEDERATED });
 

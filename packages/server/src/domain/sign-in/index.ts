@@ -3,40 +3,35 @@
  * it. Everything else in the folder is the feature's own (the lint refuses a deeper import from
  * outside the domain).
  */
-export { issueAuthorizationCode, redeemAuthorizationCode } from './authorization-codes.js';
-export {
-  closeAuthorizationRequest,
-  loadAuthorizationRequest,
-  type PendingAuthorization,
-} from './authorization-requests.js';
+export { redeemAuthorizationCode } from './authorization-codes.js';
+export { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
+export { continueAuthorization, decideConsent } from './authorization-steps.js';
 export { authorizeRequest } from './authorize/authorize-request.js';
 export { AUTHORIZE_PARAMETERS, type AuthorizeParams, type AuthorizeQuery } from './authorize/parameters.js';
 export { CODE_CHALLENGE, PKCE_METHODS } from './authorize/pkce.js';
 export { PROMPT_VALUES } from './authorize/prompt.js';
 export { REQUEST_OBJECT_ALGORITHMS } from './authorize/request-object.js';
+export { type AuthorizationAnswer, answerDestination, RESPONSE_MODES } from './authorize/response-mode.js';
 export {
-  type AnswerTarget,
-  type AuthorizationAnswer,
-  type AuthorizationResult,
-  authorizationAnswer,
-  RESPONSE_MODES,
-} from './authorize/response-mode.js';
-export {
-  authenticationOf,
   type BrowserSession,
   FEDERATED_SIGN_IN,
+  MFA_SIGN_IN,
   PASSWORD_SIGN_IN,
   resumeBrowserSession,
   type SignInMethod,
-  startBrowserSession,
 } from './browser-sessions.js';
+export {
+  type Authenticated,
+  type CompletedAuthentication,
+  completeAuthentication,
+} from './complete-authentication.js';
 export { scopesToShow } from './consents.js';
 export { mintCsrfToken, newCsrfCookieValue, verifyCsrfToken } from './csrf-tokens.js';
-export { DEVICE_COOKIE_TTL_MS, deviceOfUser, issueDeviceToken, trustedDevice } from './device-cookies.js';
+export { DEVICE_COOKIE_TTL_MS, deviceOfUser, trustedDevice } from './device-cookies.js';
 export { IMPERSONATION_PATH, openImpersonation, startImpersonation } from './impersonation.js';
 export { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 export { checkLogoutRequest, type LogoutParameters, postLogoutRedirect, signOut } from './logout.js';
-export { nextStepOf, signedInFor } from './next-step.js';
+export { signedInFor } from './next-step.js';
 export {
   type AuthenticationResponseJSON,
   finishPasskeyRegistration,
@@ -64,4 +59,5 @@ export {
   userAwaitingSecondFactor,
   verifySecondFactor,
 } from './second-factor.js';
+export type { AnswerChannel, SignedIn, SignInOutcome } from './sign-in-outcome.js';
 export { signUp } from './signup.js';

@@ -15,6 +15,7 @@ import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
+import { ACR_PASSWORD } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import type { SignInDeps } from './deps.js';
 import { reserveSecondFactorAttempt, secondFactorSucceeded } from './login-throttle.js';
@@ -56,6 +57,23 @@ export const userAwaitingSecondFactor = (deps: SignInDeps, userId: string): Prom
 /** Whether the org makes every user sign in with a second factor (`tessera org update --require-mfa`). */
 export const orgRequiresMfa = (deps: SignInDeps, org: Org): Promise<boolean> =>
   findRequireMfa(deps.db, org.id);
+
+/**
+ * The second step a sign-in of `acr` still needs: a password alone goes on to the code challenge
+ * when the user has a factor, to enrolment when the org requires one and the user has none; null
+ * when none is due (every other way of signing in: a second factor, a passkey, a connection, an
+ * impersonation).
+ */
+export async function secondStepDue(
+  deps: SignInDeps,
+  org: Org,
+  user: User,
+  acr: string,
+): Promise<'challenge' | 'enrol' | null> {
+  if (acr !== ACR_PASSWORD) return null;
+  if ((await secondFactorStage(deps, user.id)) === 'enrolled') return 'challenge';
+  return (await orgRequiresMfa(deps, org)) ? 'enrol' : null;
+}
 
 export interface Enrolment {
   /** Base32, for typing into an authenticator app. */

@@ -4,6 +4,7 @@ import {
   type AuthorizeParams,
   type AuthorizeQuery,
   authorizeRequest,
+  continueAuthorization,
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { type FormParams, parseForm } from '../form.js';
@@ -12,7 +13,7 @@ import { FORM, htmlPage } from '../openapi/oauth-responses.js';
 import type { Operation } from '../openapi/operation.js';
 import { operation } from '../served-operation.js';
 import { browserSessionOf, formOf, type PageContext, pageRoute } from './context.js';
-import { answerFor, nextStep, sendAnswer } from './flow.js';
+import { sendAnswer, sendOutcome } from './flow.js';
 import { equivalentGet } from './post-as-get.js';
 import { sendErrorPage } from './respond.js';
 
@@ -49,15 +50,12 @@ async function answerAuthorization(
   switch (outcome.kind) {
     case 'refused':
       return sendErrorPage(reply, org.name, 400, `This sign-in link is not valid: ${outcome.detail}.`);
-    case 'error': {
-      const { error } = outcome;
-      const result = { error: error.code, description: error.detail ?? error.code };
-      return sendAnswer(reply, org, answerFor(ctx.deps, org, outcome.back, result));
-    }
+    case 'error':
+      return sendAnswer(reply, org, outcome.answer);
     case 'accepted': {
       const session = await browserSessionOf(ctx, org, request);
-      const { pending, hinted } = outcome;
-      return sendAnswer(reply, org, await nextStep(ctx, org, request, pending, session, hinted));
+      const next = await continueAuthorization(ctx.deps, org, outcome.pending, session, outcome.hinted);
+      return sendOutcome(ctx, org, request, reply, next);
     }
   }
 }

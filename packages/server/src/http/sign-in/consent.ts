@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  authenticationOf,
-  closeAuthorizationRequest,
+  answerDestination,
   consentResources,
-  issueAuthorizationCode,
+  decideConsent,
   scopesToShow,
   signedInFor,
 } from '../../domain/sign-in/index.js';
@@ -16,7 +15,7 @@ import {
   pageRoute,
   queryValue,
 } from './context.js';
-import { answerFor, answerTargetOf, formTargets, pendingRequest, sendAnswer } from './flow.js';
+import { formTargets, pendingRequest, sendOutcome } from './flow.js';
 import { CSRF_REJECTED, sendErrorPage, sendPage } from './respond.js';
 import { consentView } from './views.js';
 
@@ -45,7 +44,7 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         scopes: scopesToShow(pending.request),
         resources,
         firstParty: pending.client.firstParty,
-        redirectHost: new URL(pending.request.redirectUri).host,
+        redirectHost: new URL(answerDestination(pending)).host,
         documentHost: pending.client.metadataDocument ? new URL(pending.client.id).host : null,
       });
       return sendPage(reply, org.name, 'Allow access?', body, { formTargets: formTargets(pending) });
@@ -64,17 +63,12 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
       if (!ctx.csrf.check(request, 'consent', [session.id, pending.request.id], field(form, 'csrf'))) {
         return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
       }
-      const target = answerTargetOf(pending);
       const decision = field(form, 'decision');
-      if (decision === 'deny') {
-        await closeAuthorizationRequest(ctx.deps, pending);
-        const denied = { error: 'access_denied', description: 'the user declined the request' };
-        return sendAnswer(reply, org, answerFor(ctx.deps, org, target, denied), 303);
+      if (decision !== 'allow' && decision !== 'deny') {
+        return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.');
       }
-      if (decision !== 'allow') return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.');
-      const consented = session.actorId === null;
-      const code = await issueAuthorizationCode(ctx.deps, org, pending, authenticationOf(session), consented);
-      return sendAnswer(reply, org, answerFor(ctx.deps, org, target, { code }), 303);
+      const outcome = await decideConsent(ctx.deps, org, pending, session, decision);
+      return sendOutcome(ctx, org, request, reply, outcome, 303);
     }),
   );
 }

@@ -3,8 +3,8 @@ import { clock } from '../../domain/clock.js';
 import {
   ACCOUNT_LINK_TTL_MS,
   type Connection,
+  completeLinkedSignIn,
   FederationRefused,
-  linkAfterProof,
   offerAccountLink,
   peekAccountLink,
   requireConnection,
@@ -12,7 +12,6 @@ import {
   type UpstreamIdentity,
 } from '../../domain/federation/index.js';
 import { reserveMail } from '../../domain/mail/index.js';
-import { FEDERATED_SIGN_IN, loadAuthorizationRequest } from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
@@ -22,7 +21,7 @@ import { showRefusal } from './federation-refusal.js';
 import { linkConfirmView, linkSentView } from './federation-views.js';
 import { renderLogin } from './login.js';
 import { CSRF_REJECTED, sendErrorPage, sendPage, throttledPage } from './respond.js';
-import { completeSignIn } from './session-start.js';
+import { sendSignIn } from './session-start.js';
 
 /**
  * Proving an existing account before an upstream sign-in is linked to it (DESIGN §17,
@@ -97,13 +96,7 @@ export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
       }
       try {
         const held = await takeAccountLink(ctx.deps, c.id, field(form, 'token'), boundBrowser(ctx, request));
-        const user = await linkAfterProof(ctx.deps, org, c, held);
-        const pending =
-          held.requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, held.requestId);
-        return completeSignIn(ctx, org, request, reply, user, pending, {
-          ...FEDERATED_SIGN_IN,
-          audit: { connectionId: c.id, connectionType: c.type },
-        });
+        return sendSignIn(ctx, org, request, reply, await completeLinkedSignIn(ctx.deps, org, c, held));
       } catch (error) {
         return showRefusal(ctx, org, request, reply, null, error);
       }

@@ -1,18 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type Connection,
+  completeFederatedSignIn,
   FederationRefused,
-  federatedUser,
   finishOidcSignIn,
-  finishSamlSignIn,
-  holdFederatedAnswer,
+  holdSamlAnswer,
   requireConnection,
   startOidcSignIn,
   startSamlSignIn,
   takeFederatedAnswer,
   type UpstreamIdentity,
 } from '../../domain/federation/index.js';
-import { FEDERATED_SIGN_IN, loadAuthorizationRequest } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { bindBrowser, boundBrowser } from './federation-binding.js';
@@ -21,7 +19,7 @@ import { offerLinkPage } from './federation-link.js';
 import { showRefusal } from './federation-refusal.js';
 import { formTargets, optionalRequest } from './flow.js';
 import { sendPage } from './respond.js';
-import { completeSignIn } from './session-start.js';
+import { sendSignIn } from './session-start.js';
 
 /**
  * Enterprise sign-in on the hosted pages (DESIGN §17): a button per connection on the login page,
@@ -40,15 +38,9 @@ async function signInFederated(
   c: Connection,
   answer: { identity: UpstreamIdentity; requestId: string | null },
 ) {
-  const outcome = await federatedUser(ctx.deps, org, c, answer.identity);
-  if ('prove' in outcome) return offerLinkPage(ctx, org, request, reply, c, answer, outcome.prove);
-  const { user } = outcome;
-  const pending =
-    answer.requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, answer.requestId);
-  return completeSignIn(ctx, org, request, reply, user, pending, {
-    ...FEDERATED_SIGN_IN,
-    audit: { connectionId: c.id, connectionType: c.type },
-  });
+  const completed = await completeFederatedSignIn(ctx.deps, org, c, answer);
+  if ('prove' in completed) return offerLinkPage(ctx, org, request, reply, c, answer, completed.prove);
+  return sendSignIn(ctx, org, request, reply, completed);
 }
 
 const notSaml = () => new FederationRefused('This connection does not use SAML.', 400);
@@ -113,10 +105,7 @@ export function federationPages(app: FastifyInstance, ctx: PageContext) {
       if (c.type !== 'saml') return showRefusal(ctx, org, request, reply, null, notSaml());
       const form = formOf(request);
       try {
-        const answer = await finishSamlSignIn(ctx.deps, org, c, field(form, 'SAMLResponse'));
-        const answerId = await holdFederatedAnswer(ctx.deps, c.id, answer);
-        const pending =
-          answer.requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, answer.requestId);
+        const { answerId, pending } = await holdSamlAnswer(ctx.deps, org, c, field(form, 'SAMLResponse'));
         const action = pageLink(ctx, request, `/sso/${c.id}/continue`, {});
         return sendPage(reply, org.name, 'Signing you in', continueView(action, answerId), {
           scripts: true,

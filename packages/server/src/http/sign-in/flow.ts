@@ -1,36 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
-import { issuerOf } from '../../domain/issuers.js';
 import {
-  type AnswerTarget,
   type AuthorizationAnswer,
-  type AuthorizationResult,
-  authenticationOf,
-  authorizationAnswer,
-  type BrowserSession,
-  closeAuthorizationRequest,
-  issueAuthorizationCode,
+  answerDestination,
   loadAuthorizationRequest,
-  nextStepOf,
   type PendingAuthorization,
+  type SignInOutcome,
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
 import { sendFormPost } from './form-post.js';
 import { formTargetOf } from './respond.js';
-
-/** The answer to the client for `result`, in the request's response mode, with `state` and `iss`. */
-export function answerFor(deps: Deps, org: Org, target: AnswerTarget, result: AuthorizationResult) {
-  return authorizationAnswer(issuerOf(deps.config, org), target, result);
-}
-
-/** Where a pending request's answer goes. */
-export const answerTargetOf = (pending: PendingAuthorization): AnswerTarget => ({
-  redirectUri: pending.request.redirectUri,
-  state: pending.request.state,
-  responseMode: pending.request.responseMode,
-});
+import { SECOND_STEP_PATHS } from './second-step-cookie.js';
 
 /** Sends an answer: a redirect (`status`), or the form_post page. */
 export function sendAnswer(reply: FastifyReply, org: Org, answer: AuthorizationAnswer, status = 302) {
@@ -51,7 +33,7 @@ export async function optionalRequest(deps: Deps, org: Org, id: string | undefin
 
 /** A form that completes an authorization request redirects to the client: CSP must allow it. */
 export function formTargets(pending: PendingAuthorization | null): string[] {
-  return pending ? [formTargetOf(pending.request.redirectUri)] : [];
+  return pending ? [formTargetOf(answerDestination(pending))] : [];
 }
 
 /** The query that keeps a page in its authorization request (none outside one). */
@@ -59,58 +41,35 @@ export function requestParams(pending: PendingAuthorization | null): Record<stri
   return pending ? { req: pending.request.id } : {};
 }
 
-/**
- * Where an authorization request goes next (domain/sign-in/next-step.ts): sign in, consent, or —
- * when both are settled — back to the client with a code; with `prompt=none`, back with the error
- * instead of a page (the request is closed then).
- */
-export async function nextStep(
-  ctx: PageContext,
-  org: Org,
-  request: FastifyRequest,
-  pending: PendingAuthorization,
-  session: BrowserSession | null,
-  hintedUserId: string | null = null,
-): Promise<AuthorizationAnswer> {
-  const step = await nextStepOf(ctx.deps, pending, session, hintedUserId);
-  const req = { req: pending.request.id };
-  switch (step.kind) {
-    case 'login':
-      return { redirect: pageLink(ctx, request, '/login', req) };
-    case 'consent':
-      return { redirect: pageLink(ctx, request, '/consent', req) };
-    case 'error':
-      await closeAuthorizationRequest(ctx.deps, pending);
-      return answerFor(ctx.deps, org, answerTargetOf(pending), step);
-    case 'code': {
-      const code = await issueAuthorizationCode(
-        ctx.deps,
-        org,
-        pending,
-        authenticationOf(step.session),
-        false,
-      );
-      return answerFor(ctx.deps, org, answerTargetOf(pending), { code });
-    }
+/** The query of a page of the flow: its request, if any. */
+const pageParams = (requestId: string | null): Record<string, string> =>
+  requestId === null ? {} : { req: requestId };
+
+/** An outcome the browser can follow as a link: the answer's redirect, or the page's address. */
+export function outcomeLink(ctx: PageContext, request: FastifyRequest, outcome: SignInOutcome): string {
+  switch (outcome.kind) {
+    case 'answer':
+      // The `link` channel never answers with a form_post (the login page of the request does).
+      return 'redirect' in outcome.answer ? outcome.answer.redirect : pageLink(ctx, request, '/login', {});
+    case 'page':
+      return pageLink(ctx, request, `/${outcome.page}`, pageParams(outcome.requestId));
+    case 'second-factor':
+      return pageLink(ctx, request, SECOND_STEP_PATHS[outcome.step], pageParams(outcome.requestId));
   }
 }
 
 /**
- * nextStep as a link the browser can follow (the passkey script navigates to it): a form_post
- * answer cannot be a link, so the browser goes to /login of the request, which — now signed in —
- * sends it.
+ * Renders what the domain decided (domain/sign-in/sign-in-outcome.ts): the answer to the client (a
+ * redirect with `status`, or the form_post page), or a redirect to the page of the flow.
  */
-export async function nextStepLink(
+export function sendOutcome(
   ctx: PageContext,
   org: Org,
   request: FastifyRequest,
-  pending: PendingAuthorization,
-  session: BrowserSession,
-): Promise<string> {
-  if (pending.request.responseMode === 'form_post')
-    return pageLink(ctx, request, '/login', { req: pending.request.id });
-  const answer = await nextStep(ctx, org, request, pending, session);
-  return 'redirect' in answer
-    ? answer.redirect
-    : pageLink(ctx, request, '/login', { req: pending.request.id });
+  reply: FastifyReply,
+  outcome: SignInOutcome,
+  status = 302,
+) {
+  if (outcome.kind === 'answer') return sendAnswer(reply, org, outcome.answer, status);
+  return reply.redirect(outcomeLink(ctx, request, outcome), status);
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { IMPERSONATION_PATH, openImpersonation } from '../../domain/sign-in/index.js';
+import { completeAuthentication, IMPERSONATION_PATH, openImpersonation } from '../../domain/sign-in/index.js';
 import type { PageContext } from './context.js';
 import { pageRoute, queryValue } from './context.js';
 import { sendErrorPage } from './respond.js';
-import { completeSignIn } from './session-start.js';
+import { sendSignIn } from './session-start.js';
 
 const CLOSED = 'This impersonation link has expired or was already used. Start the impersonation again.';
 
@@ -11,7 +11,7 @@ const CLOSED = 'This impersonation link has expired or was already used. Start t
  * GET /login/impersonation?key=… opens the one-time link of an impersonation: it signs this
  * browser in as the user (a login cookie of at most one hour, `act` on every token) and completes
  * the authorization request the link was made for, redirecting to the client with a code. No
- * consent is asked: the owner acts with the org's authority (see flow.ts).
+ * consent is asked: the owner acts with the org's authority (domain/sign-in/next-step.ts).
  */
 export function impersonationPages(app: FastifyInstance, ctx: PageContext) {
   app.get(
@@ -21,7 +21,9 @@ export function impersonationPages(app: FastifyInstance, ctx: PageContext) {
       const opened = key === undefined ? null : await openImpersonation(ctx.deps, org, key);
       if (opened === null) return sendErrorPage(reply, org.name, 400, CLOSED);
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-      return completeSignIn(ctx, org, request, reply, opened.user, opened.pending, opened.method);
+      const proven = { user: opened.user, method: opened.method };
+      const completed = await completeAuthentication(ctx.deps, org, proven, opened.pending.request.id);
+      return sendSignIn(ctx, org, request, reply, completed);
     }),
   );
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { signUpOffered } from '../../domain/directory/index.js';
 import {
   checkPassword,
+  completeAuthentication,
+  continueAuthorization,
   PASSWORD_SIGN_IN,
   type PendingAuthorization,
   signedInFor,
@@ -18,11 +20,10 @@ import {
   queryValue,
 } from './context.js';
 import { discoveredConnection, loginConnections } from './federation-login.js';
-import { formTargets, nextStep, optionalRequest, requestParams, sendAnswer } from './flow.js';
+import { formTargets, optionalRequest, requestParams, sendOutcome } from './flow.js';
 import { loginPasskeySection } from './passkeys.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
-import { secondFactorRedirect } from './second-factor.js';
-import { completeSignIn } from './session-start.js';
+import { sendSignIn } from './session-start.js';
 import { loginView, signedInView } from './views.js';
 
 /** Deliberately the same words for an unknown account and a wrong password. */
@@ -60,8 +61,8 @@ export async function renderLogin(
 }
 
 /**
- * After a correct password or a sign-up: on to the second factor when the user has one (or the
- * org requires one), else set the login cookie and move the flow on.
+ * After a correct password or a sign-up: the domain decides the rest (on to the second factor when
+ * the user has one or the org requires one, else signed in and on with the request).
  */
 export async function signedIn(
   ctx: PageContext,
@@ -71,9 +72,9 @@ export async function signedIn(
   user: User,
   pending: PendingAuthorization | null,
 ) {
-  const secondStep = await secondFactorRedirect(ctx, org, request, reply, user, pending);
-  if (secondStep !== null) return reply.redirect(secondStep, 303);
-  return completeSignIn(ctx, org, request, reply, user, pending, PASSWORD_SIGN_IN);
+  const proven = { user, method: PASSWORD_SIGN_IN };
+  const completed = await completeAuthentication(ctx.deps, org, proven, pending?.request.id ?? null);
+  return sendSignIn(ctx, org, request, reply, completed);
 }
 
 /** GET and POST /login: email and password, throttled, generic on failure. */
@@ -85,7 +86,8 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
       const pending = await optionalRequest(ctx.deps, org, reqId);
       const session = await browserSessionOf(ctx, org, request);
       if (pending && signedInFor(pending.request, session)) {
-        return sendAnswer(reply, org, await nextStep(ctx, org, request, pending, session), 303);
+        const outcome = await continueAuthorization(ctx.deps, org, pending, session);
+        return sendOutcome(ctx, org, request, reply, outcome, 303);
       }
       if (session && !pending)
         return sendPage(reply, org.name, 'Signed in', signedInView(session.user.email));

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   type AuthenticationResponseJSON,
+  completeAuthentication,
   finishPasskeySignIn,
   type PendingAuthorization,
   passkeySignInMethod,
@@ -14,7 +15,7 @@ import type { Operation, ResponseSpec } from '../openapi/operation.js';
 import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
-import { nextStepLink, optionalRequest, requestParams } from './flow.js';
+import { optionalRequest, outcomeLink, requestParams } from './flow.js';
 import type { SafeHtml } from './html.js';
 import {
   PasskeyNext,
@@ -27,7 +28,7 @@ import {
 import { PASSKEY_SCRIPT } from './passkey-script.js';
 import { loginPasskeyView } from './passkey-views.js';
 import { CSRF_REJECTED } from './respond.js';
-import { startSignedInSession } from './session-start.js';
+import { keepSignIn } from './session-start.js';
 
 /** The CSRF form name of the login page's passkey endpoints (bound to the authorization request). */
 export const PASSKEY_SIGN_IN_FORM = 'passkey-sign-in';
@@ -166,12 +167,12 @@ export const passkeySignIn = operation(
         const extra = outcome.reason === 'unknown' ? { unknown_credential: true } : {};
         return refuse(reply, 400, 'invalid_request', REFUSED[outcome.reason], extra);
       }
-      const method = passkeySignInMethod(outcome.passkey);
-      const session = await startSignedInSession(ctx, org, reply, outcome.user, method);
-      const redirect = pending
-        ? await nextStepLink(ctx, org, request, pending, session)
-        : pageLink(ctx, request, '/login', {});
-      return { redirect };
+      const proven = { user: outcome.user, method: passkeySignInMethod(outcome.passkey) };
+      const requestId = pending?.request.id ?? null;
+      // The script navigates to the answer: a link (a form_post request goes through its login page).
+      const completed = await completeAuthentication(ctx.deps, org, proven, requestId, 'link');
+      keepSignIn(ctx, org, reply, completed);
+      return { redirect: outcomeLink(ctx, request, completed.outcome) };
     },
   }),
 );

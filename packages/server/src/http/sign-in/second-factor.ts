@@ -1,18 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { clock } from '../../domain/clock.js';
 import {
+  completeAuthentication,
   confirmEnrolment,
-  orgRequiresMfa,
-  type PendingAuthorization,
+  MFA_SIGN_IN,
   pendingEnrolment,
   secondFactorStatus,
   userAwaitingSecondFactor,
   verifySecondFactor,
 } from '../../domain/sign-in/index.js';
-import { ACR_MFA, AMR_OTP, AMR_PASSWORD, SECOND_FACTOR_PENDING_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
-import { formTargets, optionalRequest, requestParams } from './flow.js';
+import { formTargets, optionalRequest, outcomeLink, requestParams } from './flow.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from './respond.js';
 import {
   challengeView,
@@ -21,45 +19,22 @@ import {
   recoveryCodesView,
   setupView,
 } from './second-factor-views.js';
-import { completeSignIn, startSignedInSession } from './session-start.js';
+import { clearPasswordProof, passwordProofOf, SECOND_STEP_PATHS } from './second-step-cookie.js';
+import { keepSignIn, sendSignIn } from './session-start.js';
 
-export const MFA_SIGN_IN = Object.freeze({ amr: [AMR_PASSWORD, AMR_OTP], acr: ACR_MFA });
-
-const CHALLENGE_PATH = '/login/second-factor';
-const ENROL_PATH = '/login/enrol';
-const COOKIE_PATH = '/login';
+const CHALLENGE_PATH = SECOND_STEP_PATHS.challenge;
+const ENROL_PATH = SECOND_STEP_PATHS.enrol;
 const EXPIRED = 'Your sign-in has expired. Sign in again.';
 
 /**
- * Where a correct password goes when a second factor is due: the code challenge for an enrolled
- * user, enrolment when the org requires a factor and the user has none; null when none is due.
- * The password's success is kept in a signed cookie (`org|user|expiry`, 10 minutes, path /login):
- * it is not a sign-in, and nothing is issued until the second step succeeds.
+ * The second step is due after a correct password (the domain decides: completeAuthentication);
+ * the password's success is kept meanwhile in a signed cookie (second-step-cookie.ts).
  */
-export async function secondFactorRedirect(
-  ctx: PageContext,
-  org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  user: User,
-  pending: PendingAuthorization | null,
-): Promise<string | null> {
-  const { enrolled } = await secondFactorStatus(ctx.deps, user.id);
-  const path = enrolled ? CHALLENGE_PATH : (await orgRequiresMfa(ctx.deps, org)) ? ENROL_PATH : null;
-  if (path === null) return null;
-  const expires = clock.now() + SECOND_FACTOR_PENDING_TTL_MS;
-  ctx.cookies.set(reply, ctx.cookies.secondFactor, `${org.id}|${user.id}|${expires}`, {
-    path: COOKIE_PATH,
-    maxAgeMs: SECOND_FACTOR_PENDING_TTL_MS,
-  });
-  return pageLink(ctx, request, path, requestParams(pending));
-}
 
 /** The user whose password was just checked on this browser, or null. */
 async function passwordUser(ctx: PageContext, org: Org, request: FastifyRequest): Promise<User | null> {
-  const [orgId, userId, expires] = ctx.cookies.read(request, ctx.cookies.secondFactor)?.split('|') ?? [];
-  if (orgId !== org.id || !userId || !(Number(expires) > clock.now())) return null;
-  return userAwaitingSecondFactor(ctx.deps, userId);
+  const userId = passwordProofOf(ctx, org, request);
+  return userId === null ? null : userAwaitingSecondFactor(ctx.deps, userId);
 }
 
 async function stepContext(ctx: PageContext, org: Org, request: FastifyRequest) {
@@ -168,8 +143,16 @@ export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
         const { error, options } = codeProblem(outcome);
         return renderChallenge(ctx, org, request, reply, step, error, options);
       }
-      ctx.cookies.clear(reply, ctx.cookies.secondFactor, COOKIE_PATH);
-      return completeSignIn(ctx, org, request, reply, step.user, step.pending, MFA_SIGN_IN);
+      clearPasswordProof(ctx, reply);
+      const proven = { user: step.user, method: MFA_SIGN_IN };
+      const requestId = step.pending?.request.id ?? null;
+      return sendSignIn(
+        ctx,
+        org,
+        request,
+        reply,
+        await completeAuthentication(ctx.deps, org, proven, requestId),
+      );
     }),
   );
 
@@ -197,10 +180,13 @@ export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
         const { error, options } = codeProblem(outcome);
         return renderEnrol(ctx, org, request, reply, step, error, options);
       }
-      ctx.cookies.clear(reply, ctx.cookies.secondFactor, COOKIE_PATH);
-      await startSignedInSession(ctx, org, reply, step.user, MFA_SIGN_IN);
+      clearPasswordProof(ctx, reply);
       // The codes are shown once; "Continue" then completes the authorization request.
-      const next = pageLink(ctx, request, '/login', step.params);
+      const proven = { user: step.user, method: MFA_SIGN_IN };
+      const requestId = step.pending?.request.id ?? null;
+      const completed = await completeAuthentication(ctx.deps, org, proven, requestId, 'login-page');
+      keepSignIn(ctx, org, reply, completed);
+      const next = outcomeLink(ctx, request, completed.outcome);
       const label = step.pending ? `Continue to ${step.pending.client.name}` : 'Continue';
       const body = recoveryCodesView('recoveryCodes' in outcome ? outcome.recoveryCodes : [], next, label);
       return sendPage(reply, org.name, 'Save your recovery codes', body);

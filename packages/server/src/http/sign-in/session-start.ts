@@ -1,56 +1,45 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { clock } from '../../domain/clock.js';
-import {
-  DEVICE_COOKIE_TTL_MS,
-  issueDeviceToken,
-  type PendingAuthorization,
-  type SignInMethod,
-  startBrowserSession,
-} from '../../domain/sign-in/index.js';
-import { BROWSER_SESSION_TTL_MS } from '../../domain/tokens-policy.js';
-import type { Org, User } from '../../domain/types.js';
-import { type PageContext, pageLink } from './context.js';
-import { nextStep, sendAnswer } from './flow.js';
+import { type CompletedAuthentication, DEVICE_COOKIE_TTL_MS } from '../../domain/sign-in/index.js';
+import type { Org } from '../../domain/types.js';
+import type { PageContext } from './context.js';
+import { sendOutcome } from './flow.js';
+import { keepPasswordProof } from './second-step-cookie.js';
 
 /**
- * The end of every way in (password, second factor, enrolment, impersonation): the login cookie
- * of a new browser session, then on with the authorization request.
+ * The end of every way in (password, sign-up, second factor, passkey, connections, impersonation),
+ * rendered: the domain's completeAuthentication decided everything; this sets what it asks the
+ * browser to keep and sends it on.
  */
 
 /**
- * Sets the login cookie of a new browser session (recording `user.login`), and a new device cookie
- * naming the user (not for an impersonation: the owner's browser is not the user's).
+ * Sets the cookies of a completed authentication: the login cookie of the browser session and the
+ * device cookie when a sign-in was made, the password's proof when a second step is due first.
  */
-export async function startSignedInSession(
+export function keepSignIn(
   ctx: PageContext,
   org: Org,
   reply: FastifyReply,
-  user: User,
-  method: SignInMethod,
+  completed: CompletedAuthentication,
 ) {
-  const { secret, session } = await startBrowserSession(ctx.deps, org, user, method);
-  const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
-  ctx.cookies.set(reply, ctx.cookies.session, secret, { maxAgeMs });
-  if (!method.impersonation) {
-    const device = issueDeviceToken(ctx.deps, org, user.id);
-    ctx.cookies.set(reply, ctx.cookies.device, device, { maxAgeMs: DEVICE_COOKIE_TTL_MS, signed: false });
+  const { signedIn, outcome } = completed;
+  if (signedIn !== null) {
+    ctx.cookies.set(reply, ctx.cookies.session, signedIn.secret, { maxAgeMs: signedIn.maxAgeMs });
+    if (signedIn.deviceToken !== null) {
+      const options = { maxAgeMs: DEVICE_COOKIE_TTL_MS, signed: false };
+      ctx.cookies.set(reply, ctx.cookies.device, signedIn.deviceToken, options);
+    }
   }
-  return session;
+  if (outcome.kind === 'second-factor') keepPasswordProof(ctx, reply, org, outcome.userId, outcome.until);
 }
 
-/** Signs the person in with `method` and moves the authorization request on (or shows /login). */
-export async function completeSignIn(
+/** Sets the cookies of a completed authentication and sends the browser where it goes next (303). */
+export function sendSignIn(
   ctx: PageContext,
   org: Org,
   request: FastifyRequest,
   reply: FastifyReply,
-  user: User,
-  pending: PendingAuthorization | null,
-  method: SignInMethod,
+  completed: CompletedAuthentication,
 ) {
-  const session = await startSignedInSession(ctx, org, reply, user, method);
-  const next = pending
-    ? await nextStep(ctx, org, request, pending, session)
-    : { redirect: pageLink(ctx, request, '/login', {}) };
-  return sendAnswer(reply, org, next, 303);
+  keepSignIn(ctx, org, reply, completed);
+  return sendOutcome(ctx, org, request, reply, completed.outcome, 303);
 }

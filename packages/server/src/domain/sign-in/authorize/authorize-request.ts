@@ -1,4 +1,5 @@
 import { fail, ServiceError } from '../../errors.js';
+import { issuerOf } from '../../issuers.js';
 import { requestedResources } from '../../resources/requested-resources.js';
 import { resourceScopesAsked } from '../../resources/resource-scope-requests.js';
 import type { Org } from '../../types.js';
@@ -11,27 +12,36 @@ import {
   type AuthorizeQuery,
   type CheckedResources,
   checkAuthorizeParams,
+  IDENTIFYING_PARAMETERS,
 } from './parameters.js';
-import { type RedirectTarget, redirectTargetOf } from './redirect-target.js';
+import { errorTargetOf, type RedirectTarget, redirectTargetOf } from './redirect-target.js';
 import { type OpenedRequest, openRequestObject } from './request-object.js';
-import { type AnswerTarget, errorResponseMode } from './response-mode.js';
+import { type AnswerTarget, type AuthorizationAnswer, authorizationAnswer } from './response-mode.js';
 
 /**
  * What becomes of an authorization request:
  * - `refused`: the client or redirect URI does not check out; shown on a page, never redirected
  *   (RFC 6749 §4.1.2.1);
- * - `error`: anything else wrong, sent back to the client at `back` (with `state` and `iss`, in
- *   the response mode asked for);
+ * - `error`: anything else wrong: the answer sending it back to the client (with `state` and `iss`,
+ *   in the response mode asked for);
  * - `accepted`: kept; the person goes on (sign in, consent, or straight back with a code), with
  *   the user `id_token_hint` names when `prompt=none`.
  */
 export type AuthorizeOutcome =
   | { kind: 'refused'; detail: string }
-  | { kind: 'error'; back: AnswerTarget; error: ServiceError }
+  | { kind: 'error'; answer: AuthorizationAnswer }
   | { kind: 'accepted'; pending: PendingAuthorization; hinted: string | null };
 
-// A request naming its client or redirect URI twice has no target to send an error to.
-const IDENTIFYING = ['client_id', 'redirect_uri'];
+/** The answer carrying `error` back to the client at `back`. */
+const errorAnswer = (
+  deps: SignInDeps,
+  org: Org,
+  back: AnswerTarget,
+  error: ServiceError,
+): AuthorizeOutcome => {
+  const result = { error: error.code, description: error.detail ?? error.code };
+  return { kind: 'error', answer: authorizationAnswer(issuerOf(deps.config, org), back, result) };
+};
 
 /**
  * The request's resources (each a registered resource of the org, else `invalid_target`) and the
@@ -65,25 +75,25 @@ export async function authorizeRequest(
   let target: RedirectTarget;
   let opened: OpenedRequest;
   try {
-    const ambiguous = query.repeated.find((name) => IDENTIFYING.includes(name));
+    const ambiguous = query.repeated.find((name) => IDENTIFYING_PARAMETERS.includes(name));
     if (ambiguous) fail('invalid_request', `${ambiguous} is given more than once`);
     const clientId = query.params.client_id ?? fail('invalid_request', 'client_id is missing');
     const client = await signInClient(deps, org, clientId);
     opened = await openRequestObject(deps, org, client, query);
-    // A refused object's redirect_uri is not taken: its error goes where the query says.
-    target = redirectTargetOf(client, (opened.ok ? opened.query : query).params.redirect_uri);
+    // A refused object's redirect URI is not taken: its error goes where the query says.
+    target = redirectTargetOf(client, (opened.ok ? opened.query : query).params);
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     return { kind: 'refused', detail: error.detail ?? error.code };
   }
   if (!opened.ok) {
     const { echo } = opened;
-    const back = {
-      redirectUri: target.redirectUri,
-      state: echo.state ?? query.params.state ?? null,
-      responseMode: errorResponseMode(echo.responseMode ?? query.params.response_mode),
-    };
-    return { kind: 'error', back, error: opened.error };
+    const back = errorTargetOf(
+      target,
+      echo.state ?? query.params.state,
+      echo.responseMode ?? query.params.response_mode,
+    );
+    return errorAnswer(deps, org, back, opened.error);
   }
   const { params, repeated, resources } = opened.query;
   try {
@@ -95,11 +105,6 @@ export async function authorizeRequest(
     return { kind: 'accepted', pending: { request: saved, client: target.client }, hinted };
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
-    const back = {
-      redirectUri: target.redirectUri,
-      state: params.state ?? null,
-      responseMode: errorResponseMode(params.response_mode),
-    };
-    return { kind: 'error', back, error };
+    return errorAnswer(deps, org, errorTargetOf(target, params.state, params.response_mode), error);
   }
 }

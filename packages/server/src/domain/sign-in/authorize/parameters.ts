@@ -34,6 +34,9 @@ export const AUTHORIZE_PARAMETERS = [
 ] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMETERS)[number], string>>;
 
+/** The parameters that name where errors go: given twice, a request has no target to send one to. */
+export const IDENTIFYING_PARAMETERS: readonly string[] = ['client_id', 'redirect_uri'];
+
 /** An authorization request's parameters as the HTTP layer read them (the query, or a POST's form). */
 export interface AuthorizeQuery {
   /** The known parameters given once (empty ones are absent). */

@@ -1,5 +1,5 @@
 import { fail } from '../../errors.js';
-import type { ResponseMode } from '../../types.js';
+import type { AuthorizationRequest, ResponseMode } from '../../types.js';
 
 /**
  * `response_mode` (OAuth 2.0 Multiple Response Type Encoding Practices §2.1, Form Post Response
@@ -23,6 +23,20 @@ export interface AnswerTarget {
   state: string | null;
   responseMode: ResponseMode;
 }
+
+/** Where the answer to a saved request goes. */
+export const answerTargetOf = (request: AuthorizationRequest): AnswerTarget => ({
+  redirectUri: request.redirectUri,
+  state: request.state,
+  responseMode: request.responseMode,
+});
+
+/**
+ * Where the answer to a saved request is sent (the hosted pages' CSP lets their forms lead there,
+ * and the consent page names its host).
+ */
+export const answerDestination = (pending: { request: AuthorizationRequest }): string =>
+  pending.request.redirectUri;
 
 /** The answer to the client: a URL to redirect to, or the fields a form posts to the redirect URI. */
 export type AuthorizationAnswer =

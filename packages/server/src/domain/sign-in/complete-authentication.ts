@@ -1,0 +1,68 @@
+import { clock } from '../clock.js';
+import { BROWSER_SESSION_TTL_MS, SECOND_FACTOR_PENDING_TTL_MS } from '../tokens-policy.js';
+import type { Org, User } from '../types.js';
+import { loadAuthorizationRequest } from './authorization-requests.js';
+import { continueAuthorization } from './authorization-steps.js';
+import { type SignInMethod, startBrowserSession } from './browser-sessions.js';
+import type { SignInDeps } from './deps.js';
+import { issueDeviceToken } from './device-cookies.js';
+import { secondStepDue } from './second-factor.js';
+import type { AnswerChannel, SignedIn, SignInOutcome } from './sign-in-outcome.js';
+
+/** What a way of signing in proved: who, and how (`amr`, `acr`, an impersonating owner, audit data). */
+export interface Authenticated {
+  user: User;
+  method: SignInMethod;
+}
+
+/** A completed authentication: the sign-in made (null when a second step is due first) and what comes next. */
+export interface CompletedAuthentication {
+  signedIn: SignedIn | null;
+  outcome: SignInOutcome;
+}
+
+/**
+ * The one way on after any way of signing in (password, sign-up, second factor and its enrolment,
+ * passkey, OIDC and SAML connections, account linking, impersonation): everything from what the
+ * person proved to the answer.
+ *
+ * 1. A password alone goes on to the second factor when the user has one or the org requires one
+ *    (second-factor.ts): nothing is signed in until that step succeeds.
+ * 2. The browser session starts (`user.login` recorded; browser-sessions.ts), with a device token
+ *    naming the person (not for an impersonation).
+ * 3. The authorization request `requestId` (null, or no longer pending: none) goes on with this
+ *    sign-in (authorization-steps.ts: max_age, the `claims` parameter's `sub` and essential `acr`,
+ *    consent, the resource grant decided for it, the code) — by `channel` (sign-in-outcome.ts).
+ *    Without a request, the login page (which says who is signed in).
+ *
+ * Another kind of pending sign-in (a device authorization, RFC 8628) plugs in at step 3: it is
+ * looked up by its own id and its own step function answers with a SignInOutcome (a page of its
+ * own); steps 1 and 2 stay as they are.
+ */
+export async function completeAuthentication(
+  deps: SignInDeps,
+  org: Org,
+  proven: Authenticated,
+  requestId: string | null,
+  channel: AnswerChannel = 'response',
+): Promise<CompletedAuthentication> {
+  const { user, method } = proven;
+  const due = await secondStepDue(deps, org, user, method.acr);
+  if (due !== null) {
+    const until = clock.now() + SECOND_FACTOR_PENDING_TTL_MS;
+    return {
+      signedIn: null,
+      outcome: { kind: 'second-factor', step: due, userId: user.id, until, requestId },
+    };
+  }
+  const { secret, session } = await startBrowserSession(deps, org, user, method);
+  const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
+  const deviceToken = method.impersonation ? null : issueDeviceToken(deps, org, user.id);
+  const signedIn: SignedIn = { session, secret, maxAgeMs, deviceToken };
+  const pending = requestId === null ? null : await loadAuthorizationRequest(deps, org, requestId);
+  if (pending === null) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: null } };
+  const later =
+    channel === 'login-page' || (channel === 'link' && pending.request.responseMode === 'form_post');
+  if (later) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: pending.request.id } };
+  return { signedIn, outcome: await continueAuthorization(deps, org, pending, session) };
+}
