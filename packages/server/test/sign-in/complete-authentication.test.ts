@@ -20,6 +20,7 @@ import {
   loadAuthorizationRequest,
   MFA_SIGN_IN,
   PASSWORD_SIGN_IN,
+  type PendingAuthorization,
   resumeBrowserSession,
   type SignInOutcome,
 } from '../../src/domain/sign-in/index.js';
@@ -62,8 +63,12 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
 
   after(() => runtime?.close());
 
-  /** A request /oauth/authorize accepted: its id. */
-  async function accepted(client: Client, extra: AuthorizeParams = {}, org: Org = acme): Promise<string> {
+  /** A request /oauth/authorize accepted, as the pages load it. */
+  async function accepted(
+    client: Client,
+    extra: AuthorizeParams = {},
+    org: Org = acme,
+  ): Promise<PendingAuthorization> {
     const params: AuthorizeParams = {
       response_type: 'code',
       client_id: client.id,
@@ -75,8 +80,10 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
       ...extra,
     };
     const outcome = await authorizeRequest(deps, org, { params, repeated: [], resources: [] });
-    assert.equal(outcome.kind, 'accepted');
-    return outcome.kind === 'accepted' ? outcome.pending.request.id : '';
+    assert.ok(outcome.kind === 'accepted', outcome.kind);
+    const pending = await loadAuthorizationRequest(deps, org, outcome.pending.request.id);
+    assert.ok(pending);
+    return pending;
   }
 
   /** The query of an answer redirected to the client. */
@@ -89,12 +96,12 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
   }
 
   test('a password sign-in for a first-party client: signed in, and back to the client with a code, state and iss', async () => {
-    const id = await accepted(firstParty);
+    const pending = await accepted(firstParty);
     const { signedIn, outcome } = await completeAuthentication(
       deps,
       acme,
       { user: ada, method: PASSWORD_SIGN_IN },
-      id,
+      pending,
     );
     const query = answered(outcome);
     assert.match(query.get('code') ?? '', /^tac_/);
@@ -106,23 +113,24 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
     const resumed = await resumeBrowserSession(deps, acme, signedIn.secret);
     assert.equal(resumed?.user.id, ada.id);
     assert.deepEqual(resumed?.amr, ['pwd']);
-    // The request completed with its code: the same id goes nowhere but the login page now.
-    const again = await completeAuthentication(deps, acme, { user: ada, method: PASSWORD_SIGN_IN }, id);
-    assert.deepEqual(again.outcome, { kind: 'page', page: 'login', requestId: null });
+    // The request completed with its code: no longer pending, and a second completion is refused.
+    assert.equal(await loadAuthorizationRequest(deps, acme, pending.request.id), null);
+    await assert.rejects(
+      completeAuthentication(deps, acme, { user: ada, method: PASSWORD_SIGN_IN }, pending),
+      { code: 'invalid_request', detail: 'this sign-in was already completed' },
+    );
   });
 
   test('a third-party client: the consent page first; Deny answers access_denied and closes the request', async () => {
-    const id = await accepted(thirdParty);
+    const pending = await accepted(thirdParty);
     const { signedIn, outcome } = await completeAuthentication(
       deps,
       acme,
       { user: ada, method: PASSWORD_SIGN_IN },
-      id,
+      pending,
     );
-    assert.deepEqual(outcome, { kind: 'page', page: 'consent', requestId: id });
+    assert.deepEqual(outcome, { kind: 'page', page: 'consent', requestId: pending.request.id });
     assert.ok(signedIn);
-    const pending = await loadAuthorizationRequest(deps, acme, id);
-    assert.ok(pending);
     const denied = answered(await decideConsent(deps, acme, pending, signedIn.session, 'deny'));
     assert.equal(denied.get('error'), 'access_denied');
     assert.equal(denied.get('state'), 'st-1');
@@ -133,7 +141,7 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
   });
 
   test('an owner impersonating: no consent asked of a third-party client, no device token for the owner’s browser', async () => {
-    const id = await accepted(thirdParty);
+    const pending = await accepted(thirdParty);
     const method = {
       amr: [],
       acr: ACR_IMPERSONATION,
@@ -145,7 +153,7 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
         expiresAt: clock.now() + 3_600_000,
       },
     };
-    const { signedIn, outcome } = await completeAuthentication(deps, acme, { user: ada, method }, id);
+    const { signedIn, outcome } = await completeAuthentication(deps, acme, { user: ada, method }, pending);
     assert.match(answered(outcome).get('code') ?? '', /^tac_/);
     assert.equal(signedIn?.deviceToken, null);
     assert.equal(signedIn?.session.actorId, owner.id);
@@ -170,35 +178,36 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
       { name: 'Notes', kind: 'public', redirectUris: [CALLBACK], firstParty: true },
       SYSTEM,
     );
-    const id = await accepted(client, {}, strict);
+    const pending = await accepted(client, {}, strict);
     const before = clock.now();
     const { signedIn, outcome } = await completeAuthentication(
       deps,
       strict,
       { user: bob, method: PASSWORD_SIGN_IN },
-      id,
+      pending,
     );
     assert.equal(signedIn, null);
     assert.equal(outcome.kind, 'second-factor');
     assert.ok(outcome.kind === 'second-factor');
     assert.equal(outcome.step, 'enrol');
     assert.equal(outcome.userId, bob.id);
-    assert.equal(outcome.requestId, id);
+    assert.equal(outcome.requestId, pending.request.id);
     assert.ok(outcome.until >= before + 10 * 60_000 && outcome.until <= clock.now() + 10 * 60_000);
     // The second step taken (MFA_SIGN_IN), the request goes on to its code.
-    const done = await completeAuthentication(deps, strict, { user: bob, method: MFA_SIGN_IN }, id);
+    const done = await completeAuthentication(deps, strict, { user: bob, method: MFA_SIGN_IN }, pending);
     assert.match(answered(done.outcome).get('code') ?? '', /^tac_/);
     assert.equal(done.signedIn?.session.acr, MFA_SIGN_IN.acr);
   });
 
   test('form_post: answered as the post page; by a link, through the login page; after another page, the login page', async () => {
-    const id = await accepted(firstParty, { response_mode: 'form_post' });
+    const pending = await accepted(firstParty, { response_mode: 'form_post' });
+    const id = pending.request.id;
     const proven = { user: ada, method: PASSWORD_SIGN_IN };
-    const byLink = await completeAuthentication(deps, acme, proven, id, 'link');
+    const byLink = await completeAuthentication(deps, acme, proven, pending, 'link');
     assert.deepEqual(byLink.outcome, { kind: 'page', page: 'login', requestId: id });
-    const later = await completeAuthentication(deps, acme, proven, id, 'login-page');
+    const later = await completeAuthentication(deps, acme, proven, pending, 'login-page');
     assert.deepEqual(later.outcome, { kind: 'page', page: 'login', requestId: id });
-    const { outcome } = await completeAuthentication(deps, acme, proven, id);
+    const { outcome } = await completeAuthentication(deps, acme, proven, pending);
     assert.equal(outcome.kind, 'answer');
     assert.ok(outcome.kind === 'answer' && 'formPost' in outcome.answer);
     const { action, fields } = outcome.answer.formPost;
@@ -221,16 +230,13 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
   });
 
   test('prompt=none with nobody signed in: login_required back to the client, and the request is closed', async () => {
-    const id = await accepted(firstParty, { prompt: 'none' });
-    const pending = await loadAuthorizationRequest(deps, acme, id);
-    assert.ok(pending);
+    const pending = await accepted(firstParty, { prompt: 'none' });
     const query = answered(await continueAuthorization(deps, acme, pending, null));
     assert.equal(query.get('error'), 'login_required');
     assert.equal(query.get('error_description'), 'nobody is signed in');
-    assert.equal(await loadAuthorizationRequest(deps, acme, id), null);
+    assert.equal(await loadAuthorizationRequest(deps, acme, pending.request.id), null);
     // Without prompt=none the same request would have gone to the login page.
-    const open = await loadAuthorizationRequest(deps, acme, await accepted(firstParty));
-    assert.ok(open);
+    const open = await accepted(firstParty);
     assert.deepEqual(await continueAuthorization(deps, acme, open, null), {
       kind: 'page',
       page: 'login',

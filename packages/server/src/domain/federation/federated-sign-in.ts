@@ -1,3 +1,4 @@
+import { loadAuthorizationRequest } from '../sign-in/authorization-requests.js';
 import { FEDERATED_SIGN_IN, type SignInMethod } from '../sign-in/browser-sessions.js';
 import { type CompletedAuthentication, completeAuthentication } from '../sign-in/complete-authentication.js';
 import type { Org, User } from '../types.js';
@@ -14,6 +15,10 @@ import type { UpstreamIdentity } from './upstream-identity.js';
  * (domain/sign-in/complete-authentication.ts), with the authorization request the sign-in was
  * started for.
  */
+
+/** The request a sign-in was started for, while it is pending (else none: the login page follows). */
+const pendingOf = (deps: FederationDeps, org: Org, requestId: string | null) =>
+  requestId === null ? null : loadAuthorizationRequest(deps, org, requestId);
 
 /** How a connection signs people in: `amr`/`acr` of a federated sign-in, the connection in `user.login`. */
 const federatedMethod = (c: Connection): SignInMethod => ({
@@ -33,12 +38,8 @@ export async function completeFederatedSignIn(
 ): Promise<CompletedAuthentication | { prove: User }> {
   const found = await federatedUser(deps, org, c, answer.identity);
   if ('prove' in found) return found;
-  return completeAuthentication(
-    deps,
-    org,
-    { user: found.user, method: federatedMethod(c) },
-    answer.requestId,
-  );
+  const proven = { user: found.user, method: federatedMethod(c) };
+  return completeAuthentication(deps, org, proven, await pendingOf(deps, org, answer.requestId));
 }
 
 /** Links the account a followed mail link proved, signs its user in and goes on with the request. */
@@ -49,5 +50,6 @@ export async function completeLinkedSignIn(
   held: HeldAccountLink,
 ): Promise<CompletedAuthentication> {
   const user = await linkAfterProof(deps, org, c, held);
-  return completeAuthentication(deps, org, { user, method: federatedMethod(c) }, held.requestId);
+  const proven = { user, method: federatedMethod(c) };
+  return completeAuthentication(deps, org, proven, await pendingOf(deps, org, held.requestId));
 }

@@ -1,7 +1,7 @@
 import { clock } from '../clock.js';
 import { BROWSER_SESSION_TTL_MS, SECOND_FACTOR_PENDING_TTL_MS } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
-import { loadAuthorizationRequest } from './authorization-requests.js';
+import type { PendingAuthorization } from './authorization-requests.js';
 import { continueAuthorization } from './authorization-steps.js';
 import { type SignInMethod, startBrowserSession } from './browser-sessions.js';
 import type { SignInDeps } from './deps.js';
@@ -30,23 +30,24 @@ export interface CompletedAuthentication {
  *    (second-factor.ts): nothing is signed in until that step succeeds.
  * 2. The browser session starts (`user.login` recorded; browser-sessions.ts), with a device token
  *    naming the person (not for an impersonation).
- * 3. The authorization request `requestId` (null, or no longer pending: none) goes on with this
+ * 3. The pending authorization request (null: none) goes on with this
  *    sign-in (authorization-steps.ts: max_age, the `claims` parameter's `sub` and essential `acr`,
  *    consent, the resource grant decided for it, the code) — by `channel` (sign-in-outcome.ts).
  *    Without a request, the login page (which says who is signed in).
  *
- * Another kind of pending sign-in (a device authorization, RFC 8628) plugs in at step 3: it is
- * looked up by its own id and its own step function answers with a SignInOutcome (a page of its
- * own); steps 1 and 2 stay as they are.
+ * Another kind of pending sign-in (a device authorization, RFC 8628) plugs in at step 3: `pending`
+ * becomes a union of the kinds, and the device kind's own step function answers with a
+ * SignInOutcome (a page of its own); steps 1 and 2 stay as they are.
  */
 export async function completeAuthentication(
   deps: SignInDeps,
   org: Org,
   proven: Authenticated,
-  requestId: string | null,
+  pending: PendingAuthorization | null,
   channel: AnswerChannel = 'response',
 ): Promise<CompletedAuthentication> {
   const { user, method } = proven;
+  const requestId = pending?.request.id ?? null;
   const due = await secondStepDue(deps, org, user, method.acr);
   if (due !== null) {
     const until = clock.now() + SECOND_FACTOR_PENDING_TTL_MS;
@@ -59,7 +60,6 @@ export async function completeAuthentication(
   const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
   const deviceToken = method.impersonation ? null : issueDeviceToken(deps, org, user.id);
   const signedIn: SignedIn = { session, secret, maxAgeMs, deviceToken };
-  const pending = requestId === null ? null : await loadAuthorizationRequest(deps, org, requestId);
   if (pending === null) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: null } };
   const later =
     channel === 'login-page' || (channel === 'link' && pending.request.responseMode === 'form_post');

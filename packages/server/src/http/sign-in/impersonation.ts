@@ -22,7 +22,7 @@ export function impersonationPages(app: FastifyInstance, ctx: PageContext) {
       if (opened === null) return sendErrorPage(reply, org.name, 400, CLOSED);
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       const proven = { user: opened.user, method: opened.method };
-      const completed = await completeAuthentication(ctx.deps, org, proven, opened.pending.request.id);
+      const completed = await completeAuthentication(ctx.deps, org, proven, opened.pending);
       return sendSignIn(ctx, org, request, reply, completed);
     }),
   );

@@ -73,7 +73,7 @@ export async function signedIn(
   pending: PendingAuthorization | null,
 ) {
   const proven = { user, method: PASSWORD_SIGN_IN };
-  const completed = await completeAuthentication(ctx.deps, org, proven, pending?.request.id ?? null);
+  const completed = await completeAuthentication(ctx.deps, org, proven, pending);
   return sendSignIn(ctx, org, request, reply, completed);
 }
 

@@ -168,9 +168,8 @@ export const passkeySignIn = operation(
         return refuse(reply, 400, 'invalid_request', REFUSED[outcome.reason], extra);
       }
       const proven = { user: outcome.user, method: passkeySignInMethod(outcome.passkey) };
-      const requestId = pending?.request.id ?? null;
       // The script navigates to the answer: a link (a form_post request goes through its login page).
-      const completed = await completeAuthentication(ctx.deps, org, proven, requestId, 'link');
+      const completed = await completeAuthentication(ctx.deps, org, proven, pending, 'link');
       keepSignIn(ctx, org, reply, completed);
       return { redirect: outcomeLink(ctx, request, completed.outcome) };
     },

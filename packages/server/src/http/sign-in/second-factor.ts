@@ -145,13 +145,12 @@ export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
       }
       clearPasswordProof(ctx, reply);
       const proven = { user: step.user, method: MFA_SIGN_IN };
-      const requestId = step.pending?.request.id ?? null;
       return sendSignIn(
         ctx,
         org,
         request,
         reply,
-        await completeAuthentication(ctx.deps, org, proven, requestId),
+        await completeAuthentication(ctx.deps, org, proven, step.pending),
       );
     }),
   );
@@ -183,8 +182,7 @@ export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
       clearPasswordProof(ctx, reply);
       // The codes are shown once; "Continue" then completes the authorization request.
       const proven = { user: step.user, method: MFA_SIGN_IN };
-      const requestId = step.pending?.request.id ?? null;
-      const completed = await completeAuthentication(ctx.deps, org, proven, requestId, 'login-page');
+      const completed = await completeAuthentication(ctx.deps, org, proven, step.pending, 'login-page');
       keepSignIn(ctx, org, reply, completed);
       const next = outcomeLink(ctx, request, completed.outcome);
       const label = step.pending ? `Continue to ${step.pending.client.name}` : 'Continue';
