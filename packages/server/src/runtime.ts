@@ -11,6 +11,7 @@ import type { MachineClient, Org } from './domain/types.js';
 import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { openStore } from './storage/db.js';
+import { unitOfWorkOn } from './storage/handle.js';
 import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
 
@@ -93,6 +94,8 @@ export async function openRuntime(
       [credentials, orgs] = caches;
     }
     const deps: Deps = {
+      store: store.db,
+      unitOfWork: unitOfWorkOn(store.db),
       db: store.db,
       dialect: store.dialect,
       sealer,

@@ -1,5 +1,6 @@
 import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import type { Db } from './db.js';
+import { type Handle, opened } from './handle.js';
 import * as foundation from './migrations/001-foundation.js';
 import * as signIn from './migrations/002-sign-in.js';
 import * as rateLimits from './migrations/003-rate-limits.js';
@@ -92,7 +93,8 @@ export class MigrationError extends Error {
 }
 
 /** Brings the schema up to date; safe to run from several processes (the migrator takes a lock). */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(store: Handle): Promise<string[]> {
+  const db = opened(store);
   const schema = await postgresSchema(db);
   const migrator = new Migrator({
     db: schema.migrationTableSchema ? scopedToSchema(db, schema.migrationTableSchema) : db,
@@ -125,7 +127,8 @@ async function postgresSchema(db: Db): Promise<{ migrationTableSchema?: string }
  * Whether the database answers and holds every migration of this build (readiness). Throws what
  * the database threw when it cannot be reached.
  */
-export async function isSchemaCurrent(db: Db): Promise<boolean> {
+export async function isSchemaCurrent(store: Handle): Promise<boolean> {
+  const db = opened(store);
   const { rows } = await sql<{
     name: string;
   }>`select name from tessera_migrations where name = ${LATEST_MIGRATION}`.execute(db);

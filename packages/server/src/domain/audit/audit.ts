@@ -1,5 +1,5 @@
 import { newEventId } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { insertAuditEvent } from '../../storage/repos/audit-events.js';
 import type { AuditEntry, Verb } from '../audit-entry.js';
 import { clock } from '../clock.js';
@@ -37,7 +37,7 @@ export function diff(previous: object, next: object): Record<string, unknown> {
  * the transaction that made the change, so the change, its entry and its deliveries are stored
  * together or not at all.
  */
-export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntry> {
+export async function recordAudit(trx: Handle, input: AuditInput): Promise<AuditEntry> {
   const at = input.at ?? clock.now();
   const entry: AuditEntry = {
     id: newEventId(at),
@@ -69,7 +69,7 @@ export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntr
 }
 
 /** `user.updated` with the user's snapshot before and after, at the change's `updatedAt`. */
-export function recordUserUpdated(trx: Db, before: User, after: User, actor: Actor): Promise<AuditEntry> {
+export function recordUserUpdated(trx: Handle, before: User, after: User, actor: Actor): Promise<AuditEntry> {
   return recordAudit(trx, {
     orgId: before.orgId,
     entity: 'user',

@@ -110,7 +110,7 @@ export async function addOrgMember(
 ): Promise<Member> {
   const ready = await prepareConsoleUser(deps.db, ref);
   const user = await deps.db.transaction().execute(async (trx) => {
-    await lockOrg(trx, deps.dialect, org.id);
+    await lockOrg(trx, org.id);
     return addMember(trx, org, ready, role, actor);
   });
   return { userId: user.id, email: user.email, role };
@@ -130,8 +130,8 @@ export async function listMembers(
 }
 
 /** The member `userId` of `org` with their console user, read in `trx` after the org is locked. */
-async function lockedMember(deps: DirectoryDeps, trx: Db, org: Org, userId: string) {
-  await lockOrg(trx, deps.dialect, org.id);
+async function lockedMember(trx: Db, org: Org, userId: string) {
+  await lockOrg(trx, org.id);
   const membership = await findMembership(trx, org.id, userId);
   const user = membership ? await findUserById(trx, userId) : null;
   if (!membership || !user) return fail('not_found', 'no such member');
@@ -152,7 +152,7 @@ export async function changeMemberRole(
   actor: Actor,
 ): Promise<Member> {
   return deps.db.transaction().execute(async (trx) => {
-    const { membership, user } = await lockedMember(deps, trx, org, userId);
+    const { membership, user } = await lockedMember(trx, org, userId);
     const data = snapshot(org, user, role);
     if (membership.role === role) return { userId: user.id, email: user.email, role };
     if (membership.role === 'owner' && (await countOwners(trx, org.id)) === 1) {
@@ -182,7 +182,7 @@ export async function removeMember(
   actor: Actor,
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    const { membership, user } = await lockedMember(deps, trx, org, userId);
+    const { membership, user } = await lockedMember(trx, org, userId);
     if (membership.role === 'owner' && (await countOwners(trx, org.id)) === 1) {
       fail('conflict', `${LAST_OWNER} cannot be removed: make another member an owner first`);
     }

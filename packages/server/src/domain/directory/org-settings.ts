@@ -97,7 +97,7 @@ export async function updateOrgSettings(
     fail('invalid_request', 'the console issuer always offers registration; it is not a setting there');
   }
   return deps.db.transaction().execute(async (trx) => {
-    await lockOrg(trx, deps.dialect, org.id);
+    await lockOrg(trx, org.id);
     const current = (await findOrgById(trx, org.id)) ?? fail('not_found', 'no such organization');
     const before = await findRequireMfa(trx, org.id);
     const now = clock.now();

@@ -168,7 +168,7 @@ async function takeCreationSlot(deps: DirectoryDeps, userId: string): Promise<vo
     const known = refusedUntil.get(userId);
     if (known !== undefined && known > now) return { taken: false, retryAfterMs: known - now };
     const bucket = `org-create:${userId}`;
-    return takeSlot(deps.db, deps.dialect, bucket, ORG_CREATIONS_PER_USER, ORG_CREATION_WINDOW_MS, now);
+    return takeSlot(deps.db, bucket, ORG_CREATIONS_PER_USER, ORG_CREATION_WINDOW_MS, now);
   };
   const previous = slotChecks.get(userId) ?? Promise.resolve();
   const result = previous.then(check, check);

@@ -70,7 +70,6 @@ export async function registerClient(
   const now = clock.now();
   const slot = await takeSlot(
     deps.db,
-    deps.dialect,
     org.isConsole ? `register:${ipBucket}` : `register:${org.id}:${ipBucket}`,
     REGISTRATIONS_PER_WINDOW,
     REGISTRATION_WINDOW_MS,

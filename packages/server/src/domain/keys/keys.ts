@@ -2,7 +2,7 @@ import type { Signer } from '../../crypto/jwt.js';
 import type { Sealer } from '../../crypto/sealing.js';
 import { generateSigningKey, type NewKey, openPrivateKey } from '../../crypto/signing-keys.js';
 import type { CryptoKey, JWK } from '../../crypto/verify-jwt.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle, UnitOfWork } from '../../storage/handle.js';
 import * as keys from '../../storage/repos/keys.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
@@ -25,7 +25,13 @@ export function freshKeys(sealer: Sealer, count: number): Promise<FreshKey[]> {
   return Promise.all(Array.from({ length: count }, () => generateSigningKey(sealer)));
 }
 
-async function insertFresh(trx: Db, key: FreshKey, orgId: string, status: 'next' | 'active', now: number) {
+async function insertFresh(
+  trx: Handle,
+  key: FreshKey,
+  orgId: string,
+  status: 'next' | 'active',
+  now: number,
+) {
   await keys.insertKey(trx, {
     kid: key.kid,
     orgId,
@@ -46,7 +52,7 @@ export const NEW_ORG_KEYS = 2;
  * NEW_ORG_KEYS keys from freshKeys.
  */
 export async function createOrgKeys(
-  trx: Db,
+  trx: Handle,
   orgId: string,
   fresh: readonly FreshKey[],
   now: number,
@@ -65,7 +71,7 @@ export async function createOrgKeys(
  * two when the org has no `next` key (an org older than pre-published keys).
  */
 export async function rotateOrgKeys(
-  trx: Db,
+  trx: Handle,
   orgId: string,
   actor: Actor,
   fresh: readonly FreshKey[],
@@ -99,7 +105,8 @@ export async function rotateOrgKeys(
  * in this file, so this file states its own narrower need instead of importing that bag back.
  */
 interface KeyDeps {
-  readonly db: Db;
+  readonly store: Handle;
+  readonly unitOfWork: UnitOfWork;
   readonly sealer: Sealer;
   readonly credentials?: { changed(): void };
 }
@@ -111,9 +118,9 @@ interface KeyDeps {
  */
 export async function rotateKeys(deps: KeyDeps, org: Org, actor: Actor): Promise<string> {
   // Generated first (see freshKeys), as many as the org's keys now call for.
-  const hasNext = (await keys.findKeyByStatus(deps.db, org.id, 'next')) !== null;
+  const hasNext = (await keys.findKeyByStatus(deps.store, org.id, 'next')) !== null;
   const fresh = await freshKeys(deps.sealer, hasNext ? 1 : 2);
-  const kid = await deps.db.transaction().execute((trx) => rotateOrgKeys(trx, org.id, actor, fresh));
+  const kid = await deps.unitOfWork.run((trx) => rotateOrgKeys(trx, org.id, actor, fresh));
   deps.credentials?.changed();
   return kid;
 }
@@ -132,11 +139,11 @@ export async function listKeys(
   q: { page: number; perPage: number },
 ): Promise<{ entries: KeySummary[]; total: number }> {
   const window = { offset: q.page * q.perPage, limit: q.perPage };
-  const { rows, total } = await keys.pagePublishedKeys(deps.db, org.id, clock.now(), window);
+  const { rows, total } = await keys.pagePublishedKeys(deps.store, org.id, clock.now(), window);
   return { entries: rows.map((r) => ({ kid: r.kid, state: r.status, createdAt: r.createdAt })), total };
 }
 
-export async function publicJwks(db: Db, orgId: string): Promise<{ keys: JWK[] }> {
+export async function publicJwks(db: Handle, orgId: string): Promise<{ keys: JWK[] }> {
   const rows = await keys.publishedKeys(db, orgId, clock.now());
   // The signing key first: some clients try keys in order.
   rows.sort((a, b) => (a.status === 'active' ? -1 : b.status === 'active' ? 1 : 0));
@@ -153,7 +160,7 @@ export class KeyRing {
   readonly #decrypted = new Map<string, Promise<CryptoKey>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Handle,
     private readonly sealer: Sealer,
   ) {}
 

@@ -1,5 +1,5 @@
 import { newId } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { deleteBrowserSessionsOfUser } from '../../storage/repos/browser-sessions.js';
 import {
   findOAuthSession,
@@ -30,7 +30,7 @@ export const sessionSnapshot = (s: OAuthSession) => ({
 });
 
 /** The tenant a new session acts in: the user's oldest membership (their personal tenant). */
-export async function defaultTenantId(trx: Db, userId: string): Promise<string | null> {
+export async function defaultTenantId(trx: Handle, userId: string): Promise<string | null> {
   return (await listUserTenants(trx, userId))[0]?.tenant.id ?? null;
 }
 
@@ -54,7 +54,12 @@ export interface NewSession {
 }
 
 /** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
-export async function openSession(trx: Db, org: Org, input: NewSession, now: number): Promise<OAuthSession> {
+export async function openSession(
+  trx: Handle,
+  org: Org,
+  input: NewSession,
+  now: number,
+): Promise<OAuthSession> {
   const tenantId = org.isConsole ? null : await defaultTenantId(trx, input.userId);
   if (!org.isConsole && tenantId === null) fail('server_error', 'the user has no tenant');
   const {
@@ -97,13 +102,18 @@ export const isLive = (session: OAuthSession, now: number): boolean =>
   session.revokedAt === null && session.expiresAt > now;
 
 /** The session if it is neither revoked nor past its absolute lifetime. */
-export async function liveSession(db: Db, id: string, now: number): Promise<OAuthSession | null> {
+export async function liveSession(db: Handle, id: string, now: number): Promise<OAuthSession | null> {
   const session = await findOAuthSession(db, id);
   return session && isLive(session, now) ? session : null;
 }
 
 /** Ends a session (and with it every refresh and access token it issued); audited once. */
-export async function revokeSession(trx: Db, sessionId: string, actor: Actor, now: number): Promise<void> {
+export async function revokeSession(
+  trx: Handle,
+  sessionId: string,
+  actor: Actor,
+  now: number,
+): Promise<void> {
   const revoked = await revokeOAuthSession(trx, sessionId, now);
   if (!revoked) return;
   await recordAudit(trx, {
@@ -122,7 +132,12 @@ export async function revokeSession(trx: Db, sessionId: string, actor: Actor, no
  * hosted pages is dropped, so no browser goes on signing them in. Returns how many OAuth sessions
  * ended.
  */
-export async function endUserSessions(trx: Db, userId: string, actor: Actor, now: number): Promise<number> {
+export async function endUserSessions(
+  trx: Handle,
+  userId: string,
+  actor: Actor,
+  now: number,
+): Promise<number> {
   const ids = await liveSessionIds(trx, { userId }, now);
   for (const id of ids) await revokeSession(trx, id, actor, now);
   await deleteBrowserSessionsOfUser(trx, userId);
@@ -134,7 +149,7 @@ export async function endUserSessions(trx: Db, userId: string, actor: Actor, now
  * access tokens stop working. Returns how many ended.
  */
 export async function endClientSessions(
-  trx: Db,
+  trx: Handle,
   clientId: string,
   actor: Actor,
   now: number,
@@ -146,7 +161,7 @@ export async function endClientSessions(
 
 /** Moves the session to another tenant of the user, audited as an update. */
 export async function moveSession(
-  trx: Db,
+  trx: Handle,
   session: OAuthSession,
   tenantId: string,
   actor: Actor,
@@ -173,7 +188,7 @@ export async function moveSession(
  * user is a member of the session's tenant, when the caller read it with the session.
  */
 export async function currentTenant(
-  trx: Db,
+  trx: Handle,
   org: Org,
   session: OAuthSession,
   now: number,

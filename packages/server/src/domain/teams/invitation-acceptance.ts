@@ -110,18 +110,11 @@ async function grantRoles(trx: Db, opened: Pending, used: InvitationRecord, user
  * In `trx`, after claim: what the invitation grants (`member`: the membership, unless they are one
  * already; `user`: its roles), audited.
  */
-async function grant(
-  deps: TeamsDeps,
-  trx: Db,
-  opened: Pending,
-  used: InvitationRecord,
-  user: User,
-  now: number,
-) {
+async function grant(trx: Db, opened: Pending, used: InvitationRecord, user: User, now: number) {
   await setInvitationAcceptedBy(trx, used.id, user.id);
   if (used.kind === 'user') await grantRoles(trx, opened, used, user, now);
   if (used.kind === 'member' && used.role !== null) {
-    await lockOrg(trx, deps.dialect, opened.org.id);
+    await lockOrg(trx, opened.org.id);
     if (!(await findMembership(trx, opened.org.id, user.id))) {
       const ready = {
         consoleOrg: opened.accountOrg,
@@ -182,7 +175,7 @@ export async function acceptAsNewUser(
       const invited = { ...prepared, input: { ...prepared.input, origin: 'invitation' as const } };
       let { user } = await insertUserWithTenant(trx, opened.accountOrg.id, invited, SYSTEM);
       if (used.mailed) user = (await markAddressVerified(trx, user, used.email, now)) ?? user;
-      await grant(deps, trx, opened, used, user, now);
+      await grant(trx, opened, used, user, now);
       return { ok: true, user, org: opened.org };
     });
   } catch (error) {
@@ -223,7 +216,7 @@ export async function acceptAsExistingUser(
     const now = clock.now();
     const used = await claim(trx, opened, now);
     if (used === null) return { ok: false, reason: 'closed' };
-    await grant(deps, trx, opened, used, user, now);
+    await grant(trx, opened, used, user, now);
     return { ok: true, user, org: opened.org };
   });
 }

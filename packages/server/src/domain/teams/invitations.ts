@@ -173,7 +173,7 @@ export async function createInvitation(
   const roles = checkRoleIds(input.kind, input.roles ?? []);
   const token = newSecret(TOKEN_PREFIX);
   const invitation = await deps.db.transaction().execute(async (trx) => {
-    await lockOrg(trx, deps.dialect, org.id);
+    await lockOrg(trx, org.id);
     const now = clock.now();
     if (input.kind === 'member') await refuseMember(trx, org, email);
     await requireRoles(trx, org, roles);
