@@ -45,7 +45,7 @@ export async function ensureConsoleClient(deps: DirectoryDeps, consoleOrg: Org):
     createdAt: now,
     updatedAt: now,
   };
-  const existing = await findClient(deps.db, consoleOrg.id, CONSOLE_CLIENT_ID);
+  const existing = await findClient(deps.store, consoleOrg.id, CONSOLE_CLIENT_ID);
   if (existing) {
     const same =
       existing.name === wanted.name &&
@@ -54,7 +54,7 @@ export async function ensureConsoleClient(deps: DirectoryDeps, consoleOrg: Org):
       sameList(existing.grantTypes, wanted.grantTypes);
     if (same) return existing;
     const updated: Client = { ...wanted, createdAt: existing.createdAt };
-    await deps.db.transaction().execute(async (trx) => {
+    await deps.unitOfWork.run(async (trx) => {
       await updateClientRow(trx, updated);
       await recordAudit(trx, {
         orgId: consoleOrg.id,
@@ -69,7 +69,7 @@ export async function ensureConsoleClient(deps: DirectoryDeps, consoleOrg: Org):
     return updated;
   }
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    await deps.unitOfWork.run(async (trx) => {
       await insertClient(trx, wanted, null);
       await recordAudit(trx, {
         orgId: consoleOrg.id,

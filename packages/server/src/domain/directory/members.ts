@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   countOwners,
   deleteMembership,
@@ -22,7 +22,7 @@ export interface ConsoleUserRef {
 }
 
 /** Finds the console user with this email, or prepares to create one (hashing outside any lock). */
-export async function prepareConsoleUser(db: Db, ref: ConsoleUserRef) {
+export async function prepareConsoleUser(db: Handle, ref: ConsoleUserRef) {
   const consoleOrg = (await findConsoleOrg(db)) ?? fail('server_error', 'the console org is missing');
   const password = ref.password;
   const prepared = await prepareUser({ email: ref.email, password } satisfies NewUser);
@@ -36,7 +36,7 @@ export async function prepareConsoleUser(db: Db, ref: ConsoleUserRef) {
 export type PreparedConsoleUser = Awaited<ReturnType<typeof prepareConsoleUser>>;
 
 /** The console user `id` as prepareConsoleUser would find them; null for anyone else. */
-export async function consoleUserById(db: Db, id: string): Promise<PreparedConsoleUser | null> {
+export async function consoleUserById(db: Handle, id: string): Promise<PreparedConsoleUser | null> {
   const consoleOrg = (await findConsoleOrg(db)) ?? fail('server_error', 'the console org is missing');
   const user = await findUserById(db, id);
   if (!user || user.orgId !== consoleOrg.id) return null;
@@ -67,7 +67,7 @@ export interface Member {
  * An existing member gets `role` (audited as `membership.updated` when it differs).
  */
 export async function addMember(
-  trx: Db,
+  trx: Handle,
   org: Org,
   ready: PreparedConsoleUser,
   role: Role,
@@ -108,8 +108,8 @@ export async function addOrgMember(
   role: Role,
   actor: Actor,
 ): Promise<Member> {
-  const ready = await prepareConsoleUser(deps.db, ref);
-  const user = await deps.db.transaction().execute(async (trx) => {
+  const ready = await prepareConsoleUser(deps.store, ref);
+  const user = await deps.unitOfWork.run(async (trx) => {
     await lockOrg(trx, org.id);
     return addMember(trx, org, ready, role, actor);
   });
@@ -122,7 +122,7 @@ export async function listMembers(
   org: Org,
   page: { page: number; perPage: number },
 ): Promise<{ entries: Member[]; total: number }> {
-  const { rows, total } = await pageMembersOfOrg(deps.db, org.id, {
+  const { rows, total } = await pageMembersOfOrg(deps.store, org.id, {
     offset: page.page * page.perPage,
     limit: page.perPage,
   });
@@ -130,7 +130,7 @@ export async function listMembers(
 }
 
 /** The member `userId` of `org` with their console user, read in `trx` after the org is locked. */
-async function lockedMember(trx: Db, org: Org, userId: string) {
+async function lockedMember(trx: Handle, org: Org, userId: string) {
   await lockOrg(trx, org.id);
   const membership = await findMembership(trx, org.id, userId);
   const user = membership ? await findUserById(trx, userId) : null;
@@ -151,7 +151,7 @@ export async function changeMemberRole(
   role: Role,
   actor: Actor,
 ): Promise<Member> {
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (trx) => {
     const { membership, user } = await lockedMember(trx, org, userId);
     const data = snapshot(org, user, role);
     if (membership.role === role) return { userId: user.id, email: user.email, role };
@@ -181,7 +181,7 @@ export async function removeMember(
   userId: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     const { membership, user } = await lockedMember(trx, org, userId);
     if (membership.role === 'owner' && (await countOwners(trx, org.id)) === 1) {
       fail('conflict', `${LAST_OWNER} cannot be removed: make another member an owner first`);

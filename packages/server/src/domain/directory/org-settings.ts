@@ -73,7 +73,7 @@ function withSignUp(org: Org, change: SettingsChange, now: number): Org {
 
 /** GET /organizations/{org}/settings. */
 export async function orgSettings(deps: DirectoryDeps, org: Org): Promise<OrgSettings> {
-  return settingsOf(deps, org, await findRequireMfa(deps.db, org.id));
+  return settingsOf(deps, org, await findRequireMfa(deps.store, org.id));
 }
 
 /**
@@ -96,7 +96,7 @@ export async function updateOrgSettings(
   if (org.isConsole && (change.dynamicRegistration !== undefined || change.metadataDocuments !== undefined)) {
     fail('invalid_request', 'the console issuer always offers registration; it is not a setting there');
   }
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (trx) => {
     await lockOrg(trx, org.id);
     const current = (await findOrgById(trx, org.id)) ?? fail('not_found', 'no such organization');
     const before = await findRequireMfa(trx, org.id);

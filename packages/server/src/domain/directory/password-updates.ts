@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { recordAudit } from '../audit/audit.js';
 import { ServiceError } from '../errors.js';
 import type { User } from '../types.js';
@@ -19,7 +19,7 @@ export function passwordProblem(password: string): string | null {
 
 /** Records a password set by reset or change, without the password: `password.updated`. */
 export async function auditPassword(
-  trx: Db,
+  trx: Handle,
   user: User,
   method: 'reset' | 'change',
   sessionsEnded: number,

@@ -69,7 +69,7 @@ export async function registerClient(
   const name = metadata.name ?? DEFAULT_CLIENT_NAME;
   const now = clock.now();
   const slot = await takeSlot(
-    deps.db,
+    deps.store,
     org.isConsole ? `register:${ipBucket}` : `register:${org.id}:${ipBucket}`,
     REGISTRATIONS_PER_WINDOW,
     REGISTRATION_WINDOW_MS,
@@ -94,7 +94,7 @@ export async function registerClient(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     await insertClient(trx, client, null);
     await recordAudit(trx, {
       orgId: org.id,

@@ -1,5 +1,5 @@
 import { hashPassword } from '../../crypto/passwords.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import { addTenantMember, tenantsOnlyOf } from '../../storage/repos/tenant-members.js';
 import { deleteTenant, insertTenant } from '../../storage/repos/tenants.js';
@@ -83,7 +83,7 @@ export async function prepareUser(
 
 /** Creates a user and the personal tenant every user has, audited, in `trx`. */
 export async function insertUserWithTenant(
-  trx: Db,
+  trx: Handle,
   orgId: string,
   prepared: Awaited<ReturnType<typeof prepareUser>>,
   actor: Actor,
@@ -161,7 +161,7 @@ export async function createUser(
   actor: Actor,
 ): Promise<CreatedUser> {
   const prepared = await prepareUser(input);
-  return deps.db.transaction().execute((trx) => insertUserWithTenant(trx, org.id, prepared, actor));
+  return deps.unitOfWork.run((trx) => insertUserWithTenant(trx, org.id, prepared, actor));
 }
 
 /** One page of the org's users, oldest first; `q` keeps those whose email or names contain it (any case). */
@@ -170,7 +170,7 @@ export async function listUsers(
   org: Org,
   query: { q: string | null; page: number; perPage: number },
 ): Promise<{ entries: User[]; total: number }> {
-  const { users, total } = await listOrgUsers(deps.db, org.id, {
+  const { users, total } = await listOrgUsers(deps.store, org.id, {
     q: query.q === null || query.q === '' ? null : query.q,
     limit: query.perPage,
     offset: query.page * query.perPage,
@@ -179,7 +179,7 @@ export async function listUsers(
 }
 
 /** The user `id` of `org`; any other id, another org's user included, is 404. */
-export async function requireOrgUser(db: Db, org: Org, id: string): Promise<User> {
+export async function requireOrgUser(db: Handle, org: Org, id: string): Promise<User> {
   const user = isIdOf('user', id) ? await findUserById(db, id) : null;
   if (!user || user.orgId !== org.id) return fail('not_found', 'no such user');
   return user;
@@ -210,7 +210,7 @@ export async function updateUser(
   changes: UserChanges,
   actor: Actor,
 ): Promise<User> {
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (trx) => {
     const before = await requireOrgUser(trx, org, id);
     const after: User = {
       ...before,
@@ -245,7 +245,7 @@ export async function endSessionsOfUser(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     const user = await requireOrgUser(trx, org, id);
     await endUserSessions(trx, user.id, actor, clock.now());
   });
@@ -256,7 +256,7 @@ export async function endSessionsOfUser(
  * to go with them (`tenant.deleted` each), then `user.deleted` with the user's snapshot.
  */
 export async function deleteUser(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     const user = await requireOrgUser(trx, org, id);
     const now = clock.now();
     await endUserSessions(trx, user.id, actor, now);

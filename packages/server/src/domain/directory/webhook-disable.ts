@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { skipPendingOfWebhook } from '../../storage/repos/webhook-deliveries.js';
 import { deactivateWebhook } from '../../storage/repos/webhooks.js';
 import { recordAudit } from '../audit/audit.js';
@@ -10,7 +10,7 @@ import { webhookSnapshot } from './webhooks.js';
  * `active: false`, its other pending deliveries are skipped, and `webhook.updated` is recorded with
  * the system as actor, all in the caller's transaction. False when it was inactive already.
  */
-export async function disableWebhook(trx: Db, webhook: Webhook, now: number): Promise<boolean> {
+export async function disableWebhook(trx: Handle, webhook: Webhook, now: number): Promise<boolean> {
   if (!(await deactivateWebhook(trx, webhook.id, now))) return false;
   await skipPendingOfWebhook(trx, webhook.id, now);
   const before: Webhook = {

@@ -56,7 +56,7 @@ export async function createWebhook(
     updatedAt: now,
   };
   const secret = newSigningSecret();
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     await insertWebhook(trx, webhook, deps.sealer.seal(secret));
     await recordAudit(trx, {
       orgId: org.id,
@@ -76,7 +76,7 @@ export async function listWebhooks(
   org: Org,
   paging: { page: number; perPage: number },
 ): Promise<{ entries: Webhook[]; total: number }> {
-  const all = await listRows(deps.db, org.id);
+  const all = await listRows(deps.store, org.id);
   const start = paging.page * paging.perPage;
   return { entries: all.slice(start, start + paging.perPage), total: all.length };
 }
@@ -84,7 +84,7 @@ export async function listWebhooks(
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
 export async function deleteWebhook(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
   if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     const deleted = (await deleteRow(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
     await recordAudit(trx, {
       orgId: org.id,
@@ -118,7 +118,7 @@ export async function updateWebhook(
   actor: Actor,
 ): Promise<Webhook> {
   if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (trx) => {
     const before = (await findWebhook(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
     const after: Webhook = {
       ...before,
