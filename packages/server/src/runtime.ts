@@ -11,9 +11,9 @@ import type { MachineClient, Org } from './domain/types.js';
 import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { openStore } from './storage/db.js';
-import { unitOfWorkOn } from './storage/handle.js';
 import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
+import { unitOfWorkOn } from './storage/opened.js';
 
 export interface Runtime {
   deps: Deps;

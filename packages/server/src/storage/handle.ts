@@ -1,15 +1,14 @@
-import { PostgresAdapter } from 'kysely';
-import type { Db, Dialect } from './db.js';
+export type { Dialect } from './db.js';
 
 declare const storage: unique symbol;
 
 /**
  * The database, or one transaction on it, as the domain holds it: a token to hand to the
- * repositories (storage/repos), which alone open it. It has no methods, so the domain can neither
- * query through it nor open a transaction on it; and the domain cannot make one (the brand's symbol
- * is not exported). The domain is given two: `deps.store`, on which each repository call runs on
- * its own (reads, and single statements), and the `tx` of `deps.unitOfWork.run(async (tx) => …)`,
- * one transaction.
+ * repositories (storage/repos), which alone open it (storage/opened.ts, which the lint keeps from
+ * the domain). It has no methods, so the domain can neither query through it nor open a transaction
+ * on it, and it cannot make one (the brand's symbol is not exported). The domain is given two:
+ * `deps.store`, on which each repository call runs on its own (reads, single statements), and the
+ * `tx` of `deps.unitOfWork.run(async (tx) => …)`, one transaction.
  */
 export interface Handle {
   readonly [storage]: 'a storage handle';
@@ -25,23 +24,10 @@ declare module 'kysely' {
 
 /**
  * The domain's one way to group writes: `run` opens a transaction, hands `work` its handle, commits
- * when `work` resolves and rolls back when it throws (what `work` threw is rethrown).
+ * when `work` resolves and rolls back when it throws (what `work` threw is rethrown). `work` hands
+ * `tx` to repositories and never calls `run` again: that would be a second transaction, waiting on
+ * SQLite's one connection for the first.
  */
 export interface UnitOfWork {
   run<T>(work: (tx: Handle) => Promise<T>): Promise<T>;
-}
-
-/** The unit of work on `db`: one Kysely transaction per run. */
-export function unitOfWorkOn(db: Db): UnitOfWork {
-  return { run: (work) => db.transaction().execute(work) };
-}
-
-/** The Kysely behind a handle, for a repository (storage only: the domain never opens one). */
-export function opened(handle: Handle): Db {
-  return handle as Db;
-}
-
-/** Which database a handle is on, for the statements written per dialect. */
-export function dialectOf(handle: Handle): Dialect {
-  return opened(handle).getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }

@@ -1,6 +1,6 @@
 import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import type { Db } from './db.js';
-import { type Handle, opened } from './handle.js';
+import type { Handle } from './handle.js';
 import * as foundation from './migrations/001-foundation.js';
 import * as signIn from './migrations/002-sign-in.js';
 import * as rateLimits from './migrations/003-rate-limits.js';
@@ -39,6 +39,7 @@ import * as clientRequestObjectAlg from './migrations/035-client-request-object-
 import * as accountOrigins from './migrations/036-account-origins.js';
 import * as standardClaims from './migrations/037-standard-claims.js';
 import * as resourceGrants from './migrations/038-resource-grants.js';
+import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */

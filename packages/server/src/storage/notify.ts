@@ -1,5 +1,6 @@
 import { PostgresAdapter, sql } from 'kysely';
-import { type Handle, opened } from './handle.js';
+import type { Handle } from './handle.js';
+import { opened } from './opened.js';
 
 /**
  * On PostgreSQL, a NOTIFY on `channel` that `db`'s transaction sends when it commits (at once

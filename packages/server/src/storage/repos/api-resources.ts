@@ -1,5 +1,6 @@
 import type { ApiResource, ResourceScope } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';

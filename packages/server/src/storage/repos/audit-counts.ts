@@ -1,4 +1,5 @@
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import { dailyCounts } from './audit-events.js';
 
 /** Up to where (exclusive, epoch ms) the org's per-day counts are complete; 0 before the first seal. */

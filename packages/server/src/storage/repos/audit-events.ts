@@ -1,6 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { AuditRecord } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { AuditEventsTable, Database } from '../schema.js';
 
 /** Which of an org's audit entries a list or count reads. */

@@ -1,5 +1,6 @@
 import type { AuthorizationCode } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { AuthorizationCodesTable } from '../schema.js';
 
 const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({

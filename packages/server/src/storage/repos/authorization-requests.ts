@@ -1,5 +1,6 @@
 import type { AuthorizationRequest, ClaimsRequest, ResourceGrant, ResponseMode } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
 
 const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationRequest => ({

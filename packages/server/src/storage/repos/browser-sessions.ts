@@ -1,5 +1,6 @@
 import type { BrowserSessionRecord } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { BrowserSessionsTable } from '../schema.js';
 
 const toSession = (r: BrowserSessionsTable): BrowserSessionRecord => ({

@@ -1,4 +1,5 @@
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 /**
  * Records the `jti` of an accepted client assertion until `expiresAt`. False when the same client

@@ -1,5 +1,6 @@
 import type { Permission } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { StoredPermission } from './roles.js';
 
 /** The client's permissions, each naming its resource by identifier, in a stable order. */

@@ -1,4 +1,5 @@
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 export async function insertClientPromotions(
   store: Handle,

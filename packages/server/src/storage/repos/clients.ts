@@ -1,5 +1,6 @@
 import type { Client, GrantType, MachineClient, PublicKeySet } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { ClientsTable } from '../schema.js';
 import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';

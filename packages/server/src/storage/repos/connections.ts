@@ -5,7 +5,8 @@ import type {
   IdpSettings,
   OidcSettings,
 } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
 import { inListOrder, type ListWindow, nearerEnd, readDirection } from './list-window.js';
 

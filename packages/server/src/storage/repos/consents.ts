@@ -1,5 +1,6 @@
 import type { Consent } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { ConsentsTable } from '../schema.js';
 
 const toConsent = (r: ConsentsTable): Consent => ({

@@ -1,5 +1,6 @@
 import type { InvitationKind, InvitationRecord } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 

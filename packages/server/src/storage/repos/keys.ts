@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { KeyStatus, SigningKey } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
 
 const parsedJwk = (json: string) => JSON.parse(json) as Record<string, unknown>;

@@ -1,7 +1,8 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
 import { type CountedList, SPANS, type Span } from '../migrations/031-list-counts.js';
+import { opened } from '../opened.js';
 import { type ListWindow, nearerEnd, readDirection, type WindowRead } from './list-window.js';
 
 /** Rows of a list created in one span (`bucket` = `created_at` ÷ the span's length). */

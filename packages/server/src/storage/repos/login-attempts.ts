@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 export interface AttemptCount {
   attempts: number;

@@ -1,5 +1,6 @@
 import type { MailLinkRecord, MailPurpose } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { MailTokensTable } from '../schema.js';
 
 const toMailLink = (r: MailTokensTable): MailLinkRecord => ({

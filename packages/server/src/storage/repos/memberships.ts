@@ -1,5 +1,6 @@
 import type { Role } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
 export interface Membership {

@@ -1,6 +1,7 @@
 import type { ClaimsRequest, OAuthSession, ResourceGrant, User } from '../../domain/types.js';
 import { compiledOnce } from '../compiled-once.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { OAuthSessionsTable } from '../schema.js';
 import { toUser, USER_COLUMNS, type UserColumns } from './users.js';
 

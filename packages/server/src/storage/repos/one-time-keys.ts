@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ImpersonationLink, ProfileKey } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { Database } from '../schema.js';
 
 /** The columns every table of single-use keys has: the key's SHA-256, its org, expiry and use. */

@@ -1,5 +1,6 @@
 import type { Org } from '../../domain/types.js';
-import { dialectOf, type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { dialectOf, opened } from '../opened.js';
 import type { OrganizationsTable } from '../schema.js';
 
 const toOrg = (r: OrganizationsTable): Org => ({

@@ -1,5 +1,6 @@
 import type { PasskeyChallenge, PasskeyCredential, PasskeyPurpose } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
 
 const toPasskey = (r: PasskeysTable): PasskeyCredential => ({

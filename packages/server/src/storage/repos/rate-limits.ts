@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db.js';
-import { dialectOf, type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { dialectOf, opened } from '../opened.js';
 
 export interface SlotResult {
   taken: boolean;

@@ -1,6 +1,7 @@
 import type { RefreshToken } from '../../domain/types.js';
 import { compiledOnce } from '../compiled-once.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { RefreshTokensTable } from '../schema.js';
 
 const toToken = (r: RefreshTokensTable): RefreshToken => ({

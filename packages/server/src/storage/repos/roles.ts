@@ -1,6 +1,7 @@
 import type { EndUserRole, Permission } from '../../domain/types.js';
 import type { Db } from '../db.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { RolesTable } from '../schema.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 

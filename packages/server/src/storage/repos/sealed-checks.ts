@@ -1,4 +1,5 @@
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 /** The sealed check value `name`, or null before one is written. */
 export async function findSealedCheck(store: Handle, name: string): Promise<string | null> {

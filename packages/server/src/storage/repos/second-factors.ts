@@ -1,5 +1,6 @@
 import type { TotpFactor } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { TotpFactorsTable } from '../schema.js';
 
 const toFactor = (r: TotpFactorsTable): TotpFactor => ({

@@ -1,5 +1,6 @@
 import type { ServiceAccountBinding } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
 const toBinding = (r: {

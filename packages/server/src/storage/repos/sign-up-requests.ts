@@ -1,4 +1,5 @@
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 /** A `domains`-policy sign-up waiting for its mailed link (migration 036). */
 export interface SignUpRequest {

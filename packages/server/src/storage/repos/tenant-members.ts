@@ -1,6 +1,7 @@
 import type { Role, Tenant } from '../../domain/types.js';
 import type { Db } from '../db.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import { toTenant } from './tenants.js';
 
 export interface TenantMembership {

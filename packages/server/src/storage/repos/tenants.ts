@@ -1,5 +1,6 @@
 import type { Tenant } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { TenantsTable } from '../schema.js';
 
 export const toTenant = (r: TenantsTable): Tenant => ({

@@ -1,7 +1,8 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { PostalAddress, StandardClaims, User } from '../../domain/types.js';
 import type { Db } from '../db.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { Database, UsersTable } from '../schema.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import { type ListWindow, nearerEnd } from './list-window.js';

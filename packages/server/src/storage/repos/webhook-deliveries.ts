@@ -7,7 +7,8 @@ import type {
   WebhookDelivery,
 } from '../../domain/types.js';
 import type { Dialect } from '../db.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhooksTable } from '../schema.js';
 import { toDeliveryTarget } from './webhooks.js';
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DeliveryTarget, Webhook } from '../../domain/types.js';
-import { type Handle, opened } from '../handle.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { WebhooksTable } from '../schema.js';
 
 /** Every column but the sealed secret (only the delivery worker reads `secret_sealed`). */
