@@ -1,5 +1,5 @@
-import type { Handle } from '../../storage/handle.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import { pageOrgsOfUser } from '../../storage/repos/memberships.js';
 import { findConsoleOrg, findOrgById, findOrgBySlug, insertOrg } from '../../storage/repos/orgs.js';
 import { takeSlot } from '../../storage/repos/rate-limits.js';

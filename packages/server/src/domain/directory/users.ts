@@ -1,6 +1,6 @@
 import { hashPassword } from '../../crypto/passwords.js';
-import type { Handle } from '../../storage/handle.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import { addTenantMember, tenantsOnlyOf } from '../../storage/repos/tenant-members.js';
 import { deleteTenant, insertTenant } from '../../storage/repos/tenants.js';
 import {

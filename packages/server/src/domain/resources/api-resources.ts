@@ -1,5 +1,5 @@
-import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   deleteApiResourceRow,
   dropPermissionsOutside,
@@ -79,7 +79,7 @@ export async function createApiResource(
     updatedAt: now,
   };
   try {
-    await deps.db.transaction().execute(async (trx) => {
+    await deps.unitOfWork.run(async (trx) => {
       await insertApiResource(trx, resource);
       await recordAudit(trx, {
         orgId: org.id,
@@ -99,18 +99,18 @@ export async function createApiResource(
 
 /** One page of the org's resources, oldest first. */
 export function listApiResources(deps: ResourcesDeps, org: Org, q: { page: number; perPage: number }) {
-  return pageApiResources(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+  return pageApiResources(deps.store, org.id, { offset: q.page * q.perPage, limit: q.perPage });
 }
 
 const NO_SUCH_RESOURCE = 'no such resource';
 
-async function orgResource(db: Db, org: Org, id: string): Promise<ApiResource> {
+async function orgResource(db: Handle, org: Org, id: string): Promise<ApiResource> {
   if (!isIdOf('resource', id)) return fail('not_found', NO_SUCH_RESOURCE);
   return (await findApiResource(db, org.id, id)) ?? fail('not_found', NO_SUCH_RESOURCE);
 }
 
 /** One of the org's resources; 404 `not_found` for any other id. */
-export const getApiResource = (deps: ResourcesDeps, org: Org, id: string) => orgResource(deps.db, org, id);
+export const getApiResource = (deps: ResourcesDeps, org: Org, id: string) => orgResource(deps.store, org, id);
 
 /**
  * Updates a resource's name, scopes or token lifetime (its identifier never changes), audited as
@@ -126,7 +126,7 @@ export async function updateApiResource(
   const name = changes.name === undefined ? undefined : checkName('name', changes.name);
   const scopes = changes.scopes && checkScopes(changes.scopes);
   const ttl = changes.accessTokenTtl === undefined ? undefined : checkTtl(changes.accessTokenTtl);
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (trx) => {
     const before = await orgResource(trx, org, id);
     const after: ApiResource = {
       ...before,
@@ -167,7 +167,7 @@ export async function deleteApiResource(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     await orgResource(trx, org, id);
     const deleted = await deleteApiResourceRow(trx, org.id, id);
     if (!deleted) fail('not_found', NO_SUCH_RESOURCE);

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { clientPermissions, setClientPermissions } from '../../storage/repos/client-permissions.js';
 import { findClient } from '../../storage/repos/clients.js';
 import { recordAudit } from '../audit/audit.js';
@@ -12,7 +12,7 @@ import { resolvePermissions } from './permissions.js';
 
 const NO_SUCH_CLIENT = 'no such client';
 
-async function orgClient(db: Db, org: Org, id: string): Promise<Client> {
+async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
   if (!isIdOf('client', id)) return fail('not_found', NO_SUCH_CLIENT);
   return (await findClient(db, org.id, id)) ?? fail('not_found', NO_SUCH_CLIENT);
 }
@@ -23,8 +23,8 @@ export async function getClientPermissions(
   org: Org,
   clientId: string,
 ): Promise<Permission[]> {
-  await orgClient(deps.db, org, clientId);
-  return clientPermissions(deps.db, clientId);
+  await orgClient(deps.store, org, clientId);
+  return clientPermissions(deps.store, clientId);
 }
 
 /**
@@ -39,7 +39,7 @@ export async function setPermissionsOfClient(
   permissions: readonly Permission[],
   actor: Actor,
 ): Promise<Permission[]> {
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (trx) => {
     const client = await orgClient(trx, org, clientId);
     if (client.kind !== 'confidential') {
       fail(

@@ -1,5 +1,5 @@
-import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   deleteRoleRow,
   findRole,
@@ -59,7 +59,7 @@ export async function createRole(
   const name = checkName('name', input.name, 64);
   const description = checkDescription(input.description ?? '');
   return uniqueName(
-    deps.db.transaction().execute(async (trx) => {
+    deps.unitOfWork.run(async (trx) => {
       const { stored, shown } = await resolvePermissions(trx, org, 'permissions', input.permissions ?? []);
       const now = clock.now();
       const role: EndUserRole = {
@@ -89,18 +89,18 @@ export async function createRole(
 
 /** One page of the org's roles, oldest first. */
 export function listRoles(deps: ResourcesDeps, org: Org, q: { page: number; perPage: number }) {
-  return pageRoles(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+  return pageRoles(deps.store, org.id, { offset: q.page * q.perPage, limit: q.perPage });
 }
 
 const NO_SUCH_ROLE = 'no such role';
 
-async function orgRole(db: Db, org: Org, id: string): Promise<EndUserRole> {
+async function orgRole(db: Handle, org: Org, id: string): Promise<EndUserRole> {
   if (!isIdOf('role', id)) return fail('not_found', NO_SUCH_ROLE);
   return (await findRole(db, org.id, id)) ?? fail('not_found', NO_SUCH_ROLE);
 }
 
 /** One of the org's roles; 404 `not_found` for any other id. */
-export const getRole = (deps: ResourcesDeps, org: Org, id: string) => orgRole(deps.db, org, id);
+export const getRole = (deps: ResourcesDeps, org: Org, id: string) => orgRole(deps.store, org, id);
 
 /** Updates a role (a list of permissions given replaces the stored one), audited as `role.updated`. */
 export async function updateRole(
@@ -113,7 +113,7 @@ export async function updateRole(
   const name = changes.name === undefined ? undefined : checkName('name', changes.name, 64);
   const description = changes.description === undefined ? undefined : checkDescription(changes.description);
   return uniqueName(
-    deps.db.transaction().execute(async (trx) => {
+    deps.unitOfWork.run(async (trx) => {
       const before = await orgRole(trx, org, id);
       const permissions = changes.permissions
         ? await resolvePermissions(trx, org, 'permissions', changes.permissions)
@@ -151,7 +151,7 @@ export async function updateRole(
  * (a refresh included) carries none of the scopes only it allowed.
  */
 export async function deleteRole(deps: ResourcesDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (trx) => {
     const role = await orgRole(trx, org, id);
     if (!(await deleteRoleRow(trx, org.id, id))) fail('not_found', NO_SUCH_ROLE);
     await recordAudit(trx, {

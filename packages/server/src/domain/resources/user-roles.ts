@@ -12,8 +12,8 @@ export const MAX_USER_ROLES = 100;
 
 /** The roles one of the org's users holds; 404 for a user that is not the org's. */
 export async function getUserRoles(deps: ResourcesDeps, org: Org, userId: string): Promise<EndUserRole[]> {
-  await requireOrgUser(deps.db, org, userId);
-  return rolesOfUser(deps.db, userId);
+  await requireOrgUser(deps.store, org, userId);
+  return rolesOfUser(deps.store, userId);
 }
 
 /**
@@ -30,7 +30,7 @@ export async function setRolesOfUser(
 ): Promise<EndUserRole[]> {
   const wanted = [...new Set(roleIds)];
   if (wanted.length > MAX_USER_ROLES) fail('invalid_body', `roles: at most ${MAX_USER_ROLES}`);
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (trx) => {
     const user = await requireOrgUser(trx, org, userId);
     const found = await findRoles(trx, org.id, wanted);
     const unknown = wanted.find((id) => !found.some((r) => r.id === id));
