@@ -1,5 +1,5 @@
 import { sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   findSessionForRefresh,
   setOAuthSessionResources,
@@ -53,7 +53,7 @@ export async function rotateRefreshToken(
   const actor = { kind: 'client', id: client.id } as const;
   const successor = newRefreshToken();
   // Failures are returned, not thrown, so a reuse revocation is committed.
-  const outcome = await deps.db.transaction().execute(async (trx) => {
+  const outcome = await deps.unitOfWork.run(async (trx) => {
     const consumed = await consumeRefreshToken(trx, client.id, tokenHash, now, sha256(successor));
     if (!consumed) {
       const known = await findRefreshToken(trx, tokenHash);
@@ -78,7 +78,7 @@ export async function rotateRefreshToken(
     return { session, refreshToken, audience, user: found.user };
   });
   if ('error' in outcome) return fail('invalid_grant', outcome.error);
-  await purgeExpiredRefreshTokens(deps.db, now);
+  await purgeExpiredRefreshTokens(deps.store, now);
   const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
   // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
   return withIdToken(deps, signer, org, outcome.session, set, now, null, outcome.user);
@@ -90,7 +90,7 @@ export async function rotateRefreshToken(
  * A session granted resources narrows the picked resource's scopes with the rest (narrowResources).
  */
 async function narrowed(
-  trx: Db,
+  trx: Handle,
   session: OAuthSession,
   scope: string | undefined,
   resource: string | undefined,
@@ -110,7 +110,7 @@ async function narrowed(
  * Whether a used token is the one rotated last in its session, less than `graceMs` ago: it names
  * a successor, and that successor has not been used (nor superseded) since.
  */
-async function justRotated(trx: Db, known: RefreshToken, now: number, graceMs: number): Promise<boolean> {
+async function justRotated(trx: Handle, known: RefreshToken, now: number, graceMs: number): Promise<boolean> {
   if (graceMs <= 0 || known.usedAt === null || known.rotatedTo === null) return false;
   if (now >= known.usedAt + graceMs) return false;
   const successor = await findRefreshToken(trx, known.rotatedTo);
@@ -123,7 +123,7 @@ async function justRotated(trx: Db, known: RefreshToken, now: number, graceMs: n
  * both are narrowed to what is named, and stay so. Other resources keep their grant.
  */
 async function narrowResources(
-  trx: Db,
+  trx: Handle,
   session: OAuthSession,
   scope: string,
   resource: string | undefined,

@@ -1,6 +1,6 @@
 import { signAccessToken } from '../../crypto/jwt.js';
 import { newId, newSecret, sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { insertRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { IDENTITY_SCOPES } from '../directory/scopes.js';
@@ -34,7 +34,7 @@ export const newRefreshToken = (): string => newSecret('trt_');
  * get none.
  */
 export async function addRefreshToken(
-  trx: Db,
+  trx: Handle,
   client: Client,
   session: OAuthSession,
   now: number,
