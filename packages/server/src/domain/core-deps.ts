@@ -1,6 +1,5 @@
 import type { Config } from '../config/config.js';
 import type { Sealer } from '../crypto/sealing.js';
-import type { Db, Dialect } from '../storage/db.js';
 import type { Handle, UnitOfWork } from '../storage/handle.js';
 
 /**
@@ -17,8 +16,6 @@ export interface CoreDeps {
   readonly store: Handle;
   /** Groups writes into one transaction: `unitOfWork.run(async (tx) => …)`, `tx` handed to repositories. */
   readonly unitOfWork: UnitOfWork;
-  readonly db: Db;
-  readonly dialect: Dialect;
   readonly sealer: Sealer;
   readonly config: Config;
 }

@@ -143,10 +143,10 @@ export async function createClient(
     updatedAt: now,
   };
   checkOneKeySource(client);
-  await deps.unitOfWork.run(async (trx) => {
-    await insertClient(trx, client, secret === null ? null : sha256(secret));
-    await insertClientPromotions(trx, client.id, promoteFrom, now);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await insertClient(tx, client, secret === null ? null : sha256(secret));
+    await insertClientPromotions(tx, client.id, promoteFrom, now);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'created',
@@ -213,8 +213,8 @@ export async function updateClient(
   const redirectUris = changes.redirectUris && checkRedirectUris(changes.redirectUris);
   const postLogout = changes.postLogoutRedirectUris && checkRedirectUris(changes.postLogoutRedirectUris);
   const origins = changes.allowedOrigins && checkAllowedOrigins(changes.allowedOrigins);
-  const updated = await deps.unitOfWork.run(async (trx) => {
-    const before = await orgClient(trx, org, id);
+  const updated = await deps.unitOfWork.run(async (tx) => {
+    const before = await orgClient(tx, org, id);
     const after: Client = {
       ...before,
       name: name ?? before.name,
@@ -244,8 +244,8 @@ export async function updateClient(
     if (JSON.stringify(previous) === JSON.stringify(data)) return before;
     const now = clock.now();
     after.updatedAt = now;
-    await updateClientRow(trx, after);
-    await recordAudit(trx, {
+    await updateClientRow(tx, after);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'updated',
@@ -273,14 +273,14 @@ export async function rotateClientSecret(
   actor: Actor,
 ): Promise<string> {
   const secret = newSecret('tcs_');
-  await deps.unitOfWork.run(async (trx) => {
-    const before = await orgClient(trx, org, id);
+  await deps.unitOfWork.run(async (tx) => {
+    const before = await orgClient(tx, org, id);
     if (before.kind !== 'confidential') fail('conflict', 'a public client has no secret');
     // Strictly later than the last issue, so the entry always shows the change.
     const now = Math.max(clock.now(), (before.secretIssuedAt ?? 0) + 1);
     const after: Client = { ...before, secretIssuedAt: now, updatedAt: now };
-    await replaceClientSecret(trx, after, sha256(secret));
-    await recordAudit(trx, {
+    await replaceClientSecret(tx, after, sha256(secret));
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'updated',
@@ -300,12 +300,12 @@ export async function rotateClientSecret(
  * `client.deleted` records its snapshot.
  */
 export async function deleteClient(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  await deps.unitOfWork.run(async (trx) => {
-    const client = await orgClient(trx, org, id);
+  await deps.unitOfWork.run(async (tx) => {
+    const client = await orgClient(tx, org, id);
     const now = clock.now();
-    await endClientSessions(trx, client.id, actor, now);
-    await deleteClientRow(trx, org.id, client.id);
-    await recordAudit(trx, {
+    await endClientSessions(tx, client.id, actor, now);
+    await deleteClientRow(tx, org.id, client.id);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'deleted',

@@ -47,10 +47,10 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
   };
   const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
   try {
-    await deps.unitOfWork.run(async (trx) => {
-      await insertOrg(trx, org);
-      await createOrgKeys(trx, org.id, fresh, now);
-      await recordAudit(trx, {
+    await deps.unitOfWork.run(async (tx) => {
+      await insertOrg(tx, org);
+      await createOrgKeys(tx, org.id, fresh, now);
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'organization',
         verb: 'created',
@@ -118,11 +118,11 @@ export async function createOrg(
     updatedAt: now,
   };
   try {
-    const user = await deps.unitOfWork.run(async (trx) => {
-      if (await findOrgBySlug(trx, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
-      await insertOrg(trx, org);
-      await createOrgKeys(trx, org.id, fresh, now);
-      await recordAudit(trx, {
+    const user = await deps.unitOfWork.run(async (tx) => {
+      if (await findOrgBySlug(tx, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
+      await insertOrg(tx, org);
+      await createOrgKeys(tx, org.id, fresh, now);
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'organization',
         verb: 'created',
@@ -130,7 +130,7 @@ export async function createOrg(
         at: now,
         data: orgSnapshot(org),
       });
-      return addMember(trx, org, owner, 'owner', actor);
+      return addMember(tx, org, owner, 'owner', actor);
     });
     return { org, issuer: issuerOf(deps.config, org), owner: user };
   } catch (error) {

@@ -19,13 +19,13 @@ export function passwordProblem(password: string): string | null {
 
 /** Records a password set by reset or change, without the password: `password.updated`. */
 export async function auditPassword(
-  trx: Handle,
+  tx: Handle,
   user: User,
   method: 'reset' | 'change',
   sessionsEnded: number,
   now: number,
 ) {
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: user.orgId,
     entity: 'password',
     verb: 'updated',

@@ -78,8 +78,8 @@ export async function updateOwnProfile(
   const lastName = optionalName('last name', input.lastName);
   const picture = input.picture === undefined ? undefined : checkPicture(input.picture);
   const { phoneNumberVerified: _, ...claims } = input.claims as StandardClaimChanges;
-  return deps.unitOfWork.run(async (trx) => {
-    const before = (await findUserById(trx, userId)) ?? fail('not_found', 'no such user');
+  return deps.unitOfWork.run(async (tx) => {
+    const before = (await findUserById(tx, userId)) ?? fail('not_found', 'no such user');
     // The page asks for the address in parts: a `formatted` one given through the API is kept.
     if (claims.address && !('formatted' in claims.address) && before.address?.formatted !== undefined)
       claims.address = { formatted: before.address.formatted, ...claims.address };
@@ -97,8 +97,8 @@ export async function updateOwnProfile(
       sameStandardClaims(before, after);
     if (same) return before;
     after.updatedAt = clock.now();
-    await updateUser(trx, after);
-    await recordUserUpdated(trx, before, after, { kind: 'user', id: userId });
+    await updateUser(tx, after);
+    await recordUserUpdated(tx, before, after, { kind: 'user', id: userId });
     return after;
   });
 }

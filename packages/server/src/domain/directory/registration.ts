@@ -94,9 +94,9 @@ export async function registerClient(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.unitOfWork.run(async (trx) => {
-    await insertClient(trx, client, null);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await insertClient(tx, client, null);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'created',

@@ -121,8 +121,8 @@ export async function createServiceAccount(
   const jwks = input.jwks === undefined ? undefined : checkClientJwks('confidential', input.jwks);
   const secret = newSecret('tcs_');
   const now = clock.now();
-  const account = await deps.unitOfWork.run(async (trx) => {
-    const home = await consoleOrg(trx);
+  const account = await deps.unitOfWork.run(async (tx) => {
+    const home = await consoleOrg(tx);
     const client: Client = {
       id: newResourceId('client'),
       orgId: home.id,
@@ -139,10 +139,10 @@ export async function createServiceAccount(
       updatedAt: now,
     };
     const row = { clientId: client.id, orgId: org.id, scope: scopes.join(' '), createdAt: now };
-    await insertClient(trx, client, sha256(secret));
-    await insertServiceAccount(trx, row);
+    await insertClient(tx, client, sha256(secret));
+    await insertServiceAccount(tx, row);
     const created = accountOf(row, client);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'service_account',
       verb: 'created',
@@ -196,14 +196,14 @@ export async function rotateServiceAccountSecret(
   actor: Actor,
 ): Promise<string> {
   const secret = newSecret('tcs_');
-  await deps.unitOfWork.run(async (trx) => {
-    const { account: before, consoleId } = await orgAccount(trx, org, id);
+  await deps.unitOfWork.run(async (tx) => {
+    const { account: before, consoleId } = await orgAccount(tx, org, id);
     // Strictly later than the last issue, so the entry always shows the change.
     const now = Math.max(clock.now(), before.secretIssuedAt + 1);
     const after: ServiceAccount = { ...before, secretIssuedAt: now };
-    const client = (await findClient(trx, consoleId, id)) ?? fail('not_found', NO_SUCH_ACCOUNT);
-    await replaceClientSecret(trx, { ...client, secretIssuedAt: now, updatedAt: now }, sha256(secret));
-    await recordAudit(trx, {
+    const client = (await findClient(tx, consoleId, id)) ?? fail('not_found', NO_SUCH_ACCOUNT);
+    await replaceClientSecret(tx, { ...client, secretIssuedAt: now, updatedAt: now }, sha256(secret));
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'service_account',
       verb: 'updated',
@@ -228,10 +228,10 @@ export async function deleteServiceAccount(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.unitOfWork.run(async (trx) => {
-    const { account, consoleId } = await orgAccount(trx, org, id);
-    await deleteClientRow(trx, consoleId, id);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    const { account, consoleId } = await orgAccount(tx, org, id);
+    await deleteClientRow(tx, consoleId, id);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'service_account',
       verb: 'deleted',

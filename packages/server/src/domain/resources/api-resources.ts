@@ -79,9 +79,9 @@ export async function createApiResource(
     updatedAt: now,
   };
   try {
-    await deps.unitOfWork.run(async (trx) => {
-      await insertApiResource(trx, resource);
-      await recordAudit(trx, {
+    await deps.unitOfWork.run(async (tx) => {
+      await insertApiResource(tx, resource);
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'resource',
         verb: 'created',
@@ -126,8 +126,8 @@ export async function updateApiResource(
   const name = changes.name === undefined ? undefined : checkName('name', changes.name);
   const scopes = changes.scopes && checkScopes(changes.scopes);
   const ttl = changes.accessTokenTtl === undefined ? undefined : checkTtl(changes.accessTokenTtl);
-  return deps.unitOfWork.run(async (trx) => {
-    const before = await orgResource(trx, org, id);
+  return deps.unitOfWork.run(async (tx) => {
+    const before = await orgResource(tx, org, id);
     const after: ApiResource = {
       ...before,
       name: name ?? before.name,
@@ -137,14 +137,14 @@ export async function updateApiResource(
     const [previous, data] = [resourceSnapshot(before), resourceSnapshot(after)];
     if (JSON.stringify(previous) === JSON.stringify(data)) return before;
     after.updatedAt = clock.now();
-    await updateApiResourceRow(trx, after);
+    await updateApiResourceRow(tx, after);
     if (scopes)
       await dropPermissionsOutside(
-        trx,
+        tx,
         id,
         scopes.map((s) => s.name),
       );
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'resource',
       verb: 'updated',
@@ -167,11 +167,11 @@ export async function deleteApiResource(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.unitOfWork.run(async (trx) => {
-    await orgResource(trx, org, id);
-    const deleted = await deleteApiResourceRow(trx, org.id, id);
+  await deps.unitOfWork.run(async (tx) => {
+    await orgResource(tx, org, id);
+    const deleted = await deleteApiResourceRow(tx, org.id, id);
     if (!deleted) fail('not_found', NO_SUCH_RESOURCE);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'resource',
       verb: 'deleted',

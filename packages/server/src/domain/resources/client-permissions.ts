@@ -39,21 +39,21 @@ export async function setPermissionsOfClient(
   permissions: readonly Permission[],
   actor: Actor,
 ): Promise<Permission[]> {
-  return deps.unitOfWork.run(async (trx) => {
-    const client = await orgClient(trx, org, clientId);
+  return deps.unitOfWork.run(async (tx) => {
+    const client = await orgClient(tx, org, clientId);
     if (client.kind !== 'confidential') {
       fail(
         'invalid_body',
         'only a confidential client has permissions: a public client has no machine tokens',
       );
     }
-    const { stored } = await resolvePermissions(trx, org, 'permissions', permissions);
-    const before = await clientPermissions(trx, clientId);
-    await setClientPermissions(trx, clientId, stored);
-    const after = await clientPermissions(trx, clientId);
+    const { stored } = await resolvePermissions(tx, org, 'permissions', permissions);
+    const before = await clientPermissions(tx, clientId);
+    await setClientPermissions(tx, clientId, stored);
+    const after = await clientPermissions(tx, clientId);
     if (JSON.stringify(before) === JSON.stringify(after)) return after;
     const snapshot = clientSnapshot(client);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'updated',

@@ -30,8 +30,8 @@ export const sessionSnapshot = (s: OAuthSession) => ({
 });
 
 /** The tenant a new session acts in: the user's oldest membership (their personal tenant). */
-export async function defaultTenantId(trx: Handle, userId: string): Promise<string | null> {
-  return (await listUserTenants(trx, userId))[0]?.tenant.id ?? null;
+export async function defaultTenantId(tx: Handle, userId: string): Promise<string | null> {
+  return (await listUserTenants(tx, userId))[0]?.tenant.id ?? null;
 }
 
 export interface NewSession {
@@ -55,12 +55,12 @@ export interface NewSession {
 
 /** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
 export async function openSession(
-  trx: Handle,
+  tx: Handle,
   org: Org,
   input: NewSession,
   now: number,
 ): Promise<OAuthSession> {
-  const tenantId = org.isConsole ? null : await defaultTenantId(trx, input.userId);
+  const tenantId = org.isConsole ? null : await defaultTenantId(tx, input.userId);
   if (!org.isConsole && tenantId === null) fail('server_error', 'the user has no tenant');
   const {
     actorId = null,
@@ -84,9 +84,9 @@ export async function openSession(
     resources,
     claims,
   };
-  await insertOAuthSession(trx, session, browserSession);
+  await insertOAuthSession(tx, session, browserSession);
   const actor: Actor = { kind: 'user', id: actorId ?? input.userId };
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: org.id,
     entity: 'session',
     verb: 'created',
@@ -108,15 +108,10 @@ export async function liveSession(db: Handle, id: string, now: number): Promise<
 }
 
 /** Ends a session (and with it every refresh and access token it issued); audited once. */
-export async function revokeSession(
-  trx: Handle,
-  sessionId: string,
-  actor: Actor,
-  now: number,
-): Promise<void> {
-  const revoked = await revokeOAuthSession(trx, sessionId, now);
+export async function revokeSession(tx: Handle, sessionId: string, actor: Actor, now: number): Promise<void> {
+  const revoked = await revokeOAuthSession(tx, sessionId, now);
   if (!revoked) return;
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: revoked.orgId,
     entity: 'session',
     verb: 'deleted',
@@ -133,14 +128,14 @@ export async function revokeSession(
  * ended.
  */
 export async function endUserSessions(
-  trx: Handle,
+  tx: Handle,
   userId: string,
   actor: Actor,
   now: number,
 ): Promise<number> {
-  const ids = await liveSessionIds(trx, { userId }, now);
-  for (const id of ids) await revokeSession(trx, id, actor, now);
-  await deleteBrowserSessionsOfUser(trx, userId);
+  const ids = await liveSessionIds(tx, { userId }, now);
+  for (const id of ids) await revokeSession(tx, id, actor, now);
+  await deleteBrowserSessionsOfUser(tx, userId);
   return ids.length;
 }
 
@@ -149,28 +144,28 @@ export async function endUserSessions(
  * access tokens stop working. Returns how many ended.
  */
 export async function endClientSessions(
-  trx: Handle,
+  tx: Handle,
   clientId: string,
   actor: Actor,
   now: number,
 ): Promise<number> {
-  const ids = await liveSessionIds(trx, { clientId }, now);
-  for (const id of ids) await revokeSession(trx, id, actor, now);
+  const ids = await liveSessionIds(tx, { clientId }, now);
+  for (const id of ids) await revokeSession(tx, id, actor, now);
   return ids.length;
 }
 
 /** Moves the session to another tenant of the user, audited as an update. */
 export async function moveSession(
-  trx: Handle,
+  tx: Handle,
   session: OAuthSession,
   tenantId: string,
   actor: Actor,
   now: number,
 ): Promise<OAuthSession> {
   if (session.tenantId === tenantId) return session;
-  await setOAuthSessionTenant(trx, session.id, tenantId);
+  await setOAuthSessionTenant(tx, session.id, tenantId);
   const moved = { ...session, tenantId };
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: session.orgId,
     entity: 'session',
     verb: 'updated',
@@ -188,7 +183,7 @@ export async function moveSession(
  * user is a member of the session's tenant, when the caller read it with the session.
  */
 export async function currentTenant(
-  trx: Handle,
+  tx: Handle,
   org: Org,
   session: OAuthSession,
   now: number,
@@ -197,10 +192,10 @@ export async function currentTenant(
   if (org.isConsole) return session;
   if (
     session.tenantId !== null &&
-    (inTenant ?? (await findUserTenant(trx, session.userId, session.tenantId)) !== null)
+    (inTenant ?? (await findUserTenant(tx, session.userId, session.tenantId)) !== null)
   )
     return session;
-  const fallback = await defaultTenantId(trx, session.userId);
+  const fallback = await defaultTenantId(tx, session.userId);
   if (fallback === null) return null;
-  return moveSession(trx, session, fallback, { kind: 'system' }, now);
+  return moveSession(tx, session, fallback, { kind: 'system' }, now);
 }

@@ -28,7 +28,7 @@ async function sessionOfToken(
 export async function revokeToken(deps: TokensDeps, org: Org, client: Client, token: string): Promise<void> {
   const sessionId = await sessionOfToken(deps, org, client, token);
   if (sessionId === null) return;
-  await deps.unitOfWork.run((trx) =>
-    revokeSession(trx, sessionId, { kind: 'client', id: client.id }, clock.now()),
+  await deps.unitOfWork.run((tx) =>
+    revokeSession(tx, sessionId, { kind: 'client', id: client.id }, clock.now()),
   );
 }

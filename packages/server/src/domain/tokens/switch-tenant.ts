@@ -35,12 +35,12 @@ export async function switchTenant(
   }
   const now = clock.now();
   const signer = await deps.keyRing.signer(org.id);
-  const outcome = await deps.unitOfWork.run(async (trx) => {
-    const live = await liveSession(trx, verified.sessionId, now);
+  const outcome = await deps.unitOfWork.run(async (tx) => {
+    const live = await liveSession(tx, verified.sessionId, now);
     if (!live) return null;
-    const session = await moveSession(trx, live, tenantId, { kind: 'user', id: verified.userId }, now);
-    await supersedeRefreshTokens(trx, session.id, now);
-    return { session, refreshToken: await addRefreshToken(trx, client, session, now) };
+    const session = await moveSession(tx, live, tenantId, { kind: 'user', id: verified.userId }, now);
+    await supersedeRefreshTokens(tx, session.id, now);
+    return { session, refreshToken: await addRefreshToken(tx, client, session, now) };
   });
   if (!outcome) return fail('invalid_grant', 'the session has ended');
   return tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);
