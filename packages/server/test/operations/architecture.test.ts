@@ -296,6 +296,8 @@ describe('the layering lint', () => {
       'export const run = (tx: unknown, work: any) => (tx as any).transaction().execute(work);\n',
     'db.startTransaction()': 'export const begin = (db: any) => db.startTransaction().execute();\n',
     "db['transaction']": "export const run = (db: any, work: any) => db['transaction']().execute(work);\n",
+    "Reflect.get(db, 'transaction')":
+      "export const run = (db: any, work: any) => Reflect.get(db, 'transaction').call(db).execute(work);\n",
     'db.transaction taken':
       'declare const db: any;\nconst begin = db.transaction;\nexport const run = (work: any) => begin().execute(work);\n',
     'transaction destructured':
