@@ -2,6 +2,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import type { AuditRecord } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { AuditEventsTable, Database } from '../schema.js';
+import { countRows } from './paged-rows.js';
 
 /** Which of an org's audit entries a list or count reads. */
 export interface AuditFilter {
@@ -76,10 +77,7 @@ function filtered<O>(query: Query<O>, filter: AuditFilter, ranges: readonly Time
 /** Entries matching `filter` inside any of `ranges` (an open range matches every time), counted. */
 export async function countAuditEvents(db: Db, filter: AuditFilter, ranges: readonly TimeRange[]) {
   if (ranges.length === 0) return 0;
-  const row = await filtered(db.selectFrom('audit_events'), filter, ranges)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(filtered(db.selectFrom('audit_events'), filter, ranges));
 }
 
 export interface PageWindow {

@@ -1,6 +1,7 @@
 import type { Role } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+import { countRows } from './paged-rows.js';
 
 export interface Membership {
   orgId: string;
@@ -55,12 +56,7 @@ export async function pageMembersOfOrg(
   orgId: string,
   window: Window,
 ): Promise<{ rows: MemberRow[]; total: number }> {
-  const count = await db
-    .selectFrom('memberships')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const total = Number(count.n);
+  const total = await countRows(db.selectFrom('memberships').where('org_id', '=', orgId));
   const read = nearerEnd(total, window);
   if (read === null) return { rows: [], total };
   const direction = readDirection(read);
@@ -106,26 +102,18 @@ export async function pageOrgsOfUser(
     .innerJoin('organizations as o', 'o.id', 'm.org_id')
     .where('m.user_id', '=', userId)
     .where('o.is_console', '=', 0);
-  const count = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
+  const total = await countRows(base);
   const rows = await base
     .select(['o.id', 'o.slug', 'o.name', 'm.role'])
     .orderBy('o.slug')
     .offset(window.offset)
     .limit(window.limit)
     .execute();
-  return { rows, total: Number(count.n) };
+  return { rows, total };
 }
 
 export async function countOwners(db: Db, orgId: string): Promise<number> {
-  const row = await db
-    .selectFrom('memberships')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .where('role', '=', 'owner')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'));
 }
 
 export async function deleteMembership(db: Db, orgId: string, userId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { EndUserRole, Permission } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { RolesTable } from '../schema.js';
-import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 
 /** A permission as stored: the resource by id. */
 export interface StoredPermission {
@@ -101,26 +101,10 @@ export async function pageRoles(
   orgId: string,
   window: { offset: number; limit: number },
 ): Promise<{ entries: EndUserRole[]; total: number }> {
-  const { n } = await db
-    .selectFrom('roles')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
-  const read = nearerEnd(total, window);
-  if (read === null) return { entries: [], total };
-  const direction = readDirection(read);
-  const rows = inListOrder(
-    read,
-    await db
-      .selectFrom('roles')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .orderBy('created_at', direction)
-      .orderBy('id', direction)
-      .limit(read.limit)
-      .offset(read.offset)
-      .execute(),
+  const { rows, total } = await pageRows(
+    db.selectFrom('roles').selectAll().where('org_id', '=', orgId),
+    window,
+    OLDEST_FIRST,
   );
   return { entries: await withPermissions(db, rows), total };
 }

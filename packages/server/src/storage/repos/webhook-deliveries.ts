@@ -8,6 +8,7 @@ import type {
 } from '../../domain/types.js';
 import type { Db, Dialect } from '../db.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhooksTable } from '../schema.js';
+import { countRows } from './paged-rows.js';
 import { toDeliveryTarget } from './webhooks.js';
 
 const toDelivery = (r: WebhookDeliveriesTable): WebhookDelivery => ({
@@ -254,12 +255,7 @@ export async function requeueDelivery(db: Db, id: string, now: number): Promise<
 
 /** How many webhook deliveries wait to be attempted (pending, due now or later). */
 export async function outboxDepth(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return countRows(db.selectFrom('webhook_deliveries').where('status', '=', 'pending'));
 }
 
 export interface BatchResult {
