@@ -164,7 +164,7 @@ export const USER_ENDPOINTS = [
       },
     },
     async ({ deps, caller, params }) => {
-      const user = await requireOrgUser(deps.db, caller.org, params.id);
+      const user = await requireOrgUser(deps.store, caller.org, params.id);
       return ok(view(user));
     },
   ),
