@@ -6,7 +6,7 @@ import { openSession } from '../../src/domain/sessions/sessions.js';
 import { signSessionToken } from '../../src/domain/tokens/user-tokens.js';
 import { buildApp } from '../../src/http/app.js';
 import { OPERATIONS } from '../../src/http/declarations.js';
-import { endpoint, isEndpoint, type ManagementShape } from '../../src/http/management/endpoint.js';
+import { endpoint, isEndpoint, type ManagementShape, noContent } from '../../src/http/management/endpoint.js';
 import { registerOperations } from '../../src/http/register-operations.js';
 import { routesOf } from '../../src/http/route-table.js';
 import { pageContext } from '../../src/http/sign-in/plugin.js';
@@ -113,9 +113,9 @@ describe('routes and their declarations', () => {
       method: 'get',
       operationId: 'x',
       summary: 'x',
-      responses: {},
+      responses: { 204: { description: 'x' } },
     } as const;
-    const handle = async () => null;
+    const handle = async () => noContent();
     const cases = [
       [endpoint({ ...base, path: '/organizations', who: 'console user' }, handle), /declare people: true/],
       [endpoint({ ...base, path: '/organizations/:org/x', who: 'members', people: true }, handle), /people/],

@@ -1,5 +1,5 @@
 import { createProfileKey, requireUser, userRecord } from '../../domain/directory/index.js';
-import { endpoint } from '../management/endpoint.js';
+import { created, endpoint, ok } from '../management/endpoint.js';
 import { noToken as unauthorized } from '../management/responses.js';
 import { ProfileSession, UserRecord } from '../openapi/described-schemas.js';
 
@@ -19,9 +19,8 @@ export const ACCOUNT_ENDPOINTS = [
       auth: 'user-or-console',
       responses: { 200: { description: 'the User record', schema: UserRecord }, 401: unauthorized },
     },
-    async ({ deps, reply, caller }) => {
-      reply.header('cache-control', 'no-store');
-      return userRecord(await requireUser(deps, caller.access.userId));
+    async ({ deps, caller }) => {
+      return ok(userRecord(await requireUser(deps, caller.access.userId)));
     },
   ),
   endpoint(
@@ -35,9 +34,9 @@ export const ACCOUNT_ENDPOINTS = [
       auth: 'user-or-console',
       responses: { 201: { description: 'the key', schema: ProfileSession }, 401: unauthorized },
     },
-    async ({ deps, reply, caller }) => {
+    async ({ deps, caller }) => {
       const key = await createProfileKey(deps, caller.org, caller.access.userId);
-      return reply.code(201).header('cache-control', 'no-store').send({ key });
+      return created({ key });
     },
   ),
 ];

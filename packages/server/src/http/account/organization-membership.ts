@@ -1,5 +1,5 @@
 import { membershipOf } from '../../domain/directory/index.js';
-import { endpoint } from '../management/endpoint.js';
+import { endpoint, ok } from '../management/endpoint.js';
 import { apiError as error, noToken as unauthorized } from '../management/responses.js';
 import { OrganizationMembership } from '../openapi/described-schemas.js';
 
@@ -26,8 +26,7 @@ export const organizationMembership = endpoint(
       404: error('`not_found`: not a member, or no such org'),
     },
   },
-  async ({ deps, reply, caller, params }) => {
-    reply.header('cache-control', 'no-store');
-    return membershipOf(deps, caller.consoleUserId, params.org);
+  async ({ deps, caller, params }) => {
+    return ok(await membershipOf(deps, caller.consoleUserId, params.org));
   },
 );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createTenant, deleteTenant, listTenants, updateTenant } from '../../domain/directory/index.js';
-import { endpoint } from '../management/endpoint.js';
+import { created, endpoint, noContent, ok } from '../management/endpoint.js';
 import { apiError as error, noToken as unauthorized } from '../management/responses.js';
 import { TenantRecord, TenantRecordList } from '../openapi/described-schemas.js';
 
@@ -23,9 +23,8 @@ export const TENANT_ENDPOINTS = [
       auth: 'user',
       responses: { 200: { description: 'Tenant records', schema: TenantRecordList }, 401: unauthorized },
     },
-    async ({ deps, reply, caller }) => {
-      reply.header('cache-control', 'no-store');
-      return listTenants(deps, caller.access.userId);
+    async ({ deps, caller }) => {
+      return ok(await listTenants(deps, caller.access.userId));
     },
   ),
   endpoint(
@@ -44,8 +43,8 @@ export const TENANT_ENDPOINTS = [
         401: unauthorized,
       },
     },
-    async ({ deps, reply, caller, body }) =>
-      reply.code(201).send(await createTenant(deps, caller.org, caller.access.userId, body.name)),
+    async ({ deps, caller, body }) =>
+      created(await createTenant(deps, caller.org, caller.access.userId, body.name)),
   ),
   endpoint(
     {
@@ -67,7 +66,7 @@ export const TENANT_ENDPOINTS = [
       },
     },
     async ({ deps, caller, params, body }) =>
-      updateTenant(deps, caller.org, caller.access.userId, params.id, body),
+      ok(await updateTenant(deps, caller.org, caller.access.userId, params.id, body)),
   ),
   endpoint(
     {
@@ -87,9 +86,9 @@ export const TENANT_ENDPOINTS = [
         409: error('`conflict`: a member would be left without a tenant'),
       },
     },
-    async ({ deps, reply, caller, params }) => {
+    async ({ deps, caller, params }) => {
       await deleteTenant(deps, caller.org, caller.access.userId, params.id);
-      return reply.code(204).send();
+      return noContent();
     },
   ),
 ];

@@ -1,7 +1,7 @@
 import { getClientPermissions, setPermissionsOfClient } from '../../domain/resources/index.js';
 import { managementInput } from './api-input.js';
 
-import { endpoint } from './endpoint.js';
+import { endpoint, ok } from './endpoint.js';
 import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
 import { PermissionList, SetClientPermissionsBody } from './roles-schemas.js';
 
@@ -27,9 +27,9 @@ export const CLIENT_PERMISSION_ENDPOINTS = [
         404: noClient,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const permissions = await getClientPermissions(deps, caller.org, params.id);
-      return reply.header('cache-control', 'no-store').send({ data: permissions });
+      return ok({ data: permissions });
     },
   ),
   endpoint(
@@ -53,11 +53,11 @@ export const CLIENT_PERMISSION_ENDPOINTS = [
         404: noClient,
       },
     },
-    async ({ deps, caller, params, body, reply }) => {
+    async ({ deps, caller, params, body }) => {
       const permissions = await managementInput(
         setPermissionsOfClient(deps, caller.org, params.id, body.permissions, caller.actor),
       );
-      return reply.header('cache-control', 'no-store').send({ data: permissions });
+      return ok({ data: permissions });
     },
   ),
 ];

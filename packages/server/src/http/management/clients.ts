@@ -20,16 +20,15 @@ import {
   CreatedClient,
   UpdateClientBody,
 } from './clients-schemas.js';
-import { endpoint } from './endpoint.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
 import {
   apiError,
-  badQuery,
+  createResponses,
   forbidden,
   invalid,
+  listResponses,
   MANAGEMENT,
-  noOrg,
   ORG,
-  PAGED,
   unauthorized,
 } from './responses.js';
 
@@ -72,13 +71,7 @@ export const CLIENT_ENDPOINTS = [
       summary: 'List the org’s OAuth clients (never their secrets)',
       params: ORG,
       query: ClientsQuery,
-      responses: {
-        200: { description: 'one page, oldest first', schema: ClientList, headers: PAGED },
-        400: badQuery,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
-      },
+      responses: listResponses(ClientList),
     },
     async ({ deps, caller, query, page }) => {
       const found = await listClients(deps, caller.org, { page: query.page, perPage: query.per_page });
@@ -97,15 +90,9 @@ export const CLIENT_ENDPOINTS = [
         'it is stored as a hash. A public client has none.',
       params: ORG,
       body: { contentType: 'application/json', schema: CreateClientBody, errors: 'invalid_request' },
-      responses: {
-        201: { description: 'created', schema: CreatedClient },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
-      },
+      responses: createResponses(CreatedClient),
     },
-    async ({ deps, caller, body, reply }) => {
+    async ({ deps, caller, body }) => {
       const input = {
         name: body.client_name,
         kind: body.type,
@@ -124,10 +111,7 @@ export const CLIENT_ENDPOINTS = [
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
       };
       const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send(secret === null ? view(client) : { ...view(client), client_secret: secret });
+      return created(secret === null ? view(client) : { ...view(client), client_secret: secret });
     },
   ),
   endpoint(
@@ -145,9 +129,9 @@ export const CLIENT_ENDPOINTS = [
         404: noClient,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const client = await getClient(deps, caller.org, params.id);
-      return reply.header('cache-control', 'no-store').send(view(client));
+      return ok(view(client));
     },
   ),
   endpoint(
@@ -170,7 +154,7 @@ export const CLIENT_ENDPOINTS = [
         404: noClient,
       },
     },
-    async ({ deps, caller, params, body, reply }) => {
+    async ({ deps, caller, params, body }) => {
       const changes = {
         ...(body.client_name === undefined ? {} : { name: body.client_name }),
         ...(body.redirect_uris ? { redirectUris: body.redirect_uris } : {}),
@@ -187,7 +171,7 @@ export const CLIENT_ENDPOINTS = [
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
       };
       const client = await managementInput(updateClient(deps, caller.org, params.id, changes, caller.actor));
-      return reply.header('cache-control', 'no-store').send(view(client));
+      return ok(view(client));
     },
   ),
   endpoint(
@@ -208,9 +192,9 @@ export const CLIENT_ENDPOINTS = [
         404: noClient,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       await deleteClient(deps, caller.org, params.id, caller.actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
   endpoint(
@@ -229,9 +213,9 @@ export const CLIENT_ENDPOINTS = [
         409: apiError('`conflict`: a public client has no secret'),
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const secret = await rotateClientSecret(deps, caller.org, params.id, caller.actor);
-      return reply.header('cache-control', 'no-store').send({ client_secret: secret });
+      return ok({ client_secret: secret });
     },
   ),
 ];

@@ -17,7 +17,7 @@ import {
   CreateConnectionBody,
   UpdateConnectionBody,
 } from './connections-schemas.js';
-import { endpoint } from './endpoint.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
 import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
 
 function view(deps: Deps, org: Org, c: Connection): z.output<typeof ConnectionRecord> {
@@ -87,7 +87,7 @@ export const CONNECTION_ENDPOINTS = [
         409: apiError('`conflict`: another connection of the org claims one of the domains'),
       },
     },
-    async ({ deps, caller: { org, actor }, body: b, reply }) => {
+    async ({ deps, caller: { org, actor }, body: b }) => {
       const common = {
         name: b.name,
         domains: b.domains,
@@ -119,10 +119,7 @@ export const CONNECTION_ENDPOINTS = [
             },
         actor,
       );
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send(view(deps, org, c));
+      return created(view(deps, org, c));
     },
   ),
   endpoint(
@@ -169,9 +166,9 @@ export const CONNECTION_ENDPOINTS = [
         404: notFound,
       },
     },
-    async ({ deps, caller: { org }, params, reply }) => {
+    async ({ deps, caller: { org }, params }) => {
       const c = await requireConnection(deps, org, params.id);
-      return reply.header('cache-control', 'no-store').send(view(deps, org, c));
+      return ok(view(deps, org, c));
     },
   ),
   endpoint(
@@ -194,7 +191,7 @@ export const CONNECTION_ENDPOINTS = [
         409: apiError('`conflict`: another connection of the org claims one of the domains'),
       },
     },
-    async ({ deps, caller: { org, actor }, params, body: b, reply }) => {
+    async ({ deps, caller: { org, actor }, params, body: b }) => {
       const c = await updateConnection(
         deps,
         org,
@@ -218,7 +215,7 @@ export const CONNECTION_ENDPOINTS = [
         },
         actor,
       );
-      return reply.header('cache-control', 'no-store').send(view(deps, org, c));
+      return ok(view(deps, org, c));
     },
   ),
   endpoint(
@@ -236,9 +233,9 @@ export const CONNECTION_ENDPOINTS = [
         404: notFound,
       },
     },
-    async ({ deps, caller: { org, actor }, params, reply }) => {
+    async ({ deps, caller: { org, actor }, params }) => {
       await deleteConnection(deps, org, params.id, actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
 ];

@@ -9,7 +9,8 @@ import { type PageQuery, sendPage } from './paged-list.js';
 /**
  * A declared endpoint's handler, the same steps for every endpoint: the guard, then the query
  * (strict: unknown or repeated is `invalid_query`), then the body (its declared error family), then
- * the declaration's handler. A declaration the guard cannot honour throws here, at start-up.
+ * the declaration's handler, whose answer is sent with `Cache-Control: no-store`. A declaration the
+ * guard cannot honour throws here, at start-up.
  */
 export function endpointHandler(deps: Deps, op: Endpoint): RouteHandlerMethod {
   checkGuard(op);
@@ -24,7 +25,7 @@ export function endpointHandler(deps: Deps, op: Endpoint): RouteHandlerMethod {
       op.body.precheck?.(request.body);
       body = jsonBody(op.body.errors, op.body.schema, request.body);
     }
-    return op.handle({
+    const answer = await op.handle({
       deps,
       request,
       reply,
@@ -35,15 +36,18 @@ export function endpointHandler(deps: Deps, op: Endpoint): RouteHandlerMethod {
       page: (entries, total, filters = []) => {
         const page = query?.query as PageQuery | undefined;
         if (!query || page === undefined) throw new TypeError(`${op.path}: a page needs a query`);
-        return sendPage(
+        const body = sendPage(
           deps,
           request,
           reply,
           { entries, total, query: page, given: query.given, transport },
           filters,
         );
+        return { status: 200, body } as const;
       },
     } as Parameters<Endpoint['handle']>[0]);
+    // Every answer of the API is about one caller: never stored by a cache.
+    return reply.code(answer.status).header('cache-control', 'no-store').send(answer.body);
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
 import type { ManagementScope } from '../../domain/directory/index.js';
@@ -59,34 +59,74 @@ type ParamsOf<D> = D extends { params: infer P } ? { [K in keyof P]: string } : 
 type BodyOf<D> = D extends { body: { schema: infer S extends z.ZodType } } ? z.output<S> : undefined;
 type QueryOf<D> = D extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
 
+/** The success statuses an endpoint may answer with. */
+type SuccessStatus = 200 | 201 | 202 | 204;
+type ResponsesOf<D> = D extends { responses: infer R } ? R : never;
+type BodyAt<D, S extends PropertyKey> = ResponsesOf<D>[S & keyof ResponsesOf<D>] extends {
+  schema: infer B extends z.ZodType;
+}
+  ? z.output<B>
+  : undefined;
+
+/**
+ * What a handler answers: one of the success statuses its declaration documents, with a body of
+ * that response's schema (none where it declares none). A body of another shape, or a status the
+ * declaration does not list, fails the typecheck. Built with ok/created/accepted/noContent.
+ */
+export type Answer<D> = {
+  [K in SuccessKey<D>]: { readonly status: StatusOf<K>; readonly body: BodyAt<D, K> };
+}[SuccessKey<D>];
+/** A declaration's success keys: numbers as written, or strings where a helper's spread made them so. */
+type SuccessKey<D> = Extract<keyof ResponsesOf<D>, SuccessStatus | `${SuccessStatus}`>;
+type StatusOf<K> = K extends `${infer N extends number}` ? N : K;
+
+/** 200 with `body`. */
+export const ok = <B>(body: B) => ({ status: 200, body }) as const;
+/** 201 with what was created. */
+export const created = <B>(body: B) => ({ status: 201, body }) as const;
+/** 202 with what was queued. */
+export const accepted = <B>(body: B) => ({ status: 202, body }) as const;
+/** 204, no body. */
+export const noContent = () => ({ status: 204, body: undefined }) as const;
+
 /** What a handler is given: the request already guarded and its input already parsed. */
 export interface Call<D> {
   deps: Deps;
   request: FastifyRequest;
-  reply: FastifyReply;
   params: ParamsOf<D>;
   caller: CallerOf<D>;
   body: BodyOf<D>;
   query: QueryOf<D>;
   /**
-   * Sends one page of a paged list (http/management/paged-list.ts): the entries as the body,
-   * `Cache-Control: no-store`, and the `Link` header keeping `filters` in that order.
+   * One page of a paged list (http/management/paged-list.ts), answered 200 with the entries as the
+   * body and the `Link` header keeping `filters` in that order.
    */
-  page<T>(entries: T[], total: number, filters?: readonly string[]): T[];
+  page<T>(
+    entries: T[],
+    total: number,
+    filters?: readonly string[],
+  ): { readonly status: 200; readonly body: T[] };
+}
+
+/** What the route sends of any answer: its status and body (with `Cache-Control: no-store`). */
+export interface SentAnswer {
+  status: SuccessStatus;
+  body: unknown;
 }
 
 /** One HTTP operation, declared once: the route is registered from it and the document built from it. */
 export type Endpoint = EndpointShape & {
-  handle(call: Call<EndpointShape>): Promise<unknown>;
+  handle(call: Call<EndpointShape>): Promise<SentAnswer>;
 };
 
 /**
  * Declares an endpoint: its operation (method, path, scope, who, error family, schemas, documented
- * responses) and its handler, whose `params`, `caller`, `body` and `query` are typed from it.
+ * responses) and its handler, whose `params`, `caller`, `body` and `query` are typed from it, and
+ * whose answer is typed from the documented success responses (Answer).
  */
 export function endpoint<const D extends EndpointShape>(
   declaration: D,
-  handle: (call: Call<D>) => Promise<unknown>,
+  handle: (call: Call<D>) => Promise<Answer<D>>,
 ): Endpoint {
   return { ...declaration, handle: handle as Endpoint['handle'] };
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { startImpersonation as start } from '../../domain/sign-in/index.js';
-import { endpoint } from './endpoint.js';
+import { created, endpoint } from './endpoint.js';
 import { Impersonation, StartImpersonationBody } from './impersonation-schemas.js';
 import { apiError, MANAGEMENT } from './responses.js';
 
@@ -40,7 +40,7 @@ export const startImpersonation = endpoint(
       409: apiError('`conflict`: the user is disabled'),
     },
   },
-  async ({ deps, caller, params, body, reply }) => {
+  async ({ deps, caller, params, body }) => {
     const started = await start(deps, caller.org, caller.consoleUserId, params.id, {
       reason: body.reason,
       clientId: body.client_id,
@@ -56,6 +56,6 @@ export const startImpersonation = endpoint(
       url: started.url,
       expires_at: new Date(started.expiresAt).toISOString(),
     };
-    return reply.code(201).header('cache-control', 'no-store').send(view);
+    return created(view);
   },
 );

@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import {
   type CreatedInvitation,
@@ -10,7 +9,7 @@ import {
 } from '../../domain/teams/index.js';
 import { managementInput } from './api-input.js';
 
-import { endpoint } from './endpoint.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
 import {
   CreatedInvitation as CreatedInvitationSchema,
   type CreatedInvitation as CreatedView,
@@ -39,14 +38,11 @@ export const invitationView = (i: Invitation): z.output<typeof InvitationView> =
   accepted_by: i.acceptedBy,
 });
 
-/** 201 with the invitation, and its one-time `url` when it was not mailed. */
-export function sendCreated(reply: FastifyReply, created: CreatedInvitation) {
-  const body: z.output<typeof CreatedView> = {
-    ...invitationView(created.invitation),
-    ...(created.url === null ? {} : { url: created.url }),
-  };
-  return reply.code(201).header('cache-control', 'no-store').send(body);
-}
+/** The invitation as created, with its one-time `url` when it was not mailed. */
+export const createdView = (made: CreatedInvitation): z.output<typeof CreatedView> => ({
+  ...invitationView(made.invitation),
+  ...(made.url === null ? {} : { url: made.url }),
+});
 
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['kind', 'state'] as const;
@@ -91,8 +87,8 @@ export const INVITATION_ENDPOINTS = [
         409: apiError('`conflict`: the address has a pending invitation already (withdraw it first)'),
       },
     },
-    async ({ deps, caller, body, reply }) => {
-      const created = await managementInput(
+    async ({ deps, caller, body }) => {
+      const invitation = await managementInput(
         createInvitation(
           deps,
           caller.org,
@@ -100,7 +96,7 @@ export const INVITATION_ENDPOINTS = [
           caller.actor,
         ),
       );
-      return sendCreated(reply, created);
+      return created(createdView(invitation));
     },
   ),
   endpoint(
@@ -155,9 +151,9 @@ export const INVITATION_ENDPOINTS = [
         404: noInvitation,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const invitation = await requireInvitation(deps, caller.org, params.id);
-      return reply.header('cache-control', 'no-store').send(invitationView(invitation));
+      return ok(invitationView(invitation));
     },
   ),
   endpoint(
@@ -180,9 +176,9 @@ export const INVITATION_ENDPOINTS = [
         404: noInvitation,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       await revokeInvitation(deps, caller.org, params.id, caller.actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
 ];

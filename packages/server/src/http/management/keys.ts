@@ -1,5 +1,5 @@
 import { listKeys, rotateKeys } from '../../domain/keys/index.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, ok } from './endpoint.js';
 import { KeysQuery, RotatedKeys, SigningKeyList } from './keys-schemas.js';
 import { badQuery, forbidden, MANAGEMENT, noOrg, ORG, PAGED, unauthorized } from './responses.js';
 
@@ -58,9 +58,9 @@ export const KEY_ENDPOINTS = [
         404: noOrg,
       },
     },
-    async ({ deps, caller, reply }) => {
+    async ({ deps, caller }) => {
       const kid = await rotateKeys(deps, caller.org, caller.actor);
-      return reply.header('cache-control', 'no-store').send({ kid });
+      return ok({ kid });
     },
   ),
 ];

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { changeMemberRole, listMembers, type Member, removeMember } from '../../domain/directory/index.js';
 import { createInvitation } from '../../domain/teams/index.js';
-import { endpoint } from './endpoint.js';
-import { sendCreated } from './invitations.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
+import { createdView } from './invitations.js';
 import { AddMemberBody, CreatedInvitation } from './invitations-schemas.js';
 import {
   MemberList,
@@ -96,14 +96,14 @@ export const MEMBER_ENDPOINTS = [
         ),
       },
     },
-    async ({ deps, caller, body: input, reply }) => {
-      const created = await createInvitation(
+    async ({ deps, caller, body: input }) => {
+      const invitation = await createInvitation(
         deps,
         caller.org,
         { kind: 'member', email: input.email, role: input.role, sendMail: input.send_mail ?? true },
         caller.actor,
       );
-      return sendCreated(reply, created);
+      return created(createdView(invitation));
     },
   ),
   endpoint(
@@ -125,10 +125,9 @@ export const MEMBER_ENDPOINTS = [
         409: lastOwner,
       },
     },
-    async ({ deps, caller, params, body: input, reply }) => {
+    async ({ deps, caller, params, body: input }) => {
       const member = await changeMemberRole(deps, caller.org, params.id, input.role, caller.actor);
-      reply.header('cache-control', 'no-store');
-      return view(member);
+      return ok(view(member));
     },
   ),
   endpoint(
@@ -148,9 +147,9 @@ export const MEMBER_ENDPOINTS = [
         409: lastOwner,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       await removeMember(deps, caller.org, params.id, caller.actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
 ];

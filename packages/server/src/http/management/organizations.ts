@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { createOrg, listOrgsOfUser } from '../../domain/directory/index.js';
-import { endpoint } from './endpoint.js';
+import { created, endpoint } from './endpoint.js';
 import {
   CreatedOrganization,
   CreateOrganizationBody,
@@ -62,7 +62,7 @@ export const ORGANIZATION_ENDPOINTS = [
         409: apiError('`conflict`: an org with this slug exists'),
       },
     },
-    async ({ deps, caller, body: input, reply }) => {
+    async ({ deps, caller, body: input }) => {
       const { org, issuer } = await createOrg(
         deps,
         { slug: input.slug, name: input.name ?? null, ownerId: caller.consoleUserId },
@@ -74,7 +74,7 @@ export const ORGANIZATION_ENDPOINTS = [
         name: org.name,
         issuer,
       };
-      return reply.code(201).header('cache-control', 'no-store').send(body);
+      return created(body);
     },
   ),
 ];

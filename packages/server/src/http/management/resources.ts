@@ -10,7 +10,7 @@ import {
 import type { ApiResource } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 
-import { endpoint } from './endpoint.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
 import {
   CreateResourceBody,
   Resource,
@@ -21,13 +21,12 @@ import {
 } from './resources-schemas.js';
 import {
   apiError,
-  badQuery,
+  createResponses,
   forbidden,
   invalid,
+  listResponses,
   MANAGEMENT,
-  noOrg,
   ORG,
-  PAGED,
   unauthorized,
 } from './responses.js';
 
@@ -63,13 +62,7 @@ export const RESOURCE_ENDPOINTS = [
       summary: 'List the org’s API resources',
       params: ORG,
       query: ResourcesQuery,
-      responses: {
-        200: { description: 'one page, oldest first', schema: ResourceList, headers: PAGED },
-        400: badQuery,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
-      },
+      responses: listResponses(ResourceList),
     },
     async ({ deps, caller, query, page }) => {
       const list = await listApiResources(deps, caller.org, { page: query.page, perPage: query.per_page });
@@ -86,15 +79,11 @@ export const RESOURCE_ENDPOINTS = [
       params: ORG,
       body: { contentType: 'application/json', schema: CreateResourceBody, errors: 'invalid_request' },
       responses: {
-        201: { description: 'registered', schema: Resource },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...createResponses(Resource, 'registered'),
         409: apiError('`conflict`: another resource of the org has that identifier'),
       },
     },
-    async ({ deps, caller, body, reply }) => {
+    async ({ deps, caller, body }) => {
       const input = {
         identifier: body.identifier,
         name: body.name,
@@ -102,7 +91,7 @@ export const RESOURCE_ENDPOINTS = [
         ...(body.access_token_ttl === undefined ? {} : { accessTokenTtl: body.access_token_ttl }),
       };
       const resource = await managementInput(createApiResource(deps, caller.org, input, caller.actor));
-      return reply.code(201).header('cache-control', 'no-store').send(view(resource));
+      return created(view(resource));
     },
   ),
   endpoint(
@@ -120,9 +109,9 @@ export const RESOURCE_ENDPOINTS = [
         404: noResource,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const resource = await getApiResource(deps, caller.org, params.id);
-      return reply.header('cache-control', 'no-store').send(view(resource));
+      return ok(view(resource));
     },
   ),
   endpoint(
@@ -150,7 +139,7 @@ export const RESOURCE_ENDPOINTS = [
         404: noResource,
       },
     },
-    async ({ deps, caller, params, body, reply }) => {
+    async ({ deps, caller, params, body }) => {
       const changes = {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.scopes ? { scopes: body.scopes } : {}),
@@ -159,7 +148,7 @@ export const RESOURCE_ENDPOINTS = [
       const resource = await managementInput(
         updateApiResource(deps, caller.org, params.id, changes, caller.actor),
       );
-      return reply.header('cache-control', 'no-store').send(view(resource));
+      return ok(view(resource));
     },
   ),
   endpoint(
@@ -177,9 +166,9 @@ export const RESOURCE_ENDPOINTS = [
         404: noResource,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       await deleteApiResource(deps, caller.org, params.id, caller.actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
 ];

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ResponseSpec } from '../openapi/operation.js';
 import { ApiError } from './api-schemas.js';
 
@@ -17,10 +18,29 @@ export const MANAGEMENT = { tag: 'management', hosts: 'console', auth: 'console'
 /** The refusal of an operation members may call too: strangers and unknown orgs alike. */
 export const noOrgOfMember = apiError('`not_found`: no such org, or the caller is not a member of it');
 /** A paged list's answer, in the words of the organization, settings and member operations. */
-export const pagedList = (description: string, schema: ResponseSpec['schema']): ResponseSpec => ({
+export const pagedList = <S extends z.ZodType>(description: string, schema: S) => ({
   description,
   schema,
   headers: { link: 'RFC 8288 relations first, prev, next, last (absent when every entry fits on one page)' },
 });
 /** The refusal of the signed-in person's operations (user or console tokens). */
 export const noToken = apiError('`unauthorized`: no valid token (`WWW-Authenticate: Bearer`)');
+/** What every owners-only paged list of an org answers: one page of `schema`, or a refusal. */
+export const listResponses = <S extends z.ZodType>(schema: S, description = 'one page, oldest first') => ({
+  200: { description, schema, headers: PAGED },
+  400: badQuery,
+  401: unauthorized,
+  403: forbidden,
+  404: noOrg,
+});
+/**
+ * What every owners-only create of an org answers: 201 with what was created, or a refusal; an
+ * operation adds its own (a 409 conflict) or words its own 400 or 404 after these.
+ */
+export const createResponses = <S extends z.ZodType>(schema: S, description = 'created') => ({
+  201: { description, schema },
+  400: invalid,
+  401: unauthorized,
+  403: forbidden,
+  404: noOrg,
+});

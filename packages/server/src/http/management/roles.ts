@@ -3,16 +3,15 @@ import { createRole, deleteRole, getRole, listRoles, updateRole } from '../../do
 import type { EndUserRole } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 
-import { endpoint } from './endpoint.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
 import {
   apiError,
-  badQuery,
+  createResponses,
   forbidden,
   invalid,
+  listResponses,
   MANAGEMENT,
-  noOrg,
   ORG,
-  PAGED,
   unauthorized,
 } from './responses.js';
 import {
@@ -49,13 +48,7 @@ export const ROLE_ENDPOINTS = [
       summary: 'List the roles of the org’s users',
       params: ORG,
       query: RolesQuery,
-      responses: {
-        200: { description: 'one page, oldest first', schema: RoleList, headers: PAGED },
-        400: badQuery,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
-      },
+      responses: listResponses(RoleList),
     },
     async ({ deps, caller, query, page }) => {
       const list = await listRoles(deps, caller.org, { page: query.page, perPage: query.per_page });
@@ -72,17 +65,13 @@ export const ROLE_ENDPOINTS = [
       params: ORG,
       body: { contentType: 'application/json', schema: CreateRoleBody, errors: 'invalid_request' },
       responses: {
-        201: { description: 'created', schema: RoleSchema },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...createResponses(RoleSchema),
         409: nameTaken,
       },
     },
-    async ({ deps, caller, body, reply }) => {
+    async ({ deps, caller, body }) => {
       const role = await managementInput(createRole(deps, caller.org, body, caller.actor));
-      return reply.code(201).header('cache-control', 'no-store').send(roleView(role));
+      return created(roleView(role));
     },
   ),
   endpoint(
@@ -100,9 +89,9 @@ export const ROLE_ENDPOINTS = [
         404: noRole,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const role = await getRole(deps, caller.org, params.id);
-      return reply.header('cache-control', 'no-store').send(roleView(role));
+      return ok(roleView(role));
     },
   ),
   endpoint(
@@ -124,9 +113,9 @@ export const ROLE_ENDPOINTS = [
         409: nameTaken,
       },
     },
-    async ({ deps, caller, params, body, reply }) => {
+    async ({ deps, caller, params, body }) => {
       const role = await managementInput(updateRole(deps, caller.org, params.id, body, caller.actor));
-      return reply.header('cache-control', 'no-store').send(roleView(role));
+      return ok(roleView(role));
     },
   ),
   endpoint(
@@ -144,9 +133,9 @@ export const ROLE_ENDPOINTS = [
         404: noRole,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       await deleteRole(deps, caller.org, params.id, caller.actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
 ];

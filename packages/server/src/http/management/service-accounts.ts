@@ -9,16 +9,14 @@ import {
   type ServiceAccount,
 } from '../../domain/directory/index.js';
 import { managementInput } from './api-input.js';
-import { endpoint } from './endpoint.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
 import {
   apiError,
-  badQuery,
+  createResponses,
   forbidden,
-  invalid,
+  listResponses,
   MANAGEMENT,
-  noOrg,
   ORG,
-  PAGED,
   unauthorized,
 } from './responses.js';
 import {
@@ -62,13 +60,7 @@ export const SERVICE_ACCOUNT_ENDPOINTS = [
       scope: 'org:read',
       params: ORG,
       query: ServiceAccountsQuery,
-      responses: {
-        200: { description: 'one page, oldest first', schema: ServiceAccountList, headers: PAGED },
-        400: badQuery,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
-      },
+      responses: listResponses(ServiceAccountList),
     },
     async ({ deps, caller, query, page }) => {
       const list = await listServiceAccounts(deps, caller.org, { page: query.page, perPage: query.per_page });
@@ -93,15 +85,9 @@ export const SERVICE_ACCOUNT_ENDPOINTS = [
       scope: 'org:write',
       params: ORG,
       body: { contentType: 'application/json', schema: CreateServiceAccountBody, errors: 'invalid_request' },
-      responses: {
-        201: { description: 'created', schema: CreatedServiceAccount },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
-      },
+      responses: createResponses(CreatedServiceAccount),
     },
-    async ({ deps, caller, body, reply }) => {
+    async ({ deps, caller, body }) => {
       const input = {
         name: body.name,
         scopes: body.scopes,
@@ -110,10 +96,7 @@ export const SERVICE_ACCOUNT_ENDPOINTS = [
       const { account, secret } = await managementInput(
         createServiceAccount(deps, caller.org, input, caller.actor),
       );
-      return reply
-        .code(201)
-        .header('cache-control', 'no-store')
-        .send({ ...view(deps, account), client_secret: secret });
+      return created({ ...view(deps, account), client_secret: secret });
     },
   ),
   endpoint(
@@ -132,9 +115,9 @@ export const SERVICE_ACCOUNT_ENDPOINTS = [
         404: noAccount,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const account = await getServiceAccount(deps, caller.org, params.id);
-      return reply.header('cache-control', 'no-store').send(view(deps, account));
+      return ok(view(deps, account));
     },
   ),
   endpoint(
@@ -153,9 +136,9 @@ export const SERVICE_ACCOUNT_ENDPOINTS = [
         404: noAccount,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       await deleteServiceAccount(deps, caller.org, params.id, caller.actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
   endpoint(
@@ -175,9 +158,9 @@ export const SERVICE_ACCOUNT_ENDPOINTS = [
         404: noAccount,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const secret = await rotateServiceAccountSecret(deps, caller.org, params.id, caller.actor);
-      return reply.header('cache-control', 'no-store').send({ client_secret: secret });
+      return ok({ client_secret: secret });
     },
   ),
 ];

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { type OrgSettings, orgSettings, updateOrgSettings } from '../../domain/directory/index.js';
 import type { SignUpPolicy } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
-import { endpoint } from './endpoint.js';
+import { endpoint, ok } from './endpoint.js';
 import { forbidden, invalid, MANAGEMENT, noOrgOfMember, ORG, unauthorized } from './responses.js';
 import { OrganizationSettings, UpdateOrganizationSettingsBody } from './settings-schemas.js';
 
@@ -36,9 +36,8 @@ export const SETTINGS_ENDPOINTS = [
         404: noOrgOfMember,
       },
     },
-    async ({ deps, caller, reply }) => {
-      reply.header('cache-control', 'no-store');
-      return view(await orgSettings(deps, caller.org));
+    async ({ deps, caller }) => {
+      return ok(view(await orgSettings(deps, caller.org)));
     },
   ),
   endpoint(
@@ -67,7 +66,7 @@ export const SETTINGS_ENDPOINTS = [
         404: noOrgOfMember,
       },
     },
-    async ({ deps, caller, body: input, reply }) => {
+    async ({ deps, caller, body: input }) => {
       const change = {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.require_mfa === undefined ? {} : { requireMfa: input.require_mfa }),
@@ -78,8 +77,7 @@ export const SETTINGS_ENDPOINTS = [
         ...(input.sign_up === undefined ? {} : { signUp: input.sign_up as SignUpPolicy }),
         ...(input.sign_up_domains === undefined ? {} : { signUpDomains: input.sign_up_domains }),
       };
-      reply.header('cache-control', 'no-store');
-      return view(await managementInput(updateOrgSettings(deps, caller.org, change, caller.actor)));
+      return ok(view(await managementInput(updateOrgSettings(deps, caller.org, change, caller.actor))));
     },
   ),
 ];

@@ -1,7 +1,7 @@
 import { getUserRoles, setRolesOfUser } from '../../domain/resources/index.js';
 import { managementInput } from './api-input.js';
 
-import { endpoint } from './endpoint.js';
+import { endpoint, ok } from './endpoint.js';
 import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
 import { roleView } from './roles.js';
 import { SetUserRolesBody, UserRoleList } from './roles-schemas.js';
@@ -28,9 +28,9 @@ export const USER_ROLE_ENDPOINTS = [
         404: noUser,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const roles = await getUserRoles(deps, caller.org, params.id);
-      return reply.header('cache-control', 'no-store').send({ data: roles.map(roleView) });
+      return ok({ data: roles.map(roleView) });
     },
   ),
   endpoint(
@@ -55,11 +55,11 @@ export const USER_ROLE_ENDPOINTS = [
         404: noUser,
       },
     },
-    async ({ deps, caller, params, body, reply }) => {
+    async ({ deps, caller, params, body }) => {
       const roles = await managementInput(
         setRolesOfUser(deps, caller.org, params.id, body.roles, caller.actor),
       );
-      return reply.header('cache-control', 'no-store').send({ data: roles.map(roleView) });
+      return ok({ data: roles.map(roleView) });
     },
   ),
 ];

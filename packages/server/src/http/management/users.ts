@@ -10,8 +10,17 @@ import {
 } from '../../domain/directory/index.js';
 import type { User } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
-import { endpoint } from './endpoint.js';
-import { apiError, forbidden, invalid, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
+import {
+  apiError,
+  createResponses,
+  forbidden,
+  invalid,
+  MANAGEMENT,
+  noOrg,
+  ORG,
+  unauthorized,
+} from './responses.js';
 import {
   CreateUserBody,
   UpdateUserBody,
@@ -122,15 +131,11 @@ export const USER_ENDPOINTS = [
       params: ORG,
       body: { contentType: 'application/json', schema: CreateUserBody, errors: 'invalid_request' },
       responses: {
-        201: { description: 'created', schema: UserSchema },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...createResponses(UserSchema),
         409: apiError('`conflict`: the org has a user with this email (in any case)'),
       },
     },
-    async ({ deps, caller, body, reply }) => {
+    async ({ deps, caller, body }) => {
       const input = {
         email: body.email,
         password: body.password ?? null,
@@ -140,7 +145,7 @@ export const USER_ENDPOINTS = [
         claims: claimChanges(body),
       };
       const { user } = await managementInput(createUser(deps, caller.org, input, caller.actor));
-      return reply.code(201).header('cache-control', 'no-store').send(view(user));
+      return created(view(user));
     },
   ),
   endpoint(
@@ -158,9 +163,9 @@ export const USER_ENDPOINTS = [
         404: noUser,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const user = await requireOrgUser(deps.store, caller.org, params.id);
-      return reply.header('cache-control', 'no-store').send(view(user));
+      return ok(view(user));
     },
   ),
   endpoint(
@@ -187,7 +192,7 @@ export const USER_ENDPOINTS = [
         404: noUser,
       },
     },
-    async ({ deps, caller, params, body, reply }) => {
+    async ({ deps, caller, params, body }) => {
       const changes = {
         ...(body.first_name === undefined ? {} : { firstName: body.first_name }),
         ...(body.last_name === undefined ? {} : { lastName: body.last_name }),
@@ -196,7 +201,7 @@ export const USER_ENDPOINTS = [
         claims: claimChanges(body),
       };
       const user = await managementInput(updateUser(deps, caller.org, params.id, changes, caller.actor));
-      return reply.header('cache-control', 'no-store').send(view(user));
+      return ok(view(user));
     },
   ),
   endpoint(
@@ -217,9 +222,9 @@ export const USER_ENDPOINTS = [
         404: noUser,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       await deleteUser(deps, caller.org, params.id, caller.actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
   endpoint(
@@ -240,9 +245,9 @@ export const USER_ENDPOINTS = [
         404: noUser,
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       await endSessionsOfUser(deps, caller.org, params.id, caller.actor);
-      return reply.code(204).header('cache-control', 'no-store').send();
+      return noContent();
     },
   ),
 ];

@@ -1,5 +1,5 @@
 import { listDeliveries, retryDelivery, sendTestEvent } from '../../domain/webhooks/index.js';
-import { endpoint } from './endpoint.js';
+import { accepted, endpoint, ok } from './endpoint.js';
 import { apiError, MANAGEMENT, unauthorized } from './responses.js';
 import { Delivery, DeliveryList } from './webhook-delivery-schemas.js';
 
@@ -25,9 +25,8 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = [
         404: apiError('`not_found`: no such org or webhook in it, or the token cannot manage it'),
       },
     },
-    async ({ deps, caller, params, reply }) => {
-      reply.header('cache-control', 'no-store');
-      return listDeliveries(deps, caller.org, params.id);
+    async ({ deps, caller, params }) => {
+      return ok(await listDeliveries(deps, caller.org, params.id));
     },
   ),
   // Queues one signed `webhook.test` event for this webhook only: 202 with its delivery, whose
@@ -54,9 +53,9 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = [
         409: apiError('`conflict`: the webhook is inactive'),
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const delivery = await sendTestEvent(deps, caller.org, params.id);
-      return reply.code(202).header('cache-control', 'no-store').send(delivery);
+      return accepted(delivery);
     },
   ),
   endpoint(
@@ -77,9 +76,9 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = [
         409: apiError('`conflict`: the webhook is inactive, or the delivery is being attempted right now'),
       },
     },
-    async ({ deps, caller, params, reply }) => {
+    async ({ deps, caller, params }) => {
       const delivery = await retryDelivery(deps, caller.org, params.id, params.deliveryId);
-      return reply.code(202).header('cache-control', 'no-store').send(delivery);
+      return accepted(delivery);
     },
   ),
 ];

@@ -14,7 +14,7 @@ import {
   Webhook as WebhookSchema,
   type Webhook as WebhookView,
 } from './api-schemas.js';
-import { endpoint } from './endpoint.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
 import { apiError, forbidden, invalid, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
 import { UpdateWebhookBody, WebhooksQuery } from './webhooks-schemas.js';
 
@@ -54,13 +54,10 @@ export const createWebhook = endpoint(
       404: noOrg,
     },
   },
-  async ({ deps, caller, body, reply }) => {
+  async ({ deps, caller, body }) => {
     refuseLoopbackUrl(deps, body.url);
     const { webhook, secret } = await create(deps, caller.org, body, caller.actor);
-    return reply
-      .code(201)
-      .header('cache-control', 'no-store')
-      .send({ ...view(webhook), secret });
+    return created({ ...view(webhook), secret });
   },
 );
 
@@ -106,9 +103,9 @@ export const deleteWebhook = endpoint(
       404: noWebhook,
     },
   },
-  async ({ deps, caller, params, reply }) => {
+  async ({ deps, caller, params }) => {
     await remove(deps, caller.org, params.id, caller.actor);
-    return reply.code(204).header('cache-control', 'no-store').send();
+    return noContent();
   },
 );
 
@@ -132,7 +129,7 @@ export const updateWebhook = endpoint(
       404: noWebhook,
     },
   },
-  async ({ deps, caller, params, body, reply }) => {
+  async ({ deps, caller, params, body }) => {
     if (body.url !== undefined) refuseLoopbackUrl(deps, body.url);
     const changes = {
       ...(body.url === undefined ? {} : { url: body.url }),
@@ -140,6 +137,6 @@ export const updateWebhook = endpoint(
       ...(body.active === undefined ? {} : { active: body.active }),
     };
     const webhook = await update(deps, caller.org, params.id, changes, caller.actor);
-    return reply.header('cache-control', 'no-store').send(view(webhook));
+    return ok(view(webhook));
   },
 );

@@ -3,7 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
-import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 import { dropRolePermissionsOutside } from './roles.js';
 
 const toResource = (r: ApiResourcesTable): ApiResource => ({
@@ -83,26 +83,10 @@ export async function pageApiResources(
   window: { offset: number; limit: number },
 ): Promise<{ entries: ApiResource[]; total: number }> {
   const db = opened(store);
-  const { n } = await db
-    .selectFrom('api_resources')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
-  const read = nearerEnd(total, window);
-  if (read === null) return { entries: [], total };
-  const direction = readDirection(read);
-  const rows = inListOrder(
-    read,
-    await db
-      .selectFrom('api_resources')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .orderBy('created_at', direction)
-      .orderBy('id', direction)
-      .limit(read.limit)
-      .offset(read.offset)
-      .execute(),
+  const { rows, total } = await pageRows(
+    db.selectFrom('api_resources').selectAll().where('org_id', '=', orgId),
+    window,
+    OLDEST_FIRST,
   );
   return { entries: rows.map(toResource), total };
 }

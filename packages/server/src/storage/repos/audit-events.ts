@@ -3,6 +3,7 @@ import type { AuditRecord } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { AuditEventsTable, Database } from '../schema.js';
+import { countRows } from './paged-rows.js';
 
 /** Which of an org's audit entries a list or count reads. */
 export interface AuditFilter {
@@ -79,10 +80,7 @@ function filtered<O>(query: Query<O>, filter: AuditFilter, ranges: readonly Time
 export async function countAuditEvents(store: Handle, filter: AuditFilter, ranges: readonly TimeRange[]) {
   const db = opened(store);
   if (ranges.length === 0) return 0;
-  const row = await filtered(db.selectFrom('audit_events'), filter, ranges)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(filtered(db.selectFrom('audit_events'), filter, ranges));
 }
 
 export interface PageWindow {

@@ -8,7 +8,8 @@ import type {
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
-import { inListOrder, type ListWindow, nearerEnd, readDirection } from './list-window.js';
+import type { ListWindow } from './list-window.js';
+import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 
 const toRequest = (r: FederationRequestsTable): FederationRequest => ({
   keyHash: r.key_hash,
@@ -85,25 +86,12 @@ export async function pageConnections(
   window: ListWindow,
 ): Promise<{ rows: Connection[]; total: number }> {
   const db = opened(store);
-  const { n } = await db
-    .selectFrom('connections')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
-  const read = nearerEnd(total, window);
-  if (read === null) return { rows: [], total };
-  const direction = readDirection(read);
-  const rows = await db
-    .selectFrom('connections')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('created_at', direction)
-    .orderBy('id', direction)
-    .limit(read.limit)
-    .offset(read.offset)
-    .execute();
-  return { rows: inListOrder(read, rows).map(toConnection), total };
+  const { rows, total } = await pageRows(
+    db.selectFrom('connections').selectAll().where('org_id', '=', orgId),
+    window,
+    OLDEST_FIRST,
+  );
+  return { rows: rows.map(toConnection), total };
 }
 
 /** The org's connection with this id and its sealed OIDC client secret, or null (another org's is never found). */

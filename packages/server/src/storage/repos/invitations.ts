@@ -2,7 +2,7 @@ import type { InvitationKind, InvitationRecord } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
-import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+import { NEWEST_FIRST, pageRows } from './paged-rows.js';
 
 /** The role ids a stored invitation carries (a JSON array of strings; anything else counts as none). */
 function rolesOf(json: string): string[] {
@@ -121,21 +121,8 @@ export async function pageInvitations(
     query = query.where('accepted_at', 'is', null).where('expires_at', '>', filter.now);
   if (filter.state === 'expired')
     query = query.where('accepted_at', 'is', null).where('expires_at', '<=', filter.now);
-  const count = await query
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  const total = Number(count.n);
-  const read = nearerEnd(total, window);
-  if (read === null) return { rows: [], total };
-  const direction = readDirection(read, 'desc');
-  const rows = await query
-    .selectAll()
-    .orderBy('created_at', direction)
-    .orderBy('id', direction)
-    .offset(read.offset)
-    .limit(read.limit)
-    .execute();
-  return { rows: inListOrder(read, rows).map(toInvitation), total };
+  const { rows, total } = await pageRows(query.selectAll(), window, NEWEST_FIRST);
+  return { rows: rows.map(toInvitation), total };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { KeyStatus, SigningKey } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
+import { countRows } from './paged-rows.js';
 
 const parsedJwk = (json: string) => JSON.parse(json) as Record<string, unknown>;
 
@@ -96,10 +97,7 @@ export async function pagePublishedKeys(
     .selectFrom('signing_keys')
     .where('org_id', '=', orgId)
     .where((eb) => eb.or([eb('status', '!=', 'retired'), eb('expires_at', '>', now)]));
-  const { n } = await published
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
+  const total = await countRows(published);
   if (window.offset >= total) return { rows: [], total };
   const rows = await published
     .select(['kid', 'status', 'created_at'])

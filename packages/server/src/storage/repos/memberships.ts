@@ -2,6 +2,7 @@ import type { Role } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+import { countRows } from './paged-rows.js';
 
 export interface Membership {
   orgId: string;
@@ -63,12 +64,7 @@ export async function pageMembersOfOrg(
   window: Window,
 ): Promise<{ rows: MemberRow[]; total: number }> {
   const db = opened(store);
-  const count = await db
-    .selectFrom('memberships')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const total = Number(count.n);
+  const total = await countRows(db.selectFrom('memberships').where('org_id', '=', orgId));
   const read = nearerEnd(total, window);
   if (read === null) return { rows: [], total };
   const direction = readDirection(read);
@@ -115,27 +111,19 @@ export async function pageOrgsOfUser(
     .innerJoin('organizations as o', 'o.id', 'm.org_id')
     .where('m.user_id', '=', userId)
     .where('o.is_console', '=', 0);
-  const count = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
+  const total = await countRows(base);
   const rows = await base
     .select(['o.id', 'o.slug', 'o.name', 'm.role'])
     .orderBy('o.slug')
     .offset(window.offset)
     .limit(window.limit)
     .execute();
-  return { rows, total: Number(count.n) };
+  return { rows, total };
 }
 
 export async function countOwners(store: Handle, orgId: string): Promise<number> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('memberships')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .where('role', '=', 'owner')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'));
 }
 
 export async function deleteMembership(store: Handle, orgId: string, userId: string): Promise<void> {

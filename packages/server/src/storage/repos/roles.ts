@@ -3,7 +3,7 @@ import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { RolesTable } from '../schema.js';
-import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 
 /** A permission as stored: the resource by id. */
 export interface StoredPermission {
@@ -112,26 +112,10 @@ export async function pageRoles(
   window: { offset: number; limit: number },
 ): Promise<{ entries: EndUserRole[]; total: number }> {
   const db = opened(store);
-  const { n } = await db
-    .selectFrom('roles')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
-  const read = nearerEnd(total, window);
-  if (read === null) return { entries: [], total };
-  const direction = readDirection(read);
-  const rows = inListOrder(
-    read,
-    await db
-      .selectFrom('roles')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .orderBy('created_at', direction)
-      .orderBy('id', direction)
-      .limit(read.limit)
-      .offset(read.offset)
-      .execute(),
+  const { rows, total } = await pageRows(
+    db.selectFrom('roles').selectAll().where('org_id', '=', orgId),
+    window,
+    OLDEST_FIRST,
   );
   return { entries: await withPermissions(db, rows), total };
 }

@@ -2,6 +2,7 @@ import type { TotpFactor } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TotpFactorsTable } from '../schema.js';
+import { countRows } from './paged-rows.js';
 
 const toFactor = (r: TotpFactorsTable): TotpFactor => ({
   userId: r.user_id,
@@ -104,13 +105,9 @@ export async function consumeRecoveryCode(
 
 export async function countUnusedRecoveryCodes(store: Handle, userId: string): Promise<number> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('recovery_codes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return countRows(
+    db.selectFrom('recovery_codes').where('user_id', '=', userId).where('used_at', 'is', null),
+  );
 }
 
 /** The org's policy (its own table: the Org record does not carry it); no row means optional. */

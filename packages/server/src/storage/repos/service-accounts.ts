@@ -1,7 +1,7 @@
 import type { ServiceAccountBinding } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
-import { inListOrder, nearerEnd, readDirection } from './list-window.js';
+import { pageRows } from './paged-rows.js';
 
 const toBinding = (r: {
   client_id: string;
@@ -44,26 +44,13 @@ export async function pageServiceAccountRows(
   window: { offset: number; limit: number },
 ): Promise<{ entries: ServiceAccountBinding[]; total: number }> {
   const db = opened(store);
-  const { n } = await db
-    .selectFrom('service_accounts')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
-  const read = nearerEnd(total, window);
-  if (read === null) return { entries: [], total };
-  const direction = readDirection(read);
-  const rows = inListOrder(
-    read,
-    await db
-      .selectFrom('service_accounts')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .orderBy('created_at', direction)
-      .orderBy('client_id', direction)
-      .limit(read.limit)
-      .offset(read.offset)
-      .execute(),
+  const { rows, total } = await pageRows(
+    db.selectFrom('service_accounts').selectAll().where('org_id', '=', orgId),
+    window,
+    {
+      by: 'created_at',
+      unique: 'client_id',
+    },
   );
   return { entries: rows.map(toBinding), total };
 }

@@ -2,6 +2,7 @@ import type { Role, Tenant } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { countRows } from './paged-rows.js';
 import { toTenant } from './tenants.js';
 
 export interface TenantMembership {
@@ -52,22 +53,21 @@ export async function findUserTenant(
 /** How many members of the tenant belong to no other tenant (deleting it would leave them with none). */
 export async function countMembersOnlyIn(store: Handle, tenantId: string): Promise<number> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('tenant_members as m')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('m.tenant_id', '=', tenantId)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('tenant_members as other')
-            .select('other.tenant_id')
-            .whereRef('other.user_id', '=', 'm.user_id')
-            .where('other.tenant_id', '!=', tenantId),
+  return countRows(
+    db
+      .selectFrom('tenant_members as m')
+      .where('m.tenant_id', '=', tenantId)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('tenant_members as other')
+              .select('other.tenant_id')
+              .whereRef('other.user_id', '=', 'm.user_id')
+              .where('other.tenant_id', '!=', tenantId),
+          ),
         ),
       ),
-    )
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  );
 }
 
 /** The tenants the user is the only member of: nobody would be left in them without the user. */

@@ -6,6 +6,7 @@ import { opened } from '../opened.js';
 import type { Database, UsersTable } from '../schema.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import { type ListWindow, nearerEnd } from './list-window.js';
+import { countRows } from './paged-rows.js';
 
 /** The columns a user is made of (what a join beside another table selects). */
 export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash' | 'origin' | 'origin_connection'>;
@@ -245,10 +246,7 @@ export async function listOrgUsers(
 
 /** How many users match `filter.q`, counted, and the read of the window from its nearer end. */
 async function counted(db: Db, orgId: string, filter: { q: string | null } & ListWindow) {
-  const { n } = await matching(db, orgId, filter.q)
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirstOrThrow();
-  const total = Number(n);
+  const total = await countRows(matching(db, orgId, filter.q));
   return { total, read: nearerEnd(total, filter), seek: null };
 }
 

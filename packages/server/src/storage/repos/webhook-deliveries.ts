@@ -10,6 +10,7 @@ import type { Dialect } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhooksTable } from '../schema.js';
+import { countRows } from './paged-rows.js';
 import { toDeliveryTarget } from './webhooks.js';
 
 const toDelivery = (r: WebhookDeliveriesTable): WebhookDelivery => ({
@@ -280,12 +281,7 @@ export async function requeueDelivery(store: Handle, id: string, now: number): P
 /** How many webhook deliveries wait to be attempted (pending, due now or later). */
 export async function outboxDepth(store: Handle): Promise<number> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return countRows(db.selectFrom('webhook_deliveries').where('status', '=', 'pending'));
 }
 
 export interface BatchResult {
