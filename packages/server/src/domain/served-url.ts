@@ -28,7 +28,12 @@ export async function recordServedUrl(db: Db, config: Config, now: number): Prom
 export async function servedUrl(db: Db): Promise<ServedUrl | null> {
   const text = await findServiceSetting(db, NAME);
   if (text === null) return null;
-  const value = JSON.parse(text) as Partial<ServedUrl>;
-  if (typeof value.TESSERA_URL !== 'string' || typeof value.TESSERA_ISSUER_DOMAIN !== 'string') return null;
+  let value: Partial<ServedUrl> | null;
+  try {
+    value = JSON.parse(text) as Partial<ServedUrl> | null;
+  } catch {
+    return null; // not written by a serve: as if none had started
+  }
+  if (typeof value?.TESSERA_URL !== 'string' || typeof value.TESSERA_ISSUER_DOMAIN !== 'string') return null;
   return { TESSERA_URL: value.TESSERA_URL, TESSERA_ISSUER_DOMAIN: value.TESSERA_ISSUER_DOMAIN };
 }
