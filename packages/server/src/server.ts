@@ -24,11 +24,14 @@ import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { logMigrations } from './observability/migration-log.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import type { Db } from './storage/db.js';
 import { outboxDepth } from './storage/repos/webhook-deliveries.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   deps: Deps;
+  /** The database itself (runtime.ts), for what reads stored rows beside the app: the tests. */
+  db: Db;
   url: string;
   close(): Promise<void>;
 }
@@ -74,7 +77,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   // Made before the runtime, so the store reports its connection waits from the first query on.
   let opened: Runtime | null = null;
   const metrics = new Metrics({
-    outboxDepth: () => (opened ? outboxDepth(opened.deps.db).catch(() => null) : Promise.resolve(null)),
+    outboxDepth: () => (opened ? outboxDepth(opened.deps.store).catch(() => null) : Promise.resolve(null)),
     pool: () => opened?.poolStats() ?? null,
   });
   const runtime = await openRuntime(config, (line) => log.warn(line), {
@@ -91,9 +94,9 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     const consoleOrg = await ensureConsoleOrg(runtime.deps);
     await ensureConsoleClient(runtime.deps, consoleOrg);
     // The CLI prints and mails URLs with these settings, whatever its own environment says.
-    await recordServedUrl(runtime.deps.db, config, Date.now());
+    await recordServedUrl(runtime.deps.store, config, Date.now());
     // Every management request verifies a token of the console's issuer: its keys are imported now.
-    await preloadKeys(await publicJwks(runtime.deps.db, consoleOrg.id));
+    await preloadKeys(await publicJwks(runtime.deps.store, consoleOrg.id));
   } catch (error) {
     await runtime.close();
     throw error;
@@ -178,6 +181,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   return {
     app,
     deps,
+    db: runtime.db,
     url,
     close: async () => {
       await app.close();

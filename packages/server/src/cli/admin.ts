@@ -21,7 +21,7 @@ export function admin(work: (deps: Deps) => Promise<object>): Launch {
     });
     try {
       // URLs (issuers, callback URLs, mailed links) are the service's, not this command's environment's.
-      const served = await servedConfig(runtime.deps.db, config, process.env);
+      const served = await servedConfig(runtime.deps.store, config, process.env);
       if (served.warning !== null) log.warn(served.warning);
       // Mail follows the service's URL too (a loopback service logs its mail instead of sending it).
       const mailer = served.recorded ? mailerFor(served.config, log).mailer : runtime.deps.mailer;

@@ -1,6 +1,6 @@
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { type ServedUrl, servedUrl, servedUrlOf } from '../domain/served-url.js';
-import type { Db } from '../storage/db.js';
+import type { Handle } from '../storage/handle.js';
 
 export const UNKNOWN_URL =
   "the service's URL is unknown: `tessera serve` records the URL it serves at when it starts, and none " +
@@ -15,11 +15,11 @@ export const UNKNOWN_URL =
  * it does anything (a ConfigError saying why), rather than guess `http://localhost:$PORT`.
  */
 export async function servedConfig(
-  db: Db,
+  store: Handle,
   own: Config,
   env: NodeJS.ProcessEnv,
 ): Promise<{ config: Config; recorded: boolean; warning: string | null }> {
-  const served = await servedUrl(db);
+  const served = await servedUrl(store);
   if (served !== null) {
     const config = loadConfig({ ...env, ...served });
     return { config, recorded: true, warning: disagreement(own, env, served) };

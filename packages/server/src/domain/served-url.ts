@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import type { Db } from '../storage/db.js';
+import type { Handle } from '../storage/handle.js';
 import { findServiceSetting, putServiceSetting } from '../storage/repos/service-settings.js';
 
 const NAME = 'served_url';
@@ -20,13 +20,13 @@ export const servedUrlOf = (config: Config): ServedUrl => ({
 });
 
 /** Records the URL settings this serve process answers at (the last node started wins: they agree). */
-export async function recordServedUrl(db: Db, config: Config, now: number): Promise<void> {
-  await putServiceSetting(db, NAME, JSON.stringify(servedUrlOf(config)), now);
+export async function recordServedUrl(store: Handle, config: Config, now: number): Promise<void> {
+  await putServiceSetting(store, NAME, JSON.stringify(servedUrlOf(config)), now);
 }
 
 /** The URL settings the service last started with, or null when no serve has started on this database. */
-export async function servedUrl(db: Db): Promise<ServedUrl | null> {
-  const text = await findServiceSetting(db, NAME);
+export async function servedUrl(store: Handle): Promise<ServedUrl | null> {
+  const text = await findServiceSetting(store, NAME);
   if (text === null) return null;
   let value: Partial<ServedUrl> | null;
   try {

@@ -1,7 +1,9 @@
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 /** The setting `name`'s JSON text, or null before one is written. */
-export async function findServiceSetting(db: Db, name: string): Promise<string | null> {
+export async function findServiceSetting(store: Handle, name: string): Promise<string | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('service_settings')
     .select('value')
@@ -11,7 +13,13 @@ export async function findServiceSetting(db: Db, name: string): Promise<string |
 }
 
 /** Writes the setting, replacing what another start wrote before. */
-export async function putServiceSetting(db: Db, name: string, value: string, now: number): Promise<void> {
+export async function putServiceSetting(
+  store: Handle,
+  name: string,
+  value: string,
+  now: number,
+): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('service_settings')
     .values({ name, value, updated_at: now })
