@@ -1,6 +1,7 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { bearerChallenge, type ChallengeParts, QUOTABLE, rememberChallenge } from './challenge.js';
 import { rememberPrincipal } from './principal.js';
+import { type Refusal, refusal } from './refusal.js';
 import type { Allow, Verified } from './types.js';
 
 declare module 'koa' {
@@ -19,8 +20,14 @@ declare module 'koa' {
  * ```
  */
 export interface AuthenticateDeps {
-  /** Token in, verified token or `null` out. A throw or rejection counts as `null`. */
-  readonly verify: (token: string) => Promise<Verified | null> | Verified | null;
+  /**
+   * Token in, verified token or `null` out. A throw or rejection counts as `null`. `report` (passed by
+   * `authenticate`, read by `createVerifier`'s verifier) is told why a token was refused.
+   */
+  readonly verify: (
+    token: string,
+    report?: (reason: Refusal) => void,
+  ) => Promise<Verified | null> | Verified | null;
   /** A constant of printable ASCII without `"` or `\`, as it goes inside a quoted header value. */
   readonly realm: string;
   /**
@@ -29,6 +36,14 @@ export interface AuthenticateDeps {
    * sent), which is how an MCP client finds the authorization server. Absent, the 401 is the spec's.
    */
   readonly resourceMetadata?: string;
+  /**
+   * Told why a request was refused, before its 401 is written: `reason.code` (`expired`,
+   * `wrong_audience`, `token_type_not_accepted`, …) and `reason.detail`, one sentence. For the
+   * application's log or metrics only: the response stays the spec's, the same for every reason, and
+   * is written after the hook returns (a status or body it set is replaced). A throw or rejection of
+   * the hook is ignored. Neither field holds the token.
+   */
+  readonly onRefused?: (reason: Refusal, ctx: Context) => void | Promise<void>;
 }
 
 const UNAUTHORIZED_BODY = '{"error":"unauthorized","error_detail":"we don\'t know who you are"}';
@@ -69,7 +84,7 @@ const allowNothing: Allow = () => false;
  * ```
  */
 export function authenticate(deps: AuthenticateDeps, allow: Allow = allowNothing): Middleware {
-  const { verify, parts } = checkDeps(deps);
+  const { verify, parts, onRefused } = checkDeps(deps);
   if (typeof allow !== 'function') throw new TypeError('authenticate: "allow" must be a function');
   const challenge = bearerChallenge(parts);
   // RFC 6750 §3.1: a token that was sent and refused is `invalid_token`; the spec's 401 never says so.
@@ -79,8 +94,15 @@ export function authenticate(deps: AuthenticateDeps, allow: Allow = allowNothing
     if (allow(ctx.path, ctx.method) === true) return next();
 
     const token = bearerToken(ctx.headers.authorization);
-    const verified = token === null ? null : await verifySafely(verify, token);
+    let reason: Refusal | null = token === null ? refusal('no_token') : null;
+    const verified =
+      token === null
+        ? null
+        : await verifySafely(verify, token, (r) => {
+            reason ??= r;
+          });
     if (verified === null) {
+      if (onRefused !== undefined) await tellRefusal(onRefused, reason ?? refusal('verify_refused'), ctx);
       ctx.status = 401;
       ctx.body = UNAUTHORIZED_BODY;
       ctx.set('WWW-Authenticate', token === null ? challenge : refused);
@@ -95,7 +117,11 @@ export function authenticate(deps: AuthenticateDeps, allow: Allow = allowNothing
   };
 }
 
-function checkDeps(deps: AuthenticateDeps): { verify: AuthenticateDeps['verify']; parts: ChallengeParts } {
+function checkDeps(deps: AuthenticateDeps): {
+  verify: AuthenticateDeps['verify'];
+  parts: ChallengeParts;
+  onRefused: AuthenticateDeps['onRefused'];
+} {
   if (typeof deps !== 'object' || deps === null) throw new TypeError('authenticate: deps must be an object');
   if (typeof deps.verify !== 'function') throw new TypeError('authenticate: "verify" must be a function');
   if (typeof deps.realm !== 'string' || !QUOTABLE.test(deps.realm)) {
@@ -107,7 +133,14 @@ function checkDeps(deps: AuthenticateDeps): { verify: AuthenticateDeps['verify']
   if (resourceMetadata !== undefined && !isMetadataUrl(resourceMetadata)) {
     throw new TypeError('authenticate: "resourceMetadata" must be an absolute http(s) URL without quotes');
   }
-  return { verify: deps.verify, parts: { realm: deps.realm, resourceMetadata: resourceMetadata ?? null } };
+  if (deps.onRefused !== undefined && typeof deps.onRefused !== 'function') {
+    throw new TypeError('authenticate: "onRefused" must be a function');
+  }
+  return {
+    verify: deps.verify,
+    parts: { realm: deps.realm, resourceMetadata: resourceMetadata ?? null },
+    onRefused: deps.onRefused,
+  };
 }
 
 function isMetadataUrl(value: unknown): value is string {
@@ -128,11 +161,28 @@ function bearerToken(header: string | undefined): string | null {
   return token.length === 0 || token.includes(' ') ? null : token;
 }
 
-async function verifySafely(verify: AuthenticateDeps['verify'], token: string): Promise<Verified | null> {
+async function verifySafely(
+  verify: AuthenticateDeps['verify'],
+  token: string,
+  report: (reason: Refusal) => void,
+): Promise<Verified | null> {
   try {
-    const result = await verify(token);
+    const result = await verify(token, report);
     return typeof result === 'object' && result !== null ? result : null;
   } catch {
     return null;
+  }
+}
+
+/** Runs the application's hook; whatever it throws, the refusal goes on unchanged. */
+async function tellRefusal(
+  onRefused: NonNullable<AuthenticateDeps['onRefused']>,
+  reason: Refusal,
+  ctx: Context,
+): Promise<void> {
+  try {
+    await onRefused(reason, ctx);
+  } catch {
+    // The hook is the application's; its failure must not turn a 401 into a 500.
   }
 }

@@ -1,8 +1,10 @@
+import { type RefusalCode, type RefusalReport, refusal } from './refusal.js';
 import type { AccessTokenClaims, Verified } from './types.js';
 
 /**
  * The claim rules of the spec's verification table, applied to a payload whose signature already
- * verified. Each rule returns the verified result or `null`; nothing here throws or explains why.
+ * verified. Each rule returns the verified result or `null`; nothing here throws. Why a rule refused
+ * is told to `report`, when one is given (the application's `onRefused`; never the response).
  *
  * | Token | Accepted when |
  * |---|---|
@@ -56,40 +58,55 @@ export function applyClaimRules(
   payload: Record<string, unknown>,
   rules: ClaimRules,
   nowSeconds: number,
+  report?: RefusalReport,
 ): Verified | null {
-  if (payload.iss !== rules.issuer) return null;
-  if (!isFiniteNumber(payload.exp) || !(nowSeconds < payload.exp)) return null;
-  if (payload.nbf !== undefined && !(isFiniteNumber(payload.nbf) && payload.nbf <= nowSeconds)) return null;
-  if (payload.iat !== undefined && !isFiniteNumber(payload.iat)) return null;
-  if (payload.jti !== undefined && typeof payload.jti !== 'string') return null;
+  const no = (code: RefusalCode): null => {
+    report?.(refusal(code));
+    return null;
+  };
+  if (payload.iss !== rules.issuer) return no('wrong_issuer');
+  if (!isFiniteNumber(payload.exp)) return no('malformed_claims');
+  if (!(nowSeconds < payload.exp)) return no('expired');
+  if (payload.nbf !== undefined && !isFiniteNumber(payload.nbf)) return no('malformed_claims');
+  if (payload.nbf !== undefined && !(payload.nbf <= nowSeconds)) return no('not_yet_valid');
+  if (payload.iat !== undefined && !isFiniteNumber(payload.iat)) return no('malformed_claims');
+  if (payload.jti !== undefined && typeof payload.jti !== 'string') return no('malformed_claims');
 
   const { sub, aud } = payload;
-  if (typeof sub !== 'string' || !isAudience(aud)) return null;
+  if (typeof sub !== 'string' || !isAudience(aud)) return no('malformed_claims');
 
   if (payload.typ === 'user' && rules.acceptUser) {
     const { tnt } = payload;
-    if (!hasIdPrefix(sub, 'usr_') || typeof tnt !== 'string' || !hasIdPrefix(tnt, 'tnt_')) return null;
-    if (rules.clientId !== null && !audienceIncludes(aud, rules.clientId)) return null;
-    if (rules.resource !== null && !audienceIncludes(aud, rules.resource)) return null;
-    if (!optionalDelegation(payload)) return null;
+    if (!hasIdPrefix(sub, 'usr_') || typeof tnt !== 'string' || !hasIdPrefix(tnt, 'tnt_')) {
+      return no('malformed_claims');
+    }
+    if (rules.clientId !== null && !audienceIncludes(aud, rules.clientId)) return no('wrong_audience');
+    if (rules.resource !== null && !audienceIncludes(aud, rules.resource)) return no('wrong_audience');
+    if (!optionalDelegation(payload)) return no('malformed_claims');
     const claims = deepFreeze(payload) as AccessTokenClaims;
     return Object.freeze({ kind: 'user', userId: sub, tenantId: tnt, claims });
   }
 
   if (payload.typ === 'client' && rules.acceptClient) {
-    if (rules.trustedClients !== null && !rules.trustedClients.has(sub)) return null;
+    if (rules.trustedClients !== null && !rules.trustedClients.has(sub)) return no('untrusted_client');
     if (rules.resource === null) {
-      if (!(aud === sub || (Array.isArray(aud) && aud.length === 1 && aud[0] === sub))) return null;
+      if (!(aud === sub || (Array.isArray(aud) && aud.length === 1 && aud[0] === sub))) {
+        return no('wrong_audience');
+      }
     } else if (
       !(Array.isArray(aud) && aud.length === 2 && aud.includes(sub) && aud.includes(rules.resource))
     ) {
-      return null;
+      return no('wrong_audience');
     }
     const claims = deepFreeze(payload) as AccessTokenClaims;
     return Object.freeze({ kind: 'client', clientId: sub, claims });
   }
 
-  return null;
+  // A user or machine token this verifier was not set up to accept; anything else (a console token,
+  // an unknown typ) is a token of another kind altogether.
+  return no(
+    payload.typ === 'user' || payload.typ === 'client' ? 'token_type_not_accepted' : 'malformed_claims',
+  );
 }
 
 /** `azp` (promoted tokens) is a string and `act` (impersonation) an object with a string `sub`, when present. */

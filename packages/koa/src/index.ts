@@ -30,6 +30,7 @@ export {
   type ProtectedResourceOptions,
   protectedResource,
 } from './protected-resource.js';
+export type { Refusal, RefusalCode, RefusalReport } from './refusal.js';
 export { requireScopes } from './require-scopes.js';
 export type { AccessTokenClaims, Allow, Verified, VerifiedClient, VerifiedUser, Verify } from './types.js';
 export { type AcceptedTokenType, createVerifier, type VerifierOptions } from './verifier.js';

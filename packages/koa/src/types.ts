@@ -1,3 +1,5 @@
+import type { RefusalReport } from './refusal.js';
+
 /**
  * The payload of a verified Tessera access token, exactly as the issuer signed it.
  *
@@ -80,7 +82,8 @@ export interface VerifiedClient {
 export type Verified = VerifiedUser | VerifiedClient;
 
 /**
- * A token verifier: the verified token, or `null` for any failure (with no reason given).
+ * A token verifier: the verified token, or `null` for any failure. `report`, when given, is told why
+ * (a `Refusal`); the answer is the same with or without it.
  *
  * @example
  * ```ts
@@ -88,7 +91,7 @@ export type Verified = VerifiedUser | VerifiedClient;
  * const verified = await verify(token);
  * ```
  */
-export type Verify = (token: string) => Promise<Verified | null>;
+export type Verify = (token: string, report?: RefusalReport) => Promise<Verified | null>;
 
 /**
  * Decides whether a request may pass without a token. `path` excludes the query string; `method` is

@@ -2,6 +2,7 @@ import { applyClaimRules, type ClaimRules } from './claims.js';
 import { createKeyStore } from './jwks-cache.js';
 import { decodeJsonObject, MAX_TOKEN_LENGTH, parseJws, verifyRs256 } from './jws.js';
 import { keySetUrl } from './key-set-url.js';
+import { type RefusalCode, type RefusalReport, refusal } from './refusal.js';
 import { ResultCache } from './result-cache.js';
 import type { Verify } from './types.js';
 
@@ -84,7 +85,8 @@ const OPTION_NAMES = new Set(['issuer', 'clientId', 'accept', 'trustedClients', 
 
 /**
  * Creates a verifier for the access tokens of one Tessera issuer. The returned function resolves to the
- * verified token or to `null`; every failure is `null` with no reason, and it never throws or rejects.
+ * verified token or to `null`, and never throws or rejects; why a token was refused is told only to the
+ * optional second argument, a `report` function (`authenticate` passes its `onRefused` that way).
  * Options are checked here, so a misconfiguration is a `TypeError` at start-up rather than a 401 later.
  *
  * @example
@@ -128,9 +130,17 @@ export function createVerifierWith(options: VerifierOptions, runtime: VerifierRu
   });
   const results = new ResultCache(runtime.cacheSize ?? RESULT_CACHE_SIZE);
 
-  return async function verify(token: unknown) {
+  return async function verify(token: unknown, report?: RefusalReport) {
+    const no = (code: RefusalCode): null => {
+      try {
+        report?.(refusal(code));
+      } catch {
+        // The application's reporter failing changes nothing about the answer.
+      }
+      return null;
+    };
     try {
-      if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return null;
+      if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return no('malformed_token');
 
       const cached = results.get(token);
       if (cached !== undefined) {
@@ -139,19 +149,20 @@ export function createVerifierWith(options: VerifierOptions, runtime: VerifierRu
       }
 
       const jws = parseJws(token);
-      if (jws === null) return null;
+      if (jws === null) return no('malformed_token');
       const key = await keys.get(jws.kid);
-      if (key === undefined || !(await verifyRs256(jws, key))) return null;
+      if (key === undefined) return no('unknown_key');
+      if (!(await verifyRs256(jws, key))) return no('bad_signature');
       // The payload is parsed only once its signature holds: unauthenticated JSON is never looked at.
       const payload = decodeJsonObject(jws.encodedPayload);
-      if (payload === null) return null;
-      const verified = applyClaimRules(payload, rules, now() / 1000);
+      if (payload === null) return no('malformed_token');
+      const verified = applyClaimRules(payload, rules, now() / 1000, (reason) => no(reason.code));
       if (verified === null) return null;
 
       results.set(token, { verified, exp: verified.claims.exp, kid: jws.kid, key });
       return verified;
     } catch {
-      return null;
+      return no('verify_refused');
     }
   };
 }

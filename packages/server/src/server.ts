@@ -16,11 +16,13 @@ import {
 } from './domain/directory/index.js';
 import { OidcUpstreams, type OidcUpstreamsOptions } from './domain/federation/index.js';
 import { publicJwks } from './domain/keys/index.js';
+import { recordServedUrl } from './domain/served-url.js';
 import { buildApp } from './http/app.js';
 import { loadConsoleFiles } from './http/console/console-files.js';
 import { mailerFor } from './mail/mailers.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
+import { logMigrations } from './observability/migration-log.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { Db } from './storage/db.js';
 import { outboxDepth } from './storage/repos/webhook-deliveries.js';
@@ -82,7 +84,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     cacheCredentials: true,
     warm: options.warm ?? true,
     mailer: mail.mailer,
-    onMigrated: (migrations) => log.info({ migrations }, 'migrated'),
+    onMigrated: (migrations) => logMigrations(log, migrations),
     onConnectionWait: (seconds) => metrics.connectionWaited(seconds),
   });
   opened = runtime;
@@ -91,6 +93,8 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   try {
     const consoleOrg = await ensureConsoleOrg(runtime.deps);
     await ensureConsoleClient(runtime.deps, consoleOrg);
+    // The CLI prints and mails URLs with these settings, whatever its own environment says.
+    await recordServedUrl(runtime.deps.store, config, Date.now());
     // Every management request verifies a token of the console's issuer: its keys are imported now.
     await preloadKeys(await publicJwks(runtime.deps.store, consoleOrg.id));
   } catch (error) {

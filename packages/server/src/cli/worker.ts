@@ -2,6 +2,7 @@ import { loadConfig } from '../config/config.js';
 import { allowPrivateWarnings } from '../delivery/private-addresses.js';
 import { DeliveryWorker } from '../delivery/worker.js';
 import { createLogger } from '../observability/logger.js';
+import { logMigrations } from '../observability/migration-log.js';
 import { openRuntime } from '../runtime.js';
 import { type Values, wholeNumber } from './args.js';
 import { type Launch, logged, stopOnSignals } from './lifecycle.js';
@@ -19,7 +20,7 @@ export function workerCommand(f: Values<typeof USAGES.worker.flags>): Launch {
     const log = createLogger(config.logLevel, 1).child({ process: 'tessera-worker' });
     for (const warning of allowPrivateWarnings(config)) log.warn(warning);
     const runtime = await openRuntime(config, (line) => log.warn(line), {
-      onMigrated: (migrations) => log.info({ migrations }, 'migrated'),
+      onMigrated: (migrations) => logMigrations(log, migrations),
     });
     const worker = new DeliveryWorker(runtime.deps, { concurrency, log }).start();
     log.info({ concurrency }, 'webhook delivery worker started');

@@ -39,6 +39,7 @@ import * as clientRequestObjectAlg from './migrations/035-client-request-object-
 import * as accountOrigins from './migrations/036-account-origins.js';
 import * as standardClaims from './migrations/037-standard-claims.js';
 import * as resourceGrants from './migrations/038-resource-grants.js';
+import * as serviceSettings from './migrations/041-service-settings.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -82,6 +83,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '036-account-origins': accountOrigins,
   '037-standard-claims': standardClaims,
   '038-resource-grants': resourceGrants,
+  '041-service-settings': serviceSettings,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -540,6 +540,14 @@ export interface ClientPermissionsTable {
 }
 
 /** A value sealed with the master secret, to refuse a process started with another one. */
+/** Settings of the service as a whole (migration 041): `served_url`, the URL settings serve started with. */
+export interface ServiceSettingsTable {
+  name: string;
+  /** JSON. */
+  value: string;
+  updated_at: number;
+}
+
 export interface SealedChecksTable {
   name: string;
   sealed: string;
@@ -636,6 +644,7 @@ export interface Database {
   client_promotions: ClientPromotionsTable;
   impersonations: ImpersonationsTable;
   sealed_checks: SealedChecksTable;
+  service_settings: ServiceSettingsTable;
   api_resources: ApiResourcesTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;

@@ -37,7 +37,7 @@ test('deploy/tessera.service passes systemd-analyze verify', (t) => {
 test('the unit runs the compiled CLI with plain node, as an unprivileged user, stopped by SIGTERM', () => {
   assert.match(
     unit,
-    /^ExecStart=\/usr\/bin\/node \/opt\/tessera\/packages\/server\/bin\/tessera\.mjs serve$/m,
+    /^ExecStart=\/usr\/bin\/node \/opt\/tessera\/current\/packages\/server\/bin\/tessera\.mjs serve$/m,
   );
   assert.match(unit, /^User=tessera$/m);
   assert.match(unit, /^EnvironmentFile=\/etc\/tessera\/tessera\.env$/m);

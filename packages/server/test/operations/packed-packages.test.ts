@@ -379,17 +379,25 @@ describe('the packed @tessera/koa and @tessera/sdk, installed in an app outside 
   test('the Koa example answers 401 without a token and 200 to the demo client through the client example', async () => {
     const apiPort = await freePort();
     const api = `http://localhost:${apiPort}`;
-    await serveExample(
+    const koaApi = await serveExample(
       'koa.mjs',
       app,
       cleanEnv({ ...tesseraEnv, PORT: String(apiPort) }),
       `invoices API on ${api}`,
     );
+    let logged = '';
+    koaApi.stderr?.on('data', (chunk: Buffer) => {
+      logged += chunk.toString();
+    });
 
     const anonymous = await fetch(`${api}/invoices`);
     assert.equal(anonymous.status, 401);
     assert.equal(anonymous.headers.get('www-authenticate'), 'Bearer realm="invoices-api"');
     assert.deepEqual(await anonymous.json(), UNAUTHORIZED);
+    // The example's onRefused says why in its own log; the 401 above said nothing. (Its stderr may
+    // reach this process after the response did: wait for the line, up to the test's timeout.)
+    while (!logged.includes('\n')) await new Promise((resolve) => koaApi.stderr?.once('data', resolve));
+    assert.match(logged, /^401 GET \/invoices: no_token: no Authorization: Bearer header/m);
     const health = await fetch(`${api}/health`);
     assert.equal(health.status, 200);
     assert.deepEqual(await health.json(), { ok: true });

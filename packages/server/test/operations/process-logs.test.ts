@@ -97,15 +97,16 @@ for (const database of httpSuite()) {
         warning?.msg,
         `TESSERA_SECRET is not set: generated one into ${join(dataDir, 'secret')} (set TESSERA_SECRET in production)`,
       );
-      // The start names the migrations it applied to the empty database, in one line before it listens.
+      // The start names each migration it applied to the empty database, one line each, in order,
+      // before it listens.
       const migrated = logs.filter((l) => l.msg === 'migrated');
       assert.deepEqual(
-        migrated.map((l) => [l.level, l.migrations]),
-        [[30, MIGRATIONS]],
+        migrated.map((l) => [l.level, l.migration]),
+        MIGRATIONS.map((name) => [30, name]),
       );
       const listening = logs.find((l) => l.msg === 'listening');
       assert.ok(
-        logs.indexOf(migrated[0] as Record<string, unknown>) <
+        logs.indexOf(migrated.at(-1) as Record<string, unknown>) <
           logs.indexOf(listening as Record<string, unknown>),
       );
       assert.equal(listening?.level, 30);
@@ -269,8 +270,8 @@ describe('HOST', () => {
       serve
         .logs()
         .filter((l) => l.msg === 'migrated')
-        .map((l) => l.migrations),
-      [MIGRATIONS],
+        .map((l) => l.migration),
+      MIGRATIONS,
     );
     assert.deepEqual(
       worker.logs().filter((l) => l.msg === 'migrated'),

@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Settings of the service as a whole, one row per name, a JSON value each. The first is `served_url`:
+ * the URL settings `tessera serve` last started with (TESSERA_URL, TESSERA_ISSUER_DOMAIN), so a CLI
+ * command run with another environment prints the URLs the service answers at, not its own.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('service_settings')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('service_settings').ifExists().execute();
+}
