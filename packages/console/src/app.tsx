@@ -1,6 +1,6 @@
 import type { ComponentChildren, ComponentType } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { get } from './api/client.js';
+import { allOrganizations } from './api/lists.js';
 import type { OrganizationOfCaller } from './api/types.js';
 import { signOut, whoAmI } from './auth/session.js';
 import { follow } from './components/link.js';
@@ -42,26 +42,13 @@ const SCREENS: Record<
   events: { list: AuditLog },
 };
 
-/** Every org of the caller, all pages of GET /organizations. */
-async function allOrgs(): Promise<OrganizationOfCaller[]> {
-  const orgs: OrganizationOfCaller[] = [];
-  let path: string | undefined = '/organizations?per_page=100';
-  while (path) {
-    const page: Awaited<ReturnType<typeof get<OrganizationOfCaller[]>>> =
-      await get<OrganizationOfCaller[]>(path);
-    orgs.push(...page.data);
-    path = page.links.next;
-  }
-  return orgs;
-}
-
 export function App() {
   const { path } = useLocation();
   const [orgs, setOrgs] = useState<OrganizationOfCaller[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const reload = useCallback(async () => {
     try {
-      setOrgs(await allOrgs());
+      setOrgs(await allOrganizations());
       setError(null);
     } catch (e) {
       setError(e);

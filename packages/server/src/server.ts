@@ -62,6 +62,11 @@ export interface ServeOptions {
    * discovery is kept (0: never, for a bench that measures discovery itself).
    */
   upstreams?: Omit<UpstreamFetcherOptions, 'allowPrivate'> & OidcUpstreamsOptions;
+  /**
+   * Called with the app before it listens, to add hooks of its own (tests only: the test harness
+   * checks every answer against its operation's declaration, packages/server/test/support/answer-check.ts).
+   */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 /** packages/console/dist, seen from packages/server/src or packages/server/dist alike. */
@@ -135,6 +140,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     log,
     console: loadConsoleFiles(options.consoleDir ?? CONSOLE_BUILD_DIR),
   });
+  options.instrument?.(app);
   try {
     await listenQuietly(app, config);
   } catch (error) {

@@ -1,4 +1,4 @@
-import { get } from './client.js';
+import { type Answer, api, ok, pageIn } from './client.js';
 
 /** A list's body: the entries, bare or under `data` (the user's roles and a client's permissions). */
 export type ListBody<T> = T[] | { data: T[] };
@@ -6,19 +6,48 @@ export type ListBody<T> = T[] | { data: T[] };
 export const entriesOf = <T>(body: ListBody<T>): T[] => (Array.isArray(body) ? body : body.data);
 
 /** One page of a list and its `Link` relations. */
-export async function getList<T>(path: string): Promise<{ entries: T[]; links: Record<string, string> }> {
-  const { data, links } = await get<ListBody<T>>(path);
+export interface ListPage<T> {
+  entries: T[];
+  links: Record<string, string>;
+}
+
+type Sent<T> = Promise<{ data?: ListBody<T>; error?: unknown; response: Response }>;
+
+/** One page of a list (a call of `api`) as its entries and `Link` relations. */
+export async function listPage<T>(pending: Sent<T>): Promise<ListPage<T>> {
+  const { data, links }: Answer<ListBody<T>> = await ok(pending);
   return { entries: entriesOf(data), links };
 }
 
-/** Every entry of a paged list, following its `next` link from `path` (100 a page). */
-export async function allPages<T>(path: string): Promise<T[]> {
+/** Every entry of a paged list: `fetchPage` called for page 0, then each page its `next` link names. */
+export async function allPages<T>(
+  fetchPage: (query: { page: number; per_page: 100 }) => Sent<T>,
+): Promise<T[]> {
   const entries: T[] = [];
-  let next: string | undefined = `${path}${path.includes('?') ? '&' : '?'}per_page=100`;
-  while (next) {
-    const page: { entries: T[]; links: Record<string, string> } = await getList<T>(next);
-    entries.push(...page.entries);
-    next = page.links.next;
+  for (let page: number | null = 0; page !== null; ) {
+    const { entries: more, links }: ListPage<T> = await listPage(fetchPage({ page, per_page: 100 }));
+    entries.push(...more);
+    page = links.next === undefined ? null : pageIn(links.next);
   }
   return entries;
 }
+
+const inOrg = (org: string) => ({ org });
+
+/** Every organization of the caller. */
+export const allOrganizations = () => allPages((query) => api.GET('/organizations', { params: { query } }));
+/** Every member of the org (owners and members). */
+export const allMembers = (org: string) =>
+  allPages((query) => api.GET('/organizations/{org}/members', { params: { path: inOrg(org), query } }));
+/** Every client of the org. */
+export const allClients = (org: string) =>
+  allPages((query) => api.GET('/organizations/{org}/clients', { params: { path: inOrg(org), query } }));
+/** Every API resource of the org. */
+export const allResources = (org: string) =>
+  allPages((query) => api.GET('/organizations/{org}/resources', { params: { path: inOrg(org), query } }));
+/** Every end-user role of the org. */
+export const allRoles = (org: string) =>
+  allPages((query) => api.GET('/organizations/{org}/roles', { params: { path: inOrg(org), query } }));
+/** Every webhook of the org. */
+export const allWebhooks = (org: string) =>
+  allPages((query) => api.GET('/organizations/{org}/webhooks', { params: { path: inOrg(org), query } }));

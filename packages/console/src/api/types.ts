@@ -71,3 +71,13 @@ export type SamlConnection = ConnectionBase & { type: 'saml' } & Required<
   >;
 /** An enterprise sign-in connection (`con_…`): an upstream OIDC provider or SAML IdP (DESIGN §17). */
 export type Connection = OidcConnection | SamlConnection;
+
+/** A connection record as the screens read it, once its type's parts are seen to be there. */
+export function connectionOf(record: ConnectionRecord): Connection {
+  const { oidc, callback_url, saml, acs_url, sp_entity_id, sp_metadata_url } = record;
+  if (record.type === 'oidc' && oidc && callback_url) return { ...record, type: 'oidc', oidc, callback_url };
+  if (record.type === 'saml' && saml && acs_url && sp_entity_id && sp_metadata_url) {
+    return { ...record, type: 'saml', saml, acs_url, sp_entity_id, sp_metadata_url };
+  }
+  throw new Error(`The connection ${record.id} came without the settings of its type.`);
+}

@@ -56,3 +56,9 @@ export function Done({ children }: { children: ComponentChildren }) {
     </p>
   );
 }
+
+/** What a screen's loaded part is doing while it is not there: loading, or the API's refusal. */
+export function LoadNotice({ loaded, what }: { loaded: { state: string; error?: unknown }; what: string }) {
+  if (loaded.state === 'loading') return <Loading what={what} />;
+  return loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null;
+}

@@ -1,5 +1,4 @@
-import { orgPath } from '../api/client.js';
-import { allPages } from '../api/lists.js';
+import { allClients, allMembers } from '../api/lists.js';
 import type { AuditEvent, Client, Member } from '../api/types.js';
 
 /** Actor ids (usr_…, cli_…) and the words people know them by: an email, a client's name. */
@@ -12,8 +11,8 @@ export type ActorNames = ReadonlyMap<string, string>;
  */
 export async function loadActorNames(slug: string): Promise<ActorNames> {
   const [members, clients] = await Promise.all([
-    allPages<Member>(orgPath(slug, 'members')).catch(() => [] as Member[]),
-    allPages<Client>(orgPath(slug, 'clients')).catch(() => [] as Client[]),
+    allMembers(slug).catch((): Member[] => []),
+    allClients(slug).catch((): Client[] => []),
   ]);
   return new Map([
     ...members.map((m) => [m.user_id, m.email] as const),

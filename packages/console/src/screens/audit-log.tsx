@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
-import { get, orgPath } from '../api/client.js';
-import type { AuditEvent } from '../api/types.js';
+import { api, ok } from '../api/client.js';
 import { EmptyState, ErrorNotice, Loading } from '../components/notices.js';
+import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
 import { Pager } from '../components/pager.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, useLocation } from '../router.js';
@@ -18,10 +18,9 @@ export function AuditLog({ org }: OrgScreenProps) {
   const { path, query } = useLocation();
   if (org.role !== 'owner') {
     return (
-      <>
-        <h1>Audit log</h1>
+      <OwnersOnlyScreen title="Audit log">
         <p class="notice info">Only owners of this organization can read its audit log.</p>
-      </>
+      </OwnersOnlyScreen>
     );
   }
   return <OwnersAuditLog slug={org.slug} name={org.name} path={path} query={query} />;
@@ -41,10 +40,13 @@ function OwnersAuditLog({
   const apiQuery = listQuery(query);
   const loaded = useLoad(
     () =>
-      get<AuditEvent[]>(`${orgPath(slug, 'events')}${apiQuery ? `?${apiQuery}` : ''}`).then((answer) => ({
-        answer,
-        query: apiQuery,
-      })),
+      // The page's query as written (repeated parameters included, for the API to refuse them).
+      ok(
+        api.GET('/organizations/{org}/events', {
+          params: { path: { org: slug } },
+          querySerializer: () => apiQuery,
+        }),
+      ).then((answer) => ({ answer, query: apiQuery })),
     [slug, apiQuery],
   );
   // Members and clients by name, loaded once for the org; until then (or without them) actors show as ids.
@@ -90,9 +92,7 @@ function OwnersAuditLog({
 
   return (
     <>
-      <div class="page-head">
-        <h1>Audit log</h1>
-      </div>
+      <PageHead title="Audit log" action={null} />
       <p class="muted">
         Every change in {name} and every sign-in to it, newest first. Entries are kept as they were recorded.
       </p>

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
-import { orgPath, put } from '../api/client.js';
-import { allPages, entriesOf, getList, type ListBody } from '../api/lists.js';
+import { api, body } from '../api/client.js';
+import { allResources, entriesOf, listPage } from '../api/lists.js';
 import type { ApiResource, Client, Permission } from '../api/types.js';
+import { useSave } from '../components/edit-panel.js';
 import { Form } from '../components/fields.js';
-import { Done, ErrorNotice, Loading } from '../components/notices.js';
+import { Done, ErrorNotice, LoadNotice } from '../components/notices.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { useLoad } from '../use-load.js';
 import { ordered, PermissionList, PermissionPicker, samePermissions } from './permission-picker.js';
@@ -18,8 +19,12 @@ const PICKER_HINT =
 export function ClientPermissions({ org, client }: { org: OrgScreenProps['org']; client: Client }) {
   const loaded = useLoad(async () => {
     const [held, resources] = await Promise.all([
-      getList<Permission>(orgPath(org.slug, 'clients', client.client_id, 'permissions')),
-      allPages<ApiResource>(orgPath(org.slug, 'resources')),
+      listPage(
+        api.GET('/organizations/{org}/clients/{id}/permissions', {
+          params: { path: { org: org.slug, id: client.client_id } },
+        }),
+      ),
+      allResources(org.slug),
     ]);
     return { held: held.entries, resources };
   }, [org.slug, client.client_id]);
@@ -32,8 +37,7 @@ export function ClientPermissions({ org, client }: { org: OrgScreenProps['org'];
           permissions apply once it has.
         </p>
       )}
-      {loaded.state === 'loading' ? <Loading what="the client’s permissions" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      <LoadNotice loaded={loaded} what="the client’s permissions" />
       {loaded.state === 'ok' ? (
         <PermissionsForm
           key={client.client_id}
@@ -61,42 +65,31 @@ function PermissionsForm({
   /** The permissions as the API last answered them, and as checked now. */
   const [held, setHeld] = useState(initial);
   const [chosen, setChosen] = useState(() => ordered(initial, resources));
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSave(() => {}, 'Permissions saved.');
   return (
     <>
-      <ErrorNotice error={error} />
-      {saved ? <Done>{saved}</Done> : null}
+      <ErrorNotice error={saving.error} />
+      {saving.saved ? <Done>{saving.saved}</Done> : null}
       <div class="held">
         <span>Has now: </span>
         <PermissionList permissions={held} resources={resources} />
       </div>
       <Form
         label="API permissions"
-        onSubmit={async () => {
-          setError(null);
-          setSaved(null);
-          if (samePermissions(chosen, held)) {
-            setSaved('Nothing changed: there was nothing to save.');
-            return;
-          }
-          setBusy(true);
-          try {
-            const { data } = await put<ListBody<Permission>>(
-              orgPath(org.slug, 'clients', client.client_id, 'permissions'),
-              { permissions: chosen },
+        onSubmit={() =>
+          saving.save(samePermissions(chosen, held) ? {} : { permissions: chosen }, async () => {
+            const now = entriesOf(
+              await body(
+                api.PUT('/organizations/{org}/clients/{id}/permissions', {
+                  params: { path: { org: org.slug, id: client.client_id } },
+                  body: { permissions: chosen },
+                }),
+              ),
             );
-            const now = entriesOf(data);
             setHeld(now);
             setChosen(ordered(now, resources));
-            setSaved('Permissions saved.');
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         <PermissionPicker
           slug={org.slug}
@@ -107,7 +100,7 @@ function PermissionsForm({
           hint={PICKER_HINT}
         />
         <div>
-          <button type="submit" disabled={busy}>
+          <button type="submit" disabled={saving.busy}>
             Save permissions
           </button>
         </div>

@@ -1,16 +1,22 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { del, get, orgPath, patch, post } from '../api/client.js';
-import type { Client, CreateClientBody, CreatedClient, GrantType, UpdateClientBody } from '../api/types.js';
-import { ConfirmButton } from '../components/confirm-button.js';
+import { api, body, ok } from '../api/client.js';
+import { listPage } from '../api/lists.js';
+import type { Client, CreateClientBody, GrantType, UpdateClientBody } from '../api/types.js';
+import { ConfirmPanel } from '../components/confirm-panel.js';
+import { Chips, DataTable } from '../components/data-table.js';
+import { EditPanel, useSave } from '../components/edit-panel.js';
 import { CheckboxField, Form, LinesField, linesOf, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
+import { PageHead } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref, useLocation } from '../router.js';
+import { navigate, orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
+import { useAddressPage } from '../use-page.js';
 import { ClientPermissions } from './client-permissions.js';
 
 /** Each grant type the API knows, in a few words: a type the document adds fails the typecheck here. */
@@ -55,97 +61,59 @@ export function Clients({ org }: OrgScreenProps) {
 }
 
 function ClientList({ org }: { org: OrgScreenProps['org'] }) {
-  const { query } = useLocation();
-  const page = query.get('page') ?? '0';
+  const { page, go } = useAddressPage(listHref(org.slug));
   const [news] = useState(() => {
     const line = listNews;
     listNews = null;
     return line;
   });
-  const loaded = useLoad(async () => {
-    const { data, links } = await get<Client[]>(
-      `${orgPath(org.slug, 'clients')}${page === '0' ? '' : `?page=${encodeURIComponent(page)}`}`,
-    );
-    return { clients: data, links };
-  }, [org.slug, page]);
+  const loaded = useLoad(
+    () =>
+      listPage(
+        api.GET('/organizations/{org}/clients', { params: { path: { org: org.slug }, query: { page } } }),
+      ),
+    [org.slug, page],
+  );
   const newHref = orgHref(org.slug, 'clients', 'new');
   return (
     <>
-      <div class="page-head">
-        <h1>Clients</h1>
-        <Link href={newHref} class="button">
-          New client
-        </Link>
-      </div>
+      <PageHead title="Clients" action={{ href: newHref, label: 'New client' }} />
       <p class="muted">
         The apps that sign people in with this organization, or call its APIs as themselves.
       </p>
       {news ? <Done>{news}</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="clients" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' && loaded.data.clients.length === 0 ? (
-        <EmptyState title="No clients yet">
-          <p>
-            Register an app to let it sign people in: <Link href={newHref}>create the first client</Link>.
-          </p>
-        </EmptyState>
-      ) : null}
-      {loaded.state === 'ok' && loaded.data.clients.length > 0 ? (
-        <>
-          <ClientTable slug={org.slug} clients={loaded.data.clients} />
-          <Pager
-            label="Pages of clients"
-            links={loaded.data.links}
-            onGo={(path) => {
-              const to = new URL(path, location.origin).searchParams.get('page') ?? '0';
-              navigate(to === '0' ? listHref(org.slug) : `${listHref(org.slug)}?page=${to}`);
-            }}
+      <ListView
+        loaded={loaded}
+        what="clients"
+        pager="Pages of clients"
+        onGo={go}
+        empty={
+          <EmptyState title="No clients yet">
+            <p>
+              Register an app to let it sign people in: <Link href={newHref}>create the first client</Link>.
+            </p>
+          </EmptyState>
+        }
+      >
+        {(clients) => (
+          <DataTable
+            caption="Clients"
+            rows={clients}
+            rowKey={(c) => c.client_id}
+            columns={[
+              {
+                label: 'Name',
+                cell: (c) => <Link href={orgHref(org.slug, 'clients', c.client_id)}>{c.client_name}</Link>,
+              },
+              { label: 'Client id', cell: (c) => <code class="one-line">{c.client_id}</code> },
+              { label: 'Type', cell: (c) => (c.type === 'public' ? 'Public' : 'Confidential') },
+              { label: 'Grant types', cell: (c) => <Chips values={c.grant_types} /> },
+              { label: 'Created', cell: (c) => when(c.created_at) },
+            ]}
           />
-        </>
-      ) : null}
+        )}
+      </ListView>
     </>
-  );
-}
-
-function ClientTable({ slug, clients }: { slug: string; clients: Client[] }) {
-  return (
-    <div class="table-wrap">
-      <table class="stack">
-        <caption class="visually-hidden">Clients</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Client id</th>
-            <th scope="col">Type</th>
-            <th scope="col">Grant types</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {clients.map((c) => (
-            <tr key={c.client_id}>
-              <td data-label="Name">
-                <Link href={orgHref(slug, 'clients', c.client_id)}>{c.client_name}</Link>
-              </td>
-              <td data-label="Client id">
-                <code class="one-line">{c.client_id}</code>
-              </td>
-              <td data-label="Type">{c.type === 'public' ? 'Public' : 'Confidential'}</td>
-              <td data-label="Grant types">
-                <div>
-                  {c.grant_types.map((g) => (
-                    <span key={g} class="grant">
-                      {g}
-                    </span>
-                  ))}
-                </div>
-              </td>
-              <td data-label="Created">{when(c.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
@@ -225,8 +193,7 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
   /** The grant types the owner checked; none: the API chooses them (its answer shows which). */
   const [grants, setGrants] = useState<GrantType[]>([]);
   const [firstParty, setFirstParty] = useState(true);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   const redirectUris = linesOf(redirects);
   return (
     <>
@@ -238,11 +205,9 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
         <ErrorNotice error={error} />
         <Form
           label="New client"
-          onSubmit={async () => {
-            setBusy(true);
-            setError(null);
-            try {
-              const body: CreateClientBody = {
+          onSubmit={() =>
+            run(async () => {
+              const created: CreateClientBody = {
                 client_name: name,
                 type,
                 redirect_uris: redirectUris,
@@ -251,17 +216,19 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
                 ...(grants.length > 0 ? { grant_types: grants } : {}),
                 first_party: firstParty,
               };
-              const { data } = await post<CreatedClient>(orgPath(org.slug, 'clients'), body);
+              const data = await body(
+                api.POST('/organizations/{org}/clients', {
+                  params: { path: { org: org.slug } },
+                  body: created,
+                }),
+              );
               justCreated.set(data.client_id, {
                 ...(data.client_secret ? { secret: data.client_secret } : {}),
                 ...(grants.length > 0 ? {} : { chosen: data.grant_types }),
               });
               navigate(orgHref(org.slug, 'clients', data.client_id), { replace: true });
-            } catch (e) {
-              setError(e);
-              setBusy(false);
-            }
-          }}
+            })
+          }
         >
           <TextField
             label="Name"
@@ -378,7 +345,7 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
     fresh?.secret ? { label: CREATED, value: fresh.secret } : null,
   );
   const loaded = useLoad(
-    () => get<Client>(orgPath(org.slug, 'clients', id)).then((a) => a.data),
+    () => body(api.GET('/organizations/{org}/clients/{id}', { params: { path: { org: org.slug, id } } })),
     [org.slug, id],
   );
   const client = loaded.state === 'ok' ? loaded.data : null;
@@ -405,8 +372,7 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
           <SecretOnce label={secret.label} value={secret.value} onDismiss={() => setSecret(null)} />
         </div>
       ) : null}
-      {loaded.state === 'loading' ? <Loading what="the client" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      <LoadNotice loaded={loaded} what="the client" />
       {client ? (
         <>
           <ClientFacts client={client} />
@@ -487,96 +453,78 @@ function EditClient({
   /** The origins as typed; null until edited, so the field shows what the client has now (the default follows the redirect URIs). */
   const [origins, setOrigins] = useState<string | null>(null);
   const [jwksUri, setJwksUri] = useState(client.jwks_uri ?? '');
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSave(onSaved);
   return (
-    <section class="panel" aria-labelledby="edit-client">
-      <h2 id="edit-client">Edit client</h2>
-      <ErrorNotice error={error} />
-      {saved ? <Done>{saved}</Done> : null}
-      <Form
-        label="Edit client"
-        onSubmit={async () => {
-          setError(null);
-          setSaved(null);
-          const redirectUris = linesOf(redirects);
-          const postLogoutUris = linesOf(postLogout);
-          const allowedOrigins = origins === null ? client.allowed_origins : linesOf(origins);
-          const changes: UpdateClientBody = {
-            ...(name === client.client_name ? {} : { client_name: name }),
-            ...(sameList(redirectUris, client.redirect_uris) ? {} : { redirect_uris: redirectUris }),
-            ...(sameList(postLogoutUris, client.post_logout_redirect_uris)
-              ? {}
-              : { post_logout_redirect_uris: postLogoutUris }),
-            ...(sameList([...grants].sort(), [...client.grant_types].sort()) ? {} : { grant_types: grants }),
-            // Emptied: back to the default, the redirect URIs' origins.
-            ...(sameList(allowedOrigins, client.allowed_origins)
-              ? {}
-              : { allowed_origins: allowedOrigins.length > 0 ? allowedOrigins : null }),
-            // Emptied: no key set URL.
-            ...(jwksUri.trim() === (client.jwks_uri ?? '') ? {} : { jwks_uri: jwksUri.trim() || null }),
-          };
-          if (Object.keys(changes).length === 0) {
-            setSaved('Nothing changed: there was nothing to save.');
-            return;
-          }
-          setBusy(true);
-          try {
-            await patch<Client>(orgPath(org.slug, 'clients', client.client_id), changes);
-            setOrigins(null);
-            setSaved('Changes saved.');
-            onSaved();
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
+    <EditPanel
+      id="edit-client"
+      title="Edit client"
+      state={saving}
+      onSubmit={() => {
+        const redirectUris = linesOf(redirects);
+        const postLogoutUris = linesOf(postLogout);
+        const allowedOrigins = origins === null ? client.allowed_origins : linesOf(origins);
+        const changes: UpdateClientBody = {
+          ...(name === client.client_name ? {} : { client_name: name }),
+          ...(sameList(redirectUris, client.redirect_uris) ? {} : { redirect_uris: redirectUris }),
+          ...(sameList(postLogoutUris, client.post_logout_redirect_uris)
+            ? {}
+            : { post_logout_redirect_uris: postLogoutUris }),
+          ...(sameList([...grants].sort(), [...client.grant_types].sort()) ? {} : { grant_types: grants }),
+          // Emptied: back to the default, the redirect URIs' origins.
+          ...(sameList(allowedOrigins, client.allowed_origins)
+            ? {}
+            : { allowed_origins: allowedOrigins.length > 0 ? allowedOrigins : null }),
+          // Emptied: no key set URL.
+          ...(jwksUri.trim() === (client.jwks_uri ?? '') ? {} : { jwks_uri: jwksUri.trim() || null }),
+        };
+        return saving.save(changes, async () => {
+          await ok(
+            api.PATCH('/organizations/{org}/clients/{id}', {
+              params: { path: { org: org.slug, id: client.client_id } },
+              body: changes,
+            }),
+          );
+          setOrigins(null);
+        });
+      }}
+    >
+      <TextField
+        label="Name"
+        name="client_name"
+        value={name}
+        onInput={setName}
+        required
+        hint="Shown to people on the consent page."
+      />
+      <UriFields
+        redirects={redirects}
+        onRedirects={setRedirects}
+        postLogout={postLogout}
+        onPostLogout={setPostLogout}
+      />
+      <LinesField
+        label="Allowed origins"
+        name="allowed_origins"
+        value={origins ?? client.allowed_origins.join('\n')}
+        onInput={setOrigins}
+        hint={ORIGINS_HINT}
+      />
+      {client.type === 'confidential' && client.jwks === undefined ? (
         <TextField
-          label="Name"
-          name="client_name"
-          value={name}
-          onInput={setName}
-          required
-          hint="Shown to people on the consent page."
+          label="Public key set URL (jwks_uri)"
+          name="jwks_uri"
+          type="url"
+          value={jwksUri}
+          onInput={setJwksUri}
+          hint={JWKS_URI_HINT}
         />
-        <UriFields
-          redirects={redirects}
-          onRedirects={setRedirects}
-          postLogout={postLogout}
-          onPostLogout={setPostLogout}
-        />
-        <LinesField
-          label="Allowed origins"
-          name="allowed_origins"
-          value={origins ?? client.allowed_origins.join('\n')}
-          onInput={setOrigins}
-          hint={ORIGINS_HINT}
-        />
-        {client.type === 'confidential' && client.jwks === undefined ? (
-          <TextField
-            label="Public key set URL (jwks_uri)"
-            name="jwks_uri"
-            type="url"
-            value={jwksUri}
-            onInput={setJwksUri}
-            hint={JWKS_URI_HINT}
-          />
-        ) : null}
-        <GrantTypesField
-          value={grants}
-          onChange={setGrants}
-          hint="What the client may ask the token endpoint for. authorization_code needs a redirect URI."
-        />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save changes
-          </button>
-        </div>
-      </Form>
-    </section>
+      ) : null}
+      <GrantTypesField
+        value={grants}
+        onChange={setGrants}
+        hint="What the client may ask the token endpoint for. authorization_code needs a redirect URI."
+      />
+    </EditPanel>
   );
 }
 
@@ -589,62 +537,50 @@ function RotateSecret({
   client: Client;
   onRotated: (secret: string) => void;
 }) {
-  const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel" aria-labelledby="client-secret">
-      <h2 id="client-secret">Client secret</h2>
+    <ConfirmPanel
+      id="client-secret"
+      title="Client secret"
+      button="Rotate secret"
+      question="Make a new secret? The old one stops working immediately."
+      confirmLabel="Yes, rotate the secret"
+      onConfirm={async () => {
+        const data = await body(
+          api.POST('/organizations/{org}/clients/{id}/secret', {
+            params: { path: { org: org.slug, id: client.client_id } },
+          }),
+        );
+        onRotated(data.client_secret);
+      }}
+    >
       <p>
         The secret is stored as a hash and cannot be shown again. Rotating makes a new one, shown once; the
         old secret stops working at once, so put the new one in the app's configuration right away.
       </p>
-      <ErrorNotice error={error} />
-      <ConfirmButton
-        question="Make a new secret? The old one stops working immediately."
-        confirmLabel="Yes, rotate the secret"
-        onConfirm={async () => {
-          setError(null);
-          try {
-            const { data } = await post<{ client_secret: string }>(
-              `${orgPath(org.slug, 'clients', client.client_id)}/secret`,
-            );
-            onRotated(data.client_secret);
-          } catch (e) {
-            setError(e);
-          }
-        }}
-      >
-        Rotate secret
-      </ConfirmButton>
-    </section>
+    </ConfirmPanel>
   );
 }
 
 function DeleteClient({ org, client }: { org: OrgScreenProps['org']; client: Client }) {
-  const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel" aria-labelledby="delete-client">
-      <h2 id="delete-client">Delete client</h2>
+    <ConfirmPanel
+      id="delete-client"
+      title="Delete client"
+      question={`Delete ${client.client_name} for good?`}
+      onConfirm={async () => {
+        await ok(
+          api.DELETE('/organizations/{org}/clients/{id}', {
+            params: { path: { org: org.slug, id: client.client_id } },
+          }),
+        );
+        listNews = `Client ${client.client_name} deleted.`;
+        navigate(listHref(org.slug));
+      }}
+    >
       <p>
         Deleting ends the client's sessions: its refresh and access tokens stop working, and the app can no
         longer sign anyone in. This cannot be undone.
       </p>
-      <ErrorNotice error={error} />
-      <ConfirmButton
-        question={`Delete ${client.client_name} for good?`}
-        confirmLabel="Yes, delete it"
-        onConfirm={async () => {
-          setError(null);
-          try {
-            await del(orgPath(org.slug, 'clients', client.client_id));
-            listNews = `Client ${client.client_name} deleted.`;
-            navigate(listHref(org.slug));
-          } catch (e) {
-            setError(e);
-          }
-        }}
-      >
-        Delete client
-      </ConfirmButton>
-    </section>
+    </ConfirmPanel>
   );
 }

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
-import { del, get, orgPath, patch } from '../api/client.js';
-import { allPages } from '../api/lists.js';
-import type { Connection, UserRole } from '../api/types.js';
-import { ConfirmButton } from '../components/confirm-button.js';
+import { api, body, ok } from '../api/client.js';
+import { allRoles } from '../api/lists.js';
+import { type Connection, connectionOf, type UserRole } from '../api/types.js';
+import { ConfirmPanel } from '../components/confirm-panel.js';
 import { CopyValue } from '../components/copy-value.js';
-import { Form } from '../components/fields.js';
+import { EditPanel, useSave } from '../components/edit-panel.js';
 import { Link } from '../components/link.js';
-import { Done, ErrorNotice, Loading } from '../components/notices.js';
+import { Done, LoadNotice } from '../components/notices.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
@@ -38,8 +38,10 @@ export function ConnectionPage({ org, id }: { org: Org; id: string }) {
   const [saved, setSaved] = useState<string | null>(null);
   const loaded = useLoad(async () => {
     const [connection, roles] = await Promise.all([
-      get<Connection>(orgPath(org.slug, 'connections', id)).then((a) => a.data),
-      allPages<UserRole>(orgPath(org.slug, 'roles')),
+      body(
+        api.GET('/organizations/{org}/connections/{id}', { params: { path: { org: org.slug, id } } }),
+      ).then(connectionOf),
+      allRoles(org.slug),
     ]);
     return { connection, roles };
   }, [org.slug, id]);
@@ -51,8 +53,7 @@ export function ConnectionPage({ org, id }: { org: Org; id: string }) {
       </p>
       <h1>{connection ? connection.name : 'Connection'}</h1>
       {fresh ? <Done>Connection created. Give your identity provider the values below.</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="the connection" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      <LoadNotice loaded={loaded} what="the connection" />
       {loaded.state === 'ok' && connection ? (
         <>
           <ForTheProvider connection={connection} />
@@ -229,76 +230,53 @@ function EditConnection({
   // Drawn from the stored connection: the client secret and certificate fields start blank.
   const [draft, setDraft] = useState(() => draftOf(connection));
   const set = (change: Partial<ConnectionDraft>) => setDraft((d) => ({ ...d, ...change }));
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(news);
-  const [busy, setBusy] = useState(false);
+  const saving = useSave(onSaved);
   const editing = { draft, set, editing: true };
   return (
-    <section class="panel" aria-labelledby="edit-connection">
-      <h2 id="edit-connection">Edit connection</h2>
-      <ErrorNotice error={error} />
-      {saved ? <Done>{saved}</Done> : null}
-      <Form
-        label="Edit connection"
-        onSubmit={async () => {
-          setError(null);
-          setSaved(null);
-          const changes = changesOf(connection, draft);
-          if (Object.keys(changes).length === 0) {
-            setSaved('Nothing changed: there was nothing to save.');
-            return;
-          }
-          setBusy(true);
-          try {
-            await patch<Connection>(orgPath(org.slug, 'connections', connection.id), changes);
-            // The form is drawn again from what is stored: the secret typed is gone from the page.
-            onSaved();
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <NameField draft={draft} set={set} />
-        {connection.type === 'oidc' ? <OidcFields {...editing} /> : <SamlFields {...editing} />}
-        <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save changes
-          </button>
-        </div>
-      </Form>
-    </section>
+    <EditPanel
+      id="edit-connection"
+      title="Edit connection"
+      state={{ ...saving, saved: saving.saved ?? news }}
+      onSubmit={() => {
+        const changes = changesOf(connection, draft);
+        // The form is drawn again from what is stored (onSaved): the secret typed is gone from the page.
+        return saving.save(changes, () =>
+          ok(
+            api.PATCH('/organizations/{org}/connections/{id}', {
+              params: { path: { org: org.slug, id: connection.id } },
+              body: changes,
+            }),
+          ),
+        );
+      }}
+    >
+      <NameField draft={draft} set={set} />
+      {connection.type === 'oidc' ? <OidcFields {...editing} /> : <SamlFields {...editing} />}
+      <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
+    </EditPanel>
   );
 }
 
 function DeleteConnection({ org, connection }: { org: Org; connection: Connection }) {
-  const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel" aria-labelledby="delete-connection">
-      <h2 id="delete-connection">Delete connection</h2>
+    <ConfirmPanel
+      id="delete-connection"
+      title="Delete connection"
+      question={`Delete the connection ${connection.name} for good?`}
+      onConfirm={async () => {
+        await ok(
+          api.DELETE('/organizations/{org}/connections/{id}', {
+            params: { path: { org: org.slug, id: connection.id } },
+          }),
+        );
+        setListNews(`Connection ${connection.name} deleted.`);
+        navigate(orgHref(org.slug, 'connections'));
+      }}
+    >
       <p>
         Its people can no longer sign in through it. Their users stay, unlinked: they can sign in another way,
         or through a new connection. This cannot be undone.
       </p>
-      <ErrorNotice error={error} />
-      <ConfirmButton
-        question={`Delete the connection ${connection.name} for good?`}
-        confirmLabel="Yes, delete it"
-        onConfirm={async () => {
-          setError(null);
-          try {
-            await del(orgPath(org.slug, 'connections', connection.id));
-            setListNews(`Connection ${connection.name} deleted.`);
-            navigate(orgHref(org.slug, 'connections'));
-          } catch (e) {
-            setError(e);
-          }
-        }}
-      >
-        Delete connection
-      </ConfirmButton>
-    </section>
+    </ConfirmPanel>
   );
 }

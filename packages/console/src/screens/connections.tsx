@@ -1,15 +1,19 @@
 import { useState } from 'preact/hooks';
-import { orgPath, post } from '../api/client.js';
-import { allPages, getList } from '../api/lists.js';
+import { api, body } from '../api/client.js';
+import { allRoles, listPage } from '../api/lists.js';
 import type { Connection, UserRole } from '../api/types.js';
+import { DataTable } from '../components/data-table.js';
 import { Form, SelectField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
+import { PageHead } from '../components/page-head.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref, useLocation } from '../router.js';
+import { navigate, orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
+import { useAddressPage } from '../use-page.js';
 import {
   CommonFields,
   type ConnectionDraft,
@@ -44,98 +48,76 @@ export function ConnectionDetail({ org, id }: OrgScreenProps) {
 }
 
 function ConnectionList({ org }: { org: Org }) {
-  const { query } = useLocation();
-  const page = query.get('page') ?? '0';
+  const { page, go } = useAddressPage(listHref(org.slug));
   const [news] = useState(takeListNews);
   const loaded = useLoad(
     () =>
-      getList<Connection>(
-        `${orgPath(org.slug, 'connections')}${page === '0' ? '' : `?page=${encodeURIComponent(page)}`}`,
+      listPage(
+        api.GET('/organizations/{org}/connections', { params: { path: { org: org.slug }, query: { page } } }),
       ),
     [org.slug, page],
   );
   const newHref = orgHref(org.slug, 'connections', 'new');
   return (
     <>
-      <div class="page-head">
-        <h1>Connections</h1>
-        <Link href={newHref} class="button">
-          New connection
-        </Link>
-      </div>
+      <PageHead title="Connections" action={{ href: newHref, label: 'New connection' }} />
       <p class="muted">
         Enterprise sign-in: people of {org.name} sign in through their company’s identity provider, over
         OpenID Connect or SAML 2.0. The sign-in page shows a button for each connection, and sends an address
         in a domain a connection claims to it.
       </p>
       {news ? <Done>{news}</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="connections" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' && loaded.data.entries.length === 0 ? (
-        <EmptyState title="No connections yet">
-          <p>
-            Let people sign in with Okta, Microsoft Entra ID, Google Workspace or another identity provider:{' '}
-            <Link href={newHref}>add the first connection</Link>.
-          </p>
-        </EmptyState>
-      ) : null}
-      {loaded.state === 'ok' && loaded.data.entries.length > 0 ? (
-        <>
-          <div class="table-wrap">
-            <table class="stack">
-              <caption class="visually-hidden">Connections</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Email domains</th>
-                  <th scope="col">New users</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.data.entries.map((c) => (
-                  <tr key={c.id}>
-                    <td data-label="Name">
-                      <Link href={orgHref(org.slug, 'connections', c.id)}>{c.name}</Link>
-                    </td>
-                    <td data-label="Type">{TYPE_LABELS[c.type]}</td>
-                    <td data-label="Email domains">
-                      {c.domains.length === 0 ? <span class="muted">—</span> : c.domains.join(', ')}
-                    </td>
-                    <td data-label="New users">
-                      {c.jit ? 'Created on first sign-in' : 'Existing accounts only'}
-                    </td>
-                    <td data-label="Created">{when(c.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            label="Pages of connections"
-            links={loaded.data.links}
-            onGo={(path) => {
-              const to = new URL(path, location.origin).searchParams.get('page') ?? '0';
-              navigate(to === '0' ? listHref(org.slug) : `${listHref(org.slug)}?page=${to}`);
-            }}
+      <ListView
+        loaded={loaded}
+        what="connections"
+        pager="Pages of connections"
+        onGo={go}
+        empty={
+          <EmptyState title="No connections yet">
+            <p>
+              Let people sign in with Okta, Microsoft Entra ID, Google Workspace or another identity provider:{' '}
+              <Link href={newHref}>add the first connection</Link>.
+            </p>
+          </EmptyState>
+        }
+      >
+        {(connections) => (
+          <DataTable
+            caption="Connections"
+            rows={connections}
+            rowKey={(c) => c.id}
+            columns={[
+              {
+                label: 'Name',
+                cell: (c) => <Link href={orgHref(org.slug, 'connections', c.id)}>{c.name}</Link>,
+              },
+              { label: 'Type', cell: (c) => TYPE_LABELS[c.type] },
+              {
+                label: 'Email domains',
+                cell: (c) => (c.domains.length === 0 ? <span class="muted">—</span> : c.domains.join(', ')),
+              },
+              {
+                label: 'New users',
+                cell: (c) => (c.jit ? 'Created on first sign-in' : 'Existing accounts only'),
+              },
+              { label: 'Created', cell: (c) => when(c.created_at) },
+            ]}
           />
-        </>
-      ) : null}
+        )}
+      </ListView>
     </>
   );
 }
 
 function NewConnection({ org }: { org: Org }) {
-  const roles = useLoad(() => allPages<UserRole>(orgPath(org.slug, 'roles')), [org.slug]);
+  const roles = useLoad(() => allRoles(org.slug), [org.slug]);
   return (
     <>
       <p class="crumbs">
         <Link href={listHref(org.slug)}>← All connections</Link>
       </p>
       <h1>New connection</h1>
-      {roles.state === 'loading' ? <Loading what="the organization’s roles" /> : null}
-      {roles.state === 'error' ? <ErrorNotice error={roles.error} /> : null}
+      <LoadNotice loaded={roles} what="the organization’s roles" />
       {roles.state === 'ok' ? <NewConnectionForm org={org} roles={roles.data} /> : null}
     </>
   );
@@ -171,27 +153,23 @@ function NewConnectionForm({ org, roles }: { org: Org; roles: UserRole[] }) {
   const [type, setType] = useState<Connection['type']>('oidc');
   const [draft, setDraft] = useState(emptyDraft);
   const set = (change: Partial<ConnectionDraft>) => setDraft((d) => ({ ...d, ...change }));
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   return (
     <div class="panel">
       <Form
         label="New connection"
-        onSubmit={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            const { data } = await post<Connection>(
-              orgPath(org.slug, 'connections'),
-              createBody(type, draft),
+        onSubmit={() =>
+          run(async () => {
+            const data = await body(
+              api.POST('/organizations/{org}/connections', {
+                params: { path: { org: org.slug } },
+                body: createBody(type, draft),
+              }),
             );
             justCreated.add(data.id);
             navigate(orgHref(org.slug, 'connections', data.id), { replace: true });
-          } catch (e) {
-            setError(e);
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         <SelectField label="Type" name="type" value={type} options={TYPES} onChange={setType} />
         <NameField draft={draft} set={set} />

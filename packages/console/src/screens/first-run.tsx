@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { post } from '../api/client.js';
-import type { CreatedOrganization } from '../api/types.js';
+import { api, body } from '../api/client.js';
 import { Form, TextField } from '../components/fields.js';
 import { ErrorNotice } from '../components/notices.js';
 import { useOrgs } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 
 /** The first visit of someone with no organization yet: what an org is, and making the first one. */
 export function FirstRun() {
@@ -33,29 +33,21 @@ function CreateOrganizationForm() {
   const orgs = useOrgs();
   const [slug, setSlug] = useState('');
   const [name, setName] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   return (
     <div class="panel">
       <ErrorNotice error={error} />
       <Form
         label="Create organization"
-        onSubmit={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            const { data } = await post<CreatedOrganization>('/organizations', {
-              slug,
-              ...(name.trim() ? { name } : {}),
-            });
+        onSubmit={() =>
+          run(async () => {
+            const data = await body(
+              api.POST('/organizations', { body: { slug, ...(name.trim() ? { name } : {}) } }),
+            );
             await orgs.reload();
             navigate(orgHref(data.slug, 'settings'));
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         <TextField
           label="Slug"

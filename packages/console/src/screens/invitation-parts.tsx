@@ -1,14 +1,18 @@
 import { useState } from 'preact/hooks';
-import { del, get, orgPath, post } from '../api/client.js';
-import type { CreatedInvitation, Invitation, Role } from '../api/types.js';
+import { api, body, ok } from '../api/client.js';
+import { listPage } from '../api/lists.js';
+import type { Invitation, Role } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
+import { DataTable } from '../components/data-table.js';
 import { CheckboxField, Form, SelectField, TextField } from '../components/fields.js';
-import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
+import { usePage } from '../use-page.js';
 
 type Org = OrgScreenProps['org'];
 
@@ -39,10 +43,9 @@ export function InviteForm({
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [sendMail, setSendMail] = useState(true);
-  const [error, setError] = useState<unknown>(null);
+  const { error, busy, run } = useAction();
   const [news, setNews] = useState<string | null>(null);
   const [link, setLink] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const headingId = `${kind}-invite`;
   return (
     <section class="panel" aria-labelledby={headingId}>
@@ -52,23 +55,22 @@ export function InviteForm({
       {link ? <SecretOnce label="Invitation link" value={link} onDismiss={() => setLink(null)} /> : null}
       <Form
         label={title}
-        onSubmit={async () => {
-          setError(null);
+        onSubmit={() => {
           setNews(null);
           setLink(null);
-          setBusy(true);
-          try {
-            const { data } =
+          return run(async () => {
+            const inOrg = { path: { org: org.slug } };
+            const data = await body(
               kind === 'member'
-                ? await post<CreatedInvitation>(orgPath(org.slug, 'members'), {
-                    email,
-                    role,
-                    send_mail: sendMail,
+                ? api.POST('/organizations/{org}/members', {
+                    params: inOrg,
+                    body: { email, role, send_mail: sendMail },
                   })
-                : await post<CreatedInvitation>(orgPath(org.slug, 'invitations'), {
-                    email,
-                    send_mail: sendMail,
-                  });
+                : api.POST('/organizations/{org}/invitations', {
+                    params: inOrg,
+                    body: { email, send_mail: sendMail },
+                  }),
+            );
             setEmail('');
             setNews(
               data.url
@@ -77,11 +79,7 @@ export function InviteForm({
             );
             setLink(data.url ?? null);
             onInvited();
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
+          });
         }}
       >
         <TextField
@@ -122,77 +120,72 @@ export function PendingInvitations({
   kind: Invitation['kind'];
   version: number;
 }) {
-  const first = `${orgPath(org.slug, 'invitations')}?kind=${kind}&state=pending`;
-  const [path, setPath] = useState(first);
-  const [error, setError] = useState<unknown>(null);
+  const { page, go } = usePage();
+  const { error, run } = useAction();
   const [news, setNews] = useState<string | null>(null);
-  const loaded = useLoad(async () => {
-    const { data, links } = await get<Invitation[]>(path);
-    return { invitations: data, links };
-  }, [path, version]);
+  const loaded = useLoad(
+    () =>
+      listPage(
+        api.GET('/organizations/{org}/invitations', {
+          params: { path: { org: org.slug }, query: { kind, state: 'pending', page } },
+        }),
+      ),
+    [org.slug, kind, page, version],
+  );
   const headingId = `${kind}-pending`;
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>Pending invitations</h2>
       <ErrorNotice error={error} />
       {news ? <Done>{news}</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="invitations" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' && loaded.data.invitations.length === 0 ? (
-        <EmptyState title="No pending invitations">
-          <p>Invite someone with the form below: they accept with the link, in at most two steps.</p>
-        </EmptyState>
-      ) : null}
-      {loaded.state === 'ok' && loaded.data.invitations.length > 0 ? (
-        <>
-          <div class="table-wrap">
-            <table class="stack">
-              <caption class="visually-hidden">Pending invitations to {org.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  {kind === 'member' ? <th scope="col">Role</th> : null}
-                  <th scope="col">Sent</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.data.invitations.map((i) => (
-                  <tr key={i.id}>
-                    <td data-label="Email">{i.email}</td>
-                    {kind === 'member' ? (
-                      <td data-label="Role">{i.role === 'owner' ? 'Owner' : 'Member'}</td>
-                    ) : null}
-                    <td data-label="Sent">{i.mailed ? 'by mail' : 'as a link'}</td>
-                    <td data-label="Expires">{when(i.expires_at)}</td>
-                    <td data-label="Actions">
-                      <ConfirmButton
-                        question={`Withdraw the invitation of ${i.email}?`}
-                        confirmLabel="Yes, withdraw"
-                        onConfirm={async () => {
-                          setError(null);
-                          setNews(null);
-                          try {
-                            await del(orgPath(org.slug, 'invitations', i.id));
-                            setNews(`The invitation of ${i.email} is withdrawn: its link no longer works.`);
-                            loaded.reload();
-                          } catch (e) {
-                            setError(e);
-                          }
-                        }}
-                      >
-                        Withdraw
-                      </ConfirmButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager label="Pages of invitations" links={loaded.data.links} onGo={setPath} />
-        </>
-      ) : null}
+      <ListView
+        loaded={loaded}
+        what="invitations"
+        pager="Pages of invitations"
+        onGo={go}
+        empty={
+          <EmptyState title="No pending invitations">
+            <p>Invite someone with the form below: they accept with the link, in at most two steps.</p>
+          </EmptyState>
+        }
+      >
+        {(invitations) => (
+          <DataTable
+            caption={`Pending invitations to ${org.name}`}
+            rows={invitations}
+            rowKey={(i) => i.id}
+            columns={[
+              { label: 'Email', cell: (i) => i.email },
+              kind === 'member' && { label: 'Role', cell: (i) => (i.role === 'owner' ? 'Owner' : 'Member') },
+              { label: 'Sent', cell: (i) => (i.mailed ? 'by mail' : 'as a link') },
+              { label: 'Expires', cell: (i) => when(i.expires_at) },
+              {
+                label: 'Actions',
+                cell: (i) => (
+                  <ConfirmButton
+                    question={`Withdraw the invitation of ${i.email}?`}
+                    confirmLabel="Yes, withdraw"
+                    onConfirm={async () => {
+                      setNews(null);
+                      await run(async () => {
+                        await ok(
+                          api.DELETE('/organizations/{org}/invitations/{id}', {
+                            params: { path: { org: org.slug, id: i.id } },
+                          }),
+                        );
+                        setNews(`The invitation of ${i.email} is withdrawn: its link no longer works.`);
+                        loaded.reload();
+                      });
+                    }}
+                  >
+                    Withdraw
+                  </ConfirmButton>
+                ),
+              },
+            ]}
+          />
+        )}
+      </ListView>
     </section>
   );
 }

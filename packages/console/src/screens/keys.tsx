@@ -1,13 +1,18 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, orgPath, post } from '../api/client.js';
+import { api, body } from '../api/client.js';
+import { listPage } from '../api/lists.js';
 import type { SigningKey } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { DataTable } from '../components/data-table.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
+import { OwnersOnlyScreen } from '../components/page-head.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
+import { usePage } from '../use-page.js';
 
 /** Each state: its badge, its name, and what it means for tokens. */
 const STATES: Record<SigningKey['state'], { badge: string; label: string; meaning: string }> = {
@@ -35,23 +40,24 @@ const ORDER: SigningKey['state'][] = ['active', 'next', 'retired'];
 export function Keys({ org }: OrgScreenProps) {
   if (!canWrite(org)) {
     return (
-      <>
-        <h1>Signing keys</h1>
+      <OwnersOnlyScreen title="Signing keys">
         <p class="notice info">Only owners of this organization can see and rotate its signing keys.</p>
-      </>
+      </OwnersOnlyScreen>
     );
   }
   return <KeyList org={org} />;
 }
 
 function KeyList({ org }: { org: OrgScreenProps['org'] }) {
-  const first = orgPath(org.slug, 'keys');
-  const [path, setPath] = useState(first);
+  const { page, go, first } = usePage();
   const [rotated, setRotated] = useState<string | null>(null);
-  const loaded = useLoad(async () => {
-    const { data, links } = await get<SigningKey[]>(path);
-    return { keys: data, links };
-  }, [path]);
+  const loaded = useLoad(
+    () =>
+      listPage(
+        api.GET('/organizations/{org}/keys', { params: { path: { org: org.slug }, query: { page } } }),
+      ),
+    [org.slug, page],
+  );
   return (
     <>
       <h1>Signing keys</h1>
@@ -73,59 +79,43 @@ function KeyList({ org }: { org: OrgScreenProps['org'] }) {
         </dl>
       </section>
       <h2>Published keys</h2>
-      {loaded.state === 'loading' ? <Loading what="signing keys" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' && loaded.data.keys.length === 0 ? (
-        <EmptyState title="No published keys">
-          <p>Rotate the keys below to make an active and a next key.</p>
-        </EmptyState>
-      ) : null}
-      {loaded.state === 'ok' && loaded.data.keys.length > 0 ? (
-        <>
-          <KeyTable keys={loaded.data.keys} />
-          <Pager label="Pages of signing keys" links={loaded.data.links} onGo={setPath} />
-        </>
-      ) : null}
+      <ListView
+        loaded={loaded}
+        what="signing keys"
+        pager="Pages of signing keys"
+        onGo={go}
+        empty={
+          <EmptyState title="No published keys">
+            <p>Rotate the keys below to make an active and a next key.</p>
+          </EmptyState>
+        }
+      >
+        {(keys) => (
+          <DataTable
+            caption="Published signing keys"
+            rows={keys}
+            rowKey={(k) => k.kid}
+            columns={[
+              { label: 'Key id (kid)', short: 'Key id', cell: (k) => <code>{k.kid}</code> },
+              {
+                label: 'State',
+                cell: (k) => <span class={badgeClass(k.state)}>{STATES[k.state].label}</span>,
+              },
+              { label: 'Created', cell: (k) => when(k.created_at) },
+            ]}
+          />
+        )}
+      </ListView>
       <Rotate
         org={org}
         rotated={rotated}
         onRotated={(kid) => {
           setRotated(kid);
-          if (path === first) loaded.reload();
-          else setPath(first);
+          if (page === 0) loaded.reload();
+          else first();
         }}
       />
     </>
-  );
-}
-
-function KeyTable({ keys }: { keys: SigningKey[] }) {
-  return (
-    <div class="table-wrap">
-      <table class="stack">
-        <caption class="visually-hidden">Published signing keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Key id (kid)</th>
-            <th scope="col">State</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr key={k.kid}>
-              <td data-label="Key id">
-                <code>{k.kid}</code>
-              </td>
-              <td data-label="State">
-                <span class={badgeClass(k.state)}>{STATES[k.state].label}</span>
-              </td>
-              <td data-label="Created">{when(k.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
@@ -138,7 +128,7 @@ function Rotate({
   rotated: string | null;
   onRotated: (kid: string) => void;
 }) {
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
   return (
     <section class="panel" aria-labelledby="rotate-keys">
       <h2 id="rotate-keys">Rotate keys</h2>
@@ -147,7 +137,7 @@ function Rotate({
         key. Tokens already issued stay valid until they expire: the retired key stays published until then.
         Rotate on a schedule, or at once if you think a key has leaked.
       </p>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={action.error} />
       {rotated ? (
         <Done>
           Keys rotated: <code>{rotated}</code> is the active key now and signs from here on.
@@ -158,13 +148,12 @@ function Rotate({
         question="Rotate the signing keys now?"
         confirmLabel="Yes, rotate"
         onConfirm={async () => {
-          setError(null);
-          try {
-            const { data } = await post<{ kid: string }>(orgPath(org.slug, 'keys', 'rotate'));
+          await action.run(async () => {
+            const data = await body(
+              api.POST('/organizations/{org}/keys/rotate', { params: { path: { org: org.slug } } }),
+            );
             onRotated(data.kid);
-          } catch (e) {
-            setError(e);
-          }
+          });
         }}
       >
         Rotate keys

@@ -1,12 +1,14 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { del, get, orgPath, patch } from '../api/client.js';
+import { api, ok } from '../api/client.js';
+import { listPage } from '../api/lists.js';
 import type { Member, Role } from '../api/types.js';
 import { whoAmI } from '../auth/session.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { Done, EmptyState, ErrorNotice, Loading, ReadOnlyNote } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState, ErrorNotice, ReadOnlyNote } from '../components/notices.js';
 import { canWrite, type OrgScreenProps, useOrgs } from '../org-context.js';
 import { useLoad } from '../use-load.js';
+import { usePage } from '../use-page.js';
 import { InviteForm, PendingInvitations } from './invitation-parts.js';
 
 const ROLES: readonly (readonly [Role, string])[] = [
@@ -21,17 +23,19 @@ const roleName = (role: Role) => (role === 'owner' ? 'Owner' : 'Member');
  * The API keeps the last owner (409, shown as it says).
  */
 export function Members({ org }: OrgScreenProps) {
-  const first = orgPath(org.slug, 'members');
-  const [path, setPath] = useState(first);
+  const { page, go, first } = usePage();
   const [news, setNews] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [invited, setInvited] = useState(0);
   const orgs = useOrgs();
-  useEffect(() => setPath(first), [first]);
-  const loaded = useLoad(async () => {
-    const { data, links } = await get<Member[]>(path);
-    return { members: data, links };
-  }, [path]);
+  useEffect(first, [org.slug]);
+  const loaded = useLoad(
+    () =>
+      listPage(
+        api.GET('/organizations/{org}/members', { params: { path: { org: org.slug }, query: { page } } }),
+      ),
+    [org.slug, page],
+  );
   const owner = canWrite(org);
   /** Runs a change: its news or its error above the table, then the list read again. */
   const change = async (work: () => Promise<string>) => {
@@ -56,19 +60,19 @@ export function Members({ org }: OrgScreenProps) {
       {owner ? null : <ReadOnlyNote />}
       <ErrorNotice error={error} />
       {news ? <Done>{news}</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="members" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' && loaded.data.members.length === 0 ? (
-        <EmptyState title="No members on this page">
-          <p>Go back to the first page of the list.</p>
-        </EmptyState>
-      ) : null}
-      {loaded.state === 'ok' && loaded.data.members.length > 0 ? (
-        <>
-          <MemberTable org={org} members={loaded.data.members} change={change} />
-          <Pager label="Pages of members" links={loaded.data.links} onGo={setPath} />
-        </>
-      ) : null}
+      <ListView
+        loaded={loaded}
+        what="members"
+        pager="Pages of members"
+        onGo={go}
+        empty={
+          <EmptyState title="No members on this page">
+            <p>Go back to the first page of the list.</p>
+          </EmptyState>
+        }
+      >
+        {(members) => <MemberTable org={org} members={members} change={change} />}
+      </ListView>
       {owner ? (
         <>
           <PendingInvitations org={org} kind="member" version={invited} />
@@ -136,7 +140,11 @@ function MemberTable({
                     confirmLabel="Yes, remove"
                     onConfirm={() =>
                       change(async () => {
-                        await del(orgPath(org.slug, 'members', m.user_id));
+                        await ok(
+                          api.DELETE('/organizations/{org}/members/{id}', {
+                            params: { path: { org: org.slug, id: m.user_id } },
+                          }),
+                        );
                         return `${m.email} is no longer a member.`;
                       })
                     }
@@ -182,7 +190,12 @@ function RoleChoice({ org, member, change }: { org: OrgScreenProps['org']; membe
         onClick={async () => {
           setBusy(true);
           await change(async () => {
-            await patch<Member>(orgPath(org.slug, 'members', member.user_id), { role });
+            await ok(
+              api.PATCH('/organizations/{org}/members/{id}', {
+                params: { path: { org: org.slug, id: member.user_id } },
+                body: { role },
+              }),
+            );
             return `${member.email} is now ${role === 'owner' ? 'an owner' : 'a member'}.`;
           });
           setBusy(false);

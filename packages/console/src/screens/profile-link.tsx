@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { post } from '../api/client.js';
+import { api, body } from '../api/client.js';
 
 /**
  * "Your profile": the hosted profile page of the console user. POST /profile/session trades the
@@ -14,7 +14,7 @@ export function OpenProfile() {
       title={failed ? 'The profile page could not be opened; try again.' : undefined}
       onClick={async () => {
         try {
-          const { data } = await post<{ key: string }>('/profile/session');
+          const data = await body(api.POST('/profile/session'));
           location.assign(`/profile?key=${encodeURIComponent(data.key)}`);
         } catch {
           setFailed(true);

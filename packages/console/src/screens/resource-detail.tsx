@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
-import { del, get, orgPath, patch } from '../api/client.js';
+import { api, body, ok } from '../api/client.js';
 import type { ApiResource, ResourceScope } from '../api/types.js';
-import { ConfirmButton } from '../components/confirm-button.js';
-import { Form, TextField } from '../components/fields.js';
+import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DataTable } from '../components/data-table.js';
+import { EditPanel, useSave } from '../components/edit-panel.js';
+import { TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { Done, ErrorNotice, Loading } from '../components/notices.js';
+import { Done, LoadNotice } from '../components/notices.js';
 import { duration, when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
@@ -18,7 +20,7 @@ type Org = OrgScreenProps['org'];
 export function ResourcePage({ org, id }: { org: Org; id: string }) {
   const [fresh] = useState(() => justCreated.delete(id));
   const loaded = useLoad(
-    () => get<ApiResource>(orgPath(org.slug, 'resources', id)).then((a) => a.data),
+    () => body(api.GET('/organizations/{org}/resources/{id}', { params: { path: { org: org.slug, id } } })),
     [org.slug, id],
   );
   const resource = loaded.state === 'ok' ? loaded.data : null;
@@ -29,8 +31,7 @@ export function ResourcePage({ org, id }: { org: Org; id: string }) {
       </p>
       <h1>{resource ? resource.name : 'API resource'}</h1>
       {fresh ? <Done>Resource created.</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="the API resource" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      <LoadNotice loaded={loaded} what="the API resource" />
       {resource ? (
         <>
           <Facts resource={resource} />
@@ -69,27 +70,17 @@ function Facts({ resource }: { resource: ApiResource }) {
 function ScopeTable({ scopes }: { scopes: ResourceScope[] }) {
   if (scopes.length === 0) return <p class="muted">No scopes: tokens for this resource carry none.</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="diff-caption">Scopes, as the consent page describes them</caption>
-        <thead>
-          <tr>
-            <th scope="col">Scope</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {scopes.map((s) => (
-            <tr key={s.name}>
-              <td>
-                <code>{s.name}</code>
-              </td>
-              <td>{s.description}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      class=""
+      caption="Scopes, as the consent page describes them"
+      captionClass="diff-caption"
+      rows={scopes}
+      rowKey={(s) => s.name}
+      columns={[
+        { label: 'Scope', cell: (s) => <code>{s.name}</code> },
+        { label: 'Description', cell: (s) => s.description },
+      ]}
+    />
   );
 }
 
@@ -100,94 +91,70 @@ function EditResource({ org, resource, onSaved }: { org: Org; resource: ApiResou
   const [name, setName] = useState(resource.name);
   const scopes = useScopes(resource.scopes);
   const [ttl, setTtl] = useState(String(resource.access_token_ttl));
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSave(onSaved);
   return (
-    <section class="panel" aria-labelledby="edit-resource">
-      <h2 id="edit-resource">Edit resource</h2>
-      <ErrorNotice error={error} />
-      {saved ? <Done>{saved}</Done> : null}
-      <Form
-        label="Edit resource"
-        onSubmit={async () => {
-          setError(null);
-          setSaved(null);
-          const lifetime = ttlValue(ttl);
-          const changes = {
-            ...(name === resource.name ? {} : { name }),
-            ...(same(scopes.value(), resource.scopes) ? {} : { scopes: scopes.value() }),
-            ...(lifetime.access_token_ttl === resource.access_token_ttl ? {} : lifetime),
-          };
-          if (Object.keys(changes).length === 0) {
-            setSaved('Nothing changed: there was nothing to save.');
-            return;
-          }
-          setBusy(true);
-          try {
-            await patch<ApiResource>(orgPath(org.slug, 'resources', resource.id), changes);
-            setSaved('Changes saved.');
-            onSaved();
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <TextField
-          label="Name"
-          name="name"
-          value={name}
-          onInput={setName}
-          required
-          hint="Shown on the consent page and in this console."
-        />
-        <ScopesEditor state={scopes} />
-        <TextField
-          label="Access token lifetime (seconds)"
-          name="access_token_ttl"
-          type="number"
-          value={ttl}
-          onInput={setTtl}
-          hint={TTL_HINT}
-        />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save changes
-          </button>
-        </div>
-      </Form>
-    </section>
+    <EditPanel
+      id="edit-resource"
+      title="Edit resource"
+      state={saving}
+      onSubmit={() => {
+        const lifetime = ttlValue(ttl);
+        const changes = {
+          ...(name === resource.name ? {} : { name }),
+          ...(same(scopes.value(), resource.scopes) ? {} : { scopes: scopes.value() }),
+          ...(lifetime.access_token_ttl === resource.access_token_ttl ? {} : lifetime),
+        };
+        return saving.save(changes, () =>
+          ok(
+            api.PATCH('/organizations/{org}/resources/{id}', {
+              params: { path: { org: org.slug, id: resource.id } },
+              body: changes,
+            }),
+          ),
+        );
+      }}
+    >
+      <TextField
+        label="Name"
+        name="name"
+        value={name}
+        onInput={setName}
+        required
+        hint="Shown on the consent page and in this console."
+      />
+      <ScopesEditor state={scopes} />
+      <TextField
+        label="Access token lifetime (seconds)"
+        name="access_token_ttl"
+        type="number"
+        value={ttl}
+        onInput={setTtl}
+        hint={TTL_HINT}
+      />
+    </EditPanel>
   );
 }
 
 function DeleteResource({ org, resource }: { org: Org; resource: ApiResource }) {
-  const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel" aria-labelledby="delete-resource">
-      <h2 id="delete-resource">Delete resource</h2>
+    <ConfirmPanel
+      id="delete-resource"
+      title="Delete resource"
+      question={`Delete ${resource.name} for good?`}
+      onConfirm={async () => {
+        await ok(
+          api.DELETE('/organizations/{org}/resources/{id}', {
+            params: { path: { org: org.slug, id: resource.id } },
+          }),
+        );
+        setListNews(`API resource ${resource.name} deleted.`);
+        navigate(orgHref(org.slug, 'resources'));
+      }}
+    >
       <p>
         Deleting removes its scopes from every role and machine client, and apps can no longer ask tokens for
         it. Access tokens already issued for it stay valid until they expire. This cannot be undone.
       </p>
-      <ErrorNotice error={error} />
-      <ConfirmButton
-        question={`Delete ${resource.name} for good?`}
-        confirmLabel="Yes, delete it"
-        onConfirm={async () => {
-          setError(null);
-          try {
-            await del(orgPath(org.slug, 'resources', resource.id));
-            setListNews(`API resource ${resource.name} deleted.`);
-            navigate(orgHref(org.slug, 'resources'));
-          } catch (e) {
-            setError(e);
-          }
-        }}
-      >
-        Delete resource
-      </ConfirmButton>
-    </section>
+    </ConfirmPanel>
   );
 }

@@ -1,15 +1,18 @@
 import { useState } from 'preact/hooks';
-import { orgPath, post } from '../api/client.js';
-import { getList } from '../api/lists.js';
-import type { ApiResource } from '../api/types.js';
+import { api, body } from '../api/client.js';
+import { listPage } from '../api/lists.js';
+import { DataTable } from '../components/data-table.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
+import { PageHead } from '../components/page-head.js';
 import { duration, when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref, useLocation } from '../router.js';
+import { navigate, orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
+import { useAddressPage } from '../use-page.js';
 import {
   IDENTIFIER_HINT,
   justCreated,
@@ -29,90 +32,57 @@ export function Resources({ org }: OrgScreenProps) {
 }
 
 function ResourceList({ org }: { org: OrgScreenProps['org'] }) {
-  const { query } = useLocation();
-  const page = query.get('page') ?? '0';
+  const { page, go } = useAddressPage(listHref(org.slug));
   const [news] = useState(takeListNews);
   const loaded = useLoad(
     () =>
-      getList<ApiResource>(
-        `${orgPath(org.slug, 'resources')}${page === '0' ? '' : `?page=${encodeURIComponent(page)}`}`,
+      listPage(
+        api.GET('/organizations/{org}/resources', { params: { path: { org: org.slug }, query: { page } } }),
       ),
     [org.slug, page],
   );
   const newHref = orgHref(org.slug, 'resources', 'new');
   return (
     <>
-      <div class="page-head">
-        <h1>API resources</h1>
-        <Link href={newHref} class="button">
-          New resource
-        </Link>
-      </div>
+      <PageHead title="API resources" action={{ href: newHref, label: 'New resource' }} />
       <p class="muted">
         Your own APIs and MCP servers. Each defines scopes; roles and machine clients are given them, and an
         access token asked for a resource is bound to it (its audience) and carries only the scopes granted.
       </p>
       {news ? <Done>{news}</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="API resources" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' && loaded.data.entries.length === 0 ? (
-        <EmptyState title="No API resources yet">
-          <p>
-            Protect an API or an MCP server with this organization:{' '}
-            <Link href={newHref}>create the first resource</Link>.
-          </p>
-        </EmptyState>
-      ) : null}
-      {loaded.state === 'ok' && loaded.data.entries.length > 0 ? (
-        <>
-          <ResourceTable slug={org.slug} resources={loaded.data.entries} />
-          <Pager
-            label="Pages of API resources"
-            links={loaded.data.links}
-            onGo={(path) => {
-              const to = new URL(path, location.origin).searchParams.get('page') ?? '0';
-              navigate(to === '0' ? listHref(org.slug) : `${listHref(org.slug)}?page=${to}`);
-            }}
+      <ListView
+        loaded={loaded}
+        what="API resources"
+        pager="Pages of API resources"
+        onGo={go}
+        empty={
+          <EmptyState title="No API resources yet">
+            <p>
+              Protect an API or an MCP server with this organization:{' '}
+              <Link href={newHref}>create the first resource</Link>.
+            </p>
+          </EmptyState>
+        }
+      >
+        {(resources) => (
+          <DataTable
+            caption="API resources"
+            rows={resources}
+            rowKey={(r) => r.id}
+            columns={[
+              {
+                label: 'Name',
+                cell: (r) => <Link href={orgHref(org.slug, 'resources', r.id)}>{r.name}</Link>,
+              },
+              { label: 'Identifier', cell: (r) => <code>{r.identifier}</code> },
+              { label: 'Scopes', cell: (r) => <ScopeChips scopes={r.scopes} /> },
+              { label: 'Token lifetime', cell: (r) => duration(r.access_token_ttl) },
+              { label: 'Created', cell: (r) => when(r.created_at) },
+            ]}
           />
-        </>
-      ) : null}
+        )}
+      </ListView>
     </>
-  );
-}
-
-function ResourceTable({ slug, resources }: { slug: string; resources: ApiResource[] }) {
-  return (
-    <div class="table-wrap">
-      <table class="stack">
-        <caption class="visually-hidden">API resources</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Identifier</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Token lifetime</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {resources.map((r) => (
-            <tr key={r.id}>
-              <td data-label="Name">
-                <Link href={orgHref(slug, 'resources', r.id)}>{r.name}</Link>
-              </td>
-              <td data-label="Identifier">
-                <code>{r.identifier}</code>
-              </td>
-              <td data-label="Scopes">
-                <ScopeChips scopes={r.scopes} />
-              </td>
-              <td data-label="Token lifetime">{duration(r.access_token_ttl)}</td>
-              <td data-label="Created">{when(r.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
@@ -128,8 +98,7 @@ function NewResource({ org }: { org: OrgScreenProps['org'] }) {
   const [name, setName] = useState('');
   const scopes = useScopes([{ name: '', description: '' }]);
   const [ttl, setTtl] = useState('900');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   return (
     <>
       <p class="crumbs">
@@ -140,23 +109,18 @@ function NewResource({ org }: { org: OrgScreenProps['org'] }) {
         <ErrorNotice error={error} />
         <Form
           label="New API resource"
-          onSubmit={async () => {
-            setBusy(true);
-            setError(null);
-            try {
-              const { data } = await post<ApiResource>(orgPath(org.slug, 'resources'), {
-                identifier: identifier.trim(),
-                name,
-                scopes: scopes.value(),
-                ...ttlValue(ttl),
-              });
+          onSubmit={() =>
+            run(async () => {
+              const data = await body(
+                api.POST('/organizations/{org}/resources', {
+                  params: { path: { org: org.slug } },
+                  body: { identifier: identifier.trim(), name, scopes: scopes.value(), ...ttlValue(ttl) },
+                }),
+              );
               justCreated.add(data.id);
               navigate(orgHref(org.slug, 'resources', data.id), { replace: true });
-            } catch (e) {
-              setError(e);
-              setBusy(false);
-            }
-          }}
+            })
+          }
         >
           <TextField
             label="Identifier"

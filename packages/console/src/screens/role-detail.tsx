@@ -1,14 +1,17 @@
 import { useState } from 'preact/hooks';
-import { del, get, orgPath, patch, post } from '../api/client.js';
-import { allPages } from '../api/lists.js';
+import { api, body, ok } from '../api/client.js';
+import { allResources } from '../api/lists.js';
 import type { ApiResource, Permission, UserRole } from '../api/types.js';
-import { ConfirmButton } from '../components/confirm-button.js';
+import { ConfirmPanel } from '../components/confirm-panel.js';
+import { EditPanel, useSave } from '../components/edit-panel.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { Done, ErrorNotice, Loading } from '../components/notices.js';
+import { Done, ErrorNotice, LoadNotice } from '../components/notices.js';
 import { when } from '../format.js';
+import { oneTimeNews } from '../news.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
 import { PermissionList, PermissionPicker, samePermissions } from './permission-picker.js';
 
@@ -19,13 +22,8 @@ const PICKER_HINT =
 
 /** Roles this tab created a moment ago: their page says so once. */
 const justCreated = new Set<string>();
-let listNews: string | null = null;
 /** A line for the list to announce once (a role just deleted). */
-export const takeRoleNews = () => {
-  const line = listNews;
-  listNews = null;
-  return line;
-};
+export const roleNews = oneTimeNews();
 
 export function RolesOwnersOnly() {
   return (
@@ -35,8 +33,6 @@ export function RolesOwnersOnly() {
     </>
   );
 }
-
-const loadResources = (slug: string) => allPages<ApiResource>(orgPath(slug, 'resources'));
 
 function Crumbs({ slug }: { slug: string }) {
   return (
@@ -87,13 +83,12 @@ function RoleFields(v: {
 }
 
 export function NewRole({ org }: { org: Org }) {
-  const resources = useLoad(() => loadResources(org.slug), [org.slug]);
+  const resources = useLoad(() => allResources(org.slug), [org.slug]);
   return (
     <>
       <Crumbs slug={org.slug} />
       <h1>New role</h1>
-      {resources.state === 'loading' ? <Loading what="the API resources" /> : null}
-      {resources.state === 'error' ? <ErrorNotice error={resources.error} /> : null}
+      <LoadNotice loaded={resources} what="the API resources" />
       {resources.state === 'ok' ? <NewRoleForm org={org} resources={resources.data} /> : null}
     </>
   );
@@ -103,29 +98,24 @@ function NewRoleForm({ org, resources }: { org: Org; resources: ApiResource[] })
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [permissions, setPermissions] = useState<Permission[]>([]);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   return (
     <div class="panel">
       <ErrorNotice error={error} />
       <Form
         label="New role"
-        onSubmit={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            const { data } = await post<UserRole>(orgPath(org.slug, 'roles'), {
-              name,
-              description,
-              permissions,
-            });
+        onSubmit={() =>
+          run(async () => {
+            const data = await body(
+              api.POST('/organizations/{org}/roles', {
+                params: { path: { org: org.slug } },
+                body: { name, description, permissions },
+              }),
+            );
             justCreated.add(data.id);
             navigate(orgHref(org.slug, 'roles', data.id), { replace: true });
-          } catch (e) {
-            setError(e);
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         <RoleFields
           slug={org.slug}
@@ -152,8 +142,8 @@ export function RolePage({ org, id }: { org: Org; id: string }) {
   const [fresh] = useState(() => justCreated.delete(id));
   const loaded = useLoad(async () => {
     const [role, resources] = await Promise.all([
-      get<UserRole>(orgPath(org.slug, 'roles', id)).then((a) => a.data),
-      loadResources(org.slug),
+      body(api.GET('/organizations/{org}/roles/{id}', { params: { path: { org: org.slug, id } } })),
+      allResources(org.slug),
     ]);
     return { role, resources };
   }, [org.slug, id]);
@@ -163,8 +153,7 @@ export function RolePage({ org, id }: { org: Org; id: string }) {
       <Crumbs slug={org.slug} />
       <h1>{role ? role.name : 'Role'}</h1>
       {fresh ? <Done>Role created.</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="the role" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      <LoadNotice loaded={loaded} what="the role" />
       {loaded.state === 'ok' && role ? (
         <>
           <dl class="facts panel">
@@ -209,86 +198,60 @@ function EditRole({
   const [name, setName] = useState(role.name);
   const [description, setDescription] = useState(role.description);
   const [permissions, setPermissions] = useState<Permission[]>(role.permissions);
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSave(onSaved);
   return (
-    <section class="panel" aria-labelledby="edit-role">
-      <h2 id="edit-role">Edit role</h2>
-      <ErrorNotice error={error} />
-      {saved ? <Done>{saved}</Done> : null}
-      <Form
-        label="Edit role"
-        onSubmit={async () => {
-          setError(null);
-          setSaved(null);
-          const changes = {
-            ...(name === role.name ? {} : { name }),
-            ...(description === role.description ? {} : { description }),
-            ...(samePermissions(permissions, role.permissions) ? {} : { permissions }),
-          };
-          if (Object.keys(changes).length === 0) {
-            setSaved('Nothing changed: there was nothing to save.');
-            return;
-          }
-          setBusy(true);
-          try {
-            await patch<UserRole>(orgPath(org.slug, 'roles', role.id), changes);
-            setSaved('Changes saved.');
-            onSaved();
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <RoleFields
-          slug={org.slug}
-          resources={resources}
-          name={name}
-          onName={setName}
-          description={description}
-          onDescription={setDescription}
-          permissions={permissions}
-          onPermissions={setPermissions}
-        />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Save changes
-          </button>
-        </div>
-      </Form>
-    </section>
+    <EditPanel
+      id="edit-role"
+      title="Edit role"
+      state={saving}
+      onSubmit={() => {
+        const changes = {
+          ...(name === role.name ? {} : { name }),
+          ...(description === role.description ? {} : { description }),
+          ...(samePermissions(permissions, role.permissions) ? {} : { permissions }),
+        };
+        return saving.save(changes, () =>
+          ok(
+            api.PATCH('/organizations/{org}/roles/{id}', {
+              params: { path: { org: org.slug, id: role.id } },
+              body: changes,
+            }),
+          ),
+        );
+      }}
+    >
+      <RoleFields
+        slug={org.slug}
+        resources={resources}
+        name={name}
+        onName={setName}
+        description={description}
+        onDescription={setDescription}
+        permissions={permissions}
+        onPermissions={setPermissions}
+      />
+    </EditPanel>
   );
 }
 
 function DeleteRole({ org, role }: { org: Org; role: UserRole }) {
-  const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel" aria-labelledby="delete-role">
-      <h2 id="delete-role">Delete role</h2>
+    <ConfirmPanel
+      id="delete-role"
+      title="Delete role"
+      question={`Delete the role ${role.name} for good?`}
+      onConfirm={async () => {
+        await ok(
+          api.DELETE('/organizations/{org}/roles/{id}', { params: { path: { org: org.slug, id: role.id } } }),
+        );
+        roleNews.set(`Role ${role.name} deleted.`);
+        navigate(orgHref(org.slug, 'roles'));
+      }}
+    >
       <p>
         Deleting takes the role from every user who has it: their next tokens no longer carry its scopes. This
         cannot be undone.
       </p>
-      <ErrorNotice error={error} />
-      <ConfirmButton
-        question={`Delete the role ${role.name} for good?`}
-        confirmLabel="Yes, delete it"
-        onConfirm={async () => {
-          setError(null);
-          try {
-            await del(orgPath(org.slug, 'roles', role.id));
-            listNews = `Role ${role.name} deleted.`;
-            navigate(orgHref(org.slug, 'roles'));
-          } catch (e) {
-            setError(e);
-          }
-        }}
-      >
-        Delete role
-      </ConfirmButton>
-    </section>
+    </ConfirmPanel>
   );
 }

@@ -1,16 +1,18 @@
 import { useState } from 'preact/hooks';
-import { orgPath } from '../api/client.js';
-import { allPages, getList } from '../api/lists.js';
-import type { ApiResource, UserRole } from '../api/types.js';
+import { api } from '../api/client.js';
+import { allResources, listPage } from '../api/lists.js';
+import { DataTable } from '../components/data-table.js';
 import { Link } from '../components/link.js';
-import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState } from '../components/notices.js';
+import { PageHead } from '../components/page-head.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref, useLocation } from '../router.js';
+import { orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
+import { useAddressPage } from '../use-page.js';
 import { PermissionList } from './permission-picker.js';
-import { NewRole, RolePage, RolesOwnersOnly, takeRoleNews } from './role-detail.js';
+import { NewRole, RolePage, RolesOwnersOnly, roleNews } from './role-detail.js';
 
 const listHref = (slug: string) => orgHref(slug, 'roles');
 
@@ -20,80 +22,56 @@ export function Roles({ org }: OrgScreenProps) {
 }
 
 function RoleList({ org }: { org: OrgScreenProps['org'] }) {
-  const { query } = useLocation();
-  const page = query.get('page') ?? '0';
-  const [news] = useState(takeRoleNews);
+  const { page, go } = useAddressPage(listHref(org.slug));
+  const [news] = useState(roleNews.take);
   const loaded = useLoad(async () => {
     const [list, resources] = await Promise.all([
-      getList<UserRole>(
-        `${orgPath(org.slug, 'roles')}${page === '0' ? '' : `?page=${encodeURIComponent(page)}`}`,
+      listPage(
+        api.GET('/organizations/{org}/roles', { params: { path: { org: org.slug }, query: { page } } }),
       ),
-      allPages<ApiResource>(orgPath(org.slug, 'resources')),
+      allResources(org.slug),
     ]);
     return { ...list, resources };
   }, [org.slug, page]);
   const newHref = orgHref(org.slug, 'roles', 'new');
   return (
     <>
-      <div class="page-head">
-        <h1>Roles</h1>
-        <Link href={newHref} class="button">
-          New role
-        </Link>
-      </div>
+      <PageHead title="Roles" action={{ href: newHref, label: 'New role' }} />
       <p class="muted">
         Roles give this organization’s users scopes of its API resources. A token asked for a scope that none
         of the person’s roles allows is issued without it.
       </p>
       {news ? <Done>{news}</Done> : null}
-      {loaded.state === 'loading' ? <Loading what="roles" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' && loaded.data.entries.length === 0 ? (
-        <EmptyState title="No roles yet">
-          <p>
-            <Link href={newHref}>Create a role</Link>, then give it to users on their pages.
-          </p>
-        </EmptyState>
-      ) : null}
-      {loaded.state === 'ok' && loaded.data.entries.length > 0 ? (
-        <>
-          <div class="table-wrap">
-            <table class="stack">
-              <caption class="visually-hidden">Roles</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Permissions</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.data.entries.map((r) => (
-                  <tr key={r.id}>
-                    <td data-label="Name">
-                      <Link href={orgHref(org.slug, 'roles', r.id)}>{r.name}</Link>
-                    </td>
-                    <td data-label="Description">{r.description || <span class="muted">—</span>}</td>
-                    <td data-label="Permissions">
-                      <PermissionList permissions={r.permissions} resources={loaded.data.resources} />
-                    </td>
-                    <td data-label="Created">{when(r.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            label="Pages of roles"
-            links={loaded.data.links}
-            onGo={(path) => {
-              const to = new URL(path, location.origin).searchParams.get('page') ?? '0';
-              navigate(to === '0' ? listHref(org.slug) : `${listHref(org.slug)}?page=${to}`);
-            }}
+      <ListView
+        loaded={loaded}
+        what="roles"
+        pager="Pages of roles"
+        onGo={go}
+        empty={
+          <EmptyState title="No roles yet">
+            <p>
+              <Link href={newHref}>Create a role</Link>, then give it to users on their pages.
+            </p>
+          </EmptyState>
+        }
+      >
+        {(roles, { resources }) => (
+          <DataTable
+            caption="Roles"
+            rows={roles}
+            rowKey={(r) => r.id}
+            columns={[
+              { label: 'Name', cell: (r) => <Link href={orgHref(org.slug, 'roles', r.id)}>{r.name}</Link> },
+              { label: 'Description', cell: (r) => r.description || <span class="muted">—</span> },
+              {
+                label: 'Permissions',
+                cell: (r) => <PermissionList permissions={r.permissions} resources={resources} />,
+              },
+              { label: 'Created', cell: (r) => when(r.created_at) },
+            ]}
           />
-        </>
-      ) : null}
+        )}
+      </ListView>
     </>
   );
 }

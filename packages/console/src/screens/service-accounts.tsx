@@ -1,14 +1,19 @@
 import { useState } from 'preact/hooks';
-import { del, get, orgPath, post } from '../api/client.js';
+import { api, body, ok } from '../api/client.js';
+import { listPage } from '../api/lists.js';
 import type { CreatedServiceAccount, ServiceAccount, ServiceAccountScope } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
+import { Chips, DataTable } from '../components/data-table.js';
 import { CheckboxField, Form, TextField } from '../components/fields.js';
-import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
+import { OwnersOnlyScreen } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
+import { usePage } from '../use-page.js';
 
 /** The scopes a service account may hold (never users:impersonate), with what each lets it do. */
 const SCOPES: readonly [ServiceAccountScope, string][] = [
@@ -32,51 +37,44 @@ interface Shown {
 export function ServiceAccounts({ org }: OrgScreenProps) {
   if (!canWrite(org)) {
     return (
-      <>
-        <h1>Service accounts</h1>
+      <OwnersOnlyScreen title="Service accounts">
         <p class="notice info">Only owners of this organization can see and change its service accounts.</p>
-      </>
+      </OwnersOnlyScreen>
     );
   }
   return <AccountList org={org} />;
 }
 
 function AccountList({ org }: { org: OrgScreenProps['org'] }) {
-  const first = orgPath(org.slug, 'service-accounts');
-  const [path, setPath] = useState(first);
-  const [version, setVersion] = useState(0);
+  const { page, go } = usePage();
   const [shown, setShown] = useState<Shown | null>(null);
   const [news, setNews] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const loaded = useLoad(async () => {
-    const { data, links } = await get<ServiceAccount[]>(path);
-    return { accounts: data, links };
-  }, [path, version]);
-  const reload = () => setVersion((v) => v + 1);
+  const { error, run } = useAction();
+  const loaded = useLoad(
+    () =>
+      listPage(
+        api.GET('/organizations/{org}/service-accounts', {
+          params: { path: { org: org.slug }, query: { page } },
+        }),
+      ),
+    [org.slug, page],
+  );
+  const reload = loaded.reload;
+  const account = (a: ServiceAccount) => ({ params: { path: { org: org.slug, id: a.client_id } } });
 
-  const rotate = async (a: ServiceAccount) => {
-    setError(null);
-    try {
-      const { data } = await post<{ client_secret: string }>(
-        orgPath(org.slug, 'service-accounts', a.client_id, 'secret'),
-      );
+  const rotate = (a: ServiceAccount) =>
+    run(async () => {
+      const data = await body(api.POST('/organizations/{org}/service-accounts/{id}/secret', account(a)));
       setNews(null);
       setShown({ clientId: a.client_id, name: a.name, secret: data.client_secret, rotated: true });
-    } catch (e) {
-      setError(e);
-    }
-  };
-  const remove = async (a: ServiceAccount) => {
-    setError(null);
-    try {
-      await del(orgPath(org.slug, 'service-accounts', a.client_id));
+    });
+  const remove = (a: ServiceAccount) =>
+    run(async () => {
+      await ok(api.DELETE('/organizations/{org}/service-accounts/{id}', account(a)));
       setShown(null);
       setNews(`Service account ${a.name} deleted: its tokens no longer work.`);
       reload();
-    } catch (e) {
-      setError(e);
-    }
-  };
+    });
 
   return (
     <>
@@ -103,71 +101,57 @@ function AccountList({ org }: { org: OrgScreenProps['org'] }) {
         </>
       ) : null}
       <h2>Accounts</h2>
-      {loaded.state === 'loading' ? <Loading what="service accounts" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' && loaded.data.accounts.length === 0 ? (
-        <EmptyState title="No service accounts yet">
-          <p>Create one below to let a backend manage this organization's users and settings.</p>
-        </EmptyState>
-      ) : null}
-      {loaded.state === 'ok' && loaded.data.accounts.length > 0 ? (
-        <>
-          <div class="table-wrap">
-            <table class="stack">
-              <caption class="visually-hidden">Service accounts</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Client id</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Secret issued</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaded.data.accounts.map((a) => (
-                  <tr key={a.client_id}>
-                    <td data-label="Name">{a.name}</td>
-                    <td data-label="Client id">
-                      <code class="one-line">{a.client_id}</code>
-                    </td>
-                    <td data-label="Scopes">
-                      <div>
-                        {a.scopes.map((s) => (
-                          <span key={s} class="grant">
-                            {s}
-                          </span>
-                        ))}
-                      </div>
-                    </td>
-                    <td data-label="Secret issued">{when(a.secret_issued_at)}</td>
-                    <td data-label="Actions">
-                      <div class="row-actions">
-                        <ConfirmButton
-                          question={`Give ${a.name} a new secret? The old one stops working.`}
-                          confirmLabel="Rotate secret"
-                          danger={false}
-                          onConfirm={() => rotate(a)}
-                        >
-                          Rotate secret
-                        </ConfirmButton>
-                        <ConfirmButton
-                          question={`Delete ${a.name}? Its tokens stop working.`}
-                          confirmLabel="Delete"
-                          onConfirm={() => remove(a)}
-                        >
-                          Delete
-                        </ConfirmButton>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager label="Pages of service accounts" links={loaded.data.links} onGo={setPath} />
-        </>
-      ) : null}
+      <ListView
+        loaded={loaded}
+        what="service accounts"
+        pager="Pages of service accounts"
+        onGo={go}
+        empty={
+          <EmptyState title="No service accounts yet">
+            <p>Create one below to let a backend manage this organization's users and settings.</p>
+          </EmptyState>
+        }
+      >
+        {(accounts) => (
+          <DataTable
+            caption="Service accounts"
+            rows={accounts}
+            rowKey={(a) => a.client_id}
+            columns={[
+              { label: 'Name', cell: (a) => a.name },
+              { label: 'Client id', cell: (a) => <code class="one-line">{a.client_id}</code> },
+              { label: 'Scopes', cell: (a) => <Chips values={a.scopes} /> },
+              { label: 'Secret issued', cell: (a) => when(a.secret_issued_at) },
+              {
+                label: 'Actions',
+                cell: (a) => (
+                  <div class="row-actions">
+                    <ConfirmButton
+                      question={`Give ${a.name} a new secret? The old one stops working.`}
+                      confirmLabel="Rotate secret"
+                      danger={false}
+                      onConfirm={async () => {
+                        await rotate(a);
+                      }}
+                    >
+                      Rotate secret
+                    </ConfirmButton>
+                    <ConfirmButton
+                      question={`Delete ${a.name}? Its tokens stop working.`}
+                      confirmLabel="Delete"
+                      onConfirm={async () => {
+                        await remove(a);
+                      }}
+                    >
+                      Delete
+                    </ConfirmButton>
+                  </div>
+                ),
+              },
+            ]}
+          />
+        )}
+      </ListView>
       <CreateAccount
         slug={org.slug}
         onCreated={(created) => {
@@ -188,22 +172,20 @@ function AccountList({ org }: { org: OrgScreenProps['org'] }) {
 function CreateAccount({ slug, onCreated }: { slug: string; onCreated: (a: CreatedServiceAccount) => void }) {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ServiceAccountScope[]>(['org:read']);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { error, busy, run } = useAction();
   const submit = async () => {
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const { data } = await post<CreatedServiceAccount>(orgPath(slug, 'service-accounts'), { name, scopes });
+    await run(async () => {
+      const data = await body(
+        api.POST('/organizations/{org}/service-accounts', {
+          params: { path: { org: slug } },
+          body: { name, scopes },
+        }),
+      );
       setName('');
       setScopes(['org:read']);
       onCreated(data);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section aria-labelledby="new-service-account">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { get, orgPath, patch } from '../api/client.js';
+import { api, body, ok } from '../api/client.js';
 import type { OrganizationSettings, SignUpPolicy } from '../api/types.js';
 import { CheckboxField, Form, LinesField, linesOf, SelectField, TextField } from '../components/fields.js';
 import { Done, ErrorNotice, Loading, ReadOnlyNote } from '../components/notices.js';
@@ -23,7 +23,7 @@ const signUpWords = (s: OrganizationSettings) =>
  */
 export function Settings({ org }: OrgScreenProps) {
   const loaded = useLoad(
-    () => get<OrganizationSettings>(orgPath(org.slug, 'settings')).then((a) => a.data),
+    () => body(api.GET('/organizations/{org}/settings', { params: { path: { org: org.slug } } })),
     [org.slug],
   );
   return (
@@ -100,14 +100,19 @@ function SettingsForm({
             setError(null);
             setSaved(false);
             try {
-              await patch(orgPath(org.slug, 'settings'), {
-                name,
-                require_mfa: requireMfa,
-                dynamic_registration: dynamicRegistration,
-                metadata_documents: metadataDocuments,
-                sign_up: signUp,
-                ...(signUp === 'domains' ? { sign_up_domains: linesOf(domains) } : {}),
-              });
+              await ok(
+                api.PATCH('/organizations/{org}/settings', {
+                  params: { path: { org: org.slug } },
+                  body: {
+                    name,
+                    require_mfa: requireMfa,
+                    dynamic_registration: dynamicRegistration,
+                    metadata_documents: metadataDocuments,
+                    sign_up: signUp,
+                    ...(signUp === 'domains' ? { sign_up_domains: linesOf(domains) } : {}),
+                  },
+                }),
+              );
               setSaved(true);
               onSaved();
               await orgs.reload();

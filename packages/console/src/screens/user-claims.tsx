@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { orgPath, patch } from '../api/client.js';
+import { body as answerOf, api } from '../api/client.js';
 import type { User } from '../api/types.js';
 import { CheckboxField, Form, LinesField, TextField } from '../components/fields.js';
 import { Done, ErrorNotice } from '../components/notices.js';
@@ -106,7 +106,12 @@ export function ClaimsPanel({
               address: addressOf(address),
               ...(vouch ? { phone_number_verified: verified && text.phone_number.trim() !== '' } : {}),
             };
-            const { data } = await patch<User>(orgPath(slug, 'users', user.id), body);
+            const data = await answerOf(
+              api.PATCH('/organizations/{org}/users/{id}', {
+                params: { path: { org: slug, id: user.id } },
+                body,
+              }),
+            );
             onChange(data);
             setVerified(data.phone_number_verified);
             setSaved(true);

@@ -1,5 +1,16 @@
 import { useState } from 'preact/hooks';
-import { del, get, orgPath, patch } from '../api/client.js';
+import { api, body, ok } from '../api/client.js';
+import type { components } from '../api/generated/openapi.js';
+
+/** PATCH /organizations/{org}/users/{id} with `changes`: the user as stored now. */
+const patchUser = (slug: string, user: { id: string }, changes: components['schemas']['UpdateUserBody']) =>
+  body(
+    api.PATCH('/organizations/{org}/users/{id}', {
+      params: { path: { org: slug, id: user.id } },
+      body: changes,
+    }),
+  );
+
 import type { User } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Form, TextField } from '../components/fields.js';
@@ -28,7 +39,10 @@ interface UserProps {
 export function UserDetail({ org, id = '' }: OrgScreenProps) {
   const allowed = canWrite(org);
   const loaded = useLoad(
-    () => (allowed ? get<User>(orgPath(org.slug, 'users', id)).then((a) => a.data) : Promise.resolve(null)),
+    () =>
+      allowed
+        ? body(api.GET('/organizations/{org}/users/{id}', { params: { path: { org: org.slug, id } } }))
+        : Promise.resolve(null),
     [org.slug, id, allowed],
   );
   // The user as the last PATCH answered, until another user's page is shown.
@@ -101,7 +115,7 @@ function NamePanel({ slug, user, onChange }: UserProps) {
           setError(null);
           setSaved(false);
           try {
-            const { data } = await patch<User>(orgPath(slug, 'users', user.id), {
+            const data = await patchUser(slug, user, {
               first_name: nameOrNull(firstName),
               last_name: nameOrNull(lastName),
             });
@@ -148,7 +162,7 @@ function AccessPanel({ slug, user, onChange }: UserProps) {
   };
   const setDisabled = (disabled: boolean) =>
     run(async () => {
-      const { data } = await patch<User>(orgPath(slug, 'users', user.id), { disabled });
+      const data = await patchUser(slug, user, { disabled });
       onChange(data);
       return disabled
         ? 'User disabled: their sign-in is refused and their sessions have ended.'
@@ -187,7 +201,11 @@ function AccessPanel({ slug, user, onChange }: UserProps) {
           confirmLabel="End every session"
           onConfirm={() =>
             run(async () => {
-              await del(orgPath(slug, 'users', user.id, 'sessions'));
+              await ok(
+                api.DELETE('/organizations/{org}/users/{id}/sessions', {
+                  params: { path: { org: slug, id: user.id } },
+                }),
+              );
               return 'Done: every session of this user has ended.';
             })
           }
@@ -215,7 +233,9 @@ function DeletePanel({ slug, user }: { slug: string; user: User }) {
         onConfirm={async () => {
           setError(null);
           try {
-            await del(orgPath(slug, 'users', user.id));
+            await ok(
+              api.DELETE('/organizations/{org}/users/{id}', { params: { path: { org: slug, id: user.id } } }),
+            );
             navigate(orgHref(slug, 'users'));
           } catch (e) {
             setError(e);

@@ -1,5 +1,6 @@
 import { useId, useState } from 'preact/hooks';
-import { get, orgPath, post } from '../api/client.js';
+import { api, body } from '../api/client.js';
+import { allClients } from '../api/lists.js';
 import type { Client, Impersonation, OrganizationOfCaller, User } from '../api/types.js';
 import { Form, SelectField } from '../components/fields.js';
 import { Link } from '../components/link.js';
@@ -15,14 +16,7 @@ import { useLoad } from '../use-load.js';
  * keeps the verifier), so the console cannot start one for it.
  */
 async function targetClients(slug: string): Promise<Client[]> {
-  const clients: Client[] = [];
-  let path: string | undefined = `${orgPath(slug, 'clients')}?per_page=100`;
-  while (path) {
-    const page: Awaited<ReturnType<typeof get<Client[]>>> = await get<Client[]>(path);
-    clients.push(...page.data);
-    path = page.links.next;
-  }
-  return clients.filter(
+  return (await allClients(slug)).filter(
     (c) =>
       c.type === 'confidential' && c.redirect_uris.length > 0 && c.grant_types.includes('authorization_code'),
   );
@@ -77,11 +71,12 @@ function ImpersonateForm({ slug, user, clients }: { slug: string; user: User; cl
           setError(null);
           setStarted(null);
           try {
-            const { data } = await post<Impersonation>(orgPath(slug, 'users', user.id, 'impersonation'), {
-              reason,
-              client_id: client?.client_id ?? '',
-              redirect_uri: uri,
-            });
+            const data = await body(
+              api.POST('/organizations/{org}/users/{id}/impersonation', {
+                params: { path: { org: slug, id: user.id } },
+                body: { reason, client_id: client?.client_id ?? '', redirect_uri: uri },
+              }),
+            );
             setStarted(data);
           } catch (e) {
             setError(e);

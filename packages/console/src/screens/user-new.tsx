@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { orgPath, post } from '../api/client.js';
-import type { User } from '../api/types.js';
+import { api, body } from '../api/client.js';
 import { Form, TextField } from '../components/fields.js';
 import { ErrorNotice } from '../components/notices.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 
 /** A field left empty is not sent: the API stores no name and no password then. */
 const given = (name: string, value: string) => (value.trim() ? { [name]: value } : {});
@@ -15,30 +15,29 @@ export function NewUserForm({ org, onCancel }: OrgScreenProps & { onCancel: () =
   const [password, setPassword] = useState('');
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   return (
     <section class="panel user-panel" aria-labelledby="new-user-title">
       <h2 id="new-user-title">New user</h2>
       <ErrorNotice error={error} />
       <Form
         label="New user"
-        onSubmit={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            const { data } = await post<User>(orgPath(org.slug, 'users'), {
-              email: email.trim(),
-              ...(password ? { password } : {}),
-              ...given('first_name', firstName),
-              ...given('last_name', lastName),
-            });
+        onSubmit={() =>
+          run(async () => {
+            const data = await body(
+              api.POST('/organizations/{org}/users', {
+                params: { path: { org: org.slug } },
+                body: {
+                  email: email.trim(),
+                  ...(password ? { password } : {}),
+                  ...given('first_name', firstName),
+                  ...given('last_name', lastName),
+                },
+              }),
+            );
             navigate(orgHref(org.slug, 'users', data.id));
-          } catch (e) {
-            setError(e);
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         <TextField label="Email" name="email" type="email" value={email} onInput={setEmail} required />
         <TextField

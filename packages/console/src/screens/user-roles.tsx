@@ -1,20 +1,23 @@
 import { useState } from 'preact/hooks';
-import { orgPath, put } from '../api/client.js';
-import { allPages, entriesOf, getList, type ListBody } from '../api/lists.js';
+import { api, body } from '../api/client.js';
+import { allResources, allRoles, entriesOf, listPage } from '../api/lists.js';
 import type { ApiResource, User, UserRole } from '../api/types.js';
 import { CheckboxField, Form } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { Done, ErrorNotice, Loading } from '../components/notices.js';
+import { Done, ErrorNotice, LoadNotice } from '../components/notices.js';
 import { orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
 import { PermissionList } from './permission-picker.js';
 
 /** The org's roles, the ones this user has, and the resources (to name them). */
 async function loadRoles(slug: string, userId: string) {
   const [all, mine, resources] = await Promise.all([
-    allPages<UserRole>(orgPath(slug, 'roles')),
-    getList<UserRole>(orgPath(slug, 'users', userId, 'roles')),
-    allPages<ApiResource>(orgPath(slug, 'resources')),
+    allRoles(slug),
+    listPage(
+      api.GET('/organizations/{org}/users/{id}/roles', { params: { path: { org: slug, id: userId } } }),
+    ),
+    allResources(slug),
   ]);
   return { all, mine: mine.entries, resources };
 }
@@ -25,8 +28,7 @@ export function RolesPanel({ slug, user }: { slug: string; user: User }) {
   return (
     <section class="panel user-panel" aria-labelledby="user-roles-title">
       <h2 id="user-roles-title">Roles</h2>
-      {loaded.state === 'loading' ? <Loading what="roles" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
+      <LoadNotice loaded={loaded} what="roles" />
       {loaded.state === 'ok' ? (
         <RolesForm
           key={user.id}
@@ -57,9 +59,8 @@ function RolesForm({
   /** The roles as the API last answered them. */
   const [held, setHeld] = useState(mine);
   const [chosen, setChosen] = useState(() => new Set(mine.map((r) => r.id)));
-  const [error, setError] = useState<unknown>(null);
+  const { error, busy, run } = useAction();
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
   // A role the user has that the list did not show (just made elsewhere) still has its checkbox.
   const roles = [...all, ...held.filter((r) => !all.some((a) => a.id === r.id))];
   return (
@@ -79,23 +80,21 @@ function RolesForm({
       ) : (
         <Form
           label="Roles"
-          onSubmit={async () => {
-            setBusy(true);
-            setError(null);
+          onSubmit={() => {
             setSaved(false);
-            try {
-              const { data } = await put<ListBody<UserRole>>(orgPath(slug, 'users', user.id, 'roles'), {
-                roles: roles.filter((r) => chosen.has(r.id)).map((r) => r.id),
-              });
-              const now = entriesOf(data);
+            return run(async () => {
+              const now = entriesOf(
+                await body(
+                  api.PUT('/organizations/{org}/users/{id}/roles', {
+                    params: { path: { org: slug, id: user.id } },
+                    body: { roles: roles.filter((r) => chosen.has(r.id)).map((r) => r.id) },
+                  }),
+                ),
+              );
               setHeld(now);
               setChosen(new Set(now.map((r) => r.id)));
               setSaved(true);
-            } catch (e) {
-              setError(e);
-            } finally {
-              setBusy(false);
-            }
+            });
           }}
         >
           <fieldset class="role-picker">

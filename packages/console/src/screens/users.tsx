@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, orgPath } from '../api/client.js';
-import type { User } from '../api/types.js';
+import { api, pageIn } from '../api/client.js';
+import { listPage } from '../api/lists.js';
+import { DataTable } from '../components/data-table.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { EmptyState } from '../components/notices.js';
+import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
 import { fullName, when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref, useLocation } from '../router.js';
@@ -23,22 +25,17 @@ export function Users({ org }: OrgScreenProps) {
   const [creating, setCreating] = useState(false);
   if (!canWrite(org)) {
     return (
-      <>
-        <h1>Users</h1>
+      <OwnersOnlyScreen title="Users">
         <OwnersOnly />
-      </>
+      </OwnersOnlyScreen>
     );
   }
   return (
     <>
-      <div class="page-head">
-        <h1>Users</h1>
-        {creating ? null : (
-          <button type="button" onClick={() => setCreating(true)}>
-            New user
-          </button>
-        )}
-      </div>
+      <PageHead
+        title="Users"
+        action={creating ? null : { label: 'New user', onClick: () => setCreating(true) }}
+      />
       {creating ? <NewUserForm org={org} onCancel={() => setCreating(false)} /> : null}
       <UserList org={org} />
     </>
@@ -48,26 +45,43 @@ export function Users({ org }: OrgScreenProps) {
 function UserList({ org }: OrgScreenProps) {
   const { query } = useLocation();
   const q = (query.get('q') ?? '').trim();
-  const first = `${orgPath(org.slug, 'users')}${q ? `?${new URLSearchParams({ q })}` : ''}`;
   // The page followed through the Pager, for the search it belongs to; a new search starts over.
-  const [followed, setFollowed] = useState<{ q: string; path: string } | null>(null);
-  const path = followed && followed.q === q ? followed.path : first;
-  const loaded = useLoad(() => get<User[]>(path), [path]);
+  const [followed, setFollowed] = useState<{ q: string; page: number } | null>(null);
+  const page = followed && followed.q === q ? followed.page : 0;
+  const loaded = useLoad(
+    () =>
+      listPage(
+        api.GET('/organizations/{org}/users', {
+          params: { path: { org: org.slug }, query: { ...(q ? { q } : {}), page } },
+        }),
+      ),
+    [org.slug, q, page],
+  );
   return (
     <>
       <SearchForm slug={org.slug} q={q} />
-      {loaded.state === 'loading' ? <Loading what="users" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' ? (
-        <>
-          <UserTable slug={org.slug} users={loaded.data.data} q={q} />
-          <Pager
-            label="Pages of users"
-            links={loaded.data.links}
-            onGo={(to) => setFollowed({ q, path: to })}
+      <ListView
+        loaded={loaded}
+        what="users"
+        pager="Pages of users"
+        onGo={(to) => setFollowed({ q, page: pageIn(to) })}
+        empty={<NoUsers q={q} />}
+      >
+        {(users) => (
+          <DataTable
+            class="users-table"
+            caption={q ? `Users matching “${q}”` : 'Users'}
+            rows={users}
+            rowKey={(u) => u.id}
+            columns={[
+              { label: 'Email', cell: (u) => <Link href={orgHref(org.slug, 'users', u.id)}>{u.email}</Link> },
+              { label: 'Name', cell: (u) => fullName(u) || <span class="muted">—</span> },
+              { label: 'Status', cell: (u) => (u.disabled ? <StatusBadge user={u} /> : 'Active') },
+              { label: 'Created', cell: (u) => when(u.created_at) },
+            ]}
           />
-        </>
-      ) : null}
+        )}
+      </ListView>
     </>
   );
 }
@@ -91,45 +105,16 @@ function SearchForm({ slug, q }: { slug: string; q: string }) {
   );
 }
 
-function UserTable({ slug, users, q }: { slug: string; users: User[]; q: string }) {
-  if (users.length === 0) {
-    return q ? (
-      <EmptyState title={`No user matches “${q}”.`}>
-        <p>Search for part of an email address or a name, or show all users.</p>
-      </EmptyState>
-    ) : (
-      <EmptyState title="No users yet.">
-        <p>
-          Add one with <strong>New user</strong>, or let people sign up on the organization’s sign-in pages.
-        </p>
-      </EmptyState>
-    );
-  }
-  return (
-    <div class="table-wrap">
-      <table class="users-table">
-        <caption class="visually-hidden">{q ? `Users matching “${q}”` : 'Users'}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Name</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((u) => (
-            <tr key={u.id}>
-              <td>
-                <Link href={orgHref(slug, 'users', u.id)}>{u.email}</Link>
-              </td>
-              <td>{fullName(u) || <span class="muted">—</span>}</td>
-              <td>{u.disabled ? <StatusBadge user={u} /> : 'Active'}</td>
-              <td>{when(u.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+function NoUsers({ q }: { q: string }) {
+  return q ? (
+    <EmptyState title={`No user matches “${q}”.`}>
+      <p>Search for part of an email address or a name, or show all users.</p>
+    </EmptyState>
+  ) : (
+    <EmptyState title="No users yet.">
+      <p>
+        Add one with <strong>New user</strong>, or let people sign up on the organization’s sign-in pages.
+      </p>
+    </EmptyState>
   );
 }

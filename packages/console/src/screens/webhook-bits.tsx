@@ -1,4 +1,5 @@
-import { ApiError, get, orgPath } from '../api/client.js';
+import { ApiError } from '../api/client.js';
+import { allWebhooks } from '../api/lists.js';
 import type { Webhook } from '../api/types.js';
 
 export const URL_HINT =
@@ -18,14 +19,14 @@ export function OwnersOnly() {
   );
 }
 
-/** One webhook of the org (the API has no single-webhook read: its list, page by page). */
+/** The path parameters that name one webhook of the org. */
+export const thisWebhook = (org: string, webhook: { id: string }) => ({
+  params: { path: { org, id: webhook.id } },
+});
+
+/** One webhook of the org (the API has no single-webhook read: its list, every page). */
 export async function loadWebhook(slug: string, id: string): Promise<Webhook> {
-  let path: string | undefined = `${orgPath(slug, 'webhooks')}?per_page=100`;
-  while (path) {
-    const answer: Awaited<ReturnType<typeof get<Webhook[]>>> = await get<Webhook[]>(path);
-    const found = answer.data.find((w) => w.id === id);
-    if (found) return found;
-    path = answer.links.next;
-  }
+  const found = (await allWebhooks(slug)).find((w) => w.id === id);
+  if (found) return found;
   throw new ApiError(404, 'not_found', 'No such webhook in this organization: it may have been deleted.');
 }

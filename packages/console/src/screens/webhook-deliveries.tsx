@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
-import { get, orgPath, post } from '../api/client.js';
+import { api, body, ok } from '../api/client.js';
 import type { Delivery, DeliveryAttempt, Webhook } from '../api/types.js';
 import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { useLoad } from '../use-load.js';
+import { thisWebhook } from './webhook-bits.js';
 
 const STATUS: Record<Delivery['status'], { label: string; badge: string }> = {
   delivered: { label: 'Delivered', badge: 'badge ok' },
@@ -26,7 +27,7 @@ export function DeliveryLog({
   onRefresh,
 }: OrgScreenProps & { webhook: Webhook; onRefresh: () => void }) {
   const loaded = useLoad(
-    () => get<Delivery[]>(orgPath(org.slug, 'webhooks', webhook.id, 'deliveries')).then((a) => a.data),
+    () => body(api.GET('/organizations/{org}/webhooks/{id}/deliveries', thisWebhook(org.slug, webhook))),
     [org.slug, webhook.id],
   );
   const [error, setError] = useState<unknown>(null);
@@ -38,7 +39,7 @@ export function DeliveryLog({
     setError(null);
     setDone(null);
     try {
-      await post(orgPath(org.slug, 'webhooks', webhook.id, 'test'));
+      await ok(api.POST('/organizations/{org}/webhooks/{id}/test', thisWebhook(org.slug, webhook)));
       setDone('A webhook.test event is on its way to this webhook only. Refresh to see how it went.');
       loaded.reload();
     } catch (e) {
@@ -53,7 +54,11 @@ export function DeliveryLog({
     setError(null);
     setDone(null);
     try {
-      await post(orgPath(org.slug, 'webhooks', webhook.id, 'deliveries', d.id, 'retry'));
+      await ok(
+        api.POST('/organizations/{org}/webhooks/{id}/deliveries/{deliveryId}/retry', {
+          params: { path: { org: org.slug, id: webhook.id, deliveryId: d.id } },
+        }),
+      );
       setDone(`${d.type} is being sent again. Refresh to see how it went.`);
       loaded.reload();
     } catch (e) {

@@ -1,15 +1,16 @@
 import { useState } from 'preact/hooks';
-import { del, orgPath, patch } from '../api/client.js';
+import { api, ok } from '../api/client.js';
 import type { Webhook } from '../api/types.js';
-import { ConfirmButton } from '../components/confirm-button.js';
+import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
-import { ActiveBadge, loadWebhook, OwnersOnly, URL_HINT } from './webhook-bits.js';
+import { ActiveBadge, loadWebhook, OwnersOnly, thisWebhook, URL_HINT } from './webhook-bits.js';
 import { DeliveryLog } from './webhook-deliveries.js';
 import { PatternEditor, PatternList, usePatterns } from './webhook-patterns.js';
 
@@ -73,23 +74,21 @@ function PauseResume({
   webhook,
   onChanged,
 }: OrgScreenProps & { webhook: Webhook; onChanged: () => void }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   /** The state the last change asked for: its note shows while the webhook is in that state. */
   const [done, setDone] = useState<boolean | null>(null);
-  const set = async (active: boolean) => {
-    setBusy(true);
-    setError(null);
+  const set = (active: boolean) => {
     setDone(null);
-    try {
-      await patch(orgPath(org.slug, 'webhooks', webhook.id), { active });
+    return run(async () => {
+      await ok(
+        api.PATCH('/organizations/{org}/webhooks/{id}', {
+          ...thisWebhook(org.slug, webhook),
+          body: { active },
+        }),
+      );
       setDone(active);
       onChanged();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section class="panel" aria-labelledby="webhook-sending-title">
@@ -132,9 +131,8 @@ function PauseResume({
 function EditWebhook({ org, webhook, onSaved }: OrgScreenProps & { webhook: Webhook; onSaved: () => void }) {
   const [url, setUrl] = useState(webhook.url);
   const patterns = usePatterns(webhook.events);
-  const [error, setError] = useState<unknown>(null);
+  const { error, busy, run } = useAction();
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
   return (
     <section class="panel" aria-labelledby="webhook-edit-title">
       <h2 id="webhook-edit-title">Change URL or events</h2>
@@ -142,22 +140,21 @@ function EditWebhook({ org, webhook, onSaved }: OrgScreenProps & { webhook: Webh
       {saved ? <Done>Changes saved.</Done> : null}
       <Form
         label="Change URL or events"
-        onSubmit={async () => {
-          setBusy(true);
-          setError(null);
+        onSubmit={() => {
           setSaved(false);
-          try {
+          return run(async () => {
             const events = patterns.all();
-            await patch(orgPath(org.slug, 'webhooks', webhook.id), { url: url.trim(), events });
+            await ok(
+              api.PATCH('/organizations/{org}/webhooks/{id}', {
+                ...thisWebhook(org.slug, webhook),
+                body: { url: url.trim(), events },
+              }),
+            );
             patterns.setPatterns(events);
             patterns.setDraft('');
             setSaved(true);
             onSaved();
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
+          });
         }}
       >
         <TextField label="URL" name="url" type="url" value={url} onInput={setUrl} required hint={URL_HINT} />
@@ -173,27 +170,18 @@ function EditWebhook({ org, webhook, onSaved }: OrgScreenProps & { webhook: Webh
 }
 
 function DeleteWebhook({ org, webhook }: OrgScreenProps & { webhook: Webhook }) {
-  const [error, setError] = useState<unknown>(null);
   return (
-    <section class="panel" aria-labelledby="webhook-delete-title">
-      <h2 id="webhook-delete-title">Delete</h2>
+    <ConfirmPanel
+      id="webhook-delete-title"
+      title="Delete"
+      button="Delete webhook"
+      question="Delete this webhook and its delivery log?"
+      onConfirm={async () => {
+        await ok(api.DELETE('/organizations/{org}/webhooks/{id}', thisWebhook(org.slug, webhook)));
+        navigate(orgHref(org.slug, 'webhooks'));
+      }}
+    >
       <p>Deleting stops every delivery at once and drops the delivery log. It cannot be undone.</p>
-      <ErrorNotice error={error} />
-      <ConfirmButton
-        question="Delete this webhook and its delivery log?"
-        confirmLabel="Yes, delete it"
-        onConfirm={async () => {
-          setError(null);
-          try {
-            await del(orgPath(org.slug, 'webhooks', webhook.id));
-            navigate(orgHref(org.slug, 'webhooks'));
-          } catch (e) {
-            setError(e);
-          }
-        }}
-      >
-        Delete webhook
-      </ConfirmButton>
-    </section>
+    </ConfirmPanel>
   );
 }

@@ -1,15 +1,20 @@
 import { useState } from 'preact/hooks';
-import { get, orgPath, post } from '../api/client.js';
-import type { CreatedWebhook, Webhook } from '../api/types.js';
+import { api, body } from '../api/client.js';
+import { listPage } from '../api/lists.js';
+import type { CreatedWebhook } from '../api/types.js';
+import { DataTable } from '../components/data-table.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { Pager } from '../components/pager.js';
+import { ListView } from '../components/list-view.js';
+import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
+import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
+import { usePage } from '../use-page.js';
 import { ActiveBadge, OwnersOnly, URL_HINT } from './webhook-bits.js';
 import { PatternEditor, PatternList, usePatterns } from './webhook-patterns.js';
 
@@ -19,10 +24,9 @@ export { WebhookDetail } from './webhook-detail.js';
 export function Webhooks({ org }: OrgScreenProps) {
   if (!canWrite(org)) {
     return (
-      <>
-        <h1>Webhooks</h1>
+      <OwnersOnlyScreen title="Webhooks">
         <OwnersOnly />
-      </>
+      </OwnersOnlyScreen>
     );
   }
   return <OwnerList org={org} />;
@@ -31,24 +35,30 @@ export function Webhooks({ org }: OrgScreenProps) {
 function OwnerList({ org }: OrgScreenProps) {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const [path, setPath] = useState(orgPath(org.slug, 'webhooks'));
-  const loaded = useLoad(() => get<Webhook[]>(path), [path]);
+  const { page, go } = usePage();
+  const loaded = useLoad(
+    () =>
+      listPage(
+        api.GET('/organizations/{org}/webhooks', { params: { path: { org: org.slug }, query: { page } } }),
+      ),
+    [org.slug, page],
+  );
   return (
     <>
-      <div class="page-head">
-        <h1>Webhooks</h1>
-        {creating ? null : (
-          <button
-            type="button"
-            onClick={() => {
-              setCreated(null);
-              setCreating(true);
-            }}
-          >
-            New webhook
-          </button>
-        )}
-      </div>
+      <PageHead
+        title="Webhooks"
+        action={
+          creating
+            ? null
+            : {
+                label: 'New webhook',
+                onClick: () => {
+                  setCreated(null);
+                  setCreating(true);
+                },
+              }
+        }
+      />
       <p class="muted">
         Tessera POSTs each event your patterns match to your HTTPS endpoint, signed, and retries for about a
         day when it fails.
@@ -67,59 +77,42 @@ function OwnerList({ org }: OrgScreenProps) {
       {created?.secret ? (
         <CreatedSecret org={org} webhook={created} onDismiss={() => setCreated(null)} />
       ) : null}
-      {loaded.state === 'loading' ? <Loading what="webhooks" /> : null}
-      {loaded.state === 'error' ? <ErrorNotice error={loaded.error} /> : null}
-      {loaded.state === 'ok' ? (
-        loaded.data.data.length === 0 ? (
+      <ListView
+        loaded={loaded}
+        what="webhooks"
+        pager="Webhook pages"
+        onGo={go}
+        empty={
           <EmptyState title="No webhooks yet">
             <p>
               Choose <strong>New webhook</strong> to have Tessera send events such as{' '}
               <code>user.created</code> to your HTTPS endpoint.
             </p>
           </EmptyState>
-        ) : (
-          <>
-            <WebhookTable org={org} webhooks={loaded.data.data} />
-            <Pager links={loaded.data.links} onGo={setPath} label="Webhook pages" />
-          </>
-        )
-      ) : null}
+        }
+      >
+        {(webhooks) => (
+          <DataTable
+            class="webhook-list"
+            rows={webhooks}
+            rowKey={(w) => w.id}
+            columns={[
+              {
+                label: 'URL',
+                cell: (w) => (
+                  <Link href={orgHref(org.slug, 'webhooks', w.id)} class="mono">
+                    {w.url}
+                  </Link>
+                ),
+              },
+              { label: 'Events', cell: (w) => <PatternList patterns={w.events} /> },
+              { label: 'Status', cell: (w) => <ActiveBadge active={w.active} /> },
+              { label: 'Created', cell: (w) => when(w.created_at) },
+            ]}
+          />
+        )}
+      </ListView>
     </>
-  );
-}
-
-function WebhookTable({ org, webhooks }: OrgScreenProps & { webhooks: Webhook[] }) {
-  return (
-    <div class="table-wrap">
-      <table class="webhook-list">
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">Status</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {webhooks.map((w) => (
-            <tr key={w.id}>
-              <td>
-                <Link href={orgHref(org.slug, 'webhooks', w.id)} class="mono">
-                  {w.url}
-                </Link>
-              </td>
-              <td>
-                <PatternList patterns={w.events} />
-              </td>
-              <td>
-                <ActiveBadge active={w.active} />
-              </td>
-              <td>{when(w.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
@@ -130,29 +123,25 @@ function NewWebhook({
 }: OrgScreenProps & { onCancel: () => void; onCreated: (webhook: CreatedWebhook) => void }) {
   const [url, setUrl] = useState('https://');
   const patterns = usePatterns([]);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   return (
     <section class="panel" aria-labelledby="new-webhook-title">
       <h2 id="new-webhook-title">New webhook</h2>
       <ErrorNotice error={error} />
       <Form
         label="New webhook"
-        onSubmit={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            const { data } = await post<CreatedWebhook>(orgPath(org.slug, 'webhooks'), {
-              url: url.trim(),
-              events: patterns.all(),
-            });
-            onCreated(data);
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
-        }}
+        onSubmit={() =>
+          run(async () =>
+            onCreated(
+              await body(
+                api.POST('/organizations/{org}/webhooks', {
+                  params: { path: { org: org.slug } },
+                  body: { url: url.trim(), events: patterns.all() },
+                }),
+              ),
+            ),
+          )
+        }
       >
         <TextField label="URL" name="url" type="url" value={url} onInput={setUrl} required hint={URL_HINT} />
         <PatternEditor state={patterns} />

@@ -8,6 +8,7 @@ import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
 import { type ServeOptions, serve } from '../../src/server.js';
 import type { Db } from '../../src/storage/db.js';
+import { AnswerChecker, checkAnswers, describeMismatch } from './answer-check.js';
 import { createPostgresSchema } from './postgres.js';
 
 export interface TestServer {
@@ -21,6 +22,9 @@ export interface TestServer {
   dataDir: string;
   /** The issuer of an org slug: `http://<slug>.localhost:<port>/`. */
   issuer(slug: string): string;
+  /** Checks every answer of a declared operation against its declaration (see checkAnswers). */
+  answers: AnswerChecker;
+  /** Stops the server; fails, naming them, when any answer did not match its declaration. */
   close(): Promise<void>;
 }
 
@@ -37,6 +41,11 @@ export interface TestServerOptions {
   clientMetadata?: ServeOptions['clientMetadata'];
   /** Connections' upstream calls: smaller caps, a test resolver. */
   upstreams?: ServeOptions['upstreams'];
+  /**
+   * Checking every answer against its declaration (on by default): off only for a test that plants
+   * a wrong answer and reads the checker itself.
+   */
+  checkAnswers?: boolean;
 }
 
 /** A real Tessera on a free port with its own data dir (or a clean PostgreSQL schema). */
@@ -56,6 +65,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     ...options.env,
   });
   const logs = options.logs;
+  const answers = new AnswerChecker(config);
   const server = await serve(config, {
     seed: false,
     // Start-up lines and warnings go where the request logs go: into `logs`, when asked.
@@ -65,6 +75,8 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
     ...(options.clientMetadata === undefined ? {} : { clientMetadata: options.clientMetadata }),
     ...(options.upstreams === undefined ? {} : { upstreams: options.upstreams }),
+    // Every answer of a declared operation is checked against its declared schema, in every test server.
+    ...(options.checkAnswers === false ? {} : { instrument: (app) => checkAnswers(app, answers) }),
   });
   return {
     base: `http://localhost:${port}`,
@@ -74,10 +86,16 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     db: server.db,
     dataDir,
     issuer: (slug) => `http://${slug}.localhost:${port}/`,
+    answers,
     async close() {
       await server.close();
       await schema?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (options.checkAnswers !== false && answers.mismatches.length > 0) {
+        throw new Error(
+          `answers not as declared:\n${answers.mismatches.map((m) => `  ${describeMismatch(m)}`).join('\n')}`,
+        );
+      }
     },
   };
 }

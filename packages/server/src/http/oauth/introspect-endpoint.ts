@@ -1,7 +1,7 @@
 import { introspectToken } from '../../domain/tokens/index.js';
 import { noStore } from '../no-store.js';
 import { Introspection, IntrospectRequest } from '../openapi/described-schemas.js';
-import { FORM, oauthError } from '../openapi/oauth-responses.js';
+import { FORM, noOrgAtHost, oauthError } from '../openapi/oauth-responses.js';
 import { operation } from '../served-operation.js';
 import { tokenRequest } from './token-request.js';
 
@@ -24,6 +24,7 @@ export const introspect = operation(
       200: { description: '`{"active": true, …claims}` or `{"active": false}`', schema: Introspection },
       400: oauthError('a malformed request'),
       401: oauthError('`invalid_client`: no or failed client authentication, or a public client'),
+      404: noOrgAtHost,
     },
   },
   ({ deps }) => ({

@@ -2,7 +2,7 @@ import { revokeToken } from '../../domain/tokens/index.js';
 import { formClient } from '../cors.js';
 import { noStore } from '../no-store.js';
 import { RevokeAnswer, RevokeRequest } from '../openapi/described-schemas.js';
-import { FORM, oauthError } from '../openapi/oauth-responses.js';
+import { FORM, noOrgAtHost, oauthError } from '../openapi/oauth-responses.js';
 import { operation } from '../served-operation.js';
 import { tokenRequest } from './token-request.js';
 
@@ -33,6 +33,7 @@ export const revoke = operation(
       },
       400: oauthError('a malformed request'),
       401: oauthError('`invalid_client`'),
+      404: noOrgAtHost,
     },
   },
   ({ deps }) => ({

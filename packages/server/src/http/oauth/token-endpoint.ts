@@ -4,7 +4,7 @@ import { formClient } from '../cors.js';
 import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
 import { TokenRequest, TokenResponse } from '../openapi/described-schemas.js';
-import { FORM, oauthError } from '../openapi/oauth-responses.js';
+import { FORM, noOrgAtHost, oauthError } from '../openapi/oauth-responses.js';
 import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
 import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
@@ -31,6 +31,7 @@ export const token = operation(
       200: { description: 'a TokenSet', schema: TokenResponse },
       400: oauthError('RFC 6749 §5.2 errors'),
       401: oauthError('`invalid_client`'),
+      404: noOrgAtHost,
     },
   },
   ({ deps }) => ({

@@ -2,9 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../domain/errors.js';
 import { signedUserInfo, userInfo } from '../../domain/tokens/index.js';
 import { authenticateBearer, REALM } from '../bearer.js';
+import { apiError } from '../management/responses.js';
 import { noStore } from '../no-store.js';
 import { UserInfo } from '../openapi/described-schemas.js';
-import { oauthError } from '../openapi/oauth-responses.js';
+import { noOrgAtHost, oauthError } from '../openapi/oauth-responses.js';
 import { operation, type Serving } from '../served-operation.js';
 import { userinfoClient, userinfoToken } from './userinfo-token.js';
 
@@ -65,12 +66,15 @@ const userinfo = (method: 'get' | 'post') =>
             '(`application/jwt`, RS256, with `iss` and `aud`) when the client registered ' +
             '`userinfo_signed_response_alg`',
           schema: UserInfo,
+          alsoAs: ['application/jwt'],
         },
         ...(method === 'post'
           ? { 400: oauthError('`invalid_request`: the token both in the header and in the body, or twice') }
           : {}),
-        401: oauthError('no valid token'),
-        403: oauthError('`forbidden`: the session was not granted `openid` (`insufficient_scope`)'),
+        // The bearer refusals are the API's (`error_detail`), as on every route a bearer token opens.
+        401: apiError('`unauthorized`: no valid token (`WWW-Authenticate: Bearer … error="invalid_token"`)'),
+        403: apiError('`forbidden`: the session was not granted `openid` (`insufficient_scope`)'),
+        404: noOrgAtHost,
       },
     },
     serveUserinfo,

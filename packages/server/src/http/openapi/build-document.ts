@@ -73,8 +73,12 @@ function operationObject(op: Operation, refOf: RefOf): Json {
   const responses = Object.fromEntries(
     Object.entries(responsesOf(op)).map(([status, r]) => {
       const response: Json = { description: r.description };
-      if (r.schema) response.content = { 'application/json': { schema: refOf(r.schema, 'output') } };
-      else if (r.contentType) response.content = { [r.contentType]: {} };
+      if (r.schema) {
+        response.content = {
+          'application/json': { schema: refOf(r.schema, 'output') },
+          ...Object.fromEntries((r.alsoAs ?? []).map((type) => [type, {}])),
+        };
+      } else if (r.contentType) response.content = { [r.contentType]: {} };
       if (r.headers) {
         response.headers = Object.fromEntries(
           Object.entries(r.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]),

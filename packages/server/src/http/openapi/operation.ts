@@ -9,6 +9,8 @@ export interface ResponseSpec {
   /** JSON body (default content type), or `contentType` for anything else. */
   schema?: z.ZodType;
   contentType?: string;
+  /** Other content types the answer may come as instead of the JSON body (a signed JWT), undescribed. */
+  alsoAs?: readonly string[];
   /** Response headers worth knowing: name → description. */
   headers?: Record<string, string>;
 }

@@ -1,0 +1,60 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { useAction } from '../use-action.js';
+import { Form } from './fields.js';
+import { Done, ErrorNotice } from './notices.js';
+
+/**
+ * Saving an edit form: only what changed is sent (`changes` empty: nothing is, and the form says so);
+ * then `done` ("Changes saved.") and `onSaved`, or what the API refused.
+ */
+export function useSave(onSaved: () => void, done = 'Changes saved.') {
+  const action = useAction();
+  const [saved, setSaved] = useState<string | null>(null);
+  const save = async (changes: object, send: () => Promise<unknown>) => {
+    action.setError(null);
+    setSaved(null);
+    if (Object.keys(changes).length === 0) {
+      setSaved('Nothing changed: there was nothing to save.');
+      return;
+    }
+    if (await action.run(send)) {
+      setSaved(done);
+      onSaved();
+    }
+  };
+  return { ...action, saved, save };
+}
+
+/** The panel of an edit form: its heading, what the last save said, the fields and "Save changes". */
+export function EditPanel({
+  id,
+  title,
+  state,
+  onSubmit,
+  children,
+  class: className = 'panel',
+}: {
+  id: string;
+  title: string;
+  state: { error: unknown; saved: string | null; busy: boolean };
+  onSubmit: () => Promise<void> | void;
+  children: ComponentChildren;
+  class?: string;
+}) {
+  return (
+    <section class={className} aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ErrorNotice error={state.error} />
+      {state.saved ? <Done>{state.saved}</Done> : null}
+      <Form label={title} onSubmit={onSubmit}>
+        {children}
+        <div class="actions">
+          <button type="submit" disabled={state.busy}>
+            Save changes
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ComponentChildren } from 'preact';
+import { Link } from './link.js';
+
+/** What a list's heading offers: a link to its "new" form, a button that opens one in place, or nothing. */
+export type HeadAction = { label: string; href: string } | { label: string; onClick: () => void } | null;
+
+/** A list screen's heading and its one action beside it. */
+export function PageHead({ title, action }: { title: string; action: HeadAction }) {
+  return (
+    <div class="page-head">
+      <h1>{title}</h1>
+      {action === null ? null : 'href' in action ? (
+        <Link href={action.href} class="button">
+          {action.label}
+        </Link>
+      ) : (
+        <button type="button" onClick={action.onClick}>
+          {action.label}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** A screen only owners may use, as a member sees it: its heading, and why there is nothing more. */
+export function OwnersOnlyScreen({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      {children}
+    </>
+  );
+}
