@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
+import { issuerOf } from '../../src/domain/issuers.js';
 import { type ServeOptions, serve } from '../../src/server.js';
 import { createPostgresSchema } from './postgres.js';
 
@@ -16,7 +17,7 @@ export interface TestServer {
   config: Config;
   deps: Deps;
   dataDir: string;
-  /** The issuer of an org slug: `http://<slug>.localhost:<port>/`. */
+  /** The issuer of an org slug: `http://<slug>.localhost:<port>/` (`http://localhost:<port>/o/<slug>/` with path issuers). */
   issuer(slug: string): string;
   close(): Promise<void>;
 }
@@ -69,7 +70,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     config,
     deps: server.deps,
     dataDir,
-    issuer: (slug) => `http://${slug}.localhost:${port}/`,
+    issuer: (slug) => issuerOf(config, { slug, isConsole: false }),
     async close() {
       await server.close();
       await schema?.drop();

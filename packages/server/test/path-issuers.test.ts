@@ -1,0 +1,179 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { decodeJwt } from 'jose';
+import * as oidc from 'openid-client';
+import type { Org } from '../src/domain/types.js';
+import { call, consoleOf, ownedOrg } from './management/support/console.js';
+import { MemoryProvider } from './management/support/mcp-provider.js';
+import { type FilesServer, startFilesServer } from './resources/support/mcp-files-server.js';
+import { FormBrowser, signInThroughPages } from './sign-in/support/browser.js';
+import { CALLBACK, makeClient, makeUser, PASSWORD } from './sign-in/support/fixtures.js';
+import { startServer, type TestServer } from './support/server.js';
+
+// Path issuers (TESSERA_ISSUER_STYLE=path): every org at `${TESSERA_URL}/o/<slug>/` on one host, so
+// a Node client reaches a development issuer on `localhost` as it is, with no `hostOverride` and no
+// resolver for `*.localhost`. One server for the file; SQLite only (routing and pages, no storage).
+
+describe('path issuers: every org under /o/<slug>/ on the base host', () => {
+  let tessera: TestServer;
+  let acme: Org;
+  let beta: Org;
+  let acmeIssuer: string;
+  let owner: string;
+
+  before(async () => {
+    tessera = await startServer({
+      env: { TESSERA_ISSUER_STYLE: 'path', TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
+    });
+    acme = await ownedOrg(tessera, 'acme');
+    beta = await ownedOrg(tessera, 'beta');
+    acmeIssuer = tessera.issuer('acme');
+    await makeUser(tessera.deps, acme, 'ada@acme.test');
+    await makeUser(tessera.deps, beta, 'bo@beta.test');
+    owner = await (await consoleOf(tessera)).token('owner@acme.test');
+  });
+  after(() => tessera?.close());
+
+  const json = async (url: string, init?: RequestInit) => {
+    const res = await fetch(url, init);
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  test('an org issuer is the base URL with /o/<slug>/; the console stays at the base URL', async () => {
+    assert.equal(acmeIssuer, `${tessera.base}/o/acme/`);
+    const console = await json(`${tessera.base}/.well-known/openid-configuration`);
+    assert.equal(console.body.issuer, `${tessera.base}/`);
+    assert.equal(console.body.token_endpoint, `${tessera.base}/oauth/token`);
+  });
+
+  test('discovery at RFC 8414’s inserted form and OIDC’s appended form: 200, the same document', async () => {
+    const inserted = await json(`${tessera.base}/.well-known/oauth-authorization-server/o/acme`);
+    const appended = await json(`${tessera.base}/o/acme/.well-known/openid-configuration`);
+    const insertedOidc = await json(`${tessera.base}/.well-known/openid-configuration/o/acme`);
+    const withSlash = await json(`${tessera.base}/.well-known/oauth-authorization-server/o/acme/`);
+    for (const answer of [inserted, appended, insertedOidc, withSlash]) assert.equal(answer.status, 200);
+    assert.deepEqual(inserted.body, appended.body);
+    assert.deepEqual(insertedOidc.body, appended.body);
+    assert.deepEqual(withSlash.body, appended.body);
+    const doc = appended.body;
+    assert.equal(doc.issuer, acmeIssuer);
+    for (const [name, path] of [
+      ['authorization_endpoint', 'oauth/authorize'],
+      ['token_endpoint', 'oauth/token'],
+      ['jwks_uri', '.well-known/jwks.json'],
+      ['userinfo_endpoint', 'oauth/userinfo'],
+      ['revocation_endpoint', 'oauth/revoke'],
+      ['introspection_endpoint', 'oauth/introspect'],
+    ] as const) {
+      assert.equal(doc[name], `${acmeIssuer}${path}`, name);
+    }
+    // The key set the document names is acme's own.
+    const keys = await json(String(doc.jwks_uri));
+    assert.equal(keys.status, 200);
+    const consoleKeys = await json(`${tessera.base}/.well-known/jwks.json`);
+    assert.notDeepEqual(keys.body, consoleKeys.body);
+  });
+
+  test('an unknown slug, the console’s slug and an org host are 404 with the error body', async () => {
+    const notFound = { error: 'not_found', error_detail: 'no organization at this address' };
+    for (const url of [
+      `${tessera.base}/o/ghost/.well-known/openid-configuration`,
+      `${tessera.base}/.well-known/oauth-authorization-server/o/ghost`,
+      `${tessera.base}/o/console/.well-known/openid-configuration`,
+      `${tessera.base}/.well-known/oauth-authorization-server/o/console`,
+      `${tessera.base}/.well-known/openid-configuration?host=acme.localhost:${tessera.port}`,
+    ]) {
+      const res = await json(url);
+      assert.equal(res.status, 404, url);
+      assert.deepEqual(res.body, notFound, url);
+    }
+    // A slug no org could have is no org's prefix: the path has no route.
+    const odd = await json(`${tessera.base}/o/ACME/.well-known/openid-configuration`);
+    assert.equal(odd.status, 404);
+    assert.equal(odd.body.error, 'not_found');
+    // The org's host form is not served beside the path form: one issuer per org.
+    const byHost = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: tessera.port, path: '/.well-known/openid-configuration' },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => {
+            body += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.setHeader('host', `acme.localhost:${tessera.port}`);
+      req.on('error', reject).end();
+    });
+    assert.equal(byHost.status, 404);
+    assert.deepEqual(JSON.parse(byHost.body), notFound);
+  });
+
+  test('the management API stays at the base host: under an org’s path a console token is no one’s', async () => {
+    const atBase = await call(tessera, 'GET', '/organizations/acme/settings', owner);
+    assert.equal(atBase.status, 200, atBase.text);
+    assert.equal(atBase.body.issuer, acmeIssuer);
+    const underPath = await fetch(`${acmeIssuer}organizations/acme/settings`, {
+      headers: { authorization: `Bearer ${owner}` },
+    });
+    // As on an org host: the request is acme's, and acme never issued the console's token.
+    assert.equal(underPath.status, 401);
+    assert.equal(underPath.headers.get('www-authenticate'), 'Bearer realm="tessera", error="invalid_token"');
+  });
+
+  test('openid-client with its own fetch: discovery at both forms, the code flow with PKCE, a refresh', async () => {
+    const { clientId } = await makeClient(tessera.deps, acme, { name: 'Acme Notes' });
+    // Node resolves `localhost` on its own; nothing here names `*.localhost`.
+    assert.equal(new URL(acmeIssuer).hostname, 'localhost');
+    const options = { execute: [oidc.allowInsecureRequests] };
+    const byOidc = await oidc.discovery(new URL(acmeIssuer), clientId, undefined, oidc.None(), options);
+    const byOAuth = await oidc.discovery(new URL(acmeIssuer), clientId, undefined, oidc.None(), {
+      ...options,
+      algorithm: 'oauth2',
+    });
+    assert.equal(byOidc.serverMetadata().issuer, acmeIssuer);
+    assert.deepEqual(byOAuth.serverMetadata(), byOidc.serverMetadata());
+
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const authorize = oidc.buildAuthorizationUrl(byOAuth, {
+      redirect_uri: CALLBACK,
+      scope: 'openid email',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+    assert.equal(authorize.origin + authorize.pathname, `${acmeIssuer}oauth/authorize`);
+    const back = await signInThroughPages(new FormBrowser(), authorize.href, {
+      email: 'ada@acme.test',
+      password: PASSWORD,
+    });
+    const tokens = await oidc.authorizationCodeGrant(byOAuth, new URL(back), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    assert.equal(tokens.claims()?.iss, acmeIssuer);
+    assert.equal(tokens.claims()?.email, 'ada@acme.test');
+    assert.equal(decodeJwt(tokens.access_token).iss, acmeIssuer);
+    const userinfo = await oidc.fetchUserInfo(byOAuth, tokens.access_token, String(tokens.claims()?.sub));
+    assert.equal(userinfo.email, 'ada@acme.test');
+
+    const refreshed = await oidc.refreshTokenGrant(
+      byOAuth,
+      tokens.refresh_token ?? assert.fail('no refresh'),
+    );
+    assert.equal(decodeJwt(refreshed.access_token).iss, acmeIssuer);
+    assert.notEqual(refreshed.refresh_token, tokens.refresh_token);
+
+    // acme's token is not beta's: beta's userinfo refuses it.
+    const cross = await fetch(`${tessera.issuer('beta')}oauth/userinfo`, {
+      headers: { authorization: `Bearer ${refreshed.access_token}` },
+    });
+    assert.equal(cross.status, 401);
+  });
+});
