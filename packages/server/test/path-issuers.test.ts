@@ -24,6 +24,7 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
   let beta: Org;
   let acmeIssuer: string;
   let owner: string;
+  let adaId: string;
 
   before(async () => {
     tessera = await startServer({
@@ -32,7 +33,7 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
     acme = await ownedOrg(tessera, 'acme');
     beta = await ownedOrg(tessera, 'beta');
     acmeIssuer = tessera.issuer('acme');
-    await makeUser(tessera.deps, acme, 'ada@acme.test');
+    adaId = (await makeUser(tessera.deps, acme, 'ada@acme.test')).user.id;
     await makeUser(tessera.deps, beta, 'bo@beta.test');
     owner = await (await consoleOf(tessera)).token('owner@acme.test');
   });
@@ -175,5 +176,74 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
       headers: { authorization: `Bearer ${refreshed.access_token}` },
     });
     assert.equal(cross.status, 401);
+  });
+  test('the MCP SDK client against a Koa MCP server behind @tessera/koa: 401, RFC 9728, RFC 8414 inserted, DCR, a tool', async () => {
+    const files = await startFilesServer(acmeIssuer);
+    try {
+      const api = (method: string, path: string, body?: unknown) =>
+        call(tessera, method, `/organizations/acme${path}`, owner, body);
+      assert.equal((await api('PATCH', '/settings', { dynamic_registration: true })).status, 200);
+      const created = await api('POST', '/resources', {
+        identifier: files.resource,
+        name: 'Files',
+        scopes: [
+          { name: 'files:read', description: 'Read your files' },
+          { name: 'files:write', description: 'Change your files' },
+        ],
+      });
+      assert.equal(created.status, 201, created.text);
+      const reader = await api('POST', '/roles', {
+        name: 'reader',
+        permissions: [{ resource: files.resource, scope: 'files:read' }],
+      });
+      assert.equal((await api('PUT', `/users/${adaId}/roles`, { roles: [reader.body.id] })).status, 200);
+
+      const sent: URL[] = [];
+      const recording: typeof fetch = (input, init) => {
+        sent.push(new URL(input instanceof Request ? input.url : String(input)));
+        return fetch(input, init);
+      };
+      const provider = new MemoryProvider(CALLBACK, 'Path MCP client');
+      const transport = () =>
+        new StreamableHTTPClientTransport(new URL(files.resource), {
+          authProvider: provider,
+          fetch: recording,
+        });
+      const first = transport();
+      await assert.rejects(new Client({ name: 'path', version: '1.0.0' }).connect(first), UnauthorizedError);
+      const authorize = provider.authorizationUrl ?? assert.fail('the SDK sent nobody to sign in');
+      assert.equal(authorize.origin + authorize.pathname, `${acmeIssuer}oauth/authorize`);
+      const back = new URL(
+        await signInThroughPages(new FormBrowser(), authorize.href, {
+          email: 'ada@acme.test',
+          password: PASSWORD,
+        }),
+      );
+      assert.equal(back.searchParams.get('iss'), acmeIssuer);
+      await first.finishAuth(back.searchParams.get('code') ?? assert.fail(`no code: ${back.href}`));
+      const client = new Client({ name: 'path', version: '1.0.0' });
+      await client.connect(transport());
+      const result = (await client.callTool({ name: 'read_file' })) as { content: { text: string }[] };
+      assert.equal(result.content[0]?.text, 'hello from files');
+      await client.close();
+
+      // What the SDK found on its own, on loopback names Node resolves: the metadata at RFC 8414's
+      // inserted form first (no fallback was needed), registration and tokens under acme's path.
+      const paths = sent.map((u) => `${u.host}${u.pathname}`);
+      const tesseraHost = `localhost:${tessera.port}`;
+      assert.ok(
+        paths.includes(`${tesseraHost}/.well-known/oauth-authorization-server/o/acme`),
+        paths.join(' '),
+      );
+      assert.ok(paths.includes(`${tesseraHost}/o/acme/oauth/register`), paths.join(' '));
+      assert.ok(paths.includes(`${tesseraHost}/o/acme/oauth/token`), paths.join(' '));
+      assert.equal(paths.filter((p) => p.includes('openid-configuration')).length, 0, paths.join(' '));
+      for (const url of sent) assert.ok(['localhost', '127.0.0.1'].includes(url.hostname), url.href);
+      const token = decodeJwt(provider.saved?.access_token ?? '');
+      assert.deepEqual([token.iss, token.scope], [acmeIssuer, 'files:read']);
+      assert.deepEqual(files.calls.at(-1), { tool: 'read_file', sub: adaId });
+    } finally {
+      await files.close();
+    }
   });
 });
