@@ -11,7 +11,17 @@ import { call, consoleOf, ownedOrg } from './management/support/console.js';
 import { MemoryProvider } from './management/support/mcp-provider.js';
 import { type FilesServer, startFilesServer } from './resources/support/mcp-files-server.js';
 import { FormBrowser, signInThroughPages } from './sign-in/support/browser.js';
-import { CALLBACK, makeClient, makeUser, PASSWORD } from './sign-in/support/fixtures.js';
+import {
+  api,
+  authorizeUrl,
+  CALLBACK,
+  makeClient,
+  makeUser,
+  PASSWORD,
+  signIn,
+} from './sign-in/support/fixtures.js';
+import { launchChromium } from './support/chromium.js';
+import { chromiumSkip } from './support/environment.js';
 import { startServer, type TestServer } from './support/server.js';
 
 // Path issuers (TESSERA_ISSUER_STYLE=path): every org at `${TESSERA_URL}/o/<slug>/` on one host, so
@@ -244,6 +254,122 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
       assert.deepEqual(files.calls.at(-1), { tool: 'read_file', sub: adaId });
     } finally {
       await files.close();
+    }
+  });
+  test('Chromium: cookies stay on their org’s path, and a passkey of one org signs in nowhere else', {
+    skip: chromiumSkip(),
+  }, async () => {
+    const { clientId: acmeClient } = await makeClient(tessera.deps, acme, {
+      name: 'Acme Notes',
+      firstParty: true,
+    });
+    const { clientId: betaClient } = await makeClient(tessera.deps, beta, {
+      name: 'Beta Notes',
+      firstParty: true,
+    });
+    const betaIssuer = tessera.issuer('beta');
+    const { accessToken } = await signIn(acmeIssuer, acmeClient, 'ada@acme.test');
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.route(`${new URL(CALLBACK).origin}/**`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }),
+      );
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+        },
+      });
+      const cookieHeaders: { url: string; cookie: string }[] = [];
+      page.on('request', async (r) => {
+        cookieHeaders.push({ url: r.url(), cookie: (await r.allHeaders()).cookie ?? '' });
+      });
+
+      // Signed in at acme through its pages: acme's cookies carry its name and path only.
+      await page.goto(authorizeUrl(acmeIssuer, acmeClient).url);
+      await page.waitForURL((u) => u.pathname === '/o/acme/login');
+      const csp = (await page.request.get(page.url())).headers()['content-security-policy'] ?? '';
+      // No script an org controls can run on the shared origin: only this origin's own files and hashes.
+      const directive = (name: string) =>
+        csp.split('; ').find((d) => d.startsWith(`${name} `)) ?? assert.fail(`no ${name}: ${csp}`);
+      assert.match(directive('script-src'), /^script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')*$/);
+      assert.equal(directive('connect-src'), "connect-src 'self'");
+      assert.equal(directive('default-src'), "default-src 'none'");
+      await page.fill('#email', 'ada@acme.test');
+      await page.fill('#password', PASSWORD);
+      await page.click('button[type=submit]');
+      await page.waitForURL((u) => u.href.startsWith(CALLBACK));
+      const cookies = await context.cookies();
+      const session =
+        cookies.find((c) => c.name === 'tessera_session.acme') ?? assert.fail('no session cookie');
+      assert.deepEqual([session.path, session.httpOnly, session.sameSite], ['/o/acme/', true, 'Lax']);
+      for (const c of cookies) assert.ok(c.path.startsWith('/o/acme/') && c.name.endsWith('.acme'), c.name);
+
+      // At beta's pages the browser sends none of them, and beta does not know this person.
+      cookieHeaders.length = 0;
+      await page.goto(new URL('login', betaIssuer).href);
+      assert.doesNotMatch((await page.textContent('.card')) ?? '', /You are signed in/);
+      const atBeta = cookieHeaders.filter((h) => h.url.startsWith(betaIssuer));
+      assert.ok(atBeta.length > 0);
+      for (const h of atBeta) assert.doesNotMatch(h.cookie, /acme/, h.url);
+      // Planted under beta's name and path, acme's session is still no session at beta.
+      await context.addCookies([{ ...session, name: 'tessera_session.beta', path: '/o/beta/' }]);
+      await page.goto(new URL('login', betaIssuer).href);
+      assert.doesNotMatch((await page.textContent('.card')) ?? '', /You are signed in/);
+      await page.goto(new URL('login', acmeIssuer).href);
+      assert.match((await page.textContent('.card')) ?? '', /You are signed in/);
+
+      // A passkey added on acme's profile page: its relying party is the shared host.
+      const key = (await api(acmeIssuer, 'POST', 'profile/session', accessToken)).body.key as string;
+      await page.goto(new URL(`profile?key=${encodeURIComponent(key)}`, acmeIssuer).href);
+      await page.locator('#passkey-register').waitFor({ state: 'visible' });
+      await page.fill('#passkey_name', 'Laptop');
+      await page.getByRole('button', { name: 'Add a passkey' }).click();
+      await page.waitForURL((u) => u.pathname === '/o/acme/profile/passkeys');
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      assert.equal(credentials.length, 1);
+      assert.equal(credentials[0]?.rpId, 'localhost');
+
+      // The browser offers it on beta's login page too (same relying party): beta refuses it.
+      await context.clearCookies();
+      await page.goto(authorizeUrl(betaIssuer, betaClient).url);
+      const refusal = page.waitForResponse((r) => r.url().startsWith(`${betaIssuer}login/passkey?`));
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      // Refused without `unknown_credential`: the page must not ask the browser to forget a passkey
+      // that is acme's (WebAuthn's signalUnknownCredential would drop it for the whole host).
+      const refused = await refusal;
+      assert.equal(refused.status(), 400);
+      assert.deepEqual(await refused.json(), {
+        error: 'invalid_request',
+        error_detail:
+          'This passkey is not registered here. Sign in with your password, or use another passkey.',
+      });
+      const problem = page.locator('#passkey-sign-in [role=alert]');
+      await problem.waitFor({ state: 'visible' });
+      assert.match((await problem.textContent()) ?? '', /not registered here/);
+      assert.equal(new URL(page.url()).pathname, '/o/beta/login');
+      assert.deepEqual(
+        (await context.cookies()).filter((c) => c.name.startsWith('tessera_session')),
+        [],
+        'no session anywhere',
+      );
+
+      // At acme the same passkey signs in.
+      await page.goto(authorizeUrl(acmeIssuer, acmeClient).url);
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+      await page.waitForURL((u) => u.href.startsWith(CALLBACK));
+      assert.ok(new URL(page.url()).searchParams.get('code'));
+      assert.equal((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length, 1);
+      await context.close();
+    } finally {
+      await browser.close();
     }
   });
 });

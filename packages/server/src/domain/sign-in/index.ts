@@ -46,6 +46,7 @@ export {
   passkeyName,
   passkeySignInMethod,
   type RegistrationResponseJSON,
+  relyingPartyIsShared,
   removePasskey,
   startPasskeyRegistration,
   startPasskeySignIn,

@@ -4,6 +4,7 @@ import {
   finishPasskeySignIn,
   type PendingAuthorization,
   passkeySignInMethod,
+  relyingPartyIsShared,
   startPasskeySignIn,
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
@@ -146,7 +147,8 @@ export const passkeySignIn = operation(
       },
       400: passkeyRefusal(
         '`invalid_request`: a malformed body, an expired or used `req`, or a passkey that cannot sign in ' +
-          '(`unknown_credential` when it is not registered here)',
+          '(`unknown_credential` when it is not registered here and no other org shares the host, so ' +
+          'the page may ask the browser to forget it)',
       ),
       403: passkeyRefusal('`forbidden`: the CSRF token is missing, stale or another page’s'),
     },
@@ -163,7 +165,9 @@ export const passkeySignIn = operation(
         browser: browserOf(ctx, request),
       });
       if (!outcome.ok) {
-        const extra = outcome.reason === 'unknown' ? { unknown_credential: true } : {};
+        // Not said where other orgs share the relying party: the browser would drop the passkey.
+        const unknown = outcome.reason === 'unknown' && !relyingPartyIsShared(ctx.deps.config);
+        const extra = unknown ? { unknown_credential: true } : {};
         return refuse(reply, 400, 'invalid_request', REFUSED[outcome.reason], extra);
       }
       const method = passkeySignInMethod(outcome.passkey);
