@@ -9,8 +9,8 @@ import * as oidc from 'openid-client';
 import type { Org } from '../src/domain/types.js';
 import { call, consoleOf, ownedOrg } from './management/support/console.js';
 import { MemoryProvider } from './management/support/mcp-provider.js';
-import { type FilesServer, startFilesServer } from './resources/support/mcp-files-server.js';
-import { FormBrowser, signInThroughPages } from './sign-in/support/browser.js';
+import { startFilesServer } from './resources/support/mcp-files-server.js';
+import { FormBrowser, locationOf, signInThroughPages } from './sign-in/support/browser.js';
 import {
   api,
   authorizeUrl,
@@ -59,6 +59,13 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
     const console = await json(`${tessera.base}/.well-known/openid-configuration`);
     assert.equal(console.body.issuer, `${tessera.base}/`);
     assert.equal(console.body.token_endpoint, `${tessera.base}/oauth/token`);
+    // The API document names the org's address in the same form.
+    const doc = await json(`${tessera.base}/openapi.json`);
+    const servers = doc.body.servers as { url: string }[];
+    assert.deepEqual(
+      servers.map((s) => s.url),
+      [tessera.base, `${tessera.base}/o/{org}`],
+    );
   });
 
   test('discovery at RFC 8414’s inserted form and OIDC’s appended form: 200, the same document', async () => {
@@ -371,5 +378,69 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
     } finally {
       await browser.close();
     }
+  });
+  test('one org is another’s OpenID provider in development: beta signs in through acme’s path issuer', async () => {
+    // The issue with host issuers: beta's callback would be on `beta.localhost`, which acme cannot take as
+    // an http redirect URI (only localhost, 127.0.0.1 and [::1] may be http). Under path issuers it is
+    // on `localhost`, and TESSERA_OUTBOUND_ALLOW_PRIVATE=1 lets beta reach acme on loopback.
+    const acmeOwner = owner;
+    const betaOwner = await (await consoleOf(tessera)).token('owner@beta.test');
+    const upstream = await call(tessera, 'POST', '/organizations/acme/clients', acmeOwner, {
+      client_name: 'Beta',
+      type: 'confidential',
+      redirect_uris: ['http://localhost/placeholder'],
+    });
+    assert.equal(upstream.status, 201, upstream.text);
+    const connection = await call(tessera, 'POST', '/organizations/beta/connections', betaOwner, {
+      type: 'oidc',
+      name: 'Acme',
+      domains: ['acme.test'],
+      jit: true,
+      issuer: acmeIssuer,
+      client_id: upstream.body.client_id,
+      client_secret: upstream.body.client_secret,
+    });
+    assert.equal(connection.status, 201, connection.text);
+    const betaIssuer = tessera.issuer('beta');
+    const callback = `${betaIssuer}sso/${connection.body.id}/callback`;
+    assert.equal(connection.body.callback_url, callback);
+    const redirect = await call(
+      tessera,
+      'PATCH',
+      `/organizations/acme/clients/${upstream.body.client_id}`,
+      acmeOwner,
+      {
+        redirect_uris: [callback],
+      },
+    );
+    assert.equal(redirect.status, 200, redirect.text);
+
+    const { clientId } = await makeClient(tessera.deps, beta, { name: 'Beta Notes', firstParty: true });
+    const browser = new FormBrowser();
+    const { url } = authorizeUrl(betaIssuer, clientId);
+    const login = locationOf(await browser.get(url), url);
+    assert.equal(new URL(login).pathname, '/o/beta/login');
+    const page = await (await browser.get(login)).text();
+    const start = /<a class="sso" href="([^"]+)">Sign in with Acme<\/a>/.exec(page)?.[1] ?? assert.fail(page);
+    const startUrl = new URL(start.replaceAll('&amp;', '&'), login).href;
+    const atAcme = locationOf(await browser.get(startUrl), startUrl);
+    assert.equal(new URL(atAcme).origin + new URL(atAcme).pathname, `${acmeIssuer}oauth/authorize`);
+    const backAtBeta = await signInThroughPages(browser, atAcme, {
+      email: 'ada@acme.test',
+      password: PASSWORD,
+    });
+    assert.equal(new URL(backAtBeta).origin + new URL(backAtBeta).pathname, callback);
+    const done = new URL(
+      await signInThroughPages(browser, backAtBeta, { email: 'ada@acme.test', password: PASSWORD }),
+    );
+    assert.equal(done.origin + done.pathname, CALLBACK);
+    assert.equal(done.searchParams.get('iss'), betaIssuer);
+    const user = await tessera.deps.db
+      .selectFrom('users')
+      .select(['org_id', 'email'])
+      .where('org_id', '=', beta.id)
+      .where('email', '=', 'ada@acme.test')
+      .executeTakeFirst();
+    assert.deepEqual(user, { org_id: beta.id, email: 'ada@acme.test' });
   });
 });
