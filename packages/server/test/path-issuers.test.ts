@@ -4,6 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createTokenMinter, createVerifier } from '@tessera/koa';
+import { createSdk } from '@tessera/sdk';
 import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import type { Org } from '../src/domain/types.js';
@@ -194,6 +196,40 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
     });
     assert.equal(cross.status, 401);
   });
+  test('@tessera/sdk and @tessera/koa with the org’s path address and no hostOverride', async () => {
+    const { clientId, secret } = await makeClient(tessera.deps, acme, {
+      name: 'acme service',
+      kind: 'confidential',
+      redirectUris: [],
+    });
+    const sdk = createSdk({ api: `${tessera.base}/o/acme`, issuer: acmeIssuer, clientId });
+    const minted = await sdk.token.clientCredentials({ clientId, clientSecret: secret ?? '' });
+    const claims = await sdk.verify(minted.accessToken);
+    assert.deepEqual([claims.iss, claims.sub], [acmeIssuer, clientId]);
+    const minter = createTokenMinter({
+      api: `${tessera.base}/o/acme`,
+      issuer: acmeIssuer,
+      clientId,
+      clientSecret: secret ?? '',
+    });
+    const verify = createVerifier({
+      issuer: acmeIssuer,
+      clientId: 'cli_web',
+      accept: ['client'],
+      trustedClients: [clientId],
+    });
+    const verified = await verify(await minter.token());
+    assert.deepEqual([verified?.kind, verified?.claims.iss], ['client', acmeIssuer]);
+    // beta's issuer does not take acme's token.
+    const betaVerify = createVerifier({
+      issuer: tessera.issuer('beta'),
+      clientId: 'cli_web',
+      accept: ['client'],
+      trustedClients: [clientId],
+    });
+    assert.equal(await betaVerify(await minter.token()), null);
+  });
+
   test('the MCP SDK client against a Koa MCP server behind @tessera/koa: 401, RFC 9728, RFC 8414 inserted, DCR, a tool', async () => {
     const files = await startFilesServer(acmeIssuer);
     try {
