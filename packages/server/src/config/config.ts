@@ -209,6 +209,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'TESSERA_ISSUER_STYLE must be host (one host per org) or path (/o/<slug>/ on TESSERA_URL)',
     );
   }
+  // Org hosts are not served with path issuers: a domain for them would be a setting without effect.
+  if (issuerStyle === 'path' && env.TESSERA_ISSUER_DOMAIN) {
+    throw new ConfigError(
+      'TESSERA_ISSUER_DOMAIN names the org hosts, which TESSERA_ISSUER_STYLE=path does not use: unset one of them',
+    );
+  }
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)');
