@@ -471,7 +471,7 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
     );
     assert.equal(done.origin + done.pathname, CALLBACK);
     assert.equal(done.searchParams.get('iss'), betaIssuer);
-    const user = await tessera.deps.db
+    const user = await tessera.db
       .selectFrom('users')
       .select(['org_id', 'email'])
       .where('org_id', '=', beta.id)

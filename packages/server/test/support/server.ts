@@ -8,6 +8,7 @@ import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
 import { issuerOf } from '../../src/domain/issuers.js';
 import { type ServeOptions, serve } from '../../src/server.js';
+import type { Db } from '../../src/storage/db.js';
 import { createPostgresSchema } from './postgres.js';
 
 export interface TestServer {
@@ -16,6 +17,8 @@ export interface TestServer {
   port: number;
   config: Config;
   deps: Deps;
+  /** The database itself, to read and seed stored rows (what the domain holds is deps.store). */
+  db: Db;
   dataDir: string;
   /** The issuer of an org slug: `http://<slug>.localhost:<port>/` (`http://localhost:<port>/o/<slug>/` with path issuers). */
   issuer(slug: string): string;
@@ -69,6 +72,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     port,
     config,
     deps: server.deps,
+    db: server.db,
     dataDir,
     issuer: (slug) => issuerOf(config, { slug, isConsole: false }),
     async close() {
