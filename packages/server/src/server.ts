@@ -15,6 +15,7 @@ import {
   ensureConsoleOrg,
 } from './domain/directory/index.js';
 import { OidcUpstreams, type OidcUpstreamsOptions } from './domain/federation/index.js';
+import { issuerForm } from './domain/issuers.js';
 import { publicJwks } from './domain/keys/index.js';
 import { recordServedUrl } from './domain/served-url.js';
 import { buildApp } from './http/app.js';
@@ -180,6 +181,8 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       url: config.baseUrl,
       address: url,
       console: `${config.baseUrl}/console/`,
+      // Where org issuers live, and the setting that chose it (path: Node clients need no DNS for them).
+      orgIssuers: `${issuerForm(config)} (TESSERA_ISSUER_STYLE=${config.issuerStyle})`,
       ...(demo ? { demoOwner: demo.email, demoCredentials: demo.credentials } : {}),
     },
     'listening',

@@ -7,6 +7,8 @@ test('defaults: localhost:4000, issuer domain from TESSERA_URL, loopback overrid
   assert.equal(c.port, 4000);
   assert.equal(c.baseUrl, 'http://localhost:4000');
   assert.equal(c.issuerDomain, 'localhost:4000');
+  assert.equal(c.issuerStyle, 'host');
+  assert.equal(loadConfig({ TESSERA_ISSUER_STYLE: 'path' }).issuerStyle, 'path');
   assert.equal(c.loopback, true);
   assert.equal(c.trustProxy, 0);
   assert.equal(c.databaseUrl, null);
@@ -84,6 +86,14 @@ test('each bad variable stops start-up with one line naming it', () => {
     [
       { TESSERA_ISSUER_DOMAIN: 'bad domain' },
       'TESSERA_ISSUER_DOMAIN must be a host name with an optional port',
+    ],
+    [
+      { TESSERA_ISSUER_STYLE: 'paths' },
+      'TESSERA_ISSUER_STYLE must be host (one host per org) or path (/o/<slug>/ on TESSERA_URL)',
+    ],
+    [
+      { TESSERA_ISSUER_STYLE: 'path', TESSERA_ISSUER_DOMAIN: 'orgs.example.com' },
+      'TESSERA_ISSUER_DOMAIN names the org hosts, which TESSERA_ISSUER_STYLE=path does not use: unset one of them',
     ],
     [
       { DATABASE_URL: 'mysql://x' },

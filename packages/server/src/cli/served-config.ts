@@ -30,13 +30,20 @@ export async function servedConfig(
 
 /** A line when the command's own TESSERA_URL / TESSERA_ISSUER_DOMAIN differ from the service's. */
 function disagreement(own: Config, env: NodeJS.ProcessEnv, served: ServedUrl): string | null {
-  if (!env.TESSERA_URL && !env.TESSERA_ISSUER_DOMAIN) return null;
+  if (!env.TESSERA_URL && !env.TESSERA_ISSUER_DOMAIN && !env.TESSERA_ISSUER_STYLE) return null;
   const mine = servedUrlOf(own);
-  if (mine.TESSERA_URL === served.TESSERA_URL && mine.TESSERA_ISSUER_DOMAIN === served.TESSERA_ISSUER_DOMAIN)
+  if (
+    mine.TESSERA_URL === served.TESSERA_URL &&
+    mine.TESSERA_ISSUER_DOMAIN === served.TESSERA_ISSUER_DOMAIN &&
+    mine.TESSERA_ISSUER_STYLE === served.TESSERA_ISSUER_STYLE
+  )
     return null;
   return (
-    `this command's TESSERA_URL ${mine.TESSERA_URL} (issuer domain ${mine.TESSERA_ISSUER_DOMAIN}) is not what ` +
-    `the service last started with, ${served.TESSERA_URL} (issuer domain ${served.TESSERA_ISSUER_DOMAIN}): ` +
+    `this command's TESSERA_URL ${mine.TESSERA_URL} (${describe(mine)}) is not what ` +
+    `the service last started with, ${served.TESSERA_URL} (${describe(served)}): ` +
     "URLs are printed with the service's"
   );
 }
+
+const describe = (url: ServedUrl) =>
+  url.TESSERA_ISSUER_STYLE === 'path' ? 'path issuers' : `issuer domain ${url.TESSERA_ISSUER_DOMAIN}`;

@@ -19,6 +19,11 @@ export interface Config {
   readonly scheme: 'http' | 'https';
   /** Host (and port) under which org issuers live: `${slug}.${issuerDomain}`. */
   readonly issuerDomain: string;
+  /**
+   * TESSERA_ISSUER_STYLE: `host` (the default), an org's issuer is `${scheme}://${slug}.${issuerDomain}/`;
+   * `path`, it is `${baseUrl}/o/${slug}/`, every org on the base host under its own path.
+   */
+  readonly issuerStyle: IssuerStyle;
   readonly dataDir: string;
   readonly databaseUrl: string | null;
   /** TESSERA_DB_POOL: PostgreSQL connections per process (SQLite has one connection). */
@@ -54,6 +59,9 @@ export interface Config {
   /** TESSERA_MAIL_FROM: the From of every mail (default `Tessera <no-reply@{TESSERA_URL's host}>`). */
   readonly mailFrom: string;
 }
+
+/** Where orgs' issuers live: one host each (`host`), or under `/o/<slug>/` on the base host (`path`). */
+export type IssuerStyle = 'host' | 'path';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -195,6 +203,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[a-z0-9.-]+(:\d{1,5})?$/.test(issuerDomain) && !/^\[[0-9a-f:]+\](:\d{1,5})?$/.test(issuerDomain)) {
     throw new ConfigError('TESSERA_ISSUER_DOMAIN must be a host name with an optional port');
   }
+  const issuerStyle = env.TESSERA_ISSUER_STYLE || 'host';
+  if (issuerStyle !== 'host' && issuerStyle !== 'path') {
+    throw new ConfigError(
+      'TESSERA_ISSUER_STYLE must be host (one host per org) or path (/o/<slug>/ on TESSERA_URL)',
+    );
+  }
+  // Org hosts are not served with path issuers: a domain for them would be a setting without effect.
+  if (issuerStyle === 'path' && env.TESSERA_ISSUER_DOMAIN) {
+    throw new ConfigError(
+      'TESSERA_ISSUER_DOMAIN names the org hosts, which TESSERA_ISSUER_STYLE=path does not use: unset one of them',
+    );
+  }
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)');
@@ -236,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseHost: url.host.toLowerCase(),
     scheme: url.protocol === 'https:' ? 'https' : 'http',
     issuerDomain,
+    issuerStyle,
     dataDir: resolve(env.TESSERA_DATA_DIR || '.tessera'),
     databaseUrl,
     dbPool: integer(env, 'TESSERA_DB_POOL', DEFAULT_DB_POOL, 1, MAX_DB_POOL),

@@ -11,12 +11,15 @@ const NAME = 'served_url';
  */
 export interface ServedUrl {
   TESSERA_URL: string;
+  /** The org hosts' domain; empty with path issuers, which have no org hosts. */
   TESSERA_ISSUER_DOMAIN: string;
+  TESSERA_ISSUER_STYLE: 'host' | 'path';
 }
 
 export const servedUrlOf = (config: Config): ServedUrl => ({
   TESSERA_URL: config.baseUrl,
-  TESSERA_ISSUER_DOMAIN: config.issuerDomain,
+  TESSERA_ISSUER_DOMAIN: config.issuerStyle === 'path' ? '' : config.issuerDomain,
+  TESSERA_ISSUER_STYLE: config.issuerStyle,
 });
 
 /** Records the URL settings this serve process answers at (the last node started wins: they agree). */
@@ -35,5 +38,12 @@ export async function servedUrl(store: Handle): Promise<ServedUrl | null> {
     return null; // not written by a serve: as if none had started
   }
   if (typeof value?.TESSERA_URL !== 'string' || typeof value.TESSERA_ISSUER_DOMAIN !== 'string') return null;
-  return { TESSERA_URL: value.TESSERA_URL, TESSERA_ISSUER_DOMAIN: value.TESSERA_ISSUER_DOMAIN };
+  // A record from before path issuers names no style: it was a host-style start.
+  const style = value.TESSERA_ISSUER_STYLE ?? 'host';
+  if (style !== 'host' && style !== 'path') return null;
+  return {
+    TESSERA_URL: value.TESSERA_URL,
+    TESSERA_ISSUER_DOMAIN: value.TESSERA_ISSUER_DOMAIN,
+    TESSERA_ISSUER_STYLE: style,
+  };
 }

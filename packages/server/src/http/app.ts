@@ -10,6 +10,7 @@ import { parseForm } from './form.js';
 import { refuseRepeatedHost } from './host-header.js';
 import { OneLinePerRequest, requestLogger } from './logging.js';
 import { countRequests } from './operations/metrics.js';
+import { stripOrgPath } from './org-path.js';
 import { registerOperations } from './register-operations.js';
 import { recordRoutes } from './route-table.js';
 import { securityHeaders } from './security-headers.js';
@@ -41,6 +42,8 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
     loggerInstance: requestLogger(options.log ?? createLogger('silent')),
     logController: new OneLinePerRequest(),
     bodyLimit: 64 * 1024,
+    // Path issuers: `/o/<slug>/…` is routed as `/…` for that org (org-path.ts); a no-op with host issuers.
+    rewriteUrl: (raw) => stripOrgPath(deps.config, raw),
     // Trust exactly TESSERA_TRUST_PROXY hops of X-Forwarded-For, counted from the socket.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxy,
     // A path that is not valid percent-encoded UTF-8 fails before routing and before any hook.

@@ -103,7 +103,7 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     return reply.code(404).send({
       error: 'not_found',
-      error_detail: `no route for ${request.method} ${request.url.split('?')[0]}`,
+      error_detail: `no route for ${request.method} ${request.originalUrl.split('?')[0]}`,
     });
   });
 }

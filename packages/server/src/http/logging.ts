@@ -11,7 +11,11 @@ export function requestLogger(log: Logger): FastifyBaseLogger {
     {},
     {
       serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        // The path as sent: with path issuers routing sees it without its `/o/<slug>` (org-path.ts).
+        req: (req: { method: string; url: string; originalUrl?: string }) => ({
+          method: req.method,
+          path: (req.originalUrl ?? req.url).split('?')[0],
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     },

@@ -7,6 +7,7 @@ import { fail } from '../domain/errors.js';
 import { isLoopbackHost } from '../domain/loopback.js';
 import type { Org } from '../domain/types.js';
 import { hostOverride } from './host-override.js';
+import { pathSlugOf } from './org-path.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,13 +28,14 @@ function portOf(host: string): string {
 }
 
 /**
- * Which org a host names: the base host is the console; `${slug}.${issuerDomain}` is that org.
+ * Which org a host names: the base host is the console; `${slug}.${issuerDomain}` is that org
+ * (with host issuers only: with path issuers no host but the base one is an org's).
  * In loopback development any loopback name on the base port also reaches the console.
  */
 export function slugOfHost(config: Config, host: string): string | null {
   if (host === config.baseHost) return CONSOLE_SLUG;
   const suffix = `.${config.issuerDomain}`;
-  if (host.endsWith(suffix)) {
+  if (config.issuerStyle === 'host' && host.endsWith(suffix)) {
     const slug = host.slice(0, -suffix.length);
     return /^[a-z0-9-]+$/.test(slug) ? slug : null;
   }
@@ -44,6 +46,19 @@ export function slugOfHost(config: Config, host: string): string | null {
     }
   }
   return null;
+}
+
+/**
+ * Which org a request is for. With host issuers, its host's; with path issuers, the slug of its
+ * `/o/<slug>/` prefix (org-path.ts) on the base host, or the console on the base host without one.
+ * The console is never reached under a prefix: `/o/console/` is no org's.
+ */
+export function slugOfRequest(config: Config, request: FastifyRequest): string | null {
+  const host = slugOfHost(config, requestHost(config, request));
+  if (config.issuerStyle === 'host') return host;
+  const slug = pathSlugOf(request);
+  if (host !== CONSOLE_SLUG) return null;
+  return slug === null ? CONSOLE_SLUG : slug === CONSOLE_SLUG ? null : slug;
 }
 
 /**
@@ -66,10 +81,15 @@ export async function orgOf(
   reuse: 0 | typeof ORG_CACHE_TTL_MS = 0,
 ): Promise<Org> {
   if (request.tesseraOrg) return request.tesseraOrg;
-  const slug = slugOfHost(deps.config, requestHost(deps.config, request));
+  const slug = slugOfRequest(deps.config, request);
   const cache = reuse > 0 ? deps.orgs : undefined;
   const org = slug === null ? null : await orgOfSlug(deps.store, slug, cache);
-  if (!org) return fail('not_found', 'no organization at this host');
+  if (!org) {
+    return fail(
+      'not_found',
+      deps.config.issuerStyle === 'path' ? 'no organization at this address' : 'no organization at this host',
+    );
+  }
   request.tesseraOrg = org;
   return org;
 }

@@ -114,6 +114,7 @@ for (const database of httpSuite()) {
       assert.equal(listening?.address, `http://127.0.0.1:${port}`);
       // The banner names the console and who to sign in to it as; the password stays in the file.
       assert.equal(listening?.console, `${base}/console/`);
+      assert.equal(listening?.orgIssuers, `http://{slug}.${new URL(base).host}/ (TESSERA_ISSUER_STYLE=host)`);
       assert.equal(listening?.demoOwner, 'owner@acme.test');
       assert.equal(listening?.demoCredentials, file);
       // One listening line: the banner above, not Fastify's own `Server listening at …` as well.

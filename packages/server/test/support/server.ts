@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
+import { issuerOf } from '../../src/domain/issuers.js';
 import { type ServeOptions, serve } from '../../src/server.js';
 import type { Db } from '../../src/storage/db.js';
 import { AnswerChecker, checkAnswers, describeMismatch } from './answer-check.js';
@@ -20,7 +21,7 @@ export interface TestServer {
   /** The database itself, to read and seed stored rows (what the domain holds is deps.store). */
   db: Db;
   dataDir: string;
-  /** The issuer of an org slug: `http://<slug>.localhost:<port>/`. */
+  /** The issuer of an org slug: `http://<slug>.localhost:<port>/` (`http://localhost:<port>/o/<slug>/` with path issuers). */
   issuer(slug: string): string;
   /** Checks every answer of a declared operation against its declaration (see checkAnswers). */
   answers: AnswerChecker;
@@ -85,7 +86,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     deps: server.deps,
     db: server.db,
     dataDir,
-    issuer: (slug) => `http://${slug}.localhost:${port}/`,
+    issuer: (slug) => issuerOf(config, { slug, isConsole: false }),
     answers,
     async close() {
       await server.close();

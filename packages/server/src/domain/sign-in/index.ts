@@ -41,6 +41,7 @@ export {
   passkeyName,
   passkeySignInMethod,
   type RegistrationResponseJSON,
+  relyingPartyIsShared,
   removePasskey,
   startPasskeyRegistration,
   startPasskeySignIn,

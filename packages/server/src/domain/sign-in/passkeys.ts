@@ -103,6 +103,15 @@ export const passkeySnapshot = (p: PasskeyCredential) => ({
   lastUsedAt: p.lastUsedAt === null ? null : new Date(p.lastUsedAt).toISOString(),
 });
 
+/**
+ * Whether other orgs share this deployment's relying party: with path issuers every org (and the
+ * console) is on the base host, so a passkey one org does not know may be another's. A page must
+ * then not tell the browser the passkey is unknown (WebAuthn's signalUnknownCredential): the
+ * authenticator would drop it for the host, and with it the person's sign-in at the org it is for.
+ */
+export const relyingPartyIsShared = (config: Pick<SignInDeps['config'], 'issuerStyle'>): boolean =>
+  config.issuerStyle === 'path';
+
 /** The org's relying party: its issuer's host name and origin. */
 export function relyingPartyOf(deps: SignInDeps, org: Org): RelyingParty {
   const issuer = new URL(issuerOf(deps.config, org));

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../../config/config.js';
+import { originOf } from '../../domain/issuers.js';
 import { type BodyUse, buildComponents, type Json, jsonSchema } from './components.js';
 import type { Operation } from './operation.js';
 import { schemaNames } from './schema-names.js';
@@ -110,7 +111,7 @@ function operationObject(op: Operation, refOf: RefOf): Json {
 export function buildDocument(config: Config, version: string, operations: readonly Operation[]): Json {
   const consoleServer = { url: config.baseUrl, description: 'the console host' };
   const orgServer = {
-    url: `${config.scheme}://{org}.${config.issuerDomain}`,
+    url: originOf(config, { slug: '{org}', isConsole: false }),
     description: 'an org’s host (its issuer without the trailing slash)',
     variables: { org: { default: 'acme', description: 'the org slug' } },
   };

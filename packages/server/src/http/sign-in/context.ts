@@ -5,6 +5,7 @@ import { resumeBrowserSession } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { type FormParams, isForm } from '../form.js';
 import { HOST_OVERRIDE_PARAMETER, hostOverride } from '../host-override.js';
+import { orgPathPrefix } from '../org-path.js';
 import { orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
@@ -24,8 +25,9 @@ export async function browserSessionOf(ctx: PageContext, org: Org, request: Fast
 }
 
 /**
- * A link to another page of this host. In loopback development a request may name its org with
- * the `host` query parameter (host-override.ts); links keep it so the flow stays on that org.
+ * A link to another page of this org: `path` under the org's `/o/<slug>` with path issuers
+ * (org-path.ts). In loopback development a request may name its org with the `host` query
+ * parameter (host-override.ts); links keep it so the flow stays on that org.
  */
 export function pageLink(
   ctx: PageContext,
@@ -37,7 +39,8 @@ export function pageLink(
   const override = hostOverride(ctx.deps.config, request);
   if (override !== null) query.set(HOST_OVERRIDE_PARAMETER, override);
   const search = query.toString();
-  return search === '' ? path : `${path}?${search}`;
+  const target = `${orgPathPrefix(request)}${path}`;
+  return search === '' ? target : `${target}?${search}`;
 }
 
 /** The first value of a form field, '' when absent. */

@@ -5,6 +5,7 @@ import {
   finishPasskeySignIn,
   type PendingAuthorization,
   passkeySignInMethod,
+  relyingPartyIsShared,
   startPasskeySignIn,
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
@@ -147,7 +148,8 @@ export const passkeySignIn = operation(
       },
       400: passkeyRefusal(
         '`invalid_request`: a malformed body, an expired or used `req`, or a passkey that cannot sign in ' +
-          '(`unknown_credential` when it is not registered here)',
+          '(`unknown_credential` when it is not registered here and no other org shares the host, so ' +
+          'the page may ask the browser to forget it)',
       ),
       403: passkeyRefusal('`forbidden`: the CSRF token is missing, stale or another page’s'),
     },
@@ -164,7 +166,9 @@ export const passkeySignIn = operation(
         browser: browserOf(ctx, request),
       });
       if (!outcome.ok) {
-        const extra = outcome.reason === 'unknown' ? { unknown_credential: true } : {};
+        // Not said where other orgs share the relying party: the browser would drop the passkey.
+        const unknown = outcome.reason === 'unknown' && !relyingPartyIsShared(ctx.deps.config);
+        const extra = unknown ? { unknown_credential: true } : {};
         return refuse(reply, 400, 'invalid_request', REFUSED[outcome.reason], extra);
       }
       const proven = { user: outcome.user, method: passkeySignInMethod(outcome.passkey) };

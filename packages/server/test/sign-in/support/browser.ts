@@ -98,13 +98,14 @@ export async function signInThroughPages(browser: FormBrowser, authorizeUrl: str
       throw new Error(`unexpected ${response.status} at ${url}: ${await response.text()}`);
     }
     const next = locationOf(response, url);
-    const path = new URL(next).pathname;
-    if (path !== '/login' && path !== '/consent') return next;
+    // The page's own path: `/login`, or `/o/<slug>/login` with path issuers.
+    const hosted = /\/(login|consent)$/.exec(new URL(next).pathname)?.[1];
+    if (hosted === undefined) return next;
     url = next;
     const page = await browser.get(url);
     if (page.status !== 200) throw new Error(`unexpected ${page.status} at ${url}: ${await page.text()}`);
     const fields: Record<string, string> =
-      path === '/login'
+      hosted === 'login'
         ? { email: options.email, password: options.password }
         : { decision: options.consent ?? 'allow' };
     response = await browser.submit(url, await page.text(), fields);
