@@ -38,6 +38,7 @@ import * as clientRequestObjectAlg from './migrations/035-client-request-object-
 import * as accountOrigins from './migrations/036-account-origins.js';
 import * as standardClaims from './migrations/037-standard-claims.js';
 import * as resourceGrants from './migrations/038-resource-grants.js';
+import * as retiredRefreshTokens from './migrations/040-retired-refresh-tokens.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '036-account-origins': accountOrigins,
   '037-standard-claims': standardClaims,
   '038-resource-grants': resourceGrants,
+  '040-retired-refresh-tokens': retiredRefreshTokens,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */
