@@ -81,7 +81,7 @@ export async function openRuntime(
       orgs = new CredentialCache<Org>(store.credentialVersion);
     } else if (options.cacheCredentials && config.databaseUrl) {
       const caches = [new CredentialCache<MachineClient>(), new CredentialCache<Org>()] as const;
-      listener = listenForChanges(config.databaseUrl, CREDENTIALS_CHANNEL, {
+      listener = listenForChanges(config.databaseListenUrl ?? config.databaseUrl, CREDENTIALS_CHANNEL, {
         onChange: () => {
           for (const cache of caches) cache.changed();
         },

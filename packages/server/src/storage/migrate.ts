@@ -125,9 +125,17 @@ async function postgresSchema(db: Db): Promise<{ migrationTableSchema?: string }
 
 /**
  * Whether the database answers and holds every migration of this build (readiness). Throws what
- * the database threw when it cannot be reached.
+ * the database threw when it cannot be reached, and on PostgreSQL when it is a server in recovery
+ * (a standby, reached through a proxy before its promotion): every write would fail there.
  */
 export async function isSchemaCurrent(db: Db): Promise<boolean> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ current: boolean; standby: boolean }>`select exists (
+      select 1 from tessera_migrations where name = ${LATEST_MIGRATION}) as current,
+      pg_is_in_recovery() as standby`.execute(db);
+    if (rows[0]?.standby) throw new Error('the database is a standby in recovery: it takes no writes');
+    return rows[0]?.current === true;
+  }
   const { rows } = await sql<{
     name: string;
   }>`select name from tessera_migrations where name = ${LATEST_MIGRATION}`.execute(db);
