@@ -13,11 +13,14 @@ import { listenForChanges } from './storage/change-listener.js';
 import { openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
+import { ReadRouter } from './storage/read-routing.js';
 
 export interface Runtime {
   deps: Deps;
   /** The PostgreSQL pool's connections now; null on SQLite. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
+  /** With TESSERA_DB_READ_URL: decides which reads go to the replica (the app enters its scopes). */
+  reads: ReadRouter | null;
   close(): Promise<void>;
 }
 
@@ -54,8 +57,10 @@ export async function openRuntime(
   const sealer = new Sealer(masterSecret);
   // Held in memory only, like the sealer's key; never logged.
   const pageKeys = derivePageKeys(masterSecret);
+  const reads = config.databaseUrl && config.databaseReadUrl ? new ReadRouter() : null;
   const store = openStore({
     databaseUrl: config.databaseUrl,
+    ...(reads && config.databaseReadUrl ? { replica: { url: config.databaseReadUrl, router: reads } } : {}),
     dataDir: config.dataDir,
     poolSize: config.dbPool,
     warn,
@@ -108,6 +113,7 @@ export async function openRuntime(
     return {
       deps,
       poolStats: () => store.poolStats?.() ?? null,
+      reads,
       close: async () => {
         await listener?.close();
         await store.close();

@@ -127,6 +127,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     metrics,
     log,
     console: loadConsoleFiles(options.consoleDir ?? CONSOLE_BUILD_DIR),
+    ...(runtime.reads ? { readScopes: runtime.reads } : {}),
   });
   try {
     await listenQuietly(app, config);

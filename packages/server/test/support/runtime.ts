@@ -23,6 +23,7 @@ export async function openTestRuntime(database: Database): Promise<Runtime & { d
   return {
     deps: runtime.deps,
     poolStats: runtime.poolStats,
+    reads: runtime.reads,
     dataDir,
     async close() {
       await runtime.close();
