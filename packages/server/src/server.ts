@@ -28,6 +28,8 @@ export interface RunningServer {
   app: FastifyInstance;
   deps: Deps;
   url: string;
+  /** With TESSERA_DB_READ_URL: what decides which reads go to the replica. */
+  reads: Runtime['reads'];
   close(): Promise<void>;
 }
 
@@ -176,6 +178,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     app,
     deps,
     url,
+    reads: runtime.reads,
     close: async () => {
       await app.close();
       fetcher.close();

@@ -5,14 +5,23 @@ declare module 'fastify' {
     /** The declared operation a route serves (http/register-operations.ts). */
     operationId?: string;
   }
+  interface FastifyRequest {
+    /** Set by the read scope's hook on a lag-tolerant operation: lets its reads go to the replica. */
+    [READS_MAY_LAG]?: () => void;
+  }
 }
+
+const READS_MAY_LAG = Symbol('readsMayLag');
 
 /**
  * Where a request's reads may come from, when a read replica is configured (TESSERA_DB_READ_URL):
  * the composition hands the app the router (storage/read-routing.ts) as this port.
  */
 export interface ReadScopes {
-  run(scope: { lagTolerant: boolean; principal: string | null }, next: () => void): void;
+  /** Runs `next` in a scope whose reads go to the primary until `lagFromNow` is called in it. */
+  run(scope: { principal: string | null }, next: () => void): void;
+  /** From now on, the running request's reads may come from the replica. */
+  lagFromNow(): void;
 }
 
 /**
@@ -42,14 +51,37 @@ export const LAG_TOLERANT_OPERATIONS: ReadonlySet<string> = new Set([
   'listTenants',
 ]);
 
-/** The onRequest hook entering each request's read scope. */
+/** Operations among those that need no credentials: their reads may lag from the start. */
+const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
+  'openidConfiguration',
+  'oauthServerMetadata',
+  'jwks',
+  'samlMetadata',
+]);
+
+/**
+ * The onRequest hook entering each request's read scope. A public lag-tolerant operation reads the
+ * replica from the start; a management list only once its caller is authenticated
+ * (`readsMayLagNow`, called by the endpoint handler after the guard): the guard's reads (the
+ * session is live, the caller is a member) always see the primary, so a session revoked a moment
+ * ago is refused on every node whatever the replica's lag.
+ */
 export function readScopeHook(scopes: ReadScopes) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const operationId = request.routeOptions.config.operationId;
     const lagTolerant =
       request.method === 'GET' && operationId !== undefined && LAG_TOLERANT_OPERATIONS.has(operationId);
-    scopes.run({ lagTolerant, principal: principalOf(request) }, done);
+    scopes.run({ principal: principalOf(request) }, () => {
+      if (lagTolerant && PUBLIC_OPERATIONS.has(operationId)) scopes.lagFromNow();
+      else if (lagTolerant) request[READS_MAY_LAG] = () => scopes.lagFromNow();
+      done();
+    });
   };
+}
+
+/** After authentication: a lag-tolerant operation's reads may come from the replica from here on. */
+export function readsMayLagNow(request: FastifyRequest): void {
+  request[READS_MAY_LAG]?.();
 }
 
 /**

@@ -12,10 +12,10 @@ import { isDatabaseUnavailable } from './unavailable.js';
 /**
  * Read replicas (TESSERA_DB_READ_URL): which statements go to the replica, which to the primary.
  *
- * The primary takes every statement unless the request running it opened a read scope that
- * tolerates lag (`ReadRouter.run`, entered by the HTTP layer for discovery, JWKS, the management
- * lists and the audit list). Inside such a scope, a SELECT outside a transaction goes to the
- * replica, except when:
+ * The primary takes every statement unless the request running it is in a read scope that
+ * tolerates lag (`ReadRouter.run` then `lagFromNow`, entered by the HTTP layer for discovery, JWKS,
+ * and, once their caller is authenticated, the management lists and the audit list). There, a
+ * SELECT outside a transaction goes to the replica, except when:
  * - the request has written already (read-after-write in the same request);
  * - its principal wrote on this node and the replica has not replayed that write yet: the
  *   primary's WAL position after the write (pg_current_wal_lsn) is compared with the replica's
@@ -24,15 +24,15 @@ import { isDatabaseUnavailable } from './unavailable.js';
  * A transaction always runs on the primary (it may write, and reads inside it must see its writes).
  */
 
-/** What the request running a statement allows. */
+/** The request running a statement. */
 export interface ReadScope {
-  /** Reads may come from a replica that lags the primary. */
-  readonly lagTolerant: boolean;
   /** Who the request acts for (its bearer token's issuer and subject), or null. */
   readonly principal: string | null;
 }
 
 interface ActiveScope extends ReadScope {
+  /** Reads may come from a replica that lags the primary (from `lagFromNow` on). */
+  lagTolerant: boolean;
   wrote: boolean;
 }
 
@@ -49,9 +49,15 @@ export class ReadRouter {
   /** Statements each database answered (for tests and /metrics-like inspection). */
   readonly served = { primary: 0, replica: 0 };
 
-  /** Runs `next` (and everything it starts) in `scope`. */
+  /** Runs `next` (and everything it starts) in `scope`: on the primary until `lagFromNow`. */
   run(scope: ReadScope, next: () => void): void {
-    this.#scopes.run({ ...scope, wrote: false }, next);
+    this.#scopes.run({ principal: scope.principal, lagTolerant: false, wrote: false }, next);
+  }
+
+  /** The running request's reads may lag from now on. */
+  lagFromNow(): void {
+    const scope = this.#scopes.getStore();
+    if (scope) scope.lagTolerant = true;
   }
 
   /** Where a statement outside a transaction goes; `pendingLsn` when the replica must have replayed it first. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
-import { type ServeOptions, serve } from '../../src/server.js';
+import { type RunningServer, type ServeOptions, serve } from '../../src/server.js';
 import { createPostgresSchema } from './postgres.js';
 
 export interface TestServer {
@@ -15,6 +15,8 @@ export interface TestServer {
   port: number;
   config: Config;
   deps: Deps;
+  /** With TESSERA_DB_READ_URL: the node's read router. */
+  reads: RunningServer['reads'];
   dataDir: string;
   /** The issuer of an org slug: `http://<slug>.localhost:<port>/`. */
   issuer(slug: string): string;
@@ -68,6 +70,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     port,
     config,
     deps: server.deps,
+    reads: server.reads,
     dataDir,
     issuer: (slug) => `http://${slug}.localhost:${port}/`,
     async close() {
