@@ -88,7 +88,7 @@ describe('a read replica: lists read it, a principal reads its own writes, lag a
       // Someone else's list comes from the replica, which has not replayed the write: a moment old.
       assert.deepEqual(await emails(other), before_, 'the other principal read the lagging replica');
       // A principal's write and its read in one request: the read goes to the primary.
-      const renamed = await call(server, 'PATCH', '/organizations/acme/users/' + created.body.id, owner, {
+      const renamed = await call(server, 'PATCH', `/organizations/acme/users/${created.body.id}`, owner, {
         first_name: 'Nova',
       });
       assert.equal(renamed.status, 200, renamed.text);
