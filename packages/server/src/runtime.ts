@@ -10,13 +10,19 @@ import type { Mailer } from './domain/mail/index.js';
 import type { MachineClient, Org } from './domain/types.js';
 import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
-import { openStore } from './storage/db.js';
+import { type Db, openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
 import { ReadRouter } from './storage/read-routing.js';
+import { unitOfWorkOn } from './storage/opened.js';
 
 export interface Runtime {
   deps: Deps;
+  /**
+   * The database itself, for the composition: what the domain is handed is deps.store and
+   * deps.unitOfWork. The commands' and the tests' own reads (stored rows) use this.
+   */
+  db: Db;
   /** The PostgreSQL pool's connections now; null on SQLite. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
   /** With TESSERA_DB_READ_URL: decides which reads go to the replica (the app enters its scopes). */
@@ -98,7 +104,8 @@ export async function openRuntime(
       [credentials, orgs] = caches;
     }
     const deps: Deps = {
-      db: store.db,
+      store: store.db,
+      unitOfWork: unitOfWorkOn(store.db),
       dialect: store.dialect,
       sealer,
       pageKeys,
@@ -112,6 +119,7 @@ export async function openRuntime(
     if (options.warm) await store.warm?.();
     return {
       deps,
+      db: store.db,
       poolStats: () => store.poolStats?.() ?? null,
       reads,
       close: async () => {

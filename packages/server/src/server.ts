@@ -22,11 +22,14 @@ import { mailerFor } from './mail/mailers.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import type { Db } from './storage/db.js';
 import { outboxDepth } from './storage/repos/webhook-deliveries.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   deps: Deps;
+  /** The database itself (runtime.ts), for what reads stored rows beside the app: the tests. */
+  db: Db;
   url: string;
   /** With TESSERA_DB_READ_URL: what decides which reads go to the replica. */
   reads: Runtime['reads'];
@@ -74,7 +77,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   // Made before the runtime, so the store reports its connection waits from the first query on.
   let opened: Runtime | null = null;
   const metrics = new Metrics({
-    outboxDepth: () => (opened ? outboxDepth(opened.deps.db).catch(() => null) : Promise.resolve(null)),
+    outboxDepth: () => (opened ? outboxDepth(opened.deps.store).catch(() => null) : Promise.resolve(null)),
     pool: () => opened?.poolStats() ?? null,
   });
   const runtime = await openRuntime(config, (line) => log.warn(line), {
@@ -91,7 +94,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     const consoleOrg = await ensureConsoleOrg(runtime.deps);
     await ensureConsoleClient(runtime.deps, consoleOrg);
     // Every management request verifies a token of the console's issuer: its keys are imported now.
-    await preloadKeys(await publicJwks(runtime.deps.db, consoleOrg.id));
+    await preloadKeys(await publicJwks(runtime.deps.store, consoleOrg.id));
   } catch (error) {
     await runtime.close();
     throw error;
@@ -177,6 +180,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   return {
     app,
     deps,
+    db: runtime.db,
     url,
     reads: runtime.reads,
     close: async () => {

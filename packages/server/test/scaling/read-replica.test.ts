@@ -109,7 +109,7 @@ describe('a read replica: lists read it, a principal reads its own writes, lag a
         scopes.run({ principal: null }, () => {
           scopes.lagFromNow();
           createOrg(server.deps, { slug: 'scoped', ownerEmail: 'owner@scoped.test', ownerPassword: PASSWORD })
-            .then(() => findOrgBySlug(server.deps.db, 'scoped'))
+            .then(() => findOrgBySlug(server.db, 'scoped'))
             .then((org) => resolve(org?.slug), reject);
         });
       });
@@ -119,7 +119,7 @@ describe('a read replica: lists read it, a principal reads its own writes, lag a
         const scopes = serverReads(server);
         scopes.run({ principal: null }, () => {
           scopes.lagFromNow();
-          findOrgBySlug(server.deps.db, 'scoped').then((org) => resolve(org?.slug), reject);
+          findOrgBySlug(server.db, 'scoped').then((org) => resolve(org?.slug), reject);
         });
       });
       assert.equal(stale, undefined, 'the lag-tolerant read went to the paused replica');

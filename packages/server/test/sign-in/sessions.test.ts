@@ -96,7 +96,7 @@ for (const database of storageSuite(
       assert.equal(rotated.status, 200);
       const sessionOf = async (token: string) =>
         (
-          await server.deps.db
+          await server.db
             .selectFrom('refresh_tokens')
             .select('session_id')
             .where('token_hash', '=', sha256(token))

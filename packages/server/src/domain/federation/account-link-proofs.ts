@@ -77,19 +77,19 @@ export async function linkAfterProof(
   c: Connection,
   held: HeldAccountLink,
 ): Promise<User> {
-  return deps.db.transaction().execute(async (trx) => {
-    const user = await findUserById(trx, held.link.userId);
+  return deps.unitOfWork.run(async (tx) => {
+    const user = await findUserById(tx, held.link.userId);
     if (!user || user.orgId !== org.id || emailKey(user.email) !== emailKey(held.link.sentTo))
       return refuse(LINK_CLOSED);
     if (user.disabled)
       return refuse('This account is disabled. Ask an administrator of the organization.', 403);
     const email = held.identity.email ?? held.link.sentTo;
-    const decision = await linkDecision(trx, org, c, { ...held.identity, email }, user);
+    const decision = await linkDecision(tx, org, c, { ...held.identity, email }, user);
     if (decision.kind === 'refuse') return refuse(decision.message, 403);
     if (decision.kind !== 'prove') return refuse(LINK_CLOSED);
     const now = clock.now();
-    if (!(await claimEmailVerification(trx, user.id, held.link.sentTo, now))) return refuse(LINK_CLOSED);
-    const linked = await insertFederatedIdentity(trx, {
+    if (!(await claimEmailVerification(tx, user.id, held.link.sentTo, now))) return refuse(LINK_CLOSED);
+    const linked = await insertFederatedIdentity(tx, {
       connectionId: c.id,
       subject: held.identity.subject,
       userId: user.id,
@@ -97,8 +97,8 @@ export async function linkAfterProof(
     });
     if (!linked) return refuse('This sign-in was completed in another window. Start again.');
     const after: User = { ...user, emailVerified: true, updatedAt: now };
-    await recordUserUpdated(trx, user, after, SYSTEM);
-    await handOverAccount(trx, org, user, now);
+    await recordUserUpdated(tx, user, after, SYSTEM);
+    await handOverAccount(tx, org, user, now);
     return after;
   });
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { findRefreshToken, retireRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import type { RefreshToken } from '../types.js';
 
@@ -27,7 +27,7 @@ export interface Presenter {
 }
 
 export async function reuseVerdict(
-  trx: Db,
+  tx: Handle,
   known: RefreshToken,
   presenter: Presenter,
   now: number,
@@ -39,10 +39,10 @@ export async function reuseVerdict(
   if (now >= known.usedAt + graceMs) return 'reuse';
   // Expired since: nothing is issued, and the successor it names keeps its chance.
   if (known.expiresAt <= now) return 'refused';
-  const successor = await findRefreshToken(trx, known.rotatedTo);
+  const successor = await findRefreshToken(tx, known.rotatedTo);
   if (successor === null || successor.usedAt !== null) return 'reuse';
   if (!sameHolder(known, presenter)) return 'refused';
-  const retired = await retireRefreshToken(trx, known.tokenHash, known.rotatedTo, nextHash, now);
+  const retired = await retireRefreshToken(tx, known.tokenHash, known.rotatedTo, nextHash, now);
   return retired ? 'retry' : 'refused';
 }
 

@@ -1,6 +1,7 @@
 import type { RefreshToken } from '../../domain/types.js';
 import { compiledOnce } from '../compiled-once.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { RefreshTokensTable } from '../schema.js';
 
 const toToken = (r: RefreshTokensTable): RefreshToken => ({
@@ -31,7 +32,8 @@ const insertStatement = compiledOnce(
 );
 
 /** A new token: never retired (retireRefreshToken). */
-export async function insertRefreshToken(db: Db, t: Omit<RefreshToken, 'retiredAt'>): Promise<void> {
+export async function insertRefreshToken(store: Handle, t: Omit<RefreshToken, 'retiredAt'>): Promise<void> {
+  const db = opened(store);
   await insertStatement(db, t);
 }
 
@@ -52,12 +54,13 @@ const consumeStatement = compiledOnce(['clientId', 'tokenHash', 'now', 'successo
  * (expired, session ended), the successor named is never stored, as if none had been issued.
  */
 export async function consumeRefreshToken(
-  db: Db,
+  store: Handle,
   clientId: string,
   tokenHash: string,
   now: number,
   successorHash: string,
 ): Promise<RefreshToken | null> {
+  const db = opened(store);
   const [row] = await consumeStatement(db, { clientId, tokenHash, now, successorHash });
   return row ? toToken(row) : null;
 }
@@ -69,12 +72,13 @@ export async function consumeRefreshToken(
  * use) wins the successor's row; the other gets false and nothing changes.
  */
 export async function retireRefreshToken(
-  db: Db,
+  store: Handle,
   tokenHash: string,
   successorHash: string,
   nextHash: string,
   now: number,
 ): Promise<boolean> {
+  const db = opened(store);
   const retired = await db
     .updateTable('refresh_tokens')
     .set({ used_at: now, retired_at: now })
@@ -90,7 +94,8 @@ export async function retireRefreshToken(
   return true;
 }
 
-export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshToken | null> {
+export async function findRefreshToken(store: Handle, tokenHash: string): Promise<RefreshToken | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('refresh_tokens')
     .selectAll()
@@ -100,7 +105,8 @@ export async function findRefreshToken(db: Db, tokenHash: string): Promise<Refre
 }
 
 /** Retires every live refresh token of a session, so only the one issued next is usable. */
-export async function supersedeRefreshTokens(db: Db, sessionId: string, now: number): Promise<void> {
+export async function supersedeRefreshTokens(store: Handle, sessionId: string, now: number): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('refresh_tokens')
     .set({ used_at: now })
@@ -110,6 +116,7 @@ export async function supersedeRefreshTokens(db: Db, sessionId: string, now: num
 }
 
 /** Expired tokens go: presenting one is then simply unknown, which is refused all the same. */
-export async function purgeRefreshTokens(db: Db, expiredBefore: number): Promise<void> {
+export async function purgeRefreshTokens(store: Handle, expiredBefore: number): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('refresh_tokens').where('expires_at', '<', expiredBefore).execute();
 }
