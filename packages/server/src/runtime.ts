@@ -13,8 +13,8 @@ import { listenForChanges } from './storage/change-listener.js';
 import { type Db, openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
-import { ReadRouter } from './storage/read-routing.js';
 import { unitOfWorkOn } from './storage/opened.js';
+import { ReadRouter } from './storage/read-routing.js';
 
 export interface Runtime {
   deps: Deps;
