@@ -14,6 +14,7 @@ import { type Db, openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
 import { unitOfWorkOn } from './storage/opened.js';
+import { ReadRouter } from './storage/read-routing.js';
 
 export interface Runtime {
   deps: Deps;
@@ -24,6 +25,8 @@ export interface Runtime {
   db: Db;
   /** The PostgreSQL pool's connections now; null on SQLite. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
+  /** With TESSERA_DB_READ_URL: decides which reads go to the replica (the app enters its scopes). */
+  reads: ReadRouter | null;
   close(): Promise<void>;
 }
 
@@ -60,8 +63,10 @@ export async function openRuntime(
   const sealer = new Sealer(masterSecret);
   // Held in memory only, like the sealer's key; never logged.
   const pageKeys = derivePageKeys(masterSecret);
+  const reads = config.databaseUrl && config.databaseReadUrl ? new ReadRouter() : null;
   const store = openStore({
     databaseUrl: config.databaseUrl,
+    ...(reads && config.databaseReadUrl ? { replica: { url: config.databaseReadUrl, router: reads } } : {}),
     dataDir: config.dataDir,
     poolSize: config.dbPool,
     warn,
@@ -87,7 +92,7 @@ export async function openRuntime(
       orgs = new CredentialCache<Org>(store.credentialVersion);
     } else if (options.cacheCredentials && config.databaseUrl) {
       const caches = [new CredentialCache<MachineClient>(), new CredentialCache<Org>()] as const;
-      listener = listenForChanges(config.databaseUrl, CREDENTIALS_CHANNEL, {
+      listener = listenForChanges(config.databaseListenUrl ?? config.databaseUrl, CREDENTIALS_CHANNEL, {
         onChange: () => {
           for (const cache of caches) cache.changed();
         },
@@ -116,6 +121,7 @@ export async function openRuntime(
       deps,
       db: store.db,
       poolStats: () => store.poolStats?.() ?? null,
+      reads,
       close: async () => {
         await listener?.close();
         await store.close();

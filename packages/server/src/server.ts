@@ -34,6 +34,8 @@ export interface RunningServer {
   /** The database itself (runtime.ts), for what reads stored rows beside the app: the tests. */
   db: Db;
   url: string;
+  /** With TESSERA_DB_READ_URL: what decides which reads go to the replica. */
+  reads: Runtime['reads'];
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     metrics,
     log,
     console: loadConsoleFiles(options.consoleDir ?? CONSOLE_BUILD_DIR),
+    ...(runtime.reads ? { readScopes: runtime.reads } : {}),
   });
   options.instrument?.(app);
   try {
@@ -192,6 +195,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     deps,
     db: runtime.db,
     url,
+    reads: runtime.reads,
     close: async () => {
       await app.close();
       fetcher.close();

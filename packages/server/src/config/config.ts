@@ -28,6 +28,17 @@ export interface Config {
   readonly databaseUrl: string | null;
   /** TESSERA_DB_POOL: PostgreSQL connections per process (SQLite has one connection). */
   readonly dbPool: number;
+  /**
+   * TESSERA_DB_LISTEN_URL: where the connections that LISTEN go (default DATABASE_URL). A direct
+   * connection to the primary when DATABASE_URL is a pooler in transaction mode, which cannot carry
+   * a LISTEN (a session's state). Null on SQLite.
+   */
+  readonly databaseListenUrl: string | null;
+  /**
+   * TESSERA_DB_READ_URL: a read replica for the reads that tolerate lag (discovery, JWKS, management
+   * lists, the audit list); null: every read goes to DATABASE_URL.
+   */
+  readonly databaseReadUrl: string | null;
   /** Secret for encrypting keys at rest; null means "generate one into the data dir". */
   readonly secret: string | null;
   readonly trustProxy: number;
@@ -219,6 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)');
   }
+  const databaseListenUrl = secondDatabaseUrl(env, 'TESSERA_DB_LISTEN_URL', databaseUrl) ?? databaseUrl;
+  const databaseReadUrl = secondDatabaseUrl(env, 'TESSERA_DB_READ_URL', databaseUrl);
   const secret = env.TESSERA_SECRET || null;
   if (secret !== null && secret.length < 32) {
     throw new ConfigError('TESSERA_SECRET must be at least 32 characters');
@@ -260,6 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.TESSERA_DATA_DIR || '.tessera'),
     databaseUrl,
     dbPool: integer(env, 'TESSERA_DB_POOL', DEFAULT_DB_POOL, 1, MAX_DB_POOL),
+    databaseListenUrl,
+    databaseReadUrl,
     secret,
     trustProxy: integer(env, 'TESSERA_TRUST_PROXY', 0, 0, 32),
     outboundAllowPrivate: allowPrivate.allowed,
@@ -269,4 +284,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshReuseGraceMs,
     loopback,
   });
+}
+
+/** A second PostgreSQL URL (`name`): only beside DATABASE_URL, and a postgres:// URL; null when unset. */
+function secondDatabaseUrl(env: NodeJS.ProcessEnv, name: string, databaseUrl: string | null): string | null {
+  const value = env[name] || null;
+  if (value === null) return null;
+  if (databaseUrl === null) throw new ConfigError(`${name} needs DATABASE_URL (it is a PostgreSQL setting)`);
+  if (!/^postgres(ql)?:\/\//.test(value)) throw new ConfigError(`${name} must be a postgres:// URL`);
+  return value;
 }

@@ -115,8 +115,9 @@ export class DeliveryWorker {
     if (this.#loop) return this;
     const unsubscribe = onEnqueued(() => this.#wake(true));
     this.#cleanup.push(async () => unsubscribe());
-    if (dialectOf(this.#deps.store) === 'postgres' && this.#deps.config.databaseUrl) {
-      const listener = listenForDeliveries(this.#deps.config.databaseUrl, () => this.#wake(true), this.#log);
+    const listenUrl = this.#deps.config.databaseListenUrl;
+    if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
+      const listener = listenForDeliveries(listenUrl, () => this.#wake(true), this.#log);
       this.#cleanup.push(() => listener.close());
     }
     this.#loop = this.#run();

@@ -486,6 +486,11 @@ export interface RefreshToken {
   usedAt: number | null;
   /** SHA-256 of the token a refresh issued in its place (not set when superseded by a switch). */
   rotatedTo: string | null;
+  /**
+   * Set when it was retired unused: its predecessor, presented again within the reuse grace by the
+   * same client, was given another successor (the answer carrying this one never arrived).
+   */
+  retiredAt: number | null;
 }
 
 /** A service account's binding: the org its client acts in and the scope it holds (its client is a `Client`). */

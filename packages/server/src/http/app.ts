@@ -11,6 +11,7 @@ import { refuseRepeatedHost } from './host-header.js';
 import { OneLinePerRequest, requestLogger } from './logging.js';
 import { countRequests } from './operations/metrics.js';
 import { stripOrgPath } from './org-path.js';
+import { type ReadScopes, readScopeHook } from './read-scope.js';
 import { registerOperations } from './register-operations.js';
 import { recordRoutes } from './route-table.js';
 import { securityHeaders } from './security-headers.js';
@@ -24,6 +25,8 @@ export interface AppOptions {
   log?: Logger;
   /** The web console's build, served at /console/ on the console host (null: a page says to build it). */
   console?: ConsoleFiles | null;
+  /** With a read replica: enters each request's read scope (http/read-scope.ts); none reads the primary only. */
+  readScopes?: ReadScopes;
 }
 
 /**
@@ -57,6 +60,7 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   app.addHook('onSend', async (_request, reply) => secure(reply));
   // The input rules at the edge, for every route: one Host, and only text that can be stored.
   app.addHook('onRequest', refuseRepeatedHost);
+  if (options.readScopes) app.addHook('onRequest', readScopeHook(options.readScopes));
   app.addHook('preValidation', refuseUnstorableText);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, parseForm(body as string));

@@ -56,7 +56,7 @@ export function registerOperations(
       url: op.path,
       ...(onSend.length > 0 ? { onSend } : {}),
       // The route table (http/route-table.ts) tells declared routes from hand-registered ones.
-      config: { ...route.config, declared: true },
+      config: { ...route.config, declared: true, operationId: op.operationId },
       handler: route.handler,
     });
   }

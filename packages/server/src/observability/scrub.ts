@@ -3,9 +3,13 @@
  * the CLI can print an error without loading pino (`tessera --help` loads nothing it does not need).
  */
 
-/** `text` with TESSERA_SECRET and the password of DATABASE_URL replaced by `[redacted]`. */
+/**
+ * `text` with TESSERA_SECRET and the passwords of DATABASE_URL, TESSERA_DB_LISTEN_URL and
+ * TESSERA_DB_READ_URL replaced by `[redacted]`.
+ */
 export function scrub(text: string, env: NodeJS.ProcessEnv): string {
-  const secrets = new Set([env.TESSERA_SECRET ?? '', ...databasePasswords(env.DATABASE_URL ?? '')]);
+  const urls = [env.DATABASE_URL, env.TESSERA_DB_LISTEN_URL, env.TESSERA_DB_READ_URL];
+  const secrets = new Set([env.TESSERA_SECRET ?? '', ...urls.flatMap((url) => databasePasswords(url ?? ''))]);
   let out = text;
   for (const secret of secrets) {
     if (secret.length < 3) continue;

@@ -9,12 +9,14 @@ import {
   Kysely,
   PostgresDialect,
   type PostgresDialectConfig,
+  PostgresDriver,
   type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { type ReadRouter, RoutingDriver } from './read-routing.js';
 import type { Database } from './schema.js';
 import { WARM_CONNECTIONS, warmPool } from './warm-pool.js';
 
@@ -56,6 +58,11 @@ export interface StoreOptions {
   onConnectionWait?: (seconds: number) => void;
   /** Where a lost PostgreSQL connection is reported (it never ends the process). */
   warn?: (line: string) => void;
+  /**
+   * PostgreSQL only: a read replica (TESSERA_DB_READ_URL) and the router that decides which reads
+   * go there (storage/read-routing.ts). Its pool is as large as the primary's.
+   */
+  replica?: { url: string; router: ReadRouter };
 }
 
 /** How long a request waits for a PostgreSQL connection before it is answered 503. */
@@ -76,22 +83,41 @@ function timed(driver: Driver, observe: ((seconds: number) => void) | undefined)
 
 class TimedPostgresDialect extends PostgresDialect {
   readonly #observe: ((seconds: number) => void) | undefined;
+  readonly #replica: { pool: pg.Pool; router: ReadRouter } | undefined;
 
-  constructor(config: PostgresDialectConfig, observe: ((seconds: number) => void) | undefined) {
+  constructor(
+    config: PostgresDialectConfig,
+    observe: ((seconds: number) => void) | undefined,
+    replica?: { pool: pg.Pool; router: ReadRouter },
+  ) {
     super(config);
     this.#observe = observe;
+    this.#replica = replica;
   }
 
   override createDriver(): Driver {
-    return timed(super.createDriver(), this.#observe);
+    const primary = super.createDriver();
+    if (!this.#replica) return timed(primary, this.#observe);
+    const replica = new PostgresDriver({ pool: this.#replica.pool });
+    return timed(new RoutingDriver(primary, replica, this.#replica.router), this.#observe);
   }
 }
 
 export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl) {
-    const pool = resilientPool(options.databaseUrl, options.poolSize ?? 10, options.warn ?? (() => {}));
+    const warn = options.warn ?? (() => {});
+    const pool = resilientPool(options.databaseUrl, options.poolSize ?? 10, warn);
+    const replica = options.replica && {
+      pool: resilientPool(
+        options.replica.url,
+        options.poolSize ?? 10,
+        (line) => warn(`read replica: ${line}`),
+        0,
+      ),
+      router: options.replica.router,
+    };
     const db = new Kysely<Database>({
-      dialect: new TimedPostgresDialect({ pool }, options.onConnectionWait),
+      dialect: new TimedPostgresDialect({ pool }, options.onConnectionWait, replica),
     });
     return {
       db,
@@ -189,12 +215,17 @@ class ImmediateTransactionsDriver extends SqliteDriver {
  * is reported and the broken client is dropped (the pool opens a new one on the next request);
  * queries that were running fail and are answered 503 (see storage/unavailable.ts).
  */
-function resilientPool(url: string, max: number, warn: (line: string) => void): pg.Pool {
+function resilientPool(
+  url: string,
+  max: number,
+  warn: (line: string) => void,
+  kept = Math.min(WARM_CONNECTIONS, max),
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     // The warmed connections stay open however idle the process is (warm-pool.ts).
-    min: Math.min(WARM_CONNECTIONS, max),
+    min: kept,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 10_000,
     keepAlive: true,

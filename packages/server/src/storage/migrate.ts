@@ -39,6 +39,7 @@ import * as clientRequestObjectAlg from './migrations/035-client-request-object-
 import * as accountOrigins from './migrations/036-account-origins.js';
 import * as standardClaims from './migrations/037-standard-claims.js';
 import * as resourceGrants from './migrations/038-resource-grants.js';
+import * as retiredRefreshTokens from './migrations/040-retired-refresh-tokens.js';
 import * as serviceSettings from './migrations/041-service-settings.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -83,6 +84,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '036-account-origins': accountOrigins,
   '037-standard-claims': standardClaims,
   '038-resource-grants': resourceGrants,
+  '040-retired-refresh-tokens': retiredRefreshTokens,
   '041-service-settings': serviceSettings,
 };
 
@@ -128,10 +130,18 @@ async function postgresSchema(db: Db): Promise<{ migrationTableSchema?: string }
 
 /**
  * Whether the database answers and holds every migration of this build (readiness). Throws what
- * the database threw when it cannot be reached.
+ * the database threw when it cannot be reached, and on PostgreSQL when it is a server in recovery
+ * (a standby, reached through a proxy before its promotion): every write would fail there.
  */
 export async function isSchemaCurrent(store: Handle): Promise<boolean> {
   const db = opened(store);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ current: boolean; standby: boolean }>`select exists (
+      select 1 from tessera_migrations where name = ${LATEST_MIGRATION}) as current,
+      pg_is_in_recovery() as standby`.execute(db);
+    if (rows[0]?.standby) throw new Error('the database is a standby in recovery: it takes no writes');
+    return rows[0]?.current === true;
+  }
   const { rows } = await sql<{
     name: string;
   }>`select name from tessera_migrations where name = ${LATEST_MIGRATION}`.execute(db);

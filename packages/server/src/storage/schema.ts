@@ -263,6 +263,11 @@ export interface RefreshTokensTable {
   used_at: number | null;
   /** SHA-256 of the token a refresh issued in its place (not set when superseded by a switch). */
   rotated_to: string | null;
+  /**
+   * Set when retired unused: its predecessor was presented again within the reuse grace and issued
+   * another in its place (migration 040). Presenting it is refused without revoking the session.
+   */
+  retired_at: number | null;
 }
 
 export interface ConsentsTable {

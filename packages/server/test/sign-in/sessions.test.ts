@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe } from 'node:test';
 import { decodeJwt } from 'jose';
+import { sha256 } from '../../src/crypto/random.js';
 import { clock } from '../../src/domain/clock.js';
 import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
 import type { Org } from '../../src/domain/types.js';
@@ -15,8 +16,9 @@ for (const database of storageSuite(
     const skip = await databaseSkip(database);
     // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
     const test = storageTestsOn(database, [
-      'two concurrent refreshes with the same token: exactly one succeeds, the session lives on',
-      'the token just rotated, presented again: refused within the grace, reuse after it',
+      'two concurrent refreshes with the same token: both answered in the one session, the later token lives on',
+      'the token just rotated, presented again: a new pair within the grace, its unreceived successor retired, reuse after it',
+      'two retries of one token at once: one new pair, the other refused, the session lives on',
       'only the token rotated last has the grace: an older one is reuse at once',
       'TESSERA_REFRESH_REUSE_GRACE=0: the loser of a concurrent refresh revokes the session',
     ]);
@@ -52,27 +54,37 @@ for (const database of storageSuite(
         body: new URLSearchParams({ token, client_id: client }).toString(),
       });
 
-    test('two concurrent refreshes with the same token: exactly one succeeds, the session lives on', {
+    // Issue 48 changed what the second of two refreshes with one token within the grace gets: a new
+    // pair in the same session (it was refused), and the successor the first was given is retired.
+    test('two concurrent refreshes with the same token: both answered in the one session, the later token lives on', {
       skip,
     }, async () => {
       for (let round = 0; round < 3; round++) {
         const { refreshToken } = await signIn(issuer, clientId, 'ada@acme.test');
         const results = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
-        const statuses = results.map((r) => r.status).sort();
+        assert.deepEqual(
+          results.map((r) => r.status),
+          [200, 200],
+          `round ${round}: ${JSON.stringify(results.map((r) => r.body.error_description))}`,
+        );
+        const tokens = results.map((r) => r.body as Record<string, string>);
+        for (const t of tokens) {
+          assert.equal((await api(issuer, 'GET', 'users/me', t.access_token as string)).status, 200);
+        }
+        // One of the two successors was retired by the other's retry: refused, the session kept.
+        const next = await Promise.all(tokens.map((t) => refresh(t.refresh_token as string)));
+        const statuses = next.map((r) => r.status).sort();
         assert.deepEqual(statuses, [200, 400], `round ${round}`);
-        const loser = results.find((r) => r.status === 400);
-        assert.deepEqual(loser?.body, {
+        assert.deepEqual(next.find((r) => r.status === 400)?.body, {
           error: 'invalid_grant',
-          error_description: 'the refresh token was just rotated by another request',
+          error_description: 'the refresh token was replaced: the token before it was presented again',
         });
-        const winner = results.find((r) => r.status === 200)?.body as Record<string, string>;
-        assert.equal((await api(issuer, 'GET', 'users/me', winner.access_token as string)).status, 200);
-        const next = await refresh(winner.refresh_token as string);
-        assert.equal(next.status, 200, `round ${round}: the winner's refresh token still works`);
+        const live = next.find((r) => r.status === 200)?.body.access_token as string;
+        assert.equal((await api(issuer, 'GET', 'users/me', live)).status, 200, `round ${round}: not revoked`);
       }
     });
 
-    test('the token just rotated, presented again: refused within the grace, reuse after it', {
+    test('the token just rotated, presented again: a new pair within the grace, its unreceived successor retired, reuse after it', {
       skip,
     }, async () => {
       const grace = server.config.refreshReuseGraceMs;
@@ -82,21 +94,73 @@ for (const database of storageSuite(
       clock.now = () => rotatedAt;
       const rotated = await refresh(refreshToken);
       assert.equal(rotated.status, 200);
+      const sessionOf = async (token: string) =>
+        (
+          await server.db
+            .selectFrom('refresh_tokens')
+            .select('session_id')
+            .where('token_hash', '=', sha256(token))
+            .executeTakeFirstOrThrow()
+        ).session_id;
 
+      // The answer to `rotated` was lost: the same client retries, and gets a new pair of the session.
       clock.now = () => rotatedAt + grace - 1;
-      const late = await refresh(refreshToken);
-      assert.deepEqual([late.status, late.body.error], [400, 'invalid_grant']);
-      const accessToken = rotated.body.access_token as string;
-      assert.equal((await api(issuer, 'GET', 'users/me', accessToken)).status, 200, 'not revoked');
+      const retried = await refresh(refreshToken);
+      assert.equal(retried.status, 200, JSON.stringify(retried.body));
+      const retriedToken = retried.body.refresh_token as string;
+      assert.notEqual(retriedToken, rotated.body.refresh_token);
+      assert.equal(await sessionOf(retriedToken), await sessionOf(refreshToken), 'the same session');
+      assert.equal((await api(issuer, 'GET', 'users/me', retried.body.access_token as string)).status, 200);
+      // The successor nobody received is retired: refused, without revoking (now and after the grace).
+      for (const at of [rotatedAt + grace - 1, rotatedAt + 5 * grace]) {
+        clock.now = () => at;
+        const unreceived = await refresh(rotated.body.refresh_token as string);
+        assert.deepEqual(unreceived.body, {
+          error: 'invalid_grant',
+          error_description: 'the refresh token was replaced: the token before it was presented again',
+        });
+      }
+      assert.equal((await api(issuer, 'GET', 'users/me', rotated.body.access_token as string)).status, 200);
+      // Another client presenting it gets nothing and changes nothing.
+      clock.now = () => rotatedAt + grace - 1;
+      const stranger = await refresh(refreshToken, otherClientId);
+      assert.deepEqual(stranger.body, {
+        error: 'invalid_grant',
+        error_description: 'the refresh token is invalid',
+      });
 
+      // After the grace, presenting it again is reuse: the session is revoked.
       clock.now = () => rotatedAt + grace;
       const replay = await refresh(refreshToken);
       assert.deepEqual(replay.body, {
         error: 'invalid_grant',
         error_description: 'the refresh token was already used; its session is revoked',
       });
-      assert.equal((await refresh(rotated.body.refresh_token as string)).body.error, 'invalid_grant');
-      assert.equal((await api(issuer, 'GET', 'users/me', accessToken)).status, 401);
+      assert.equal((await refresh(retriedToken)).body.error, 'invalid_grant');
+      assert.equal((await api(issuer, 'GET', 'users/me', retried.body.access_token as string)).status, 401);
+    });
+
+    test('two retries of one token at once: one new pair, the other refused, the session lives on', {
+      skip,
+    }, async () => {
+      const { refreshToken } = await signIn(issuer, clientId, 'ada@acme.test');
+      const rotated = await refresh(refreshToken);
+      assert.equal(rotated.status, 200);
+      const retries = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
+      const statuses = retries.map((r) => r.status).sort();
+      assert.ok(
+        statuses[0] === 200 && statuses[1] !== undefined && [200, 400].includes(statuses[1]),
+        JSON.stringify(retries.map((r) => r.body)),
+      );
+      for (const r of retries.filter((r) => r.status === 400)) {
+        assert.equal(r.body.error_description, 'the refresh token was just rotated by another request');
+      }
+      // Of every pair handed out, exactly the last one lives on.
+      const handed = [rotated, ...retries].filter((r) => r.status === 200);
+      const next = await Promise.all(handed.map((r) => refresh(r.body.refresh_token as string)));
+      assert.deepEqual(next.map((r) => r.status).sort(), [200, ...Array(handed.length - 1).fill(400)]);
+      const live = next.find((r) => r.status === 200)?.body.access_token as string;
+      assert.equal((await api(issuer, 'GET', 'users/me', live)).status, 200);
     });
 
     test('only the token rotated last has the grace: an older one is reuse at once', { skip }, async () => {

@@ -24,6 +24,7 @@ export async function openTestRuntime(database: Database): Promise<Runtime & { d
     deps: runtime.deps,
     db: runtime.db,
     poolStats: runtime.poolStats,
+    reads: runtime.reads,
     dataDir,
     async close() {
       await runtime.close();

@@ -7,7 +7,7 @@ import { type Config, loadConfig } from '../../src/config/config.js';
 import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
 import { issuerOf } from '../../src/domain/issuers.js';
-import { type ServeOptions, serve } from '../../src/server.js';
+import { type RunningServer, type ServeOptions, serve } from '../../src/server.js';
 import type { Db } from '../../src/storage/db.js';
 import { AnswerChecker, checkAnswers, describeMismatch } from './answer-check.js';
 import { createPostgresSchema } from './postgres.js';
@@ -20,6 +20,8 @@ export interface TestServer {
   deps: Deps;
   /** The database itself, to read and seed stored rows (what the domain holds is deps.store). */
   db: Db;
+  /** With TESSERA_DB_READ_URL: the node's read router. */
+  reads: RunningServer['reads'];
   dataDir: string;
   /** The issuer of an org slug: `http://<slug>.localhost:<port>/` (`http://localhost:<port>/o/<slug>/` with path issuers). */
   issuer(slug: string): string;
@@ -85,6 +87,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     config,
     deps: server.deps,
     db: server.db,
+    reads: server.reads,
     dataDir,
     issuer: (slug) => issuerOf(config, { slug, isConsole: false }),
     answers,

@@ -31,7 +31,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 export function spawnGroup(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env: NodeJS.ProcessEnv; stdin?: string },
+  options: { cwd?: string; env: NodeJS.ProcessEnv; stdin?: string; uid?: number; gid?: number },
 ): ChildProcess {
   const { stdin, ...rest } = options;
   const child = spawn(command, args, {

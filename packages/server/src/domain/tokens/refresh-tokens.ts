@@ -12,19 +12,21 @@ import { withinScope } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
 import { currentTenant, isLive, type OAuthSession, revokeSession } from '../sessions/sessions.js';
-import type { Client, Org, RefreshToken } from '../types.js';
+import type { Client, Org } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import type { TokensDeps } from './deps.js';
 import { withIdToken } from './id-tokens.js';
+import { reuseVerdict } from './refresh-reuse-grace.js';
 import { purgeExpiredRefreshTokens } from './refresh-token-purge.js';
 import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
 
 /**
  * The refresh_token grant: rotation on every use. The presented token is consumed atomically,
- * so of two concurrent refreshes exactly one succeeds. Presenting a token that was already
+ * so of two concurrent refreshes exactly one rotates it. Presenting a token that was already
  * rotated revokes the whole session (RFC 9700 §4.14.2), except the token rotated last, within
- * the reuse grace (TESSERA_REFRESH_REUSE_GRACE) and while its successor is unused: that is the
- * loser of two tabs refreshing at once, refused without ending the session.
+ * the reuse grace (TESSERA_REFRESH_REUSE_GRACE) and while its successor is unused: that is a
+ * retry whose answer was lost, or the second of two tabs refreshing at once, and it is given a new
+ * pair in the same session while the unreceived successor is retired (refresh-reuse-grace.ts).
  *
  * A `scope` may only narrow the session's scope (RFC 6749 §6): the session keeps the narrower one
  * from then on, so no later refresh widens it again. A wider one is `invalid_scope`, and the
@@ -54,15 +56,22 @@ export async function rotateRefreshToken(
   const successor = newRefreshToken();
   // Failures are returned, not thrown, so a reuse revocation is committed.
   const outcome = await deps.unitOfWork.run(async (tx) => {
-    const consumed = await consumeRefreshToken(tx, client.id, tokenHash, now, sha256(successor));
+    let consumed = await consumeRefreshToken(tx, client.id, tokenHash, now, sha256(successor));
     if (!consumed) {
       const known = await findRefreshToken(tx, tokenHash);
       if (!known || known.clientId !== client.id) return { error: 'the refresh token is invalid' };
-      if (await justRotated(tx, known, now, deps.config.refreshReuseGraceMs)) {
-        return { error: 'the refresh token was just rotated by another request' };
+      const presenter = { clientId: client.id };
+      const grace = deps.config.refreshReuseGraceMs;
+      const verdict = await reuseVerdict(tx, known, presenter, now, grace, sha256(successor));
+      if (verdict === 'retired') {
+        return { error: 'the refresh token was replaced: the token before it was presented again' };
       }
-      await revokeSession(tx, known.sessionId, actor, now);
-      return { error: 'the refresh token was already used; its session is revoked' };
+      if (verdict === 'refused') return { error: 'the refresh token was just rotated by another request' };
+      if (verdict === 'reuse') {
+        await revokeSession(tx, known.sessionId, actor, now);
+        return { error: 'the refresh token was already used; its session is revoked' };
+      }
+      consumed = known;
     }
     if (consumed.expiresAt <= now) return { error: 'the refresh token has expired' };
     // The session, the user's membership of its tenant and the user, in one read.
@@ -104,17 +113,6 @@ async function narrowed(
   if (narrower === session.scope) return session;
   await setOAuthSessionScope(tx, session.id, narrower);
   return { ...session, scope: narrower };
-}
-
-/**
- * Whether a used token is the one rotated last in its session, less than `graceMs` ago: it names
- * a successor, and that successor has not been used (nor superseded) since.
- */
-async function justRotated(tx: Handle, known: RefreshToken, now: number, graceMs: number): Promise<boolean> {
-  if (graceMs <= 0 || known.usedAt === null || known.rotatedTo === null) return false;
-  if (now >= known.usedAt + graceMs) return false;
-  const successor = await findRefreshToken(tx, known.rotatedTo);
-  return successor !== null && successor.usedAt === null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RouteHandlerMethod } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { transportParameters } from '../host-override.js';
+import { readsMayLagNow } from '../read-scope.js';
 import { jsonBody, strictQuery } from './api-input.js';
 import type { Endpoint } from './endpoint.js';
 import { checkGuard, guard } from './guard.js';
@@ -19,6 +20,8 @@ export function endpointHandler(deps: Deps, op: Endpoint): RouteHandlerMethod {
   precompile(op);
   return async (request, reply) => {
     const caller = await guard(deps, request, op);
+    // Authenticated on the primary (a revoked session is seen at once); a list may now read a replica.
+    readsMayLagNow(request);
     const query = op.query ? strictQuery(op.query, request, transport) : undefined;
     let body: unknown;
     if (op.body) {

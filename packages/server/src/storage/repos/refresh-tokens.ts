@@ -12,6 +12,7 @@ const toToken = (r: RefreshTokensTable): RefreshToken => ({
   expiresAt: r.expires_at,
   usedAt: r.used_at,
   rotatedTo: r.rotated_to,
+  retiredAt: r.retired_at,
 });
 
 // Every refresh and every code exchange with a refresh token stores one: compiled once.
@@ -26,10 +27,12 @@ const insertStatement = compiledOnce(
       expires_at: v.expiresAt,
       used_at: v.usedAt,
       rotated_to: v.rotatedTo,
+      retired_at: null,
     }),
 );
 
-export async function insertRefreshToken(store: Handle, t: RefreshToken): Promise<void> {
+/** A new token: never retired (retireRefreshToken). */
+export async function insertRefreshToken(store: Handle, t: Omit<RefreshToken, 'retiredAt'>): Promise<void> {
   const db = opened(store);
   await insertStatement(db, t);
 }
@@ -60,6 +63,35 @@ export async function consumeRefreshToken(
   const db = opened(store);
   const [row] = await consumeStatement(db, { clientId, tokenHash, now, successorHash });
   return row ? toToken(row) : null;
+}
+
+/**
+ * The reuse grace's retry (issue 48): retires `successorHash`, the token the rotation of
+ * `tokenHash` issued, if it is still unused, and names `nextHash` as `tokenHash`'s successor
+ * instead. Exactly one of two concurrent callers (two retries, or a retry and the successor's own
+ * use) wins the successor's row; the other gets false and nothing changes.
+ */
+export async function retireRefreshToken(
+  store: Handle,
+  tokenHash: string,
+  successorHash: string,
+  nextHash: string,
+  now: number,
+): Promise<boolean> {
+  const db = opened(store);
+  const retired = await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: now, retired_at: now })
+    .where('token_hash', '=', successorHash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(retired.numUpdatedRows) !== 1) return false;
+  await db
+    .updateTable('refresh_tokens')
+    .set({ rotated_to: nextHash })
+    .where('token_hash', '=', tokenHash)
+    .execute();
+  return true;
 }
 
 export async function findRefreshToken(store: Handle, tokenHash: string): Promise<RefreshToken | null> {

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createOrg } from '../../src/domain/directory/index.js';
+import type { Org } from '../../src/domain/types.js';
+import { findOrgBySlug } from '../../src/storage/repos/orgs.js';
+import { addConsoleMember, call, consoleOf, ownedOrg } from '../management/support/console.js';
+import { PASSWORD } from '../sign-in/support/fixtures.js';
+import { Cluster, clusterDir, clustersSkip, removeClusterDir } from '../support/pg-clusters.js';
+import { startServer, type TestServer } from '../support/server.js';
+
+/**
+ * Issue 48: TESSERA_DB_READ_URL. A primary and a streaming replica of this file's own (fsync off:
+ * nothing here is about durability), started once; one node reads lag-tolerant lists from the
+ * replica. The replica is made to lag for real: its replay is paused (pg_wal_replay_pause()).
+ */
+const skip = clustersSkip();
+
+describe('a read replica: lists read it, a principal reads its own writes, lag and loss are survived', {
+  skip,
+}, () => {
+  let dir: string;
+  let primary: Cluster;
+  let replica: Cluster;
+  let server: TestServer;
+  let acme: Org;
+  let owner: string;
+  let other: string;
+
+  const replayPaused = async (paused: boolean) => {
+    await replica.query(paused ? 'select pg_wal_replay_pause()' : 'select pg_wal_replay_resume()');
+  };
+  /** Until the replica has replayed everything the primary has written so far. */
+  const caughtUp = async () => {
+    const { rows } = await primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn');
+    for (let i = 0; ; i++) {
+      const { rows: behind } = await replica.query<{ behind: boolean }>(
+        'select pg_last_wal_replay_lsn() < $1::pg_lsn as behind',
+        [rows[0]?.lsn],
+      );
+      if (!behind[0]?.behind) return;
+      assert.ok(i < 400, 'the replica did not catch up');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  const emails = async (token: string) => {
+    const res = await call(server, 'GET', '/organizations/acme/users?per_page=100', token);
+    assert.equal(res.status, 200, res.text);
+    return (res.body as { email: string }[]).map((u) => u.email).sort();
+  };
+
+  before(async () => {
+    const started = Date.now();
+    dir = clusterDir('tessera-replica-');
+    primary = await Cluster.primary(dir, 'primary', { fsync: false });
+    await primary.query('create database tessera');
+    replica = await Cluster.standby(dir, 'replica', primary);
+    server = await startServer({
+      env: { DATABASE_URL: primary.url('tessera'), TESSERA_DB_READ_URL: replica.url('tessera') },
+      webhooks: false,
+    });
+    acme = await ownedOrg(server, 'acme');
+    await addConsoleMember(server, acme, 'mel@console.test', 'owner');
+    const console_ = await consoleOf(server);
+    owner = await console_.token('owner@acme.test');
+    other = await console_.token('mel@console.test');
+    console.log(`# primary, replica and a node up in ${Date.now() - started} ms`);
+  });
+
+  after(async () => {
+    await server?.close();
+    await replica?.kill();
+    await primary?.kill();
+    if (dir) removeClusterDir(dir);
+  });
+
+  test('while the replica lags, a principal reads its own write at once; another reads the replica until it replays', async () => {
+    await caughtUp();
+    const before_ = await emails(other);
+    await replayPaused(true);
+    try {
+      const created = await call(server, 'POST', '/organizations/acme/users', owner, {
+        email: 'new@acme.test',
+        password: PASSWORD,
+      });
+      assert.equal(created.status, 201, created.text);
+      // The writer's next request: its write, read from the primary.
+      assert.ok((await emails(owner)).includes('new@acme.test'), 'the writer reads its own write');
+      // Someone else's list comes from the replica, which has not replayed the write: a moment old.
+      assert.deepEqual(await emails(other), before_, 'the other principal read the lagging replica');
+      // A principal's write and its read in one request: the read goes to the primary.
+      const renamed = await call(server, 'PATCH', `/organizations/acme/users/${created.body.id}`, owner, {
+        first_name: 'Nova',
+      });
+      assert.equal(renamed.status, 200, renamed.text);
+      assert.equal(renamed.body.first_name, 'Nova');
+    } finally {
+      await replayPaused(false);
+    }
+    await caughtUp();
+    assert.ok((await emails(other)).includes('new@acme.test'), 'replayed, the replica has it');
+  });
+
+  test('a write then a read in one scope, replay paused: the read sees the write', async () => {
+    await caughtUp();
+    await replayPaused(true);
+    try {
+      const found = await new Promise<string | undefined>((resolve, reject) => {
+        const scopes = serverReads(server);
+        scopes.run({ principal: null }, () => {
+          scopes.lagFromNow();
+          createOrg(server.deps, { slug: 'scoped', ownerEmail: 'owner@scoped.test', ownerPassword: PASSWORD })
+            .then(() => findOrgBySlug(server.db, 'scoped'))
+            .then((org) => resolve(org?.slug), reject);
+        });
+      });
+      assert.equal(found, 'scoped');
+      // Outside that scope's write, a lag-tolerant read of the replica does not see it yet.
+      const stale = await new Promise<string | undefined>((resolve, reject) => {
+        const scopes = serverReads(server);
+        scopes.run({ principal: null }, () => {
+          scopes.lagFromNow();
+          findOrgBySlug(server.db, 'scoped').then((org) => resolve(org?.slug), reject);
+        });
+      });
+      assert.equal(stale, undefined, 'the lag-tolerant read went to the paused replica');
+    } finally {
+      await replayPaused(false);
+    }
+  });
+
+  test('the replica killed: lists keep answering, from the primary', async () => {
+    await replica.kill();
+    for (const token of [owner, other]) {
+      assert.ok((await emails(token)).includes('new@acme.test'));
+    }
+    const discovery = await fetch(new URL('.well-known/openid-configuration', server.issuer('acme')));
+    assert.equal(discovery.status, 200);
+  });
+});
+
+/** The node's read router (the runtime's), as the HTTP layer holds it. */
+function serverReads(server: TestServer) {
+  const reads = server.reads;
+  if (!reads) throw new Error('TESSERA_DB_READ_URL is set: the node has a read router');
+  return reads;
+}
