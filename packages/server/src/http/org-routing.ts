@@ -69,7 +69,7 @@ export async function orgOf(
   const slug = slugOfHost(deps.config, requestHost(deps.config, request));
   const cache = reuse > 0 ? deps.orgs : undefined;
   const org = slug === null ? null : await orgOfSlug(deps.db, slug, cache);
-  if (!org) return fail('not_found', 'no organization at this host');
+  if (!org) return fail('org.host.unknown', 'no organization at this host');
   request.tesseraOrg = org;
   return org;
 }

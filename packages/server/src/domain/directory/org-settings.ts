@@ -94,11 +94,14 @@ export async function updateOrgSettings(
 ): Promise<OrgSettings> {
   const name = change.name === undefined ? undefined : checkName('name', change.name);
   if (org.isConsole && (change.dynamicRegistration !== undefined || change.metadataDocuments !== undefined)) {
-    fail('invalid_request', 'the console issuer always offers registration; it is not a setting there');
+    fail(
+      'org.settings.console_registration',
+      'the console issuer always offers registration; it is not a setting there',
+    );
   }
   return deps.db.transaction().execute(async (trx) => {
     await lockOrg(trx, deps.dialect, org.id);
-    const current = (await findOrgById(trx, org.id)) ?? fail('not_found', 'no such organization');
+    const current = (await findOrgById(trx, org.id)) ?? fail('org.not_found', 'no such organization');
     const before = await findRequireMfa(trx, org.id);
     const now = clock.now();
     const registration = {

@@ -24,7 +24,7 @@ export async function findOrg(db: Db, ref: string): Promise<Org | null> {
 }
 
 export async function requireOrg(db: Db, ref: string): Promise<Org> {
-  return (await findOrg(db, ref)) ?? fail('not_found', `no organization "${ref}"`);
+  return (await findOrg(db, ref)) ?? fail('org.ref.not_found', `no organization "${ref}"`);
 }
 
 /** The console org exists from the first start on; creating it is idempotent. */
@@ -62,7 +62,10 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     // Another process created it first.
     if (!isUniqueViolation(error)) throw error;
   }
-  return (await findConsoleOrg(deps.db)) ?? fail('server_error', 'the console org could not be created');
+  return (
+    (await findConsoleOrg(deps.db)) ??
+    fail('console.org.create_failed', 'the console org could not be created')
+  );
 }
 
 /**
@@ -99,9 +102,11 @@ export async function createOrg(
   await ensureConsoleOrg(deps);
   const owner =
     'ownerId' in input
-      ? ((await consoleUserById(deps.db, input.ownerId)) ?? fail('not_found', 'no such console user'))
+      ? ((await consoleUserById(deps.db, input.ownerId)) ??
+        fail('org.owner.not_found', 'no such console user'))
       : await prepareConsoleUser(deps.db, { email: input.ownerEmail, password: input.ownerPassword });
-  if (await findOrgBySlug(deps.db, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
+  if (await findOrgBySlug(deps.db, slug))
+    fail('org.slug.taken', `an organization with slug "${slug}" exists`);
   if ('ownerId' in input) await takeCreationSlot(deps, input.ownerId);
   const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
   const now = clock.now();
@@ -119,7 +124,8 @@ export async function createOrg(
   };
   try {
     const user = await deps.db.transaction().execute(async (trx) => {
-      if (await findOrgBySlug(trx, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
+      if (await findOrgBySlug(trx, slug))
+        fail('org.slug.taken', `an organization with slug "${slug}" exists`);
       await insertOrg(trx, org);
       await createOrgKeys(trx, org.id, fresh, now);
       await recordAudit(trx, {
@@ -134,7 +140,7 @@ export async function createOrg(
     });
     return { org, issuer: issuerOf(deps.config, org), owner: user };
   } catch (error) {
-    if (isUniqueViolation(error)) fail('conflict', `an organization with slug "${slug}" exists`);
+    if (isUniqueViolation(error)) fail('org.slug.taken', `an organization with slug "${slug}" exists`);
     throw error;
   }
 }
@@ -146,6 +152,7 @@ const refusedUntil = new Map<string, number>();
 
 function refused(retryAfterMs: number): never {
   throw new RateLimitedError(
+    'org.create.rate_limited',
     Math.max(1, Math.ceil(retryAfterMs / 1000)),
     `at most ${ORG_CREATIONS_PER_USER} organizations an hour may be created per user; try again later`,
     'api',

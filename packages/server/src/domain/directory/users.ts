@@ -90,7 +90,7 @@ export async function insertUserWithTenant(
 ): Promise<CreatedUser> {
   const { input, passwordHash } = prepared;
   if (await findUserByEmail(trx, orgId, input.email))
-    fail('conflict', `a user with email ${input.email} exists`);
+    fail('user.email.taken', `a user with email ${input.email} exists`);
   const now = clock.now();
   const user: User = {
     ...(input.standard ?? NO_STANDARD_CLAIMS),
@@ -125,7 +125,7 @@ export async function insertUserWithTenant(
         : { origin: 'connection', connectionId: origin.connectionId },
     );
   } catch (error) {
-    if (isUniqueViolation(error)) fail('conflict', `a user with email ${input.email} exists`);
+    if (isUniqueViolation(error)) fail('user.email.taken', `a user with email ${input.email} exists`);
     throw error;
   }
   await insertTenant(trx, tenant);
@@ -181,7 +181,7 @@ export async function listUsers(
 /** The user `id` of `org`; any other id, another org's user included, is 404. */
 export async function requireOrgUser(db: Db, org: Org, id: string): Promise<User> {
   const user = isIdOf('user', id) ? await findUserById(db, id) : null;
-  if (!user || user.orgId !== org.id) return fail('not_found', 'no such user');
+  if (!user || user.orgId !== org.id) return fail('user.not_found', 'no such user');
   return user;
 }
 
@@ -271,7 +271,7 @@ export async function deleteUser(deps: DirectoryDeps, org: Org, id: string, acto
         data: tenantSnapshot(tenant),
       });
     }
-    if (!(await deleteUserRow(trx, user.id))) fail('not_found', 'no such user');
+    if (!(await deleteUserRow(trx, user.id))) fail('user.not_found', 'no such user');
     await recordAudit(trx, {
       orgId: org.id,
       entity: 'user',

@@ -83,9 +83,9 @@ export async function listWebhooks(
 
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
 export async function deleteWebhook(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
+  if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
   await deps.db.transaction().execute(async (trx) => {
-    const deleted = (await deleteRow(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
+    const deleted = (await deleteRow(trx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
     await recordAudit(trx, {
       orgId: org.id,
       entity: 'webhook',
@@ -117,9 +117,9 @@ export async function updateWebhook(
   changes: WebhookChanges,
   actor: Actor,
 ): Promise<Webhook> {
-  if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
+  if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
   return deps.db.transaction().execute(async (trx) => {
-    const before = (await findWebhook(trx, org.id, id)) ?? fail('not_found', 'no such webhook');
+    const before = (await findWebhook(trx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
     const after: Webhook = {
       ...before,
       url: changes.url ?? before.url,

@@ -56,7 +56,7 @@ export interface NewSession {
 /** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
 export async function openSession(trx: Db, org: Org, input: NewSession, now: number): Promise<OAuthSession> {
   const tenantId = org.isConsole ? null : await defaultTenantId(trx, input.userId);
-  if (!org.isConsole && tenantId === null) fail('server_error', 'the user has no tenant');
+  if (!org.isConsole && tenantId === null) fail('session.open.no_tenant', 'the user has no tenant');
   const {
     actorId = null,
     notAfter,

@@ -48,10 +48,20 @@ async function answerAuthorization(
   const outcome = await authorizeRequest(ctx.deps, org, authorizeQuery(given));
   switch (outcome.kind) {
     case 'refused':
-      return sendErrorPage(reply, org.name, 400, `This sign-in link is not valid: ${outcome.detail}.`);
+      return sendErrorPage(
+        reply,
+        org.name,
+        400,
+        `This sign-in link is not valid: ${outcome.detail}.`,
+        outcome.situation,
+      );
     case 'error': {
       const { error } = outcome;
-      const result = { error: error.code, description: error.detail ?? error.code };
+      const result = {
+        error: error.code,
+        description: error.detail ?? error.code,
+        situation: error.situation,
+      };
       return sendAnswer(reply, org, answerFor(ctx.deps, org, outcome.back, result));
     }
     case 'accepted': {

@@ -62,16 +62,21 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(pageLink(ctx, request, '/login', { req: pending.request.id }), 303);
       }
       if (!ctx.csrf.check(request, 'consent', [session.id, pending.request.id], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const target = answerTargetOf(pending);
       const decision = field(form, 'decision');
       if (decision === 'deny') {
         await closeAuthorizationRequest(ctx.deps, pending);
-        const denied = { error: 'access_denied', description: 'the user declined the request' };
+        const denied = {
+          situation: 'authorize.access_denied',
+          error: 'access_denied',
+          description: 'the user declined the request',
+        } as const;
         return sendAnswer(reply, org, answerFor(ctx.deps, org, target, denied), 303);
       }
-      if (decision !== 'allow') return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.');
+      if (decision !== 'allow')
+        return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.', 'consent.decision.missing');
       const consented = session.actorId === null;
       const code = await issueAuthorizationCode(ctx.deps, org, pending, authenticationOf(session), consented);
       return sendAnswer(reply, org, answerFor(ctx.deps, org, target, { code }), 303);

@@ -93,7 +93,7 @@ export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
       const c = await requireConnection(ctx.deps, org, con);
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'account-link', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       try {
         const held = await takeAccountLink(ctx.deps, c.id, field(form, 'token'), boundBrowser(ctx, request));
