@@ -398,6 +398,118 @@ export const ERROR_CODES = {
     error: 'server_error',
     means: 'the console organization is missing from the database',
   },
+  'federation.claims.control_characters': {
+    error: 'invalid_request',
+    means: "the provider's answer contains control characters",
+  },
+  'federation.connection.not_oidc': {
+    error: 'invalid_request',
+    means: 'an OpenID Connect endpoint was called for a connection that does not use it',
+  },
+  'federation.connection.not_saml': {
+    error: 'invalid_request',
+    means: 'a SAML endpoint was called for a connection that does not use SAML',
+  },
+  'federation.email.confusable': {
+    error: 'forbidden',
+    means: "the provider's address reads as another address here",
+  },
+  'federation.email.missing': { error: 'forbidden', means: 'the provider shared no email address' },
+  'federation.email.unusable': {
+    error: 'forbidden',
+    means: 'the provider gave an address this service cannot use',
+  },
+  'federation.hosted_domain.mismatch': {
+    error: 'forbidden',
+    means: "the provider signed the person in with an account outside the connection's hosted domain",
+  },
+  'federation.link.closed': {
+    error: 'invalid_request',
+    means: 'the mailed proof for linking an account is unknown, expired or already used',
+  },
+  'federation.link.lost': {
+    error: 'invalid_request',
+    means: 'the account-link page was opened without its browser binding',
+  },
+  'federation.link.refused': {
+    error: 'forbidden',
+    means: "the account may not be linked to this connection's identity",
+  },
+  'federation.saml.no_id': { error: 'invalid_request', means: 'the SAML assertion has no id' },
+  'federation.saml.replayed': { error: 'invalid_request', means: 'the SAML assertion was already used' },
+  'federation.saml.request_failed': {
+    error: 'bad_gateway',
+    means: 'the SAML sign-in request could not be made',
+  },
+  'federation.saml.response_empty': { error: 'invalid_request', means: 'the SAML answer is empty' },
+  'federation.saml.response_invalid': {
+    error: 'invalid_request',
+    means: 'the SAML answer does not verify or is malformed',
+  },
+  'federation.saml.unsolicited': {
+    error: 'invalid_request',
+    means: 'the SAML answer does not answer a sign-in started here',
+  },
+  'federation.saml.wrong_issuer': {
+    error: 'invalid_request',
+    means: 'the SAML answer comes from another identity provider',
+  },
+  'federation.saml.wrong_recipient': {
+    error: 'invalid_request',
+    means: 'the SAML answer was sent to another address',
+  },
+  'federation.sign_in.completed_elsewhere': {
+    error: 'invalid_request',
+    means: 'the federated sign-in was completed in another window',
+  },
+  'federation.sign_in.expired': {
+    error: 'invalid_request',
+    means: 'the federated sign-in is unknown, expired or already finished',
+  },
+  'federation.sign_in.other_browser': {
+    error: 'invalid_request',
+    means: 'the federated sign-in was started in another browser',
+  },
+  'federation.upstream.busy': {
+    error: 'unavailable',
+    means: 'too many sign-ins are on their way to the provider',
+  },
+  'federation.upstream.declined': {
+    error: 'invalid_request',
+    means: 'the provider answered with an error instead of a sign-in',
+  },
+  'federation.upstream.host_refused': {
+    error: 'bad_gateway',
+    means: 'the provider sends sign-ins to a host the organization has not allowed',
+  },
+  'federation.upstream.no_subject': {
+    error: 'bad_gateway',
+    means: "the provider's ID token names no subject",
+  },
+  'federation.upstream.unreachable': {
+    error: 'bad_gateway',
+    means: 'the provider cannot be reached or did not answer as an OpenID provider',
+  },
+  'federation.upstream.unverified': {
+    error: 'bad_gateway',
+    means: "the provider's answer could not be verified",
+  },
+  'federation.user.disabled': {
+    error: 'forbidden',
+    means: 'the account a federated sign-in reaches is disabled',
+  },
+  'federation.user.foreign_domain': {
+    error: 'forbidden',
+    means: 'the connection creates accounts for its own domains only',
+  },
+  'federation.user.made_by_another': {
+    error: 'forbidden',
+    means: 'the account of this address was made by another connection',
+  },
+  'federation.user.unknown': {
+    error: 'forbidden',
+    means: 'no account for the address, and the connection creates none',
+  },
   'id_token_hint.expired_long_ago': {
     error: 'invalid_request',
     means: 'id_token_hint expired longer ago than is accepted',
@@ -420,7 +532,7 @@ export const ERROR_CODES = {
   },
   'impersonation.redirect_uri.unregistered': {
     error: 'invalid_request',
-    means: 'redirect_uri is not registered for the client',
+    means: "the impersonation link's redirect_uri is not registered for the client",
   },
   'impersonation.user.disabled': { error: 'conflict', means: 'the user to act as is disabled' },
   'impersonation.user.not_found': {

@@ -37,6 +37,8 @@ const REGISTRY = {
   invalid_body: { status: 400, family: 'api' },
   conflict: { status: 409, family: 'api' },
   server_error: { status: 500, family: 'api' },
+  // A federated provider failed or answered what is not accepted: only ever a hosted page's status.
+  bad_gateway: { status: 502, family: 'api' },
   // The database is away (DESIGN §11): OAuth endpoints say temporarily_unavailable, the API unavailable.
   temporarily_unavailable: { status: 503, family: 'oauth' },
   unavailable: { status: 503, family: 'api' },

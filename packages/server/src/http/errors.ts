@@ -63,6 +63,13 @@ export function inputError(
   return new ServiceError(situation, detail, {}, 'api', userApiBody ? 'invalid_body' : 'invalid_request');
 }
 
+/** Input fastify's parsers refused, by status: its situation and the words the answer says. */
+const PARSER_REFUSALS = {
+  413: { situation: 'request.body.too_large', words: 'body too large' },
+  415: { situation: 'request.body.unsupported_type', words: 'unsupported content type' },
+} as const;
+const MALFORMED = { situation: 'request.malformed', words: 'malformed request' } as const;
+
 /** What a hosted page's error page says: the error's own words below 500, else the service's. */
 function pageMessage(error: ServiceError, status: number): string {
   if (status === 503) return 'This page is temporarily unavailable. Try again in a moment.';
@@ -95,14 +102,9 @@ export function renderError(thrown: unknown, request: FastifyRequest, reply: Fas
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const [situation, words] =
-      status === 413
-        ? (['request.body.too_large', 'body too large'] as const)
-        : status === 415
-          ? (['request.body.unsupported_type', 'unsupported content type'] as const)
-          : (['request.malformed', 'malformed request'] as const);
+    const refusal = status === 413 || status === 415 ? PARSER_REFUSALS[status] : MALFORMED;
     const place = fastifyError.code === 'FST_ERR_BAD_URL' ? 'path' : 'body';
-    const refused = inputError(request, place, situation, words);
+    const refused = inputError(request, place, refusal.situation, refusal.words);
     return sendError(refused, request, reply, status === 413 || status === 415 ? status : refused.status);
   }
   // A page's request carries what people type, which an error's message may quote: its code only.

@@ -80,22 +80,31 @@ export async function linkAfterProof(
   return deps.db.transaction().execute(async (trx) => {
     const user = await findUserById(trx, held.link.userId);
     if (!user || user.orgId !== org.id || emailKey(user.email) !== emailKey(held.link.sentTo))
-      return refuse(LINK_CLOSED);
+      return refuse('federation.link.closed', LINK_CLOSED);
     if (user.disabled)
-      return refuse('This account is disabled. Ask an administrator of the organization.', 403);
+      return refuse(
+        'federation.user.disabled',
+        'This account is disabled. Ask an administrator of the organization.',
+        403,
+      );
     const email = held.identity.email ?? held.link.sentTo;
     const decision = await linkDecision(trx, org, c, { ...held.identity, email }, user);
-    if (decision.kind === 'refuse') return refuse(decision.message, 403);
-    if (decision.kind !== 'prove') return refuse(LINK_CLOSED);
+    if (decision.kind === 'refuse') return refuse('federation.link.refused', decision.message, 403);
+    if (decision.kind !== 'prove') return refuse('federation.link.closed', LINK_CLOSED);
     const now = clock.now();
-    if (!(await claimEmailVerification(trx, user.id, held.link.sentTo, now))) return refuse(LINK_CLOSED);
+    if (!(await claimEmailVerification(trx, user.id, held.link.sentTo, now)))
+      return refuse('federation.link.closed', LINK_CLOSED);
     const linked = await insertFederatedIdentity(trx, {
       connectionId: c.id,
       subject: held.identity.subject,
       userId: user.id,
       createdAt: now,
     });
-    if (!linked) return refuse('This sign-in was completed in another window. Start again.');
+    if (!linked)
+      return refuse(
+        'federation.sign_in.completed_elsewhere',
+        'This sign-in was completed in another window. Start again.',
+      );
     const after: User = { ...user, emailVerified: true, updatedAt: now };
     await recordUserUpdated(trx, user, after, SYSTEM);
     await handOverAccount(trx, org, user, now);

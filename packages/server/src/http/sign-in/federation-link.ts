@@ -44,7 +44,15 @@ export async function offerLinkPage(
 ) {
   const binding = boundBrowser(ctx, request);
   // The way back checked this cookie already; without it no link could ever be followed here.
-  if (binding === null) return showRefusal(ctx, org, request, reply, null, new FederationRefused(LOST, 400));
+  if (binding === null)
+    return showRefusal(
+      ctx,
+      org,
+      request,
+      reply,
+      null,
+      new FederationRefused('federation.link.lost', LOST, 400),
+    );
   const verdict = await reserveMail(ctx.deps.db, org.id, user.email, rateLimitKey(request), clock.now());
   if (!verdict.allowed) {
     const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
