@@ -22,11 +22,15 @@ export async function untilHealthy(url: string): Promise<void> {
   throw new Error(`${url} did not answer 200 within 60 s`);
 }
 
-/** Starts `tessera serve` after `setUp` has prepared its data with the same environment. */
+/**
+ * Starts `tessera serve` after `setUp` has prepared its data with the same environment. `reach`, when
+ * given, turns the PostgreSQL URL into the one the server and the set-up use (a proxy in between).
+ */
 export async function serveTessera<C>(
   database: 'sqlite' | 'postgres',
   label: string,
   setUp: (env: NodeJS.ProcessEnv) => Promise<C>,
+  reach?: (url: string) => Promise<string>,
 ): Promise<{ base: string; port: number; pid: number; cast: C }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'tessera-bench-'));
   onCleanup(() => rm(dataDir, { recursive: true, force: true }));
@@ -42,7 +46,7 @@ export async function serveTessera<C>(
     TESSERA_LOG_LEVEL: process.env.TESSERA_LOG_LEVEL ?? 'warn',
   };
   delete env.DATABASE_URL;
-  if (schema) env.DATABASE_URL = schema.url;
+  if (schema) env.DATABASE_URL = reach ? await reach(schema.url) : schema.url;
   const cast = await setUp(env);
   const child = spawnTs(TESSERA_MAIN, ['serve'], env);
   const base = `http://127.0.0.1:${port}`;

@@ -1,0 +1,359 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Agent } from 'node:http';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { postgresSkip } from '../../packages/server/test/support/environment.js';
+import { Browser, readForm } from '../sign-in/browser.js';
+import { type Child, onCleanup, runBench, spawnTs, untilReady } from '../support/children.js';
+import { fmt, quantile, table } from '../support/report.js';
+import { serveTessera } from '../support/tessera-serve.js';
+import { type Cast, PASSWORD, REDIRECT_URI, setUp } from './setup.js';
+
+const positive = (name: string, fallback: number) =>
+  Number(process.env[name]) > 0 ? Number(process.env[name]) : fallback;
+/** Operations per row: the counts are their mean, the latencies their p50. */
+const SAMPLES = positive('BENCH_SAMPLES', 40);
+/** The one-way delay of the slow phase, in ms (0.5 each way: PostgreSQL 1 ms away). */
+const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 0.5);
+const IDLE_SECONDS = 3;
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+// ---- the proxy ---------------------------------------------------------------------------------
+
+interface Proxy {
+  port: number;
+  trips(): Promise<number>;
+  delay(ms: number): Promise<void>;
+}
+
+async function startProxy(upstream: URL): Promise<Proxy> {
+  const child: Child = spawnTs(new URL('./proxy-child.ts', import.meta.url).pathname, [], {
+    ...process.env,
+    PROXY_UPSTREAM_HOST: upstream.hostname,
+    PROXY_UPSTREAM_PORT: upstream.port || '5432',
+  });
+  const ipc = child.process;
+  const ask = async <T>(message: object, kind: string): Promise<T> => {
+    const answer = new Promise<T>((resolve) => {
+      const on = (m: { kind: string } & T) => {
+        if (m.kind !== kind) return;
+        ipc.off('message', on);
+        resolve(m);
+      };
+      ipc.on('message', on);
+    });
+    if (Object.keys(message).length > 0) ipc.send(message);
+    return answer;
+  };
+  const { port } = await untilReady(child, 'the proxy', ask<{ port: number }>({}, 'port'));
+  return {
+    port,
+    trips: async () => (await ask<{ trips: number }>({ kind: 'count' }, 'count')).trips,
+    delay: async (ms) => {
+      await ask({ kind: 'delay', ms }, 'delay');
+    },
+  };
+}
+
+// ---- the operations ----------------------------------------------------------------------------
+
+interface Server {
+  base: string;
+  port: number;
+  cast: Cast;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+onCleanup(() => agent.destroy());
+
+async function form(server: Server, path: string, host: string, fields: Record<string, string>) {
+  const browser = new Browser(agent, server.port);
+  const answer = await browser.post(`http://${host}:${server.port}${path}`, fields);
+  return {
+    status: answer.status,
+    body: answer.body ? (JSON.parse(answer.body) as Record<string, unknown>) : {},
+  };
+}
+
+const orgHost = 'bench.localhost';
+
+async function machineToken(server: Server): Promise<void> {
+  const { status } = await form(server, '/oauth/token', orgHost, {
+    grant_type: 'client_credentials',
+    client_id: server.cast.clientId,
+    client_secret: server.cast.clientSecret,
+  });
+  if (status !== 200) throw new Error(`client_credentials answered ${status}`);
+}
+
+/** A whole password sign-in from /oauth/authorize to the code (PKCE, scope openid), as a new browser. */
+async function signIn(server: Server, email: string): Promise<{ code: string; verifier: string }> {
+  const browser = new Browser(agent, server.port);
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = new URL(`http://${orgHost}:${server.port}/oauth/authorize`);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: server.cast.clientId,
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid email offline_access',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    state: randomBytes(8).toString('hex'),
+  })) {
+    authorize.searchParams.set(k, v);
+  }
+  let url = authorize.href;
+  let answer = await browser.get(url);
+  for (let step = 0; step < 10; step++) {
+    if ((answer.status !== 302 && answer.status !== 303) || answer.location === null) {
+      throw new Error(`${answer.status} at ${new URL(url).pathname}`);
+    }
+    url = answer.location;
+    if (url.startsWith(REDIRECT_URI)) break;
+    const path = new URL(url).pathname;
+    if (path === '/login' || path === '/consent') {
+      const page = await browser.get(url);
+      if (page.status !== 200) throw new Error(`${page.status} at ${path}`);
+      const fields = readForm(page.body);
+      const extra: Record<string, string> =
+        path === '/login' ? { email, password: PASSWORD } : { decision: 'allow' };
+      answer = await browser.post(new URL(fields.action, url).href, { ...fields.hidden, ...extra });
+    } else {
+      answer = await browser.get(url);
+    }
+  }
+  const code = new URL(url).searchParams.get('code');
+  if (!url.startsWith(REDIRECT_URI) || code === null) throw new Error(`no code: ended at ${url}`);
+  return { code, verifier };
+}
+
+async function exchange(server: Server, code: string, verifier: string): Promise<string> {
+  const { status, body } = await form(server, '/oauth/token', orgHost, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: verifier,
+    client_id: server.cast.clientId,
+    client_secret: server.cast.clientSecret,
+  });
+  if (status !== 200 || typeof body.refresh_token !== 'string') {
+    throw new Error(`the code exchange answered ${status}: ${JSON.stringify(body.error ?? '')}`);
+  }
+  return body.refresh_token;
+}
+
+async function refresh(server: Server, token: string): Promise<string> {
+  const { status, body } = await form(server, '/oauth/token', orgHost, {
+    grant_type: 'refresh_token',
+    refresh_token: token,
+    client_id: server.cast.clientId,
+    client_secret: server.cast.clientSecret,
+  });
+  if (status !== 200 || typeof body.refresh_token !== 'string' || typeof body.id_token !== 'string') {
+    throw new Error(`refresh answered ${status}: ${JSON.stringify(body.error ?? '')}`);
+  }
+  return body.refresh_token;
+}
+
+async function listPage(server: Server, token: string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${server.port}/organizations/bench/users?per_page=50`, {
+    headers: { authorization: `Bearer ${token}`, host: `localhost:${server.port}` },
+  });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`the users list answered ${res.status}: ${body}`);
+}
+
+// ---- measuring ---------------------------------------------------------------------------------
+
+/**
+ * SAMPLES operations one after another (each after `prepare`, which is not counted): the mean number
+ * of round trips each made (less what the server does on its own while idle, at the rate measured) and
+ * the p50 of their latency.
+ */
+async function measure(
+  proxy: Proxy,
+  idlePerMs: number,
+  prepare: (i: number) => Promise<void>,
+  op: (i: number) => Promise<void>,
+): Promise<{ trips: number; p50: number }> {
+  let trips = 0;
+  let elapsed = 0;
+  const latencies: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    await prepare(i);
+    const before = await proxy.trips();
+    const t0 = performance.now();
+    await op(i);
+    const ms = performance.now() - t0;
+    trips += (await proxy.trips()) - before;
+    elapsed += ms;
+    latencies.push(ms);
+  }
+  latencies.sort((a, b) => a - b);
+  return { trips: (trips - idlePerMs * elapsed) / SAMPLES, p50: quantile(latencies, 0.5) };
+}
+
+async function main(): Promise<void> {
+  const skip = await postgresSkip();
+  if (skip) {
+    console.log(`PostgreSQL: ${skip}; this bench counts PostgreSQL round trips and has nothing to do.`);
+    return;
+  }
+  const loadBefore = load();
+  let proxy: Proxy | null = null;
+  const { port, base, cast } = await serveTessera(
+    'postgres',
+    'tessera (postgres, through the proxy)',
+    (env) => setUp(env, SAMPLES),
+    async (url) => {
+      const upstream = new URL(url);
+      proxy = await startProxy(upstream);
+      upstream.hostname = '127.0.0.1';
+      upstream.port = String(proxy.port);
+      return upstream.toString();
+    },
+  );
+  const p = proxy as unknown as Proxy;
+  const server: Server = { port, base, cast };
+
+  // What the server does on its own (the worker's polls), per ms, subtracted from every count.
+  const idle0 = await p.trips();
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const idlePerMs = ((await p.trips()) - idle0) / (IDLE_SECONDS * 1000);
+
+  const account = await form(server, '/oauth/token', `localhost`, {
+    grant_type: 'client_credentials',
+    client_id: cast.account.clientId,
+    client_secret: cast.account.secret,
+  });
+  if (account.status !== 200) throw new Error(`the service account's token: ${account.status}`);
+  const managementToken = account.body.access_token as string;
+
+  // Warm every cache and every path once.
+  for (let i = 0; i < 5; i++) await machineToken(server);
+  const warm = await signIn(server, cast.emails[0] as string);
+  await refresh(server, await exchange(server, warm.code, warm.verifier));
+  await listPage(server, managementToken);
+
+  const phase = async (delay: number) => {
+    await p.delay(delay);
+    const codes: { code: string; verifier: string }[] = [];
+    const refreshTokens: string[] = [];
+    const rows: Record<string, { trips: number; p50: number }> = {};
+    rows.client_credentials = await measure(
+      p,
+      idlePerMs,
+      async () => {},
+      () => machineToken(server),
+    );
+    rows.signIn = await measure(
+      p,
+      idlePerMs,
+      async () => {},
+      async (i) => {
+        codes[i] = await signIn(server, cast.emails[i] as string);
+      },
+    );
+    rows.exchange = await measure(
+      p,
+      idlePerMs,
+      async () => {},
+      async (i) => {
+        const { code, verifier } = codes[i] as { code: string; verifier: string };
+        refreshTokens[i] = await exchange(server, code, verifier);
+      },
+    );
+    rows.refresh = await measure(
+      p,
+      idlePerMs,
+      async () => {},
+      async (i) => {
+        refreshTokens[i] = await refresh(server, refreshTokens[i] as string);
+      },
+    );
+    rows.list = await measure(
+      p,
+      idlePerMs,
+      async () => {},
+      () => listPage(server, managementToken),
+    );
+    return rows;
+  };
+
+  const fast = await phase(0);
+  const slow = await phase(DELAY_MS);
+  await p.delay(0);
+
+  // What one bare round trip through the proxy adds with the delay on (a `SELECT 1` over its own
+  // connection through the same proxy): the yardstick of the goals' "per round trip".
+  const proxiedUrl = new URL(
+    process.env.TESSERA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  );
+  proxiedUrl.hostname = '127.0.0.1';
+  proxiedUrl.port = String(p.port);
+  const yardstick = new pg.Client({ connectionString: proxiedUrl.toString() });
+  await yardstick.connect();
+  const trip = async (delay: number) => {
+    await p.delay(delay);
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      await yardstick.query('select 1');
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return quantile(times, 0.5);
+  };
+  const oneTrip = (await trip(DELAY_MS)) - (await trip(0));
+  await p.delay(0);
+  await yardstick.end();
+
+  const goals: [string, string, number][] = [
+    ['client_credentials', 'client_credentials (warm caches)', 0],
+    ['refresh', 'refresh (openid)', 2],
+    ['exchange', 'code exchange', 3],
+    ['signIn', 'password sign-in, /oauth/authorize → code', 10],
+    ['list', 'management list page (users, 50)', 2],
+  ];
+  const rows: string[][] = goals.map(([key, name, goal]) => {
+    const f = fast[key] as { trips: number; p50: number };
+    const s = slow[key] as { trips: number; p50: number };
+    const added = s.p50 - f.p50;
+    return [
+      name,
+      fmt(f.trips, 1),
+      String(goal),
+      fmt(f.p50, 2),
+      fmt(s.p50, 2),
+      fmt(added, 2),
+      fmt(goal * 1.6, 1),
+      oneTrip > 0 ? fmt(added / oneTrip, 1) : '-',
+    ];
+  });
+  console.log(
+    `${SAMPLES} operations per row, one at a time; the server alone made ${fmt(idlePerMs * 1000, 2)} round trips/s while idle (subtracted); one bare round trip through the proxy adds ${fmt(oneTrip, 2)} ms with ${DELAY_MS} ms each way\n`,
+  );
+  console.log(
+    table(
+      [
+        'operation',
+        'round trips',
+        'goal',
+        'p50 ms, no delay',
+        `p50 ms, ${DELAY_MS} ms each way`,
+        'added ms',
+        'goal: added ≤ ms',
+        'added ÷ one trip',
+      ],
+      rows,
+    ),
+  );
+  console.log(`\nload average (1 5 15 min): ${loadBefore} before → ${load()} after`);
+}
+
+await runBench(main);
