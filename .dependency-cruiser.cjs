@@ -128,6 +128,14 @@ module.exports = {
       to: { path: `${S}storage/schema\\.ts$` },
     },
     {
+      name: 'domain-holds-no-database',
+      severity: 'error',
+      comment:
+        'The domain holds the opaque handle and the unit of work (storage/handle.ts), never the database: not storage/db.ts (the Kysely type Db, the store), storage/opened.ts (what opens a handle) nor storage/compiled-once.ts (statements on a Db), types included.',
+      from: { path: `${S}domain/` },
+      to: { path: `${S}storage/(db|opened|compiled-once)\\.ts$` },
+    },
+    {
       name: 'storage-maps-to-domain-types',
       severity: 'error',
       comment: 'storage/ maps rows to the domain model (domain/types.ts) and knows nothing else above it.',

@@ -92,7 +92,7 @@ async function bench(database: 'sqlite' | 'postgres') {
   process.once('SIGINT', onSignal);
   try {
     const now = Date.now();
-    const db = target.deps.db;
+    const db = target.db;
     const loadStart = performance.now();
     await loadEntries(db, database, target.big.id, SIZE, now, (done) =>
       process.stderr.write(

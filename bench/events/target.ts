@@ -10,12 +10,15 @@ import { openSession } from '../../packages/server/src/domain/sessions/sessions.
 import { PASSWORD_SIGN_IN } from '../../packages/server/src/domain/sign-in/browser-sessions.js';
 import { signSessionToken } from '../../packages/server/src/domain/tokens/user-tokens.js';
 import { type Org, SYSTEM } from '../../packages/server/src/domain/types.js';
+import type { Db } from '../../packages/server/src/storage/db.js';
 import { findConsoleOrg } from '../../packages/server/src/storage/repos/orgs.js';
 import { startServer } from '../../packages/server/test/support/server.js';
 
 export interface Target {
   database: 'sqlite' | 'postgres';
   deps: Deps;
+  /** The database itself, to load entries. */
+  db: Db;
   /** The server's configuration: its store, secret and URL, for other processes on the same store. */
   config: Config;
   base: string;
@@ -32,7 +35,7 @@ export async function startTarget(database: 'sqlite' | 'postgres', otherOrgs: nu
   const server = await startServer({ database, webhooks: false });
   try {
     const { deps } = server;
-    const consoleOrg = await findConsoleOrg(deps.db);
+    const consoleOrg = await findConsoleOrg(deps.store);
     if (!consoleOrg) throw new Error('no console org');
     const { client } = await createClient(
       deps,
@@ -57,22 +60,21 @@ export async function startTarget(database: 'sqlite' | 'postgres', otherOrgs: nu
     return {
       database,
       deps,
+      db: server.db,
       config: server.config,
       base: server.base,
       big,
       others,
       async token() {
         const now = Date.now();
-        const session = await deps.db
-          .transaction()
-          .execute((trx) =>
-            openSession(
-              trx,
-              consoleOrg,
-              { userId: owner.id, clientId: client.id, ...PASSWORD_SIGN_IN, scope: 'openid events:read' },
-              now,
-            ),
-          );
+        const session = await deps.unitOfWork.run((trx) =>
+          openSession(
+            trx,
+            consoleOrg,
+            { userId: owner.id, clientId: client.id, ...PASSWORD_SIGN_IN, scope: 'openid events:read' },
+            now,
+          ),
+        );
         const signer = await deps.keyRing.signer(consoleOrg.id);
         return (await signSessionToken(deps, signer, consoleOrg, session, now)).accessToken;
       },

@@ -34,7 +34,7 @@ export async function setUp(env: NodeJS.ProcessEnv, bursts: number): Promise<Cas
       { name: 'Steady service', kind: 'confidential', redirectUris: [] },
       SYSTEM,
     );
-    const consoleOrg = await findConsoleOrg(deps.db);
+    const consoleOrg = await findConsoleOrg(deps.store);
     if (!consoleOrg) throw new Error('no console org');
     const { client: consoleClient } = await createClient(
       deps,
@@ -51,16 +51,14 @@ export async function setUp(env: NodeJS.ProcessEnv, bursts: number): Promise<Cas
         SYSTEM,
       );
       const now = Date.now();
-      const session = await deps.db
-        .transaction()
-        .execute((trx) =>
-          openSession(
-            trx,
-            consoleOrg,
-            { userId: user.id, clientId: consoleClient.id, ...PASSWORD_SIGN_IN, scope: 'openid org:write' },
-            now,
-          ),
-        );
+      const session = await deps.unitOfWork.run((trx) =>
+        openSession(
+          trx,
+          consoleOrg,
+          { userId: user.id, clientId: consoleClient.id, ...PASSWORD_SIGN_IN, scope: 'openid org:write' },
+          now,
+        ),
+      );
       const signer = await deps.keyRing.signer(consoleOrg.id);
       consoleTokens.push((await signSessionToken(deps, signer, consoleOrg, session, now)).accessToken);
     }

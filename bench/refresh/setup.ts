@@ -48,7 +48,7 @@ export async function setUp(env: NodeJS.ProcessEnv, sessions: number): Promise<C
         SYSTEM,
       );
       const now = Date.now();
-      const token = await deps.db.transaction().execute(async (trx) => {
+      const token = await deps.unitOfWork.run(async (trx) => {
         const session = await openSession(
           trx,
           org,

@@ -94,7 +94,7 @@ export async function setUp(
   const runtime = await openRuntime(loadConfig(env), () => {});
   onCleanup(() => runtime.close());
   const { deps } = runtime;
-  const db = deps.db;
+  const db = runtime.db;
   const x = expr(dialect);
   const consoleOrg = await findConsoleOrg(db);
   if (!consoleOrg) throw new Error('no console org');
@@ -352,7 +352,7 @@ export async function setUp(
     seeded,
     async token() {
       const issued = Date.now();
-      const session = await db.transaction().execute((trx) =>
+      const session = await deps.unitOfWork.run((trx) =>
         openSession(
           trx,
           consoleOrg,

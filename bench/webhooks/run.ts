@@ -12,6 +12,7 @@ import { createTenant } from '../../packages/server/src/domain/directory/tenants
 import { announceDeliveries } from '../../packages/server/src/domain/webhooks/outbox-signal.js';
 import { compilePatterns } from '../../packages/server/src/domain/webhooks/pattern-matcher.js';
 import { openRuntime } from '../../packages/server/src/runtime.js';
+import type { Db } from '../../packages/server/src/storage/db.js';
 import { POSTGRES_URL } from '../../packages/server/test/support/environment.js';
 import { createPostgresSchema } from '../../packages/server/test/support/postgres.js';
 import { TEST_SECRET } from '../../packages/server/test/support/runtime.js';
@@ -31,7 +32,7 @@ const CONCURRENCY = 32;
 const DRAIN_ROUNDS = 3;
 
 /** Every delivery of the org pending again and due now, with a fresh series, and the worker told. */
-async function requeueAll(db: Deps['db'], orgId: string) {
+async function requeueAll(db: Db, orgId: string) {
   const now = Date.now();
   await db
     .updateTable('webhook_deliveries')
@@ -185,7 +186,7 @@ async function deliveryBench(database: 'sqlite' | 'postgres', receiver: Receiver
       receiver.received.length = 0;
       const start = performance.now();
       const cpuStart = process.cpuUsage();
-      if (worker) await requeueAll(runtime.deps.db, org.id);
+      if (worker) await requeueAll(runtime.db, org.id);
       else worker = new DeliveryWorker(runtime.deps, { ca, concurrency: CONCURRENCY }).start();
       await receiver.count(BURST, 120_000);
       const last = Math.max(...receiver.received.map((r) => r.at - performance.timeOrigin));

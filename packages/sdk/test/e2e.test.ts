@@ -53,7 +53,7 @@ describe('the SDK against a running Tessera', () => {
       SYSTEM,
     );
     machine = { clientId: worker.client.id, clientSecret: worker.secret ?? '' };
-    const consoleOrg = (await findOrg(deps.db, 'console')) ?? assert.fail('no console org');
+    const consoleOrg = (await findOrg(deps.store, 'console')) ?? assert.fail('no console org');
     const consoleWeb = await createClient(
       deps,
       consoleOrg,
@@ -62,9 +62,7 @@ describe('the SDK against a running Tessera', () => {
     );
     consoleClientId = consoleWeb.client.id;
     const prepared = await prepareUser(ADA);
-    const ada = await deps.db
-      .transaction()
-      .execute((trx) => insertUserWithTenant(trx, acme.id, prepared, SYSTEM));
+    const ada = await deps.unitOfWork.run((trx) => insertUserWithTenant(trx, acme.id, prepared, SYSTEM));
     personalTenantId = ada.tenant.id;
     // The org's own address, as a production app would use it.
     sdk = createSdk({ api: issuer.slice(0, -1), issuer, clientId: webClientId });

@@ -10,12 +10,18 @@ import type { Mailer } from './domain/mail/index.js';
 import type { MachineClient, Org } from './domain/types.js';
 import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
-import { openStore } from './storage/db.js';
+import { type Db, openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
+import { unitOfWorkOn } from './storage/opened.js';
 
 export interface Runtime {
   deps: Deps;
+  /**
+   * The database itself, for the composition: what the domain is handed is deps.store and
+   * deps.unitOfWork. The commands' and the tests' own reads (stored rows) use this.
+   */
+  db: Db;
   /** The PostgreSQL pool's connections now; null on SQLite. */
   poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
@@ -93,7 +99,8 @@ export async function openRuntime(
       [credentials, orgs] = caches;
     }
     const deps: Deps = {
-      db: store.db,
+      store: store.db,
+      unitOfWork: unitOfWorkOn(store.db),
       dialect: store.dialect,
       sealer,
       pageKeys,
@@ -107,6 +114,7 @@ export async function openRuntime(
     if (options.warm) await store.warm?.();
     return {
       deps,
+      db: store.db,
       poolStats: () => store.poolStats?.() ?? null,
       close: async () => {
         await listener?.close();

@@ -22,11 +22,14 @@ import { mailerFor } from './mail/mailers.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import type { Db } from './storage/db.js';
 import { outboxDepth } from './storage/repos/webhook-deliveries.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   deps: Deps;
+  /** The database itself (runtime.ts), for what reads stored rows beside the app: the tests. */
+  db: Db;
   url: string;
   close(): Promise<void>;
 }
@@ -72,7 +75,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   // Made before the runtime, so the store reports its connection waits from the first query on.
   let opened: Runtime | null = null;
   const metrics = new Metrics({
-    outboxDepth: () => (opened ? outboxDepth(opened.deps.db).catch(() => null) : Promise.resolve(null)),
+    outboxDepth: () => (opened ? outboxDepth(opened.deps.store).catch(() => null) : Promise.resolve(null)),
     pool: () => opened?.poolStats() ?? null,
   });
   const runtime = await openRuntime(config, (line) => log.warn(line), {
@@ -89,7 +92,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     const consoleOrg = await ensureConsoleOrg(runtime.deps);
     await ensureConsoleClient(runtime.deps, consoleOrg);
     // Every management request verifies a token of the console's issuer: its keys are imported now.
-    await preloadKeys(await publicJwks(runtime.deps.db, consoleOrg.id));
+    await preloadKeys(await publicJwks(runtime.deps.store, consoleOrg.id));
   } catch (error) {
     await runtime.close();
     throw error;
@@ -174,6 +177,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   return {
     app,
     deps,
+    db: runtime.db,
     url,
     close: async () => {
       await app.close();

@@ -207,7 +207,7 @@ for (const database of httpSuite()) {
       assert.equal(replay.status, 401);
       assert.deepEqual(replay.body, refusedBecause(ALREADY_USED));
       assert.equal(replay.headers.get('www-authenticate'), null);
-      const stored = await server.deps.db
+      const stored = await server.db
         .selectFrom('client_assertion_jtis')
         .selectAll()
         .where('client_id', '=', keyClientId)
@@ -239,7 +239,7 @@ for (const database of httpSuite()) {
             ...withAssertion(jwt),
           });
           assert.equal(first.status, 200, JSON.stringify(first.body));
-          const [row] = await server.deps.db
+          const [row] = await server.db
             .selectFrom('client_assertion_jtis')
             .select('expires_at')
             .where('client_id', '=', keyClientId)
@@ -352,7 +352,7 @@ for (const database of httpSuite()) {
     }, async () => {
       const shown = await call(server, 'GET', `/organizations/acme/clients/${keyClientId}`, ownerToken);
       assert.deepEqual(shown.body.jwks, { keys: [publicJwk] });
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('clients')
         .select('jwks')
         .where('id', '=', keyClientId)

@@ -179,7 +179,7 @@ for (const database of httpSuite()) {
     test('management API: jwks_uri stored and shown; https and confidential only; never beside jwks', {
       skip,
     }, async () => {
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('clients')
         .select(['jwks', 'jwks_uri'])
         .where('id', '=', clientId)

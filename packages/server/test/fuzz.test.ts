@@ -391,7 +391,7 @@ for (const database of storageSuite(
           remoteAddress: '192.0.2.1',
           payload,
         });
-      const before = await server.deps.db.selectFrom('clients').select('id').execute();
+      const before = await server.db.selectFrom('clients').select('id').execute();
       for (const [payload, type, body] of [
         [
           '{"redirect_uris":["https://a.example/cb\\u0000"]}',
@@ -415,7 +415,7 @@ for (const database of storageSuite(
         assert.deepEqual(res.json(), body);
         assert.equal(res.headers['cache-control'], 'no-store', payload);
       }
-      assert.equal((await server.deps.db.selectFrom('clients').select('id').execute()).length, before.length);
+      assert.equal((await server.db.selectFrom('clients').select('id').execute()).length, before.length);
 
       // The management API: the body's invalid_request, the query's invalid_query, and for the path
       // the spec's 404 of an org that does not exist or an id that is not a whk_ id.

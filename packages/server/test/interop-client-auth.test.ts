@@ -271,7 +271,7 @@ describe('OAuth libraries with their default client authentication', () => {
     assert.equal(decodeJwt(out.token.access_token).client_id, clientId);
     // Its assertion (signed just before the request) lived an hour, and its jti is kept until then
     // and the 5 s of skew: measured from the token issued for it, in whole seconds as both are.
-    const [row] = await server.deps.db
+    const [row] = await server.db
       .selectFrom('client_assertion_jtis')
       .select('expires_at')
       .where('client_id', '=', clientId)

@@ -28,7 +28,7 @@ for (const database of storageSuite(
     });
 
     const audit = (orgId: string) =>
-      rt.deps.db.selectFrom('audit_events').selectAll().where('org_id', '=', orgId).orderBy('id').execute();
+      rt.db.selectFrom('audit_events').selectAll().where('org_id', '=', orgId).orderBy('id').execute();
 
     test('an org is stored with its owner, two published keys and its audit entries', { skip }, async () => {
       const { org, issuer, owner } = await createOrg(rt.deps, {
@@ -40,10 +40,10 @@ for (const database of storageSuite(
       assert.match(org.id, /^org_[0-9a-z]{20}$/);
       assert.equal(issuer, 'http://acme.localhost:4000/');
       assert.match(owner.id, /^usr_/);
-      assert.deepEqual(await findOrg(rt.deps.db, 'acme'), org);
-      assert.deepEqual(await findOrg(rt.deps.db, org.id), org);
+      assert.deepEqual(await findOrg(rt.db, 'acme'), org);
+      assert.deepEqual(await findOrg(rt.db, org.id), org);
 
-      const jwks = await publicJwks(rt.deps.db, org.id);
+      const jwks = await publicJwks(rt.db, org.id);
       assert.equal(jwks.keys.length, 2, 'the active key and the pre-published next key');
       for (const key of jwks.keys) {
         assert.deepEqual(Object.keys(key).sort(), ['alg', 'e', 'kid', 'kty', 'n', 'use']);
@@ -64,10 +64,7 @@ for (const database of storageSuite(
     });
 
     test('private keys are sealed at rest', { skip }, async () => {
-      const rows = await rt.deps.db
-        .selectFrom('signing_keys')
-        .select(['private_key', 'public_jwk'])
-        .execute();
+      const rows = await rt.db.selectFrom('signing_keys').select(['private_key', 'public_jwk']).execute();
       assert.ok(rows.length >= 4);
       for (const row of rows) {
         assert.match(row.private_key, /^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
@@ -77,39 +74,34 @@ for (const database of storageSuite(
     });
 
     test('a duplicate slug is a conflict and stores nothing', { skip }, async () => {
-      const before = await rt.deps.db.selectFrom('organizations').select('id').execute();
+      const before = await rt.db.selectFrom('organizations').select('id').execute();
       await assert.rejects(
         createOrg(rt.deps, { slug: 'acme', ownerEmail: 'owner@acme.test', ownerPassword: null }),
         (e: unknown) => e instanceof ServiceError && e.code === 'conflict' && /slug "acme"/.test(e.message),
       );
-      assert.equal(
-        (await rt.deps.db.selectFrom('organizations').select('id').execute()).length,
-        before.length,
-      );
+      assert.equal((await rt.db.selectFrom('organizations').select('id').execute()).length, before.length);
     });
 
     test('emails are unique per org, whatever their case; the same email may exist in another org', {
       skip,
     }, async () => {
-      const acme = await requireOrg(rt.deps.db, 'acme');
+      const acme = await requireOrg(rt.db, 'acme');
       const { org: other } = await createOrg(rt.deps, {
         slug: 'globex',
         ownerEmail: 'owner@acme.test',
         ownerPassword: null,
       });
       const ada = await prepareUser({ email: 'ada@example.com', password: 'analytical engine' });
-      const created = await rt.deps.db
-        .transaction()
-        .execute((t) => insertUserWithTenant(t, acme.id, ada, SYSTEM));
+      const created = await rt.db.transaction().execute((t) => insertUserWithTenant(t, acme.id, ada, SYSTEM));
       assert.match(created.tenant.id, /^tnt_/);
       const again = await prepareUser({ email: 'ADA@example.com', password: 'analytical engine' });
       await assert.rejects(
-        rt.deps.db.transaction().execute((t) => insertUserWithTenant(t, acme.id, again, SYSTEM)),
+        rt.db.transaction().execute((t) => insertUserWithTenant(t, acme.id, again, SYSTEM)),
         (e: unknown) => e instanceof ServiceError && e.code === 'conflict',
       );
-      await rt.deps.db.transaction().execute((t) => insertUserWithTenant(t, other.id, again, SYSTEM));
+      await rt.db.transaction().execute((t) => insertUserWithTenant(t, other.id, again, SYSTEM));
 
-      const stored = await rt.deps.db
+      const stored = await rt.db
         .selectFrom('users')
         .select(['email', 'password_hash'])
         .where('id', '=', created.user.id)
@@ -145,11 +137,11 @@ for (const database of storageSuite(
     });
 
     test('a change and its audit entry roll back together', { skip }, async () => {
-      const acme = await requireOrg(rt.deps.db, 'acme');
+      const acme = await requireOrg(rt.db, 'acme');
       const countBefore = (await audit(acme.id)).length;
       const prepared = await prepareUser({ email: 'rollback@example.com', password: 'long enough' });
       await assert.rejects(
-        rt.deps.db.transaction().execute(async (t) => {
+        rt.db.transaction().execute(async (t) => {
           await insertUserWithTenant(t, acme.id, prepared, SYSTEM);
           throw new Error('fail after the write');
         }),
@@ -157,7 +149,7 @@ for (const database of storageSuite(
       );
       assert.equal((await audit(acme.id)).length, countBefore);
       assert.equal(
-        await rt.deps.db
+        await rt.db
           .selectFrom('users')
           .select('id')
           .where('email', '=', 'rollback@example.com')
@@ -169,7 +161,7 @@ for (const database of storageSuite(
     test('a confidential client secret is stored only as its SHA-256 and never audited', {
       skip,
     }, async () => {
-      const acme = await requireOrg(rt.deps.db, 'acme');
+      const acme = await requireOrg(rt.db, 'acme');
       const { client, secret } = await createClient(
         rt.deps,
         acme,
@@ -177,7 +169,7 @@ for (const database of storageSuite(
         SYSTEM,
       );
       assert.match(secret ?? '', /^tcs_[\w-]{43}$/);
-      const row = await rt.deps.db
+      const row = await rt.db
         .selectFrom('clients')
         .selectAll()
         .where('id', '=', client.id)
@@ -201,14 +193,14 @@ for (const database of storageSuite(
     });
 
     test('rotation signs with the pre-published key and keeps the old one published', { skip }, async () => {
-      const acme = await requireOrg(rt.deps.db, 'acme');
-      const before = (await publicJwks(rt.deps.db, acme.id)).keys.map((k) => k.kid);
+      const acme = await requireOrg(rt.db, 'acme');
+      const before = (await publicJwks(rt.db, acme.id)).keys.map((k) => k.kid);
       const oldSigner = await rt.deps.keyRing.signer(acme.id);
       const kid = await rotateKeys(rt.deps, acme, SYSTEM);
       assert.notEqual(kid, oldSigner.kid);
       assert.ok(before.includes(kid), 'the new signing key was already published');
       assert.equal((await rt.deps.keyRing.signer(acme.id)).kid, kid);
-      const after = (await publicJwks(rt.deps.db, acme.id)).keys.map((k) => k.kid);
+      const after = (await publicJwks(rt.db, acme.id)).keys.map((k) => k.kid);
       assert.equal(after.length, 3);
       assert.equal(after[0], kid, 'the signing key comes first');
       assert.ok(after.includes(oldSigner.kid), 'the retired key stays published');
@@ -217,8 +209,8 @@ for (const database of storageSuite(
     });
 
     test('audit entries read newest first through the (org, at, id) index', { skip }, async () => {
-      const acme = await requireOrg(rt.deps.db, 'acme');
-      const rows = await rt.deps.db
+      const acme = await requireOrg(rt.db, 'acme');
+      const rows = await rt.db
         .selectFrom('audit_events')
         .select(['id', 'at'])
         .where('org_id', '=', acme.id)
@@ -242,16 +234,16 @@ for (const database of storageSuite(
           .returning(['slug', 'name', 'updated_at']),
       );
       await createOrg(rt.deps, { slug: 'once', ownerEmail: 'owner@acme.test', ownerPassword: null });
-      assert.deepEqual(await rename(rt.deps.db, { name: 'Once', slug: 'once', at: 1_000 }), [
+      assert.deepEqual(await rename(rt.db, { name: 'Once', slug: 'once', at: 1_000 }), [
         { slug: 'once', name: 'Once', updated_at: 1_000 },
       ]);
       // The same statement inside a transaction (another executor over the same dialect), then a miss.
-      const inside = await rt.deps.db
+      const inside = await rt.db
         .transaction()
         .execute((trx) => rename(trx, { name: 'Once again', slug: 'once', at: 2_000 }));
       assert.deepEqual(inside, [{ slug: 'once', name: 'Once again', updated_at: 2_000 }]);
-      assert.deepEqual(await rename(rt.deps.db, { name: 'Nobody', slug: 'nobody', at: 3_000 }), []);
-      const stored = await rt.deps.db
+      assert.deepEqual(await rename(rt.db, { name: 'Nobody', slug: 'nobody', at: 3_000 }), []);
+      const stored = await rt.db
         .selectFrom('organizations')
         .select(['name', 'updated_at'])
         .where('slug', '=', 'once')
@@ -262,7 +254,7 @@ for (const database of storageSuite(
       const inlined = compiledOnce(['label'], (db, v) =>
         db.selectFrom('organizations').select(sql.lit(v.label).as('label')),
       );
-      await assert.rejects(inlined(rt.deps.db, { label: 'x' }), /label did not become a bound parameter/);
+      await assert.rejects(inlined(rt.db, { label: 'x' }), /label did not become a bound parameter/);
     });
   });
 }
@@ -292,7 +284,7 @@ describe('migrations on a PostgreSQL database shared with other schemas', async 
     const second = await openTestRuntime('postgres');
     try {
       const applied = (rt: Runtime) =>
-        rt.deps.db
+        rt.db
           .selectFrom('tessera_migrations' as never)
           .select('name' as never)
           .orderBy('name' as never)
@@ -307,8 +299,8 @@ describe('migrations on a PostgreSQL database shared with other schemas', async 
         ownerEmail: 'o@second.test',
         ownerPassword: 'correct horse battery',
       });
-      assert.equal(await findOrg(first.deps.db, 'second'), null, 'the schemas share nothing');
-      assert.deepEqual(await findOrg(second.deps.db, 'second'), org.org);
+      assert.equal(await findOrg(first.db, 'second'), null, 'the schemas share nothing');
+      assert.deepEqual(await findOrg(second.db, 'second'), org.org);
     } finally {
       await second.close();
       await first.close();

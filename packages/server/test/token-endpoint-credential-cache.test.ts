@@ -222,7 +222,7 @@ describe('client_credentials cache on SQLite', () => {
   test('a client deleted through this process is refused on the very next request', async () => {
     const gamma = await orgWithMachineClient(server.deps, 'gamma');
     assert.equal((await token(gamma.clientId, gamma.clientSecret, 'gamma')).status, 200);
-    await server.deps.db.deleteFrom('clients').where('id', '=', gamma.clientId).execute();
+    await server.db.deleteFrom('clients').where('id', '=', gamma.clientId).execute();
     const res = await token(gamma.clientId, gamma.clientSecret, 'gamma');
     assert.deepEqual(res, {
       status: 401,

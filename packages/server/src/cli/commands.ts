@@ -76,7 +76,7 @@ export const ADMIN_COMMANDS: {
       );
     }
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const s = await updateOrgSettings(deps, org, change, SYSTEM);
       return {
         id: s.id,
@@ -99,7 +99,7 @@ export const ADMIN_COMMANDS: {
       lastName: f['last-name'] ?? null,
     };
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const { user, tenant } = await createUser(deps, org, input, SYSTEM);
       return { id: user.id, email: user.email, tenantId: tenant.id };
     });
@@ -123,7 +123,7 @@ export const ADMIN_COMMANDS: {
         : { requestObjectSigningAlg: f['request-object-signing-alg'] }),
     };
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const { client, secret, promoteFrom } = await createClient(deps, org, input, SYSTEM);
       return {
         clientId: client.id,
@@ -149,7 +149,7 @@ export const ADMIN_COMMANDS: {
     const role = required(f.role, 'role');
     if (role !== 'owner' && role !== 'member') throw new UsageError('--role must be owner or member');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const ref = { email, password: f.password ?? null };
       const member = await addOrgMember(deps, org, ref, role, SYSTEM);
       return { orgId: org.id, userId: member.userId, email: member.email, role };
@@ -161,7 +161,7 @@ export const ADMIN_COMMANDS: {
     const input = { name: required(f.name, 'name'), scopes: f.scope ?? [] };
     if (input.scopes.length === 0) throw new UsageError('--scope is required (one or more)');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const { account, secret } = await createServiceAccount(deps, org, input, SYSTEM);
       return {
         clientId: account.id,
@@ -176,7 +176,7 @@ export const ADMIN_COMMANDS: {
   'service-account list'(f) {
     const slug = required(f.org, 'org');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const { entries } = await listServiceAccounts(deps, org, { page: 0, perPage: 100 });
       return {
         serviceAccounts: entries.map((a) => ({
@@ -193,7 +193,7 @@ export const ADMIN_COMMANDS: {
     const slug = required(f.org, 'org');
     const clientId = required(f['client-id'], 'client-id');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       return { clientId, clientSecret: await rotateServiceAccountSecret(deps, org, clientId, SYSTEM) };
     });
   },
@@ -202,7 +202,7 @@ export const ADMIN_COMMANDS: {
     const slug = required(f.org, 'org');
     const clientId = required(f['client-id'], 'client-id');
     return admin(async (deps) => {
-      await deleteServiceAccount(deps, await requireOrg(deps.db, slug), clientId, SYSTEM);
+      await deleteServiceAccount(deps, await requireOrg(deps.store, slug), clientId, SYSTEM);
       return { clientId, deleted: true };
     });
   },
@@ -215,7 +215,7 @@ export const ADMIN_COMMANDS: {
       throw new UsageError('--role must be owner or member');
     const role: Role | null = given;
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const kind = role === null ? ('user' as const) : ('member' as const);
       const input = { kind, email, role, roles: f['role-id'] ?? [], sendMail: f.mail === true };
       const { invitation, url } = await createInvitation(deps, org, input, SYSTEM);
@@ -232,7 +232,7 @@ export const ADMIN_COMMANDS: {
     if (state !== null && state !== 'pending' && state !== 'accepted' && state !== 'expired')
       throw new UsageError('--state must be pending, accepted or expired');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const invitations: ReturnType<typeof invitationOutput>[] = [];
       for (let page = 0; ; page++) {
         const { entries, total } = await listInvitations(deps, org, { kind, state, page, perPage: 100 });
@@ -247,14 +247,16 @@ export const ADMIN_COMMANDS: {
     const slug = required(f.org, 'org');
     const id = required(f.id, 'id');
     return admin(async (deps) => {
-      await revokeInvitation(deps, await requireOrg(deps.db, slug), id, SYSTEM);
+      await revokeInvitation(deps, await requireOrg(deps.store, slug), id, SYSTEM);
       return { id, revoked: true };
     });
   },
 
   'keys rotate'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => ({ kid: await rotateKeys(deps, await requireOrg(deps.db, slug), SYSTEM) }));
+    return admin(async (deps) => ({
+      kid: await rotateKeys(deps, await requireOrg(deps.store, slug), SYSTEM),
+    }));
   },
 };
 

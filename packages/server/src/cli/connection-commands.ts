@@ -149,7 +149,7 @@ export const CONNECTION_COMMANDS: {
           'a saml connection needs --metadata-file, or --entity-id, --sso-url and --certificate-file',
         );
       return admin(async (deps) => {
-        const org = await requireOrg(deps.db, slug);
+        const org = await requireOrg(deps.store, slug);
         return shown(deps, org, await createConnection(deps, org, { ...common, type, ...saml }, SYSTEM));
       });
     }
@@ -162,7 +162,7 @@ export const CONNECTION_COMMANDS: {
     return async () => {
       const clientSecret = await readSecret(SECRET);
       return admin(async (deps) => {
-        const org = await requireOrg(deps.db, slug);
+        const org = await requireOrg(deps.store, slug);
         const input = {
           ...common,
           type: 'oidc' as const,
@@ -181,7 +181,7 @@ export const CONNECTION_COMMANDS: {
   'connection list'(f) {
     const slug = required(f.org, 'org');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       return { data: (await listConnections(deps, org)).map((c) => shown(deps, org, c)) };
     });
   },
@@ -189,7 +189,7 @@ export const CONNECTION_COMMANDS: {
   'connection show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       return shown(deps, org, await requireConnection(deps, org, id));
     });
   },
@@ -215,7 +215,7 @@ export const CONNECTION_COMMANDS: {
     return async () => {
       const clientSecret = newSecret ? await readSecret(SECRET) : undefined;
       return admin(async (deps) => {
-        const org = await requireOrg(deps.db, slug);
+        const org = await requireOrg(deps.store, slug);
         return shown(deps, org, await updateConnection(deps, org, id, { ...changes, clientSecret }, SYSTEM));
       })();
     };
@@ -224,7 +224,7 @@ export const CONNECTION_COMMANDS: {
   'connection delete'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
     return admin(async (deps) => {
-      await deleteConnection(deps, await requireOrg(deps.db, slug), id, SYSTEM);
+      await deleteConnection(deps, await requireOrg(deps.store, slug), id, SYSTEM);
       return { deleted: id };
     });
   },

@@ -69,7 +69,7 @@ export const RESOURCE_COMMANDS: {
   'resource list'(f) {
     const slug = required(f.org, 'org');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       return { data: (await listApiResources(deps, org, ALL)).entries.map(shown) };
     });
   },
@@ -82,12 +82,12 @@ export const RESOURCE_COMMANDS: {
       ...ttlOf(f.ttl),
     };
     return admin(async (deps) =>
-      shown(await createApiResource(deps, await requireOrg(deps.db, slug), input, SYSTEM)),
+      shown(await createApiResource(deps, await requireOrg(deps.store, slug), input, SYSTEM)),
     );
   },
   'resource show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => shown(await getApiResource(deps, await requireOrg(deps.db, slug), id)));
+    return admin(async (deps) => shown(await getApiResource(deps, await requireOrg(deps.store, slug), id)));
   },
   'resource update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
@@ -97,20 +97,20 @@ export const RESOURCE_COMMANDS: {
       ...ttlOf(f.ttl),
     };
     return admin(async (deps) =>
-      shown(await updateApiResource(deps, await requireOrg(deps.db, slug), id, changes, SYSTEM)),
+      shown(await updateApiResource(deps, await requireOrg(deps.store, slug), id, changes, SYSTEM)),
     );
   },
   'resource delete'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
     return admin(async (deps) => {
-      await deleteApiResource(deps, await requireOrg(deps.db, slug), id, SYSTEM);
+      await deleteApiResource(deps, await requireOrg(deps.store, slug), id, SYSTEM);
       return { deleted: id };
     });
   },
   'role list'(f) {
     const slug = required(f.org, 'org');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       return { data: (await listRoles(deps, org, ALL)).entries.map(roleShown) };
     });
   },
@@ -122,12 +122,12 @@ export const RESOURCE_COMMANDS: {
       permissions: (f.permission ?? []).map((p) => permissionOf(p, '--permission')),
     };
     return admin(async (deps) =>
-      roleShown(await createRole(deps, await requireOrg(deps.db, slug), input, SYSTEM)),
+      roleShown(await createRole(deps, await requireOrg(deps.store, slug), input, SYSTEM)),
     );
   },
   'role show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => roleShown(await getRole(deps, await requireOrg(deps.db, slug), id)));
+    return admin(async (deps) => roleShown(await getRole(deps, await requireOrg(deps.store, slug), id)));
   },
   'role update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
@@ -139,13 +139,13 @@ export const RESOURCE_COMMANDS: {
         : { permissions: f.permission.map((p) => permissionOf(p, '--permission')) }),
     };
     return admin(async (deps) =>
-      roleShown(await updateRole(deps, await requireOrg(deps.db, slug), id, changes, SYSTEM)),
+      roleShown(await updateRole(deps, await requireOrg(deps.store, slug), id, changes, SYSTEM)),
     );
   },
   'role delete'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
     return admin(async (deps) => {
-      await deleteRole(deps, await requireOrg(deps.db, slug), id, SYSTEM);
+      await deleteRole(deps, await requireOrg(deps.store, slug), id, SYSTEM);
       return { deleted: id };
     });
   },
@@ -153,7 +153,7 @@ export const RESOURCE_COMMANDS: {
     const [slug, user] = [required(f.org, 'org'), required(f.user, 'user')];
     const set = f.set === undefined ? null : f.set.split(',').filter((r) => r !== '');
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const roles =
         set === null
           ? await getUserRoles(deps, org, user)
@@ -171,7 +171,7 @@ export const RESOURCE_COMMANDS: {
             .filter((p) => p !== '')
             .map((p) => permissionOf(p, '--set'));
     return admin(async (deps) => {
-      const org = await requireOrg(deps.db, slug);
+      const org = await requireOrg(deps.store, slug);
       const data =
         set === null
           ? await getClientPermissions(deps, org, client)

@@ -2,6 +2,8 @@ import { newSortableId } from '../crypto/random.js';
 import { disableWebhook } from '../domain/directory/index.js';
 import type { ClaimedDelivery, DeliveryAttempt, DeliveryTarget } from '../domain/types.js';
 import type { Db, Dialect } from '../storage/db.js';
+import type { Handle } from '../storage/handle.js';
+import { dialectOf, opened } from '../storage/opened.js';
 import {
   claimDue,
   existingDeliveries,
@@ -69,9 +71,9 @@ export class Settler {
   #draining = false;
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(db: Db, dialect: Dialect) {
-    this.#db = db;
-    this.#dialect = dialect;
+  constructor(store: Handle) {
+    this.#db = opened(store);
+    this.#dialect = dialectOf(store);
   }
 
   settle(request: SettleRequest): Promise<Settled> {

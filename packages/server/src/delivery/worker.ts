@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../domain/context.js';
 import type { ClaimedDelivery, DeliveryTarget } from '../domain/types.js';
 import { onEnqueued } from '../domain/webhooks/index.js';
+import { dialectOf } from '../storage/opened.js';
 import { type AttemptContext, attemptDelivery } from './attempt.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
@@ -52,7 +53,7 @@ interface Work {
  * at least once.
  */
 export class DeliveryWorker {
-  readonly #deps: Pick<Deps, 'db' | 'dialect' | 'sealer' | 'config'>;
+  readonly #deps: Pick<Deps, 'store' | 'sealer' | 'config'>;
   readonly #ctx: AttemptContext;
   readonly #sender: HttpsSender;
   readonly #settler: Settler;
@@ -80,7 +81,7 @@ export class DeliveryWorker {
   #dueAt = Number.POSITIVE_INFINITY;
   #cleanup: (() => Promise<void>)[] = [];
 
-  constructor(deps: Pick<Deps, 'db' | 'dialect' | 'sealer' | 'config'>, options: WorkerOptions = {}) {
+  constructor(deps: Pick<Deps, 'store' | 'sealer' | 'config'>, options: WorkerOptions = {}) {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 32;
     this.#pollMs = options.pollMs ?? 1000;
@@ -97,7 +98,7 @@ export class DeliveryWorker {
       ca: options.ca,
       ...(options.resolver ? { resolver: options.resolver } : {}),
     });
-    this.#settler = new Settler(deps.db, deps.dialect);
+    this.#settler = new Settler(deps.store);
     this.#ctx = {
       sealer: deps.sealer,
       sender: this.#sender,
@@ -114,7 +115,7 @@ export class DeliveryWorker {
     if (this.#loop) return this;
     const unsubscribe = onEnqueued(() => this.#wake(true));
     this.#cleanup.push(async () => unsubscribe());
-    if (this.#deps.dialect === 'postgres' && this.#deps.config.databaseUrl) {
+    if (dialectOf(this.#deps.store) === 'postgres' && this.#deps.config.databaseUrl) {
       const listener = listenForDeliveries(this.#deps.config.databaseUrl, () => this.#wake(true), this.#log);
       this.#cleanup.push(() => listener.close());
     }

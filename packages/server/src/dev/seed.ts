@@ -20,7 +20,7 @@ export interface Seeded {
  * so the first `npm start` has something to sign in to and a token to fetch.
  */
 export async function seedDemo(deps: Deps): Promise<Seeded | null> {
-  if (!deps.config.loopback || (await findOrg(deps.db, 'acme'))) return null;
+  if (!deps.config.loopback || (await findOrg(deps.store, 'acme'))) return null;
   const ownerEmail = 'owner@acme.test';
   const ownerPassword = randomBytes(12).toString('base64url');
   let created: Awaited<ReturnType<typeof createOrg>>;

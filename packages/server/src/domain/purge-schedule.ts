@@ -1,9 +1,9 @@
-import type { Db } from '../storage/db.js';
+import type { Handle } from '../storage/handle.js';
 
 /** How often a process deletes the expired rows of one table, at most. */
 export const PURGE_INTERVAL_MS = 60_000;
 
-const lastPurge = new WeakMap<Db, Map<string, number>>();
+const lastPurge = new WeakMap<Handle, Map<string, number>>();
 
 /**
  * Runs `purge` (a delete of `table`'s expired rows) unless this process ran it for the same database
@@ -14,7 +14,7 @@ const lastPurge = new WeakMap<Db, Map<string, number>>();
  * `expires_at`, so a row past it that is still stored is refused all the same.
  */
 export async function purgeAtMostEveryMinute(
-  db: Db,
+  db: Handle,
   table: string,
   now: number,
   purge: () => Promise<void>,

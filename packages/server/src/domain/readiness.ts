@@ -6,7 +6,7 @@ export type Readiness = 'ready' | 'unavailable' | 'not_migrated';
 /** Whether this node can serve requests that need the database (DESIGN §11's `/readyz`). */
 export async function readiness(deps: CoreDeps): Promise<Readiness> {
   try {
-    return (await isSchemaCurrent(deps.db)) ? 'ready' : 'not_migrated';
+    return (await isSchemaCurrent(deps.store)) ? 'ready' : 'not_migrated';
   } catch {
     // Unreachable, or no migration table at all: either way not ready.
     return 'unavailable';

@@ -68,7 +68,7 @@ export async function orgOf(
   if (request.tesseraOrg) return request.tesseraOrg;
   const slug = slugOfHost(deps.config, requestHost(deps.config, request));
   const cache = reuse > 0 ? deps.orgs : undefined;
-  const org = slug === null ? null : await orgOfSlug(deps.db, slug, cache);
+  const org = slug === null ? null : await orgOfSlug(deps.store, slug, cache);
   if (!org) return fail('org.host.unknown', 'no organization at this host');
   request.tesseraOrg = org;
   return org;

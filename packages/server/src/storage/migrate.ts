@@ -1,5 +1,6 @@
 import { type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import type { Db } from './db.js';
+import type { Handle } from './handle.js';
 import * as foundation from './migrations/001-foundation.js';
 import * as signIn from './migrations/002-sign-in.js';
 import * as rateLimits from './migrations/003-rate-limits.js';
@@ -38,6 +39,7 @@ import * as clientRequestObjectAlg from './migrations/035-client-request-object-
 import * as accountOrigins from './migrations/036-account-origins.js';
 import * as standardClaims from './migrations/037-standard-claims.js';
 import * as resourceGrants from './migrations/038-resource-grants.js';
+import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
 /** Migrations are compiled in, not read from disk, so the order is fixed and reviewable here. */
@@ -92,7 +94,8 @@ export class MigrationError extends Error {
 }
 
 /** Brings the schema up to date; safe to run from several processes (the migrator takes a lock). */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(store: Handle): Promise<string[]> {
+  const db = opened(store);
   const schema = await postgresSchema(db);
   const migrator = new Migrator({
     db: schema.migrationTableSchema ? scopedToSchema(db, schema.migrationTableSchema) : db,
@@ -125,7 +128,8 @@ async function postgresSchema(db: Db): Promise<{ migrationTableSchema?: string }
  * Whether the database answers and holds every migration of this build (readiness). Throws what
  * the database threw when it cannot be reached.
  */
-export async function isSchemaCurrent(db: Db): Promise<boolean> {
+export async function isSchemaCurrent(store: Handle): Promise<boolean> {
+  const db = opened(store);
   const { rows } = await sql<{
     name: string;
   }>`select name from tessera_migrations where name = ${LATEST_MIGRATION}`.execute(db);

@@ -229,7 +229,7 @@ describe('OpenID Foundation OP plans over https: Basic, Config, Form Post, RP-In
     fetcher = httpsFetcher(agent);
     issuer = `https://${SLUG}.localhost:${tlsPort}/`;
     const org = await makeOrg(server, SLUG);
-    await server.deps.db
+    await server.db
       .transaction()
       .execute(async (trx) => insertUserWithTenant(trx, org.id, await prepareUser(ADA), SYSTEM));
     // The suite's static client, as an org owner registers it (the API, the CLI or the console: the

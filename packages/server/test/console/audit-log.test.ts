@@ -73,7 +73,7 @@ describe('console: audit log', () => {
     if (skip) return;
     server = await startServer({ consoleDir: await consoleBuild(), webhooks: false });
     acme = await ownedOrg(server, 'acme');
-    ({ id: ownerId } = await server.deps.db
+    ({ id: ownerId } = await server.db
       .selectFrom('users')
       .select('id')
       .where('email', '=', 'owner@acme.test')

@@ -36,7 +36,7 @@ describe('console: clients', () => {
       client_secret: secret,
     });
   const storedClient = (id: string) =>
-    server.deps.db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+    server.db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
   const clientIdOf = (page: Page) => {
     const id = new URL(page.url()).pathname.split('/').pop() ?? '';
     assert.match(id, /^cli_/);

@@ -211,7 +211,7 @@ describe('console and hosted pages: invitations', () => {
     const stored = async (expected: unknown[]) => {
       let seen: unknown[] = [];
       for (let i = 0; i < 100; i++) {
-        const org = await findOrg(server.deps.db, 'acme');
+        const org = await findOrg(server.db, 'acme');
         seen = [org?.signUp, org?.signUpDomains];
         if (JSON.stringify(seen) === JSON.stringify(expected)) break;
         await new Promise((r) => setTimeout(r, 100));

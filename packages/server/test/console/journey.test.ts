@@ -122,7 +122,7 @@ describe('console: an owner’s first day', () => {
     assert.match(await logged.innerText(), /user\.created/);
 
     // More than 120 user entries in the audit log: filtered by entity, paged through, each once.
-    const globex = await findOrgBySlug(server.deps.db, 'globex');
+    const globex = await findOrgBySlug(server.db, 'globex');
     assert.ok(globex);
     for (let i = 0; i < MORE_USERS; i++) {
       await createUser(server.deps, globex, { email: `user-${i}@globex.test`, password: null }, SYSTEM);

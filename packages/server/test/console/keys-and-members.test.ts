@@ -35,7 +35,7 @@ describe('console: signing keys and members', () => {
   });
 
   const keysByState = async () => {
-    const rows = await server.deps.db
+    const rows = await server.db
       .selectFrom('signing_keys')
       .select(['kid', 'status'])
       .where('org_id', '=', acme.id)
@@ -44,7 +44,7 @@ describe('console: signing keys and members', () => {
     return { active: of('active'), next: of('next'), retired: of('retired') };
   };
   const roles = async () => {
-    const rows = await server.deps.db
+    const rows = await server.db
       .selectFrom('memberships')
       .innerJoin('users', 'users.id', 'memberships.user_id')
       .select(['users.email', 'memberships.role'])

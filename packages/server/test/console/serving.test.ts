@@ -85,9 +85,9 @@ describe('console: serving the app', () => {
   });
 
   test('the console client: first party, public, code + refresh, its URIs on TESSERA_URL', async () => {
-    const consoleOrg = await findConsoleOrg(server.deps.db);
+    const consoleOrg = await findConsoleOrg(server.db);
     assert.ok(consoleOrg);
-    const client = await findClient(server.deps.db, consoleOrg.id, CONSOLE_CLIENT_ID);
+    const client = await findClient(server.db, consoleOrg.id, CONSOLE_CLIENT_ID);
     assert.ok(client);
     assert.equal(client.kind, 'public');
     assert.equal(client.firstParty, true);
@@ -100,7 +100,7 @@ describe('console: serving the app', () => {
     const updatesBefore = await clientUpdates(server, consoleOrg.id);
     await ensureConsoleClient(moved, consoleOrg);
     await ensureConsoleClient(moved, consoleOrg);
-    const after = await findClient(server.deps.db, consoleOrg.id, CONSOLE_CLIENT_ID);
+    const after = await findClient(server.db, consoleOrg.id, CONSOLE_CLIENT_ID);
     assert.deepEqual(after?.redirectUris, ['https://id.tessera.test/console/callback']);
     assert.equal(await clientUpdates(server, consoleOrg.id), updatesBefore + 1);
     await ensureConsoleClient(server.deps, consoleOrg);
@@ -117,15 +117,15 @@ describe('console: serving the app', () => {
       () => {},
     );
     await cli.close();
-    const consoleOrg = await findConsoleOrg(server.deps.db);
+    const consoleOrg = await findConsoleOrg(server.db);
     assert.ok(consoleOrg);
-    const client = await findClient(server.deps.db, consoleOrg.id, CONSOLE_CLIENT_ID);
+    const client = await findClient(server.db, consoleOrg.id, CONSOLE_CLIENT_ID);
     assert.deepEqual(client?.redirectUris, [`${server.base}/console/callback`]);
   });
 });
 
 async function clientUpdates(server: TestServer, orgId: string): Promise<number> {
-  const rows = await server.deps.db
+  const rows = await server.db
     .selectFrom('audit_events')
     .select('id')
     .where('org_id', '=', orgId)

@@ -151,9 +151,9 @@ describe('console: roles and the session', () => {
     await membersLoaded(page);
 
     // Every session of the owner ends (as "sign out everywhere" would): the refresh token dies too.
-    const consoleOrg = await findConsoleOrg(server.deps.db);
+    const consoleOrg = await findConsoleOrg(server.db);
     assert.ok(consoleOrg);
-    const owner = await server.deps.db
+    const owner = await server.db
       .selectFrom('users')
       .select('id')
       .where('org_id', '=', consoleOrg.id)

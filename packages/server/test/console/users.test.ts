@@ -76,7 +76,7 @@ describe('console: users', () => {
   };
   const userIdOf = async (email: string) =>
     (
-      await server.deps.db
+      await server.db
         .selectFrom('users')
         .select('id')
         .where('email', '=', email)
@@ -351,7 +351,7 @@ describe('console: users', () => {
       .filter({ hasText: 'reason: is required: say why you act as this user' })
       .waitFor();
     assert.equal(
-      await server.deps.db
+      await server.db
         .selectFrom('impersonations')
         .select('id')
         .execute()
@@ -388,7 +388,7 @@ describe('console: users', () => {
     await landed.close();
     await context.unroute(`${CALLBACK}**`);
 
-    const audited = await server.deps.db
+    const audited = await server.db
       .selectFrom('audit_events')
       .select(['data', 'actor_kind'])
       .where('org_id', '=', acme.id)

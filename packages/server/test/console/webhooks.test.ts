@@ -63,7 +63,7 @@ describe('console: webhooks', () => {
   const settled = (eventId: string, status: string, attempts: number) =>
     eventually(
       async () => {
-        const row = await server.deps.db
+        const row = await server.db
           .selectFrom('webhook_deliveries')
           .select(['status', 'attempts'])
           .where('event_id', '=', eventId)
@@ -252,7 +252,7 @@ describe('console: webhooks', () => {
     skip,
   }, async () => {
     const audit = () =>
-      server.deps.db
+      server.db
         .selectFrom('audit_events')
         .select((eb) => eb.fn.countAll().as('n'))
         .executeTakeFirstOrThrow()

@@ -164,10 +164,10 @@ for (const database of storageSuite(
     });
 
     const userRow = (email: string) =>
-      server.deps.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+      server.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
     const linksOf = async (userId: string) =>
       (
-        await server.deps.db
+        await server.db
           .selectFrom('federated_identities')
           .select(['connection_id', 'subject'])
           .where('user_id', '=', userId)
@@ -295,11 +295,7 @@ for (const database of storageSuite(
       assert.equal(enrolled.status, 200, JSON.stringify(enrolled.body));
       await enrolOnProfile(issuer, tokens.accessToken);
       const factor = () =>
-        server.deps.db
-          .selectFrom('totp_factors')
-          .select('user_id')
-          .where('user_id', '=', squatted.id)
-          .execute();
+        server.db.selectFrom('totp_factors').select('user_id').where('user_id', '=', squatted.id).execute();
       assert.equal((await factor()).length, 1);
 
       // The company claims the domain; the real person signs in through its IdP.
@@ -362,14 +358,14 @@ for (const database of storageSuite(
       const after = (await userRow('victim@acquired.test')) ?? assert.fail('gone');
       assert.deepEqual([after.email_verified, after.password_hash], [1, null]);
       assert.deepEqual(await factor(), []);
-      const passkeys = await server.deps.db
+      const passkeys = await server.db
         .selectFrom('passkeys')
         .select('id')
         .where('user_id', '=', squatted.id)
         .execute();
       assert.deepEqual(passkeys, []);
       assert.deepEqual(await linksOf(squatted.id), [[saml, 'victim@acquired.test']]);
-      const audit = await server.deps.db
+      const audit = await server.db
         .selectFrom('audit_events')
         .select(['entity', 'verb'])
         .where('org_id', '=', acme.id)
@@ -507,7 +503,7 @@ for (const database of storageSuite(
       assert.equal(refresh.status, 400);
       assert.equal(refresh.body.error, 'invalid_grant');
       assert.equal((await userRow('clicker@verified.test'))?.password_hash, null);
-      const factors = await server.deps.db
+      const factors = await server.db
         .selectFrom('totp_factors')
         .select('user_id')
         .where('user_id', '=', squatted.id)
@@ -581,7 +577,7 @@ for (const database of storageSuite(
           await refused(await googleSignIn(new FormBrowser(), login), 403, READS_AS(login));
         }
         assert.deepEqual(await linksOf(row.id), [[google, 'lee@kit.test']]);
-        const made = await server.deps.db
+        const made = await server.db
           .selectFrom('users')
           .select('email')
           .where('email_key', 'in', ['kim@kit.test', 'kik@kit.test'])
@@ -669,7 +665,7 @@ for (const database of storageSuite(
       );
       assert.deepEqual(await linksOf(dan.id), [[google, 'dan@later.test']]);
       // A link made before this rule (what an existing database may hold) signs nobody in either.
-      await server.deps.db
+      await server.db
         .insertInto('federated_identities')
         .values({ connection_id: saml, subject: 'dan@later.test', user_id: dan.id, created_at: Date.now() })
         .execute();
@@ -684,7 +680,7 @@ for (const database of storageSuite(
       const shown = await call(server, 'GET', `/organizations/acme/connections/${google}`, owner);
       assert.equal(shown.body.jit_any_domain, true);
       assert.equal(shown.body.oidc.hosted_domain, null);
-      const audit = await server.deps.db
+      const audit = await server.db
         .selectFrom('audit_events')
         .select('data')
         .where('org_id', '=', acme.id)
@@ -788,7 +784,7 @@ for (const database of storageSuite(
       const origins = async () =>
         Object.fromEntries(
           (
-            await server.deps.db
+            await server.db
               .selectFrom('users')
               .select(['email', 'origin', 'origin_connection'])
               .where('email', 'in', [
@@ -807,7 +803,7 @@ for (const database of storageSuite(
         'ceo@acme.test': ['sign_up', null],
       });
       // The database as it was before 035 (its users kept), then 035 again.
-      const db = server.deps.db as unknown as Kysely<unknown>;
+      const db = server.db as unknown as Kysely<unknown>;
       await accountOrigins.down(db);
       await accountOrigins.up(db);
       assert.deepEqual(await origins(), {

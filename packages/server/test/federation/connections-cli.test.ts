@@ -69,7 +69,7 @@ describe('tessera connection', () => {
     return res.body;
   };
   const audit = () =>
-    server.deps.db
+    server.db
       .selectFrom('audit_events')
       .select(['verb', 'actor_kind', 'data'])
       .where('org_id', '=', acme.id)
@@ -154,7 +154,7 @@ describe('tessera connection', () => {
     );
     // The newline that ended the piped line is not part of the secret; the row holds it sealed.
     assert.equal(await connectionSecret(server.deps, acme, oidcId), SECRET);
-    const row = await server.deps.db
+    const row = await server.db
       .selectFrom('connections')
       .select('sealed_secret')
       .where('id', '=', oidcId)

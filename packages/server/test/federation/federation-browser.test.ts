@@ -177,7 +177,7 @@ describe('enterprise sign-in in Chromium', () => {
     skip,
   }, async () => {
     const { user } = await makeUser(server.deps, org, 'bob@corp.test');
-    await server.deps.db.updateTable('users').set({ origin: 'sign_up' }).where('id', '=', user.id).execute();
+    await server.db.updateTable('users').set({ origin: 'sign_up' }).where('id', '=', user.id).execute();
     const page = await freshPage();
     await typeAddress(page, 'bob@corp.test');
     await upstreamSignIn(page, 'bob@corp.test');
@@ -207,7 +207,7 @@ describe('enterprise sign-in in Chromium', () => {
       await page.context().close();
     }
     assert.equal(subs[0], subs[1]);
-    const user = await server.deps.db
+    const user = await server.db
       .selectFrom('users')
       .selectAll()
       .where('id', '=', subs[0] as string)
@@ -216,7 +216,7 @@ describe('enterprise sign-in in Chromium', () => {
     assert.equal(user.email, 'alice@corp.test');
     assert.equal(user.email_verified, 1);
     assert.equal(user.provider, 'oidc');
-    const link = await server.deps.db
+    const link = await server.db
       .selectFrom('federated_identities')
       .selectAll()
       .where('user_id', '=', user.id)
@@ -240,7 +240,7 @@ describe('enterprise sign-in in Chromium', () => {
       'There is no account for bob@partner.test in acme. Ask an administrator of acme to add you.',
     );
     assert.equal(await page.locator('h1').textContent(), 'Sign in');
-    const users = await server.deps.db
+    const users = await server.db
       .selectFrom('users')
       .select('email')
       .where('email', '=', 'bob@partner.test')
@@ -315,7 +315,7 @@ describe('enterprise sign-in in Chromium', () => {
       await page.context().close();
     }
     assert.equal(subs[0], subs[1]);
-    const user = await server.deps.db
+    const user = await server.db
       .selectFrom('users')
       .selectAll()
       .where('id', '=', subs[0] as string)
@@ -323,7 +323,7 @@ describe('enterprise sign-in in Chromium', () => {
     assert.equal(user.org_id, org.id);
     assert.equal(user.email, 'carol@saml.test');
     assert.equal(user.provider, 'saml');
-    const link = await server.deps.db
+    const link = await server.db
       .selectFrom('federated_identities')
       .selectAll()
       .where('user_id', '=', user.id)

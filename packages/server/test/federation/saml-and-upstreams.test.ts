@@ -176,7 +176,7 @@ for (const database of storageSuite(
       assert.match(xml, /WantAssertionsSigned="true"/);
       idp.trustSp(xml);
 
-      const audit = await server.deps.db
+      const audit = await server.db
         .selectFrom('audit_events')
         .select(['entity', 'verb', 'data'])
         .where('org_id', '=', acme.id)
@@ -272,7 +272,7 @@ for (const database of storageSuite(
         roles.body.data.map((r: { id: string; name: string }) => [r.id, r.name]),
         [[engineer, 'engineer']],
       );
-      const user = await server.deps.db
+      const user = await server.db
         .selectFrom('users')
         .selectAll()
         .where('id', '=', subs[0] as string)
@@ -281,7 +281,7 @@ for (const database of storageSuite(
       assert.equal(user.email, 'alice@corp.test');
       assert.equal(user.provider, 'saml');
       assert.equal(user.password_hash, null);
-      const links = await server.deps.db.selectFrom('federated_identities').selectAll().execute();
+      const links = await server.db.selectFrom('federated_identities').selectAll().execute();
       assert.deepEqual(
         links.map((l) => [l.connection_id, l.subject, l.user_id]),
         [[saml.id, 'alice@corp.test', subs[0]]],
@@ -320,7 +320,7 @@ for (const database of storageSuite(
       const alsoRefused = await other.post(next.url, next.fields);
       assert.equal(sessionSet(alsoRefused), false);
       await refusedPage(alsoRefused, OTHER_BROWSER);
-      const nobody = await server.deps.db
+      const nobody = await server.db
         .selectFrom('users')
         .select('id')
         .where('email', '=', 'dave@corp.test')
@@ -417,13 +417,13 @@ for (const database of storageSuite(
           /<p[^>]*>The answer from Corp IdP was refused: it contains control characters\. Start again\.<\/p>/,
         );
       }
-      const stored = await server.deps.db
+      const stored = await server.db
         .selectFrom('users')
         .select('email')
         .where('email', 'in', ['del@corp.test', 'csi@corp.test'])
         .execute();
       assert.deepEqual(stored, []);
-      const links = await server.deps.db
+      const links = await server.db
         .selectFrom('federated_identities')
         .select('subject')
         .where(
@@ -482,12 +482,12 @@ for (const database of storageSuite(
       const browser = new FormBrowser();
       const { request } = await startSignIn(browser);
       assert.equal((await answerAt(browser, await idp.respond(request, 'bob@corp.test'))).status, 303);
-      const bob = await server.deps.db
+      const bob = await server.db
         .selectFrom('users')
         .select('id')
         .where('email', '=', 'bob@corp.test')
         .executeTakeFirstOrThrow();
-      const link = await server.deps.db
+      const link = await server.db
         .selectFrom('federated_identities')
         .select('user_id')
         .where('subject', '=', 'bob@corp.test')
@@ -529,7 +529,7 @@ for (const database of storageSuite(
         assert.equal(created.status, 201, JSON.stringify(created.body));
         assert.equal(created.body.client_secret, undefined);
         assert.equal(created.body.callback_url, `${issuer}sso/${created.body.id}/callback`);
-        const row = await server.deps.db
+        const row = await server.db
           .selectFrom('connections')
           .select('sealed_secret')
           .where('id', '=', created.body.id)
@@ -603,7 +603,7 @@ for (const database of storageSuite(
         204,
       );
       assert.equal((await call(server, 'GET', `/organizations/acme/connections/${down}`, owner)).status, 404);
-      const verbs = await server.deps.db
+      const verbs = await server.db
         .selectFrom('audit_events')
         .select(['verb', 'data'])
         .where('org_id', '=', acme.id)
@@ -615,7 +615,7 @@ for (const database of storageSuite(
         ['created', 'created', 'created', 'updated', 'deleted'],
       );
       assert.ok(verbs.every((v) => !v.data.includes('secret')));
-      const logins = await server.deps.db
+      const logins = await server.db
         .selectFrom('audit_events')
         .select('data')
         .where('org_id', '=', acme.id)
@@ -720,13 +720,13 @@ for (const database of storageSuite(
       });
       assert.equal(fine.status, 303, await fine.clone().text());
       assert.equal(sessionSet(fine), true);
-      const users = await server.deps.db
+      const users = await server.db
         .selectFrom('users')
         .select(['email', 'first_name'])
         .where('email', 'like', '%claims.test')
         .execute();
       assert.deepEqual(users, [{ email: 'fine@claims.test', first_name: 'Fine' }]);
-      const links = await server.deps.db
+      const links = await server.db
         .selectFrom('federated_identities')
         .select('subject')
         .where('connection_id', '=', con)

@@ -61,7 +61,7 @@ for (const database of httpSuite()) {
       });
     /** The org's stored audit entries about one resource, oldest first. */
     const auditOf = async (id: string) => {
-      const rows = await server.deps.db
+      const rows = await server.db
         .selectFrom('audit_events')
         .selectAll()
         .where('org_id', '=', acme.id)
@@ -98,7 +98,7 @@ for (const database of httpSuite()) {
         created_at: res.body.created_at,
         client_secret: res.body.client_secret,
       });
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('clients')
         .selectAll()
         .where('id', '=', res.body.client_id)
@@ -195,7 +195,7 @@ for (const database of httpSuite()) {
         ],
         [{ ...ok, first_party: 'yes' }, 'first_party: Invalid input: expected boolean, received string'],
       ];
-      const before = await server.deps.db.selectFrom('clients').select('id').execute();
+      const before = await server.db.selectFrom('clients').select('id').execute();
       for (const [body, detail] of cases) {
         const res = await create('acme', owner, body);
         assert.equal(res.status, 400, JSON.stringify(body).slice(0, 80));
@@ -209,7 +209,7 @@ for (const database of httpSuite()) {
           error_detail: 'the body must be a JSON object',
         });
       }
-      const afterwards = await server.deps.db.selectFrom('clients').select('id').execute();
+      const afterwards = await server.db.selectFrom('clients').select('id').execute();
       assert.equal(afterwards.length, before.length, 'nothing was created');
     });
 
@@ -318,7 +318,7 @@ for (const database of httpSuite()) {
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('cache-control'), 'no-store');
       assert.equal(res.headers.get('link'), null);
-      const stored = await server.deps.db
+      const stored = await server.db
         .selectFrom('clients')
         .select(['id', 'name', 'created_at'])
         .where('org_id', '=', acme.id)
@@ -541,7 +541,7 @@ for (const database of httpSuite()) {
       const path = `/organizations/acme/clients/${created.body.client_id}`;
       const column = async () =>
         (
-          await server.deps.db
+          await server.db
             .selectFrom('clients')
             .select('allowed_origins')
             .where('id', '=', created.body.client_id)
@@ -622,7 +622,7 @@ for (const database of httpSuite()) {
       const path = `/organizations/acme/clients/${created.body.client_id}`;
       const column = async (id: string) =>
         (
-          await server.deps.db
+          await server.db
             .selectFrom('clients')
             .select('request_object_signing_alg')
             .where('id', '=', id)
@@ -712,7 +712,7 @@ for (const database of httpSuite()) {
       assert.deepEqual(Object.keys(changes), ['secretIssuedAt']);
       assert.match(changes.secretIssuedAt, ISO_MS_UTC);
       assert.deepEqual(JSON.parse(rotation.data), { ...JSON.parse(rotation.previous ?? ''), ...changes });
-      const all = await server.deps.db.selectFrom('audit_events').selectAll().execute();
+      const all = await server.db.selectFrom('audit_events').selectAll().execute();
       for (const secret of [created.client_secret, res.body.client_secret, again.body.client_secret]) {
         assert.ok(!JSON.stringify(all).includes(secret.slice(4)));
         assert.ok(!logs.join('\n').includes(secret.slice(4)));
@@ -727,7 +727,7 @@ for (const database of httpSuite()) {
       const res = await api('POST', `/organizations/acme/clients/${created.client_id}/secret`, owner);
       assert.equal(res.status, 409);
       assert.deepEqual(res.body, { error: 'conflict', error_detail: 'a public client has no secret' });
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('clients')
         .select(['secret_hash', 'secret_issued_at'])
         .where('id', '=', created.client_id)
@@ -784,7 +784,7 @@ for (const database of httpSuite()) {
       });
       assert.equal(elsewhere.status, 400);
       assert.equal(elsewhere.body.error, 'invalid_grant');
-      const stored = await server.deps.db
+      const stored = await server.db
         .selectFrom('refresh_tokens')
         .select('token_hash')
         .where('client_id', '=', created.client_id)

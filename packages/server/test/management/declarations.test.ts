@@ -230,10 +230,10 @@ describe('every management operation against every caller kind', () => {
 
     // The console never opens a session someone else acts in: this one is made by hand, to show
     // that a console token with `act` (here: the member acting as acme's owner) manages nothing.
-    const consoleOrg = await findConsoleOrg(server.deps.db);
+    const consoleOrg = await findConsoleOrg(server.db);
     assert.ok(consoleOrg);
     const now = Date.now();
-    const actingSession = await server.deps.db.transaction().execute((trx) =>
+    const actingSession = await server.db.transaction().execute((trx) =>
       openSession(
         trx,
         consoleOrg,

@@ -153,8 +153,8 @@ for (const database of storageSuite(
       acme = await ownedOrg(server, 'acme');
       beta = await ownedOrg(server, 'beta');
       // Another org's entries share the table and the days.
-      await replaceAuditLog(server.deps.db, beta.id, seed(beta.id, 0, DAYS - 1, 7));
-      await replaceAuditLog(server.deps.db, acme.id, seed(acme.id, 0, DAYS - 1, 1));
+      await replaceAuditLog(server.db, beta.id, seed(beta.id, 0, DAYS - 1, 7));
+      await replaceAuditLog(server.db, acme.id, seed(acme.id, 0, DAYS - 1, 1));
       clock.now = () => NOW;
     });
     after(async () => {
@@ -164,7 +164,7 @@ for (const database of storageSuite(
 
     /** The ids the plain OFFSET over the whole index gives (what the list returned before seeking). */
     async function byOffset(f: Filter, perPage: number, page: number): Promise<string[]> {
-      let q = server.deps.db.selectFrom('audit_events').select('id').where('org_id', '=', acme.id);
+      let q = server.db.selectFrom('audit_events').select('id').where('org_id', '=', acme.id);
       if (f.entity !== undefined) q = q.where('entity', '=', f.entity);
       if (f.verb !== undefined) q = q.where('verb', '=', f.verb);
       if (f.actorId !== undefined) q = q.where('actor_id', '=', f.actorId);
@@ -207,7 +207,7 @@ for (const database of storageSuite(
     }
 
     test('the seed has what the seek must get right', { skip }, async () => {
-      const rows = await server.deps.db
+      const rows = await server.db
         .selectFrom('audit_events')
         .select(['at'])
         .where('org_id', '=', acme.id)
@@ -218,7 +218,7 @@ for (const database of storageSuite(
       assert.ok(ats.includes(START + 3 * DAY) && ats.includes(START + 4 * DAY - 1), 'entries on day edges');
       await listEvents(server.deps, acme, query({}, 50, 0));
       // Sealed up to day 38: days 38 and 39 are the live tail.
-      assert.equal(await sealedUntil(server.deps.db, acme.id), START + 38 * DAY);
+      assert.equal(await sealedUntil(server.db, acme.id), START + 38 * DAY);
     });
 
     test('same ids as OFFSET on first, middle, last and past-the-end pages, for every filter', {
@@ -230,7 +230,7 @@ for (const database of storageSuite(
     test('same ids after new entries arrive in the live tail, and after more days are sealed', {
       skip,
     }, async () => {
-      const db = server.deps.db;
+      const db = server.db;
       const pick = random(3);
       const fresh = Array.from({ length: 40 }, (_, i) => row(acme.id, NOW + 1000 + (i >> 1), pick));
       await db.insertInto('audit_events').values(fresh).execute();
@@ -250,7 +250,7 @@ for (const database of storageSuite(
     test('the day totals are the per-key counts summed, by any writer, and as migration 033 fills them', {
       skip,
     }, async () => {
-      const db = server.deps.db;
+      const db = server.db;
       await listEvents(server.deps, beta, query({}, 50, 0));
       const totals = () =>
         db

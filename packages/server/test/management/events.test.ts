@@ -84,7 +84,7 @@ for (const database of storageSuite(
       server = await startServer({ database, webhooks: false });
       ({ acme, owner, member, stranger } = await ownerMemberStranger(server));
       rows = newestFirst(seedRows(acme.id, ROWS));
-      await replaceAuditLog(server.deps.db, acme.id, rows);
+      await replaceAuditLog(server.db, acme.id, rows);
       base = `${server.base}/organizations/acme/events`;
     });
     after(async () => {
@@ -189,7 +189,7 @@ for (const database of storageSuite(
       assert.ok(relations(first.headers.get('link')).last?.endsWith(`&page=${before}`));
       const all = await list('per_page=1');
       assert.ok(relations(all.headers.get('link')).last?.endsWith(`&page=${ROWS}`));
-      await replaceAuditLog(server.deps.db, acme.id, rows);
+      await replaceAuditLog(server.db, acme.id, rows);
     });
 
     test('Link on the first, a middle, the last and the only page, keeping the filters', {

@@ -50,7 +50,7 @@ for (const database of storageSuite(
       return res.body;
     };
     const row = (id: string) =>
-      server.deps.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      server.db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     /** GET the link in a fresh browser: status and page. */
     const open = async (url: string, browser = new FormBrowser()) => {
       const response = await browser.get(url);
@@ -289,7 +289,7 @@ for (const database of storageSuite(
       assert.match(welcome, /You are now a user of acme\./);
       assert.match(welcome, /<a href="\/login">Sign in<\/a>/);
 
-      const user = await server.deps.db
+      const user = await server.db
         .selectFrom('users')
         .selectAll()
         .where('org_id', '=', acme.id)
@@ -355,7 +355,7 @@ for (const database of storageSuite(
       const right = await browser.submit(res.body.url, page, { ...signIn, password: PASSWORD });
       assert.equal(right.status, 200);
       assert.match(await right.text(), /You are now a user of acme\./);
-      const ada = await server.deps.db
+      const ada = await server.db
         .selectFrom('users')
         .select('id')
         .where('org_id', '=', acme.id)
@@ -429,7 +429,7 @@ for (const database of storageSuite(
         ),
       );
       assert.deepEqual(answers.map((a) => a.status).sort(), [200, 410]);
-      const users = await server.deps.db
+      const users = await server.db
         .selectFrom('users')
         .select('first_name')
         .where('email', '=', 'race@example.com')

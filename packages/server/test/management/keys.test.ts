@@ -34,7 +34,7 @@ for (const database of httpSuite()) {
     const rotate = (token: string | null = owner, org = 'acme') =>
       call(server, 'POST', `/organizations/${org}/keys/rotate`, token);
     const stored = () =>
-      server.deps.db
+      server.db
         .selectFrom('signing_keys')
         .selectAll()
         .where('org_id', '=', acme.id)

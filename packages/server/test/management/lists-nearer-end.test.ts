@@ -33,7 +33,7 @@ const idOf = (prefix: string, i: number) =>
 /** Runs of three rows share a millisecond. */
 const at = (i: number) => START + Math.floor(i / 3);
 
-type Db = TestServer['deps']['db'];
+type Db = TestServer['db'];
 
 /** Copies the row `id` of `table` `count` times with `change(i)` applied. */
 async function copies(
@@ -74,7 +74,7 @@ for (const database of storageSuite(
     before(async () => {
       if (skip) return;
       server = await startServer({ database, webhooks: false });
-      db = server.deps.db;
+      db = server.db;
       const deps = server.deps;
       acme = await ownedOrg(server, 'acme');
       const beta = await ownedOrg(server, 'beta');
@@ -479,12 +479,12 @@ describe('list counts after a TRUNCATE on postgres', async () => {
       const window = { page: 0, perPage: 50 };
       assert.equal((await listUsers(deps, org, { q: null, ...window })).total, 2);
       assert.equal((await listClients(deps, org, window)).total, 1);
-      await sql`truncate users, clients cascade`.execute(deps.db);
+      await sql`truncate users, clients cascade`.execute(runtime.db);
       const users = await listUsers(deps, org, { q: null, ...window });
       const clients = await listClients(deps, org, window);
       assert.deepEqual([users.total, users.entries], [0, []]);
       assert.deepEqual([clients.total, clients.entries], [0, []]);
-      const left = await deps.db.selectFrom('list_counts').select('list').execute();
+      const left = await runtime.db.selectFrom('list_counts').select('list').execute();
       assert.deepEqual(left, []);
     } finally {
       await runtime.close();

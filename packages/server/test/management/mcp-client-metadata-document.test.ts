@@ -132,11 +132,7 @@ describe('the MCP SDK auth() with a clientMetadataUrl, signed in through Chromiu
 
     assert.ok(requested.includes('/oauth/token'), requested.join(' '));
     assert.equal(requested.includes('/oauth/register'), false, requested.join(' '));
-    const rows = await tessera.deps.db
-      .selectFrom('clients')
-      .select('id')
-      .where('id', '=', clientId)
-      .execute();
+    const rows = await tessera.db.selectFrom('clients').select('id').where('id', '=', clientId).execute();
     assert.deepEqual(rows, []);
   });
 });

@@ -110,7 +110,7 @@ describe('the MCP SDK client auth() against the console issuer, unmodified', () 
   });
 
   async function orgId(): Promise<string> {
-    const row = await tessera.deps.db
+    const row = await tessera.db
       .selectFrom('organizations')
       .select('id')
       .where('slug', '=', 'acme')

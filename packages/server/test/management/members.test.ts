@@ -75,7 +75,7 @@ for (const database of storageSuite(
       // Console users who belong to no org yet.
       await addConsoleMember(server, beta, 'zoe@console.test', 'member');
       await addConsoleMember(server, beta, 'Kim@Console.test', 'member');
-      const users = await server.deps.db.selectFrom('users').select(['id', 'email']).execute();
+      const users = await server.db.selectFrom('users').select(['id', 'email']).execute();
       for (const u of users) ids[u.email] = u.id;
       token = (await consoleOf(server)).token;
       owner = await token('owner@acme.test');
@@ -175,7 +175,7 @@ for (const database of storageSuite(
       // A user of an org's own (not a console user) is someone to invite like anyone else.
       await makeUser(server.deps, acme, 'ada@example.com');
       ids['ada@example.com'] = (
-        await server.deps.db
+        await server.db
           .selectFrom('users')
           .select('id')
           .where('email', '=', 'ada@example.com')

@@ -96,13 +96,13 @@ describe('registration on an org issuer: dynamic_registration and metadata_docum
       response_types: ['code'],
       application_type: 'native',
     });
-    const row = await server.deps.db
+    const row = await server.db
       .selectFrom('clients')
       .select(['org_id', 'kind', 'secret_hash', 'first_party'])
       .where('id', '=', String(client_id))
       .executeTakeFirstOrThrow();
     assert.deepEqual(row, { org_id: acme.id, kind: 'public', secret_hash: null, first_party: 0 });
-    const audit = await server.deps.db
+    const audit = await server.db
       .selectFrom('audit_events')
       .select(['actor_kind', 'data'])
       .where('org_id', '=', acme.id)

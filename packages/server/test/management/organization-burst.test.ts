@@ -31,7 +31,7 @@ for (const database of storageSuite(
 
     /** A console user with no org yet, and a console token of theirs. */
     const newConsoleUser = async (email: string) => {
-      const consoleOrg = await findConsoleOrg(server.deps.db);
+      const consoleOrg = await findConsoleOrg(server.db);
       if (!consoleOrg) throw new Error('no console org');
       await makeUser(server.deps, consoleOrg, email, OWNER_PASSWORD);
       return console_.token(email);
@@ -86,13 +86,13 @@ for (const database of storageSuite(
 
       for (const res of created) {
         const { id, slug } = res.body as { id: string; slug: string };
-        const org = await server.deps.db
+        const org = await server.db
           .selectFrom('organizations')
           .select('slug')
           .where('id', '=', id)
           .executeTakeFirst();
         assert.equal(org?.slug, slug);
-        const keys = await server.deps.db
+        const keys = await server.db
           .selectFrom('signing_keys')
           .select(['kid', 'status'])
           .where('org_id', '=', id)
@@ -113,7 +113,7 @@ for (const database of storageSuite(
         created.map((c) => (c.body as { slug: string }).slug).sort(),
       );
       // The refused slugs were never created.
-      const all = await server.deps.db
+      const all = await server.db
         .selectFrom('organizations')
         .select('slug')
         .where('slug', 'like', 'burst-%')

@@ -22,13 +22,8 @@ for (const database of httpSuite()) {
     let ownerId: string;
 
     const userId = async (email: string) =>
-      (
-        await server.deps.db
-          .selectFrom('users')
-          .select('id')
-          .where('email', '=', email)
-          .executeTakeFirstOrThrow()
-      ).id;
+      (await server.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow())
+        .id;
     /** The org's audit entries of one entity, newest first, through the API. */
     const events = async (org: string, entity: string) => {
       const res = await call(
@@ -141,7 +136,7 @@ for (const database of httpSuite()) {
         name: 'Gamma Ltd',
         issuer: server.issuer('gamma'),
       });
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('memberships')
         .selectAll()
         .where('org_id', '=', res.body.id)
@@ -249,7 +244,7 @@ for (const database of httpSuite()) {
           error_detail: 'the body must be a JSON object',
         });
       }
-      const count = await server.deps.db
+      const count = await server.db
         .selectFrom('organizations')
         .select('slug')
         .where('slug', '=', 'epsilon')
@@ -385,7 +380,7 @@ for (const database of httpSuite()) {
         name: 'Acme Corp',
         role: 'owner',
       });
-      const policy = await server.deps.db
+      const policy = await server.db
         .selectFrom('org_sign_in_policies')
         .select('require_mfa')
         .where('org_id', '=', acme.id)
@@ -453,7 +448,7 @@ for (const database of httpSuite()) {
       });
       assert.deepEqual([both.body.dynamic_registration, both.body.metadata_documents], [true, true]);
       assert.deepEqual((await call(server, 'GET', '/organizations/acme/settings', member)).body, both.body);
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('organizations')
         .select(['dynamic_registration', 'metadata_documents'])
         .where('id', '=', acme.id)

@@ -59,7 +59,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
     assert.deepEqual(res.body.grant_types, ['authorization_code', 'refresh_token']);
     assert.deepEqual(res.body.response_types, ['code']);
 
-    const row = await server.deps.db
+    const row = await server.db
       .selectFrom('clients')
       .innerJoin('organizations', 'organizations.id', 'clients.org_id')
       .select(['clients.kind', 'clients.secret_hash', 'clients.first_party', 'organizations.is_console'])
@@ -93,7 +93,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
     );
     assert.equal(res.status, 201);
     assert.equal(res.body.userinfo_signed_response_alg, 'RS256');
-    const row = await server.deps.db
+    const row = await server.db
       .selectFrom('clients')
       .select('userinfo_signed_response_alg')
       .where('id', '=', res.body.client_id as string)
@@ -148,7 +148,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
   });
 
   test('400 invalid_redirect_uri: a fragment (a bare # too), over 2,000 characters, more than 20 URIs; nothing stored', async () => {
-    const clients = async () => (await server.deps.db.selectFrom('clients').select('id').execute()).length;
+    const clients = async () => (await server.db.selectFrom('clients').select('id').execute()).length;
     const stored = await clients();
     const at2000 = `https://a.example/${'a'.repeat(2000 - 'https://a.example/'.length)}`;
     const cases: [unknown, string][] = [
@@ -207,7 +207,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
     const person = { email: 'owner@consenting.test', password: OWNER_PASSWORD };
     const issuer = `${server.base}/`;
     const registered = (await register(server.base, { redirect_uris: [CALLBACK] }, from())).body;
-    const consoleOrg = (await findConsoleOrg(server.deps.db)) ?? assert.fail('no console org');
+    const consoleOrg = (await findConsoleOrg(server.db)) ?? assert.fail('no console org');
     const firstParty = await makeClient(server.deps, consoleOrg);
     const browser = new FormBrowser();
     for (const clientId of [registered.client_id as string, firstParty.clientId]) {

@@ -219,7 +219,7 @@ for (const database of httpSuite()) {
       const sid = decodeJwt(ada.accessToken).sid as string;
       const scopeOf = async () =>
         (
-          await server.deps.db
+          await server.db
             .selectFrom('oauth_sessions')
             .select('scope')
             .where('id', '=', sid)

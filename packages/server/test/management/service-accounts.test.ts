@@ -255,7 +255,7 @@ for (const database of httpSuite()) {
         assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
         assert.deepEqual(res.body, { error: 'not_found', error_detail: 'no such user' }, `${method} ${path}`);
       }
-      const invited = await server.deps.db
+      const invited = await server.db
         .selectFrom('invitations')
         .select('email')
         .where('email', 'like', '%evil.test')

@@ -61,7 +61,7 @@ describe('users: q through the trigram indexes on postgres', async () => {
   before(async () => {
     if (skip) return;
     server = await startServer({ database: 'postgres', webhooks: false });
-    db = server.deps.db;
+    db = server.db;
     org = await ownedOrg(server, 'searchco');
     for (const [email, first, last] of NAMES) {
       await createUser(server.deps, org, { email, password: null, firstName: first, lastName: last }, SYSTEM);

@@ -161,7 +161,7 @@ for (const database of storageSuite(
         updated_at: res.body.created_at,
       });
       assert.ok(!res.text.includes(PASSWORD));
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('users')
         .selectAll()
         .where('id', '=', res.body.id)
@@ -169,7 +169,7 @@ for (const database of storageSuite(
       assert.equal(row.org_id, acme.id);
       assert.equal(row.disabled, 0);
       assert.match(row.password_hash ?? '', /^\$argon2id\$/);
-      const tenants = await server.deps.db
+      const tenants = await server.db
         .selectFrom('tenant_members')
         .innerJoin('tenants', 'tenants.id', 'tenant_members.tenant_id')
         .select(['tenants.name', 'tenant_members.role'])
@@ -189,7 +189,7 @@ for (const database of storageSuite(
         ...NO_CLAIMS,
         updated_at: byId.body.created_at,
       });
-      const bare = await server.deps.db
+      const bare = await server.db
         .selectFrom('users')
         .select('password_hash')
         .where('id', '=', byId.body.id)
@@ -247,7 +247,7 @@ for (const database of storageSuite(
           error_detail: 'the body must be a JSON object',
         });
       }
-      const stored = await server.deps.db
+      const stored = await server.db
         .selectFrom('users')
         .select('id')
         .where('email_key', '=', 'new@acme.test')
@@ -526,7 +526,7 @@ for (const database of storageSuite(
       });
       const path = `/organizations/acme/users/${res.body.id}`;
       assert.deepEqual((await call(server, 'GET', path, owner)).body, res.body);
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('users')
         .selectAll()
         .where('id', '=', res.body.id)
@@ -678,7 +678,7 @@ for (const database of storageSuite(
       assert.equal(strip(refused.text), strip(wrong.text), 'the same page as for a wrong password');
       assert.equal(
         (
-          await server.deps.db
+          await server.db
             .selectFrom('browser_sessions')
             .select('user_id')
             .where('user_id', '=', user.id)
@@ -819,7 +819,7 @@ for (const database of storageSuite(
         createdAt: user.created_at,
       });
       assert.equal(
-        await server.deps.db
+        await server.db
           .selectFrom('tenants')
           .select('id')
           .where('id', '=', String(tenantId))
@@ -852,7 +852,7 @@ for (const database of storageSuite(
       const everything = await call(server, 'GET', '/organizations/acme/events?per_page=100', owner);
       assert.ok(!everything.text.includes(PASSWORD));
       assert.ok(!everything.text.includes('argon2'));
-      const rows = await server.deps.db.selectFrom('audit_events').selectAll().execute();
+      const rows = await server.db.selectFrom('audit_events').selectAll().execute();
       for (const r of rows) assert.ok(!`${r.data}${r.previous}${r.changes}`.includes('argon2'));
       assert.ok(logs.length > 0);
       assert.ok(!logs.join('\n').includes(PASSWORD), 'no password in what the server logged');

@@ -50,7 +50,7 @@ for (const database of httpSuite()) {
       assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       assert.equal(Buffer.from(res.body.secret.slice(6), 'base64').length, 32);
 
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('webhooks')
         .selectAll()
         .where('id', '=', res.body.id)
@@ -302,7 +302,7 @@ for (const database of httpSuite()) {
         (await call(server, 'DELETE', `/organizations/acme/webhooks/${hook.id}`, owner)).status,
         204,
       );
-      const rows = await server.deps.db
+      const rows = await server.db
         .selectFrom('audit_events')
         .selectAll()
         .where('org_id', '=', acme.id)
@@ -350,7 +350,7 @@ for (const database of httpSuite()) {
     const patch = (id: string, token: string | null, body: unknown, org = 'acme') =>
       call(server, 'PATCH', `/organizations/${org}/webhooks/${id}`, token, body);
     const auditOfHook = async (id: string) => {
-      const rows = await server.deps.db
+      const rows = await server.db
         .selectFrom('audit_events')
         .selectAll()
         .where('org_id', '=', acme.id)
@@ -395,7 +395,7 @@ for (const database of httpSuite()) {
       );
       assert.deepEqual((await patch(hook.id, owner, {})).body, expected);
       // The signing secret is untouched.
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('webhooks')
         .select(['secret_sealed', 'updated_at'])
         .where('id', '=', hook.id)
@@ -457,11 +457,11 @@ for (const database of httpSuite()) {
         events: ['client.created'],
       });
       // What the delivery worker does after a 410 or the last failed retry.
-      const target = (await loadDeliveryTargets(server.deps.db, [hook.id])).get(hook.id);
+      const target = (await loadDeliveryTargets(server.db, [hook.id])).get(hook.id);
       assert.ok(target);
-      await server.deps.db.transaction().execute((trx) => disableWebhook(trx, target, Date.now()));
+      await server.db.transaction().execute((trx) => disableWebhook(trx, target, Date.now()));
       const queued = () =>
-        server.deps.db
+        server.db
           .selectFrom('webhook_deliveries')
           .select(['event_key', 'status'])
           .where('webhook_id', '=', hook.id)

@@ -16,7 +16,8 @@ import { after, before, describe, test } from 'node:test';
 
 /**
  * The layering the lint enforces (`npm run lint`): a wrong-way import, a cycle, any clock read in the
- * domain but domain/clock.ts, and an HTTP, SQL or JWT package imported into the domain each fail it,
+ * domain but domain/clock.ts, a query or a transaction in the domain, the database's type imported
+ * into it, and an HTTP, SQL or JWT package imported into the domain each fail it,
  * and the real tree passes. Planted files go into a scratch copy of the layout,
  * never into the working tree. docs/architecture.md names, for every table of the contract, the file
  * that owns each rule, and every file it names exists.
@@ -287,6 +288,78 @@ describe('the layering lint', () => {
     }
   });
 
+  /** Each transaction that `lint/no-transactions.grit` refuses in the domain: it runs the unit of work. */
+  const transactions: Record<string, string> = {
+    'deps.db.transaction().execute()':
+      'declare const deps: { db: any };\nexport const run = (work: any) => deps.db.transaction().execute(work);\n',
+    'a transaction on a handle cast back':
+      'export const run = (tx: unknown, work: any) => (tx as any).transaction().execute(work);\n',
+    'db.startTransaction()': 'export const begin = (db: any) => db.startTransaction().execute();\n',
+    "db['transaction']": "export const run = (db: any, work: any) => db['transaction']().execute(work);\n",
+    "Reflect.get(db, 'transaction')":
+      "export const run = (db: any, work: any) => Reflect.get(db, 'transaction').call(db).execute(work);\n",
+    'db.transaction taken':
+      'declare const db: any;\nconst begin = db.transaction;\nexport const run = (work: any) => begin().execute(work);\n',
+    'transaction destructured':
+      'declare const db: any;\nconst { transaction } = db;\nexport const run = (work: any) => transaction().execute(work);\n',
+    'db.getExecutor()': 'export const run = (db: any, q: any) => db.getExecutor().executeQuery(q);\n',
+  };
+
+  test('each transaction opened in the domain fails biome; in storage/repos none does', () => {
+    const run = lintPlanted(
+      transactions,
+      'storage/repos',
+      /The domain opens no transaction: group the writes/,
+    );
+    assert.notEqual(run.status, 0);
+    for (const { name, file } of run.planted) {
+      assert.ok(run.inDomain(file), `${name} passed in the domain:\n${run.output}`);
+      assert.ok(!run.elsewhere(file), `${name} was refused in storage/repos`);
+    }
+  });
+
+  test('the database imported into the domain fails, types included: Db, what opens a handle, compiled statements; the handle passes', () => {
+    plant('storage/opened.ts', 'export const opened = (h: unknown) => h;\n');
+    plant('storage/compiled-once.ts', 'export const compiledOnce = () => 1;\n');
+    plant('storage/handle.ts', 'export interface Handle {\n  readonly brand: true;\n}\n');
+    const planted = {
+      'domain/tokens/db-type.ts': "import type { Db } from '../../storage/db.js';\nexport type Held = Db;\n",
+      'domain/tokens/db-value.ts': "import { db } from '../../storage/db.js';\nexport const held = db;\n",
+      'domain/tokens/opens.ts':
+        "import { opened } from '../../storage/opened.js';\nexport const open = (h: unknown) => opened(h);\n",
+      'domain/tokens/compiled.ts':
+        "import { compiledOnce } from '../../storage/compiled-once.js';\nexport const c = compiledOnce;\n",
+      'domain/tokens/handle.ts':
+        "import type { Handle } from '../../storage/handle.js';\nexport type Held = Handle;\n",
+      'delivery/db-type.ts': "import type { Db } from '../storage/db.js';\nexport type Held = Db;\n",
+      'delivery/opens.ts':
+        "import { opened } from '../storage/opened.js';\nexport const open = (h: unknown) => opened(h);\n",
+    };
+    for (const [path, text] of Object.entries(planted)) plant(path, text);
+    const run = cruise(scratch, 'packages/server/src');
+    assert.notEqual(run.status, 0);
+    const S = 'packages/server/src';
+    for (const [from, to] of [
+      ['db-type', 'db'],
+      ['db-value', 'db'],
+      ['opens', 'opened'],
+      ['compiled', 'compiled-once'],
+    ]) {
+      const line = `error domain-holds-no-database: ${S}/domain/tokens/${from}.ts → ${S}/storage/${to}.ts`;
+      assert.ok(run.output.includes(line), `${from} passed in the domain:\n${run.output}`);
+    }
+    assert.ok(!run.output.includes('domain/tokens/handle.ts'), run.output);
+    assert.ok(!run.output.includes('delivery/'), run.output);
+    for (const path of [
+      ...Object.keys(planted),
+      'storage/opened.ts',
+      'storage/compiled-once.ts',
+      'storage/handle.ts',
+    ]) {
+      rmSync(join(scratch, S, path));
+    }
+  });
+
   /** Each outbound call that `lint/no-fetch.grit` refuses in the domain: it takes a port instead. */
   const fetches: Record<string, string> = {
     'fetch()': "export const get = () => fetch('http://127.0.0.1/');\n",
@@ -308,17 +381,19 @@ describe('the layering lint', () => {
     }
   });
 
-  test('a transaction handed to repositories, a port named fetch and typeof fetch pass in the domain', () => {
+  test('the unit of work handing its tx to repositories, a port named fetch and typeof fetch pass in the domain', () => {
     plantBiome();
     plant(
       'domain/tokens/planted.ts',
       [
-        "import { deleteSessions } from '../../storage/repos/sessions.js';",
-        'type Db = { transaction(): { execute<T>(run: (trx: Db) => Promise<T>): Promise<T> } };',
-        'export const revoke = (db: Db, id: string) =>',
-        '  db.transaction().execute((trx) => deleteSessions(trx, id));',
+        "import type { Handle, UnitOfWork } from '../../storage/handle.js';",
+        "import { deleteSessions, findSession } from '../../storage/repos/sessions.js';",
+        'type Deps = { store: Handle; unitOfWork: UnitOfWork };',
+        'export const revoke = (deps: Deps, id: string) =>',
+        '  deps.unitOfWork.run((tx) => deleteSessions(tx, id));',
+        'export const read = (deps: Deps, id: string) => findSession(deps.store, id);',
         'export type Fetcher = { fetch(url: string): Promise<Response> };',
-        "export const read = (fetcher: Fetcher) => fetcher.fetch('http://127.0.0.1/');",
+        "export const get = (fetcher: Fetcher) => fetcher.fetch('http://127.0.0.1/');",
         'export type Call = typeof fetch;',
         '',
       ].join('\n'),

@@ -195,13 +195,13 @@ for (const database of storageSuite(
       const inside = new Promise<void>((resolve) => {
         began = resolve;
       });
-      const held = server.deps.db.transaction().execute(async (trx) => {
+      const held = server.db.transaction().execute(async (trx) => {
         await trx.selectFrom('organizations').select('id').execute();
         began();
         await gate;
       });
       await inside;
-      const beside = server.deps.db.selectFrom('organizations').select('id').execute();
+      const beside = server.db.selectFrom('organizations').select('id').execute();
       await new Promise((resolve) => setTimeout(resolve, 300));
       release();
       await Promise.all([held, beside]);

@@ -157,7 +157,7 @@ describe('passkeys in Chromium', () => {
     await assertAccessible(page, 'login page with a passkey refusal');
 
     // Audited without key material.
-    const entries = await server.deps.db
+    const entries = await server.db
       .selectFrom('audit_events')
       .select(['key', 'data'])
       .where('org_id', '=', org.id)

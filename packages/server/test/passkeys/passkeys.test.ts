@@ -96,7 +96,7 @@ for (const database of httpSuite()) {
     }
 
     async function audit(key: string) {
-      const rows = await server.deps.db
+      const rows = await server.db
         .selectFrom('audit_events')
         .select(['data'])
         .where('org_id', '=', acme.id)

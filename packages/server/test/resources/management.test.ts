@@ -37,7 +37,7 @@ for (const database of httpSuite()) {
       call(server, method, `/organizations/acme${path}`, token, body);
     /** The org's stored audit entries with this key, oldest first, parsed. */
     const audit = async (key: string) => {
-      const rows = await server.deps.db
+      const rows = await server.db
         .selectFrom('audit_events')
         .selectAll()
         .where('org_id', '=', acme.id)

@@ -236,7 +236,7 @@ describe('the MCP journey: MCP SDK client → 401 → protected-resource metadat
       sent.find((s) => s.url.pathname === '/oauth/register') ?? assert.fail('no registration');
     assert.equal(registration.url.origin, issuer.slice(0, -1));
     const clientId = provider.client?.client_id ?? assert.fail('no client');
-    const [row] = await tessera.deps.db
+    const [row] = await tessera.db
       .selectFrom('clients')
       .select('org_id')
       .where('id', '=', clientId)

@@ -297,14 +297,14 @@ for (const database of storageSuite(
       const consent = locationOf(await browser.get(url.href), url.href);
       const id = new URL(consent).searchParams.get('req') ?? '';
       // The database as it was before 038 (the request kept), then 038 again.
-      const db = server.deps.db as unknown as Kysely<unknown>;
+      const db = server.db as unknown as Kysely<unknown>;
       await resourceGrants.down(db);
       const before = await sql<{
         resource: string;
       }>`select resource from authorization_requests where id = ${id}`.execute(db);
       assert.deepEqual(before.rows, [{ resource: `${FILES} ${OTHER}` }]);
       await resourceGrants.up(db);
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('authorization_requests')
         .select(['resources', 'resource_grant'])
         .where('id', '=', id)

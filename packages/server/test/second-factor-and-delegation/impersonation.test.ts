@@ -98,7 +98,7 @@ for (const database of httpSuite()) {
       return (await jwtVerify(token, jwks, options)).payload;
     };
 
-    const impersonationRows = () => server.deps.db.selectFrom('impersonations').selectAll().execute();
+    const impersonationRows = () => server.db.selectFrom('impersonations').selectAll().execute();
 
     /** Starts an impersonation, opens its link in a new browser and exchanges the code. */
     const impersonate = async () => {
@@ -251,18 +251,18 @@ for (const database of httpSuite()) {
     }, async () => {
       const { started, tokens } = await impersonate();
       const claims = await verify(tokens.access_token as string);
-      const stored = await server.deps.db
+      const stored = await server.db
         .selectFrom('oauth_sessions')
         .selectAll()
         .where('id', '=', String(claims.sid))
         .executeTakeFirstOrThrow();
-      const cookie = await server.deps.db
+      const cookie = await server.db
         .selectFrom('browser_sessions')
         .selectAll()
         .where('actor_id', '=', ownerId)
         .orderBy('created_at', 'desc')
         .executeTakeFirstOrThrow();
-      const link = await server.deps.db
+      const link = await server.db
         .selectFrom('impersonations')
         .selectAll()
         .where('id', '=', started.body.id)
@@ -307,7 +307,7 @@ for (const database of httpSuite()) {
       const opened = await new FormBrowser().get(started.body.url);
       assert.equal(opened.status, 400);
       assert.match(await opened.text(), /expired or was already used/);
-      const row = await server.deps.db
+      const row = await server.db
         .selectFrom('impersonations')
         .select('used_at')
         .where('id', '=', started.body.id)

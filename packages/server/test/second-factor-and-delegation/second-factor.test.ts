@@ -68,7 +68,7 @@ for (const database of httpSuite()) {
       return (await jwtVerify(token, jwks, { issuer, audience: clientId, algorithms: ['RS256'] })).payload;
     };
     const audit = (key: string) =>
-      server.deps.db.selectFrom('audit_events').selectAll().where('key', '=', key).orderBy('id').execute();
+      server.db.selectFrom('audit_events').selectAll().where('key', '=', key).orderBy('id').execute();
 
     test('enrol on the profile page, then sign in with a code: amr pwd+otp and the higher acr', {
       skip,
@@ -81,7 +81,7 @@ for (const database of httpSuite()) {
       const created = await audit('second_factor.created');
       assert.equal(created.length, 1);
       assert.ok(!JSON.stringify(created).includes(secret), 'the audit entry holds no secret');
-      const stored = await server.deps.db.selectFrom('totp_factors').selectAll().executeTakeFirstOrThrow();
+      const stored = await server.db.selectFrom('totp_factors').selectAll().executeTakeFirstOrThrow();
       assert.ok(!stored.secret.includes(secret), 'the secret is sealed at rest');
 
       advance(1); // the enrolment used this step's code

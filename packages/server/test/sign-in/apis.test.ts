@@ -30,7 +30,7 @@ describe('bearer APIs: users/me, tenants, organizations', () => {
   after(() => server.close());
 
   const events = (key: string) =>
-    server.deps.db.selectFrom('audit_events').selectAll().where('key', '=', key).orderBy('id').execute();
+    server.db.selectFrom('audit_events').selectAll().where('key', '=', key).orderBy('id').execute();
 
   test('GET /users/me answers the spec’s User record', async () => {
     const me = await api(issuer, 'GET', 'users/me', ada.accessToken);
@@ -102,7 +102,7 @@ describe('bearer APIs: users/me, tenants, organizations', () => {
       (await api(issuer, 'PATCH', `tenants/${id}`, bob.accessToken, { name: 'Mine' })).status,
       404,
     );
-    await addTenantMember(server.deps.db, id, bobId, 'member', Date.now());
+    await addTenantMember(server.db, id, bobId, 'member', Date.now());
     const asMember = await api(issuer, 'PATCH', `tenants/${id}`, bob.accessToken, { name: 'Mine' });
     assert.deepEqual([asMember.status, asMember.body.error], [403, 'forbidden']);
     assert.equal((await api(issuer, 'DELETE', `tenants/${id}`, bob.accessToken)).status, 403);
@@ -154,7 +154,7 @@ describe('bearer APIs: users/me, tenants, organizations', () => {
   });
 
   test('console sign-ins produce console tokens; GET /organizations/{slug} returns the membership', async () => {
-    const consoleOrg = await findConsoleOrg(server.deps.db);
+    const consoleOrg = await findConsoleOrg(server.db);
     assert.ok(consoleOrg);
     const consoleClient = await makeClient(server.deps, consoleOrg, { name: 'Console' });
     const consoleIssuer = `${server.base}/`;

@@ -103,7 +103,7 @@ for (const database of httpSuite()) {
       skip,
     }, async () => {
       const clientId = host.document('/clients/desktop.json', [CALLBACK]);
-      const clientsBefore = await server.deps.db.selectFrom('clients').select('id').execute();
+      const clientsBefore = await server.db.selectFrom('clients').select('id').execute();
 
       // The consent page: the document's client_name, the host publishing it, the third-party note.
       const { url, verifier } = authorizeUrl(issuer, clientId, {
@@ -160,8 +160,8 @@ for (const database of httpSuite()) {
       assert.equal(withSecret.body.error, 'invalid_client');
 
       // No row in clients; the audit names the URL.
-      assert.deepEqual(await server.deps.db.selectFrom('clients').select('id').execute(), clientsBefore);
-      const audit = await server.deps.db
+      assert.deepEqual(await server.db.selectFrom('clients').select('id').execute(), clientsBefore);
+      const audit = await server.db
         .selectFrom('audit_events')
         .select(['entity', 'verb', 'data'])
         .where('entity', 'in', ['consent', 'session'])
@@ -370,7 +370,7 @@ for (const database of httpSuite()) {
       const { createClient, deleteClient } = await import('../../src/domain/directory/clients.js');
       const { findConsoleOrg } = await import('../../src/storage/repos/orgs.js');
       const { SYSTEM } = await import('../../src/domain/types.js');
-      const consoleOrg = (await findConsoleOrg(server.deps.db)) ?? assert.fail('no console org');
+      const consoleOrg = (await findConsoleOrg(server.db)) ?? assert.fail('no console org');
       const { client } = await createClient(
         server.deps,
         consoleOrg,
@@ -380,13 +380,8 @@ for (const database of httpSuite()) {
       const signed = await signIn(issuer, client.id);
       assert.equal(signed.status, 200);
       const count = async (table: 'oauth_sessions' | 'consents') =>
-        (
-          await server.deps.db
-            .selectFrom(table)
-            .select('client_id')
-            .where('client_id', '=', client.id)
-            .execute()
-        ).length;
+        (await server.db.selectFrom(table).select('client_id').where('client_id', '=', client.id).execute())
+          .length;
       assert.equal(await count('oauth_sessions'), 1);
       assert.equal(await count('consents'), 1);
       await deleteClient(server.deps, consoleOrg, client.id, SYSTEM);

@@ -178,7 +178,7 @@ for (const database of httpSuite()) {
       // The account's ceiling filled in its counter directly (the attack itself is the test above).
       const org = orgs.get('forged') as Org;
       for (let i = 0; i < LOGIN_LIMITS.perAccount; i++) {
-        await reserveLoginAttempt(server.deps.db, org.id, 'ada@forged.test', `203.0.114.${i}`, clock.now());
+        await reserveLoginAttempt(server.db, org.id, 'ada@forged.test', `203.0.114.${i}`, clock.now());
       }
       assert.equal((await attempt(issuer, 'ada@forged.test', PASSWORD, '192.0.2.93')).status, 429);
 

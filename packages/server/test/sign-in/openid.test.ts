@@ -91,7 +91,7 @@ for (const database of storageSuite(
       const ada = (await makeUser(server.deps, org, 'ada@acme.test')).user;
       userId = ada.id;
       PROFILE = { ...NAMES, updated_at: Math.floor(ada.updatedAt / 1000) };
-      const augusta = await server.deps.db
+      const augusta = await server.db
         .transaction()
         .execute(async (trx) => insertUserWithTenant(trx, org.id, await prepareUser(AUGUSTA), SYSTEM));
       augustaId = augusta.user.id;
@@ -288,7 +288,7 @@ for (const database of storageSuite(
     test('claims without a stored value are left out, not null', { skip }, async () => {
       const org = await makeOrg(server, 'nameless');
       const prepared = await makeUser(server.deps, org, 'grace@nameless.test');
-      await server.deps.db
+      await server.db
         .updateTable('users')
         .set({ first_name: null, last_name: null })
         .where('id', '=', prepared.user.id)
@@ -489,7 +489,7 @@ for (const database of storageSuite(
       // By name, beyond the scope: a `value` is a wish, answered with the stored value (§5.5.1).
       assert.deepEqual(fromUserinfo, { name: 'Augusta Ada King', phone_number: '+442079460000' });
       assert.deepEqual(fromIdToken, { email: 'augusta@acme.test', locale: 'en-GB' });
-      const stored = await server.deps.db
+      const stored = await server.db
         .selectFrom('oauth_sessions')
         .select('claims')
         .where('id', '=', String(decodeJwt(tokens.access_token).sid))
@@ -626,11 +626,11 @@ for (const database of storageSuite(
       const org = await makeOrg(server, 'signed');
       const signedIssuer = server.issuer('signed');
       const prepared = await prepareUser({ ...AUGUSTA, email: 'augusta@signed.test' });
-      const user = await server.deps.db
+      const user = await server.db
         .transaction()
         .execute((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
       const client = await makeClient(server.deps, org, { userinfoSignedResponseAlg: 'RS256' });
-      const stored = await server.deps.db
+      const stored = await server.db
         .selectFrom('clients')
         .select('userinfo_signed_response_alg')
         .where('id', '=', client.clientId)
@@ -768,7 +768,7 @@ for (const database of storageSuite(
     });
 
     test('console tokens get userinfo too', { skip }, async () => {
-      const consoleOrg = await findConsoleOrg(server.deps.db);
+      const consoleOrg = await findConsoleOrg(server.db);
       assert.ok(consoleOrg);
       const consoleClient = await makeClient(server.deps, consoleOrg, { name: 'Console' });
       const consoleIssuer = `${server.base}/`;

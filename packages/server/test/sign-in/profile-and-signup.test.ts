@@ -58,7 +58,7 @@ describe('profile page and sign-up', () => {
     const me = await api(issuer, 'GET', 'users/me', token);
     assert.deepEqual([me.body.firstName, me.body.lastName], ['Augusta Ada', 'King']);
 
-    const updated = await server.deps.db
+    const updated = await server.db
       .selectFrom('audit_events')
       .selectAll()
       .where('key', '=', 'user.updated')
@@ -111,12 +111,12 @@ describe('profile page and sign-up', () => {
     assert.match(again, /value="Countess"/);
 
     // An owner had vouched for an earlier number: the person's new one is unverified.
-    const user = await server.deps.db
+    const user = await server.db
       .selectFrom('users')
       .select('id')
       .where('email', '=', 'ada@acme.test')
       .executeTakeFirstOrThrow();
-    await server.deps.db
+    await server.db
       .updateTable('users')
       .set({ phone_number: '+14155550100', phone_number_verified: 1 })
       .where('id', '=', user.id)
@@ -124,7 +124,7 @@ describe('profile page and sign-up', () => {
     const saved = await browser.submit(pageUrl, again, details);
     assert.equal(saved.status, 200);
     assert.match(await saved.text(), /Saved\./);
-    const row = await server.deps.db
+    const row = await server.db
       .selectFrom('users')
       .selectAll()
       .where('id', '=', user.id)
@@ -151,7 +151,7 @@ describe('profile page and sign-up', () => {
     const cleared = await (await browser.get(pageUrl)).text();
     const emptied = { ...details, nickname: '', locality: '', street_address: '' };
     assert.equal((await browser.submit(pageUrl, cleared, emptied)).status, 200);
-    const after = await server.deps.db
+    const after = await server.db
       .selectFrom('users')
       .select(['nickname', 'address', 'website'])
       .where('id', '=', user.id)
@@ -166,7 +166,7 @@ describe('profile page and sign-up', () => {
     const older = await (await browser.get(pageUrl)).text();
     const namesOnly = await browser.submit(pageUrl, older, { first_name: 'Ada', last_name: 'King' });
     assert.equal(namesOnly.status, 200);
-    const kept = await server.deps.db
+    const kept = await server.db
       .selectFrom('users')
       .select(['first_name', 'website', 'phone_number'])
       .where('id', '=', user.id)

@@ -38,11 +38,8 @@ for (const database of httpSuite()) {
       return { status: res.status, text: await res.text() };
     };
     const userExists = async (email: string) =>
-      (await server.deps.db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', email)
-        .executeTakeFirst()) !== undefined;
+      (await server.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !==
+      undefined;
 
     /** The sign-up form, read while it is offered, then submitted with `email`. */
     const signUpWith = async (browser: FormBrowser, form: string, email: string) => {
@@ -163,7 +160,7 @@ for (const database of httpSuite()) {
         assert.equal(res.status, 400, email);
         assert.match(res.text, /Please check the form: email is not a valid address\./);
       }
-      const taken = await server.deps.db
+      const taken = await server.db
         .selectFrom('users')
         .select('id')
         .where('email_key', 'in', ['nik@acme.test', 'nik@kiosk.test'])

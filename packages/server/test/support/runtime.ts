@@ -22,6 +22,7 @@ export async function openTestRuntime(database: Database): Promise<Runtime & { d
   const runtime = await openRuntime(config, () => {});
   return {
     deps: runtime.deps,
+    db: runtime.db,
     poolStats: runtime.poolStats,
     dataDir,
     async close() {

@@ -7,6 +7,7 @@ import { type Config, loadConfig } from '../../src/config/config.js';
 import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
 import { type ServeOptions, serve } from '../../src/server.js';
+import type { Db } from '../../src/storage/db.js';
 import { createPostgresSchema } from './postgres.js';
 
 export interface TestServer {
@@ -15,6 +16,8 @@ export interface TestServer {
   port: number;
   config: Config;
   deps: Deps;
+  /** The database itself, to read and seed stored rows (what the domain holds is deps.store). */
+  db: Db;
   dataDir: string;
   /** The issuer of an org slug: `http://<slug>.localhost:<port>/`. */
   issuer(slug: string): string;
@@ -68,6 +71,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     port,
     config,
     deps: server.deps,
+    db: server.db,
     dataDir,
     issuer: (slug) => `http://${slug}.localhost:${port}/`,
     async close() {

@@ -46,7 +46,7 @@ for (const database of storageSuite(
       return { org, hooks };
     };
     const rowsOf = (org: Org) =>
-      store.deps.db
+      store.db
         .selectFrom('webhook_deliveries')
         .select(['id', 'webhook_id', 'event_id', 'status', 'attempts', 'next_attempt_at', 'claim_token'])
         .where('org_id', '=', org.id)
@@ -55,7 +55,7 @@ for (const database of storageSuite(
     const attemptsOf = async (ids: string[]) =>
       ids.length === 0
         ? []
-        : store.deps.db
+        : store.db
             .selectFrom('webhook_delivery_attempts')
             .select(['delivery_id', 'status_code', 'error'])
             .where('delivery_id', 'in', ids)
@@ -76,7 +76,7 @@ for (const database of storageSuite(
       skip,
     }, async () => {
       const { org, hooks } = await scene(['/batch-a', '/batch-b'], 4);
-      const settler = new Settler(store.deps.db, store.deps.dialect);
+      const settler = new Settler(store.deps.store);
       const { deliveries, targets } = await claimAll(settler, 'first');
       assert.equal(deliveries.length, 8);
       const of = (hook: string) =>
@@ -84,12 +84,12 @@ for (const database of storageSuite(
       const [a1, a2, a3, a4] = nth(of(hooks['/batch-a'] as string), 0, 1, 2, 3);
       const [b, b2] = nth(of(hooks['/batch-b'] as string), 0, 1);
       // a3's lease ran out and another worker took it; a4 went with its webhook's deletion.
-      await store.deps.db
+      await store.db
         .updateTable('webhook_deliveries')
         .set({ claim_token: 'second' })
         .where('id', '=', a3.id)
         .execute();
-      await store.deps.db.deleteFrom('webhook_deliveries').where('id', '=', a4.id).execute();
+      await store.db.deleteFrom('webhook_deliveries').where('id', '=', a4.id).execute();
 
       const now = Date.now();
       const sent = (code: number | null) => ({
@@ -150,13 +150,13 @@ for (const database of storageSuite(
       // The failure disabled webhook b: its other pending deliveries (claimed, not settled) are skipped.
       for (const d of of(hooks['/batch-b'] as string).slice(2))
         assert.deepEqual(state(d), ['skipped', 0, null, null]);
-      const webhookB = await store.deps.db
+      const webhookB = await store.db
         .selectFrom('webhooks')
         .select('active')
         .where('id', '=', hooks['/batch-b'] as string)
         .executeTakeFirstOrThrow();
       assert.equal(webhookB.active, 0);
-      const disabledAudit = await store.deps.db
+      const disabledAudit = await store.db
         .selectFrom('audit_events')
         .select(['actor_id', 'data'])
         .where('org_id', '=', org.id)
@@ -182,7 +182,7 @@ for (const database of storageSuite(
       skip,
     }, async () => {
       const { org } = await scene(['/batch-c'], 4);
-      const settler = new Settler(store.deps.db, store.deps.dialect);
+      const settler = new Settler(store.deps.store);
       const now = Date.now();
       const first = await settler.claim({ limit: 3, now, leaseUntil: now + 60_000, token: 'first' });
       const [c1, c2] = nth(first.deliveries, 0, 1);
@@ -244,8 +244,8 @@ for (const database of storageSuite(
       skip,
     }, async () => {
       const { org } = await scene(['/batch-d'], 12);
-      const one = new Settler(store.deps.db, store.deps.dialect);
-      const two = new Settler(store.deps.db, store.deps.dialect);
+      const one = new Settler(store.deps.store);
+      const two = new Settler(store.deps.store);
       const now = Date.now();
       const lease = { now, leaseUntil: now + 1_000 };
       const [a, b] = await Promise.all([

@@ -43,7 +43,7 @@ for (const database of storageSuite(
       const { secret } = await subscribe(store.deps, org, receiver.url('/crash'), ['tenant.created']);
       children.push(await TesseraProcess.serve(port, store.env));
       // The user's first tenant came before the webhook: not part of the burst.
-      const earlier = new Set(await eventIds(store.deps, org.id, 'tenant.created'));
+      const earlier = new Set(await eventIds(store.db, org.id, 'tenant.created'));
 
       // Once 400 events are written, the burst waits for deliveries to flow, the server is
       // killed, and the burst goes on: 600 more events while no server is up.
@@ -69,7 +69,7 @@ for (const database of storageSuite(
       // Then a server starts again on the same store.
       children.push(await TesseraProcess.serve(port, store.env));
 
-      const ids = (await eventIds(store.deps, org.id, 'tenant.created')).filter((id) => !earlier.has(id));
+      const ids = (await eventIds(store.db, org.id, 'tenant.created')).filter((id) => !earlier.has(id));
       assert.equal(ids.length, EVENTS);
       const unique = () => new Set(receiver.received.map((r) => r.id));
       await receiver.until(() => unique().size >= EVENTS, 60_000, `${EVENTS} distinct events`);
@@ -88,7 +88,7 @@ for (const database of storageSuite(
 
       // The last answers may still be being settled: every delivery ends `delivered`.
       await settled(store, 10_000);
-      const rows = await store.deps.db.selectFrom('webhook_deliveries').select('status').execute();
+      const rows = await store.db.selectFrom('webhook_deliveries').select('status').execute();
       assert.equal(rows.length, EVENTS);
       assert.ok(rows.every((r) => r.status === 'delivered'));
     });

@@ -71,7 +71,7 @@ for (const database of storageSuite(
       await createTenant(server.deps, acme, userId, 'After the delete');
 
       // What each webhook should get: its org's entries since its own creation that match a pattern.
-      const entries = await server.deps.db
+      const entries = await server.db
         .selectFrom('audit_events')
         .select(['id', 'org_id', 'key', 'data'])
         .orderBy('id')
@@ -145,10 +145,7 @@ for (const database of storageSuite(
         }
       }
 
-      const rows = await server.deps.db
-        .selectFrom('webhook_deliveries')
-        .select(['status', 'attempts'])
-        .execute();
+      const rows = await server.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).execute();
       // The deleted webhook's deliveries went with it; every other one is delivered at the first attempt.
       assert.equal(rows.length, total - goneExpected.length);
       assert.ok(rows.every((r) => r.status === 'delivered' && r.attempts === 1));

@@ -60,7 +60,7 @@ for (const database of storageSuite(
     const retry = (webhookId: string, deliveryId: string, token = owner) =>
       call(server, 'POST', `/organizations/acme/webhooks/${webhookId}/deliveries/${deliveryId}/retry`, token);
     const active = async (id: string) =>
-      (await server.deps.db.selectFrom('webhooks').select('active').where('id', '=', id).executeTakeFirst())
+      (await server.db.selectFrom('webhooks').select('active').where('id', '=', id).executeTakeFirst())
         ?.active;
     const settledLog = (id: string, status: string) =>
       eventually(
@@ -145,7 +145,7 @@ for (const database of storageSuite(
       assert.equal(await active(id), 0);
       const list = await call(server, 'GET', '/organizations/acme/webhooks', owner);
       assert.equal(list.body.find((w: { id: string }) => w.id === id).active, false);
-      const updated = await server.deps.db
+      const updated = await server.db
         .selectFrom('audit_events')
         .selectAll()
         .where('key', '=', 'webhook.updated')

@@ -143,7 +143,7 @@ describe('webhook delivery refuses private addresses (SSRF)', () => {
       await createTenant(server.deps, org, userId, 'Probe');
       const attempts = await eventually(
         async () => {
-          const rows = await server.deps.db
+          const rows = await server.db
             .selectFrom('webhook_delivery_attempts')
             .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_delivery_attempts.delivery_id')
             .select(['webhook_delivery_attempts.status_code', 'webhook_delivery_attempts.error'])
@@ -162,11 +162,7 @@ describe('webhook delivery refuses private addresses (SSRF)', () => {
       // The schedule spent, the webhook is disabled like any other that keeps failing.
       const row = await eventually(
         () =>
-          server.deps.db
-            .selectFrom('webhooks')
-            .select('active')
-            .where('id', '=', webhook.id)
-            .executeTakeFirst(),
+          server.db.selectFrom('webhooks').select('active').where('id', '=', webhook.id).executeTakeFirst(),
         10_000,
         'the webhook',
       );

@@ -48,7 +48,7 @@ describe('webhook test events', () => {
   const auditCount = async () =>
     Number(
       (
-        await server.deps.db
+        await server.db
           .selectFrom('audit_events')
           .select((eb) => eb.fn.countAll().as('n'))
           .executeTakeFirstOrThrow()
@@ -89,7 +89,7 @@ describe('webhook test events', () => {
     assert.equal(received.headers['user-agent'], 'Tessera-Webhooks/1');
     assert.equal(payload.type, 'webhook.test');
     assert.match(payload.timestamp, ISO_MS_UTC);
-    const acme = await server.deps.db
+    const acme = await server.db
       .selectFrom('organizations')
       .select('id')
       .where('slug', '=', 'acme')
@@ -119,7 +119,7 @@ describe('webhook test events', () => {
     // No audit entry. The other webhook (subscribed to everything: it gets its own webhook.created)
     // has no test event queued or received: the one test delivery is the target's.
     assert.equal(await auditCount(), before);
-    const tests = await server.deps.db
+    const tests = await server.db
       .selectFrom('webhook_deliveries')
       .select(['id', 'webhook_id'])
       .where('event_key', '=', 'webhook.test')
@@ -207,7 +207,7 @@ describe('a loopback webhook URL without TESSERA_OUTBOUND_ALLOW_PRIVATE', () => 
       [update.status, update.body],
       [400, { error: 'invalid_request', error_detail: ALLOW_PRIVATE_HINT }],
     );
-    const stored = await server.deps.db
+    const stored = await server.db
       .selectFrom('webhooks')
       .select('url')
       .where('id', '=', created.body.id)

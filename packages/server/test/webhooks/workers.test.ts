@@ -35,9 +35,9 @@ describe('two `tessera worker` processes on one PostgreSQL', async () => {
   test(`share ${EVENTS} deliveries with no duplicate and no gap`, { skip }, async (t) => {
     const { org, userId } = await orgWithUser(store.deps, 'pair');
     const { secret } = await subscribe(store.deps, org, receiver.url('/pair'), ['tenant.created']);
-    const earlier = new Set(await eventIds(store.deps, org.id, 'tenant.created'));
+    const earlier = new Set(await eventIds(store.db, org.id, 'tenant.created'));
     await createTenants(store.deps, org, userId, EVENTS, { parallel: 4 });
-    const ids = (await eventIds(store.deps, org.id, 'tenant.created')).filter((id) => !earlier.has(id));
+    const ids = (await eventIds(store.db, org.id, 'tenant.created')).filter((id) => !earlier.has(id));
     assert.equal(ids.length, EVENTS);
 
     await receiver.until(() => receiver.received.length >= EVENTS, 60_000, `${EVENTS} deliveries`);

@@ -1,5 +1,5 @@
 import { newEventId } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { insertAuditEvent } from '../../storage/repos/audit-events.js';
 import type { AuditEntry, Verb } from '../audit-entry.js';
 import { clock } from '../clock.js';
@@ -37,7 +37,7 @@ export function diff(previous: object, next: object): Record<string, unknown> {
  * the transaction that made the change, so the change, its entry and its deliveries are stored
  * together or not at all.
  */
-export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntry> {
+export async function recordAudit(tx: Handle, input: AuditInput): Promise<AuditEntry> {
   const at = input.at ?? clock.now();
   const entry: AuditEntry = {
     id: newEventId(at),
@@ -52,7 +52,7 @@ export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntr
     entry.previous = { ...input.previous };
     entry.changes = diff(input.previous, input.data);
   }
-  await insertAuditEvent(trx, {
+  await insertAuditEvent(tx, {
     id: entry.id,
     orgId: input.orgId,
     key: entry.key,
@@ -64,13 +64,13 @@ export async function recordAudit(trx: Db, input: AuditInput): Promise<AuditEntr
     previous: entry.previous ?? null,
     changes: entry.changes ?? null,
   });
-  await enqueueDeliveries(trx, input.orgId, entry);
+  await enqueueDeliveries(tx, input.orgId, entry);
   return entry;
 }
 
 /** `user.updated` with the user's snapshot before and after, at the change's `updatedAt`. */
-export function recordUserUpdated(trx: Db, before: User, after: User, actor: Actor): Promise<AuditEntry> {
-  return recordAudit(trx, {
+export function recordUserUpdated(tx: Handle, before: User, after: User, actor: Actor): Promise<AuditEntry> {
+  return recordAudit(tx, {
     orgId: before.orgId,
     entity: 'user',
     verb: 'updated',

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { sealCounts, sealedUntil } from '../../storage/repos/audit-counts.js';
 import {
   type AuditFilter,
@@ -21,7 +21,7 @@ export const SEAL_MARGIN_MS = 60 * 60 * 1000;
  * Seals the org's per-day counts up to the last day that ended SEAL_MARGIN_MS ago (the first call
  * for an org counts its whole history once); returns up to where they are sealed.
  */
-export async function ensureSealed(db: Db, orgId: string, now = clock.now()): Promise<number> {
+export async function ensureSealed(db: Handle, orgId: string, now = clock.now()): Promise<number> {
   const target = Math.floor((now - SEAL_MARGIN_MS) / DAY_MS) * DAY_MS;
   // The mark only moves forward: one this process saw that is new enough needs no read.
   const known = knownMark(orgId);
@@ -43,7 +43,7 @@ export interface KeyRefinement {
  * (sealed days, then the live tail): null when nothing is filtered, [] when nothing can match.
  * One `key` index then serves all three filters.
  */
-export async function keysOf(db: Db, orgId: string, sealed: number, r: KeyRefinement) {
+export async function keysOf(db: Handle, orgId: string, sealed: number, r: KeyRefinement) {
   if (r.entity === null && r.verb === null && r.keyPrefix === null) return null;
   const [old, recent] = await Promise.all([keysSealed(db, orgId, sealed), keysSince(db, orgId, sealed)]);
   const keys = new Set<string>();
@@ -75,7 +75,7 @@ export interface Segment {
  * holding no whole sealed day) is one segment counted live from its own index.
  */
 export async function countSegments(
-  db: Db,
+  db: Handle,
   filter: AuditFilter,
   range: TimeRange,
   sealed: number,

@@ -51,17 +51,17 @@ export function toAuditEntry(stored: AuditRecord): AuditEntry {
  * the whole index. Pages are exactly what `OFFSET page × per_page` over the whole list gives.
  */
 export async function listEvents(deps: AuditDeps, org: Org, q: EventQuery): Promise<EventPage> {
-  const sealed = await ensureSealed(deps.db, org.id);
-  const keys = await keysOf(deps.db, org.id, sealed, q);
+  const sealed = await ensureSealed(deps.store, org.id);
+  const keys = await keysOf(deps.store, org.id, sealed, q);
   if (keys !== null && keys.length === 0) return { entries: [], total: 0 };
   const filter: AuditFilter = { orgId: org.id, keys, actorId: q.actorId };
   const range: TimeRange = { from: q.from, to: q.to };
   const offset = q.page * q.perPage;
   // The first page needs no seeking: it is read beside the count rather than after it.
   const [segments, first] = await Promise.all([
-    countSegments(deps.db, filter, range, sealed),
+    countSegments(deps.store, filter, range, sealed),
     offset === 0
-      ? pageAuditEvents(deps.db, filter, range, { offset: 0, limit: q.perPage, fromOldest: false })
+      ? pageAuditEvents(deps.store, filter, range, { offset: 0, limit: q.perPage, fromOldest: false })
       : null,
   ]);
   const total = segments.reduce((sum, s) => sum + s.n, 0);
@@ -96,7 +96,7 @@ async function readWindow(
   const inSegment = Math.min(limit, segment.n - skip);
   const fromOldest = segment.n - skip - inSegment < skip;
   const rows = await pageAuditEvents(
-    deps.db,
+    deps.store,
     filter,
     { from: segment.from, to: segment.to },
     fromOldest
@@ -105,7 +105,7 @@ async function readWindow(
   );
   if (inSegment === limit || segment.from === null) return rows;
   const older = await pageAuditEvents(
-    deps.db,
+    deps.store,
     filter,
     { from: range.from, to: segment.from },
     { offset: 0, limit: limit - inSegment, fromOldest: false },

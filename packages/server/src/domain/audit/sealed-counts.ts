@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { type DayCount, sealedKeys, sealedPerDay } from '../../storage/repos/audit-counts.js';
 import { DAY_MS } from '../../storage/repos/audit-events.js';
 
@@ -37,7 +37,7 @@ export function knownMark(orgId: string): number {
 }
 
 /** The distinct keys of the org's days sealed up to `mark`. */
-export function keysSealed(db: Db, orgId: string, mark: number) {
+export function keysSealed(db: Handle, orgId: string, mark: number) {
   const sealed = entry(orgId, mark);
   sealed.keys ??= forget(sealedKeys(db, orgId), () => {
     sealed.keys = null;
@@ -47,7 +47,7 @@ export function keysSealed(db: Db, orgId: string, mark: number) {
 
 /** Entries per sealed day of `[fromDay, toDay)`, of any key or of `keys`, newest day first. */
 export async function daysSealed(
-  db: Db,
+  db: Handle,
   orgId: string,
   mark: number,
   keys: readonly string[] | null,

@@ -1,5 +1,5 @@
 import { newSecret, sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { insertClientPromotions } from '../../storage/repos/client-promotions.js';
 import {
   deleteClientRow,
@@ -89,7 +89,7 @@ function checkGrants(input: NewClient): GrantType[] {
 const checkRedirectUris = (uris: readonly string[]) => [...new Set(uris.map(checkRedirectUri))];
 
 /** The promotable clients must be public clients of the org, named to a confidential client. */
-async function checkPromoteFrom(db: Db, org: Org, input: NewClient): Promise<string[]> {
+async function checkPromoteFrom(db: Handle, org: Org, input: NewClient): Promise<string[]> {
   const sources = [...new Set(input.promoteFrom ?? [])];
   if (sources.length > 0 && input.kind !== 'confidential') {
     fail(
@@ -121,7 +121,7 @@ export async function createClient(
   const postLogoutRedirectUris = checkRedirectUris(input.postLogoutRedirectUris ?? []);
   const grantTypes = checkGrants({ ...input, redirectUris });
   const allowedOrigins = input.allowedOrigins ? checkAllowedOrigins(input.allowedOrigins) : null;
-  const promoteFrom = await checkPromoteFrom(deps.db, org, input);
+  const promoteFrom = await checkPromoteFrom(deps.store, org, input);
   const now = clock.now();
   const secret = input.kind === 'confidential' ? newSecret('tcs_') : null;
   const client: Client = {
@@ -147,10 +147,10 @@ export async function createClient(
     updatedAt: now,
   };
   checkOneKeySource(client);
-  await deps.db.transaction().execute(async (trx) => {
-    await insertClient(trx, client, secret === null ? null : sha256(secret));
-    await insertClientPromotions(trx, client.id, promoteFrom, now);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await insertClient(tx, client, secret === null ? null : sha256(secret));
+    await insertClientPromotions(tx, client.id, promoteFrom, now);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'created',
@@ -168,20 +168,20 @@ export async function listClients(
   org: Org,
   q: { page: number; perPage: number },
 ): Promise<{ entries: Client[]; total: number }> {
-  return pageClients(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+  return pageClients(deps.store, org.id, { offset: q.page * q.perPage, limit: q.perPage });
 }
 
 const NO_SUCH_CLIENT = 'no such client';
 
 /** The org's client `id`; 404 for an unknown id, another org's, or one that is not a `cli_` id. */
-async function orgClient(db: Db, org: Org, id: string): Promise<Client> {
+async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
   if (!isIdOf('client', id)) return fail('client.not_found', NO_SUCH_CLIENT);
   return (await findClient(db, org.id, id)) ?? fail('client.not_found', NO_SUCH_CLIENT);
 }
 
 /** One of the org's clients (never its secret); 404 `not_found` for any other id. */
 export const getClient = (deps: DirectoryDeps, org: Org, id: string): Promise<Client> =>
-  orgClient(deps.db, org, id);
+  orgClient(deps.store, org, id);
 
 /** What an update may change; an absent field keeps its value. */
 export interface ClientChanges {
@@ -217,8 +217,8 @@ export async function updateClient(
   const redirectUris = changes.redirectUris && checkRedirectUris(changes.redirectUris);
   const postLogout = changes.postLogoutRedirectUris && checkRedirectUris(changes.postLogoutRedirectUris);
   const origins = changes.allowedOrigins && checkAllowedOrigins(changes.allowedOrigins);
-  const updated = await deps.db.transaction().execute(async (trx) => {
-    const before = await orgClient(trx, org, id);
+  const updated = await deps.unitOfWork.run(async (tx) => {
+    const before = await orgClient(tx, org, id);
     const after: Client = {
       ...before,
       name: name ?? before.name,
@@ -251,8 +251,8 @@ export async function updateClient(
     if (JSON.stringify(previous) === JSON.stringify(data)) return before;
     const now = clock.now();
     after.updatedAt = now;
-    await updateClientRow(trx, after);
-    await recordAudit(trx, {
+    await updateClientRow(tx, after);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'updated',
@@ -280,14 +280,14 @@ export async function rotateClientSecret(
   actor: Actor,
 ): Promise<string> {
   const secret = newSecret('tcs_');
-  await deps.db.transaction().execute(async (trx) => {
-    const before = await orgClient(trx, org, id);
+  await deps.unitOfWork.run(async (tx) => {
+    const before = await orgClient(tx, org, id);
     if (before.kind !== 'confidential') fail('client.secret.public_client', 'a public client has no secret');
     // Strictly later than the last issue, so the entry always shows the change.
     const now = Math.max(clock.now(), (before.secretIssuedAt ?? 0) + 1);
     const after: Client = { ...before, secretIssuedAt: now, updatedAt: now };
-    await replaceClientSecret(trx, after, sha256(secret));
-    await recordAudit(trx, {
+    await replaceClientSecret(tx, after, sha256(secret));
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'updated',
@@ -307,12 +307,12 @@ export async function rotateClientSecret(
  * `client.deleted` records its snapshot.
  */
 export async function deleteClient(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const client = await orgClient(trx, org, id);
+  await deps.unitOfWork.run(async (tx) => {
+    const client = await orgClient(tx, org, id);
     const now = clock.now();
-    await endClientSessions(trx, client.id, actor, now);
-    await deleteClientRow(trx, org.id, client.id);
-    await recordAudit(trx, {
+    await endClientSessions(tx, client.id, actor, now);
+    await deleteClientRow(tx, org.id, client.id);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'deleted',

@@ -45,7 +45,7 @@ export async function ensureConsoleClient(deps: DirectoryDeps, consoleOrg: Org):
     createdAt: now,
     updatedAt: now,
   };
-  const existing = await findClient(deps.db, consoleOrg.id, CONSOLE_CLIENT_ID);
+  const existing = await findClient(deps.store, consoleOrg.id, CONSOLE_CLIENT_ID);
   if (existing) {
     const same =
       existing.name === wanted.name &&
@@ -54,9 +54,9 @@ export async function ensureConsoleClient(deps: DirectoryDeps, consoleOrg: Org):
       sameList(existing.grantTypes, wanted.grantTypes);
     if (same) return existing;
     const updated: Client = { ...wanted, createdAt: existing.createdAt };
-    await deps.db.transaction().execute(async (trx) => {
-      await updateClientRow(trx, updated);
-      await recordAudit(trx, {
+    await deps.unitOfWork.run(async (tx) => {
+      await updateClientRow(tx, updated);
+      await recordAudit(tx, {
         orgId: consoleOrg.id,
         entity: 'client',
         verb: 'updated',
@@ -69,9 +69,9 @@ export async function ensureConsoleClient(deps: DirectoryDeps, consoleOrg: Org):
     return updated;
   }
   try {
-    await deps.db.transaction().execute(async (trx) => {
-      await insertClient(trx, wanted, null);
-      await recordAudit(trx, {
+    await deps.unitOfWork.run(async (tx) => {
+      await insertClient(tx, wanted, null);
+      await recordAudit(tx, {
         orgId: consoleOrg.id,
         entity: 'client',
         verb: 'created',

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   countOwners,
   deleteMembership,
@@ -22,7 +22,7 @@ export interface ConsoleUserRef {
 }
 
 /** Finds the console user with this email, or prepares to create one (hashing outside any lock). */
-export async function prepareConsoleUser(db: Db, ref: ConsoleUserRef) {
+export async function prepareConsoleUser(db: Handle, ref: ConsoleUserRef) {
   const consoleOrg = (await findConsoleOrg(db)) ?? fail('console.org.missing', 'the console org is missing');
   const password = ref.password;
   const prepared = await prepareUser({ email: ref.email, password } satisfies NewUser);
@@ -39,7 +39,7 @@ export async function prepareConsoleUser(db: Db, ref: ConsoleUserRef) {
 export type PreparedConsoleUser = Awaited<ReturnType<typeof prepareConsoleUser>>;
 
 /** The console user `id` as prepareConsoleUser would find them; null for anyone else. */
-export async function consoleUserById(db: Db, id: string): Promise<PreparedConsoleUser | null> {
+export async function consoleUserById(db: Handle, id: string): Promise<PreparedConsoleUser | null> {
   const consoleOrg = (await findConsoleOrg(db)) ?? fail('console.org.missing', 'the console org is missing');
   const user = await findUserById(db, id);
   if (!user || user.orgId !== consoleOrg.id) return null;
@@ -70,22 +70,22 @@ export interface Member {
  * An existing member gets `role` (audited as `membership.updated` when it differs).
  */
 export async function addMember(
-  trx: Db,
+  tx: Handle,
   org: Org,
   ready: PreparedConsoleUser,
   role: Role,
   actor: Actor,
 ): Promise<User> {
-  let user = await findUserByEmail(trx, ready.consoleOrg.id, ready.prepared.input.email);
-  if (!user) user = (await insertUserWithTenant(trx, ready.consoleOrg.id, ready.prepared, actor)).user;
+  let user = await findUserByEmail(tx, ready.consoleOrg.id, ready.prepared.input.email);
+  if (!user) user = (await insertUserWithTenant(tx, ready.consoleOrg.id, ready.prepared, actor)).user;
   const now = clock.now();
-  const before = await findMembership(trx, org.id, user.id);
-  await upsertMembership(trx, { orgId: org.id, userId: user.id, role, createdAt: now });
+  const before = await findMembership(tx, org.id, user.id);
+  await upsertMembership(tx, { orgId: org.id, userId: user.id, role, createdAt: now });
   const data = snapshot(org, user, role);
   if (!before) {
-    await recordAudit(trx, { orgId: org.id, entity: 'membership', verb: 'created', actor, at: now, data });
+    await recordAudit(tx, { orgId: org.id, entity: 'membership', verb: 'created', actor, at: now, data });
   } else if (before.role !== role) {
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'membership',
       verb: 'updated',
@@ -111,10 +111,10 @@ export async function addOrgMember(
   role: Role,
   actor: Actor,
 ): Promise<Member> {
-  const ready = await prepareConsoleUser(deps.db, ref);
-  const user = await deps.db.transaction().execute(async (trx) => {
-    await lockOrg(trx, deps.dialect, org.id);
-    return addMember(trx, org, ready, role, actor);
+  const ready = await prepareConsoleUser(deps.store, ref);
+  const user = await deps.unitOfWork.run(async (tx) => {
+    await lockOrg(tx, org.id);
+    return addMember(tx, org, ready, role, actor);
   });
   return { userId: user.id, email: user.email, role };
 }
@@ -125,18 +125,18 @@ export async function listMembers(
   org: Org,
   page: { page: number; perPage: number },
 ): Promise<{ entries: Member[]; total: number }> {
-  const { rows, total } = await pageMembersOfOrg(deps.db, org.id, {
+  const { rows, total } = await pageMembersOfOrg(deps.store, org.id, {
     offset: page.page * page.perPage,
     limit: page.perPage,
   });
   return { entries: rows, total };
 }
 
-/** The member `userId` of `org` with their console user, read in `trx` after the org is locked. */
-async function lockedMember(deps: DirectoryDeps, trx: Db, org: Org, userId: string) {
-  await lockOrg(trx, deps.dialect, org.id);
-  const membership = await findMembership(trx, org.id, userId);
-  const user = membership ? await findUserById(trx, userId) : null;
+/** The member `userId` of `org` with their console user, read in `tx` after the org is locked. */
+async function lockedMember(tx: Handle, org: Org, userId: string) {
+  await lockOrg(tx, org.id);
+  const membership = await findMembership(tx, org.id, userId);
+  const user = membership ? await findUserById(tx, userId) : null;
   if (!membership || !user) return fail('member.not_found', 'no such member');
   return { membership, user };
 }
@@ -154,15 +154,15 @@ export async function changeMemberRole(
   role: Role,
   actor: Actor,
 ): Promise<Member> {
-  return deps.db.transaction().execute(async (trx) => {
-    const { membership, user } = await lockedMember(deps, trx, org, userId);
+  return deps.unitOfWork.run(async (tx) => {
+    const { membership, user } = await lockedMember(tx, org, userId);
     const data = snapshot(org, user, role);
     if (membership.role === role) return { userId: user.id, email: user.email, role };
-    if (membership.role === 'owner' && (await countOwners(trx, org.id)) === 1) {
+    if (membership.role === 'owner' && (await countOwners(tx, org.id)) === 1) {
       fail('member.last_owner.demote', `${LAST_OWNER} cannot be demoted: make another member an owner first`);
     }
-    await upsertMembership(trx, { ...membership, role });
-    await recordAudit(trx, {
+    await upsertMembership(tx, { ...membership, role });
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'membership',
       verb: 'updated',
@@ -184,13 +184,13 @@ export async function removeMember(
   userId: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const { membership, user } = await lockedMember(deps, trx, org, userId);
-    if (membership.role === 'owner' && (await countOwners(trx, org.id)) === 1) {
+  await deps.unitOfWork.run(async (tx) => {
+    const { membership, user } = await lockedMember(tx, org, userId);
+    if (membership.role === 'owner' && (await countOwners(tx, org.id)) === 1) {
       fail('member.last_owner.remove', `${LAST_OWNER} cannot be removed: make another member an owner first`);
     }
-    await deleteMembership(trx, org.id, userId);
-    await recordAudit(trx, {
+    await deleteMembership(tx, org.id, userId);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'membership',
       verb: 'deleted',

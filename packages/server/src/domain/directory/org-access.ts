@@ -25,13 +25,13 @@ export interface OwnedOrg {
  *   const { org } = await requireOrgOwner(deps, access.userId, request.params.org, 'forbidden');
  */
 export async function requireOrgOwner(
-  deps: Pick<DirectoryDeps, 'db'>,
+  deps: Pick<DirectoryDeps, 'store'>,
   consoleUserId: string,
   ref: string,
   members: MemberAnswer,
 ): Promise<OwnedOrg> {
-  const org = await findOrg(deps.db, ref);
-  const membership = org && !org.isConsole ? await findMembership(deps.db, org.id, consoleUserId) : null;
+  const org = await findOrg(deps.store, ref);
+  const membership = org && !org.isConsole ? await findMembership(deps.store, org.id, consoleUserId) : null;
   if (!org || !membership) return fail('org.not_found', 'no such organization');
   if (membership.role !== 'owner') {
     return members === 'forbidden'
@@ -52,12 +52,12 @@ export interface MemberOrg {
  * the same answer for each.
  */
 export async function requireOrgMember(
-  deps: Pick<DirectoryDeps, 'db'>,
+  deps: Pick<DirectoryDeps, 'store'>,
   consoleUserId: string,
   ref: string,
 ): Promise<MemberOrg> {
-  const org = await findOrg(deps.db, ref);
-  const membership = org && !org.isConsole ? await findMembership(deps.db, org.id, consoleUserId) : null;
+  const org = await findOrg(deps.store, ref);
+  const membership = org && !org.isConsole ? await findMembership(deps.store, org.id, consoleUserId) : null;
   if (!org || !membership) return fail('org.not_found', 'no such organization');
   return { org, role: membership.role };
 }
@@ -68,11 +68,11 @@ export async function requireOrgMember(
  * console user gets for an org they are no member of.
  */
 export async function requireBoundOrg(
-  deps: Pick<DirectoryDeps, 'db'>,
+  deps: Pick<DirectoryDeps, 'store'>,
   boundOrgId: string,
   ref: string,
 ): Promise<Org> {
-  const org = await findOrg(deps.db, ref);
+  const org = await findOrg(deps.store, ref);
   if (!org || org.id !== boundOrgId) return fail('org.not_found', 'no such organization');
   return org;
 }

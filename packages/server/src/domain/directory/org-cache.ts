@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { findConsoleOrg, findOrgBySlug } from '../../storage/repos/orgs.js';
 import type { CredentialCache } from '../credential-cache.js';
 import type { Org } from '../types.js';
@@ -19,7 +19,7 @@ export type OrgCache = CredentialCache<Org>;
  * The org of a host's slug (the console org for CONSOLE_SLUG), or null. With `cache`, a lookup
  * it still holds is reused; without, the database is read.
  */
-export function orgOfSlug(db: Db, slug: string, cache?: OrgCache): Promise<Org | null> {
+export function orgOfSlug(db: Handle, slug: string, cache?: OrgCache): Promise<Org | null> {
   const read = () => (slug === CONSOLE_SLUG ? findConsoleOrg(db) : findOrgBySlug(db, slug));
   return cache ? cache.get(slug, read) : read();
 }

@@ -8,8 +8,8 @@ import { findOrg } from './orgs.js';
  * record. Not a member, or no such org, is the same 404 (the SDK turns it into null).
  */
 export async function membershipOf(deps: DirectoryDeps, consoleUserId: string, ref: string) {
-  const org = await findOrg(deps.db, ref);
-  const membership = org && !org.isConsole ? await findMembership(deps.db, org.id, consoleUserId) : null;
+  const org = await findOrg(deps.store, ref);
+  const membership = org && !org.isConsole ? await findMembership(deps.store, org.id, consoleUserId) : null;
   if (!org || !membership) return fail('org.not_found', 'no such organization');
   return { id: org.id, slug: org.slug, role: membership.role };
 }

@@ -73,7 +73,7 @@ function withSignUp(org: Org, change: SettingsChange, now: number): Org {
 
 /** GET /organizations/{org}/settings. */
 export async function orgSettings(deps: DirectoryDeps, org: Org): Promise<OrgSettings> {
-  return settingsOf(deps, org, await findRequireMfa(deps.db, org.id));
+  return settingsOf(deps, org, await findRequireMfa(deps.store, org.id));
 }
 
 /**
@@ -99,10 +99,10 @@ export async function updateOrgSettings(
       'the console issuer always offers registration; it is not a setting there',
     );
   }
-  return deps.db.transaction().execute(async (trx) => {
-    await lockOrg(trx, deps.dialect, org.id);
-    const current = (await findOrgById(trx, org.id)) ?? fail('org.not_found', 'no such organization');
-    const before = await findRequireMfa(trx, org.id);
+  return deps.unitOfWork.run(async (tx) => {
+    await lockOrg(tx, org.id);
+    const current = (await findOrgById(tx, org.id)) ?? fail('org.not_found', 'no such organization');
+    const before = await findRequireMfa(tx, org.id);
     const now = clock.now();
     const registration = {
       dynamicRegistration: change.dynamicRegistration ?? current.dynamicRegistration,
@@ -118,11 +118,11 @@ export async function updateOrgSettings(
     const after = withSignUp(renamed, change, now);
     const requireMfa = change.requireMfa ?? before;
     if (after === current && requireMfa === before) return settingsOf(deps, current, before);
-    if (after.name !== current.name) await updateOrgName(trx, org.id, after.name, now);
-    if (reopened) await updateOrgRegistration(trx, org.id, registration, now);
-    if (after !== renamed) await updateOrgSignUp(trx, org.id, after, now);
-    if (requireMfa !== before) await setRequireMfa(trx, org.id, requireMfa, now);
-    await recordAudit(trx, {
+    if (after.name !== current.name) await updateOrgName(tx, org.id, after.name, now);
+    if (reopened) await updateOrgRegistration(tx, org.id, registration, now);
+    if (after !== renamed) await updateOrgSignUp(tx, org.id, after, now);
+    if (requireMfa !== before) await setRequireMfa(tx, org.id, requireMfa, now);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'organization',
       verb: 'updated',

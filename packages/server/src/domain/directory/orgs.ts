@@ -1,5 +1,5 @@
-import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import { pageOrgsOfUser } from '../../storage/repos/memberships.js';
 import { findConsoleOrg, findOrgById, findOrgBySlug, insertOrg } from '../../storage/repos/orgs.js';
 import { takeSlot } from '../../storage/repos/rate-limits.js';
@@ -18,18 +18,18 @@ import { checkName, checkSlug } from './validate.js';
 export const CONSOLE_SLUG = 'console';
 
 /** The org named by a CLI `--org` or an API path: `console`, a slug, or an `org_` id. */
-export async function findOrg(db: Db, ref: string): Promise<Org | null> {
+export async function findOrg(db: Handle, ref: string): Promise<Org | null> {
   if (ref === CONSOLE_SLUG) return findConsoleOrg(db);
   return isIdOf('org', ref) ? findOrgById(db, ref) : findOrgBySlug(db, ref);
 }
 
-export async function requireOrg(db: Db, ref: string): Promise<Org> {
+export async function requireOrg(db: Handle, ref: string): Promise<Org> {
   return (await findOrg(db, ref)) ?? fail('org.ref.not_found', `no organization "${ref}"`);
 }
 
 /** The console org exists from the first start on; creating it is idempotent. */
 export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
-  const existing = await findConsoleOrg(deps.db);
+  const existing = await findConsoleOrg(deps.store);
   if (existing) return existing;
   const now = clock.now();
   const org: Org = {
@@ -47,10 +47,10 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
   };
   const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
   try {
-    await deps.db.transaction().execute(async (trx) => {
-      await insertOrg(trx, org);
-      await createOrgKeys(trx, org.id, fresh, now);
-      await recordAudit(trx, {
+    await deps.unitOfWork.run(async (tx) => {
+      await insertOrg(tx, org);
+      await createOrgKeys(tx, org.id, fresh, now);
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'organization',
         verb: 'created',
@@ -63,7 +63,7 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     if (!isUniqueViolation(error)) throw error;
   }
   return (
-    (await findConsoleOrg(deps.db)) ??
+    (await findConsoleOrg(deps.store)) ??
     fail('console.org.create_failed', 'the console org could not be created')
   );
 }
@@ -102,10 +102,10 @@ export async function createOrg(
   await ensureConsoleOrg(deps);
   const owner =
     'ownerId' in input
-      ? ((await consoleUserById(deps.db, input.ownerId)) ??
+      ? ((await consoleUserById(deps.store, input.ownerId)) ??
         fail('org.owner.not_found', 'no such console user'))
-      : await prepareConsoleUser(deps.db, { email: input.ownerEmail, password: input.ownerPassword });
-  if (await findOrgBySlug(deps.db, slug))
+      : await prepareConsoleUser(deps.store, { email: input.ownerEmail, password: input.ownerPassword });
+  if (await findOrgBySlug(deps.store, slug))
     fail('org.slug.taken', `an organization with slug "${slug}" exists`);
   if ('ownerId' in input) await takeCreationSlot(deps, input.ownerId);
   const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
@@ -123,12 +123,11 @@ export async function createOrg(
     updatedAt: now,
   };
   try {
-    const user = await deps.db.transaction().execute(async (trx) => {
-      if (await findOrgBySlug(trx, slug))
-        fail('org.slug.taken', `an organization with slug "${slug}" exists`);
-      await insertOrg(trx, org);
-      await createOrgKeys(trx, org.id, fresh, now);
-      await recordAudit(trx, {
+    const user = await deps.unitOfWork.run(async (tx) => {
+      if (await findOrgBySlug(tx, slug)) fail('org.slug.taken', `an organization with slug "${slug}" exists`);
+      await insertOrg(tx, org);
+      await createOrgKeys(tx, org.id, fresh, now);
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'organization',
         verb: 'created',
@@ -136,7 +135,7 @@ export async function createOrg(
         at: now,
         data: orgSnapshot(org),
       });
-      return addMember(trx, org, owner, 'owner', actor);
+      return addMember(tx, org, owner, 'owner', actor);
     });
     return { org, issuer: issuerOf(deps.config, org), owner: user };
   } catch (error) {
@@ -175,7 +174,7 @@ async function takeCreationSlot(deps: DirectoryDeps, userId: string): Promise<vo
     const known = refusedUntil.get(userId);
     if (known !== undefined && known > now) return { taken: false, retryAfterMs: known - now };
     const bucket = `org-create:${userId}`;
-    return takeSlot(deps.db, deps.dialect, bucket, ORG_CREATIONS_PER_USER, ORG_CREATION_WINDOW_MS, now);
+    return takeSlot(deps.store, bucket, ORG_CREATIONS_PER_USER, ORG_CREATION_WINDOW_MS, now);
   };
   const previous = slotChecks.get(userId) ?? Promise.resolve();
   const result = previous.then(check, check);
@@ -204,7 +203,7 @@ export async function listOrgsOfUser(
   consoleUserId: string,
   page: { page: number; perPage: number },
 ): Promise<{ entries: OrgOfUser[]; total: number }> {
-  const { rows, total } = await pageOrgsOfUser(deps.db, consoleUserId, {
+  const { rows, total } = await pageOrgsOfUser(deps.store, consoleUserId, {
     offset: page.page * page.perPage,
     limit: page.perPage,
   });

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { recordAudit } from '../audit/audit.js';
 import { ServiceError } from '../errors.js';
 import type { User } from '../types.js';
@@ -19,13 +19,13 @@ export function passwordProblem(password: string): string | null {
 
 /** Records a password set by reset or change, without the password: `password.updated`. */
 export async function auditPassword(
-  trx: Db,
+  tx: Handle,
   user: User,
   method: 'reset' | 'change',
   sessionsEnded: number,
   now: number,
 ) {
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: user.orgId,
     entity: 'password',
     verb: 'updated',

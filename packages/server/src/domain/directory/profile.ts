@@ -25,14 +25,16 @@ export const userRecord = (u: User) => ({
 });
 
 export async function requireUser(deps: DirectoryDeps, userId: string): Promise<User> {
-  return (await findUserById(deps.db, userId)) ?? fail('user.token.user_gone', "we don't know who you are");
+  return (
+    (await findUserById(deps.store, userId)) ?? fail('user.token.user_gone', "we don't know who you are")
+  );
 }
 
 /** POST /profile/session: a single-use key that opens the hosted profile page within 5 minutes. */
 export async function createProfileKey(deps: DirectoryDeps, org: Org, userId: string): Promise<string> {
   const now = clock.now();
   const key = newSecret('tpk_');
-  await profileKeys.insert(deps.db, {
+  await profileKeys.insert(deps.store, {
     keyHash: sha256(key),
     orgId: org.id,
     userId,
@@ -40,13 +42,13 @@ export async function createProfileKey(deps: DirectoryDeps, org: Org, userId: st
     expiresAt: now + PROFILE_KEY_TTL_MS,
     usedAt: null,
   });
-  await profileKeys.purge(deps.db, now);
+  await profileKeys.purge(deps.store, now);
   return key;
 }
 
 /** The user a profile key opens the page for, or null when it is unknown, used or expired. */
 export async function redeemProfileKey(deps: DirectoryDeps, org: Org, key: string): Promise<string | null> {
-  const opened = await profileKeys.consume(deps.db, org.id, sha256(key), clock.now());
+  const opened = await profileKeys.consume(deps.store, org.id, sha256(key), clock.now());
   return opened?.userId ?? null;
 }
 
@@ -78,8 +80,8 @@ export async function updateOwnProfile(
   const lastName = optionalName('last name', input.lastName);
   const picture = input.picture === undefined ? undefined : checkPicture(input.picture);
   const { phoneNumberVerified: _, ...claims } = input.claims as StandardClaimChanges;
-  return deps.db.transaction().execute(async (trx) => {
-    const before = (await findUserById(trx, userId)) ?? fail('user.not_found', 'no such user');
+  return deps.unitOfWork.run(async (tx) => {
+    const before = (await findUserById(tx, userId)) ?? fail('user.not_found', 'no such user');
     // The page asks for the address in parts: a `formatted` one given through the API is kept.
     if (claims.address && !('formatted' in claims.address) && before.address?.formatted !== undefined)
       claims.address = { formatted: before.address.formatted, ...claims.address };
@@ -97,8 +99,8 @@ export async function updateOwnProfile(
       sameStandardClaims(before, after);
     if (same) return before;
     after.updatedAt = clock.now();
-    await updateUser(trx, after);
-    await recordUserUpdated(trx, before, after, { kind: 'user', id: userId });
+    await updateUser(tx, after);
+    await recordUserUpdated(tx, before, after, { kind: 'user', id: userId });
     return after;
   });
 }

@@ -69,8 +69,7 @@ export async function registerClient(
   const name = metadata.name ?? DEFAULT_CLIENT_NAME;
   const now = clock.now();
   const slot = await takeSlot(
-    deps.db,
-    deps.dialect,
+    deps.store,
     org.isConsole ? `register:${ipBucket}` : `register:${org.id}:${ipBucket}`,
     REGISTRATIONS_PER_WINDOW,
     REGISTRATION_WINDOW_MS,
@@ -96,9 +95,9 @@ export async function registerClient(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.db.transaction().execute(async (trx) => {
-    await insertClient(trx, client, null);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await insertClient(tx, client, null);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'created',

@@ -1,5 +1,5 @@
 import { newSecret, sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   deleteClientRow,
   findClient,
@@ -91,13 +91,13 @@ const snapshot = (a: ServiceAccount) => ({
   createdAt: new Date(a.createdAt).toISOString(),
 });
 
-async function consoleOrg(db: Db): Promise<Org> {
+async function consoleOrg(db: Handle): Promise<Org> {
   return (await findConsoleOrg(db)) ?? fail('console.org.missing', 'the console organization is missing');
 }
 
 /** The service account `id` bound to `org`; 404 for any other id (another org's, a plain client's). */
 async function orgAccount(
-  db: Db,
+  db: Handle,
   org: Org,
   id: string,
 ): Promise<{ account: ServiceAccount; consoleId: string }> {
@@ -124,8 +124,8 @@ export async function createServiceAccount(
   const jwks = input.jwks === undefined ? undefined : checkClientJwks('confidential', input.jwks);
   const secret = newSecret('tcs_');
   const now = clock.now();
-  const account = await deps.db.transaction().execute(async (trx) => {
-    const home = await consoleOrg(trx);
+  const account = await deps.unitOfWork.run(async (tx) => {
+    const home = await consoleOrg(tx);
     const client: Client = {
       id: newResourceId('client'),
       orgId: home.id,
@@ -142,10 +142,10 @@ export async function createServiceAccount(
       updatedAt: now,
     };
     const row = { clientId: client.id, orgId: org.id, scope: scopes.join(' '), createdAt: now };
-    await insertClient(trx, client, sha256(secret));
-    await insertServiceAccount(trx, row);
+    await insertClient(tx, client, sha256(secret));
+    await insertServiceAccount(tx, row);
     const created = accountOf(row, client);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'service_account',
       verb: 'created',
@@ -164,13 +164,13 @@ export async function listServiceAccounts(
   org: Org,
   q: { page: number; perPage: number },
 ): Promise<{ entries: ServiceAccount[]; total: number }> {
-  const page = await pageServiceAccountRows(deps.db, org.id, {
+  const page = await pageServiceAccountRows(deps.store, org.id, {
     offset: q.page * q.perPage,
     limit: q.perPage,
   });
-  const home = await consoleOrg(deps.db);
+  const home = await consoleOrg(deps.store);
   const clients = await findClients(
-    deps.db,
+    deps.store,
     home.id,
     page.entries.map((row) => row.clientId),
   );
@@ -184,7 +184,7 @@ export async function listServiceAccounts(
 
 /** One service account bound to `org`; 404 `not_found` for any other id. */
 export async function getServiceAccount(deps: DirectoryDeps, org: Org, id: string): Promise<ServiceAccount> {
-  return (await orgAccount(deps.db, org, id)).account;
+  return (await orgAccount(deps.store, org, id)).account;
 }
 
 /**
@@ -199,15 +199,15 @@ export async function rotateServiceAccountSecret(
   actor: Actor,
 ): Promise<string> {
   const secret = newSecret('tcs_');
-  await deps.db.transaction().execute(async (trx) => {
-    const { account: before, consoleId } = await orgAccount(trx, org, id);
+  await deps.unitOfWork.run(async (tx) => {
+    const { account: before, consoleId } = await orgAccount(tx, org, id);
     // Strictly later than the last issue, so the entry always shows the change.
     const now = Math.max(clock.now(), before.secretIssuedAt + 1);
     const after: ServiceAccount = { ...before, secretIssuedAt: now };
     const client =
-      (await findClient(trx, consoleId, id)) ?? fail('service_account.not_found', NO_SUCH_ACCOUNT);
-    await replaceClientSecret(trx, { ...client, secretIssuedAt: now, updatedAt: now }, sha256(secret));
-    await recordAudit(trx, {
+      (await findClient(tx, consoleId, id)) ?? fail('service_account.not_found', NO_SUCH_ACCOUNT);
+    await replaceClientSecret(tx, { ...client, secretIssuedAt: now, updatedAt: now }, sha256(secret));
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'service_account',
       verb: 'updated',
@@ -232,10 +232,10 @@ export async function deleteServiceAccount(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const { account, consoleId } = await orgAccount(trx, org, id);
-    await deleteClientRow(trx, consoleId, id);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    const { account, consoleId } = await orgAccount(tx, org, id);
+    await deleteClientRow(tx, consoleId, id);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'service_account',
       verb: 'deleted',

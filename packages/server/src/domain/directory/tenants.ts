@@ -29,7 +29,7 @@ export const tenantRecord = (m: TenantMembership) => ({
 });
 
 export async function listTenants(deps: DirectoryDeps, userId: string) {
-  return (await listUserTenants(deps.db, userId)).map(tenantRecord);
+  return (await listUserTenants(deps.store, userId)).map(tenantRecord);
 }
 
 /** A logo is an https URL (http on loopback, for development), or null to remove it. */
@@ -56,10 +56,10 @@ export async function createTenant(deps: DirectoryDeps, org: Org, userId: string
     createdAt: now,
     updatedAt: now,
   };
-  await deps.db.transaction().execute(async (trx) => {
-    await insertTenant(trx, tenant);
-    await addTenantMember(trx, tenant.id, userId, 'owner', now);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await insertTenant(tx, tenant);
+    await addTenantMember(tx, tenant.id, userId, 'owner', now);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'tenant',
       verb: 'created',
@@ -73,7 +73,7 @@ export async function createTenant(deps: DirectoryDeps, org: Org, userId: string
 
 /** Non-members get 404 (they may not learn the tenant exists); members who are not owners get 403. */
 async function ownedTenant(deps: DirectoryDeps, org: Org, userId: string, tenantId: string) {
-  const membership = await findUserTenant(deps.db, userId, tenantId);
+  const membership = await findUserTenant(deps.store, userId, tenantId);
   if (!membership || membership.tenant.orgId !== org.id) return fail('tenant.not_found', 'no such tenant');
   if (membership.role !== 'owner') fail('tenant.owner_required', 'only an owner of the tenant may do this');
   return membership;
@@ -95,9 +95,9 @@ export async function updateTenant(
   };
   if (after.name === before.name && after.logo === before.logo) return tenantRecord(membership);
   after.updatedAt = clock.now();
-  await deps.db.transaction().execute(async (trx) => {
-    await updateTenantRow(trx, after);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await updateTenantRow(tx, after);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'tenant',
       verb: 'updated',
@@ -118,14 +118,14 @@ export async function deleteTenant(
   tenantId: string,
 ): Promise<void> {
   const { tenant } = await ownedTenant(deps, org, userId, tenantId);
-  await deps.db.transaction().execute(async (trx) => {
-    if ((await listUserTenants(trx, userId)).length <= 1)
+  await deps.unitOfWork.run(async (tx) => {
+    if ((await listUserTenants(tx, userId)).length <= 1)
       fail('tenant.delete.last', 'you cannot delete your last tenant');
-    if ((await countMembersOnlyIn(trx, tenantId)) > 0) {
+    if ((await countMembersOnlyIn(tx, tenantId)) > 0) {
       fail('tenant.delete.strands_member', 'a member of this tenant belongs to no other tenant');
     }
-    await deleteTenantRow(trx, tenantId);
-    await recordAudit(trx, {
+    await deleteTenantRow(tx, tenantId);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'tenant',
       verb: 'deleted',

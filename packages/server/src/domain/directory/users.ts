@@ -1,6 +1,6 @@
 import { hashPassword } from '../../crypto/passwords.js';
-import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import { addTenantMember, tenantsOnlyOf } from '../../storage/repos/tenant-members.js';
 import { deleteTenant, insertTenant } from '../../storage/repos/tenants.js';
 import {
@@ -81,15 +81,15 @@ export async function prepareUser(
   };
 }
 
-/** Creates a user and the personal tenant every user has, audited, in `trx`. */
+/** Creates a user and the personal tenant every user has, audited, in `tx`. */
 export async function insertUserWithTenant(
-  trx: Db,
+  tx: Handle,
   orgId: string,
   prepared: Awaited<ReturnType<typeof prepareUser>>,
   actor: Actor,
 ): Promise<CreatedUser> {
   const { input, passwordHash } = prepared;
-  if (await findUserByEmail(trx, orgId, input.email))
+  if (await findUserByEmail(tx, orgId, input.email))
     fail('user.email.taken', `a user with email ${input.email} exists`);
   const now = clock.now();
   const user: User = {
@@ -117,7 +117,7 @@ export async function insertUserWithTenant(
   try {
     const origin = input.origin ?? 'owner';
     await insertUser(
-      trx,
+      tx,
       user,
       passwordHash,
       typeof origin === 'string'
@@ -128,9 +128,9 @@ export async function insertUserWithTenant(
     if (isUniqueViolation(error)) fail('user.email.taken', `a user with email ${input.email} exists`);
     throw error;
   }
-  await insertTenant(trx, tenant);
-  await addTenantMember(trx, tenant.id, user.id, 'owner', now);
-  await recordAudit(trx, {
+  await insertTenant(tx, tenant);
+  await addTenantMember(tx, tenant.id, user.id, 'owner', now);
+  await recordAudit(tx, {
     orgId,
     entity: 'user',
     verb: 'created',
@@ -138,7 +138,7 @@ export async function insertUserWithTenant(
     at: now,
     data: userSnapshot(user),
   });
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId,
     entity: 'tenant',
     verb: 'created',
@@ -161,7 +161,7 @@ export async function createUser(
   actor: Actor,
 ): Promise<CreatedUser> {
   const prepared = await prepareUser(input);
-  return deps.db.transaction().execute((trx) => insertUserWithTenant(trx, org.id, prepared, actor));
+  return deps.unitOfWork.run((tx) => insertUserWithTenant(tx, org.id, prepared, actor));
 }
 
 /** One page of the org's users, oldest first; `q` keeps those whose email or names contain it (any case). */
@@ -170,7 +170,7 @@ export async function listUsers(
   org: Org,
   query: { q: string | null; page: number; perPage: number },
 ): Promise<{ entries: User[]; total: number }> {
-  const { users, total } = await listOrgUsers(deps.db, org.id, {
+  const { users, total } = await listOrgUsers(deps.store, org.id, {
     q: query.q === null || query.q === '' ? null : query.q,
     limit: query.perPage,
     offset: query.page * query.perPage,
@@ -179,7 +179,7 @@ export async function listUsers(
 }
 
 /** The user `id` of `org`; any other id, another org's user included, is 404. */
-export async function requireOrgUser(db: Db, org: Org, id: string): Promise<User> {
+export async function requireOrgUser(db: Handle, org: Org, id: string): Promise<User> {
   const user = isIdOf('user', id) ? await findUserById(db, id) : null;
   if (!user || user.orgId !== org.id) return fail('user.not_found', 'no such user');
   return user;
@@ -210,8 +210,8 @@ export async function updateUser(
   changes: UserChanges,
   actor: Actor,
 ): Promise<User> {
-  return deps.db.transaction().execute(async (trx) => {
-    const before = await requireOrgUser(trx, org, id);
+  return deps.unitOfWork.run(async (tx) => {
+    const before = await requireOrgUser(tx, org, id);
     const after: User = {
       ...before,
       ...applyStandardClaims(before, changes.claims ?? {}),
@@ -231,9 +231,9 @@ export async function updateUser(
     }
     const now = clock.now();
     after.updatedAt = now;
-    await updateUserRow(trx, after);
-    await recordUserUpdated(trx, before, after, actor);
-    if (after.disabled && !before.disabled) await endUserSessions(trx, after.id, actor, now);
+    await updateUserRow(tx, after);
+    await recordUserUpdated(tx, before, after, actor);
+    if (after.disabled && !before.disabled) await endUserSessions(tx, after.id, actor, now);
     return after;
   });
 }
@@ -245,9 +245,9 @@ export async function endSessionsOfUser(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const user = await requireOrgUser(trx, org, id);
-    await endUserSessions(trx, user.id, actor, clock.now());
+  await deps.unitOfWork.run(async (tx) => {
+    const user = await requireOrgUser(tx, org, id);
+    await endUserSessions(tx, user.id, actor, clock.now());
   });
 }
 
@@ -256,13 +256,13 @@ export async function endSessionsOfUser(
  * to go with them (`tenant.deleted` each), then `user.deleted` with the user's snapshot.
  */
 export async function deleteUser(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const user = await requireOrgUser(trx, org, id);
+  await deps.unitOfWork.run(async (tx) => {
+    const user = await requireOrgUser(tx, org, id);
     const now = clock.now();
-    await endUserSessions(trx, user.id, actor, now);
-    for (const tenant of await tenantsOnlyOf(trx, user.id)) {
-      await deleteTenant(trx, tenant.id);
-      await recordAudit(trx, {
+    await endUserSessions(tx, user.id, actor, now);
+    for (const tenant of await tenantsOnlyOf(tx, user.id)) {
+      await deleteTenant(tx, tenant.id);
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'tenant',
         verb: 'deleted',
@@ -271,8 +271,8 @@ export async function deleteUser(deps: DirectoryDeps, org: Org, id: string, acto
         data: tenantSnapshot(tenant),
       });
     }
-    if (!(await deleteUserRow(trx, user.id))) fail('user.not_found', 'no such user');
-    await recordAudit(trx, {
+    if (!(await deleteUserRow(tx, user.id))) fail('user.not_found', 'no such user');
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'user',
       verb: 'deleted',

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { skipPendingOfWebhook } from '../../storage/repos/webhook-deliveries.js';
 import { deactivateWebhook } from '../../storage/repos/webhooks.js';
 import { recordAudit } from '../audit/audit.js';
@@ -10,9 +10,9 @@ import { webhookSnapshot } from './webhooks.js';
  * `active: false`, its other pending deliveries are skipped, and `webhook.updated` is recorded with
  * the system as actor, all in the caller's transaction. False when it was inactive already.
  */
-export async function disableWebhook(trx: Db, webhook: Webhook, now: number): Promise<boolean> {
-  if (!(await deactivateWebhook(trx, webhook.id, now))) return false;
-  await skipPendingOfWebhook(trx, webhook.id, now);
+export async function disableWebhook(tx: Handle, webhook: Webhook, now: number): Promise<boolean> {
+  if (!(await deactivateWebhook(tx, webhook.id, now))) return false;
+  await skipPendingOfWebhook(tx, webhook.id, now);
   const before: Webhook = {
     id: webhook.id,
     orgId: webhook.orgId,
@@ -23,7 +23,7 @@ export async function disableWebhook(trx: Db, webhook: Webhook, now: number): Pr
     updatedAt: webhook.updatedAt,
   };
   const after: Webhook = { ...before, active: false, updatedAt: now };
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: webhook.orgId,
     entity: 'webhook',
     verb: 'updated',

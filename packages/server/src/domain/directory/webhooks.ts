@@ -56,9 +56,9 @@ export async function createWebhook(
     updatedAt: now,
   };
   const secret = newSigningSecret();
-  await deps.db.transaction().execute(async (trx) => {
-    await insertWebhook(trx, webhook, deps.sealer.seal(secret));
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await insertWebhook(tx, webhook, deps.sealer.seal(secret));
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'webhook',
       verb: 'created',
@@ -76,7 +76,7 @@ export async function listWebhooks(
   org: Org,
   paging: { page: number; perPage: number },
 ): Promise<{ entries: Webhook[]; total: number }> {
-  const all = await listRows(deps.db, org.id);
+  const all = await listRows(deps.store, org.id);
   const start = paging.page * paging.perPage;
   return { entries: all.slice(start, start + paging.perPage), total: all.length };
 }
@@ -84,9 +84,9 @@ export async function listWebhooks(
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
 export async function deleteWebhook(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
   if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
-  await deps.db.transaction().execute(async (trx) => {
-    const deleted = (await deleteRow(trx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    const deleted = (await deleteRow(tx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'webhook',
       verb: 'deleted',
@@ -118,8 +118,8 @@ export async function updateWebhook(
   actor: Actor,
 ): Promise<Webhook> {
   if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
-  return deps.db.transaction().execute(async (trx) => {
-    const before = (await findWebhook(trx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
+  return deps.unitOfWork.run(async (tx) => {
+    const before = (await findWebhook(tx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
     const after: Webhook = {
       ...before,
       url: changes.url ?? before.url,
@@ -130,8 +130,8 @@ export async function updateWebhook(
     // Strictly later than the last write: the routing tables notice a change by `updated_at`.
     const now = Math.max(clock.now(), before.updatedAt + 1);
     after.updatedAt = now;
-    await updateWebhookRow(trx, after);
-    await recordAudit(trx, {
+    await updateWebhookRow(tx, after);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'webhook',
       verb: 'updated',

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { deleteUserConsents } from '../../storage/repos/consents.js';
 import { deleteUserPasskeys } from '../../storage/repos/passkeys.js';
 import { deleteTotpFactor } from '../../storage/repos/second-factors.js';
@@ -17,14 +17,14 @@ import { type Org, SYSTEM, type User } from '../types.js';
  * refresh and access tokens with it), and the password, second factor, recovery codes, passkeys
  * (each audited) and consents go, in the caller's transaction. The tenants and what they hold stay.
  */
-export async function handOverAccount(trx: Db, org: Org, user: User, now: number): Promise<void> {
-  await endUserSessions(trx, user.id, SYSTEM, now);
-  await clearPassword(trx, user.id, now);
-  await deleteTotpFactor(trx, user.id);
-  await deleteUserConsents(trx, user.id);
-  const passkeys = await deleteUserPasskeys(trx, user.id);
+export async function handOverAccount(tx: Handle, org: Org, user: User, now: number): Promise<void> {
+  await endUserSessions(tx, user.id, SYSTEM, now);
+  await clearPassword(tx, user.id, now);
+  await deleteTotpFactor(tx, user.id);
+  await deleteUserConsents(tx, user.id);
+  const passkeys = await deleteUserPasskeys(tx, user.id);
   for (const p of passkeys) {
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'passkey',
       verb: 'deleted',

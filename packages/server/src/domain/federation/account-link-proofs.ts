@@ -77,8 +77,8 @@ export async function linkAfterProof(
   c: Connection,
   held: HeldAccountLink,
 ): Promise<User> {
-  return deps.db.transaction().execute(async (trx) => {
-    const user = await findUserById(trx, held.link.userId);
+  return deps.unitOfWork.run(async (tx) => {
+    const user = await findUserById(tx, held.link.userId);
     if (!user || user.orgId !== org.id || emailKey(user.email) !== emailKey(held.link.sentTo))
       return refuse('federation.link.closed', LINK_CLOSED);
     if (user.disabled)
@@ -88,13 +88,13 @@ export async function linkAfterProof(
         403,
       );
     const email = held.identity.email ?? held.link.sentTo;
-    const decision = await linkDecision(trx, org, c, { ...held.identity, email }, user);
+    const decision = await linkDecision(tx, org, c, { ...held.identity, email }, user);
     if (decision.kind === 'refuse') return refuse('federation.link.refused', decision.message, 403);
     if (decision.kind !== 'prove') return refuse('federation.link.closed', LINK_CLOSED);
     const now = clock.now();
-    if (!(await claimEmailVerification(trx, user.id, held.link.sentTo, now)))
+    if (!(await claimEmailVerification(tx, user.id, held.link.sentTo, now)))
       return refuse('federation.link.closed', LINK_CLOSED);
-    const linked = await insertFederatedIdentity(trx, {
+    const linked = await insertFederatedIdentity(tx, {
       connectionId: c.id,
       subject: held.identity.subject,
       userId: user.id,
@@ -106,8 +106,8 @@ export async function linkAfterProof(
         'This sign-in was completed in another window. Start again.',
       );
     const after: User = { ...user, emailVerified: true, updatedAt: now };
-    await recordUserUpdated(trx, user, after, SYSTEM);
-    await handOverAccount(trx, org, user, now);
+    await recordUserUpdated(tx, user, after, SYSTEM);
+    await handOverAccount(tx, org, user, now);
     return after;
   });
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { listConnections } from '../../storage/repos/connections.js';
 import { findUserOrigin, type UserOrigin } from '../../storage/repos/users.js';
 import type { Org, User } from '../types.js';
@@ -28,12 +28,12 @@ export type LinkDecision =
   | { kind: 'refuse'; message: string };
 
 /** Whether the user was made on first sign-in by a connection of the org other than `c` that still exists. */
-export async function madeByAnotherConnection(db: Db, org: Org, c: Connection, userId: string) {
+export async function madeByAnotherConnection(db: Handle, org: Org, c: Connection, userId: string) {
   return heldByAnotherConnection(db, org, c, await findUserOrigin(db, userId));
 }
 
 /** The same, from the user's origin already read. */
-async function heldByAnotherConnection(db: Db, org: Org, c: Connection, origin: UserOrigin | null) {
+async function heldByAnotherConnection(db: Handle, org: Org, c: Connection, origin: UserOrigin | null) {
   if (origin?.origin !== 'connection' || origin.connectionId === c.id) return false;
   return (await listConnections(db, org.id)).some((other) => other.id === origin.connectionId);
 }
@@ -42,7 +42,7 @@ export const MADE_BY_ANOTHER = (c: Connection, email: string) =>
   `The account for ${email} signs in through another connection, not ${c.name}. Use that one.`;
 
 export async function linkDecision(
-  db: Db,
+  db: Handle,
   org: Org,
   c: Connection,
   identity: { email: string; emailVerified: boolean },

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   deleteConnectionRow,
   findConnection,
@@ -190,8 +190,8 @@ function samlSettings(input: {
 }
 
 /** No two connections of an org may claim one domain: discovery must have one answer. */
-async function refuseClaimedDomains(trx: Db, org: Org, domains: string[], self: string | null) {
-  for (const other of await listStored(trx, org.id)) {
+async function refuseClaimedDomains(tx: Handle, org: Org, domains: string[], self: string | null) {
+  for (const other of await listStored(tx, org.id)) {
     if (other.id === self) continue;
     const taken = domains.find((d) => other.domains.includes(d));
     if (taken) fail('connection.domain.claimed', `domains: ${taken} is claimed by connection ${other.id}`);
@@ -236,11 +236,11 @@ export async function createConnection(
   } else {
     connection = { ...base, type: 'saml', saml: samlSettings(input) };
   }
-  await deps.db.transaction().execute(async (trx) => {
-    await requireDefaultRoles(trx, org, connection.defaultRoles);
-    await refuseClaimedDomains(trx, org, connection.domains, null);
-    await insertConnection(trx, connection, sealed);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await requireDefaultRoles(tx, org, connection.defaultRoles);
+    await refuseClaimedDomains(tx, org, connection.domains, null);
+    await insertConnection(tx, connection, sealed);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'connection',
       verb: 'created',
@@ -252,17 +252,17 @@ export async function createConnection(
   return connection;
 }
 
-export async function listConnections(deps: Pick<FederationDeps, 'db'>, org: Org): Promise<Connection[]> {
-  return listStored(deps.db, org.id);
+export async function listConnections(deps: Pick<FederationDeps, 'store'>, org: Org): Promise<Connection[]> {
+  return listStored(deps.store, org.id);
 }
 
 /** One page of the org's connections, oldest first, and how many it has. */
 export async function pageOfConnections(
-  deps: Pick<FederationDeps, 'db'>,
+  deps: Pick<FederationDeps, 'store'>,
   org: Org,
   q: { page: number; perPage: number },
 ): Promise<{ entries: Connection[]; total: number }> {
-  const { rows, total } = await pageConnections(deps.db, org.id, {
+  const { rows, total } = await pageConnections(deps.store, org.id, {
     offset: q.page * q.perPage,
     limit: q.perPage,
   });
@@ -271,18 +271,18 @@ export async function pageOfConnections(
 
 /** The org's connection `id`, or 404. */
 export async function requireConnection(
-  deps: Pick<FederationDeps, 'db'>,
+  deps: Pick<FederationDeps, 'store'>,
   org: Org,
   id: string,
 ): Promise<Connection> {
   if (!isIdOf('connection', id)) fail('connection.not_found', 'no such connection');
-  return (await findConnection(deps.db, org.id, id)) ?? fail('connection.not_found', 'no such connection');
+  return (await findConnection(deps.store, org.id, id)) ?? fail('connection.not_found', 'no such connection');
 }
 
 /** The OIDC client secret of a connection, opened to talk to its provider. */
 export async function connectionSecret(deps: FederationDeps, org: Org, id: string): Promise<string> {
   const { sealedSecret } =
-    (await findConnectionWithSecret(deps.db, org.id, id)) ??
+    (await findConnectionWithSecret(deps.store, org.id, id)) ??
     fail('connection.not_found', 'no such connection');
   return sealedSecret === null ? '' : deps.sealer.open(sealedSecret);
 }
@@ -296,9 +296,9 @@ export async function updateConnection(
   actor: Actor,
 ): Promise<Connection> {
   if (!isIdOf('connection', id)) fail('connection.not_found', 'no such connection');
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (tx) => {
     const stored =
-      (await findConnectionWithSecret(trx, org.id, id)) ?? fail('connection.not_found', 'no such connection');
+      (await findConnectionWithSecret(tx, org.id, id)) ?? fail('connection.not_found', 'no such connection');
     const before = stored.connection;
     const common = {
       name: changes.name === undefined ? before.name : changes.name.trim(),
@@ -309,7 +309,7 @@ export async function updateConnection(
       defaultRoles:
         changes.defaultRoles === undefined
           ? before.defaultRoles
-          : await requireDefaultRoles(trx, org, changes.defaultRoles),
+          : await requireDefaultRoles(tx, org, changes.defaultRoles),
       updatedAt: Math.max(clock.now(), before.updatedAt + 1),
     };
     if (common.name === '') failApi('connection.name.empty', 'name: must not be empty');
@@ -368,9 +368,9 @@ export async function updateConnection(
         : before.saml;
       after = { ...before, ...common, saml };
     }
-    await refuseClaimedDomains(trx, org, after.domains, id);
-    await updateConnectionRow(trx, after, sealed);
-    await recordAudit(trx, {
+    await refuseClaimedDomains(tx, org, after.domains, id);
+    await updateConnectionRow(tx, after, sealed);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'connection',
       verb: 'updated',
@@ -391,9 +391,9 @@ export async function deleteConnection(
   actor: Actor,
 ): Promise<void> {
   const connection = await requireConnection(deps, org, id);
-  await deps.db.transaction().execute(async (trx) => {
-    if (!(await deleteConnectionRow(trx, org.id, id))) fail('connection.not_found', 'no such connection');
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    if (!(await deleteConnectionRow(tx, org.id, id))) fail('connection.not_found', 'no such connection');
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'connection',
       verb: 'deleted',
@@ -405,7 +405,7 @@ export async function deleteConnection(
 
 /** The connection claiming the domain of `email`, or null (email-domain discovery). */
 export async function connectionForEmail(
-  deps: Pick<FederationDeps, 'db'>,
+  deps: Pick<FederationDeps, 'store'>,
   org: Org,
   email: string,
 ): Promise<Connection | null> {

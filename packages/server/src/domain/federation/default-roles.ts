@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { findRoles, setUserRoles } from '../../storage/repos/roles.js';
 import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
@@ -11,10 +11,10 @@ import { type Org, SYSTEM, type User } from '../types.js';
  * about their roles: those are the owners' to set.
  */
 
-/** In `trx`: every id is a role of the org now (400 naming the first that is not); the ids, distinct. */
-export async function requireDefaultRoles(trx: Db, org: Org, ids: readonly string[]): Promise<string[]> {
+/** In `tx`: every id is a role of the org now (400 naming the first that is not); the ids, distinct. */
+export async function requireDefaultRoles(tx: Handle, org: Org, ids: readonly string[]): Promise<string[]> {
   const wanted = [...new Set(ids)];
-  const found = await findRoles(trx, org.id, wanted);
+  const found = await findRoles(tx, org.id, wanted);
   const unknown = wanted.find((id) => !found.some((r) => r.id === id));
   if (unknown !== undefined)
     failApi(
@@ -25,15 +25,15 @@ export async function requireDefaultRoles(trx: Db, org: Org, ids: readonly strin
 }
 
 /**
- * In `trx`, for a user the connection just created: its default roles (a role deleted since the
+ * In `tx`, for a user the connection just created: its default roles (a role deleted since the
  * connection was saved is skipped), audited as `user.updated` like setting a user's roles.
  */
-export async function grantDefaultRoles(trx: Db, org: Org, roleIds: readonly string[], user: User) {
-  const roles = (await findRoles(trx, org.id, roleIds)).map((r) => r.id).sort();
+export async function grantDefaultRoles(tx: Handle, org: Org, roleIds: readonly string[], user: User) {
+  const roles = (await findRoles(tx, org.id, roleIds)).map((r) => r.id).sort();
   if (roles.length === 0) return;
-  await setUserRoles(trx, user.id, roles, user.createdAt);
+  await setUserRoles(tx, user.id, roles, user.createdAt);
   const snapshot = userSnapshot(user);
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: org.id,
     entity: 'user',
     verb: 'updated',

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   findFederatedUserId,
   insertFederatedIdentity,
@@ -40,11 +40,11 @@ export async function federatedUser(
   identity: UpstreamIdentity,
 ): Promise<FederatedOutcome> {
   requireHostedDomain(c, identity);
-  const linkedId = await findFederatedUserId(deps.db, c.id, identity.subject);
+  const linkedId = await findFederatedUserId(deps.store, c.id, identity.subject);
   if (linkedId !== null) {
-    const user = await findUserById(deps.db, linkedId);
+    const user = await findUserById(deps.store, linkedId);
     if (user && user.orgId === org.id) {
-      if (await madeByAnotherConnection(deps.db, org, c, user.id))
+      if (await madeByAnotherConnection(deps.store, org, c, user.id))
         return refuse('federation.user.made_by_another', MADE_BY_ANOTHER(c, user.email), 403);
       return { user: usable(user) };
     }
@@ -62,15 +62,15 @@ export async function federatedUser(
       `${c.name} vouched for ${email}, which reads as another address here. Use your usual address.`,
       403,
     );
-  const existing = await findUserByEmail(deps.db, org.id, email);
+  const existing = await findUserByEmail(deps.store, org.id, email);
   if (existing) {
-    const decision = await linkDecision(deps.db, org, c, { ...identity, email }, existing);
+    const decision = await linkDecision(deps.store, org, c, { ...identity, email }, existing);
     if (decision.kind === 'refuse') return refuse('federation.link.refused', decision.message, 403);
     if (decision.kind === 'prove') return { prove: usable(existing) };
     const user = usable(existing);
-    await deps.db.transaction().execute(async (trx) => {
-      await link(trx, c, identity.subject, user.id);
-      if (decision.handOver) await handOverAccount(trx, org, user, clock.now());
+    await deps.unitOfWork.run(async (tx) => {
+      await link(tx, c, identity.subject, user.id);
+      if (decision.handOver) await handOverAccount(tx, org, user, clock.now());
     });
     return { user };
   }
@@ -81,7 +81,7 @@ export async function federatedUser(
       403,
     );
   }
-  if (!jitAllowed(c, email, await listConnections(deps.db, org.id))) {
+  if (!jitAllowed(c, email, await listConnections(deps.store, org.id))) {
     return refuse(
       'federation.user.foreign_domain',
       `${c.name} cannot create an account for ${email} in ${org.name}: it creates accounts for its own domains only. Ask an administrator of ${org.name} to add you.`,
@@ -101,7 +101,7 @@ function usable(user: User): User {
   return user;
 }
 
-async function link(db: Db, c: Connection, subject: string, userId: string) {
+async function link(db: Handle, c: Connection, subject: string, userId: string) {
   const linked = await insertFederatedIdentity(db, {
     connectionId: c.id,
     subject,
@@ -141,9 +141,9 @@ async function createFederatedUser(
     firstName: identity.firstName,
     lastName: identity.lastName,
   }).catch(() => prepared);
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (tx) => {
     const { user } = await insertUserWithTenant(
-      trx,
+      tx,
       org.id,
       {
         ...names,
@@ -156,7 +156,7 @@ async function createFederatedUser(
       },
       SYSTEM,
     );
-    const linked = await insertFederatedIdentity(trx, {
+    const linked = await insertFederatedIdentity(tx, {
       connectionId: c.id,
       subject: identity.subject,
       userId: user.id,
@@ -167,7 +167,7 @@ async function createFederatedUser(
         'federation.sign_in.completed_elsewhere',
         'This sign-in was completed in another window. Start again.',
       );
-    await grantDefaultRoles(trx, org, c.defaultRoles, user);
+    await grantDefaultRoles(tx, org, c.defaultRoles, user);
     return user;
   });
 }

@@ -47,10 +47,10 @@ export async function rememberFederation(
   ttlMs = FEDERATION_REQUEST_TTL_MS,
 ): Promise<void> {
   const now = clock.now();
-  await purgeAtMostEveryMinute(deps.db, 'federation_requests', now, () =>
-    purgeFederationRequests(deps.db, now),
+  await purgeAtMostEveryMinute(deps.store, 'federation_requests', now, () =>
+    purgeFederationRequests(deps.store, now),
   );
-  await insertFederationRequest(deps.db, {
+  await insertFederationRequest(deps.store, {
     keyHash: sha256(key),
     connectionId,
     requestId: pending.requestId,
@@ -69,7 +69,7 @@ export async function takeFederation(
   connectionId: string,
   key: string,
 ): Promise<PendingFederation | null> {
-  const stored = await consumeFederationRequest(deps.db, connectionId, sha256(key), clock.now());
+  const stored = await consumeFederationRequest(deps.store, connectionId, sha256(key), clock.now());
   return stored === null ? null : open(deps, stored.sealedData);
 }
 
@@ -79,7 +79,7 @@ export async function peekFederation(
   connectionId: string,
   key: string,
 ): Promise<{ pending: PendingFederation; createdAt: number } | null> {
-  const stored = await findFederationRequest(deps.db, connectionId, sha256(key), clock.now());
+  const stored = await findFederationRequest(deps.store, connectionId, sha256(key), clock.now());
   return stored === null ? null : { pending: open(deps, stored.sealedData), createdAt: stored.createdAt };
 }
 

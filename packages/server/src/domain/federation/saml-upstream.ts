@@ -187,7 +187,7 @@ export async function finishSamlSignIn(
   const expiresAt = Number.isFinite(facts.notOnOrAfter)
     ? Math.max(facts.notOnOrAfter, now)
     : now + FEDERATION_REQUEST_TTL_MS;
-  const fresh = await rememberAssertionId(deps.db, {
+  const fresh = await rememberAssertionId(deps.store, {
     connectionId: c.id,
     assertionId: facts.id,
     expiresAt: expiresAt + 60_000,

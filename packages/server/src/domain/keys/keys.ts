@@ -2,7 +2,7 @@ import type { Signer } from '../../crypto/jwt.js';
 import type { Sealer } from '../../crypto/sealing.js';
 import { generateSigningKey, type NewKey, openPrivateKey } from '../../crypto/signing-keys.js';
 import type { CryptoKey, JWK } from '../../crypto/verify-jwt.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle, UnitOfWork } from '../../storage/handle.js';
 import * as keys from '../../storage/repos/keys.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
@@ -25,8 +25,8 @@ export function freshKeys(sealer: Sealer, count: number): Promise<FreshKey[]> {
   return Promise.all(Array.from({ length: count }, () => generateSigningKey(sealer)));
 }
 
-async function insertFresh(trx: Db, key: FreshKey, orgId: string, status: 'next' | 'active', now: number) {
-  await keys.insertKey(trx, {
+async function insertFresh(tx: Handle, key: FreshKey, orgId: string, status: 'next' | 'active', now: number) {
+  await keys.insertKey(tx, {
     kid: key.kid,
     orgId,
     status,
@@ -46,15 +46,15 @@ export const NEW_ORG_KEYS = 2;
  * NEW_ORG_KEYS keys from freshKeys.
  */
 export async function createOrgKeys(
-  trx: Db,
+  tx: Handle,
   orgId: string,
   fresh: readonly FreshKey[],
   now: number,
 ): Promise<string> {
   const [active, next] = fresh;
   if (!active || !next) return fail('keys.create.failed', 'a new organization needs two fresh keys');
-  const kid = await insertFresh(trx, active, orgId, 'active', now);
-  await insertFresh(trx, next, orgId, 'next', now);
+  const kid = await insertFresh(tx, active, orgId, 'active', now);
+  await insertFresh(tx, next, orgId, 'next', now);
   return kid;
 }
 
@@ -65,7 +65,7 @@ export async function createOrgKeys(
  * two when the org has no `next` key (an org older than pre-published keys).
  */
 export async function rotateOrgKeys(
-  trx: Db,
+  tx: Handle,
   orgId: string,
   actor: Actor,
   fresh: readonly FreshKey[],
@@ -74,15 +74,15 @@ export async function rotateOrgKeys(
   const unused = [...fresh];
   const take = () =>
     unused.shift() ?? fail('keys.rotation.raced', 'the signing keys changed during the rotation; try again');
-  const active = await keys.findKeyByStatus(trx, orgId, 'active');
-  const next = (await keys.findKeyByStatus(trx, orgId, 'next')) ?? null;
+  const active = await keys.findKeyByStatus(tx, orgId, 'active');
+  const next = (await keys.findKeyByStatus(tx, orgId, 'next')) ?? null;
   if (!active) return fail('keys.rotation.no_key', 'the organization has no signing key');
-  const nextKid = next ? next.kid : await insertFresh(trx, take(), orgId, 'next', now);
-  await keys.setKeyStatus(trx, active.kid, 'retired', now + RETIRED_KEY_GRACE_MS);
-  await keys.setKeyStatus(trx, nextKid, 'active', null);
-  await insertFresh(trx, take(), orgId, 'next', now);
-  await keys.deleteExpiredKeys(trx, orgId, now);
-  await recordAudit(trx, {
+  const nextKid = next ? next.kid : await insertFresh(tx, take(), orgId, 'next', now);
+  await keys.setKeyStatus(tx, active.kid, 'retired', now + RETIRED_KEY_GRACE_MS);
+  await keys.setKeyStatus(tx, nextKid, 'active', null);
+  await insertFresh(tx, take(), orgId, 'next', now);
+  await keys.deleteExpiredKeys(tx, orgId, now);
+  await recordAudit(tx, {
     orgId,
     entity: 'signing_key',
     verb: 'updated',
@@ -99,7 +99,8 @@ export async function rotateOrgKeys(
  * in this file, so this file states its own narrower need instead of importing that bag back.
  */
 interface KeyDeps {
-  readonly db: Db;
+  readonly store: Handle;
+  readonly unitOfWork: UnitOfWork;
   readonly sealer: Sealer;
   readonly credentials?: { changed(): void };
 }
@@ -111,9 +112,9 @@ interface KeyDeps {
  */
 export async function rotateKeys(deps: KeyDeps, org: Org, actor: Actor): Promise<string> {
   // Generated first (see freshKeys), as many as the org's keys now call for.
-  const hasNext = (await keys.findKeyByStatus(deps.db, org.id, 'next')) !== null;
+  const hasNext = (await keys.findKeyByStatus(deps.store, org.id, 'next')) !== null;
   const fresh = await freshKeys(deps.sealer, hasNext ? 1 : 2);
-  const kid = await deps.db.transaction().execute((trx) => rotateOrgKeys(trx, org.id, actor, fresh));
+  const kid = await deps.unitOfWork.run((tx) => rotateOrgKeys(tx, org.id, actor, fresh));
   deps.credentials?.changed();
   return kid;
 }
@@ -132,11 +133,11 @@ export async function listKeys(
   q: { page: number; perPage: number },
 ): Promise<{ entries: KeySummary[]; total: number }> {
   const window = { offset: q.page * q.perPage, limit: q.perPage };
-  const { rows, total } = await keys.pagePublishedKeys(deps.db, org.id, clock.now(), window);
+  const { rows, total } = await keys.pagePublishedKeys(deps.store, org.id, clock.now(), window);
   return { entries: rows.map((r) => ({ kid: r.kid, state: r.status, createdAt: r.createdAt })), total };
 }
 
-export async function publicJwks(db: Db, orgId: string): Promise<{ keys: JWK[] }> {
+export async function publicJwks(db: Handle, orgId: string): Promise<{ keys: JWK[] }> {
   const rows = await keys.publishedKeys(db, orgId, clock.now());
   // The signing key first: some clients try keys in order.
   rows.sort((a, b) => (a.status === 'active' ? -1 : b.status === 'active' ? 1 : 0));
@@ -153,12 +154,12 @@ export class KeyRing {
   readonly #decrypted = new Map<string, Promise<CryptoKey>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Handle,
     private readonly sealer: Sealer,
   ) {}
 
   async signer(orgId: string, activeKid?: string | null): Promise<Signer> {
-    const kid = activeKid === undefined ? await keys.activeKid(this.db, orgId) : activeKid;
+    const kid = activeKid === undefined ? await keys.activeKid(this.store, orgId) : activeKid;
     if (!kid) return fail('keys.signing.missing', 'no signing key');
     let key = this.#decrypted.get(kid);
     if (!key) {
@@ -171,7 +172,7 @@ export class KeyRing {
   }
 
   async #open(kid: string): Promise<CryptoKey> {
-    const key = await keys.findKey(this.db, kid);
+    const key = await keys.findKey(this.store, kid);
     if (!key) return fail('keys.signing.missing', 'no signing key');
     return openPrivateKey(this.sealer, key.sealedPrivateKey);
   }

@@ -1,5 +1,5 @@
 import type { Sealer } from '../../crypto/sealing.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { anySealedKey } from '../../storage/repos/keys.js';
 import { findSealedCheck, insertSealedCheck } from '../../storage/repos/sealed-checks.js';
 import { clock } from '../clock.js';
@@ -23,7 +23,7 @@ function opens(sealer: Sealer, sealed: string, text: string | null): boolean {
  * the first process whose secret opens one of its sealed signing keys (one that cannot writes
  * nothing and is refused). Two first starts at once: one value is kept, the other process reads it.
  */
-export async function secretOpensDatabase(db: Db, sealer: Sealer): Promise<boolean> {
+export async function secretOpensDatabase(db: Handle, sealer: Sealer): Promise<boolean> {
   const existing = await findSealedCheck(db, NAME);
   if (existing !== null) return opens(sealer, existing, TEXT);
   const key = await anySealedKey(db);

@@ -1,6 +1,6 @@
 import { verifyPassword } from '../../crypto/passwords.js';
-import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import {
   emailKey,
@@ -26,9 +26,9 @@ import { addressChangedMail, verificationMail } from './messages.js';
  * change, or asked again from the profile page). Nothing is sent when it is verified already.
  */
 export async function mailVerification(deps: MailDeps, org: Org, userId: string): Promise<void> {
-  const user = await findUserById(deps.db, userId);
+  const user = await findUserById(deps.store, userId);
   if (!user || user.disabled || user.emailVerified) return;
-  const link = await deps.db.transaction().execute((trx) => issueMailLink(trx, deps, org, user, 'verify'));
+  const link = await deps.unitOfWork.run((tx) => issueMailLink(tx, deps, org, user, 'verify'));
   await deps.mailer.send(verificationMail(org, user.email, link.url, link.minutes));
 }
 
@@ -38,28 +38,28 @@ export async function mailVerification(deps: MailDeps, org: Org, userId: string)
  * A verification link and a reset link (which proves the mailbox too) both end here.
  */
 export async function markAddressVerified(
-  trx: Db,
+  tx: Handle,
   user: User,
   sentTo: string,
   now: number,
 ): Promise<User | null> {
-  if (!(await markEmailVerified(trx, user.id, sentTo, now))) return null;
+  if (!(await markEmailVerified(tx, user.id, sentTo, now))) return null;
   const after: User = { ...user, emailVerified: true, updatedAt: now };
-  await recordUserUpdated(trx, user, after, { kind: 'user', id: user.id });
+  await recordUserUpdated(tx, user, after, { kind: 'user', id: user.id });
   return after;
 }
 
 /** Follows a verification link, once: the address it went to is verified (audited as `user.updated`). */
 export async function verifyAddress(deps: MailDeps, org: Org, token: string): Promise<User | null> {
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (tx) => {
     const now = clock.now();
-    const link = await consumeMailLink(trx, org, 'verify', token, now);
+    const link = await consumeMailLink(tx, org, 'verify', token, now);
     if (link === null) return null;
     const { user, stored } = link;
     if (user.emailVerified) return user;
-    const after = await markAddressVerified(trx, user, stored.sentTo, now);
+    const after = await markAddressVerified(tx, user, stored.sentTo, now);
     if (after === null) return null;
-    await retireMailTokens(trx, user.id, 'verify', now);
+    await retireMailTokens(tx, user.id, 'verify', now);
     return after;
   });
 }
@@ -97,20 +97,20 @@ export async function changeEmail(
     throw error;
   }
   const deviceId = deviceOfUser(deps, org, input.deviceToken, user)?.id ?? null;
-  const verdict = await reserveLoginAttempt(deps.db, org.id, user.email, input.ip, clock.now(), deviceId);
+  const verdict = await reserveLoginAttempt(deps.store, org.id, user.email, input.ip, clock.now(), deviceId);
   if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
-  const matches = await verifyPassword(input.password, await findPasswordHash(deps.db, user.id));
+  const matches = await verifyPassword(input.password, await findPasswordHash(deps.store, user.id));
   if (!matches) return { ok: false, reason: 'wrong_password' };
-  await loginSucceeded(deps.db, org.id, user.email, input.ip, deviceId);
+  await loginSucceeded(deps.store, org.id, user.email, input.ip, deviceId);
   if (email === user.email) return { ok: true, user, previousEmail: null };
   try {
-    return await deps.db.transaction().execute(async (trx): Promise<EmailChangeOutcome> => {
-      const other = await findUserByEmail(trx, org.id, email);
+    return await deps.unitOfWork.run(async (tx): Promise<EmailChangeOutcome> => {
+      const other = await findUserByEmail(tx, org.id, email);
       if (other && other.id !== user.id) return { ok: false, reason: 'conflict' };
-      const before = (await findUserById(trx, user.id)) ?? user;
+      const before = (await findUserById(tx, user.id)) ?? user;
       const now = clock.now();
-      await setEmail(trx, user.id, email, now);
-      await retireMailTokens(trx, user.id, 'verify', now);
+      await setEmail(tx, user.id, email, now);
+      await retireMailTokens(tx, user.id, 'verify', now);
       const sameAddress = emailKey(email) === emailKey(before.email);
       const after: User = {
         ...before,
@@ -119,8 +119,8 @@ export async function changeEmail(
         updatedAt: now,
       };
       // Only the letter case changed: the mailbox is the same, and so is its verification.
-      if (sameAddress && before.emailVerified) await markEmailVerified(trx, user.id, email, now);
-      await recordUserUpdated(trx, before, after, { kind: 'user', id: user.id });
+      if (sameAddress && before.emailVerified) await markEmailVerified(tx, user.id, email, now);
+      await recordUserUpdated(tx, before, after, { kind: 'user', id: user.id });
       return { ok: true, user: after, previousEmail: before.email };
     });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { newSecret, sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   consumeMailToken,
   findLiveMailToken,
@@ -44,7 +44,7 @@ export interface IssuedLink {
  * so only the latest mail counts.
  */
 export async function issueMailLink(
-  trx: Db,
+  tx: Handle,
   deps: MailDeps,
   org: Org,
   user: User,
@@ -53,8 +53,8 @@ export async function issueMailLink(
   const now = clock.now();
   const token = newSecret(PREFIXES[purpose]);
   const expiresAt = now + MAIL_LINK_TTL_MS[purpose];
-  await retireMailTokens(trx, user.id, purpose, now);
-  await insertMailToken(trx, {
+  await retireMailTokens(tx, user.id, purpose, now);
+  await insertMailToken(tx, {
     tokenHash: sha256(token),
     orgId: org.id,
     userId: user.id,
@@ -64,8 +64,8 @@ export async function issueMailLink(
     expiresAt,
     usedAt: null,
   });
-  await purgeMailTokens(trx, now);
-  await recordAudit(trx, {
+  await purgeMailTokens(tx, now);
+  await recordAudit(tx, {
     orgId: org.id,
     entity: 'mail_link',
     verb: 'created',
@@ -80,7 +80,7 @@ export async function issueMailLink(
 
 /** The user a stored link belongs to, while they are enabled and their address is still the one it went to. */
 async function holder(
-  db: Db,
+  db: Handle,
   stored: MailLinkRecord | null,
 ): Promise<{ stored: MailLinkRecord; user: User } | null> {
   if (stored === null) return null;
@@ -92,11 +92,17 @@ async function holder(
 /** A live link's user, without using the link (what GET shows: link scanners must not spend it). */
 export async function peekMailLink(deps: MailDeps, org: Org, purpose: MailPurpose, token: string) {
   if (token.length > 200) return null;
-  return holder(deps.db, await findLiveMailToken(deps.db, org.id, purpose, sha256(token), clock.now()));
+  return holder(deps.store, await findLiveMailToken(deps.store, org.id, purpose, sha256(token), clock.now()));
 }
 
-/** Uses a live link, once, in `trx`: the stored link and its user, or null (unknown, used, expired, address changed). */
-export async function consumeMailLink(trx: Db, org: Org, purpose: MailPurpose, token: string, now: number) {
+/** Uses a live link, once, in `tx`: the stored link and its user, or null (unknown, used, expired, address changed). */
+export async function consumeMailLink(
+  tx: Handle,
+  org: Org,
+  purpose: MailPurpose,
+  token: string,
+  now: number,
+) {
   if (token.length > 200) return null;
-  return holder(trx, await consumeMailToken(trx, org.id, purpose, sha256(token), now));
+  return holder(tx, await consumeMailToken(tx, org.id, purpose, sha256(token), now));
 }

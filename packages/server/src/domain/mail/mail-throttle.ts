@@ -1,5 +1,5 @@
 import { sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { emailKey } from '../../storage/repos/users.js';
 import { reserveLimits, type ThrottleVerdict } from '../sign-in/login-throttle.js';
 
@@ -39,7 +39,7 @@ const deviceKey = (deviceId: string) => `mail-device:${sha256(deviceId)}`;
  * at this IP, then the address. Refuses at the first over its limit.
  */
 export function reserveMail(
-  db: Db,
+  db: Handle,
   orgId: string,
   email: string,
   ip: string,

@@ -17,9 +17,9 @@ import { passwordResetMail } from './messages.js';
  */
 export async function mailPasswordReset(deps: MailDeps, org: Org, email: string): Promise<void> {
   if (email.length > 254) return;
-  const user = await findUserByEmail(deps.db, org.id, email);
+  const user = await findUserByEmail(deps.store, org.id, email);
   if (!user || user.disabled) return;
-  const link = await deps.db.transaction().execute((trx) => issueMailLink(trx, deps, org, user, 'reset'));
+  const link = await deps.unitOfWork.run((tx) => issueMailLink(tx, deps, org, user, 'reset'));
   await deps.mailer.send(passwordResetMail(org, user.email, link.url, link.minutes));
 }
 
@@ -39,16 +39,16 @@ export async function resetPassword(deps: MailDeps, org: Org, token: string, pas
   if (problem !== null) return { ok: false, reason: 'password', detail: problem } satisfies ResetOutcome;
   // argon2 outside the transaction: it is slow and must not hold a write lock.
   const passwordHash = await hashPassword(password);
-  return deps.db.transaction().execute(async (trx): Promise<ResetOutcome> => {
+  return deps.unitOfWork.run(async (tx): Promise<ResetOutcome> => {
     const now = clock.now();
-    const link = await consumeMailLink(trx, org, 'reset', token, now);
+    const link = await consumeMailLink(tx, org, 'reset', token, now);
     if (link === null) return { ok: false, reason: 'expired' };
     const { user, stored } = link;
-    await setPasswordHash(trx, user.id, passwordHash, now);
-    await retireMailTokens(trx, user.id, 'reset', now);
-    if (!user.emailVerified) await markAddressVerified(trx, user, stored.sentTo, now);
-    const sessionsEnded = await endUserSessions(trx, user.id, { kind: 'user', id: user.id }, now);
-    await auditPassword(trx, user, 'reset', sessionsEnded, now);
+    await setPasswordHash(tx, user.id, passwordHash, now);
+    await retireMailTokens(tx, user.id, 'reset', now);
+    if (!user.emailVerified) await markAddressVerified(tx, user, stored.sentTo, now);
+    const sessionsEnded = await endUserSessions(tx, user.id, { kind: 'user', id: user.id }, now);
+    await auditPassword(tx, user, 'reset', sessionsEnded, now);
     return { ok: true, user, sessionsEnded };
   });
 }

@@ -54,10 +54,10 @@ export function checkSignUpRequest(org: Org, input: SignUpAsked): SignUpAsked {
 export async function mailSignUpLink(deps: MailDeps, org: Org, asked: SignUpAsked): Promise<void> {
   const { email, firstName, lastName } = asked;
   const minutes = SIGN_UP_LINK_MINUTES;
-  if (await findUserByEmail(deps.db, org.id, email)) return;
+  if (await findUserByEmail(deps.store, org.id, email)) return;
   const token = newSecret('tsu_');
   const now = clock.now();
-  await insertSignUpRequest(deps.db, {
+  await insertSignUpRequest(deps.store, {
     tokenHash: sha256(token),
     orgId: org.id,
     email,
@@ -76,7 +76,7 @@ const usable = (token: string) => token !== '' && token.length <= 200;
 /** The address a live sign-up link is for, without using it; null when unknown, used or expired. */
 export async function peekSignUp(deps: MailDeps, org: Org, token: string): Promise<string | null> {
   if (!usable(token)) return null;
-  return (await findSignUpRequest(deps.db, org.id, sha256(token), clock.now()))?.email ?? null;
+  return (await findSignUpRequest(deps.store, org.id, sha256(token), clock.now()))?.email ?? null;
 }
 
 /**
@@ -92,7 +92,7 @@ export async function confirmSignUp(
 ): Promise<User | null> {
   checkPassword(password);
   if (!usable(token)) return null;
-  const stored = await consumeSignUpRequest(deps.db, org.id, sha256(token), clock.now());
+  const stored = await consumeSignUpRequest(deps.store, org.id, sha256(token), clock.now());
   if (stored === null) return null;
   if (!signUpAllowed(org, stored.email, { invited: false })) fail('sign_up.refused', signUpRefusal(org));
   const prepared = await prepareUser({
@@ -102,8 +102,8 @@ export async function confirmSignUp(
     lastName: stored.lastName,
   });
   const input = { ...prepared.input, origin: 'sign_up' as const, emailVerified: true };
-  const { user } = await deps.db
-    .transaction()
-    .execute((trx) => insertUserWithTenant(trx, org.id, { ...prepared, input }, SYSTEM));
+  const { user } = await deps.unitOfWork.run((tx) =>
+    insertUserWithTenant(tx, org.id, { ...prepared, input }, SYSTEM),
+  );
   return user;
 }

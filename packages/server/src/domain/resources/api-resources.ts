@@ -1,5 +1,5 @@
-import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   deleteApiResourceRow,
   dropPermissionsOutside,
@@ -85,9 +85,9 @@ export async function createApiResource(
     updatedAt: now,
   };
   try {
-    await deps.db.transaction().execute(async (trx) => {
-      await insertApiResource(trx, resource);
-      await recordAudit(trx, {
+    await deps.unitOfWork.run(async (tx) => {
+      await insertApiResource(tx, resource);
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'resource',
         verb: 'created',
@@ -105,18 +105,18 @@ export async function createApiResource(
 
 /** One page of the org's resources, oldest first. */
 export function listApiResources(deps: ResourcesDeps, org: Org, q: { page: number; perPage: number }) {
-  return pageApiResources(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+  return pageApiResources(deps.store, org.id, { offset: q.page * q.perPage, limit: q.perPage });
 }
 
 const NO_SUCH_RESOURCE = 'no such resource';
 
-async function orgResource(db: Db, org: Org, id: string): Promise<ApiResource> {
+async function orgResource(db: Handle, org: Org, id: string): Promise<ApiResource> {
   if (!isIdOf('resource', id)) return fail('resource.not_found', NO_SUCH_RESOURCE);
   return (await findApiResource(db, org.id, id)) ?? fail('resource.not_found', NO_SUCH_RESOURCE);
 }
 
 /** One of the org's resources; 404 `not_found` for any other id. */
-export const getApiResource = (deps: ResourcesDeps, org: Org, id: string) => orgResource(deps.db, org, id);
+export const getApiResource = (deps: ResourcesDeps, org: Org, id: string) => orgResource(deps.store, org, id);
 
 /**
  * Updates a resource's name, scopes or token lifetime (its identifier never changes), audited as
@@ -132,8 +132,8 @@ export async function updateApiResource(
   const name = changes.name === undefined ? undefined : checkName('name', changes.name);
   const scopes = changes.scopes && checkScopes(changes.scopes);
   const ttl = changes.accessTokenTtl === undefined ? undefined : checkTtl(changes.accessTokenTtl);
-  return deps.db.transaction().execute(async (trx) => {
-    const before = await orgResource(trx, org, id);
+  return deps.unitOfWork.run(async (tx) => {
+    const before = await orgResource(tx, org, id);
     const after: ApiResource = {
       ...before,
       name: name ?? before.name,
@@ -143,14 +143,14 @@ export async function updateApiResource(
     const [previous, data] = [resourceSnapshot(before), resourceSnapshot(after)];
     if (JSON.stringify(previous) === JSON.stringify(data)) return before;
     after.updatedAt = clock.now();
-    await updateApiResourceRow(trx, after);
+    await updateApiResourceRow(tx, after);
     if (scopes)
       await dropPermissionsOutside(
-        trx,
+        tx,
         id,
         scopes.map((s) => s.name),
       );
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'resource',
       verb: 'updated',
@@ -173,11 +173,11 @@ export async function deleteApiResource(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    await orgResource(trx, org, id);
-    const deleted = await deleteApiResourceRow(trx, org.id, id);
+  await deps.unitOfWork.run(async (tx) => {
+    await orgResource(tx, org, id);
+    const deleted = await deleteApiResourceRow(tx, org.id, id);
     if (!deleted) fail('resource.not_found', NO_SUCH_RESOURCE);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'resource',
       verb: 'deleted',

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { clientPermissions, setClientPermissions } from '../../storage/repos/client-permissions.js';
 import { findClient } from '../../storage/repos/clients.js';
 import { recordAudit } from '../audit/audit.js';
@@ -12,7 +12,7 @@ import { resolvePermissions } from './permissions.js';
 
 const NO_SUCH_CLIENT = 'no such client';
 
-async function orgClient(db: Db, org: Org, id: string): Promise<Client> {
+async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
   if (!isIdOf('client', id)) return fail('client.not_found', NO_SUCH_CLIENT);
   return (await findClient(db, org.id, id)) ?? fail('client.not_found', NO_SUCH_CLIENT);
 }
@@ -23,8 +23,8 @@ export async function getClientPermissions(
   org: Org,
   clientId: string,
 ): Promise<Permission[]> {
-  await orgClient(deps.db, org, clientId);
-  return clientPermissions(deps.db, clientId);
+  await orgClient(deps.store, org, clientId);
+  return clientPermissions(deps.store, clientId);
 }
 
 /**
@@ -39,21 +39,21 @@ export async function setPermissionsOfClient(
   permissions: readonly Permission[],
   actor: Actor,
 ): Promise<Permission[]> {
-  return deps.db.transaction().execute(async (trx) => {
-    const client = await orgClient(trx, org, clientId);
+  return deps.unitOfWork.run(async (tx) => {
+    const client = await orgClient(tx, org, clientId);
     if (client.kind !== 'confidential') {
       fail(
         'client.permissions.public_client',
         'only a confidential client has permissions: a public client has no machine tokens',
       );
     }
-    const { stored } = await resolvePermissions(trx, org, 'permissions', permissions);
-    const before = await clientPermissions(trx, clientId);
-    await setClientPermissions(trx, clientId, stored);
-    const after = await clientPermissions(trx, clientId);
+    const { stored } = await resolvePermissions(tx, org, 'permissions', permissions);
+    const before = await clientPermissions(tx, clientId);
+    await setClientPermissions(tx, clientId, stored);
+    const after = await clientPermissions(tx, clientId);
     if (JSON.stringify(before) === JSON.stringify(after)) return after;
     const snapshot = clientSnapshot(client);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'client',
       verb: 'updated',

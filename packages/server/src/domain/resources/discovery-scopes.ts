@@ -10,7 +10,7 @@ import type { ResourcesDeps } from './deps.js';
  */
 export async function resourceScopesOf(deps: ResourcesDeps, org: Org): Promise<string[]> {
   if (org.isConsole) return [];
-  const resources = await listApiResources(deps.db, org.id);
+  const resources = await listApiResources(deps.store, org.id);
   const byIdentifier = [...resources].sort((a, b) =>
     a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0,
   );

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { scopesPermittedToClient } from '../../storage/repos/client-permissions.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { fail } from '../errors.js';
@@ -13,7 +13,7 @@ import type { TokenAudience } from './resource-tokens.js';
  * A client permitted nothing on the resource is `invalid_scope` too: it gets no token for it.
  */
 export async function machineAudience(
-  db: Db,
+  db: Handle,
   client: Client,
   resource: ApiResource,
   scope: string | undefined,

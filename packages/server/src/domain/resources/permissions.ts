@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { findApiResourcesByIdentifier } from '../../storage/repos/api-resources.js';
 import type { StoredPermission } from '../../storage/repos/roles.js';
 import { fail } from '../errors.js';
@@ -13,7 +13,7 @@ export const MAX_PERMISSIONS = 500;
  * Duplicates are dropped. Returns them as stored (resource ids) and as shown (identifiers).
  */
 export async function resolvePermissions(
-  db: Db,
+  db: Handle,
   org: Org,
   field: string,
   given: readonly Permission[],

@@ -29,7 +29,7 @@ export async function requestedResources(
   const wanted = [...new Set(values)];
   for (const value of wanted) checkIndicator(value);
   if (org.isConsole || wanted.length === 0) return [];
-  const found = await findApiResourcesByIdentifier(deps.db, org.id, wanted);
+  const found = await findApiResourcesByIdentifier(deps.store, org.id, wanted);
   return wanted.map(
     (identifier) =>
       found.find((r) => r.identifier === identifier) ??

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { findApiResourcesByIdentifier } from '../../storage/repos/api-resources.js';
 import { scopesAllowedToUser } from '../../storage/repos/roles.js';
 import { scopeList } from '../directory/console-scopes.js';
@@ -17,7 +17,7 @@ export interface GrantedResource {
  * dropped; nothing is ever added.
  */
 export async function narrowedGrant(
-  db: Db,
+  db: Handle,
   org: Org,
   userId: string,
   asks: readonly ResourceGrant[],
@@ -45,7 +45,7 @@ export async function narrowedGrant(
  * request (sign-in/resource-consent.ts): at its consent page, else when its code is issued.
  */
 export async function grantForUser(
-  db: Db,
+  db: Handle,
   org: Org,
   userId: string,
   identifiers: readonly string[],

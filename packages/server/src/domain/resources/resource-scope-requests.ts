@@ -25,7 +25,7 @@ export async function resourceScopesAsked(
   const named = new Set(requested.flatMap((r) => r.scopes.map((s) => s.name)));
   const missing = others.filter((s) => !named.has(s));
   if (missing.length > 0) {
-    const all = await listApiResources(deps.db, org.id);
+    const all = await listApiResources(deps.store, org.id);
     const owner = all.find((r) => r.scopes.some((s) => s.name === missing[0]));
     if (owner)
       fail(

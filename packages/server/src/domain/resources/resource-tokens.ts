@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { findApiResourcesByIdentifier } from '../../storage/repos/api-resources.js';
 import { scopesAllowedToUser } from '../../storage/repos/roles.js';
 import { fail } from '../errors.js';
@@ -19,7 +19,7 @@ export interface TokenAudience {
  * a role removed since stops the next token, a refresh included, from carrying its scopes.
  */
 export async function sessionAudience(
-  db: Db,
+  db: Handle,
   org: Org,
   session: { userId: string; resources: readonly ResourceGrant[] },
   requested: string | undefined,

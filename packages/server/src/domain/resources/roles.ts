@@ -1,5 +1,5 @@
-import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/errors.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   deleteRoleRow,
   findRole,
@@ -60,8 +60,8 @@ export async function createRole(
   const name = checkName('name', input.name, 64);
   const description = checkDescription(input.description ?? '');
   return uniqueName(
-    deps.db.transaction().execute(async (trx) => {
-      const { stored, shown } = await resolvePermissions(trx, org, 'permissions', input.permissions ?? []);
+    deps.unitOfWork.run(async (tx) => {
+      const { stored, shown } = await resolvePermissions(tx, org, 'permissions', input.permissions ?? []);
       const now = clock.now();
       const role: EndUserRole = {
         id: newResourceId('role'),
@@ -72,10 +72,10 @@ export async function createRole(
         createdAt: now,
         updatedAt: now,
       };
-      await insertRole(trx, role);
-      await setRolePermissions(trx, role.id, stored);
-      const created = (await findRole(trx, org.id, role.id)) as EndUserRole;
-      await recordAudit(trx, {
+      await insertRole(tx, role);
+      await setRolePermissions(tx, role.id, stored);
+      const created = (await findRole(tx, org.id, role.id)) as EndUserRole;
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'role',
         verb: 'created',
@@ -90,18 +90,18 @@ export async function createRole(
 
 /** One page of the org's roles, oldest first. */
 export function listRoles(deps: ResourcesDeps, org: Org, q: { page: number; perPage: number }) {
-  return pageRoles(deps.db, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+  return pageRoles(deps.store, org.id, { offset: q.page * q.perPage, limit: q.perPage });
 }
 
 const NO_SUCH_ROLE = 'no such role';
 
-async function orgRole(db: Db, org: Org, id: string): Promise<EndUserRole> {
+async function orgRole(db: Handle, org: Org, id: string): Promise<EndUserRole> {
   if (!isIdOf('role', id)) return fail('role.not_found', NO_SUCH_ROLE);
   return (await findRole(db, org.id, id)) ?? fail('role.not_found', NO_SUCH_ROLE);
 }
 
 /** One of the org's roles; 404 `not_found` for any other id. */
-export const getRole = (deps: ResourcesDeps, org: Org, id: string) => orgRole(deps.db, org, id);
+export const getRole = (deps: ResourcesDeps, org: Org, id: string) => orgRole(deps.store, org, id);
 
 /** Updates a role (a list of permissions given replaces the stored one), audited as `role.updated`. */
 export async function updateRole(
@@ -114,10 +114,10 @@ export async function updateRole(
   const name = changes.name === undefined ? undefined : checkName('name', changes.name, 64);
   const description = changes.description === undefined ? undefined : checkDescription(changes.description);
   return uniqueName(
-    deps.db.transaction().execute(async (trx) => {
-      const before = await orgRole(trx, org, id);
+    deps.unitOfWork.run(async (tx) => {
+      const before = await orgRole(tx, org, id);
       const permissions = changes.permissions
-        ? await resolvePermissions(trx, org, 'permissions', changes.permissions)
+        ? await resolvePermissions(tx, org, 'permissions', changes.permissions)
         : null;
       const after: EndUserRole = {
         ...before,
@@ -126,14 +126,14 @@ export async function updateRole(
         permissions: permissions?.shown ?? before.permissions,
       };
       if (permissions) {
-        await setRolePermissions(trx, id, permissions.stored);
-        after.permissions = ((await findRole(trx, org.id, id)) as EndUserRole).permissions;
+        await setRolePermissions(tx, id, permissions.stored);
+        after.permissions = ((await findRole(tx, org.id, id)) as EndUserRole).permissions;
       }
       const [previous, data] = [roleSnapshot(before), roleSnapshot(after)];
       if (JSON.stringify(previous) === JSON.stringify(data)) return before;
       after.updatedAt = clock.now();
-      await updateRoleRow(trx, after);
-      await recordAudit(trx, {
+      await updateRoleRow(tx, after);
+      await recordAudit(tx, {
         orgId: org.id,
         entity: 'role',
         verb: 'updated',
@@ -152,10 +152,10 @@ export async function updateRole(
  * (a refresh included) carries none of the scopes only it allowed.
  */
 export async function deleteRole(deps: ResourcesDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const role = await orgRole(trx, org, id);
-    if (!(await deleteRoleRow(trx, org.id, id))) fail('role.not_found', NO_SUCH_ROLE);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    const role = await orgRole(tx, org, id);
+    if (!(await deleteRoleRow(tx, org.id, id))) fail('role.not_found', NO_SUCH_ROLE);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'role',
       verb: 'deleted',

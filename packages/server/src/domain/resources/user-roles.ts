@@ -12,8 +12,8 @@ export const MAX_USER_ROLES = 100;
 
 /** The roles one of the org's users holds; 404 for a user that is not the org's. */
 export async function getUserRoles(deps: ResourcesDeps, org: Org, userId: string): Promise<EndUserRole[]> {
-  await requireOrgUser(deps.db, org, userId);
-  return rolesOfUser(deps.db, userId);
+  await requireOrgUser(deps.store, org, userId);
+  return rolesOfUser(deps.store, userId);
 }
 
 /**
@@ -30,19 +30,19 @@ export async function setRolesOfUser(
 ): Promise<EndUserRole[]> {
   const wanted = [...new Set(roleIds)];
   if (wanted.length > MAX_USER_ROLES) fail('user.roles.too_many', `roles: at most ${MAX_USER_ROLES}`);
-  return deps.db.transaction().execute(async (trx) => {
-    const user = await requireOrgUser(trx, org, userId);
-    const found = await findRoles(trx, org.id, wanted);
+  return deps.unitOfWork.run(async (tx) => {
+    const user = await requireOrgUser(tx, org, userId);
+    const found = await findRoles(tx, org.id, wanted);
     const unknown = wanted.find((id) => !found.some((r) => r.id === id));
     if (unknown !== undefined)
       fail('user.roles.unknown', `roles: "${unknown}" is not a role of this organization`);
-    const before = (await rolesOfUser(trx, userId)).map((r) => r.id).sort();
+    const before = (await rolesOfUser(tx, userId)).map((r) => r.id).sort();
     const after = found.map((r) => r.id).sort();
     if (JSON.stringify(before) === JSON.stringify(after)) return found;
     const now = clock.now();
-    await setUserRoles(trx, userId, after, now);
+    await setUserRoles(tx, userId, after, now);
     const snapshot = userSnapshot(user);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'user',
       verb: 'updated',

@@ -1,5 +1,5 @@
 import { newId } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { deleteBrowserSessionsOfUser } from '../../storage/repos/browser-sessions.js';
 import {
   findOAuthSession,
@@ -30,8 +30,8 @@ export const sessionSnapshot = (s: OAuthSession) => ({
 });
 
 /** The tenant a new session acts in: the user's oldest membership (their personal tenant). */
-export async function defaultTenantId(trx: Db, userId: string): Promise<string | null> {
-  return (await listUserTenants(trx, userId))[0]?.tenant.id ?? null;
+export async function defaultTenantId(tx: Handle, userId: string): Promise<string | null> {
+  return (await listUserTenants(tx, userId))[0]?.tenant.id ?? null;
 }
 
 export interface NewSession {
@@ -54,8 +54,13 @@ export interface NewSession {
 }
 
 /** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
-export async function openSession(trx: Db, org: Org, input: NewSession, now: number): Promise<OAuthSession> {
-  const tenantId = org.isConsole ? null : await defaultTenantId(trx, input.userId);
+export async function openSession(
+  tx: Handle,
+  org: Org,
+  input: NewSession,
+  now: number,
+): Promise<OAuthSession> {
+  const tenantId = org.isConsole ? null : await defaultTenantId(tx, input.userId);
   if (!org.isConsole && tenantId === null) fail('session.open.no_tenant', 'the user has no tenant');
   const {
     actorId = null,
@@ -79,9 +84,9 @@ export async function openSession(trx: Db, org: Org, input: NewSession, now: num
     resources,
     claims,
   };
-  await insertOAuthSession(trx, session, browserSession);
+  await insertOAuthSession(tx, session, browserSession);
   const actor: Actor = { kind: 'user', id: actorId ?? input.userId };
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: org.id,
     entity: 'session',
     verb: 'created',
@@ -97,16 +102,16 @@ export const isLive = (session: OAuthSession, now: number): boolean =>
   session.revokedAt === null && session.expiresAt > now;
 
 /** The session if it is neither revoked nor past its absolute lifetime. */
-export async function liveSession(db: Db, id: string, now: number): Promise<OAuthSession | null> {
+export async function liveSession(db: Handle, id: string, now: number): Promise<OAuthSession | null> {
   const session = await findOAuthSession(db, id);
   return session && isLive(session, now) ? session : null;
 }
 
 /** Ends a session (and with it every refresh and access token it issued); audited once. */
-export async function revokeSession(trx: Db, sessionId: string, actor: Actor, now: number): Promise<void> {
-  const revoked = await revokeOAuthSession(trx, sessionId, now);
+export async function revokeSession(tx: Handle, sessionId: string, actor: Actor, now: number): Promise<void> {
+  const revoked = await revokeOAuthSession(tx, sessionId, now);
   if (!revoked) return;
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: revoked.orgId,
     entity: 'session',
     verb: 'deleted',
@@ -122,10 +127,15 @@ export async function revokeSession(trx: Db, sessionId: string, actor: Actor, no
  * hosted pages is dropped, so no browser goes on signing them in. Returns how many OAuth sessions
  * ended.
  */
-export async function endUserSessions(trx: Db, userId: string, actor: Actor, now: number): Promise<number> {
-  const ids = await liveSessionIds(trx, { userId }, now);
-  for (const id of ids) await revokeSession(trx, id, actor, now);
-  await deleteBrowserSessionsOfUser(trx, userId);
+export async function endUserSessions(
+  tx: Handle,
+  userId: string,
+  actor: Actor,
+  now: number,
+): Promise<number> {
+  const ids = await liveSessionIds(tx, { userId }, now);
+  for (const id of ids) await revokeSession(tx, id, actor, now);
+  await deleteBrowserSessionsOfUser(tx, userId);
   return ids.length;
 }
 
@@ -134,28 +144,28 @@ export async function endUserSessions(trx: Db, userId: string, actor: Actor, now
  * access tokens stop working. Returns how many ended.
  */
 export async function endClientSessions(
-  trx: Db,
+  tx: Handle,
   clientId: string,
   actor: Actor,
   now: number,
 ): Promise<number> {
-  const ids = await liveSessionIds(trx, { clientId }, now);
-  for (const id of ids) await revokeSession(trx, id, actor, now);
+  const ids = await liveSessionIds(tx, { clientId }, now);
+  for (const id of ids) await revokeSession(tx, id, actor, now);
   return ids.length;
 }
 
 /** Moves the session to another tenant of the user, audited as an update. */
 export async function moveSession(
-  trx: Db,
+  tx: Handle,
   session: OAuthSession,
   tenantId: string,
   actor: Actor,
   now: number,
 ): Promise<OAuthSession> {
   if (session.tenantId === tenantId) return session;
-  await setOAuthSessionTenant(trx, session.id, tenantId);
+  await setOAuthSessionTenant(tx, session.id, tenantId);
   const moved = { ...session, tenantId };
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: session.orgId,
     entity: 'session',
     verb: 'updated',
@@ -173,7 +183,7 @@ export async function moveSession(
  * user is a member of the session's tenant, when the caller read it with the session.
  */
 export async function currentTenant(
-  trx: Db,
+  tx: Handle,
   org: Org,
   session: OAuthSession,
   now: number,
@@ -182,10 +192,10 @@ export async function currentTenant(
   if (org.isConsole) return session;
   if (
     session.tenantId !== null &&
-    (inTenant ?? (await findUserTenant(trx, session.userId, session.tenantId)) !== null)
+    (inTenant ?? (await findUserTenant(tx, session.userId, session.tenantId)) !== null)
   )
     return session;
-  const fallback = await defaultTenantId(trx, session.userId);
+  const fallback = await defaultTenantId(tx, session.userId);
   if (fallback === null) return null;
-  return moveSession(trx, session, fallback, { kind: 'system' }, now);
+  return moveSession(tx, session, fallback, { kind: 'system' }, now);
 }

@@ -55,14 +55,14 @@ export async function issueAuthorizationCode(
   // nextStepOf answered the client already; this holds for a sign-in that changed since (another tab).
   if (!acrSatisfies(request.claims, auth.acr))
     fail('authorize.acr.unmet', 'the sign-in did not reach an essential acr value');
-  await deps.db.transaction().execute(async (trx) => {
-    if (!(await completeAuthorizationRequest(trx, request.id, now))) {
+  await deps.unitOfWork.run(async (tx) => {
+    if (!(await completeAuthorizationRequest(tx, request.id, now))) {
       fail('sign_in.request.completed', 'this sign-in was already completed');
     }
-    if (consented) await recordConsent(trx, org, auth.userId, pending.client, request.scope, now);
-    const resources = await grantToIssue(trx, org, request, auth.userId);
+    if (consented) await recordConsent(tx, org, auth.userId, pending.client, request.scope, now);
+    const resources = await grantToIssue(tx, org, request, auth.userId);
     const session = await openSession(
-      trx,
+      tx,
       org,
       {
         userId: auth.userId,
@@ -79,7 +79,7 @@ export async function issueAuthorizationCode(
       },
       now,
     );
-    await insertAuthorizationCode(trx, {
+    await insertAuthorizationCode(tx, {
       codeHash: sha256(code),
       orgId: org.id,
       clientId: request.clientId,
@@ -93,8 +93,8 @@ export async function issueAuthorizationCode(
       nonce: request.nonce,
     });
   });
-  await purgeAtMostEveryMinute(deps.db, 'authorization_codes', now, () =>
-    purgeAuthorizationCodes(deps.db, now - USED_CODE_RETENTION_MS),
+  await purgeAtMostEveryMinute(deps.store, 'authorization_codes', now, () =>
+    purgeAuthorizationCodes(deps.store, now - USED_CODE_RETENTION_MS),
   );
   return code;
 }
@@ -140,30 +140,30 @@ export async function redeemAuthorizationCode(
   const signer = await deps.keyRing.signer(org.id);
   const actor = { kind: 'client', id: client.id } as const;
   // Failures are returned, not thrown, so the revocations they cause are committed.
-  const outcome = await deps.db.transaction().execute(async (trx) => {
-    const stored = await consumeAuthorizationCode(trx, org.id, client.id, codeHash, now);
+  const outcome = await deps.unitOfWork.run(async (tx) => {
+    const stored = await consumeAuthorizationCode(tx, org.id, client.id, codeHash, now);
     if (!stored) {
-      const known = await findAuthorizationCode(trx, org.id, codeHash);
+      const known = await findAuthorizationCode(tx, org.id, codeHash);
       if (!known || known.clientId !== client.id)
         return { situation: 'token.code.invalid', error: 'the authorization code is invalid' } as const;
-      await revokeSession(trx, known.sessionId, actor, now);
+      await revokeSession(tx, known.sessionId, actor, now);
       return {
         situation: 'token.code.reused',
         error: 'the authorization code was already used; its session is revoked',
       } as const;
     }
     const problem = codeProblem(stored, input, now);
-    const session = problem === null ? await liveSession(trx, stored.sessionId, now) : null;
+    const session = problem === null ? await liveSession(tx, stored.sessionId, now) : null;
     if (session === null) {
-      await revokeSession(trx, stored.sessionId, actor, now);
+      await revokeSession(tx, stored.sessionId, actor, now);
       return (
         problem ??
         ({ situation: 'token.code.session_ended', error: 'the session of this code has ended' } as const)
       );
     }
     // Thrown, `invalid_target` rolls the code's consumption back: the code may be exchanged again.
-    const audience = org.isConsole ? null : await sessionAudience(trx, org, session, input.resource);
-    const refreshToken = await addRefreshToken(trx, client, session, now);
+    const audience = org.isConsole ? null : await sessionAudience(tx, org, session, input.resource);
+    const refreshToken = await addRefreshToken(tx, client, session, now);
     return { session, nonce: stored.nonce, refreshToken, audience };
   });
   if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);

@@ -50,10 +50,10 @@ export async function saveAuthorizationRequest(
     expiresAt: now + AUTHORIZATION_REQUEST_TTL_MS,
     completedAt: null,
   };
-  await purgeAtMostEveryMinute(deps.db, 'authorization_requests', now, () =>
-    purgeAuthorizationRequests(deps.db, now),
+  await purgeAtMostEveryMinute(deps.store, 'authorization_requests', now, () =>
+    purgeAuthorizationRequests(deps.store, now),
   );
-  await insertAuthorizationRequest(deps.db, request);
+  await insertAuthorizationRequest(deps.store, request);
   return request;
 }
 
@@ -68,7 +68,7 @@ export async function loadAuthorizationRequest(
   org: Org,
   id: string,
 ): Promise<PendingAuthorization | null> {
-  const request = await findPendingAuthorizationRequest(deps.db, org.id, id, clock.now());
+  const request = await findPendingAuthorizationRequest(deps.store, org.id, id, clock.now());
   if (!request) return null;
   // A metadata document that can no longer be read ends the request like a deleted client does.
   const client = await findSignInClient(deps, org, request.clientId);
@@ -80,7 +80,7 @@ export async function closeAuthorizationRequest(
   deps: SignInDeps,
   pending: PendingAuthorization,
 ): Promise<void> {
-  if (!(await completeAuthorizationRequest(deps.db, pending.request.id, clock.now()))) {
+  if (!(await completeAuthorizationRequest(deps.store, pending.request.id, clock.now()))) {
     fail('sign_in.request.completed', 'this sign-in was already completed');
   }
 }

@@ -67,8 +67,8 @@ export async function startBrowserSession(
   const secret = newSecret('tbs_');
   const { amr, acr, impersonation } = method;
   const expiresAt = impersonation?.expiresAt ?? now + BROWSER_SESSION_TTL_MS;
-  await deps.db.transaction().execute(async (trx) => {
-    await insertBrowserSession(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await insertBrowserSession(tx, {
       tokenHash: sha256(secret),
       orgId: org.id,
       userId: user.id,
@@ -89,7 +89,7 @@ export async function startBrowserSession(
           },
         }
       : {};
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'user',
       verb: 'login',
@@ -98,7 +98,9 @@ export async function startBrowserSession(
       data: { ...userSnapshot(user), amr, acr, ...method.audit, ...extra },
     });
   });
-  await purgeAtMostEveryMinute(deps.db, 'browser_sessions', now, () => purgeBrowserSessions(deps.db, now));
+  await purgeAtMostEveryMinute(deps.store, 'browser_sessions', now, () =>
+    purgeBrowserSessions(deps.store, now),
+  );
   const actorId = impersonation?.actorId ?? null;
   return { secret, session: { id: sha256(secret), user, amr, acr, actorId, expiresAt, authTime: now } };
 }
@@ -123,13 +125,13 @@ export async function resumeBrowserSession(
   secret: string,
 ): Promise<BrowserSession | null> {
   const id = sha256(secret);
-  const stored = await findBrowserSession(deps.db, org.id, id, clock.now());
+  const stored = await findBrowserSession(deps.store, org.id, id, clock.now());
   if (!stored) return null;
   // A password-only sign-in stops counting once the org requires a second factor. A federated one
   // is the upstream's to secure (docs/enterprise-sign-in.md).
   const ownFactors = stored.acr !== ACR_MFA && stored.acr !== ACR_FEDERATED;
   if (stored.actorId === null && ownFactors && (await orgRequiresMfa(deps, org))) return null;
-  const user = await findUserById(deps.db, stored.userId);
+  const user = await findUserById(deps.store, stored.userId);
   if (!user) return null;
   return {
     id,

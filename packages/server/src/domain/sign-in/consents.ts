@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { findConsent, upsertConsent } from '../../storage/repos/consents.js';
 import { recordAudit } from '../audit/audit.js';
 import { CONSOLE_CLIENT_ID } from '../directory/console-client.js';
@@ -36,7 +36,7 @@ export function scopesToShow(request: Pick<AuthorizationRequest, 'scope' | 'clai
  *   again only when it asks for one not yet granted.
  */
 export async function consentRequired(
-  db: Db,
+  db: Handle,
   client: Client,
   userId: string,
   request: Pick<AuthorizationRequest, 'scope' | 'prompt'>,
@@ -53,17 +53,17 @@ export async function consentRequired(
 
 /** Stores what the person granted (the union with earlier grants), audited when it changes. */
 export async function recordConsent(
-  trx: Db,
+  tx: Handle,
   org: Org,
   userId: string,
   client: Client,
   scope: string,
   now: number,
 ): Promise<void> {
-  const before = await findConsent(trx, userId, client.id);
+  const before = await findConsent(tx, userId, client.id);
   const merged = [...new Set([...scopeList(before?.scope ?? ''), ...scopeList(scope)])].sort().join(' ');
   if (before && before.scope === merged) return;
-  await upsertConsent(trx, {
+  await upsertConsent(tx, {
     orgId: org.id,
     userId,
     clientId: client.id,
@@ -73,7 +73,7 @@ export async function recordConsent(
   });
   const data = { userId, clientId: client.id, scope: merged };
   const actor = { kind: 'user', id: userId } as const;
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: org.id,
     entity: 'consent',
     verb: before ? 'updated' : 'created',

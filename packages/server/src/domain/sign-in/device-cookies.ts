@@ -62,7 +62,7 @@ export async function trustedDevice(
 ): Promise<Device | null> {
   const device = readDeviceToken(deps, org, token);
   if (device === null || email.length > 254) return null;
-  const user = await findUserByEmail(deps.db, org.id, email);
+  const user = await findUserByEmail(deps.store, org.id, email);
   return user !== null && !user.disabled && user.id === device.userId ? device : null;
 }
 

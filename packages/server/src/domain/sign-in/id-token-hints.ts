@@ -31,7 +31,7 @@ export async function readIdTokenHint(
   org: Org,
   idToken: string,
 ): Promise<IdTokenHint | null> {
-  const outcome = await checkJwt(idToken, await publicJwks(deps.db, org.id), {
+  const outcome = await checkJwt(idToken, await publicJwks(deps.store, org.id), {
     issuer: issuerOf(deps.config, org),
     typ: 'JWT',
     // Every ID token has `exp`; a signed userinfo answer (typ JWT too, same key) has none and is no hint.

@@ -63,7 +63,7 @@ const snapshot = (
 
 /** The user of `org` named by the path, else 404 (as for a webhook id of another org). */
 async function userOfOrg(deps: SignInDeps, org: Org, userId: string): Promise<User> {
-  const user = isIdOf('user', userId) ? await findUserById(deps.db, userId) : null;
+  const user = isIdOf('user', userId) ? await findUserById(deps.store, userId) : null;
   if (!user || user.orgId !== org.id)
     return failApi('impersonation.user.not_found', 'no such user in this organization');
   return user;
@@ -71,7 +71,7 @@ async function userOfOrg(deps: SignInDeps, org: Org, userId: string): Promise<Us
 
 /** The client and redirect URI must be ones the client could have sent to /oauth/authorize. */
 async function checkTarget(deps: SignInDeps, org: Org, request: ImpersonationRequest) {
-  const found = await findClientWithSecret(deps.db, org.id, request.clientId);
+  const found = await findClientWithSecret(deps.store, org.id, request.clientId);
   if (!found)
     return failApi('impersonation.client.not_found', 'client_id: no such client in this organization');
   const { client } = found;
@@ -118,8 +118,8 @@ export async function startImpersonation(
   const key = newSecret('tim_');
   const id = newId('imp');
   const requestId = newId('arq');
-  await deps.db.transaction().execute(async (trx) => {
-    await insertAuthorizationRequest(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await insertAuthorizationRequest(tx, {
       id: requestId,
       orgId: org.id,
       clientId: client.id,
@@ -140,7 +140,7 @@ export async function startImpersonation(
       expiresAt,
       completedAt: null,
     });
-    await impersonations.insert(trx, {
+    await impersonations.insert(tx, {
       keyHash: sha256(key),
       id,
       orgId: org.id,
@@ -152,7 +152,7 @@ export async function startImpersonation(
       expiresAt,
       usedAt: null,
     });
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'impersonation',
       verb: 'created',
@@ -161,7 +161,7 @@ export async function startImpersonation(
       data: snapshot(id, user.id, request, now, expiresAt),
     });
   });
-  await impersonations.purge(deps.db, now);
+  await impersonations.purge(deps.store, now);
   const url = new URL(IMPERSONATION_PATH.slice(1), issuerOf(deps.config, org));
   url.searchParams.set('key', key);
   return { id, userId: user.id, clientId: client.id, url: url.href, expiresAt };
@@ -185,11 +185,11 @@ export async function openImpersonation(
   key: string,
 ): Promise<OpenedImpersonation | null> {
   const now = clock.now();
-  const link = await impersonations.consume(deps.db, org.id, sha256(key), now);
+  const link = await impersonations.consume(deps.store, org.id, sha256(key), now);
   if (!link) return null;
-  const membership = await findMembership(deps.db, org.id, link.actorId);
+  const membership = await findMembership(deps.store, org.id, link.actorId);
   if (membership?.role !== 'owner') return null;
-  const user = await findUserById(deps.db, link.userId);
+  const user = await findUserById(deps.store, link.userId);
   const pending = await loadAuthorizationRequest(deps, org, link.requestId);
   // Disabled since the link was made: closed like an expired link.
   if (!user || user.orgId !== org.id || user.disabled || !pending) return null;

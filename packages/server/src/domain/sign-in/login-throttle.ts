@@ -1,5 +1,5 @@
 import { sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { countAttempts, settleAttempts } from '../../storage/repos/login-attempts.js';
 import { emailKey } from '../../storage/repos/users.js';
 
@@ -56,7 +56,7 @@ const byIp = (ip: string): Limit => ({
  * counts are one higher: a refused request in flight holds one attempt of them for that moment.
  */
 export async function reserveLimits(
-  db: Db,
+  db: Handle,
   orgId: string,
   now: number,
   limits: Limit[],
@@ -77,7 +77,7 @@ export async function reserveLimits(
  * at this IP, then the account.
  */
 export function reserveLoginAttempt(
-  db: Db,
+  db: Handle,
   orgId: string,
   email: string,
   ip: string,
@@ -102,7 +102,7 @@ export function reserveLoginAttempt(
  * back. The ceiling keeps the failures: a sign-in does not reopen it.
  */
 export async function loginSucceeded(
-  db: Db,
+  db: Handle,
   orgId: string,
   email: string,
   ip: string,
@@ -125,7 +125,7 @@ const secondFactorKey = (userId: string) => `otp:${userId}`;
 
 /** Counts one code attempt against the IP, then the user; refuses once either is over its limit. */
 export function reserveSecondFactorAttempt(
-  db: Db,
+  db: Handle,
   orgId: string,
   userId: string,
   ip: string,
@@ -143,7 +143,7 @@ export function reserveSecondFactorAttempt(
 
 /** A correct code clears the user's count and gives the IP its attempt back. */
 export async function secondFactorSucceeded(
-  db: Db,
+  db: Handle,
   orgId: string,
   userId: string,
   ip: string,

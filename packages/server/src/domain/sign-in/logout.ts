@@ -88,11 +88,11 @@ export function postLogoutRedirect(request: LogoutRequest): string | null {
  * `session.deleted`. Returns how many ended.
  */
 export async function signOut(deps: SignInDeps, browserSession: string, actor: Actor): Promise<number> {
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (tx) => {
     const now = clock.now();
-    const ids = await liveSessionIds(trx, { browserSession }, now);
-    for (const id of ids) await revokeSession(trx, id, actor, now);
-    await deleteBrowserSession(trx, browserSession);
+    const ids = await liveSessionIds(tx, { browserSession }, now);
+    for (const id of ids) await revokeSession(tx, id, actor, now);
+    await deleteBrowserSession(tx, browserSession);
     return ids.length;
   });
 }

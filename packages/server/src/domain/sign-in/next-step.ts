@@ -75,7 +75,7 @@ export async function nextStepOf(
   // An impersonating owner acts with the org's authority: consent is the user's to give, so none
   // is asked for or recorded.
   const impersonated = session.actorId !== null;
-  if (!impersonated && (await consentRequired(deps.db, pending.client, session.user.id, request))) {
+  if (!impersonated && (await consentRequired(deps.store, pending.client, session.user.id, request))) {
     if (!silent) return { kind: 'consent' };
     return {
       kind: 'error',

@@ -110,7 +110,7 @@ export function relyingPartyOf(deps: SignInDeps, org: Org): RelyingParty {
 }
 
 export async function listUserPasskeys(deps: SignInDeps, userId: string): Promise<Passkey[]> {
-  return (await listPasskeys(deps.db, userId)).map(passkeyOf);
+  return (await listPasskeys(deps.store, userId)).map(passkeyOf);
 }
 
 /** Stores a new challenge for this browser; `browser` is the value of its CSRF cookie. */
@@ -123,8 +123,8 @@ async function issueChallenge(
   userId: string | null,
 ) {
   const now = clock.now();
-  await purgePasskeyChallenges(deps.db, now);
-  await insertPasskeyChallenge(deps.db, {
+  await purgePasskeyChallenges(deps.store, now);
+  await insertPasskeyChallenge(deps.store, {
     challengeHash: sha256(challenge),
     orgId: org.id,
     purpose,
@@ -145,7 +145,7 @@ function takeChallenge(
 ) {
   const challenge = challengeOf(clientDataJSON);
   if (challenge === null || browser === '') return Promise.resolve(null);
-  return consumePasskeyChallenge(deps.db, {
+  return consumePasskeyChallenge(deps.store, {
     challengeHash: sha256(challenge),
     orgId: org.id,
     purpose,
@@ -165,7 +165,7 @@ export async function startPasskeyRegistration(
   user: User,
   browser: string,
 ): Promise<RegistrationOptionsOutcome> {
-  const existing = await listPasskeys(deps.db, user.id);
+  const existing = await listPasskeys(deps.store, user.id);
   if (existing.length >= MAX_PASSKEYS_PER_USER) return { ok: false, reason: 'too_many' };
   const displayName = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
   const options = await registrationOptions(
@@ -223,11 +223,11 @@ export async function finishPasskeyRegistration(
     createdAt: now,
     lastUsedAt: null,
   };
-  return deps.db.transaction().execute(async (trx): Promise<RegistrationOutcome> => {
-    if ((await listPasskeys(trx, user.id)).length >= MAX_PASSKEYS_PER_USER)
+  return deps.unitOfWork.run(async (tx): Promise<RegistrationOutcome> => {
+    if ((await listPasskeys(tx, user.id)).length >= MAX_PASSKEYS_PER_USER)
       return { ok: false, reason: 'too_many' };
-    if (!(await insertPasskey(trx, passkey))) return { ok: false, reason: 'duplicate' };
-    await recordAudit(trx, {
+    if (!(await insertPasskey(tx, passkey))) return { ok: false, reason: 'duplicate' };
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'passkey',
       verb: 'created',
@@ -246,10 +246,10 @@ export async function removePasskey(
   user: User,
   id: string,
 ): Promise<Passkey | null> {
-  return deps.db.transaction().execute(async (trx) => {
-    const deleted = await deletePasskey(trx, user.id, id);
+  return deps.unitOfWork.run(async (tx) => {
+    const deleted = await deletePasskey(tx, user.id, id);
     if (deleted === null) return null;
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'passkey',
       verb: 'deleted',
@@ -288,7 +288,7 @@ export async function finishPasskeySignIn(
   const { response } = input;
   const taken = await takeChallenge(deps, org, 'sign_in', response.response.clientDataJSON, input.browser);
   if (taken === null) return { ok: false, reason: 'expired' };
-  const stored = await findPasskeyByCredential(deps.db, org.id, response.id);
+  const stored = await findPasskeyByCredential(deps.store, org.id, response.id);
   if (stored === null) return { ok: false, reason: 'unknown' };
   const handle = userHandleOf(response);
   if (handle !== null && handle !== stored.userId) return { ok: false, reason: 'invalid' };
@@ -299,10 +299,10 @@ export async function finishPasskeySignIn(
     transports: stored.transports,
   });
   if (checked === null) return { ok: false, reason: 'invalid' };
-  const user = await findUserById(deps.db, stored.userId);
+  const user = await findUserById(deps.store, stored.userId);
   if (user === null || user.disabled) return { ok: false, reason: 'invalid' };
   const now = clock.now();
-  const recorded = await recordPasskeyUse(deps.db, stored.id, {
+  const recorded = await recordPasskeyUse(deps.store, stored.id, {
     previousCount: stored.signCount,
     signCount: checked.counter,
     backedUp: checked.backedUp,

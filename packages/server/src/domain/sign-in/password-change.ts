@@ -42,22 +42,22 @@ export async function changePassword(
   const problem = passwordProblem(input.next);
   if (problem !== null) return { ok: false, reason: 'password', detail: problem };
   const deviceId = deviceOfUser(deps, org, input.deviceToken, user)?.id ?? null;
-  const verdict = await reserveLoginAttempt(deps.db, org.id, user.email, input.ip, clock.now(), deviceId);
+  const verdict = await reserveLoginAttempt(deps.store, org.id, user.email, input.ip, clock.now(), deviceId);
   if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
-  const matches = await verifyPassword(input.current, await findPasswordHash(deps.db, user.id));
+  const matches = await verifyPassword(input.current, await findPasswordHash(deps.store, user.id));
   if (!matches) return { ok: false, reason: 'wrong_password' };
-  await loginSucceeded(deps.db, org.id, user.email, input.ip, deviceId);
+  await loginSucceeded(deps.store, org.id, user.email, input.ip, deviceId);
   const passwordHash = await hashPassword(input.next);
   const keep = input.currentBrowserSecret === null ? null : sha256(input.currentBrowserSecret);
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.unitOfWork.run(async (tx) => {
     const now = clock.now();
-    await setPasswordHash(trx, user.id, passwordHash, now);
-    await retireMailTokens(trx, user.id, 'reset', now);
+    await setPasswordHash(tx, user.id, passwordHash, now);
+    await retireMailTokens(tx, user.id, 'reset', now);
     const actor = { kind: 'user', id: user.id } as const;
-    const ids = await liveSessionIds(trx, { userId: user.id }, now);
-    for (const id of ids) await revokeSession(trx, id, actor, now);
-    await deleteOtherBrowserSessions(trx, user.id, keep);
-    await auditPassword(trx, user, 'change', ids.length, now);
+    const ids = await liveSessionIds(tx, { userId: user.id }, now);
+    for (const id of ids) await revokeSession(tx, id, actor, now);
+    await deleteOtherBrowserSessions(tx, user.id, keep);
+    await auditPassword(tx, user, 'change', ids.length, now);
     return { ok: true, sessionsEnded: ids.length };
   });
 }

@@ -26,13 +26,13 @@ export async function checkPassword(
   deviceToken: string | null = null,
 ): Promise<LoginOutcome> {
   const deviceId = (await trustedDevice(deps, org, deviceToken, email))?.id ?? null;
-  const verdict = await reserveLoginAttempt(deps.db, org.id, email, ip, clock.now(), deviceId);
+  const verdict = await reserveLoginAttempt(deps.store, org.id, email, ip, clock.now(), deviceId);
   if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
-  const found = email.length <= 254 ? await findUserWithPasswordHash(deps.db, org.id, email) : null;
+  const found = email.length <= 254 ? await findUserWithPasswordHash(deps.store, org.id, email) : null;
   const user = found?.user ?? null;
   const matches = await verifyPassword(password, found?.passwordHash ?? null);
   // A disabled user is refused like a wrong password: the page tells no one the account exists.
   if (!user || !matches || user.disabled) return { ok: false, reason: 'invalid' };
-  await loginSucceeded(deps.db, org.id, email, ip, deviceId);
+  await loginSucceeded(deps.store, org.id, email, ip, deviceId);
   return { ok: true, user };
 }

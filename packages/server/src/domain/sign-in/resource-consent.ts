@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { findRequestGrant, recordRequestGrant } from '../../storage/repos/authorization-requests.js';
 import {
   type GrantedResource,
@@ -45,18 +45,18 @@ export async function consentResources(
   const { request } = pending;
   let decided = request.grant;
   if (decided === null) {
-    const granted = await grantForUser(deps.db, org, userId, request.resources, request.scope);
+    const granted = await grantForUser(deps.store, org, userId, request.resources, request.scope);
     // Decided just now, from the roles just read: nothing to narrow, nothing to read again.
-    if (await recordRequestGrant(deps.db, request.id, storedGrant(granted))) return shown(granted);
+    if (await recordRequestGrant(deps.store, request.id, storedGrant(granted))) return shown(granted);
     // Two pages opened at once: the grant stored first is the one decided.
-    decided = (await findRequestGrant(deps.db, request.id)) ?? storedGrant(granted);
+    decided = (await findRequestGrant(deps.store, request.id)) ?? storedGrant(granted);
   }
-  return shown(await narrowedGrant(deps.db, org, userId, decided));
+  return shown(await narrowedGrant(deps.store, org, userId, decided));
 }
 
 /** The grant a code carries: the decided one narrowed by the roles now, else decided now. */
 export async function grantToIssue(
-  db: Db,
+  db: Handle,
   org: Org,
   request: AuthorizationRequest,
   userId: string,

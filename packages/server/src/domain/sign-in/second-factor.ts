@@ -36,14 +36,14 @@ export interface SecondFactorStatus {
 export type SecondFactorStage = 'none' | 'enrolling' | 'enrolled';
 
 export async function secondFactorStage(deps: SignInDeps, userId: string): Promise<SecondFactorStage> {
-  const factor = await findTotpFactor(deps.db, userId);
+  const factor = await findTotpFactor(deps.store, userId);
   if (factor === null) return 'none';
   return factor.confirmedAt === null ? 'enrolling' : 'enrolled';
 }
 
 export async function secondFactorStatus(deps: SignInDeps, userId: string): Promise<SecondFactorStatus> {
   const enrolled = (await secondFactorStage(deps, userId)) === 'enrolled';
-  return { enrolled, recoveryCodesLeft: enrolled ? await countUnusedRecoveryCodes(deps.db, userId) : 0 };
+  return { enrolled, recoveryCodesLeft: enrolled ? await countUnusedRecoveryCodes(deps.store, userId) : 0 };
 }
 
 /**
@@ -51,11 +51,11 @@ export async function secondFactorStatus(deps: SignInDeps, userId: string): Prom
  * them), or null when they no longer exist.
  */
 export const userAwaitingSecondFactor = (deps: SignInDeps, userId: string): Promise<User | null> =>
-  findUserById(deps.db, userId);
+  findUserById(deps.store, userId);
 
 /** Whether the org makes every user sign in with a second factor (`tessera org update --require-mfa`). */
 export const orgRequiresMfa = (deps: SignInDeps, org: Org): Promise<boolean> =>
-  findRequireMfa(deps.db, org.id);
+  findRequireMfa(deps.store, org.id);
 
 export interface Enrolment {
   /** Base32, for typing into an authenticator app. */
@@ -74,13 +74,13 @@ export async function pendingEnrolment(
   user: User,
   restart = false,
 ): Promise<Enrolment> {
-  const existing = await findTotpFactor(deps.db, user.id);
+  const existing = await findTotpFactor(deps.store, user.id);
   if (existing?.confirmedAt)
     return fail('second_factor.already_set_up', 'two-step verification is already set up');
   let secret = existing && !restart ? deps.sealer.open(existing.sealedSecret) : null;
   if (secret === null) {
     secret = newTotpSecret();
-    const stored = await putPendingTotpFactor(deps.db, {
+    const stored = await putPendingTotpFactor(deps.store, {
       userId: user.id,
       orgId: org.id,
       sealedSecret: deps.sealer.seal(secret),
@@ -106,7 +106,7 @@ function recoveryHash(userId: string, code: string): string | null {
 }
 
 async function throttle(deps: SignInDeps, org: Org, userId: string, ip: string): Promise<CodeOutcome | null> {
-  const verdict = await reserveSecondFactorAttempt(deps.db, org.id, userId, ip, clock.now());
+  const verdict = await reserveSecondFactorAttempt(deps.store, org.id, userId, ip, clock.now());
   return verdict.allowed ? null : { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
 }
 
@@ -123,17 +123,17 @@ export async function confirmEnrolment(
 ): Promise<CodeOutcome | { ok: true; method: 'totp'; recoveryCodes: string[] }> {
   const refused = await throttle(deps, org, user.id, ip);
   if (refused) return refused;
-  const factor = await findTotpFactor(deps.db, user.id);
+  const factor = await findTotpFactor(deps.store, user.id);
   if (!factor || factor.confirmedAt !== null) return { ok: false, reason: 'invalid' };
   const now = clock.now();
   const step = matchTotp(deps.sealer.open(factor.sealedSecret), code.trim(), now);
   if (step === null) return { ok: false, reason: 'invalid' };
   const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  const accepted = await deps.db.transaction().execute(async (trx) => {
-    if (!(await acceptTotpStep(trx, user.id, step, now))) return false;
+  const accepted = await deps.unitOfWork.run(async (tx) => {
+    if (!(await acceptTotpStep(tx, user.id, step, now))) return false;
     const hashes = recoveryCodes.map((c) => recoveryHash(user.id, c) as string);
-    await replaceRecoveryCodes(trx, user.id, hashes, now);
-    await recordAudit(trx, {
+    await replaceRecoveryCodes(tx, user.id, hashes, now);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'second_factor',
       verb: 'created',
@@ -144,7 +144,7 @@ export async function confirmEnrolment(
     return true;
   });
   if (!accepted) return { ok: false, reason: 'invalid' };
-  await secondFactorSucceeded(deps.db, org.id, user.id, ip);
+  await secondFactorSucceeded(deps.store, org.id, user.id, ip);
   return { ok: true, method: 'totp', recoveryCodes };
 }
 
@@ -162,20 +162,20 @@ export async function verifySecondFactor(
 ): Promise<CodeOutcome> {
   const refused = await throttle(deps, org, userId, ip);
   if (refused) return refused;
-  const factor = await findTotpFactor(deps.db, userId);
+  const factor = await findTotpFactor(deps.store, userId);
   if (!factor?.confirmedAt) return { ok: false, reason: 'invalid' };
   const now = clock.now();
   const presented = code.trim();
   let method: 'totp' | 'recovery' | null = null;
   if (/^\d{6}$/.test(presented)) {
     const step = matchTotp(deps.sealer.open(factor.sealedSecret), presented, now);
-    if (step !== null && (await acceptTotpStep(deps.db, userId, step, now))) method = 'totp';
+    if (step !== null && (await acceptTotpStep(deps.store, userId, step, now))) method = 'totp';
   } else {
     const hash = recoveryHash(userId, presented);
-    if (hash !== null && (await consumeRecoveryCode(deps.db, userId, hash, now))) method = 'recovery';
+    if (hash !== null && (await consumeRecoveryCode(deps.store, userId, hash, now))) method = 'recovery';
   }
   if (method === null) return { ok: false, reason: 'invalid' };
-  await secondFactorSucceeded(deps.db, org.id, userId, ip);
+  await secondFactorSucceeded(deps.store, org.id, userId, ip);
   return { ok: true, method };
 }
 
@@ -193,9 +193,9 @@ export async function removeSecondFactor(
   const outcome = await verifySecondFactor(deps, org, user.id, code, ip);
   if (!outcome.ok) return outcome;
   const now = clock.now();
-  await deps.db.transaction().execute(async (trx) => {
-    await deleteTotpFactor(trx, user.id);
-    await recordAudit(trx, {
+  await deps.unitOfWork.run(async (tx) => {
+    await deleteTotpFactor(tx, user.id);
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'second_factor',
       verb: 'deleted',

@@ -27,8 +27,6 @@ export async function signUp(deps: SignInDeps, org: Org, input: SignUp): Promise
     fail('sign_up.link_required', 'Accounts here are created from a link mailed to the address.');
   const prepared = await prepareUser(input);
   const selfService = { ...prepared, input: { ...prepared.input, origin: 'sign_up' as const } };
-  const { user } = await deps.db
-    .transaction()
-    .execute((trx) => insertUserWithTenant(trx, org.id, selfService, SYSTEM));
+  const { user } = await deps.unitOfWork.run((tx) => insertUserWithTenant(tx, org.id, selfService, SYSTEM));
   return user;
 }

@@ -1,5 +1,5 @@
 import { sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   acceptInvitationRow,
   findInvitationByTokenHash,
@@ -48,15 +48,15 @@ export type OpenedInvitation =
 /** The invitation behind `token` on `host`, without using it (a mail scanner's GET must not spend it). */
 export async function openInvitation(deps: TeamsDeps, host: Org, token: string): Promise<OpenedInvitation> {
   if (token.length === 0 || token.length > 200) return { state: 'unknown' };
-  const row = await findInvitationByTokenHash(deps.db, sha256(token));
+  const row = await findInvitationByTokenHash(deps.store, sha256(token));
   // A link works on the host it names only: an org's for users, the console's for members.
   if (!row || (row.kind === 'member' ? !host.isConsole : row.orgId !== host.id)) return { state: 'unknown' };
-  const org = await findOrgById(deps.db, row.orgId);
+  const org = await findOrgById(deps.store, row.orgId);
   if (!org) return { state: 'unknown' };
   const state = stateOf(row, clock.now());
   if (state !== 'pending') return { state, org };
   const accountOrg = row.kind === 'member' ? host : org;
-  const existing = await findUserByEmail(deps.db, accountOrg.id, row.email);
+  const existing = await findUserByEmail(deps.store, accountOrg.id, row.email);
   return { state: 'pending', row, org, accountOrg, existing };
 }
 
@@ -77,25 +77,26 @@ type Pending = Extract<OpenedInvitation, { state: 'pending' }>;
 const EXISTS = 'the invitee has an account now';
 
 /**
- * In `trx`, first of all: uses the invitation, or null when someone else did, or it closed
+ * In `tx`, first of all: uses the invitation, or null when someone else did, or it closed
  * meanwhile. The one UPDATE row-locks it, so a concurrent acceptance waits here and then finds it
  * used, before it creates anything.
  */
-const claim = (trx: Db, opened: Pending, now: number) => acceptInvitationRow(trx, opened.row.tokenHash, now);
+const claim = (tx: Handle, opened: Pending, now: number) =>
+  acceptInvitationRow(tx, opened.row.tokenHash, now);
 
 /**
- * In `trx`: a `user` invitation's end-user roles added to those the user holds (a role deleted
+ * In `tx`: a `user` invitation's end-user roles added to those the user holds (a role deleted
  * since the invitation was sent is skipped), audited as `user.updated` like setting a user's roles.
  */
-async function grantRoles(trx: Db, opened: Pending, used: InvitationRecord, user: User, now: number) {
-  const invited = await findRoles(trx, opened.org.id, used.roles);
+async function grantRoles(tx: Handle, opened: Pending, used: InvitationRecord, user: User, now: number) {
+  const invited = await findRoles(tx, opened.org.id, used.roles);
   if (invited.length === 0) return;
-  const before = (await rolesOfUser(trx, user.id)).map((r) => r.id).sort();
+  const before = (await rolesOfUser(tx, user.id)).map((r) => r.id).sort();
   const after = [...new Set([...before, ...invited.map((r) => r.id)])].sort();
   if (after.length === before.length) return;
-  await setUserRoles(trx, user.id, after, now);
+  await setUserRoles(tx, user.id, after, now);
   const snapshot = userSnapshot(user);
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: opened.org.id,
     entity: 'user',
     verb: 'updated',
@@ -107,33 +108,26 @@ async function grantRoles(trx: Db, opened: Pending, used: InvitationRecord, user
 }
 
 /**
- * In `trx`, after claim: what the invitation grants (`member`: the membership, unless they are one
+ * In `tx`, after claim: what the invitation grants (`member`: the membership, unless they are one
  * already; `user`: its roles), audited.
  */
-async function grant(
-  deps: TeamsDeps,
-  trx: Db,
-  opened: Pending,
-  used: InvitationRecord,
-  user: User,
-  now: number,
-) {
-  await setInvitationAcceptedBy(trx, used.id, user.id);
-  if (used.kind === 'user') await grantRoles(trx, opened, used, user, now);
+async function grant(tx: Handle, opened: Pending, used: InvitationRecord, user: User, now: number) {
+  await setInvitationAcceptedBy(tx, used.id, user.id);
+  if (used.kind === 'user') await grantRoles(tx, opened, used, user, now);
   if (used.kind === 'member' && used.role !== null) {
-    await lockOrg(trx, deps.dialect, opened.org.id);
-    if (!(await findMembership(trx, opened.org.id, user.id))) {
+    await lockOrg(tx, opened.org.id);
+    if (!(await findMembership(tx, opened.org.id, user.id))) {
       const ready = {
         consoleOrg: opened.accountOrg,
         prepared: { input: { email: user.email, password: null }, passwordHash: null },
         existing: user,
       };
-      await addMember(trx, opened.org, ready, used.role, { kind: 'user', id: user.id });
+      await addMember(tx, opened.org, ready, used.role, { kind: 'user', id: user.id });
     }
   }
   const before = toInvitation(used, now);
   const after = { ...before, state: 'accepted' as const, acceptedAt: now, acceptedBy: user.id };
-  await recordAudit(trx, {
+  await recordAudit(tx, {
     orgId: opened.org.id,
     entity: 'invitation',
     verb: 'updated',
@@ -174,17 +168,17 @@ export async function acceptAsNewUser(
     return { ok: false, reason: 'input', detail: inputProblem(error) };
   }
   try {
-    return await deps.db.transaction().execute(async (trx): Promise<Acceptance> => {
+    return await deps.unitOfWork.run(async (tx): Promise<Acceptance> => {
       const now = clock.now();
-      const used = await claim(trx, opened, now);
+      const used = await claim(tx, opened, now);
       if (used === null) return { ok: false, reason: 'closed' };
       // The address got an account since the page was shown: nothing of this stays.
-      if (await findUserByEmail(trx, opened.accountOrg.id, opened.row.email))
+      if (await findUserByEmail(tx, opened.accountOrg.id, opened.row.email))
         fail('invitation.accept.user_exists', EXISTS);
       const invited = { ...prepared, input: { ...prepared.input, origin: 'invitation' as const } };
-      let { user } = await insertUserWithTenant(trx, opened.accountOrg.id, invited, SYSTEM);
-      if (used.mailed) user = (await markAddressVerified(trx, user, used.email, now)) ?? user;
-      await grant(deps, trx, opened, used, user, now);
+      let { user } = await insertUserWithTenant(tx, opened.accountOrg.id, invited, SYSTEM);
+      if (used.mailed) user = (await markAddressVerified(tx, user, used.email, now)) ?? user;
+      await grant(tx, opened, used, user, now);
       return { ok: true, user, org: opened.org };
     });
   } catch (error) {
@@ -221,11 +215,11 @@ export async function acceptAsExistingUser(
     if (!outcome.ok) return outcome;
     user = outcome.user;
   }
-  return deps.db.transaction().execute(async (trx): Promise<Acceptance> => {
+  return deps.unitOfWork.run(async (tx): Promise<Acceptance> => {
     const now = clock.now();
-    const used = await claim(trx, opened, now);
+    const used = await claim(tx, opened, now);
     if (used === null) return { ok: false, reason: 'closed' };
-    await grant(deps, trx, opened, used, user, now);
+    await grant(tx, opened, used, user, now);
     return { ok: true, user, org: opened.org };
   });
 }

@@ -1,5 +1,5 @@
 import { newSecret, sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   findInvitation,
   findPendingInvitation,
@@ -120,9 +120,9 @@ function checkRoleIds(kind: InvitationKind, roles: readonly string[]): string[] 
   return [...roles];
 }
 
-/** In `trx`: every id is a role of the org now (400 naming the first that is not). */
-async function requireRoles(trx: Db, org: Org, ids: readonly string[]): Promise<void> {
-  const found = await findRoles(trx, org.id, ids);
+/** In `tx`: every id is a role of the org now (400 naming the first that is not). */
+async function requireRoles(tx: Handle, org: Org, ids: readonly string[]): Promise<void> {
+  const found = await findRoles(tx, org.id, ids);
   const unknown = ids.find((id) => !found.some((r) => r.id === id));
   if (unknown !== undefined)
     fail('invitation.roles.unknown', `roles: "${unknown}" is not a role of this organization`);
@@ -139,10 +139,10 @@ export interface CreatedInvitation {
  * them anyway). Whether the address has a console account is never part of the answer: the
  * invitation is the same either way, and the person finds out on the page.
  */
-async function refuseMember(trx: Db, org: Org, email: string): Promise<void> {
-  const consoleOrg = (await findConsoleOrg(trx)) ?? fail('console.org.missing', 'the console org is missing');
-  const user = await findUserByEmail(trx, consoleOrg.id, email);
-  if (user && (await findMembership(trx, org.id, user.id))) {
+async function refuseMember(tx: Handle, org: Org, email: string): Promise<void> {
+  const consoleOrg = (await findConsoleOrg(tx)) ?? fail('console.org.missing', 'the console org is missing');
+  const user = await findUserByEmail(tx, consoleOrg.id, email);
+  if (user && (await findMembership(tx, org.id, user.id))) {
     fail('invitation.already_member', `${emailKey(email)} is a member of the organization already`);
   }
 }
@@ -151,7 +151,7 @@ async function refuseMember(trx: Db, org: Org, email: string): Promise<void> {
 async function linkOf(deps: TeamsDeps, org: Org, kind: InvitationKind, token: string): Promise<string> {
   const host =
     kind === 'member'
-      ? ((await findConsoleOrg(deps.db)) ?? fail('console.org.missing', 'the console org is missing'))
+      ? ((await findConsoleOrg(deps.store)) ?? fail('console.org.missing', 'the console org is missing'))
       : org;
   const url = new URL(INVITATION_PATH.slice(1), issuerOf(deps.config, host));
   url.searchParams.set('token', token);
@@ -176,12 +176,12 @@ export async function createInvitation(
     input.kind === 'member' ? (input.role ?? fail('invitation.role.missing', 'a role is required')) : null;
   const roles = checkRoleIds(input.kind, input.roles ?? []);
   const token = newSecret(TOKEN_PREFIX);
-  const invitation = await deps.db.transaction().execute(async (trx) => {
-    await lockOrg(trx, deps.dialect, org.id);
+  const invitation = await deps.unitOfWork.run(async (tx) => {
+    await lockOrg(tx, org.id);
     const now = clock.now();
-    if (input.kind === 'member') await refuseMember(trx, org, email);
-    await requireRoles(trx, org, roles);
-    if (await findPendingInvitation(trx, org.id, input.kind, emailKey(email), now)) {
+    if (input.kind === 'member') await refuseMember(tx, org, email);
+    await requireRoles(tx, org, roles);
+    if (await findPendingInvitation(tx, org.id, input.kind, emailKey(email), now)) {
       fail(
         'invitation.already_pending',
         `${emailKey(email)} has a pending invitation already: withdraw it to send another`,
@@ -203,9 +203,9 @@ export async function createInvitation(
       acceptedBy: null,
       revokedAt: null,
     };
-    await insertInvitation(trx, stored);
+    await insertInvitation(tx, stored);
     const created = toInvitation(stored, now);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'invitation',
       verb: 'created',
@@ -229,7 +229,7 @@ export async function listInvitations(
 ): Promise<{ entries: Invitation[]; total: number }> {
   const now = clock.now();
   const { rows, total } = await pageInvitations(
-    deps.db,
+    deps.store,
     org.id,
     { kind: query.kind, state: query.state, now },
     { offset: query.page * query.perPage, limit: query.perPage },
@@ -241,7 +241,7 @@ const NO_INVITATION = 'no such invitation';
 
 /** The org's invitation `id`, or 404 (unknown, another org's, withdrawn, or not an `inv_` id). */
 export async function requireInvitation(deps: TeamsDeps, org: Org, id: string): Promise<Invitation> {
-  const row = isIdOf('invitation', id) ? await findInvitation(deps.db, org.id, id) : null;
+  const row = isIdOf('invitation', id) ? await findInvitation(deps.store, org.id, id) : null;
   return row ? toInvitation(row, clock.now()) : fail('invitation.not_found', NO_INVITATION);
 }
 
@@ -252,12 +252,12 @@ export async function requireInvitation(deps: TeamsDeps, org: Org, id: string): 
  */
 export async function revokeInvitation(deps: TeamsDeps, org: Org, id: string, actor: Actor): Promise<void> {
   if (!isIdOf('invitation', id)) fail('invitation.not_found', NO_INVITATION);
-  await deps.db.transaction().execute(async (trx) => {
+  await deps.unitOfWork.run(async (tx) => {
     const now = clock.now();
-    const row = await findInvitation(trx, org.id, id);
-    if (!row || !(await revokeInvitationRow(trx, org.id, id, now)))
+    const row = await findInvitation(tx, org.id, id);
+    if (!row || !(await revokeInvitationRow(tx, org.id, id, now)))
       return fail('invitation.not_found', NO_INVITATION);
-    await recordAudit(trx, {
+    await recordAudit(tx, {
       orgId: org.id,
       entity: 'invitation',
       verb: 'deleted',

@@ -77,7 +77,7 @@ export async function verifyAccessToken(
   resourceTokens: 'refuse' | 'accept' = 'refuse',
 ): Promise<VerifiedAccess | null> {
   // Reading the keys is not the token's fault: a database outage must answer 503, not 401.
-  const keys = await publicJwks(deps.db, org.id);
+  const keys = await publicJwks(deps.store, org.id);
   const payload = await verifyJwt(token, keys, {
     issuer: issuerOf(deps.config, org),
     typ: 'at+jwt',
@@ -90,7 +90,7 @@ export async function verifyAccessToken(
   // A token for an API resource is that API's (DESIGN §15): this org's own APIs never take it, so
   // a resource server cannot act as the person here; introspection reads it.
   if (shape.resource !== null && resourceTokens === 'refuse') return null;
-  const session = await liveSession(deps.db, shape.sessionId, clock.now());
+  const session = await liveSession(deps.store, shape.sessionId, clock.now());
   if (!session || session.orgId !== org.id || session.userId !== shape.userId) return null;
   // A promoted token belongs to the session of the public client it came from (`azp`).
   if (session.clientId !== (shape.authorizedParty ?? shape.clientId)) return null;

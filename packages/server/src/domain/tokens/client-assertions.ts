@@ -76,7 +76,7 @@ export function assertionClientId(assertion: string): string | undefined {
  * signature, another client's) it is the generic answer.
  */
 export async function verifyClientAssertion(
-  deps: Pick<TokensDeps, 'db' | 'config' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'store' | 'config' | 'clientKeySets'>,
   org: Org,
   client: Client,
   assertion: string,
@@ -108,7 +108,7 @@ export async function verifyClientAssertion(
   if (typeof payload.jti !== 'string' || payload.jti === '')
     return refused('the client assertion has no jti claim');
   const fresh = await recordAssertionJti(
-    deps.db,
+    deps.store,
     {
       orgId: org.id,
       clientId: client.id,

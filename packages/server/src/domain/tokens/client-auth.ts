@@ -73,7 +73,7 @@ function refuse(
  * the same `invalid_client`, but for an assertion whose signature held, which also says why.
  */
 async function checkPresented(
-  deps: Pick<TokensDeps, 'db' | 'config' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'store' | 'config' | 'clientKeySets'>,
   org: Org,
   found: Found,
   presented: PresentedClient,
@@ -104,7 +104,7 @@ async function checkPresented(
  * `invalid_client` answer.
  */
 export async function authenticateClient(
-  deps: Pick<TokensDeps, 'db' | 'config' | 'clientMetadata' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'store' | 'config' | 'clientMetadata' | 'clientKeySets'>,
   org: Org,
   presented: PresentedClient,
   endpoint: ClientAuthEndpoint,
@@ -119,7 +119,7 @@ export async function authenticateClient(
   return checkPresented(
     deps,
     org,
-    await findClientWithSecret(deps.db, org.id, clientId),
+    await findClientWithSecret(deps.store, org.id, clientId),
     presented,
     endpoint,
   );
@@ -132,12 +132,12 @@ export async function authenticateClient(
  * request either way.
  */
 export async function authenticateMachineClient(
-  deps: Pick<TokensDeps, 'db' | 'config' | 'credentials' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'store' | 'config' | 'credentials' | 'clientKeySets'>,
   org: Org,
   presented: PresentedClient,
 ): Promise<{ client: Client; activeKid: string | null }> {
   const clientId = namedClientId(presented);
-  const read = () => findClientWithActiveKid(deps.db, org.id, clientId);
+  const read = () => findClientWithActiveKid(deps.store, org.id, clientId);
   const cache = deps.credentials;
   // A NUL cannot occur in an org id, so the key is unambiguous.
   const found: MachineClient | null = cache ? await cache.get(`${org.id}\0${clientId}`, read) : await read();
@@ -152,7 +152,7 @@ export async function authenticateMachineClient(
  * authenticateClient does, and its key is left to the key ring (`activeKid` undefined).
  */
 export async function authenticateSigningClient(
-  deps: Pick<TokensDeps, 'db' | 'config' | 'credentials' | 'clientMetadata' | 'clientKeySets'>,
+  deps: Pick<TokensDeps, 'store' | 'config' | 'credentials' | 'clientMetadata' | 'clientKeySets'>,
   org: Org,
   presented: PresentedClient,
 ): Promise<{ client: Client; activeKid: string | null | undefined }> {

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { listPromotableClients } from '../../storage/repos/client-promotions.js';
 import { fail } from '../errors.js';
 import type { Client } from '../types.js';
@@ -47,7 +47,7 @@ export function requireGrant(client: Client, grant: TokenGrant): void {
  * Token exchange: the public clients whose user tokens `client` may promote, or
  * `unauthorized_client` when it may promote none (a public client never may).
  */
-export async function requireTokenExchange(db: Db, client: Client): Promise<string[]> {
+export async function requireTokenExchange(db: Handle, client: Client): Promise<string[]> {
   const promotable = client.kind === 'confidential' ? await listPromotableClients(db, client.id) : [];
   if (promotable.length === 0) fail('token.exchange.not_allowed', 'this client may not use token exchange');
   return promotable;

@@ -8,11 +8,11 @@ import type { TokensDeps } from './deps.js';
  * the org accepts them; null when it is unknown, gone, or its document cannot be used now.
  */
 export async function clientNamed(
-  deps: Pick<TokensDeps, 'db' | 'clientMetadata'>,
+  deps: Pick<TokensDeps, 'store' | 'clientMetadata'>,
   org: Org,
   clientId: string,
 ): Promise<Client | null> {
-  if (!isUrlClientId(clientId)) return findClient(deps.db, org.id, clientId);
+  if (!isUrlClientId(clientId)) return findClient(deps.store, org.id, clientId);
   if (!metadataDocumentsOpen(org) || deps.clientMetadata === undefined) return null;
   const found = await deps.clientMetadata.lookup(org, clientId);
   return 'client' in found ? found.client : null;

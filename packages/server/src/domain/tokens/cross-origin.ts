@@ -20,7 +20,7 @@ export type NamedClient = { clientId: string } | { accessToken: string };
 
 /** Whether `origin` may read the answer to a request naming `named` on `org`. */
 export async function originAllowedFor(
-  deps: Pick<TokensDeps, 'db' | 'clientMetadata'>,
+  deps: Pick<TokensDeps, 'store' | 'clientMetadata'>,
   org: Org,
   named: NamedClient,
   origin: string,
@@ -34,11 +34,11 @@ export async function originAllowedFor(
 
 /** Whether `origin` is an allowed origin of any client of the org: the preflight's rule. */
 export async function originOfSomeClient(
-  deps: Pick<TokensDeps, 'db'>,
+  deps: Pick<TokensDeps, 'store'>,
   org: Org,
   origin: string,
 ): Promise<boolean> {
-  const clients = await orgClientOrigins(deps.db, org.id);
+  const clients = await orgClientOrigins(deps.store, org.id);
   return clients.some((c) => allowedOriginsOf(c).includes(origin));
 }
 

@@ -17,7 +17,7 @@ const INACTIVE: Introspection = { active: false };
 
 /** A signed access token of this org (any `typ`), or null: the keys of its set, RS256, `iss`, `exp`. */
 async function signedAccessToken(deps: TokensDeps, org: Org, token: string): Promise<JWTPayload | null> {
-  return verifyJwt(token, await publicJwks(deps.db, org.id), {
+  return verifyJwt(token, await publicJwks(deps.store, org.id), {
     issuer: issuerOf(deps.config, org),
     typ: 'at+jwt',
     requiredClaims: ['exp', 'sub', 'aud', 'jti'],
@@ -33,7 +33,8 @@ async function introspectAccessToken(deps: TokensDeps, org: Org, token: string):
   const payload = await signedAccessToken(deps, org, token);
   if (!payload) return INACTIVE;
   if (payload.typ === 'client') {
-    if (typeof payload.sub !== 'string' || !(await findClient(deps.db, org.id, payload.sub))) return INACTIVE;
+    if (typeof payload.sub !== 'string' || !(await findClient(deps.store, org.id, payload.sub)))
+      return INACTIVE;
   } else if (!(await verifyAccessToken(deps, org, token, ['user', 'console'], 'accept'))) {
     return INACTIVE;
   }
@@ -50,11 +51,11 @@ async function introspectRefreshToken(
   client: Client,
   token: string,
 ): Promise<Introspection | null> {
-  const stored = await findRefreshToken(deps.db, sha256(token));
+  const stored = await findRefreshToken(deps.store, sha256(token));
   if (!stored) return null;
   const now = clock.now();
   if (stored.clientId !== client.id || stored.usedAt !== null || stored.expiresAt <= now) return INACTIVE;
-  const session = await liveSession(deps.db, stored.sessionId, now);
+  const session = await liveSession(deps.store, stored.sessionId, now);
   if (!session || session.orgId !== org.id) return INACTIVE;
   return {
     active: true,

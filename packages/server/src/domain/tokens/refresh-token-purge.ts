@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { purgeRefreshTokens } from '../../storage/repos/refresh-tokens.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
 
@@ -8,6 +8,6 @@ import { purgeAtMostEveryMinute } from '../purge-schedule.js';
  * and the file's write lock, so deleting on each rotation made concurrent refreshes wait for each other
  * (issue #32). An expired token that is still stored is refused all the same.
  */
-export function purgeExpiredRefreshTokens(db: Db, now: number): Promise<void> {
+export function purgeExpiredRefreshTokens(db: Handle, now: number): Promise<void> {
   return purgeAtMostEveryMinute(db, 'refresh_tokens', now, () => purgeRefreshTokens(db, now));
 }

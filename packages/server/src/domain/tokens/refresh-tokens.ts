@@ -1,5 +1,5 @@
 import { sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import {
   findSessionForRefresh,
   setOAuthSessionResources,
@@ -53,19 +53,19 @@ export async function rotateRefreshToken(
   const actor = { kind: 'client', id: client.id } as const;
   const successor = newRefreshToken();
   // Failures are returned, not thrown, so a reuse revocation is committed.
-  const outcome = await deps.db.transaction().execute(async (trx) => {
-    const consumed = await consumeRefreshToken(trx, client.id, tokenHash, now, sha256(successor));
+  const outcome = await deps.unitOfWork.run(async (tx) => {
+    const consumed = await consumeRefreshToken(tx, client.id, tokenHash, now, sha256(successor));
     if (!consumed) {
-      const known = await findRefreshToken(trx, tokenHash);
+      const known = await findRefreshToken(tx, tokenHash);
       if (!known || known.clientId !== client.id)
         return { situation: 'token.refresh.invalid', error: 'the refresh token is invalid' } as const;
-      if (await justRotated(trx, known, now, deps.config.refreshReuseGraceMs)) {
+      if (await justRotated(tx, known, now, deps.config.refreshReuseGraceMs)) {
         return {
           situation: 'token.refresh.just_rotated',
           error: 'the refresh token was just rotated by another request',
         } as const;
       }
-      await revokeSession(trx, known.sessionId, actor, now);
+      await revokeSession(tx, known.sessionId, actor, now);
       return {
         situation: 'token.refresh.reused',
         error: 'the refresh token was already used; its session is revoked',
@@ -74,23 +74,23 @@ export async function rotateRefreshToken(
     if (consumed.expiresAt <= now)
       return { situation: 'token.refresh.expired', error: 'the refresh token has expired' } as const;
     // The session, the user's membership of its tenant and the user, in one read.
-    const found = await findSessionForRefresh(trx, consumed.sessionId);
+    const found = await findSessionForRefresh(tx, consumed.sessionId);
     if (found === null || !isLive(found.session, now) || found.session.orgId !== org.id)
       return {
         situation: 'token.refresh.session_ended',
         error: 'the session of this refresh token has ended',
       } as const;
     const picked = org.isConsole ? undefined : resource;
-    const narrower = await narrowed(trx, found.session, scope, picked);
-    const session = await currentTenant(trx, org, narrower, now, found.inTenant);
+    const narrower = await narrowed(tx, found.session, scope, picked);
+    const session = await currentTenant(tx, org, narrower, now, found.inTenant);
     if (session === null)
       return { situation: 'token.refresh.no_tenant', error: 'the user belongs to no tenant' } as const;
-    const audience = org.isConsole ? null : await sessionAudience(trx, org, session, picked);
-    const refreshToken = await addRefreshToken(trx, client, session, now, successor);
+    const audience = org.isConsole ? null : await sessionAudience(tx, org, session, picked);
+    const refreshToken = await addRefreshToken(tx, client, session, now, successor);
     return { session, refreshToken, audience, user: found.user };
   });
   if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
-  await purgeExpiredRefreshTokens(deps.db, now);
+  await purgeExpiredRefreshTokens(deps.store, now);
   const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
   // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
   return withIdToken(deps, signer, org, outcome.session, set, now, null, outcome.user);
@@ -102,19 +102,19 @@ export async function rotateRefreshToken(
  * A session granted resources narrows the picked resource's scopes with the rest (narrowResources).
  */
 async function narrowed(
-  trx: Db,
+  tx: Handle,
   session: OAuthSession,
   scope: string | undefined,
   resource: string | undefined,
 ): Promise<OAuthSession> {
   if (scope === undefined || scope.trim() === '') return session;
-  if (session.resources.length > 0) return narrowResources(trx, session, scope, resource);
+  if (session.resources.length > 0) return narrowResources(tx, session, scope, resource);
   if (!withinScope(scope, session.scope)) {
     return fail('token.refresh.scope_widened', 'scope may only narrow the scope the session was granted');
   }
   const narrower = scopeList(scope).join(' ');
   if (narrower === session.scope) return session;
-  await setOAuthSessionScope(trx, session.id, narrower);
+  await setOAuthSessionScope(tx, session.id, narrower);
   return { ...session, scope: narrower };
 }
 
@@ -122,10 +122,10 @@ async function narrowed(
  * Whether a used token is the one rotated last in its session, less than `graceMs` ago: it names
  * a successor, and that successor has not been used (nor superseded) since.
  */
-async function justRotated(trx: Db, known: RefreshToken, now: number, graceMs: number): Promise<boolean> {
+async function justRotated(tx: Handle, known: RefreshToken, now: number, graceMs: number): Promise<boolean> {
   if (graceMs <= 0 || known.usedAt === null || known.rotatedTo === null) return false;
   if (now >= known.usedAt + graceMs) return false;
-  const successor = await findRefreshToken(trx, known.rotatedTo);
+  const successor = await findRefreshToken(tx, known.rotatedTo);
   return successor !== null && successor.usedAt === null;
 }
 
@@ -135,7 +135,7 @@ async function justRotated(trx: Db, known: RefreshToken, now: number, graceMs: n
  * both are narrowed to what is named, and stay so. Other resources keep their grant.
  */
 async function narrowResources(
-  trx: Db,
+  tx: Handle,
   session: OAuthSession,
   scope: string,
   resource: string | undefined,
@@ -152,7 +152,7 @@ async function narrowResources(
   const resources = session.resources.map((g, i) =>
     i === index ? { resource: g.resource, scopes: g.scopes.filter((s) => asked.includes(s)) } : g,
   );
-  await setOAuthSessionScope(trx, session.id, nextScope);
-  await setOAuthSessionResources(trx, session.id, resources);
+  await setOAuthSessionScope(tx, session.id, nextScope);
+  await setOAuthSessionResources(tx, session.id, resources);
   return { ...session, scope: nextScope, resources };
 }

@@ -13,7 +13,7 @@ async function sessionOfToken(
   client: Client,
   token: string,
 ): Promise<string | null> {
-  const refresh = await findRefreshToken(deps.db, sha256(token));
+  const refresh = await findRefreshToken(deps.store, sha256(token));
   if (refresh) return refresh.clientId === client.id ? refresh.sessionId : null;
   const access = await verifyAccessToken(deps, org, token, ['user', 'console']);
   // A promoted token does not end the session of the public client it came from.
@@ -28,7 +28,7 @@ async function sessionOfToken(
 export async function revokeToken(deps: TokensDeps, org: Org, client: Client, token: string): Promise<void> {
   const sessionId = await sessionOfToken(deps, org, client, token);
   if (sessionId === null) return;
-  await deps.db
-    .transaction()
-    .execute((trx) => revokeSession(trx, sessionId, { kind: 'client', id: client.id }, clock.now()));
+  await deps.unitOfWork.run((tx) =>
+    revokeSession(tx, sessionId, { kind: 'client', id: client.id }, clock.now()),
+  );
 }

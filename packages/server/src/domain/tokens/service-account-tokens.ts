@@ -16,13 +16,13 @@ import type { TokensDeps } from './deps.js';
  * carries no scope, as before.
  */
 export async function serviceAccountScope(
-  deps: Pick<TokensDeps, 'db'>,
+  deps: Pick<TokensDeps, 'store'>,
   org: Org,
   client: Client,
   requested: string | undefined,
 ): Promise<string | null> {
   if (!org.isConsole) return null;
-  const account = await findServiceAccountRow(deps.db, client.id);
+  const account = await findServiceAccountRow(deps.store, client.id);
   if (!account) return null;
   const held = scopeList(account.scope);
   if (requested === undefined) return held.join(' ');
@@ -55,7 +55,7 @@ export async function verifyServiceAccountToken(
   consoleOrg: Org,
   token: string,
 ): Promise<ServiceAccountAccess | null> {
-  const keys = await publicJwks(deps.db, consoleOrg.id);
+  const keys = await publicJwks(deps.store, consoleOrg.id);
   const payload = await verifyJwt(token, keys, {
     issuer: issuerOf(deps.config, consoleOrg),
     typ: 'at+jwt',
@@ -66,7 +66,7 @@ export async function verifyServiceAccountToken(
   const { typ, sub, aud, client_id: clientId, scope } = payload as Record<string, unknown>;
   if (typ !== 'client' || typeof sub !== 'string' || !isIdOf('client', sub)) return null;
   if (aud !== sub || clientId !== sub || typeof scope !== 'string') return null;
-  const account = await findServiceAccountRow(deps.db, sub);
+  const account = await findServiceAccountRow(deps.store, sub);
   if (!account) return null;
   const held = scopeList(account.scope);
   return {

@@ -29,18 +29,18 @@ export async function switchTenant(
   if (!verified || verified.clientId !== client.id || verified.authorizedParty !== null) {
     return fail('token.switch_tenant.token_invalid', 'access_token is not a live user token of this client');
   }
-  const membership = await findUserTenant(deps.db, verified.userId, tenantId);
+  const membership = await findUserTenant(deps.store, verified.userId, tenantId);
   if (!membership || membership.tenant.orgId !== org.id) {
     return fail('token.switch_tenant.not_member', 'the user is not a member of this tenant');
   }
   const now = clock.now();
   const signer = await deps.keyRing.signer(org.id);
-  const outcome = await deps.db.transaction().execute(async (trx) => {
-    const live = await liveSession(trx, verified.sessionId, now);
+  const outcome = await deps.unitOfWork.run(async (tx) => {
+    const live = await liveSession(tx, verified.sessionId, now);
     if (!live) return null;
-    const session = await moveSession(trx, live, tenantId, { kind: 'user', id: verified.userId }, now);
-    await supersedeRefreshTokens(trx, session.id, now);
-    return { session, refreshToken: await addRefreshToken(trx, client, session, now) };
+    const session = await moveSession(tx, live, tenantId, { kind: 'user', id: verified.userId }, now);
+    await supersedeRefreshTokens(tx, session.id, now);
+    return { session, refreshToken: await addRefreshToken(tx, client, session, now) };
   });
   if (!outcome) return fail('token.switch_tenant.session_ended', 'the session has ended');
   return tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);

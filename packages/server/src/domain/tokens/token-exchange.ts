@@ -43,7 +43,7 @@ export async function promoteToken(
   client: Client,
   input: ExchangeRequest,
 ): Promise<PromotedToken> {
-  const promotable = await requireTokenExchange(deps.db, client);
+  const promotable = await requireTokenExchange(deps.store, client);
   if (input.subjectTokenType !== ACCESS_TOKEN_TYPE) {
     fail('token.exchange.subject_token_type', `subject_token_type must be ${ACCESS_TOKEN_TYPE}`);
   }
@@ -60,7 +60,7 @@ export async function promoteToken(
       'subject_token is not a live user token of this organization',
     );
   }
-  const source = await findClientWithSecret(deps.db, org.id, subject.clientId);
+  const source = await findClientWithSecret(deps.store, org.id, subject.clientId);
   if (source?.client.kind !== 'public' || !promotable.includes(source.client.id)) {
     return fail(
       'token.exchange.client_not_promotable',

@@ -1,6 +1,6 @@
 import { signAccessToken } from '../../crypto/jwt.js';
 import { newId, newSecret, sha256 } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { insertRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { IDENTITY_SCOPES } from '../directory/scopes.js';
@@ -28,20 +28,20 @@ export interface TokenSet {
 export const newRefreshToken = (): string => newSecret('trt_');
 
 /**
- * A new refresh token for the session, written in `trx` (the transaction that retired the
+ * A new refresh token for the session, written in `tx` (the transaction that retired the
  * previous one); `token` when the caller drew it already (a rotation names it as the successor).
  * Stored only as its SHA-256; never outlives the session. Clients without the refresh_token grant
  * get none.
  */
 export async function addRefreshToken(
-  trx: Db,
+  tx: Handle,
   client: Client,
   session: OAuthSession,
   now: number,
   token: string = newRefreshToken(),
 ): Promise<string | undefined> {
   if (!mayUseGrant(client, 'refresh_token')) return undefined;
-  await insertRefreshToken(trx, {
+  await insertRefreshToken(tx, {
     tokenHash: sha256(token),
     sessionId: session.id,
     clientId: client.id,

@@ -37,15 +37,17 @@ export function deliveryView(d: WebhookDelivery, attempts: DeliveryAttempt[]) {
 
 async function orgWebhook(deps: WebhooksDeps, org: Org, webhookId: string) {
   if (!isIdOf('webhook', webhookId)) return fail('webhook.not_found', 'no such webhook');
-  return (await findOrgWebhook(deps.db, org.id, webhookId)) ?? fail('webhook.not_found', 'no such webhook');
+  return (
+    (await findOrgWebhook(deps.store, org.id, webhookId)) ?? fail('webhook.not_found', 'no such webhook')
+  );
 }
 
 /** A webhook's newest deliveries, newest event first, each with its attempts oldest first. */
 export async function listDeliveries(deps: WebhooksDeps, org: Org, webhookId: string) {
   await orgWebhook(deps, org, webhookId);
-  const deliveries = await listDeliveriesOfWebhook(deps.db, webhookId, DELIVERY_LOG_LIMIT);
+  const deliveries = await listDeliveriesOfWebhook(deps.store, webhookId, DELIVERY_LOG_LIMIT);
   const attempts = await attemptsOf(
-    deps.db,
+    deps.store,
     deliveries.map((d) => d.id),
   );
   const byDelivery = new Map<string, DeliveryAttempt[]>();
@@ -64,14 +66,14 @@ export async function listDeliveries(deps: WebhooksDeps, org: Org, webhookId: st
 export async function retryDelivery(deps: WebhooksDeps, org: Org, webhookId: string, deliveryId: string) {
   const webhook = await orgWebhook(deps, org, webhookId);
   const delivery =
-    (await findDelivery(deps.db, webhookId, deliveryId)) ??
+    (await findDelivery(deps.store, webhookId, deliveryId)) ??
     fail('webhook.delivery.not_found', 'no such delivery');
   if (!webhook.active) fail('webhook.inactive', 'the webhook is inactive');
   const now = clock.now();
-  if (!(await requeueDelivery(deps.db, delivery.id, now))) {
+  if (!(await requeueDelivery(deps.store, delivery.id, now))) {
     fail('webhook.delivery.in_flight', 'the delivery is being attempted right now');
   }
-  await announceDeliveries(deps.db);
+  await announceDeliveries(deps.store);
   const requeued: WebhookDelivery = {
     ...delivery,
     status: 'pending',
@@ -79,5 +81,5 @@ export async function retryDelivery(deps: WebhooksDeps, org: Org, webhookId: str
     nextAttemptAt: now,
     claimToken: null,
   };
-  return deliveryView(requeued, await attemptsOf(deps.db, [delivery.id]));
+  return deliveryView(requeued, await attemptsOf(deps.store, [delivery.id]));
 }

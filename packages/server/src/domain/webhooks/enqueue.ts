@@ -1,5 +1,5 @@
 import { newSortableId } from '../../crypto/random.js';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { deleteDeliveriesOfWebhook, insertDeliveries } from '../../storage/repos/webhook-deliveries.js';
 import type { AuditEntry } from '../audit-entry.js';
 import { clock } from '../clock.js';
@@ -13,7 +13,7 @@ import { matchingWebhooks } from './routing-cache.js';
  * entry and its deliveries commit together or not at all. On PostgreSQL a NOTIFY (sent at commit)
  * wakes the workers of every node.
  */
-export async function enqueueDeliveries(db: Db, orgId: string, entry: AuditEntry): Promise<number> {
+export async function enqueueDeliveries(db: Handle, orgId: string, entry: AuditEntry): Promise<number> {
   if (entry.key === 'webhook.deleted' && typeof entry.data.id === 'string') {
     await deleteDeliveriesOfWebhook(db, entry.data.id);
   }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { notifyOnCommit } from '../../storage/notify.js';
 
 /**
@@ -16,7 +16,7 @@ export const OUTBOX_CHANNEL = 'tessera_webhook_outbox';
  * Deliveries are due now (enqueued, or queued again): wakes this process's worker and, on
  * PostgreSQL, every node's through a NOTIFY that `db`'s transaction sends when it commits.
  */
-export async function announceDeliveries(db: Db): Promise<void> {
+export async function announceDeliveries(db: Handle): Promise<void> {
   await notifyOnCommit(db, OUTBOX_CHANNEL);
   signal.emit('enqueued');
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../storage/db.js';
+import type { Handle } from '../../storage/handle.js';
 import { activeWebhookPatterns, webhookFingerprint } from '../../storage/repos/webhooks.js';
 import { compilePatterns, type PatternMatcher } from './pattern-matcher.js';
 
@@ -12,7 +12,7 @@ const MAX_ORGS = 10_000;
 const cache = new Map<string, { fingerprint: string; matcher: PatternMatcher }>();
 
 /** The ids of the org's active webhooks subscribed to `key`. */
-export async function matchingWebhooks(db: Db, orgId: string, key: string): Promise<readonly string[]> {
+export async function matchingWebhooks(db: Handle, orgId: string, key: string): Promise<readonly string[]> {
   const fingerprint = await webhookFingerprint(db, orgId);
   if (fingerprint === null) {
     cache.delete(orgId);

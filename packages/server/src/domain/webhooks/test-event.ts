@@ -21,7 +21,7 @@ export const TEST_EVENT_TYPE = 'webhook.test';
 export async function sendTestEvent(deps: WebhooksDeps, org: Org, webhookId: string) {
   if (!isIdOf('webhook', webhookId)) fail('webhook.not_found', 'no such webhook');
   const webhook =
-    (await findWebhook(deps.db, org.id, webhookId)) ?? fail('webhook.not_found', 'no such webhook');
+    (await findWebhook(deps.store, org.id, webhookId)) ?? fail('webhook.not_found', 'no such webhook');
   if (!webhook.active) fail('webhook.inactive', 'the webhook is inactive');
   const now = clock.now();
   const eventId = newEventId(now);
@@ -51,7 +51,7 @@ export async function sendTestEvent(deps: WebhooksDeps, org: Org, webhookId: str
     createdAt: now,
     updatedAt: now,
   };
-  await insertDeliveries(deps.db, [delivery]);
-  await announceDeliveries(deps.db);
+  await insertDeliveries(deps.store, [delivery]);
+  await announceDeliveries(deps.store);
   return deliveryView(delivery, []);
 }

@@ -87,7 +87,7 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
       if (field(form, 'step') === 'resend') {
         if (user.emailVerified) return show(org, request, reply, user, {});
         const verdict = await reserveMail(
-          ctx.deps.db,
+          ctx.deps.store,
           org.id,
           user.email,
           rateLimitKey(request),

@@ -159,7 +159,7 @@ export const USER_ENDPOINTS = [
       },
     },
     async ({ deps, caller, params, reply }) => {
-      const user = await requireOrgUser(deps.db, caller.org, params.id);
+      const user = await requireOrgUser(deps.store, caller.org, params.id);
       return reply.header('cache-control', 'no-store').send(view(user));
     },
   ),

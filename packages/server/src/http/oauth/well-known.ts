@@ -129,7 +129,7 @@ export const jwks = operation(
     handler: async (request, reply) => {
       const org = await orgOf(deps, request);
       reply.header('cache-control', 'public, max-age=300');
-      return publicJwks(deps.db, org.id);
+      return publicJwks(deps.store, org.id);
     },
   }),
 );

@@ -53,7 +53,7 @@ export async function offerLinkPage(
       null,
       new FederationRefused('federation.link.lost', LOST, 400),
     );
-  const verdict = await reserveMail(ctx.deps.db, org.id, user.email, rateLimitKey(request), clock.now());
+  const verdict = await reserveMail(ctx.deps.store, org.id, user.email, rateLimitKey(request), clock.now());
   if (!verdict.allowed) {
     const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
     return renderLogin(ctx, org, request, reply, null, { email: '', error }, options);

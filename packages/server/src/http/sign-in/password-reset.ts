@@ -80,7 +80,7 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
       }
       const device = await trustedDevice(ctx.deps, org, ctx.cookies.readDevice(request), email);
       const verdict = await reserveMail(
-        ctx.deps.db,
+        ctx.deps.store,
         org.id,
         email,
         rateLimitKey(request),

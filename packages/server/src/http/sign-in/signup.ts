@@ -93,7 +93,13 @@ async function mailedSignUp(
   pending: PendingAuthorization | null,
   entered: Omit<Entered, 'error'>,
 ) {
-  const verdict = await reserveMail(ctx.deps.db, org.id, entered.email, rateLimitKey(request), clock.now());
+  const verdict = await reserveMail(
+    ctx.deps.store,
+    org.id,
+    entered.email,
+    rateLimitKey(request),
+    clock.now(),
+  );
   if (!verdict.allowed) {
     const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
     return renderSignup(ctx, org, request, reply, pending, { ...entered, error }, options);
@@ -239,7 +245,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
       if (upstream !== null) return reply.redirect(upstream, 303);
       if (org.signUp === 'domains') return mailedSignUp(ctx, org, request, reply, pending, entered);
       const verdict = await reserveLoginAttempt(
-        ctx.deps.db,
+        ctx.deps.store,
         org.id,
         entered.email,
         rateLimitKey(request),
@@ -279,7 +285,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
           { status },
         );
       }
-      await loginSucceeded(ctx.deps.db, org.id, entered.email, rateLimitKey(request));
+      await loginSucceeded(ctx.deps.store, org.id, entered.email, rateLimitKey(request));
       afterResponse(ctx, request, reply, 'verification mail', () => mailVerification(ctx.deps, org, user.id));
       return signedIn(ctx, org, request, reply, user, pending);
     }),

@@ -1,5 +1,6 @@
 import type { ApiResource, ResourceScope } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
@@ -16,7 +17,8 @@ const toResource = (r: ApiResourcesTable): ApiResource => ({
   updatedAt: r.updated_at,
 });
 
-export async function insertApiResource(db: Db, r: ApiResource): Promise<void> {
+export async function insertApiResource(store: Handle, r: ApiResource): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('api_resources')
     .values({
@@ -33,7 +35,8 @@ export async function insertApiResource(db: Db, r: ApiResource): Promise<void> {
 }
 
 /** The org's resource with this id, or null. */
-export async function findApiResource(db: Db, orgId: string, id: string): Promise<ApiResource | null> {
+export async function findApiResource(store: Handle, orgId: string, id: string): Promise<ApiResource | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('api_resources')
     .selectAll()
@@ -45,10 +48,11 @@ export async function findApiResource(db: Db, orgId: string, id: string): Promis
 
 /** The org's resources with these identifiers (unknown ones are simply absent). */
 export async function findApiResourcesByIdentifier(
-  db: Db,
+  store: Handle,
   orgId: string,
   identifiers: readonly string[],
 ): Promise<ApiResource[]> {
+  const db = opened(store);
   if (identifiers.length === 0) return [];
   const rows = await db
     .selectFrom('api_resources')
@@ -60,7 +64,8 @@ export async function findApiResourcesByIdentifier(
 }
 
 /** Every resource of the org, oldest first (discovery's scopes_supported). */
-export async function listApiResources(db: Db, orgId: string): Promise<ApiResource[]> {
+export async function listApiResources(store: Handle, orgId: string): Promise<ApiResource[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('api_resources')
     .selectAll()
@@ -73,10 +78,11 @@ export async function listApiResources(db: Db, orgId: string): Promise<ApiResour
 
 /** One page of an org's resources, oldest first, and how many it has. */
 export async function pageApiResources(
-  db: Db,
+  store: Handle,
   orgId: string,
   window: { offset: number; limit: number },
 ): Promise<{ entries: ApiResource[]; total: number }> {
+  const db = opened(store);
   const { n } = await db
     .selectFrom('api_resources')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -102,7 +108,8 @@ export async function pageApiResources(
 }
 
 /** Stores what an update may change: name, scopes, access token lifetime. */
-export async function updateApiResourceRow(db: Db, r: ApiResource): Promise<void> {
+export async function updateApiResourceRow(store: Handle, r: ApiResource): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('api_resources')
     .set({
@@ -120,13 +127,19 @@ export async function updateApiResourceRow(db: Db, r: ApiResource): Promise<void
  * Removes the permissions of roles and clients naming a scope the resource no longer has; returns
  * nothing (the role and client audit entries of the resource change are the resource's own).
  */
-export async function dropPermissionsOutside(db: Db, resourceId: string, scopes: readonly string[]) {
+export async function dropPermissionsOutside(store: Handle, resourceId: string, scopes: readonly string[]) {
+  const db = opened(store);
   await dropRolePermissionsOutside(db, resourceId, scopes);
   await dropClientPermissionsOutside(db, resourceId, scopes);
 }
 
 /** Deletes the resource (its permissions go with it, by foreign key) and returns it, or null. */
-export async function deleteApiResourceRow(db: Db, orgId: string, id: string): Promise<ApiResource | null> {
+export async function deleteApiResourceRow(
+  store: Handle,
+  orgId: string,
+  id: string,
+): Promise<ApiResource | null> {
+  const db = opened(store);
   const row = await db
     .deleteFrom('api_resources')
     .where('id', '=', id)

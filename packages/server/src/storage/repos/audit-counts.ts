@@ -1,8 +1,10 @@
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import { dailyCounts } from './audit-events.js';
 
 /** Up to where (exclusive, epoch ms) the org's per-day counts are complete; 0 before the first seal. */
-export async function sealedUntil(db: Db, orgId: string): Promise<number> {
+export async function sealedUntil(store: Handle, orgId: string): Promise<number> {
+  const db = opened(store);
   const row = await db
     .selectFrom('audit_count_marks')
     .select('sealed_until')
@@ -17,7 +19,8 @@ export async function sealedUntil(db: Db, orgId: string): Promise<number> {
  * nodes sealing the same days at once compute the same rows, so the second insert is a no-op and
  * the mark only ever moves forward.
  */
-export async function sealCounts(db: Db, orgId: string, from: number, until: number): Promise<void> {
+export async function sealCounts(store: Handle, orgId: string, from: number, until: number): Promise<void> {
+  const db = opened(store);
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('audit_event_counts')
@@ -51,12 +54,13 @@ export interface DayCount {
  * at most 366 × keys rows a year.
  */
 export async function sealedPerDay(
-  db: Db,
+  store: Handle,
   orgId: string,
   keys: readonly string[] | null,
   fromDay: number,
   toDay: number,
 ): Promise<DayCount[]> {
+  const db = opened(store);
   const rows =
     keys === null
       ? await db
@@ -81,7 +85,8 @@ export async function sealedPerDay(
 }
 
 /** The distinct keys of the org's sealed days. */
-export async function sealedKeys(db: Db, orgId: string) {
+export async function sealedKeys(store: Handle, orgId: string) {
+  const db = opened(store);
   return db
     .selectFrom('audit_event_counts')
     .select(['key', 'entity', 'verb'])

@@ -1,6 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { AuditRecord } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { AuditEventsTable, Database } from '../schema.js';
 
 /** Which of an org's audit entries a list or count reads. */
@@ -32,7 +33,8 @@ const toRecord = (r: AuditEventsTable): AuditRecord => ({
   changes: r.changes === null ? null : parsed(r.changes),
 });
 
-export async function insertAuditEvent(db: Db, e: AuditRecord): Promise<void> {
+export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('audit_events')
     .values({
@@ -74,7 +76,8 @@ function filtered<O>(query: Query<O>, filter: AuditFilter, ranges: readonly Time
 }
 
 /** Entries matching `filter` inside any of `ranges` (an open range matches every time), counted. */
-export async function countAuditEvents(db: Db, filter: AuditFilter, ranges: readonly TimeRange[]) {
+export async function countAuditEvents(store: Handle, filter: AuditFilter, ranges: readonly TimeRange[]) {
+  const db = opened(store);
   if (ranges.length === 0) return 0;
   const row = await filtered(db.selectFrom('audit_events'), filter, ranges)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -94,11 +97,12 @@ export interface PageWindow {
  * (covering) index, then only those rows are read: OFFSET then skips index entries, not rows.
  */
 export async function pageAuditEvents(
-  db: Db,
+  store: Handle,
   filter: AuditFilter,
   range: TimeRange,
   window: PageWindow,
 ): Promise<AuditRecord[]> {
+  const db = opened(store);
   const direction = window.fromOldest ? 'asc' : 'desc';
   const ids = filtered(db.selectFrom('audit_events'), filter, [range])
     .select('id')
@@ -117,7 +121,8 @@ export async function pageAuditEvents(
 }
 
 /** The distinct keys of an org's entries since `since` (epoch ms). */
-export async function keysSince(db: Db, orgId: string, since: number) {
+export async function keysSince(store: Handle, orgId: string, since: number) {
+  const db = opened(store);
   return db
     .selectFrom('audit_events')
     .select(['key', 'entity', 'verb'])
@@ -133,7 +138,8 @@ export const DAY_MS = 86_400_000;
  * The org's entries of `[from, until)` counted per UTC day (`at / 86400000`) and key: the rows
  * audit-counts.ts seals, as a query to insert from (not run here).
  */
-export function dailyCounts(db: Db, orgId: string, from: number, until: number) {
+export function dailyCounts(store: Handle, orgId: string, from: number, until: number) {
+  const db = opened(store);
   return db
     .selectFrom('audit_events')
     .select([

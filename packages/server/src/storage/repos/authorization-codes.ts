@@ -1,5 +1,6 @@
 import type { AuthorizationCode } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { AuthorizationCodesTable } from '../schema.js';
 
 const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({
@@ -16,7 +17,8 @@ const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({
   nonce: r.nonce,
 });
 
-export async function insertAuthorizationCode(db: Db, c: AuthorizationCode): Promise<void> {
+export async function insertAuthorizationCode(store: Handle, c: AuthorizationCode): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('authorization_codes')
     .values({
@@ -41,12 +43,13 @@ export async function insertAuthorizationCode(db: Db, c: AuthorizationCode): Pro
  * the WHERE clause after the first writer commits). Another client's code is not consumed.
  */
 export async function consumeAuthorizationCode(
-  db: Db,
+  store: Handle,
   orgId: string,
   clientId: string,
   codeHash: string,
   now: number,
 ): Promise<AuthorizationCode | null> {
+  const db = opened(store);
   const row = await db
     .updateTable('authorization_codes')
     .set({ used_at: now })
@@ -60,10 +63,11 @@ export async function consumeAuthorizationCode(
 }
 
 export async function findAuthorizationCode(
-  db: Db,
+  store: Handle,
   orgId: string,
   codeHash: string,
 ): Promise<AuthorizationCode | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('authorization_codes')
     .selectAll()
@@ -74,12 +78,18 @@ export async function findAuthorizationCode(
 }
 
 /** Codes are kept a while past expiry so a late replay is still recognised as reuse. */
-export async function purgeAuthorizationCodes(db: Db, expiredBefore: number): Promise<void> {
+export async function purgeAuthorizationCodes(store: Handle, expiredBefore: number): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('authorization_codes').where('expires_at', '<', expiredBefore).execute();
 }
 
 /** Deletes the authorization codes of an org's client (part of deleting it: see deleteClientRow). */
-export async function deleteClientAuthorizationCodes(db: Db, orgId: string, clientId: string): Promise<void> {
+export async function deleteClientAuthorizationCodes(
+  store: Handle,
+  orgId: string,
+  clientId: string,
+): Promise<void> {
+  const db = opened(store);
   await db
     .deleteFrom('authorization_codes')
     .where('client_id', '=', clientId)

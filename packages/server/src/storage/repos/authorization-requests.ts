@@ -1,5 +1,6 @@
 import type { AuthorizationRequest, ClaimsRequest, ResourceGrant, ResponseMode } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
 
 const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationRequest => ({
@@ -24,7 +25,11 @@ const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationReq
   completedAt: r.completed_at,
 });
 
-export async function insertAuthorizationRequest(db: Db, request: AuthorizationRequest): Promise<void> {
+export async function insertAuthorizationRequest(
+  store: Handle,
+  request: AuthorizationRequest,
+): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('authorization_requests')
     .values({
@@ -53,11 +58,12 @@ export async function insertAuthorizationRequest(db: Db, request: AuthorizationR
 
 /** A pending request: in this org, not expired, not completed. */
 export async function findPendingAuthorizationRequest(
-  db: Db,
+  store: Handle,
   orgId: string,
   id: string,
   now: number,
 ): Promise<AuthorizationRequest | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('authorization_requests')
     .selectAll()
@@ -74,10 +80,11 @@ export async function findPendingAuthorizationRequest(
  * when it was not stored (another showing decided first, or the request is completed).
  */
 export async function recordRequestGrant(
-  db: Db,
+  store: Handle,
   id: string,
   grant: readonly ResourceGrant[],
 ): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .updateTable('authorization_requests')
     .set({ resource_grant: JSON.stringify(grant) })
@@ -89,7 +96,8 @@ export async function recordRequestGrant(
 }
 
 /** The resource grant stored with a request (completed or not); null: none decided. */
-export async function findRequestGrant(db: Db, id: string): Promise<ResourceGrant[] | null> {
+export async function findRequestGrant(store: Handle, id: string): Promise<ResourceGrant[] | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('authorization_requests')
     .select('resource_grant')
@@ -102,7 +110,8 @@ export async function findRequestGrant(db: Db, id: string): Promise<ResourceGran
  * Marks the request completed. Exactly one caller gets `true`: a consent form submitted twice
  * yields one authorization code, not two.
  */
-export async function completeAuthorizationRequest(db: Db, id: string, now: number): Promise<boolean> {
+export async function completeAuthorizationRequest(store: Handle, id: string, now: number): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .updateTable('authorization_requests')
     .set({ completed_at: now })
@@ -112,16 +121,18 @@ export async function completeAuthorizationRequest(db: Db, id: string, now: numb
   return result.numUpdatedRows === 1n;
 }
 
-export async function purgeAuthorizationRequests(db: Db, expiredBefore: number): Promise<void> {
+export async function purgeAuthorizationRequests(store: Handle, expiredBefore: number): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('authorization_requests').where('expires_at', '<', expiredBefore).execute();
 }
 
 /** Deletes the authorization requests of an org's client (part of deleting it: see deleteClientRow). */
 export async function deleteClientAuthorizationRequests(
-  db: Db,
+  store: Handle,
   orgId: string,
   clientId: string,
 ): Promise<void> {
+  const db = opened(store);
   await db
     .deleteFrom('authorization_requests')
     .where('client_id', '=', clientId)

@@ -1,5 +1,6 @@
 import type { BrowserSessionRecord } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { BrowserSessionsTable } from '../schema.js';
 
 const toSession = (r: BrowserSessionsTable): BrowserSessionRecord => ({
@@ -13,7 +14,8 @@ const toSession = (r: BrowserSessionsTable): BrowserSessionRecord => ({
   actorId: r.actor_id,
 });
 
-export async function insertBrowserSession(db: Db, s: BrowserSessionRecord): Promise<void> {
+export async function insertBrowserSession(store: Handle, s: BrowserSessionRecord): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('browser_sessions')
     .values({
@@ -31,11 +33,12 @@ export async function insertBrowserSession(db: Db, s: BrowserSessionRecord): Pro
 
 /** The live browser session behind a cookie's hash, within one org. */
 export async function findBrowserSession(
-  db: Db,
+  store: Handle,
   orgId: string,
   tokenHash: string,
   now: number,
 ): Promise<BrowserSessionRecord | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('browser_sessions')
     .selectAll()
@@ -46,22 +49,26 @@ export async function findBrowserSession(
   return row ? toSession(row) : null;
 }
 
-export async function purgeBrowserSessions(db: Db, expiredBefore: number): Promise<void> {
+export async function purgeBrowserSessions(store: Handle, expiredBefore: number): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('browser_sessions').where('expires_at', '<', expiredBefore).execute();
 }
 
 /** Signs the user out of every browser (their login cookies stop working). */
-export async function deleteBrowserSessionsOfUser(db: Db, userId: string): Promise<void> {
+export async function deleteBrowserSessionsOfUser(store: Handle, userId: string): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('browser_sessions').where('user_id', '=', userId).execute();
 }
 
 /** Ends one browser sign-in (its login cookie stops working). */
-export async function deleteBrowserSession(db: Db, tokenHash: string): Promise<void> {
+export async function deleteBrowserSession(store: Handle, tokenHash: string): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('browser_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
 /** Signs the user out of every browser but the one whose login cookie hashes to `keepId`. */
-export async function deleteOtherBrowserSessions(db: Db, userId: string, keepId: string | null) {
+export async function deleteOtherBrowserSessions(store: Handle, userId: string, keepId: string | null) {
+  const db = opened(store);
   let query = db.deleteFrom('browser_sessions').where('user_id', '=', userId);
   if (keepId !== null) query = query.where('token_hash', '!=', keepId);
   await query.execute();

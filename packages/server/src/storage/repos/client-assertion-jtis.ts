@@ -1,4 +1,5 @@
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 /**
  * Records the `jti` of an accepted client assertion until `expiresAt`. False when the same client
@@ -6,10 +7,11 @@ import type { Db } from '../db.js';
  * Expired rows are purged first, so an expired jti cannot block (its assertion is refused anyway).
  */
 export async function recordAssertionJti(
-  db: Db,
+  store: Handle,
   row: { orgId: string; clientId: string; jtiHash: string; expiresAt: number },
   now: number,
 ): Promise<boolean> {
+  const db = opened(store);
   await db.deleteFrom('client_assertion_jtis').where('expires_at', '<', now).execute();
   const result = await db
     .insertInto('client_assertion_jtis')

@@ -1,9 +1,11 @@
 import type { Permission } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { StoredPermission } from './roles.js';
 
 /** The client's permissions, each naming its resource by identifier, in a stable order. */
-export async function clientPermissions(db: Db, clientId: string): Promise<Permission[]> {
+export async function clientPermissions(store: Handle, clientId: string): Promise<Permission[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('client_permissions')
     .innerJoin('api_resources', 'api_resources.id', 'client_permissions.resource_id')
@@ -18,10 +20,11 @@ export async function clientPermissions(db: Db, clientId: string): Promise<Permi
 
 /** Replaces the client's permissions. */
 export async function setClientPermissions(
-  db: Db,
+  store: Handle,
   clientId: string,
   permissions: readonly StoredPermission[],
 ): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('client_permissions').where('client_id', '=', clientId).execute();
   if (permissions.length === 0) return;
   await db
@@ -32,10 +35,11 @@ export async function setClientPermissions(
 
 /** The scopes of the resource the client is permitted, sorted. */
 export async function scopesPermittedToClient(
-  db: Db,
+  store: Handle,
   clientId: string,
   resourceId: string,
 ): Promise<string[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('client_permissions')
     .select('scope')
@@ -48,10 +52,11 @@ export async function scopesPermittedToClient(
 
 /** Drops the clients' permissions on the resource naming a scope outside `scopes` (all, when empty). */
 export async function dropClientPermissionsOutside(
-  db: Db,
+  store: Handle,
   resourceId: string,
   scopes: readonly string[],
 ): Promise<void> {
+  const db = opened(store);
   let query = db.deleteFrom('client_permissions').where('resource_id', '=', resourceId);
   if (scopes.length > 0) query = query.where('scope', 'not in', [...scopes]);
   await query.execute();

@@ -1,6 +1,13 @@
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
-export async function insertClientPromotions(db: Db, clientId: string, sources: string[], now: number) {
+export async function insertClientPromotions(
+  store: Handle,
+  clientId: string,
+  sources: string[],
+  now: number,
+) {
+  const db = opened(store);
   if (sources.length === 0) return;
   await db
     .insertInto('client_promotions')
@@ -9,7 +16,8 @@ export async function insertClientPromotions(db: Db, clientId: string, sources: 
 }
 
 /** The public clients whose user tokens `clientId` may exchange, oldest first. */
-export async function listPromotableClients(db: Db, clientId: string): Promise<string[]> {
+export async function listPromotableClients(store: Handle, clientId: string): Promise<string[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('client_promotions')
     .select('source_client_id')

@@ -1,5 +1,6 @@
 import type { Client, GrantType, MachineClient, PublicKeySet } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { ClientsTable } from '../schema.js';
 import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';
@@ -30,7 +31,8 @@ const jwksColumn = (c: Client): string | null => (c.jwks === undefined ? null : 
 const originsColumn = (c: Client): string | null =>
   c.allowedOrigins === null ? null : JSON.stringify(c.allowedOrigins);
 
-export async function insertClient(db: Db, c: Client, secretHash: string | null): Promise<void> {
+export async function insertClient(store: Handle, c: Client, secretHash: string | null): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('clients')
     .values({
@@ -57,10 +59,11 @@ export async function insertClient(db: Db, c: Client, secretHash: string | null)
 
 /** The client and its stored secret hash, within one org. */
 export async function findClientWithSecret(
-  db: Db,
+  store: Handle,
   orgId: string,
   id: string,
 ): Promise<{ client: Client; secretHash: string | null } | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('clients')
     .selectAll()
@@ -71,16 +74,18 @@ export async function findClientWithSecret(
 }
 
 /** The client of this org, or null. */
-export async function findClient(db: Db, orgId: string, id: string): Promise<Client | null> {
+export async function findClient(store: Handle, orgId: string, id: string): Promise<Client | null> {
+  const db = opened(store);
   return (await findClientWithSecret(db, orgId, id))?.client ?? null;
 }
 
 /** Those of `ids` that are clients of this org, by id (one query for a page of them). */
 export async function findClients(
-  db: Db,
+  store: Handle,
   orgId: string,
   ids: readonly string[],
 ): Promise<Map<string, Client>> {
+  const db = opened(store);
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('clients')
@@ -97,10 +102,11 @@ export async function findClients(
  * the (org_id, created_at, id) index of migration 029.
  */
 export async function pageClients(
-  db: Db,
+  store: Handle,
   orgId: string,
   window: { offset: number; limit: number },
 ): Promise<{ entries: Client[]; total: number }> {
+  const db = opened(store);
   const { total, read, seek } = await countedWindow(db, 'clients', orgId, window);
   if (read === null) return { entries: [], total };
   const page = pageIds(db.selectFrom('clients').select('id').where('org_id', '=', orgId), read, seek);
@@ -115,7 +121,8 @@ export async function pageClients(
 }
 
 /** Stores what an update may change: name, redirect URIs of both kinds, grant types, public keys (or their URL), the request objects' algorithm, allowed origins. */
-export async function updateClientRow(db: Db, c: Client): Promise<void> {
+export async function updateClientRow(store: Handle, c: Client): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('clients')
     .set({
@@ -136,7 +143,8 @@ export async function updateClientRow(db: Db, c: Client): Promise<void> {
 }
 
 /** Replaces a confidential client's secret hash: the old secret stops matching at commit. */
-export async function replaceClientSecret(db: Db, c: Client, secretHash: string): Promise<void> {
+export async function replaceClientSecret(store: Handle, c: Client, secretHash: string): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('clients')
     .set({ secret_hash: secretHash, secret_issued_at: c.secretIssuedAt, updated_at: c.updatedAt })
@@ -152,7 +160,8 @@ export async function replaceClientSecret(db: Db, c: Client, secretHash: string)
  * by cascade) are deleted here, since their `client_id` also names metadata-document clients,
  * which have no row to reference (migration 017). Run it in a transaction.
  */
-export async function deleteClientRow(db: Db, orgId: string, id: string): Promise<Client | null> {
+export async function deleteClientRow(store: Handle, orgId: string, id: string): Promise<Client | null> {
+  const db = opened(store);
   await deleteClientAuthorizationCodes(db, orgId, id);
   await deleteClientAuthorizationRequests(db, orgId, id);
   await deleteClientConsents(db, orgId, id);
@@ -171,10 +180,11 @@ export async function deleteClientRow(db: Db, orgId: string, id: string): Promis
  * client_credentials grant needs all three, and on PostgreSQL every query is a round trip.
  */
 export async function findClientWithActiveKid(
-  db: Db,
+  store: Handle,
   orgId: string,
   id: string,
 ): Promise<MachineClient | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('clients')
     .leftJoin('signing_keys', (join) =>
@@ -190,9 +200,10 @@ export async function findClientWithActiveKid(
 
 /** The redirect URIs and allowed origins of every client of an org: what a CORS preflight checks. */
 export async function orgClientOrigins(
-  db: Db,
+  store: Handle,
   orgId: string,
 ): Promise<Pick<Client, 'redirectUris' | 'allowedOrigins'>[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('clients')
     .select(['redirect_uris', 'allowed_origins'])

@@ -5,7 +5,8 @@ import type {
   IdpSettings,
   OidcSettings,
 } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
 import { inListOrder, type ListWindow, nearerEnd, readDirection } from './list-window.js';
 
@@ -55,12 +56,18 @@ function toRow(c: Connection, sealedSecret: string | null): ConnectionsTable {
 }
 
 /** Stores a connection with its OIDC client secret, sealed by the caller (null for SAML). */
-export async function insertConnection(db: Db, c: Connection, sealedSecret: string | null): Promise<void> {
+export async function insertConnection(
+  store: Handle,
+  c: Connection,
+  sealedSecret: string | null,
+): Promise<void> {
+  const db = opened(store);
   await db.insertInto('connections').values(toRow(c, sealedSecret)).execute();
 }
 
 /** The org's connections, oldest first. */
-export async function listConnections(db: Db, orgId: string): Promise<Connection[]> {
+export async function listConnections(store: Handle, orgId: string): Promise<Connection[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('connections')
     .selectAll()
@@ -73,10 +80,11 @@ export async function listConnections(db: Db, orgId: string): Promise<Connection
 
 /** One page of the org's connections, oldest first (read from its nearer end), and how many there are. */
 export async function pageConnections(
-  db: Db,
+  store: Handle,
   orgId: string,
   window: ListWindow,
 ): Promise<{ rows: Connection[]; total: number }> {
+  const db = opened(store);
   const { n } = await db
     .selectFrom('connections')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -100,10 +108,11 @@ export async function pageConnections(
 
 /** The org's connection with this id and its sealed OIDC client secret, or null (another org's is never found). */
 export async function findConnectionWithSecret(
-  db: Db,
+  store: Handle,
   orgId: string,
   id: string,
 ): Promise<{ connection: Connection; sealedSecret: string | null } | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('connections')
     .selectAll()
@@ -114,12 +123,18 @@ export async function findConnectionWithSecret(
 }
 
 /** The org's connection with this id, or null (another org's is never found). */
-export async function findConnection(db: Db, orgId: string, id: string): Promise<Connection | null> {
+export async function findConnection(store: Handle, orgId: string, id: string): Promise<Connection | null> {
+  const db = opened(store);
   return (await findConnectionWithSecret(db, orgId, id))?.connection ?? null;
 }
 
 /** Stores what an update may change (all but id, org and creation), the secret sealed by the caller. */
-export async function updateConnectionRow(db: Db, c: Connection, sealedSecret: string | null): Promise<void> {
+export async function updateConnectionRow(
+  store: Handle,
+  c: Connection,
+  sealedSecret: string | null,
+): Promise<void> {
+  const db = opened(store);
   const { id, org_id, created_at, ...changes } = toRow(c, sealedSecret);
   await db
     .updateTable('connections')
@@ -129,7 +144,8 @@ export async function updateConnectionRow(db: Db, c: Connection, sealedSecret: s
     .execute();
 }
 
-export async function deleteConnectionRow(db: Db, orgId: string, id: string): Promise<boolean> {
+export async function deleteConnectionRow(store: Handle, orgId: string, id: string): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .deleteFrom('connections')
     .where('org_id', '=', orgId)
@@ -140,10 +156,11 @@ export async function deleteConnectionRow(db: Db, orgId: string, id: string): Pr
 
 /** The user linked to (connection, subject), or null. */
 export async function findFederatedUserId(
-  db: Db,
+  store: Handle,
   connectionId: string,
   subject: string,
 ): Promise<string | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('federated_identities')
     .select('user_id')
@@ -155,9 +172,10 @@ export async function findFederatedUserId(
 
 /** Links (connection, subject) to a user; false when it was linked already (a concurrent sign-in). */
 export async function insertFederatedIdentity(
-  db: Db,
+  store: Handle,
   link: { connectionId: string; subject: string; userId: string; createdAt: number },
 ): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .insertInto('federated_identities')
     .values({
@@ -171,7 +189,8 @@ export async function insertFederatedIdentity(
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-export async function insertFederationRequest(db: Db, r: FederationRequest): Promise<void> {
+export async function insertFederationRequest(store: Handle, r: FederationRequest): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('federation_requests')
     .values({
@@ -187,11 +206,12 @@ export async function insertFederationRequest(db: Db, r: FederationRequest): Pro
 
 /** A live request of this connection, or null. */
 export async function findFederationRequest(
-  db: Db,
+  store: Handle,
   connectionId: string,
   keyHash: string,
   now: number,
 ): Promise<FederationRequest | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('federation_requests')
     .selectAll()
@@ -204,11 +224,12 @@ export async function findFederationRequest(
 
 /** Atomic single use: the one DELETE returns the live row to exactly one caller. */
 export async function consumeFederationRequest(
-  db: Db,
+  store: Handle,
   connectionId: string,
   keyHash: string,
   now: number,
 ): Promise<FederationRequest | null> {
+  const db = opened(store);
   const row = await db
     .deleteFrom('federation_requests')
     .where('key_hash', '=', keyHash)
@@ -219,16 +240,18 @@ export async function consumeFederationRequest(
   return row ? toRequest(row) : null;
 }
 
-export async function purgeFederationRequests(db: Db, now: number): Promise<void> {
+export async function purgeFederationRequests(store: Handle, now: number): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('federation_requests').where('expires_at', '<=', now).execute();
   await db.deleteFrom('saml_assertion_ids').where('expires_at', '<=', now).execute();
 }
 
 /** Records an accepted assertion id; false when it was accepted before (a replay). */
 export async function rememberAssertionId(
-  db: Db,
+  store: Handle,
   seen: { connectionId: string; assertionId: string; expiresAt: number },
 ): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .insertInto('saml_assertion_ids')
     .values({

@@ -1,5 +1,6 @@
 import type { Consent } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { ConsentsTable } from '../schema.js';
 
 const toConsent = (r: ConsentsTable): Consent => ({
@@ -11,7 +12,8 @@ const toConsent = (r: ConsentsTable): Consent => ({
   updatedAt: r.updated_at,
 });
 
-export async function findConsent(db: Db, userId: string, clientId: string): Promise<Consent | null> {
+export async function findConsent(store: Handle, userId: string, clientId: string): Promise<Consent | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('consents')
     .selectAll()
@@ -21,7 +23,8 @@ export async function findConsent(db: Db, userId: string, clientId: string): Pro
   return row ? toConsent(row) : null;
 }
 
-export async function upsertConsent(db: Db, c: Consent): Promise<void> {
+export async function upsertConsent(store: Handle, c: Consent): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('consents')
     .values({
@@ -39,11 +42,13 @@ export async function upsertConsent(db: Db, c: Consent): Promise<void> {
 }
 
 /** Deletes every consent the user gave: the next sign-in to each client asks again. */
-export async function deleteUserConsents(db: Db, userId: string): Promise<void> {
+export async function deleteUserConsents(store: Handle, userId: string): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('consents').where('user_id', '=', userId).execute();
 }
 
 /** Deletes the consents of an org's client (part of deleting it: see deleteClientRow). */
-export async function deleteClientConsents(db: Db, orgId: string, clientId: string): Promise<void> {
+export async function deleteClientConsents(store: Handle, orgId: string, clientId: string): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('consents').where('client_id', '=', clientId).where('org_id', '=', orgId).execute();
 }

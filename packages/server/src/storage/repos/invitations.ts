@@ -1,5 +1,6 @@
 import type { InvitationKind, InvitationRecord } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
@@ -29,7 +30,8 @@ const toInvitation = (r: InvitationsTable): InvitationRecord => ({
 /** What the list may keep: pending (neither accepted nor expired), accepted, or expired. */
 export type InvitationStateFilter = 'pending' | 'accepted' | 'expired';
 
-export async function insertInvitation(db: Db, i: InvitationRecord): Promise<void> {
+export async function insertInvitation(store: Handle, i: InvitationRecord): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('invitations')
     .values({
@@ -52,7 +54,12 @@ export async function insertInvitation(db: Db, i: InvitationRecord): Promise<voi
 }
 
 /** The org's invitation `id` (withdrawn ones are gone for the API), or null. */
-export async function findInvitation(db: Db, orgId: string, id: string): Promise<InvitationRecord | null> {
+export async function findInvitation(
+  store: Handle,
+  orgId: string,
+  id: string,
+): Promise<InvitationRecord | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('invitations')
     .selectAll()
@@ -64,7 +71,11 @@ export async function findInvitation(db: Db, orgId: string, id: string): Promise
 }
 
 /** The invitation whose link has this token hash, whatever its state (the page says which), or null. */
-export async function findInvitationByTokenHash(db: Db, tokenHash: string): Promise<InvitationRecord | null> {
+export async function findInvitationByTokenHash(
+  store: Handle,
+  tokenHash: string,
+): Promise<InvitationRecord | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('invitations')
     .selectAll()
@@ -75,12 +86,13 @@ export async function findInvitationByTokenHash(db: Db, tokenHash: string): Prom
 
 /** A pending invitation of the org for this address and kind, or null. */
 export async function findPendingInvitation(
-  db: Db,
+  store: Handle,
   orgId: string,
   kind: InvitationKind,
   emailKey: string,
   now: number,
 ): Promise<InvitationRecord | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('invitations')
     .selectAll()
@@ -96,11 +108,12 @@ export async function findPendingInvitation(
 
 /** One page of the org's invitations (not withdrawn), newest first, and how many there are. */
 export async function pageInvitations(
-  db: Db,
+  store: Handle,
   orgId: string,
   filter: { kind: InvitationKind | null; state: InvitationStateFilter | null; now: number },
   window: { offset: number; limit: number },
 ): Promise<{ rows: InvitationRecord[]; total: number }> {
+  const db = opened(store);
   let query = db.selectFrom('invitations').where('org_id', '=', orgId).where('revoked_at', 'is', null);
   if (filter.kind !== null) query = query.where('kind', '=', filter.kind);
   if (filter.state === 'accepted') query = query.where('accepted_at', 'is not', null);
@@ -130,10 +143,11 @@ export async function pageInvitations(
  * accepts a pending invitation; a used, withdrawn or expired one (or an unknown token) gives null.
  */
 export async function acceptInvitationRow(
-  db: Db,
+  store: Handle,
   tokenHash: string,
   now: number,
 ): Promise<InvitationRecord | null> {
+  const db = opened(store);
   const row = await db
     .updateTable('invitations')
     .set({ accepted_at: now })
@@ -147,12 +161,19 @@ export async function acceptInvitationRow(
 }
 
 /** Names the user who accepted (known once the acceptance's transaction has them). */
-export async function setInvitationAcceptedBy(db: Db, id: string, userId: string): Promise<void> {
+export async function setInvitationAcceptedBy(store: Handle, id: string, userId: string): Promise<void> {
+  const db = opened(store);
   await db.updateTable('invitations').set({ accepted_by: userId }).where('id', '=', id).execute();
 }
 
 /** Withdraws the invitation (its link then says so); false when there was none to withdraw. */
-export async function revokeInvitationRow(db: Db, orgId: string, id: string, now: number): Promise<boolean> {
+export async function revokeInvitationRow(
+  store: Handle,
+  orgId: string,
+  id: string,
+  now: number,
+): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .updateTable('invitations')
     .set({ revoked_at: now })

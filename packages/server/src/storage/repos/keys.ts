@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { KeyStatus, SigningKey } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
 
 const parsedJwk = (json: string) => JSON.parse(json) as Record<string, unknown>;
@@ -15,7 +16,8 @@ const toKey = (r: SigningKeysTable): SigningKey => ({
   expiresAt: r.expires_at,
 });
 
-export async function insertKey(db: Db, k: SigningKey): Promise<void> {
+export async function insertKey(store: Handle, k: SigningKey): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('signing_keys')
     .values({
@@ -30,7 +32,12 @@ export async function insertKey(db: Db, k: SigningKey): Promise<void> {
     .execute();
 }
 
-export async function findKeyByStatus(db: Db, orgId: string, status: KeyStatus): Promise<SigningKey | null> {
+export async function findKeyByStatus(
+  store: Handle,
+  orgId: string,
+  status: KeyStatus,
+): Promise<SigningKey | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('signing_keys')
     .selectAll()
@@ -40,7 +47,8 @@ export async function findKeyByStatus(db: Db, orgId: string, status: KeyStatus):
   return row ? toKey(row) : null;
 }
 
-export async function activeKid(db: Db, orgId: string): Promise<string | null> {
+export async function activeKid(store: Handle, orgId: string): Promise<string | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('signing_keys')
     .select('kid')
@@ -50,17 +58,19 @@ export async function activeKid(db: Db, orgId: string): Promise<string | null> {
   return row?.kid ?? null;
 }
 
-export async function findKey(db: Db, kid: string): Promise<SigningKey | null> {
+export async function findKey(store: Handle, kid: string): Promise<SigningKey | null> {
+  const db = opened(store);
   const row = await db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
   return row ? toKey(row) : null;
 }
 
 /** Keys a verifier may meet: the active one, the next one, and retired ones until their tokens expire. */
 export async function publishedKeys(
-  db: Db,
+  store: Handle,
   orgId: string,
   now: number,
 ): Promise<Pick<SigningKey, 'kid' | 'publicJwk' | 'status'>[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('signing_keys')
     .select(['kid', 'public_jwk', 'status'])
@@ -76,11 +86,12 @@ export async function publishedKeys(
  * first, then the active one, then retired ones newest first; and how many there are.
  */
 export async function pagePublishedKeys(
-  db: Db,
+  store: Handle,
   orgId: string,
   now: number,
   window: { offset: number; limit: number },
 ): Promise<{ rows: Pick<SigningKey, 'kid' | 'status' | 'createdAt'>[]; total: number }> {
+  const db = opened(store);
   const published = db
     .selectFrom('signing_keys')
     .where('org_id', '=', orgId)
@@ -101,7 +112,8 @@ export async function pagePublishedKeys(
   return { rows: rows.map((r) => ({ kid: r.kid, status: r.status, createdAt: r.created_at })), total };
 }
 
-export async function setKeyStatus(db: Db, kid: string, status: KeyStatus, expiresAt: number | null) {
+export async function setKeyStatus(store: Handle, kid: string, status: KeyStatus, expiresAt: number | null) {
+  const db = opened(store);
   await db
     .updateTable('signing_keys')
     .set({ status, expires_at: expiresAt })
@@ -109,7 +121,8 @@ export async function setKeyStatus(db: Db, kid: string, status: KeyStatus, expir
     .execute();
 }
 
-export async function deleteExpiredKeys(db: Db, orgId: string, now: number): Promise<void> {
+export async function deleteExpiredKeys(store: Handle, orgId: string, now: number): Promise<void> {
+  const db = opened(store);
   await db
     .deleteFrom('signing_keys')
     .where('org_id', '=', orgId)
@@ -119,7 +132,8 @@ export async function deleteExpiredKeys(db: Db, orgId: string, now: number): Pro
 }
 
 /** Any one private signing key, sealed: a value the secret of a database from before the check opens. */
-export async function anySealedKey(db: Db): Promise<string | null> {
+export async function anySealedKey(store: Handle): Promise<string | null> {
+  const db = opened(store);
   const row = await db.selectFrom('signing_keys').select('private_key').limit(1).executeTakeFirst();
   return row?.private_key ?? null;
 }

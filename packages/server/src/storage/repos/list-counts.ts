@@ -1,6 +1,8 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
 import { type CountedList, SPANS, type Span } from '../migrations/031-list-counts.js';
+import { opened } from '../opened.js';
 import { type ListWindow, nearerEnd, readDirection, type WindowRead } from './list-window.js';
 
 /** Rows of a list created in one span (`bucket` = `created_at` ÷ the span's length). */
@@ -97,11 +99,12 @@ async function seekPage(
  * that read starts (null: at the plain offset). What the users and clients lists both do.
  */
 export async function countedWindow(
-  db: Db,
+  store: Handle,
   list: CountedList,
   orgId: string,
   window: ListWindow,
 ): Promise<{ total: number; read: WindowRead | null; seek: Seek | null }> {
+  const db = opened(store);
   const days = await listDays(db, list, orgId);
   const total = totalOf(days);
   const read = nearerEnd(total, window);

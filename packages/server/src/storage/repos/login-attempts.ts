@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 export interface AttemptCount {
   attempts: number;
@@ -18,11 +19,12 @@ export interface CountedKey {
  * at 1. Works across nodes on PostgreSQL. `counted` must not name a key twice.
  */
 export async function countAttempts(
-  db: Db,
+  store: Handle,
   orgId: string,
   counted: readonly CountedKey[],
   now: number,
 ): Promise<Map<string, AttemptCount>> {
+  const db = opened(store);
   const windowOf = sql<number>`case excluded.key ${sql.join(
     counted.map(({ key, windowMs }) => {
       if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new Error(`bad window ${windowMs}`);
@@ -53,10 +55,11 @@ export async function countAttempts(
  * `refund` (never below zero).
  */
 export async function settleAttempts(
-  db: Db,
+  store: Handle,
   orgId: string,
   { clear = [], refund = [] }: { clear?: readonly string[]; refund?: readonly string[] },
 ): Promise<void> {
+  const db = opened(store);
   const keys = [...clear, ...refund];
   if (keys.length === 0) return;
   await db

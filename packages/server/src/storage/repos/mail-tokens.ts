@@ -1,5 +1,6 @@
 import type { MailLinkRecord, MailPurpose } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { MailTokensTable } from '../schema.js';
 
 const toMailLink = (r: MailTokensTable): MailLinkRecord => ({
@@ -13,7 +14,8 @@ const toMailLink = (r: MailTokensTable): MailLinkRecord => ({
   usedAt: r.used_at,
 });
 
-export async function insertMailToken(db: Db, link: MailLinkRecord): Promise<void> {
+export async function insertMailToken(store: Handle, link: MailLinkRecord): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('mail_tokens')
     .values({
@@ -31,12 +33,13 @@ export async function insertMailToken(db: Db, link: MailLinkRecord): Promise<voi
 
 /** A live (unused, unexpired) link of this org and purpose by its hash, without using it. */
 export async function findLiveMailToken(
-  db: Db,
+  store: Handle,
   orgId: string,
   purpose: MailPurpose,
   tokenHash: string,
   now: number,
 ): Promise<MailLinkRecord | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('mail_tokens')
     .selectAll()
@@ -54,12 +57,13 @@ export async function findLiveMailToken(
  * gets a live link's row; an unknown, used or expired link (or another org's or purpose's) gives null.
  */
 export async function consumeMailToken(
-  db: Db,
+  store: Handle,
   orgId: string,
   purpose: MailPurpose,
   tokenHash: string,
   now: number,
 ): Promise<MailLinkRecord | null> {
+  const db = opened(store);
   const row = await db
     .updateTable('mail_tokens')
     .set({ used_at: now })
@@ -74,7 +78,8 @@ export async function consumeMailToken(
 }
 
 /** Marks every live link of the user for `purpose` used: a newer one, or a done reset, retires them. */
-export async function retireMailTokens(db: Db, userId: string, purpose: MailPurpose, now: number) {
+export async function retireMailTokens(store: Handle, userId: string, purpose: MailPurpose, now: number) {
+  const db = opened(store);
   await db
     .updateTable('mail_tokens')
     .set({ used_at: now })
@@ -84,6 +89,7 @@ export async function retireMailTokens(db: Db, userId: string, purpose: MailPurp
     .execute();
 }
 
-export async function purgeMailTokens(db: Db, expiredBefore: number): Promise<void> {
+export async function purgeMailTokens(store: Handle, expiredBefore: number): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('mail_tokens').where('expires_at', '<', expiredBefore).execute();
 }

@@ -1,5 +1,6 @@
 import type { Role } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
 export interface Membership {
@@ -9,7 +10,8 @@ export interface Membership {
   createdAt: number;
 }
 
-export async function upsertMembership(db: Db, m: Membership): Promise<Membership | null> {
+export async function upsertMembership(store: Handle, m: Membership): Promise<Membership | null> {
+  const db = opened(store);
   const previous = await findMembership(db, m.orgId, m.userId);
   if (previous) {
     await db
@@ -27,7 +29,12 @@ export async function upsertMembership(db: Db, m: Membership): Promise<Membershi
   return previous;
 }
 
-export async function findMembership(db: Db, orgId: string, userId: string): Promise<Membership | null> {
+export async function findMembership(
+  store: Handle,
+  orgId: string,
+  userId: string,
+): Promise<Membership | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('memberships')
     .selectAll()
@@ -51,10 +58,11 @@ export interface MemberRow {
 
 /** The org's members by email (then id), one window of them, and how many there are. */
 export async function pageMembersOfOrg(
-  db: Db,
+  store: Handle,
   orgId: string,
   window: Window,
 ): Promise<{ rows: MemberRow[]; total: number }> {
+  const db = opened(store);
   const count = await db
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -97,10 +105,11 @@ export interface UserOrgRow {
 
 /** The orgs the console user is a member of (the console org aside), by slug, one window of them. */
 export async function pageOrgsOfUser(
-  db: Db,
+  store: Handle,
   userId: string,
   window: Window,
 ): Promise<{ rows: UserOrgRow[]; total: number }> {
+  const db = opened(store);
   const base = db
     .selectFrom('memberships as m')
     .innerJoin('organizations as o', 'o.id', 'm.org_id')
@@ -118,7 +127,8 @@ export async function pageOrgsOfUser(
   return { rows, total: Number(count.n) };
 }
 
-export async function countOwners(db: Db, orgId: string): Promise<number> {
+export async function countOwners(store: Handle, orgId: string): Promise<number> {
+  const db = opened(store);
   const row = await db
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -128,6 +138,7 @@ export async function countOwners(db: Db, orgId: string): Promise<number> {
   return Number(row.n);
 }
 
-export async function deleteMembership(db: Db, orgId: string, userId: string): Promise<void> {
+export async function deleteMembership(store: Handle, orgId: string, userId: string): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
 }

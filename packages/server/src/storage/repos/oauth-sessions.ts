@@ -1,6 +1,7 @@
 import type { ClaimsRequest, OAuthSession, ResourceGrant, User } from '../../domain/types.js';
 import { compiledOnce } from '../compiled-once.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { OAuthSessionsTable } from '../schema.js';
 import { toUser, USER_COLUMNS, type UserColumns } from './users.js';
 
@@ -24,10 +25,11 @@ const toSession = (r: OAuthSessionsTable): OAuthSession => ({
 
 /** Stores a new session, with the browser sign-in (login cookie hash) it was opened from, if any. */
 export async function insertOAuthSession(
-  db: Db,
+  store: Handle,
   s: OAuthSession,
   browserSession: string | null,
 ): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('oauth_sessions')
     .values({
@@ -51,7 +53,8 @@ export async function insertOAuthSession(
     .execute();
 }
 
-export async function findOAuthSession(db: Db, id: string): Promise<OAuthSession | null> {
+export async function findOAuthSession(store: Handle, id: string): Promise<OAuthSession | null> {
+  const db = opened(store);
   const row = await db.selectFrom('oauth_sessions').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toSession(row) : null;
 }
@@ -80,9 +83,10 @@ const userColumnsOf = (row: Record<string, unknown>): UserColumns =>
  * deleted). Three lookups before, each a round trip on PostgreSQL.
  */
 export async function findSessionForRefresh(
-  db: Db,
+  store: Handle,
   id: string,
 ): Promise<{ session: OAuthSession; inTenant: boolean; user: User | null } | null> {
+  const db = opened(store);
   const [row] = await sessionForRefresh(db, { id });
   if (!row) return null;
   const user = row.u_id === null ? null : toUser(userColumnsOf(row));
@@ -93,7 +97,12 @@ export async function findSessionForRefresh(
  * Revokes the session and returns its row, or null when it was already revoked or is unknown:
  * of two concurrent revocations exactly one receives the row (and audits it).
  */
-export async function revokeOAuthSession(db: Db, id: string, now: number): Promise<OAuthSession | null> {
+export async function revokeOAuthSession(
+  store: Handle,
+  id: string,
+  now: number,
+): Promise<OAuthSession | null> {
+  const db = opened(store);
   const row = await db
     .updateTable('oauth_sessions')
     .set({ revoked_at: now })
@@ -104,20 +113,23 @@ export async function revokeOAuthSession(db: Db, id: string, now: number): Promi
   return row ? toSession(row) : null;
 }
 
-export async function setOAuthSessionTenant(db: Db, id: string, tenantId: string): Promise<void> {
+export async function setOAuthSessionTenant(store: Handle, id: string, tenantId: string): Promise<void> {
+  const db = opened(store);
   await db.updateTable('oauth_sessions').set({ tenant_id: tenantId }).where('id', '=', id).execute();
 }
 
-export async function setOAuthSessionScope(db: Db, id: string, scope: string): Promise<void> {
+export async function setOAuthSessionScope(store: Handle, id: string, scope: string): Promise<void> {
+  const db = opened(store);
   await db.updateTable('oauth_sessions').set({ scope }).where('id', '=', id).execute();
 }
 
 /** Stores the resources a session's grant holds now (a refresh narrowed one). */
 export async function setOAuthSessionResources(
-  db: Db,
+  store: Handle,
   id: string,
   resources: readonly ResourceGrant[],
 ): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('oauth_sessions')
     .set({ resources: JSON.stringify(resources) })
@@ -130,10 +142,11 @@ export async function setOAuthSessionResources(
  * cookie's hash) that are neither revoked nor past their lifetime.
  */
 export async function liveSessionIds(
-  db: Db,
+  store: Handle,
   of: { userId: string } | { clientId: string } | { browserSession: string },
   now: number,
 ): Promise<string[]> {
+  const db = opened(store);
   const [column, value] =
     'userId' in of
       ? (['user_id', of.userId] as const)
@@ -153,7 +166,12 @@ export async function liveSessionIds(
 }
 
 /** Deletes the sessions of an org's client, their refresh tokens by cascade (see deleteClientRow). */
-export async function deleteClientOAuthSessions(db: Db, orgId: string, clientId: string): Promise<void> {
+export async function deleteClientOAuthSessions(
+  store: Handle,
+  orgId: string,
+  clientId: string,
+): Promise<void> {
+  const db = opened(store);
   await db
     .deleteFrom('oauth_sessions')
     .where('client_id', '=', clientId)

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ImpersonationLink, ProfileKey } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { Database } from '../schema.js';
 
 /** The columns every table of single-use keys has: the key's SHA-256, its org, expiry and use. */
@@ -19,13 +20,13 @@ type OneTimeKeyTable = 'profile_keys' | 'impersonations';
  * key's SHA-256 is stored; a used row stays until it expires, as an expired one is of no use.
  */
 export interface OneTimeKeys<Key> {
-  insert(db: Db, key: Key): Promise<void>;
+  insert(store: Handle, key: Key): Promise<void>;
   /**
    * Atomic single use: the one UPDATE that flips `used_at` from null returns the row, so exactly
    * one caller receives a live key; an unknown, used or expired key (or another org's) gives null.
    */
-  consume(db: Db, orgId: string, keyHash: string, now: number): Promise<Key | null>;
-  purge(db: Db, expiredBefore: number): Promise<void>;
+  consume(store: Handle, orgId: string, keyHash: string, now: number): Promise<Key | null>;
+  purge(store: Handle, expiredBefore: number): Promise<void>;
 }
 
 // Seen through their shared columns: Kysely cannot resolve columns through a generic table name.
@@ -37,13 +38,13 @@ function oneTimeKeys<T extends OneTimeKeyTable, Key>(
   map: { toKey(row: Database[T]): Key; toRow(key: Key): Database[T] },
 ): OneTimeKeys<Key> {
   const name: OneTimeKeyTable = table;
-  const keys = (db: Db) => db as unknown as KeyDb;
+  const keys = (store: Handle) => opened(store) as unknown as KeyDb;
   return {
-    async insert(db, key) {
-      await keys(db).insertInto(name).values(map.toRow(key)).execute();
+    async insert(store, key) {
+      await keys(store).insertInto(name).values(map.toRow(key)).execute();
     },
-    async consume(db, orgId, keyHash, now) {
-      const row = await keys(db)
+    async consume(store, orgId, keyHash, now) {
+      const row = await keys(store)
         .updateTable(name)
         .set({ used_at: now })
         .where('key_hash', '=', keyHash)
@@ -54,8 +55,8 @@ function oneTimeKeys<T extends OneTimeKeyTable, Key>(
         .executeTakeFirst();
       return row ? map.toKey(row as Database[T]) : null;
     },
-    async purge(db, expiredBefore) {
-      await keys(db).deleteFrom(name).where('expires_at', '<', expiredBefore).execute();
+    async purge(store, expiredBefore) {
+      await keys(store).deleteFrom(name).where('expires_at', '<', expiredBefore).execute();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Org } from '../../domain/types.js';
-import type { Db, Dialect } from '../db.js';
+import type { Handle } from '../handle.js';
+import { dialectOf, opened } from '../opened.js';
 import type { OrganizationsTable } from '../schema.js';
 
 const toOrg = (r: OrganizationsTable): Org => ({
@@ -15,7 +16,8 @@ const toOrg = (r: OrganizationsTable): Org => ({
   updatedAt: r.updated_at,
 });
 
-export async function insertOrg(db: Db, org: Org): Promise<void> {
+export async function insertOrg(store: Handle, org: Org): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('organizations')
     .values({
@@ -33,32 +35,42 @@ export async function insertOrg(db: Db, org: Org): Promise<void> {
     .execute();
 }
 
-export async function findOrgBySlug(db: Db, slug: string): Promise<Org | null> {
+export async function findOrgBySlug(store: Handle, slug: string): Promise<Org | null> {
+  const db = opened(store);
   const row = await db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirst();
   return row ? toOrg(row) : null;
 }
 
-export async function findOrgById(db: Db, id: string): Promise<Org | null> {
+export async function findOrgById(store: Handle, id: string): Promise<Org | null> {
+  const db = opened(store);
   const row = await db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toOrg(row) : null;
 }
 
-export async function findConsoleOrg(db: Db): Promise<Org | null> {
+export async function findConsoleOrg(store: Handle): Promise<Org | null> {
+  const db = opened(store);
   const row = await db.selectFrom('organizations').selectAll().where('is_console', '=', 1).executeTakeFirst();
   return row ? toOrg(row) : null;
 }
 
-export async function updateOrgName(db: Db, id: string, name: string, updatedAt: number): Promise<void> {
+export async function updateOrgName(
+  store: Handle,
+  id: string,
+  name: string,
+  updatedAt: number,
+): Promise<void> {
+  const db = opened(store);
   await db.updateTable('organizations').set({ name, updated_at: updatedAt }).where('id', '=', id).execute();
 }
 
 /** Turns the org issuer's registration features on or off (DESIGN §15). */
 export async function updateOrgRegistration(
-  db: Db,
+  store: Handle,
   id: string,
   change: { dynamicRegistration: boolean; metadataDocuments: boolean },
   updatedAt: number,
 ): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('organizations')
     .set({
@@ -72,11 +84,12 @@ export async function updateOrgRegistration(
 
 /** Stores the org's sign-up policy and the domains `domains` lets sign up. */
 export async function updateOrgSignUp(
-  db: Db,
+  store: Handle,
   id: string,
   policy: Pick<Org, 'signUp' | 'signUpDomains'>,
   updatedAt: number,
 ): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('organizations')
     .set({
@@ -92,8 +105,9 @@ export async function updateOrgSignUp(
  * Holds the org's row until the transaction ends (PostgreSQL), so changes that check the org's
  * memberships first (its last owner) run one after another. SQLite transactions already do.
  */
-export async function lockOrg(db: Db, dialect: Dialect, id: string): Promise<void> {
-  if (dialect === 'postgres') {
+export async function lockOrg(store: Handle, id: string): Promise<void> {
+  const db = opened(store);
+  if (dialectOf(store) === 'postgres') {
     await db.selectFrom('organizations').select('id').where('id', '=', id).forUpdate().execute();
   }
 }

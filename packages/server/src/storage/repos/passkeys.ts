@@ -1,5 +1,6 @@
 import type { PasskeyChallenge, PasskeyCredential, PasskeyPurpose } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
 
 const toPasskey = (r: PasskeysTable): PasskeyCredential => ({
@@ -29,7 +30,8 @@ const toChallenge = (r: PasskeyChallengesTable): PasskeyChallenge => ({
 });
 
 /** Stores a new passkey; false when the org already has this credential id. */
-export async function insertPasskey(db: Db, p: PasskeyCredential): Promise<boolean> {
+export async function insertPasskey(store: Handle, p: PasskeyCredential): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .insertInto('passkeys')
     .values({
@@ -53,7 +55,8 @@ export async function insertPasskey(db: Db, p: PasskeyCredential): Promise<boole
 }
 
 /** The user's passkeys, oldest first. */
-export async function listPasskeys(db: Db, userId: string): Promise<PasskeyCredential[]> {
+export async function listPasskeys(store: Handle, userId: string): Promise<PasskeyCredential[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('passkeys')
     .selectAll()
@@ -66,10 +69,11 @@ export async function listPasskeys(db: Db, userId: string): Promise<PasskeyCrede
 
 /** The passkey of this org with this credential id, or null (another org's is never found). */
 export async function findPasskeyByCredential(
-  db: Db,
+  store: Handle,
   orgId: string,
   credentialId: string,
 ): Promise<PasskeyCredential | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('passkeys')
     .selectAll()
@@ -84,10 +88,11 @@ export async function findPasskeyByCredential(
  * before verification, so of two concurrent uses of one assertion only one is recorded.
  */
 export async function recordPasskeyUse(
-  db: Db,
+  store: Handle,
   id: string,
   use: { previousCount: number; signCount: number; backedUp: boolean; at: number },
 ): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .updateTable('passkeys')
     .set({ sign_count: use.signCount, backed_up: use.backedUp ? 1 : 0, last_used_at: use.at })
@@ -98,13 +103,19 @@ export async function recordPasskeyUse(
 }
 
 /** Deletes every passkey of the user; returns them (for the audit). */
-export async function deleteUserPasskeys(db: Db, userId: string): Promise<PasskeyCredential[]> {
+export async function deleteUserPasskeys(store: Handle, userId: string): Promise<PasskeyCredential[]> {
+  const db = opened(store);
   const rows = await db.deleteFrom('passkeys').where('user_id', '=', userId).returningAll().execute();
   return rows.map(toPasskey);
 }
 
 /** Deletes one passkey of the user; returns it, or null when the user has none by that id. */
-export async function deletePasskey(db: Db, userId: string, id: string): Promise<PasskeyCredential | null> {
+export async function deletePasskey(
+  store: Handle,
+  userId: string,
+  id: string,
+): Promise<PasskeyCredential | null> {
+  const db = opened(store);
   const row = await db
     .deleteFrom('passkeys')
     .where('id', '=', id)
@@ -114,7 +125,8 @@ export async function deletePasskey(db: Db, userId: string, id: string): Promise
   return row ? toPasskey(row) : null;
 }
 
-export async function insertPasskeyChallenge(db: Db, c: PasskeyChallenge): Promise<void> {
+export async function insertPasskeyChallenge(store: Handle, c: PasskeyChallenge): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('passkey_challenges')
     .values({
@@ -134,9 +146,10 @@ export async function insertPasskeyChallenge(db: Db, c: PasskeyChallenge): Promi
  * challenge of this org, purpose and browser; anything else gives null.
  */
 export async function consumePasskeyChallenge(
-  db: Db,
+  store: Handle,
   where: { challengeHash: string; orgId: string; purpose: PasskeyPurpose; browserHash: string; now: number },
 ): Promise<PasskeyChallenge | null> {
+  const db = opened(store);
   const row = await db
     .deleteFrom('passkey_challenges')
     .where('challenge_hash', '=', where.challengeHash)
@@ -149,6 +162,7 @@ export async function consumePasskeyChallenge(
   return row ? toChallenge(row) : null;
 }
 
-export async function purgePasskeyChallenges(db: Db, now: number): Promise<void> {
+export async function purgePasskeyChallenges(store: Handle, now: number): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('passkey_challenges').where('expires_at', '<=', now).execute();
 }

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
-import type { Db, Dialect } from '../db.js';
+import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { dialectOf, opened } from '../opened.js';
 
 export interface SlotResult {
   taken: boolean;
@@ -14,13 +16,14 @@ export interface SlotResult {
  * SQLite the statement itself holds the database's single write lock.
  */
 export async function takeSlot(
-  db: Db,
-  dialect: Dialect,
+  store: Handle,
   bucket: string,
   limit: number,
   windowMs: number,
   now: number,
 ): Promise<SlotResult> {
+  const db = opened(store);
+  const dialect = dialectOf(store);
   const since = now - windowMs;
   const attempt = async (trx: Db) => {
     if (dialect === 'postgres')

@@ -1,6 +1,7 @@
 import type { RefreshToken } from '../../domain/types.js';
 import { compiledOnce } from '../compiled-once.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { RefreshTokensTable } from '../schema.js';
 
 const toToken = (r: RefreshTokensTable): RefreshToken => ({
@@ -28,7 +29,8 @@ const insertStatement = compiledOnce(
     }),
 );
 
-export async function insertRefreshToken(db: Db, t: RefreshToken): Promise<void> {
+export async function insertRefreshToken(store: Handle, t: RefreshToken): Promise<void> {
+  const db = opened(store);
   await insertStatement(db, t);
 }
 
@@ -49,17 +51,19 @@ const consumeStatement = compiledOnce(['clientId', 'tokenHash', 'now', 'successo
  * (expired, session ended), the successor named is never stored, as if none had been issued.
  */
 export async function consumeRefreshToken(
-  db: Db,
+  store: Handle,
   clientId: string,
   tokenHash: string,
   now: number,
   successorHash: string,
 ): Promise<RefreshToken | null> {
+  const db = opened(store);
   const [row] = await consumeStatement(db, { clientId, tokenHash, now, successorHash });
   return row ? toToken(row) : null;
 }
 
-export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshToken | null> {
+export async function findRefreshToken(store: Handle, tokenHash: string): Promise<RefreshToken | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('refresh_tokens')
     .selectAll()
@@ -69,7 +73,8 @@ export async function findRefreshToken(db: Db, tokenHash: string): Promise<Refre
 }
 
 /** Retires every live refresh token of a session, so only the one issued next is usable. */
-export async function supersedeRefreshTokens(db: Db, sessionId: string, now: number): Promise<void> {
+export async function supersedeRefreshTokens(store: Handle, sessionId: string, now: number): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('refresh_tokens')
     .set({ used_at: now })
@@ -79,6 +84,7 @@ export async function supersedeRefreshTokens(db: Db, sessionId: string, now: num
 }
 
 /** Expired tokens go: presenting one is then simply unknown, which is refused all the same. */
-export async function purgeRefreshTokens(db: Db, expiredBefore: number): Promise<void> {
+export async function purgeRefreshTokens(store: Handle, expiredBefore: number): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('refresh_tokens').where('expires_at', '<', expiredBefore).execute();
 }

@@ -1,5 +1,7 @@
 import type { EndUserRole, Permission } from '../../domain/types.js';
 import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { RolesTable } from '../schema.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
@@ -42,7 +44,8 @@ async function withPermissions(db: Db, rows: RolesTable[]): Promise<EndUserRole[
   }));
 }
 
-export async function insertRole(db: Db, role: EndUserRole): Promise<void> {
+export async function insertRole(store: Handle, role: EndUserRole): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('roles')
     .values({
@@ -58,10 +61,11 @@ export async function insertRole(db: Db, role: EndUserRole): Promise<void> {
 
 /** Replaces the role's permissions. */
 export async function setRolePermissions(
-  db: Db,
+  store: Handle,
   roleId: string,
   permissions: readonly StoredPermission[],
 ): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
   if (permissions.length === 0) return;
   await db
@@ -71,7 +75,8 @@ export async function setRolePermissions(
 }
 
 /** The org's role with this id, or null. */
-export async function findRole(db: Db, orgId: string, id: string): Promise<EndUserRole | null> {
+export async function findRole(store: Handle, orgId: string, id: string): Promise<EndUserRole | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('roles')
     .selectAll()
@@ -82,7 +87,12 @@ export async function findRole(db: Db, orgId: string, id: string): Promise<EndUs
 }
 
 /** The org's roles with these ids, oldest first (unknown ids are absent). */
-export async function findRoles(db: Db, orgId: string, ids: readonly string[]): Promise<EndUserRole[]> {
+export async function findRoles(
+  store: Handle,
+  orgId: string,
+  ids: readonly string[],
+): Promise<EndUserRole[]> {
+  const db = opened(store);
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('roles')
@@ -97,10 +107,11 @@ export async function findRoles(db: Db, orgId: string, ids: readonly string[]): 
 
 /** One page of an org's roles, oldest first, and how many it has. */
 export async function pageRoles(
-  db: Db,
+  store: Handle,
   orgId: string,
   window: { offset: number; limit: number },
 ): Promise<{ entries: EndUserRole[]; total: number }> {
+  const db = opened(store);
   const { n } = await db
     .selectFrom('roles')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -125,7 +136,8 @@ export async function pageRoles(
   return { entries: await withPermissions(db, rows), total };
 }
 
-export async function updateRoleRow(db: Db, role: EndUserRole): Promise<void> {
+export async function updateRoleRow(store: Handle, role: EndUserRole): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('roles')
     .set({ name: role.name, description: role.description, updated_at: role.updatedAt })
@@ -135,7 +147,8 @@ export async function updateRoleRow(db: Db, role: EndUserRole): Promise<void> {
 }
 
 /** Deletes the role (its permissions and holders go with it, by foreign key); true when it existed. */
-export async function deleteRoleRow(db: Db, orgId: string, id: string): Promise<boolean> {
+export async function deleteRoleRow(store: Handle, orgId: string, id: string): Promise<boolean> {
+  const db = opened(store);
   const row = await db
     .deleteFrom('roles')
     .where('id', '=', id)
@@ -146,7 +159,8 @@ export async function deleteRoleRow(db: Db, orgId: string, id: string): Promise<
 }
 
 /** The roles `userId` holds, oldest first. */
-export async function rolesOfUser(db: Db, userId: string): Promise<EndUserRole[]> {
+export async function rolesOfUser(store: Handle, userId: string): Promise<EndUserRole[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('user_roles')
     .innerJoin('roles', 'roles.id', 'user_roles.role_id')
@@ -159,7 +173,8 @@ export async function rolesOfUser(db: Db, userId: string): Promise<EndUserRole[]
 }
 
 /** Replaces the roles `userId` holds. */
-export async function setUserRoles(db: Db, userId: string, roleIds: readonly string[], now: number) {
+export async function setUserRoles(store: Handle, userId: string, roleIds: readonly string[], now: number) {
+  const db = opened(store);
   await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
   if (roleIds.length === 0) return;
   await db
@@ -169,7 +184,12 @@ export async function setUserRoles(db: Db, userId: string, roleIds: readonly str
 }
 
 /** The scopes of the resource that the user's roles allow, sorted. */
-export async function scopesAllowedToUser(db: Db, userId: string, resourceId: string): Promise<string[]> {
+export async function scopesAllowedToUser(
+  store: Handle,
+  userId: string,
+  resourceId: string,
+): Promise<string[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('user_roles')
     .innerJoin('role_permissions', 'role_permissions.role_id', 'user_roles.role_id')
@@ -184,10 +204,11 @@ export async function scopesAllowedToUser(db: Db, userId: string, resourceId: st
 
 /** Drops the roles' permissions on the resource naming a scope outside `scopes` (all, when empty). */
 export async function dropRolePermissionsOutside(
-  db: Db,
+  store: Handle,
   resourceId: string,
   scopes: readonly string[],
 ): Promise<void> {
+  const db = opened(store);
   let query = db.deleteFrom('role_permissions').where('resource_id', '=', resourceId);
   if (scopes.length > 0) query = query.where('scope', 'not in', [...scopes]);
   await query.execute();

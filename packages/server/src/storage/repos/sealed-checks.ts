@@ -1,7 +1,9 @@
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 /** The sealed check value `name`, or null before one is written. */
-export async function findSealedCheck(db: Db, name: string): Promise<string | null> {
+export async function findSealedCheck(store: Handle, name: string): Promise<string | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('sealed_checks')
     .select('sealed')
@@ -11,7 +13,13 @@ export async function findSealedCheck(db: Db, name: string): Promise<string | nu
 }
 
 /** Writes the check value unless one exists (another process wrote it first): that one stays. */
-export async function insertSealedCheck(db: Db, name: string, sealed: string, now: number): Promise<void> {
+export async function insertSealedCheck(
+  store: Handle,
+  name: string,
+  sealed: string,
+  now: number,
+): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('sealed_checks')
     .values({ name, sealed, created_at: now })

@@ -1,5 +1,6 @@
 import type { TotpFactor } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { TotpFactorsTable } from '../schema.js';
 
 const toFactor = (r: TotpFactorsTable): TotpFactor => ({
@@ -11,7 +12,8 @@ const toFactor = (r: TotpFactorsTable): TotpFactor => ({
   createdAt: r.created_at,
 });
 
-export async function findTotpFactor(db: Db, userId: string): Promise<TotpFactor | null> {
+export async function findTotpFactor(store: Handle, userId: string): Promise<TotpFactor | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('totp_factors')
     .selectAll()
@@ -21,7 +23,8 @@ export async function findTotpFactor(db: Db, userId: string): Promise<TotpFactor
 }
 
 /** Starts (or restarts) an enrolment: an unconfirmed factor replaces an unconfirmed one only. */
-export async function putPendingTotpFactor(db: Db, f: TotpFactor): Promise<boolean> {
+export async function putPendingTotpFactor(store: Handle, f: TotpFactor): Promise<boolean> {
+  const db = opened(store);
   await db
     .deleteFrom('totp_factors')
     .where('user_id', '=', f.userId)
@@ -47,7 +50,13 @@ export async function putPendingTotpFactor(db: Db, f: TotpFactor): Promise<boole
  * was (one atomic UPDATE, so two concurrent uses of a code cannot both win). Confirms the
  * factor on its first code.
  */
-export async function acceptTotpStep(db: Db, userId: string, step: number, now: number): Promise<boolean> {
+export async function acceptTotpStep(
+  store: Handle,
+  userId: string,
+  step: number,
+  now: number,
+): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .updateTable('totp_factors')
     .set((eb) => ({
@@ -60,12 +69,14 @@ export async function acceptTotpStep(db: Db, userId: string, step: number, now: 
   return result.numUpdatedRows === 1n;
 }
 
-export async function deleteTotpFactor(db: Db, userId: string): Promise<void> {
+export async function deleteTotpFactor(store: Handle, userId: string): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('totp_factors').where('user_id', '=', userId).execute();
   await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
 }
 
-export async function replaceRecoveryCodes(db: Db, userId: string, hashes: string[], now: number) {
+export async function replaceRecoveryCodes(store: Handle, userId: string, hashes: string[], now: number) {
+  const db = opened(store);
   await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
   await db
     .insertInto('recovery_codes')
@@ -75,11 +86,12 @@ export async function replaceRecoveryCodes(db: Db, userId: string, hashes: strin
 
 /** Single use: true for exactly one caller presenting an unused code. */
 export async function consumeRecoveryCode(
-  db: Db,
+  store: Handle,
   userId: string,
   hash: string,
   now: number,
 ): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .updateTable('recovery_codes')
     .set({ used_at: now })
@@ -90,7 +102,8 @@ export async function consumeRecoveryCode(
   return result.numUpdatedRows === 1n;
 }
 
-export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<number> {
+export async function countUnusedRecoveryCodes(store: Handle, userId: string): Promise<number> {
+  const db = opened(store);
   const row = await db
     .selectFrom('recovery_codes')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -101,7 +114,8 @@ export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<
 }
 
 /** The org's policy (its own table: the Org record does not carry it); no row means optional. */
-export async function findRequireMfa(db: Db, orgId: string): Promise<boolean> {
+export async function findRequireMfa(store: Handle, orgId: string): Promise<boolean> {
+  const db = opened(store);
   const row = await db
     .selectFrom('org_sign_in_policies')
     .select('require_mfa')
@@ -110,7 +124,13 @@ export async function findRequireMfa(db: Db, orgId: string): Promise<boolean> {
   return row?.require_mfa === 1;
 }
 
-export async function setRequireMfa(db: Db, orgId: string, value: boolean, now: number): Promise<void> {
+export async function setRequireMfa(
+  store: Handle,
+  orgId: string,
+  value: boolean,
+  now: number,
+): Promise<void> {
+  const db = opened(store);
   const require_mfa = value ? 1 : 0;
   await db
     .insertInto('org_sign_in_policies')

@@ -1,5 +1,6 @@
 import type { ServiceAccountBinding } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 
 const toBinding = (r: {
@@ -14,7 +15,8 @@ const toBinding = (r: {
   createdAt: Number(r.created_at),
 });
 
-export async function insertServiceAccount(db: Db, row: ServiceAccountBinding): Promise<void> {
+export async function insertServiceAccount(store: Handle, row: ServiceAccountBinding): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('service_accounts')
     .values({ client_id: row.clientId, org_id: row.orgId, scope: row.scope, created_at: row.createdAt })
@@ -22,7 +24,11 @@ export async function insertServiceAccount(db: Db, row: ServiceAccountBinding): 
 }
 
 /** The service account whose client is `clientId`, whatever org it is bound to; or null. */
-export async function findServiceAccountRow(db: Db, clientId: string): Promise<ServiceAccountBinding | null> {
+export async function findServiceAccountRow(
+  store: Handle,
+  clientId: string,
+): Promise<ServiceAccountBinding | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('service_accounts')
     .selectAll()
@@ -33,10 +39,11 @@ export async function findServiceAccountRow(db: Db, clientId: string): Promise<S
 
 /** One page of the service accounts bound to `orgId` (oldest first), and how many there are. */
 export async function pageServiceAccountRows(
-  db: Db,
+  store: Handle,
   orgId: string,
   window: { offset: number; limit: number },
 ): Promise<{ entries: ServiceAccountBinding[]; total: number }> {
+  const db = opened(store);
   const { n } = await db
     .selectFrom('service_accounts')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))

@@ -1,4 +1,5 @@
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 
 /** A `domains`-policy sign-up waiting for its mailed link (migration 036). */
 export interface SignUpRequest {
@@ -30,7 +31,8 @@ const toRequest = (r: {
 });
 
 /** Stores a waiting sign-up, and drops those whose link has expired. */
-export async function insertSignUpRequest(db: Db, r: SignUpRequest): Promise<void> {
+export async function insertSignUpRequest(store: Handle, r: SignUpRequest): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('sign_up_requests').where('expires_at', '<=', r.createdAt).execute();
   await db
     .insertInto('sign_up_requests')
@@ -47,7 +49,8 @@ export async function insertSignUpRequest(db: Db, r: SignUpRequest): Promise<voi
 }
 
 /** The org's live waiting sign-up under this token hash, left in place; null when unknown or expired. */
-export async function findSignUpRequest(db: Db, orgId: string, tokenHash: string, now: number) {
+export async function findSignUpRequest(store: Handle, orgId: string, tokenHash: string, now: number) {
+  const db = opened(store);
   const row = await db
     .selectFrom('sign_up_requests')
     .selectAll()
@@ -59,7 +62,8 @@ export async function findSignUpRequest(db: Db, orgId: string, tokenHash: string
 }
 
 /** Atomic single use: the one DELETE returns the live row to exactly one caller. */
-export async function consumeSignUpRequest(db: Db, orgId: string, tokenHash: string, now: number) {
+export async function consumeSignUpRequest(store: Handle, orgId: string, tokenHash: string, now: number) {
+  const db = opened(store);
   const row = await db
     .deleteFrom('sign_up_requests')
     .where('token_hash', '=', tokenHash)

@@ -1,5 +1,7 @@
 import type { Role, Tenant } from '../../domain/types.js';
 import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import { toTenant } from './tenants.js';
 
 export interface TenantMembership {
@@ -17,12 +19,20 @@ function membershipsOf(db: Db, userId: string) {
 }
 
 /** The user's tenants, oldest membership first (the personal tenant leads). */
-export async function listUserTenants(db: Db, userId: string): Promise<TenantMembership[]> {
+export async function listUserTenants(store: Handle, userId: string): Promise<TenantMembership[]> {
+  const db = opened(store);
   const rows = await membershipsOf(db, userId).orderBy('joined_at').orderBy('tenants.id').execute();
   return rows.map((r) => ({ tenant: toTenant(r), role: r.role }));
 }
 
-export async function addTenantMember(db: Db, tenantId: string, userId: string, role: Role, at: number) {
+export async function addTenantMember(
+  store: Handle,
+  tenantId: string,
+  userId: string,
+  role: Role,
+  at: number,
+) {
+  const db = opened(store);
   await db
     .insertInto('tenant_members')
     .values({ tenant_id: tenantId, user_id: userId, role, created_at: at })
@@ -30,16 +40,18 @@ export async function addTenantMember(db: Db, tenantId: string, userId: string, 
 }
 
 export async function findUserTenant(
-  db: Db,
+  store: Handle,
   userId: string,
   tenantId: string,
 ): Promise<TenantMembership | null> {
+  const db = opened(store);
   const row = await membershipsOf(db, userId).where('tenants.id', '=', tenantId).executeTakeFirst();
   return row ? { tenant: toTenant(row), role: row.role } : null;
 }
 
 /** How many members of the tenant belong to no other tenant (deleting it would leave them with none). */
-export async function countMembersOnlyIn(db: Db, tenantId: string): Promise<number> {
+export async function countMembersOnlyIn(store: Handle, tenantId: string): Promise<number> {
+  const db = opened(store);
   const row = await db
     .selectFrom('tenant_members as m')
     .select((eb) => eb.fn.countAll().as('n'))
@@ -59,7 +71,8 @@ export async function countMembersOnlyIn(db: Db, tenantId: string): Promise<numb
 }
 
 /** The tenants the user is the only member of: nobody would be left in them without the user. */
-export async function tenantsOnlyOf(db: Db, userId: string): Promise<Tenant[]> {
+export async function tenantsOnlyOf(store: Handle, userId: string): Promise<Tenant[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('tenant_members as m')
     .innerJoin('tenants as t', 't.id', 'm.tenant_id')

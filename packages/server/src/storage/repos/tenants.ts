@@ -1,5 +1,6 @@
 import type { Tenant } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { TenantsTable } from '../schema.js';
 
 export const toTenant = (r: TenantsTable): Tenant => ({
@@ -11,7 +12,8 @@ export const toTenant = (r: TenantsTable): Tenant => ({
   updatedAt: r.updated_at,
 });
 
-export async function insertTenant(db: Db, t: Tenant): Promise<void> {
+export async function insertTenant(store: Handle, t: Tenant): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('tenants')
     .values({
@@ -25,7 +27,8 @@ export async function insertTenant(db: Db, t: Tenant): Promise<void> {
     .execute();
 }
 
-export async function updateTenant(db: Db, t: Tenant): Promise<void> {
+export async function updateTenant(store: Handle, t: Tenant): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('tenants')
     .set({ name: t.name, logo: t.logo, updated_at: t.updatedAt })
@@ -33,6 +36,7 @@ export async function updateTenant(db: Db, t: Tenant): Promise<void> {
     .execute();
 }
 
-export async function deleteTenant(db: Db, id: string): Promise<void> {
+export async function deleteTenant(store: Handle, id: string): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('tenants').where('id', '=', id).execute();
 }

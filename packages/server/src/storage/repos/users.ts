@@ -1,6 +1,8 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { PostalAddress, StandardClaims, User } from '../../domain/types.js';
 import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { Database, UsersTable } from '../schema.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import { type ListWindow, nearerEnd } from './list-window.js';
@@ -104,11 +106,12 @@ export const toUser = (r: UserColumns): User => ({
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
 export async function insertUser(
-  db: Db,
+  store: Handle,
   user: User,
   passwordHash: string | null,
   origin: UserOrigin = { origin: 'owner', connectionId: null },
 ): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('users')
     .values({
@@ -133,7 +136,8 @@ export async function insertUser(
 }
 
 /** Who vouched for the user's address when they were made; null when there is no such user. */
-export async function findUserOrigin(db: Db, userId: string): Promise<UserOrigin | null> {
+export async function findUserOrigin(store: Handle, userId: string): Promise<UserOrigin | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('users')
     .select(['origin', 'origin_connection'])
@@ -143,7 +147,8 @@ export async function findUserOrigin(db: Db, userId: string): Promise<UserOrigin
 }
 
 /** Removes the user's password (the account then signs in by other means only); false when it had none. */
-export async function clearPassword(db: Db, userId: string, now: number): Promise<boolean> {
+export async function clearPassword(store: Handle, userId: string, now: number): Promise<boolean> {
+  const db = opened(store);
   const had = await db
     .updateTable('users')
     .set({ password_hash: null, updated_at: now })
@@ -162,27 +167,31 @@ function userRowByEmail(db: Db, orgId: string, email: string) {
     .executeTakeFirst();
 }
 
-export async function findUserByEmail(db: Db, orgId: string, email: string): Promise<User | null> {
+export async function findUserByEmail(store: Handle, orgId: string, email: string): Promise<User | null> {
+  const db = opened(store);
   const row = await userRowByEmail(db, orgId, email);
   return row ? toUser(row) : null;
 }
 
 /** The user of this address in the org and their password hash (null: none set), in one read. */
 export async function findUserWithPasswordHash(
-  db: Db,
+  store: Handle,
   orgId: string,
   email: string,
 ): Promise<{ user: User; passwordHash: string | null } | null> {
+  const db = opened(store);
   const row = await userRowByEmail(db, orgId, email);
   return row ? { user: toUser(row), passwordHash: row.password_hash } : null;
 }
 
-export async function findUserById(db: Db, id: string): Promise<User | null> {
+export async function findUserById(store: Handle, id: string): Promise<User | null> {
+  const db = opened(store);
   const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toUser(row) : null;
 }
 
-export async function findPasswordHash(db: Db, userId: string): Promise<string | null> {
+export async function findPasswordHash(store: Handle, userId: string): Promise<string | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('users')
     .select('password_hash')
@@ -214,10 +223,11 @@ function matching(db: Db, orgId: string, q: string | null) {
  * their counts, so the index walk starts at the page's hour (list-counts.ts).
  */
 export async function listOrgUsers(
-  db: Db,
+  store: Handle,
   orgId: string,
   filter: { q: string | null; limit: number; offset: number },
 ): Promise<{ users: User[]; total: number }> {
+  const db = opened(store);
   // Unfiltered, the kept counts; a search counts its matches.
   const { total, read, seek } =
     filter.q === null ? await countedWindow(db, 'users', orgId, filter) : await counted(db, orgId, filter);
@@ -243,7 +253,8 @@ async function counted(db: Db, orgId: string, filter: { q: string | null } & Lis
 }
 
 /** Stores what an owner may change of a user: names, picture, the other standard claims, whether they are disabled. */
-export async function updateUser(db: Db, user: User): Promise<void> {
+export async function updateUser(store: Handle, user: User): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('users')
     .set({
@@ -259,7 +270,8 @@ export async function updateUser(db: Db, user: User): Promise<void> {
 }
 
 /** Stores a new password hash (reset or change). */
-export async function setPasswordHash(db: Db, userId: string, passwordHash: string, now: number) {
+export async function setPasswordHash(store: Handle, userId: string, passwordHash: string, now: number) {
+  const db = opened(store);
   await db
     .updateTable('users')
     .set({ password_hash: passwordHash, updated_at: now })
@@ -268,7 +280,8 @@ export async function setPasswordHash(db: Db, userId: string, passwordHash: stri
 }
 
 /** A new address, unverified until a link mailed to it is followed. */
-export async function setEmail(db: Db, userId: string, email: string, now: number) {
+export async function setEmail(store: Handle, userId: string, email: string, now: number) {
+  const db = opened(store);
   await db
     .updateTable('users')
     .set({ email, email_key: emailKey(email), email_verified: 0, updated_at: now })
@@ -277,7 +290,8 @@ export async function setEmail(db: Db, userId: string, email: string, now: numbe
 }
 
 /** Marks the address verified, if it is still `sentTo` (case-insensitive); false when it is not. */
-export async function markEmailVerified(db: Db, userId: string, sentTo: string, now: number) {
+export async function markEmailVerified(store: Handle, userId: string, sentTo: string, now: number) {
+  const db = opened(store);
   const result = await db
     .updateTable('users')
     .set({ email_verified: 1, updated_at: now })
@@ -291,7 +305,8 @@ export async function markEmailVerified(db: Db, userId: string, sentTo: string, 
  * Marks the address verified only if it was not and is still `sentTo`: false when another proof
  * got there first (of two links followed at once, one goes on).
  */
-export async function claimEmailVerification(db: Db, userId: string, sentTo: string, now: number) {
+export async function claimEmailVerification(store: Handle, userId: string, sentTo: string, now: number) {
+  const db = opened(store);
   const result = await db
     .updateTable('users')
     .set({ email_verified: 1, updated_at: now })
@@ -303,7 +318,8 @@ export async function claimEmailVerification(db: Db, userId: string, sentTo: str
 }
 
 /** Deletes the user (their sessions, memberships and factors go with them); false when already gone. */
-export async function deleteUser(db: Db, id: string): Promise<boolean> {
+export async function deleteUser(store: Handle, id: string): Promise<boolean> {
+  const db = opened(store);
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

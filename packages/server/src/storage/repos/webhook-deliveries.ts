@@ -6,7 +6,9 @@ import type {
   DeliveryTarget,
   WebhookDelivery,
 } from '../../domain/types.js';
-import type { Db, Dialect } from '../db.js';
+import type { Dialect } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhooksTable } from '../schema.js';
 import { toDeliveryTarget } from './webhooks.js';
 
@@ -56,7 +58,8 @@ export interface ClaimOptions {
   exclude?: readonly string[];
 }
 
-export async function insertDeliveries(db: Db, deliveries: readonly WebhookDelivery[]): Promise<void> {
+export async function insertDeliveries(store: Handle, deliveries: readonly WebhookDelivery[]): Promise<void> {
+  const db = opened(store);
   if (deliveries.length > 0)
     await db
       .insertInto('webhook_deliveries')
@@ -79,7 +82,8 @@ export async function insertDeliveries(db: Db, deliveries: readonly WebhookDeliv
       .execute();
 }
 
-export async function deleteDeliveriesOfWebhook(db: Db, webhookId: string): Promise<void> {
+export async function deleteDeliveriesOfWebhook(store: Handle, webhookId: string): Promise<void> {
+  const db = opened(store);
   await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', webhookId).execute();
 }
 
@@ -89,12 +93,18 @@ export async function deleteDeliveriesOfWebhook(db: Db, webhookId: string): Prom
  * UPDATE under its single write lock, so two processes never claim the same row either. A claim
  * moves `next_attempt_at` to the lease's end: if the worker dies, the delivery is due again then.
  */
-export async function claimDue(db: Db, dialect: Dialect, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+export async function claimDue(
+  store: Handle,
+  dialect: Dialect,
+  options: ClaimOptions,
+): Promise<ClaimedDelivery[]> {
+  const db = opened(store);
   return (await claimStatement(db, dialect, options).execute()).map(toClaimed);
 }
 
 /** The statement of {@link claimDue}, unrun: the PostgreSQL batch write embeds it. */
-export function claimStatement(db: Db, dialect: Dialect, options: ClaimOptions) {
+export function claimStatement(store: Handle, dialect: Dialect, options: ClaimOptions) {
+  const db = opened(store);
   // The rows are picked (and on PostgreSQL locked) once, in a CTE: as a subquery of the UPDATE they
   // may be scanned again, and each scan with SKIP LOCKED can pick other rows (more than `limit`).
   return db
@@ -133,7 +143,11 @@ export interface Settlement {
  * were held; one missing had its claim expire, and another worker may own it now. The same SQL on
  * both databases: `UPDATE … FROM (VALUES …)` with typed casts, RETURNING.
  */
-export async function settleDeliveries(db: Db, settlements: readonly Settlement[]): Promise<Set<string>> {
+export async function settleDeliveries(
+  store: Handle,
+  settlements: readonly Settlement[],
+): Promise<Set<string>> {
+  const db = opened(store);
   if (settlements.length === 0) return new Set();
   const { rows } = await settleStatement(settlements).execute(db);
   return new Set(rows.map((r) => r.id));
@@ -162,10 +176,11 @@ export function settleStatement(settlements: readonly Settlement[]) {
  * way is waited for and one that comes later waits: the log row never points at a deleted row.
  */
 export async function existingDeliveries(
-  db: Db,
+  store: Handle,
   dialect: Dialect,
   ids: readonly string[],
 ): Promise<Set<string>> {
+  const db = opened(store);
   if (ids.length === 0) return new Set();
   const query = db.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids);
   const rows = await (dialect === 'postgres' ? query.forKeyShare() : query).execute();
@@ -173,7 +188,8 @@ export async function existingDeliveries(
 }
 
 /** A webhook's pending deliveries become `skipped` (it was set inactive). */
-export async function skipPendingOfWebhook(db: Db, webhookId: string, now: number): Promise<void> {
+export async function skipPendingOfWebhook(store: Handle, webhookId: string, now: number): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('webhook_deliveries')
     .set({ status: 'skipped', next_attempt_at: null, claim_token: null, updated_at: now })
@@ -182,7 +198,8 @@ export async function skipPendingOfWebhook(db: Db, webhookId: string, now: numbe
     .execute();
 }
 
-export async function insertAttempts(db: Db, attempts: readonly DeliveryAttempt[]): Promise<void> {
+export async function insertAttempts(store: Handle, attempts: readonly DeliveryAttempt[]): Promise<void> {
+  const db = opened(store);
   if (attempts.length > 0)
     await db
       .insertInto('webhook_delivery_attempts')
@@ -201,10 +218,11 @@ export async function insertAttempts(db: Db, attempts: readonly DeliveryAttempt[
 
 /** A webhook's deliveries, newest event first. */
 export async function listDeliveriesOfWebhook(
-  db: Db,
+  store: Handle,
   webhookId: string,
   limit: number,
 ): Promise<WebhookDelivery[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -216,7 +234,8 @@ export async function listDeliveriesOfWebhook(
 }
 
 /** The attempts of these deliveries, oldest first. */
-export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<DeliveryAttempt[]> {
+export async function attemptsOf(store: Handle, deliveryIds: string[]): Promise<DeliveryAttempt[]> {
+  const db = opened(store);
   if (deliveryIds.length === 0) return [];
   const rows = await db
     .selectFrom('webhook_delivery_attempts')
@@ -228,7 +247,12 @@ export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<Deliver
   return rows.map(toAttempt);
 }
 
-export async function findDelivery(db: Db, webhookId: string, id: string): Promise<WebhookDelivery | null> {
+export async function findDelivery(
+  store: Handle,
+  webhookId: string,
+  id: string,
+): Promise<WebhookDelivery | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('webhook_deliveries')
     .selectAll()
@@ -242,7 +266,8 @@ export async function findDelivery(db: Db, webhookId: string, id: string): Promi
  * Puts a delivery back in the queue, due now, with a fresh retry series; not while a worker holds
  * a claim on it (that would send it twice at once). False when it was claimed.
  */
-export async function requeueDelivery(db: Db, id: string, now: number): Promise<boolean> {
+export async function requeueDelivery(store: Handle, id: string, now: number): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .updateTable('webhook_deliveries')
     .set({ status: 'pending', attempts: 0, next_attempt_at: now, claim_token: null, updated_at: now })
@@ -253,7 +278,8 @@ export async function requeueDelivery(db: Db, id: string, now: number): Promise<
 }
 
 /** How many webhook deliveries wait to be attempted (pending, due now or later). */
-export async function outboxDepth(db: Db): Promise<number> {
+export async function outboxDepth(store: Handle): Promise<number> {
+  const db = opened(store);
   const row = await db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -281,11 +307,12 @@ export interface BatchResult {
  * Settlements that disable a webhook do not come here (see settler.ts).
  */
 export async function settleAndClaimOnPostgres(
-  db: Db,
+  store: Handle,
   settlements: readonly Settlement[],
   attempts: readonly DeliveryAttempt[],
   claim: ClaimOptions | null,
 ): Promise<BatchResult> {
+  const db = opened(store);
   const none = sql`select null::text as id where false`;
   const settled = settlements.length === 0 ? none : settleStatement(settlements);
   const logged =

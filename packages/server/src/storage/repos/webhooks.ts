@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DeliveryTarget, Webhook } from '../../domain/types.js';
-import type { Db } from '../db.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
 import type { WebhooksTable } from '../schema.js';
 
 /** Every column but the sealed secret (only the delivery worker reads `secret_sealed`). */
@@ -16,7 +17,8 @@ const toRecord = (r: Omit<WebhooksTable, 'secret_sealed'>): Webhook => ({
   updatedAt: r.updated_at,
 });
 
-export async function insertWebhook(db: Db, w: Webhook, secretSealed: string): Promise<void> {
+export async function insertWebhook(store: Handle, w: Webhook, secretSealed: string): Promise<void> {
+  const db = opened(store);
   await db
     .insertInto('webhooks')
     .values({
@@ -33,7 +35,8 @@ export async function insertWebhook(db: Db, w: Webhook, secretSealed: string): P
 }
 
 /** An org's webhooks, oldest first. */
-export async function listWebhooks(db: Db, orgId: string): Promise<Webhook[]> {
+export async function listWebhooks(store: Handle, orgId: string): Promise<Webhook[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('webhooks')
     .select(PUBLIC_COLUMNS)
@@ -45,7 +48,8 @@ export async function listWebhooks(db: Db, orgId: string): Promise<Webhook[]> {
 }
 
 /** The org's webhook (without its secret), or null. */
-export async function findWebhook(db: Db, orgId: string, id: string): Promise<Webhook | null> {
+export async function findWebhook(store: Handle, orgId: string, id: string): Promise<Webhook | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('webhooks')
     .select(PUBLIC_COLUMNS)
@@ -56,7 +60,8 @@ export async function findWebhook(db: Db, orgId: string, id: string): Promise<We
 }
 
 /** Stores what an update may change: url, events, active (and `updated_at`). */
-export async function updateWebhookRow(db: Db, w: Webhook): Promise<void> {
+export async function updateWebhookRow(store: Handle, w: Webhook): Promise<void> {
+  const db = opened(store);
   await db
     .updateTable('webhooks')
     .set({
@@ -71,7 +76,8 @@ export async function updateWebhookRow(db: Db, w: Webhook): Promise<void> {
 }
 
 /** Deletes the webhook if it belongs to `orgId`; returns what was deleted, or null. */
-export async function deleteWebhook(db: Db, orgId: string, id: string): Promise<Webhook | null> {
+export async function deleteWebhook(store: Handle, orgId: string, id: string): Promise<Webhook | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('webhooks')
     .select(PUBLIC_COLUMNS)
@@ -94,14 +100,19 @@ export const toDeliveryTarget = (r: WebhooksTable): DeliveryTarget => ({
 });
 
 /** The webhooks of these ids, by id (deleted ones are simply absent). */
-export async function loadDeliveryTargets(db: Db, ids: string[]): Promise<Map<string, DeliveryTarget>> {
+export async function loadDeliveryTargets(
+  store: Handle,
+  ids: string[],
+): Promise<Map<string, DeliveryTarget>> {
+  const db = opened(store);
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.id, toDeliveryTarget(r)]));
 }
 
 /** Sets an active webhook inactive; false when it was inactive already (or is gone). */
-export async function deactivateWebhook(db: Db, id: string, now: number): Promise<boolean> {
+export async function deactivateWebhook(store: Handle, id: string, now: number): Promise<boolean> {
+  const db = opened(store);
   const result = await db
     .updateTable('webhooks')
     .set({ active: 0, updated_at: now })
@@ -113,10 +124,11 @@ export async function deactivateWebhook(db: Db, id: string, now: number): Promis
 
 /** One webhook of an org, only what the delivery log checks (id, org, whether active), or null. */
 export async function findOrgWebhook(
-  db: Db,
+  store: Handle,
   orgId: string,
   id: string,
 ): Promise<Pick<Webhook, 'id' | 'orgId' | 'active'> | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('webhooks')
     .select(['id', 'org_id', 'active'])
@@ -132,7 +144,8 @@ export async function findOrgWebhook(
  * (so changes within one millisecond, or under clock skew between nodes, are still seen). Null when
  * the org has no webhooks at all.
  */
-export async function webhookFingerprint(db: Db, orgId: string): Promise<string | null> {
+export async function webhookFingerprint(store: Handle, orgId: string): Promise<string | null> {
+  const db = opened(store);
   const row = await db
     .selectFrom('webhooks')
     .select([
@@ -148,9 +161,10 @@ export async function webhookFingerprint(db: Db, orgId: string): Promise<string 
 
 /** The routing patterns of an org's active webhooks. */
 export async function activeWebhookPatterns(
-  db: Db,
+  store: Handle,
   orgId: string,
 ): Promise<{ id: string; events: string[] }[]> {
+  const db = opened(store);
   const rows = await db
     .selectFrom('webhooks')
     .select(['id', 'events'])

@@ -20,7 +20,7 @@ export const PHONE = { width: 390, height: 844 };
 
 /** A console user with no organization yet (password OWNER_PASSWORD). */
 export async function makeConsoleUser(server: TestServer, email: string): Promise<void> {
-  const consoleOrg = await findConsoleOrg(server.deps.db);
+  const consoleOrg = await findConsoleOrg(server.db);
   if (!consoleOrg) throw new Error('no console org');
   await createUser(server.deps, consoleOrg, { email, password: OWNER_PASSWORD }, SYSTEM);
 }

@@ -13,7 +13,7 @@ export const FULL_CONSOLE_SCOPE = 'openid profile email org:read events:read org
 
 /** The console: its issuer, and console tokens for its users through the real sign-in flow. */
 export async function consoleOf(server: TestServer) {
-  const consoleOrg = await findConsoleOrg(server.deps.db);
+  const consoleOrg = await findConsoleOrg(server.db);
   if (!consoleOrg) throw new Error('no console org');
   const { clientId } = await makeClient(server.deps, consoleOrg, { name: 'Console', firstParty: true });
   const issuer = `${server.base}/`;
@@ -49,8 +49,8 @@ export async function addConsoleMember(
   email: string,
   role: 'owner' | 'member',
 ) {
-  const ready = await prepareConsoleUser(server.deps.db, { email, password: OWNER_PASSWORD });
-  await server.deps.db.transaction().execute((trx) => addMember(trx, org, ready, role, SYSTEM));
+  const ready = await prepareConsoleUser(server.db, { email, password: OWNER_PASSWORD });
+  await server.db.transaction().execute((trx) => addMember(trx, org, ready, role, SYSTEM));
 }
 
 /**
@@ -63,7 +63,7 @@ export async function ownerMemberStranger(server: TestServer) {
   const beta = await ownedOrg(server, 'beta');
   await addConsoleMember(server, acme, 'mel@console.test', 'member');
   const console_ = await consoleOf(server);
-  const { id: ownerId } = await server.deps.db
+  const { id: ownerId } = await server.db
     .selectFrom('users')
     .select('id')
     .where('email', '=', 'owner@acme.test')

@@ -49,7 +49,7 @@ export async function makeOrg(server: TestServer, slug: string): Promise<Org> {
 
 export async function makeUser(deps: Deps, org: Org, email: string, password = PASSWORD) {
   const prepared = await prepareUser({ email, password, firstName: 'Ada', lastName: 'Lovelace' });
-  return deps.db.transaction().execute((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
+  return deps.unitOfWork.run((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
 }
 
 export async function makeClient(deps: Deps, org: Org, input: Partial<NewClient> = {}) {

@@ -4,6 +4,7 @@ import { createTenant } from '../../../src/domain/directory/tenants.js';
 import { insertUserWithTenant, prepareUser } from '../../../src/domain/directory/users.js';
 import { createWebhook } from '../../../src/domain/directory/webhooks.js';
 import { type Org, SYSTEM } from '../../../src/domain/types.js';
+import type { Db } from '../../../src/storage/db.js';
 
 export const OWNER_PASSWORD = 'owner password 1';
 
@@ -15,9 +16,7 @@ export async function orgWithUser(deps: Deps, slug: string): Promise<{ org: Org;
     ownerPassword: OWNER_PASSWORD,
   });
   const prepared = await prepareUser({ email: `user@${slug}.test`, password: null });
-  const { user } = await deps.db
-    .transaction()
-    .execute((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
+  const { user } = await deps.unitOfWork.run((trx) => insertUserWithTenant(trx, org.id, prepared, SYSTEM));
   return { org, userId: user.id };
 }
 
@@ -47,8 +46,8 @@ export async function createTenants(
 }
 
 /** The ids of the org's audit entries with this key, oldest first. */
-export async function eventIds(deps: Deps, orgId: string, key: string): Promise<string[]> {
-  const rows = await deps.db
+export async function eventIds(db: Db, orgId: string, key: string): Promise<string[]> {
+  const rows = await db
     .selectFrom('audit_events')
     .select('id')
     .where('org_id', '=', orgId)

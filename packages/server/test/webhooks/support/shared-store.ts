@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/config.js';
 import type { Deps } from '../../../src/domain/context.js';
 import { openRuntime } from '../../../src/runtime.js';
+import type { Db } from '../../../src/storage/db.js';
 import { createPostgresSchema } from '../../support/postgres.js';
 import { type Database, TEST_SECRET } from '../../support/runtime.js';
 import { eventually } from './eventually.js';
@@ -12,6 +13,8 @@ import type { TestTls } from './tls.js';
 export interface SharedStore {
   /** This process's handle on the store; it runs no delivery worker. */
   deps: Deps;
+  /** The database itself, to read stored rows. */
+  db: Db;
   /** The environment of a `tessera serve` or `tessera worker` child on the same store. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -40,6 +43,7 @@ export async function openSharedStore(
   const runtime = await openRuntime(loadConfig(shared), () => {});
   return {
     deps: runtime.deps,
+    db: runtime.db,
     env: { ...shared, NODE_EXTRA_CA_CERTS: tls.certPath },
     async close() {
       await runtime.close();
@@ -50,10 +54,10 @@ export async function openSharedStore(
 }
 
 /** Resolves once no delivery is pending any more; fails after `timeoutMs`. */
-export async function settled(store: { deps: Deps }, timeoutMs: number): Promise<void> {
+export async function settled(store: { db: Db }, timeoutMs: number): Promise<void> {
   await eventually(
     async () => {
-      const row = await store.deps.db
+      const row = await store.db
         .selectFrom('webhook_deliveries')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('status', '=', 'pending')

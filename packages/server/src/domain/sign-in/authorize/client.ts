@@ -11,7 +11,7 @@ import type { SignInDeps } from '../deps.js';
  */
 export async function signInClient(deps: SignInDeps, org: Org, clientId: string): Promise<Client> {
   if (isUrlClientId(clientId)) return metadataDocumentClient(deps.clientMetadata, org, clientId);
-  const found = await findClientWithSecret(deps.db, org.id, clientId);
+  const found = await findClientWithSecret(deps.store, org.id, clientId);
   return found?.client ?? fail('authorize.client.unknown', 'this application is not known here');
 }
 

@@ -25,7 +25,7 @@ export const clientCredentials: Grant = {
       params.resource === undefined || org.isConsole
         ? []
         : await requestedResources(deps, org, [params.resource]);
-    const audience = resource ? await machineAudience(deps.db, client, resource, params.scope) : null;
+    const audience = resource ? await machineAudience(deps.store, client, resource, params.scope) : null;
     const accountScope = await serviceAccountScope(deps, org, client, params.scope);
     const token = await issueMachineToken(deps, org, client, activeKid, audience, accountScope);
     return {
