@@ -51,16 +51,28 @@ export class SdkError extends Error {
   readonly code: SdkErrorCode | (string & {});
   /** The server's `error_detail` (or OAuth `error_description`) when given, or the SDK's own reason. */
   readonly detail: string | undefined;
+  /**
+   * The server's stable code for the situation (its `Tessera-Error-Code` header, such as
+   * `token.refresh.reused`), when it sent one; several situations share one `code`. Match on this,
+   * not on `detail`'s words.
+   */
+  readonly situation: string | undefined;
 
   constructor(
     message: string,
-    fields: { status: number; code: SdkErrorCode | (string & {}); detail?: string | undefined },
+    fields: {
+      status: number;
+      code: SdkErrorCode | (string & {});
+      detail?: string | undefined;
+      situation?: string | undefined;
+    },
     options?: { cause?: unknown },
   ) {
     super(message, options);
     this.status = fields.status;
     this.code = fields.code;
     this.detail = fields.detail;
+    this.situation = fields.situation;
   }
 }
 

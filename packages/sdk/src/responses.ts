@@ -69,7 +69,26 @@ export function failure(call: Call, response: Response, text: string | null): Sd
         ? 'the server redirected, and the SDK does not follow redirects'
         : undefined;
   const head = `Tessera answered ${status} ${code} to ${call.method} ${call.path}`;
-  return new SdkError(detail === undefined ? head : `${head}: ${detail}`, { status, code, detail });
+  const situation = situationOf(call, response);
+  return new SdkError(detail === undefined ? head : `${head}: ${detail}`, {
+    status,
+    code,
+    detail,
+    situation,
+  });
+}
+
+/** The shape of a situation code: `area.subject.problem`, lowercase (the server's docs/errors.md). */
+const SITUATION = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*){1,3}$/;
+
+/**
+ * The answer's `Tessera-Error-Code`, when it is one: anything else (a proxy's header, text that
+ * echoes something the caller sent) is dropped, as a code that echoes input is.
+ */
+function situationOf(call: Call, response: Response): string | undefined {
+  const value = response.headers.get('tessera-error-code');
+  if (value === null || value.length > 100 || !SITUATION.test(value)) return undefined;
+  return redact(value, call.secrets) === value ? value : undefined;
 }
 
 /**

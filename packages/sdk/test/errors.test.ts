@@ -45,6 +45,36 @@ describe('SdkError mapping of non-2xx answers', () => {
     assert.deepEqual(fieldsOf(err), { status: 400, code: 'invalid_request', detail: 'd' });
   });
 
+  it('carries the server’s Tessera-Error-Code as situation, the body’s fields unchanged', async () => {
+    const body = { error: 'invalid_grant', error_description: 'the refresh token was already used' };
+    api.handler = () => json(400, body, { 'tessera-error-code': 'token.refresh.reused' });
+    const err = await caught(sdkFor(api).token.refresh({ refreshToken: 'rt_1' }));
+    assert.deepEqual(fieldsOf(err), { status: 400, code: 'invalid_grant', detail: body.error_description });
+    assert.equal(err.situation, 'token.refresh.reused');
+  });
+
+  it('leaves situation undefined when the header is absent, not a code, or echoes what the call sent', async () => {
+    for (const [header, expected] of [
+      [undefined, undefined],
+      ['Token.Refresh.Reused', undefined],
+      ['token', undefined],
+      ['token.refresh.reused; x=1', undefined],
+      [`a.${'b'.repeat(120)}`, undefined],
+      ['org.not_found', 'org.not_found'],
+    ] as const) {
+      const headers: Record<string, string> = header === undefined ? {} : { 'tessera-error-code': header };
+      api.handler = () => json(404, { error: 'not_found' }, headers);
+      const err = await caught(sdkFor(api).users.me(TOKEN));
+      assert.equal(err.situation, expected, String(header));
+    }
+    // A secret the call sent that happens to look like a code is never kept.
+    api.handler = () => json(401, { error: 'invalid_client' }, { 'tessera-error-code': 'shh.secret' });
+    const err = await caught(
+      sdkFor(api).token.clientCredentials({ clientId: 'cli_m', clientSecret: 'shh.secret' }),
+    );
+    assert.equal(err.situation, undefined);
+  });
+
   it('maps a 429 without any detail to an undefined detail', async () => {
     api.handler = () => json(429, { error: 'rate_limited' }, { 'retry-after': '60' });
     const err = await caught(sdkFor(api).token.clientCredentials({ clientId: 'cli_m', clientSecret: 's' }));
@@ -133,6 +163,7 @@ describe('SdkError for network failures', () => {
     });
     const err = await caught(sdk.token.refresh({ refreshToken: 'rt_1' }));
     assert.deepEqual(fieldsOf(err), { status: 0, code: 'network_error', detail: 'the connection failed' });
+    assert.equal(err.situation, undefined);
     assert.equal(err.message, 'Tessera could not be reached for POST /oauth/token: the connection failed');
     assert.ok(err.cause instanceof Error);
     assert.match(err.cause.message, /ECONNREFUSED/);

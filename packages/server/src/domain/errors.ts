@@ -1,3 +1,5 @@
+import { ERROR_CODES, type ErrorSituation } from './error-codes.js';
+
 /**
  * Every error the service can answer with, declared once with its status and body family.
  * OAuth endpoints answer `{error, error_description}` (RFC 6749 §5.2, RFC 7591 §3.2.2);
@@ -19,6 +21,10 @@ const REGISTRY = {
   invalid_request_object: { status: 400, family: 'oauth' },
   // OpenID Connect Core Error Code unmet_authentication_requirements 1.0: an essential `acr` not reached.
   unmet_authentication_requirements: { status: 400, family: 'oauth' },
+  // RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6: only sent back by redirect (prompt=none, a declined consent).
+  login_required: { status: 400, family: 'oauth' },
+  consent_required: { status: 400, family: 'oauth' },
+  access_denied: { status: 400, family: 'oauth' },
   invalid_redirect_uri: { status: 400, family: 'oauth' },
   invalid_client_metadata: { status: 400, family: 'oauth' },
   rate_limited: { status: 429, family: 'oauth' },
@@ -31,35 +37,56 @@ const REGISTRY = {
   invalid_body: { status: 400, family: 'api' },
   conflict: { status: 409, family: 'api' },
   server_error: { status: 500, family: 'api' },
+  // A federated provider failed or answered what is not accepted: only ever a hosted page's status.
+  bad_gateway: { status: 502, family: 'api' },
   // The database is away (DESIGN §11): OAuth endpoints say temporarily_unavailable, the API unavailable.
   temporarily_unavailable: { status: 503, family: 'oauth' },
   unavailable: { status: 503, family: 'api' },
 } as const satisfies Record<string, { status: number; family: 'oauth' | 'api' }>;
 
 export { isDatabaseUnavailable } from '../storage/unavailable.js';
+export { ERROR_CODES, type ErrorSituation } from './error-codes.js';
 
 export type ErrorCode = keyof typeof REGISTRY;
 
-/** A failure the caller can act on. `detail` is safe to show: it never holds a secret. */
+/** Whether `value` is a listed situation's code (a code carried through a value the type system does not see). */
+export const isErrorSituation = (value: unknown): value is ErrorSituation =>
+  typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+
+/** The protocol error a situation answers with; typed so a situation listed with an unknown error fails to compile. */
+const protocolErrorOf = (situation: ErrorSituation): ErrorCode => ERROR_CODES[situation].error;
+
+/**
+ * A failure the caller can act on. `detail` is safe to show: it never holds a secret. `situation` is
+ * its stable code (domain/error-codes.ts), `code` the protocol error the body says.
+ */
 export class ServiceError extends Error {
   readonly code: ErrorCode;
+  readonly situation: ErrorSituation;
   readonly detail: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
   /** Overrides the code's body family (see failApi). */
   readonly #family: 'oauth' | 'api' | undefined;
 
   constructor(
-    code: ErrorCode,
+    situation: ErrorSituation,
     detail?: string,
     headers: Record<string, string> = {},
     family?: 'oauth' | 'api',
+    code: ErrorCode = protocolErrorOf(situation),
   ) {
     super(detail ? `${code}: ${detail}` : code);
     this.name = 'ServiceError';
     this.code = code;
+    this.situation = situation;
     this.detail = detail;
     this.headers = headers;
     this.#family = family;
+  }
+
+  /** The same situation in another route's words (the management API's `invalid_request` for `invalid_body`). */
+  answeredAs(code: ErrorCode, family?: 'oauth' | 'api'): ServiceError {
+    return new ServiceError(this.situation, this.detail, { ...this.headers }, family ?? this.#family, code);
   }
 
   get status(): number {
@@ -83,20 +110,25 @@ export class ServiceError extends Error {
 export class RateLimitedError extends ServiceError {
   readonly retryAfterSeconds: number;
 
-  constructor(retryAfterSeconds: number, detail?: string, family?: 'oauth' | 'api') {
-    super('rate_limited', detail, {}, family);
+  constructor(
+    situation: ErrorSituation,
+    retryAfterSeconds: number,
+    detail?: string,
+    family?: 'oauth' | 'api',
+  ) {
+    super(situation, detail, {}, family);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
-export const fail = (code: ErrorCode, detail?: string, headers?: Record<string, string>): never => {
-  throw new ServiceError(code, detail, headers);
+export const fail = (situation: ErrorSituation, detail?: string, headers?: Record<string, string>): never => {
+  throw new ServiceError(situation, detail, headers);
 };
 
 /**
  * A management-API error: always `{error, error_detail}`, also for a code the OAuth endpoints
  * share (the spec's webhook `invalid_request`).
  */
-export const failApi = (code: ErrorCode, detail?: string): never => {
-  throw new ServiceError(code, detail, {}, 'api');
+export const failApi = (situation: ErrorSituation, detail?: string): never => {
+  throw new ServiceError(situation, detail, {}, 'api');
 };

@@ -61,7 +61,7 @@ export async function authenticateBearerWith<A>(
   if (access === null) {
     const challenge =
       token === null ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`;
-    return fail('unauthorized', "we don't know who you are", { 'www-authenticate': challenge });
+    return fail('auth.bearer.unknown', "we don't know who you are", { 'www-authenticate': challenge });
   }
   return { org, access };
 }

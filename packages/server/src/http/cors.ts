@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { Deps } from '../domain/context.js';
 import { type NamedClient, originAllowedFor, originOfSomeClient } from '../domain/tokens/index.js';
 import { parseBasicCredentials } from './basic-credentials.js';
+import { ERROR_CODE_HEADER } from './error-code-header.js';
 import { isForm } from './form.js';
 import { ORG_CACHE_TTL_MS, orgOf } from './org-routing.js';
 
@@ -22,7 +23,7 @@ const ALLOWED_HEADERS = 'authorization, content-type';
 
 /** A route's onSend hook for public documents (discovery, JWKS): any origin may read them. */
 export async function anyOrigin(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  reply.header('access-control-allow-origin', '*');
+  reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', ERROR_CODE_HEADER);
 }
 
 /** How a route's requests name their client. */
@@ -86,7 +87,7 @@ export function allowedOrigin(deps: Deps, clientOf: ClientOf) {
       return;
     }
     reply.header('access-control-allow-origin', origin);
-    // A page may read why a bearer token was refused (RFC 6750 §3).
-    reply.header('access-control-expose-headers', 'www-authenticate');
+    // A page may read why a bearer token was refused (RFC 6750 §3), and any error's situation code.
+    reply.header('access-control-expose-headers', `www-authenticate, ${ERROR_CODE_HEADER}`);
   };
 }

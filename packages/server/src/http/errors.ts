@@ -1,5 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, RateLimitedError, ServiceError } from '../domain/errors.js';
+import {
+  type ErrorSituation,
+  isDatabaseUnavailable,
+  RateLimitedError,
+  ServiceError,
+} from '../domain/errors.js';
+import { nameSituation } from './error-code-header.js';
 import { registrationErrorCode } from './oauth/registration-request.js';
 import { isPageRoute } from './sign-in/page-routes.js';
 import { sendErrorPage } from './sign-in/respond.js';
@@ -19,9 +25,11 @@ function unavailableError(error: unknown, request: FastifyRequest): ServiceError
   if (!isDatabaseUnavailable(error)) return null;
   request.log.warn({ err: { message: (error as Error).message } }, 'database unavailable');
   return new ServiceError(
-    isOAuthUrl(request.url) ? 'temporarily_unavailable' : 'unavailable',
+    'service.unavailable',
     UNAVAILABLE_DETAIL,
     { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S), 'cache-control': 'no-store' },
+    undefined,
+    isOAuthUrl(request.url) ? 'temporarily_unavailable' : 'unavailable',
   );
 }
 
@@ -39,19 +47,28 @@ export type InputPlace = 'path' | 'query' | 'header' | 'body';
 export function inputError(
   request: FastifyRequest,
   place: InputPlace,
+  situation: ErrorSituation,
   detail: string,
   field?: string,
 ): ServiceError {
   const route = request.routeOptions?.url ?? request.url.split('?')[0] ?? '';
-  if (route === '/oauth/register') return new ServiceError(registrationErrorCode(field), detail);
-  if (isOAuthUrl(route)) return new ServiceError('invalid_request', detail);
+  if (route === '/oauth/register')
+    return new ServiceError(situation, detail, {}, 'oauth', registrationErrorCode(field));
+  if (isOAuthUrl(route)) return new ServiceError(situation, detail, {}, 'oauth', 'invalid_request');
   // A path segment no stored id or slug can hold names nothing: the API's 404, as the spec's
   // Errors table answers an org that does not exist or an id that is not a `whk_` id.
-  if (place === 'path') return new ServiceError('not_found', detail, {}, 'api');
-  if (place === 'query') return new ServiceError('invalid_query', detail);
+  if (place === 'path') return new ServiceError(situation, detail, {}, 'api', 'not_found');
+  if (place === 'query') return new ServiceError(situation, detail, {}, 'api', 'invalid_query');
   const userApiBody = place === 'body' && !route.startsWith('/organizations/');
-  return new ServiceError(userApiBody ? 'invalid_body' : 'invalid_request', detail, {}, 'api');
+  return new ServiceError(situation, detail, {}, 'api', userApiBody ? 'invalid_body' : 'invalid_request');
 }
+
+/** Input fastify's parsers refused, by status: its situation and the words the answer says. */
+const PARSER_REFUSALS = {
+  413: { situation: 'request.body.too_large', words: 'body too large' },
+  415: { situation: 'request.body.unsupported_type', words: 'unsupported content type' },
+} as const;
+const MALFORMED = { situation: 'request.malformed', words: 'malformed request' } as const;
 
 /** What a hosted page's error page says: the error's own words below 500, else the service's. */
 function pageMessage(error: ServiceError, status: number): string {
@@ -65,11 +82,11 @@ function pageMessage(error: ServiceError, status: number): string {
  * error page, whether the error came from the page's handler or from before it.
  */
 function sendError(error: ServiceError, request: FastifyRequest, reply: FastifyReply, status = error.status) {
-  reply.code(status).headers(error.headers);
+  nameSituation(reply.code(status).headers(error.headers), error.situation);
   if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
   if (isPageRoute(request)) {
     const orgName = request.tesseraOrg?.name ?? 'Tessera';
-    return sendErrorPage(reply, orgName, status, pageMessage(error, status));
+    return sendErrorPage(reply, orgName, status, pageMessage(error, status), error.situation);
   }
   return reply.send(error.body());
 }
@@ -78,32 +95,35 @@ function sendError(error: ServiceError, request: FastifyRequest, reply: FastifyR
 export function renderError(thrown: unknown, request: FastifyRequest, reply: FastifyReply) {
   const error = unavailableError(thrown, request) ?? thrown;
   if (error instanceof ServiceError) {
-    if (error.status >= 500 && error.status !== 503) request.log.error({ code: error.code }, 'service error');
+    if (error.status >= 500 && error.status !== 503)
+      request.log.error({ code: error.code, situation: error.situation }, 'service error');
     return sendError(error, request, reply);
   }
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const code =
-      status === 413 ? 'body too large' : status === 415 ? 'unsupported content type' : 'malformed request';
-    const refused = inputError(request, fastifyError.code === 'FST_ERR_BAD_URL' ? 'path' : 'body', code);
+    const refusal = status === 413 || status === 415 ? PARSER_REFUSALS[status] : MALFORMED;
+    const place = fastifyError.code === 'FST_ERR_BAD_URL' ? 'path' : 'body';
+    const refused = inputError(request, place, refusal.situation, refusal.words);
     return sendError(refused, request, reply, status === 413 || status === 415 ? status : refused.status);
   }
   // A page's request carries what people type, which an error's message may quote: its code only.
   const err = isPageRoute(request) ? {} : { message: fastifyError.message };
   request.log.error({ err: { ...err, code: fastifyError.code } }, 'unexpected error');
-  return sendError(new ServiceError('server_error', 'something went wrong on our side'), request, reply);
+  return sendError(
+    new ServiceError('service.unexpected', 'something went wrong on our side'),
+    request,
+    reply,
+  );
 }
 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler(renderError);
   app.setNotFoundHandler((request, reply) => {
     if (isPageRoute(request)) {
-      return sendError(new ServiceError('not_found', 'This page does not exist.'), request, reply, 404);
+      return sendError(new ServiceError('page.not_found', 'This page does not exist.'), request, reply, 404);
     }
-    return reply.code(404).send({
-      error: 'not_found',
-      error_detail: `no route for ${request.method} ${request.originalUrl.split('?')[0]}`,
-    });
+    const detail = `no route for ${request.method} ${request.originalUrl.split('?')[0]}`;
+    return sendError(new ServiceError('route.not_found', detail, {}, 'api'), request, reply);
   });
 }

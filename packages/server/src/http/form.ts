@@ -21,7 +21,7 @@ export function isForm(body: unknown): body is FormParams {
 /** The form of a request to the token, revocation or introspection endpoint. */
 export function clientForm(request: FastifyRequest): FormParams {
   if (!isForm(request.body)) {
-    return fail('invalid_request', 'the body must be application/x-www-form-urlencoded');
+    return fail('oauth.form.not_urlencoded', 'the body must be application/x-www-form-urlencoded');
   }
   return request.body;
 }
@@ -37,7 +37,7 @@ export function oauthParams<K extends string>(
 ): Partial<Record<K, string>> {
   const out: Partial<Record<K, string>> = {};
   for (const [name, values] of form) {
-    if (values.length > 1) fail('invalid_request', `parameter given more than once: ${name}`);
+    if (values.length > 1) fail('oauth.parameter.repeated', `parameter given more than once: ${name}`);
     if ((understood as readonly string[]).includes(name) && values[0] !== '') out[name as K] = values[0];
   }
   return out;

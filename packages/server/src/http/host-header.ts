@@ -10,5 +10,11 @@ export async function refuseRepeatedHost(request: FastifyRequest): Promise<void>
   const raw = request.raw.rawHeaders;
   let hosts = 0;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]?.toLowerCase() === 'host') hosts++;
-  if (hosts > 1) throw inputError(request, 'header', 'a request must have exactly one Host header');
+  if (hosts > 1)
+    throw inputError(
+      request,
+      'header',
+      'request.host.duplicate',
+      'a request must have exactly one Host header',
+    );
 }

@@ -86,7 +86,7 @@ export async function orgOf(
   const org = slug === null ? null : await orgOfSlug(deps.store, slug, cache);
   if (!org) {
     return fail(
-      'not_found',
+      'org.host.unknown',
       deps.config.issuerStyle === 'path' ? 'no organization at this address' : 'no organization at this host',
     );
   }

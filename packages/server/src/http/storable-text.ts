@@ -110,6 +110,7 @@ export async function refuseUnstorableText(request: FastifyRequest): Promise<voi
   throw inputError(
     request,
     found.place,
+    'request.text.unstorable',
     `${where} must not contain a NUL character or an unpaired surrogate`,
     field,
   );

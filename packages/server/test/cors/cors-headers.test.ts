@@ -78,7 +78,11 @@ describe('CORS headers of the OAuth endpoints', () => {
       for (const headers of [{}, { origin: STRANGER }, { origin: APP }] as Record<string, string>[]) {
         const res = await fetch(new URL(path, issuer), { headers });
         assert.equal(res.status, 200, path);
-        assert.deepEqual(cors(res.headers), { 'access-control-allow-origin': '*' }, path);
+        assert.deepEqual(
+          cors(res.headers),
+          { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'tessera-error-code' },
+          path,
+        );
       }
     }
     // The console issuer's too.
@@ -96,10 +100,12 @@ describe('CORS headers of the OAuth endpoints', () => {
       error: 'invalid_grant',
       error_description: 'the refresh token is invalid',
     });
+    // The situation's code rides in a header the page may read (Access-Control-Expose-Headers).
+    assert.equal(res.headers.get('tessera-error-code'), 'token.refresh.invalid');
     assert.deepEqual(cors(res.headers), {
       vary: 'Origin',
       'access-control-allow-origin': APP,
-      'access-control-expose-headers': 'www-authenticate',
+      'access-control-expose-headers': 'www-authenticate, tessera-error-code',
     });
     // Another origin, the same request: no Access-Control-Allow-Origin, so a page cannot read it.
     const other = await post('oauth/token', form, { origin: STRANGER });
@@ -212,7 +218,7 @@ describe('CORS headers of the OAuth endpoints', () => {
     assert.deepEqual(cors(mine.headers), {
       vary: 'Origin',
       'access-control-allow-origin': APP,
-      'access-control-expose-headers': 'www-authenticate',
+      'access-control-expose-headers': 'www-authenticate, tessera-error-code',
     });
     const theirs = await userinfo(EXPLICIT);
     assert.equal(theirs.status, 200);

@@ -143,6 +143,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
       const res = await register(server.base, body, from());
       assert.equal(res.status, 400, description);
       assert.deepEqual(res.body, { error: 'invalid_redirect_uri', error_description: description });
+      assert.equal(res.headers.get('tessera-error-code'), 'registration.redirect_uris.invalid', description);
     }
   });
 
@@ -245,6 +246,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
     const refused = await register(server.base, { redirect_uris: ['https://a.example/cb'] }, ip);
     assert.equal(refused.status, 429);
     assert.deepEqual(refused.body, { error: 'rate_limited' });
+    assert.equal(refused.headers.get('tessera-error-code'), 'registration.rate_limited');
     const retryAfter = Number(refused.headers.get('retry-after'));
     assert.ok(retryAfter > 3500 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
     // Invalid requests do not use up the allowance, and another IP is unaffected.

@@ -252,6 +252,7 @@ for (const database of httpSuite()) {
       const again = await call(server, 'DELETE', `/organizations/${acme.id}/webhooks/${hook.id}`, owner);
       assert.equal(again.status, 404);
       assert.deepEqual(again.body, { error: 'not_found', error_detail: 'no such webhook' });
+      assert.equal(again.headers.get('tessera-error-code'), 'webhook.not_found');
     });
 
     test('DELETE 403 forbidden: a member, whether or not the webhook exists', { skip }, async () => {

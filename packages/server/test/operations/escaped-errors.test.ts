@@ -47,7 +47,7 @@ const lines = (stdout: string) =>
 
 test('a ServiceError rejected with nothing awaiting it: one error line, and the process keeps running', async () => {
   const { code, stdout } = await run(
-    "Promise.reject(new ServiceError('conflict', 'an organization with slug \"acme\" exists'));",
+    "Promise.reject(new ServiceError('org.slug.taken', 'an organization with slug \"acme\" exists'));",
   );
   assert.equal(code, 0);
   const [line, ...rest] = lines(stdout);
@@ -60,7 +60,7 @@ test('a ServiceError rejected with nothing awaiting it: one error line, and the 
 
 test('a ServiceError thrown in a timer: the same, and the process keeps running', async () => {
   const { code, stdout } = await run(
-    "setTimeout(() => { throw new ServiceError('conflict', 'taken'); }, 10);",
+    "setTimeout(() => { throw new ServiceError('org.slug.taken', 'taken'); }, 10);",
   );
   assert.equal(code, 0);
   assert.deepEqual(

@@ -101,6 +101,7 @@ describe('authorization request: prompt, max_age, hints, response modes, consent
     const { response, state } = await authorize(new FormBrowser(), { prompt: 'none', scope: 'openid' });
     const answer = answerOf(response);
     assert.equal(answer.get('error'), 'login_required');
+    assert.equal(response.headers.get('tessera-error-code'), 'authorize.login_required.signed_out');
     assert.equal(answer.get('state'), state);
     assert.equal(answer.get('iss'), issuer);
     assert.equal(answer.get('code'), null);
@@ -141,6 +142,7 @@ describe('authorization request: prompt, max_age, hints, response modes, consent
     });
     const other = await authorize(grace, { prompt: 'none', scope: 'openid', id_token_hint: adaHint });
     assert.equal(answerOf(other.response).get('error'), 'login_required');
+    assert.equal(other.response.headers.get('tessera-error-code'), 'authorize.login_required.hint_mismatch');
     const forged = await authorize(grace, { prompt: 'none', id_token_hint: 'not.a.token' });
     assert.equal(answerOf(forged.response).get('error'), 'invalid_request');
   });

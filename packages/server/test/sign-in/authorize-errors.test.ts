@@ -129,6 +129,21 @@ describe('GET /oauth/authorize errors', () => {
     assert.equal(await redirectedError(`${a.url}&scope=profile&scope=email`, a.state), 'invalid_request');
   });
 
+  test('the situation’s code: Tessera-Error-Code on the page and on the redirect, and the page’s reference', async () => {
+    const page = await fetch(authorizeUrl(issuer, 'cli_unknown').url, { redirect: 'manual' });
+    assert.equal(page.status, 400);
+    assert.equal(page.headers.get('tessera-error-code'), 'authorize.client.unknown');
+    assert.match(await page.text(), /Reference: <code>authorize\.client\.unknown<\/code>/);
+    const a = authorizeUrl(issuer, publicId, { response_type: 'token' });
+    const redirected = await fetch(a.url, { redirect: 'manual' });
+    assert.equal(redirected.status, 302);
+    assert.equal(redirected.headers.get('tessera-error-code'), 'authorize.response_type.unsupported');
+    // The application gets the protocol's parameters only: the code is not one of them.
+    const params = new URL(redirected.headers.get('location') ?? '').searchParams;
+    assert.deepEqual([...params.keys()].sort(), ['error', 'error_description', 'iss', 'state']);
+    assert.equal(params.get('error'), 'unsupported_response_type');
+  });
+
   test('unsupported_response_type', async () => {
     const a = authorizeUrl(issuer, publicId, { response_type: 'token' });
     assert.equal(await redirectedError(a.url, a.state), 'unsupported_response_type');

@@ -30,10 +30,11 @@ export function canonicalOrigin(origin: string): string | null {
 /** Checked and deduplicated allowed origins; a refused one is `invalid_body` naming it. */
 export function checkAllowedOrigins(origins: readonly string[]): string[] {
   if (origins.length > MAX_ALLOWED_ORIGINS) {
-    fail('invalid_body', `a client has at most ${MAX_ALLOWED_ORIGINS} allowed origins`);
+    fail('client.allowed_origins.too_many', `a client has at most ${MAX_ALLOWED_ORIGINS} allowed origins`);
   }
   const checked = origins.map(
-    (o) => canonicalOrigin(o) ?? fail('invalid_body', `allowed origin "${o}" ${ORIGIN_RULE}`),
+    (o) =>
+      canonicalOrigin(o) ?? fail('client.allowed_origin.invalid', `allowed origin "${o}" ${ORIGIN_RULE}`),
   );
   return [...new Set(checked)];
 }

@@ -15,17 +15,21 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
  * `invalid_body`.
  */
 export function checkClientJwks(kind: Client['kind'], jwks: PublicKeySet): PublicKeySet {
-  if (kind !== 'confidential') fail('invalid_body', 'jwks: only a confidential client can register keys');
+  if (kind !== 'confidential')
+    fail('client.jwks.public_client', 'jwks: only a confidential client can register keys');
   const keys = Array.isArray(jwks.keys) ? jwks.keys : [];
   if (keys.length < 1 || keys.length > MAX_CLIENT_KEYS) {
-    fail('invalid_body', `jwks: must hold 1 to ${MAX_CLIENT_KEYS} keys`);
+    fail('client.jwks.key_count', `jwks: must hold 1 to ${MAX_CLIENT_KEYS} keys`);
   }
   for (const key of keys) {
     if (typeof key !== 'object' || key === null || !KEY_TYPES.includes(key.kty as string)) {
-      fail('invalid_body', 'jwks: every key must be an RSA, EC or OKP public key');
+      fail('client.jwks.key_type', 'jwks: every key must be an RSA, EC or OKP public key');
     }
     if (PRIVATE_MEMBERS.some((m) => Object.hasOwn(key, m))) {
-      fail('invalid_body', 'jwks: a key holds private or secret members; register public keys only');
+      fail(
+        'client.jwks.private_key',
+        'jwks: a key holds private or secret members; register public keys only',
+      );
     }
   }
   return { keys };
@@ -39,17 +43,18 @@ const MAX_JWKS_URI_LENGTH = 2000;
  * judged when it is fetched (the metadata-document policy), not here. Any problem is `invalid_body`.
  */
 export function checkClientJwksUri(kind: Client['kind'], uri: string): string {
-  if (kind !== 'confidential') fail('invalid_body', 'jwks_uri: only a confidential client can register keys');
+  if (kind !== 'confidential')
+    fail('client.jwks_uri.public_client', 'jwks_uri: only a confidential client can register keys');
   const url = URL.canParse(uri) && uri.length <= MAX_JWKS_URI_LENGTH ? new URL(uri) : null;
   if (url === null) {
     return fail(
-      'invalid_body',
+      'client.jwks_uri.invalid',
       `jwks_uri: must be an absolute URL of at most ${MAX_JWKS_URI_LENGTH} characters`,
     );
   }
-  if (url.protocol !== 'https:') fail('invalid_body', 'jwks_uri: must be an https URL');
+  if (url.protocol !== 'https:') fail('client.jwks_uri.not_https', 'jwks_uri: must be an https URL');
   if (uri.includes('#') || url.username || url.password) {
-    fail('invalid_body', 'jwks_uri: must have no fragment, user name or password');
+    fail('client.jwks_uri.credentials', 'jwks_uri: must have no fragment, user name or password');
   }
   return uri;
 }
@@ -57,6 +62,9 @@ export function checkClientJwksUri(kind: Client['kind'], uri: string): string {
 /** A client registers its keys one way: `jwks` or `jwks_uri`, never both. */
 export function checkOneKeySource(client: Pick<Client, 'jwks' | 'jwksUri'>): void {
   if (client.jwks !== undefined && client.jwksUri !== undefined) {
-    fail('invalid_body', 'jwks and jwks_uri are mutually exclusive: set the other to null to change');
+    fail(
+      'client.jwks.both_sources',
+      'jwks and jwks_uri are mutually exclusive: set the other to null to change',
+    );
   }
 }

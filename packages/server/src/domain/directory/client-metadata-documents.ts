@@ -267,8 +267,9 @@ export async function metadataDocumentClient(
   clientId: string,
 ): Promise<Client> {
   if (!metadataDocumentsOpen(org) || documents === undefined)
-    return fail('invalid_client', 'this application is not known here');
+    return fail('authorize.client.document_closed', 'this application is not known here');
   const outcome = await documents.lookup(org, clientId);
-  if ('problem' in outcome) return fail('invalid_client', `${clientId}: ${outcome.problem}`);
+  if ('problem' in outcome)
+    return fail('authorize.client.document_refused', `${clientId}: ${outcome.problem}`);
   return outcome.client;
 }

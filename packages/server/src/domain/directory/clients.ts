@@ -82,7 +82,7 @@ function checkGrants(input: NewClient): GrantType[] {
     ? [...new Set(input.grantTypes)]
     : defaultGrantTypes(input.kind, hasRedirectUris);
   const problem = grantTypesProblem(input.kind, grants, hasRedirectUris);
-  if (problem !== null) fail('invalid_body', problem);
+  if (problem !== null) fail('client.grant_types.invalid', problem);
   return grants as GrantType[];
 }
 
@@ -92,12 +92,16 @@ const checkRedirectUris = (uris: readonly string[]) => [...new Set(uris.map(chec
 async function checkPromoteFrom(db: Handle, org: Org, input: NewClient): Promise<string[]> {
   const sources = [...new Set(input.promoteFrom ?? [])];
   if (sources.length > 0 && input.kind !== 'confidential') {
-    fail('invalid_body', 'only a confidential client can promote tokens of other clients');
+    fail(
+      'client.promote_from.public_client',
+      'only a confidential client can promote tokens of other clients',
+    );
   }
   for (const id of sources) {
     const found = await findClientWithSecret(db, org.id, id);
-    if (!found) fail('invalid_body', `promote-from: no client "${id}" in this organization`);
-    if (found?.client.kind !== 'public') fail('invalid_body', `promote-from: "${id}" is not a public client`);
+    if (!found) fail('client.promote_from.unknown', `promote-from: no client "${id}" in this organization`);
+    if (found?.client.kind !== 'public')
+      fail('client.promote_from.not_public', `promote-from: "${id}" is not a public client`);
   }
   return sources;
 }
@@ -171,8 +175,8 @@ const NO_SUCH_CLIENT = 'no such client';
 
 /** The org's client `id`; 404 for an unknown id, another org's, or one that is not a `cli_` id. */
 async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
-  if (!isIdOf('client', id)) return fail('not_found', NO_SUCH_CLIENT);
-  return (await findClient(db, org.id, id)) ?? fail('not_found', NO_SUCH_CLIENT);
+  if (!isIdOf('client', id)) return fail('client.not_found', NO_SUCH_CLIENT);
+  return (await findClient(db, org.id, id)) ?? fail('client.not_found', NO_SUCH_CLIENT);
 }
 
 /** One of the org's clients (never its secret); 404 `not_found` for any other id. */
@@ -239,7 +243,10 @@ export async function updateClient(
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)
-      fail('invalid_body', `${changes.grantTypes ? 'grant_types' : 'redirect_uris'}: ${problem}`);
+      fail(
+        'client.update.grant_types_invalid',
+        `${changes.grantTypes ? 'grant_types' : 'redirect_uris'}: ${problem}`,
+      );
     const [previous, data] = [clientSnapshot(before), clientSnapshot(after)];
     if (JSON.stringify(previous) === JSON.stringify(data)) return before;
     const now = clock.now();
@@ -275,7 +282,7 @@ export async function rotateClientSecret(
   const secret = newSecret('tcs_');
   await deps.unitOfWork.run(async (tx) => {
     const before = await orgClient(tx, org, id);
-    if (before.kind !== 'confidential') fail('conflict', 'a public client has no secret');
+    if (before.kind !== 'confidential') fail('client.secret.public_client', 'a public client has no secret');
     // Strictly later than the last issue, so the entry always shows the change.
     const now = Math.max(clock.now(), (before.secretIssuedAt ?? 0) + 1);
     const after: Client = { ...before, secretIssuedAt: now, updatedAt: now };

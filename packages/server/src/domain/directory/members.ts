@@ -23,12 +23,15 @@ export interface ConsoleUserRef {
 
 /** Finds the console user with this email, or prepares to create one (hashing outside any lock). */
 export async function prepareConsoleUser(db: Handle, ref: ConsoleUserRef) {
-  const consoleOrg = (await findConsoleOrg(db)) ?? fail('server_error', 'the console org is missing');
+  const consoleOrg = (await findConsoleOrg(db)) ?? fail('console.org.missing', 'the console org is missing');
   const password = ref.password;
   const prepared = await prepareUser({ email: ref.email, password } satisfies NewUser);
   const existing = await findUserByEmail(db, consoleOrg.id, prepared.input.email);
   if (!existing && password === null) {
-    fail('invalid_body', `${prepared.input.email} is not a console user yet: a password is required`);
+    fail(
+      'member.password_required',
+      `${prepared.input.email} is not a console user yet: a password is required`,
+    );
   }
   return { consoleOrg, prepared, existing };
 }
@@ -37,7 +40,7 @@ export type PreparedConsoleUser = Awaited<ReturnType<typeof prepareConsoleUser>>
 
 /** The console user `id` as prepareConsoleUser would find them; null for anyone else. */
 export async function consoleUserById(db: Handle, id: string): Promise<PreparedConsoleUser | null> {
-  const consoleOrg = (await findConsoleOrg(db)) ?? fail('server_error', 'the console org is missing');
+  const consoleOrg = (await findConsoleOrg(db)) ?? fail('console.org.missing', 'the console org is missing');
   const user = await findUserById(db, id);
   if (!user || user.orgId !== consoleOrg.id) return null;
   return {
@@ -134,7 +137,7 @@ async function lockedMember(tx: Handle, org: Org, userId: string) {
   await lockOrg(tx, org.id);
   const membership = await findMembership(tx, org.id, userId);
   const user = membership ? await findUserById(tx, userId) : null;
-  if (!membership || !user) return fail('not_found', 'no such member');
+  if (!membership || !user) return fail('member.not_found', 'no such member');
   return { membership, user };
 }
 
@@ -156,7 +159,7 @@ export async function changeMemberRole(
     const data = snapshot(org, user, role);
     if (membership.role === role) return { userId: user.id, email: user.email, role };
     if (membership.role === 'owner' && (await countOwners(tx, org.id)) === 1) {
-      fail('conflict', `${LAST_OWNER} cannot be demoted: make another member an owner first`);
+      fail('member.last_owner.demote', `${LAST_OWNER} cannot be demoted: make another member an owner first`);
     }
     await upsertMembership(tx, { ...membership, role });
     await recordAudit(tx, {
@@ -184,7 +187,7 @@ export async function removeMember(
   await deps.unitOfWork.run(async (tx) => {
     const { membership, user } = await lockedMember(tx, org, userId);
     if (membership.role === 'owner' && (await countOwners(tx, org.id)) === 1) {
-      fail('conflict', `${LAST_OWNER} cannot be removed: make another member an owner first`);
+      fail('member.last_owner.remove', `${LAST_OWNER} cannot be removed: make another member an owner first`);
     }
     await deleteMembership(tx, org.id, userId);
     await recordAudit(tx, {

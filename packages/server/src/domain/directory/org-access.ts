@@ -32,11 +32,11 @@ export async function requireOrgOwner(
 ): Promise<OwnedOrg> {
   const org = await findOrg(deps.store, ref);
   const membership = org && !org.isConsole ? await findMembership(deps.store, org.id, consoleUserId) : null;
-  if (!org || !membership) return fail('not_found', 'no such organization');
+  if (!org || !membership) return fail('org.not_found', 'no such organization');
   if (membership.role !== 'owner') {
     return members === 'forbidden'
-      ? fail('forbidden', 'only an owner of the organization may do this')
-      : fail('not_found', 'no such organization');
+      ? fail('org.owner_required', 'only an owner of the organization may do this')
+      : fail('org.not_found', 'no such organization');
   }
   return { org, role: 'owner' };
 }
@@ -58,7 +58,7 @@ export async function requireOrgMember(
 ): Promise<MemberOrg> {
   const org = await findOrg(deps.store, ref);
   const membership = org && !org.isConsole ? await findMembership(deps.store, org.id, consoleUserId) : null;
-  if (!org || !membership) return fail('not_found', 'no such organization');
+  if (!org || !membership) return fail('org.not_found', 'no such organization');
   return { org, role: membership.role };
 }
 
@@ -73,6 +73,6 @@ export async function requireBoundOrg(
   ref: string,
 ): Promise<Org> {
   const org = await findOrg(deps.store, ref);
-  if (!org || org.id !== boundOrgId) return fail('not_found', 'no such organization');
+  if (!org || org.id !== boundOrgId) return fail('org.not_found', 'no such organization');
   return org;
 }

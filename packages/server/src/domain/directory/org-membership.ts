@@ -10,6 +10,6 @@ import { findOrg } from './orgs.js';
 export async function membershipOf(deps: DirectoryDeps, consoleUserId: string, ref: string) {
   const org = await findOrg(deps.store, ref);
   const membership = org && !org.isConsole ? await findMembership(deps.store, org.id, consoleUserId) : null;
-  if (!org || !membership) return fail('not_found', 'no such organization');
+  if (!org || !membership) return fail('org.not_found', 'no such organization');
   return { id: org.id, slug: org.slug, role: membership.role };
 }

@@ -94,11 +94,14 @@ export async function updateOrgSettings(
 ): Promise<OrgSettings> {
   const name = change.name === undefined ? undefined : checkName('name', change.name);
   if (org.isConsole && (change.dynamicRegistration !== undefined || change.metadataDocuments !== undefined)) {
-    fail('invalid_request', 'the console issuer always offers registration; it is not a setting there');
+    fail(
+      'org.settings.console_registration',
+      'the console issuer always offers registration; it is not a setting there',
+    );
   }
   return deps.unitOfWork.run(async (tx) => {
     await lockOrg(tx, org.id);
-    const current = (await findOrgById(tx, org.id)) ?? fail('not_found', 'no such organization');
+    const current = (await findOrgById(tx, org.id)) ?? fail('org.not_found', 'no such organization');
     const before = await findRequireMfa(tx, org.id);
     const now = clock.now();
     const registration = {

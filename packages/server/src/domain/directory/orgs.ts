@@ -24,7 +24,7 @@ export async function findOrg(db: Handle, ref: string): Promise<Org | null> {
 }
 
 export async function requireOrg(db: Handle, ref: string): Promise<Org> {
-  return (await findOrg(db, ref)) ?? fail('not_found', `no organization "${ref}"`);
+  return (await findOrg(db, ref)) ?? fail('org.ref.not_found', `no organization "${ref}"`);
 }
 
 /** The console org exists from the first start on; creating it is idempotent. */
@@ -62,7 +62,10 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     // Another process created it first.
     if (!isUniqueViolation(error)) throw error;
   }
-  return (await findConsoleOrg(deps.store)) ?? fail('server_error', 'the console org could not be created');
+  return (
+    (await findConsoleOrg(deps.store)) ??
+    fail('console.org.create_failed', 'the console org could not be created')
+  );
 }
 
 /**
@@ -99,9 +102,11 @@ export async function createOrg(
   await ensureConsoleOrg(deps);
   const owner =
     'ownerId' in input
-      ? ((await consoleUserById(deps.store, input.ownerId)) ?? fail('not_found', 'no such console user'))
+      ? ((await consoleUserById(deps.store, input.ownerId)) ??
+        fail('org.owner.not_found', 'no such console user'))
       : await prepareConsoleUser(deps.store, { email: input.ownerEmail, password: input.ownerPassword });
-  if (await findOrgBySlug(deps.store, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
+  if (await findOrgBySlug(deps.store, slug))
+    fail('org.slug.taken', `an organization with slug "${slug}" exists`);
   if ('ownerId' in input) await takeCreationSlot(deps, input.ownerId);
   const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
   const now = clock.now();
@@ -119,7 +124,7 @@ export async function createOrg(
   };
   try {
     const user = await deps.unitOfWork.run(async (tx) => {
-      if (await findOrgBySlug(tx, slug)) fail('conflict', `an organization with slug "${slug}" exists`);
+      if (await findOrgBySlug(tx, slug)) fail('org.slug.taken', `an organization with slug "${slug}" exists`);
       await insertOrg(tx, org);
       await createOrgKeys(tx, org.id, fresh, now);
       await recordAudit(tx, {
@@ -134,7 +139,7 @@ export async function createOrg(
     });
     return { org, issuer: issuerOf(deps.config, org), owner: user };
   } catch (error) {
-    if (isUniqueViolation(error)) fail('conflict', `an organization with slug "${slug}" exists`);
+    if (isUniqueViolation(error)) fail('org.slug.taken', `an organization with slug "${slug}" exists`);
     throw error;
   }
 }
@@ -146,6 +151,7 @@ const refusedUntil = new Map<string, number>();
 
 function refused(retryAfterMs: number): never {
   throw new RateLimitedError(
+    'org.create.rate_limited',
     Math.max(1, Math.ceil(retryAfterMs / 1000)),
     `at most ${ORG_CREATIONS_PER_USER} organizations an hour may be created per user; try again later`,
     'api',

@@ -25,7 +25,9 @@ export const userRecord = (u: User) => ({
 });
 
 export async function requireUser(deps: DirectoryDeps, userId: string): Promise<User> {
-  return (await findUserById(deps.store, userId)) ?? fail('unauthorized', "we don't know who you are");
+  return (
+    (await findUserById(deps.store, userId)) ?? fail('user.token.user_gone', "we don't know who you are")
+  );
 }
 
 /** POST /profile/session: a single-use key that opens the hosted profile page within 5 minutes. */
@@ -79,7 +81,7 @@ export async function updateOwnProfile(
   const picture = input.picture === undefined ? undefined : checkPicture(input.picture);
   const { phoneNumberVerified: _, ...claims } = input.claims as StandardClaimChanges;
   return deps.unitOfWork.run(async (tx) => {
-    const before = (await findUserById(tx, userId)) ?? fail('not_found', 'no such user');
+    const before = (await findUserById(tx, userId)) ?? fail('user.not_found', 'no such user');
     // The page asks for the address in parts: a `formatted` one given through the API is kept.
     if (claims.address && !('formatted' in claims.address) && before.address?.formatted !== undefined)
       claims.address = { formatted: before.address.formatted, ...claims.address };

@@ -75,7 +75,8 @@ export async function registerClient(
     REGISTRATION_WINDOW_MS,
     now,
   );
-  if (!slot.taken) throw new RateLimitedError(Math.ceil(slot.retryAfterMs / 1000));
+  if (!slot.taken)
+    throw new RateLimitedError('registration.rate_limited', Math.ceil(slot.retryAfterMs / 1000));
   const client: Client = {
     id: newResourceId('client'),
     orgId: org.id,

@@ -14,10 +14,13 @@ export const REQUEST_OBJECT_SIGNING_ALGS: readonly string[] = [...CLIENT_JWS_ALG
 export function checkRequestObjectSigningAlg(kind: Client['kind'], alg: string): string {
   if (!REQUEST_OBJECT_SIGNING_ALGS.includes(alg))
     fail(
-      'invalid_body',
+      'client.request_object_alg.unsupported',
       `request_object_signing_alg: must be one of ${REQUEST_OBJECT_SIGNING_ALGS.join(', ')}`,
     );
   if (alg !== 'none' && kind !== 'confidential')
-    fail('invalid_body', 'request_object_signing_alg: a public client has no keys to sign with; only none');
+    fail(
+      'client.request_object_alg.public_client',
+      'request_object_signing_alg: a public client has no keys to sign with; only none',
+    );
   return alg;
 }

@@ -29,9 +29,9 @@ export function parseScope(scope: string | undefined, org?: Org): string[] {
   if (scope === undefined) return [];
   const scopes = scopeList(scope);
   for (const s of scopes) {
-    if (!Object.hasOwn(SCOPES, s)) fail('invalid_scope', 'a requested scope is not supported');
+    if (!Object.hasOwn(SCOPES, s)) fail('scope.unsupported', 'a requested scope is not supported');
     if (isManagementScope(s) && org !== undefined && !org.isConsole) {
-      fail('invalid_scope', `${s} is a console scope; it is not granted on an organization's issuer`);
+      fail('scope.console_only', `${s} is a console scope; it is not granted on an organization's issuer`);
     }
   }
   return scopes;

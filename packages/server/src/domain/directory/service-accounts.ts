@@ -60,11 +60,14 @@ const NO_SUCH_ACCOUNT = 'no such service account';
 export function checkServiceAccountScopes(scopes: readonly string[]): ManagementScope[] {
   for (const scope of scopes) {
     if (!SERVICE_ACCOUNT_SCOPES.includes(scope as ManagementScope)) {
-      fail('invalid_body', `scopes: "${scope}" is not one of ${SERVICE_ACCOUNT_SCOPES.join(', ')}`);
+      fail(
+        'service_account.scope.unknown',
+        `scopes: "${scope}" is not one of ${SERVICE_ACCOUNT_SCOPES.join(', ')}`,
+      );
     }
   }
   const chosen = SERVICE_ACCOUNT_SCOPES.filter((s) => scopes.includes(s));
-  if (chosen.length === 0) fail('invalid_body', 'scopes must name at least one scope');
+  if (chosen.length === 0) fail('service_account.scope.empty', 'scopes must name at least one scope');
   return chosen;
 }
 
@@ -89,7 +92,7 @@ const snapshot = (a: ServiceAccount) => ({
 });
 
 async function consoleOrg(db: Handle): Promise<Org> {
-  return (await findConsoleOrg(db)) ?? fail('server_error', 'the console organization is missing');
+  return (await findConsoleOrg(db)) ?? fail('console.org.missing', 'the console organization is missing');
 }
 
 /** The service account `id` bound to `org`; 404 for any other id (another org's, a plain client's). */
@@ -99,9 +102,9 @@ async function orgAccount(
   id: string,
 ): Promise<{ account: ServiceAccount; consoleId: string }> {
   const row = isIdOf('client', id) ? await findServiceAccountRow(db, id) : null;
-  if (!row || row.orgId !== org.id) return fail('not_found', NO_SUCH_ACCOUNT);
+  if (!row || row.orgId !== org.id) return fail('service_account.not_found', NO_SUCH_ACCOUNT);
   const home = await consoleOrg(db);
-  const client = (await findClient(db, home.id, id)) ?? fail('not_found', NO_SUCH_ACCOUNT);
+  const client = (await findClient(db, home.id, id)) ?? fail('service_account.not_found', NO_SUCH_ACCOUNT);
   return { account: accountOf(row, client), consoleId: home.id };
 }
 
@@ -201,7 +204,8 @@ export async function rotateServiceAccountSecret(
     // Strictly later than the last issue, so the entry always shows the change.
     const now = Math.max(clock.now(), before.secretIssuedAt + 1);
     const after: ServiceAccount = { ...before, secretIssuedAt: now };
-    const client = (await findClient(tx, consoleId, id)) ?? fail('not_found', NO_SUCH_ACCOUNT);
+    const client =
+      (await findClient(tx, consoleId, id)) ?? fail('service_account.not_found', NO_SUCH_ACCOUNT);
     await replaceClientSecret(tx, { ...client, secretIssuedAt: now, updatedAt: now }, sha256(secret));
     await recordAudit(tx, {
       orgId: org.id,

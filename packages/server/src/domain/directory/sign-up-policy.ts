@@ -74,19 +74,20 @@ export function checkSignUpPolicy(
   domains: readonly string[],
 ): Pick<Org, 'signUp' | 'signUpDomains'> {
   if (!SIGN_UP_POLICIES.includes(policy)) {
-    fail('invalid_body', `sign_up must be one of ${SIGN_UP_POLICIES.join(', ')}`);
+    fail('org.sign_up.invalid', `sign_up must be one of ${SIGN_UP_POLICIES.join(', ')}`);
   }
   const canonical: string[] = [];
   for (const value of domains) {
     const domain =
-      canonicalDomain(value) ?? fail('invalid_body', `sign_up_domains: "${value}" ${DOMAIN_RULE}`);
+      canonicalDomain(value) ??
+      fail('org.sign_up_domains.invalid', `sign_up_domains: "${value}" ${DOMAIN_RULE}`);
     if (!canonical.includes(domain)) canonical.push(domain);
   }
   if (canonical.length > MAX_SIGN_UP_DOMAINS) {
-    fail('invalid_body', `sign_up_domains must hold at most ${MAX_SIGN_UP_DOMAINS} domains`);
+    fail('org.sign_up_domains.too_many', `sign_up_domains must hold at most ${MAX_SIGN_UP_DOMAINS} domains`);
   }
   if (policy === 'domains' && canonical.length === 0) {
-    fail('invalid_body', 'sign_up "domains" needs at least one domain in sign_up_domains');
+    fail('org.sign_up_domains.missing', 'sign_up "domains" needs at least one domain in sign_up_domains');
   }
   return { signUp: policy, signUpDomains: policy === 'domains' ? canonical : [] };
 }

@@ -38,7 +38,7 @@ export function checkClaimUrl(field: string, value: string): string {
     url = null;
   }
   if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password)
-    fail('invalid_body', `${field} must be an http or https URL of at most ${MAX_URL} characters`);
+    fail('user.claim_url.invalid', `${field} must be an http or https URL of at most ${MAX_URL} characters`);
   return v;
 }
 
@@ -53,7 +53,7 @@ const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 export function checkBirthdate(value: string): string {
   const v = value.trim();
   const match = /^(\d{4})(?:-(\d{2})-(\d{2}))?$/.exec(v);
-  const problem = () => fail('invalid_body', 'birthdate must be YYYY or YYYY-MM-DD, a real date');
+  const problem = () => fail('user.birthdate.invalid', 'birthdate must be YYYY or YYYY-MM-DD, a real date');
   if (!match) return problem();
   if (match[2] === undefined) return v;
   const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -76,7 +76,7 @@ export function checkZoneinfo(value: string): string {
     }
   };
   if (v.length > 100 || !ZONE.test(v) || !known())
-    fail('invalid_body', 'zoneinfo must be an IANA time zone such as Europe/Paris');
+    fail('user.zoneinfo.invalid', 'zoneinfo must be an IANA time zone such as Europe/Paris');
   return v;
 }
 
@@ -89,13 +89,14 @@ export function checkLocale(value: string): string {
   } catch {
     // refused below
   }
-  return fail('invalid_body', 'locale must be a BCP 47 language tag such as fr-CA');
+  return fail('user.locale.invalid', 'locale must be a BCP 47 language tag such as fr-CA');
 }
 
 /** E.164: `+`, a country code, at most 15 digits in all. */
 export function checkPhoneNumber(value: string): string {
   const v = value.trim();
-  if (!/^\+[1-9]\d{1,14}$/.test(v)) fail('invalid_body', 'phone_number must be E.164, such as +14155550100');
+  if (!/^\+[1-9]\d{1,14}$/.test(v))
+    fail('user.phone_number.invalid', 'phone_number must be E.164, such as +14155550100');
   return v;
 }
 
@@ -115,14 +116,14 @@ export function checkAddress(value: Record<string, unknown>): PostalAddress | nu
   const address: Record<string, string> = {};
   for (const [part, raw] of Object.entries(value)) {
     if (!(ADDRESS_PARTS as readonly string[]).includes(part))
-      fail('invalid_body', `address.${part} is not a part of an address`);
+      fail('user.address.unknown_part', `address.${part} is not a part of an address`);
     if (raw === null || raw === undefined) continue;
-    if (typeof raw !== 'string') return fail('invalid_body', `address.${part} must be a string`);
+    if (typeof raw !== 'string') return fail('user.address.not_string', `address.${part} must be a string`);
     const text = raw.replace(/\r\n/g, '\n').trim();
     if (text === '') continue;
     const lines = MULTILINE.has(part) ? text.split('\n') : [text];
     for (const line of lines) checkName(`address.${part}`, line.trim() === '' ? '-' : line, 200);
-    if (text.length > 500) fail('invalid_body', `address.${part} must be at most 500 characters`);
+    if (text.length > 500) fail('user.address.too_long', `address.${part} must be at most 500 characters`);
     address[part] = text;
   }
   return Object.keys(address).length === 0 ? null : (address as PostalAddress);
@@ -171,7 +172,7 @@ export function applyStandardClaims(before: StandardClaims, changes: StandardCla
   if (after.phoneNumber !== before.phoneNumber) after.phoneNumberVerified = false;
   if (changes.phoneNumberVerified !== undefined) after.phoneNumberVerified = changes.phoneNumberVerified;
   if (after.phoneNumber === null && changes.phoneNumberVerified === true)
-    fail('invalid_body', 'phone_number_verified needs a phone_number');
+    fail('user.phone_verified.no_phone', 'phone_number_verified needs a phone_number');
   if (after.phoneNumber === null) after.phoneNumberVerified = false;
   return after;
 }

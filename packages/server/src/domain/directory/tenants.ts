@@ -39,10 +39,10 @@ export function checkLogo(logo: string | null): string | null {
   try {
     url = new URL(logo);
   } catch {
-    return fail('invalid_body', 'logo must be an absolute https URL or null');
+    return fail('tenant.logo.invalid', 'logo must be an absolute https URL or null');
   }
-  if (!isHttpsOrLoopbackHttp(url)) fail('invalid_body', 'logo must be an absolute https URL or null');
-  if (logo.length > 2048) fail('invalid_body', 'logo must be at most 2048 characters');
+  if (!isHttpsOrLoopbackHttp(url)) fail('tenant.logo.invalid', 'logo must be an absolute https URL or null');
+  if (logo.length > 2048) fail('tenant.logo.too_long', 'logo must be at most 2048 characters');
   return logo;
 }
 
@@ -74,8 +74,8 @@ export async function createTenant(deps: DirectoryDeps, org: Org, userId: string
 /** Non-members get 404 (they may not learn the tenant exists); members who are not owners get 403. */
 async function ownedTenant(deps: DirectoryDeps, org: Org, userId: string, tenantId: string) {
   const membership = await findUserTenant(deps.store, userId, tenantId);
-  if (!membership || membership.tenant.orgId !== org.id) return fail('not_found', 'no such tenant');
-  if (membership.role !== 'owner') fail('forbidden', 'only an owner of the tenant may do this');
+  if (!membership || membership.tenant.orgId !== org.id) return fail('tenant.not_found', 'no such tenant');
+  if (membership.role !== 'owner') fail('tenant.owner_required', 'only an owner of the tenant may do this');
   return membership;
 }
 
@@ -120,9 +120,9 @@ export async function deleteTenant(
   const { tenant } = await ownedTenant(deps, org, userId, tenantId);
   await deps.unitOfWork.run(async (tx) => {
     if ((await listUserTenants(tx, userId)).length <= 1)
-      fail('conflict', 'you cannot delete your last tenant');
+      fail('tenant.delete.last', 'you cannot delete your last tenant');
     if ((await countMembersOnlyIn(tx, tenantId)) > 0) {
-      fail('conflict', 'a member of this tenant belongs to no other tenant');
+      fail('tenant.delete.strands_member', 'a member of this tenant belongs to no other tenant');
     }
     await deleteTenantRow(tx, tenantId);
     await recordAudit(tx, {

@@ -90,7 +90,7 @@ export async function insertUserWithTenant(
 ): Promise<CreatedUser> {
   const { input, passwordHash } = prepared;
   if (await findUserByEmail(tx, orgId, input.email))
-    fail('conflict', `a user with email ${input.email} exists`);
+    fail('user.email.taken', `a user with email ${input.email} exists`);
   const now = clock.now();
   const user: User = {
     ...(input.standard ?? NO_STANDARD_CLAIMS),
@@ -125,7 +125,7 @@ export async function insertUserWithTenant(
         : { origin: 'connection', connectionId: origin.connectionId },
     );
   } catch (error) {
-    if (isUniqueViolation(error)) fail('conflict', `a user with email ${input.email} exists`);
+    if (isUniqueViolation(error)) fail('user.email.taken', `a user with email ${input.email} exists`);
     throw error;
   }
   await insertTenant(tx, tenant);
@@ -181,7 +181,7 @@ export async function listUsers(
 /** The user `id` of `org`; any other id, another org's user included, is 404. */
 export async function requireOrgUser(db: Handle, org: Org, id: string): Promise<User> {
   const user = isIdOf('user', id) ? await findUserById(db, id) : null;
-  if (!user || user.orgId !== org.id) return fail('not_found', 'no such user');
+  if (!user || user.orgId !== org.id) return fail('user.not_found', 'no such user');
   return user;
 }
 
@@ -271,7 +271,7 @@ export async function deleteUser(deps: DirectoryDeps, org: Org, id: string, acto
         data: tenantSnapshot(tenant),
       });
     }
-    if (!(await deleteUserRow(tx, user.id))) fail('not_found', 'no such user');
+    if (!(await deleteUserRow(tx, user.id))) fail('user.not_found', 'no such user');
     await recordAudit(tx, {
       orgId: org.id,
       entity: 'user',

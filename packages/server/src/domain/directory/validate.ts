@@ -9,9 +9,10 @@ const EMAIL = /^[^\s@"<>()[\],;:\\]+@[^\s@"<>()[\],;:\\]+\.[a-z0-9-]{2,}$/i;
 
 export function checkSlug(slug: string): string {
   if (!SLUG.test(slug)) {
-    fail('invalid_body', 'slug must be 1-40 lowercase letters, digits or inner hyphens');
+    fail('input.slug.invalid', 'slug must be 1-40 lowercase letters, digits or inner hyphens');
   }
-  if (RESERVED_SLUGS.has(slug) || slug === 'console') fail('invalid_body', `slug "${slug}" is reserved`);
+  if (RESERVED_SLUGS.has(slug) || slug === 'console')
+    fail('input.slug.reserved', `slug "${slug}" is reserved`);
   return slug;
 }
 
@@ -29,21 +30,22 @@ export function foldsOntoAscii(email: string): boolean {
 export function checkEmail(email: string): string {
   const value = email.trim();
   if (value.length > 254 || !EMAIL.test(value) || foldsOntoAscii(value))
-    fail('invalid_body', 'email is not a valid address');
+    fail('input.email.invalid', 'email is not a valid address');
   return value;
 }
 
 export function checkPassword(password: string): string {
-  if (password.length < 8) fail('invalid_body', 'password must be at least 8 characters');
-  if (password.length > 256) fail('invalid_body', 'password must be at most 256 characters');
+  if (password.length < 8) fail('input.password.too_short', 'password must be at least 8 characters');
+  if (password.length > 256) fail('input.password.too_long', 'password must be at most 256 characters');
   return password;
 }
 
 export function checkName(field: string, value: string, max = 200): string {
   const v = value.trim();
-  if (v.length === 0 || v.length > max) fail('invalid_body', `${field} must be 1-${max} characters`);
+  if (v.length === 0 || v.length > max) fail('input.name.length', `${field} must be 1-${max} characters`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\u0000-\u001f\u007f]/.test(v)) fail('invalid_body', `${field} must not contain control characters`);
+  if (/[\u0000-\u001f\u007f]/.test(v))
+    fail('input.name.control_characters', `${field} must not contain control characters`);
   return v;
 }
 
@@ -56,12 +58,12 @@ export function checkRedirectUri(uri: string): string {
   if (problem === null) return uri;
   switch (problem.kind) {
     case 'not_absolute':
-      return fail('invalid_body', `redirect URI "${uri}" is not an absolute URL`);
+      return fail('client.redirect_uri.not_absolute', `redirect URI "${uri}" is not an absolute URL`);
     case 'http_not_loopback':
-      return fail('invalid_body', 'http redirect URIs are allowed on loopback only');
+      return fail('client.redirect_uri.http_not_loopback', 'http redirect URIs are allowed on loopback only');
     case 'scheme':
-      return fail('invalid_body', 'redirect URI scheme refused');
+      return fail('client.redirect_uri.scheme', 'redirect URI scheme refused');
     default:
-      return fail('invalid_body', `a redirect URI ${problem.rule}`);
+      return fail('client.redirect_uri.invalid', `a redirect URI ${problem.rule}`);
   }
 }

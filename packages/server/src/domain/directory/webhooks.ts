@@ -83,9 +83,9 @@ export async function listWebhooks(
 
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
 export async function deleteWebhook(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
+  if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
   await deps.unitOfWork.run(async (tx) => {
-    const deleted = (await deleteRow(tx, org.id, id)) ?? fail('not_found', 'no such webhook');
+    const deleted = (await deleteRow(tx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
     await recordAudit(tx, {
       orgId: org.id,
       entity: 'webhook',
@@ -117,9 +117,9 @@ export async function updateWebhook(
   changes: WebhookChanges,
   actor: Actor,
 ): Promise<Webhook> {
-  if (!isIdOf('webhook', id)) fail('not_found', 'no such webhook');
+  if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
   return deps.unitOfWork.run(async (tx) => {
-    const before = (await findWebhook(tx, org.id, id)) ?? fail('not_found', 'no such webhook');
+    const before = (await findWebhook(tx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
     const after: Webhook = {
       ...before,
       url: changes.url ?? before.url,

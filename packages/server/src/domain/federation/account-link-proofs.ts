@@ -80,22 +80,31 @@ export async function linkAfterProof(
   return deps.unitOfWork.run(async (tx) => {
     const user = await findUserById(tx, held.link.userId);
     if (!user || user.orgId !== org.id || emailKey(user.email) !== emailKey(held.link.sentTo))
-      return refuse(LINK_CLOSED);
+      return refuse('federation.link.closed', LINK_CLOSED);
     if (user.disabled)
-      return refuse('This account is disabled. Ask an administrator of the organization.', 403);
+      return refuse(
+        'federation.user.disabled',
+        'This account is disabled. Ask an administrator of the organization.',
+        403,
+      );
     const email = held.identity.email ?? held.link.sentTo;
     const decision = await linkDecision(tx, org, c, { ...held.identity, email }, user);
-    if (decision.kind === 'refuse') return refuse(decision.message, 403);
-    if (decision.kind !== 'prove') return refuse(LINK_CLOSED);
+    if (decision.kind === 'refuse') return refuse('federation.link.refused', decision.message, 403);
+    if (decision.kind !== 'prove') return refuse('federation.link.closed', LINK_CLOSED);
     const now = clock.now();
-    if (!(await claimEmailVerification(tx, user.id, held.link.sentTo, now))) return refuse(LINK_CLOSED);
+    if (!(await claimEmailVerification(tx, user.id, held.link.sentTo, now)))
+      return refuse('federation.link.closed', LINK_CLOSED);
     const linked = await insertFederatedIdentity(tx, {
       connectionId: c.id,
       subject: held.identity.subject,
       userId: user.id,
       createdAt: now,
     });
-    if (!linked) return refuse('This sign-in was completed in another window. Start again.');
+    if (!linked)
+      return refuse(
+        'federation.sign_in.completed_elsewhere',
+        'This sign-in was completed in another window. Start again.',
+      );
     const after: User = { ...user, emailVerified: true, updatedAt: now };
     await recordUserUpdated(tx, user, after, SYSTEM);
     await handOverAccount(tx, org, user, now);

@@ -117,12 +117,12 @@ function checkUpstreamUrl(field: string, value: string): string {
   try {
     url = new URL(value);
   } catch {
-    return failApi('invalid_request', `${field}: must be an absolute URL`);
+    return failApi('connection.url.not_absolute', `${field}: must be an absolute URL`);
   }
   const ok = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-  if (!ok) failApi('invalid_request', `${field}: must be an https URL`);
+  if (!ok) failApi('connection.url.not_https', `${field}: must be an https URL`);
   if (url.hash !== '' || url.username !== '' || url.password !== '')
-    failApi('invalid_request', `${field}: must have no fragment and no credentials`);
+    failApi('connection.url.credentials', `${field}: must have no fragment and no credentials`);
   return value;
 }
 
@@ -141,7 +141,7 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z
 function checkDomains(domains: string[]): string[] {
   const out = [...new Set(domains.map((d) => d.trim().toLowerCase()))];
   for (const d of out)
-    if (!DOMAIN.test(d)) failApi('invalid_request', `domains: "${d}" is not a domain name`);
+    if (!DOMAIN.test(d)) failApi('connection.domain.invalid', `domains: "${d}" is not a domain name`);
   return out;
 }
 
@@ -149,7 +149,8 @@ function checkDomains(domains: string[]): string[] {
 function checkHostedDomain(value: string | null): string | null {
   if (value === null) return null;
   const d = value.trim().toLowerCase();
-  if (!DOMAIN.test(d)) failApi('invalid_request', `hosted_domain: "${value}" is not a domain name`);
+  if (!DOMAIN.test(d))
+    failApi('connection.hosted_domain.invalid', `hosted_domain: "${value}" is not a domain name`);
   return d;
 }
 
@@ -159,7 +160,7 @@ function checkCertificate(value: string): string {
   try {
     new X509Certificate(Buffer.from(body, 'base64'));
   } catch {
-    failApi('invalid_request', 'certificate: not an X.509 certificate (PEM or base64 DER)');
+    failApi('connection.certificate.invalid', 'certificate: not an X.509 certificate (PEM or base64 DER)');
   }
   return body;
 }
@@ -178,7 +179,7 @@ function samlSettings(input: {
   }
   if (!input.entityId || !input.ssoUrl || !input.certificate)
     failApi(
-      'invalid_request',
+      'connection.saml.incomplete',
       'a SAML connection needs metadata_xml, or idp_entity_id, sso_url and certificate',
     );
   return {
@@ -193,7 +194,7 @@ async function refuseClaimedDomains(tx: Handle, org: Org, domains: string[], sel
   for (const other of await listStored(tx, org.id)) {
     if (other.id === self) continue;
     const taken = domains.find((d) => other.domains.includes(d));
-    if (taken) fail('conflict', `domains: ${taken} is claimed by connection ${other.id}`);
+    if (taken) fail('connection.domain.claimed', `domains: ${taken} is claimed by connection ${other.id}`);
   }
 }
 
@@ -216,7 +217,7 @@ export async function createConnection(
     createdAt: now,
     updatedAt: now,
   };
-  if (base.name === '') failApi('invalid_request', 'name: must not be empty');
+  if (base.name === '') failApi('connection.name.empty', 'name: must not be empty');
   let connection: Connection;
   let sealed: string | null = null;
   if (input.type === 'oidc') {
@@ -274,14 +275,15 @@ export async function requireConnection(
   org: Org,
   id: string,
 ): Promise<Connection> {
-  if (!isIdOf('connection', id)) fail('not_found', 'no such connection');
-  return (await findConnection(deps.store, org.id, id)) ?? fail('not_found', 'no such connection');
+  if (!isIdOf('connection', id)) fail('connection.not_found', 'no such connection');
+  return (await findConnection(deps.store, org.id, id)) ?? fail('connection.not_found', 'no such connection');
 }
 
 /** The OIDC client secret of a connection, opened to talk to its provider. */
 export async function connectionSecret(deps: FederationDeps, org: Org, id: string): Promise<string> {
   const { sealedSecret } =
-    (await findConnectionWithSecret(deps.store, org.id, id)) ?? fail('not_found', 'no such connection');
+    (await findConnectionWithSecret(deps.store, org.id, id)) ??
+    fail('connection.not_found', 'no such connection');
   return sealedSecret === null ? '' : deps.sealer.open(sealedSecret);
 }
 
@@ -293,10 +295,10 @@ export async function updateConnection(
   changes: ConnectionChanges,
   actor: Actor,
 ): Promise<Connection> {
-  if (!isIdOf('connection', id)) fail('not_found', 'no such connection');
+  if (!isIdOf('connection', id)) fail('connection.not_found', 'no such connection');
   return deps.unitOfWork.run(async (tx) => {
     const stored =
-      (await findConnectionWithSecret(tx, org.id, id)) ?? fail('not_found', 'no such connection');
+      (await findConnectionWithSecret(tx, org.id, id)) ?? fail('connection.not_found', 'no such connection');
     const before = stored.connection;
     const common = {
       name: changes.name === undefined ? before.name : changes.name.trim(),
@@ -310,7 +312,7 @@ export async function updateConnection(
           : await requireDefaultRoles(tx, org, changes.defaultRoles),
       updatedAt: Math.max(clock.now(), before.updatedAt + 1),
     };
-    if (common.name === '') failApi('invalid_request', 'name: must not be empty');
+    if (common.name === '') failApi('connection.name.empty', 'name: must not be empty');
     const foreign =
       before.type === 'oidc'
         ? [changes.metadataXml, changes.entityId, changes.ssoUrl, changes.certificate]
@@ -323,7 +325,10 @@ export async function updateConnection(
             changes.allowedEndpointHosts,
           ];
     if (foreign.some((v) => v !== undefined))
-      failApi('invalid_request', `a field of the other type was given: this is a ${before.type} connection`);
+      failApi(
+        'connection.type_mismatch',
+        `a field of the other type was given: this is a ${before.type} connection`,
+      );
     let sealed = stored.sealedSecret;
     let after: Connection;
     if (before.type === 'oidc') {
@@ -387,7 +392,7 @@ export async function deleteConnection(
 ): Promise<void> {
   const connection = await requireConnection(deps, org, id);
   await deps.unitOfWork.run(async (tx) => {
-    if (!(await deleteConnectionRow(tx, org.id, id))) fail('not_found', 'no such connection');
+    if (!(await deleteConnectionRow(tx, org.id, id))) fail('connection.not_found', 'no such connection');
     await recordAudit(tx, {
       orgId: org.id,
       entity: 'connection',

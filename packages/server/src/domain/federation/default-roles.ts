@@ -17,7 +17,10 @@ export async function requireDefaultRoles(tx: Handle, org: Org, ids: readonly st
   const found = await findRoles(tx, org.id, wanted);
   const unknown = wanted.find((id) => !found.some((r) => r.id === id));
   if (unknown !== undefined)
-    failApi('invalid_request', `default_roles: "${unknown}" is not a role of this organization`);
+    failApi(
+      'connection.default_roles.unknown',
+      `default_roles: "${unknown}" is not a role of this organization`,
+    );
   return wanted;
 }
 

@@ -45,21 +45,27 @@ export async function federatedUser(
     const user = await findUserById(deps.store, linkedId);
     if (user && user.orgId === org.id) {
       if (await madeByAnotherConnection(deps.store, org, c, user.id))
-        return refuse(MADE_BY_ANOTHER(c, user.email), 403);
+        return refuse('federation.user.made_by_another', MADE_BY_ANOTHER(c, user.email), 403);
       return { user: usable(user) };
     }
   }
   const email =
-    identity.email ?? refuse(`${c.name} did not share your email address, so you cannot sign in here.`, 403);
+    identity.email ??
+    refuse(
+      'federation.email.missing',
+      `${c.name} did not share your email address, so you cannot sign in here.`,
+      403,
+    );
   if (foldsOntoAscii(email))
     refuse(
+      'federation.email.confusable',
       `${c.name} vouched for ${email}, which reads as another address here. Use your usual address.`,
       403,
     );
   const existing = await findUserByEmail(deps.store, org.id, email);
   if (existing) {
     const decision = await linkDecision(deps.store, org, c, { ...identity, email }, existing);
-    if (decision.kind === 'refuse') return refuse(decision.message, 403);
+    if (decision.kind === 'refuse') return refuse('federation.link.refused', decision.message, 403);
     if (decision.kind === 'prove') return { prove: usable(existing) };
     const user = usable(existing);
     await deps.unitOfWork.run(async (tx) => {
@@ -70,12 +76,14 @@ export async function federatedUser(
   }
   if (!c.jit) {
     return refuse(
+      'federation.user.unknown',
       `There is no account for ${email} in ${org.name}. Ask an administrator of ${org.name} to add you.`,
       403,
     );
   }
   if (!jitAllowed(c, email, await listConnections(deps.store, org.id))) {
     return refuse(
+      'federation.user.foreign_domain',
       `${c.name} cannot create an account for ${email} in ${org.name}: it creates accounts for its own domains only. Ask an administrator of ${org.name} to add you.`,
       403,
     );
@@ -84,7 +92,12 @@ export async function federatedUser(
 }
 
 function usable(user: User): User {
-  if (user.disabled) refuse('This account is disabled. Ask an administrator of the organization.', 403);
+  if (user.disabled)
+    refuse(
+      'federation.user.disabled',
+      'This account is disabled. Ask an administrator of the organization.',
+      403,
+    );
   return user;
 }
 
@@ -95,7 +108,11 @@ async function link(db: Handle, c: Connection, subject: string, userId: string) 
     userId,
     createdAt: clock.now(),
   });
-  if (!linked) refuse('This sign-in was completed in another window. Start again.');
+  if (!linked)
+    refuse(
+      'federation.sign_in.completed_elsewhere',
+      'This sign-in was completed in another window. Start again.',
+    );
 }
 
 /**
@@ -112,7 +129,11 @@ async function createFederatedUser(
   try {
     prepared = await prepareUser({ email: identity.email, password: null });
   } catch {
-    return refuse(`${c.name} gave an address this service cannot use (${identity.email}).`, 403);
+    return refuse(
+      'federation.email.unusable',
+      `${c.name} gave an address this service cannot use (${identity.email}).`,
+      403,
+    );
   }
   const names = await prepareUser({
     email: identity.email,
@@ -141,7 +162,11 @@ async function createFederatedUser(
       userId: user.id,
       createdAt: user.createdAt,
     });
-    if (!linked) refuse('This sign-in was completed in another window. Start again.');
+    if (!linked)
+      refuse(
+        'federation.sign_in.completed_elsewhere',
+        'This sign-in was completed in another window. Start again.',
+      );
     await grantDefaultRoles(tx, org, c.defaultRoles, user);
     return user;
   });

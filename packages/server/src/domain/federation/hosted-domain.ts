@@ -15,6 +15,7 @@ export function requireHostedDomain(c: Connection, identity: UpstreamIdentity): 
   const hd = identity.hostedDomain === null ? null : asciiLower(identity.hostedDomain);
   if (hd !== null && hd === c.oidc.hostedDomain) return;
   refuse(
+    'federation.hosted_domain.mismatch',
     `${c.name} signed you in with an account outside ${c.oidc.hostedDomain}. Sign in with your ${c.oidc.hostedDomain} account.`,
     403,
   );

@@ -28,7 +28,7 @@ export function readIdpMetadata(xml: string): IdpSettings {
   const idp = /<(?:[\w-]+:)?IDPSSODescriptor\b[\s\S]*?<\/(?:[\w-]+:)?IDPSSODescriptor>/.exec(xml);
   if (!entityId || !idp)
     failApi(
-      'invalid_request',
+      'connection.saml_metadata.not_idp',
       'metadata_xml: not SAML IdP metadata (no EntityDescriptor with an IDPSSODescriptor)',
     );
   const descriptor = idp?.[0] ?? '';
@@ -36,7 +36,10 @@ export function readIdpMetadata(xml: string): IdpSettings {
   const redirect = services.find((s) => attribute(s, 'Binding') === REDIRECT_BINDING);
   const ssoUrl = redirect ? attribute(redirect, 'Location') : null;
   if (!ssoUrl)
-    failApi('invalid_request', 'metadata_xml: the IdP offers no HTTP-Redirect SingleSignOnService');
+    failApi(
+      'connection.saml_metadata.no_redirect',
+      'metadata_xml: the IdP offers no HTTP-Redirect SingleSignOnService',
+    );
   const certificates: string[] = [];
   for (const key of descriptor.matchAll(
     /<(?:[\w-]+:)?KeyDescriptor\b([^>]*)>([\s\S]*?)<\/(?:[\w-]+:)?KeyDescriptor>/g,
@@ -47,6 +50,6 @@ export function readIdpMetadata(xml: string): IdpSettings {
     if (cert?.[1]) certificates.push(cert[1].replace(/\s+/g, ''));
   }
   if (certificates.length === 0)
-    failApi('invalid_request', 'metadata_xml: the IdP names no signing certificate');
+    failApi('connection.saml_metadata.no_certificate', 'metadata_xml: the IdP names no signing certificate');
   return { entityId: unescapeXml(entityId as string), ssoUrl: unescapeXml(ssoUrl as string), certificates };
 }

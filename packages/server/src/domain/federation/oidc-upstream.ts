@@ -26,13 +26,19 @@ function upstreamsOf(deps: FederationDeps): OidcUpstreams {
 /** The person's page for an upstream that cannot be used now (the reason is in the log). */
 function refuseUnusable(c: OidcConnection, error: unknown): never {
   if (error instanceof UpstreamUnusable && error.kind === 'busy')
-    return refuse(`Too many sign-ins are on their way to ${c.name} right now. Try again in a moment.`, 503);
+    return refuse(
+      'federation.upstream.busy',
+      `Too many sign-ins are on their way to ${c.name} right now. Try again in a moment.`,
+      503,
+    );
   if (error instanceof UpstreamUnusable && error.kind === 'refused')
     return refuse(
+      'federation.upstream.host_refused',
       `${c.name} is not set up correctly: its provider sends sign-ins to a host this organization has not allowed. Ask an owner of the organization to check the connection.`,
       502,
     );
   return refuse(
+    'federation.upstream.unreachable',
     `${c.name} cannot be reached right now or did not answer as an OpenID provider. Try again later.`,
     502,
   );
@@ -163,12 +169,13 @@ export async function finishOidcSignIn(
   binding: string | null,
 ): Promise<{ identity: UpstreamIdentity; requestId: string | null }> {
   const state = query.get('state');
-  if (!state) return refuse(EXPIRED_SIGN_IN);
+  if (!state) return refuse('federation.sign_in.expired', EXPIRED_SIGN_IN);
   const pending = await takeBoundFederation(deps, c.id, state, binding);
-  if (!pending.verifier || !pending.nonce) return refuse(EXPIRED_SIGN_IN);
+  if (!pending.verifier || !pending.nonce) return refuse('federation.sign_in.expired', EXPIRED_SIGN_IN);
   const upstreamError = query.get('error');
   if (upstreamError !== null) {
     return refuse(
+      'federation.upstream.declined',
       upstreamError === 'access_denied'
         ? `${c.name} did not sign you in.`
         : `${c.name} could not sign you in (${upstreamError.slice(0, 60)}).`,
@@ -193,11 +200,13 @@ export async function finishOidcSignIn(
     if (seen.busy) return refuseUnusable(c, new UpstreamUnusable('busy', 'too many upstream calls'));
     deps.upstreams?.report(c.id, `the sign-in was not accepted: ${describe(error)}`);
     return refuse(
+      'federation.upstream.unverified',
       `The answer from ${c.name} was not accepted: its sign-in could not be verified. Start again.`,
       502,
     );
   }
-  const subject = text(claims.sub) ?? refuse(`${c.name} did not say who you are.`, 502);
+  const subject =
+    text(claims.sub) ?? refuse('federation.upstream.no_subject', `${c.name} did not say who you are.`, 502);
   // Google Workspace's hosted domain, from the ID token only (never from userinfo, merged below).
   const hostedDomain = text(claims.hd);
   if (text(claims.email) === null) {

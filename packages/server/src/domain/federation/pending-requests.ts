@@ -113,9 +113,11 @@ async function takeBound(
   binding: string | null,
 ): Promise<PendingFederation> {
   const found = await peekFederation(deps, connectionId, key);
-  if (found === null) return refuse(EXPIRED_SIGN_IN);
-  if (!sameBrowser(found.pending, binding)) return refuse(OTHER_BROWSER);
-  return (await takeFederation(deps, connectionId, key)) ?? refuse(EXPIRED_SIGN_IN);
+  if (found === null) return refuse('federation.sign_in.expired', EXPIRED_SIGN_IN);
+  if (!sameBrowser(found.pending, binding)) return refuse('federation.sign_in.other_browser', OTHER_BROWSER);
+  return (
+    (await takeFederation(deps, connectionId, key)) ?? refuse('federation.sign_in.expired', EXPIRED_SIGN_IN)
+  );
 }
 
 /** OIDC: the sign-in sent upstream under `state`, if this browser started it (else refused). */
@@ -126,7 +128,9 @@ export async function takeBoundFederation(
   binding: string | null,
 ): Promise<PendingFederation> {
   const pending = await takeBound(deps, connectionId, state, binding);
-  return pending.identity === undefined && pending.link === undefined ? pending : refuse(EXPIRED_SIGN_IN);
+  return pending.identity === undefined && pending.link === undefined
+    ? pending
+    : refuse('federation.sign_in.expired', EXPIRED_SIGN_IN);
 }
 
 /**
@@ -152,10 +156,10 @@ export async function takeFederatedAnswer(
   answerId: string,
   binding: string | null,
 ): Promise<{ identity: UpstreamIdentity; requestId: string | null }> {
-  if (answerId === '') return refuse(EXPIRED_SIGN_IN);
+  if (answerId === '') return refuse('federation.sign_in.expired', EXPIRED_SIGN_IN);
   const held = await takeBound(deps, connectionId, answerKey(answerId), binding);
   return held.identity === undefined || held.link !== undefined
-    ? refuse(EXPIRED_SIGN_IN)
+    ? refuse('federation.sign_in.expired', EXPIRED_SIGN_IN)
     : { identity: held.identity, requestId: held.requestId };
 }
 
@@ -179,7 +183,7 @@ export async function holdAccountLink(
 
 const heldLink = (pending: PendingFederation): HeldAccountLink =>
   pending.identity === undefined || pending.link === undefined
-    ? refuse(EXPIRED_SIGN_IN)
+    ? refuse('federation.sign_in.expired', EXPIRED_SIGN_IN)
     : { identity: pending.identity, requestId: pending.requestId, link: pending.link };
 
 const usableToken = (token: string) => token !== '' && token.length <= 200;
@@ -192,8 +196,8 @@ export async function peekAccountLink(
   binding: string | null,
 ): Promise<HeldAccountLink> {
   const found = usableToken(token) ? await peekFederation(deps, connectionId, linkKey(token)) : null;
-  if (found === null) return refuse(EXPIRED_SIGN_IN);
-  if (!sameBrowser(found.pending, binding)) return refuse(OTHER_BROWSER);
+  if (found === null) return refuse('federation.sign_in.expired', EXPIRED_SIGN_IN);
+  if (!sameBrowser(found.pending, binding)) return refuse('federation.sign_in.other_browser', OTHER_BROWSER);
   return heldLink(found.pending);
 }
 
@@ -204,6 +208,6 @@ export async function takeAccountLink(
   token: string,
   binding: string | null,
 ): Promise<HeldAccountLink> {
-  if (!usableToken(token)) return refuse(EXPIRED_SIGN_IN);
+  if (!usableToken(token)) return refuse('federation.sign_in.expired', EXPIRED_SIGN_IN);
   return heldLink(await takeBound(deps, connectionId, linkKey(token), binding));
 }

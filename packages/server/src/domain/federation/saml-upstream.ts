@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type CacheProvider, type Profile, SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { rememberAssertionId } from '../../storage/repos/connections.js';
 import { clock } from '../clock.js';
+import type { ErrorSituation } from '../errors.js';
 import type { Org } from '../types.js';
 import { type Connection, claimsEmail, connectionUrls } from './connections.js';
 import type { FederationDeps } from './deps.js';
@@ -104,7 +105,11 @@ export async function startSamlSignIn(
   try {
     return await saml.getAuthorizeUrlAsync('', undefined, {});
   } catch {
-    return refuse(`The sign-in request for ${c.name} could not be made.`, 502);
+    return refuse(
+      'federation.saml.request_failed',
+      `The sign-in request for ${c.name} could not be made.`,
+      502,
+    );
   }
 }
 
@@ -151,8 +156,9 @@ export async function finishSamlSignIn(
   c: SamlConnection,
   samlResponse: string,
 ): Promise<{ identity: UpstreamIdentity; requestId: string | null; browser: string | undefined }> {
-  const refused = (why: string) => refuse(`The answer from ${c.name} was refused: ${why}. Start again.`);
-  if (samlResponse === '') return refused('it is empty');
+  const refused = (situation: ErrorSituation, why: string) =>
+    refuse(situation, `The answer from ${c.name} was refused: ${why}. Start again.`);
+  if (samlResponse === '') return refused('federation.saml.response_empty', 'it is empty');
   const cache = new PendingRequests(deps, c.id);
   const acs = connectionUrls(deps, org, c).acsUrl as string;
   let profile: Profile | null;
@@ -161,18 +167,22 @@ export async function finishSamlSignIn(
       SAMLResponse: samlResponse,
     }));
   } catch (error) {
-    return refused(reasonOf(error instanceof Error ? error.message : ''));
+    return refused('federation.saml.response_invalid', reasonOf(error instanceof Error ? error.message : ''));
   }
-  if (!profile || cache.found === null) return refused('it does not answer a sign-in started here');
+  if (!profile || cache.found === null)
+    return refused('federation.saml.unsolicited', 'it does not answer a sign-in started here');
   // node-saml compares `idpIssuer` for logout messages only: the signed assertion's Issuer is compared here.
-  if (profile.issuer !== c.saml.entityId) return refused('it comes from another identity provider');
+  if (profile.issuer !== c.saml.entityId)
+    return refused('federation.saml.wrong_issuer', 'it comes from another identity provider');
   const facts = assertionFacts(profile);
-  if (!facts.recipients.includes(acs)) return refused('it was sent to another address');
+  if (!facts.recipients.includes(acs))
+    return refused('federation.saml.wrong_recipient', 'it was sent to another address');
   const destination = /<(?:[\w-]+:)?Response\b[^>]*\sDestination="([^"]*)"/.exec(
     profile.getSamlResponseXml?.() ?? '',
   );
-  if (destination && destination[1] !== acs) return refused('it was sent to another address');
-  if (facts.id === null) return refused('the assertion has no id');
+  if (destination && destination[1] !== acs)
+    return refused('federation.saml.wrong_recipient', 'it was sent to another address');
+  if (facts.id === null) return refused('federation.saml.no_id', 'the assertion has no id');
   const now = clock.now();
   const expiresAt = Number.isFinite(facts.notOnOrAfter)
     ? Math.max(facts.notOnOrAfter, now)
@@ -182,7 +192,7 @@ export async function finishSamlSignIn(
     assertionId: facts.id,
     expiresAt: expiresAt + 60_000,
   });
-  if (!fresh) return refused('it was already used');
+  if (!fresh) return refused('federation.saml.replayed', 'it was already used');
   const email =
     typeof profile.email === 'string'
       ? profile.email

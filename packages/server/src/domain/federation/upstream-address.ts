@@ -30,7 +30,7 @@ function privateHost(url: URL): string | null {
 export function refusePrivateUpstream(deps: Pick<CoreDeps, 'config'>, field: string, url: URL): void {
   if (deps.config.outboundAllowPrivate) return;
   const what = privateHost(url);
-  if (what !== null) failApi('invalid_request', `${field}: points at ${what}, ${HINT}`);
+  if (what !== null) failApi('connection.url.private_address', `${field}: points at ${what}, ${HINT}`);
 }
 
 /**
@@ -40,7 +40,10 @@ export function refusePrivateUpstream(deps: Pick<CoreDeps, 'config'>, field: str
 export function checkEndpointHosts(deps: Pick<CoreDeps, 'config'>, hosts: readonly string[]): string[] {
   const out = [...new Set(hosts.map((h) => h.trim().toLowerCase()))];
   if (out.length > MAX_ALLOWED_ENDPOINT_HOSTS)
-    failApi('invalid_request', `allowed_endpoint_hosts: at most ${MAX_ALLOWED_ENDPOINT_HOSTS} hosts`);
+    failApi(
+      'connection.endpoint_hosts.too_many',
+      `allowed_endpoint_hosts: at most ${MAX_ALLOWED_ENDPOINT_HOSTS} hosts`,
+    );
   for (const host of out) {
     let url: URL | null = null;
     try {
@@ -50,7 +53,7 @@ export function checkEndpointHosts(deps: Pick<CoreDeps, 'config'>, hosts: readon
     }
     if (url === null || url.host !== host || host === '')
       failApi(
-        'invalid_request',
+        'connection.endpoint_hosts.invalid',
         `allowed_endpoint_hosts: "${host}" is not a host name (a port only when it is not 443; no scheme, path or user)`,
       );
     refusePrivateUpstream(deps, 'allowed_endpoint_hosts', url as URL);

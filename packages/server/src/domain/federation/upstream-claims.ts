@@ -26,6 +26,7 @@ export function checkedIdentity<T extends UpstreamIdentity>(
 ): T {
   if (Object.values(identity).some(unfit)) {
     refuse(
+      'federation.claims.control_characters',
       `The answer from ${c.name} was refused: it contains control characters. Start again.`,
       c.type === 'oidc' ? 502 : 400,
     );

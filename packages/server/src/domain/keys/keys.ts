@@ -52,7 +52,7 @@ export async function createOrgKeys(
   now: number,
 ): Promise<string> {
   const [active, next] = fresh;
-  if (!active || !next) return fail('server_error', 'a new organization needs two fresh keys');
+  if (!active || !next) return fail('keys.create.failed', 'a new organization needs two fresh keys');
   const kid = await insertFresh(tx, active, orgId, 'active', now);
   await insertFresh(tx, next, orgId, 'next', now);
   return kid;
@@ -73,10 +73,10 @@ export async function rotateOrgKeys(
   const now = clock.now();
   const unused = [...fresh];
   const take = () =>
-    unused.shift() ?? fail('conflict', 'the signing keys changed during the rotation; try again');
+    unused.shift() ?? fail('keys.rotation.raced', 'the signing keys changed during the rotation; try again');
   const active = await keys.findKeyByStatus(tx, orgId, 'active');
   const next = (await keys.findKeyByStatus(tx, orgId, 'next')) ?? null;
-  if (!active) return fail('not_found', 'the organization has no signing key');
+  if (!active) return fail('keys.rotation.no_key', 'the organization has no signing key');
   const nextKid = next ? next.kid : await insertFresh(tx, take(), orgId, 'next', now);
   await keys.setKeyStatus(tx, active.kid, 'retired', now + RETIRED_KEY_GRACE_MS);
   await keys.setKeyStatus(tx, nextKid, 'active', null);
@@ -160,7 +160,7 @@ export class KeyRing {
 
   async signer(orgId: string, activeKid?: string | null): Promise<Signer> {
     const kid = activeKid === undefined ? await keys.activeKid(this.store, orgId) : activeKid;
-    if (!kid) return fail('server_error', 'no signing key');
+    if (!kid) return fail('keys.signing.missing', 'no signing key');
     let key = this.#decrypted.get(kid);
     if (!key) {
       key = this.#open(kid);
@@ -173,7 +173,7 @@ export class KeyRing {
 
   async #open(kid: string): Promise<CryptoKey> {
     const key = await keys.findKey(this.store, kid);
-    if (!key) return fail('server_error', 'no signing key');
+    if (!key) return fail('keys.signing.missing', 'no signing key');
     return openPrivateKey(this.sealer, key.sealedPrivateKey);
   }
 }

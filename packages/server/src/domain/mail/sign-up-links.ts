@@ -42,7 +42,7 @@ export const SIGN_UP_LINK_MINUTES = MAIL_LINK_TTL_MS.verify / 60_000;
 /** The form's values checked, refused as `signUp` refuses them (before anything is looked up). */
 export function checkSignUpRequest(org: Org, input: SignUpAsked): SignUpAsked {
   const email = checkEmail(input.email);
-  if (!signUpAllowed(org, email, { invited: false })) fail('forbidden', signUpRefusal(org));
+  if (!signUpAllowed(org, email, { invited: false })) fail('sign_up.refused', signUpRefusal(org));
   return {
     email,
     firstName: input.firstName ? checkName('first name', input.firstName, 100) : null,
@@ -94,7 +94,7 @@ export async function confirmSignUp(
   if (!usable(token)) return null;
   const stored = await consumeSignUpRequest(deps.store, org.id, sha256(token), clock.now());
   if (stored === null) return null;
-  if (!signUpAllowed(org, stored.email, { invited: false })) fail('forbidden', signUpRefusal(org));
+  if (!signUpAllowed(org, stored.email, { invited: false })) fail('sign_up.refused', signUpRefusal(org));
   const prepared = await prepareUser({
     email: stored.email,
     password,

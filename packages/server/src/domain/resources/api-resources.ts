@@ -38,12 +38,15 @@ function checkScopes(scopes: readonly ResourceScope[]): ResourceScope[] {
   const seen = new Set<string>();
   return scopes.map((s, i) => {
     const problem = scopeNameProblem(s.name);
-    if (problem !== null) fail('invalid_body', `scopes[${i}].name: ${problem}`);
-    if (seen.has(s.name)) fail('invalid_body', `scopes[${i}].name: "${s.name}" is given twice`);
+    if (problem !== null) fail('resource.scope.name_invalid', `scopes[${i}].name: ${problem}`);
+    if (seen.has(s.name)) fail('resource.scope.duplicate', `scopes[${i}].name: "${s.name}" is given twice`);
     seen.add(s.name);
     const description = s.description.trim();
     if (description.length === 0 || description.length > MAX_SCOPE_DESCRIPTION) {
-      fail('invalid_body', `scopes[${i}].description: must be 1-${MAX_SCOPE_DESCRIPTION} characters`);
+      fail(
+        'resource.scope.description_length',
+        `scopes[${i}].description: must be 1-${MAX_SCOPE_DESCRIPTION} characters`,
+      );
     }
     return { name: s.name, description };
   });
@@ -51,7 +54,10 @@ function checkScopes(scopes: readonly ResourceScope[]): ResourceScope[] {
 
 function checkTtl(ttl: number): number {
   if (!Number.isInteger(ttl) || ttl < ACCESS_TOKEN_TTL.min || ttl > ACCESS_TOKEN_TTL.max) {
-    fail('invalid_body', `access_token_ttl: must be ${ACCESS_TOKEN_TTL.min}-${ACCESS_TOKEN_TTL.max} seconds`);
+    fail(
+      'resource.token_ttl.out_of_range',
+      `access_token_ttl: must be ${ACCESS_TOKEN_TTL.min}-${ACCESS_TOKEN_TTL.max} seconds`,
+    );
   }
   return ttl;
 }
@@ -66,7 +72,7 @@ export async function createApiResource(
   actor: Actor,
 ): Promise<ApiResource> {
   const problem = resourceIdentifierProblem(input.identifier);
-  if (problem !== null) fail('invalid_body', `identifier: ${problem}`);
+  if (problem !== null) fail('resource.identifier.invalid', `identifier: ${problem}`);
   const now = clock.now();
   const resource: ApiResource = {
     id: newResourceId('resource'),
@@ -91,7 +97,7 @@ export async function createApiResource(
       });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) fail('conflict', TAKEN);
+    if (isUniqueViolation(error)) fail('resource.identifier.taken', TAKEN);
     throw error;
   }
   return resource;
@@ -105,8 +111,8 @@ export function listApiResources(deps: ResourcesDeps, org: Org, q: { page: numbe
 const NO_SUCH_RESOURCE = 'no such resource';
 
 async function orgResource(db: Handle, org: Org, id: string): Promise<ApiResource> {
-  if (!isIdOf('resource', id)) return fail('not_found', NO_SUCH_RESOURCE);
-  return (await findApiResource(db, org.id, id)) ?? fail('not_found', NO_SUCH_RESOURCE);
+  if (!isIdOf('resource', id)) return fail('resource.not_found', NO_SUCH_RESOURCE);
+  return (await findApiResource(db, org.id, id)) ?? fail('resource.not_found', NO_SUCH_RESOURCE);
 }
 
 /** One of the org's resources; 404 `not_found` for any other id. */
@@ -170,7 +176,7 @@ export async function deleteApiResource(
   await deps.unitOfWork.run(async (tx) => {
     await orgResource(tx, org, id);
     const deleted = await deleteApiResourceRow(tx, org.id, id);
-    if (!deleted) fail('not_found', NO_SUCH_RESOURCE);
+    if (!deleted) fail('resource.not_found', NO_SUCH_RESOURCE);
     await recordAudit(tx, {
       orgId: org.id,
       entity: 'resource',

@@ -13,8 +13,8 @@ import { resolvePermissions } from './permissions.js';
 const NO_SUCH_CLIENT = 'no such client';
 
 async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
-  if (!isIdOf('client', id)) return fail('not_found', NO_SUCH_CLIENT);
-  return (await findClient(db, org.id, id)) ?? fail('not_found', NO_SUCH_CLIENT);
+  if (!isIdOf('client', id)) return fail('client.not_found', NO_SUCH_CLIENT);
+  return (await findClient(db, org.id, id)) ?? fail('client.not_found', NO_SUCH_CLIENT);
 }
 
 /** A client's permissions (the scopes of each resource its machine tokens may carry). */
@@ -43,7 +43,7 @@ export async function setPermissionsOfClient(
     const client = await orgClient(tx, org, clientId);
     if (client.kind !== 'confidential') {
       fail(
-        'invalid_body',
+        'client.permissions.public_client',
         'only a confidential client has permissions: a public client has no machine tokens',
       );
     }

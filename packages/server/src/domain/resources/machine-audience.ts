@@ -19,11 +19,12 @@ export async function machineAudience(
   scope: string | undefined,
 ): Promise<TokenAudience> {
   const permitted = await scopesPermittedToClient(db, client.id, resource.id);
-  if (permitted.length === 0) fail('invalid_scope', 'this client is permitted no scope of that resource');
+  if (permitted.length === 0)
+    fail('token.machine.resource_not_permitted', 'this client is permitted no scope of that resource');
   const asked = scopeList(scope ?? '');
   const refused = asked.find((s) => !permitted.includes(s));
   if (refused !== undefined)
-    fail('invalid_scope', `this client is not permitted ${refused} on that resource`);
+    fail('token.machine.scope_not_permitted', `this client is not permitted ${refused} on that resource`);
   const wanted = asked.length === 0 ? permitted : asked;
   return { resource, scopes: resource.scopes.map((s) => s.name).filter((s) => wanted.includes(s)) };
 }

@@ -18,7 +18,7 @@ export async function resolvePermissions(
   field: string,
   given: readonly Permission[],
 ): Promise<{ stored: StoredPermission[]; shown: Permission[] }> {
-  if (given.length > MAX_PERMISSIONS) fail('invalid_body', `${field}: at most ${MAX_PERMISSIONS}`);
+  if (given.length > MAX_PERMISSIONS) fail('permissions.too_many', `${field}: at most ${MAX_PERMISSIONS}`);
   const resources = await findApiResourcesByIdentifier(db, org.id, [
     ...new Set(given.map((p) => p.resource)),
   ]);
@@ -29,10 +29,13 @@ export async function resolvePermissions(
   given.forEach((p, i) => {
     const resource = byIdentifier.get(p.resource);
     if (!resource) {
-      fail('invalid_body', `${field}[${i}].resource: "${p.resource}" is not a resource of this organization`);
+      fail(
+        'permissions.resource.unknown',
+        `${field}[${i}].resource: "${p.resource}" is not a resource of this organization`,
+      );
     }
     if (!resource?.scopes.some((s) => s.name === p.scope)) {
-      fail('invalid_body', `${field}[${i}].scope: "${p.scope}" is not a scope of ${p.resource}`);
+      fail('permissions.scope.unknown', `${field}[${i}].scope: "${p.scope}" is not a scope of ${p.resource}`);
     }
     const key = `${p.resource}\u0000${p.scope}`;
     if (seen.has(key) || !resource) return;

@@ -9,9 +9,10 @@ function checkIndicator(value: string): void {
   try {
     url = new URL(value);
   } catch {
-    fail('invalid_target', 'resource must be an absolute URI');
+    fail('resource_indicator.not_absolute', 'resource must be an absolute URI');
   }
-  if (url?.hash || value.includes('#')) fail('invalid_target', 'resource must not have a fragment');
+  if (url?.hash || value.includes('#'))
+    fail('resource_indicator.fragment', 'resource must not have a fragment');
 }
 
 /**
@@ -32,6 +33,6 @@ export async function requestedResources(
   return wanted.map(
     (identifier) =>
       found.find((r) => r.identifier === identifier) ??
-      fail('invalid_target', `${identifier} is not a resource of this organization`),
+      fail('resource_indicator.unknown', `${identifier} is not a resource of this organization`),
   );
 }

@@ -27,8 +27,12 @@ export async function resourceScopesAsked(
   if (missing.length > 0) {
     const all = await listApiResources(deps.store, org.id);
     const owner = all.find((r) => r.scopes.some((s) => s.name === missing[0]));
-    if (owner) fail('invalid_scope', `${missing[0]} is a scope of ${owner.identifier}: name it as resource`);
-    fail('invalid_scope', 'a requested scope is not supported');
+    if (owner)
+      fail(
+        'scope.resource_not_named',
+        `${missing[0]} is a scope of ${owner.identifier}: name it as resource`,
+      );
+    fail('scope.unsupported', 'a requested scope is not supported');
   }
   return others;
 }

@@ -27,9 +27,10 @@ export async function sessionAudience(
   if (requested === undefined && session.resources.length === 0) return null;
   const grant =
     requested === undefined ? session.resources[0] : session.resources.find((g) => g.resource === requested);
-  if (!grant) return fail('invalid_target', 'resource was not granted by this authorization');
+  if (!grant) return fail('token.resource.not_granted', 'resource was not granted by this authorization');
   const [resource] = await findApiResourcesByIdentifier(db, org.id, [grant.resource]);
-  if (!resource) return fail('invalid_target', 'the resource of this authorization is no longer registered');
+  if (!resource)
+    return fail('token.resource.unregistered', 'the resource of this authorization is no longer registered');
   const allowed = new Set(await scopesAllowedToUser(db, session.userId, resource.id));
   const granted = new Set(grant.scopes);
   const scopes = resource.scopes.map((s) => s.name).filter((s) => granted.has(s) && allowed.has(s));

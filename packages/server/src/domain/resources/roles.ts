@@ -30,10 +30,11 @@ const MAX_DESCRIPTION = 200;
 
 function checkDescription(value: string): string {
   const v = value.trim();
-  if (v.length > MAX_DESCRIPTION) fail('invalid_body', `description must be 0-${MAX_DESCRIPTION} characters`);
+  if (v.length > MAX_DESCRIPTION)
+    fail('role.description.length', `description must be 0-${MAX_DESCRIPTION} characters`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(v))
-    fail('invalid_body', 'description must not contain control characters');
+    fail('role.description.control_characters', 'description must not contain control characters');
   return v;
 }
 
@@ -44,7 +45,7 @@ async function uniqueName<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (isUniqueViolation(error)) fail('conflict', TAKEN);
+    if (isUniqueViolation(error)) fail('role.name.taken', TAKEN);
     throw error;
   }
 }
@@ -95,8 +96,8 @@ export function listRoles(deps: ResourcesDeps, org: Org, q: { page: number; perP
 const NO_SUCH_ROLE = 'no such role';
 
 async function orgRole(db: Handle, org: Org, id: string): Promise<EndUserRole> {
-  if (!isIdOf('role', id)) return fail('not_found', NO_SUCH_ROLE);
-  return (await findRole(db, org.id, id)) ?? fail('not_found', NO_SUCH_ROLE);
+  if (!isIdOf('role', id)) return fail('role.not_found', NO_SUCH_ROLE);
+  return (await findRole(db, org.id, id)) ?? fail('role.not_found', NO_SUCH_ROLE);
 }
 
 /** One of the org's roles; 404 `not_found` for any other id. */
@@ -153,7 +154,7 @@ export async function updateRole(
 export async function deleteRole(deps: ResourcesDeps, org: Org, id: string, actor: Actor): Promise<void> {
   await deps.unitOfWork.run(async (tx) => {
     const role = await orgRole(tx, org, id);
-    if (!(await deleteRoleRow(tx, org.id, id))) fail('not_found', NO_SUCH_ROLE);
+    if (!(await deleteRoleRow(tx, org.id, id))) fail('role.not_found', NO_SUCH_ROLE);
     await recordAudit(tx, {
       orgId: org.id,
       entity: 'role',

@@ -29,12 +29,13 @@ export async function setRolesOfUser(
   actor: Actor,
 ): Promise<EndUserRole[]> {
   const wanted = [...new Set(roleIds)];
-  if (wanted.length > MAX_USER_ROLES) fail('invalid_body', `roles: at most ${MAX_USER_ROLES}`);
+  if (wanted.length > MAX_USER_ROLES) fail('user.roles.too_many', `roles: at most ${MAX_USER_ROLES}`);
   return deps.unitOfWork.run(async (tx) => {
     const user = await requireOrgUser(tx, org, userId);
     const found = await findRoles(tx, org.id, wanted);
     const unknown = wanted.find((id) => !found.some((r) => r.id === id));
-    if (unknown !== undefined) fail('invalid_body', `roles: "${unknown}" is not a role of this organization`);
+    if (unknown !== undefined)
+      fail('user.roles.unknown', `roles: "${unknown}" is not a role of this organization`);
     const before = (await rolesOfUser(tx, userId)).map((r) => r.id).sort();
     const after = found.map((r) => r.id).sort();
     if (JSON.stringify(before) === JSON.stringify(after)) return found;

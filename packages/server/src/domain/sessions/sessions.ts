@@ -61,7 +61,7 @@ export async function openSession(
   now: number,
 ): Promise<OAuthSession> {
   const tenantId = org.isConsole ? null : await defaultTenantId(tx, input.userId);
-  if (!org.isConsole && tenantId === null) fail('server_error', 'the user has no tenant');
+  if (!org.isConsole && tenantId === null) fail('session.open.no_tenant', 'the user has no tenant');
   const {
     actorId = null,
     notAfter,

@@ -19,7 +19,7 @@ import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from '../tokens-pol
 import type { AuthorizationCode, Client, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
 import { acrSatisfies } from './authorize/claims-parameter.js';
-import { verifierProblem } from './authorize/pkce.js';
+import { type CodeProblem, verifierProblem } from './authorize/pkce.js';
 import { recordConsent } from './consents.js';
 import type { SignInDeps } from './deps.js';
 import { grantToIssue } from './resource-consent.js';
@@ -54,10 +54,10 @@ export async function issueAuthorizationCode(
   const { request } = pending;
   // nextStepOf answered the client already; this holds for a sign-in that changed since (another tab).
   if (!acrSatisfies(request.claims, auth.acr))
-    fail('unmet_authentication_requirements', 'the sign-in did not reach an essential acr value');
+    fail('authorize.acr.unmet', 'the sign-in did not reach an essential acr value');
   await deps.unitOfWork.run(async (tx) => {
     if (!(await completeAuthorizationRequest(tx, request.id, now))) {
-      fail('invalid_request', 'this sign-in was already completed');
+      fail('sign_in.request.completed', 'this sign-in was already completed');
     }
     if (consented) await recordConsent(tx, org, auth.userId, pending.client, request.scope, now);
     const resources = await grantToIssue(tx, org, request, auth.userId);
@@ -109,12 +109,17 @@ export interface CodeExchange {
 }
 
 /** Why a consumed code cannot be exchanged, or null when it can. */
-function codeProblem(stored: AuthorizationCode, input: CodeExchange, now: number): string | null {
-  if (stored.expiresAt <= now) return 'the authorization code has expired';
+function codeProblem(stored: AuthorizationCode, input: CodeExchange, now: number): CodeProblem | null {
+  if (stored.expiresAt <= now)
+    return { situation: 'token.code.expired', error: 'the authorization code has expired' };
   // RFC 6749 §4.1.3: required and identical when the authorization request carried it.
   const redirectOk =
     input.redirectUri === stored.redirectUri || (!stored.redirectUriGiven && input.redirectUri === undefined);
-  if (!redirectOk) return 'redirect_uri does not match the authorization request';
+  if (!redirectOk)
+    return {
+      situation: 'token.code.redirect_uri_mismatch',
+      error: 'redirect_uri does not match the authorization request',
+    };
   return verifierProblem(stored.codeChallenge, input.codeVerifier);
 }
 
@@ -129,7 +134,7 @@ export async function redeemAuthorizationCode(
   input: CodeExchange,
 ): Promise<TokenSet> {
   requireGrant(client, 'authorization_code');
-  const code = input.code ?? fail('invalid_request', 'code is required');
+  const code = input.code ?? fail('token.code.missing', 'code is required');
   const now = clock.now();
   const codeHash = sha256(code);
   const signer = await deps.keyRing.signer(org.id);
@@ -139,22 +144,29 @@ export async function redeemAuthorizationCode(
     const stored = await consumeAuthorizationCode(tx, org.id, client.id, codeHash, now);
     if (!stored) {
       const known = await findAuthorizationCode(tx, org.id, codeHash);
-      if (!known || known.clientId !== client.id) return { error: 'the authorization code is invalid' };
+      if (!known || known.clientId !== client.id)
+        return { situation: 'token.code.invalid', error: 'the authorization code is invalid' } as const;
       await revokeSession(tx, known.sessionId, actor, now);
-      return { error: 'the authorization code was already used; its session is revoked' };
+      return {
+        situation: 'token.code.reused',
+        error: 'the authorization code was already used; its session is revoked',
+      } as const;
     }
     const problem = codeProblem(stored, input, now);
     const session = problem === null ? await liveSession(tx, stored.sessionId, now) : null;
     if (session === null) {
       await revokeSession(tx, stored.sessionId, actor, now);
-      return { error: problem ?? 'the session of this code has ended' };
+      return (
+        problem ??
+        ({ situation: 'token.code.session_ended', error: 'the session of this code has ended' } as const)
+      );
     }
     // Thrown, `invalid_target` rolls the code's consumption back: the code may be exchanged again.
     const audience = org.isConsole ? null : await sessionAudience(tx, org, session, input.resource);
     const refreshToken = await addRefreshToken(tx, client, session, now);
     return { session, nonce: stored.nonce, refreshToken, audience };
   });
-  if ('error' in outcome) return fail('invalid_grant', outcome.error);
+  if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
   const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
   return withIdToken(deps, signer, org, outcome.session, set, now, outcome.nonce);
 }

@@ -79,6 +79,6 @@ export async function closeAuthorizationRequest(
   pending: PendingAuthorization,
 ): Promise<void> {
   if (!(await completeAuthorizationRequest(deps.store, pending.request.id, clock.now()))) {
-    fail('invalid_request', 'this sign-in was already completed');
+    fail('sign_in.request.completed', 'this sign-in was already completed');
   }
 }

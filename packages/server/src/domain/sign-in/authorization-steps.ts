@@ -81,6 +81,7 @@ export async function decideConsent(
   if (decision === 'deny') {
     await closeAuthorizationRequest(deps, pending);
     return answerTo(deps, org, pending, {
+      situation: 'authorize.access_denied',
       error: 'access_denied',
       description: 'the user declined the request',
     });

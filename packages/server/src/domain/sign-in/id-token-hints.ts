@@ -42,7 +42,7 @@ export async function readIdTokenHint(
   if (!outcome.ok) {
     if (outcome.expired) {
       fail(
-        'invalid_request',
+        'id_token_hint.expired_long_ago',
         `id_token_hint expired more than ${EXPIRED_HINT_WINDOW_MS / 3_600_000} hours ago`,
       );
     }

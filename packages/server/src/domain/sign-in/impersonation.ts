@@ -64,24 +64,32 @@ const snapshot = (
 /** The user of `org` named by the path, else 404 (as for a webhook id of another org). */
 async function userOfOrg(deps: SignInDeps, org: Org, userId: string): Promise<User> {
   const user = isIdOf('user', userId) ? await findUserById(deps.store, userId) : null;
-  if (!user || user.orgId !== org.id) return failApi('not_found', 'no such user in this organization');
+  if (!user || user.orgId !== org.id)
+    return failApi('impersonation.user.not_found', 'no such user in this organization');
   return user;
 }
 
 /** The client and redirect URI must be ones the client could have sent to /oauth/authorize. */
 async function checkTarget(deps: SignInDeps, org: Org, request: ImpersonationRequest) {
   const found = await findClientWithSecret(deps.store, org.id, request.clientId);
-  if (!found) return failApi('invalid_request', 'client_id: no such client in this organization');
+  if (!found)
+    return failApi('impersonation.client.not_found', 'client_id: no such client in this organization');
   const { client } = found;
   if (!usesCodeFlow(client)) {
-    return failApi('invalid_request', 'client_id: this client does not use the authorization code flow');
+    return failApi(
+      'impersonation.client.code_flow_refused',
+      'client_id: this client does not use the authorization code flow',
+    );
   }
   if (findRedirectUri(client, request.redirectUri) === null) {
-    return failApi('invalid_request', 'redirect_uri: not registered for this client');
+    return failApi('impersonation.redirect_uri.unregistered', 'redirect_uri: not registered for this client');
   }
   // PKCE is required of public clients everywhere (authorize/pkce.ts), impersonation included.
   if (pkceRequired(client) && request.codeChallenge === undefined) {
-    return failApi('invalid_request', 'code_challenge: required for a public client (PKCE, S256)');
+    return failApi(
+      'impersonation.pkce.required',
+      'code_challenge: required for a public client (PKCE, S256)',
+    );
   }
   return client;
 }
@@ -102,7 +110,8 @@ export async function startImpersonation(
   const actor: Actor = { kind: 'user', id: actorId };
   const user = await userOfOrg(deps, org, userId);
   // A disabled user's sign-in is refused; acting as them would walk around that.
-  if (user.disabled) return failApi('conflict', 'the user is disabled: enable them before acting as them');
+  if (user.disabled)
+    return failApi('impersonation.user.disabled', 'the user is disabled: enable them before acting as them');
   const client = await checkTarget(deps, org, request);
   const now = clock.now();
   const expiresAt = now + IMPERSONATION_LINK_TTL_MS;

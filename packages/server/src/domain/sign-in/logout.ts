@@ -45,18 +45,20 @@ export async function checkLogoutRequest(
   p: LogoutParameters,
 ): Promise<LogoutRequest> {
   const hinted = p.idTokenHint ? await readIdTokenHint(deps, org, p.idTokenHint) : null;
-  if (p.idTokenHint && !hinted) fail('invalid_request', 'id_token_hint is not an ID token of this issuer');
+  if (p.idTokenHint && !hinted)
+    fail('logout.id_token_hint.foreign', 'id_token_hint is not an ID token of this issuer');
   if (hinted && p.clientId && p.clientId !== hinted.clientId) {
-    fail('invalid_request', 'client_id is not the audience of id_token_hint');
+    fail('logout.client_id.not_audience', 'client_id is not the audience of id_token_hint');
   }
   const clientId = p.clientId ?? hinted?.clientId;
   const client = clientId ? await findSignInClient(deps, org, clientId) : null;
-  if (clientId && !client) fail('invalid_request', 'no such client');
+  if (clientId && !client) fail('logout.client.unknown', 'no such client');
   let postLogoutRedirectUri: string | null = null;
   if (p.postLogoutRedirectUri) {
-    if (!client) fail('invalid_request', 'post_logout_redirect_uri needs client_id or id_token_hint');
+    if (!client)
+      fail('logout.redirect.no_client', 'post_logout_redirect_uri needs client_id or id_token_hint');
     if (!client?.postLogoutRedirectUris.includes(p.postLogoutRedirectUri)) {
-      fail('invalid_request', 'post_logout_redirect_uri is not registered for this client');
+      fail('logout.redirect.unregistered', 'post_logout_redirect_uri is not registered for this client');
     }
     postLogoutRedirectUri = p.postLogoutRedirectUri;
   }

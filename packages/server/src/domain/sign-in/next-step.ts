@@ -1,4 +1,4 @@
-import { fail } from '../errors.js';
+import { type ErrorSituation, fail } from '../errors.js';
 import type { AuthorizationRequest, Org } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
 import { acrSatisfies, subjectAllowed } from './authorize/claims-parameter.js';
@@ -21,7 +21,7 @@ export type NextStep =
   | { kind: 'login' }
   | { kind: 'consent' }
   | { kind: 'code'; session: BrowserSession }
-  | { kind: 'error'; error: string; description: string };
+  | { kind: 'error'; situation: ErrorSituation; error: string; description: string };
 
 /** Whether the browser's sign-in counts for this request (present, and as recent as it asks). */
 export function signedInFor(
@@ -42,19 +42,32 @@ export async function nextStepOf(
   if (!signedInFor(request, session)) {
     if (!silent) return { kind: 'login' };
     const description = session === null ? 'nobody is signed in' : 'the sign-in is older than max_age allows';
-    return { kind: 'error', error: 'login_required', description };
+    const situation =
+      session === null ? 'authorize.login_required.signed_out' : 'authorize.login_required.too_old';
+    return { kind: 'error', situation, error: 'login_required', description };
   }
   if (silent && hintedUserId !== null && hintedUserId !== session.user.id) {
-    return { kind: 'error', error: 'login_required', description: 'id_token_hint names someone else' };
+    return {
+      kind: 'error',
+      situation: 'authorize.login_required.hint_mismatch',
+      error: 'login_required',
+      description: 'id_token_hint names someone else',
+    };
   }
   // OIDC Core §5.5.1: a `sub` asked for with a value is answered for that person only.
   if (!subjectAllowed(request.claims, session.user.id)) {
-    return { kind: 'error', error: 'login_required', description: 'the claims parameter names someone else' };
+    return {
+      kind: 'error',
+      situation: 'authorize.login_required.sub_mismatch',
+      error: 'login_required',
+      description: 'the claims parameter names someone else',
+    };
   }
   // §5.5.1.1: an essential `acr` the sign-in did not reach fails the request (no step-up here).
   if (!acrSatisfies(request.claims, session.acr)) {
     return {
       kind: 'error',
+      situation: 'authorize.acr.unmet',
       error: 'unmet_authentication_requirements',
       description: 'the sign-in did not reach an essential acr value',
     };
@@ -66,6 +79,7 @@ export async function nextStepOf(
     if (!silent) return { kind: 'consent' };
     return {
       kind: 'error',
+      situation: 'authorize.consent_required',
       error: 'consent_required',
       description: 'the person has not allowed this application',
     };
@@ -85,5 +99,7 @@ export async function hintedUserId(
 ): Promise<string | null> {
   if (idTokenHint === undefined || !promptsNothing(prompt)) return null;
   const hint = await readIdTokenHint(deps, org, idTokenHint);
-  return hint?.userId ?? fail('invalid_request', 'id_token_hint is not an ID token of this issuer');
+  return (
+    hint?.userId ?? fail('authorize.id_token_hint.foreign', 'id_token_hint is not an ID token of this issuer')
+  );
 }

@@ -93,7 +93,8 @@ export async function pendingEnrolment(
   restart = false,
 ): Promise<Enrolment> {
   const existing = await findTotpFactor(deps.store, user.id);
-  if (existing?.confirmedAt) return fail('conflict', 'two-step verification is already set up');
+  if (existing?.confirmedAt)
+    return fail('second_factor.already_set_up', 'two-step verification is already set up');
   let secret = existing && !restart ? deps.sealer.open(existing.sealedSecret) : null;
   if (secret === null) {
     secret = newTotpSecret();
@@ -105,7 +106,7 @@ export async function pendingEnrolment(
       lastStep: null,
       createdAt: clock.now(),
     });
-    if (!stored) return fail('conflict', 'two-step verification is already set up');
+    if (!stored) return fail('second_factor.already_set_up', 'two-step verification is already set up');
   }
   return { secret, uri: otpauthUri(secret, org.name, user.email) };
 }
@@ -205,7 +206,7 @@ export async function removeSecondFactor(
   ip: string,
 ): Promise<CodeOutcome> {
   if (await orgRequiresMfa(deps, org)) {
-    return fail('forbidden', 'your organization requires two-step verification');
+    return fail('second_factor.required', 'your organization requires two-step verification');
   }
   const outcome = await verifySecondFactor(deps, org, user.id, code, ip);
   if (!outcome.ok) return outcome;

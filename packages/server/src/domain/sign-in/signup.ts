@@ -20,10 +20,11 @@ export interface SignUp {
  */
 export async function signUp(deps: SignInDeps, org: Org, input: SignUp): Promise<User> {
   // Before the password is hashed: a refusal costs nothing.
-  if (!signUpAllowed(org, checkEmail(input.email), { invited: false })) fail('forbidden', signUpRefusal(org));
+  if (!signUpAllowed(org, checkEmail(input.email), { invited: false }))
+    fail('sign_up.refused', signUpRefusal(org));
   // `domains`: the account is made by the mailed link only (mail/sign-up-links.ts).
   if (org.signUp === 'domains')
-    fail('forbidden', 'Accounts here are created from a link mailed to the address.');
+    fail('sign_up.link_required', 'Accounts here are created from a link mailed to the address.');
   const prepared = await prepareUser(input);
   const selfService = { ...prepared, input: { ...prepared.input, origin: 'sign_up' as const } };
   const { user } = await deps.unitOfWork.run((tx) => insertUserWithTenant(tx, org.id, selfService, SYSTEM));

@@ -156,7 +156,8 @@ export async function acceptAsNewUser(
 ): Promise<Acceptance> {
   let prepared: Awaited<ReturnType<typeof prepareUser>>;
   try {
-    if (input.firstName.trim() === '') fail('invalid_body', 'please enter your first name');
+    if (input.firstName.trim() === '')
+      fail('invitation.accept.first_name_missing', 'please enter your first name');
     prepared = await prepareUser({
       email: opened.row.email,
       password: input.password,
@@ -172,7 +173,8 @@ export async function acceptAsNewUser(
       const used = await claim(tx, opened, now);
       if (used === null) return { ok: false, reason: 'closed' };
       // The address got an account since the page was shown: nothing of this stays.
-      if (await findUserByEmail(tx, opened.accountOrg.id, opened.row.email)) fail('conflict', EXISTS);
+      if (await findUserByEmail(tx, opened.accountOrg.id, opened.row.email))
+        fail('invitation.accept.user_exists', EXISTS);
       const invited = { ...prepared, input: { ...prepared.input, origin: 'invitation' as const } };
       let { user } = await insertUserWithTenant(tx, opened.accountOrg.id, invited, SYSTEM);
       if (used.mailed) user = (await markAddressVerified(tx, user, used.email, now)) ?? user;

@@ -109,11 +109,12 @@ export interface NewInvitation {
 function checkRoleIds(kind: InvitationKind, roles: readonly string[]): string[] {
   if (roles.length === 0) return [];
   if (kind !== 'user')
-    fail('invalid_body', 'roles: only invitations to be a user of the organization take roles');
-  if (roles.length > MAX_INVITATION_ROLES) fail('invalid_body', `roles: at most ${MAX_INVITATION_ROLES}`);
+    fail('invitation.roles.not_user', 'roles: only invitations to be a user of the organization take roles');
+  if (roles.length > MAX_INVITATION_ROLES)
+    fail('invitation.roles.too_many', `roles: at most ${MAX_INVITATION_ROLES}`);
   const seen = new Set<string>();
   for (const id of roles) {
-    if (seen.has(id)) fail('invalid_body', `roles: "${id}" is listed twice`);
+    if (seen.has(id)) fail('invitation.roles.duplicate', `roles: "${id}" is listed twice`);
     seen.add(id);
   }
   return [...roles];
@@ -123,7 +124,8 @@ function checkRoleIds(kind: InvitationKind, roles: readonly string[]): string[] 
 async function requireRoles(tx: Handle, org: Org, ids: readonly string[]): Promise<void> {
   const found = await findRoles(tx, org.id, ids);
   const unknown = ids.find((id) => !found.some((r) => r.id === id));
-  if (unknown !== undefined) fail('invalid_body', `roles: "${unknown}" is not a role of this organization`);
+  if (unknown !== undefined)
+    fail('invitation.roles.unknown', `roles: "${unknown}" is not a role of this organization`);
 }
 
 export interface CreatedInvitation {
@@ -138,10 +140,10 @@ export interface CreatedInvitation {
  * invitation is the same either way, and the person finds out on the page.
  */
 async function refuseMember(tx: Handle, org: Org, email: string): Promise<void> {
-  const consoleOrg = (await findConsoleOrg(tx)) ?? fail('server_error', 'the console org is missing');
+  const consoleOrg = (await findConsoleOrg(tx)) ?? fail('console.org.missing', 'the console org is missing');
   const user = await findUserByEmail(tx, consoleOrg.id, email);
   if (user && (await findMembership(tx, org.id, user.id))) {
-    fail('conflict', `${emailKey(email)} is a member of the organization already`);
+    fail('invitation.already_member', `${emailKey(email)} is a member of the organization already`);
   }
 }
 
@@ -149,7 +151,7 @@ async function refuseMember(tx: Handle, org: Org, email: string): Promise<void> 
 async function linkOf(deps: TeamsDeps, org: Org, kind: InvitationKind, token: string): Promise<string> {
   const host =
     kind === 'member'
-      ? ((await findConsoleOrg(deps.store)) ?? fail('server_error', 'the console org is missing'))
+      ? ((await findConsoleOrg(deps.store)) ?? fail('console.org.missing', 'the console org is missing'))
       : org;
   const url = new URL(INVITATION_PATH.slice(1), issuerOf(deps.config, host));
   url.searchParams.set('token', token);
@@ -167,9 +169,11 @@ export async function createInvitation(
   input: NewInvitation,
   actor: Actor,
 ): Promise<CreatedInvitation> {
-  if (org.isConsole) fail('invalid_body', 'the console org takes no invitations: invite to an organization');
+  if (org.isConsole)
+    fail('invitation.console_org', 'the console org takes no invitations: invite to an organization');
   const email = checkEmail(input.email);
-  const role = input.kind === 'member' ? (input.role ?? fail('invalid_body', 'a role is required')) : null;
+  const role =
+    input.kind === 'member' ? (input.role ?? fail('invitation.role.missing', 'a role is required')) : null;
   const roles = checkRoleIds(input.kind, input.roles ?? []);
   const token = newSecret(TOKEN_PREFIX);
   const invitation = await deps.unitOfWork.run(async (tx) => {
@@ -178,7 +182,10 @@ export async function createInvitation(
     if (input.kind === 'member') await refuseMember(tx, org, email);
     await requireRoles(tx, org, roles);
     if (await findPendingInvitation(tx, org.id, input.kind, emailKey(email), now)) {
-      fail('conflict', `${emailKey(email)} has a pending invitation already: withdraw it to send another`);
+      fail(
+        'invitation.already_pending',
+        `${emailKey(email)} has a pending invitation already: withdraw it to send another`,
+      );
     }
     const stored: InvitationRecord = {
       id: newResourceId('invitation'),
@@ -235,7 +242,7 @@ const NO_INVITATION = 'no such invitation';
 /** The org's invitation `id`, or 404 (unknown, another org's, withdrawn, or not an `inv_` id). */
 export async function requireInvitation(deps: TeamsDeps, org: Org, id: string): Promise<Invitation> {
   const row = isIdOf('invitation', id) ? await findInvitation(deps.store, org.id, id) : null;
-  return row ? toInvitation(row, clock.now()) : fail('not_found', NO_INVITATION);
+  return row ? toInvitation(row, clock.now()) : fail('invitation.not_found', NO_INVITATION);
 }
 
 /**
@@ -244,11 +251,12 @@ export async function requireInvitation(deps: TeamsDeps, org: Org, id: string): 
  * leaves the list. Audited as `invitation.deleted`.
  */
 export async function revokeInvitation(deps: TeamsDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  if (!isIdOf('invitation', id)) fail('not_found', NO_INVITATION);
+  if (!isIdOf('invitation', id)) fail('invitation.not_found', NO_INVITATION);
   await deps.unitOfWork.run(async (tx) => {
     const now = clock.now();
     const row = await findInvitation(tx, org.id, id);
-    if (!row || !(await revokeInvitationRow(tx, org.id, id, now))) return fail('not_found', NO_INVITATION);
+    if (!row || !(await revokeInvitationRow(tx, org.id, id, now)))
+      return fail('invitation.not_found', NO_INVITATION);
     await recordAudit(tx, {
       orgId: org.id,
       entity: 'invitation',

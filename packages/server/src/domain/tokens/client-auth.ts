@@ -42,9 +42,9 @@ function namedClientId(presented: PresentedClient): string {
   const named =
     presented.method === 'private_key_jwt' ? assertionClientId(presented.assertion) : presented.clientId;
   if (presented.clientId !== undefined && named !== presented.clientId) {
-    fail('invalid_request', 'client_id does not match the client the credentials are for');
+    fail('client_auth.client_id.mismatch', 'client_id does not match the client the credentials are for');
   }
-  return named ?? fail('invalid_request', 'client_id is required');
+  return named ?? fail('client_auth.client_id.missing', 'client_id is required');
 }
 
 /**
@@ -61,7 +61,9 @@ function refuse(
     presented.method === 'client_secret_basic'
       ? { 'www-authenticate': `Basic realm="${issuerOf(deps.config, org)}"` }
       : undefined;
-  return fail('invalid_client', why === null ? INVALID : `${INVALID}: ${why}`, challenge);
+  // One situation for an unknown client and a wrong secret, so the code tells them apart no more than the words.
+  const situation = why === null ? 'client_auth.failed' : 'client_auth.assertion.refused';
+  return fail(situation, why === null ? INVALID : `${INVALID}: ${why}`, challenge);
 }
 
 /**

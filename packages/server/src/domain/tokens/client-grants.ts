@@ -40,7 +40,7 @@ export function mayUseGrant(client: Client, grant: TokenGrant): boolean {
 
 /** Refuses, with `unauthorized_client`, a grant the client may not use. */
 export function requireGrant(client: Client, grant: TokenGrant): void {
-  if (!mayUseGrant(client, grant)) fail('unauthorized_client', REFUSALS[grant]);
+  if (!mayUseGrant(client, grant)) fail('token.grant.not_allowed', REFUSALS[grant]);
 }
 
 /**
@@ -49,6 +49,6 @@ export function requireGrant(client: Client, grant: TokenGrant): void {
  */
 export async function requireTokenExchange(db: Handle, client: Client): Promise<string[]> {
   const promotable = client.kind === 'confidential' ? await listPromotableClients(db, client.id) : [];
-  if (promotable.length === 0) fail('unauthorized_client', 'this client may not use token exchange');
+  if (promotable.length === 0) fail('token.exchange.not_allowed', 'this client may not use token exchange');
   return promotable;
 }

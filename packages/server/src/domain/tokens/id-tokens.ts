@@ -37,7 +37,7 @@ export async function withIdToken(
   const scopes = scopesOf(session.scope);
   if (!scopes.includes(OPENID_SCOPE)) return set;
   const user = known === undefined ? await findUserById(deps.store, session.userId) : known;
-  if (!user) return fail('invalid_grant', 'the user of this session no longer exists');
+  if (!user) return fail('token.user.gone', 'the user of this session no longer exists');
   const iat = Math.floor(now / 1000);
   const claims: Record<string, unknown> = {
     iss: issuerOf(deps.config, org),

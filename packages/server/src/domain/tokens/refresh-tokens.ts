@@ -59,34 +59,51 @@ export async function rotateRefreshToken(
     let consumed = await consumeRefreshToken(tx, client.id, tokenHash, now, sha256(successor));
     if (!consumed) {
       const known = await findRefreshToken(tx, tokenHash);
-      if (!known || known.clientId !== client.id) return { error: 'the refresh token is invalid' };
+      if (!known || known.clientId !== client.id)
+        return { situation: 'token.refresh.invalid', error: 'the refresh token is invalid' } as const;
       const presenter = { clientId: client.id };
       const grace = deps.config.refreshReuseGraceMs;
       const verdict = await reuseVerdict(tx, known, presenter, now, grace, sha256(successor));
       if (verdict === 'retired') {
-        return { error: 'the refresh token was replaced: the token before it was presented again' };
+        return {
+          situation: 'token.refresh.retired',
+          error: 'the refresh token was replaced: the token before it was presented again',
+        } as const;
       }
-      if (verdict === 'refused') return { error: 'the refresh token was just rotated by another request' };
+      if (verdict === 'refused') {
+        return {
+          situation: 'token.refresh.just_rotated',
+          error: 'the refresh token was just rotated by another request',
+        } as const;
+      }
       if (verdict === 'reuse') {
         await revokeSession(tx, known.sessionId, actor, now);
-        return { error: 'the refresh token was already used; its session is revoked' };
+        return {
+          situation: 'token.refresh.reused',
+          error: 'the refresh token was already used; its session is revoked',
+        } as const;
       }
       consumed = known;
     }
-    if (consumed.expiresAt <= now) return { error: 'the refresh token has expired' };
+    if (consumed.expiresAt <= now)
+      return { situation: 'token.refresh.expired', error: 'the refresh token has expired' } as const;
     // The session, the user's membership of its tenant and the user, in one read.
     const found = await findSessionForRefresh(tx, consumed.sessionId);
     if (found === null || !isLive(found.session, now) || found.session.orgId !== org.id)
-      return { error: 'the session of this refresh token has ended' };
+      return {
+        situation: 'token.refresh.session_ended',
+        error: 'the session of this refresh token has ended',
+      } as const;
     const picked = org.isConsole ? undefined : resource;
     const narrower = await narrowed(tx, found.session, scope, picked);
     const session = await currentTenant(tx, org, narrower, now, found.inTenant);
-    if (session === null) return { error: 'the user belongs to no tenant' };
+    if (session === null)
+      return { situation: 'token.refresh.no_tenant', error: 'the user belongs to no tenant' } as const;
     const audience = org.isConsole ? null : await sessionAudience(tx, org, session, picked);
     const refreshToken = await addRefreshToken(tx, client, session, now, successor);
     return { session, refreshToken, audience, user: found.user };
   });
-  if ('error' in outcome) return fail('invalid_grant', outcome.error);
+  if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
   await purgeExpiredRefreshTokens(deps.store, now);
   const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
   // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
@@ -107,7 +124,7 @@ async function narrowed(
   if (scope === undefined || scope.trim() === '') return session;
   if (session.resources.length > 0) return narrowResources(tx, session, scope, resource);
   if (!withinScope(scope, session.scope)) {
-    return fail('invalid_scope', 'scope may only narrow the scope the session was granted');
+    return fail('token.refresh.scope_widened', 'scope may only narrow the scope the session was granted');
   }
   const narrower = scopeList(scope).join(' ');
   if (narrower === session.scope) return session;
@@ -128,11 +145,11 @@ async function narrowResources(
 ): Promise<OAuthSession> {
   const index = resource === undefined ? 0 : session.resources.findIndex((g) => g.resource === resource);
   const grant = session.resources[index];
-  if (!grant) return fail('invalid_target', 'resource was not granted by this authorization');
+  if (!grant) return fail('token.resource.not_granted', 'resource was not granted by this authorization');
   const asked = scopeList(scope);
   const own = scopeList(session.scope);
   if (!asked.every((s) => own.includes(s) || grant.scopes.includes(s))) {
-    return fail('invalid_scope', 'scope may only narrow the scope the session was granted');
+    return fail('token.refresh.scope_widened', 'scope may only narrow the scope the session was granted');
   }
   const nextScope = own.filter((s) => asked.includes(s)).join(' ');
   const resources = session.resources.map((g, i) =>

@@ -28,8 +28,9 @@ export async function serviceAccountScope(
   if (requested === undefined) return held.join(' ');
   const asked = scopeList(requested);
   const beyond = asked.find((s) => !held.includes(s));
-  if (beyond !== undefined) fail('invalid_scope', `this service account may not have the scope ${beyond}`);
-  if (asked.length === 0) fail('invalid_scope', 'scope names no scope');
+  if (beyond !== undefined)
+    fail('token.service_account.scope_refused', `this service account may not have the scope ${beyond}`);
+  if (asked.length === 0) fail('token.service_account.scope_empty', 'scope names no scope');
   return held.filter((s) => asked.includes(s)).join(' ');
 }
 

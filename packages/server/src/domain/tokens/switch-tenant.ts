@@ -27,11 +27,11 @@ export async function switchTenant(
   requireGrant(client, 'switch_tenant');
   const verified = await verifyAccessToken(deps, org, accessToken, ['user']);
   if (!verified || verified.clientId !== client.id || verified.authorizedParty !== null) {
-    return fail('invalid_grant', 'access_token is not a live user token of this client');
+    return fail('token.switch_tenant.token_invalid', 'access_token is not a live user token of this client');
   }
   const membership = await findUserTenant(deps.store, verified.userId, tenantId);
   if (!membership || membership.tenant.orgId !== org.id) {
-    return fail('invalid_grant', 'the user is not a member of this tenant');
+    return fail('token.switch_tenant.not_member', 'the user is not a member of this tenant');
   }
   const now = clock.now();
   const signer = await deps.keyRing.signer(org.id);
@@ -42,6 +42,6 @@ export async function switchTenant(
     await supersedeRefreshTokens(tx, session.id, now);
     return { session, refreshToken: await addRefreshToken(tx, client, session, now) };
   });
-  if (!outcome) return fail('invalid_grant', 'the session has ended');
+  if (!outcome) return fail('token.switch_tenant.session_ended', 'the session has ended');
   return tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now);
 }

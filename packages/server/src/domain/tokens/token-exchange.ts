@@ -45,21 +45,27 @@ export async function promoteToken(
 ): Promise<PromotedToken> {
   const promotable = await requireTokenExchange(deps.store, client);
   if (input.subjectTokenType !== ACCESS_TOKEN_TYPE) {
-    fail('invalid_request', `subject_token_type must be ${ACCESS_TOKEN_TYPE}`);
+    fail('token.exchange.subject_token_type', `subject_token_type must be ${ACCESS_TOKEN_TYPE}`);
   }
   if (input.requestedTokenType !== undefined && input.requestedTokenType !== ACCESS_TOKEN_TYPE) {
-    fail('invalid_request', `requested_token_type must be ${ACCESS_TOKEN_TYPE}`);
+    fail('token.exchange.requested_token_type', `requested_token_type must be ${ACCESS_TOKEN_TYPE}`);
   }
   if (input.audience !== undefined && input.audience !== client.id) {
-    fail('invalid_target', 'a promoted token is issued to the exchanging client only');
+    fail('token.exchange.audience', 'a promoted token is issued to the exchanging client only');
   }
   const subject = await verifyAccessToken(deps, org, input.subjectToken, ['user']);
   if (!subject || subject.authorizedParty !== null) {
-    return fail('invalid_grant', 'subject_token is not a live user token of this organization');
+    return fail(
+      'token.exchange.subject_token_invalid',
+      'subject_token is not a live user token of this organization',
+    );
   }
   const source = await findClientWithSecret(deps.store, org.id, subject.clientId);
   if (source?.client.kind !== 'public' || !promotable.includes(source.client.id)) {
-    return fail('unauthorized_client', 'this client may not promote tokens of the subject token’s client');
+    return fail(
+      'token.exchange.client_not_promotable',
+      'this client may not promote tokens of the subject token’s client',
+    );
   }
   const signer = await deps.keyRing.signer(org.id);
   const signed = await signSessionToken(deps, signer, org, subject.session, clock.now(), {

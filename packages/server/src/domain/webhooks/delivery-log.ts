@@ -36,8 +36,10 @@ export function deliveryView(d: WebhookDelivery, attempts: DeliveryAttempt[]) {
 }
 
 async function orgWebhook(deps: WebhooksDeps, org: Org, webhookId: string) {
-  if (!isIdOf('webhook', webhookId)) return fail('not_found', 'no such webhook');
-  return (await findOrgWebhook(deps.store, org.id, webhookId)) ?? fail('not_found', 'no such webhook');
+  if (!isIdOf('webhook', webhookId)) return fail('webhook.not_found', 'no such webhook');
+  return (
+    (await findOrgWebhook(deps.store, org.id, webhookId)) ?? fail('webhook.not_found', 'no such webhook')
+  );
 }
 
 /** A webhook's newest deliveries, newest event first, each with its attempts oldest first. */
@@ -64,11 +66,12 @@ export async function listDeliveries(deps: WebhooksDeps, org: Org, webhookId: st
 export async function retryDelivery(deps: WebhooksDeps, org: Org, webhookId: string, deliveryId: string) {
   const webhook = await orgWebhook(deps, org, webhookId);
   const delivery =
-    (await findDelivery(deps.store, webhookId, deliveryId)) ?? fail('not_found', 'no such delivery');
-  if (!webhook.active) fail('conflict', 'the webhook is inactive');
+    (await findDelivery(deps.store, webhookId, deliveryId)) ??
+    fail('webhook.delivery.not_found', 'no such delivery');
+  if (!webhook.active) fail('webhook.inactive', 'the webhook is inactive');
   const now = clock.now();
   if (!(await requeueDelivery(deps.store, delivery.id, now))) {
-    fail('conflict', 'the delivery is being attempted right now');
+    fail('webhook.delivery.in_flight', 'the delivery is being attempted right now');
   }
   await announceDeliveries(deps.store);
   const requeued: WebhookDelivery = {

@@ -33,7 +33,7 @@ export function isLoopbackUrl(url: string): boolean {
 export function refuseLoopbackUrl(deps: Pick<WebhooksDeps, 'config'>, url: string): void {
   if (deps.config.outboundAllowPrivate || !isLoopbackUrl(url)) return;
   failApi(
-    'invalid_request',
+    'webhook.url.loopback',
     'url: points at this machine (loopback), which webhooks may not reach; for local development set ' +
       'TESSERA_OUTBOUND_ALLOW_PRIVATE=1 (see README)',
   );

@@ -19,9 +19,10 @@ export const TEST_EVENT_TYPE = 'webhook.test';
  * org's webhook, 409 while the webhook is inactive (nothing would be sent).
  */
 export async function sendTestEvent(deps: WebhooksDeps, org: Org, webhookId: string) {
-  if (!isIdOf('webhook', webhookId)) fail('not_found', 'no such webhook');
-  const webhook = (await findWebhook(deps.store, org.id, webhookId)) ?? fail('not_found', 'no such webhook');
-  if (!webhook.active) fail('conflict', 'the webhook is inactive');
+  if (!isIdOf('webhook', webhookId)) fail('webhook.not_found', 'no such webhook');
+  const webhook =
+    (await findWebhook(deps.store, org.id, webhookId)) ?? fail('webhook.not_found', 'no such webhook');
+  if (!webhook.active) fail('webhook.inactive', 'the webhook is inactive');
   const now = clock.now();
   const eventId = newEventId(now);
   const body = JSON.stringify({

@@ -25,9 +25,10 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
   async function opened(org: Org, request: FastifyRequest, reply: FastifyReply) {
     const form = formOf(request);
     const userId = profileUserOf(ctx, org, request);
-    if (userId === null) return { done: sendErrorPage(reply, org.name, 401, CLOSED) } as const;
+    if (userId === null)
+      return { done: sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired') } as const;
     if (!ctx.csrf.check(request, FORM, [userId], field(form, 'csrf'))) {
-      return { done: sendErrorPage(reply, org.name, 403, CSRF_REJECTED) } as const;
+      return { done: sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected') } as const;
     }
     return { form, user: await requireUser(ctx.deps, userId) } as const;
   }

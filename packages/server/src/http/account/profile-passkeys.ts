@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireUser } from '../../domain/directory/index.js';
+import type { ErrorSituation } from '../../domain/errors.js';
 import {
   finishPasskeyRegistration,
   listUserPasskeys,
@@ -43,6 +44,13 @@ const REFUSED = {
   too_many: TOO_MANY,
 } as const;
 
+const REFUSED_AS = {
+  expired: 'passkey.register.expired',
+  invalid: 'passkey.register.invalid',
+  duplicate: 'passkey.register.duplicate',
+  too_many: 'passkey.register.too_many',
+} as const satisfies Record<keyof typeof REFUSED, ErrorSituation>;
+
 /** The profile's user for a JSON endpoint, or the refusal already sent. */
 async function jsonCaller(
   ctx: PageContext,
@@ -52,7 +60,7 @@ async function jsonCaller(
   csrf: string,
 ) {
   const userId = profileUserOf(ctx, org, request);
-  if (userId === null) return { done: refuse(reply, 401, 'unauthorized', CLOSED) } as const;
+  if (userId === null) return { done: refuse(reply, 'profile.page.expired', CLOSED) } as const;
   if (!ctx.csrf.check(request, PASSKEY_REGISTER_FORM, [userId], csrf))
     return { done: refuseCsrf(reply) } as const;
   return { user: await requireUser(ctx.deps, userId) } as const;
@@ -97,7 +105,7 @@ export const passkeyRegistrationOptions = operation(
       const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
       if ('done' in caller) return caller.done;
       const outcome = await startPasskeyRegistration(ctx.deps, org, caller.user, browserOf(ctx, request));
-      if (!outcome.ok) return refuse(reply, 409, 'conflict', TOO_MANY);
+      if (!outcome.ok) return refuse(reply, 'passkey.register.too_many', TOO_MANY);
       return { options: outcome.options };
     },
   }),
@@ -136,8 +144,7 @@ export const passkeyRegistration = operation(
       if (name === null) {
         return refuse(
           reply,
-          400,
-          'invalid_request',
+          'passkey.name.invalid',
           `Give the passkey a name of 1 to ${PASSKEY_NAME_MAX} characters.`,
         );
       }
@@ -147,9 +154,7 @@ export const passkeyRegistration = operation(
         browser: browserOf(ctx, request),
       });
       if (!outcome.ok) {
-        const status = outcome.reason === 'duplicate' || outcome.reason === 'too_many' ? 409 : 400;
-        const code = status === 409 ? 'conflict' : 'invalid_request';
-        return refuse(reply, status, code, REFUSED[outcome.reason]);
+        return refuse(reply, REFUSED_AS[outcome.reason], REFUSED[outcome.reason]);
       }
       return { redirect: pageLink(ctx, request, PASSKEYS_PATH, { added: outcome.passkey.id }) };
     },
@@ -180,7 +185,7 @@ export function profilePasskeyPages(app: FastifyInstance, ctx: PageContext) {
     PASSKEYS_PATH,
     pageRoute(ctx, async (org, request, reply) => {
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
       const user = await requireUser(ctx.deps, userId);
       const added = queryValue(request, 'added');
       const passkey = (await listUserPasskeys(ctx.deps, user.id)).find((p) => p.id === added);
@@ -193,9 +198,9 @@ export function profilePasskeyPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
       if (!ctx.csrf.check(request, PASSKEY_REMOVE_FORM, [userId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const user = await requireUser(ctx.deps, userId);
       const removed = await removePasskey(ctx.deps, org, user, field(form, 'passkey'));

@@ -79,7 +79,7 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
     PATH,
     pageRoute(ctx, async (org, request, reply) => {
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
       const user = await requireUser(ctx.deps, userId);
       const stage = await secondFactorStage(ctx.deps, user.id);
       if (stage === 'none') return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
@@ -93,9 +93,9 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
       if (!ctx.csrf.check(request, FORM, [userId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const user = await requireUser(ctx.deps, userId);
       const step = field(form, 'step');
@@ -136,6 +136,7 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
         org.name,
         400,
         'This form was not understood. Reload the page and try again.',
+        'profile.second_factor.form_invalid',
       );
     }),
   );

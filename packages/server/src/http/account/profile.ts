@@ -88,7 +88,7 @@ export function profilePages(app: FastifyInstance, ctx: PageContext) {
       const key = queryValue(request, 'key');
       if (key !== undefined) {
         const userId = await redeemProfileKey(ctx.deps, org, key);
-        if (userId === null) return sendErrorPage(reply, org.name, 400, CLOSED);
+        if (userId === null) return sendErrorPage(reply, org.name, 400, CLOSED, 'profile.key.invalid');
         const expires = clock.now() + PROFILE_PAGE_TTL_MS;
         ctx.cookies.set(reply, ctx.cookies.profile, `${org.id}|${userId}|${expires}`, {
           path: '/profile',
@@ -97,7 +97,7 @@ export function profilePages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
       }
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
       return renderProfile(ctx, org, request, reply, await requireUser(ctx.deps, userId), {
         error: null,
         saved: false,
@@ -110,9 +110,9 @@ export function profilePages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED);
+      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
       if (!ctx.csrf.check(request, 'profile', [userId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const names = { firstName: field(form, 'first_name'), lastName: field(form, 'last_name') };
       try {

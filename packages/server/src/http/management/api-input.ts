@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { fail, failApi, ServiceError } from '../../domain/errors.js';
+import { type ErrorSituation, fail, isErrorSituation, ServiceError } from '../../domain/errors.js';
 
 /** A zod issue as an `error_detail` naming the field or parameter: `events[2]: must be …`. */
 function describe(issue: z.core.$ZodIssue, noun: 'field' | 'parameter'): string {
@@ -9,6 +9,12 @@ function describe(issue: z.core.$ZodIssue, noun: 'field' | 'parameter'): string 
     .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
     .join('');
   return path === '' ? issue.message : `${path}: ${issue.message}`;
+}
+
+/** A refused field's situation: the domain rule's own when a rule refused it (checkedBy), else the generic one. */
+function situationOf(issue: z.core.$ZodIssue): ErrorSituation {
+  const named = issue.code === 'custom' ? issue.params?.situation : undefined;
+  return isErrorSituation(named) ? named : 'body.field.invalid';
 }
 
 /**
@@ -23,10 +29,13 @@ export function jsonBody<S extends z.ZodType>(
 ): z.output<S> {
   // A form body arrives as a Map (http/form.ts): not JSON either.
   if (typeof body !== 'object' || body === null || Array.isArray(body) || body instanceof Map) {
-    return failApi(code, 'the body must be a JSON object');
+    throw new ServiceError('body.not_object', 'the body must be a JSON object', {}, 'api', code);
   }
   const result = schema.safeParse(body);
-  if (!result.success) return failApi(code, describe(result.error.issues[0] as never, 'field'));
+  if (!result.success) {
+    const issue = result.error.issues[0] as z.core.$ZodIssue;
+    throw new ServiceError(situationOf(issue), describe(issue, 'field'), {}, 'api', code);
+  }
   return result.data;
 }
 
@@ -45,12 +54,13 @@ export function strictQuery<S extends z.ZodType>(
   const at = raw.indexOf('?');
   const given = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(at === -1 ? '' : raw.slice(at + 1))) {
-    if (given.has(name)) fail('invalid_query', `repeated parameter: ${name}`);
+    if (given.has(name)) fail('query.parameter.repeated', `repeated parameter: ${name}`);
     given.set(name, value);
   }
   const own = Object.fromEntries([...given].filter(([name]) => !transport.includes(name)));
   const result = schema.safeParse(own);
-  if (!result.success) fail('invalid_query', describe(result.error.issues[0] as never, 'parameter'));
+  if (!result.success)
+    fail('query.parameter.invalid', describe(result.error.issues[0] as never, 'parameter'));
   return { query: result.data as z.output<S>, given };
 }
 
@@ -63,7 +73,8 @@ export async function managementInput<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    if (err instanceof ServiceError && err.code === 'invalid_body') failApi('invalid_request', err.detail);
+    if (err instanceof ServiceError && err.code === 'invalid_body')
+      throw err.answeredAs('invalid_request', 'api');
     throw err;
   }
 }

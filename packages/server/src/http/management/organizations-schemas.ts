@@ -17,7 +17,7 @@ export function checkedBy(field: string, check: (value: string) => string) {
       const detail = error.detail.startsWith(`${field} `)
         ? error.detail.slice(field.length + 1)
         : error.detail;
-      ctx.addIssue({ code: 'custom', message: detail });
+      ctx.addIssue({ code: 'custom', message: detail, params: { situation: error.situation } });
       return z.NEVER;
     }
   });

@@ -35,7 +35,7 @@ export interface OwnerCaller extends OrgCaller, ConsoleCaller {}
  */
 function requireScope(granted: string, needed: ManagementScope): void {
   if (grants(granted, needed)) return;
-  fail('insufficient_scope', `this token lacks the ${needed} scope`, {
+  fail('management.scope.insufficient', `this token lacks the ${needed} scope`, {
     'www-authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${needed}"`,
   });
 }
@@ -57,14 +57,15 @@ async function managementCaller(
   const { org: host, access: principal } = await authenticateBearerWith(deps, request, (org, token) =>
     verifyManagementToken(deps, org, token),
   );
-  if (!host.isConsole) return fail('not_found', 'the management API is served on the console host');
-  if (people && principal.kind !== 'person') return fail('forbidden', NOT_A_PERSON);
+  if (!host.isConsole)
+    return fail('management.wrong_host', 'the management API is served on the console host');
+  if (people && principal.kind !== 'person') return fail('management.not_a_person', NOT_A_PERSON);
   requireScope(principal.kind === 'person' ? principal.access.session.scope : principal.access.scope, scope);
   return principal;
 }
 
 function personOf(principal: ManagementPrincipal): ConsoleCaller {
-  if (principal.kind !== 'person') return fail('forbidden', NOT_A_PERSON);
+  if (principal.kind !== 'person') return fail('management.not_a_person', NOT_A_PERSON);
   return { actor: { kind: 'user', id: principal.access.userId }, consoleUserId: principal.access.userId };
 }
 

@@ -47,7 +47,10 @@ const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
 /** `identifier` never changes: sending it is refused in words, not as an unknown field. */
 function refuseIdentifier(raw: unknown): void {
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && Object.hasOwn(raw, 'identifier')) {
-    failApi('invalid_request', 'identifier: cannot be changed; register a new resource instead');
+    failApi(
+      'resource.identifier.immutable',
+      'identifier: cannot be changed; register a new resource instead',
+    );
   }
 }
 

@@ -15,7 +15,9 @@ type ClientAuthParams = Partial<Record<(typeof CLIENT_AUTH_PARAMETERS)[number], 
 
 /** A failed Basic header: 401 invalid_client with the challenge, as a wrong Basic secret gets. */
 const badBasic = (realm: string): never =>
-  fail('invalid_client', 'client authentication failed', { 'www-authenticate': `Basic realm="${realm}"` });
+  fail('client_auth.basic.malformed', 'client authentication failed', {
+    'www-authenticate': `Basic realm="${realm}"`,
+  });
 
 /** The client id and secret of an `Authorization: Basic` header; any other header is a failed authentication. */
 function basicCredentials(header: string, realm: string): { clientId: string; secret: string } {
@@ -36,11 +38,15 @@ export function presentedClient(
   const header = request.headers.authorization;
   const assertionGiven = params.client_assertion !== undefined || params.client_assertion_type !== undefined;
   const methods = [header !== undefined, params.client_secret !== undefined, assertionGiven].filter(Boolean);
-  if (methods.length > 1) fail('invalid_request', 'use one client authentication method per request');
+  if (methods.length > 1)
+    fail('client_auth.methods.multiple', 'use one client authentication method per request');
   if (header !== undefined) {
     const basic = basicCredentials(header, realm);
     if (params.client_id !== undefined && params.client_id !== basic.clientId) {
-      fail('invalid_request', 'client_id does not match the client the credentials are for');
+      fail(
+        'client_auth.basic.client_id_mismatch',
+        'client_id does not match the client the credentials are for',
+      );
     }
     return { method: 'client_secret_basic', ...basic };
   }
@@ -49,9 +55,10 @@ export function presentedClient(
   }
   if (assertionGiven) {
     if (params.client_assertion_type !== JWT_BEARER_ASSERTION) {
-      fail('invalid_request', `client_assertion_type must be ${JWT_BEARER_ASSERTION}`);
+      fail('client_auth.assertion_type.unsupported', `client_assertion_type must be ${JWT_BEARER_ASSERTION}`);
     }
-    const assertion = params.client_assertion ?? fail('invalid_request', 'client_assertion is required');
+    const assertion =
+      params.client_assertion ?? fail('client_auth.assertion.missing', 'client_assertion is required');
     return { method: 'private_key_jwt', clientId: params.client_id, assertion };
   }
   return { method: 'none', clientId: params.client_id };

@@ -41,7 +41,8 @@ export const registration = operation(
     onSend: [noStore],
     handler: async (request, reply) => {
       const org = await orgOf(deps, request);
-      if (!registrationOpen(org)) return fail('not_found', 'this issuer does not offer registration');
+      if (!registrationOpen(org))
+        return fail('registration.closed', 'this issuer does not offer registration');
       const metadata = registrationMetadata(parseJson(request.body));
       const registered = await registerClient(deps, org, metadata, rateLimitKey(request));
       return reply.code(201).send(registered);
@@ -55,6 +56,6 @@ function parseJson(body: unknown): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    return fail('invalid_client_metadata', 'the body must be a JSON object');
+    return fail('registration.body.not_json', 'the body must be a JSON object');
   }
 }

@@ -68,13 +68,17 @@ export const registrationErrorCode = (field: unknown) =>
 /** The checked metadata of a registration request, or the spec's error (registrationErrorCode). */
 export function registrationMetadata(body: unknown): RegistrationMetadata {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return fail('invalid_client_metadata', 'the body must be a JSON object');
+    return fail('registration.body.not_object', 'the body must be a JSON object');
   }
   const result = RegistrationRequest.safeParse(body);
   if (!result.success) {
     const issue = result.error.issues[0] as z.core.$ZodIssue;
     const where = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('');
-    return fail(registrationErrorCode(issue.path[0]), `${where} ${issue.message}`);
+    const situation =
+      issue.path[0] === 'redirect_uris'
+        ? 'registration.redirect_uris.invalid'
+        : 'registration.metadata.invalid';
+    return fail(situation, `${where} ${issue.message}`);
   }
   return {
     redirectUris: result.data.redirect_uris,

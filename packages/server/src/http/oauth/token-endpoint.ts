@@ -40,11 +40,13 @@ export const token = operation(
     handler: async (request) => {
       const form = clientForm(request);
       const grantTypes = form.get('grant_type');
-      if (!grantTypes || grantTypes[0] === '') return fail('invalid_request', 'grant_type is required');
-      if (grantTypes.length > 1) return fail('invalid_request', 'parameter given more than once: grant_type');
+      if (!grantTypes || grantTypes[0] === '')
+        return fail('token.grant_type.missing', 'grant_type is required');
+      if (grantTypes.length > 1)
+        return fail('token.grant_type.repeated', 'parameter given more than once: grant_type');
       const grant =
         GRANTS.get(grantTypes[0] as string) ??
-        fail('unsupported_grant_type', 'this grant type is not supported');
+        fail('token.grant_type.unsupported', 'this grant type is not supported');
       const params = oauthParams(form, ['grant_type', ...grant.parameters, ...CLIENT_AUTH_PARAMETERS]);
       // Grants here use only the org's identity (id, issuer), which never changes: a recent lookup will do.
       const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);

@@ -23,8 +23,9 @@ export async function tokenRequest(
   const params = oauthParams(clientForm(request), ['token', 'token_type_hint', ...CLIENT_AUTH_PARAMETERS]);
   const org = await orgOf(deps, request);
   const presented = presentedClient(request, params, issuerOf(deps.config, org));
-  if (confidentialOnly && presented.method === 'none') fail('invalid_client', 'client authentication failed');
+  if (confidentialOnly && presented.method === 'none')
+    fail('client_auth.public_refused', 'client authentication failed');
   const client = await authenticateClient(deps, org, presented, endpoint);
-  const token = params.token ?? fail('invalid_request', 'token is required');
+  const token = params.token ?? fail('token.token.missing', 'token is required');
   return { org, client, token };
 }

@@ -32,7 +32,7 @@ const serveUserinfo = ({ deps }: Serving) => ({
     );
     const claims = await userInfo(deps, access);
     if (claims === null) {
-      return fail('forbidden', 'the access token was not granted the openid scope', {
+      return fail('userinfo.openid_scope.missing', 'the access token was not granted the openid scope', {
         'www-authenticate': INSUFFICIENT_SCOPE,
       });
     }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { fail } from '../../domain/errors.js';
+import { type ErrorSituation, fail } from '../../domain/errors.js';
 import { bearerToken, REALM } from '../bearer.js';
 import type { ClientOf } from '../cors.js';
 import { isForm } from '../form.js';
@@ -20,16 +20,19 @@ function presented(request: FastifyRequest): { header: string | null; body: stri
 }
 
 /** RFC 6750 §3.1's invalid_request: 400, and the challenge naming it. */
-const invalidRequest = (detail: string): never =>
-  fail('invalid_request', detail, { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_request"` });
+const invalidRequest = (situation: ErrorSituation, detail: string): never =>
+  fail(situation, detail, { 'www-authenticate': `Bearer realm="${REALM}", error="invalid_request"` });
 
 /** The request's access token, or null when it sent none (the caller's 401); two ways at once is a 400. */
 export function userinfoToken(request: FastifyRequest): string | null {
   const { header, body } = presented(request);
-  if (body.length > 1) invalidRequest('access_token given more than once');
+  if (body.length > 1) invalidRequest('userinfo.access_token.repeated', 'access_token given more than once');
   const inBody = body[0] ?? null;
   if (inBody !== null && request.headers.authorization !== undefined) {
-    invalidRequest('send the access token in the Authorization header or in the body, not both');
+    invalidRequest(
+      'userinfo.access_token.two_ways',
+      'send the access token in the Authorization header or in the body, not both',
+    );
   }
   return header ?? inBody;
 }

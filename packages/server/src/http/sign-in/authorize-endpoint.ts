@@ -49,7 +49,13 @@ async function answerAuthorization(
   const outcome = await authorizeRequest(ctx.deps, org, authorizeQuery(given));
   switch (outcome.kind) {
     case 'refused':
-      return sendErrorPage(reply, org.name, 400, `This sign-in link is not valid: ${outcome.detail}.`);
+      return sendErrorPage(
+        reply,
+        org.name,
+        400,
+        `This sign-in link is not valid: ${outcome.detail}.`,
+        outcome.situation,
+      );
     case 'error':
       return sendAnswer(reply, org, outcome.answer);
     case 'accepted': {

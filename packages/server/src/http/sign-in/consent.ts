@@ -61,11 +61,11 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(pageLink(ctx, request, '/login', { req: pending.request.id }), 303);
       }
       if (!ctx.csrf.check(request, 'consent', [session.id, pending.request.id], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const decision = field(form, 'decision');
       if (decision !== 'allow' && decision !== 'deny') {
-        return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.');
+        return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.', 'consent.decision.missing');
       }
       const outcome = await decideConsent(ctx.deps, org, pending, session, decision);
       return sendOutcome(ctx, org, request, reply, outcome, 303);

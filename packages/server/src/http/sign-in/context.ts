@@ -47,7 +47,7 @@ export function pageLink(
 export const field = (form: FormParams, name: string): string => form.get(name)?.[0] ?? '';
 
 export function formOf(request: FastifyRequest): FormParams {
-  if (!isForm(request.body)) throw new ServiceError('invalid_body', 'this form was not sent as a form');
+  if (!isForm(request.body)) throw new ServiceError('page.form.not_form', 'this form was not sent as a form');
   return request.body;
 }
 

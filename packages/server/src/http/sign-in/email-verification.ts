@@ -34,7 +34,7 @@ export function emailVerificationPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'email-verify', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const user = await verifyAddress(ctx.deps, org, field(form, 'token'));
       if (user === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });

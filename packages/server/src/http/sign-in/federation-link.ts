@@ -43,7 +43,15 @@ export async function offerLinkPage(
 ) {
   const binding = boundBrowser(ctx, request);
   // The way back checked this cookie already; without it no link could ever be followed here.
-  if (binding === null) return showRefusal(ctx, org, request, reply, null, new FederationRefused(LOST, 400));
+  if (binding === null)
+    return showRefusal(
+      ctx,
+      org,
+      request,
+      reply,
+      null,
+      new FederationRefused('federation.link.lost', LOST, 400),
+    );
   const verdict = await reserveMail(ctx.deps.store, org.id, user.email, rateLimitKey(request), clock.now());
   if (!verdict.allowed) {
     const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
@@ -92,7 +100,7 @@ export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
       const c = await requireConnection(ctx.deps, org, con);
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'account-link', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       try {
         const held = await takeAccountLink(ctx.deps, c.id, field(form, 'token'), boundBrowser(ctx, request));

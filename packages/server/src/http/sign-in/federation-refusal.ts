@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FederationRefused } from '../../domain/federation/index.js';
 import { loadAuthorizationRequest } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
+import { nameSituation } from '../error-code-header.js';
 import type { PageContext } from './context.js';
 import { renderLogin } from './login.js';
 
@@ -15,6 +16,7 @@ export async function showRefusal(
   error: unknown,
 ) {
   if (!(error instanceof FederationRefused)) throw error;
+  nameSituation(reply, error.situation);
   const pending = requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, requestId);
   return renderLogin(
     ctx,

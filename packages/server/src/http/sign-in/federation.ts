@@ -43,7 +43,8 @@ async function signInFederated(
   return sendSignIn(ctx, org, request, reply, completed);
 }
 
-const notSaml = () => new FederationRefused('This connection does not use SAML.', 400);
+const notSaml = () =>
+  new FederationRefused('federation.connection.not_saml', 'This connection does not use SAML.', 400);
 
 export function federationPages(app: FastifyInstance, ctx: PageContext) {
   app.get<{ Params: { con: string } }>(
@@ -79,7 +80,11 @@ export function federationPages(app: FastifyInstance, ctx: PageContext) {
           request,
           reply,
           null,
-          new FederationRefused('This connection does not use OpenID Connect.', 400),
+          new FederationRefused(
+            'federation.connection.not_oidc',
+            'This connection does not use OpenID Connect.',
+            400,
+          ),
         );
       const query = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
       let answer: Awaited<ReturnType<typeof finishOidcSignIn>> | null = null;

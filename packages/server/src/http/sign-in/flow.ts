@@ -9,6 +9,7 @@ import {
   type SignInOutcome,
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
+import { nameSituation } from '../error-code-header.js';
 import { type PageContext, pageLink } from './context.js';
 import { sendFormPost } from './form-post.js';
 import { formTargetOf } from './respond.js';
@@ -16,6 +17,7 @@ import { SECOND_STEP_PATHS } from './second-step-cookie.js';
 
 /** Sends an answer: a redirect (`status`), or the form_post page. */
 export function sendAnswer(reply: FastifyReply, org: Org, answer: AuthorizationAnswer, status = 302) {
+  if (answer.situation !== undefined) nameSituation(reply, answer.situation);
   if ('redirect' in answer) return reply.redirect(answer.redirect, status);
   return sendFormPost(reply, org.name, answer.formPost);
 }
@@ -23,7 +25,7 @@ export function sendAnswer(reply: FastifyReply, org: Org, answer: AuthorizationA
 /** The pending authorization request named by `req`, or a page explaining it is gone. */
 export async function pendingRequest(deps: Deps, org: Org, id: string | undefined) {
   const pending = id === undefined ? null : await loadAuthorizationRequest(deps, org, id);
-  return pending ?? fail('invalid_request', 'This sign-in link has expired or was already used.');
+  return pending ?? fail('sign_in.request.expired', 'This sign-in link has expired or was already used.');
 }
 
 /** The request a login or sign-up page was opened for; null when the page was opened on its own. */

@@ -19,7 +19,7 @@ export function impersonationPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const key = queryValue(request, 'key');
       const opened = key === undefined ? null : await openImpersonation(ctx.deps, org, key);
-      if (opened === null) return sendErrorPage(reply, org.name, 400, CLOSED);
+      if (opened === null) return sendErrorPage(reply, org.name, 400, CLOSED, 'impersonation.link.closed');
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       const proven = { user: opened.user, method: opened.method };
       const completed = await completeAuthentication(ctx.deps, org, proven, opened.pending);

@@ -161,7 +161,7 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (host, request, reply) => {
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'invitation', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, host.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, host.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const token = field(form, 'token');
       const opened = await openInvitation(ctx.deps, host, token);

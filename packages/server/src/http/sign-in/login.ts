@@ -104,7 +104,7 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       if (!ctx.csrf.check(request, 'login', [reqId ?? ''], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const email = field(form, 'email').trim();
       // Email-domain discovery (DESIGN §17): an address a connection claims signs in there.

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type ErrorSituation, ServiceError } from '../../domain/errors.js';
 import {
   type AuthenticationResponseJSON,
   completeAuthentication,
@@ -9,6 +10,7 @@ import {
   startPasskeySignIn,
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
+import { nameSituation } from '../error-code-header.js';
 import { hostOverride } from '../host-override.js';
 import { jsonBody } from '../management/api-input.js';
 import { noStore } from '../no-store.js';
@@ -37,13 +39,21 @@ export const PASSKEY_SIGN_IN_FORM = 'passkey-sign-in';
 const OPTIONS_PATH = '/login/passkey/options';
 const VERIFY_PATH = '/login/passkey';
 
-/** A JSON endpoint's refusal, in the API's body family, with words the page shows as they are. */
-export function refuse(reply: FastifyReply, status: number, error: string, detail: string, extra = {}) {
-  return reply.code(status).send({ error, error_detail: detail, ...extra });
+/**
+ * A JSON endpoint's refusal, in the API's body family, with words the page shows as they are: the
+ * situation's protocol error and status, and its code in the header.
+ */
+export function refuse(reply: FastifyReply, situation: ErrorSituation, detail: string, extra = {}) {
+  const refusal = new ServiceError(situation, detail);
+  return nameSituation(reply.code(refusal.status), situation).send({
+    error: refusal.code,
+    error_detail: detail,
+    ...extra,
+  });
 }
 
 /** What the passkey JSON endpoints say when their CSRF token is missing, stale or another's. */
-export const refuseCsrf = (reply: FastifyReply) => refuse(reply, 403, 'forbidden', CSRF_REJECTED);
+export const refuseCsrf = (reply: FastifyReply) => refuse(reply, 'page.csrf.rejected', CSRF_REJECTED);
 
 /** The browser a ceremony is bound to: its CSRF cookie value ('' when it has none). */
 export const browserOf = (ctx: PageContext, request: FastifyRequest): string =>
@@ -75,6 +85,12 @@ const REFUSED: Record<'expired' | 'unknown' | 'invalid', string> = {
   unknown: 'This passkey is not registered here. Sign in with your password, or use another passkey.',
   invalid: 'This passkey could not sign you in. Try again, or sign in with your password.',
 };
+
+const REFUSED_AS = {
+  expired: 'passkey.sign_in.expired',
+  unknown: 'passkey.sign_in.unknown',
+  invalid: 'passkey.sign_in.invalid',
+} as const satisfies Record<keyof typeof REFUSED, ErrorSituation>;
 
 /** A refusal of the passkey endpoints, documented. */
 export const passkeyRefusal = (description: string): ResponseSpec => ({
@@ -169,7 +185,7 @@ export const passkeySignIn = operation(
         // Not said where other orgs share the relying party: the browser would drop the passkey.
         const unknown = outcome.reason === 'unknown' && !relyingPartyIsShared(ctx.deps.config);
         const extra = unknown ? { unknown_credential: true } : {};
-        return refuse(reply, 400, 'invalid_request', REFUSED[outcome.reason], extra);
+        return refuse(reply, REFUSED_AS[outcome.reason], REFUSED[outcome.reason], extra);
       }
       const proven = { user: outcome.user, method: passkeySignInMethod(outcome.passkey) };
       // The script navigates to the answer: a link (a form_post request goes through its login page).

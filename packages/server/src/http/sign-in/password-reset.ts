@@ -71,7 +71,7 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       if (!ctx.csrf.check(request, 'password-forgot', [reqId ?? ''], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const email = field(form, 'email').trim();
       if (email.length > 254 || !EMAIL_SHAPE.test(email)) {
@@ -124,7 +124,7 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'password-reset', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const token = field(form, 'token');
       const password = field(form, 'password');

@@ -1,4 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import type { ErrorSituation } from '../../domain/errors.js';
+import { nameSituation } from '../error-code-header.js';
 import { html, type SafeHtml } from './html.js';
 import { layout, STYLE_HASH } from './layout.js';
 
@@ -70,8 +72,17 @@ export function throttledPage(
 }
 
 /** A page that explains a failure in words a person can act on. */
-export function sendErrorPage(reply: FastifyReply, orgName: string, status: number, message: string) {
+export function sendErrorPage(
+  reply: FastifyReply,
+  orgName: string,
+  status: number,
+  message: string,
+  situation: ErrorSituation,
+) {
+  // The situation's code, shown so a person can quote it to support; it says nothing the page does not.
   const body = html`<h1>Something is not right</h1><p class="error">${message}</p>
-<p class="muted">Go back to the application you came from and try again.</p>`;
+<p class="muted">Go back to the application you came from and try again.</p>
+<p class="muted">Reference: <code>${situation}</code></p>`;
+  nameSituation(reply, situation);
   return sendPage(reply, orgName, 'Error', body, { status });
 }

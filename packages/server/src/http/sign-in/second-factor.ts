@@ -59,9 +59,10 @@ async function postedStep(
 ) {
   const posted = formOf(request);
   const step = await stepContext(ctx, org, request);
-  if (step.user === null) return { sent: sendErrorPage(reply, org.name, 401, EXPIRED) };
+  if (step.user === null)
+    return { sent: sendErrorPage(reply, org.name, 401, EXPIRED, 'sign_in.second_factor.expired') };
   if (!ctx.csrf.check(request, form, [step.user.id, step.reqId], field(posted, 'csrf'))) {
-    return { sent: sendErrorPage(reply, org.name, 403, CSRF_REJECTED) };
+    return { sent: sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected') };
   }
   return { step: step as Step, code: field(posted, 'code') };
 }

@@ -71,7 +71,7 @@ function signupError(error: ServiceError): string {
  * an invite-only org says so on a page of its own (403). Null where the form is offered.
  */
 async function signUpClosed(ctx: PageContext, org: Org, request: FastifyRequest, reply: FastifyReply) {
-  if (org.isConsole) return fail('not_found', 'This organization does not offer sign-up.');
+  if (org.isConsole) return fail('sign_up.closed', 'This organization does not offer sign-up.');
   if (signUpOffered(org)) return null;
   const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
   const loginHref = pageLink(ctx, request, '/login', requestParams(pending));
@@ -172,7 +172,7 @@ function signUpConfirmPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const posted = formOf(request);
       if (!ctx.csrf.check(request, 'signup-confirm', [], field(posted, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const token = field(posted, 'token');
       const password = field(posted, 'password');
@@ -197,7 +197,7 @@ function signUpConfirmPages(app: FastifyInstance, ctx: PageContext) {
         if (!(error instanceof ServiceError) || error.status >= 500) throw error;
         if (error.code === 'invalid_body') return again(signupError(error), 400);
         const status = error.code === 'conflict' ? 409 : 403;
-        return sendErrorPage(reply, org.name, status, signupError(error));
+        return sendErrorPage(reply, org.name, status, signupError(error), error.situation);
       }
       if (user === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
       return signedIn(ctx, org, request, reply, user, null);
@@ -233,7 +233,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       if (!ctx.csrf.check(request, 'signup', [reqId ?? ''], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED);
+        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
       }
       const entered = {
         email: field(form, 'email').trim(),

@@ -1,4 +1,4 @@
-import { fail, ServiceError } from '../../errors.js';
+import { type ErrorSituation, fail, ServiceError } from '../../errors.js';
 import { issuerOf } from '../../issuers.js';
 import { requestedResources } from '../../resources/requested-resources.js';
 import { resourceScopesAsked } from '../../resources/resource-scope-requests.js';
@@ -28,7 +28,7 @@ import { type AnswerTarget, type AuthorizationAnswer, authorizationAnswer } from
  *   the user `id_token_hint` names when `prompt=none`.
  */
 export type AuthorizeOutcome =
-  | { kind: 'refused'; detail: string }
+  | { kind: 'refused'; detail: string; situation: ErrorSituation }
   | { kind: 'error'; answer: AuthorizationAnswer }
   | { kind: 'accepted'; pending: PendingAuthorization; hinted: string | null };
 
@@ -39,7 +39,7 @@ const errorAnswer = (
   back: AnswerTarget,
   error: ServiceError,
 ): AuthorizeOutcome => {
-  const result = { error: error.code, description: error.detail ?? error.code };
+  const result = { error: error.code, description: error.detail ?? error.code, situation: error.situation };
   return { kind: 'error', answer: authorizationAnswer(issuerOf(deps.config, org), back, result) };
 };
 
@@ -76,15 +76,15 @@ export async function authorizeRequest(
   let opened: OpenedRequest;
   try {
     const ambiguous = query.repeated.find((name) => IDENTIFYING_PARAMETERS.includes(name));
-    if (ambiguous) fail('invalid_request', `${ambiguous} is given more than once`);
-    const clientId = query.params.client_id ?? fail('invalid_request', 'client_id is missing');
+    if (ambiguous) fail('authorize.identifying_parameter.repeated', `${ambiguous} is given more than once`);
+    const clientId = query.params.client_id ?? fail('authorize.client_id.missing', 'client_id is missing');
     const client = await signInClient(deps, org, clientId);
     opened = await openRequestObject(deps, org, client, query);
     // A refused object's redirect URI is not taken: its error goes where the query says.
     target = redirectTargetOf(client, (opened.ok ? opened.query : query).params);
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
-    return { kind: 'refused', detail: error.detail ?? error.code };
+    return { kind: 'refused', detail: error.detail ?? error.code, situation: error.situation };
   }
   if (!opened.ok) {
     const { echo } = opened;
@@ -97,7 +97,7 @@ export async function authorizeRequest(
   }
   const { params, repeated, resources } = opened.query;
   try {
-    if (repeated.length > 0) fail('invalid_request', `${repeated[0]} is given more than once`);
+    if (repeated.length > 0) fail('authorize.parameter.repeated', `${repeated[0]} is given more than once`);
     const checkedResources = await checkResources(deps, org, params, resources);
     const checked = checkAuthorizeParams(org, target, params, checkedResources);
     const hinted = await hintedUserId(deps, org, checked.prompt, params.id_token_hint);

@@ -23,17 +23,21 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 function claimRequest(target: string, name: string, raw: unknown): ClaimRequest | null {
   if (raw === null) return null;
-  if (!isObject(raw)) return fail('invalid_request', `claims.${target}.${name} must be null or an object`);
+  if (!isObject(raw))
+    return fail('authorize.claims.request_not_object', `claims.${target}.${name} must be null or an object`);
   const request: ClaimRequest = {};
   if (raw.essential !== undefined) {
     if (typeof raw.essential !== 'boolean')
-      fail('invalid_request', `claims.${target}.${name}.essential must be true or false`);
+      fail(
+        'authorize.claims.essential_not_boolean',
+        `claims.${target}.${name}.essential must be true or false`,
+      );
     request.essential = raw.essential as boolean;
   }
   if (raw.value !== undefined) request.value = raw.value;
   if (raw.values !== undefined) {
     if (!Array.isArray(raw.values))
-      fail('invalid_request', `claims.${target}.${name}.values must be an array`);
+      fail('authorize.claims.values_not_array', `claims.${target}.${name}.values must be an array`);
     request.values = raw.values as unknown[];
   }
   return request;
@@ -70,27 +74,28 @@ export function parseClaimsParameter(value: unknown): ClaimsRequest | null {
   let json: unknown = value;
   if (typeof value === 'string') {
     if (value.length > CLAIMS_PARAMETER_MAX_LENGTH)
-      fail('invalid_request', `claims must be at most ${CLAIMS_PARAMETER_MAX_LENGTH} characters`);
+      fail('authorize.claims.too_long', `claims must be at most ${CLAIMS_PARAMETER_MAX_LENGTH} characters`);
     try {
       json = JSON.parse(value);
     } catch {
-      return fail('invalid_request', 'claims is not a JSON object');
+      return fail('authorize.claims.malformed', 'claims is not a JSON object');
     }
   }
-  if (!isObject(json)) return fail('invalid_request', 'claims is not a JSON object');
+  if (!isObject(json)) return fail('authorize.claims.not_object', 'claims is not a JSON object');
   const claims: ClaimsRequest = {};
   for (const target of TARGETS) {
     const members = json[target];
     if (members === undefined || members === null) continue;
-    if (!isObject(members)) return fail('invalid_request', `claims.${target} must be an object`);
+    if (!isObject(members))
+      return fail('authorize.claims.target_not_object', `claims.${target} must be an object`);
     const names = Object.keys(members);
     if (names.length > MAX_CLAIMS_PER_TARGET)
-      fail('invalid_request', `claims.${target} names more than ${MAX_CLAIMS_PER_TARGET} claims`);
+      fail('authorize.claims.too_many', `claims.${target} names more than ${MAX_CLAIMS_PER_TARGET} claims`);
     claims[target] = Object.fromEntries(names.map((n) => [n, claimRequest(target, n, members[n])]));
   }
   const acrs = essentialAcrValues(claims);
   if (acrs !== null && !acrs.some((acr) => REACHABLE_ACRS.includes(acr))) {
-    fail('unmet_authentication_requirements', 'none of the essential acr values can be reached here');
+    fail('authorize.acr.unreachable', 'none of the essential acr values can be reached here');
   }
   return Object.keys(claims).length === 0 ? null : claims;
 }

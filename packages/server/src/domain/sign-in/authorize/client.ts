@@ -12,7 +12,7 @@ import type { SignInDeps } from '../deps.js';
 export async function signInClient(deps: SignInDeps, org: Org, clientId: string): Promise<Client> {
   if (isUrlClientId(clientId)) return metadataDocumentClient(deps.clientMetadata, org, clientId);
   const found = await findClientWithSecret(deps.store, org.id, clientId);
-  return found?.client ?? fail('invalid_client', 'this application is not known here');
+  return found?.client ?? fail('authorize.client.unknown', 'this application is not known here');
 }
 
 /** signInClient, with null for a client that is unknown or whose metadata document cannot be used. */

@@ -12,7 +12,7 @@ const LONGEST_MAX_AGE_S = 2 ** 31 - 1;
  */
 export function parseMaxAge(value: string | undefined): number | null {
   if (value === undefined) return null;
-  if (!/^[0-9]{1,15}$/.test(value)) fail('invalid_request', 'max_age must be a number of seconds');
+  if (!/^[0-9]{1,15}$/.test(value)) fail('authorize.max_age.invalid', 'max_age must be a number of seconds');
   return Math.min(Number(value), LONGEST_MAX_AGE_S);
 }
 

@@ -84,17 +84,20 @@ export function checkAuthorizeParams(
 ): CheckedParams {
   // Request objects by value were opened before (request-object.ts); by reference they need PAR,
   // not built (DESIGN §20), so discovery says request_uri_parameter_supported: false.
-  if (params.request_uri !== undefined) fail('request_uri_not_supported', 'request_uri is not supported');
-  if (params.response_type === undefined) fail('invalid_request', 'response_type is missing');
+  if (params.request_uri !== undefined)
+    fail('authorize.request_uri.unsupported', 'request_uri is not supported');
+  if (params.response_type === undefined) fail('authorize.response_type.missing', 'response_type is missing');
   if (params.response_type !== 'code')
-    fail('unsupported_response_type', 'only response_type=code is supported');
+    fail('authorize.response_type.unsupported', 'only response_type=code is supported');
   if (!usesCodeFlow(target.client)) {
-    fail('unauthorized_client', 'this application may not use the authorization code flow');
+    fail('authorize.client.code_flow_refused', 'this application may not use the authorization code flow');
   }
-  if (params.state !== undefined && params.state.length > 2048) fail('invalid_request', 'state is too long');
-  if (params.nonce !== undefined && params.nonce.length > 2048) fail('invalid_request', 'nonce is too long');
+  if (params.state !== undefined && params.state.length > 2048)
+    fail('authorize.state.too_long', 'state is too long');
+  if (params.nonce !== undefined && params.nonce.length > 2048)
+    fail('authorize.nonce.too_long', 'nonce is too long');
   if (params.login_hint !== undefined && params.login_hint.length > 2048)
-    fail('invalid_request', 'login_hint is too long');
+    fail('authorize.login_hint.too_long', 'login_hint is too long');
   return {
     responseMode: parseResponseMode(params.response_mode),
     prompt: parsePrompt(params.prompt),

@@ -1,5 +1,5 @@
 import { pkceS256Matches } from '../../../crypto/pkce.js';
-import { fail } from '../../errors.js';
+import { type ErrorSituation, fail } from '../../errors.js';
 import type { Client } from '../../types.js';
 
 /**
@@ -27,25 +27,38 @@ export function checkPkce(
   method: string | undefined,
 ): string | null {
   if (challenge === undefined) {
-    if (method !== undefined) fail('invalid_request', 'code_challenge_method given without code_challenge');
-    if (pkceRequired(client)) fail('invalid_request', 'PKCE is required: send code_challenge (S256)');
+    if (method !== undefined)
+      fail('authorize.pkce.method_without_challenge', 'code_challenge_method given without code_challenge');
+    if (pkceRequired(client)) fail('authorize.pkce.required', 'PKCE is required: send code_challenge (S256)');
     return null;
   }
   // An absent method means `plain` (RFC 7636 §4.3), which is refused.
   if (!(PKCE_METHODS as readonly (string | undefined)[]).includes(method))
-    fail('invalid_request', 'code_challenge_method must be S256 (plain is not supported)');
-  if (!CODE_CHALLENGE.test(challenge)) fail('invalid_request', 'code_challenge is malformed');
+    fail('authorize.pkce.method_unsupported', 'code_challenge_method must be S256 (plain is not supported)');
+  if (!CODE_CHALLENGE.test(challenge))
+    fail('authorize.pkce.challenge_malformed', 'code_challenge is malformed');
   return challenge;
 }
+
+/** Why a code may not be exchanged: its situation and the words `error_description` carries. */
+export type CodeProblem = { situation: ErrorSituation; error: string };
 
 /**
  * At the token endpoint: why `verifier` does not settle the code's `challenge`, or null when it
  * does. A code without a challenge takes no verifier: one sent anyway is a downgrade attempt (RFC
  * 9700 §4.8.2).
  */
-export function verifierProblem(challenge: string | null, verifier: string | undefined): string | null {
+export function verifierProblem(challenge: string | null, verifier: string | undefined): CodeProblem | null {
   if (challenge === null)
-    return verifier === undefined ? null : 'code_verifier sent, but no code_challenge was';
-  if (verifier === undefined) return 'code_verifier is required';
-  return pkceS256Matches(verifier, challenge) ? null : 'code_verifier does not match';
+    return verifier === undefined
+      ? null
+      : {
+          situation: 'token.code.verifier_unexpected',
+          error: 'code_verifier sent, but no code_challenge was',
+        };
+  if (verifier === undefined)
+    return { situation: 'token.code.verifier_missing', error: 'code_verifier is required' };
+  return pkceS256Matches(verifier, challenge)
+    ? null
+    : { situation: 'token.code.verifier_mismatch', error: 'code_verifier does not match' };
 }

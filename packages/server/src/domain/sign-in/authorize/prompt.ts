@@ -16,10 +16,10 @@ export function parsePrompt(value: string | undefined): PromptValue[] {
   const values = [...new Set(value.split(' ').filter((v) => v !== ''))];
   for (const v of values) {
     if (!(PROMPT_VALUES as readonly string[]).includes(v))
-      fail('invalid_request', `prompt ${v} is not supported`);
+      fail('authorize.prompt.unsupported', `prompt ${v} is not supported`);
   }
   if (values.includes('none') && values.length > 1)
-    fail('invalid_request', 'prompt=none cannot be combined with other values');
+    fail('authorize.prompt.none_combined', 'prompt=none cannot be combined with other values');
   return values as PromptValue[];
 }
 

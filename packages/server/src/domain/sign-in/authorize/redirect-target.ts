@@ -24,12 +24,12 @@ export function redirectTargetOf(
   if (given === undefined) {
     // RFC 6749 §3.1.2.3: may be omitted when exactly one is registered.
     const only = client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
-    if (only === undefined) return fail('invalid_request', 'redirect_uri is missing');
+    if (only === undefined) return fail('authorize.redirect_uri.missing', 'redirect_uri is missing');
     return { client, redirectUri: only, given: false };
   }
   const redirectUri = findRedirectUri(client, given);
   if (redirectUri === null)
-    return fail('invalid_request', 'redirect_uri is not registered for this application');
+    return fail('authorize.redirect_uri.unregistered', 'redirect_uri is not registered for this application');
   return { client, redirectUri, given: true };
 }
 

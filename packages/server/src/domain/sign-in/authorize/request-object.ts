@@ -10,7 +10,7 @@ import {
 import { CLIENT_JWS_ALGORITHMS } from '../../client-jws-algorithms.js';
 import { clock } from '../../clock.js';
 import { REQUEST_OBJECT_SIGNING_ALGS } from '../../directory/request-object-signing-alg.js';
-import { fail, ServiceError } from '../../errors.js';
+import { type ErrorSituation, fail, ServiceError } from '../../errors.js';
 import { issuerOf } from '../../issuers.js';
 import { isStorableText } from '../../storable-text.js';
 import { clientKeys } from '../../tokens/client-keys.js';
@@ -47,13 +47,9 @@ export type OpenedRequest =
   | { ok: true; query: AuthorizeQuery }
   | { ok: false; error: ServiceError; echo: RefusalEcho };
 
-const refuse = (
-  code: 'invalid_request' | 'invalid_request_object' | 'request_not_supported',
-  detail: string,
-  echo: RefusalEcho = {},
-): OpenedRequest => ({
+const refuse = (situation: ErrorSituation, detail: string, echo: RefusalEcho = {}): OpenedRequest => ({
   ok: false,
-  error: new ServiceError(code, detail),
+  error: new ServiceError(situation, detail),
   echo,
 });
 
@@ -67,7 +63,7 @@ function objectText(name: string, value: object): string {
     return JSON.stringify(value);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    return fail('invalid_request_object', `${name} in the request object is nested too deeply`);
+    return fail('authorize.request_object.too_deep', `${name} in the request object is nested too deeply`);
   }
 }
 
@@ -79,9 +75,12 @@ function parameterText(name: string, value: unknown): string {
   else if (typeof value === 'object' && value !== null && !Array.isArray(value))
     text = objectText(name, value);
   if (text === undefined)
-    return fail('invalid_request_object', `${name} in the request object must be a string`);
+    return fail('authorize.request_object.not_string', `${name} in the request object must be a string`);
   if (!isStorableText(text))
-    fail('invalid_request_object', `${name} must not contain a NUL character or an unpaired surrogate`);
+    fail(
+      'authorize.request_object.bad_characters',
+      `${name} must not contain a NUL character or an unpaired surrogate`,
+    );
   return text;
 }
 
@@ -97,7 +96,7 @@ function objectResources(value: unknown): string[] {
  */
 function mergedQuery(query: AuthorizeQuery, claims: JWTPayload): AuthorizeQuery {
   if ('request' in claims || 'request_uri' in claims)
-    fail('invalid_request_object', 'a request object must not hold request or request_uri');
+    fail('authorize.request_object.nested', 'a request object must not hold request or request_uri');
   const own: AuthorizeParams = {};
   let resources: string[] | null = null;
   for (const name of AUTHORIZE_PARAMETERS) {
@@ -110,10 +109,10 @@ function mergedQuery(query: AuthorizeQuery, claims: JWTPayload): AuthorizeQuery 
     }
   }
   if (own.client_id !== undefined && own.client_id !== query.params.client_id)
-    fail('invalid_request_object', 'the request object names another client_id');
+    fail('authorize.request_object.client_mismatch', 'the request object names another client_id');
   const asked = query.params.response_type;
   if (own.response_type !== undefined && asked !== undefined && own.response_type !== asked)
-    fail('invalid_request_object', 'the request object names another response_type');
+    fail('authorize.request_object.response_type_mismatch', 'the request object names another response_type');
   const params: AuthorizeParams = { ...query.params, ...own };
   delete params.request;
   if (resources !== null) {
@@ -185,39 +184,43 @@ export async function openRequestObject(
   const token = query.params.request;
   if (token === undefined) return { ok: true, query };
   if (query.params.request_uri !== undefined)
-    return refuse('invalid_request', 'request and request_uri cannot both be given');
+    return refuse(
+      'authorize.request_object.with_request_uri',
+      'request and request_uri cannot both be given',
+    );
   const parts = token.split('.').length;
-  if (parts === 5) return refuse('invalid_request_object', 'encrypted request objects are not supported');
+  if (parts === 5)
+    return refuse('authorize.request_object.encrypted', 'encrypted request objects are not supported');
   const header = parts === 3 ? unverifiedHeader(token) : null;
   if (header === null || typeof header.alg !== 'string')
-    return refuse('invalid_request_object', 'request is not a JWT');
+    return refuse('authorize.request_object.not_jwt', 'request is not a JWT');
   const accepted = acceptedAlgorithms(client);
   if (!accepted.includes(header.alg)) {
     if (header.alg === 'none') {
       return refuse(
-        'request_not_supported',
+        'authorize.request_object.unsigned',
         'unsigned request objects (alg none) are accepted only from an application registered for them (request_object_signing_alg none)',
         echoOf(token),
       );
     }
     return refuse(
-      'invalid_request_object',
+      'authorize.request_object.wrong_alg',
       `request objects of this application must use ${accepted.join(', ')}`,
     );
   }
   const outcome = await verified(deps, org, client, token, header.alg);
   if (outcome === 'no keys')
     return refuse(
-      'invalid_request_object',
+      'authorize.request_object.no_keys',
       'this application has no registered keys to verify a request object with',
     );
   if (!outcome.ok) {
-    return refuse(
-      'invalid_request_object',
-      outcome.expired
-        ? 'the request object has expired'
-        : 'the request object does not verify: its signature, iss (the client_id) or aud (the issuer) is wrong',
-    );
+    return outcome.expired
+      ? refuse('authorize.request_object.expired', 'the request object has expired')
+      : refuse(
+          'authorize.request_object.unverified',
+          'the request object does not verify: its signature, iss (the client_id) or aud (the issuer) is wrong',
+        );
   }
   try {
     return { ok: true, query: mergedQuery(query, outcome.payload) };

@@ -1,4 +1,4 @@
-import { fail } from '../../errors.js';
+import { type ErrorSituation, fail } from '../../errors.js';
 import type { AuthorizationRequest, ResponseMode } from '../../types.js';
 
 /**
@@ -12,10 +12,12 @@ export const RESPONSE_MODES: readonly ResponseMode[] = ['query', 'fragment', 'fo
 export function parseResponseMode(value: string | undefined): ResponseMode {
   if (value === undefined) return 'query';
   const mode = RESPONSE_MODES.find((m) => m === value);
-  return mode ?? fail('invalid_request', `response_mode ${value} is not supported`);
+  return mode ?? fail('authorize.response_mode.unsupported', `response_mode ${value} is not supported`);
 }
 
-export type AuthorizationResult = { code: string } | { error: string; description: string };
+export type AuthorizationResult =
+  | { code: string }
+  | { error: string; description: string; situation: ErrorSituation };
 
 /** Where the answer goes: the redirect URI, the `state` to echo and the mode. */
 export interface AnswerTarget {
@@ -39,9 +41,10 @@ export const answerDestination = (pending: { request: AuthorizationRequest }): s
   pending.request.redirectUri;
 
 /** The answer to the client: a URL to redirect to, or the fields a form posts to the redirect URI. */
-export type AuthorizationAnswer =
+export type AuthorizationAnswer = (
   | { redirect: string }
-  | { formPost: { action: string; fields: ReadonlyArray<readonly [string, string]> } };
+  | { formPost: { action: string; fields: ReadonlyArray<readonly [string, string]> } }
+) & { situation?: ErrorSituation };
 
 /**
  * The answer to an authorization request (RFC 6749 §4.1.2 / §4.1.2.1): the code or the error,
@@ -62,11 +65,14 @@ export function authorizationAnswer(
         ];
   if (target.state !== null) fields.push(['state', target.state]);
   fields.push(['iss', issuer]);
-  if (target.responseMode === 'form_post') return { formPost: { action: target.redirectUri, fields } };
+  // An error's situation rides beside the answer, for the transport's header; it is not a field.
+  const named = 'code' in result ? {} : { situation: result.situation };
+  if (target.responseMode === 'form_post')
+    return { formPost: { action: target.redirectUri, fields }, ...named };
   const url = new URL(target.redirectUri);
   if (target.responseMode === 'fragment') url.hash = new URLSearchParams(fields).toString();
   else for (const [name, value] of fields) url.searchParams.append(name, value);
-  return { redirect: url.href };
+  return { redirect: url.href, ...named };
 }
 
 /** The mode errors of a request travel in: the one it asked for when it is valid, else `query`. */

@@ -11,7 +11,8 @@ import { authenticatedClient, requireParam } from './user-grant-steps.js';
 export const tokenExchange: Grant = {
   parameters: ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'actor_token'],
   async handle(ctx) {
-    if (ctx.params.actor_token !== undefined) fail('invalid_request', 'actor_token is not supported');
+    if (ctx.params.actor_token !== undefined)
+      fail('token.exchange.actor_token', 'actor_token is not supported');
     const client = await authenticatedClient(ctx);
     const promoted = await promoteToken(ctx.deps, ctx.org, client, {
       subjectToken: requireParam(ctx.params, 'subject_token'),

@@ -10,7 +10,7 @@ export function authenticatedClient({ deps, org, client }: GrantContext): Promis
 }
 
 export function requireParam(params: GrantContext['params'], name: string): string {
-  return params[name] ?? fail('invalid_request', `${name} is required`);
+  return params[name] ?? fail('token.parameter.missing', `${name} is required`);
 }
 
 /** RFC 6749 §5.1; `refresh_token` only where the client has the refresh_token grant. */
