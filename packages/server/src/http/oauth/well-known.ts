@@ -14,6 +14,7 @@ import { ACR_FEDERATED, ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../d
 import type { Org } from '../../domain/types.js';
 import { anyOrigin } from '../cors.js';
 import { Discovery, Jwks } from '../openapi/described-schemas.js';
+import { noOrgAtHost } from '../openapi/oauth-responses.js';
 import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
 import { GRANTS } from './grants/registry.js';
@@ -90,7 +91,7 @@ const discovery = (path: string, operationId: string, summary: string) =>
       tag: 'discovery',
       hosts: 'every',
       auth: 'none',
-      responses: { 200: { description: 'the issuer’s metadata', schema: Discovery } },
+      responses: { 200: { description: 'the issuer’s metadata', schema: Discovery }, 404: noOrgAtHost },
     },
     ({ deps }) => ({
       onSend: [anyOrigin],
@@ -122,7 +123,7 @@ export const jwks = operation(
     tag: 'discovery',
     hosts: 'every',
     auth: 'none',
-    responses: { 200: { description: 'public keys; select by `kid`', schema: Jwks } },
+    responses: { 200: { description: 'public keys; select by `kid`', schema: Jwks }, 404: noOrgAtHost },
   },
   ({ deps }) => ({
     onSend: [anyOrigin],

@@ -10,7 +10,7 @@ export const oauthError = (description: string): ResponseSpec => ({ description,
 
 /** The refusal of a request to a host that is no org's (http/org-routing.ts), in the API's words. */
 export const noOrgAtHost: ResponseSpec = {
-  description: '`not_found`: no organization at this host',
+  description: '`not_found`: no organization at this host (or, with path issuers, at this address)',
   schema: ApiError,
 };
 
