@@ -71,3 +71,9 @@ export type SamlConnection = ConnectionBase & { type: 'saml' } & Required<
   >;
 /** An enterprise sign-in connection (`con_…`): an upstream OIDC provider or SAML IdP (DESIGN §17). */
 export type Connection = OidcConnection | SamlConnection;
+
+/** What "Test connection" found at the provider (POST …/connections/test); nothing is stored. */
+type ConnectionTestResult = Schemas['ConnectionTestResult'];
+export type ConnectionTest =
+  | { type: 'oidc'; oidc: NonNullable<ConnectionTestResult['oidc']> }
+  | { type: 'saml'; saml: NonNullable<ConnectionTestResult['saml']> };
