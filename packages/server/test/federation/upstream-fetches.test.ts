@@ -415,4 +415,29 @@ describe("connections' upstream calls: cached, capped, held to the issuer's host
       await second.close();
     }
   });
+
+  test('Test connection against a provider that hangs: held to the per-origin cap (503 past it), failing once the calls end', async () => {
+    const issuer = `http://127.0.0.1:${hanging.port}/`;
+    const test = () =>
+      call(server, 'POST', '/organizations/acme/connections/test', owner, { type: 'oidc', issuer });
+    const opened = hanging.connections;
+    const held = [test(), test()];
+    await hanging.accepted(opened + 2);
+    const third = await test();
+    assert.equal(third.status, 503);
+    assert.equal(third.body.error, 'unavailable');
+    assert.equal(
+      third.body.error_detail,
+      'too many calls to providers are running for this org; try again in a moment',
+    );
+    assert.equal(hanging.connections, opened + 2);
+    hanging.release();
+    for (const res of await Promise.all(held)) {
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body, {
+        error: 'invalid_request',
+        error_detail: 'issuer: the discovery call failed: socket hang up',
+      });
+    }
+  });
 });
