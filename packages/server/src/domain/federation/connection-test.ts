@@ -47,7 +47,9 @@ const strings = (value: unknown): string[] =>
 async function testOidc(deps: FederationDeps, org: Org, input: OidcTestInput): Promise<OidcTestResult> {
   const issuer = checkIssuer(deps, input.issuer);
   const allowed = checkEndpointHosts(deps, input.allowedEndpointHosts ?? []);
-  if (deps.upstreams === undefined) throw new Error('connections are tested only in tessera serve');
+  // Only `tessera serve` reaches providers; an app composed without them says so rather than a 500.
+  if (deps.upstreams === undefined)
+    return failApi('unavailable', 'this process does not reach providers; test through tessera serve');
   let doc: Record<string, unknown>;
   try {
     doc = await deps.upstreams.probe(org.id, issuer, allowed);
