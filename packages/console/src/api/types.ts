@@ -81,3 +81,16 @@ export function connectionOf(record: ConnectionRecord): Connection {
   }
   throw new Error(`The connection ${record.id} came without the settings of its type.`);
 }
+
+/** What "Test connection" found at the provider (POST …/connections/test); nothing is stored. */
+export type ConnectionTestResult = Schemas['ConnectionTestResult'];
+export type ConnectionTest =
+  | { type: 'oidc'; oidc: NonNullable<ConnectionTestResult['oidc']> }
+  | { type: 'saml'; saml: NonNullable<ConnectionTestResult['saml']> };
+
+/** A test's answer as the screen reads it, once its type's part is seen to be there. */
+export function connectionTestOf(result: ConnectionTestResult): ConnectionTest {
+  if (result.type === 'oidc' && result.oidc) return { type: 'oidc', oidc: result.oidc };
+  if (result.type === 'saml' && result.saml) return { type: 'saml', saml: result.saml };
+  throw new Error('The test came back without what it found.');
+}

@@ -25,6 +25,7 @@ import {
   setListNews,
   TYPE_LABELS,
 } from './connection-fields.js';
+import { TestConnection } from './connection-test.js';
 
 type Org = OrgScreenProps['org'];
 
@@ -252,6 +253,7 @@ function EditConnection({
     >
       <NameField draft={draft} set={set} />
       {connection.type === 'oidc' ? <OidcFields {...editing} /> : <SamlFields {...editing} />}
+      <TestConnection slug={org.slug} type={connection.type} draft={draft} />
       <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
     </EditPanel>
   );

@@ -30,6 +30,7 @@ import {
   takeListNews,
 } from './connection-fields.js';
 import { ConnectionPage } from './connection-page.js';
+import { TestConnection } from './connection-test.js';
 
 type Org = OrgScreenProps['org'];
 
@@ -178,6 +179,7 @@ function NewConnectionForm({ org, roles }: { org: Org; roles: UserRole[] }) {
         ) : (
           <SamlFields draft={draft} set={set} editing={false} />
         )}
+        <TestConnection slug={org.slug} type={type} draft={draft} />
         <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
         <ErrorNotice error={error} />
         <div class="actions">

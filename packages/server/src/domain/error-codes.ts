@@ -369,6 +369,19 @@ export const ERROR_CODES = {
     error: 'invalid_request',
     means: 'a SAML connection has neither metadata nor the entity id, SSO URL and certificate',
   },
+  'connection.test.busy': {
+    error: 'unavailable',
+    means: "too many calls to providers are running for the org: a connection's test is not made now",
+  },
+  'connection.test.no_upstreams': {
+    error: 'unavailable',
+    means: 'a connection was tested in a process that does not reach providers (only tessera serve does)',
+  },
+  'connection.test.unusable': {
+    error: 'invalid_request',
+    means:
+      "a tested connection's provider could not be used: unreachable, refused, or its discovery is wrong",
+  },
   'connection.type_mismatch': {
     error: 'invalid_request',
     means: 'a field of the other connection type was given',

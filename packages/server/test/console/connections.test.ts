@@ -130,6 +130,12 @@ describe('console: enterprise sign-in connections', () => {
     assert.equal((await alert.textContent())?.trim(), 'issuer: must be an https URL');
     assert.deepEqual(await api('connections'), []);
     assert.equal(await form.getByLabel('Client id').inputValue(), 'tessera-acme');
+    // "Test connection" checks the issuer before saving, in the same words; nothing is stored.
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    const tested = form.locator('div.connection-test').getByRole('alert');
+    await tested.waitFor();
+    assert.equal((await tested.textContent())?.trim(), 'issuer: must be an https URL');
+    assert.deepEqual(await api('connections'), []);
 
     await form.getByLabel('Issuer').fill('https://acme.okta.example');
     await form.getByRole('button', { name: 'Create connection' }).click();
@@ -187,6 +193,16 @@ describe('console: enterprise sign-in connections', () => {
     await form.getByLabel('IdP metadata XML').fill(idp.metadata());
     await form.getByLabel('Email domains').fill('corp.test');
     await review(page, 'connection-new-saml');
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await status('The identity provider’s details read correctly.');
+    const found = form.locator('dl.connection-test');
+    assert.equal(
+      (await found.locator('dt').allTextContents()).join(' | '),
+      'IdP entity id | IdP sign-in URL | Signing certificate',
+    );
+    assert.equal((await found.locator('dd').first().textContent())?.trim(), idp.entityId);
+    // Tested, not saved: the OIDC connection of the test before is still the only one.
+    assert.equal((await api('connections')).length, 1);
     await form.getByRole('button', { name: 'Create connection' }).click();
     await page.waitForURL((u) => /^\/console\/o\/acme\/connections\/con_/.test(u.pathname));
     const id = idIn();

@@ -111,11 +111,35 @@ describe('connections under the outbound address policy (TESSERA_OUTBOUND_ALLOW_
       error_detail: `issuer: points at this machine (loopback), ${PRIVATE_HINT}`,
     });
   });
+
+  test('Test connection: a loopback issuer is refused without a call; a name resolving to this machine is refused when fetched', async () => {
+    const test = (issuer: string) =>
+      call(server, 'POST', '/organizations/acme/connections/test', owner, { type: 'oidc', issuer });
+    const loopback = await test(`http://127.0.0.1:${listening.port}/`);
+    assert.equal(loopback.status, 400);
+    assert.deepEqual(loopback.body, {
+      error: 'invalid_request',
+      error_detail: `issuer: points at this machine (loopback), ${PRIVATE_HINT}`,
+    });
+    const metadata = await test('https://169.254.169.254/');
+    assert.deepEqual(metadata.body, {
+      error: 'invalid_request',
+      error_detail: `issuer: points at a non-public address (169.254.169.254: link-local (cloud metadata lives here)), ${PRIVATE_HINT}`,
+    });
+    const rebound = await test(`https://idp.rebound.test:${listening.port}/`);
+    assert.equal(rebound.status, 400);
+    assert.deepEqual(rebound.body, {
+      error: 'invalid_request',
+      error_detail: 'issuer: the discovery call failed: refused to connect to 127.0.0.1: loopback',
+    });
+    assert.equal(listening.connections, 0);
+  });
 });
 
 describe("connections' upstream calls: cached, capped, held to the issuer's hosts", () => {
   let server: TestServer;
   let owner: string;
+  let member: string;
   let stranger: string;
   let upstream: SteerableOidcUpstream;
   let hanging: HangingHost;
@@ -129,7 +153,7 @@ describe("connections' upstream calls: cached, capped, held to the issuer's host
       env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
       upstreams: { maxFetchesPerHost: 2, maxFetchesPerOrg: 3, maxFetches: 4 },
     });
-    ({ owner, stranger } = await ownerMemberStranger(server));
+    ({ owner, member, stranger } = await ownerMemberStranger(server));
   });
   after(async () => {
     await server?.close();
@@ -229,6 +253,75 @@ describe("connections' upstream calls: cached, capped, held to the issuer's host
     }
   });
 
+  test('Test connection: owners see what the issuer publishes; members 403, strangers 404; nothing is stored', async () => {
+    const DISCOVERY = 'GET /.well-known/openid-configuration';
+    const body = { type: 'oidc', name: 'Corp', issuer: upstream.issuer, client_id: 'tessera' };
+    const before = upstream.count(DISCOVERY);
+    const tested = await call(server, 'POST', '/organizations/acme/connections/test', owner, body);
+    assert.equal(tested.status, 200, JSON.stringify(tested.body));
+    assert.deepEqual(tested.body, {
+      type: 'oidc',
+      oidc: {
+        issuer: upstream.issuer,
+        authorization_endpoint: `${upstream.issuer}/authorize`,
+        token_endpoint: `${upstream.issuer}/token`,
+        jwks_uri: `${upstream.issuer}/jwks`,
+        userinfo_endpoint: `${upstream.issuer}/userinfo`,
+        id_token_signing_alg_values_supported: ['RS256'],
+        scopes_supported: [],
+      },
+    });
+    // Fetched afresh each time: a test is never answered from what sign-ins keep.
+    await call(server, 'POST', '/organizations/acme/connections/test', owner, body);
+    assert.equal(upstream.count(DISCOVERY) - before, 2);
+    const memberCall = await call(server, 'POST', '/organizations/acme/connections/test', member, body);
+    assert.equal(memberCall.status, 403);
+    assert.equal(memberCall.body.error, 'forbidden');
+    const strangerCall = await call(server, 'POST', '/organizations/acme/connections/test', stranger, body);
+    assert.equal(strangerCall.status, 404);
+    assert.equal(strangerCall.body.error, 'not_found');
+    assert.equal(upstream.count(DISCOVERY) - before, 2);
+    const list = await call(server, 'GET', '/organizations/acme/connections', owner);
+    assert.ok(!list.body.some((c: { name: string }) => c.name === 'Corp'));
+  });
+
+  test('Test connection: another issuer, a host not allowed, too large an answer, nobody listening: 400 naming it', async () => {
+    const test = (fields: Record<string, unknown>) =>
+      call(server, 'POST', '/organizations/acme/connections/test', owner, { type: 'oidc', ...fields });
+    const port = new URL(upstream.issuer).port;
+    const expect = async (fields: Record<string, unknown>, detail: string) => {
+      const res = await test(fields);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.deepEqual(res.body, { error: 'invalid_request', error_detail: detail });
+    };
+    try {
+      // The same provider reached by another name: it names 127.0.0.1, not localhost.
+      await expect(
+        { issuer: `http://localhost:${port}` },
+        'issuer: the discovery document names another issuer',
+      );
+      upstream.discovery = { token_endpoint: 'http://localhost:1/token' };
+      await expect(
+        { issuer: upstream.issuer },
+        `issuer: token_endpoint http://localhost:1/token is neither on the issuer's origin (${upstream.issuer}) nor on a host of allowed_endpoint_hosts`,
+      );
+      upstream.discovery = { padding: 'x'.repeat(300_000) };
+      await expect(
+        { issuer: upstream.issuer },
+        'issuer: the discovery call failed: the answer is larger than 262144 bytes',
+      );
+      upstream.discovery = {};
+      await expect({ issuer: `${upstream.issuer}/nowhere` }, 'issuer: the discovery answered HTTP 404');
+      await expect(
+        { issuer: 'http://127.0.0.1:1' },
+        'issuer: the discovery call failed: connect ECONNREFUSED 127.0.0.1:1',
+      );
+      await expect({ name: 'Corp' }, 'issuer: Invalid input: expected string, received undefined');
+    } finally {
+      upstream.discovery = {};
+    }
+  });
+
   test('an ID token signed with a key the kept set lacks refetches the key set once, not sooner than the floor', async () => {
     const con = await connection('Keys', { issuer: upstream.issuer, domains: ['corp.test'], jit: true });
     const KEYS = 'GET /jwks';
@@ -320,6 +413,31 @@ describe("connections' upstream calls: cached, capped, held to the issuer's host
       assert.equal(opened(), 5);
     } finally {
       await second.close();
+    }
+  });
+
+  test('Test connection against a provider that hangs: held to the per-origin cap (503 past it), failing once the calls end', async () => {
+    const issuer = `http://127.0.0.1:${hanging.port}/`;
+    const test = () =>
+      call(server, 'POST', '/organizations/acme/connections/test', owner, { type: 'oidc', issuer });
+    const opened = hanging.connections;
+    const held = [test(), test()];
+    await hanging.accepted(opened + 2);
+    const third = await test();
+    assert.equal(third.status, 503);
+    assert.equal(third.body.error, 'unavailable');
+    assert.equal(
+      third.body.error_detail,
+      'too many calls to providers are running for this org; try again in a moment',
+    );
+    assert.equal(hanging.connections, opened + 2);
+    hanging.release();
+    for (const res of await Promise.all(held)) {
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body, {
+        error: 'invalid_request',
+        error_detail: 'issuer: the discovery call failed: socket hang up',
+      });
     }
   });
 });

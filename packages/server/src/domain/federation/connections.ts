@@ -130,7 +130,7 @@ function checkUpstreamUrl(field: string, value: string): string {
  * An OIDC issuer: https (http on loopback), and not an address the outbound policy refuses while
  * TESSERA_OUTBOUND_ALLOW_PRIVATE is off (upstream-address.ts): nothing is fetched to decide.
  */
-function checkIssuer(deps: Pick<FederationDeps, 'config'>, value: string): string {
+export function checkIssuer(deps: Pick<FederationDeps, 'config'>, value: string): string {
   const issuer = checkUpstreamUrl('issuer', value);
   refusePrivateUpstream(deps, 'issuer', new URL(issuer));
   return issuer;
@@ -165,7 +165,7 @@ function checkCertificate(value: string): string {
   return body;
 }
 
-function samlSettings(input: {
+export function samlSettings(input: {
   metadataXml?: string | undefined;
   entityId?: string | undefined;
   ssoUrl?: string | undefined;

@@ -5,6 +5,7 @@
  */
 
 export { ACCOUNT_LINK_TTL_MS, offerAccountLink } from './account-link-proofs.js';
+export { testConnection } from './connection-test.js';
 export {
   type Connection,
   type ConnectionChanges,

@@ -93,8 +93,35 @@ export class OidcUpstreams {
    * (UpstreamBusy).
    */
   async call(c: OidcConnection, url: string, request: UpstreamRequest): Promise<Response> {
+    return this.#callFor(c.orgId, url, request);
+  }
+
+  /**
+   * A provider not yet saved, for an owner's "Test connection": its discovery document fetched now
+   * (never kept, never taken from what is kept), checked as a sign-in checks it, and answered with
+   * its endpoints kept. One call, counted against the org's cap like its connections' calls. Throws
+   * UpstreamUnusable naming what is wrong.
+   */
+  async probe(
+    orgId: string,
+    issuer: string,
+    allowedHosts: readonly string[],
+  ): Promise<Record<string, unknown>> {
+    try {
+      return await this.#discoverAt(orgId, issuer, allowedHosts);
+    } catch (error) {
+      if (error instanceof UpstreamUnusable) throw error;
+      if (error instanceof UpstreamBusy) throw new UpstreamUnusable('busy', error.message);
+      throw new UpstreamUnusable(
+        'unreachable',
+        `the discovery call failed: ${(error as Error).message || 'no answer'}`,
+      );
+    }
+  }
+
+  async #callFor(orgId: string, url: string, request: UpstreamRequest): Promise<Response> {
     return this.#inFlightPerOrg.run(
-      c.orgId,
+      orgId,
       // Only the per-org cap here: the port (UpstreamFetcher) holds the process-wide one.
       { max: Number.POSITIVE_INFINITY, maxPerKey: this.#maxPerOrg },
       () => this.#fetch(url, request),
@@ -213,34 +240,36 @@ export class OidcUpstreams {
     return unusable;
   }
 
-  async #discover(c: OidcConnection): Promise<Record<string, unknown>> {
-    const issuer = c.oidc.issuer;
+  #discover(c: OidcConnection): Promise<Record<string, unknown>> {
+    return this.#discoverAt(c.orgId, c.oidc.issuer, c.oidc.allowedEndpointHosts ?? []);
+  }
+
+  async #discoverAt(
+    orgId: string,
+    issuer: string,
+    allowedHosts: readonly string[],
+  ): Promise<Record<string, unknown>> {
     const url = new URL(issuer);
     // RFC 8414 §3 / OIDC Discovery §4: the well-known path is appended to the issuer's.
     url.pathname = `${url.pathname.replace(/\/$/, '')}/.well-known/openid-configuration`;
-    const doc = await this.#getJson(c, url.href, 'application/json', 'discovery');
+    const doc = await this.#getJson(orgId, url.href, 'application/json', 'discovery');
     if (typeof doc.issuer !== 'string' || !sameUrl(doc.issuer, issuer))
       throw new UpstreamUnusable('unreachable', 'the discovery document names another issuer');
-    const problem = discoveredEndpointsProblem(issuer, c.oidc.allowedEndpointHosts ?? [], doc);
+    const problem = discoveredEndpointsProblem(issuer, allowedHosts, doc);
     if (problem !== null) throw new UpstreamUnusable('refused', problem);
     return keptDiscovery(doc);
   }
 
   async #fetchKeySet(c: OidcConnection, url: string): Promise<KeySet> {
-    const body = await this.#getJson(c, url, 'application/json, application/jwk-set+json', 'key set');
+    const body = await this.#getJson(c.orgId, url, 'application/json, application/jwk-set+json', 'key set');
     if (!Array.isArray(body.keys))
       throw new UpstreamUnusable('unreachable', 'the key set has no "keys" array');
     const keys = body.keys.filter((k): k is Record<string, unknown> => typeof k === 'object' && k !== null);
     return { keys };
   }
 
-  async #getJson(
-    c: OidcConnection,
-    url: string,
-    accept: string,
-    what: string,
-  ): Promise<Record<string, unknown>> {
-    const res = await this.call(c, url, { method: 'GET', headers: { accept } });
+  async #getJson(orgId: string, url: string, accept: string, what: string): Promise<Record<string, unknown>> {
+    const res = await this.#callFor(orgId, url, { method: 'GET', headers: { accept } });
     if (res.status !== 200) {
       await res.body?.cancel();
       throw new UpstreamUnusable('unreachable', `the ${what} answered HTTP ${res.status}`);

@@ -25,6 +25,7 @@ const DefaultRoles = z.array(z.string().min(1).max(100)).max(50).meta({
     'end-user role ids of the org given to a user created on first sign-in (`jit`); each must be a role of the org. Linking an existing user leaves their roles as they are.',
 });
 const Url = z.string().max(2000);
+const IsoDateTime = z.string().meta({ format: 'date-time' });
 const Scopes = z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'must be a scope token')).max(20);
 const AllowedEndpointHosts = z.array(z.string().min(1).max(260)).max(20, 'must hold at most 20 hosts').meta({
   description:
@@ -70,6 +71,42 @@ export const CreateConnectionBody = z.discriminatedUnion('type', [
   CreateSamlConnectionBody,
 ]);
 
+/**
+ * "Test connection": the body of a create (so the console sends its form as it stands), every field
+ * optional but the type and, for OIDC, the issuer; only the provider's settings are read.
+ */
+export const TestConnectionBody = z.discriminatedUnion('type', [
+  CreateOidcConnectionBody.partial().extend({
+    type: z.literal('oidc'),
+    issuer: CreateOidcConnectionBody.shape.issuer,
+  }),
+  CreateSamlConnectionBody.partial().extend({ type: z.literal('saml') }),
+]);
+
+export const ConnectionTestResult = z.object({
+  type: z.enum(['oidc', 'saml']),
+  oidc: z
+    .object({
+      issuer: z.string(),
+      authorization_endpoint: z.string(),
+      token_endpoint: z.string(),
+      jwks_uri: z.string(),
+      userinfo_endpoint: z.string().nullable(),
+      id_token_signing_alg_values_supported: z.array(z.string()),
+      scopes_supported: z.array(z.string()),
+    })
+    .optional()
+    .meta({ description: 'OIDC: what the issuer’s discovery document names (its endpoints checked)' }),
+  saml: z
+    .object({
+      idp_entity_id: z.string(),
+      sso_url: z.string(),
+      certificates: z.array(z.object({ subject: z.string(), valid_to: IsoDateTime })),
+    })
+    .optional()
+    .meta({ description: 'SAML: what the metadata names' }),
+});
+
 /** PATCH: any field of the connection's type, each optional; the type never changes. */
 export const UpdateConnectionBody = z.strictObject({
   name: Name.optional(),
@@ -88,8 +125,6 @@ export const UpdateConnectionBody = z.strictObject({
   sso_url: Url.optional(),
   certificate: Certificate.optional(),
 });
-
-const IsoDateTime = z.string().meta({ format: 'date-time' });
 
 export const ConnectionRecord = z.object({
   id: z.string().meta({ pattern: '^con_' }),

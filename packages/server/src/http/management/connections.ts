@@ -7,6 +7,7 @@ import {
   deleteConnection,
   pageOfConnections,
   requireConnection,
+  testConnection,
   updateConnection,
 } from '../../domain/federation/index.js';
 import type { Org } from '../../domain/types.js';
@@ -14,7 +15,9 @@ import {
   ConnectionList,
   ConnectionRecord,
   ConnectionsQuery,
+  ConnectionTestResult,
   CreateConnectionBody,
+  TestConnectionBody,
   UpdateConnectionBody,
 } from './connections-schemas.js';
 import { created, endpoint, noContent, ok } from './endpoint.js';
@@ -120,6 +123,69 @@ export const CONNECTION_ENDPOINTS = [
         actor,
       );
       return created(view(deps, org, c));
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'post',
+      path: '/organizations/:org/connections/test',
+      operationId: 'testConnection',
+      summary: 'Check a connection’s provider before saving it; nothing is stored',
+      description:
+        'Takes the body of a create (only `type` and, for OIDC, `issuer` are required; only the provider’s settings are read). ' +
+        'OIDC: the issuer’s discovery document is fetched now, under the outbound address policy and the upstream time and size limits, and checked as a sign-in checks it (the same issuer; endpoints on its origin or an allowed endpoint host). ' +
+        'SAML: the metadata, or the entity id, SSO URL and certificate, are read as a create reads them.',
+      params: ORG,
+      body: { contentType: 'application/json', schema: TestConnectionBody, errors: 'invalid_request' },
+      responses: {
+        200: { description: 'what the provider publishes', schema: ConnectionTestResult },
+        400: apiError(
+          '`invalid_request`: an unknown field, a value failing validation, or the provider failing the test (unreachable, an HTTP error, not JSON, another issuer, an endpoint on a host not allowed, not SAML IdP metadata); the detail names it',
+        ),
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+        503: apiError('`unavailable`: too many calls to providers are running for this org; try again'),
+      },
+    },
+    async ({ deps, caller: { org }, body: b }) => {
+      const r = await testConnection(
+        deps,
+        org,
+        b.type === 'oidc'
+          ? { type: 'oidc', issuer: b.issuer, allowedEndpointHosts: b.allowed_endpoint_hosts }
+          : {
+              type: 'saml',
+              metadataXml: b.metadata_xml,
+              entityId: b.idp_entity_id,
+              ssoUrl: b.sso_url,
+              certificate: b.certificate,
+            },
+      );
+      return ok(
+        r.type === 'oidc'
+          ? {
+              type: 'oidc' as const,
+              oidc: {
+                issuer: r.issuer,
+                authorization_endpoint: r.authorizationEndpoint,
+                token_endpoint: r.tokenEndpoint,
+                jwks_uri: r.jwksUri,
+                userinfo_endpoint: r.userinfoEndpoint,
+                id_token_signing_alg_values_supported: r.idTokenSigningAlgs,
+                scopes_supported: r.scopesSupported,
+              },
+            }
+          : {
+              type: 'saml' as const,
+              saml: {
+                idp_entity_id: r.entityId,
+                sso_url: r.ssoUrl,
+                certificates: r.certificates.map((c) => ({ subject: c.subject, valid_to: c.validTo })),
+              },
+            },
+      );
     },
   ),
   endpoint(

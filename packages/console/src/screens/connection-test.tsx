@@ -1,0 +1,111 @@
+import { useState } from 'preact/hooks';
+import { api, body } from '../api/client.js';
+import { type Connection, type ConnectionTest, connectionTestOf } from '../api/types.js';
+import { Done, ErrorNotice } from '../components/notices.js';
+import type { ConnectionDraft } from './connection-fields.js';
+
+/** What "Test connection" sends: the provider's side of the draft only. */
+function testBody(type: Connection['type'], d: ConnectionDraft) {
+  if (type === 'oidc') return { type, issuer: d.issuer.trim() };
+  return d.samlSource === 'metadata'
+    ? { type, metadata_xml: d.metadataXml }
+    : { type, idp_entity_id: d.entityId.trim(), sso_url: d.ssoUrl.trim(), certificate: d.certificate };
+}
+
+function Found({ result }: { result: ConnectionTest }) {
+  if (result.type === 'oidc') {
+    const o = result.oidc;
+    const algs = o.id_token_signing_alg_values_supported.join(', ') || 'none named';
+    return (
+      <>
+        <Done>
+          The provider answered: its configuration names this issuer, and its endpoints are allowed.
+        </Done>
+        <dl class="facts connection-test">
+          <dt>Issuer</dt>
+          <dd>{o.issuer}</dd>
+          <dt>Authorization endpoint</dt>
+          <dd>{o.authorization_endpoint}</dd>
+          <dt>Token endpoint</dt>
+          <dd>{o.token_endpoint}</dd>
+          <dt>Keys (JWKS)</dt>
+          <dd>{o.jwks_uri}</dd>
+          <dt>Userinfo endpoint</dt>
+          <dd>{o.userinfo_endpoint ?? 'none'}</dd>
+          <dt>ID token signing algorithms</dt>
+          <dd>{algs}</dd>
+        </dl>
+      </>
+    );
+  }
+  const s = result.saml;
+  return (
+    <>
+      <Done>The identity provider’s details read correctly.</Done>
+      <dl class="facts connection-test">
+        <dt>IdP entity id</dt>
+        <dd>{s.idp_entity_id}</dd>
+        <dt>IdP sign-in URL</dt>
+        <dd>{s.sso_url}</dd>
+        {s.certificates.map((c) => (
+          <>
+            <dt>Signing certificate</dt>
+            <dd>
+              {c.subject.replace(/\n/g, ', ')} (valid until {c.valid_to.slice(0, 10)})
+            </dd>
+          </>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+/**
+ * "Test connection": checks the provider the form names before it is saved (the OIDC issuer's
+ * discovery, fetched by the server; SAML metadata read as saving reads it), and shows what was found
+ * or what is wrong. Nothing is stored.
+ */
+export function TestConnection({
+  slug,
+  type,
+  draft,
+}: {
+  slug: string;
+  type: Connection['type'];
+  draft: ConnectionDraft;
+}) {
+  const [result, setResult] = useState<ConnectionTest | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <div class="connection-test" aria-live="polite">
+      <button
+        type="button"
+        class="secondary"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          setResult(null);
+          try {
+            const found = await body(
+              api.POST('/organizations/{org}/connections/test', {
+                params: { path: { org: slug } },
+                body: testBody(type, draft),
+              }),
+            );
+            setResult(connectionTestOf(found));
+          } catch (e) {
+            setError(e);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {busy ? 'Testing…' : 'Test connection'}
+      </button>
+      <ErrorNotice error={error} />
+      {result ? <Found result={result} /> : null}
+    </div>
+  );
+}
