@@ -46,7 +46,7 @@ describe('answers checked against their declarations', () => {
     checker.problemOf(listUsers, status, type, typeof body === 'string' ? body : JSON.stringify(body));
 
   before(async () => {
-    server = await startServer();
+    server = await startServer({ checkAnswers: true });
     checker = new AnswerChecker(server.config);
   });
   after(() => server.close());

@@ -60,7 +60,12 @@ for (const database of storageSuite(
     before(async () => {
       if (skip) return;
       await smtp.start();
-      server = await startServer({ database, webhooks: false, env: { TESSERA_SMTP_URL: smtp.url } });
+      server = await startServer({
+        checkAnswers: true,
+        database,
+        webhooks: false,
+        env: { TESSERA_SMTP_URL: smtp.url },
+      });
       ({ acme, owner, member, stranger, ownerId } = await ownerMemberStranger(server));
       issuer = server.issuer('acme');
       ({ clientId } = await makeClient(server.deps, acme));

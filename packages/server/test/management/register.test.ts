@@ -25,7 +25,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
   let server: TestServer;
   before(async () => {
     // Each test below speaks from its own forwarded address, so trust one proxy hop.
-    server = await startServer({ env: { TESSERA_TRUST_PROXY: '1' } });
+    server = await startServer({ checkAnswers: true, env: { TESSERA_TRUST_PROXY: '1' } });
   });
   after(() => server.close());
 
@@ -280,7 +280,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
 });
 
 test('X-Forwarded-For is ignored unless TESSERA_TRUST_PROXY says so', async () => {
-  const server = await startServer();
+  const server = await startServer({ checkAnswers: true });
   try {
     for (let i = 0; i < 10; i++) {
       const res = await register(
@@ -304,7 +304,7 @@ test('X-Forwarded-For is ignored unless TESSERA_TRUST_PROXY says so', async () =
 describe('the registration limit across two server processes on one PostgreSQL', async () => {
   const skip = await postgresSkip();
   test('10 succeed in all, whichever process takes them', { skip }, async () => {
-    const a = await startServer({ database: 'postgres' });
+    const a = await startServer({ checkAnswers: true, database: 'postgres' });
     let b: TesseraProcess | undefined;
     try {
       const portB = await freePort();

@@ -66,6 +66,7 @@ export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
   'endUserSessions',
   'listConnections',
   'createConnection',
+  'testConnection',
   'getConnection',
   'updateConnection',
   'deleteConnection',
