@@ -108,12 +108,24 @@ export async function migrate(store: Handle): Promise<string[]> {
     migrationLockTableName: 'tessera_migrations_lock',
     ...schema,
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Two processes starting on an empty database both create the migrator's own tables before either
+  // holds its lock; PostgreSQL then refuses the second `create table if not exists` on its catalog's
+  // unique index. Nothing was applied by the refused one: it tries again, behind the lock this time.
+  for (let attempt = 1; error && attempt < 3 && isCatalogRace(error); attempt++) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new MigrationError(`migration ${failed} failed: ${(error as Error).message}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** PostgreSQL's refusal of a concurrent `create … if not exists` of the same name (23505 on a catalog index). */
+function isCatalogRace(error: unknown): boolean {
+  const e = error as { code?: unknown; constraint?: unknown };
+  return e.code === '23505' && typeof e.constraint === 'string' && e.constraint.startsWith('pg_');
 }
 
 /**
