@@ -1,6 +1,7 @@
 import { type Config, ConfigError } from './config/config.js';
 import { loadMasterSecret } from './config/master-secret.js';
 import { derivePageKeys } from './crypto/derived-keys.js';
+import { NonceMinter } from './crypto/dpop-proof.js';
 import { Sealer } from './crypto/sealing.js';
 import type { Deps } from './domain/context.js';
 import { CredentialCache } from './domain/credential-cache.js';
@@ -109,6 +110,7 @@ export async function openRuntime(
       dialect: store.dialect,
       sealer,
       pageKeys,
+      dpopNonces: new NonceMinter(masterSecret),
       config,
       keyRing: new KeyRing(store.db, sealer),
       mailer: options.mailer ?? unsentMailer(warn),

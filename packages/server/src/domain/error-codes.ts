@@ -13,6 +13,11 @@ export const ERROR_CODES = {
     error: 'unauthorized',
     means: 'the bearer token is missing, expired, forged or not for this API',
   },
+  'auth.dpop.refused': {
+    error: 'unauthorized',
+    means:
+      'a DPoP-bound token came without its proof, as Bearer, or with a proof refused (WWW-Authenticate: DPoP names why)',
+  },
   'authorize.access_denied': {
     error: 'access_denied',
     means: 'the person declined the application on the consent page',
@@ -903,6 +908,18 @@ export const ERROR_CODES = {
     error: 'invalid_grant',
     means: 'code_verifier was sent for a code issued without a PKCE challenge',
   },
+  'token.dpop.invalid': {
+    error: 'invalid_dpop_proof',
+    means: 'the DPoP proof of a token request is malformed, not for this request, too old or replayed',
+  },
+  'token.dpop.nonce': {
+    error: 'use_dpop_nonce',
+    means: 'the client must put the DPoP-Nonce this answer carries in its proof',
+  },
+  'token.dpop.required': {
+    error: 'invalid_request',
+    means: 'the client registered dpop_bound_access_tokens and sent no DPoP proof',
+  },
   'token.exchange.actor_token': { error: 'invalid_request', means: 'actor_token was given' },
   'token.exchange.audience': {
     error: 'invalid_target',
@@ -944,6 +961,10 @@ export const ERROR_CODES = {
     means: 'a client asked for a resource scope it is not permitted',
   },
   'token.parameter.missing': { error: 'invalid_request', means: 'a parameter the grant requires is missing' },
+  'token.refresh.dpop_key': {
+    error: 'invalid_grant',
+    means: 'the refresh token is bound to a DPoP key the request did not prove',
+  },
   'token.refresh.expired': { error: 'invalid_grant', means: 'the refresh token has expired' },
   'token.refresh.invalid': {
     error: 'invalid_grant',
@@ -989,6 +1010,10 @@ export const ERROR_CODES = {
   'token.service_account.scope_refused': {
     error: 'invalid_scope',
     means: 'a service account asked for a scope it does not have',
+  },
+  'token.switch_tenant.dpop_key': {
+    error: 'invalid_grant',
+    means: 'access_token is bound to a DPoP key the request did not prove',
   },
   'token.switch_tenant.not_member': {
     error: 'invalid_grant',

@@ -14,6 +14,9 @@ const REGISTRY = {
   unsupported_response_type: { status: 400, family: 'oauth' },
   invalid_scope: { status: 400, family: 'oauth' },
   invalid_target: { status: 400, family: 'oauth' },
+  // RFC 9449 §5, §8: a DPoP proof refused at the token endpoint, or one without the server's nonce.
+  invalid_dpop_proof: { status: 400, family: 'oauth' },
+  use_dpop_nonce: { status: 400, family: 'oauth' },
   // OIDC Core §3.1.2.6, RFC 9101 §6.3: a request object refused (only sent back by redirect):
   // unsigned ones, by reference, or one that does not verify.
   request_not_supported: { status: 400, family: 'oauth' },

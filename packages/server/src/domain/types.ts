@@ -117,6 +117,10 @@ export interface Client {
   allowedOrigins: string[] | null;
   /** `RS256`: the userinfo endpoint answers it a JWT signed with the org's key; absent: JSON. */
   userinfoSignedResponseAlg?: 'RS256';
+  /** `dpop_bound_access_tokens` (RFC 9449 §5.2): every token request must carry a DPoP proof. */
+  dpopBoundAccessTokens?: true;
+  /** Its DPoP proofs must carry a nonce this service handed out (RFC 9449 §8). */
+  dpopNonceRequired?: true;
   createdAt: number;
   updatedAt: number;
 }
@@ -491,6 +495,8 @@ export interface RefreshToken {
    * same client, was given another successor (the answer carrying this one never arrived).
    */
   retiredAt: number | null;
+  /** The thumbprint (RFC 7638) of the DPoP key a public client's token is bound to (RFC 9449 §5); null: none. */
+  dpopJkt: string | null;
 }
 
 /** A service account's binding: the org its client acts in and the scope it holds (its client is a `Client`). */

@@ -19,7 +19,8 @@ import { ORG_CACHE_TTL_MS, orgOf } from './org-routing.js';
 
 /** How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
-const ALLOWED_HEADERS = 'authorization, content-type';
+/** `dpop`: a browser app's DPoP proofs (RFC 9449). */
+const ALLOWED_HEADERS = 'authorization, content-type, dpop';
 
 /** A route's onSend hook for public documents (discovery, JWKS): any origin may read them. */
 export async function anyOrigin(_request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -87,7 +88,8 @@ export function allowedOrigin(deps: Deps, clientOf: ClientOf) {
       return;
     }
     reply.header('access-control-allow-origin', origin);
-    // A page may read why a bearer token was refused (RFC 6750 §3), and any error's situation code.
-    reply.header('access-control-expose-headers', `www-authenticate, ${ERROR_CODE_HEADER}`);
+    // A page may read why a bearer token was refused (RFC 6750 §3), the DPoP nonce to use (RFC 9449
+    // §8), and any error's situation code.
+    reply.header('access-control-expose-headers', `www-authenticate, dpop-nonce, ${ERROR_CODE_HEADER}`);
   };
 }

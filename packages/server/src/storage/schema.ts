@@ -120,6 +120,10 @@ export interface ClientsTable {
   allowed_origins: string | null;
   /** `RS256`: userinfo answers a signed JWT; null: JSON (migration 037). */
   userinfo_signed_response_alg: string | null;
+  /** 1: every token request must carry a DPoP proof (RFC 9449 §5.2; migration 045). */
+  dpop_bound_access_tokens: number;
+  /** 1: DPoP proofs must carry a nonce this service handed out (RFC 9449 §8; migration 045). */
+  dpop_nonce_required: number;
 }
 
 /** A console-org client bound to one org's management API (migration 024). */
@@ -135,6 +139,12 @@ export interface ServiceAccountsTable {
 export interface ClientAssertionJtisTable {
   org_id: string;
   client_id: string;
+  jti_hash: string;
+  expires_at: number;
+}
+
+/** Each accepted DPoP proof's key thumbprint and `jti`, as one SHA-256, kept until it expires (migration 045). */
+export interface DpopProofJtisTable {
   jti_hash: string;
   expires_at: number;
 }
@@ -268,6 +278,8 @@ export interface RefreshTokensTable {
    * another in its place (migration 040). Presenting it is refused without revoking the session.
    */
   retired_at: number | null;
+  /** The thumbprint of the DPoP key a public client's token is bound to; null: not bound (migration 045). */
+  dpop_jkt: string | null;
 }
 
 export interface ConsentsTable {
@@ -620,6 +632,7 @@ export interface Database {
   tenant_members: TenantMembersTable;
   clients: ClientsTable;
   client_assertion_jtis: ClientAssertionJtisTable;
+  dpop_proof_jtis: DpopProofJtisTable;
   service_accounts: ServiceAccountsTable;
   signing_keys: SigningKeysTable;
   audit_events: AuditEventsTable;

@@ -105,7 +105,7 @@ describe('CORS headers of the OAuth endpoints', () => {
     assert.deepEqual(cors(res.headers), {
       vary: 'Origin',
       'access-control-allow-origin': APP,
-      'access-control-expose-headers': 'www-authenticate, tessera-error-code',
+      'access-control-expose-headers': 'www-authenticate, dpop-nonce, tessera-error-code',
     });
     // Another origin, the same request: no Access-Control-Allow-Origin, so a page cannot read it.
     const other = await post('oauth/token', form, { origin: STRANGER });
@@ -177,7 +177,7 @@ describe('CORS headers of the OAuth endpoints', () => {
           vary: 'Origin',
           'access-control-allow-origin': origin,
           'access-control-allow-methods': methods,
-          'access-control-allow-headers': 'authorization, content-type',
+          'access-control-allow-headers': 'authorization, content-type, dpop',
           'access-control-max-age': '600',
         });
       }
@@ -218,7 +218,7 @@ describe('CORS headers of the OAuth endpoints', () => {
     assert.deepEqual(cors(mine.headers), {
       vary: 'Origin',
       'access-control-allow-origin': APP,
-      'access-control-expose-headers': 'www-authenticate, tessera-error-code',
+      'access-control-expose-headers': 'www-authenticate, dpop-nonce, tessera-error-code',
     });
     const theirs = await userinfo(EXPLICIT);
     assert.equal(theirs.status, 200);

@@ -61,5 +61,7 @@ export const clientSnapshot = (c: Client) => ({
   ...(c.userinfoSignedResponseAlg === undefined
     ? {}
     : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
+  ...(c.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
+  ...(c.dpopNonceRequired === true ? { dpopNonceRequired: true } : {}),
   createdAt: new Date(c.createdAt).toISOString(),
 });

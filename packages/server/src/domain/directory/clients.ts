@@ -49,6 +49,10 @@ export interface NewClient {
   requestObjectSigningAlg?: string;
   /** `RS256`: its userinfo answers are JWTs signed with the org's key (OIDC Core §5.3.2). */
   userinfoSignedResponseAlg?: 'RS256';
+  /** RFC 9449 §5.2: every token request must carry a DPoP proof. */
+  dpopBoundAccessTokens?: boolean;
+  /** Its DPoP proofs must carry a nonce this service hands out (RFC 9449 §8). */
+  dpopNonceRequired?: boolean;
 }
 
 /** The grant types a client gets when none are named. */
@@ -142,6 +146,8 @@ export async function createClient(
     ...(input.userinfoSignedResponseAlg === undefined
       ? {}
       : { userinfoSignedResponseAlg: input.userinfoSignedResponseAlg }),
+    ...(input.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true as const } : {}),
+    ...(input.dpopNonceRequired === true ? { dpopNonceRequired: true as const } : {}),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
@@ -199,6 +205,10 @@ export interface ClientChanges {
   allowedOrigins?: string[] | null;
   /** `RS256`: userinfo answers it a signed JWT; null: JSON again. */
   userinfoSignedResponseAlg?: 'RS256' | null;
+  /** RFC 9449 §5.2: whether every token request must carry a DPoP proof. */
+  dpopBoundAccessTokens?: boolean;
+  /** Whether its DPoP proofs must carry a nonce this service hands out. */
+  dpopNonceRequired?: boolean;
 }
 
 /**
@@ -240,6 +250,10 @@ export async function updateClient(
     if (changes.userinfoSignedResponseAlg === null) delete after.userinfoSignedResponseAlg;
     else if (changes.userinfoSignedResponseAlg !== undefined)
       after.userinfoSignedResponseAlg = changes.userinfoSignedResponseAlg;
+    if (changes.dpopBoundAccessTokens === false) delete after.dpopBoundAccessTokens;
+    else if (changes.dpopBoundAccessTokens === true) after.dpopBoundAccessTokens = true;
+    if (changes.dpopNonceRequired === false) delete after.dpopNonceRequired;
+    else if (changes.dpopNonceRequired === true) after.dpopNonceRequired = true;
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)

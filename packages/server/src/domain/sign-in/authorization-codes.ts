@@ -106,6 +106,8 @@ export interface CodeExchange {
   codeVerifier: string | undefined;
   /** RFC 8707 `resource`: picks one of the resources the authorization granted (DESIGN §15). */
   resource?: string | undefined;
+  /** The thumbprint of the key of the request's DPoP proof (RFC 9449 §5): the tokens are bound to it. */
+  dpopJkt?: string | null;
 }
 
 /** Why a consumed code cannot be exchanged, or null when it can. */
@@ -163,10 +165,19 @@ export async function redeemAuthorizationCode(
     }
     // Thrown, `invalid_target` rolls the code's consumption back: the code may be exchanged again.
     const audience = org.isConsole ? null : await sessionAudience(tx, org, session, input.resource);
-    const refreshToken = await addRefreshToken(tx, client, session, now);
+    const refreshToken = await addRefreshToken(tx, client, session, now, undefined, input.dpopJkt ?? null);
     return { session, nonce: stored.nonce, refreshToken, audience };
   });
   if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
-  const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
+  const set = await tokenSet(
+    deps,
+    signer,
+    org,
+    outcome.session,
+    outcome.refreshToken,
+    now,
+    outcome.audience,
+    input.dpopJkt ?? null,
+  );
   return withIdToken(deps, signer, org, outcome.session, set, now, outcome.nonce);
 }

@@ -14,6 +14,7 @@ export {
 } from './client-auth.js';
 export { requireGrant } from './client-grants.js';
 export { type NamedClient, originAllowedFor, originOfSomeClient } from './cross-origin.js';
+export { boundKeyOf, checkProof, DPOP_ALGORITHMS, tokenRequestKey } from './dpop.js';
 export { introspectToken } from './introspection.js';
 export { issueMachineToken } from './machine-tokens.js';
 export { type ManagementPrincipal, verifyManagementToken } from './management-principal.js';

@@ -38,7 +38,8 @@ async function introspectAccessToken(deps: TokensDeps, org: Org, token: string):
   } else if (!(await verifyAccessToken(deps, org, token, ['user', 'console'], 'accept'))) {
     return INACTIVE;
   }
-  return { active: true, ...payload, token_type: 'Bearer' };
+  // RFC 9449 §6.2: a token bound to a DPoP key is a DPoP token; its `cnf` is among its claims.
+  return { active: true, ...payload, token_type: payload.cnf === undefined ? 'Bearer' : 'DPoP' };
 }
 
 /**
@@ -68,6 +69,7 @@ async function introspectRefreshToken(
     ...(session.tenantId === null ? {} : { tnt: session.tenantId }),
     iat: Math.floor(stored.createdAt / 1000),
     exp: Math.floor(stored.expiresAt / 1000),
+    ...(stored.dpopJkt === null ? {} : { cnf: { jkt: stored.dpopJkt } }),
   };
 }
 

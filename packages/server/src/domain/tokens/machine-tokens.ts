@@ -13,6 +13,8 @@ export interface IssuedToken {
   expiresIn: number;
   /** A resource token's scopes (RFC 6749 §5.1). */
   scope?: string;
+  /** The DPoP key's thumbprint the token is bound to (`cnf.jkt`), when it is. */
+  boundTo?: string;
 }
 
 /**
@@ -21,7 +23,8 @@ export interface IssuedToken {
  * the caller worked out (domain/tokens/service-account-tokens.ts).
  * `activeKid`, when the caller read it along with the client, saves the key ring its lookup.
  * For a resource (DESIGN §15, machineAudience), `aud` is `[client id, resource]`, `scope` the
- * client's permitted scopes, and the lifetime the resource's.
+ * client's permitted scopes, and the lifetime the resource's. `boundTo`: the thumbprint of the
+ * DPoP key the token is bound to (`cnf.jkt`, RFC 9449 §6).
  */
 export async function issueMachineToken(
   deps: TokensDeps,
@@ -30,6 +33,7 @@ export async function issueMachineToken(
   activeKid?: string | null,
   audience: TokenAudience | null = null,
   serviceAccountScope: string | null = null,
+  boundTo: string | null = null,
 ): Promise<IssuedToken> {
   requireGrant(client, 'client_credentials');
   const signer = await deps.keyRing.signer(org.id, activeKid);
@@ -48,8 +52,14 @@ export async function issueMachineToken(
     client_id: client.id,
     ...(scope === undefined ? {} : { scope }),
     jti: newId('jti'),
+    ...(boundTo === null ? {} : { cnf: { jkt: boundTo } }),
     iat,
     exp: iat + ttl,
   });
-  return { accessToken, expiresIn: ttl, ...(scope === undefined ? {} : { scope }) };
+  return {
+    accessToken,
+    expiresIn: ttl,
+    ...(scope === undefined ? {} : { scope }),
+    ...(boundTo === null ? {} : { boundTo }),
+  };
 }

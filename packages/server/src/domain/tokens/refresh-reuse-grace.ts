@@ -21,9 +21,10 @@ import type { RefreshToken } from '../types.js';
  */
 export type ReuseVerdict = 'retry' | 'retired' | 'refused' | 'reuse';
 
-/** Who presents the token: the authenticated client (and, once DPoP exists, its proof's key thumbprint). */
+/** Who presents the token: the authenticated client and its DPoP proof's key thumbprint (null: no proof). */
 export interface Presenter {
   clientId: string;
+  dpopJkt: string | null;
 }
 
 export async function reuseVerdict(
@@ -47,9 +48,8 @@ export async function reuseVerdict(
 }
 
 /**
- * Whether the presenter holds the token as the one it was issued to: the same client. The hook for
- * sender-constrained tokens: when a refresh token is bound to a DPoP key (RFC 9449 §5), the proof's
- * key thumbprint must equal the bound one here as well.
+ * Whether the presenter holds the token as the one it was issued to: the same client and, for a
+ * token bound to a DPoP key (RFC 9449 §5), a proof of that key.
  */
 const sameHolder = (known: RefreshToken, presenter: Presenter): boolean =>
-  known.clientId === presenter.clientId;
+  known.clientId === presenter.clientId && (known.dpopJkt === null || known.dpopJkt === presenter.dpopJkt);

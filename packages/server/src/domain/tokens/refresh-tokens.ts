@@ -12,7 +12,7 @@ import { withinScope } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
 import { currentTenant, isLive, type OAuthSession, revokeSession } from '../sessions/sessions.js';
-import type { Client, Org } from '../types.js';
+import type { Client, Org, RefreshToken } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import type { TokensDeps } from './deps.js';
 import { withIdToken } from './id-tokens.js';
@@ -35,6 +35,10 @@ import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from './use
  * `resource` (RFC 8707) picks one of the resources the authorization granted (absent: the first;
  * another is `invalid_target`); its scopes are recomputed from the person's roles now (DESIGN §15).
  *
+ * `dpopJkt`: the key of the request's DPoP proof (RFC 9449 §5), or null. A token bound to a key is
+ * refused unless the request proved that key (no reuse verdict, no revocation: see provesKey); the
+ * new access token is bound to the proof's key, and so is a public client's new refresh token.
+ *
  * `activeKid` is the org's signing key id when the caller read it with the client
  * (authenticateSigningClient); undefined leaves it to the key ring. The successor token is drawn
  * before the transaction, so consuming the presented one also records what replaces it (one
@@ -47,6 +51,7 @@ export async function rotateRefreshToken(
   presented: string,
   scope?: string,
   resource?: string,
+  dpopJkt: string | null = null,
 ): Promise<TokenSet> {
   requireGrant(client, 'refresh_token');
   const now = clock.now();
@@ -57,11 +62,15 @@ export async function rotateRefreshToken(
   // Failures are returned, not thrown, so a reuse revocation is committed.
   const outcome = await deps.unitOfWork.run(async (tx) => {
     let consumed = await consumeRefreshToken(tx, client.id, tokenHash, now, sha256(successor));
+    // Thrown, a key the request did not prove rolls the consumption back: the holder keeps its token.
+    if (consumed && !provesKey(consumed, dpopJkt)) failWrongKey();
     if (!consumed) {
       const known = await findRefreshToken(tx, tokenHash);
       if (!known || known.clientId !== client.id)
         return { situation: 'token.refresh.invalid', error: 'the refresh token is invalid' } as const;
-      const presenter = { clientId: client.id };
+      // Without the key, presenting a used token proves nothing: refused, the session not revoked.
+      if (!provesKey(known, dpopJkt)) failWrongKey();
+      const presenter = { clientId: client.id, dpopJkt };
       const grace = deps.config.refreshReuseGraceMs;
       const verdict = await reuseVerdict(tx, known, presenter, now, grace, sha256(successor));
       if (verdict === 'retired') {
@@ -100,15 +109,37 @@ export async function rotateRefreshToken(
     if (session === null)
       return { situation: 'token.refresh.no_tenant', error: 'the user belongs to no tenant' } as const;
     const audience = org.isConsole ? null : await sessionAudience(tx, org, session, picked);
-    const refreshToken = await addRefreshToken(tx, client, session, now, successor);
+    const refreshToken = await addRefreshToken(tx, client, session, now, successor, dpopJkt);
     return { session, refreshToken, audience, user: found.user };
   });
   if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
   await purgeExpiredRefreshTokens(deps.store, now);
-  const set = await tokenSet(deps, signer, org, outcome.session, outcome.refreshToken, now, outcome.audience);
+  const set = await tokenSet(
+    deps,
+    signer,
+    org,
+    outcome.session,
+    outcome.refreshToken,
+    now,
+    outcome.audience,
+    dpopJkt,
+  );
   // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
   return withIdToken(deps, signer, org, outcome.session, set, now, null, outcome.user);
 }
+
+/**
+ * Whether the request proved the key a refresh token is bound to (RFC 9449 §5: a public client's
+ * is bound to the key of the proof it was issued with). An unbound token needs no proof.
+ */
+const provesKey = (token: RefreshToken, dpopJkt: string | null): boolean =>
+  token.dpopJkt === null || token.dpopJkt === dpopJkt;
+
+const failWrongKey = (): never =>
+  fail(
+    'token.refresh.dpop_key',
+    'the refresh token is bound to a DPoP key: send a DPoP proof signed with that key',
+  );
 
 /**
  * The session with its scope narrowed to `scope` (stored), or unchanged when none is given. Thrown

@@ -22,6 +22,8 @@ export interface TokenSet {
   idToken?: string;
   /** Console sessions: the scope granted (RFC 6749 §5.1), which may be less than was asked. */
   scope?: string;
+  /** The thumbprint of the DPoP key the access token is bound to (`cnf.jkt`, RFC 9449 §6): `token_type` DPoP. */
+  boundTo?: string;
 }
 
 /** A refresh token's value: opaque, 256-bit. Stored only as its SHA-256 (addRefreshToken). */
@@ -39,8 +41,11 @@ export async function addRefreshToken(
   session: OAuthSession,
   now: number,
   token: string = newRefreshToken(),
+  dpopJkt: string | null = null,
 ): Promise<string | undefined> {
   if (!mayUseGrant(client, 'refresh_token')) return undefined;
+  // RFC 9449 §5: a public client's refresh token is bound to the key of the request's proof; a
+  // confidential client's is bound to its credentials already, and may be refreshed with any key.
   await insertRefreshToken(tx, {
     tokenHash: sha256(token),
     sessionId: session.id,
@@ -49,6 +54,7 @@ export async function addRefreshToken(
     expiresAt: Math.min(now + REFRESH_TOKEN_TTL_MS, session.expiresAt),
     usedAt: null,
     rotatedTo: null,
+    dpopJkt: client.kind === 'public' ? dpopJkt : null,
   });
   return token;
 }
@@ -67,7 +73,7 @@ export interface Promotion {
  * `typ console` without it (DESIGN §5). Exactly these claims: verifiers and the SDK rely on them —
  * plus `act` on an impersonated session and `azp` on a promoted token (spec "Access token
  * claims"), and RFC 9068's `client_id` (the client the token was issued to, as `aud`) and `scope`
- * (DESIGN §14). A token never outlives its session (an impersonated one ends within the hour).
+ * (DESIGN §14), and `cnf` when bound to a DPoP key. A token never outlives its session (an impersonated one ends within the hour).
  */
 export async function signSessionToken(
   deps: TokensDeps,
@@ -77,6 +83,7 @@ export async function signSessionToken(
   now: number,
   promotion?: Promotion,
   audience: TokenAudience | null = null,
+  boundTo: string | null = null,
 ): Promise<{ accessToken: string; expiresIn: number }> {
   const iat = Math.floor(now / 1000);
   const exp = Math.min(
@@ -102,6 +109,8 @@ export async function signSessionToken(
     amr: session.amr,
     acr: session.acr,
     ...(session.actorId === null ? {} : { act: { sub: session.actorId } }),
+    // RFC 9449 §6.1: bound to the key of the token request's DPoP proof.
+    ...(boundTo === null ? {} : { cnf: { jkt: boundTo } }),
     iat,
     exp,
   };
@@ -135,13 +144,15 @@ export async function tokenSet(
   refreshToken: string | undefined,
   now: number,
   audience: TokenAudience | null = null,
+  boundTo: string | null = null,
 ): Promise<TokenSet> {
-  const access = await signSessionToken(deps, signer, org, session, now, undefined, audience);
+  const access = await signSessionToken(deps, signer, org, session, now, undefined, audience, boundTo);
   const scope = audience ? resourceScope(audience) : undefined;
   const granted = org.isConsole
     ? { ...access, scope: session.scope }
     : scope === undefined
       ? access
       : { ...access, scope };
-  return refreshToken === undefined ? granted : { ...granted, refreshToken };
+  const bound = boundTo === null ? granted : { ...granted, boundTo };
+  return refreshToken === undefined ? bound : { ...bound, refreshToken };
 }

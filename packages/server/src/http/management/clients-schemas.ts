@@ -83,6 +83,20 @@ const UserinfoAlg = z.enum(['RS256'], 'must be RS256').meta({
     'RS256: the userinfo endpoint answers this client a JWT signed with the org’s key; absent: JSON',
 });
 
+/** RFC 9449 §5.2 `dpop_bound_access_tokens`. */
+const DpopBound = z.boolean().meta({
+  description:
+    'true: every token request of this client must carry a DPoP proof (RFC 9449 §5.2), so all its ' +
+    'access tokens are DPoP-bound; default false: bound only when it sends a proof',
+});
+
+/** RFC 9449 §8 server nonces, asked of this client. */
+const DpopNonce = z.boolean().meta({
+  description:
+    'true: its DPoP proofs must carry a nonce this server hands out (`use_dpop_nonce` with a ' +
+    '`DPoP-Nonce` header tells it which); default false',
+});
+
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
 
 export const CreateClientBody = z
@@ -104,6 +118,8 @@ export const CreateClientBody = z
     jwks_uri: JwksUri.optional(),
     request_object_signing_alg: RequestObjectSigningAlg.optional(),
     userinfo_signed_response_alg: UserinfoAlg.optional(),
+    dpop_bound_access_tokens: DpopBound.optional(),
+    dpop_nonce_required: DpopNonce.optional(),
     allowed_origins: AllowedOrigins.optional().meta({
       description: `${ALLOWED_ORIGINS}. Default: the origins of redirect_uris, following them as they change`,
     }),
@@ -129,6 +145,8 @@ export const UpdateClientBody = z.strictObject({
     .optional()
     .meta({ description: 'null: back to the default, any signed algorithm' }),
   userinfo_signed_response_alg: UserinfoAlg.nullable().optional().meta({ description: 'null: JSON again' }),
+  dpop_bound_access_tokens: DpopBound.optional(),
+  dpop_nonce_required: DpopNonce.optional(),
   allowed_origins: AllowedOrigins.nullable()
     .optional()
     .meta({ description: `${ALLOWED_ORIGINS}. null: back to the default, the origins of redirect_uris` }),
@@ -150,6 +168,8 @@ export const Client = z.object({
     description: 'only when the client registered one',
   }),
   userinfo_signed_response_alg: UserinfoAlg.optional().meta({ description: 'only when registered' }),
+  dpop_bound_access_tokens: z.literal(true).optional().meta({ description: 'only when set' }),
+  dpop_nonce_required: z.literal(true).optional().meta({ description: 'only when set' }),
   allowed_origins: z.array(z.string()).meta({
     description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
   }),

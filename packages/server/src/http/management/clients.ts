@@ -48,6 +48,8 @@ const view = (c: Client): z.output<typeof ClientView> => ({
   ...(c.userinfoSignedResponseAlg === undefined
     ? {}
     : { userinfo_signed_response_alg: c.userinfoSignedResponseAlg }),
+  ...(c.dpopBoundAccessTokens === true ? { dpop_bound_access_tokens: true as const } : {}),
+  ...(c.dpopNonceRequired === true ? { dpop_nonce_required: true as const } : {}),
   allowed_origins: allowedOriginsOf(c),
   created_at: new Date(c.createdAt).toISOString(),
 });
@@ -108,6 +110,10 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...(body.dpop_bound_access_tokens === undefined
+          ? {}
+          : { dpopBoundAccessTokens: body.dpop_bound_access_tokens }),
+        ...(body.dpop_nonce_required === undefined ? {} : { dpopNonceRequired: body.dpop_nonce_required }),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
       };
       const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
@@ -168,6 +174,10 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...(body.dpop_bound_access_tokens === undefined
+          ? {}
+          : { dpopBoundAccessTokens: body.dpop_bound_access_tokens }),
+        ...(body.dpop_nonce_required === undefined ? {} : { dpopNonceRequired: body.dpop_nonce_required }),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
       };
       const client = await managementInput(updateClient(deps, caller.org, params.id, changes, caller.actor));

@@ -51,7 +51,15 @@ export const token = operation(
       // Grants here use only the org's identity (id, issuer), which never changes: a recent lookup will do.
       const org = await orgOf(deps, request, ORG_CACHE_TTL_MS);
       const client = presentedClient(request, params, issuerOf(deps.config, org));
-      return grant.handle({ deps, org, request, params, client });
+      const dpop = request.headers.dpop;
+      return grant.handle({
+        deps,
+        org,
+        request,
+        params,
+        client,
+        dpop: typeof dpop === 'string' ? dpop : null,
+      });
     },
   }),
 );

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { type ErrorSituation, fail } from '../../domain/errors.js';
-import { bearerToken, REALM } from '../bearer.js';
+import { bearerToken, dpopToken, REALM } from '../bearer.js';
 import type { ClientOf } from '../cors.js';
 import { isForm } from '../form.js';
 
@@ -40,6 +40,6 @@ export function userinfoToken(request: FastifyRequest): string | null {
 /** Userinfo's CORS client: the token's, wherever it came (http/cors.ts); never throws. */
 export const userinfoClient: ClientOf = (request) => {
   const { header, body } = presented(request);
-  const token = header ?? (body.length === 1 ? (body[0] as string) : null);
+  const token = header ?? dpopToken(request) ?? (body.length === 1 ? (body[0] as string) : null);
   return token === null ? null : { accessToken: token };
 };

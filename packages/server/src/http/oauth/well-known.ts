@@ -9,7 +9,12 @@ import {
   REQUEST_OBJECT_ALGORITHMS,
   RESPONSE_MODES,
 } from '../../domain/sign-in/index.js';
-import { ASSERTION_ALGORITHMS, CLAIMS_SUPPORTED, CLIENT_AUTH_METHODS } from '../../domain/tokens/index.js';
+import {
+  ASSERTION_ALGORITHMS,
+  CLAIMS_SUPPORTED,
+  CLIENT_AUTH_METHODS,
+  DPOP_ALGORITHMS,
+} from '../../domain/tokens/index.js';
 import { ACR_FEDERATED, ACR_IMPERSONATION, ACR_MFA, ACR_PASSWORD } from '../../domain/tokens-policy.js';
 import type { Org } from '../../domain/types.js';
 import { anyOrigin } from '../cors.js';
@@ -64,6 +69,8 @@ export function discoveryDocument(
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     code_challenge_methods_supported: [...PKCE_METHODS],
+    // RFC 9449 §5.1: the token endpoint binds tokens to DPoP proofs' keys signed with these.
+    dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
     // The console issuer also grants the management API's scopes; org issuers never do.
     scopes_supported: [
       ...Object.keys(IDENTITY_SCOPES),

@@ -37,7 +37,9 @@ export const TokenRequest = z.object({
 
 export const TokenResponse = z.object({
   access_token: z.string(),
-  token_type: z.literal('Bearer'),
+  token_type: z.enum(['Bearer', 'DPoP']).meta({
+    description: '`DPoP` when the request carried a DPoP proof (RFC 9449): the token is bound to its key',
+  }),
   expires_in: z.number().int(),
   refresh_token: z.string().optional(),
   scope: z.string().optional(),
@@ -87,6 +89,10 @@ export const Introspection = z.looseObject({
   iss: z.string().optional(),
   exp: z.number().int().optional(),
   iat: z.number().int().optional(),
+  cnf: z
+    .object({ jkt: z.string() })
+    .optional()
+    .meta({ description: 'a token bound to a DPoP key (RFC 9449 §6): the key’s RFC 7638 thumbprint' }),
 });
 
 export const RegisteredClient = z.object({

@@ -23,6 +23,8 @@ const toClient = (r: ClientsTable): Client => ({
   ...(r.request_object_signing_alg === null ? {} : { requestObjectSigningAlg: r.request_object_signing_alg }),
   allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
   ...(r.userinfo_signed_response_alg === 'RS256' ? { userinfoSignedResponseAlg: 'RS256' as const } : {}),
+  ...(r.dpop_bound_access_tokens === 1 ? { dpopBoundAccessTokens: true as const } : {}),
+  ...(r.dpop_nonce_required === 1 ? { dpopNonceRequired: true as const } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -51,6 +53,8 @@ export async function insertClient(store: Handle, c: Client, secretHash: string 
       request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
+      dpop_bound_access_tokens: c.dpopBoundAccessTokens === true ? 1 : 0,
+      dpop_nonce_required: c.dpopNonceRequired === true ? 1 : 0,
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -120,7 +124,7 @@ export async function pageClients(
   return { entries: rows.map(toClient), total };
 }
 
-/** Stores what an update may change: name, redirect URIs of both kinds, grant types, public keys (or their URL), the request objects' algorithm, allowed origins. */
+/** Stores what an update may change: name, redirect URIs of both kinds, grant types, public keys (or their URL), the request objects' algorithm, allowed origins, the DPoP settings. */
 export async function updateClientRow(store: Handle, c: Client): Promise<void> {
   const db = opened(store);
   await db
@@ -135,6 +139,8 @@ export async function updateClientRow(store: Handle, c: Client): Promise<void> {
       request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
+      dpop_bound_access_tokens: c.dpopBoundAccessTokens === true ? 1 : 0,
+      dpop_nonce_required: c.dpopNonceRequired === true ? 1 : 0,
       updated_at: c.updatedAt,
     })
     .where('id', '=', c.id)

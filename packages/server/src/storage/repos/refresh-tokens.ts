@@ -13,11 +13,12 @@ const toToken = (r: RefreshTokensTable): RefreshToken => ({
   usedAt: r.used_at,
   rotatedTo: r.rotated_to,
   retiredAt: r.retired_at,
+  dpopJkt: r.dpop_jkt,
 });
 
 // Every refresh and every code exchange with a refresh token stores one: compiled once.
 const insertStatement = compiledOnce(
-  ['tokenHash', 'sessionId', 'clientId', 'createdAt', 'expiresAt', 'usedAt', 'rotatedTo'],
+  ['tokenHash', 'sessionId', 'clientId', 'createdAt', 'expiresAt', 'usedAt', 'rotatedTo', 'dpopJkt'],
   (db, v) =>
     db.insertInto('refresh_tokens').values({
       token_hash: v.tokenHash,
@@ -28,6 +29,7 @@ const insertStatement = compiledOnce(
       used_at: v.usedAt,
       rotated_to: v.rotatedTo,
       retired_at: null,
+      dpop_jkt: v.dpopJkt,
     }),
 );
 

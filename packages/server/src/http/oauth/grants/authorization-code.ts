@@ -1,6 +1,6 @@
 import { redeemAuthorizationCode } from '../../../domain/sign-in/index.js';
 import type { Grant } from './types.js';
-import { authenticatedClient, tokenResponse } from './user-grant-steps.js';
+import { authenticatedClient, dpopKey, tokenResponse } from './user-grant-steps.js';
 
 /**
  * `authorization_code` (RFC 6749 §4.1.3 with PKCE, RFC 7636). `resource` (RFC 8707) picks one of
@@ -16,6 +16,7 @@ export const authorizationCode: Grant = {
       redirectUri: ctx.params.redirect_uri,
       codeVerifier: ctx.params.code_verifier,
       resource: ctx.params.resource,
+      dpopJkt: await dpopKey(ctx, client),
     });
     return tokenResponse(set);
   },

@@ -1,6 +1,6 @@
 import { authenticateSigningClient, rotateRefreshToken } from '../../../domain/tokens/index.js';
 import type { Grant } from './types.js';
-import { requireParam, tokenResponse } from './user-grant-steps.js';
+import { dpopKey, requireParam, tokenResponse } from './user-grant-steps.js';
 
 /**
  * `refresh_token` (RFC 6749 §6), rotated on every use; `scope` may only narrow; `resource` picks
@@ -13,8 +13,9 @@ export const refreshToken: Grant = {
     const { client, activeKid } = await authenticateSigningClient(ctx.deps, ctx.org, ctx.client);
     const presented = requireParam(ctx.params, 'refresh_token');
     const { scope, resource } = ctx.params;
+    const jkt = await dpopKey(ctx, client);
     return tokenResponse(
-      await rotateRefreshToken(ctx.deps, ctx.org, { client, activeKid }, presented, scope, resource),
+      await rotateRefreshToken(ctx.deps, ctx.org, { client, activeKid }, presented, scope, resource, jkt),
     );
   },
 };

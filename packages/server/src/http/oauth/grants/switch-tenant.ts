@@ -1,6 +1,6 @@
 import { switchTenant as switchSessionTenant } from '../../../domain/tokens/index.js';
 import type { Grant } from './types.js';
-import { authenticatedClient, requireParam, tokenResponse } from './user-grant-steps.js';
+import { authenticatedClient, dpopKey, requireParam, tokenResponse } from './user-grant-steps.js';
 
 /** `urn:service:params:oauth:grant-type:switch-tenant`: a new TokenSet of the same session in another tenant. */
 export const switchTenant: Grant = {
@@ -9,6 +9,7 @@ export const switchTenant: Grant = {
     const client = await authenticatedClient(ctx);
     const accessToken = requireParam(ctx.params, 'access_token');
     const tenantId = requireParam(ctx.params, 'tenant_id');
-    return tokenResponse(await switchSessionTenant(ctx.deps, ctx.org, client, accessToken, tenantId));
+    const jkt = await dpopKey(ctx, client);
+    return tokenResponse(await switchSessionTenant(ctx.deps, ctx.org, client, accessToken, tenantId, jkt));
   },
 };

@@ -6,7 +6,8 @@ import type { Org } from '../../../domain/types.js';
 /** What a successful grant answers (RFC 6749 §5.1). */
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** `DPoP` for a token bound to the key of the request's DPoP proof (RFC 9449 §5). */
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   refresh_token?: string;
   scope?: string;
@@ -23,6 +24,8 @@ export interface GrantContext {
   params: Partial<Record<string, string>>;
   /** How the request authenticates its client (http/oauth/client-authentication.ts). */
   client: PresentedClient;
+  /** The `DPoP` header (RFC 9449 §4), unchecked, or null: checked once the client is known (dpopKey). */
+  dpop: string | null;
 }
 
 /** One grant type: the parameters it understands (beyond grant_type and client authentication) and its handler. */
