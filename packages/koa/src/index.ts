@@ -4,7 +4,8 @@
  * The published surface is exactly: {@link createVerifier}, {@link authenticate}, {@link whitelist},
  * {@link principalOf}, {@link createTokenMinter} and {@link TokenMinterError}, plus their types; and for
  * a resource server (an API or MCP server with its own resource in Tessera, DESIGN §15)
- * {@link protectedResource} and {@link requireScopes}.
+ * {@link protectedResource} and {@link requireScopes}; for DPoP (RFC 9449, `authenticate`'s `dpop`
+ * option) {@link memoryReplayStore} and {@link DPOP_ALGORITHMS}.
  *
  * @example
  * ```ts
@@ -22,6 +23,7 @@
  * @packageDocumentation
  */
 export { type AuthenticateDeps, authenticate } from './authenticate.js';
+export { DPOP_ALGORITHMS, type DpopNonces, type DpopReplayStore, memoryReplayStore } from './dpop.js';
 export { createTokenMinter, type TokenMinter, type TokenMinterOptions } from './minter.js';
 export { TokenMinterError, type TokenMinterErrorCode } from './minter-error.js';
 export { type ContextWithState, principalOf } from './principal.js';

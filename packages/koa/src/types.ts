@@ -83,7 +83,9 @@ export type Verified = VerifiedUser | VerifiedClient;
 
 /**
  * A token verifier: the verified token, or `null` for any failure. `report`, when given, is told why
- * (a `Refusal`); the answer is the same with or without it.
+ * (a `Refusal`); the answer is the same with or without it. `proofKey`: the RFC 7638 thumbprint of
+ * the key a DPoP proof of the request showed (`authenticate` passes it with its `dpop` option); a
+ * token bound to a key (`cnf`) is accepted only with its own, an unbound one only without one.
  *
  * @example
  * ```ts
@@ -91,7 +93,7 @@ export type Verified = VerifiedUser | VerifiedClient;
  * const verified = await verify(token);
  * ```
  */
-export type Verify = (token: string, report?: RefusalReport) => Promise<Verified | null>;
+export type Verify = (token: string, report?: RefusalReport, proofKey?: string) => Promise<Verified | null>;
 
 /**
  * Decides whether a request may pass without a token. `path` excludes the query string; `method` is

@@ -4,7 +4,7 @@ import { decodeJsonObject, MAX_TOKEN_LENGTH, parseJws, verifyRs256 } from './jws
 import { keySetUrl } from './key-set-url.js';
 import { type RefusalCode, type RefusalReport, refusal } from './refusal.js';
 import { ResultCache } from './result-cache.js';
-import type { Verify } from './types.js';
+import type { Verified, Verify } from './types.js';
 
 /**
  * The token types a verifier can accept.
@@ -130,7 +130,7 @@ export function createVerifierWith(options: VerifierOptions, runtime: VerifierRu
   });
   const results = new ResultCache(runtime.cacheSize ?? RESULT_CACHE_SIZE);
 
-  return async function verify(token: unknown, report?: RefusalReport) {
+  return async function verify(token: unknown, report?: RefusalReport, proofKey?: string) {
     const no = (code: RefusalCode): null => {
       try {
         report?.(refusal(code));
@@ -144,7 +144,10 @@ export function createVerifierWith(options: VerifierOptions, runtime: VerifierRu
 
       const cached = results.get(token);
       if (cached !== undefined) {
-        if (now() / 1000 < cached.exp && keys.peek(cached.kid) === cached.key) return cached.verified;
+        if (now() / 1000 < cached.exp && keys.peek(cached.kid) === cached.key) {
+          const refusedBinding = bindingRefusal(cached.verified, proofKey);
+          return refusedBinding === null ? cached.verified : no(refusedBinding);
+        }
         results.delete(token);
       }
 
@@ -160,11 +163,26 @@ export function createVerifierWith(options: VerifierOptions, runtime: VerifierRu
       if (verified === null) return null;
 
       results.set(token, { verified, exp: verified.claims.exp, kid: jws.kid, key });
-      return verified;
+      const refusedBinding = bindingRefusal(verified, proofKey);
+      return refusedBinding === null ? verified : no(refusedBinding);
     } catch {
       return no('verify_refused');
     }
   };
+}
+
+/**
+ * A token's sender constraint (RFC 9449 §6, RFC 7800 `cnf`) against the key the request proved: a
+ * bound token needs a proof of its `cnf.jkt`; without a proof any `cnf` is refused like a malformed
+ * claim (this verifier cannot check another kind of binding); a proof with an unbound token is refused.
+ */
+export function bindingRefusal(verified: Verified, proofKey: string | undefined): RefusalCode | null {
+  const cnf = verified.claims.cnf;
+  if (cnf === undefined) return proofKey === undefined ? null : 'dpop_token_not_bound';
+  if (proofKey === undefined) return 'malformed_claims';
+  const jkt = typeof cnf === 'object' && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  if (typeof jkt !== 'string') return 'malformed_claims';
+  return jkt === proofKey ? null : 'dpop_key_mismatch';
 }
 
 function checkOptions(options: VerifierOptions): ClaimRules {
