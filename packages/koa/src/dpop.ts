@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, type JWK, jwtVerify } from 'jose';
+import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import type { RefusalCode } from './refusal.js';
 
 /**
@@ -108,14 +107,83 @@ function bitLength(encoded: string): number {
   return (bytes.length - i) * 8 - Math.clz32(bytes[i] as number) + 24;
 }
 
-function headerIsAcceptable(header: Record<string, unknown>): boolean {
-  if (header.typ !== 'dpop+jwt') return false;
-  if (!(DPOP_ALGORITHMS as readonly unknown[]).includes(header.alg)) return false;
-  const jwk = header.jwk;
-  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return false;
-  const key = jwk as Record<string, unknown>;
-  if (PRIVATE_MEMBERS.some((member) => member in key)) return false;
-  return !(key.kty === 'RSA' && (typeof key.n !== 'string' || bitLength(key.n) > MAX_RSA_BITS));
+/** A proof's public key, imported once: its RFC 7638 thumbprint and what verifies with it. */
+interface ProofKey {
+  readonly jkt: string;
+  readonly key: KeyObject;
+  /** The `alg` values this key verifies. */
+  readonly algs: readonly string[];
+}
+
+/** Imported keys by their RFC 7638 thumbprint input: a client signs its proofs with one key. */
+const KEY_CACHE_SIZE = 1000;
+const keyCache = new Map<string, ProofKey | null>();
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/**
+ * The RFC 7638 members of a public JWK, in their order (the thumbprint's input), and the algorithms
+ * it may sign with; null for a key of another type, a private or symmetric one, or an RSA key outside
+ * 2048-4096 bits.
+ */
+function thumbprintInput(jwk: Record<string, unknown>): { input: string; algs: string[] } | null {
+  if (PRIVATE_MEMBERS.some((member) => member in jwk)) return null;
+  if (jwk.kty === 'EC' && jwk.crv === 'P-256' && isText(jwk.x) && isText(jwk.y))
+    return { input: JSON.stringify({ crv: jwk.crv, kty: 'EC', x: jwk.x, y: jwk.y }), algs: ['ES256'] };
+  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519' && isText(jwk.x))
+    return { input: JSON.stringify({ crv: jwk.crv, kty: 'OKP', x: jwk.x }), algs: ['EdDSA', 'Ed25519'] };
+  if (jwk.kty === 'RSA' && isText(jwk.e) && isText(jwk.n)) {
+    const bits = bitLength(jwk.n);
+    if (bits < 2048 || bits > MAX_RSA_BITS) return null;
+    return { input: JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n }), algs: ['RS256'] };
+  }
+  return null;
+}
+
+function proofKey(jwk: Record<string, unknown>): ProofKey | null {
+  const member = thumbprintInput(jwk);
+  if (member === null) return null;
+  const cached = keyCache.get(member.input);
+  if (cached !== undefined) return cached;
+  let imported: ProofKey | null;
+  try {
+    imported = {
+      jkt: createHash('sha256').update(member.input).digest('base64url'),
+      key: createPublicKey({ key: JSON.parse(member.input) as Record<string, string>, format: 'jwk' }),
+      algs: member.algs,
+    };
+  } catch {
+    imported = null;
+  }
+  if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value as string);
+  keyCache.set(member.input, imported);
+  return imported;
+}
+
+function decodeObject(part: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The signature of `input` checks with the proof's key for its `alg` (JWS's raw r||s for ES256), on
+ * libuv's thread pool like the token's own check (jws.ts): the event loop serves other requests
+ * meanwhile. Resolves false on any error.
+ */
+function signatureHolds(alg: string, key: KeyObject, input: string, signature: Buffer): Promise<boolean> {
+  if (alg === 'ES256' && signature.length !== 64) return Promise.resolve(false);
+  const data = Buffer.from(input);
+  const digest = alg === 'ES256' || alg === 'RS256' ? 'sha256' : null;
+  const verifyKey = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
+  return new Promise((resolve) => {
+    cryptoVerify(digest, data, verifyKey, signature, (error, ok) => resolve(error === null && ok));
+  });
 }
 
 /** A URL without query and fragment, normalised (RFC 9449 §4.3 check 9); null when it is not one. */
@@ -136,7 +204,8 @@ const accessTokenHash = (token: string): string =>
 
 /**
  * Checks a proof for a request (RFC 9449 §4.3): one `DPoP` header, a JWS typed `dpop+jwt` signed by
- * the public key in its own `jwk` with one of {@link DPOP_ALGORITHMS}; `htm` the method, `htu` the
+ * the public key in its own `jwk` (P-256, Ed25519, or RSA of 2048 to 4096 bits; imported once and
+ * kept, with its thumbprint, for the next proofs of the same client) with one of {@link DPOP_ALGORITHMS}; `htm` the method, `htu` the
  * URL (query and fragment ignored), `iat` within a minute of now, `ath` the token's hash, a nonce
  * `nonces` accepts when configured. Replay is the caller's last step (`replayKey` until `expiresAt`).
  */
@@ -149,23 +218,24 @@ export async function checkProof(
   // Node joins repeated headers with ", ", which no proof contains.
   if (typeof proof !== 'string' || proof.length > MAX_PROOF_LENGTH || /[\s,]/.test(proof))
     return no('dpop_proof_invalid');
-  let header: Record<string, unknown>;
-  try {
-    header = decodeProtectedHeader(proof) as Record<string, unknown>;
-  } catch {
+  const parts = proof.split('.');
+  if (parts.length !== 3) return no('dpop_proof_invalid');
+  const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
+  const header = decodeObject(encodedHeader);
+  if (header === null || header.typ !== 'dpop+jwt' || 'crit' in header) return no('dpop_proof_invalid');
+  const alg = header.alg;
+  const jwk = header.jwk;
+  if (typeof alg !== 'string' || !(DPOP_ALGORITHMS as readonly string[]).includes(alg))
     return no('dpop_proof_invalid');
-  }
-  if (!headerIsAcceptable(header)) return no('dpop_proof_invalid');
-  let payload: Record<string, unknown>;
-  try {
-    ({ payload } = await jwtVerify(proof, EmbeddedJWK, {
-      typ: 'dpop+jwt',
-      algorithms: [...DPOP_ALGORITHMS],
-      currentDate: new Date(request.nowMs),
-    }));
-  } catch {
+  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) return no('dpop_proof_invalid');
+  const key = proofKey(jwk as Record<string, unknown>);
+  if (key === null || !key.algs.includes(alg)) return no('dpop_proof_invalid');
+  const signature = Buffer.from(encodedSignature, 'base64url');
+  if (!signatureHolds(alg, key.key, `${encodedHeader}.${encodedPayload}`, signature))
     return no('dpop_proof_invalid');
-  }
+  // The payload is parsed only once its signature holds.
+  const payload = decodeObject(encodedPayload);
+  if (payload === null) return no('dpop_proof_invalid');
   const { jti, htm, htu, iat, ath, nonce } = payload;
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256) return no('dpop_proof_invalid');
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return no('dpop_proof_invalid');
@@ -176,6 +246,6 @@ export async function checkProof(
   if (ath !== accessTokenHash(request.token)) return no('dpop_proof_mismatch');
   if (request.nonces !== undefined && (typeof nonce !== 'string' || !request.nonces.check(nonce)))
     return no('dpop_nonce_required');
-  const jkt = await calculateJwkThumbprint(header.jwk as JWK, 'sha256');
+  const { jkt } = key;
   return { ok: true, jkt, replayKey: `${jkt}.${jti}`, expiresAt: (iat + PROOF_WINDOW_S + 1) * 1000 };
 }

@@ -366,6 +366,62 @@ describe('@tessera/koa verifies DPoP-bound tokens from a running Tessera', () =>
     assert.equal(raw.challenge, `DPoP realm="${REALM}", ${ALGS}, error="use_dpop_nonce"`);
   });
 
+  test('RS256 and Ed25519 proofs are taken; a key of another type, a private key or alg none is not', async () => {
+    for (const alg of ['RS256', 'Ed25519'] as const) {
+      const keyPair = await oauth.generateKeyPair(alg);
+      const token = await machineToken(keyPair);
+      const response = await oauth.protectedResourceRequest(
+        token,
+        'GET',
+        new URL(`${requiredApi.url}/files`),
+        new Headers(),
+        null,
+        {
+          DPoP: oauth.DPoP(client, keyPair),
+          [oauth.allowInsecureRequests]: true,
+        },
+      );
+      assert.equal(response.status, 200, alg);
+    }
+    const ed = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+    const edJwk = await exportJWK(ed.publicKey);
+    const edPair = { privateKey: ed.privateKey, publicKey: ed.publicKey } as unknown as oauth.CryptoKeyPair;
+    const token = await machineToken(edPair);
+    const url = `${requiredApi.url}/files`;
+    const signed = (header: Record<string, unknown>, key: CryptoKey | Uint8Array = ed.privateKey) =>
+      new SignJWT({
+        htm: 'GET',
+        htu: url,
+        jti: randomUUID(),
+        iat: Math.floor(Date.now() / 1000),
+        ath: ath(token),
+      })
+        .setProtectedHeader({ alg: 'EdDSA', typ: 'dpop+jwt', jwk: edJwk, ...header })
+        .sign(key);
+    assert.equal((await call(requiredApi, `DPoP ${token}`, await signed({}))).status, 200);
+    const es = await newKey();
+    const refusedProofs = [
+      await signed({ jwk: { ...edJwk, d: (await exportJWK(ed.privateKey)).d } }),
+      await signed({ alg: 'ES256' }).catch(() => 'x.y.z'),
+      await signed({ crit: ['b64'], b64: true }),
+      `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'dpop+jwt', jwk: edJwk })).toString('base64url')}.${Buffer.from(JSON.stringify({ htm: 'GET', htu: url, jti: 'n', iat: Math.floor(Date.now() / 1000), ath: ath(token) })).toString('base64url')}.`,
+      await new SignJWT({
+        htm: 'GET',
+        htu: url,
+        jti: randomUUID(),
+        iat: Math.floor(Date.now() / 1000),
+        ath: ath(token),
+      })
+        .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: edJwk })
+        .sign(es.privateKey),
+    ];
+    for (const [i, dpop] of refusedProofs.entries()) {
+      const answer = await call(requiredApi, `DPoP ${token}`, dpop);
+      assert.equal(answer.status, 401, `proof ${i}`);
+      assert.equal(lastRefusal(), 'dpop_proof_invalid', `proof ${i}`);
+    }
+  });
+
   test('options are checked at start-up', () => {
     const verify = createVerifier({ issuer, clientId });
     assert.throws(() => authenticate({ verify, realm: REALM, dpop: 'maybe' as 'allowed' }), TypeError);
