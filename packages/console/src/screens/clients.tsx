@@ -407,6 +407,8 @@ function ClientFacts({ client }: { client: Client }) {
       </dd>
       <dt>First party</dt>
       <dd>{client.first_party ? 'Yes: its sign-in asks no consent' : 'No: people are asked to consent'}</dd>
+      <dt>DPoP</dt>
+      <dd>{dpopFact(client)}</dd>
       <dt>Allowed origins</dt>
       <dd>
         {client.allowed_origins.length > 0
@@ -423,6 +425,14 @@ function ClientFacts({ client }: { client: Client }) {
       <dd>{when(client.created_at)}</dd>
     </dl>
   );
+}
+
+/** Whether its tokens must be DPoP-bound (RFC 9449), in a few words. */
+function dpopFact(client: Client): string {
+  const nonces = client.dpop_nonce_required === true ? ', with server nonces' : '';
+  return client.dpop_bound_access_tokens === true
+    ? `Required: every token is bound to the app's key${nonces}`
+    : `Optional: tokens are bound when the app sends a proof${nonces}`;
 }
 
 /** How a confidential client's private_key_jwt keys are registered, in a few words. */
@@ -453,6 +463,8 @@ function EditClient({
   /** The origins as typed; null until edited, so the field shows what the client has now (the default follows the redirect URIs). */
   const [origins, setOrigins] = useState<string | null>(null);
   const [jwksUri, setJwksUri] = useState(client.jwks_uri ?? '');
+  const [dpopBound, setDpopBound] = useState(client.dpop_bound_access_tokens === true);
+  const [dpopNonce, setDpopNonce] = useState(client.dpop_nonce_required === true);
   const saving = useSave(onSaved);
   return (
     <EditPanel
@@ -476,6 +488,10 @@ function EditClient({
             : { allowed_origins: allowedOrigins.length > 0 ? allowedOrigins : null }),
           // Emptied: no key set URL.
           ...(jwksUri.trim() === (client.jwks_uri ?? '') ? {} : { jwks_uri: jwksUri.trim() || null }),
+          ...(dpopBound === (client.dpop_bound_access_tokens === true)
+            ? {}
+            : { dpop_bound_access_tokens: dpopBound }),
+          ...(dpopNonce === (client.dpop_nonce_required === true) ? {} : { dpop_nonce_required: dpopNonce }),
         };
         return saving.save(changes, async () => {
           await ok(
@@ -523,6 +539,20 @@ function EditClient({
         value={grants}
         onChange={setGrants}
         hint="What the client may ask the token endpoint for. authorization_code needs a redirect URI."
+      />
+      <CheckboxField
+        label="Require DPoP"
+        name="dpop_bound_access_tokens"
+        checked={dpopBound}
+        onChange={setDpopBound}
+        hint="Every token request must carry a DPoP proof, so all its tokens are bound to the app's key and useless to anyone who steals them (dpop_bound_access_tokens, RFC 9449). Off: bound only when the app sends a proof."
+      />
+      <CheckboxField
+        label="Require DPoP nonces"
+        name="dpop_nonce_required"
+        checked={dpopNonce}
+        onChange={setDpopNonce}
+        hint="Its DPoP proofs must carry a nonce Tessera hands out (use_dpop_nonce), which limits how far ahead a stolen key could sign proofs."
       />
     </EditPanel>
   );

@@ -26,10 +26,17 @@ export const token = operation(
     tag: 'oauth',
     hosts: 'every',
     auth: 'none',
+    description:
+      'A `DPoP` header (RFC 9449: a proof JWT, `htu` this org’s token endpoint) binds the tokens to ' +
+      'the proof’s key: `token_type` DPoP, `cnf.jkt` in the access token, and a public client’s refresh ' +
+      'token usable only with a proof of the same key. A client that asks for server nonces is answered ' +
+      '`use_dpop_nonce` with the `DPoP-Nonce` header to put in its next proof.',
     body: { contentType: FORM, schema: TokenRequest },
     responses: {
       200: { description: 'a TokenSet', schema: TokenResponse },
-      400: oauthError('RFC 6749 §5.2 errors'),
+      400: oauthError(
+        'RFC 6749 §5.2 errors; RFC 9449’s `invalid_dpop_proof`, and `use_dpop_nonce` (with a `DPoP-Nonce` header)',
+      ),
       401: oauthError('`invalid_client`'),
       404: noOrgAtHost,
     },

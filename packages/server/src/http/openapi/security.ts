@@ -62,7 +62,8 @@ export function securitySchemes(config: Config): Json {
         "out of its grant and the token response's `scope` names what was granted. Refresh may only " +
         'narrow the scope (a wider one is `invalid_scope`). An operation whose ' +
         'scope the token lacks answers 403 `insufficient_scope` naming it. Sent as ' +
-        '`Authorization: Bearer <token>`.',
+        '`Authorization: Bearer <token>`; a DPoP-bound token (RFC 9449, `cnf.jkt`) only as ' +
+        '`Authorization: DPoP <token>` with a `DPoP` proof of its key for the request.',
       flows: {
         authorizationCode: {
           authorizationUrl: `${config.baseUrl}/oauth/authorize`,
@@ -94,7 +95,9 @@ export function securitySchemes(config: Config): Json {
       type: 'http',
       scheme: 'bearer',
       bearerFormat: 'JWT',
-      description: 'a user access token (`typ` user) from the org’s issuer',
+      description:
+        'a user access token (`typ` user) from the org’s issuer; a DPoP-bound one (RFC 9449) only as ' +
+        '`Authorization: DPoP <token>` with a `DPoP` proof of its key for the request',
     },
   };
 }
