@@ -12,7 +12,8 @@ import {
 } from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as oidc from 'openid-client';
-import type { Org } from '../../src/domain/types.js';
+import { createServiceAccount } from '../../src/domain/directory/service-accounts.js';
+import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
@@ -313,6 +314,45 @@ for (const database of storageSuite(
       // An unbound token is not taken under the DPoP scheme, and plain bearer tokens work as before.
       const plain = await tokenCall(issuer, { grant_type: 'client_credentials' }, undefined, machine.basic);
       assert.equal(plain.body.token_type, 'Bearer');
+    });
+
+    test('the management API takes a service account’s bound token only as DPoP with its proof', {
+      skip,
+    }, async () => {
+      const { account, secret } = await createServiceAccount(
+        server.deps,
+        org,
+        { name: 'Deployer', scopes: ['org:read'] },
+        SYSTEM,
+      );
+      const key = await newKey('RS256');
+      const basic = Buffer.from(`${account.id}:${secret}`).toString('base64');
+      const consoleToken = `${server.base}/oauth/token`;
+      const issued = await tokenCall(
+        `${server.base}/`,
+        { grant_type: 'client_credentials' },
+        await proof(key, consoleToken),
+        basic,
+      );
+      assert.equal(issued.body.token_type, 'DPoP', JSON.stringify(issued.body));
+      const token = issued.body.access_token as string;
+      const clientsUrl = `${server.base}/organizations/acme/clients`;
+      const asBearer = await resourceCall(clientsUrl, `Bearer ${token}`);
+      assert.equal(asBearer.status, 401);
+      assert.match(asBearer.challenge ?? '', /^DPoP realm="tessera", algs="[^"]+", error="invalid_token"/);
+      const asDpop = await resourceCall(
+        clientsUrl,
+        `DPoP ${token}`,
+        await proof(key, clientsUrl, { htm: 'GET', ath: ath(token) }),
+      );
+      assert.equal(asDpop.status, 200, JSON.stringify(asDpop.body));
+      // A proof of the org issuer's URL does not open the console's.
+      const other = await resourceCall(
+        clientsUrl,
+        `DPoP ${token}`,
+        await proof(key, `${issuer}organizations/acme/clients`, { htm: 'GET', ath: ath(token) }),
+      );
+      assert.equal(other.status, 401);
     });
 
     test('a stolen bound refresh token is refused without the key, with another key, or with a replayed proof', {
