@@ -600,7 +600,9 @@ for (const database of httpSuite()) {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'a user access token (`typ` user) from the org’s issuer',
+        description:
+          'a user access token (`typ` user) from the org’s issuer; a DPoP-bound one (RFC 9449) only as ' +
+          '`Authorization: DPoP <token>` with a `DPoP` proof of its key for the request',
       });
 
       const management = Object.keys(scopes).filter((s) => s.includes(':'));
