@@ -209,6 +209,14 @@ describe('console: clients', () => {
     await page.getByText('http://localhost:5173', { exact: true }).first().waitFor();
     assert.equal(await origins.inputValue(), 'http://localhost:5173');
 
+    // DPoP (RFC 9449): required from now on, which the page says and the client row keeps.
+    await page.getByText('Optional: tokens are bound when the app sends a proof').waitFor();
+    await page.getByRole('checkbox', { name: 'Require DPoP', exact: true }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText("Required: every token is bound to the app's key").waitFor();
+    assert.equal(Number((await storedClient(id))?.dpop_bound_access_tokens), 1);
+    assert.equal(Number((await storedClient(id))?.dpop_nonce_required), 0);
+
     await page.getByRole('link', { name: '← All clients' }).click();
     await page.waitForURL((u) => u.pathname === '/console/o/acme/clients');
     const row = page.getByRole('row', { name: /Notes SPA/ });
