@@ -134,7 +134,8 @@ function thumbprintInput(jwk: Record<string, unknown>): { input: string; algs: s
     return { input: JSON.stringify({ crv: jwk.crv, kty: 'OKP', x: jwk.x }), algs: ['EdDSA', 'Ed25519'] };
   if (jwk.kty === 'RSA' && isText(jwk.e) && isText(jwk.n)) {
     const bits = bitLength(jwk.n);
-    if (bits < 2048 || bits > MAX_RSA_BITS) return null;
+    // A public exponent is 65537 in practice; a huge one would make each check cost a private key's.
+    if (bits < 2048 || bits > MAX_RSA_BITS || bitLength(jwk.e) > 32) return null;
     return { input: JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n }), algs: ['RS256'] };
   }
   return null;

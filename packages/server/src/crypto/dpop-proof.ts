@@ -82,6 +82,8 @@ function thumbprintInput(jwk: Record<string, unknown>): { input: string; algs: s
     const bits = bitLength(jwk.n);
     if (bits < 2048 || bits > MAX_RSA_BITS)
       return `the DPoP proof's RSA key is not of 2048 to ${MAX_RSA_BITS} bits`;
+    // A public exponent is 65537 in practice; a huge one would make each check cost a private key's.
+    if (bitLength(jwk.e) > 32) return "the DPoP proof's RSA exponent is larger than 32 bits";
     return { input: JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n }), algs: ['RS256'] };
   }
   return "the DPoP proof's jwk is not a P-256, Ed25519 or RSA public key";

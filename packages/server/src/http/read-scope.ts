@@ -85,14 +85,15 @@ export function readsMayLagNow(request: FastifyRequest): void {
 }
 
 /**
- * Who a request acts for, as far as routing reads goes: its bearer token's issuer and subject, read
+ * Who a request acts for, as far as routing reads goes: its bearer (or DPoP) token's issuer and subject, read
  * without verifying it (the handler verifies it). A forged one can only send its own reads to the
  * primary, which is never wrong; it cannot make another principal's reads go to the replica.
  */
 function principalOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string' || header.length > 8192) return null;
-  const match = /^Bearer\s+[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]*$/i.exec(header);
+  // A DPoP-bound token (RFC 9449) comes under its own scheme; its principal reads its writes the same.
+  const match = /^(?:Bearer|DPoP)\s+[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]*$/i.exec(header);
   if (!match?.[1]) return null;
   try {
     const claims = JSON.parse(Buffer.from(match[1], 'base64url').toString('utf8')) as unknown;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';
 import {
   type CryptoKey,
@@ -568,6 +568,24 @@ for (const database of storageSuite(
         `${await proof(key, tokenUrl)}, ${await proof(key, tokenUrl)}`,
         /more than one DPoP header/,
       );
+      // RSA keys too small, or with an exponent that would make each check cost a private key's.
+      const rsaProof = (jwk: Record<string, unknown>) =>
+        [
+          Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'dpop+jwt', jwk })).toString('base64url'),
+          Buffer.from(
+            JSON.stringify({
+              htm: 'POST',
+              htu: tokenUrl,
+              jti: randomUUID(),
+              iat: Math.floor(Date.now() / 1000),
+            }),
+          ).toString('base64url'),
+          'c2ln',
+        ].join('.');
+      const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'jwk' });
+      await refuse(rsaProof(small), /2048 to 4096 bits/);
+      const rsa = (await newKey('RS256')).jwk;
+      await refuse(rsaProof({ ...rsa, e: Buffer.alloc(512, 0xff).toString('base64url') }), /exponent/);
       // A query and fragment on htu are ignored (RFC 9449 §4.3).
       const withQuery = await tokenCall(issuer, cc, await proof(key, `${tokenUrl}?a=1#f`), machine.basic);
       assert.equal(withQuery.status, 200);
