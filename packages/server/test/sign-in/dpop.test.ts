@@ -397,6 +397,44 @@ for (const database of storageSuite(
       assert.equal(next.status, 200, JSON.stringify(next.body));
     });
 
+    test('a bound token writes with its proof, and moves to another tenant only with a proof of its key', {
+      skip,
+    }, async () => {
+      const key = await newKey();
+      const tokens = await boundTokens(key);
+      const token = tokens.access_token;
+      const tenantsUrl = `${issuer}tenants`;
+      const created = await fetch(tenantsUrl, {
+        method: 'POST',
+        headers: {
+          authorization: `DPoP ${token}`,
+          dpop: await proof(key, tenantsUrl, { ath: ath(token) }),
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: 'Engines' }),
+      });
+      assert.equal(created.status, 201);
+      const tenantId = ((await created.json()) as { id: string }).id;
+      const switchFields = {
+        grant_type: 'urn:service:params:oauth:grant-type:switch-tenant',
+        access_token: token,
+        tenant_id: tenantId,
+        client_id: publicId,
+      };
+      const stolen = await tokenCall(issuer, switchFields);
+      assert.equal(stolen.status, 400);
+      assert.equal(stolen.body.error, 'invalid_grant');
+      assert.equal(stolen.headers.get('tessera-error-code'), 'token.switch_tenant.dpop_key');
+      const other = await tokenCall(issuer, switchFields, await proof(await newKey(), tokenUrl));
+      assert.equal(other.headers.get('tessera-error-code'), 'token.switch_tenant.dpop_key');
+      const moved = await tokenCall(issuer, switchFields, await proof(key, tokenUrl));
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.equal(moved.body.token_type, 'DPoP');
+      const claims = decodeJwt(moved.body.access_token as string);
+      assert.equal(claims.tnt, tenantId);
+      assert.deepEqual(claims.cnf, { jkt: key.jkt });
+    });
+
     test('introspection shows cnf and token_type DPoP for a bound token and a bound refresh token', {
       skip,
     }, async () => {
