@@ -157,6 +157,40 @@ describe('a read replica: lists read it, a principal reads its own writes, lag a
     }
   });
 
+  test('a query waiting for a primary connection is counted in tessera_db_pool_wait_seconds', async () => {
+    // Waits longer than 0.25 s: the count less the 0.25 s bucket.
+    const longWaits = async () => {
+      const text = await (await fetch(`${server.base}/metrics`)).text();
+      const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
+      return (
+        value(/^tessera_db_pool_wait_seconds_count (\S+)$/m) -
+        value(/^tessera_db_pool_wait_seconds_bucket\{le="0\.25"\} (\S+)$/m)
+      );
+    };
+    const before_ = await longWaits();
+    // Every connection of the primary's pool held by a transaction: the next query waits for one.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const began: Promise<void>[] = [];
+    const held = Array.from({ length: server.config.dbPool }, () => {
+      let inside = () => {};
+      began.push(new Promise<void>((resolve) => (inside = resolve)));
+      return server.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('organizations').select('id').execute();
+        inside();
+        await gate;
+      });
+    });
+    await Promise.all(began);
+    const beside = server.db.selectFrom('organizations').select('id').execute();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    release();
+    await Promise.all([...held, beside]);
+    assert.ok((await longWaits()) - before_ >= 1, 'the query beside them waited, and it was counted');
+  });
+
   test('the replica killed: lists keep answering, from the primary', async () => {
     await replica.kill();
     for (const token of [owner, other]) {
