@@ -182,7 +182,10 @@ describe('Device authorization grant (RFC 8628)', () => {
       'allow',
     );
     // RFC 8628 §5.4: always a confirmation naming the client and the code, even for a first-party client.
-    assert.match(confirmation.text, /A device is asking to use <strong class="client-name">Acme CLI<\/strong>/);
+    assert.match(
+      confirmation.text,
+      /A device is asking to use <strong class="client-name">Acme CLI<\/strong>/,
+    );
     assert.match(confirmation.text, new RegExp(`<strong class="user-code">${started.user_code}</strong>`));
     assert.match(confirmation.text, /If someone sent you this code or a link to this page, deny\./);
     assert.equal(answered.status, 200);
@@ -215,7 +218,8 @@ describe('Device authorization grant (RFC 8628)', () => {
   test("Python oauthlib's DeviceClient completes the flow", async (t) => {
     const python = pythonWithOauthlib();
     if (!python) {
-      const reason = 'SKIPPED: python3 with oauthlib and requests not found (apt-get install python3-oauthlib python3-requests)';
+      const reason =
+        'SKIPPED: python3 with oauthlib and requests not found (apt-get install python3-oauthlib python3-requests)';
       const required = (process.env.TESSERA_TEST_REQUIRE ?? '').split(',').map((s) => s.trim());
       if (required.includes('python')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
       console.log(reason);
@@ -227,7 +231,13 @@ describe('Device authorization grant (RFC 8628)', () => {
     const base = `http://127.0.0.1:${server.port}`;
     const child = spawn(
       python,
-      ['-c', OAUTHLIB_SCRIPT, cliId, `${base}/oauth/device_authorization${host}`, `${base}/oauth/token${host}`],
+      [
+        '-c',
+        OAUTHLIB_SCRIPT,
+        cliId,
+        `${base}/oauth/device_authorization${host}`,
+        `${base}/oauth/token${host}`,
+      ],
       { detached: true, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 20_000);
@@ -306,12 +316,21 @@ describe('Device authorization grant (RFC 8628)', () => {
     for (let i = 0; i < 2; i++) {
       const refused = await poll(issuer, cliId, denied.device_code as string);
       assert.equal(refused.status, 400);
-      assert.deepEqual(refused.body, { error: 'access_denied', error_description: 'the user denied the request' });
+      assert.deepEqual(refused.body, {
+        error: 'access_denied',
+        error_description: 'the user denied the request',
+      });
     }
 
     // Allowed, redeemed once; presented again it is invalid_grant, and the session it opened ends.
     const allowed = (await startDevice(issuer, cliId)).body;
-    await answerThroughPages(browser, issuer, allowed.user_code as string, { email: 'ada@acme.test' }, 'allow');
+    await answerThroughPages(
+      browser,
+      issuer,
+      allowed.user_code as string,
+      { email: 'ada@acme.test' },
+      'allow',
+    );
     const tokens = await poll(issuer, cliId, allowed.device_code as string);
     assert.equal(tokens.status, 200);
     assert.deepEqual(Object.keys(tokens.body).sort(), [
@@ -341,7 +360,10 @@ describe('Device authorization grant (RFC 8628)', () => {
       frozen.moveTo(600_000);
       const expired = await poll(issuer, cliId, late.device_code as string);
       assert.equal(expired.status, 400);
-      assert.deepEqual(expired.body, { error: 'expired_token', error_description: 'the device code has expired' });
+      assert.deepEqual(expired.body, {
+        error: 'expired_token',
+        error_description: 'the device code has expired',
+      });
       const entered = await enterCode(new FormBrowser(), issuer, late.user_code as string);
       assert.equal(entered.response.status, 400);
       assert.equal(entered.response.headers.get('tessera-error-code'), 'device.user_code.invalid');
@@ -441,7 +463,10 @@ describe('Device authorization grant (RFC 8628)', () => {
     let bobPage = await follow(bob, bobCode.response, bobCode.pageUrl);
     const bobIn = await bob.submit(bobPage.url, bobPage.text, { email: 'bob@acme.test', password: PASSWORD });
     bobPage = await follow(bob, bobIn, bobPage.url);
-    const forged = await ada.post(confirmUrl, { csrf: readForm(bobPage.text).hidden.csrf as string, decision: 'allow' });
+    const forged = await ada.post(confirmUrl, {
+      csrf: readForm(bobPage.text).hidden.csrf as string,
+      decision: 'allow',
+    });
     assert.equal(forged.status, 403);
     assert.deepEqual((await poll(issuer, cliId, deviceCode)).body.error, 'authorization_pending');
 
@@ -457,7 +482,9 @@ describe('Device authorization grant (RFC 8628)', () => {
     assert.equal((await adaSessions()).length, sessionsBefore + 1, 'one session opened');
     const polled = await poll(issuer, cliId, deviceCode);
     assert.equal(polled.status, 200, JSON.stringify(polled.body));
-    const payload = JSON.parse(Buffer.from((polled.body.access_token as string).split('.')[1] as string, 'base64url').toString());
+    const payload = JSON.parse(
+      Buffer.from((polled.body.access_token as string).split('.')[1] as string, 'base64url').toString(),
+    );
     assert.equal(payload.sub, adaId, 'the first Allow decided, for its own person');
     // Nothing secret reached the pages' URLs: the device code appears nowhere but in the token request.
     assert.ok(!confirmUrl.includes(deviceCode));

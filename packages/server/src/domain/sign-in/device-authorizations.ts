@@ -289,13 +289,13 @@ export async function redeemDeviceCode(
   const outcome = await deps.unitOfWork.run(async (tx) => {
     const device = await findByDeviceCode(tx, org.id, sha256(deviceCode));
     if (device === null || device.clientId !== client.id)
-      return refusal('token.device_code.invalid', 'the device code is invalid');
+      return refuse('token.device_code.invalid', 'the device code is invalid');
     if (device.redeemedAt !== null) {
       if (device.sessionId !== null) await revokeSession(tx, device.sessionId, actor, now);
-      return refusal('token.device_code.reused', 'the device code was already used; its session is revoked');
+      return refuse('token.device_code.reused', 'the device code was already used; its session is revoked');
     }
-    if (device.expiresAt <= now) return refusal('token.device_code.expired', 'the device code has expired');
-    if (device.status === 'denied') return refusal('token.device_code.denied', 'the user denied the request');
+    if (device.expiresAt <= now) return refuse('token.device_code.expired', 'the device code has expired');
+    if (device.status === 'denied') return refuse('token.device_code.denied', 'the user denied the request');
     if (device.status === 'pending') {
       // A second early: a poll sent right on time may arrive a little before the interval is up.
       const early =
@@ -303,14 +303,14 @@ export async function redeemDeviceCode(
       const interval = early ? device.intervalS + 5 : device.intervalS;
       await recordDevicePoll(tx, device.id, now, interval);
       return early
-        ? refusal('token.device_code.slow_down', `poll at most every ${interval} seconds`)
-        : refusal('token.device_code.pending', 'the user has not answered the request yet');
+        ? refuse('token.device_code.slow_down', `poll at most every ${interval} seconds`)
+        : refuse('token.device_code.pending', 'the user has not answered the request yet');
     }
     if (!(await redeemDeviceAuthorization(tx, device.id, now)))
-      return refusal('token.device_code.reused', 'the device code was already used');
+      return refuse('token.device_code.reused', 'the device code was already used');
     const session = device.sessionId === null ? null : await liveSession(tx, device.sessionId, now);
     if (session === null)
-      return refusal('token.device_code.session_ended', 'the session of this device code has ended');
+      return refuse('token.device_code.session_ended', 'the session of this device code has ended');
     // Thrown, `invalid_target` rolls the redemption back: the device may poll again.
     const audience = org.isConsole ? null : await sessionAudience(tx, org, session, input.resource);
     const refreshToken = await addRefreshToken(tx, client, session, now);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fail } from '../../domain/errors.js';
+import { type ErrorSituation, fail } from '../../domain/errors.js';
 import {
   decideDevice,
   deviceConfirmation,
@@ -42,9 +42,10 @@ function renderCodeForm(
   org: Org,
   request: FastifyRequest,
   reply: FastifyReply,
-  state: { code: string; error: string | null },
+  state: { code: string; error: string | null; situation?: ErrorSituation },
   options: PageOptions = {},
 ) {
+  if (state.situation !== undefined) nameSituation(reply, state.situation);
   const body = deviceCodeView({
     action: pageLink(ctx, request, DEVICE_PATH, {}),
     csrf: ctx.csrf.token(request, reply, 'device-code', []),
@@ -102,12 +103,12 @@ export function devicePages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(next, 303);
       }
       if (found.reason === 'throttled') {
-        nameSituation(reply, 'device.user_code.throttled');
         const { error, options } = throttledPage(found.retryAfterS, 'codes entered');
-        return renderCodeForm(ctx, org, request, reply, { code: typed, error }, options);
+        const state = { code: typed, error, situation: 'device.user_code.throttled' } as const;
+        return renderCodeForm(ctx, org, request, reply, state, options);
       }
-      nameSituation(reply, 'device.user_code.invalid');
-      return renderCodeForm(ctx, org, request, reply, { code: typed, error: INVALID_CODE }, { status: 400 });
+      const state = { code: typed, error: INVALID_CODE, situation: 'device.user_code.invalid' } as const;
+      return renderCodeForm(ctx, org, request, reply, state, { status: 400 });
     }),
   );
 
