@@ -1,15 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
 import type { Org } from '../../src/domain/types.js';
+import { launchChromium } from '../support/chromium.js';
+import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, locationOf, readForm } from './support/browser.js';
 import { freezeClock, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const RESULTS = fileURLToPath(new URL('../../../../test-results/', import.meta.url));
 
 /** Debian's python3 with oauthlib (python3-oauthlib) and requests, or null. */
 function pythonWithOauthlib(): string | null {
@@ -124,6 +130,8 @@ describe('Device authorization grant (RFC 8628)', () => {
   let otherCliId: string;
   let webOnlyId: string;
   let adaId: string;
+  let polled: Promise<oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers>;
+  let openIdConfig: oidc.Configuration | undefined;
 
   before(async () => {
     server = await startServer();
@@ -157,9 +165,19 @@ describe('Device authorization grant (RFC 8628)', () => {
     >;
     assert.equal(doc.device_authorization_endpoint, `${new URL(issuer).origin}/oauth/device_authorization`);
     assert.ok((doc.grant_types_supported as string[]).includes(DEVICE_GRANT));
+    // The device page is a hosted page like the others: no script, no frames, no caching.
+    const page = await fetch(new URL('device?user_code=%3Cb%3E', issuer));
+    assert.equal(page.status, 200);
+    assert.match(
+      page.headers.get('content-security-policy') ?? '',
+      /^default-src 'none'; style-src 'sha256-[^']+'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'$/,
+    );
+    assert.equal(page.headers.get('x-frame-options'), 'DENY');
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+    assert.match(await page.text(), /value="&lt;b&gt;"/);
   });
 
-  test('openid-client 6 with its defaults gets tokens once the person allows the device over HTTP', async () => {
+  test('openid-client 6 with its defaults: the device authorization, and the person allows it over HTTP', async () => {
     const config = await oidc.discovery(new URL(issuer), cliId, undefined, oidc.None(), {
       execute: [oidc.allowInsecureRequests],
     });
@@ -170,7 +188,10 @@ describe('Device authorization grant (RFC 8628)', () => {
     assert.equal(started.expires_in, 600);
     assert.equal(started.interval, 5);
     // openid-client waits the interval (5 s) before its first poll: the person answers meanwhile.
-    const polled = oidc.pollDeviceAuthorizationGrant(config, started);
+    polled = oidc.pollDeviceAuthorizationGrant(config, started);
+    // A failure is seen by the test that awaits it.
+    polled.catch(() => undefined);
+    openIdConfig = config;
     const browser = new FormBrowser();
     // The person types the code in lower case, without the dash.
     const typed = started.user_code.replace('-', '').toLowerCase();
@@ -190,29 +211,6 @@ describe('Device authorization grant (RFC 8628)', () => {
     assert.match(confirmation.text, /If someone sent you this code or a link to this page, deny\./);
     assert.equal(answered.status, 200);
     assert.match(answeredText, /<h1>Device connected<\/h1>/);
-    const tokens = await polled;
-    assert.equal(tokens.token_type, 'bearer');
-    assert.ok(tokens.refresh_token, 'the client has the refresh_token grant');
-    const jwks = createRemoteJWKSet(new URL('.well-known/jwks.json', issuer));
-    const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer, audience: cliId });
-    assert.equal(payload.sub, adaId);
-    assert.equal(payload.typ, 'user');
-    assert.deepEqual(payload.amr, ['pwd']);
-    const claims = tokens.claims();
-    assert.equal(claims?.sub, adaId);
-    assert.equal(claims?.aud, cliId);
-    // The refresh token works as the code flow's does.
-    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string);
-    assert.ok(refreshed.access_token);
-    // The session is written to the audit log as the code flow's is.
-    const entries = await server.db
-      .selectFrom('audit_events')
-      .select(['entity', 'verb'])
-      .where('org_id', '=', acme.id)
-      .where('entity', '=', 'session')
-      .where('verb', '=', 'created')
-      .execute();
-    assert.ok(entries.length >= 1);
   });
 
   test("Python oauthlib's DeviceClient completes the flow", async (t) => {
@@ -285,6 +283,65 @@ describe('Device authorization grant (RFC 8628)', () => {
       clearTimeout(timer);
       if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
     }
+  });
+
+  test('Chromium at phone width: the code form and the confirmation fit, read well and pass axe', async (t) => {
+    const skip = chromiumSkip();
+    if (skip) {
+      t.skip(skip);
+      return;
+    }
+    const started = (await startDevice(issuer, cliId)).body;
+    const browser = await launchChromium();
+    try {
+      // bypassCSP lets axe's script in; the pages themselves run none.
+      const context = await browser.newContext({ viewport: { width: 375, height: 740 }, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto(started.verification_uri_complete as string);
+      assert.equal(await page.inputValue('#user_code'), started.user_code);
+      await assertReadable(page, 'device-code');
+      await page.click('button[type=submit]');
+      await page.waitForURL((u) => u.pathname === '/login');
+      await page.fill('#email', 'bob@acme.test');
+      await page.fill('#password', PASSWORD);
+      await page.click('button[type=submit]');
+      await page.waitForURL((u) => u.pathname === '/device');
+      assert.match((await page.textContent('.card')) ?? '', /A device is asking to use Acme CLI/);
+      await assertReadable(page, 'device-confirm');
+      await page.click('button[value=allow]');
+      await page.waitForSelector('text=Device connected');
+      assert.equal((await poll(issuer, cliId, started.device_code as string)).status, 200);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('openid-client 6 then gets the tokens with its default polling', async () => {
+    // Its first poll comes 5 s after the answer above; the tests between ran meanwhile.
+    const config = openIdConfig as oidc.Configuration;
+    const tokens = await polled;
+    assert.equal(tokens.token_type, 'bearer');
+    assert.ok(tokens.refresh_token, 'the client has the refresh_token grant');
+    const jwks = createRemoteJWKSet(new URL('.well-known/jwks.json', issuer));
+    const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer, audience: cliId });
+    assert.equal(payload.sub, adaId);
+    assert.equal(payload.typ, 'user');
+    assert.deepEqual(payload.amr, ['pwd']);
+    const claims = tokens.claims();
+    assert.equal(claims?.sub, adaId);
+    assert.equal(claims?.aud, cliId);
+    // The refresh token works as the code flow's does.
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string);
+    assert.ok(refreshed.access_token);
+    // The session is written to the audit log as the code flow's is.
+    const entries = await server.db
+      .selectFrom('audit_events')
+      .select(['entity', 'verb'])
+      .where('org_id', '=', acme.id)
+      .where('entity', '=', 'session')
+      .where('verb', '=', 'created')
+      .execute();
+    assert.ok(entries.length >= 1);
   });
 
   test('each answer of a poll, with its exact body: pending, slow_down, denied, reuse, expired', async () => {
@@ -517,3 +574,20 @@ describe('Device authorization grant (RFC 8628)', () => {
     }
   });
 });
+
+/** No sideways scrolling at phone width, a screenshot in test-results/, no serious axe violation. */
+async function assertReadable(page: import('playwright-core').Page, name: string) {
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scrollWidth <= 375, `no sideways scrolling on a phone (${scrollWidth}px)`);
+  mkdirSync(RESULTS, { recursive: true });
+  await page.screenshot({ path: `${RESULTS}${name}-page.png`, fullPage: true });
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.impact} ${v.id}: ${v.help}`),
+    [],
+    `accessibility of the ${name} page`,
+  );
+}

@@ -321,4 +321,4 @@ export async function redeemDeviceCode(
   return withIdToken(deps, signer, org, outcome.session, set, now, null);
 }
 
-const refusal = (situation: ErrorSituation, description: string): PollRefusal => ({ situation, description });
+const refuse = (situation: ErrorSituation, description: string): PollRefusal => ({ situation, description });
