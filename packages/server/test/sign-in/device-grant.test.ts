@@ -7,7 +7,14 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
-import type { Org } from '../../src/domain/types.js';
+import { updateOrgSettings } from '../../src/domain/directory/org-settings.js';
+import { type Org, SYSTEM } from '../../src/domain/types.js';
+import {
+  recoveryCodesOnPage,
+  secretOnPage,
+  totpCode,
+  walk,
+} from '../second-factor-and-delegation/support.js';
 import { launchChromium } from '../support/chromium.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { chromiumSkip } from '../support/environment.js';
@@ -597,6 +604,42 @@ for (const database of storageSuite(
       assert.equal(payload.sub, adaId, 'the first Allow decided, for its own person');
       // Nothing secret reached the pages' URLs: the device code appears nowhere but in the token request.
       assert.ok(!confirmUrl.includes(deviceCode));
+    });
+
+    test('an org that requires a second factor: the person enrols, then the confirmation comes', async () => {
+      const org = await makeOrg(server, 'secure');
+      const orgIssuer = server.issuer('secure');
+      await makeUser(server.deps, org, 'sam@secure.test');
+      await updateOrgSettings(server.deps, org, { requireMfa: true }, SYSTEM);
+      const { clientId } = await makeClient(server.deps, org, {
+        name: 'Secure CLI',
+        redirectUris: [],
+        grantTypes: [DEVICE_GRANT],
+      });
+      const started = (await startDevice(orgIssuer, clientId, 'openid')).body;
+      const browser = new FormBrowser();
+      const entered = await enterCode(browser, orgIssuer, started.user_code as string);
+      const done = await walk(
+        locationOf(entered.response, entered.pageUrl),
+        'sam@secure.test',
+        { enrol: (page) => totpCode(secretOnPage(page)) },
+        browser,
+      );
+      // Password, enrolment, the recovery codes (whose Continue goes on with the device), the confirmation.
+      assert.deepEqual(
+        done.pages.map((p) => p.path),
+        ['/login', '/login/enrol', '/login/enrol', '/device'],
+      );
+      assert.equal(recoveryCodesOnPage(done.pages[2]?.html ?? '').length, 10);
+      assert.match(done.html, /A device is asking to use <strong class="client-name">Secure CLI<\/strong>/);
+      const answered = await browser.submit(done.url, done.html, { decision: 'allow' });
+      assert.equal(answered.status, 200);
+      const tokens = await poll(orgIssuer, clientId, started.device_code as string);
+      assert.equal(tokens.status, 200);
+      const payload = JSON.parse(
+        Buffer.from((tokens.body.access_token as string).split('.')[1] as string, 'base64url').toString(),
+      );
+      assert.deepEqual(payload.amr, ['pwd', 'otp']);
     });
 
     test('entering codes is throttled per address and per code', async () => {
