@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test as nodeTest } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -140,7 +140,7 @@ for (const database of storageSuite(
   describe(`Device authorization grant (RFC 8628) on ${database}`, async () => {
     const skip = await databaseSkip(database);
     if (skip) {
-      test('PostgreSQL', { skip }, () => undefined);
+      nodeTest('PostgreSQL', { skip }, () => undefined);
       return;
     }
     const test = storageTestsOn(database, STORAGE_TESTS);

@@ -28,17 +28,12 @@ export {
 export { scopesToShow } from './consents.js';
 export { mintCsrfToken, newCsrfCookieValue, verifyCsrfToken } from './csrf-tokens.js';
 export {
-  type DeviceConfirmation,
   decideDevice,
   deviceConfirmation,
   findByUserCode,
-  formatUserCode,
-  normalizeUserCode,
   type PendingDevice,
   redeemDeviceCode,
   startDeviceAuthorization,
-  USER_CODE_ALPHABET,
-  USER_CODE_LIMITS,
 } from './device-authorizations.js';
 export { DEVICE_COOKIE_TTL_MS, deviceOfUser, trustedDevice } from './device-cookies.js';
 export { IMPERSONATION_PATH, openImpersonation, startImpersonation } from './impersonation.js';
