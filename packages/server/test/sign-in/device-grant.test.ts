@@ -7,7 +7,11 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
+import { clientFromDocument } from '../../src/domain/directory/client-metadata-documents.js';
 import { updateOrgSettings } from '../../src/domain/directory/org-settings.js';
+import { createApiResource } from '../../src/domain/resources/api-resources.js';
+import { createRole } from '../../src/domain/resources/roles.js';
+import { setRolesOfUser } from '../../src/domain/resources/user-roles.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
 import {
   recoveryCodesOnPage,
@@ -509,6 +513,24 @@ for (const database of storageSuite(
       assert.equal(wrongSecret.body.error, 'invalid_client');
       // A device code far too long is just unknown.
       assert.equal((await poll(issuer, cliId, 'x'.repeat(5000))).body.error, 'invalid_grant');
+      // A client ID metadata document may list the device grant beside the code flow's.
+      const url = 'https://cli.example.com/client.json';
+      const doc = (grant_types: string[]) =>
+        JSON.stringify({
+          client_id: url,
+          redirect_uris: ['http://127.0.0.1/callback'],
+          token_endpoint_auth_method: 'none',
+          grant_types,
+        });
+      const described = clientFromDocument(acme, url, doc(['authorization_code', DEVICE_GRANT]));
+      assert.deepEqual(typeof described === 'string' ? described : described.grantTypes, [
+        'authorization_code',
+        DEVICE_GRANT,
+      ]);
+      assert.equal(
+        clientFromDocument(acme, url, doc(['authorization_code', 'client_credentials'])),
+        'grant type "client_credentials" is not available to it',
+      );
       // Dynamic registration keeps exactly the spec's grant_types.
       const registered = await fetch(new URL('oauth/register', server.base), {
         method: 'POST',
@@ -604,6 +626,52 @@ for (const database of storageSuite(
       assert.equal(payload.sub, adaId, 'the first Allow decided, for its own person');
       // Nothing secret reached the pages' URLs: the device code appears nowhere but in the token request.
       assert.ok(!confirmUrl.includes(deviceCode));
+    });
+
+    test('resource and roles as in the code flow: the granted scopes only, shown on the confirmation', async () => {
+      const FILES = 'https://files.acme.test/';
+      const scopes = [
+        { name: 'files:read', description: 'Read your files' },
+        { name: 'files:write', description: 'Change your files' },
+      ];
+      await createApiResource(server.deps, acme, { identifier: FILES, name: 'Files', scopes }, SYSTEM);
+      const viewer = await createRole(
+        server.deps,
+        acme,
+        { name: 'viewer', permissions: [{ resource: FILES, scope: 'files:read' }] },
+        SYSTEM,
+      );
+      await setRolesOfUser(server.deps, acme, adaId, [viewer.id], SYSTEM);
+      const started = await postForm(issuer, 'oauth/device_authorization', {
+        client_id: cliId,
+        scope: 'openid files:read files:write',
+        resource: FILES,
+      });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      const { confirmation } = await answerThroughPages(
+        new FormBrowser(),
+        issuer,
+        started.body.user_code as string,
+        { email: 'ada@acme.test' },
+        'allow',
+      );
+      // The person's roles decide: files:write, which no role of Ada's holds, is neither shown nor granted.
+      assert.match(confirmation.text, /Use <strong>Files<\/strong>[^]*Read your files/);
+      assert.doesNotMatch(confirmation.text, /Change your files/);
+      const tokens = await postForm(issuer, 'oauth/token', {
+        grant_type: DEVICE_GRANT,
+        client_id: cliId,
+        device_code: started.body.device_code as string,
+        resource: FILES,
+      });
+      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      const claims = JSON.parse(
+        Buffer.from((tokens.body.access_token as string).split('.')[1] as string, 'base64url').toString(),
+      );
+      assert.deepEqual(claims.aud, [cliId, FILES]);
+      assert.equal(claims.scope, 'files:read');
+      assert.equal(tokens.body.scope, 'files:read');
+      await setRolesOfUser(server.deps, acme, adaId, [], SYSTEM);
     });
 
     test('an org that requires a second factor: the person enrols, then the confirmation comes', async () => {
