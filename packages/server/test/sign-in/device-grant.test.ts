@@ -656,7 +656,7 @@ for (const database of storageSuite(
         'allow',
       );
       // The person's roles decide: files:write, which no role of Ada's holds, is neither shown nor granted.
-      assert.match(confirmation.text, /Use <strong>Files<\/strong>[^]*Read your files/);
+      assert.match(confirmation.text, /Use <strong>Files<\/strong>[\s\S]*Read your files/);
       assert.doesNotMatch(confirmation.text, /Change your files/);
       const tokens = await postForm(issuer, 'oauth/token', {
         grant_type: DEVICE_GRANT,
