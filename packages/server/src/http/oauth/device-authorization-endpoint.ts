@@ -1,7 +1,6 @@
 import { issuerOf } from '../../domain/issuers.js';
 import { startDeviceAuthorization } from '../../domain/sign-in/index.js';
 import { authenticateClient } from '../../domain/tokens/index.js';
-import { formClient } from '../cors.js';
 import { clientForm, oauthParams } from '../form.js';
 import { noStore } from '../no-store.js';
 import { DeviceAuthorizationRequest, DeviceAuthorizationResponse } from '../openapi/described-schemas.js';
@@ -36,7 +35,6 @@ export const deviceAuthorization = operation(
   },
   ({ deps }) => ({
     onSend: [noStore],
-    cors: formClient,
     handler: async (request) => {
       const form = clientForm(request);
       // RFC 8707 §2: `resource` may be given once per resource; every other parameter once.
