@@ -358,15 +358,17 @@ for (const database of storageSuite(
       // The refresh token works as the code flow's does.
       const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string);
       assert.ok(refreshed.access_token);
-      // The session is written to the audit log as the code flow's is.
+      // The session is written to the audit log as the code flow's is: created, by the person, for this client.
       const entries = await server.db
         .selectFrom('audit_events')
-        .select(['entity', 'verb'])
+        .select(['actor_kind', 'actor_id', 'data'])
         .where('org_id', '=', acme.id)
-        .where('entity', '=', 'session')
-        .where('verb', '=', 'created')
+        .where('key', '=', 'session.created')
         .execute();
-      assert.ok(entries.length >= 1);
+      const entry = entries.find((e) => JSON.parse(e.data).id === payload.sid);
+      assert.ok(entry, 'a session.created entry for the device session');
+      assert.deepEqual([entry.actor_kind, entry.actor_id], ['user', adaId]);
+      assert.equal(JSON.parse(entry.data).clientId, cliId);
     });
 
     test('each answer of a poll, with its exact body: pending, slow_down, denied, reuse, expired', async () => {
