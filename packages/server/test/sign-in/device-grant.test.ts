@@ -9,10 +9,12 @@ import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
 import { clientFromDocument } from '../../src/domain/directory/client-metadata-documents.js';
 import { updateOrgSettings } from '../../src/domain/directory/org-settings.js';
+import { createConnection } from '../../src/domain/federation/connections.js';
 import { createApiResource } from '../../src/domain/resources/api-resources.js';
 import { createRole } from '../../src/domain/resources/roles.js';
 import { setRolesOfUser } from '../../src/domain/resources/user-roles.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
+import { ClaimsUpstream } from '../federation/support/claims-upstream.js';
 import {
   recoveryCodesOnPage,
   secretOnPage,
@@ -159,7 +161,12 @@ for (const database of storageSuite(
     let openIdConfig: oidc.Configuration | undefined;
 
     before(async () => {
-      server = await startServer({ database, checkAnswers: true });
+      // The test's OpenID provider listens on 127.0.0.1: the outbound policy lets it be reached.
+      server = await startServer({
+        database,
+        checkAnswers: true,
+        env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
+      });
       issuer = server.issuer('acme');
       acme = await makeOrg(server, 'acme');
       adaId = (await makeUser(server.deps, acme, 'ada@acme.test')).user.id;
@@ -710,6 +717,55 @@ for (const database of storageSuite(
         Buffer.from((tokens.body.access_token as string).split('.')[1] as string, 'base64url').toString(),
       );
       assert.deepEqual(payload.amr, ['pwd', 'otp']);
+    });
+
+    test("enterprise sign-in: a connection's OpenID provider signs the person in, then the confirmation comes", async () => {
+      const upstream = await ClaimsUpstream.start();
+      try {
+        const con = await createConnection(
+          server.deps,
+          acme,
+          {
+            type: 'oidc',
+            name: 'Claims IdP',
+            domains: ['claims.test'],
+            jit: true,
+            issuer: upstream.issuer,
+            clientId: 'tessera',
+            clientSecret: 'upstream client secret 0123456789',
+          },
+          SYSTEM,
+        );
+        upstream.claims = { sub: 'kim', email: 'kim@claims.test', email_verified: true };
+        const started = (await startDevice(issuer, cliId, 'openid')).body;
+        const browser = new FormBrowser();
+        const entered = await enterCode(browser, issuer, started.user_code as string);
+        const deviceUrl = locationOf(entered.response, entered.pageUrl);
+        const req = new URL(deviceUrl).searchParams.get('req') as string;
+        // The login page's "Sign in with Claims IdP" carries the device authorization on.
+        const login = await follow(browser, await browser.get(deviceUrl), deviceUrl);
+        assert.match(login.text, new RegExp(`/sso/${con.id}/start\\?req=${req}`));
+        const start = await browser.get(`${issuer}sso/${con.id}/start?req=${req}`);
+        assert.equal(start.status, 303);
+        const answered = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' });
+        const callback = answered.headers.get('location') ?? '';
+        const page = await follow(browser, await browser.get(callback), callback);
+        assert.equal(page.status, 200, page.text);
+        assert.equal(new URL(page.url).pathname, '/device');
+        assert.match(
+          page.text,
+          /A device is asking to use <strong class="client-name">Acme CLI<\/strong> with your account <strong>kim@claims\.test<\/strong>/,
+        );
+        assert.equal((await browser.submit(page.url, page.text, { decision: 'allow' })).status, 200);
+        const tokens = await poll(issuer, cliId, started.device_code as string);
+        assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+        const claims = JSON.parse(
+          Buffer.from((tokens.body.access_token as string).split('.')[1] as string, 'base64url').toString(),
+        );
+        assert.equal(claims.acr, 'urn:tessera:acr:fed');
+      } finally {
+        await upstream.close();
+      }
     });
 
     test('entering codes is throttled per address and per code', async () => {
