@@ -32,10 +32,12 @@ const NO_REGISTRY = 'http://127.0.0.1:9/';
 /** What an app may import from each package: the public API, and nothing else. */
 const EXPORTS = {
   '@tessera/koa': [
+    'DPOP_ALGORITHMS',
     'TokenMinterError',
     'authenticate',
     'createTokenMinter',
     'createVerifier',
+    'memoryReplayStore',
     'principalOf',
     'protectedResource',
     'requireScopes',
