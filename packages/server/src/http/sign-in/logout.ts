@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { issuerOf } from '../../domain/issuers.js';
 import {
   checkLogoutRequest,
+  frontChannelLogoutUrl,
   type LogoutParameters,
   postLogoutRedirect,
   signOut,
@@ -74,12 +76,28 @@ async function logOut(
     const formTargets = redirect === null ? [] : [formTargetOf(redirect)];
     return sendPage(reply, org.name, 'Sign out?', body, { formTargets });
   }
-  if (session) await signOut(ctx.deps, session.id, { kind: 'user', id: session.user.id });
+  const frames = session
+    ? (await signOut(ctx.deps, session.id, { kind: 'user', id: session.user.id })).frames
+    : [];
   ctx.cookies.clear(reply, ctx.cookies.session);
   ctx.cookies.clear(reply, ctx.cookies.profile, '/profile');
-  if (redirect !== null) return reply.redirect(redirect, 303);
-  return sendPage(reply, org.name, 'Signed out', signedOutView());
+  if (frames.length === 0) {
+    if (redirect !== null) return reply.redirect(redirect, 303);
+    return sendPage(reply, org.name, 'Signed out', signedOutView());
+  }
+  // Front-channel logout (OIDC Front-Channel Logout 1.0 §2): the page frames each client's logout
+  // URI, its CSP allowing exactly those origins; a redirect follows after a moment (no script runs
+  // here), with a link to go at once.
+  const issuer = issuerOf(ctx.deps.config, org);
+  const urls = frames.map((f) => frontChannelLogoutUrl(issuer, f));
+  return sendPage(reply, org.name, 'Signed out', signedOutView({ frames: urls, next: redirect }), {
+    frameSources: urls.map((u) => new URL(u).origin),
+    ...(redirect === null ? {} : { headers: { refresh: `${FRAME_WAIT_S};url=${redirect}` } }),
+  });
 }
+
+/** How long the signed-out page lets front-channel frames load before it follows the redirect. */
+const FRAME_WAIT_S = 2;
 
 /** /oauth/logout as documented for `method`: the parameters in the query (GET) or a form (POST). */
 const logoutOperation = (method: 'get' | 'post'): Operation => ({
