@@ -105,7 +105,7 @@ export async function startBrowserSession(
   await purgeAtMostEveryMinute(deps.store, 'browser_sessions', now, async () => {
     await purgeBrowserSessions(deps.store, now);
     // The clients of sign-ins that expired: no sign-out follows an expiry (nothing is sent).
-    await purgeSessionClients(deps.store);
+    await purgeSessionClients(deps.store, now - BROWSER_SESSION_TTL_MS);
   });
   const actorId = impersonation?.actorId ?? null;
   return { secret, session: { id: sha256(secret), user, amr, acr, actorId, expiresAt, authTime: now } };

@@ -48,6 +48,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .execute();
   await db.schema.createIndex('session_clients_user').on('session_clients').column('user_id').execute();
+  // The purge of what expired sign-ins recorded.
+  await db.schema.createIndex('session_clients_created').on('session_clients').column('created_at').execute();
   await db.schema
     .createTable('logout_deliveries')
     .addColumn('id', 'text', (c) => c.primaryKey())

@@ -118,19 +118,12 @@ export async function deleteSessionClients(store: Handle, sids: readonly string[
   await db.deleteFrom('session_clients').where('sid', 'in', sids).execute();
 }
 
-/** Forgets the clients of browser sign-ins that are gone without a sign-out (expired and purged). */
-export async function purgeSessionClients(store: Handle): Promise<void> {
+/**
+ * Forgets what sign-ins recorded before `createdBefore`: a browser sign-in lasts at most its
+ * lifetime from its start, so one that signed into a client before that is over by now (expired:
+ * no logout follows an expiry).
+ */
+export async function purgeSessionClients(store: Handle, createdBefore: number): Promise<void> {
   const db = opened(store);
-  await db
-    .deleteFrom('session_clients')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('browser_sessions')
-            .select('browser_sessions.token_hash')
-            .whereRef('browser_sessions.token_hash', '=', 'session_clients.browser_session'),
-        ),
-      ),
-    )
-    .execute();
+  await db.deleteFrom('session_clients').where('created_at', '<', createdBefore).execute();
 }
