@@ -506,10 +506,8 @@ function ClientFacts({ client }: { client: Client }) {
           ? client.allowed_origins.join(', ')
           : 'None: no browser app may call it'}
       </dd>
-      <dt>Back-channel logout</dt>
-      <dd>{client.backchannel_logout_uri ?? 'None'}</dd>
-      <dt>Front-channel logout</dt>
-      <dd>{client.frontchannel_logout_uri ?? 'None'}</dd>
+      <dt>Logout</dt>
+      <dd>{logoutFact(client)}</dd>
       {client.type === 'confidential' ? (
         <>
           <dt>Public keys</dt>
@@ -520,6 +518,15 @@ function ClientFacts({ client }: { client: Client }) {
       <dd>{when(client.created_at)}</dd>
     </dl>
   );
+}
+
+/** Where the app hears of sign-outs, in a few words. */
+function logoutFact(client: Client): string {
+  const told = [
+    ...(client.backchannel_logout_uri ? [`back-channel to ${client.backchannel_logout_uri}`] : []),
+    ...(client.frontchannel_logout_uri ? [`front-channel at ${client.frontchannel_logout_uri}`] : []),
+  ];
+  return told.length > 0 ? `Told ${told.join('; ')}` : 'Not told of sign-outs';
 }
 
 /** How a confidential client's private_key_jwt keys are registered, in a few words. */

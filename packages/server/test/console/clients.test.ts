@@ -154,6 +154,7 @@ describe('console: clients', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'Logout deliveries' }).waitFor();
     await page.getByText('No sign-out has been sent to this app yet.').waitFor();
+    await page.getByText('Told back-channel to https://billing.example.com/logout').waitFor();
     const logout = await storedClient(id);
     assert.equal(logout?.backchannel_logout_uri, 'https://billing.example.com/logout');
     assert.equal(logout?.backchannel_logout_session_required, 1);
@@ -161,6 +162,7 @@ describe('console: clients', () => {
     await page.getByLabel('Back-channel logout URI').fill('');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('heading', { name: 'Logout deliveries' }).waitFor({ state: 'detached' });
+    await page.getByText('Not told of sign-outs').waitFor();
     const cleared = await storedClient(id);
     assert.equal(cleared?.backchannel_logout_uri, null);
     assert.equal(cleared?.backchannel_logout_session_required, 0);

@@ -10,6 +10,7 @@ import { call, consoleOf } from '../management/support/console.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
+import { DocumentHost } from './support/document-host.js';
 import { CALLBACK, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -98,6 +99,7 @@ for (const database of storageSuite(
     ]);
     let server: TestServer;
     let receiver: Receiver;
+    let documents: DocumentHost;
     let issuer: string;
     let org: Org;
     let owner: string;
@@ -116,6 +118,7 @@ for (const database of storageSuite(
     before(async () => {
       if (skip) return;
       receiver = await Receiver.start();
+      documents = await DocumentHost.start();
       server = await startServer({
         database,
         env: {
@@ -125,6 +128,7 @@ for (const database of storageSuite(
           TESSERA_WEBHOOK_TIMEOUT: '1s',
         },
         webhooks: { pollMs: 100 },
+        clientMetadata: { ca: documents.ca, timeoutMs: 1_000 },
         checkAnswers: true,
       });
       issuer = server.issuer('acme');
@@ -156,6 +160,7 @@ for (const database of storageSuite(
       if (skip) return;
       await server.close();
       await receiver.close();
+      await documents.close();
     });
 
     /** A relying party of `client` written with openid-client: discovery, then the code flow. */
@@ -398,6 +403,15 @@ for (const database of storageSuite(
         [hang.status, hang.attempts, hang.last_status_code, hang.last_error],
         ['failed', 3, null, 'timed out after 1 s'],
       );
+      // A deleted client is told of nothing more: its queue and log go with it.
+      const deleted = await call(server, 'DELETE', `/organizations/acme/clients/${clients.down}`, owner);
+      assert.equal(deleted.status, 204);
+      const left = await server.db
+        .selectFrom('logout_deliveries')
+        .select('id')
+        .where('client_id', '=', clients.down as string)
+        .execute();
+      assert.deepEqual(left, []);
       // Only owners read the log; another org's client is not found.
       const forged = await call(
         server,
@@ -504,6 +518,62 @@ for (const database of storageSuite(
         sender.close();
       }
     });
+
+    test('a Client ID Metadata Document registers its logout URIs on its own host only', {
+      skip,
+    }, async () => {
+      const consoleIssuer = `${server.base}/`;
+      // Another host's URI (a third party's, another org's): the document is not used.
+      const foreign = documents.document('/clients/foreign.json', [CALLBACK], {
+        backchannel_logout_uri: 'https://victim.example/logout',
+      });
+      const refused = await fetch(
+        oidc.buildAuthorizationUrl(await consoleRp(foreign), { redirect_uri: CALLBACK, scope: 'openid' }),
+        { redirect: 'manual' },
+      );
+      assert.equal(refused.status, 400);
+
+      const clientId = documents.document('/clients/rp.json', [CALLBACK], {
+        backchannel_logout_uri: receiver.url('/bc/doc'),
+        backchannel_logout_session_required: true,
+      });
+      const config = await consoleRp(clientId);
+      const verifier = oidc.randomPKCECodeVerifier();
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: CALLBACK,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
+      const browser = new FormBrowser();
+      const callback = await signInThroughPages(browser, url.href, {
+        email: 'owner@acme.test',
+        password: 'owner password 1',
+      });
+      const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), {
+        pkceCodeVerifier: verifier,
+      });
+      const sid = tokens.claims()?.sid;
+      const logout = new URL('oauth/logout', consoleIssuer);
+      logout.searchParams.set('id_token_hint', tokens.id_token as string);
+      assert.equal((await browser.get(logout.href)).status, 200);
+      await receiver.until(() => receiver.at('/bc/doc').length === 1, 'the document client’s logout token');
+      const jwks = createRemoteJWKSet(new URL('.well-known/jwks.json', consoleIssuer));
+      const { payload } = await jwtVerify(receiver.tokens('/bc/doc')[0] as string, jwks, {
+        issuer: consoleIssuer,
+        audience: clientId,
+        typ: 'logout+jwt',
+      });
+      assert.equal(payload.sid, sid);
+      assert.deepEqual(payload.events, { [EVENT]: {} });
+    });
+
+    /** A relying party known by its metadata document URL, on the console issuer. */
+    function consoleRp(clientId: string) {
+      return oidc.discovery(new URL(`${server.base}/`), clientId, undefined, oidc.None(), {
+        execute: [oidc.allowInsecureRequests],
+      });
+    }
 
     test('dynamic registration leaves logout URIs out: its response is the spec’s, so none is registered', {
       skip,

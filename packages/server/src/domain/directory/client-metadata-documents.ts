@@ -112,7 +112,8 @@ function logoutUriProblem(field: string, uri: string | undefined, documentUrl: s
   if (uri === undefined) return null;
   const problem = redirectUriProblem(uri);
   if (problem) return `${field} ${problem.rule}`;
-  if (new URL(uri).host !== new URL(documentUrl).host) return `${field} must be on the document's host`;
+  if (new URL(uri).hostname !== new URL(documentUrl).hostname)
+    return `${field} must be on the document's host`;
   return null;
 }
 

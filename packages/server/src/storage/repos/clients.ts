@@ -6,7 +6,9 @@ import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';
 import { deleteClientConsents } from './consents.js';
 import { countedWindow, pageIds } from './list-counts.js';
+import { deleteClientLogoutDeliveries } from './logout-deliveries.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
+import { deleteClientSessionClients } from './session-clients.js';
 
 const toClient = (r: ClientsTable): Client => ({
   id: r.id,
@@ -191,6 +193,9 @@ export async function deleteClientRow(store: Handle, orgId: string, id: string):
   await deleteClientAuthorizationRequests(db, orgId, id);
   await deleteClientConsents(db, orgId, id);
   await deleteClientOAuthSessions(db, orgId, id);
+  // A deleted client is told of no more sign-outs: its queued logout tokens and sign-ins' sids go.
+  await deleteClientLogoutDeliveries(db, orgId, id);
+  await deleteClientSessionClients(db, orgId, id);
   const row = await db
     .deleteFrom('clients')
     .where('id', '=', id)

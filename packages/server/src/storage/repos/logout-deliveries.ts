@@ -154,3 +154,17 @@ export async function pageLogoutDeliveries(
   const { count } = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return { entries: rows.map(toDelivery), total: Number(count) };
 }
+
+/** Deletes an org's client's logout deliveries, sent or not (see deleteClientRow). */
+export async function deleteClientLogoutDeliveries(
+  store: Handle,
+  orgId: string,
+  clientId: string,
+): Promise<void> {
+  const db = opened(store);
+  await db
+    .deleteFrom('logout_deliveries')
+    .where('org_id', '=', orgId)
+    .where('client_id', '=', clientId)
+    .execute();
+}

@@ -127,3 +127,17 @@ export async function purgeSessionClients(store: Handle, createdBefore: number):
   const db = opened(store);
   await db.deleteFrom('session_clients').where('created_at', '<', createdBefore).execute();
 }
+
+/** Forgets the sign-ins of an org's client (see deleteClientRow). */
+export async function deleteClientSessionClients(
+  store: Handle,
+  orgId: string,
+  clientId: string,
+): Promise<void> {
+  const db = opened(store);
+  await db
+    .deleteFrom('session_clients')
+    .where('org_id', '=', orgId)
+    .where('client_id', '=', clientId)
+    .execute();
+}
