@@ -108,18 +108,24 @@ const logoutOperation = (method: 'get' | 'post'): Operation => ({
   description:
     'Ends the browser’s sign-in (its login cookie) and the OAuth sessions opened from it, nothing ' +
     'else. With an `id_token_hint` naming the person signed in, at once; otherwise after the person ' +
-    'confirms on a page. Redirects only with a hint of the client, or for a first-party client.',
+    'confirms on a page. Redirects only with a hint of the client, or for a first-party client. Every ' +
+    'client the sign-in signed into that registered a `backchannel_logout_uri` is sent a logout token ' +
+    '(OIDC Back-Channel Logout 1.0); those with a `frontchannel_logout_uri` are framed by the ' +
+    '“signed out” page (OIDC Front-Channel Logout 1.0), which then follows the redirect after two seconds.',
   tag: 'oauth',
   hosts: 'every',
   auth: 'none',
   ...(method === 'get' ? { query: LogoutRequest } : { body: { contentType: FORM, schema: LogoutRequest } }),
   responses: {
-    200: htmlPage('the confirmation page, or the “signed out” page when no redirect URI may be followed'),
+    200: htmlPage(
+      'the confirmation page, or the “signed out” page: when no redirect URI may be followed, or when it ' +
+        'frames front-channel logout URIs (`frame-src` their origins; a `Refresh` header to the redirect)',
+    ),
     303: {
       description:
         method === 'get'
-          ? 'to `post_logout_redirect_uri`, with `state`'
-          : 'to `post_logout_redirect_uri`, with `state`; or, for a form without `confirm`, to the same ' +
+          ? 'to `post_logout_redirect_uri`, with `state`, when no front-channel frame is shown'
+          : 'to `post_logout_redirect_uri`, with `state`, when no front-channel frame is shown; or, for a form without `confirm`, to the same ' +
             'request as a GET of /oauth/logout on this host, so the browser sends its login cookie',
     },
     400: htmlPage('an invalid hint, client or redirect URI: an error page, never a redirect'),
