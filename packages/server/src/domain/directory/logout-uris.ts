@@ -6,19 +6,18 @@ import { redirectUriProblem } from './redirect-uris.js';
 /** Which logout a URI is for: the names its fields and refusals carry. */
 export type LogoutChannel = 'backchannel' | 'frontchannel';
 
-/** The host part (lower case, port dropped) of a host:port. */
-const hostOnly = (hostPort: string): string => hostPort.toLowerCase().replace(/:\d+$/, '');
-
 /**
- * Whether `hostname` is one this service answers at: the base URL's host, or an org host under the
- * issuer domain. A logout URI there would have this service post to (or frame) itself, another
+ * Whether `url` is on a host this service answers at: the base URL's host, or an org host under the
+ * issuer domain, port included (`localhost:8080` is this service in development, `localhost:3000`
+ * an app beside it). A logout URI there would have this service post to (or frame) itself, another
  * org's pages included.
  */
-function isServiceHost(config: Pick<Config, 'baseUrl' | 'issuerDomain'>, hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/\.$/, '');
-  const base = hostOnly(new URL(config.baseUrl).host);
-  const domain = hostOnly(config.issuerDomain);
-  return name === base || name === domain || name.endsWith(`.${domain}`);
+function isServiceHost(config: Pick<Config, 'baseUrl' | 'issuerDomain'>, url: URL): boolean {
+  // The DNS root's trailing dot names the same host.
+  const host = url.host.toLowerCase().replace(/\.(?=(:\d+)?$)/, '');
+  const base = new URL(config.baseUrl).host.toLowerCase();
+  const domain = config.issuerDomain.toLowerCase();
+  return host === base || host === domain || host.endsWith(`.${domain}`);
 }
 
 /**
@@ -41,7 +40,7 @@ export function checkLogoutUri(
       back ? 'client.backchannel_logout_uri.invalid' : 'client.frontchannel_logout_uri.invalid',
       `${field} ${problem.rule}`,
     );
-  if (isServiceHost(config, new URL(uri).hostname))
+  if (isServiceHost(config, new URL(uri)))
     fail(
       back ? 'client.backchannel_logout_uri.service_host' : 'client.frontchannel_logout_uri.service_host',
       `${field} must not be on a host of this service`,
