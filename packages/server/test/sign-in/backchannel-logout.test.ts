@@ -490,6 +490,19 @@ for (const database of storageSuite(
       assert.equal(removed.status, 200);
       assert.equal('backchannel_logout_uri' in removed.body, false);
       assert.equal('backchannel_logout_session_required' in removed.body, false);
+      // Each change is audited as client.updated, the logout endpoint in its snapshots.
+      const audited = await server.db
+        .selectFrom('audit_events')
+        .select(['key', 'previous', 'changes'])
+        .where('key', '=', 'client.updated')
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(audited.previous ?? '').backchannelLogout, {
+        uri: receiver.url('/bc/b'),
+        sessionRequired: true,
+      });
+      assert.equal('backchannelLogout' in JSON.parse(audited.changes ?? '{}'), true);
 
       // At delivery, the webhooks' sender and address policy: with private addresses not allowed
       // (the default), a loopback or private receiver is never connected to.
