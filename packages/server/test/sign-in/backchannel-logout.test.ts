@@ -171,7 +171,7 @@ for (const database of storageSuite(
     }
 
     /** Ada signs into `client` in `browser` (a fresh sign-in, or silently when signed in there). */
-    async function signedIn(browser: FormBrowser, client: string) {
+    async function signedIn(browser: FormBrowser, client: string, email = 'ada@acme.test') {
       const config = await relyingParty(client);
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
@@ -184,10 +184,7 @@ for (const database of storageSuite(
         state,
         nonce,
       });
-      const callback = await signInThroughPages(browser, url.href, {
-        email: 'ada@acme.test',
-        password: PASSWORD,
-      });
+      const callback = await signInThroughPages(browser, url.href, { email, password: PASSWORD });
       const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), {
         pkceCodeVerifier: verifier,
         expectedState: state,
@@ -360,6 +357,17 @@ for (const database of storageSuite(
         204,
       );
       assert.equal(receiver.at('/bc/a').length, before + 1);
+    });
+
+    test('deleting a user tells the apps their browsers signed into', { skip }, async () => {
+      const bob = (await makeUser(server.deps, org, 'bob@acme.test')).user.id;
+      const signed = await signedIn(new FormBrowser(), clients.a as string, 'bob@acme.test');
+      const before = receiver.at('/bc/a').length;
+      const deleted = await call(server, 'DELETE', `/organizations/acme/users/${bob}`, owner);
+      assert.equal(deleted.status, 204);
+      await receiver.until(() => receiver.at('/bc/a').length === before + 1, 'the logout token');
+      const claims = await verifyLogoutToken(receiver.tokens('/bc/a').at(-1) as string, clients.a as string);
+      assert.deepEqual([claims.sub, claims.sid], [bob, signed.sid]);
     });
 
     test('a failing receiver is retried on the webhook schedule, a hanging or huge one is cut off, and the delivery log shows each', {
