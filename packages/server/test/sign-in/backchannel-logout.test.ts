@@ -96,6 +96,7 @@ for (const database of storageSuite(
     const test = storageTestsOn(database, [
       'RP-initiated logout: each back-channel client of that browser gets a logout token it verifies, the front-channel frame is on the page, other browsers keep theirs',
       'an owner ending the user’s sessions sends the other browser’s clients their logout tokens',
+      'two sign-outs of one browser racing tell each client once',
     ]);
     let server: TestServer;
     let receiver: Receiver;
@@ -357,6 +358,29 @@ for (const database of storageSuite(
         204,
       );
       assert.equal(receiver.at('/bc/a').length, before + 1);
+    });
+
+    test('two sign-outs of one browser racing tell each client once', { skip }, async () => {
+      const browser = new FormBrowser();
+      const a = await signedIn(browser, clients.a as string);
+      const logout = new URL('oauth/logout', issuer);
+      logout.searchParams.set('id_token_hint', a.idToken);
+      const answers = await Promise.all([browser.get(logout.href), browser.get(logout.href)]);
+      assert.deepEqual(
+        answers.map((r) => r.status),
+        [200, 200],
+      );
+      // Queued in the transaction that ended the sign-in: both answered, the queue is final.
+      const queued = await server.db
+        .selectFrom('logout_deliveries')
+        .select('id')
+        .where('sid', '=', a.sid)
+        .execute();
+      assert.equal(queued.length, 1);
+      await receiver.until(
+        () => receiver.tokens('/bc/a').some((t) => decodeJwt(t).sid === a.sid),
+        'the token',
+      );
     });
 
     test('deleting a user tells the apps their browsers signed into', { skip }, async () => {

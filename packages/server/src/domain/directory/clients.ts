@@ -11,6 +11,7 @@ import {
   updateClientRow,
 } from '../../storage/repos/clients.js';
 import { pageLogoutDeliveries } from '../../storage/repos/logout-deliveries.js';
+import { deleteClientSessionClients } from '../../storage/repos/session-clients.js';
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
@@ -388,6 +389,7 @@ export async function deleteClient(deps: DirectoryDeps, org: Org, id: string, ac
     const client = await orgClient(tx, org, id);
     const now = clock.now();
     await endClientSessions(tx, client.id, actor, now);
+    await deleteClientSessionClients(tx, org.id, client.id);
     await deleteClientRow(tx, org.id, client.id);
     await recordAudit(tx, {
       orgId: org.id,

@@ -1,11 +1,7 @@
 import { newId, newSortableId } from '../../crypto/random.js';
 import type { Handle } from '../../storage/handle.js';
 import { insertLogoutDeliveries } from '../../storage/repos/logout-deliveries.js';
-import {
-  deleteSessionClients,
-  recordSessionClient,
-  sessionClientsOf,
-} from '../../storage/repos/session-clients.js';
+import { recordSessionClient, takeSessionClients } from '../../storage/repos/session-clients.js';
 import type { LogoutEndpoint, SessionClient } from '../types.js';
 import { announceDeliveries } from '../webhooks/outbox-signal.js';
 
@@ -51,8 +47,8 @@ export interface FrontChannelFrame {
  * Browser sign-ins ended (one by its cookie hash, every one of a user, or every one but one): for
  * each client they signed into that registered a back-channel logout URI, a logout token is queued
  * (sent by the delivery worker, with the webhooks' retries and address policy), in the caller's
- * transaction, so it is sent exactly when the ending commits. The record of those clients is then
- * forgotten. Returns the clients to frame for front-channel logout (the browser's own sign-out shows
+ * transaction, so it is sent exactly when the ending commits. The record of those clients is
+ * forgotten with it. Returns the clients to frame for front-channel logout (the browser's own sign-out shows
  * them).
  */
 export async function propagateLogout(
@@ -60,7 +56,8 @@ export async function propagateLogout(
   ended: { browserSession: string } | { userId: string; except?: string | null },
   now: number,
 ): Promise<FrontChannelFrame[]> {
-  const clients = await sessionClientsOf(tx, ended);
+  // Taken (deleted) first: a second ending racing this one finds nothing to tell anyone about.
+  const clients = await takeSessionClients(tx, ended);
   if (clients.length === 0) return [];
   const back = clients.filter(
     (c): c is SessionClient & { backchannelLogout: LogoutEndpoint } => c.backchannelLogout !== undefined,
@@ -78,10 +75,6 @@ export async function propagateLogout(
     })),
   );
   if (back.length > 0) await announceDeliveries(tx);
-  await deleteSessionClients(
-    tx,
-    clients.map((c) => c.sid),
-  );
   return clients.flatMap((c) =>
     c.frontchannelLogout ? [{ clientId: c.clientId, sid: c.sid, endpoint: c.frontchannelLogout }] : [],
   );

@@ -8,7 +8,6 @@ import { deleteClientConsents } from './consents.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import { deleteClientLogoutDeliveries } from './logout-deliveries.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
-import { deleteClientSessionClients } from './session-clients.js';
 
 const toClient = (r: ClientsTable): Client => ({
   id: r.id,
@@ -193,9 +192,9 @@ export async function deleteClientRow(store: Handle, orgId: string, id: string):
   await deleteClientAuthorizationRequests(db, orgId, id);
   await deleteClientConsents(db, orgId, id);
   await deleteClientOAuthSessions(db, orgId, id);
-  // A deleted client is told of no more sign-outs: its queued logout tokens and sign-ins' sids go.
+  // A deleted client is told of no more sign-outs: its queued logout tokens go (its sign-ins' sids:
+  // deleteClient, in the same transaction).
   await deleteClientLogoutDeliveries(db, orgId, id);
-  await deleteClientSessionClients(db, orgId, id);
   const row = await db
     .deleteFrom('clients')
     .where('id', '=', id)
@@ -243,4 +242,21 @@ export async function orgClientOrigins(
     redirectUris: JSON.parse(r.redirect_uris) as string[],
     allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
   }));
+}
+
+/** The logout columns of these clients (those that exist), for the sign-ins that end (session-clients.ts). */
+export async function clientLogoutColumns(store: Handle, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const db = opened(store);
+  return db
+    .selectFrom('clients')
+    .select([
+      'id',
+      'backchannel_logout_uri',
+      'backchannel_logout_session_required',
+      'frontchannel_logout_uri',
+      'frontchannel_logout_session_required',
+    ])
+    .where('id', 'in', ids)
+    .execute();
 }

@@ -1,6 +1,7 @@
 import type { LogoutEndpoint, SessionClient } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { clientLogoutColumns } from './clients.js';
 
 /** What a sign-in records of its client: the sid it was given, its logout endpoints when it signed in. */
 export interface SessionClientRow {
@@ -52,70 +53,48 @@ const endpointOf = (uri: string | null, required: number | null): LogoutEndpoint
   uri === null ? undefined : { uri, sessionRequired: required === 1 };
 
 /**
- * The clients the browser sign-ins named signed into: one sign-in (its cookie hash), every one of a
- * user, or every one of a user but one. Each with its logout endpoints as the client has them now
- * (a client deleted since has none); a metadata document's client (no row in clients) with those
- * it had when it signed in.
+ * Takes (deletes and returns) what the browser sign-ins named recorded of their clients: one
+ * sign-in (its cookie hash), every one of a user, or every one of a user but one. Each with its
+ * logout endpoints as the client has them now (a client deleted since has none); a metadata
+ * document's client (no row in clients) with those it had when it signed in. Taken in one DELETE, so
+ * two endings racing (a double sign-out) tell each client once: the second finds nothing left.
  */
-export async function sessionClientsOf(
+export async function takeSessionClients(
   store: Handle,
   of: { browserSession: string } | { userId: string; except?: string | null },
 ): Promise<SessionClient[]> {
   const db = opened(store);
-  let query = db
-    .selectFrom('session_clients as s')
-    .leftJoin('clients as c', 'c.id', 's.client_id')
-    .select([
-      's.sid',
-      's.org_id',
-      's.user_id',
-      's.client_id',
-      'c.id as row_id',
-      'c.backchannel_logout_uri as c_back',
-      'c.backchannel_logout_session_required as c_back_required',
-      'c.frontchannel_logout_uri as c_front',
-      'c.frontchannel_logout_session_required as c_front_required',
-      's.backchannel_logout_uri as s_back',
-      's.backchannel_logout_session_required as s_back_required',
-      's.frontchannel_logout_uri as s_front',
-      's.frontchannel_logout_session_required as s_front_required',
-    ]);
-  if ('browserSession' in of) query = query.where('s.browser_session', '=', of.browserSession);
+  let query = db.deleteFrom('session_clients');
+  if ('browserSession' in of) query = query.where('browser_session', '=', of.browserSession);
   else {
-    query = query.where('s.user_id', '=', of.userId);
-    if (of.except) query = query.where('s.browser_session', '!=', of.except);
+    query = query.where('user_id', '=', of.userId);
+    if (of.except) query = query.where('browser_session', '!=', of.except);
   }
-  const rows = await query.orderBy('s.created_at').orderBy('s.sid').execute();
-  return rows.map((r) => {
+  const taken = await query.returningAll().execute();
+  if (taken.length === 0) return [];
+  const rows = await clientLogoutColumns(db, [...new Set(taken.map((t) => t.client_id))]);
+  const current = new Map(rows.map((r) => [r.id, r]));
+  taken.sort((x, y) => x.created_at - y.created_at || (x.sid < y.sid ? -1 : 1));
+  return taken.map((t) => {
+    const row = current.get(t.client_id);
     // A client with a row is read as it is now; an https client id without one is a metadata document's.
-    const fromRow = r.row_id !== null;
-    const document = !fromRow && r.client_id.startsWith('https://');
-    const back = fromRow
-      ? endpointOf(r.c_back, r.c_back_required)
-      : document
-        ? endpointOf(r.s_back, r.s_back_required)
-        : undefined;
-    const front = fromRow
-      ? endpointOf(r.c_front, r.c_front_required)
-      : document
-        ? endpointOf(r.s_front, r.s_front_required)
-        : undefined;
+    const document = row === undefined && t.client_id.startsWith('https://');
+    const source = row ?? (document ? t : null);
+    const back = source
+      ? endpointOf(source.backchannel_logout_uri, source.backchannel_logout_session_required)
+      : undefined;
+    const front = source
+      ? endpointOf(source.frontchannel_logout_uri, source.frontchannel_logout_session_required)
+      : undefined;
     return {
-      sid: r.sid,
-      orgId: r.org_id,
-      userId: r.user_id,
-      clientId: r.client_id,
+      sid: t.sid,
+      orgId: t.org_id,
+      userId: t.user_id,
+      clientId: t.client_id,
       ...(back ? { backchannelLogout: back } : {}),
       ...(front ? { frontchannelLogout: front } : {}),
     };
   });
-}
-
-/** Forgets these sign-ins' clients (their logout was enqueued). */
-export async function deleteSessionClients(store: Handle, sids: readonly string[]): Promise<void> {
-  if (sids.length === 0) return;
-  const db = opened(store);
-  await db.deleteFrom('session_clients').where('sid', 'in', sids).execute();
 }
 
 /**
