@@ -107,7 +107,7 @@ export async function purgeSessionClients(store: Handle, createdBefore: number):
   await db.deleteFrom('session_clients').where('created_at', '<', createdBefore).execute();
 }
 
-/** Forgets the sign-ins of an org's client (see deleteClientRow). */
+/** Forgets the sign-ins of an org's client (deleteClient, with the client). */
 export async function deleteClientSessionClients(
   store: Handle,
   orgId: string,
