@@ -973,7 +973,8 @@ export const ERROR_CODES = {
   },
   'token.refresh.just_rotated': {
     error: 'invalid_grant',
-    means: "the refresh token was just rotated, within the grace period, and is not this client's to retry",
+    means:
+      'the refresh token was just rotated, within the grace period, and cannot be retried: another retry won, or the client is public and cannot prove it holds the token',
   },
   'token.refresh.no_tenant': {
     error: 'invalid_grant',
