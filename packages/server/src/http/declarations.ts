@@ -20,6 +20,7 @@ import { USER_ENDPOINTS } from './management/users.js';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './management/webhook-deliveries.js';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from './management/webhooks.js';
 import { introspect } from './oauth/introspect-endpoint.js';
+import { pushedAuthorizationRequest } from './oauth/par-endpoint.js';
 import { registration } from './oauth/register.js';
 import { revoke } from './oauth/revoke-endpoint.js';
 import { token } from './oauth/token-endpoint.js';
@@ -50,6 +51,7 @@ export const OPERATIONS: readonly Declaration[] = [
   authorize,
   authorizePost,
   token,
+  pushedAuthorizationRequest,
   revoke,
   introspect,
   registration,

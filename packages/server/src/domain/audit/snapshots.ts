@@ -61,5 +61,6 @@ export const clientSnapshot = (c: Client) => ({
   ...(c.userinfoSignedResponseAlg === undefined
     ? {}
     : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
+  ...(c.requirePushedRequests ? { requirePushedRequests: true } : {}),
   createdAt: new Date(c.createdAt).toISOString(),
 });

@@ -49,6 +49,8 @@ export interface NewClient {
   requestObjectSigningAlg?: string;
   /** `RS256`: its userinfo answers are JWTs signed with the org's key (OIDC Core §5.3.2). */
   userinfoSignedResponseAlg?: 'RS256';
+  /** It must push its authorization requests (RFC 9126); default false. */
+  requirePushedRequests?: boolean;
 }
 
 /** The grant types a client gets when none are named. */
@@ -142,6 +144,7 @@ export async function createClient(
     ...(input.userinfoSignedResponseAlg === undefined
       ? {}
       : { userinfoSignedResponseAlg: input.userinfoSignedResponseAlg }),
+    ...(input.requirePushedRequests ? { requirePushedRequests: true as const } : {}),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
@@ -199,6 +202,8 @@ export interface ClientChanges {
   allowedOrigins?: string[] | null;
   /** `RS256`: userinfo answers it a signed JWT; null: JSON again. */
   userinfoSignedResponseAlg?: 'RS256' | null;
+  /** Whether it must push its authorization requests (RFC 9126). */
+  requirePushedRequests?: boolean;
 }
 
 /**
@@ -240,6 +245,8 @@ export async function updateClient(
     if (changes.userinfoSignedResponseAlg === null) delete after.userinfoSignedResponseAlg;
     else if (changes.userinfoSignedResponseAlg !== undefined)
       after.userinfoSignedResponseAlg = changes.userinfoSignedResponseAlg;
+    if (changes.requirePushedRequests === false) delete after.requirePushedRequests;
+    else if (changes.requirePushedRequests) after.requirePushedRequests = true;
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)

@@ -7,7 +7,7 @@ import type { Client, MachineClient, Org } from '../types.js';
 import { assertionClientId, verifyClientAssertion } from './client-assertions.js';
 import type { TokensDeps } from './deps.js';
 
-/** How a client authenticates at the token, revocation and introspection endpoints (DESIGN §14). */
+/** How a client authenticates at the token, PAR, revocation and introspection endpoints (DESIGN §14). */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
 /** Every method, in the order discovery lists them. */
@@ -25,7 +25,7 @@ export type PresentedClient =
   | { method: 'none'; clientId: string | undefined };
 
 /** Where the client authenticates: the endpoint's path, for an assertion's `aud`. */
-export type ClientAuthEndpoint = '/oauth/token' | '/oauth/revoke' | '/oauth/introspect';
+export type ClientAuthEndpoint = '/oauth/token' | '/oauth/par' | '/oauth/revoke' | '/oauth/introspect';
 
 // Compared against when the client is unknown, so both failures take the same time.
 const DECOY_HASH = sha256('decoy client secret');

@@ -83,6 +83,13 @@ const UserinfoAlg = z.enum(['RS256'], 'must be RS256').meta({
     'RS256: the userinfo endpoint answers this client a JWT signed with the org’s key; absent: JSON',
 });
 
+/** RFC 9126 §6 client metadata. */
+const RequirePushed = z.boolean().meta({
+  description:
+    'true: the client must push its authorization requests to /oauth/par (RFC 9126); /oauth/authorize ' +
+    'refuses its other requests with `invalid_request`. Default false (the org’s setting applies to every client)',
+});
+
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
 
 export const CreateClientBody = z
@@ -104,6 +111,7 @@ export const CreateClientBody = z
     jwks_uri: JwksUri.optional(),
     request_object_signing_alg: RequestObjectSigningAlg.optional(),
     userinfo_signed_response_alg: UserinfoAlg.optional(),
+    require_pushed_authorization_requests: RequirePushed.optional(),
     allowed_origins: AllowedOrigins.optional().meta({
       description: `${ALLOWED_ORIGINS}. Default: the origins of redirect_uris, following them as they change`,
     }),
@@ -129,6 +137,7 @@ export const UpdateClientBody = z.strictObject({
     .optional()
     .meta({ description: 'null: back to the default, any signed algorithm' }),
   userinfo_signed_response_alg: UserinfoAlg.nullable().optional().meta({ description: 'null: JSON again' }),
+  require_pushed_authorization_requests: RequirePushed.optional(),
   allowed_origins: AllowedOrigins.nullable()
     .optional()
     .meta({ description: `${ALLOWED_ORIGINS}. null: back to the default, the origins of redirect_uris` }),
@@ -150,6 +159,10 @@ export const Client = z.object({
     description: 'only when the client registered one',
   }),
   userinfo_signed_response_alg: UserinfoAlg.optional().meta({ description: 'only when registered' }),
+  require_pushed_authorization_requests: z
+    .literal(true)
+    .optional()
+    .meta({ description: 'only when the client must push its authorization requests (RFC 9126)' }),
   allowed_origins: z.array(z.string()).meta({
     description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
   }),

@@ -48,6 +48,7 @@ const view = (c: Client): z.output<typeof ClientView> => ({
   ...(c.userinfoSignedResponseAlg === undefined
     ? {}
     : { userinfo_signed_response_alg: c.userinfoSignedResponseAlg }),
+  ...(c.requirePushedRequests ? { require_pushed_authorization_requests: true as const } : {}),
   allowed_origins: allowedOriginsOf(c),
   created_at: new Date(c.createdAt).toISOString(),
 });
@@ -108,6 +109,9 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...(body.require_pushed_authorization_requests === undefined
+          ? {}
+          : { requirePushedRequests: body.require_pushed_authorization_requests }),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
       };
       const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
@@ -168,6 +172,9 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...(body.require_pushed_authorization_requests === undefined
+          ? {}
+          : { requirePushedRequests: body.require_pushed_authorization_requests }),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
       };
       const client = await managementInput(updateClient(deps, caller.org, params.id, changes, caller.actor));

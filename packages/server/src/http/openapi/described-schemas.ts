@@ -49,6 +49,20 @@ export const AuthorizeQuery = z.object(
   Object.fromEntries(AUTHORIZE_PARAMETERS.map((name) => [name, z.string().optional()])),
 );
 
+/** POST /oauth/par (RFC 9126 §2.1): an authorization request's parameters and the client's authentication. */
+export const PushedAuthorizationRequest = z.object({
+  ...Object.fromEntries(
+    AUTHORIZE_PARAMETERS.filter((name) => name !== 'request_uri').map((name) => [name, z.string().optional()]),
+  ),
+  ...CLIENT_AUTH,
+});
+
+/** RFC 9126 §2.2. */
+export const PushedAuthorizationResponse = z.object({
+  request_uri: text('`urn:ietf:params:oauth:request_uri:` and a random part; single use'),
+  expires_in: z.literal(60).meta({ description: 'seconds the request_uri may be used' }),
+});
+
 /** OIDC RP-Initiated Logout 1.0 §2: the query (GET) or form (POST) of /oauth/logout. */
 export const LogoutRequest = z.object({
   id_token_hint: z

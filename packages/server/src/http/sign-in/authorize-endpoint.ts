@@ -1,12 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  AUTHORIZE_PARAMETERS,
-  type AuthorizeParams,
-  type AuthorizeQuery,
-  authorizeRequest,
-  continueAuthorization,
-} from '../../domain/sign-in/index.js';
+import { AUTHORIZE_PARAMETERS, authorizeRequest, continueAuthorization } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
+import { authorizeQuery } from '../authorize-query.js';
 import { type FormParams, parseForm } from '../form.js';
 import { AuthorizeQuery as AuthorizeQuerySchema } from '../openapi/described-schemas.js';
 import { FORM, htmlPage } from '../openapi/oauth-responses.js';
@@ -16,22 +11,6 @@ import { browserSessionOf, formOf, type PageContext, pageRoute } from './context
 import { sendAnswer, sendOutcome } from './flow.js';
 import { equivalentGet } from './post-as-get.js';
 import { sendErrorPage } from './respond.js';
-
-/**
- * The request's known parameters, and the names given more than once (RFC 6749 §3.1: such a
- * request is invalid). Unknown parameters are ignored, as §3.1 requires; empty ones are absent.
- */
-function authorizeQuery(given: FormParams): AuthorizeQuery {
-  const params: AuthorizeParams = {};
-  const repeated: string[] = [];
-  for (const name of AUTHORIZE_PARAMETERS) {
-    const values = given.get(name) ?? [];
-    // RFC 8707 §2: `resource` may be given several times, once per resource.
-    if (values.length > 1 && name !== 'resource') repeated.push(name);
-    else if (values[0]) params[name] = values[0];
-  }
-  return { params, repeated, resources: (given.get('resource') ?? []).filter((v) => v !== '') };
-}
 
 /**
  * Lets the domain decide (domain/sign-in/authorize/) and renders what it decided: a page for a

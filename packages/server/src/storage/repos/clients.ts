@@ -23,6 +23,7 @@ const toClient = (r: ClientsTable): Client => ({
   ...(r.request_object_signing_alg === null ? {} : { requestObjectSigningAlg: r.request_object_signing_alg }),
   allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
   ...(r.userinfo_signed_response_alg === 'RS256' ? { userinfoSignedResponseAlg: 'RS256' as const } : {}),
+  ...(r.require_pushed_authorization_requests === 1 ? { requirePushedRequests: true as const } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -51,6 +52,7 @@ export async function insertClient(store: Handle, c: Client, secretHash: string 
       request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
+      require_pushed_authorization_requests: c.requirePushedRequests ? 1 : 0,
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -135,6 +137,7 @@ export async function updateClientRow(store: Handle, c: Client): Promise<void> {
       request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
+      require_pushed_authorization_requests: c.requirePushedRequests ? 1 : 0,
       updated_at: c.updatedAt,
     })
     .where('id', '=', c.id)
