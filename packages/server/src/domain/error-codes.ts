@@ -126,7 +126,8 @@ export const ERROR_CODES = {
   },
   'authorize.pushed_request.required': {
     error: 'invalid_request',
-    means: 'the client or its org must push authorization requests (RFC 9126) and sent one without request_uri',
+    means:
+      'the client or its org must push authorization requests (RFC 9126) and sent one without request_uri',
   },
   'authorize.redirect_uri.missing': {
     error: 'invalid_request',

@@ -52,7 +52,10 @@ export const AuthorizeQuery = z.object(
 /** POST /oauth/par (RFC 9126 §2.1): an authorization request's parameters and the client's authentication. */
 export const PushedAuthorizationRequest = z.object({
   ...Object.fromEntries(
-    AUTHORIZE_PARAMETERS.filter((name) => name !== 'request_uri').map((name) => [name, z.string().optional()]),
+    AUTHORIZE_PARAMETERS.filter((name) => name !== 'request_uri').map((name) => [
+      name,
+      z.string().optional(),
+    ]),
   ),
   ...CLIENT_AUTH,
 });
