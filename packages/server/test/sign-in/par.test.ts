@@ -67,7 +67,8 @@ describe('pushed authorization requests (RFC 9126)', () => {
   let web: { clientId: string; secret: string };
 
   before(async () => {
-    server = await startServer();
+    // Every answer of a declared operation is checked against its declaration (PAR's included).
+    server = await startServer({ checkAnswers: true });
     acme = await ownedOrg(server, 'acme');
     issuer = server.issuer('acme');
     await makeUser(server.deps, acme, 'ada@acme.test');

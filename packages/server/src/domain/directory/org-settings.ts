@@ -85,7 +85,8 @@ export async function orgSettings(deps: DirectoryDeps, org: Org): Promise<OrgSet
 /**
  * `tessera org update` and PATCH /organizations/{org}/settings: renames the org, makes the second
  * factor required (or optional again) for every user of the org, opens or closes its issuer's
- * registration (DESIGN §15), and/or sets its sign-up policy (domain/sign-in/sign-up-policy.ts),
+ * registration (DESIGN §15), requires (or stops requiring) pushed authorization requests of every
+ * client (RFC 9126; not on the console issuer), and/or sets its sign-up policy (domain/sign-in/sign-up-policy.ts),
  * audited as one `organization.updated` entry whose snapshots hold those settings too. Nothing
  * changed, no entry. The console issuer's registration is the spec's and always open, so it is not
  * a setting there.

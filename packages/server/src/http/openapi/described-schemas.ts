@@ -63,7 +63,7 @@ export const PushedAuthorizationRequest = z.object({
 /** RFC 9126 §2.2. */
 export const PushedAuthorizationResponse = z.object({
   request_uri: text('`urn:ietf:params:oauth:request_uri:` and a random part; single use'),
-  expires_in: z.literal(60).meta({ description: 'seconds the request_uri may be used' }),
+  expires_in: z.number().int().meta({ description: 'seconds the request_uri may be used: 60' }),
 });
 
 /** OIDC RP-Initiated Logout 1.0 §2: the query (GET) or form (POST) of /oauth/logout. */

@@ -50,7 +50,11 @@ const DESCRIPTION =
   '`max_age`, `login_hint`, `id_token_hint` and `response_mode` as OIDC Core §3.1.2.1. `request`: a ' +
   'request object (RFC 9101, OIDC Core §6.1) signed with a key the client registered, whose values ' +
   'supersede these; unsigned ones only from a client registered with `request_object_signing_alg` ' +
-  '`none` (else `request_not_supported`); `request_uri` is refused (`request_uri_not_supported`).';
+  '`none` (else `request_not_supported`). `request_uri`: one /oauth/par handed out (RFC 9126), with the ' +
+  '`client_id` that pushed it, used once within 60 s (else an error page, `invalid_request_uri`); its ' +
+  'parameters are the request and the others here are ignored; any other `request_uri` is ' +
+  '`request_uri_not_supported`. A client or org that requires pushed requests gets `invalid_request` ' +
+  'for any other.';
 
 /** /oauth/authorize as documented for `method`: the parameters in the query (GET) or a form (POST). */
 const authorizeOperation = (method: 'get' | 'post'): Operation => ({
