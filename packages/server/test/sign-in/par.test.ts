@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
-import { decodeJwt } from 'jose';
+import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
@@ -236,6 +236,57 @@ for (const database of storageSuite(
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
       assert.match(await response.text(), new RegExp(situation.replace(/\./g, '\\.')));
     }
+
+    test('a signed request object (RFC 9101) may be pushed: its values are the request', {
+      skip,
+    }, async () => {
+      const pair = await generateKeyPair('RS256');
+      const stranger = (await generateKeyPair('RS256')).privateKey;
+      const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+      const keyed = await makeClient(server.deps, acme, {
+        name: 'Keyed web',
+        kind: 'confidential',
+        jwks: { keys: [jwk] },
+      });
+      const as = await oauth.processDiscoveryResponse(
+        new URL(issuer),
+        await oauth.discoveryRequest(new URL(issuer), { algorithm: 'oidc', ...insecure }),
+      );
+      const client: oauth.Client = { client_id: keyed.clientId };
+      const { fields } = codeRequest(keyed.clientId, { state: 'in-the-object' });
+      const object = (key: CryptoKey) => oauth.issueRequestObject(as, client, fields, { key, kid: 'k1' });
+      const pushedWith = async (key: CryptoKey) =>
+        oauth.pushedAuthorizationRequest(
+          as,
+          client,
+          oauth.ClientSecretBasic(keyed.secret as string),
+          { request: await object(key) },
+          insecure,
+        );
+      const pushed = await oauth.processPushedAuthorizationResponse(
+        as,
+        client,
+        await pushedWith(pair.privateKey),
+      );
+      const browser = new FormBrowser();
+      await signInThroughPages(browser, (await fetchAuthorizeUrl(spa)).url, {
+        email: 'ada@acme.test',
+        password: PASSWORD,
+      });
+      const answer = await authorizeWith(
+        issuer,
+        { client_id: keyed.clientId, request_uri: pushed.request_uri },
+        browser,
+      );
+      const back = new URL(locationOf(answer, issuer));
+      assert.equal(`${back.origin}${back.pathname}`, CALLBACK);
+      assert.equal(back.searchParams.get('state'), 'in-the-object');
+      assert.ok(back.searchParams.get('code'));
+      // Signed with a key the client did not register: refused at the push.
+      const forged = await pushedWith(stranger);
+      assert.equal(forged.status, 400);
+      assert.equal((await forged.json()).error, 'invalid_request_object');
+    });
 
     test('a request_uri is used once: the replay is invalid_request_uri', { skip }, async () => {
       const pushed = await push(issuer, codeRequest(spa).fields);
