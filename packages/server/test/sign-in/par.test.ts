@@ -4,7 +4,9 @@ import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
-import type { Org } from '../../src/domain/types.js';
+import { updateOrgSettings } from '../../src/domain/directory/org-settings.js';
+import { type Org, SYSTEM } from '../../src/domain/types.js';
+import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
 import { call, consoleOf, ownedOrg } from '../management/support/console.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -31,8 +33,13 @@ async function push(issuer: string, fields: Record<string, string>, authorizatio
     body: new URLSearchParams(fields).toString(),
   });
   // biome-ignore lint/suspicious/noExplicitAny: asserted field by field
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  const body = (await response.json()) as any;
+  if (typeof body.request_uri === 'string') pushedUris.push(body.request_uri);
+  return { status: response.status, headers: response.headers, body };
 }
+
+/** Every request_uri the helper above got: the logs must hold none of them. */
+const pushedUris: string[] = [];
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
@@ -74,6 +81,7 @@ for (const database of storageSuite(
     const skip = await databaseSkip(database);
     // On PostgreSQL only STORAGE_TESTS run; the others check HTTP only (support/databases.ts).
     const test = storageTestsOn(database, STORAGE_TESTS);
+    const logs: string[] = [];
     let server: TestServer;
     let issuer: string;
     let acme: Org;
@@ -82,9 +90,9 @@ for (const database of storageSuite(
     let web: { clientId: string; secret: string };
 
     before(async () => {
-      // Every answer of a declared operation is checked against its declaration (PAR's included).
       if (skip) return;
-      server = await startServer({ database, checkAnswers: true });
+      // Every answer of a declared operation is checked against its declaration (PAR's included).
+      server = await startServer({ database, checkAnswers: true, logs });
       acme = await ownedOrg(server, 'acme');
       issuer = server.issuer('acme');
       await makeUser(server.deps, acme, 'ada@acme.test');
@@ -534,10 +542,20 @@ for (const database of storageSuite(
         });
         assert.equal(off.body.require_pushed_authorization_requests, false);
       }
-      // The console issuer's is not a setting.
-      const consoleSetting = await call(server, 'PATCH', '/organizations/console/settings', owner, {
-        require_pushed_authorization_requests: true,
-      });
-      assert.notEqual(consoleSetting.status, 200);
+      // The console issuer's is not a setting (its own sign-in does not push); the API does not
+      // manage the console org, so the refusal is the settings' own.
+      const consoleOrg = (await findConsoleOrg(server.db)) ?? assert.fail('no console org');
+      await assert.rejects(
+        updateOrgSettings(server.deps, consoleOrg, { requirePushedRequests: true }, SYSTEM),
+        { situation: 'org.settings.console_pushed_requests' },
+      );
+    });
+
+    test('the logs hold no request_uri and no client secret', { skip }, async () => {
+      assert.ok(pushedUris.length > 10);
+      const text = logs.join('\n');
+      assert.ok(text.includes('/oauth/par'));
+      for (const uri of pushedUris) assert.ok(!text.includes(uri.split(':').at(-1) as string));
+      assert.ok(!text.includes(web.secret));
     });
   });
