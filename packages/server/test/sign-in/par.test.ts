@@ -290,6 +290,15 @@ for (const database of storageSuite(
       assert.equal(`${back.origin}${back.pathname}`, CALLBACK);
       assert.equal(back.searchParams.get('state'), 'in-the-object');
       assert.ok(back.searchParams.get('code'));
+      // private_key_jwt at the push (oauth4webapi's assertion: aud the issuer), with the same object.
+      const byAssertion = await oauth.pushedAuthorizationRequest(
+        as,
+        client,
+        oauth.PrivateKeyJwt({ key: pair.privateKey, kid: 'k1' }),
+        { request: await object(pair.privateKey) },
+        insecure,
+      );
+      assert.equal(byAssertion.status, 201);
       // Signed with a key the client did not register: refused at the push.
       const forged = await pushedWith(stranger);
       assert.equal(forged.status, 400);

@@ -99,7 +99,7 @@ async function checkPresented(
 }
 
 /**
- * Authenticates a client at the token, revocation and introspection endpoints. A missing
+ * Authenticates a client at the token, PAR, revocation and introspection endpoints. A missing
  * client_id is `invalid_request`; unknown client and failed credentials give the same
  * `invalid_client` answer.
  */
