@@ -108,10 +108,15 @@ const signInEndpoint = {
   query: PasskeySignInQuery,
 } as const satisfies Partial<Operation>;
 
-/** The authorization request the page names (`req`), if any: an unknown or used one is refused. */
+/**
+ * The authorization request the page names (`req`), if any: an unknown or used one is refused in these
+ * endpoints' body (`error`, `error_detail`), which the page's script reads, not in a page's or OAuth's.
+ */
 const pendingOf = async (ctx: PageContext, org: Org, request: FastifyRequest) => {
   const reqId = queryValue(request, 'req');
-  const pending = await optionalRequest(ctx.deps, org, reqId);
+  const pending = await optionalRequest(ctx.deps, org, reqId).catch((error: unknown) => {
+    throw error instanceof ServiceError ? error.answeredAs(error.code, 'api') : error;
+  });
   return { reqId: reqId ?? '', pending };
 };
 
