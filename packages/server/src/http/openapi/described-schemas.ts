@@ -129,6 +129,11 @@ export const Discovery = z.looseObject({
   registration_endpoint: text(
     'the console issuer, and an org issuer while its `dynamic_registration` setting is on',
   ).optional(),
+  pushed_authorization_request_endpoint: text('RFC 9126: `{issuer}oauth/par`'),
+  require_pushed_authorization_requests: z.boolean().meta({
+    description:
+      'the org’s `require_pushed_authorization_requests` setting (a client may require it of itself too)',
+  }),
 });
 
 export const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string() })) });
