@@ -502,6 +502,12 @@ function ClientFacts({ client }: { client: Client }) {
       </dd>
       <dt>First party</dt>
       <dd>{client.first_party ? 'Yes: its sign-in asks no consent' : 'No: people are asked to consent'}</dd>
+      <dt>Pushed requests</dt>
+      <dd>
+        {client.require_pushed_authorization_requests
+          ? 'Required: it must push its authorization requests to /oauth/par'
+          : 'Optional (unless the organization requires them)'}
+      </dd>
       <dt>Allowed origins</dt>
       <dd>
         {client.allowed_origins.length > 0
@@ -560,6 +566,8 @@ function EditClient({
   const [origins, setOrigins] = useState<string | null>(null);
   const [jwksUri, setJwksUri] = useState(client.jwks_uri ?? '');
   const [logout, setLogout] = useState<LogoutForm>(logoutFormOf(client));
+  const requiredBefore = client.require_pushed_authorization_requests === true;
+  const [requirePushed, setRequirePushed] = useState(requiredBefore);
   const saving = useSave(onSaved);
   return (
     <EditPanel
@@ -584,6 +592,9 @@ function EditClient({
           // Emptied: no key set URL.
           ...(jwksUri.trim() === (client.jwks_uri ?? '') ? {} : { jwks_uri: jwksUri.trim() || null }),
           ...logoutChanges(logout, client),
+          ...(requirePushed === requiredBefore
+            ? {}
+            : { require_pushed_authorization_requests: requirePushed }),
         };
         return saving.save(changes, async () => {
           await ok(
@@ -632,6 +643,13 @@ function EditClient({
         value={grants}
         onChange={setGrants}
         hint="What the client may ask the token endpoint for. authorization_code needs a redirect URI."
+      />
+      <CheckboxField
+        label="Require pushed authorization requests"
+        name="require_pushed_authorization_requests"
+        checked={requirePushed}
+        onChange={setRequirePushed}
+        hint="The app must post its sign-in requests to /oauth/par first (RFC 9126) and send only client_id and request_uri to /oauth/authorize; any other request is refused."
       />
     </EditPanel>
   );

@@ -124,6 +124,11 @@ export const ERROR_CODES = {
     error: 'invalid_request',
     means: 'prompt holds a value that is not supported',
   },
+  'authorize.pushed_request.required': {
+    error: 'invalid_request',
+    means:
+      'the client or its org must push authorization requests (RFC 9126) and sent one without request_uri',
+  },
   'authorize.redirect_uri.missing': {
     error: 'invalid_request',
     means: 'redirect_uri is missing and the client has more than one registered',
@@ -185,7 +190,18 @@ export const ERROR_CODES = {
     error: 'invalid_request_object',
     means: 'a request object signed with an algorithm the client does not use',
   },
-  'authorize.request_uri.unsupported': { error: 'request_uri_not_supported', means: 'request_uri was given' },
+  'authorize.request_uri.invalid': {
+    error: 'invalid_request_uri',
+    means: 'the request_uri of a pushed request is unknown, expired, already used or another org’s',
+  },
+  'authorize.request_uri.other_client': {
+    error: 'invalid_request_uri',
+    means: 'the request_uri of a pushed request was pushed by another client',
+  },
+  'authorize.request_uri.unsupported': {
+    error: 'request_uri_not_supported',
+    means: 'a request_uri other than one /oauth/par handed out was given',
+  },
   'authorize.response_mode.unsupported': {
     error: 'invalid_request',
     means: 'response_mode is not one that is supported',
@@ -709,6 +725,10 @@ export const ERROR_CODES = {
     error: 'not_found',
     means: 'an administration command names no organization by that slug or id',
   },
+  'org.settings.console_pushed_requests': {
+    error: 'invalid_request',
+    means: 'require_pushed_authorization_requests was set on the console issuer',
+  },
   'org.settings.console_registration': {
     error: 'invalid_request',
     means: 'registration was set on the console issuer, which always offers it',
@@ -733,6 +753,10 @@ export const ERROR_CODES = {
   },
   'page.form.not_form': { error: 'invalid_body', means: "a hosted page's form was not sent as a form" },
   'page.not_found': { error: 'not_found', means: 'no hosted page at this path' },
+  'par.request_uri.given': {
+    error: 'invalid_request',
+    means: 'a pushed authorization request carries request_uri itself',
+  },
   'passkey.name.invalid': { error: 'invalid_request', means: "a passkey's name is empty or too long" },
   'passkey.register.duplicate': { error: 'conflict', means: 'the new passkey is already registered' },
   'passkey.register.expired': {

@@ -13,6 +13,11 @@ export interface Org {
   signUp: SignUpPolicy;
   /** The email domains (lower case) `domains` lets sign up; empty under the other policies. */
   signUpDomains: string[];
+  /**
+   * Every client of the org must push its authorization requests (RFC 9126): /oauth/authorize takes
+   * only a `request_uri` of /oauth/par (domain/sign-in/authorize/pushed-requests.ts).
+   */
+  requirePushedRequests: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -128,6 +133,8 @@ export interface Client {
   backchannelLogout?: LogoutEndpoint;
   /** OIDC Front-Channel Logout 1.0: the page the logout page frames, when it registered one. */
   frontchannelLogout?: LogoutEndpoint;
+  /** It must push its authorization requests (RFC 9126 `require_pushed_authorization_requests`); absent: no. */
+  requirePushedRequests?: true;
   createdAt: number;
   updatedAt: number;
 }
@@ -662,6 +669,23 @@ export interface ProfileKey {
   keyHash: string;
   orgId: string;
   userId: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+/**
+ * A pushed authorization request (RFC 9126), stored as the SHA-256 of its `request_uri`'s random
+ * part: the checked parameters, used once within 60 seconds by the client that pushed them.
+ */
+export interface PushedAuthorizationRequest {
+  keyHash: string;
+  orgId: string;
+  clientId: string;
+  /** The authorization request's parameters (a request object's values merged in), each once. */
+  params: Record<string, string>;
+  /** Every `resource` value, in order (RFC 8707). */
+  resources: string[];
   createdAt: number;
   expiresAt: number;
   usedAt: number | null;

@@ -14,6 +14,8 @@ export interface OrganizationsTable {
   sign_up_domains: string;
   created_at: number;
   updated_at: number;
+  /** 1: every client of the org must push its authorization requests (RFC 9126, migration 042). */
+  require_pushed_authorization_requests: number;
 }
 
 export interface MembershipsTable {
@@ -128,6 +130,8 @@ export interface ClientsTable {
   frontchannel_logout_uri: string | null;
   /** 1: the frame's URL carries `iss` and `sid` (migration 044). */
   frontchannel_logout_session_required: number;
+  /** 1: the client must push its authorization requests (RFC 9126, migration 042). */
+  require_pushed_authorization_requests: number;
 }
 
 /** A console-org client bound to one org's management API (migration 024). */
@@ -462,6 +466,20 @@ export interface ClientPromotionsTable {
   created_at: number;
 }
 
+/** A pushed authorization request (RFC 9126, migration 042): a one-time key of 60 seconds. */
+export interface PushedAuthorizationRequestsTable {
+  /** SHA-256 of the random part of its `request_uri`. */
+  key_hash: string;
+  org_id: string;
+  /** The client that pushed it (a metadata-document client's URL included). */
+  client_id: string;
+  /** JSON: the checked parameters, as /oauth/authorize reads them. */
+  parameters: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 /** A one-time impersonation link, waiting to be opened. */
 export interface ImpersonationsTable {
   key_hash: string;
@@ -719,6 +737,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   client_promotions: ClientPromotionsTable;
   impersonations: ImpersonationsTable;
+  pushed_authorization_requests: PushedAuthorizationRequestsTable;
   sealed_checks: SealedChecksTable;
   service_settings: ServiceSettingsTable;
   api_resources: ApiResourcesTable;

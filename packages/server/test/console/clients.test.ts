@@ -229,6 +229,13 @@ describe('console: clients', () => {
     await page.getByText('http://localhost:5173', { exact: true }).first().waitFor();
     assert.equal(await origins.inputValue(), 'http://localhost:5173');
 
+    // Pushed authorization requests (RFC 9126) required of this client alone.
+    await page.getByText('Optional (unless the organization requires them)').waitFor();
+    await page.getByRole('checkbox', { name: 'Require pushed authorization requests' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Required: it must push its authorization requests to /oauth/par').waitFor();
+    assert.equal(Number((await storedClient(id))?.require_pushed_authorization_requests), 1);
+
     await page.getByRole('link', { name: '← All clients' }).click();
     await page.waitForURL((u) => u.pathname === '/console/o/acme/clients');
     const row = page.getByRole('row', { name: /Notes SPA/ });

@@ -63,5 +63,6 @@ export const clientSnapshot = (c: Client) => ({
     : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
   ...(c.backchannelLogout === undefined ? {} : { backchannelLogout: c.backchannelLogout }),
   ...(c.frontchannelLogout === undefined ? {} : { frontchannelLogout: c.frontchannelLogout }),
+  ...(c.requirePushedRequests ? { requirePushedRequests: true } : {}),
   createdAt: new Date(c.createdAt).toISOString(),
 });

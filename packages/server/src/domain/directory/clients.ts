@@ -68,6 +68,8 @@ export interface NewClient {
   /** OIDC Front-Channel Logout 1.0: the page the logout page frames (null: none), and whether with `iss` and `sid`. */
   frontchannelLogoutUri?: string | null;
   frontchannelLogoutSessionRequired?: boolean;
+  /** It must push its authorization requests (RFC 9126); default false. */
+  requirePushedRequests?: boolean;
 }
 
 /** The logout fields of a creation or an update: a URI (null: none), and its session flag. */
@@ -205,6 +207,7 @@ export async function createClient(
     ...(input.userinfoSignedResponseAlg === undefined
       ? {}
       : { userinfoSignedResponseAlg: input.userinfoSignedResponseAlg }),
+    ...(input.requirePushedRequests ? { requirePushedRequests: true as const } : {}),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
@@ -286,6 +289,8 @@ export interface ClientChanges {
   /** A new front-channel logout URI; null removes it (and its flag). */
   frontchannelLogoutUri?: string | null;
   frontchannelLogoutSessionRequired?: boolean;
+  /** Whether it must push its authorization requests (RFC 9126). */
+  requirePushedRequests?: boolean;
 }
 
 /**
@@ -328,6 +333,8 @@ export async function updateClient(
     else if (changes.userinfoSignedResponseAlg !== undefined)
       after.userinfoSignedResponseAlg = changes.userinfoSignedResponseAlg;
     withLogoutEndpoints(deps, after, changes);
+    if (changes.requirePushedRequests === false) delete after.requirePushedRequests;
+    else if (changes.requirePushedRequests) after.requirePushedRequests = true;
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)

@@ -100,6 +100,12 @@ const BackchannelSessionRequired = z.boolean().meta({
 const FrontchannelSessionRequired = z.boolean().meta({
   description: 'the framed URL carries `iss` and `sid`; needs frontchannel_logout_uri; default false',
 });
+/** RFC 9126 §6 client metadata. */
+const RequirePushed = z.boolean().meta({
+  description:
+    'true: the client must push its authorization requests to /oauth/par (RFC 9126); /oauth/authorize ' +
+    'refuses its other requests with `invalid_request`. Default false (the org’s setting applies to every client)',
+});
 
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
 
@@ -126,6 +132,7 @@ export const CreateClientBody = z
     backchannel_logout_session_required: BackchannelSessionRequired.optional(),
     frontchannel_logout_uri: FrontchannelLogoutUri.optional(),
     frontchannel_logout_session_required: FrontchannelSessionRequired.optional(),
+    require_pushed_authorization_requests: RequirePushed.optional(),
     allowed_origins: AllowedOrigins.optional().meta({
       description: `${ALLOWED_ORIGINS}. Default: the origins of redirect_uris, following them as they change`,
     }),
@@ -157,6 +164,7 @@ export const UpdateClientBody = z.strictObject({
     .optional()
     .meta({ description: 'null removes it' }),
   frontchannel_logout_session_required: FrontchannelSessionRequired.optional(),
+  require_pushed_authorization_requests: RequirePushed.optional(),
   allowed_origins: AllowedOrigins.nullable()
     .optional()
     .meta({ description: `${ALLOWED_ORIGINS}. null: back to the default, the origins of redirect_uris` }),
@@ -188,6 +196,10 @@ export const Client = z.object({
     .boolean()
     .optional()
     .meta({ description: 'with frontchannel_logout_uri' }),
+  require_pushed_authorization_requests: z
+    .literal(true)
+    .optional()
+    .meta({ description: 'only when the client must push its authorization requests (RFC 9126)' }),
   allowed_origins: z.array(z.string()).meta({
     description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
   }),

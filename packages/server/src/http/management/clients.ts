@@ -64,6 +64,7 @@ const view = (c: Client): z.output<typeof ClientView> => ({
         frontchannel_logout_uri: c.frontchannelLogout.uri,
         frontchannel_logout_session_required: c.frontchannelLogout.sessionRequired,
       }),
+  ...(c.requirePushedRequests ? { require_pushed_authorization_requests: true as const } : {}),
   allowed_origins: allowedOriginsOf(c),
   created_at: new Date(c.createdAt).toISOString(),
 });
@@ -158,6 +159,9 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...(body.require_pushed_authorization_requests === undefined
+          ? {}
+          : { requirePushedRequests: body.require_pushed_authorization_requests }),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
         ...logoutFields(body),
       };
@@ -219,6 +223,9 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...(body.require_pushed_authorization_requests === undefined
+          ? {}
+          : { requirePushedRequests: body.require_pushed_authorization_requests }),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
         ...logoutFields(body),
       };

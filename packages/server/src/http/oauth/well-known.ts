@@ -57,9 +57,12 @@ export function discoveryDocument(
     response_modes_supported: RESPONSE_MODES,
     prompt_values_supported: PROMPT_VALUES,
     // Request objects by value, signed with the client's registered keys (never `none`); by
-    // reference only through PAR, which is not built (domain/sign-in/authorize/request-object.ts).
+    // reference only a pushed request's request_uri (RFC 9126), never one fetched from the client.
     request_parameter_supported: true,
     request_uri_parameter_supported: false,
+    // RFC 9126 §5: authenticated as at the token endpoint; required by the org's setting (or a client's own).
+    pushed_authorization_request_endpoint: `${origin}/oauth/par`,
+    require_pushed_authorization_requests: org.requirePushedRequests,
     request_object_signing_alg_values_supported: REQUEST_OBJECT_ALGORITHMS,
     grant_types_supported: [...GRANTS.keys()],
     subject_types_supported: ['public'],

@@ -40,6 +40,7 @@ const toClient = (r: ClientsTable): Client => ({
           sessionRequired: r.frontchannel_logout_session_required === 1,
         },
       }),
+  ...(r.require_pushed_authorization_requests === 1 ? { requirePushedRequests: true as const } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -76,6 +77,7 @@ export async function insertClient(store: Handle, c: Client, secretHash: string 
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
       ...logoutColumns(c),
+      require_pushed_authorization_requests: c.requirePushedRequests ? 1 : 0,
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -161,6 +163,7 @@ export async function updateClientRow(store: Handle, c: Client): Promise<void> {
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
       ...logoutColumns(c),
+      require_pushed_authorization_requests: c.requirePushedRequests ? 1 : 0,
       updated_at: c.updatedAt,
     })
     .where('id', '=', c.id)
