@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { Org } from '../../src/domain/types.js';
-import { makeClient, makeOrg, makeUser, PASSWORD } from '../sign-in/support/fixtures.js';
+import { call, consoleOf } from '../management/support/console.js';
+import {
+  makeClient,
+  makeOrg,
+  makeUser,
+  PASSWORD,
+  signIn,
+  tokenRequest,
+} from '../sign-in/support/fixtures.js';
 import { launchChromium } from '../support/chromium.js';
 import { chromiumSkip } from '../support/environment.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
@@ -47,6 +55,33 @@ function startExample(example: string, file: string, env: Record<string, string>
   });
 }
 
+/** Runs `file` of an example to its end, as above; its exit code and what it printed. */
+function runExample(example: string, file: string, env: Record<string, string>) {
+  const child = spawnGroup(process.execPath, [file], {
+    cwd: join(EXAMPLES, example),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Resolves once `running` has printed `line` (a refusal an example logs after its response went out). */
+async function printed(running: Running, line: string): Promise<void> {
+  while (!running.output().includes(line)) {
+    await new Promise((resolve) => running.child.stdout?.once('data', resolve).stderr?.once('data', resolve));
+  }
+}
+
 function stop(running: Running | undefined): void {
   const pid = running?.child.pid;
   if (pid === undefined || running?.child.exitCode !== null) return;
@@ -63,15 +98,39 @@ describe('examples/: each quickstart started as its README says and signed into 
   let org: Org;
   let issuer: string;
   let browser: Browser;
+  let adaId: string;
+  /** The org owner's management API, as the console and the CLI call it. */
+  let manage: (method: string, path: string, body?: unknown) => ReturnType<typeof call>;
 
   before(async () => {
     if (skip) return;
+    // The examples import @tessera/koa and @tessera/sdk as a user's app does: their built dist/, which
+    // `npm ci` makes. Incremental: nothing to do when it is up to date (CI), a build after a source change.
+    const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+    const build = spawnSync(
+      process.execPath,
+      [tsc, '-b', 'packages/koa/tsconfig.build.json', 'packages/sdk/tsconfig.build.json'],
+      { cwd: REPO, encoding: 'utf8' },
+    );
+    assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
     tessera = await startServer({ env: { TESSERA_ISSUER_STYLE: 'path' }, webhooks: false });
     org = await makeOrg(tessera, 'acme');
     issuer = tessera.issuer('acme');
-    await makeUser(tessera.deps, org, EMAIL);
+    adaId = (await makeUser(tessera.deps, org, EMAIL)).user.id;
+    const owner = await (await consoleOf(tessera)).token('owner@acme.test');
+    manage = (method, path, body) => call(tessera, method, `/organizations/acme${path}`, owner, body);
     browser = await launchChromium();
   });
+
+  /** Registers an API resource in acme with `scopes`, as the README's `tessera resource create` does. */
+  async function registerResource(identifier: string, name: string, scopes: string[]): Promise<void> {
+    const created = await manage('POST', '/resources', {
+      identifier,
+      name,
+      scopes: scopes.map((scope) => ({ name: scope, description: scope })),
+    });
+    assert.equal(created.status, 201, created.text);
+  }
   after(async () => {
     await browser?.close();
     await tessera?.close();
@@ -166,6 +225,169 @@ describe('examples/: each quickstart started as its README says and signed into 
     } finally {
       await context.close();
       stop(running);
+    }
+  });
+
+  test('koa-api: a machine token from client_credentials for the API; each route checks its scope', {
+    skip,
+  }, async () => {
+    const port = await freePort();
+    const api = `http://localhost:${port}`;
+    const resource = `${api}/invoices`;
+    await registerResource(resource, 'Invoices', ['invoices:read', 'invoices:write']);
+    const { clientId, secret } = await makeClient(tessera.deps, org, {
+      name: 'Billing service',
+      kind: 'confidential',
+      redirectUris: [],
+    });
+    const permitted = await manage('PUT', `/clients/${clientId}/permissions`, {
+      permissions: [{ resource, scope: 'invoices:read' }],
+    });
+    assert.equal(permitted.status, 200, permitted.text);
+    const running = await startExample(
+      'koa-api',
+      'api.mjs',
+      { TESSERA_ISSUER: issuer, PORT: String(port) },
+      `invoices API on ${api}`,
+    );
+    try {
+      const metadataUrl = `${api}/.well-known/oauth-protected-resource/invoices`;
+      const anonymous = await fetch(`${api}/invoices`);
+      assert.equal(anonymous.status, 401);
+      assert.equal(
+        anonymous.headers.get('www-authenticate'),
+        `Bearer realm="invoices", resource_metadata="${metadataUrl}"`,
+      );
+      assert.deepEqual(await anonymous.json(), {
+        error: 'unauthorized',
+        error_detail: "we don't know who you are",
+      });
+      const metadata = await fetch(metadataUrl);
+      assert.deepEqual(await metadata.json(), {
+        resource,
+        authorization_servers: [issuer],
+        scopes_supported: ['invoices:read', 'invoices:write'],
+        bearer_methods_supported: ['header'],
+        resource_name: 'Invoices',
+      });
+      assert.deepEqual(await (await fetch(`${api}/health`)).json(), { ok: true });
+
+      const billing = await runExample('koa-api', 'client.mjs', {
+        TESSERA_ISSUER: issuer,
+        INVOICES_API: api,
+        CLIENT_ID: clientId,
+        CLIENT_SECRET: secret as string,
+      });
+      assert.equal(billing.stderr, '');
+      assert.equal(
+        billing.stdout,
+        [
+          'granted: invoices:read',
+          `GET /invoices: 200 {"caller":{"client":"${clientId}"},"invoices":[{"id":"inv_1","amount":4200,"currency":"EUR"}]}`,
+          `POST /invoices: 403 Bearer realm="invoices", error="insufficient_scope", scope="invoices:write", resource_metadata="${metadataUrl}"`,
+          '',
+        ].join('\n'),
+      );
+      assert.equal(billing.code, 0);
+
+      // The same client's machine token for no API (the spec's, aud its own id) does not open this one.
+      const plain = await tokenRequest(issuer, {
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret as string,
+      });
+      const refused = await fetch(`${api}/invoices`, {
+        headers: { authorization: `Bearer ${plain.body.access_token}` },
+      });
+      assert.equal(refused.status, 401);
+      await printed(running, '401 GET /invoices: wrong_audience');
+      assert.doesNotMatch(running.output(), /eyJ/);
+    } finally {
+      stop(running);
+    }
+  });
+
+  test('mcp-server: the MCP SDK client finds Tessera from the 401, registers, signs Ada in, calls the tools', {
+    skip,
+  }, async () => {
+    const port = await freePort();
+    const resource = `http://localhost:${port}/mcp`;
+    assert.equal((await manage('PATCH', '/settings', { dynamic_registration: true })).status, 200);
+    await registerResource(resource, 'Notes', ['notes:read', 'notes:write']);
+    const editor = await manage('POST', '/roles', {
+      name: 'notes-editor',
+      permissions: [
+        { resource, scope: 'notes:read' },
+        { resource, scope: 'notes:write' },
+      ],
+    });
+    assert.equal(editor.status, 201, editor.text);
+    const roles = await manage('PUT', `/users/${adaId}/roles`, {
+      roles: [(editor.body as { id: string }).id],
+    });
+    assert.equal(roles.status, 200, roles.text);
+    const server = await startExample(
+      'mcp-server',
+      'server.mjs',
+      { TESSERA_ISSUER: issuer, PORT: String(port) },
+      `MCP server on ${resource}`,
+    );
+    const callbackPort = await freePort();
+    const callback = `http://127.0.0.1:${callbackPort}/callback`;
+    const client = await startExample(
+      'mcp-server',
+      'client.mjs',
+      { MCP_SERVER: resource, CALLBACK_PORT: String(callbackPort) },
+      'open this address to sign in: ',
+    );
+    const context = await browser.newContext();
+    try {
+      const finished = new Promise<number | null>((resolve) => client.child.once('close', resolve));
+      const line = /open this address to sign in: (\S+)\n/.exec(client.output());
+      const authorize = new URL(line?.[1] ?? assert.fail(client.output()));
+      assert.equal(authorize.origin + authorize.pathname, `${issuer}oauth/authorize`);
+      assert.equal(authorize.searchParams.get('resource'), resource);
+      assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
+      assert.ok(authorize.searchParams.get('state'));
+      const page = await context.newPage();
+      await page.goto(authorize.href);
+      await signInAtTessera(page, callback);
+      assert.equal(await page.textContent('body'), 'Signed in: you may close this page.');
+      assert.equal(await finished, 0, client.output());
+      assert.match(client.output(), /\nadd_note: added; you have 1 note\(s\)\nlist_notes: \["buy milk"\]\n$/);
+
+      // A token with notes:read alone cannot add a note, not even inside a JSON-RPC batch.
+      const { clientId: reader } = await makeClient(tessera.deps, org, { name: 'Reader', firstParty: true });
+      const { accessToken } = await signIn(issuer, reader, EMAIL, undefined, PASSWORD, {
+        resource,
+        scope: 'notes:read',
+      });
+      const tool = {
+        jsonrpc: '2.0',
+        method: 'tools/call',
+        params: { name: 'add_note', arguments: { text: 'x' } },
+      };
+      for (const body of [{ ...tool, id: 1 }, [{ ...tool, id: 2 }]]) {
+        const answer = await fetch(resource, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify(body),
+        });
+        assert.equal(answer.status, 403);
+        assert.deepEqual(await answer.json(), {
+          error: 'insufficient_scope',
+          error_detail: 'this token lacks the notes:write scope',
+        });
+      }
+      assert.doesNotMatch(server.output() + client.output(), /eyJ/);
+    } finally {
+      await context.close();
+      stop(client);
+      stop(server);
     }
   });
 });
