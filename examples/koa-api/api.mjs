@@ -2,6 +2,7 @@
 // POST /invoices invoices:write. @tessera/koa verifies each request's access token (signature from the
 // org's key set, issuer, expiry, and an audience that names this API), then checks the route's scope.
 // See README.md for how to run it against a local Tessera.
+import cors from '@koa/cors';
 import {
   authenticate,
   createVerifier,
@@ -16,6 +17,8 @@ const issuer = process.env.TESSERA_ISSUER ?? 'http://localhost:4000/o/acme/'; //
 const port = Number(process.env.PORT ?? 3001);
 // The resource indicator the API is registered under in Tessera: tokens for another API are refused.
 const resource = process.env.RESOURCE ?? `http://localhost:${port}/invoices`;
+// A browser app on this origin may call the API (CORS); unset, no other origin may.
+const allowedOrigin = process.env.ALLOWED_ORIGIN;
 
 const metadata = protectedResource({
   resource,
@@ -33,6 +36,15 @@ const verify = createVerifier({
 const invoices = [{ id: 'inv_1', amount: 4200, currency: 'EUR' }];
 
 const app = new Koa();
+if (allowedOrigin) {
+  // Before authenticate: a preflight OPTIONS carries no token. Only the one origin, and no cookies.
+  app.use(
+    cors({
+      origin: (ctx) => (ctx.get('origin') === allowedOrigin ? allowedOrigin : ''),
+      allowHeaders: ['authorization'],
+    }),
+  );
+}
 app.use(metadata); // GET /.well-known/oauth-protected-resource/invoices: where clients learn the issuer
 app.use(
   authenticate(

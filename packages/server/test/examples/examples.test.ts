@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -36,9 +38,9 @@ interface Running {
   output: () => string;
 }
 
-/** Starts `file` of an example with plain node and `env` alone; resolves once it printed `ready`. */
-function startExample(example: string, file: string, env: Record<string, string>, ready: string) {
-  const child = spawnGroup(process.execPath, [file], {
+/** Starts `node <args>` in an example's folder with `env` alone; resolves once it printed `ready`. */
+function startExample(example: string, args: string[], env: Record<string, string>, ready: string) {
+  const child = spawnGroup(process.execPath, args, {
     cwd: join(EXAMPLES, example),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
@@ -51,13 +53,15 @@ function startExample(example: string, file: string, env: Record<string, string>
     child.stdout?.on('data', seen);
     child.stderr?.on('data', seen);
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${example}/${file} exited ${code}:\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${example}: ${args.join(' ')} exited ${code}:\n${output}`)),
+    );
   });
 }
 
-/** Runs `file` of an example to its end, as above; its exit code and what it printed. */
-function runExample(example: string, file: string, env: Record<string, string>) {
-  const child = spawnGroup(process.execPath, [file], {
+/** Runs `node <args>` in an example's folder to its end, as above; its exit code and what it printed. */
+function runExample(example: string, args: string[], env: Record<string, string>) {
+  const child = spawnGroup(process.execPath, args, {
     cwd: join(EXAMPLES, example),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
@@ -78,7 +82,10 @@ function runExample(example: string, file: string, env: Record<string, string>) 
 /** Resolves once `running` has printed `line` (a refusal an example logs after its response went out). */
 async function printed(running: Running, line: string): Promise<void> {
   while (!running.output().includes(line)) {
-    await new Promise((resolve) => running.child.stdout?.once('data', resolve).stderr?.once('data', resolve));
+    await new Promise((resolve) => {
+      running.child.stdout?.once('data', resolve);
+      running.child.stderr?.once('data', resolve);
+    });
   }
 }
 
@@ -160,7 +167,7 @@ describe('examples/: each quickstart started as its README says and signed into 
     });
     const running = await startExample(
       'express-openid-client',
-      'server.mjs',
+      ['server.mjs'],
       {
         TESSERA_ISSUER: issuer,
         CLIENT_ID: clientId,
@@ -246,7 +253,7 @@ describe('examples/: each quickstart started as its README says and signed into 
     assert.equal(permitted.status, 200, permitted.text);
     const running = await startExample(
       'koa-api',
-      'api.mjs',
+      ['api.mjs'],
       { TESSERA_ISSUER: issuer, PORT: String(port) },
       `invoices API on ${api}`,
     );
@@ -272,7 +279,7 @@ describe('examples/: each quickstart started as its README says and signed into 
       });
       assert.deepEqual(await (await fetch(`${api}/health`)).json(), { ok: true });
 
-      const billing = await runExample('koa-api', 'client.mjs', {
+      const billing = await runExample('koa-api', ['client.mjs'], {
         TESSERA_ISSUER: issuer,
         INVOICES_API: api,
         CLIENT_ID: clientId,
@@ -328,7 +335,7 @@ describe('examples/: each quickstart started as its README says and signed into 
     assert.equal(roles.status, 200, roles.text);
     const server = await startExample(
       'mcp-server',
-      'server.mjs',
+      ['server.mjs'],
       { TESSERA_ISSUER: issuer, PORT: String(port) },
       `MCP server on ${resource}`,
     );
@@ -336,7 +343,7 @@ describe('examples/: each quickstart started as its README says and signed into 
     const callback = `http://127.0.0.1:${callbackPort}/callback`;
     const client = await startExample(
       'mcp-server',
-      'client.mjs',
+      ['client.mjs'],
       { MCP_SERVER: resource, CALLBACK_PORT: String(callbackPort) },
       'open this address to sign in: ',
     );
@@ -388,6 +395,86 @@ describe('examples/: each quickstart started as its README says and signed into 
       await context.close();
       stop(client);
       stop(server);
+    }
+  });
+
+  test('react-spa: built with Vite, signs Ada in with @tessera/sdk, shows her and calls the invoices API', {
+    skip,
+  }, async () => {
+    const [apiPort, spaPort] = [await freePort(), await freePort()];
+    const api = `http://localhost:${apiPort}`;
+    const spa = `http://localhost:${spaPort}`;
+    const resource = `${api}/invoices`;
+    await registerResource(resource, 'Invoices', ['invoices:read', 'invoices:write']);
+    const reader = await manage('POST', '/roles', {
+      name: 'invoices-reader',
+      permissions: [{ resource, scope: 'invoices:read' }],
+    });
+    assert.equal(reader.status, 201, reader.text);
+    const held = (await manage('GET', `/users/${adaId}/roles`)).body as { data: { id: string }[] };
+    const roles = [...held.data.map((r) => r.id), (reader.body as { id: string }).id];
+    assert.equal((await manage('PUT', `/users/${adaId}/roles`, { roles })).status, 200);
+    const { clientId } = await makeClient(tessera.deps, org, {
+      name: 'React example',
+      kind: 'public',
+      redirectUris: [`${spa}/callback`],
+    });
+    const outDir = mkdtempSync(join(tmpdir(), 'tessera-react-spa-'));
+    const vite = join(REPO, 'node_modules', 'vite', 'bin', 'vite.js');
+    const apiProcess = await startExample(
+      'koa-api',
+      ['api.mjs'],
+      { TESSERA_ISSUER: issuer, PORT: String(apiPort), ALLOWED_ORIGIN: spa },
+      `invoices API on ${api}`,
+    );
+    let preview: Running | undefined;
+    const context = await browser.newContext();
+    try {
+      // `npm run build`, then `npm run preview`, with the README's settings.
+      const started = Date.now();
+      const built = await runExample(
+        'react-spa',
+        [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+        { VITE_TESSERA_ISSUER: issuer, VITE_CLIENT_ID: clientId, VITE_INVOICES_API: api },
+      );
+      assert.equal(built.code, 0, built.stdout + built.stderr);
+      const buildMs = Date.now() - started;
+      assert.ok(buildMs < 10_000, `the build took ${buildMs} ms`);
+      preview = await startExample(
+        'react-spa',
+        [vite, 'preview', '--outDir', outDir, '--port', String(spaPort), '--strictPort'],
+        {},
+        `${spa}/`,
+      );
+      const page = await context.newPage();
+      await page.goto(spa);
+      assert.equal(await page.textContent('h1'), 'Not signed in');
+      await page.click('text=Sign in');
+      await signInAtTessera(page, spa);
+      await page.waitForSelector('#user, [role=alert]');
+      assert.equal(await page.$('[role=alert]'), null, (await page.textContent('main')) ?? '');
+      assert.equal(page.url(), `${spa}/`, 'the code is out of the address bar');
+      assert.equal(await page.textContent('#user'), adaId);
+      assert.match((await page.textContent('#tenant')) ?? '', /^tnt_/);
+      assert.equal(await page.textContent('#scope'), 'invoices:read');
+      // Nothing of the sign-in is left in the tab's storage: the tokens live in memory only.
+      assert.deepEqual(await page.evaluate(() => [localStorage.length, sessionStorage.length]), [0, 0]);
+
+      await page.click('text=Call the invoices API');
+      const answer = (await (await page.waitForSelector('#invoices')).textContent()) ?? '';
+      const [status, body] = [answer.slice(0, 3), JSON.parse(answer.slice(4))];
+      assert.equal(status, '200');
+      assert.deepEqual(body.invoices, [{ id: 'inv_1', amount: 4200, currency: 'EUR' }]);
+      assert.deepEqual(body.caller, { user: adaId, tenant: await page.textContent('#tenant') });
+
+      await page.click('text=Sign out');
+      await page.waitForSelector('text=Not signed in');
+      assert.doesNotMatch(apiProcess.output(), /eyJ/);
+    } finally {
+      await context.close();
+      stop(preview);
+      stop(apiProcess);
+      rmSync(outDir, { recursive: true, force: true });
     }
   });
 });
