@@ -17,7 +17,7 @@ import {
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
 import { launchChromium } from '../support/chromium.js';
-import { chromiumSkip } from '../support/environment.js';
+import { chromiumSkip, DEBIAN_PYTHON, fastapiSkip, GOCODE, goOidcSkip } from '../support/environment.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
 import { spawnGroup } from '../support/tessera-process.js';
 
@@ -38,9 +38,18 @@ interface Running {
   output: () => string;
 }
 
-/** Starts `node <args>` in an example's folder with `env` alone; resolves once it printed `ready`. */
-function startExample(example: string, args: string[], env: Record<string, string>, ready: string) {
-  const child = spawnGroup(process.execPath, args, {
+/**
+ * Starts `node <args>` (or `program <args>`) in an example's folder with `env` alone; resolves once it
+ * printed `ready`.
+ */
+function startExample(
+  example: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: string,
+  program = process.execPath,
+) {
+  const child = spawnGroup(program, args, {
     cwd: join(EXAMPLES, example),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
@@ -59,11 +68,20 @@ function startExample(example: string, args: string[], env: Record<string, strin
   });
 }
 
-/** Runs `node <args>` in an example's folder to its end, as above; its exit code and what it printed. */
-function runExample(example: string, args: string[], env: Record<string, string>) {
-  const child = spawnGroup(process.execPath, args, {
+/**
+ * Runs `node <args>` (or `command`: [program, args, env]) in an example's folder to its end, as above;
+ * its exit code and what it printed.
+ */
+function runExample(
+  example: string,
+  args: string[],
+  env: Record<string, string>,
+  command?: [string, string[], Record<string, string>],
+) {
+  const [program, argv, extra] = command ?? [process.execPath, args, {}];
+  const child = spawnGroup(program, argv, {
     cwd: join(EXAMPLES, example),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, ...extra },
   });
   let stdout = '';
   let stderr = '';
@@ -106,6 +124,11 @@ describe('examples/: each quickstart started as its README says and signed into 
   let issuer: string;
   let browser: Browser;
   let adaId: string;
+  const pythonSkip = skip || fastapiSkip();
+  const goSkip = skip || goOidcSkip();
+  /** Where the Go example is built (`go build` in GOPATH mode), while the first examples run. */
+  const goDir = mkdtempSync(join(tmpdir(), 'tessera-go-oidc-'));
+  let goBuild: Promise<{ code: number | null; stdout: string; stderr: string }> | undefined;
   /** The org owner's management API, as the console and the CLI call it. */
   let manage: (method: string, path: string, body?: unknown) => ReturnType<typeof call>;
 
@@ -120,6 +143,19 @@ describe('examples/: each quickstart started as its README says and signed into 
       { cwd: REPO, encoding: 'utf8' },
     );
     assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
+    if (!goSkip) {
+      goBuild = runExample('go-oidc', [], {}, [
+        'go',
+        ['build', '-o', join(goDir, 'go-oidc'), 'main.go'],
+        {
+          GO111MODULE: 'off',
+          GOPATH: GOCODE,
+          GOFLAGS: '',
+          GOPROXY: 'off',
+          GOCACHE: join(goDir, 'cache'),
+        },
+      ]);
+    }
     tessera = await startServer({ env: { TESSERA_ISSUER_STYLE: 'path' }, webhooks: false });
     org = await makeOrg(tessera, 'acme');
     issuer = tessera.issuer('acme');
@@ -139,6 +175,8 @@ describe('examples/: each quickstart started as its README says and signed into 
     assert.equal(created.status, 201, created.text);
   }
   after(async () => {
+    await goBuild?.catch(() => undefined);
+    rmSync(goDir, { recursive: true, force: true });
     await browser?.close();
     await tessera?.close();
   });
@@ -476,5 +514,133 @@ describe('examples/: each quickstart started as its README says and signed into 
       stop(apiProcess);
       rmSync(outDir, { recursive: true, force: true });
     }
+  });
+
+  /**
+   * An invoices API of another language, started by `start` on `port`: the machine token of a client
+   * permitted invoices:read, and a signed-in person's token, each for the API's resource, are let in to
+   * GET /invoices and refused POST (403 insufficient_scope); no token, a token for no API, a forged one, 401.
+   */
+  async function invoicesApiJourney(port: number, start: () => Promise<Running>): Promise<void> {
+    const api = `http://localhost:${port}`;
+    const resource = `${api}/invoices`;
+    await registerResource(resource, 'Invoices', ['invoices:read', 'invoices:write']);
+    const { clientId, secret } = await makeClient(tessera.deps, org, {
+      name: 'Billing service',
+      kind: 'confidential',
+      redirectUris: [],
+    });
+    const permitted = await manage('PUT', `/clients/${clientId}/permissions`, {
+      permissions: [{ resource, scope: 'invoices:read' }],
+    });
+    assert.equal(permitted.status, 200, permitted.text);
+    const reader = await manage('POST', '/roles', {
+      name: `invoices-reader-${port}`,
+      permissions: [{ resource, scope: 'invoices:read' }],
+    });
+    const held = (await manage('GET', `/users/${adaId}/roles`)).body as { data: { id: string }[] };
+    const roles = [...held.data.map((r) => r.id), (reader.body as { id: string }).id];
+    assert.equal((await manage('PUT', `/users/${adaId}/roles`, { roles })).status, 200);
+    const { clientId: web } = await makeClient(tessera.deps, org, { name: 'Web app', firstParty: true });
+
+    const running = await start();
+    try {
+      const ask = async (method: string, token: string | null) => {
+        const response = await fetch(`${api}/invoices`, {
+          method,
+          headers: token === null ? {} : { authorization: `Bearer ${token}` },
+        });
+        return {
+          status: response.status,
+          challenge: response.headers.get('www-authenticate'),
+          body: (await response.json()) as Record<string, unknown>,
+        };
+      };
+      const unauthorized = { error: 'unauthorized', error_detail: "we don't know who you are" };
+      assert.deepEqual(await ask('GET', null), {
+        status: 401,
+        challenge: 'Bearer realm="invoices"',
+        body: unauthorized,
+      });
+
+      const machine = await tokenRequest(issuer, {
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret as string,
+        resource,
+        scope: 'invoices:read',
+      });
+      assert.equal(machine.status, 200, JSON.stringify(machine.body));
+      const machineToken = machine.body.access_token as string;
+      const invoices = [{ id: 'inv_1', amount: 4200, currency: 'EUR' }];
+      assert.deepEqual(await ask('GET', machineToken), {
+        status: 200,
+        challenge: null,
+        body: { caller: { client: clientId }, invoices },
+      });
+      assert.deepEqual(await ask('POST', machineToken), {
+        status: 403,
+        challenge: 'Bearer realm="invoices", error="insufficient_scope", scope="invoices:write"',
+        body: { error: 'insufficient_scope', error_detail: 'this token lacks the invoices:write scope' },
+      });
+
+      const { accessToken } = await signIn(issuer, web, EMAIL, undefined, PASSWORD, {
+        resource,
+        scope: 'invoices:read',
+      });
+      const asAda = await ask('GET', accessToken);
+      assert.equal(asAda.status, 200);
+      assert.equal((asAda.body.caller as { user: string }).user, adaId);
+
+      // Refused alike: a machine token for no API, and a token whose signature was changed.
+      const plain = await tokenRequest(issuer, {
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret as string,
+      });
+      const forged = `${machineToken.slice(0, -4)}${machineToken.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+      for (const token of [plain.body.access_token as string, forged]) {
+        assert.deepEqual(await ask('GET', token), {
+          status: 401,
+          challenge: 'Bearer realm="invoices", error="invalid_token"',
+          body: unauthorized,
+        });
+      }
+      assert.doesNotMatch(running.output(), /eyJ/);
+    } finally {
+      stop(running);
+    }
+  }
+
+  test('fastapi-authlib: FastAPI with Authlib verifying Tessera access tokens; a scope per route', {
+    skip: pythonSkip,
+  }, async () => {
+    const port = await freePort();
+    await invoicesApiJourney(port, () =>
+      startExample(
+        'fastapi-authlib',
+        ['app.py'],
+        { TESSERA_ISSUER: issuer, PORT: String(port) },
+        `invoices API on http://localhost:${port}`,
+        DEBIAN_PYTHON,
+      ),
+    );
+  });
+
+  test('go-oidc: a Go API verifying Tessera access tokens with go-oidc; a scope per route', {
+    skip: goSkip,
+  }, async () => {
+    const built = await (goBuild ?? assert.fail('the Go example was not built'));
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    const port = await freePort();
+    await invoicesApiJourney(port, () =>
+      startExample(
+        'go-oidc',
+        [],
+        { TESSERA_ISSUER: issuer, PORT: String(port) },
+        `invoices API on http://localhost:${port}`,
+        join(goDir, 'go-oidc'),
+      ),
+    );
   });
 });
