@@ -12,6 +12,7 @@ const port = Number(process.env.PORT ?? 3002);
 const resource = process.env.RESOURCE ?? `http://localhost:${port}/mcp`; // as registered in Tessera
 const TOOL_SCOPES = { list_notes: 'notes:read', add_note: 'notes:write' };
 const MAX_BODY = 64 * 1024;
+const MAX_NOTES = 100; // per person: the notes live in this process's memory
 
 /** Each person's notes, by their user id (the token's `sub`). */
 const notes = new Map();
@@ -26,6 +27,9 @@ function notesServer(userId) {
     'add_note',
     { description: 'Add a note', inputSchema: { text: z.string().min(1).max(1000) } },
     async ({ text }) => {
+      if (mine().length >= MAX_NOTES) {
+        return { isError: true, content: [{ type: 'text', text: `you have ${MAX_NOTES} notes already` }] };
+      }
       notes.set(userId, [...mine(), text]);
       return { content: [{ type: 'text', text: `added; you have ${mine().length} note(s)` }] };
     },
