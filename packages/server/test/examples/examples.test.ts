@@ -507,7 +507,10 @@ describe('examples/: each quickstart run as its README says', () => {
       assert.deepEqual(body.invoices, [{ id: 'inv_1', amount: 4200, currency: 'EUR' }]);
       assert.deepEqual(body.caller, { user: adaId, tenant: await page.textContent('#tenant') });
 
+      // Sign-out revokes the refresh token at Tessera, from the app's origin.
+      const revoked = page.waitForResponse((r) => r.url() === `${issuer}oauth/revoke`);
       await page.click('text=Sign out');
+      assert.equal((await revoked).status(), 200);
       await page.waitForSelector('text=Not signed in');
       assert.doesNotMatch(apiProcess.output(), /eyJ/);
     } finally {
