@@ -4,7 +4,7 @@ import {
   type AuthenticationResponseJSON,
   completeAuthentication,
   finishPasskeySignIn,
-  type PendingAuthorization,
+  type PendingSignIn,
   passkeySignInMethod,
   relyingPartyIsShared,
   startPasskeySignIn,
@@ -18,7 +18,7 @@ import type { Operation, ResponseSpec } from '../openapi/operation.js';
 import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
-import { optionalRequest, outcomeLink, requestParams } from './flow.js';
+import { optionalRequest, outcomeLink, pendingBinding, requestParams } from './flow.js';
 import type { SafeHtml } from './html.js';
 import {
   PasskeyNext,
@@ -68,14 +68,14 @@ export function loginPasskeySection(
   ctx: PageContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  pending: PendingAuthorization | null,
+  pending: PendingSignIn | null,
 ): SafeHtml | null {
   if (!passkeysOffered(ctx, request)) return null;
   const params = requestParams(pending);
   return loginPasskeyView({
     optionsUrl: pageLink(ctx, request, OPTIONS_PATH, params),
     verifyUrl: pageLink(ctx, request, VERIFY_PATH, params),
-    csrf: ctx.csrf.token(request, reply, PASSKEY_SIGN_IN_FORM, [pending?.request.id ?? '']),
+    csrf: ctx.csrf.token(request, reply, PASSKEY_SIGN_IN_FORM, [pendingBinding(pending)]),
     script: PASSKEY_SCRIPT,
   });
 }
