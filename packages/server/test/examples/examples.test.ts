@@ -263,10 +263,21 @@ describe('examples/: each quickstart run as its README says', () => {
       assert.equal(await page.textContent('h1'), 'Not signed in');
       await page.click('text=Sign in');
       await page.waitForURL((u) => u.href.startsWith(`${issuer}login`));
+      const pending = await context.cookies(app);
       assert.deepEqual(
-        (await context.cookies(app)).map((c) => c.name),
+        pending.map((c) => c.name),
         ['sign_in'],
       );
+      // A sealed value moved to the session cookie, or a session cookie changed by one character, is no session.
+      const sealedSession = cookies[0]?.value ?? '';
+      const changed = `${sealedSession.slice(0, 40)}${sealedSession[40] === 'A' ? 'B' : 'A'}${sealedSession.slice(41)}`;
+      // (The untouched one still opens: a session kept only in a cookie lasts until it expires.)
+      const kept = await context.request.get(app, { headers: { cookie: `session=${sealedSession}` } });
+      assert.match(await kept.text(), /<h1>Signed in as Ada Lovelace<\/h1>/);
+      for (const value of [pending[0]?.value ?? '', changed]) {
+        const forged = await context.request.get(app, { headers: { cookie: `session=${value}` } });
+        assert.match(await forged.text(), /<h1>Not signed in<\/h1>/);
+      }
       // Nothing the app printed holds a token or the secret.
       assert.doesNotMatch(running.output(), /eyJ|tcs_/);
     } finally {
