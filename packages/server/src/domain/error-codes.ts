@@ -249,6 +249,24 @@ export const ERROR_CODES = {
     error: 'invalid_body',
     means: 'a client names more allowed origins than the limit',
   },
+  'client.backchannel_logout_uri.invalid': {
+    error: 'invalid_body',
+    means:
+      'backchannel_logout_uri is not https (or http on loopback), has a fragment or credentials, or is too long',
+  },
+  'client.backchannel_logout_uri.service_host': {
+    error: 'invalid_body',
+    means: "backchannel_logout_uri is on one of this service's hosts",
+  },
+  'client.frontchannel_logout_uri.invalid': {
+    error: 'invalid_body',
+    means:
+      'frontchannel_logout_uri is not https (or http on loopback), has a fragment or credentials, or is too long',
+  },
+  'client.frontchannel_logout_uri.service_host': {
+    error: 'invalid_body',
+    means: "frontchannel_logout_uri is on one of this service's hosts",
+  },
   'client.grant_types.invalid': {
     error: 'invalid_body',
     means: "a new client's grant types do not fit its kind or redirect URIs",
@@ -277,6 +295,10 @@ export const ERROR_CODES = {
     means: 'a key in the set holds private or secret members',
   },
   'client.jwks.public_client': { error: 'invalid_body', means: 'a public client was given a key set (jwks)' },
+  'client.logout_session_required.without_uri': {
+    error: 'invalid_body',
+    means: 'a logout session_required flag was given with no logout URI to go with it',
+  },
   'client.not_found': { error: 'not_found', means: 'no such client in the organization' },
   'client.permissions.public_client': {
     error: 'invalid_body',

@@ -42,6 +42,7 @@ import * as resourceGrants from './migrations/038-resource-grants.js';
 import * as retiredRefreshTokens from './migrations/040-retired-refresh-tokens.js';
 import * as serviceSettings from './migrations/041-service-settings.js';
 import * as deviceAuthorizations from './migrations/043-device-authorizations.js';
+import * as logoutPropagation from './migrations/044-logout-propagation.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -88,6 +89,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '040-retired-refresh-tokens': retiredRefreshTokens,
   '041-service-settings': serviceSettings,
   '043-device-authorizations': deviceAuthorizations,
+  '044-logout-propagation': logoutPropagation,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

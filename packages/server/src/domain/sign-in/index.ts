@@ -38,7 +38,14 @@ export {
 export { DEVICE_COOKIE_TTL_MS, deviceOfUser, trustedDevice } from './device-cookies.js';
 export { IMPERSONATION_PATH, openImpersonation, startImpersonation } from './impersonation.js';
 export { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
-export { checkLogoutRequest, type LogoutParameters, postLogoutRedirect, signOut } from './logout.js';
+export {
+  checkLogoutRequest,
+  type FrontChannelFrame,
+  frontChannelLogoutUrl,
+  type LogoutParameters,
+  postLogoutRedirect,
+  signOut,
+} from './logout.js';
 export { signedInFor } from './next-step.js';
 export {
   type AuthenticationResponseJSON,

@@ -45,6 +45,12 @@ export function discoveryDocument(
     userinfo_endpoint: `${origin}/oauth/userinfo`,
     // OIDC RP-Initiated Logout 1.0 (http/sign-in/logout.ts).
     end_session_endpoint: `${origin}/oauth/logout`,
+    // OIDC Back-Channel Logout 1.0 §2.1 and Front-Channel Logout 1.0 §3: logout tokens and frames
+    // carry `sid` (and frames `iss`) when the client asks.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
     jwks_uri: `${origin}/.well-known/jwks.json`,
     response_types_supported: ['code'],
     // OIDC Core §3.1.2.1 (domain/sign-in/authorize/response-mode.ts, prompt.ts).

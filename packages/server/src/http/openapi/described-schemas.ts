@@ -127,6 +127,10 @@ export const Discovery = z.looseObject({
   token_endpoint: z.string(),
   revocation_endpoint: z.string(),
   end_session_endpoint: z.string(),
+  backchannel_logout_supported: z.literal(true),
+  backchannel_logout_session_supported: z.literal(true),
+  frontchannel_logout_supported: z.literal(true),
+  frontchannel_logout_session_supported: z.literal(true),
   jwks_uri: z.string(),
   registration_endpoint: text(
     'the console issuer, and an org issuer while its `dynamic_registration` setting is on',
