@@ -61,6 +61,9 @@ export const clientSnapshot = (c: Client) => ({
   ...(c.userinfoSignedResponseAlg === undefined
     ? {}
     : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
+  ...(c.backchannelLogout === undefined ? {} : { backchannelLogout: c.backchannelLogout }),
+  ...(c.frontchannelLogout === undefined ? {} : { frontchannelLogout: c.frontchannelLogout }),
+  ...(c.requirePushedRequests ? { requirePushedRequests: true } : {}),
   ...(c.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
   ...(c.dpopNonceRequired === true ? { dpopNonceRequired: true } : {}),
   createdAt: new Date(c.createdAt).toISOString(),
