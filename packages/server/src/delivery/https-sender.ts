@@ -14,6 +14,8 @@ export interface SenderOptions {
   ca?: string | undefined;
   /** DNS resolution; tests give a fake one to show that the checked address is the one dialled. */
   resolver?: Resolver;
+  /** The User-Agent sent (default `Tessera-Webhooks/1`). */
+  userAgent?: string;
 }
 
 export interface SendResult {
@@ -60,7 +62,7 @@ export class HttpsSender {
     this.#agent.destroy();
   }
 
-  post(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  post(url: string, headers: Record<string, string>, body: string | Buffer): Promise<SendResult> {
     const started = performance.now();
     const done = (status: number | null, error: string | null, retryAfterMs: number | null = null) => ({
       status,
@@ -97,7 +99,7 @@ export class HttpsSender {
             ...headers,
             'content-type': 'application/json',
             'content-length': String(Buffer.byteLength(body)),
-            'user-agent': 'Tessera-Webhooks/1',
+            'user-agent': this.#options.userAgent ?? 'Tessera-Webhooks/1',
           },
         },
         (res) => {

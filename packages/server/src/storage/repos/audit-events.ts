@@ -1,7 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { AuditRecord } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
-import { opened } from '../opened.js';
+import { dialectOf, opened } from '../opened.js';
 import type { AuditEventsTable, Database } from '../schema.js';
 import { countRows } from './paged-rows.js';
 
@@ -34,8 +34,17 @@ const toRecord = (r: AuditEventsTable): AuditRecord => ({
   changes: r.changes === null ? null : parsed(r.changes),
 });
 
+/**
+ * Stores one entry. Its `tx_order` (what log streams follow, migration 047) is the column's default on
+ * PostgreSQL, the writing transaction's id; on SQLite the org's next number, read and written under
+ * the database's one write lock, so the numbers follow the order the transactions commit in.
+ */
 export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<void> {
   const db = opened(store);
+  const txOrder =
+    dialectOf(store) === 'sqlite'
+      ? sql<number>`(select coalesce(max(tx_order), 0) + 1 from audit_events where org_id = ${e.orgId})`
+      : undefined;
   await db
     .insertInto('audit_events')
     .values({
@@ -50,6 +59,7 @@ export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<v
       data: JSON.stringify(e.data),
       previous: e.previous === null ? null : JSON.stringify(e.previous),
       changes: e.changes === null ? null : JSON.stringify(e.changes),
+      ...(txOrder === undefined ? {} : { tx_order: txOrder }),
     })
     .execute();
 }
