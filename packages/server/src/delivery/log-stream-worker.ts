@@ -10,10 +10,10 @@ import {
   toStreamEntry,
 } from '../domain/log-streams/index.js';
 import type { ClaimedLogStream, StreamEntry } from '../domain/types.js';
+import { readEntriesAfter } from '../storage/repos/audit-events.js';
 import {
   advanceCursor,
   claimDueStreams,
-  readEntriesAfter,
   recordStreamFailure,
   releaseStream,
 } from '../storage/repos/log-streams.js';

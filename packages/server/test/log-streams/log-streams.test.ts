@@ -12,7 +12,7 @@ import {
   updateLogStream,
 } from '../../src/domain/log-streams/index.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
-import { readEntriesAfter } from '../../src/storage/repos/log-streams.js';
+import { readEntriesAfter } from '../../src/storage/repos/audit-events.js';
 import { call, ownerMemberStranger } from '../management/support/console.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { streamLag } from '../../storage/repos/audit-events.js';
 import {
   countLogStreams,
   deleteLogStream as deleteRow,
   findLogStream,
   insertLogStream,
   listLogStreams as listRows,
-  streamLag,
   updateLogStreamRow,
 } from '../../storage/repos/log-streams.js';
 import { recordAudit } from '../audit/audit.js';

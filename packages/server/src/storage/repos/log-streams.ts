@@ -1,14 +1,9 @@
 import { sql } from 'kysely';
-import type {
-  ClaimedLogStream,
-  LogStream,
-  LogStreamSettings,
-  StreamCursor,
-  StreamEntry,
-} from '../../domain/types.js';
+import type { ClaimedLogStream, LogStream, LogStreamSettings, StreamCursor } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
-import type { AuditEventsTable, LogStreamsTable } from '../schema.js';
+import type { LogStreamsTable } from '../schema.js';
+import { settledBelow } from './audit-events.js';
 
 type PublicRow = Omit<LogStreamsTable, 'secret_sealed' | 'claim_token' | 'lease_until'>;
 
@@ -55,22 +50,6 @@ const toStream = (r: PublicRow): LogStream => ({
   nextAttemptAt: Number(r.next_attempt_at),
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
-});
-
-const parsed = (json: string) => JSON.parse(json) as Record<string, unknown>;
-
-const toEntry = (r: AuditEventsTable): StreamEntry => ({
-  id: r.id,
-  orgId: r.org_id,
-  key: r.key,
-  entity: r.entity,
-  verb: r.verb,
-  at: Number(r.at),
-  actor: r.actor_kind === 'system' ? { kind: 'system' } : { kind: r.actor_kind, id: r.actor_id ?? '' },
-  data: parsed(r.data),
-  previous: r.previous === null ? null : parsed(r.previous),
-  changes: r.changes === null ? null : parsed(r.changes),
-  txOrder: Number(r.tx_order),
 });
 
 export async function insertLogStream(store: Handle, s: LogStream, secretSealed: string): Promise<void> {
@@ -205,17 +184,13 @@ export async function claimDueStreams(store: Handle, claim: StreamClaim): Promis
         .where('next_attempt_at', '<=', claim.now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', claim.now)]))
         // Only streams with something to send: an idle stream costs one index probe per poll, no write.
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('audit_events as e')
-              .select(sql`1`.as('one'))
-              .whereRef('e.org_id', '=', 'log_streams.org_id')
-              .whereRef('e.at', '>=', 'log_streams.backfill_from')
-              .where(
-                sql<boolean>`(log_streams.cursor_order is null or (e.tx_order, e.id) > (log_streams.cursor_order, log_streams.cursor_id))`,
-              )
-              .where(postgres ? sql<boolean>`e.tx_order < ${settledBelow()}` : sql<boolean>`true`),
-          ),
+        .where(
+          sql<boolean>`exists (
+            select 1 from audit_events e
+            where e.org_id = log_streams.org_id and e.at >= log_streams.backfill_from
+              and (log_streams.cursor_order is null
+                or (e.tx_order, e.id) > (log_streams.cursor_order, log_streams.cursor_id))
+              ${postgres ? sql`and e.tx_order < ${settledBelow()}` : sql``})`,
         )
         .orderBy('next_attempt_at')
         .limit(claim.limit);
@@ -228,64 +203,6 @@ export async function claimDueStreams(store: Handle, claim: StreamClaim): Promis
     .returning([...PUBLIC_COLUMNS, 'secret_sealed'])
     .execute();
   return rows.map((r) => ({ ...toStream(r), sealedSecret: r.secret_sealed }));
-}
-
-export interface EntriesAfter {
-  orgId: string;
-  /** Read after this position; null: from the start of the `from` time on. */
-  cursor: StreamCursor | null;
-  /** Only entries at or after this time (epoch ms). */
-  from: number;
-  limit: number;
-}
-
-/**
- * The next entries of an org in the streams' order `(tx_order, id)`, after `cursor`, that no later
- * commit can precede: on PostgreSQL only those written by transactions older than the oldest one still
- * open (`pg_snapshot_xmin` of this statement's snapshot; every such transaction has ended, so its
- * entries are all visible now, or never will be); on SQLite, where writers take turns, every committed
- * one. So an entry whose transaction commits late is read when it commits, never passed over.
- */
-export async function readEntriesAfter(store: Handle, q: EntriesAfter): Promise<StreamEntry[]> {
-  const db = opened(store);
-  let query = db
-    .selectFrom('audit_events')
-    .selectAll()
-    .where('org_id', '=', q.orgId)
-    .where('at', '>=', q.from);
-  if (q.cursor) {
-    const { order, id } = q.cursor;
-    query = query.where(sql<boolean>`(tx_order, id) > (${order}, ${id})`);
-  }
-  if (dialectOf(store) === 'postgres') query = query.where(sql<boolean>`tx_order < ${settledBelow()}`);
-  const rows = await query.orderBy('tx_order').orderBy('id').limit(q.limit).execute();
-  return rows.map(toEntry);
-}
-
-/** PostgreSQL: the oldest transaction id still running as this statement sees it, as a bigint. */
-const settledBelow = () => sql`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
-
-export interface StreamLag {
-  /** Entries after the cursor, counted up to `cap`. */
-  behind: number;
-  /** The next entry to send's time (epoch ms), or null when none waits. */
-  nextAt: number | null;
-}
-
-/** How far a stream is behind: entries after its cursor (all committed ones, up to `cap`), and the next one's time. */
-export async function streamLag(store: Handle, s: LogStream, cap: number): Promise<StreamLag> {
-  const db = opened(store);
-  let after = db.selectFrom('audit_events').where('org_id', '=', s.orgId).where('at', '>=', s.backfillFrom);
-  if (s.cursor) {
-    const { order, id } = s.cursor;
-    after = after.where(sql<boolean>`(tx_order, id) > (${order}, ${id})`);
-  }
-  const counted = await db
-    .selectFrom(after.select('id').limit(cap).as('behind'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const next = await after.select('at').orderBy('tx_order').orderBy('id').limit(1).executeTakeFirst();
-  return { behind: Number(counted.n), nextAt: next ? Number(next.at) : null };
 }
 
 export interface Advance {
