@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import type { ClaimedLogStream, LogStream, LogStreamSettings, StreamCursor } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
-import type { LogStreamsTable } from '../schema.js';
+import type { Database, LogStreamsTable } from '../schema.js';
 import { settledBelow } from './audit-events.js';
 
 type PublicRow = Omit<LogStreamsTable, 'secret_sealed' | 'claim_token' | 'lease_until'>;
@@ -175,26 +175,30 @@ export interface StreamClaim {
 export async function claimDueStreams(store: Handle, claim: StreamClaim): Promise<ClaimedLogStream[]> {
   const db = opened(store);
   const postgres = dialectOf(store) === 'postgres';
+  const due = (from: QueryCreator<Database>) =>
+    from
+      .selectFrom('log_streams')
+      .select('id')
+      .where('active', '=', 1)
+      .where('next_attempt_at', '<=', claim.now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', claim.now)]))
+      // Only streams with something to send: an idle stream costs one index probe per poll.
+      .where(
+        sql<boolean>`exists (
+          select 1 from audit_events e
+          where e.org_id = log_streams.org_id and e.at >= log_streams.backfill_from
+            and (log_streams.cursor_order is null
+              or (e.tx_order, e.id) > (log_streams.cursor_order, log_streams.cursor_id))
+            ${postgres ? sql`and e.tx_order < ${settledBelow()}` : sql``})`,
+      )
+      .orderBy('next_attempt_at')
+      .limit(claim.limit);
+  // A look first, which writes nothing (on SQLite, takes no write lock): most polls find nothing to do.
+  if ((await due(db).execute()).length === 0) return [];
   const rows = await db
     .with('due', (qc) => {
-      const due = qc
-        .selectFrom('log_streams')
-        .select('id')
-        .where('active', '=', 1)
-        .where('next_attempt_at', '<=', claim.now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', claim.now)]))
-        // Only streams with something to send: an idle stream costs one index probe per poll, no write.
-        .where(
-          sql<boolean>`exists (
-            select 1 from audit_events e
-            where e.org_id = log_streams.org_id and e.at >= log_streams.backfill_from
-              and (log_streams.cursor_order is null
-                or (e.tx_order, e.id) > (log_streams.cursor_order, log_streams.cursor_id))
-              ${postgres ? sql`and e.tx_order < ${settledBelow()}` : sql``})`,
-        )
-        .orderBy('next_attempt_at')
-        .limit(claim.limit);
-      return postgres ? due.forUpdate().skipLocked() : due;
+      const picked = due(qc);
+      return postgres ? picked.forUpdate().skipLocked() : picked;
     })
     .updateTable('log_streams')
     .set({ claim_token: claim.token, lease_until: claim.leaseUntil })
@@ -218,7 +222,8 @@ export interface Advance {
 /**
  * Moves a stream's cursor past a batch its destination accepted, only while the worker's claim holds
  * (false otherwise: the lease ended and another worker may own the stream; it sends from the stored
- * cursor, so the batch is sent again: at least once). Failures are forgotten.
+ * cursor, so the batch is sent again: at least once), or once the stream is paused (it stops there,
+ * and that batch is sent again when it resumes). Failures are forgotten.
  */
 export async function advanceCursor(store: Handle, a: Advance): Promise<boolean> {
   const db = opened(store);
@@ -234,6 +239,7 @@ export async function advanceCursor(store: Handle, a: Advance): Promise<boolean>
     }))
     .where('id', '=', a.id)
     .where('claim_token', '=', a.token)
+    .where('active', '=', 1)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
