@@ -2,14 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Deps } from '../domain/context.js';
 import {
-  entryBytes,
   MAX_BATCH_BYTES,
   MAX_BATCH_ENTRIES,
+  type SerializedEntry,
+  serializeEntry,
   streamRequest,
   streamRetryDelay,
   toStreamEntry,
 } from '../domain/log-streams/index.js';
-import type { ClaimedLogStream, StreamEntry } from '../domain/types.js';
+import type { ClaimedLogStream, StreamCursor, StreamEntry } from '../domain/types.js';
 import { readEntriesAfter } from '../storage/repos/audit-events.js';
 import {
   advanceCursor,
@@ -146,51 +147,60 @@ export class LogStreamWorker {
       await this.#failed(stream, token, 'the stream secret cannot be read', null);
       return;
     }
-    let cursor = stream.cursor;
     let lease = leaseUntil;
+    const read = (cursor: StreamCursor | null) =>
+      readEntriesAfter(store, {
+        orgId: stream.orgId,
+        cursor,
+        from: stream.backfillFrom,
+        limit: this.#batchEntries,
+      });
+    // Three steps overlap: the next batch is read while one is on the wire, and the cursor moves past a
+    // batch while the next is on the wire. The cursor still moves only past what was accepted, in order.
+    // Each is awaited below; a handler now keeps a rejection meanwhile from counting as unhandled.
+    const quiet = <T>(p: Promise<T>) => {
+      p.catch(() => {});
+      return p;
+    };
+    let next = quiet(read(stream.cursor));
+    let advanced: Promise<boolean> = Promise.resolve(true);
     try {
       for (;;) {
-        // A batch must be answered before the lease ends, or another worker could send after it.
-        if (this.#stopping || lease - this.#clock.now() < this.#timeoutMs) return void (await release());
-        const entries = await readEntriesAfter(store, {
-          orgId: stream.orgId,
-          cursor,
-          from: stream.backfillFrom,
-          limit: this.#batchEntries,
-        });
-        const batch = cutBySize(entries);
+        const batch = cutBySize(await next);
         const last = batch.at(-1);
-        if (!last) return void (await release());
-        const request = streamRequest(
-          stream,
-          secret,
-          batch.map(toStreamEntry),
-          Math.floor(this.#clock.now() / 1000),
-        );
+        // A batch must be answered before the lease ends, or another worker could send after it.
+        if (!last || this.#stopping || lease - this.#clock.now() < this.#timeoutMs) {
+          if (await advanced) await release();
+          return;
+        }
+        const cursor = { order: last.order, id: last.id };
+        next = quiet(read(cursor));
+        const request = streamRequest(stream, secret, batch, Math.floor(this.#clock.now() / 1000));
         const headers = request.gzip ? { ...request.headers, 'content-encoding': 'gzip' } : request.headers;
         const body = request.gzip ? gzipSync(request.body) : request.body;
         const result = await this.#sender.post(request.url, headers, body);
+        // The lease ran out and another worker may hold the stream now: it goes on from the stored cursor.
+        if (!(await advanced)) return;
         if (result.status === null || result.status < 200 || result.status >= 300) {
           await this.#failed(stream, token, result.error ?? `HTTP ${result.status}`, result.retryAfterMs);
           return;
         }
         const now = this.#clock.now();
-        cursor = { order: last.txOrder, id: last.id };
         lease = now + this.#leaseMs;
-        const held = await advanceCursor(store, {
-          id: stream.id,
-          token,
-          cursor,
-          sent: batch.length,
-          now,
-          leaseUntil: lease,
-        });
+        advanced = quiet(
+          advanceCursor(store, {
+            id: stream.id,
+            token,
+            cursor,
+            sent: batch.length,
+            now,
+            leaseUntil: lease,
+          }),
+        );
         this.#log.debug(
           { streamId: stream.id, entries: batch.length, durationMs: result.durationMs },
           'log stream batch sent',
         );
-        // The lease ran out and another worker may hold the stream now: it goes on from the stored cursor.
-        if (!held) return;
       }
     } catch (error) {
       // Nothing recorded: the claim expires after the lease and the stream is taken up again.
@@ -225,15 +235,18 @@ export class LogStreamWorker {
   }
 }
 
-/** The longest run of `entries` within MAX_BATCH_BYTES (at least one: an entry is never held back for its size). */
-function cutBySize(entries: readonly StreamEntry[]): StreamEntry[] {
-  const batch: StreamEntry[] = [];
+/**
+ * The longest run of `entries`, serialized once, within MAX_BATCH_BYTES (at least one: an entry is never
+ * held back for its size), each with its place in the streams' order.
+ */
+function cutBySize(entries: readonly StreamEntry[]): (SerializedEntry & { order: number })[] {
+  const batch: (SerializedEntry & { order: number })[] = [];
   let bytes = 0;
   for (const entry of entries) {
-    const size = entryBytes(toStreamEntry(entry));
-    if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
-    batch.push(entry);
-    bytes += size;
+    const serialized = serializeEntry(toStreamEntry(entry));
+    if (batch.length > 0 && bytes + serialized.bytes > MAX_BATCH_BYTES) break;
+    batch.push({ ...serialized, order: entry.txOrder });
+    bytes += serialized.bytes;
   }
   return batch;
 }

@@ -24,7 +24,13 @@ import { SiemReceivers } from './support/siem-receivers.js';
 
 const SPLUNK_TOKEN = '8d0f6c8e-2b8c-4c47-9a2e-5b7f0c1d3e4a';
 const DATADOG_KEY = 'a3f1c2e4b5d6978812345678abcdef01';
-const ENTRIES = 300;
+const ENTRIES = 200;
+/**
+ * How long a wait for deliveries may take. On PostgreSQL a stream reads below the oldest write
+ * transaction still open on the server, so other suites' long transactions (a new schema's migrations
+ * run in one) delay it, never reorder it.
+ */
+const PATIENCE_MS = 60_000;
 
 const STORAGE_TESTS = [
   'Splunk- and Datadog-shaped intakes get every entry, in order, none missing, across a SIGKILL of the streaming worker',
@@ -312,7 +318,11 @@ for (const database of storageSuite(
         onEach: async (done) => {
           if (done < ENTRIES / 3) return;
           killed ??= (async () => {
-            await siem.until(() => siem.idsVia(SPLUNK_TOKEN).length >= 40, 20_000, '40 entries in Splunk');
+            await siem.until(
+              () => siem.idsVia(SPLUNK_TOKEN).length >= 40,
+              PATIENCE_MS,
+              '40 entries in Splunk',
+            );
             const got = siem.got.length;
             await first.stop('SIGKILL');
             return got;
@@ -332,7 +342,7 @@ for (const database of storageSuite(
         assert.ok(expected.length >= ENTRIES);
         await siem.until(
           () => new Set(siem.idsVia(via)).size >= expected.length,
-          30_000,
+          PATIENCE_MS,
           `${expected.length} entries via ${stream.type}`,
         );
         const { firsts, rewinds, repeats } = arrived(siem.idsVia(via), expected);
@@ -362,7 +372,7 @@ for (const database of storageSuite(
 
       await eventually(
         async () => (await getLogStream(server.deps, org, splunk.stream.id)).lag.entries === 0,
-        10_000,
+        PATIENCE_MS,
         'the Splunk stream to have no lag',
       );
       const health = await getLogStream(server.deps, org, splunk.stream.id);
@@ -384,7 +394,7 @@ for (const database of storageSuite(
           siem.splunkTokens.add(token);
           const { org, userId } = await orgWithUser(server.deps, 'late');
           const { stream } = await streamOf(org, { type: 'splunk_hec', url: siem.url(), secret: token });
-          await siem.until(() => siem.idsVia(token).length >= 1, 10_000, 'the stream’s creation entry');
+          await siem.until(() => siem.idsVia(token).length >= 1, PATIENCE_MS, 'the stream’s creation entry');
 
           // A writer opens its transaction and writes its entry; three more commit while it stays open.
           const client = new pg.Client({ connectionString: server.config.databaseUrl as string });
@@ -422,7 +432,7 @@ for (const database of storageSuite(
             const expected = await expectedIds(org.id, stream.backfillFrom);
             await siem.until(
               () => new Set(siem.idsVia(token)).size >= expected.length,
-              10_000,
+              PATIENCE_MS,
               'the late entry and the three after it',
             );
             const { firsts } = arrived(siem.idsVia(token), expected);
@@ -457,7 +467,7 @@ for (const database of storageSuite(
       });
       const expected = await expectedIds(org.id, from);
       assert.ok(expected.length >= 21);
-      await siem.until(() => new Set(siem.idsVia(key)).size >= expected.length, 10_000, 'the backfill');
+      await siem.until(() => new Set(siem.idsVia(key)).size >= expected.length, PATIENCE_MS, 'the backfill');
       const { firsts } = arrived(siem.idsVia(key), expected);
       assert.deepEqual(firsts, expected);
       assert.ok(!siem.idsVia(key).includes(older[0] as string));
@@ -481,7 +491,7 @@ for (const database of storageSuite(
           res = await call(server, 'GET', path, owner);
           return res.body.status === 'failing';
         },
-        10_000,
+        PATIENCE_MS,
         'the stream to fail',
       );
       assert.equal(res.body.last_error, 'HTTP 403');
@@ -501,13 +511,13 @@ for (const database of storageSuite(
       const expected = await expectedIds(acme.id, Date.parse(created.body.backfill_from));
       await siem.until(
         () => new Set(siem.idsVia(fixed)).size >= expected.length,
-        10_000,
+        PATIENCE_MS,
         'the resumed stream',
       );
       assert.deepEqual(arrived(siem.idsVia(fixed), expected).firsts, expected);
       await eventually(
         async () => (await call(server, 'GET', path, owner)).body.status === 'active',
-        10_000,
+        PATIENCE_MS,
         'the stream to be active again',
       );
       assert.equal((await call(server, 'DELETE', path, owner)).status, 204);
@@ -526,13 +536,13 @@ for (const database of storageSuite(
           view = await getLogStream(server.deps, org, hang.id);
           return view.status === 'failing';
         },
-        10_000,
+        PATIENCE_MS,
         'the hanging intake to time out',
       );
       assert.equal(view?.lastError, 'timed out after 1 s');
       await eventually(
         async () => (await getLogStream(server.deps, org, huge.id)).sentEntries >= 1,
-        10_000,
+        PATIENCE_MS,
         'the huge answer to count as accepted',
       );
       assert.ok(worker.running);
@@ -578,7 +588,7 @@ for (const database of storageSuite(
             view = await getLogStream(server.deps, org, ssrf.id);
             return view.status === 'failing';
           },
-          10_000,
+          PATIENCE_MS,
           'the private address to be refused',
         );
       } finally {

@@ -21,10 +21,11 @@ export {
 } from './log-streams.js';
 export {
   DEFAULT_DATADOG_URL,
-  entryBytes,
   MAX_BATCH_BYTES,
   MAX_BATCH_ENTRIES,
+  type SerializedEntry,
   type StreamRequest,
+  serializeEntry,
   streamRequest,
 } from './payloads.js';
 export { streamRetryDelay } from './retry.js';

@@ -40,65 +40,78 @@ export function endpointOf(type: LogStreamType, url: string): string {
   return `${base.origin}${trimmed}${path}`;
 }
 
-/** The body of one entry as it is sent, for cutting batches by size. */
-export const entryBytes = (entry: AuditEntry) => Buffer.byteLength(JSON.stringify(entry));
+/** An entry serialized once: its JSON (the spec's audit entry, as sent), and what the wrappers name. */
+export interface SerializedEntry {
+  id: string;
+  key: string;
+  at: string;
+  actor: AuditEntry['actor'];
+  json: string;
+  /** The JSON's size in bytes, for cutting batches. */
+  bytes: number;
+}
+
+export function serializeEntry(entry: AuditEntry): SerializedEntry {
+  const json = JSON.stringify(entry);
+  return {
+    id: entry.id,
+    key: entry.key,
+    at: entry.at,
+    actor: entry.actor,
+    json,
+    bytes: Buffer.byteLength(json),
+  };
+}
+
+const str = (value: string) => JSON.stringify(value);
 
 /**
  * The request for `entries` (one batch, in order) to `stream`, with its secret in clear (the https
  * type's signing secret, Splunk's HEC token, Datadog's API key). `nowSeconds` is the signature's time.
+ * Bodies are put together from each entry's JSON, which is serialized once.
  */
 export function streamRequest(
   stream: Pick<LogStream, 'type' | 'url' | 'settings'>,
   secret: string,
-  entries: readonly AuditEntry[],
+  entries: readonly SerializedEntry[],
   nowSeconds: number,
 ): StreamRequest {
   const url = endpointOf(stream.type, stream.url);
   const s = stream.settings;
   switch (stream.type) {
     case 'https': {
-      const first = entries[0] as AuditEntry;
-      const last = entries[entries.length - 1] as AuditEntry;
-      const body = JSON.stringify({
-        type: 'audit.batch',
-        timestamp: new Date(nowSeconds * 1000).toISOString(),
-        data: entries,
-      });
+      const first = entries[0] as SerializedEntry;
+      const last = entries[entries.length - 1] as SerializedEntry;
+      const timestamp = new Date(nowSeconds * 1000).toISOString();
+      const body = `{"type":"audit.batch","timestamp":${str(timestamp)},"data":[${entries.map((e) => e.json).join(',')}]}`;
       // The batch's id names its first and last entry: a resend of the same batch has the same id.
       const id = `lsb_${first.id}_${last.id}`;
       return { url, headers: signedHeaders(signingKey(secret), id, nowSeconds, body), body, gzip: false };
     }
     case 'splunk_hec': {
+      const meta =
+        `"source":${str(s.source ?? 'tessera')},"sourcetype":${str(s.sourcetype ?? 'tessera:audit')}` +
+        (s.index === undefined ? '' : `,"index":${str(s.index)}`);
       const body = entries
-        .map((entry) =>
-          JSON.stringify({
-            time: Date.parse(entry.at) / 1000,
-            source: s.source ?? 'tessera',
-            sourcetype: s.sourcetype ?? 'tessera:audit',
-            ...(s.index === undefined ? {} : { index: s.index }),
-            event: entry,
-          }),
-        )
+        .map((e) => `{"time":${JSON.stringify(Date.parse(e.at) / 1000)},${meta},"event":${e.json}}`)
         .join('\n');
       return { url, headers: { authorization: `Splunk ${secret}` }, body, gzip: false };
     }
     case 'datadog': {
-      const body = JSON.stringify(
-        entries.map((entry) => ({
-          ddsource: s.ddsource ?? 'tessera',
-          ...(s.ddtags === undefined ? {} : { ddtags: s.ddtags }),
-          service: s.service ?? 'tessera',
-          message: `${entry.key} by ${describeActor(entry)}`,
-          date: entry.at,
-          evt: { id: entry.id, name: entry.key },
-          audit: entry,
-        })),
+      const head =
+        `"ddsource":${str(s.ddsource ?? 'tessera')}` +
+        (s.ddtags === undefined ? '' : `,"ddtags":${str(s.ddtags)}`) +
+        `,"service":${str(s.service ?? 'tessera')}`;
+      const logs = entries.map(
+        (e) =>
+          `{${head},"message":${str(`${e.key} by ${describeActor(e)}`)},"date":${str(e.at)},` +
+          `"evt":{"id":${str(e.id)},"name":${str(e.key)}},"audit":${e.json}}`,
       );
-      return { url, headers: { 'dd-api-key': secret }, body, gzip: s.gzip === true };
+      return { url, headers: { 'dd-api-key': secret }, body: `[${logs.join(',')}]`, gzip: s.gzip === true };
     }
   }
 }
 
-function describeActor(entry: AuditEntry): string {
+function describeActor(entry: Pick<SerializedEntry, 'actor'>): string {
   return entry.actor.kind === 'system' ? 'system' : `${entry.actor.kind} ${entry.actor.id}`;
 }
