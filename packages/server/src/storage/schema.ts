@@ -616,6 +616,28 @@ export interface SamlAssertionIdsTable {
   expires_at: number;
 }
 
+/** A device authorization (RFC 8628, migration 043): the device code as its SHA-256, the user code without its dash. */
+export interface DeviceAuthorizationsTable {
+  id: string;
+  org_id: string;
+  client_id: string;
+  device_code_hash: string;
+  user_code: string;
+  scope: string;
+  /** The requested resource identifiers as a JSON array; null: none. */
+  resources: string | null;
+  /** `pending`, `approved` or `denied`. */
+  status: string;
+  user_id: string | null;
+  session_id: string | null;
+  interval_s: number;
+  last_polled_at: number | null;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+  redeemed_at: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -665,6 +687,7 @@ export interface Database {
   federated_identities: FederatedIdentitiesTable;
   federation_requests: FederationRequestsTable;
   saml_assertion_ids: SamlAssertionIdsTable;
+  device_authorizations: DeviceAuthorizationsTable;
 }
 
 /** An org's audit-log stream to a SIEM (migration 047): its destination and its durable cursor. */
