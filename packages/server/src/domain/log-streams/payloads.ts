@@ -35,8 +35,11 @@ export function endpointOf(type: LogStreamType, url: string): string {
   const path = type === 'splunk_hec' ? SPLUNK_PATH : type === 'datadog' ? DATADOG_PATH : null;
   if (path === null) return url;
   const base = new URL(url);
-  const trimmed = base.pathname.replace(/\/+$/, '');
+  let trimmed = base.pathname.replace(/\/+$/, '');
   if (trimmed.endsWith(path)) return `${base.origin}${trimmed}`;
+  // A HEC URL copied with its collector path (`…/services/collector`) gets only the rest.
+  if (type === 'splunk_hec' && trimmed.endsWith('/services/collector'))
+    trimmed = trimmed.slice(0, -'/services/collector'.length);
   return `${base.origin}${trimmed}${path}`;
 }
 
