@@ -33,7 +33,7 @@ const ENTRIES = 200;
 const PATIENCE_MS = 60_000;
 
 const STORAGE_TESTS = [
-  'Splunk- and Datadog-shaped intakes get every entry, in order, none missing, across a SIGKILL of the streaming worker',
+  'Splunk- and Datadog-shaped intakes get every entry, in order, none missing, across a SIGKILL of the streaming worker and two workers sharing them after',
   'backfill_from streams the entries already written from that time on, in order (Datadog, gzip)',
   'a refusing intake shows in status and last_error; a new token resumes from the cursor',
 ];
@@ -331,7 +331,10 @@ for (const database of storageSuite(
         },
       });
       t.diagnostic(`killed after ${await killed} entries arrived`);
-      // Another worker comes up; the killed one's claims end after their lease.
+      // Two workers come up, another process and one inside this one, and share the streams; the
+      // killed one's claims end after their lease.
+      const beside = new LogStreamWorker(server.deps, { ca: tls.cert, pollMs: 50 }).start();
+      t.after(() => beside.stop());
       await streamingWorker();
 
       for (const [stream, via] of [
