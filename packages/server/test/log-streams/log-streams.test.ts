@@ -300,6 +300,20 @@ for (const database of storageSuite(
       );
       for (const e of events)
         for (const secret of [...secrets, 'new-token']) assert.ok(!`${e.data}${e.previous}`.includes(secret));
+
+      // Ten streams at most, created at once or not.
+      const made = await Promise.all(
+        Array.from({ length: 11 }, (_, i) =>
+          call(server, 'POST', base, owner, { type: 'https', name: `n${i}`, url: `https://n${i}.example/` }),
+        ),
+      );
+      assert.deepEqual(made.map((r) => r.status).sort(), [...Array(10).fill(201), 409]);
+      const refused = made.find((r) => r.status === 409);
+      assert.equal(refused?.headers.get('tessera-error-code'), 'log_stream.too_many');
+      assert.equal(refused?.body.error, 'conflict');
+      for (const r of made.filter((x) => x.status === 201)) {
+        assert.equal((await call(server, 'DELETE', `${base}/${r.body.id}`, owner)).status, 204);
+      }
     });
 
     test(STORAGE_TESTS[0] as string, { skip }, async (t) => {

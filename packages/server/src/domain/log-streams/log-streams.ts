@@ -8,6 +8,7 @@ import {
   listLogStreams as listRows,
   updateLogStreamRow,
 } from '../../storage/repos/log-streams.js';
+import { lockOrg } from '../../storage/repos/orgs.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { failApi } from '../errors.js';
@@ -113,6 +114,8 @@ export async function createLogStream(
   const made = input.type === 'https' ? newSigningSecret() : null;
   const secret = made ?? (input.secret as string);
   await deps.unitOfWork.run(async (tx) => {
+    // Two creates at once take turns, so neither passes the limit on the other's count.
+    await lockOrg(tx, org.id);
     if ((await countLogStreams(tx, org.id)) >= MAX_STREAMS) {
       failApi('log_stream.too_many', `an organization has at most ${MAX_STREAMS} log streams`);
     }
