@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import { preloadKeys } from './crypto/verify-jwt.js';
 import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
 import { LogStreamWorker, type LogStreamWorkerOptions } from './delivery/log-stream-worker.js';
+import { LogoutWorker, logoutOptions } from './delivery/logout-worker.js';
 import { allowPrivateWarnings } from './delivery/private-addresses.js';
 import { UpstreamFetcher, type UpstreamFetcherOptions } from './delivery/upstream-fetcher.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
@@ -164,6 +165,11 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     options.logStreams === false
       ? null
       : new LogStreamWorker(runtime.deps, { log: app.log, ...options.logStreams }).start();
+  // Logout tokens (OIDC Back-Channel Logout) go out beside the webhooks, with their options.
+  const logouts =
+    options.webhooks === false
+      ? null
+      : new LogoutWorker(deps, logoutOptions(app.log, options.webhooks)).start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${reachable(config.host)}:${port}`;
@@ -209,6 +215,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       upstreamFetcher.close();
       await worker?.stop();
       await streamer?.stop();
+      await logouts?.stop();
       await runtime.close();
     },
   };

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config/config.js';
 import { LogStreamWorker } from '../delivery/log-stream-worker.js';
+import { LogoutWorker } from '../delivery/logout-worker.js';
 import { allowPrivateWarnings } from '../delivery/private-addresses.js';
 import { DeliveryWorker } from '../delivery/worker.js';
 import { createLogger } from '../observability/logger.js';
@@ -25,11 +26,13 @@ export function workerCommand(f: Values<typeof USAGES.worker.flags>): Launch {
     });
     const worker = new DeliveryWorker(runtime.deps, { concurrency, log }).start();
     const streamer = new LogStreamWorker(runtime.deps, { log }).start();
+    const logouts = new LogoutWorker(runtime.deps, { log }).start();
     log.info({ concurrency }, 'webhook delivery worker started');
     log.info({}, 'log stream worker started');
     stopOnSignals(log, async () => {
       await worker.stop();
       await streamer.stop();
+      await logouts.stop();
       await runtime.close();
     });
     return 'running';
