@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { preloadKeys } from './crypto/verify-jwt.js';
 import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
+import { LogStreamWorker, type LogStreamWorkerOptions } from './delivery/log-stream-worker.js';
 import { LogoutWorker, logoutOptions } from './delivery/logout-worker.js';
 import { allowPrivateWarnings } from './delivery/private-addresses.js';
 import { UpstreamFetcher, type UpstreamFetcherOptions } from './delivery/upstream-fetcher.js';
@@ -52,6 +53,8 @@ export interface ServeOptions {
   logStream?: { write(chunk: string): void };
   /** The webhook delivery worker of this process: its options, or false for none. */
   webhooks?: WorkerOptions | false;
+  /** The audit-log stream worker of this process: its options, or false for none. */
+  logStreams?: LogStreamWorkerOptions | false;
   /**
    * Open the PostgreSQL pool's kept connections and read the schema's catalog on them before
    * listening (storage/warm-pool.ts); default true.
@@ -158,6 +161,10 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     options.webhooks === false
       ? null
       : new DeliveryWorker(runtime.deps, { log: app.log, metrics, ...options.webhooks }).start();
+  const streamer =
+    options.logStreams === false
+      ? null
+      : new LogStreamWorker(runtime.deps, { log: app.log, ...options.logStreams }).start();
   // Logout tokens (OIDC Back-Channel Logout) go out beside the webhooks, with their options.
   const logouts =
     options.webhooks === false
@@ -207,6 +214,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       fetcher.close();
       upstreamFetcher.close();
       await worker?.stop();
+      await streamer?.stop();
       await logouts?.stop();
       await runtime.close();
     },

@@ -35,7 +35,8 @@ export const USAGES = {
   },
   worker: {
     synopsis: '[--concurrency N]',
-    summary: 'migrate, then deliver webhooks without serving HTTP',
+    summary:
+      'migrate, then deliver webhooks, back-channel logout tokens and audit-log streams without serving HTTP',
     details: [
       'Run as many as you like beside `tessera serve` on one database. Every line it writes is a JSON',
       'log line on stdout. --concurrency (1 to 1000, default 32) caps deliveries in flight.',

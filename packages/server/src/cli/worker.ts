@@ -1,4 +1,5 @@
 import { loadConfig } from '../config/config.js';
+import { LogStreamWorker } from '../delivery/log-stream-worker.js';
 import { LogoutWorker } from '../delivery/logout-worker.js';
 import { allowPrivateWarnings } from '../delivery/private-addresses.js';
 import { DeliveryWorker } from '../delivery/worker.js';
@@ -10,7 +11,7 @@ import { type Launch, logged, stopOnSignals } from './lifecycle.js';
 import type { USAGES } from './usage.js';
 
 /**
- * `tessera worker [--concurrency N]`: migrates, then delivers webhooks until SIGINT/SIGTERM, with no
+ * `tessera worker [--concurrency N]`: migrates, then delivers webhooks and audit-log streams until SIGINT/SIGTERM, with no
  * HTTP server. Run as many as you like beside `tessera serve` on one database (each serve process
  * delivers too). Every line it writes is JSON on stdout, like serve's, at TESSERA_LOG_LEVEL.
  */
@@ -24,10 +25,13 @@ export function workerCommand(f: Values<typeof USAGES.worker.flags>): Launch {
       onMigrated: (migrations) => logMigrations(log, migrations),
     });
     const worker = new DeliveryWorker(runtime.deps, { concurrency, log }).start();
+    const streamer = new LogStreamWorker(runtime.deps, { log }).start();
     const logouts = new LogoutWorker(runtime.deps, { log }).start();
     log.info({ concurrency }, 'webhook delivery worker started');
+    log.info({}, 'log stream worker started');
     stopOnSignals(log, async () => {
       await worker.stop();
+      await streamer.stop();
       await logouts.stop();
       await runtime.close();
     });

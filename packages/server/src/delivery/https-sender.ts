@@ -78,7 +78,7 @@ export class HttpsSender {
   post(
     url: string,
     headers: Record<string, string>,
-    body: string,
+    body: string | Buffer,
     contentType = 'application/json',
   ): Promise<SendResult> {
     const started = performance.now();

@@ -665,6 +665,16 @@ export const ERROR_CODES = {
     error: 'server_error',
     means: 'the organization has no signing key to sign with',
   },
+  'log_stream.field.other_type': {
+    error: 'invalid_request',
+    means: 'a log stream change names a setting of another stream type',
+  },
+  'log_stream.not_found': { error: 'not_found', means: 'no such log stream in the organization' },
+  'log_stream.too_many': { error: 'conflict', means: 'the organization has as many log streams as allowed' },
+  'log_stream.url.loopback': {
+    error: 'invalid_request',
+    means: "a log stream's URL points at this machine",
+  },
   'logout.client_id.not_audience': {
     error: 'invalid_request',
     means: 'client_id at sign-out is not the audience of id_token_hint',

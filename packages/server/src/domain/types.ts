@@ -469,6 +469,68 @@ export interface AuditRecord {
   changes: Record<string, unknown> | null;
 }
 
+/** Where an audit-log stream sends (DESIGN §19): generic HTTPS, Splunk HEC, Datadog's logs intake. */
+export type LogStreamType = 'https' | 'splunk_hec' | 'datadog';
+
+/** A log stream's settings of its own type (each optional; defaults in domain/log-streams/). */
+export interface LogStreamSettings {
+  /** splunk_hec: the index; absent, the token's default index. */
+  index?: string;
+  /** splunk_hec: `source` (default `tessera`). */
+  source?: string;
+  /** splunk_hec: `sourcetype` (default `tessera:audit`). */
+  sourcetype?: string;
+  /** datadog: `service` (default `tessera`). */
+  service?: string;
+  /** datadog: `ddsource` (default `tessera`). */
+  ddsource?: string;
+  /** datadog: `ddtags`, comma-separated `key:value` tags. */
+  ddtags?: string;
+  /** datadog: send gzip-compressed bodies (`Content-Encoding: gzip`). */
+  gzip?: boolean;
+}
+
+/** A position in an org's audit entries as streams read them: `(txOrder, id)`. */
+export interface StreamCursor {
+  order: number;
+  id: string;
+}
+
+/** An org's audit-log stream as its owners see it; its secret is stored sealed, read by the stream worker only. */
+export interface LogStream {
+  id: string;
+  orgId: string;
+  name: string;
+  type: LogStreamType;
+  /** https: the endpoint; splunk_hec: the HEC base URL; datadog: the intake's origin. */
+  url: string;
+  settings: LogStreamSettings;
+  active: boolean;
+  /** Entries at or after this time (epoch ms) are streamed. */
+  backfillFrom: number;
+  /** The last entry the destination accepted; null before the first. */
+  cursor: StreamCursor | null;
+  /** Failed attempts since the last success. */
+  failures: number;
+  lastError: string | null;
+  lastErrorAt: number | null;
+  lastSentAt: number | null;
+  sentEntries: number;
+  nextAttemptAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A log stream a worker holds until `leaseUntil`, with its sealed secret. */
+export interface ClaimedLogStream extends LogStream {
+  sealedSecret: string;
+}
+
+/** An audit entry as a stream reads it: with its place in the streams' order. */
+export interface StreamEntry extends AuditRecord {
+  txOrder: number;
+}
+
 /** A webhook as its org sees it; its signing secret is stored sealed and read by the delivery worker only. */
 export interface Webhook {
   id: string;

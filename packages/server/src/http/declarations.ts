@@ -9,6 +9,7 @@ import { listEvents } from './management/events.js';
 import { startImpersonation } from './management/impersonation.js';
 import { INVITATION_ENDPOINTS } from './management/invitations.js';
 import { KEY_ENDPOINTS } from './management/keys.js';
+import { LOG_STREAM_ENDPOINTS } from './management/log-streams.js';
 import { MEMBER_ENDPOINTS } from './management/members.js';
 import { ORGANIZATION_ENDPOINTS } from './management/organizations.js';
 import { RESOURCE_ENDPOINTS } from './management/resources.js';
@@ -93,4 +94,5 @@ export const OPERATIONS: readonly Declaration[] = [
   startImpersonation,
   ...WEBHOOK_DELIVERY_ENDPOINTS,
   ...CONNECTION_ENDPOINTS,
+  ...LOG_STREAM_ENDPOINTS,
 ];

@@ -184,6 +184,11 @@ export interface AuditEventsTable {
   data: string;
   previous: string | null;
   changes: string | null;
+  /**
+   * The order log streams read entries in (migration 047): the writing transaction's id on PostgreSQL
+   * (its column default), a per-org counter taken in the writing transaction on SQLite.
+   */
+  tx_order?: number;
 }
 
 /** A person's sign-in on the hosted pages (the login cookie); separate from the OAuth sessions below. */
@@ -753,6 +758,7 @@ export interface Database {
   pushed_authorization_requests: PushedAuthorizationRequestsTable;
   sealed_checks: SealedChecksTable;
   service_settings: ServiceSettingsTable;
+  log_streams: LogStreamsTable;
   api_resources: ApiResourcesTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -763,4 +769,32 @@ export interface Database {
   federation_requests: FederationRequestsTable;
   saml_assertion_ids: SamlAssertionIdsTable;
   device_authorizations: DeviceAuthorizationsTable;
+}
+
+/** An org's audit-log stream to a SIEM (migration 047): its destination and its durable cursor. */
+export interface LogStreamsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  type: 'https' | 'splunk_hec' | 'datadog';
+  url: string;
+  /** The https type's `whsec_…` secret, Splunk's HEC token or Datadog's API key, sealed. */
+  secret_sealed: string;
+  /** JSON: the type's own settings. */
+  settings: string;
+  active: number;
+  backfill_from: number;
+  /** The last entry accepted by the destination: (tx_order, id); null before the first. */
+  cursor_order: number | null;
+  cursor_id: string | null;
+  claim_token: string | null;
+  lease_until: number | null;
+  next_attempt_at: number;
+  failures: number;
+  last_error: string | null;
+  last_error_at: number | null;
+  last_sent_at: number | null;
+  sent_entries: number;
+  created_at: number;
+  updated_at: number;
 }

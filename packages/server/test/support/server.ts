@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config/config.js';
+import type { LogStreamWorkerOptions } from '../../src/delivery/log-stream-worker.js';
 import type { WorkerOptions } from '../../src/delivery/worker.js';
 import type { Deps } from '../../src/domain/context.js';
 import { issuerOf } from '../../src/domain/issuers.js';
@@ -38,6 +39,8 @@ export interface TestServerOptions {
   logs?: string[];
   /** Options of the server's webhook delivery worker (a test CA, a short poll), or false for none. */
   webhooks?: WorkerOptions | false;
+  /** Options of the server's audit-log stream worker (a test CA, a short poll), or false for none. */
+  logStreams?: LogStreamWorkerOptions | false;
   /** The web console's build to serve at /console/ (see test/console/support/console-build.ts). */
   consoleDir?: string;
   /** Client ID Metadata Document fetches: a test CA, a short time limit. */
@@ -75,6 +78,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     logLevel: logs ? 'info' : 'silent',
     ...(logs ? { logStream: { write: (chunk: string) => void logs.push(chunk) } } : {}),
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
+    ...(options.logStreams === undefined ? {} : { logStreams: options.logStreams }),
     ...(options.consoleDir === undefined ? {} : { consoleDir: options.consoleDir }),
     ...(options.clientMetadata === undefined ? {} : { clientMetadata: options.clientMetadata }),
     ...(options.upstreams === undefined ? {} : { upstreams: options.upstreams }),

@@ -6,6 +6,7 @@ import * as connections from '../management/connections-schemas.js';
 import * as impersonation from '../management/impersonation-schemas.js';
 import * as invitations from '../management/invitations-schemas.js';
 import * as keys from '../management/keys-schemas.js';
+import * as logStreams from '../management/log-streams-schemas.js';
 import * as members from '../management/members-schemas.js';
 import * as organizations from '../management/organizations-schemas.js';
 import * as resources from '../management/resources-schemas.js';
@@ -44,6 +45,7 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   webhookDeliveries,
   impersonation,
   connections,
+  logStreams,
   passkeys,
 ];
 

@@ -1,7 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { AuditRecord } from '../../domain/types.js';
+import type { AuditRecord, LogStream, StreamCursor, StreamEntry } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
-import { opened } from '../opened.js';
+import { dialectOf, opened } from '../opened.js';
 import type { AuditEventsTable, Database } from '../schema.js';
 import { countRows } from './paged-rows.js';
 
@@ -34,8 +34,17 @@ const toRecord = (r: AuditEventsTable): AuditRecord => ({
   changes: r.changes === null ? null : parsed(r.changes),
 });
 
+/**
+ * Stores one entry. Its `tx_order` (what log streams follow, migration 047) is the column's default on
+ * PostgreSQL, the writing transaction's id; on SQLite the org's next number, read and written under
+ * the database's one write lock, so the numbers follow the order the transactions commit in.
+ */
 export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<void> {
   const db = opened(store);
+  const txOrder =
+    dialectOf(store) === 'sqlite'
+      ? sql<number>`(select coalesce(max(tx_order), 0) + 1 from audit_events where org_id = ${e.orgId})`
+      : undefined;
   await db
     .insertInto('audit_events')
     .values({
@@ -50,6 +59,7 @@ export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<v
       data: JSON.stringify(e.data),
       previous: e.previous === null ? null : JSON.stringify(e.previous),
       changes: e.changes === null ? null : JSON.stringify(e.changes),
+      ...(txOrder === undefined ? {} : { tx_order: txOrder }),
     })
     .execute();
 }
@@ -152,4 +162,69 @@ export function dailyCounts(store: Handle, orgId: string, from: number, until: n
     .where('at', '>=', from)
     .where('at', '<', until)
     .groupBy(['org_id', sql`at / ${sql.lit(DAY_MS)}`, 'key', 'entity', 'verb']);
+}
+
+export interface EntriesAfter {
+  orgId: string;
+  /** Read after this position; null: from the start of the `from` time on. */
+  cursor: StreamCursor | null;
+  /** Only entries at or after this time (epoch ms). */
+  from: number;
+  limit: number;
+}
+
+/**
+ * The next entries of an org in the streams' order `(tx_order, id)`, after `cursor`, that no later
+ * commit can precede: on PostgreSQL only those written by transactions older than the oldest one still
+ * open (`pg_snapshot_xmin` of this statement's snapshot; every such transaction has ended, so its
+ * entries are all visible now, or never will be); on SQLite, where writers take turns, every committed
+ * one. So an entry whose transaction commits late is read when it commits, never passed over.
+ */
+export async function readEntriesAfter(store: Handle, q: EntriesAfter): Promise<StreamEntry[]> {
+  const db = opened(store);
+  let query = db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('org_id', '=', q.orgId)
+    .where('at', '>=', q.from);
+  if (q.cursor) {
+    const { order, id } = q.cursor;
+    query = query.where(sql<boolean>`(tx_order, id) > (${order}, ${id})`);
+  }
+  if (dialectOf(store) === 'postgres') query = query.where(sql<boolean>`tx_order < ${settledBelow()}`);
+  const rows = await query.orderBy('tx_order').orderBy('id').limit(q.limit).execute();
+  return rows.map((r) => ({ ...toRecord(r), txOrder: Number(r.tx_order) }));
+}
+
+/** PostgreSQL: the oldest transaction id still running as this statement sees it, as a bigint. */
+export const settledBelow = () => sql`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+
+export interface StreamLag {
+  /** Entries after the cursor, counted up to `cap`. */
+  behind: number;
+  /** The next entry to send's time (epoch ms), or null when none waits. */
+  nextAt: number | null;
+}
+
+/**
+ * How far a stream is behind: its org's committed entries after its cursor (from its backfill time),
+ * counted up to `cap`, and the next one's time.
+ */
+export async function streamLag(store: Handle, s: LogStream, cap: number): Promise<StreamLag> {
+  const db = opened(store);
+  const after = s.cursor ? sql`and (tx_order, id) > (${s.cursor.order}, ${s.cursor.id})` : sql``;
+  const { rows } = await sql<{ n: number | string }>`
+    select count(*) as n from (
+      select 1 from audit_events
+      where org_id = ${s.orgId} and at >= ${s.backfillFrom} ${after}
+      limit ${cap}
+    ) as behind`.execute(db);
+  let next = db
+    .selectFrom('audit_events')
+    .select('at')
+    .where('org_id', '=', s.orgId)
+    .where('at', '>=', s.backfillFrom);
+  if (s.cursor) next = next.where(sql<boolean>`(tx_order, id) > (${s.cursor.order}, ${s.cursor.id})`);
+  const first = await next.orderBy('tx_order').orderBy('id').limit(1).executeTakeFirst();
+  return { behind: Number(rows[0]?.n ?? 0), nextAt: first ? Number(first.at) : null };
 }

@@ -70,4 +70,9 @@ export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
   'getConnection',
   'updateConnection',
   'deleteConnection',
+  'listLogStreams',
+  'createLogStream',
+  'getLogStream',
+  'updateLogStream',
+  'deleteLogStream',
 ];

@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { Deps } from '../domain/context.js';
+import {
+  MAX_BATCH_BYTES,
+  MAX_BATCH_ENTRIES,
+  type SerializedEntry,
+  serializeEntry,
+  streamRequest,
+  streamRetryDelay,
+  toStreamEntry,
+} from '../domain/log-streams/index.js';
+import type { ClaimedLogStream, StreamCursor, StreamEntry } from '../domain/types.js';
+import { readEntriesAfter } from '../storage/repos/audit-events.js';
+import {
+  advanceCursor,
+  claimDueStreams,
+  recordStreamFailure,
+  releaseStream,
+} from '../storage/repos/log-streams.js';
+import type { Resolver } from './checked-lookup.js';
+import { HttpsSender } from './https-sender.js';
+import { type WorkerClock, wallClock } from './worker-clock.js';
+import { silentLog, type WorkerLog } from './worker-log.js';
+
+export interface LogStreamWorkerOptions {
+  /** Streams sent to at once by this worker (default 8). */
+  concurrency?: number;
+  /** Longest wait between looks for streams with entries to send (default 1 s; ±20 % jitter). */
+  pollMs?: number;
+  /** How long a claim holds before another worker may take the stream (default twice the timeout). */
+  leaseMs?: number;
+  /** Per-request limit (default config.webhookTimeoutMs, 15 s; must stay well under the lease). */
+  timeoutMs?: number;
+  /** Most entries in one batch (default MAX_BATCH_ENTRIES). */
+  batchEntries?: number;
+  /** Extra trusted CA certificates, PEM. Tests only. */
+  ca?: string;
+  /** DNS for requests; tests only. */
+  resolver?: Resolver;
+  random?: () => number;
+  log?: WorkerLog;
+  clock?: WorkerClock;
+}
+
+/**
+ * The audit-log stream worker (DESIGN §19). Each poll claims the active, due streams that have
+ * entries past their cursor (a claim is a lease, taken as webhook deliveries are: SKIP LOCKED on
+ * PostgreSQL, one atomic UPDATE on SQLite), so several nodes and workers share the streams and one
+ * stream is sent by one worker at a time, in order. For a claimed stream it reads the next batch
+ * after the cursor (storage/repos/log-streams.ts: never past a transaction still open), sends it,
+ * and moves the cursor past it only once the destination accepted it (2xx), renewing the lease; it
+ * goes on while there is more. A failure records the error and lets the stream go until its backoff
+ * ends. A worker that dies mid-batch leaves the cursor before that batch: once the lease ends another
+ * worker sends it again, the same entries with the same ids (at least once).
+ */
+export class LogStreamWorker {
+  readonly #deps: Pick<Deps, 'store' | 'sealer' | 'config'>;
+  readonly #sender: HttpsSender;
+  readonly #concurrency: number;
+  readonly #pollMs: number;
+  readonly #leaseMs: number;
+  readonly #timeoutMs: number;
+  readonly #batchEntries: number;
+  readonly #random: () => number;
+  readonly #log: WorkerLog;
+  readonly #clock: WorkerClock;
+  readonly #running = new Set<Promise<void>>();
+  #stopping = false;
+  #loop: Promise<void> | null = null;
+  #interrupt: (() => void) | null = null;
+
+  constructor(deps: Pick<Deps, 'store' | 'sealer' | 'config'>, options: LogStreamWorkerOptions = {}) {
+    this.#deps = deps;
+    this.#concurrency = options.concurrency ?? 8;
+    this.#pollMs = options.pollMs ?? 1000;
+    this.#timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
+    this.#leaseMs = options.leaseMs ?? 2 * this.#timeoutMs;
+    this.#batchEntries = Math.min(options.batchEntries ?? MAX_BATCH_ENTRIES, MAX_BATCH_ENTRIES);
+    this.#random = options.random ?? Math.random;
+    this.#log = options.log ?? silentLog;
+    this.#clock = options.clock ?? wallClock;
+    this.#sender = new HttpsSender({
+      allowPrivate: deps.config.outboundAllowPrivate,
+      timeoutMs: this.#timeoutMs,
+      connectionsPerOrigin: this.#concurrency,
+      ca: options.ca,
+      userAgent: 'Tessera-LogStreams/1',
+      ...(options.resolver ? { resolver: options.resolver } : {}),
+    });
+  }
+
+  start(): this {
+    this.#loop ??= this.#run();
+    return this;
+  }
+
+  /** Stops claiming, lets the batches on the wire finish (each bounded by the timeout), lets every stream go, and closes. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#interrupt?.();
+    await this.#loop;
+    await Promise.allSettled([...this.#running]);
+    this.#sender.close();
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopping) {
+      const room = this.#concurrency - this.#running.size;
+      if (room > 0) {
+        try {
+          const now = this.#clock.now();
+          const token = randomUUID();
+          const claimed = await claimDueStreams(this.#deps.store, {
+            limit: room,
+            now,
+            leaseUntil: now + this.#leaseMs,
+            token,
+          });
+          for (const stream of claimed) this.#track(this.#send(stream, token, now + this.#leaseMs));
+        } catch (error) {
+          this.#log.error({ err: { message: (error as Error).message } }, 'claiming log streams failed');
+        }
+      }
+      await this.#sleep(this.#pollMs * (0.8 + 0.4 * this.#random()));
+    }
+  }
+
+  #track(run: Promise<void>): void {
+    const tracked = run.finally(() => {
+      this.#running.delete(tracked);
+      // A slot is free: look again at once rather than at the next poll.
+      this.#interrupt?.();
+    });
+    this.#running.add(tracked);
+  }
+
+  /** Sends a claimed stream's batches while it has entries, the destination accepts them and the lease holds. */
+  async #send(stream: ClaimedLogStream, token: string, leaseUntil: number): Promise<void> {
+    const store = this.#deps.store;
+    const release = () =>
+      releaseStream(store, { id: stream.id, token, nextAttemptAt: this.#clock.now() }).catch(() => {});
+    let secret: string;
+    try {
+      secret = this.#deps.sealer.open(stream.sealedSecret);
+    } catch {
+      await this.#failed(stream, token, 'the stream secret cannot be read', null);
+      return;
+    }
+    let lease = leaseUntil;
+    const read = (cursor: StreamCursor | null) =>
+      readEntriesAfter(store, {
+        orgId: stream.orgId,
+        cursor,
+        from: stream.backfillFrom,
+        limit: this.#batchEntries,
+      });
+    // Three steps overlap: the next batch is read while one is on the wire, and the cursor moves past a
+    // batch while the next is on the wire. The cursor still moves only past what was accepted, in order.
+    // Each is awaited below; a handler now keeps a rejection meanwhile from counting as unhandled.
+    const quiet = <T>(p: Promise<T>) => {
+      p.catch(() => {});
+      return p;
+    };
+    let next = quiet(read(stream.cursor));
+    let advanced: Promise<boolean> = Promise.resolve(true);
+    try {
+      for (;;) {
+        const batch = cutBySize(await next);
+        const last = batch.at(-1);
+        // A batch must be answered before the lease ends, or another worker could send after it.
+        if (!last || this.#stopping || lease - this.#clock.now() < this.#timeoutMs) {
+          if (await advanced) await release();
+          return;
+        }
+        const cursor = { order: last.order, id: last.id };
+        next = quiet(read(cursor));
+        const request = streamRequest(stream, secret, batch, Math.floor(this.#clock.now() / 1000));
+        const headers = request.gzip ? { ...request.headers, 'content-encoding': 'gzip' } : request.headers;
+        const body = request.gzip ? gzipSync(request.body) : request.body;
+        const result = await this.#sender.post(request.url, headers, body);
+        // The lease ran out and another worker may hold the stream now: it goes on from the stored cursor.
+        if (!(await advanced)) return;
+        if (result.status === null || result.status < 200 || result.status >= 300) {
+          await this.#failed(stream, token, result.error ?? `HTTP ${result.status}`, result.retryAfterMs);
+          return;
+        }
+        const now = this.#clock.now();
+        lease = now + this.#leaseMs;
+        advanced = quiet(
+          advanceCursor(store, {
+            id: stream.id,
+            token,
+            cursor,
+            sent: batch.length,
+            now,
+            leaseUntil: lease,
+          }),
+        );
+        this.#log.debug(
+          { streamId: stream.id, entries: batch.length, durationMs: result.durationMs },
+          'log stream batch sent',
+        );
+      }
+    } catch (error) {
+      // Nothing recorded: the claim expires after the lease and the stream is taken up again.
+      this.#log.error(
+        { streamId: stream.id, err: { message: (error as Error).message } },
+        'log stream batch could not be sent or recorded',
+      );
+    }
+  }
+
+  async #failed(stream: ClaimedLogStream, token: string, error: string, retryAfterMs: number | null) {
+    const now = this.#clock.now();
+    const failures = stream.failures + 1;
+    const nextAttemptAt = now + streamRetryDelay(failures, retryAfterMs, this.#random);
+    await recordStreamFailure(this.#deps.store, { id: stream.id, token, error, now, nextAttemptAt }).catch(
+      () => {},
+    );
+    this.#log.warn({ streamId: stream.id, failures, error }, 'log stream batch failed');
+  }
+
+  #sleep(ms: number): Promise<void> {
+    if (this.#stopping) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const cancel = this.#clock.after(ms, () => done());
+      this.#interrupt = () => done();
+      const done = () => {
+        cancel();
+        this.#interrupt = null;
+        resolve();
+      };
+    });
+  }
+}
+
+/**
+ * The longest run of `entries`, serialized once, within MAX_BATCH_BYTES (at least one: an entry is never
+ * held back for its size), each with its place in the streams' order.
+ */
+function cutBySize(entries: readonly StreamEntry[]): (SerializedEntry & { order: number })[] {
+  const batch: (SerializedEntry & { order: number })[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    const serialized = serializeEntry(toStreamEntry(entry));
+    if (batch.length > 0 && bytes + serialized.bytes > MAX_BATCH_BYTES) break;
+    batch.push({ ...serialized, order: entry.txOrder });
+    bytes += serialized.bytes;
+  }
+  return batch;
+}

@@ -1,0 +1,211 @@
+import type { z } from 'zod';
+import {
+  createLogStream,
+  DEFAULT_DATADOG_URL,
+  deleteLogStream,
+  getLogStream,
+  type LogStreamSettings,
+  type LogStreamView,
+  listLogStreams,
+  updateLogStream,
+} from '../../domain/log-streams/index.js';
+import { created, endpoint, noContent, ok } from './endpoint.js';
+import {
+  CreatedLogStream,
+  CreateLogStreamBody,
+  LogStreamList,
+  LogStreamRecord,
+  LogStreamsQuery,
+  UpdateLogStreamBody,
+} from './log-streams-schemas.js';
+import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function view(s: LogStreamView): z.output<typeof LogStreamRecord> {
+  return {
+    id: s.id,
+    name: s.name,
+    type: s.type,
+    url: s.url,
+    settings: s.settings,
+    active: s.active,
+    backfill_from: new Date(s.backfillFrom).toISOString(),
+    status: s.status,
+    last_error: s.lastError,
+    last_error_at: iso(s.lastErrorAt),
+    last_sent_at: iso(s.lastSentAt),
+    sent_entries: s.sentEntries,
+    lag: { entries: s.lag.entries, oldest_unsent_at: iso(s.lag.oldestUnsentAt) },
+    created_at: new Date(s.createdAt).toISOString(),
+    updated_at: new Date(s.updatedAt).toISOString(),
+  };
+}
+
+/** The given settings of a body, without the absent ones. */
+function settingsOf(b: object): LogStreamSettings {
+  const given = b as Partial<Record<keyof LogStreamSettings, unknown>>;
+  const keys = ['index', 'source', 'sourcetype', 'service', 'ddsource', 'ddtags', 'gzip'] as const;
+  return Object.fromEntries(
+    keys.filter((k) => given[k] !== undefined).map((k) => [k, given[k]]),
+  ) as LogStreamSettings;
+}
+
+const ITEM = { ...ORG, id: 'the log stream id (`lst_…`)' } as const;
+const notFound = apiError('`not_found`: no such org or log stream in it, or the token cannot manage it');
+const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
+const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+const badUrl = 'a value failing validation (a loopback `url` while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)';
+
+/**
+ * An org's audit-log streams to a SIEM (DESIGN §19; owners only): generic HTTPS (signed the Standard
+ * Webhooks way), Splunk HEC, Datadog. Create (the https type's secret is shown here once; a given
+ * token or API key never again), list, read, update (pause, resume, a new token), delete. Each answer
+ * carries the stream's status, last error and lag. Every change is audited.
+ */
+export const LOG_STREAM_ENDPOINTS = [
+  endpoint(
+    {
+      ...write,
+      method: 'post',
+      path: '/organizations/:org/log-streams',
+      operationId: 'createLogStream',
+      summary: 'Stream the org’s audit log to a SIEM (HTTPS, Splunk HEC or Datadog)',
+      description:
+        'Every audit entry of the org from `backfill_from` on (default: now) is sent, in order, at least once, ' +
+        'each with its entry id. `https`: batches POSTed with Standard Webhooks signatures (the secret is in this ' +
+        'answer only). `splunk_hec`: `token` (sealed, never shown again). `datadog`: `api_key` (sealed, never shown again).',
+      params: ORG,
+      body: { contentType: 'application/json', schema: CreateLogStreamBody, errors: 'invalid_request' },
+      responses: {
+        201: {
+          description: 'created; `secret` (https streams) is shown in this response only',
+          schema: CreatedLogStream,
+        },
+        400: apiError(`\`invalid_request\`: an unknown field, a field of another type, or ${badUrl}`),
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+        409: apiError('`conflict`: the org has as many log streams as allowed (10)'),
+      },
+    },
+    async ({ deps, caller: { org, actor }, body: b }) => {
+      const { stream, secret } = await createLogStream(
+        deps,
+        org,
+        {
+          name: b.name,
+          type: b.type,
+          url: b.type === 'datadog' ? (b.url ?? DEFAULT_DATADOG_URL) : b.url,
+          secret: b.type === 'splunk_hec' ? b.token : b.type === 'datadog' ? b.api_key : null,
+          settings: settingsOf(b),
+          backfillFrom: b.backfill_from ?? null,
+        },
+        actor,
+      );
+      return created({ ...view(stream), ...(secret === null ? {} : { secret }) });
+    },
+  ),
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/log-streams',
+      operationId: 'listLogStreams',
+      summary: 'List the org’s log streams with their status and lag (never their secrets)',
+      params: ORG,
+      query: LogStreamsQuery,
+      responses: {
+        200: {
+          description: 'oldest first; more pages in the `Link` header',
+          schema: LogStreamList,
+          headers: { link: 'RFC 8288 first/prev/next/last page URLs, when there is more than one page' },
+        },
+        400: apiError('`invalid_query`: an unknown or repeated parameter, or a value out of range'),
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+      },
+    },
+    async ({ deps, caller: { org }, query, page }) => {
+      const list = await listLogStreams(deps, org, { page: query.page, perPage: query.per_page });
+      return page(list.entries.map(view), list.total);
+    },
+  ),
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/log-streams/:id',
+      operationId: 'getLogStream',
+      summary: 'One log stream with its status, last error and lag (never its secret)',
+      params: ITEM,
+      responses: {
+        200: { description: 'the log stream', schema: LogStreamRecord },
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+      },
+    },
+    async ({ deps, caller: { org }, params }) => ok(view(await getLogStream(deps, org, params.id))),
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'patch',
+      path: '/organizations/:org/log-streams/:id',
+      operationId: 'updateLogStream',
+      summary: 'Change a log stream; absent fields keep their value, the cursor never moves',
+      description:
+        '`active: false` pauses the stream and `true` resumes it from the entry after the last one its ' +
+        'destination accepted. A new `url`, `token` or `api_key`, or resuming, retries at once.',
+      params: ITEM,
+      body: { contentType: 'application/json', schema: UpdateLogStreamBody, errors: 'invalid_request' },
+      responses: {
+        200: { description: 'the log stream as updated', schema: LogStreamRecord },
+        400: apiError(`\`invalid_request\`: an unknown field, a setting of another type, or ${badUrl}`),
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+      },
+    },
+    async ({ deps, caller: { org, actor }, params, body: b }) => {
+      const settings = settingsOf(b);
+      const s = await updateLogStream(
+        deps,
+        org,
+        params.id,
+        {
+          ...(b.name === undefined ? {} : { name: b.name }),
+          ...(b.url === undefined ? {} : { url: b.url }),
+          ...(b.active === undefined ? {} : { active: b.active }),
+          ...(b.token === undefined ? {} : { token: b.token }),
+          ...(b.api_key === undefined ? {} : { apiKey: b.api_key }),
+          ...(Object.keys(settings).length === 0 ? {} : { settings }),
+        },
+        actor,
+      );
+      return ok(view(s));
+    },
+  ),
+  endpoint(
+    {
+      ...write,
+      method: 'delete',
+      path: '/organizations/:org/log-streams/:id',
+      operationId: 'deleteLogStream',
+      summary: 'Delete a log stream; nothing more is sent to it',
+      params: ITEM,
+      responses: {
+        204: { description: 'deleted; no body' },
+        401: unauthorized,
+        403: forbidden,
+        404: notFound,
+      },
+    },
+    async ({ deps, caller: { org, actor }, params }) => {
+      await deleteLogStream(deps, org, params.id, actor);
+      return noContent();
+    },
+  ),
+];

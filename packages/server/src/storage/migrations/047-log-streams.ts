@@ -1,0 +1,75 @@
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from './is-postgres.js';
+
+/**
+ * Audit-log streams (`lst_…`): an org's SIEM destinations, each with a durable cursor into the audit
+ * table, and the column that cursor follows.
+ *
+ * `audit_events.tx_order` is the order a stream reads entries in, chosen so that an entry whose
+ * transaction commits late is never passed over: on PostgreSQL it is the writing transaction's id
+ * (`pg_current_xact_id()`), and a stream reads only entries below the oldest transaction still open
+ * (`pg_snapshot_xmin`), where nothing new can appear; on SQLite, whose writers take turns, it is a
+ * per-org counter taken inside the writing transaction (storage/repos/audit-events.ts). Entries written
+ * before this migration read 0 and follow in id (time) order. Adding the column with a constant default
+ * rewrites no rows on either database; on PostgreSQL the transaction-id default applies to new rows only.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('audit_events')
+    .addColumn('tx_order', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  if (isPostgres(db)) {
+    await sql`alter table audit_events alter column tx_order set default (pg_current_xact_id()::text::bigint)`.execute(
+      db,
+    );
+  }
+  await db.schema
+    .createIndex('audit_events_org_tx_order')
+    .on('audit_events')
+    .columns(['org_id', 'tx_order', 'id'])
+    .execute();
+
+  await db.schema
+    .createTable('log_streams')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    // https | splunk_hec | datadog
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull())
+    // The https type's `whsec_…` signing secret, Splunk's HEC token, Datadog's API key: sealed.
+    .addColumn('secret_sealed', 'text', (c) => c.notNull())
+    // JSON: the type's own settings (Splunk index/source/sourcetype, Datadog service/tags/gzip).
+    .addColumn('settings', 'text', (c) => c.notNull())
+    .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
+    // Entries at or after this time (epoch ms) are streamed.
+    .addColumn('backfill_from', 'bigint', (c) => c.notNull())
+    // The last entry sent and accepted: (tx_order, id); null before the first.
+    .addColumn('cursor_order', 'bigint')
+    .addColumn('cursor_id', 'text')
+    // The worker holding the stream, until `lease_until` (epoch ms); another may take it after.
+    .addColumn('claim_token', 'text')
+    .addColumn('lease_until', 'bigint')
+    // When the stream may be attempted again (a failure's backoff).
+    .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+    .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('last_error', 'text')
+    .addColumn('last_error_at', 'bigint')
+    .addColumn('last_sent_at', 'bigint')
+    .addColumn('sent_entries', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('log_streams_org')
+    .on('log_streams')
+    .columns(['org_id', 'created_at'])
+    .execute();
+  await db.schema.createIndex('log_streams_due').on('log_streams').columns(['next_attempt_at']).execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('log_streams').ifExists().execute();
+  await db.schema.dropIndex('audit_events_org_tx_order').ifExists().execute();
+  await db.schema.alterTable('audit_events').dropColumn('tx_order').execute();
+}

@@ -1,0 +1,287 @@
+import { type QueryCreator, sql } from 'kysely';
+import type { ClaimedLogStream, LogStream, LogStreamSettings, StreamCursor } from '../../domain/types.js';
+import type { Handle } from '../handle.js';
+import { dialectOf, opened } from '../opened.js';
+import type { Database, LogStreamsTable } from '../schema.js';
+import { settledBelow } from './audit-events.js';
+
+type PublicRow = Omit<LogStreamsTable, 'secret_sealed' | 'claim_token' | 'lease_until'>;
+
+/** Every column but the sealed secret and the claim (only the stream worker reads those). */
+const PUBLIC_COLUMNS = [
+  'id',
+  'org_id',
+  'name',
+  'type',
+  'url',
+  'settings',
+  'active',
+  'backfill_from',
+  'cursor_order',
+  'cursor_id',
+  'next_attempt_at',
+  'failures',
+  'last_error',
+  'last_error_at',
+  'last_sent_at',
+  'sent_entries',
+  'created_at',
+  'updated_at',
+] as const;
+
+const toStream = (r: PublicRow): LogStream => ({
+  id: r.id,
+  orgId: r.org_id,
+  name: r.name,
+  type: r.type,
+  url: r.url,
+  settings: JSON.parse(r.settings) as LogStreamSettings,
+  active: r.active === 1,
+  backfillFrom: Number(r.backfill_from),
+  cursor:
+    r.cursor_order === null || r.cursor_id === null
+      ? null
+      : { order: Number(r.cursor_order), id: r.cursor_id },
+  failures: r.failures,
+  lastError: r.last_error,
+  lastErrorAt: r.last_error_at === null ? null : Number(r.last_error_at),
+  lastSentAt: r.last_sent_at === null ? null : Number(r.last_sent_at),
+  sentEntries: Number(r.sent_entries),
+  nextAttemptAt: Number(r.next_attempt_at),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+export async function insertLogStream(store: Handle, s: LogStream, secretSealed: string): Promise<void> {
+  const db = opened(store);
+  await db
+    .insertInto('log_streams')
+    .values({
+      id: s.id,
+      org_id: s.orgId,
+      name: s.name,
+      type: s.type,
+      url: s.url,
+      secret_sealed: secretSealed,
+      settings: JSON.stringify(s.settings),
+      active: s.active ? 1 : 0,
+      backfill_from: s.backfillFrom,
+      cursor_order: s.cursor?.order ?? null,
+      cursor_id: s.cursor?.id ?? null,
+      claim_token: null,
+      lease_until: null,
+      next_attempt_at: s.nextAttemptAt,
+      failures: s.failures,
+      last_error: s.lastError,
+      last_error_at: s.lastErrorAt,
+      last_sent_at: s.lastSentAt,
+      sent_entries: s.sentEntries,
+      created_at: s.createdAt,
+      updated_at: s.updatedAt,
+    })
+    .execute();
+}
+
+/** How many streams an org has. */
+export async function countLogStreams(store: Handle, orgId: string): Promise<number> {
+  const db = opened(store);
+  const row = await db
+    .selectFrom('log_streams')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('org_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** An org's streams, oldest first. */
+export async function listLogStreams(store: Handle, orgId: string): Promise<LogStream[]> {
+  const db = opened(store);
+  const rows = await db
+    .selectFrom('log_streams')
+    .select(PUBLIC_COLUMNS)
+    .where('org_id', '=', orgId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toStream);
+}
+
+/** The org's stream (without its secret), or null. */
+export async function findLogStream(store: Handle, orgId: string, id: string): Promise<LogStream | null> {
+  const db = opened(store);
+  const row = await db
+    .selectFrom('log_streams')
+    .select(PUBLIC_COLUMNS)
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? toStream(row) : null;
+}
+
+/**
+ * Stores what an owner may change (name, url, settings, active; the sealed secret when a new one is
+ * given). Turning a stream on, or changing where it sends, makes it due at once with its failures
+ * forgotten; its cursor stays where it is.
+ */
+export async function updateLogStreamRow(
+  store: Handle,
+  s: LogStream,
+  secretSealed: string | null,
+  retryNow: boolean,
+): Promise<void> {
+  const db = opened(store);
+  await db
+    .updateTable('log_streams')
+    .set({
+      name: s.name,
+      url: s.url,
+      settings: JSON.stringify(s.settings),
+      active: s.active ? 1 : 0,
+      updated_at: s.updatedAt,
+      ...(secretSealed === null ? {} : { secret_sealed: secretSealed }),
+      ...(retryNow ? { next_attempt_at: s.updatedAt, failures: 0 } : {}),
+    })
+    .where('id', '=', s.id)
+    .where('org_id', '=', s.orgId)
+    .execute();
+}
+
+/** Deletes the stream if it belongs to `orgId`; returns what was deleted, or null. */
+export async function deleteLogStream(store: Handle, orgId: string, id: string): Promise<LogStream | null> {
+  const db = opened(store);
+  const row = await db
+    .deleteFrom('log_streams')
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .returning(PUBLIC_COLUMNS)
+    .executeTakeFirst();
+  return row ? toStream(row) : null;
+}
+
+export interface StreamClaim {
+  limit: number;
+  now: number;
+  leaseUntil: number;
+  token: string;
+}
+
+/**
+ * Claims up to `limit` active streams that are due and held by no live claim, for one worker until
+ * `leaseUntil`, in one statement (as webhook deliveries are claimed), among those with an entry to
+ * send (the same rule as readEntriesAfter): PostgreSQL skips rows another
+ * worker has locked; SQLite runs the UPDATE under its one write lock. A worker that dies keeps its
+ * streams until the lease ends; then any worker takes them and sends from their cursor again.
+ */
+export async function claimDueStreams(store: Handle, claim: StreamClaim): Promise<ClaimedLogStream[]> {
+  const db = opened(store);
+  const postgres = dialectOf(store) === 'postgres';
+  const due = (from: QueryCreator<Database>) =>
+    from
+      .selectFrom('log_streams')
+      .select('id')
+      .where('active', '=', 1)
+      .where('next_attempt_at', '<=', claim.now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', claim.now)]))
+      // Only streams with something to send: an idle stream costs one index probe per poll.
+      .where(
+        sql<boolean>`exists (
+          select 1 from audit_events e
+          where e.org_id = log_streams.org_id and e.at >= log_streams.backfill_from
+            and (log_streams.cursor_order is null
+              or (e.tx_order, e.id) > (log_streams.cursor_order, log_streams.cursor_id))
+            ${postgres ? sql`and e.tx_order < ${settledBelow()}` : sql``})`,
+      )
+      .orderBy('next_attempt_at')
+      .limit(claim.limit);
+  // A look first, which writes nothing (on SQLite, takes no write lock): most polls find nothing to do.
+  if ((await due(db).execute()).length === 0) return [];
+  const rows = await db
+    .with('due', (qc) => {
+      const picked = due(qc);
+      return postgres ? picked.forUpdate().skipLocked() : picked;
+    })
+    .updateTable('log_streams')
+    .set({ claim_token: claim.token, lease_until: claim.leaseUntil })
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('due.id'))
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', claim.now)]))
+    .returning([...PUBLIC_COLUMNS, 'secret_sealed'])
+    .execute();
+  return rows.map((r) => ({ ...toStream(r), sealedSecret: r.secret_sealed }));
+}
+
+export interface Advance {
+  id: string;
+  token: string;
+  cursor: StreamCursor;
+  sent: number;
+  now: number;
+  /** The claim's new end: a worker that keeps sending keeps the stream. */
+  leaseUntil: number;
+}
+
+/**
+ * Moves a stream's cursor past a batch its destination accepted, only while the worker's claim holds
+ * (false otherwise: the lease ended and another worker may own the stream; it sends from the stored
+ * cursor, so the batch is sent again: at least once), or once the stream is paused (it stops there,
+ * and that batch is sent again when it resumes). Failures are forgotten.
+ */
+export async function advanceCursor(store: Handle, a: Advance): Promise<boolean> {
+  const db = opened(store);
+  const result = await db
+    .updateTable('log_streams')
+    .set((eb) => ({
+      cursor_order: a.cursor.order,
+      cursor_id: a.cursor.id,
+      sent_entries: eb('sent_entries', '+', a.sent),
+      last_sent_at: a.now,
+      failures: 0,
+      lease_until: a.leaseUntil,
+    }))
+    .where('id', '=', a.id)
+    .where('claim_token', '=', a.token)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export interface Failure {
+  id: string;
+  token: string;
+  /** Why, safe to show: never a header, body or secret. */
+  error: string;
+  now: number;
+  nextAttemptAt: number;
+}
+
+/** Records a failed attempt and lets the stream go until `nextAttemptAt` (only while the claim holds). */
+export async function recordStreamFailure(store: Handle, f: Failure): Promise<boolean> {
+  const db = opened(store);
+  const result = await db
+    .updateTable('log_streams')
+    .set((eb) => ({
+      failures: eb('failures', '+', 1),
+      last_error: f.error,
+      last_error_at: f.now,
+      next_attempt_at: f.nextAttemptAt,
+      claim_token: null,
+      lease_until: null,
+    }))
+    .where('id', '=', f.id)
+    .where('claim_token', '=', f.token)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Lets a stream go (nothing more to send, or the worker stops): due again at `nextAttemptAt`. */
+export async function releaseStream(
+  store: Handle,
+  r: { id: string; token: string; nextAttemptAt: number },
+): Promise<void> {
+  const db = opened(store);
+  await db
+    .updateTable('log_streams')
+    .set({ claim_token: null, lease_until: null, next_attempt_at: r.nextAttemptAt })
+    .where('id', '=', r.id)
+    .where('claim_token', '=', r.token)
+    .execute();
+}
