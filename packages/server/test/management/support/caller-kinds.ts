@@ -29,6 +29,7 @@ export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
   'updateOrganizationSettings',
   'listMembers',
   'listClients',
+  'listClientLogoutDeliveries',
   'createClient',
   'getClient',
   'updateClient',
