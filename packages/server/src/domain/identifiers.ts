@@ -1,6 +1,6 @@
 import { newId } from '../crypto/random.js';
 
-/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`. */
+/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`, `dir_…`, `grp_…`. */
 export const ID_PREFIX = {
   org: 'org',
   tenant: 'tnt',
@@ -11,6 +11,8 @@ export const ID_PREFIX = {
   role: 'rol',
   invitation: 'inv',
   connection: 'con',
+  directory: 'dir',
+  group: 'grp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -611,6 +611,60 @@ export interface SamlAssertionIdsTable {
   expires_at: number;
 }
 
+/** An org's SCIM directory (migration 046). */
+export interface ScimDirectoriesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  connection_id: string | null;
+  /** SHA-256 of the bearer token (shown once). */
+  token_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user a directory holds, with their SCIM resource (migration 046). */
+export interface ScimUsersTable {
+  user_id: string;
+  directory_id: string;
+  user_name: string;
+  /** user_name, lower case: unique per directory. */
+  user_name_key: string;
+  external_id: string | null;
+  /** JSON of the SCIM User resource as the directory last set it. */
+  resource: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A directory's group (migration 046). */
+export interface ScimGroupsTable {
+  id: string;
+  directory_id: string;
+  display_name: string;
+  external_id: string | null;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ScimGroupMembersTable {
+  group_id: string;
+  user_id: string;
+}
+
+export interface ScimGroupRolesTable {
+  group_id: string;
+  role_id: string;
+}
+
+/** A role a user holds because of a group's mapping (migration 046). */
+export interface ScimRoleGrantsTable {
+  user_id: string;
+  role_id: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -659,4 +713,10 @@ export interface Database {
   federated_identities: FederatedIdentitiesTable;
   federation_requests: FederationRequestsTable;
   saml_assertion_ids: SamlAssertionIdsTable;
+  scim_directories: ScimDirectoriesTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
+  scim_group_roles: ScimGroupRolesTable;
+  scim_role_grants: ScimRoleGrantsTable;
 }

@@ -633,6 +633,7 @@ for (const database of httpSuite()) {
               none: [],
               user: [{ userToken: [] }],
               'user-or-console': [{ userToken: [] }, { consoleOAuth: [] }],
+              scim: [{ scimToken: [] }],
             }[op.auth],
             op.operationId,
           );
