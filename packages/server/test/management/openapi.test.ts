@@ -560,6 +560,7 @@ for (const database of httpSuite()) {
       assert.deepEqual(Object.keys(doc.components.securitySchemes), [
         'consoleOAuth',
         'serviceAccount',
+        'scimToken',
         'userToken',
       ]);
       assert.equal(consoleOAuth.type, 'oauth2');
