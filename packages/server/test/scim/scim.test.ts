@@ -752,6 +752,58 @@ for (const database of storageSuite(
         400,
         'invalidValue',
       );
+      // Its connection deleted, it gives no address at all, and still deactivates and deletes.
+      const temporary = await createConnection(
+        server.deps,
+        acme,
+        {
+          type: 'oidc',
+          name: 'Gone',
+          issuer: 'https://gone.example',
+          clientId: 'rp',
+          clientSecret: 'rp secret',
+          domains: ['gone.example'],
+        },
+        SYSTEM,
+      );
+      const d = (
+        await call(server, 'POST', '/organizations/acme/directories', owner, {
+          name: 'D',
+          connection: temporary.id,
+        })
+      ).body;
+      const kept = await scim(d.scim_base_url, d.token, 'POST', 'Users', {
+        schemas: [USER],
+        userName: 'kept@gone.example',
+      });
+      assert.equal(kept.status, 201);
+      assert.equal(
+        (await call(server, 'DELETE', `/organizations/acme/connections/${temporary.id}`, owner)).status,
+        204,
+      );
+      validError(
+        await scim(d.scim_base_url, d.token, 'POST', 'Users', {
+          schemas: [USER],
+          userName: 'new@gone.example',
+        }),
+        400,
+        'invalidValue',
+      );
+      validError(
+        await scim(d.scim_base_url, d.token, 'POST', 'Users', {
+          schemas: [USER],
+          userName: 'new@elsewhere.example',
+        }),
+        400,
+        'invalidValue',
+      );
+      const off = await scim(d.scim_base_url, d.token, 'PATCH', `Users/${kept.body.id}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', path: 'active', value: false }],
+      });
+      assert.equal(off.status, 200);
+      assert.equal(off.body.active, false);
+      assert.equal((await scim(d.scim_base_url, d.token, 'DELETE', `Users/${kept.body.id}`)).status, 204);
     });
 
     test('groups as Okta and Entra send them; an owner maps a group to roles, membership gives and takes them', {

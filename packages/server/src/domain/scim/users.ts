@@ -102,7 +102,12 @@ async function checkedAddress(db: Handle, caller: ScimCaller, resource: Record<s
   const connectionId = caller.directory.connectionId;
   if (connectionId !== null) {
     const connection = await findConnection(db, caller.org.id, connectionId);
-    if (connection && !claimsEmail(connection, address))
+    if (!connection)
+      fail(
+        'scim.user.outside_domains',
+        "the directory's connection was deleted: it gives no user a new address (deactivation and deletion still work)",
+      );
+    if (!claimsEmail(connection, address))
       fail(
         'scim.user.outside_domains',
         `${address} is not in a domain of the directory's connection ${connection.name}`,
@@ -247,9 +252,12 @@ async function replaceWith(
 ): Promise<ScimUser> {
   const active = resource.active !== false;
   delete resource.active;
-  const email = await checkedAddress(tx, caller, resource);
-  if (email.toLowerCase() !== current.user.email.toLowerCase())
+  // The address rules apply to a new address only: deactivating a user never depends on them.
+  let email = checkEmail(addressOf(resource));
+  if (email.toLowerCase() !== current.user.email.toLowerCase()) {
+    email = await checkedAddress(tx, caller, resource);
     await addressFree(tx, caller, email, current.user.id);
+  }
   await userNameFree(tx, caller, resource.userName as string, current.user.id);
   const user = await applyUserState(tx, caller, current.user, {
     ...current.user,

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 /**
  * SCIM 2.0 inbound provisioning (DESIGN §19). `scim_directories`: an org's directories, each with
  * the SHA-256 of its bearer token (shown once) and, optionally, the connection whose domains it may
- * create users in and whose sign-in links them.
+ * create users in and whose sign-in links them (once that connection is deleted, the directory gives
+ * no user a new address; deactivation and deletion still work).
  *
  * `scim_users`: the org users a directory holds (made by it or adopted by an owner), one directory
  * per user, with what SCIM keeps beside the user: `user_name` (unique per directory regardless of
@@ -20,7 +21,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('connection_id', 'text', (c) => c.references('connections.id').onDelete('set null'))
+    // No foreign key: a deleted connection leaves its id, and the directory then creates no user
+    // (it must not fall back to creating users in every domain).
+    .addColumn('connection_id', 'text')
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
