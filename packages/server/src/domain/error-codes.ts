@@ -1090,6 +1090,10 @@ export const ERROR_CODES = {
     error: 'invalid_query',
     means: 'a SCIM filter does not parse, or is too long, too deep or has too many terms',
   },
+  'scim.filter.too_many': {
+    error: 'invalid_query',
+    means: 'a SCIM filter no index serves would read more users than a request may',
+  },
   'scim.group.not_found': { error: 'not_found', means: 'no such group in the directory' },
   'scim.paging.invalid': {
     error: 'invalid_query',

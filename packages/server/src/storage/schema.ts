@@ -638,6 +638,13 @@ export interface ScimUsersTable {
   updated_at: number;
 }
 
+/** One address of a directory user's `emails`, lower case (migration 046). */
+export interface ScimUserEmailsTable {
+  user_id: string;
+  directory_id: string;
+  email_key: string;
+}
+
 /** A directory's group (migration 046). */
 export interface ScimGroupsTable {
   id: string;
@@ -715,6 +722,7 @@ export interface Database {
   saml_assertion_ids: SamlAssertionIdsTable;
   scim_directories: ScimDirectoriesTable;
   scim_users: ScimUsersTable;
+  scim_user_emails: ScimUserEmailsTable;
   scim_groups: ScimGroupsTable;
   scim_group_members: ScimGroupMembersTable;
   scim_group_roles: ScimGroupRolesTable;

@@ -8,7 +8,12 @@ import {
   pageDirectories,
   setDirectoryTokenHash,
 } from '../../storage/repos/scim-directories.js';
-import { findScimUserByUserName, findScimUserOf, insertScimUser } from '../../storage/repos/scim-users.js';
+import {
+  findScimUserByUserName,
+  findScimUserOf,
+  insertScimUser,
+  setScimUserEmails,
+} from '../../storage/repos/scim-users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { requireOrgUser } from '../directory/users.js';
@@ -190,6 +195,7 @@ export async function adoptUser(
       updatedAt: now,
     };
     await insertScimUser(tx, record);
+    await setScimUserEmails(tx, directory.id, user.id, [user.email]);
     await recordAudit(tx, {
       orgId: org.id,
       entity: 'directory_user',

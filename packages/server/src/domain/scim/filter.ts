@@ -144,3 +144,34 @@ export function indexedEquality<A extends string = 'userName' | 'externalId' | '
   }
   return null;
 }
+
+/** The value of `value eq "…"` (or `attr eq`) in a value filter or an `and` of them; null when none. */
+function valueEquality(f: Filter, attribute: string): string | null {
+  if (f.op === 'eq' && typeof f.compValue === 'string' && f.attrPath.toLowerCase() === attribute)
+    return f.compValue;
+  if (f.op === 'and') {
+    for (const g of f.filters) {
+      const found = valueEquality(g, attribute);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * An address every match must have among its `emails` (`emails.value eq "…"`,
+ * `emails[type eq "work"].value eq "…"`, `emails[value eq "…"]`, alone or in an `and`), for the
+ * store's index of addresses; null when none.
+ */
+export function emailEquality(f: Filter): string | null {
+  const direct = valueEquality(f, 'emails.value');
+  if (direct !== null) return direct;
+  if (f.op === '[]' && f.attrPath.toLowerCase() === 'emails') return valueEquality(f.valFilter, 'value');
+  if (f.op === 'and') {
+    for (const g of f.filters) {
+      const found = emailEquality(g);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}

@@ -6,8 +6,10 @@ import {
   findScimUserByUserName,
   findScimUserOf,
   insertScimUser,
+  type ScanMark,
   type ScimUserNarrowing,
   scimUsersBatch,
+  setScimUserEmails,
   updateScimUser,
 } from '../../storage/repos/scim-users.js';
 import {
@@ -27,7 +29,7 @@ import { issuerOf } from '../issuers.js';
 import { endUserSessions } from '../sessions/sessions.js';
 import { type Org, type ScimDirectory, type ScimUserRecord, SYSTEM, type User } from '../types.js';
 import type { ScimDeps } from './deps.js';
-import { indexedEquality, matches, parseFilter } from './filter.js';
+import { emailEquality, indexedEquality, matches, parseFilter } from './filter.js';
 import { applyPatch, patchOperations } from './patch.js';
 import { addressOf, ENTERPRISE_SCHEMA, USER_SCHEMA, userResourceOf } from './resource.js';
 
@@ -135,6 +137,12 @@ async function userNameFree(db: Handle, caller: ScimCaller, userName: string, se
     fail('scim.user.taken', `userName ${userName} is taken in this directory`);
 }
 
+/** The addresses of a resource's `emails`, for the store's index of them. */
+const emailsOf = (resource: Record<string, unknown>): string[] =>
+  ((resource.emails as { value?: unknown }[] | undefined) ?? [])
+    .map((e) => e.value)
+    .filter((v): v is string => typeof v === 'string');
+
 const note = (caller: ScimCaller) => ({ directoryId: caller.directory.id });
 
 const nameOf = (resource: Record<string, unknown>, part: 'givenName' | 'familyName'): string | null => {
@@ -200,6 +208,7 @@ export async function createScimUser(deps: ScimDeps, caller: ScimCaller, body: u
         fail('scim.user.taken', `userName ${record.userName} is taken in this directory`);
       throw error;
     }
+    await setScimUserEmails(tx, caller.directory.id, user.id, emailsOf(resource));
     if (!active) return { record, user: await applyUserState(tx, caller, user, { ...user, disabled: true }) };
     return { record, user };
   });
@@ -284,6 +293,7 @@ async function replaceWith(
   }
   if (!written)
     fail('scim.version.mismatch', 'the resource changed while this request was served; read it again');
+  await setScimUserEmails(tx, caller.directory.id, user.id, emailsOf(resource));
   return { record, user };
 }
 
@@ -349,6 +359,8 @@ export async function deleteScimUser(
 
 /** Rows read per batch while a filter no index serves is evaluated. */
 const SCAN_BATCH = 500;
+/** Most users a filter no index serves is evaluated over (beyond: 400 `tooMany`, RFC 7644 §3.12). */
+export const MAX_SCAN = 20_000;
 
 /**
  * GET /Users (RFC 7644 §3.4.2): the directory's users matching `filter` (all without one), in
@@ -378,14 +390,27 @@ export async function listScimUsers(
   }
   const filter = parseFilter(query.filter);
   const equality = indexedEquality(filter);
+  const email = equality === null ? emailEquality(filter) : null;
   const narrowing: ScimUserNarrowing =
-    equality === null ? { kind: 'all' } : { kind: equality.attribute, value: equality.value };
+    equality !== null
+      ? { kind: equality.attribute, value: equality.value }
+      : email !== null
+        ? { kind: 'email', value: email }
+        : { kind: 'all' };
+  // A filter no index serves is evaluated over every user of the directory: only up to a size.
+  if (narrowing.kind === 'all' && (await countScimUsers(deps.store, caller.directory.id)) > MAX_SCAN)
+    fail(
+      'scim.filter.too_many',
+      `this filter reads every user of the directory, which holds more than ${MAX_SCAN}: filter on userName, externalId, id or an email value`,
+    );
   let total = 0;
   const resources: Record<string, unknown>[] = [];
-  for (let offset = 0; ; offset += SCAN_BATCH) {
+  let after: ScanMark | undefined;
+  for (;;) {
     const rows = await scimUsersBatch(deps.store, caller.directory.id, narrowing, {
-      offset,
+      offset: 0,
       limit: SCAN_BATCH,
+      ...(after ? { after } : {}),
     });
     for (const row of rows) {
       const resource = represent(row);
@@ -393,7 +418,9 @@ export async function listScimUsers(
       if (total >= skip && resources.length < count) resources.push(resource);
       total += 1;
     }
-    if (rows.length < SCAN_BATCH) break;
+    const last = rows.at(-1);
+    if (rows.length < SCAN_BATCH || last === undefined) break;
+    after = { createdAt: last.record.createdAt, userId: last.record.userId };
   }
   return { total, resources };
 }

@@ -16,6 +16,7 @@ export const SCIM_CONTENT_TYPE = 'application/scim+json';
 /** RFC 7644 §3.12 Table 9: the `scimType` of each 400 and 409 situation. */
 const SCIM_TYPES: Partial<Record<ErrorSituation, string>> = {
   'scim.filter.invalid': 'invalidFilter',
+  'scim.filter.too_many': 'tooMany',
   'scim.attributes.invalid': 'invalidValue',
   'scim.paging.invalid': 'invalidValue',
   'scim.body.invalid': 'invalidSyntax',

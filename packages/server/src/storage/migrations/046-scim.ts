@@ -11,6 +11,9 @@ import type { Kysely } from 'kysely';
  * case, `user_name_key`), `external_id`, the whole SCIM resource as JSON (`resource`: name, emails,
  * the enterprise extension, …) and `version`, the ETag's counter.
  *
+ * `scim_user_emails`: every address of each such user's `emails`, lower case, so a filter on
+ * `emails…value eq` (Entra's) is read by index.
+ *
  * `scim_groups` and `scim_group_members`: a directory's groups and who is in them;
  * `scim_group_roles`: the org roles an owner maps a group to; `scim_role_grants`: the roles a user
  * holds because of a group (only those: a role an owner gave stays when the group goes).
@@ -60,6 +63,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['directory_id', 'created_at', 'user_id'])
     .execute();
   await db.schema
+    .createTable('scim_user_emails')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('scim_users.user_id').onDelete('cascade'))
+    .addColumn('directory_id', 'text', (c) => c.notNull())
+    .addColumn('email_key', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('scim_user_emails_pk', ['user_id', 'email_key'])
+    .execute();
+  await db.schema
+    .createIndex('scim_user_emails_lookup')
+    .on('scim_user_emails')
+    .columns(['directory_id', 'email_key'])
+    .execute();
+  await db.schema
     .createTable('scim_groups')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('directory_id', 'text', (c) =>
@@ -103,6 +118,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'scim_group_roles',
     'scim_group_members',
     'scim_groups',
+    'scim_user_emails',
     'scim_users',
     'scim_directories',
   ])

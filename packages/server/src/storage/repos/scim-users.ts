@@ -65,7 +65,8 @@ export type ScimUserNarrowing =
   | { kind: 'all' }
   | { kind: 'userName'; value: string }
   | { kind: 'externalId'; value: string }
-  | { kind: 'id'; value: string };
+  | { kind: 'id'; value: string }
+  | { kind: 'email'; value: string };
 
 const fullColumns = () => [...USER_COLUMNS.map((c) => `users.${c} as u_${c}` as const)] as const;
 
@@ -77,15 +78,21 @@ const fromJoined = (r: Record<string, unknown>): { record: ScimUserRecord; user:
   };
 };
 
+/** Where a scan in creation order resumes: after this user. */
+export interface ScanMark {
+  createdAt: number;
+  userId: string;
+}
+
 /**
- * The directory's users (with their org user) after `after` (created_at, user_id) in creation
- * order, at most `limit`, narrowed by an indexed equality.
+ * The directory's users (with their org user) in creation order, narrowed by an indexed equality:
+ * from `offset`, or after `after` (a scan resuming where its last batch ended), at most `limit`.
  */
 export async function scimUsersBatch(
   store: Handle,
   directoryId: string,
   narrowing: ScimUserNarrowing,
-  window: { offset: number; limit: number },
+  window: { offset: number; limit: number; after?: ScanMark },
 ): Promise<{ record: ScimUserRecord; user: User }[]> {
   let query = opened(store)
     .selectFrom('scim_users')
@@ -98,6 +105,27 @@ export async function scimUsersBatch(
   else if (narrowing.kind === 'externalId')
     query = query.where('scim_users.external_id', '=', narrowing.value);
   else if (narrowing.kind === 'id') query = query.where('scim_users.user_id', '=', narrowing.value);
+  else if (narrowing.kind === 'email') {
+    const key = narrowing.value.toLowerCase();
+    query = query.where('scim_users.user_id', 'in', (eb) =>
+      eb
+        .selectFrom('scim_user_emails')
+        .select('scim_user_emails.user_id')
+        .where('scim_user_emails.directory_id', '=', directoryId)
+        .where('scim_user_emails.email_key', '=', key),
+    );
+  }
+  const after = window.after;
+  if (after !== undefined)
+    query = query.where((eb) =>
+      eb.or([
+        eb('scim_users.created_at', '>', after.createdAt),
+        eb.and([
+          eb('scim_users.created_at', '=', after.createdAt),
+          eb('scim_users.user_id', '>', after.userId),
+        ]),
+      ]),
+    );
   const rows = await query
     .orderBy('scim_users.created_at')
     .orderBy('scim_users.user_id')
@@ -151,4 +179,21 @@ export async function heldByDirectory(
     .where('user_id', 'in', [...userIds])
     .execute();
   return new Set(rows.map((r) => r.user_id));
+}
+
+/** Replaces the addresses a directory user's `emails` hold (lower case, each once). */
+export async function setScimUserEmails(
+  store: Handle,
+  directoryId: string,
+  userId: string,
+  emails: readonly string[],
+): Promise<void> {
+  const db = opened(store);
+  await db.deleteFrom('scim_user_emails').where('user_id', '=', userId).execute();
+  const keys = [...new Set(emails.map((e) => e.toLowerCase()))];
+  if (keys.length === 0) return;
+  await db
+    .insertInto('scim_user_emails')
+    .values(keys.map((email_key) => ({ user_id: userId, directory_id: directoryId, email_key })))
+    .execute();
 }
