@@ -42,7 +42,11 @@ async function setUp(env: NodeJS.ProcessEnv, dialect: Dialect): Promise<Cast> {
   const template = await createScimUser(
     deps,
     { org, directory },
-    { userName: 'template@acme.example', externalId: 'template' },
+    {
+      userName: 'template@acme.example',
+      externalId: 'template',
+      emails: [{ value: 'template@acme.example', type: 'work', primary: true }],
+    },
   );
   const t0 = performance.now();
   const email = `'u' || ${x.pad(7)} || '@acme.example'`;
