@@ -103,8 +103,8 @@ async function checkedAddress(db: Handle, caller: ScimCaller, resource: Record<s
   const address = checkEmail(addressOf(resource));
   const connectionId = caller.directory.connectionId;
   if (connectionId !== null) {
-    const connection = await findConnection(db, caller.org.id, connectionId);
-    if (!connection)
+    const connection =
+      (await findConnection(db, caller.org.id, connectionId)) ??
       fail(
         'scim.user.outside_domains',
         "the directory's connection was deleted: it gives no user a new address (deactivation and deletion still work)",

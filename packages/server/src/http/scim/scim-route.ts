@@ -54,6 +54,9 @@ export const scimBody = (description: string, headers?: Record<string, string>):
 /** The SCIM error answers every SCIM operation may give. */
 export const SCIM_ERRORS = {
   401: scimBody('no bearer token, or not the token of a directory of this organization (`WWW-Authenticate`)'),
+  503: scimBody('the database cannot be reached; try again after `Retry-After`', {
+    'retry-after': 'seconds to wait before trying again',
+  }),
 };
 
 /** A query parameter's single value; repeated, it is refused. */
