@@ -8,10 +8,16 @@
 // A delay below a millisecond cannot be a timer (Node rounds timers up to 1 ms): chunks wait in a queue
 // and a check on every turn of the event loop (setImmediate) passes on those whose time has come. That
 // spins this process's core while data is in flight, which is why the proxy is not in the bench process.
+//
+// {kind:'trace', on} turns tracing on or off; turning it off answers {kind:'trace', lines}: each statement
+// that passed meanwhile (a simple query's text, an extended batch's Parse texts, `--` at each Sync), to see
+// what an operation's trips are.
 import { createConnection, createServer, type Socket } from 'node:net';
 
 const UPSTREAM_PORT = Number(process.env.PROXY_UPSTREAM_PORT);
 const UPSTREAM_HOST = process.env.PROXY_UPSTREAM_HOST ?? '127.0.0.1';
+let tracing = false;
+let traced: string[] = [];
 const SSL_REQUEST = 80877103;
 const GSS_REQUEST = 80877104;
 
@@ -69,9 +75,18 @@ function counter(): (chunk: Buffer) => void {
       if (buffered.length < length) return;
       const type = buffered[0];
       if (type === 0x51 || type === 0x53) trips++;
+      if (tracing) trace(type, buffered.subarray(5, length));
       buffered = buffered.subarray(length);
     }
   };
+}
+
+/** A simple query's text (Q), a Parse's statement (P), a Sync's end of trip (S). */
+function trace(type: number | undefined, body: Buffer): void {
+  const text = (offset: number) => body.subarray(offset, body.indexOf(0, offset)).toString('utf8');
+  if (type === 0x51) traced.push(`Q ${text(0)}`, '--');
+  if (type === 0x50) traced.push(`P ${text(body.indexOf(0) + 1)}`);
+  if (type === 0x53) traced.push('--');
 }
 
 const server = createServer((client) => {
@@ -90,8 +105,13 @@ const server = createServer((client) => {
   upstream.on('error', close).on('close', close);
 });
 
-process.on('message', (message: { kind: string; ms?: number }) => {
+process.on('message', (message: { kind: string; ms?: number; on?: boolean }) => {
   if (message.kind === 'count') process.send?.({ kind: 'count', trips });
+  if (message.kind === 'trace') {
+    tracing = message.on === true;
+    process.send?.({ kind: 'trace', lines: traced });
+    traced = [];
+  }
   if (message.kind === 'delay') {
     delayNs = BigInt(Math.round((message.ms ?? 0) * 1_000_000));
     process.send?.({ kind: 'delay', ms: message.ms });

@@ -17,6 +17,8 @@ const SAMPLES = positive('BENCH_SAMPLES', 40);
 /** The one-way delay of the slow phase, in ms (0.5 each way: PostgreSQL 1 ms away). */
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 0.5);
 const IDLE_SECONDS = 3;
+/** BENCH_TRACE=1: after the warm-up, one of each operation with its statements on stderr, and no figures. */
+const TRACE = process.env.BENCH_TRACE === '1';
 
 const load = () =>
   loadavg()
@@ -29,6 +31,7 @@ interface Proxy {
   port: number;
   trips(): Promise<number>;
   delay(ms: number): Promise<void>;
+  trace(on: boolean): Promise<string[]>;
 }
 
 async function startProxy(upstream: URL): Promise<Proxy> {
@@ -57,6 +60,7 @@ async function startProxy(upstream: URL): Promise<Proxy> {
     delay: async (ms) => {
       await ask({ kind: 'delay', ms }, 'delay');
     },
+    trace: async (on) => (await ask<{ lines: string[] }>({ kind: 'trace', on }, 'trace')).lines,
   };
 }
 
@@ -239,6 +243,27 @@ async function main(): Promise<void> {
   const warm = await signIn(server, cast.emails[0] as string);
   await refresh(server, await exchange(server, warm.code, warm.verifier));
   await listPage(server, managementToken);
+
+  if (TRACE) {
+    // One of each, with every statement it sends (and the worker's polls meanwhile): what to take out next.
+    const traced = async (name: string, op: () => Promise<unknown>) => {
+      await p.trace(true);
+      await op();
+      console.log(`\n==== ${name}\n${(await p.trace(false)).join('\n')}`);
+    };
+    await traced('client_credentials', () => machineToken(server));
+    let one = { code: '', verifier: '' };
+    await traced('sign-in', async () => {
+      one = await signIn(server, cast.emails[1] as string);
+    });
+    let refreshToken = '';
+    await traced('code exchange', async () => {
+      refreshToken = await exchange(server, one.code, one.verifier);
+    });
+    await traced('refresh', () => refresh(server, refreshToken));
+    await traced('users list', () => listPage(server, managementToken));
+    return;
+  }
 
   const phase = async (delay: number) => {
     await p.delay(delay);

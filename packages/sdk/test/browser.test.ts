@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import ts from 'typescript';
+import { CHROMIUM_FLAGS } from '../../server/test/support/chromium.js';
 import { CHROMIUM_PATH, chromiumSkip } from '../../server/test/support/environment.js';
 import { close, type FakeApi, json, startFakeApi } from './support/fake-api.js';
 
@@ -89,7 +90,7 @@ describe('in a browser (Chromium)', { skip }, () => {
       .setExpirationTime('5m')
       .sign(privateKey);
     app = await startAppOrigin();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
     page = await browser.newPage();
     await page.goto(`${app.base}/`);
   });

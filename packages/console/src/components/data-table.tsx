@@ -66,7 +66,7 @@ export function Chips({ values }: { values: readonly string[] }) {
   return (
     <div>
       {values.map((v) => (
-        <span key={v} class="grant">
+        <span key={v} class={v.startsWith('urn:') ? 'grant urn' : 'grant'}>
           {v}
         </span>
       ))}

@@ -24,6 +24,8 @@ const GRANT_MEANINGS: Record<GrantType, string> = {
   authorization_code: 'people sign in through the browser',
   refresh_token: 'sessions renew without signing in again',
   client_credentials: 'the app calls APIs as itself (confidential clients only)',
+  'urn:ietf:params:oauth:grant-type:device_code':
+    'people sign a CLI or a device without a browser in by typing its code on another device (RFC 8628)',
 };
 const GRANTS = Object.entries(GRANT_MEANINGS) as [GrantType, string][];
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomFillSync, randomInt, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -60,6 +60,13 @@ export function newEventId(nowMs: number = Date.now()): string {
 /** A high-entropy secret: 32 random bytes, base64url, behind a readable prefix. */
 export function newSecret(prefix: string, bytes = 32): string {
   return `${prefix}${randomBytes(bytes).toString('base64url')}`;
+}
+
+/** `length` characters drawn uniformly (no modulo bias) from `alphabet` by the CSPRNG: a code a person types. */
+export function randomCode(alphabet: string, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
 }
 
 export function sha256(value: string): string {

@@ -411,6 +411,18 @@ export const ERROR_CODES = {
     error: 'server_error',
     means: 'the console organization is missing from the database',
   },
+  'device.decision.missing': {
+    error: 'invalid_request',
+    means: 'the device confirmation form was posted with neither Allow nor Deny',
+  },
+  'device.user_code.invalid': {
+    error: 'invalid_request',
+    means: 'the code typed on the device page names no pending device request of this organization',
+  },
+  'device.user_code.throttled': {
+    error: 'rate_limited',
+    means: 'too many codes were typed on the device page from this address, or this code was tried too often',
+  },
   'federation.claims.control_characters': {
     error: 'invalid_request',
     means: "the provider's answer contains control characters",
@@ -843,6 +855,10 @@ export const ERROR_CODES = {
     error: 'server_error',
     means: 'a session was opened for a user who belongs to no tenant',
   },
+  'sign_in.device.decided': {
+    error: 'invalid_request',
+    means: 'a device request was answered again, or after it expired',
+  },
   'sign_in.request.completed': {
     error: 'invalid_request',
     means: 'a sign-in whose authorization request was already completed went on',
@@ -903,6 +919,38 @@ export const ERROR_CODES = {
     error: 'invalid_grant',
     means: 'code_verifier was sent for a code issued without a PKCE challenge',
   },
+  'token.device_code.denied': {
+    error: 'access_denied',
+    means: 'the person denied the device on the confirmation page',
+  },
+  'token.device_code.expired': {
+    error: 'expired_token',
+    means: 'the device code is past its 10 minutes',
+  },
+  'token.device_code.invalid': {
+    error: 'invalid_grant',
+    means: 'the device code is unknown, of another organization or issued to another client',
+  },
+  'token.device_code.missing': {
+    error: 'invalid_request',
+    means: 'the device_code grant was sent without device_code',
+  },
+  'token.device_code.pending': {
+    error: 'authorization_pending',
+    means: "the person has not answered the device's request yet",
+  },
+  'token.device_code.reused': {
+    error: 'invalid_grant',
+    means: "the device code's tokens were already issued; its session is revoked",
+  },
+  'token.device_code.session_ended': {
+    error: 'invalid_grant',
+    means: 'the session the device was allowed has ended',
+  },
+  'token.device_code.slow_down': {
+    error: 'slow_down',
+    means: 'the device polled sooner than its interval; the interval grows by 5 seconds',
+  },
   'token.exchange.actor_token': { error: 'invalid_request', means: 'actor_token was given' },
   'token.exchange.audience': {
     error: 'invalid_target',
@@ -951,7 +999,8 @@ export const ERROR_CODES = {
   },
   'token.refresh.just_rotated': {
     error: 'invalid_grant',
-    means: "the refresh token was just rotated, within the grace period, and is not this client's to retry",
+    means:
+      'the refresh token was just rotated, within the grace period, and cannot be retried: another retry won, or the client is public and cannot prove it holds the token',
   },
   'token.refresh.no_tenant': {
     error: 'invalid_grant',

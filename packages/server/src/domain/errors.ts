@@ -25,6 +25,10 @@ const REGISTRY = {
   login_required: { status: 400, family: 'oauth' },
   consent_required: { status: 400, family: 'oauth' },
   access_denied: { status: 400, family: 'oauth' },
+  // RFC 8628 §3.5: the device grant's answers while the person has not finished, or too late.
+  authorization_pending: { status: 400, family: 'oauth' },
+  slow_down: { status: 400, family: 'oauth' },
+  expired_token: { status: 400, family: 'oauth' },
   invalid_redirect_uri: { status: 400, family: 'oauth' },
   invalid_client_metadata: { status: 400, family: 'oauth' },
   rate_limited: { status: 429, family: 'oauth' },

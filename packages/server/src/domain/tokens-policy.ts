@@ -11,6 +11,9 @@ export const AUTHORIZATION_CODE_TTL_MS = 60 * 1000;
 export const USED_CODE_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** How long a person has to sign in and consent after GET /oauth/authorize. */
 export const AUTHORIZATION_REQUEST_TTL_MS = 30 * 60 * 1000;
+/** RFC 8628 device authorizations (DESIGN §20): the codes live 10 minutes; the device polls every 5 s. */
+export const DEVICE_CODE_TTL_MS = 10 * 60 * 1000;
+export const DEVICE_POLL_INTERVAL_S = 5;
 /** A refresh token unused this long expires (idle timeout); every rotation starts a new one. */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** An OAuth session ends this long after sign-in, however often it is refreshed (absolute timeout). */

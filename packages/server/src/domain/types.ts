@@ -82,7 +82,14 @@ export interface Tenant {
   updatedAt: number;
 }
 
-export type GrantType = 'authorization_code' | 'refresh_token' | 'client_credentials';
+/** RFC 8628 §3.4: the device authorization grant's `grant_type`. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+export type GrantType =
+  | 'authorization_code'
+  | 'refresh_token'
+  | 'client_credentials'
+  | typeof DEVICE_CODE_GRANT;
 
 export interface Client {
   id: string;
@@ -171,6 +178,32 @@ export interface AuthorizationRequest {
   createdAt: number;
   expiresAt: number;
   completedAt: number | null;
+}
+
+/**
+ * A device authorization (RFC 8628): a device without a browser asked for tokens; the person enters
+ * `userCode` on `{issuer}device`, signs in and allows or denies it; the device polls with its device
+ * code (stored hashed, never here).
+ */
+export interface DeviceAuthorization {
+  id: string;
+  orgId: string;
+  clientId: string;
+  /** 8 letters of the user-code alphabet, without the dash. */
+  userCode: string;
+  scope: string;
+  resources: string[];
+  status: 'pending' | 'approved' | 'denied';
+  userId: string | null;
+  /** The OAuth session opened when it was allowed. */
+  sessionId: string | null;
+  /** Seconds the client must wait between polls (5, plus 5 per `slow_down`). */
+  intervalS: number;
+  lastPolledAt: number | null;
+  createdAt: number;
+  expiresAt: number;
+  decidedAt: number | null;
+  redeemedAt: number | null;
 }
 
 /** One scope of an API resource, with the words the consent page shows for it (DESIGN §15). */

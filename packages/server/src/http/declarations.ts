@@ -20,6 +20,7 @@ import { USER_ROLE_ENDPOINTS } from './management/user-roles.js';
 import { USER_ENDPOINTS } from './management/users.js';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './management/webhook-deliveries.js';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from './management/webhooks.js';
+import { deviceAuthorization } from './oauth/device-authorization-endpoint.js';
 import { introspect } from './oauth/introspect-endpoint.js';
 import { registration } from './oauth/register.js';
 import { revoke } from './oauth/revoke-endpoint.js';
@@ -54,6 +55,7 @@ export const OPERATIONS: readonly Declaration[] = [
   authorize,
   authorizePost,
   token,
+  deviceAuthorization,
   revoke,
   introspect,
   registration,

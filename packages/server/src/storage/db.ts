@@ -96,10 +96,12 @@ class TimedPostgresDialect extends PostgresDialect {
   }
 
   override createDriver(): Driver {
-    const primary = super.createDriver();
-    if (!this.#replica) return timed(primary, this.#observe);
-    const replica = new PostgresDriver({ pool: this.#replica.pool });
-    return timed(new RoutingDriver(primary, replica, this.#replica.router), this.#observe);
+    const primary = timed(super.createDriver(), this.#observe);
+    if (!this.#replica) return primary;
+    // The routing driver's connections take a pool's connection at their first statement, not when
+    // Kysely acquires them: the wait is timed on the two pools' drivers.
+    const replica = timed(new PostgresDriver({ pool: this.#replica.pool }), this.#observe);
+    return new RoutingDriver(primary, replica, this.#replica.router);
   }
 }
 

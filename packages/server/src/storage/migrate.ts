@@ -41,6 +41,7 @@ import * as standardClaims from './migrations/037-standard-claims.js';
 import * as resourceGrants from './migrations/038-resource-grants.js';
 import * as retiredRefreshTokens from './migrations/040-retired-refresh-tokens.js';
 import * as serviceSettings from './migrations/041-service-settings.js';
+import * as deviceAuthorizations from './migrations/043-device-authorizations.js';
 import * as scim from './migrations/046-scim.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -87,6 +88,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '038-resource-grants': resourceGrants,
   '040-retired-refresh-tokens': retiredRefreshTokens,
   '041-service-settings': serviceSettings,
+  '043-device-authorizations': deviceAuthorizations,
   '046-scim': scim,
 };
 

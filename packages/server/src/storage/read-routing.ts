@@ -38,13 +38,23 @@ interface ActiveScope extends ReadScope {
 
 /** How long a replica that could not be reached is left alone. */
 const REPLICA_BACKOFF_MS = 5_000;
-/** Principals with a write the replica may not have replayed, kept per node (see `wrote`). */
+/**
+ * Principals with a write the replica may not have replayed, kept one by one per node (see `wrote`);
+ * past this many, a write is kept as a floor every principal's reads wait for instead.
+ */
 const MAX_PENDING = 10_000;
 
 export class ReadRouter {
   readonly #scopes = new AsyncLocalStorage<ActiveScope>();
   /** Principal → the primary's WAL position after its last write, until the replica replayed it. */
   readonly #pending = new Map<string, bigint>();
+  /**
+   * The WAL position of writes not kept in `#pending` because it was full (0n: none): every
+   * principal's lag-tolerant reads wait until the replica has replayed it. Anyone can be a principal
+   * (the bearer token is read unverified) and many requests write, so the map must not grow without
+   * bound, nor, full, keep every principal off the replica for good.
+   */
+  #floor = 0n;
   #replicaDownUntil = 0;
   /** Statements each database answered (for tests and /metrics-like inspection). */
   readonly served = { primary: 0, replica: 0 };
@@ -66,15 +76,16 @@ export class ReadRouter {
     if (!scope?.lagTolerant || scope.wrote) return { to: 'primary' };
     if (query.query.kind !== 'SelectQueryNode') return { to: 'primary' };
     if (Date.now() < this.#replicaDownUntil) return { to: 'primary' };
-    // Flooded with principals (each a write not yet seen replayed): every principal reads the primary.
-    if (scope.principal !== null && this.#pending.size >= MAX_PENDING) return { to: 'primary' };
-    const pendingLsn = scope.principal === null ? null : (this.#pending.get(scope.principal) ?? null);
-    return { to: 'replica', pendingLsn };
+    if (scope.principal === null) return { to: 'replica', pendingLsn: null };
+    const own = this.#pending.get(scope.principal) ?? 0n;
+    const pendingLsn = own > this.#floor ? own : this.#floor;
+    return { to: 'replica', pendingLsn: pendingLsn === 0n ? null : pendingLsn };
   }
 
   /** The replica has replayed up to `replayed`: every principal's write up to there is visible. */
   replayed(replayed: bigint): void {
     for (const [principal, lsn] of this.#pending) if (lsn <= replayed) this.#pending.delete(principal);
+    if (this.#floor <= replayed) this.#floor = 0n;
   }
 
   replicaUnreachable(): void {
@@ -92,7 +103,8 @@ export class ReadRouter {
   /** The principal's write ended at `lsn` on the primary. */
   wrote(principal: string, lsn: bigint): void {
     this.#pending.delete(principal);
-    this.#pending.set(principal, lsn);
+    if (this.#pending.size < MAX_PENDING) this.#pending.set(principal, lsn);
+    else if (lsn > this.#floor) this.#floor = lsn;
   }
 }
 

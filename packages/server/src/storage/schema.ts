@@ -672,6 +672,28 @@ export interface ScimRoleGrantsTable {
   role_id: string;
 }
 
+/** A device authorization (RFC 8628, migration 043): the device code as its SHA-256, the user code without its dash. */
+export interface DeviceAuthorizationsTable {
+  id: string;
+  org_id: string;
+  client_id: string;
+  device_code_hash: string;
+  user_code: string;
+  scope: string;
+  /** The requested resource identifiers as a JSON array; null: none. */
+  resources: string | null;
+  /** `pending`, `approved` or `denied`. */
+  status: string;
+  user_id: string | null;
+  session_id: string | null;
+  interval_s: number;
+  last_polled_at: number | null;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+  redeemed_at: number | null;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -727,4 +749,5 @@ export interface Database {
   scim_group_members: ScimGroupMembersTable;
   scim_group_roles: ScimGroupRolesTable;
   scim_role_grants: ScimRoleGrantsTable;
+  device_authorizations: DeviceAuthorizationsTable;
 }

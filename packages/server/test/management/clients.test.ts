@@ -178,7 +178,7 @@ for (const database of httpSuite()) {
         ],
         [
           { ...ok, grant_types: ['password'] },
-          'grant_types[0]: must be one of authorization_code, refresh_token, client_credentials',
+          'grant_types[0]: must be one of authorization_code, refresh_token, client_credentials, urn:ietf:params:oauth:grant-type:device_code',
         ],
         [{ ...ok, grant_types: [] }, 'grant_types: must hold at least one grant type'],
         [
@@ -473,7 +473,7 @@ for (const database of httpSuite()) {
         ],
         [
           { grant_types: ['implicit'] },
-          'grant_types[0]: must be one of authorization_code, refresh_token, client_credentials',
+          'grant_types[0]: must be one of authorization_code, refresh_token, client_credentials, urn:ietf:params:oauth:grant-type:device_code',
         ],
         [
           { grant_types: ['client_credentials'] },

@@ -214,7 +214,7 @@ for (const database of httpSuite()) {
       for (const page of pages) {
         assert.match(
           page.url,
-          /^\/$|^\/(login|signup|consent|profile|password|email|invitation|console|sso|saml)(\/|$)/,
+          /^\/$|^\/(login|signup|consent|device|profile|password|email|invitation|console|sso|saml)(\/|$)/,
         );
       }
       for (const op of OPERATIONS) {

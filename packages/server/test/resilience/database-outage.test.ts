@@ -43,7 +43,11 @@ describe('PostgreSQL connections lost under load', { skip }, () => {
     url.host = `127.0.0.1:${proxy.port}`;
     url.searchParams.set('application_name', appName);
     // 'sqlite' here only stops startServer from making a schema of its own: DATABASE_URL decides.
-    server = await startServer({ database: 'sqlite', env: { DATABASE_URL: url.toString() } });
+    server = await startServer({
+      database: 'sqlite',
+      env: { DATABASE_URL: url.toString() },
+      checkAnswers: true,
+    });
     admin = new pg.Client({ connectionString: schema.url });
     await admin.connect();
     const made = await orgWithMachineClient(server.deps, 'chaos');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createOrg } from '../../src/domain/directory/index.js';
 import type { Org } from '../../src/domain/types.js';
+import { parseLsn } from '../../src/storage/read-routing.js';
 import { findOrgBySlug } from '../../src/storage/repos/orgs.js';
 import { addConsoleMember, call, consoleOf, ownedOrg } from '../management/support/console.js';
 import { PASSWORD } from '../sign-in/support/fixtures.js';
@@ -126,6 +127,68 @@ describe('a read replica: lists read it, a principal reads its own writes, lag a
     } finally {
       await replayPaused(false);
     }
+  });
+
+  // A principal is whatever a request's bearer token names, read unverified, and many requests write
+  // (an authorization request, a login attempt): anyone can flood the router with principals whose
+  // writes are pending. Past 10 000 of them every list read the primary for good (nothing pruned a
+  // full map), and the map grew without bound.
+  test('flooded with principals whose writes are pending: lists read the replica once it has replayed them, and a principal still reads its own write', async () => {
+    await caughtUp();
+    const reads = serverReads(server);
+    const { rows } = await primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn');
+    const lsn = parseLsn(rows[0]?.lsn ?? '0/0');
+    for (let i = 0; i < 20_000; i++) reads.wrote(`https://forged.test/ p${i}`, lsn);
+    const served = reads.served.replica;
+    await emails(owner);
+    assert.ok(reads.served.replica > served, 'the replica has replayed the flood: the list read it');
+    // Still flooded, the owner's write is read back at once while the replica lags.
+    for (let i = 0; i < 20_000; i++) reads.wrote(`https://forged.test/ q${i}`, lsn);
+    await replayPaused(true);
+    try {
+      const created = await call(server, 'POST', '/organizations/acme/users', owner, {
+        email: 'flood@acme.test',
+        password: PASSWORD,
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.ok((await emails(owner)).includes('flood@acme.test'), 'the owner reads its own write');
+    } finally {
+      await replayPaused(false);
+    }
+  });
+
+  test('a query waiting for a primary connection is counted in tessera_db_pool_wait_seconds', async () => {
+    // Waits longer than 0.25 s: the count less the 0.25 s bucket.
+    const longWaits = async () => {
+      const text = await (await fetch(`${server.base}/metrics`)).text();
+      const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
+      return (
+        value(/^tessera_db_pool_wait_seconds_count (\S+)$/m) -
+        value(/^tessera_db_pool_wait_seconds_bucket\{le="0\.25"\} (\S+)$/m)
+      );
+    };
+    const before_ = await longWaits();
+    // Every connection of the primary's pool held by a transaction: the next query waits for one.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const began: Promise<void>[] = [];
+    const held = Array.from({ length: server.config.dbPool }, () => {
+      let inside = () => {};
+      began.push(new Promise<void>((resolve) => (inside = resolve)));
+      return server.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('organizations').select('id').execute();
+        inside();
+        await gate;
+      });
+    });
+    await Promise.all(began);
+    const beside = server.db.selectFrom('organizations').select('id').execute();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    release();
+    await Promise.all([...held, beside]);
+    assert.ok((await longWaits()) - before_ >= 1, 'the query beside them waited, and it was counted');
   });
 
   test('the replica killed: lists keep answering, from the primary', async () => {

@@ -126,7 +126,7 @@ for (const database of httpSuite()) {
       const rotated = await oidc.refreshTokenGrant(config, tokens.refresh_token as string);
       assert.equal((await api(issuer, 'GET', 'users/me', rotated.access_token)).status, 200);
 
-      // Replayed after the reuse grace (within it, the same client's retry gets a new pair instead).
+      // Replayed after the reuse grace (within it, a public client's replay is refused without revoking).
       const replayAt = Date.now() + server.config.refreshReuseGraceMs;
       clock.now = () => replayAt;
       try {

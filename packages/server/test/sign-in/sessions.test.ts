@@ -7,7 +7,18 @@ import { SWITCH_TENANT_GRANT } from '../../src/domain/tokens/switch-tenant.js';
 import type { Org } from '../../src/domain/types.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { api, makeClient, makeOrg, makeUser, signIn, tokenRequest } from './support/fixtures.js';
+import { FormBrowser, signInThroughPages } from './support/browser.js';
+import {
+  api,
+  authorizeUrl,
+  CALLBACK,
+  makeClient,
+  makeOrg,
+  makeUser,
+  PASSWORD,
+  signIn,
+  tokenRequest,
+} from './support/fixtures.js';
 
 for (const database of storageSuite(
   "refresh token rotation and reuse: concurrent refreshes race for one row, decided by each dialect's locking and isolation",
@@ -16,9 +27,10 @@ for (const database of storageSuite(
     const skip = await databaseSkip(database);
     // On PostgreSQL only these storage tests run; the others check HTTP only (support/databases.ts).
     const test = storageTestsOn(database, [
-      'two concurrent refreshes with the same token: both answered in the one session, the later token lives on',
-      'the token just rotated, presented again: a new pair within the grace, its unreceived successor retired, reuse after it',
-      'two retries of one token at once: one new pair, the other refused, the session lives on',
+      'a confidential client, two concurrent refreshes with the same token: both answered in the one session, the later token lives on',
+      'a confidential client’s token just rotated, presented again: a new pair within the grace, its unreceived successor retired, reuse after it',
+      'a confidential client, two retries of one token at once: one new pair, the other refused, the session lives on',
+      'a public client’s token just rotated, presented again within the grace: refused without a pair, its successor lives on',
       'only the token rotated last has the grace: an older one is reuse at once',
       'TESSERA_REFRESH_REUSE_GRACE=0: the loser of a concurrent refresh revokes the session',
     ]);
@@ -27,6 +39,8 @@ for (const database of storageSuite(
     let org: Org;
     let clientId: string;
     let otherClientId: string;
+    let serverClientId: string;
+    let serverSecret: string;
 
     before(async () => {
       if (skip) return;
@@ -37,6 +51,9 @@ for (const database of storageSuite(
       await makeUser(server.deps, org, 'bob@acme.test');
       ({ clientId } = await makeClient(server.deps, org));
       ({ clientId: otherClientId } = await makeClient(server.deps, org, { name: 'Other' }));
+      const confidential = await makeClient(server.deps, org, { name: 'Server app', kind: 'confidential' });
+      serverClientId = confidential.clientId;
+      serverSecret = confidential.secret as string;
     });
     after(async () => {
       if (!skip) await server.close();
@@ -47,6 +64,28 @@ for (const database of storageSuite(
 
     const refresh = (token: string, client = clientId) =>
       tokenRequest(issuer, { grant_type: 'refresh_token', refresh_token: token, client_id: client });
+    // The confidential client authenticates (client_secret_post): only its retry gets a new pair.
+    const refreshServer = (token: string) =>
+      tokenRequest(issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: token,
+        client_id: serverClientId,
+        client_secret: serverSecret,
+      });
+    const signInServer = async (email: string) => {
+      const { url, verifier } = authorizeUrl(issuer, serverClientId);
+      const callback = await signInThroughPages(new FormBrowser(), url, { email, password: PASSWORD });
+      const exchanged = await tokenRequest(issuer, {
+        grant_type: 'authorization_code',
+        code: new URL(callback).searchParams.get('code') ?? '',
+        redirect_uri: CALLBACK,
+        code_verifier: verifier,
+        client_id: serverClientId,
+        client_secret: serverSecret,
+      });
+      assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
+      return { refreshToken: exchanged.body.refresh_token as string };
+    };
     const revoke = (token: string, client = clientId) =>
       fetch(new URL('oauth/revoke', issuer), {
         method: 'POST',
@@ -56,12 +95,13 @@ for (const database of storageSuite(
 
     // Issue 48 changed what the second of two refreshes with one token within the grace gets: a new
     // pair in the same session (it was refused), and the successor the first was given is retired.
-    test('two concurrent refreshes with the same token: both answered in the one session, the later token lives on', {
+    // Only for a client that authenticates: a public client's retry is refused (the last test).
+    test('a confidential client, two concurrent refreshes with the same token: both answered in the one session, the later token lives on', {
       skip,
     }, async () => {
       for (let round = 0; round < 3; round++) {
-        const { refreshToken } = await signIn(issuer, clientId, 'ada@acme.test');
-        const results = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
+        const { refreshToken } = await signInServer('ada@acme.test');
+        const results = await Promise.all([refreshServer(refreshToken), refreshServer(refreshToken)]);
         assert.deepEqual(
           results.map((r) => r.status),
           [200, 200],
@@ -72,7 +112,7 @@ for (const database of storageSuite(
           assert.equal((await api(issuer, 'GET', 'users/me', t.access_token as string)).status, 200);
         }
         // One of the two successors was retired by the other's retry: refused, the session kept.
-        const next = await Promise.all(tokens.map((t) => refresh(t.refresh_token as string)));
+        const next = await Promise.all(tokens.map((t) => refreshServer(t.refresh_token as string)));
         const statuses = next.map((r) => r.status).sort();
         assert.deepEqual(statuses, [200, 400], `round ${round}`);
         assert.deepEqual(next.find((r) => r.status === 400)?.body, {
@@ -84,15 +124,15 @@ for (const database of storageSuite(
       }
     });
 
-    test('the token just rotated, presented again: a new pair within the grace, its unreceived successor retired, reuse after it', {
+    test('a confidential client’s token just rotated, presented again: a new pair within the grace, its unreceived successor retired, reuse after it', {
       skip,
     }, async () => {
       const grace = server.config.refreshReuseGraceMs;
       assert.equal(grace, 10_000, 'TESSERA_REFRESH_REUSE_GRACE defaults to 10 s');
-      const { refreshToken } = await signIn(issuer, clientId, 'ada@acme.test');
+      const { refreshToken } = await signInServer('ada@acme.test');
       const rotatedAt = Date.now();
       clock.now = () => rotatedAt;
-      const rotated = await refresh(refreshToken);
+      const rotated = await refreshServer(refreshToken);
       assert.equal(rotated.status, 200);
       const sessionOf = async (token: string) =>
         (
@@ -105,7 +145,7 @@ for (const database of storageSuite(
 
       // The answer to `rotated` was lost: the same client retries, and gets a new pair of the session.
       clock.now = () => rotatedAt + grace - 1;
-      const retried = await refresh(refreshToken);
+      const retried = await refreshServer(refreshToken);
       assert.equal(retried.status, 200, JSON.stringify(retried.body));
       const retriedToken = retried.body.refresh_token as string;
       assert.notEqual(retriedToken, rotated.body.refresh_token);
@@ -114,7 +154,7 @@ for (const database of storageSuite(
       // The successor nobody received is retired: refused, without revoking (now and after the grace).
       for (const at of [rotatedAt + grace - 1, rotatedAt + 5 * grace]) {
         clock.now = () => at;
-        const unreceived = await refresh(rotated.body.refresh_token as string);
+        const unreceived = await refreshServer(rotated.body.refresh_token as string);
         assert.deepEqual(unreceived.body, {
           error: 'invalid_grant',
           error_description: 'the refresh token was replaced: the token before it was presented again',
@@ -131,22 +171,22 @@ for (const database of storageSuite(
 
       // After the grace, presenting it again is reuse: the session is revoked.
       clock.now = () => rotatedAt + grace;
-      const replay = await refresh(refreshToken);
+      const replay = await refreshServer(refreshToken);
       assert.deepEqual(replay.body, {
         error: 'invalid_grant',
         error_description: 'the refresh token was already used; its session is revoked',
       });
-      assert.equal((await refresh(retriedToken)).body.error, 'invalid_grant');
+      assert.equal((await refreshServer(retriedToken)).body.error, 'invalid_grant');
       assert.equal((await api(issuer, 'GET', 'users/me', retried.body.access_token as string)).status, 401);
     });
 
-    test('two retries of one token at once: one new pair, the other refused, the session lives on', {
+    test('a confidential client, two retries of one token at once: one new pair, the other refused, the session lives on', {
       skip,
     }, async () => {
-      const { refreshToken } = await signIn(issuer, clientId, 'ada@acme.test');
-      const rotated = await refresh(refreshToken);
+      const { refreshToken } = await signInServer('ada@acme.test');
+      const rotated = await refreshServer(refreshToken);
       assert.equal(rotated.status, 200);
-      const retries = await Promise.all([refresh(refreshToken), refresh(refreshToken)]);
+      const retries = await Promise.all([refreshServer(refreshToken), refreshServer(refreshToken)]);
       const statuses = retries.map((r) => r.status).sort();
       assert.ok(
         statuses[0] === 200 && statuses[1] !== undefined && [200, 400].includes(statuses[1]),
@@ -157,10 +197,44 @@ for (const database of storageSuite(
       }
       // Of every pair handed out, exactly the last one lives on.
       const handed = [rotated, ...retries].filter((r) => r.status === 200);
-      const next = await Promise.all(handed.map((r) => refresh(r.body.refresh_token as string)));
+      const next = await Promise.all(handed.map((r) => refreshServer(r.body.refresh_token as string)));
       assert.deepEqual(next.map((r) => r.status).sort(), [200, ...Array(handed.length - 1).fill(400)]);
       const live = next.find((r) => r.status === 200)?.body.access_token as string;
       assert.equal((await api(issuer, 'GET', 'users/me', live)).status, 200);
+    });
+
+    // A public client proves nothing but its client_id, which anyone may send: a thief who replays a
+    // stolen token within the grace must not get a live pair while the holder's successor is retired
+    // (refused without revoking, so the theft would go unnoticed).
+    test('a public client’s token just rotated, presented again within the grace: refused without a pair, its successor lives on', {
+      skip,
+    }, async () => {
+      const grace = server.config.refreshReuseGraceMs;
+      const { refreshToken } = await signIn(issuer, clientId, 'ada@acme.test');
+      const rotatedAt = Date.now();
+      clock.now = () => rotatedAt;
+      const rotated = await refresh(refreshToken);
+      assert.equal(rotated.status, 200);
+      clock.now = () => rotatedAt + grace - 1;
+      const replayed = await refresh(refreshToken);
+      assert.deepEqual(replayed, {
+        status: 400,
+        body: {
+          error: 'invalid_grant',
+          error_description: 'the refresh token was just rotated by another request',
+        },
+      });
+      // The holder's successor was not retired: it rotates, and the session lives on.
+      const next = await refresh(rotated.body.refresh_token as string);
+      assert.equal(next.status, 200, JSON.stringify(next.body));
+      assert.equal((await api(issuer, 'GET', 'users/me', next.body.access_token as string)).status, 200);
+      // After the grace, the old token again is reuse: the session is revoked.
+      clock.now = () => rotatedAt + grace;
+      assert.equal(
+        (await refresh(refreshToken)).body.error_description,
+        'the refresh token was already used; its session is revoked',
+      );
+      assert.equal((await refresh(next.body.refresh_token as string)).body.error, 'invalid_grant');
     });
 
     test('only the token rotated last has the grace: an older one is reuse at once', { skip }, async () => {

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /**
@@ -65,4 +67,36 @@ export function nginxSkip(): false | string {
   if (required.has('nginx')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
   process.stderr.write(`${reason}\n`);
   return reason;
+}
+
+/**
+ * Whether `npm install --offline <specs>` can resolve from npm's cache, for a test that installs that way (a
+ * test never reaches the registry). `npm ci` keeps tarballs but not the registry's documents an install
+ * resolves versions with; `.ci/run` puts them there with one online install of the same specs. Without them
+ * the suite is skipped, saying how to fill the cache. The probe is a dry run in a scratch folder.
+ */
+export function npmCacheSkip(specs: readonly string[]): false | string {
+  const scratch = mkdtempSync(join(tmpdir(), 'tessera-npm-probe-'));
+  try {
+    writeFileSync(join(scratch, 'package.json'), '{"name":"probe","private":true}');
+    const probe = spawnSync(
+      'npm',
+      ['install', '--offline', '--dry-run', '--no-audit', '--no-fund', '--ignore-scripts', ...specs],
+      { cwd: scratch, stdio: 'ignore', timeout: 120_000, env: cleanNpmEnv() },
+    );
+    if (probe.status === 0) return false;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const reason = `SKIPPED: npm's cache cannot resolve ${specs.join(' ')} offline (fill it once, online: npm install ${specs.join(' ')} in a scratch folder)`;
+  if (required.has('npm-cache')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
+  process.stderr.write(`${reason}\n`);
+  return reason;
+}
+
+/** The process environment without an enclosing `npm test`'s npm_* settings (its prefix is the repository). */
+export function cleanNpmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(npm_|node_options$|node_env$)/i.test(key)),
+  );
 }

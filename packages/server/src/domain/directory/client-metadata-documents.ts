@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
-import type { Client, GrantType, Org } from '../types.js';
+import { type Client, DEVICE_CODE_GRANT, type GrantType, type Org } from '../types.js';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.js';
 
 /**
@@ -100,6 +100,8 @@ const DOCUMENT = z.object({
 });
 
 const GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
+/** What a document may list besides: the device grant (RFC 8628), for a CLI it also signs in. */
+const MAY_LIST: GrantType[] = [...GRANTS, DEVICE_CODE_GRANT];
 
 const nameProblem = (name: string): string | null => {
   const v = name.trim();
@@ -143,7 +145,7 @@ export function clientFromDocument(org: Org, url: string, body: string): Client 
   if (doc.token_endpoint_auth_method !== 'none') return 'its token_endpoint_auth_method must be "none"';
   const grants = doc.grant_types ?? GRANTS;
   if (!grants.includes('authorization_code')) return 'its grant_types must include authorization_code';
-  const unknown = grants.find((g) => !GRANTS.includes(g as GrantType));
+  const unknown = grants.find((g) => !MAY_LIST.includes(g as GrantType));
   if (unknown !== undefined) return `grant type "${unknown}" is not available to it`;
   if (doc.response_types?.some((r) => r !== 'code')) return 'its response_types must be ["code"]';
   const userinfoAlg = doc.userinfo_signed_response_alg;

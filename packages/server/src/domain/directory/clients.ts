@@ -16,7 +16,14 @@ import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { endClientSessions } from '../sessions/sessions.js';
-import type { Actor, Client, GrantType, Org, PublicKeySet } from '../types.js';
+import {
+  type Actor,
+  type Client,
+  DEVICE_CODE_GRANT,
+  type GrantType,
+  type Org,
+  type PublicKeySet,
+} from '../types.js';
 import { checkAllowedOrigins } from './allowed-origins.js';
 import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client-jwks.js';
 import type { DirectoryDeps } from './deps.js';
@@ -27,6 +34,8 @@ export const GRANT_TYPES: readonly GrantType[] = [
   'authorization_code',
   'refresh_token',
   'client_credentials',
+  // RFC 8628: listed by owners for a CLI or a device without a browser; never a default.
+  DEVICE_CODE_GRANT,
 ];
 
 export interface NewClient {

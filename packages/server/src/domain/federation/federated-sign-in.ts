@@ -1,6 +1,6 @@
-import { loadAuthorizationRequest } from '../sign-in/authorization-requests.js';
 import { FEDERATED_SIGN_IN, type SignInMethod } from '../sign-in/browser-sessions.js';
 import { type CompletedAuthentication, completeAuthentication } from '../sign-in/complete-authentication.js';
+import { loadPendingSignIn } from '../sign-in/pending-sign-in.js';
 import type { Org, User } from '../types.js';
 import { linkAfterProof } from './account-link-proofs.js';
 import type { Connection } from './connections.js';
@@ -16,9 +16,9 @@ import type { UpstreamIdentity } from './upstream-identity.js';
  * started for.
  */
 
-/** The request a sign-in was started for, while it is pending (else none: the login page follows). */
+/** The request (or device authorization) a sign-in was started for, while pending (else none: the login page follows). */
 const pendingOf = (deps: FederationDeps, org: Org, requestId: string | null) =>
-  requestId === null ? null : loadAuthorizationRequest(deps, org, requestId);
+  requestId === null ? null : loadPendingSignIn(deps, org, requestId);
 
 /** How a connection signs people in: `amr`/`acr` of a federated sign-in, the connection in `user.login`. */
 const federatedMethod = (c: Connection): SignInMethod => ({

@@ -1,4 +1,4 @@
-import { loadAuthorizationRequest, type PendingAuthorization } from '../sign-in/authorization-requests.js';
+import { loadPendingSignIn, type PendingSignIn } from '../sign-in/pending-sign-in.js';
 import type { Org } from '../types.js';
 import type { Connection } from './connections.js';
 import type { FederationDeps } from './deps.js';
@@ -17,10 +17,9 @@ export async function holdSamlAnswer(
   org: Org,
   c: Extract<Connection, { type: 'saml' }>,
   samlResponse: string,
-): Promise<{ answerId: string; pending: PendingAuthorization | null }> {
+): Promise<{ answerId: string; pending: PendingSignIn | null }> {
   const answer = await finishSamlSignIn(deps, org, c, samlResponse);
   const answerId = await holdFederatedAnswer(deps, c.id, answer);
-  const pending =
-    answer.requestId === null ? null : await loadAuthorizationRequest(deps, org, answer.requestId);
+  const pending = answer.requestId === null ? null : await loadPendingSignIn(deps, org, answer.requestId);
   return { answerId, pending };
 }

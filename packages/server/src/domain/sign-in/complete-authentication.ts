@@ -1,11 +1,16 @@
 import { clock } from '../clock.js';
 import { BROWSER_SESSION_TTL_MS, SECOND_FACTOR_PENDING_TTL_MS } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
-import type { PendingAuthorization } from './authorization-requests.js';
 import { continueAuthorization } from './authorization-steps.js';
 import { type SignInMethod, startBrowserSession } from './browser-sessions.js';
 import type { SignInDeps } from './deps.js';
 import { issueDeviceToken } from './device-cookies.js';
+import {
+  deviceConfirmationPage,
+  isDeviceSignIn,
+  type PendingSignIn,
+  pendingIdOf,
+} from './pending-sign-in.js';
 import { secondStepDue } from './second-factor.js';
 import type { AnswerChannel, SignedIn, SignInOutcome } from './sign-in-outcome.js';
 
@@ -35,19 +40,19 @@ export interface CompletedAuthentication {
  *    consent, the resource grant decided for it, the code) — by `channel` (sign-in-outcome.ts).
  *    Without a request, the login page (which says who is signed in).
  *
- * Another kind of pending sign-in (a device authorization, RFC 8628) plugs in at step 3: `pending`
- * becomes a union of the kinds, and the device kind's own step function answers with a
- * SignInOutcome (a page of its own); steps 1 and 2 stay as they are.
+ * A device authorization (RFC 8628, device-authorizations.ts) is the other kind of pending sign-in
+ * (pending-sign-in.ts): at step 3 it goes on to its confirmation page, which always asks the person
+ * whether the device may have access; steps 1 and 2 are the same for both kinds.
  */
 export async function completeAuthentication(
   deps: SignInDeps,
   org: Org,
   proven: Authenticated,
-  pending: PendingAuthorization | null,
+  pending: PendingSignIn | null,
   channel: AnswerChannel = 'response',
 ): Promise<CompletedAuthentication> {
   const { user, method } = proven;
-  const requestId = pending?.request.id ?? null;
+  const requestId = pending === null ? null : pendingIdOf(pending);
   const due = await secondStepDue(deps, org, user, method.acr);
   if (due !== null) {
     const until = clock.now() + SECOND_FACTOR_PENDING_TTL_MS;
@@ -61,6 +66,8 @@ export async function completeAuthentication(
   const deviceToken = method.impersonation ? null : issueDeviceToken(deps, org, user.id);
   const signedIn: SignedIn = { session, secret, maxAgeMs, deviceToken };
   if (pending === null) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: null } };
+  // A device authorization (RFC 8628): its confirmation page, whatever the channel.
+  if (isDeviceSignIn(pending)) return { signedIn, outcome: deviceConfirmationPage(pending) };
   const later =
     channel === 'login-page' || (channel === 'link' && pending.request.responseMode === 'form_post');
   if (later) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: pending.request.id } };

@@ -27,6 +27,14 @@ export {
 } from './complete-authentication.js';
 export { scopesToShow } from './consents.js';
 export { mintCsrfToken, newCsrfCookieValue, verifyCsrfToken } from './csrf-tokens.js';
+export {
+  decideDevice,
+  deviceConfirmation,
+  findByUserCode,
+  type PendingDevice,
+  redeemDeviceCode,
+  startDeviceAuthorization,
+} from './device-authorizations.js';
 export { DEVICE_COOKIE_TTL_MS, deviceOfUser, trustedDevice } from './device-cookies.js';
 export { IMPERSONATION_PATH, openImpersonation, startImpersonation } from './impersonation.js';
 export { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
@@ -48,6 +56,14 @@ export {
 } from './passkeys.js';
 export { changePassword } from './password-change.js';
 export { checkPassword } from './password-login.js';
+export {
+  isDeviceSignIn,
+  loadPendingSignIn,
+  loginHintOf,
+  type PendingSignIn,
+  pendingIdOf,
+  resumePendingSignIn,
+} from './pending-sign-in.js';
 export { type ConsentResource, consentResources } from './resource-consent.js';
 export {
   type CodeOutcome,

@@ -25,7 +25,7 @@ export interface ConsentResource {
   scopes: string[];
 }
 
-const shown = (granted: readonly GrantedResource[]): ConsentResource[] =>
+export const shownResources = (granted: readonly GrantedResource[]): ConsentResource[] =>
   granted.map(({ resource, scopes }) => ({
     name: resource.name,
     identifier: resource.identifier,
@@ -47,11 +47,12 @@ export async function consentResources(
   if (decided === null) {
     const granted = await grantForUser(deps.store, org, userId, request.resources, request.scope);
     // Decided just now, from the roles just read: nothing to narrow, nothing to read again.
-    if (await recordRequestGrant(deps.store, request.id, storedGrant(granted))) return shown(granted);
+    if (await recordRequestGrant(deps.store, request.id, storedGrant(granted)))
+      return shownResources(granted);
     // Two pages opened at once: the grant stored first is the one decided.
     decided = (await findRequestGrant(deps.store, request.id)) ?? storedGrant(granted);
   }
-  return shown(await narrowedGrant(deps.store, org, userId, decided));
+  return shownResources(await narrowedGrant(deps.store, org, userId, decided));
 }
 
 /** The grant a code carries: the decided one narrowed by the roles now, else decided now. */

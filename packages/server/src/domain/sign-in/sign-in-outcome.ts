@@ -7,14 +7,15 @@ import type { BrowserSession } from './browser-sessions.js';
  * - `answer`: back to the client, a redirect or the form_post page (the code or the error, `state`
  *   and `iss` in it already);
  * - `page`: a hosted page of the flow, kept in its authorization request (`requestId`, null for
- *   none): `login` (to sign in; or, signed in, the page that sends the answer) or `consent`;
+ *   none): `login` (to sign in; or, signed in, the page that sends the answer), `consent`, or
+ *   `device` (a device authorization's confirmation page, RFC 8628 §5.4; `requestId` is its id);
  * - `second-factor`: the password was right and a second step is due (`challenge` for an enrolled
  *   user, `enrol` where the org requires one): nothing is signed in yet; the step may be taken
  *   until `until`.
  */
 export type SignInOutcome =
   | { kind: 'answer'; answer: AuthorizationAnswer }
-  | { kind: 'page'; page: 'login' | 'consent'; requestId: string | null }
+  | { kind: 'page'; page: 'login' | 'consent' | 'device'; requestId: string | null }
   | {
       kind: 'second-factor';
       step: 'challenge' | 'enrol';

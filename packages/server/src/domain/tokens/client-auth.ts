@@ -25,7 +25,11 @@ export type PresentedClient =
   | { method: 'none'; clientId: string | undefined };
 
 /** Where the client authenticates: the endpoint's path, for an assertion's `aud`. */
-export type ClientAuthEndpoint = '/oauth/token' | '/oauth/revoke' | '/oauth/introspect';
+export type ClientAuthEndpoint =
+  | '/oauth/token'
+  | '/oauth/revoke'
+  | '/oauth/introspect'
+  | '/oauth/device_authorization';
 
 // Compared against when the client is unknown, so both failures take the same time.
 const DECOY_HASH = sha256('decoy client secret');

@@ -7,16 +7,16 @@ import type { RefreshToken } from '../types.js';
  * that was already used means.
  *
  * - `retry`: it is the token rotated last in its session, less than the grace ago, its successor is
- *   still unused, and the same client presents it (with the same DPoP key once tokens are bound to
- *   one, see `sameHolder`). The answer that carried the successor was lost (a node died after
+ *   still unused, and its holder presents it: the same client, authenticated with its credentials
+ *   (with the same DPoP key once tokens are bound to one, see `sameHolder`). The answer that carried the successor was lost (a node died after
  *   committing, a proxy answered 502, two tabs refreshed at once): the successor nobody has used is
  *   retired and the caller is given a new pair in the same session, as Okta's and Auth0's rotation
  *   grace periods allow. `nextHash` is recorded as the token's successor in its place.
  * - `retired`: the token itself is such a retired successor. Refused without revoking: presenting
  *   it proves nothing, the session's live token was handed to the retry.
  * - `refused`: within the grace but the retry cannot be granted (another retry or the successor's
- *   own use won the successor's row at the same moment, another holder presents it, or the token
- *   has expired since). Refused without revoking.
+ *   own use won the successor's row at the same moment, a public client presents it, or the token
+ *   has expired since). Refused without revoking, and the successor keeps its chance.
  * - `reuse`: anything else, a replay (RFC 9700 §4.14.2): the caller revokes the session.
  */
 export type ReuseVerdict = 'retry' | 'retired' | 'refused' | 'reuse';
@@ -24,6 +24,11 @@ export type ReuseVerdict = 'retry' | 'retired' | 'refused' | 'reuse';
 /** Who presents the token: the authenticated client (and, once DPoP exists, its proof's key thumbprint). */
 export interface Presenter {
   clientId: string;
+  /**
+   * Whether the client proved who it is (a confidential client's secret or key). A public client's
+   * `client_id` is public: anyone holding the token can send it.
+   */
+  authenticated: boolean;
 }
 
 export async function reuseVerdict(
@@ -47,9 +52,14 @@ export async function reuseVerdict(
 }
 
 /**
- * Whether the presenter holds the token as the one it was issued to: the same client. The hook for
- * sender-constrained tokens: when a refresh token is bound to a DPoP key (RFC 9449 §5), the proof's
- * key thumbprint must equal the bound one here as well.
+ * Whether the presenter holds the token as the one it was issued to: the same client, and one that
+ * authenticated. A public client proves nothing but its name, so its retry is indistinguishable from
+ * a thief replaying a stolen token within the grace: were it granted, the thief would get a live pair
+ * and the rightful holder's successor would be retired, refused without revoking, so the theft would
+ * never be detected (RFC 9700 §4.14.2). It is refused as the loser of a race, and the successor stays
+ * usable. The hook for sender-constrained tokens: when a refresh token is bound to a DPoP key
+ * (RFC 9449 §5), the proof's key thumbprint must equal the bound one here, and a public client's
+ * bound token may then be retried as well.
  */
 const sameHolder = (known: RefreshToken, presenter: Presenter): boolean =>
-  known.clientId === presenter.clientId;
+  presenter.authenticated && known.clientId === presenter.clientId;

@@ -25,8 +25,9 @@ import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from './use
  * so of two concurrent refreshes exactly one rotates it. Presenting a token that was already
  * rotated revokes the whole session (RFC 9700 §4.14.2), except the token rotated last, within
  * the reuse grace (TESSERA_REFRESH_REUSE_GRACE) and while its successor is unused: that is a
- * retry whose answer was lost, or the second of two tabs refreshing at once, and it is given a new
- * pair in the same session while the unreceived successor is retired (refresh-reuse-grace.ts).
+ * retry whose answer was lost, or the second of two refreshes at once. A confidential client is
+ * given a new pair in the same session while the unreceived successor is retired; a public client,
+ * which cannot prove it is the holder, is refused and the successor stays (refresh-reuse-grace.ts).
  *
  * A `scope` may only narrow the session's scope (RFC 6749 §6): the session keeps the narrower one
  * from then on, so no later refresh widens it again. A wider one is `invalid_scope`, and the
@@ -61,7 +62,7 @@ export async function rotateRefreshToken(
       const known = await findRefreshToken(tx, tokenHash);
       if (!known || known.clientId !== client.id)
         return { situation: 'token.refresh.invalid', error: 'the refresh token is invalid' } as const;
-      const presenter = { clientId: client.id };
+      const presenter = { clientId: client.id, authenticated: client.kind === 'confidential' };
       const grace = deps.config.refreshReuseGraceMs;
       const verdict = await reuseVerdict(tx, known, presenter, now, grace, sha256(successor));
       if (verdict === 'retired') {

@@ -60,6 +60,10 @@ export const ORGANIZATION_ENDPOINTS = [
         ),
         401: unauthorized,
         409: apiError('`conflict`: an org with this slug exists'),
+        429: {
+          ...apiError('`rate_limited`: the caller created its hourly allowance of organizations already'),
+          headers: { 'retry-after': 'seconds until the caller may create an organization again' },
+        },
       },
     },
     async ({ deps, caller, body: input }) => {

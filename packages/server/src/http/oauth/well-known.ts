@@ -33,6 +33,8 @@ export function discoveryDocument(
     issuer: issuerOf(deps.config, org),
     authorization_endpoint: `${origin}/oauth/authorize`,
     token_endpoint: `${origin}/oauth/token`,
+    // RFC 8628 §4 (http/oauth/device-authorization-endpoint.ts).
+    device_authorization_endpoint: `${origin}/oauth/device_authorization`,
     revocation_endpoint: `${origin}/oauth/revoke`,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,

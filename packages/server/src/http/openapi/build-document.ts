@@ -3,8 +3,9 @@ import type { Config } from '../../config/config.js';
 import { originOf } from '../../domain/issuers.js';
 import { type BodyUse, buildComponents, type Json, jsonSchema } from './components.js';
 import type { Operation } from './operation.js';
+import { declaredResponses } from './responses.js';
 import { schemaNames } from './schema-names.js';
-import { responsesOf, securityOf, securitySchemes } from './security.js';
+import { securityOf, securitySchemes } from './security.js';
 
 /** `/tenants/:id` → `/tenants/{id}` */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -18,7 +19,7 @@ function bodyUses(operations: readonly Operation[]): BodyUse[] {
     ...(op.body
       ? [{ schema: op.body.schema, io: 'input' as const, fallbackName: `${pascal(op.operationId)}Body` }]
       : []),
-    ...Object.entries(responsesOf(op)).flatMap(([status, r]) =>
+    ...Object.entries(declaredResponses(op)).flatMap(([status, r]) =>
       r.schema
         ? [
             {
@@ -72,7 +73,7 @@ function operationObject(op: Operation, refOf: RefOf): Json {
     ...(op.query ? queryParameters(op.query) : []),
   ];
   const responses = Object.fromEntries(
-    Object.entries(responsesOf(op)).map(([status, r]) => {
+    Object.entries(declaredResponses(op)).map(([status, r]) => {
       const response: Json = { description: r.description };
       if (r.schema) {
         response.content = {

@@ -66,6 +66,25 @@ export const LogoutRequest = z.object({
   state: z.string().optional().meta({ description: 'added to post_logout_redirect_uri' }),
 });
 
+/** RFC 8628 §3.1: the device authorization request. */
+export const DeviceAuthorizationRequest = z.object({
+  scope: text(
+    'space-separated; the code flow’s rules (identity scopes, resource scopes with their `resource`)',
+  ).optional(),
+  resource: text('RFC 8707: an API resource of the org; may be repeated').optional(),
+  ...CLIENT_AUTH,
+});
+
+/** RFC 8628 §3.2: the device authorization response. */
+export const DeviceAuthorizationResponse = z.object({
+  device_code: text('the code the device polls the token endpoint with'),
+  user_code: text('8 letters of BCDFGHJKLMNPQRSTVWXZ as `BCDF-GHJK`; case and the dash do not matter'),
+  verification_uri: text('`{issuer}device`, where the person enters the user code'),
+  verification_uri_complete: text('the same with the user code filled in'),
+  expires_in: z.number().int().meta({ description: '600' }),
+  interval: z.number().int().meta({ description: 'seconds between polls: 5' }),
+});
+
 export const RevokeRequest = z.object({
   token: z.string(),
   token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
@@ -112,6 +131,7 @@ export const Discovery = z.looseObject({
   registration_endpoint: text(
     'the console issuer, and an org issuer while its `dynamic_registration` setting is on',
   ).optional(),
+  device_authorization_endpoint: text('RFC 8628 §4: every issuer'),
 });
 
 export const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string() })) });

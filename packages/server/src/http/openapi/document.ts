@@ -7,8 +7,8 @@ import type { Json } from './components.js';
 export { OPERATIONS, openApiPath };
 
 /**
- * The hosted HTML pages (login, sign-up, second factor, consent, profile, password reset, address
- * verification, invitations, enterprise sign-in's way out and back) are left out: they are forms a
+ * The hosted HTML pages (login, sign-up, second factor, consent, the device pages, profile, password
+ * reset, address verification, invitations, enterprise sign-in's way out and back) are left out: they are forms a
  * browser fills in, not an API; their fields are a contract between each page and its own HTML
  * (with CSRF tokens), reached through /oauth/authorize, POST /profile/session and the links of
  * mails. So is the web console (`/`, which sends browsers to `/console/`, and the app's files under
@@ -20,7 +20,7 @@ export function isHtmlPage(method: string, path: string): boolean {
   return (
     !declared &&
     (path === '/' ||
-      /^\/(login|signup|consent|profile|password|email|invitation|console|sso|saml)(\/|$)/.test(path))
+      /^\/(login|signup|consent|device|profile|password|email|invitation|console|sso|saml)(\/|$)/.test(path))
   );
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FederationRefused } from '../../domain/federation/index.js';
-import { loadAuthorizationRequest } from '../../domain/sign-in/index.js';
+import { loadPendingSignIn } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { nameSituation } from '../error-code-header.js';
 import type { PageContext } from './context.js';
@@ -17,7 +17,7 @@ export async function showRefusal(
 ) {
   if (!(error instanceof FederationRefused)) throw error;
   nameSituation(reply, error.situation);
-  const pending = requestId === null ? null : await loadAuthorizationRequest(ctx.deps, org, requestId);
+  const pending = requestId === null ? null : await loadPendingSignIn(ctx.deps, org, requestId);
   return renderLogin(
     ctx,
     org,

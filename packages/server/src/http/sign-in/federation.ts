@@ -17,7 +17,7 @@ import { bindBrowser, boundBrowser } from './federation-binding.js';
 import { continueView } from './federation-continue.js';
 import { offerLinkPage } from './federation-link.js';
 import { showRefusal } from './federation-refusal.js';
-import { formTargets, optionalRequest } from './flow.js';
+import { formTargets, optionalRequest, pendingBinding } from './flow.js';
 import { sendPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
 
@@ -53,7 +53,7 @@ export function federationPages(app: FastifyInstance, ctx: PageContext) {
       const { con } = request.params as { con: string };
       const c = await requireConnection(ctx.deps, org, con);
       const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
-      const requestId = pending?.request.id ?? null;
+      const requestId = pending === null ? null : pendingBinding(pending);
       try {
         const binding = bindBrowser(ctx, request, reply);
         const loginHint = queryValue(request, 'login_hint') ?? null;

@@ -4,8 +4,11 @@ import { fail } from '../../domain/errors.js';
 import {
   type AuthorizationAnswer,
   answerDestination,
+  isDeviceSignIn,
   loadAuthorizationRequest,
-  type PendingAuthorization,
+  loadPendingSignIn,
+  type PendingSignIn,
+  pendingIdOf,
   type SignInOutcome,
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
@@ -22,26 +25,39 @@ export function sendAnswer(reply: FastifyReply, org: Org, answer: AuthorizationA
   return sendFormPost(reply, org.name, answer.formPost);
 }
 
+const EXPIRED = 'This sign-in link has expired or was already used.';
+
 /** The pending authorization request named by `req`, or a page explaining it is gone. */
 export async function pendingRequest(deps: Deps, org: Org, id: string | undefined) {
   const pending = id === undefined ? null : await loadAuthorizationRequest(deps, org, id);
-  return pending ?? fail('sign_in.request.expired', 'This sign-in link has expired or was already used.');
+  return pending ?? fail('sign_in.request.expired', EXPIRED);
 }
 
-/** The request a login or sign-up page was opened for; null when the page was opened on its own. */
+/**
+ * The pending sign-in a login, sign-up or second-step page was opened for (an authorization
+ * request, or a device authorization: PendingSignIn); null when the page was opened on its own.
+ */
 export async function optionalRequest(deps: Deps, org: Org, id: string | undefined) {
-  return id === undefined ? null : pendingRequest(deps, org, id);
+  if (id === undefined) return null;
+  return (await loadPendingSignIn(deps, org, id)) ?? fail('sign_in.request.expired', EXPIRED);
 }
 
-/** A form that completes an authorization request redirects to the client: CSP must allow it. */
-export function formTargets(pending: PendingAuthorization | null): string[] {
-  return pending ? [formTargetOf(answerDestination(pending))] : [];
+/**
+ * A form that completes an authorization request redirects to the client: CSP must allow it. A
+ * device authorization's pages stay on this host.
+ */
+export function formTargets(pending: PendingSignIn | null): string[] {
+  return pending && !isDeviceSignIn(pending) ? [formTargetOf(answerDestination(pending))] : [];
 }
 
-/** The query that keeps a page in its authorization request (none outside one). */
-export function requestParams(pending: PendingAuthorization | null): Record<string, string> {
-  return pending ? { req: pending.request.id } : {};
+/** The query that keeps a page in its pending sign-in (none outside one). */
+export function requestParams(pending: PendingSignIn | null): Record<string, string> {
+  return pending ? { req: pendingIdOf(pending) } : {};
 }
+
+/** The id a page's CSRF token is bound to: its pending sign-in's, '' outside one. */
+export const pendingBinding = (pending: PendingSignIn | null): string =>
+  pending === null ? '' : pendingIdOf(pending);
 
 /** The query of a page of the flow: its request, if any. */
 const pageParams = (requestId: string | null): Record<string, string> =>

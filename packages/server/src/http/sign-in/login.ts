@@ -3,10 +3,10 @@ import { signUpOffered } from '../../domain/directory/index.js';
 import {
   checkPassword,
   completeAuthentication,
-  continueAuthorization,
+  loginHintOf,
   PASSWORD_SIGN_IN,
-  type PendingAuthorization,
-  signedInFor,
+  type PendingSignIn,
+  resumePendingSignIn,
 } from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
@@ -20,7 +20,7 @@ import {
   queryValue,
 } from './context.js';
 import { discoveredConnection, loginConnections } from './federation-login.js';
-import { formTargets, optionalRequest, requestParams, sendOutcome } from './flow.js';
+import { formTargets, optionalRequest, pendingBinding, requestParams, sendOutcome } from './flow.js';
 import { loginPasskeySection } from './passkeys.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
@@ -34,16 +34,16 @@ export async function renderLogin(
   org: Org,
   request: FastifyRequest,
   reply: FastifyReply,
-  pending: PendingAuthorization | null,
+  pending: PendingSignIn | null,
   state: { email: string; error: string | null },
   options: PageOptions = {},
 ) {
   const params = requestParams(pending);
   const passkey = loginPasskeySection(ctx, request, reply, pending);
-  const sso = await loginConnections(ctx, org, request, pending?.request.id ?? null);
+  const sso = await loginConnections(ctx, org, request, pending === null ? null : pendingBinding(pending));
   const body = loginView({
     action: pageLink(ctx, request, '/login', params),
-    csrf: ctx.csrf.token(request, reply, 'login', [pending?.request.id ?? '']),
+    csrf: ctx.csrf.token(request, reply, 'login', [pendingBinding(pending)]),
     email: state.email,
     error: state.error,
     signupHref: signUpOffered(org) ? pageLink(ctx, request, '/signup', params) : null,
@@ -70,7 +70,7 @@ export async function signedIn(
   request: FastifyRequest,
   reply: FastifyReply,
   user: User,
-  pending: PendingAuthorization | null,
+  pending: PendingSignIn | null,
 ) {
   const proven = { user, method: PASSWORD_SIGN_IN };
   const completed = await completeAuthentication(ctx.deps, org, proven, pending);
@@ -85,14 +85,12 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       const session = await browserSessionOf(ctx, org, request);
-      if (pending && signedInFor(pending.request, session)) {
-        const outcome = await continueAuthorization(ctx.deps, org, pending, session);
-        return sendOutcome(ctx, org, request, reply, outcome, 303);
-      }
+      const resumed = pending === null ? null : await resumePendingSignIn(ctx.deps, org, pending, session);
+      if (resumed !== null) return sendOutcome(ctx, org, request, reply, resumed, 303);
       if (session && !pending)
         return sendPage(reply, org.name, 'Signed in', signedInView(session.user.email));
       // Signing in again (prompt=login, max_age): the hint, else the address signed in now.
-      const email = pending?.request.loginHint ?? session?.user.email ?? '';
+      const email = (pending && loginHintOf(pending)) ?? session?.user.email ?? '';
       return renderLogin(ctx, org, request, reply, pending, { email, error: null });
     }),
   );

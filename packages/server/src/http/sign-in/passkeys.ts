@@ -4,7 +4,7 @@ import {
   type AuthenticationResponseJSON,
   completeAuthentication,
   finishPasskeySignIn,
-  type PendingAuthorization,
+  type PendingSignIn,
   passkeySignInMethod,
   relyingPartyIsShared,
   startPasskeySignIn,
@@ -18,7 +18,7 @@ import type { Operation, ResponseSpec } from '../openapi/operation.js';
 import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
-import { optionalRequest, outcomeLink, requestParams } from './flow.js';
+import { optionalRequest, outcomeLink, pendingBinding, requestParams } from './flow.js';
 import type { SafeHtml } from './html.js';
 import {
   PasskeyNext,
@@ -68,14 +68,14 @@ export function loginPasskeySection(
   ctx: PageContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  pending: PendingAuthorization | null,
+  pending: PendingSignIn | null,
 ): SafeHtml | null {
   if (!passkeysOffered(ctx, request)) return null;
   const params = requestParams(pending);
   return loginPasskeyView({
     optionsUrl: pageLink(ctx, request, OPTIONS_PATH, params),
     verifyUrl: pageLink(ctx, request, VERIFY_PATH, params),
-    csrf: ctx.csrf.token(request, reply, PASSKEY_SIGN_IN_FORM, [pending?.request.id ?? '']),
+    csrf: ctx.csrf.token(request, reply, PASSKEY_SIGN_IN_FORM, [pendingBinding(pending)]),
     script: PASSKEY_SCRIPT,
   });
 }
@@ -108,10 +108,15 @@ const signInEndpoint = {
   query: PasskeySignInQuery,
 } as const satisfies Partial<Operation>;
 
-/** The authorization request the page names (`req`), if any: an unknown or used one is refused. */
+/**
+ * The authorization request the page names (`req`), if any: an unknown or used one is refused in these
+ * endpoints' body (`error`, `error_detail`), which the page's script reads, not in a page's or OAuth's.
+ */
 const pendingOf = async (ctx: PageContext, org: Org, request: FastifyRequest) => {
   const reqId = queryValue(request, 'req');
-  const pending = await optionalRequest(ctx.deps, org, reqId);
+  const pending = await optionalRequest(ctx.deps, org, reqId).catch((error: unknown) => {
+    throw error instanceof ServiceError ? error.answeredAs(error.code, 'api') : error;
+  });
   return { reqId: reqId ?? '', pending };
 };
 

@@ -7,12 +7,12 @@ import {
   reserveMail,
   resetPassword,
 } from '../../domain/mail/index.js';
-import { type PendingAuthorization, trustedDevice } from '../../domain/sign-in/index.js';
+import { type PendingSignIn, trustedDevice } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
-import { optionalRequest, requestParams } from './flow.js';
+import { optionalRequest, pendingBinding, requestParams } from './flow.js';
 import { forgotSentView, forgotView, linkClosedView, resetDoneView, resetView } from './mail-views.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
@@ -36,14 +36,14 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
     org: Org,
     request: FastifyRequest,
     reply: FastifyReply,
-    pending: PendingAuthorization | null,
+    pending: PendingSignIn | null,
     state: { email: string; error: string | null },
     options: PageOptions = {},
   ) {
     const params = requestParams(pending);
     const body = forgotView({
       action: pageLink(ctx, request, FORGOT, params),
-      csrf: ctx.csrf.token(request, reply, 'password-forgot', [pending?.request.id ?? '']),
+      csrf: ctx.csrf.token(request, reply, 'password-forgot', [pendingBinding(pending)]),
       email: state.email,
       error: state.error,
       loginHref: pageLink(ctx, request, '/login', params),

@@ -9,6 +9,7 @@ import { consentPages } from './consent.js';
 import type { PageContext } from './context.js';
 import { PageCookies } from './cookies.js';
 import { Csrf } from './csrf.js';
+import { devicePages } from './device.js';
 import { emailVerificationPages } from './email-verification.js';
 import { federationPages } from './federation.js';
 import { continueScriptRoute } from './federation-continue.js';
@@ -46,6 +47,7 @@ export function signInRoutes(app: FastifyInstance, ctx: PageContext) {
     impersonationPages(scope, ctx);
     signupPages(scope, ctx);
     consentPages(scope, ctx);
+    devicePages(scope, ctx);
     profilePages(scope, ctx);
     profileSecondFactorPages(scope, ctx);
     passwordResetPages(scope, ctx);

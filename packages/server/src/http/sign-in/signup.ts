@@ -14,7 +14,7 @@ import {
 } from '../../domain/mail/index.js';
 import {
   loginSucceeded,
-  type PendingAuthorization,
+  type PendingSignIn,
   reserveLoginAttempt,
   signUp,
 } from '../../domain/sign-in/index.js';
@@ -23,7 +23,7 @@ import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { discoveredConnection } from './federation-login.js';
-import { formTargets, optionalRequest, requestParams } from './flow.js';
+import { formTargets, optionalRequest, pendingBinding, requestParams } from './flow.js';
 import { signedIn } from './login.js';
 import { linkClosedView, signUpConfirmView, signUpSentView } from './mail-views.js';
 import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
@@ -41,14 +41,14 @@ function renderSignup(
   org: Org,
   request: FastifyRequest,
   reply: FastifyReply,
-  pending: PendingAuthorization | null,
+  pending: PendingSignIn | null,
   entered: Entered,
   options: PageOptions = {},
 ) {
   const params = requestParams(pending);
   const body = signupView({
     action: pageLink(ctx, request, '/signup', params),
-    csrf: ctx.csrf.token(request, reply, 'signup', [pending?.request.id ?? '']),
+    csrf: ctx.csrf.token(request, reply, 'signup', [pendingBinding(pending)]),
     ...entered,
     loginHref: pageLink(ctx, request, '/login', params),
     domains: org.signUp === 'domains' ? org.signUpDomains : null,
@@ -90,7 +90,7 @@ async function mailedSignUp(
   org: Org,
   request: FastifyRequest,
   reply: FastifyReply,
-  pending: PendingAuthorization | null,
+  pending: PendingSignIn | null,
   entered: Omit<Entered, 'error'>,
 ) {
   const verdict = await reserveMail(

@@ -1,6 +1,8 @@
 import { SWITCH_TENANT_GRANT, TOKEN_EXCHANGE_GRANT } from '../../../domain/tokens/index.js';
+import { DEVICE_CODE_GRANT } from '../../../domain/types.js';
 import { authorizationCode } from './authorization-code.js';
 import { clientCredentials } from './client-credentials.js';
+import { deviceCode } from './device-code.js';
 import { refreshToken } from './refresh-token.js';
 import { switchTenant } from './switch-tenant.js';
 import { tokenExchange } from './token-exchange.js';
@@ -13,4 +15,5 @@ export const GRANTS: ReadonlyMap<string, Grant> = new Map<string, Grant>([
   ['client_credentials', clientCredentials],
   [SWITCH_TENANT_GRANT, switchTenant],
   [TOKEN_EXCHANGE_GRANT, tokenExchange],
+  [DEVICE_CODE_GRANT, deviceCode],
 ]);
