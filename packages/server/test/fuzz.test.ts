@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { z } from 'zod';
+import { createDirectory } from '../src/domain/scim/index.js';
+import { SYSTEM } from '../src/domain/types.js';
 import { buildApp } from '../src/http/app.js';
 import { OPERATIONS } from '../src/http/openapi/document.js';
 import type { Operation } from '../src/http/openapi/operation.js';
@@ -157,6 +159,8 @@ interface Fixtures {
   orgHost: string;
   consoleToken: string;
   userToken: string;
+  /** A SCIM directory's token: the SCIM routes are walked past their bearer check too. */
+  scimToken: string;
   /** A user the walk may disable, sign out or delete through the management API (never the token's). */
   walkedUserId: string;
   publicClientId: string;
@@ -332,11 +336,13 @@ for (const database of storageSuite(
       await makeUser(server.deps, org, 'ada@acme.test');
       const { user: walked } = await makeUser(server.deps, org, 'walked@acme.test');
       const { accessToken: userToken } = await signIn(server.issuer('acme'), publicClientId, 'ada@acme.test');
+      const { token: scimToken } = await createDirectory(server.deps, org, { name: 'Fuzz' }, SYSTEM);
       f = {
         consoleHost: server.config.baseHost,
         orgHost: `acme.localhost:${server.port}`,
         consoleToken,
         userToken,
+        scimToken,
         walkedUserId: walked.id,
         publicClientId,
         machine: { id: machine.clientId, secret: machine.secret as string },
@@ -362,7 +368,8 @@ for (const database of storageSuite(
       let sent = 0;
       for (const route of routes) {
         const op = OPERATIONS.find((o) => o.method.toUpperCase() === route.method && o.path === route.url);
-        const token = op?.hosts === 'console' ? f.consoleToken : f.userToken;
+        const token =
+          op?.auth === 'scim' ? f.scimToken : op?.hosts === 'console' ? f.consoleToken : f.userToken;
         const bearers = op && op.auth !== 'none' ? [null, token] : [null];
         for (const { request, storage } of requestsFor(route, op, f)) {
           if (!tries(storage)) continue;
