@@ -964,6 +964,15 @@ for (const database of storageSuite(
       assert.equal((await inA('DELETE', `Groups/${groupId}`)).status, 204);
       assert.deepEqual(await rolesOf(ivy), []);
       validError(await inA('GET', `Groups/${groupId}`), 404);
+      const groupEntries = await server.db
+        .selectFrom('audit_events')
+        .select(['key', 'actor_kind'])
+        .where('data', 'like', `%${groupId}%`)
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(groupEntries.at(0), { key: 'directory_group.created', actor_kind: 'system' });
+      assert.deepEqual(groupEntries.at(-1), { key: 'directory_group.deleted', actor_kind: 'system' });
+      assert.ok(groupEntries.some((e) => e.key === 'directory_group.updated' && e.actor_kind === 'user'));
       const entries = await auditOf(ivy);
       assert.ok(
         entries.some(

@@ -64,6 +64,15 @@ export function groupRepresentation(deps: Pick<ScimDeps, 'config'>, org: Org, v:
 
 const invalid = (detail: string): never => fail('scim.value.invalid', detail);
 
+/** A group as its audit entries show it: never its members' addresses, only their ids. */
+const groupSnapshot = (g: ScimGroup, memberIds: readonly string[]) => ({
+  id: g.id,
+  directoryId: g.directoryId,
+  displayName: g.displayName,
+  externalId: g.externalId,
+  members: [...memberIds].sort(),
+});
+
 /** displayName, externalId and member ids of a Group body (RFC 7643 §4.2), checked. */
 function groupInput(body: unknown): { displayName: string; externalId: string | null; members: string[] } {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
@@ -161,6 +170,14 @@ export async function createScimGroup(
     };
     await insertGroup(tx, group);
     await addMembers(tx, group.id, input.members);
+    await recordAudit(tx, {
+      orgId: caller.org.id,
+      entity: 'directory_group',
+      verb: 'created',
+      actor: SYSTEM,
+      at: now,
+      data: groupSnapshot(group, input.members),
+    });
     return { group, members: await membersOf(tx, group.id) };
   });
 }
@@ -192,6 +209,15 @@ async function replaceGroupWith(
     fail('scim.version.mismatch', 'the group changed while this request was served; read it again');
   await addMembers(tx, group.id, joined);
   await removeMembers(tx, group.id, left);
+  await recordAudit(tx, {
+    orgId: caller.org.id,
+    entity: 'directory_group',
+    verb: 'updated',
+    actor: SYSTEM,
+    at: group.updatedAt,
+    data: groupSnapshot(group, [...after]),
+    previous: groupSnapshot(current.group, [...before]),
+  });
   await syncRoles(tx, caller, [...joined, ...left]);
   return { group, members: await membersOf(tx, group.id) };
 }
@@ -249,6 +275,16 @@ export async function deleteScimGroup(
     const current = await requireGroup(tx, caller, id);
     checkVersion(ifMatch, current.group.version);
     await deleteGroup(tx, current.group.id);
+    await recordAudit(tx, {
+      orgId: caller.org.id,
+      entity: 'directory_group',
+      verb: 'deleted',
+      actor: SYSTEM,
+      data: groupSnapshot(
+        current.group,
+        current.members.map((m) => m.userId),
+      ),
+    });
     await syncRoles(
       tx,
       caller,
