@@ -13,6 +13,7 @@ import {
   signIn,
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
+import { cliEnv, tessera } from '../support/cli.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 
@@ -1217,6 +1218,34 @@ for (const database of storageSuite(
       validError(await inB('GET', 'Users/usr_nobody'), 404);
       validError(await inB('GET', 'Users/org_x'), 404);
       validError(await inB('GET', 'Nothing'), 404);
+    });
+
+    test('tessera directory create, list, rotate-token, delete: the API’s view, the token once', {
+      skip,
+    }, async () => {
+      const env = cliEnv(server);
+      const created = await tessera(
+        ['directory', 'create', '--org', 'acme', '--name', 'From the CLI', '--connection', connection.id],
+        env,
+      );
+      assert.equal(created.code, 0, created.stderr);
+      const d = created.json as { id: string; token: string; scimBaseUrl: string; connection: string };
+      assert.match(d.token, /^tsc_/);
+      assert.equal(d.scimBaseUrl, dirA.scim_base_url);
+      assert.equal(d.connection, connection.id);
+      assert.equal((await scim(d.scimBaseUrl, d.token, 'GET', 'Users')).status, 200);
+      const listed = await tessera(['directory', 'list', '--org', 'acme'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.ok((listed.json?.data as { id: string }[]).some((x) => x.id === d.id));
+      assert.equal(listed.stdout.includes('tsc_'), false);
+      const rotated = await tessera(['directory', 'rotate-token', '--org', 'acme', '--id', d.id], env);
+      assert.equal(rotated.code, 0, rotated.stderr);
+      validError(await scim(d.scimBaseUrl, d.token, 'GET', 'Users'), 401);
+      const deleted = await tessera(['directory', 'delete', '--org', 'acme', '--id', d.id], env);
+      assert.deepEqual(deleted.json, { deleted: d.id });
+      validError(await scim(d.scimBaseUrl, rotated.json?.token as string, 'GET', 'Users'), 401);
+      const missing = await tessera(['directory', 'create', '--org', 'acme'], env);
+      assert.equal(missing.code, 2);
     });
 
     test('discovery: ServiceProviderConfig, ResourceTypes and Schemas, as RFC 7643 shapes them', {
