@@ -1236,7 +1236,8 @@ for (const database of storageSuite(
       assert.equal((await scim(d.scimBaseUrl, d.token, 'GET', 'Users')).status, 200);
       const listed = await tessera(['directory', 'list', '--org', 'acme'], env);
       assert.equal(listed.code, 0, listed.stderr);
-      assert.ok((listed.json?.data as { id: string }[]).some((x) => x.id === d.id));
+      const data = (listed.json as { data: { id: string }[] }).data;
+      assert.ok(data.some((x) => x.id === d.id));
       assert.equal(listed.stdout.includes('tsc_'), false);
       const rotated = await tessera(['directory', 'rotate-token', '--org', 'acme', '--id', d.id], env);
       assert.equal(rotated.code, 0, rotated.stderr);
