@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { preloadKeys } from './crypto/verify-jwt.js';
 import { ClientMetadataFetcher, type MetadataFetcherOptions } from './delivery/client-metadata-fetcher.js';
+import { LogoutWorker, logoutOptions } from './delivery/logout-worker.js';
 import { allowPrivateWarnings } from './delivery/private-addresses.js';
 import { UpstreamFetcher, type UpstreamFetcherOptions } from './delivery/upstream-fetcher.js';
 import { DeliveryWorker, type WorkerOptions } from './delivery/worker.js';
@@ -157,6 +158,11 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     options.webhooks === false
       ? null
       : new DeliveryWorker(runtime.deps, { log: app.log, metrics, ...options.webhooks }).start();
+  // Logout tokens (OIDC Back-Channel Logout) go out beside the webhooks, with their options.
+  const logouts =
+    options.webhooks === false
+      ? null
+      : new LogoutWorker(deps, logoutOptions(app.log, options.webhooks)).start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${reachable(config.host)}:${port}`;
@@ -201,6 +207,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
       fetcher.close();
       upstreamFetcher.close();
       await worker?.stop();
+      await logouts?.stop();
       await runtime.close();
     },
   };

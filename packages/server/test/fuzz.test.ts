@@ -186,6 +186,15 @@ function baseOf(route: RegisteredRoute, f: Fixtures) {
     form = { grant_type: 'client_credentials', client_id: f.machine.id, client_secret: f.machine.secret };
   }
   if (route.url === '/oauth/revoke') form = { token: 'nope', client_id: f.publicClientId };
+  if (route.url === '/oauth/par') {
+    form = {
+      response_type: 'code',
+      client_id: f.publicClientId,
+      redirect_uri: CALLBACK,
+      state: 'fuzz',
+      ...pkce,
+    };
+  }
   if (isPage(route)) form = { csrf: 'nope', email: 'ada@acme.test', password: 'not the password' };
   if (route.url === '/oauth/register')
     json = { redirect_uris: ['https://app.example/cb'], client_name: 'Fuzz' };

@@ -196,6 +196,34 @@ describe('path issuers: every org under /o/<slug>/ on the base host', () => {
     });
     assert.equal(cross.status, 401);
   });
+  test('pushed authorization requests (RFC 9126) under the org’s path; another org’s path does not know them', async () => {
+    const { clientId } = await makeClient(tessera.deps, acme, { name: 'Acme PAR' });
+    const config = await oidc.discovery(new URL(acmeIssuer), clientId, undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    assert.equal(config.serverMetadata().pushed_authorization_request_endpoint, `${acmeIssuer}oauth/par`);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = await oidc.buildAuthorizationUrlWithPAR(config, {
+      redirect_uri: CALLBACK,
+      scope: 'openid',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    assert.equal(url.origin + url.pathname, `${acmeIssuer}oauth/authorize`);
+    // beta's path: no such request there (acme's stays usable).
+    const atBeta = new URL('oauth/authorize', tessera.issuer('beta'));
+    atBeta.search = url.search;
+    const refused = await fetch(atBeta, { redirect: 'manual' });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.headers.get('tessera-error-code'), 'authorize.client.unknown');
+    const back = await signInThroughPages(new FormBrowser(), url.href, {
+      email: 'ada@acme.test',
+      password: PASSWORD,
+    });
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(back), { pkceCodeVerifier: verifier });
+    assert.equal(tokens.claims()?.iss, acmeIssuer);
+  });
+
   test('@tessera/sdk and @tessera/koa with the org’s path address and no hostOverride', async () => {
     const { clientId, secret } = await makeClient(tessera.deps, acme, {
       name: 'acme service',

@@ -31,6 +31,8 @@ export type CreatedClient = Schemas['CreatedClient'];
 export type GrantType = Client['grant_types'][number];
 export type CreateClientBody = Schemas['CreateClientBody'];
 export type UpdateClientBody = Schemas['UpdateClientBody'];
+/** One logout token's delivery to a client's back-channel logout URI. */
+export type LogoutDelivery = Schemas['LogoutDelivery'];
 
 export type User = Schemas['User'];
 export type SigningKey = Schemas['SigningKey'];

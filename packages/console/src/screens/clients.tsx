@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { listPage } from '../api/lists.js';
-import type { Client, CreateClientBody, GrantType, UpdateClientBody } from '../api/types.js';
+import type { Client, CreateClientBody, GrantType, LogoutDelivery, UpdateClientBody } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Chips, DataTable } from '../components/data-table.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
@@ -31,6 +31,10 @@ const GRANTS = Object.entries(GRANT_MEANINGS) as [GrantType, string][];
 
 const REDIRECT_HINT = 'One per line: https, or http on localhost, 127.0.0.1 or [::1]; no fragment.';
 const POST_LOGOUT_HINT = 'One per line, where sign-out may return to; same rules as redirect URIs.';
+const BACKCHANNEL_HINT =
+  'Optional (OpenID Connect Back-Channel Logout). Tessera POSTs a signed logout token here whenever a browser signed into this app signs out or is signed out. https, or http on localhost, 127.0.0.1 or [::1]; no fragment.';
+const FRONTCHANNEL_HINT =
+  'Optional (OpenID Connect Front-Channel Logout). The signed-out page loads this page in a hidden frame. Same rules.';
 const ORIGINS_HINT =
   'Browser apps on these origins may call the token, revocation and userinfo endpoints (CORS). One per line, scheme://host[:port] with no path: https, or http on localhost, 127.0.0.1 or [::1]. Left empty: the origins of the redirect URIs.';
 
@@ -153,6 +157,91 @@ function UriFields(v: {
   );
 }
 
+/** What the logout fields hold as typed: the two URIs (empty: none) and their session flags. */
+interface LogoutForm {
+  back: string;
+  backSession: boolean;
+  front: string;
+  frontSession: boolean;
+}
+
+const logoutFormOf = (client?: Client): LogoutForm => ({
+  back: client?.backchannel_logout_uri ?? '',
+  backSession: client?.backchannel_logout_session_required ?? false,
+  front: client?.frontchannel_logout_uri ?? '',
+  frontSession: client?.frontchannel_logout_session_required ?? false,
+});
+
+/** Where the app hears of sign-outs (back-channel and front-channel logout), the same on create and edit. */
+function LogoutFields({ value, onChange }: { value: LogoutForm; onChange: (value: LogoutForm) => void }) {
+  return (
+    <fieldset>
+      <legend>Logout</legend>
+      <TextField
+        label="Back-channel logout URI"
+        name="backchannel_logout_uri"
+        type="url"
+        value={value.back}
+        onInput={(back) => onChange({ ...value, back })}
+        hint={BACKCHANNEL_HINT}
+      />
+      {value.back.trim() ? (
+        <CheckboxField
+          label="Back-channel logout needs the session id"
+          name="backchannel_logout_session_required"
+          checked={value.backSession}
+          onChange={(backSession) => onChange({ ...value, backSession })}
+          hint="The logout token names the sign-in (sid); Tessera always includes it."
+        />
+      ) : null}
+      <TextField
+        label="Front-channel logout URI"
+        name="frontchannel_logout_uri"
+        type="url"
+        value={value.front}
+        onInput={(front) => onChange({ ...value, front })}
+        hint={FRONTCHANNEL_HINT}
+      />
+      {value.front.trim() ? (
+        <CheckboxField
+          label="Front-channel logout needs the issuer and session id"
+          name="frontchannel_logout_session_required"
+          checked={value.frontSession}
+          onChange={(frontSession) => onChange({ ...value, frontSession })}
+          hint="The framed page's address carries iss and sid."
+        />
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** The logout fields of a new client: only what was filled in. */
+function logoutCreated(form: LogoutForm): Partial<CreateClientBody> {
+  const back = form.back.trim();
+  const front = form.front.trim();
+  return {
+    ...(back ? { backchannel_logout_uri: back, backchannel_logout_session_required: form.backSession } : {}),
+    ...(front
+      ? { frontchannel_logout_uri: front, frontchannel_logout_session_required: form.frontSession }
+      : {}),
+  };
+}
+
+/** The logout fields that changed (an emptied URI: removed, with its flag). */
+function logoutChanges(form: LogoutForm, client: Client): Partial<UpdateClientBody> {
+  const before = logoutFormOf(client);
+  const back = form.back.trim();
+  const front = form.front.trim();
+  const changes: Partial<UpdateClientBody> = {};
+  if (back !== before.back) changes.backchannel_logout_uri = back || null;
+  if (back && (back !== before.back || form.backSession !== before.backSession))
+    changes.backchannel_logout_session_required = form.backSession;
+  if (front !== before.front) changes.frontchannel_logout_uri = front || null;
+  if (front && (front !== before.front || form.frontSession !== before.frontSession))
+    changes.frontchannel_logout_session_required = form.frontSession;
+  return changes;
+}
+
 /** The grant types as checkboxes: `value` checked, a change gives the whole new list. */
 function GrantTypesField({
   value,
@@ -195,6 +284,7 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
   /** The grant types the owner checked; none: the API chooses them (its answer shows which). */
   const [grants, setGrants] = useState<GrantType[]>([]);
   const [firstParty, setFirstParty] = useState(true);
+  const [logout, setLogout] = useState<LogoutForm>(logoutFormOf());
   const { error, busy, run } = useAction();
   const redirectUris = linesOf(redirects);
   return (
@@ -217,6 +307,7 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
                 ...(linesOf(origins).length > 0 ? { allowed_origins: linesOf(origins) } : {}),
                 ...(grants.length > 0 ? { grant_types: grants } : {}),
                 first_party: firstParty,
+                ...logoutCreated(logout),
               };
               const data = await body(
                 api.POST('/organizations/{org}/clients', {
@@ -270,6 +361,7 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
             onInput={setOrigins}
             hint={ORIGINS_HINT}
           />
+          <LogoutFields value={logout} onChange={setLogout} />
           <GrantTypesField
             value={grants}
             onChange={setGrants}
@@ -379,6 +471,7 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
         <>
           <ClientFacts client={client} />
           <EditClient key={client.client_id} org={org} client={client} onSaved={loaded.reload} />
+          {client.backchannel_logout_uri ? <LogoutDeliveries org={org} client={client} /> : null}
           {client.type === 'confidential' ? <ClientPermissions org={org} client={client} /> : null}
           {client.type === 'confidential' ? (
             <RotateSecret
@@ -409,12 +502,20 @@ function ClientFacts({ client }: { client: Client }) {
       </dd>
       <dt>First party</dt>
       <dd>{client.first_party ? 'Yes: its sign-in asks no consent' : 'No: people are asked to consent'}</dd>
+      <dt>Pushed requests</dt>
+      <dd>
+        {client.require_pushed_authorization_requests
+          ? 'Required: it must push its authorization requests to /oauth/par'
+          : 'Optional (unless the organization requires them)'}
+      </dd>
       <dt>Allowed origins</dt>
       <dd>
         {client.allowed_origins.length > 0
           ? client.allowed_origins.join(', ')
           : 'None: no browser app may call it'}
       </dd>
+      <dt>Logout</dt>
+      <dd>{logoutFact(client)}</dd>
       {client.type === 'confidential' ? (
         <>
           <dt>Public keys</dt>
@@ -425,6 +526,15 @@ function ClientFacts({ client }: { client: Client }) {
       <dd>{when(client.created_at)}</dd>
     </dl>
   );
+}
+
+/** Where the app hears of sign-outs, in a few words. */
+function logoutFact(client: Client): string {
+  const told = [
+    ...(client.backchannel_logout_uri ? [`back-channel to ${client.backchannel_logout_uri}`] : []),
+    ...(client.frontchannel_logout_uri ? [`front-channel at ${client.frontchannel_logout_uri}`] : []),
+  ];
+  return told.length > 0 ? `Told ${told.join('; ')}` : 'Not told of sign-outs';
 }
 
 /** How a confidential client's private_key_jwt keys are registered, in a few words. */
@@ -455,6 +565,9 @@ function EditClient({
   /** The origins as typed; null until edited, so the field shows what the client has now (the default follows the redirect URIs). */
   const [origins, setOrigins] = useState<string | null>(null);
   const [jwksUri, setJwksUri] = useState(client.jwks_uri ?? '');
+  const [logout, setLogout] = useState<LogoutForm>(logoutFormOf(client));
+  const requiredBefore = client.require_pushed_authorization_requests === true;
+  const [requirePushed, setRequirePushed] = useState(requiredBefore);
   const saving = useSave(onSaved);
   return (
     <EditPanel
@@ -478,6 +591,10 @@ function EditClient({
             : { allowed_origins: allowedOrigins.length > 0 ? allowedOrigins : null }),
           // Emptied: no key set URL.
           ...(jwksUri.trim() === (client.jwks_uri ?? '') ? {} : { jwks_uri: jwksUri.trim() || null }),
+          ...logoutChanges(logout, client),
+          ...(requirePushed === requiredBefore
+            ? {}
+            : { require_pushed_authorization_requests: requirePushed }),
         };
         return saving.save(changes, async () => {
           await ok(
@@ -511,6 +628,7 @@ function EditClient({
         onInput={setOrigins}
         hint={ORIGINS_HINT}
       />
+      <LogoutFields value={logout} onChange={setLogout} />
       {client.type === 'confidential' && client.jwks === undefined ? (
         <TextField
           label="Public key set URL (jwks_uri)"
@@ -525,6 +643,13 @@ function EditClient({
         value={grants}
         onChange={setGrants}
         hint="What the client may ask the token endpoint for. authorization_code needs a redirect URI."
+      />
+      <CheckboxField
+        label="Require pushed authorization requests"
+        name="require_pushed_authorization_requests"
+        checked={requirePushed}
+        onChange={setRequirePushed}
+        hint="The app must post its sign-in requests to /oauth/par first (RFC 9126) and send only client_id and request_uri to /oauth/authorize; any other request is refused."
       />
     </EditPanel>
   );
@@ -584,5 +709,52 @@ function DeleteClient({ org, client }: { org: OrgScreenProps['org']; client: Cli
         longer sign anyone in. This cannot be undone.
       </p>
     </ConfirmPanel>
+  );
+}
+
+const DELIVERY_STATUS: Record<LogoutDelivery['status'], string> = {
+  pending: 'Pending',
+  delivered: 'Delivered',
+  failed: 'Failed',
+};
+
+/** The newest logout tokens sent to the client's back-channel URI, and how each went. */
+function LogoutDeliveries({ org, client }: { org: OrgScreenProps['org']; client: Client }) {
+  const loaded = useLoad(
+    () =>
+      body(
+        api.GET('/organizations/{org}/clients/{id}/logout-deliveries', {
+          params: { path: { org: org.slug, id: client.client_id } },
+        }),
+      ),
+    [org.slug, client.client_id],
+  );
+  return (
+    <section class="panel" aria-labelledby="logout-deliveries">
+      <h2 id="logout-deliveries">Logout deliveries</h2>
+      <LoadNotice loaded={loaded} what="the logout deliveries" />
+      {loaded.state === 'ok' ? (
+        loaded.data.length === 0 ? (
+          <p class="muted">No sign-out has been sent to this app yet.</p>
+        ) : (
+          <DataTable
+            caption="Logout deliveries"
+            rows={loaded.data}
+            rowKey={(d) => d.id}
+            columns={[
+              { label: 'Sent', cell: (d) => when(d.created_at) },
+              { label: 'User', cell: (d) => <code class="one-line">{d.sub}</code> },
+              { label: 'Status', cell: (d) => DELIVERY_STATUS[d.status] },
+              { label: 'Attempts', cell: (d) => String(d.attempts) },
+              {
+                label: 'Last answer',
+                cell: (d) =>
+                  d.last_error ?? (d.last_status_code === null ? '—' : `HTTP ${d.last_status_code}`),
+              },
+            ]}
+          />
+        )
+      ) : null}
+    </section>
   );
 }

@@ -48,6 +48,7 @@ function SettingsForm({
   const [requireMfa, setRequireMfa] = useState(settings.require_mfa);
   const [dynamicRegistration, setDynamicRegistration] = useState(settings.dynamic_registration);
   const [metadataDocuments, setMetadataDocuments] = useState(settings.metadata_documents);
+  const [requirePushed, setRequirePushed] = useState(settings.require_pushed_authorization_requests);
   const [signUp, setSignUp] = useState<SignUpPolicy>(settings.sign_up);
   const [domains, setDomains] = useState(settings.sign_up_domains.join('\n'));
   const [error, setError] = useState<unknown>(null);
@@ -82,6 +83,10 @@ function SettingsForm({
           <dd>{settings.dynamic_registration ? 'On' : 'Off'}</dd>
           <dt>Metadata documents</dt>
           <dd>{settings.metadata_documents ? 'On' : 'Off'}</dd>
+          <dt>Pushed authorization requests</dt>
+          <dd>
+            {settings.require_pushed_authorization_requests ? 'Required of every application' : 'Optional'}
+          </dd>
           <dt>Sign-up</dt>
           <dd>{signUpWords(settings)}</dd>
         </dl>
@@ -108,6 +113,10 @@ function SettingsForm({
                     require_mfa: requireMfa,
                     dynamic_registration: dynamicRegistration,
                     metadata_documents: metadataDocuments,
+                    // Sent only when changed: the console's own issuer does not take it.
+                    ...(requirePushed === settings.require_pushed_authorization_requests
+                      ? {}
+                      : { require_pushed_authorization_requests: requirePushed }),
                     sign_up: signUp,
                     ...(signUp === 'domains' ? { sign_up_domains: linesOf(domains) } : {}),
                   },
@@ -149,6 +158,13 @@ function SettingsForm({
             checked={metadataDocuments}
             onChange={setMetadataDocuments}
             hint="Applications may sign in with the https address of their metadata document as their client id."
+          />
+          <CheckboxField
+            label="Require pushed authorization requests"
+            name="require_pushed_authorization_requests"
+            checked={requirePushed}
+            onChange={setRequirePushed}
+            hint="Every application must post its sign-in requests to the issuer's /oauth/par first (RFC 9126); /oauth/authorize refuses any other request. Discovery says so."
           />
           <SelectField
             label="Who can create an account"

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config/config.js';
+import { LogoutWorker } from '../delivery/logout-worker.js';
 import { allowPrivateWarnings } from '../delivery/private-addresses.js';
 import { DeliveryWorker } from '../delivery/worker.js';
 import { createLogger } from '../observability/logger.js';
@@ -23,9 +24,11 @@ export function workerCommand(f: Values<typeof USAGES.worker.flags>): Launch {
       onMigrated: (migrations) => logMigrations(log, migrations),
     });
     const worker = new DeliveryWorker(runtime.deps, { concurrency, log }).start();
+    const logouts = new LogoutWorker(runtime.deps, { log }).start();
     log.info({ concurrency }, 'webhook delivery worker started');
     stopOnSignals(log, async () => {
       await worker.stop();
+      await logouts.stop();
       await runtime.close();
     });
     return 'running';

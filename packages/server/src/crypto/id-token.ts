@@ -17,3 +17,11 @@ export function signIdToken(signer: Signer, claims: Record<string, unknown>): Pr
 export function accessTokenHash(accessToken: string): string {
   return createHash('sha256').update(accessToken, 'ascii').digest().subarray(0, 16).toString('base64url');
 }
+
+/**
+ * Signs a logout token (OIDC Back-Channel Logout 1.0 §2.4): header `typ logout+jwt` (the
+ * specification's recommended explicit type), so it is never taken for an ID or access token.
+ */
+export function signLogoutToken(signer: Signer, claims: Record<string, unknown>): Promise<string> {
+  return signJwt(signer, 'logout+jwt', claims);
+}

@@ -1,6 +1,8 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent, request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { createSecureContext } from 'node:tls';
+import { isLoopbackRedirectHost } from '../domain/directory/index.js';
 import { checkAddress, checkedLookup, type Resolver, systemResolver } from './checked-lookup.js';
 
 export interface SenderOptions {
@@ -14,6 +16,14 @@ export interface SenderOptions {
   ca?: string | undefined;
   /** DNS resolution; tests give a fake one to show that the checked address is the one dialled. */
   resolver?: Resolver;
+  /**
+   * Also posts plain http to a loopback host (`localhost`, `127.0.0.1`, `[::1]`), as a client's
+   * back-channel logout URI may name one; the address policy still decides (loopback is refused
+   * unless private addresses are allowed). Webhooks never: https only.
+   */
+  loopbackHttp?: boolean;
+  /** The User-Agent sent (default `Tessera-Webhooks/1`). */
+  userAgent?: string;
 }
 
 export interface SendResult {
@@ -42,6 +52,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 export class HttpsSender {
   readonly #options: SenderOptions;
   readonly #agent: Agent;
+  readonly #httpAgent: HttpAgent | null;
   readonly #lookup: LookupFunction;
 
   constructor(options: SenderOptions) {
@@ -53,14 +64,23 @@ export class HttpsSender {
       maxFreeSockets: connections,
       secureContext: createSecureContext(options.ca ? { ca: options.ca } : {}),
     });
+    this.#httpAgent = options.loopbackHttp
+      ? new HttpAgent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections })
+      : null;
     this.#lookup = checkedLookup(options.resolver ?? systemResolver, options.allowPrivate);
   }
 
   close(): void {
     this.#agent.destroy();
+    this.#httpAgent?.destroy();
   }
 
-  post(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    contentType = 'application/json',
+  ): Promise<SendResult> {
     const started = performance.now();
     const done = (status: number | null, error: string | null, retryAfterMs: number | null = null) => ({
       status,
@@ -71,7 +91,9 @@ export class HttpsSender {
     let target: URL;
     try {
       target = new URL(url);
-      if (target.protocol !== 'https:') throw new Error('only https URLs are delivered');
+      const loopbackHttp =
+        this.#httpAgent !== null && target.protocol === 'http:' && isLoopbackRedirectHost(target.hostname);
+      if (target.protocol !== 'https:' && !loopbackHttp) throw new Error('only https URLs are delivered');
       const host = target.hostname.replace(/^\[|\]$/g, '');
       // Literal addresses skip `lookup` in net.connect, so they are checked here.
       if (isIP(host)) checkAddress(host, this.#options.allowPrivate);
@@ -87,17 +109,18 @@ export class HttpsSender {
         clearTimeout(timer);
         resolve(result);
       };
-      const req = request(
+      const plain = target.protocol === 'http:';
+      const req = (plain ? httpRequest : request)(
         target,
         {
           method: 'POST',
-          agent: this.#agent,
+          agent: plain ? (this.#httpAgent as HttpAgent) : this.#agent,
           lookup: this.#lookup,
           headers: {
             ...headers,
-            'content-type': 'application/json',
+            'content-type': contentType,
             'content-length': String(Buffer.byteLength(body)),
-            'user-agent': 'Tessera-Webhooks/1',
+            'user-agent': this.#options.userAgent ?? 'Tessera-Webhooks/1',
           },
         },
         (res) => {

@@ -124,6 +124,11 @@ export const ERROR_CODES = {
     error: 'invalid_request',
     means: 'prompt holds a value that is not supported',
   },
+  'authorize.pushed_request.required': {
+    error: 'invalid_request',
+    means:
+      'the client or its org must push authorization requests (RFC 9126) and sent one without request_uri',
+  },
   'authorize.redirect_uri.missing': {
     error: 'invalid_request',
     means: 'redirect_uri is missing and the client has more than one registered',
@@ -185,7 +190,18 @@ export const ERROR_CODES = {
     error: 'invalid_request_object',
     means: 'a request object signed with an algorithm the client does not use',
   },
-  'authorize.request_uri.unsupported': { error: 'request_uri_not_supported', means: 'request_uri was given' },
+  'authorize.request_uri.invalid': {
+    error: 'invalid_request_uri',
+    means: 'the request_uri of a pushed request is unknown, expired, already used or another org’s',
+  },
+  'authorize.request_uri.other_client': {
+    error: 'invalid_request_uri',
+    means: 'the request_uri of a pushed request was pushed by another client',
+  },
+  'authorize.request_uri.unsupported': {
+    error: 'request_uri_not_supported',
+    means: 'a request_uri other than one /oauth/par handed out was given',
+  },
   'authorize.response_mode.unsupported': {
     error: 'invalid_request',
     means: 'response_mode is not one that is supported',
@@ -249,6 +265,24 @@ export const ERROR_CODES = {
     error: 'invalid_body',
     means: 'a client names more allowed origins than the limit',
   },
+  'client.backchannel_logout_uri.invalid': {
+    error: 'invalid_body',
+    means:
+      'backchannel_logout_uri is not https (or http on loopback), has a fragment or credentials, or is too long',
+  },
+  'client.backchannel_logout_uri.service_host': {
+    error: 'invalid_body',
+    means: "backchannel_logout_uri is on one of this service's hosts",
+  },
+  'client.frontchannel_logout_uri.invalid': {
+    error: 'invalid_body',
+    means:
+      'frontchannel_logout_uri is not https (or http on loopback), has a fragment or credentials, or is too long',
+  },
+  'client.frontchannel_logout_uri.service_host': {
+    error: 'invalid_body',
+    means: "frontchannel_logout_uri is on one of this service's hosts",
+  },
   'client.grant_types.invalid': {
     error: 'invalid_body',
     means: "a new client's grant types do not fit its kind or redirect URIs",
@@ -277,6 +311,10 @@ export const ERROR_CODES = {
     means: 'a key in the set holds private or secret members',
   },
   'client.jwks.public_client': { error: 'invalid_body', means: 'a public client was given a key set (jwks)' },
+  'client.logout_session_required.without_uri': {
+    error: 'invalid_body',
+    means: 'a logout session_required flag was given with no logout URI to go with it',
+  },
   'client.not_found': { error: 'not_found', means: 'no such client in the organization' },
   'client.permissions.public_client': {
     error: 'invalid_body',
@@ -687,6 +725,10 @@ export const ERROR_CODES = {
     error: 'not_found',
     means: 'an administration command names no organization by that slug or id',
   },
+  'org.settings.console_pushed_requests': {
+    error: 'invalid_request',
+    means: 'require_pushed_authorization_requests was set on the console issuer',
+  },
   'org.settings.console_registration': {
     error: 'invalid_request',
     means: 'registration was set on the console issuer, which always offers it',
@@ -711,6 +753,10 @@ export const ERROR_CODES = {
   },
   'page.form.not_form': { error: 'invalid_body', means: "a hosted page's form was not sent as a form" },
   'page.not_found': { error: 'not_found', means: 'no hosted page at this path' },
+  'par.request_uri.given': {
+    error: 'invalid_request',
+    means: 'a pushed authorization request carries request_uri itself',
+  },
   'passkey.name.invalid': { error: 'invalid_request', means: "a passkey's name is empty or too long" },
   'passkey.register.duplicate': { error: 'conflict', means: 'the new passkey is already registered' },
   'passkey.register.expired': {

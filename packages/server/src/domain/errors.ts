@@ -19,6 +19,8 @@ const REGISTRY = {
   request_not_supported: { status: 400, family: 'oauth' },
   request_uri_not_supported: { status: 400, family: 'oauth' },
   invalid_request_object: { status: 400, family: 'oauth' },
+  // RFC 9101 §7: a request_uri (here only ever a pushed request's, RFC 9126) that is not usable.
+  invalid_request_uri: { status: 400, family: 'oauth' },
   // OpenID Connect Core Error Code unmet_authentication_requirements 1.0: an essential `acr` not reached.
   unmet_authentication_requirements: { status: 400, family: 'oauth' },
   // RFC 6749 §4.1.2.1, OIDC Core §3.1.2.6: only sent back by redirect (prompt=none, a declined consent).

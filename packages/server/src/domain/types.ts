@@ -13,6 +13,11 @@ export interface Org {
   signUp: SignUpPolicy;
   /** The email domains (lower case) `domains` lets sign up; empty under the other policies. */
   signUpDomains: string[];
+  /**
+   * Every client of the org must push its authorization requests (RFC 9126): /oauth/authorize takes
+   * only a `request_uri` of /oauth/par (domain/sign-in/authorize/pushed-requests.ts).
+   */
+  requirePushedRequests: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -124,8 +129,55 @@ export interface Client {
   allowedOrigins: string[] | null;
   /** `RS256`: the userinfo endpoint answers it a JWT signed with the org's key; absent: JSON. */
   userinfoSignedResponseAlg?: 'RS256';
+  /** OIDC Back-Channel Logout 1.0: where its logout tokens are POSTed, when it registered one. */
+  backchannelLogout?: LogoutEndpoint;
+  /** OIDC Front-Channel Logout 1.0: the page the logout page frames, when it registered one. */
+  frontchannelLogout?: LogoutEndpoint;
+  /** It must push its authorization requests (RFC 9126 `require_pushed_authorization_requests`); absent: no. */
+  requirePushedRequests?: true;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A client's logout URI (back- or front-channel) and whether it needs the session's `sid` (and `iss`). */
+export interface LogoutEndpoint {
+  uri: string;
+  sessionRequired: boolean;
+}
+
+/**
+ * A client a browser sign-in signed into, with the `sid` its ID tokens carry and its logout
+ * endpoints as they are now (a metadata-document client's: as they were when it signed in).
+ */
+export interface SessionClient {
+  sid: string;
+  orgId: string;
+  userId: string;
+  clientId: string;
+  backchannelLogout?: LogoutEndpoint;
+  frontchannelLogout?: LogoutEndpoint;
+}
+
+/** A logout token on its way to a client's back-channel logout URI, as the delivery log shows it. */
+export interface LogoutDelivery {
+  id: string;
+  orgId: string;
+  clientId: string;
+  url: string;
+  /** The person signed out (`sub` of the token). */
+  sub: string;
+  /** The sign-in's `sid` for that client, when known. */
+  sid: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts made so far. */
+  attempts: number;
+  /** Pending: when it is due next. */
+  nextAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  lastStatusCode: number | null;
+  /** Why the last attempt failed, safe to show: never a header, body or token. */
+  lastError: string | null;
+  createdAt: number;
 }
 
 /** A JSON Web Key Set of public keys (RFC 7517 §5), as a client registered it. */
@@ -493,6 +545,11 @@ export interface OAuthSession {
   resources: ResourceGrant[];
   /** The authorization request's OIDC `claims` parameter (userinfo and refreshed ID tokens answer it). */
   claims: ClaimsRequest | null;
+  /**
+   * The `sid` of its ID tokens when it was opened from a browser sign-in: the one that sign-in gave
+   * its client (OIDC Back-/Front-Channel Logout); absent: its ID tokens carry its id.
+   */
+  sid?: string;
 }
 
 /** One entry of the OIDC `claims` parameter (Core §5.5.1): null asks for the claim plainly. */
@@ -612,6 +669,23 @@ export interface ProfileKey {
   keyHash: string;
   orgId: string;
   userId: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+/**
+ * A pushed authorization request (RFC 9126), stored as the SHA-256 of its `request_uri`'s random
+ * part: the checked parameters, used once within 60 seconds by the client that pushed them.
+ */
+export interface PushedAuthorizationRequest {
+  keyHash: string;
+  orgId: string;
+  clientId: string;
+  /** The authorization request's parameters (a request object's values merged in), each once. */
+  params: Record<string, string>;
+  /** Every `resource` value, in order (RFC 8707). */
+  resources: string[];
   createdAt: number;
   expiresAt: number;
   usedAt: number | null;

@@ -22,6 +22,7 @@ import { WEBHOOK_DELIVERY_ENDPOINTS } from './management/webhook-deliveries.js';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook } from './management/webhooks.js';
 import { deviceAuthorization } from './oauth/device-authorization-endpoint.js';
 import { introspect } from './oauth/introspect-endpoint.js';
+import { pushedAuthorizationRequest } from './oauth/par-endpoint.js';
 import { registration } from './oauth/register.js';
 import { revoke } from './oauth/revoke-endpoint.js';
 import { token } from './oauth/token-endpoint.js';
@@ -55,6 +56,7 @@ export const OPERATIONS: readonly Declaration[] = [
   authorize,
   authorizePost,
   token,
+  pushedAuthorizationRequest,
   deviceAuthorization,
   revoke,
   introspect,

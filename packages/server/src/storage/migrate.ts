@@ -41,7 +41,9 @@ import * as standardClaims from './migrations/037-standard-claims.js';
 import * as resourceGrants from './migrations/038-resource-grants.js';
 import * as retiredRefreshTokens from './migrations/040-retired-refresh-tokens.js';
 import * as serviceSettings from './migrations/041-service-settings.js';
+import * as pushedAuthorizationRequests from './migrations/042-pushed-authorization-requests.js';
 import * as deviceAuthorizations from './migrations/043-device-authorizations.js';
+import * as logoutPropagation from './migrations/044-logout-propagation.js';
 import * as scim from './migrations/046-scim.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -88,7 +90,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '038-resource-grants': resourceGrants,
   '040-retired-refresh-tokens': retiredRefreshTokens,
   '041-service-settings': serviceSettings,
+  '042-pushed-authorization-requests': pushedAuthorizationRequests,
   '043-device-authorizations': deviceAuthorizations,
+  '044-logout-propagation': logoutPropagation,
   '046-scim': scim,
 };
 

@@ -14,6 +14,8 @@ export interface OrganizationsTable {
   sign_up_domains: string;
   created_at: number;
   updated_at: number;
+  /** 1: every client of the org must push its authorization requests (RFC 9126, migration 042). */
+  require_pushed_authorization_requests: number;
 }
 
 export interface MembershipsTable {
@@ -120,6 +122,16 @@ export interface ClientsTable {
   allowed_origins: string | null;
   /** `RS256`: userinfo answers a signed JWT; null: JSON (migration 037). */
   userinfo_signed_response_alg: string | null;
+  /** OIDC Back-Channel Logout: where logout tokens are POSTed; null: none (migration 044). */
+  backchannel_logout_uri: string | null;
+  /** 1: its logout tokens must carry `sid` (migration 044). */
+  backchannel_logout_session_required: number;
+  /** OIDC Front-Channel Logout: the page the logout page frames; null: none (migration 044). */
+  frontchannel_logout_uri: string | null;
+  /** 1: the frame's URL carries `iss` and `sid` (migration 044). */
+  frontchannel_logout_session_required: number;
+  /** 1: the client must push its authorization requests (RFC 9126, migration 042). */
+  require_pushed_authorization_requests: number;
 }
 
 /** A console-org client bound to one org's management API (migration 024). */
@@ -251,6 +263,45 @@ export interface OAuthSessionsTable {
   resources: string | null;
   /** The authorization request's OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
   claims: string | null;
+  /** The `sid` of its ID tokens when opened from a browser sign-in (session_clients); null: the id (migration 044). */
+  sid: string | null;
+}
+
+/** Which clients a browser sign-in signed into, with the `sid` each was given (migration 044). */
+export interface SessionClientsTable {
+  sid: string;
+  org_id: string;
+  /** The login cookie's hash (browser_sessions.token_hash). */
+  browser_session: string;
+  user_id: string;
+  /** A client's id, or a metadata document's URL. */
+  client_id: string;
+  /** The client's logout endpoints when it signed in: used for a metadata-document client only. */
+  backchannel_logout_uri: string | null;
+  backchannel_logout_session_required: number;
+  frontchannel_logout_uri: string | null;
+  frontchannel_logout_session_required: number;
+  created_at: number;
+}
+
+/** A logout token to POST to a client's back-channel logout URI, with its last attempt (migration 044). */
+export interface LogoutDeliveriesTable {
+  id: string;
+  org_id: string;
+  client_id: string;
+  url: string;
+  sub: string;
+  sid: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** Pending: when due; while claimed: the end of the lease. */
+  next_attempt_at: number | null;
+  claim_token: string | null;
+  last_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface RefreshTokensTable {
@@ -413,6 +464,20 @@ export interface ClientPromotionsTable {
   client_id: string;
   source_client_id: string;
   created_at: number;
+}
+
+/** A pushed authorization request (RFC 9126, migration 042): a one-time key of 60 seconds. */
+export interface PushedAuthorizationRequestsTable {
+  /** SHA-256 of the random part of its `request_uri`. */
+  key_hash: string;
+  org_id: string;
+  /** The client that pushed it (a metadata-document client's URL included). */
+  client_id: string;
+  /** JSON: the checked parameters, as /oauth/authorize reads them. */
+  parameters: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** A one-time impersonation link, waiting to be opened. */
@@ -710,6 +775,8 @@ export interface Database {
   authorization_requests: AuthorizationRequestsTable;
   authorization_codes: AuthorizationCodesTable;
   oauth_sessions: OAuthSessionsTable;
+  session_clients: SessionClientsTable;
+  logout_deliveries: LogoutDeliveriesTable;
   refresh_tokens: RefreshTokensTable;
   consents: ConsentsTable;
   login_attempts: LoginAttemptsTable;
@@ -731,6 +798,7 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   client_promotions: ClientPromotionsTable;
   impersonations: ImpersonationsTable;
+  pushed_authorization_requests: PushedAuthorizationRequestsTable;
   sealed_checks: SealedChecksTable;
   service_settings: ServiceSettingsTable;
   api_resources: ApiResourcesTable;

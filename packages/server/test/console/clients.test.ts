@@ -147,6 +147,26 @@ describe('console: clients', () => {
     await page.getByText('None: it authenticates with its secret only').waitFor();
     assert.equal((await storedClient(id))?.jwks_uri, null);
 
+    // Logout that reaches the app: a back-channel URI with its flag, stored and shown with the app's
+    // (empty) logout delivery log; emptied, the URI and its flag go and the log with them.
+    await page.getByLabel('Back-channel logout URI').fill('https://billing.example.com/logout');
+    await page.getByRole('checkbox', { name: 'Back-channel logout needs the session id' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Logout deliveries' }).waitFor();
+    await page.getByText('No sign-out has been sent to this app yet.').waitFor();
+    await page.getByText('Told back-channel to https://billing.example.com/logout').waitFor();
+    const logout = await storedClient(id);
+    assert.equal(logout?.backchannel_logout_uri, 'https://billing.example.com/logout');
+    assert.equal(logout?.backchannel_logout_session_required, 1);
+    assert.equal(logout?.frontchannel_logout_uri, null);
+    await page.getByLabel('Back-channel logout URI').fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Logout deliveries' }).waitFor({ state: 'detached' });
+    await page.getByText('Not told of sign-outs').waitFor();
+    const cleared = await storedClient(id);
+    assert.equal(cleared?.backchannel_logout_uri, null);
+    assert.equal(cleared?.backchannel_logout_session_required, 0);
+
     // The API refuses a plain-http redirect URI off loopback, in its own words; nothing is stored.
     await redirects.fill('http://billing.example.com/cb');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -208,6 +228,13 @@ describe('console: clients', () => {
     assert.equal((await storedClient(id))?.allowed_origins, null);
     await page.getByText('http://localhost:5173', { exact: true }).first().waitFor();
     assert.equal(await origins.inputValue(), 'http://localhost:5173');
+
+    // Pushed authorization requests (RFC 9126) required of this client alone.
+    await page.getByText('Optional (unless the organization requires them)').waitFor();
+    await page.getByRole('checkbox', { name: 'Require pushed authorization requests' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Required: it must push its authorization requests to /oauth/par').waitFor();
+    assert.equal(Number((await storedClient(id))?.require_pushed_authorization_requests), 1);
 
     await page.getByRole('link', { name: '← All clients' }).click();
     await page.waitForURL((u) => u.pathname === '/console/o/acme/clients');

@@ -75,6 +75,7 @@ assert.deepEqual(settings.data, {
   metadata_documents: false,
   sign_up: 'domains',
   sign_up_domains: ['journey.test'],
+  require_pushed_authorization_requests: false,
 });
 
 // A confidential client, then a new secret for it.

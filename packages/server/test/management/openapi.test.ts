@@ -196,6 +196,7 @@ for (const database of httpSuite()) {
       // CORS preflights (http/cors.ts) answer browsers, not callers: they are not operations.
       const preflights = routesOf(app).filter((r) => r.method === 'OPTIONS');
       assert.deepEqual(preflights.map((r) => r.url).sort(), [
+        '/oauth/par',
         '/oauth/revoke',
         '/oauth/token',
         '/oauth/userinfo',

@@ -263,6 +263,7 @@ for (const database of httpSuite()) {
         metadata_documents: false,
         sign_up: 'open',
         sign_up_domains: [],
+        require_pushed_authorization_requests: false,
       };
       for (const [org, token] of [
         ['acme', owner],
@@ -355,6 +356,7 @@ for (const database of httpSuite()) {
         metadata_documents: false,
         sign_up: 'open',
         sign_up_domains: [],
+        require_pushed_authorization_requests: false,
       });
 
       const both = await call(server, 'PATCH', `/organizations/${acme.id}/settings`, owner, {
@@ -371,6 +373,7 @@ for (const database of httpSuite()) {
         metadata_documents: false,
         sign_up: 'open',
         sign_up_domains: [],
+        require_pushed_authorization_requests: false,
       });
       // What members see, in the list of orgs too.
       assert.deepEqual((await call(server, 'GET', '/organizations/acme/settings', member)).body, both.body);
@@ -415,6 +418,7 @@ for (const database of httpSuite()) {
         requireMfa,
         dynamicRegistration: false,
         metadataDocuments: false,
+        requirePushedRequests: false,
       });
       for (const e of entries) assert.deepEqual(e.actor, { kind: 'user', id: ownerId });
       assert.deepEqual(

@@ -23,6 +23,7 @@ const org: Org = {
   metadataDocuments: false,
   signUp: 'invite_only',
   signUpDomains: [],
+  requirePushedRequests: false,
   createdAt: 0,
   updatedAt: 0,
 };

@@ -220,7 +220,10 @@ for (const database of storageSuite(
       // The access token is exactly what it was: no scopes, no profile, no nonce.
       const access = decodeJwt(tokens.access_token);
       assert.deepEqual(Object.keys(access).sort(), USER_CLAIMS);
-      assert.equal(payload.sid, access.sid);
+      // The ID token's sid is the browser sign-in's for this client (Back-Channel Logout 1.0 §2.1), the
+      // access token's the OAuth session's.
+      assert.match(String(payload.sid), /^sid_[a-z0-9]{20}$/);
+      assert.notEqual(payload.sid, access.sid);
       assert.deepEqual(payload.amr, access.amr);
       assert.equal(payload.acr, access.acr);
       assert.ok(Number(payload.auth_time) <= Number(payload.iat));
@@ -412,7 +415,9 @@ for (const database of storageSuite(
         // The login cookie is still good: no password this time, a new session and code.
         const second = await codeFlow({ scope: 'openid', nonce: 'second' }, browser);
         const later = decodeJwt(second.id_token as string);
-        assert.notEqual(later.sid, signedIn.sid);
+        // A new OAuth session, from the same browser sign-in: the ID token's sid stays (logout's).
+        assert.notEqual(decodeJwt(second.access_token).sid, decodeJwt(first.access_token).sid);
+        assert.equal(later.sid, signedIn.sid);
         assert.equal(later.nonce, 'second');
         assert.equal(later.auth_time, signedIn.auth_time);
         assert.ok(Number(later.iat) - Number(later.auth_time) >= 3600);

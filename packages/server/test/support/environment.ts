@@ -69,6 +69,39 @@ export function nginxSkip(): false | string {
   return reason;
 }
 
+/** Debian's python3 (not a pyenv one first on PATH) with what examples/fastapi-authlib imports. */
+export const DEBIAN_PYTHON = '/usr/bin/python3';
+
+/**
+ * Debian's FastAPI, uvicorn and Authlib, for the Python example (examples/fastapi-authlib). CI installs
+ * them (.ci/run); elsewhere the example is skipped, saying what to install.
+ */
+export function fastapiSkip(): false | string {
+  const probe = spawnSync(DEBIAN_PYTHON, ['-c', 'import fastapi, uvicorn, authlib'], { stdio: 'ignore' });
+  if (probe.status === 0) return false;
+  const reason = `SKIPPED: ${DEBIAN_PYTHON} lacks fastapi, uvicorn or authlib (apt-get install -y python3-fastapi python3-uvicorn python3-authlib)`;
+  if (required.has('fastapi')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
+  process.stderr.write(`${reason}\n`);
+  return reason;
+}
+
+/** Debian's Go sources, which Go programs of the tests build against in GOPATH mode. */
+export const GOCODE = '/usr/share/gocode';
+
+/**
+ * `go` and Debian's coreos/go-oidc (v2) sources, for the Go example (examples/go-oidc). CI installs them
+ * (.ci/run); elsewhere the example is skipped, saying what to install.
+ */
+export function goOidcSkip(): false | string {
+  const hasGo = spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
+  if (hasGo && existsSync(join(GOCODE, 'src', 'github.com', 'coreos', 'go-oidc'))) return false;
+  const reason =
+    'SKIPPED: go or coreos/go-oidc not found (apt-get install -y golang-go golang-github-coreos-go-oidc-dev)';
+  if (required.has('go-oidc')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
+  process.stderr.write(`${reason}\n`);
+  return reason;
+}
+
 /**
  * Whether `npm install --offline <specs>` can resolve from npm's cache, for a test that installs that way (a
  * test never reaches the registry). `npm ci` keeps tarballs but not the registry's documents an install

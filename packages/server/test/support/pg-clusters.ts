@@ -177,11 +177,16 @@ export class Cluster {
       [
         `port = ${cluster.port}`,
         `unix_socket_directories = '${dir}'`,
-        `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}'`,
         // A standby has no standby of its own until it is promoted.
         "synchronous_standby_names = ''",
         '',
       ].join('\n'),
+    );
+    // -R wrote a primary_conninfo without the application_name a primary's synchronous_standby_names
+    // names, in postgresql.auto.conf, which is read after postgresql.conf: the last one there wins.
+    appendFileSync(
+      join(dir, 'postgresql.auto.conf'),
+      `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}'\n`,
     );
     await cluster.start();
     return cluster;

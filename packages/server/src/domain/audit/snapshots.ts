@@ -61,5 +61,8 @@ export const clientSnapshot = (c: Client) => ({
   ...(c.userinfoSignedResponseAlg === undefined
     ? {}
     : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
+  ...(c.backchannelLogout === undefined ? {} : { backchannelLogout: c.backchannelLogout }),
+  ...(c.frontchannelLogout === undefined ? {} : { frontchannelLogout: c.frontchannelLogout }),
+  ...(c.requirePushedRequests ? { requirePushedRequests: true } : {}),
   createdAt: new Date(c.createdAt).toISOString(),
 });

@@ -97,7 +97,25 @@ const DOCUMENT = z.object({
   response_types: z.array(z.string()).optional(),
   post_logout_redirect_uris: urlList.optional(),
   userinfo_signed_response_alg: z.string().optional(),
+  backchannel_logout_uri: z.string().optional(),
+  backchannel_logout_session_required: z.boolean().optional(),
+  frontchannel_logout_uri: z.string().optional(),
+  frontchannel_logout_session_required: z.boolean().optional(),
 });
+
+/**
+ * A document's logout URI (OIDC Back-/Front-Channel Logout 1.0): registration's URI rule, and on the
+ * document's own host, so a document published by anyone can only have this service post to (or
+ * frame) the host that published it, never a third party's (another org's) address.
+ */
+function logoutUriProblem(field: string, uri: string | undefined, documentUrl: string): string | null {
+  if (uri === undefined) return null;
+  const problem = redirectUriProblem(uri);
+  if (problem) return `${field} ${problem.rule}`;
+  if (new URL(uri).hostname !== new URL(documentUrl).hostname)
+    return `${field} must be on the document's host`;
+  return null;
+}
 
 const GRANTS: GrantType[] = ['authorization_code', 'refresh_token'];
 /** What a document may list besides: the device grant (RFC 8628), for a CLI it also signs in. */
@@ -154,6 +172,8 @@ export function clientFromDocument(org: Org, url: string, body: string): Client 
   const problem =
     urisProblem('redirect_uris', doc.redirect_uris) ??
     urisProblem('post_logout_redirect_uris', doc.post_logout_redirect_uris ?? []) ??
+    logoutUriProblem('backchannel_logout_uri', doc.backchannel_logout_uri, url) ??
+    logoutUriProblem('frontchannel_logout_uri', doc.frontchannel_logout_uri, url) ??
     (doc.client_name === undefined ? null : nameProblem(doc.client_name));
   if (problem !== null) return problem;
   const now = clock.now();
@@ -171,6 +191,22 @@ export function clientFromDocument(org: Org, url: string, body: string): Client 
     // The default: the origins of its redirect URIs.
     allowedOrigins: null,
     ...(userinfoAlg === 'RS256' ? { userinfoSignedResponseAlg: 'RS256' as const } : {}),
+    ...(doc.backchannel_logout_uri === undefined
+      ? {}
+      : {
+          backchannelLogout: {
+            uri: doc.backchannel_logout_uri,
+            sessionRequired: doc.backchannel_logout_session_required === true,
+          },
+        }),
+    ...(doc.frontchannel_logout_uri === undefined
+      ? {}
+      : {
+          frontchannelLogout: {
+            uri: doc.frontchannel_logout_uri,
+            sessionRequired: doc.frontchannel_logout_session_required === true,
+          },
+        }),
     createdAt: now,
     updatedAt: now,
   };

@@ -10,6 +10,8 @@ import {
   replaceClientSecret,
   updateClientRow,
 } from '../../storage/repos/clients.js';
+import { pageLogoutDeliveries } from '../../storage/repos/logout-deliveries.js';
+import { deleteClientSessionClients } from '../../storage/repos/session-clients.js';
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
@@ -21,12 +23,14 @@ import {
   type Client,
   DEVICE_CODE_GRANT,
   type GrantType,
+  type LogoutDelivery,
   type Org,
   type PublicKeySet,
 } from '../types.js';
 import { checkAllowedOrigins } from './allowed-origins.js';
 import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client-jwks.js';
 import type { DirectoryDeps } from './deps.js';
+import { checkLogoutEndpoint } from './logout-uris.js';
 import { checkRequestObjectSigningAlg } from './request-object-signing-alg.js';
 import { checkName, checkRedirectUri } from './validate.js';
 
@@ -58,6 +62,58 @@ export interface NewClient {
   requestObjectSigningAlg?: string;
   /** `RS256`: its userinfo answers are JWTs signed with the org's key (OIDC Core §5.3.2). */
   userinfoSignedResponseAlg?: 'RS256';
+  /** OIDC Back-Channel Logout 1.0: where its logout tokens go (null: none), and whether they must carry `sid`. */
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
+  /** OIDC Front-Channel Logout 1.0: the page the logout page frames (null: none), and whether with `iss` and `sid`. */
+  frontchannelLogoutUri?: string | null;
+  frontchannelLogoutSessionRequired?: boolean;
+  /** It must push its authorization requests (RFC 9126); default false. */
+  requirePushedRequests?: boolean;
+}
+
+/** The logout fields of a creation or an update: a URI (null: none), and its session flag. */
+interface LogoutFields {
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
+  frontchannelLogoutUri?: string | null;
+  frontchannelLogoutSessionRequired?: boolean;
+}
+
+/**
+ * The client's logout endpoints after `input` (over `before`'s, on an update): a URI given replaces
+ * the one registered (null removes it, with its flag); a flag alone changes the registered URI's. A
+ * flag with no URI to go with it is refused, not dropped.
+ */
+function withLogoutEndpoints(deps: DirectoryDeps, client: Client, input: LogoutFields): void {
+  const channels = [
+    ['backchannel', 'backchannelLogout', input.backchannelLogoutUri, input.backchannelLogoutSessionRequired],
+    [
+      'frontchannel',
+      'frontchannelLogout',
+      input.frontchannelLogoutUri,
+      input.frontchannelLogoutSessionRequired,
+    ],
+  ] as const;
+  for (const [channel, key, uri, required] of channels) {
+    const current = client[key];
+    const nextUri = uri === undefined ? (current?.uri ?? null) : uri;
+    if (nextUri === null) {
+      if (required !== undefined)
+        fail(
+          'client.logout_session_required.without_uri',
+          `${channel}_logout_session_required needs a ${channel}_logout_uri`,
+        );
+      delete client[key];
+      continue;
+    }
+    client[key] = checkLogoutEndpoint(
+      deps.config,
+      channel,
+      nextUri,
+      required ?? (uri === undefined ? current?.sessionRequired : false),
+    );
+  }
 }
 
 /** The grant types a client gets when none are named. */
@@ -151,10 +207,12 @@ export async function createClient(
     ...(input.userinfoSignedResponseAlg === undefined
       ? {}
       : { userinfoSignedResponseAlg: input.userinfoSignedResponseAlg }),
+    ...(input.requirePushedRequests ? { requirePushedRequests: true as const } : {}),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
   };
+  withLogoutEndpoints(deps, client, input);
   checkOneKeySource(client);
   await deps.unitOfWork.run(async (tx) => {
     await insertClient(tx, client, secret === null ? null : sha256(secret));
@@ -192,6 +250,23 @@ async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
 export const getClient = (deps: DirectoryDeps, org: Org, id: string): Promise<Client> =>
   orgClient(deps.store, org, id);
 
+/**
+ * One page of a client's back-channel logout deliveries, newest first (never a token: tokens are
+ * signed when sent and not stored); 404 `not_found` for any id not the org's client.
+ */
+export async function listLogoutDeliveries(
+  deps: DirectoryDeps,
+  org: Org,
+  id: string,
+  q: { page: number; perPage: number },
+): Promise<{ entries: LogoutDelivery[]; total: number }> {
+  const client = await orgClient(deps.store, org, id);
+  return pageLogoutDeliveries(deps.store, org.id, client.id, {
+    offset: q.page * q.perPage,
+    limit: q.perPage,
+  });
+}
+
 /** What an update may change; an absent field keeps its value. */
 export interface ClientChanges {
   name?: string;
@@ -208,6 +283,14 @@ export interface ClientChanges {
   allowedOrigins?: string[] | null;
   /** `RS256`: userinfo answers it a signed JWT; null: JSON again. */
   userinfoSignedResponseAlg?: 'RS256' | null;
+  /** A new back-channel logout URI; null removes it (and its flag). */
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
+  /** A new front-channel logout URI; null removes it (and its flag). */
+  frontchannelLogoutUri?: string | null;
+  frontchannelLogoutSessionRequired?: boolean;
+  /** Whether it must push its authorization requests (RFC 9126). */
+  requirePushedRequests?: boolean;
 }
 
 /**
@@ -249,6 +332,9 @@ export async function updateClient(
     if (changes.userinfoSignedResponseAlg === null) delete after.userinfoSignedResponseAlg;
     else if (changes.userinfoSignedResponseAlg !== undefined)
       after.userinfoSignedResponseAlg = changes.userinfoSignedResponseAlg;
+    withLogoutEndpoints(deps, after, changes);
+    if (changes.requirePushedRequests === false) delete after.requirePushedRequests;
+    else if (changes.requirePushedRequests) after.requirePushedRequests = true;
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)
@@ -320,6 +406,7 @@ export async function deleteClient(deps: DirectoryDeps, org: Org, id: string, ac
     const client = await orgClient(tx, org, id);
     const now = clock.now();
     await endClientSessions(tx, client.id, actor, now);
+    await deleteClientSessionClients(tx, org.id, client.id);
     await deleteClientRow(tx, org.id, client.id);
     await recordAudit(tx, {
       orgId: org.id,

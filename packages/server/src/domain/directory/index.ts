@@ -22,6 +22,7 @@ export {
   getClient,
   grantTypesProblem,
   listClients,
+  listLogoutDeliveries,
   rotateClientSecret,
   updateClient,
 } from './clients.js';
@@ -48,7 +49,12 @@ export {
   updateOwnProfile,
   userRecord,
 } from './profile.js';
-export { MAX_REDIRECT_URI_LENGTH, MAX_REDIRECT_URIS, redirectUriProblem } from './redirect-uris.js';
+export {
+  isLoopbackRedirectHost,
+  MAX_REDIRECT_URI_LENGTH,
+  MAX_REDIRECT_URIS,
+  redirectUriProblem,
+} from './redirect-uris.js';
 export { type RegistrationMetadata, registerClient, registrationOpen } from './registration.js';
 export { IDENTITY_SCOPES, ownScopes, SCOPES } from './scopes.js';
 export {

@@ -2,6 +2,7 @@ import {
   findOrgById,
   lockOrg,
   updateOrgName,
+  updateOrgPushedRequests,
   updateOrgRegistration,
   updateOrgSignUp,
 } from '../../storage/repos/orgs.js';
@@ -29,6 +30,8 @@ export interface OrgSettings {
   metadataDocuments: boolean;
   signUp: SignUpPolicy;
   signUpDomains: string[];
+  /** Every client must push its authorization requests (RFC 9126). */
+  requirePushedRequests: boolean;
 }
 
 export interface SettingsChange {
@@ -39,6 +42,7 @@ export interface SettingsChange {
   /** The sign-up policy; `domains` needs `signUpDomains` given or already stored. */
   signUp?: SignUpPolicy;
   signUpDomains?: string[];
+  requirePushedRequests?: boolean;
 }
 
 const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSettings => ({
@@ -51,6 +55,7 @@ const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSett
   metadataDocuments: org.metadataDocuments,
   signUp: org.signUp,
   signUpDomains: org.signUpDomains,
+  requirePushedRequests: org.requirePushedRequests,
 });
 
 /** What the audit snapshots of a settings change hold beside the org itself (sign-up policy included). */
@@ -59,6 +64,7 @@ const settingsSnapshot = (org: Org, requireMfa: boolean) => ({
   requireMfa,
   dynamicRegistration: org.dynamicRegistration,
   metadataDocuments: org.metadataDocuments,
+  requirePushedRequests: org.requirePushedRequests,
 });
 
 /** The org with its sign-up policy changed as asked (checked), or the same object when nothing differs. */
@@ -79,7 +85,8 @@ export async function orgSettings(deps: DirectoryDeps, org: Org): Promise<OrgSet
 /**
  * `tessera org update` and PATCH /organizations/{org}/settings: renames the org, makes the second
  * factor required (or optional again) for every user of the org, opens or closes its issuer's
- * registration (DESIGN §15), and/or sets its sign-up policy (domain/sign-in/sign-up-policy.ts),
+ * registration (DESIGN §15), requires (or stops requiring) pushed authorization requests of every
+ * client (RFC 9126; not on the console issuer), and/or sets its sign-up policy (domain/sign-in/sign-up-policy.ts),
  * audited as one `organization.updated` entry whose snapshots hold those settings too. Nothing
  * changed, no entry. The console issuer's registration is the spec's and always open, so it is not
  * a setting there.
@@ -99,6 +106,13 @@ export async function updateOrgSettings(
       'the console issuer always offers registration; it is not a setting there',
     );
   }
+  // The console's own sign-in does not push its requests, nor do the clients the spec registers there.
+  if (org.isConsole && change.requirePushedRequests !== undefined) {
+    fail(
+      'org.settings.console_pushed_requests',
+      'the console issuer does not require pushed authorization requests; it is not a setting there',
+    );
+  }
   return deps.unitOfWork.run(async (tx) => {
     await lockOrg(tx, org.id);
     const current = (await findOrgById(tx, org.id)) ?? fail('org.not_found', 'no such organization');
@@ -111,15 +125,24 @@ export async function updateOrgSettings(
     const reopened =
       registration.dynamicRegistration !== current.dynamicRegistration ||
       registration.metadataDocuments !== current.metadataDocuments;
+    const pushed = change.requirePushedRequests ?? current.requirePushedRequests;
+    const repushed = pushed !== current.requirePushedRequests;
     const renamed: Org =
-      (name === undefined || name === current.name) && !reopened
+      (name === undefined || name === current.name) && !reopened && !repushed
         ? current
-        : { ...current, ...(name === undefined ? {} : { name }), ...registration, updatedAt: now };
+        : {
+            ...current,
+            ...(name === undefined ? {} : { name }),
+            ...registration,
+            requirePushedRequests: pushed,
+            updatedAt: now,
+          };
     const after = withSignUp(renamed, change, now);
     const requireMfa = change.requireMfa ?? before;
     if (after === current && requireMfa === before) return settingsOf(deps, current, before);
     if (after.name !== current.name) await updateOrgName(tx, org.id, after.name, now);
     if (reopened) await updateOrgRegistration(tx, org.id, registration, now);
+    if (repushed) await updateOrgPushedRequests(tx, org.id, pushed, now);
     if (after !== renamed) await updateOrgSignUp(tx, org.id, after, now);
     if (requireMfa !== before) await setRequireMfa(tx, org.id, requireMfa, now);
     await recordAudit(tx, {

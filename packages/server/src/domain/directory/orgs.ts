@@ -42,6 +42,7 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     metadataDocuments: false,
     signUp: 'invite_only',
     signUpDomains: [],
+    requirePushedRequests: false,
     createdAt: now,
     updatedAt: now,
   };
@@ -119,6 +120,7 @@ export async function createOrg(
     metadataDocuments: false,
     signUp: 'open',
     signUpDomains: [],
+    requirePushedRequests: false,
     createdAt: now,
     updatedAt: now,
   };

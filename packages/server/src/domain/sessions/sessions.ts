@@ -12,7 +12,8 @@ import { findUserTenant, listUserTenants } from '../../storage/repos/tenant-memb
 import { recordAudit } from '../audit/audit.js';
 import { fail } from '../errors.js';
 import { OAUTH_SESSION_TTL_MS } from '../tokens-policy.js';
-import type { Actor, ClaimsRequest, OAuthSession, Org, ResourceGrant } from '../types.js';
+import type { Actor, ClaimsRequest, LogoutEndpoint, OAuthSession, Org, ResourceGrant } from '../types.js';
+import { propagateLogout, sidFor } from './logout-propagation.js';
 
 export type { OAuthSession };
 
@@ -51,6 +52,9 @@ export interface NewSession {
   resources?: ResourceGrant[];
   /** The authorization request's OIDC `claims` parameter; none when not given. */
   claims?: ClaimsRequest | null;
+  /** The client's logout endpoints (recorded with the browser sign-in, for a metadata-document client). */
+  backchannelLogout?: LogoutEndpoint | undefined;
+  frontchannelLogout?: LogoutEndpoint | undefined;
 }
 
 /** Opens a session; console sessions have no tenant (their tokens carry no `tnt`). */
@@ -69,8 +73,26 @@ export async function openSession(
     browserSession = null,
     resources = [],
     claims = null,
+    backchannelLogout,
+    frontchannelLogout,
     ...rest
   } = input;
+  // Opened from a browser sign-in: its ID tokens carry the sid that sign-in gives this client.
+  const sid =
+    browserSession === null
+      ? null
+      : await sidFor(
+          tx,
+          {
+            orgId: org.id,
+            browserSession,
+            userId: input.userId,
+            clientId: input.clientId,
+            backchannelLogout,
+            frontchannelLogout,
+          },
+          now,
+        );
   const session: OAuthSession = {
     id: newId('sid'),
     orgId: org.id,
@@ -83,6 +105,7 @@ export async function openSession(
     authTime,
     resources,
     claims,
+    ...(sid === null ? {} : { sid }),
   };
   await insertOAuthSession(tx, session, browserSession);
   const actor: Actor = { kind: 'user', id: actorId ?? input.userId };
@@ -124,8 +147,9 @@ export async function revokeSession(tx: Handle, sessionId: string, actor: Actor,
 /**
  * Ends every session of the user: each live OAuth session is revoked (audited as its
  * `session.deleted`; its refresh and access tokens stop working) and every login cookie of the
- * hosted pages is dropped, so no browser goes on signing them in. Returns how many OAuth sessions
- * ended.
+ * hosted pages is dropped, so no browser goes on signing them in; every client those browser
+ * sign-ins signed into that registered a back-channel logout URI is sent a logout token
+ * (logout-propagation.ts). Returns how many OAuth sessions ended.
  */
 export async function endUserSessions(
   tx: Handle,
@@ -135,6 +159,7 @@ export async function endUserSessions(
 ): Promise<number> {
   const ids = await liveSessionIds(tx, { userId }, now);
   for (const id of ids) await revokeSession(tx, id, actor, now);
+  await propagateLogout(tx, { userId }, now);
   await deleteBrowserSessionsOfUser(tx, userId);
   return ids.length;
 }

@@ -76,6 +76,8 @@ export async function issueAuthorizationCode(
         authTime: auth.authTime ?? now,
         browserSession: auth.browserSession ?? null,
         claims: request.claims,
+        backchannelLogout: pending.client.backchannelLogout,
+        frontchannelLogout: pending.client.frontchannelLogout,
       },
       now,
     );

@@ -4,6 +4,7 @@ import {
   insertBrowserSession,
   purgeBrowserSessions,
 } from '../../storage/repos/browser-sessions.js';
+import { purgeSessionClients } from '../../storage/repos/session-clients.js';
 import { findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
@@ -101,9 +102,11 @@ export async function startBrowserSession(
       data: { ...userSnapshot(user), amr, acr, ...method.audit, ...extra },
     });
   });
-  await purgeAtMostEveryMinute(deps.store, 'browser_sessions', now, () =>
-    purgeBrowserSessions(deps.store, now),
-  );
+  await purgeAtMostEveryMinute(deps.store, 'browser_sessions', now, async () => {
+    await purgeBrowserSessions(deps.store, now);
+    // The clients of sign-ins that expired: no sign-out follows an expiry (nothing is sent).
+    await purgeSessionClients(deps.store, now - BROWSER_SESSION_TTL_MS);
+  });
   const actorId = impersonation?.actorId ?? null;
   return { secret, session: { id: sha256(secret), user, amr, acr, actorId, expiresAt, authTime: now } };
 }

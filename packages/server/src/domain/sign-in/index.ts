@@ -6,7 +6,7 @@
 export { redeemAuthorizationCode } from './authorization-codes.js';
 export { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
 export { continueAuthorization, decideConsent } from './authorization-steps.js';
-export { authorizeRequest } from './authorize/authorize-request.js';
+export { authorizeRequest, pushAuthorizationRequest } from './authorize/authorize-request.js';
 export { AUTHORIZE_PARAMETERS, type AuthorizeParams, type AuthorizeQuery } from './authorize/parameters.js';
 export { CODE_CHALLENGE, PKCE_METHODS } from './authorize/pkce.js';
 export { PROMPT_VALUES } from './authorize/prompt.js';
@@ -38,7 +38,14 @@ export {
 export { DEVICE_COOKIE_TTL_MS, deviceOfUser, trustedDevice } from './device-cookies.js';
 export { IMPERSONATION_PATH, openImpersonation, startImpersonation } from './impersonation.js';
 export { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
-export { checkLogoutRequest, type LogoutParameters, postLogoutRedirect, signOut } from './logout.js';
+export {
+  checkLogoutRequest,
+  type FrontChannelFrame,
+  frontChannelLogoutUrl,
+  type LogoutParameters,
+  postLogoutRedirect,
+  signOut,
+} from './logout.js';
 export { signedInFor } from './next-step.js';
 export {
   type AuthenticationResponseJSON,

@@ -2,6 +2,10 @@ import { deleteBrowserSession } from '../../storage/repos/browser-sessions.js';
 import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
+import { type FrontChannelFrame, propagateLogout } from '../sessions/logout-propagation.js';
+
+export type { FrontChannelFrame };
+
 import { revokeSession } from '../sessions/sessions.js';
 import type { Actor, Client, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
@@ -85,14 +89,35 @@ export function postLogoutRedirect(request: LogoutRequest): string | null {
  * Signs a browser out of `org`: the browser sign-in (`browserSession`, the login cookie's hash)
  * ends, with every OAuth session opened from it; nothing else, whatever a hint names, so only the
  * browser holding the cookie can end its sessions. Each OAuth session ending is audited as
- * `session.deleted`. Returns how many ended.
+ * `session.deleted`; every client the sign-in signed into that registered a back-channel logout URI
+ * is sent a logout token. Returns how many OAuth sessions ended, and the front-channel logout
+ * frames the page shows.
  */
-export async function signOut(deps: SignInDeps, browserSession: string, actor: Actor): Promise<number> {
+export async function signOut(
+  deps: SignInDeps,
+  browserSession: string,
+  actor: Actor,
+): Promise<{ ended: number; frames: FrontChannelFrame[] }> {
   return deps.unitOfWork.run(async (tx) => {
     const now = clock.now();
     const ids = await liveSessionIds(tx, { browserSession }, now);
     for (const id of ids) await revokeSession(tx, id, actor, now);
+    const frames = await propagateLogout(tx, { browserSession }, now);
     await deleteBrowserSession(tx, browserSession);
-    return ids.length;
+    return { ended: ids.length, frames };
   });
+}
+
+/**
+ * The URL the signed-out page frames for a client (OIDC Front-Channel Logout 1.0 §2): its
+ * registered URI, with `iss` (this org's issuer) and `sid` (the one its ID tokens carried) added to
+ * its query when it asked for them, and nothing else: no client learns another's sid.
+ */
+export function frontChannelLogoutUrl(issuer: string, frame: FrontChannelFrame): string {
+  const url = new URL(frame.endpoint.uri);
+  if (frame.endpoint.sessionRequired) {
+    url.searchParams.set('iss', issuer);
+    url.searchParams.set('sid', frame.sid);
+  }
+  return url.href;
 }

@@ -6,6 +6,7 @@ import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
 import { findPasswordHash, setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';
+import { propagateLogout } from '../sessions/logout-propagation.js';
 import { revokeSession } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
 import type { SignInDeps } from './deps.js';
@@ -56,6 +57,8 @@ export async function changePassword(
     const actor = { kind: 'user', id: user.id } as const;
     const ids = await liveSessionIds(tx, { userId: user.id }, now);
     for (const id of ids) await revokeSession(tx, id, actor, now);
+    // The other browsers are signed out: the clients they signed into are told (back-channel).
+    await propagateLogout(tx, { userId: user.id, except: keep }, now);
     await deleteOtherBrowserSessions(tx, user.id, keep);
     await auditPassword(tx, user, 'change', ids.length, now);
     return { ok: true, sessionsEnded: ids.length };

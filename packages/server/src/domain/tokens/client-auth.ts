@@ -7,7 +7,7 @@ import type { Client, MachineClient, Org } from '../types.js';
 import { assertionClientId, verifyClientAssertion } from './client-assertions.js';
 import type { TokensDeps } from './deps.js';
 
-/** How a client authenticates at the token, revocation and introspection endpoints (DESIGN §14). */
+/** How a client authenticates at the token, PAR, revocation and introspection endpoints (DESIGN §14). */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
 /** Every method, in the order discovery lists them. */
@@ -27,6 +27,7 @@ export type PresentedClient =
 /** Where the client authenticates: the endpoint's path, for an assertion's `aud`. */
 export type ClientAuthEndpoint =
   | '/oauth/token'
+  | '/oauth/par'
   | '/oauth/revoke'
   | '/oauth/introspect'
   | '/oauth/device_authorization';
@@ -103,7 +104,7 @@ async function checkPresented(
 }
 
 /**
- * Authenticates a client at the token, revocation and introspection endpoints. A missing
+ * Authenticates a client at the token, PAR, revocation and introspection endpoints. A missing
  * client_id is `invalid_request`; unknown client and failed credentials give the same
  * `invalid_client` answer.
  */

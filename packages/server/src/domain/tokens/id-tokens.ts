@@ -47,7 +47,7 @@ export async function withIdToken(
     iat,
     auth_time: Math.floor(session.authTime / 1000),
     ...(nonce === null ? {} : { nonce }),
-    sid: session.id,
+    sid: session.sid ?? session.id,
     amr: session.amr,
     acr: session.acr,
     at_hash: accessTokenHash(set.accessToken),

@@ -15,6 +15,7 @@ export {
 export { requireGrant } from './client-grants.js';
 export { type NamedClient, originAllowedFor, originOfSomeClient } from './cross-origin.js';
 export { introspectToken } from './introspection.js';
+export { BACKCHANNEL_LOGOUT_EVENT, logoutTokenFor } from './logout-tokens.js';
 export { issueMachineToken } from './machine-tokens.js';
 export { type ManagementPrincipal, verifyManagementToken } from './management-principal.js';
 export { CLAIMS_SUPPORTED, claimScopes } from './openid-claims.js';

@@ -83,6 +83,30 @@ const UserinfoAlg = z.enum(['RS256'], 'must be RS256').meta({
     'RS256: the userinfo endpoint answers this client a JWT signed with the org’s key; absent: JSON',
 });
 
+/** OIDC Back-/Front-Channel Logout 1.0; checked by domain/directory/logout-uris.ts. */
+const LOGOUT_URI_RULE =
+  'https, or http on localhost, 127.0.0.1 or [::1]; no fragment; not on a host of this service';
+const BackchannelLogoutUri = z.string().meta({
+  description:
+    `OIDC Back-Channel Logout 1.0: where a logout token is POSTed whenever a browser sign-in that ` +
+    `signed into this client ends (${LOGOUT_URI_RULE}). Delivered under the webhooks’ address policy and retries`,
+});
+const FrontchannelLogoutUri = z.string().meta({
+  description: `OIDC Front-Channel Logout 1.0: the page the signed-out page frames (${LOGOUT_URI_RULE})`,
+});
+const BackchannelSessionRequired = z.boolean().meta({
+  description: 'logout tokens carry `sid` (they always do here); needs backchannel_logout_uri; default false',
+});
+const FrontchannelSessionRequired = z.boolean().meta({
+  description: 'the framed URL carries `iss` and `sid`; needs frontchannel_logout_uri; default false',
+});
+/** RFC 9126 §6 client metadata. */
+const RequirePushed = z.boolean().meta({
+  description:
+    'true: the client must push its authorization requests to /oauth/par (RFC 9126); /oauth/authorize ' +
+    'refuses its other requests with `invalid_request`. Default false (the org’s setting applies to every client)',
+});
+
 const ClientType = z.enum(['public', 'confidential'], 'must be public or confidential');
 
 export const CreateClientBody = z
@@ -104,6 +128,11 @@ export const CreateClientBody = z
     jwks_uri: JwksUri.optional(),
     request_object_signing_alg: RequestObjectSigningAlg.optional(),
     userinfo_signed_response_alg: UserinfoAlg.optional(),
+    backchannel_logout_uri: BackchannelLogoutUri.optional(),
+    backchannel_logout_session_required: BackchannelSessionRequired.optional(),
+    frontchannel_logout_uri: FrontchannelLogoutUri.optional(),
+    frontchannel_logout_session_required: FrontchannelSessionRequired.optional(),
+    require_pushed_authorization_requests: RequirePushed.optional(),
     allowed_origins: AllowedOrigins.optional().meta({
       description: `${ALLOWED_ORIGINS}. Default: the origins of redirect_uris, following them as they change`,
     }),
@@ -129,6 +158,13 @@ export const UpdateClientBody = z.strictObject({
     .optional()
     .meta({ description: 'null: back to the default, any signed algorithm' }),
   userinfo_signed_response_alg: UserinfoAlg.nullable().optional().meta({ description: 'null: JSON again' }),
+  backchannel_logout_uri: BackchannelLogoutUri.nullable().optional().meta({ description: 'null removes it' }),
+  backchannel_logout_session_required: BackchannelSessionRequired.optional(),
+  frontchannel_logout_uri: FrontchannelLogoutUri.nullable()
+    .optional()
+    .meta({ description: 'null removes it' }),
+  frontchannel_logout_session_required: FrontchannelSessionRequired.optional(),
+  require_pushed_authorization_requests: RequirePushed.optional(),
   allowed_origins: AllowedOrigins.nullable()
     .optional()
     .meta({ description: `${ALLOWED_ORIGINS}. null: back to the default, the origins of redirect_uris` }),
@@ -150,6 +186,20 @@ export const Client = z.object({
     description: 'only when the client registered one',
   }),
   userinfo_signed_response_alg: UserinfoAlg.optional().meta({ description: 'only when registered' }),
+  backchannel_logout_uri: BackchannelLogoutUri.optional().meta({ description: 'only when registered' }),
+  backchannel_logout_session_required: z
+    .boolean()
+    .optional()
+    .meta({ description: 'with backchannel_logout_uri' }),
+  frontchannel_logout_uri: FrontchannelLogoutUri.optional().meta({ description: 'only when registered' }),
+  frontchannel_logout_session_required: z
+    .boolean()
+    .optional()
+    .meta({ description: 'with frontchannel_logout_uri' }),
+  require_pushed_authorization_requests: z
+    .literal(true)
+    .optional()
+    .meta({ description: 'only when the client must push its authorization requests (RFC 9126)' }),
   allowed_origins: z.array(z.string()).meta({
     description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
   }),
@@ -168,3 +218,28 @@ export const CreatedClient = Client.extend({
 export const ClientList = z.array(Client);
 
 export const ClientSecret = z.object({ client_secret: z.string().meta({ description: SECRET }) });
+
+export const LogoutDeliveriesQuery = z.strictObject({ ...PAGE_FIELDS });
+
+/** One logout token's delivery to a client's back-channel logout URI: never the token itself. */
+export const LogoutDelivery = z.object({
+  id: z.string().meta({ pattern: '^lgd_' }),
+  url: z.string().meta({ description: 'the back-channel logout URI it is POSTed to' }),
+  sub: z.string().meta({ description: 'the person signed out (`sub` of the token)' }),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int().meta({ description: 'attempts made so far' }),
+  next_attempt_at: z
+    .string()
+    .nullable()
+    .meta({ format: 'date-time', description: 'pending: when it is (being) attempted' }),
+  last_attempt_at: z.string().nullable().meta({ format: 'date-time' }),
+  last_status_code: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'null: no answer (refused, timed out…)' }),
+  last_error: z.string().nullable().meta({ description: 'why the last attempt failed' }),
+  created_at: z.string().meta({ format: 'date-time' }),
+});
+
+export const LogoutDeliveryList = z.array(LogoutDelivery);

@@ -5,10 +5,11 @@ import {
   deleteClient,
   getClient,
   listClients,
+  listLogoutDeliveries,
   rotateClientSecret,
   updateClient,
 } from '../../domain/directory/index.js';
-import type { Client } from '../../domain/types.js';
+import type { Client, LogoutDelivery } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 import {
   ClientList,
@@ -18,6 +19,9 @@ import {
   type Client as ClientView,
   CreateClientBody,
   CreatedClient,
+  LogoutDeliveriesQuery,
+  LogoutDeliveryList,
+  type LogoutDelivery as LogoutDeliveryView,
   UpdateClientBody,
 } from './clients-schemas.js';
 import { created, endpoint, noContent, ok } from './endpoint.js';
@@ -48,8 +52,55 @@ const view = (c: Client): z.output<typeof ClientView> => ({
   ...(c.userinfoSignedResponseAlg === undefined
     ? {}
     : { userinfo_signed_response_alg: c.userinfoSignedResponseAlg }),
+  ...(c.backchannelLogout === undefined
+    ? {}
+    : {
+        backchannel_logout_uri: c.backchannelLogout.uri,
+        backchannel_logout_session_required: c.backchannelLogout.sessionRequired,
+      }),
+  ...(c.frontchannelLogout === undefined
+    ? {}
+    : {
+        frontchannel_logout_uri: c.frontchannelLogout.uri,
+        frontchannel_logout_session_required: c.frontchannelLogout.sessionRequired,
+      }),
+  ...(c.requirePushedRequests ? { require_pushed_authorization_requests: true as const } : {}),
   allowed_origins: allowedOriginsOf(c),
   created_at: new Date(c.createdAt).toISOString(),
+});
+
+/** The logout fields of a creation or update body, as the domain takes them (absent: unchanged). */
+const logoutFields = (body: {
+  backchannel_logout_uri?: string | null | undefined;
+  backchannel_logout_session_required?: boolean | undefined;
+  frontchannel_logout_uri?: string | null | undefined;
+  frontchannel_logout_session_required?: boolean | undefined;
+}) => ({
+  ...(body.backchannel_logout_uri === undefined ? {} : { backchannelLogoutUri: body.backchannel_logout_uri }),
+  ...(body.backchannel_logout_session_required === undefined
+    ? {}
+    : { backchannelLogoutSessionRequired: body.backchannel_logout_session_required }),
+  ...(body.frontchannel_logout_uri === undefined
+    ? {}
+    : { frontchannelLogoutUri: body.frontchannel_logout_uri }),
+  ...(body.frontchannel_logout_session_required === undefined
+    ? {}
+    : { frontchannelLogoutSessionRequired: body.frontchannel_logout_session_required }),
+});
+
+const at = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const deliveryView = (d: LogoutDelivery): z.output<typeof LogoutDeliveryView> => ({
+  id: d.id,
+  url: d.url,
+  sub: d.sub,
+  status: d.status,
+  attempts: d.attempts,
+  next_attempt_at: at(d.nextAttemptAt),
+  last_attempt_at: at(d.lastAttemptAt),
+  last_status_code: d.lastStatusCode,
+  last_error: d.lastError,
+  created_at: new Date(d.createdAt).toISOString(),
 });
 
 const CLIENT = { ...ORG, id: 'the client id (`cli_…`)' } as const;
@@ -108,7 +159,11 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...(body.require_pushed_authorization_requests === undefined
+          ? {}
+          : { requirePushedRequests: body.require_pushed_authorization_requests }),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
+        ...logoutFields(body),
       };
       const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
       return created(secret === null ? view(client) : { ...view(client), client_secret: secret });
@@ -168,10 +223,36 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...(body.require_pushed_authorization_requests === undefined
+          ? {}
+          : { requirePushedRequests: body.require_pushed_authorization_requests }),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
+        ...logoutFields(body),
       };
       const client = await managementInput(updateClient(deps, caller.org, params.id, changes, caller.actor));
       return ok(view(client));
+    },
+  ),
+  endpoint(
+    {
+      ...read,
+      method: 'get',
+      path: '/organizations/:org/clients/:id/logout-deliveries',
+      operationId: 'listClientLogoutDeliveries',
+      summary: 'The client’s back-channel logout deliveries, newest first (never a token)',
+      description:
+        'Each logout token queued for the client’s `backchannel_logout_uri` (OIDC Back-Channel Logout ' +
+        '1.0): its status, attempts and the last attempt’s outcome. Retried on the webhooks’ schedule.',
+      params: CLIENT,
+      query: LogoutDeliveriesQuery,
+      responses: { ...listResponses(LogoutDeliveryList, 'one page, newest first'), 404: noClient },
+    },
+    async ({ deps, caller, params, query, page }) => {
+      const found = await listLogoutDeliveries(deps, caller.org, params.id, {
+        page: query.page,
+        perPage: query.per_page,
+      });
+      return page(found.entries.map(deliveryView), found.total);
     },
   ),
   endpoint(

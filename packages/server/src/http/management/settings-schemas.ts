@@ -39,6 +39,10 @@ export const OrganizationSettings = z.object({
   sign_up_domains: z
     .array(z.string())
     .meta({ description: 'the email domains `domains` lets sign up; empty under the other policies' }),
+  require_pushed_authorization_requests: z.boolean().meta({
+    description:
+      'every client must push its authorization requests to /oauth/par (RFC 9126); discovery says so',
+  }),
 });
 
 export const UpdateOrganizationSettingsBody = z.strictObject({
@@ -56,4 +60,8 @@ export const UpdateOrganizationSettingsBody = z.strictObject({
     .meta({ description: 'let applications sign in with the URL of their Client ID Metadata Document' }),
   sign_up: SignUp.optional(),
   sign_up_domains: SignUpDomains.optional(),
+  require_pushed_authorization_requests: z.boolean().optional().meta({
+    description:
+      'true: /oauth/authorize takes only a request_uri of /oauth/par from every client (not a setting of the console issuer)',
+  }),
 });

@@ -16,6 +16,7 @@ const view = (s: OrgSettings): z.output<typeof OrganizationSettings> => ({
   metadata_documents: s.metadataDocuments,
   sign_up: s.signUp,
   sign_up_domains: s.signUpDomains,
+  require_pushed_authorization_requests: s.requirePushedRequests,
 });
 
 /** An org's settings: members read them, owners change them (members 403). */
@@ -48,7 +49,8 @@ export const SETTINGS_ENDPOINTS = [
       method: 'patch',
       path: '/organizations/:org/settings',
       operationId: 'updateOrganizationSettings',
-      summary: 'Rename the org, or require (or stop requiring) a second factor of its users',
+      summary:
+        'Rename the org, require (or stop requiring) a second factor of its users or pushed authorization requests of its clients',
       description:
         'Fields left out keep their value. A change is audited as one `organization.updated` entry ' +
         '(with `previous` and `changes`); a request that changes nothing writes none.',
@@ -76,6 +78,9 @@ export const SETTINGS_ENDPOINTS = [
         ...(input.metadata_documents === undefined ? {} : { metadataDocuments: input.metadata_documents }),
         ...(input.sign_up === undefined ? {} : { signUp: input.sign_up as SignUpPolicy }),
         ...(input.sign_up_domains === undefined ? {} : { signUpDomains: input.sign_up_domains }),
+        ...(input.require_pushed_authorization_requests === undefined
+          ? {}
+          : { requirePushedRequests: input.require_pushed_authorization_requests }),
       };
       return ok(view(await managementInput(updateOrgSettings(deps, caller.org, change, caller.actor))));
     },

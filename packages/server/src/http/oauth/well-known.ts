@@ -45,15 +45,24 @@ export function discoveryDocument(
     userinfo_endpoint: `${origin}/oauth/userinfo`,
     // OIDC RP-Initiated Logout 1.0 (http/sign-in/logout.ts).
     end_session_endpoint: `${origin}/oauth/logout`,
+    // OIDC Back-Channel Logout 1.0 §2.1 and Front-Channel Logout 1.0 §3: logout tokens and frames
+    // carry `sid` (and frames `iss`) when the client asks.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+    frontchannel_logout_supported: true,
+    frontchannel_logout_session_supported: true,
     jwks_uri: `${origin}/.well-known/jwks.json`,
     response_types_supported: ['code'],
     // OIDC Core §3.1.2.1 (domain/sign-in/authorize/response-mode.ts, prompt.ts).
     response_modes_supported: RESPONSE_MODES,
     prompt_values_supported: PROMPT_VALUES,
     // Request objects by value, signed with the client's registered keys (never `none`); by
-    // reference only through PAR, which is not built (domain/sign-in/authorize/request-object.ts).
+    // reference only a pushed request's request_uri (RFC 9126), never one fetched from the client.
     request_parameter_supported: true,
     request_uri_parameter_supported: false,
+    // RFC 9126 §5: authenticated as at the token endpoint; required by the org's setting (or a client's own).
+    pushed_authorization_request_endpoint: `${origin}/oauth/par`,
+    require_pushed_authorization_requests: org.requirePushedRequests,
     request_object_signing_alg_values_supported: REQUEST_OBJECT_ALGORITHMS,
     grant_types_supported: [...GRANTS.keys()],
     subject_types_supported: ['public'],

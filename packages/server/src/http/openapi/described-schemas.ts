@@ -49,6 +49,23 @@ export const AuthorizeQuery = z.object(
   Object.fromEntries(AUTHORIZE_PARAMETERS.map((name) => [name, z.string().optional()])),
 );
 
+/** POST /oauth/par (RFC 9126 §2.1): an authorization request's parameters and the client's authentication. */
+export const PushedAuthorizationRequest = z.object({
+  ...Object.fromEntries(
+    AUTHORIZE_PARAMETERS.filter((name) => name !== 'request_uri').map((name) => [
+      name,
+      z.string().optional(),
+    ]),
+  ),
+  ...CLIENT_AUTH,
+});
+
+/** RFC 9126 §2.2. */
+export const PushedAuthorizationResponse = z.object({
+  request_uri: text('`urn:ietf:params:oauth:request_uri:` and a random part; single use'),
+  expires_in: z.number().int().meta({ description: 'seconds the request_uri may be used: 60' }),
+});
+
 /** OIDC RP-Initiated Logout 1.0 §2: the query (GET) or form (POST) of /oauth/logout. */
 export const LogoutRequest = z.object({
   id_token_hint: z
@@ -127,11 +144,20 @@ export const Discovery = z.looseObject({
   token_endpoint: z.string(),
   revocation_endpoint: z.string(),
   end_session_endpoint: z.string(),
+  backchannel_logout_supported: z.literal(true),
+  backchannel_logout_session_supported: z.literal(true),
+  frontchannel_logout_supported: z.literal(true),
+  frontchannel_logout_session_supported: z.literal(true),
   jwks_uri: z.string(),
   registration_endpoint: text(
     'the console issuer, and an org issuer while its `dynamic_registration` setting is on',
   ).optional(),
   device_authorization_endpoint: text('RFC 8628 §4: every issuer'),
+  pushed_authorization_request_endpoint: text('RFC 9126: `{issuer}oauth/par`'),
+  require_pushed_authorization_requests: z.boolean().meta({
+    description:
+      'the org’s `require_pushed_authorization_requests` setting (a client may require it of itself too)',
+  }),
 });
 
 export const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string() })) });

@@ -1,12 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  AUTHORIZE_PARAMETERS,
-  type AuthorizeParams,
-  type AuthorizeQuery,
-  authorizeRequest,
-  continueAuthorization,
-} from '../../domain/sign-in/index.js';
+import { AUTHORIZE_PARAMETERS, authorizeRequest, continueAuthorization } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
+import { authorizeQuery } from '../authorize-query.js';
 import { type FormParams, parseForm } from '../form.js';
 import { AuthorizeQuery as AuthorizeQuerySchema } from '../openapi/described-schemas.js';
 import { FORM, htmlPage } from '../openapi/oauth-responses.js';
@@ -16,22 +11,6 @@ import { browserSessionOf, formOf, type PageContext, pageRoute } from './context
 import { sendAnswer, sendOutcome } from './flow.js';
 import { equivalentGet } from './post-as-get.js';
 import { sendErrorPage } from './respond.js';
-
-/**
- * The request's known parameters, and the names given more than once (RFC 6749 §3.1: such a
- * request is invalid). Unknown parameters are ignored, as §3.1 requires; empty ones are absent.
- */
-function authorizeQuery(given: FormParams): AuthorizeQuery {
-  const params: AuthorizeParams = {};
-  const repeated: string[] = [];
-  for (const name of AUTHORIZE_PARAMETERS) {
-    const values = given.get(name) ?? [];
-    // RFC 8707 §2: `resource` may be given several times, once per resource.
-    if (values.length > 1 && name !== 'resource') repeated.push(name);
-    else if (values[0]) params[name] = values[0];
-  }
-  return { params, repeated, resources: (given.get('resource') ?? []).filter((v) => v !== '') };
-}
 
 /**
  * Lets the domain decide (domain/sign-in/authorize/) and renders what it decided: a page for a
@@ -71,7 +50,11 @@ const DESCRIPTION =
   '`max_age`, `login_hint`, `id_token_hint` and `response_mode` as OIDC Core §3.1.2.1. `request`: a ' +
   'request object (RFC 9101, OIDC Core §6.1) signed with a key the client registered, whose values ' +
   'supersede these; unsigned ones only from a client registered with `request_object_signing_alg` ' +
-  '`none` (else `request_not_supported`); `request_uri` is refused (`request_uri_not_supported`).';
+  '`none` (else `request_not_supported`). `request_uri`: one /oauth/par handed out (RFC 9126), with the ' +
+  '`client_id` that pushed it, used once within 60 s (else an error page, `invalid_request_uri`); its ' +
+  'parameters are the request and the others here are ignored; any other `request_uri` is ' +
+  '`request_uri_not_supported`. A client or org that requires pushed requests gets `invalid_request` ' +
+  'for any other.';
 
 /** /oauth/authorize as documented for `method`: the parameters in the query (GET) or a form (POST). */
 const authorizeOperation = (method: 'get' | 'post'): Operation => ({

@@ -31,10 +31,18 @@ ${hidden('client_id', v.clientId)}${hidden('post_logout_redirect_uri', v.postLog
 <p class="muted">If you did not ask to sign out, close this page: you stay signed in.</p>`;
 }
 
-export function signedOutView(): SafeHtml {
+/**
+ * The signed-out page. `frames`: the front-channel logout URLs of the applications signed out
+ * (hidden frames, OIDC Front-Channel Logout 1.0); `next`: where the browser goes after them.
+ */
+export function signedOutView(v: { frames?: string[]; next?: string | null } = {}): SafeHtml {
+  const frames = (v.frames ?? []).map(
+    (src) => html`<iframe hidden src="${src}" title="Signing out of an application"></iframe>`,
+  );
+  const next = v.next ?? null;
   return html`<h1>You have signed out</h1>
 <p>This browser is no longer signed in here, and the applications you signed in to through it have been signed out.</p>
-<p class="muted">You can close this page.</p>`;
+${frames}${next === null ? html`<p class="muted">You can close this page.</p>` : html`<p><a href="${next}">Continue</a></p>`}`;
 }
 
 /** The profile page's sign-out button. */

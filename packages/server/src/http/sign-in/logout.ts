@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { issuerOf } from '../../domain/issuers.js';
 import {
   checkLogoutRequest,
+  frontChannelLogoutUrl,
   type LogoutParameters,
   postLogoutRedirect,
   signOut,
@@ -74,12 +76,28 @@ async function logOut(
     const formTargets = redirect === null ? [] : [formTargetOf(redirect)];
     return sendPage(reply, org.name, 'Sign out?', body, { formTargets });
   }
-  if (session) await signOut(ctx.deps, session.id, { kind: 'user', id: session.user.id });
+  const frames = session
+    ? (await signOut(ctx.deps, session.id, { kind: 'user', id: session.user.id })).frames
+    : [];
   ctx.cookies.clear(reply, ctx.cookies.session);
   ctx.cookies.clear(reply, ctx.cookies.profile, '/profile');
-  if (redirect !== null) return reply.redirect(redirect, 303);
-  return sendPage(reply, org.name, 'Signed out', signedOutView());
+  if (frames.length === 0) {
+    if (redirect !== null) return reply.redirect(redirect, 303);
+    return sendPage(reply, org.name, 'Signed out', signedOutView());
+  }
+  // Front-channel logout (OIDC Front-Channel Logout 1.0 §2): the page frames each client's logout
+  // URI, its CSP allowing exactly those origins; a redirect follows after a moment (no script runs
+  // here), with a link to go at once.
+  const issuer = issuerOf(ctx.deps.config, org);
+  const urls = frames.map((f) => frontChannelLogoutUrl(issuer, f));
+  return sendPage(reply, org.name, 'Signed out', signedOutView({ frames: urls, next: redirect }), {
+    frameSources: urls.map((u) => new URL(u).origin),
+    ...(redirect === null ? {} : { headers: { refresh: `${FRAME_WAIT_S};url=${redirect}` } }),
+  });
 }
+
+/** How long the signed-out page lets front-channel frames load before it follows the redirect. */
+const FRAME_WAIT_S = 2;
 
 /** /oauth/logout as documented for `method`: the parameters in the query (GET) or a form (POST). */
 const logoutOperation = (method: 'get' | 'post'): Operation => ({
@@ -90,18 +108,24 @@ const logoutOperation = (method: 'get' | 'post'): Operation => ({
   description:
     'Ends the browser’s sign-in (its login cookie) and the OAuth sessions opened from it, nothing ' +
     'else. With an `id_token_hint` naming the person signed in, at once; otherwise after the person ' +
-    'confirms on a page. Redirects only with a hint of the client, or for a first-party client.',
+    'confirms on a page. Redirects only with a hint of the client, or for a first-party client. Every ' +
+    'client the sign-in signed into that registered a `backchannel_logout_uri` is sent a logout token ' +
+    '(OIDC Back-Channel Logout 1.0); those with a `frontchannel_logout_uri` are framed by the ' +
+    '“signed out” page (OIDC Front-Channel Logout 1.0), which then follows the redirect after two seconds.',
   tag: 'oauth',
   hosts: 'every',
   auth: 'none',
   ...(method === 'get' ? { query: LogoutRequest } : { body: { contentType: FORM, schema: LogoutRequest } }),
   responses: {
-    200: htmlPage('the confirmation page, or the “signed out” page when no redirect URI may be followed'),
+    200: htmlPage(
+      'the confirmation page, or the “signed out” page: when no redirect URI may be followed, or when it ' +
+        'frames front-channel logout URIs (`frame-src` their origins; a `Refresh` header to the redirect)',
+    ),
     303: {
       description:
         method === 'get'
-          ? 'to `post_logout_redirect_uri`, with `state`'
-          : 'to `post_logout_redirect_uri`, with `state`; or, for a form without `confirm`, to the same ' +
+          ? 'to `post_logout_redirect_uri`, with `state`, when no front-channel frame is shown'
+          : 'to `post_logout_redirect_uri`, with `state`, when no front-channel frame is shown; or, for a form without `confirm`, to the same ' +
             'request as a GET of /oauth/logout on this host, so the browser sends its login cookie',
     },
     400: htmlPage('an invalid hint, client or redirect URI: an error page, never a redirect'),

@@ -20,6 +20,11 @@ export interface PageOptions {
   scripts?: boolean;
   /** Inline scripts the page may run, by hash (`script-src 'sha256-…'`): the form_post page's. */
   scriptHashes?: string[];
+  /**
+   * Origins the page frames (`frame-src`): the signed-out page's front-channel logout frames, exactly
+   * those clients' origins. None: no frame loads (`default-src 'none'`).
+   */
+  frameSources?: string[];
 }
 
 /** What a form whose CSRF token is missing, stale or another's says. */
@@ -46,11 +51,14 @@ export function sendPage(
     : hashes
       ? ` script-src${hashes};`
       : '';
+  const frames = options.frameSources?.length
+    ? ` frame-src ${[...new Set(options.frameSources)].join(' ')};`
+    : '';
   return reply
     .code(options.status ?? 200)
     .headers({
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}';${scripts} form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}';${scripts}${frames} form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',

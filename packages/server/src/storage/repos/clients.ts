@@ -6,6 +6,7 @@ import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';
 import { deleteClientConsents } from './consents.js';
 import { countedWindow, pageIds } from './list-counts.js';
+import { deleteClientLogoutDeliveries } from './logout-deliveries.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
 
 const toClient = (r: ClientsTable): Client => ({
@@ -23,11 +24,35 @@ const toClient = (r: ClientsTable): Client => ({
   ...(r.request_object_signing_alg === null ? {} : { requestObjectSigningAlg: r.request_object_signing_alg }),
   allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
   ...(r.userinfo_signed_response_alg === 'RS256' ? { userinfoSignedResponseAlg: 'RS256' as const } : {}),
+  ...(r.backchannel_logout_uri === null
+    ? {}
+    : {
+        backchannelLogout: {
+          uri: r.backchannel_logout_uri,
+          sessionRequired: r.backchannel_logout_session_required === 1,
+        },
+      }),
+  ...(r.frontchannel_logout_uri === null
+    ? {}
+    : {
+        frontchannelLogout: {
+          uri: r.frontchannel_logout_uri,
+          sessionRequired: r.frontchannel_logout_session_required === 1,
+        },
+      }),
+  ...(r.require_pushed_authorization_requests === 1 ? { requirePushedRequests: true as const } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
 const jwksColumn = (c: Client): string | null => (c.jwks === undefined ? null : JSON.stringify(c.jwks));
+/** The four logout columns of a client (migration 044). */
+const logoutColumns = (c: Client) => ({
+  backchannel_logout_uri: c.backchannelLogout?.uri ?? null,
+  backchannel_logout_session_required: c.backchannelLogout?.sessionRequired === true ? 1 : 0,
+  frontchannel_logout_uri: c.frontchannelLogout?.uri ?? null,
+  frontchannel_logout_session_required: c.frontchannelLogout?.sessionRequired === true ? 1 : 0,
+});
 const originsColumn = (c: Client): string | null =>
   c.allowedOrigins === null ? null : JSON.stringify(c.allowedOrigins);
 
@@ -51,6 +76,8 @@ export async function insertClient(store: Handle, c: Client, secretHash: string 
       request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
+      ...logoutColumns(c),
+      require_pushed_authorization_requests: c.requirePushedRequests ? 1 : 0,
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -135,6 +162,8 @@ export async function updateClientRow(store: Handle, c: Client): Promise<void> {
       request_object_signing_alg: c.requestObjectSigningAlg ?? null,
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
+      ...logoutColumns(c),
+      require_pushed_authorization_requests: c.requirePushedRequests ? 1 : 0,
       updated_at: c.updatedAt,
     })
     .where('id', '=', c.id)
@@ -166,6 +195,9 @@ export async function deleteClientRow(store: Handle, orgId: string, id: string):
   await deleteClientAuthorizationRequests(db, orgId, id);
   await deleteClientConsents(db, orgId, id);
   await deleteClientOAuthSessions(db, orgId, id);
+  // A deleted client is told of no more sign-outs: its queued logout tokens go (its sign-ins' sids:
+  // deleteClient, in the same transaction).
+  await deleteClientLogoutDeliveries(db, orgId, id);
   const row = await db
     .deleteFrom('clients')
     .where('id', '=', id)
@@ -213,4 +245,21 @@ export async function orgClientOrigins(
     redirectUris: JSON.parse(r.redirect_uris) as string[],
     allowedOrigins: r.allowed_origins === null ? null : (JSON.parse(r.allowed_origins) as string[]),
   }));
+}
+
+/** The logout columns of these clients (those that exist), for the sign-ins that end (session-clients.ts). */
+export async function clientLogoutColumns(store: Handle, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const db = opened(store);
+  return db
+    .selectFrom('clients')
+    .select([
+      'id',
+      'backchannel_logout_uri',
+      'backchannel_logout_session_required',
+      'frontchannel_logout_uri',
+      'frontchannel_logout_session_required',
+    ])
+    .where('id', 'in', ids)
+    .execute();
 }

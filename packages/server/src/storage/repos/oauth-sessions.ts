@@ -21,6 +21,7 @@ const toSession = (r: OAuthSessionsTable): OAuthSession => ({
   authTime: r.auth_time ?? r.created_at,
   resources: r.resources === null ? [] : (JSON.parse(r.resources) as ResourceGrant[]),
   claims: r.claims === null ? null : (JSON.parse(r.claims) as ClaimsRequest),
+  ...(r.sid === null ? {} : { sid: r.sid }),
 });
 
 /** Stores a new session, with the browser sign-in (login cookie hash) it was opened from, if any. */
@@ -49,6 +50,7 @@ export async function insertOAuthSession(
       browser_session: browserSession,
       resources: s.resources.length === 0 ? null : JSON.stringify(s.resources),
       claims: s.claims === null ? null : JSON.stringify(s.claims),
+      sid: s.sid ?? null,
     })
     .execute();
 }

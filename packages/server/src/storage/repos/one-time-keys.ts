@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ImpersonationLink, ProfileKey } from '../../domain/types.js';
+import type { ImpersonationLink, ProfileKey, PushedAuthorizationRequest } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { Database } from '../schema.js';
@@ -12,8 +12,8 @@ interface OneTimeKeyColumns {
   used_at: number | null;
 }
 
-/** The tables that hold one-time keys (profile page keys, impersonation links). */
-type OneTimeKeyTable = 'profile_keys' | 'impersonations';
+/** The tables that hold one-time keys (profile page keys, impersonation links, pushed requests). */
+type OneTimeKeyTable = 'profile_keys' | 'impersonations' | 'pushed_authorization_requests';
 
 /**
  * The storage of one kind of one-time key: insert, consume once, purge once expired. Only the
@@ -103,6 +103,38 @@ export const impersonations = oneTimeKeys<'impersonations', ImpersonationLink>('
     actor_id: k.actorId,
     request_id: k.requestId,
     reason: k.reason,
+    created_at: k.createdAt,
+    expires_at: k.expiresAt,
+    used_at: k.usedAt,
+  }),
+});
+
+/**
+ * Pushed authorization requests (RFC 9126): each `request_uri` opens one authorization request, once,
+ * within 60 seconds. The parameters are stored as JSON `{params, resources}`.
+ */
+export const pushedAuthorizationRequests = oneTimeKeys<
+  'pushed_authorization_requests',
+  PushedAuthorizationRequest
+>('pushed_authorization_requests', {
+  toKey: (r) => {
+    const stored = JSON.parse(r.parameters) as Pick<PushedAuthorizationRequest, 'params' | 'resources'>;
+    return {
+      keyHash: r.key_hash,
+      orgId: r.org_id,
+      clientId: r.client_id,
+      params: stored.params,
+      resources: stored.resources,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      usedAt: r.used_at,
+    };
+  },
+  toRow: (k) => ({
+    key_hash: k.keyHash,
+    org_id: k.orgId,
+    client_id: k.clientId,
+    parameters: JSON.stringify({ params: k.params, resources: k.resources }),
     created_at: k.createdAt,
     expires_at: k.expiresAt,
     used_at: k.usedAt,

@@ -12,6 +12,7 @@ const toOrg = (r: OrganizationsTable): Org => ({
   metadataDocuments: r.metadata_documents === 1,
   signUp: r.sign_up,
   signUpDomains: JSON.parse(r.sign_up_domains) as string[],
+  requirePushedRequests: r.require_pushed_authorization_requests === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -29,6 +30,7 @@ export async function insertOrg(store: Handle, org: Org): Promise<void> {
       metadata_documents: org.metadataDocuments ? 1 : 0,
       sign_up: org.signUp,
       sign_up_domains: JSON.stringify(org.signUpDomains),
+      require_pushed_authorization_requests: org.requirePushedRequests ? 1 : 0,
       created_at: org.createdAt,
       updated_at: org.updatedAt,
     })
@@ -78,6 +80,21 @@ export async function updateOrgRegistration(
       metadata_documents: change.metadataDocuments ? 1 : 0,
       updated_at: updatedAt,
     })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Whether every client of the org must push its authorization requests (RFC 9126). */
+export async function updateOrgPushedRequests(
+  store: Handle,
+  id: string,
+  required: boolean,
+  updatedAt: number,
+): Promise<void> {
+  const db = opened(store);
+  await db
+    .updateTable('organizations')
+    .set({ require_pushed_authorization_requests: required ? 1 : 0, updated_at: updatedAt })
     .where('id', '=', id)
     .execute();
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,6 +23,8 @@ let made: TestTls | undefined;
 export function testTls(): TestTls {
   if (made) return made;
   const dir = mkdtempSync(join(tmpdir(), 'tessera-webhook-tls-'));
+  // Child processes read the certificate's file while this process runs; nothing needs it after.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const keyPath = join(dir, 'key.pem');
   const certPath = join(dir, 'cert.pem');
   const san = [...RECEIVER_NAMES.map((n) => `DNS:${n}`), 'IP:127.0.0.1', 'IP:::1'].join(',');

@@ -82,8 +82,9 @@ export function checkAuthorizeParams(
   params: AuthorizeParams,
   resources: CheckedResources = { resources: [], scopes: [] },
 ): CheckedParams {
-  // Request objects by value were opened before (request-object.ts); by reference they need PAR,
-  // not built (DESIGN §20), so discovery says request_uri_parameter_supported: false.
+  // Request objects by value were opened before (request-object.ts), a pushed request's request_uri
+  // taken (pushed-requests.ts). Any other request_uri would be fetched from where the client says:
+  // not done, so discovery says request_uri_parameter_supported: false (DESIGN §20).
   if (params.request_uri !== undefined)
     fail('authorize.request_uri.unsupported', 'request_uri is not supported');
   if (params.response_type === undefined) fail('authorize.response_type.missing', 'response_type is missing');

@@ -1,0 +1,64 @@
+import { fail } from '../../domain/errors.js';
+import { issuerOf } from '../../domain/issuers.js';
+import { pushAuthorizationRequest } from '../../domain/sign-in/index.js';
+import { authenticateClient } from '../../domain/tokens/index.js';
+import { authorizeQuery } from '../authorize-query.js';
+import { formClient } from '../cors.js';
+import { clientForm } from '../form.js';
+import { noStore } from '../no-store.js';
+import { PushedAuthorizationRequest, PushedAuthorizationResponse } from '../openapi/described-schemas.js';
+import { FORM, noOrgAtHost, oauthError } from '../openapi/oauth-responses.js';
+import { orgOf } from '../org-routing.js';
+import { operation } from '../served-operation.js';
+import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
+
+/**
+ * POST /oauth/par (RFC 9126): named steps, in order — the form, the client's one authentication
+ * method (each the token endpoint's: Basic, post, private_key_jwt, or `none` for a public client;
+ * a failure is 401 invalid_client), then the authorization request the rest of the form is,
+ * checked as /oauth/authorize checks one (domain/sign-in/authorize/) and kept for 60 seconds.
+ * `201 {request_uri, expires_in}`; any refusal is the token endpoint's JSON error, never a redirect.
+ */
+export const pushedAuthorizationRequest = operation(
+  {
+    method: 'post',
+    path: '/oauth/par',
+    operationId: 'pushedAuthorizationRequest',
+    summary: 'Pushed authorization request (RFC 9126): the request kept, answered with its request_uri',
+    description:
+      'The body holds the parameters of an authorization request (as /oauth/authorize takes them, ' +
+      '`request` included, `request_uri` refused) and the client’s authentication, by any method the ' +
+      'token endpoint accepts (a public client sends only `client_id`). The request is checked as ' +
+      '/oauth/authorize would check it. The `request_uri` of the answer opens it once, within ' +
+      '`expires_in` seconds, at /oauth/authorize with the same `client_id`.',
+    tag: 'oauth',
+    hosts: 'every',
+    auth: 'none',
+    body: { contentType: FORM, schema: PushedAuthorizationRequest },
+    responses: {
+      201: { description: 'kept: its request_uri', schema: PushedAuthorizationResponse },
+      400: oauthError('the request as /oauth/authorize would refuse it, or a malformed form'),
+      401: oauthError('`invalid_client`: no or failed client authentication'),
+      404: noOrgAtHost,
+      413: oauthError('`invalid_request`: a body over 64 KiB'),
+    },
+  },
+  ({ deps }) => ({
+    onSend: [noStore],
+    cors: formClient,
+    handler: async (request, reply) => {
+      const form = clientForm(request);
+      const auth: Partial<Record<(typeof CLIENT_AUTH_PARAMETERS)[number], string>> = {};
+      for (const name of CLIENT_AUTH_PARAMETERS) {
+        const values = form.get(name) ?? [];
+        if (values.length > 1) fail('oauth.parameter.repeated', `parameter given more than once: ${name}`);
+        if (values[0]) auth[name] = values[0];
+      }
+      const org = await orgOf(deps, request);
+      const presented = presentedClient(request, auth, issuerOf(deps.config, org));
+      const client = await authenticateClient(deps, org, presented, '/oauth/par');
+      const pushed = await pushAuthorizationRequest(deps, org, client, authorizeQuery(form));
+      return reply.code(201).send({ request_uri: pushed.requestUri, expires_in: pushed.expiresIn });
+    },
+  }),
+);

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Pushed authorization requests (RFC 9126, DESIGN §20): `pushed_authorization_requests`, one row per
+ * `request_uri` (only the SHA-256 of its random part is kept), holding the pushed parameters for 60
+ * seconds and used once (a one-time key: storage/repos/one-time-keys.ts). And whether an org, or one
+ * client, must push its authorization requests (`require_pushed_authorization_requests`).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('pushed_authorization_requests')
+    .addColumn('key_hash', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    // No reference: a metadata-document client's id is its URL, not a row of `clients`.
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('parameters', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('used_at', 'bigint')
+    .execute();
+  await db.schema
+    .createIndex('pushed_authorization_requests_expiry')
+    .on('pushed_authorization_requests')
+    .column('expires_at')
+    .execute();
+  for (const table of ['organizations', 'clients']) {
+    await db.schema
+      .alterTable(table)
+      .addColumn('require_pushed_authorization_requests', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  }
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const table of ['organizations', 'clients']) {
+    await db.schema.alterTable(table).dropColumn('require_pushed_authorization_requests').execute();
+  }
+  await db.schema.dropTable('pushed_authorization_requests').ifExists().execute();
+}

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Logout that reaches every app (OIDC Back-Channel Logout 1.0, Front-Channel Logout 1.0):
+ *
+ * - `clients`: the client's `backchannel_logout_uri` and `frontchannel_logout_uri`, each with its
+ *   `…_session_required` flag (0/1).
+ * - `session_clients`: which clients each browser sign-in (the login cookie's hash) signed into, with
+ *   the `sid` that client's ID tokens carry: random, one per browser sign-in and client, so no two
+ *   clients share one. Kept after the browser sign-in ends only until its logout is enqueued.
+ * - `oauth_sessions.sid`: that sid, for the ID tokens a refresh issues; null for sessions opened
+ *   without a browser (their ID tokens carry the session's id).
+ * - `logout_deliveries`: the logout tokens to POST, claimed and retried like webhook deliveries;
+ *   the last attempt's outcome is kept on the row (the delivery log).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('clients').addColumn('backchannel_logout_uri', 'text').execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('backchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('clients').addColumn('frontchannel_logout_uri', 'text').execute();
+  await db.schema
+    .alterTable('clients')
+    .addColumn('frontchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('oauth_sessions').addColumn('sid', 'text').execute();
+  await db.schema
+    .createTable('session_clients')
+    .addColumn('sid', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('browser_session', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    // A client's id, or a metadata document's URL (no row in clients): no foreign key.
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    // The client's logout endpoints when it signed in, for a metadata-document client (a client
+    // with a row is read as it is at sign-out).
+    .addColumn('backchannel_logout_uri', 'text')
+    .addColumn('backchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('frontchannel_logout_uri', 'text')
+    .addColumn('frontchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('session_clients_browser_client')
+    .on('session_clients')
+    .columns(['browser_session', 'client_id'])
+    .unique()
+    .execute();
+  await db.schema.createIndex('session_clients_user').on('session_clients').column('user_id').execute();
+  // The purge of what expired sign-ins recorded.
+  await db.schema.createIndex('session_clients_created').on('session_clients').column('created_at').execute();
+  await db.schema
+    .createTable('logout_deliveries')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('client_id', 'text', (c) => c.notNull())
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('sub', 'text', (c) => c.notNull())
+    .addColumn('sid', 'text')
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_attempt_at', 'bigint')
+    .addColumn('claim_token', 'text')
+    .addColumn('last_attempt_at', 'bigint')
+    .addColumn('last_status_code', 'integer')
+    .addColumn('last_error', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('logout_deliveries_due')
+    .on('logout_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('logout_deliveries_client')
+    .on('logout_deliveries')
+    .columns(['org_id', 'client_id', 'created_at'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('logout_deliveries').ifExists().execute();
+  await db.schema.dropTable('session_clients').ifExists().execute();
+  await db.schema.alterTable('oauth_sessions').dropColumn('sid').execute();
+  for (const column of [
+    'frontchannel_logout_session_required',
+    'frontchannel_logout_uri',
+    'backchannel_logout_session_required',
+    'backchannel_logout_uri',
+  ]) {
+    await db.schema.alterTable('clients').dropColumn(column).execute();
+  }
+}
