@@ -139,7 +139,7 @@ for (const database of storageSuite(
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ database, checkAnswers: true });
+      server = await startServer({ database, checkAnswers: true, webhooks: false });
       const cast = await ownerMemberStranger(server);
       ({ acme, owner, member, stranger } = cast);
       connection = await createConnection(
@@ -598,6 +598,7 @@ for (const database of storageSuite(
         name: 'App',
         kind: 'public',
         redirectUris: [CALLBACK],
+        backchannelLogoutUri: 'https://rp.acme.example/backchannel-logout',
       });
       const issuer = server.issuer('acme');
       const signedIn = await signIn(issuer, clientId, 'leaver@leavers.example', undefined, PASSWORD);
@@ -626,6 +627,15 @@ for (const database of storageSuite(
         .where('revoked_at', 'is', null)
         .execute();
       assert.deepEqual(live, []);
+      // The app the leaver signed into is sent a back-channel logout token, from the same transaction.
+      const logouts = await server.db
+        .selectFrom('logout_deliveries')
+        .select(['client_id', 'url', 'sub'])
+        .where('client_id', '=', clientId)
+        .execute();
+      assert.deepEqual(logouts, [
+        { client_id: clientId, url: 'https://rp.acme.example/backchannel-logout', sub: user.id },
+      ]);
       assert.deepEqual(
         await server.db
           .selectFrom('browser_sessions')
