@@ -26,14 +26,15 @@ export interface ReadScopes {
 
 /**
  * The operations whose reads tolerate a replica's lag: what they show may be a moment old without
- * harm (discovery and keys are cached by their readers for minutes anyway; a list is a snapshot). A
+ * harm (discovery is cached by its readers for minutes anyway; a list is a snapshot). Not the key
+ * set: a verifier keeps what it fetched for minutes, and a set read before the replica had a new org's
+ * or a rotation's key would make it refuse every token that key signs all that time. A
  * principal still reads its own writes: the router sends its reads to the primary until the replica
  * has replayed them. Everything else (sign-in, tokens, every write and what it reads) reads the primary.
  */
 export const LAG_TOLERANT_OPERATIONS: ReadonlySet<string> = new Set([
   'openidConfiguration',
   'oauthServerMetadata',
-  'jwks',
   'samlMetadata',
   'listOrganizations',
   'listUsers',
@@ -55,7 +56,6 @@ export const LAG_TOLERANT_OPERATIONS: ReadonlySet<string> = new Set([
 const PUBLIC_OPERATIONS: ReadonlySet<string> = new Set([
   'openidConfiguration',
   'oauthServerMetadata',
-  'jwks',
   'samlMetadata',
 ]);
 

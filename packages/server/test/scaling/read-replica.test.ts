@@ -129,6 +129,28 @@ describe('a read replica: lists read it, a principal reads its own writes, lag a
     }
   });
 
+  test("a new org's key set is whole at once while the replica lags: keys are read from the primary", async () => {
+    await caughtUp();
+    await replayPaused(true);
+    try {
+      await createOrg(server.deps, { slug: 'fresh', ownerEmail: 'owner@fresh.test', ownerPassword: PASSWORD });
+      // A verifier keeps what it fetched for minutes: a set without the key that signs the org's
+      // tokens would refuse them all that time.
+      const answer = await fetch(new URL('.well-known/jwks.json', server.issuer('fresh')));
+      assert.equal(answer.status, 200);
+      const { keys } = (await answer.json()) as { keys: { kid: string }[] };
+      const active = await server.db
+        .selectFrom('signing_keys')
+        .innerJoin('organizations', 'organizations.id', 'signing_keys.org_id')
+        .select('signing_keys.kid')
+        .where('organizations.slug', '=', 'fresh')
+        .execute();
+      assert.deepEqual(keys.map((k) => k.kid).sort(), active.map((k) => k.kid).sort());
+    } finally {
+      await replayPaused(false);
+    }
+  });
+
   // A principal is whatever a request's bearer token names, read unverified, and many requests write
   // (an authorization request, a login attempt): anyone can flood the router with principals whose
   // writes are pending. Past 10 000 of them every list read the primary for good (nothing pruned a
