@@ -133,7 +133,11 @@ describe('a read replica: lists read it, a principal reads its own writes, lag a
     await caughtUp();
     await replayPaused(true);
     try {
-      await createOrg(server.deps, { slug: 'fresh', ownerEmail: 'owner@fresh.test', ownerPassword: PASSWORD });
+      await createOrg(server.deps, {
+        slug: 'fresh',
+        ownerEmail: 'owner@fresh.test',
+        ownerPassword: PASSWORD,
+      });
       // A verifier keeps what it fetched for minutes: a set without the key that signs the org's
       // tokens would refuse them all that time.
       const answer = await fetch(new URL('.well-known/jwks.json', server.issuer('fresh')));
