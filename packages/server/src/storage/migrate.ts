@@ -44,6 +44,7 @@ import * as serviceSettings from './migrations/041-service-settings.js';
 import * as pushedAuthorizationRequests from './migrations/042-pushed-authorization-requests.js';
 import * as deviceAuthorizations from './migrations/043-device-authorizations.js';
 import * as logoutPropagation from './migrations/044-logout-propagation.js';
+import * as scim from './migrations/046-scim.js';
 import * as logStreams from './migrations/047-log-streams.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -93,6 +94,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '042-pushed-authorization-requests': pushedAuthorizationRequests,
   '043-device-authorizations': deviceAuthorizations,
   '044-logout-propagation': logoutPropagation,
+  '046-scim': scim,
   '047-log-streams': logStreams,
 };
 
