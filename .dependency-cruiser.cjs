@@ -37,6 +37,7 @@ const FEATURES = [
   'mail',
   'teams',
   'federation',
+  'scim',
 ];
 const D = `${S}domain/`;
 const featureOrder = FEATURES.map((feature, i) => ({

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { z } from 'zod';
+import { createDirectory } from '../src/domain/scim/index.js';
+import { SYSTEM } from '../src/domain/types.js';
 import { buildApp } from '../src/http/app.js';
 import { OPERATIONS } from '../src/http/openapi/document.js';
 import type { Operation } from '../src/http/openapi/operation.js';
@@ -16,7 +18,7 @@ import { startServer, type TestServer } from './support/server.js';
  * bodies, wrong content types and repeated parameters — in the path, the query, forms and JSON
  * bodies, with and without a valid bearer token — answers without a 5xx, and every error is in
  * its endpoint's family: hosted pages an HTML page, OAuth `error`/`error_description`, the API
- * `error`/`error_detail`.
+ * `error`/`error_detail`, SCIM RFC 7644 §3.12's error body as `application/scim+json`.
  */
 
 const LONG = 'a'.repeat(100_000);
@@ -87,16 +89,38 @@ const JSON_TYPE = 'application/json';
  */
 const isPage = (route: RegisteredRoute) => route.hostedPage;
 
-type Family = 'page' | 'oauth' | 'api';
+type Family = 'page' | 'oauth' | 'api' | 'scim';
 
 /** The family an error of `route` must be in. */
 function familyOf(route: RegisteredRoute, status: number, error: unknown): Family {
   if (isPage(route)) return 'page';
+  // The SCIM API answers RFC 7644 §3.12's error body on every path of its own, an unknown host's included.
+  if (route.url.startsWith('/scim/v2/')) return 'scim';
   // No org at this host, or no such route: the service's routing answer, the same on every path.
   if (status === 404 && error === 'not_found') return 'api';
   // Userinfo's token failures are the bearer APIs' 401 and 403 (RFC 6750 puts the error in WWW-Authenticate).
   if (route.url === '/oauth/userinfo' && (status === 401 || status === 403)) return 'api';
   return route.url.startsWith('/oauth/') ? 'oauth' : 'api';
+}
+
+/** RFC 7644 §3.12: `schemas` the Error URN, `status` the status as a string, `scimType` and `detail` strings. */
+function scimProblem(
+  where: string,
+  request: InjectOptions,
+  res: LightMyRequestResponse,
+  type: string,
+): string | null {
+  if (!type.startsWith('application/scim+json')) return `${where}: not SCIM JSON: ${type}`;
+  if (request.method === 'HEAD') return null;
+  const body = res.json() as Record<string, unknown>;
+  const fine =
+    JSON.stringify(body.schemas) === '["urn:ietf:params:scim:api:messages:2.0:Error"]' &&
+    body.status === String(res.statusCode) &&
+    Object.entries(body).every(
+      ([k, v]) =>
+        k === 'schemas' || k === 'status' || ((k === 'scimType' || k === 'detail') && typeof v === 'string'),
+    );
+  return fine ? null : `${where}: not the SCIM error body: ${res.body.slice(0, 200)}`;
 }
 
 /** What is wrong with `res` as an answer of `route`, or null. */
@@ -112,6 +136,7 @@ function problemWith(
   if (res.statusCode < 400) return null;
   const type = String(res.headers['content-type'] ?? '');
   if (isPage(route)) return type.startsWith('text/html') ? null : `${where}: not an HTML page: ${type}`;
+  if (familyOf(route, res.statusCode, null) === 'scim') return scimProblem(where, request, res, type);
   if (!type.startsWith(JSON_TYPE)) return `${where}: not JSON: ${type}`;
   if (request.method === 'HEAD') return null;
   const body = res.json() as Record<string, unknown>;
@@ -134,6 +159,8 @@ interface Fixtures {
   orgHost: string;
   consoleToken: string;
   userToken: string;
+  /** A SCIM directory's token: the SCIM routes are walked past their bearer check too. */
+  scimToken: string;
   /** A user the walk may disable, sign out or delete through the management API (never the token's). */
   walkedUserId: string;
   publicClientId: string;
@@ -318,11 +345,13 @@ for (const database of storageSuite(
       await makeUser(server.deps, org, 'ada@acme.test');
       const { user: walked } = await makeUser(server.deps, org, 'walked@acme.test');
       const { accessToken: userToken } = await signIn(server.issuer('acme'), publicClientId, 'ada@acme.test');
+      const { token: scimToken } = await createDirectory(server.deps, org, { name: 'Fuzz' }, SYSTEM);
       f = {
         consoleHost: server.config.baseHost,
         orgHost: `acme.localhost:${server.port}`,
         consoleToken,
         userToken,
+        scimToken,
         walkedUserId: walked.id,
         publicClientId,
         machine: { id: machine.clientId, secret: machine.secret as string },
@@ -348,7 +377,8 @@ for (const database of storageSuite(
       let sent = 0;
       for (const route of routes) {
         const op = OPERATIONS.find((o) => o.method.toUpperCase() === route.method && o.path === route.url);
-        const token = op?.hosts === 'console' ? f.consoleToken : f.userToken;
+        const token =
+          op?.auth === 'scim' ? f.scimToken : op?.hosts === 'console' ? f.consoleToken : f.userToken;
         const bearers = op && op.auth !== 'none' ? [null, token] : [null];
         for (const { request, storage } of requestsFor(route, op, f)) {
           if (!tries(storage)) continue;

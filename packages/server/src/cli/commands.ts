@@ -22,6 +22,7 @@ import { type Role, type SignUpPolicy, SYSTEM } from '../domain/types.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
 import { CONNECTION_COMMANDS } from './connection-commands.js';
+import { DIRECTORY_COMMANDS } from './directory-commands.js';
 import type { Launch } from './lifecycle.js';
 import { RESOURCE_COMMANDS } from './resource-commands.js';
 import type { USAGES } from './usage.js';
@@ -37,6 +38,7 @@ export const ADMIN_COMMANDS: {
 } = {
   ...RESOURCE_COMMANDS,
   ...CONNECTION_COMMANDS,
+  ...DIRECTORY_COMMANDS,
   'org create'(f) {
     const input = {
       slug: required(f.slug, 'slug'),

@@ -64,6 +64,10 @@ const PREPARE: { [N in CommandName]: () => Promise<Prepare<N>> } = {
   'connection show': admin('connection show'),
   'connection update': admin('connection update'),
   'connection delete': admin('connection delete'),
+  'directory create': admin('directory create'),
+  'directory list': admin('directory list'),
+  'directory rotate-token': admin('directory rotate-token'),
+  'directory delete': admin('directory delete'),
 };
 
 /** The server package's version, read beside the running file (src/ through tsx, or dist/). */

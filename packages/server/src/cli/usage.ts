@@ -407,6 +407,34 @@ export const USAGES = {
     details: ['Prints {"deleted":"con_…"}.'],
     flags: { org: { type: 'string' }, id: { type: 'string' } },
   },
+  'directory create': {
+    synopsis: '--org S --name N [--connection CON_ID]',
+    summary: 'add a SCIM directory to the organization; prints its bearer token, once',
+    details: [
+      'Prints {"id","name","connection","scimBaseUrl","createdAt","updatedAt","token"}: give the identity',
+      'provider scimBaseUrl and the token; the token is stored as a hash and never shown again.',
+      "--connection: the directory creates users only in that connection's domains, and its sign-in links them.",
+    ],
+    flags: { org: { type: 'string' }, name: { type: 'string' }, connection: { type: 'string' } },
+  },
+  'directory list': {
+    synopsis: '--org S',
+    summary: "list the organization's SCIM directories (never their tokens)",
+    details: ['Prints {"data":[directory…]}, oldest first.'],
+    flags: { org: { type: 'string' } },
+  },
+  'directory rotate-token': {
+    synopsis: '--org S --id DIR_ID',
+    summary: 'give a SCIM directory a new token; the old one stops working at once',
+    details: ['Prints the directory with its new "token", shown only here.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'directory delete': {
+    synopsis: '--org S --id DIR_ID',
+    summary: 'delete a SCIM directory; its token stops working, its users stay',
+    details: ['Prints {"deleted":"dir_…"}.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
 } as const satisfies Record<string, Usage>;
 
 export type CommandName = keyof typeof USAGES;

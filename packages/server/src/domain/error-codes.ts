@@ -1186,6 +1186,77 @@ export const ERROR_CODES = {
   'webhook.inactive': { error: 'conflict', means: 'the webhook is inactive' },
   'webhook.not_found': { error: 'not_found', means: 'no such webhook in the organization' },
   'webhook.url.loopback': { error: 'invalid_request', means: 'a webhook URL points at this machine' },
+  'directory.connection.unknown': {
+    error: 'invalid_request',
+    means: "a directory's connection is not a connection of the organization",
+  },
+  'directory.console_org': {
+    error: 'invalid_request',
+    means: 'the console organization has no SCIM directories',
+  },
+  'directory.name.invalid': {
+    error: 'invalid_request',
+    means: "a directory's name is empty or longer than 100 characters",
+  },
+  'directory.not_found': { error: 'not_found', means: 'no such SCIM directory in the organization' },
+  'directory.group.not_found': { error: 'not_found', means: 'no such group in the SCIM directory' },
+  'directory.group.roles_invalid': {
+    error: 'invalid_request',
+    means: 'a group is mapped to too many roles, or to one that is not a role of the organization',
+  },
+  'directory.user.held': {
+    error: 'conflict',
+    means: 'the user to adopt is already held by a directory, or their address is a userName of this one',
+  },
+  'scim.attributes.invalid': {
+    error: 'invalid_query',
+    means: 'attributes or excludedAttributes is not a list of attribute paths',
+  },
+  'scim.body.invalid': {
+    error: 'invalid_body',
+    means: 'a SCIM request body is not the resource or PatchOp message it must be',
+  },
+  'scim.filter.invalid': {
+    error: 'invalid_query',
+    means: 'a SCIM filter does not parse, or is too long, too deep or has too many terms',
+  },
+  'scim.filter.too_many': {
+    error: 'invalid_query',
+    means: 'a SCIM filter no index serves would read more users than a request may',
+  },
+  'scim.group.not_found': { error: 'not_found', means: 'no such group in the directory' },
+  'scim.paging.invalid': {
+    error: 'invalid_query',
+    means: 'startIndex or count is not a non-negative integer',
+  },
+  'scim.path.invalid': { error: 'invalid_body', means: "a PATCH operation's path is not an attribute path" },
+  'scim.patch.no_target': {
+    error: 'invalid_body',
+    means: "a PATCH operation's path selects nothing to change",
+  },
+  'scim.query.repeated': { error: 'invalid_query', means: 'a SCIM query parameter is given more than once' },
+  'scim.schema.not_found': { error: 'not_found', means: 'no such SCIM schema or resource type' },
+  'scim.user.address_held': {
+    error: 'conflict',
+    means: 'the address belongs to a user the directory did not create (an owner may adopt them)',
+  },
+  'scim.user.not_found': { error: 'not_found', means: 'no such user in the directory' },
+  'scim.user.outside_domains': {
+    error: 'invalid_body',
+    means: "the address is outside the domains of the directory's connection",
+  },
+  'scim.user.taken': {
+    error: 'conflict',
+    means: 'a user of the directory already has this userName or address',
+  },
+  'scim.value.invalid': {
+    error: 'invalid_body',
+    means: 'a SCIM attribute has a value of the wrong type or size, or a required one is missing',
+  },
+  'scim.version.mismatch': {
+    error: 'precondition_failed',
+    means: 'If-Match names a version the SCIM resource no longer has',
+  },
 } as const;
 
 /** A situation's stable code. */

@@ -45,6 +45,8 @@ const REGISTRY = {
   invalid_query: { status: 400, family: 'api' },
   invalid_body: { status: 400, family: 'api' },
   conflict: { status: 409, family: 'api' },
+  // RFC 7644 §3.14: a SCIM request's If-Match names a version the resource no longer has.
+  precondition_failed: { status: 412, family: 'api' },
   server_error: { status: 500, family: 'api' },
   // A federated provider failed or answered what is not accepted: only ever a hosted page's status.
   bad_gateway: { status: 502, family: 'api' },

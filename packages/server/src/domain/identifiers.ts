@@ -1,6 +1,6 @@
 import { newId } from '../crypto/random.js';
 
-/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`, `lst_…`. */
+/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`, `lst_…`, `dir_…`, `grp_…`. */
 export const ID_PREFIX = {
   org: 'org',
   tenant: 'tnt',
@@ -12,6 +12,8 @@ export const ID_PREFIX = {
   invitation: 'inv',
   connection: 'con',
   logStream: 'lst',
+  directory: 'dir',
+  group: 'grp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

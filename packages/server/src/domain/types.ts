@@ -774,3 +774,38 @@ export interface ImpersonationLink {
   expiresAt: number;
   usedAt: number | null;
 }
+
+/** An org's SCIM directory (DESIGN §19): its token is stored as a hash only. */
+export interface ScimDirectory {
+  id: string;
+  orgId: string;
+  name: string;
+  /** The connection whose domains the directory may create users in, and whose sign-in links them. */
+  connectionId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What a directory keeps of a user it holds: the SCIM resource as last set, and its version (the ETag). */
+export interface ScimUserRecord {
+  userId: string;
+  directoryId: string;
+  userName: string;
+  externalId: string | null;
+  /** The SCIM attributes as stored (core and enterprise extension; never id, meta or a password). */
+  resource: Record<string, unknown>;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A directory's group (DESIGN §19). */
+export interface ScimGroup {
+  id: string;
+  directoryId: string;
+  displayName: string;
+  externalId: string | null;
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}

@@ -75,6 +75,14 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
       done(null, body);
     }
   });
+  // SCIM's media type (RFC 7644 §3.1) is JSON; malformed, it arrives as text like JSON's.
+  app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(null, body);
+    }
+  });
   // Anything else arrives as text, so endpoints can refuse it with their own error body.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   installErrorHandling(app);

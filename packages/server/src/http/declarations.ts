@@ -5,6 +5,7 @@ import { TENANT_ENDPOINTS } from './account/tenants.js';
 import { CLIENT_PERMISSION_ENDPOINTS } from './management/client-permissions.js';
 import { CLIENT_ENDPOINTS } from './management/clients.js';
 import { CONNECTION_ENDPOINTS } from './management/connections.js';
+import { DIRECTORY_ENDPOINTS } from './management/directories.js';
 import { listEvents } from './management/events.js';
 import { startImpersonation } from './management/impersonation.js';
 import { INVITATION_ENDPOINTS } from './management/invitations.js';
@@ -32,6 +33,9 @@ import { openApi } from './openapi/route.js';
 import { health, readiness } from './operations/health.js';
 import { prometheusMetrics } from './operations/metrics.js';
 import type { Declaration } from './register-operations.js';
+import { SCIM_DISCOVERY_OPERATIONS } from './scim/discovery.js';
+import { SCIM_GROUP_OPERATIONS } from './scim/groups.js';
+import { SCIM_USER_OPERATIONS } from './scim/users.js';
 import { authorize, authorizePost } from './sign-in/authorize-endpoint.js';
 import { logoutGet, logoutPost } from './sign-in/logout.js';
 import { passkeySignIn, passkeySignInOptions } from './sign-in/passkeys.js';
@@ -95,4 +99,8 @@ export const OPERATIONS: readonly Declaration[] = [
   ...WEBHOOK_DELIVERY_ENDPOINTS,
   ...CONNECTION_ENDPOINTS,
   ...LOG_STREAM_ENDPOINTS,
+  ...DIRECTORY_ENDPOINTS,
+  ...SCIM_USER_OPERATIONS,
+  ...SCIM_GROUP_OPERATIONS,
+  ...SCIM_DISCOVERY_OPERATIONS,
 ];

@@ -7,6 +7,7 @@ import {
 } from '../domain/errors.js';
 import { nameSituation } from './error-code-header.js';
 import { registrationErrorCode } from './oauth/registration-request.js';
+import { isScimRequest, SCIM_CONTENT_TYPE, scimErrorBody } from './scim/scim-errors.js';
 import { isPageRoute } from './sign-in/page-routes.js';
 import { sendErrorPage } from './sign-in/respond.js';
 
@@ -88,6 +89,7 @@ function sendError(error: ServiceError, request: FastifyRequest, reply: FastifyR
     const orgName = request.tesseraOrg?.name ?? 'Tessera';
     return sendErrorPage(reply, orgName, status, pageMessage(error, status), error.situation);
   }
+  if (isScimRequest(request)) return reply.type(SCIM_CONTENT_TYPE).send(scimErrorBody(error, status));
   return reply.send(error.body());
 }
 

@@ -45,6 +45,7 @@ import * as pushedAuthorizationRequests from './migrations/042-pushed-authorizat
 import * as deviceAuthorizations from './migrations/043-device-authorizations.js';
 import * as logoutPropagation from './migrations/044-logout-propagation.js';
 import * as dpop from './migrations/045-dpop.js';
+import * as scim from './migrations/046-scim.js';
 import * as logStreams from './migrations/047-log-streams.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -95,6 +96,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '043-device-authorizations': deviceAuthorizations,
   '044-logout-propagation': logoutPropagation,
   '045-dpop': dpop,
+  '046-scim': scim,
   '047-log-streams': logStreams,
 };
 

@@ -693,6 +693,67 @@ export interface SamlAssertionIdsTable {
   expires_at: number;
 }
 
+/** An org's SCIM directory (migration 046). */
+export interface ScimDirectoriesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  connection_id: string | null;
+  /** SHA-256 of the bearer token (shown once). */
+  token_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A user a directory holds, with their SCIM resource (migration 046). */
+export interface ScimUsersTable {
+  user_id: string;
+  directory_id: string;
+  user_name: string;
+  /** user_name, lower case: unique per directory. */
+  user_name_key: string;
+  external_id: string | null;
+  /** JSON of the SCIM User resource as the directory last set it. */
+  resource: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One address of a directory user's `emails`, lower case (migration 046). */
+export interface ScimUserEmailsTable {
+  user_id: string;
+  directory_id: string;
+  email_key: string;
+}
+
+/** A directory's group (migration 046). */
+export interface ScimGroupsTable {
+  id: string;
+  directory_id: string;
+  display_name: string;
+  external_id: string | null;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ScimGroupMembersTable {
+  group_id: string;
+  user_id: string;
+}
+
+export interface ScimGroupRolesTable {
+  group_id: string;
+  role_id: string;
+}
+
+/** A role a user holds because of a group's mapping (migration 046). */
+export interface ScimRoleGrantsTable {
+  user_id: string;
+  role_id: string;
+}
+
 /** A device authorization (RFC 8628, migration 043): the device code as its SHA-256, the user code without its dash. */
 export interface DeviceAuthorizationsTable {
   id: string;
@@ -768,6 +829,13 @@ export interface Database {
   federated_identities: FederatedIdentitiesTable;
   federation_requests: FederationRequestsTable;
   saml_assertion_ids: SamlAssertionIdsTable;
+  scim_directories: ScimDirectoriesTable;
+  scim_users: ScimUsersTable;
+  scim_user_emails: ScimUserEmailsTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
+  scim_group_roles: ScimGroupRolesTable;
+  scim_role_grants: ScimRoleGrantsTable;
   device_authorizations: DeviceAuthorizationsTable;
 }
 

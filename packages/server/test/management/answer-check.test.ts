@@ -79,7 +79,7 @@ describe('answers checked against their declarations', () => {
   test('a status the operation does not declare, or a body in another form, is named', () => {
     assert.equal(
       check(418, { error: 'teapot' }),
-      'status 418 is not declared (declared: 200, 400, 401, 403, 404)',
+      'status 418 is not declared (declared: 200, 400, 401, 403, 404, 503)',
     );
     assert.equal(check(200, 'not json'), 'the body is not JSON');
     assert.equal(check(200, '<p>users</p>', 'text/html'), 'declared application/json, answered text/html');

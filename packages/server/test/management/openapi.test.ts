@@ -561,6 +561,7 @@ for (const database of httpSuite()) {
       assert.deepEqual(Object.keys(doc.components.securitySchemes), [
         'consoleOAuth',
         'serviceAccount',
+        'scimToken',
         'userToken',
       ]);
       assert.equal(consoleOAuth.type, 'oauth2');
@@ -636,6 +637,7 @@ for (const database of httpSuite()) {
               none: [],
               user: [{ userToken: [] }],
               'user-or-console': [{ userToken: [] }, { consoleOAuth: [] }],
+              scim: [{ scimToken: [] }],
             }[op.auth],
             op.operationId,
           );

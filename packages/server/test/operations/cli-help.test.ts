@@ -85,6 +85,10 @@ const COMMANDS: [string, string][] = [
     'tessera connection update --org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
   ],
   ['connection delete', 'tessera connection delete --org S --id CON_ID'],
+  ['directory create', 'tessera directory create --org S --name N [--connection CON_ID]'],
+  ['directory list', 'tessera directory list --org S'],
+  ['directory rotate-token', 'tessera directory rotate-token --org S --id DIR_ID'],
+  ['directory delete', 'tessera directory delete --org S --id DIR_ID'],
 ];
 
 describe('tessera --help, --version and usage errors', () => {
@@ -161,6 +165,7 @@ describe('tessera --help, --version and usage errors', () => {
       'invitation',
       'keys',
       'connection',
+      'directory',
     ]);
     await Promise.all(
       groups.map(async (group) => {
@@ -190,7 +195,7 @@ describe('tessera --help, --version and usage errors', () => {
     const global = await run(['--help']);
     assert.ok(
       global.stdout.includes(
-        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection)',
+        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory)',
       ),
       global.stdout,
     );
@@ -288,7 +293,8 @@ describe('tessera --help, --version and usage errors', () => {
       '  role create, role show, role update, role delete, user roles, client permissions, member add,',
       '  service-account create, service-account list, service-account rotate-secret,',
       '  service-account delete, invitation create, invitation list, invitation revoke, keys rotate,',
-      '  connection create, connection list, connection show, connection update, connection delete',
+      '  connection create, connection list, connection show, connection update, connection delete,',
+      '  directory create, directory list, directory rotate-token, directory delete',
       '`tessera --help` shows how to call each; `tessera <command> --help` describes one.',
       '',
     ].join('\n');

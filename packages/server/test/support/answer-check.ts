@@ -75,7 +75,10 @@ export class AnswerChecker {
     const content = declared.content as Record<string, { schema?: Json }> | undefined;
     const jsonSchema = content?.['application/json']?.schema;
     if (jsonSchema === undefined) {
-      return isJson && content !== undefined
+      // A JSON media type of its own, declared without a schema (SCIM's application/scim+json: RFC
+      // 7643 defines its bodies), is as declared when it is the declared type.
+      const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+      return isJson && content !== undefined && content[type] === undefined
         ? `declared ${Object.keys(content).join(', ')}, answered ${contentType}`
         : null;
     }

@@ -87,6 +87,8 @@ export async function insertUserWithTenant(
   orgId: string,
   prepared: Awaited<ReturnType<typeof prepareUser>>,
   actor: Actor,
+  /** Added to the `user.created` entry's data (a SCIM directory's id). */
+  note: Record<string, unknown> = {},
 ): Promise<CreatedUser> {
   const { input, passwordHash } = prepared;
   if (await findUserByEmail(tx, orgId, input.email))
@@ -136,7 +138,7 @@ export async function insertUserWithTenant(
     verb: 'created',
     actor,
     at: now,
-    data: userSnapshot(user),
+    data: { ...userSnapshot(user), ...note },
   });
   await recordAudit(tx, {
     orgId,
@@ -256,29 +258,40 @@ export async function endSessionsOfUser(
  * to go with them (`tenant.deleted` each), then `user.deleted` with the user's snapshot.
  */
 export async function deleteUser(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  await deps.unitOfWork.run(async (tx) => {
-    const user = await requireOrgUser(tx, org, id);
-    const now = clock.now();
-    await endUserSessions(tx, user.id, actor, now);
-    for (const tenant of await tenantsOnlyOf(tx, user.id)) {
-      await deleteTenant(tx, tenant.id);
-      await recordAudit(tx, {
-        orgId: org.id,
-        entity: 'tenant',
-        verb: 'deleted',
-        actor,
-        at: now,
-        data: tenantSnapshot(tenant),
-      });
-    }
-    if (!(await deleteUserRow(tx, user.id))) fail('user.not_found', 'no such user');
+  await deps.unitOfWork.run(async (tx) => removeUser(tx, org, await requireOrgUser(tx, org, id), actor));
+}
+
+/**
+ * Deletes `user` of `org` in `tx` as deleteUser does; `note` is added to the `user.deleted` entry's
+ * data (a SCIM directory's id).
+ */
+export async function removeUser(
+  tx: Handle,
+  org: Org,
+  user: User,
+  actor: Actor,
+  note: Record<string, unknown> = {},
+): Promise<void> {
+  const now = clock.now();
+  await endUserSessions(tx, user.id, actor, now);
+  for (const tenant of await tenantsOnlyOf(tx, user.id)) {
+    await deleteTenant(tx, tenant.id);
     await recordAudit(tx, {
       orgId: org.id,
-      entity: 'user',
+      entity: 'tenant',
       verb: 'deleted',
       actor,
       at: now,
-      data: userSnapshot(user),
+      data: tenantSnapshot(tenant),
     });
+  }
+  if (!(await deleteUserRow(tx, user.id))) fail('user.not_found', 'no such user');
+  await recordAudit(tx, {
+    orgId: org.id,
+    entity: 'user',
+    verb: 'deleted',
+    actor,
+    at: now,
+    data: { ...userSnapshot(user), ...note },
   });
 }

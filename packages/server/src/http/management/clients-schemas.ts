@@ -241,6 +241,8 @@ export const ClientSecret = z.object({ client_secret: z.string().meta({ descript
 
 export const LogoutDeliveriesQuery = z.strictObject({ ...PAGE_FIELDS });
 
+const IsoDateTime = z.string().meta({ format: 'date-time' });
+
 /** One logout token's delivery to a client's back-channel logout URI: never the token itself. */
 export const LogoutDelivery = z.object({
   id: z.string().meta({ pattern: '^lgd_' }),
@@ -248,18 +250,15 @@ export const LogoutDelivery = z.object({
   sub: z.string().meta({ description: 'the person signed out (`sub` of the token)' }),
   status: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.number().int().meta({ description: 'attempts made so far' }),
-  next_attempt_at: z
-    .string()
-    .nullable()
-    .meta({ format: 'date-time', description: 'pending: when it is (being) attempted' }),
-  last_attempt_at: z.string().nullable().meta({ format: 'date-time' }),
+  next_attempt_at: IsoDateTime.nullable().meta({ description: 'pending: when it is (being) attempted' }),
+  last_attempt_at: IsoDateTime.nullable(),
   last_status_code: z
     .number()
     .int()
     .nullable()
     .meta({ description: 'null: no answer (refused, timed out…)' }),
   last_error: z.string().nullable().meta({ description: 'why the last attempt failed' }),
-  created_at: z.string().meta({ format: 'date-time' }),
+  created_at: IsoDateTime,
 });
 
 export const LogoutDeliveryList = z.array(LogoutDelivery);

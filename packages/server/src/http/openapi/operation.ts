@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { ManagementScope } from '../../domain/directory/index.js';
 
 /** Who may call an operation: which bearer tokens it takes, or none. */
-export type Auth = 'console' | 'user' | 'user-or-console' | 'none';
+/** `scim`: a SCIM directory's bearer token (DESIGN §19). */
+export type Auth = 'console' | 'user' | 'user-or-console' | 'scim' | 'none';
 
 export interface ResponseSpec {
   description: string;

@@ -3,6 +3,7 @@ import * as tenants from '../account/tenants.js';
 import * as api from '../management/api-schemas.js';
 import * as clients from '../management/clients-schemas.js';
 import * as connections from '../management/connections-schemas.js';
+import * as directories from '../management/directories-schemas.js';
 import * as impersonation from '../management/impersonation-schemas.js';
 import * as invitations from '../management/invitations-schemas.js';
 import * as keys from '../management/keys-schemas.js';
@@ -46,6 +47,7 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   impersonation,
   connections,
   logStreams,
+  directories,
   passkeys,
 ];
 

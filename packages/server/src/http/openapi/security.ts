@@ -21,6 +21,8 @@ export function securityOf(op: Operation): Json[] {
       return [{ userToken: [] }];
     case 'user-or-console':
       return [{ userToken: [] }, consoleOAuth];
+    case 'scim':
+      return [{ scimToken: [] }];
     case 'none':
       return [];
   }
@@ -90,6 +92,12 @@ export function securitySchemes(config: Config): Json {
           scopes: Object.fromEntries(SERVICE_ACCOUNT_SCOPES.map((s) => [s, MANAGEMENT_SCOPES[s]])),
         },
       },
+    },
+    scimToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'a SCIM directory’s token (`tsc_…`), shown once when an owner creates the directory or rotates its token; valid only for that directory, on its org’s host',
     },
     userToken: {
       type: 'http',

@@ -287,6 +287,15 @@ export async function setEmail(store: Handle, userId: string, email: string, now
     .execute();
 }
 
+/** Sets the address as a directory vouches for it (SCIM): verified. */
+export async function setVouchedEmail(store: Handle, userId: string, email: string, now: number) {
+  await opened(store)
+    .updateTable('users')
+    .set({ email, email_key: emailKey(email), email_verified: 1, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
 /** Marks the address verified, if it is still `sentTo` (case-insensitive); false when it is not. */
 export async function markEmailVerified(store: Handle, userId: string, sentTo: string, now: number) {
   const db = opened(store);

@@ -22,6 +22,15 @@ export const PEOPLE_ONLY: readonly string[] = [
   'deleteServiceAccount',
   'rotateServiceAccountSecret',
   'startImpersonation',
+  // SCIM directories hand out tokens that create and delete the org's users.
+  'createDirectory',
+  'listDirectories',
+  'getDirectory',
+  'rotateDirectoryToken',
+  'deleteDirectory',
+  'adoptDirectoryUser',
+  'listDirectoryGroups',
+  'mapDirectoryGroupRoles',
 ];
 /** What a service account bound to the org may call too, within its scopes: the org's configuration and users. */
 export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
@@ -29,6 +38,7 @@ export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
   'updateOrganizationSettings',
   'listMembers',
   'listClients',
+  'listClientLogoutDeliveries',
   'createClient',
   'getClient',
   'updateClient',

@@ -1,0 +1,70 @@
+import { requireOrg } from '../domain/directory/index.js';
+import {
+  createDirectory,
+  deleteDirectory,
+  pageOfDirectories,
+  rotateDirectoryToken,
+  scimBaseUrl,
+} from '../domain/scim/index.js';
+import { type Org, type ScimDirectory, SYSTEM } from '../domain/types.js';
+import { admin } from './admin.js';
+import { required, type Values } from './args.js';
+import type { Launch } from './lifecycle.js';
+import type { USAGES } from './usage.js';
+
+type DirectoryCommand = 'directory create' | 'directory list' | 'directory rotate-token' | 'directory delete';
+
+/** A directory as the management API's view has it (camelCase, like every CLI answer), never its token. */
+const shown = (deps: Parameters<typeof scimBaseUrl>[0], org: Org, d: ScimDirectory) => ({
+  id: d.id,
+  name: d.name,
+  connection: d.connectionId,
+  scimBaseUrl: scimBaseUrl(deps, org),
+  createdAt: new Date(d.createdAt).toISOString(),
+  updatedAt: new Date(d.updatedAt).toISOString(),
+});
+
+/** SCIM directories (DESIGN §19), through the domain functions the management API uses. */
+export const DIRECTORY_COMMANDS: {
+  [N in DirectoryCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
+} = {
+  'directory create'(f) {
+    const [slug, name] = [required(f.org, 'org'), required(f.name, 'name')];
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.store, slug);
+      const { directory, token } = await createDirectory(
+        deps,
+        org,
+        { name, connection: f.connection },
+        SYSTEM,
+      );
+      return { ...shown(deps, org, directory), token };
+    });
+  },
+
+  'directory list'(f) {
+    const slug = required(f.org, 'org');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.store, slug);
+      const { entries } = await pageOfDirectories(deps, org, { page: 0, perPage: 10_000 });
+      return { data: entries.map((d) => shown(deps, org, d)) };
+    });
+  },
+
+  'directory rotate-token'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.store, slug);
+      const { directory, token } = await rotateDirectoryToken(deps, org, id, SYSTEM);
+      return { ...shown(deps, org, directory), token };
+    });
+  },
+
+  'directory delete'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      await deleteDirectory(deps, await requireOrg(deps.store, slug), id, SYSTEM);
+      return { deleted: id };
+    });
+  },
+};

@@ -1,0 +1,47 @@
+/**
+ * The public face of domain/scim/ (SCIM 2.0 inbound provisioning, DESIGN §19): what the HTTP layer
+ * and the commands use of it.
+ */
+
+export { attributeList, project } from './attributes.js';
+export {
+  adoptUser,
+  authenticateDirectory,
+  createDirectory,
+  deleteDirectory,
+  pageOfDirectories,
+  requireDirectory,
+  rotateDirectoryToken,
+} from './directories.js';
+export { MAX_PAYLOAD_BYTES, resourceTypes, schemas, serviceProviderConfig } from './discovery.js';
+export { MAX_FILTER_LENGTH } from './filter.js';
+export {
+  createScimGroup,
+  deleteScimGroup,
+  getScimGroup,
+  groupRepresentation,
+  listScimGroups,
+  MAX_MEMBERS,
+  type MappedGroup,
+  mapGroupToRoles,
+  pageOfDirectoryGroups,
+  patchScimGroup,
+  replaceScimGroup,
+  type ScimGroupView,
+} from './groups.js';
+export { MAX_PATCH_OPERATIONS } from './patch.js';
+export { ENTERPRISE_SCHEMA, GROUP_SCHEMA, LIST_SCHEMA, USER_SCHEMA } from './resource.js';
+export {
+  createScimUser,
+  deleteScimUser,
+  etagOf,
+  getScimUser,
+  listScimUsers,
+  MAX_RESULTS,
+  patchScimUser,
+  replaceScimUser,
+  type ScimCaller,
+  type ScimUser,
+  scimBaseUrl,
+  userRepresentation,
+} from './users.js';

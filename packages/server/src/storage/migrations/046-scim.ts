@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * SCIM 2.0 inbound provisioning (DESIGN §19). `scim_directories`: an org's directories, each with
+ * the SHA-256 of its bearer token (shown once) and, optionally, the connection whose domains it may
+ * create users in and whose sign-in links them (once that connection is deleted, the directory gives
+ * no user a new address; deactivation and deletion still work).
+ *
+ * `scim_users`: the org users a directory holds (made by it or adopted by an owner), one directory
+ * per user, with what SCIM keeps beside the user: `user_name` (unique per directory regardless of
+ * case, `user_name_key`), `external_id`, the whole SCIM resource as JSON (`resource`: name, emails,
+ * the enterprise extension, …) and `version`, the ETag's counter.
+ *
+ * `scim_user_emails`: every address of each such user's `emails`, lower case, so a filter on
+ * `emails…value eq` (Entra's) is read by index.
+ *
+ * `scim_groups` and `scim_group_members`: a directory's groups and who is in them;
+ * `scim_group_roles`: the org roles an owner maps a group to; `scim_role_grants`: the roles a user
+ * holds because of a group (only those: a role an owner gave stays when the group goes).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('scim_directories')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    // No foreign key: a deleted connection leaves its id, and the directory then creates no user
+    // (it must not fall back to creating users in every domain).
+    .addColumn('connection_id', 'text')
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('scim_directories_org').on('scim_directories').column('org_id').execute();
+  await db.schema
+    .createTable('scim_users')
+    .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+    .addColumn('directory_id', 'text', (c) =>
+      c.notNull().references('scim_directories.id').onDelete('cascade'),
+    )
+    .addColumn('user_name', 'text', (c) => c.notNull())
+    .addColumn('user_name_key', 'text', (c) => c.notNull())
+    .addColumn('external_id', 'text')
+    .addColumn('resource', 'text', (c) => c.notNull())
+    .addColumn('version', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('scim_users_user_name')
+    .on('scim_users')
+    .columns(['directory_id', 'user_name_key'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('scim_users_external_id')
+    .on('scim_users')
+    .columns(['directory_id', 'external_id'])
+    .execute();
+  await db.schema
+    .createIndex('scim_users_order')
+    .on('scim_users')
+    .columns(['directory_id', 'created_at', 'user_id'])
+    .execute();
+  await db.schema
+    .createTable('scim_user_emails')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('scim_users.user_id').onDelete('cascade'))
+    .addColumn('directory_id', 'text', (c) => c.notNull())
+    .addColumn('email_key', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('scim_user_emails_pk', ['user_id', 'email_key'])
+    .execute();
+  await db.schema
+    .createIndex('scim_user_emails_lookup')
+    .on('scim_user_emails')
+    .columns(['directory_id', 'email_key'])
+    .execute();
+  await db.schema
+    .createTable('scim_groups')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('directory_id', 'text', (c) =>
+      c.notNull().references('scim_directories.id').onDelete('cascade'),
+    )
+    .addColumn('display_name', 'text', (c) => c.notNull())
+    .addColumn('external_id', 'text')
+    .addColumn('version', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('scim_groups_directory')
+    .on('scim_groups')
+    .columns(['directory_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createTable('scim_group_members')
+    .addColumn('group_id', 'text', (c) => c.notNull().references('scim_groups.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('scim_group_members_pk', ['group_id', 'user_id'])
+    .execute();
+  await db.schema.createIndex('scim_group_members_user').on('scim_group_members').column('user_id').execute();
+  await db.schema
+    .createTable('scim_group_roles')
+    .addColumn('group_id', 'text', (c) => c.notNull().references('scim_groups.id').onDelete('cascade'))
+    .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('scim_group_roles_pk', ['group_id', 'role_id'])
+    .execute();
+  await db.schema
+    .createTable('scim_role_grants')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('scim_role_grants_pk', ['user_id', 'role_id'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const table of [
+    'scim_role_grants',
+    'scim_group_roles',
+    'scim_group_members',
+    'scim_groups',
+    'scim_user_emails',
+    'scim_users',
+    'scim_directories',
+  ])
+    await db.schema.dropTable(table).ifExists().execute();
+}

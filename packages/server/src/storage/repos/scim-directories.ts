@@ -1,0 +1,96 @@
+import type { ScimDirectory } from '../../domain/types.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
+import type { ScimDirectoriesTable } from '../schema.js';
+import type { ListWindow } from './list-window.js';
+import { OLDEST_FIRST, pageRows } from './paged-rows.js';
+
+const toDirectory = (r: Omit<ScimDirectoriesTable, 'token_hash'>): ScimDirectory => ({
+  id: r.id,
+  orgId: r.org_id,
+  name: r.name,
+  connectionId: r.connection_id,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+const COLUMNS = ['id', 'org_id', 'name', 'connection_id', 'created_at', 'updated_at'] as const;
+
+export async function insertDirectory(store: Handle, d: ScimDirectory, tokenHash: string): Promise<void> {
+  await opened(store)
+    .insertInto('scim_directories')
+    .values({
+      id: d.id,
+      org_id: d.orgId,
+      name: d.name,
+      connection_id: d.connectionId,
+      token_hash: tokenHash,
+      created_at: d.createdAt,
+      updated_at: d.updatedAt,
+    })
+    .execute();
+}
+
+/** The org's directory `id`, or null. */
+export async function findDirectory(store: Handle, orgId: string, id: string): Promise<ScimDirectory | null> {
+  const row = await opened(store)
+    .selectFrom('scim_directories')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? toDirectory(row) : null;
+}
+
+/** The org's directory whose token hashes to `tokenHash`, with the stored hash; null when none. */
+export async function findDirectoryByTokenHash(
+  store: Handle,
+  orgId: string,
+  tokenHash: string,
+): Promise<{ directory: ScimDirectory; tokenHash: string } | null> {
+  const row = await opened(store)
+    .selectFrom('scim_directories')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return row ? { directory: toDirectory(row), tokenHash: row.token_hash } : null;
+}
+
+export async function pageDirectories(
+  store: Handle,
+  orgId: string,
+  window: ListWindow,
+): Promise<{ rows: ScimDirectory[]; total: number }> {
+  const db = opened(store);
+  const { rows, total } = await pageRows(
+    db.selectFrom('scim_directories').select(COLUMNS).where('org_id', '=', orgId),
+    window,
+    OLDEST_FIRST,
+  );
+  return { rows: rows.map(toDirectory), total };
+}
+
+/** Replaces the directory's token hash; false when there is no such directory. */
+export async function setDirectoryTokenHash(
+  store: Handle,
+  id: string,
+  tokenHash: string,
+  now: number,
+): Promise<boolean> {
+  const r = await opened(store)
+    .updateTable('scim_directories')
+    .set({ token_hash: tokenHash, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function deleteDirectory(store: Handle, orgId: string, id: string): Promise<boolean> {
+  const r = await opened(store)
+    .deleteFrom('scim_directories')
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}

@@ -1,0 +1,210 @@
+import type { ScimGroup } from '../../domain/types.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
+import type { ScimGroupsTable } from '../schema.js';
+
+const toGroup = (r: ScimGroupsTable): ScimGroup => ({
+  id: r.id,
+  directoryId: r.directory_id,
+  displayName: r.display_name,
+  externalId: r.external_id,
+  version: Number(r.version),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+const rowOf = (g: ScimGroup): ScimGroupsTable => ({
+  id: g.id,
+  directory_id: g.directoryId,
+  display_name: g.displayName,
+  external_id: g.externalId,
+  version: g.version,
+  created_at: g.createdAt,
+  updated_at: g.updatedAt,
+});
+
+export async function insertGroup(store: Handle, g: ScimGroup): Promise<void> {
+  await opened(store).insertInto('scim_groups').values(rowOf(g)).execute();
+}
+
+/** The directory's group `id`, or null. */
+export async function findGroup(store: Handle, directoryId: string, id: string): Promise<ScimGroup | null> {
+  const row = await opened(store)
+    .selectFrom('scim_groups')
+    .selectAll()
+    .where('id', '=', id)
+    .where('directory_id', '=', directoryId)
+    .executeTakeFirst();
+  return row ? toGroup(row) : null;
+}
+
+/** What a group list may be narrowed to before its filter is evaluated. */
+export type ScimGroupNarrowing =
+  | { kind: 'all' }
+  | { kind: 'displayName'; value: string }
+  | { kind: 'externalId'; value: string }
+  | { kind: 'id'; value: string };
+
+/** The directory's groups in creation order, narrowed by an equality (displayName in any case). */
+export async function groupsBatch(
+  store: Handle,
+  directoryId: string,
+  narrowing: ScimGroupNarrowing,
+  window: { offset: number; limit: number },
+): Promise<ScimGroup[]> {
+  const db = opened(store);
+  let query = db.selectFrom('scim_groups').selectAll().where('directory_id', '=', directoryId);
+  if (narrowing.kind === 'displayName')
+    query = query.where((eb) => eb(eb.fn('lower', ['display_name']), '=', narrowing.value.toLowerCase()));
+  else if (narrowing.kind === 'externalId') query = query.where('external_id', '=', narrowing.value);
+  else if (narrowing.kind === 'id') query = query.where('id', '=', narrowing.value);
+  const rows = await query
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return rows.map(toGroup);
+}
+
+export async function countGroups(store: Handle, directoryId: string): Promise<number> {
+  const { n } = await opened(store)
+    .selectFrom('scim_groups')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('directory_id', '=', directoryId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** Writes the group if its stored version is still `expectedVersion`; false otherwise. */
+export async function updateGroup(store: Handle, g: ScimGroup, expectedVersion: number): Promise<boolean> {
+  const { id, directory_id, created_at, ...changes } = rowOf(g);
+  const r = await opened(store)
+    .updateTable('scim_groups')
+    .set(changes)
+    .where('id', '=', id)
+    .where('version', '=', expectedVersion)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function deleteGroup(store: Handle, id: string): Promise<boolean> {
+  const r = await opened(store).deleteFrom('scim_groups').where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** The group's members (user ids and addresses), oldest user first. */
+export async function membersOf(
+  store: Handle,
+  groupId: string,
+): Promise<{ userId: string; email: string }[]> {
+  const rows = await opened(store)
+    .selectFrom('scim_group_members')
+    .innerJoin('users', 'users.id', 'scim_group_members.user_id')
+    .select(['scim_group_members.user_id', 'users.email'])
+    .where('scim_group_members.group_id', '=', groupId)
+    .orderBy('users.created_at')
+    .orderBy('users.id')
+    .execute();
+  return rows.map((r) => ({ userId: r.user_id, email: r.email }));
+}
+
+/** How many members each group has. */
+export async function memberCounts(store: Handle, groupIds: readonly string[]): Promise<Map<string, number>> {
+  if (groupIds.length === 0) return new Map();
+  const rows = await opened(store)
+    .selectFrom('scim_group_members')
+    .select(['group_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('group_id', 'in', [...groupIds])
+    .groupBy('group_id')
+    .execute();
+  return new Map(rows.map((r) => [r.group_id, Number(r.n)]));
+}
+
+export async function addMembers(store: Handle, groupId: string, userIds: readonly string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await opened(store)
+    .insertInto('scim_group_members')
+    .values(userIds.map((userId) => ({ group_id: groupId, user_id: userId })))
+    .execute();
+}
+
+export async function removeMembers(
+  store: Handle,
+  groupId: string,
+  userIds: readonly string[],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await opened(store)
+    .deleteFrom('scim_group_members')
+    .where('group_id', '=', groupId)
+    .where('user_id', 'in', [...userIds])
+    .execute();
+}
+
+/** The roles the user's groups map to (every group of theirs is their directory's). */
+export async function rolesFromGroupsOf(store: Handle, userId: string): Promise<string[]> {
+  const rows = await opened(store)
+    .selectFrom('scim_group_members')
+    .innerJoin('scim_group_roles', 'scim_group_roles.group_id', 'scim_group_members.group_id')
+    .select('scim_group_roles.role_id')
+    .distinct()
+    .where('scim_group_members.user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.role_id).sort();
+}
+
+/** The roles each of the groups maps to. */
+export async function rolesOfGroups(
+  store: Handle,
+  groupIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(groupIds.map((id) => [id, []]));
+  if (groupIds.length === 0) return out;
+  const rows = await opened(store)
+    .selectFrom('scim_group_roles')
+    .select(['group_id', 'role_id'])
+    .where('group_id', 'in', [...groupIds])
+    .orderBy('role_id')
+    .execute();
+  for (const r of rows) out.get(r.group_id)?.push(r.role_id);
+  return out;
+}
+
+export async function setGroupRoles(
+  store: Handle,
+  groupId: string,
+  roleIds: readonly string[],
+): Promise<void> {
+  const db = opened(store);
+  await db.deleteFrom('scim_group_roles').where('group_id', '=', groupId).execute();
+  if (roleIds.length === 0) return;
+  await db
+    .insertInto('scim_group_roles')
+    .values(roleIds.map((roleId) => ({ group_id: groupId, role_id: roleId })))
+    .execute();
+}
+
+/** The roles the user holds because of a group. */
+export async function roleGrantsOf(store: Handle, userId: string): Promise<string[]> {
+  const rows = await opened(store)
+    .selectFrom('scim_role_grants')
+    .select('role_id')
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.role_id).sort();
+}
+
+export async function setRoleGrants(
+  store: Handle,
+  userId: string,
+  roleIds: readonly string[],
+): Promise<void> {
+  const db = opened(store);
+  await db.deleteFrom('scim_role_grants').where('user_id', '=', userId).execute();
+  if (roleIds.length === 0) return;
+  await db
+    .insertInto('scim_role_grants')
+    .values(roleIds.map((roleId) => ({ user_id: userId, role_id: roleId })))
+    .execute();
+}

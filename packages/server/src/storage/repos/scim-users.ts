@@ -1,0 +1,199 @@
+import type { ScimUserRecord, User } from '../../domain/types.js';
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
+import type { ScimUsersTable } from '../schema.js';
+import { toUser, USER_COLUMNS } from './users.js';
+
+const toRecord = (r: ScimUsersTable): ScimUserRecord => ({
+  userId: r.user_id,
+  directoryId: r.directory_id,
+  userName: r.user_name,
+  externalId: r.external_id,
+  resource: JSON.parse(r.resource) as Record<string, unknown>,
+  version: Number(r.version),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+/** userName is unique per directory regardless of case (RFC 7643 §4.1.1: caseExact false). */
+export const userNameKey = (userName: string): string => userName.toLowerCase();
+
+const rowOf = (r: ScimUserRecord): ScimUsersTable => ({
+  user_id: r.userId,
+  directory_id: r.directoryId,
+  user_name: r.userName,
+  user_name_key: userNameKey(r.userName),
+  external_id: r.externalId,
+  resource: JSON.stringify(r.resource),
+  version: r.version,
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+});
+
+/** Stores the record; false when the user is already held by a directory or the userName is taken there. */
+export async function insertScimUser(store: Handle, record: ScimUserRecord): Promise<void> {
+  await opened(store).insertInto('scim_users').values(rowOf(record)).execute();
+}
+
+/** The record of the user, whichever directory holds them; null when none does. */
+export async function findScimUserOf(store: Handle, userId: string): Promise<ScimUserRecord | null> {
+  const row = await opened(store)
+    .selectFrom('scim_users')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+/** The directory's record with the userName (any case); null when none. */
+export async function findScimUserByUserName(
+  store: Handle,
+  directoryId: string,
+  userName: string,
+): Promise<ScimUserRecord | null> {
+  const row = await opened(store)
+    .selectFrom('scim_users')
+    .selectAll()
+    .where('directory_id', '=', directoryId)
+    .where('user_name_key', '=', userNameKey(userName))
+    .executeTakeFirst();
+  return row ? toRecord(row) : null;
+}
+
+/** What a list may be narrowed to before its filter is evaluated (an indexed equality). */
+export type ScimUserNarrowing =
+  | { kind: 'all' }
+  | { kind: 'userName'; value: string }
+  | { kind: 'externalId'; value: string }
+  | { kind: 'id'; value: string }
+  | { kind: 'email'; value: string };
+
+const fullColumns = () => [...USER_COLUMNS.map((c) => `users.${c} as u_${c}` as const)] as const;
+
+const fromJoined = (r: Record<string, unknown>): { record: ScimUserRecord; user: User } => {
+  const userColumns = Object.fromEntries(USER_COLUMNS.map((c) => [c, r[`u_${c}`]]));
+  return {
+    record: toRecord(r as unknown as ScimUsersTable),
+    user: toUser(userColumns as unknown as Parameters<typeof toUser>[0]),
+  };
+};
+
+/** Where a scan in creation order resumes: after this user. */
+export interface ScanMark {
+  createdAt: number;
+  userId: string;
+}
+
+/**
+ * The directory's users (with their org user) in creation order, narrowed by an indexed equality:
+ * from `offset`, or after `after` (a scan resuming where its last batch ended), at most `limit`.
+ */
+export async function scimUsersBatch(
+  store: Handle,
+  directoryId: string,
+  narrowing: ScimUserNarrowing,
+  window: { offset: number; limit: number; after?: ScanMark },
+): Promise<{ record: ScimUserRecord; user: User }[]> {
+  let query = opened(store)
+    .selectFrom('scim_users')
+    .innerJoin('users', 'users.id', 'scim_users.user_id')
+    .selectAll('scim_users')
+    .select(fullColumns())
+    .where('scim_users.directory_id', '=', directoryId);
+  if (narrowing.kind === 'userName')
+    query = query.where('scim_users.user_name_key', '=', userNameKey(narrowing.value));
+  else if (narrowing.kind === 'externalId')
+    query = query.where('scim_users.external_id', '=', narrowing.value);
+  else if (narrowing.kind === 'id') query = query.where('scim_users.user_id', '=', narrowing.value);
+  else if (narrowing.kind === 'email') {
+    const key = narrowing.value.toLowerCase();
+    query = query.where('scim_users.user_id', 'in', (eb) =>
+      eb
+        .selectFrom('scim_user_emails')
+        .select('scim_user_emails.user_id')
+        .where('scim_user_emails.directory_id', '=', directoryId)
+        .where('scim_user_emails.email_key', '=', key),
+    );
+  }
+  const after = window.after;
+  if (after !== undefined)
+    query = query.where((eb) =>
+      eb.or([
+        eb('scim_users.created_at', '>', after.createdAt),
+        eb.and([
+          eb('scim_users.created_at', '=', after.createdAt),
+          eb('scim_users.user_id', '>', after.userId),
+        ]),
+      ]),
+    );
+  const rows = await query
+    .orderBy('scim_users.created_at')
+    .orderBy('scim_users.user_id')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return rows.map((r) => fromJoined(r as unknown as Record<string, unknown>));
+}
+
+/** How many users the directory holds. */
+export async function countScimUsers(store: Handle, directoryId: string): Promise<number> {
+  const { n } = await opened(store)
+    .selectFrom('scim_users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('directory_id', '=', directoryId)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/**
+ * Writes the record if its stored version is still `expectedVersion` (the record's own is the
+ * next); false when another change came first or it is gone.
+ */
+export async function updateScimUser(
+  store: Handle,
+  record: ScimUserRecord,
+  expectedVersion: number,
+): Promise<boolean> {
+  const { user_id, directory_id, created_at, ...changes } = rowOf(record);
+  const r = await opened(store)
+    .updateTable('scim_users')
+    .set(changes)
+    .where('user_id', '=', user_id)
+    .where('directory_id', '=', directory_id)
+    .where('version', '=', expectedVersion)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Which of `userIds` the directory holds. */
+export async function heldByDirectory(
+  store: Handle,
+  directoryId: string,
+  userIds: readonly string[],
+): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await opened(store)
+    .selectFrom('scim_users')
+    .select('user_id')
+    .where('directory_id', '=', directoryId)
+    .where('user_id', 'in', [...userIds])
+    .execute();
+  return new Set(rows.map((r) => r.user_id));
+}
+
+/** Replaces the addresses a directory user's `emails` hold (lower case, each once). */
+export async function setScimUserEmails(
+  store: Handle,
+  directoryId: string,
+  userId: string,
+  emails: readonly string[],
+): Promise<void> {
+  const db = opened(store);
+  await db.deleteFrom('scim_user_emails').where('user_id', '=', userId).execute();
+  const keys = [...new Set(emails.map((e) => e.toLowerCase()))];
+  if (keys.length === 0) return;
+  await db
+    .insertInto('scim_user_emails')
+    .values(keys.map((email_key) => ({ user_id: userId, directory_id: directoryId, email_key })))
+    .execute();
+}
