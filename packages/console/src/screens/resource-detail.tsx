@@ -4,15 +4,14 @@ import type { ApiResource, ResourceScope } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { DataTable } from '../components/data-table.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
-import { TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { Done, LoadNotice } from '../components/notices.js';
 import { duration, when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
-import { justCreated, setListNews, TTL_HINT, ttlValue } from './resource-bits.js';
-import { ScopesEditor, useScopes } from './resource-scopes.js';
+import { justCreated, ResourceFields, setListNews, ttlValue } from './resource-bits.js';
+import { useScopes } from './resource-scopes.js';
 
 type Org = OrgScreenProps['org'];
 
@@ -114,23 +113,7 @@ function EditResource({ org, resource, onSaved }: { org: Org; resource: ApiResou
         );
       }}
     >
-      <TextField
-        label="Name"
-        name="name"
-        value={name}
-        onInput={setName}
-        required
-        hint="Shown on the consent page and in this console."
-      />
-      <ScopesEditor state={scopes} />
-      <TextField
-        label="Access token lifetime (seconds)"
-        name="access_token_ttl"
-        type="number"
-        value={ttl}
-        onInput={setTtl}
-        hint={TTL_HINT}
-      />
+      <ResourceFields name={name} setName={setName} scopes={scopes} ttl={ttl} setTtl={setTtl} />
     </EditPanel>
   );
 }

@@ -17,12 +17,12 @@ import {
   IDENTIFIER_HINT,
   justCreated,
   OwnersOnly,
-  TTL_HINT,
+  ResourceFields,
   takeListNews,
   ttlValue,
 } from './resource-bits.js';
 import { ResourcePage } from './resource-detail.js';
-import { ScopeChips, ScopesEditor, useScopes } from './resource-scopes.js';
+import { ScopeChips, useScopes } from './resource-scopes.js';
 
 const listHref = (slug: string) => orgHref(slug, 'resources');
 
@@ -131,23 +131,7 @@ function NewResource({ org }: { org: OrgScreenProps['org'] }) {
             required
             hint={IDENTIFIER_HINT}
           />
-          <TextField
-            label="Name"
-            name="name"
-            value={name}
-            onInput={setName}
-            required
-            hint="Shown on the consent page and in this console."
-          />
-          <ScopesEditor state={scopes} />
-          <TextField
-            label="Access token lifetime (seconds)"
-            name="access_token_ttl"
-            type="number"
-            value={ttl}
-            onInput={setTtl}
-            hint={TTL_HINT}
-          />
+          <ResourceFields name={name} setName={setName} scopes={scopes} ttl={ttl} setTtl={setTtl} />
           <div class="actions">
             <button type="submit" disabled={busy}>
               Create resource
