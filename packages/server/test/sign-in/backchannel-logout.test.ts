@@ -11,7 +11,8 @@ import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
 import { DocumentHost } from './support/document-host.js';
-import { CALLBACK, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
+import { CALLBACK, makeOrg, makeUser } from './support/fixtures.js';
+import { openidClientSignIn } from './support/openid-client-flow.js';
 
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 const SIGNED_OUT = 'http://127.0.0.1:8765/signed-out';
@@ -174,23 +175,7 @@ for (const database of storageSuite(
     /** Ada signs into `client` in `browser` (a fresh sign-in, or silently when signed in there). */
     async function signedIn(browser: FormBrowser, client: string, email = 'ada@acme.test') {
       const config = await relyingParty(client);
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: CALLBACK,
-        scope: 'openid',
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state,
-        nonce,
-      });
-      const callback = await signInThroughPages(browser, url.href, { email, password: PASSWORD });
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-        expectedNonce: nonce,
-      });
+      const { tokens } = await openidClientSignIn(config, { scope: 'openid', email, browser });
       const claims = tokens.claims();
       assert.ok(claims);
       return { config, tokens, sid: String(claims.sid), idToken: tokens.id_token as string };

@@ -21,6 +21,7 @@ import {
   tokenRequest,
   USER_CLAIMS,
 } from './support/fixtures.js';
+import { openidClientSignIn } from './support/openid-client-flow.js';
 
 /** The access token's claims: OpenID Connect must not change them (spec "Access token claims"). */
 const ID_CLAIMS = ['acr', 'amr', 'at_hash', 'aud', 'auth_time', 'exp', 'iat', 'iss', 'sid', 'sub'];
@@ -172,27 +173,7 @@ for (const database of storageSuite(
       ]);
       assert.ok(metadata.revocation_endpoint && metadata.authorization_response_iss_parameter_supported);
 
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = oidc.randomState();
-      const nonce = oidc.randomNonce();
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: CALLBACK,
-        scope: 'openid profile email',
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state,
-        nonce,
-      });
-      const callback = await signInThroughPages(new FormBrowser(), url.href, {
-        email: 'ada@acme.test',
-        password: PASSWORD,
-      });
-      const tokens = await oidc.authorizationCodeGrant(config, new URL(callback), {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-        expectedNonce: nonce,
-        idTokenExpected: true,
-      });
+      const { tokens, nonce } = await openidClientSignIn(config, { scope: 'openid profile email' });
       const claims = tokens.claims();
       assert.ok(claims);
       assert.equal(claims.sub, userId);
