@@ -389,6 +389,7 @@ for (const database of storageSuite(
       const slow = await poll(issuer, cliId, denied.device_code as string);
       assert.equal(slow.status, 400);
       assert.equal(slow.headers.get('tessera-error-code'), 'token.device_code.slow_down');
+      assert.equal(slow.headers.get('cache-control'), 'no-store');
       assert.deepEqual(slow.body, { error: 'slow_down', error_description: 'poll at most every 10 seconds' });
       assert.deepEqual((await poll(issuer, cliId, denied.device_code as string)).body, {
         error: 'slow_down',
