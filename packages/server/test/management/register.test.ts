@@ -75,14 +75,48 @@ describe('POST /oauth/register (RFC 7591)', () => {
       {
         redirect_uris: uris,
         token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code'],
+        grant_types: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code'],
         scope: 'x',
+        // This round's client metadata (DPoP, back-channel logout, PAR): ignored, never echoed.
+        dpop_bound_access_tokens: true,
+        backchannel_logout_uri: 'https://app.example.com/logout',
+        backchannel_logout_session_required: true,
+        require_pushed_authorization_requests: true,
       },
       from(),
     );
     assert.equal(res.status, 201);
     assert.equal(res.body.client_name, 'Registered client');
     assert.deepEqual(res.body.redirect_uris, uris);
+    assert.deepEqual(Object.keys(res.body), [
+      'client_id',
+      'client_id_issued_at',
+      'client_name',
+      'redirect_uris',
+      'token_endpoint_auth_method',
+      'grant_types',
+      'response_types',
+    ]);
+    assert.deepEqual(res.body.grant_types, ['authorization_code', 'refresh_token']);
+    const row = await server.db
+      .selectFrom('clients')
+      .select([
+        'dpop_bound_access_tokens',
+        'backchannel_logout_uri',
+        'require_pushed_authorization_requests',
+        'grant_types',
+      ])
+      .where('id', '=', res.body.client_id as string)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      { ...row, grant_types: JSON.parse(row.grant_types) },
+      {
+        dpop_bound_access_tokens: 0,
+        backchannel_logout_uri: null,
+        require_pushed_authorization_requests: 0,
+        grant_types: ['authorization_code', 'refresh_token'],
+      },
+    );
   });
 
   test('userinfo_signed_response_alg RS256 is registered and echoed (OIDC Registration §2); any other is refused', async () => {

@@ -389,6 +389,7 @@ for (const database of storageSuite(
       const slow = await poll(issuer, cliId, denied.device_code as string);
       assert.equal(slow.status, 400);
       assert.equal(slow.headers.get('tessera-error-code'), 'token.device_code.slow_down');
+      assert.equal(slow.headers.get('cache-control'), 'no-store');
       assert.deepEqual(slow.body, { error: 'slow_down', error_description: 'poll at most every 10 seconds' });
       assert.deepEqual((await poll(issuer, cliId, denied.device_code as string)).body, {
         error: 'slow_down',
@@ -477,6 +478,7 @@ for (const database of storageSuite(
     test('which clients may: the device grant listed, else unauthorized_client at both endpoints', async () => {
       const refused = await startDevice(issuer, webOnlyId);
       assert.equal(refused.status, 400);
+      assert.equal(refused.headers.get('cache-control'), 'no-store');
       assert.deepEqual(refused.body, {
         error: 'unauthorized_client',
         error_description: 'this client may not use the device authorization grant',
@@ -521,6 +523,9 @@ for (const database of storageSuite(
       );
       assert.equal(wrongSecret.status, 401);
       assert.equal(wrongSecret.body.error, 'invalid_client');
+      // RFC 6749 §5.2: credentials sent in Authorization get the matching challenge; never cached.
+      assert.equal(wrongSecret.headers.get('www-authenticate'), `Basic realm="${issuer}"`);
+      assert.equal(wrongSecret.headers.get('cache-control'), 'no-store');
       // A device code far too long is just unknown.
       assert.equal((await poll(issuer, cliId, 'x'.repeat(5000))).body.error, 'invalid_grant');
       // A client ID metadata document may list the device grant beside the code flow's.

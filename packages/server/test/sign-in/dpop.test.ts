@@ -485,6 +485,7 @@ for (const database of storageSuite(
       );
       assert.equal(first.status, 400);
       assert.equal(first.body.error, 'use_dpop_nonce');
+      assert.equal(first.headers.get('cache-control'), 'no-store');
       const nonce = first.headers.get('dpop-nonce');
       assert.ok(nonce);
       const forged = await tokenCall(
