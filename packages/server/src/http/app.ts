@@ -67,22 +67,19 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   });
   // Malformed JSON arrives as its text, like any other content type, so each endpoint refuses it
   // with its own error body (RFC 7591's invalid_client_metadata, the API's invalid_request).
+  // SCIM's media type (RFC 7644 §3.1) is JSON, parsed the same way.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(null, body);
-    }
-  });
-  // SCIM's media type (RFC 7644 §3.1) is JSON; malformed, it arrives as text like JSON's.
-  app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, (_req, body, done) => {
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(null, body);
-    }
-  });
+  app.addContentTypeParser(
+    ['application/json', 'application/scim+json'],
+    { parseAs: 'string' },
+    (_req, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(null, body);
+      }
+    },
+  );
   // Anything else arrives as text, so endpoints can refuse it with their own error body.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   installErrorHandling(app);

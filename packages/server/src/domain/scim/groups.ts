@@ -31,7 +31,7 @@ import { requireDirectory } from './directories.js';
 import { indexedEquality, matches, parseFilter } from './filter.js';
 import { applyPatch, patchOperations } from './patch.js';
 import { GROUP_SCHEMA } from './resource.js';
-import { etagOf, MAX_RESULTS, type ScimCaller, scimBaseUrl } from './users.js';
+import { checkVersion, etagOf, MAX_RESULTS, type ScimCaller, scimBaseUrl } from './users.js';
 
 /** Most members one group answers or takes in one request. */
 export const MAX_MEMBERS = 1000;
@@ -142,13 +142,6 @@ async function requireGroup(db: Handle, caller: ScimCaller, id: string): Promise
   return { group, members: await membersOf(db, group.id) };
 }
 
-function checkVersion(ifMatch: string | undefined, version: number) {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return;
-  const current = etagOf(version);
-  if (!ifMatch.split(',').some((t) => t.trim() === current || t.trim() === current.slice(2)))
-    fail('scim.version.mismatch', 'the group changed since that version (If-Match)');
-}
-
 /** POST /Groups. */
 export async function createScimGroup(
   deps: ScimDeps,
@@ -233,7 +226,7 @@ export async function replaceScimGroup(
   const input = groupInput(body);
   return deps.unitOfWork.run(async (tx) => {
     const current = await requireGroup(tx, caller, id);
-    checkVersion(ifMatch, current.group.version);
+    checkVersion(ifMatch, current.group.version, 'group');
     return replaceGroupWith(tx, caller, current, input);
   });
 }
@@ -249,7 +242,7 @@ export async function patchScimGroup(
   const ops = patchOperations(body);
   return deps.unitOfWork.run(async (tx) => {
     const current = await requireGroup(tx, caller, id);
-    checkVersion(ifMatch, current.group.version);
+    checkVersion(ifMatch, current.group.version, 'group');
     const patched = applyPatch(
       {
         schemas: [GROUP_SCHEMA],
@@ -273,7 +266,7 @@ export async function deleteScimGroup(
 ): Promise<void> {
   await deps.unitOfWork.run(async (tx) => {
     const current = await requireGroup(tx, caller, id);
-    checkVersion(ifMatch, current.group.version);
+    checkVersion(ifMatch, current.group.version, 'group');
     await deleteGroup(tx, current.group.id);
     await recordAudit(tx, {
       orgId: caller.org.id,

@@ -89,13 +89,16 @@ async function requireScimUser(db: Handle, caller: ScimCaller, id: string): Prom
   return { record, user };
 }
 
-/** `If-Match` (RFC 7644 §3.14): absent, `*`, or the current version's ETag; else 412. */
-function checkVersion(ifMatch: string | undefined, version: number) {
+/**
+ * `If-Match` (RFC 7644 §3.14): absent, `*`, or the current version's ETag (weak or not); else 412,
+ * saying which `thing` changed.
+ */
+export function checkVersion(ifMatch: string | undefined, version: number, thing = 'resource') {
   if (ifMatch === undefined || ifMatch.trim() === '*') return;
   const current = etagOf(version);
   const tags = ifMatch.split(',').map((t) => t.trim());
   if (!tags.some((t) => t === current || t === current.slice(2)))
-    fail('scim.version.mismatch', 'the resource changed since that version (If-Match)');
+    fail('scim.version.mismatch', `the ${thing} changed since that version (If-Match)`);
 }
 
 /** The address checked, and the directory's rule: only in its connection's domains, when it has one. */

@@ -8,7 +8,7 @@ import {
   serviceProviderConfig,
 } from '../../domain/scim/index.js';
 import { operation } from '../served-operation.js';
-import { SCIM_ERRORS, type ScimContext, scimBody, scimRoute } from './scim-route.js';
+import { idOf, SCIM_ERRORS, type ScimContext, scimBody, scimRoute } from './scim-route.js';
 
 const common = { tag: 'scim', hosts: 'every', auth: 'scim', method: 'get' } as const;
 const base = (ctx: ScimContext) => scimBaseUrl(ctx.deps, ctx.caller.org);
@@ -22,7 +22,6 @@ const list = (resources: object[]) => ({
 const one = <T extends { id: string }>(all: T[], id: string): Record<string, unknown> =>
   (all.find((r) => r.id === id) as Record<string, unknown> | undefined) ??
   fail('scim.schema.not_found', `no schema or resource type ${id}`);
-const idOf = (ctx: ScimContext) => (ctx.request.params as { id: string }).id;
 
 /** RFC 7644 §4: what the service provider supports, its resource types and their schemas. */
 export const SCIM_DISCOVERY_OPERATIONS = [

@@ -1,4 +1,3 @@
-import { fail } from '../../domain/errors.js';
 import {
   attributeList,
   createScimGroup,
@@ -6,17 +5,26 @@ import {
   etagOf,
   getScimGroup,
   groupRepresentation,
-  LIST_SCHEMA,
   listScimGroups,
   MAX_RESULTS,
   patchScimGroup,
-  project,
   replaceScimGroup,
   type ScimGroupView,
   scimBaseUrl,
 } from '../../domain/scim/index.js';
 import { operation } from '../served-operation.js';
-import { oneQueryValue, SCIM_ERRORS, type ScimContext, scimBody, scimRoute } from './scim-route.js';
+import {
+  idOf,
+  ifMatch,
+  listAnswer,
+  oneQueryValue,
+  pageOf,
+  SCIM_ERRORS,
+  type ScimContext,
+  scimBody,
+  scimRoute,
+  shaped,
+} from './scim-route.js';
 
 const ID = { id: 'the group id (`grp_…`)' } as const;
 const common = { tag: 'scim', hosts: 'every', auth: 'scim' } as const;
@@ -28,31 +36,11 @@ const invalid = scimBody(
 const preconditionFailed = scimBody('If-Match names a version the group no longer has');
 const tooLarge = scimBody('the body is larger than the maxPayloadSize of ServiceProviderConfig');
 
-function shaped(ctx: ScimContext, resource: Record<string, unknown>) {
-  const attributes = attributeList(oneQueryValue(ctx.request, 'attributes'));
-  const excluded = attributeList(oneQueryValue(ctx.request, 'excludedAttributes'));
-  return project(resource, attributes, excluded);
-}
-
 const answerOf = (ctx: ScimContext, v: ScimGroupView, status: 200 | 201 = 200) => ({
   status,
   body: shaped(ctx, groupRepresentation(ctx.deps, ctx.caller.org, v)),
   etag: etagOf(v.group.version),
 });
-
-const ifMatch = (ctx: ScimContext) => {
-  const value = ctx.request.headers['if-match'];
-  return typeof value === 'string' ? value : undefined;
-};
-
-const idOf = (ctx: ScimContext) => (ctx.request.params as { id: string }).id;
-
-function integer(ctx: ScimContext, name: string, fallback: number): number {
-  const text = oneQueryValue(ctx.request, name);
-  if (text === undefined) return fallback;
-  if (!/^-?\d{1,9}$/.test(text)) return fail('scim.paging.invalid', `${name} must be an integer`);
-  return Number(text);
-}
 
 /** The SCIM 2.0 Groups endpoint of the org (RFC 7644 §3), for the directory of the bearer token. */
 export const SCIM_GROUP_OPERATIONS = [
@@ -95,8 +83,7 @@ export const SCIM_GROUP_OPERATIONS = [
       },
     },
     scimRoute(async (ctx) => {
-      const startIndex = Math.max(1, integer(ctx, 'startIndex', 1));
-      const count = Math.max(0, Math.min(MAX_RESULTS, integer(ctx, 'count', MAX_RESULTS)));
+      const { startIndex, count } = pageOf(ctx);
       const excluded = attributeList(oneQueryValue(ctx.request, 'excludedAttributes')) ?? [];
       const list = await listScimGroups(ctx.deps, ctx.caller, {
         filter: oneQueryValue(ctx.request, 'filter'),
@@ -104,16 +91,7 @@ export const SCIM_GROUP_OPERATIONS = [
         count,
         withMembers: !excluded.some((a) => a.toLowerCase() === 'members'),
       });
-      return {
-        status: 200,
-        body: {
-          schemas: [LIST_SCHEMA],
-          totalResults: list.total,
-          startIndex,
-          itemsPerPage: list.resources.length,
-          Resources: list.resources.map((r) => shaped(ctx, r)),
-        },
-      };
+      return listAnswer(ctx, startIndex, list);
     }),
   ),
   operation(

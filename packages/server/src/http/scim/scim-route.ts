@@ -1,7 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
-import { authenticateDirectory, type ScimCaller } from '../../domain/scim/index.js';
+import {
+  attributeList,
+  authenticateDirectory,
+  LIST_SCHEMA,
+  MAX_RESULTS,
+  project,
+  type ScimCaller,
+} from '../../domain/scim/index.js';
 import { authenticateBearerWith } from '../bearer.js';
 import { noStore } from '../no-store.js';
 import type { ResponseSpec } from '../openapi/operation.js';
@@ -67,3 +74,50 @@ export function oneQueryValue(request: FastifyRequest, name: string): string | u
   const value = query[key];
   return typeof value === 'string' ? value : fail('scim.query.repeated', `${name} is given more than once`);
 }
+
+/** The `:id` of the path. */
+export const idOf = (ctx: ScimContext) => (ctx.request.params as { id: string }).id;
+
+/** The `If-Match` header, when one is given. */
+export const ifMatch = (ctx: ScimContext) => {
+  const value = ctx.request.headers['if-match'];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** `attributes` / `excludedAttributes` of the query (RFC 7644 §3.9), applied to one resource. */
+export function shaped(ctx: ScimContext, resource: Record<string, unknown>) {
+  const attributes = attributeList(oneQueryValue(ctx.request, 'attributes'));
+  const excluded = attributeList(oneQueryValue(ctx.request, 'excludedAttributes'));
+  return project(resource, attributes, excluded);
+}
+
+/** A non-negative integer query parameter (startIndex, count), or its default. */
+function integer(ctx: ScimContext, name: string, fallback: number): number {
+  const text = oneQueryValue(ctx.request, name);
+  if (text === undefined) return fallback;
+  if (!/^-?\d{1,9}$/.test(text)) return fail('scim.paging.invalid', `${name} must be an integer`);
+  return Number(text);
+}
+
+/** The page a list asks for (RFC 7644 §3.4.2.4): `startIndex` at least 1, `count` within 0…MAX_RESULTS. */
+export function pageOf(ctx: ScimContext): { startIndex: number; count: number } {
+  const startIndex = Math.max(1, integer(ctx, 'startIndex', 1));
+  const count = Math.max(0, Math.min(MAX_RESULTS, integer(ctx, 'count', MAX_RESULTS)));
+  return { startIndex, count };
+}
+
+/** A ListResponse (RFC 7644 §3.4.2) of one page, each resource shaped by the query. */
+export const listAnswer = (
+  ctx: ScimContext,
+  startIndex: number,
+  list: { total: number; resources: Record<string, unknown>[] },
+): ScimAnswer => ({
+  status: 200,
+  body: {
+    schemas: [LIST_SCHEMA],
+    totalResults: list.total,
+    startIndex,
+    itemsPerPage: list.resources.length,
+    Resources: list.resources.map((r) => shaped(ctx, r)),
+  },
+});

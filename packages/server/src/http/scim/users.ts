@@ -1,22 +1,29 @@
-import { fail } from '../../domain/errors.js';
 import {
-  attributeList,
   createScimUser,
   deleteScimUser,
   etagOf,
   getScimUser,
-  LIST_SCHEMA,
   listScimUsers,
   MAX_RESULTS,
   patchScimUser,
-  project,
   replaceScimUser,
   type ScimUser,
   scimBaseUrl,
   userRepresentation,
 } from '../../domain/scim/index.js';
 import { operation } from '../served-operation.js';
-import { oneQueryValue, SCIM_ERRORS, type ScimContext, scimBody, scimRoute } from './scim-route.js';
+import {
+  idOf,
+  ifMatch,
+  listAnswer,
+  oneQueryValue,
+  pageOf,
+  SCIM_ERRORS,
+  type ScimContext,
+  scimBody,
+  scimRoute,
+  shaped,
+} from './scim-route.js';
 
 const ID = { id: 'the user id (`usr_…`)' } as const;
 const common = { tag: 'scim', hosts: 'every', auth: 'scim' } as const;
@@ -28,33 +35,11 @@ const invalid = scimBody(
 const preconditionFailed = scimBody('If-Match names a version the user no longer has');
 const tooLarge = scimBody('the body is larger than the maxPayloadSize of ServiceProviderConfig');
 
-/** `attributes` / `excludedAttributes` of the query (RFC 7644 §3.9), applied to one resource. */
-function shaped(ctx: ScimContext, resource: Record<string, unknown>) {
-  const attributes = attributeList(oneQueryValue(ctx.request, 'attributes'));
-  const excluded = attributeList(oneQueryValue(ctx.request, 'excludedAttributes'));
-  return project(resource, attributes, excluded);
-}
-
 const answerOf = (ctx: ScimContext, u: ScimUser, status: 200 | 201 = 200) => ({
   status,
   body: shaped(ctx, userRepresentation(ctx.deps, ctx.caller.org, u)),
   etag: etagOf(u.record.version),
 });
-
-const ifMatch = (ctx: ScimContext) => {
-  const value = ctx.request.headers['if-match'];
-  return typeof value === 'string' ? value : undefined;
-};
-
-const idOf = (ctx: ScimContext) => (ctx.request.params as { id: string }).id;
-
-/** A non-negative integer query parameter (startIndex, count), or its default. */
-function integer(ctx: ScimContext, name: string, fallback: number): number {
-  const text = oneQueryValue(ctx.request, name);
-  if (text === undefined) return fallback;
-  if (!/^-?\d{1,9}$/.test(text)) return fail('scim.paging.invalid', `${name} must be an integer`);
-  return Number(text);
-}
 
 /**
  * The SCIM 2.0 Users endpoint of the org (RFC 7644 §3, DESIGN §19), for the directory whose bearer
@@ -105,23 +90,13 @@ export const SCIM_USER_OPERATIONS = [
       },
     },
     scimRoute(async (ctx) => {
-      const startIndex = Math.max(1, integer(ctx, 'startIndex', 1));
-      const count = Math.max(0, Math.min(MAX_RESULTS, integer(ctx, 'count', MAX_RESULTS)));
+      const { startIndex, count } = pageOf(ctx);
       const list = await listScimUsers(ctx.deps, ctx.caller, {
         filter: oneQueryValue(ctx.request, 'filter'),
         startIndex,
         count,
       });
-      return {
-        status: 200,
-        body: {
-          schemas: [LIST_SCHEMA],
-          totalResults: list.total,
-          startIndex,
-          itemsPerPage: list.resources.length,
-          Resources: list.resources.map((r) => shaped(ctx, r)),
-        },
-      };
+      return listAnswer(ctx, startIndex, list);
     }),
   ),
   operation(
