@@ -139,8 +139,15 @@ for (const database of storageSuite(
 
     test('owners create, read, change and delete streams; secrets are never shown again; members, strangers and other orgs are refused', {
       skip,
-    }, async () => {
+    }, async (t) => {
       // No worker runs yet: the Datadog stream below names Datadog's real intake, never to be reached.
+      // The streams here name hosts that are not this machine's; should this test fail before it
+      // deletes them, they go anyway, or the workers started later would look those hosts up.
+      const unreachable: string[] = [];
+      t.after(async () => {
+        for (const id of unreachable)
+          await call(server, 'DELETE', `/organizations/acme/log-streams/${id}`, owner);
+      });
       const base = '/organizations/acme/log-streams';
       const splunk = await call(server, 'POST', base, owner, {
         type: 'splunk_hec',
@@ -150,6 +157,7 @@ for (const database of storageSuite(
         index: 'identity',
       });
       assert.equal(splunk.status, 201);
+      unreachable.push(splunk.body.id);
       assert.equal(splunk.headers.get('cache-control'), 'no-store');
       assert.match(splunk.body.id, /^lst_[a-z0-9]{20}$/);
       assert.deepEqual(
@@ -189,6 +197,7 @@ for (const database of storageSuite(
         url: 'https://siem.example.com/in',
       });
       assert.equal(https.status, 201);
+      unreachable.push(https.body.id);
       assert.match(https.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
       secrets.push(https.body.secret);
       const datadog = await call(server, 'POST', base, owner, {
@@ -199,6 +208,7 @@ for (const database of storageSuite(
         ddtags: 'env:test',
       });
       assert.equal(datadog.status, 201);
+      unreachable.push(datadog.body.id);
       assert.equal(datadog.body.url, 'https://http-intake.logs.datadoghq.com');
       assert.deepEqual(datadog.body.settings, { gzip: true, ddtags: 'env:test' });
       assert.equal(datadog.body.secret, undefined);
@@ -307,6 +317,7 @@ for (const database of storageSuite(
           call(server, 'POST', base, owner, { type: 'https', name: `n${i}`, url: `https://n${i}.example/` }),
         ),
       );
+      for (const r of made) if (r.status === 201) unreachable.push(r.body.id);
       assert.deepEqual(made.map((r) => r.status).sort(), [...Array(10).fill(201), 409]);
       const refused = made.find((r) => r.status === 409);
       assert.equal(refused?.headers.get('tessera-error-code'), 'log_stream.too_many');
