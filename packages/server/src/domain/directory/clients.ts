@@ -30,6 +30,7 @@ import {
 import { checkAllowedOrigins } from './allowed-origins.js';
 import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client-jwks.js';
 import type { DirectoryDeps } from './deps.js';
+import { applyClientFlags, clientFlagsOf } from './client-flags.js';
 import { checkLogoutEndpoint } from './logout-uris.js';
 import { checkRequestObjectSigningAlg } from './request-object-signing-alg.js';
 import { checkName, checkRedirectUri } from './validate.js';
@@ -211,9 +212,7 @@ export async function createClient(
     ...(input.userinfoSignedResponseAlg === undefined
       ? {}
       : { userinfoSignedResponseAlg: input.userinfoSignedResponseAlg }),
-    ...(input.requirePushedRequests ? { requirePushedRequests: true as const } : {}),
-    ...(input.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true as const } : {}),
-    ...(input.dpopNonceRequired === true ? { dpopNonceRequired: true as const } : {}),
+    ...clientFlagsOf(input),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
@@ -343,12 +342,7 @@ export async function updateClient(
     else if (changes.userinfoSignedResponseAlg !== undefined)
       after.userinfoSignedResponseAlg = changes.userinfoSignedResponseAlg;
     withLogoutEndpoints(deps, after, changes);
-    if (changes.requirePushedRequests === false) delete after.requirePushedRequests;
-    else if (changes.requirePushedRequests) after.requirePushedRequests = true;
-    if (changes.dpopBoundAccessTokens === false) delete after.dpopBoundAccessTokens;
-    else if (changes.dpopBoundAccessTokens === true) after.dpopBoundAccessTokens = true;
-    if (changes.dpopNonceRequired === false) delete after.dpopNonceRequired;
-    else if (changes.dpopNonceRequired === true) after.dpopNonceRequired = true;
+    applyClientFlags(after, changes);
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)
