@@ -1,4 +1,4 @@
-import { clientFlagsOf } from '../directory/client-flags.js';
+import { clientFlagsOf } from '../client-flags.js';
 import type { Client, Org, Tenant, User } from '../types.js';
 
 /** What audit entries hold of each resource: the stored fields, camelCase, never a secret. */

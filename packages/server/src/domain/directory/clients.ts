@@ -14,6 +14,7 @@ import { pageLogoutDeliveries } from '../../storage/repos/logout-deliveries.js';
 import { deleteClientSessionClients } from '../../storage/repos/session-clients.js';
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
+import { applyClientFlags, clientFlagsOf } from '../client-flags.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
@@ -30,7 +31,6 @@ import {
 import { checkAllowedOrigins } from './allowed-origins.js';
 import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client-jwks.js';
 import type { DirectoryDeps } from './deps.js';
-import { applyClientFlags, clientFlagsOf } from './client-flags.js';
 import { checkLogoutEndpoint } from './logout-uris.js';
 import { checkRequestObjectSigningAlg } from './request-object-signing-alg.js';
 import { checkName, checkRedirectUri } from './validate.js';

@@ -48,7 +48,7 @@ const toClient = (r: ClientsTable): Client => ({
 });
 
 const jwksColumn = (c: Client): string | null => (c.jwks === undefined ? null : JSON.stringify(c.jwks));
-/** The 0/1 columns of the flags held only when true (domain/directory/client-flags.ts). */
+/** The 0/1 columns of the flags held only when true (domain/client-flags.ts). */
 const flagColumns = (c: Client) => ({
   require_pushed_authorization_requests: c.requirePushedRequests === true ? 1 : 0,
   dpop_bound_access_tokens: c.dpopBoundAccessTokens === true ? 1 : 0,

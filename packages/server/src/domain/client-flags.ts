@@ -1,4 +1,4 @@
-import type { Client } from '../types.js';
+import type { Client } from './types.js';
 
 /**
  * The client's yes/no settings that are stored 0/1 and held (and shown) only when true:
