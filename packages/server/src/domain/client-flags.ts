@@ -8,6 +8,16 @@ import type { Client } from './types.js';
 export const CLIENT_FLAGS = ['requirePushedRequests', 'dpopBoundAccessTokens', 'dpopNonceRequired'] as const;
 export type ClientFlag = (typeof CLIENT_FLAGS)[number];
 
+/** The flags as a creation or update gives them: true sets, false clears (absent: default, or unchanged). */
+export interface ClientFlagInput {
+  /** It must push its authorization requests (RFC 9126); default false. */
+  requirePushedRequests?: boolean;
+  /** RFC 9449 §5.2: every token request must carry a DPoP proof. */
+  dpopBoundAccessTokens?: boolean;
+  /** Its DPoP proofs must carry a nonce this service hands out (RFC 9449 §8). */
+  dpopNonceRequired?: boolean;
+}
+
 /** The flags of `from` that are true, as `true` (absent otherwise), in CLIENT_FLAGS order. */
 export function clientFlagsOf(
   from: { readonly [K in ClientFlag]?: boolean | undefined },
