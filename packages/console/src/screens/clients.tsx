@@ -172,45 +172,68 @@ const logoutFormOf = (client?: Client): LogoutForm => ({
   frontSession: client?.frontchannel_logout_session_required ?? false,
 });
 
+/** One logout channel's fields: its URI and, once one is typed, its session flag. */
+function LogoutChannelField(props: {
+  channel: 'backchannel' | 'frontchannel';
+  label: string;
+  hint: string;
+  sessionLabel: string;
+  sessionHint: string;
+  uri: string;
+  session: boolean;
+  onUri: (uri: string) => void;
+  onSession: (session: boolean) => void;
+}) {
+  return (
+    <>
+      <TextField
+        label={props.label}
+        name={`${props.channel}_logout_uri`}
+        type="url"
+        value={props.uri}
+        onInput={props.onUri}
+        hint={props.hint}
+      />
+      {props.uri.trim() ? (
+        <CheckboxField
+          label={props.sessionLabel}
+          name={`${props.channel}_logout_session_required`}
+          checked={props.session}
+          onChange={props.onSession}
+          hint={props.sessionHint}
+        />
+      ) : null}
+    </>
+  );
+}
+
 /** Where the app hears of sign-outs (back-channel and front-channel logout), the same on create and edit. */
 function LogoutFields({ value, onChange }: { value: LogoutForm; onChange: (value: LogoutForm) => void }) {
   return (
     <fieldset>
       <legend>Logout</legend>
-      <TextField
+      <LogoutChannelField
+        channel="backchannel"
         label="Back-channel logout URI"
-        name="backchannel_logout_uri"
-        type="url"
-        value={value.back}
-        onInput={(back) => onChange({ ...value, back })}
         hint={BACKCHANNEL_HINT}
+        sessionLabel="Back-channel logout needs the session id"
+        sessionHint="The logout token names the sign-in (sid); Tessera always includes it."
+        uri={value.back}
+        session={value.backSession}
+        onUri={(back) => onChange({ ...value, back })}
+        onSession={(backSession) => onChange({ ...value, backSession })}
       />
-      {value.back.trim() ? (
-        <CheckboxField
-          label="Back-channel logout needs the session id"
-          name="backchannel_logout_session_required"
-          checked={value.backSession}
-          onChange={(backSession) => onChange({ ...value, backSession })}
-          hint="The logout token names the sign-in (sid); Tessera always includes it."
-        />
-      ) : null}
-      <TextField
+      <LogoutChannelField
+        channel="frontchannel"
         label="Front-channel logout URI"
-        name="frontchannel_logout_uri"
-        type="url"
-        value={value.front}
-        onInput={(front) => onChange({ ...value, front })}
         hint={FRONTCHANNEL_HINT}
+        sessionLabel="Front-channel logout needs the issuer and session id"
+        sessionHint="The framed page's address carries iss and sid."
+        uri={value.front}
+        session={value.frontSession}
+        onUri={(front) => onChange({ ...value, front })}
+        onSession={(frontSession) => onChange({ ...value, frontSession })}
       />
-      {value.front.trim() ? (
-        <CheckboxField
-          label="Front-channel logout needs the issuer and session id"
-          name="frontchannel_logout_session_required"
-          checked={value.frontSession}
-          onChange={(frontSession) => onChange({ ...value, frontSession })}
-          hint="The framed page's address carries iss and sid."
-        />
-      ) : null}
     </fieldset>
   );
 }

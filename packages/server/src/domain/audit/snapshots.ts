@@ -1,3 +1,4 @@
+import { clientFlagsOf } from '../client-flags.js';
 import type { Client, Org, Tenant, User } from '../types.js';
 
 /** What audit entries hold of each resource: the stored fields, camelCase, never a secret. */
@@ -63,8 +64,6 @@ export const clientSnapshot = (c: Client) => ({
     : { userinfoSignedResponseAlg: c.userinfoSignedResponseAlg }),
   ...(c.backchannelLogout === undefined ? {} : { backchannelLogout: c.backchannelLogout }),
   ...(c.frontchannelLogout === undefined ? {} : { frontchannelLogout: c.frontchannelLogout }),
-  ...(c.requirePushedRequests ? { requirePushedRequests: true } : {}),
-  ...(c.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true } : {}),
-  ...(c.dpopNonceRequired === true ? { dpopNonceRequired: true } : {}),
+  ...clientFlagsOf(c),
   createdAt: new Date(c.createdAt).toISOString(),
 });

@@ -14,6 +14,7 @@ import { pageLogoutDeliveries } from '../../storage/repos/logout-deliveries.js';
 import { deleteClientSessionClients } from '../../storage/repos/session-clients.js';
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
+import { applyClientFlags, type ClientFlagInput, clientFlagsOf } from '../client-flags.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
@@ -42,7 +43,18 @@ export const GRANT_TYPES: readonly GrantType[] = [
   DEVICE_CODE_GRANT,
 ];
 
-export interface NewClient {
+/**
+ * The logout fields of a creation or an update: OIDC Back-/Front-Channel Logout 1.0's URI (null: none,
+ * or removed with its flag) and its session flag (`sid`; `iss` and `sid` for the framed page).
+ */
+export interface LogoutFields {
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
+  frontchannelLogoutUri?: string | null;
+  frontchannelLogoutSessionRequired?: boolean;
+}
+
+export interface NewClient extends LogoutFields, ClientFlagInput {
   name: string;
   kind: 'public' | 'confidential';
   redirectUris: string[];
@@ -62,26 +74,6 @@ export interface NewClient {
   requestObjectSigningAlg?: string;
   /** `RS256`: its userinfo answers are JWTs signed with the org's key (OIDC Core §5.3.2). */
   userinfoSignedResponseAlg?: 'RS256';
-  /** OIDC Back-Channel Logout 1.0: where its logout tokens go (null: none), and whether they must carry `sid`. */
-  backchannelLogoutUri?: string | null;
-  backchannelLogoutSessionRequired?: boolean;
-  /** OIDC Front-Channel Logout 1.0: the page the logout page frames (null: none), and whether with `iss` and `sid`. */
-  frontchannelLogoutUri?: string | null;
-  frontchannelLogoutSessionRequired?: boolean;
-  /** It must push its authorization requests (RFC 9126); default false. */
-  requirePushedRequests?: boolean;
-  /** RFC 9449 §5.2: every token request must carry a DPoP proof. */
-  dpopBoundAccessTokens?: boolean;
-  /** Its DPoP proofs must carry a nonce this service hands out (RFC 9449 §8). */
-  dpopNonceRequired?: boolean;
-}
-
-/** The logout fields of a creation or an update: a URI (null: none), and its session flag. */
-interface LogoutFields {
-  backchannelLogoutUri?: string | null;
-  backchannelLogoutSessionRequired?: boolean;
-  frontchannelLogoutUri?: string | null;
-  frontchannelLogoutSessionRequired?: boolean;
 }
 
 /**
@@ -211,9 +203,7 @@ export async function createClient(
     ...(input.userinfoSignedResponseAlg === undefined
       ? {}
       : { userinfoSignedResponseAlg: input.userinfoSignedResponseAlg }),
-    ...(input.requirePushedRequests ? { requirePushedRequests: true as const } : {}),
-    ...(input.dpopBoundAccessTokens === true ? { dpopBoundAccessTokens: true as const } : {}),
-    ...(input.dpopNonceRequired === true ? { dpopNonceRequired: true as const } : {}),
+    ...clientFlagsOf(input),
     allowedOrigins,
     createdAt: now,
     updatedAt: now,
@@ -274,7 +264,7 @@ export async function listLogoutDeliveries(
 }
 
 /** What an update may change; an absent field keeps its value. */
-export interface ClientChanges {
+export interface ClientChanges extends LogoutFields, ClientFlagInput {
   name?: string;
   redirectUris?: string[];
   postLogoutRedirectUris?: string[];
@@ -289,18 +279,6 @@ export interface ClientChanges {
   allowedOrigins?: string[] | null;
   /** `RS256`: userinfo answers it a signed JWT; null: JSON again. */
   userinfoSignedResponseAlg?: 'RS256' | null;
-  /** A new back-channel logout URI; null removes it (and its flag). */
-  backchannelLogoutUri?: string | null;
-  backchannelLogoutSessionRequired?: boolean;
-  /** A new front-channel logout URI; null removes it (and its flag). */
-  frontchannelLogoutUri?: string | null;
-  frontchannelLogoutSessionRequired?: boolean;
-  /** Whether it must push its authorization requests (RFC 9126). */
-  requirePushedRequests?: boolean;
-  /** RFC 9449 §5.2: whether every token request must carry a DPoP proof. */
-  dpopBoundAccessTokens?: boolean;
-  /** Whether its DPoP proofs must carry a nonce this service hands out. */
-  dpopNonceRequired?: boolean;
 }
 
 /**
@@ -343,12 +321,7 @@ export async function updateClient(
     else if (changes.userinfoSignedResponseAlg !== undefined)
       after.userinfoSignedResponseAlg = changes.userinfoSignedResponseAlg;
     withLogoutEndpoints(deps, after, changes);
-    if (changes.requirePushedRequests === false) delete after.requirePushedRequests;
-    else if (changes.requirePushedRequests) after.requirePushedRequests = true;
-    if (changes.dpopBoundAccessTokens === false) delete after.dpopBoundAccessTokens;
-    else if (changes.dpopBoundAccessTokens === true) after.dpopBoundAccessTokens = true;
-    if (changes.dpopNonceRequired === false) delete after.dpopNonceRequired;
-    else if (changes.dpopNonceRequired === true) after.dpopNonceRequired = true;
+    applyClientFlags(after, changes);
     checkOneKeySource(after);
     const problem = grantTypesProblem(after.kind, after.grantTypes, after.redirectUris.length > 0);
     if (problem !== null)

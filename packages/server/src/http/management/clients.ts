@@ -64,7 +64,7 @@ const view = (c: Client): z.output<typeof ClientView> => ({
         frontchannel_logout_uri: c.frontchannelLogout.uri,
         frontchannel_logout_session_required: c.frontchannelLogout.sessionRequired,
       }),
-  ...(c.requirePushedRequests ? { require_pushed_authorization_requests: true as const } : {}),
+  ...(c.requirePushedRequests === true ? { require_pushed_authorization_requests: true as const } : {}),
   ...(c.dpopBoundAccessTokens === true ? { dpop_bound_access_tokens: true as const } : {}),
   ...(c.dpopNonceRequired === true ? { dpop_nonce_required: true as const } : {}),
   allowed_origins: allowedOriginsOf(c),
@@ -88,6 +88,21 @@ const logoutFields = (body: {
   ...(body.frontchannel_logout_session_required === undefined
     ? {}
     : { frontchannelLogoutSessionRequired: body.frontchannel_logout_session_required }),
+});
+
+/** The yes/no flags of a creation or update body, as the domain takes them (absent: unchanged). */
+const flagFields = (body: {
+  require_pushed_authorization_requests?: boolean | undefined;
+  dpop_bound_access_tokens?: boolean | undefined;
+  dpop_nonce_required?: boolean | undefined;
+}) => ({
+  ...(body.require_pushed_authorization_requests === undefined
+    ? {}
+    : { requirePushedRequests: body.require_pushed_authorization_requests }),
+  ...(body.dpop_bound_access_tokens === undefined
+    ? {}
+    : { dpopBoundAccessTokens: body.dpop_bound_access_tokens }),
+  ...(body.dpop_nonce_required === undefined ? {} : { dpopNonceRequired: body.dpop_nonce_required }),
 });
 
 const at = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -161,13 +176,7 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
-        ...(body.require_pushed_authorization_requests === undefined
-          ? {}
-          : { requirePushedRequests: body.require_pushed_authorization_requests }),
-        ...(body.dpop_bound_access_tokens === undefined
-          ? {}
-          : { dpopBoundAccessTokens: body.dpop_bound_access_tokens }),
-        ...(body.dpop_nonce_required === undefined ? {} : { dpopNonceRequired: body.dpop_nonce_required }),
+        ...flagFields(body),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
         ...logoutFields(body),
       };
@@ -229,13 +238,7 @@ export const CLIENT_ENDPOINTS = [
         ...(body.userinfo_signed_response_alg === undefined
           ? {}
           : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
-        ...(body.require_pushed_authorization_requests === undefined
-          ? {}
-          : { requirePushedRequests: body.require_pushed_authorization_requests }),
-        ...(body.dpop_bound_access_tokens === undefined
-          ? {}
-          : { dpopBoundAccessTokens: body.dpop_bound_access_tokens }),
-        ...(body.dpop_nonce_required === undefined ? {} : { dpopNonceRequired: body.dpop_nonce_required }),
+        ...flagFields(body),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
         ...logoutFields(body),
       };

@@ -48,6 +48,13 @@ const toClient = (r: ClientsTable): Client => ({
 });
 
 const jwksColumn = (c: Client): string | null => (c.jwks === undefined ? null : JSON.stringify(c.jwks));
+/** The 0/1 columns of the flags held only when true (domain/client-flags.ts). */
+const flagColumns = (c: Client) => ({
+  require_pushed_authorization_requests: c.requirePushedRequests === true ? 1 : 0,
+  dpop_bound_access_tokens: c.dpopBoundAccessTokens === true ? 1 : 0,
+  dpop_nonce_required: c.dpopNonceRequired === true ? 1 : 0,
+});
+
 /** The four logout columns of a client (migration 044). */
 const logoutColumns = (c: Client) => ({
   backchannel_logout_uri: c.backchannelLogout?.uri ?? null,
@@ -79,9 +86,7 @@ export async function insertClient(store: Handle, c: Client, secretHash: string 
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
       ...logoutColumns(c),
-      require_pushed_authorization_requests: c.requirePushedRequests ? 1 : 0,
-      dpop_bound_access_tokens: c.dpopBoundAccessTokens === true ? 1 : 0,
-      dpop_nonce_required: c.dpopNonceRequired === true ? 1 : 0,
+      ...flagColumns(c),
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -167,9 +172,7 @@ export async function updateClientRow(store: Handle, c: Client): Promise<void> {
       allowed_origins: originsColumn(c),
       userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
       ...logoutColumns(c),
-      require_pushed_authorization_requests: c.requirePushedRequests ? 1 : 0,
-      dpop_bound_access_tokens: c.dpopBoundAccessTokens === true ? 1 : 0,
-      dpop_nonce_required: c.dpopNonceRequired === true ? 1 : 0,
+      ...flagColumns(c),
       updated_at: c.updatedAt,
     })
     .where('id', '=', c.id)
