@@ -7,7 +7,6 @@ import { dialectOf } from '../storage/opened.js';
 import { claimDueLogouts, settleLogoutDelivery } from '../storage/repos/logout-deliveries.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender, type SendResult } from './https-sender.js';
-import { listenForDeliveries } from './pg-listener.js';
 import type { WorkerOptions } from './worker.js';
 import { type WorkerClock, wallClock } from './worker-clock.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
@@ -15,10 +14,7 @@ import { silentLog, type WorkerLog } from './worker-log.js';
 export interface LogoutWorkerOptions {
   /** Logout tokens sent at once (default 8). */
   concurrency?: number;
-  /**
-   * Longest wait between looks for due deliveries (default 1 s; on PostgreSQL with a LISTEN
-   * connection, which wakes the worker at each enqueue's commit, a fallback of 30 s).
-   */
+  /** Longest wait between looks for due deliveries (default 1 s). */
   pollMs?: number;
   /** Per-attempt limit (default config.webhookTimeoutMs, as webhooks). */
   timeoutMs?: number;
@@ -42,15 +38,6 @@ export function logoutOptions(log: WorkerLog, webhooks: WorkerOptions | undefine
     ...(webhooks?.timeoutMs === undefined ? {} : { timeoutMs: webhooks.timeoutMs }),
     ...(webhooks?.random === undefined ? {} : { random: webhooks.random }),
   };
-}
-
-/** The slow look for due deliveries where NOTIFY wakes the worker (a dead worker's leases last longer). */
-const FALLBACK_POLL_MS = 30_000;
-
-/** Where to LISTEN for the outbox's NOTIFY: PostgreSQL with a listen URL, else null. */
-function listenUrlOf(deps: Deps): string | null {
-  const url = deps.config.databaseListenUrl;
-  return dialectOf(deps.store) === 'postgres' && url ? url : null;
 }
 
 /**
@@ -78,16 +65,13 @@ export class LogoutWorker {
   #wake: (() => void) | null = null;
   #woken = false;
   #unsubscribe: (() => void) | null = null;
-  #listener: { close(): Promise<void> } | null = null;
   /** Cancels the waits for retries coming due. */
   readonly #retryTimers = new Set<() => void>();
 
   constructor(deps: Deps, options: LogoutWorkerOptions = {}) {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 8;
-    // Enqueueing a logout delivery NOTIFYs the webhook outbox's channel at commit (announceDeliveries):
-    // where this worker LISTENs there, polling is only the fallback for a lost connection.
-    this.#pollMs = options.pollMs ?? (listenUrlOf(deps) === null ? 1000 : FALLBACK_POLL_MS);
+    this.#pollMs = options.pollMs ?? 1000;
     const timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
     this.#leaseMs = 2 * timeoutMs + 5_000;
     this.#schedule = deps.config.webhookRetrySchedule;
@@ -108,10 +92,6 @@ export class LogoutWorker {
   start(): this {
     if (this.#loop) return this;
     this.#unsubscribe = onEnqueued(() => this.#nudge());
-    const listenUrl = listenUrlOf(this.#deps);
-    if (listenUrl !== null) {
-      this.#listener = listenForDeliveries(listenUrl, () => this.#nudge(), this.#log);
-    }
     this.#loop = this.#run();
     return this;
   }
@@ -124,7 +104,6 @@ export class LogoutWorker {
     for (const cancel of this.#retryTimers) cancel();
     this.#retryTimers.clear();
     this.#unsubscribe?.();
-    await this.#listener?.close();
     this.#sender.close();
   }
 
