@@ -270,6 +270,24 @@ describe('the MCP journey: MCP SDK client → 401 → protected-resource metadat
       error: 'insufficient_scope',
       error_detail: 'this token lacks the files:write scope',
     });
+    // The same call inside a JSON-RPC batch behind a permitted one: refused the same way, nothing runs.
+    const batched = await fetch(files.resource, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${readToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'read_file', arguments: {} } },
+        { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'write_file', arguments: {} } },
+      ]),
+    });
+    assert.equal(batched.status, 403);
+    assert.deepEqual(await batched.json(), {
+      error: 'insufficient_scope',
+      error_detail: 'this token lacks the files:write scope',
+    });
     assert.equal(
       files.calls.some((c) => c.tool === 'write_file'),
       false,

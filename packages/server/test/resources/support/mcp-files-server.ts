@@ -95,13 +95,19 @@ const readJsonBody: Middleware = async (ctx, next) => {
   return next();
 };
 
-const toolGuards = new Map(Object.entries(TOOL_SCOPES).map(([tool, scope]) => [tool, requireScopes(scope)]));
-
-/** `tools/call` of a tool needs that tool's scope; everything else any token for this resource. */
+/**
+ * `tools/call` of a tool needs that tool's scope, inside a JSON-RPC batch too (an array of messages: a
+ * check of the first message alone let a batched call through); everything else any token for this resource.
+ */
 const scopePerTool: Middleware = async (ctx, next) => {
-  const message = ctx.state.json as { method?: string; params?: { name?: string } } | undefined;
-  const guard = message?.method === 'tools/call' ? toolGuards.get(message.params?.name ?? '') : undefined;
-  return guard === undefined ? next() : guard(ctx, next);
+  const messages = [ctx.state.json].flat() as ({ method?: string; params?: { name?: string } } | null)[];
+  const needed = new Set<string>();
+  for (const message of messages) {
+    const name = message?.method === 'tools/call' ? message.params?.name : undefined;
+    const scope = name !== undefined && Object.hasOwn(TOOL_SCOPES, name) ? TOOL_SCOPES[name as keyof typeof TOOL_SCOPES] : undefined;
+    if (scope !== undefined) needed.add(scope);
+  }
+  return needed.size === 0 ? next() : requireScopes(...needed)(ctx, next);
 };
 
 async function readBody(req: IncomingMessage): Promise<string> {
