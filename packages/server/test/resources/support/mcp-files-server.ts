@@ -104,7 +104,10 @@ const scopePerTool: Middleware = async (ctx, next) => {
   const needed = new Set<string>();
   for (const message of messages) {
     const name = message?.method === 'tools/call' ? message.params?.name : undefined;
-    const scope = name !== undefined && Object.hasOwn(TOOL_SCOPES, name) ? TOOL_SCOPES[name as keyof typeof TOOL_SCOPES] : undefined;
+    const scope =
+      name !== undefined && Object.hasOwn(TOOL_SCOPES, name)
+        ? TOOL_SCOPES[name as keyof typeof TOOL_SCOPES]
+        : undefined;
     if (scope !== undefined) needed.add(scope);
   }
   return needed.size === 0 ? next() : requireScopes(...needed)(ctx, next);
