@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test as nodeTest } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ import { launchChromium } from '../support/chromium.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { killGroup, spawnGroup } from '../support/tessera-process.js';
 import { FormBrowser, locationOf, readForm } from './support/browser.js';
 import { freezeClock, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
@@ -259,7 +260,7 @@ for (const database of storageSuite(
       // Python resolves no *.localhost names: loopback, with the org named by the ?host= override.
       const host = `?host=acme.localhost:${server.port}`;
       const base = `http://127.0.0.1:${server.port}`;
-      const child = spawn(
+      const child = spawnGroup(
         python,
         [
           '-c',
@@ -268,17 +269,17 @@ for (const database of storageSuite(
           `${base}/oauth/device_authorization${host}`,
           `${base}/oauth/token${host}`,
         ],
-        { detached: true, stdio: ['pipe', 'pipe', 'pipe'] },
+        { env: process.env, openStdin: true },
       );
-      const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 20_000);
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
       let stderr = '';
-      child.stderr.on('data', (chunk) => {
+      child.stderr?.on('data', (chunk) => {
         stderr += chunk;
       });
       const lines: string[] = [];
       let waiting: (() => void) | null = null;
       let buffered = '';
-      child.stdout.on('data', (chunk) => {
+      child.stdout?.on('data', (chunk) => {
         buffered += chunk;
         const parts = buffered.split('\n');
         buffered = parts.pop() ?? '';
@@ -303,7 +304,7 @@ for (const database of storageSuite(
           'allow',
         );
         assert.match(answeredText, /Device connected/);
-        child.stdin.write('go\n');
+        child.stdin?.write('go\n');
         const token = await line(2);
         assert.equal(await closed, 0, stderr);
         assert.equal(token.token_type, 'Bearer');
@@ -313,7 +314,7 @@ for (const database of storageSuite(
         assert.equal(typeof payload.sub, 'string');
       } finally {
         clearTimeout(timer);
-        if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+        killGroup(child, 'SIGKILL');
       }
     });
 

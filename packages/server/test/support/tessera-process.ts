@@ -26,18 +26,25 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 
 /**
  * Starts `command` in a process group of its own, with stdout and stderr piped; stdin is `stdin`
- * when given (then closed), else empty.
+ * when given (then closed), left open for the caller to write when `openStdin`, else empty.
  */
 export function spawnGroup(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env: NodeJS.ProcessEnv; stdin?: string; uid?: number; gid?: number },
+  options: {
+    cwd?: string;
+    env: NodeJS.ProcessEnv;
+    stdin?: string;
+    openStdin?: boolean;
+    uid?: number;
+    gid?: number;
+  },
 ): ChildProcess {
-  const { stdin, ...rest } = options;
+  const { stdin, openStdin, ...rest } = options;
   const child = spawn(command, args, {
     ...rest,
     detached: true,
-    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [stdin === undefined && !openStdin ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
@@ -69,7 +76,7 @@ export function runNode(
 }
 
 /** Sends `signal` to the process group `child` leads, while it runs. */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
     process.kill(-child.pid, signal);
