@@ -13,17 +13,29 @@ export const systemResolver: Resolver = (hostname, family) =>
     ),
   );
 
-/** A connection refused by the address policy; the message names the address and why, nothing else. */
+/**
+ * A connection refused by the address policy. The message names what the owner wrote (the IP literal, or
+ * the host name) and why, never an address a name resolved to: owners read these errors, and the addresses
+ * behind internal names are the resolver's, not theirs to map.
+ */
 export class RefusedAddressError extends Error {
   override name = 'RefusedAddressError';
   readonly code = 'ERR_WEBHOOK_ADDRESS_REFUSED';
 }
 
-/** Throws RefusedAddressError unless private addresses are allowed or `address` is public. */
-export function checkAddress(address: string, allowPrivate: boolean): void {
+/**
+ * Throws RefusedAddressError unless private addresses are allowed or `address` is public; `hostname` is
+ * the name `address` was resolved from, when it was.
+ */
+export function checkAddress(address: string, allowPrivate: boolean, hostname?: string): void {
   if (allowPrivate) return;
   const reason = forbiddenReason(address);
-  if (reason !== null) throw new RefusedAddressError(`refused to connect to ${address}: ${reason}`);
+  if (reason === null) return;
+  throw new RefusedAddressError(
+    hostname === undefined
+      ? `refused to connect to ${address}: ${reason}`
+      : `refused to connect to ${hostname}: an address it resolves to is ${reason}`,
+  );
 }
 
 type LookupCallback = (
@@ -50,7 +62,7 @@ export function checkedLookup(resolver: Resolver, allowPrivate: boolean) {
       (addresses) => {
         try {
           if (addresses.length === 0) throw new Error(`${hostname} has no address`);
-          for (const a of addresses) checkAddress(a.address, allowPrivate);
+          for (const a of addresses) checkAddress(a.address, allowPrivate, hostname);
         } catch (error) {
           return callback(error as NodeJS.ErrnoException, '');
         }

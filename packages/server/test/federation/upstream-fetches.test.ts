@@ -130,7 +130,8 @@ describe('connections under the outbound address policy (TESSERA_OUTBOUND_ALLOW_
     assert.equal(rebound.status, 400);
     assert.deepEqual(rebound.body, {
       error: 'invalid_request',
-      error_detail: 'issuer: the discovery call failed: refused to connect to 127.0.0.1: loopback',
+      error_detail:
+        'issuer: the discovery call failed: refused to connect to idp.rebound.test: an address it resolves to is loopback',
     });
     assert.equal(listening.connections, 0);
   });

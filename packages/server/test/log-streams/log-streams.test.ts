@@ -622,7 +622,10 @@ for (const database of storageSuite(
       } finally {
         await strictWorker.stop();
       }
-      assert.match(view?.lastError ?? '', /^refused to connect to 127\.0\.0\.1: /);
+      assert.match(
+        view?.lastError ?? '',
+        /^refused to connect to rebind\.example: an address it resolves to is loopback$/,
+      );
       assert.deepEqual(siem.idsVia('/hook/ssrf'), []);
     });
   });

@@ -79,9 +79,15 @@ describe('webhook delivery refuses private addresses (SSRF)', () => {
         const result = await sender.post(`https://host${i}.example:${receiver.port}/x`, {}, '{}');
         assert.equal(result.status, null);
         assert.match(result.error ?? '', reason, address);
+        // The owner reads this error: it names their host, never the address an internal name maps to.
+        assert.match(
+          result.error ?? '',
+          new RegExp(`^refused to connect to host${i}\\.example: an address it resolves to is `),
+        );
+        assert.equal(result.error?.includes(`to ${address}:`), false, address);
       }
       const mixed = await sender.post(`https://mixed.example:${receiver.port}/x`, {}, '{}');
-      assert.equal(mixed.error, 'refused to connect to 127.0.0.1: loopback');
+      assert.equal(mixed.error, 'refused to connect to mixed.example: an address it resolves to is loopback');
     } finally {
       sender.close();
     }
@@ -94,7 +100,7 @@ describe('webhook delivery refuses private addresses (SSRF)', () => {
       for (const host of ['localhost', 'hooks.localhost']) {
         const result = await sender.post(receiver.url('/x', host), {}, '{}');
         assert.equal(result.status, null);
-        assert.equal(result.error, 'refused to connect to 127.0.0.1: loopback', host);
+        assert.equal(result.error, `refused to connect to ${host}: an address it resolves to is loopback`);
       }
     } finally {
       sender.close();
@@ -155,8 +161,14 @@ describe('webhook delivery refuses private addresses (SSRF)', () => {
         'two refused attempts',
       );
       assert.deepEqual(attempts, [
-        { status_code: null, error: 'refused to connect to 127.0.0.1: loopback' },
-        { status_code: null, error: 'refused to connect to 127.0.0.1: loopback' },
+        {
+          status_code: null,
+          error: 'refused to connect to localhost: an address it resolves to is loopback',
+        },
+        {
+          status_code: null,
+          error: 'refused to connect to localhost: an address it resolves to is loopback',
+        },
       ]);
       assert.equal(receiver.at('/internal').length, 0);
       // The schedule spent, the webhook is disabled like any other that keeps failing.
