@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -17,9 +17,12 @@ import {
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
 import { launchChromium } from '../support/chromium.js';
+import { cliEnv } from '../support/cli.js';
 import { chromiumSkip, DEBIAN_PYTHON, fastapiSkip, GOCODE, goOidcSkip } from '../support/environment.js';
+import { TEST_SECRET } from '../support/runtime.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
 import { spawnGroup } from '../support/tessera-process.js';
+import { cliStandIn, type Followed, follow, tutorialBlocks, tutorialPath } from './support/tutorial.js';
 
 /**
  * The quickstarts of examples/, each started as its README says (plain `node`, Debian's python3, a binary
@@ -33,6 +36,8 @@ import { spawnGroup } from '../support/tessera-process.js';
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const EXAMPLES = join(REPO, 'examples');
 const EMAIL = 'ada@acme.test';
+/** The settings of the Tessera the examples and the tutorial run against (the READMEs' `npm start`). */
+const TESSERA_ENV = { TESSERA_ISSUER_STYLE: 'path' };
 
 /** What an example's process printed, and the process. */
 interface Running {
@@ -158,7 +163,7 @@ describe('examples/: each quickstart run as its README says', () => {
         },
       ]);
     }
-    tessera = await startServer({ env: { TESSERA_ISSUER_STYLE: 'path' }, webhooks: false });
+    tessera = await startServer({ env: TESSERA_ENV, webhooks: false });
     org = await makeOrg(tessera, 'acme');
     issuer = tessera.issuer('acme');
     adaId = (await makeUser(tessera.deps, org, EMAIL)).user.id;
@@ -183,11 +188,15 @@ describe('examples/: each quickstart run as its README says', () => {
     await tessera?.close();
   });
 
-  /** On Tessera's login page: signs Ada in, allows the consent page when one is shown. */
-  async function signInAtTessera(page: Page, back: string): Promise<void> {
+  /** On Tessera's login page: signs Ada (or `who`) in, allows the consent page when one is shown. */
+  async function signInAtTessera(
+    page: Page,
+    back: string,
+    who = { email: EMAIL, password: PASSWORD },
+  ): Promise<void> {
     await page.waitForURL((u) => u.href.startsWith(`${issuer}login`));
-    await page.fill('#email', EMAIL);
-    await page.fill('#password', PASSWORD);
+    await page.fill('#email', who.email);
+    await page.fill('#password', who.password);
     await page.click('button[type=submit]');
     await page.waitForURL((u) => u.href.startsWith(`${issuer}consent`) || u.href.startsWith(back));
     if (page.url().startsWith(`${issuer}consent`)) await page.click('button[value=allow]');
@@ -362,6 +371,84 @@ describe('examples/: each quickstart run as its README says', () => {
       assert.doesNotMatch(running.output(), /eyJ/);
     } finally {
       stop(running);
+    }
+  });
+
+  test("docs/mcp-server.md, followed step by step: the tutorial's server, its refusals and the MCP client", {
+    skip,
+  }, async () => {
+    const page = readFileSync(join(REPO, 'docs', 'mcp-server.md'), 'utf8');
+    const blocks = tutorialBlocks(page);
+    // Step 1 is the Tessera this suite started: the same command's settings.
+    const startLine = blocks
+      .flatMap((b) => (b.kind === 'shown' ? b.text.split('\n') : []))
+      .find((line) => /^(\w+=\S+ )*npm start\b/.test(line));
+    const settings = /^((?:\w+=\S+ )*)npm start/.exec(startLine ?? '')?.[1] ?? assert.fail('no npm start');
+    assert.deepEqual(
+      Object.fromEntries(
+        settings
+          .trim()
+          .split(' ')
+          .map((kv) => kv.split('=') as [string, string]),
+      ),
+      TESSERA_ENV,
+    );
+    // The install names every package server.mjs imports (the test finds them in the checkout instead).
+    const install = blocks.find((b) => b.kind === 'shown' && b.text.includes('npm install '));
+    const server = blocks.flatMap((b) => (b.kind === 'file' && b.file === 'server.mjs' ? [b.text] : []));
+    for (const [, name] of server.join('').matchAll(/^import .* from '((?:@[\w-]+\/)?[\w-]+)/gm)) {
+      assert.ok(
+        install?.text.includes(` ${name} `) ||
+          install?.text.includes(`/${name.replace('@tessera/', 'tessera-')}-`),
+        name,
+      );
+    }
+    const grace = { email: 'grace@acme.test', password: 'a long tutorial password' };
+    assert.ok(page.includes(`--email ${grace.email} --password '${grace.password}'`));
+
+    const [serverPort, callbackPort] = [await freePort(), await freePort()];
+    const home = mkdtempSync(join(tmpdir(), 'tessera-tutorial-'));
+    const project = join(home, 'notes-mcp');
+    mkdirSync(project);
+    // `npm install` in the project is not run (it needs the registry): its packages are the checkout's.
+    symlinkSync(join(REPO, 'node_modules'), join(project, 'node_modules'));
+    // As in the checkout: the CLI finds the data dir and reads the running service's URL from it.
+    const { TESSERA_URL: _url, ...storage } = cliEnv(tessera);
+    const standIns = cliStandIn(home, { ...storage, TESSERA_SECRET: TEST_SECRET });
+    const followed: Followed = { running: new Map(), transcript: [] };
+    const context = await browser.newContext();
+    let signedIn = false;
+    try {
+      await follow(
+        blocks,
+        {
+          project,
+          checkout: REPO,
+          env: { PATH: tutorialPath(standIns), HOME: home, CALLBACK_PORT: String(callbackPort) },
+          localize: (text) =>
+            text
+              .replaceAll('localhost:4000', `localhost:${tessera.port}`)
+              .replaceAll('localhost:3002', `localhost:${serverPort}`),
+          // Step 5: the person opens the address the client printed and signs in.
+          waiting: async (name, output) => {
+            const address = /open this address to sign in: (\S+)\n/.exec(output)?.[1];
+            if (name !== 'client' || signedIn || !address) return;
+            signedIn = true;
+            const tab = await context.newPage();
+            await tab.goto(address);
+            await signInAtTessera(tab, `http://127.0.0.1:${callbackPort}/callback`, grace);
+            assert.equal(await tab.textContent('body'), 'Signed in: you may close this page.');
+          },
+        },
+        followed,
+      );
+      assert.ok(signedIn);
+      const logs = [...followed.running.values()].map((p) => p.output).join('');
+      assert.doesNotMatch(logs, /eyJ|tcs_/, 'no token or secret printed');
+    } finally {
+      await context.close();
+      for (const running of followed.running.values()) stop({ child: running.child, output: () => '' });
+      rmSync(home, { recursive: true, force: true });
     }
   });
 
