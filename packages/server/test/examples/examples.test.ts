@@ -36,6 +36,8 @@ import { cliStandIn, type Followed, follow, tutorialBlocks, tutorialPath } from 
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const EXAMPLES = join(REPO, 'examples');
 const EMAIL = 'ada@acme.test';
+/** Next.js's command, from the checkout's node_modules (`next` in the example's scripts). */
+const NEXT = join(REPO, 'node_modules', 'next', 'dist', 'bin', 'next');
 /** The settings of the Tessera the examples and the tutorial run against (the READMEs' `npm start`). */
 const TESSERA_ENV = { TESSERA_ISSUER_STYLE: 'path' };
 
@@ -136,6 +138,7 @@ describe('examples/: each quickstart run as its README says', () => {
   /** Where the Go example is built (`go build` in GOPATH mode), while the first examples run. */
   const goDir = mkdtempSync(join(tmpdir(), 'tessera-go-oidc-'));
   let goBuild: Promise<{ code: number | null; stdout: string; stderr: string }> | undefined;
+  let nextBuild: Promise<{ code: number | null; stdout: string; stderr: string }> | undefined;
   /** The org owner's management API, as the console and the CLI call it. */
   let manage: (method: string, path: string, body?: unknown) => ReturnType<typeof call>;
 
@@ -163,6 +166,9 @@ describe('examples/: each quickstart run as its README says', () => {
         },
       ]);
     }
+    // `npm run build` of the Next.js example (next build; nothing of Tessera is needed to build it) while
+    // the first examples run.
+    nextBuild = runExample('nextjs-authjs', [NEXT, 'build'], { NEXT_TELEMETRY_DISABLED: '1' });
     tessera = await startServer({ env: TESSERA_ENV, webhooks: false });
     org = await makeOrg(tessera, 'acme');
     issuer = tessera.issuer('acme');
@@ -184,6 +190,8 @@ describe('examples/: each quickstart run as its README says', () => {
   after(async () => {
     await goBuild?.catch(() => undefined);
     rmSync(goDir, { recursive: true, force: true });
+    await nextBuild?.catch(() => undefined);
+    rmSync(join(EXAMPLES, 'nextjs-authjs', '.next'), { recursive: true, force: true });
     await browser?.close();
     await tessera?.close();
   });
@@ -533,6 +541,65 @@ describe('examples/: each quickstart run as its README says', () => {
       await context.close();
       stop(client);
       stop(server);
+    }
+  });
+
+  test('nextjs-authjs: built with next build, Auth.js signs Ada in at Tessera (PKCE, state, nonce) and out', {
+    skip,
+  }, async () => {
+    const port = await freePort();
+    const app = `http://localhost:${port}`;
+    const { clientId, secret } = await makeClient(tessera.deps, org, {
+      name: 'Next.js example',
+      kind: 'confidential',
+      redirectUris: [`${app}/api/auth/callback/tessera`],
+    });
+    const built = await (nextBuild ?? assert.fail('the Next.js example was not built'));
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    // `npm start` (next start) with the README's variables; AUTH_URL as in production.
+    const running = await startExample(
+      'nextjs-authjs',
+      [NEXT, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+      {
+        TESSERA_ISSUER: issuer,
+        AUTH_TESSERA_ID: clientId,
+        AUTH_TESSERA_SECRET: secret as string,
+        AUTH_SECRET: 'an Auth.js secret of at least 32 characters',
+        AUTH_URL: app,
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+      'Ready',
+    );
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const authorizeRequests: URL[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.href.startsWith(`${issuer}oauth/authorize`)) authorizeRequests.push(url);
+      });
+      await page.goto(app);
+      assert.equal(await page.textContent('h1'), 'Not signed in');
+      await page.click('text=Sign in');
+      await signInAtTessera(page, app);
+      await page.waitForSelector('text=Signed in as Ada Lovelace');
+      assert.equal(await page.textContent('#email'), EMAIL);
+      const asked = authorizeRequests[0] ?? assert.fail('the app sent nobody to Tessera');
+      assert.equal(asked.searchParams.get('client_id'), clientId);
+      assert.equal(asked.searchParams.get('redirect_uri'), `${app}/api/auth/callback/tessera`);
+      assert.equal(asked.searchParams.get('code_challenge_method'), 'S256');
+      assert.ok(asked.searchParams.get('state'));
+      assert.ok(asked.searchParams.get('nonce'));
+      // The session is Auth.js's encrypted cookie, HttpOnly; no script reads it.
+      const session = (await context.cookies(app)).find((c) => c.name === 'authjs.session-token');
+      assert.equal(session?.httpOnly, true);
+
+      await page.click('text=Sign out');
+      await page.waitForSelector('text=Not signed in');
+      assert.doesNotMatch(running.output(), /eyJ|tcs_/);
+    } finally {
+      await context.close();
+      stop(running);
     }
   });
 
