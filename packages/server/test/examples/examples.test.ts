@@ -404,7 +404,8 @@ describe('examples/: each quickstart run as its README says', () => {
     // The install names every package server.mjs imports (the test finds them in the checkout instead).
     const install = blocks.find((b) => b.kind === 'shown' && b.text.includes('npm install '));
     const server = blocks.flatMap((b) => (b.kind === 'file' && b.file === 'server.mjs' ? [b.text] : []));
-    for (const [, name] of server.join('').matchAll(/^import .* from '((?:@[\w-]+\/)?[\w-]+)/gm)) {
+    for (const [, imported] of server.join('').matchAll(/^import .* from '((?:@[\w-]+\/)?[\w-]+)/gm)) {
+      const name = imported ?? '';
       assert.ok(
         install?.text.includes(` ${name} `) ||
           install?.text.includes(`/${name.replace('@tessera/', 'tessera-')}-`),
@@ -574,15 +575,31 @@ describe('examples/: each quickstart run as its README says', () => {
     try {
       const page = await context.newPage();
       const authorizeRequests: URL[] = [];
+      let callback = '';
       page.on('request', (request) => {
         const url = new URL(request.url());
         if (url.href.startsWith(`${issuer}oauth/authorize`)) authorizeRequests.push(url);
+        if (url.href.startsWith(`${app}/api/auth/callback/tessera`)) callback = url.href;
       });
       await page.goto(app);
       assert.equal(await page.textContent('h1'), 'Not signed in');
       await page.click('text=Sign in');
       await signInAtTessera(page, app);
       await page.waitForSelector('text=Signed in as Ada Lovelace');
+      // The callback replayed in another browser (a stolen link): no PKCE or state cookie there, no session.
+      const thief = await browser.newContext();
+      try {
+        const stolen = await thief.newPage();
+        await stolen.goto(callback);
+        await stolen.goto(app);
+        assert.equal(await stolen.textContent('h1'), 'Not signed in');
+        assert.deepEqual(
+          (await thief.cookies(app)).filter((c) => c.name.includes('session-token')),
+          [],
+        );
+      } finally {
+        await thief.close();
+      }
       assert.equal(await page.textContent('#email'), EMAIL);
       const asked = authorizeRequests[0] ?? assert.fail('the app sent nobody to Tessera');
       assert.equal(asked.searchParams.get('client_id'), clientId);
