@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { connectionSecret } from '../../src/domain/federation/connections.js';
 import type { Org } from '../../src/domain/types.js';
+import { SteerableOidcUpstream } from '../federation/support/oidc-upstream.js';
 import { SamlIdp } from '../federation/support/saml-idp.js';
 import { addConsoleMember, call, consoleOf, ownedOrg } from '../management/support/console.js';
 import { chromiumSkip } from '../support/environment.js';
@@ -29,12 +30,19 @@ describe('console: enterprise sign-in connections', () => {
   let acme: Org;
   let owner: string;
   let idp: SamlIdp;
+  let upstream: SteerableOidcUpstream;
   let roleId: string;
   let oidcId: string;
 
   before(async () => {
     if (skip) return;
-    server = await startServer({ consoleDir: await consoleBuild(), webhooks: false });
+    // The provider "Test connection" reaches runs on this machine: the outbound policy lets it be fetched.
+    upstream = await SteerableOidcUpstream.start();
+    server = await startServer({
+      consoleDir: await consoleBuild(),
+      webhooks: false,
+      env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
+    });
     acme = await ownedOrg(server, 'acme');
     owner = await (await consoleOf(server)).token('owner@acme.test');
     const role = await call(server, 'POST', '/organizations/acme/roles', owner, {
@@ -53,6 +61,7 @@ describe('console: enterprise sign-in connections', () => {
     await context?.close();
     await browser?.close();
     await idp?.close();
+    await upstream?.close();
     await server?.close();
   });
 
@@ -136,6 +145,27 @@ describe('console: enterprise sign-in connections', () => {
     await tested.waitFor();
     assert.equal((await tested.textContent())?.trim(), 'issuer: must be an https URL');
     assert.deepEqual(await api('connections'), []);
+    await review(page, 'connection-test-oidc-refused');
+    // An issuer that answers: what its discovery names, shown before anything is saved.
+    await form.getByLabel('Issuer').fill(upstream.issuer);
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await status('The provider answered: its configuration names this issuer');
+    const found = form.locator('dl.connection-test');
+    assert.deepEqual(await found.locator('dt').allTextContents(), [
+      'Issuer',
+      'Authorization endpoint',
+      'Token endpoint',
+      'Keys (JWKS)',
+      'Userinfo endpoint',
+      'ID token signing algorithms',
+    ]);
+    assert.deepEqual((await found.locator('dd').allTextContents()).slice(0, 2), [
+      upstream.issuer,
+      `${upstream.issuer}/authorize`,
+    ]);
+    assert.ok(upstream.requests.includes('GET /.well-known/openid-configuration'), upstream.requests.join());
+    assert.deepEqual(await api('connections'), []);
+    await review(page, 'connection-test-oidc');
 
     await form.getByLabel('Issuer').fill('https://acme.okta.example');
     await form.getByRole('button', { name: 'Create connection' }).click();
@@ -195,6 +225,7 @@ describe('console: enterprise sign-in connections', () => {
     await review(page, 'connection-new-saml');
     await form.getByRole('button', { name: 'Test connection' }).click();
     await status('The identity provider’s details read correctly.');
+    await review(page, 'connection-test-saml');
     const found = form.locator('dl.connection-test');
     assert.equal(
       (await found.locator('dt').allTextContents()).join(' | '),

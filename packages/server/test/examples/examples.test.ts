@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -17,9 +17,12 @@ import {
   tokenRequest,
 } from '../sign-in/support/fixtures.js';
 import { launchChromium } from '../support/chromium.js';
+import { cliEnv } from '../support/cli.js';
 import { chromiumSkip, DEBIAN_PYTHON, fastapiSkip, GOCODE, goOidcSkip } from '../support/environment.js';
+import { TEST_SECRET } from '../support/runtime.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
 import { spawnGroup } from '../support/tessera-process.js';
+import { cliStandIn, type Followed, follow, tutorialBlocks, tutorialPath } from './support/tutorial.js';
 
 /**
  * The quickstarts of examples/, each started as its README says (plain `node`, Debian's python3, a binary
@@ -33,6 +36,10 @@ import { spawnGroup } from '../support/tessera-process.js';
 const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
 const EXAMPLES = join(REPO, 'examples');
 const EMAIL = 'ada@acme.test';
+/** Next.js's command, from the checkout's node_modules (`next` in the example's scripts). */
+const NEXT = join(REPO, 'node_modules', 'next', 'dist', 'bin', 'next');
+/** The settings of the Tessera the examples and the tutorial run against (the READMEs' `npm start`). */
+const TESSERA_ENV = { TESSERA_ISSUER_STYLE: 'path' };
 
 /** What an example's process printed, and the process. */
 interface Running {
@@ -109,6 +116,15 @@ async function printed(running: Running, line: string): Promise<void> {
   }
 }
 
+/** The tutorial's commands use curl and jq (CI installs jq); without them its test says so and skips. */
+function tutorialToolsSkip(): false | string {
+  const missing = ['curl', 'jq'].filter((tool) => spawnSync(tool, ['--version']).status !== 0);
+  if (missing.length === 0) return false;
+  const reason = `SKIPPED: docs/mcp-server.md's commands need ${missing.join(' and ')} (apt-get install -y jq curl)`;
+  process.stderr.write(`${reason}\n`);
+  return reason;
+}
+
 function stop(running: Running | undefined): void {
   const pid = running?.child.pid;
   if (pid === undefined || running?.child.exitCode !== null) return;
@@ -131,6 +147,7 @@ describe('examples/: each quickstart run as its README says', () => {
   /** Where the Go example is built (`go build` in GOPATH mode), while the first examples run. */
   const goDir = mkdtempSync(join(tmpdir(), 'tessera-go-oidc-'));
   let goBuild: Promise<{ code: number | null; stdout: string; stderr: string }> | undefined;
+  let nextBuild: Promise<{ code: number | null; stdout: string; stderr: string }> | undefined;
   /** The org owner's management API, as the console and the CLI call it. */
   let manage: (method: string, path: string, body?: unknown) => ReturnType<typeof call>;
 
@@ -158,7 +175,10 @@ describe('examples/: each quickstart run as its README says', () => {
         },
       ]);
     }
-    tessera = await startServer({ env: { TESSERA_ISSUER_STYLE: 'path' }, webhooks: false });
+    // `npm run build` of the Next.js example (next build; nothing of Tessera is needed to build it) while
+    // the first examples run.
+    nextBuild = runExample('nextjs-authjs', [NEXT, 'build'], { NEXT_TELEMETRY_DISABLED: '1' });
+    tessera = await startServer({ env: TESSERA_ENV, webhooks: false });
     org = await makeOrg(tessera, 'acme');
     issuer = tessera.issuer('acme');
     adaId = (await makeUser(tessera.deps, org, EMAIL)).user.id;
@@ -179,15 +199,21 @@ describe('examples/: each quickstart run as its README says', () => {
   after(async () => {
     await goBuild?.catch(() => undefined);
     rmSync(goDir, { recursive: true, force: true });
+    await nextBuild?.catch(() => undefined);
+    rmSync(join(EXAMPLES, 'nextjs-authjs', '.next'), { recursive: true, force: true });
     await browser?.close();
     await tessera?.close();
   });
 
-  /** On Tessera's login page: signs Ada in, allows the consent page when one is shown. */
-  async function signInAtTessera(page: Page, back: string): Promise<void> {
+  /** On Tessera's login page: signs Ada (or `who`) in, allows the consent page when one is shown. */
+  async function signInAtTessera(
+    page: Page,
+    back: string,
+    who = { email: EMAIL, password: PASSWORD },
+  ): Promise<void> {
     await page.waitForURL((u) => u.href.startsWith(`${issuer}login`));
-    await page.fill('#email', EMAIL);
-    await page.fill('#password', PASSWORD);
+    await page.fill('#email', who.email);
+    await page.fill('#password', who.password);
     await page.click('button[type=submit]');
     await page.waitForURL((u) => u.href.startsWith(`${issuer}consent`) || u.href.startsWith(back));
     if (page.url().startsWith(`${issuer}consent`)) await page.click('button[value=allow]');
@@ -365,6 +391,85 @@ describe('examples/: each quickstart run as its README says', () => {
     }
   });
 
+  test("docs/mcp-server.md, followed step by step: the tutorial's server, its refusals and the MCP client", {
+    skip: skip || tutorialToolsSkip(),
+  }, async () => {
+    const page = readFileSync(join(REPO, 'docs', 'mcp-server.md'), 'utf8');
+    const blocks = tutorialBlocks(page);
+    // Step 1 is the Tessera this suite started: the same command's settings.
+    const startLine = blocks
+      .flatMap((b) => (b.kind === 'shown' ? b.text.split('\n') : []))
+      .find((line) => /^(\w+=\S+ )*npm start\b/.test(line));
+    const settings = /^((?:\w+=\S+ )*)npm start/.exec(startLine ?? '')?.[1] ?? assert.fail('no npm start');
+    assert.deepEqual(
+      Object.fromEntries(
+        settings
+          .trim()
+          .split(' ')
+          .map((kv) => kv.split('=') as [string, string]),
+      ),
+      TESSERA_ENV,
+    );
+    // The install names every package server.mjs imports (the test finds them in the checkout instead).
+    const install = blocks.find((b) => b.kind === 'shown' && b.text.includes('npm install '));
+    const server = blocks.flatMap((b) => (b.kind === 'file' && b.file === 'server.mjs' ? [b.text] : []));
+    for (const [, imported] of server.join('').matchAll(/^import .* from '((?:@[\w-]+\/)?[\w-]+)/gm)) {
+      const name = imported ?? '';
+      assert.ok(
+        install?.text.includes(` ${name} `) ||
+          install?.text.includes(`/${name.replace('@tessera/', 'tessera-')}-`),
+        name,
+      );
+    }
+    const grace = { email: 'grace@acme.test', password: 'a long tutorial password' };
+    assert.ok(page.includes(`--email ${grace.email} --password '${grace.password}'`));
+
+    const [serverPort, callbackPort] = [await freePort(), await freePort()];
+    const home = mkdtempSync(join(tmpdir(), 'tessera-tutorial-'));
+    const project = join(home, 'notes-mcp');
+    mkdirSync(project);
+    // `npm install` in the project is not run (it needs the registry): its packages are the checkout's.
+    symlinkSync(join(REPO, 'node_modules'), join(project, 'node_modules'));
+    // As in the checkout: the CLI finds the data dir and reads the running service's URL from it.
+    const { TESSERA_URL: _url, ...storage } = cliEnv(tessera);
+    const standIns = cliStandIn(home, { ...storage, TESSERA_SECRET: TEST_SECRET });
+    const followed: Followed = { running: new Map(), transcript: [] };
+    const context = await browser.newContext();
+    let signedIn = false;
+    try {
+      await follow(
+        blocks,
+        {
+          project,
+          checkout: REPO,
+          env: { PATH: tutorialPath(standIns), HOME: home, CALLBACK_PORT: String(callbackPort) },
+          localize: (text) =>
+            text
+              .replaceAll('localhost:4000', `localhost:${tessera.port}`)
+              .replaceAll('localhost:3002', `localhost:${serverPort}`),
+          // Step 5: the person opens the address the client printed and signs in.
+          waiting: async (name, output) => {
+            const address = /open this address to sign in: (\S+)\n/.exec(output)?.[1];
+            if (name !== 'client' || signedIn || !address) return;
+            signedIn = true;
+            const tab = await context.newPage();
+            await tab.goto(address);
+            await signInAtTessera(tab, `http://127.0.0.1:${callbackPort}/callback`, grace);
+            assert.equal(await tab.textContent('body'), 'Signed in: you may close this page.');
+          },
+        },
+        followed,
+      );
+      assert.ok(signedIn);
+      const logs = [...followed.running.values()].map((p) => p.output).join('');
+      assert.doesNotMatch(logs, /eyJ|tcs_/, 'no token or secret printed');
+    } finally {
+      await context.close();
+      for (const running of followed.running.values()) stop({ child: running.child, output: () => '' });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   test('mcp-server: the MCP SDK client finds Tessera from the 401, registers, signs Ada in, calls the tools', {
     skip,
   }, async () => {
@@ -446,6 +551,81 @@ describe('examples/: each quickstart run as its README says', () => {
       await context.close();
       stop(client);
       stop(server);
+    }
+  });
+
+  test('nextjs-authjs: built with next build, Auth.js signs Ada in at Tessera (PKCE, state, nonce) and out', {
+    skip,
+  }, async () => {
+    const port = await freePort();
+    const app = `http://localhost:${port}`;
+    const { clientId, secret } = await makeClient(tessera.deps, org, {
+      name: 'Next.js example',
+      kind: 'confidential',
+      redirectUris: [`${app}/api/auth/callback/tessera`],
+    });
+    const built = await (nextBuild ?? assert.fail('the Next.js example was not built'));
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    // `npm start` (next start) with the README's variables; AUTH_URL as in production.
+    const running = await startExample(
+      'nextjs-authjs',
+      [NEXT, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+      {
+        TESSERA_ISSUER: issuer,
+        AUTH_TESSERA_ID: clientId,
+        AUTH_TESSERA_SECRET: secret as string,
+        AUTH_SECRET: 'an Auth.js secret of at least 32 characters',
+        AUTH_URL: app,
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+      'Ready',
+    );
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const authorizeRequests: URL[] = [];
+      let callback = '';
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.href.startsWith(`${issuer}oauth/authorize`)) authorizeRequests.push(url);
+        if (url.href.startsWith(`${app}/api/auth/callback/tessera`)) callback = url.href;
+      });
+      await page.goto(app);
+      assert.equal(await page.textContent('h1'), 'Not signed in');
+      await page.click('text=Sign in');
+      await signInAtTessera(page, app);
+      await page.waitForSelector('text=Signed in as Ada Lovelace');
+      // The callback replayed in another browser (a stolen link): no PKCE or state cookie there, no session.
+      const thief = await browser.newContext();
+      try {
+        const stolen = await thief.newPage();
+        await stolen.goto(callback);
+        await stolen.goto(app);
+        assert.equal(await stolen.textContent('h1'), 'Not signed in');
+        assert.deepEqual(
+          (await thief.cookies(app)).filter((c) => c.name.includes('session-token')),
+          [],
+        );
+      } finally {
+        await thief.close();
+      }
+      assert.equal(await page.textContent('#email'), EMAIL);
+      const asked = authorizeRequests[0] ?? assert.fail('the app sent nobody to Tessera');
+      assert.equal(asked.searchParams.get('client_id'), clientId);
+      assert.equal(asked.searchParams.get('redirect_uri'), `${app}/api/auth/callback/tessera`);
+      assert.equal(asked.searchParams.get('code_challenge_method'), 'S256');
+      assert.ok(asked.searchParams.get('state'));
+      assert.ok(asked.searchParams.get('nonce'));
+      // The session is Auth.js's encrypted cookie, HttpOnly; no script reads it.
+      const session = (await context.cookies(app)).find((c) => c.name === 'authjs.session-token');
+      assert.equal(session?.httpOnly, true);
+
+      await page.click('text=Sign out');
+      await page.waitForSelector('text=Not signed in');
+      assert.doesNotMatch(running.output(), /eyJ|tcs_/);
+    } finally {
+      await context.close();
+      stop(running);
     }
   });
 

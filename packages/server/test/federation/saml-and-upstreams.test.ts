@@ -372,6 +372,28 @@ for (const database of storageSuite(
       await refusedPage(res, /The answer from Corp IdP was refused: its signature does not check out\./);
     });
 
+    test('an answer signed only as a whole (the Response, not its assertion) is refused, saying so', {
+      skip,
+    }, async () => {
+      const browser = new FormBrowser();
+      const { request } = await startSignIn(browser);
+      const metadata = await (await fetch(saml.sp_metadata_url as string)).text();
+      // An IdP that signs only the message: what it does for an SP that does not want assertions signed.
+      idp.trustSp(metadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"'));
+      try {
+        const answer = await idp.respond(request, 'alice@corp.test');
+        const xml = Buffer.from(answer, 'base64').toString('utf8');
+        assert.match(xml, /<samlp:Response[^>]*>[\s\S]*<ds:Signature[\s\S]*<saml:Assertion/);
+        assert.doesNotMatch(xml.slice(xml.indexOf('<saml:Assertion')), /<ds:Signature/);
+        await refusedPage(
+          await postToAcs(browser, answer),
+          /The answer from Corp IdP was refused: its assertion is not signed \(only the whole response is\): set the identity provider to sign the assertion\./,
+        );
+      } finally {
+        idp.trustSp(metadata);
+      }
+    });
+
     test('an answer meant for another service (audience) is refused', { skip }, async () => {
       const browser = new FormBrowser();
       const { request } = await startSignIn(browser);

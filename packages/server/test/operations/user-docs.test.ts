@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The docs a user of Tessera reads (the README, docs/ but for the contributors' architecture and
- * decisions, the published packages' READMEs, the server's docs) speak of behaviour, not of the
+ * decisions, the examples' READMEs, the published packages' READMEs, the server's docs) speak of behaviour, not of the
  * design notes (a file outside the repository) or of where the code and its tests live: a reader
  * cannot open `DESIGN §15`, and a source path goes stale at the next move. The console's README is
  * left out: the console is not a package anyone installs, and its README is its contributors' map.
@@ -18,6 +18,10 @@ const files = [
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md') && !CONTRIBUTORS.has(f))
     .map((f) => join('docs', f)),
+  join('examples', 'README.md'),
+  ...readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join('examples', entry.name, 'README.md')),
   join('packages', 'sdk', 'README.md'),
   join('packages', 'koa', 'README.md'),
   ...readdirSync(join(ROOT, 'packages', 'server', 'docs'))

@@ -120,6 +120,9 @@ for (const database of httpSuite()) {
         outside.text,
         /Only addresses at @acme\.test, @partner\.test can create an account here\./,
       );
+      // Said once, and the form keeps what was typed, to correct the address in place.
+      assert.equal(outside.text.split('can create an account here').length, 2, outside.text);
+      assert.match(outside.text, /<input id="email" name="email"[^>]* value="eve@elsewhere\.test">/);
       assert.equal(await userExists('eve@elsewhere.test'), false);
       // A look-alike domain is not the domain.
       const lookalike = await signUpWith(browser, form, 'eve@notacme.test');

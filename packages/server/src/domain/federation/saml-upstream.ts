@@ -113,8 +113,14 @@ export async function startSamlSignIn(
   }
 }
 
-/** Why node-saml refused an answer, in words for the person (its own message never reaches the page). */
-function reasonOf(message: string): string {
+/**
+ * Why node-saml refused an answer, in words for the person (its own message never reaches the page).
+ * An assertion without a signature of its own in a signed Response is named apart: the IdP signs the
+ * message only, which is a setting of the IdP's (the answer's markup only chooses the words).
+ */
+function reasonOf(message: string, samlResponse: string): string {
+  if (message === 'Invalid signature' && !assertionSigned(samlResponse))
+    return 'its assertion is not signed (only the whole response is): set the identity provider to sign the assertion';
   if (/signature/i.test(message)) return 'its signature does not check out';
   if (/audience/i.test(message)) return 'it was meant for another service';
   if (/expired|not yet valid|subject confirmation/i.test(message)) return 'it has expired';
@@ -122,6 +128,13 @@ function reasonOf(message: string): string {
     return 'it does not answer a sign-in started here, or it was already used';
   if (/issuer/i.test(message)) return 'it comes from another identity provider';
   return 'it is not a valid SAML response';
+}
+
+/** Whether the answer's assertion carries a signature element of its own. */
+function assertionSigned(samlResponse: string): boolean {
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  const assertion = /<(?:[\w-]+:)?Assertion\b[\s\S]*?<\/(?:[\w-]+:)?Assertion>/.exec(xml)?.[0] ?? '';
+  return /<(?:[\w-]+:)?Signature\b/.test(assertion);
 }
 
 type Parsed = Record<string, unknown[] | Record<string, string> | undefined>;
@@ -167,7 +180,8 @@ export async function finishSamlSignIn(
       SAMLResponse: samlResponse,
     }));
   } catch (error) {
-    return refused('federation.saml.response_invalid', reasonOf(error instanceof Error ? error.message : ''));
+    const message = error instanceof Error ? error.message : '';
+    return refused('federation.saml.response_invalid', reasonOf(message, samlResponse));
   }
   if (!profile || cache.found === null)
     return refused('federation.saml.unsolicited', 'it does not answer a sign-in started here');
