@@ -277,6 +277,80 @@ for (const database of storageSuite(
       assert.equal(still.body.active, true);
     });
 
+    test('a directory of one org never reaches another org: its users, roles and directories; a SCIM token is no API token', {
+      skip,
+    }, async () => {
+      const betaUser = await call(server, 'POST', '/organizations/beta/users', stranger, {
+        email: 'bo@beta.example',
+        password: 'a password of beta’s',
+      });
+      assert.equal(betaUser.status, 201, betaUser.text);
+      const bo = betaUser.body.id as string;
+      const betaRole = await call(server, 'POST', '/organizations/beta/roles', stranger, {
+        name: 'Beta admins',
+      });
+      assert.equal(betaRole.status, 201, betaRole.text);
+      // Acme's directory token: beta's user is no one, by id, by filter, as a group member.
+      validError(await inA('GET', `Users/${bo}`), 404);
+      validError(
+        await inA('PATCH', `Users/${bo}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', value: { active: false } }],
+        }),
+        404,
+      );
+      validError(await inA('PUT', `Users/${bo}`, { schemas: [USER], userName: 'bo@beta.example' }), 404);
+      validError(await inA('DELETE', `Users/${bo}`), 404);
+      for (const filter of [`id eq "${bo}"`, 'userName eq "bo@beta.example"', 'userName pr']) {
+        const found = await inA('GET', `Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(found.status, 200);
+        assert.equal(
+          found.body.Resources.some((r: { id: string }) => r.id === bo),
+          false,
+        );
+      }
+      validError(
+        await inA('POST', 'Groups', { schemas: [GROUP], displayName: 'Grab', members: [{ value: bo }] }),
+        400,
+        'invalidValue',
+      );
+      // Acme's owner: beta's user cannot be adopted, beta's role cannot be mapped, beta's directory is no one.
+      const adopt = await call(server, 'POST', `/organizations/acme/directories/${dirA.id}/users`, owner, {
+        user_id: bo,
+      });
+      assert.equal(adopt.status, 404, adopt.text);
+      const group = await inA('POST', 'Groups', { schemas: [GROUP], displayName: 'Mapped' });
+      assert.equal(group.status, 201);
+      const mapped = await call(
+        server,
+        'PUT',
+        `/organizations/acme/directories/${dirA.id}/groups/${group.body.id}/roles`,
+        owner,
+        { roles: [betaRole.body.id] },
+      );
+      assert.equal(mapped.status, 400, mapped.text);
+      assert.deepEqual(mapped.body, {
+        error: 'invalid_request',
+        error_detail: `roles: "${betaRole.body.id}" is not a role of this organization`,
+      });
+      assert.equal(
+        (await call(server, 'GET', `/organizations/beta/directories/${dirC.id}/groups`, owner)).status,
+        404,
+      );
+      assert.equal(
+        (await call(server, 'POST', `/organizations/beta/directories/${dirC.id}/token`, owner)).status,
+        404,
+      );
+      // A directory's token is refused by the management API, on its own org too.
+      for (const path of ['/organizations/acme/users', `/organizations/acme/directories/${dirA.id}`]) {
+        const res = await call(server, 'GET', path, dirA.token);
+        assert.equal(res.status, 401, res.text);
+      }
+      const boNow = await call(server, 'GET', `/organizations/beta/users/${bo}`, stranger);
+      assert.equal(boNow.body.disabled, false);
+      assert.equal((await inA('DELETE', `Groups/${group.body.id}`)).status, 204);
+    });
+
     test('Okta: check, create, PUT, deactivate, reactivate, delete — stored, audited as the system with the directory', {
       skip,
     }, async () => {
