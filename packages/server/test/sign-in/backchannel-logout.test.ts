@@ -8,6 +8,7 @@ import { HttpsSender } from '../../src/delivery/https-sender.js';
 import { clock } from '../../src/domain/clock.js';
 import type { Org } from '../../src/domain/types.js';
 import { call, consoleOf } from '../management/support/console.js';
+import { checkPaging } from '../management/support/paging.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
@@ -674,6 +675,35 @@ for (const database of storageSuite(
         execute: [oidc.allowInsecureRequests],
       });
     }
+
+    test('the delivery log pages newest first through the shared pager; another org’s owner cannot read it', {
+      skip,
+    }, async () => {
+      // App A's deliveries from the tests before (each sign-out told it once).
+      const path = `/organizations/acme/clients/${clients.a}/logout-deliveries`;
+      const paged = await checkPaging(server, path, owner, (d) => d.id as string);
+      const stored = await server.db
+        .selectFrom('logout_deliveries')
+        .select('id')
+        .where('client_id', '=', clients.a as string)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      assert.deepEqual(
+        paged,
+        stored.map((r) => r.id),
+      );
+      // Another org's owner: the org is no one to them; the client of another org is no one either.
+      const beta = await makeOrg(server, 'beta');
+      const betaOwner = await (await consoleOf(server)).token('owner@beta.test');
+      assert.equal((await call(server, 'GET', path, betaOwner)).status, 404);
+      assert.equal(
+        (await call(server, 'GET', `/organizations/beta/clients/${clients.a}/logout-deliveries`, betaOwner))
+          .status,
+        404,
+      );
+      assert.ok(beta.id);
+    });
 
     test('dynamic registration leaves logout URIs out: its response is the spec’s, so none is registered', {
       skip,
