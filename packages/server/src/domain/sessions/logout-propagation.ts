@@ -6,7 +6,7 @@ import {
   recordSessionClient,
   takeSessionClients,
 } from '../../storage/repos/session-clients.js';
-import type { LogoutEndpoint, OAuthSession, SessionClient } from '../types.js';
+import type { LogoutEndpoint, OAuthSession } from '../types.js';
 import { announceDeliveries } from '../webhooks/outbox-signal.js';
 
 /** What a browser sign-in records when it signs into a client. */
