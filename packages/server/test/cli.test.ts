@@ -349,6 +349,46 @@ describe('tessera CLI', () => {
     }
   });
 
+  test('client create: back- and front-channel logout URIs, checked as the API checks them', async () => {
+    const app = await ok([
+      ...['client', 'create', '--org', 'acme', '--name', 'Portal', '--confidential'],
+      ...['--redirect-uri', 'https://portal.example.com/cb'],
+      ...['--backchannel-logout-uri', 'https://portal.example.com/backchannel'],
+      ...['--frontchannel-logout-uri', 'https://portal.example.com/frontchannel'],
+      '--frontchannel-logout-session-required',
+    ]);
+    assert.deepEqual(
+      [
+        app.backchannelLogoutUri,
+        app.backchannelLogoutSessionRequired,
+        app.frontchannelLogoutUri,
+        app.frontchannelLogoutSessionRequired,
+      ],
+      ['https://portal.example.com/backchannel', false, 'https://portal.example.com/frontchannel', true],
+    );
+    const plain = await ok([
+      ...['client', 'create', '--org', 'acme', '--name', 'Plain', '--public'],
+      ...['--redirect-uri', 'https://plain.example.com/cb'],
+    ]);
+    assert.equal('backchannelLogoutUri' in plain, false);
+    await failsWith(
+      [
+        ...['client', 'create', '--org', 'acme', '--name', 'X', '--public'],
+        ...['--redirect-uri', 'https://x.example.com/cb'],
+        ...['--backchannel-logout-uri', 'http://portal.example.com/backchannel'],
+      ],
+      /^error: backchannel_logout_uri must be https, or http on localhost, 127\.0\.0\.1 or \[::1\]\n$/,
+    );
+    await failsWith(
+      [
+        ...['client', 'create', '--org', 'acme', '--name', 'X', '--public'],
+        '--backchannel-logout-session-required',
+      ],
+      /^error: --backchannel-logout-session-required needs --backchannel-logout-uri\n/,
+      2,
+    );
+  });
+
   test('client create: errors', async () => {
     await failsWith(
       ['client', 'create', '--org', 'acme', '--name', 'X'],

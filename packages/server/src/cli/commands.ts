@@ -123,6 +123,7 @@ export const ADMIN_COMMANDS: {
       ...(f['request-object-signing-alg'] === undefined
         ? {}
         : { requestObjectSigningAlg: f['request-object-signing-alg'] }),
+      ...logoutFlags(f),
     };
     return admin(async (deps) => {
       const org = await requireOrg(deps.store, slug);
@@ -141,6 +142,18 @@ export const ADMIN_COMMANDS: {
         ...(client.requestObjectSigningAlg === undefined
           ? {}
           : { requestObjectSigningAlg: client.requestObjectSigningAlg }),
+        ...(client.backchannelLogout === undefined
+          ? {}
+          : {
+              backchannelLogoutUri: client.backchannelLogout.uri,
+              backchannelLogoutSessionRequired: client.backchannelLogout.sessionRequired,
+            }),
+        ...(client.frontchannelLogout === undefined
+          ? {}
+          : {
+              frontchannelLogoutUri: client.frontchannelLogout.uri,
+              frontchannelLogoutSessionRequired: client.frontchannelLogout.sessionRequired,
+            }),
       };
     });
   },
@@ -261,6 +274,32 @@ export const ADMIN_COMMANDS: {
     }));
   },
 };
+
+/**
+ * The client's back- and front-channel logout (OIDC Back-Channel / Front-Channel Logout 1.0) from
+ * `--backchannel-logout-uri U [--backchannel-logout-session-required]` and the front-channel pair; a
+ * `--…-session-required` without its URI is refused.
+ */
+function logoutFlags(f: Record<string, unknown>) {
+  const out: Record<string, string | boolean> = {};
+  for (const channel of ['backchannel', 'frontchannel'] as const) {
+    const uri = f[`${channel}-logout-uri`];
+    const required = f[`${channel}-logout-session-required`] === true;
+    if (typeof uri !== 'string') {
+      if (required)
+        throw new UsageError(`--${channel}-logout-session-required needs --${channel}-logout-uri`);
+      continue;
+    }
+    out[`${channel}LogoutUri`] = uri;
+    out[`${channel}LogoutSessionRequired`] = required;
+  }
+  return out as {
+    backchannelLogoutUri?: string;
+    backchannelLogoutSessionRequired?: boolean;
+    frontchannelLogoutUri?: string;
+    frontchannelLogoutSessionRequired?: boolean;
+  };
+}
 
 /** An optional `--flag true|false` as `{[key]: boolean}`, or nothing when the flag is absent. */
 function switchFlag<K extends string>(

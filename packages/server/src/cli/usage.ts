@@ -103,11 +103,14 @@ export const USAGES = {
   },
   'client create': {
     synopsis:
-      '--org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U] [--request-object-signing-alg A]',
+      '--org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U] [--request-object-signing-alg A] [--backchannel-logout-uri U [--backchannel-logout-session-required]] [--frontchannel-logout-uri U [--frontchannel-logout-session-required]]',
     summary: 'create an OAuth client',
     details: [
       'Prints {"clientId","clientSecret"?,"redirectUris","postLogoutRedirectUris"?,"allowedOrigins"?,',
-      '"grantTypes","jwksUri"?,"requestObjectSigningAlg"?}; the secret (confidential clients only) is shown this once. --post-logout-redirect-uri',
+      '"grantTypes","jwksUri"?,"requestObjectSigningAlg"?,"backchannelLogoutUri"?,"backchannelLogoutSessionRequired"?,',
+      '"frontchannelLogoutUri"?,"frontchannelLogoutSessionRequired"?}; the secret (confidential clients only) is shown this once.',
+      '--backchannel-logout-uri receives a logout token when a session of the client ends, --frontchannel-logout-uri',
+      'is framed by the sign-out page (https, or http on loopback); --…-session-required adds iss and sid. --post-logout-redirect-uri',
       'registers where sign-out (/oauth/logout) may return to. --allowed-origin (scheme://host[:port])',
       'lists the browser origins CORS answers; without it, the origins of the redirect URIs. --jwks-uri',
       "(confidential only) is the https URL of the client's public keys for private_key_jwt.",
@@ -126,6 +129,10 @@ export const USAGES = {
       'promote-from': { type: 'string', multiple: true },
       'jwks-uri': { type: 'string' },
       'request-object-signing-alg': { type: 'string' },
+      'backchannel-logout-uri': { type: 'string' },
+      'backchannel-logout-session-required': { type: 'boolean' },
+      'frontchannel-logout-uri': { type: 'string' },
+      'frontchannel-logout-session-required': { type: 'boolean' },
     },
   },
   'resource list': {

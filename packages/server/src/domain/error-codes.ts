@@ -1249,6 +1249,10 @@ export const ERROR_CODES = {
     error: 'conflict',
     means: 'a user of the directory already has this userName or address',
   },
+  'scim.value.read_only': {
+    error: 'invalid_body',
+    means: 'a PATCH operation targets a read-only attribute (a user’s groups change through /Groups)',
+  },
   'scim.value.invalid': {
     error: 'invalid_body',
     means: 'a SCIM attribute has a value of the wrong type or size, or a required one is missing',

@@ -194,9 +194,12 @@ for (const database of storageSuite(
       return { res: await browser.post(new URL(form.action, issuer).href, form.hidden), verifier };
     }
 
-    /** A sign-in through the OpenID provider as `login`: its login and consent pages, back to Tessera. */
-    async function googleSignIn(browser: FormBrowser, login: string): Promise<Response> {
-      let url = `${issuer}sso/${google}/start`;
+    /**
+     * A sign-in through the OpenID provider as `login`: its login and consent pages, back to Tessera
+     * (from the connection's start, or from an authorization request's `req`).
+     */
+    async function googleSignIn(browser: FormBrowser, login: string, req?: string): Promise<Response> {
+      let url = `${issuer}sso/${google}/start${req === undefined ? '' : `?req=${req}`}`;
       let res = await browser.get(url);
       for (let hop = 0; hop < 12; hop++) {
         if (res.status >= 300 && res.status < 400) {
@@ -776,6 +779,169 @@ for (const database of storageSuite(
         clock.now = realNow;
       }
       assert.equal(await userRow('cfo@acme.test'), undefined);
+    });
+
+    test('a user a directory provisioned signs in through its connection as that same user, with the roles its groups give; deactivation ends it', {
+      skip,
+    }, async () => {
+      // The org's API, a role reading it, and a directory tied to the OIDC connection (Okta's set-up).
+      const notes = 'https://notes.acme-google.test/api';
+      const resource = await call(server, 'POST', '/organizations/acme/resources', owner, {
+        identifier: notes,
+        name: 'Notes',
+        scopes: [{ name: 'notes:read', description: 'Read your notes' }],
+      });
+      assert.equal(resource.status, 201, JSON.stringify(resource.body));
+      const role = await call(server, 'POST', '/organizations/acme/roles', owner, {
+        name: 'Notes readers',
+        permissions: [{ resource: notes, scope: 'notes:read' }],
+      });
+      assert.equal(role.status, 201, JSON.stringify(role.body));
+      const made = await call(server, 'POST', '/organizations/acme/directories', owner, {
+        name: 'Okta',
+        connection: google,
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const directory = made.body as { id: string; token: string; scim_base_url: string };
+      const scim = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(new URL(path, directory.scim_base_url), {
+          method,
+          headers: {
+            authorization: `Bearer ${directory.token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        // biome-ignore lint/suspicious/noExplicitAny: SCIM bodies are read field by field
+        return { status: res.status, body: (await res.json()) as Record<string, any> };
+      };
+      const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+      const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+      // Okta's create user request (its SCIM 2.0 reference), after the userName lookup finds no one.
+      const lookup = await scim(
+        'GET',
+        `Users?filter=${encodeURIComponent('userName eq "pat@acme-google.test"')}`,
+      );
+      assert.deepEqual([lookup.status, lookup.body.totalResults], [200, 0]);
+      const provisioned = await scim('POST', 'Users', {
+        schemas: [USER],
+        userName: 'pat@acme-google.test',
+        name: { givenName: 'Pat', familyName: 'Lee' },
+        emails: [{ primary: true, value: 'pat@acme-google.test', type: 'work' }],
+        displayName: 'Pat Lee',
+        locale: 'en-US',
+        externalId: '00u1provisioned',
+        groups: [],
+        password: 'Okta sends one; it is never kept',
+        active: true,
+      });
+      assert.equal(provisioned.status, 201, JSON.stringify(provisioned.body));
+      const pat = provisioned.body.id as string;
+      // Okta's push of a group, then of its members; an owner maps it to the role.
+      const group = await scim('POST', 'Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Notes readers',
+        members: [],
+      });
+      assert.equal(group.status, 201, JSON.stringify(group.body));
+      const pushed = await scim('PATCH', `Groups/${group.body.id}`, {
+        schemas: [PATCH_OP],
+        Operations: [
+          { op: 'add', path: 'members', value: [{ value: pat, display: 'pat@acme-google.test' }] },
+        ],
+      });
+      assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
+      const mapped = await call(
+        server,
+        'PUT',
+        `/organizations/acme/directories/${directory.id}/groups/${group.body.id}/roles`,
+        owner,
+        { roles: [role.body.id] },
+      );
+      assert.equal(mapped.status, 200, JSON.stringify(mapped.body));
+      const before = (await userRow('pat@acme-google.test')) ?? assert.fail('not provisioned');
+      assert.deepEqual(
+        [before.id, before.origin, before.origin_connection, before.email_verified, before.password_hash],
+        [pat, 'connection', google, 1, null],
+      );
+      assert.deepEqual(await linksOf(pat), []);
+
+      // Pat signs in to an app through the org's OIDC connection (Pat's company IdP), asking for the API.
+      accounts.set('pat@acme-google.test', { hd: 'acme-google.test' });
+      const browser = new FormBrowser();
+      const mails = smtp.mails.length;
+      const { url, verifier } = authorizeUrl(issuer, clientId, {
+        scope: 'openid email offline_access notes:read',
+        resource: notes,
+      });
+      const req = new URL(locationOf(await browser.get(url), url)).searchParams.get('req') ?? '';
+      assert.match(req, /^arq_/);
+      let res = await googleSignIn(browser, 'pat@acme-google.test', req);
+      let at = `${issuer}sso/${google}/callback`;
+      // No linking prompt: straight back into the authorization, then to the app with a code.
+      for (let hop = 0; hop < 5 && res.status === 303; hop++) {
+        at = locationOf(res, at);
+        if (at.startsWith(CALLBACK)) break;
+        res = await browser.get(at);
+      }
+      assert.ok(at.startsWith(CALLBACK), `${res.status} ${at} ${await res.text()}`);
+      const code = new URL(at).searchParams.get('code') ?? assert.fail(at);
+      const tokens = await tokenRequest(issuer, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CALLBACK,
+        code_verifier: verifier,
+        client_id: clientId,
+      });
+      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      const id = decodeJwt(tokens.body.id_token as string);
+      const access = decodeJwt(tokens.body.access_token as string);
+      // The same user: no duplicate, linked to the connection by the IdP's subject, address verified.
+      assert.deepEqual([id.sub, id.email, id.email_verified], [pat, 'pat@acme-google.test', true]);
+      assert.equal(access.sub, pat);
+      const rows = await server.db
+        .selectFrom('users')
+        .select('id')
+        .where('org_id', '=', acme.id)
+        .where('email', 'like', 'pat@%')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        [pat],
+      );
+      assert.deepEqual(await linksOf(pat), [[google, 'pat@acme-google.test']]);
+      assert.equal(smtp.mails.length, mails, 'no proof mail: the directory vouched for the address');
+      assert.equal((await userRow('pat@acme-google.test'))?.email_verified, 1);
+      // The roles the directory's group gave: the API's scope, in the token for the API.
+      assert.deepEqual([access.aud, access.scope], [[clientId, notes], 'notes:read']);
+      // Okta's deactivation (PATCH active false): the session ends, the refresh is invalid_grant.
+      const deactivated = await scim('PATCH', `Users/${pat}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      });
+      assert.deepEqual([deactivated.status, deactivated.body.active], [200, false]);
+      const refresh = await tokenRequest(issuer, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.body.refresh_token as string,
+        client_id: clientId,
+      });
+      assert.equal(refresh.status, 400);
+      assert.equal(refresh.body.error, 'invalid_grant');
+      // The browser's sign-in is gone too (prompt=none finds no one), and the IdP cannot bring Pat back.
+      const silent = authorizeUrl(issuer, clientId, { scope: 'openid', prompt: 'none' });
+      const quiet = new URL(locationOf(await browser.get(silent.url), silent.url));
+      assert.equal(quiet.searchParams.get('error'), 'login_required');
+      await refused(
+        await googleSignIn(new FormBrowser(), 'pat@acme-google.test'),
+        403,
+        /This account is disabled\. Ask an administrator of the organization\./,
+      );
+      assert.deepEqual(
+        (await server.db.selectFrom('users').select('id').where('email', 'like', 'pat@%').execute()).map(
+          (r) => r.id,
+        ),
+        [pat],
+      );
     });
 
     test('migration 036 finds the users a connection made among those already there; the rest have no origin', {

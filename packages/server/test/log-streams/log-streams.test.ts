@@ -14,6 +14,7 @@ import {
 import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { readEntriesAfter } from '../../src/storage/repos/audit-events.js';
 import { call, ownerMemberStranger } from '../management/support/console.js';
+import { checkPaging } from '../management/support/paging.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { TesseraProcess } from '../support/tessera-process.js';
@@ -322,6 +323,20 @@ for (const database of storageSuite(
       const refused = made.find((r) => r.status === 409);
       assert.equal(refused?.headers.get('tessera-error-code'), 'log_stream.too_many');
       assert.equal(refused?.body.error, 'conflict');
+      // The ten through the shared pager: oldest first, one per page through Link next as all at once.
+      const paged = await checkPaging(server, base, owner, (s) => s.id as string);
+      const stored = await server.db
+        .selectFrom('log_streams')
+        .select('id')
+        .where('org_id', '=', acme.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        paged,
+        stored.map((r) => r.id),
+      );
+      assert.equal(paged.length, 10);
       for (const r of made.filter((x) => x.status === 201)) {
         assert.equal((await call(server, 'DELETE', `${base}/${r.body.id}`, owner)).status, 204);
       }

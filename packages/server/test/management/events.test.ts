@@ -14,6 +14,7 @@ import {
   seedRows,
 } from './support/audit-entries.js';
 import { call, ownerMemberStranger } from './support/console.js';
+import { linkRelations } from './support/paging.js';
 
 const ROWS = 130;
 const HOUR = 3_600_000;
@@ -44,18 +45,6 @@ const FILTER_CASES: [string, (r: AuditEventsTable) => boolean][] = [
   ['verb=deleted&key_prefix=tenant', (r) => r.key === 'tenant.deleted'],
   ['from=2024-03-04&to=2024-03-02', () => false],
 ];
-
-/** The `Link` header's relations: rel → the URL. */
-function relations(link: string | null): Record<string, string> {
-  if (link === null) return {};
-  return Object.fromEntries(
-    link.split(', ').map((part) => {
-      const match = /^<([^>]+)>; rel="(first|prev|next|last)"$/.exec(part);
-      assert.ok(match, part);
-      return [match[2], match[1]];
-    }),
-  );
-}
 
 for (const database of storageSuite(
   "the event list's counts (audit_counts) and paging SQL, every filter and the live tail, on each dialect",
@@ -104,7 +93,7 @@ for (const database of storageSuite(
         assert.equal(res.status, 200, url);
         assert.ok(res.body.length <= perPage);
         seen.push(...res.body);
-        url = relations(res.headers.get('link')).next;
+        url = linkRelations(res.headers.get('link')).next;
         pages++;
       }
       return { seen, pages };
@@ -169,7 +158,7 @@ for (const database of storageSuite(
         }
         // The count behind `last` is exact for every filter.
         const one = await list(`${query}&per_page=1`);
-        const lastUrl = relations(one.headers.get('link')).last;
+        const lastUrl = linkRelations(one.headers.get('link')).last;
         if (expected.length <= 1) assert.equal(lastUrl, undefined, query);
         else assert.ok(lastUrl?.endsWith(`&page=${expected.length - 1}`), `${query}: ${lastUrl}`);
       }
@@ -186,9 +175,9 @@ for (const database of storageSuite(
       assert.equal(first.body[0].key, 'webhook.created');
       assert.equal(first.body[0].data.id, hook.body.id);
       assert.deepEqual(first.body[0].actor.kind, 'user');
-      assert.ok(relations(first.headers.get('link')).last?.endsWith(`&page=${before}`));
+      assert.ok(linkRelations(first.headers.get('link')).last?.endsWith(`&page=${before}`));
       const all = await list('per_page=1');
-      assert.ok(relations(all.headers.get('link')).last?.endsWith(`&page=${ROWS}`));
+      assert.ok(linkRelations(all.headers.get('link')).last?.endsWith(`&page=${ROWS}`));
       await replaceAuditLog(server.db, acme.id, rows);
     });
 

@@ -27,7 +27,7 @@ const COMMANDS: [string, string][] = [
   ['user create', 'tessera user create --org S --email E --password P [--first-name F] [--last-name L]'],
   [
     'client create',
-    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U] [--request-object-signing-alg A]',
+    'tessera client create --org S --name N (--confidential | --public) [--redirect-uri U]... [--post-logout-redirect-uri U]... [--allowed-origin O]... [--grant G]... [--promote-from CLIENT_ID]... [--jwks-uri U] [--request-object-signing-alg A] [--backchannel-logout-uri U [--backchannel-logout-session-required]] [--frontchannel-logout-uri U [--frontchannel-logout-session-required]]',
   ],
   ['resource list', 'tessera resource list --org S'],
   [

@@ -277,6 +277,80 @@ for (const database of storageSuite(
       assert.equal(still.body.active, true);
     });
 
+    test('a directory of one org never reaches another org: its users, roles and directories; a SCIM token is no API token', {
+      skip,
+    }, async () => {
+      const betaUser = await call(server, 'POST', '/organizations/beta/users', stranger, {
+        email: 'bo@beta.example',
+        password: 'a password of beta’s',
+      });
+      assert.equal(betaUser.status, 201, betaUser.text);
+      const bo = betaUser.body.id as string;
+      const betaRole = await call(server, 'POST', '/organizations/beta/roles', stranger, {
+        name: 'Beta admins',
+      });
+      assert.equal(betaRole.status, 201, betaRole.text);
+      // Acme's directory token: beta's user is no one, by id, by filter, as a group member.
+      validError(await inA('GET', `Users/${bo}`), 404);
+      validError(
+        await inA('PATCH', `Users/${bo}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', value: { active: false } }],
+        }),
+        404,
+      );
+      validError(await inA('PUT', `Users/${bo}`, { schemas: [USER], userName: 'bo@beta.example' }), 404);
+      validError(await inA('DELETE', `Users/${bo}`), 404);
+      for (const filter of [`id eq "${bo}"`, 'userName eq "bo@beta.example"', 'userName pr']) {
+        const found = await inA('GET', `Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(found.status, 200);
+        assert.equal(
+          found.body.Resources.some((r: { id: string }) => r.id === bo),
+          false,
+        );
+      }
+      validError(
+        await inA('POST', 'Groups', { schemas: [GROUP], displayName: 'Grab', members: [{ value: bo }] }),
+        400,
+        'invalidValue',
+      );
+      // Acme's owner: beta's user cannot be adopted, beta's role cannot be mapped, beta's directory is no one.
+      const adopt = await call(server, 'POST', `/organizations/acme/directories/${dirA.id}/users`, owner, {
+        user_id: bo,
+      });
+      assert.equal(adopt.status, 404, adopt.text);
+      const group = await inA('POST', 'Groups', { schemas: [GROUP], displayName: 'Mapped' });
+      assert.equal(group.status, 201);
+      const mapped = await call(
+        server,
+        'PUT',
+        `/organizations/acme/directories/${dirA.id}/groups/${group.body.id}/roles`,
+        owner,
+        { roles: [betaRole.body.id] },
+      );
+      assert.equal(mapped.status, 400, mapped.text);
+      assert.deepEqual(mapped.body, {
+        error: 'invalid_request',
+        error_detail: `roles: "${betaRole.body.id}" is not a role of this organization`,
+      });
+      assert.equal(
+        (await call(server, 'GET', `/organizations/beta/directories/${dirC.id}/groups`, owner)).status,
+        404,
+      );
+      assert.equal(
+        (await call(server, 'POST', `/organizations/beta/directories/${dirC.id}/token`, owner)).status,
+        404,
+      );
+      // A directory's token is refused by the management API, on its own org too.
+      for (const path of ['/organizations/acme/users', `/organizations/acme/directories/${dirA.id}`]) {
+        const res = await call(server, 'GET', path, dirA.token);
+        assert.equal(res.status, 401, res.text);
+      }
+      const boNow = await call(server, 'GET', `/organizations/beta/users/${bo}`, stranger);
+      assert.equal(boNow.body.disabled, false);
+      assert.equal((await inA('DELETE', `Groups/${group.body.id}`)).status, 204);
+    });
+
     test('Okta: check, create, PUT, deactivate, reactivate, delete — stored, audited as the system with the directory', {
       skip,
     }, async () => {
@@ -910,6 +984,48 @@ for (const database of storageSuite(
         [ivy],
       );
       assert.deepEqual(await rolesOf(hal), [role.body.id, manual.body.id].sort());
+      // The User resource names its groups, read-only (RFC 7643 §4.1.2): value, $ref, display.
+      const ivyGroups = [
+        { value: groupId, $ref: `${dirA.scim_base_url}Groups/${groupId}`, display: 'Engineering' },
+      ];
+      const ivyRead = await inA('GET', `Users/${ivy}`);
+      validUser(ivyRead.body);
+      assert.deepEqual(ivyRead.body.groups, ivyGroups);
+      const giaRead = await inA('GET', `Users/${gia}`);
+      validUser(giaRead.body);
+      assert.equal('groups' in giaRead.body, false);
+      const byName = await inA('GET', `Users?filter=${encodeURIComponent('userName eq "ivy@acme.example"')}`);
+      validList(byName.body);
+      assert.deepEqual(byName.body.Resources[0].groups, ivyGroups);
+      const byGroup = await inA('GET', `Users?filter=${encodeURIComponent(`groups[value eq "${groupId}"]`)}`);
+      validList(byGroup.body);
+      assert.deepEqual(
+        byGroup.body.Resources.map((r: { id: string }) => r.id),
+        [ivy],
+      );
+      const page = await inA('GET', 'Users?count=200');
+      validList(page.body);
+      assert.deepEqual(page.body.Resources.find((r: { id: string }) => r.id === ivy).groups, ivyGroups);
+      // A PATCH of groups is refused (`mutability`); a PUT's groups are ignored (RFC 7644 §3.5.1).
+      for (const op of [
+        { op: 'add', path: 'groups', value: [{ value: 'grp_other' }] },
+        { op: 'Replace', value: { groups: [] } },
+        { op: 'remove', path: `groups[value eq "${groupId}"]` },
+      ]) {
+        validError(
+          await inA('PATCH', `Users/${ivy}`, { schemas: [PATCH_OP], Operations: [op] }),
+          400,
+          'mutability',
+        );
+      }
+      const put = await inA('PUT', `Users/${ivy}`, {
+        schemas: [USER],
+        userName: 'ivy@acme.example',
+        groups: [{ value: 'grp_other', display: 'Not mine' }],
+      });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      validUser(put.body);
+      assert.deepEqual(put.body.groups, ivyGroups);
       // A member of another directory, another org, or no one: refused, nothing changes.
       const foreign = (await inB('POST', 'Users', { schemas: [USER], userName: 'foreign@acme.example' })).body
         .id;
@@ -1259,6 +1375,74 @@ for (const database of storageSuite(
       assert.equal(missing.code, 2);
     });
 
+    test('a Groups filter no index serves is refused past 20,000 groups (tooMany); an indexed one still answers', {
+      skip,
+    }, async () => {
+      const made = await call(server, 'POST', '/organizations/acme/directories', owner, { name: 'Big' });
+      assert.equal(made.status, 201, made.text);
+      const big = made.body as { id: string; token: string; scim_base_url: string };
+      const inBig = (path: string) => scim(big.scim_base_url, big.token, 'GET', path);
+      const insert = async (from: number, to: number) => {
+        const now = Date.now();
+        for (let start = from; start < to; start += 1000) {
+          const rows = [];
+          for (let i = start; i < Math.min(to, start + 1000); i++)
+            rows.push({
+              id: `grp_big${String(i).padStart(6, '0')}`,
+              directory_id: big.id,
+              display_name: `Team ${i}`,
+              external_id: `ext-${i}`,
+              version: 1,
+              created_at: now + i,
+              updated_at: now + i,
+            });
+          await server.db.insertInto('scim_groups').values(rows).execute();
+        }
+      };
+      const unindexed = `Groups?excludedAttributes=members&filter=${encodeURIComponent('displayName sw "Team 1999"')}`;
+      await insert(0, 20_000);
+      // At 20,000 the scan is still made.
+      const scanned = await inBig(unindexed);
+      assert.equal(scanned.status, 200, JSON.stringify(scanned.body));
+      assert.deepEqual([scanned.body.totalResults, scanned.body.Resources[0].displayName], [11, 'Team 1999']);
+      await insert(20_000, 20_001);
+      const refused = await inBig(unindexed);
+      // RFC 7644 §3.12 Table 9 gives tooMany to a 400 on a filter (scimmy's error message knows
+      // it only with 413, a bulk request's): the body is asserted whole instead.
+      assert.equal(refused.status, 400);
+      assert.match(refused.headers.get('content-type') ?? '', /^application\/scim\+json/);
+      assert.deepEqual(refused.body, {
+        schemas: [ERROR],
+        status: '400',
+        scimType: 'tooMany',
+        detail:
+          'this filter reads every group of the directory, which holds more than 20000: filter on displayName, externalId or id',
+      });
+      // Equalities on indexed attributes, alone or in an `and`, are read by index.
+      for (const filter of [
+        'displayName eq "Team 20000"',
+        'externalId eq "ext-20000"',
+        'id eq "grp_big020000" and displayName sw "Team"',
+      ]) {
+        const found = await inBig(`Groups?filter=${encodeURIComponent(filter)}`);
+        assert.equal(found.status, 200, JSON.stringify(found.body));
+        assert.deepEqual(
+          found.body.Resources.map((g: { id: string }) => g.id),
+          ['grp_big020000'],
+        );
+      }
+      // Without a filter, a page.
+      const first = await inBig('Groups?count=2&startIndex=20000');
+      assert.deepEqual(
+        [first.body.totalResults, first.body.Resources.map((g: { id: string }) => g.id)],
+        [20_001, ['grp_big019999', 'grp_big020000']],
+      );
+      assert.equal(
+        (await call(server, 'DELETE', `/organizations/acme/directories/${big.id}`, owner)).status,
+        204,
+      );
+    });
+
     test('discovery: ServiceProviderConfig, ResourceTypes and Schemas, as RFC 7643 shapes them', {
       skip,
     }, async () => {
@@ -1294,6 +1478,20 @@ for (const database of storageSuite(
       const user = await inA('GET', `Schemas/${USER}`);
       const userName = user.body.attributes.find((a: { name: string }) => a.name === 'userName');
       assert.deepEqual([userName.type, userName.required, userName.uniqueness], ['string', true, 'server']);
+      const groups = user.body.attributes.find((a: { name: string }) => a.name === 'groups');
+      assert.deepEqual([groups.type, groups.multiValued, groups.mutability], ['complex', true, 'readOnly']);
+      assert.deepEqual(
+        groups.subAttributes.map((a: { name: string; type: string; mutability: string }) => [
+          a.name,
+          a.type,
+          a.mutability,
+        ]),
+        [
+          ['value', 'string', 'readOnly'],
+          ['$ref', 'reference', 'readOnly'],
+          ['display', 'string', 'readOnly'],
+        ],
+      );
       validError(await inA('GET', 'Schemas/urn:nothing'), 404);
       validError(await scim(dirA.scim_base_url, null, 'GET', 'ServiceProviderConfig'), 401);
     });

@@ -5,13 +5,16 @@ import { after, before, describe } from 'node:test';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { HttpsSender } from '../../src/delivery/https-sender.js';
+import { clock } from '../../src/domain/clock.js';
 import type { Org } from '../../src/domain/types.js';
 import { call, consoleOf } from '../management/support/console.js';
+import { checkPaging } from '../management/support/paging.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
+import { answerThroughPages, DEVICE_GRANT, poll, postForm, startDevice } from './support/device-flow.js';
 import { DocumentHost } from './support/document-host.js';
-import { CALLBACK, makeOrg, makeUser } from './support/fixtures.js';
+import { CALLBACK, freezeClock, makeOrg, makeUser } from './support/fixtures.js';
 import { openidClientSignIn } from './support/openid-client-flow.js';
 
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -368,6 +371,74 @@ for (const database of storageSuite(
       );
     });
 
+    test('a device’s session outlives its browser sign-in’s record: ending the user’s sessions still tells the device, once, with its ID token’s sid', {
+      skip,
+    }, async () => {
+      const cy = (await makeUser(server.deps, org, 'cy@acme.test')).user.id;
+      const tv = await createClient({
+        client_name: 'Living-room TV',
+        grant_types: ['authorization_code', 'refresh_token', DEVICE_GRANT],
+        backchannel_logout_uri: receiver.url('/bc/tv'),
+      });
+      assert.equal(tv.status, 201, tv.text);
+      const tvId = tv.body.client_id as string;
+      const asked = await startDevice(issuer, tvId, 'openid offline_access');
+      assert.equal(asked.status, 200, JSON.stringify(asked.body));
+      const phone = new FormBrowser();
+      const { answered } = await answerThroughPages(
+        phone,
+        issuer,
+        asked.body.user_code as string,
+        { email: 'cy@acme.test' },
+        'allow',
+      );
+      assert.equal(answered.status, 200);
+      const tokens = await poll(issuer, tvId, asked.body.device_code as string);
+      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      const sid = decodeJwt(tokens.body.id_token as string).sid as string;
+      const recorded = () =>
+        server.db.selectFrom('session_clients').select('sid').where('sid', '=', sid).execute();
+      assert.equal((await recorded()).length, 1, 'the phone’s sign-in recorded the TV with its sid');
+      // 13 hours on: the phone's sign-in is over and its record purged (at the next sign-in anywhere);
+      // the TV's session, and its refresh token, live on (90 days).
+      const frozen = freezeClock();
+      try {
+        frozen.moveTo(13 * 60 * 60 * 1000);
+        await signedIn(new FormBrowser(), clients.c as string);
+        assert.deepEqual(await recorded(), []);
+      } finally {
+        clock.now = () => Date.now();
+      }
+      const refreshed = await postForm(issuer, 'oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.body.refresh_token as string,
+        client_id: tvId,
+      });
+      assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+      assert.equal(decodeJwt(refreshed.body.id_token as string).sid, sid);
+      // An owner ends Cy's sessions (as deprovisioning, a disable or a password reset do).
+      const ended = await call(server, 'DELETE', `/organizations/acme/users/${cy}/sessions`, owner);
+      assert.equal(ended.status, 204);
+      await receiver.until(() => receiver.at('/bc/tv').length === 1, 'the TV’s logout token');
+      const claims = await verifyLogoutToken(receiver.tokens('/bc/tv')[0] as string, tvId);
+      assert.deepEqual([claims.sub, claims.sid], [cy, sid]);
+      const again = await postForm(issuer, 'oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: refreshed.body.refresh_token as string,
+        client_id: tvId,
+      });
+      assert.deepEqual([again.status, again.body.error], [400, 'invalid_grant']);
+      // Once: ending again tells no one, and the delivery log shows the one delivery.
+      assert.equal(
+        (await call(server, 'DELETE', `/organizations/acme/users/${cy}/sessions`, owner)).status,
+        204,
+      );
+      const log = await settled(tvId);
+      assert.equal(log.status, 'delivered');
+      assert.equal((await deliveries(tvId)).body.length, 1);
+      assert.equal(receiver.at('/bc/tv').length, 1);
+    });
+
     test('deleting a user tells the apps their browsers signed into', { skip }, async () => {
       const bob = (await makeUser(server.deps, org, 'bob@acme.test')).user.id;
       const signed = await signedIn(new FormBrowser(), clients.a as string, 'bob@acme.test');
@@ -604,6 +675,35 @@ for (const database of storageSuite(
         execute: [oidc.allowInsecureRequests],
       });
     }
+
+    test('the delivery log pages newest first through the shared pager; another org’s owner cannot read it', {
+      skip,
+    }, async () => {
+      // App A's deliveries from the tests before (each sign-out told it once).
+      const path = `/organizations/acme/clients/${clients.a}/logout-deliveries`;
+      const paged = await checkPaging(server, path, owner, (d) => d.id as string);
+      const stored = await server.db
+        .selectFrom('logout_deliveries')
+        .select('id')
+        .where('client_id', '=', clients.a as string)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      assert.deepEqual(
+        paged,
+        stored.map((r) => r.id),
+      );
+      // Another org's owner: the org is no one to them; the client of another org is no one either.
+      const beta = await makeOrg(server, 'beta');
+      const betaOwner = await (await consoleOf(server)).token('owner@beta.test');
+      assert.equal((await call(server, 'GET', path, betaOwner)).status, 404);
+      assert.equal(
+        (await call(server, 'GET', `/organizations/beta/clients/${clients.a}/logout-deliveries`, betaOwner))
+          .status,
+        404,
+      );
+      assert.ok(beta.id);
+    });
 
     test('dynamic registration leaves logout URIs out: its response is the spec’s, so none is registered', {
       skip,

@@ -27,9 +27,17 @@ import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { killGroup, spawnGroup } from '../support/tessera-process.js';
 import { FormBrowser, locationOf, readForm } from './support/browser.js';
+import {
+  answerThroughPages,
+  DEVICE_GRANT,
+  enterCode,
+  follow,
+  poll,
+  postForm,
+  startDevice,
+} from './support/device-flow.js';
 import { freezeClock, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
-const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const RESULTS = fileURLToPath(new URL('../../../../test-results/', import.meta.url));
 
 /** Debian's python3 with oauthlib (python3-oauthlib) and requests, or null. */
@@ -67,75 +75,6 @@ answer = requests.post(token_url, data=body, headers=form)
 token = client.parse_request_body_response(answer.text, scope=['openid', 'profile'])
 print(json.dumps(dict(token)), flush=True)
 `;
-
-/** POST a form to an org's OAuth endpoint; status, headers and JSON. */
-async function postForm(issuer: string, path: string, fields: Record<string, string>, auth?: string) {
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (auth) headers.authorization = auth;
-  const response = await fetch(new URL(path, issuer), {
-    method: 'POST',
-    headers,
-    body: new URLSearchParams(fields).toString(),
-  });
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (await response.json()) as Record<string, unknown>,
-  };
-}
-
-const startDevice = (issuer: string, clientId: string, scope = 'openid profile offline_access') =>
-  postForm(issuer, 'oauth/device_authorization', { client_id: clientId, scope });
-
-const poll = (issuer: string, clientId: string, deviceCode: string) =>
-  postForm(issuer, 'oauth/token', { grant_type: DEVICE_GRANT, client_id: clientId, device_code: deviceCode });
-
-/** Follows redirects on this host (a browser's GET after a 302/303) until a 200 page; its URL and text. */
-async function follow(browser: FormBrowser, response: Response, from: string) {
-  let url = from;
-  let current = response;
-  for (let i = 0; i < 6 && (current.status === 302 || current.status === 303); i++) {
-    url = locationOf(current, url);
-    current = await browser.get(url);
-  }
-  return { url, status: current.status, text: await current.text() };
-}
-
-/** Enters `userCode` on the org's device page; the response to the code form's POST. */
-async function enterCode(browser: FormBrowser, issuer: string, userCode: string) {
-  const pageUrl = new URL('device', issuer).href;
-  const page = await browser.get(pageUrl);
-  assert.equal(page.status, 200);
-  return { pageUrl, response: await browser.submit(pageUrl, await page.text(), { user_code: userCode }) };
-}
-
-/**
- * The person's side over HTTP: the code entered, signed in with a password (when the browser is
- * not yet), the confirmation page read, and `decision` pressed. Returns the confirmation page and
- * the page that answered the decision.
- */
-async function answerThroughPages(
-  browser: FormBrowser,
-  issuer: string,
-  userCode: string,
-  who: { email: string; password?: string },
-  decision: 'allow' | 'deny',
-) {
-  const entered = await enterCode(browser, issuer, userCode);
-  assert.equal(entered.response.status, 303);
-  let page = await follow(browser, entered.response, entered.pageUrl);
-  if (new URL(page.url).pathname.endsWith('/login')) {
-    const signedIn = await browser.submit(page.url, page.text, {
-      email: who.email,
-      password: who.password ?? PASSWORD,
-    });
-    page = await follow(browser, signedIn, page.url);
-  }
-  assert.equal(page.status, 200, page.text);
-  assert.match(new URL(page.url).pathname, /\/device$/);
-  const answered = await browser.submit(page.url, page.text, { decision });
-  return { confirmation: page, answered, answeredText: await answered.text() };
-}
 
 const STORAGE_TESTS = [
   'attacks: another client, another org, a racing double answer, deny after allow, forged forms',

@@ -109,6 +109,26 @@ const OVERRIDES: Record<string, Partial<AttributeDefinition>> = {
   externalId: { caseExact: true },
 };
 
+/** The User's read-only `groups` (RFC 7643 §4.1.2, as §8.7.1 defines it): kept from the Groups. */
+const readOnly = { mutability: 'readOnly' as const };
+const USER_GROUPS: AttributeDefinition = definition(
+  'groups',
+  { multi: {} },
+  {
+    ...readOnly,
+    description: 'The groups of the directory the user is a member of (change them through /Groups)',
+    subAttributes: [
+      definition('value', 'string', { ...readOnly, description: 'The group’s id' }),
+      {
+        ...definition('$ref', 'string', { ...readOnly, caseExact: true, description: 'The group’s URI' }),
+        type: 'reference',
+        referenceTypes: ['Group'],
+      },
+      definition('display', 'string', { ...readOnly, description: 'The group’s displayName' }),
+    ],
+  },
+);
+
 /** RFC 7643 §7: the schemas of the attributes this service provider keeps. */
 export function schemas(base: string) {
   const meta = (id: string) => ({ resourceType: 'Schema', location: `${base}Schemas/${id}` });
@@ -118,7 +138,10 @@ export function schemas(base: string) {
       id: USER_SCHEMA,
       name: 'User',
       description: 'User Account',
-      attributes: Object.entries(USER_ATTRIBUTES).map(([n, k]) => definition(n, k, OVERRIDES[n])),
+      attributes: [
+        ...Object.entries(USER_ATTRIBUTES).map(([n, k]) => definition(n, k, OVERRIDES[n])),
+        USER_GROUPS,
+      ],
       meta: meta(USER_SCHEMA),
     },
     {

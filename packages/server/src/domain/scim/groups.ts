@@ -31,7 +31,7 @@ import { requireDirectory } from './directories.js';
 import { indexedEquality, matches, parseFilter } from './filter.js';
 import { applyPatch, patchOperations } from './patch.js';
 import { GROUP_SCHEMA } from './resource.js';
-import { checkVersion, etagOf, MAX_RESULTS, type ScimCaller, scimBaseUrl } from './users.js';
+import { checkVersion, etagOf, MAX_RESULTS, MAX_SCAN, type ScimCaller, scimBaseUrl } from './users.js';
 
 /** Most members one group answers or takes in one request. */
 export const MAX_MEMBERS = 1000;
@@ -288,7 +288,11 @@ export async function deleteScimGroup(
 
 const SCAN_BATCH = 500;
 
-/** GET /Groups: the directory's groups matching `filter`, paged like /Users. */
+/**
+ * GET /Groups: the directory's groups matching `filter`, paged like /Users. An equality on
+ * displayName, externalId or id reads by index; any other filter is evaluated over the directory's
+ * groups, and refused (400 `tooMany`) when it holds more than MAX_SCAN.
+ */
 export async function listScimGroups(
   deps: ScimDeps,
   caller: ScimCaller,
@@ -315,6 +319,12 @@ export async function listScimGroups(
     equality === null
       ? { kind: 'all' }
       : ({ kind: equality.attribute, value: equality.value } as ScimGroupNarrowing);
+  // As for users: a filter no index serves is evaluated over every group, only up to a size.
+  if (narrowing.kind === 'all' && (await countGroups(deps.store, caller.directory.id)) > MAX_SCAN)
+    fail(
+      'scim.filter.too_many',
+      `this filter reads every group of the directory, which holds more than ${MAX_SCAN}: filter on displayName, externalId or id`,
+    );
   let total = 0;
   const resources: Record<string, unknown>[] = [];
   for (let offset = 0; ; offset += SCAN_BATCH) {

@@ -1,6 +1,7 @@
 import { isUniqueViolation } from '../../storage/errors.js';
 import type { Handle } from '../../storage/handle.js';
 import { findConnection } from '../../storage/repos/connections.js';
+import { groupsOfUsers } from '../../storage/repos/scim-groups.js';
 import {
   countScimUsers,
   findScimUserByUserName,
@@ -43,7 +44,21 @@ export interface ScimCaller {
 export interface ScimUser {
   record: ScimUserRecord;
   user: User;
+  /** The directory's groups the user is a member of (read-only `groups`); none when not read. */
+  groups?: readonly { id: string; displayName: string }[];
 }
+
+/** The users with the groups each is a member of, read in one query. */
+async function withGroups(db: Handle, users: ScimUser[]): Promise<ScimUser[]> {
+  const groups = await groupsOfUsers(
+    db,
+    users.map((u) => u.user.id),
+  );
+  return users.map((u) => ({ ...u, groups: groups.get(u.user.id) ?? [] }));
+}
+
+const withGroupsOf = async (db: Handle, u: ScimUser): Promise<ScimUser> =>
+  (await withGroups(db, [u]))[0] as ScimUser;
 
 /** Most resources in one list answer (ServiceProviderConfig's filter.maxResults). */
 export const MAX_RESULTS = 200;
@@ -55,24 +70,34 @@ export const scimBaseUrl = (deps: Pick<ScimDeps, 'config'>, org: Org): string =>
 /** The weak ETag of a version (RFC 7644 §3.14). */
 export const etagOf = (version: number): string => `W/"${version}"`;
 
-/** The User resource as answered (RFC 7643 §4.1): what the directory set, the user's state, meta. */
+/**
+ * The User resource as answered (RFC 7643 §4.1): what the directory set, the user's state, the
+ * groups they are a member of (read-only, §4.1.2; left out when none, as an empty list is), meta.
+ */
 export function userRepresentation(
   deps: Pick<ScimDeps, 'config'>,
   org: Org,
   u: ScimUser,
 ): Record<string, unknown> {
   const { [ENTERPRISE_SCHEMA]: enterprise, active: _active, ...core } = u.record.resource;
+  const base = scimBaseUrl(deps, org);
+  const groups = (u.groups ?? []).map((g) => ({
+    value: g.id,
+    $ref: `${base}Groups/${g.id}`,
+    display: g.displayName,
+  }));
   return {
     schemas: enterprise === undefined ? [USER_SCHEMA] : [USER_SCHEMA, ENTERPRISE_SCHEMA],
     id: u.user.id,
     ...core,
     active: !u.user.disabled,
+    ...(groups.length === 0 ? {} : { groups }),
     ...(enterprise === undefined ? {} : { [ENTERPRISE_SCHEMA]: enterprise }),
     meta: {
       resourceType: 'User',
       created: new Date(u.record.createdAt).toISOString(),
       lastModified: new Date(u.record.updatedAt).toISOString(),
-      location: `${scimBaseUrl(deps, org)}Users/${u.user.id}`,
+      location: `${base}Users/${u.user.id}`,
       version: etagOf(u.record.version),
     },
   };
@@ -86,7 +111,7 @@ async function requireScimUser(db: Handle, caller: ScimCaller, id: string): Prom
   if (!record || record.directoryId !== caller.directory.id) return notFound();
   const user = await findUserById(db, id);
   if (!user || user.orgId !== caller.org.id) return notFound();
-  return { record, user };
+  return withGroupsOf(db, { record, user });
 }
 
 /**
@@ -297,7 +322,7 @@ async function replaceWith(
   if (!written)
     fail('scim.version.mismatch', 'the resource changed while this request was served; read it again');
   await setScimUserEmails(tx, caller.directory.id, user.id, emailsOf(resource));
-  return { record, user };
+  return { record, user, ...(current.groups ? { groups: current.groups } : {}) };
 }
 
 /** GET /Users/{id}. */
@@ -330,6 +355,10 @@ export async function patchScimUser(
   ifMatch: string | undefined,
 ): Promise<ScimUser> {
   const ops = patchOperations(body);
+  // RFC 7644 §3.5.2: a read-only attribute is `mutability`; PUT ignores it instead (§3.5.1).
+  const readOnly = ops.find((o) => /^groups(\[|\.|$)/i.test(o.path ?? ''));
+  if (readOnly !== undefined)
+    fail('scim.value.read_only', `${readOnly.path} is read-only: a user's groups change through /Groups`);
   return deps.unitOfWork.run(async (tx) => {
     const current = await requireScimUser(tx, caller, id);
     checkVersion(ifMatch, current.record.version);
@@ -389,7 +418,7 @@ export async function listScimUsers(
             { kind: 'all' },
             { offset: skip, limit: count },
           );
-    return { total, resources: rows.map(represent) };
+    return { total, resources: (await withGroups(deps.store, rows)).map(represent) };
   }
   const filter = parseFilter(query.filter);
   const equality = indexedEquality(filter);
@@ -415,7 +444,7 @@ export async function listScimUsers(
       limit: SCAN_BATCH,
       ...(after ? { after } : {}),
     });
-    for (const row of rows) {
+    for (const row of await withGroups(deps.store, rows)) {
       const resource = represent(row);
       if (!matches(resource, filter)) continue;
       if (total >= skip && resources.length < count) resources.push(resource);

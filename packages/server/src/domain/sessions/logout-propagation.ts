@@ -1,8 +1,12 @@
 import { newId, newSortableId } from '../../crypto/random.js';
 import type { Handle } from '../../storage/handle.js';
 import { insertLogoutDeliveries } from '../../storage/repos/logout-deliveries.js';
-import { recordSessionClient, takeSessionClients } from '../../storage/repos/session-clients.js';
-import type { LogoutEndpoint, SessionClient } from '../types.js';
+import {
+  backchannelEndpoints,
+  recordSessionClient,
+  takeSessionClients,
+} from '../../storage/repos/session-clients.js';
+import type { LogoutEndpoint, OAuthSession } from '../types.js';
 import { announceDeliveries } from '../webhooks/outbox-signal.js';
 
 /** What a browser sign-in records when it signs into a client. */
@@ -50,29 +54,44 @@ export interface FrontChannelFrame {
  * transaction, so it is sent exactly when the ending commits. The record of those clients is
  * forgotten with it. Returns the clients to frame for front-channel logout (the browser's own sign-out shows
  * them).
+ *
+ * `sessions`: the OAuth sessions ended with them. A browser sign-in's record of its clients lasts
+ * only as long as the sign-in (12 hours), while a session it opened (a device's, an app's with a
+ * refresh token) lives on for up to 90 days: such a session's client, when it registered a
+ * back-channel logout URI, is told too, with the sid its ID tokens carried (docs/decisions.md).
+ * A client is told once per sid.
  */
 export async function propagateLogout(
   tx: Handle,
   ended: { browserSession: string } | { userId: string; except?: string | null },
   now: number,
+  sessions: readonly OAuthSession[] = [],
 ): Promise<FrontChannelFrame[]> {
   // Taken (deleted) first: a second ending racing this one finds nothing to tell anyone about.
   const clients = await takeSessionClients(tx, ended);
-  if (clients.length === 0) return [];
-  const back = clients.filter(
-    (c): c is SessionClient & { backchannelLogout: LogoutEndpoint } => c.backchannelLogout !== undefined,
+  const told = new Set(clients.map((c) => `${c.clientId} ${c.sid}`));
+  const back = clients.flatMap((c) =>
+    c.backchannelLogout === undefined
+      ? []
+      : [{ orgId: c.orgId, clientId: c.clientId, url: c.backchannelLogout.uri, sub: c.userId, sid: c.sid }],
   );
+  const outlived = sessions.filter((s) => !told.has(`${s.clientId} ${s.sid ?? s.id}`));
+  if (outlived.length > 0) {
+    const endpoints = await backchannelEndpoints(
+      tx,
+      outlived.map((s) => s.clientId),
+    );
+    for (const s of outlived) {
+      const sid = s.sid ?? s.id;
+      const endpoint = endpoints.get(s.clientId);
+      if (endpoint === undefined || told.has(`${s.clientId} ${sid}`)) continue;
+      told.add(`${s.clientId} ${sid}`);
+      back.push({ orgId: s.orgId, clientId: s.clientId, url: endpoint.uri, sub: s.userId, sid });
+    }
+  }
   await insertLogoutDeliveries(
     tx,
-    back.map((c) => ({
-      id: newSortableId('lgd', now),
-      orgId: c.orgId,
-      clientId: c.clientId,
-      url: c.backchannelLogout.uri,
-      sub: c.userId,
-      sid: c.sid,
-      now,
-    })),
+    back.map((b) => ({ id: newSortableId('lgd', now), ...b, now })),
   );
   if (back.length > 0) await announceDeliveries(tx);
   return clients.flatMap((c) =>

@@ -130,10 +130,18 @@ export async function liveSession(db: Handle, id: string, now: number): Promise<
   return session && isLive(session, now) ? session : null;
 }
 
-/** Ends a session (and with it every refresh and access token it issued); audited once. */
-export async function revokeSession(tx: Handle, sessionId: string, actor: Actor, now: number): Promise<void> {
+/**
+ * Ends a session (and with it every refresh and access token it issued); audited once. Returns the
+ * session it ended, or null when it had ended already.
+ */
+export async function revokeSession(
+  tx: Handle,
+  sessionId: string,
+  actor: Actor,
+  now: number,
+): Promise<OAuthSession | null> {
   const revoked = await revokeOAuthSession(tx, sessionId, now);
-  if (!revoked) return;
+  if (!revoked) return null;
   await recordAudit(tx, {
     orgId: revoked.orgId,
     entity: 'session',
@@ -142,6 +150,22 @@ export async function revokeSession(tx: Handle, sessionId: string, actor: Actor,
     at: now,
     data: sessionSnapshot(revoked),
   });
+  return revoked;
+}
+
+/** Ends the sessions `ids` (each audited); the ones this call ended. */
+export async function revokeSessions(
+  tx: Handle,
+  ids: readonly string[],
+  actor: Actor,
+  now: number,
+): Promise<OAuthSession[]> {
+  const ended: OAuthSession[] = [];
+  for (const id of ids) {
+    const revoked = await revokeSession(tx, id, actor, now);
+    if (revoked) ended.push(revoked);
+  }
+  return ended;
 }
 
 /**
@@ -149,7 +173,8 @@ export async function revokeSession(tx: Handle, sessionId: string, actor: Actor,
  * `session.deleted`; its refresh and access tokens stop working) and every login cookie of the
  * hosted pages is dropped, so no browser goes on signing them in; every client those browser
  * sign-ins signed into that registered a back-channel logout URI is sent a logout token
- * (logout-propagation.ts). Returns how many OAuth sessions ended.
+ * (logout-propagation.ts), and so is the client of every OAuth session that outlived its browser
+ * sign-in's record (a device's). Returns how many OAuth sessions ended.
  */
 export async function endUserSessions(
   tx: Handle,
@@ -158,8 +183,8 @@ export async function endUserSessions(
   now: number,
 ): Promise<number> {
   const ids = await liveSessionIds(tx, { userId }, now);
-  for (const id of ids) await revokeSession(tx, id, actor, now);
-  await propagateLogout(tx, { userId }, now);
+  const ended = await revokeSessions(tx, ids, actor, now);
+  await propagateLogout(tx, { userId }, now, ended);
   await deleteBrowserSessionsOfUser(tx, userId);
   return ids.length;
 }

@@ -6,7 +6,7 @@ import { type FrontChannelFrame, propagateLogout } from '../sessions/logout-prop
 
 export type { FrontChannelFrame };
 
-import { revokeSession } from '../sessions/sessions.js';
+import { revokeSessions } from '../sessions/sessions.js';
 import type { Actor, Client, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
 import type { SignInDeps } from './deps.js';
@@ -101,8 +101,8 @@ export async function signOut(
   return deps.unitOfWork.run(async (tx) => {
     const now = clock.now();
     const ids = await liveSessionIds(tx, { browserSession }, now);
-    for (const id of ids) await revokeSession(tx, id, actor, now);
-    const frames = await propagateLogout(tx, { browserSession }, now);
+    const ended = await revokeSessions(tx, ids, actor, now);
+    const frames = await propagateLogout(tx, { browserSession }, now, ended);
     await deleteBrowserSession(tx, browserSession);
     return { ended: ids.length, frames };
   });

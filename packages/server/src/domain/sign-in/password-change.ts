@@ -7,7 +7,7 @@ import { findPasswordHash, setPasswordHash } from '../../storage/repos/users.js'
 import { clock } from '../clock.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';
 import { propagateLogout } from '../sessions/logout-propagation.js';
-import { revokeSession } from '../sessions/sessions.js';
+import { revokeSessions } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
 import type { SignInDeps } from './deps.js';
 import { deviceOfUser } from './device-cookies.js';
@@ -56,9 +56,17 @@ export async function changePassword(
     await retireMailTokens(tx, user.id, 'reset', now);
     const actor = { kind: 'user', id: user.id } as const;
     const ids = await liveSessionIds(tx, { userId: user.id }, now);
-    for (const id of ids) await revokeSession(tx, id, actor, now);
-    // The other browsers are signed out: the clients they signed into are told (back-channel).
-    await propagateLogout(tx, { userId: user.id, except: keep }, now);
+    // This browser's own sessions end too, but it stays signed in: its clients are not told.
+    const kept = new Set(keep === null ? [] : await liveSessionIds(tx, { browserSession: keep }, now));
+    const ended = await revokeSessions(tx, ids, actor, now);
+    // The other browsers are signed out: the clients they signed into, and those of the sessions
+    // that outlived their browser sign-in (a device's), are told (back-channel).
+    await propagateLogout(
+      tx,
+      { userId: user.id, except: keep },
+      now,
+      ended.filter((s) => !kept.has(s.id)),
+    );
     await deleteOtherBrowserSessions(tx, user.id, keep);
     await auditPassword(tx, user, 'change', ids.length, now);
     return { ok: true, sessionsEnded: ids.length };

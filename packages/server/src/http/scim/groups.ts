@@ -77,7 +77,7 @@ export const SCIM_GROUP_OPERATIONS = [
       responses: {
         200: scimBody('a ListResponse'),
         400: scimBody(
-          '`invalidFilter`: the filter does not parse, or is too long or too deep; or a bad startIndex, count or attribute list',
+          '`invalidFilter`: the filter does not parse, or is too long or too deep; `tooMany`: a filter no index serves, on a directory of more than 20,000 groups; or a bad startIndex, count or attribute list',
         ),
         ...SCIM_ERRORS,
       },

@@ -23,6 +23,7 @@ const SCIM_TYPES: Partial<Record<ErrorSituation, string>> = {
   'scim.path.invalid': 'invalidPath',
   'scim.patch.no_target': 'noTarget',
   'scim.value.invalid': 'invalidValue',
+  'scim.value.read_only': 'mutability',
   'scim.user.outside_domains': 'invalidValue',
   'scim.user.taken': 'uniqueness',
   'scim.user.address_held': 'uniqueness',

@@ -109,6 +109,32 @@ export async function membersOf(
   return rows.map((r) => ({ userId: r.user_id, email: r.email }));
 }
 
+/**
+ * The groups each user is a member of (the User resource's read-only `groups`, RFC 7643 §4.1.2),
+ * oldest group first; a user in none is absent from the map.
+ */
+export async function groupsOfUsers(
+  store: Handle,
+  userIds: readonly string[],
+): Promise<Map<string, { id: string; displayName: string }[]>> {
+  const found = new Map<string, { id: string; displayName: string }[]>();
+  if (userIds.length === 0) return found;
+  const rows = await opened(store)
+    .selectFrom('scim_group_members')
+    .innerJoin('scim_groups', 'scim_groups.id', 'scim_group_members.group_id')
+    .select(['scim_group_members.user_id', 'scim_groups.id', 'scim_groups.display_name'])
+    .where('scim_group_members.user_id', 'in', [...userIds])
+    .orderBy('scim_groups.created_at')
+    .orderBy('scim_groups.id')
+    .execute();
+  for (const r of rows) {
+    const list = found.get(r.user_id) ?? [];
+    list.push({ id: r.id, displayName: r.display_name });
+    found.set(r.user_id, list);
+  }
+  return found;
+}
+
 /** How many members each group has. */
 export async function memberCounts(store: Handle, groupIds: readonly string[]): Promise<Map<string, number>> {
   if (groupIds.length === 0) return new Map();

@@ -97,6 +97,20 @@ export async function takeSessionClients(
   });
 }
 
+/** The back-channel logout endpoint each client with a row has now (a client without one is absent). */
+export async function backchannelEndpoints(
+  store: Handle,
+  clientIds: readonly string[],
+): Promise<Map<string, LogoutEndpoint>> {
+  const rows = await clientLogoutColumns(opened(store), [...new Set(clientIds)]);
+  const found = new Map<string, LogoutEndpoint>();
+  for (const r of rows) {
+    const endpoint = endpointOf(r.backchannel_logout_uri, r.backchannel_logout_session_required);
+    if (endpoint) found.set(r.id, endpoint);
+  }
+  return found;
+}
+
 /**
  * Forgets what sign-ins recorded before `createdBefore`: a browser sign-in lasts at most its
  * lifetime from its start, so one that signed into a client before that is over by now (expired:
