@@ -14,6 +14,7 @@ import { stripOrgPath } from './org-path.js';
 import { type ReadScopes, readScopeHook } from './read-scope.js';
 import { registerOperations } from './register-operations.js';
 import { recordRoutes } from './route-table.js';
+import { collapseScimSlashes } from './scim/scim-path.js';
 import { securityHeaders } from './security-headers.js';
 import { pageContext, signInRoutes } from './sign-in/plugin.js';
 import { refuseUnstorableText } from './storable-text.js';
@@ -46,7 +47,8 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
     logController: new OneLinePerRequest(),
     bodyLimit: 64 * 1024,
     // Path issuers: `/o/<slug>/…` is routed as `/…` for that org (org-path.ts); a no-op with host issuers.
-    rewriteUrl: (raw) => stripOrgPath(deps.config, raw),
+    // SCIM clients that append `/Users` to the base URL's final `/` are understood (scim-path.ts).
+    rewriteUrl: (raw) => collapseScimSlashes(stripOrgPath(deps.config, raw)),
     // Trust exactly TESSERA_TRUST_PROXY hops of X-Forwarded-For, counted from the socket.
     trustProxy: (_address: string, hop: number) => hop < deps.config.trustProxy,
     // A path that is not valid percent-encoded UTF-8 fails before routing and before any hook.

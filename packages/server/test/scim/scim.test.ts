@@ -1448,6 +1448,15 @@ for (const database of storageSuite(
     }, async () => {
       const spc = await inA('GET', 'ServiceProviderConfig');
       assert.equal(spc.status, 200);
+      // Okta and Entra append `/Users` to the base URL as pasted, final `/` included: the same resource.
+      const appended = await fetch(`${dirA.scim_base_url}/Users?count=1`, {
+        headers: { authorization: `Bearer ${dirA.token}` },
+      });
+      assert.equal(appended.status, 200);
+      assert.equal(
+        ((await appended.json()) as { schemas: string[] }).schemas[0],
+        'urn:ietf:params:scim:api:messages:2.0:ListResponse',
+      );
       SCIMMY.Schemas.ServiceProviderConfig.definition.coerce(spc.body, 'out');
       assert.deepEqual(
         [spc.body.patch, spc.body.filter, spc.body.etag, spc.body.bulk.supported, spc.body.sort],
