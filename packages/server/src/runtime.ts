@@ -68,9 +68,7 @@ export async function openRuntime(
   const pageKeys = derivePageKeys(masterSecret);
   const reads =
     config.databaseUrl && config.databaseReadUrl
-      ? new ReadRouter(
-          options.onRecoveryConflict ? { onRecoveryConflict: options.onRecoveryConflict } : {},
-        )
+      ? new ReadRouter(options.onRecoveryConflict ? { onRecoveryConflict: options.onRecoveryConflict } : {})
       : null;
   const store = openStore({
     databaseUrl: config.databaseUrl,
