@@ -82,6 +82,6 @@ test('the Dockerfile installs with scripts/install-production.sh and runs unpriv
   assert.match(image, /^CMD \["serve"\]$/m);
   // The build context leaves out this checkout's installs, builds and secrets.
   const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
-  for (const entry of ['**/node_modules', '**/dist', '.git', '.env'])
+  for (const entry of ['**/node_modules', '**/dist', '.git', '**/.env', '**/.tessera'])
     assert.ok(ignored.includes(entry), entry);
 });
