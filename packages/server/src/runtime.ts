@@ -49,6 +49,8 @@ export interface RuntimeOptions {
   onMigrated?: (names: string[]) => void;
   /** Told each wait for a database connection, in seconds (for /metrics). */
   onConnectionWait?: (seconds: number) => void;
+  /** Told each read the replica cancelled for a conflict with recovery (the primary answered it). */
+  onRecoveryConflict?: () => void;
 }
 
 /**
@@ -64,7 +66,10 @@ export async function openRuntime(
   const sealer = new Sealer(masterSecret);
   // Held in memory only, like the sealer's key; never logged.
   const pageKeys = derivePageKeys(masterSecret);
-  const reads = config.databaseUrl && config.databaseReadUrl ? new ReadRouter() : null;
+  const reads =
+    config.databaseUrl && config.databaseReadUrl
+      ? new ReadRouter(options.onRecoveryConflict ? { onRecoveryConflict: options.onRecoveryConflict } : {})
+      : null;
   const store = openStore({
     databaseUrl: config.databaseUrl,
     ...(reads && config.databaseReadUrl ? { replica: { url: config.databaseReadUrl, router: reads } } : {}),

@@ -98,6 +98,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
     mailer: mail.mailer,
     onMigrated: (migrations) => logMigrations(log, migrations),
     onConnectionWait: (seconds) => metrics.connectionWaited(seconds),
+    onRecoveryConflict: () => metrics.replicaRecoveryConflict(),
   });
   opened = runtime;
   // The console's client follows this server's TESSERA_URL; a CLI command run with another one

@@ -27,6 +27,7 @@ export class Metrics {
   readonly #tokens: Counter<'grant_type'>;
   readonly #deliveries: Counter<'outcome'>;
   readonly #connectionWaits: Histogram;
+  readonly #recoveryConflicts: Counter;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -67,6 +68,13 @@ export class Metrics {
       buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,
     });
+    this.#recoveryConflicts = new Counter({
+      name: 'tessera_db_replica_recovery_conflicts_total',
+      help:
+        'Reads the read replica (TESSERA_DB_READ_URL) cancelled for a conflict with recovery ' +
+        '(SQLSTATE 40001, 40P01), each then answered by the primary',
+      registers,
+    });
     new Gauge({
       name: 'tessera_db_pool_connections',
       help: 'PostgreSQL pool connections of this process: total, idle, and requests waiting for one',
@@ -92,6 +100,10 @@ export class Metrics {
 
   connectionWaited(seconds: number): void {
     this.#connectionWaits.observe(seconds);
+  }
+
+  replicaRecoveryConflict(): void {
+    this.#recoveryConflicts.inc();
   }
 
   deliveryAttempted(outcome: 'delivered' | 'retry' | 'failed' | 'skipped'): void {

@@ -22,6 +22,8 @@ import { isDatabaseUnavailable } from './unavailable.js';
  *   replay position (pg_last_wal_replay_lsn), so the principal's next requests read their write;
  * - the replica cannot be reached: it is left alone for a few seconds and the primary answers.
  * A transaction always runs on the primary (it may write, and reads inside it must see its writes).
+ * A replica's read cancelled by a conflict with recovery (its replay needed what the read held: a
+ * VACUUM's removed rows, a lock) is asked again of the primary, once, and counted.
  */
 
 /** The request running a statement. */
@@ -58,6 +60,12 @@ export class ReadRouter {
   #replicaDownUntil = 0;
   /** Statements each database answered (for tests and /metrics-like inspection). */
   readonly served = { primary: 0, replica: 0 };
+  readonly #onRecoveryConflict: () => void;
+
+  /** `onRecoveryConflict`: told each replica read cancelled by recovery and asked of the primary. */
+  constructor(options: { onRecoveryConflict?: () => void } = {}) {
+    this.#onRecoveryConflict = options.onRecoveryConflict ?? (() => {});
+  }
 
   /** Runs `next` (and everything it starts) in `scope`: on the primary until `lagFromNow`. */
   run(scope: ReadScope, next: () => void): void {
@@ -92,6 +100,11 @@ export class ReadRouter {
     this.#replicaDownUntil = Date.now() + REPLICA_BACKOFF_MS;
   }
 
+  /** A replica's read was cancelled by a conflict with recovery; the primary answers it. */
+  recoveryConflict(): void {
+    this.#onRecoveryConflict();
+  }
+
   /** Whether the running request has a principal and a write to record; marks it as having written. */
   noteWrite(): string | null {
     const scope = this.#scopes.getStore();
@@ -106,6 +119,18 @@ export class ReadRouter {
     if (this.#pending.size < MAX_PENDING) this.#pending.set(principal, lsn);
     else if (lsn > this.#floor) this.#floor = lsn;
   }
+}
+
+/**
+ * Whether a replica cancelled a statement because its replay of the primary's WAL needed what the
+ * statement held ("canceling statement due to conflict with recovery"): a snapshot whose rows a
+ * VACUUM removed, a lock an exclusive lock's replay waits for (SQLSTATE 40001), a buffer pin
+ * (40P01), past max_standby_streaming_delay. A read outside a transaction on a standby fails with
+ * these for no other reason; the statement itself was fine and the primary can answer it.
+ */
+export function isRecoveryConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
 }
 
 /** A PostgreSQL LSN (`16/B374D848`) as a number. */
@@ -207,9 +232,10 @@ class RoutedConnection implements DatabaseConnection {
           this.driver.router.served.replica += 1;
           return result;
         } catch (error) {
-          if (!isDatabaseUnavailable(error)) throw error;
           // A SELECT: asked again of the primary.
-          this.driver.router.replicaUnreachable();
+          if (isRecoveryConflict(error)) this.driver.router.recoveryConflict();
+          else if (isDatabaseUnavailable(error)) this.driver.router.replicaUnreachable();
+          else throw error;
           await this.#releaseReplica();
         }
       }

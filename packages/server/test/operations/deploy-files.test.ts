@@ -56,3 +56,32 @@ test("nginx's keep-alive to the nodes ends before a node's: the proxy closes idl
   assert.match(conf, /^\s*proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;$/m);
   assert.match(conf, /^\s*server_name id\.example\.com \*\.id\.example\.com;$/m);
 });
+
+// Issue 48: the container image. Its RUN steps are the production install's (one script, run for real
+// by production-install.test.ts, which also runs the HEALTHCHECK command); no image is built here.
+test('the Dockerfile installs with scripts/install-production.sh and runs unprivileged, with a volume for its data and a health check on /readyz', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').replace(/\\\n\s*/g, ' ');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  assert.equal(stages.length, 2, 'an install stage and the image');
+  const [build, image] = stages as [string, string];
+  // The install stage runs the script as the image's unprivileged user, and nothing else.
+  assert.deepEqual(
+    [...build.matchAll(/^RUN (.*)$/gm)].map((m) => m[1]),
+    ['scripts/install-production.sh'],
+  );
+  assert.match(build, /^USER node$/m);
+  // The image: the install owned by root, run as `node`, the data dir a volume, nothing else written.
+  assert.match(image, /^COPY --from=install --chown=root:root \/opt\/tessera \/opt\/tessera$/m);
+  const users = [...image.matchAll(/^USER (\S+)$/gm)].map((m) => m[1]);
+  assert.equal(users.at(-1), 'node');
+  assert.match(image, /\bTESSERA_DATA_DIR=\/var\/lib\/tessera\b/);
+  assert.match(image, /^VOLUME \["\/var\/lib\/tessera"\]$/m);
+  assert.match(image, /\bNODE_ENV=production\b/);
+  assert.match(image, /^HEALTHCHECK .*\/readyz/m);
+  assert.match(image, /^ENTRYPOINT \["node", "\/opt\/tessera\/packages\/server\/bin\/tessera\.mjs"\]$/m);
+  assert.match(image, /^CMD \["serve"\]$/m);
+  // The build context leaves out this checkout's installs, builds and secrets.
+  const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+  for (const entry of ['**/node_modules', '**/dist', '.git', '**/.env', '**/.tessera'])
+    assert.ok(ignored.includes(entry), entry);
+});

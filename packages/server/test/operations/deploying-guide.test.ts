@@ -122,8 +122,9 @@ for arg; do
   prev=$arg
   target=$arg
 done
-mkdir -p "$target/packages/server/bin"
+mkdir -p "$target/packages/server/bin" "$target/scripts"
 cp -R "${join(ROOT, 'deploy')}" "$target/deploy"
+cp -p "${join(ROOT, 'scripts', 'install-production.sh')}" "$target/scripts/install-production.sh"
 ln -s "${join(ROOT, 'node_modules')}" "$target/node_modules"
 echo 'await import(${JSON.stringify(pathToFileURL(cliEntry).href)});' >"$target/packages/server/bin/tessera.mjs"
 echo "$tag" >"$target/RELEASE"

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { rotateClientSecret } from '../../src/domain/directory/index.js';
+import { createWebhook } from '../../src/domain/directory/webhooks.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { FormBrowser, signInThroughPages } from '../sign-in/support/browser.js';
 import {
@@ -35,6 +36,7 @@ describe('failover: a synchronous standby promoted behind HAProxy under load', {
   const nodes: TestServer[] = [];
   let org: Org;
   let client: { clientId: string; secret: string | null };
+  let webhookId: string;
 
   before(async () => {
     const started = Date.now();
@@ -49,6 +51,16 @@ describe('failover: a synchronous standby promoted behind HAProxy under load', {
     const a = nodes[0] as TestServer;
     org = await makeOrg(a, 'acme');
     client = await makeClient(a.deps, org, { kind: 'confidential', name: 'Web app' });
+    // Every user created is audited, and the audit entry is a delivery of this webhook, written in the
+    // same transaction (the outbox). Its receiver is never there: the deliveries stay in the table.
+    webhookId = (
+      await createWebhook(
+        a.deps,
+        org,
+        { url: 'https://127.0.0.1:9/failover', events: ['user.created'] },
+        SYSTEM,
+      )
+    ).webhook.id;
     console.log(`# primary, synchronous standby, HAProxy and two nodes up in ${Date.now() - started} ms`);
   });
 
@@ -96,6 +108,9 @@ describe('failover: a synchronous standby promoted behind HAProxy under load', {
     const afterPromotion = new Array<number>(chains.length).fill(0);
     const refusals: string[] = [];
     const readiness: number[] = [];
+    /** Each /readyz answer of each node, with when it came. */
+    const probes: { node: number; at: number; status: number }[] = [];
+    let rotations = 0;
 
     // Each chain refreshes on alternating nodes; an answer that is not 200 is retried with the same
     // token (the rotation it asked for may have committed with its answer lost: the grace's case).
@@ -105,6 +120,7 @@ describe('failover: a synchronous standby promoted behind HAProxy under load', {
         const answer = await refresh(node, chains[i] as string).catch(() => null);
         if (answer?.status === 200) {
           chains[i] = answer.body.refresh_token as string;
+          rotations += 1;
           if (promoted) afterPromotion[i] = (afterPromotion[i] as number) + 1;
         } else {
           if (answer && answer.status !== 503)
@@ -126,19 +142,22 @@ describe('failover: a synchronous standby promoted behind HAProxy under load', {
         }
       }
     };
-    const probe = async () => {
+    const probe = async (node: TestServer, index: number) => {
       while (!stop) {
-        const answer = await fetch(`${a.base}/readyz`).catch(() => null);
-        readiness.push(answer?.status ?? 0);
+        const answer = await fetch(`${node.base}/readyz`).catch(() => null);
+        const status = answer?.status ?? 0;
+        if (index === 0) readiness.push(status);
+        probes.push({ node: index, at: Date.now(), status });
         await answer?.body?.cancel();
         await sleep(100);
       }
     };
-    const load = [...chains.map((_, i) => chain(i)), writer(), probe()];
+    const load = [...chains.map((_, i) => chain(i)), writer(), probe(a, 0), probe(b, 1)];
 
     await sleep(1_500);
     const beforeKill = acknowledgedUsers.length;
     assert.ok(beforeKill > 0, 'writes were acknowledged before the failover');
+    const killedAt = Date.now();
     await primary.kill();
     await sleep(500);
     await standby.query('select pg_promote()');
@@ -151,23 +170,62 @@ describe('failover: a synchronous standby promoted behind HAProxy under load', {
     }
     stop = true;
     await Promise.all(load);
-    console.log(
-      `# ${acknowledgedUsers.length} users acknowledged (${beforeKill} before the kill), ` +
-        `chains refreshed ${afterPromotion} times after the promotion, recovered in ${Date.now() - promotedAt} ms`,
-    );
+    const recoveredIn = Date.now() - promotedAt;
 
     assert.deepEqual(refusals, [], 'a refresh was refused: a chain lost its session');
-    const stored = await standby.query<{ email: string }>('select email from users', [], 'tessera');
-    const kept = new Set(stored.rows.map((r) => r.email));
+    // What the promoted standby holds of each acknowledged write: the users, their `user.created`
+    // audit entries and the webhook deliveries of those entries.
+    const emailsOf = async (text: string, values: unknown[] = []) =>
+      new Set((await standby.query<{ email: string }>(text, values, 'tessera')).rows.map((r) => r.email));
+    const users = await emailsOf('select email from users');
+    const audited = await emailsOf(
+      "select data::json->>'email' as email from audit_events where entity = 'user' and verb = 'created'",
+    );
+    const delivered = await emailsOf(
+      "select a.data::json->>'email' as email from webhook_deliveries d join audit_events a on a.id = d.event_id where d.webhook_id = $1",
+      [webhookId],
+    );
+    const found = (kept: Set<string>) => acknowledgedUsers.filter((e) => kept.has(e)).length;
+    // Each chain's last token still works (on either node), once more: every acknowledged rotation of
+    // the chain before it was kept (each consumed the one before).
+    const lastTokens = await Promise.all(chains.map(async (token) => (await refresh(b, token)).status));
+    // Without a primary: from the kill to the first moment both nodes said ready again.
+    const down = (index: number) => probes.filter((p) => p.node === index && p.at > killedAt);
+    const readyAgain = Math.max(
+      ...[0, 1].map(
+        (i) =>
+          down(i).find((p, k, all) => p.status === 200 && all.slice(k).every((q) => q.status === 200))?.at ??
+          Number.NaN,
+      ),
+    );
+    const notReady = (index: number) => down(index).filter((p) => p.status !== 200).length;
+    console.log(
+      `# writes acknowledged: ${acknowledgedUsers.length} users (${beforeKill} before the kill), as many audit entries and webhook deliveries, ${rotations} refresh rotations over ${chains.length} chains\n` +
+        `# writes found on the promoted standby: ${found(users)} users, ${found(audited)} audit entries, ${found(delivered)} webhook deliveries; ${lastTokens.filter((s) => s === 200).length} of ${chains.length} chains' last refresh token accepted\n` +
+        `# without a primary: ${((promotedAt - killedAt) / 1000).toFixed(1)} s from the kill to the promotion; ${((readyAgain - killedAt) / 1000).toFixed(1)} s from the kill until both nodes were ready again (not-ready answers: ${notReady(0)} and ${notReady(1)}); recovered ${recoveredIn} ms after the promotion`,
+    );
     assert.deepEqual(
-      acknowledgedUsers.filter((e) => !kept.has(e)),
+      acknowledgedUsers.filter((e) => !users.has(e)),
       [],
       'acknowledged users missing on the promoted standby',
     );
+    assert.deepEqual(
+      acknowledgedUsers.filter((e) => !audited.has(e)),
+      [],
+      'audit entries of acknowledged users missing on the promoted standby',
+    );
+    assert.deepEqual(
+      acknowledgedUsers.filter((e) => !delivered.has(e)),
+      [],
+      'webhook deliveries of acknowledged users missing on the promoted standby',
+    );
+    assert.deepEqual(
+      lastTokens,
+      chains.map(() => 200),
+    );
     assert.ok(readiness.includes(503), `/readyz never said not ready: ${readiness}`);
     assert.equal(readiness.at(-1), 200);
-    // Each chain's last token still works (on either node), once more.
-    for (const token of chains) assert.equal((await refresh(b, token)).status, 200);
+    assert.ok(Number.isFinite(readyAgain), 'both nodes said ready again');
   });
 
   test('after the failover both nodes LISTEN on the new primary, and a change reaches the other node', async () => {
@@ -181,6 +239,11 @@ describe('failover: a synchronous standby promoted behind HAProxy under load', {
       assert.ok(i < 200, `listeners on the new primary: ${listening.rows[0]?.n}`);
       await sleep(100);
     }
+    const ready = await Promise.all(nodes.map(async (n) => (await fetch(`${n.base}/readyz`)).status));
+    assert.deepEqual(ready, [200, 200]);
+    console.log(
+      `# nodes reconnected: ${ready.length} of ${nodes.length} (each /readyz 200, 4 LISTEN connections on the new primary)`,
+    );
     const made = await orgWithMachineClient(a.deps, 'beta');
     const grant = (node: TestServer, secret: string) =>
       tokenRequest(node.issuer('beta'), {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { createOrg } from '../../src/domain/directory/index.js';
 import type { Org } from '../../src/domain/types.js';
 import { parseLsn } from '../../src/storage/read-routing.js';
@@ -215,6 +216,85 @@ describe('a read replica: lists read it, a principal reads its own writes, lag a
     release();
     await Promise.all([...held, beside]);
     assert.ok((await longWaits()) - before_ >= 1, 'the query beside them waited, and it was counted');
+  });
+
+  // A standby cancels a read when its replay needs what the read holds (max_standby_streaming_delay
+  // past): "canceling statement due to conflict with recovery", SQLSTATE 40001. That reached the
+  // caller as a 500; the read is now asked of the primary, and counted.
+  test('a list the replica cancels for a conflict with recovery is answered from the primary, and counted', async () => {
+    // 10,000 more users in acme (a copy of one, made by the database): each list counts them on the
+    // replica, so its reads hold the table for milliseconds, not microseconds.
+    const [template] = (
+      await primary.query<Record<string, unknown>>(
+        "select * from users where email = 'new@acme.test'",
+        [],
+        'tessera',
+      )
+    ).rows;
+    assert.ok(template);
+    const made: Record<string, string> = {
+      id: "'usr_bulk_' || g",
+      email: "'bulk' || g || '@acme.test'",
+      email_key: "'bulk' || g || '@acme.test'",
+      created_at: 't.created_at - 1000000 - g',
+    };
+    const columns = Object.keys(template);
+    await primary.query(
+      `insert into users (${columns.join(', ')}) select ${columns.map((c) => made[c] ?? `t.${c}`).join(', ')} from users t, generate_series(1, 10000) as s(g) where t.email = 'new@acme.test'`,
+      [],
+      'tessera',
+    );
+    await caughtUp();
+    await replica.query('alter system set max_standby_streaming_delay = 0');
+    await replica.query('select pg_reload_conf()');
+    const counted = async () => {
+      const text = await (await fetch(`${server.base}/metrics`)).text();
+      return Number(/^tessera_db_replica_recovery_conflicts_total (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+    };
+    const countedBefore = await counted();
+    const expected = await emails(other);
+    const statuses = new Map<number, number>();
+    let stop = false;
+    // Lists of the users table on the replica, four at a time…
+    const lists = Array.from({ length: 4 }, async () => {
+      while (!stop) {
+        const res = await call(server, 'GET', '/organizations/acme/users?per_page=100', other);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.status === 200) {
+          const got = (res.body as { email: string }[]).map((u) => u.email).sort();
+          assert.deepEqual(got, expected);
+        }
+      }
+    });
+    // …while the primary takes an exclusive lock on that table again and again: each is replayed on
+    // the replica, which cancels the reads holding the table at that moment (a lock conflict).
+    const locker = new pg.Client({ connectionString: primary.url('tessera') });
+    await locker.connect();
+    try {
+      const refused = () => [...statuses.keys()].some((status) => status !== 200);
+      for (let i = 0; (await counted()) === countedBefore && !refused(); i++) {
+        assert.ok(i < 2_000, `no read was cancelled by recovery: ${JSON.stringify([...statuses])}`);
+        for (let k = 0; k < 10; k++) {
+          await locker.query('begin; lock table users in access exclusive mode; commit');
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      }
+    } finally {
+      stop = true;
+      await Promise.allSettled(lists);
+      await locker.end();
+      await replica.query('alter system reset max_standby_streaming_delay');
+      await replica.query('select pg_reload_conf()');
+      await primary.query("delete from users where email like 'bulk%@acme.test'", [], 'tessera');
+    }
+    await Promise.all(lists);
+    const retried = (await counted()) - countedBefore;
+    console.log(
+      `# ${retried} list reads cancelled by the replica and answered by the primary; answers ${JSON.stringify([...statuses])}`,
+    );
+    assert.deepEqual([...statuses.keys()], [200], 'every list answered 200');
+    // What was counted happened on the replica, which logged it.
+    assert.match(replica.log, /ERROR: +canceling statement due to conflict with recovery/);
   });
 
   test('the replica killed: lists keep answering, from the primary', async () => {

@@ -115,12 +115,19 @@ export class TesseraProcess {
   constructor(
     args: readonly string[],
     env: Record<string, string>,
-    options: { entry?: readonly string[]; cwd?: string; stdin?: string } = {},
+    options: {
+      entry?: readonly string[];
+      cwd?: string;
+      stdin?: string;
+      /** Another user to run as (this process must be root). */
+      user?: { uid: number; gid: number };
+    } = {},
   ) {
     this.#child = spawnGroup(process.execPath, [...(options.entry ?? sourceCliEntry()), ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', ...env },
       ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+      ...(options.user ?? {}),
     });
     let partial = '';
     this.#child.stdout?.setEncoding('utf8').on('data', (text: string) => {
