@@ -14,8 +14,12 @@ export function serveCommand(f: Values<typeof USAGES.serve.flags>): Launch {
   return logged(1, async () => {
     const config = loadConfig(port === undefined ? process.env : { ...process.env, PORT: String(port) });
     const log = createLogger(config.logLevel, 1);
-    const server = await serve(config, { log });
-    stopOnSignals(log, () => server.close());
+    // The handlers are in place before the server starts: a SIGTERM while it starts (an orchestrator
+    // stopping a pod that just became healthy) waits for the start, then closes it cleanly, where the
+    // default action would kill it halfway.
+    const starting = serve(config, { log });
+    stopOnSignals(log, async () => (await starting).close());
+    await starting;
     return 'running';
   });
 }

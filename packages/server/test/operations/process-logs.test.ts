@@ -292,4 +292,27 @@ describe('HOST', () => {
       ],
     );
   });
+
+  test('a SIGTERM while it starts (migrating a new data dir) waits for the start, then stops cleanly', async () => {
+    const port = await freePort();
+    const starting = new TesseraProcess(['serve'], {
+      PORT: String(port),
+      TESSERA_URL: `http://localhost:${port}`,
+      TESSERA_DATA_DIR: join(root, 'data-stopped-early'),
+      TESSERA_SECRET: 'a-secret-of-at-least-32-characters-0123',
+      TESSERA_LOG_LEVEL: 'info',
+    });
+    // Still starting: the first migration is applied, the rest and the listener are to come.
+    await starting.waitForLog((l) => l.msg === 'migrated');
+    assert.equal(await starting.stop('SIGTERM'), 0);
+    const logs = starting.logs();
+    assert.deepEqual(
+      logs.filter((l) => l.msg === 'shutting down' || l.msg === 'stopped').map((l) => [l.msg, l.signal]),
+      [
+        ['shutting down', 'SIGTERM'],
+        ['stopped', undefined],
+      ],
+    );
+    assert.equal(logs.at(-1)?.msg, 'stopped');
+  });
 });
