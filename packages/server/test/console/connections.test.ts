@@ -405,8 +405,18 @@ describe('console: enterprise sign-in connections and SCIM directories', () => {
       displayName: 'Engineering',
     });
     assert.equal(group.status, 201);
+    // What a provider names a group is shown as text.
+    const hostile = await scim(base, token, 'POST', 'Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: '<img src=x onerror="window.__pwned=2">',
+    });
+    assert.equal(hostile.status, 201);
     await page.reload();
     const row = page.getByRole('row', { name: /Engineering/ });
+    await row.waitFor();
+    await page.getByRole('cell', { name: '<img src=x onerror="window.__pwned=2">', exact: true }).waitFor();
+    assert.equal(await page.locator('img[src="x"]').count(), 0);
+    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
     assert.deepEqual((await row.getByRole('cell').allTextContents()).slice(0, 3), [
       'Engineering',
       '0',
@@ -419,14 +429,17 @@ describe('console: enterprise sign-in connections and SCIM directories', () => {
       .check();
     await page.getByRole('button', { name: 'Save roles' }).click();
     await status('Engineering: engineer.');
-    await row.getByRole('cell', { name: 'engineer' }).waitFor();
+    await row.getByRole('cell', { name: 'engineer', exact: true }).waitFor();
     const groups = (await api(`directories/${directoryId}/groups`)) as {
       display_name: string;
       roles: string[];
     }[];
     assert.deepEqual(
       groups.map((g) => [g.display_name, g.roles]),
-      [['Engineering', [roleId]]],
+      [
+        ['Engineering', [roleId]],
+        ['<img src=x onerror="window.__pwned=2">', []],
+      ],
     );
 
     // An account the directory did not create: the provider is refused until an owner adopts it.
