@@ -99,7 +99,7 @@ export function createBody(d: StreamDraft): CreateLogStreamBody {
   const common = { name: d.name.trim(), url: urlOf(d), ...(backfill ? { backfill_from: backfill } : {}) };
   if (d.type === 'https') return { type: 'https', ...common };
   if (d.type === 'splunk_hec') return { type: 'splunk_hec', ...common, token: d.secret, ...labelsOf(d) };
-  return { type: 'datadog', ...common, api_key: d.secret, ...labelsOf(d), gzip: d.gzip };
+  return { type: 'datadog', ...common, api_key: d.secret, ...labelsOf(d), ...(d.gzip ? { gzip: true } : {}) };
 }
 
 /** Only what differs from the stored stream; a new token or API key only when one was typed. */
