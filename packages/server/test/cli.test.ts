@@ -631,10 +631,6 @@ describe('tessera CLI', () => {
     assert.deepEqual(await ok(['log-stream', 'delete', '--org', 'acme', '--id', https.id as string]), {
       deleted: https.id,
     });
-    await failsWith(
-      ['log-stream', 'show', '--org', 'acme', '--id', https.id as string],
-      /^error: no such log stream\n$/,
-    );
   });
 
   test('usage errors: unknown command, unknown flag', async () => {

@@ -187,15 +187,17 @@ function EditStream({
       state={{ ...saving, saved: saving.saved ?? news }}
       onSubmit={() => {
         const changes = changesOf(stream, draft);
-        // The form is drawn again from what is stored (onSaved): a token typed is gone from the page.
-        return saving.save(changes, () =>
-          ok(
+        // A token typed leaves the page as soon as it is stored; then the form is drawn again from
+        // what is stored (onSaved).
+        return saving.save(changes, async () => {
+          await ok(
             api.PATCH('/organizations/{org}/log-streams/{id}', {
               ...thisStream(org.slug, stream.id),
               body: changes,
             }),
-          ),
-        );
+          );
+          set({ secret: '' });
+        });
       }}
     >
       <StreamFields draft={draft} set={set} editing />
