@@ -10,9 +10,11 @@ import { BASE, match, navigate, orgHref, useLocation } from './router.js';
 import { AuditLog } from './screens/audit-log.js';
 import { ClientDetail, Clients } from './screens/clients.js';
 import { ConnectionDetail, Connections } from './screens/connections.js';
+import { Directories, DirectoryDetail } from './screens/directories.js';
 import { FirstRun, NewOrganization } from './screens/first-run.js';
 import { Invitations } from './screens/invitations.js';
 import { Keys } from './screens/keys.js';
+import { LogStreamDetail, LogStreams } from './screens/log-streams.js';
 import { Members } from './screens/members.js';
 import { OpenProfile } from './screens/profile-link.js';
 import { ResourceDetail, Resources } from './screens/resources.js';
@@ -36,10 +38,12 @@ const SCREENS: Record<
   roles: { list: Roles, entry: RoleDetail },
   invitations: { list: Invitations },
   connections: { list: Connections, entry: ConnectionDetail },
+  directories: { list: Directories, entry: DirectoryDetail },
   members: { list: Members },
   keys: { list: Keys },
   webhooks: { list: Webhooks, entry: WebhookDetail },
   events: { list: AuditLog },
+  'log-streams': { list: LogStreams, entry: LogStreamDetail },
 };
 
 export function App() {

@@ -573,6 +573,106 @@ describe('tessera CLI', () => {
     await failsWith(['keys', 'rotate', '--org', 'ghost'], /^error: no organization "ghost"\n$/);
   });
 
+  test('log-stream create, list, show, update, delete: the API’s view, secrets from stdin and never printed back', async () => {
+    // Nothing streams here (no serve, no worker): the destinations below are stored, never reached.
+    const token = 'hec-token-0123456789abcdef';
+    const created = await tessera(
+      [
+        'log-stream',
+        'create',
+        '--org',
+        'acme',
+        '--type',
+        'splunk_hec',
+        '--name',
+        'Splunk',
+        '--url',
+        'https://splunk.siem.example:8088',
+        '--index',
+        'identity',
+        '--backfill-from',
+        '2024-05-01',
+      ],
+      env,
+      `${token}\n`,
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const splunk = created.json as Record<string, unknown>;
+    assert.match(splunk.id as string, /^lst_/);
+    assert.deepEqual(
+      { ...splunk, id: '', createdAt: '', updatedAt: '', lag: null },
+      {
+        id: '',
+        name: 'Splunk',
+        type: 'splunk_hec',
+        url: 'https://splunk.siem.example:8088',
+        settings: { index: 'identity' },
+        active: true,
+        backfillFrom: '2024-05-01T00:00:00.000Z',
+        status: 'active',
+        lastError: null,
+        lastErrorAt: null,
+        lastSentAt: null,
+        sentEntries: 0,
+        lag: null,
+        createdAt: '',
+        updatedAt: '',
+      },
+    );
+    // From 2024 on: every entry of acme so far waits, the stream's own creation included.
+    assert.ok((splunk.lag as { entries: number }).entries > 1);
+    // The https type makes its own signing secret and shows it this once; bad input is the API's words.
+    const https = await ok([
+      ...['log-stream', 'create', '--org', 'acme', '--type', 'https', '--name', 'Hook'],
+      ...['--url', 'https://siem.example/in'],
+    ]);
+    assert.match(https.secret as string, /^whsec_/);
+    await failsWith(
+      [
+        'log-stream',
+        'create',
+        '--org',
+        'acme',
+        '--type',
+        'https',
+        '--name',
+        'H',
+        '--url',
+        'http://siem.example/',
+      ],
+      /^error: url: must be an absolute https URL without credentials\n$/,
+    );
+
+    // The new token comes on stdin too; a setting of the type changes, the stream pauses.
+    const updated = await tessera(
+      [
+        ...['log-stream', 'update', '--org', 'acme', '--id', splunk.id as string],
+        ...['--pause', '--new-secret', '--sourcetype', 'tessera:json'],
+      ],
+      env,
+      'hec-token-rotated-9876543210\n',
+    );
+    assert.equal(updated.code, 0, updated.stderr);
+    const shown = await ok(['log-stream', 'show', '--org', 'acme', '--id', splunk.id as string]);
+    assert.deepEqual(
+      [shown.status, shown.active, shown.settings],
+      ['paused', false, { index: 'identity', sourcetype: 'tessera:json' }],
+    );
+    const listed = await tessera(['log-stream', 'list', '--org', 'acme'], env);
+    assert.deepEqual(
+      (listed.json as { data: { id: string }[] }).data.map((s) => s.id),
+      [splunk.id, https.id],
+    );
+    for (const out of [created, updated, listed]) {
+      for (const secret of [token, 'hec-token-rotated-9876543210', https.secret as string]) {
+        assert.ok(!`${out.stdout}${out.stderr}`.includes(secret), 'a secret printed back');
+      }
+    }
+    assert.deepEqual(await ok(['log-stream', 'delete', '--org', 'acme', '--id', https.id as string]), {
+      deleted: https.id,
+    });
+  });
+
   test('usage errors: unknown command, unknown flag', async () => {
     await failsWith(['org', 'destroy'], /^error: unknown command: org destroy\n/, 2);
     await failsWith(['keys', 'rotate', '--org', 'acme', '--force'], /^error: unknown flag --force\n/, 2);

@@ -51,3 +51,6 @@ export const allRoles = (org: string) =>
 /** Every webhook of the org. */
 export const allWebhooks = (org: string) =>
   allPages((query) => api.GET('/organizations/{org}/webhooks', { params: { path: inOrg(org), query } }));
+/** Every enterprise sign-in connection of the org. */
+export const allConnections = (org: string) =>
+  allPages((query) => api.GET('/organizations/{org}/connections', { params: { path: inOrg(org), query } }));

@@ -43,6 +43,21 @@ export type CreatedWebhook = Schemas['CreatedWebhook'];
 export type Delivery = Schemas['Delivery'];
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 
+/** A SCIM directory (`dir_…`): never its token, which the API answers once (create, rotate). */
+export type Directory = Schemas['DirectoryRecord'];
+/** A directory with its bearer token: in the answer to create or rotate only. */
+export type DirectoryWithToken = Schemas['DirectoryWithToken'];
+/** A group the identity provider pushed to a directory, and the org roles its members hold by it. */
+export type DirectoryGroup = Schemas['DirectoryGroup'];
+
+/** An audit-log stream (`lst_…`) with its health: never its token, API key or signing secret. */
+export type LogStream = Schemas['LogStreamRecord'];
+/** A new stream: an https stream's signing secret, in this answer only. */
+export type CreatedLogStream = Schemas['CreatedLogStream'];
+export type LogStreamType = LogStream['type'];
+export type CreateLogStreamBody = Schemas['CreateLogStreamBody'];
+export type UpdateLogStreamBody = Schemas['UpdateLogStreamBody'];
+
 export type AuditEvent = Schemas['AuditEntry'];
 export type Actor = AuditEvent['actor'];
 

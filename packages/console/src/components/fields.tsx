@@ -29,7 +29,7 @@ export function TextField({
   value: string;
   onInput: (value: string) => void;
   hint?: string;
-  type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'number';
+  type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'number' | 'datetime-local';
   required?: boolean;
   name?: string;
   autoComplete?: string;
@@ -135,12 +135,14 @@ export function SelectField<T extends string>({
   options,
   onChange,
   name,
+  hint,
 }: {
   label: string;
   value: T;
   options: readonly (readonly [value: T, label: string])[];
   onChange: (value: T) => void;
   name?: string;
+  hint?: string;
 }) {
   const id = useId();
   return (
@@ -150,6 +152,7 @@ export function SelectField<T extends string>({
         id={id}
         name={name}
         value={value}
+        aria-describedby={hintId(id, hint)}
         onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value as T)}
       >
         {options.map(([v, text]) => (
@@ -158,6 +161,7 @@ export function SelectField<T extends string>({
           </option>
         ))}
       </select>
+      <Hint of={id} text={hint} />
     </div>
   );
 }

@@ -8,10 +8,12 @@ export const SECTIONS = [
   { path: 'roles', label: 'Roles', owners: true },
   { path: 'invitations', label: 'Invitations', owners: true },
   { path: 'connections', label: 'Connections', owners: true },
+  { path: 'directories', label: 'SCIM directories', owners: true },
   { path: 'members', label: 'Members', owners: false },
   { path: 'keys', label: 'Signing keys', owners: true },
   { path: 'webhooks', label: 'Webhooks', owners: true },
   { path: 'events', label: 'Audit log', owners: true },
+  { path: 'log-streams', label: 'Log streams', owners: true },
 ] as const;
 
 export type Section = (typeof SECTIONS)[number]['path'];

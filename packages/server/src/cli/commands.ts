@@ -24,6 +24,7 @@ import { required, UsageError, type Values } from './args.js';
 import { CONNECTION_COMMANDS } from './connection-commands.js';
 import { DIRECTORY_COMMANDS } from './directory-commands.js';
 import type { Launch } from './lifecycle.js';
+import { LOG_STREAM_COMMANDS } from './log-stream-commands.js';
 import { RESOURCE_COMMANDS } from './resource-commands.js';
 import type { USAGES } from './usage.js';
 
@@ -39,6 +40,7 @@ export const ADMIN_COMMANDS: {
   ...RESOURCE_COMMANDS,
   ...CONNECTION_COMMANDS,
   ...DIRECTORY_COMMANDS,
+  ...LOG_STREAM_COMMANDS,
   'org create'(f) {
     const input = {
       slug: required(f.slug, 'slug'),

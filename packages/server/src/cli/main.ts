@@ -68,6 +68,11 @@ const PREPARE: { [N in CommandName]: () => Promise<Prepare<N>> } = {
   'directory list': admin('directory list'),
   'directory rotate-token': admin('directory rotate-token'),
   'directory delete': admin('directory delete'),
+  'log-stream create': admin('log-stream create'),
+  'log-stream list': admin('log-stream list'),
+  'log-stream show': admin('log-stream show'),
+  'log-stream update': admin('log-stream update'),
+  'log-stream delete': admin('log-stream delete'),
 };
 
 /** The server package's version, read beside the running file (src/ through tsx, or dist/). */

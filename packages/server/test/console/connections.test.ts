@@ -21,7 +21,7 @@ const ROTATED = 'okta-rotated-secret-9876543210';
  * the page once sent. SQLite only: the storage is the management API's, whose own suite runs on both
  * databases.
  */
-describe('console: enterprise sign-in connections', () => {
+describe('console: enterprise sign-in connections and SCIM directories', () => {
   const skip = chromiumSkip();
   let server: TestServer;
   let browser: Browser;
@@ -332,5 +332,197 @@ describe('console: enterprise sign-in connections', () => {
     await page.getByRole('row', { name: /Corp IdP/ }).waitFor();
     assert.equal(await page.getByRole('row', { name: /Okta/ }).count(), 0);
     assert.equal((await call(server, 'GET', `/organizations/acme/connections/${oidcId}`, owner)).status, 404);
+  });
+
+  /** A request of the SCIM API with a directory's bearer token. */
+  const scim = async (base: string, token: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(new URL(path, base), {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  /** What the page keeps where a script of the origin could read it later: both storages, as text. */
+  const storages = () => page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }]));
+  /** What the page wrote to its console. */
+  const consoleLines: string[] = [];
+  const HOSTILE = 'Okta <img src=x onerror="window.__pwned=1">';
+  let directoryId = '';
+  let firstToken = '';
+
+  test('a SCIM directory: created for a connection, its base URL and token shown once, gone after a reload', {
+    skip,
+  }, async () => {
+    page.on('console', (m) => consoleLines.push(m.text()));
+    await page
+      .getByRole('navigation', { name: 'acme sections' })
+      .getByRole('link', { name: 'SCIM directories' })
+      .click();
+    await page.getByRole('heading', { name: 'SCIM directories', level: 1 }).waitFor();
+    await page.getByText('No directories yet').waitFor();
+    await review(page, 'directories-empty');
+    await page.getByRole('button', { name: 'New directory' }).click();
+    const form = page.getByRole('form', { name: 'New directory' });
+    // A name that is markup stays text.
+    await form.getByLabel('Name').fill(HOSTILE);
+    await form.getByLabel('Connection').selectOption({ label: 'Corp IdP' });
+    await review(page, 'directory-new');
+    await form.getByRole('button', { name: 'Create directory' }).click();
+    await page.getByRole('heading', { name: 'SCIM bearer token' }).waitFor();
+    firstToken = ((await page.getByTestId('secret').textContent()) ?? '').trim();
+    assert.match(firstToken, /^tsc_/);
+    await page.getByText('it is shown this once and cannot be shown again').waitFor();
+    const base = `${server.issuer('acme')}scim/v2/`;
+    assert.equal(((await page.getByTestId('copy-value').textContent()) ?? '').trim(), base);
+    await review(page, 'directory-token');
+
+    // Stored as asked, and the token shown is the directory's: the SCIM API answers it.
+    const corp = ((await api('connections')) as { id: string; name: string }[]).find(
+      (c) => c.name === 'Corp IdP',
+    );
+    const [stored] = (await api('directories')) as { id: string; name: string; connection: string }[];
+    assert.deepEqual([stored?.name, stored?.connection], [HOSTILE, corp?.id]);
+    directoryId = stored?.id ?? '';
+    assert.equal((await scim(base, firstToken, 'GET', 'Users')).status, 200);
+    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+    assert.equal(await page.locator('img[src="x"]').count(), 0);
+    await page.getByRole('row', { name: /Okta <img/ }).waitFor();
+
+    // Nowhere to be found again: not after a reload, not in the storages, not in the console.
+    await page.reload();
+    await page.getByRole('heading', { name: 'SCIM directories', level: 1 }).waitFor();
+    await page.getByRole('row', { name: /Okta <img/ }).waitFor();
+    assert.equal(await onPage(firstToken), false, 'the token is not on the page after a reload');
+    assert.equal((await storages()).includes(firstToken), false, 'the token is in a storage');
+    assert.equal(consoleLines.join('\n').includes(firstToken), false, 'the token was logged');
+    assert.deepEqual((await page.getByRole('row').nth(1).getByRole('cell').allTextContents()).slice(0, 2), [
+      HOSTILE,
+      'Corp IdP',
+    ]);
+    await review(page, 'directories-list');
+  });
+
+  test('a directory’s page: a new token once (the old one stops), a pushed group mapped to a role, a user adopted', {
+    skip,
+  }, async () => {
+    await page.getByRole('link', { name: HOSTILE }).click();
+    await page.waitForURL((u) => u.pathname === `/console/o/acme/directories/${directoryId}`);
+    await page.getByRole('heading', { name: HOSTILE, level: 1 }).waitFor();
+    const base = `${server.issuer('acme')}scim/v2/`;
+    assert.equal(((await page.getByTestId('copy-value').textContent()) ?? '').trim(), base);
+    await page.getByText('Stored as a hash; never shown again.').waitFor();
+
+    await page.getByRole('button', { name: 'Rotate token' }).click();
+    await page.getByRole('button', { name: 'Yes, rotate it' }).click();
+    await page.getByRole('heading', { name: 'SCIM bearer token' }).waitFor();
+    const token = ((await page.getByTestId('secret').textContent()) ?? '').trim();
+    assert.match(token, /^tsc_/);
+    assert.notEqual(token, firstToken);
+    assert.equal((await scim(base, firstToken, 'GET', 'Users')).status, 401);
+    assert.equal((await scim(base, token, 'GET', 'Users')).status, 200);
+    await review(page, 'directory-rotated');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByTestId('secret').waitFor({ state: 'detached' });
+    assert.equal(await onPage(token), false, 'the token is gone once dismissed');
+
+    // The provider pushes a group; the owner maps it to a role.
+    const group = await scim(base, token, 'POST', 'Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Engineering',
+    });
+    assert.equal(group.status, 201);
+    // What a provider names a group is shown as text.
+    const hostile = await scim(base, token, 'POST', 'Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: '<img src=x onerror="window.__pwned=2">',
+    });
+    assert.equal(hostile.status, 201);
+    await page.reload();
+    const row = page.getByRole('row', { name: /Engineering/ });
+    await row.waitFor();
+    await page.getByRole('cell', { name: '<img src=x onerror="window.__pwned=2">', exact: true }).waitFor();
+    assert.equal(await page.locator('img[src="x"]').count(), 0);
+    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+    assert.deepEqual((await row.getByRole('cell').allTextContents()).slice(0, 3), [
+      'Engineering',
+      '0',
+      'None',
+    ]);
+    await page.getByRole('button', { name: 'Change the roles of Engineering' }).click();
+    await page
+      .getByRole('form', { name: 'Roles of Engineering' })
+      .getByRole('checkbox', { name: 'engineer' })
+      .check();
+    await page.getByRole('button', { name: 'Save roles' }).click();
+    await status('Engineering: engineer.');
+    await row.getByRole('cell', { name: 'engineer', exact: true }).waitFor();
+    const groups = (await api(`directories/${directoryId}/groups`)) as {
+      display_name: string;
+      roles: string[];
+    }[];
+    assert.deepEqual(
+      groups.map((g) => [g.display_name, g.roles]),
+      [
+        ['Engineering', [roleId]],
+        ['<img src=x onerror="window.__pwned=2">', []],
+      ],
+    );
+
+    // An account the directory did not create: the provider is refused until an owner adopts it.
+    const user = await call(server, 'POST', '/organizations/acme/users', owner, { email: 'pat@corp.test' });
+    assert.equal(user.status, 201, user.text);
+    const filter = `Users?filter=${encodeURIComponent('userName eq "pat@corp.test"')}`;
+    assert.equal((await scim(base, token, 'GET', filter)).body.totalResults, 0);
+    const adopt = page.getByRole('form', { name: 'Find a user to adopt' });
+    await adopt.getByLabel('Email or name').fill('pat@');
+    await adopt.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('button', { name: 'Adopt pat@corp.test' }).click();
+    await status('pat@corp.test is now managed by this directory, as userName pat@corp.test.');
+    assert.equal((await scim(base, token, 'GET', filter)).body.totalResults, 1);
+    await review(page, 'directory-page');
+    assert.equal(consoleLines.join('\n').includes(token), false, 'the token was logged');
+    assert.equal((await storages()).includes(token), false, 'the token is in a storage');
+  });
+
+  test('a member is told directories are for owners; deleting a directory stops its token', {
+    skip,
+  }, async () => {
+    await addConsoleMember(server, acme, 'mel@acme.test', 'member');
+    const memberContext = await browser.newContext({ viewport: DESKTOP });
+    const member = await signInToConsole(
+      memberContext,
+      server,
+      'mel@acme.test',
+      '/console/o/acme/directories',
+    );
+    await member
+      .getByText('Only owners of this organization can see and change its SCIM directories')
+      .waitFor();
+    await member.goto(`${server.base}/console/o/acme/directories/${directoryId}`);
+    await member
+      .getByText('Only owners of this organization can see and change its SCIM directories')
+      .waitFor();
+    assert.equal(await member.getByRole('button', { name: /Rotate token|New directory/ }).count(), 0);
+    assert.equal(
+      await member
+        .getByRole('navigation', { name: 'acme sections' })
+        .getByRole('link', { name: 'SCIM directories' })
+        .count(),
+      0,
+    );
+    await review(member, 'directories-member');
+    await memberContext.close();
+
+    await page.getByRole('button', { name: 'Delete directory' }).click();
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
+    await page.waitForURL((u) => u.pathname === '/console/o/acme/directories');
+    await status(`Directory ${HOSTILE} deleted.`);
+    await page.getByText('No directories yet').waitFor();
+    assert.deepEqual(await api('directories'), []);
   });
 });

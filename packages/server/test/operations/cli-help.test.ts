@@ -89,6 +89,17 @@ const COMMANDS: [string, string][] = [
   ['directory list', 'tessera directory list --org S'],
   ['directory rotate-token', 'tessera directory rotate-token --org S --id DIR_ID'],
   ['directory delete', 'tessera directory delete --org S --id DIR_ID'],
+  [
+    'log-stream create',
+    'tessera log-stream create --org S --type https|splunk_hec|datadog --name N [--url URL] [--backfill-from TIME] [--index I] [--source S] [--sourcetype T] [--service S] [--ddsource S] [--ddtags TAGS] [--gzip]',
+  ],
+  ['log-stream list', 'tessera log-stream list --org S'],
+  ['log-stream show', 'tessera log-stream show --org S --id LST_ID'],
+  [
+    'log-stream update',
+    'tessera log-stream update --org S --id LST_ID [--name N] [--url URL] [--pause | --resume] [--new-secret] [--index I] [--source S] [--sourcetype T] [--service S] [--ddsource S] [--ddtags TAGS] [--gzip | --no-gzip]',
+  ],
+  ['log-stream delete', 'tessera log-stream delete --org S --id LST_ID'],
 ];
 
 describe('tessera --help, --version and usage errors', () => {
@@ -166,6 +177,7 @@ describe('tessera --help, --version and usage errors', () => {
       'keys',
       'connection',
       'directory',
+      'log-stream',
     ]);
     await Promise.all(
       groups.map(async (group) => {
@@ -195,7 +207,7 @@ describe('tessera --help, --version and usage errors', () => {
     const global = await run(['--help']);
     assert.ok(
       global.stdout.includes(
-        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory)',
+        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory, log-stream)',
       ),
       global.stdout,
     );
@@ -279,6 +291,21 @@ describe('tessera --help, --version and usage errors', () => {
         line('role create'),
       ),
       usageError(['user', 'roles', '--org', 'a'], '--user is required', line('user roles')),
+      usageError(
+        ['log-stream', 'create', '--org', 'a', '--type', 'kafka', '--name', 'k'],
+        '--type must be https, splunk_hec or datadog',
+        line('log-stream create'),
+      ),
+      usageError(
+        ['log-stream', 'update', '--org', 'a', '--id', 'lst_x', '--pause', '--resume'],
+        'give one of --pause or --resume',
+        line('log-stream update'),
+      ),
+      usageError(
+        ['log-stream', 'update', '--org', 'a', '--id', 'lst_x'],
+        'give at least one change',
+        line('log-stream update'),
+      ),
     ]);
   });
 
@@ -294,7 +321,8 @@ describe('tessera --help, --version and usage errors', () => {
       '  service-account create, service-account list, service-account rotate-secret,',
       '  service-account delete, invitation create, invitation list, invitation revoke, keys rotate,',
       '  connection create, connection list, connection show, connection update, connection delete,',
-      '  directory create, directory list, directory rotate-token, directory delete',
+      '  directory create, directory list, directory rotate-token, directory delete, log-stream create,',
+      '  log-stream list, log-stream show, log-stream update, log-stream delete',
       '`tessera --help` shows how to call each; `tessera <command> --help` describes one.',
       '',
     ].join('\n');

@@ -1,0 +1,185 @@
+import { requireOrg } from '../domain/directory/index.js';
+import {
+  createLogStream,
+  DEFAULT_DATADOG_URL,
+  deleteLogStream,
+  getLogStream,
+  type LogStreamSettings,
+  type LogStreamView,
+  listLogStreams,
+  updateLogStream,
+} from '../domain/log-streams/index.js';
+import { SYSTEM } from '../domain/types.js';
+import { jsonBody } from '../http/management/api-input.js';
+import { CreateLogStreamBody, UpdateLogStreamBody } from '../http/management/log-streams-schemas.js';
+import { admin } from './admin.js';
+import { required, UsageError, type Values } from './args.js';
+import type { Launch } from './lifecycle.js';
+import { readSecret } from './secret-input.js';
+import type { USAGES } from './usage.js';
+
+type LogStreamCommand =
+  | 'log-stream create'
+  | 'log-stream list'
+  | 'log-stream show'
+  | 'log-stream update'
+  | 'log-stream delete';
+
+const TYPES = ['https', 'splunk_hec', 'datadog'] as const;
+/** What each type's secret is called at the prompt; https makes its own. */
+const SECRET = { splunk_hec: 'HEC token', datadog: 'Datadog API key' } as const;
+const SETTING_FLAGS = ['index', 'source', 'sourcetype', 'service', 'ddsource', 'ddtags'] as const;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A stream as the management API's view has it (camelCase, like every CLI answer): its health, never a secret. */
+const shown = (s: LogStreamView) => ({
+  id: s.id,
+  name: s.name,
+  type: s.type,
+  url: s.url,
+  settings: s.settings,
+  active: s.active,
+  backfillFrom: new Date(s.backfillFrom).toISOString(),
+  status: s.status,
+  lastError: s.lastError,
+  lastErrorAt: iso(s.lastErrorAt),
+  lastSentAt: iso(s.lastSentAt),
+  sentEntries: s.sentEntries,
+  lag: { entries: s.lag.entries, oldestUnsentAt: iso(s.lag.oldestUnsentAt) },
+  createdAt: new Date(s.createdAt).toISOString(),
+  updatedAt: new Date(s.updatedAt).toISOString(),
+});
+
+type SettingFlags = { [K in (typeof SETTING_FLAGS)[number]]?: string } & {
+  gzip?: boolean;
+  'no-gzip'?: boolean;
+};
+
+/** The setting flags given, in the API's field names; `--gzip` / `--no-gzip` as a choice. */
+function settingsOf(f: SettingFlags): Record<string, string | boolean> {
+  if (f.gzip && f['no-gzip']) throw new UsageError('give one of --gzip or --no-gzip');
+  const given = Object.fromEntries(SETTING_FLAGS.filter((k) => f[k] !== undefined).map((k) => [k, f[k]]));
+  return { ...given, ...(f.gzip ? { gzip: true } : f['no-gzip'] ? { gzip: false } : {}) };
+}
+
+/** The API's settings (snake_case body fields) as the domain's. */
+const domainSettings = (b: object): LogStreamSettings =>
+  Object.fromEntries(
+    Object.entries(b).filter(([k]) => [...SETTING_FLAGS, 'gzip'].includes(k)),
+  ) as LogStreamSettings;
+
+/** `--pause` / `--resume`: the stream's `active`, or undefined when neither is given. */
+function activeOf(f: { pause?: boolean; resume?: boolean }): boolean | undefined {
+  if (f.pause && f.resume) throw new UsageError('give one of --pause or --resume');
+  return f.pause ? false : f.resume ? true : undefined;
+}
+
+/**
+ * Audit-log streams (DESIGN §19), through the domain functions the management API uses. Input is
+ * checked by the API's own body schemas, so a bad value is refused in the API's words.
+ */
+export const LOG_STREAM_COMMANDS: {
+  [N in LogStreamCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
+} = {
+  'log-stream create'(f) {
+    const slug = required(f.org, 'org');
+    const type = required(f.type, 'type');
+    if (!(TYPES as readonly string[]).includes(type))
+      throw new UsageError('--type must be https, splunk_hec or datadog');
+    const draft = {
+      type,
+      name: required(f.name, 'name'),
+      ...(type === 'datadog' ? {} : { url: required(f.url, 'url') }),
+      ...(type === 'datadog' && f.url !== undefined ? { url: f.url } : {}),
+      ...(f['backfill-from'] === undefined ? {} : { backfill_from: f['backfill-from'] }),
+      ...settingsOf(f),
+    };
+    return async () => {
+      const secret = type === 'splunk_hec' || type === 'datadog' ? await readSecret(SECRET[type]) : null;
+      const b = jsonBody('invalid_request', CreateLogStreamBody, {
+        ...draft,
+        ...(type === 'splunk_hec' ? { token: secret } : type === 'datadog' ? { api_key: secret } : {}),
+      });
+      return admin(async (deps) => {
+        const org = await requireOrg(deps.store, slug);
+        const made = await createLogStream(
+          deps,
+          org,
+          {
+            name: b.name,
+            type: b.type,
+            url: b.type === 'datadog' ? (b.url ?? DEFAULT_DATADOG_URL) : b.url,
+            secret: b.type === 'splunk_hec' ? b.token : b.type === 'datadog' ? b.api_key : null,
+            settings: domainSettings(b),
+            backfillFrom: b.backfill_from ?? null,
+          },
+          SYSTEM,
+        );
+        return { ...shown(made.stream), ...(made.secret === null ? {} : { secret: made.secret }) };
+      })();
+    };
+  },
+
+  'log-stream list'(f) {
+    const slug = required(f.org, 'org');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.store, slug);
+      const { entries } = await listLogStreams(deps, org, { page: 0, perPage: 100 });
+      return { data: entries.map(shown) };
+    });
+  },
+
+  'log-stream show'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => shown(await getLogStream(deps, await requireOrg(deps.store, slug), id)));
+  },
+
+  'log-stream update'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    const changes = {
+      ...(f.name === undefined ? {} : { name: f.name }),
+      ...(f.url === undefined ? {} : { url: f.url }),
+      ...(activeOf(f) === undefined ? {} : { active: activeOf(f) }),
+      ...settingsOf(f),
+    };
+    const newSecret = f['new-secret'] === true;
+    if (!newSecret && Object.keys(changes).length === 0) throw new UsageError('give at least one change');
+    return async () => {
+      const secret = newSecret ? await readSecret('New HEC token or API key') : undefined;
+      return admin(async (deps) => {
+        const org = await requireOrg(deps.store, slug);
+        // The secret's field is the stream's type's: a HEC token or a Datadog API key.
+        const type = secret === undefined ? null : (await getLogStream(deps, org, id)).type;
+        const b = jsonBody('invalid_request', UpdateLogStreamBody, {
+          ...changes,
+          ...(secret === undefined ? {} : type === 'datadog' ? { api_key: secret } : { token: secret }),
+        });
+        const settings = domainSettings(b);
+        const s = await updateLogStream(
+          deps,
+          org,
+          id,
+          {
+            ...(b.name === undefined ? {} : { name: b.name }),
+            ...(b.url === undefined ? {} : { url: b.url }),
+            ...(b.active === undefined ? {} : { active: b.active }),
+            ...(b.token === undefined ? {} : { token: b.token }),
+            ...(b.api_key === undefined ? {} : { apiKey: b.api_key }),
+            ...(Object.keys(settings).length === 0 ? {} : { settings }),
+          },
+          SYSTEM,
+        );
+        return shown(s);
+      })();
+    };
+  },
+
+  'log-stream delete'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      await deleteLogStream(deps, await requireOrg(deps.store, slug), id, SYSTEM);
+      return { deleted: id };
+    });
+  },
+};
