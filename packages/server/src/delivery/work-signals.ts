@@ -1,0 +1,80 @@
+import { OUTBOX_CHANNEL } from '../domain/webhooks/index.js';
+import { listenForChanges } from '../storage/change-listener.js';
+import { LOG_STREAM_CHANNEL } from '../storage/migrations/051-log-stream-signal.js';
+import type { WorkerLog } from './worker-log.js';
+
+/**
+ * What a worker is woken for: `outbox`, the NOTIFY that enqueueing webhook deliveries or logout tokens
+ * sends at commit (domain/webhooks/outbox-signal.ts); `streams`, the NOTIFY an audit entry of an org
+ * with an active log stream sends (migration 051).
+ */
+export type WorkChannel = 'outbox' | 'streams';
+
+const CHANNELS: Record<WorkChannel, string> = { outbox: OUTBOX_CHANNEL, streams: LOG_STREAM_CHANNEL };
+
+export interface WorkSubscriber {
+  /** Work may be waiting: look now. Also called each time the listener (re)connects, for what was missed. */
+  wake(): void;
+  /** Whether NOTIFYs reach this process now: while they do, a worker need only poll slowly. */
+  live(live: boolean): void;
+}
+
+interface Shared {
+  subscribers: Set<{ channel: WorkChannel; subscriber: WorkSubscriber }>;
+  live: boolean;
+  listener: { close(): Promise<void> };
+}
+
+/** One listener per database (a process holds one runtime per database; tests hold several). */
+const shared = new Map<string, Shared>();
+
+/**
+ * Wakes `subscriber` on `channel`'s NOTIFYs through ONE PostgreSQL connection per process and
+ * database, LISTENing on every work channel, shared by the webhook, logout and log-stream workers
+ * (with the credential caches' listener, a node holds two LISTEN connections). Opened by the first
+ * subscriber, closed with the last. Polling stays each worker's own: a lost connection only costs
+ * latency, and each (re)connection wakes every subscriber for what was missed meanwhile.
+ */
+export function listenForWork(
+  databaseUrl: string,
+  channel: WorkChannel,
+  subscriber: WorkSubscriber,
+  log: WorkerLog,
+): { close(): Promise<void> } {
+  let entry = shared.get(databaseUrl);
+  if (entry === undefined) {
+    const opened: Shared = {
+      subscribers: new Set(),
+      live: false,
+      listener: { close: async () => {} },
+    };
+    opened.listener = listenForChanges(databaseUrl, Object.values(CHANNELS), {
+      onChange: (name) => {
+        for (const s of opened.subscribers) if (CHANNELS[s.channel] === name) s.subscriber.wake();
+      },
+      onLive: (live) => {
+        opened.live = live;
+        for (const s of opened.subscribers) {
+          s.subscriber.live(live);
+          if (live) s.subscriber.wake();
+        }
+      },
+      warn: (line) => log.warn({}, `work ${line}`),
+    });
+    shared.set(databaseUrl, opened);
+    entry = opened;
+  }
+  const own = { channel, subscriber };
+  const current = entry;
+  current.subscribers.add(own);
+  if (current.live) subscriber.live(true);
+  return {
+    async close() {
+      if (!current.subscribers.delete(own)) return;
+      subscriber.live(false);
+      if (current.subscribers.size > 0) return;
+      if (shared.get(databaseUrl) === current) shared.delete(databaseUrl);
+      await current.listener.close();
+    },
+  };
+}
