@@ -110,6 +110,7 @@ export class LogStreamWorker {
     const listenUrl = this.#deps.config.databaseListenUrl;
     if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
       this.#listener = listenForWork(
+        this.#deps.store,
         listenUrl,
         'streams',
         {

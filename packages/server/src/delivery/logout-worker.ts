@@ -105,6 +105,7 @@ export class LogoutWorker {
     const listenUrl = this.#deps.config.databaseListenUrl;
     if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
       this.#listener = listenForWork(
+        this.#deps.store,
         listenUrl,
         'outbox',
         {

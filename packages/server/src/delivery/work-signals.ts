@@ -25,23 +25,24 @@ interface Shared {
   listener: { close(): Promise<void> };
 }
 
-/** One listener per database (a process holds one runtime per database; tests hold several). */
-const shared = new Map<string, Shared>();
+/** One listener per node: per open store (a process runs one; a test may run several nodes in one process). */
+const shared = new Map<object, Shared>();
 
 /**
- * Wakes `subscriber` on `channel`'s NOTIFYs through ONE PostgreSQL connection per process and
- * database, LISTENing on every work channel, shared by the webhook, logout and log-stream workers
+ * Wakes `subscriber` on `channel`'s NOTIFYs through ONE PostgreSQL connection per node (per open
+ * `store`), LISTENing on every work channel, shared by the webhook, logout and log-stream workers
  * (with the credential caches' listener, a node holds two LISTEN connections). Opened by the first
  * subscriber, closed with the last. Polling stays each worker's own: a lost connection only costs
  * latency, and each (re)connection wakes every subscriber for what was missed meanwhile.
  */
 export function listenForWork(
+  store: object,
   databaseUrl: string,
   channel: WorkChannel,
   subscriber: WorkSubscriber,
   log: WorkerLog,
 ): { close(): Promise<void> } {
-  let entry = shared.get(databaseUrl);
+  let entry = shared.get(store);
   if (entry === undefined) {
     const opened: Shared = {
       subscribers: new Set(),
@@ -61,7 +62,7 @@ export function listenForWork(
       },
       warn: (line) => log.warn({}, `work ${line}`),
     });
-    shared.set(databaseUrl, opened);
+    shared.set(store, opened);
     entry = opened;
   }
   const own = { channel, subscriber };
@@ -73,7 +74,7 @@ export function listenForWork(
       if (!current.subscribers.delete(own)) return;
       subscriber.live(false);
       if (current.subscribers.size > 0) return;
-      if (shared.get(databaseUrl) === current) shared.delete(databaseUrl);
+      if (shared.get(store) === current) shared.delete(store);
       await current.listener.close();
     },
   };

@@ -135,6 +135,7 @@ export class DeliveryWorker {
     const listenUrl = this.#deps.config.databaseListenUrl;
     if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
       const listener = listenForWork(
+        this.#deps.store,
         listenUrl,
         'outbox',
         {
