@@ -101,13 +101,13 @@ export class LogoutWorker {
   start(): this {
     if (this.#loop) return this;
     this.#unsubscribe = onEnqueued(() => this.#nudge());
-    // Queuing a logout sends the webhook outbox's NOTIFY at commit: other nodes' queues wake this one.
+    // Queuing a logout sends a NOTIFY at commit: other nodes' queues wake this one.
     const listenUrl = this.#deps.config.databaseListenUrl;
     if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
       this.#listener = listenForWork(
         this.#deps.store,
         listenUrl,
-        'outbox',
+        'logouts',
         {
           wake: () => this.#nudge(),
           live: (live) => {

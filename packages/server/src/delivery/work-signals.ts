@@ -1,16 +1,20 @@
-import { OUTBOX_CHANNEL } from '../domain/webhooks/index.js';
+import { LOGOUT_CHANNEL, OUTBOX_CHANNEL } from '../domain/webhooks/index.js';
 import { listenForChanges } from '../storage/change-listener.js';
 import { LOG_STREAM_CHANNEL } from '../storage/migrations/051-log-stream-signal.js';
 import type { WorkerLog } from './worker-log.js';
 
 /**
- * What a worker is woken for: `outbox`, the NOTIFY that enqueueing webhook deliveries or logout tokens
- * sends at commit (domain/webhooks/outbox-signal.ts); `streams`, the NOTIFY an audit entry of an org
- * with an active log stream sends (migration 051).
+ * What a worker is woken for: `outbox` and `logouts`, the NOTIFYs that enqueueing webhook deliveries and
+ * logout tokens send at commit (domain/webhooks/outbox-signal.ts); `streams`, the NOTIFY an audit entry
+ * of an org with an active log stream sends (migration 051).
  */
-export type WorkChannel = 'outbox' | 'streams';
+export type WorkChannel = 'outbox' | 'logouts' | 'streams';
 
-const CHANNELS: Record<WorkChannel, string> = { outbox: OUTBOX_CHANNEL, streams: LOG_STREAM_CHANNEL };
+const CHANNELS: Record<WorkChannel, string> = {
+  outbox: OUTBOX_CHANNEL,
+  logouts: LOGOUT_CHANNEL,
+  streams: LOG_STREAM_CHANNEL,
+};
 
 export interface WorkSubscriber {
   /** Work may be waiting: look now. Also called each time the listener (re)connects, for what was missed. */
@@ -30,7 +34,7 @@ const shared = new Map<object, Shared>();
 
 /**
  * Wakes `subscriber` on `channel`'s NOTIFYs through ONE PostgreSQL connection per node (per open
- * `store`), LISTENing on every work channel, shared by the webhook, logout and log-stream workers
+ * `store`), LISTENing on every work channel (in one round trip), shared by the webhook, logout and log-stream workers
  * (with the credential caches' listener, a node holds two LISTEN connections). Opened by the first
  * subscriber, closed with the last. Polling stays each worker's own: a lost connection only costs
  * latency, and each (re)connection wakes every subscriber for what was missed meanwhile.

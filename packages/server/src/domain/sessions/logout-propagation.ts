@@ -3,7 +3,7 @@ import type { Handle } from '../../storage/handle.js';
 import { insertLogoutDeliveries } from '../../storage/repos/logout-deliveries.js';
 import { recordSessionClient, takeSessionClients } from '../../storage/repos/session-clients.js';
 import type { LogoutEndpoint, SessionClient } from '../types.js';
-import { announceDeliveries } from '../webhooks/outbox-signal.js';
+import { announceLogouts } from '../webhooks/outbox-signal.js';
 
 /** What a browser sign-in records when it signs into a client. */
 export interface SignedInto {
@@ -74,7 +74,7 @@ export async function propagateLogout(
       now,
     })),
   );
-  if (back.length > 0) await announceDeliveries(tx);
+  if (back.length > 0) await announceLogouts(tx);
   return clients.flatMap((c) =>
     c.frontchannelLogout ? [{ clientId: c.clientId, sid: c.sid, endpoint: c.frontchannelLogout }] : [],
   );
