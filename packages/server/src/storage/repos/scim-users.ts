@@ -146,8 +146,9 @@ export async function countScimUsers(store: Handle, directoryId: string): Promis
 }
 
 /**
- * Whether the directory holds more than `cap` users, reading at most `cap + 1` index entries (a count
- * of the whole directory read every one of its 100,000: the most a refused filter cost).
+ * Whether the directory holds more than `cap` users, reading at most `cap + 1` index entries: at 100,000
+ * users a count of the whole directory took 55–67 ms on PostgreSQL (EXPLAIN ANALYZE on a loaded machine),
+ * this 15 ms.
  */
 export async function holdsMoreScimUsersThan(
   store: Handle,
@@ -158,8 +159,8 @@ export async function holdsMoreScimUsersThan(
     .selectFrom('scim_users')
     .select('user_id')
     .where('directory_id', '=', directoryId)
-    // In the order of scim_users_order, which PostgreSQL then reads index-only (without an order it took a
-    // sequential scan of the table: 15 ms at 100,000 users, where the index reads 20,001 entries in 3 ms).
+    // In the order of scim_users_order, which PostgreSQL then reads index-only (without an order it chose a
+    // sequential scan of the table).
     .orderBy('created_at')
     .orderBy('user_id')
     .offset(cap)
