@@ -12,6 +12,7 @@ import { LogStreamWorker } from '../../packages/server/src/delivery/log-stream-w
 import {
   createLogStream,
   MAX_BATCH_ENTRIES,
+  type StreamRequest,
   serializeEntry,
   streamRequest,
 } from '../../packages/server/src/domain/log-streams/index.js';
@@ -181,7 +182,7 @@ async function run(database: 'sqlite' | 'postgres', intake: Intake) {
         from: start,
         limit: ENTRIES,
       });
-      const requests = [];
+      const requests: StreamRequest[] = [];
       for (let i = 0; i < entries.length; i += MAX_BATCH_ENTRIES) {
         const batch = entries.slice(i, i + MAX_BATCH_ENTRIES).map(serializeEntry);
         requests.push(streamRequest(stream, token, batch, Math.floor(Date.now() / 1000)));
