@@ -1,10 +1,10 @@
-// Audit-log streams: entries per second a stream sends to a local Splunk-HEC-shaped intake, next to
-// a plain Node HTTPS client posting the very same batches to the same intake, in the same run, on
-// SQLite and PostgreSQL.
+// Audit-log streams: entries per second a stream sends to a Splunk-HEC-shaped intake, next to a plain
+// Node HTTPS client posting the very same batches to the same intake, in the same run, on SQLite and
+// PostgreSQL.
 // Run from the repo root: npm run bench -- log-streams   (BENCH_ENTRIES=20000 for more)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../packages/server/src/config/config.js';
 import { newEventId } from '../../packages/server/src/crypto/random.js';
@@ -12,29 +12,75 @@ import { LogStreamWorker } from '../../packages/server/src/delivery/log-stream-w
 import {
   createLogStream,
   MAX_BATCH_ENTRIES,
+  type StreamRequest,
   serializeEntry,
   streamRequest,
-  toStreamEntry,
 } from '../../packages/server/src/domain/log-streams/index.js';
 import { SYSTEM } from '../../packages/server/src/domain/types.js';
 import { openRuntime } from '../../packages/server/src/runtime.js';
 import { insertAuditEvent, readEntriesAfter } from '../../packages/server/src/storage/repos/audit-events.js';
-import { SiemReceivers } from '../../packages/server/test/log-streams/support/siem-receivers.js';
 import { createPostgresSchema } from '../../packages/server/test/support/postgres.js';
 import { TEST_SECRET } from '../../packages/server/test/support/runtime.js';
 import { orgWithUser } from '../../packages/server/test/webhooks/support/events.js';
 import { testTls } from '../../packages/server/test/webhooks/support/tls.js';
+import { type Child, runBench, spawnTs, untilReady } from '../support/children.js';
 import { fmt, table } from '../support/report.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES) > 0 ? Number(process.env.BENCH_ENTRIES) : 10_000;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS) > 0 ? Number(process.env.BENCH_ROUNDS) : 5;
 const tls = testTls();
 
-/** The plain peer: the same requests, one after another (a stream sends one batch at a time), one keep-alive agent. */
-async function plainRate(
-  requests: { url: string; headers: Record<string, string>; body: string }[],
-  count: number,
-) {
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+/** The intake, in a process of its own (intake-child.ts). */
+interface Intake {
+  url: string;
+  accept(token: string): Promise<void>;
+  /** Resolves once `token` brought at least `n` entries. */
+  until(token: string, n: number): Promise<void>;
+}
+
+async function startIntake(): Promise<Intake> {
+  const child: Child = spawnTs(new URL('./intake-child.ts', import.meta.url).pathname, [], {
+    ...process.env,
+    INTAKE_TLS_KEY: tls.certPath.replace(/cert\.pem$/, 'key.pem'),
+    INTAKE_TLS_CERT: tls.certPath,
+  });
+  const ipc = child.process;
+  const next = <T>(kind: string) =>
+    new Promise<T>((resolve, reject) => {
+      const on = (m: { kind: string; message?: string } & T) => {
+        if (m.kind === 'failed') reject(new Error(m.message));
+        if (m.kind !== kind) return;
+        ipc.off('message', on);
+        resolve(m);
+      };
+      ipc.on('message', on);
+    });
+  const { port } = await untilReady(child, 'the intake', next<{ port: number }>('port'));
+  return {
+    url: `https://localhost:${port}`,
+    accept: async (token) => {
+      const done = next('token');
+      ipc.send({ kind: 'token', token });
+      await done;
+    },
+    until: async (token, n) => {
+      const done = next('reached');
+      ipc.send({ kind: 'until', token, n });
+      await done;
+    },
+  };
+}
+
+/**
+ * The plain peer: the same requests, one after another (a stream has one batch on the wire at a time),
+ * over one keep-alive connection it opens inside the timing, as a stream's worker does.
+ */
+async function plainPost(requests: { url: string; headers: Record<string, string>; body: string }[]) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: tls.cert });
   const post = (r: (typeof requests)[number]) =>
     new Promise<void>((resolve, reject) => {
@@ -60,16 +106,23 @@ async function plainRate(
       req.end(r.body);
     });
   try {
-    await post(requests[0] as (typeof requests)[number]);
-    const started = performance.now();
     for (const r of requests) await post(r);
-    return (count / (performance.now() - started)) * 1000;
   } finally {
     agent.destroy();
   }
 }
 
-async function run(database: 'sqlite' | 'postgres') {
+/** What `work` took: wall time and this process's CPU time, ms. */
+async function measured(work: () => Promise<void>): Promise<{ ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
+  const began = performance.now();
+  await work();
+  const ms = performance.now() - began;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
+async function run(database: 'sqlite' | 'postgres', intake: Intake) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-bench-streams-'));
   const schema = database === 'postgres' ? await createPostgresSchema() : null;
   const config = loadConfig({
@@ -80,7 +133,6 @@ async function run(database: 'sqlite' | 'postgres') {
     ...(schema ? { DATABASE_URL: schema.url } : {}),
   });
   const runtime = await openRuntime(config, () => {});
-  const siem = await SiemReceivers.start(tls);
   try {
     const deps = runtime.deps;
     const { org } = await orgWithUser(deps, 'bench');
@@ -106,57 +158,105 @@ async function run(database: 'sqlite' | 'postgres') {
       });
     }
     const rows: string[][] = [];
+    const ratios: number[] = [];
     for (let round = 0; round <= ROUNDS; round++) {
-      const token = `bench-token-${round}`;
-      siem.splunkTokens.add(token);
-      siem.got.length = 0;
+      const token = `bench-${database}-${round}`;
+      await intake.accept(token);
       const { stream } = await createLogStream(
         deps,
         org,
         {
           name: 'bench',
           type: 'splunk_hec',
-          url: siem.url(),
+          url: intake.url,
           secret: token,
           settings: {},
           backfillFrom: start,
         },
         SYSTEM,
       );
-      const worker = new LogStreamWorker(deps, { ca: tls.cert, pollMs: 20 });
-      const began = performance.now();
-      worker.start();
-      await siem.until(() => siem.idsVia(token).length >= ENTRIES, 300_000, 'the backlog');
-      const streamed = (ENTRIES / (performance.now() - began)) * 1000;
-      await worker.stop();
-      // The peer posts the same batches (as the stream cut them) to the same intake.
+      // The peer: the very batches the stream sends (500 entries, the same bodies and headers), ready-made.
       const entries = await readEntriesAfter(deps.store, {
         orgId: org.id,
         cursor: null,
         from: start,
         limit: ENTRIES,
       });
-      const requests = [];
+      const requests: StreamRequest[] = [];
       for (let i = 0; i < entries.length; i += MAX_BATCH_ENTRIES) {
-        const batch = entries.slice(i, i + MAX_BATCH_ENTRIES).map((e) => serializeEntry(toStreamEntry(e)));
+        const batch = entries.slice(i, i + MAX_BATCH_ENTRIES).map(serializeEntry);
         requests.push(streamRequest(stream, token, batch, Math.floor(Date.now() / 1000)));
       }
-      const plain = await plainRate(requests, entries.length);
-      if (round > 0)
-        rows.push([`${database} round ${round}`, fmt(streamed), fmt(plain), fmt(streamed / plain, 2)]);
+      const plainRun = async (peerToken: string) => {
+        await intake.accept(peerToken);
+        const mine = requests.map((r) => ({
+          ...r,
+          headers: { ...r.headers, authorization: `Splunk ${peerToken}` },
+        }));
+        return measured(async () => {
+          const reached = intake.until(peerToken, entries.length);
+          await plainPost(mine);
+          await reached;
+        });
+      };
+      // The peer runs just before and just after the stream: the machine's load moves between them.
+      const before = await plainRun(`${token}-peer-before`);
+      // The stream: a worker as `tessera serve` runs one, from its start to the intake holding the backlog.
+      const worker = new LogStreamWorker(deps, { ca: tls.cert, pollMs: 20 });
+      const streamed = await measured(async () => {
+        const reached = intake.until(token, ENTRIES);
+        worker.start();
+        await reached;
+      });
+      await worker.stop();
+      const after = await plainRun(`${token}-peer-after`);
+      if (round > 0) {
+        const rate = (t: { ms: number }, n: number) => (n / t.ms) * 1000;
+        const cpu = (t: { cpuMs: number }, n: number) => (t.cpuMs / n) * 1000;
+        const plainRate = (rate(before, entries.length) + rate(after, entries.length)) / 2;
+        const ratio = rate(streamed, ENTRIES) / plainRate;
+        ratios.push(ratio);
+        rows.push([
+          `${database} round ${round}`,
+          fmt(rate(streamed, ENTRIES)),
+          fmt(plainRate),
+          fmt(ratio, 2),
+          fmt(cpu(streamed, ENTRIES), 1),
+          fmt((cpu(before, entries.length) + cpu(after, entries.length)) / 2, 1),
+        ]);
+      }
     }
-    console.log(table(['run', 'stream entries/s', 'plain HTTPS entries/s', 'ratio'], rows));
+    ratios.sort((a, b) => a - b);
+    console.log(
+      `${database}: median ratio ${fmt(ratios[Math.floor(ratios.length / 2)] as number, 2)} over ${ratios.length} rounds, load average ${load()}`,
+    );
+    console.log(
+      table(
+        [
+          'run',
+          'stream entries/s',
+          'plain entries/s (before, after: mean)',
+          'ratio',
+          'stream CPU ms/1k',
+          'plain CPU ms/1k',
+        ],
+        rows,
+      ),
+    );
   } finally {
-    await siem.close();
     await runtime.close();
     await schema?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-console.log(
-  `${fmt(ENTRIES)} audit entries backfilled by a new Splunk HEC stream, per round (first round not shown)\n`,
-);
-await run('sqlite');
-console.log('');
-await run('postgres');
+await runBench(async () => {
+  console.log(
+    `${fmt(ENTRIES)} audit entries backfilled by a new Splunk HEC stream per round (first round not shown); ` +
+      `the intake in its own process; load average ${load()}\n`,
+  );
+  const intake = await startIntake();
+  await run('sqlite', intake);
+  console.log('');
+  await run('postgres', intake);
+});

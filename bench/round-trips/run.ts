@@ -15,7 +15,10 @@ const positive = (name: string, fallback: number) =>
 const SAMPLES = positive('BENCH_SAMPLES', 40);
 /** The one-way delay of the slow phase, in ms (0.5 each way: PostgreSQL 1 ms away). */
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 0.5);
-const IDLE_SECONDS = 3;
+/** How long the idle rate is counted (BENCH_IDLE_SECONDS; the workers' fallback polls come every 8–12 s). */
+const IDLE_SECONDS = positive('BENCH_IDLE_SECONDS', 3);
+/** BENCH_IDLE_ONLY=1: count the idle rate (and what an idle node's statements are) and stop. */
+const IDLE_ONLY = process.env.BENCH_IDLE_ONLY === '1';
 /** BENCH_TRACE=1: after the warm-up, one of each operation with its statements on stderr, and no figures. */
 const TRACE = process.env.BENCH_TRACE === '1';
 
@@ -121,8 +124,19 @@ async function main(): Promise<void> {
 
   // What the server does on its own (the worker's polls), per ms, subtracted from every count.
   const idle0 = await p.trips();
+  if (IDLE_ONLY) await p.trace(true);
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
   const idlePerMs = ((await p.trips()) - idle0) / (IDLE_SECONDS * 1000);
+  if (IDLE_ONLY) {
+    const statements = (await p.trace(false)).filter((line) => line !== '--');
+    const counted = new Map<string, number>();
+    for (const s of statements) counted.set(s, (counted.get(s) ?? 0) + 1);
+    for (const [s, n] of [...counted].sort((a, b) => b[1] - a[1])) console.log(`${n}× ${s.slice(0, 160)}`);
+    console.log(
+      `idle for ${IDLE_SECONDS} s: ${fmt(idlePerMs * 1000, 2)} round trips/s (load average ${loadBefore} before, ${load()} after)`,
+    );
+    return;
+  }
 
   const account = await form(server, '/oauth/token', `localhost`, {
     grant_type: 'client_credentials',

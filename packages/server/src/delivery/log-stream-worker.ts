@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Deps } from '../domain/context.js';
 import {
   MAX_BATCH_BYTES,
@@ -8,9 +9,9 @@ import {
   serializeEntry,
   streamRequest,
   streamRetryDelay,
-  toStreamEntry,
 } from '../domain/log-streams/index.js';
 import type { ClaimedLogStream, StreamCursor, StreamEntry } from '../domain/types.js';
+import { dialectOf } from '../storage/opened.js';
 import { readEntriesAfter } from '../storage/repos/audit-events.js';
 import {
   advanceCursor,
@@ -20,6 +21,8 @@ import {
 } from '../storage/repos/log-streams.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
+import { listenForWork } from './work-signals.js';
+import { listeningPoll } from './worker.js';
 import { type WorkerClock, wallClock } from './worker-clock.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
 
@@ -28,6 +31,8 @@ export interface LogStreamWorkerOptions {
   concurrency?: number;
   /** Longest wait between looks for streams with entries to send (default 1 s; ±20 % jitter). */
   pollMs?: number;
+  /** The same while NOTIFYs reach this process (PostgreSQL; worker.ts listeningPoll). */
+  listeningPollMs?: number;
   /** How long a claim holds before another worker may take the stream (default twice the timeout). */
   leaseMs?: number;
   /** Per-request limit (default config.webhookTimeoutMs, 15 s; must stay well under the lease). */
@@ -59,6 +64,14 @@ export class LogStreamWorker {
   readonly #sender: HttpsSender;
   readonly #concurrency: number;
   readonly #pollMs: number;
+  readonly #listeningPollMs: number;
+  /** NOTIFYs reach this process: poll only as a fallback. */
+  #listening = false;
+  #listener: { close(): Promise<void> } | null = null;
+  /** Woken while not asleep: the next sleep returns at once. */
+  #woken = false;
+  /** Cancels the waits for streams' backoffs to end. */
+  readonly #retryTimers = new Set<() => void>();
   readonly #leaseMs: number;
   readonly #timeoutMs: number;
   readonly #batchEntries: number;
@@ -74,6 +87,7 @@ export class LogStreamWorker {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 8;
     this.#pollMs = options.pollMs ?? 1000;
+    this.#listeningPollMs = listeningPoll(options);
     this.#timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
     this.#leaseMs = options.leaseMs ?? 2 * this.#timeoutMs;
     this.#batchEntries = Math.min(options.batchEntries ?? MAX_BATCH_ENTRIES, MAX_BATCH_ENTRIES);
@@ -91,16 +105,37 @@ export class LogStreamWorker {
   }
 
   start(): this {
-    this.#loop ??= this.#run();
+    if (this.#loop) return this;
+    // An audit entry of an org with an active stream sends a NOTIFY at commit (migration 051).
+    const listenUrl = this.#deps.config.databaseListenUrl;
+    if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
+      this.#listener = listenForWork(
+        this.#deps.store,
+        listenUrl,
+        'streams',
+        {
+          wake: () => this.#wake(),
+          live: (live) => {
+            this.#listening = live;
+            if (!live) this.#wake();
+          },
+        },
+        this.#log,
+      );
+    }
+    this.#loop = this.#run();
     return this;
   }
 
   /** Stops claiming, lets the batches on the wire finish (each bounded by the timeout), lets every stream go, and closes. */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.#interrupt?.();
+    this.#wake();
     await this.#loop;
     await Promise.allSettled([...this.#running]);
+    for (const cancel of this.#retryTimers) cancel();
+    this.#retryTimers.clear();
+    await this.#listener?.close();
     this.#sender.close();
   }
 
@@ -122,15 +157,27 @@ export class LogStreamWorker {
           this.#log.error({ err: { message: (error as Error).message } }, 'claiming log streams failed');
         }
       }
-      await this.#sleep(this.#pollMs * (0.8 + 0.4 * this.#random()));
+      const poll = this.#listening ? this.#listeningPollMs : this.#pollMs;
+      const looked = performance.now();
+      await this.#sleep(poll * (0.8 + 0.4 * this.#random()));
+      // Woken again and again (a NOTIFY per committing writer): one look per MIN_LOOK_GAP_MS at most
+      // (real time: a rate, not a schedule a test's clock would move).
+      const gap = looked + MIN_LOOK_GAP_MS - performance.now();
+      if (gap > 0 && !this.#stopping) await new Promise<void>((r) => setTimeout(r, gap));
     }
+  }
+
+  /** Look for streams now (a NOTIFY, a free slot, a backoff's end, stopping). */
+  #wake(): void {
+    this.#woken = true;
+    this.#interrupt?.();
   }
 
   #track(run: Promise<void>): void {
     const tracked = run.finally(() => {
       this.#running.delete(tracked);
       // A slot is free: look again at once rather than at the next poll.
-      this.#interrupt?.();
+      this.#wake();
     });
     this.#running.add(tracked);
   }
@@ -154,9 +201,10 @@ export class LogStreamWorker {
         cursor,
         from: stream.backfillFrom,
         limit: this.#batchEntries,
-      });
-    // Three steps overlap: the next batch is read while one is on the wire, and the cursor moves past a
-    // batch while the next is on the wire. The cursor still moves only past what was accepted, in order.
+      }).then(cutBySize);
+    // Three steps overlap: the next batch is read and serialized while one is on the wire, and the cursor
+    // moves past a batch while the next is on the wire. The cursor still moves only past what was
+    // accepted, in order.
     // Each is awaited below; a handler now keeps a rejection meanwhile from counting as unhandled.
     const quiet = <T>(p: Promise<T>) => {
       p.catch(() => {});
@@ -166,7 +214,7 @@ export class LogStreamWorker {
     let advanced: Promise<boolean> = Promise.resolve(true);
     try {
       for (;;) {
-        const batch = cutBySize(await next);
+        const batch = await next;
         const last = batch.at(-1);
         // A batch must be answered before the lease ends, or another worker could send after it.
         if (!last || this.#stopping || lease - this.#clock.now() < this.#timeoutMs) {
@@ -177,7 +225,8 @@ export class LogStreamWorker {
         next = quiet(read(cursor));
         const request = streamRequest(stream, secret, batch, Math.floor(this.#clock.now() / 1000));
         const headers = request.gzip ? { ...request.headers, 'content-encoding': 'gzip' } : request.headers;
-        const body = request.gzip ? gzipSync(request.body) : request.body;
+        // Compressed on the thread pool, not the event loop (a batch is up to 800 kB).
+        const body = request.gzip ? await gzipAsync(request.body) : request.body;
         const result = await this.#sender.post(request.url, headers, body);
         // The lease ran out and another worker may hold the stream now: it goes on from the stored cursor.
         if (!(await advanced)) return;
@@ -218,35 +267,60 @@ export class LogStreamWorker {
     await recordStreamFailure(this.#deps.store, { id: stream.id, token, error, now, nextAttemptAt }).catch(
       () => {},
     );
+    // Look again when the backoff ends, not at a fallback poll long after.
+    if (!this.#stopping) {
+      const cancel = this.#clock.after(Math.max(0, nextAttemptAt - this.#clock.now()), () => {
+        this.#retryTimers.delete(cancel);
+        this.#wake();
+      });
+      this.#retryTimers.add(cancel);
+    }
     this.#log.warn({ streamId: stream.id, failures, error }, 'log stream batch failed');
   }
 
   #sleep(ms: number): Promise<void> {
-    if (this.#stopping) return Promise.resolve();
+    if (this.#stopping || this.#woken) {
+      this.#woken = false;
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve) => {
       const cancel = this.#clock.after(ms, () => done());
       this.#interrupt = () => done();
       const done = () => {
         cancel();
         this.#interrupt = null;
+        this.#woken = false;
         resolve();
       };
     });
   }
 }
 
+const gzipAsync = promisify(gzip);
+
+/** The shortest time between two looks for streams (NOTIFYs come once per committing writer). */
+const MIN_LOOK_GAP_MS = 50;
+
 /**
- * The longest run of `entries`, serialized once, within MAX_BATCH_BYTES (at least one: an entry is never
- * held back for its size), each with its place in the streams' order.
+ * The longest run of `entries`, serialized once, within MAX_BATCH_BYTES of UTF-8 (at least one: an entry
+ * is never held back for its size), each with its place in the streams' order. Sizes are counted by an
+ * upper bound (3 bytes a UTF-16 unit) while that stays under the limit, exactly once it would not.
  */
 function cutBySize(entries: readonly StreamEntry[]): (SerializedEntry & { order: number })[] {
   const batch: (SerializedEntry & { order: number })[] = [];
   let bytes = 0;
+  let exact = false;
   for (const entry of entries) {
-    const serialized = serializeEntry(toStreamEntry(entry));
-    if (batch.length > 0 && bytes + serialized.bytes > MAX_BATCH_BYTES) break;
-    batch.push({ ...serialized, order: entry.txOrder });
-    bytes += serialized.bytes;
+    const serialized = { ...serializeEntry(entry), order: entry.txOrder };
+    let size = exact ? Buffer.byteLength(serialized.json) : serialized.json.length * 3;
+    if (!exact && bytes + size > MAX_BATCH_BYTES) {
+      exact = true;
+      bytes = batch.reduce((sum, e) => sum + Buffer.byteLength(e.json), 0);
+      size = Buffer.byteLength(serialized.json);
+    }
+    if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
+    batch.push(serialized);
+    bytes += size;
   }
   return batch;
 }

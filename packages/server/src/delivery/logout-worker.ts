@@ -7,7 +7,8 @@ import { dialectOf } from '../storage/opened.js';
 import { claimDueLogouts, settleLogoutDelivery } from '../storage/repos/logout-deliveries.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender, type SendResult } from './https-sender.js';
-import type { WorkerOptions } from './worker.js';
+import { listenForWork } from './work-signals.js';
+import { listeningPoll, type WorkerOptions } from './worker.js';
 import { type WorkerClock, wallClock } from './worker-clock.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
 
@@ -16,6 +17,8 @@ export interface LogoutWorkerOptions {
   concurrency?: number;
   /** Longest wait between looks for due deliveries (default 1 s). */
   pollMs?: number;
+  /** The same while NOTIFYs reach this process (worker.ts listeningPoll). */
+  listeningPollMs?: number;
   /** Per-attempt limit (default config.webhookTimeoutMs, as webhooks). */
   timeoutMs?: number;
   /** Extra trusted CA certificates, PEM. Tests only. */
@@ -35,6 +38,7 @@ export function logoutOptions(log: WorkerLog, webhooks: WorkerOptions | undefine
     ...(webhooks?.resolver === undefined ? {} : { resolver: webhooks.resolver }),
     ...(webhooks?.clock === undefined ? {} : { clock: webhooks.clock }),
     ...(webhooks?.pollMs === undefined ? {} : { pollMs: webhooks.pollMs }),
+    ...(webhooks?.listeningPollMs === undefined ? {} : { listeningPollMs: webhooks.listeningPollMs }),
     ...(webhooks?.timeoutMs === undefined ? {} : { timeoutMs: webhooks.timeoutMs }),
     ...(webhooks?.random === undefined ? {} : { random: webhooks.random }),
   };
@@ -55,6 +59,10 @@ export class LogoutWorker {
   readonly #sender: HttpsSender;
   readonly #concurrency: number;
   readonly #pollMs: number;
+  readonly #listeningPollMs: number;
+  /** NOTIFYs reach this process: poll only as a fallback. */
+  #listening = false;
+  #listener: { close(): Promise<void> } | null = null;
   readonly #leaseMs: number;
   readonly #schedule: readonly number[];
   readonly #random: () => number;
@@ -72,6 +80,7 @@ export class LogoutWorker {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 8;
     this.#pollMs = options.pollMs ?? 1000;
+    this.#listeningPollMs = listeningPoll(options);
     const timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
     this.#leaseMs = 2 * timeoutMs + 5_000;
     this.#schedule = deps.config.webhookRetrySchedule;
@@ -92,6 +101,23 @@ export class LogoutWorker {
   start(): this {
     if (this.#loop) return this;
     this.#unsubscribe = onEnqueued(() => this.#nudge());
+    // Queuing a logout sends a NOTIFY at commit: other nodes' queues wake this one.
+    const listenUrl = this.#deps.config.databaseListenUrl;
+    if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
+      this.#listener = listenForWork(
+        this.#deps.store,
+        listenUrl,
+        'logouts',
+        {
+          wake: () => this.#nudge(),
+          live: (live) => {
+            this.#listening = live;
+            if (!live) this.#wake?.();
+          },
+        },
+        this.#log,
+      );
+    }
     this.#loop = this.#run();
     return this;
   }
@@ -104,6 +130,7 @@ export class LogoutWorker {
     for (const cancel of this.#retryTimers) cancel();
     this.#retryTimers.clear();
     this.#unsubscribe?.();
+    await this.#listener?.close();
     this.#sender.close();
   }
 
@@ -122,7 +149,7 @@ export class LogoutWorker {
       }
       if (this.#stopping) break;
       if (claimed === this.#concurrency) continue;
-      await this.#sleep(this.#pollMs);
+      await this.#sleep(this.#listening ? this.#listeningPollMs : this.#pollMs);
     }
   }
 

@@ -6,8 +6,8 @@ import { dialectOf } from '../storage/opened.js';
 import { type AttemptContext, attemptDelivery } from './attempt.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
-import { listenForDeliveries } from './pg-listener.js';
 import { Settler } from './settler.js';
+import { listenForWork } from './work-signals.js';
 import { type WorkerClock, wallClock } from './worker-clock.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
 
@@ -16,6 +16,12 @@ export interface WorkerOptions {
   concurrency?: number;
   /** Longest wait between looks for due deliveries (default 1 s; ±20 % jitter). */
   pollMs?: number;
+  /**
+   * The same while NOTIFYs reach this process (PostgreSQL, its work listener connected): a fallback
+   * only, for claims a dead worker left and NOTIFYs lost (default LISTENING_POLL_MS, or `pollMs` when
+   * that is given).
+   */
+  listeningPollMs?: number;
   /** How long a claim holds before another worker may take the delivery (default twice the timeout). */
   leaseMs?: number;
   /** Per-attempt limit (default config.webhookTimeoutMs, 15 s; must stay well under the lease). */
@@ -32,6 +38,13 @@ export interface WorkerOptions {
   /** Counts each attempt's outcome (/metrics). */
   metrics?: { deliveryAttempted(outcome: 'delivered' | 'retry' | 'failed' | 'skipped'): void };
 }
+
+/** How often a worker woken by NOTIFYs still looks for work by itself. */
+export const LISTENING_POLL_MS = 10_000;
+
+/** The poll while NOTIFYs reach the process: the option, else `pollMs` when given, else LISTENING_POLL_MS. */
+export const listeningPoll = (options: { pollMs?: number; listeningPollMs?: number }) =>
+  options.listeningPollMs ?? options.pollMs ?? LISTENING_POLL_MS;
 
 /** Claims held at most, in batches of `concurrency`: one on the wire, up to two waiting. */
 const HELD_BATCHES = 3;
@@ -59,6 +72,9 @@ export class DeliveryWorker {
   readonly #settler: Settler;
   readonly #concurrency: number;
   readonly #pollMs: number;
+  readonly #listeningPollMs: number;
+  /** NOTIFYs reach this process: poll only as a fallback. */
+  #listening = false;
   readonly #leaseMs: number;
   readonly #timeoutMs: number;
   readonly #log: WorkerLog;
@@ -85,6 +101,7 @@ export class DeliveryWorker {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 32;
     this.#pollMs = options.pollMs ?? 1000;
+    this.#listeningPollMs = listeningPoll(options);
     const timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
     this.#timeoutMs = timeoutMs;
     this.#leaseMs = options.leaseMs ?? 2 * timeoutMs;
@@ -117,7 +134,20 @@ export class DeliveryWorker {
     this.#cleanup.push(async () => unsubscribe());
     const listenUrl = this.#deps.config.databaseListenUrl;
     if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
-      const listener = listenForDeliveries(listenUrl, () => this.#wake(true), this.#log);
+      const listener = listenForWork(
+        this.#deps.store,
+        listenUrl,
+        'outbox',
+        {
+          wake: () => this.#wake(true),
+          live: (live) => {
+            this.#listening = live;
+            // Without NOTIFYs the short poll applies from now, not after the long wait under way.
+            if (!live) this.#wake(false);
+          },
+        },
+        this.#log,
+      );
       this.#cleanup.push(() => listener.close());
     }
     this.#loop = this.#run();
@@ -160,7 +190,7 @@ export class DeliveryWorker {
         this.#pump();
         if (this.#moreDue) continue;
       }
-      const poll = this.#pollMs * (0.8 + 0.4 * Math.random());
+      const poll = (this.#listening ? this.#listeningPollMs : this.#pollMs) * (0.8 + 0.4 * Math.random());
       if (await this.#sleep(Math.max(0, Math.min(poll, this.#dueAt - this.#clock.now()))))
         this.#moreDue = true;
     }

@@ -527,7 +527,14 @@ export interface ClaimedLogStream extends LogStream {
 }
 
 /** An audit entry as a stream reads it: with its place in the streams' order. */
-export interface StreamEntry extends AuditRecord {
+/**
+ * An audit entry as a log stream reads it: its JSON fields as the stored text (what `JSON.stringify`
+ * wrote), which a stream sends as it is, and its place in the streams' order.
+ */
+export interface StreamEntry extends Omit<AuditRecord, 'orgId' | 'data' | 'previous' | 'changes'> {
+  dataJson: string;
+  previousJson: string | null;
+  changesJson: string | null;
   txOrder: number;
 }
 

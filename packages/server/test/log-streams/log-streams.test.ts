@@ -37,6 +37,7 @@ const STORAGE_TESTS = [
   'Splunk- and Datadog-shaped intakes get every entry, in order, none missing, across a SIGKILL of the streaming worker and two workers sharing them after',
   'backfill_from streams the entries already written from that time on, in order (Datadog, gzip)',
   'a refusing intake shows in status and last_error; a new token resumes from the cursor',
+  'on PostgreSQL a new entry wakes the worker by NOTIFY (migration 051), with no poll at all',
 ];
 
 for (const database of storageSuite(
@@ -642,6 +643,30 @@ for (const database of storageSuite(
         /^refused to connect to rebind\.example: an address it resolves to is loopback$/,
       );
       assert.deepEqual(siem.idsVia('/hook/ssrf'), []);
+    });
+
+    test('on PostgreSQL a new entry wakes the worker by NOTIFY (migration 051), with no poll at all', {
+      skip: database === 'sqlite' && 'SQLite has no NOTIFY: its stream workers poll',
+    }, async () => {
+      const { org, userId } = await orgWithUser(server.deps, 'notified');
+      const token = 'c0ffee00-0000-4000-8000-00000000051a';
+      siem.splunkTokens.add(token);
+      const { stream } = await streamOf(org, { type: 'splunk_hec', url: siem.url(), secret: token });
+      // A clock whose waits never end: this worker looks for streams only when something wakes it.
+      const frozen = { now: () => Date.now(), after: () => () => {} };
+      const notified = new LogStreamWorker(server.deps, { ca: tls.cert, clock: frozen }).start();
+      try {
+        // Woken as its listener connects: it sends what is there (the stream's own entry).
+        let expected = await expectedIds(org.id, stream.backfillFrom);
+        await siem.until(() => siem.countVia(token) >= expected.length, PATIENCE_MS, 'the first entry');
+        // Then only a NOTIFY can wake it: the trigger sends one for each entry of an org with a stream.
+        await createTenants(server.deps, org, userId, 3);
+        expected = await expectedIds(org.id, stream.backfillFrom);
+        await siem.until(() => siem.countVia(token) >= expected.length, PATIENCE_MS, 'the three entries');
+        assert.deepEqual(siem.idsVia(token), expected);
+      } finally {
+        await notified.stop();
+      }
     });
   });
 }

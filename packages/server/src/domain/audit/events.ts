@@ -1,4 +1,5 @@
 import { type AuditFilter, pageAuditEvents, type TimeRange } from '../../storage/repos/audit-events.js';
+import { isoTime } from '../iso-time.js';
 import type { AuditRecord, Org } from '../types.js';
 import type { AuditEntry, Verb } from './audit.js';
 import type { AuditDeps } from './deps.js';
@@ -25,6 +26,9 @@ export interface EventPage {
   total: number;
 }
 
+/** Updates carry `previous` and `changes`; other entries never do. */
+const showsChanges = (verb: string) => verb === 'updated';
+
 /** A stored entry in the spec's "Audit event entry" shape (previous/changes on updates only). */
 export function toAuditEntry(stored: AuditRecord): AuditEntry {
   const entry: AuditEntry = {
@@ -36,11 +40,41 @@ export function toAuditEntry(stored: AuditRecord): AuditEntry {
     actor: stored.actor,
     data: stored.data,
   };
-  if (stored.verb === 'updated') {
+  if (showsChanges(stored.verb)) {
     if (stored.previous !== null) entry.previous = stored.previous;
     if (stored.changes !== null) entry.changes = stored.changes;
   }
   return entry;
+}
+
+/** A stored entry whose JSON fields are still the stored text (`JSON.stringify`'s output). */
+export interface StoredEntryText extends Omit<AuditRecord, 'orgId' | 'data' | 'previous' | 'changes'> {
+  dataJson: string;
+  previousJson: string | null;
+  changesJson: string | null;
+}
+
+const str = (value: string) => JSON.stringify(value);
+
+/**
+ * `JSON.stringify(toAuditEntry(stored))`, character for character, without parsing the stored JSON and
+ * serializing it again: the fields in toAuditEntry's order, the stored text put in as it is (it was
+ * written by `JSON.stringify`, whose output parses and serializes back to itself). What log streams
+ * send; the test of this module holds the two equal.
+ */
+export function auditEntryJson(stored: StoredEntryText): string {
+  const actor =
+    stored.actor.kind === 'system'
+      ? '{"kind":"system"}'
+      : `{"kind":${str(stored.actor.kind)},"id":${str(stored.actor.id)}}`;
+  let json =
+    `{"id":${str(stored.id)},"key":${str(stored.key)},"entity":${str(stored.entity)},"verb":${str(stored.verb)},` +
+    `"at":"${isoTime(stored.at)}","actor":${actor},"data":${stored.dataJson}`;
+  if (showsChanges(stored.verb)) {
+    if (stored.previousJson !== null) json += `,"previous":${stored.previousJson}`;
+    if (stored.changesJson !== null) json += `,"changes":${stored.changesJson}`;
+  }
+  return `${json}}`;
 }
 
 /**

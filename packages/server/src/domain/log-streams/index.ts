@@ -23,10 +23,8 @@ export {
   DEFAULT_DATADOG_URL,
   MAX_BATCH_BYTES,
   MAX_BATCH_ENTRIES,
-  type SerializedEntry,
   type StreamRequest,
-  serializeEntry,
   streamRequest,
 } from './payloads.js';
 export { streamRetryDelay } from './retry.js';
-export { toStreamEntry } from './stream-entry.js';
+export { type SerializedEntry, serializeEntry } from './stream-entry.js';

@@ -1,6 +1,7 @@
 import { signedHeaders, signingKey } from '../../crypto/webhook-signature.js';
-import type { AuditEntry } from '../audit-entry.js';
+import { isoTime } from '../iso-time.js';
 import type { LogStream, LogStreamType } from '../types.js';
+import type { SerializedEntry } from './stream-entry.js';
 
 /**
  * What each destination is sent for one batch of entries, from its own public API: one request, the
@@ -43,29 +44,6 @@ export function endpointOf(type: LogStreamType, url: string): string {
   return `${base.origin}${trimmed}${path}`;
 }
 
-/** An entry serialized once: its JSON (the spec's audit entry, as sent), and what the wrappers name. */
-export interface SerializedEntry {
-  id: string;
-  key: string;
-  at: string;
-  actor: AuditEntry['actor'];
-  json: string;
-  /** The JSON's size in bytes, for cutting batches. */
-  bytes: number;
-}
-
-export function serializeEntry(entry: AuditEntry): SerializedEntry {
-  const json = JSON.stringify(entry);
-  return {
-    id: entry.id,
-    key: entry.key,
-    at: entry.at,
-    actor: entry.actor,
-    json,
-    bytes: Buffer.byteLength(json),
-  };
-}
-
 const str = (value: string) => JSON.stringify(value);
 
 /**
@@ -95,9 +73,7 @@ export function streamRequest(
       const meta =
         `"source":${str(s.source ?? 'tessera')},"sourcetype":${str(s.sourcetype ?? 'tessera:audit')}` +
         (s.index === undefined ? '' : `,"index":${str(s.index)}`);
-      const body = entries
-        .map((e) => `{"time":${JSON.stringify(Date.parse(e.at) / 1000)},${meta},"event":${e.json}}`)
-        .join('\n');
+      const body = entries.map((e) => `{"time":${e.atMs / 1000},${meta},"event":${e.json}}`).join('\n');
       return { url, headers: { authorization: `Splunk ${secret}` }, body, gzip: false };
     }
     case 'datadog': {
@@ -107,7 +83,7 @@ export function streamRequest(
         `,"service":${str(s.service ?? 'tessera')}`;
       const logs = entries.map(
         (e) =>
-          `{${head},"message":${str(`${e.key} by ${describeActor(e)}`)},"date":${str(e.at)},` +
+          `{${head},"message":${str(`${e.key} by ${describeActor(e)}`)},"date":"${isoTime(e.atMs)}",` +
           `"evt":{"id":${str(e.id)},"name":${str(e.key)}},"audit":${e.json}}`,
       );
       return { url, headers: { 'dd-api-key': secret }, body: `[${logs.join(',')}]`, gzip: s.gzip === true };

@@ -1,6 +1,25 @@
-import { toAuditEntry } from '../audit/events.js';
+import { auditEntryJson } from '../audit/events.js';
 import type { AuditEntry } from '../audit-entry.js';
 import type { StreamEntry } from '../types.js';
 
-/** A stored entry as streams send it: the spec's audit entry shape, exactly as the events list shows it. */
-export const toStreamEntry = (stored: StreamEntry): AuditEntry => toAuditEntry(stored);
+/** An entry serialized once: its JSON (the spec's audit entry, as sent), and what the wrappers name. */
+export interface SerializedEntry {
+  id: string;
+  key: string;
+  /** Its time, epoch ms. */
+  atMs: number;
+  actor: AuditEntry['actor'];
+  json: string;
+}
+
+/**
+ * A stored entry as streams send it: the spec's audit entry shape, exactly as the events list shows it
+ * (`JSON.stringify` of the events list's entry), put together from the stored JSON text.
+ */
+export const serializeEntry = (stored: StreamEntry): SerializedEntry => ({
+  id: stored.id,
+  key: stored.key,
+  atMs: stored.at,
+  actor: stored.actor,
+  json: auditEntryJson(stored),
+});

@@ -6,6 +6,7 @@ import {
   countScimUsers,
   findScimUserByUserName,
   findScimUserOf,
+  holdsMoreScimUsersThan,
   insertScimUser,
   type ScanMark,
   type ScimUserNarrowing,
@@ -430,7 +431,7 @@ export async function listScimUsers(
         ? { kind: 'email', value: email }
         : { kind: 'all' };
   // A filter no index serves is evaluated over every user of the directory: only up to a size.
-  if (narrowing.kind === 'all' && (await countScimUsers(deps.store, caller.directory.id)) > MAX_SCAN)
+  if (narrowing.kind === 'all' && (await holdsMoreScimUsersThan(deps.store, caller.directory.id, MAX_SCAN)))
     fail(
       'scim.filter.too_many',
       `this filter reads every user of the directory, which holds more than ${MAX_SCAN}: filter on userName, externalId, id or an email value`,

@@ -7,7 +7,7 @@ import {
   takeSessionClients,
 } from '../../storage/repos/session-clients.js';
 import type { LogoutEndpoint, OAuthSession } from '../types.js';
-import { announceDeliveries } from '../webhooks/outbox-signal.js';
+import { announceLogouts } from '../webhooks/outbox-signal.js';
 
 /** What a browser sign-in records when it signs into a client. */
 export interface SignedInto {
@@ -93,7 +93,7 @@ export async function propagateLogout(
     tx,
     back.map((b) => ({ id: newSortableId('lgd', now), ...b, now })),
   );
-  if (back.length > 0) await announceDeliveries(tx);
+  if (back.length > 0) await announceLogouts(tx);
   return clients.flatMap((c) =>
     c.frontchannelLogout ? [{ clientId: c.clientId, sid: c.sid, endpoint: c.frontchannelLogout }] : [],
   );

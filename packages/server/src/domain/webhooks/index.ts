@@ -5,7 +5,7 @@
  */
 export { listDeliveries, retryDelivery } from './delivery-log.js';
 export { refuseLoopbackUrl } from './loopback-url.js';
-export { OUTBOX_CHANNEL, onEnqueued } from './outbox-signal.js';
+export { LOGOUT_CHANNEL, OUTBOX_CHANNEL, onEnqueued } from './outbox-signal.js';
 export {
   DEFAULT_RETRY_SCHEDULE,
   DEFAULT_WEBHOOK_TIMEOUT,

@@ -11,6 +11,8 @@ const signal = new EventEmitter();
 signal.setMaxListeners(0);
 
 export const OUTBOX_CHANNEL = 'tessera_webhook_outbox';
+/** Logout tokens queued (domain/sessions/logout-propagation.ts): a channel of its own, so that webhook traffic never wakes the logout workers. */
+export const LOGOUT_CHANNEL = 'tessera_logout_outbox';
 
 /**
  * Deliveries are due now (enqueued, or queued again): wakes this process's worker and, on
@@ -18,6 +20,12 @@ export const OUTBOX_CHANNEL = 'tessera_webhook_outbox';
  */
 export async function announceDeliveries(db: Handle): Promise<void> {
   await notifyOnCommit(db, OUTBOX_CHANNEL);
+  signal.emit('enqueued');
+}
+
+/** Logout tokens are due now: wakes this process's workers and, on PostgreSQL, every node's logout worker at commit. */
+export async function announceLogouts(db: Handle): Promise<void> {
+  await notifyOnCommit(db, LOGOUT_CHANNEL);
   signal.emit('enqueued');
 }
 

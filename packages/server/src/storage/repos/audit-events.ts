@@ -1,5 +1,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { AuditRecord, LogStream, StreamCursor, StreamEntry } from '../../domain/types.js';
+import { compiledOnce } from '../compiled-once.js';
+import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { AuditEventsTable, Database } from '../schema.js';
@@ -182,19 +184,80 @@ export interface EntriesAfter {
  */
 export async function readEntriesAfter(store: Handle, q: EntriesAfter): Promise<StreamEntry[]> {
   const db = opened(store);
-  let query = db
-    .selectFrom('audit_events')
-    .selectAll()
-    .where('org_id', '=', q.orgId)
-    .where('at', '>=', q.from);
-  if (q.cursor) {
-    const { order, id } = q.cursor;
-    query = query.where(sql<boolean>`(tx_order, id) > (${order}, ${id})`);
-  }
-  if (dialectOf(store) === 'postgres') query = query.where(sql<boolean>`tx_order < ${settledBelow()}`);
-  const rows = await query.orderBy('tx_order').orderBy('id').limit(q.limit).execute();
-  return rows.map((r) => ({ ...toRecord(r), txOrder: Number(r.tx_order) }));
+  const read = dialectOf(store) === 'postgres' ? settledEntriesAfter : entriesAfter;
+  // Before the first entry: every stored order is 0 or more, and every id sorts after ''.
+  const rows = await read(db, {
+    orgId: q.orgId,
+    from: q.from,
+    order: q.cursor?.order ?? -1,
+    id: q.cursor?.id ?? '',
+    limit: q.limit,
+  });
+  return rows.map(toStreamEntry);
 }
+
+/**
+ * Served by `audit_events_org_tx_order` (org_id, tx_order, id): a range from the cursor, in index order,
+ * `at` checked on the rows it reaches. The JSON columns come back as stored text: a stream sends them as
+ * they are (domain/audit/entry-json.ts), never parsed and serialized again.
+ */
+const entriesAfterQuery = (db: Db, v: Readonly<Record<'orgId' | 'from' | 'order' | 'id' | 'limit', never>>) =>
+  db
+    .selectFrom('audit_events')
+    .select([
+      'id',
+      'key',
+      'entity',
+      'verb',
+      'at',
+      'actor_kind',
+      'actor_id',
+      'data',
+      'previous',
+      'changes',
+      'tx_order',
+    ])
+    .where('org_id', '=', v.orgId)
+    .where(sql<boolean>`(tx_order, id) > (${v.order}, ${v.id})`)
+    .where('at', '>=', v.from);
+const entriesAfter = compiledOnce(['orgId', 'from', 'order', 'id', 'limit'], (db, v) =>
+  entriesAfterQuery(db, v).orderBy('tx_order').orderBy('id').limit(v.limit),
+);
+const settledEntriesAfter = compiledOnce(['orgId', 'from', 'order', 'id', 'limit'], (db, v) =>
+  entriesAfterQuery(db, v)
+    .where(sql<boolean>`tx_order < ${settledBelow()}`)
+    .orderBy('tx_order')
+    .orderBy('id')
+    .limit(v.limit),
+);
+
+const toStreamEntry = (
+  r: Pick<
+    AuditEventsTable,
+    | 'id'
+    | 'key'
+    | 'entity'
+    | 'verb'
+    | 'at'
+    | 'actor_kind'
+    | 'actor_id'
+    | 'data'
+    | 'previous'
+    | 'changes'
+    | 'tx_order'
+  >,
+): StreamEntry => ({
+  id: r.id,
+  key: r.key,
+  entity: r.entity,
+  verb: r.verb,
+  at: Number(r.at),
+  actor: r.actor_kind === 'system' ? { kind: 'system' } : { kind: r.actor_kind, id: r.actor_id ?? '' },
+  dataJson: r.data,
+  previousJson: r.previous,
+  changesJson: r.changes,
+  txOrder: Number(r.tx_order),
+});
 
 /** PostgreSQL: the oldest transaction id still running as this statement sees it, as a bigint. */
 export const settledBelow = () => sql`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;

@@ -182,13 +182,15 @@ export async function claimDueStreams(store: Handle, claim: StreamClaim): Promis
       .where('active', '=', 1)
       .where('next_attempt_at', '<=', claim.now)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', claim.now)]))
-      // Only streams with something to send: an idle stream costs one index probe per poll.
+      // Only streams with something to send: an idle stream costs one index probe per poll (a range of
+      // audit_events_org_tx_order from the cursor; before the first batch, from the start: every stored
+      // order is 0 or more and every id sorts after '').
       .where(
         sql<boolean>`exists (
           select 1 from audit_events e
-          where e.org_id = log_streams.org_id and e.at >= log_streams.backfill_from
-            and (log_streams.cursor_order is null
-              or (e.tx_order, e.id) > (log_streams.cursor_order, log_streams.cursor_id))
+          where e.org_id = log_streams.org_id
+            and (e.tx_order, e.id) > (coalesce(log_streams.cursor_order, -1), coalesce(log_streams.cursor_id, ''))
+            and e.at >= log_streams.backfill_from
             ${postgres ? sql`and e.tx_order < ${settledBelow()}` : sql``})`,
       )
       .orderBy('next_attempt_at')

@@ -146,6 +146,30 @@ export async function countScimUsers(store: Handle, directoryId: string): Promis
 }
 
 /**
+ * Whether the directory holds more than `cap` users, reading at most `cap + 1` index entries: at 100,000
+ * users a count of the whole directory took 55–67 ms on PostgreSQL (EXPLAIN ANALYZE on a loaded machine),
+ * this 15 ms.
+ */
+export async function holdsMoreScimUsersThan(
+  store: Handle,
+  directoryId: string,
+  cap: number,
+): Promise<boolean> {
+  const row = await opened(store)
+    .selectFrom('scim_users')
+    .select('user_id')
+    .where('directory_id', '=', directoryId)
+    // In the order of scim_users_order, which PostgreSQL then reads index-only (without an order it chose a
+    // sequential scan of the table).
+    .orderBy('created_at')
+    .orderBy('user_id')
+    .offset(cap)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
  * Writes the record if its stored version is still `expectedVersion` (the record's own is the
  * next); false when another change came first or it is gone.
  */

@@ -43,6 +43,7 @@ export class SiemReceivers {
   /** Requests refused, by why (a request shaped wrongly would land here). */
   readonly refused: string[] = [];
   readonly #server: Server;
+  readonly #counts = new Map<string, number>();
   #waiters: (() => void)[] = [];
 
   private constructor(tls: TestTls) {
@@ -145,6 +146,12 @@ export class SiemReceivers {
   #keep(via: string, entry: unknown, record: Record<string, unknown>) {
     const e = entry as { id?: unknown };
     this.got.push({ via, id: String(e?.id), entry: JSON.stringify(entry), record });
+    this.#counts.set(via, (this.#counts.get(via) ?? 0) + 1);
+  }
+
+  /** How many entries `via` got so far, repeats included (idsVia's length, without walking them all). */
+  countVia(via: string): number {
+    return this.#counts.get(via) ?? 0;
   }
 
   static async start(tls: TestTls): Promise<SiemReceivers> {
