@@ -25,6 +25,7 @@ import { CONNECTION_COMMANDS } from './connection-commands.js';
 import { DIRECTORY_COMMANDS } from './directory-commands.js';
 import type { Launch } from './lifecycle.js';
 import { RESOURCE_COMMANDS } from './resource-commands.js';
+import { TRUSTED_APP_COMMANDS } from './trusted-app-commands.js';
 import type { USAGES } from './usage.js';
 
 export type AdminName = Exclude<keyof typeof USAGES, 'serve' | 'migrate' | 'worker' | 'backup'>;
@@ -38,6 +39,7 @@ export const ADMIN_COMMANDS: {
 } = {
   ...RESOURCE_COMMANDS,
   ...CONNECTION_COMMANDS,
+  ...TRUSTED_APP_COMMANDS,
   ...DIRECTORY_COMMANDS,
   'org create'(f) {
     const input = {

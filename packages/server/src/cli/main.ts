@@ -68,6 +68,11 @@ const PREPARE: { [N in CommandName]: () => Promise<Prepare<N>> } = {
   'directory list': admin('directory list'),
   'directory rotate-token': admin('directory rotate-token'),
   'directory delete': admin('directory delete'),
+  'trusted-app list': admin('trusted-app list'),
+  'trusted-app create': admin('trusted-app create'),
+  'trusted-app show': admin('trusted-app show'),
+  'trusted-app update': admin('trusted-app update'),
+  'trusted-app delete': admin('trusted-app delete'),
 };
 
 /** The server package's version, read beside the running file (src/ through tsx, or dist/). */
