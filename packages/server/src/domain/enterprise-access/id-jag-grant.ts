@@ -124,7 +124,7 @@ async function verifiedIdJag(deps: EnterpriseAccessDeps, org: Org, assertion: st
   const claims = outcome.payload;
   // §4.4.1: an array `aud` must hold exactly one element, this issuer.
   if (Array.isArray(claims.aud) && claims.aud.length !== 1)
-    fail('token.id_jag.audience', 'the ID-JAG is not for this issuer alone');
+    fail('token.id_jag.audience', 'the ID-JAG is not for this issuer');
   const { sub, jti, client_id: clientId, exp, iat } = claims as JWTPayload & Record<string, unknown>;
   if (
     typeof sub !== 'string' ||
