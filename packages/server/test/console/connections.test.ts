@@ -168,6 +168,7 @@ describe('console: enterprise sign-in connections', () => {
           scopes: ['openid', 'email', 'profile'],
           hosted_domain: 'acme.test',
           allowed_endpoint_hosts: [],
+          accept_id_jag: false,
         },
       },
     );

@@ -724,7 +724,27 @@ for (const database of ['sqlite', 'postgres'] as const) {
         status: 400,
         body: REFUSED.invalid,
       });
-      // Nothing was spent by the refusals, nothing was issued: no session at tools for Bob besides the journey's.
+      // Issued in the future (a clock far ahead).
+      const ahead = await orgC.sign({ ...claims, iss: orgC.issuer, iat: now + 600, exp: now + 900 });
+      assert.deepEqual(await present(toolsIssuer, agentAtTools, ahead), {
+        status: 400,
+        body: REFUSED.invalid,
+      });
+    });
+
+    test('one ID-JAG presented five times at once is taken once; a deleted trusted app issues no more', async () => {
+      const idJag = await idJagForTools();
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => present(toolsIssuer, agentAtTools, idJag)),
+      );
+      assert.deepEqual(answers.map((a) => a.status).sort(), [200, 400, 400, 400, 400]);
+      for (const a of answers) if (a.status === 400) assert.deepEqual(a.body, REFUSED.replayed);
+
+      assert.equal((await acmeApi('DELETE', `/trusted-apps/${trustedApp}`)).status, 204);
+      assert.deepEqual(
+        await exchange(agent, { subject_token: adaIdToken, audience: toolsIssuer, resource: files.resource }),
+        { status: 400, body: REFUSED.audienceNotAllowed },
+      );
     });
   });
 }

@@ -44,6 +44,9 @@ export const ID_JAG_ALGORITHMS = [
   'Ed25519',
 ];
 
+/** An ID-JAG issued further in the future than this (a clock ahead) is refused: jose checks `iat` no more. */
+const IAT_LEEWAY_S = 60;
+
 /** An ID-JAG that says it lives longer than this is refused: its `jti` is kept until it expires. */
 const MAX_LIFETIME_S = 60 * 60;
 
@@ -90,8 +93,8 @@ async function providerKeys(deps: EnterpriseAccessDeps, c: OidcConnection, kid: 
 /**
  * The claims of `assertion` when it is an ID-JAG the connection's provider signed for this issuer
  * (draft §4.4.1, RFC 7523 §3): `typ` oauth-id-jag+jwt, an asymmetric signature by a key of the
- * provider's set, `iss` the provider, `aud` this issuer alone, `exp` and `iat` good (no leeway
- * beyond jose's default), every required claim present, and a lifetime of at most an hour.
+ * provider's set, `iss` the provider, `aud` this issuer alone, `exp` not past, `iat` not
+ * more than a minute ahead, every required claim present, and a lifetime of at most an hour.
  */
 async function verifiedIdJag(deps: EnterpriseAccessDeps, org: Org, assertion: string) {
   const header = unverifiedHeader(assertion);
@@ -108,13 +111,14 @@ async function verifiedIdJag(deps: EnterpriseAccessDeps, org: Org, assertion: st
     );
   const connection = await trustingConnection(deps, org, unverified?.iss);
   const issuer = issuerOf(deps.config, org);
+  const now = clock.now();
   const outcome = await checkJwt(assertion, await providerKeys(deps, connection, header?.kid), {
     issuer: connection.oidc.issuer,
     typ: ID_JAG_TYP,
     audience: [issuer],
     algorithms: ID_JAG_ALGORITHMS,
     requiredClaims: ['iss', 'sub', 'aud', 'client_id', 'jti', 'exp', 'iat'],
-    now: clock.now(),
+    now,
   });
   if (!outcome.ok) {
     if (outcome.expired) fail('token.id_jag.expired', 'the ID-JAG has expired');
@@ -132,7 +136,8 @@ async function verifiedIdJag(deps: EnterpriseAccessDeps, org: Org, assertion: st
     typeof clientId !== 'string' ||
     typeof exp !== 'number' ||
     typeof iat !== 'number' ||
-    exp - iat > MAX_LIFETIME_S
+    exp - iat > MAX_LIFETIME_S ||
+    iat > now / 1000 + IAT_LEEWAY_S
   )
     fail('token.id_jag.invalid', 'the ID-JAG does not verify');
   return {
