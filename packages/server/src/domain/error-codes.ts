@@ -1073,6 +1073,11 @@ export const ERROR_CODES = {
     means: "only an organization's own confidential client may ask for or present an ID-JAG",
   },
   'token.id_jag.expired': { error: 'invalid_grant', means: 'the ID-JAG has expired' },
+  'token.id_jag.impersonated': {
+    error: 'invalid_grant',
+    means:
+      "the subject token is an impersonated sign-in's ID token: impersonation does not reach other applications",
+  },
   'token.id_jag.invalid': {
     error: 'invalid_grant',
     means: "the ID-JAG's signature, times or claims do not hold",

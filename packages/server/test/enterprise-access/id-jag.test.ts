@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT } from 'jose';
+import { signIdToken } from '../../src/crypto/id-token.js';
 import type { Org } from '../../src/domain/types.js';
 import { insertFederatedIdentity } from '../../src/storage/repos/connections.js';
 import { addConsoleMember, call, consoleOf, ownedOrg } from '../management/support/console.js';
@@ -637,6 +638,30 @@ for (const database of ['sqlite', 'postgres'] as const) {
         scope: 'files:read files:admin',
       });
       assert.equal(body.scope, 'files:read');
+      // An owner impersonating Ada got an ID token for the agent (acr impersonation, no amr): it does
+      // not carry the impersonation to another application.
+      const iat = Math.floor(Date.now() / 1000);
+      const impersonated = await signIdToken(await tessera.deps.keyRing.signer(acme.id), {
+        iss: acmeIssuer,
+        sub: ada.id,
+        aud: agent.clientId,
+        iat,
+        exp: iat + 300,
+        auth_time: iat,
+        acr: 'urn:tessera:acr:impersonation',
+        amr: [],
+      });
+      assert.deepEqual(
+        await exchange(agent, {
+          subject_token: impersonated,
+          audience: toolsIssuer,
+          resource: files.resource,
+        }),
+        {
+          status: 400,
+          body: oauthError('invalid_grant', 'an impersonated sign-in does not reach other applications'),
+        },
+      );
       // An access token is no subject token here, nor is an ID token of another org.
       const forged = await new SignJWT({ sub: ada.id, aud: agent.clientId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -9,6 +9,7 @@ import { scopeList } from '../directory/console-scopes.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
+import { ACR_IMPERSONATION } from '../tokens-policy.js';
 import type { Client, Org } from '../types.js';
 import type { EnterpriseAccessDeps } from './deps.js';
 
@@ -81,7 +82,7 @@ async function verifiedSubject(deps: EnterpriseAccessDeps, org: Org, client: Cli
  * |---|---|
  * | `unauthorized_client` | the client is not a confidential client |
  * | `invalid_request` | subject_token_type is not an ID token |
- * | `invalid_grant` | the subject token is not a live ID token the org issued to this client |
+ * | `invalid_grant` | the subject token is not a live ID token the org issued to this client, or an impersonated sign-in's |
  * | `invalid_target` | no trusted app names the audience for this client; a resource it does not allow |
  * | `invalid_scope` | scopes were asked and the app allows none of them |
  */
@@ -95,6 +96,9 @@ export async function issueIdJag(
   if (input.subjectTokenType !== ID_TOKEN_TYPE)
     fail('token.id_jag.subject_token_type', `subject_token_type must be ${ID_TOKEN_TYPE}`);
   const { claims: idToken, user } = await verifiedSubject(deps, org, client, input.subjectToken);
+  // An owner signed in as the user (docs/delegation.md): that stays within the client it was opened for.
+  if (idToken.acr === ACR_IMPERSONATION)
+    fail('token.id_jag.impersonated', 'an impersonated sign-in does not reach other applications');
   const [app] = (await trustedAppsFor(deps.store, org.id, input.audience)).filter((a) =>
     a.clientIds.includes(client.id),
   );
