@@ -4,6 +4,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT } from 'jose';
 import { signIdToken } from '../../src/crypto/id-token.js';
+import { sha256 } from '../../src/crypto/random.js';
 import type { Org } from '../../src/domain/types.js';
 import { insertFederatedIdentity } from '../../src/storage/repos/connections.js';
 import { addConsoleMember, call, consoleOf, ownedOrg } from '../management/support/console.js';
@@ -447,6 +448,13 @@ for (const database of ['sqlite', 'postgres'] as const) {
         expires_in: token.body.expires_in,
         scope: 'files:read',
       });
+      // Its jti is kept, with its issuer, in the replay table every node shares, until the ID-JAG expires.
+      const kept = await tessera.db
+        .selectFrom('dpop_proof_jtis')
+        .select('expires_at')
+        .where('jti_hash', '=', sha256(`id-jag\n${acmeIssuer}\n${claims.jti}`))
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(kept.expires_at), (claims.exp as number) * 1000);
       const access = decodeJwt(accessToken);
       assert.equal(access.iss, toolsIssuer);
       assert.equal(access.sub, bob);

@@ -76,19 +76,30 @@ const COMMANDS: [string, string][] = [
   ['keys rotate', 'tessera keys rotate --org S'],
   [
     'connection create',
-    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]...] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
+    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--accept-id-jag]] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
   ],
   ['connection list', 'tessera connection list --org S'],
   ['connection show', 'tessera connection show --org S --id CON_ID'],
   [
     'connection update',
-    'tessera connection update --org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
+    'tessera connection update --org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--accept-id-jag | --no-accept-id-jag] [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
   ],
   ['connection delete', 'tessera connection delete --org S --id CON_ID'],
   ['directory create', 'tessera directory create --org S --name N [--connection CON_ID]'],
   ['directory list', 'tessera directory list --org S'],
   ['directory rotate-token', 'tessera directory rotate-token --org S --id DIR_ID'],
   ['directory delete', 'tessera directory delete --org S --id DIR_ID'],
+  ['trusted-app list', 'tessera trusted-app list --org S'],
+  [
+    'trusted-app create',
+    'tessera trusted-app create --org S --name N --audience ISSUER --target-client-id C --client CLIENT_ID... [--resource URI]... [--scope SCOPE]...',
+  ],
+  ['trusted-app show', 'tessera trusted-app show --org S --id TAP_ID'],
+  [
+    'trusted-app update',
+    'tessera trusted-app update --org S --id TAP_ID [--name N] [--audience ISSUER] [--target-client-id C] [--client CLIENT_ID]... [--resource URI]... [--scope SCOPE]...',
+  ],
+  ['trusted-app delete', 'tessera trusted-app delete --org S --id TAP_ID'],
 ];
 
 describe('tessera --help, --version and usage errors', () => {
@@ -166,6 +177,7 @@ describe('tessera --help, --version and usage errors', () => {
       'keys',
       'connection',
       'directory',
+      'trusted-app',
     ]);
     await Promise.all(
       groups.map(async (group) => {
@@ -195,7 +207,7 @@ describe('tessera --help, --version and usage errors', () => {
     const global = await run(['--help']);
     assert.ok(
       global.stdout.includes(
-        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory)',
+        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory, trusted-app)',
       ),
       global.stdout,
     );
@@ -294,7 +306,8 @@ describe('tessera --help, --version and usage errors', () => {
       '  service-account create, service-account list, service-account rotate-secret,',
       '  service-account delete, invitation create, invitation list, invitation revoke, keys rotate,',
       '  connection create, connection list, connection show, connection update, connection delete,',
-      '  directory create, directory list, directory rotate-token, directory delete',
+      '  directory create, directory list, directory rotate-token, directory delete, trusted-app list,',
+      '  trusted-app create, trusted-app show, trusted-app update, trusted-app delete',
       '`tessera --help` shows how to call each; `tessera <command> --help` describes one.',
       '',
     ].join('\n');

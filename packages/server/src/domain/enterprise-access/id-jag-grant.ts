@@ -199,6 +199,8 @@ export async function redeemIdJag(
   const asked = scopeList(typeof claims.scope === 'string' ? claims.scope : '');
   const now = clock.now();
   const signer = await deps.keyRing.signer(org.id);
+  // Keyed by the store, as DPoP's purge is: one delete a minute per process, not one per grant.
+  await purgeAtMostEveryMinute(deps.store, 'dpop_proof_jtis', now, () => purgeProofJtis(deps.store, now));
   const opened = await deps.unitOfWork.run(async (tx) => {
     const [granted] = await grantForUser(
       tx,
@@ -214,7 +216,6 @@ export async function redeemIdJag(
       );
     if (asked.length > 0 && granted.scopes.length === 0)
       fail('token.id_jag.roles', "the user's roles allow none of the scopes this ID-JAG grants");
-    await purgeAtMostEveryMinute(tx, 'dpop_proof_jtis', now, () => purgeProofJtis(tx, now));
     // One table with DPoP proofs' jtis (DESIGN §20): an issuer's jti, kept until the ID-JAG expires.
     const fresh = await recordProofJti(
       tx,
