@@ -757,6 +757,33 @@ for (const database of ['sqlite', 'postgres'] as const) {
         status: 400,
         body: REFUSED.invalid,
       });
+      // tools' own ID-JAG, even through a connection to itself and a linked subject (draft §8.3: an
+      // authorization server never takes an ID-JAG it issued itself).
+      const self = await toolsApi('POST', '/connections', {
+        type: 'oidc',
+        name: 'Itself',
+        issuer: toolsIssuer,
+        client_id: 'tools-at-tools',
+        client_secret: 'a secret of the connection',
+        accept_id_jag: true,
+      });
+      assert.equal(self.status, 201, self.text);
+      await insertFederatedIdentity(tessera.deps.store, {
+        connectionId: self.body.id,
+        subject: bob,
+        userId: bob,
+        createdAt: Date.now(),
+      });
+      const own = await signIdToken(
+        await tessera.deps.keyRing.signer(tools.id),
+        { ...claims, iss: toolsIssuer, sub: bob, jti: `own-${database}` },
+        'oauth-id-jag+jwt',
+      );
+      assert.deepEqual(await present(toolsIssuer, agentAtTools, own), {
+        status: 400,
+        body: REFUSED.untrusted,
+      });
+      assert.equal((await toolsApi('DELETE', `/connections/${self.body.id}`)).status, 204);
       // Issued in the future (a clock far ahead).
       const ahead = await orgC.sign({ ...claims, iss: orgC.issuer, iat: now + 600, exp: now + 900 });
       assert.deepEqual(await present(toolsIssuer, agentAtTools, ahead), {
