@@ -37,6 +37,7 @@ const FEATURES = [
   'mail',
   'teams',
   'federation',
+  'enterprise-access',
   'scim',
 ];
 const D = `${S}domain/`;

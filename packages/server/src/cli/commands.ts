@@ -26,6 +26,7 @@ import { DIRECTORY_COMMANDS } from './directory-commands.js';
 import type { Launch } from './lifecycle.js';
 import { LOG_STREAM_COMMANDS } from './log-stream-commands.js';
 import { RESOURCE_COMMANDS } from './resource-commands.js';
+import { TRUSTED_APP_COMMANDS } from './trusted-app-commands.js';
 import type { USAGES } from './usage.js';
 
 export type AdminName = Exclude<keyof typeof USAGES, 'serve' | 'migrate' | 'worker' | 'backup'>;
@@ -39,6 +40,7 @@ export const ADMIN_COMMANDS: {
 } = {
   ...RESOURCE_COMMANDS,
   ...CONNECTION_COMMANDS,
+  ...TRUSTED_APP_COMMANDS,
   ...DIRECTORY_COMMANDS,
   ...LOG_STREAM_COMMANDS,
   'org create'(f) {

@@ -25,7 +25,15 @@ type ConnectionCommand =
   | 'connection delete';
 
 const SECRET = 'Client secret';
-const OIDC_FLAGS = ['issuer', 'client-id', 'scope', 'hosted-domain', 'allowed-endpoint-host'] as const;
+const OIDC_FLAGS = [
+  'issuer',
+  'client-id',
+  'scope',
+  'hosted-domain',
+  'allowed-endpoint-host',
+  'accept-id-jag',
+  'no-accept-id-jag',
+] as const;
 const SAML_FLAGS = ['metadata-file', 'entity-id', 'sso-url', 'certificate-file'] as const;
 
 /**
@@ -50,6 +58,7 @@ function shown(deps: Parameters<typeof connectionUrls>[0], org: Org, c: Connecti
             scopes: c.oidc.scopes,
             hostedDomain: c.oidc.hostedDomain ?? null,
             allowedEndpointHosts: c.oidc.allowedEndpointHosts ?? [],
+            acceptIdJag: c.oidc.acceptIdJag === true,
           },
           callbackUrl: urls.callbackUrl,
         }
@@ -68,6 +77,13 @@ function shown(deps: Parameters<typeof connectionUrls>[0], org: Org, c: Connecti
 function jitOf(f: { jit?: boolean; 'no-jit'?: boolean }): boolean | undefined {
   if (f.jit && f['no-jit']) throw new UsageError('give one of --jit or --no-jit');
   return f.jit ? true : f['no-jit'] ? false : undefined;
+}
+
+/** `--accept-id-jag` / `--no-accept-id-jag`: the choice, or undefined when neither is given. */
+function acceptIdJagOf(f: { 'accept-id-jag'?: boolean; 'no-accept-id-jag'?: boolean }): boolean | undefined {
+  if (f['accept-id-jag'] && f['no-accept-id-jag'])
+    throw new UsageError('give one of --accept-id-jag or --no-accept-id-jag');
+  return f['accept-id-jag'] ? true : f['no-accept-id-jag'] ? false : undefined;
 }
 
 /** `--jit-any-domain` / `--no-jit-any-domain`: the choice, or undefined when neither is given. */
@@ -159,6 +175,7 @@ export const CONNECTION_COMMANDS: {
     const scopes = listOf(f.scope);
     const hostedDomain = hostedDomainOf(f['hosted-domain']);
     const allowedEndpointHosts = listOf(f['allowed-endpoint-host']);
+    const acceptIdJag = acceptIdJagOf(f);
     return async () => {
       const clientSecret = await readSecret(SECRET);
       return admin(async (deps) => {
@@ -172,6 +189,7 @@ export const CONNECTION_COMMANDS: {
           scopes,
           hostedDomain,
           allowedEndpointHosts,
+          acceptIdJag,
         };
         return shown(deps, org, await createConnection(deps, org, input, SYSTEM));
       })();
@@ -207,6 +225,7 @@ export const CONNECTION_COMMANDS: {
       scopes: listOf(f.scope),
       hostedDomain: hostedDomainOf(f['hosted-domain']),
       allowedEndpointHosts: listOf(f['allowed-endpoint-host']),
+      acceptIdJag: acceptIdJagOf(f),
       ...samlOf(f),
     };
     const newSecret = f['new-client-secret'] === true;

@@ -73,6 +73,11 @@ const PREPARE: { [N in CommandName]: () => Promise<Prepare<N>> } = {
   'log-stream show': admin('log-stream show'),
   'log-stream update': admin('log-stream update'),
   'log-stream delete': admin('log-stream delete'),
+  'trusted-app list': admin('trusted-app list'),
+  'trusted-app create': admin('trusted-app create'),
+  'trusted-app show': admin('trusted-app show'),
+  'trusted-app update': admin('trusted-app update'),
+  'trusted-app delete': admin('trusted-app delete'),
 };
 
 /** The server package's version, read beside the running file (src/ through tsx, or dist/). */

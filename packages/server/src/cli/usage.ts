@@ -326,7 +326,7 @@ export const USAGES = {
   },
   'connection create': {
     synopsis:
-      '--org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]...] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
+      '--org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--accept-id-jag]] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
     summary: 'add an enterprise sign-in connection (OIDC or SAML) to the organization',
     details: [
       'oidc: --issuer (its configuration is found by discovery) and --client-id; the client secret is read',
@@ -338,6 +338,8 @@ export const USAGES = {
       'connection claims; --jit creates a user on first sign-in, at an address in its domains only unless',
       '--jit-any-domain (never in a domain another connection claims); --default-role: a role id they are',
       "given. --hosted-domain (oidc, Google Workspace): the domain every ID token's hd claim must name.",
+      '--accept-id-jag (oidc): take the ID-JAGs this provider signs at the jwt-bearer grant, for users',
+      'linked through the connection (docs/enterprise-managed-authorization.md).',
       'Prints the connection with the URLs to give the provider: "callbackUrl" (oidc), or "acsUrl",',
       '"spEntityId" and "spMetadataUrl" (saml). Never the secret.',
     ],
@@ -356,6 +358,8 @@ export const USAGES = {
       scope: { type: 'string', multiple: true },
       'hosted-domain': { type: 'string' },
       'allowed-endpoint-host': { type: 'string', multiple: true },
+      'accept-id-jag': { type: 'boolean' },
+      'no-accept-id-jag': { type: 'boolean' },
       'metadata-file': { type: 'string' },
       'entity-id': { type: 'string' },
       'sso-url': { type: 'string' },
@@ -379,7 +383,7 @@ export const USAGES = {
   },
   'connection update': {
     synopsis:
-      '--org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
+      '--org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--accept-id-jag | --no-accept-id-jag] [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
     summary: "change a connection's settings (its type stays)",
     details: [
       'Prints the connection. A repeatable flag replaces the whole list; --domain "" (or --default-role "")',
@@ -402,6 +406,8 @@ export const USAGES = {
       scope: { type: 'string', multiple: true },
       'hosted-domain': { type: 'string' },
       'allowed-endpoint-host': { type: 'string', multiple: true },
+      'accept-id-jag': { type: 'boolean' },
+      'no-accept-id-jag': { type: 'boolean' },
       'metadata-file': { type: 'string' },
       'entity-id': { type: 'string' },
       'sso-url': { type: 'string' },
@@ -518,6 +524,60 @@ export const USAGES = {
     synopsis: '--org S --id LST_ID',
     summary: 'delete a log stream; nothing more is sent to it',
     details: ['Prints {"deleted":"lst_…"}.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'trusted-app list': {
+    synopsis: '--org S',
+    summary: 'list the apps the organization issues ID-JAGs for (Enterprise-Managed Authorization)',
+    details: ['Prints {"data":[trusted app…]}, oldest first.'],
+    flags: { org: { type: 'string' } },
+  },
+  'trusted-app create': {
+    synopsis:
+      '--org S --name N --audience ISSUER --target-client-id C --client CLIENT_ID... [--resource URI]... [--scope SCOPE]...',
+    summary: "let some of the organization's clients get ID-JAGs for a target authorization server",
+    details: [
+      'Prints the trusted app {"id","name","audience","targetClientId","clientIds","resources","scopes"}.',
+      "--audience: the target authorization server's issuer (the ID-JAG's aud); --target-client-id: the id",
+      "it knows the clients by (the ID-JAG's client_id); --client: a confidential client of the org that",
+      'may ask; --resource and --scope: what they may ask for (docs/enterprise-managed-authorization.md).',
+    ],
+    flags: {
+      org: { type: 'string' },
+      name: { type: 'string' },
+      audience: { type: 'string' },
+      'target-client-id': { type: 'string' },
+      client: { type: 'string', multiple: true },
+      resource: { type: 'string', multiple: true },
+      scope: { type: 'string', multiple: true },
+    },
+  },
+  'trusted-app show': {
+    synopsis: '--org S --id TAP_ID',
+    summary: 'show one trusted app',
+    details: ['Prints the trusted app.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'trusted-app update': {
+    synopsis:
+      '--org S --id TAP_ID [--name N] [--audience ISSUER] [--target-client-id C] [--client CLIENT_ID]... [--resource URI]... [--scope SCOPE]...',
+    summary: 'change a trusted app',
+    details: ['Prints the trusted app. A repeatable flag replaces the whole list; --resource "" empties it.'],
+    flags: {
+      org: { type: 'string' },
+      id: { type: 'string' },
+      name: { type: 'string' },
+      audience: { type: 'string' },
+      'target-client-id': { type: 'string' },
+      client: { type: 'string', multiple: true },
+      resource: { type: 'string', multiple: true },
+      scope: { type: 'string', multiple: true },
+    },
+  },
+  'trusted-app delete': {
+    synopsis: '--org S --id TAP_ID',
+    summary: 'delete a trusted app: no more ID-JAGs for it',
+    details: ['Prints {"deleted":"tap_…"}.'],
     flags: { org: { type: 'string' }, id: { type: 'string' } },
   },
 } as const satisfies Record<string, Usage>;

@@ -2,12 +2,25 @@ import { createHash } from 'node:crypto';
 import { type Signer, signJwt } from './jwt.js';
 
 /**
+ * The explicit type of an Identity Assertion JWT Authorization Grant (ID-JAG,
+ * draft-ietf-oauth-identity-assertion-authz-grant §3): an identity assertion for another
+ * authorization server, signed as ID tokens are.
+ */
+export const ID_JAG_TYP = 'oauth-id-jag+jwt';
+
+/**
  * Signs an ID token (OIDC Core §2): header `alg RS256`, `typ JWT`, `kid`. Never `at+jwt`, so an
  * ID token is refused wherever an access token is expected. Put together like an access token
- * (jwt.ts): a code exchange and an openid refresh sign both, at the main thread's cost.
+ * (jwt.ts): a code exchange and an openid refresh sign both, at the main thread's cost. An ID-JAG
+ * is signed here too, with its own `typ` (ID_JAG_TYP), so whatever decides how the org's ID
+ * tokens are signed decides it for its ID-JAGs.
  */
-export function signIdToken(signer: Signer, claims: Record<string, unknown>): Promise<string> {
-  return signJwt(signer, 'JWT', claims);
+export function signIdToken(
+  signer: Signer,
+  claims: Record<string, unknown>,
+  typ: 'JWT' | typeof ID_JAG_TYP = 'JWT',
+): Promise<string> {
+  return signJwt(signer, typ, claims);
 }
 
 /**

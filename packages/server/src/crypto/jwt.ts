@@ -21,7 +21,7 @@ const b64url = (json: string) => Buffer.from(json, 'utf8').toString('base64url')
  */
 export async function signJwt(
   signer: Signer,
-  typ: 'at+jwt' | 'JWT' | 'logout+jwt',
+  typ: 'at+jwt' | 'JWT' | 'logout+jwt' | 'oauth-id-jag+jwt',
   claims: Record<string, unknown>,
 ): Promise<string> {
   const input = `${b64url(JSON.stringify({ alg: 'RS256', typ, kid: signer.kid }))}.${b64url(JSON.stringify(claims))}`;

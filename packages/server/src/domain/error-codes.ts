@@ -1056,6 +1056,76 @@ export const ERROR_CODES = {
     error: 'unauthorized_client',
     means: 'the client may not use this grant type',
   },
+  'token.id_jag.audience': {
+    error: 'invalid_grant',
+    means: "the ID-JAG's aud is not this issuer (or names more than one audience)",
+  },
+  'token.id_jag.audience_not_allowed': {
+    error: 'invalid_target',
+    means: 'audience is not a trusted app of the organization that lists the asking client',
+  },
+  'token.id_jag.client_mismatch': {
+    error: 'invalid_grant',
+    means: "the ID-JAG's client_id is not the authenticated client",
+  },
+  'token.id_jag.client_not_confidential': {
+    error: 'unauthorized_client',
+    means: "only an organization's own confidential client may ask for or present an ID-JAG",
+  },
+  'token.id_jag.expired': { error: 'invalid_grant', means: 'the ID-JAG has expired' },
+  'token.id_jag.impersonated': {
+    error: 'invalid_grant',
+    means:
+      "the subject token is an impersonated sign-in's ID token: impersonation does not reach other applications",
+  },
+  'token.id_jag.invalid': {
+    error: 'invalid_grant',
+    means: "the ID-JAG's signature, times or claims do not hold",
+  },
+  'token.id_jag.issuer_unusable': {
+    error: 'invalid_grant',
+    means: "the keys of the ID-JAG's issuer could not be read from its provider",
+  },
+  'token.id_jag.malformed': {
+    error: 'invalid_grant',
+    means: 'the assertion is not an ID-JAG: not a JWT, typ not oauth-id-jag+jwt, or an algorithm not taken',
+  },
+  'token.id_jag.no_resource': {
+    error: 'invalid_target',
+    means: 'the ID-JAG names no resource, or more than one',
+  },
+  'token.id_jag.replayed': {
+    error: 'invalid_grant',
+    means: 'the ID-JAG was presented before (its jti is single use)',
+  },
+  'token.id_jag.resource_not_allowed': {
+    error: 'invalid_target',
+    means: 'resource is not one the trusted app allows',
+  },
+  'token.id_jag.roles': {
+    error: 'invalid_scope',
+    means: "the user's roles allow none of the scopes the ID-JAG grants",
+  },
+  'token.id_jag.scope_not_allowed': {
+    error: 'invalid_scope',
+    means: 'none of the scopes asked is one the trusted app allows',
+  },
+  'token.id_jag.subject_token_invalid': {
+    error: 'invalid_grant',
+    means: 'subject_token is not a live ID token the organization issued to the asking client',
+  },
+  'token.id_jag.subject_token_type': {
+    error: 'invalid_request',
+    means: 'an ID-JAG is asked for with a subject_token_type other than an ID token',
+  },
+  'token.id_jag.unlinked_subject': {
+    error: 'invalid_grant',
+    means: "the ID-JAG's subject is linked to no user of the organization through that connection",
+  },
+  'token.id_jag.untrusted_issuer': {
+    error: 'invalid_grant',
+    means: "the ID-JAG's issuer is no connection the organization trusts for ID-JAGs",
+  },
   'token.machine.resource_not_permitted': {
     error: 'invalid_scope',
     means: 'a client asked for a resource it is permitted no scope of',
@@ -1137,6 +1207,31 @@ export const ERROR_CODES = {
     means: 'revocation or introspection was sent without token',
   },
   'token.user.gone': { error: 'invalid_grant', means: 'the user of the session no longer exists' },
+  'trusted_app.audience.invalid': {
+    error: 'invalid_request',
+    means: "a trusted app's audience is not an https issuer URL",
+  },
+  'trusted_app.client.unknown': {
+    error: 'invalid_request',
+    means: 'a trusted app names a client that is not a confidential client of the organization',
+  },
+  'trusted_app.client.taken': {
+    error: 'conflict',
+    means: 'another trusted app of the organization gives that client the same audience',
+  },
+  'trusted_app.not_found': { error: 'not_found', means: 'no such trusted app in the organization' },
+  'trusted_app.resource.invalid': {
+    error: 'invalid_request',
+    means: "a trusted app's resource is not an absolute URI without a fragment",
+  },
+  'trusted_app.scope.invalid': {
+    error: 'invalid_request',
+    means: "a trusted app's scope is not a scope token",
+  },
+  'trusted_app.target_client_id.invalid': {
+    error: 'invalid_request',
+    means: "a trusted app's target_client_id is empty or too long",
+  },
   'user.address.not_string': { error: 'invalid_body', means: 'a part of an address is not a string' },
   'user.address.too_long': { error: 'invalid_body', means: 'a part of an address is too long' },
   'user.address.unknown_part': {

@@ -1,6 +1,6 @@
 import { newId } from '../crypto/random.js';
 
-/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`, `lst_…`, `dir_…`, `grp_…`. */
+/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`, `lst_…`, `dir_…`, `grp_…`, `tap_…`. */
 export const ID_PREFIX = {
   org: 'org',
   tenant: 'tnt',
@@ -14,6 +14,7 @@ export const ID_PREFIX = {
   logStream: 'lst',
   directory: 'dir',
   group: 'grp',
+  trustedApp: 'tap',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -344,6 +344,11 @@ export interface OidcSettings {
    * (domain/federation/upstream-endpoints.ts); absent on connections stored before the setting.
    */
   allowedEndpointHosts?: string[];
+  /**
+   * The org takes Identity Assertion JWT Authorization Grants (ID-JAGs) this provider signs, at the
+   * `jwt-bearer` grant (DESIGN §20, domain/enterprise-access/); absent: it does not.
+   */
+  acceptIdJag?: boolean;
 }
 
 /** What a SAML connection needs of its IdP: who it is, where to send people, what signs. */
@@ -813,6 +818,24 @@ export interface ScimGroup {
   displayName: string;
   externalId: string | null;
   version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * A target application the org, as an enterprise identity provider, issues ID-JAGs for (DESIGN §20):
+ * the authorization server `audience` (its issuer), the client id it knows the asking clients by,
+ * which of the org's clients may ask, and the resources and scopes they may ask for.
+ */
+export interface TrustedApp {
+  id: string;
+  orgId: string;
+  name: string;
+  audience: string;
+  targetClientId: string;
+  clientIds: string[];
+  resources: string[];
+  scopes: string[];
   createdAt: number;
   updatedAt: number;
 }

@@ -17,6 +17,7 @@ import { RESOURCE_ENDPOINTS } from './management/resources.js';
 import { ROLE_ENDPOINTS } from './management/roles.js';
 import { SERVICE_ACCOUNT_ENDPOINTS } from './management/service-accounts.js';
 import { SETTINGS_ENDPOINTS } from './management/settings.js';
+import { TRUSTED_APP_ENDPOINTS } from './management/trusted-apps.js';
 import { USER_ROLE_ENDPOINTS } from './management/user-roles.js';
 import { USER_ENDPOINTS } from './management/users.js';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './management/webhook-deliveries.js';
@@ -99,6 +100,7 @@ export const OPERATIONS: readonly Declaration[] = [
   ...WEBHOOK_DELIVERY_ENDPOINTS,
   ...CONNECTION_ENDPOINTS,
   ...LOG_STREAM_ENDPOINTS,
+  ...TRUSTED_APP_ENDPOINTS,
   ...DIRECTORY_ENDPOINTS,
   ...SCIM_USER_OPERATIONS,
   ...SCIM_GROUP_OPERATIONS,

@@ -47,6 +47,7 @@ import * as logoutPropagation from './migrations/044-logout-propagation.js';
 import * as dpop from './migrations/045-dpop.js';
 import * as scim from './migrations/046-scim.js';
 import * as logStreams from './migrations/047-log-streams.js';
+import * as trustedApps from './migrations/048-trusted-apps.js';
 import * as logStreamSignal from './migrations/051-log-stream-signal.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -99,6 +100,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '045-dpop': dpop,
   '046-scim': scim,
   '047-log-streams': logStreams,
+  '048-trusted-apps': trustedApps,
   '051-log-stream-signal': logStreamSignal,
 };
 

@@ -820,6 +820,7 @@ export interface Database {
   sealed_checks: SealedChecksTable;
   service_settings: ServiceSettingsTable;
   log_streams: LogStreamsTable;
+  trusted_apps: TrustedAppsTable;
   api_resources: ApiResourcesTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;
@@ -863,6 +864,23 @@ export interface LogStreamsTable {
   last_error_at: number | null;
   last_sent_at: number | null;
   sent_entries: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A target application the org issues ID-JAGs for (DESIGN §20, migration 048). */
+export interface TrustedAppsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  /** The target authorization server's issuer: the ID-JAG's `aud`. */
+  audience: string;
+  /** The client id the target knows the asking clients by: the ID-JAG's `client_id`. */
+  target_client_id: string;
+  /** JSON arrays: the org's clients that may ask; the resources and scopes they may ask for. */
+  client_ids: string;
+  resources: string;
+  scopes: string;
   created_at: number;
   updated_at: number;
 }

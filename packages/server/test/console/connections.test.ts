@@ -198,6 +198,7 @@ describe('console: enterprise sign-in connections and SCIM directories', () => {
           scopes: ['openid', 'email', 'profile'],
           hosted_domain: 'acme.test',
           allowed_endpoint_hosts: [],
+          accept_id_jag: false,
         },
       },
     );

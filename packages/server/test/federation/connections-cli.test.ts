@@ -148,6 +148,7 @@ describe('tessera connection', () => {
           scopes: ['openid', 'email', 'profile'],
           hosted_domain: 'acme.test',
           allowed_endpoint_hosts: ['login.acme.example'],
+          accept_id_jag: false,
         },
         callback_url: out.callbackUrl,
       },

@@ -76,13 +76,13 @@ const COMMANDS: [string, string][] = [
   ['keys rotate', 'tessera keys rotate --org S'],
   [
     'connection create',
-    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]...] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
+    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--accept-id-jag]] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
   ],
   ['connection list', 'tessera connection list --org S'],
   ['connection show', 'tessera connection show --org S --id CON_ID'],
   [
     'connection update',
-    'tessera connection update --org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
+    'tessera connection update --org S --id CON_ID [--name N] [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL] [--client-id C] [--new-client-secret] [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--accept-id-jag | --no-accept-id-jag] [--metadata-file FILE | [--entity-id E] [--sso-url URL] [--certificate-file FILE]]',
   ],
   ['connection delete', 'tessera connection delete --org S --id CON_ID'],
   ['directory create', 'tessera directory create --org S --name N [--connection CON_ID]'],
@@ -100,6 +100,17 @@ const COMMANDS: [string, string][] = [
     'tessera log-stream update --org S --id LST_ID [--name N] [--url URL] [--pause | --resume] [--new-secret] [--index I] [--source S] [--sourcetype T] [--service S] [--ddsource S] [--ddtags TAGS] [--gzip | --no-gzip]',
   ],
   ['log-stream delete', 'tessera log-stream delete --org S --id LST_ID'],
+  ['trusted-app list', 'tessera trusted-app list --org S'],
+  [
+    'trusted-app create',
+    'tessera trusted-app create --org S --name N --audience ISSUER --target-client-id C --client CLIENT_ID... [--resource URI]... [--scope SCOPE]...',
+  ],
+  ['trusted-app show', 'tessera trusted-app show --org S --id TAP_ID'],
+  [
+    'trusted-app update',
+    'tessera trusted-app update --org S --id TAP_ID [--name N] [--audience ISSUER] [--target-client-id C] [--client CLIENT_ID]... [--resource URI]... [--scope SCOPE]...',
+  ],
+  ['trusted-app delete', 'tessera trusted-app delete --org S --id TAP_ID'],
 ];
 
 describe('tessera --help, --version and usage errors', () => {
@@ -178,6 +189,7 @@ describe('tessera --help, --version and usage errors', () => {
       'connection',
       'directory',
       'log-stream',
+      'trusted-app',
     ]);
     await Promise.all(
       groups.map(async (group) => {
@@ -207,7 +219,7 @@ describe('tessera --help, --version and usage errors', () => {
     const global = await run(['--help']);
     assert.ok(
       global.stdout.includes(
-        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory, log-stream)',
+        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory, log-stream, trusted-app)',
       ),
       global.stdout,
     );
@@ -322,7 +334,8 @@ describe('tessera --help, --version and usage errors', () => {
       '  service-account delete, invitation create, invitation list, invitation revoke, keys rotate,',
       '  connection create, connection list, connection show, connection update, connection delete,',
       '  directory create, directory list, directory rotate-token, directory delete, log-stream create,',
-      '  log-stream list, log-stream show, log-stream update, log-stream delete',
+      '  log-stream list, log-stream show, log-stream update, log-stream delete, trusted-app list,',
+      '  trusted-app create, trusted-app show, trusted-app update, trusted-app delete',
       '`tessera --help` shows how to call each; `tessera <command> --help` describes one.',
       '',
     ].join('\n');

@@ -233,6 +233,7 @@ describe('token endpoint errors of the user grants', () => {
       'urn:service:params:oauth:grant-type:switch-tenant',
       'urn:ietf:params:oauth:grant-type:token-exchange',
       'urn:ietf:params:oauth:grant-type:device_code',
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
     ]);
     const r = await tokenRequest(issuer, { grant_type: 'password', client_id: publicId });
     assert.deepEqual([r.status, r.body.error], [400, 'unsupported_grant_type']);

@@ -46,6 +46,7 @@ export type NewConnection = {
       scopes?: string[] | undefined;
       hostedDomain?: string | null | undefined;
       allowedEndpointHosts?: string[] | undefined;
+      acceptIdJag?: boolean | undefined;
     }
   | {
       type: 'saml';
@@ -70,6 +71,8 @@ export interface ConnectionChanges {
   /** null: no longer checked. */
   hostedDomain?: string | null | undefined;
   allowedEndpointHosts?: string[] | undefined;
+  /** OIDC only: take the provider's ID-JAGs (DESIGN §20). */
+  acceptIdJag?: boolean | undefined;
   metadataXml?: string | undefined;
   entityId?: string | undefined;
   ssoUrl?: string | undefined;
@@ -105,6 +108,7 @@ export const connectionSnapshot = (c: Connection) => ({
         scopes: c.oidc.scopes,
         hostedDomain: c.oidc.hostedDomain ?? null,
         allowedEndpointHosts: c.oidc.allowedEndpointHosts ?? [],
+        acceptIdJag: c.oidc.acceptIdJag === true,
       }
     : { idpEntityId: c.saml.entityId, ssoUrl: c.saml.ssoUrl, certificates: c.saml.certificates.length }),
   createdAt: new Date(c.createdAt).toISOString(),
@@ -230,6 +234,7 @@ export async function createConnection(
         scopes: [...new Set(['openid', ...(input.scopes ?? DEFAULT_OIDC_SCOPES)])],
         hostedDomain: checkHostedDomain(input.hostedDomain ?? null),
         allowedEndpointHosts: checkEndpointHosts(deps, input.allowedEndpointHosts ?? []),
+        ...(input.acceptIdJag === true ? { acceptIdJag: true } : {}),
       },
     };
     sealed = deps.sealer.seal(input.clientSecret);
@@ -323,6 +328,7 @@ export async function updateConnection(
             changes.scopes,
             changes.hostedDomain,
             changes.allowedEndpointHosts,
+            changes.acceptIdJag,
           ];
     if (foreign.some((v) => v !== undefined))
       failApi(
@@ -348,6 +354,7 @@ export async function updateConnection(
             changes.allowedEndpointHosts === undefined
               ? (before.oidc.allowedEndpointHosts ?? [])
               : checkEndpointHosts(deps, changes.allowedEndpointHosts),
+          ...((changes.acceptIdJag ?? before.oidc.acceptIdJag) === true ? { acceptIdJag: true } : {}),
         },
       };
       if (changes.clientSecret !== undefined) sealed = deps.sealer.seal(changes.clientSecret);

@@ -38,6 +38,12 @@ const Certificate = z
   .meta({ description: 'the IdP signing certificate, PEM or base64 DER' });
 const MetadataXml = z.string().max(500_000).meta({ description: 'the IdP metadata XML' });
 
+/** OIDC only (DESIGN §20): the provider's ID-JAGs are taken at the jwt-bearer grant. */
+const AcceptIdJag = z.boolean().meta({
+  description:
+    'OIDC only: the org takes Identity Assertion JWT Authorization Grants (ID-JAGs) this provider signs at its `jwt-bearer` grant, for users linked through this connection',
+});
+
 export const CreateOidcConnectionBody = z.strictObject({
   type: z.literal('oidc'),
   name: Name,
@@ -51,6 +57,7 @@ export const CreateOidcConnectionBody = z.strictObject({
   scopes: Scopes.optional().meta({ description: 'default `openid email profile`; `openid` is always asked' }),
   hosted_domain: HostedDomain.optional(),
   allowed_endpoint_hosts: AllowedEndpointHosts.optional(),
+  accept_id_jag: AcceptIdJag.optional().meta({ description: 'default false' }),
 });
 
 export const CreateSamlConnectionBody = z.strictObject({
@@ -120,6 +127,7 @@ export const UpdateConnectionBody = z.strictObject({
   scopes: Scopes.optional(),
   hosted_domain: HostedDomain.optional(),
   allowed_endpoint_hosts: AllowedEndpointHosts.optional(),
+  accept_id_jag: AcceptIdJag.optional(),
   metadata_xml: MetadataXml.optional(),
   idp_entity_id: z.string().min(1).max(1000).optional(),
   sso_url: Url.optional(),
@@ -141,6 +149,7 @@ export const ConnectionRecord = z.object({
       scopes: z.array(z.string()),
       hosted_domain: z.string().nullable(),
       allowed_endpoint_hosts: z.array(z.string()),
+      accept_id_jag: z.boolean(),
     })
     .optional()
     .meta({ description: 'an OIDC connection’s settings (never its secret)' }),

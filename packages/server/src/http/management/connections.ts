@@ -41,6 +41,7 @@ function view(deps: Deps, org: Org, c: Connection): z.output<typeof ConnectionRe
             scopes: c.oidc.scopes,
             hosted_domain: c.oidc.hostedDomain ?? null,
             allowed_endpoint_hosts: c.oidc.allowedEndpointHosts ?? [],
+            accept_id_jag: c.oidc.acceptIdJag === true,
           },
           callback_url: urls.callbackUrl as string,
         }
@@ -111,6 +112,7 @@ export const CONNECTION_ENDPOINTS = [
               scopes: b.scopes,
               hostedDomain: b.hosted_domain,
               allowedEndpointHosts: b.allowed_endpoint_hosts,
+              acceptIdJag: b.accept_id_jag,
             }
           : {
               ...common,
@@ -274,6 +276,7 @@ export const CONNECTION_ENDPOINTS = [
           scopes: b.scopes,
           hostedDomain: b.hosted_domain,
           allowedEndpointHosts: b.allowed_endpoint_hosts,
+          acceptIdJag: b.accept_id_jag,
           metadataXml: b.metadata_xml,
           entityId: b.idp_entity_id,
           ssoUrl: b.sso_url,

@@ -1,5 +1,10 @@
 import type { Deps } from '../../domain/context.js';
 import { IDENTITY_SCOPES, MANAGEMENT_SCOPES } from '../../domain/directory/index.js';
+import {
+  ID_JAG_GRANT_PROFILE,
+  ID_JAG_TOKEN_TYPE,
+  JWT_BEARER_GRANT,
+} from '../../domain/enterprise-access/index.js';
 import { issuerOf, originOf } from '../../domain/issuers.js';
 import { publicJwks } from '../../domain/keys/index.js';
 import { resourceScopesOf } from '../../domain/resources/index.js';
@@ -69,7 +74,8 @@ export function discoveryDocument(
     pushed_authorization_request_endpoint: `${origin}/oauth/par`,
     require_pushed_authorization_requests: org.requirePushedRequests,
     request_object_signing_alg_values_supported: REQUEST_OBJECT_ALGORITHMS,
-    grant_types_supported: [...GRANTS.keys()],
+    // The console has no enterprise connections: no jwt-bearer grant there.
+    grant_types_supported: [...GRANTS.keys()].filter((g) => !(org.isConsole && g === JWT_BEARER_GRANT)),
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     claims_supported: CLAIMS_SUPPORTED,
@@ -93,6 +99,12 @@ export function discoveryDocument(
   };
   // The console's registration is the spec's; an org's is there only while its settings open it (§15).
   if (org.isConsole || org.dynamicRegistration) doc.registration_endpoint = `${origin}/oauth/register`;
+  // Enterprise-Managed Authorization (DESIGN §20; draft-ietf-oauth-identity-assertion-authz-grant §7):
+  // every org issuer issues ID-JAGs for its trusted apps and takes them from connections it trusts.
+  if (!org.isConsole) {
+    doc.identity_chaining_requested_token_types_supported = [ID_JAG_TOKEN_TYPE];
+    doc.authorization_grant_profiles_supported = [ID_JAG_GRANT_PROFILE];
+  }
   // Client ID Metadata Documents (DESIGN §13): a client_id may be the https URL of the client's metadata.
   if (org.isConsole || org.metadataDocuments) doc.client_id_metadata_document_supported = true;
   return doc;

@@ -37,8 +37,9 @@ export const TokenRequest = z.object({
 
 export const TokenResponse = z.object({
   access_token: z.string(),
-  token_type: z.enum(['Bearer', 'DPoP']).meta({
-    description: '`DPoP` when the request carried a DPoP proof (RFC 9449): the token is bound to its key',
+  token_type: z.enum(['Bearer', 'DPoP', 'N_A']).meta({
+    description:
+      '`DPoP` when the request carried a DPoP proof (RFC 9449): the token is bound to its key; `N_A` for an ID-JAG from token exchange (RFC 8693 §2.2.1), which is no access token',
   }),
   expires_in: z.number().int(),
   refresh_token: z.string().optional(),
@@ -163,6 +164,13 @@ export const Discovery = z.looseObject({
   require_pushed_authorization_requests: z.boolean().meta({
     description:
       'the org’s `require_pushed_authorization_requests` setting (a client may require it of itself too)',
+  }),
+  identity_chaining_requested_token_types_supported: z.array(z.string()).optional().meta({
+    description: 'org issuers: `urn:ietf:params:oauth:token-type:id-jag` (ID-JAGs by token exchange)',
+  }),
+  authorization_grant_profiles_supported: z.array(z.string()).optional().meta({
+    description:
+      'org issuers: `urn:ietf:params:oauth:grant-profile:id-jag` (the jwt-bearer grant takes ID-JAGs)',
   }),
 });
 

@@ -14,6 +14,7 @@ import * as resources from '../management/resources-schemas.js';
 import * as roles from '../management/roles-schemas.js';
 import * as serviceAccounts from '../management/service-accounts-schemas.js';
 import * as settings from '../management/settings-schemas.js';
+import * as trustedApps from '../management/trusted-apps-schemas.js';
 import * as users from '../management/users-schemas.js';
 import * as webhookDeliveries from '../management/webhook-delivery-schemas.js';
 import * as webhooks from '../management/webhooks-schemas.js';
@@ -47,6 +48,7 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   impersonation,
   connections,
   logStreams,
+  trustedApps,
   directories,
   passkeys,
 ];

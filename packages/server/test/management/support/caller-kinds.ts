@@ -85,4 +85,9 @@ export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
   'getLogStream',
   'updateLogStream',
   'deleteLogStream',
+  'listTrustedApps',
+  'createTrustedApp',
+  'getTrustedApp',
+  'updateTrustedApp',
+  'deleteTrustedApp',
 ];

@@ -6,8 +6,11 @@ import type { Org } from '../../../domain/types.js';
 /** What a successful grant answers (RFC 6749 §5.1). */
 export interface TokenResponse {
   access_token: string;
-  /** `DPoP` for a token bound to the key of the request's DPoP proof (RFC 9449 §5). */
-  token_type: 'Bearer' | 'DPoP';
+  /**
+   * `DPoP` for a token bound to the key of the request's DPoP proof (RFC 9449 §5); `N_A` for what
+   * token exchange issues that is no access token (an ID-JAG, RFC 8693 §2.2.1).
+   */
+  token_type: 'Bearer' | 'DPoP' | 'N_A';
   expires_in: number;
   refresh_token?: string;
   scope?: string;

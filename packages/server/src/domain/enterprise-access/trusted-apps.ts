@@ -1,0 +1,228 @@
+import type { Handle } from '../../storage/handle.js';
+import { findClient } from '../../storage/repos/clients.js';
+import {
+  deleteTrustedAppRow,
+  findTrustedApp,
+  insertTrustedApp,
+  listTrustedApps as listStored,
+  updateTrustedAppRow,
+} from '../../storage/repos/trusted-apps.js';
+import { recordAudit } from '../audit/audit.js';
+import { clock } from '../clock.js';
+import { checkName } from '../directory/validate.js';
+import { fail, failApi } from '../errors.js';
+import { isIdOf, newResourceId } from '../identifiers.js';
+import { isLoopbackHost } from '../loopback.js';
+import { resourceIdentifierProblem } from '../resources/index.js';
+import type { Actor, Org, TrustedApp } from '../types.js';
+import type { EnterpriseAccessDeps } from './deps.js';
+
+/**
+ * The org's trusted apps (DESIGN §20): the target authorization servers its owners let some of its
+ * clients reach with ID-JAGs, as an enterprise identity provider. Nothing is issued for an audience
+ * that no trusted app names for the asking client (id-jag-issuing.ts).
+ */
+
+export interface NewTrustedApp {
+  name: string;
+  audience: string;
+  targetClientId: string;
+  clientIds: string[];
+  resources?: string[] | undefined;
+  scopes?: string[] | undefined;
+}
+
+export type TrustedAppChanges = Partial<NewTrustedApp>;
+
+export const trustedAppSnapshot = (a: TrustedApp) => ({
+  id: a.id,
+  name: a.name,
+  audience: a.audience,
+  targetClientId: a.targetClientId,
+  clientIds: a.clientIds,
+  resources: a.resources,
+  scopes: a.scopes,
+  createdAt: new Date(a.createdAt).toISOString(),
+  updatedAt: new Date(a.updatedAt).toISOString(),
+});
+
+/** An authorization server's issuer (RFC 8414 §2): https (http on loopback), no query, no fragment. */
+function checkAudience(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {}
+  const https = url?.protocol === 'https:' || (url?.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (
+    !url ||
+    !https ||
+    url.search !== '' ||
+    value.includes('#') ||
+    url.username !== '' ||
+    value.length > 2000
+  )
+    failApi(
+      'trusted_app.audience.invalid',
+      'audience must be the issuer URL of the target authorization server: https, no query or fragment',
+    );
+  return value;
+}
+
+function checkTargetClientId(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (value.length === 0 || value.length > 2000 || /[\u0000-\u001f\u007f]/.test(value))
+    failApi('trusted_app.target_client_id.invalid', 'target_client_id must be 1-2000 printable characters');
+  return value;
+}
+
+function checkResources(values: readonly string[]): string[] {
+  for (const value of values) {
+    const problem = resourceIdentifierProblem(value);
+    if (problem !== null) failApi('trusted_app.resource.invalid', `resources: ${value} ${problem}`);
+  }
+  return [...new Set(values)];
+}
+
+/** RFC 6749 §3.3 scope-token: printable ASCII but space, `"` and `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]{1,200}$/;
+
+function checkScopes(values: readonly string[]): string[] {
+  for (const value of values)
+    if (!SCOPE_TOKEN.test(value))
+      failApi('trusted_app.scope.invalid', `scopes: "${value}" is not a scope token`);
+  return [...new Set(values)];
+}
+
+/**
+ * The clients that may ask: confidential clients of the org (the draft's security considerations:
+ * never a public client), each given this audience by no other trusted app, so an ID-JAG request
+ * has one answer.
+ */
+async function checkClients(tx: Handle, org: Org, app: TrustedApp): Promise<void> {
+  for (const id of app.clientIds) {
+    const client = isIdOf('client', id) ? await findClient(tx, org.id, id) : null;
+    if (client?.kind !== 'confidential')
+      failApi(
+        'trusted_app.client.unknown',
+        `client_ids: ${id} is not a confidential client of this organization`,
+      );
+  }
+  for (const other of await listStored(tx, org.id)) {
+    if (other.id === app.id || other.audience !== app.audience) continue;
+    const shared = app.clientIds.find((id) => other.clientIds.includes(id));
+    if (shared !== undefined)
+      fail('trusted_app.client.taken', `trusted app ${other.id} already gives ${shared} this audience`);
+  }
+}
+
+/** Creates a trusted app with its `trusted_app.created` entry. */
+export async function createTrustedApp(
+  deps: Pick<EnterpriseAccessDeps, 'unitOfWork'>,
+  org: Org,
+  input: NewTrustedApp,
+  actor: Actor,
+): Promise<TrustedApp> {
+  const now = clock.now();
+  const app: TrustedApp = {
+    id: newResourceId('trustedApp'),
+    orgId: org.id,
+    name: checkName('name', input.name, 100),
+    audience: checkAudience(input.audience),
+    targetClientId: checkTargetClientId(input.targetClientId),
+    clientIds: [...new Set(input.clientIds)],
+    resources: checkResources(input.resources ?? []),
+    scopes: checkScopes(input.scopes ?? []),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.unitOfWork.run(async (tx) => {
+    await checkClients(tx, org, app);
+    await insertTrustedApp(tx, app);
+    await recordAudit(tx, {
+      orgId: org.id,
+      entity: 'trusted_app',
+      verb: 'created',
+      actor,
+      at: now,
+      data: trustedAppSnapshot(app),
+    });
+  });
+  return app;
+}
+
+export function listTrustedApps(deps: Pick<EnterpriseAccessDeps, 'store'>, org: Org): Promise<TrustedApp[]> {
+  return listStored(deps.store, org.id);
+}
+
+/** The org's trusted app `id`, or 404. */
+export async function getTrustedApp(
+  deps: Pick<EnterpriseAccessDeps, 'store'>,
+  org: Org,
+  id: string,
+): Promise<TrustedApp> {
+  const found = isIdOf('trustedApp', id) ? await findTrustedApp(deps.store, org.id, id) : null;
+  return found ?? fail('trusted_app.not_found', 'no such trusted app');
+}
+
+/** Updates a trusted app with `trusted_app.updated`; a given list replaces the stored one. */
+export async function updateTrustedApp(
+  deps: Pick<EnterpriseAccessDeps, 'unitOfWork'>,
+  org: Org,
+  id: string,
+  changes: TrustedAppChanges,
+  actor: Actor,
+): Promise<TrustedApp> {
+  if (!isIdOf('trustedApp', id)) fail('trusted_app.not_found', 'no such trusted app');
+  return deps.unitOfWork.run(async (tx) => {
+    const before =
+      (await findTrustedApp(tx, org.id, id)) ?? fail('trusted_app.not_found', 'no such trusted app');
+    const after: TrustedApp = {
+      ...before,
+      name: changes.name === undefined ? before.name : checkName('name', changes.name, 100),
+      audience: changes.audience === undefined ? before.audience : checkAudience(changes.audience),
+      targetClientId:
+        changes.targetClientId === undefined
+          ? before.targetClientId
+          : checkTargetClientId(changes.targetClientId),
+      clientIds: changes.clientIds === undefined ? before.clientIds : [...new Set(changes.clientIds)],
+      resources: changes.resources === undefined ? before.resources : checkResources(changes.resources),
+      scopes: changes.scopes === undefined ? before.scopes : checkScopes(changes.scopes),
+      updatedAt: Math.max(clock.now(), before.updatedAt + 1),
+    };
+    await checkClients(tx, org, after);
+    await updateTrustedAppRow(tx, after);
+    await recordAudit(tx, {
+      orgId: org.id,
+      entity: 'trusted_app',
+      verb: 'updated',
+      actor,
+      at: after.updatedAt,
+      data: trustedAppSnapshot(after),
+      previous: trustedAppSnapshot(before),
+    });
+    return after;
+  });
+}
+
+/** Deletes a trusted app with `trusted_app.deleted`: no ID-JAG is issued for it from then on. */
+export async function deleteTrustedApp(
+  deps: Pick<EnterpriseAccessDeps, 'unitOfWork'>,
+  org: Org,
+  id: string,
+  actor: Actor,
+): Promise<void> {
+  if (!isIdOf('trustedApp', id)) fail('trusted_app.not_found', 'no such trusted app');
+  await deps.unitOfWork.run(async (tx) => {
+    const before =
+      (await findTrustedApp(tx, org.id, id)) ?? fail('trusted_app.not_found', 'no such trusted app');
+    if (!(await deleteTrustedAppRow(tx, org.id, id))) fail('trusted_app.not_found', 'no such trusted app');
+    await recordAudit(tx, {
+      orgId: org.id,
+      entity: 'trusted_app',
+      verb: 'deleted',
+      actor,
+      at: clock.now(),
+      data: trustedAppSnapshot(before),
+    });
+  });
+}

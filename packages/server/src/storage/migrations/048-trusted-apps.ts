@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Enterprise-Managed Authorization (DESIGN §20): `trusted_apps`, the target applications an org, as
+ * an enterprise identity provider, issues Identity Assertion JWT Authorization Grants (ID-JAGs) for.
+ * One row is one target authorization server (`audience`, its issuer) as some of the org's clients
+ * reach it: the client id it knows them by, the resources and scopes they may ask for (JSON arrays).
+ * The accepting side needs no column: a connection's `accept_id_jag` lives in its OIDC settings, and
+ * an ID-JAG's `jti` is recorded in the replay table DPoP proofs use (`dpop_proof_jtis`).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('trusted_apps')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('audience', 'text', (c) => c.notNull())
+    .addColumn('target_client_id', 'text', (c) => c.notNull())
+    // JSON arrays: the org's clients that may ask, the resources and the scopes they may ask for.
+    .addColumn('client_ids', 'text', (c) => c.notNull())
+    .addColumn('resources', 'text', (c) => c.notNull())
+    .addColumn('scopes', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('trusted_apps_org_audience')
+    .on('trusted_apps')
+    .columns(['org_id', 'audience'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('trusted_apps').ifExists().execute();
+}
