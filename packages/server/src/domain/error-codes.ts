@@ -103,6 +103,10 @@ export const ERROR_CODES = {
     means: 'prompt=none and the sign-in is older than max_age allows',
   },
   'authorize.max_age.invalid': { error: 'invalid_request', means: 'max_age is not a number of seconds' },
+  'authorize.dpop_jkt.invalid': {
+    error: 'invalid_request',
+    means: 'dpop_jkt is not the base64url SHA-256 thumbprint of a key (RFC 9449 §10)',
+  },
   'authorize.nonce.too_long': { error: 'invalid_request', means: 'nonce is too long' },
   'authorize.parameter.repeated': {
     error: 'invalid_request',
@@ -768,6 +772,10 @@ export const ERROR_CODES = {
   },
   'page.form.not_form': { error: 'invalid_body', means: "a hosted page's form was not sent as a form" },
   'page.not_found': { error: 'not_found', means: 'no hosted page at this path' },
+  'par.dpop_jkt.mismatch': {
+    error: 'invalid_dpop_proof',
+    means: "a pushed request's dpop_jkt is not the thumbprint of its DPoP proof's key (RFC 9449 §10.1)",
+  },
   'par.request_uri.given': {
     error: 'invalid_request',
     means: 'a pushed authorization request carries request_uri itself',
@@ -958,6 +966,10 @@ export const ERROR_CODES = {
   'token.code.missing': {
     error: 'invalid_request',
     means: 'the authorization_code grant was sent without code',
+  },
+  'token.code.dpop_key': {
+    error: 'invalid_grant',
+    means: 'the authorization code is bound to a DPoP key (dpop_jkt) the token request did not prove',
   },
   'token.code.redirect_uri_mismatch': {
     error: 'invalid_grant',

@@ -231,6 +231,11 @@ export interface AuthorizationRequest {
   responseMode: ResponseMode;
   /** The OIDC `claims` parameter (Core §5.5); null: none. */
   claims: ClaimsRequest | null;
+  /**
+   * RFC 9449 §10: the thumbprint of the DPoP key the code will be bound to (`dpop_jkt`, or a pushed
+   * request's DPoP proof); null: not bound.
+   */
+  dpopJkt: string | null;
   createdAt: number;
   expiresAt: number;
   completedAt: number | null;
@@ -414,6 +419,8 @@ export interface AuthorizationCode {
   usedAt: number | null;
   /** The authorization request's `nonce`, for the ID token. */
   nonce: string | null;
+  /** RFC 9449 §10: only a token request proving this key (its thumbprint) redeems the code; null: any. */
+  dpopJkt: string | null;
 }
 
 /** A user's WebAuthn credential as stored (DESIGN §12): its public key, never a secret. */

@@ -236,6 +236,8 @@ export interface AuthorizationRequestsTable {
   response_mode: string;
   /** The OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
   claims: string | null;
+  /** RFC 9449 §10 `dpop_jkt`: the DPoP key the code is bound to; null: none (migration 049). */
+  dpop_jkt: string | null;
 }
 
 export interface AuthorizationCodesTable {
@@ -252,6 +254,8 @@ export interface AuthorizationCodesTable {
   used_at: number | null;
   /** The authorization request's `nonce`, for the ID token (migration 007). */
   nonce: string | null;
+  /** The DPoP key thumbprint the code is redeemed with only (RFC 9449 §10, migration 049). */
+  dpop_jkt: string | null;
 }
 
 /** One person signed in to one client (`sid` in access tokens). */

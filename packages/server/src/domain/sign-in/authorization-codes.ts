@@ -93,6 +93,7 @@ export async function issueAuthorizationCode(
       expiresAt: now + AUTHORIZATION_CODE_TTL_MS,
       usedAt: null,
       nonce: request.nonce,
+      dpopJkt: request.dpopJkt,
     });
   });
   await purgeAtMostEveryMinute(deps.store, 'authorization_codes', now, () =>
@@ -123,6 +124,12 @@ function codeProblem(stored: AuthorizationCode, input: CodeExchange, now: number
     return {
       situation: 'token.code.redirect_uri_mismatch',
       error: 'redirect_uri does not match the authorization request',
+    };
+  // RFC 9449 §10: a code bound to a key is redeemed only with a proof of that key.
+  if (stored.dpopJkt !== null && stored.dpopJkt !== (input.dpopJkt ?? null))
+    return {
+      situation: 'token.code.dpop_key',
+      error: 'the authorization code is bound to a DPoP key this request did not prove',
     };
   return verifierProblem(stored.codeChallenge, input.codeVerifier);
 }
