@@ -657,6 +657,10 @@ export const ERROR_CODES = {
     means: 'an invitation names a role the organization does not have',
   },
   'keys.create.failed': { error: 'server_error', means: 'a new organization did not get its two fresh keys' },
+  'keys.retire.access': {
+    error: 'server_error',
+    means: 'the RS256 keys, which sign access tokens, were to be retired with an algorithm change',
+  },
   'keys.rotation.no_key': {
     error: 'not_found',
     means: 'a rotation was asked for an organization without a signing key',
@@ -743,6 +747,10 @@ export const ERROR_CODES = {
   'org.ref.not_found': {
     error: 'not_found',
     means: 'an administration command names no organization by that slug or id',
+  },
+  'org.settings.console_signing_alg': {
+    error: 'invalid_request',
+    means: 'id_token_signing_alg other than RS256 was set on the console issuer',
   },
   'org.settings.console_pushed_requests': {
     error: 'invalid_request',

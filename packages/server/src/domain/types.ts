@@ -18,6 +18,11 @@ export interface Org {
    * only a `request_uri` of /oauth/par (domain/sign-in/authorize/pushed-requests.ts).
    */
   requirePushedRequests: boolean;
+  /**
+   * What the org signs its ID tokens, logout tokens, ID-JAGs and signed userinfo with (DESIGN §20);
+   * its access tokens are RS256 whatever this says.
+   */
+  idTokenSigningAlg: SigningAlgorithm;
   createdAt: number;
   updatedAt: number;
 }
@@ -721,7 +726,17 @@ export interface SigningKey {
   createdAt: number;
   /** Retired keys: when they stop being published. */
   expiresAt: number | null;
+  /** What it signs with: access tokens always RS256, the rest the org's `idTokenSigningAlg`. */
+  alg: SigningAlgorithm;
 }
+
+/**
+ * The algorithms an org's tokens may be signed with (DESIGN §20): access tokens always RS256 (the
+ * spec's verifier takes nothing else); ID tokens, logout tokens, ID-JAGs and signed userinfo the
+ * org's choice of these.
+ */
+export const SIGNING_ALGORITHMS = ['RS256', 'ES256', 'PS256'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
 /** A sign-in sent to an upstream of a connection, waiting for its answer: keyed by a SHA-256, its data sealed. */
 export interface FederationRequest {

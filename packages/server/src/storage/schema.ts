@@ -16,6 +16,8 @@ export interface OrganizationsTable {
   updated_at: number;
   /** 1: every client of the org must push its authorization requests (RFC 9126, migration 042). */
   require_pushed_authorization_requests: number;
+  /** `RS256`, `ES256` or `PS256`: ID tokens, logout tokens, ID-JAGs, signed userinfo (migration 049). */
+  id_token_signing_alg: string;
 }
 
 export interface MembershipsTable {
@@ -170,6 +172,8 @@ export interface SigningKeysTable {
   private_key: string;
   created_at: number;
   expires_at: number | null;
+  /** `RS256`, `ES256` or `PS256`: what the key signs with (migration 049). */
+  alg: string;
 }
 
 export interface AuditEventsTable {

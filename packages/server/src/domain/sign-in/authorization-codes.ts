@@ -148,7 +148,7 @@ export async function redeemAuthorizationCode(
   const code = input.code ?? fail('token.code.missing', 'code is required');
   const now = clock.now();
   const codeHash = sha256(code);
-  const signer = await deps.keyRing.signer(org.id);
+  const signer = await deps.keyRing.signer(org);
   const actor = { kind: 'client', id: client.id } as const;
   // Failures are returned, not thrown, so the revocations they cause are committed.
   const outcome = await deps.unitOfWork.run(async (tx) => {
