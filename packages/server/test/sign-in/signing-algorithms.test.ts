@@ -146,6 +146,26 @@ for (const database of storageSuite(
         assert.equal(refused.body.error, 'invalid_request');
       }
       assert.equal((await settings({})).body.id_token_signing_alg, 'PS256');
+
+      // A client asking for unsigned ID tokens or userinfo at registration: the userinfo ask is
+      // refused, the ID-token one is not registered (RFC 7591 ignores it; the answer shows so).
+      assert.equal((await settings({ dynamic_registration: true })).status, 200);
+      const register = (extra: Record<string, string>) =>
+        fetch(`${issuer}oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_name: 'Sneaky', redirect_uris: [CALLBACK], ...extra }),
+        });
+      const unsignedUserinfo = await register({ userinfo_signed_response_alg: 'none' });
+      assert.equal(unsignedUserinfo.status, 400);
+      assert.equal(((await unsignedUserinfo.json()) as { error: string }).error, 'invalid_client_metadata');
+      const unsignedIdTokens = await register({ id_token_signed_response_alg: 'none' });
+      assert.equal(unsignedIdTokens.status, 201);
+      assert.equal(
+        ((await unsignedIdTokens.json()) as Record<string, unknown>).id_token_signed_response_alg,
+        undefined,
+      );
+      await settings({ dynamic_registration: false });
     });
 
     test('a rotation rotates the keys of both algorithms; back to RS256 the other keys stay published until their tokens expire', {
