@@ -56,8 +56,9 @@ for (const database of storageSuite(
     });
 
     /** openid-client with its defaults: discovery, the code flow through the pages; its tokens. */
-    async function signInWithOpenidClient(clientId = publicId) {
-      const config = await oidc.discovery(new URL(issuer), clientId, undefined, oidc.None(), {
+    async function signInWithOpenidClient(clientId = publicId, secret?: string) {
+      const auth = secret === undefined ? oidc.None() : oidc.ClientSecretBasic(secret);
+      const config = await oidc.discovery(new URL(issuer), clientId, undefined, auth, {
         execute: [oidc.allowInsecureRequests],
       });
       const verifier = oidc.randomPKCECodeVerifier();
@@ -146,6 +147,16 @@ for (const database of storageSuite(
         assert.equal(refused.body.error, 'invalid_request');
       }
       assert.equal((await settings({})).body.id_token_signing_alg, 'PS256');
+      // A confidential client's refresh (its key read with the client, apart from the key ring's lookup).
+      const confidential = await makeClient(server.deps, org, {
+        name: 'Server app',
+        kind: 'confidential',
+        firstParty: true,
+      });
+      const server_ = await signInWithOpenidClient(confidential.clientId, confidential.secret as string);
+      const again = await oidc.refreshTokenGrant(server_.config, server_.tokens.refresh_token as string);
+      assert.equal(decodeProtectedHeader(again.id_token as string).alg, 'PS256');
+      assert.equal(decodeProtectedHeader(again.access_token).alg, 'RS256');
 
       // A client asking for unsigned ID tokens or userinfo at registration: the userinfo ask is
       // refused, the ID-token one is not registered (RFC 7591 ignores it; the answer shows so).
