@@ -24,6 +24,11 @@ export interface AuthorizationUrlParams {
   scope?: string;
   /** RFC 8707 resource indicator. */
   resource?: string;
+  /**
+   * RFC 9449 §10 `dpop_jkt`: the thumbprint of the DPoP key (`await sdk.dpop.thumbprint()`); the
+   * authorization code is then redeemed only with a proof of that key.
+   */
+  dpopJkt?: string;
 }
 
 /**
@@ -44,6 +49,7 @@ export function authorizationUrl(target: Target, clientId: string, params: Autho
   const state = text(where, 'state', p.state);
   const scope = optionalText(where, 'scope', p.scope);
   const resource = optionalText(where, 'resource', p.resource);
+  const dpopJkt = optionalText(where, 'dpopJkt', p.dpopJkt);
   const url = new URL(urlOf(target, '/oauth/authorize'));
   const query = new URLSearchParams({
     response_type: 'code',
@@ -55,6 +61,7 @@ export function authorizationUrl(target: Target, clientId: string, params: Autho
   });
   if (scope !== undefined) query.set('scope', scope);
   if (resource !== undefined) query.set('resource', resource);
+  if (dpopJkt !== undefined) query.set('dpop_jkt', dpopJkt);
   // `host` stays last, after the OAuth parameters, as urlOf put it there.
   for (const [name, value] of url.searchParams) query.set(name, value);
   url.search = query.toString();

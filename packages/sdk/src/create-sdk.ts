@@ -1,5 +1,8 @@
 import { type AuthorizationUrlParams, authorizationUrl } from './authorize-url.js';
 import { checkApi, checkHostOverride, checkIssuer, checkSwitchTenantGrant, record, text } from './checks.js';
+import { createDpopSigner, type Dpop } from './dpop.js';
+import { keyPairProblem } from './dpop-key.js';
+import type { DpopContext } from './dpop-send.js';
 import { type Target, urlOf } from './http.js';
 import { type Resources, resources } from './resources.js';
 import { type RevokeParams, revokeToken, type TokenRequests, tokenRequests } from './token.js';
@@ -35,6 +38,30 @@ export interface SdkOptions {
   readonly hostOverride?: string;
   /** The tenant-switch grant type; default `urn:service:params:oauth:grant-type:switch-tenant`. */
   readonly switchTenantGrant?: string;
+  /**
+   * DPoP (RFC 9449): binds the tokens to a key only this app holds, so a stolen token is useless
+   * without it. Off by default. `true`: in a browser an ES256 key generated non-extractable and
+   * kept in IndexedDB (one per issuer and client, kept across reloads; its private half can never
+   * be read out); in Node one generated per SDK. `{ keyPair }`: the app's own `CryptoKeyPair`
+   * (ECDSA P-256, Ed25519 or RSASSA-PKCS1-v1_5 SHA-256). Every token request then carries a proof,
+   * bound tokens go to Tessera's APIs as `Authorization: DPoP` with a proof, and `sdk.dpop` calls
+   * the app's own APIs the same way.
+   */
+  readonly dpop?: boolean | DpopOptions;
+}
+
+/**
+ * The `dpop` option's object form.
+ *
+ * @example
+ * ```ts
+ * const keyPair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+ * const options: DpopOptions = { keyPair };
+ * ```
+ */
+export interface DpopOptions {
+  /** The key pair proofs are signed with; absent, the SDK's own (see {@link SdkOptions.dpop}). */
+  readonly keyPair?: CryptoKeyPair;
 }
 
 /**
@@ -55,6 +82,21 @@ export interface Sdk extends Resources {
   revoke(params: RevokeParams): Promise<void>;
   /** Where to send the browser to sign in; see {@link AuthorizationUrlParams}. */
   authorizationUrl(params: AuthorizationUrlParams): string;
+  /** The DPoP key and proofs when the SDK was created with `dpop`; otherwise `undefined`. */
+  readonly dpop: Dpop | undefined;
+}
+
+/** The `dpop` option checked: off, or where its key comes from. */
+function dpopOption(value: unknown): { pair?: CryptoKeyPair } | null {
+  if (value === undefined || value === false) return null;
+  if (value === true) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new TypeError('createSdk: "dpop" must be a boolean or { keyPair }');
+  const { keyPair } = value as { keyPair?: unknown };
+  if (keyPair === undefined) return {};
+  const problem = keyPairProblem(keyPair);
+  if (problem !== null) throw new TypeError(`createSdk: "dpop.keyPair" ${problem}`);
+  return { pair: keyPair as CryptoKeyPair };
 }
 
 /**
@@ -88,13 +130,31 @@ export function createSdk(options: SdkOptions): Sdk {
   // The key set is fetched from the configured API, never from anything a token says.
   const jwksUri = urlOf(target, '/.well-known/jwks.json');
   const verify = makeVerifier({ issuer, clientId, jwksUri });
+  const dpopSource = dpopOption(input.dpop);
+  const signer =
+    dpopSource === null
+      ? undefined
+      : createDpopSigner({ ...dpopSource, storageId: `${issuer}\n${clientId}` });
+  const dpop: DpopContext | undefined =
+    signer === undefined ? undefined : { signer, origin: issuer.slice(0, -1) };
 
   return Object.freeze({
     jwksUri,
     verify,
-    token: tokenRequests(target, clientId, switchTenantGrant),
+    token: tokenRequests(target, clientId, switchTenantGrant, dpop),
     revoke: (params: RevokeParams) => revokeToken(target, clientId, params),
     authorizationUrl: (params: AuthorizationUrlParams) => authorizationUrl(target, clientId, params),
-    ...resources(target),
+    dpop: signer === undefined ? undefined : publicDpop(signer),
+    ...resources(target, dpop),
+  });
+}
+
+/** The app's view of the signer: only the members {@link Dpop} declares. */
+function publicDpop(signer: Dpop): Dpop {
+  return Object.freeze({
+    thumbprint: () => signer.thumbprint(),
+    proof: (params: Parameters<Dpop['proof']>[0]) => signer.proof(params),
+    fetch: (token: string, url: string | URL, init?: RequestInit) => signer.fetch(token, url, init),
+    forget: () => signer.forget(),
   });
 }

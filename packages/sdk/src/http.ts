@@ -28,6 +28,10 @@ export interface Call {
   /** Already percent-encoded path, starting with `/`. */
   readonly path: string;
   readonly bearer?: string;
+  /** The scheme `bearer` is sent under: `Bearer` (default), or `DPoP` for a DPoP-bound token. */
+  readonly scheme?: 'Bearer' | 'DPoP';
+  /** A DPoP proof (RFC 9449), sent as the `DPoP` header. */
+  readonly proof?: string;
   /** An `application/x-www-form-urlencoded` body; `undefined` values are left out. */
   readonly form?: Readonly<Record<string, string | undefined>>;
   /** A JSON body. */
@@ -76,7 +80,8 @@ export async function send(target: Target, call: Call): Promise<Response> {
   const { body, type } = bodyOf(call);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (type !== undefined) headers['content-type'] = type;
-  if (call.bearer !== undefined) headers.authorization = `Bearer ${call.bearer}`;
+  if (call.bearer !== undefined) headers.authorization = `${call.scheme ?? 'Bearer'} ${call.bearer}`;
+  if (call.proof !== undefined) headers.dpop = call.proof;
   try {
     return await fetch(urlOf(target, call.path), {
       method: call.method,

@@ -22,7 +22,8 @@
  * @packageDocumentation
  */
 export type { AuthorizationUrlParams } from './authorize-url.js';
-export { createSdk, type Sdk, type SdkOptions } from './create-sdk.js';
+export { createSdk, type DpopOptions, type Sdk, type SdkOptions } from './create-sdk.js';
+export type { Dpop, DpopProofParams } from './dpop.js';
 export { SdkError, type SdkErrorCode } from './errors.js';
 export { challengeOf, createPkce, createState, type Pkce } from './pkce.js';
 export type { Organization, ProfileSession, Tenant, TokenSet, User } from './records.js';

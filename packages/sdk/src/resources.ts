@@ -1,5 +1,6 @@
 import { record, text } from './checks.js';
-import { type Call, send, type Target } from './http.js';
+import { type DpopContext, sendCall } from './dpop-send.js';
+import type { Call, Target } from './http.js';
 import {
   type Organization,
   type ProfileSession,
@@ -77,20 +78,21 @@ function changesOf(where: string, value: unknown): TenantChanges {
 }
 
 /**
- * The API calls against one target.
+ * The API calls against one target. With `dpop`, a DPoP-bound token goes as `Authorization: DPoP`
+ * with a proof (`ath` its hash); any other token as Bearer.
  *
  * @example
  * ```ts
  * const { users, tenants } = resources({ api: 'https://acme.auth.example.com', hostOverride: undefined });
  * ```
  */
-export function resources(target: Target): Resources {
+export function resources(target: Target, dpop?: DpopContext): Resources {
   function bearerCall(where: string, token: unknown, call: Omit<Call, 'bearer' | 'secrets'>): Call {
     const bearer = text(where, 'token', token);
     return { ...call, bearer, secrets: [bearer] };
   }
   async function json<T>(call: Call, parse: (json: unknown) => T | null, what: string): Promise<T> {
-    return expectJson(call, await send(target, call), parse, what);
+    return expectJson(call, await sendCall(target, call, dpop), parse, what);
   }
 
   return Object.freeze({
@@ -119,14 +121,14 @@ export function resources(target: Target): Resources {
       async delete(token: string, id: string) {
         const path = `/tenants/${segment(text('tenants.delete', 'id', id))}`;
         const call = bearerCall('tenants.delete', token, { method: 'DELETE', path });
-        await expectSuccess(call, await send(target, call));
+        await expectSuccess(call, await sendCall(target, call, dpop));
       },
     }),
     organizations: Object.freeze({
       async get(token: string, slug: string) {
         const path = `/organizations/${segment(text('organizations.get', 'slug', slug))}`;
         const call = bearerCall('organizations.get', token, { method: 'GET', path });
-        const response = await send(target, call);
+        const response = await sendCall(target, call, dpop);
         // The server answers 404 both for an unknown org and for one the user is not a member of.
         if (response.status === 404) {
           await response.body?.cancel();

@@ -1,4 +1,5 @@
 import { optionalText, record, text } from './checks.js';
+import { type DpopContext, sendCall } from './dpop-send.js';
 import { type Call, send, type Target } from './http.js';
 import { parseTokenSet, type TokenSet } from './records.js';
 import { expectJson, expectSuccess } from './responses.js';
@@ -132,12 +133,13 @@ function formCall(
 
 async function grant(
   target: Target,
+  dpop: DpopContext | undefined,
   fields: Record<string, string | undefined>,
   auth: ClientAuth,
   secrets: (string | undefined)[],
 ): Promise<TokenSet> {
   const call = formCall('/oauth/token', fields, auth, secrets);
-  return expectJson(call, await send(target, call), parseTokenSet, 'a token response');
+  return expectJson(call, await sendCall(target, call, dpop), parseTokenSet, 'a token response');
 }
 
 /** This SDK's client, with the optional `clientSecret` of `p` when it is a confidential one. */
@@ -146,14 +148,20 @@ function sdkClient(where: string, clientId: string, p: Record<string, unknown>):
 }
 
 /**
- * The token requests for one client.
+ * The token requests for one client; with `dpop`, each carries a DPoP proof (RFC 9449 §5), so the
+ * tokens are bound to the SDK's key.
  *
  * @example
  * ```ts
  * const token = tokenRequests(target, 'cli_web', DEFAULT_SWITCH_TENANT_GRANT);
  * ```
  */
-export function tokenRequests(target: Target, clientId: string, switchTenantGrant: string): TokenRequests {
+export function tokenRequests(
+  target: Target,
+  clientId: string,
+  switchTenantGrant: string,
+  dpop?: DpopContext,
+): TokenRequests {
   return Object.freeze({
     async authorizationCode(params: AuthorizationCodeParams) {
       const where = 'token.authorizationCode';
@@ -167,7 +175,7 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
         code_verifier: codeVerifier,
         resource: optionalText(where, 'resource', p.resource),
       };
-      return grant(target, fields, sdkClient(where, clientId, p), [code, codeVerifier]);
+      return grant(target, dpop, fields, sdkClient(where, clientId, p), [code, codeVerifier]);
     },
     async refresh(params: RefreshParams) {
       const where = 'token.refresh';
@@ -179,7 +187,7 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
         resource: optionalText(where, 'resource', p.resource),
         scope: optionalText(where, 'scope', p.scope),
       };
-      return grant(target, fields, sdkClient(where, clientId, p), [refreshToken]);
+      return grant(target, dpop, fields, sdkClient(where, clientId, p), [refreshToken]);
     },
     async switchTenant(params: SwitchTenantParams) {
       const where = 'token.switchTenant';
@@ -190,7 +198,7 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
         access_token: accessToken,
         tenant_id: text(where, 'tenantId', p.tenantId),
       };
-      return grant(target, fields, sdkClient(where, clientId, p), [accessToken]);
+      return grant(target, dpop, fields, sdkClient(where, clientId, p), [accessToken]);
     },
     async clientCredentials(params: ClientCredentialsParams) {
       const where = 'token.clientCredentials';
@@ -204,7 +212,7 @@ export function tokenRequests(target: Target, clientId: string, switchTenantGran
         resource: optionalText(where, 'resource', p.resource),
         scope: optionalText(where, 'scope', p.scope),
       };
-      return grant(target, fields, auth, []);
+      return grant(target, dpop, fields, auth, []);
     },
   });
 }

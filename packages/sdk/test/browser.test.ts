@@ -150,4 +150,99 @@ describe('in a browser (Chromium)', { skip }, () => {
     assert.deepEqual([...origins], [app.base], 'every API request was a cross-origin fetch from the page');
     assert.ok(api.requests.every((r) => r.headers.cookie === undefined));
   });
+
+  it('keeps a non-extractable DPoP key in IndexedDB, one per issuer and client, across reloads', async () => {
+    // Reads the stored pair as any script of the page could, and tries to take the private key out.
+    const probe = `(async () => {
+      const { createSdk } = await import('/sdk/index.js');
+      const apiBase = ${JSON.stringify(api.base)};
+      const sdk = (clientId) => createSdk({ api: apiBase, issuer: apiBase + '/', clientId, dpop: true });
+      const stored = (clientId) => new Promise((resolve, reject) => {
+        const open = indexedDB.open('tessera-dpop');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('keys').objectStore('keys').get(apiBase + '/\\n' + clientId);
+          get.onsuccess = () => { open.result.close(); resolve(get.result); };
+          get.onerror = () => reject(get.error);
+        };
+      });
+      const web = sdk('cli_web');
+      const thumbprint = await web.dpop.thumbprint();
+      const pair = await stored('cli_web');
+      const exports = await Promise.all(['jwk', 'pkcs8'].map((format) =>
+        crypto.subtle.exportKey(format, pair.privateKey).then(() => 'exported', (e) => e.name)));
+      const proof = await web.dpop.proof({ method: 'GET', url: apiBase + '/x' });
+      return {
+        thumbprint,
+        extractable: pair.privateKey.extractable,
+        usages: pair.privateKey.usages,
+        algorithm: pair.privateKey.algorithm,
+        exports,
+        proofHeader: JSON.parse(atob(proof.split('.')[0].replace(/-/g, '+').replace(/_/g, '/'))),
+        other: await sdk('cli_other').dpop.thumbprint(),
+      };
+    })()`;
+    const first = await page.evaluate<{
+      thumbprint: string;
+      extractable: boolean;
+      usages: string[];
+      algorithm: unknown;
+      exports: string[];
+      proofHeader: { alg: string; typ: string; jwk: Record<string, string> };
+      other: string;
+    }>(probe);
+    assert.equal(first.extractable, false, 'the private key can never be exported');
+    assert.deepEqual(first.usages, ['sign']);
+    assert.deepEqual(first.algorithm, { name: 'ECDSA', namedCurve: 'P-256' });
+    assert.deepEqual(first.exports, ['InvalidAccessError', 'InvalidAccessError']);
+    assert.equal(first.proofHeader.alg, 'ES256');
+    assert.equal(first.proofHeader.typ, 'dpop+jwt');
+    assert.equal(await calculateJwkThumbprint(first.proofHeader.jwk), first.thumbprint);
+    assert.equal(first.proofHeader.jwk.d, undefined);
+    assert.notEqual(first.other, first.thumbprint, 'each client of an issuer has its own key');
+
+    await page.reload();
+    const again = await page.evaluate<{ thumbprint: string; other: string }>(probe);
+    assert.equal(again.thumbprint, first.thumbprint, 'the key survives a reload');
+    assert.equal(again.other, first.other);
+
+    // A script that plants an extractable pair of its own under the SDK's entry gets it replaced,
+    // not used; forget() drops the key.
+    const planted = await page.evaluate<{
+      planted: string;
+      used: string;
+      extractable: boolean;
+      forgotten: string;
+    }>(`(async () => {
+      const { createSdk } = await import('/sdk/index.js');
+      const apiBase = ${JSON.stringify(api.base)};
+      const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+      const jwk = await crypto.subtle.exportKey('jwk', pair.publicKey);
+      await new Promise((resolve, reject) => {
+        const open = indexedDB.open('tessera-dpop');
+        open.onsuccess = () => {
+          const tx = open.result.transaction('keys', 'readwrite');
+          tx.objectStore('keys').put(pair, apiBase + '/\\ncli_planted');
+          tx.oncomplete = () => { open.result.close(); resolve(); };
+          tx.onerror = () => reject(tx.error);
+        };
+      });
+      const sdk = createSdk({ api: apiBase, issuer: apiBase + '/', clientId: 'cli_planted', dpop: true });
+      const used = await sdk.dpop.thumbprint();
+      const stored = await new Promise((resolve) => {
+        const open = indexedDB.open('tessera-dpop');
+        open.onsuccess = () => {
+          const get = open.result.transaction('keys').objectStore('keys').get(apiBase + '/\\ncli_planted');
+          get.onsuccess = () => { open.result.close(); resolve(get.result); };
+        };
+      });
+      await sdk.dpop.forget();
+      const forgotten = await sdk.dpop.thumbprint();
+      return { planted: JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }), used, extractable: stored.privateKey.extractable, forgotten };
+    })()`);
+    const plantedJkt = await calculateJwkThumbprint(JSON.parse(planted.planted));
+    assert.notEqual(planted.used, plantedJkt, 'an extractable planted key is never used');
+    assert.equal(planted.extractable, false);
+    assert.notEqual(planted.forgotten, planted.used, 'forget() makes a new key');
+  });
 });

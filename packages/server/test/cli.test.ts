@@ -92,6 +92,7 @@ describe('tessera CLI', () => {
       metadataDocuments: false,
       signUp: 'open',
       signUpDomains: [],
+      idTokenSigningAlg: 'RS256',
     });
     const off = await ok(['org', 'update', '--org', orgId, '--require-mfa', 'false']);
     assert.equal(off.requireMfa, false);
@@ -104,6 +105,7 @@ describe('tessera CLI', () => {
       metadataDocuments: false,
       signUp: 'open',
       signUpDomains: [],
+      idTokenSigningAlg: 'RS256',
     });
     const closed = await ok([
       'org',
@@ -118,9 +120,23 @@ describe('tessera CLI', () => {
     assert.deepEqual([closed.dynamicRegistration, closed.metadataDocuments], [false, false]);
     await failsWith(
       ['org', 'update', '--org', 'acme'],
-      /^error: give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain\n/,
+      /^error: give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain, --id-token-signing-alg\n/,
       2,
     );
+    // The ID-token signing algorithm (DESIGN §20): chosen, refused when not one of the three, kept.
+    const es256 = await ok(['org', 'update', '--org', 'acme', '--id-token-signing-alg', 'ES256']);
+    assert.equal(es256.idTokenSigningAlg, 'ES256');
+    await failsWith(
+      ['org', 'update', '--org', 'acme', '--id-token-signing-alg', 'none'],
+      /^error: --id-token-signing-alg must be one of RS256, ES256, PS256\n/,
+      2,
+    );
+    await failsWith(
+      ['org', 'update', '--org', 'console', '--id-token-signing-alg', 'ES256'],
+      /^error: the console issuer signs with RS256; its signing algorithm is not a setting\n$/,
+    );
+    const back = await ok(['org', 'update', '--org', 'acme', '--id-token-signing-alg', 'RS256']);
+    assert.equal(back.idTokenSigningAlg, 'RS256');
     await failsWith(
       ['org', 'update', '--org', 'console', '--dynamic-registration', 'true'],
       /^error: the console issuer always offers registration; it is not a setting there\n$/,
@@ -152,6 +168,7 @@ describe('tessera CLI', () => {
       metadataDocuments: false,
       signUp: 'domains',
       signUpDomains: ['acme.test', 'partner.test'],
+      idTokenSigningAlg: 'RS256',
     });
     await failsWith(
       ['org', 'update', '--org', 'acme', '--sign-up', 'closed'],

@@ -12,6 +12,8 @@ export type CreatedOrganization = Schemas['CreatedOrganization'];
 export type OrganizationSettings = Schemas['OrganizationSettings'];
 /** Who may create their own account on the hosted pages. */
 export type SignUpPolicy = OrganizationSettings['sign_up'];
+/** What the org signs ID tokens (and logout tokens, signed userinfo) with; access tokens stay RS256. */
+export type IdTokenSigningAlg = OrganizationSettings['id_token_signing_alg'];
 /** A console role: an owner's or a member's (not an end user's role, `UserRole`). */
 export type Role = Schemas['Member']['role'];
 export type Member = Schemas['Member'];

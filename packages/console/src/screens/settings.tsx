@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
-import type { OrganizationSettings, SignUpPolicy } from '../api/types.js';
+import type { IdTokenSigningAlg, OrganizationSettings, SignUpPolicy } from '../api/types.js';
 import { CheckboxField, Form, LinesField, linesOf, SelectField, TextField } from '../components/fields.js';
 import { Done, ErrorNotice, Loading, ReadOnlyNote } from '../components/notices.js';
 import { canWrite, type OrgScreenProps, useOrgs } from '../org-context.js';
@@ -10,6 +10,11 @@ const SIGN_UP: readonly (readonly [SignUpPolicy, string])[] = [
   ['open', 'Anyone can create an account'],
   ['invite_only', 'Invited people only'],
   ['domains', 'Addresses at some email domains only'],
+];
+const SIGNING: readonly (readonly [IdTokenSigningAlg, string])[] = [
+  ['RS256', 'RS256 (RSA, the default)'],
+  ['ES256', 'ES256 (ECDSA P-256)'],
+  ['PS256', 'PS256 (RSA-PSS)'],
 ];
 const signUpWords = (s: OrganizationSettings) =>
   s.sign_up === 'domains'
@@ -50,6 +55,7 @@ function SettingsForm({
   const [metadataDocuments, setMetadataDocuments] = useState(settings.metadata_documents);
   const [requirePushed, setRequirePushed] = useState(settings.require_pushed_authorization_requests);
   const [signUp, setSignUp] = useState<SignUpPolicy>(settings.sign_up);
+  const [signingAlg, setSigningAlg] = useState<IdTokenSigningAlg>(settings.id_token_signing_alg);
   const [domains, setDomains] = useState(settings.sign_up_domains.join('\n'));
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
@@ -89,6 +95,8 @@ function SettingsForm({
           </dd>
           <dt>Sign-up</dt>
           <dd>{signUpWords(settings)}</dd>
+          <dt>ID token signing algorithm</dt>
+          <dd>{settings.id_token_signing_alg}</dd>
         </dl>
       </>
     );
@@ -119,6 +127,10 @@ function SettingsForm({
                       : { require_pushed_authorization_requests: requirePushed }),
                     sign_up: signUp,
                     ...(signUp === 'domains' ? { sign_up_domains: linesOf(domains) } : {}),
+                    // Sent only when changed: the console's own issuer stays RS256.
+                    ...(signingAlg === settings.id_token_signing_alg
+                      ? {}
+                      : { id_token_signing_alg: signingAlg }),
                   },
                 }),
               );
@@ -166,6 +178,17 @@ function SettingsForm({
             onChange={setRequirePushed}
             hint="Every application must post its sign-in requests to the issuer's /oauth/par first (RFC 9126); /oauth/authorize refuses any other request. Discovery says so."
           />
+          <SelectField
+            label="ID token signing algorithm"
+            name="id_token_signing_alg"
+            value={signingAlg}
+            options={SIGNING}
+            onChange={setSigningAlg}
+          />
+          <p class="hint">
+            ID tokens, logout tokens and signed userinfo use it; access tokens are always RS256. Discovery and
+            the key set follow at once.
+          </p>
           <SelectField
             label="Who can create an account"
             name="sign_up"

@@ -18,7 +18,13 @@ import {
   listInvitations,
   revokeInvitation,
 } from '../domain/teams/index.js';
-import { type Role, type SignUpPolicy, SYSTEM } from '../domain/types.js';
+import {
+  type Role,
+  SIGNING_ALGORITHMS,
+  type SigningAlgorithm,
+  type SignUpPolicy,
+  SYSTEM,
+} from '../domain/types.js';
 import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
 import { CONNECTION_COMMANDS } from './connection-commands.js';
@@ -69,16 +75,21 @@ export const ADMIN_COMMANDS: {
       throw new UsageError(`--sign-up must be one of ${SIGN_UP_POLICIES.join(', ')}`);
     }
     const domains = f['sign-up-domain'];
+    const alg = f['id-token-signing-alg'];
+    if (alg !== undefined && !SIGNING_ALGORITHMS.includes(alg as SigningAlgorithm)) {
+      throw new UsageError(`--id-token-signing-alg must be one of ${SIGNING_ALGORITHMS.join(', ')}`);
+    }
     const change = {
       ...switchFlag(f, 'require-mfa', 'requireMfa'),
       ...switchFlag(f, 'dynamic-registration', 'dynamicRegistration'),
       ...switchFlag(f, 'metadata-documents', 'metadataDocuments'),
       ...(signUp === undefined ? {} : { signUp: signUp as SignUpPolicy }),
       ...(domains === undefined ? {} : { signUpDomains: domains }),
+      ...(alg === undefined ? {} : { idTokenSigningAlg: alg as SigningAlgorithm }),
     };
     if (Object.keys(change).length === 0) {
       throw new UsageError(
-        'give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain',
+        'give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain, --id-token-signing-alg',
       );
     }
     return admin(async (deps) => {
@@ -92,6 +103,7 @@ export const ADMIN_COMMANDS: {
         metadataDocuments: s.metadataDocuments,
         signUp: s.signUp,
         signUpDomains: s.signUpDomains,
+        idTokenSigningAlg: s.idTokenSigningAlg,
       };
     });
   },

@@ -70,15 +70,18 @@ export const USAGES = {
   },
   'org update': {
     synopsis:
-      '--org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]...',
-    summary: "change the organization's second-factor rule, its issuer's registration or its sign-up policy",
+      '--org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]... [--id-token-signing-alg RS256|ES256|PS256]',
+    summary:
+      "change the organization's second-factor rule, its issuer's registration, its sign-up policy or its ID-token signing algorithm",
     details: [
       'Give at least one change. --require-mfa true requires a second factor of every user.',
       '--dynamic-registration: its issuer offers POST /oauth/register (RFC 7591); --metadata-documents: it',
       'accepts Client ID Metadata Document URLs as client ids. Both are off for a new organization.',
       '--sign-up: open (anyone), invite_only (no "Create an account"), domains (addresses at the',
       '--sign-up-domain domains only; give them with it).',
-      'Prints {"id","slug","requireMfa","dynamicRegistration","metadataDocuments","signUp","signUpDomains"}.',
+      '--id-token-signing-alg: what ID tokens, logout tokens and signed userinfo are signed with (RS256 by',
+      'default); its keys are made at once and published beside the RS256 ones. Access tokens stay RS256.',
+      'Prints {"id","slug","requireMfa","dynamicRegistration","metadataDocuments","signUp","signUpDomains","idTokenSigningAlg"}.',
     ],
     flags: {
       org: { type: 'string' },
@@ -87,6 +90,7 @@ export const USAGES = {
       'metadata-documents': { type: 'string' },
       'sign-up': { type: 'string' },
       'sign-up-domain': { type: 'string', multiple: true },
+      'id-token-signing-alg': { type: 'string' },
     },
   },
   'user create': {

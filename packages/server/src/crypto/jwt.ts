@@ -1,20 +1,37 @@
 import { webcrypto } from 'node:crypto';
 import type { CryptoKey } from 'jose';
 
-/** A private signing key and the `kid` it is published under. */
+/**
+ * The JWS algorithms this service signs with (DESIGN §20): access tokens RS256 always; ID tokens,
+ * logout tokens, ID-JAGs and signed userinfo the org's choice.
+ */
+export type JwsAlgorithm = 'RS256' | 'ES256' | 'PS256';
+
+/**
+ * A private signing key, the `kid` it is published under and its algorithm. `forIdTokens` (the key
+ * ring's access-token signer has one) gives the signer of the org's ID-token algorithm: every token
+ * the spec does not fix to RS256 is signed through it (idTokenSigner).
+ */
 export interface Signer {
   kid: string;
   key: CryptoKey;
+  alg: JwsAlgorithm;
+  forIdTokens?: () => Promise<Signer>;
 }
 
-const RS256 = { name: 'RSASSA-PKCS1-v1_5' } as const;
+/** WebCrypto's parameters of each algorithm; ECDSA's signature comes out as JWS's raw r||s. */
+const PARAMETERS = {
+  RS256: { name: 'RSASSA-PKCS1-v1_5' },
+  PS256: { name: 'RSA-PSS', saltLength: 32 },
+  ES256: { name: 'ECDSA', hash: 'SHA-256' },
+} as const;
 
 const b64url = (json: string) => Buffer.from(json, 'utf8').toString('base64url');
 
 /**
- * Signs a JWT with header `alg RS256`, `typ`, `kid`.
+ * Signs a JWT with header `alg` (the signer's), `typ`, `kid`.
  *
- * The compact JWS is put together here and only the RSA signature is left to WebCrypto, which
+ * The compact JWS is put together here and only the signature is left to WebCrypto, which
  * computes it on libuv's thread pool. That is the same token jose's SignJWT makes from these
  * claims (header members in this order, claims as given), at about half its main-thread cost:
  * this runs once per token, and at the token endpoint the main thread is what runs out first.
@@ -24,12 +41,25 @@ export async function signJwt(
   typ: 'at+jwt' | 'JWT' | 'logout+jwt' | 'oauth-id-jag+jwt',
   claims: Record<string, unknown>,
 ): Promise<string> {
-  const input = `${b64url(JSON.stringify({ alg: 'RS256', typ, kid: signer.kid }))}.${b64url(JSON.stringify(claims))}`;
-  const signature = await webcrypto.subtle.sign(RS256, signer.key, Buffer.from(input, 'latin1'));
+  const input = `${b64url(JSON.stringify({ alg: signer.alg, typ, kid: signer.kid }))}.${b64url(JSON.stringify(claims))}`;
+  const signature = await webcrypto.subtle.sign(
+    PARAMETERS[signer.alg],
+    signer.key,
+    Buffer.from(input, 'latin1'),
+  );
   return `${input}.${Buffer.from(signature).toString('base64url')}`;
 }
 
-/** Signs an access token: header `alg RS256`, `typ at+jwt`, `kid` (DESIGN §5). */
+/**
+ * The signer of what follows the org's ID-token algorithm: the access-token signer's `forIdTokens`,
+ * or the signer itself when it is already that one.
+ */
+export function idTokenSigner(signer: Signer): Promise<Signer> {
+  return signer.forIdTokens === undefined ? Promise.resolve(signer) : signer.forIdTokens();
+}
+
+/** Signs an access token: header `alg RS256`, `typ at+jwt`, `kid` (DESIGN §5); never another algorithm. */
 export function signAccessToken(signer: Signer, claims: Record<string, unknown>): Promise<string> {
+  if (signer.alg !== 'RS256') throw new Error('access tokens are signed with RS256 only');
   return signJwt(signer, 'at+jwt', claims);
 }

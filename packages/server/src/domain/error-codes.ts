@@ -103,6 +103,10 @@ export const ERROR_CODES = {
     means: 'prompt=none and the sign-in is older than max_age allows',
   },
   'authorize.max_age.invalid': { error: 'invalid_request', means: 'max_age is not a number of seconds' },
+  'authorize.dpop_jkt.invalid': {
+    error: 'invalid_request',
+    means: 'dpop_jkt is not the base64url SHA-256 thumbprint of a key (RFC 9449 §10)',
+  },
   'authorize.nonce.too_long': { error: 'invalid_request', means: 'nonce is too long' },
   'authorize.parameter.repeated': {
     error: 'invalid_request',
@@ -653,6 +657,10 @@ export const ERROR_CODES = {
     means: 'an invitation names a role the organization does not have',
   },
   'keys.create.failed': { error: 'server_error', means: 'a new organization did not get its two fresh keys' },
+  'keys.retire.access': {
+    error: 'server_error',
+    means: 'the RS256 keys, which sign access tokens, were to be retired with an algorithm change',
+  },
   'keys.rotation.no_key': {
     error: 'not_found',
     means: 'a rotation was asked for an organization without a signing key',
@@ -740,6 +748,10 @@ export const ERROR_CODES = {
     error: 'not_found',
     means: 'an administration command names no organization by that slug or id',
   },
+  'org.settings.console_signing_alg': {
+    error: 'invalid_request',
+    means: 'id_token_signing_alg other than RS256 was set on the console issuer',
+  },
   'org.settings.console_pushed_requests': {
     error: 'invalid_request',
     means: 'require_pushed_authorization_requests was set on the console issuer',
@@ -768,6 +780,10 @@ export const ERROR_CODES = {
   },
   'page.form.not_form': { error: 'invalid_body', means: "a hosted page's form was not sent as a form" },
   'page.not_found': { error: 'not_found', means: 'no hosted page at this path' },
+  'par.dpop_jkt.mismatch': {
+    error: 'invalid_dpop_proof',
+    means: "a pushed request's dpop_jkt is not the thumbprint of its DPoP proof's key (RFC 9449 §10.1)",
+  },
   'par.request_uri.given': {
     error: 'invalid_request',
     means: 'a pushed authorization request carries request_uri itself',
@@ -958,6 +974,10 @@ export const ERROR_CODES = {
   'token.code.missing': {
     error: 'invalid_request',
     means: 'the authorization_code grant was sent without code',
+  },
+  'token.code.dpop_key': {
+    error: 'invalid_grant',
+    means: 'the authorization code is bound to a DPoP key (dpop_jkt) the token request did not prove',
   },
   'token.code.redirect_uri_mismatch': {
     error: 'invalid_grant',

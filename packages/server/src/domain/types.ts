@@ -18,6 +18,11 @@ export interface Org {
    * only a `request_uri` of /oauth/par (domain/sign-in/authorize/pushed-requests.ts).
    */
   requirePushedRequests: boolean;
+  /**
+   * What the org signs its ID tokens, logout tokens, ID-JAGs and signed userinfo with (DESIGN §20);
+   * its access tokens are RS256 whatever this says.
+   */
+  idTokenSigningAlg: SigningAlgorithm;
   createdAt: number;
   updatedAt: number;
 }
@@ -231,6 +236,11 @@ export interface AuthorizationRequest {
   responseMode: ResponseMode;
   /** The OIDC `claims` parameter (Core §5.5); null: none. */
   claims: ClaimsRequest | null;
+  /**
+   * RFC 9449 §10: the thumbprint of the DPoP key the code will be bound to (`dpop_jkt`, or a pushed
+   * request's DPoP proof); null: not bound.
+   */
+  dpopJkt: string | null;
   createdAt: number;
   expiresAt: number;
   completedAt: number | null;
@@ -419,6 +429,8 @@ export interface AuthorizationCode {
   usedAt: number | null;
   /** The authorization request's `nonce`, for the ID token. */
   nonce: string | null;
+  /** RFC 9449 §10: only a token request proving this key (its thumbprint) redeems the code; null: any. */
+  dpopJkt: string | null;
 }
 
 /** A user's WebAuthn credential as stored (DESIGN §12): its public key, never a secret. */
@@ -726,7 +738,17 @@ export interface SigningKey {
   createdAt: number;
   /** Retired keys: when they stop being published. */
   expiresAt: number | null;
+  /** What it signs with: access tokens always RS256, the rest the org's `idTokenSigningAlg`. */
+  alg: SigningAlgorithm;
 }
+
+/**
+ * The algorithms an org's tokens may be signed with (DESIGN §20): access tokens always RS256 (the
+ * spec's verifier takes nothing else); ID tokens, logout tokens, ID-JAGs and signed userinfo the
+ * org's choice of these.
+ */
+export const SIGNING_ALGORITHMS = ['RS256', 'ES256', 'PS256'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
 /** A sign-in sent to an upstream of a connection, waiting for its answer: keyed by a SHA-256, its data sealed. */
 export interface FederationRequest {

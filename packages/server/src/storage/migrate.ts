@@ -48,6 +48,7 @@ import * as dpop from './migrations/045-dpop.js';
 import * as scim from './migrations/046-scim.js';
 import * as logStreams from './migrations/047-log-streams.js';
 import * as trustedApps from './migrations/048-trusted-apps.js';
+import * as keyBoundCodesAndSigningAlgorithms from './migrations/049-key-bound-codes-and-signing-algorithms.js';
 import * as logStreamSignal from './migrations/051-log-stream-signal.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -101,6 +102,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '046-scim': scim,
   '047-log-streams': logStreams,
   '048-trusted-apps': trustedApps,
+  '049-key-bound-codes-and-signing-algorithms': keyBoundCodesAndSigningAlgorithms,
   '051-log-stream-signal': logStreamSignal,
 };
 

@@ -16,6 +16,8 @@ export interface OrganizationsTable {
   updated_at: number;
   /** 1: every client of the org must push its authorization requests (RFC 9126, migration 042). */
   require_pushed_authorization_requests: number;
+  /** `RS256`, `ES256` or `PS256`: ID tokens, logout tokens, ID-JAGs, signed userinfo (migration 049). */
+  id_token_signing_alg: string;
 }
 
 export interface MembershipsTable {
@@ -170,6 +172,8 @@ export interface SigningKeysTable {
   private_key: string;
   created_at: number;
   expires_at: number | null;
+  /** `RS256`, `ES256` or `PS256`: what the key signs with (migration 049). */
+  alg: string;
 }
 
 export interface AuditEventsTable {
@@ -236,6 +240,8 @@ export interface AuthorizationRequestsTable {
   response_mode: string;
   /** The OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
   claims: string | null;
+  /** RFC 9449 §10 `dpop_jkt`: the DPoP key the code is bound to; null: none (migration 049). */
+  dpop_jkt: string | null;
 }
 
 export interface AuthorizationCodesTable {
@@ -252,6 +258,8 @@ export interface AuthorizationCodesTable {
   used_at: number | null;
   /** The authorization request's `nonce`, for the ID token (migration 007). */
   nonce: string | null;
+  /** The DPoP key thumbprint the code is redeemed with only (RFC 9449 §10, migration 049). */
+  dpop_jkt: string | null;
 }
 
 /** One person signed in to one client (`sid` in access tokens). */

@@ -58,8 +58,12 @@ describe('console: an owner’s first day', () => {
     await page.getByRole('button', { name: 'Create organization' }).click();
     await page.waitForURL((u) => u.pathname === '/console/o/globex/settings');
     await page.getByLabel('Name', { exact: true }).fill('Globex Corporation');
+    await page.getByLabel('ID token signing algorithm').selectOption('ES256');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    // The org's ID tokens are signed with ES256 from now on: discovery says so (access tokens stay RS256).
+    const discovery = await fetch(`${server.issuer('globex')}.well-known/openid-configuration`);
+    assert.deepEqual((await discovery.json()).id_token_signing_alg_values_supported, ['ES256']);
     const nav = page.getByRole('navigation', { name: 'Globex Corporation sections' });
 
     // A confidential client: its secret once, and the secret works.
@@ -153,19 +157,23 @@ describe('console: an owner’s first day', () => {
     assert.equal(seen.length, total);
     assert.equal(new Set(seen).size, total, 'no entry twice');
 
-    // The rename of the org, as a before/after table.
+    // The rename of the org and its new signing algorithm, as a before/after table.
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByLabel('Entity', { exact: true }).fill('organization');
     await page.getByLabel('Verb', { exact: true }).selectOption('updated');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL((u) => u.searchParams.get('verb') === 'updated');
     await entries.getByRole('button', { name: /^Show organization\.updated/ }).click();
-    const diff = page.getByRole('table', { name: '1 field changed' });
+    const diff = page.getByRole('table', { name: '2 fields changed' });
     assert.deepEqual(await diff.getByRole('columnheader').allTextContents(), ['Field', 'Before', 'After']);
     const row = diff
       .getByRole('row')
       .filter({ has: page.getByRole('rowheader', { name: 'name', exact: true }) });
     assert.deepEqual(await row.getByRole('cell').allTextContents(), ['Globex', 'Globex Corporation']);
+    const alg = diff
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: 'idTokenSigningAlg', exact: true }) });
+    assert.deepEqual(await alg.getByRole('cell').allTextContents(), ['RS256', 'ES256']);
     await context.close();
   });
 });

@@ -76,6 +76,7 @@ assert.deepEqual(settings.data, {
   sign_up: 'domains',
   sign_up_domains: ['journey.test'],
   require_pushed_authorization_requests: false,
+  id_token_signing_alg: 'RS256',
 });
 
 // A confidential client, then a new secret for it.

@@ -264,6 +264,7 @@ for (const database of httpSuite()) {
         sign_up: 'open',
         sign_up_domains: [],
         require_pushed_authorization_requests: false,
+        id_token_signing_alg: 'RS256',
       };
       for (const [org, token] of [
         ['acme', owner],
@@ -357,6 +358,7 @@ for (const database of httpSuite()) {
         sign_up: 'open',
         sign_up_domains: [],
         require_pushed_authorization_requests: false,
+        id_token_signing_alg: 'RS256',
       });
 
       const both = await call(server, 'PATCH', `/organizations/${acme.id}/settings`, owner, {
@@ -374,6 +376,7 @@ for (const database of httpSuite()) {
         sign_up: 'open',
         sign_up_domains: [],
         require_pushed_authorization_requests: false,
+        id_token_signing_alg: 'RS256',
       });
       // What members see, in the list of orgs too.
       assert.deepEqual((await call(server, 'GET', '/organizations/acme/settings', member)).body, both.body);
@@ -419,6 +422,7 @@ for (const database of httpSuite()) {
         dynamicRegistration: false,
         metadataDocuments: false,
         requirePushedRequests: false,
+        idTokenSigningAlg: 'RS256',
       });
       for (const e of entries) assert.deepEqual(e.actor, { kind: 'user', id: ownerId });
       assert.deepEqual(

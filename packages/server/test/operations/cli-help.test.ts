@@ -22,7 +22,7 @@ const COMMANDS: [string, string][] = [
   ['org create', 'tessera org create --slug S [--name N] --owner-email E [--owner-password P]'],
   [
     'org update',
-    'tessera org update --org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]...',
+    'tessera org update --org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]... [--id-token-signing-alg RS256|ES256|PS256]',
   ],
   ['user create', 'tessera user create --org S --email E --password P [--first-name F] [--last-name L]'],
   [

@@ -24,6 +24,7 @@ const org: Org = {
   signUp: 'invite_only',
   signUpDomains: [],
   requirePushedRequests: false,
+  idTokenSigningAlg: 'RS256',
   createdAt: 0,
   updatedAt: 0,
 };

@@ -91,12 +91,13 @@ async function resourceCall(url: string, authorization: string | null, dpop?: st
 }
 
 for (const database of storageSuite(
-  'the DPoP proof replay store: one jti accepted once across concurrent requests',
+  'the DPoP proof replay store: one jti accepted once across concurrent requests; the key an authorization code is bound to (dpop_jkt)',
 )) {
   describe(`DPoP (RFC 9449) against Tessera on ${database}`, async () => {
     const skip = await databaseSkip(database);
     const test = storageTestsOn(database, [
       'two requests carrying one proof at once: exactly one is answered',
+      'dpop_jkt at /authorize binds the code: another key or no proof is invalid_grant, its key gets bound tokens',
     ]);
     let server: TestServer;
     let issuer: string;
@@ -128,10 +129,11 @@ for (const database of storageSuite(
     });
 
     /** Signs ada in through the pages for `clientId`; the code and its PKCE verifier. */
-    async function authorizationCode(clientId: string) {
+    async function authorizationCode(clientId: string, extra: Record<string, string> = {}) {
       const verifier = oauth.generateRandomCodeVerifier();
       const url = new URL('oauth/authorize', issuer);
       url.search = new URLSearchParams({
+        ...extra,
         response_type: 'code',
         client_id: clientId,
         redirect_uri: CALLBACK,
@@ -636,6 +638,235 @@ for (const database of storageSuite(
       // A query and fragment on htu are ignored (RFC 9449 §4.3).
       const withQuery = await tokenCall(issuer, cc, await proof(key, `${tokenUrl}?a=1#f`), machine.basic);
       assert.equal(withQuery.status, 200);
+    });
+
+    /** The code exchange of the public client, with a proof of `key` when one is given. */
+    async function exchange(code: string, verifier: string, key?: Key) {
+      const form = {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: CALLBACK,
+        client_id: publicId,
+      };
+      return tokenCall(issuer, form, key === undefined ? undefined : await proof(key, tokenUrl));
+    }
+
+    const boundCodeRefusal = {
+      error: 'invalid_grant',
+      error_description: 'the authorization code is bound to a DPoP key this request did not prove',
+    };
+
+    test('dpop_jkt at /authorize binds the code: another key or no proof is invalid_grant, its key gets bound tokens', {
+      skip,
+    }, async () => {
+      const key = await newKey();
+      const thief = await newKey();
+      for (const [by, status] of [
+        [thief, 400],
+        [undefined, 400],
+      ] as const) {
+        const { code, verifier } = await authorizationCode(publicId, { dpop_jkt: key.jkt });
+        const refused = await exchange(code, verifier, by);
+        assert.equal(refused.status, status);
+        assert.deepEqual(refused.body, boundCodeRefusal);
+        assert.equal(refused.headers.get('tessera-error-code'), 'token.code.dpop_key');
+        // The code is spent: its own key cannot redeem it afterwards either.
+        assert.equal((await exchange(code, verifier, key)).body.error, 'invalid_grant');
+      }
+      const { code, verifier } = await authorizationCode(publicId, { dpop_jkt: key.jkt });
+      const ok = await exchange(code, verifier, key);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.equal(ok.body.token_type, 'DPoP');
+      assert.deepEqual(decodeJwt(ok.body.access_token as string).cnf, { jkt: key.jkt });
+      // Without dpop_jkt nothing changes: any key, or none.
+      const plain = await authorizationCode(publicId);
+      assert.equal((await exchange(plain.code, plain.verifier)).status, 200);
+    });
+
+    test('a dpop_jkt that is no thumbprint is invalid_request, sent back to the redirect URI', {
+      skip,
+    }, async () => {
+      for (const bad of ['short', `${'a'.repeat(42)}=`, 'a'.repeat(44)]) {
+        const url = new URL('oauth/authorize', issuer);
+        url.search = new URLSearchParams({
+          response_type: 'code',
+          client_id: publicId,
+          redirect_uri: CALLBACK,
+          code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+          code_challenge_method: 'S256',
+          state: 's',
+          dpop_jkt: bad,
+        }).toString();
+        const answer = await fetch(url, { redirect: 'manual' });
+        assert.equal(answer.status, 302);
+        const back = new URL(answer.headers.get('location') as string);
+        assert.equal(`${back.origin}${back.pathname}`, CALLBACK);
+        assert.deepEqual(Object.fromEntries(back.searchParams), {
+          error: 'invalid_request',
+          error_description: 'dpop_jkt is not the base64url SHA-256 thumbprint of a key',
+          state: 's',
+          iss: issuer,
+        });
+      }
+    });
+
+    test("PAR carries the binding: dpop_jkt pushed, or the PAR request's own DPoP proof (openid-client)", {
+      skip,
+    }, async () => {
+      const parUrl = `${issuer}oauth/par`;
+      /** Pushes a request for the public client; the answer's status and body. */
+      async function push(fields: Record<string, string>, dpop?: string) {
+        const verifier = oauth.generateRandomCodeVerifier();
+        const body = new URLSearchParams({
+          response_type: 'code',
+          client_id: publicId,
+          redirect_uri: CALLBACK,
+          scope: 'openid',
+          code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+          state: 'xyz',
+          ...fields,
+        });
+        const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+        if (dpop !== undefined) headers.dpop = dpop;
+        const answer = await fetch(parUrl, { method: 'POST', headers, body });
+        return { status: answer.status, body: (await answer.json()) as Record<string, string>, verifier };
+      }
+      async function codeOf(requestUri: string) {
+        const url = new URL('oauth/authorize', issuer);
+        url.search = new URLSearchParams({ client_id: publicId, request_uri: requestUri }).toString();
+        const callback = await signInThroughPages(new FormBrowser(), url.href, {
+          email: 'ada@acme.test',
+          password: PASSWORD,
+        });
+        return new URL(callback).searchParams.get('code') as string;
+      }
+      const key = await newKey();
+      const thief = await newKey();
+
+      // dpop_jkt in the pushed form.
+      const pushed = await push({ dpop_jkt: key.jkt });
+      assert.equal(pushed.status, 201, JSON.stringify(pushed.body));
+      const code = await codeOf(pushed.body.request_uri as string);
+      assert.deepEqual((await exchange(code, pushed.verifier, thief)).body, boundCodeRefusal);
+
+      // The PAR request's proof binds the code to its key.
+      const proven = await push({}, await proof(key, parUrl));
+      assert.equal(proven.status, 201, JSON.stringify(proven.body));
+      const provenCode = await codeOf(proven.body.request_uri as string);
+      assert.deepEqual((await exchange(provenCode, proven.verifier)).body, boundCodeRefusal);
+      const again = await push({}, await proof(key, parUrl));
+      const ok = await exchange(await codeOf(again.body.request_uri as string), again.verifier, key);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.deepEqual(decodeJwt(ok.body.access_token as string).cnf, { jkt: key.jkt });
+
+      // Both, naming different keys; a proof for another endpoint; a replayed proof.
+      const mismatch = await push({ dpop_jkt: thief.jkt }, await proof(key, parUrl));
+      assert.equal(mismatch.status, 400);
+      assert.deepEqual(mismatch.body, {
+        error: 'invalid_dpop_proof',
+        error_description: "dpop_jkt is not the thumbprint of the DPoP proof's key",
+      });
+      const elsewhere = await push({}, await proof(key, tokenUrl));
+      assert.equal(elsewhere.body.error, 'invalid_dpop_proof');
+      const once = await proof(key, parUrl);
+      assert.equal((await push({}, once)).status, 201);
+      assert.equal((await push({}, once)).body.error, 'invalid_dpop_proof');
+
+      // openid-client: its DPoP handle on the PAR request and the code exchange, defaults otherwise.
+      const config = await oidc.discovery(new URL(issuer), publicId, undefined, oidc.None(), {
+        execute: [oidc.allowInsecureRequests],
+      });
+      const keyPair = await oidc.randomDPoPKeyPair();
+      const DPoP = oidc.getDPoPHandle(config, keyPair);
+      const verifier = oidc.randomPKCECodeVerifier();
+      const parameters = {
+        redirect_uri: CALLBACK,
+        scope: 'openid',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state: 'xyz',
+      };
+      const bindings = [];
+      for (const handle of [oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair()), DPoP]) {
+        const url = await oidc.buildAuthorizationUrlWithPAR(config, parameters, { DPoP });
+        const callback = await signInThroughPages(new FormBrowser(), url.href, {
+          email: 'ada@acme.test',
+          password: PASSWORD,
+        });
+        bindings.push(
+          await oidc
+            .authorizationCodeGrant(
+              config,
+              new URL(callback),
+              { pkceCodeVerifier: verifier, expectedState: 'xyz' },
+              undefined,
+              { DPoP: handle },
+            )
+            .then(
+              (tokens) => decodeJwt(tokens.access_token).cnf,
+              (err: oidc.ResponseBodyError) => err.error,
+            ),
+        );
+      }
+      const jkt = await calculateJwkThumbprint(await exportJWK(keyPair.publicKey));
+      assert.deepEqual(bindings, ['invalid_grant', { jkt }]);
+    });
+
+    test('discovery is unchanged by dpop_jkt: it names the proof algorithms, and nothing else of DPoP', {
+      skip,
+    }, async () => {
+      const discovery = (await (await fetch(`${issuer}.well-known/openid-configuration`)).json()) as Record<
+        string,
+        unknown
+      >;
+      assert.deepEqual(
+        Object.keys(discovery).filter((name) => name.includes('dpop')),
+        ['dpop_signing_alg_values_supported'],
+      );
+    });
+
+    test('a nonce handed out by one org is not taken by another (nonces are per issuer)', {
+      skip,
+    }, async () => {
+      const beta = await makeOrg(server, 'beta');
+      const m = await makeClient(server.deps, beta, {
+        name: 'Beta worker',
+        kind: 'confidential',
+        redirectUris: [],
+        grantTypes: ['client_credentials'],
+        dpopNonceRequired: true,
+      });
+      const acme = await makeClient(server.deps, org, {
+        name: 'Acme nonce worker',
+        kind: 'confidential',
+        redirectUris: [],
+        grantTypes: ['client_credentials'],
+        dpopNonceRequired: true,
+      });
+      const basic = (c: { clientId: string; secret: string | null }) =>
+        Buffer.from(`${c.clientId}:${c.secret}`).toString('base64');
+      const key = await newKey();
+      const acmeNonce = (
+        await tokenCall(issuer, { grant_type: 'client_credentials' }, await proof(key, tokenUrl), basic(acme))
+      ).headers.get('dpop-nonce') as string;
+      const betaTokenUrl = `${server.issuer('beta')}oauth/token`;
+      const crossed = await tokenCall(
+        server.issuer('beta'),
+        { grant_type: 'client_credentials' },
+        await proof(key, betaTokenUrl, { nonce: acmeNonce }),
+        basic(m),
+      );
+      assert.equal(crossed.status, 400);
+      assert.equal(crossed.body.error, 'use_dpop_nonce');
+      assert.notEqual(crossed.headers.get('dpop-nonce'), acmeNonce);
+      // At the org that handed it out the nonce is taken; the proof carrying it is still single use.
+      const same = await proof(key, tokenUrl, { nonce: acmeNonce });
+      const taken = await tokenCall(issuer, { grant_type: 'client_credentials' }, same, basic(acme));
+      assert.equal(taken.status, 200, JSON.stringify(taken.body));
+      const replayed = await tokenCall(issuer, { grant_type: 'client_credentials' }, same, basic(acme));
+      assert.equal(replayed.body.error, 'invalid_dpop_proof');
     });
 
     test('two requests carrying one proof at once: exactly one is answered', { skip }, async () => {

@@ -1,6 +1,7 @@
 import {
   findOrgById,
   lockOrg,
+  updateOrgIdTokenAlg,
   updateOrgName,
   updateOrgPushedRequests,
   updateOrgRegistration,
@@ -12,7 +13,14 @@ import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
-import type { Actor, Org, SignUpPolicy } from '../types.js';
+import {
+  addAlgorithmKeys,
+  type FreshKey,
+  freshKeys,
+  NEW_ORG_KEYS,
+  retireAlgorithmKeys,
+} from '../keys/keys.js';
+import type { Actor, Org, SigningAlgorithm, SignUpPolicy } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 import { checkSignUpPolicy } from './sign-up-policy.js';
 import { checkName } from './validate.js';
@@ -32,6 +40,8 @@ export interface OrgSettings {
   signUpDomains: string[];
   /** Every client must push its authorization requests (RFC 9126). */
   requirePushedRequests: boolean;
+  /** What ID tokens, logout tokens, ID-JAGs and signed userinfo are signed with (DESIGN §20). */
+  idTokenSigningAlg: SigningAlgorithm;
 }
 
 export interface SettingsChange {
@@ -43,6 +53,7 @@ export interface SettingsChange {
   signUp?: SignUpPolicy;
   signUpDomains?: string[];
   requirePushedRequests?: boolean;
+  idTokenSigningAlg?: SigningAlgorithm;
 }
 
 const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSettings => ({
@@ -56,6 +67,7 @@ const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSett
   signUp: org.signUp,
   signUpDomains: org.signUpDomains,
   requirePushedRequests: org.requirePushedRequests,
+  idTokenSigningAlg: org.idTokenSigningAlg,
 });
 
 /** What the audit snapshots of a settings change hold beside the org itself (sign-up policy included). */
@@ -65,6 +77,7 @@ const settingsSnapshot = (org: Org, requireMfa: boolean) => ({
   dynamicRegistration: org.dynamicRegistration,
   metadataDocuments: org.metadataDocuments,
   requirePushedRequests: org.requirePushedRequests,
+  idTokenSigningAlg: org.idTokenSigningAlg,
 });
 
 /** The org with its sign-up policy changed as asked (checked), or the same object when nothing differs. */
@@ -113,6 +126,18 @@ export async function updateOrgSettings(
       'the console issuer does not require pushed authorization requests; it is not a setting there',
     );
   }
+  if (org.isConsole && change.idTokenSigningAlg !== undefined && change.idTokenSigningAlg !== 'RS256') {
+    fail(
+      'org.settings.console_signing_alg',
+      'the console issuer signs with RS256; its signing algorithm is not a setting',
+    );
+  }
+  // An algorithm the org has no keys of yet gets two (active, next), made before the transaction.
+  const alg = change.idTokenSigningAlg;
+  const fresh: FreshKey[] =
+    alg === undefined || alg === 'RS256' || alg === org.idTokenSigningAlg
+      ? []
+      : await freshKeys(deps.sealer, NEW_ORG_KEYS, alg);
   return deps.unitOfWork.run(async (tx) => {
     await lockOrg(tx, org.id);
     const current = (await findOrgById(tx, org.id)) ?? fail('org.not_found', 'no such organization');
@@ -127,14 +152,17 @@ export async function updateOrgSettings(
       registration.metadataDocuments !== current.metadataDocuments;
     const pushed = change.requirePushedRequests ?? current.requirePushedRequests;
     const repushed = pushed !== current.requirePushedRequests;
+    const signing = change.idTokenSigningAlg ?? current.idTokenSigningAlg;
+    const resigned = signing !== current.idTokenSigningAlg;
     const renamed: Org =
-      (name === undefined || name === current.name) && !reopened && !repushed
+      (name === undefined || name === current.name) && !reopened && !repushed && !resigned
         ? current
         : {
             ...current,
             ...(name === undefined ? {} : { name }),
             ...registration,
             requirePushedRequests: pushed,
+            idTokenSigningAlg: signing,
             updatedAt: now,
           };
     const after = withSignUp(renamed, change, now);
@@ -143,6 +171,13 @@ export async function updateOrgSettings(
     if (after.name !== current.name) await updateOrgName(tx, org.id, after.name, now);
     if (reopened) await updateOrgRegistration(tx, org.id, registration, now);
     if (repushed) await updateOrgPushedRequests(tx, org.id, pushed, now);
+    if (resigned) {
+      if (signing !== 'RS256') await addAlgorithmKeys(tx, org.id, signing, fresh, now);
+      // The old algorithm's keys stay published until what they signed has expired (RS256's sign access tokens).
+      if (current.idTokenSigningAlg !== 'RS256')
+        await retireAlgorithmKeys(tx, org.id, current.idTokenSigningAlg, now);
+      await updateOrgIdTokenAlg(tx, org.id, signing, now);
+    }
     if (after !== renamed) await updateOrgSignUp(tx, org.id, after, now);
     if (requireMfa !== before) await setRequireMfa(tx, org.id, requireMfa, now);
     await recordAudit(tx, {

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { RETIRED_KEY_GRACE_MS } from '../tokens-policy.js';
-import type { Actor, Org } from '../types.js';
+import type { Actor, Org, SigningAlgorithm, SigningKey } from '../types.js';
 
 /** The signer the key ring hands out (declared with the JWS code in crypto/jwt.ts). */
 export type { Signer };
@@ -21,8 +21,12 @@ export type FreshKey = NewKey;
  * waits 50-200 ms on the crypto thread pool, and a transaction holding the database (SQLite's one
  * connection, a PostgreSQL pool connection) that long starves every other request.
  */
-export function freshKeys(sealer: Sealer, count: number): Promise<FreshKey[]> {
-  return Promise.all(Array.from({ length: count }, () => generateSigningKey(sealer)));
+export function freshKeys(
+  sealer: Sealer,
+  count: number,
+  alg: SigningAlgorithm = 'RS256',
+): Promise<FreshKey[]> {
+  return Promise.all(Array.from({ length: count }, () => generateSigningKey(sealer, alg)));
 }
 
 async function insertFresh(tx: Handle, key: FreshKey, orgId: string, status: 'next' | 'active', now: number) {
@@ -34,6 +38,7 @@ async function insertFresh(tx: Handle, key: FreshKey, orgId: string, status: 'ne
     sealedPrivateKey: key.sealedPrivateKey,
     createdAt: now,
     expiresAt: null,
+    alg: key.alg,
   });
   return key.kid;
 }
@@ -59,10 +64,44 @@ export async function createOrgKeys(
 }
 
 /**
- * Rotation: the published `next` key starts signing (verifiers that cached the key set already
- * know it), the old active key is retired but stays published until its tokens have expired,
- * and a new `next` key is published. `fresh` holds the keys generated for it beforehand: one, or
- * two when the org has no `next` key (an org older than pre-published keys).
+ * Puts an org's first keys of `alg` in place (an org choosing ES256 or PS256 for its ID tokens):
+ * one active, one next; `fresh` holds NEW_ORG_KEYS keys of `alg`. Nothing when it has them already.
+ */
+export async function addAlgorithmKeys(
+  tx: Handle,
+  orgId: string,
+  alg: SigningAlgorithm,
+  fresh: readonly FreshKey[],
+  now: number,
+): Promise<void> {
+  if ((await keys.activeKid(tx, orgId, alg)) !== null) return;
+  const [active, next] = fresh;
+  if (!active || !next || active.alg !== alg || next.alg !== alg)
+    return fail('keys.create.failed', `the organization needs two fresh ${alg} keys`);
+  await insertFresh(tx, active, orgId, 'active', now);
+  await insertFresh(tx, next, orgId, 'next', now);
+}
+
+/**
+ * Retires the org's keys of an algorithm it no longer signs ID tokens with: published until the
+ * tokens they signed have expired, like a rotated key, then deleted at a rotation.
+ */
+export async function retireAlgorithmKeys(
+  tx: Handle,
+  orgId: string,
+  alg: SigningAlgorithm,
+  now: number,
+): Promise<void> {
+  if (alg === 'RS256') return fail('keys.retire.access', 'RS256 keys sign access tokens: never retired so');
+  await keys.retireKeysOf(tx, orgId, alg, now + RETIRED_KEY_GRACE_MS);
+}
+
+/**
+ * Rotation, for each algorithm the org signs with (RS256 always, and its ID-token algorithm): the
+ * published `next` key starts signing (verifiers that cached the key set already know it), the old
+ * active key is retired but stays published until its tokens have expired, and a new `next` key is
+ * published. `fresh` holds the keys generated for it beforehand, per algorithm: one, or two when the
+ * org has no `next` key of it (an org older than pre-published keys). Answers the RS256 kid.
  */
 export async function rotateOrgKeys(
   tx: Handle,
@@ -72,26 +111,31 @@ export async function rotateOrgKeys(
 ): Promise<string> {
   const now = clock.now();
   const unused = [...fresh];
-  const take = () =>
-    unused.shift() ?? fail('keys.rotation.raced', 'the signing keys changed during the rotation; try again');
-  const active = await keys.findKeyByStatus(tx, orgId, 'active');
-  const next = (await keys.findKeyByStatus(tx, orgId, 'next')) ?? null;
-  if (!active) return fail('keys.rotation.no_key', 'the organization has no signing key');
-  const nextKid = next ? next.kid : await insertFresh(tx, take(), orgId, 'next', now);
-  await keys.setKeyStatus(tx, active.kid, 'retired', now + RETIRED_KEY_GRACE_MS);
-  await keys.setKeyStatus(tx, nextKid, 'active', null);
-  await insertFresh(tx, take(), orgId, 'next', now);
+  const take = (alg: SigningAlgorithm) => {
+    const at = unused.findIndex((k) => k.alg === alg);
+    if (at < 0) return fail('keys.rotation.raced', 'the signing keys changed during the rotation; try again');
+    return unused.splice(at, 1)[0] as FreshKey;
+  };
+  const algs = await keys.activeAlgorithms(tx, orgId);
+  if (!algs.includes('RS256')) return fail('keys.rotation.no_key', 'the organization has no signing key');
+  const data: Record<string, string | null> = {};
+  const previous: Record<string, string | null> = {};
+  for (const alg of algs) {
+    const active = (await keys.findKeyByStatus(tx, orgId, 'active', alg)) as SigningKey;
+    const next = (await keys.findKeyByStatus(tx, orgId, 'next', alg)) ?? null;
+    const nextKid = next ? next.kid : await insertFresh(tx, take(alg), orgId, 'next', now);
+    await keys.setKeyStatus(tx, active.kid, 'retired', now + RETIRED_KEY_GRACE_MS);
+    await keys.setKeyStatus(tx, nextKid, 'active', null);
+    await insertFresh(tx, take(alg), orgId, 'next', now);
+    // The access-token key keeps the entry's names; another algorithm's are prefixed with it.
+    const name = (field: string) =>
+      alg === 'RS256' ? field : `${alg.toLowerCase()}${field[0]?.toUpperCase()}${field.slice(1)}`;
+    Object.assign(data, { [name('activeKid')]: nextKid, [name('retiredKid')]: active.kid });
+    Object.assign(previous, { [name('activeKid')]: active.kid, [name('retiredKid')]: null });
+  }
   await keys.deleteExpiredKeys(tx, orgId, now);
-  await recordAudit(tx, {
-    orgId,
-    entity: 'signing_key',
-    verb: 'updated',
-    actor,
-    at: now,
-    data: { activeKid: nextKid, retiredKid: active.kid },
-    previous: { activeKid: active.kid, retiredKid: null },
-  });
-  return nextKid;
+  await recordAudit(tx, { orgId, entity: 'signing_key', verb: 'updated', actor, at: now, data, previous });
+  return data.activeKid as string;
 }
 
 /**
@@ -111,9 +155,12 @@ interface KeyDeps {
  * that signs from now on. This process's cache of the client_credentials lookups (which holds the active kid) is emptied at once.
  */
 export async function rotateKeys(deps: KeyDeps, org: Org, actor: Actor): Promise<string> {
-  // Generated first (see freshKeys), as many as the org's keys now call for.
-  const hasNext = (await keys.findKeyByStatus(deps.store, org.id, 'next')) !== null;
-  const fresh = await freshKeys(deps.sealer, hasNext ? 1 : 2);
+  // Generated first (see freshKeys), as many of each algorithm as the org's keys now call for.
+  const fresh: FreshKey[] = [];
+  for (const alg of await keys.activeAlgorithms(deps.store, org.id)) {
+    const hasNext = (await keys.findKeyByStatus(deps.store, org.id, 'next', alg)) !== null;
+    fresh.push(...(await freshKeys(deps.sealer, hasNext ? 1 : 2, alg)));
+  }
   const kid = await deps.unitOfWork.run((tx) => rotateOrgKeys(tx, org.id, actor, fresh));
   deps.credentials?.changed();
   return kid;
@@ -145,9 +192,16 @@ export async function publicJwks(db: Handle, orgId: string): Promise<{ keys: JWK
 }
 
 /**
- * The active signing key of each org, decrypted once and kept in memory. One indexed lookup per
+ * The active signing keys of each org, decrypted once and kept in memory. One indexed lookup per
  * call notices a rotation made by another process (the CLI, another node); a caller that already
- * read the active kid in its own query (the client_credentials grant) passes it instead.
+ * read the active RS256 kid in its own query (the client_credentials grant, a confidential
+ * client's refresh) passes it instead.
+ *
+ * The signer it hands out is the RS256 one (access tokens); its `forIdTokens` is the signer of the
+ * org's ID-token algorithm (DESIGN §20), through which ID tokens, logout tokens, ID-JAGs and signed
+ * userinfo are signed. Without a kid, the one lookup reads both; given an org whose algorithm is
+ * RS256, `forIdTokens` is the same signer and costs nothing; otherwise it looks its key up when
+ * first used.
  */
 export class KeyRing {
   // Promises, so concurrent first requests for a key decrypt and import it once.
@@ -158,22 +212,57 @@ export class KeyRing {
     private readonly sealer: Sealer,
   ) {}
 
-  async signer(orgId: string, activeKid?: string | null): Promise<Signer> {
-    const kid = activeKid === undefined ? await keys.activeKid(this.store, orgId) : activeKid;
-    if (!kid) return fail('keys.signing.missing', 'no signing key');
+  async signer(
+    org: string | Pick<Org, 'id' | 'idTokenSigningAlg'>,
+    activeKid?: string | null,
+  ): Promise<Signer> {
+    const orgId = typeof org === 'string' ? org : org.id;
+    if (activeKid === undefined) {
+      const active = await keys.activeSigningKids(this.store, orgId);
+      const rs256 = active.rows.find((r) => r.alg === 'RS256');
+      if (!rs256) return fail('keys.signing.missing', 'no signing key');
+      const signer = await this.#signerOf(rs256.kid, 'RS256');
+      const alg = active.idTokenAlg ?? 'RS256';
+      if (alg === 'RS256') return signer;
+      const own = active.rows.find((r) => r.alg === alg);
+      return { ...signer, forIdTokens: () => this.#idSigner(orgId, alg, own?.kid ?? null) };
+    }
+    if (!activeKid) return fail('keys.signing.missing', 'no signing key');
+    const signer = await this.#signerOf(activeKid, 'RS256');
+    if (typeof org !== 'string' && org.idTokenSigningAlg === 'RS256') return signer;
+    return {
+      ...signer,
+      forIdTokens: async () => {
+        const alg =
+          typeof org === 'string'
+            ? ((await keys.activeSigningKids(this.store, orgId)).idTokenAlg ?? 'RS256')
+            : org.idTokenSigningAlg;
+        return alg === 'RS256' ? signer : this.#idSigner(orgId, alg, null);
+      },
+    };
+  }
+
+  /** The signer of `alg`'s active key (looked up when not known): never another algorithm's. */
+  async #idSigner(orgId: string, alg: SigningAlgorithm, kid: string | null): Promise<Signer> {
+    const own = kid ?? (await keys.activeKid(this.store, orgId, alg));
+    if (!own) return fail('keys.signing.missing', `no ${alg} signing key`);
+    return this.#signerOf(own, alg);
+  }
+
+  async #signerOf(kid: string, alg: SigningAlgorithm): Promise<Signer> {
     let key = this.#decrypted.get(kid);
     if (!key) {
-      key = this.#open(kid);
+      key = this.#open(kid, alg);
       this.#decrypted.set(kid, key);
       // A failed load is not kept: the next request tries again.
       key.catch(() => this.#decrypted.delete(kid));
     }
-    return { kid, key: await key };
+    return { kid, key: await key, alg };
   }
 
-  async #open(kid: string): Promise<CryptoKey> {
+  async #open(kid: string, alg: SigningAlgorithm): Promise<CryptoKey> {
     const key = await keys.findKey(this.store, kid);
-    if (!key) return fail('keys.signing.missing', 'no signing key');
-    return openPrivateKey(this.sealer, key.sealedPrivateKey);
+    if (!key || key.alg !== alg) return fail('keys.signing.missing', 'no signing key');
+    return openPrivateKey(this.sealer, key.sealedPrivateKey, alg);
   }
 }

@@ -93,6 +93,7 @@ export async function issueAuthorizationCode(
       expiresAt: now + AUTHORIZATION_CODE_TTL_MS,
       usedAt: null,
       nonce: request.nonce,
+      dpopJkt: request.dpopJkt,
     });
   });
   await purgeAtMostEveryMinute(deps.store, 'authorization_codes', now, () =>
@@ -124,6 +125,12 @@ function codeProblem(stored: AuthorizationCode, input: CodeExchange, now: number
       situation: 'token.code.redirect_uri_mismatch',
       error: 'redirect_uri does not match the authorization request',
     };
+  // RFC 9449 §10: a code bound to a key is redeemed only with a proof of that key.
+  if (stored.dpopJkt !== null && stored.dpopJkt !== (input.dpopJkt ?? null))
+    return {
+      situation: 'token.code.dpop_key',
+      error: 'the authorization code is bound to a DPoP key this request did not prove',
+    };
   return verifierProblem(stored.codeChallenge, input.codeVerifier);
 }
 
@@ -141,7 +148,7 @@ export async function redeemAuthorizationCode(
   const code = input.code ?? fail('token.code.missing', 'code is required');
   const now = clock.now();
   const codeHash = sha256(code);
-  const signer = await deps.keyRing.signer(org.id);
+  const signer = await deps.keyRing.signer(org);
   const actor = { kind: 'client', id: client.id } as const;
   // Failures are returned, not thrown, so the revocations they cause are committed.
   const outcome = await deps.unitOfWork.run(async (tx) => {

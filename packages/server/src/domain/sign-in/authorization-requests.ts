@@ -44,6 +44,7 @@ export async function saveAuthorizationRequest(
     loginHint: checked.loginHint,
     responseMode: checked.responseMode,
     claims: checked.claims,
+    dpopJkt: checked.dpopJkt,
     createdAt: now,
     expiresAt: now + AUTHORIZATION_REQUEST_TTL_MS,
     completedAt: null,

@@ -289,7 +289,7 @@ export async function redeemDeviceCode(
   const dpopJkt = input.dpopJkt ?? null;
   const deviceCode = input.deviceCode ?? fail('token.device_code.missing', 'device_code is required');
   const now = clock.now();
-  const signer = await deps.keyRing.signer(org.id);
+  const signer = await deps.keyRing.signer(org);
   const actor = { kind: 'client', id: client.id } as const;
   // Refusals are returned, not thrown, so what they record (a poll, a revocation) is committed.
   const outcome = await deps.unitOfWork.run(async (tx) => {

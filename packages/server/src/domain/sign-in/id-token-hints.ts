@@ -4,7 +4,7 @@ import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
 import { BROWSER_SESSION_TTL_MS } from '../tokens-policy.js';
-import type { Org } from '../types.js';
+import { type Org, SIGNING_ALGORITHMS } from '../types.js';
 import type { SignInDeps } from './deps.js';
 
 /**
@@ -34,6 +34,8 @@ export async function readIdTokenHint(
   const outcome = await checkJwt(idToken, await publicJwks(deps.store, org.id), {
     issuer: issuerOf(deps.config, org),
     typ: 'JWT',
+    // Signed with the org's ID-token algorithm of the time (DESIGN §20), each key naming its own.
+    algorithms: [...SIGNING_ALGORITHMS],
     // Every ID token has `exp`; a signed userinfo answer (typ JWT too, same key) has none and is no hint.
     requiredClaims: ['sub', 'aud', 'exp'],
     now: clock.now(),

@@ -136,6 +136,7 @@ export async function startImpersonation(
       loginHint: null,
       responseMode: 'query',
       claims: null,
+      dpopJkt: null,
       createdAt: now,
       expiresAt,
       completedAt: null,

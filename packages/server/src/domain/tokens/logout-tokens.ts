@@ -25,7 +25,7 @@ export async function logoutTokenFor(
 ): Promise<string | null> {
   const org = await findOrgById(deps.store, delivery.orgId);
   if (!org) return null;
-  const signer = await deps.keyRing.signer(org.id);
+  const signer = await deps.keyRing.signer(org);
   const iat = Math.floor(now / 1000);
   return signLogoutToken(signer, {
     iss: issuerOf(deps.config, org),

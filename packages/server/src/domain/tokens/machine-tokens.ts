@@ -36,7 +36,7 @@ export async function issueMachineToken(
   boundTo: string | null = null,
 ): Promise<IssuedToken> {
   requireGrant(client, 'client_credentials');
-  const signer = await deps.keyRing.signer(org.id, activeKid);
+  const signer = await deps.keyRing.signer(org, activeKid);
   const iat = Math.floor(clock.now() / 1000);
   const ttl = audience ? audience.resource.accessTokenTtl : ACCESS_TOKEN_TTL_S;
   const scope = audience

@@ -57,7 +57,7 @@ export async function rotateRefreshToken(
   requireGrant(client, 'refresh_token');
   const now = clock.now();
   const tokenHash = sha256(presented);
-  const signer = await deps.keyRing.signer(org.id, activeKid);
+  const signer = await deps.keyRing.signer(org, activeKid);
   const actor = { kind: 'client', id: client.id } as const;
   const successor = newRefreshToken();
   // Failures are returned, not thrown, so a reuse revocation is committed.

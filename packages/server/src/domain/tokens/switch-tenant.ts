@@ -43,7 +43,7 @@ export async function switchTenant(
     return fail('token.switch_tenant.not_member', 'the user is not a member of this tenant');
   }
   const now = clock.now();
-  const signer = await deps.keyRing.signer(org.id);
+  const signer = await deps.keyRing.signer(org);
   const outcome = await deps.unitOfWork.run(async (tx) => {
     const live = await liveSession(tx, verified.sessionId, now);
     if (!live) return null;

@@ -67,7 +67,7 @@ export async function promoteToken(
       'this client may not promote tokens of the subject token’s client',
     );
   }
-  const signer = await deps.keyRing.signer(org.id);
+  const signer = await deps.keyRing.signer(org);
   const signed = await signSessionToken(deps, signer, org, subject.session, clock.now(), {
     audience: client.id,
     authorizedParty: source.client.id,

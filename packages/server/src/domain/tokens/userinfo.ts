@@ -1,4 +1,4 @@
-import { signJwt } from '../../crypto/jwt.js';
+import { idTokenSigner, signJwt } from '../../crypto/jwt.js';
 import { requireUser } from '../directory/profile.js';
 import { issuerOf } from '../issuers.js';
 import type { Org } from '../types.js';
@@ -30,7 +30,7 @@ export async function userInfo(
 
 /**
  * The userinfo claims as a JWT (§5.3.2) when the session's client registered
- * `userinfo_signed_response_alg` (RS256, the org's active key, like its ID tokens), with `iss` and
+ * `userinfo_signed_response_alg` (signed with the org's ID-token algorithm and key, like its ID tokens), with `iss` and
  * `aud` (that client) added; null when it did not, and the claims go as JSON. It has no `exp`:
  * every ID token verifier requires one, so it cannot pass for an ID token.
  */
@@ -42,6 +42,7 @@ export async function signedUserInfo(
 ): Promise<string | null> {
   const client = await clientNamed(deps, org, access.session.clientId);
   if (client?.userinfoSignedResponseAlg !== 'RS256') return null;
-  const signer = await deps.keyRing.signer(org.id);
+  // Signed as the org's ID tokens are (DESIGN §20).
+  const signer = await idTokenSigner(await deps.keyRing.signer(org));
   return signJwt(signer, 'JWT', { ...claims, iss: issuerOf(deps.config, org), aud: client.id });
 }

@@ -5,7 +5,15 @@ import {
   MAX_SIGN_UP_DOMAINS,
   SIGN_UP_POLICIES,
 } from '../../domain/directory/index.js';
+import { SIGNING_ALGORITHMS } from '../../domain/types.js';
 import { OrganizationName } from './organizations-schemas.js';
+
+const IdTokenSigningAlg = z.enum(SIGNING_ALGORITHMS, `must be one of ${SIGNING_ALGORITHMS.join(', ')}`).meta({
+  description:
+    'what the org signs ID tokens, logout tokens, ID-JAGs and signed userinfo with (discovery’s ' +
+    '`id_token_signing_alg_values_supported`; the JWKS publishes its keys beside the RS256 ones); ' +
+    'access tokens are RS256 whatever this says',
+});
 
 const SignUp = z
   .enum(SIGN_UP_POLICIES as [string, ...string[]], `must be one of ${SIGN_UP_POLICIES.join(', ')}`)
@@ -43,6 +51,7 @@ export const OrganizationSettings = z.object({
     description:
       'every client must push its authorization requests to /oauth/par (RFC 9126); discovery says so',
   }),
+  id_token_signing_alg: IdTokenSigningAlg,
 });
 
 export const UpdateOrganizationSettingsBody = z.strictObject({
@@ -63,5 +72,11 @@ export const UpdateOrganizationSettingsBody = z.strictObject({
   require_pushed_authorization_requests: z.boolean().optional().meta({
     description:
       'true: /oauth/authorize takes only a request_uri of /oauth/par from every client (not a setting of the console issuer)',
+  }),
+  id_token_signing_alg: IdTokenSigningAlg.optional().meta({
+    description:
+      'RS256 (default), ES256 or PS256 for ID tokens, logout tokens, ID-JAGs and signed userinfo; the ' +
+      'first change to an algorithm makes its keys (published at once); leaving one keeps its keys ' +
+      'published until what they signed has expired. The console issuer stays RS256',
   }),
 });

@@ -17,6 +17,7 @@ const view = (s: OrgSettings): z.output<typeof OrganizationSettings> => ({
   sign_up: s.signUp,
   sign_up_domains: s.signUpDomains,
   require_pushed_authorization_requests: s.requirePushedRequests,
+  id_token_signing_alg: s.idTokenSigningAlg,
 });
 
 /** An org's settings: members read them, owners change them (members 403). */
@@ -50,7 +51,7 @@ export const SETTINGS_ENDPOINTS = [
       path: '/organizations/:org/settings',
       operationId: 'updateOrganizationSettings',
       summary:
-        'Rename the org, require (or stop requiring) a second factor of its users or pushed authorization requests of its clients',
+        'Rename the org, require (or stop requiring) a second factor of its users or pushed authorization requests of its clients, choose its ID-token signing algorithm',
       description:
         'Fields left out keep their value. A change is audited as one `organization.updated` entry ' +
         '(with `previous` and `changes`); a request that changes nothing writes none.',
@@ -81,6 +82,9 @@ export const SETTINGS_ENDPOINTS = [
         ...(input.require_pushed_authorization_requests === undefined
           ? {}
           : { requirePushedRequests: input.require_pushed_authorization_requests }),
+        ...(input.id_token_signing_alg === undefined
+          ? {}
+          : { idTokenSigningAlg: input.id_token_signing_alg }),
       };
       return ok(view(await managementInput(updateOrgSettings(deps, caller.org, change, caller.actor))));
     },

@@ -1,7 +1,7 @@
 import { fail } from '../../domain/errors.js';
-import { issuerOf } from '../../domain/issuers.js';
+import { issuerOf, originOf } from '../../domain/issuers.js';
 import { pushAuthorizationRequest } from '../../domain/sign-in/index.js';
-import { authenticateClient } from '../../domain/tokens/index.js';
+import { authenticateClient, tokenRequestKey } from '../../domain/tokens/index.js';
 import { authorizeQuery } from '../authorize-query.js';
 import { formClient } from '../cors.js';
 import { clientForm } from '../form.js';
@@ -29,7 +29,8 @@ export const pushedAuthorizationRequest = operation(
       'The body holds the parameters of an authorization request (as /oauth/authorize takes them, ' +
       '`request` included, `request_uri` refused) and the client’s authentication, by any method the ' +
       'token endpoint accepts (a public client sends only `client_id`). The request is checked as ' +
-      '/oauth/authorize would check it. The `request_uri` of the answer opens it once, within ' +
+      '/oauth/authorize would check it. A `DPoP` proof header (RFC 9449 §10.1) binds the code to its ' +
+      'key as `dpop_jkt` does (both given: they must name the same key). The `request_uri` of the answer opens it once, within ' +
       '`expires_in` seconds, at /oauth/authorize with the same `client_id`.',
     tag: 'oauth',
     hosts: 'every',
@@ -57,7 +58,13 @@ export const pushedAuthorizationRequest = operation(
       const org = await orgOf(deps, request);
       const presented = presentedClient(request, auth, issuerOf(deps.config, org));
       const client = await authenticateClient(deps, org, presented, '/oauth/par');
-      const pushed = await pushAuthorizationRequest(deps, org, client, authorizeQuery(form));
+      // RFC 9449 §10.1: a DPoP proof here binds the code to its key (checked as at the token endpoint).
+      const proof = request.headers.dpop;
+      const proofJkt =
+        typeof proof === 'string'
+          ? await tokenRequestKey(deps, org, client, proof, `${originOf(deps.config, org)}/oauth/par`)
+          : null;
+      const pushed = await pushAuthorizationRequest(deps, org, client, authorizeQuery(form), proofJkt);
       return reply.code(201).send({ request_uri: pushed.requestUri, expires_in: pushed.expiresIn });
     },
   }),

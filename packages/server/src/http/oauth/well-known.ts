@@ -77,12 +77,13 @@ export function discoveryDocument(
     // The console has no enterprise connections: no jwt-bearer grant there.
     grant_types_supported: [...GRANTS.keys()].filter((g) => !(org.isConsole && g === JWT_BEARER_GRANT)),
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['RS256'],
+    // DESIGN §20: the org's one algorithm for ID tokens (and logout tokens, signed userinfo).
+    id_token_signing_alg_values_supported: [org.idTokenSigningAlg],
     claims_supported: CLAIMS_SUPPORTED,
     // OIDC Core §5.5 (domain/sign-in/authorize/claims-parameter.ts).
     claims_parameter_supported: true,
     // OIDC Core §5.3.2: a client that registered userinfo_signed_response_alg gets a JWT.
-    userinfo_signing_alg_values_supported: ['RS256'],
+    userinfo_signing_alg_values_supported: [org.idTokenSigningAlg],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGORITHMS,
     code_challenge_methods_supported: [...PKCE_METHODS],

@@ -15,6 +15,7 @@ const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({
   expiresAt: r.expires_at,
   usedAt: r.used_at,
   nonce: r.nonce,
+  dpopJkt: r.dpop_jkt,
 });
 
 export async function insertAuthorizationCode(store: Handle, c: AuthorizationCode): Promise<void> {
@@ -33,6 +34,7 @@ export async function insertAuthorizationCode(store: Handle, c: AuthorizationCod
       expires_at: c.expiresAt,
       used_at: c.usedAt,
       nonce: c.nonce,
+      dpop_jkt: c.dpopJkt,
     })
     .execute();
 }

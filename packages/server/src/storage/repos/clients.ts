@@ -229,7 +229,11 @@ export async function findClientWithActiveKid(
   const row = await db
     .selectFrom('clients')
     .leftJoin('signing_keys', (join) =>
-      join.onRef('signing_keys.org_id', '=', 'clients.org_id').on('signing_keys.status', '=', 'active'),
+      join
+        .onRef('signing_keys.org_id', '=', 'clients.org_id')
+        .on('signing_keys.status', '=', 'active')
+        // Access tokens are RS256 whatever the org's ID tokens are signed with.
+        .on('signing_keys.alg', '=', 'RS256'),
     )
     .selectAll('clients')
     .select('signing_keys.kid as active_kid')

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { KeyStatus, SigningKey } from '../../domain/types.js';
+import type { KeyStatus, SigningAlgorithm, SigningKey } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
@@ -15,6 +15,7 @@ const toKey = (r: SigningKeysTable): SigningKey => ({
   sealedPrivateKey: r.private_key,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
+  alg: r.alg as SigningAlgorithm,
 });
 
 export async function insertKey(store: Handle, k: SigningKey): Promise<void> {
@@ -29,6 +30,7 @@ export async function insertKey(store: Handle, k: SigningKey): Promise<void> {
       private_key: k.sealedPrivateKey,
       created_at: k.createdAt,
       expires_at: k.expiresAt,
+      alg: k.alg,
     })
     .execute();
 }
@@ -37,6 +39,7 @@ export async function findKeyByStatus(
   store: Handle,
   orgId: string,
   status: KeyStatus,
+  alg: SigningAlgorithm = 'RS256',
 ): Promise<SigningKey | null> {
   const db = opened(store);
   const row = await db
@@ -44,19 +47,74 @@ export async function findKeyByStatus(
     .selectAll()
     .where('org_id', '=', orgId)
     .where('status', '=', status)
+    .where('alg', '=', alg)
     .executeTakeFirst();
   return row ? toKey(row) : null;
 }
 
-export async function activeKid(store: Handle, orgId: string): Promise<string | null> {
+/** The kid of the org's active key of `alg` (RS256: the access-token key). */
+export async function activeKid(
+  store: Handle,
+  orgId: string,
+  alg: SigningAlgorithm = 'RS256',
+): Promise<string | null> {
   const db = opened(store);
   const row = await db
     .selectFrom('signing_keys')
     .select('kid')
     .where('org_id', '=', orgId)
     .where('status', '=', 'active')
+    .where('alg', '=', alg)
     .executeTakeFirst();
   return row?.kid ?? null;
+}
+
+/**
+ * In one lookup, the org's active RS256 key (access tokens) and its active key of the org's ID-token
+ * algorithm (the same row when that is RS256): each as `{kid, alg}`, and that algorithm.
+ */
+export async function activeSigningKids(
+  store: Handle,
+  orgId: string,
+): Promise<{ rows: { kid: string; alg: SigningAlgorithm }[]; idTokenAlg: SigningAlgorithm | null }> {
+  const db = opened(store);
+  const rows = await db
+    .selectFrom('signing_keys as k')
+    .innerJoin('organizations as o', 'o.id', 'k.org_id')
+    .select(['k.kid as kid', 'k.alg as alg', 'o.id_token_signing_alg as org_alg'])
+    .where('k.org_id', '=', orgId)
+    .where('k.status', '=', 'active')
+    .where((eb) => eb.or([eb('k.alg', '=', 'RS256'), eb('k.alg', '=', eb.ref('o.id_token_signing_alg'))]))
+    .execute();
+  return {
+    rows: rows.map((r) => ({ kid: r.kid, alg: r.alg as SigningAlgorithm })),
+    idTokenAlg: (rows[0]?.org_alg as SigningAlgorithm | undefined) ?? null,
+  };
+}
+
+/** The algorithms of the org's active keys: what a rotation rotates. */
+export async function activeAlgorithms(store: Handle, orgId: string): Promise<SigningAlgorithm[]> {
+  const db = opened(store);
+  const rows = await db
+    .selectFrom('signing_keys')
+    .select('alg')
+    .where('org_id', '=', orgId)
+    .where('status', '=', 'active')
+    .orderBy('alg')
+    .execute();
+  return rows.map((r) => r.alg as SigningAlgorithm);
+}
+
+/** Retires the org's next and active keys of `alg` (published until `expiresAt`). */
+export async function retireKeysOf(store: Handle, orgId: string, alg: SigningAlgorithm, expiresAt: number) {
+  const db = opened(store);
+  await db
+    .updateTable('signing_keys')
+    .set({ status: 'retired', expires_at: expiresAt })
+    .where('org_id', '=', orgId)
+    .where('alg', '=', alg)
+    .where('status', '!=', 'retired')
+    .execute();
 }
 
 export async function findKey(store: Handle, kid: string): Promise<SigningKey | null> {

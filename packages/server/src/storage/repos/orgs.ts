@@ -1,4 +1,4 @@
-import type { Org } from '../../domain/types.js';
+import type { Org, SigningAlgorithm } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { OrganizationsTable } from '../schema.js';
@@ -13,6 +13,7 @@ const toOrg = (r: OrganizationsTable): Org => ({
   signUp: r.sign_up,
   signUpDomains: JSON.parse(r.sign_up_domains) as string[],
   requirePushedRequests: r.require_pushed_authorization_requests === 1,
+  idTokenSigningAlg: r.id_token_signing_alg as SigningAlgorithm,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -31,6 +32,7 @@ export async function insertOrg(store: Handle, org: Org): Promise<void> {
       sign_up: org.signUp,
       sign_up_domains: JSON.stringify(org.signUpDomains),
       require_pushed_authorization_requests: org.requirePushedRequests ? 1 : 0,
+      id_token_signing_alg: org.idTokenSigningAlg,
       created_at: org.createdAt,
       updated_at: org.updatedAt,
     })
@@ -63,6 +65,21 @@ export async function updateOrgName(
 ): Promise<void> {
   const db = opened(store);
   await db.updateTable('organizations').set({ name, updated_at: updatedAt }).where('id', '=', id).execute();
+}
+
+/** Sets what the org signs its ID tokens and the rest the spec does not fix with (DESIGN §20). */
+export async function updateOrgIdTokenAlg(
+  store: Handle,
+  id: string,
+  alg: SigningAlgorithm,
+  updatedAt: number,
+): Promise<void> {
+  const db = opened(store);
+  await db
+    .updateTable('organizations')
+    .set({ id_token_signing_alg: alg, updated_at: updatedAt })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Turns the org issuer's registration features on or off (DESIGN §15). */

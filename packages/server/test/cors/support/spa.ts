@@ -81,9 +81,10 @@ run().catch((err) => { window.outcome = { thrown: String(err) }; });
 </script></body></html>`;
 
 /** Serves the SPA on 127.0.0.1 (a free port): the page on every path, the SDK at /sdk.js. */
-export async function serveSpa(
-  config: SpaConfig,
+export async function serveSpa<C extends SpaConfig>(
+  config: C,
   sdkBundle: string,
+  page: (config: C) => string = PAGE,
 ): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {
     if (req.url === '/sdk.js') {
@@ -91,7 +92,7 @@ export async function serveSpa(
     } else if (req.url === '/favicon.ico') {
       res.writeHead(204).end();
     } else {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE(config));
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(config));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -160,6 +160,7 @@ export async function pushAuthorizationRequest(
   org: Org,
   client: Client,
   query: AuthorizeQuery,
+  proofJkt: string | null = null,
 ): Promise<{ requestUri: string; expiresIn: number }> {
   // RFC 9126 §2.1: "The request_uri authorization request parameter is one exception, and it MUST NOT be provided."
   if (query.params.request_uri !== undefined)
@@ -169,7 +170,20 @@ export async function pushAuthorizationRequest(
   const own: AuthorizeQuery = { ...query, params: { ...query.params, client_id: client.id } };
   const opened = await openRequestObject(deps, org, client, own);
   if (!opened.ok) throw opened.error;
-  const target = redirectTargetOf(client, opened.query.params);
-  await checkRequest(deps, org, target, opened.query);
-  return keepPushedRequest(deps, org, client, opened.query);
+  const pushed = withProofKey(opened.query, proofJkt);
+  const target = redirectTargetOf(client, pushed.params);
+  await checkRequest(deps, org, target, pushed);
+  return keepPushedRequest(deps, org, client, pushed);
+}
+
+/**
+ * RFC 9449 §10.1: a pushed request's DPoP proof binds the code to its key as `dpop_jkt` would;
+ * with both, they must name the same key.
+ */
+function withProofKey(query: AuthorizeQuery, proofJkt: string | null): AuthorizeQuery {
+  if (proofJkt === null) return query;
+  const named = query.params.dpop_jkt;
+  if (named !== undefined && named !== proofJkt)
+    fail('par.dpop_jkt.mismatch', "dpop_jkt is not the thumbprint of the DPoP proof's key");
+  return { ...query, params: { ...query.params, dpop_jkt: proofJkt } };
 }

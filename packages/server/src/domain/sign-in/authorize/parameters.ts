@@ -31,6 +31,7 @@ export const AUTHORIZE_PARAMETERS = [
   'request',
   'request_uri',
   'claims',
+  'dpop_jkt',
 ] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMETERS)[number], string>>;
 
@@ -70,6 +71,7 @@ export type CheckedParams = Pick<
   | 'resources'
   | 'nonce'
   | 'claims'
+  | 'dpopJkt'
 >;
 
 /**
@@ -112,5 +114,20 @@ export function checkAuthorizeParams(
     nonce: params.nonce ?? null,
     // OIDC Core §5.5 (claims-parameter.ts).
     claims: parseClaimsParameter(params.claims),
+    dpopJkt: parseDpopJkt(params.dpop_jkt),
   };
+}
+
+/** A SHA-256 JWK thumbprint (RFC 7638) in base64url: 43 characters. */
+const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * RFC 9449 §10 `dpop_jkt`: the thumbprint of the DPoP key the client will redeem the code with;
+ * anything that cannot be a SHA-256 thumbprint is `invalid_request`.
+ */
+function parseDpopJkt(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (!THUMBPRINT.test(value))
+    fail('authorize.dpop_jkt.invalid', 'dpop_jkt is not the base64url SHA-256 thumbprint of a key');
+  return value;
 }
