@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT, UnsecuredJWT } from 'jose';
 import { signIdToken } from '../../src/crypto/id-token.js';
 import { sha256 } from '../../src/crypto/random.js';
 import type { Org } from '../../src/domain/types.js';
@@ -519,6 +519,40 @@ for (const database of ['sqlite', 'postgres'] as const) {
 
       // The same ID-JAG at tools: not for it.
       assert.deepEqual((await present(toolsIssuer, agentAtTools, idJag)).body, REFUSED.audience);
+    });
+
+    test('an org that signs ID tokens with ES256 takes its ES256 ID token as subject and signs the ID-JAG so', async () => {
+      const switched = await acmeApi('PATCH', '/settings', { id_token_signing_alg: 'ES256' });
+      assert.equal(switched.status, 200, switched.text);
+      try {
+        const esIdToken = await idTokenOf(agent, ada);
+        assert.equal(decodeProtectedHeader(esIdToken).alg, 'ES256');
+        const { status, body } = await exchange(agent, {
+          subject_token: esIdToken,
+          audience: toolsIssuer,
+          resource: files.resource,
+          scope: 'files:read',
+        });
+        assert.equal(status, 200, JSON.stringify(body));
+        const idJag = body.access_token as string;
+        assert.deepEqual(
+          { alg: decodeProtectedHeader(idJag).alg, typ: decodeProtectedHeader(idJag).typ },
+          { alg: 'ES256', typ: 'oauth-id-jag+jwt' },
+        );
+        const keys = createLocalJWKSet(
+          await (await fetch(new URL('.well-known/jwks.json', acmeIssuer))).json(),
+        );
+        const { payload } = await jwtVerify(idJag, keys, {
+          issuer: acmeIssuer,
+          audience: toolsIssuer,
+          algorithms: ['ES256'],
+          typ: 'oauth-id-jag+jwt',
+        });
+        assert.equal(payload.sub, ada.id);
+      } finally {
+        const back = await acmeApi('PATCH', '/settings', { id_token_signing_alg: 'RS256' });
+        assert.equal(back.status, 200, back.text);
+      }
     });
 
     test('each refusal answers the RFC error with its exact body', async () => {

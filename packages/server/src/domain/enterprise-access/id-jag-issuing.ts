@@ -10,7 +10,7 @@ import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
 import { publicJwks } from '../keys/keys.js';
 import { ACR_IMPERSONATION } from '../tokens-policy.js';
-import type { Client, Org } from '../types.js';
+import { type Client, type Org, SIGNING_ALGORITHMS } from '../types.js';
 import type { EnterpriseAccessDeps } from './deps.js';
 
 /** draft-ietf-oauth-identity-assertion-authz-grant §9 and RFC 8693 §3: the token types it speaks of. */
@@ -55,6 +55,8 @@ async function verifiedSubject(deps: EnterpriseAccessDeps, org: Org, client: Cli
   const claims = await verifyJwt(subjectToken, await publicJwks(deps.store, org.id), {
     issuer: issuerOf(deps.config, org),
     typ: 'JWT',
+    // Signed with the org's ID-token algorithm, or the one it had when this token was issued.
+    algorithms: [...SIGNING_ALGORITHMS],
     audience: [client.id],
     requiredClaims: ['sub', 'aud', 'exp', 'iat'],
     now: clock.now(),
