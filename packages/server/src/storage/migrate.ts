@@ -47,6 +47,7 @@ import * as logoutPropagation from './migrations/044-logout-propagation.js';
 import * as dpop from './migrations/045-dpop.js';
 import * as scim from './migrations/046-scim.js';
 import * as logStreams from './migrations/047-log-streams.js';
+import * as languages from './migrations/050-languages.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -98,6 +99,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '045-dpop': dpop,
   '046-scim': scim,
   '047-log-streams': logStreams,
+  '050-languages': languages,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

@@ -16,6 +16,8 @@ export interface OrganizationsTable {
   updated_at: number;
   /** 1: every client of the org must push its authorization requests (RFC 9126, migration 042). */
   require_pushed_authorization_requests: number;
+  /** The hosted pages' and mails' language when nothing else decides it (migration 050); null: English. */
+  default_locale: string | null;
 }
 
 export interface MembershipsTable {
@@ -232,6 +234,8 @@ export interface AuthorizationRequestsTable {
   max_age: number | null;
   /** OIDC `login_hint`: fills the login page's email field (migration 020). */
   login_hint: string | null;
+  /** OIDC `ui_locales`: the supported locales it named, space-separated, preferred first (migration 050). */
+  ui_locales: string | null;
   /** `query`, `fragment` or `form_post` (migration 020). */
   response_mode: string;
   /** The OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
@@ -776,6 +780,16 @@ export interface DeviceAuthorizationsTable {
   redeemed_at: number | null;
 }
 
+/** An org's own words for one message of the catalog in one language (migration 050). */
+export interface OrgTextsTable {
+  org_id: string;
+  locale: string;
+  key: string;
+  /** An ICU message, checked against the catalog's key and arguments when written. */
+  message: string;
+  updated_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -820,6 +834,7 @@ export interface Database {
   sealed_checks: SealedChecksTable;
   service_settings: ServiceSettingsTable;
   log_streams: LogStreamsTable;
+  org_texts: OrgTextsTable;
   api_resources: ApiResourcesTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;

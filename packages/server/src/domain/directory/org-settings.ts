@@ -1,6 +1,7 @@
 import {
   findOrgById,
   lockOrg,
+  updateOrgDefaultLocale,
   updateOrgName,
   updateOrgPushedRequests,
   updateOrgRegistration,
@@ -12,7 +13,7 @@ import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
-import type { Actor, Org, SignUpPolicy } from '../types.js';
+import type { Actor, Locale, Org, SignUpPolicy } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 import { checkSignUpPolicy } from './sign-up-policy.js';
 import { checkName } from './validate.js';
@@ -32,6 +33,8 @@ export interface OrgSettings {
   signUpDomains: string[];
   /** Every client must push its authorization requests (RFC 9126). */
   requirePushedRequests: boolean;
+  /** The pages' and mails' language when nothing else decides it (DESIGN §21); null: English. */
+  defaultLocale: Locale | null;
 }
 
 export interface SettingsChange {
@@ -43,6 +46,7 @@ export interface SettingsChange {
   signUp?: SignUpPolicy;
   signUpDomains?: string[];
   requirePushedRequests?: boolean;
+  defaultLocale?: Locale | null;
 }
 
 const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSettings => ({
@@ -56,6 +60,7 @@ const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSett
   signUp: org.signUp,
   signUpDomains: org.signUpDomains,
   requirePushedRequests: org.requirePushedRequests,
+  defaultLocale: org.defaultLocale,
 });
 
 /** What the audit snapshots of a settings change hold beside the org itself (sign-up policy included). */
@@ -65,6 +70,7 @@ const settingsSnapshot = (org: Org, requireMfa: boolean) => ({
   dynamicRegistration: org.dynamicRegistration,
   metadataDocuments: org.metadataDocuments,
   requirePushedRequests: org.requirePushedRequests,
+  defaultLocale: org.defaultLocale,
 });
 
 /** The org with its sign-up policy changed as asked (checked), or the same object when nothing differs. */
@@ -127,14 +133,17 @@ export async function updateOrgSettings(
       registration.metadataDocuments !== current.metadataDocuments;
     const pushed = change.requirePushedRequests ?? current.requirePushedRequests;
     const repushed = pushed !== current.requirePushedRequests;
+    const locale = change.defaultLocale === undefined ? current.defaultLocale : change.defaultLocale;
+    const relocaled = locale !== current.defaultLocale;
     const renamed: Org =
-      (name === undefined || name === current.name) && !reopened && !repushed
+      (name === undefined || name === current.name) && !reopened && !repushed && !relocaled
         ? current
         : {
             ...current,
             ...(name === undefined ? {} : { name }),
             ...registration,
             requirePushedRequests: pushed,
+            defaultLocale: locale,
             updatedAt: now,
           };
     const after = withSignUp(renamed, change, now);
@@ -143,6 +152,7 @@ export async function updateOrgSettings(
     if (after.name !== current.name) await updateOrgName(tx, org.id, after.name, now);
     if (reopened) await updateOrgRegistration(tx, org.id, registration, now);
     if (repushed) await updateOrgPushedRequests(tx, org.id, pushed, now);
+    if (relocaled) await updateOrgDefaultLocale(tx, org.id, locale, now);
     if (after !== renamed) await updateOrgSignUp(tx, org.id, after, now);
     if (requireMfa !== before) await setRequireMfa(tx, org.id, requireMfa, now);
     await recordAudit(tx, {

@@ -43,6 +43,7 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     signUp: 'invite_only',
     signUpDomains: [],
     requirePushedRequests: false,
+    defaultLocale: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -121,6 +122,7 @@ export async function createOrg(
     signUp: 'open',
     signUpDomains: [],
     requirePushedRequests: false,
+    defaultLocale: null,
     createdAt: now,
     updatedAt: now,
   };

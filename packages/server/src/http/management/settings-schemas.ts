@@ -5,6 +5,7 @@ import {
   MAX_SIGN_UP_DOMAINS,
   SIGN_UP_POLICIES,
 } from '../../domain/directory/index.js';
+import { LOCALES, type Locale } from '../../domain/locales.js';
 import { OrganizationName } from './organizations-schemas.js';
 
 const SignUp = z
@@ -21,6 +22,14 @@ const SignUpDomains = z
   .meta({
     description:
       'email domains like example.com (lower-cased, duplicates dropped); kept only under `domains`, which needs one at least',
+  });
+
+const DefaultLocale = z
+  .enum(LOCALES as [Locale, ...Locale[]], `must be one of ${LOCALES.join(', ')}, or null`)
+  .nullable()
+  .meta({
+    description:
+      'the hosted pages’ and mails’ language when neither ui_locales, the user’s locale nor the browser decides it; null: English (docs/languages.md)',
   });
 
 export const OrganizationSettings = z.object({
@@ -43,6 +52,7 @@ export const OrganizationSettings = z.object({
     description:
       'every client must push its authorization requests to /oauth/par (RFC 9126); discovery says so',
   }),
+  default_locale: DefaultLocale,
 });
 
 export const UpdateOrganizationSettingsBody = z.strictObject({
@@ -64,4 +74,5 @@ export const UpdateOrganizationSettingsBody = z.strictObject({
     description:
       'true: /oauth/authorize takes only a request_uri of /oauth/par from every client (not a setting of the console issuer)',
   }),
+  default_locale: DefaultLocale.optional(),
 });

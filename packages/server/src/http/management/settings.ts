@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type OrgSettings, orgSettings, updateOrgSettings } from '../../domain/directory/index.js';
-import type { SignUpPolicy } from '../../domain/types.js';
+import type { Locale, SignUpPolicy } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 import { endpoint, ok } from './endpoint.js';
 import { forbidden, invalid, MANAGEMENT, noOrgOfMember, ORG, unauthorized } from './responses.js';
@@ -17,6 +17,7 @@ const view = (s: OrgSettings): z.output<typeof OrganizationSettings> => ({
   sign_up: s.signUp,
   sign_up_domains: s.signUpDomains,
   require_pushed_authorization_requests: s.requirePushedRequests,
+  default_locale: s.defaultLocale,
 });
 
 /** An org's settings: members read them, owners change them (members 403). */
@@ -50,7 +51,7 @@ export const SETTINGS_ENDPOINTS = [
       path: '/organizations/:org/settings',
       operationId: 'updateOrganizationSettings',
       summary:
-        'Rename the org, require (or stop requiring) a second factor of its users or pushed authorization requests of its clients',
+        'Rename the org, require (or stop requiring) a second factor of its users or pushed authorization requests of its clients, set its default language',
       description:
         'Fields left out keep their value. A change is audited as one `organization.updated` entry ' +
         '(with `previous` and `changes`); a request that changes nothing writes none.',
@@ -81,6 +82,9 @@ export const SETTINGS_ENDPOINTS = [
         ...(input.require_pushed_authorization_requests === undefined
           ? {}
           : { requirePushedRequests: input.require_pushed_authorization_requests }),
+        ...(input.default_locale === undefined
+          ? {}
+          : { defaultLocale: input.default_locale as Locale | null }),
       };
       return ok(view(await managementInput(updateOrgSettings(deps, caller.org, change, caller.actor))));
     },

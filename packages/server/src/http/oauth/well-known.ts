@@ -2,6 +2,7 @@ import type { Deps } from '../../domain/context.js';
 import { IDENTITY_SCOPES, MANAGEMENT_SCOPES } from '../../domain/directory/index.js';
 import { issuerOf, originOf } from '../../domain/issuers.js';
 import { publicJwks } from '../../domain/keys/index.js';
+import { LOCALES } from '../../domain/locales.js';
 import { resourceScopesOf } from '../../domain/resources/index.js';
 import {
   PKCE_METHODS,
@@ -90,6 +91,9 @@ export function discoveryDocument(
     ],
     authorization_response_iss_parameter_supported: true,
     acr_values_supported: [ACR_PASSWORD, ACR_MFA, ACR_FEDERATED, ACR_IMPERSONATION],
+    // OIDC Discovery §3: `ui_locales` picks the pages' language (docs/languages.md).
+    ui_locales_supported: [...LOCALES],
+    claims_locales_supported: [...LOCALES],
   };
   // The console's registration is the spec's; an org's is there only while its settings open it (§15).
   if (org.isConsole || org.dynamicRegistration) doc.registration_endpoint = `${origin}/oauth/register`;

@@ -164,6 +164,12 @@ export const Discovery = z.looseObject({
     description:
       'the org’s `require_pushed_authorization_requests` setting (a client may require it of itself too)',
   }),
+  ui_locales_supported: z
+    .array(z.string())
+    .meta({ description: 'the languages of the hosted pages and mails (docs/languages.md)' }),
+  claims_locales_supported: z
+    .array(z.string())
+    .meta({ description: 'the same languages; claim values are returned as stored, without language tags' }),
 });
 
 export const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string() })) });

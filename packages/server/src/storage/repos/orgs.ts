@@ -1,4 +1,4 @@
-import type { Org } from '../../domain/types.js';
+import type { Locale, Org } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { OrganizationsTable } from '../schema.js';
@@ -13,6 +13,7 @@ const toOrg = (r: OrganizationsTable): Org => ({
   signUp: r.sign_up,
   signUpDomains: JSON.parse(r.sign_up_domains) as string[],
   requirePushedRequests: r.require_pushed_authorization_requests === 1,
+  defaultLocale: r.default_locale as Locale | null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -31,6 +32,7 @@ export async function insertOrg(store: Handle, org: Org): Promise<void> {
       sign_up: org.signUp,
       sign_up_domains: JSON.stringify(org.signUpDomains),
       require_pushed_authorization_requests: org.requirePushedRequests ? 1 : 0,
+      default_locale: org.defaultLocale,
       created_at: org.createdAt,
       updated_at: org.updatedAt,
     })
@@ -95,6 +97,21 @@ export async function updateOrgPushedRequests(
   await db
     .updateTable('organizations')
     .set({ require_pushed_authorization_requests: required ? 1 : 0, updated_at: updatedAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The language the org's pages and mails speak when nothing else decides it (null: English). */
+export async function updateOrgDefaultLocale(
+  store: Handle,
+  id: string,
+  locale: Locale | null,
+  updatedAt: number,
+): Promise<void> {
+  const db = opened(store);
+  await db
+    .updateTable('organizations')
+    .set({ default_locale: locale, updated_at: updatedAt })
     .where('id', '=', id)
     .execute();
 }
