@@ -15,8 +15,12 @@ export interface PasskeyScript {
 
 const script = (s: PasskeyScript) => html`<script src="${s.src}" defer></script>`;
 
-/** A message the script fills in when a ceremony fails (kept hidden until then). */
-const problem = html`<p class="error" role="alert" data-passkey-problem hidden></p>`;
+/**
+ * A message the script fills in when a ceremony fails (kept hidden until then), with the page's
+ * words for a failure the server does not describe.
+ */
+const problemOf = (texts: Texts) =>
+  html`<p class="error" role="alert" data-passkey-problem data-generic="${texts.t('passkeys.problem.generic')}" data-cancelled="${texts.t('passkeys.problem.cancelled')}" hidden></p>`;
 
 export interface LoginPasskeyView {
   optionsUrl: string;
@@ -30,7 +34,7 @@ export function loginPasskeyView(texts: Texts, v: LoginPasskeyView): SafeHtml {
   const { t } = bound(texts);
   return html`<div id="passkey-sign-in" data-options="${v.optionsUrl}" data-verify="${v.verifyUrl}" data-csrf="${v.csrf}" hidden>
 <p class="muted">${t('login.passkey.or')}</p>
-${problem}<button type="button" class="secondary">${t('login.passkey.button')}</button>
+${problemOf(texts)}<button type="button" class="secondary">${t('login.passkey.button')}</button>
 </div>
 ${script(v.script)}`;
 }
@@ -78,7 +82,7 @@ export function profilePasskeysView(texts: Texts, v: ProfilePasskeysView): SafeH
     : html`<p class="muted">${t('passkeys.none')}</p>`;
   const add = v.register
     ? html`<div id="passkey-register" data-options="${v.register.optionsUrl}" data-verify="${v.register.verifyUrl}" data-csrf="${v.register.csrf}" hidden>
-${problem}<label for="passkey_name">${t('passkeys.name')}</label>
+${problemOf(texts)}<label for="passkey_name">${t('passkeys.name')}</label>
 <input id="passkey_name" name="passkey_name" maxlength="${v.nameMax}" autocomplete="off" placeholder="${t('passkeys.name_example')}" required>
 <button type="button">${t('passkeys.add')}</button>
 </div>

@@ -99,7 +99,7 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
         minutes: RESET_MINUTES,
         loginHref: pageLink(ctx, request, '/login', requestParams(pending)),
       });
-      return sendPage(reply, org.name, 'Check your mail', body);
+      return sendPage(reply, org.name, textsOf(request).t('forgot.sent.title'), body);
     }),
   );
 

@@ -149,7 +149,7 @@ async function mailedSignUp(
   return sendPage(
     reply,
     org.name,
-    'Check your mail',
+    textsOf(request).t('signup.sent.title'),
     signUpSentView(textsOf(request), { minutes: SIGN_UP_LINK_MINUTES, loginHref }),
   );
 }

@@ -161,6 +161,8 @@ export const AR: Catalog = {
   'passkeys.add': 'إضافة مفتاح مرور',
   'passkeys.unsupported': 'تتطلب إضافة مفتاح مرور متصفحًا يدعم مفاتيح المرور مع تفعيل JavaScript.',
   'passkeys.full': 'لديك الحد الأقصى من مفاتيح المرور. أزِل واحدًا لإضافة آخر.',
+  'passkeys.problem.generic': 'لم ينجح ذلك. أعد المحاولة، أو سجّل الدخول بطريقة أخرى.',
+  'passkeys.problem.cancelled': 'أُلغي طلب مفتاح المرور أو انتهت مهلته.',
   'passkeys.already_removed': 'سبقت إزالة مفتاح المرور هذا.',
 
   'device.title': 'ربط جهاز',

@@ -181,6 +181,9 @@ export const DE: Catalog = {
     'Zum Hinzufügen eines Passkeys brauchen Sie einen Browser, der Passkeys unterstützt, mit eingeschaltetem JavaScript.',
   'passkeys.full':
     'Sie haben so viele Passkeys, wie möglich sind. Entfernen Sie einen, um einen neuen hinzuzufügen.',
+  'passkeys.problem.generic':
+    'Das hat nicht geklappt. Versuchen Sie es erneut oder melden Sie sich anders an.',
+  'passkeys.problem.cancelled': 'Die Passkey-Anfrage wurde abgebrochen oder ist abgelaufen.',
   'passkeys.already_removed': 'Dieser Passkey wurde bereits entfernt.',
 
   'device.title': 'Gerät verbinden',

@@ -171,6 +171,8 @@ export const EN = {
   'passkeys.add': 'Add a passkey',
   'passkeys.unsupported': 'Adding a passkey needs a browser that supports passkeys, with JavaScript on.',
   'passkeys.full': 'You have as many passkeys as you can keep. Remove one to add another.',
+  'passkeys.problem.generic': 'That did not work. Try again, or sign in another way.',
+  'passkeys.problem.cancelled': 'The passkey request was cancelled or timed out.',
   'passkeys.already_removed': 'That passkey was already removed.',
 
   'device.title': 'Connect a device',

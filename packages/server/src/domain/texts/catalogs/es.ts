@@ -177,6 +177,8 @@ export const ES: Catalog = {
   'passkeys.unsupported':
     'Para añadir una llave de acceso necesitas un navegador compatible con llaves de acceso y JavaScript activado.',
   'passkeys.full': 'Tienes todas las llaves de acceso que se pueden guardar. Quita una para añadir otra.',
+  'passkeys.problem.generic': 'No ha funcionado. Vuelve a intentarlo o inicia sesión de otra forma.',
+  'passkeys.problem.cancelled': 'La solicitud de la llave de acceso se canceló o caducó.',
   'passkeys.already_removed': 'Esa llave de acceso ya se había quitado.',
 
   'device.title': 'Conectar un dispositivo',

@@ -180,6 +180,8 @@ export const FR: Catalog = {
     'Pour ajouter une clé d’accès, il faut un navigateur qui prend en charge les clés d’accès, avec JavaScript activé.',
   'passkeys.full':
     'Vous avez autant de clés d’accès que possible. Supprimez-en une pour en ajouter une autre.',
+  'passkeys.problem.generic': 'Cela n’a pas fonctionné. Réessayez, ou connectez-vous autrement.',
+  'passkeys.problem.cancelled': 'La demande de clé d’accès a été annulée ou a expiré.',
   'passkeys.already_removed': 'Cette clé d’accès a déjà été supprimée.',
 
   'device.title': 'Connecter un appareil',

@@ -168,6 +168,8 @@ export const JA: Catalog = {
   'passkeys.unsupported':
     'パスキーを追加するには、パスキーに対応し、JavaScriptが有効なブラウザーが必要です。',
   'passkeys.full': '登録できるパスキーの上限に達しています。追加するには、いずれかを削除してください。',
+  'passkeys.problem.generic': 'うまくいきませんでした。もう一度試すか、別の方法でログインしてください。',
+  'passkeys.problem.cancelled': 'パスキーのリクエストがキャンセルされたか、タイムアウトしました。',
   'passkeys.already_removed': 'そのパスキーはすでに削除されています。',
 
   'device.title': 'デバイスを接続',

@@ -170,6 +170,8 @@ export const PT_BR: Catalog = {
   'passkeys.unsupported':
     'Para adicionar uma chave de acesso, é preciso um navegador compatível com chaves de acesso, com JavaScript ativado.',
   'passkeys.full': 'Você já tem o máximo de chaves de acesso. Remova uma para adicionar outra.',
+  'passkeys.problem.generic': 'Não funcionou. Tente de novo ou entre de outra forma.',
+  'passkeys.problem.cancelled': 'A solicitação da chave de acesso foi cancelada ou expirou.',
   'passkeys.already_removed': 'Essa chave de acesso já foi removida.',
 
   'device.title': 'Conectar um dispositivo',
