@@ -27,6 +27,7 @@ const OIDC_CLIENTS = ['openid-client', 'oauth4webapi'];
 const FEATURES = [
   'webhooks',
   'audit',
+  'texts',
   'log-streams',
   'sessions',
   'keys',

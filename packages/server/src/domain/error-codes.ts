@@ -1267,6 +1267,23 @@ export const ERROR_CODES = {
     means: 'a URL claim (picture, profile, website) is not an http(s) URL or is too long',
   },
   'user.email.taken': { error: 'conflict', means: 'a user with this email address exists' },
+  'texts.locale.unsupported': {
+    error: 'not_found',
+    means: 'the path names a language the pages do not speak',
+  },
+  'texts.messages.too_many': { error: 'invalid_body', means: 'more keys than one request may change' },
+  'texts.key.unknown': { error: 'invalid_body', means: 'a key that is not in the catalog' },
+  'texts.message.too_long': { error: 'invalid_body', means: 'a message longer than allowed' },
+  'texts.message.control_characters': { error: 'invalid_body', means: 'a message with control characters' },
+  'texts.message.syntax': { error: 'invalid_body', means: 'a message that is not valid ICU syntax' },
+  'texts.message.argument': {
+    error: 'invalid_body',
+    means: 'a message using an argument the catalog’s message does not have',
+  },
+  'texts.message.format': {
+    error: 'invalid_body',
+    means: 'a message that cannot be formatted with its arguments’ values',
+  },
   'user.locale.invalid': { error: 'invalid_body', means: 'locale is not a BCP 47 language tag' },
   'user.not_found': { error: 'not_found', means: 'no such user' },
   'user.phone_number.invalid': { error: 'invalid_body', means: 'phone_number is not in E.164 form' },

@@ -1,5 +1,8 @@
 /** The service's resources as the domain sees them (camelCase, no storage concerns). */
 
+/** A language the hosted pages and mails speak (domain/locales.ts), as its BCP 47 tag. */
+export type Locale = 'en' | 'de' | 'fr' | 'es' | 'ja' | 'pt-BR' | 'ar';
+
 export interface Org {
   id: string;
   slug: string;
@@ -23,6 +26,8 @@ export interface Org {
    * its access tokens are RS256 whatever this says.
    */
   idTokenSigningAlg: SigningAlgorithm;
+  /** The language of its pages and mails when nothing else decides it (domain/texts); null: English. */
+  defaultLocale: Locale | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -232,6 +237,8 @@ export interface AuthorizationRequest {
   maxAge: number | null;
   /** OIDC `login_hint`: the email the login page starts with. */
   loginHint: string | null;
+  /** OIDC `ui_locales`: the supported locales it named, preferred first (domain/texts/negotiation.ts). */
+  uiLocales: Locale[];
   /** How the answer reaches the client (OAuth 2.0 Multiple Response Types, Form Post Response Mode). */
   responseMode: ResponseMode;
   /** The OIDC `claims` parameter (Core §5.5); null: none. */

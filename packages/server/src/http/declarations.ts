@@ -17,6 +17,7 @@ import { RESOURCE_ENDPOINTS } from './management/resources.js';
 import { ROLE_ENDPOINTS } from './management/roles.js';
 import { SERVICE_ACCOUNT_ENDPOINTS } from './management/service-accounts.js';
 import { SETTINGS_ENDPOINTS } from './management/settings.js';
+import { TEXTS_ENDPOINTS } from './management/texts.js';
 import { TRUSTED_APP_ENDPOINTS } from './management/trusted-apps.js';
 import { USER_ROLE_ENDPOINTS } from './management/user-roles.js';
 import { USER_ENDPOINTS } from './management/users.js';
@@ -85,6 +86,7 @@ export const OPERATIONS: readonly Declaration[] = [
   listEvents,
   ...ORGANIZATION_ENDPOINTS,
   ...SETTINGS_ENDPOINTS,
+  ...TEXTS_ENDPOINTS,
   ...MEMBER_ENDPOINTS,
   ...CLIENT_ENDPOINTS,
   ...KEY_ENDPOINTS,

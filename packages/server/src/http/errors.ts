@@ -5,10 +5,12 @@ import {
   RateLimitedError,
   ServiceError,
 } from '../domain/errors.js';
+import type { Texts } from '../domain/texts/index.js';
 import { nameSituation } from './error-code-header.js';
 import { registrationErrorCode } from './oauth/registration-request.js';
 import { isScimRequest, SCIM_CONTENT_TYPE, scimErrorBody } from './scim/scim-errors.js';
 import { isPageRoute } from './sign-in/page-routes.js';
+import { situationText, textsOf } from './sign-in/page-texts.js';
 import { sendErrorPage } from './sign-in/respond.js';
 
 /** How long a client is told to wait when the database is away; pools reconnect well within it. */
@@ -72,10 +74,10 @@ const PARSER_REFUSALS = {
 const MALFORMED = { situation: 'request.malformed', words: 'malformed request' } as const;
 
 /** What a hosted page's error page says: the error's own words below 500, else the service's. */
-function pageMessage(error: ServiceError, status: number): string {
-  if (status === 503) return 'This page is temporarily unavailable. Try again in a moment.';
-  if (status >= 500) return 'Something went wrong on our side.';
-  return error.detail ?? 'The request could not be completed.';
+function pageMessage(texts: Texts, error: ServiceError, status: number): string {
+  if (status === 503) return texts.t('error.unavailable');
+  if (status >= 500) return texts.t('error.server');
+  return situationText(texts, error.situation, error.detail);
 }
 
 /**
@@ -87,7 +89,13 @@ function sendError(error: ServiceError, request: FastifyRequest, reply: FastifyR
   if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
   if (isPageRoute(request)) {
     const orgName = request.tesseraOrg?.name ?? 'Tessera';
-    return sendErrorPage(reply, orgName, status, pageMessage(error, status), error.situation);
+    return sendErrorPage(
+      reply,
+      orgName,
+      status,
+      pageMessage(textsOf(request), error, status),
+      error.situation,
+    );
   }
   if (isScimRequest(request)) return reply.type(SCIM_CONTENT_TYPE).send(scimErrorBody(error, status));
   return reply.send(error.body());

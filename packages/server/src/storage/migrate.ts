@@ -49,6 +49,7 @@ import * as scim from './migrations/046-scim.js';
 import * as logStreams from './migrations/047-log-streams.js';
 import * as trustedApps from './migrations/048-trusted-apps.js';
 import * as keyBoundCodesAndSigningAlgorithms from './migrations/049-key-bound-codes-and-signing-algorithms.js';
+import * as languages from './migrations/050-languages.js';
 import * as logStreamSignal from './migrations/051-log-stream-signal.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -103,6 +104,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '047-log-streams': logStreams,
   '048-trusted-apps': trustedApps,
   '049-key-bound-codes-and-signing-algorithms': keyBoundCodesAndSigningAlgorithms,
+  '050-languages': languages,
   '051-log-stream-signal': logStreamSignal,
 };
 

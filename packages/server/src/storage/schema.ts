@@ -18,6 +18,8 @@ export interface OrganizationsTable {
   require_pushed_authorization_requests: number;
   /** `RS256`, `ES256` or `PS256`: ID tokens, logout tokens, ID-JAGs, signed userinfo (migration 049). */
   id_token_signing_alg: string;
+  /** The hosted pages' and mails' language when nothing else decides it (migration 050); null: English. */
+  default_locale: string | null;
 }
 
 export interface MembershipsTable {
@@ -236,6 +238,8 @@ export interface AuthorizationRequestsTable {
   max_age: number | null;
   /** OIDC `login_hint`: fills the login page's email field (migration 020). */
   login_hint: string | null;
+  /** OIDC `ui_locales`: the supported locales it named, space-separated, preferred first (migration 050). */
+  ui_locales: string | null;
   /** `query`, `fragment` or `form_post` (migration 020). */
   response_mode: string;
   /** The OIDC `claims` parameter, normalized, as JSON; null: none (migration 037). */
@@ -784,6 +788,16 @@ export interface DeviceAuthorizationsTable {
   redeemed_at: number | null;
 }
 
+/** An org's own words for one message of the catalog in one language (migration 050). */
+export interface OrgTextsTable {
+  org_id: string;
+  locale: string;
+  key: string;
+  /** An ICU message, checked against the catalog's key and arguments when written. */
+  message: string;
+  updated_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -829,6 +843,7 @@ export interface Database {
   service_settings: ServiceSettingsTable;
   log_streams: LogStreamsTable;
   trusted_apps: TrustedAppsTable;
+  org_texts: OrgTextsTable;
   api_resources: ApiResourcesTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;

@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { escapeHtml } from '../../src/domain/escape-html.js';
 import { passwordResetMail } from '../../src/domain/mail/messages.js';
+import { Texts } from '../../src/domain/texts/index.js';
 import type { Org } from '../../src/domain/types.js';
 import { html } from '../../src/http/sign-in/html.js';
 
@@ -25,6 +26,7 @@ const org: Org = {
   signUpDomains: [],
   requirePushedRequests: false,
   idTokenSigningAlg: 'RS256',
+  defaultLocale: null,
   createdAt: 0,
   updatedAt: 0,
 };
@@ -37,7 +39,13 @@ describe('one HTML escaping table', () => {
 
   test('the hosted pages and the mails escape a value alike', () => {
     assert.equal(html`<p>${NAME}</p>`.toString(), `<p>${ESCAPED}</p>`);
-    const mail = passwordResetMail(org, 'ada@acme.test', 'https://acme.example.com/reset?a=1&b=2', 30);
+    const mail = passwordResetMail(
+      new Texts('en'),
+      org,
+      'ada@acme.test',
+      'https://acme.example.com/reset?a=1&b=2',
+      30,
+    );
     assert.ok(mail.html.includes(`<p style="color:#5b6475;font-size:.9rem">— ${ESCAPED}</p>`), mail.html);
     assert.ok(mail.html.includes('href="https://acme.example.com/reset?a=1&amp;b=2"'), mail.html);
     assert.ok(!mail.html.includes(NAME));

@@ -1,6 +1,7 @@
 import {
   findOrgById,
   lockOrg,
+  updateOrgDefaultLocale,
   updateOrgIdTokenAlg,
   updateOrgName,
   updateOrgPushedRequests,
@@ -20,7 +21,7 @@ import {
   NEW_ORG_KEYS,
   retireAlgorithmKeys,
 } from '../keys/keys.js';
-import type { Actor, Org, SigningAlgorithm, SignUpPolicy } from '../types.js';
+import type { Actor, Locale, Org, SigningAlgorithm, SignUpPolicy } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 import { checkSignUpPolicy } from './sign-up-policy.js';
 import { checkName } from './validate.js';
@@ -42,6 +43,8 @@ export interface OrgSettings {
   requirePushedRequests: boolean;
   /** What ID tokens, logout tokens, ID-JAGs and signed userinfo are signed with (DESIGN §20). */
   idTokenSigningAlg: SigningAlgorithm;
+  /** The pages' and mails' language when nothing else decides it (DESIGN §21); null: English. */
+  defaultLocale: Locale | null;
 }
 
 export interface SettingsChange {
@@ -54,6 +57,7 @@ export interface SettingsChange {
   signUpDomains?: string[];
   requirePushedRequests?: boolean;
   idTokenSigningAlg?: SigningAlgorithm;
+  defaultLocale?: Locale | null;
 }
 
 const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSettings => ({
@@ -68,6 +72,7 @@ const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSett
   signUpDomains: org.signUpDomains,
   requirePushedRequests: org.requirePushedRequests,
   idTokenSigningAlg: org.idTokenSigningAlg,
+  defaultLocale: org.defaultLocale,
 });
 
 /** What the audit snapshots of a settings change hold beside the org itself (sign-up policy included). */
@@ -78,6 +83,7 @@ const settingsSnapshot = (org: Org, requireMfa: boolean) => ({
   metadataDocuments: org.metadataDocuments,
   requirePushedRequests: org.requirePushedRequests,
   idTokenSigningAlg: org.idTokenSigningAlg,
+  defaultLocale: org.defaultLocale,
 });
 
 /** The org with its sign-up policy changed as asked (checked), or the same object when nothing differs. */
@@ -154,8 +160,10 @@ export async function updateOrgSettings(
     const repushed = pushed !== current.requirePushedRequests;
     const signing = change.idTokenSigningAlg ?? current.idTokenSigningAlg;
     const resigned = signing !== current.idTokenSigningAlg;
+    const locale = change.defaultLocale === undefined ? current.defaultLocale : change.defaultLocale;
+    const relocaled = locale !== current.defaultLocale;
     const renamed: Org =
-      (name === undefined || name === current.name) && !reopened && !repushed && !resigned
+      (name === undefined || name === current.name) && !reopened && !repushed && !resigned && !relocaled
         ? current
         : {
             ...current,
@@ -163,6 +171,7 @@ export async function updateOrgSettings(
             ...registration,
             requirePushedRequests: pushed,
             idTokenSigningAlg: signing,
+            defaultLocale: locale,
             updatedAt: now,
           };
     const after = withSignUp(renamed, change, now);
@@ -178,6 +187,7 @@ export async function updateOrgSettings(
         await retireAlgorithmKeys(tx, org.id, current.idTokenSigningAlg, now);
       await updateOrgIdTokenAlg(tx, org.id, signing, now);
     }
+    if (relocaled) await updateOrgDefaultLocale(tx, org.id, locale, now);
     if (after !== renamed) await updateOrgSignUp(tx, org.id, after, now);
     if (requireMfa !== before) await setRequireMfa(tx, org.id, requireMfa, now);
     await recordAudit(tx, {

@@ -44,6 +44,7 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     signUpDomains: [],
     requirePushedRequests: false,
     idTokenSigningAlg: 'RS256',
+    defaultLocale: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -123,6 +124,7 @@ export async function createOrg(
     signUpDomains: [],
     requirePushedRequests: false,
     idTokenSigningAlg: 'RS256',
+    defaultLocale: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -4,7 +4,7 @@ import { claimEmailVerification, emailKey, findUserById } from '../../storage/re
 import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { issuerOf } from '../issuers.js';
-import { accountLinkMail } from '../mail/messages.js';
+import { accountLinkMail, mailTexts } from '../mail/messages.js';
 import { type Org, SYSTEM, type User } from '../types.js';
 import { handOverAccount } from './account-handover.js';
 import { linkDecision } from './account-linking.js';
@@ -63,7 +63,8 @@ export async function offerAccountLink(
   const url = new URL(`sso/${c.id}/link`, issuerOf(deps.config, org));
   url.searchParams.set('token', token);
   const minutes = ACCOUNT_LINK_TTL_MS / 60_000;
-  const mail = accountLinkMail(org, input.user.email, c.name, url.href, minutes);
+  const texts = await mailTexts(deps, org, input.user.locale);
+  const mail = accountLinkMail(texts, org, input.user.email, c.name, url.href, minutes);
   return { minutes, send: () => deps.mailer.send(mail) };
 }
 

@@ -14,22 +14,29 @@ import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { checkEmail } from '../directory/validate.js';
 import { ServiceError } from '../errors.js';
+import type { Locale } from '../locales.js';
 import { deviceOfUser } from '../sign-in/device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from '../sign-in/login-throttle.js';
 import type { Org, User } from '../types.js';
 import type { MailDeps } from './deps.js';
 import { consumeMailLink, issueMailLink } from './mail-links.js';
-import { addressChangedMail, verificationMail } from './messages.js';
+import { addressChangedMail, mailTexts, verificationMail } from './messages.js';
 
 /**
  * Mails the user a link that verifies their current address (after sign-up, after an address
  * change, or asked again from the profile page). Nothing is sent when it is verified already.
  */
-export async function mailVerification(deps: MailDeps, org: Org, userId: string): Promise<void> {
+export async function mailVerification(
+  deps: MailDeps,
+  org: Org,
+  userId: string,
+  asked: Locale | null = null,
+): Promise<void> {
   const user = await findUserById(deps.store, userId);
   if (!user || user.disabled || user.emailVerified) return;
   const link = await deps.unitOfWork.run((tx) => issueMailLink(tx, deps, org, user, 'verify'));
-  await deps.mailer.send(verificationMail(org, user.email, link.url, link.minutes));
+  const texts = await mailTexts(deps, org, user.locale, asked);
+  await deps.mailer.send(verificationMail(texts, org, user.email, link.url, link.minutes));
 }
 
 /**
@@ -131,5 +138,6 @@ export async function changeEmail(
 
 /** Tells the previous address that the account's address changed (no link: nothing to act on). */
 export async function mailAddressChanged(deps: MailDeps, org: Org, previous: string, user: User) {
-  await deps.mailer.send(addressChangedMail(org, previous, user.email));
+  const texts = await mailTexts(deps, org, user.locale);
+  await deps.mailer.send(addressChangedMail(texts, org, previous, user.email));
 }

@@ -3,24 +3,31 @@ import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { findUserByEmail, setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';
+import type { Locale } from '../locales.js';
 import { endUserSessions } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
 import { markAddressVerified } from './address-verification.js';
 import type { MailDeps } from './deps.js';
 import { consumeMailLink, issueMailLink } from './mail-links.js';
-import { passwordResetMail } from './messages.js';
+import { mailTexts, passwordResetMail } from './messages.js';
 
 /**
  * "Forgot password?" (DESIGN §12). The page answers the same for every address at once; this runs
  * after the answer is sent: an enabled user of the org with that address gets a one-time link,
  * anyone else nothing. Nothing of the outcome reaches the person who asked.
  */
-export async function mailPasswordReset(deps: MailDeps, org: Org, email: string): Promise<void> {
+export async function mailPasswordReset(
+  deps: MailDeps,
+  org: Org,
+  email: string,
+  asked: Locale | null = null,
+): Promise<void> {
   if (email.length > 254) return;
   const user = await findUserByEmail(deps.store, org.id, email);
   if (!user || user.disabled) return;
   const link = await deps.unitOfWork.run((tx) => issueMailLink(tx, deps, org, user, 'reset'));
-  await deps.mailer.send(passwordResetMail(org, user.email, link.url, link.minutes));
+  const texts = await mailTexts(deps, org, user.locale, asked);
+  await deps.mailer.send(passwordResetMail(texts, org, user.email, link.url, link.minutes));
 }
 
 export type ResetOutcome =

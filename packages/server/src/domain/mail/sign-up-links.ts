@@ -11,10 +11,11 @@ import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { checkEmail, checkName, checkPassword } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
+import type { Locale } from '../locales.js';
 import { type Org, SYSTEM, type User } from '../types.js';
 import type { MailDeps } from './deps.js';
 import { MAIL_LINK_TTL_MS } from './mail-links.js';
-import { verificationMail } from './messages.js';
+import { mailTexts, verificationMail } from './messages.js';
 
 /**
  * Sign-up under the `domains` policy (DESIGN §16, issue 41): an address at a listed domain says
@@ -51,7 +52,12 @@ export function checkSignUpRequest(org: Org, input: SignUpAsked): SignUpAsked {
 }
 
 /** Mails a sign-up link to a checked address that has no account yet (run once the page is answered). */
-export async function mailSignUpLink(deps: MailDeps, org: Org, asked: SignUpAsked): Promise<void> {
+export async function mailSignUpLink(
+  deps: MailDeps,
+  org: Org,
+  asked: SignUpAsked,
+  locale: Locale | null = null,
+): Promise<void> {
   const { email, firstName, lastName } = asked;
   const minutes = SIGN_UP_LINK_MINUTES;
   if (await findUserByEmail(deps.store, org.id, email)) return;
@@ -68,7 +74,8 @@ export async function mailSignUpLink(deps: MailDeps, org: Org, asked: SignUpAske
   });
   const url = new URL(SIGN_UP_LINK_PATH.slice(1), issuerOf(deps.config, org));
   url.searchParams.set('token', token);
-  await deps.mailer.send(verificationMail(org, email, url.href, minutes));
+  const texts = await mailTexts(deps, org, null, locale);
+  await deps.mailer.send(verificationMail(texts, org, email, url.href, minutes));
 }
 
 const usable = (token: string) => token !== '' && token.length <= 200;

@@ -42,6 +42,7 @@ export async function saveAuthorizationRequest(
     prompt: checked.prompt,
     maxAge: checked.maxAge,
     loginHint: checked.loginHint,
+    uiLocales: checked.uiLocales,
     responseMode: checked.responseMode,
     claims: checked.claims,
     dpopJkt: checked.dpopJkt,

@@ -134,6 +134,7 @@ export async function startImpersonation(
       prompt: [],
       maxAge: null,
       loginHint: null,
+      uiLocales: [],
       responseMode: 'query',
       claims: null,
       dpopJkt: null,

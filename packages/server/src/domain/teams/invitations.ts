@@ -18,7 +18,7 @@ import { checkEmail } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
-import { invitationMail } from '../mail/messages.js';
+import { invitationMail, mailTexts } from '../mail/messages.js';
 import type { Actor, InvitationKind, InvitationRecord, Org, Role } from '../types.js';
 import type { TeamsDeps } from './deps.js';
 
@@ -217,7 +217,8 @@ export async function createInvitation(
   });
   const url = await linkOf(deps, org, input.kind, token);
   if (!input.sendMail) return { invitation, url };
-  await deps.mailer.send(invitationMail(org, email, url, INVITATION_TTL_MS / 86_400_000, role));
+  const texts = await mailTexts(deps, org, null);
+  await deps.mailer.send(invitationMail(texts, org, email, url, INVITATION_TTL_MS / 86_400_000, role));
   return { invitation, url: null };
 }
 

@@ -1,4 +1,5 @@
 import type { OwnProfileInput } from '../../domain/directory/index.js';
+import type { MessageKey, Texts } from '../../domain/texts/index.js';
 import type { StandardClaims, User } from '../../domain/types.js';
 import type { FormParams } from '../form.js';
 import { field } from '../sign-in/context.js';
@@ -16,45 +17,41 @@ type TextClaim = Exclude<keyof StandardClaims, 'address' | 'phoneNumberVerified'
 const TEXT_FIELDS: readonly {
   name: string;
   key: TextClaim | 'picture';
-  label: string;
   autocomplete: string;
   hint?: string;
 }[] = [
-  { name: 'middle_name', key: 'middleName', label: 'Middle name', autocomplete: 'additional-name' },
-  { name: 'nickname', key: 'nickname', label: 'Nickname', autocomplete: 'nickname' },
+  { name: 'middle_name', key: 'middleName', autocomplete: 'additional-name' },
+  { name: 'nickname', key: 'nickname', autocomplete: 'nickname' },
   {
     name: 'preferred_username',
     key: 'preferredUsername',
-    label: 'Preferred username',
     autocomplete: 'username',
   },
-  { name: 'picture', key: 'picture', label: 'Picture URL', autocomplete: 'photo', hint: 'https://…' },
-  { name: 'profile', key: 'profile', label: 'Profile page URL', autocomplete: 'url', hint: 'https://…' },
-  { name: 'website', key: 'website', label: 'Website', autocomplete: 'url', hint: 'https://…' },
-  { name: 'gender', key: 'gender', label: 'Gender', autocomplete: 'sex' },
+  { name: 'picture', key: 'picture', autocomplete: 'photo', hint: 'https://…' },
+  { name: 'profile', key: 'profile', autocomplete: 'url', hint: 'https://…' },
+  { name: 'website', key: 'website', autocomplete: 'url', hint: 'https://…' },
+  { name: 'gender', key: 'gender', autocomplete: 'sex' },
   {
     name: 'birthdate',
     key: 'birthdate',
-    label: 'Birthdate',
     autocomplete: 'bday',
     hint: 'YYYY-MM-DD or YYYY',
   },
-  { name: 'zoneinfo', key: 'zoneinfo', label: 'Time zone', autocomplete: 'off', hint: 'Europe/Paris' },
-  { name: 'locale', key: 'locale', label: 'Language', autocomplete: 'language', hint: 'fr-CA' },
+  { name: 'zoneinfo', key: 'zoneinfo', autocomplete: 'off', hint: 'Europe/Paris' },
+  { name: 'locale', key: 'locale', autocomplete: 'language', hint: 'fr-CA' },
   {
     name: 'phone_number',
     key: 'phoneNumber',
-    label: 'Phone number',
     autocomplete: 'tel',
     hint: '+14155550100',
   },
 ];
 
 const ADDRESS_FIELDS = [
-  { name: 'locality', label: 'City', autocomplete: 'address-level2' },
-  { name: 'region', label: 'Region or state', autocomplete: 'address-level1' },
-  { name: 'postal_code', label: 'Postal code', autocomplete: 'postal-code' },
-  { name: 'country', label: 'Country', autocomplete: 'country-name' },
+  { name: 'locality', autocomplete: 'address-level2' },
+  { name: 'region', autocomplete: 'address-level1' },
+  { name: 'postal_code', autocomplete: 'postal-code' },
+  { name: 'country', autocomplete: 'country-name' },
 ] as const;
 
 /** What each field shows: the stored value, or what was typed when the form was refused. */
@@ -88,15 +85,15 @@ export function ownProfileInput(form: FormParams): Omit<OwnProfileInput, 'firstN
   return { ...(sent('picture') ? { picture: field(form, 'picture') } : {}), claims };
 }
 
-const input = (name: string, label: string, autocomplete: string, value: string, hint?: string) =>
-  html`<label for="${name}">${label}</label>
+const input = (texts: Texts, name: string, autocomplete: string, value: string, hint?: string) =>
+  html`<label for="${name}">${texts.t(`profile.claim.${name}` as MessageKey)}</label>
 <input id="${name}" name="${name}" autocomplete="${autocomplete}" value="${value}"${hint ? html` placeholder="${hint}"` : ''}>`;
 
-export function claimFieldsView(values: ClaimFieldValues): SafeHtml {
-  return html`<fieldset><legend>About you</legend>
-${TEXT_FIELDS.map((f) => input(f.name, f.label, f.autocomplete, values[f.name] ?? '', f.hint))}
-<label for="street_address">Street address</label>
+export function claimFieldsView(texts: Texts, values: ClaimFieldValues): SafeHtml {
+  return html`<fieldset><legend>${texts.t('profile.about')}</legend>
+${TEXT_FIELDS.map((f) => input(texts, f.name, f.autocomplete, values[f.name] ?? '', f.hint))}
+<label for="street_address">${texts.t('profile.claim.street_address')}</label>
 <textarea id="street_address" name="street_address" autocomplete="street-address" rows="2">${values.street_address ?? ''}</textarea>
-${ADDRESS_FIELDS.map((f) => input(f.name, f.label, f.autocomplete, values[f.name] ?? ''))}
+${ADDRESS_FIELDS.map((f) => input(texts, f.name, f.autocomplete, values[f.name] ?? ''))}
 </fieldset>`;
 }

@@ -7,13 +7,10 @@ import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from '../sign-in/after-response.js';
 import { field, formOf, type PageContext, pageRoute } from '../sign-in/context.js';
-import { CSRF_REJECTED, sendErrorPage, throttledPage } from '../sign-in/respond.js';
+import { textsOf } from '../sign-in/page-texts.js';
+import { sendErrorPage, throttledPage } from '../sign-in/respond.js';
 import { profileUserOf, renderProfile } from './profile.js';
-
 import { CREDENTIALS_FORM as FORM } from './profile-credentials-section.js';
-
-const CLOSED = 'This profile page has expired. Open your profile again from the application.';
-const WRONG_PASSWORD = 'Your current password is not right.';
 
 /**
  * On the profile page: POST /profile/password changes the password (current one required; ends
@@ -26,9 +23,19 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
     const form = formOf(request);
     const userId = profileUserOf(ctx, org, request);
     if (userId === null)
-      return { done: sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired') } as const;
+      return {
+        done: sendErrorPage(
+          reply,
+          org.name,
+          401,
+          textsOf(request).t('profile.expired'),
+          'profile.page.expired',
+        ),
+      } as const;
     if (!ctx.csrf.check(request, FORM, [userId], field(form, 'csrf'))) {
-      return { done: sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected') } as const;
+      return {
+        done: sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected'),
+      } as const;
     }
     return { form, user: await requireUser(ctx.deps, userId) } as const;
   }
@@ -63,17 +70,17 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
         currentBrowserSecret: ctx.cookies.read(request, ctx.cookies.session),
       });
       if (outcome.ok) {
-        const notice = 'Your password is changed. Your other sessions were signed out.';
+        const notice = textsOf(request).t('profile.password.changed');
         return show(org, request, reply, user, { notice });
       }
       if (outcome.reason === 'throttled') {
-        const { error, options } = throttledPage(outcome.retryAfterS);
+        const { error, options } = throttledPage(textsOf(request), outcome.retryAfterS);
         return show(org, request, reply, user, { error, status: 429, headers: options.headers ?? {} });
       }
       const error =
         outcome.reason === 'wrong_password'
-          ? WRONG_PASSWORD
-          : `Please choose another new password: ${outcome.detail}.`;
+          ? textsOf(request).t('profile.password.wrong')
+          : textsOf(request).t('profile.password.weak', { detail: outcome.detail });
       return show(org, request, reply, user, { error, status: 400 });
     }),
   );
@@ -95,11 +102,11 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
           deviceOfUser(ctx.deps, org, ctx.cookies.readDevice(request), user)?.id ?? null,
         );
         if (!verdict.allowed) {
-          const { error, options } = throttledPage(verdict.retryAfterS, 'confirmation mails');
+          const { error, options } = throttledPage(textsOf(request), verdict.retryAfterS, 'throttled.mails');
           return show(org, request, reply, user, { error, status: 429, headers: options.headers ?? {} });
         }
         afterResponse(ctx, request, reply, 'verification mail', () =>
-          mailVerification(ctx.deps, org, user.id),
+          mailVerification(ctx.deps, org, user.id, textsOf(request).locale),
         );
         return show(org, request, reply, user, {
           notice: `A confirmation link is on its way to ${user.email}.`,
@@ -116,21 +123,21 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
         if (previousEmail === null) return show(org, request, reply, after, {});
         afterResponse(ctx, request, reply, 'address change mails', async () => {
           await mailAddressChanged(ctx.deps, org, previousEmail, after);
-          await mailVerification(ctx.deps, org, after.id);
+          await mailVerification(ctx.deps, org, after.id, textsOf(request).locale);
         });
-        const notice = `Your address is now ${after.email}. Follow the link we mailed to it to confirm it.`;
+        const notice = textsOf(request).t('profile.email.changed', { email: after.email });
         return show(org, request, reply, after, { notice });
       }
       if (outcome.reason === 'throttled') {
-        const { error, options } = throttledPage(outcome.retryAfterS);
+        const { error, options } = throttledPage(textsOf(request), outcome.retryAfterS);
         return show(org, request, reply, user, { error, status: 429, headers: options.headers ?? {} });
       }
       const error =
         outcome.reason === 'wrong_password'
-          ? WRONG_PASSWORD
+          ? textsOf(request).t('profile.password.wrong')
           : outcome.reason === 'conflict'
-            ? 'Another account uses this address.'
-            : `Please check the new address: ${outcome.detail}.`;
+            ? textsOf(request).t('profile.email.taken')
+            : textsOf(request).t('profile.email.check', { detail: outcome.detail });
       return show(org, request, reply, user, { error, status: outcome.reason === 'conflict' ? 409 : 400 });
     }),
   );

@@ -4,6 +4,7 @@ import { MAX_PASSKEYS_PER_USER } from '../../domain/tokens-policy.js';
 import type { User } from '../../domain/types.js';
 import { type PageContext, pageLink } from '../sign-in/context.js';
 import type { SafeHtml } from '../sign-in/html.js';
+import { textsOf } from '../sign-in/page-texts.js';
 import { PASSKEY_SCRIPT } from '../sign-in/passkey-script.js';
 import { profilePasskeysView } from '../sign-in/passkey-views.js';
 import { passkeysOffered } from '../sign-in/passkeys.js';
@@ -25,7 +26,7 @@ export async function passkeysSection(
 ): Promise<SafeHtml | null> {
   if (!passkeysOffered(ctx, request)) return null;
   const passkeys = await listUserPasskeys(ctx.deps, user.id);
-  return profilePasskeysView({
+  return profilePasskeysView(textsOf(request), {
     passkeys: passkeys.map((p) => ({ ...p, synced: p.deviceType === 'multiDevice' })),
     register:
       passkeys.length < MAX_PASSKEYS_PER_USER

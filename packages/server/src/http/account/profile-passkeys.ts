@@ -17,6 +17,7 @@ import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
+import { textsOf } from '../sign-in/page-texts.js';
 import {
   PasskeyNext,
   PasskeyOptions,
@@ -24,7 +25,7 @@ import {
   PasskeyRegistrationRequest,
 } from '../sign-in/passkey-schemas.js';
 import { browserOf, passkeyRefusal, refuse, refuseCsrf } from '../sign-in/passkeys.js';
-import { CSRF_REJECTED, sendErrorPage } from '../sign-in/respond.js';
+import { sendErrorPage } from '../sign-in/respond.js';
 import { profileUserOf, renderProfile } from './profile.js';
 import {
   PASSKEY_OPTIONS_PATH,
@@ -34,7 +35,6 @@ import {
   PASSKEYS_PATH,
 } from './profile-passkeys-section.js';
 
-const CLOSED = 'This profile page has expired. Open your profile again from the application.';
 const TOO_MANY = `You already have ${MAX_PASSKEYS_PER_USER} passkeys. Remove one to add another.`;
 
 const REFUSED = {
@@ -60,7 +60,10 @@ async function jsonCaller(
   csrf: string,
 ) {
   const userId = profileUserOf(ctx, org, request);
-  if (userId === null) return { done: refuse(reply, 'profile.page.expired', CLOSED) } as const;
+  if (userId === null)
+    return {
+      done: refuse(reply, 'profile.page.expired', textsOf(reply.request).t('profile.expired')),
+    } as const;
   if (!ctx.csrf.check(request, PASSKEY_REGISTER_FORM, [userId], csrf))
     return { done: refuseCsrf(reply) } as const;
   return { user: await requireUser(ctx.deps, userId) } as const;
@@ -185,11 +188,24 @@ export function profilePasskeyPages(app: FastifyInstance, ctx: PageContext) {
     PASSKEYS_PATH,
     pageRoute(ctx, async (org, request, reply) => {
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
+      if (userId === null)
+        return sendErrorPage(
+          reply,
+          org.name,
+          401,
+          textsOf(request).t('profile.expired'),
+          'profile.page.expired',
+        );
       const user = await requireUser(ctx.deps, userId);
       const added = queryValue(request, 'added');
       const passkey = (await listUserPasskeys(ctx.deps, user.id)).find((p) => p.id === added);
-      return show(org, request, reply, user, passkey ? { notice: `Passkey “${passkey.name}” added.` } : {});
+      return show(
+        org,
+        request,
+        reply,
+        user,
+        passkey ? { notice: textsOf(request).t('passkeys.added_notice', { name: passkey.name }) } : {},
+      );
     }),
   );
 
@@ -198,16 +214,28 @@ export function profilePasskeyPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
+      if (userId === null)
+        return sendErrorPage(
+          reply,
+          org.name,
+          401,
+          textsOf(request).t('profile.expired'),
+          'profile.page.expired',
+        );
       if (!ctx.csrf.check(request, PASSKEY_REMOVE_FORM, [userId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const user = await requireUser(ctx.deps, userId);
       const removed = await removePasskey(ctx.deps, org, user, field(form, 'passkey'));
       if (removed === null) {
-        return show(org, request, reply, user, { error: 'That passkey was already removed.', status: 404 });
+        return show(org, request, reply, user, {
+          error: textsOf(request).t('passkeys.already_removed'),
+          status: 404,
+        });
       }
-      return show(org, request, reply, user, { notice: `Passkey “${removed.name}” removed.` });
+      return show(org, request, reply, user, {
+        notice: textsOf(request).t('passkeys.removed_notice', { name: removed.name }),
+      });
     }),
   );
 }

@@ -10,7 +10,8 @@ import {
 } from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute } from '../sign-in/context.js';
-import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from '../sign-in/respond.js';
+import { textsOf } from '../sign-in/page-texts.js';
+import { type PageOptions, sendErrorPage, sendPage } from '../sign-in/respond.js';
 import {
   codeProblem,
   qrCodeSvg,
@@ -22,7 +23,6 @@ import { profileUserOf, renderProfile } from './profile.js';
 
 const PATH = '/profile/second-factor';
 const FORM = 'profile-second-factor';
-const CLOSED = 'This profile page has expired. Open your profile again from the application.';
 
 /**
  * Two-step verification on the hosted profile page (opened with a profile key, DESIGN §4):
@@ -43,16 +43,16 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
     options: PageOptions = {},
   ) {
     const enrolment = await pendingEnrolment(ctx.deps, org, user, restart);
-    const body = setupView({
+    const body = setupView(textsOf(request), {
       action: link(request),
       csrf: ctx.csrf.token(request, reply, FORM, [user.id]),
       hidden: { step: 'confirm' },
       secret: enrolment.secret,
-      qr: await qrCodeSvg(enrolment.uri),
+      qr: await qrCodeSvg(textsOf(request), enrolment.uri),
       error,
-      intro: 'Each sign-in will ask for a code from an app on your phone, after your password.',
+      intro: textsOf(request).t('second_factor.setup.chosen'),
     });
-    return sendPage(reply, org.name, 'Set up two-step verification', body, options);
+    return sendPage(reply, org.name, textsOf(request).t('second_factor.setup.title'), body, options);
   }
 
   async function renderStatus(
@@ -64,7 +64,7 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
     options: PageOptions = {},
   ) {
     const status = await secondFactorStatus(ctx.deps, user.id);
-    const body = statusView({
+    const body = statusView(textsOf(request), {
       action: link(request),
       csrf: ctx.csrf.token(request, reply, FORM, [user.id]),
       recoveryCodesLeft: status.recoveryCodesLeft,
@@ -72,14 +72,21 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
       error,
       profileHref: pageLink(ctx, request, '/profile', {}),
     });
-    return sendPage(reply, org.name, 'Two-step verification', body, options);
+    return sendPage(reply, org.name, textsOf(request).t('second_factor.title'), body, options);
   }
 
   app.get(
     PATH,
     pageRoute(ctx, async (org, request, reply) => {
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
+      if (userId === null)
+        return sendErrorPage(
+          reply,
+          org.name,
+          401,
+          textsOf(request).t('profile.expired'),
+          'profile.page.expired',
+        );
       const user = await requireUser(ctx.deps, userId);
       const stage = await secondFactorStage(ctx.deps, user.id);
       if (stage === 'none') return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
@@ -93,9 +100,16 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
+      if (userId === null)
+        return sendErrorPage(
+          reply,
+          org.name,
+          401,
+          textsOf(request).t('profile.expired'),
+          'profile.page.expired',
+        );
       if (!ctx.csrf.check(request, FORM, [userId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const user = await requireUser(ctx.deps, userId);
       const step = field(form, 'step');
@@ -112,23 +126,28 @@ export function profileSecondFactorPages(app: FastifyInstance, ctx: PageContext)
           if ((await secondFactorStatus(ctx.deps, user.id)).enrolled) {
             return renderStatus(org, request, reply, user, null);
           }
-          const { error, options } = codeProblem(outcome);
+          const { error, options } = codeProblem(textsOf(request), outcome);
           return renderSetup(org, request, reply, user, false, error, options);
         }
         const codes = 'recoveryCodes' in outcome ? outcome.recoveryCodes : [];
-        const body = recoveryCodesView(codes, pageLink(ctx, request, '/profile', {}), 'Back to your profile');
-        return sendPage(reply, org.name, 'Save your recovery codes', body);
+        const body = recoveryCodesView(
+          textsOf(request),
+          codes,
+          pageLink(ctx, request, '/profile', {}),
+          textsOf(request).t('second_factor.back_to_profile'),
+        );
+        return sendPage(reply, org.name, textsOf(request).t('second_factor.codes.title'), body);
       }
       if (step === 'remove') {
         const outcome = await removeSecondFactor(ctx.deps, org, user, code, request.ip);
         if (!outcome.ok) {
-          const { error, options } = codeProblem(outcome);
+          const { error, options } = codeProblem(textsOf(request), outcome);
           return renderStatus(org, request, reply, user, error, options);
         }
         return renderProfile(ctx, org, request, reply, user, {
           error: null,
           saved: false,
-          notice: 'Two-step verification is off.',
+          notice: textsOf(request).t('profile.second_factor.off'),
         });
       }
       return sendErrorPage(

@@ -8,7 +8,8 @@ import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
 import { LOGOUT_FORM, logoutBinding } from '../sign-in/logout.js';
 import { signOutSectionView } from '../sign-in/logout-views.js';
-import { CSRF_REJECTED, sendErrorPage, sendPage } from '../sign-in/respond.js';
+import { textsOf } from '../sign-in/page-texts.js';
+import { sendErrorPage, sendPage } from '../sign-in/respond.js';
 import { profileSectionView } from '../sign-in/second-factor-views.js';
 import { profileView } from '../sign-in/views.js';
 import {
@@ -20,9 +21,6 @@ import {
 } from './profile-claims.js';
 import { credentialsSection } from './profile-credentials-section.js';
 import { passkeysSection } from './profile-passkeys-section.js';
-
-const CLOSED =
-  'This profile link has expired or was already used. Open your profile again from the application.';
 
 /** The profile cookie holds `org|user|expiry`, signed; it opens this page only, for 15 minutes. */
 export function profileUserOf(ctx: PageContext, org: Org, request: FastifyRequest): string | null {
@@ -40,7 +38,7 @@ export async function renderProfile(
   user: User,
   state: { error: string | null; saved: boolean; status?: number; notice?: string; typed?: ClaimFieldValues },
 ) {
-  const secondFactor = profileSectionView({
+  const secondFactor = profileSectionView(textsOf(request), {
     enrolled: (await secondFactorStatus(ctx.deps, user.id)).enrolled,
     required: await orgRequiresMfa(ctx.deps, org),
     action: pageLink(ctx, request, '/profile/second-factor', {}),
@@ -48,20 +46,20 @@ export async function renderProfile(
     manageHref: pageLink(ctx, request, '/profile/second-factor', {}),
   });
   const passkeys = await passkeysSection(ctx, request, reply, user);
-  const body = profileView({
+  const body = profileView(textsOf(request), {
     action: pageLink(ctx, request, '/profile', {}),
     csrf: ctx.csrf.token(request, reply, 'profile', [user.id]),
     email: user.email,
     firstName: user.firstName ?? '',
     lastName: user.lastName ?? '',
-    details: claimFieldsView(state.typed ?? claimFieldValues(user)),
+    details: claimFieldsView(textsOf(request), state.typed ?? claimFieldValues(user)),
     error: state.error,
     saved: state.saved,
     notice: state.notice ?? null,
     secondFactor,
     credentials: credentialsSection(ctx, request, reply, user),
     passkeys,
-    signOut: signOutSectionView({
+    signOut: signOutSectionView(textsOf(request), {
       action: pageLink(ctx, request, '/oauth/logout', {}),
       csrf: ctx.csrf.token(
         request,
@@ -72,7 +70,10 @@ export async function renderProfile(
     }),
   });
   const scripts = passkeys !== null;
-  return sendPage(reply, org.name, 'Your profile', body, { status: state.status ?? 200, scripts });
+  return sendPage(reply, org.name, textsOf(request).t('profile.title'), body, {
+    status: state.status ?? 200,
+    scripts,
+  });
 }
 
 /**
@@ -88,7 +89,14 @@ export function profilePages(app: FastifyInstance, ctx: PageContext) {
       const key = queryValue(request, 'key');
       if (key !== undefined) {
         const userId = await redeemProfileKey(ctx.deps, org, key);
-        if (userId === null) return sendErrorPage(reply, org.name, 400, CLOSED, 'profile.key.invalid');
+        if (userId === null)
+          return sendErrorPage(
+            reply,
+            org.name,
+            400,
+            textsOf(request).t('profile.link_closed'),
+            'profile.key.invalid',
+          );
         const expires = clock.now() + PROFILE_PAGE_TTL_MS;
         ctx.cookies.set(reply, ctx.cookies.profile, `${org.id}|${userId}|${expires}`, {
           path: '/profile',
@@ -97,7 +105,14 @@ export function profilePages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
       }
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
+      if (userId === null)
+        return sendErrorPage(
+          reply,
+          org.name,
+          401,
+          textsOf(request).t('profile.expired'),
+          'profile.page.expired',
+        );
       return renderProfile(ctx, org, request, reply, await requireUser(ctx.deps, userId), {
         error: null,
         saved: false,
@@ -110,9 +125,16 @@ export function profilePages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const userId = profileUserOf(ctx, org, request);
-      if (userId === null) return sendErrorPage(reply, org.name, 401, CLOSED, 'profile.page.expired');
+      if (userId === null)
+        return sendErrorPage(
+          reply,
+          org.name,
+          401,
+          textsOf(request).t('profile.expired'),
+          'profile.page.expired',
+        );
       if (!ctx.csrf.check(request, 'profile', [userId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const names = { firstName: field(form, 'first_name'), lastName: field(form, 'last_name') };
       try {

@@ -5,6 +5,7 @@ import {
   MAX_SIGN_UP_DOMAINS,
   SIGN_UP_POLICIES,
 } from '../../domain/directory/index.js';
+import { LOCALES, type Locale } from '../../domain/locales.js';
 import { SIGNING_ALGORITHMS } from '../../domain/types.js';
 import { OrganizationName } from './organizations-schemas.js';
 
@@ -31,6 +32,14 @@ const SignUpDomains = z
       'email domains like example.com (lower-cased, duplicates dropped); kept only under `domains`, which needs one at least',
   });
 
+const DefaultLocale = z
+  .enum(LOCALES as [Locale, ...Locale[]], `must be one of ${LOCALES.join(', ')}, or null`)
+  .nullable()
+  .meta({
+    description:
+      'the hosted pages’ and mails’ language when neither ui_locales, the user’s locale nor the browser decides it; null: English (docs/languages.md)',
+  });
+
 export const OrganizationSettings = z.object({
   id: z.string().meta({ pattern: '^org_' }),
   slug: z.string(),
@@ -52,6 +61,7 @@ export const OrganizationSettings = z.object({
       'every client must push its authorization requests to /oauth/par (RFC 9126); discovery says so',
   }),
   id_token_signing_alg: IdTokenSigningAlg,
+  default_locale: DefaultLocale,
 });
 
 export const UpdateOrganizationSettingsBody = z.strictObject({
@@ -79,4 +89,5 @@ export const UpdateOrganizationSettingsBody = z.strictObject({
       'first change to an algorithm makes its keys (published at once); leaving one keeps its keys ' +
       'published until what they signed has expired. The console issuer stays RS256',
   }),
+  default_locale: DefaultLocale.optional(),
 });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type OrgSettings, orgSettings, updateOrgSettings } from '../../domain/directory/index.js';
-import type { SignUpPolicy } from '../../domain/types.js';
+import type { Locale, SignUpPolicy } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 import { endpoint, ok } from './endpoint.js';
 import { forbidden, invalid, MANAGEMENT, noOrgOfMember, ORG, unauthorized } from './responses.js';
@@ -18,6 +18,7 @@ const view = (s: OrgSettings): z.output<typeof OrganizationSettings> => ({
   sign_up_domains: s.signUpDomains,
   require_pushed_authorization_requests: s.requirePushedRequests,
   id_token_signing_alg: s.idTokenSigningAlg,
+  default_locale: s.defaultLocale,
 });
 
 /** An org's settings: members read them, owners change them (members 403). */
@@ -51,7 +52,7 @@ export const SETTINGS_ENDPOINTS = [
       path: '/organizations/:org/settings',
       operationId: 'updateOrganizationSettings',
       summary:
-        'Rename the org, require (or stop requiring) a second factor of its users or pushed authorization requests of its clients, choose its ID-token signing algorithm',
+        'Rename the org, require (or stop requiring) a second factor of its users or pushed authorization requests of its clients, choose its ID-token signing algorithm, set its default language',
       description:
         'Fields left out keep their value. A change is audited as one `organization.updated` entry ' +
         '(with `previous` and `changes`); a request that changes nothing writes none.',
@@ -85,6 +86,9 @@ export const SETTINGS_ENDPOINTS = [
         ...(input.id_token_signing_alg === undefined
           ? {}
           : { idTokenSigningAlg: input.id_token_signing_alg }),
+        ...(input.default_locale === undefined
+          ? {}
+          : { defaultLocale: input.default_locale as Locale | null }),
       };
       return ok(view(await managementInput(updateOrgSettings(deps, caller.org, change, caller.actor))));
     },

@@ -7,6 +7,7 @@ import {
 } from '../../domain/enterprise-access/index.js';
 import { issuerOf, originOf } from '../../domain/issuers.js';
 import { publicJwks } from '../../domain/keys/index.js';
+import { LOCALES } from '../../domain/locales.js';
 import { resourceScopesOf } from '../../domain/resources/index.js';
 import {
   PKCE_METHODS,
@@ -97,6 +98,9 @@ export function discoveryDocument(
     ],
     authorization_response_iss_parameter_supported: true,
     acr_values_supported: [ACR_PASSWORD, ACR_MFA, ACR_FEDERATED, ACR_IMPERSONATION],
+    // OIDC Discovery §3: `ui_locales` picks the pages' language (docs/languages.md).
+    ui_locales_supported: [...LOCALES],
+    claims_locales_supported: [...LOCALES],
   };
   // The console's registration is the spec's; an org's is there only while its settings open it (§15).
   if (org.isConsole || org.dynamicRegistration) doc.registration_endpoint = `${origin}/oauth/register`;

@@ -172,6 +172,12 @@ export const Discovery = z.looseObject({
     description:
       'org issuers: `urn:ietf:params:oauth:grant-profile:id-jag` (the jwt-bearer grant takes ID-JAGs)',
   }),
+  ui_locales_supported: z
+    .array(z.string())
+    .meta({ description: 'the languages of the hosted pages and mails (docs/languages.md)' }),
+  claims_locales_supported: z
+    .array(z.string())
+    .meta({ description: 'the same languages; claim values are returned as stored, without language tags' }),
 });
 
 export const Jwks = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string() })) });

@@ -14,6 +14,7 @@ import * as resources from '../management/resources-schemas.js';
 import * as roles from '../management/roles-schemas.js';
 import * as serviceAccounts from '../management/service-accounts-schemas.js';
 import * as settings from '../management/settings-schemas.js';
+import * as texts from '../management/texts-schemas.js';
 import * as trustedApps from '../management/trusted-apps-schemas.js';
 import * as users from '../management/users-schemas.js';
 import * as webhookDeliveries from '../management/webhook-delivery-schemas.js';
@@ -35,6 +36,7 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   api,
   organizations,
   settings,
+  texts,
   members,
   clients,
   resources,

@@ -9,6 +9,7 @@ import type { Operation } from '../openapi/operation.js';
 import { operation } from '../served-operation.js';
 import { browserSessionOf, formOf, type PageContext, pageRoute } from './context.js';
 import { sendAnswer, sendOutcome } from './flow.js';
+import { textsOf } from './page-texts.js';
 import { equivalentGet } from './post-as-get.js';
 import { sendErrorPage } from './respond.js';
 
@@ -32,7 +33,7 @@ async function answerAuthorization(
         reply,
         org.name,
         400,
-        `This sign-in link is not valid: ${outcome.detail}.`,
+        textsOf(request).t('error.request_invalid', { detail: outcome.detail }),
         outcome.situation,
       );
     case 'error':

@@ -16,7 +16,8 @@ import {
   queryValue,
 } from './context.js';
 import { formTargets, pendingRequest, sendOutcome } from './flow.js';
-import { CSRF_REJECTED, sendErrorPage, sendPage } from './respond.js';
+import { textsOf } from './page-texts.js';
+import { sendErrorPage, sendPage } from './respond.js';
 import { consentView } from './views.js';
 
 /**
@@ -36,7 +37,7 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(pageLink(ctx, request, '/login', params), 303);
       }
       const resources = await consentResources(ctx.deps, org, pending, session.user.id);
-      const body = consentView({
+      const body = consentView(textsOf(request), {
         action: pageLink(ctx, request, '/consent', params),
         csrf: ctx.csrf.token(request, reply, 'consent', [session.id, pending.request.id]),
         clientName: pending.client.name,
@@ -47,7 +48,9 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         redirectHost: new URL(answerDestination(pending)).host,
         documentHost: pending.client.metadataDocument ? new URL(pending.client.id).host : null,
       });
-      return sendPage(reply, org.name, 'Allow access?', body, { formTargets: formTargets(pending) });
+      return sendPage(reply, org.name, textsOf(request).t('consent.title'), body, {
+        formTargets: formTargets(pending),
+      });
     }),
   );
 
@@ -61,11 +64,17 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(pageLink(ctx, request, '/login', { req: pending.request.id }), 303);
       }
       if (!ctx.csrf.check(request, 'consent', [session.id, pending.request.id], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const decision = field(form, 'decision');
       if (decision !== 'allow' && decision !== 'deny') {
-        return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.', 'consent.decision.missing');
+        return sendErrorPage(
+          reply,
+          org.name,
+          400,
+          textsOf(request).t('consent.choose'),
+          'consent.decision.missing',
+        );
       }
       const outcome = await decideConsent(ctx.deps, org, pending, session, decision);
       return sendOutcome(ctx, org, request, reply, outcome, 303);

@@ -10,6 +10,7 @@ import { orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
 import { type PageRouteOptions, pageRouteOptions } from './page-routes.js';
+import { negotiatePageTexts } from './page-texts.js';
 
 /** What every hosted page handler is given. */
 export interface PageContext {
@@ -65,5 +66,9 @@ type PageHandler = (org: Org, request: FastifyRequest, reply: FastifyReply) => P
  * like input refused before the handler ran.
  */
 export function pageRoute(ctx: PageContext, handler: PageHandler): PageRouteOptions {
-  return pageRouteOptions(async (request, reply) => handler(await orgOf(ctx.deps, request), request, reply));
+  return pageRouteOptions(async (request, reply) => {
+    const org = await orgOf(ctx.deps, request);
+    await negotiatePageTexts(ctx, org, request, reply);
+    return handler(org, request, reply);
+  });
 }

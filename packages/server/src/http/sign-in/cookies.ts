@@ -33,9 +33,11 @@ export class PageCookies {
    * /sso… only.
    */
   readonly federation = 'tessera_federation';
+  /** The language picked with the pages' switcher (page-texts.ts): a supported tag, nothing else. */
+  readonly locale = 'tessera_locale';
   readonly #secure: boolean;
   /** The cookies set for the whole host (`Path=/`), `__Host-` on https; the others are `__Secure-`. */
-  readonly #hostWide = new Set([this.session, this.csrf, this.device]);
+  readonly #hostWide = new Set([this.session, this.csrf, this.device, this.locale]);
 
   constructor(config: Config) {
     this.#secure = config.scheme === 'https';

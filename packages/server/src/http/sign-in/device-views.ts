@@ -1,6 +1,7 @@
-import { SCOPES } from '../../domain/directory/index.js';
+import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
-import { notice } from './views.js';
+import { bound } from './page-texts.js';
+import { askedItems, notice } from './views.js';
 
 /** The bodies of the device pages (RFC 8628 §3.3): enter the code, confirm, done, denied. */
 
@@ -12,14 +13,15 @@ export interface DeviceCodeView {
   error: string | null;
 }
 
-export function deviceCodeView(v: DeviceCodeView): SafeHtml {
-  return html`<h1>Connect a device</h1>${notice(v.error)}
-<p>Enter the code your device shows.</p>
+export function deviceCodeView(texts: Texts, v: DeviceCodeView): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('device.title')}</h1>${notice(v.error)}
+<p>${t('device.enter')}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<label for="user_code">Code</label>
+<label for="user_code">${t('device.code')}</label>
 <input id="user_code" name="user_code" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="BCDF-GHJK" maxlength="32" required value="${v.code}">
-<button type="submit">Continue</button>
+<button type="submit">${t('device.continue')}</button>
 </form>`;
 }
 
@@ -39,36 +41,27 @@ export interface DeviceConfirmView {
  * RFC 8628 §5.4: the person is told that a device is asking, which application, and the code, so
  * a code someone else sent them (remote phishing) is seen for what it is before it is allowed.
  */
-export function deviceConfirmView(v: DeviceConfirmView): SafeHtml {
-  const items = [
-    ...v.scopes.map((s) => html`<li>${SCOPES[s] ?? s}</li>`),
-    ...v.resources.map(
-      (r) =>
-        html`<li class="resource">Use <strong>${r.name}</strong> (<span class="resource-identifier">${r.identifier}</span>) on your behalf${
-          r.scopes.length
-            ? html`:<ul class="resource-scopes">${r.scopes.map((d) => html`<li>${d}</li>`)}</ul>`
-            : ''
-        }</li>`,
-    ),
-  ];
-  return html`<h1>Allow a device?</h1>
-<p>A device is asking to use <strong class="client-name">${v.clientName}</strong> with your account <strong>${v.email}</strong>.</p>
-<p>It shows the code <strong class="user-code">${v.userCode}</strong>.</p>
-<p class="error device-warning">Allow it only if you started signing in on that device yourself and it shows this code. If someone sent you this code or a link to this page, deny.</p>
-${v.documentHost ? html`<p class="document-host">It describes itself at <strong>${v.documentHost}</strong>; that is all this service knows of it.</p>` : ''}
-${items.length ? html`<p>It asks to:</p><ul class="scopes">${items}</ul>` : html`<p>It asks to know who you are.</p>`}
-${v.firstParty ? '' : html`<p class="muted third-party">This application was registered by a third party, not by the organization. Allow it only if you trust it.</p>`}
+export function deviceConfirmView(texts: Texts, v: DeviceConfirmView): SafeHtml {
+  const { t, r } = bound(texts);
+  const items = askedItems(texts, v);
+  return html`<h1>${t('device.confirm.title')}</h1>
+<p>${r('device.confirm.asking', { client: html`<strong class="client-name">${v.clientName}</strong>`, email: html`<strong>${v.email}</strong>` })}</p>
+<p>${r('device.confirm.code', { code: html`<strong class="user-code">${v.userCode}</strong>` })}</p>
+<p class="error device-warning">${t('device.confirm.warning')}</p>
+${v.documentHost ? html`<p class="document-host">${r('consent.document_host', { host: html`<strong>${v.documentHost}</strong>` })}</p>` : ''}
+${items.length ? html`<p>${t('consent.asks')}</p><ul class="scopes">${items}</ul>` : html`<p>${t('consent.asks_identity')}</p>`}
+${v.firstParty ? '' : html`<p class="muted third-party">${t('consent.third_party')}</p>`}
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+<button type="submit" name="decision" value="allow">${t('consent.allow')}</button>
+<button type="submit" name="decision" value="deny" class="secondary">${t('consent.deny')}</button>
 </form>`;
 }
 
-export const deviceDoneView = (clientName: string): SafeHtml =>
-  html`<h1>Device connected</h1>
-<p class="notice" role="status"><strong>${clientName}</strong> on your device is signed in. You can close this page and go back to the device.</p>`;
+export const deviceDoneView = (texts: Texts, clientName: string): SafeHtml =>
+  html`<h1>${texts.t('device.done.title')}</h1>
+<p class="notice" role="status">${bound(texts).r('device.done.notice', { client: html`<strong>${clientName}</strong>` })}</p>`;
 
-export const deviceDeniedView = (clientName: string): SafeHtml =>
-  html`<h1>Request denied</h1>
-<p class="notice" role="status">The device was not given access to <strong>${clientName}</strong>. You can close this page.</p>`;
+export const deviceDeniedView = (texts: Texts, clientName: string): SafeHtml =>
+  html`<h1>${texts.t('device.denied.title')}</h1>
+<p class="notice" role="status">${bound(texts).r('device.denied.notice', { client: html`<strong>${clientName}</strong>` })}</p>`;

@@ -21,13 +21,11 @@ import {
   queryValue,
 } from './context.js';
 import { deviceCodeView, deviceConfirmView, deviceDeniedView, deviceDoneView } from './device-views.js';
-import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { textsOf } from './page-texts.js';
+import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
 /** The path of the device pages (RFC 8628 `verification_uri`), under the org's issuer. */
 export const DEVICE_PATH = '/device';
-
-const INVALID_CODE =
-  'That code is not valid, or has expired. Check the code your device shows and try again.';
 
 /** The device authorization `req` names, pending; else the page explaining it is gone. */
 async function pendingDevice(ctx: PageContext, org: Org, id: string | undefined): Promise<PendingDevice> {
@@ -46,13 +44,13 @@ function renderCodeForm(
   options: PageOptions = {},
 ) {
   if (state.situation !== undefined) nameSituation(reply, state.situation);
-  const body = deviceCodeView({
+  const body = deviceCodeView(textsOf(request), {
     action: pageLink(ctx, request, DEVICE_PATH, {}),
     csrf: ctx.csrf.token(request, reply, 'device-code', []),
     code: state.code,
     error: state.error,
   });
-  return sendPage(reply, org.name, 'Connect a device', body, options);
+  return sendPage(reply, org.name, textsOf(request).t('device.title'), body, options);
 }
 
 /**
@@ -79,13 +77,13 @@ export function devicePages(app: FastifyInstance, ctx: PageContext) {
       const session = await browserSessionOf(ctx, org, request);
       if (session === null) return reply.redirect(pageLink(ctx, request, '/login', params), 303);
       const shown = await deviceConfirmation(ctx.deps, org, pending, session.user.id);
-      const body = deviceConfirmView({
+      const body = deviceConfirmView(textsOf(request), {
         action: pageLink(ctx, request, `${DEVICE_PATH}/confirm`, params),
         csrf: ctx.csrf.token(request, reply, 'device-confirm', [session.id, pending.device.id]),
         email: session.user.email,
         ...shown,
       });
-      return sendPage(reply, org.name, 'Allow a device?', body);
+      return sendPage(reply, org.name, textsOf(request).t('device.confirm.title'), body);
     }),
   );
 
@@ -94,7 +92,7 @@ export function devicePages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'device-code', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const typed = field(form, 'user_code').slice(0, 32);
       const found = await findByUserCode(ctx.deps, org, typed, rateLimitKey(request));
@@ -103,11 +101,15 @@ export function devicePages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(next, 303);
       }
       if (found.reason === 'throttled') {
-        const { error, options } = throttledPage(found.retryAfterS, 'codes entered');
+        const { error, options } = throttledPage(textsOf(request), found.retryAfterS, 'throttled.codes');
         const state = { code: typed, error, situation: 'device.user_code.throttled' } as const;
         return renderCodeForm(ctx, org, request, reply, state, options);
       }
-      const state = { code: typed, error: INVALID_CODE, situation: 'device.user_code.invalid' } as const;
+      const state = {
+        code: typed,
+        error: textsOf(request).t('device.invalid_code'),
+        situation: 'device.user_code.invalid',
+      } as const;
       return renderCodeForm(ctx, org, request, reply, state, { status: 400 });
     }),
   );
@@ -122,15 +124,23 @@ export function devicePages(app: FastifyInstance, ctx: PageContext) {
         return reply.redirect(pageLink(ctx, request, '/login', { req: pending.device.id }), 303);
       }
       if (!ctx.csrf.check(request, 'device-confirm', [session.id, pending.device.id], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const decision = field(form, 'decision');
       if (decision !== 'allow' && decision !== 'deny') {
-        return sendErrorPage(reply, org.name, 400, 'Choose Allow or Deny.', 'device.decision.missing');
+        return sendErrorPage(
+          reply,
+          org.name,
+          400,
+          textsOf(request).t('consent.choose'),
+          'device.decision.missing',
+        );
       }
       const decided = await decideDevice(ctx.deps, org, pending, session, decision);
       const body =
-        decided === 'approved' ? deviceDoneView(pending.client.name) : deviceDeniedView(pending.client.name);
+        decided === 'approved'
+          ? deviceDoneView(textsOf(request), pending.client.name)
+          : deviceDeniedView(textsOf(request), pending.client.name);
       return sendPage(reply, org.name, decided === 'approved' ? 'Device connected' : 'Request denied', body);
     }),
   );

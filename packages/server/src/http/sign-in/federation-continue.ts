@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 
 /**
@@ -20,11 +21,11 @@ const SCRIPT = `(function () {
 })();
 `;
 
-export function continueView(action: string, answerId: string): SafeHtml {
-  return html`<h1>Signing you in…</h1>
+export function continueView(texts: Texts, action: string, answerId: string): SafeHtml {
+  return html`<h1>${texts.t('federation.continue.heading')}</h1>
 <form method="post" action="${action}" id="${FORM_ID}">
 <input type="hidden" name="answer" value="${answerId}">
-<noscript><button type="submit">Continue</button></noscript>
+<noscript><button type="submit">${texts.t('federation.continue')}</button></noscript>
 </form>
 <script src="${CONTINUE_SCRIPT_PATH}"></script>`;
 }

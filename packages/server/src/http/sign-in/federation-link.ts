@@ -20,7 +20,8 @@ import { boundBrowser, keepBrowserBinding } from './federation-binding.js';
 import { showRefusal } from './federation-refusal.js';
 import { linkConfirmView, linkSentView } from './federation-views.js';
 import { renderLogin } from './login.js';
-import { CSRF_REJECTED, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { textsOf } from './page-texts.js';
+import { sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
 
 /**
@@ -50,11 +51,15 @@ export async function offerLinkPage(
       request,
       reply,
       null,
-      new FederationRefused('federation.link.lost', LOST, 400),
+      new FederationRefused(
+        'federation.link.lost',
+        'This browser did not keep the cookie of its sign-in. Sign in again.',
+        400,
+      ),
     );
   const verdict = await reserveMail(ctx.deps.store, org.id, user.email, rateLimitKey(request), clock.now());
   if (!verdict.allowed) {
-    const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
+    const { error, options } = throttledPage(textsOf(request), verdict.retryAfterS, 'throttled.links');
     return renderLogin(ctx, org, request, reply, null, { email: '', error }, options);
   }
   keepBrowserBinding(ctx, reply, binding, ACCOUNT_LINK_TTL_MS);
@@ -63,12 +68,10 @@ export async function offerLinkPage(
   return sendPage(
     reply,
     org.name,
-    'Confirm it is your account',
-    linkSentView({ email: user.email, connection: c.name, minutes }),
+    textsOf(request).t('federation.link_sent.title'),
+    linkSentView(textsOf(request), { email: user.email, connection: c.name, minutes }),
   );
 }
-
-const LOST = 'This browser did not keep the cookie of its sign-in. Sign in again.';
 
 export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
   app.get<{ Params: { con: string } }>(
@@ -79,14 +82,19 @@ export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
       const token = queryValue(request, 'token') ?? '';
       try {
         const held = await peekAccountLink(ctx.deps, c.id, token, boundBrowser(ctx, request));
-        const body = linkConfirmView({
+        const body = linkConfirmView(textsOf(request), {
           action: pageLink(ctx, request, `/sso/${c.id}/link`, {}),
           csrf: ctx.csrf.token(request, reply, 'account-link', []),
           token,
           email: held.link.sentTo,
           connection: c.name,
         });
-        return sendPage(reply, org.name, `Link your account to ${c.name}`, body);
+        return sendPage(
+          reply,
+          org.name,
+          textsOf(request).t('federation.link.title', { connection: c.name }),
+          body,
+        );
       } catch (error) {
         return showRefusal(ctx, org, request, reply, null, error);
       }
@@ -100,7 +108,7 @@ export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
       const c = await requireConnection(ctx.deps, org, con);
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'account-link', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       try {
         const held = await takeAccountLink(ctx.deps, c.id, field(form, 'token'), boundBrowser(ctx, request));

@@ -3,6 +3,7 @@ import { type Connection, connectionForEmail, listConnections } from '../../doma
 import type { Org } from '../../domain/types.js';
 import { type PageContext, pageLink } from './context.js';
 import { connectionButtonsView } from './federation-views.js';
+import { textsOf } from './page-texts.js';
 import { formTargetOf } from './respond.js';
 
 /** What the login page needs of the org's connections (DESIGN §17); the way out and back is federation.ts. */
@@ -21,7 +22,7 @@ export async function loginConnections(
     href: pageLink(ctx, request, `/sso/${c.id}/start`, params),
   }));
   return {
-    buttons: connectionButtonsView(buttons),
+    buttons: connectionButtonsView(textsOf(request), buttons),
     upstreams: connections.map(upstreamOrigin),
     discovery: connections.some((c) => c.domains.length > 0),
   };

@@ -5,6 +5,7 @@ import type { Org } from '../../domain/types.js';
 import { nameSituation } from '../error-code-header.js';
 import type { PageContext } from './context.js';
 import { renderLogin } from './login.js';
+import { situationText, textsOf } from './page-texts.js';
 
 /** A federated refusal, on the login page with its reason (and the authorization request, if any). */
 export async function showRefusal(
@@ -24,7 +25,7 @@ export async function showRefusal(
     request,
     reply,
     pending,
-    { email: '', error: error.message },
+    { email: '', error: situationText(textsOf(request), error.situation, error.message) },
     { status: error.status },
   );
 }

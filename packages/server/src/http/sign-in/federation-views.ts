@@ -1,35 +1,48 @@
+import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
+import { bound } from './page-texts.js';
 
 /** A "Sign in with …" link per connection, below the login form. */
-export function connectionButtonsView(buttons: { name: string; href: string }[]): SafeHtml | null {
+export function connectionButtonsView(
+  texts: Texts,
+  buttons: { name: string; href: string }[],
+): SafeHtml | null {
   if (buttons.length === 0) return null;
   return html`<div class="sso-list">${buttons.map(
-    (b) => html`<a class="sso" href="${b.href}">Sign in with ${b.name}</a>`,
+    (b) => html`<a class="sso" href="${b.href}">${texts.t('login.connection', { connection: b.name })}</a>`,
   )}</div>`;
 }
 
 /** After an upstream sign-in that must prove an existing account first (account-link-proofs.ts). */
-export function linkSentView(v: { email: string; connection: string; minutes: number }): SafeHtml {
-  return html`<h1>Confirm it is your account</h1>
-<p>An account for <strong>${v.email}</strong> already exists here, but its address was never confirmed.</p>
-<p class="notice" role="status">To sign in with ${v.connection}, open the link we sent to ${v.email}, in this browser, within ${v.minutes} minutes.</p>
-<p class="muted">Linking signs that account out everywhere and removes its password, passkeys and second factor: from then on you sign in with ${v.connection}.</p>`;
+export function linkSentView(
+  texts: Texts,
+  v: { email: string; connection: string; minutes: number },
+): SafeHtml {
+  const { t, r } = bound(texts);
+  return html`<h1>${t('federation.link_sent.title')}</h1>
+<p>${r('federation.link_sent.exists', { email: html`<strong>${v.email}</strong>` })}</p>
+<p class="notice" role="status">${t('federation.link_sent.notice', { connection: v.connection, email: v.email, minutes: v.minutes })}</p>
+<p class="muted">${t('federation.link_sent.effect', { connection: v.connection })}</p>`;
 }
 
 /** A mailed link opened in its browser: a button, so a mail scanner following links spends nothing. */
-export function linkConfirmView(v: {
-  action: string;
-  csrf: string;
-  token: string;
-  email: string;
-  connection: string;
-}): SafeHtml {
-  return html`<h1>Link your account to ${v.connection}</h1>
-<p>Sign in to <strong>${v.email}</strong> with ${v.connection} from now on.</p>
-<p class="muted">Every session of this account ends, and its password, passkeys and second factor are removed.</p>
+export function linkConfirmView(
+  texts: Texts,
+  v: {
+    action: string;
+    csrf: string;
+    token: string;
+    email: string;
+    connection: string;
+  },
+): SafeHtml {
+  const { t, r } = bound(texts);
+  return html`<h1>${t('federation.link.title', { connection: v.connection })}</h1>
+<p>${r('federation.link.text', { email: html`<strong>${v.email}</strong>`, connection: v.connection })}</p>
+<p class="muted">${t('federation.link.effect')}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
-<button type="submit">Link and sign in</button>
+<button type="submit">${t('federation.link.submit')}</button>
 </form>`;
 }

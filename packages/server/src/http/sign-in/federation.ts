@@ -18,6 +18,7 @@ import { continueView } from './federation-continue.js';
 import { offerLinkPage } from './federation-link.js';
 import { showRefusal } from './federation-refusal.js';
 import { formTargets, optionalRequest, pendingBinding } from './flow.js';
+import { textsOf } from './page-texts.js';
 import { sendPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
 
@@ -112,10 +113,16 @@ export function federationPages(app: FastifyInstance, ctx: PageContext) {
       try {
         const { answerId, pending } = await holdSamlAnswer(ctx.deps, org, c, field(form, 'SAMLResponse'));
         const action = pageLink(ctx, request, `/sso/${c.id}/continue`, {});
-        return sendPage(reply, org.name, 'Signing you in', continueView(action, answerId), {
-          scripts: true,
-          formTargets: formTargets(pending),
-        });
+        return sendPage(
+          reply,
+          org.name,
+          textsOf(request).t('federation.continue.title'),
+          continueView(textsOf(request), action, answerId),
+          {
+            scripts: true,
+            formTargets: formTargets(pending),
+          },
+        );
       } catch (error) {
         return showRefusal(ctx, org, request, reply, null, error);
       }

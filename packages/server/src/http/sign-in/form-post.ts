@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { html, SafeHtml } from './html.js';
+import { textsOf } from './page-texts.js';
 import { formTargetOf, sendPage } from './respond.js';
 
 /** The one script of the form_post page: submit the form as soon as it is parsed. */
@@ -20,13 +21,14 @@ export function sendFormPost(
   const inputs = post.fields.map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   );
-  const body = html`<h1>Returning to the application…</h1>
+  const texts = textsOf(reply.request);
+  const body = html`<h1>${texts.t('form_post.heading')}</h1>
 <form method="post" action="${post.action}">
 ${inputs}
-<noscript><button type="submit">Continue</button></noscript>
+<noscript><button type="submit">${texts.t('form_post.continue')}</button></noscript>
 </form>
 <script>${new SafeHtml(SUBMIT)}</script>`;
-  return sendPage(reply, orgName, 'Returning to the application', body, {
+  return sendPage(reply, orgName, texts.t('form_post.title'), body, {
     formTargets: [formTargetOf(post.action)],
     scriptHashes: [SUBMIT_HASH],
   });

@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { completeAuthentication, IMPERSONATION_PATH, openImpersonation } from '../../domain/sign-in/index.js';
 import type { PageContext } from './context.js';
 import { pageRoute, queryValue } from './context.js';
+import { textsOf } from './page-texts.js';
 import { sendErrorPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
-
-const CLOSED = 'This impersonation link has expired or was already used. Start the impersonation again.';
 
 /**
  * GET /login/impersonation?key=… opens the one-time link of an impersonation: it signs this
@@ -19,7 +18,14 @@ export function impersonationPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const key = queryValue(request, 'key');
       const opened = key === undefined ? null : await openImpersonation(ctx.deps, org, key);
-      if (opened === null) return sendErrorPage(reply, org.name, 400, CLOSED, 'impersonation.link.closed');
+      if (opened === null)
+        return sendErrorPage(
+          reply,
+          org.name,
+          400,
+          textsOf(request).t('error.impersonation_closed'),
+          'impersonation.link.closed',
+        );
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       const proven = { user: opened.user, method: opened.method };
       const completed = await completeAuthentication(ctx.deps, org, proven, opened.pending);

@@ -1,15 +1,20 @@
+import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
+import { bound } from './page-texts.js';
 import { notice } from './views.js';
 
 /** The bodies of the invitation page (invitation.ts): one form to accept, or why the link is closed. */
+
+/** What the invitee becomes: a user of the org, or a console owner or member of it. */
+export type InvitedRole = 'user' | 'owner' | 'member';
 
 interface Invited {
   action: string;
   csrf: string;
   token: string;
-  /** The org joined, and what joining means ("a user of", "a console member of"). */
+  /** The org joined, and what joining makes the invitee. */
   orgName: string;
-  what: string;
+  role: InvitedRole;
   email: string;
   error: string | null;
 }
@@ -20,86 +25,74 @@ interface Invited {
  * password for someone who has one. Which applies shows only in the answer to the invitee's choice.
  */
 export function invitedView(
+  texts: Texts,
   v: Invited & { firstName: string; lastName: string; forgotHref: string },
 ): SafeHtml {
-  return html`<h1>Join ${v.orgName}</h1>${notice(v.error)}
-<p>You are invited to be ${v.what} <strong>${v.orgName}</strong> as <strong>${v.email}</strong>.</p>
-<h2>New here</h2>
-<p>Choose your name and a password to accept.</p>
+  const { t, r } = bound(texts);
+  return html`<h1>${t('invitation.join', { org: v.orgName })}</h1>${notice(v.error)}
+<p>${r('invitation.invited', { role: v.role, org: html`<strong>${v.orgName}</strong>`, email: html`<strong>${v.email}</strong>` })}</p>
+<h2>${t('invitation.new_here')}</h2>
+<p>${t('invitation.new_here.text')}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
 <input type="hidden" name="step" value="create">
-<label for="first_name">First name</label>
+<label for="first_name">${t('signup.first_name')}</label>
 <input id="first_name" name="first_name" autocomplete="given-name" required value="${v.firstName}">
-<label for="last_name">Last name</label>
+<label for="last_name">${t('signup.last_name')}</label>
 <input id="last_name" name="last_name" autocomplete="family-name" value="${v.lastName}">
-<label for="password">Password (at least 8 characters)</label>
+<label for="password">${t('signup.password')}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">Accept and create my account</button>
+<button type="submit">${t('invitation.create')}</button>
 </form>
-<h2>Have an account with this address?</h2>
-<p>Sign in to accept.</p>
+<h2>${t('invitation.have_account')}</h2>
+<p>${t('invitation.have_account.text')}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
 <input type="hidden" name="step" value="join">
-<label for="email">Email</label>
+<label for="email">${t('login.email')}</label>
 <input id="email" name="email" type="email" autocomplete="username" readonly value="${v.email}">
-<label for="current_password">Password</label>
+<label for="current_password">${t('login.password')}</label>
 <input id="current_password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in and accept</button>
+<button type="submit">${t('invitation.sign_in')}</button>
 </form>
-<p class="muted"><a href="${v.forgotHref}">Forgot password?</a></p>`;
+<p class="muted"><a href="${v.forgotHref}">${t('login.forgot')}</a></p>`;
 }
 
 /** This browser is signed in as the invitee already: one click accepts. */
-export function signedInView(v: Invited): SafeHtml {
-  return html`<h1>Join ${v.orgName}</h1>${notice(v.error)}
-<p>You are invited to be ${v.what} <strong>${v.orgName}</strong>.</p>
-<p class="muted">You are signed in as ${v.email}.</p>
+export function signedInView(texts: Texts, v: Invited): SafeHtml {
+  const { t, r } = bound(texts);
+  return html`<h1>${t('invitation.join', { org: v.orgName })}</h1>${notice(v.error)}
+<p>${r('invitation.invited_signed_in', { role: v.role, org: html`<strong>${v.orgName}</strong>` })}</p>
+<p class="muted">${t('invitation.signed_in_as', { email: v.email })}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
 <input type="hidden" name="step" value="join">
-<button type="submit">Accept the invitation</button>
+<button type="submit">${t('invitation.accept')}</button>
 </form>`;
 }
 
 /** Accepted: what the invitee has now, and where to go. */
-export function acceptedView(v: { orgName: string; what: string; nextHref: string; next: string }): SafeHtml {
-  return html`<h1>Welcome to ${v.orgName}</h1>
-<p class="notice" role="status">You are now ${v.what} ${v.orgName}.</p>
+export function acceptedView(
+  texts: Texts,
+  v: { orgName: string; role: InvitedRole; nextHref: string; next: string },
+): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('invitation.welcome', { org: v.orgName })}</h1>
+<p class="notice" role="status">${t('invitation.now', { role: v.role, org: v.orgName })}</p>
 <p><a href="${v.nextHref}">${v.next}</a></p>`;
 }
 
-const CLOSED: Record<'accepted' | 'expired' | 'revoked' | 'unknown', { title: string; text: string }> = {
-  accepted: {
-    title: 'This invitation was already used',
-    text: 'An invitation link works once, and this one has been accepted. If that was you, sign in.',
-  },
-  expired: {
-    title: 'This invitation has expired',
-    text: 'An invitation link works for 7 days, and this one is older. Ask the person who invited you for a new one.',
-  },
-  revoked: {
-    title: 'This invitation was withdrawn',
-    text: 'The organization withdrew this invitation. Ask the person who invited you if you think this is a mistake.',
-  },
-  unknown: {
-    title: 'This invitation link is not valid',
-    text: 'Check that you opened the whole link from the mail or message, or ask for a new invitation.',
-  },
-};
+export type ClosedReason = 'accepted' | 'expired' | 'revoked' | 'unknown';
 
-export type ClosedReason = keyof typeof CLOSED;
-
-export const closedTitle = (reason: ClosedReason) => CLOSED[reason].title;
+export const closedTitle = (texts: Texts, reason: ClosedReason) => texts.t(`invitation.${reason}.title`);
 
 /** A link that cannot be accepted, and why, in words the invitee can act on. */
-export function closedView(reason: ClosedReason, orgName: string | null): SafeHtml {
-  const { title, text } = CLOSED[reason];
-  return html`<h1>${title}</h1>
-${orgName ? html`<p class="muted">Invitation to ${orgName}</p>` : ''}
-<p class="error">${text}</p>`;
+export function closedView(texts: Texts, reason: ClosedReason, orgName: string | null): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${closedTitle(texts, reason)}</h1>
+${orgName ? html`<p class="muted">${t('invitation.to', { org: orgName })}</p>` : ''}
+<p class="error">${t(`invitation.${reason}.text`)}</p>`;
 }

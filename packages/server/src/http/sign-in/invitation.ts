@@ -23,21 +23,18 @@ import {
   type ClosedReason,
   closedTitle,
   closedView,
+  type InvitedRole,
   invitedView,
   signedInView,
 } from './invitation-views.js';
-import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { textsOf } from './page-texts.js';
+import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
 type Pending = Extract<OpenedInvitation, { state: 'pending' }>;
 
-/** What the invitee becomes, in the page's words. */
-const whatOf = (opened: Pending) =>
-  opened.row.kind === 'member'
-    ? `${opened.row.role === 'owner' ? 'an owner' : 'a member'} in the console of`
-    : 'a user of';
-
-/** The answer to a name and a password sent for an address that has an account. */
-const HAS_ACCOUNT = 'This address has an account already: sign in with it to accept.';
+/** What the invitee becomes: a user of the org, or a console owner or member of it. */
+const roleOf = (opened: Pending): InvitedRole =>
+  opened.row.kind === 'member' && opened.row.role !== null ? opened.row.role : 'user';
 
 /**
  * GET and POST /invitation?token=… (DESIGN §16): the page an invitation link opens, on the org's
@@ -49,9 +46,21 @@ const HAS_ACCOUNT = 'This address has an account already: sign in with it to acc
  * click. A used, expired, withdrawn or unknown link gets a page saying which, never an error.
  */
 export function invitationPages(app: FastifyInstance, ctx: PageContext) {
-  function sendClosed(reply: FastifyReply, host: Org, reason: ClosedReason, org: Org | null) {
+  function sendClosed(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    host: Org,
+    reason: ClosedReason,
+    org: Org | null,
+  ) {
     const status = reason === 'unknown' ? 404 : 410;
-    return sendPage(reply, host.name, closedTitle(reason), closedView(reason, org?.name ?? null), { status });
+    return sendPage(
+      reply,
+      host.name,
+      closedTitle(textsOf(request), reason),
+      closedView(textsOf(request), reason, org?.name ?? null),
+      { status },
+    );
   }
 
   async function render(
@@ -68,21 +77,33 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
       csrf: ctx.csrf.token(request, reply, 'invitation', []),
       token,
       orgName: opened.org.name,
-      what: whatOf(opened),
+      role: roleOf(opened),
       email: opened.row.email,
       error: state.error,
     };
     const session = await browserSessionOf(ctx, host, request);
     if (opened.existing && session?.user.id === opened.existing.id) {
-      return sendPage(reply, host.name, `Join ${opened.org.name}`, signedInView(base), options);
+      return sendPage(
+        reply,
+        host.name,
+        textsOf(request).t('invitation.join', { org: opened.org.name }),
+        signedInView(textsOf(request), base),
+        options,
+      );
     }
-    const body = invitedView({
+    const body = invitedView(textsOf(request), {
       ...base,
       firstName: state.firstName ?? '',
       lastName: state.lastName ?? '',
       forgotHref: pageLink(ctx, request, '/password/forgot', {}),
     });
-    return sendPage(reply, host.name, `Join ${opened.org.name}`, body, options);
+    return sendPage(
+      reply,
+      host.name,
+      textsOf(request).t('invitation.join', { org: opened.org.name }),
+      body,
+      options,
+    );
   }
 
   /** The page after an accept attempt: welcome, the form again with what was wrong, or closed. */
@@ -97,24 +118,37 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
   ) {
     if (outcome.ok) {
       const member = opened.row.kind === 'member';
-      const body = acceptedView({
+      const body = acceptedView(textsOf(request), {
         orgName: opened.org.name,
-        what: whatOf(opened),
+        role: roleOf(opened),
         nextHref: member ? `${ctx.deps.config.baseUrl}/console/` : pageLink(ctx, request, '/login', {}),
-        next: member ? 'Open the console' : 'Sign in',
+        next: textsOf(request).t(member ? 'invitation.open_console' : 'login.submit'),
       });
-      return sendPage(reply, host.name, `Welcome to ${opened.org.name}`, body);
+      return sendPage(
+        reply,
+        host.name,
+        textsOf(request).t('invitation.welcome', { org: opened.org.name }),
+        body,
+      );
     }
     switch (outcome.reason) {
       case 'closed': {
         const now = await openInvitation(ctx.deps, host, token);
         const reason = now.state === 'pending' ? 'accepted' : now.state;
-        return sendClosed(reply, host, reason, 'org' in now ? now.org : opened.org);
+        return sendClosed(request, reply, host, reason, 'org' in now ? now.org : opened.org);
       }
       case 'invalid':
-        return render(host, request, reply, opened, token, { error: 'Incorrect password.' }, { status: 400 });
+        return render(
+          host,
+          request,
+          reply,
+          opened,
+          token,
+          { error: textsOf(request).t('invitation.wrong_password') },
+          { status: 400 },
+        );
       case 'throttled': {
-        const { error, options } = throttledPage(outcome.retryAfterS, 'sign-in attempts');
+        const { error, options } = throttledPage(textsOf(request), outcome.retryAfterS, 'login.throttled');
         return render(host, request, reply, opened, token, { error }, options);
       }
       case 'input':
@@ -124,20 +158,20 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
           reply,
           opened,
           token,
-          { error: `Please check the form: ${outcome.detail}.`, ...entered },
+          { error: textsOf(request).t('invitation.check_form', { detail: outcome.detail }), ...entered },
           { status: 400 },
         );
       case 'exists': {
         const again = await openInvitation(ctx.deps, host, token);
         if (again.state !== 'pending')
-          return sendClosed(reply, host, again.state, 'org' in again ? again.org : null);
+          return sendClosed(request, reply, host, again.state, 'org' in again ? again.org : null);
         return render(
           host,
           request,
           reply,
           again,
           token,
-          { error: HAS_ACCOUNT, ...entered },
+          { error: textsOf(request).t('invitation.has_account'), ...entered },
           { status: 409 },
         );
       }
@@ -150,7 +184,7 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
       const token = queryValue(request, 'token') ?? '';
       const opened = await openInvitation(ctx.deps, host, token);
       if (opened.state !== 'pending') {
-        return sendClosed(reply, host, opened.state, 'org' in opened ? opened.org : null);
+        return sendClosed(request, reply, host, opened.state, 'org' in opened ? opened.org : null);
       }
       return render(host, request, reply, opened, token, { error: null });
     }),
@@ -161,12 +195,12 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (host, request, reply) => {
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'invitation', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, host.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, host.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const token = field(form, 'token');
       const opened = await openInvitation(ctx.deps, host, token);
       if (opened.state !== 'pending') {
-        return sendClosed(reply, host, opened.state, 'org' in opened ? opened.org : null);
+        return sendClosed(request, reply, host, opened.state, 'org' in opened ? opened.org : null);
       }
       const entered = { firstName: field(form, 'first_name'), lastName: field(form, 'last_name') };
       if (field(form, 'step') === 'join') {
@@ -192,7 +226,7 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
           reply,
           opened,
           token,
-          { error: HAS_ACCOUNT, ...entered },
+          { error: textsOf(request).t('invitation.has_account'), ...entered },
           { status: 409 },
         );
       }

@@ -21,13 +21,11 @@ import {
 } from './context.js';
 import { discoveredConnection, loginConnections } from './federation-login.js';
 import { formTargets, optionalRequest, pendingBinding, requestParams, sendOutcome } from './flow.js';
+import { textsOf } from './page-texts.js';
 import { loginPasskeySection } from './passkeys.js';
-import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
 import { loginView, signedInView } from './views.js';
-
-/** Deliberately the same words for an unknown account and a wrong password. */
-const INVALID = 'Incorrect email or password.';
 
 export async function renderLogin(
   ctx: PageContext,
@@ -41,7 +39,7 @@ export async function renderLogin(
   const params = requestParams(pending);
   const passkey = loginPasskeySection(ctx, request, reply, pending);
   const sso = await loginConnections(ctx, org, request, pending === null ? null : pendingBinding(pending));
-  const body = loginView({
+  const body = loginView(textsOf(request), {
     action: pageLink(ctx, request, '/login', params),
     csrf: ctx.csrf.token(request, reply, 'login', [pendingBinding(pending)]),
     email: state.email,
@@ -53,7 +51,7 @@ export async function renderLogin(
     discovery: sso.discovery,
   });
   const scripts = passkey !== null;
-  return sendPage(reply, org.name, 'Sign in', body, {
+  return sendPage(reply, org.name, textsOf(request).t('login.title'), body, {
     formTargets: [...formTargets(pending), ...sso.upstreams],
     scripts,
     ...options,
@@ -88,7 +86,12 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
       const resumed = pending === null ? null : await resumePendingSignIn(ctx.deps, org, pending, session);
       if (resumed !== null) return sendOutcome(ctx, org, request, reply, resumed, 303);
       if (session && !pending)
-        return sendPage(reply, org.name, 'Signed in', signedInView(session.user.email));
+        return sendPage(
+          reply,
+          org.name,
+          textsOf(request).t('signed_in.title'),
+          signedInView(textsOf(request), session.user.email),
+        );
       // Signing in again (prompt=login, max_age): the hint, else the address signed in now.
       const email = (pending && loginHintOf(pending)) ?? session?.user.email ?? '';
       return renderLogin(ctx, org, request, reply, pending, { email, error: null });
@@ -102,7 +105,7 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       if (!ctx.csrf.check(request, 'login', [reqId ?? ''], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const email = field(form, 'email').trim();
       // Email-domain discovery (DESIGN §17): an address a connection claims signs in there.
@@ -118,10 +121,18 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
       );
       if (outcome.ok) return signedIn(ctx, org, request, reply, outcome.user, pending);
       if (outcome.reason === 'throttled') {
-        const { error, options } = throttledPage(outcome.retryAfterS, 'sign-in attempts');
+        const { error, options } = throttledPage(textsOf(request), outcome.retryAfterS, 'login.throttled');
         return renderLogin(ctx, org, request, reply, pending, { email, error }, options);
       }
-      return renderLogin(ctx, org, request, reply, pending, { email, error: INVALID }, { status: 400 });
+      return renderLogin(
+        ctx,
+        org,
+        request,
+        reply,
+        pending,
+        { email, error: textsOf(request).t('login.invalid') },
+        { status: 400 },
+      );
     }),
   );
 }

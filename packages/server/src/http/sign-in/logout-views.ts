@@ -1,4 +1,6 @@
+import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
+import { bound } from './page-texts.js';
 
 /** The bodies of the sign-out pages (RP-Initiated Logout and the profile page's button). */
 
@@ -20,37 +22,40 @@ export interface LogoutConfirmView extends LogoutFields {
 }
 
 /** Sign-out asked for without proof of who asks (no matching `id_token_hint`): the person decides. */
-export function logoutConfirmView(v: LogoutConfirmView): SafeHtml {
-  return html`<h1>Sign out?</h1>
-<p>${v.clientName ? html`<strong>${v.clientName}</strong> asks to sign you out. ` : ''}You are signed in as <strong>${v.email}</strong>.</p>
+export function logoutConfirmView(texts: Texts, v: LogoutConfirmView): SafeHtml {
+  const { t, r } = bound(texts);
+  return html`<h1>${t('logout.title')}</h1>
+<p>${v.clientName ? html`${r('logout.asks', { client: html`<strong>${v.clientName}</strong>` })} ` : ''}${r('logout.signed_in_as', { email: html`<strong>${v.email}</strong>` })}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 ${hidden('client_id', v.clientId)}${hidden('post_logout_redirect_uri', v.postLogoutRedirectUri)}${hidden('state', v.state)}
-<button type="submit" name="confirm" value="yes">Sign out</button>
+<button type="submit" name="confirm" value="yes">${t('logout.submit')}</button>
 </form>
-<p class="muted">If you did not ask to sign out, close this page: you stay signed in.</p>`;
+<p class="muted">${t('logout.not_you')}</p>`;
 }
 
 /**
  * The signed-out page. `frames`: the front-channel logout URLs of the applications signed out
  * (hidden frames, OIDC Front-Channel Logout 1.0); `next`: where the browser goes after them.
  */
-export function signedOutView(v: { frames?: string[]; next?: string | null } = {}): SafeHtml {
+export function signedOutView(texts: Texts, v: { frames?: string[]; next?: string | null } = {}): SafeHtml {
+  const { t } = bound(texts);
   const frames = (v.frames ?? []).map(
-    (src) => html`<iframe hidden src="${src}" title="Signing out of an application"></iframe>`,
+    (src) => html`<iframe hidden src="${src}" title="${t('signed_out.frame')}"></iframe>`,
   );
   const next = v.next ?? null;
-  return html`<h1>You have signed out</h1>
-<p>This browser is no longer signed in here, and the applications you signed in to through it have been signed out.</p>
-${frames}${next === null ? html`<p class="muted">You can close this page.</p>` : html`<p><a href="${next}">Continue</a></p>`}`;
+  return html`<h1>${t('signed_out.heading')}</h1>
+<p>${t('signed_out.text')}</p>
+${frames}${next === null ? html`<p class="muted">${t('signed_out.close')}</p>` : html`<p><a href="${next}">${t('signed_out.continue')}</a></p>`}`;
 }
 
 /** The profile page's sign-out button. */
-export function signOutSectionView(v: { action: string; csrf: string }): SafeHtml {
-  return html`<h2>Sign out</h2>
-<p class="muted">Ends your sign-in in this browser and in the applications you opened through it.</p>
+export function signOutSectionView(texts: Texts, v: { action: string; csrf: string }): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h2>${t('sign_out.section')}</h2>
+<p class="muted">${t('sign_out.section.text')}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<button type="submit" name="confirm" value="yes" class="secondary">Sign out</button>
+<button type="submit" name="confirm" value="yes" class="secondary">${t('logout.submit')}</button>
 </form>`;
 }

@@ -22,6 +22,7 @@ import {
   queryValue,
 } from './context.js';
 import { type LogoutFields, logoutConfirmView, signedOutView } from './logout-views.js';
+import { textsOf } from './page-texts.js';
 import { equivalentGet } from './post-as-get.js';
 import { formTargetOf, sendPage } from './respond.js';
 
@@ -66,7 +67,7 @@ async function logOut(
       postLogoutRedirectUri: redirect === null ? null : checked.postLogoutRedirectUri,
       state: redirect === null ? null : checked.state,
     };
-    const body = logoutConfirmView({
+    const body = logoutConfirmView(textsOf(request), {
       ...fields,
       action: pageLink(ctx, request, '/oauth/logout', {}),
       csrf: ctx.csrf.token(request, reply, LOGOUT_FORM, logoutBinding(fields)),
@@ -74,7 +75,7 @@ async function logOut(
       clientName: checked.client?.name ?? null,
     });
     const formTargets = redirect === null ? [] : [formTargetOf(redirect)];
-    return sendPage(reply, org.name, 'Sign out?', body, { formTargets });
+    return sendPage(reply, org.name, textsOf(request).t('logout.title'), body, { formTargets });
   }
   const frames = session
     ? (await signOut(ctx.deps, session.id, { kind: 'user', id: session.user.id })).frames
@@ -83,17 +84,23 @@ async function logOut(
   ctx.cookies.clear(reply, ctx.cookies.profile, '/profile');
   if (frames.length === 0) {
     if (redirect !== null) return reply.redirect(redirect, 303);
-    return sendPage(reply, org.name, 'Signed out', signedOutView());
+    return sendPage(reply, org.name, textsOf(request).t('signed_out.title'), signedOutView(textsOf(request)));
   }
   // Front-channel logout (OIDC Front-Channel Logout 1.0 §2): the page frames each client's logout
   // URI, its CSP allowing exactly those origins; a redirect follows after a moment (no script runs
   // here), with a link to go at once.
   const issuer = issuerOf(ctx.deps.config, org);
   const urls = frames.map((f) => frontChannelLogoutUrl(issuer, f));
-  return sendPage(reply, org.name, 'Signed out', signedOutView({ frames: urls, next: redirect }), {
-    frameSources: urls.map((u) => new URL(u).origin),
-    ...(redirect === null ? {} : { headers: { refresh: `${FRAME_WAIT_S};url=${redirect}` } }),
-  });
+  return sendPage(
+    reply,
+    org.name,
+    textsOf(request).t('signed_out.title'),
+    signedOutView(textsOf(request), { frames: urls, next: redirect }),
+    {
+      frameSources: urls.map((u) => new URL(u).origin),
+      ...(redirect === null ? {} : { headers: { refresh: `${FRAME_WAIT_S};url=${redirect}` } }),
+    },
+  );
 }
 
 /** How long the signed-out page lets front-channel frames load before it follows the redirect. */

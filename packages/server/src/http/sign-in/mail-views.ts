@@ -1,4 +1,6 @@
+import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
+import { bound } from './page-texts.js';
 import { notice } from './views.js';
 
 /** The bodies of the mail pages: forgot password, reset password, verify address. */
@@ -11,24 +13,26 @@ export interface ForgotView {
   loginHref: string;
 }
 
-export function forgotView(v: ForgotView): SafeHtml {
-  return html`<h1>Forgot your password?</h1>${notice(v.error)}
-<p>Enter the address of your account. We will send you a link to choose a new password.</p>
+export function forgotView(texts: Texts, v: ForgotView): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('forgot.heading')}</h1>${notice(v.error)}
+<p>${t('forgot.intro')}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<label for="email">Email</label>
+<label for="email">${t('login.email')}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
-<button type="submit">Send the link</button>
+<button type="submit">${t('signup.send_link')}</button>
 </form>
-<p class="muted"><a href="${v.loginHref}">Back to sign in</a></p>`;
+<p class="muted"><a href="${v.loginHref}">${t('forgot.back')}</a></p>`;
 }
 
 /** The same page whatever the address: it never says whether an account has it. */
-export function forgotSentView(v: { minutes: number; loginHref: string }): SafeHtml {
-  return html`<h1>Check your mail</h1>
-<p class="notice" role="status">If an account uses that address, a link to choose a new password is on its way to it.</p>
-<p>The link works once, for ${v.minutes} minutes. Nothing arrived? Check your spam folder, or ask again in a few minutes.</p>
-<p class="muted"><a href="${v.loginHref}">Back to sign in</a></p>`;
+export function forgotSentView(texts: Texts, v: { minutes: number; loginHref: string }): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('forgot.sent.title')}</h1>
+<p class="notice" role="status">${t('forgot.sent.notice')}</p>
+<p>${t('forgot.sent.validity', { minutes: v.minutes })}</p>
+<p class="muted"><a href="${v.loginHref}">${t('forgot.back')}</a></p>`;
 }
 
 export interface ResetView {
@@ -39,46 +43,57 @@ export interface ResetView {
   error: string | null;
 }
 
-export function resetView(v: ResetView): SafeHtml {
-  return html`<h1>Choose a new password</h1>${notice(v.error)}
-<p class="muted">For ${v.email}. Setting it signs you out everywhere.</p>
+export function resetView(texts: Texts, v: ResetView): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('reset.title')}</h1>${notice(v.error)}
+<p class="muted">${t('reset.for', { email: v.email })}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
-<label for="password">New password (at least 8 characters)</label>
+<label for="password">${t('reset.password')}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<label for="password_confirm">New password again</label>
+<label for="password_confirm">${t('reset.password_again')}</label>
 <input id="password_confirm" name="password_confirm" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">Set the new password</button>
+<button type="submit">${t('reset.submit')}</button>
 </form>`;
 }
 
-export function resetDoneView(loginHref: string): SafeHtml {
-  return html`<h1>Your password is changed</h1>
-<p class="notice" role="status">You were signed out everywhere. Sign in again with your new password.</p>
-<p><a href="${loginHref}">Sign in</a></p>`;
+export function resetDoneView(texts: Texts, loginHref: string): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('reset.done.heading')}</h1>
+<p class="notice" role="status">${t('reset.done.notice')}</p>
+<p><a href="${loginHref}">${t('login.submit')}</a></p>`;
 }
+
+/** Which link a closed-link page is about. */
+export type ClosedLink = 'reset' | 'verification' | 'sign_up';
 
 /** A reset or verification link that is unknown, used, expired or for a previous address. */
-export function linkClosedView(what: string, againHref: string | null): SafeHtml {
-  return html`<h1>This link no longer works</h1>
-<p class="error">This ${what} link has expired or was already used.</p>
-${againHref ? html`<p><a href="${againHref}">Ask for a new link</a></p>` : html`<p class="muted">Ask for a new link from your profile page.</p>`}`;
+export function linkClosedView(texts: Texts, what: ClosedLink, againHref: string | null): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('link.closed.heading')}</h1>
+<p class="error">${t(`link.closed.${what}`)}</p>
+${againHref ? html`<p><a href="${againHref}">${t('link.closed.again')}</a></p>` : html`<p class="muted">${t('link.closed.profile')}</p>`}`;
 }
 
-export function verifyView(v: { action: string; csrf: string; token: string; email: string }): SafeHtml {
-  return html`<h1>Confirm your address</h1>
-<p>Confirm that <strong>${v.email}</strong> is the address of your account.</p>
+export function verifyView(
+  texts: Texts,
+  v: { action: string; csrf: string; token: string; email: string },
+): SafeHtml {
+  const { t, r } = bound(texts);
+  return html`<h1>${t('verify.title')}</h1>
+<p>${r('verify.text', { email: html`<strong>${v.email}</strong>` })}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
-<button type="submit">Confirm</button>
+<button type="submit">${t('verify.submit')}</button>
 </form>`;
 }
 
-export function verifiedView(email: string): SafeHtml {
-  return html`<h1>Address confirmed</h1>
-<p class="notice" role="status">${email} is confirmed. You can close this page.</p>`;
+export function verifiedView(texts: Texts, email: string): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('verified.title')}</h1>
+<p class="notice" role="status">${t('verified.notice', { email })}</p>`;
 }
 
 export interface CredentialsSection {
@@ -90,63 +105,69 @@ export interface CredentialsSection {
 }
 
 /** The profile page's address and password forms (below the names form). */
-export function credentialsSectionView(v: CredentialsSection): SafeHtml {
-  return html`<h2>Email address</h2>
-<p>${v.email} · ${v.verified ? 'confirmed' : html`<strong>not confirmed yet</strong>`}</p>
+export function credentialsSectionView(texts: Texts, v: CredentialsSection): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h2>${t('profile.email.title')}</h2>
+<p>${v.email} · ${v.verified ? t('profile.email.confirmed') : html`<strong>${t('profile.email.not_confirmed')}</strong>`}</p>
 ${
   v.verified
     ? ''
     : html`<form method="post" action="${v.emailAction}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="step" value="resend">
-<button type="submit" class="secondary">Send the confirmation link again</button>
+<button type="submit" class="secondary">${t('profile.email.resend')}</button>
 </form>`
 }
 <form method="post" action="${v.emailAction}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="step" value="change">
-<label for="new_email">New address</label>
+<label for="new_email">${t('profile.email.new')}</label>
 <input id="new_email" name="email" type="email" autocomplete="email" required>
-<label for="email_password">Current password</label>
+<label for="email_password">${t('profile.current_password')}</label>
 <input id="email_password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit" class="secondary">Change address</button>
+<button type="submit" class="secondary">${t('profile.email.change')}</button>
 </form>
-<h2>Password</h2>
+<h2>${t('profile.password.title')}</h2>
 <form method="post" action="${v.passwordAction}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<label for="current_password">Current password</label>
+<label for="current_password">${t('profile.current_password')}</label>
 <input id="current_password" name="current_password" type="password" autocomplete="current-password" required>
-<label for="new_password">New password (at least 8 characters)</label>
+<label for="new_password">${t('profile.password.new')}</label>
 <input id="new_password" name="new_password" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit" class="secondary">Change password</button>
-<p class="muted">Changing it signs you out everywhere else; this browser stays signed in.</p>
+<button type="submit" class="secondary">${t('profile.password.change')}</button>
+<p class="muted">${t('profile.password.effect')}</p>
 </form>`;
 }
 
 /** After a `domains` sign-up: the same words whether or not the address has an account already. */
-export function signUpSentView(v: { minutes: number; loginHref: string }): SafeHtml {
-  return html`<h1>Check your mail</h1>
-<p class="notice" role="status">If this address can create an account here, a link to finish it is on its way.</p>
-<p>The link works once, for ${v.minutes / 60} hours. Already have an account? <a href="${v.loginHref}">Sign in</a>.</p>`;
+export function signUpSentView(texts: Texts, v: { minutes: number; loginHref: string }): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('signup.sent.title')}</h1>
+<p class="notice" role="status">${t('signup.sent.notice')}</p>
+<p>${t('signup.sent.validity', { hours: v.minutes / 60 })} ${t('signup.have_account')} <a href="${v.loginHref}">${t('login.submit')}</a>.</p>`;
 }
 
 /** A sign-up link's page: the password is chosen here, by whoever holds the mailbox. */
-export function signUpConfirmView(v: {
-  action: string;
-  csrf: string;
-  token: string;
-  email: string;
-  error: string | null;
-}): SafeHtml {
-  return html`<h1>Finish your account</h1>${notice(v.error)}
-<p class="muted">For ${v.email}.</p>
+export function signUpConfirmView(
+  texts: Texts,
+  v: {
+    action: string;
+    csrf: string;
+    token: string;
+    email: string;
+    error: string | null;
+  },
+): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('signup.finish.title')}</h1>${notice(v.error)}
+<p class="muted">${t('signup.finish.for', { email: v.email })}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
-<label for="password">Password (at least 8 characters)</label>
+<label for="password">${t('signup.password')}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<label for="password_confirm">Password again</label>
+<label for="password_confirm">${t('signup.password_again')}</label>
 <input id="password_confirm" name="password_confirm" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">Create account</button>
+<button type="submit">${t('signup.submit')}</button>
 </form>`;
 }

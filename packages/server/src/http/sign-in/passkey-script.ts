@@ -77,10 +77,12 @@ const SCRIPT = `(() => {
     } catch {}
     return { ok: res.ok, data };
   };
-  const wordsOf = (data) => data.error_detail || data.error_description || GENERIC;
-
   const ceremony = (box, button, run) => {
     const problem = box.querySelector('[data-passkey-problem]');
+    // The page's language: its words for a failure, in the problem element's data attributes.
+    const generic = problem.dataset.generic || GENERIC;
+    const cancelled = problem.dataset.cancelled || CANCELLED;
+    const wordsOf = (data) => data.error_detail || data.error_description || generic;
     const show = (words) => {
       problem.textContent = words;
       problem.hidden = false;
@@ -105,7 +107,7 @@ const SCRIPT = `(() => {
         }
         show(wordsOf(done.data));
       } catch (error) {
-        show(error && (error.name === 'NotAllowedError' || error.name === 'AbortError') ? CANCELLED : GENERIC);
+        show(error && (error.name === 'NotAllowedError' || error.name === 'AbortError') ? cancelled : generic);
       } finally {
         button.disabled = false;
       }

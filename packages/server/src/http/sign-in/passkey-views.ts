@@ -1,4 +1,6 @@
+import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
+import { bound } from './page-texts.js';
 
 /**
  * The passkey parts of the login and profile pages. Both stay inert without JavaScript: the
@@ -13,8 +15,12 @@ export interface PasskeyScript {
 
 const script = (s: PasskeyScript) => html`<script src="${s.src}" defer></script>`;
 
-/** A message the script fills in when a ceremony fails (kept hidden until then). */
-const problem = html`<p class="error" role="alert" data-passkey-problem hidden></p>`;
+/**
+ * A message the script fills in when a ceremony fails (kept hidden until then), with the page's
+ * words for a failure the server does not describe.
+ */
+const problemOf = (texts: Texts) =>
+  html`<p class="error" role="alert" data-passkey-problem data-generic="${texts.t('passkeys.problem.generic')}" data-cancelled="${texts.t('passkeys.problem.cancelled')}" hidden></p>`;
 
 export interface LoginPasskeyView {
   optionsUrl: string;
@@ -24,10 +30,11 @@ export interface LoginPasskeyView {
 }
 
 /** "Sign in with a passkey" below the password form: discoverable, so no address is typed. */
-export function loginPasskeyView(v: LoginPasskeyView): SafeHtml {
+export function loginPasskeyView(texts: Texts, v: LoginPasskeyView): SafeHtml {
+  const { t } = bound(texts);
   return html`<div id="passkey-sign-in" data-options="${v.optionsUrl}" data-verify="${v.verifyUrl}" data-csrf="${v.csrf}" hidden>
-<p class="muted">Or, without typing anything:</p>
-${problem}<button type="button" class="secondary">Sign in with a passkey</button>
+<p class="muted">${t('login.passkey.or')}</p>
+${problemOf(texts)}<button type="button" class="secondary">${t('login.passkey.button')}</button>
 </div>
 ${script(v.script)}`;
 }
@@ -50,38 +57,39 @@ export interface ProfilePasskeysView {
   script: PasskeyScript;
 }
 
-const day = (ms: number) => {
-  const iso = new Date(ms).toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
-};
+/** A day in the page's language (`passkeys.added`: `{date, date, medium}`), machine-readable too. */
+const day = (texts: Texts, key: 'passkeys.added' | 'passkeys.last_used', ms: number) =>
+  html`<time datetime="${new Date(ms).toISOString()}">${texts.t(key, { date: new Date(ms) })}</time>`;
 
-function passkeyItem(v: ProfilePasskeysView, p: ProfilePasskey): SafeHtml {
+function passkeyItem(texts: Texts, v: ProfilePasskeysView, p: ProfilePasskey): SafeHtml {
+  const { t } = bound(texts);
   return html`<li class="passkey">
 <strong>${p.name}</strong>
-<span class="muted">Added ${day(p.createdAt)} · ${p.lastUsedAt === null ? 'never used' : html`last used ${day(p.lastUsedAt)}`}${p.synced ? ' · synced' : ''}</span>
+<span class="muted">${day(texts, 'passkeys.added', p.createdAt)} · ${p.lastUsedAt === null ? t('passkeys.never_used') : day(texts, 'passkeys.last_used', p.lastUsedAt)}${p.synced ? ` · ${t('passkeys.synced')}` : ''}</span>
 <form method="post" action="${v.removeAction}">
 <input type="hidden" name="csrf" value="${v.removeCsrf}">
 <input type="hidden" name="passkey" value="${p.id}">
-<button type="submit" class="secondary" aria-label="Remove the passkey ${p.name}">Remove</button>
+<button type="submit" class="secondary" aria-label="${t('passkeys.remove_label', { name: p.name })}">${t('passkeys.remove')}</button>
 </form>
 </li>`;
 }
 
 /** The profile page's passkeys: the list (name, added, last used), removal, and adding one. */
-export function profilePasskeysView(v: ProfilePasskeysView): SafeHtml {
+export function profilePasskeysView(texts: Texts, v: ProfilePasskeysView): SafeHtml {
+  const { t } = bound(texts);
   const list = v.passkeys.length
-    ? html`<ul class="passkeys">${v.passkeys.map((p) => passkeyItem(v, p))}</ul>`
-    : html`<p class="muted">You have no passkeys yet.</p>`;
+    ? html`<ul class="passkeys">${v.passkeys.map((p) => passkeyItem(texts, v, p))}</ul>`
+    : html`<p class="muted">${t('passkeys.none')}</p>`;
   const add = v.register
     ? html`<div id="passkey-register" data-options="${v.register.optionsUrl}" data-verify="${v.register.verifyUrl}" data-csrf="${v.register.csrf}" hidden>
-${problem}<label for="passkey_name">Name of the new passkey</label>
-<input id="passkey_name" name="passkey_name" maxlength="${v.nameMax}" autocomplete="off" placeholder="e.g. Work laptop" required>
-<button type="button">Add a passkey</button>
+${problemOf(texts)}<label for="passkey_name">${t('passkeys.name')}</label>
+<input id="passkey_name" name="passkey_name" maxlength="${v.nameMax}" autocomplete="off" placeholder="${t('passkeys.name_example')}" required>
+<button type="button">${t('passkeys.add')}</button>
 </div>
-<p class="muted" data-passkey-unsupported>Adding a passkey needs a browser that supports passkeys, with JavaScript on.</p>`
-    : html`<p class="muted">You have as many passkeys as you can keep. Remove one to add another.</p>`;
-  return html`<h2>Passkeys</h2>
-<p>Sign in with your fingerprint, face or screen lock instead of your password. A passkey counts as two-step verification.</p>
+<p class="muted" data-passkey-unsupported>${t('passkeys.unsupported')}</p>`
+    : html`<p class="muted">${t('passkeys.full')}</p>`;
+  return html`<h2>${t('passkeys.title')}</h2>
+<p>${t('passkeys.intro')}</p>
 ${list}${add}
 ${script(v.script)}`;
 }

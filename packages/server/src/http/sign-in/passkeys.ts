@@ -20,6 +20,7 @@ import { operation } from '../served-operation.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
 import { optionalRequest, outcomeLink, pendingBinding, requestParams } from './flow.js';
 import type { SafeHtml } from './html.js';
+import { textsOf } from './page-texts.js';
 import {
   PasskeyNext,
   PasskeyOptions,
@@ -30,7 +31,6 @@ import {
 } from './passkey-schemas.js';
 import { PASSKEY_SCRIPT } from './passkey-script.js';
 import { loginPasskeyView } from './passkey-views.js';
-import { CSRF_REJECTED } from './respond.js';
 import { keepSignIn } from './session-start.js';
 
 /** The CSRF form name of the login page's passkey endpoints (bound to the authorization request). */
@@ -53,7 +53,8 @@ export function refuse(reply: FastifyReply, situation: ErrorSituation, detail: s
 }
 
 /** What the passkey JSON endpoints say when their CSRF token is missing, stale or another's. */
-export const refuseCsrf = (reply: FastifyReply) => refuse(reply, 'page.csrf.rejected', CSRF_REJECTED);
+export const refuseCsrf = (reply: FastifyReply) =>
+  refuse(reply, 'page.csrf.rejected', textsOf(reply.request).t('error.csrf'));
 
 /** The browser a ceremony is bound to: its CSRF cookie value ('' when it has none). */
 export const browserOf = (ctx: PageContext, request: FastifyRequest): string =>
@@ -72,7 +73,7 @@ export function loginPasskeySection(
 ): SafeHtml | null {
   if (!passkeysOffered(ctx, request)) return null;
   const params = requestParams(pending);
-  return loginPasskeyView({
+  return loginPasskeyView(textsOf(request), {
     optionsUrl: pageLink(ctx, request, OPTIONS_PATH, params),
     verifyUrl: pageLink(ctx, request, VERIFY_PATH, params),
     csrf: ctx.csrf.token(request, reply, PASSKEY_SIGN_IN_FORM, [pendingBinding(pending)]),

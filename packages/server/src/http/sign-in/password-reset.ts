@@ -14,7 +14,8 @@ import { afterResponse } from './after-response.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { optionalRequest, pendingBinding, requestParams } from './flow.js';
 import { forgotSentView, forgotView, linkClosedView, resetDoneView, resetView } from './mail-views.js';
-import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { textsOf } from './page-texts.js';
+import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
 const FORGOT = '/password/forgot';
 const RESET = '/password/reset';
@@ -41,19 +42,19 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
     options: PageOptions = {},
   ) {
     const params = requestParams(pending);
-    const body = forgotView({
+    const body = forgotView(textsOf(request), {
       action: pageLink(ctx, request, FORGOT, params),
       csrf: ctx.csrf.token(request, reply, 'password-forgot', [pendingBinding(pending)]),
       email: state.email,
       error: state.error,
       loginHref: pageLink(ctx, request, '/login', params),
     });
-    return sendPage(reply, org.name, 'Forgot password', body, options);
+    return sendPage(reply, org.name, textsOf(request).t('forgot.title'), body, options);
   }
 
   function renderClosed(org: Org, request: FastifyRequest, reply: FastifyReply) {
-    const body = linkClosedView('password reset', pageLink(ctx, request, FORGOT, {}));
-    return sendPage(reply, org.name, 'Link expired', body, { status: 400 });
+    const body = linkClosedView(textsOf(request), 'reset', pageLink(ctx, request, FORGOT, {}));
+    return sendPage(reply, org.name, textsOf(request).t('link.closed.title'), body, { status: 400 });
   }
 
   app.get(
@@ -71,11 +72,11 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       if (!ctx.csrf.check(request, 'password-forgot', [reqId ?? ''], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const email = field(form, 'email').trim();
       if (email.length > 254 || !EMAIL_SHAPE.test(email)) {
-        const error = 'Please enter the email address of your account.';
+        const error = textsOf(request).t('forgot.missing');
         return renderForgot(org, request, reply, pending, { email, error }, { status: 400 });
       }
       const device = await trustedDevice(ctx.deps, org, ctx.cookies.readDevice(request), email);
@@ -88,17 +89,17 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
         device?.id ?? null,
       );
       if (!verdict.allowed) {
-        const { error, options } = throttledPage(verdict.retryAfterS, 'requests for this address');
+        const { error, options } = throttledPage(textsOf(request), verdict.retryAfterS, 'throttled.requests');
         return renderForgot(org, request, reply, pending, { email, error }, options);
       }
       afterResponse(ctx, request, reply, 'password reset mail', () =>
-        mailPasswordReset(ctx.deps, org, email),
+        mailPasswordReset(ctx.deps, org, email, textsOf(request).locale),
       );
-      const body = forgotSentView({
+      const body = forgotSentView(textsOf(request), {
         minutes: RESET_MINUTES,
         loginHref: pageLink(ctx, request, '/login', requestParams(pending)),
       });
-      return sendPage(reply, org.name, 'Check your mail', body);
+      return sendPage(reply, org.name, textsOf(request).t('forgot.sent.title'), body);
     }),
   );
 
@@ -108,14 +109,14 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
       const token = queryValue(request, 'token') ?? '';
       const link = await peekMailLink(ctx.deps, org, 'reset', token);
       if (link === null) return renderClosed(org, request, reply);
-      const body = resetView({
+      const body = resetView(textsOf(request), {
         action: pageLink(ctx, request, RESET, {}),
         csrf: ctx.csrf.token(request, reply, 'password-reset', []),
         token,
         email: link.user.email,
         error: null,
       });
-      return sendPage(reply, org.name, 'Choose a new password', body);
+      return sendPage(reply, org.name, textsOf(request).t('reset.title'), body);
     }),
   );
 
@@ -124,7 +125,7 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       if (!ctx.csrf.check(request, 'password-reset', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const token = field(form, 'token');
       const password = field(form, 'password');
@@ -132,8 +133,8 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
         sendPage(
           reply,
           org.name,
-          'Choose a new password',
-          resetView({
+          textsOf(request).t('reset.title'),
+          resetView(textsOf(request), {
             action: pageLink(ctx, request, RESET, {}),
             csrf: ctx.csrf.token(request, reply, 'password-reset', []),
             token,
@@ -145,17 +146,17 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
       const link = await peekMailLink(ctx.deps, org, 'reset', token);
       if (link === null) return renderClosed(org, request, reply);
       if (password !== field(form, 'password_confirm')) {
-        return again('The two passwords differ. Type the same new password twice.', link.user.email);
+        return again(textsOf(request).t('reset.mismatch'), link.user.email);
       }
       const outcome = await resetPassword(ctx.deps, org, token, password);
       if (!outcome.ok && outcome.reason === 'password') {
-        return again(`Please choose another password: ${outcome.detail}.`, link.user.email);
+        return again(textsOf(request).t('reset.weak', { detail: outcome.detail }), link.user.email);
       }
       if (!outcome.ok) return renderClosed(org, request, reply);
       // This browser's login cookie (if any) was ended with the others: drop it.
       ctx.cookies.clear(reply, ctx.cookies.session);
-      const body = resetDoneView(pageLink(ctx, request, '/login', {}));
-      return sendPage(reply, org.name, 'Password changed', body);
+      const body = resetDoneView(textsOf(request), pageLink(ctx, request, '/login', {}));
+      return sendPage(reply, org.name, textsOf(request).t('reset.done.title'), body);
     }),
   );
 }

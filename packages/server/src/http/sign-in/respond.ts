@@ -1,8 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { ErrorSituation } from '../../domain/errors.js';
+import type { Texts } from '../../domain/texts/index.js';
 import { nameSituation } from '../error-code-header.js';
 import { html, type SafeHtml } from './html.js';
 import { layout, STYLE_HASH } from './layout.js';
+import { bound, languageLinks, textsOf } from './page-texts.js';
 
 export interface PageOptions {
   status?: number;
@@ -27,9 +29,6 @@ export interface PageOptions {
   frameSources?: string[];
 }
 
-/** What a form whose CSRF token is missing, stale or another's says. */
-export const CSRF_REJECTED = 'This form has expired. Reload the page and try again.';
-
 /** The source expression that lets a form's redirect reach `uri` (an origin, or a bare scheme). */
 export function formTargetOf(uri: string): string {
   const url = new URL(uri);
@@ -44,6 +43,7 @@ export function sendPage(
   body: SafeHtml,
   options: PageOptions = {},
 ) {
+  const texts = textsOf(reply.request);
   const formAction = ["'self'", ...new Set(options.formTargets ?? [])].join(' ');
   const hashes = (options.scriptHashes ?? []).map((h) => ` '${h}'`).join('');
   const scripts = options.scripts
@@ -64,17 +64,26 @@ export function sendPage(
       'cache-control': 'no-store',
       ...options.headers,
     })
-    .send(layout(orgName, title, body));
+    .send(layout({ texts, orgName, title, languages: languageLinks(reply.request, texts.locale) }, body));
 }
+
+/** What was done too often: each its own sentence, so that every language can say it its way. */
+export type ThrottledKey =
+  | 'throttled.attempts'
+  | 'login.throttled'
+  | 'throttled.mails'
+  | 'throttled.codes'
+  | 'throttled.links'
+  | 'throttled.requests';
 
 /** The words and `Retry-After` of a throttled form: when to try again, rounded up to minutes. */
 export function throttledPage(
+  texts: Texts,
   retryAfterS: number,
-  attempts = 'attempts',
+  key: ThrottledKey = 'throttled.attempts',
 ): { error: string; options: PageOptions } {
-  const minutes = Math.ceil(retryAfterS / 60);
   return {
-    error: `Too many ${attempts}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    error: texts.t(key, { minutes: Math.ceil(retryAfterS / 60) }),
     options: { status: 429, headers: { 'retry-after': String(retryAfterS) } },
   };
 }
@@ -88,9 +97,10 @@ export function sendErrorPage(
   situation: ErrorSituation,
 ) {
   // The situation's code, shown so a person can quote it to support; it says nothing the page does not.
-  const body = html`<h1>Something is not right</h1><p class="error">${message}</p>
-<p class="muted">Go back to the application you came from and try again.</p>
-<p class="muted">Reference: <code>${situation}</code></p>`;
+  const { t } = bound(textsOf(reply.request));
+  const body = html`<h1>${t('error.heading')}</h1><p class="error">${message}</p>
+<p class="muted">${t('error.back')}</p>
+<p class="muted">${t('error.reference')} <code>${situation}</code></p>`;
   nameSituation(reply, situation);
-  return sendPage(reply, orgName, 'Error', body, { status });
+  return sendPage(reply, orgName, t('error.title'), body, { status });
 }

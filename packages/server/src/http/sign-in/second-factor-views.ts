@@ -1,18 +1,23 @@
 import QRCode from 'qrcode';
 import type { CodeOutcome } from '../../domain/sign-in/index.js';
+import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml, SafeHtml as Trusted } from './html.js';
+import { bound } from './page-texts.js';
 import { type PageOptions, throttledPage } from './respond.js';
 import { notice } from './views.js';
 
 /** The bodies of the second-factor pages. Pure functions of their inputs; `html` escapes every value. */
 
 /** What a person is told when a code is refused, on the login step and the profile page alike. */
-export function codeProblem(outcome: Exclude<CodeOutcome, { ok: true }>): {
+export function codeProblem(
+  texts: Texts,
+  outcome: Exclude<CodeOutcome, { ok: true }>,
+): {
   error: string;
   options: PageOptions;
 } {
-  if (outcome.reason === 'throttled') return throttledPage(outcome.retryAfterS);
-  return { error: 'That code is not right. Check your app and try again.', options: { status: 400 } };
+  if (outcome.reason === 'throttled') return throttledPage(texts, outcome.retryAfterS);
+  return { error: texts.t('second_factor.wrong_code'), options: { status: 400 } };
 }
 
 /**
@@ -20,10 +25,10 @@ export function codeProblem(outcome: Exclude<CodeOutcome, { ok: true }>): {
  * request, nothing for the CSP to allow. The SVG is the library's output for our own URI (paths and
  * colours only), so it is trusted as markup; the URI itself never reaches the page unescaped.
  */
-export async function qrCodeSvg(uri: string): Promise<SafeHtml> {
+export async function qrCodeSvg(texts: Texts, uri: string): Promise<SafeHtml> {
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 2, width: 208, errorCorrectionLevel: 'M' });
   return new Trusted(
-    svg.replace('<svg ', '<svg role="img" aria-label="QR code for your authenticator app" '),
+    svg.replace('<svg ', html`<svg role="img" aria-label="${texts.t('second_factor.setup.qr')}" `.value),
   );
 }
 
@@ -37,16 +42,17 @@ export interface ChallengeView {
   error: string | null;
 }
 
-export function challengeView(v: ChallengeView): SafeHtml {
-  return html`<h1>Two-step verification</h1>${notice(v.error)}
-<p>Enter the 6-digit code from your authenticator app for <strong>${v.email}</strong>.</p>
+export function challengeView(texts: Texts, v: ChallengeView): SafeHtml {
+  const { t, r } = bound(texts);
+  return html`<h1>${t('second_factor.title')}</h1>${notice(v.error)}
+<p>${r('second_factor.challenge', { email: html`<strong>${v.email}</strong>` })}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<label for="code">Code</label>
+<label for="code">${t('second_factor.code')}</label>
 <input id="code" name="code" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required maxlength="64">
-<button type="submit">Verify</button>
+<button type="submit">${t('second_factor.verify')}</button>
 </form>
-<p class="muted">No access to your app? Enter one of your recovery codes instead.</p>`;
+<p class="muted">${t('second_factor.recovery_hint')}</p>`;
 }
 
 export interface SetupView {
@@ -61,29 +67,36 @@ export interface SetupView {
   intro: string;
 }
 
-export function setupView(v: SetupView): SafeHtml {
+export function setupView(texts: Texts, v: SetupView): SafeHtml {
+  const { t } = bound(texts);
   const hidden = Object.entries(v.hidden).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   );
-  return html`<h1>Set up two-step verification</h1>${notice(v.error)}
+  return html`<h1>${t('second_factor.setup.title')}</h1>${notice(v.error)}
 <p>${v.intro}</p>
-<p>1. Scan this code with an authenticator app (Google Authenticator, 1Password, Authy…).</p>
+<p>${t('second_factor.setup.scan')}</p>
 <p>${v.qr}</p>
-<p class="muted">Cannot scan it? Enter this key in the app (time-based, 6 digits):<br><strong><code>${grouped(v.secret)}</code></strong></p>
-<p>2. Enter the 6-digit code the app shows.</p>
+<p class="muted">${t('second_factor.setup.key')}<br><strong><code>${grouped(v.secret)}</code></strong></p>
+<p>${t('second_factor.setup.enter')}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 ${hidden}
-<label for="code">Code</label>
+<label for="code">${t('second_factor.code')}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" required maxlength="16">
-<button type="submit">Turn on</button>
+<button type="submit">${t('second_factor.setup.submit')}</button>
 </form>`;
 }
 
-export function recoveryCodesView(codes: string[], continueHref: string, continueLabel: string): SafeHtml {
-  return html`<h1>Save your recovery codes</h1>
-${notice('Two-step verification is on.', 'notice')}
-<p>If you lose your authenticator app, each of these codes signs you in once. They are shown only now: write them down or keep them in a password manager.</p>
+export function recoveryCodesView(
+  texts: Texts,
+  codes: string[],
+  continueHref: string,
+  continueLabel: string,
+): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('second_factor.codes.title')}</h1>
+${notice(t('second_factor.on'), 'notice')}
+<p>${t('second_factor.codes.text')}</p>
 <ul>${codes.map((c) => html`<li><code>${c}</code></li>`)}</ul>
 <p><a href="${continueHref}">${continueLabel}</a></p>`;
 }
@@ -98,39 +111,44 @@ export interface StatusView {
 }
 
 /** The profile's view of an enrolled factor: how many recovery codes are left, and turning it off. */
-export function statusView(v: StatusView): SafeHtml {
+export function statusView(texts: Texts, v: StatusView): SafeHtml {
+  const { t } = bound(texts);
   const off = v.required
-    ? html`<p class="muted">Your organization requires two-step verification, so it cannot be turned off.</p>`
+    ? html`<p class="muted">${t('second_factor.required_on')}</p>`
     : html`<form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="step" value="remove">
-<label for="code">Code from your app, or a recovery code</label>
+<label for="code">${t('second_factor.remove_code')}</label>
 <input id="code" name="code" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required maxlength="64">
-<button type="submit" class="secondary">Turn off two-step verification</button>
+<button type="submit" class="secondary">${t('second_factor.turn_off')}</button>
 </form>`;
-  return html`<h1>Two-step verification</h1>${notice(v.error)}
-${notice('Two-step verification is on.', 'notice')}
-<p>${v.recoveryCodesLeft} of your recovery codes ${v.recoveryCodesLeft === 1 ? 'is' : 'are'} left.</p>
+  return html`<h1>${t('second_factor.title')}</h1>${notice(v.error)}
+${notice(t('second_factor.on'), 'notice')}
+<p>${t('second_factor.codes_left', { count: v.recoveryCodesLeft })}</p>
 ${off}
-<p><a href="${v.profileHref}">Back to your profile</a></p>`;
+<p><a href="${v.profileHref}">${t('second_factor.back_to_profile')}</a></p>`;
 }
 
 /** The section of the profile page about the second factor. */
-export function profileSectionView(v: {
-  enrolled: boolean;
-  required: boolean;
-  action: string;
-  csrf: string;
-  manageHref: string;
-}): SafeHtml {
+export function profileSectionView(
+  texts: Texts,
+  v: {
+    enrolled: boolean;
+    required: boolean;
+    action: string;
+    csrf: string;
+    manageHref: string;
+  },
+): SafeHtml {
+  const { t } = bound(texts);
   if (v.enrolled) {
-    return html`<h2>Two-step verification</h2><p>On. <a href="${v.manageHref}">Manage</a></p>`;
+    return html`<h2>${t('second_factor.title')}</h2><p>${t('second_factor.section.on')} <a href="${v.manageHref}">${t('second_factor.section.manage')}</a></p>`;
   }
-  return html`<h2>Two-step verification</h2>
-${v.required ? notice('Your organization requires two-step verification.') : html`<p>Off. Add a code from an authenticator app to every sign-in.</p>`}
+  return html`<h2>${t('second_factor.title')}</h2>
+${v.required ? notice(t('second_factor.section.required')) : html`<p>${t('second_factor.section.off')}</p>`}
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="step" value="start">
-<button type="submit">Set up two-step verification</button>
+<button type="submit">${t('second_factor.section.set_up')}</button>
 </form>`;
 }

@@ -11,7 +11,8 @@ import {
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { formTargets, optionalRequest, outcomeLink, requestParams } from './flow.js';
-import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage } from './respond.js';
+import { textsOf } from './page-texts.js';
+import { type PageOptions, sendErrorPage, sendPage } from './respond.js';
 import {
   challengeView,
   codeProblem,
@@ -24,7 +25,6 @@ import { keepSignIn, sendSignIn } from './session-start.js';
 
 const CHALLENGE_PATH = SECOND_STEP_PATHS.challenge;
 const ENROL_PATH = SECOND_STEP_PATHS.enrol;
-const EXPIRED = 'Your sign-in has expired. Sign in again.';
 
 /**
  * The second step is due after a correct password (the domain decides: completeAuthentication);
@@ -60,9 +60,19 @@ async function postedStep(
   const posted = formOf(request);
   const step = await stepContext(ctx, org, request);
   if (step.user === null)
-    return { sent: sendErrorPage(reply, org.name, 401, EXPIRED, 'sign_in.second_factor.expired') };
+    return {
+      sent: sendErrorPage(
+        reply,
+        org.name,
+        401,
+        textsOf(request).t('second_factor.expired'),
+        'sign_in.second_factor.expired',
+      ),
+    };
   if (!ctx.csrf.check(request, form, [step.user.id, step.reqId], field(posted, 'csrf'))) {
-    return { sent: sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected') };
+    return {
+      sent: sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected'),
+    };
   }
   return { step: step as Step, code: field(posted, 'code') };
 }
@@ -76,13 +86,13 @@ function renderChallenge(
   error: string | null,
   options: PageOptions = {},
 ) {
-  const body = challengeView({
+  const body = challengeView(textsOf(request), {
     action: pageLink(ctx, request, CHALLENGE_PATH, step.params),
     csrf: ctx.csrf.token(request, reply, 'second-factor', [step.user.id, step.reqId]),
     email: step.user.email,
     error,
   });
-  return sendPage(reply, org.name, 'Two-step verification', body, {
+  return sendPage(reply, org.name, textsOf(request).t('second_factor.title'), body, {
     formTargets: formTargets(step.pending),
     ...options,
   });
@@ -98,16 +108,16 @@ async function renderEnrol(
   options: PageOptions = {},
 ) {
   const enrolment = await pendingEnrolment(ctx.deps, org, step.user);
-  const body = setupView({
+  const body = setupView(textsOf(request), {
     action: pageLink(ctx, request, ENROL_PATH, step.params),
     csrf: ctx.csrf.token(request, reply, 'enrol', [step.user.id, step.reqId]),
     hidden: {},
     secret: enrolment.secret,
-    qr: await qrCodeSvg(enrolment.uri),
+    qr: await qrCodeSvg(textsOf(request), enrolment.uri),
     error,
-    intro: `${org.name} asks everyone to use a second step when signing in.`,
+    intro: textsOf(request).t('second_factor.setup.required', { org: org.name }),
   });
-  return sendPage(reply, org.name, 'Set up two-step verification', body, options);
+  return sendPage(reply, org.name, textsOf(request).t('second_factor.setup.title'), body, options);
 }
 
 /**
@@ -141,7 +151,7 @@ export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
       const { step, code } = posted;
       const outcome = await verifySecondFactor(ctx.deps, org, step.user.id, code, request.ip);
       if (!outcome.ok) {
-        const { error, options } = codeProblem(outcome);
+        const { error, options } = codeProblem(textsOf(request), outcome);
         return renderChallenge(ctx, org, request, reply, step, error, options);
       }
       clearPasswordProof(ctx, reply);
@@ -177,7 +187,7 @@ export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
       const { step, code } = posted;
       const outcome = await confirmEnrolment(ctx.deps, org, step.user, code.replace(/\s/g, ''), request.ip);
       if (!outcome.ok) {
-        const { error, options } = codeProblem(outcome);
+        const { error, options } = codeProblem(textsOf(request), outcome);
         return renderEnrol(ctx, org, request, reply, step, error, options);
       }
       clearPasswordProof(ctx, reply);
@@ -186,9 +196,16 @@ export function secondFactorPages(app: FastifyInstance, ctx: PageContext) {
       const completed = await completeAuthentication(ctx.deps, org, proven, step.pending, 'login-page');
       keepSignIn(ctx, org, reply, completed);
       const next = outcomeLink(ctx, request, completed.outcome);
-      const label = step.pending ? `Continue to ${step.pending.client.name}` : 'Continue';
-      const body = recoveryCodesView('recoveryCodes' in outcome ? outcome.recoveryCodes : [], next, label);
-      return sendPage(reply, org.name, 'Save your recovery codes', body);
+      const label = step.pending
+        ? textsOf(request).t('second_factor.continue_to', { client: step.pending.client.name })
+        : textsOf(request).t('second_factor.continue');
+      const body = recoveryCodesView(
+        textsOf(request),
+        'recoveryCodes' in outcome ? outcome.recoveryCodes : [],
+        next,
+        label,
+      );
+      return sendPage(reply, org.name, textsOf(request).t('second_factor.codes.title'), body);
     }),
   );
 }

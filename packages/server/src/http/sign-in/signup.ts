@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
-import { signUpOffered, signUpRefusal } from '../../domain/directory/index.js';
+import { signUpOffered } from '../../domain/directory/index.js';
 import { fail, ServiceError } from '../../domain/errors.js';
 import {
   checkSignUpRequest,
@@ -18,6 +18,7 @@ import {
   reserveLoginAttempt,
   signUp,
 } from '../../domain/sign-in/index.js';
+import type { Texts } from '../../domain/texts/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
@@ -26,7 +27,8 @@ import { discoveredConnection } from './federation-login.js';
 import { formTargets, optionalRequest, pendingBinding, requestParams } from './flow.js';
 import { signedIn } from './login.js';
 import { linkClosedView, signUpConfirmView, signUpSentView } from './mail-views.js';
-import { CSRF_REJECTED, type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { textsOf } from './page-texts.js';
+import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { signUpClosedView, signupView } from './views.js';
 
 interface Entered {
@@ -46,24 +48,34 @@ function renderSignup(
   options: PageOptions = {},
 ) {
   const params = requestParams(pending);
-  const body = signupView({
+  const body = signupView(textsOf(request), {
     action: pageLink(ctx, request, '/signup', params),
     csrf: ctx.csrf.token(request, reply, 'signup', [pendingBinding(pending)]),
     ...entered,
     loginHref: pageLink(ctx, request, '/login', params),
     domains: org.signUp === 'domains' ? org.signUpDomains : null,
   });
-  return sendPage(reply, org.name, 'Create your account', body, {
+  return sendPage(reply, org.name, textsOf(request).t('signup.title'), body, {
     formTargets: formTargets(pending),
     ...options,
   });
 }
 
 /** What to tell a person whose sign-up was refused. The address they typed is not repeated back. */
-function signupError(error: ServiceError): string {
-  if (error.code === 'conflict') return 'An account with this email already exists. Sign in instead.';
-  if (error.code === 'forbidden') return error.detail ?? 'You cannot create an account here.';
-  return error.detail ? `Please check the form: ${error.detail}.` : 'Please check the form.';
+function signupError(texts: Texts, org: Org, error: ServiceError): string {
+  if (error.code === 'conflict') return texts.t('signup.exists');
+  if (error.code === 'forbidden')
+    return error.situation === 'sign_up.refused' ? signUpRefusalText(texts, org) : texts.t('signup.refused');
+  return error.detail
+    ? texts.t('signup.check_form.detail', { detail: error.detail })
+    : texts.t('signup.check_form');
+}
+
+/** Why this org takes no sign-up from this address: invitation only, or the domains it is open to. */
+function signUpRefusalText(texts: Texts, org: Org): string {
+  if (org.isConsole || org.signUp !== 'domains')
+    return texts.t('signup.closed.invite_only', { org: org.name });
+  return texts.t('signup.closed.domains', { domains: org.signUpDomains.map((d) => `@${d}`).join(', ') });
 }
 
 /**
@@ -75,9 +87,15 @@ async function signUpClosed(ctx: PageContext, org: Org, request: FastifyRequest,
   if (signUpOffered(org)) return null;
   const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
   const loginHref = pageLink(ctx, request, '/login', requestParams(pending));
-  return sendPage(reply, org.name, 'Invitation needed', signUpClosedView(signUpRefusal(org), loginHref), {
-    status: 403,
-  });
+  return sendPage(
+    reply,
+    org.name,
+    textsOf(request).t('signup.closed.title'),
+    signUpClosedView(textsOf(request), signUpRefusalText(textsOf(request), org), loginHref),
+    {
+      status: 403,
+    },
+  );
 }
 
 /**
@@ -101,7 +119,7 @@ async function mailedSignUp(
     clock.now(),
   );
   if (!verdict.allowed) {
-    const { error, options } = throttledPage(verdict.retryAfterS, 'links asked for');
+    const { error, options } = throttledPage(textsOf(request), verdict.retryAfterS, 'throttled.links');
     return renderSignup(ctx, org, request, reply, pending, { ...entered, error }, options);
   }
   let asked: ReturnType<typeof checkSignUpRequest>;
@@ -120,17 +138,19 @@ async function mailedSignUp(
       request,
       reply,
       pending,
-      { ...entered, error: signupError(error) },
+      { ...entered, error: signupError(textsOf(request), org, error) },
       { status },
     );
   }
-  afterResponse(ctx, request, reply, 'sign-up mail', () => mailSignUpLink(ctx.deps, org, asked));
+  afterResponse(ctx, request, reply, 'sign-up mail', () =>
+    mailSignUpLink(ctx.deps, org, asked, textsOf(request).locale),
+  );
   const loginHref = pageLink(ctx, request, '/login', requestParams(pending));
   return sendPage(
     reply,
     org.name,
-    'Check your mail',
-    signUpSentView({ minutes: SIGN_UP_LINK_MINUTES, loginHref }),
+    textsOf(request).t('signup.sent.title'),
+    signUpSentView(textsOf(request), { minutes: SIGN_UP_LINK_MINUTES, loginHref }),
   );
 }
 
@@ -140,7 +160,7 @@ async function mailedSignUp(
  * signs in. A link unknown, used or expired says so.
  */
 function signUpConfirmPages(app: FastifyInstance, ctx: PageContext) {
-  const closed = linkClosedView('sign-up', null);
+  const closed = (request: FastifyRequest) => linkClosedView(textsOf(request), 'sign_up', null);
   const form = (
     ctx: PageContext,
     request: FastifyRequest,
@@ -149,7 +169,7 @@ function signUpConfirmPages(app: FastifyInstance, ctx: PageContext) {
     email: string,
     error: string | null,
   ) =>
-    signUpConfirmView({
+    signUpConfirmView(textsOf(request), {
       action: pageLink(ctx, request, SIGN_UP_LINK_PATH, {}),
       csrf: ctx.csrf.token(request, reply, 'signup-confirm', []),
       token,
@@ -162,8 +182,16 @@ function signUpConfirmPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const token = queryValue(request, 'token') ?? '';
       const email = await peekSignUp(ctx.deps, org, token);
-      if (email === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
-      return sendPage(reply, org.name, 'Finish your account', form(ctx, request, reply, token, email, null));
+      if (email === null)
+        return sendPage(reply, org.name, textsOf(request).t('link.closed.title'), closed(request), {
+          status: 400,
+        });
+      return sendPage(
+        reply,
+        org.name,
+        textsOf(request).t('signup.finish.title'),
+        form(ctx, request, reply, token, email, null),
+      );
     }),
   );
 
@@ -172,34 +200,47 @@ function signUpConfirmPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const posted = formOf(request);
       if (!ctx.csrf.check(request, 'signup-confirm', [], field(posted, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const token = field(posted, 'token');
       const password = field(posted, 'password');
       const again = async (error: string, status: number) => {
         const email = await peekSignUp(ctx.deps, org, token);
-        if (email === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
+        if (email === null)
+          return sendPage(reply, org.name, textsOf(request).t('link.closed.title'), closed(request), {
+            status: 400,
+          });
         return sendPage(
           reply,
           org.name,
-          'Finish your account',
+          textsOf(request).t('signup.finish.title'),
           form(ctx, request, reply, token, email, error),
           {
             status,
           },
         );
       };
-      if (password !== field(posted, 'password_confirm')) return again('The two passwords differ.', 400);
+      if (password !== field(posted, 'password_confirm'))
+        return again(textsOf(request).t('signup.mismatch'), 400);
       let user: User | null;
       try {
         user = await confirmSignUp(ctx.deps, org, token, password);
       } catch (error) {
         if (!(error instanceof ServiceError) || error.status >= 500) throw error;
-        if (error.code === 'invalid_body') return again(signupError(error), 400);
+        if (error.code === 'invalid_body') return again(signupError(textsOf(request), org, error), 400);
         const status = error.code === 'conflict' ? 409 : 403;
-        return sendErrorPage(reply, org.name, status, signupError(error), error.situation);
+        return sendErrorPage(
+          reply,
+          org.name,
+          status,
+          signupError(textsOf(request), org, error),
+          error.situation,
+        );
       }
-      if (user === null) return sendPage(reply, org.name, 'Link expired', closed, { status: 400 });
+      if (user === null)
+        return sendPage(reply, org.name, textsOf(request).t('link.closed.title'), closed(request), {
+          status: 400,
+        });
       return signedIn(ctx, org, request, reply, user, null);
     }),
   );
@@ -233,7 +274,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
       const reqId = queryValue(request, 'req');
       const pending = await optionalRequest(ctx.deps, org, reqId);
       if (!ctx.csrf.check(request, 'signup', [reqId ?? ''], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, CSRF_REJECTED, 'page.csrf.rejected');
+        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }
       const entered = {
         email: field(form, 'email').trim(),
@@ -252,7 +293,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
         clock.now(),
       );
       if (!verdict.allowed) {
-        const error = 'Too many attempts. Try again later.';
+        const error = textsOf(request).t('throttled.later');
         const headers = { 'retry-after': String(verdict.retryAfterS) };
         return renderSignup(
           ctx,
@@ -281,12 +322,14 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
           request,
           reply,
           pending,
-          { ...entered, error: signupError(error) },
+          { ...entered, error: signupError(textsOf(request), org, error) },
           { status },
         );
       }
       await loginSucceeded(ctx.deps.store, org.id, entered.email, rateLimitKey(request));
-      afterResponse(ctx, request, reply, 'verification mail', () => mailVerification(ctx.deps, org, user.id));
+      afterResponse(ctx, request, reply, 'verification mail', () =>
+        mailVerification(ctx.deps, org, user.id, textsOf(request).locale),
+      );
       return signedIn(ctx, org, request, reply, user, pending);
     }),
   );

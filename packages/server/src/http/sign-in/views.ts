@@ -1,5 +1,6 @@
-import { SCOPES } from '../../domain/directory/index.js';
+import type { MessageKey, Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
+import { bound } from './page-texts.js';
 
 /** The bodies of the hosted pages. Pure functions of their inputs; `html` escapes every value. */
 
@@ -7,10 +8,10 @@ export const notice = (error: string | null, kind = 'error') =>
   error ? html`<p class="${kind}" role="alert">${error}</p>` : '';
 
 /** First and last name, as the sign-up and profile forms both ask for them. */
-const nameFields = (v: { firstName: string; lastName: string }) =>
-  html`<label for="first_name">First name</label>
+const nameFields = (texts: Texts, v: { firstName: string; lastName: string }) =>
+  html`<label for="first_name">${texts.t('signup.first_name')}</label>
 <input id="first_name" name="first_name" autocomplete="given-name" value="${v.firstName}">
-<label for="last_name">Last name</label>
+<label for="last_name">${texts.t('signup.last_name')}</label>
 <input id="last_name" name="last_name" autocomplete="family-name" value="${v.lastName}">`;
 
 export interface LoginView {
@@ -32,19 +33,20 @@ export interface LoginView {
   discovery?: boolean;
 }
 
-export function loginView(v: LoginView): SafeHtml {
-  return html`<h1>Sign in</h1>${notice(v.error)}
+export function loginView(texts: Texts, v: LoginView): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('login.title')}</h1>${notice(v.error)}
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<label for="email">Email</label>
+<label for="email">${t('login.email')}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
-<label for="password">Password</label>
+<label for="password">${t('login.password')}</label>
 <input id="password" name="password" type="password" autocomplete="current-password"${v.discovery ? '' : html` required`}>
-<button type="submit">Sign in</button>
+<button type="submit">${t('login.submit')}</button>
 </form>
 ${v.passkey ?? ''}${v.connections ?? ''}
-${v.forgotHref ? html`<p class="muted"><a href="${v.forgotHref}">Forgot password?</a></p>` : ''}
-${v.signupHref ? html`<p class="muted">New here? <a href="${v.signupHref}">Create an account</a></p>` : ''}`;
+${v.forgotHref ? html`<p class="muted"><a href="${v.forgotHref}">${t('login.forgot')}</a></p>` : ''}
+${v.signupHref ? html`<p class="muted">${t('login.new_here')} <a href="${v.signupHref}">${t('login.create_account')}</a></p>` : ''}`;
 }
 
 export interface SignupView {
@@ -62,31 +64,33 @@ export interface SignupView {
   domains: string[] | null;
 }
 
-export function signupView(v: SignupView): SafeHtml {
+export function signupView(texts: Texts, v: SignupView): SafeHtml {
+  const { t } = bound(texts);
   const domains = v.domains?.map((d) => `@${d}`).join(', ');
-  return html`<h1>Create your account</h1>${notice(v.error)}
-${domains ? html`<p class="muted sign-up-domains">Open to addresses at ${domains}.</p>` : ''}
+  return html`<h1>${t('signup.title')}</h1>${notice(v.error)}
+${domains ? html`<p class="muted sign-up-domains">${t('signup.domains', { domains })}</p>` : ''}
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-${nameFields(v)}
-<label for="email">Email</label>
+${nameFields(texts, v)}
+<label for="email">${t('login.email')}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
 ${
   domains
-    ? html`<p class="muted">We will mail you a link to choose your password and finish your account.</p>
-<button type="submit">Send the link</button>`
-    : html`<label for="password">Password (at least 8 characters)</label>
+    ? html`<p class="muted">${t('signup.domains.mailed')}</p>
+<button type="submit">${t('signup.send_link')}</button>`
+    : html`<label for="password">${t('signup.password')}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">Create account</button>`
+<button type="submit">${t('signup.submit')}</button>`
 }
 </form>
-<p class="muted">Already have an account? <a href="${v.loginHref}">Sign in</a></p>`;
+<p class="muted">${t('signup.have_account')} <a href="${v.loginHref}">${t('login.submit')}</a></p>`;
 }
 
 /** /signup of an org whose accounts are created by invitation only. */
-export function signUpClosedView(message: string, loginHref: string): SafeHtml {
-  return html`<h1>Invitation needed</h1><p class="error">${message}</p>
-<p class="muted">Already have an account? <a href="${loginHref}">Sign in</a></p>`;
+export function signUpClosedView(texts: Texts, message: string, loginHref: string): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('signup.closed.title')}</h1><p class="error">${message}</p>
+<p class="muted">${t('signup.have_account')} <a href="${loginHref}">${t('login.submit')}</a></p>`;
 }
 
 export interface ConsentView {
@@ -104,28 +108,47 @@ export interface ConsentView {
   documentHost?: string | null;
 }
 
-export function consentView(v: ConsentView): SafeHtml {
-  const items = [
-    ...v.scopes.map((s) => html`<li>${SCOPES[s] ?? s}</li>`),
+/** The consent words of a scope (the management scopes' keys spell `:` as `_`); an unknown one as it is. */
+export function scopeWords(texts: Texts, scope: string): string {
+  const key = `scope.${scope.replace(':', '_')}`;
+  return texts.has(key) ? texts.t(key as MessageKey) : scope;
+}
+
+/** What a request asks, as the consent and device pages list it: scopes, then API resources. */
+export function askedItems(
+  texts: Texts,
+  v: { scopes: string[]; resources?: { name: string; identifier: string; scopes: string[] }[] },
+): SafeHtml[] {
+  const { r } = bound(texts);
+  return [
+    ...v.scopes.map((s) => html`<li>${scopeWords(texts, s)}</li>`),
     ...(v.resources ?? []).map(
-      (r) =>
-        html`<li class="resource">Use <strong>${r.name}</strong> (<span class="resource-identifier">${r.identifier}</span>) on your behalf${
-          r.scopes.length
-            ? html`:<ul class="resource-scopes">${r.scopes.map((d) => html`<li>${d}</li>`)}</ul>`
+      (res) =>
+        html`<li class="resource">${r('consent.resource', {
+          name: html`<strong>${res.name}</strong>`,
+          identifier: html`<span class="resource-identifier">${res.identifier}</span>`,
+        })}${
+          res.scopes.length
+            ? html`:<ul class="resource-scopes">${res.scopes.map((d) => html`<li>${d}</li>`)}</ul>`
             : ''
         }</li>`,
     ),
   ];
-  return html`<h1>Allow access?</h1>
-<p><strong>${v.clientName}</strong> wants to use your account <strong>${v.email}</strong>.</p>
-${v.documentHost ? html`<p class="document-host">It describes itself at <strong>${v.documentHost}</strong>; that is all this service knows of it.</p>` : ''}
-${items.length ? html`<p>It asks to:</p><ul class="scopes">${items}</ul>` : html`<p>It asks to know who you are.</p>`}
-<p>Your answer is sent back to <strong class="redirect-host">${v.redirectHost}</strong>.</p>
-${v.firstParty ? '' : html`<p class="muted third-party">This application was registered by a third party, not by the organization. Allow it only if you trust it.</p>`}
+}
+
+export function consentView(texts: Texts, v: ConsentView): SafeHtml {
+  const { t, r } = bound(texts);
+  const items = askedItems(texts, v);
+  return html`<h1>${t('consent.title')}</h1>
+<p>${r('consent.wants', { client: html`<strong>${v.clientName}</strong>`, email: html`<strong>${v.email}</strong>` })}</p>
+${v.documentHost ? html`<p class="document-host">${r('consent.document_host', { host: html`<strong>${v.documentHost}</strong>` })}</p>` : ''}
+${items.length ? html`<p>${t('consent.asks')}</p><ul class="scopes">${items}</ul>` : html`<p>${t('consent.asks_identity')}</p>`}
+<p>${r('consent.answer_to', { host: html`<strong class="redirect-host">${v.redirectHost}</strong>` })}</p>
+${v.firstParty ? '' : html`<p class="muted third-party">${t('consent.third_party')}</p>`}
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-<button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+<button type="submit" name="decision" value="allow">${t('consent.allow')}</button>
+<button type="submit" name="decision" value="deny" class="secondary">${t('consent.deny')}</button>
 </form>`;
 }
 
@@ -150,21 +173,23 @@ export interface ProfileView {
   passkeys?: SafeHtml | null;
 }
 
-export function profileView(v: ProfileView): SafeHtml {
-  return html`<h1>Your profile</h1>${notice(v.error)}${v.saved ? notice('Saved.', 'notice') : ''}${notice(v.notice ?? null, 'notice')}
-<p class="muted">Signed in as ${v.email}</p>
+export function profileView(texts: Texts, v: ProfileView): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h1>${t('profile.title')}</h1>${notice(v.error)}${v.saved ? notice(t('profile.saved'), 'notice') : ''}${notice(v.notice ?? null, 'notice')}
+<p class="muted">${t('profile.signed_in_as', { email: v.email })}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
-${nameFields(v)}
+${nameFields(texts, v)}
 ${v.details ?? ''}
-<button type="submit">Save</button>
+<button type="submit">${t('profile.save')}</button>
 </form>
 ${v.credentials ?? ''}
 ${v.passkeys ?? ''}
 ${v.secondFactor ?? ''}${v.signOut ?? ''}`;
 }
 
-export function signedInView(email: string): SafeHtml {
-  return html`<h1>You are signed in</h1><p>Signed in as <strong>${email}</strong>.</p>
-<p class="muted">You can close this page and return to the application.</p>`;
+export function signedInView(texts: Texts, email: string): SafeHtml {
+  const { t, r } = bound(texts);
+  return html`<h1>${t('signed_in.heading')}</h1><p>${r('signed_in.as', { email: html`<strong>${email}</strong>` })}</p>
+<p class="muted">${t('signed_in.close')}</p>`;
 }

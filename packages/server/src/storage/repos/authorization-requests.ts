@@ -1,4 +1,10 @@
-import type { AuthorizationRequest, ClaimsRequest, ResourceGrant, ResponseMode } from '../../domain/types.js';
+import type {
+  AuthorizationRequest,
+  ClaimsRequest,
+  Locale,
+  ResourceGrant,
+  ResponseMode,
+} from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
@@ -18,6 +24,7 @@ const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationReq
   prompt: r.prompt === null ? [] : r.prompt.split(' '),
   maxAge: r.max_age,
   loginHint: r.login_hint,
+  uiLocales: r.ui_locales === null ? [] : (r.ui_locales.split(' ') as Locale[]),
   responseMode: r.response_mode as ResponseMode,
   claims: r.claims === null ? null : (JSON.parse(r.claims) as ClaimsRequest),
   dpopJkt: r.dpop_jkt,
@@ -48,6 +55,7 @@ export async function insertAuthorizationRequest(
       prompt: request.prompt.length === 0 ? null : request.prompt.join(' '),
       max_age: request.maxAge,
       login_hint: request.loginHint,
+      ui_locales: request.uiLocales.length === 0 ? null : request.uiLocales.join(' '),
       response_mode: request.responseMode,
       claims: request.claims === null ? null : JSON.stringify(request.claims),
       dpop_jkt: request.dpopJkt,

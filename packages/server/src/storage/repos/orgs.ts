@@ -1,4 +1,4 @@
-import type { Org, SigningAlgorithm } from '../../domain/types.js';
+import type { Locale, Org, SigningAlgorithm } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { OrganizationsTable } from '../schema.js';
@@ -14,6 +14,7 @@ const toOrg = (r: OrganizationsTable): Org => ({
   signUpDomains: JSON.parse(r.sign_up_domains) as string[],
   requirePushedRequests: r.require_pushed_authorization_requests === 1,
   idTokenSigningAlg: r.id_token_signing_alg as SigningAlgorithm,
+  defaultLocale: r.default_locale as Locale | null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -33,6 +34,7 @@ export async function insertOrg(store: Handle, org: Org): Promise<void> {
       sign_up_domains: JSON.stringify(org.signUpDomains),
       require_pushed_authorization_requests: org.requirePushedRequests ? 1 : 0,
       id_token_signing_alg: org.idTokenSigningAlg,
+      default_locale: org.defaultLocale,
       created_at: org.createdAt,
       updated_at: org.updatedAt,
     })
@@ -112,6 +114,21 @@ export async function updateOrgPushedRequests(
   await db
     .updateTable('organizations')
     .set({ require_pushed_authorization_requests: required ? 1 : 0, updated_at: updatedAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The language the org's pages and mails speak when nothing else decides it (null: English). */
+export async function updateOrgDefaultLocale(
+  store: Handle,
+  id: string,
+  locale: Locale | null,
+  updatedAt: number,
+): Promise<void> {
+  const db = opened(store);
+  await db
+    .updateTable('organizations')
+    .set({ default_locale: locale, updated_at: updatedAt })
     .where('id', '=', id)
     .execute();
 }

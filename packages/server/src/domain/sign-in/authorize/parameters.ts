@@ -1,5 +1,6 @@
 import { requestedScope } from '../../directory/scopes.js';
 import { fail } from '../../errors.js';
+import { parseUiLocales } from '../../texts/index.js';
 import type { AuthorizationRequest, Org } from '../../types.js';
 import { parseClaimsParameter } from './claims-parameter.js';
 import { usesCodeFlow } from './client.js';
@@ -32,6 +33,7 @@ export const AUTHORIZE_PARAMETERS = [
   'request_uri',
   'claims',
   'dpop_jkt',
+  'ui_locales',
 ] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMETERS)[number], string>>;
 
@@ -66,6 +68,7 @@ export type CheckedParams = Pick<
   | 'prompt'
   | 'maxAge'
   | 'loginHint'
+  | 'uiLocales'
   | 'codeChallenge'
   | 'scope'
   | 'resources'
@@ -107,6 +110,8 @@ export function checkAuthorizeParams(
     maxAge: parseMaxAge(params.max_age),
     // OIDC Core §3.1.2.1: a hint for the login page's email field; nothing is decided by it.
     loginHint: params.login_hint ?? null,
+    // OIDC Core §3.1.2.1: the pages' languages, preferred first; a hint, so garbage is no preference.
+    uiLocales: parseUiLocales(params.ui_locales),
     codeChallenge: checkPkce(target.client, params.code_challenge, params.code_challenge_method),
     scope: requestedScope(org, target.client, params.scope, resources.scopes),
     resources: [...resources.resources],

@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * The user's language (DESIGN §21): an org's default locale (null: English unless the browser
+ * says otherwise), an authorization request's `ui_locales` as the supported locales it named
+ * (space-separated, preferred first; null: none), and the org's own words for any message of the
+ * catalog, one row per language and key (an ICU message checked on write).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('organizations').addColumn('default_locale', 'text').execute();
+  await db.schema.alterTable('authorization_requests').addColumn('ui_locales', 'text').execute();
+  await db.schema
+    .createTable('org_texts')
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('locale', 'text', (c) => c.notNull())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('message', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('org_texts_pk', ['org_id', 'locale', 'key'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('org_texts').execute();
+  await db.schema.alterTable('authorization_requests').dropColumn('ui_locales').execute();
+  await db.schema.alterTable('organizations').dropColumn('default_locale').execute();
+}
