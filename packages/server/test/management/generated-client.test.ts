@@ -77,6 +77,7 @@ assert.deepEqual(settings.data, {
   sign_up_domains: ['journey.test'],
   require_pushed_authorization_requests: false,
   id_token_signing_alg: 'RS256',
+  default_locale: null,
 });
 
 // A confidential client, then a new secret for it.

@@ -265,6 +265,7 @@ for (const database of httpSuite()) {
         sign_up_domains: [],
         require_pushed_authorization_requests: false,
         id_token_signing_alg: 'RS256',
+        default_locale: null,
       };
       for (const [org, token] of [
         ['acme', owner],
@@ -359,6 +360,7 @@ for (const database of httpSuite()) {
         sign_up_domains: [],
         require_pushed_authorization_requests: false,
         id_token_signing_alg: 'RS256',
+        default_locale: null,
       });
 
       const both = await call(server, 'PATCH', `/organizations/${acme.id}/settings`, owner, {
@@ -377,6 +379,7 @@ for (const database of httpSuite()) {
         sign_up_domains: [],
         require_pushed_authorization_requests: false,
         id_token_signing_alg: 'RS256',
+        default_locale: null,
       });
       // What members see, in the list of orgs too.
       assert.deepEqual((await call(server, 'GET', '/organizations/acme/settings', member)).body, both.body);
@@ -423,6 +426,7 @@ for (const database of httpSuite()) {
         metadataDocuments: false,
         requirePushedRequests: false,
         idTokenSigningAlg: 'RS256',
+        defaultLocale: null,
       });
       for (const e of entries) assert.deepEqual(e.actor, { kind: 'user', id: ownerId });
       assert.deepEqual(

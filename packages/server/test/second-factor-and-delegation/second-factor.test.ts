@@ -206,6 +206,7 @@ for (const database of httpSuite()) {
         metadataDocuments: false,
         signUp: 'open',
         signUpDomains: [],
+        idTokenSigningAlg: 'RS256',
       });
       const bad = await tessera(['org', 'update', '--org', 'acme', '--require-mfa', 'yes'], env);
       assert.equal(bad.code, 2, bad.stderr);
@@ -255,6 +256,7 @@ for (const database of httpSuite()) {
         metadataDocuments: false,
         signUp: 'open',
         signUpDomains: [],
+        idTokenSigningAlg: 'RS256',
       });
     });
 

@@ -90,4 +90,6 @@ export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
   'getTrustedApp',
   'updateTrustedApp',
   'deleteTrustedApp',
+  'getOrganizationTexts',
+  'updateOrganizationTexts',
 ];
