@@ -71,7 +71,7 @@ function Facts({ app, clients }: { app: TrustedApp; clients: Client[] }) {
       </dd>
       <dt>Audience</dt>
       <dd>
-        <code>{app.audience}</code>
+        <code class="url-wrap">{app.audience}</code>
       </dd>
       <dt>Target client id</dt>
       <dd>
@@ -87,7 +87,15 @@ function Facts({ app, clients }: { app: TrustedApp; clients: Client[] }) {
       </dd>
       <dt>Resources</dt>
       <dd>
-        {app.resources.length === 0 ? <span class="muted">None</span> : <Chips values={app.resources} />}
+        {app.resources.length === 0 ? (
+          <span class="muted">None</span>
+        ) : (
+          app.resources.map((r) => (
+            <div key={r}>
+              <code class="url-wrap">{r}</code>
+            </div>
+          ))
+        )}
       </dd>
       <dt>Scopes</dt>
       <dd>{app.scopes.length === 0 ? <span class="muted">None</span> : <Chips values={app.scopes} />}</dd>

@@ -97,7 +97,7 @@ function TrustedAppList({ org }: { org: Org }) {
                 label: 'Name',
                 cell: (a) => <Link href={orgHref(org.slug, 'trusted-apps', a.id)}>{a.name}</Link>,
               },
-              { label: 'Audience', cell: (a) => <code>{a.audience}</code> },
+              { label: 'Audience', cell: (a) => <code class="url-wrap">{a.audience}</code> },
               { label: 'Clients', cell: (a) => a.client_ids.map(clientName).join(', ') },
               { label: 'Scopes', cell: (a) => <Chips values={a.scopes} /> },
             ]}
