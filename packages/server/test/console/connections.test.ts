@@ -575,6 +575,18 @@ describe('console: enterprise sign-in connections and SCIM directories', () => {
     await form.getByLabel('Resources').fill('https://mcp.tools.example/mcp\n');
     await form.getByLabel('Scopes').fill('files:read files:write');
     await review(page, 'trusted-app-new');
+    // Refused in the API's words, nothing stored, the form kept.
+    await form.getByLabel('Audience (the target’s issuer)').fill('https://tools.id.example.com/?tenant=1');
+    await form.getByRole('button', { name: 'Create trusted app' }).click();
+    const refused = form.getByRole('alert');
+    await refused.waitFor();
+    assert.equal(
+      (await refused.textContent())?.trim(),
+      'audience must be the issuer URL of the target authorization server: https, no query or fragment',
+    );
+    assert.deepEqual(await api('trusted-apps'), { data: [] });
+    assert.equal(await form.getByLabel('Target client id').inputValue(), 'cli_AT_TOOLS');
+    await form.getByLabel('Audience (the target’s issuer)').fill('https://tools.id.example.com/');
     await form.getByRole('button', { name: 'Create trusted app' }).click();
     await page.waitForURL((u) => /^\/console\/o\/acme\/trusted-apps\/tap_/.test(u.pathname));
     const id = new URL(page.url()).pathname.split('/').pop() ?? '';
