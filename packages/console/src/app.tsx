@@ -22,6 +22,7 @@ import { RoleDetail, Roles } from './screens/roles.js';
 import { SECTIONS } from './screens/sections.js';
 import { ServiceAccounts } from './screens/service-accounts.js';
 import { Settings } from './screens/settings.js';
+import { TrustedAppDetail, TrustedApps } from './screens/trusted-apps.js';
 import { UserDetail, Users } from './screens/users.js';
 import { WebhookDetail, Webhooks } from './screens/webhooks.js';
 
@@ -38,6 +39,7 @@ const SCREENS: Record<
   roles: { list: Roles, entry: RoleDetail },
   invitations: { list: Invitations },
   connections: { list: Connections, entry: ConnectionDetail },
+  'trusted-apps': { list: TrustedApps, entry: TrustedAppDetail },
   directories: { list: Directories, entry: DirectoryDetail },
   members: { list: Members },
   keys: { list: Keys },

@@ -113,3 +113,9 @@ export function connectionTestOf(result: ConnectionTestResult): ConnectionTest {
   if (result.type === 'saml' && result.saml) return { type: 'saml', saml: result.saml };
   throw new Error('The test came back without what it found.');
 }
+
+/**
+ * A trusted app (`tap_…`): a target authorization server some of the org's confidential clients may get
+ * ID-JAGs for (Enterprise-Managed Authorization, DESIGN §20).
+ */
+export type TrustedApp = Schemas['TrustedAppRecord'];

@@ -21,6 +21,8 @@ export interface ConnectionDraft {
   scopes: string;
   /** Google Workspace: the `hd` every ID token must name; empty: not checked. */
   hostedDomain: string;
+  /** OIDC: ID-JAGs from this provider are taken at the token endpoint (Enterprise-Managed Authorization). */
+  acceptIdJag: boolean;
   samlSource: SamlSource;
   metadataXml: string;
   entityId: string;
@@ -41,6 +43,7 @@ export const emptyDraft = (): ConnectionDraft => ({
   clientSecret: '',
   scopes: DEFAULT_SCOPES,
   hostedDomain: '',
+  acceptIdJag: false,
   samlSource: 'metadata',
   metadataXml: '',
   entityId: '',
@@ -62,6 +65,7 @@ export const draftOf = (c: Connection): ConnectionDraft => ({
         clientId: c.oidc.client_id,
         scopes: c.oidc.scopes.join(' '),
         hostedDomain: c.oidc.hosted_domain ?? '',
+        acceptIdJag: c.oidc.accept_id_jag,
       }
     : { samlSource: 'manual' as const, entityId: c.saml.idp_entity_id, ssoUrl: c.saml.sso_url }),
 });
@@ -242,6 +246,13 @@ export function OidcFields({
         value={draft.hostedDomain}
         onInput={(hostedDomain) => set({ hostedDomain })}
         hint="For Google (https://accounts.google.com): only accounts of this Workspace domain sign in (the hd claim). Leave blank for other providers."
+      />
+      <CheckboxField
+        label="Accept ID-JAGs from this provider (Enterprise-Managed Authorization)"
+        name="accept_id_jag"
+        checked={draft.acceptIdJag}
+        onChange={(acceptIdJag) => set({ acceptIdJag })}
+        hint="Its clients may then trade an ID-JAG it issued for an access token here, with no consent screen, for people linked through this connection and within their roles."
       />
     </>
   );

@@ -141,6 +141,8 @@ function Facts({ connection: c, roles }: { connection: Connection; roles: UserRo
           <dd>{c.oidc.scopes.join(' ')}</dd>
           <dt>Google Workspace domain</dt>
           <dd>{c.oidc.hosted_domain ?? <span class="muted">Not checked</span>}</dd>
+          <dt>ID-JAGs</dt>
+          <dd>{c.oidc.accept_id_jag ? 'Accepted (Enterprise-Managed Authorization)' : 'Not accepted'}</dd>
         </>
       ) : (
         <>
@@ -203,6 +205,7 @@ function changesOf(c: Connection, d: ConnectionDraft): Record<string, unknown> {
       ...(d.clientSecret === '' ? {} : { client_secret: d.clientSecret }),
       ...(same(scopes, c.oidc.scopes) ? {} : { scopes }),
       ...(hostedDomainOf(d) === c.oidc.hosted_domain ? {} : { hosted_domain: hostedDomainOf(d) }),
+      ...(d.acceptIdJag === c.oidc.accept_id_jag ? {} : { accept_id_jag: d.acceptIdJag }),
     };
   }
   if (d.samlSource === 'metadata')

@@ -140,6 +140,7 @@ function createBody(type: Connection['type'], d: ConnectionDraft) {
       client_secret: d.clientSecret,
       scopes: scopesOf(d.scopes),
       hosted_domain: hostedDomainOf(d),
+      accept_id_jag: d.acceptIdJag,
     };
   return {
     type,

@@ -8,7 +8,14 @@ import { SamlIdp } from '../federation/support/saml-idp.js';
 import { addConsoleMember, call, consoleOf, ownedOrg } from '../management/support/console.js';
 import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { DESKTOP, launchChromium, review, signInToConsole } from './support/console-browser.js';
+import {
+  assertAccessible,
+  DESKTOP,
+  launchChromium,
+  PHONE,
+  review,
+  signInToConsole,
+} from './support/console-browser.js';
 import { consoleBuild } from './support/console-build.js';
 
 const SECRET = 'okta-client-secret-0123456789';
@@ -525,5 +532,166 @@ describe('console: enterprise sign-in connections and SCIM directories', () => {
     await status(`Directory ${HOSTILE} deleted.`);
     await page.getByText('No directories yet').waitFor();
     assert.deepEqual(await api('directories'), []);
+  });
+
+  test('a trusted app made, changed and deleted on its screen, stored as typed; a connection accepts ID-JAGs', {
+    skip,
+  }, async () => {
+    const client = async (client_name: string, type: 'public' | 'confidential') => {
+      const res = await call(server, 'POST', '/organizations/acme/clients', owner, {
+        client_name,
+        type,
+        ...(type === 'public' ? { redirect_uris: ['http://127.0.0.1/callback'] } : {}),
+      });
+      assert.equal(res.status, 201, res.text);
+      return res.body.client_id as string;
+    };
+    const agent = await client('Acme agent', 'confidential');
+    const other = await client('Reporting job', 'confidential');
+    await client('Phone app', 'public');
+    const NAME = 'Tools <img src=x onerror="window.__pwned=3">';
+
+    await page
+      .getByRole('navigation', { name: 'acme sections' })
+      .getByRole('link', { name: 'Trusted apps' })
+      .click();
+    await page.getByRole('heading', { name: 'Trusted apps', level: 1 }).waitFor();
+    await page.getByText('An ID-JAG lets a client someone signed in to here get a token').first().waitFor();
+    await page.getByText('No trusted apps yet').waitFor();
+    await review(page, 'trusted-apps-empty');
+    await page.getByRole('button', { name: 'New trusted app' }).click();
+    const form = page.getByRole('form', { name: 'New trusted app' });
+    // Only the org's confidential clients may be picked.
+    assert.deepEqual(
+      await form
+        .getByRole('checkbox')
+        .evaluateAll((boxes) => boxes.map((b) => b.nextElementSibling?.textContent)),
+      [`Acme agent (${agent})`, `Reporting job (${other})`],
+    );
+    await form.getByLabel('Name').fill(NAME);
+    await form.getByLabel('Audience (the target’s issuer)').fill('https://tools.id.example.com/');
+    await form.getByLabel('Target client id').fill('cli_AT_TOOLS');
+    await form.getByRole('checkbox', { name: `Acme agent (${agent})` }).check();
+    await form.getByLabel('Resources').fill('https://mcp.tools.example/mcp\n');
+    await form.getByLabel('Scopes').fill('files:read files:write');
+    await review(page, 'trusted-app-new');
+    // Refused in the API's words, nothing stored, the form kept.
+    await form.getByLabel('Audience (the target’s issuer)').fill('https://tools.id.example.com/?tenant=1');
+    await form.getByRole('button', { name: 'Create trusted app' }).click();
+    const refused = form.getByRole('alert');
+    await refused.waitFor();
+    assert.equal(
+      (await refused.textContent())?.trim(),
+      'audience must be the issuer URL of the target authorization server: https, no query or fragment',
+    );
+    assert.deepEqual(await api('trusted-apps'), { data: [] });
+    assert.equal(await form.getByLabel('Target client id').inputValue(), 'cli_AT_TOOLS');
+    await form.getByLabel('Audience (the target’s issuer)').fill('https://tools.id.example.com/');
+    await form.getByRole('button', { name: 'Create trusted app' }).click();
+    await page.waitForURL((u) => /^\/console\/o\/acme\/trusted-apps\/tap_/.test(u.pathname));
+    const id = new URL(page.url()).pathname.split('/').pop() ?? '';
+    await page.getByRole('heading', { name: NAME, level: 1 }).waitFor();
+
+    const fields = (a: Record<string, unknown>) => {
+      const { created_at: _c, updated_at: _u, ...rest } = a;
+      return rest;
+    };
+    assert.deepEqual(fields(await api(`trusted-apps/${id}`)), {
+      id,
+      name: NAME,
+      audience: 'https://tools.id.example.com/',
+      target_client_id: 'cli_AT_TOOLS',
+      client_ids: [agent],
+      resources: ['https://mcp.tools.example/mcp'],
+      scopes: ['files:read', 'files:write'],
+    });
+    // The name is markup, shown as text.
+    assert.equal(await page.evaluate(() => (window as { __pwned?: number }).__pwned), undefined);
+    assert.equal(await page.locator('img[src="x"]').count(), 0);
+    await review(page, 'trusted-app');
+
+    const edit = page.getByRole('form', { name: 'Edit trusted app' });
+    await edit.getByRole('checkbox', { name: `Reporting job (${other})` }).check();
+    await edit.getByLabel('Scopes').fill('files:read');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await status('Changes saved.');
+    assert.deepEqual(fields(await api(`trusted-apps/${id}`)), {
+      id,
+      name: NAME,
+      audience: 'https://tools.id.example.com/',
+      target_client_id: 'cli_AT_TOOLS',
+      client_ids: [agent, other],
+      resources: ['https://mcp.tools.example/mcp'],
+      scopes: ['files:read'],
+    });
+    await page.setViewportSize(PHONE);
+    await assertAccessible(page, 'trusted-app at phone size');
+    await page.setViewportSize(DESKTOP);
+
+    await page.getByRole('link', { name: '← All trusted apps' }).click();
+    const row = page.getByRole('row', { name: /Tools <img/ });
+    await row.waitFor();
+    assert.deepEqual(await row.getByRole('cell').allTextContents(), [
+      NAME,
+      'https://tools.id.example.com/',
+      'Acme agent, Reporting job',
+      'files:read',
+    ]);
+    await review(page, 'trusted-apps-list');
+    await page.setViewportSize(PHONE);
+    await assertAccessible(page, 'trusted-apps-list at phone size');
+    await page.setViewportSize(DESKTOP);
+
+    // A member is told the screen is for owners, and has no way there.
+    await addConsoleMember(server, acme, 'mel@acme.test', 'member');
+    const memberContext = await browser.newContext({ viewport: DESKTOP });
+    const member = await signInToConsole(
+      memberContext,
+      server,
+      'mel@acme.test',
+      '/console/o/acme/trusted-apps',
+    );
+    await member.getByText('Only owners of this organization can see and change its trusted apps').waitFor();
+    assert.equal(
+      await member
+        .getByRole('navigation', { name: 'acme sections' })
+        .getByRole('link', { name: 'Trusted apps' })
+        .count(),
+      0,
+    );
+    await memberContext.close();
+
+    // Deleted after asking.
+    await page.getByRole('link', { name: NAME }).click();
+    await page.getByRole('button', { name: 'Delete trusted app' }).click();
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
+    await page.waitForURL((u) => u.pathname === '/console/o/acme/trusted-apps');
+    await status(`Trusted app ${NAME} deleted.`);
+    await page.getByText('No trusted apps yet').waitFor();
+    assert.deepEqual(await api('trusted-apps'), { data: [] });
+
+    // An OIDC connection's "Accept ID-JAGs" box, saved through the connection API.
+    const made = await call(server, 'POST', '/organizations/acme/connections', owner, {
+      type: 'oidc',
+      name: 'Acme IdP',
+      issuer: 'https://idp.acme.example',
+      client_id: 'tessera',
+      client_secret: SECRET,
+    });
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.oidc.accept_id_jag, false);
+    await page.goto(`${server.base}/console/o/acme/connections/${made.body.id}`);
+    const connection = page.getByRole('form', { name: 'Edit connection' });
+    const box = connection.getByRole('checkbox', {
+      name: 'Accept ID-JAGs from this provider (Enterprise-Managed Authorization)',
+    });
+    assert.equal(await box.isChecked(), false);
+    await box.check();
+    await connection.getByRole('button', { name: 'Save changes' }).click();
+    await status('Changes saved.');
+    assert.equal((await api(`connections/${made.body.id}`)).oidc.accept_id_jag, true);
+    await page.getByText('Accepted (Enterprise-Managed Authorization)').waitFor();
+    assert.equal(await box.isChecked(), true);
+    await review(page, 'connection-accept-id-jag');
   });
 });
