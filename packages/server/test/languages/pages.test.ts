@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { LOCALES, type Locale } from '../../src/domain/locales.js';
@@ -88,6 +88,7 @@ for (const database of storageSuite(
 )) {
   describe(`the user’s language (${database})`, async () => {
     const skip = (await databaseSkip(database)) || chromiumSkip();
+    // What is not storage (the page matrix, negotiation, escaping) runs on SQLite only.
     const storageTest = storageTestsOn(database, [
       'the org’s default locale and a user’s saved locale choose the language',
       'owners override texts per language: checked on write, escaped on the page',
@@ -164,87 +165,105 @@ for (const database of storageSuite(
       return pages;
     }
 
-    test('every page in every language: no English left, lang and dir set, axe-clean', { skip }, async () => {
-      browser = await launchChromium();
-      const context = await browser.newContext({ viewport: PHONE });
-      const page = await context.newPage();
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      for (const locale of LOCALES) {
-        const pages = await everyPage(locale);
-        for (const [name, html] of Object.entries(pages)) {
-          assert.match(
-            html,
-            new RegExp(`<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">`),
-            `${name} ${locale}`,
-          );
-          if (locale !== 'en')
-            assert.deepEqual(englishLeftIn(html), [], `English left on ${name} in ${locale}`);
-          // The page as served, its markup and stylesheet; nothing is fetched (no script runs).
-          await page.setContent(html, { waitUntil: 'load' });
-          await assertAccessible(page, `${name} (${locale})`);
-          if (['login', 'consent', 'error'].includes(name) && ['en', 'de', 'ja', 'ar'].includes(locale)) {
-            await page.screenshot({ path: `${SCREENSHOTS}${name}-${locale}-phone.png`, fullPage: true });
-            const overflow = await page.evaluate(
-              () => document.documentElement.scrollWidth - window.innerWidth,
+    storageTest(
+      'every page in every language: no English left, lang and dir set, axe-clean',
+      { skip },
+      async () => {
+        browser = await launchChromium();
+        const context = await browser.newContext({ viewport: PHONE });
+        const page = await context.newPage();
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        for (const locale of LOCALES) {
+          const pages = await everyPage(locale);
+          for (const [name, html] of Object.entries(pages)) {
+            assert.match(
+              html,
+              new RegExp(`<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">`),
+              `${name} ${locale}`,
             );
-            assert.ok(overflow <= 0, `${name} in ${locale} scrolls sideways at phone width`);
+            if (locale !== 'en')
+              assert.deepEqual(englishLeftIn(html), [], `English left on ${name} in ${locale}`);
+            // The page as served, its markup and stylesheet; nothing is fetched (no script runs).
+            await page.setContent(html, { waitUntil: 'load' });
+            await assertAccessible(page, `${name} (${locale})`);
+            if (['login', 'consent', 'error'].includes(name) && ['en', 'de', 'ja', 'ar'].includes(locale)) {
+              await page.screenshot({ path: `${SCREENSHOTS}${name}-${locale}-phone.png`, fullPage: true });
+              const overflow = await page.evaluate(
+                () => document.documentElement.scrollWidth - window.innerWidth,
+              );
+              assert.ok(overflow <= 0, `${name} in ${locale} scrolls sideways at phone width`);
+            }
           }
         }
-      }
-      await context.close();
-    });
+        await context.close();
+      },
+    );
 
-    test('the English check catches English: an English page read as German fails it', { skip }, async () => {
-      const { html } = await fetchPage(`${server.issuer('acme')}password/forgot`, 'en');
-      assert.ok(englishLeftIn(html).includes('Forgot your password?'), englishLeftIn(html).join(' | '));
-    });
+    storageTest(
+      'the English check catches English: an English page read as German fails it',
+      { skip },
+      async () => {
+        const { html } = await fetchPage(`${server.issuer('acme')}password/forgot`, 'en');
+        assert.ok(englishLeftIn(html).includes('Forgot your password?'), englishLeftIn(html).join(' | '));
+      },
+    );
 
-    test('ui_locales=de: German pages through the flow and a German reset mail', { skip }, async () => {
-      const issuer = server.issuer('acme');
-      const b = new FormBrowser();
-      const authorize = authorizeUrl(issuer, clientId, { ui_locales: 'de-AT en' }).url;
-      const loginUrl = locationOf(await b.get(authorize), authorize);
-      const login = await (await b.get(loginUrl)).text();
-      assert.match(login, /<html lang="de" dir="ltr">/);
-      assert.match(login, /<h1>Anmelden<\/h1>/);
-      // The forgot link keeps the request, so its page and the mail it sends are German too.
-      const forgotHref = /href="([^"]*password\/forgot[^"]*)"/.exec(login)?.[1]?.replace(/&amp;/g, '&') ?? '';
-      assert.match(forgotHref, /req=arq_/);
-      const forgotUrl = new URL(forgotHref, loginUrl).href;
-      const forgot = await (await b.get(forgotUrl)).text();
-      assert.match(forgot, /<h1>Passwort vergessen\?<\/h1>/);
-      const seen = smtp.mails.length;
-      const sent = await b.submit(forgotUrl, forgot, { email: 'ada@acme.test' });
-      assert.match(await sent.text(), /Sehen Sie in Ihr Postfach/);
-      const mail = await smtp.next('ada@acme.test', seen);
-      assert.equal(decodeHeader(mail.subject), 'Setzen Sie Ihr Passwort für acme zurück');
-      assert.match(
-        mail.text,
-        /hat angefordert, das Passwort Ihres Kontos bei acme, ada@acme\.test, zurückzusetzen/,
-      );
-      assert.match(mail.html, /<html lang="de" dir="ltr">/);
-      assert.match(mail.text, /Neues Passwort wählen:/);
-    });
+    storageTest(
+      'ui_locales=de: German pages through the flow and a German reset mail',
+      { skip },
+      async () => {
+        const issuer = server.issuer('acme');
+        const b = new FormBrowser();
+        const authorize = authorizeUrl(issuer, clientId, { ui_locales: 'de-AT en' }).url;
+        const loginUrl = locationOf(await b.get(authorize), authorize);
+        const login = await (await b.get(loginUrl)).text();
+        assert.match(login, /<html lang="de" dir="ltr">/);
+        assert.match(login, /<h1>Anmelden<\/h1>/);
+        // The forgot link keeps the request, so its page and the mail it sends are German too.
+        const forgotHref =
+          /href="([^"]*password\/forgot[^"]*)"/.exec(login)?.[1]?.replace(/&amp;/g, '&') ?? '';
+        assert.match(forgotHref, /req=arq_/);
+        const forgotUrl = new URL(forgotHref, loginUrl).href;
+        const forgot = await (await b.get(forgotUrl)).text();
+        assert.match(forgot, /<h1>Passwort vergessen\?<\/h1>/);
+        const seen = smtp.mails.length;
+        const sent = await b.submit(forgotUrl, forgot, { email: 'ada@acme.test' });
+        assert.match(await sent.text(), /Sehen Sie in Ihr Postfach/);
+        const mail = await smtp.next('ada@acme.test', seen);
+        assert.equal(decodeHeader(mail.subject), 'Setzen Sie Ihr Passwort für acme zurück');
+        assert.match(
+          mail.text,
+          /hat angefordert, das Passwort Ihres Kontos bei acme, ada@acme\.test, zurückzusetzen/,
+        );
+        assert.match(mail.html, /<html lang="de" dir="ltr">/);
+        assert.match(mail.text, /Neues Passwort wählen:/);
+      },
+    );
 
-    test('Arabic is right to left; the switcher links keep the request and set a cookie', {
-      skip,
-    }, async () => {
-      const issuer = server.issuer('acme');
-      const b = new FormBrowser();
-      const authorize = authorizeUrl(issuer, clientId).url;
-      const loginUrl = locationOf(await b.get(authorize), authorize);
-      const first = await (await b.get(loginUrl)).text();
-      const arabic = /href="([^"]*)" lang="ar" hreflang="ar"/.exec(first)?.[1]?.replace(/&amp;/g, '&') ?? '';
-      assert.match(arabic, /^\/login\?req=arq_[^&]+&lang=ar$/);
-      const response = await b.get(new URL(arabic, issuer).href);
-      assert.equal(response.headers.get('content-language'), 'ar');
-      assert.match(await response.text(), /<html lang="ar" dir="rtl">/);
-      // Remembered for the next page without `lang`.
-      const next = await (await b.get(`${issuer}password/forgot`)).text();
-      assert.match(next, /<html lang="ar" dir="rtl">/);
-    });
+    storageTest(
+      'Arabic is right to left; the switcher links keep the request and set a cookie',
+      {
+        skip,
+      },
+      async () => {
+        const issuer = server.issuer('acme');
+        const b = new FormBrowser();
+        const authorize = authorizeUrl(issuer, clientId).url;
+        const loginUrl = locationOf(await b.get(authorize), authorize);
+        const first = await (await b.get(loginUrl)).text();
+        const arabic =
+          /href="([^"]*)" lang="ar" hreflang="ar"/.exec(first)?.[1]?.replace(/&amp;/g, '&') ?? '';
+        assert.match(arabic, /^\/login\?req=arq_[^&]+&lang=ar$/);
+        const response = await b.get(new URL(arabic, issuer).href);
+        assert.equal(response.headers.get('content-language'), 'ar');
+        assert.match(await response.text(), /<html lang="ar" dir="rtl">/);
+        // Remembered for the next page without `lang`.
+        const next = await (await b.get(`${issuer}password/forgot`)).text();
+        assert.match(next, /<html lang="ar" dir="rtl">/);
+      },
+    );
 
-    test('garbage, huge and header-shaped languages change nothing', { skip }, async () => {
+    storageTest('garbage, huge and header-shaped languages change nothing', { skip }, async () => {
       const issuer = server.issuer('acme');
       for (const lang of ['de%0d%0aSet-Cookie:%20x=1', 'xx', 'de'.repeat(5000), '../../etc']) {
         const response = await fetch(`${issuer}login?lang=${lang}`, { headers: { 'accept-language': 'fr' } });
@@ -266,7 +285,7 @@ for (const database of storageSuite(
       assert.equal(forged.headers.get('content-language'), 'en');
     });
 
-    test('discovery names the languages', { skip }, async () => {
+    storageTest('discovery names the languages', { skip }, async () => {
       const doc = (await (
         await fetch(`${server.issuer('acme')}.well-known/openid-configuration`)
       ).json()) as Record<string, unknown>;

@@ -37,6 +37,9 @@ const STORAGE_TESTS = [
   'Splunk- and Datadog-shaped intakes get every entry, in order, none missing, across a SIGKILL of the streaming worker and two workers sharing them after',
   'backfill_from streams the entries already written from that time on, in order (Datadog, gzip)',
   'a refusing intake shows in status and last_error; a new token resumes from the cursor',
+];
+/** SQLite has no NOTIFY: its stream workers poll. */
+const POSTGRES_ONLY = [
   'on PostgreSQL a new entry wakes the worker by NOTIFY (migration 051), with no poll at all',
 ];
 
@@ -45,7 +48,7 @@ for (const database of storageSuite(
 )) {
   describe(`audit-log streams on ${database}`, async () => {
     const skip = await databaseSkip(database);
-    const test = storageTestsOn(database, STORAGE_TESTS);
+    const test = storageTestsOn(database, STORAGE_TESTS, POSTGRES_ONLY);
     const tls = testTls();
     const logs: string[] = [];
     let server: TestServer;
@@ -645,9 +648,7 @@ for (const database of storageSuite(
       assert.deepEqual(siem.idsVia('/hook/ssrf'), []);
     });
 
-    test('on PostgreSQL a new entry wakes the worker by NOTIFY (migration 051), with no poll at all', {
-      skip: database === 'sqlite' && 'SQLite has no NOTIFY: its stream workers poll',
-    }, async () => {
+    test(POSTGRES_ONLY[0] as string, { skip }, async () => {
       const { org, userId } = await orgWithUser(server.deps, 'notified');
       const token = 'c0ffee00-0000-4000-8000-00000000051a';
       siem.splunkTokens.add(token);

@@ -35,16 +35,22 @@ export async function databaseSkip(database: Database): Promise<false | string> 
 /**
  * `test` for a storage suite whose other tests check HTTP only: the tests named in `storageTests`
  * are defined on both databases, the others on SQLite only (left out on PostgreSQL, not skipped: CI
- * fails on a skipped test). A name that no test of the suite has fails the suite.
+ * fails on a skipped test); those named in `postgresOnly` (what SQLite has no counterpart of, such as
+ * NOTIFY) only on PostgreSQL. A name that no test of the suite has fails the suite.
  */
-export function storageTestsOn(database: Database, storageTests: readonly string[]): typeof test {
-  const unseen = new Set(storageTests);
+export function storageTestsOn(
+  database: Database,
+  storageTests: readonly string[],
+  postgresOnly: readonly string[] = [],
+): typeof test {
+  const unseen = new Set([...storageTests, ...postgresOnly]);
   after(() => {
     if (unseen.size > 0) throw new Error(`storageTestsOn: no test named ${[...unseen].join('; ')}`);
   });
   const define = test as (name: string, ...rest: unknown[]) => unknown;
   return ((name: string, ...rest: unknown[]) => {
     unseen.delete(name);
+    if (postgresOnly.includes(name)) return database === 'postgres' ? define(name, ...rest) : undefined;
     if (database === 'sqlite' || storageTests.includes(name)) return define(name, ...rest);
   }) as typeof test;
 }
