@@ -31,3 +31,21 @@ export function OwnersOnlyScreen({ title, children }: { title: string; children:
     </>
   );
 }
+
+/**
+ * A screen only owners may use (the API refuses anyone else too): `screen()` for an owner; for anyone
+ * else `title` and `notice`, and no call is made.
+ */
+export function OwnersOnly({
+  owner,
+  title,
+  notice,
+  screen,
+}: {
+  owner: boolean;
+  title: string;
+  notice: ComponentChildren;
+  screen: () => ComponentChildren;
+}) {
+  return owner ? screen() : <OwnersOnlyScreen title={title}>{notice}</OwnersOnlyScreen>;
+}

@@ -7,7 +7,7 @@ import { Form, SelectField, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { ListView } from '../components/list-view.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
-import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
+import { OwnersOnly, PageHead } from '../components/page-head.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
@@ -24,26 +24,26 @@ const listHref = (slug: string) => orgHref(slug, 'directories');
 
 /** The org's SCIM directories (owners only, like the API): the list, a new one, its token shown once. */
 export function Directories({ org }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="SCIM directories">
-        <DirectoriesOwnersOnly />
-      </OwnersOnlyScreen>
-    );
-  }
-  return <DirectoryList org={org} />;
+  return (
+    <OwnersOnly
+      owner={canWrite(org)}
+      title="SCIM directories"
+      notice={<DirectoriesOwnersOnly />}
+      screen={() => <DirectoryList org={org} />}
+    />
+  );
 }
 
 /** One directory's page (owners only). */
 export function DirectoryDetail({ org, id }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="SCIM directory">
-        <DirectoriesOwnersOnly />
-      </OwnersOnlyScreen>
-    );
-  }
-  return <DirectoryPage org={org} id={id ?? ''} />;
+  return (
+    <OwnersOnly
+      owner={canWrite(org)}
+      title="SCIM directory"
+      notice={<DirectoriesOwnersOnly />}
+      screen={() => <DirectoryPage org={org} id={id ?? ''} />}
+    />
+  );
 }
 
 function DirectoryList({ org }: { org: Org }) {

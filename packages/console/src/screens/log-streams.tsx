@@ -7,7 +7,7 @@ import { Form, SelectField, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { ListView } from '../components/list-view.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
-import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
+import { OwnersOnly, PageHead } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
@@ -32,26 +32,26 @@ const listHref = (slug: string) => orgHref(slug, 'log-streams');
 
 /** The org's audit-log streams (owners only, like the API): each with its health, a new one. */
 export function LogStreams({ org }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="Log streams">
-        <StreamsOwnersOnly />
-      </OwnersOnlyScreen>
-    );
-  }
-  return <StreamList org={org} />;
+  return (
+    <OwnersOnly
+      owner={canWrite(org)}
+      title="Log streams"
+      notice={<StreamsOwnersOnly />}
+      screen={() => <StreamList org={org} />}
+    />
+  );
 }
 
 /** One stream's page (owners only). */
 export function LogStreamDetail({ org, id }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="Log stream">
-        <StreamsOwnersOnly />
-      </OwnersOnlyScreen>
-    );
-  }
-  return <LogStreamPage org={org} id={id ?? ''} />;
+  return (
+    <OwnersOnly
+      owner={canWrite(org)}
+      title="Log stream"
+      notice={<StreamsOwnersOnly />}
+      screen={() => <LogStreamPage org={org} id={id ?? ''} />}
+    />
+  );
 }
 
 function StreamList({ org }: { org: Org }) {

@@ -7,7 +7,7 @@ import { Form } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { ListView } from '../components/list-view.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
-import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
+import { OwnersOnly, PageHead } from '../components/page-head.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
@@ -28,26 +28,26 @@ type Org = OrgScreenProps['org'];
 
 /** The org's trusted apps (owners only, like the API): the list and a new one. */
 export function TrustedApps({ org }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="Trusted apps">
-        <TrustedAppsOwnersOnly />
-      </OwnersOnlyScreen>
-    );
-  }
-  return <TrustedAppList org={org} />;
+  return (
+    <OwnersOnly
+      owner={canWrite(org)}
+      title="Trusted apps"
+      notice={<TrustedAppsOwnersOnly />}
+      screen={() => <TrustedAppList org={org} />}
+    />
+  );
 }
 
 /** One trusted app's page (owners only). */
 export function TrustedAppDetail({ org, id }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="Trusted app">
-        <TrustedAppsOwnersOnly />
-      </OwnersOnlyScreen>
-    );
-  }
-  return <TrustedAppPage org={org} id={id ?? ''} />;
+  return (
+    <OwnersOnly
+      owner={canWrite(org)}
+      title="Trusted app"
+      notice={<TrustedAppsOwnersOnly />}
+      screen={() => <TrustedAppPage org={org} id={id ?? ''} />}
+    />
+  );
 }
 
 function TrustedAppList({ org }: { org: Org }) {
