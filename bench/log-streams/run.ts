@@ -11,6 +11,7 @@ import { newEventId } from '../../packages/server/src/crypto/random.js';
 import { LogStreamWorker } from '../../packages/server/src/delivery/log-stream-worker.js';
 import {
   createLogStream,
+  deleteLogStream,
   MAX_BATCH_ENTRIES,
   type StreamRequest,
   serializeEntry,
@@ -24,6 +25,7 @@ import { TEST_SECRET } from '../../packages/server/test/support/runtime.js';
 import { orgWithUser } from '../../packages/server/test/webhooks/support/events.js';
 import { testTls } from '../../packages/server/test/webhooks/support/tls.js';
 import { type Child, runBench, spawnTs, untilReady } from '../support/children.js';
+import { cpuMs } from '../support/process-stats.js';
 import { fmt, table } from '../support/report.js';
 
 const ENTRIES = Number(process.env.BENCH_ENTRIES) > 0 ? Number(process.env.BENCH_ENTRIES) : 10_000;
@@ -38,6 +40,8 @@ const load = () =>
 /** The intake, in a process of its own (intake-child.ts). */
 interface Intake {
   url: string;
+  /** The intake process's CPU time so far, ms (null off Linux). */
+  cpuMs(): number | null;
   accept(token: string): Promise<void>;
   /** Resolves once `token` brought at least `n` entries. */
   until(token: string, n: number): Promise<void>;
@@ -63,6 +67,7 @@ async function startIntake(): Promise<Intake> {
   const { port } = await untilReady(child, 'the intake', next<{ port: number }>('port'));
   return {
     url: `https://localhost:${port}`,
+    cpuMs: () => cpuMs(ipc.pid ?? 0)?.all ?? null,
     accept: async (token) => {
       const done = next('token');
       ipc.send({ kind: 'token', token });
@@ -112,14 +117,28 @@ async function plainPost(requests: { url: string; headers: Record<string, string
   }
 }
 
-/** What `work` took: wall time and this process's CPU time, ms. */
-async function measured(work: () => Promise<void>): Promise<{ ms: number; cpuMs: number }> {
+interface Measured {
+  ms: number;
+  /** This process's CPU time. */
+  cpuMs: number;
+  /** The intake's CPU time (NaN when it cannot be read). */
+  intakeCpuMs: number;
+}
+
+/** What `work` took: wall time, this process's CPU time and the intake's, ms. */
+async function measured(intake: Intake, work: () => Promise<void>): Promise<Measured> {
   const cpu = process.cpuUsage();
+  const intakeBefore = intake.cpuMs();
   const began = performance.now();
   await work();
   const ms = performance.now() - began;
   const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000 };
+  const intakeAfter = intake.cpuMs();
+  return {
+    ms,
+    cpuMs: (used.user + used.system) / 1000,
+    intakeCpuMs: intakeBefore === null || intakeAfter === null ? Number.NaN : intakeAfter - intakeBefore,
+  };
 }
 
 async function run(database: 'sqlite' | 'postgres', intake: Intake) {
@@ -193,7 +212,7 @@ async function run(database: 'sqlite' | 'postgres', intake: Intake) {
           ...r,
           headers: { ...r.headers, authorization: `Splunk ${peerToken}` },
         }));
-        return measured(async () => {
+        return measured(intake, async () => {
           const reached = intake.until(peerToken, entries.length);
           await plainPost(mine);
           await reached;
@@ -203,16 +222,19 @@ async function run(database: 'sqlite' | 'postgres', intake: Intake) {
       const before = await plainRun(`${token}-peer-before`);
       // The stream: a worker as `tessera serve` runs one, from its start to the intake holding the backlog.
       const worker = new LogStreamWorker(deps, { ca: tls.cert, pollMs: 20 });
-      const streamed = await measured(async () => {
+      const streamed = await measured(intake, async () => {
         const reached = intake.until(token, ENTRIES);
         worker.start();
         await reached;
       });
       await worker.stop();
+      // Only this round's stream: the next round's worker must not also send to this one.
+      await deleteLogStream(deps, org, stream.id, SYSTEM);
       const after = await plainRun(`${token}-peer-after`);
       if (round > 0) {
         const rate = (t: { ms: number }, n: number) => (n / t.ms) * 1000;
         const cpu = (t: { cpuMs: number }, n: number) => (t.cpuMs / n) * 1000;
+        const intakeCpu = (t: Measured, n: number) => (t.intakeCpuMs / n) * 1000;
         const plainRate = (rate(before, entries.length) + rate(after, entries.length)) / 2;
         const ratio = rate(streamed, ENTRIES) / plainRate;
         ratios.push(ratio);
@@ -223,6 +245,9 @@ async function run(database: 'sqlite' | 'postgres', intake: Intake) {
           fmt(ratio, 2),
           fmt(cpu(streamed, ENTRIES), 1),
           fmt((cpu(before, entries.length) + cpu(after, entries.length)) / 2, 1),
+          fmt(intakeCpu(streamed, ENTRIES), 1),
+          fmt((intakeCpu(before, entries.length) + intakeCpu(after, entries.length)) / 2, 1),
+          load(),
         ]);
       }
     }
@@ -239,6 +264,9 @@ async function run(database: 'sqlite' | 'postgres', intake: Intake) {
           'ratio',
           'stream CPU ms/1k',
           'plain CPU ms/1k',
+          'intake CPU ms/1k (stream)',
+          'intake CPU ms/1k (plain)',
+          'load average',
         ],
         rows,
       ),

@@ -75,11 +75,17 @@ export class HttpsSender {
     this.#httpAgent?.destroy();
   }
 
+  /**
+   * Posts `body`. `onSent`, when given, is called once the whole request has been handed to the
+   * connection (or the attempt ended without that): a caller can then work while the receiver does,
+   * without holding up the request's own bytes.
+   */
   post(
     url: string,
     headers: Record<string, string>,
     body: string | Buffer,
     contentType = 'application/json',
+    onSent?: () => void,
   ): Promise<SendResult> {
     const started = performance.now();
     const done = (status: number | null, error: string | null, retryAfterMs: number | null = null) => ({
@@ -98,14 +104,22 @@ export class HttpsSender {
       // Literal addresses skip `lookup` in net.connect, so they are checked here.
       if (isIP(host)) checkAddress(host, this.#options.allowPrivate);
     } catch (error) {
+      onSent?.();
       return Promise.resolve(done(null, (error as Error).message));
     }
     const timeoutMs = this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let told = onSent === undefined;
+    const sent = () => {
+      if (told) return;
+      told = true;
+      onSent?.();
+    };
     return new Promise<SendResult>((resolve) => {
       let settled = false;
       const finish = (result: SendResult) => {
         if (settled) return;
         settled = true;
+        sent();
         clearTimeout(timer);
         resolve(result);
       };
@@ -141,6 +155,7 @@ export class HttpsSender {
         req.destroy(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => finish(done(null, describeError(error))));
+      req.on('finish', sent);
       req.end(body);
     });
   }

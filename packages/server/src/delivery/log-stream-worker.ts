@@ -194,60 +194,92 @@ export class LogStreamWorker {
       await this.#failed(stream, token, 'the stream secret cannot be read', null);
       return;
     }
+    // The lease as last written: the claim's, then each advance's once it is stored.
     let lease = leaseUntil;
-    const read = (cursor: StreamCursor | null) =>
-      readEntriesAfter(store, {
-        orgId: stream.orgId,
-        cursor,
-        from: stream.backfillFrom,
-        limit: this.#batchEntries,
-      }).then(cutBySize);
-    // Three steps overlap: the next batch is read and serialized while one is on the wire, and the cursor
-    // moves past a batch while the next is on the wire. The cursor still moves only past what was
-    // accepted, in order.
-    // Each is awaited below; a handler now keeps a rejection meanwhile from counting as unhandled.
+    /** The batch after `cursor`, read, serialized and made into its request (body compressed when asked). */
+    const prepare = async (cursor: StreamCursor | null): Promise<Prepared | null> => {
+      const batch = cutBySize(
+        await readEntriesAfter(store, {
+          orgId: stream.orgId,
+          cursor,
+          from: stream.backfillFrom,
+          limit: this.#batchEntries,
+        }),
+      );
+      const last = batch.at(-1);
+      if (!last) return null;
+      const request = streamRequest(stream, secret, batch, Math.floor(this.#clock.now() / 1000));
+      const headers = request.gzip ? { ...request.headers, 'content-encoding': 'gzip' } : request.headers;
+      // Compressed on the thread pool, not the event loop (a batch is up to 800 kB).
+      const body = request.gzip ? await gzipAsync(request.body) : request.body;
+      return {
+        url: request.url,
+        headers,
+        body,
+        entries: batch.length,
+        cursor: { order: last.order, id: last.id },
+      };
+    };
+    // While a batch is on the wire (from the moment its last byte is handed to the connection until its
+    // answer) the cursor is moved past the batch before it and the next one is read, serialized and made
+    // into its request: between an answer and the next request nothing is left to do but send. Still
+    // one batch on the wire at a time, and the cursor moves only past what was accepted, in order.
+    // Each step is awaited below; `quiet` keeps a rejection meanwhile from counting as unhandled.
     const quiet = <T>(p: Promise<T>) => {
       p.catch(() => {});
       return p;
     };
-    let next = quiet(read(stream.cursor));
+    let next = quiet(prepare(stream.cursor));
+    /** The last batch accepted whose cursor is not stored yet. */
+    let accepted: { cursor: StreamCursor; entries: number; at: number } | null = null;
+    /** The last cursor write: false once the claim was found lost. */
     let advanced: Promise<boolean> = Promise.resolve(true);
+    const record = () => {
+      if (accepted === null) return;
+      const { cursor, entries, at } = accepted;
+      accepted = null;
+      const until = this.#clock.now() + this.#leaseMs;
+      advanced = quiet(
+        advanceCursor(store, {
+          id: stream.id,
+          token,
+          cursor,
+          sent: entries,
+          now: at,
+          leaseUntil: until,
+        }).then((held) => {
+          if (held) lease = until;
+          return held;
+        }),
+      );
+    };
     try {
       for (;;) {
         const batch = await next;
-        const last = batch.at(-1);
         // A batch must be answered before the lease ends, or another worker could send after it.
-        if (!last || this.#stopping || lease - this.#clock.now() < this.#timeoutMs) {
+        if (!batch || this.#stopping || lease - this.#clock.now() < this.#timeoutMs) {
+          record();
           if (await advanced) await release();
           return;
         }
-        const cursor = { order: last.order, id: last.id };
-        next = quiet(read(cursor));
-        const request = streamRequest(stream, secret, batch, Math.floor(this.#clock.now() / 1000));
-        const headers = request.gzip ? { ...request.headers, 'content-encoding': 'gzip' } : request.headers;
-        // Compressed on the thread pool, not the event loop (a batch is up to 800 kB).
-        const body = request.gzip ? await gzipAsync(request.body) : request.body;
-        const result = await this.#sender.post(request.url, headers, body);
+        let onSent = () => {};
+        const sent = new Promise<void>((resolve) => {
+          onSent = resolve;
+        });
+        const answer = this.#sender.post(batch.url, batch.headers, batch.body, 'application/json', onSent);
+        await sent;
+        record();
+        next = quiet(prepare(batch.cursor));
+        const result = await answer;
         // The lease ran out and another worker may hold the stream now: it goes on from the stored cursor.
         if (!(await advanced)) return;
         if (result.status === null || result.status < 200 || result.status >= 300) {
           await this.#failed(stream, token, result.error ?? `HTTP ${result.status}`, result.retryAfterMs);
           return;
         }
-        const now = this.#clock.now();
-        lease = now + this.#leaseMs;
-        advanced = quiet(
-          advanceCursor(store, {
-            id: stream.id,
-            token,
-            cursor,
-            sent: batch.length,
-            now,
-            leaseUntil: lease,
-          }),
-        );
+        accepted = { cursor: batch.cursor, entries: batch.entries, at: this.#clock.now() };
         this.#log.debug(
-          { streamId: stream.id, entries: batch.length, durationMs: result.durationMs },
+          { streamId: stream.id, entries: batch.entries, durationMs: result.durationMs },
           'log stream batch sent',
         );
       }
@@ -297,6 +329,15 @@ export class LogStreamWorker {
 }
 
 const gzipAsync = promisify(gzip);
+
+/** A batch ready to send: its request, how many entries it holds, and the cursor past its last. */
+interface Prepared {
+  url: string;
+  headers: Record<string, string>;
+  body: string | Buffer;
+  entries: number;
+  cursor: StreamCursor;
+}
 
 /** The shortest time between two looks for streams (NOTIFYs come once per committing writer). */
 const MIN_LOOK_GAP_MS = 50;
