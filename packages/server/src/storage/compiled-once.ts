@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery } from 'kysely';
-import type { Db } from './db.js';
+import { type Db, ROWS_AS_ARRAYS } from './db.js';
 
 /**
  * A statement built and compiled once per open database, its values bound at each call.
@@ -20,13 +20,33 @@ export function compiledOnce<Name extends string, Row>(
   names: readonly Name[],
   build: (db: Db, value: StandIns<Name>) => Compilable<Row>,
 ): (db: Db, values: Readonly<Record<Name, unknown>>) => Promise<Row[]> {
+  return runner<Name, Row>(names, build, '');
+}
+
+/**
+ * The same, with the rows as arrays of the selected columns in the builder's order (db.ts
+ * ROWS_AS_ARRAYS): for reads of many rows where an object per row costs more than the read.
+ */
+export function compiledOnceAsArrays<Name extends string>(
+  names: readonly Name[],
+  build: (db: Db, value: StandIns<Name>) => Compilable<unknown>,
+): (db: Db, values: Readonly<Record<Name, unknown>>) => Promise<unknown[][]> {
+  return runner<Name, unknown[]>(names, build, ROWS_AS_ARRAYS);
+}
+
+function runner<Name extends string, Row>(
+  names: readonly Name[],
+  build: (db: Db, value: StandIns<Name>) => Compilable<unknown>,
+  prefix: string,
+): (db: Db, values: Readonly<Record<Name, unknown>>) => Promise<Row[]> {
   // Keyed by the database's dialect adapter: one object per open database, shared by its transactions.
   const built = new WeakMap<object, Template<Name>>();
   return async (db, values) => {
     const adapter = db.getExecutor().adapter;
     let template = built.get(adapter);
     if (template === undefined) {
-      template = compile(db, names, build);
+      const compiled = compile(db, names, build);
+      template = { ...compiled, sql: `${prefix}${compiled.sql}` };
       built.set(adapter, template);
     }
     const parameters = template.slots.map((slot) =>
@@ -52,10 +72,10 @@ interface Template<Name extends string> {
 /** Stand-ins carry a NUL, which no stored text does (http/storable-text.ts refuses it at the edge). */
 const STAND_IN = '\u0000compiled-once:';
 
-function compile<Name extends string, Row>(
+function compile<Name extends string>(
   db: Db,
   names: readonly Name[],
-  build: (db: Db, value: StandIns<Name>) => Compilable<Row>,
+  build: (db: Db, value: StandIns<Name>) => Compilable<unknown>,
 ): Template<Name> {
   const standIns = Object.fromEntries(names.map((name) => [name, `${STAND_IN}${name}`])) as StandIns<Name>;
   const { sql, parameters } = build(db, standIns).compile();
