@@ -347,12 +347,12 @@ const MIN_LOOK_GAP_MS = 50;
  * is never held back for its size), each with its place in the streams' order. Sizes are counted by an
  * upper bound (3 bytes a UTF-16 unit) while that stays under the limit, exactly once it would not.
  */
-function cutBySize(entries: readonly StreamEntry[]): (SerializedEntry & { order: number })[] {
-  const batch: (SerializedEntry & { order: number })[] = [];
+function cutBySize(entries: readonly StreamEntry[]): SerializedEntry[] {
+  const batch: SerializedEntry[] = [];
   let bytes = 0;
   let exact = false;
   for (const entry of entries) {
-    const serialized = { ...serializeEntry(entry), order: entry.txOrder };
+    const serialized = serializeEntry(entry);
     let size = exact ? Buffer.byteLength(serialized.json) : serialized.json.length * 3;
     if (!exact && bytes + size > MAX_BATCH_BYTES) {
       exact = true;

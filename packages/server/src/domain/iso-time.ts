@@ -19,3 +19,27 @@ export function isoTime(ms: number): string {
   const milli = ms - second * 1000;
   return `${cachedPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
+
+/** The second last written by epochSecondsText, and its text. */
+let secondsOf = Number.NaN;
+let secondsText = '';
+/** `.001` … `.999` as `String(n / 1000)` ends (trailing zeros dropped), `''` for 0. */
+const FRACTIONS = Array.from({ length: 1000 }, (_, milli) =>
+  milli === 0 ? '' : `.${String(milli).padStart(3, '0').replace(/0+$/, '')}`,
+);
+
+/**
+ * `String(ms / 1000)`, character for character: seconds since the epoch as Splunk's HEC `time` takes them.
+ * Formatting a fraction is as costly as serializing a string; for a whole, non-negative number of
+ * milliseconds under 10^15 (15 digits, which a double always prints back as they are) the seconds' text
+ * is kept while they last and the fraction is looked up.
+ */
+export function epochSecondsText(ms: number): string {
+  if (!Number.isInteger(ms) || ms < 0 || ms >= 1e15) return String(ms / 1000);
+  const second = Math.floor(ms / 1000);
+  if (second !== secondsOf) {
+    secondsText = String(second);
+    secondsOf = second;
+  }
+  return `${secondsText}${FRACTIONS[ms - second * 1000]}`;
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { auditEntryJson, toAuditEntry } from '../../src/domain/audit/events.js';
-import { isoTime } from '../../src/domain/iso-time.js';
+import { epochSecondsText, isoTime } from '../../src/domain/iso-time.js';
 import type { Actor, AuditRecord } from '../../src/domain/types.js';
 
 // A stream sends each entry as the stored JSON put together (auditEntryJson); the events list serializes
@@ -64,4 +64,14 @@ test('isoTime is toISOString for whole milliseconds, across seconds, days and ye
   }
   for (const ms of samples) assert.equal(isoTime(ms), new Date(ms).toISOString(), String(ms));
   assert.throws(() => isoTime(8.64e15 + 1000), RangeError);
+});
+
+test("epochSecondsText is String(ms / 1000) (Splunk's time), across seconds and for any number", () => {
+  const samples = [...times, 1000, 1010, 1100, 1001, 1e15 - 1, 1e15, 2 ** 53 - 1, -1, -1500, 1.5, Number.NaN, 2 ** 53 + 2];
+  let x = 1795966554037;
+  for (let i = 0; i < 5000; i++) {
+    x += i % 7 === 0 ? Math.floor(Math.random() * 1e10) : Math.floor(Math.random() * 400);
+    samples.push(x, Math.floor(Math.random() * 2 ** 53));
+  }
+  for (const ms of samples) assert.equal(epochSecondsText(ms), String(ms / 1000), String(ms));
 });

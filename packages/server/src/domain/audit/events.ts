@@ -56,6 +56,20 @@ export interface StoredEntryText extends Omit<AuditRecord, 'orgId' | 'data' | 'p
 
 const str = (value: string) => JSON.stringify(value);
 
+/** Names serialized so far (keys, entities, verbs, actor kinds: a few dozen), up to a bound. */
+const quotedNames = new Map<string, string>();
+
+/** `str` of a name an entry shares with many others, serialized once. */
+function quotedName(name: string): string {
+  let quoted = quotedNames.get(name);
+  if (quoted === undefined) {
+    quoted = str(name);
+    if (quotedNames.size >= 1000) quotedNames.clear();
+    quotedNames.set(name, quoted);
+  }
+  return quoted;
+}
+
 /**
  * `JSON.stringify(toAuditEntry(stored))`, character for character, without parsing the stored JSON and
  * serializing it again: the fields in toAuditEntry's order, the stored text put in as it is (it was
@@ -66,9 +80,9 @@ export function auditEntryJson(stored: StoredEntryText): string {
   const actor =
     stored.actor.kind === 'system'
       ? '{"kind":"system"}'
-      : `{"kind":${str(stored.actor.kind)},"id":${str(stored.actor.id)}}`;
+      : `{"kind":${quotedName(stored.actor.kind)},"id":${str(stored.actor.id)}}`;
   let json =
-    `{"id":${str(stored.id)},"key":${str(stored.key)},"entity":${str(stored.entity)},"verb":${str(stored.verb)},` +
+    `{"id":${str(stored.id)},"key":${quotedName(stored.key)},"entity":${quotedName(stored.entity)},"verb":${quotedName(stored.verb)},` +
     `"at":"${isoTime(stored.at)}","actor":${actor},"data":${stored.dataJson}`;
   if (showsChanges(stored.verb)) {
     if (stored.previousJson !== null) json += `,"previous":${stored.previousJson}`;

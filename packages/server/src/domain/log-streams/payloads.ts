@@ -1,5 +1,5 @@
 import { signedHeaders, signingKey } from '../../crypto/webhook-signature.js';
-import { isoTime } from '../iso-time.js';
+import { epochSecondsText, isoTime } from '../iso-time.js';
 import type { LogStream, LogStreamType } from '../types.js';
 import type { SerializedEntry } from './stream-entry.js';
 
@@ -73,7 +73,7 @@ export function streamRequest(
       const meta =
         `"source":${str(s.source ?? 'tessera')},"sourcetype":${str(s.sourcetype ?? 'tessera:audit')}` +
         (s.index === undefined ? '' : `,"index":${str(s.index)}`);
-      const body = entries.map((e) => `{"time":${e.atMs / 1000},${meta},"event":${e.json}}`).join('\n');
+      const body = entries.map((e) => `{"time":${epochSecondsText(e.atMs)},${meta},"event":${e.json}}`).join('\n');
       return { url, headers: { authorization: `Splunk ${secret}` }, body, gzip: false };
     }
     case 'datadog': {

@@ -10,6 +10,8 @@ export interface SerializedEntry {
   atMs: number;
   actor: AuditEntry['actor'];
   json: string;
+  /** Its place in the streams' order. */
+  order: number;
 }
 
 /**
@@ -22,4 +24,5 @@ export const serializeEntry = (stored: StreamEntry): SerializedEntry => ({
   atMs: stored.at,
   actor: stored.actor,
   json: auditEntryJson(stored),
+  order: stored.txOrder,
 });
