@@ -67,7 +67,21 @@ test('isoTime is toISOString for whole milliseconds, across seconds, days and ye
 });
 
 test("epochSecondsText is String(ms / 1000) (Splunk's time), across seconds and for any number", () => {
-  const samples = [...times, 1000, 1010, 1100, 1001, 1e15 - 1, 1e15, 2 ** 53 - 1, -1, -1500, 1.5, Number.NaN, 2 ** 53 + 2];
+  const samples = [
+    ...times,
+    1000,
+    1010,
+    1100,
+    1001,
+    1e15 - 1,
+    1e15,
+    2 ** 53 - 1,
+    -1,
+    -1500,
+    1.5,
+    Number.NaN,
+    2 ** 53 + 2,
+  ];
   let x = 1795966554037;
   for (let i = 0; i < 5000; i++) {
     x += i % 7 === 0 ? Math.floor(Math.random() * 1e10) : Math.floor(Math.random() * 400);

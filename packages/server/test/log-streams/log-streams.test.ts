@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test as plainTest } from 'node:test';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import pg from 'pg';
 import { newEventId } from '../../src/crypto/random.js';
 import { LogStreamWorker } from '../../src/delivery/log-stream-worker.js';
@@ -568,6 +569,63 @@ for (const database of storageSuite(
         'the stream to be active again',
       );
       assert.equal((await call(server, 'DELETE', path, owner)).status, 204);
+    });
+
+    test('an intake that answers every batch twice (a second 200 on the connection) still gets every entry, in order', {
+      skip,
+    }, async (t) => {
+      // A raw HTTPS intake: it keeps each request's body, then writes two 200 answers. The second
+      // reaches the worker as an answer no request asked for: on the same connection, it must not
+      // be taken for the next batch's, nor lose or reorder a batch.
+      const bodies: string[] = [];
+      const intake = createTlsServer({ key: tls.key, cert: tls.cert }, (socket: TLSSocket) => {
+        let buffered = Buffer.alloc(0);
+        socket.on('error', () => {});
+        socket.on('data', (chunk: Buffer) => {
+          buffered = Buffer.concat([buffered, chunk]);
+          for (;;) {
+            const end = buffered.indexOf('\r\n\r\n');
+            if (end < 0) return;
+            const head = buffered.subarray(0, end).toString('latin1');
+            const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+            if (buffered.length < end + 4 + length) return;
+            bodies.push(buffered.subarray(end + 4, end + 4 + length).toString('utf8'));
+            buffered = buffered.subarray(end + 4 + length);
+            const ok =
+              'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 27\r\n\r\n{"text":"Success","code":0}';
+            socket.write(ok + ok);
+          }
+        });
+      });
+      await new Promise<void>((resolve) => intake.listen(0, '127.0.0.1', resolve));
+      t.after(() => intake.close());
+      const port = (intake.address() as { port: number }).port;
+      const { org, userId } = await orgWithUser(server.deps, 'twice');
+      const { stream } = await streamOf(org, {
+        type: 'splunk_hec',
+        url: `https://localhost:${port}`,
+        secret: 'twice-token',
+      });
+      await createTenants(server.deps, org, userId, 30);
+      // Small batches, so that many follow one another on the one connection.
+      const worker = new LogStreamWorker(server.deps, { ca: tls.cert, pollMs: 50, batchEntries: 4 }).start();
+      t.after(() => worker.stop());
+      const expected = await expectedIds(org.id, stream.backfillFrom);
+      const got = () =>
+        bodies.flatMap((b) =>
+          b.split('\n').map((line) => (JSON.parse(line) as { event: { id: string } }).event.id),
+        );
+      await eventually(async () => new Set(got()).size >= expected.length, PATIENCE_MS, 'every entry');
+      const { firsts, rewinds } = arrived(got(), expected);
+      assert.deepEqual(firsts, expected);
+      assert.equal(rewinds, 0);
+      await eventually(
+        async () => (await getLogStream(server.deps, org, stream.id)).lag.entries === 0,
+        PATIENCE_MS,
+        'the stream to have no lag',
+      );
+      await worker.stop();
+      await updateLogStream(server.deps, org, stream.id, { active: false }, SYSTEM);
     });
 
     test('a hanging intake times out, a huge answer is cut off, private addresses are refused, and no secret reaches a log', {

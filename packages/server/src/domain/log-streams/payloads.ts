@@ -73,7 +73,9 @@ export function streamRequest(
       const meta =
         `"source":${str(s.source ?? 'tessera')},"sourcetype":${str(s.sourcetype ?? 'tessera:audit')}` +
         (s.index === undefined ? '' : `,"index":${str(s.index)}`);
-      const body = entries.map((e) => `{"time":${epochSecondsText(e.atMs)},${meta},"event":${e.json}}`).join('\n');
+      const body = entries
+        .map((e) => `{"time":${epochSecondsText(e.atMs)},${meta},"event":${e.json}}`)
+        .join('\n');
       return { url, headers: { authorization: `Splunk ${secret}` }, body, gzip: false };
     }
     case 'datadog': {
