@@ -171,7 +171,6 @@ for (const database of ['sqlite', 'postgres'] as const) {
       tessera = await startServer({
         database,
         env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
-        checkAnswers: true,
       });
       acme = await ownedOrg(tessera, 'acme');
       tools = await ownedOrg(tessera, 'tools');

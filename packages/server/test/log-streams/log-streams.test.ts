@@ -69,7 +69,6 @@ for (const database of storageSuite(
       // This process writes and answers the API; streaming is done by `tessera worker` children.
       server = await startServer({
         database,
-        checkAnswers: true,
         logs,
         webhooks: false,
         logStreams: false,

@@ -70,7 +70,7 @@ for (const database of storageSuite(
     before(async () => {
       if (skip) return;
       // No delivery worker: the webhooks made here point at hooks.example.com, which must never be resolved.
-      server = await startServer({ checkAnswers: true, database, webhooks: false });
+      server = await startServer({ database, webhooks: false });
       ({ acme, owner, member, stranger } = await ownerMemberStranger(server));
       rows = newestFirst(seedRows(acme.id, ROWS));
       await replaceAuditLog(server.db, acme.id, rows);

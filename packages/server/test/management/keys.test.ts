@@ -22,7 +22,7 @@ for (const database of httpSuite()) {
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ checkAnswers: true, database, logs, webhooks: false });
+      server = await startServer({ database, logs, webhooks: false });
       ({ acme, owner, member, stranger, ownerId } = await ownerMemberStranger(server));
     });
     after(async () => {

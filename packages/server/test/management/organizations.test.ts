@@ -38,7 +38,7 @@ for (const database of httpSuite()) {
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ checkAnswers: true, database, webhooks: false });
+      server = await startServer({ database, webhooks: false });
       acme = await ownedOrg(server, 'acme');
       beta = await ownedOrg(server, 'beta');
       await addConsoleMember(server, acme, 'mel@console.test', 'member');

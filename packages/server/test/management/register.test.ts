@@ -25,7 +25,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
   let server: TestServer;
   before(async () => {
     // Each test below speaks from its own forwarded address, so trust one proxy hop.
-    server = await startServer({ checkAnswers: true, env: { TESSERA_TRUST_PROXY: '1' } });
+    server = await startServer({ env: { TESSERA_TRUST_PROXY: '1' } });
   });
   after(() => server.close());
 
@@ -314,7 +314,7 @@ describe('POST /oauth/register (RFC 7591)', () => {
 });
 
 test('X-Forwarded-For is ignored unless TESSERA_TRUST_PROXY says so', async () => {
-  const server = await startServer({ checkAnswers: true });
+  const server = await startServer();
   try {
     for (let i = 0; i < 10; i++) {
       const res = await register(
@@ -338,7 +338,7 @@ test('X-Forwarded-For is ignored unless TESSERA_TRUST_PROXY says so', async () =
 describe('the registration limit across two server processes on one PostgreSQL', async () => {
   const skip = await postgresSkip();
   test('10 succeed in all, whichever process takes them', { skip }, async () => {
-    const a = await startServer({ checkAnswers: true, database: 'postgres' });
+    const a = await startServer({ database: 'postgres' });
     let b: TesseraProcess | undefined;
     try {
       const portB = await freePort();

@@ -49,7 +49,7 @@ for (const database of httpSuite()) {
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ checkAnswers: true, database, webhooks: false });
+      server = await startServer({ database, webhooks: false });
       konsole = await consoleOf(server);
       await ownedOrg(server, 'acme');
     });

@@ -30,7 +30,7 @@ for (const database of httpSuite()) {
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ checkAnswers: true, database, webhooks: false });
+      server = await startServer({ database, webhooks: false });
       ({ owner, ownerId, member, stranger } = await ownerMemberStranger(server));
       consoleIssuer = `${server.base}/`;
     });

@@ -66,7 +66,7 @@ for (const database of storageSuite(
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ checkAnswers: true, database, logs, webhooks: false });
+      server = await startServer({ database, logs, webhooks: false });
       const cast = await ownerMemberStranger(server);
       ({ acme, owner, member, stranger, ownerId } = cast);
       await ownedOrg(server, 'listco');

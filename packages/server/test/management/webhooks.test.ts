@@ -25,7 +25,7 @@ for (const database of httpSuite()) {
     before(async () => {
       if (skip) return;
       // No delivery worker: these webhooks point at hooks.example.com, which must never be resolved.
-      server = await startServer({ checkAnswers: true, database, logs, webhooks: false });
+      server = await startServer({ database, logs, webhooks: false });
       ({ acme, beta, owner, member, stranger, ownerId } = await ownerMemberStranger(server));
     });
     after(async () => {

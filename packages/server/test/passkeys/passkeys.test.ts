@@ -62,7 +62,7 @@ for (const database of httpSuite()) {
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ database, checkAnswers: true });
+      server = await startServer({ database });
       acme = await makeOrg(server, 'acme');
       const beta = await makeOrg(server, 'beta');
       issuer = server.issuer('acme');

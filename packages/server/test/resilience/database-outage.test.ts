@@ -46,7 +46,6 @@ describe('PostgreSQL connections lost under load', { skip }, () => {
     server = await startServer({
       database: 'sqlite',
       env: { DATABASE_URL: url.toString() },
-      checkAnswers: true,
     });
     admin = new pg.Client({ connectionString: schema.url });
     await admin.connect();

@@ -139,7 +139,7 @@ for (const database of storageSuite(
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ database, checkAnswers: true, webhooks: false });
+      server = await startServer({ database, webhooks: false });
       const cast = await ownerMemberStranger(server);
       ({ acme, owner, member, stranger } = cast);
       connection = await createConnection(

@@ -134,7 +134,6 @@ for (const database of storageSuite(
         },
         webhooks: { pollMs: 100 },
         clientMetadata: { ca: documents.ca, timeoutMs: 1_000 },
-        checkAnswers: true,
       });
       issuer = server.issuer('acme');
       org = await makeOrg(server, 'acme');

@@ -104,7 +104,6 @@ for (const database of storageSuite(
       // The test's OpenID provider listens on 127.0.0.1: the outbound policy lets it be reached.
       server = await startServer({
         database,
-        checkAnswers: true,
         env: { TESSERA_OUTBOUND_ALLOW_PRIVATE: '1' },
       });
       issuer = server.issuer('acme');

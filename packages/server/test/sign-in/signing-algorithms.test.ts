@@ -39,7 +39,7 @@ for (const database of storageSuite(
 
     before(async () => {
       if (skip) return;
-      server = await startServer({ checkAnswers: true, database, webhooks: false });
+      server = await startServer({ database, webhooks: false });
       org = await ownedOrg(server, 'acme');
       issuer = server.issuer('acme');
       owner = await (await consoleOf(server)).token('owner@acme.test');

@@ -38,20 +38,19 @@ const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, 
 export class AnswerChecker {
   readonly #ajv: Ajv2020;
   readonly #document: Json;
-  readonly #operations = new Map<string, Operation>();
-  readonly #validators = new Map<string, ValidateFunction>();
+  readonly #operations: Map<string, Operation>;
+  readonly #validators: Map<string, ValidateFunction>;
   /** Every mismatch seen, in order. */
   readonly mismatches: Mismatch[] = [];
   /** The operations an answer was checked for (operationId → answers checked). */
   readonly checked = new Map<string, number>();
 
   constructor(config: Config, operations: readonly Operation[] = OPERATIONS) {
-    this.#document = buildDocument(config, '0.0.0', operations);
-    for (const op of operations) this.#operations.set(`${op.method.toUpperCase()} ${op.path}`, op);
-    // Not strict: the document carries OpenAPI's own words (paths, servers) around its schemas.
-    this.#ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(this.#ajv);
-    this.#ajv.addSchema(this.#document, DOCUMENT_ID);
+    const shared = compiledFor(config, operations);
+    this.#document = shared.document;
+    this.#ajv = shared.ajv;
+    this.#operations = shared.operations;
+    this.#validators = shared.validators;
   }
 
   /** The operation a route (method, fastify path) was registered from, if any. */
@@ -147,6 +146,36 @@ export class AnswerChecker {
     }
     return validate;
   }
+}
+
+interface Compiled {
+  document: Json;
+  ajv: Ajv2020;
+  operations: Map<string, Operation>;
+  validators: Map<string, ValidateFunction>;
+}
+
+/**
+ * The document and its compiled validators, once per process and set of operations: every suite
+ * checks its answers, and building the document and compiling its schemas is most of what a check
+ * costs. The configuration changes only the document's `servers`, which no schema refers to.
+ */
+const compiled = new WeakMap<readonly Operation[], Compiled>();
+
+function compiledFor(config: Config, operations: readonly Operation[]): Compiled {
+  let found = compiled.get(operations);
+  if (found === undefined) {
+    const document = buildDocument(config, '0.0.0', operations);
+    // Not strict: the document carries OpenAPI's own words (paths, servers) around its schemas.
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(document, DOCUMENT_ID);
+    const byRoute = new Map<string, Operation>();
+    for (const op of operations) byRoute.set(`${op.method.toUpperCase()} ${op.path}`, op);
+    found = { document, ajv, operations: byRoute, validators: new Map() };
+    compiled.set(operations, found);
+  }
+  return found;
 }
 
 /** Ajv's parameters worth reading in a message: the property missing or not allowed, the values allowed. */
