@@ -69,7 +69,8 @@ export const TEXTS_ENDPOINTS = [
       description:
         'Each key of `messages` must be a key of the catalog; a string is an ICU message that may use ' +
         'only the arguments of the catalog’s message for that key, and null removes the org’s message. ' +
-        'All changes apply or none. A change is audited as one `texts.updated` entry.',
+        'All changes apply or none. A change is audited as one `texts.updated` entry. The body is at ' +
+        'most 64 KiB, as every body: long messages in many keys go in several requests.',
       params: TEXTS_PATH,
       body: {
         contentType: 'application/json',
@@ -87,6 +88,9 @@ export const TEXTS_ENDPOINTS = [
         401: unauthorized,
         403: forbidden,
         404: noTexts,
+        413: apiError(
+          '`invalid_request`: a body over 64 KiB, whatever its keys (send fewer keys per request)',
+        ),
       },
     },
     async ({ deps, caller, params, body }) => {
