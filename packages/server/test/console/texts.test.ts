@@ -65,7 +65,10 @@ describe('console: texts', () => {
     assert.ok(found.length < 10, found.join(' '));
     const forgot = entry('login.forgot');
     assert.deepEqual(await forgot.locator('dt').allTextContents(), ['English', 'Catalog, Deutsch (de)']);
-    assert.deepEqual(await forgot.locator('dd').allTextContents(), ['Forgot password?', 'Passwort vergessen?']);
+    assert.deepEqual(await forgot.locator('dd').allTextContents(), [
+      'Forgot password?',
+      'Passwort vergessen?',
+    ]);
     assert.equal(await forgot.locator('dd').nth(1).getAttribute('lang'), 'de');
     await review(page, 'texts-de-search');
 
@@ -88,7 +91,10 @@ describe('console: texts', () => {
       assert.ok(described.split(' ').includes((await alert.getAttribute('id')) ?? '-'), described);
     }
     await review(page, 'texts-refused');
-    assert.deepEqual((await call(server, 'GET', '/organizations/acme/texts/de', await ownerToken())).body.messages, {});
+    assert.deepEqual(
+      (await call(server, 'GET', '/organizations/acme/texts/de', await ownerToken())).body.messages,
+      {},
+    );
 
     // Markup is text: on the screen, and on the hosted page.
     await field.fill(MARKUP);
@@ -111,7 +117,10 @@ describe('console: texts', () => {
     // Back to the catalog's words, after asking once more.
     await title.getByRole('button', { name: 'Reset to catalog login.title' }).click();
     await title.getByRole('button', { name: 'Reset', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'login.title is back to the catalog’s text.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'login.title is back to the catalog’s text.' })
+      .waitFor();
     await page.getByText(/^0 of \d+ messages\.$/).waitFor();
     assert.match(await hostedLogin('?lang=de'), /<h1>Anmelden<\/h1>/);
 
