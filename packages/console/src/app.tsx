@@ -22,6 +22,7 @@ import { RoleDetail, Roles } from './screens/roles.js';
 import { SECTIONS } from './screens/sections.js';
 import { ServiceAccounts } from './screens/service-accounts.js';
 import { Settings } from './screens/settings.js';
+import { Texts } from './screens/texts.js';
 import { TrustedAppDetail, TrustedApps } from './screens/trusted-apps.js';
 import { UserDetail, Users } from './screens/users.js';
 import { WebhookDetail, Webhooks } from './screens/webhooks.js';
@@ -32,6 +33,7 @@ const SCREENS: Record<
   { list: ComponentType<OrgScreenProps>; entry?: ComponentType<OrgScreenProps> }
 > = {
   settings: { list: Settings },
+  texts: { list: Texts },
   clients: { list: Clients, entry: ClientDetail },
   'service-accounts': { list: ServiceAccounts },
   users: { list: Users, entry: UserDetail },

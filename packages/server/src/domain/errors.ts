@@ -143,3 +143,19 @@ export const fail = (situation: ErrorSituation, detail?: string, headers?: Recor
 export const failApi = (situation: ErrorSituation, detail?: string): never => {
   throw new ServiceError(situation, detail, {}, 'api');
 };
+
+/**
+ * Why a value a person typed was refused: the rule's situation, by which a page says it in the
+ * person's language, and the rule's own words (English) for where no page does.
+ */
+export interface InputProblem {
+  readonly situation: ErrorSituation;
+  readonly detail: string;
+}
+
+/** The refusal of a person's values as an InputProblem; anything else (a 5xx) is thrown on. */
+export function inputProblemOf(error: unknown): InputProblem {
+  if (error instanceof ServiceError && error.status < 500)
+    return { situation: error.situation, detail: error.detail ?? 'the form is not valid' };
+  throw error;
+}

@@ -86,6 +86,6 @@ export {
 } from './standard-claims.js';
 export { createTenant, deleteTenant, listTenants, updateTenant } from './tenants.js';
 export { createUser, deleteUser, endSessionsOfUser, listUsers, requireOrgUser, updateUser } from './users.js';
-export { checkEmail, checkName, checkSlug } from './validate.js';
+export { checkEmail, checkName, checkSlug, PASSWORD_LENGTH } from './validate.js';
 export { disableWebhook } from './webhook-disable.js';
 export { createWebhook, deleteWebhook, listWebhooks, updateWebhook, type Webhook } from './webhooks.js';

@@ -1,19 +1,18 @@
 import type { Handle } from '../../storage/handle.js';
 import { recordAudit } from '../audit/audit.js';
-import { ServiceError } from '../errors.js';
+import { type InputProblem, inputProblemOf } from '../errors.js';
 import type { User } from '../types.js';
 import { checkPassword } from './validate.js';
 
 /** A password set anew, by a reset link (mail) or on the profile page (sign-in): its rule and its audit. */
 
-/** The new password's rule (the sign-up one), as words for the form; null when it passes. */
-export function passwordProblem(password: string): string | null {
+/** The new password's rule (the sign-up one), as what the form says; null when it passes. */
+export function passwordProblem(password: string): InputProblem | null {
   try {
     checkPassword(password);
     return null;
   } catch (error) {
-    if (error instanceof ServiceError) return error.detail ?? 'the password is not allowed';
-    throw error;
+    return inputProblemOf(error);
   }
 }
 

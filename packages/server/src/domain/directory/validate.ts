@@ -34,9 +34,14 @@ export function checkEmail(email: string): string {
   return value;
 }
 
+/** How long a password may be, in characters. */
+export const PASSWORD_LENGTH = { min: 8, max: 256 } as const;
+
 export function checkPassword(password: string): string {
-  if (password.length < 8) fail('input.password.too_short', 'password must be at least 8 characters');
-  if (password.length > 256) fail('input.password.too_long', 'password must be at most 256 characters');
+  if (password.length < PASSWORD_LENGTH.min)
+    fail('input.password.too_short', `password must be at least ${PASSWORD_LENGTH.min} characters`);
+  if (password.length > PASSWORD_LENGTH.max)
+    fail('input.password.too_long', `password must be at most ${PASSWORD_LENGTH.max} characters`);
   return password;
 }
 

@@ -13,7 +13,7 @@ import {
 import { recordUserUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { checkEmail } from '../directory/validate.js';
-import { ServiceError } from '../errors.js';
+import { type InputProblem, inputProblemOf } from '../errors.js';
 import type { Locale } from '../locales.js';
 import { deviceOfUser } from '../sign-in/device-cookies.js';
 import { loginSucceeded, reserveLoginAttempt } from '../sign-in/login-throttle.js';
@@ -73,7 +73,7 @@ export async function verifyAddress(deps: MailDeps, org: Org, token: string): Pr
 
 export type EmailChangeOutcome =
   | { ok: true; user: User; previousEmail: string | null }
-  | { ok: false; reason: 'invalid'; detail: string }
+  | { ok: false; reason: 'invalid'; problem: InputProblem }
   | { ok: false; reason: 'wrong_password' }
   | { ok: false; reason: 'throttled'; retryAfterS: number }
   | { ok: false; reason: 'conflict' };
@@ -100,8 +100,7 @@ export async function changeEmail(
   try {
     email = checkEmail(input.email);
   } catch (error) {
-    if (error instanceof ServiceError) return { ok: false, reason: 'invalid', detail: error.detail ?? '' };
-    throw error;
+    return { ok: false, reason: 'invalid', problem: inputProblemOf(error) };
   }
   const deviceId = deviceOfUser(deps, org, input.deviceToken, user)?.id ?? null;
   const verdict = await reserveLoginAttempt(deps.store, org.id, user.email, input.ip, clock.now(), deviceId);

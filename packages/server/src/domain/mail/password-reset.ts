@@ -3,6 +3,7 @@ import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { findUserByEmail, setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';
+import type { InputProblem } from '../errors.js';
 import type { Locale } from '../locales.js';
 import { endUserSessions } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
@@ -33,7 +34,7 @@ export async function mailPasswordReset(
 export type ResetOutcome =
   | { ok: true; user: User; sessionsEnded: number }
   | { ok: false; reason: 'expired' }
-  | { ok: false; reason: 'password'; detail: string };
+  | { ok: false; reason: 'password'; problem: InputProblem };
 
 /**
  * Sets a new password through a reset link, once: the link is used, every session of the user
@@ -43,7 +44,7 @@ export type ResetOutcome =
  */
 export async function resetPassword(deps: MailDeps, org: Org, token: string, password: string) {
   const problem = passwordProblem(password);
-  if (problem !== null) return { ok: false, reason: 'password', detail: problem } satisfies ResetOutcome;
+  if (problem !== null) return { ok: false, reason: 'password', problem } satisfies ResetOutcome;
   // argon2 outside the transaction: it is slow and must not hold a write lock.
   const passwordHash = await hashPassword(password);
   return deps.unitOfWork.run(async (tx): Promise<ResetOutcome> => {

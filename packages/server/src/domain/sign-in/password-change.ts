@@ -6,6 +6,7 @@ import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
 import { findPasswordHash, setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';
+import type { InputProblem } from '../errors.js';
 import { propagateLogout } from '../sessions/logout-propagation.js';
 import { revokeSessions } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
@@ -15,7 +16,7 @@ import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 
 export type PasswordChangeOutcome =
   | { ok: true; sessionsEnded: number }
-  | { ok: false; reason: 'password'; detail: string }
+  | { ok: false; reason: 'password'; problem: InputProblem }
   | { ok: false; reason: 'wrong_password' }
   | { ok: false; reason: 'throttled'; retryAfterS: number };
 
@@ -41,7 +42,7 @@ export async function changePassword(
   },
 ): Promise<PasswordChangeOutcome> {
   const problem = passwordProblem(input.next);
-  if (problem !== null) return { ok: false, reason: 'password', detail: problem };
+  if (problem !== null) return { ok: false, reason: 'password', problem };
   const deviceId = deviceOfUser(deps, org, input.deviceToken, user)?.id ?? null;
   const verdict = await reserveLoginAttempt(deps.store, org.id, user.email, input.ip, clock.now(), deviceId);
   if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };

@@ -14,7 +14,7 @@ import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { addMember } from '../directory/members.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
-import { fail, ServiceError } from '../errors.js';
+import { fail, type InputProblem, inputProblemOf, ServiceError } from '../errors.js';
 import { markAddressVerified } from '../mail/address-verification.js';
 import { checkPassword } from '../sign-in/password-login.js';
 import { type InvitationRecord, type Org, SYSTEM, type User } from '../types.js';
@@ -67,8 +67,8 @@ export type Acceptance =
   /** The account's password was wrong (or the account is disabled: the same words). */
   | { ok: false; reason: 'invalid' }
   | { ok: false; reason: 'throttled'; retryAfterS: number }
-  /** The name or password given is not allowed: `detail` says why. */
-  | { ok: false; reason: 'input'; detail: string }
+  /** The name or password given is not allowed: `problem` says why. */
+  | { ok: false; reason: 'input'; problem: InputProblem }
   /** The address got an account since the page was shown: sign in instead. */
   | { ok: false; reason: 'exists' };
 
@@ -139,10 +139,6 @@ async function grant(tx: Handle, opened: Pending, used: InvitationRecord, user: 
 }
 
 /** The words of a refused name or password (the sign-up rules), or rethrows anything else. */
-function inputProblem(error: unknown): string {
-  if (error instanceof ServiceError && error.status < 500) return error.detail ?? 'the form is not valid';
-  throw error;
-}
 
 /**
  * Step two for someone without an account: the account is created (user and personal tenant,
@@ -165,7 +161,7 @@ export async function acceptAsNewUser(
       lastName: input.lastName.trim() === '' ? null : input.lastName,
     });
   } catch (error) {
-    return { ok: false, reason: 'input', detail: inputProblem(error) };
+    return { ok: false, reason: 'input', problem: inputProblemOf(error) };
   }
   try {
     return await deps.unitOfWork.run(async (tx): Promise<Acceptance> => {

@@ -7,7 +7,7 @@ import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from '../sign-in/after-response.js';
 import { field, formOf, type PageContext, pageRoute } from '../sign-in/context.js';
-import { textsOf } from '../sign-in/page-texts.js';
+import { ruleText, textsOf } from '../sign-in/page-texts.js';
 import { sendErrorPage, throttledPage } from '../sign-in/respond.js';
 import { profileUserOf, renderProfile } from './profile.js';
 import { CREDENTIALS_FORM as FORM } from './profile-credentials-section.js';
@@ -80,7 +80,9 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
       const error =
         outcome.reason === 'wrong_password'
           ? textsOf(request).t('profile.password.wrong')
-          : textsOf(request).t('profile.password.weak', { detail: outcome.detail });
+          : textsOf(request).t('profile.password.weak', {
+              detail: ruleText(textsOf(request), outcome.problem),
+            });
       return show(org, request, reply, user, { error, status: 400 });
     }),
   );
@@ -137,7 +139,9 @@ export function profileCredentialsPages(app: FastifyInstance, ctx: PageContext) 
           ? textsOf(request).t('profile.password.wrong')
           : outcome.reason === 'conflict'
             ? textsOf(request).t('profile.email.taken')
-            : textsOf(request).t('profile.email.check', { detail: outcome.detail });
+            : textsOf(request).t('profile.email.check', {
+                detail: ruleText(textsOf(request), outcome.problem),
+              });
       return show(org, request, reply, user, { error, status: outcome.reason === 'conflict' ? 409 : 400 });
     }),
   );

@@ -10,6 +10,7 @@ import {
   removePasskey,
   startPasskeyRegistration,
 } from '../../domain/sign-in/index.js';
+import type { MessageKey } from '../../domain/texts/index.js';
 import { MAX_PASSKEYS_PER_USER } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { jsonBody } from '../management/api-input.js';
@@ -17,7 +18,7 @@ import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
-import { textsOf } from '../sign-in/page-texts.js';
+import { negotiatePageTexts, textsOf } from '../sign-in/page-texts.js';
 import {
   PasskeyNext,
   PasskeyOptions,
@@ -35,14 +36,13 @@ import {
   PASSKEYS_PATH,
 } from './profile-passkeys-section.js';
 
-const TOO_MANY = `You already have ${MAX_PASSKEYS_PER_USER} passkeys. Remove one to add another.`;
-
+/** What the profile page's script shows for a refused passkey, in the page's language. */
 const REFUSED = {
-  expired: 'This passkey request has expired. Try again.',
-  invalid: 'This passkey could not be added. Try again, or use another passkey.',
-  duplicate: 'This passkey is already registered here.',
-  too_many: TOO_MANY,
-} as const;
+  expired: 'passkeys.refused.expired',
+  invalid: 'passkeys.refused.register',
+  duplicate: 'passkeys.refused.duplicate',
+  too_many: 'passkeys.full',
+} as const satisfies Record<string, MessageKey>;
 
 const REFUSED_AS = {
   expired: 'passkey.register.expired',
@@ -104,11 +104,13 @@ export const passkeyRegistrationOptions = operation(
     onSend: [noStore],
     handler: async (request, reply) => {
       const org = await orgOf(ctx.deps, request);
+      await negotiatePageTexts(ctx, org, request, reply);
       const body = jsonBody('invalid_request', PasskeyOptionsRequest, request.body);
       const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
       if ('done' in caller) return caller.done;
       const outcome = await startPasskeyRegistration(ctx.deps, org, caller.user, browserOf(ctx, request));
-      if (!outcome.ok) return refuse(reply, 'passkey.register.too_many', TOO_MANY);
+      if (!outcome.ok)
+        return refuse(reply, 'passkey.register.too_many', textsOf(request).t(REFUSED.too_many));
       return { options: outcome.options };
     },
   }),
@@ -140,16 +142,14 @@ export const passkeyRegistration = operation(
     onSend: [noStore],
     handler: async (request, reply) => {
       const org = await orgOf(ctx.deps, request);
+      await negotiatePageTexts(ctx, org, request, reply);
       const body = jsonBody('invalid_request', PasskeyRegistrationRequest, request.body);
       const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
       if ('done' in caller) return caller.done;
       const name = passkeyName(body.name);
       if (name === null) {
-        return refuse(
-          reply,
-          'passkey.name.invalid',
-          `Give the passkey a name of 1 to ${PASSKEY_NAME_MAX} characters.`,
-        );
+        const words = textsOf(request).t('passkeys.refused.name', { max: PASSKEY_NAME_MAX });
+        return refuse(reply, 'passkey.name.invalid', words);
       }
       const outcome = await finishPasskeyRegistration(ctx.deps, org, caller.user, {
         name,
@@ -157,7 +157,7 @@ export const passkeyRegistration = operation(
         browser: browserOf(ctx, request),
       });
       if (!outcome.ok) {
-        return refuse(reply, REFUSED_AS[outcome.reason], REFUSED[outcome.reason]);
+        return refuse(reply, REFUSED_AS[outcome.reason], textsOf(request).t(REFUSED[outcome.reason]));
       }
       return { redirect: pageLink(ctx, request, PASSKEYS_PATH, { added: outcome.passkey.id }) };
     },

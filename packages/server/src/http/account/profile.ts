@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
 import { redeemProfileKey, requireUser, updateOwnProfile } from '../../domain/directory/index.js';
-import { ServiceError } from '../../domain/errors.js';
+import { inputProblemOf, ServiceError } from '../../domain/errors.js';
 import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/index.js';
 import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
 import { LOGOUT_FORM, logoutBinding } from '../sign-in/logout.js';
 import { signOutSectionView } from '../sign-in/logout-views.js';
-import { textsOf } from '../sign-in/page-texts.js';
+import { ruleText, textsOf } from '../sign-in/page-texts.js';
 import { sendErrorPage, sendPage } from '../sign-in/respond.js';
 import { profileSectionView } from '../sign-in/second-factor-views.js';
 import { profileView } from '../sign-in/views.js';
@@ -143,7 +143,8 @@ export function profilePages(app: FastifyInstance, ctx: PageContext) {
       } catch (error) {
         if (!(error instanceof ServiceError) || error.code !== 'invalid_body') throw error;
         const user = { ...(await requireUser(ctx.deps, userId)), ...names };
-        const message = `Please check the form: ${error.detail}.`;
+        const texts = textsOf(request);
+        const message = texts.t('profile.check_form', { detail: ruleText(texts, inputProblemOf(error)) });
         const typed = typedClaimFieldValues(form);
         return renderProfile(ctx, org, request, reply, user, {
           error: message,

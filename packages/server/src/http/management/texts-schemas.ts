@@ -14,6 +14,11 @@ export const OrganizationTexts = z.object({
       'the org’s messages by catalog key (docs/languages.md lists where the keys are); the catalog’s words for every other key',
     examples: [{ 'login.title': 'Bei Acme anmelden' }],
   }),
+  catalog: z.record(z.string(), z.string()).meta({
+    description:
+      'every key of the catalog with the catalog’s own message in this language: what the pages say where the org has no message of its own',
+    examples: [{ 'login.title': 'Anmelden', 'login.forgot': 'Passwort vergessen?' }],
+  }),
 });
 
 export const UpdateOrganizationTextsBody = z.strictObject({

@@ -1,7 +1,12 @@
 import type { z } from 'zod';
 import { fail } from '../../domain/errors.js';
 import { isLocale, type Locale } from '../../domain/locales.js';
-import { type TextOverrides, textOverrides, updateTextOverrides } from '../../domain/texts/index.js';
+import {
+  CATALOGS,
+  type TextOverrides,
+  textOverrides,
+  updateTextOverrides,
+} from '../../domain/texts/index.js';
 import { managementInput } from './api-input.js';
 import { endpoint, ok } from './endpoint.js';
 import { apiError, forbidden, MANAGEMENT, unauthorized } from './responses.js';
@@ -10,6 +15,7 @@ import { OrganizationTexts, TEXTS_PATH, UpdateOrganizationTextsBody } from './te
 const view = (locale: Locale, messages: TextOverrides): z.output<typeof OrganizationTexts> => ({
   locale,
   messages: Object.fromEntries(messages),
+  catalog: { ...CATALOGS[locale] },
 });
 
 /** The language the path names; one the pages do not speak is no resource at all. */
@@ -36,7 +42,11 @@ export const TEXTS_ENDPOINTS = [
       summary: 'The org’s own messages in one language',
       params: TEXTS_PATH,
       responses: {
-        200: { description: 'the keys the org overrides, with its messages', schema: OrganizationTexts },
+        200: {
+          description:
+            'the keys the org overrides, with its messages, and the catalog’s messages of every key',
+          schema: OrganizationTexts,
+        },
         401: unauthorized,
         403: forbidden,
         404: noTexts,
@@ -59,7 +69,8 @@ export const TEXTS_ENDPOINTS = [
       description:
         'Each key of `messages` must be a key of the catalog; a string is an ICU message that may use ' +
         'only the arguments of the catalog’s message for that key, and null removes the org’s message. ' +
-        'All changes apply or none. A change is audited as one `texts.updated` entry.',
+        'All changes apply or none. A change is audited as one `texts.updated` entry. The body is at ' +
+        'most 64 KiB, as every body: long messages in many keys go in several requests.',
       params: TEXTS_PATH,
       body: {
         contentType: 'application/json',
@@ -77,6 +88,9 @@ export const TEXTS_ENDPOINTS = [
         401: unauthorized,
         403: forbidden,
         404: noTexts,
+        413: apiError(
+          '`invalid_request`: a body over 64 KiB, whatever its keys (send fewer keys per request)',
+        ),
       },
     },
     async ({ deps, caller, params, body }) => {

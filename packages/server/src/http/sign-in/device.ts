@@ -141,7 +141,8 @@ export function devicePages(app: FastifyInstance, ctx: PageContext) {
         decided === 'approved'
           ? deviceDoneView(textsOf(request), pending.client.name)
           : deviceDeniedView(textsOf(request), pending.client.name);
-      return sendPage(reply, org.name, decided === 'approved' ? 'Device connected' : 'Request denied', body);
+      const title = textsOf(request).t(decided === 'approved' ? 'device.done.title' : 'device.denied.title');
+      return sendPage(reply, org.name, title, body);
     }),
   );
 }

@@ -27,7 +27,7 @@ import {
   invitedView,
   signedInView,
 } from './invitation-views.js';
-import { textsOf } from './page-texts.js';
+import { ruleText, textsOf } from './page-texts.js';
 import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
 type Pending = Extract<OpenedInvitation, { state: 'pending' }>;
@@ -158,7 +158,12 @@ export function invitationPages(app: FastifyInstance, ctx: PageContext) {
           reply,
           opened,
           token,
-          { error: textsOf(request).t('invitation.check_form', { detail: outcome.detail }), ...entered },
+          {
+            error: textsOf(request).t('invitation.check_form', {
+              detail: ruleText(textsOf(request), outcome.problem),
+            }),
+            ...entered,
+          },
           { status: 400 },
         );
       case 'exists': {

@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
+import { PASSWORD_LENGTH } from '../../domain/directory/index.js';
+import type { InputProblem } from '../../domain/errors.js';
 import { escapeHtml } from '../../domain/escape-html.js';
 import { isLocale, LOCALE_NAMES, LOCALES, type Locale } from '../../domain/locales.js';
 import { loadPendingSignIn, resumeBrowserSession } from '../../domain/sign-in/index.js';
@@ -184,4 +186,17 @@ export function situationText(texts: Texts, situation: string, detail: string | 
   if (texts.has(key)) return texts.t(key);
   if (texts.locale === 'en' && detail !== undefined) return detail;
   return texts.t('error.generic');
+}
+
+/** The values the input rules' messages (`rule.*`) are given. */
+const RULE_VALUES = { min: PASSWORD_LENGTH.min, max: PASSWORD_LENGTH.max } as const;
+
+/**
+ * Why a typed value was refused, as a clause for "Please check the form: {detail}." in the page's
+ * language: the rule's own message (`rule.<situation>`), or the rule's English words where the
+ * catalog has none (a rule no page's form can break).
+ */
+export function ruleText(texts: Texts, problem: InputProblem): string {
+  const key = `rule.${problem.situation}`;
+  return texts.has(key) ? texts.t(key, RULE_VALUES) : problem.detail;
 }

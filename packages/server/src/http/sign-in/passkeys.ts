@@ -9,6 +9,7 @@ import {
   relyingPartyIsShared,
   startPasskeySignIn,
 } from '../../domain/sign-in/index.js';
+import type { MessageKey } from '../../domain/texts/index.js';
 import type { Org } from '../../domain/types.js';
 import { nameSituation } from '../error-code-header.js';
 import { hostOverride } from '../host-override.js';
@@ -20,7 +21,7 @@ import { operation } from '../served-operation.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
 import { optionalRequest, outcomeLink, pendingBinding, requestParams } from './flow.js';
 import type { SafeHtml } from './html.js';
-import { textsOf } from './page-texts.js';
+import { negotiatePageTexts, situationText, textsOf } from './page-texts.js';
 import {
   PasskeyNext,
   PasskeyOptions,
@@ -81,11 +82,12 @@ export function loginPasskeySection(
   });
 }
 
-const REFUSED: Record<'expired' | 'unknown' | 'invalid', string> = {
-  expired: 'This passkey request has expired. Try again.',
-  unknown: 'This passkey is not registered here. Sign in with your password, or use another passkey.',
-  invalid: 'This passkey could not sign you in. Try again, or sign in with your password.',
-};
+/** What the page's script shows for a refused passkey, in the page's language. */
+const REFUSED = {
+  expired: 'passkeys.refused.expired',
+  unknown: 'passkeys.refused.unknown',
+  invalid: 'passkeys.refused.sign_in',
+} as const satisfies Record<'expired' | 'unknown' | 'invalid', MessageKey>;
 
 const REFUSED_AS = {
   expired: 'passkey.sign_in.expired',
@@ -111,15 +113,29 @@ const signInEndpoint = {
 
 /**
  * The authorization request the page names (`req`), if any: an unknown or used one is refused in these
- * endpoints' body (`error`, `error_detail`), which the page's script reads, not in a page's or OAuth's.
+ * endpoints' body (`error`, `error_detail` in the page's language), which the page's script shows,
+ * not in a page's or OAuth's.
  */
-const pendingOf = async (ctx: PageContext, org: Org, request: FastifyRequest) => {
+const pendingOf = async (ctx: PageContext, org: Org, request: FastifyRequest, reply: FastifyReply) => {
   const reqId = queryValue(request, 'req');
-  const pending = await optionalRequest(ctx.deps, org, reqId).catch((error: unknown) => {
-    throw error instanceof ServiceError ? error.answeredAs(error.code, 'api') : error;
-  });
-  return { reqId: reqId ?? '', pending };
+  try {
+    return { reqId: reqId ?? '', pending: await optionalRequest(ctx.deps, org, reqId) };
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.status >= 500) throw error;
+    const words = situationText(textsOf(request), error.situation, error.detail);
+    return { refused: refuse(reply, error.situation, words) };
+  }
 };
+
+/**
+ * The org of a passkey endpoint, with the language of the page that calls it negotiated as the page's
+ * was (its `req`, the switcher's cookie, the user's, the browser's), for the words of its refusals.
+ */
+async function pageOrg(ctx: PageContext, request: FastifyRequest, reply: FastifyReply) {
+  const org = await orgOf(ctx.deps, request);
+  await negotiatePageTexts(ctx, org, request, reply);
+  return org;
+}
 
 /**
  * POST /login/passkey/options (JSON, CSRF token bound to the authorization request): the options of
@@ -141,9 +157,11 @@ export const passkeySignInOptions = operation(
   ({ pages: ctx }) => ({
     onSend: [noStore],
     handler: async (request, reply) => {
-      const org = await orgOf(ctx.deps, request);
+      const org = await pageOrg(ctx, request, reply);
       const body = jsonBody('invalid_request', PasskeyOptionsRequest, request.body);
-      const { reqId } = await pendingOf(ctx, org, request);
+      const found = await pendingOf(ctx, org, request, reply);
+      if ('refused' in found) return found.refused;
+      const { reqId } = found;
       if (!ctx.csrf.check(request, PASSKEY_SIGN_IN_FORM, [reqId], body.csrf)) return refuseCsrf(reply);
       return { options: await startPasskeySignIn(ctx.deps, org, browserOf(ctx, request)) };
     },
@@ -179,9 +197,11 @@ export const passkeySignIn = operation(
   ({ pages: ctx }) => ({
     onSend: [noStore],
     handler: async (request, reply) => {
-      const org = await orgOf(ctx.deps, request);
+      const org = await pageOrg(ctx, request, reply);
       const body = jsonBody('invalid_request', PasskeySignInRequest, request.body);
-      const { reqId, pending } = await pendingOf(ctx, org, request);
+      const found = await pendingOf(ctx, org, request, reply);
+      if ('refused' in found) return found.refused;
+      const { reqId, pending } = found;
       if (!ctx.csrf.check(request, PASSKEY_SIGN_IN_FORM, [reqId], body.csrf)) return refuseCsrf(reply);
       const outcome = await finishPasskeySignIn(ctx.deps, org, {
         response: body.credential as AuthenticationResponseJSON,
@@ -191,7 +211,7 @@ export const passkeySignIn = operation(
         // Not said where other orgs share the relying party: the browser would drop the passkey.
         const unknown = outcome.reason === 'unknown' && !relyingPartyIsShared(ctx.deps.config);
         const extra = unknown ? { unknown_credential: true } : {};
-        return refuse(reply, REFUSED_AS[outcome.reason], REFUSED[outcome.reason], extra);
+        return refuse(reply, REFUSED_AS[outcome.reason], textsOf(request).t(REFUSED[outcome.reason]), extra);
       }
       const proven = { user: outcome.user, method: passkeySignInMethod(outcome.passkey) };
       // The script navigates to the answer: a link (a form_post request goes through its login page).

@@ -14,7 +14,7 @@ import { afterResponse } from './after-response.js';
 import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
 import { optionalRequest, pendingBinding, requestParams } from './flow.js';
 import { forgotSentView, forgotView, linkClosedView, resetDoneView, resetView } from './mail-views.js';
-import { textsOf } from './page-texts.js';
+import { ruleText, textsOf } from './page-texts.js';
 import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
 const FORGOT = '/password/forgot';
@@ -150,7 +150,10 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
       }
       const outcome = await resetPassword(ctx.deps, org, token, password);
       if (!outcome.ok && outcome.reason === 'password') {
-        return again(textsOf(request).t('reset.weak', { detail: outcome.detail }), link.user.email);
+        return again(
+          textsOf(request).t('reset.weak', { detail: ruleText(textsOf(request), outcome.problem) }),
+          link.user.email,
+        );
       }
       if (!outcome.ok) return renderClosed(org, request, reply);
       // This browser's login cookie (if any) was ended with the others: drop it.

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
 import { signUpOffered } from '../../domain/directory/index.js';
-import { fail, ServiceError } from '../../domain/errors.js';
+import { fail, inputProblemOf, ServiceError } from '../../domain/errors.js';
 import {
   checkSignUpRequest,
   confirmSignUp,
@@ -27,7 +27,7 @@ import { discoveredConnection } from './federation-login.js';
 import { formTargets, optionalRequest, pendingBinding, requestParams } from './flow.js';
 import { signedIn } from './login.js';
 import { linkClosedView, signUpConfirmView, signUpSentView } from './mail-views.js';
-import { textsOf } from './page-texts.js';
+import { ruleText, textsOf } from './page-texts.js';
 import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 import { signUpClosedView, signupView } from './views.js';
 
@@ -67,7 +67,7 @@ function signupError(texts: Texts, org: Org, error: ServiceError): string {
   if (error.code === 'forbidden')
     return error.situation === 'sign_up.refused' ? signUpRefusalText(texts, org) : texts.t('signup.refused');
   return error.detail
-    ? texts.t('signup.check_form.detail', { detail: error.detail })
+    ? texts.t('signup.check_form.detail', { detail: ruleText(texts, inputProblemOf(error)) })
     : texts.t('signup.check_form');
 }
 

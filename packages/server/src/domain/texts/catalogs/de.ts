@@ -384,4 +384,25 @@ export const DE: Catalog = {
   'mail.invite.action': 'Einladung annehmen',
   'mail.invite.after':
     'Wenn Sie das nicht erwartet haben, ignorieren Sie diese E-Mail: Ohne Sie passiert nichts.',
+  'profile.check_form': 'Bitte prüfen Sie das Formular: {detail}.',
+  'rule.input.email.invalid': 'die E-Mail-Adresse ist ungültig',
+  'rule.input.password.too_short': 'das Passwort muss mindestens {min, number} Zeichen lang sein',
+  'rule.input.password.too_long': 'das Passwort darf höchstens {max, number} Zeichen lang sein',
+  'rule.input.name.length': 'ein Name ist leer oder zu lang',
+  'rule.input.name.control_characters': 'ein Name darf keine Steuerzeichen enthalten',
+  'rule.user.claim_url.invalid': 'eine Webadresse muss mit http:// oder https:// beginnen',
+  'rule.user.birthdate.invalid': 'das Geburtsdatum muss ein echtes Datum sein, als JJJJ-MM-TT oder JJJJ',
+  'rule.user.zoneinfo.invalid': 'die Zeitzone muss eine wie Europe/Berlin sein',
+  'rule.user.locale.invalid': 'die Sprache muss ein Sprachkürzel wie de-AT sein',
+  'rule.user.phone_number.invalid': 'die Telefonnummer muss international geschrieben sein, etwa +4930123456',
+  'rule.user.address.too_long': 'eine Zeile der Anschrift ist zu lang',
+  'passkeys.refused.expired': 'Diese Passkey-Anfrage ist abgelaufen. Versuchen Sie es erneut.',
+  'passkeys.refused.unknown':
+    'Dieser Passkey ist hier nicht registriert. Melden Sie sich mit Ihrem Passwort an oder verwenden Sie einen anderen Passkey.',
+  'passkeys.refused.sign_in':
+    'Mit diesem Passkey konnten Sie nicht angemeldet werden. Versuchen Sie es erneut oder melden Sie sich mit Ihrem Passwort an.',
+  'passkeys.refused.register':
+    'Dieser Passkey konnte nicht hinzugefügt werden. Versuchen Sie es erneut oder verwenden Sie einen anderen Passkey.',
+  'passkeys.refused.duplicate': 'Dieser Passkey ist hier bereits registriert.',
+  'passkeys.refused.name': 'Geben Sie dem Passkey einen Namen mit 1 bis {max, number} Zeichen.',
 };

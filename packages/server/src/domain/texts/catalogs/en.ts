@@ -359,6 +359,25 @@ export const EN = {
     'The link below works once, for {days, plural, one {# day} other {# days}}. With an account already, you sign in to accept; otherwise you choose a name and a password.',
   'mail.invite.action': 'Accept the invitation',
   'mail.invite.after': 'If you did not expect this, ignore this mail: nothing happens without you.',
+  'profile.check_form': 'Please check the form: {detail}.',
+  'rule.input.email.invalid': 'email is not a valid address',
+  'rule.input.password.too_short': 'password must be at least {min, number} characters',
+  'rule.input.password.too_long': 'password must be at most {max, number} characters',
+  'rule.input.name.length': 'a name is empty or too long',
+  'rule.input.name.control_characters': 'a name must not contain control characters',
+  'rule.user.claim_url.invalid': 'a web address must start with http:// or https://',
+  'rule.user.birthdate.invalid': 'birthdate must be YYYY or YYYY-MM-DD, a real date',
+  'rule.user.zoneinfo.invalid': 'the time zone must be one such as Europe/Paris',
+  'rule.user.locale.invalid': 'the language must be a language tag such as fr-CA',
+  'rule.user.phone_number.invalid': 'the phone number must be in international form, such as +14155550100',
+  'rule.user.address.too_long': 'a line of the address is too long',
+  'passkeys.refused.expired': 'This passkey request has expired. Try again.',
+  'passkeys.refused.unknown':
+    'This passkey is not registered here. Sign in with your password, or use another passkey.',
+  'passkeys.refused.sign_in': 'This passkey could not sign you in. Try again, or sign in with your password.',
+  'passkeys.refused.register': 'This passkey could not be added. Try again, or use another passkey.',
+  'passkeys.refused.duplicate': 'This passkey is already registered here.',
+  'passkeys.refused.name': 'Give the passkey a name of 1 to {max, number} characters.',
 } as const;
 
 export type MessageKey = keyof typeof EN;

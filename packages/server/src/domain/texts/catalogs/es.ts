@@ -373,4 +373,26 @@ export const ES: Catalog = {
     'El enlace de abajo funciona una sola vez, durante {days, plural, one {# día} other {# días}}. Si ya tienes una cuenta, inicia sesión para aceptar; si no, elige un nombre y una contraseña.',
   'mail.invite.action': 'Aceptar la invitación',
   'mail.invite.after': 'Si no lo esperabas, ignora este correo: no pasará nada sin ti.',
+  'profile.check_form': 'Revisa el formulario: {detail}.',
+  'rule.input.email.invalid': 'la dirección de correo electrónico no es válida',
+  'rule.input.password.too_short': 'la contraseña debe tener al menos {min, number} caracteres',
+  'rule.input.password.too_long': 'la contraseña debe tener como máximo {max, number} caracteres',
+  'rule.input.name.length': 'un nombre está vacío o es demasiado largo',
+  'rule.input.name.control_characters': 'un nombre no puede contener caracteres de control',
+  'rule.user.claim_url.invalid': 'una dirección web debe empezar por http:// o https://',
+  'rule.user.birthdate.invalid': 'la fecha de nacimiento debe ser una fecha real, como AAAA-MM-DD o AAAA',
+  'rule.user.zoneinfo.invalid': 'la zona horaria debe ser una como Europe/Madrid',
+  'rule.user.locale.invalid': 'el idioma debe ser una etiqueta de idioma como es-MX',
+  'rule.user.phone_number.invalid':
+    'el número de teléfono debe estar en formato internacional, como +34912345678',
+  'rule.user.address.too_long': 'una línea de la dirección es demasiado larga',
+  'passkeys.refused.expired': 'Esta solicitud de llave de acceso ha caducado. Vuelve a intentarlo.',
+  'passkeys.refused.unknown':
+    'Esta llave de acceso no está registrada aquí. Inicia sesión con tu contraseña o usa otra llave de acceso.',
+  'passkeys.refused.sign_in':
+    'No se ha podido iniciar sesión con esta llave de acceso. Vuelve a intentarlo o inicia sesión con tu contraseña.',
+  'passkeys.refused.register':
+    'No se ha podido añadir esta llave de acceso. Vuelve a intentarlo o usa otra llave de acceso.',
+  'passkeys.refused.duplicate': 'Esta llave de acceso ya está registrada aquí.',
+  'passkeys.refused.name': 'Dale a la llave de acceso un nombre de 1 a {max, number} caracteres.',
 };

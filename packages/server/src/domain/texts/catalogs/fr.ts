@@ -376,4 +376,27 @@ export const FR: Catalog = {
     'Le lien ci-dessous ne fonctionne qu’une fois, pendant {days, plural, one {# jour} other {# jours}}. Si vous avez déjà un compte, connectez-vous pour accepter ; sinon, choisissez un nom et un mot de passe.',
   'mail.invite.action': 'Accepter l’invitation',
   'mail.invite.after': 'Si vous ne vous y attendiez pas, ignorez cet e-mail : rien ne se passe sans vous.',
+  'profile.check_form': 'Veuillez vérifier le formulaire : {detail}.',
+  'rule.input.email.invalid': 'l’adresse e-mail n’est pas valide',
+  'rule.input.password.too_short': 'le mot de passe doit compter au moins {min, number} caractères',
+  'rule.input.password.too_long': 'le mot de passe doit compter au plus {max, number} caractères',
+  'rule.input.name.length': 'un nom est vide ou trop long',
+  'rule.input.name.control_characters': 'un nom ne doit pas contenir de caractères de contrôle',
+  'rule.user.claim_url.invalid': 'une adresse web doit commencer par http:// ou https://',
+  'rule.user.birthdate.invalid':
+    'la date de naissance doit être une vraie date, au format AAAA-MM-JJ ou AAAA',
+  'rule.user.zoneinfo.invalid': 'le fuseau horaire doit être de la forme Europe/Paris',
+  'rule.user.locale.invalid': 'la langue doit être une étiquette de langue comme fr-CA',
+  'rule.user.phone_number.invalid':
+    'le numéro de téléphone doit être au format international, comme +33123456789',
+  'rule.user.address.too_long': 'une ligne de l’adresse est trop longue',
+  'passkeys.refused.expired': 'Cette demande de clé d’accès a expiré. Réessayez.',
+  'passkeys.refused.unknown':
+    'Cette clé d’accès n’est pas enregistrée ici. Connectez-vous avec votre mot de passe, ou utilisez une autre clé d’accès.',
+  'passkeys.refused.sign_in':
+    'Cette clé d’accès n’a pas pu vous connecter. Réessayez, ou connectez-vous avec votre mot de passe.',
+  'passkeys.refused.register':
+    'Cette clé d’accès n’a pas pu être ajoutée. Réessayez, ou utilisez une autre clé d’accès.',
+  'passkeys.refused.duplicate': 'Cette clé d’accès est déjà enregistrée ici.',
+  'passkeys.refused.name': 'Donnez à la clé d’accès un nom de 1 à {max, number} caractères.',
 };

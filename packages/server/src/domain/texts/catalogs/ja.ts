@@ -363,4 +363,25 @@ export const JA: Catalog = {
   'mail.invite.action': '招待を承諾',
   'mail.invite.after':
     'お心当たりがない場合は、このメールを無視してください。あなたの操作なしには何も起こりません。',
+  'profile.check_form': '入力内容を確認してください: {detail}。',
+  'rule.input.email.invalid': 'メールアドレスが正しくありません',
+  'rule.input.password.too_short': 'パスワードは{min, number}文字以上にしてください',
+  'rule.input.password.too_long': 'パスワードは{max, number}文字以内にしてください',
+  'rule.input.name.length': '名前が空か、長すぎます',
+  'rule.input.name.control_characters': '名前に制御文字は使えません',
+  'rule.user.claim_url.invalid': 'ウェブアドレスは http:// または https:// で始めてください',
+  'rule.user.birthdate.invalid': '生年月日は実在する日付を YYYY-MM-DD または YYYY の形で入力してください',
+  'rule.user.zoneinfo.invalid': 'タイムゾーンは Asia/Tokyo のような形で入力してください',
+  'rule.user.locale.invalid': '言語は ja-JP のような言語タグで入力してください',
+  'rule.user.phone_number.invalid': '電話番号は +81312345678 のような国際形式で入力してください',
+  'rule.user.address.too_long': '住所の行が長すぎます',
+  'passkeys.refused.expired': 'このパスキーのリクエストは期限切れです。もう一度お試しください。',
+  'passkeys.refused.unknown':
+    'このパスキーはここに登録されていません。パスワードでログインするか、別のパスキーを使ってください。',
+  'passkeys.refused.sign_in':
+    'このパスキーではログインできませんでした。もう一度試すか、パスワードでログインしてください。',
+  'passkeys.refused.register':
+    'このパスキーを追加できませんでした。もう一度試すか、別のパスキーを使ってください。',
+  'passkeys.refused.duplicate': 'このパスキーはすでに登録されています。',
+  'passkeys.refused.name': 'パスキーには1〜{max, number}文字の名前を付けてください。',
 };

@@ -363,4 +363,25 @@ export const PT_BR: Catalog = {
     'O link abaixo funciona uma única vez, por {days, plural, one {# dia} other {# dias}}. Se você já tem uma conta, entre para aceitar; se não, escolha um nome e uma senha.',
   'mail.invite.action': 'Aceitar o convite',
   'mail.invite.after': 'Se você não esperava por isso, ignore este e-mail: nada acontece sem você.',
+  'profile.check_form': 'Confira o formulário: {detail}.',
+  'rule.input.email.invalid': 'o endereço de e-mail não é válido',
+  'rule.input.password.too_short': 'a senha deve ter pelo menos {min, number} caracteres',
+  'rule.input.password.too_long': 'a senha deve ter no máximo {max, number} caracteres',
+  'rule.input.name.length': 'um nome está vazio ou é longo demais',
+  'rule.input.name.control_characters': 'um nome não pode conter caracteres de controle',
+  'rule.user.claim_url.invalid': 'um endereço da web deve começar com http:// ou https://',
+  'rule.user.birthdate.invalid': 'a data de nascimento deve ser uma data real, como AAAA-MM-DD ou AAAA',
+  'rule.user.zoneinfo.invalid': 'o fuso horário deve ser um como America/Sao_Paulo',
+  'rule.user.locale.invalid': 'o idioma deve ser uma etiqueta de idioma como pt-BR',
+  'rule.user.phone_number.invalid': 'o telefone deve estar no formato internacional, como +5511912345678',
+  'rule.user.address.too_long': 'uma linha do endereço é longa demais',
+  'passkeys.refused.expired': 'Esta solicitação de chave de acesso expirou. Tente de novo.',
+  'passkeys.refused.unknown':
+    'Esta chave de acesso não está registrada aqui. Entre com sua senha ou use outra chave de acesso.',
+  'passkeys.refused.sign_in':
+    'Não foi possível entrar com esta chave de acesso. Tente de novo ou entre com sua senha.',
+  'passkeys.refused.register':
+    'Não foi possível adicionar esta chave de acesso. Tente de novo ou use outra chave de acesso.',
+  'passkeys.refused.duplicate': 'Esta chave de acesso já está registrada aqui.',
+  'passkeys.refused.name': 'Dê à chave de acesso um nome de 1 a {max, number} caracteres.',
 };
