@@ -6,9 +6,9 @@ import { Sealer } from './crypto/sealing.js';
 import type { Deps } from './domain/context.js';
 import { CredentialCache } from './domain/credential-cache.js';
 import { ensureConsoleOrg, type OrgCache } from './domain/directory/index.js';
-import { KeyRing, secretOpensDatabase } from './domain/keys/index.js';
+import { KeyRing, type PublishedKeys, secretOpensDatabase } from './domain/keys/index.js';
 import type { Mailer } from './domain/mail/index.js';
-import type { MachineClient, Org } from './domain/types.js';
+import type { MachineClient, ServiceAccountBinding } from './domain/types.js';
 import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { type Db, openStore } from './storage/db.js';
@@ -53,6 +53,20 @@ export interface RuntimeOptions {
   onRecoveryConflict?: () => void;
 }
 
+interface CachedTables {
+  credentials: CredentialCache<MachineClient>;
+  orgs: OrgCache;
+  keySets: CredentialCache<PublishedKeys>;
+  serviceAccounts: CredentialCache<ServiceAccountBinding>;
+}
+
+const cachedTables = (version?: () => number): CachedTables => ({
+  credentials: new CredentialCache(version),
+  orgs: new CredentialCache(version),
+  keySets: new CredentialCache(version),
+  serviceAccounts: new CredentialCache(version),
+});
+
 /**
  * Opens the database, brings the schema up to date, checks the master secret is the database's
  * (a ConfigError naming TESSERA_SECRET otherwise) and makes sure the console org exists.
@@ -88,26 +102,28 @@ export async function openRuntime(
           'every process of one database needs the same TESSERA_SECRET',
       );
     }
-    // client_credentials lookups and the token endpoint's orgs are cached: on PostgreSQL until a
-    // NOTIFY says clients or keys changed (migration 008), on SQLite until a commit changes them
-    // (migration 030).
-    let credentials: CredentialCache<MachineClient> | undefined;
-    let orgs: OrgCache | undefined;
+    // client_credentials lookups, the token endpoint's orgs, key sets and service accounts are
+    // cached: on PostgreSQL until a NOTIFY says one of their tables changed (migrations 008, 013,
+    // 056) or, for this process's own changes, at their commit (storage/own-writes.ts); on SQLite
+    // until a commit changes them (migrations 030, 056).
+    let caches: CachedTables | undefined;
     if (options.cacheCredentials && store.credentialVersion) {
-      credentials = new CredentialCache<MachineClient>(store.credentialVersion);
-      orgs = new CredentialCache<Org>(store.credentialVersion);
+      caches = cachedTables(store.credentialVersion);
     } else if (options.cacheCredentials && config.databaseUrl) {
-      const caches = [new CredentialCache<MachineClient>(), new CredentialCache<Org>()] as const;
+      caches = cachedTables();
+      const all = Object.values(caches);
       listener = listenForChanges(config.databaseListenUrl ?? config.databaseUrl, CREDENTIALS_CHANNEL, {
         onChange: () => {
-          for (const cache of caches) cache.changed();
+          for (const cache of all) cache.changed();
         },
         onLive: (live) => {
-          for (const cache of caches) cache.live(live);
+          for (const cache of all) cache.live(live);
         },
         warn,
       });
-      [credentials, orgs] = caches;
+      store.onOwnCachedWrite?.(() => {
+        for (const cache of all) cache.changed();
+      });
     }
     const deps: Deps = {
       store: store.db,
@@ -119,8 +135,7 @@ export async function openRuntime(
       config,
       keyRing: new KeyRing(store.db, sealer),
       mailer: options.mailer ?? unsentMailer(warn),
-      ...(credentials ? { credentials } : {}),
-      ...(orgs ? { orgs } : {}),
+      ...caches,
     };
     await ensureConsoleOrg(deps);
     if (options.warm) await store.warm?.();

@@ -16,6 +16,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { announcingOwnWrites } from './own-writes.js';
 import { type ReadRouter, RoutingDriver } from './read-routing.js';
 import type { Database } from './schema.js';
 import { WARM_CONNECTIONS, warmPool } from './warm-pool.js';
@@ -38,6 +39,12 @@ export interface Store {
    * catalog on each, so a serving process's first requests neither connect nor read it.
    */
   readonly warm?: () => Promise<void>;
+  /**
+   * PostgreSQL only: `listener` is called synchronously when this process commits a change to a
+   * table a cache keeps (storage/own-writes.ts), before the writer is handed its result. Other
+   * processes' changes arrive by NOTIFY (runtime.ts); SQLite's counter counts both.
+   */
+  readonly onOwnCachedWrite?: (listener: () => void) => void;
   /** PostgreSQL only: the pool's connections now (for /metrics). */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -92,24 +99,27 @@ function timed(driver: Driver, observe: ((seconds: number) => void) | undefined)
 class TimedPostgresDialect extends PostgresDialect {
   readonly #observe: ((seconds: number) => void) | undefined;
   readonly #replica: { pool: pg.Pool; router: ReadRouter } | undefined;
+  readonly #ownWrite: () => void;
 
   constructor(
     config: PostgresDialectConfig,
     observe: ((seconds: number) => void) | undefined,
-    replica?: { pool: pg.Pool; router: ReadRouter },
+    replica: { pool: pg.Pool; router: ReadRouter } | undefined,
+    ownWrite: () => void,
   ) {
     super(config);
     this.#observe = observe;
     this.#replica = replica;
+    this.#ownWrite = ownWrite;
   }
 
   override createDriver(): Driver {
     const primary = timed(super.createDriver(), this.#observe);
-    if (!this.#replica) return primary;
+    if (!this.#replica) return announcingOwnWrites(primary, this.#ownWrite);
     // The routing driver's connections take a pool's connection at their first statement, not when
     // Kysely acquires them: the wait is timed on the two pools' drivers.
     const replica = timed(new PostgresDriver({ pool: this.#replica.pool }), this.#observe);
-    return new RoutingDriver(primary, replica, this.#replica.router);
+    return announcingOwnWrites(new RoutingDriver(primary, replica, this.#replica.router), this.#ownWrite);
   }
 }
 
@@ -126,12 +136,16 @@ export function openStore(options: StoreOptions): Store {
       ),
       router: options.replica.router,
     };
+    const ownWriteListeners: (() => void)[] = [];
     const db = new Kysely<Database>({
-      dialect: new TimedPostgresDialect({ pool }, options.onConnectionWait, replica),
+      dialect: new TimedPostgresDialect({ pool }, options.onConnectionWait, replica, () => {
+        for (const listener of ownWriteListeners) listener();
+      }),
     });
     return {
       db,
       dialect: 'postgres',
+      onOwnCachedWrite: (listener) => ownWriteListeners.push(listener),
       warm: () => warmPool(pool, pool.options.min ?? 0),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),

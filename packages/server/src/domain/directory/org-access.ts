@@ -1,7 +1,9 @@
 import { findMembership } from '../../storage/repos/memberships.js';
 import { fail } from '../errors.js';
+import { isIdOf } from '../identifiers.js';
 import type { Org, Role } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
+import { orgOfSlug } from './org-cache.js';
 import { findOrg } from './orgs.js';
 
 /** What a console user who is not an owner learns about an org they are a member of. */
@@ -68,11 +70,14 @@ export async function requireOrgMember(
  * console user gets for an org they are no member of.
  */
 export async function requireBoundOrg(
-  deps: Pick<DirectoryDeps, 'store'>,
+  deps: Pick<DirectoryDeps, 'store' | 'orgs'>,
   boundOrgId: string,
   ref: string,
 ): Promise<Org> {
-  const org = await findOrg(deps.store, ref);
+  // By slug, kept in the org cache (org-cache.ts): a service account's calls read no org row.
+  const org = isIdOf('org', ref)
+    ? await findOrg(deps.store, ref)
+    : await orgOfSlug(deps.store, ref, deps.orgs);
   if (!org || org.id !== boundOrgId) return fail('org.not_found', 'no such organization');
   return org;
 }

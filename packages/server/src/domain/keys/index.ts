@@ -3,5 +3,5 @@
  * it. Everything else in the folder is the feature's own (the lint refuses a deeper import from
  * outside the domain).
  */
-export { KeyRing, listKeys, publicJwks, rotateKeys } from './keys.js';
+export { KeyRing, listKeys, type PublishedKeys, publicJwks, rotateKeys } from './keys.js';
 export { secretOpensDatabase } from './secret-check.js';

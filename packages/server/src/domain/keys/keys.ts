@@ -6,6 +6,7 @@ import type { Handle, UnitOfWork } from '../../storage/handle.js';
 import * as keys from '../../storage/repos/keys.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
+import type { CredentialCache } from '../credential-cache.js';
 import { fail } from '../errors.js';
 import { RETIRED_KEY_GRACE_MS } from '../tokens-policy.js';
 import type { Actor, Org, SigningAlgorithm, SigningKey } from '../types.js';
@@ -184,8 +185,23 @@ export async function listKeys(
   return { entries: rows.map((r) => ({ kid: r.kid, state: r.status, createdAt: r.createdAt })), total };
 }
 
-export async function publicJwks(db: Handle, orgId: string): Promise<{ keys: JWK[] }> {
-  const rows = await keys.publishedKeys(db, orgId, clock.now());
+/** The keys an org publishes (status and the instant a retired one stops), as a key-set cache keeps them. */
+export type PublishedKeys = Awaited<ReturnType<typeof keys.publishedKeys>>;
+
+/**
+ * The org's key set. With `cache` (Deps.keySets: what verifying a token reads, kept like the
+ * client lookups, domain/credential-cache.ts), the rows it holds are reused; a retired key still
+ * stops being published at its expiry, not when the cache empties: the rows are filtered again here.
+ */
+export async function publicJwks(
+  db: Handle,
+  orgId: string,
+  cache?: CredentialCache<PublishedKeys>,
+): Promise<{ keys: JWK[] }> {
+  const now = clock.now();
+  const read = () => keys.publishedKeys(db, orgId, now);
+  const held = cache ? ((await cache.get(orgId, read)) ?? []) : await read();
+  const rows = held.filter((r) => r.status !== 'retired' || (r.expiresAt !== null && r.expiresAt > now));
   // The signing key first: some clients try keys in order.
   rows.sort((a, b) => (a.status === 'active' ? -1 : b.status === 'active' ? 1 : 0));
   return { keys: rows.map((r) => r.publicJwk as JWK) };

@@ -1,3 +1,4 @@
+import { pkceS256Challenge } from '../../crypto/pkce.js';
 import { newSecret, sha256 } from '../../crypto/random.js';
 import {
   consumeAuthorizationCode,
@@ -6,17 +7,18 @@ import {
   purgeAuthorizationCodes,
 } from '../../storage/repos/authorization-codes.js';
 import { completeAuthorizationRequest } from '../../storage/repos/authorization-requests.js';
+import { redeemPlainCode } from '../../storage/repos/code-redemption.js';
 import { clock } from '../clock.js';
 import { ownScopes } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
-import { sessionAudience } from '../resources/resource-tokens.js';
-import { liveSession, openSession, revokeSession } from '../sessions/sessions.js';
-import { requireGrant } from '../tokens/client-grants.js';
+import { sessionAudience, type TokenAudience } from '../resources/resource-tokens.js';
+import { isLive, liveSession, type OAuthSession, openSession, revokeSession } from '../sessions/sessions.js';
+import { mayUseGrant, requireGrant } from '../tokens/client-grants.js';
 import { withIdToken } from '../tokens/id-tokens.js';
-import { addRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.js';
-import { AUTHORIZATION_CODE_TTL_MS, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
-import type { AuthorizationCode, Client, Org } from '../types.js';
+import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.js';
+import { AUTHORIZATION_CODE_TTL_MS, REFRESH_TOKEN_TTL_MS, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
+import type { AuthorizationCode, Client, Org, User } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
 import { acrSatisfies } from './authorize/claims-parameter.js';
 import { type CodeProblem, verifierProblem } from './authorize/pkce.js';
@@ -141,42 +143,45 @@ function codeProblem(stored: AuthorizationCode, input: CodeExchange, now: number
 export async function redeemAuthorizationCode(
   deps: SignInDeps,
   org: Org,
-  client: Client,
+  { client, activeKid }: { client: Client; activeKid?: string | null | undefined },
   input: CodeExchange,
 ): Promise<TokenSet> {
   requireGrant(client, 'authorization_code');
   const code = input.code ?? fail('token.code.missing', 'code is required');
   const now = clock.now();
   const codeHash = sha256(code);
-  const signer = await deps.keyRing.signer(org);
+  const signer = await deps.keyRing.signer(org, activeKid);
   const actor = { kind: 'client', id: client.id } as const;
+  const plain = await redeemPlain(deps, org, client, codeHash, input, now);
   // Failures are returned, not thrown, so the revocations they cause are committed.
-  const outcome = await deps.unitOfWork.run(async (tx) => {
-    const stored = await consumeAuthorizationCode(tx, org.id, client.id, codeHash, now);
-    if (!stored) {
-      const known = await findAuthorizationCode(tx, org.id, codeHash);
-      if (!known || known.clientId !== client.id)
-        return { situation: 'token.code.invalid', error: 'the authorization code is invalid' } as const;
-      await revokeSession(tx, known.sessionId, actor, now);
-      return {
-        situation: 'token.code.reused',
-        error: 'the authorization code was already used; its session is revoked',
-      } as const;
-    }
-    const problem = codeProblem(stored, input, now);
-    const session = problem === null ? await liveSession(tx, stored.sessionId, now) : null;
-    if (session === null) {
-      await revokeSession(tx, stored.sessionId, actor, now);
-      return (
-        problem ??
-        ({ situation: 'token.code.session_ended', error: 'the session of this code has ended' } as const)
-      );
-    }
-    // Thrown, `invalid_target` rolls the code's consumption back: the code may be exchanged again.
-    const audience = org.isConsole ? null : await sessionAudience(tx, org, session, input.resource);
-    const refreshToken = await addRefreshToken(tx, client, session, now, undefined, input.dpopJkt ?? null);
-    return { session, nonce: stored.nonce, refreshToken, audience };
-  });
+  const outcome =
+    plain ??
+    (await deps.unitOfWork.run(async (tx): Promise<Outcome> => {
+      const stored = await consumeAuthorizationCode(tx, org.id, client.id, codeHash, now);
+      if (!stored) {
+        const known = await findAuthorizationCode(tx, org.id, codeHash);
+        if (!known || known.clientId !== client.id)
+          return { situation: 'token.code.invalid', error: 'the authorization code is invalid' } as const;
+        await revokeSession(tx, known.sessionId, actor, now);
+        return {
+          situation: 'token.code.reused',
+          error: 'the authorization code was already used; its session is revoked',
+        } as const;
+      }
+      const problem = codeProblem(stored, input, now);
+      const session = problem === null ? await liveSession(tx, stored.sessionId, now) : null;
+      if (session === null) {
+        await revokeSession(tx, stored.sessionId, actor, now);
+        return (
+          problem ??
+          ({ situation: 'token.code.session_ended', error: 'the session of this code has ended' } as const)
+        );
+      }
+      // Thrown, `invalid_target` rolls the code's consumption back: the code may be exchanged again.
+      const audience = org.isConsole ? null : await sessionAudience(tx, org, session, input.resource);
+      const refreshToken = await addRefreshToken(tx, client, session, now, undefined, input.dpopJkt ?? null);
+      return { session, nonce: stored.nonce, refreshToken, audience, user: undefined };
+    }));
   if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
   const set = await tokenSet(
     deps,
@@ -188,5 +193,67 @@ export async function redeemAuthorizationCode(
     outcome.audience,
     input.dpopJkt ?? null,
   );
-  return withIdToken(deps, signer, org, outcome.session, set, now, outcome.nonce);
+  return withIdToken(deps, signer, org, outcome.session, set, now, outcome.nonce, outcome.user);
+}
+
+/** What an exchange comes to: a refusal (returned, so a revocation it made is committed), or the tokens' makings. */
+type Outcome =
+  | CodeProblem
+  | {
+      situation?: undefined;
+      session: OAuthSession;
+      nonce: string | null;
+      refreshToken: string | undefined;
+      audience: TokenAudience | null;
+      /** The session's user when read with it (null: deleted); undefined: the ID token reads it. */
+      user: User | null | undefined;
+    };
+
+/**
+ * The exchange with nothing to decide, in one statement (storage/repos/code-redemption.ts, on
+ * PostgreSQL): no `resource` asked outside the console, a well-formed verifier or none, and the code
+ * unused, unexpired, of this client, its redirect URI, key and challenge as sent, its session live and
+ * granted no resources. Null when the statement took nothing (or on SQLite): the transaction then
+ * consumes and decides. The row taken is checked again with the transaction's own rules (codeProblem,
+ * isLive; pinned equal to the statement's by a test); should they ever disagree, the session is
+ * revoked rather than tokens issued against them.
+ */
+async function redeemPlain(
+  deps: SignInDeps,
+  org: Org,
+  client: Client,
+  codeHash: string,
+  input: CodeExchange,
+  now: number,
+): Promise<Outcome | null> {
+  if (!org.isConsole && input.resource !== undefined) return null;
+  const challenge = input.codeVerifier === undefined ? null : pkceS256Challenge(input.codeVerifier);
+  if (input.codeVerifier !== undefined && challenge === null) return null;
+  const refreshToken = mayUseGrant(client, 'refresh_token') ? newRefreshToken() : undefined;
+  const dpopJkt = input.dpopJkt ?? null;
+  const redeemed = await redeemPlainCode(deps.store, {
+    codeHash,
+    orgId: org.id,
+    clientId: client.id,
+    redirectUri: input.redirectUri ?? null,
+    challenge,
+    dpopJkt,
+    console: org.isConsole,
+    now,
+    refreshHash: refreshToken === undefined ? null : sha256(refreshToken),
+    refreshNotAfter: now + REFRESH_TOKEN_TTL_MS,
+    refreshJkt: client.kind === 'public' ? dpopJkt : null,
+  });
+  if (redeemed === null) return null;
+  const { code, session, user } = redeemed;
+  const agrees =
+    code.clientId === client.id &&
+    codeProblem(code, input, now) === null &&
+    isLive(session, now) &&
+    (org.isConsole || session.resources.length === 0);
+  if (!agrees) {
+    await deps.unitOfWork.run((tx) => revokeSession(tx, session.id, { kind: 'client', id: client.id }, now));
+    return { situation: 'token.code.session_ended', error: 'the session of this code has ended' };
+  }
+  return { session, nonce: code.nonce, refreshToken, audience: null, user };
 }

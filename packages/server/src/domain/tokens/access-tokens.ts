@@ -77,7 +77,7 @@ export async function verifyAccessToken(
   resourceTokens: 'refuse' | 'accept' = 'refuse',
 ): Promise<VerifiedAccess | null> {
   // Reading the keys is not the token's fault: a database outage must answer 503, not 401.
-  const keys = await publicJwks(deps.store, org.id);
+  const keys = await publicJwks(deps.store, org.id, deps.keySets);
   const payload = await verifyJwt(token, keys, {
     issuer: issuerOf(deps.config, org),
     typ: 'at+jwt',

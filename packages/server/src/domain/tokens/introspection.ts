@@ -17,7 +17,7 @@ const INACTIVE: Introspection = { active: false };
 
 /** A signed access token of this org (any `typ`), or null: the keys of its set, RS256, `iss`, `exp`. */
 async function signedAccessToken(deps: TokensDeps, org: Org, token: string): Promise<JWTPayload | null> {
-  return verifyJwt(token, await publicJwks(deps.store, org.id), {
+  return verifyJwt(token, await publicJwks(deps.store, org.id, deps.keySets), {
     issuer: issuerOf(deps.config, org),
     typ: 'at+jwt',
     requiredClaims: ['exp', 'sub', 'aud', 'jti'],

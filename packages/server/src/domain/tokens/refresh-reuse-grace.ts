@@ -46,7 +46,12 @@ export async function reuseVerdict(
   // Expired since: nothing is issued, and the successor it names keeps its chance.
   if (known.expiresAt <= now) return 'refused';
   const successor = await findRefreshToken(tx, known.rotatedTo);
-  if (successor === null || successor.usedAt !== null) return 'reuse';
+  if (successor === null) return 'reuse';
+  // Retired by another retry of this very token, which committed after `known` was read (each
+  // statement reads what is committed when it starts): that retry won the pair. Its commit also
+  // named another successor, so a successor retired while `known` still names it is only this race.
+  if (successor.retiredAt !== null) return 'refused';
+  if (successor.usedAt !== null) return 'reuse';
   if (!sameHolder(known, presenter)) return 'refused';
   const retired = await retireRefreshToken(tx, known.tokenHash, known.rotatedTo, nextHash, now);
   return retired ? 'retry' : 'refused';

@@ -5,14 +5,16 @@ import {
   setOAuthSessionResources,
   setOAuthSessionScope,
 } from '../../storage/repos/oauth-sessions.js';
+import { rotatePlainRefreshToken } from '../../storage/repos/refresh-rotation.js';
 import { consumeRefreshToken, findRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { withinScope } from '../directory/scopes.js';
-import { fail } from '../errors.js';
-import { sessionAudience } from '../resources/resource-tokens.js';
+import { type ErrorSituation, fail } from '../errors.js';
+import { sessionAudience, type TokenAudience } from '../resources/resource-tokens.js';
 import { currentTenant, isLive, type OAuthSession, revokeSession } from '../sessions/sessions.js';
-import type { Client, Org, RefreshToken } from '../types.js';
+import { REFRESH_TOKEN_TTL_MS } from '../tokens-policy.js';
+import type { Client, Org, RefreshToken, User } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import type { TokensDeps } from './deps.js';
 import { withIdToken } from './id-tokens.js';
@@ -60,59 +62,62 @@ export async function rotateRefreshToken(
   const signer = await deps.keyRing.signer(org, activeKid);
   const actor = { kind: 'client', id: client.id } as const;
   const successor = newRefreshToken();
+  const plain =
+    (scope === undefined || scope.trim() === '') && (org.isConsole || resource === undefined)
+      ? await rotatePlain(deps, org, client, tokenHash, now, successor, dpopJkt)
+      : null;
   // Failures are returned, not thrown, so a reuse revocation is committed.
-  const outcome = await deps.unitOfWork.run(async (tx) => {
-    let consumed = await consumeRefreshToken(tx, client.id, tokenHash, now, sha256(successor));
-    // Thrown, a key the request did not prove rolls the consumption back: the holder keeps its token.
-    if (consumed && !provesKey(consumed, dpopJkt)) failWrongKey();
-    if (!consumed) {
-      const known = await findRefreshToken(tx, tokenHash);
-      if (!known || known.clientId !== client.id)
-        return { situation: 'token.refresh.invalid', error: 'the refresh token is invalid' } as const;
-      // Without the key, presenting a used token proves nothing: refused, the session not revoked.
-      if (!provesKey(known, dpopJkt)) failWrongKey();
-      const presenter = { clientId: client.id, authenticated: client.kind === 'confidential', dpopJkt };
-      const grace = deps.config.refreshReuseGraceMs;
-      const verdict = await reuseVerdict(tx, known, presenter, now, grace, sha256(successor));
-      if (verdict === 'retired') {
-        return {
-          situation: 'token.refresh.retired',
-          error: 'the refresh token was replaced: the token before it was presented again',
-        } as const;
+  const outcome =
+    plain ??
+    (await deps.unitOfWork.run(async (tx): Promise<Outcome> => {
+      let consumed = await consumeRefreshToken(tx, client.id, tokenHash, now, sha256(successor));
+      // Thrown, a key the request did not prove rolls the consumption back: the holder keeps its token.
+      if (consumed && !provesKey(consumed, dpopJkt)) failWrongKey();
+      if (!consumed) {
+        const known = await findRefreshToken(tx, tokenHash);
+        if (!known || known.clientId !== client.id)
+          return { situation: 'token.refresh.invalid', error: 'the refresh token is invalid' } as const;
+        // Without the key, presenting a used token proves nothing: refused, the session not revoked.
+        if (!provesKey(known, dpopJkt)) failWrongKey();
+        const presenter = { clientId: client.id, authenticated: client.kind === 'confidential', dpopJkt };
+        const grace = deps.config.refreshReuseGraceMs;
+        const verdict = await reuseVerdict(tx, known, presenter, now, grace, sha256(successor));
+        if (verdict === 'retired') {
+          return {
+            situation: 'token.refresh.retired',
+            error: 'the refresh token was replaced: the token before it was presented again',
+          } as const;
+        }
+        if (verdict === 'refused') {
+          return {
+            situation: 'token.refresh.just_rotated',
+            error: 'the refresh token was just rotated by another request',
+          } as const;
+        }
+        if (verdict === 'reuse') {
+          await revokeSession(tx, known.sessionId, actor, now);
+          return {
+            situation: 'token.refresh.reused',
+            error: 'the refresh token was already used; its session is revoked',
+          } as const;
+        }
+        consumed = known;
       }
-      if (verdict === 'refused') {
-        return {
-          situation: 'token.refresh.just_rotated',
-          error: 'the refresh token was just rotated by another request',
-        } as const;
-      }
-      if (verdict === 'reuse') {
-        await revokeSession(tx, known.sessionId, actor, now);
-        return {
-          situation: 'token.refresh.reused',
-          error: 'the refresh token was already used; its session is revoked',
-        } as const;
-      }
-      consumed = known;
-    }
-    if (consumed.expiresAt <= now)
-      return { situation: 'token.refresh.expired', error: 'the refresh token has expired' } as const;
-    // The session, the user's membership of its tenant and the user, in one read.
-    const found = await findSessionForRefresh(tx, consumed.sessionId);
-    if (found === null || !isLive(found.session, now) || found.session.orgId !== org.id)
-      return {
-        situation: 'token.refresh.session_ended',
-        error: 'the session of this refresh token has ended',
-      } as const;
-    const picked = org.isConsole ? undefined : resource;
-    const narrower = await narrowed(tx, found.session, scope, picked);
-    const session = await currentTenant(tx, org, narrower, now, found.inTenant);
-    if (session === null)
-      return { situation: 'token.refresh.no_tenant', error: 'the user belongs to no tenant' } as const;
-    const audience = org.isConsole ? null : await sessionAudience(tx, org, session, picked);
-    const refreshToken = await addRefreshToken(tx, client, session, now, successor, dpopJkt);
-    return { session, refreshToken, audience, user: found.user };
-  });
+      if (consumed.expiresAt <= now)
+        return { situation: 'token.refresh.expired', error: 'the refresh token has expired' } as const;
+      // The session, the user's membership of its tenant and the user, in one read.
+      const found = await findSessionForRefresh(tx, consumed.sessionId);
+      if (found === null || !isLive(found.session, now) || found.session.orgId !== org.id)
+        return sessionEnded;
+      const picked = org.isConsole ? undefined : resource;
+      const narrower = await narrowed(tx, found.session, scope, picked);
+      const session = await currentTenant(tx, org, narrower, now, found.inTenant);
+      if (session === null)
+        return { situation: 'token.refresh.no_tenant', error: 'the user belongs to no tenant' } as const;
+      const audience = org.isConsole ? null : await sessionAudience(tx, org, session, picked);
+      const refreshToken = await addRefreshToken(tx, client, session, now, successor, dpopJkt);
+      return { session, refreshToken, audience, user: found.user };
+    }));
   if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
   await purgeExpiredRefreshTokens(deps.store, now);
   const set = await tokenSet(
@@ -130,10 +135,70 @@ export async function rotateRefreshToken(
 }
 
 /**
+ * The rotation with nothing to decide, in one statement (storage/repos/refresh-rotation.ts, on
+ * PostgreSQL): no `scope` or `resource` asked (the callers' condition), and the token unused, unexpired, of this client, its
+ * key proved, its session live, of this org, granted no resources and with its user in its tenant.
+ * Null when the statement took nothing (or on SQLite): the transaction then decides. The row taken
+ * is checked again with the transaction's own rules (the same as the statement's, pinned by a
+ * test); should they ever disagree, the session is ended rather than a token issued against them.
+ */
+async function rotatePlain(
+  deps: TokensDeps,
+  org: Org,
+  client: Client,
+  tokenHash: string,
+  now: number,
+  successor: string,
+  dpopJkt: string | null,
+): Promise<Outcome | null> {
+  const rotated = await rotatePlainRefreshToken(deps.store, {
+    clientId: client.id,
+    tokenHash,
+    orgId: org.id,
+    dpopJkt,
+    console: org.isConsole,
+    now,
+    successorHash: sha256(successor),
+    successorNotAfter: now + REFRESH_TOKEN_TTL_MS,
+    successorJkt: client.kind === 'public' ? dpopJkt : null,
+  });
+  if (rotated === null) return null;
+  const { token, session, inTenant, user } = rotated;
+  const agrees =
+    provesKey(token, dpopJkt) &&
+    token.expiresAt > now &&
+    isLive(session, now) &&
+    session.orgId === org.id &&
+    session.resources.length === 0 &&
+    (org.isConsole || (session.tenantId !== null && inTenant));
+  if (!agrees) {
+    await deps.unitOfWork.run((tx) => revokeSession(tx, session.id, { kind: 'system' }, now));
+    return sessionEnded;
+  }
+  return { session, refreshToken: successor, audience: null, user };
+}
+
+/** What a rotation comes to: a refusal (returned, so a revocation it made is committed), or the new pair. */
+type Outcome =
+  | { situation: ErrorSituation; error: string }
+  | {
+      situation?: undefined;
+      session: OAuthSession;
+      refreshToken: string | undefined;
+      audience: TokenAudience | null;
+      user: User | null;
+    };
+
+const sessionEnded = {
+  situation: 'token.refresh.session_ended',
+  error: 'the session of this refresh token has ended',
+} as const;
+
+/**
  * Whether the request proved the key a refresh token is bound to (RFC 9449 §5: a public client's
  * is bound to the key of the proof it was issued with). An unbound token needs no proof.
  */
-const provesKey = (token: RefreshToken, dpopJkt: string | null): boolean =>
+const provesKey = (token: Pick<RefreshToken, 'dpopJkt'>, dpopJkt: string | null): boolean =>
   token.dpopJkt === null || token.dpopJkt === dpopJkt;
 
 const failWrongKey = (): never =>

@@ -55,7 +55,7 @@ export async function verifyServiceAccountToken(
   consoleOrg: Org,
   token: string,
 ): Promise<ServiceAccountAccess | null> {
-  const keys = await publicJwks(deps.store, consoleOrg.id);
+  const keys = await publicJwks(deps.store, consoleOrg.id, deps.keySets);
   const payload = await verifyJwt(token, keys, {
     issuer: issuerOf(deps.config, consoleOrg),
     typ: 'at+jwt',
@@ -66,7 +66,8 @@ export async function verifyServiceAccountToken(
   const { typ, sub, aud, client_id: clientId, scope } = payload as Record<string, unknown>;
   if (typ !== 'client' || typeof sub !== 'string' || !isIdOf('client', sub)) return null;
   if (aud !== sub || clientId !== sub || typeof scope !== 'string') return null;
-  const account = await findServiceAccountRow(deps.store, sub);
+  const read = () => findServiceAccountRow(deps.store, sub);
+  const account = deps.serviceAccounts ? await deps.serviceAccounts.get(sub, read) : await read();
   if (!account) return null;
   const held = scopeList(account.scope);
   return {

@@ -12,6 +12,7 @@ import { fail } from '../../domain/errors.js';
 import { type ManagementPrincipal, verifyManagementToken } from '../../domain/tokens/index.js';
 import type { Actor, Org } from '../../domain/types.js';
 import { authenticateBearerWith, REALM } from '../bearer.js';
+import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
 
 export interface ConsoleCaller {
   /** The console user, as the audit entries of their changes name them. */
@@ -54,6 +55,8 @@ async function managementCaller(
   scope: ManagementScope,
   people: boolean,
 ): Promise<ManagementPrincipal> {
+  // The console org of the host, kept like the token endpoint's (the token's checks read it).
+  await orgOf(deps, request, ORG_CACHE_TTL_MS);
   const { org: host, access: principal } = await authenticateBearerWith(deps, request, (org, token) =>
     verifyManagementToken(deps, org, token),
   );

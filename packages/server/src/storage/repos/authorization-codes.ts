@@ -3,7 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { AuthorizationCodesTable } from '../schema.js';
 
-const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({
+export const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({
   codeHash: r.code_hash,
   orgId: r.org_id,
   clientId: r.client_id,

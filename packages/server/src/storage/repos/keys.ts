@@ -128,16 +128,21 @@ export async function publishedKeys(
   store: Handle,
   orgId: string,
   now: number,
-): Promise<Pick<SigningKey, 'kid' | 'publicJwk' | 'status'>[]> {
+): Promise<Pick<SigningKey, 'kid' | 'publicJwk' | 'status' | 'expiresAt'>[]> {
   const db = opened(store);
   const rows = await db
     .selectFrom('signing_keys')
-    .select(['kid', 'public_jwk', 'status'])
+    .select(['kid', 'public_jwk', 'status', 'expires_at'])
     .where('org_id', '=', orgId)
     .where((eb) => eb.or([eb('status', '!=', 'retired'), eb('expires_at', '>', now)]))
     .orderBy('created_at', 'desc')
     .execute();
-  return rows.map((r) => ({ kid: r.kid, publicJwk: parsedJwk(r.public_jwk), status: r.status }));
+  return rows.map((r) => ({
+    kid: r.kid,
+    publicJwk: parsedJwk(r.public_jwk),
+    status: r.status,
+    expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+  }));
 }
 
 /**

@@ -5,7 +5,7 @@ import { opened } from '../opened.js';
 import type { OAuthSessionsTable } from '../schema.js';
 import { toUser, USER_COLUMNS, type UserColumns } from './users.js';
 
-const toSession = (r: OAuthSessionsTable): OAuthSession => ({
+export const toSession = (r: OAuthSessionsTable): OAuthSession => ({
   id: r.id,
   orgId: r.org_id,
   userId: r.user_id,
@@ -76,7 +76,7 @@ const sessionForRefresh = compiledOnce(['id'], (db, v) =>
 );
 
 /** The user columns of the refresh read's row (selected as `u_<column>`, present when `u_id` is). */
-const userColumnsOf = (row: Record<string, unknown>): UserColumns =>
+export const userColumnsOf = (row: Record<string, unknown>): UserColumns =>
   Object.fromEntries(USER_COLUMNS.map((c) => [c, row[`u_${c}`]])) as unknown as UserColumns;
 
 /**

@@ -1,6 +1,7 @@
 import { redeemAuthorizationCode } from '../../../domain/sign-in/index.js';
+import { authenticateSigningClient } from '../../../domain/tokens/index.js';
 import type { Grant } from './types.js';
-import { authenticatedClient, dpopKey, tokenResponse } from './user-grant-steps.js';
+import { dpopKey, tokenResponse } from './user-grant-steps.js';
 
 /**
  * `authorization_code` (RFC 6749 §4.1.3 with PKCE, RFC 7636). `resource` (RFC 8707) picks one of
@@ -10,14 +11,20 @@ import { authenticatedClient, dpopKey, tokenResponse } from './user-grant-steps.
 export const authorizationCode: Grant = {
   parameters: ['code', 'redirect_uri', 'code_verifier', 'resource'],
   async handle(ctx) {
-    const client = await authenticatedClient(ctx);
-    const set = await redeemAuthorizationCode(ctx.deps, ctx.org, client, {
-      code: ctx.params.code,
-      redirectUri: ctx.params.redirect_uri,
-      codeVerifier: ctx.params.code_verifier,
-      resource: ctx.params.resource,
-      dpopJkt: await dpopKey(ctx, client),
-    });
+    // The client and the org's signing key in one lookup, kept like client_credentials' (client-auth.ts).
+    const { client, activeKid } = await authenticateSigningClient(ctx.deps, ctx.org, ctx.client);
+    const set = await redeemAuthorizationCode(
+      ctx.deps,
+      ctx.org,
+      { client, activeKid },
+      {
+        code: ctx.params.code,
+        redirectUri: ctx.params.redirect_uri,
+        codeVerifier: ctx.params.code_verifier,
+        resource: ctx.params.resource,
+        dpopJkt: await dpopKey(ctx, client),
+      },
+    );
     return tokenResponse(set);
   },
 };
