@@ -38,17 +38,17 @@ export function checkDomainName(config: Pick<Config, 'baseHost' | 'issuerDomain'
   if (isIP(name) !== 0) invalid('an IP address is not a domain');
   const ascii = domainToASCII(name);
   if (ascii === '' || isIP(ascii) !== 0) invalid('not a valid internationalized domain name');
-  if (ascii.length > DOMAIN_MAX_CHARS) invalid(`must be at most ${DOMAIN_MAX_CHARS} characters`);
-  const labels = ascii.split('.');
-  if (labels.length < 2) invalid('must have at least two labels (login.example.com)');
-  if (!labels.every((label) => LABEL.test(label)))
-    invalid('each label must be 1-63 letters, digits or hyphens, not starting or ending with a hyphen');
-  if (/^[0-9]+$/.test(labels.at(-1) ?? '')) invalid('the top-level label cannot be numeric');
   for (const own of ['localhost', hostNameOf(config.baseHost), hostNameOf(config.issuerDomain)])
     if (isUnder(ascii, own))
       failApi(
         'domain.name.reserved',
         `name: ${ascii} is ${ascii === own ? '' : 'under '}${own}, which Tessera serves itself`,
       );
+  if (ascii.length > DOMAIN_MAX_CHARS) invalid(`must be at most ${DOMAIN_MAX_CHARS} characters`);
+  const labels = ascii.split('.');
+  if (labels.length < 2) invalid('must have at least two labels (login.example.com)');
+  if (!labels.every((label) => LABEL.test(label)))
+    invalid('each label must be 1-63 letters, digits or hyphens, not starting or ending with a hyphen');
+  if (/^[0-9]+$/.test(labels.at(-1) ?? '')) invalid('the top-level label cannot be numeric');
   return ascii;
 }
