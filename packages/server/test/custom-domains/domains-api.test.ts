@@ -332,7 +332,7 @@ for (const database of storageSuite(
           errorOf(
             await call(server, 'POST', '/organizations/acme/domains', owner, { name: 'a.test', extra: 1 }),
           ),
-          [400, 'invalid_request', 'request.body.invalid'],
+          [400, 'invalid_request', 'body.field.invalid'],
         );
       })();
     });
