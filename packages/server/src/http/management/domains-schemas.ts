@@ -25,8 +25,9 @@ export const DomainRecord = z.object({
   verified: z.boolean(),
   verified_at: z
     .string()
+    .meta({ format: 'date-time' })
     .nullable()
-    .meta({ format: 'date-time', description: 'when its TXT record was found; null while unverified' }),
+    .meta({ description: 'when its TXT record was found; null while unverified' }),
   primary: z.boolean().meta({ description: 'the org’s issuer lives on this domain' }),
   issuer: z.string().meta({ description: 'the org’s issuer were it (or as it is) on this domain' }),
   txt_record: z
