@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe } from 'node:test';
 import { decodeJwt } from 'jose';
 import { clock } from '../../src/domain/clock.js';
@@ -421,13 +422,20 @@ for (const database of storageSuite(
         assert.equal(res.status, 404, host);
         assert.equal(res.headers.get('tessera-error-code'), 'org.host.unknown');
       }
-      // Through the Host header itself (the override is for loopback development only).
-      const viaHost = await fetch(`http://spoof.acme.test:${port()}/.well-known/jwks.json`).catch(() => null);
-      assert.equal(
-        viaHost,
-        null,
-        'spoof.acme.test resolves nowhere: the test resolver knows only its own names',
-      );
+      // Through the Host header itself, as a proxy forwarding any name would send it.
+      const viaHost = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const req = http.get(
+            { host: '127.0.0.1', port: port(), path: '/.well-known/jwks.json', headers: { host } },
+            (r) => {
+              r.resume();
+              resolve(r.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+        });
+      for (const host of [`spoof.acme.test:${port()}`, `${NAME}:${port()}`, `${NAME}`, `${NAME}.:${port()}`])
+        assert.equal(await viaHost(host), 404, host);
       const res = await fetch(`${customIssuer(NAME)}.well-known/jwks.json`);
       assert.equal(res.status, 404, 'verified but not primary: no org there');
     });
