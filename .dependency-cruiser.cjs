@@ -40,6 +40,7 @@ const FEATURES = [
   'federation',
   'enterprise-access',
   'scim',
+  'custom-domains',
 ];
 const D = `${S}domain/`;
 const featureOrder = FEATURES.map((feature, i) => ({

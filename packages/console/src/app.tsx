@@ -11,6 +11,7 @@ import { AuditLog } from './screens/audit-log.js';
 import { ClientDetail, Clients } from './screens/clients.js';
 import { ConnectionDetail, Connections } from './screens/connections.js';
 import { Directories, DirectoryDetail } from './screens/directories.js';
+import { Domains } from './screens/domains.js';
 import { FirstRun, NewOrganization } from './screens/first-run.js';
 import { Invitations } from './screens/invitations.js';
 import { Keys } from './screens/keys.js';
@@ -42,6 +43,7 @@ const SCREENS: Record<
   invitations: { list: Invitations },
   connections: { list: Connections, entry: ConnectionDetail },
   'trusted-apps': { list: TrustedApps, entry: TrustedAppDetail },
+  domains: { list: Domains },
   directories: { list: Directories, entry: DirectoryDetail },
   members: { list: Members },
   keys: { list: Keys },

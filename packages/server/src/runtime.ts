@@ -3,8 +3,10 @@ import { loadMasterSecret } from './config/master-secret.js';
 import { derivePageKeys } from './crypto/derived-keys.js';
 import { NonceMinter } from './crypto/dpop-proof.js';
 import { Sealer } from './crypto/sealing.js';
+import { dnsTxtRecords } from './delivery/dns-txt-records.js';
 import type { Deps } from './domain/context.js';
 import { CredentialCache } from './domain/credential-cache.js';
+import type { TxtRecords } from './domain/custom-domains/index.js';
 import { ensureConsoleOrg, type OrgCache } from './domain/directory/index.js';
 import { KeyRing, type PublishedKeys, secretOpensDatabase } from './domain/keys/index.js';
 import type { Mailer } from './domain/mail/index.js';
@@ -45,6 +47,8 @@ export interface RuntimeOptions {
   warm?: boolean;
   /** Where mail goes (src/mail/mailers.ts mailerFor); default: nowhere, with a warning per mail. */
   mailer?: Mailer;
+  /** Where custom domains' TXT records are asked (default: node:dns, TESSERA_DNS_SERVERS). */
+  txtRecords?: TxtRecords;
   /** Told the migrations this start applied, by name, when it applied any (for the `migrated` log line). */
   onMigrated?: (names: string[]) => void;
   /** Told each wait for a database connection, in seconds (for /metrics). */
@@ -135,6 +139,7 @@ export async function openRuntime(
       config,
       keyRing: new KeyRing(store.db, sealer),
       mailer: options.mailer ?? unsentMailer(warn),
+      txtRecords: options.txtRecords ?? dnsTxtRecords(config.dnsServers),
       ...caches,
     };
     await ensureConsoleOrg(deps);

@@ -119,3 +119,4 @@ export function connectionTestOf(result: ConnectionTestResult): ConnectionTest {
  * ID-JAGs for (Enterprise-Managed Authorization, DESIGN §20).
  */
 export type TrustedApp = Schemas['TrustedAppRecord'];
+export type Domain = Schemas['DomainRecord'];

@@ -10,6 +10,7 @@ export const SECTIONS = [
   { path: 'invitations', label: 'Invitations', owners: true },
   { path: 'connections', label: 'Connections', owners: true },
   { path: 'trusted-apps', label: 'Trusted apps', owners: true },
+  { path: 'domains', label: 'Domains', owners: true },
   { path: 'directories', label: 'SCIM directories', owners: true },
   { path: 'members', label: 'Members', owners: false },
   { path: 'keys', label: 'Signing keys', owners: true },

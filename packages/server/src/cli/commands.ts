@@ -29,6 +29,7 @@ import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
 import { CONNECTION_COMMANDS } from './connection-commands.js';
 import { DIRECTORY_COMMANDS } from './directory-commands.js';
+import { DOMAIN_COMMANDS } from './domain-commands.js';
 import type { Launch } from './lifecycle.js';
 import { LOG_STREAM_COMMANDS } from './log-stream-commands.js';
 import { RESOURCE_COMMANDS } from './resource-commands.js';
@@ -47,6 +48,7 @@ export const ADMIN_COMMANDS: {
   ...RESOURCE_COMMANDS,
   ...CONNECTION_COMMANDS,
   ...TRUSTED_APP_COMMANDS,
+  ...DOMAIN_COMMANDS,
   ...DIRECTORY_COMMANDS,
   ...LOG_STREAM_COMMANDS,
   'org create'(f) {

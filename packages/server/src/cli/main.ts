@@ -78,6 +78,11 @@ const PREPARE: { [N in CommandName]: () => Promise<Prepare<N>> } = {
   'trusted-app show': admin('trusted-app show'),
   'trusted-app update': admin('trusted-app update'),
   'trusted-app delete': admin('trusted-app delete'),
+  'domain add': admin('domain add'),
+  'domain list': admin('domain list'),
+  'domain verify': admin('domain verify'),
+  'domain primary': admin('domain primary'),
+  'domain delete': admin('domain delete'),
 };
 
 /** The server package's version, read beside the running file (src/ through tsx, or dist/). */

@@ -584,6 +584,51 @@ export const USAGES = {
     details: ['Prints {"deleted":"tap_…"}.'],
     flags: { org: { type: 'string' }, id: { type: 'string' } },
   },
+  'domain add': {
+    synopsis: '--org S --name HOST',
+    summary: "add one of the organization's own domains: prints the TXT record that proves it",
+    details: [
+      'Prints the domain {"id","name","verified","primary","txtRecord":{"name","type","value"}}.',
+      'Create the TXT record _tessera-challenge.HOST with the value shown, then run `tessera domain verify`.',
+    ],
+    flags: { org: { type: 'string' }, name: { type: 'string' } },
+  },
+  'domain list': {
+    synopsis: '--org S',
+    summary: "list the organization's own domains",
+    details: ['Prints {"data":[domain…]}, oldest first.'],
+    flags: { org: { type: 'string' } },
+  },
+  'domain verify': {
+    synopsis: '--org S --id DOM_ID',
+    summary:
+      "look the domain's TXT record up (TESSERA_DNS_SERVERS) and mark it verified when it holds the token",
+    details: [
+      'Prints the domain. A missing or wrong record, or DNS that does not answer, is an error: fix it and run again.',
+    ],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
+  'domain primary': {
+    synopsis: '--org S --id DOM_ID [--on | --off]',
+    summary:
+      "move the organization's issuer onto this verified domain (--on, the default) or back off it (--off)",
+    details: [
+      'Prints the domain. The host the issuer leaves serves discovery, the key set and introspection until',
+      'the last token it issued has expired, and redirects its pages to the new host.',
+    ],
+    flags: {
+      org: { type: 'string' },
+      id: { type: 'string' },
+      on: { type: 'boolean' },
+      off: { type: 'boolean' },
+    },
+  },
+  'domain delete': {
+    synopsis: '--org S --id DOM_ID',
+    summary: 'delete a domain (not the one the issuer lives on)',
+    details: ['Prints {"deleted":"dom_…"}.'],
+    flags: { org: { type: 'string' }, id: { type: 'string' } },
+  },
 } as const satisfies Record<string, Usage>;
 
 export type CommandName = keyof typeof USAGES;

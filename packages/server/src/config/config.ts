@@ -63,6 +63,11 @@ export interface Config {
   readonly refreshReuseGraceMs: number;
   /** True while TESSERA_URL points at a loopback host: enables the `host` query override. */
   readonly loopback: boolean;
+  /**
+   * TESSERA_DNS_SERVERS: the DNS servers a custom domain's TXT record is asked of (DESIGN §21), each
+   * `address` or `address:port` (IPv6 in brackets); null: the system's resolvers.
+   */
+  readonly dnsServers: readonly string[] | null;
   /** pino level for request logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;
   /** TESSERA_SMTP_URL: where mail is sent (smtp:// or smtps://); null: none (see src/mail/). */
@@ -283,7 +288,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs,
     refreshReuseGraceMs,
     loopback,
+    dnsServers: parseDnsServers(env.TESSERA_DNS_SERVERS),
   });
+}
+
+/** TESSERA_DNS_SERVERS: comma-separated IP addresses with optional ports; unset or empty: null. */
+export function parseDnsServers(raw: string | undefined): readonly string[] | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const servers = raw.split(',').map((s) => s.trim());
+  for (const server of servers) {
+    const m = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$/.exec(server);
+    const address = m?.[1] ?? m?.[2] ?? '';
+    const port = m?.[3] === undefined ? 53 : Number(m[3]);
+    const family = isIP(address);
+    if (!m || family === 0 || (m[1] !== undefined && family !== 6) || port < 1 || port > 65535)
+      throw new ConfigError(
+        'TESSERA_DNS_SERVERS must be IP addresses with optional ports, comma-separated: 127.0.0.1:5353,[::1]:53',
+      );
+  }
+  return Object.freeze(servers);
 }
 
 /** A second PostgreSQL URL (`name`): only beside DATABASE_URL, and a postgres:// URL; null when unset. */

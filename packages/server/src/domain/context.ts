@@ -1,5 +1,5 @@
 import type { Dialect } from '../storage/handle.js';
-import type { FederationDeps } from './federation/deps.js';
+import type { CustomDomainsDeps } from './custom-domains/deps.js';
 
 /**
  * Everything the domain's operations may be handed, as the runtime builds it: the bag of the
@@ -8,6 +8,6 @@ import type { FederationDeps } from './federation/deps.js';
  * it: what differs by database is storage's). The HTTP layer and the worker hold this; a domain
  * feature names only its own.
  */
-export interface Deps extends FederationDeps {
+export interface Deps extends CustomDomainsDeps {
   readonly dialect: Dialect;
 }

@@ -470,6 +470,36 @@ export const ERROR_CODES = {
     error: 'rate_limited',
     means: 'too many codes were typed on the device page from this address, or this code was tried too often',
   },
+  'domain.console': { error: 'invalid_body', means: 'the console org takes no custom domain' },
+  'domain.dns.unreachable': {
+    error: 'bad_gateway',
+    means: 'the DNS servers did not answer for the domain’s TXT record (timeout, refusal, SERVFAIL)',
+  },
+  'domain.exists': { error: 'conflict', means: 'the domain is already one of the organization’s' },
+  'domain.limit': { error: 'conflict', means: 'the organization has as many domains as it may' },
+  'domain.name.invalid': {
+    error: 'invalid_body',
+    means: 'the domain is not a host name (an IP address, a port, a path, a bad label, too long)',
+  },
+  'domain.name.reserved': {
+    error: 'invalid_body',
+    means: 'the domain is localhost or one of Tessera’s own hosts, or under one',
+  },
+  'domain.not_found': { error: 'not_found', means: 'no such domain in the organization' },
+  'domain.primary': {
+    error: 'conflict',
+    means: 'the organization’s issuer lives on this domain: move it off before deleting the domain',
+  },
+  'domain.taken': { error: 'conflict', means: 'another organization has verified this domain' },
+  'domain.txt.mismatch': {
+    error: 'conflict',
+    means: 'the domain’s challenge name has TXT records, none of them the domain’s token',
+  },
+  'domain.txt.missing': { error: 'conflict', means: 'the domain’s challenge name has no TXT record' },
+  'domain.unverified': {
+    error: 'conflict',
+    means: 'the issuer cannot move to a domain that is not verified',
+  },
   'federation.claims.control_characters': {
     error: 'invalid_request',
     means: "the provider's answer contains control characters",
@@ -735,6 +765,11 @@ export const ERROR_CODES = {
     means: 'a user created more organizations in the hour than allowed',
   },
   'org.host.unknown': { error: 'not_found', means: 'no organization is served at this host' },
+  'org.issuer.moved': {
+    error: 'not_found',
+    means:
+      'the organization’s issuer moved to its own domain: this host serves only discovery, the key set and introspection for the tokens it issued, until they expire',
+  },
   'org.not_found': { error: 'not_found', means: 'no such organization, or the caller may not see it' },
   'org.owner_required': {
     error: 'forbidden',

@@ -1,6 +1,6 @@
 import { newId } from '../crypto/random.js';
 
-/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`, `lst_…`, `dir_…`, `grp_…`, `tap_…`. */
+/** The id prefix of each resource: `org_…`, `tnt_…`, `usr_…`, `cli_…`, `whk_…`, `api_…`, `rol_…`, `inv_…`, `con_…`, `lst_…`, `dir_…`, `grp_…`, `tap_…`, `dom_…`. */
 export const ID_PREFIX = {
   org: 'org',
   tenant: 'tnt',
@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   directory: 'dir',
   group: 'grp',
   trustedApp: 'tap',
+  domain: 'dom',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -28,8 +28,33 @@ export interface Org {
   idTokenSigningAlg: SigningAlgorithm;
   /** The language of its pages and mails when nothing else decides it (domain/texts); null: English. */
   defaultLocale: Locale | null;
+  /**
+   * The verified custom domain the org's issuer lives on (DESIGN §21, domain/custom-domains/); null:
+   * Tessera's own host for the org (domain/issuers.ts).
+   */
+  issuerDomain: string | null;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A host name an org's owners added (DESIGN §21), proven theirs by a DNS TXT record. */
+export interface OrgDomain {
+  id: string;
+  orgId: string;
+  /** Lower-case ASCII (IDNA A-labels), no trailing dot: `login.acme.com`. */
+  name: string;
+  /** The random value `_tessera-challenge.<name>` must hold. */
+  token: string;
+  verifiedAt: number | null;
+  createdAt: number;
+}
+
+/** A host the org's issuer moved away from: it serves what verifies its tokens until `servesUntil`. */
+export interface FormerIssuer {
+  /** null: the org's host under Tessera. */
+  domain: string | null;
+  movedAt: number;
+  servesUntil: number;
 }
 
 /** `open`: anyone; `invite_only`: invited people only; `domains`: addresses at the listed domains. */

@@ -8,6 +8,7 @@ import { OPERATIONS } from './declarations.js';
 import { installErrorHandling, renderError } from './errors.js';
 import { parseForm } from './form.js';
 import { refuseRepeatedHost } from './host-header.js';
+import { issuerMoves } from './issuer-moves.js';
 import { OneLinePerRequest, requestLogger } from './logging.js';
 import { countRequests } from './operations/metrics.js';
 import { stripOrgPath } from './org-path.js';
@@ -62,6 +63,8 @@ export function buildApp(deps: Deps, options: AppOptions = {}): FastifyInstance 
   app.addHook('onSend', async (_request, reply) => secure(reply));
   // The input rules at the edge, for every route: one Host, and only text that can be stored.
   app.addHook('onRequest', refuseRepeatedHost);
+  // A host an org's issuer moved away from serves what verifies its tokens, and sends people on.
+  app.addHook('onRequest', issuerMoves(deps));
   if (options.readScopes) app.addHook('onRequest', readScopeHook(options.readScopes));
   app.addHook('preValidation', refuseUnstorableText);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

@@ -6,6 +6,7 @@ import { CLIENT_PERMISSION_ENDPOINTS } from './management/client-permissions.js'
 import { CLIENT_ENDPOINTS } from './management/clients.js';
 import { CONNECTION_ENDPOINTS } from './management/connections.js';
 import { DIRECTORY_ENDPOINTS } from './management/directories.js';
+import { DOMAIN_ENDPOINTS } from './management/domains.js';
 import { listEvents } from './management/events.js';
 import { startImpersonation } from './management/impersonation.js';
 import { INVITATION_ENDPOINTS } from './management/invitations.js';
@@ -104,6 +105,7 @@ export const OPERATIONS: readonly Declaration[] = [
   ...LOG_STREAM_ENDPOINTS,
   ...TRUSTED_APP_ENDPOINTS,
   ...DIRECTORY_ENDPOINTS,
+  ...DOMAIN_ENDPOINTS,
   ...SCIM_USER_OPERATIONS,
   ...SCIM_GROUP_OPERATIONS,
   ...SCIM_DISCOVERY_OPERATIONS,

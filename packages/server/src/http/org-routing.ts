@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../domain/context.js';
 import { CREDENTIALS_MAX_AGE_MS } from '../domain/credential-cache.js';
+import { orgOfCustomDomain } from '../domain/custom-domains/index.js';
 import { CONSOLE_SLUG, orgOfSlug } from '../domain/directory/index.js';
 import { fail } from '../domain/errors.js';
 import { isLoopbackHost } from '../domain/loopback.js';
@@ -62,6 +63,26 @@ export function slugOfRequest(config: Config, request: FastifyRequest): string |
 }
 
 /**
+ * The custom domain a request addresses (DESIGN §21), or null: its host is Tessera's own (the base
+ * host, an org host), carries another port than org hosts are served on, is no host name, or the
+ * request named a path issuer's prefix (a custom domain's issuer has none). Whether the name
+ * reaches an org is the domain's to say (custom-domains/issuer-hosts.ts): only a verified domain
+ * an issuer lives on, or left a moment ago, does.
+ */
+export function customDomainOfRequest(config: Config, request: FastifyRequest): string | null {
+  const host = requestHost(config, request);
+  if (host === config.baseHost || pathSlugOf(request) !== null) return null;
+  const port = /:\d+$/.exec(config.issuerDomain)?.[0] ?? '';
+  const hostPort = /:\d+$/.exec(host)?.[0] ?? '';
+  if (hostPort !== port) return null;
+  const name = host.slice(0, host.length - port.length);
+  if (!/^[a-z0-9][a-z0-9.-]{0,252}$/.test(name) || name.endsWith('.localhost') || name === 'localhost')
+    return null;
+  const suffix = `.${config.issuerDomain.slice(0, config.issuerDomain.length - port.length)}`;
+  return name.endsWith(suffix) ? null : name;
+}
+
+/**
  * What the token endpoint, the hot path, passes to orgOf: its org may come from the domain's org
  * cache (domain/directory/org-cache.ts), which drops an org when a change is committed, and after
  * this long at most when no change notification reaches it. Only what a token needs from the org
@@ -71,7 +92,9 @@ export function slugOfRequest(config: Config, request: FastifyRequest): string |
 export const ORG_CACHE_TTL_MS = CREDENTIALS_MAX_AGE_MS;
 
 /**
- * The org of this request, looked up once per request. Unknown hosts are 404. By default the
+ * The org of this request, looked up once per request: by its host's slug, its path issuer's
+ * prefix, or its custom domain (a request to a moved issuer's host is answered by
+ * issuer-moves.ts before it gets here). Unknown hosts are 404. By default the
  * database is read; the token endpoint passes ORG_CACHE_TTL_MS to take the org from the domain's
  * org cache when the runtime keeps one (Deps.orgs).
  */
@@ -83,7 +106,13 @@ export async function orgOf(
   if (request.tesseraOrg) return request.tesseraOrg;
   const slug = slugOfRequest(deps.config, request);
   const cache = reuse > 0 ? deps.orgs : undefined;
-  const org = slug === null ? null : await orgOfSlug(deps.store, slug, cache);
+  const domain = slug === null ? customDomainOfRequest(deps.config, request) : null;
+  const org =
+    slug !== null
+      ? await orgOfSlug(deps.store, slug, cache)
+      : domain !== null
+        ? await orgOfCustomDomain(deps, domain)
+        : null;
   if (!org) {
     return fail(
       'org.host.unknown',

@@ -20,6 +20,8 @@ export interface OrganizationsTable {
   id_token_signing_alg: string;
   /** The hosted pages' and mails' language when nothing else decides it (migration 050); null: English. */
   default_locale: string | null;
+  /** The verified custom domain the org's issuer lives on (migration 053); null: Tessera's host for it. */
+  issuer_domain: string | null;
 }
 
 export interface MembershipsTable {
@@ -798,6 +800,30 @@ export interface OrgTextsTable {
   updated_at: number;
 }
 
+/** A host name an org's owners added (migration 053), verified by a DNS TXT record. */
+export interface OrgDomainsTable {
+  id: string;
+  org_id: string;
+  /** Lower-case ASCII (IDNA A-labels), no trailing dot. */
+  name: string;
+  /** What `_tessera-challenge.<name>` must hold. */
+  token: string;
+  /** `name` once verified: unique over every org. */
+  verified_name: string | null;
+  verified_at: number | null;
+  created_at: number;
+}
+
+/** A host the org's issuer moved away from, serving what verifies its tokens until `serves_until`. */
+export interface OrgFormerIssuersTable {
+  id: string;
+  org_id: string;
+  /** null: the org's host under Tessera (`<slug>.<issuer domain>`). */
+  domain: string | null;
+  moved_at: number;
+  serves_until: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -843,6 +869,8 @@ export interface Database {
   service_settings: ServiceSettingsTable;
   log_streams: LogStreamsTable;
   trusted_apps: TrustedAppsTable;
+  org_domains: OrgDomainsTable;
+  org_former_issuers: OrgFormerIssuersTable;
   org_texts: OrgTextsTable;
   api_resources: ApiResourcesTable;
   roles: RolesTable;

@@ -27,6 +27,7 @@ const org: Org = {
   requirePushedRequests: false,
   idTokenSigningAlg: 'RS256',
   defaultLocale: null,
+  issuerDomain: null,
   createdAt: 0,
   updatedAt: 0,
 };

@@ -5,7 +5,17 @@ import dns from 'node:dns';
  * name to loopback (RFC 6761 §6.3); glibc does not, so Node clients in tests get the same rule here.
  */
 const original = dns.lookup;
-const isLocal = (host: string) => /\.localhost\.?$/i.test(host);
+const extra = new Set<string>();
+const isLocal = (host: string) =>
+  /\.localhost\.?$/i.test(host) || extra.has(host.toLowerCase().replace(/\.$/, ''));
+
+/**
+ * Names a test invented (a custom domain under `.test`, RFC 6761 §6.2) that its Node clients reach on
+ * loopback too, never asking any DNS server.
+ */
+export function resolveOnLoopback(...names: string[]): void {
+  for (const name of names) extra.add(name.toLowerCase());
+}
 
 type Callback = (err: NodeJS.ErrnoException | null, address: unknown, family?: number) => void;
 

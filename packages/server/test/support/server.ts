@@ -93,7 +93,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     db: server.db,
     reads: server.reads,
     dataDir,
-    issuer: (slug) => issuerOf(config, { slug, isConsole: false }),
+    issuer: (slug) => issuerOf(config, { slug, isConsole: false, issuerDomain: null }),
     answers,
     async close() {
       await server.close();

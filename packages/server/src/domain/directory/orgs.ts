@@ -45,6 +45,7 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     requirePushedRequests: false,
     idTokenSigningAlg: 'RS256',
     defaultLocale: null,
+    issuerDomain: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -125,6 +126,7 @@ export async function createOrg(
     requirePushedRequests: false,
     idTokenSigningAlg: 'RS256',
     defaultLocale: null,
+    issuerDomain: null,
     createdAt: now,
     updatedAt: now,
   };

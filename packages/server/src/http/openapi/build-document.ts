@@ -112,7 +112,7 @@ function operationObject(op: Operation, refOf: RefOf): Json {
 export function buildDocument(config: Config, version: string, operations: readonly Operation[]): Json {
   const consoleServer = { url: config.baseUrl, description: 'the console host' };
   const orgServer = {
-    url: originOf(config, { slug: '{org}', isConsole: false }),
+    url: originOf(config, { slug: '{org}', isConsole: false, issuerDomain: null }),
     description: 'an org’s host (its issuer without the trailing slash)',
     variables: { org: { default: 'acme', description: 'the org slug' } },
   };

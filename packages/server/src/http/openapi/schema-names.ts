@@ -4,6 +4,7 @@ import * as api from '../management/api-schemas.js';
 import * as clients from '../management/clients-schemas.js';
 import * as connections from '../management/connections-schemas.js';
 import * as directories from '../management/directories-schemas.js';
+import * as domains from '../management/domains-schemas.js';
 import * as impersonation from '../management/impersonation-schemas.js';
 import * as invitations from '../management/invitations-schemas.js';
 import * as keys from '../management/keys-schemas.js';
@@ -52,6 +53,7 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   logStreams,
   trustedApps,
   directories,
+  domains,
   passkeys,
 ];
 

@@ -15,6 +15,7 @@ const toOrg = (r: OrganizationsTable): Org => ({
   requirePushedRequests: r.require_pushed_authorization_requests === 1,
   idTokenSigningAlg: r.id_token_signing_alg as SigningAlgorithm,
   defaultLocale: r.default_locale as Locale | null,
+  issuerDomain: r.issuer_domain ?? null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -35,6 +36,7 @@ export async function insertOrg(store: Handle, org: Org): Promise<void> {
       require_pushed_authorization_requests: org.requirePushedRequests ? 1 : 0,
       id_token_signing_alg: org.idTokenSigningAlg,
       default_locale: org.defaultLocale,
+      issuer_domain: org.issuerDomain,
       created_at: org.createdAt,
       updated_at: org.updatedAt,
     })

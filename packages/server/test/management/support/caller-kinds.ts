@@ -31,6 +31,13 @@ export const PEOPLE_ONLY: readonly string[] = [
   'adoptDirectoryUser',
   'listDirectoryGroups',
   'mapDirectoryGroupRoles',
+  // Moving the org's issuer is for the people who own it.
+  'listDomains',
+  'createDomain',
+  'getDomain',
+  'verifyDomain',
+  'updateDomain',
+  'deleteDomain',
 ];
 /** What a service account bound to the org may call too, within its scopes: the org's configuration and users. */
 export const SERVICE_ACCOUNTS_TOO: readonly string[] = [

@@ -1,0 +1,215 @@
+import { useState } from 'preact/hooks';
+import { api, body } from '../api/client.js';
+import type { Domain } from '../api/types.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { CopyValue } from '../components/copy-value.js';
+import { Form, TextField } from '../components/fields.js';
+import { Done, EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
+import { OwnersOnly, PageHead } from '../components/page-head.js';
+import { when } from '../format.js';
+import { canWrite, type OrgScreenProps } from '../org-context.js';
+import { useAction } from '../use-action.js';
+import { useLoad } from '../use-load.js';
+
+type Org = OrgScreenProps['org'];
+
+/** The org's own domains (owners only, like the API): add, prove with DNS, move the issuer there. */
+export function Domains({ org }: OrgScreenProps) {
+  return (
+    <OwnersOnly
+      owner={canWrite(org)}
+      title="Domains"
+      notice={
+        <p class="notice info">
+          Only owners of this organization can add its own domains and move its sign-in pages to one.
+        </p>
+      }
+      screen={() => <DomainList org={org} />}
+    />
+  );
+}
+
+function DomainList({ org }: { org: Org }) {
+  const [news, setNews] = useState<string | null>(null);
+  const loaded = useLoad(
+    () => body(api.GET('/organizations/{org}/domains', { params: { path: { org: org.slug } } })),
+    [org.slug],
+  );
+  const done = (text: string) => {
+    setNews(text);
+    loaded.reload();
+  };
+  return (
+    <>
+      <PageHead title="Domains" action={null} />
+      <p class="muted">
+        Serve this organization’s sign-in pages and tokens from a domain of your own, such as{' '}
+        <code>login.example.com</code>: add it, create the DNS record shown, verify, then make it primary.
+      </p>
+      {news ? <Done>{news}</Done> : null}
+      <NewDomain org={org} onAdded={(d) => done(`${d.name} added: create its TXT record, then verify it.`)} />
+      {loaded.state !== 'ok' ? (
+        <LoadNotice loaded={loaded} what="domains" />
+      ) : loaded.data.data.length === 0 ? (
+        <EmptyState title="No domains yet">
+          <p>Add a domain above: Tessera answers with the DNS record that proves it is yours.</p>
+        </EmptyState>
+      ) : (
+        <ul class="domain-list">
+          {loaded.data.data.map((d) => (
+            <li key={d.id}>
+              <DomainCard org={org} domain={d} onChanged={done} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function NewDomain({ org, onAdded }: { org: Org; onAdded: (d: Domain) => void }) {
+  const [name, setName] = useState('');
+  const { error, busy, run } = useAction();
+  return (
+    <section class="panel" aria-labelledby="new-domain-title">
+      <h2 id="new-domain-title">Add a domain</h2>
+      <Form
+        label="Add a domain"
+        onSubmit={() =>
+          run(async () => {
+            const domain = await body(
+              api.POST('/organizations/{org}/domains', {
+                params: { path: { org: org.slug } },
+                body: { name },
+              }),
+            );
+            setName('');
+            onAdded(domain);
+          })
+        }
+      >
+        <TextField
+          label="Domain"
+          value={name}
+          onInput={setName}
+          required
+          placeholder="login.example.com"
+          hint="A host name of your own; its DNS and its certificate are yours to manage."
+        />
+        <ErrorNotice error={error} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Add domain
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+function DomainCard({
+  org,
+  domain,
+  onChanged,
+}: {
+  org: Org;
+  domain: Domain;
+  onChanged: (news: string) => void;
+}) {
+  const { error, busy, run } = useAction();
+  const path = { org: org.slug, id: domain.id };
+  const headingId = `domain-${domain.id}`;
+  return (
+    <section class="panel domain" aria-labelledby={headingId}>
+      <h2 id={headingId}>
+        {domain.name}{' '}
+        <span class={`badge ${domain.primary ? 'ok' : domain.verified ? 'info' : ''}`.trim()}>
+          {domain.primary ? 'Primary' : domain.verified ? 'Verified' : 'Not verified'}
+        </span>
+      </h2>
+      {domain.verified ? (
+        <p class="muted">
+          Verified {when(domain.verified_at ?? '')}.{' '}
+          {domain.primary ? 'The issuer is ' : 'As primary, the issuer would be '}
+          <code class="url-wrap">{domain.issuer}</code>
+        </p>
+      ) : (
+        <>
+          <p>Create this DNS record at your DNS provider, then verify:</p>
+          <CopyValue label="Record name" value={domain.txt_record.name} hint="Type TXT" />
+          <CopyValue label="Record value" value={domain.txt_record.value} />
+        </>
+      )}
+      <ErrorNotice error={error} />
+      <div class="actions">
+        {domain.verified ? null : (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() =>
+              run(async () => {
+                await body(api.POST('/organizations/{org}/domains/{id}/verify', { params: { path } }));
+                onChanged(`${domain.name} is verified.`);
+              })
+            }
+          >
+            Verify
+          </button>
+        )}
+        {domain.verified && !domain.primary ? (
+          <ConfirmButton
+            danger={false}
+            question={`Move the issuer to ${domain.name}? Apps must then use ${domain.issuer}`}
+            confirmLabel="Make primary"
+            onConfirm={() =>
+              run(async () => {
+                await body(
+                  api.PATCH('/organizations/{org}/domains/{id}', {
+                    params: { path },
+                    body: { primary: true },
+                  }),
+                );
+                onChanged(`The issuer is now ${domain.issuer}`);
+              }).then(() => undefined)
+            }
+          >
+            Make primary
+          </ConfirmButton>
+        ) : null}
+        {domain.primary ? (
+          <ConfirmButton
+            danger={false}
+            question="Move the issuer back to Tessera’s host for this organization?"
+            confirmLabel="Stop using it"
+            onConfirm={() =>
+              run(async () => {
+                await body(
+                  api.PATCH('/organizations/{org}/domains/{id}', {
+                    params: { path },
+                    body: { primary: false },
+                  }),
+                );
+                onChanged(`${domain.name} is no longer primary.`);
+              }).then(() => undefined)
+            }
+          >
+            Stop using as primary
+          </ConfirmButton>
+        ) : (
+          <ConfirmButton
+            question={`Delete ${domain.name}?`}
+            confirmLabel="Delete"
+            onConfirm={() =>
+              run(async () => {
+                await body(api.DELETE('/organizations/{org}/domains/{id}', { params: { path } }));
+                onChanged(`${domain.name} deleted.`);
+              }).then(() => undefined)
+            }
+          >
+            Delete
+          </ConfirmButton>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import {
+  addDomain,
+  challengeNameOf,
+  deleteDomain,
+  listDomains,
+  setPrimaryDomain,
+  verifyDomain,
+} from '../domain/custom-domains/index.js';
+import { requireOrg } from '../domain/directory/index.js';
+import { type Org, type OrgDomain, SYSTEM } from '../domain/types.js';
+import { admin } from './admin.js';
+import { required, UsageError, type Values } from './args.js';
+import type { Launch } from './lifecycle.js';
+import type { USAGES } from './usage.js';
+
+type DomainCommand = 'domain add' | 'domain list' | 'domain verify' | 'domain primary' | 'domain delete';
+
+const shown = (d: OrgDomain, org: Pick<Org, 'issuerDomain'>) => ({
+  id: d.id,
+  name: d.name,
+  verified: d.verifiedAt !== null,
+  verifiedAt: d.verifiedAt === null ? null : new Date(d.verifiedAt).toISOString(),
+  primary: org.issuerDomain === d.name,
+  txtRecord: { name: challengeNameOf(d.name), type: 'TXT', value: d.token },
+  createdAt: new Date(d.createdAt).toISOString(),
+});
+
+/** The org's own domains (DESIGN §21), through the domain functions the API uses. */
+export const DOMAIN_COMMANDS: {
+  [N in DomainCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
+} = {
+  'domain add'(f) {
+    const [slug, name] = [required(f.org, 'org'), required(f.name, 'name')];
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.store, slug);
+      return shown(await addDomain(deps, org, name, SYSTEM), org);
+    });
+  },
+  'domain list'(f) {
+    const slug = required(f.org, 'org');
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.store, slug);
+      return { data: (await listDomains(deps, org)).map((d) => shown(d, org)) };
+    });
+  },
+  'domain verify'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      const org = await requireOrg(deps.store, slug);
+      return shown(await verifyDomain(deps, org, id, SYSTEM), org);
+    });
+  },
+  'domain primary'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    if (f.off === true && f.on === true) throw new UsageError('give --on or --off, not both');
+    const primary = f.off !== true;
+    return admin(async (deps) => {
+      const { org, domain } = await setPrimaryDomain(
+        deps,
+        await requireOrg(deps.store, slug),
+        id,
+        primary,
+        SYSTEM,
+      );
+      return shown(domain, org);
+    });
+  },
+  'domain delete'(f) {
+    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
+    return admin(async (deps) => {
+      await deleteDomain(deps, await requireOrg(deps.store, slug), id, SYSTEM);
+      return { deleted: id };
+    });
+  },
+};

@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * The org's own domain (DESIGN §21): `org_domains`, the host names an org's owners added, each with
+ * the random token its `_tessera-challenge.<name>` TXT record must hold; `verified_name` is the name
+ * once the record was found, and its unique index is what lets one org only verify a name (two
+ * verifying at once: one insert of the name wins). `organizations.issuer_domain` is the verified
+ * name the org's issuer lives on (null: Tessera's own host for the org). `org_former_issuers` keeps
+ * each host the issuer moved away from, and until when it still serves discovery, the key set and
+ * introspection for the tokens it issued (`domain` null: the org's host under Tessera).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('org_domains')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('token', 'text', (c) => c.notNull())
+    .addColumn('verified_name', 'text')
+    .addColumn('verified_at', 'bigint')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('org_domains_org_name')
+    .unique()
+    .on('org_domains')
+    .columns(['org_id', 'name'])
+    .execute();
+  await db.schema
+    .createIndex('org_domains_verified_name')
+    .unique()
+    .on('org_domains')
+    .column('verified_name')
+    .execute();
+  await db.schema.alterTable('organizations').addColumn('issuer_domain', 'text').execute();
+  await db.schema
+    .createTable('org_former_issuers')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('domain', 'text')
+    .addColumn('moved_at', 'bigint', (c) => c.notNull())
+    .addColumn('serves_until', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('org_former_issuers_org').on('org_former_issuers').column('org_id').execute();
+  await db.schema
+    .createIndex('org_former_issuers_domain')
+    .on('org_former_issuers')
+    .column('domain')
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('org_former_issuers').ifExists().execute();
+  await db.schema.alterTable('organizations').dropColumn('issuer_domain').execute();
+  await db.schema.dropTable('org_domains').ifExists().execute();
+}
