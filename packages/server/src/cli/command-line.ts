@@ -177,15 +177,18 @@ const words = (argv: string[]): string =>
   argv[0] ||
   '';
 
-run(process.argv.slice(2)).then(
-  (outcome) => {
-    if (outcome !== 'running') process.exitCode = outcome;
-  },
-  (error: unknown) => {
+/**
+ * What `tessera <argv>` does, up to its exit code: the command's outcome, or a usage, domain or other
+ * error written to stderr (2 for usage errors, 1 otherwise). main.ts runs it with the process's
+ * arguments; nothing here exits the process.
+ */
+export function runCommandLine(argv: string[]): Promise<Outcome> {
+  return run(argv).catch((error: unknown) => {
     if (error instanceof UnknownCommandError) {
       process.stderr.write(`error: ${error.message}\n${commandNames()}`);
-      process.exitCode = 2;
-    } else if (error instanceof UsageError) {
+      return 2;
+    }
+    if (error instanceof UsageError) {
       const usage =
         error instanceof CommandUsageError
           ? commandUsage(error.command)
@@ -193,13 +196,13 @@ run(process.argv.slice(2)).then(
             ? groupUsage(error.group)
             : globalUsage();
       process.stderr.write(`error: ${error.message}\n\n${usage}`);
-      process.exitCode = 2;
-    } else if (error instanceof ServiceError) {
-      process.stderr.write(`error: ${error.detail ?? error.code}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stderr.write(`error: ${scrub(String((error as Error)?.message ?? error), process.env)}\n`);
-      process.exitCode = 1;
+      return 2;
     }
-  },
-);
+    if (error instanceof ServiceError) {
+      process.stderr.write(`error: ${error.detail ?? error.code}\n`);
+      return 1;
+    }
+    process.stderr.write(`error: ${scrub(String((error as Error)?.message ?? error), process.env)}\n`);
+    return 1;
+  });
+}

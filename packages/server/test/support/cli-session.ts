@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { Socket } from 'node:net';
+import { createInterface } from 'node:readline';
+import { runCommandLine } from '../../src/cli/command-line.js';
+
+/**
+ * One process that runs many `tessera` commands, one after another, for the tests (support/cli.ts):
+ * loading the CLI's modules costs about a second of CPU per process, its commands a fraction of that.
+ * Each command runs through runCommandLine, the very function `tessera` (cli/main.ts) runs, with the
+ * environment it is given in place of this process's, and what it writes to stdout and stderr (through
+ * process.stdout/stderr or straight to fd 1 and 2, as the logger does) is kept for its answer.
+ *
+ * Commands come on fd 3 as JSON lines `{"args": [...], "env": {...}}`; each answer goes back on fd 3 as
+ * `{"code", "stdout", "stderr"}` once the command has ended. stdin is /dev/null, as for a `tessera`
+ * the tests start without input. A command must end as a process would: one that leaves something
+ * behind that would keep a process running (a socket, a timer, a file handle) is answered with an
+ * error instead, as is a command that keeps running (serve, worker: they run as real processes).
+ */
+const channel = new Socket({ fd: 3, readable: true, writable: true });
+
+let captured: { stdout: string; stderr: string } | null = null;
+
+/** Text written to fd 1 or 2 while a command runs goes to its answer; anything else is left alone. */
+function capture(fd: unknown, data: unknown, encoding?: unknown): boolean {
+  if (captured === null || (fd !== 1 && fd !== 2)) return false;
+  const text =
+    typeof data === 'string'
+      ? data
+      : Buffer.from(data as Uint8Array).toString(
+          typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
+        );
+  if (fd === 1) captured.stdout += text;
+  else captured.stderr += text;
+  return true;
+}
+
+const writeSync = fs.writeSync;
+fs.writeSync = ((fd: number, data: unknown, ...rest: unknown[]) => {
+  if (capture(fd, data, rest[rest.length === 1 ? 0 : 2])) {
+    return typeof data === 'string' ? Buffer.byteLength(data) : (data as Uint8Array).byteLength;
+  }
+  return (writeSync as (...a: unknown[]) => number)(fd, data, ...rest);
+}) as typeof fs.writeSync;
+const write = fs.write;
+fs.write = ((fd: number, data: unknown, ...rest: unknown[]) => {
+  const callback = rest.at(-1) as (error: null, written: number, data: unknown) => void;
+  if (capture(fd, data)) {
+    const written = typeof data === 'string' ? Buffer.byteLength(data) : (data as Uint8Array).byteLength;
+    process.nextTick(() => callback(null, written, data));
+    return;
+  }
+  (write as (...a: unknown[]) => void)(fd, data, ...rest);
+}) as typeof fs.write;
+syncBuiltinESMExports();
+for (const [fd, stream] of [
+  [1, process.stdout],
+  [2, process.stderr],
+] as const) {
+  const original = stream.write.bind(stream) as (...a: unknown[]) => boolean;
+  stream.write = ((data: unknown, ...rest: unknown[]) => {
+    if (!capture(fd, data, typeof rest[0] === 'string' ? rest[0] : undefined)) return original(data, ...rest);
+    const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    if (callback) process.nextTick(callback);
+    return true;
+  }) as typeof stream.write;
+}
+
+/** What keeps this process running, by kind (ref'd handles and timers: the channel to the tests among them). */
+function resources(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/** The kinds of which more are active than `before` had. */
+function leftBehind(before: Map<string, number>): string[] {
+  return [...resources()].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind]) => kind);
+}
+
+async function runOne(args: string[], env: Record<string, string>) {
+  for (const key of Object.keys(process.env)) delete process.env[key];
+  Object.assign(process.env, env);
+  const before = resources();
+  captured = { stdout: '', stderr: '' };
+  let code: number | 'running';
+  try {
+    code = await runCommandLine(args);
+  } finally {
+    // Writes a command started but did not wait for still belong to it.
+    await new Promise((r) => setImmediate(r));
+  }
+  const { stdout, stderr } = captured;
+  captured = null;
+  if (code === 'running') return { error: `tessera ${args[0]} keeps running: start it as a process` };
+  // Closing a pool or a socket finishes on a later turn of the loop: give it a few.
+  let left = leftBehind(before);
+  for (let i = 0; left.length > 0 && i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    left = leftBehind(before);
+  }
+  if (left.length > 0) {
+    return { error: `tessera ${args.join(' ')} left ${left.join(', ')} open: a process would not exit` };
+  }
+  return { code, stdout, stderr };
+}
+
+for await (const line of createInterface({ input: channel })) {
+  const { args, env } = JSON.parse(line) as { args: string[]; env: Record<string, string> };
+  let answer: object;
+  try {
+    answer = await runOne(args, env);
+  } catch (error) {
+    captured = null;
+    answer = { error: `the session failed: ${String((error as Error)?.stack ?? error)}` };
+  }
+  channel.write(`${JSON.stringify(answer)}\n`);
+}
+channel.end();
