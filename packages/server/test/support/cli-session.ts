@@ -21,36 +21,46 @@ const channel = new Socket({ fd: 3, readable: true, writable: true });
 
 let captured: { stdout: string; stderr: string } | null = null;
 
-/** Text written to fd 1 or 2 while a command runs goes to its answer; anything else is left alone. */
-function capture(fd: unknown, data: unknown, encoding?: unknown): boolean {
-  if (captured === null || (fd !== 1 && fd !== 2)) return false;
-  const text =
-    typeof data === 'string'
-      ? data
-      : Buffer.from(data as Uint8Array).toString(
-          typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8',
-        );
+/**
+ * The text of a write to fd 1 or 2 while a command runs, kept for its answer (null for any other
+ * write): a string, or the bytes a buffer's offset and length (arguments or options) select.
+ */
+function capture(fd: unknown, data: unknown, rest: unknown[]): string | null {
+  if (captured === null || (fd !== 1 && fd !== 2)) return null;
+  let text: string;
+  if (typeof data === 'string') {
+    text = data;
+  } else {
+    const view = data as ArrayBufferView;
+    const bytes = Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+    const options =
+      typeof rest[0] === 'object' && rest[0] !== null
+        ? (rest[0] as { offset?: number; length?: number })
+        : {};
+    const offset = typeof rest[0] === 'number' ? rest[0] : (options.offset ?? 0);
+    const length = typeof rest[1] === 'number' ? rest[1] : (options.length ?? bytes.length - offset);
+    text = bytes.subarray(offset, offset + length).toString('utf8');
+  }
   if (fd === 1) captured.stdout += text;
   else captured.stderr += text;
-  return true;
+  return text;
 }
 
 const writeSync = fs.writeSync;
 fs.writeSync = ((fd: number, data: unknown, ...rest: unknown[]) => {
-  if (capture(fd, data, rest[rest.length === 1 ? 0 : 2])) {
-    return typeof data === 'string' ? Buffer.byteLength(data) : (data as Uint8Array).byteLength;
-  }
+  const text = capture(fd, data, rest);
+  if (text !== null) return Buffer.byteLength(text);
   return (writeSync as (...a: unknown[]) => number)(fd, data, ...rest);
 }) as typeof fs.writeSync;
 const write = fs.write;
 fs.write = ((fd: number, data: unknown, ...rest: unknown[]) => {
-  const callback = rest.at(-1) as (error: null, written: number, data: unknown) => void;
-  if (capture(fd, data)) {
-    const written = typeof data === 'string' ? Buffer.byteLength(data) : (data as Uint8Array).byteLength;
-    process.nextTick(() => callback(null, written, data));
+  const callback = rest.pop() as (error: null, written: number, data: unknown) => void;
+  const text = capture(fd, data, rest);
+  if (text !== null) {
+    process.nextTick(() => callback(null, Buffer.byteLength(text), data));
     return;
   }
-  (write as (...a: unknown[]) => void)(fd, data, ...rest);
+  (write as (...a: unknown[]) => void)(fd, data, ...rest, callback);
 }) as typeof fs.write;
 syncBuiltinESMExports();
 for (const [fd, stream] of [
@@ -59,7 +69,10 @@ for (const [fd, stream] of [
 ] as const) {
   const original = stream.write.bind(stream) as (...a: unknown[]) => boolean;
   stream.write = ((data: unknown, ...rest: unknown[]) => {
-    if (!capture(fd, data, typeof rest[0] === 'string' ? rest[0] : undefined)) return original(data, ...rest);
+    if (captured === null) return original(data, ...rest);
+    // A stream takes a string (with its encoding) or bytes, whole.
+    const encoding = typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : 'utf8';
+    capture(fd, typeof data === 'string' ? Buffer.from(data, encoding) : data, []);
     const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
     if (callback) process.nextTick(callback);
     return true;
