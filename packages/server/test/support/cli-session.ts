@@ -106,14 +106,16 @@ async function runOne(args: string[], env: Record<string, string>) {
   const { stdout, stderr } = captured;
   captured = null;
   if (code === 'running') return { error: `tessera ${args[0]} keeps running: start it as a process` };
-  // Closing a pool or a socket finishes on a later turn of the loop: give it a few.
+  // Closing a pool or a socket may finish on a later turn of the loop: up to 2 s, on a busy machine.
   let left = leftBehind(before);
-  for (let i = 0; left.length > 0 && i < 20; i++) {
+  for (let i = 0; left.length > 0 && i < 200; i++) {
     await new Promise((r) => setTimeout(r, 10));
     left = leftBehind(before);
   }
   if (left.length > 0) {
-    return { error: `tessera ${args.join(' ')} left ${left.join(', ')} open: a process would not exit` };
+    return {
+      error: `tessera ${args.slice(0, 2).join(' ')} left ${left.join(', ')} open: a process would not exit`,
+    };
   }
   return { code, stdout, stderr };
 }

@@ -130,7 +130,7 @@ class CliSession {
       this.#channel.write(`${JSON.stringify({ args, env })}\n`);
     }).finally(() => this.#hold(false));
     if (line === null)
-      throw new Error(`the CLI session ended during tessera ${args.join(' ')}:\n${this.#stray}`);
+      throw new Error(`the CLI session ended during tessera ${args.slice(0, 2).join(' ')}:\n${this.#stray}`);
     const answer = JSON.parse(line) as { code: number; stdout: string; stderr: string } | { error: string };
     if ('error' in answer) throw new Error(answer.error);
     if (this.#stray !== '') throw new Error(`the CLI session wrote outside a command:\n${this.#stray}`);
