@@ -1,8 +1,11 @@
 // node's test reporter (TAP, or spec on a terminal) with one addition: before the run's summary
 // (`# tests N` ... `# duration_ms`, which stay last and unchanged), the time each test process took,
 // slowest first, so the files that make the run long are visible. A process's time is the runner's own
-// `duration_ms` for it: from start to exit. A group of files (scripts/test.mjs) is named with its files.
-import { readFileSync } from 'node:fs';
+// `duration_ms` for it: from start to exit. A group of files (scripts/test.mjs) is named with its files,
+// and shown with the CPU seconds it used (its process and the children it started, which scripts/test.mjs
+// has it write at exit): on a busy machine wall time grows with the load, CPU time much less.
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { basename, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { spec, tap } from 'node:test/reporters';
@@ -19,13 +22,25 @@ function nameOf(file) {
   return `${basename(file, '.test.mjs')}: ${members.map((m) => basename(m, '.test.ts')).join(', ')}`;
 }
 
+/** The CPU seconds a group's process wrote at exit (scripts/test.mjs), or null. */
+function cpuOf(file) {
+  const path = `${file}.cpu`;
+  return existsSync(path) ? Number(readFileSync(path, 'utf8')) : null;
+}
+
 function table(files) {
   const total = files.reduce((sum, f) => sum + f.ms, 0);
+  const cpu = files.reduce((sum, f) => sum + (f.cpu ?? 0), 0);
   return [
-    `per-process times, slowest first (${files.length} process${files.length === 1 ? '' : 'es'}, ${(total / 1000).toFixed(1)} s in all):`,
+    `per-process times, slowest first (${files.length} process${files.length === 1 ? '' : 'es'}, ${(total / 1000).toFixed(1)} s in all, ${cpu.toFixed(1)} s of CPU; load average now ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}):`,
     ...files
       .sort((a, b) => b.ms - a.ms)
-      .map((f) => `${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}${f.passed ? '' : '  (failed)'}`),
+      .map(
+        (f) =>
+          `${(f.ms / 1000).toFixed(1).padStart(7)} s ${f.cpu === null ? '' : `(cpu ${f.cpu.toFixed(1).padStart(6)} s)`}  ${f.file}${f.passed ? '' : '  (failed)'}`,
+      ),
   ];
 }
 
@@ -37,6 +52,7 @@ async function* withFileTimes(source) {
     if (event.type === 'test:complete' && data.nesting === 0 && data.file && data.name === data.file) {
       files.push({
         file: nameOf(data.file),
+        cpu: cpuOf(data.file),
         ms: data.details.duration_ms,
         passed: data.details.passed,
       });

@@ -4,9 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LATEST_MIGRATION } from '../src/storage/migrate.js';
-import { tessera } from './support/cli.js';
+import { tessera, tesseraProcess } from './support/cli.js';
 
-/** Every admin command of DESIGN §8, run as the real binary: one JSON object on success, a clear error otherwise. */
+/**
+ * Every admin command of DESIGN §8, from the binary's sources: one JSON object on success, a clear error
+ * otherwise. Most commands run in the test's CLI session (the binary's code, one process for many
+ * commands); migrate, serve, worker and those given stdin run as processes of their own, and the last
+ * test checks that a process of its own answers each kind of command exactly as the session does.
+ */
 describe('tessera CLI', () => {
   let dir: string;
   let env: Record<string, string>;
@@ -723,5 +728,21 @@ describe('tessera CLI', () => {
     assert.equal(pool.stdout.trim().split('\n').length, 1);
     assert.equal(pool.json?.level, 60);
     assert.equal(pool.json?.msg, 'TESSERA_DB_POOL must be a whole number from 1 to 200');
+  });
+
+  test('the binary in a process of its own answers as in the session: an answer, an error, a usage error', async () => {
+    const cases: [string[], number][] = [
+      [['org', 'update', '--org', 'acme', '--require-mfa', 'false'], 0],
+      [['role', 'list', '--org', 'acme'], 0],
+      [['org', 'create', '--slug', 'acme', '--owner-email', 'ada@acme.test'], 1],
+      [['keys', 'rotate', '--org', 'nowhere'], 1],
+      [['org', 'update', '--org', 'acme'], 2],
+      [['org', 'destroy'], 2],
+    ];
+    for (const [args, code] of cases) {
+      const own = await tesseraProcess(args, env);
+      assert.equal(own.code, code, `exit status of tessera ${args.join(' ')}: ${own.stderr}`);
+      assert.deepEqual(own, await tessera(args, env), `tessera ${args.join(' ')}`);
+    }
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type CliResult, tessera } from '../support/cli.js';
+import { type CliResult, tessera, tesseraProcess } from '../support/cli.js';
 
 /**
  * `--help`, `--version` and usage errors (DESIGN §8) answer before anything else happens: no data
@@ -360,6 +360,24 @@ describe('tessera --help, --version and usage errors', () => {
       assert.equal(res.code, 2, `exit code of tessera ${args.join(' ')}`);
       assert.equal(res.stdout, '');
       assert.equal(res.stderr, `error: ${error}\n${names}`);
+    }
+  });
+
+  test('in a process of its own, the binary answers help, version and usage errors as the session does', async () => {
+    // The other tests run most commands in the test's CLI session (the binary's code, one process).
+    for (const args of [
+      ['--help'],
+      ['org', '--help'],
+      ['org', 'create', '--help'],
+      ['--version'],
+      [],
+      ['org'],
+      ['org', 'create', '--owner-email', 'a@b.test'],
+      ['org', 'creat', '--slug', 'globex'],
+    ]) {
+      const own = await tesseraProcess(args, env);
+      assert.equal(existsSync(dataDir), false, `tessera ${args.join(' ')} created the data dir`);
+      assert.deepEqual(own, await run(args), `tessera ${args.join(' ')}`);
     }
   });
 

@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, test as nodeTest } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { AxeBuilder } from '@axe-core/playwright';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { clock } from '../../src/domain/clock.js';
@@ -14,6 +13,7 @@ import { createApiResource } from '../../src/domain/resources/api-resources.js';
 import { createRole } from '../../src/domain/resources/roles.js';
 import { setRolesOfUser } from '../../src/domain/resources/user-roles.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
+import { axeAnalysis } from '../console/support/console-browser.js';
 import { ClaimsUpstream } from '../federation/support/claims-upstream.js';
 import {
   recoveryCodesOnPage,
@@ -747,9 +747,7 @@ async function assertReadable(page: import('playwright-core').Page, name: string
   assert.ok(scrollWidth <= 375, `no sideways scrolling on a phone (${scrollWidth}px)`);
   mkdirSync(RESULTS, { recursive: true });
   await page.screenshot({ path: `${RESULTS}${name}-page.png`, fullPage: true });
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
+  const results = await axeAnalysis(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(
     bad.map((v) => `${v.impact} ${v.id}: ${v.help}`),

@@ -9,7 +9,7 @@
 // of a run shares one build and a changed source gets a new one. It is written to a temporary
 // directory and renamed into place, so test files building it at the same time never see half of one.
 // Building one removes those not used for a day (older sources).
-// Usage: node cli-bundle.mjs   (prints the entry's path)
+// Usage: node cli-bundle.mjs   (prints the entry's path; the session's, session.mjs, is beside it)
 import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -31,6 +31,7 @@ const CACHE = fileURLToPath(new URL('../../../../node_modules/.cache/tessera-cli
 /** Besides the sources, what decides how they are compiled. */
 const INPUTS = [
   fileURLToPath(import.meta.url),
+  fileURLToPath(new URL('./cli-session.ts', import.meta.url)),
   join(SERVER, 'tsconfig.json'),
   fileURLToPath(new URL('../../../../tsconfig.base.json', import.meta.url)),
 ];
@@ -67,7 +68,11 @@ if (!existsSync(entry)) {
   mkdirSync(CACHE, { recursive: true });
   const temporary = `${dir}.${process.pid}.${randomBytes(4).toString('hex')}`;
   const built = build({
-    entryPoints: { main: join(SRC, 'cli/main.ts') },
+    // And the tests' session that runs many commands in one process (cli-session.ts).
+    entryPoints: {
+      main: join(SRC, 'cli/main.ts'),
+      session: fileURLToPath(new URL('./cli-session.ts', import.meta.url)),
+    },
     bundle: true,
     splitting: true, // the CLI imports each command's module only when it runs that command
     format: 'esm',

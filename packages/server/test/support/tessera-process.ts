@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { TEST_SECRET } from './runtime.js';
@@ -36,15 +37,22 @@ export function spawnGroup(
     env: NodeJS.ProcessEnv;
     stdin?: string;
     openStdin?: boolean;
+    /** Further pipes, as fd 3, 4, ... of the child (child.stdio[3] ... here): each one a duplex socket. */
+    channels?: number;
     uid?: number;
     gid?: number;
   },
 ): ChildProcess {
-  const { stdin, openStdin, ...rest } = options;
+  const { stdin, openStdin, channels = 0, ...rest } = options;
   const child = spawn(command, args, {
     ...rest,
     detached: true,
-    stdio: [stdin === undefined && !openStdin ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [
+      stdin === undefined && !openStdin ? 'ignore' : 'pipe',
+      'pipe',
+      'pipe',
+      ...Array.from({ length: channels }, () => 'pipe' as const),
+    ],
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
@@ -98,6 +106,11 @@ function sourceCliEntry(): readonly string[] {
     }),
   ];
   return sourceCli;
+}
+
+/** The bundle's entry of support/cli-session.ts, beside the CLI's (support/cli.ts runs it). */
+export function sourceCliSessionEntry(): string {
+  return join(dirname(sourceCliEntry()[0] as string), 'session.mjs');
 }
 
 /**
