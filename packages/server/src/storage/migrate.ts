@@ -51,6 +51,7 @@ import * as trustedApps from './migrations/048-trusted-apps.js';
 import * as keyBoundCodesAndSigningAlgorithms from './migrations/049-key-bound-codes-and-signing-algorithms.js';
 import * as languages from './migrations/050-languages.js';
 import * as logStreamSignal from './migrations/051-log-stream-signal.js';
+import * as branding from './migrations/052-branding.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -106,6 +107,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '049-key-bound-codes-and-signing-algorithms': keyBoundCodesAndSigningAlgorithms,
   '050-languages': languages,
   '051-log-stream-signal': logStreamSignal,
+  '052-branding': branding,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

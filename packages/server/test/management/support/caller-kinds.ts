@@ -92,4 +92,8 @@ export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
   'deleteTrustedApp',
   'getOrganizationTexts',
   'updateOrganizationTexts',
+  'getOrganizationBranding',
+  'updateOrganizationBranding',
+  'getClientBranding',
+  'updateClientBranding',
 ];
