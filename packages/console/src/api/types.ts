@@ -119,3 +119,7 @@ export function connectionTestOf(result: ConnectionTestResult): ConnectionTest {
  * ID-JAGs for (Enterprise-Managed Authorization, DESIGN §20).
  */
 export type TrustedApp = Schemas['TrustedAppRecord'];
+
+/** An org's (or one client's) brand on the hosted pages and mails (docs/branding.md). */
+export type OrganizationBranding = Schemas['OrganizationBranding'];
+export type UpdateOrganizationBrandingBody = Schemas['UpdateOrganizationBrandingBody'];

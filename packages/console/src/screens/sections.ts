@@ -1,6 +1,7 @@
 /** The org screens in the navigation, in order; `owners` screens are the API's owner-only lists. */
 export const SECTIONS = [
   { path: 'settings', label: 'Settings', owners: false },
+  { path: 'branding', label: 'Branding', owners: true },
   { path: 'clients', label: 'Clients', owners: true },
   { path: 'service-accounts', label: 'Service accounts', owners: true },
   { path: 'users', label: 'Users', owners: true },
