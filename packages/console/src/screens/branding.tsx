@@ -147,7 +147,8 @@ function BrandingForm({
   const [saved, setSaved] = useState(false);
   const primaryInk = contrastOf(primary);
   const backgroundInk = contrastOf(background);
-  const logoSrc = logo?.preview ?? current.logo?.url ?? null;
+  const [shown, setShown] = useState<string | null>(null);
+  const logoSrc = logo?.preview ?? shown;
   return (
     <div class="branding">
       <div class="panel">
@@ -182,6 +183,7 @@ function BrandingForm({
                       }),
                     );
               setCurrent(after);
+              if (logo !== null) setShown(logo.preview);
               setLogo(null);
               setSaved(true);
             } catch (e) {
@@ -199,12 +201,24 @@ function BrandingForm({
               aria-describedby="brand-logo-hint"
               onChange={(e) => {
                 const file = (e.currentTarget as HTMLInputElement).files?.[0];
-                if (file) setLogo({ file, preview: URL.createObjectURL(file) });
+                // A data: URL: the console's CSP loads images from itself and data: only, not the org's host.
+                if (file)
+                  void base64Of(file).then((b64) =>
+                    setLogo({ file, preview: `data:${file.type};base64,${b64}` }),
+                  );
               }}
             />
             <p id="brand-logo-hint" class="hint">
               PNG, JPEG or WebP, at most 256 KB and 2048 pixels a side.
             </p>
+            {current.logo === null ? null : (
+              <p class="hint">
+                Current logo:{' '}
+                <a href={current.logo.url}>
+                  {current.logo.width}×{current.logo.height} {current.logo.media_type}
+                </a>
+              </p>
+            )}
           </div>
           <ColourField label="Primary colour" value={primary} onInput={setPrimary} />
           <ColourField label="Background colour" value={background} onInput={setBackground} />

@@ -51,7 +51,7 @@ describe('console: branding', () => {
     await form.getByRole('button', { name: 'Save branding' }).click();
     await page.getByText('primary: #808080 reaches only 3.98:1').waitFor();
     await form.getByLabel('Primary colour', { exact: true }).fill('#0b6e4f');
-    await page.getByText('Text on it: white, contrast 6.35:1 — passes WCAG AA').waitFor();
+    await page.getByText('Text on it: white, contrast 6.25:1 — passes WCAG AA').waitFor();
     await form.getByLabel('Background colour', { exact: true }).fill('#f7f3e8');
     await form.getByLabel('Terms of service URL').fill('https://brand.example/terms');
     const preview = page.locator('.brand-preview');
