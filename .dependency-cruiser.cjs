@@ -32,6 +32,7 @@ const FEATURES = [
   'sessions',
   'keys',
   'directory',
+  'branding',
   'resources',
   'tokens',
   'sign-in',

@@ -8,6 +8,7 @@ import { ErrorNotice, Loading } from './components/notices.js';
 import { type OrgScreenProps, OrgsContext } from './org-context.js';
 import { BASE, match, navigate, orgHref, useLocation } from './router.js';
 import { AuditLog } from './screens/audit-log.js';
+import { Branding } from './screens/branding.js';
 import { ClientDetail, Clients } from './screens/clients.js';
 import { ConnectionDetail, Connections } from './screens/connections.js';
 import { Directories, DirectoryDetail } from './screens/directories.js';
@@ -35,6 +36,7 @@ const SCREENS: Record<
 > = {
   settings: { list: Settings },
   texts: { list: Texts },
+  branding: { list: Branding },
   clients: { list: Clients, entry: ClientDetail },
   'service-accounts': { list: ServiceAccounts },
   users: { list: Users, entry: UserDetail },

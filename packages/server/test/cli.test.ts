@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { LATEST_MIGRATION } from '../src/storage/migrate.js';
 import { tessera, tesseraProcess } from './support/cli.js';
 
@@ -125,7 +126,7 @@ describe('tessera CLI', () => {
     assert.deepEqual([closed.dynamicRegistration, closed.metadataDocuments], [false, false]);
     await failsWith(
       ['org', 'update', '--org', 'acme'],
-      /^error: give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain, --id-token-signing-alg\n/,
+      /^error: give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain, --id-token-signing-alg, or a branding flag\n/,
       2,
     );
     // The ID-token signing algorithm (DESIGN §20): chosen, refused when not one of the three, kept.
@@ -149,6 +150,40 @@ describe('tessera CLI', () => {
     await failsWith(
       ['org', 'update', '--org', 'ghost', '--require-mfa', 'false'],
       /^error: no organization "ghost"\n$/,
+    );
+  });
+
+  test('org update: the brand (colours, name, links, logo file)', async () => {
+    const logo = fileURLToPath(new URL('./branding/fixtures/logo.png', import.meta.url));
+    const answer = await ok([
+      'org',
+      'update',
+      '--org',
+      'acme',
+      '--display-name',
+      'Acme Corp',
+      '--primary-colour',
+      '#0b6e4f',
+      '--terms-url',
+      'https://acme.example/terms',
+      '--logo',
+      logo,
+    ]);
+    assert.deepEqual(answer.branding, {
+      displayName: 'Acme Corp',
+      logo: 'a740400a20f64535d794a248669d37a97aac22a08a1c5de6e90abacec98d6f80.png',
+      favicon: null,
+      primary: '#0b6e4f',
+      background: null,
+      termsUrl: 'https://acme.example/terms',
+      privacyUrl: null,
+    });
+    // An empty value removes a field; a colour below AA contrast is refused in its words.
+    const cleared = await ok(['org', 'update', '--org', 'acme', '--display-name', '', '--logo', '']);
+    assert.deepEqual(cleared.branding, { ...(answer.branding as object), displayName: null, logo: null });
+    await failsWith(
+      ['org', 'update', '--org', 'acme', '--primary-colour', '#808080'],
+      /^error: primary: #808080 reaches only 3\.98:1 with white or dark text; WCAG AA needs 4\.5:1/,
     );
   });
 

@@ -120,3 +120,7 @@ export function connectionTestOf(result: ConnectionTestResult): ConnectionTest {
  */
 export type TrustedApp = Schemas['TrustedAppRecord'];
 export type Domain = Schemas['DomainRecord'];
+
+/** An org's (or one client's) brand on the hosted pages and mails (docs/branding.md). */
+export type OrganizationBranding = Schemas['OrganizationBranding'];
+export type UpdateOrganizationBrandingBody = Schemas['UpdateOrganizationBrandingBody'];

@@ -17,6 +17,7 @@ import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
 import { useAddressPage } from '../use-page.js';
+import { BrandingScreen } from './branding.js';
 import { ClientPermissions } from './client-permissions.js';
 
 /** Each grant type the API knows, in a few words: a type the document adds fails the typecheck here. */
@@ -496,6 +497,7 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
           <EditClient key={client.client_id} org={org} client={client} onSaved={loaded.reload} />
           {client.backchannel_logout_uri ? <LogoutDeliveries org={org} client={client} /> : null}
           {client.type === 'confidential' ? <ClientPermissions org={org} client={client} /> : null}
+          <BrandingScreen slug={org.slug} orgName={client.client_name} clientId={client.client_id} />
           {client.type === 'confidential' ? (
             <RotateSecret
               org={org}

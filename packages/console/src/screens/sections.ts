@@ -2,6 +2,7 @@
 export const SECTIONS = [
   { path: 'settings', label: 'Settings', owners: false },
   { path: 'texts', label: 'Texts', owners: true },
+  { path: 'branding', label: 'Branding', owners: true },
   { path: 'clients', label: 'Clients', owners: true },
   { path: 'service-accounts', label: 'Service accounts', owners: true },
   { path: 'users', label: 'Users', owners: true },

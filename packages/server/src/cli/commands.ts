@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { type BrandingChange, updateBranding } from '../domain/branding/index.js';
 import {
   addOrgMember,
   createClient,
@@ -6,6 +8,7 @@ import {
   createUser,
   deleteServiceAccount,
   listServiceAccounts,
+  orgSettings,
   requireOrg,
   rotateServiceAccountSecret,
   SIGN_UP_POLICIES,
@@ -37,6 +40,42 @@ import { TRUSTED_APP_COMMANDS } from './trusted-app-commands.js';
 import type { USAGES } from './usage.js';
 
 export type AdminName = Exclude<keyof typeof USAGES, 'serve' | 'migrate' | 'worker' | 'backup'>;
+
+/**
+ * The branding flags of `org update` as a change (docs/branding.md): each given flag sets its field,
+ * an empty value removes it; `--logo` and `--favicon` name image files. Null when none is given.
+ */
+function brandingFlags(f: Values<(typeof USAGES)['org update']['flags']>): BrandingChange | null {
+  const text = (
+    name:
+      | 'display-name'
+      | 'primary-colour'
+      | 'background-colour'
+      | 'terms-url'
+      | 'privacy-url'
+      | 'logo'
+      | 'favicon',
+  ) => {
+    const v = f[name];
+    return typeof v === 'string' ? (v === '' ? null : v) : undefined;
+  };
+  const file = (name: 'logo' | 'favicon') => {
+    const path = text(name);
+    return path === undefined || path === null ? path : readFileSync(path);
+  };
+  const change: BrandingChange = {};
+  const set = <K extends keyof BrandingChange>(key: K, value: BrandingChange[K] | undefined) => {
+    if (value !== undefined) change[key] = value;
+  };
+  set('displayName', text('display-name'));
+  set('primary', text('primary-colour'));
+  set('background', text('background-colour'));
+  set('termsUrl', text('terms-url'));
+  set('privacyUrl', text('privacy-url'));
+  set('logo', file('logo'));
+  set('favicon', file('favicon'));
+  return Object.keys(change).length === 0 ? null : change;
+}
 
 /**
  * The admin commands of DESIGN §8. Each checks its flags first (a usage error opens nothing),
@@ -89,14 +128,19 @@ export const ADMIN_COMMANDS: {
       ...(domains === undefined ? {} : { signUpDomains: domains }),
       ...(alg === undefined ? {} : { idTokenSigningAlg: alg as SigningAlgorithm }),
     };
-    if (Object.keys(change).length === 0) {
+    const branding = brandingFlags(f);
+    if (Object.keys(change).length === 0 && branding === null) {
       throw new UsageError(
-        'give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain, --id-token-signing-alg',
+        'give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain, --id-token-signing-alg, or a branding flag',
       );
     }
     return admin(async (deps) => {
       const org = await requireOrg(deps.store, slug);
-      const s = await updateOrgSettings(deps, org, change, SYSTEM);
+      const s =
+        Object.keys(change).length === 0
+          ? await orgSettings(deps, org)
+          : await updateOrgSettings(deps, org, change, SYSTEM);
+      const brand = branding === null ? null : await updateBranding(deps, org, null, branding, SYSTEM);
       return {
         id: s.id,
         slug: s.slug,
@@ -106,6 +150,23 @@ export const ADMIN_COMMANDS: {
         signUp: s.signUp,
         signUpDomains: s.signUpDomains,
         idTokenSigningAlg: s.idTokenSigningAlg,
+        ...(brand === null
+          ? {}
+          : {
+              branding: {
+                displayName: brand.displayName,
+                logo:
+                  brand.logo === null ? null : `${brand.logo.sha256}.${brand.logo.mediaType.split('/')[1]}`,
+                favicon:
+                  brand.favicon === null
+                    ? null
+                    : `${brand.favicon.sha256}.${brand.favicon.mediaType.split('/')[1]}`,
+                primary: brand.primary,
+                background: brand.background,
+                termsUrl: brand.termsUrl,
+                privacyUrl: brand.privacyUrl,
+              },
+            }),
       };
     });
   },

@@ -70,7 +70,7 @@ export const USAGES = {
   },
   'org update': {
     synopsis:
-      '--org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]... [--id-token-signing-alg RS256|ES256|PS256]',
+      '--org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]... [--id-token-signing-alg RS256|ES256|PS256] [--display-name N] [--primary-colour #hex] [--background-colour #hex] [--terms-url U] [--privacy-url U] [--logo FILE] [--favicon FILE]',
     summary:
       "change the organization's second-factor rule, its issuer's registration, its sign-up policy or its ID-token signing algorithm",
     details: [
@@ -81,10 +81,21 @@ export const USAGES = {
       '--sign-up-domain domains only; give them with it).',
       '--id-token-signing-alg: what ID tokens, logout tokens and signed userinfo are signed with (RS256 by',
       'default); its keys are made at once and published beside the RS256 ones. Access tokens stay RS256.',
-      'Prints {"id","slug","requireMfa","dynamicRegistration","metadataDocuments","signUp","signUpDomains","idTokenSigningAlg"}.',
+      'Branding (docs/branding.md): --display-name, --primary-colour and --background-colour (hex, refused',
+      'below WCAG AA contrast), --terms-url and --privacy-url (https), --logo and --favicon (PNG, JPEG or WebP',
+      'files, at most 256 KB); an empty value removes the field.',
+      'Prints {"id","slug","requireMfa","dynamicRegistration","metadataDocuments","signUp","signUpDomains","idTokenSigningAlg"},',
+      'with "branding" when a branding flag is given.',
     ],
     flags: {
       org: { type: 'string' },
+      'display-name': { type: 'string' },
+      'primary-colour': { type: 'string' },
+      'background-colour': { type: 'string' },
+      'terms-url': { type: 'string' },
+      'privacy-url': { type: 'string' },
+      logo: { type: 'string' },
+      favicon: { type: 'string' },
       'require-mfa': { type: 'string' },
       'dynamic-registration': { type: 'string' },
       'metadata-documents': { type: 'string' },

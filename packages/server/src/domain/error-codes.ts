@@ -1302,6 +1302,30 @@ export const ERROR_CODES = {
     means: 'a URL claim (picture, profile, website) is not an http(s) URL or is too long',
   },
   'user.email.taken': { error: 'conflict', means: 'a user with this email address exists' },
+  'branding.colour.invalid': { error: 'invalid_body', means: 'a brand colour that is not a hex colour' },
+  'branding.colour.contrast': {
+    error: 'invalid_body',
+    means: 'a brand colour on which neither white nor dark text reaches WCAG AA contrast (4.5:1)',
+  },
+  'branding.image.type': {
+    error: 'invalid_body',
+    means: 'a brand image that is not PNG, JPEG or WebP by its bytes (SVG included)',
+  },
+  'branding.image.too_large': { error: 'invalid_body', means: 'a brand image over 256 KB' },
+  'branding.image.invalid': {
+    error: 'invalid_body',
+    means:
+      'a brand image that is malformed, too large in pixels, animated, or has bytes after its end or markup in it',
+  },
+  'branding.image.encoding': { error: 'invalid_body', means: 'a brand image that is not base64' },
+  'branding.asset.unknown': {
+    error: 'not_found',
+    means: 'no image or stylesheet of this org’s brands at this /branding/ address',
+  },
+  'branding.link.invalid': {
+    error: 'invalid_body',
+    means: 'a terms or privacy link that is not https (or http on localhost)',
+  },
   'texts.locale.unsupported': {
     error: 'not_found',
     means: 'the path names a language the pages do not speak',

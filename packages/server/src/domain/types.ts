@@ -893,3 +893,26 @@ export interface TrustedApp {
   createdAt: number;
   updatedAt: number;
 }
+
+/** An image of a brand as stored (domain/branding/images.ts): named by its SHA-256, per org. */
+export interface BrandImage {
+  sha256: string;
+  mediaType: 'image/png' | 'image/jpeg' | 'image/webp';
+  width: number;
+  height: number;
+}
+
+/**
+ * An org's brand, or one client's (DESIGN §21, domain/branding/): each field null when not set. A
+ * client's set fields win over its org's, field by field, on the pages reached for that client.
+ */
+export interface Branding {
+  displayName: string | null;
+  logo: BrandImage | null;
+  favicon: BrandImage | null;
+  /** `#rrggbb`, checked for contrast (domain/branding/colours.ts). */
+  primary: string | null;
+  background: string | null;
+  termsUrl: string | null;
+  privacyUrl: string | null;
+}

@@ -2,6 +2,7 @@ import { ACCOUNT_ENDPOINTS } from './account/account.js';
 import { organizationMembership } from './account/organization-membership.js';
 import { passkeyRegistration, passkeyRegistrationOptions } from './account/profile-passkeys.js';
 import { TENANT_ENDPOINTS } from './account/tenants.js';
+import { BRANDING_ENDPOINTS } from './management/branding.js';
 import { CLIENT_PERMISSION_ENDPOINTS } from './management/client-permissions.js';
 import { CLIENT_ENDPOINTS } from './management/clients.js';
 import { CONNECTION_ENDPOINTS } from './management/connections.js';
@@ -40,6 +41,7 @@ import { SCIM_DISCOVERY_OPERATIONS } from './scim/discovery.js';
 import { SCIM_GROUP_OPERATIONS } from './scim/groups.js';
 import { SCIM_USER_OPERATIONS } from './scim/users.js';
 import { authorize, authorizePost } from './sign-in/authorize-endpoint.js';
+import { brandingAsset } from './sign-in/branding-assets.js';
 import { logoutGet, logoutPost } from './sign-in/logout.js';
 import { passkeySignIn, passkeySignInOptions } from './sign-in/passkeys.js';
 import { samlMetadata } from './sign-in/saml-metadata.js';
@@ -74,6 +76,7 @@ export const OPERATIONS: readonly Declaration[] = [
   passkeyRegistrationOptions,
   passkeyRegistration,
   samlMetadata,
+  brandingAsset,
   health,
   readiness,
   prometheusMetrics,
@@ -88,6 +91,7 @@ export const OPERATIONS: readonly Declaration[] = [
   ...ORGANIZATION_ENDPOINTS,
   ...SETTINGS_ENDPOINTS,
   ...TEXTS_ENDPOINTS,
+  ...BRANDING_ENDPOINTS,
   ...MEMBER_ENDPOINTS,
   ...CLIENT_ENDPOINTS,
   ...KEY_ENDPOINTS,

@@ -54,6 +54,7 @@ export function registerOperations(
     app.route({
       method: op.method.toUpperCase() as Uppercase<Operation['method']>,
       url: op.path,
+      ...(op.bodyLimit === undefined ? {} : { bodyLimit: op.bodyLimit }),
       ...(onSend.length > 0 ? { onSend } : {}),
       // The route table (http/route-table.ts) tells declared routes from hand-registered ones.
       config: { ...route.config, declared: true, operationId: op.operationId },

@@ -51,6 +51,7 @@ import * as trustedApps from './migrations/048-trusted-apps.js';
 import * as keyBoundCodesAndSigningAlgorithms from './migrations/049-key-bound-codes-and-signing-algorithms.js';
 import * as languages from './migrations/050-languages.js';
 import * as logStreamSignal from './migrations/051-log-stream-signal.js';
+import * as branding from './migrations/052-branding.js';
 import * as customDomains from './migrations/053-custom-domains.js';
 import * as serviceAccountChanges from './migrations/056-service-account-changes.js';
 import { opened } from './opened.js';
@@ -108,6 +109,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '049-key-bound-codes-and-signing-algorithms': keyBoundCodesAndSigningAlgorithms,
   '050-languages': languages,
   '051-log-stream-signal': logStreamSignal,
+  '052-branding': branding,
   '053-custom-domains': customDomains,
   '056-service-account-changes': serviceAccountChanges,
 };

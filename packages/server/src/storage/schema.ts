@@ -824,6 +824,26 @@ export interface OrgFormerIssuersTable {
   serves_until: number;
 }
 
+/** An org's brand (`client_id` '') or one of its clients' (migration 052): checked values as JSON. */
+export interface BrandingsTable {
+  org_id: string;
+  client_id: string;
+  /** domain/types.ts Branding as JSON. */
+  settings: string;
+  updated_at: number;
+}
+
+/** An image a brand of the org names, by the SHA-256 of its bytes (migration 052). */
+export interface BrandImagesTable {
+  org_id: string;
+  sha256: string;
+  media_type: string;
+  width: number;
+  height: number;
+  bytes: Buffer;
+  created_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   memberships: MembershipsTable;
@@ -872,6 +892,8 @@ export interface Database {
   org_domains: OrgDomainsTable;
   org_former_issuers: OrgFormerIssuersTable;
   org_texts: OrgTextsTable;
+  brandings: BrandingsTable;
+  brand_images: BrandImagesTable;
   api_resources: ApiResourcesTable;
   roles: RolesTable;
   role_permissions: RolePermissionsTable;

@@ -63,8 +63,8 @@ export async function offerAccountLink(
   const url = new URL(`sso/${c.id}/link`, issuerOf(deps.config, org));
   url.searchParams.set('token', token);
   const minutes = ACCOUNT_LINK_TTL_MS / 60_000;
-  const texts = await mailTexts(deps, org, input.user.locale);
-  const mail = accountLinkMail(texts, org, input.user.email, c.name, url.href, minutes);
+  const words = await mailTexts(deps, org, input.user.locale);
+  const mail = accountLinkMail(words, org, input.user.email, c.name, url.href, minutes);
   return { minutes, send: () => deps.mailer.send(mail) };
 }
 

@@ -35,8 +35,8 @@ export async function mailVerification(
   const user = await findUserById(deps.store, userId);
   if (!user || user.disabled || user.emailVerified) return;
   const link = await deps.unitOfWork.run((tx) => issueMailLink(tx, deps, org, user, 'verify'));
-  const texts = await mailTexts(deps, org, user.locale, asked);
-  await deps.mailer.send(verificationMail(texts, org, user.email, link.url, link.minutes));
+  const words = await mailTexts(deps, org, user.locale, asked);
+  await deps.mailer.send(verificationMail(words, org, user.email, link.url, link.minutes));
 }
 
 /**
@@ -137,6 +137,6 @@ export async function changeEmail(
 
 /** Tells the previous address that the account's address changed (no link: nothing to act on). */
 export async function mailAddressChanged(deps: MailDeps, org: Org, previous: string, user: User) {
-  const texts = await mailTexts(deps, org, user.locale);
-  await deps.mailer.send(addressChangedMail(texts, org, previous, user.email));
+  const words = await mailTexts(deps, org, user.locale);
+  await deps.mailer.send(addressChangedMail(words, org, previous, user.email));
 }

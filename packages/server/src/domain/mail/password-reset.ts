@@ -27,8 +27,8 @@ export async function mailPasswordReset(
   const user = await findUserByEmail(deps.store, org.id, email);
   if (!user || user.disabled) return;
   const link = await deps.unitOfWork.run((tx) => issueMailLink(tx, deps, org, user, 'reset'));
-  const texts = await mailTexts(deps, org, user.locale, asked);
-  await deps.mailer.send(passwordResetMail(texts, org, user.email, link.url, link.minutes));
+  const words = await mailTexts(deps, org, user.locale, asked);
+  await deps.mailer.send(passwordResetMail(words, org, user.email, link.url, link.minutes));
 }
 
 export type ResetOutcome =

@@ -74,8 +74,8 @@ export async function mailSignUpLink(
   });
   const url = new URL(SIGN_UP_LINK_PATH.slice(1), issuerOf(deps.config, org));
   url.searchParams.set('token', token);
-  const texts = await mailTexts(deps, org, null, locale);
-  await deps.mailer.send(verificationMail(texts, org, email, url.href, minutes));
+  const words = await mailTexts(deps, org, null, locale);
+  await deps.mailer.send(verificationMail(words, org, email, url.href, minutes));
 }
 
 const usable = (token: string) => token !== '' && token.length <= 200;

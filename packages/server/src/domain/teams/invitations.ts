@@ -217,8 +217,8 @@ export async function createInvitation(
   });
   const url = await linkOf(deps, org, input.kind, token);
   if (!input.sendMail) return { invitation, url };
-  const texts = await mailTexts(deps, org, null);
-  await deps.mailer.send(invitationMail(texts, org, email, url, INVITATION_TTL_MS / 86_400_000, role));
+  const words = await mailTexts(deps, org, null);
+  await deps.mailer.send(invitationMail(words, org, email, url, INVITATION_TTL_MS / 86_400_000, role));
   return { invitation, url: null };
 }
 

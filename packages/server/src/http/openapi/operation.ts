@@ -39,5 +39,7 @@ export interface Operation {
   /** An object schema: each property becomes a query parameter. */
   query?: z.ZodType;
   body?: { contentType: 'application/json' | 'application/x-www-form-urlencoded'; schema: z.ZodType };
+  /** The largest body the route takes, when more than the app's 64 KB (brand images). */
+  bodyLimit?: number;
   responses: Record<string, ResponseSpec>;
 }

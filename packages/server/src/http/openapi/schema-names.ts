@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as tenants from '../account/tenants.js';
 import * as api from '../management/api-schemas.js';
+import * as branding from '../management/branding-schemas.js';
 import * as clients from '../management/clients-schemas.js';
 import * as connections from '../management/connections-schemas.js';
 import * as directories from '../management/directories-schemas.js';
@@ -38,6 +39,7 @@ const SCHEMA_MODULES: readonly Record<string, unknown>[] = [
   organizations,
   settings,
   texts,
+  branding,
   members,
   clients,
   resources,

@@ -9,6 +9,7 @@ import { orgPathPrefix } from '../org-path.js';
 import { orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
+import { negotiatePageBrand } from './page-brand.js';
 import { type PageRouteOptions, pageRouteOptions } from './page-routes.js';
 import { negotiatePageTexts } from './page-texts.js';
 
@@ -69,6 +70,7 @@ export function pageRoute(ctx: PageContext, handler: PageHandler): PageRouteOpti
   return pageRouteOptions(async (request, reply) => {
     const org = await orgOf(ctx.deps, request);
     await negotiatePageTexts(ctx, org, request, reply);
+    await negotiatePageBrand(ctx, org, request);
     return handler(org, request, reply);
   });
 }

@@ -4,6 +4,7 @@ import type { Texts } from '../../domain/texts/index.js';
 import { nameSituation } from '../error-code-header.js';
 import { html, type SafeHtml } from './html.js';
 import { layout, STYLE_HASH } from './layout.js';
+import { brandOf, type PageBrand } from './page-brand.js';
 import { bound, languageLinks, textsOf } from './page-texts.js';
 
 export interface PageOptions {
@@ -35,6 +36,16 @@ export function formTargetOf(uri: string): string {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
 }
 
+/**
+ * What the page's CSP lets load besides its own inline stylesheet (by hash): a brand's stylesheet
+ * and images from this host (`style-src 'self'`, `img-src 'self'`), only when the brand has them
+ * (page-brand.ts). Never a script source: branding adds none.
+ */
+function brandSources(brand: PageBrand): string {
+  const style = `style-src '${STYLE_HASH}'${brand.stylesheet === null ? '' : " 'self'"}`;
+  return brand.logo === null && brand.favicon === null ? style : `${style}; img-src 'self'`;
+}
+
 /** Sends a hosted page with headers that keep it out of frames, caches and referrers. */
 export function sendPage(
   reply: FastifyReply,
@@ -54,17 +65,20 @@ export function sendPage(
   const frames = options.frameSources?.length
     ? ` frame-src ${[...new Set(options.frameSources)].join(' ')};`
     : '';
+  const brand = brandOf(reply.request);
   return reply
     .code(options.status ?? 200)
     .headers({
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': `default-src 'none'; style-src '${STYLE_HASH}';${scripts}${frames} form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'content-security-policy': `default-src 'none'; ${brandSources(brand)};${scripts}${frames} form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
       ...options.headers,
     })
-    .send(layout({ texts, orgName, title, languages: languageLinks(reply.request, texts.locale) }, body));
+    .send(
+      layout({ texts, orgName, brand, title, languages: languageLinks(reply.request, texts.locale) }, body),
+    );
 }
 
 /** What was done too often: each its own sentence, so that every language can say it its way. */

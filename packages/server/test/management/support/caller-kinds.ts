@@ -99,4 +99,8 @@ export const SERVICE_ACCOUNTS_TOO: readonly string[] = [
   'deleteTrustedApp',
   'getOrganizationTexts',
   'updateOrganizationTexts',
+  'getOrganizationBranding',
+  'updateOrganizationBranding',
+  'getClientBranding',
+  'updateClientBranding',
 ];

@@ -6,6 +6,9 @@ const HOURS = '{hours, plural, one {ساعة واحدة} two {ساعتين} few 
 
 export const AR: Catalog = {
   'page.switcher.label': 'اللغة',
+  'page.legal.label': 'معلومات قانونية',
+  'page.terms': 'شروط الخدمة',
+  'page.privacy': 'سياسة الخصوصية',
   'page.title': '{title} · {org}',
 
   'login.title': 'تسجيل الدخول',

@@ -3,6 +3,9 @@ import type { Catalog } from './en.js';
 /** Deutsch. */
 export const DE: Catalog = {
   'page.switcher.label': 'Sprache',
+  'page.legal.label': 'Rechtliches',
+  'page.terms': 'Nutzungsbedingungen',
+  'page.privacy': 'Datenschutzerklärung',
   'page.title': '{title} · {org}',
 
   'login.title': 'Anmelden',

@@ -5,6 +5,9 @@
  */
 export const EN = {
   'page.switcher.label': 'Language',
+  'page.legal.label': 'Legal',
+  'page.terms': 'Terms of service',
+  'page.privacy': 'Privacy policy',
   'page.title': '{title} · {org}',
 
   'login.title': 'Sign in',

@@ -3,6 +3,9 @@ import type { Catalog } from './en.js';
 /** Español. */
 export const ES: Catalog = {
   'page.switcher.label': 'Idioma',
+  'page.legal.label': 'Aviso legal',
+  'page.terms': 'Términos del servicio',
+  'page.privacy': 'Política de privacidad',
   'page.title': '{title} · {org}',
 
   'login.title': 'Iniciar sesión',

@@ -3,6 +3,9 @@ import type { Catalog } from './en.js';
 /** Français. */
 export const FR: Catalog = {
   'page.switcher.label': 'Langue',
+  'page.legal.label': 'Mentions légales',
+  'page.terms': 'Conditions d’utilisation',
+  'page.privacy': 'Politique de confidentialité',
   'page.title': '{title} · {org}',
 
   'login.title': 'Connexion',

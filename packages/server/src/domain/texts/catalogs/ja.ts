@@ -3,6 +3,9 @@ import type { Catalog } from './en.js';
 /** 日本語. Japanese has one plural form: `other`. */
 export const JA: Catalog = {
   'page.switcher.label': '言語',
+  'page.legal.label': '法的情報',
+  'page.terms': '利用規約',
+  'page.privacy': 'プライバシーポリシー',
   'page.title': '{title} · {org}',
 
   'login.title': 'ログイン',

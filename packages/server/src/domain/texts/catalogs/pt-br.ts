@@ -3,6 +3,9 @@ import type { Catalog } from './en.js';
 /** Português (Brasil). */
 export const PT_BR: Catalog = {
   'page.switcher.label': 'Idioma',
+  'page.legal.label': 'Informações legais',
+  'page.terms': 'Termos de serviço',
+  'page.privacy': 'Política de privacidade',
   'page.title': '{title} · {org}',
 
   'login.title': 'Entrar',
