@@ -1,8 +1,6 @@
 /** Lifetimes of what the service issues (DESIGN §5). */
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
-/** A retired key stays published this long after rotation: every token it signed has expired by then. */
-export const RETIRED_KEY_GRACE_MS = (ACCESS_TOKEN_TTL_S + 5 * 60) * 1000;
-/** ID tokens live as long as access tokens, so the grace above covers them too. */
+/** ID tokens live as long as access tokens (a retired key's grace: token-lifetimes.ts). */
 export const ID_TOKEN_TTL_S = ACCESS_TOKEN_TTL_S;
 
 /** Authorization codes are single use and live 60 seconds (DESIGN §5). */

@@ -177,5 +177,32 @@ for (const database of httpSuite()) {
         before.map((r) => [r.kid, r.status]),
       );
     });
+
+    test("a retired key stays published as long as the longest token it signed lives: an API resource's day", {
+      skip,
+    }, async () => {
+      const resource = await call(server, 'POST', '/organizations/acme/resources', owner, {
+        identifier: 'https://api.acme.test/reports',
+        name: 'Reports',
+        scopes: [],
+        access_token_ttl: 86_400,
+      });
+      assert.equal(resource.status, 201, resource.text);
+      const active = (await stored()).find((r) => r.status === 'active');
+      assert.ok(active);
+      const before = Date.now();
+      assert.equal((await rotate()).status, 200);
+      const retired = (await stored()).find((r) => r.kid === active.kid);
+      assert.equal(retired?.status, 'retired');
+      // A day (the resource's tokens) plus the 5 minutes of skew verifiers allow, from the rotation.
+      const grace = retired.expires_at === null ? 0 : retired.expires_at - before;
+      assert.ok(grace >= (86_400 + 300) * 1000, `published ${grace} ms after the rotation`);
+      assert.ok(grace <= (86_400 + 300) * 1000 + 60_000, `published ${grace} ms after the rotation`);
+      assert.ok((await jwksKids()).includes(active.kid));
+      assert.equal(
+        (await call(server, 'DELETE', `/organizations/acme/resources/${resource.body.id}`, owner)).status,
+        204,
+      );
+    });
   });
 }

@@ -1,7 +1,6 @@
 import { constantTimeEqual } from '../../crypto/derived-keys.js';
 import { newSecret } from '../../crypto/random.js';
 import type { Handle } from '../../storage/handle.js';
-import { listApiResources } from '../../storage/repos/api-resources.js';
 import {
   deleteOrgDomainRow,
   findOrgDomain,
@@ -18,7 +17,7 @@ import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
-import { ACCESS_TOKEN_TTL_S, ID_TOKEN_TTL_S } from '../tokens-policy.js';
+import { tokensOutliveMs } from '../token-lifetimes.js';
 import type { Actor, Org, OrgDomain } from '../types.js';
 import type { CustomDomainsDeps } from './deps.js';
 import { challengeNameOf, checkDomainName } from './domain-names.js';
@@ -31,12 +30,6 @@ import { challengeNameOf, checkDomainName } from './domain-names.js';
 
 /** How many domains one org may add. */
 export const DOMAINS_PER_ORG = 20;
-
-/**
- * Clock skew allowed past a token's `exp` by those who verify it, as the keys' grace does
- * (tokens-policy.ts RETIRED_KEY_GRACE_MS).
- */
-const SKEW_S = 5 * 60;
 
 export const domainSnapshot = (d: OrgDomain, org: Pick<Org, 'issuerDomain'>) => ({
   id: d.id,
@@ -144,18 +137,6 @@ export async function verifyDomain(
 }
 
 /**
- * How long a host the issuer leaves keeps serving its key set, discovery and introspection: the
- * longest a token it issued may still live (an API resource may give its access tokens up to a
- * day; ID tokens and the rest live 15 minutes or less), plus the skew verifiers allow. Fixed at the
- * move and stored: a resource's lifetime changed later concerns tokens of the new issuer only.
- */
-async function formerIssuerGraceMs(store: Handle, orgId: string): Promise<number> {
-  const resources = await listApiResources(store, orgId);
-  const longest = Math.max(ACCESS_TOKEN_TTL_S, ID_TOKEN_TTL_S, ...resources.map((r) => r.accessTokenTtl));
-  return (longest + SKEW_S) * 1000;
-}
-
-/**
  * Moves the org's issuer onto its verified domain `id` (`primary` true), or, for the domain it is
  * on, back to Tessera's host for the org (`primary` false). The host left keeps serving what
  * verifies the tokens it issued until they have all expired (org-routing in the HTTP layer reads
@@ -179,7 +160,7 @@ export async function setPrimaryDomain(
     if (from === to) return { org: current, domain };
     const now = clock.now();
     await setIssuerDomain(tx, org.id, to, now);
-    await recordIssuerMove(tx, org.id, from, to, now, now + (await formerIssuerGraceMs(tx, org.id)));
+    await recordIssuerMove(tx, org.id, from, to, now, now + (await tokensOutliveMs(tx, org.id)));
     const moved: Org = { ...current, issuerDomain: to, updatedAt: now };
     await recordAudit(tx, {
       orgId: org.id,

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { CredentialCache } from '../credential-cache.js';
 import { fail } from '../errors.js';
-import { RETIRED_KEY_GRACE_MS } from '../tokens-policy.js';
+import { tokensOutliveMs } from '../token-lifetimes.js';
 import type { Actor, Org, SigningAlgorithm, SigningKey } from '../types.js';
 
 /** The signer the key ring hands out (declared with the JWS code in crypto/jwt.ts). */
@@ -94,7 +94,7 @@ export async function retireAlgorithmKeys(
   now: number,
 ): Promise<void> {
   if (alg === 'RS256') return fail('keys.retire.access', 'RS256 keys sign access tokens: never retired so');
-  await keys.retireKeysOf(tx, orgId, alg, now + RETIRED_KEY_GRACE_MS);
+  await keys.retireKeysOf(tx, orgId, alg, now + (await tokensOutliveMs(tx, orgId)));
 }
 
 /**
@@ -118,6 +118,7 @@ export async function rotateOrgKeys(
     return unused.splice(at, 1)[0] as FreshKey;
   };
   const algs = await keys.activeAlgorithms(tx, orgId);
+  const retiredUntil = now + (await tokensOutliveMs(tx, orgId));
   if (!algs.includes('RS256')) return fail('keys.rotation.no_key', 'the organization has no signing key');
   const data: Record<string, string | null> = {};
   const previous: Record<string, string | null> = {};
@@ -125,7 +126,7 @@ export async function rotateOrgKeys(
     const active = (await keys.findKeyByStatus(tx, orgId, 'active', alg)) as SigningKey;
     const next = (await keys.findKeyByStatus(tx, orgId, 'next', alg)) ?? null;
     const nextKid = next ? next.kid : await insertFresh(tx, take(alg), orgId, 'next', now);
-    await keys.setKeyStatus(tx, active.kid, 'retired', now + RETIRED_KEY_GRACE_MS);
+    await keys.setKeyStatus(tx, active.kid, 'retired', retiredUntil);
     await keys.setKeyStatus(tx, nextKid, 'active', null);
     await insertFresh(tx, take(alg), orgId, 'next', now);
     // The access-token key keeps the entry's names; another algorithm's are prefixed with it.
