@@ -22,7 +22,7 @@ const COMMANDS: [string, string][] = [
   ['org create', 'tessera org create --slug S [--name N] --owner-email E [--owner-password P]'],
   [
     'org update',
-    'tessera org update --org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]... [--id-token-signing-alg RS256|ES256|PS256]',
+    'tessera org update --org S [--require-mfa true|false] [--dynamic-registration true|false] [--metadata-documents true|false] [--sign-up open|invite_only|domains] [--sign-up-domain D]... [--id-token-signing-alg RS256|ES256|PS256] [--display-name N] [--primary-colour #hex] [--background-colour #hex] [--terms-url U] [--privacy-url U] [--logo FILE] [--favicon FILE]',
   ],
   ['user create', 'tessera user create --org S --email E --password P [--first-name F] [--last-name L]'],
   [
@@ -111,6 +111,11 @@ const COMMANDS: [string, string][] = [
     'tessera trusted-app update --org S --id TAP_ID [--name N] [--audience ISSUER] [--target-client-id C] [--client CLIENT_ID]... [--resource URI]... [--scope SCOPE]...',
   ],
   ['trusted-app delete', 'tessera trusted-app delete --org S --id TAP_ID'],
+  ['domain add', 'tessera domain add --org S --name HOST'],
+  ['domain list', 'tessera domain list --org S'],
+  ['domain verify', 'tessera domain verify --org S --id DOM_ID'],
+  ['domain primary', 'tessera domain primary --org S --id DOM_ID [--on | --off]'],
+  ['domain delete', 'tessera domain delete --org S --id DOM_ID'],
 ];
 
 describe('tessera --help, --version and usage errors', () => {
@@ -190,6 +195,7 @@ describe('tessera --help, --version and usage errors', () => {
       'directory',
       'log-stream',
       'trusted-app',
+      'domain',
     ]);
     await Promise.all(
       groups.map(async (group) => {
@@ -219,7 +225,7 @@ describe('tessera --help, --version and usage errors', () => {
     const global = await run(['--help']);
     assert.ok(
       global.stdout.includes(
-        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory, log-stream, trusted-app)',
+        'a group (org, user, client, resource, role, member, service-account, invitation, keys, connection, directory, log-stream, trusted-app, domain)',
       ),
       global.stdout,
     );
@@ -335,7 +341,8 @@ describe('tessera --help, --version and usage errors', () => {
       '  connection create, connection list, connection show, connection update, connection delete,',
       '  directory create, directory list, directory rotate-token, directory delete, log-stream create,',
       '  log-stream list, log-stream show, log-stream update, log-stream delete, trusted-app list,',
-      '  trusted-app create, trusted-app show, trusted-app update, trusted-app delete',
+      '  trusted-app create, trusted-app show, trusted-app update, trusted-app delete, domain add,',
+      '  domain list, domain verify, domain primary, domain delete',
       '`tessera --help` shows how to call each; `tessera <command> --help` describes one.',
       '',
     ].join('\n');

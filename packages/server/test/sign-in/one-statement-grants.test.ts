@@ -8,15 +8,15 @@ import { revokeSession } from '../../src/domain/sessions/sessions.js';
 import { redeemAuthorizationCode } from '../../src/domain/sign-in/index.js';
 import { rotateRefreshToken } from '../../src/domain/tokens/index.js';
 import type { Client, Org } from '../../src/domain/types.js';
-import { redeemPlainCode } from '../../src/storage/repos/code-redemption.js';
-import { rotatePlainRefreshToken } from '../../src/storage/repos/refresh-rotation.js';
+import { redeemPlainCode } from '../../src/storage/repos/authorization-codes.js';
+import { rotatePlainRefreshToken } from '../../src/storage/repos/refresh-tokens.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { CALLBACK, makeClient, makeOrg, makeUser } from './support/fixtures.js';
 
 /**
  * On PostgreSQL a refresh and a code exchange with nothing to decide are one statement each
- * (storage/repos/refresh-rotation.ts, code-redemption.ts), whose WHERE restates in SQL the rules the
+ * (storage/repos/refresh-tokens.ts, authorization-codes.ts), whose WHERE restates in SQL the rules the
  * transaction applies in TypeScript. These tests pin the two equal: for each state of a token or code,
  * its session and the request, the statement takes it exactly when the transaction would issue tokens
  * (or, where the transaction has more to do — a tenant to move to, resources to read — never).

@@ -10,9 +10,8 @@ import {
   listOrgDomains,
   markOrgDomainVerified,
   recordIssuerMove,
-  setIssuerDomain,
 } from '../../storage/repos/org-domains.js';
-import { findOrgById, lockOrg } from '../../storage/repos/orgs.js';
+import { findOrgById, lockOrg, setIssuerDomain } from '../../storage/repos/orgs.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail, failApi } from '../errors.js';

@@ -1,8 +1,5 @@
-import {
-  findFormerIssuerOrg,
-  findOrgByIssuerDomain,
-  listFormerIssuers,
-} from '../../storage/repos/org-domains.js';
+import { findFormerIssuerOrg, listFormerIssuers } from '../../storage/repos/org-domains.js';
+import { findOrgByIssuerDomain } from '../../storage/repos/orgs.js';
 import { clock } from '../clock.js';
 import type { CoreDeps } from '../core-deps.js';
 import type { Org } from '../types.js';

@@ -5,9 +5,9 @@ import {
   findAuthorizationCode,
   insertAuthorizationCode,
   purgeAuthorizationCodes,
+  redeemPlainCode,
 } from '../../storage/repos/authorization-codes.js';
 import { completeAuthorizationRequest } from '../../storage/repos/authorization-requests.js';
-import { redeemPlainCode } from '../../storage/repos/code-redemption.js';
 import { clock } from '../clock.js';
 import { ownScopes } from '../directory/scopes.js';
 import { fail } from '../errors.js';
@@ -210,7 +210,7 @@ type Outcome =
     };
 
 /**
- * The exchange with nothing to decide, in one statement (storage/repos/code-redemption.ts, on
+ * The exchange with nothing to decide, in one statement (storage/repos/authorization-codes.ts, on
  * PostgreSQL): no `resource` asked outside the console, a well-formed verifier or none, and the code
  * unused, unexpired, of this client, its redirect URI, key and challenge as sent, its session live and
  * granted no resources. Null when the statement took nothing (or on SQLite): the transaction then

@@ -5,8 +5,11 @@ import {
   setOAuthSessionResources,
   setOAuthSessionScope,
 } from '../../storage/repos/oauth-sessions.js';
-import { rotatePlainRefreshToken } from '../../storage/repos/refresh-rotation.js';
-import { consumeRefreshToken, findRefreshToken } from '../../storage/repos/refresh-tokens.js';
+import {
+  consumeRefreshToken,
+  findRefreshToken,
+  rotatePlainRefreshToken,
+} from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { withinScope } from '../directory/scopes.js';
@@ -135,7 +138,7 @@ export async function rotateRefreshToken(
 }
 
 /**
- * The rotation with nothing to decide, in one statement (storage/repos/refresh-rotation.ts, on
+ * The rotation with nothing to decide, in one statement (storage/repos/refresh-tokens.ts, on
  * PostgreSQL): no `scope` or `resource` asked (the callers' condition), and the token unused, unexpired, of this client, its
  * key proved, its session live, of this org, granted no resources and with its user in its tenant.
  * Null when the statement took nothing (or on SQLite): the transaction then decides. The row taken

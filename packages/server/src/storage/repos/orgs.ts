@@ -164,3 +164,27 @@ export async function lockOrg(store: Handle, id: string): Promise<void> {
     await db.selectFrom('organizations').select('id').where('id', '=', id).forUpdate().execute();
   }
 }
+
+/** Sets the host the org's issuer lives on (null: Tessera's host for it). */
+export async function setIssuerDomain(
+  store: Handle,
+  orgId: string,
+  domain: string | null,
+  updatedAt: number,
+): Promise<void> {
+  await opened(store)
+    .updateTable('organizations')
+    .set({ issuer_domain: domain, updated_at: updatedAt })
+    .where('id', '=', orgId)
+    .execute();
+}
+
+/** The org whose issuer lives on `domain` (a verified custom domain), or null. */
+export async function findOrgByIssuerDomain(store: Handle, domain: string): Promise<Org | null> {
+  const row = await opened(store)
+    .selectFrom('organizations')
+    .select('id')
+    .where('issuer_domain', '=', domain)
+    .executeTakeFirst();
+  return row ? findOrgById(store, row.id) : null;
+}

@@ -1,8 +1,11 @@
-import type { RefreshToken } from '../../domain/types.js';
+import { sql } from 'kysely';
+import type { OAuthSession, RefreshToken, User } from '../../domain/types.js';
 import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
-import { opened } from '../opened.js';
-import type { RefreshTokensTable } from '../schema.js';
+import { dialectOf, opened } from '../opened.js';
+import type { OAuthSessionsTable, RefreshTokensTable } from '../schema.js';
+import { toSession, userColumnsOf } from './oauth-sessions.js';
+import { toUser, USER_COLUMNS } from './users.js';
 
 const toToken = (r: RefreshTokensTable): RefreshToken => ({
   tokenHash: r.token_hash,
@@ -121,4 +124,106 @@ export async function supersedeRefreshTokens(store: Handle, sessionId: string, n
 export async function purgeRefreshTokens(store: Handle, expiredBefore: number): Promise<void> {
   const db = opened(store);
   await db.deleteFrom('refresh_tokens').where('expires_at', '<', expiredBefore).execute();
+}
+
+/** What the one-statement rotation is told: the presented token, the request and the successor. */
+export interface PlainRotation {
+  clientId: string;
+  tokenHash: string;
+  orgId: string;
+  /** The thumbprint the request proved (RFC 9449), or null: a token bound to another key is not taken. */
+  dpopJkt: string | null;
+  /** The console org's sessions act in no tenant: their user's membership is not looked at. */
+  console: boolean;
+  now: number;
+  successorHash: string;
+  /** The successor's lifetime before the session's end caps it. */
+  successorNotAfter: number;
+  /** The key the successor is bound to (a public client's proof), or null. */
+  successorJkt: string | null;
+}
+
+/** The rotated token's row as far as the caller checks it again, its session and the session's user. */
+export interface PlainRotated {
+  token: { expiresAt: number; dpopJkt: string | null };
+  session: OAuthSession;
+  inTenant: boolean;
+  user: User | null;
+}
+
+// The happy path of every refresh on PostgreSQL, one statement: consuming the token, storing its
+// successor and reading the session with its user. Raw SQL: a data-modifying CTE feeding an insert.
+const rotateStatement = compiledOnce(
+  [
+    'clientId',
+    'tokenHash',
+    'orgId',
+    'dpopJkt',
+    'console',
+    'now',
+    'successorHash',
+    'successorNotAfter',
+    'successorJkt',
+  ],
+  (db, v) => ({
+    compile: () =>
+      sql<OAuthSessionsTable & Record<string, unknown>>`
+with consumed as (
+  update refresh_tokens as t
+     set used_at = ${v.now}::bigint, rotated_to = ${v.successorHash}::text
+    from oauth_sessions as s
+   where t.token_hash = ${v.tokenHash}::text
+     and t.client_id = ${v.clientId}::text
+     and t.used_at is null
+     and t.expires_at > ${v.now}::bigint
+     and (t.dpop_jkt is null or t.dpop_jkt = ${v.dpopJkt}::text)
+     and s.id = t.session_id
+     and s.org_id = ${v.orgId}::text
+     and s.revoked_at is null
+     and s.expires_at > ${v.now}::bigint
+     and s.resources is null
+     and (${v.console}::boolean or exists (
+       select 1 from tenant_members as m where m.tenant_id = s.tenant_id and m.user_id = s.user_id))
+  returning t.session_id, t.client_id, t.expires_at, t.dpop_jkt
+), successor as (
+  insert into refresh_tokens
+    (token_hash, session_id, client_id, created_at, expires_at, used_at, rotated_to, retired_at, dpop_jkt)
+  select ${v.successorHash}::text, c.session_id, c.client_id, ${v.now}::bigint,
+         least(${v.successorNotAfter}::bigint, s.expires_at), null, null, null, ${v.successorJkt}::text
+    from consumed as c join oauth_sessions as s on s.id = c.session_id
+)
+select s.*, c.expires_at as t_expires_at, c.dpop_jkt as t_dpop_jkt,
+       exists (select 1 from tenant_members as m where m.tenant_id = s.tenant_id and m.user_id = s.user_id)
+         as in_tenant,
+       ${sql.raw(USER_COLUMNS.map((c) => `u.${c} as u_${c}`).join(', '))}
+  from consumed as c
+  join oauth_sessions as s on s.id = c.session_id
+  left join users as u on u.id = s.user_id`.compile(db),
+  }),
+);
+
+/**
+ * A refresh's rotation in one autocommitted statement, on PostgreSQL (node-postgres does not
+ * pipeline: a transaction's BEGIN and COMMIT are round trips of their own). It takes the presented
+ * token only when nothing is left to decide: unused, this client's, unexpired, its key proved, its
+ * session live and of this org, granted no resources (whose audience needs reads of its own), its
+ * user still a member of the session's tenant (or a console session), and then stores the successor
+ * (as addRefreshToken would) and returns the session with its user. Of two concurrent calls exactly
+ * one updates the row: PostgreSQL re-checks `used_at is null` after the first commits.
+ *
+ * Null when it took nothing: the caller runs the transaction, which decides what happened (reuse,
+ * the grace, expiry, the session's end). Every condition here is one the transaction checks in
+ * TypeScript too; the caller checks them again on the row returned, and a test pins the two equal.
+ * On SQLite null without a statement: there the transaction costs no network.
+ */
+export async function rotatePlainRefreshToken(store: Handle, r: PlainRotation): Promise<PlainRotated | null> {
+  if (dialectOf(store) !== 'postgres') return null;
+  const [row] = await rotateStatement(opened(store), { ...r });
+  if (!row) return null;
+  return {
+    token: { expiresAt: Number(row.t_expires_at), dpopJkt: (row.t_dpop_jkt as string | null) ?? null },
+    session: toSession(row),
+    inTenant: row.in_tenant === true,
+    user: row.u_id === null ? null : toUser(userColumnsOf(row)),
+  };
 }
