@@ -11,7 +11,7 @@ import { type Org, SYSTEM } from '../../src/domain/types.js';
 import { launchChromium, PHONE } from '../console/support/console-browser.js';
 import { SteerableOidcUpstream } from '../federation/support/oidc-upstream.js';
 import { call, consoleOf, ownedOrg } from '../management/support/console.js';
-import { enrolOnProfile } from '../second-factor-and-delegation/support.js';
+import { enrolOnProfile, secretOnPage, totpCode } from '../second-factor-and-delegation/support.js';
 import { FormBrowser, locationOf, readForm } from '../sign-in/support/browser.js';
 import { DEVICE_GRANT, enterCode, follow, startDevice } from '../sign-in/support/device-flow.js';
 import { authorizeUrl, makeClient, makeUser, PASSWORD, signIn } from '../sign-in/support/fixtures.js';
@@ -207,6 +207,17 @@ for (const database of storageSuite(
       pages.profile = (await fetchPage(at.profile.url, locale, at.profile.browser)).html;
       pages['second-factor'] = (await fetchPage(at.challenge.url, locale, at.challenge.browser)).html;
       pages['second-factor-enrol'] = (await fetchPage(at.enrol.url, locale, at.enrol.browser)).html;
+      // Set up: the recovery codes, shown once (a person of the strict org per language).
+      const enrolling = new FormBrowser();
+      const email = `uma-${locale.toLowerCase()}@strict.test`;
+      await makeUser(server.deps, at.strict, email);
+      const enrolUrl = await passwordStep(server.issuer('strict'), at.strictClient, email, enrolling);
+      const enrolPage = await fetchPage(enrolUrl, locale, enrolling);
+      let enrolled = await enrolling.submit(enrolUrl, enrolPage.html, {
+        code: totpCode(secretOnPage(enrolPage.html)),
+      });
+      if (enrolled.status === 303) enrolled = await enrolling.get(locationOf(enrolled, enrolUrl));
+      pages['recovery-codes'] = await enrolled.text();
       pages.reset = (await fetchPage(at.reset, locale)).html;
       // A rule broken on a form: its words are the page's language too (the link is not spent).
       const resetBrowser = new FormBrowser();
@@ -271,6 +282,9 @@ for (const database of storageSuite(
       connection: string;
       cliId: string;
       portalId: string;
+      /** The org that requires a second factor, and its client. */
+      strict: Org;
+      strictClient: string;
     }
     let stage: Promise<Stage> | undefined;
     const staged = () => {
@@ -390,6 +404,8 @@ for (const database of storageSuite(
         connection,
         cliId,
         portalId,
+        strict,
+        strictClient,
       };
     }
 
@@ -512,6 +528,13 @@ for (const database of storageSuite(
       // A cookie not signed by the server is no choice.
       const forged = await fetch(`${issuer}login`, { headers: { cookie: 'tessera_locale=ja' } });
       assert.equal(forged.headers.get('content-language'), 'en');
+      // A crafted 12 KB query is not copied into the page once per language: the links keep only `lang`.
+      const padded = `${issuer}oauth/authorize?client_id=nope&pad=${'x'.repeat(12_000)}`;
+      const refused = await fetch(padded);
+      assert.equal(refused.status, 400);
+      const body = await refused.text();
+      assert.ok(body.length < 12_000, `the page is ${body.length} characters`);
+      assert.match(body, /href="\/oauth\/authorize\?lang=de" lang="de" hreflang="de"/);
     });
 
     storageTest('discovery names the languages', { skip }, async () => {

@@ -151,11 +151,19 @@ export interface LanguageLink {
 }
 
 /**
+ * The longest query the switcher's links carry again. Real pages' queries (a pending request's id, an
+ * authorization request with a request object) are far shorter; a longer one would be copied into
+ * the page once per language, so a page answering a crafted 100 KB query would weigh 700 KB.
+ */
+const MAX_KEPT_QUERY = 8 * 1024;
+
+/**
  * The switcher's links: this page again, its query kept (the pending request, the host override),
- * with `lang` set to each language.
+ * with `lang` set to each language; a query over MAX_KEPT_QUERY is not kept, only `lang`.
  */
 export function languageLinks(request: FastifyRequest, current: Locale): LanguageLink[] {
   const url = new URL(request.url, 'http://page.invalid');
+  if (url.search.length > MAX_KEPT_QUERY) url.search = '';
   return LOCALES.map((locale) => {
     url.searchParams.set(LANGUAGE_PARAMETER, locale);
     return {
