@@ -6,7 +6,7 @@ import { opened } from '../opened.js';
 import type { OrgDomainsTable } from '../schema.js';
 import { findOrgById } from './orgs.js';
 
-const toDomain = (r: OrgDomainsTable): OrgDomain => ({
+const toOrgDomain = (r: OrgDomainsTable): OrgDomain => ({
   id: r.id,
   orgId: r.org_id,
   name: r.name,
@@ -44,7 +44,7 @@ export async function findOrgDomain(store: Handle, orgId: string, id: string): P
     .where('org_id', '=', orgId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row ? toDomain(row) : null;
+  return row ? toOrgDomain(row) : null;
 }
 
 /** The org's domains, oldest first (an org has a handful: not paged). */
@@ -56,7 +56,7 @@ export async function listOrgDomains(store: Handle, orgId: string): Promise<OrgD
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map(toDomain);
+  return rows.map(toOrgDomain);
 }
 
 /** Whether some org has verified `name`. */
