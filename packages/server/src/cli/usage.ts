@@ -26,6 +26,17 @@ interface Declared {
 /** `--org S`, which nearly every command takes. */
 const ORG = value('org', 'S');
 
+/** `--org S --id ID`: one thing of the organization, named by its id. */
+const byId = (shown: string) => [ORG, value('id', shown)] as const;
+
+/** A `… delete` command: it prints the id it deleted (`{"deleted":"api_…"}`). */
+const deletion = (shown: string, prefix: string, summary: string) =>
+  ({ synopsis: byId(shown), summary, details: [`Prints {"deleted":"${prefix}_…"}.`] }) as const;
+
+/** A `… list` command: it prints the organization's items, oldest first. */
+const listing = (summary: string, item: string, more = '') =>
+  ({ synopsis: [ORG], summary, details: [`Prints {"data":[${item}…]}, oldest first${more}.`] }) as const;
+
 /**
  * Every command of DESIGN §8, declared once: the one source of `tessera --help`, of
  * `tessera <command> --help` and of the flags each command accepts (USAGES).
@@ -154,11 +165,10 @@ const DECLARED = {
       'client), or a signing one (confidential only); without it, any signed one.',
     ],
   },
-  'resource list': {
-    synopsis: [ORG],
-    summary: "list the organization's API resources",
-    details: ['Prints {"data":[{"id","identifier","name","scopes","accessTokenTtl"}…]}, oldest first.'],
-  },
+  'resource list': listing(
+    "list the organization's API resources",
+    '{"id","identifier","name","scopes","accessTokenTtl"}',
+  ),
   'resource create': {
     synopsis: [
       ORG,
@@ -174,7 +184,7 @@ const DECLARED = {
     ],
   },
   'resource show': {
-    synopsis: [ORG, value('id', 'API_ID')],
+    synopsis: byId('API_ID'),
     summary: 'show one API resource',
     details: ['Prints the resource.'],
   },
@@ -189,16 +199,11 @@ const DECLARED = {
     summary: "change an API resource's name, scopes or token lifetime",
     details: ['Prints the resource. --scope replaces every scope; a scope removed leaves roles and clients.'],
   },
-  'resource delete': {
-    synopsis: [ORG, value('id', 'API_ID')],
-    summary: 'delete an API resource and every permission naming it',
-    details: ['Prints {"deleted":"api_…"}.'],
-  },
-  'role list': {
-    synopsis: [ORG],
-    summary: "list the roles of the organization's users",
-    details: ['Prints {"data":[{"id","name","description","permissions"}…]}, oldest first.'],
-  },
+  'resource delete': deletion('API_ID', 'api', 'delete an API resource and every permission naming it'),
+  'role list': listing(
+    "list the roles of the organization's users",
+    '{"id","name","description","permissions"}',
+  ),
   'role create': {
     synopsis: [
       ORG,
@@ -210,7 +215,7 @@ const DECLARED = {
     details: ['Prints the role. Each --permission names a registered resource and one of its scopes.'],
   },
   'role show': {
-    synopsis: [ORG, value('id', 'ROLE_ID')],
+    synopsis: byId('ROLE_ID'),
     summary: 'show one role',
     details: ['Prints the role.'],
   },
@@ -225,11 +230,7 @@ const DECLARED = {
     summary: "change a role's name, description or permissions",
     details: ['Prints the role. --permission replaces every permission of the role.'],
   },
-  'role delete': {
-    synopsis: [ORG, value('id', 'ROLE_ID')],
-    summary: 'delete a role; its users lose it',
-    details: ['Prints {"deleted":"rol_…"}.'],
-  },
+  'role delete': deletion('ROLE_ID', 'rol', 'delete a role; its users lose it'),
   'user roles': {
     synopsis: [ORG, value('user', 'USER_ID'), optional(value('set', 'ROLE_ID,...'))],
     summary: 'show (or, with --set, replace) the roles a user holds',
@@ -305,7 +306,7 @@ const DECLARED = {
     ],
   },
   'invitation revoke': {
-    synopsis: [ORG, value('id', 'inv_…')],
+    synopsis: byId('inv_…'),
     summary: 'withdraw an invitation: its link stops working',
     details: ['Prints {"id","revoked":true}.'],
   },
@@ -355,13 +356,13 @@ const DECLARED = {
       '"spEntityId" and "spMetadataUrl" (saml). Never the secret.',
     ],
   },
-  'connection list': {
-    synopsis: [ORG],
-    summary: "list the organization's enterprise sign-in connections",
-    details: ['Prints {"data":[connection…]}, oldest first, each as `connection show` prints it.'],
-  },
+  'connection list': listing(
+    "list the organization's enterprise sign-in connections",
+    'connection',
+    ', each as `connection show` prints it',
+  ),
   'connection show': {
-    synopsis: [ORG, value('id', 'CON_ID')],
+    synopsis: byId('CON_ID'),
     summary: 'show one connection and the URLs to give its provider',
     details: [
       'Prints {"id","type","name","domains","jit","jitAnyDomain","defaultRoles","oidc"|"saml",',
@@ -402,11 +403,7 @@ const DECLARED = {
       '--hosted-domain "" stops checking the hd claim.',
     ],
   },
-  'connection delete': {
-    synopsis: [ORG, value('id', 'CON_ID')],
-    summary: 'delete a connection; its users stay, unlinked',
-    details: ['Prints {"deleted":"con_…"}.'],
-  },
+  'connection delete': deletion('CON_ID', 'con', 'delete a connection; its users stay, unlinked'),
   'directory create': {
     synopsis: [ORG, value('name', 'N'), optional(value('connection', 'CON_ID'))],
     summary: 'add a SCIM directory to the organization; prints its bearer token, once',
@@ -416,21 +413,17 @@ const DECLARED = {
       "--connection: the directory creates users only in that connection's domains, and its sign-in links them.",
     ],
   },
-  'directory list': {
-    synopsis: [ORG],
-    summary: "list the organization's SCIM directories (never their tokens)",
-    details: ['Prints {"data":[directory…]}, oldest first.'],
-  },
+  'directory list': listing("list the organization's SCIM directories (never their tokens)", 'directory'),
   'directory rotate-token': {
-    synopsis: [ORG, value('id', 'DIR_ID')],
+    synopsis: byId('DIR_ID'),
     summary: 'give a SCIM directory a new token; the old one stops working at once',
     details: ['Prints the directory with its new "token", shown only here.'],
   },
-  'directory delete': {
-    synopsis: [ORG, value('id', 'DIR_ID')],
-    summary: 'delete a SCIM directory; its token stops working, its users stay',
-    details: ['Prints {"deleted":"dir_…"}.'],
-  },
+  'directory delete': deletion(
+    'DIR_ID',
+    'dir',
+    'delete a SCIM directory; its token stops working, its users stay',
+  ),
   'log-stream create': {
     synopsis: [
       ORG,
@@ -458,13 +451,13 @@ const DECLARED = {
       'shown this once.',
     ],
   },
-  'log-stream list': {
-    synopsis: [ORG],
-    summary: "list the organization's log streams with their health (never their secrets)",
-    details: ['Prints {"data":[stream…]}, oldest first, each as `log-stream show` prints it.'],
-  },
+  'log-stream list': listing(
+    "list the organization's log streams with their health (never their secrets)",
+    'stream',
+    ', each as `log-stream show` prints it',
+  ),
   'log-stream show': {
-    synopsis: [ORG, value('id', 'LST_ID')],
+    synopsis: byId('LST_ID'),
     summary: 'show one log stream: its settings, status, last error and lag',
     details: [
       'Prints {"id","name","type","url","settings","active","backfillFrom","status","lastError",',
@@ -495,16 +488,11 @@ const DECLARED = {
       'A new URL or secret, or resuming, retries at once.',
     ],
   },
-  'log-stream delete': {
-    synopsis: [ORG, value('id', 'LST_ID')],
-    summary: 'delete a log stream; nothing more is sent to it',
-    details: ['Prints {"deleted":"lst_…"}.'],
-  },
-  'trusted-app list': {
-    synopsis: [ORG],
-    summary: 'list the apps the organization issues ID-JAGs for (Enterprise-Managed Authorization)',
-    details: ['Prints {"data":[trusted app…]}, oldest first.'],
-  },
+  'log-stream delete': deletion('LST_ID', 'lst', 'delete a log stream; nothing more is sent to it'),
+  'trusted-app list': listing(
+    'list the apps the organization issues ID-JAGs for (Enterprise-Managed Authorization)',
+    'trusted app',
+  ),
   'trusted-app create': {
     synopsis: [
       ORG,
@@ -524,7 +512,7 @@ const DECLARED = {
     ],
   },
   'trusted-app show': {
-    synopsis: [ORG, value('id', 'TAP_ID')],
+    synopsis: byId('TAP_ID'),
     summary: 'show one trusted app',
     details: ['Prints the trusted app.'],
   },
@@ -542,11 +530,7 @@ const DECLARED = {
     summary: 'change a trusted app',
     details: ['Prints the trusted app. A repeatable flag replaces the whole list; --resource "" empties it.'],
   },
-  'trusted-app delete': {
-    synopsis: [ORG, value('id', 'TAP_ID')],
-    summary: 'delete a trusted app: no more ID-JAGs for it',
-    details: ['Prints {"deleted":"tap_…"}.'],
-  },
+  'trusted-app delete': deletion('TAP_ID', 'tap', 'delete a trusted app: no more ID-JAGs for it'),
   'domain add': {
     synopsis: [ORG, value('name', 'HOST')],
     summary: "add one of the organization's own domains: prints the TXT record that proves it",
@@ -555,13 +539,9 @@ const DECLARED = {
       'Create the TXT record _tessera-challenge.HOST with the value shown, then run `tessera domain verify`.',
     ],
   },
-  'domain list': {
-    synopsis: [ORG],
-    summary: "list the organization's own domains",
-    details: ['Prints {"data":[domain…]}, oldest first.'],
-  },
+  'domain list': listing("list the organization's own domains", 'domain'),
   'domain verify': {
-    synopsis: [ORG, value('id', 'DOM_ID')],
+    synopsis: byId('DOM_ID'),
     summary:
       "look the domain's TXT record up (TESSERA_DNS_SERVERS) and mark it verified when it holds the token",
     details: [
@@ -577,11 +557,7 @@ const DECLARED = {
       'the last token it issued has expired, and redirects its pages to the new host.',
     ],
   },
-  'domain delete': {
-    synopsis: [ORG, value('id', 'DOM_ID')],
-    summary: 'delete a domain (not the one the issuer lives on)',
-    details: ['Prints {"deleted":"dom_…"}.'],
-  },
+  'domain delete': deletion('DOM_ID', 'dom', 'delete a domain (not the one the issuer lives on)'),
 } as const satisfies Record<string, Declared>;
 
 type Usages = {
