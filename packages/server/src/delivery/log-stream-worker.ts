@@ -210,8 +210,9 @@ export class LogStreamWorker {
       if (!last) return null;
       const request = streamRequest(stream, secret, batch, Math.floor(this.#clock.now() / 1000));
       const headers = request.gzip ? { ...request.headers, 'content-encoding': 'gzip' } : request.headers;
-      // Compressed on the thread pool, not the event loop (a batch is up to 800 kB).
-      const body = request.gzip ? await gzipAsync(request.body) : request.body;
+      // Compressed on the thread pool, not the event loop (a batch is up to 800 kB); else made UTF-8 here,
+      // while the batch before is on the wire, rather than by the connection when it is sent.
+      const body = request.gzip ? await gzipAsync(request.body) : Buffer.from(request.body);
       return {
         url: request.url,
         headers,
@@ -334,7 +335,7 @@ const gzipAsync = promisify(gzip);
 interface Prepared {
   url: string;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: Buffer;
   entries: number;
   cursor: StreamCursor;
 }
