@@ -215,6 +215,7 @@ async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
       cpu(refresh),
       String(cc.failed + refresh.failed),
       `×${fmt(refresh.reqPerSec / cc.reqPerSec, 2)}`,
+      cc.cpu && refresh.cpu ? `×${fmt(cc.cpu.all / refresh.cpu.all, 2)}` : '-',
       `${before} → ${load()}`,
     ]);
     console.log(`  ${database} round ${round}: ×${fmt(refresh.reqPerSec / cc.reqPerSec, 2)}`);
@@ -250,6 +251,7 @@ async function main(): Promise<void> {
         'refresh CPU ms/req main / all',
         'failed',
         'refresh ÷ cc',
+        'by server CPU',
         'load average before → after',
       ],
       rows,
