@@ -15,10 +15,10 @@ import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { type Db, openStore } from './storage/db.js';
 import { migrate } from './storage/migrate.js';
-import type { StoredBranding } from './storage/repos/brandings.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
 import { unitOfWorkOn } from './storage/opened.js';
 import { ReadRouter } from './storage/read-routing.js';
+import type { StoredBranding } from './storage/repos/brandings.js';
 
 export interface Runtime {
   deps: Deps;

@@ -65,7 +65,9 @@ describe('the hosted pages’ cached per-org reads on PostgreSQL, two nodes', { 
           res.on('data', (chunk: string) => {
             body += chunk;
           });
-          res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`${res.statusCode}`))));
+          res.on('end', () =>
+            res.statusCode === 200 ? resolve(body) : reject(new Error(`${res.statusCode}`)),
+          );
         },
       );
       req.on('error', reject);
@@ -103,7 +105,9 @@ describe('the hosted pages’ cached per-org reads on PostgreSQL, two nodes', { 
 
   test('a brand: its display name is on both nodes’ pages', async () => {
     const name = `Acme Blue ${randomBytes(3).toString('hex')}`;
-    const generation = await changeOnA(() => updateBranding(a.deps, org, null, { displayName: name }, SYSTEM));
+    const generation = await changeOnA(() =>
+      updateBranding(a.deps, org, null, { displayName: name }, SYSTEM),
+    );
     assert.ok((await loginPage(a)).includes(name), 'node a shows the new name');
     await changedSince(b, generation);
     assert.ok((await loginPage(b)).includes(name), 'node b shows the new name');

@@ -31,7 +31,12 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
     server = await startServer({ database: 'postgres' });
     quiet = await makeOrg(server, 'quiet');
     hooked = await makeOrg(server, 'hooked');
-    await createWebhook(server.deps, hooked, { url: 'https://hooks.example.test/in', events: ['user.*', 'session.*'] }, SYSTEM);
+    await createWebhook(
+      server.deps,
+      hooked,
+      { url: 'https://hooks.example.test/in', events: ['user.*', 'session.*'] },
+      SYSTEM,
+    );
   });
   after(async () => {
     await server?.close();
@@ -60,10 +65,26 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
     });
     assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
     const db = server.db;
-    const browser = await db.selectFrom('browser_sessions').selectAll().where('user_id', '=', user.id).execute();
-    const sessions = await db.selectFrom('oauth_sessions').selectAll().where('user_id', '=', user.id).execute();
-    const signedInto = await db.selectFrom('session_clients').selectAll().where('user_id', '=', user.id).execute();
-    const codes = await db.selectFrom('authorization_codes').selectAll().where('client_id', '=', clientId).execute();
+    const browser = await db
+      .selectFrom('browser_sessions')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
+    const sessions = await db
+      .selectFrom('oauth_sessions')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
+    const signedInto = await db
+      .selectFrom('session_clients')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
+    const codes = await db
+      .selectFrom('authorization_codes')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .execute();
     const entries = await db
       .selectFrom('audit_events')
       .selectAll()
@@ -71,14 +92,28 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
       .where('key', 'in', ['user.login', 'session.created'])
       .orderBy('id')
       .execute();
-    const deliveries = await db.selectFrom('webhook_deliveries').select('event_key').where('org_id', '=', org.id).execute();
+    const deliveries = await db
+      .selectFrom('webhook_deliveries')
+      .select('event_key')
+      .where('org_id', '=', org.id)
+      .execute();
     const tenant = await db
       .selectFrom('tenant_members')
       .select('tenant_id')
       .where('user_id', '=', user.id)
       .orderBy('created_at')
       .executeTakeFirstOrThrow();
-    return { user, clientId, browser, sessions, signedInto, codes, entries, deliveries, tenant: tenant.tenant_id };
+    return {
+      user,
+      clientId,
+      browser,
+      sessions,
+      signedInto,
+      codes,
+      entries,
+      deliveries,
+      tenant: tenant.tenant_id,
+    };
   }
 
   /** A stored sign-in with what differs by nature (ids, secrets' hashes, times, the org and its names) replaced. */
@@ -155,10 +190,11 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
     const atOnce = await signInTo(quiet, 'ada@quiet.test');
     const transaction = await signInTo(hooked, 'ada@hooked.test');
     assert.deepEqual(atOnce.deliveries, []);
-    assert.deepEqual(
-      transaction.deliveries.map((d) => d.event_key).sort(),
-      ['session.created', 'user.created', 'user.login'],
-    );
+    assert.deepEqual(transaction.deliveries.map((d) => d.event_key).sort(), [
+      'session.created',
+      'user.created',
+      'user.login',
+    ]);
     assert.deepEqual(shapeOf(atOnce), shapeOf(transaction));
   });
 
@@ -166,9 +202,17 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
     const late = await makeOrg(server, 'late');
     const before = await signInTo(late, 'ada@late.test');
     assert.deepEqual(before.deliveries, []);
-    await createWebhook(server.deps, late, { url: 'https://hooks.example.test/late', events: ['user.login'] }, SYSTEM);
+    await createWebhook(
+      server.deps,
+      late,
+      { url: 'https://hooks.example.test/late', events: ['user.login'] },
+      SYSTEM,
+    );
     const after = await signInTo(late, 'bob@late.test');
-    assert.deepEqual(after.deliveries.map((d) => d.event_key), ['user.login']);
+    assert.deepEqual(
+      after.deliveries.map((d) => d.event_key),
+      ['user.login'],
+    );
   });
 
   test('a request completed meanwhile (another tab): refused, and nothing of this sign-in is stored', async () => {
@@ -181,12 +225,26 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
     const requestId = login.searchParams.get('req') ?? '';
     const pending = await loadAuthorizationRequest(server.deps, org, requestId);
     assert.ok(pending);
-    await server.db.updateTable('authorization_requests').set({ completed_at: Date.now() }).where('id', '=', requestId).execute();
+    await server.db
+      .updateTable('authorization_requests')
+      .set({ completed_at: Date.now() })
+      .where('id', '=', requestId)
+      .execute();
     await assert.rejects(
       completeAuthentication(server.deps, org, { user, method: PASSWORD_SIGN_IN }, pending),
       (e: unknown) => e instanceof ServiceError && e.situation === 'sign_in.request.completed',
     );
-    assert.deepEqual(await server.db.selectFrom('browser_sessions').select('token_hash').where('user_id', '=', user.id).execute(), []);
-    assert.deepEqual(await server.db.selectFrom('oauth_sessions').select('id').where('user_id', '=', user.id).execute(), []);
+    assert.deepEqual(
+      await server.db
+        .selectFrom('browser_sessions')
+        .select('token_hash')
+        .where('user_id', '=', user.id)
+        .execute(),
+      [],
+    );
+    assert.deepEqual(
+      await server.db.selectFrom('oauth_sessions').select('id').where('user_id', '=', user.id).execute(),
+      [],
+    );
   });
 });

@@ -2,9 +2,9 @@ import type { Handle } from '../../storage/handle.js';
 import { clock } from '../clock.js';
 import { purgesInside } from '../purge-schedule.js';
 import { BROWSER_SESSION_TTL_MS, SECOND_FACTOR_PENDING_TTL_MS } from '../tokens-policy.js';
-import type { Org, User } from '../types.js';
+import type { Org } from '../types.js';
 import { continueAuthorization } from './authorization-steps.js';
-import { type SignInMethod, startBrowserSession } from './browser-sessions.js';
+import { startBrowserSession } from './browser-sessions.js';
 import type { SignInDeps } from './deps.js';
 import { issueDeviceToken } from './device-cookies.js';
 import {
@@ -15,19 +15,9 @@ import {
 } from './pending-sign-in.js';
 import { secondStepDue } from './second-factor.js';
 import { signInWithCodeAtOnce } from './sign-in-at-once.js';
-import type { AnswerChannel, SignedIn, SignInOutcome } from './sign-in-outcome.js';
+import type { AnswerChannel, Authenticated, CompletedAuthentication, SignedIn } from './sign-in-outcome.js';
 
-/** What a way of signing in proved: who, and how (`amr`, `acr`, an impersonating owner, audit data). */
-export interface Authenticated {
-  user: User;
-  method: SignInMethod;
-}
-
-/** A completed authentication: the sign-in made (null when a second step is due first) and what comes next. */
-export interface CompletedAuthentication {
-  signedIn: SignedIn | null;
-  outcome: SignInOutcome;
-}
+export type { Authenticated, CompletedAuthentication } from './sign-in-outcome.js';
 
 /**
  * The one way on after any way of signing in (password, sign-up, second factor and its enrolment,

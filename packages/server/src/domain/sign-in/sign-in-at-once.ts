@@ -12,10 +12,10 @@ import type { PendingAuthorization } from './authorization-requests.js';
 import { codeAnswer } from './authorization-steps.js';
 import { acrSatisfies } from './authorize/claims-parameter.js';
 import { authenticationOf, browserSessionToStart, purgeExpiredBrowserSessions } from './browser-sessions.js';
-import type { Authenticated, CompletedAuthentication } from './complete-authentication.js';
 import type { SignInDeps } from './deps.js';
 import { issueDeviceToken } from './device-cookies.js';
 import { nextStepOf } from './next-step.js';
+import type { Authenticated, CompletedAuthentication } from './sign-in-outcome.js';
 
 /**
  * completeAuthentication's common case in one statement on PostgreSQL (docs/decisions.md, "A

@@ -47,10 +47,17 @@ export async function pendingRequest(deps: Deps, org: Org, id: string | undefine
  * request, or a device authorization: PendingSignIn); null when the page was opened on its own.
  * With the page's `request`, as pendingRequest.
  */
-export async function optionalRequest(deps: Deps, org: Org, id: string | undefined, request?: FastifyRequest) {
+export async function optionalRequest(
+  deps: Deps,
+  org: Org,
+  id: string | undefined,
+  request?: FastifyRequest,
+) {
   if (id === undefined) return null;
   const pending =
-    request === undefined ? await loadPendingSignIn(deps, org, id) : await pendingOfPage(deps, org, request, id);
+    request === undefined
+      ? await loadPendingSignIn(deps, org, id)
+      : await pendingOfPage(deps, org, request, id);
   return pending ?? fail('sign_in.request.expired', EXPIRED);
 }
 

@@ -51,22 +51,20 @@ export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<{
   const txOrder = sqlite
     ? sql<number>`(select coalesce(max(tx_order), 0) + 1 from audit_events where org_id = ${e.orgId})`
     : undefined;
-  const insert = db
-    .insertInto('audit_events')
-    .values({
-      id: e.id,
-      org_id: e.orgId,
-      key: e.key,
-      entity: e.entity,
-      verb: e.verb,
-      at: e.at,
-      actor_kind: e.actor.kind,
-      actor_id: e.actor.kind === 'system' ? null : e.actor.id,
-      data: JSON.stringify(e.data),
-      previous: e.previous === null ? null : JSON.stringify(e.previous),
-      changes: e.changes === null ? null : JSON.stringify(e.changes),
-      ...(txOrder === undefined ? {} : { tx_order: txOrder }),
-    });
+  const insert = db.insertInto('audit_events').values({
+    id: e.id,
+    org_id: e.orgId,
+    key: e.key,
+    entity: e.entity,
+    verb: e.verb,
+    at: e.at,
+    actor_kind: e.actor.kind,
+    actor_id: e.actor.kind === 'system' ? null : e.actor.id,
+    data: JSON.stringify(e.data),
+    previous: e.previous === null ? null : JSON.stringify(e.previous),
+    changes: e.changes === null ? null : JSON.stringify(e.changes),
+    ...(txOrder === undefined ? {} : { tx_order: txOrder }),
+  });
   if (sqlite) {
     await insert.execute();
     return {};
