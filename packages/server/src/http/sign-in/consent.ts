@@ -21,7 +21,7 @@ import { consentView } from './views.js';
 
 /** The request `req` names, and the person it is for when this browser is signed in as them. */
 async function consentVisit({ ctx, org, request }: Visit) {
-  const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'));
+  const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'), request);
   const session = await browserSessionOf(ctx, org, request);
   return { pending, session: signedInFor(pending.request, session) ? session : null };
 }

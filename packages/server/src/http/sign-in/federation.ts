@@ -64,7 +64,7 @@ export const federationStart = hostedPage(
   async (visit) => {
     const { ctx, org, request, reply, params } = visit;
     const c = await requireConnection(ctx.deps, org, params.con);
-    const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
+    const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
     const requestId = pending === null ? null : pendingBinding(pending);
     try {
       const binding = bindBrowser(ctx, request, reply);

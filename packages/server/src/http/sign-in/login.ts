@@ -108,7 +108,12 @@ export const loginPage = hostedPage(
     summary: 'the login form (email and password, passkey, enterprise sign-in)',
   },
   async (visit) => {
-    const pending = await optionalRequest(visit.ctx.deps, visit.org, queryValue(visit.request, 'req'));
+    const pending = await optionalRequest(
+      visit.ctx.deps,
+      visit.org,
+      queryValue(visit.request, 'req'),
+      visit.request,
+    );
     return showLogin(visit, pending);
   },
 );
@@ -123,7 +128,7 @@ export const login = hostedPage(
   async (visit) => {
     const { ctx, org, request, reply, form } = visit;
     const reqId = queryValue(request, 'req');
-    const pending = await optionalRequest(ctx.deps, org, reqId);
+    const pending = await optionalRequest(ctx.deps, org, reqId, request);
     if (!ctx.csrf.check(request, 'login', [reqId ?? ''], form.csrf)) return refuseForm(visit);
     const email = form.email.trim();
     // Email-domain discovery (DESIGN §17): an address a connection claims signs in there.

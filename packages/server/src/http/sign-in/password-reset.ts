@@ -95,7 +95,12 @@ function sendForgotSent(visit: Visit, pending: PendingSignIn | null, email: stri
 export const forgotPage = hostedPage(
   { method: 'get', path: FORGOT, summary: 'forgotten password: the form asking for the address' },
   async (visit) => {
-    const pending = await optionalRequest(visit.ctx.deps, visit.org, queryValue(visit.request, 'req'));
+    const pending = await optionalRequest(
+      visit.ctx.deps,
+      visit.org,
+      queryValue(visit.request, 'req'),
+      visit.request,
+    );
     return renderForgot(visit, pending, { email: '', error: null });
   },
 );
@@ -110,7 +115,7 @@ export const forgotSend = hostedPage(
   async (visit) => {
     const { ctx, org, request, form } = visit;
     const reqId = queryValue(request, 'req');
-    const pending = await optionalRequest(ctx.deps, org, reqId);
+    const pending = await optionalRequest(ctx.deps, org, reqId, request);
     if (!ctx.csrf.check(request, 'password-forgot', [reqId ?? ''], form.csrf)) return refuseForm(visit);
     const email = form.email.trim();
     if (email.length > 254 || !EMAIL_SHAPE.test(email)) {

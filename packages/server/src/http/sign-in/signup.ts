@@ -81,7 +81,7 @@ function signUpRefusalText(texts: Texts, org: Org): string {
 async function signUpClosed({ ctx, org, request, reply }: Visit) {
   if (org.isConsole) return fail('sign_up.closed', 'This organization does not offer sign-up.');
   if (signUpOffered(org)) return null;
-  const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
+  const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
   const loginHref = pageLink(ctx, request, '/login', requestParams(pending));
   const texts = textsOf(request);
   const body = signUpClosedView(texts, signUpRefusalText(texts, org), loginHref);
@@ -190,7 +190,12 @@ export const signupPage = hostedPage(
   async (visit) => {
     const closed = await signUpClosed(visit);
     if (closed) return closed;
-    const pending = await optionalRequest(visit.ctx.deps, visit.org, queryValue(visit.request, 'req'));
+    const pending = await optionalRequest(
+      visit.ctx.deps,
+      visit.org,
+      queryValue(visit.request, 'req'),
+      visit.request,
+    );
     return renderSignup(visit, pending, { email: '', firstName: '', lastName: '', error: null });
   },
 );
@@ -207,7 +212,7 @@ export const signup = hostedPage(
     const closed = await signUpClosed(visit);
     if (closed) return closed;
     const reqId = queryValue(request, 'req');
-    const pending = await optionalRequest(ctx.deps, org, reqId);
+    const pending = await optionalRequest(ctx.deps, org, reqId, request);
     if (!ctx.csrf.check(request, 'signup', [reqId ?? ''], form.csrf)) return refuseForm(visit);
     const entered = { email: form.email.trim(), firstName: form.first_name, lastName: form.last_name };
     // An address a connection claims signs up there, as it signs in there (DESIGN §17).
