@@ -54,6 +54,7 @@ import * as logStreamSignal from './migrations/051-log-stream-signal.js';
 import * as branding from './migrations/052-branding.js';
 import * as customDomains from './migrations/053-custom-domains.js';
 import * as serviceAccountChanges from './migrations/056-service-account-changes.js';
+import * as userSearchIndex from './migrations/057-user-search-index.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -112,6 +113,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '052-branding': branding,
   '053-custom-domains': customDomains,
   '056-service-account-changes': serviceAccountChanges,
+  '057-user-search-index': userSearchIndex,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

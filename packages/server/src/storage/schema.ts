@@ -96,6 +96,18 @@ export interface ListCountsTable {
   n: number;
 }
 
+/** SQLite only (migration 057): each user's stable integer key in `user_search`, kept by triggers on `users`. */
+export interface UserSearchRowsTable {
+  row: number;
+  user_id: string;
+  org_id: string;
+}
+
+/** SQLite only (migration 057): the FTS5 trigram index of the texts `q` searches, keyed by `user_search_rows.row`. */
+export interface UserSearchTable {
+  rowid: number;
+}
+
 export interface TenantMembersTable {
   tenant_id: string;
   user_id: string;
@@ -850,6 +862,8 @@ export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
   list_counts: ListCountsTable;
+  user_search_rows: UserSearchRowsTable;
+  user_search: UserSearchTable;
   tenant_members: TenantMembersTable;
   clients: ClientsTable;
   client_assertion_jtis: ClientAssertionJtisTable;
