@@ -96,14 +96,18 @@ export interface ListCountsTable {
   n: number;
 }
 
-/** SQLite only (migration 057): each user's stable integer key in `user_search`, kept by triggers on `users`. */
+/** SQLite only (migration 057): each user's searched texts as `lower()` makes them, under a stable integer key; kept by triggers on `users`. */
 export interface UserSearchRowsTable {
   row: number;
   user_id: string;
   org_id: string;
+  created_at: number;
+  email: string;
+  first_name: string;
+  last_name: string;
 }
 
-/** SQLite only (migration 057): the FTS5 trigram index of the texts `q` searches, keyed by `user_search_rows.row`. */
+/** SQLite only (migration 057): the FTS5 trigram index of `user_search_rows`' texts, keyed by its `row`. */
 export interface UserSearchTable {
   rowid: number;
 }

@@ -1,10 +1,8 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db.js';
 import { dialectOf } from '../opened.js';
 import type { Database } from '../schema.js';
-import { pageIds } from './list-counts.js';
-import { type ListWindow, nearerEnd, type WindowRead } from './list-window.js';
-import { countRows } from './paged-rows.js';
+import { type ListWindow, readDirection, type WindowRead } from './list-window.js';
 
 /**
  * A search's matches are counted up to this many (1% of a million users). A search finding more has
@@ -17,87 +15,102 @@ export const COUNTED_MATCHES = 10_000;
 export const containing = (q: string): string => `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 /** The searched texts: the email's lower-case key, first and last name. */
-type Searched = 'email_key' | 'first_name' | 'last_name';
+const SEARCHED = ['email_key', 'first_name', 'last_name'] as const;
 
-/** Whether a user row (of `users`) has `q` in its email, first or last name, in any case. */
-function contains(q: string) {
-  const pattern = containing(q);
-  const like = (column: Searched) =>
-    sql<boolean>`lower(coalesce(${sql.ref(`users.${column}`)}, '')) like ${pattern} escape '\\'`;
-  return (eb: ExpressionBuilder<Database, 'users'>) =>
-    eb.or([like('email_key'), like('first_name'), like('last_name')]);
+/** A query of an org's matching users, selecting each one's `id` and `created_at`, and how to order it. */
+interface Matches {
+  // biome-ignore lint/suspicious/noExplicitAny: the tables differ by access path; only these two are selected
+  ids: SelectQueryBuilder<Database, any, { id: string; created_at: number }>;
+  /** The columns of the list's order: `created_at`, then the user's id. */
+  order: readonly [string, string];
 }
 
-/** An org's users whose email, first or last name contains `q` (any case), as the planner reads them. */
-const matching = (db: Db, orgId: string, q: string) =>
-  db.selectFrom('users').where('users.org_id', '=', orgId).where(contains(q));
+const USERS_ORDER = ['users.created_at', 'users.id'] as const;
+const ROWS_ORDER = ['user_search_rows.created_at', 'user_search_rows.user_id'] as const;
 
 /**
- * On SQLite, the same users found through migration 057's trigram index: the rows whose texts hold
- * `q`'s trigrams in a row (a phrase of them), each checked with the same `like` as `matching`, so
- * the index only narrows the rows read. The trigram tokenizer needs three characters; null for a
- * shorter `q` (those are read as `matching` reads them).
+ * The org's users whose email, first or last name contains `q`, in the case rule of the database's
+ * `lower()` and `like` (users.ts). `through` says how they are read:
+ * - `index`: through the trigram index (PostgreSQL: the planner picks migration 034's indexes where
+ *   they help; SQLite: migration 057's FTS5 table, for a `q` of three or more characters);
+ * - `order`: in the list's order, where a broad search finds a page soon (PostgreSQL tests with
+ *   `strpos`, the same as `like '%q%'`, which the trigram indexes cannot answer: the planner never reads
+ *   every match through them to sort them; SQLite reads migration 057's narrow rows by their order).
  */
-function indexed(db: Db, orgId: string, q: string) {
+function matches(db: Db, orgId: string, q: string, through: 'index' | 'order'): Matches {
   const lower = q.toLowerCase();
-  if (dialectOf(db) !== 'sqlite' || [...lower].length < 3) return null;
-  const phrase = `"${lower.replaceAll('"', '""')}"`;
-  // CROSS JOIN keeps SQLite's join order: the index first, then each row's key, then the user.
-  return db
-    .selectFrom('user_search')
-    .crossJoin('user_search_rows')
-    .crossJoin('users')
-    .where(sql<boolean>`user_search match ${phrase}`)
-    .whereRef('user_search_rows.row', '=', 'user_search.rowid')
+  const pattern = containing(q);
+  if (dialectOf(db) === 'postgres') {
+    const test = (column: (typeof SEARCHED)[number]) =>
+      through === 'index'
+        ? sql<boolean>`lower(coalesce(${sql.ref(`users.${column}`)}, '')) like ${pattern} escape '\\'`
+        : sql<boolean>`strpos(lower(coalesce(${sql.ref(`users.${column}`)}, '')), ${lower}) > 0`;
+    const ids = db
+      .selectFrom('users')
+      .select(['users.id as id', 'users.created_at as created_at'])
+      .where('users.org_id', '=', orgId)
+      .where((eb) => eb.or(SEARCHED.map(test)));
+    return { ids, order: USERS_ORDER };
+  }
+  // Migration 057's texts are lower() of the user's: `like` on them is the users' `lower(…) like`, and
+  // a phrase of trigrams in one of them is the text containing `q` lower-cased.
+  if (through === 'index' && [...lower].length >= 3) {
+    const phrase = `"${lower.replaceAll('"', '""')}"`;
+    // CROSS JOIN keeps SQLite's join order: the index first, then each match's row.
+    const ids = db
+      .selectFrom('user_search')
+      .crossJoin('user_search_rows')
+      .select(['user_search_rows.user_id as id', 'user_search_rows.created_at as created_at'])
+      .where(sql<boolean>`user_search match ${phrase}`)
+      .whereRef('user_search_rows.row', '=', 'user_search.rowid')
+      .where('user_search_rows.org_id', '=', orgId);
+    return { ids, order: ROWS_ORDER };
+  }
+  const like = (column: 'email' | 'first_name' | 'last_name') =>
+    sql<boolean>`${sql.ref(`user_search_rows.${column}`)} like ${pattern} escape '\\'`;
+  const ids = db
+    .selectFrom('user_search_rows')
+    .select(['user_search_rows.user_id as id', 'user_search_rows.created_at as created_at'])
     .where('user_search_rows.org_id', '=', orgId)
-    .whereRef('users.id', '=', 'user_search_rows.user_id')
-    .where(contains(q));
+    .where((eb) => eb.or([like('email'), like('first_name'), like('last_name')]));
+  return { ids, order: ROWS_ORDER };
+}
+
+/** The ids of `read` of `found`, in the read's direction of the list's order. */
+function windowOf(found: Matches, read: WindowRead) {
+  const direction = readDirection(read);
+  const [createdAt, id] = found.order;
+  return found.ids
+    .clearSelect()
+    .select(sql.ref<string>(id).as('id'))
+    .orderBy(sql.ref(createdAt), direction)
+    .orderBy(sql.ref(id), direction)
+    .limit(read.limit)
+    .offset(read.offset);
 }
 
 /**
- * The ids of `window` of an org's users matching `q` (a query, null past the end), oldest first, and
- * how many match. The matches are counted up to COUNTED_MATCHES + 1 (through the trigram index where
- * there is one). Up to COUNTED_MATCHES the count is exact and the page is read from its nearer end
- * among the matches. Past it the search matches a large share of the org: the page is read in the
- * list's order from the start (at least one match in every hundred rows read), one row longer than
- * the window to tell whether another page follows, and `total` is a lower bound (`exact` false).
+ * The ids of `window` of an org's users matching `q` (the ids, a query of them, or null when there
+ * are none), oldest first, and how many match. One statement reads up to COUNTED_MATCHES + 1 matches
+ * through the trigram index, counts them and, when they are all (at most COUNTED_MATCHES), sorts them
+ * and gives the window: the total is exact. Past COUNTED_MATCHES the search matches a large share of
+ * the org: the page is read in the list's order from the start (at least one match in every hundred
+ * rows read), one row longer than the window to tell whether another page follows, and `total` is a
+ * lower bound (`exact` false).
  */
 export async function searchPage(db: Db, orgId: string, q: string, window: ListWindow) {
-  const found = indexed(db, orgId, q) ?? matching(db, orgId, q);
-  const counted = await countRows(
-    db.selectFrom(
-      found
-        .select(sql.lit(1).as('one'))
-        .limit(COUNTED_MATCHES + 1)
-        .as('m'),
-    ),
-  );
+  const first = matches(db, orgId, q, 'index').ids.limit(COUNTED_MATCHES + 1);
+  const { rows } = await sql<{ n: number | string; id: string | null }>`
+    with m as materialized ${first}
+    select c.n, p.id from (select count(*) as n from m) c
+    left join (select id, created_at from m order by created_at, id limit ${window.limit} offset ${window.offset}) p
+      on true
+    order by p.created_at, p.id`.execute(db);
+  const counted = Number(rows[0]?.n ?? 0);
   if (counted <= COUNTED_MATCHES) {
-    const read = nearerEnd(counted, window);
-    const ids = read === null ? null : pageIds(found.select('users.id'), read, null);
-    return { ids, total: counted, exact: true };
+    const ids = rows.flatMap((r) => (r.id === null ? [] : [r.id]));
+    return { ids: ids.length === 0 ? null : ids, total: counted, exact: true };
   }
   const read: WindowRead = { reversed: false, offset: window.offset, limit: window.limit + 1 };
-  return {
-    ids: pageIds(inListOrder(db, orgId, q).select('users.id'), read, null),
-    total: counted,
-    exact: false,
-  };
-}
-
-/**
- * The org's users matching `q`, to be read in the list's order (the `(org_id, created_at, id)` index of
- * migration 029), stopping at the page. On PostgreSQL the test is written as `strpos` (for a pattern
- * `%q%` the same as `like`), which the trigram indexes cannot answer: the planner then never reads
- * every match of a broad search through them to sort them.
- */
-function inListOrder(db: Db, orgId: string, q: string) {
-  if (dialectOf(db) !== 'postgres') return matching(db, orgId, q);
-  const needle = q.toLowerCase();
-  const has = (column: Searched) =>
-    sql<boolean>`strpos(lower(coalesce(${sql.ref(`users.${column}`)}, '')), ${needle}) > 0`;
-  return db
-    .selectFrom('users')
-    .where('users.org_id', '=', orgId)
-    .where((eb) => eb.or([has('email_key'), has('first_name'), has('last_name')]));
+  return { ids: windowOf(matches(db, orgId, q, 'order'), read), total: counted, exact: false };
 }

@@ -219,10 +219,11 @@ export async function listOrgUsers(
   const found =
     filter.q === null ? await listed(db, orgId, filter) : await searchPage(db, orgId, filter.q, filter);
   if (found.ids === null) return { users: [], total: found.total, exact: found.exact };
+  const ids = found.ids;
   const rows = await db
     .selectFrom('users')
     .selectAll()
-    .where('id', 'in', found.ids)
+    .where((eb) => (Array.isArray(ids) ? eb('id', 'in', ids) : eb('id', 'in', ids)))
     .orderBy('created_at')
     .orderBy('id')
     .execute();
