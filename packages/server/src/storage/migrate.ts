@@ -55,6 +55,7 @@ import * as branding from './migrations/052-branding.js';
 import * as customDomains from './migrations/053-custom-domains.js';
 import * as serviceAccountChanges from './migrations/056-service-account-changes.js';
 import * as userSearchIndex from './migrations/057-user-search-index.js';
+import * as userSearchRows from './migrations/058-user-search-rows.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -114,6 +115,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '053-custom-domains': customDomains,
   '056-service-account-changes': serviceAccountChanges,
   '057-user-search-index': userSearchIndex,
+  '058-user-search-rows': userSearchRows,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

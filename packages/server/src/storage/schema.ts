@@ -96,7 +96,7 @@ export interface ListCountsTable {
   n: number;
 }
 
-/** SQLite only (migration 057): each user's searched texts as `lower()` makes them, under a stable integer key; kept by triggers on `users`. */
+/** Each user's searched texts as `lower()` makes them (migrations 057 and 058), kept by triggers on `users`; `row`, a stable integer key, on SQLite only. */
 export interface UserSearchRowsTable {
   row: number;
   user_id: string;

@@ -14,8 +14,8 @@ export const COUNTED_MATCHES = 10_000;
 /** `q` as a LIKE pattern matching it anywhere, lower-case, with `%`, `_` and `\` taken literally. */
 export const containing = (q: string): string => `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
-/** The searched texts: the email's lower-case key, first and last name. */
-const SEARCHED = ['email_key', 'first_name', 'last_name'] as const;
+/** The searched texts of `user_search_rows`: the email's key, first and last name, lower-cased. */
+const SEARCHED = ['email', 'first_name', 'last_name'] as const;
 
 /** A query of an org's matching users, selecting each one's `id` and `created_at`, and how to order it. */
 interface Matches {
@@ -25,36 +25,23 @@ interface Matches {
   order: readonly [string, string];
 }
 
-const USERS_ORDER = ['users.created_at', 'users.id'] as const;
-const ROWS_ORDER = ['user_search_rows.created_at', 'user_search_rows.user_id'] as const;
+const ORDER = ['user_search_rows.created_at', 'user_search_rows.user_id'] as const;
 
 /**
  * The org's users whose email, first or last name contains `q`, in the case rule of the database's
- * `lower()` and `like` (users.ts). `through` says how they are read:
- * - `index`: through the trigram index (PostgreSQL: the planner picks migration 034's indexes where
- *   they help; SQLite: migration 057's FTS5 table, for a `q` of three or more characters);
+ * `lower()` and `like` (users.ts), read from `user_search_rows` (migrations 057 and 058): each user's
+ * texts as `lower()` makes them, so `like` on them is the users' `lower(…) like`. `through` says how:
+ * - `index`: through the trigram index (SQLite: the FTS5 table, where a phrase of `q`'s trigrams in a
+ *   text is that text containing `q`, for a `q` of three or more characters; PostgreSQL: the planner
+ *   picks the `pg_trgm` indexes where they help);
  * - `order`: in the list's order, where a broad search finds a page soon (PostgreSQL tests with
- *   `strpos`, the same as `like '%q%'`, which the trigram indexes cannot answer: the planner never reads
- *   every match through them to sort them; SQLite reads migration 057's narrow rows by their order).
+ *   `strpos`, the same as `like '%q%'`, which the trigram indexes cannot answer, so the planner never
+ *   reads every match through them to sort them).
  */
 function matches(db: Db, orgId: string, q: string, through: 'index' | 'order'): Matches {
   const lower = q.toLowerCase();
-  const pattern = containing(q);
-  if (dialectOf(db) === 'postgres') {
-    const test = (column: (typeof SEARCHED)[number]) =>
-      through === 'index'
-        ? sql<boolean>`lower(coalesce(${sql.ref(`users.${column}`)}, '')) like ${pattern} escape '\\'`
-        : sql<boolean>`strpos(lower(coalesce(${sql.ref(`users.${column}`)}, '')), ${lower}) > 0`;
-    const ids = db
-      .selectFrom('users')
-      .select(['users.id as id', 'users.created_at as created_at'])
-      .where('users.org_id', '=', orgId)
-      .where((eb) => eb.or(SEARCHED.map(test)));
-    return { ids, order: USERS_ORDER };
-  }
-  // Migration 057's texts are lower() of the user's: `like` on them is the users' `lower(…) like`, and
-  // a phrase of trigrams in one of them is the text containing `q` lower-cased.
-  if (through === 'index' && [...lower].length >= 3) {
+  const postgres = dialectOf(db) === 'postgres';
+  if (!postgres && through === 'index' && [...lower].length >= 3) {
     const phrase = `"${lower.replaceAll('"', '""')}"`;
     // CROSS JOIN keeps SQLite's join order: the index first, then each match's row.
     const ids = db
@@ -64,16 +51,21 @@ function matches(db: Db, orgId: string, q: string, through: 'index' | 'order'): 
       .where(sql<boolean>`user_search match ${phrase}`)
       .whereRef('user_search_rows.row', '=', 'user_search.rowid')
       .where('user_search_rows.org_id', '=', orgId);
-    return { ids, order: ROWS_ORDER };
+    return { ids, order: ORDER };
   }
-  const like = (column: 'email' | 'first_name' | 'last_name') =>
-    sql<boolean>`${sql.ref(`user_search_rows.${column}`)} like ${pattern} escape '\\'`;
+  const pattern = containing(q);
+  const test = (column: (typeof SEARCHED)[number]) => {
+    const text = sql.ref(`user_search_rows.${column}`);
+    return postgres && through === 'order'
+      ? sql<boolean>`strpos(${text}, ${lower}) > 0`
+      : sql<boolean>`${text} like ${pattern} escape '\\'`;
+  };
   const ids = db
     .selectFrom('user_search_rows')
     .select(['user_search_rows.user_id as id', 'user_search_rows.created_at as created_at'])
     .where('user_search_rows.org_id', '=', orgId)
-    .where((eb) => eb.or([like('email'), like('first_name'), like('last_name')]));
-  return { ids, order: ROWS_ORDER };
+    .where((eb) => eb.or(SEARCHED.map(test)));
+  return { ids, order: ORDER };
 }
 
 /** The ids of `read` of `found`, in the read's direction of the list's order. */
