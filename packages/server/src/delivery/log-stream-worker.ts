@@ -210,8 +210,9 @@ export class LogStreamWorker {
       if (!last) return null;
       const request = streamRequest(stream, secret, batch, Math.floor(this.#clock.now() / 1000));
       const headers = request.gzip ? { ...request.headers, 'content-encoding': 'gzip' } : request.headers;
-      // Compressed on the thread pool, not the event loop (a batch is up to 800 kB).
-      const body = request.gzip ? await gzipAsync(request.body) : request.body;
+      // Compressed on the thread pool, not the event loop (a batch is up to 800 kB); else made UTF-8 here,
+      // while the batch before is on the wire, rather than by the connection when it is sent.
+      const body = request.gzip ? await gzipAsync(request.body) : Buffer.from(request.body);
       return {
         url: request.url,
         headers,
@@ -222,14 +223,18 @@ export class LogStreamWorker {
     };
     // While a batch is on the wire (from the moment its last byte is handed to the connection until its
     // answer) the cursor is moved past the batch before it and the next one is read, serialized and made
-    // into its request: between an answer and the next request nothing is left to do but send. Still
-    // one batch on the wire at a time, and the cursor moves only past what was accepted, in order.
+    // into its request: between an answer and the next request nothing is left to do but send. The one
+    // after that is read as soon as the next is ready, so a read that takes longer than one request (a
+    // busy database) has the time of two. Still one batch on the wire at a time, and the cursor moves
+    // only past what was accepted, in order; a batch read ahead and not sent is dropped, never skipped.
     // Each step is awaited below; `quiet` keeps a rejection meanwhile from counting as unhandled.
     const quiet = <T>(p: Promise<T>) => {
       p.catch(() => {});
       return p;
     };
     let next = quiet(prepare(stream.cursor));
+    /** The batch after `next`, read once `next` is ready (from the first batch sent on). */
+    let ahead: Promise<Prepared | null> | null = null;
     /** The last batch accepted whose cursor is not stored yet. */
     let accepted: { cursor: StreamCursor; entries: number; at: number } | null = null;
     /** The last cursor write: false once the claim was found lost. */
@@ -269,7 +274,8 @@ export class LogStreamWorker {
         const answer = this.#sender.post(batch.url, batch.headers, batch.body, 'application/json', onSent);
         await sent;
         record();
-        next = quiet(prepare(batch.cursor));
+        next = ahead ?? quiet(prepare(batch.cursor));
+        ahead = quiet(next.then((prepared) => (prepared ? prepare(prepared.cursor) : null)));
         const result = await answer;
         // The lease ran out and another worker may hold the stream now: it goes on from the stored cursor.
         if (!(await advanced)) return;
@@ -289,6 +295,9 @@ export class LogStreamWorker {
         { streamId: stream.id, err: { message: (error as Error).message } },
         'log stream batch could not be sent or recorded',
       );
+    } finally {
+      // No read outlives the stream's turn.
+      await ahead?.catch(() => null);
     }
   }
 
@@ -334,7 +343,7 @@ const gzipAsync = promisify(gzip);
 interface Prepared {
   url: string;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: Buffer;
   entries: number;
   cursor: StreamCursor;
 }

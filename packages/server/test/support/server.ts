@@ -11,7 +11,7 @@ import { issuerOf } from '../../src/domain/issuers.js';
 import { type RunningServer, type ServeOptions, serve } from '../../src/server.js';
 import type { Db } from '../../src/storage/db.js';
 import { AnswerChecker, checkAnswers, describeMismatch } from './answer-check.js';
-import { createPostgresSchema } from './postgres.js';
+import { migratedPostgresSchema, migratedSqliteInto } from './migrated-stores.js';
 
 export interface TestServer {
   /** `http://localhost:<port>` — the console's base URL. */
@@ -57,7 +57,11 @@ export interface TestServerOptions {
 /** A real Tessera on a free port with its own data dir (or a clean PostgreSQL schema). */
 export async function startServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-test-'));
-  const schema = options.database === 'postgres' ? await createPostgresSchema() : null;
+  // A store of the test process's pool, migrated already (support/migrated-stores.ts), unless the test
+  // names a database or data dir of its own.
+  const ownStore = options.env?.DATABASE_URL !== undefined || options.env?.TESSERA_DATA_DIR !== undefined;
+  const schema = options.database === 'postgres' && !ownStore ? await migratedPostgresSchema() : null;
+  if (options.database !== 'postgres' && !ownStore) await migratedSqliteInto(dataDir);
   // Port 0 picks a free port; TESSERA_URL must name it, so bind first, then configure.
   const port = await freePort();
   const config = loadConfig({
@@ -97,7 +101,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     answers,
     async close() {
       await server.close();
-      await schema?.drop();
+      await schema?.release();
       rmSync(dataDir, { recursive: true, force: true });
       if (options.checkAnswers !== false && answers.mismatches.length > 0) {
         throw new Error(

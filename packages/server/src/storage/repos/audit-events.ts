@@ -196,12 +196,25 @@ export async function readEntriesAfter(store: Handle, q: EntriesAfter): Promise<
   return rows.map(toStreamEntry);
 }
 
+/**
+ * An entry's entity and verb as a stream reads them: null when its key says them (`{entity}.{verb}`, the
+ * verb without a dot, as every entry is written: domain/audit/audit.ts), else the stored value. A null
+ * costs the driver nothing, and each string column of 500 rows was a fifth of what reading a batch cost
+ * the worker's process on PostgreSQL (0.4 of ~2 ms of CPU for these two).
+ */
+const unlessKeyed = (column: 'entity' | 'verb') =>
+  sql<
+    string | null
+  >`case when key = entity || '.' || verb and verb not like '%.%' then null else ${sql.ref(column)} end`.as(
+    column,
+  );
+
 /** The columns a stream reads, in this order (its rows come as arrays). */
 const STREAM_COLUMNS = [
   'id',
   'key',
-  'entity',
-  'verb',
+  unlessKeyed('entity'),
+  unlessKeyed('verb'),
   'at',
   'actor_kind',
   'actor_id',
@@ -214,7 +227,7 @@ const STREAM_COLUMNS = [
 /**
  * Served by `audit_events_org_tx_order` (org_id, tx_order, id): a range from the cursor, in index order,
  * `at` checked on the rows it reaches. The JSON columns come back as stored text: a stream sends them as
- * they are (domain/audit/entry-json.ts), never parsed and serialized again.
+ * they are (domain/audit/events.ts auditEntryJson), never parsed and serialized again.
  */
 const entriesAfterQuery = (db: Db, v: Readonly<Record<'orgId' | 'from' | 'order' | 'id' | 'limit', never>>) =>
   db
@@ -240,8 +253,8 @@ function toStreamEntry(row: unknown[]): StreamEntry {
   const [id, key, entity, verb, at, actorKind, actorId, data, previous, changes, txOrder] = row as [
     string,
     string,
-    string,
-    string,
+    string | null,
+    string | null,
     number | string,
     AuditEventsTable['actor_kind'],
     string | null,
@@ -250,11 +263,13 @@ function toStreamEntry(row: unknown[]): StreamEntry {
     string | null,
     number | string,
   ];
+  // Null when the key says them: the verb is after the key's last dot (it has none of its own).
+  const dot = key.lastIndexOf('.');
   return {
     id,
     key,
-    entity,
-    verb,
+    entity: entity ?? key.slice(0, dot),
+    verb: verb ?? key.slice(dot + 1),
     at: Number(at),
     actor: actorKind === 'system' ? { kind: 'system' } : { kind: actorKind, id: actorId ?? '' },
     dataJson: data,

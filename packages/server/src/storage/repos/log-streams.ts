@@ -1,5 +1,6 @@
 import { type QueryCreator, sql } from 'kysely';
 import type { ClaimedLogStream, LogStream, LogStreamSettings, StreamCursor } from '../../domain/types.js';
+import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { Database, LogStreamsTable } from '../schema.js';
@@ -229,22 +230,37 @@ export interface Advance {
  */
 export async function advanceCursor(store: Handle, a: Advance): Promise<boolean> {
   const db = opened(store);
-  const result = await db
-    .updateTable('log_streams')
-    .set((eb) => ({
-      cursor_order: a.cursor.order,
-      cursor_id: a.cursor.id,
-      sent_entries: eb('sent_entries', '+', a.sent),
-      last_sent_at: a.now,
-      failures: 0,
-      lease_until: a.leaseUntil,
-    }))
-    .where('id', '=', a.id)
-    .where('claim_token', '=', a.token)
-    .where('active', '=', 1)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  const rows = await advanceStatement(db, {
+    id: a.id,
+    token: a.token,
+    order: a.cursor.order,
+    cursorId: a.cursor.id,
+    sent: a.sent,
+    now: a.now,
+    leaseUntil: a.leaseUntil,
+  });
+  return rows.length > 0;
 }
+
+// Run after every batch a stream sends: built once, not by Kysely at each call.
+const advanceStatement = compiledOnce(
+  ['id', 'token', 'order', 'cursorId', 'sent', 'now', 'leaseUntil'],
+  (db, v) =>
+    db
+      .updateTable('log_streams')
+      .set((eb) => ({
+        cursor_order: v.order,
+        cursor_id: v.cursorId,
+        sent_entries: eb('sent_entries', '+', v.sent),
+        last_sent_at: v.now,
+        failures: 0,
+        lease_until: v.leaseUntil,
+      }))
+      .where('id', '=', v.id)
+      .where('claim_token', '=', v.token)
+      .where('active', '=', 1)
+      .returning('id'),
+);
 
 export interface Failure {
   id: string;
