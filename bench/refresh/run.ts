@@ -3,9 +3,11 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { postgresSkip } from '../../packages/server/test/support/environment.js';
 import { onCleanup, runBench } from '../support/children.js';
+import { newConnectionLoad } from '../support/new-connections.js';
 import { cpuMs, rssMb } from '../support/process-stats.js';
 import { fmt, quantile, table } from '../support/report.js';
 import { serveTessera } from '../support/tessera-serve.js';
+import { startTlsFront, tlsFrontSkip } from '../support/tls-front.js';
 import { type Cast, setUp } from './setup.js';
 
 const positive = (name: string, fallback: number) =>
@@ -127,6 +129,67 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 
+/** Rows of the variant with a new TLS connection per request, filled by each database's run. */
+const tlsRows: string[][] = [];
+
+/**
+ * Both grants again with a new TLS connection per request, nginx terminating TLS in front of the
+ * server (bench/support/tls-front.ts), as Keycloak's sizing figures are measured (120–200
+ * client-credentials grants and 120 refreshes per second per vCPU): per core is 1000 ÷ the CPU ms
+ * per request of the server and nginx together (the database's own CPU is not counted).
+ */
+async function overTls(server: Server, database: string): Promise<string[][]> {
+  if (tlsFrontSkip()) return [];
+  const front = await startTlsFront([Number(server.tokenUrl.port)]);
+  const url = `${front.origins[0]}${server.tokenUrl.pathname}${server.tokenUrl.search}`;
+  const { clientId, clientSecret, refreshTokens } = server.cast;
+  const auth = `client_id=${encodeURIComponent(clientId)}&client_secret=${encodeURIComponent(clientSecret)}`;
+  const rows: string[][] = [];
+  for (const grant of ['client_credentials', 'refresh_token'] as Grant[]) {
+    const run = (seconds: number) =>
+      newConnectionLoad({
+        url,
+        ca: front.ca,
+        lanes: SESSIONS,
+        seconds,
+        form: (i) =>
+          grant === 'client_credentials'
+            ? `grant_type=client_credentials&${auth}`
+            : `grant_type=refresh_token&refresh_token=${refreshTokens[i]}&${auth}`,
+        answered: (i, status, text) => {
+          if (status !== 200) {
+            if (grant === 'refresh_token') throw new Error(`refresh answered ${status}: ${text}`);
+            return false;
+          }
+          const body = JSON.parse(text) as Record<string, unknown>;
+          if (grant === 'client_credentials') return typeof body.access_token === 'string';
+          if (typeof body.id_token !== 'string' || typeof body.refresh_token !== 'string') return false;
+          refreshTokens[i] = body.refresh_token;
+          return true;
+        },
+      });
+    await run(WARMUP_SECONDS);
+    const before = { server: cpuMs(server.pid), tls: cpuMs(front.pid), load: load() };
+    const result = await run(SECONDS);
+    const after = { server: cpuMs(server.pid), tls: cpuMs(front.pid) };
+    const n = Math.max(1, result.requests);
+    const serverMs = before.server && after.server ? (after.server.all - before.server.all) / n : Number.NaN;
+    const tlsMs = before.tls && after.tls ? (after.tls.all - before.tls.all) / n : Number.NaN;
+    rows.push([
+      `${database} ${grant === 'client_credentials' ? 'client_credentials' : 'refresh (openid)'}`,
+      fmt(result.reqPerSec),
+      fmt(result.p99, 1),
+      String(result.failed),
+      fmt(serverMs, 2),
+      fmt(tlsMs, 2),
+      fmt(1000 / (serverMs + tlsMs)),
+      fmt(1000 / serverMs),
+      `${before.load} → ${load()}`,
+    ]);
+  }
+  return rows;
+}
+
 async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
   const server = await start(database);
   await drive(server, 'client_credentials', WARMUP_SECONDS);
@@ -152,12 +215,15 @@ async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
       cpu(refresh),
       String(cc.failed + refresh.failed),
       `×${fmt(refresh.reqPerSec / cc.reqPerSec, 2)}`,
+      cc.cpu && refresh.cpu ? `×${fmt(cc.cpu.all / refresh.cpu.all, 2)}` : '-',
       `${before} → ${load()}`,
     ]);
     console.log(`  ${database} round ${round}: ×${fmt(refresh.reqPerSec / cc.reqPerSec, 2)}`);
   }
+  // Read after the rounds, as before the variant over TLS was added, so runs stay comparable.
   const rss = rssMb(server.pid);
   console.log(`  ${database}: server resident memory after the run ${rss === null ? '-' : `${fmt(rss)} MB`}`);
+  tlsRows.push(...(await overTls(server, database)));
   return rows;
 }
 
@@ -186,10 +252,35 @@ async function main(): Promise<void> {
         'refresh CPU ms/req main / all',
         'failed',
         'refresh ÷ cc',
+        'by server CPU',
         'load average before → after',
       ],
       rows,
     )}`,
+  );
+  const skip = tlsFrontSkip();
+  if (skip) {
+    console.log(`\nnew TLS connection per request: skipped, ${skip}`);
+    return;
+  }
+  console.log(
+    `\nNew TLS connection per request (${SESSIONS} at once, ${SECONDS} s per grant), nginx terminating TLS (one process, RSA-2048 certificate, no session resumption); CPU from /proc, the client's and the database's not counted\n${table(
+      [
+        'grant',
+        'req/s',
+        'p99 ms',
+        'failed',
+        'server cpu ms/req',
+        'TLS cpu ms/req',
+        'per core (server + TLS) /s',
+        'per core (server alone) /s',
+        'load average before → after',
+      ],
+      tlsRows,
+    )}`,
+  );
+  console.log(
+    "Keycloak's published sizing: 120–200 client-credentials grants and 120 refreshes per second per vCPU, new TLS connection per request",
   );
 }
 

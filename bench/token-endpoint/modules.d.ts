@@ -22,7 +22,14 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
   }
-  export default function autocannon(options: Options): Promise<Result>;
+  /** A run: awaited for its result; `response` gives each response's latency in ms (hrtime, not rounded). */
+  export interface Run extends PromiseLike<Result> {
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, bytes: number, latencyMs: number) => void,
+    ): Run;
+  }
+  export default function autocannon(options: Options): Run;
 }
 
 declare module 'oidc-provider' {

@@ -3,7 +3,7 @@
 // next to a per-pattern RegExp scan measured in the same run.
 // Run from the repo root: node --conditions=tessera-source --import tsx bench/webhooks/run.ts
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../packages/server/src/config/config.js';
 import { DeliveryWorker } from '../../packages/server/src/delivery/worker.js';
@@ -181,7 +181,7 @@ async function deliveryBench(database: 'sqlite' | 'postgres', receiver: Receiver
     const writeStart = performance.now();
     for (let i = 0; i < BURST; i++) await create(runtime.deps, i);
     const written = (BURST / (performance.now() - writeStart)) * 1000;
-    const drains: { rate: number; peer: number; cpu: number }[] = [];
+    const drains: { rate: number; peer: number; cpu: number; cpuMs: number; peerCpuMs: number }[] = [];
     for (let round = 0; round <= DRAIN_ROUNDS; round++) {
       receiver.received.length = 0;
       const start = performance.now();
@@ -193,16 +193,31 @@ async function deliveryBench(database: 'sqlite' | 'postgres', receiver: Receiver
       const cpu = process.cpuUsage(cpuStart);
       const sent = receiver.received.map((r) => ({ headers: r.headers, body: r.body }));
       receiver.received.length = 0;
+      const peerCpuStart = process.cpuUsage();
       const peer = await plainHttpsRate(receiver.url('/peer'), sent, CONCURRENCY, ca);
+      const peerCpu = process.cpuUsage(peerCpuStart);
       const elapsed = last - start;
       if (round > 0) {
-        drains.push({ rate: (BURST / elapsed) * 1000, peer, cpu: (cpu.user + cpu.system) / 10 / elapsed });
+        drains.push({
+          rate: (BURST / elapsed) * 1000,
+          peer,
+          cpu: (cpu.user + cpu.system) / 10 / elapsed,
+          // This process's CPU per request, the receiver's included on both sides (the peer's
+          // connections and warm-up too); PostgreSQL's own CPU is not in it.
+          cpuMs: (cpu.user + cpu.system) / 1000 / BURST,
+          peerCpuMs: (peerCpu.user + peerCpu.system) / 1000 / BURST,
+        });
       }
     }
     drains.sort((x, y) => x.rate / x.peer - y.rate / y.peer);
     const median = drains[Math.floor(drains.length / 2)] as (typeof drains)[number];
     console.log(
-      `${database} drain rounds (deliveries/s ÷ plain HTTPS/s): ${drains.map((d) => `${fmt(d.rate)}/${fmt(d.peer)} = ${fmt(d.rate / d.peer, 2)}×`).join(', ')}; process CPU in the median round ${fmt(median.cpu)} %`,
+      `${database} drain rounds (deliveries/s ÷ plain HTTPS/s): ${drains.map((d) => `${fmt(d.rate)}/${fmt(d.peer)} = ${fmt(d.rate / d.peer, 2)}×`).join(', ')}; process CPU in the median round ${fmt(median.cpu)} %; load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      `${database} CPU ms per request, plain HTTPS ÷ drain (receiver included on both sides): ${drains.map((d) => `${fmt(d.peerCpuMs, 3)}/${fmt(d.cpuMs, 3)} = ${fmt(d.peerCpuMs / d.cpuMs, 2)}×`).join(', ')}`,
     );
     rows.push({
       database,
@@ -249,7 +264,11 @@ async function deliveryBench(database: 'sqlite' | 'postgres', receiver: Receiver
 }
 
 async function main() {
-  console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} CPUs`);
+  console.log(
+    `node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, load average (1 5 15 min) ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  );
   routingBench();
 
   const tls = testTls();

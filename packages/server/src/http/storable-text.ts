@@ -35,10 +35,33 @@ function namesOf(visit: Visit): Names {
 }
 
 /**
+ * True when `value` is text, no container, a form (names to lists of texts) or an object of texts,
+ * and every text and name in it can be stored: the common request, answered without the walk's
+ * bookkeeping (it ran on every request). False says nothing: the walk decides then.
+ */
+function flatAndStorable(value: unknown): boolean {
+  if (typeof value === 'string') return isStorableText(value);
+  if (typeof value !== 'object' || value === null) return true;
+  if (value instanceof Map) {
+    for (const [name, values] of value as Map<unknown, unknown>) {
+      if (typeof name !== 'string' || !isStorableText(name) || !Array.isArray(values)) return false;
+      for (const text of values) if (typeof text !== 'string' || !isStorableText(text)) return false;
+    }
+    return true;
+  }
+  if (Array.isArray(value)) return false;
+  for (const [name, text] of Object.entries(value)) {
+    if (!isStorableText(name) || typeof text !== 'string' || !isStorableText(text)) return false;
+  }
+  return true;
+}
+
+/**
  * The names leading to the first unstorable text in `value` (a name counts as text too), or null.
  * Walked without recursion: a 64 KB body can nest thousands of arrays deep.
  */
 function unstorableIn(value: unknown): Names | null {
+  if (flatAndStorable(value)) return null;
   const pending: Visit[] = [{ value }];
   for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
     if (typeof visit.value === 'string') {
@@ -90,8 +113,15 @@ function findUnstorable(request: FastifyRequest): { place: InputPlace; names: Na
   const body = request.body;
   const checks: [InputPlace, () => Names | null][] = [
     ['path', () => unstorableIn(request.params)],
-    // The query as the handlers read it: the pairs as sent, and fastify's parse of them.
-    ['query', () => unstorableIn(parseForm(query)) ?? unstorableIn(request.query)],
+    // The query as the handlers read it: the pairs as sent, and fastify's parse of them. Without a
+    // `%`, decoding adds no character but a space (`+`), so the raw query speaks for both.
+    [
+      'query',
+      () =>
+        !query.includes('%') && isStorableText(query)
+          ? null
+          : (unstorableIn(parseForm(query)) ?? unstorableIn(request.query)),
+    ],
     ['body', () => (typeof body === 'string' ? unstorableInText(body) : unstorableIn(body))],
   ];
   for (const [place, check] of checks) {
