@@ -130,6 +130,10 @@ for (const database of storageSuite(
       }
       // The org's owner is a console user: not in acme's list.
       assert.deepEqual(await emails('owner@acme'), []);
+      // A NUL is refused before any search (the FTS5 phrase could not hold it, PostgreSQL's text neither).
+      const nul = await call(server, 'GET', '/organizations/acme/users?q=ab%00cd', owner);
+      assert.equal(nul.status, 400);
+      assert.equal(nul.body.error, 'invalid_query');
     });
 
     test('a change of name or address and a delete are found at once (the index follows)', {
