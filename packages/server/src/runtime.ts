@@ -10,7 +10,7 @@ import type { TxtRecords } from './domain/custom-domains/index.js';
 import { ensureConsoleOrg, type OrgCache } from './domain/directory/index.js';
 import { KeyRing, type PublishedKeys, secretOpensDatabase } from './domain/keys/index.js';
 import type { Mailer } from './domain/mail/index.js';
-import type { MachineClient, ServiceAccountBinding } from './domain/types.js';
+import type { Connection, MachineClient, ServiceAccountBinding } from './domain/types.js';
 import { unsentMailer } from './mail/mailers.js';
 import { listenForChanges } from './storage/change-listener.js';
 import { type Db, openStore } from './storage/db.js';
@@ -18,6 +18,7 @@ import { migrate } from './storage/migrate.js';
 import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes.js';
 import { unitOfWorkOn } from './storage/opened.js';
 import { ReadRouter } from './storage/read-routing.js';
+import type { StoredBranding } from './storage/repos/brandings.js';
 
 export interface Runtime {
   deps: Deps;
@@ -62,6 +63,10 @@ interface CachedTables {
   orgs: OrgCache;
   keySets: CredentialCache<PublishedKeys>;
   serviceAccounts: CredentialCache<ServiceAccountBinding>;
+  orgTexts: CredentialCache<ReadonlyMap<string, string>>;
+  brandings: CredentialCache<readonly StoredBranding[]>;
+  connections: CredentialCache<readonly Connection[]>;
+  signInPolicies: CredentialCache<boolean>;
 }
 
 const cachedTables = (version?: () => number): CachedTables => ({
@@ -69,6 +74,10 @@ const cachedTables = (version?: () => number): CachedTables => ({
   orgs: new CredentialCache(version),
   keySets: new CredentialCache(version),
   serviceAccounts: new CredentialCache(version),
+  orgTexts: new CredentialCache(version),
+  brandings: new CredentialCache(version),
+  connections: new CredentialCache(version),
+  signInPolicies: new CredentialCache(version),
 });
 
 /**
@@ -106,10 +115,11 @@ export async function openRuntime(
           'every process of one database needs the same TESSERA_SECRET',
       );
     }
-    // client_credentials lookups, the token endpoint's orgs, key sets and service accounts are
-    // cached: on PostgreSQL until a NOTIFY says one of their tables changed (migrations 008, 013,
-    // 056) or, for this process's own changes, at their commit (storage/own-writes.ts); on SQLite
-    // until a commit changes them (migrations 030, 056).
+    // client_credentials lookups, the token endpoint's orgs, key sets and service accounts, and
+    // what every hosted page reads per org (its texts overrides, brands, connections, second-factor
+    // policy) are cached: on PostgreSQL until a NOTIFY says one of their tables changed (migrations
+    // 008, 013, 056, 060) or, for this process's own changes, at their commit
+    // (storage/own-writes.ts); on SQLite until a commit changes them (migrations 030, 056, 060).
     let caches: CachedTables | undefined;
     if (options.cacheCredentials && store.credentialVersion) {
       caches = cachedTables(store.credentialVersion);

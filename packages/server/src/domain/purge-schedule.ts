@@ -5,6 +5,18 @@ export const PURGE_INTERVAL_MS = 60_000;
 
 const lastPurge = new WeakMap<Handle, Map<string, number>>();
 
+/** Transactions that steps written for the store run inside (joinedTransaction), to their store. */
+const storeOfTransaction = new WeakMap<Handle, Handle>();
+
+/**
+ * Tells the schedule that `tx` is a transaction on `store` which steps that purge run inside (the
+ * sign-in's, complete-authentication.ts): their purges inside it count as the store's, once a
+ * minute, not once per transaction.
+ */
+export function purgesInside(tx: Handle, store: Handle): void {
+  storeOfTransaction.set(tx, storeOfTransaction.get(store) ?? store);
+}
+
 /**
  * Runs `purge` (a delete of `table`'s expired rows) unless this process ran it for the same database
  * less than a minute ago. The request paths that create short-lived rows (authorization requests,
@@ -19,10 +31,11 @@ export async function purgeAtMostEveryMinute(
   now: number,
   purge: () => Promise<void>,
 ): Promise<void> {
-  let tables = lastPurge.get(db);
+  const store = storeOfTransaction.get(db) ?? db;
+  let tables = lastPurge.get(store);
   if (!tables) {
     tables = new Map();
-    lastPurge.set(db, tables);
+    lastPurge.set(store, tables);
   }
   const last = tables.get(table);
   if (last !== undefined && now >= last && now - last < PURGE_INTERVAL_MS) return;

@@ -95,8 +95,8 @@ export const ORG_CACHE_TTL_MS = CREDENTIALS_MAX_AGE_MS;
  * The org of this request, looked up once per request: by its host's slug, its path issuer's
  * prefix, or its custom domain (a request to a moved issuer's host is answered by
  * issuer-moves.ts before it gets here). Unknown hosts are 404. By default the
- * database is read; the token endpoint passes ORG_CACHE_TTL_MS to take the org from the domain's
- * org cache when the runtime keeps one (Deps.orgs).
+ * database is read; the token endpoint and the hosted pages pass ORG_CACHE_TTL_MS to take the org
+ * from the domain's org cache when the runtime keeps one (Deps.orgs).
  */
 export async function orgOf(
   deps: Deps,

@@ -56,6 +56,7 @@ import * as customDomains from './migrations/053-custom-domains.js';
 import * as serviceAccountChanges from './migrations/056-service-account-changes.js';
 import * as userSearchIndex from './migrations/057-user-search-index.js';
 import * as userSearchRows from './migrations/058-user-search-rows.js';
+import * as pageReadChanges from './migrations/060-page-read-changes.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -116,6 +117,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '056-service-account-changes': serviceAccountChanges,
   '057-user-search-index': userSearchIndex,
   '058-user-search-rows': userSearchRows,
+  '060-page-read-changes': pageReadChanges,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

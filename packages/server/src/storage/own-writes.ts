@@ -2,10 +2,20 @@ import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from 'kys
 
 /**
  * The tables whose rows a node keeps in memory until a change is announced (domain/credential-cache.ts:
- * clients, signing keys, organizations, service accounts; on PostgreSQL migrations 008, 013 and 056
- * NOTIFY each change on the credentials channel at commit).
+ * clients, signing keys, organizations, service accounts, and what the hosted pages read per org:
+ * its texts overrides, brands, connections and second-factor policy; on PostgreSQL migrations 008,
+ * 013, 056 and 060 NOTIFY each change on the credentials channel at commit).
  */
-export const CACHED_TABLES = ['clients', 'signing_keys', 'organizations', 'service_accounts'] as const;
+export const CACHED_TABLES = [
+  'clients',
+  'signing_keys',
+  'organizations',
+  'service_accounts',
+  'org_texts',
+  'brandings',
+  'connections',
+  'org_sign_in_policies',
+] as const;
 
 // A statement that writes one of them: INSERT INTO, UPDATE, DELETE FROM or TRUNCATE naming the table
 // (quoted or not), anywhere in it (a data-modifying CTE too). Reads never match, not even `for update`.

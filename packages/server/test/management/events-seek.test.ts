@@ -174,10 +174,7 @@ for (const database of storageSuite(
       if (f.keyPrefix !== undefined) q = q.where('key', 'like', `${f.keyPrefix}%`);
       if (f.from !== undefined) q = q.where('at', '>=', f.from);
       if (f.to !== undefined) q = q.where('at', '<', f.to);
-      const rows = await q
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
+      const rows = await q.orderBy('at', 'desc').orderBy('id', 'desc').execute();
       return rows.map((r) => r.id);
     }
 

@@ -3,7 +3,7 @@ import type { Handle } from '../../storage/handle.js';
 import { insertAuditEvent } from '../../storage/repos/audit-events.js';
 import type { AuditEntry, Verb } from '../audit-entry.js';
 import { clock } from '../clock.js';
-import type { Actor, User } from '../types.js';
+import type { Actor, AuditRecord, User } from '../types.js';
 import { enqueueDeliveries } from '../webhooks/enqueue.js';
 import { userSnapshot } from './snapshots.js';
 
@@ -38,6 +38,14 @@ export function diff(previous: object, next: object): Record<string, unknown> {
  * together or not at all.
  */
 export async function recordAudit(tx: Handle, input: AuditInput): Promise<AuditEntry> {
+  const { entry, record } = auditEntryOf(input);
+  const { webhooks } = await insertAuditEvent(tx, record);
+  await enqueueDeliveries(tx, input.orgId, entry, webhooks);
+  return entry;
+}
+
+/** The entry recordAudit stores for `input` (its id drawn now), as the API shows it and as stored. */
+export function auditEntryOf(input: AuditInput): { entry: AuditEntry; record: AuditRecord } {
   const at = input.at ?? clock.now();
   const entry: AuditEntry = {
     id: newEventId(at),
@@ -52,7 +60,7 @@ export async function recordAudit(tx: Handle, input: AuditInput): Promise<AuditE
     entry.previous = { ...input.previous };
     entry.changes = diff(input.previous, input.data);
   }
-  await insertAuditEvent(tx, {
+  const record: AuditRecord = {
     id: entry.id,
     orgId: input.orgId,
     key: entry.key,
@@ -63,9 +71,8 @@ export async function recordAudit(tx: Handle, input: AuditInput): Promise<AuditE
     data: entry.data,
     previous: entry.previous ?? null,
     changes: entry.changes ?? null,
-  });
-  await enqueueDeliveries(tx, input.orgId, entry);
-  return entry;
+  };
+  return { entry, record };
 }
 
 /** `user.updated` with the user's snapshot before and after, at the change's `updatedAt`. */

@@ -6,6 +6,7 @@ import {
   findBrandings,
   insertBrandImage,
   listOrgBrandings,
+  type StoredBranding,
   upsertBranding,
 } from '../../storage/repos/brandings.js';
 import { recordAudit } from '../audit/audit.js';
@@ -65,15 +66,29 @@ export async function clientBranding(deps: DirectoryDeps, org: Org, clientId: st
 }
 
 /**
+ * Every brand of the org, from the change-notified cache when the runtime keeps one (every hosted
+ * page reads them; migration 060 announces `brandings` changes), else as stored now.
+ */
+async function orgBrandings(
+  deps: Pick<DirectoryDeps, 'store' | 'brandings'>,
+  org: Org,
+): Promise<readonly StoredBranding[]> {
+  const read = () => listOrgBrandings(deps.store, org.id);
+  return deps.brandings ? ((await deps.brandings.get(org.id, read)) ?? []) : read();
+}
+
+/**
  * The brand a page or mail of `org` shows: the org's, with each field the client (when the page is
  * reached for one) sets in its place. One read of both.
  */
 export async function effectiveBranding(
-  deps: Pick<DirectoryDeps, 'store'>,
+  deps: Pick<DirectoryDeps, 'store' | 'brandings'>,
   org: Org,
   clientId: string | null,
 ): Promise<Branding> {
-  const rows = await findBrandings(deps.store, org.id, clientId === null ? [''] : ['', clientId]);
+  const rows = deps.brandings
+    ? (await orgBrandings(deps, org)).filter((r) => r.clientId === '' || r.clientId === clientId)
+    : await findBrandings(deps.store, org.id, clientId === null ? [''] : ['', clientId]);
   const own = rows.find((r) => r.clientId === '')?.branding ?? NO_BRANDING;
   const client = clientId === null ? undefined : rows.find((r) => r.clientId === clientId)?.branding;
   return client === undefined ? { ...own } : over(own, client);
@@ -88,10 +103,10 @@ const over = (own: Branding, client: Branding): Branding =>
  * their place (what the stylesheets served at `/branding/<hash>.css` are made from).
  */
 export async function everyEffectiveBranding(
-  deps: Pick<DirectoryDeps, 'store'>,
+  deps: Pick<DirectoryDeps, 'store' | 'brandings'>,
   org: Org,
 ): Promise<Branding[]> {
-  const rows = await listOrgBrandings(deps.store, org.id);
+  const rows = await orgBrandings(deps, org);
   const own = rows.find((r) => r.clientId === '')?.branding ?? NO_BRANDING;
   return [{ ...own }, ...rows.filter((r) => r.clientId !== '').map((r) => over(own, r.branding))];
 }

@@ -257,8 +257,13 @@ export async function createConnection(
   return connection;
 }
 
-export async function listConnections(deps: Pick<FederationDeps, 'store'>, org: Org): Promise<Connection[]> {
-  return listStored(deps.store, org.id);
+/** The org's connections, from the change-notified cache when the runtime keeps one. */
+export async function listConnections(
+  deps: Pick<FederationDeps, 'store' | 'connections'>,
+  org: Org,
+): Promise<readonly Connection[]> {
+  const read = () => listStored(deps.store, org.id);
+  return deps.connections ? ((await deps.connections.get(org.id, read)) ?? []) : read();
 }
 
 /** One page of the org's connections, oldest first, and how many it has. */
@@ -412,7 +417,7 @@ export async function deleteConnection(
 
 /** The connection claiming the domain of `email`, or null (email-domain discovery). */
 export async function connectionForEmail(
-  deps: Pick<FederationDeps, 'store'>,
+  deps: Pick<FederationDeps, 'store' | 'connections'>,
   org: Org,
   email: string,
 ): Promise<Connection | null> {

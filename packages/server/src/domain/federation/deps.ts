@@ -1,4 +1,6 @@
+import type { CredentialCache } from '../credential-cache.js';
 import type { TeamsDeps } from '../teams/deps.js';
+import type { Connection } from '../types.js';
 import type { OidcUpstreams } from './oidc-upstreams.js';
 
 /**
@@ -11,4 +13,9 @@ export interface FederationDeps extends TeamsDeps {
    * (oidc-upstreams.ts; `tessera serve` only, which serves the sign-in pages).
    */
   readonly upstreams?: OidcUpstreams;
+  /**
+   * Each org's connections, which the login page reads (its buttons, email-domain discovery), kept
+   * until a change is committed (domain/credential-cache.ts; migration 060 announces them).
+   */
+  readonly connections?: CredentialCache<readonly Connection[]>;
 }

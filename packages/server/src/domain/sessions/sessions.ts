@@ -9,7 +9,7 @@ import {
   setOAuthSessionTenant,
 } from '../../storage/repos/oauth-sessions.js';
 import { findUserTenant, listUserTenants } from '../../storage/repos/tenant-members.js';
-import { recordAudit } from '../audit/audit.js';
+import { type AuditInput, recordAudit } from '../audit/audit.js';
 import { fail } from '../errors.js';
 import { OAUTH_SESSION_TTL_MS } from '../tokens-policy.js';
 import type { Actor, ClaimsRequest, LogoutEndpoint, OAuthSession, Org, ResourceGrant } from '../types.js';
@@ -66,17 +66,7 @@ export async function openSession(
 ): Promise<OAuthSession> {
   const tenantId = org.isConsole ? null : await defaultTenantId(tx, input.userId);
   if (!org.isConsole && tenantId === null) fail('session.open.no_tenant', 'the user has no tenant');
-  const {
-    actorId = null,
-    notAfter,
-    authTime = now,
-    browserSession = null,
-    resources = [],
-    claims = null,
-    backchannelLogout,
-    frontchannelLogout,
-    ...rest
-  } = input;
+  const { browserSession = null, backchannelLogout, frontchannelLogout } = input;
   // Opened from a browser sign-in: its ID tokens carry the sid that sign-in gives this client.
   const sid =
     browserSession === null
@@ -93,7 +83,32 @@ export async function openSession(
           },
           now,
         );
-  const session: OAuthSession = {
+  const session = sessionToOpen(org, input, tenantId, sid, now);
+  await insertOAuthSession(tx, session, browserSession);
+  await recordAudit(tx, sessionCreated(session));
+  return session;
+}
+
+/** The session openSession stores, its tenant and sid decided. */
+export function sessionToOpen(
+  org: Org,
+  input: NewSession,
+  tenantId: string | null,
+  sid: string | null,
+  now: number,
+): OAuthSession {
+  const {
+    actorId = null,
+    notAfter,
+    authTime = now,
+    browserSession: _browserSession,
+    resources = [],
+    claims = null,
+    backchannelLogout: _backchannelLogout,
+    frontchannelLogout: _frontchannelLogout,
+    ...rest
+  } = input;
+  return {
     id: newId('sid'),
     orgId: org.id,
     ...rest,
@@ -107,17 +122,19 @@ export async function openSession(
     claims,
     ...(sid === null ? {} : { sid }),
   };
-  await insertOAuthSession(tx, session, browserSession);
-  const actor: Actor = { kind: 'user', id: actorId ?? input.userId };
-  await recordAudit(tx, {
-    orgId: org.id,
+}
+
+/** The `session.created` entry of a session just opened (by the person, or the owner acting for them). */
+export function sessionCreated(session: OAuthSession): AuditInput {
+  const actor: Actor = { kind: 'user', id: session.actorId ?? session.userId };
+  return {
+    orgId: session.orgId,
     entity: 'session',
     verb: 'created',
     actor,
-    at: now,
+    at: session.createdAt,
     data: sessionSnapshot(session),
-  });
-  return session;
+  };
 }
 
 /** Whether a session is neither revoked nor past its absolute lifetime. */

@@ -7,7 +7,7 @@ import {
   purgeAuthorizationCodes,
   redeemPlainCode,
 } from '../../storage/repos/authorization-codes.js';
-import { completeAuthorizationRequest } from '../../storage/repos/authorization-requests.js';
+import { completeAuthorizationRequestWithGrant } from '../../storage/repos/authorization-requests.js';
 import { clock } from '../clock.js';
 import { ownScopes } from '../directory/scopes.js';
 import { fail } from '../errors.js';
@@ -18,7 +18,7 @@ import { mayUseGrant, requireGrant } from '../tokens/client-grants.js';
 import { withIdToken } from '../tokens/id-tokens.js';
 import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.js';
 import { AUTHORIZATION_CODE_TTL_MS, REFRESH_TOKEN_TTL_MS, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
-import type { AuthorizationCode, Client, Org, User } from '../types.js';
+import type { AuthorizationCode, AuthorizationRequest, Client, Org, User } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
 import { acrSatisfies } from './authorize/claims-parameter.js';
 import { type CodeProblem, verifierProblem } from './authorize/pkce.js';
@@ -58,11 +58,12 @@ export async function issueAuthorizationCode(
   if (!acrSatisfies(request.claims, auth.acr))
     fail('authorize.acr.unmet', 'the sign-in did not reach an essential acr value');
   await deps.unitOfWork.run(async (tx) => {
-    if (!(await completeAuthorizationRequest(tx, request.id, now))) {
+    // The request's stored resource grant comes back with its completion (one statement).
+    const completed =
+      (await completeAuthorizationRequestWithGrant(tx, request.id, now)) ??
       fail('sign_in.request.completed', 'this sign-in was already completed');
-    }
     if (consented) await recordConsent(tx, org, auth.userId, pending.client, request.scope, now);
-    const resources = await grantToIssue(tx, org, request, auth.userId);
+    const resources = await grantToIssue(tx, org, request, auth.userId, completed.grant);
     const session = await openSession(
       tx,
       org,
@@ -83,26 +84,39 @@ export async function issueAuthorizationCode(
       },
       now,
     );
-    await insertAuthorizationCode(tx, {
-      codeHash: sha256(code),
-      orgId: org.id,
-      clientId: request.clientId,
-      sessionId: session.id,
-      redirectUri: request.redirectUri,
-      redirectUriGiven: request.redirectUriGiven,
-      codeChallenge: request.codeChallenge,
-      createdAt: now,
-      expiresAt: now + AUTHORIZATION_CODE_TTL_MS,
-      usedAt: null,
-      nonce: request.nonce,
-      dpopJkt: request.dpopJkt,
-    });
+    await insertAuthorizationCode(tx, codeRecord(org, request, session.id, code, now));
   });
-  await purgeAtMostEveryMinute(deps.store, 'authorization_codes', now, () =>
-    purgeAuthorizationCodes(deps.store, now - USED_CODE_RETENTION_MS),
-  );
+  await purgeUsedCodes(deps, now);
   return code;
 }
+
+/** The stored form of `code` (its hash), issued for `request` to open `sessionId`. */
+export const codeRecord = (
+  org: Org,
+  request: AuthorizationRequest,
+  sessionId: string,
+  code: string,
+  now: number,
+): AuthorizationCode => ({
+  codeHash: sha256(code),
+  orgId: org.id,
+  clientId: request.clientId,
+  sessionId,
+  redirectUri: request.redirectUri,
+  redirectUriGiven: request.redirectUriGiven,
+  codeChallenge: request.codeChallenge,
+  createdAt: now,
+  expiresAt: now + AUTHORIZATION_CODE_TTL_MS,
+  usedAt: null,
+  nonce: request.nonce,
+  dpopJkt: request.dpopJkt,
+});
+
+/** Codes past their retention, deleted at most once a minute. */
+export const purgeUsedCodes = (deps: SignInDeps, now: number): Promise<void> =>
+  purgeAtMostEveryMinute(deps.store, 'authorization_codes', now, () =>
+    purgeAuthorizationCodes(deps.store, now - USED_CODE_RETENTION_MS),
+  );
 
 export interface CodeExchange {
   /** As sent: required, but a client that may not use this grant is told that first. */

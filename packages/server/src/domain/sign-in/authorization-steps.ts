@@ -66,6 +66,10 @@ export async function continueAuthorization(
   }
 }
 
+/** The answer that hands `pending`'s client the code issued for it. */
+export const codeAnswer = (deps: SignInDeps, org: Org, pending: PendingAuthorization, code: string) =>
+  answerTo(deps, org, pending, { code });
+
 /**
  * The consent page's Allow or Deny, by the person signed in for the request: Deny closes the
  * request and answers `access_denied`; Allow records the consent (not an impersonating owner's:

@@ -6,7 +6,7 @@ import {
 } from '../../storage/repos/browser-sessions.js';
 import { purgeSessionClients } from '../../storage/repos/session-clients.js';
 import { findUserById } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
+import { type AuditInput, recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
@@ -19,7 +19,7 @@ import {
   AMR_PASSWORD,
   BROWSER_SESSION_TTL_MS,
 } from '../tokens-policy.js';
-import type { Org, User } from '../types.js';
+import type { BrowserSessionRecord, Org, User } from '../types.js';
 import type { Authentication } from './authorization-codes.js';
 import type { SignInDeps } from './deps.js';
 import { orgRequiresMfa } from './second-factor.js';
@@ -68,47 +68,61 @@ export async function startBrowserSession(
   method: SignInMethod = PASSWORD_SIGN_IN,
 ): Promise<{ secret: string; session: BrowserSession }> {
   const now = clock.now();
+  const start = browserSessionToStart(org, user, method, now);
+  await deps.unitOfWork.run(async (tx) => {
+    await insertBrowserSession(tx, start.record);
+    await recordAudit(tx, start.login);
+  });
+  await purgeExpiredBrowserSessions(deps, now);
+  return { secret: start.secret, session: start.session };
+}
+
+/** What startBrowserSession stores: the session (its secret drawn now) and its `user.login` entry. */
+export function browserSessionToStart(org: Org, user: User, method: SignInMethod, now: number) {
   const secret = newSecret('tbs_');
   const { amr, acr, impersonation } = method;
   const expiresAt = impersonation?.expiresAt ?? now + BROWSER_SESSION_TTL_MS;
-  await deps.unitOfWork.run(async (tx) => {
-    await insertBrowserSession(tx, {
-      tokenHash: sha256(secret),
-      orgId: org.id,
-      userId: user.id,
-      amr,
-      acr,
-      createdAt: now,
-      expiresAt,
-      actorId: impersonation?.actorId ?? null,
-    });
-    const extra = impersonation
-      ? {
-          impersonation: {
-            id: impersonation.id,
-            actorId: impersonation.actorId,
-            reason: impersonation.reason,
-            clientId: impersonation.clientId,
-            expiresAt: new Date(impersonation.expiresAt).toISOString(),
-          },
-        }
-      : {};
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'user',
-      verb: 'login',
-      actor: { kind: 'user', id: impersonation?.actorId ?? user.id },
-      at: now,
-      data: { ...userSnapshot(user), amr, acr, ...method.audit, ...extra },
-    });
-  });
+  const actorId = impersonation?.actorId ?? null;
+  const record: BrowserSessionRecord = {
+    tokenHash: sha256(secret),
+    orgId: org.id,
+    userId: user.id,
+    amr,
+    acr,
+    createdAt: now,
+    expiresAt,
+    actorId,
+  };
+  const extra = impersonation
+    ? {
+        impersonation: {
+          id: impersonation.id,
+          actorId: impersonation.actorId,
+          reason: impersonation.reason,
+          clientId: impersonation.clientId,
+          expiresAt: new Date(impersonation.expiresAt).toISOString(),
+        },
+      }
+    : {};
+  const login: AuditInput = {
+    orgId: org.id,
+    entity: 'user',
+    verb: 'login',
+    actor: { kind: 'user', id: impersonation?.actorId ?? user.id },
+    at: now,
+    data: { ...userSnapshot(user), amr, acr, ...method.audit, ...extra },
+  };
+  const session: BrowserSession = { id: record.tokenHash, user, amr, acr, actorId, expiresAt, authTime: now };
+  return { secret, record, login, session };
+}
+
+/** The browser sessions past their end, and the clients they signed into, deleted at most once a minute. */
+export async function purgeExpiredBrowserSessions(deps: SignInDeps, now: number): Promise<void> {
   await purgeAtMostEveryMinute(deps.store, 'browser_sessions', now, async () => {
     await purgeBrowserSessions(deps.store, now);
     // The clients of sign-ins that expired: no sign-out follows an expiry (nothing is sent).
     await purgeSessionClients(deps.store, now - BROWSER_SESSION_TTL_MS);
   });
-  const actorId = impersonation?.actorId ?? null;
-  return { secret, session: { id: sha256(secret), user, amr, acr, actorId, expiresAt, authTime: now } };
 }
 
 /** What an authorization request completed from this browser session carries into its OAuth session. */

@@ -1,8 +1,10 @@
+import type { Handle } from '../../storage/handle.js';
 import { clock } from '../clock.js';
+import { purgesInside } from '../purge-schedule.js';
 import { BROWSER_SESSION_TTL_MS, SECOND_FACTOR_PENDING_TTL_MS } from '../tokens-policy.js';
-import type { Org, User } from '../types.js';
+import type { Org } from '../types.js';
 import { continueAuthorization } from './authorization-steps.js';
-import { type SignInMethod, startBrowserSession } from './browser-sessions.js';
+import { startBrowserSession } from './browser-sessions.js';
 import type { SignInDeps } from './deps.js';
 import { issueDeviceToken } from './device-cookies.js';
 import {
@@ -12,19 +14,10 @@ import {
   pendingIdOf,
 } from './pending-sign-in.js';
 import { secondStepDue } from './second-factor.js';
-import type { AnswerChannel, SignedIn, SignInOutcome } from './sign-in-outcome.js';
+import { signInWithCodeAtOnce } from './sign-in-at-once.js';
+import type { AnswerChannel, Authenticated, CompletedAuthentication, SignedIn } from './sign-in-outcome.js';
 
-/** What a way of signing in proved: who, and how (`amr`, `acr`, an impersonating owner, audit data). */
-export interface Authenticated {
-  user: User;
-  method: SignInMethod;
-}
-
-/** A completed authentication: the sign-in made (null when a second step is due first) and what comes next. */
-export interface CompletedAuthentication {
-  signedIn: SignedIn | null;
-  outcome: SignInOutcome;
-}
+export type { Authenticated, CompletedAuthentication } from './sign-in-outcome.js';
 
 /**
  * The one way on after any way of signing in (password, sign-up, second factor and its enrolment,
@@ -61,15 +54,37 @@ export async function completeAuthentication(
       outcome: { kind: 'second-factor', step: due, userId: user.id, until, requestId },
     };
   }
-  const { secret, session } = await startBrowserSession(deps, org, user, method);
-  const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
-  const deviceToken = method.impersonation ? null : issueDeviceToken(deps, org, user.id);
-  const signedIn: SignedIn = { session, secret, maxAgeMs, deviceToken };
-  if (pending === null) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: null } };
-  // A device authorization (RFC 8628): its confirmation page, whatever the channel.
-  if (isDeviceSignIn(pending)) return { signedIn, outcome: deviceConfirmationPage(pending) };
   const later =
-    channel === 'login-page' || (channel === 'link' && pending.request.responseMode === 'form_post');
-  if (later) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: pending.request.id } };
-  return { signedIn, outcome: await continueAuthorization(deps, org, pending, session) };
+    pending !== null &&
+    !isDeviceSignIn(pending) &&
+    (channel === 'login-page' || (channel === 'link' && pending.request.responseMode === 'form_post'));
+  // Straight on to the code: on PostgreSQL in one statement when nothing is left to decide.
+  if (pending !== null && !isDeviceSignIn(pending) && !later) {
+    const atOnce = await signInWithCodeAtOnce(deps, org, proven, pending);
+    if (atOnce !== null) return atOnce;
+  }
+  // The browser session and what the request goes on to (its code) in one transaction: on
+  // PostgreSQL a BEGIN and a COMMIT fewer, each a round trip (docs/decisions.md).
+  return deps.unitOfWork.run(async (tx) => {
+    const within = joined(deps, tx);
+    const { secret, session } = await startBrowserSession(within, org, user, method);
+    const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
+    const deviceToken = method.impersonation ? null : issueDeviceToken(deps, org, user.id);
+    const signedIn: SignedIn = { session, secret, maxAgeMs, deviceToken };
+    if (pending === null) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: null } };
+    // A device authorization (RFC 8628): its confirmation page, whatever the channel.
+    if (isDeviceSignIn(pending)) return { signedIn, outcome: deviceConfirmationPage(pending) };
+    if (later) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: pending.request.id } };
+    return { signedIn, outcome: await continueAuthorization(within, org, pending, session) };
+  });
+}
+
+/**
+ * `deps` inside the transaction `tx`: its reads and writes on `tx`, and a unit of work that joins
+ * `tx` rather than opening another, so the steps below completeAuthentication (each its own unit of
+ * work when called alone) commit with it, and nothing waits for a second connection meanwhile.
+ */
+function joined(deps: SignInDeps, tx: Handle): SignInDeps {
+  purgesInside(tx, deps.store);
+  return { ...deps, store: tx, unitOfWork: { run: (work) => work(tx) } };
 }

@@ -1,4 +1,5 @@
 import type { PageKeys } from '../../crypto/derived-keys.js';
+import type { CredentialCache } from '../credential-cache.js';
 import type { TokensDeps } from '../tokens/deps.js';
 
 /**
@@ -8,4 +9,9 @@ import type { TokensDeps } from '../tokens/deps.js';
 export interface SignInDeps extends TokensDeps {
   /** The cookie-signing and CSRF keys of the hosted pages, derived once from the master secret. */
   readonly pageKeys: PageKeys;
+  /**
+   * Whether each org requires a second factor, which every password sign-in reads, kept until a
+   * change is committed (domain/credential-cache.ts; migration 060 announces `org_sign_in_policies`).
+   */
+  readonly signInPolicies?: CredentialCache<boolean>;
 }

@@ -55,14 +55,17 @@ export async function consentResources(
   return shownResources(await narrowedGrant(deps.store, org, userId, decided));
 }
 
-/** The grant a code carries: the decided one narrowed by the roles now, else decided now. */
+/**
+ * The grant a code carries: the decided one (`decided`, as the request's row holds it when the code
+ * completes it) narrowed by the roles now, else decided now.
+ */
 export async function grantToIssue(
   db: Handle,
   org: Org,
   request: AuthorizationRequest,
   userId: string,
+  decided: ResourceGrant[] | null,
 ): Promise<ResourceGrant[]> {
-  const decided = await findRequestGrant(db, request.id);
   const granted =
     decided === null
       ? await grantForUser(db, org, userId, request.resources, request.scope)

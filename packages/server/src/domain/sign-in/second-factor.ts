@@ -55,8 +55,10 @@ export const userAwaitingSecondFactor = (deps: SignInDeps, userId: string): Prom
   findUserById(deps.store, userId);
 
 /** Whether the org makes every user sign in with a second factor (`tessera org update --require-mfa`). */
-export const orgRequiresMfa = (deps: SignInDeps, org: Org): Promise<boolean> =>
-  findRequireMfa(deps.store, org.id);
+export async function orgRequiresMfa(deps: SignInDeps, org: Org): Promise<boolean> {
+  const read = () => findRequireMfa(deps.store, org.id);
+  return deps.signInPolicies ? (await deps.signInPolicies.get(org.id, read)) === true : read();
+}
 
 /**
  * The second step a sign-in of `acr` still needs: a password alone goes on to the code challenge

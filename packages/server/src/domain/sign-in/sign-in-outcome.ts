@@ -1,5 +1,6 @@
+import type { User } from '../types.js';
 import type { AuthorizationAnswer } from './authorize/response-mode.js';
-import type { BrowserSession } from './browser-sessions.js';
+import type { BrowserSession, SignInMethod } from './browser-sessions.js';
 
 /**
  * What a sign-in comes to (complete-authentication.ts, authorization-steps.ts decide it), for the
@@ -45,3 +46,15 @@ export interface SignedIn {
  *   the request's login page goes on with it.
  */
 export type AnswerChannel = 'response' | 'link' | 'login-page';
+
+/** What a way of signing in proved: who, and how (`amr`, `acr`, an impersonating owner, audit data). */
+export interface Authenticated {
+  user: User;
+  method: SignInMethod;
+}
+
+/** A completed authentication: the sign-in made (null when a second step is due first) and what comes next. */
+export interface CompletedAuthentication {
+  signedIn: SignedIn | null;
+  outcome: SignInOutcome;
+}

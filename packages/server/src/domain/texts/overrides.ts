@@ -2,6 +2,7 @@ import type { Handle } from '../../storage/handle.js';
 import { deleteOrgText, findOrgTexts, upsertOrgText } from '../../storage/repos/org-texts.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
+import type { CredentialCache } from '../credential-cache.js';
 import { fail } from '../errors.js';
 import { type Locale, SOURCE_LOCALE } from '../locales.js';
 import type { Actor, Org } from '../types.js';
@@ -12,13 +13,15 @@ import { type TextOverrides, Texts } from './texts.js';
 /** What the override functions need: the store and a unit of work for the writes. */
 export interface TextsDeps {
   readonly store: Handle;
+  /** The overrides read, kept until a change is committed (`tessera serve` only; DirectoryDeps.orgTexts). */
+  readonly orgTexts?: CredentialCache<TextOverrides>;
   readonly unitOfWork: { run<T>(work: (tx: Handle) => Promise<T>): Promise<T> };
 }
 
 /** At most this many keys change in one request. */
 export const MAX_TEXT_CHANGES = 100;
 
-/** The org's own messages in `locale`, key → message. */
+/** The org's own messages in `locale`, key → message, as stored now. */
 export async function textOverrides(
   deps: Pick<TextsDeps, 'store'>,
   org: Org,
@@ -28,9 +31,19 @@ export async function textOverrides(
   return new Map(rows.map((r) => [r.key, r.message]));
 }
 
-/** The words of a page or mail of `org` in `locale`: the catalog with the org's overrides. */
-export async function textsFor(deps: Pick<TextsDeps, 'store'>, org: Org, locale: Locale): Promise<Texts> {
-  return new Texts(locale, await textOverrides(deps, org, locale));
+/**
+ * The words of a page or mail of `org` in `locale`: the catalog with the org's overrides, from the
+ * change-notified cache when the runtime keeps one (every page of a sign-in reads them).
+ */
+export async function textsFor(
+  deps: Pick<TextsDeps, 'store' | 'orgTexts'>,
+  org: Org,
+  locale: Locale,
+): Promise<Texts> {
+  const read = () => textOverrides(deps, org, locale);
+  // A NUL cannot occur in an org id, so the key is unambiguous.
+  const overrides = deps.orgTexts ? await deps.orgTexts.get(`${org.id}\0${locale}`, read) : await read();
+  return new Texts(locale, overrides ?? new Map());
 }
 
 /**

@@ -9,15 +9,21 @@ import { matchingWebhooks } from './routing-cache.js';
 
 /**
  * The outbox half of recordAudit: with the transaction that wrote the audit entry, one pending
- * delivery per active webhook of the org whose patterns match the entry's key. The change, its
+ * delivery per active webhook of the org whose patterns match the entry's key (`fingerprint`: the
+ * org's webhook fingerprint the entry's INSERT returned, if it did). The change, its
  * entry and its deliveries commit together or not at all. On PostgreSQL a NOTIFY (sent at commit)
  * wakes the workers of every node.
  */
-export async function enqueueDeliveries(db: Handle, orgId: string, entry: AuditEntry): Promise<number> {
+export async function enqueueDeliveries(
+  db: Handle,
+  orgId: string,
+  entry: AuditEntry,
+  fingerprint?: string | null,
+): Promise<number> {
   if (entry.key === 'webhook.deleted' && typeof entry.data.id === 'string') {
     await deleteDeliveriesOfWebhook(db, entry.data.id);
   }
-  const targets = await matchingWebhooks(db, orgId, entry.key);
+  const targets = await matchingWebhooks(db, orgId, entry.key, fingerprint);
   if (targets.length === 0) return 0;
   const body = eventBody(entry);
   const now = clock.now();

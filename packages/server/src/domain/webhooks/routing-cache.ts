@@ -11,9 +11,31 @@ import { compilePatterns, type PatternMatcher } from './pattern-matcher.js';
 const MAX_ORGS = 10_000;
 const cache = new Map<string, { fingerprint: string; matcher: PatternMatcher }>();
 
-/** The ids of the org's active webhooks subscribed to `key`. */
-export async function matchingWebhooks(db: Handle, orgId: string, key: string): Promise<readonly string[]> {
-  const fingerprint = await webhookFingerprint(db, orgId);
+/**
+ * The org's webhook fingerprint as this process last read it, when its webhooks then took none of
+ * `keys` (null when it had none, or when this process has not read it yet: most orgs have none);
+ * undefined when some would take one. A statement that writes such entries without their
+ * deliveries checks the fingerprint is still this one (storage/repos/sign-in-writes.ts).
+ */
+export function quietWebhooks(orgId: string, keys: readonly string[]): string | null | undefined {
+  const entry = cache.get(orgId);
+  if (entry === undefined) return null;
+  const matcher = entry.matcher;
+  return keys.every((key) => matcher.match(key).length === 0) ? entry.fingerprint : undefined;
+}
+
+/**
+ * The ids of the org's active webhooks subscribed to `key`. `known`: the fingerprint the caller's
+ * statement read already in this transaction (an audit entry's INSERT returns it on PostgreSQL);
+ * undefined, read here.
+ */
+export async function matchingWebhooks(
+  db: Handle,
+  orgId: string,
+  key: string,
+  known?: string | null,
+): Promise<readonly string[]> {
+  const fingerprint = known === undefined ? await webhookFingerprint(db, orgId) : known;
   if (fingerprint === null) {
     cache.delete(orgId);
     return [];

@@ -30,7 +30,7 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
   app.get(
     '/consent',
     pageRoute(ctx, async (org, request, reply) => {
-      const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'));
+      const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'), request);
       const params = { req: pending.request.id };
       const session = await browserSessionOf(ctx, org, request);
       if (!signedInFor(pending.request, session)) {
@@ -58,7 +58,7 @@ export function consentPages(app: FastifyInstance, ctx: PageContext) {
     '/consent',
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
-      const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'));
+      const pending = await pendingRequest(ctx.deps, org, queryValue(request, 'req'), request);
       const session = await browserSessionOf(ctx, org, request);
       if (!signedInFor(pending.request, session)) {
         return reply.redirect(pageLink(ctx, request, '/login', { req: pending.request.id }), 303);

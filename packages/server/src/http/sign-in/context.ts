@@ -6,7 +6,7 @@ import type { Org } from '../../domain/types.js';
 import { type FormParams, isForm } from '../form.js';
 import { HOST_OVERRIDE_PARAMETER, hostOverride } from '../host-override.js';
 import { orgPathPrefix } from '../org-path.js';
-import { orgOf } from '../org-routing.js';
+import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
 import type { PageCookies } from './cookies.js';
 import type { Csrf } from './csrf.js';
 import { negotiatePageBrand } from './page-brand.js';
@@ -62,13 +62,14 @@ export function queryValue(request: FastifyRequest, name: string): string | unde
 type PageHandler = (org: Org, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * A hosted page route (its options: the handler, marked as a page's): resolves the org and runs
- * the handler. What it throws is shown as the page's HTML error page by renderError (errors.ts),
+ * A hosted page route (its options: the handler, marked as a page's): resolves the org (from the
+ * change-notified org cache, as the token endpoint does: a sign-in's pages read it three times) and
+ * runs the handler. What it throws is shown as the page's HTML error page by renderError (errors.ts),
  * like input refused before the handler ran.
  */
 export function pageRoute(ctx: PageContext, handler: PageHandler): PageRouteOptions {
   return pageRouteOptions(async (request, reply) => {
-    const org = await orgOf(ctx.deps, request);
+    const org = await orgOf(ctx.deps, request, ORG_CACHE_TTL_MS);
     await negotiatePageTexts(ctx, org, request, reply);
     await negotiatePageBrand(ctx, org, request);
     return handler(org, request, reply);

@@ -53,7 +53,7 @@ export function federationPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const { con } = request.params as { con: string };
       const c = await requireConnection(ctx.deps, org, con);
-      const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
+      const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
       const requestId = pending === null ? null : pendingBinding(pending);
       try {
         const binding = bindBrowser(ctx, request, reply);

@@ -15,6 +15,7 @@ import type { Org } from '../../domain/types.js';
 import { nameSituation } from '../error-code-header.js';
 import { type PageContext, pageLink } from './context.js';
 import { sendFormPost } from './form-post.js';
+import { pendingOfPage } from './page-pending.js';
 import { formTargetOf } from './respond.js';
 import { SECOND_STEP_PATHS } from './second-step-cookie.js';
 
@@ -27,19 +28,37 @@ export function sendAnswer(reply: FastifyReply, org: Org, answer: AuthorizationA
 
 const EXPIRED = 'This sign-in link has expired or was already used.';
 
-/** The pending authorization request named by `req`, or a page explaining it is gone. */
-export async function pendingRequest(deps: Deps, org: Org, id: string | undefined) {
-  const pending = id === undefined ? null : await loadAuthorizationRequest(deps, org, id);
-  return pending ?? fail('sign_in.request.expired', EXPIRED);
+/**
+ * The pending authorization request named by `req`, or a page explaining it is gone. With the
+ * page's `request`, the read its language and brand made already is reused (page-pending.ts).
+ */
+export async function pendingRequest(deps: Deps, org: Org, id: string | undefined, request?: FastifyRequest) {
+  const pending =
+    id === undefined
+      ? null
+      : request === undefined
+        ? await loadAuthorizationRequest(deps, org, id)
+        : await pendingOfPage(deps, org, request, id);
+  return pending !== null && !isDeviceSignIn(pending) ? pending : fail('sign_in.request.expired', EXPIRED);
 }
 
 /**
  * The pending sign-in a login, sign-up or second-step page was opened for (an authorization
  * request, or a device authorization: PendingSignIn); null when the page was opened on its own.
+ * With the page's `request`, as pendingRequest.
  */
-export async function optionalRequest(deps: Deps, org: Org, id: string | undefined) {
+export async function optionalRequest(
+  deps: Deps,
+  org: Org,
+  id: string | undefined,
+  request?: FastifyRequest,
+) {
   if (id === undefined) return null;
-  return (await loadPendingSignIn(deps, org, id)) ?? fail('sign_in.request.expired', EXPIRED);
+  const pending =
+    request === undefined
+      ? await loadPendingSignIn(deps, org, id)
+      : await pendingOfPage(deps, org, request, id);
+  return pending ?? fail('sign_in.request.expired', EXPIRED);
 }
 
 /**

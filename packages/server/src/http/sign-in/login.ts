@@ -81,7 +81,7 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
     '/login',
     pageRoute(ctx, async (org, request, reply) => {
       const reqId = queryValue(request, 'req');
-      const pending = await optionalRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId, request);
       const session = await browserSessionOf(ctx, org, request);
       const resumed = pending === null ? null : await resumePendingSignIn(ctx.deps, org, pending, session);
       if (resumed !== null) return sendOutcome(ctx, org, request, reply, resumed, 303);
@@ -103,7 +103,7 @@ export function loginPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const reqId = queryValue(request, 'req');
-      const pending = await optionalRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId, request);
       if (!ctx.csrf.check(request, 'login', [reqId ?? ''], field(form, 'csrf'))) {
         return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { effectiveBranding, imageFileOf, NO_BRANDING } from '../../domain/branding/index.js';
 import type { Deps } from '../../domain/context.js';
-import { loadPendingSignIn } from '../../domain/sign-in/index.js';
 import type { BrandImage, Branding, Org } from '../../domain/types.js';
 import { HOST_OVERRIDE_PARAMETER, hostOverride } from '../host-override.js';
 import { orgPathPrefix } from '../org-path.js';
 import { brandStylesheet } from './brand-stylesheet.js';
+import { pendingOfPage } from './page-pending.js';
 
 /**
  * The brand of a hosted page (DESIGN §21, docs/branding.md): the org's, with the fields of the
@@ -45,7 +45,7 @@ function queryString(request: FastifyRequest, name: string): string | undefined 
 async function clientOfPage(ctx: PageContext, org: Org, request: FastifyRequest): Promise<string | null> {
   const req = queryString(request, 'req');
   if (req !== undefined && PENDING.test(req)) {
-    const pending = await loadPendingSignIn(ctx.deps, org, req);
+    const pending = await pendingOfPage(ctx.deps, org, request, req);
     if (pending !== null) return pending.client.id;
   }
   const clientId = queryString(request, 'client_id');

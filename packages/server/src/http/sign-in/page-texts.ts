@@ -4,7 +4,7 @@ import { PASSWORD_LENGTH } from '../../domain/directory/index.js';
 import type { InputProblem } from '../../domain/errors.js';
 import { escapeHtml } from '../../domain/escape-html.js';
 import { isLocale, LOCALE_NAMES, LOCALES, type Locale } from '../../domain/locales.js';
-import { loadPendingSignIn, resumeBrowserSession } from '../../domain/sign-in/index.js';
+import { resumeBrowserSession } from '../../domain/sign-in/index.js';
 import {
   chooseLocale,
   type MessageKey,
@@ -16,6 +16,7 @@ import type { Org } from '../../domain/types.js';
 import { orgPathPrefix } from '../org-path.js';
 import type { PageCookies } from './cookies.js';
 import { SafeHtml } from './html.js';
+import { pendingOfPage } from './page-pending.js';
 
 /**
  * The language of a hosted page (DESIGN §21, docs/languages.md): negotiated once per request
@@ -65,7 +66,7 @@ async function requestedLocales(
 ): Promise<readonly Locale[]> {
   const id = queryString(request, 'req');
   if (id === undefined || !AUTHORIZATION_REQUEST.test(id)) return [];
-  const pending = await loadPendingSignIn(ctx.deps, org, id);
+  const pending = await pendingOfPage(ctx.deps, org, request, id);
   return pending !== null && 'request' in pending ? pending.request.uiLocales : [];
 }
 

@@ -60,7 +60,7 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
   app.get(
     FORGOT,
     pageRoute(ctx, async (org, request, reply) => {
-      const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
+      const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
       return renderForgot(org, request, reply, pending, { email: '', error: null });
     }),
   );
@@ -70,7 +70,7 @@ export function passwordResetPages(app: FastifyInstance, ctx: PageContext) {
     pageRoute(ctx, async (org, request, reply) => {
       const form = formOf(request);
       const reqId = queryValue(request, 'req');
-      const pending = await optionalRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId, request);
       if (!ctx.csrf.check(request, 'password-forgot', [reqId ?? ''], field(form, 'csrf'))) {
         return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }

@@ -39,7 +39,7 @@ async function passwordUser(ctx: PageContext, org: Org, request: FastifyRequest)
 
 async function stepContext(ctx: PageContext, org: Org, request: FastifyRequest) {
   const reqId = queryValue(request, 'req');
-  const pending = await optionalRequest(ctx.deps, org, reqId);
+  const pending = await optionalRequest(ctx.deps, org, reqId, request);
   const params = requestParams(pending);
   return { reqId: reqId ?? '', pending, params, user: await passwordUser(ctx, org, request) };
 }

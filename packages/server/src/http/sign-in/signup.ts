@@ -85,7 +85,7 @@ function signUpRefusalText(texts: Texts, org: Org): string {
 async function signUpClosed(ctx: PageContext, org: Org, request: FastifyRequest, reply: FastifyReply) {
   if (org.isConsole) return fail('sign_up.closed', 'This organization does not offer sign-up.');
   if (signUpOffered(org)) return null;
-  const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'));
+  const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
   const loginHref = pageLink(ctx, request, '/login', requestParams(pending));
   return sendPage(
     reply,
@@ -259,7 +259,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
       const closed = await signUpClosed(ctx, org, request, reply);
       if (closed) return closed;
       const reqId = queryValue(request, 'req');
-      const pending = await optionalRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId, request);
       const empty = { email: '', firstName: '', lastName: '', error: null };
       return renderSignup(ctx, org, request, reply, pending, empty);
     }),
@@ -272,7 +272,7 @@ export function signupPages(app: FastifyInstance, ctx: PageContext) {
       if (closed) return closed;
       const form = formOf(request);
       const reqId = queryValue(request, 'req');
-      const pending = await optionalRequest(ctx.deps, org, reqId);
+      const pending = await optionalRequest(ctx.deps, org, reqId, request);
       if (!ctx.csrf.check(request, 'signup', [reqId ?? ''], field(form, 'csrf'))) {
         return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
       }

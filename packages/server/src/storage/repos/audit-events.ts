@@ -6,6 +6,7 @@ import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { AuditEventsTable, Database } from '../schema.js';
 import { countRows } from './paged-rows.js';
+import { webhookFingerprintSql } from './webhooks.js';
 
 /** Which of an org's audit entries a list or count reads. */
 export interface AuditFilter {
@@ -40,30 +41,36 @@ const toRecord = (r: AuditEventsTable): AuditRecord => ({
  * Stores one entry. Its `tx_order` (what log streams follow, migration 047) is the column's default on
  * PostgreSQL, the writing transaction's id; on SQLite the org's next number, read and written under
  * the database's one write lock, so the numbers follow the order the transactions commit in.
+ * On PostgreSQL the same statement returns the org's webhook fingerprint (webhooks.ts), which the
+ * entry's deliveries are routed by: `{ webhooks }`, null when the org has none. On SQLite (no
+ * network to save) `webhooks` is undefined: the router reads it itself.
  */
-export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<void> {
+export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<{ webhooks?: string | null }> {
   const db = opened(store);
-  const txOrder =
-    dialectOf(store) === 'sqlite'
-      ? sql<number>`(select coalesce(max(tx_order), 0) + 1 from audit_events where org_id = ${e.orgId})`
-      : undefined;
-  await db
-    .insertInto('audit_events')
-    .values({
-      id: e.id,
-      org_id: e.orgId,
-      key: e.key,
-      entity: e.entity,
-      verb: e.verb,
-      at: e.at,
-      actor_kind: e.actor.kind,
-      actor_id: e.actor.kind === 'system' ? null : e.actor.id,
-      data: JSON.stringify(e.data),
-      previous: e.previous === null ? null : JSON.stringify(e.previous),
-      changes: e.changes === null ? null : JSON.stringify(e.changes),
-      ...(txOrder === undefined ? {} : { tx_order: txOrder }),
-    })
-    .execute();
+  const sqlite = dialectOf(store) === 'sqlite';
+  const txOrder = sqlite
+    ? sql<number>`(select coalesce(max(tx_order), 0) + 1 from audit_events where org_id = ${e.orgId})`
+    : undefined;
+  const insert = db.insertInto('audit_events').values({
+    id: e.id,
+    org_id: e.orgId,
+    key: e.key,
+    entity: e.entity,
+    verb: e.verb,
+    at: e.at,
+    actor_kind: e.actor.kind,
+    actor_id: e.actor.kind === 'system' ? null : e.actor.id,
+    data: JSON.stringify(e.data),
+    previous: e.previous === null ? null : JSON.stringify(e.previous),
+    changes: e.changes === null ? null : JSON.stringify(e.changes),
+    ...(txOrder === undefined ? {} : { tx_order: txOrder }),
+  });
+  if (sqlite) {
+    await insert.execute();
+    return {};
+  }
+  const row = await insert.returning(webhookFingerprintSql(e.orgId).as('webhooks')).executeTakeFirstOrThrow();
+  return { webhooks: row.webhooks };
 }
 
 type Query<O> = SelectQueryBuilder<Database, 'audit_events', O>;

@@ -131,6 +131,27 @@ export async function completeAuthorizationRequest(store: Handle, id: string, no
   return result.numUpdatedRows === 1n;
 }
 
+/**
+ * completeAuthorizationRequest, returning in the same statement the resource grant the request
+ * holds (null: none decided yet), which the code then carries; null when it was completed already.
+ */
+export async function completeAuthorizationRequestWithGrant(
+  store: Handle,
+  id: string,
+  now: number,
+): Promise<{ grant: ResourceGrant[] | null } | null> {
+  const db = opened(store);
+  const row = await db
+    .updateTable('authorization_requests')
+    .set({ completed_at: now })
+    .where('id', '=', id)
+    .where('completed_at', 'is', null)
+    .returning('resource_grant')
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  return { grant: row.resource_grant == null ? null : (JSON.parse(row.resource_grant) as ResourceGrant[]) };
+}
+
 export async function purgeAuthorizationRequests(store: Handle, expiredBefore: number): Promise<void> {
   const db = opened(store);
   await db.deleteFrom('authorization_requests').where('expires_at', '<', expiredBefore).execute();

@@ -27,7 +27,8 @@ export async function recordSessionClient(store: Handle, row: SessionClientRow):
     frontchannel_logout_uri: row.frontchannelLogout?.uri ?? null,
     frontchannel_logout_session_required: row.frontchannelLogout?.sessionRequired === true ? 1 : 0,
   };
-  await db
+  // The upsert returns the row that stands (the one there before keeps its sid): one statement.
+  const stored = await db
     .insertInto('session_clients')
     .values({
       sid: row.sid,
@@ -39,12 +40,7 @@ export async function recordSessionClient(store: Handle, row: SessionClientRow):
       created_at: row.createdAt,
     })
     .onConflict((oc) => oc.columns(['browser_session', 'client_id']).doUpdateSet(endpoints))
-    .execute();
-  const stored = await db
-    .selectFrom('session_clients')
-    .select('sid')
-    .where('browser_session', '=', row.browserSession)
-    .where('client_id', '=', row.clientId)
+    .returning('sid')
     .executeTakeFirstOrThrow();
   return stored.sid;
 }

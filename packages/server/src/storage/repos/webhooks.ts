@@ -159,6 +159,16 @@ export async function webhookFingerprint(store: Handle, orgId: string): Promise<
   return `${row.n}:${row.latest}:${row.checksum}`;
 }
 
+/**
+ * webhookFingerprint as an expression another statement can return (PostgreSQL): the same text,
+ * null when the org has no webhooks. An audit entry's INSERT returns it (audit-events.ts), so an
+ * event costs no statement of its own to learn whether the org's routing changed.
+ */
+export const webhookFingerprintSql = (orgId: string) => sql<string | null>`(
+  select case when count(*) = 0 then null
+    else count(*)::text || ':' || max(updated_at)::text || ':' || sum(updated_at % 1048573)::text end
+  from webhooks where org_id = ${orgId})`;
+
 /** The routing patterns of an org's active webhooks. */
 export async function activeWebhookPatterns(
   store: Handle,

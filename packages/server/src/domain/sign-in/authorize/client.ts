@@ -1,4 +1,4 @@
-import { findClientWithSecret } from '../../../storage/repos/clients.js';
+import { findClientWithActiveKid } from '../../../storage/repos/clients.js';
 import { isUrlClientId, metadataDocumentClient } from '../../directory/client-metadata-documents.js';
 import { fail, ServiceError } from '../../errors.js';
 import { mayUseGrant } from '../../tokens/client-grants.js';
@@ -11,7 +11,11 @@ import type { SignInDeps } from '../deps.js';
  */
 export async function signInClient(deps: SignInDeps, org: Org, clientId: string): Promise<Client> {
   if (isUrlClientId(clientId)) return metadataDocumentClient(deps.clientMetadata, org, clientId);
-  const found = await findClientWithSecret(deps.store, org.id, clientId);
+  // The token endpoint's client lookup (client-auth.ts), from its change-notified cache when the
+  // runtime keeps one: a sign-in's pages name the client three times, its code exchange once more.
+  const read = () => findClientWithActiveKid(deps.store, org.id, clientId);
+  const cache = deps.credentials;
+  const found = cache ? await cache.get(`${org.id}\0${clientId}`, read) : await read();
   return found?.client ?? fail('authorize.client.unknown', 'this application is not known here');
 }
 
