@@ -89,8 +89,10 @@ function trace(type: number | undefined, body: Buffer): void {
   if (type === 0x53) traced.push('--');
 }
 
-const server = createServer((client) => {
-  const upstream = createConnection({ host: UPSTREAM_HOST, port: UPSTREAM_PORT });
+// No Nagle on either side, as PostgreSQL and its driver have none: a reply the proxy passes on in two
+// writes would otherwise wait for the driver's delayed ACK (~40 ms) before its second part left.
+const server = createServer({ noDelay: true }, (client) => {
+  const upstream = createConnection({ host: UPSTREAM_HOST, port: UPSTREAM_PORT, noDelay: true });
   const count = counter();
   client.on('data', (chunk) => {
     count(chunk);

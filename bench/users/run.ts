@@ -18,10 +18,16 @@ const MIN_SAMPLES = 5;
 const only = process.env.BENCH_DATABASE;
 /** Issue #32's goal: every page of every list and search answers in under 20 ms at p95. */
 const GOAL_MS = 20;
+/** Issue #49's goal for a broad search (5% of the org or more): p95 under 100 ms; a selective one keeps 20 ms. */
+const BROAD_GOAL_MS = 100;
+const BROAD = new Set(['q=corp', 'q=nguyen', 'q=ada']);
+/** A search matching more than this has no `last` (the server stops counting): its middle and far pages are these. */
+const COUNTED_MATCHES = 10_000;
 
 /** Each list with the filters its API takes; every one is measured on page 0, its middle and its last page. */
 const LISTS: [string, string, string[]][] = [
-  // q: every user's email domain (all match), a last name (5%), a first name (10%), the middle user's
+  // q: every user's email domain (all match), a last name (5%), a first name (10%), the numbers
+  // 005xxxx (1%: the most a search counts), 0500 anywhere in the number (0.14%), the middle user's
   // number (one user), and text nobody has.
   [
     'users',
@@ -32,6 +38,8 @@ const LISTS: [string, string, string[]][] = [
       'q=corp',
       'q=nguyen',
       'q=ada',
+      'q=.005',
+      'q=0500',
       `q=${String(Math.floor(SCALE.users / 2)).padStart(7, '0')}`,
       'q=zzz',
     ],
@@ -106,16 +114,18 @@ async function bench(database: 'sqlite' | 'postgres') {
   const rows: string[][] = [];
   let worst = 0;
   const loadBefore = loadavg();
-  const row = async (name: string, path: string, query: string) => {
+  let met = true;
+  const row = async (name: string, path: string, query: string, goal = GOAL_MS) => {
     const token = await cast.token();
     const t = await measure(base, token, path, query);
     if (t.status !== 200) throw new Error(`${name}: HTTP ${t.status} for ${path}?${query}`);
     worst = Math.max(worst, t.p95);
+    met &&= t.p95 < goal;
     rows.push([
       name,
       t.p50.toFixed(1),
       t.p95.toFixed(1),
-      (t.p95 / GOAL_MS).toFixed(2),
+      `${(t.p95 / goal).toFixed(2)} of ${goal}`,
       String(t.n),
       String(t.entries),
       load1(),
@@ -126,12 +136,21 @@ async function bench(database: 'sqlite' | 'postgres') {
   for (const [label, path, filters] of LISTS) {
     for (const query of filters) {
       const name = `${label}${query ? ` ${query}` : ''}`;
-      await row(`${name}, page 0`, path, query);
-      const last = lastPageOf((await get(base, await cast.token(), path, query)).link);
+      const goal = BROAD.has(query) ? BROAD_GOAL_MS : GOAL_MS;
+      await row(`${name}, page 0`, path, query, goal);
+      const link = (await get(base, await cast.token(), path, query)).link;
+      if (link?.includes('rel="next"') && !link.includes('rel="last"')) {
+        // Not all counted: the middle of the counted matches and the page at their end.
+        const end = COUNTED_MATCHES / 50;
+        await row(`${name}, counted middle (${end / 2})`, path, and(query, `page=${end / 2}`), goal);
+        await row(`${name}, counted end (${end})`, path, and(query, `page=${end}`), goal);
+        continue;
+      }
+      const last = lastPageOf(link);
       if (last < 1) continue;
       const middle = Math.floor(last / 2);
-      if (middle > 0) await row(`${name}, middle page (${middle})`, path, and(query, `page=${middle}`));
-      await row(`${name}, last page (${last})`, path, and(query, `page=${last}`));
+      if (middle > 0) await row(`${name}, middle page (${middle})`, path, and(query, `page=${middle}`), goal);
+      await row(`${name}, last page (${last})`, path, and(query, `page=${last}`), goal);
     }
   }
   const mem = memory(pid);
@@ -142,12 +161,10 @@ async function bench(database: 'sqlite' | 'postgres') {
     `\n${database}: seeded ${seeded.join(', ')}; set-up and start ${seedS.toFixed(0)} s in all. ` +
       `Up to ${SAMPLES} sequential requests per row (fewer when a row passes ${CASE_BUDGET_MS / 1000} s)\n`,
   );
+  console.log(table(['query', 'p50 ms', 'p95 ms', 'p95 / goal ms', 'requests', 'entries', 'load 1m'], rows));
   console.log(
-    table(['query', 'p50 ms', 'p95 ms', `p95 / ${GOAL_MS} ms`, 'requests', 'entries', 'load 1m'], rows),
-  );
-  console.log(
-    `\nworst p95: ${worst.toFixed(1)} ms = ${(worst / GOAL_MS).toFixed(2)} × the ${GOAL_MS} ms goal ` +
-      `(${worst < GOAL_MS ? 'met' : 'NOT met'}); server resident memory after the run ${mem.rss.toFixed(0)} MB ` +
+    `\nworst p95: ${worst.toFixed(1)} ms; every row under its goal (${GOAL_MS} ms, ${BROAD_GOAL_MS} ms for a broad q): ` +
+      `${met ? 'met' : 'NOT met'}; server resident memory after the run ${mem.rss.toFixed(0)} MB ` +
       `(peak ${mem.peak.toFixed(0)} MB); load average (1, 5, 15 min) before measuring: ` +
       `${loadBefore.map((l) => l.toFixed(2)).join(' ')}, after: ${loadavg()
         .map((l) => l.toFixed(2))

@@ -54,6 +54,8 @@ import * as logStreamSignal from './migrations/051-log-stream-signal.js';
 import * as branding from './migrations/052-branding.js';
 import * as customDomains from './migrations/053-custom-domains.js';
 import * as serviceAccountChanges from './migrations/056-service-account-changes.js';
+import * as userSearchIndex from './migrations/057-user-search-index.js';
+import * as userSearchRows from './migrations/058-user-search-rows.js';
 import * as pageReadChanges from './migrations/060-page-read-changes.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
@@ -113,6 +115,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '052-branding': branding,
   '053-custom-domains': customDomains,
   '056-service-account-changes': serviceAccountChanges,
+  '057-user-search-index': userSearchIndex,
+  '058-user-search-rows': userSearchRows,
   '060-page-read-changes': pageReadChanges,
 };
 

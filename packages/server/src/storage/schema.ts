@@ -96,6 +96,22 @@ export interface ListCountsTable {
   n: number;
 }
 
+/** Each user's searched texts as `lower()` makes them (migrations 057 and 058), kept by triggers on `users`; `row`, a stable integer key, on SQLite only. */
+export interface UserSearchRowsTable {
+  row: number;
+  user_id: string;
+  org_id: string;
+  created_at: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+/** SQLite only (migration 057): the FTS5 trigram index of `user_search_rows`' texts, keyed by its `row`. */
+export interface UserSearchTable {
+  rowid: number;
+}
+
 export interface TenantMembersTable {
   tenant_id: string;
   user_id: string;
@@ -850,6 +866,8 @@ export interface Database {
   tenants: TenantsTable;
   users: UsersTable;
   list_counts: ListCountsTable;
+  user_search_rows: UserSearchRowsTable;
+  user_search: UserSearchTable;
   tenant_members: TenantMembersTable;
   clients: ClientsTable;
   client_assertion_jtis: ClientAssertionJtisTable;

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { createUser } from '../../src/domain/directory/users.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
 import type { Db } from '../../src/storage/db.js';
-import * as trigrams from '../../src/storage/migrations/034-user-search-trigrams.js';
+import * as searchRows from '../../src/storage/migrations/058-user-search-rows.js';
 import { containing, listOrgUsers } from '../../src/storage/repos/users.js';
 import { databaseSkip } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -47,7 +47,7 @@ const QUERIES = [
 ];
 
 /**
- * Migration 034 on PostgreSQL: `q` on the users list may be answered from trigram indexes, and
+ * Migrations 034 and 058 on PostgreSQL: `q` on the users list may be answered from trigram indexes, and
  * what it finds must not change with them. Each search runs as the planner likes (a handful of
  * rows: a scan) and again with scans turned off, where a search of three or more characters goes
  * through the indexes (the plan says so); both must return the users the rule names, in order.
@@ -75,7 +75,8 @@ describe('users: q through the trigram indexes on postgres', async () => {
     (
       await sql<{ name: string }>`
         select indexname as name from pg_indexes
-        where schemaname = current_schema() and tablename = 'users' and indexname like 'users_search_%'
+        where schemaname = current_schema() and tablename in ('users', 'user_search_rows')
+          and indexname like '%search%' and indexname not in ('user_search_rows_pkey', 'user_search_rows_order')
         order by indexname`.execute(db)
     ).rows.map((r) => r.name);
 
@@ -92,15 +93,13 @@ describe('users: q through the trigram indexes on postgres', async () => {
       .execute(async (trx) => {
         if (through === 'trigrams') {
           await sql`set local enable_seqscan = off`.execute(trx);
-          await sql`drop index users_org_created`.execute(trx);
-          await sql`alter table users drop constraint users_org_email`.execute(trx);
+          await sql`drop index user_search_rows_order`.execute(trx);
         }
         const { users, total } = await listOrgUsers(trx, org.id, { q, limit: 100, offset: 0 });
         const pattern = containing(q);
-        const plan = await sql<{ 'QUERY PLAN': string }>`explain select count(*) from users
-          where org_id = ${org.id} and (lower(coalesce(email_key, '')) like ${pattern} escape '\\'
-            or lower(coalesce(first_name, '')) like ${pattern} escape '\\'
-            or lower(coalesce(last_name, '')) like ${pattern} escape '\\')`.execute(trx);
+        const plan = await sql<{ 'QUERY PLAN': string }>`explain select count(*) from user_search_rows
+          where org_id = ${org.id} and (email like ${pattern} escape '\\'
+            or first_name like ${pattern} escape '\\' or last_name like ${pattern} escape '\\')`.execute(trx);
         found = {
           emails: users.map((u) => u.email),
           total,
@@ -115,16 +114,25 @@ describe('users: q through the trigram indexes on postgres', async () => {
     return found;
   };
 
-  test('the migration made three indexes, and down and up drop and make them again', { skip }, async () => {
+  test('the migrations made three indexes on the search rows, and down and up move them back and again', {
+    skip,
+  }, async () => {
+    const onRows = ['user_search_rows_email', 'user_search_rows_first_name', 'user_search_rows_last_name'];
+    assert.deepEqual(await indexes(), onRows);
+    await searchRows.down(db as never);
     assert.deepEqual(await indexes(), [
       'users_search_email',
       'users_search_first_name',
       'users_search_last_name',
     ]);
-    await trigrams.down(db as never);
-    assert.deepEqual(await indexes(), []);
-    await trigrams.up(db as never);
-    assert.equal((await indexes()).length, 3);
+    await searchRows.up(db as never);
+    assert.deepEqual(await indexes(), onRows);
+    const { n } = await db
+      .selectFrom('user_search_rows')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('org_id', '=', org.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(n), NAMES.length, 'made again from the users');
   });
 
   test('every search finds the same users with the indexes as by scanning', { skip }, async () => {
@@ -137,7 +145,7 @@ describe('users: q through the trigram indexes on postgres', async () => {
       assert.deepEqual(indexed.emails, want, `${q}, through the trigrams`);
       assert.equal(indexed.total, want.length, `${q}, through the trigrams: total`);
       // Trigrams are taken from runs of letters and digits: `k\s` or `0%` gives none to look up.
-      if (/[a-z]{3}/i.test(q)) assert.match(indexed.plan, /users_search_email/, `${q}: ${indexed.plan}`);
+      if (/[a-z]{3}/i.test(q)) assert.match(indexed.plan, /user_search_rows_email/, `${q}: ${indexed.plan}`);
     }
   });
 });

@@ -166,18 +166,22 @@ export async function createUser(
   return deps.unitOfWork.run((tx) => insertUserWithTenant(tx, org.id, prepared, actor));
 }
 
-/** One page of the org's users, oldest first; `q` keeps those whose email or names contain it (any case). */
+/**
+ * One page of the org's users, oldest first; `q` keeps those whose email or names contain it (any
+ * case). `total` is exact, or (`exact` false, a search matching more than its counted matches) a
+ * lower bound.
+ */
 export async function listUsers(
   deps: DirectoryDeps,
   org: Org,
   query: { q: string | null; page: number; perPage: number },
-): Promise<{ entries: User[]; total: number }> {
-  const { users, total } = await listOrgUsers(deps.store, org.id, {
+): Promise<{ entries: User[]; total: number; exact: boolean }> {
+  const { users, total, exact } = await listOrgUsers(deps.store, org.id, {
     q: query.q === null || query.q === '' ? null : query.q,
     limit: query.perPage,
     offset: query.page * query.perPage,
   });
-  return { entries: users, total };
+  return { entries: users, total, exact };
 }
 
 /** The user `id` of `org`; any other id, another org's user included, is 404. */

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Deps } from '../../domain/context.js';
 import type { ManagementScope } from '../../domain/directory/index.js';
 import type { BearerCaller } from '../bearer.js';
+import type { ListTotal } from '../link-header.js';
 import type { Operation } from '../openapi/operation.js';
 import type { ConsoleCaller, OrgCaller, OwnerCaller } from './owner-caller.js';
 
@@ -99,11 +100,12 @@ export interface Call<D> {
   query: QueryOf<D>;
   /**
    * One page of a paged list (http/management/paged-list.ts), answered 200 with the entries as the
-   * body and the `Link` header keeping `filters` in that order.
+   * body and the `Link` header keeping `filters` in that order. `total` is the number of entries, or
+   * (`{ atLeast }`) a lower bound of it: the header then has no `last`.
    */
   page<T>(
     entries: T[],
-    total: number,
+    total: ListTotal,
     filters?: readonly string[],
   ): { readonly status: 200; readonly body: T[] };
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
-import { pageLinks } from '../link-header.js';
+import { type ListTotal, pageLinks } from '../link-header.js';
 
 /** What a paged list query carries: the page and its size, as the events list reads them. */
 export interface PageQuery {
@@ -19,7 +19,7 @@ export function sendPage<T>(
   reply: FastifyReply,
   list: {
     entries: T[];
-    total: number;
+    total: ListTotal;
     query: PageQuery;
     given: Map<string, string>;
     transport: readonly string[];

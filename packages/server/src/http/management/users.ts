@@ -100,7 +100,10 @@ export const USER_ENDPOINTS = [
           description: 'one page, oldest first',
           schema: UserList,
           headers: {
-            link: 'RFC 8288 relations first, prev, next, last, keeping `q`; absent when every entry fits on one page',
+            link:
+              'RFC 8288 relations first, prev, next, last, keeping `q`; absent when every entry fits on one page. ' +
+              'A `q` matching more than 10,000 users has no `last` (its matches are not all counted): `next` ' +
+              'goes on while a page follows',
           },
         },
         400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
@@ -115,7 +118,7 @@ export const USER_ENDPOINTS = [
         page: query.page,
         perPage: query.per_page,
       });
-      return page(found.entries.map(view), found.total, FILTERS);
+      return page(found.entries.map(view), found.exact ? found.total : { atLeast: found.total }, FILTERS);
     },
   ),
   endpoint(

@@ -42,7 +42,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
  * when it cannot be. Servers migrating their own schemas of one database at once take turns here:
  * `create extension if not exists` is not safe against a concurrent one.
  */
-async function trigramSchema(db: Kysely<unknown>): Promise<string | null> {
+export async function trigramSchema(db: Kysely<unknown>): Promise<string | null> {
   await sql`select pg_advisory_xact_lock(hashtext('tessera pg_trgm'))`.execute(db);
   const installed = await sql<{ schema: string }>`
     select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace

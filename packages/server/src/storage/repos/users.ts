@@ -1,12 +1,13 @@
-import { type ExpressionBuilder, sql } from 'kysely';
 import type { PostalAddress, StandardClaims, User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
-import type { Database, UsersTable } from '../schema.js';
+import type { UsersTable } from '../schema.js';
 import { countedWindow, pageIds } from './list-counts.js';
-import { type ListWindow, nearerEnd } from './list-window.js';
-import { countRows } from './paged-rows.js';
+import type { ListWindow } from './list-window.js';
+import { searchPage } from './user-search.js';
+
+export { containing } from './user-search.js';
 
 /** The columns a user is made of (what a join beside another table selects). */
 export type UserColumns = Omit<UsersTable, 'email_key' | 'password_hash' | 'origin' | 'origin_connection'>;
@@ -201,53 +202,46 @@ export async function findPasswordHash(store: Handle, userId: string): Promise<s
   return row?.password_hash ?? null;
 }
 
-/** `q` as a LIKE pattern matching it anywhere, lower-case, with `%`, `_` and `\` taken literally. */
-export const containing = (q: string): string => `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-
-/** An org's users whose email, first or last name contains `q` (any case); all of them when null. */
-function matching(db: Db, orgId: string, q: string | null) {
-  const query = db.selectFrom('users').where('org_id', '=', orgId);
-  if (q === null) return query;
-  const pattern = containing(q);
-  const like = (column: 'email_key' | 'first_name' | 'last_name') =>
-    sql<boolean>`lower(coalesce(${sql.ref(column)}, '')) like ${pattern} escape '\\'`;
-  return query.where((eb: ExpressionBuilder<Database, 'users'>) =>
-    eb.or([like('email_key'), like('first_name'), like('last_name')]),
-  );
-}
-
 /**
- * One page of an org's users, oldest first, and how many match in all. The page is read from its
- * nearer end (list-window.ts), its ids first from the `(org_id, created_at, id)` index (migration
- * 029) and then only those rows: skipping walks index entries, not rows. Unfiltered, the total is
- * the sum of the org's per-day counts, and whole days and hours before the page are skipped by
- * their counts, so the index walk starts at the page's hour (list-counts.ts).
+ * One page of an org's users, oldest first, and how many there are. Unfiltered, the page is read from
+ * its nearer end (list-window.ts), its ids first from the `(org_id, created_at, id)` index (migration
+ * 029) and then only those rows: skipping walks index entries, not rows; the total is the sum of the
+ * org's per-day counts, and whole days and hours before the page are skipped by their counts, so the
+ * index walk starts at the page's hour (list-counts.ts). A search (`q`) finds its page and a total,
+ * exact up to COUNTED_MATCHES and a lower bound past it (`exact` false), as user-search.ts says.
  */
 export async function listOrgUsers(
   store: Handle,
   orgId: string,
   filter: { q: string | null; limit: number; offset: number },
-): Promise<{ users: User[]; total: number }> {
+): Promise<{ users: User[]; total: number; exact: boolean }> {
   const db = opened(store);
-  // Unfiltered, the kept counts; a search counts its matches.
-  const { total, read, seek } =
-    filter.q === null ? await countedWindow(db, 'users', orgId, filter) : await counted(db, orgId, filter);
-  if (read === null) return { users: [], total };
-  const page = pageIds(matching(db, orgId, filter.q).select('id'), read, seek);
+  const found =
+    filter.q === null ? await listed(db, orgId, filter) : await searchPage(db, orgId, filter.q, filter);
+  if (found.ids === null) return { users: [], total: found.total, exact: found.exact };
+  const ids = found.ids;
   const rows = await db
     .selectFrom('users')
     .selectAll()
-    .where('id', 'in', page)
+    .where((eb) => (Array.isArray(ids) ? eb('id', 'in', ids) : eb('id', 'in', ids)))
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return { users: rows.map(toUser), total };
+  // A search past its counted matches reads one row more, to tell whether another page follows.
+  const users = rows.slice(0, filter.limit).map(toUser);
+  const total =
+    found.exact || rows.length === 0 ? found.total : Math.max(found.total, filter.offset + rows.length);
+  return { users, total, exact: found.exact };
 }
 
-/** How many users match `filter.q`, counted, and the read of the window from its nearer end. */
-async function counted(db: Db, orgId: string, filter: { q: string | null } & ListWindow) {
-  const total = await countRows(matching(db, orgId, filter.q));
-  return { total, read: nearerEnd(total, filter), seek: null };
+/** The ids of `window` of all the org's users (a query), by the kept counts. */
+async function listed(db: Db, orgId: string, window: ListWindow) {
+  const { total, read, seek } = await countedWindow(db, 'users', orgId, window);
+  const ids =
+    read === null
+      ? null
+      : pageIds(db.selectFrom('users').select('id').where('org_id', '=', orgId), read, seek);
+  return { ids, total, exact: true };
 }
 
 /** Stores what an owner may change of a user: names, picture, the other standard claims, whether they are disabled. */
