@@ -7,6 +7,8 @@ export interface RegisteredRoute {
   hostedPage: boolean;
   /** Registered from its declaration (http/register-operations.ts), not by hand. */
   declared: boolean;
+  /** Registered from a hosted page's declaration (http/sign-in/register-pages.ts), not by hand. */
+  declaredPage: boolean;
 }
 
 const tables = new WeakMap<FastifyInstance, RegisteredRoute[]>();
@@ -18,7 +20,10 @@ export function recordRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const hostedPage = route.config?.hostedPage === true;
     const declared = route.config?.declared === true;
-    for (const method of [route.method].flat()) table.push({ method, url: route.url, hostedPage, declared });
+    const declaredPage = route.config?.declaredPage === true;
+    for (const method of [route.method].flat()) {
+      table.push({ method, url: route.url, hostedPage, declared, declaredPage });
+    }
   });
 }
 

@@ -9,6 +9,7 @@ import { OPERATIONS } from '../../src/http/declarations.js';
 import { endpoint, isEndpoint, type ManagementShape, noContent } from '../../src/http/management/endpoint.js';
 import { registerOperations } from '../../src/http/register-operations.js';
 import { routesOf } from '../../src/http/route-table.js';
+import { PAGES } from '../../src/http/sign-in/pages.js';
 import { pageContext } from '../../src/http/sign-in/plugin.js';
 import { Metrics } from '../../src/observability/metrics.js';
 import { findConsoleOrg } from '../../src/storage/repos/orgs.js';
@@ -88,6 +89,31 @@ describe('routes and their declarations', () => {
       'GET /saml/:con/metadata',
       'POST /oauth/authorize',
       'POST /oauth/logout',
+    ]);
+  });
+
+  test('every hosted page is registered from its declaration, and only the pages’ scripts and the console by hand', () => {
+    const routes = routesOf(app).filter((r) => r.method !== 'HEAD');
+    for (const page of PAGES) {
+      const matches = routes.filter((r) => key(r.method, r.url) === key(page.method, page.path));
+      assert.equal(matches.length, 1, key(page.method, page.path));
+      assert.ok(matches[0]?.declaredPage && matches[0].hostedPage, key(page.method, page.path));
+    }
+    assert.equal(routes.filter((r) => r.declaredPage).length, PAGES.length);
+    // A POST page reads a form it declares; every page says what it is for.
+    for (const page of PAGES) {
+      assert.ok(page.summary.length > 10, key(page.method, page.path));
+      assert.equal(page.method === 'post', page.form !== undefined, key(page.method, page.path));
+    }
+    const byHand = routes
+      .filter((r) => !r.declared && !r.declaredPage && r.method !== 'OPTIONS')
+      .map((r) => key(r.method, r.url));
+    assert.deepEqual(byHand.sort(), [
+      'GET /',
+      'GET /console',
+      'GET /console/*',
+      'GET /login/passkeys.js',
+      'GET /sso/continue.js',
     ]);
   });
 

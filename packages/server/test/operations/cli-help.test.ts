@@ -76,7 +76,7 @@ const COMMANDS: [string, string][] = [
   ['keys rotate', 'tessera keys rotate --org S'],
   [
     'connection create',
-    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--accept-id-jag]] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
+    'tessera connection create --org S --type oidc|saml --name N [--domain D]... [--jit | --no-jit] [--jit-any-domain | --no-jit-any-domain] [--default-role ROLE_ID]... [--issuer URL --client-id C [--scope SCOPE]... [--hosted-domain D] [--allowed-endpoint-host HOST]... [--accept-id-jag | --no-accept-id-jag]] [--metadata-file FILE | --entity-id E --sso-url URL --certificate-file FILE]',
   ],
   ['connection list', 'tessera connection list --org S'],
   ['connection show', 'tessera connection show --org S --id CON_ID'],

@@ -1,23 +1,21 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requireUser } from '../../domain/directory/index.js';
 import type { ErrorSituation } from '../../domain/errors.js';
 import {
   finishPasskeyRegistration,
-  listUserPasskeys,
   PASSKEY_NAME_MAX,
   passkeyName,
   type RegistrationResponseJSON,
-  removePasskey,
   startPasskeyRegistration,
 } from '../../domain/sign-in/index.js';
 import type { MessageKey } from '../../domain/texts/index.js';
 import { MAX_PASSKEYS_PER_USER } from '../../domain/tokens-policy.js';
-import type { Org, User } from '../../domain/types.js';
+import type { Org } from '../../domain/types.js';
 import { jsonBody } from '../management/api-input.js';
 import { noStore } from '../no-store.js';
 import { orgOf } from '../org-routing.js';
 import { operation } from '../served-operation.js';
-import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
+import { type PageContext, pageLink } from '../sign-in/context.js';
 import { negotiatePageTexts, textsOf } from '../sign-in/page-texts.js';
 import {
   PasskeyNext,
@@ -26,15 +24,8 @@ import {
   PasskeyRegistrationRequest,
 } from '../sign-in/passkey-schemas.js';
 import { browserOf, passkeyRefusal, refuse, refuseCsrf } from '../sign-in/passkeys.js';
-import { sendErrorPage } from '../sign-in/respond.js';
-import { profileUserOf, renderProfile } from './profile.js';
-import {
-  PASSKEY_OPTIONS_PATH,
-  PASSKEY_REGISTER_FORM,
-  PASSKEY_REMOVE_FORM,
-  PASSKEY_REMOVE_PATH,
-  PASSKEYS_PATH,
-} from './profile-passkeys-section.js';
+import { PASSKEY_OPTIONS_PATH, PASSKEY_REGISTER_FORM, PASSKEYS_PATH } from './profile-passkeys-section.js';
+import { profileUserOf } from './profile-visit.js';
 
 /** What the profile page's script shows for a refused passkey, in the page's language. */
 const REFUSED = {
@@ -163,79 +154,3 @@ export const passkeyRegistration = operation(
     },
   }),
 );
-
-/**
- * The profile page's passkey pages: GET /profile/passkeys?added=… shows the page with what was
- * added (by passkeyRegistration above); POST /profile/passkeys/remove (a plain form) removes one.
- * Each change is audited.
- */
-export function profilePasskeyPages(app: FastifyInstance, ctx: PageContext) {
-  const show = (
-    org: Org,
-    request: FastifyRequest,
-    reply: FastifyReply,
-    user: User,
-    state: { error?: string; notice?: string; status?: number },
-  ) =>
-    renderProfile(ctx, org, request, reply, user, {
-      error: state.error ?? null,
-      saved: false,
-      ...(state.notice ? { notice: state.notice } : {}),
-      ...(state.status ? { status: state.status } : {}),
-    });
-
-  app.get(
-    PASSKEYS_PATH,
-    pageRoute(ctx, async (org, request, reply) => {
-      const userId = profileUserOf(ctx, org, request);
-      if (userId === null)
-        return sendErrorPage(
-          reply,
-          org.name,
-          401,
-          textsOf(request).t('profile.expired'),
-          'profile.page.expired',
-        );
-      const user = await requireUser(ctx.deps, userId);
-      const added = queryValue(request, 'added');
-      const passkey = (await listUserPasskeys(ctx.deps, user.id)).find((p) => p.id === added);
-      return show(
-        org,
-        request,
-        reply,
-        user,
-        passkey ? { notice: textsOf(request).t('passkeys.added_notice', { name: passkey.name }) } : {},
-      );
-    }),
-  );
-
-  app.post(
-    PASSKEY_REMOVE_PATH,
-    pageRoute(ctx, async (org, request, reply) => {
-      const form = formOf(request);
-      const userId = profileUserOf(ctx, org, request);
-      if (userId === null)
-        return sendErrorPage(
-          reply,
-          org.name,
-          401,
-          textsOf(request).t('profile.expired'),
-          'profile.page.expired',
-        );
-      if (!ctx.csrf.check(request, PASSKEY_REMOVE_FORM, [userId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
-      }
-      const user = await requireUser(ctx.deps, userId);
-      const removed = await removePasskey(ctx.deps, org, user, field(form, 'passkey'));
-      if (removed === null) {
-        return show(org, request, reply, user, {
-          error: textsOf(request).t('passkeys.already_removed'),
-          status: 404,
-        });
-      }
-      return show(org, request, reply, user, {
-        notice: textsOf(request).t('passkeys.removed_notice', { name: removed.name }),
-      });
-    }),
-  );
-}

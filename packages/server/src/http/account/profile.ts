@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
 import { redeemProfileKey, requireUser, updateOwnProfile } from '../../domain/directory/index.js';
 import { inputProblemOf, ServiceError } from '../../domain/errors.js';
 import { orgRequiresMfa, secondFactorStatus } from '../../domain/sign-in/index.js';
 import { PROFILE_PAGE_TTL_MS } from '../../domain/tokens-policy.js';
 import type { Org, User } from '../../domain/types.js';
-import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from '../sign-in/context.js';
+import { formOf, type PageContext, pageLink, queryValue } from '../sign-in/context.js';
+import { hostedPage, type Visit } from '../sign-in/hosted-page.js';
 import { LOGOUT_FORM, logoutBinding } from '../sign-in/logout.js';
 import { signOutSectionView } from '../sign-in/logout-views.js';
 import { ruleText, textsOf } from '../sign-in/page-texts.js';
@@ -21,14 +22,7 @@ import {
 } from './profile-claims.js';
 import { credentialsSection } from './profile-credentials-section.js';
 import { passkeysSection } from './profile-passkeys-section.js';
-
-/** The profile cookie holds `org|user|expiry`, signed; it opens this page only, for 15 minutes. */
-export function profileUserOf(ctx: PageContext, org: Org, request: FastifyRequest): string | null {
-  const value = ctx.cookies.read(request, ctx.cookies.profile);
-  const [orgId, userId, expires] = value?.split('|') ?? [];
-  if (orgId !== org.id || !userId || !(Number(expires) > clock.now())) return null;
-  return userId;
-}
+import { type ProfileState, profileFormUser, profileUserOf, sendProfileExpired } from './profile-visit.js';
 
 export async function renderProfile(
   ctx: PageContext,
@@ -76,83 +70,87 @@ export async function renderProfile(
   });
 }
 
-/**
+/** The profile page again, after a form of one of its sections: an error or a notice above them. */
+export function showProfile(visit: Visit, user: User, state: ProfileState) {
+  const { ctx, org, request, reply } = visit;
+  if (state.headers) reply.headers(state.headers);
+  return renderProfile(ctx, org, request, reply, user, {
+    error: state.error ?? null,
+    saved: false,
+    ...(state.notice ? { notice: state.notice } : {}),
+    ...(state.status ? { status: state.status } : {}),
+  });
+}
+
+/*
  * GET /profile?key=… redeems the single-use key of POST /profile/session, sets the profile
  * cookie and redirects to /profile, so the key leaves the address bar and history at once.
  * GET and POST /profile then show and save the names and the other claims a person gives about
  * themselves (profile-claims.ts).
  */
-export function profilePages(app: FastifyInstance, ctx: PageContext) {
-  app.get(
-    '/profile',
-    pageRoute(ctx, async (org, request, reply) => {
-      const key = queryValue(request, 'key');
-      if (key !== undefined) {
-        const userId = await redeemProfileKey(ctx.deps, org, key);
-        if (userId === null)
-          return sendErrorPage(
-            reply,
-            org.name,
-            400,
-            textsOf(request).t('profile.link_closed'),
-            'profile.key.invalid',
-          );
-        const expires = clock.now() + PROFILE_PAGE_TTL_MS;
-        ctx.cookies.set(reply, ctx.cookies.profile, `${org.id}|${userId}|${expires}`, {
-          path: '/profile',
-          maxAgeMs: PROFILE_PAGE_TTL_MS,
-        });
-        return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
-      }
-      const userId = profileUserOf(ctx, org, request);
-      if (userId === null)
-        return sendErrorPage(
-          reply,
-          org.name,
-          401,
-          textsOf(request).t('profile.expired'),
-          'profile.page.expired',
-        );
-      return renderProfile(ctx, org, request, reply, await requireUser(ctx.deps, userId), {
-        error: null,
-        saved: false,
-      });
-    }),
-  );
 
-  app.post(
-    '/profile',
-    pageRoute(ctx, async (org, request, reply) => {
-      const form = formOf(request);
-      const userId = profileUserOf(ctx, org, request);
-      if (userId === null)
-        return sendErrorPage(
-          reply,
-          org.name,
-          401,
-          textsOf(request).t('profile.expired'),
-          'profile.page.expired',
-        );
-      if (!ctx.csrf.check(request, 'profile', [userId], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
-      }
-      const names = { firstName: field(form, 'first_name'), lastName: field(form, 'last_name') };
-      try {
-        const user = await updateOwnProfile(ctx.deps, userId, { ...names, ...ownProfileInput(form) });
-        return renderProfile(ctx, org, request, reply, user, { error: null, saved: true });
-      } catch (error) {
-        if (!(error instanceof ServiceError) || error.code !== 'invalid_body') throw error;
-        const user = { ...(await requireUser(ctx.deps, userId)), ...names };
-        const texts = textsOf(request);
-        const message = texts.t('profile.check_form', { detail: ruleText(texts, inputProblemOf(error)) });
-        const typed = typedClaimFieldValues(form);
-        return renderProfile(ctx, org, request, reply, user, {
-          error: message,
-          saved: false,
-          status: 400,
-          typed,
-        });
-      }
-    }),
-  );
+/** The profile key: a cookie for this page in its place, and the page at its plain address. */
+async function redeemKey(visit: Visit, key: string) {
+  const { ctx, org, request, reply } = visit;
+  const userId = await redeemProfileKey(ctx.deps, org, key);
+  if (userId === null)
+    return sendErrorPage(
+      reply,
+      org.name,
+      400,
+      textsOf(request).t('profile.link_closed'),
+      'profile.key.invalid',
+    );
+  const expires = clock.now() + PROFILE_PAGE_TTL_MS;
+  ctx.cookies.set(reply, ctx.cookies.profile, `${org.id}|${userId}|${expires}`, {
+    path: '/profile',
+    maxAgeMs: PROFILE_PAGE_TTL_MS,
+  });
+  return reply.redirect(pageLink(ctx, request, '/profile', {}), 303);
 }
+
+export const profilePage = hostedPage(
+  { method: 'get', path: '/profile', summary: 'the profile page (opened with a one-time profile key)' },
+  async (visit) => {
+    const { ctx, org, request, reply } = visit;
+    const key = queryValue(request, 'key');
+    if (key !== undefined) return redeemKey(visit, key);
+    const userId = profileUserOf(ctx, org, request);
+    if (userId === null) return sendProfileExpired(visit);
+    const user = await requireUser(ctx.deps, userId);
+    return renderProfile(ctx, org, request, reply, user, { error: null, saved: false });
+  },
+);
+
+export const profileSave = hostedPage(
+  {
+    method: 'post',
+    path: '/profile',
+    summary: 'save the names and the claims a person gives about themselves',
+    // The claims' fields too: profile-claims.ts reads them, telling a field left out from one emptied.
+    form: ['csrf', 'first_name', 'last_name'],
+  },
+  async (visit) => {
+    const { ctx, org, request, reply, form } = visit;
+    const caller = profileFormUser(visit, 'profile', form.csrf);
+    if ('done' in caller) return caller.done;
+    const posted = formOf(request);
+    const names = { firstName: form.first_name, lastName: form.last_name };
+    try {
+      const user = await updateOwnProfile(ctx.deps, caller.userId, { ...names, ...ownProfileInput(posted) });
+      return renderProfile(ctx, org, request, reply, user, { error: null, saved: true });
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.code !== 'invalid_body') throw error;
+      const user = { ...(await requireUser(ctx.deps, caller.userId)), ...names };
+      const texts = textsOf(request);
+      const message = texts.t('profile.check_form', { detail: ruleText(texts, inputProblemOf(error)) });
+      const typed = typedClaimFieldValues(posted);
+      return renderProfile(ctx, org, request, reply, user, {
+        error: message,
+        saved: false,
+        status: 400,
+        typed,
+      });
+    }
+  },
+);

@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorSituation, fail } from '../../domain/errors.js';
 import {
   decideDevice,
@@ -11,16 +10,9 @@ import {
 import type { Org } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { nameSituation } from '../error-code-header.js';
-import {
-  browserSessionOf,
-  field,
-  formOf,
-  type PageContext,
-  pageLink,
-  pageRoute,
-  queryValue,
-} from './context.js';
+import { browserSessionOf, type PageContext, pageLink, queryValue } from './context.js';
 import { deviceCodeView, deviceConfirmView, deviceDeniedView, deviceDoneView } from './device-views.js';
+import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
 import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
@@ -35,11 +27,9 @@ async function pendingDevice(ctx: PageContext, org: Org, id: string | undefined)
   return pending;
 }
 
+/** The form taking the code the device shows, with what was wrong if anything. */
 function renderCodeForm(
-  ctx: PageContext,
-  org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  { ctx, org, request, reply }: Visit,
   state: { code: string; error: string | null; situation?: ErrorSituation },
   options: PageOptions = {},
 ) {
@@ -53,7 +43,7 @@ function renderCodeForm(
   return sendPage(reply, org.name, textsOf(request).t('device.title'), body, options);
 }
 
-/**
+/*
  * The device pages (RFC 8628 §3.3), hosted pages like the others (layout, CSP, CSRF):
  * - GET /device: the code form (`user_code` fills it: `verification_uri_complete`, still to be sent
  *   by the person); with `req`, the confirmation of that device authorization for the person
@@ -63,86 +53,95 @@ function renderCodeForm(
  * - POST /device/confirm: Allow or Deny, by the person signed in, with a token bound to the browser
  *   session and the device authorization; answered by the done or denied page.
  */
-export function devicePages(app: FastifyInstance, ctx: PageContext) {
-  app.get(
-    DEVICE_PATH,
-    pageRoute(ctx, async (org, request, reply) => {
-      const reqId = queryValue(request, 'req');
-      if (reqId === undefined) {
-        const code = (queryValue(request, 'user_code') ?? '').slice(0, 32);
-        return renderCodeForm(ctx, org, request, reply, { code, error: null });
-      }
-      const pending = await pendingDevice(ctx, org, reqId);
-      const params = { req: pending.device.id };
-      const session = await browserSessionOf(ctx, org, request);
-      if (session === null) return reply.redirect(pageLink(ctx, request, '/login', params), 303);
-      const shown = await deviceConfirmation(ctx.deps, org, pending, session.user.id);
-      const body = deviceConfirmView(textsOf(request), {
-        action: pageLink(ctx, request, `${DEVICE_PATH}/confirm`, params),
-        csrf: ctx.csrf.token(request, reply, 'device-confirm', [session.id, pending.device.id]),
-        email: session.user.email,
-        ...shown,
-      });
-      return sendPage(reply, org.name, textsOf(request).t('device.confirm.title'), body);
-    }),
-  );
 
-  app.post(
-    DEVICE_PATH,
-    pageRoute(ctx, async (org, request, reply) => {
-      const form = formOf(request);
-      if (!ctx.csrf.check(request, 'device-code', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
-      }
-      const typed = field(form, 'user_code').slice(0, 32);
-      const found = await findByUserCode(ctx.deps, org, typed, rateLimitKey(request));
-      if (found.ok) {
-        const next = pageLink(ctx, request, DEVICE_PATH, { req: found.pending.device.id });
-        return reply.redirect(next, 303);
-      }
-      if (found.reason === 'throttled') {
-        const { error, options } = throttledPage(textsOf(request), found.retryAfterS, 'throttled.codes');
-        const state = { code: typed, error, situation: 'device.user_code.throttled' } as const;
-        return renderCodeForm(ctx, org, request, reply, state, options);
-      }
-      const state = {
-        code: typed,
-        error: textsOf(request).t('device.invalid_code'),
-        situation: 'device.user_code.invalid',
-      } as const;
-      return renderCodeForm(ctx, org, request, reply, state, { status: 400 });
-    }),
-  );
-
-  app.post(
-    `${DEVICE_PATH}/confirm`,
-    pageRoute(ctx, async (org, request, reply) => {
-      const form = formOf(request);
-      const pending = await pendingDevice(ctx, org, queryValue(request, 'req'));
-      const session = await browserSessionOf(ctx, org, request);
-      if (session === null) {
-        return reply.redirect(pageLink(ctx, request, '/login', { req: pending.device.id }), 303);
-      }
-      if (!ctx.csrf.check(request, 'device-confirm', [session.id, pending.device.id], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
-      }
-      const decision = field(form, 'decision');
-      if (decision !== 'allow' && decision !== 'deny') {
-        return sendErrorPage(
-          reply,
-          org.name,
-          400,
-          textsOf(request).t('consent.choose'),
-          'device.decision.missing',
-        );
-      }
-      const decided = await decideDevice(ctx.deps, org, pending, session, decision);
-      const body =
-        decided === 'approved'
-          ? deviceDoneView(textsOf(request), pending.client.name)
-          : deviceDeniedView(textsOf(request), pending.client.name);
-      const title = textsOf(request).t(decided === 'approved' ? 'device.done.title' : 'device.denied.title');
-      return sendPage(reply, org.name, title, body);
-    }),
-  );
+/** The confirmation of device authorization `reqId` for the person signed in, or the login page first. */
+async function showConfirmation(visit: Visit, reqId: string) {
+  const { ctx, org, request, reply } = visit;
+  const pending = await pendingDevice(ctx, org, reqId);
+  const params = { req: pending.device.id };
+  const session = await browserSessionOf(ctx, org, request);
+  if (session === null) return reply.redirect(pageLink(ctx, request, '/login', params), 303);
+  const shown = await deviceConfirmation(ctx.deps, org, pending, session.user.id);
+  const body = deviceConfirmView(textsOf(request), {
+    action: pageLink(ctx, request, `${DEVICE_PATH}/confirm`, params),
+    csrf: ctx.csrf.token(request, reply, 'device-confirm', [session.id, pending.device.id]),
+    email: session.user.email,
+    ...shown,
+  });
+  return sendPage(reply, org.name, textsOf(request).t('device.confirm.title'), body);
 }
+
+/** The done or denied page after the person's answer. */
+function sendDecided({ org, request, reply }: Visit, decided: 'approved' | 'denied', clientName: string) {
+  const texts = textsOf(request);
+  const approved = decided === 'approved';
+  const body = approved ? deviceDoneView(texts, clientName) : deviceDeniedView(texts, clientName);
+  return sendPage(reply, org.name, texts.t(approved ? 'device.done.title' : 'device.denied.title'), body);
+}
+
+export const devicePage = hostedPage(
+  {
+    method: 'get',
+    path: DEVICE_PATH,
+    summary: 'the device code form, or (`req`) the confirmation of a device',
+  },
+  async (visit) => {
+    const reqId = queryValue(visit.request, 'req');
+    if (reqId !== undefined) return showConfirmation(visit, reqId);
+    const code = (queryValue(visit.request, 'user_code') ?? '').slice(0, 32);
+    return renderCodeForm(visit, { code, error: null });
+  },
+);
+
+export const deviceCode = hostedPage(
+  {
+    method: 'post',
+    path: DEVICE_PATH,
+    summary: 'a typed device code (throttled): on to its confirmation',
+    form: ['csrf', 'user_code'],
+  },
+  async (visit) => {
+    const { ctx, org, request, reply, form } = visit;
+    if (!ctx.csrf.check(request, 'device-code', [], form.csrf)) return refuseForm(visit);
+    const typed = form.user_code.slice(0, 32);
+    const found = await findByUserCode(ctx.deps, org, typed, rateLimitKey(request));
+    if (found.ok)
+      return reply.redirect(pageLink(ctx, request, DEVICE_PATH, { req: found.pending.device.id }), 303);
+    if (found.reason === 'throttled') {
+      const { error, options } = throttledPage(textsOf(request), found.retryAfterS, 'throttled.codes');
+      return renderCodeForm(visit, { code: typed, error, situation: 'device.user_code.throttled' }, options);
+    }
+    const error = textsOf(request).t('device.invalid_code');
+    return renderCodeForm(
+      visit,
+      { code: typed, error, situation: 'device.user_code.invalid' },
+      { status: 400 },
+    );
+  },
+);
+
+export const deviceConfirm = hostedPage(
+  {
+    method: 'post',
+    path: `${DEVICE_PATH}/confirm`,
+    summary: 'the person’s answer for a device (`decision=allow` or `deny`)',
+    form: ['csrf', 'decision'],
+  },
+  async (visit) => {
+    const { ctx, org, request, reply, form } = visit;
+    const pending = await pendingDevice(ctx, org, queryValue(request, 'req'));
+    const session = await browserSessionOf(ctx, org, request);
+    if (session === null)
+      return reply.redirect(pageLink(ctx, request, '/login', { req: pending.device.id }), 303);
+    if (!ctx.csrf.check(request, 'device-confirm', [session.id, pending.device.id], form.csrf)) {
+      return refuseForm(visit);
+    }
+    const { decision } = form;
+    if (decision !== 'allow' && decision !== 'deny') {
+      const words = textsOf(request).t('consent.choose');
+      return sendErrorPage(reply, org.name, 400, words, 'device.decision.missing');
+    }
+    const decided = await decideDevice(ctx.deps, org, pending, session, decision);
+    return sendDecided(visit, decided, pending.client.name);
+  },
+);

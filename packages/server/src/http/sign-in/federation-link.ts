@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clock } from '../../domain/clock.js';
 import {
   ACCOUNT_LINK_TTL_MS,
@@ -15,13 +15,14 @@ import { reserveMail } from '../../domain/mail/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
-import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
+import { type PageContext, pageLink, queryValue } from './context.js';
 import { boundBrowser, keepBrowserBinding } from './federation-binding.js';
 import { showRefusal } from './federation-refusal.js';
 import { linkConfirmView, linkSentView } from './federation-views.js';
+import { hostedPage, refuseForm } from './hosted-page.js';
 import { renderLogin } from './login.js';
 import { textsOf } from './page-texts.js';
-import { sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { sendPage, throttledPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
 
 /**
@@ -73,49 +74,44 @@ export async function offerLinkPage(
   );
 }
 
-export function federationLinkPages(app: FastifyInstance, ctx: PageContext) {
-  app.get<{ Params: { con: string } }>(
-    '/sso/:con/link',
-    pageRoute(ctx, async (org, request, reply) => {
-      const { con } = request.params as { con: string };
-      const c = await requireConnection(ctx.deps, org, con);
-      const token = queryValue(request, 'token') ?? '';
-      try {
-        const held = await peekAccountLink(ctx.deps, c.id, token, boundBrowser(ctx, request));
-        const body = linkConfirmView(textsOf(request), {
-          action: pageLink(ctx, request, `/sso/${c.id}/link`, {}),
-          csrf: ctx.csrf.token(request, reply, 'account-link', []),
-          token,
-          email: held.link.sentTo,
-          connection: c.name,
-        });
-        return sendPage(
-          reply,
-          org.name,
-          textsOf(request).t('federation.link.title', { connection: c.name }),
-          body,
-        );
-      } catch (error) {
-        return showRefusal(ctx, org, request, reply, null, error);
-      }
-    }),
-  );
+export const accountLinkPage = hostedPage(
+  { method: 'get', path: '/sso/:con/link', summary: 'an account-link mail’s link: the button that links' },
+  async ({ ctx, org, request, reply, params }) => {
+    const c = await requireConnection(ctx.deps, org, params.con);
+    const token = queryValue(request, 'token') ?? '';
+    try {
+      const held = await peekAccountLink(ctx.deps, c.id, token, boundBrowser(ctx, request));
+      const body = linkConfirmView(textsOf(request), {
+        action: pageLink(ctx, request, `/sso/${c.id}/link`, {}),
+        csrf: ctx.csrf.token(request, reply, 'account-link', []),
+        token,
+        email: held.link.sentTo,
+        connection: c.name,
+      });
+      const title = textsOf(request).t('federation.link.title', { connection: c.name });
+      return sendPage(reply, org.name, title, body);
+    } catch (error) {
+      return showRefusal(ctx, org, request, reply, null, error);
+    }
+  },
+);
 
-  app.post<{ Params: { con: string } }>(
-    '/sso/:con/link',
-    pageRoute(ctx, async (org, request, reply) => {
-      const { con } = request.params as { con: string };
-      const c = await requireConnection(ctx.deps, org, con);
-      const form = formOf(request);
-      if (!ctx.csrf.check(request, 'account-link', [], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
-      }
-      try {
-        const held = await takeAccountLink(ctx.deps, c.id, field(form, 'token'), boundBrowser(ctx, request));
-        return sendSignIn(ctx, org, request, reply, await completeLinkedSignIn(ctx.deps, org, c, held));
-      } catch (error) {
-        return showRefusal(ctx, org, request, reply, null, error);
-      }
-    }),
-  );
-}
+export const accountLink = hostedPage(
+  {
+    method: 'post',
+    path: '/sso/:con/link',
+    summary: 'link the upstream sign-in to the proved account, then sign in',
+    form: ['csrf', 'token'],
+  },
+  async (visit) => {
+    const { ctx, org, request, reply, params, form } = visit;
+    const c = await requireConnection(ctx.deps, org, params.con);
+    if (!ctx.csrf.check(request, 'account-link', [], form.csrf)) return refuseForm(visit);
+    try {
+      const held = await takeAccountLink(ctx.deps, c.id, form.token, boundBrowser(ctx, request));
+      return sendSignIn(ctx, org, request, reply, await completeLinkedSignIn(ctx.deps, org, c, held));
+    } catch (error) {
+      return showRefusal(ctx, org, request, reply, null, error);
+    }
+  },
+);

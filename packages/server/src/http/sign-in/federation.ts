@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   type Connection,
   completeFederatedSignIn,
@@ -12,12 +12,13 @@ import {
   type UpstreamIdentity,
 } from '../../domain/federation/index.js';
 import type { Org } from '../../domain/types.js';
-import { field, formOf, type PageContext, pageLink, pageRoute, queryValue } from './context.js';
+import { type PageContext, pageLink, queryValue } from './context.js';
 import { bindBrowser, boundBrowser } from './federation-binding.js';
 import { continueView } from './federation-continue.js';
 import { offerLinkPage } from './federation-link.js';
 import { showRefusal } from './federation-refusal.js';
 import { formTargets, optionalRequest, pendingBinding } from './flow.js';
+import { hostedPage, type Visit } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
 import { sendPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
@@ -47,103 +48,118 @@ async function signInFederated(
 const notSaml = () =>
   new FederationRefused('federation.connection.not_saml', 'This connection does not use SAML.', 400);
 
-export function federationPages(app: FastifyInstance, ctx: PageContext) {
-  app.get<{ Params: { con: string } }>(
-    '/sso/:con/start',
-    pageRoute(ctx, async (org, request, reply) => {
-      const { con } = request.params as { con: string };
-      const c = await requireConnection(ctx.deps, org, con);
-      const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
-      const requestId = pending === null ? null : pendingBinding(pending);
-      try {
-        const binding = bindBrowser(ctx, request, reply);
-        const loginHint = queryValue(request, 'login_hint') ?? null;
-        const url =
-          c.type === 'oidc'
-            ? await startOidcSignIn(ctx.deps, org, c, { requestId, loginHint, binding })
-            : await startSamlSignIn(ctx.deps, org, c, { requestId, binding });
-        return reply.header('cache-control', 'no-store').redirect(url, 303);
-      } catch (error) {
-        return showRefusal(ctx, org, request, reply, requestId, error);
-      }
-    }),
+/** A refusal of the way out or back, on the login page (with the authorization request, if known). */
+const refused = ({ ctx, org, request, reply }: Visit, requestId: string | null, error: unknown) =>
+  showRefusal(ctx, org, request, reply, requestId, error);
+
+const notOidc = () =>
+  new FederationRefused(
+    'federation.connection.not_oidc',
+    'This connection does not use OpenID Connect.',
+    400,
   );
 
-  app.get<{ Params: { con: string } }>(
-    '/sso/:con/callback',
-    pageRoute(ctx, async (org, request, reply) => {
-      const { con } = request.params as { con: string };
-      const c = await requireConnection(ctx.deps, org, con);
-      if (c.type !== 'oidc')
-        return showRefusal(
-          ctx,
-          org,
-          request,
-          reply,
-          null,
-          new FederationRefused(
-            'federation.connection.not_oidc',
-            'This connection does not use OpenID Connect.',
-            400,
-          ),
-        );
-      const query = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
-      let answer: Awaited<ReturnType<typeof finishOidcSignIn>> | null = null;
-      try {
-        answer = await finishOidcSignIn(ctx.deps, org, c, query, boundBrowser(ctx, request));
-        return await signInFederated(ctx, org, request, reply, c, answer);
-      } catch (error) {
-        return showRefusal(ctx, org, request, reply, answer?.requestId ?? null, error);
-      }
-    }),
-  );
+export const federationStart = hostedPage(
+  { method: 'get', path: '/sso/:con/start', summary: 'enterprise sign-in: the way out to the provider' },
+  async (visit) => {
+    const { ctx, org, request, reply, params } = visit;
+    const c = await requireConnection(ctx.deps, org, params.con);
+    const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
+    const requestId = pending === null ? null : pendingBinding(pending);
+    try {
+      const binding = bindBrowser(ctx, request, reply);
+      const loginHint = queryValue(request, 'login_hint') ?? null;
+      const url =
+        c.type === 'oidc'
+          ? await startOidcSignIn(ctx.deps, org, c, { requestId, loginHint, binding })
+          : await startSamlSignIn(ctx.deps, org, c, { requestId, binding });
+      return reply.header('cache-control', 'no-store').redirect(url, 303);
+    } catch (error) {
+      return refused(visit, requestId, error);
+    }
+  },
+);
 
-  /**
-   * The IdP's answer, posted cross-site (no SameSite cookie comes with it): verified here, then
-   * kept for the browser that started the sign-in, which the continue page sends on to
-   * /sso/{con}/continue with its cookies.
-   */
-  app.post<{ Params: { con: string } }>(
-    '/saml/:con/acs',
-    pageRoute(ctx, async (org, request, reply) => {
-      const { con } = request.params as { con: string };
-      const c = await requireConnection(ctx.deps, org, con);
-      if (c.type !== 'saml') return showRefusal(ctx, org, request, reply, null, notSaml());
-      const form = formOf(request);
-      try {
-        const { answerId, pending } = await holdSamlAnswer(ctx.deps, org, c, field(form, 'SAMLResponse'));
-        const action = pageLink(ctx, request, `/sso/${c.id}/continue`, {});
-        return sendPage(
-          reply,
-          org.name,
-          textsOf(request).t('federation.continue.title'),
-          continueView(textsOf(request), action, answerId),
-          {
-            scripts: true,
-            formTargets: formTargets(pending),
-          },
-        );
-      } catch (error) {
-        return showRefusal(ctx, org, request, reply, null, error);
-      }
-    }),
-  );
+export const oidcCallback = hostedPage(
+  {
+    method: 'get',
+    path: '/sso/:con/callback',
+    summary: 'enterprise sign-in: the OpenID provider’s way back',
+  },
+  async (visit) => {
+    const { ctx, org, request, reply, params } = visit;
+    const c = await requireConnection(ctx.deps, org, params.con);
+    if (c.type !== 'oidc') return refused(visit, null, notOidc());
+    const query = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
+    let answer: Awaited<ReturnType<typeof finishOidcSignIn>> | null = null;
+    try {
+      answer = await finishOidcSignIn(ctx.deps, org, c, query, boundBrowser(ctx, request));
+      return await signInFederated(ctx, org, request, reply, c, answer);
+    } catch (error) {
+      return refused(visit, answer?.requestId ?? null, error);
+    }
+  },
+);
 
-  /** The continue page's POST: same-site, so the binding cookie decides whose answer it is. */
-  app.post<{ Params: { con: string } }>(
-    '/sso/:con/continue',
-    pageRoute(ctx, async (org, request, reply) => {
-      const { con } = request.params as { con: string };
-      const c = await requireConnection(ctx.deps, org, con);
-      if (c.type !== 'saml') return showRefusal(ctx, org, request, reply, null, notSaml());
-      const form = formOf(request);
-      let answer: Awaited<ReturnType<typeof takeFederatedAnswer>> | null = null;
-      try {
-        answer = await takeFederatedAnswer(ctx.deps, c.id, field(form, 'answer'), boundBrowser(ctx, request));
-        return await signInFederated(ctx, org, request, reply, c, answer);
-      } catch (error) {
-        return showRefusal(ctx, org, request, reply, answer?.requestId ?? null, error);
-      }
-    }),
+/** The page sending a held SAML answer on to /sso/{con}/continue, in the browser that started. */
+function sendContinue(visit: Visit, c: Connection, held: Awaited<ReturnType<typeof holdSamlAnswer>>) {
+  const { ctx, org, request, reply } = visit;
+  const action = pageLink(ctx, request, `/sso/${c.id}/continue`, {});
+  const texts = textsOf(request);
+  return sendPage(
+    reply,
+    org.name,
+    texts.t('federation.continue.title'),
+    continueView(texts, action, held.answerId),
+    {
+      scripts: true,
+      formTargets: formTargets(held.pending),
+    },
   );
 }
+
+/**
+ * The IdP's answer, posted cross-site (no SameSite cookie comes with it): verified here, then
+ * kept for the browser that started the sign-in, which the continue page sends on to
+ * /sso/{con}/continue with its cookies.
+ */
+export const samlAcs = hostedPage(
+  {
+    method: 'post',
+    path: '/saml/:con/acs',
+    summary: 'enterprise sign-in: the SAML identity provider’s answer (assertion consumer service)',
+    form: ['SAMLResponse'],
+  },
+  async (visit) => {
+    const { ctx, org, params, form } = visit;
+    const c = await requireConnection(ctx.deps, org, params.con);
+    if (c.type !== 'saml') return refused(visit, null, notSaml());
+    try {
+      return sendContinue(visit, c, await holdSamlAnswer(ctx.deps, org, c, form.SAMLResponse));
+    } catch (error) {
+      return refused(visit, null, error);
+    }
+  },
+);
+
+/** The continue page's POST: same-site, so the binding cookie decides whose answer it is. */
+export const samlContinue = hostedPage(
+  {
+    method: 'post',
+    path: '/sso/:con/continue',
+    summary: 'enterprise sign-in: the held SAML answer, taken in the browser that started',
+    form: ['answer'],
+  },
+  async (visit) => {
+    const { ctx, org, request, reply, params, form } = visit;
+    const c = await requireConnection(ctx.deps, org, params.con);
+    if (c.type !== 'saml') return refused(visit, null, notSaml());
+    let answer: Awaited<ReturnType<typeof takeFederatedAnswer>> | null = null;
+    try {
+      answer = await takeFederatedAnswer(ctx.deps, c.id, form.answer, boundBrowser(ctx, request));
+      return await signInFederated(ctx, org, request, reply, c, answer);
+    } catch (error) {
+      return refused(visit, answer?.requestId ?? null, error);
+    }
+  },
+);

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { completeAuthentication, IMPERSONATION_PATH, openImpersonation } from '../../domain/sign-in/index.js';
-import type { PageContext } from './context.js';
-import { pageRoute, queryValue } from './context.js';
+import { queryValue } from './context.js';
+import { hostedPage } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
 import { sendErrorPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
@@ -12,24 +11,18 @@ import { sendSignIn } from './session-start.js';
  * the authorization request the link was made for, redirecting to the client with a code. No
  * consent is asked: the owner acts with the org's authority (domain/sign-in/next-step.ts).
  */
-export function impersonationPages(app: FastifyInstance, ctx: PageContext) {
-  app.get(
-    IMPERSONATION_PATH,
-    pageRoute(ctx, async (org, request, reply) => {
-      const key = queryValue(request, 'key');
-      const opened = key === undefined ? null : await openImpersonation(ctx.deps, org, key);
-      if (opened === null)
-        return sendErrorPage(
-          reply,
-          org.name,
-          400,
-          textsOf(request).t('error.impersonation_closed'),
-          'impersonation.link.closed',
-        );
-      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-      const proven = { user: opened.user, method: opened.method };
-      const completed = await completeAuthentication(ctx.deps, org, proven, opened.pending);
-      return sendSignIn(ctx, org, request, reply, completed);
-    }),
-  );
-}
+export const impersonationPage = hostedPage(
+  { method: 'get', path: IMPERSONATION_PATH, summary: 'an impersonation link: signs in as the user' },
+  async ({ ctx, org, request, reply }) => {
+    const key = queryValue(request, 'key');
+    const opened = key === undefined ? null : await openImpersonation(ctx.deps, org, key);
+    if (opened === null) {
+      const words = textsOf(request).t('error.impersonation_closed');
+      return sendErrorPage(reply, org.name, 400, words, 'impersonation.link.closed');
+    }
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    const proven = { user: opened.user, method: opened.method };
+    const completed = await completeAuthentication(ctx.deps, org, proven, opened.pending);
+    return sendSignIn(ctx, org, request, reply, completed);
+  },
+);

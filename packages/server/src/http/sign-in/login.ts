@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { signUpOffered } from '../../domain/directory/index.js';
 import {
   checkPassword,
@@ -10,20 +10,13 @@ import {
 } from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
-import {
-  browserSessionOf,
-  field,
-  formOf,
-  type PageContext,
-  pageLink,
-  pageRoute,
-  queryValue,
-} from './context.js';
+import { browserSessionOf, type PageContext, pageLink, queryValue } from './context.js';
 import { discoveredConnection, loginConnections } from './federation-login.js';
 import { formTargets, optionalRequest, pendingBinding, requestParams, sendOutcome } from './flow.js';
+import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
 import { loginPasskeySection } from './passkeys.js';
-import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { type PageOptions, sendPage, throttledPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
 import { loginView, signedInView } from './views.js';
 
@@ -75,64 +68,72 @@ export async function signedIn(
   return sendSignIn(ctx, org, request, reply, completed);
 }
 
-/** GET and POST /login: email and password, throttled, generic on failure. */
-export function loginPages(app: FastifyInstance, ctx: PageContext) {
-  app.get(
-    '/login',
-    pageRoute(ctx, async (org, request, reply) => {
-      const reqId = queryValue(request, 'req');
-      const pending = await optionalRequest(ctx.deps, org, reqId, request);
-      const session = await browserSessionOf(ctx, org, request);
-      const resumed = pending === null ? null : await resumePendingSignIn(ctx.deps, org, pending, session);
-      if (resumed !== null) return sendOutcome(ctx, org, request, reply, resumed, 303);
-      if (session && !pending)
-        return sendPage(
-          reply,
-          org.name,
-          textsOf(request).t('signed_in.title'),
-          signedInView(textsOf(request), session.user.email),
-        );
-      // Signing in again (prompt=login, max_age): the hint, else the address signed in now.
-      const email = (pending && loginHintOf(pending)) ?? session?.user.email ?? '';
-      return renderLogin(ctx, org, request, reply, pending, { email, error: null });
-    }),
-  );
+/*
+ * GET and POST /login: email and password, throttled, generic on failure.
+ */
 
-  app.post(
-    '/login',
-    pageRoute(ctx, async (org, request, reply) => {
-      const form = formOf(request);
-      const reqId = queryValue(request, 'req');
-      const pending = await optionalRequest(ctx.deps, org, reqId, request);
-      if (!ctx.csrf.check(request, 'login', [reqId ?? ''], field(form, 'csrf'))) {
-        return sendErrorPage(reply, org.name, 403, textsOf(request).t('error.csrf'), 'page.csrf.rejected');
-      }
-      const email = field(form, 'email').trim();
-      // Email-domain discovery (DESIGN §17): an address a connection claims signs in there.
-      const upstream = await discoveredConnection(ctx, org, request, email, reqId);
-      if (upstream !== null) return reply.redirect(upstream, 303);
-      const outcome = await checkPassword(
-        ctx.deps,
-        org,
-        email,
-        field(form, 'password'),
-        rateLimitKey(request),
-        ctx.cookies.readDevice(request),
-      );
-      if (outcome.ok) return signedIn(ctx, org, request, reply, outcome.user, pending);
-      if (outcome.reason === 'throttled') {
-        const { error, options } = throttledPage(textsOf(request), outcome.retryAfterS, 'login.throttled');
-        return renderLogin(ctx, org, request, reply, pending, { email, error }, options);
-      }
-      return renderLogin(
-        ctx,
-        org,
-        request,
-        reply,
-        pending,
-        { email, error: textsOf(request).t('login.invalid') },
-        { status: 400 },
-      );
-    }),
-  );
+/** The login form: on with the request when this browser may go on without it, else asked. */
+async function showLogin(visit: Visit, pending: PendingSignIn | null) {
+  const { ctx, org, request, reply } = visit;
+  const session = await browserSessionOf(ctx, org, request);
+  const resumed = pending === null ? null : await resumePendingSignIn(ctx.deps, org, pending, session);
+  if (resumed !== null) return sendOutcome(ctx, org, request, reply, resumed, 303);
+  if (session && !pending) {
+    const texts = textsOf(request);
+    return sendPage(reply, org.name, texts.t('signed_in.title'), signedInView(texts, session.user.email));
+  }
+  // Signing in again (prompt=login, max_age): the hint, else the address signed in now.
+  const email = (pending && loginHintOf(pending)) ?? session?.user.email ?? '';
+  return renderLogin(ctx, org, request, reply, pending, { email, error: null });
 }
+
+/** The password checked (and throttled): signed in, or the form again in the same words for every address. */
+async function passwordSignIn(visit: Visit, pending: PendingSignIn | null, email: string, password: string) {
+  const { ctx, org, request, reply } = visit;
+  const device = ctx.cookies.readDevice(request);
+  const outcome = await checkPassword(ctx.deps, org, email, password, rateLimitKey(request), device);
+  if (outcome.ok) return signedIn(ctx, org, request, reply, outcome.user, pending);
+  if (outcome.reason === 'throttled') {
+    const { error, options } = throttledPage(textsOf(request), outcome.retryAfterS, 'login.throttled');
+    return renderLogin(ctx, org, request, reply, pending, { email, error }, options);
+  }
+  const error = textsOf(request).t('login.invalid');
+  return renderLogin(ctx, org, request, reply, pending, { email, error }, { status: 400 });
+}
+
+export const loginPage = hostedPage(
+  {
+    method: 'get',
+    path: '/login',
+    summary: 'the login form (email and password, passkey, enterprise sign-in)',
+  },
+  async (visit) => {
+    const pending = await optionalRequest(
+      visit.ctx.deps,
+      visit.org,
+      queryValue(visit.request, 'req'),
+      visit.request,
+    );
+    return showLogin(visit, pending);
+  },
+);
+
+export const login = hostedPage(
+  {
+    method: 'post',
+    path: '/login',
+    summary: 'sign in with email and password, or go on to the connection that claims the address',
+    form: ['csrf', 'email', 'password'],
+  },
+  async (visit) => {
+    const { ctx, org, request, reply, form } = visit;
+    const reqId = queryValue(request, 'req');
+    const pending = await optionalRequest(ctx.deps, org, reqId, request);
+    if (!ctx.csrf.check(request, 'login', [reqId ?? ''], form.csrf)) return refuseForm(visit);
+    const email = form.email.trim();
+    // Email-domain discovery (DESIGN §17): an address a connection claims signs in there.
+    const upstream = await discoveredConnection(ctx, org, request, email, reqId);
+    if (upstream !== null) return reply.redirect(upstream, 303);
+    return passwordSignIn(visit, pending, email, form.password);
+  },
+);
