@@ -26,11 +26,24 @@ const RAW_WRITES =
 /**
  * Writes a repository makes alongside its own table, inside one statement that cannot be split
  * without a transaction (a data-modifying CTE), each with its reason; every other write is owned.
- * The code exchange's one statement (issue #49: one round trip on PostgreSQL) consumes the code and
- * stores the refresh token of the session it starts.
+ * - The code exchange's one statement (issue #49: one round trip on PostgreSQL) consumes the code and
+ *   stores the refresh token of the session it starts.
+ * - A sign-in's one statement (issue #49: a whole sign-in in ≤ 10 round trips) owns no table: it
+ *   stores, at once, what the browser-session, audit, session-client, OAuth-session and code
+ *   repositories store one by one in the transaction it stands in for, and completes the request. Each
+ *   of those tables keeps its one owner, and `sign-in/one-statement-sign-in` holds the statement to
+ *   the same rows as the transaction.
  */
 const ALONGSIDE: Record<string, readonly string[]> = {
   'repos/authorization-codes.ts': ['refresh_tokens'],
+  'repos/sign-in-writes.ts': [
+    'audit_events',
+    'authorization_codes',
+    'authorization_requests',
+    'browser_sessions',
+    'oauth_sessions',
+    'session_clients',
+  ],
 };
 
 const files = (dir: string): string[] =>
