@@ -263,23 +263,32 @@ describe('idle connections ended by PostgreSQL (idle_session_timeout)', { skip }
           client_secret: clientSecret,
         }),
       });
-    assert.equal((await token()).status, 200);
+    /**
+     * Three token requests: a connection ended while idle may fail the request that meets it (503,
+     * as in an outage), never more, and the last is served.
+     */
+    const served = async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await token();
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      assert.ok(
+        statuses.every((s) => s === 200 || s === 503),
+        `statuses: ${statuses}`,
+      );
+      assert.equal(statuses.at(-1), 200);
+    };
+    // On a busy machine the CLI's org creation alone outlasts the 1 s: the pool's connections may have
+    // been ended already.
+    await served();
 
     // Every pooled and LISTEN connection of both processes sits idle long enough to be ended, twice over.
     await sleep(3_500);
     assert.ok(serve.running, `tessera serve died: ${serve.stdout}`);
     assert.ok(worker.running, `tessera worker died: ${worker.stdout}`);
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const res = await token();
-      statuses.push(res.status);
-      await res.arrayBuffer();
-    }
-    assert.ok(
-      statuses.every((s) => s === 200 || s === 503),
-      `statuses: ${statuses}`,
-    );
-    assert.equal(statuses.at(-1), 200);
+    await served();
     assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
     // Reported as JSON warnings on stdout, like every line the process writes (DESIGN §11).
     const lost = serve
