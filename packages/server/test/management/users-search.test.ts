@@ -6,7 +6,7 @@ import { type Org, SYSTEM, type User } from '../../src/domain/types.js';
 import { setEmail } from '../../src/storage/repos/users.js';
 import { databaseSkip, storageSuite } from '../support/databases.js';
 import { startServer, type TestServer } from '../support/server.js';
-import { call, ownerMemberStranger } from './support/console.js';
+import { call, ownedOrg, ownerMemberStranger } from './support/console.js';
 
 const PEOPLE: [string, string | null, string | null][] = [
   ['alan@search.test', 'Alan', 'Turing'],
@@ -86,6 +86,12 @@ for (const database of storageSuite(
         );
         made.set(email, user);
       }
+      // Another org's users, matching every query acme's match: never in acme's answers.
+      const gamma = await ownedOrg(server, 'gamma');
+      for (const [email, firstName, lastName] of PEOPLE) {
+        const other = email.replace('@search.test', '@gamma-search.test');
+        await createUser(server.deps, gamma, { email: other, password: null, firstName, lastName }, SYSTEM);
+      }
     });
     after(async () => {
       if (!skip) await server.close();
@@ -106,14 +112,16 @@ for (const database of storageSuite(
     };
     const emails = async (q: string) => (await search(q)).body.map((u: { email: string }) => u.email);
 
-    /** On SQLite, the user ids migration 057's FTS table itself holds for a phrase (no check of the rows). */
+    /**
+     * On SQLite, the user ids of acme that migration 057's FTS table itself holds for a phrase (no check of
+     * the rows' texts; the table holds every org's users).
+     */
     const indexHolds = async (phrase: string) =>
       (
         await sql<{ user_id: string }>`select k.user_id from user_search
           join user_search_rows k on k.row = user_search.rowid
-          where user_search match ${`"${phrase.replaceAll('"', '""')}"`} order by k.user_id`.execute(
-          server.db,
-        )
+          where user_search match ${`"${phrase.replaceAll('"', '""')}"`} and k.org_id = ${acme.id}
+          order by k.user_id`.execute(server.db)
       ).rows.map((r) => r.user_id);
 
     test('every search lists the users the rule names, oldest first, with no Link on one page', {
@@ -128,8 +136,9 @@ for (const database of storageSuite(
         );
         assert.equal(res.headers.get('link'), null, q);
       }
-      // The org's owner is a console user: not in acme's list.
+      // The org's owner is a console user: not in acme's list; gamma's users are gamma's only.
       assert.deepEqual(await emails('owner@acme'), []);
+      assert.deepEqual(await emails('gamma-search'), []);
       // A NUL is refused before any search (the FTS5 phrase could not hold it, PostgreSQL's text neither).
       const nul = await call(server, 'GET', '/organizations/acme/users?q=ab%00cd', owner);
       assert.equal(nul.status, 400);
