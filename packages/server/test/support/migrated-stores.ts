@@ -152,9 +152,9 @@ async function shapeOf(client: pg.Client, name: string): Promise<string> {
 /** The tables of `tables` that hold a row. */
 async function nonEmpty(client: pg.Client, tables: string[]): Promise<string[]> {
   if (tables.length === 0) return [];
-  const probes = tables.map((t, i) => `(select ${i} where exists (select 1 from ${quoted(t)}))`);
-  const { rows } = await client.query<{ i: number }>(`${probes.join(' union all ')}`);
-  return rows.map((r) => tables[Number(Object.values(r)[0])] as string);
+  const probes = tables.map((t, i) => `(select ${i} as i where exists (select 1 from ${quoted(t)}))`);
+  const { rows } = await client.query<{ i: number }>(probes.join(' union all '));
+  return rows.map((r) => tables[r.i] as string);
 }
 
 async function withClient<T>(schema: string | null, use: (client: pg.Client) => Promise<T>): Promise<T> {
