@@ -19,7 +19,8 @@ function nameOf(file) {
     .split('\n')[0]
     .replace(/^\/\/ /, '')
     .split(', ');
-  return `${basename(file, '.test.mjs')}: ${members.map((m) => basename(m, '.test.ts')).join(', ')}`;
+  // The entry's name less its place in the run (scripts/test.mjs): `03-server-console-2` → `server-console-2`.
+  return `${basename(file, '.test.mjs').replace(/^\d+-/, '')}: ${members.map((m) => basename(m, '.test.ts')).join(', ')}`;
 }
 
 /** The CPU seconds a group's process wrote at exit (scripts/test.mjs), or null. */

@@ -5,7 +5,10 @@
 // Files run in groups, one process per group: the files of one area (a folder under a package's
 // test/, e.g. server/sign-in), at most GROUP_SIZE of them, imported one after another by a small entry
 // file. Each process of the runner costs about 2.4 s of CPU before its first test (tsx and the server's
-// modules); a group pays that once. Two groups run at once, the longest first, so that the run does not
+// modules); a group pays that once. Three groups run at once (TESSERA_TEST_CONCURRENCY to change it: with two,
+// a third of two cores' time went unused, the groups waiting on Chromium, PostgreSQL's commits and their
+// own servers), the longest first (node's runner takes its files
+// in the order of their names, so each entry's name starts with its place), so that the run does not
 // end with one long group running alone: a group's length is what scripts/test-weights.json says it
 // took (seconds, from the table a whole run prints; refresh it when groups change much), else
 // WEIGHT_PER_FILE seconds per file.
@@ -76,8 +79,11 @@ function groupEntries() {
   }
   const weight = (g) => WEIGHTS[g.name] ?? g.members.length * WEIGHT_PER_FILE;
   groups.sort((a, b) => weight(b) - weight(a) || a.name.localeCompare(b.name));
-  return groups.map(({ name, members }) => {
-    const entry = join(dir, `${name}.test.mjs`);
+  // node's runner starts the files it is given in the order of their names, not in the order given:
+  // each entry's name starts with its place (`03-server-console-2`) so that order is longest first.
+  const digits = String(groups.length).length;
+  return groups.map(({ name, members }, place) => {
+    const entry = join(dir, `${String(place).padStart(digits, '0')}-${name}.test.mjs`);
     const lines = members.map((f) => `await import(${JSON.stringify(pathToFileURL(join(root, f)).href)});`);
     writeFileSync(entry, `// ${members.join(', ')}\n${CPU_AT_EXIT}\n${lines.join('\n')}\n`);
     return entry;
@@ -95,7 +101,7 @@ const result = spawnSync(
     // node's own report, plus each group's time before the summary (scripts/test-reporter.mjs).
     `--test-reporter=${join(root, 'scripts/test-reporter.mjs')}`,
     '--test-reporter-destination=stdout',
-    '--test-concurrency=2',
+    `--test-concurrency=${Number(process.env.TESSERA_TEST_CONCURRENCY) > 0 ? Number(process.env.TESSERA_TEST_CONCURRENCY) : 3}`,
     // A group's limit. The slowest groups took 240–274 s in a whole run on 2 cores, most of it a process
     // per CLI command (server-1) before the tests' CLI session; a limit they can reach under load fails a
     // run for being slow.
