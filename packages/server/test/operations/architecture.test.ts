@@ -57,21 +57,66 @@ describe('the layering lint', () => {
     assert.match(run.output, /no dependency violations found/);
   });
 
+  /**
+   * Every planted import of the tests below, in one tree of their own, cruised once (a depcruise process
+   * costs seconds of CPU; each plant's error names its own file, so the plants do not hide each other).
+   */
+  const PLANTED_IMPORTS: Record<string, string> = {
+    // domain → http
+    'domain/planted.ts': "import { code } from '../http/errors.js';\nexport const x = code;\n",
+    // http → storage, crypto → domain
+    'http/planted.ts': "import { db } from '../storage/db.js';\nexport const x = db;\n",
+    'crypto/planted.ts': "import { clock } from '../domain/clock.js';\nexport const y = clock;\n",
+    // a cycle
+    'domain/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+    'domain/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
+    // domain features: against the order, an unknown feature, from a base file; and one allowed
+    'domain/tokens/issue.ts': 'export const issue = () => 1;\n',
+    'domain/sign-in/flow.ts': "import { issue } from '../tokens/issue.js';\nexport const go = issue;\n",
+    'domain/directory/planted.ts': "import { issue } from '../tokens/issue.js';\nexport const x = issue;\n",
+    'domain/elsewhere/thing.ts': 'export const thing = 1;\n',
+    'domain/audit/planted.ts': "import { thing } from '../elsewhere/thing.js';\nexport const y = thing;\n",
+    'domain/planted-base.ts': "import { issue } from './tokens/issue.js';\nexport const z = issue;\n",
+    // a feature entered past its index.ts, and by it
+    'domain/tokens/index.ts': "export { issue } from './issue.js';\n",
+    'http/deep.ts': "import { issue } from '../domain/tokens/issue.js';\nexport const x = issue;\n",
+    'http/front.ts': "import { issue } from '../domain/tokens/index.js';\nexport const y = issue;\n",
+  };
+  let plantedCruise: ReturnType<typeof cruise> | undefined;
+  const cruisePlanted = () => {
+    if (plantedCruise) return plantedCruise;
+    const tree = mkdtempSync(join(tmpdir(), 'tessera-layers-planted-'));
+    try {
+      copyFileSync(join(root, '.dependency-cruiser.cjs'), join(tree, '.dependency-cruiser.cjs'));
+      for (const [path, text] of Object.entries({
+        'http/errors.ts': 'export const code = 1;\n',
+        'storage/db.ts': 'export const db = 1;\n',
+        'crypto/random.ts': 'export const bytes = 1;\n',
+        'domain/clock.ts': 'export const clock = { now: () => 0 };\n',
+        ...PLANTED_IMPORTS,
+      })) {
+        const file = join(tree, 'packages/server/src', path);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, text);
+      }
+      plantedCruise = cruise(tree, 'packages/server/src');
+      return plantedCruise;
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  };
+
   test('a planted domain → http import fails', () => {
-    plant('domain/planted.ts', "import { code } from '../http/errors.js';\nexport const x = code;\n");
-    const run = cruise(scratch, 'packages/server/src');
+    const run = cruisePlanted();
     assert.notEqual(run.status, 0);
     assert.match(
       run.output,
       /error domain-has-no-transport: packages\/server\/src\/domain\/planted\.ts → packages\/server\/src\/http\/errors\.ts/,
     );
-    rmSync(join(scratch, 'packages/server/src/domain/planted.ts'));
   });
 
   test('a planted http → storage import and a crypto → domain import fail', () => {
-    plant('http/planted.ts', "import { db } from '../storage/db.js';\nexport const x = db;\n");
-    plant('crypto/planted.ts', "import { clock } from '../domain/clock.js';\nexport const y = clock;\n");
-    const run = cruise(scratch, 'packages/server/src');
+    const run = cruisePlanted();
     assert.notEqual(run.status, 0);
     assert.match(
       run.output,
@@ -81,37 +126,16 @@ describe('the layering lint', () => {
       run.output,
       /error crypto-depends-on-nothing: packages\/server\/src\/crypto\/planted\.ts → packages\/server\/src\/domain\/clock\.ts/,
     );
-    rmSync(join(scratch, 'packages/server/src/http/planted.ts'));
-    rmSync(join(scratch, 'packages/server/src/crypto/planted.ts'));
   });
 
   test('a planted import cycle fails', () => {
-    plant('domain/a.ts', "import { b } from './b.js';\nexport const a = () => b;\n");
-    plant('domain/b.ts', "import { a } from './a.js';\nexport const b = () => a;\n");
-    const run = cruise(scratch, 'packages/server/src');
+    const run = cruisePlanted();
     assert.notEqual(run.status, 0);
     assert.match(run.output, /error no-cycles: packages\/server\/src\/domain\/a\.ts/);
-    rmSync(join(scratch, 'packages/server/src/domain/a.ts'));
-    rmSync(join(scratch, 'packages/server/src/domain/b.ts'));
   });
 
   test('domain features import one way: a planted import against the order, of an unknown feature, or from a base file fails', () => {
-    plant('domain/tokens/issue.ts', 'export const issue = () => 1;\n');
-    plant(
-      'domain/sign-in/flow.ts',
-      "import { issue } from '../tokens/issue.js';\nexport const go = issue;\n",
-    );
-    plant(
-      'domain/directory/planted.ts',
-      "import { issue } from '../tokens/issue.js';\nexport const x = issue;\n",
-    );
-    plant('domain/elsewhere/thing.ts', 'export const thing = 1;\n');
-    plant(
-      'domain/audit/planted.ts',
-      "import { thing } from '../elsewhere/thing.js';\nexport const y = thing;\n",
-    );
-    plant('domain/planted-base.ts', "import { issue } from './tokens/issue.js';\nexport const z = issue;\n");
-    const run = cruise(scratch, 'packages/server/src');
+    const run = cruisePlanted();
     assert.notEqual(run.status, 0);
     const S = 'packages\\/server\\/src\\/domain';
     assert.match(
@@ -132,38 +156,16 @@ describe('the layering lint', () => {
     );
     // sign-in comes after tokens: its import is allowed.
     assert.doesNotMatch(run.output, /domain\/sign-in\/flow\.ts →/);
-    for (const path of [
-      'tokens/issue.ts',
-      'sign-in/flow.ts',
-      'directory/planted.ts',
-      'elsewhere/thing.ts',
-      'audit/planted.ts',
-      'planted-base.ts',
-    ]) {
-      rmSync(join(scratch, 'packages/server/src/domain', path));
-    }
   });
 
   test('outside the domain a feature is entered by its index.ts only', () => {
-    plant('domain/tokens/issue.ts', 'export const issue = () => 1;\n');
-    plant('domain/tokens/index.ts', "export { issue } from './issue.js';\n");
-    plant('http/deep.ts', "import { issue } from '../domain/tokens/issue.js';\nexport const x = issue;\n");
-    plant('http/front.ts', "import { issue } from '../domain/tokens/index.js';\nexport const y = issue;\n");
-    const run = cruise(scratch, 'packages/server/src');
+    const run = cruisePlanted();
     assert.notEqual(run.status, 0);
     assert.match(
       run.output,
       /error domain-features-enter-by-index: packages\/server\/src\/http\/deep\.ts → packages\/server\/src\/domain\/tokens\/issue\.ts/,
     );
     assert.doesNotMatch(run.output, /http\/front\.ts →/);
-    for (const path of [
-      'domain/tokens/issue.ts',
-      'domain/tokens/index.ts',
-      'http/deep.ts',
-      'http/front.ts',
-    ]) {
-      rmSync(join(scratch, 'packages/server/src', path));
-    }
   });
 
   /** Each way of reading the clock that `lint/no-date-now.grit` refuses in the domain. */
