@@ -5,9 +5,9 @@
 // Files run in groups, one process per group: the files of one area (a folder under a package's
 // test/, e.g. server/sign-in), at most GROUP_SIZE of them, imported one after another by a small entry
 // file. Each process of the runner costs about 2.4 s of CPU before its first test (tsx and the server's
-// modules); a group pays that once. Three groups run at once (TESSERA_TEST_CONCURRENCY to change it: with two,
-// a third of two cores' time went unused, the groups waiting on Chromium, PostgreSQL's commits and their
-// own servers), the longest first (node's runner takes its files
+// modules); a group pays that once. Two groups run at once (TESSERA_TEST_CONCURRENCY to change it; three
+// made the browser groups twice as long and a PostgreSQL connection wait past its 5 s, for no shorter run),
+// the longest first (node's runner takes its files
 // in the order of their names, so each entry's name starts with its place), so that the run does not
 // end with one long group running alone: a group's length is what scripts/test-weights.json says it
 // took (seconds, from the table a whole run prints; refresh it when groups change much), else
@@ -101,7 +101,7 @@ const result = spawnSync(
     // node's own report, plus each group's time before the summary (scripts/test-reporter.mjs).
     `--test-reporter=${join(root, 'scripts/test-reporter.mjs')}`,
     '--test-reporter-destination=stdout',
-    `--test-concurrency=${Number(process.env.TESSERA_TEST_CONCURRENCY) > 0 ? Number(process.env.TESSERA_TEST_CONCURRENCY) : 3}`,
+    `--test-concurrency=${Number(process.env.TESSERA_TEST_CONCURRENCY) > 0 ? Number(process.env.TESSERA_TEST_CONCURRENCY) : 2}`,
     // A group's limit. The slowest groups took 240–274 s in a whole run on 2 cores, most of it a process
     // per CLI command (server-1) before the tests' CLI session; a limit they can reach under load fails a
     // run for being slow.
