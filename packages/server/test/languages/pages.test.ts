@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -8,7 +7,7 @@ import { insertUserWithTenant, prepareUser } from '../../src/domain/directory/us
 import { LOCALES, type Locale } from '../../src/domain/locales.js';
 import { CATALOGS, MESSAGE_KEYS, Texts } from '../../src/domain/texts/index.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
-import { launchChromium, PHONE } from '../console/support/console-browser.js';
+import { axeAnalysis, launchChromium, PHONE } from '../console/support/console-browser.js';
 import { SteerableOidcUpstream } from '../federation/support/oidc-upstream.js';
 import { call, consoleOf, ownedOrg } from '../management/support/console.js';
 import { enrolOnProfile, secretOnPage, totpCode } from '../second-factor-and-delegation/support.js';
@@ -92,32 +91,15 @@ function englishLeftIn(page: string): string[] {
 const SCREENSHOT_LOCALES: readonly Locale[] = ['en', 'ar'];
 
 /** axe-core as @axe-core/playwright ships it, injected once into the page that every page's HTML is set in. */
-const AXE_SOURCE = readFileSync(
-  createRequire(import.meta.resolve('@axe-core/playwright')).resolve('axe-core/axe.min.js'),
-  'utf8',
-);
-
 /**
  * The serious and critical WCAG 2.x A/AA violations of what `page` shows (the tags the console's
- * check uses). axe is injected once and run in place: setContent keeps the page's window, and a
- * run of AxeBuilder, which injects it anew and finishes in a page of its own, costs ~25 times as
- * much here, for the same answer on a page without frames.
+ * check uses). axe is injected once and run in place (axeAnalysis): setContent keeps the page's window.
  */
 async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
-    const axe = (window as any).axe;
-    const results = await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-      resultTypes: ['violations'],
-    });
-    return (
-      results.violations as { impact: string; id: string; help: string; nodes: { target: string[] }[] }[]
-    )
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`);
-  });
+  const { violations } = await axeAnalysis(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`);
 }
 
 for (const database of storageSuite(

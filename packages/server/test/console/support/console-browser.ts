@@ -76,7 +76,10 @@ export async function axeAnalysis(page: Page, tags: string[]): Promise<{ violati
   return page.evaluate(async (values) => {
     // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above
     const axe = (window as any).axe;
-    const results = await axe.run(document, { runOnly: { type: 'tag', values }, resultTypes: ['violations'] });
+    const results = await axe.run(document, {
+      runOnly: { type: 'tag', values },
+      resultTypes: ['violations'],
+    });
     return {
       violations: (results.violations as AxeViolation[]).map((v) => ({
         id: v.id,
