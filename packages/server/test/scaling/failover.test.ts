@@ -161,9 +161,13 @@ describe('failover: a synchronous standby promoted behind HAProxy under load', {
     await primary.kill();
     // Promoted only once each node has said it is not ready: waited for, not timed, so a slow machine's
     // probes cannot all fall in the short window between the kill and the promotion.
-    const saidNotReady = (index: number) => probes.some((p) => p.node === index && p.at > killedAt && p.status !== 200);
+    const saidNotReady = (index: number) =>
+      probes.some((p) => p.node === index && p.at > killedAt && p.status !== 200);
     while (!saidNotReady(0) || !saidNotReady(1)) {
-      assert.ok(Date.now() - killedAt < 30_000, `/readyz still ready 30 s after the kill: ${readiness.slice(-5)}`);
+      assert.ok(
+        Date.now() - killedAt < 30_000,
+        `/readyz still ready 30 s after the kill: ${readiness.slice(-5)}`,
+      );
       await sleep(50);
     }
     await standby.query('select pg_promote()');
