@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import Provider from 'oidc-provider';
 import type { Browser, Page } from 'playwright-core';
@@ -12,6 +14,13 @@ import { launchChromium } from '../support/chromium.js';
 import { chromiumSkip } from '../support/environment.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
 import { SamlIdp } from './support/saml-idp.js';
+
+/** Where this suite's screenshots go: test-results/federation/, beside the other suites' (not /tmp). */
+const SCREENSHOTS = fileURLToPath(new URL('../../../../test-results/federation/', import.meta.url));
+const screenshotPath = (name: string) => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return `${SCREENSHOTS}${name}.png`;
+};
 
 const UPSTREAM_SECRET = 'upstream client secret 0123456789';
 
@@ -195,7 +204,7 @@ describe('enterprise sign-in in Chromium', () => {
       const verifier = await typeAddress(
         page,
         'alice@corp.test',
-        round === 0 ? '/tmp/federation-login.png' : undefined,
+        round === 0 ? screenshotPath('login') : undefined,
       );
       await upstreamSignIn(page, 'alice@corp.test');
       const { id, access } = await tokensAt(page, verifier);
@@ -262,7 +271,7 @@ describe('enterprise sign-in in Chromium', () => {
       'Sign in with Partner SSO',
       'Sign in with Corp SAML',
     ]);
-    await page.screenshot({ path: '/tmp/federation-login-buttons.png', fullPage: true });
+    await page.screenshot({ path: screenshotPath('login-buttons'), fullPage: true });
     await page.getByRole('link', { name: 'Sign in with Corp SAML' }).click();
     await page.waitForURL((u) => u.href.startsWith(`${idp.origin}/sso?SAMLRequest=`));
     // The request is the IdP's to read: it names this org's ACS and is the one the ACS expects back.
