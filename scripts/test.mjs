@@ -6,12 +6,11 @@
 // test/, e.g. server/sign-in), at most GROUP_SIZE of them, imported one after another by a small entry
 // file. Each process of the runner costs about 2.4 s of CPU before its first test (tsx and the server's
 // modules); a group pays that once. Two groups run at once (TESSERA_TEST_CONCURRENCY to change it; three
-// made the browser groups twice as long and a PostgreSQL connection wait past its 5 s, for no shorter run),
-// the longest first (node's runner takes its files
-// in the order of their names, so each entry's name starts with its place), so that the run does not
-// end with one long group running alone: a group's length is what scripts/test-weights.json says it
-// took (seconds, from the table a whole run prints; refresh it when groups change much), else
-// WEIGHT_PER_FILE seconds per file.
+// made the browser groups twice as long and a PostgreSQL connection wait past its 5 s, for no shorter
+// run), the longest first, so that the run does not end with one long group running alone. node's runner
+// takes its files in the order of their names, so each entry's name starts with its place. A group's
+// length is what scripts/test-weights.json says it took (seconds, from the table a whole run prints;
+// refresh it when groups change much), else WEIGHT_PER_FILE seconds per file.
 // TESSERA_TEST_ISOLATE=1 runs one process per file instead (to rule out one file disturbing another).
 //
 // Usage: npm test [-- <substring filter on file paths>]
