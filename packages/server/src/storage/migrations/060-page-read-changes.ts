@@ -1,5 +1,5 @@
-import { type Kysely, SqliteAdapter, sql } from 'kysely';
-import { isPostgres } from './is-postgres.js';
+import type { Kysely } from 'kysely';
+import { announceChanges, unannounceChanges } from './credential-announcements.js';
 
 /**
  * What every hosted page of a sign-in reads per org — its texts overrides, its brands, its
@@ -9,39 +9,11 @@ import { isPostgres } from './is-postgres.js';
  * commit, on SQLite by raising migration 030's counter.
  */
 const TABLES = ['org_texts', 'brandings', 'connections', 'org_sign_in_policies'] as const;
-const CHANGES = ['insert', 'update', 'delete'] as const;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (isPostgres(db)) {
-    for (const table of TABLES) {
-      await sql`
-        create trigger ${sql.raw(`${table}_credentials_changed`)}
-        after insert or update or delete or truncate on ${sql.table(table)}
-        for each statement execute function tessera_credentials_changed()`.execute(db);
-    }
-    return;
-  }
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
-  for (const table of TABLES) {
-    for (const change of CHANGES) {
-      await sql`
-        create trigger ${sql.raw(`${table}_${change}_credential_version`)}
-        after ${sql.raw(change)} on ${sql.table(table)}
-        begin
-          update credential_version set version = version + 1 where id = 1;
-        end`.execute(db);
-    }
-  }
+  await announceChanges(db, TABLES);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of TABLES) {
-    if (isPostgres(db)) {
-      await sql`drop trigger ${sql.raw(`${table}_credentials_changed`)} on ${sql.table(table)}`.execute(db);
-      continue;
-    }
-    for (const change of CHANGES) {
-      await sql`drop trigger ${sql.raw(`${table}_${change}_credential_version`)}`.execute(db);
-    }
-  }
+  await unannounceChanges(db, TABLES);
 }
