@@ -13,7 +13,14 @@ import { ownScopes } from '../directory/scopes.js';
 import { fail } from '../errors.js';
 import { purgeAtMostEveryMinute } from '../purge-schedule.js';
 import { sessionAudience, type TokenAudience } from '../resources/resource-tokens.js';
-import { isLive, liveSession, type OAuthSession, openSession, revokeSession } from '../sessions/sessions.js';
+import {
+  isLive,
+  liveSession,
+  type NewSession,
+  type OAuthSession,
+  openSession,
+  revokeSession,
+} from '../sessions/sessions.js';
 import { mayUseGrant, requireGrant } from '../tokens/client-grants.js';
 import { withIdToken } from '../tokens/id-tokens.js';
 import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.js';
@@ -37,6 +44,34 @@ export interface Authentication {
   authTime?: number;
   /** The browser sign-in the code is issued from (BrowserSession.id): signing out there ends the session. */
   browserSession?: string;
+}
+
+/**
+ * The OAuth session an authorization code opens for `auth` (the transaction below and the one
+ * statement of sign-in-at-once.ts open the same).
+ */
+export function sessionInputFor(
+  pending: PendingAuthorization,
+  auth: Authentication,
+  resources: NewSession['resources'],
+  now: number,
+): NewSession {
+  const { request } = pending;
+  return {
+    userId: auth.userId,
+    clientId: request.clientId,
+    amr: auth.amr,
+    acr: auth.acr,
+    scope: ownScopes(request.scope),
+    resources,
+    actorId: auth.actorId ?? null,
+    ...(auth.notAfter === undefined ? {} : { notAfter: auth.notAfter }),
+    authTime: auth.authTime ?? now,
+    browserSession: auth.browserSession ?? null,
+    claims: request.claims,
+    backchannelLogout: pending.client.backchannelLogout,
+    frontchannelLogout: pending.client.frontchannelLogout,
+  };
 }
 
 /**
@@ -64,26 +99,7 @@ export async function issueAuthorizationCode(
       fail('sign_in.request.completed', 'this sign-in was already completed');
     if (consented) await recordConsent(tx, org, auth.userId, pending.client, request.scope, now);
     const resources = await grantToIssue(tx, org, request, auth.userId, completed.grant);
-    const session = await openSession(
-      tx,
-      org,
-      {
-        userId: auth.userId,
-        clientId: request.clientId,
-        amr: auth.amr,
-        acr: auth.acr,
-        scope: ownScopes(request.scope),
-        resources,
-        actorId: auth.actorId ?? null,
-        ...(auth.notAfter === undefined ? {} : { notAfter: auth.notAfter }),
-        authTime: auth.authTime ?? now,
-        browserSession: auth.browserSession ?? null,
-        claims: request.claims,
-        backchannelLogout: pending.client.backchannelLogout,
-        frontchannelLogout: pending.client.frontchannelLogout,
-      },
-      now,
-    );
+    const session = await openSession(tx, org, sessionInputFor(pending, auth, resources, now), now);
     await insertAuthorizationCode(tx, codeRecord(org, request, session.id, code, now));
   });
   await purgeUsedCodes(deps, now);

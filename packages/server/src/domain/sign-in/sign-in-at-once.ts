@@ -2,15 +2,13 @@ import { newId, newSecret } from '../../crypto/random.js';
 import { signInStatementRuns, storeSignInWithCode, TENANT_SLOT } from '../../storage/repos/sign-in-writes.js';
 import { auditEntryOf } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import { ownScopes } from '../directory/scopes.js';
 import { sessionCreated, sessionToOpen } from '../sessions/sessions.js';
 import { BROWSER_SESSION_TTL_MS } from '../tokens-policy.js';
 import type { Org } from '../types.js';
 import { quietWebhooks } from '../webhooks/routing-cache.js';
-import { codeRecord, purgeUsedCodes } from './authorization-codes.js';
+import { codeRecord, purgeUsedCodes, sessionInputFor } from './authorization-codes.js';
 import type { PendingAuthorization } from './authorization-requests.js';
 import { codeAnswer } from './authorization-steps.js';
-import { acrSatisfies } from './authorize/claims-parameter.js';
 import { authenticationOf, browserSessionToStart, purgeExpiredBrowserSessions } from './browser-sessions.js';
 import type { SignInDeps } from './deps.js';
 import { issueDeviceToken } from './device-cookies.js';
@@ -21,7 +19,7 @@ import type { Authenticated, CompletedAuthentication } from './sign-in-outcome.j
  * completeAuthentication's common case in one statement on PostgreSQL (docs/decisions.md, "A
  * sign-in's round trips"): someone signed in, no second step due, and their authorization request
  * goes straight on to its code. What the transaction would decide is decided here first, with the
- * same functions (nextStepOf, acrSatisfies); what only the database knows (the request still open,
+ * same function (nextStepOf: an unmet essential acr is not the code); what only the database knows (the request still open,
  * its grant undecided, the user's tenant, the org's webhooks) the statement checks
  * (storage/repos/sign-in-writes.ts). Null when it stored nothing — an impersonation, a request
  * naming resources or decided on a consent page, a step that is not the code, an org whose webhooks
@@ -41,28 +39,10 @@ export async function signInWithCodeAtOnce(
   if (webhooks === undefined) return null;
   const now = clock.now();
   const start = browserSessionToStart(org, user, method, now);
-  if (!acrSatisfies(request.claims, start.session.acr)) return null;
   if ((await nextStepOf(deps, pending, start.session)).kind !== 'code') return null;
   const auth = authenticationOf(start.session);
   const sid = newId('sid');
-  const session = sessionToOpen(
-    org,
-    {
-      userId: auth.userId,
-      clientId: request.clientId,
-      amr: auth.amr,
-      acr: auth.acr,
-      scope: ownScopes(request.scope),
-      resources: [],
-      actorId: null,
-      authTime: now,
-      browserSession: start.session.id,
-      claims: request.claims,
-    },
-    TENANT_SLOT,
-    sid,
-    now,
-  );
+  const session = sessionToOpen(org, sessionInputFor(pending, auth, [], now), TENANT_SLOT, sid, now);
   const code = newSecret('tac_');
   const stored = await storeSignInWithCode(deps.store, {
     orgId: org.id,
@@ -87,7 +67,7 @@ export async function signInWithCodeAtOnce(
     created: auditEntryOf(sessionCreated(session)).record,
     code: codeRecord(org, request, session.id, code, now),
   });
-  if (stored === null) return null;
+  if (!stored) return null;
   await purgeExpiredBrowserSessions(deps, now);
   await purgeUsedCodes(deps, now);
   const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, start.session.expiresAt - clock.now());

@@ -121,14 +121,7 @@ export async function findRequestGrant(store: Handle, id: string): Promise<Resou
  * yields one authorization code, not two.
  */
 export async function completeAuthorizationRequest(store: Handle, id: string, now: number): Promise<boolean> {
-  const db = opened(store);
-  const result = await db
-    .updateTable('authorization_requests')
-    .set({ completed_at: now })
-    .where('id', '=', id)
-    .where('completed_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  return (await completeAuthorizationRequestWithGrant(store, id, now)) !== null;
 }
 
 /**

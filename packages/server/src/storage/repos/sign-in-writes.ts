@@ -61,14 +61,10 @@ const AUDIT_COLUMNS = sql.raw(
  * rows would have to commit with them). Then it stores, as the transaction would: the browser
  * session and its `user.login` entry, the client signed into (the browser session is new, so its
  * sid is the one given), the OAuth session in the user's oldest tenant and its `session.created`
- * entry, and the code. Returns the tenant picked; null when it stored nothing (on SQLite without a
- * statement): the caller's transaction then decides.
+ * entry, and the code. Whether it stored them; when not, the caller's transaction decides. PostgreSQL
+ * only (signInStatementRuns).
  */
-export async function storeSignInWithCode(
-  store: Handle,
-  w: SignInWrites,
-): Promise<{ tenantId: string | null } | null> {
-  if (!signInStatementRuns(store)) return null;
+export async function storeSignInWithCode(store: Handle, w: SignInWrites): Promise<boolean> {
   const { browserSession: b, signedInto: c, session: s, code: k } = w;
   const rows = await sql<{ tenant_id: string | null }>`
 with done as (
@@ -135,6 +131,5 @@ with done as (
     from done
 )
 select id as tenant_id from tenant`.execute(opened(store));
-  const [row] = rows.rows;
-  return row === undefined ? null : { tenantId: row.tenant_id };
+  return rows.rows.length > 0;
 }
