@@ -24,7 +24,7 @@ import { credentialsSection } from './profile-credentials-section.js';
 import { passkeysSection } from './profile-passkeys-section.js';
 import { type ProfileState, profileFormUser, profileUserOf, sendProfileExpired } from './profile-visit.js';
 
-export async function renderProfile(
+async function renderProfile(
   ctx: PageContext,
   org: Org,
   request: FastifyRequest,

@@ -4,24 +4,26 @@ import {
   deviceConfirmation,
   findByUserCode,
   isDeviceSignIn,
-  loadPendingSignIn,
   type PendingDevice,
 } from '../../domain/sign-in/index.js';
-import type { Org } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { nameSituation } from '../error-code-header.js';
-import { browserSessionOf, type PageContext, pageLink, queryValue } from './context.js';
+import { browserSessionOf, pageLink, queryValue } from './context.js';
 import { deviceCodeView, deviceConfirmView, deviceDeniedView, deviceDoneView } from './device-views.js';
 import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
+import { pendingOfPage } from './page-pending.js';
 import { textsOf } from './page-texts.js';
 import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
 
 /** The path of the device pages (RFC 8628 `verification_uri`), under the org's issuer. */
 export const DEVICE_PATH = '/device';
 
-/** The device authorization `req` names, pending; else the page explaining it is gone. */
-async function pendingDevice(ctx: PageContext, org: Org, id: string | undefined): Promise<PendingDevice> {
-  const pending = id === undefined ? null : await loadPendingSignIn(ctx.deps, org, id);
+/**
+ * The device authorization `req` names, pending; else the page explaining it is gone. The read the
+ * page's language and brand made already is reused (page-pending.ts).
+ */
+async function pendingDevice({ ctx, org, request }: Visit, id: string | undefined): Promise<PendingDevice> {
+  const pending = id === undefined ? null : await pendingOfPage(ctx.deps, org, request, id);
   if (pending === null || !isDeviceSignIn(pending))
     return fail('sign_in.request.expired', 'This device request has expired or was already answered.');
   return pending;
@@ -57,7 +59,7 @@ function renderCodeForm(
 /** The confirmation of device authorization `reqId` for the person signed in, or the login page first. */
 async function showConfirmation(visit: Visit, reqId: string) {
   const { ctx, org, request, reply } = visit;
-  const pending = await pendingDevice(ctx, org, reqId);
+  const pending = await pendingDevice(visit, reqId);
   const params = { req: pending.device.id };
   const session = await browserSessionOf(ctx, org, request);
   if (session === null) return reply.redirect(pageLink(ctx, request, '/login', params), 303);
@@ -129,7 +131,7 @@ export const deviceConfirm = hostedPage(
   },
   async (visit) => {
     const { ctx, org, request, reply, form } = visit;
-    const pending = await pendingDevice(ctx, org, queryValue(request, 'req'));
+    const pending = await pendingDevice(visit, queryValue(request, 'req'));
     const session = await browserSessionOf(ctx, org, request);
     if (session === null)
       return reply.redirect(pageLink(ctx, request, '/login', { req: pending.device.id }), 303);

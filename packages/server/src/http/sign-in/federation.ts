@@ -17,7 +17,7 @@ import { bindBrowser, boundBrowser } from './federation-binding.js';
 import { continueView } from './federation-continue.js';
 import { offerLinkPage } from './federation-link.js';
 import { showRefusal } from './federation-refusal.js';
-import { formTargets, optionalRequest, pendingBinding } from './flow.js';
+import { formTargets, pageRequest, pendingBinding } from './flow.js';
 import { hostedPage, type Visit } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
 import { sendPage } from './respond.js';
@@ -64,7 +64,7 @@ export const federationStart = hostedPage(
   async (visit) => {
     const { ctx, org, request, reply, params } = visit;
     const c = await requireConnection(ctx.deps, org, params.con);
-    const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
+    const { pending } = await pageRequest(visit);
     const requestId = pending === null ? null : pendingBinding(pending);
     try {
       const binding = bindBrowser(ctx, request, reply);

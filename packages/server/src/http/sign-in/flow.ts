@@ -5,7 +5,6 @@ import {
   type AuthorizationAnswer,
   answerDestination,
   isDeviceSignIn,
-  loadAuthorizationRequest,
   loadPendingSignIn,
   type PendingSignIn,
   pendingIdOf,
@@ -13,7 +12,7 @@ import {
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { nameSituation } from '../error-code-header.js';
-import { type PageContext, pageLink } from './context.js';
+import { type PageContext, pageLink, queryValue } from './context.js';
 import { sendFormPost } from './form-post.js';
 import { pendingOfPage } from './page-pending.js';
 import { formTargetOf } from './respond.js';
@@ -29,16 +28,11 @@ export function sendAnswer(reply: FastifyReply, org: Org, answer: AuthorizationA
 const EXPIRED = 'This sign-in link has expired or was already used.';
 
 /**
- * The pending authorization request named by `req`, or a page explaining it is gone. With the
- * page's `request`, the read its language and brand made already is reused (page-pending.ts).
+ * The pending authorization request named by `req`, or a page explaining it is gone. The read the
+ * page's language and brand made already is reused (page-pending.ts).
  */
-export async function pendingRequest(deps: Deps, org: Org, id: string | undefined, request?: FastifyRequest) {
-  const pending =
-    id === undefined
-      ? null
-      : request === undefined
-        ? await loadAuthorizationRequest(deps, org, id)
-        : await pendingOfPage(deps, org, request, id);
+export async function pendingRequest(deps: Deps, org: Org, id: string | undefined, request: FastifyRequest) {
+  const pending = id === undefined ? null : await pendingOfPage(deps, org, request, id);
   return pending !== null && !isDeviceSignIn(pending) ? pending : fail('sign_in.request.expired', EXPIRED);
 }
 
@@ -59,6 +53,20 @@ export async function optionalRequest(
       ? await loadPendingSignIn(deps, org, id)
       : await pendingOfPage(deps, org, request, id);
   return pending ?? fail('sign_in.request.expired', EXPIRED);
+}
+
+/** The `req` a page was opened with, and its pending sign-in (optionalRequest); null outside one. */
+export async function pageRequest({
+  ctx,
+  org,
+  request,
+}: {
+  ctx: PageContext;
+  org: Org;
+  request: FastifyRequest;
+}) {
+  const reqId = queryValue(request, 'req');
+  return { reqId, pending: await optionalRequest(ctx.deps, org, reqId, request) };
 }
 
 /**

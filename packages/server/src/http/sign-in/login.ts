@@ -10,9 +10,9 @@ import {
 } from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
-import { browserSessionOf, type PageContext, pageLink, queryValue } from './context.js';
+import { browserSessionOf, type PageContext, pageLink } from './context.js';
 import { discoveredConnection, loginConnections } from './federation-login.js';
-import { formTargets, optionalRequest, pendingBinding, requestParams, sendOutcome } from './flow.js';
+import { formTargets, pageRequest, pendingBinding, requestParams, sendOutcome } from './flow.js';
 import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
 import { loginPasskeySection } from './passkeys.js';
@@ -108,12 +108,7 @@ export const loginPage = hostedPage(
     summary: 'the login form (email and password, passkey, enterprise sign-in)',
   },
   async (visit) => {
-    const pending = await optionalRequest(
-      visit.ctx.deps,
-      visit.org,
-      queryValue(visit.request, 'req'),
-      visit.request,
-    );
+    const { pending } = await pageRequest(visit);
     return showLogin(visit, pending);
   },
 );
@@ -127,8 +122,7 @@ export const login = hostedPage(
   },
   async (visit) => {
     const { ctx, org, request, reply, form } = visit;
-    const reqId = queryValue(request, 'req');
-    const pending = await optionalRequest(ctx.deps, org, reqId, request);
+    const { reqId, pending } = await pageRequest(visit);
     if (!ctx.csrf.check(request, 'login', [reqId ?? ''], form.csrf)) return refuseForm(visit);
     const email = form.email.trim();
     // Email-domain discovery (DESIGN §17): an address a connection claims signs in there.

@@ -10,7 +10,7 @@ import { type PendingSignIn, trustedDevice } from '../../domain/sign-in/index.js
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
 import { pageLink, queryValue } from './context.js';
-import { optionalRequest, pendingBinding, requestParams } from './flow.js';
+import { pageRequest, pendingBinding, requestParams } from './flow.js';
 import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { forgotSentView, forgotView, linkClosedView, resetDoneView, resetView } from './mail-views.js';
 import { ruleText, textsOf } from './page-texts.js';
@@ -95,12 +95,7 @@ function sendForgotSent(visit: Visit, pending: PendingSignIn | null, email: stri
 export const forgotPage = hostedPage(
   { method: 'get', path: FORGOT, summary: 'forgotten password: the form asking for the address' },
   async (visit) => {
-    const pending = await optionalRequest(
-      visit.ctx.deps,
-      visit.org,
-      queryValue(visit.request, 'req'),
-      visit.request,
-    );
+    const { pending } = await pageRequest(visit);
     return renderForgot(visit, pending, { email: '', error: null });
   },
 );
@@ -113,9 +108,8 @@ export const forgotSend = hostedPage(
     form: ['csrf', 'email'],
   },
   async (visit) => {
-    const { ctx, org, request, form } = visit;
-    const reqId = queryValue(request, 'req');
-    const pending = await optionalRequest(ctx.deps, org, reqId, request);
+    const { ctx, request, form } = visit;
+    const { reqId, pending } = await pageRequest(visit);
     if (!ctx.csrf.check(request, 'password-forgot', [reqId ?? ''], form.csrf)) return refuseForm(visit);
     const email = form.email.trim();
     if (email.length > 254 || !EMAIL_SHAPE.test(email)) {

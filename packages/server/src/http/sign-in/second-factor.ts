@@ -9,8 +9,8 @@ import {
   verifySecondFactor,
 } from '../../domain/sign-in/index.js';
 import type { Org, User } from '../../domain/types.js';
-import { type PageContext, pageLink, queryValue } from './context.js';
-import { formTargets, optionalRequest, outcomeLink, requestParams } from './flow.js';
+import { type PageContext, pageLink } from './context.js';
+import { formTargets, outcomeLink, pageRequest, requestParams } from './flow.js';
 import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
 import { type PageOptions, sendErrorPage, sendPage } from './respond.js';
@@ -39,8 +39,7 @@ async function passwordUser(ctx: PageContext, org: Org, request: FastifyRequest)
 }
 
 async function stepContext(ctx: PageContext, org: Org, request: FastifyRequest) {
-  const reqId = queryValue(request, 'req');
-  const pending = await optionalRequest(ctx.deps, org, reqId, request);
+  const { reqId, pending } = await pageRequest({ ctx, org, request });
   const params = requestParams(pending);
   return { reqId: reqId ?? '', pending, params, user: await passwordUser(ctx, org, request) };
 }

@@ -18,9 +18,9 @@ import type { Texts } from '../../domain/texts/index.js';
 import type { Org, User } from '../../domain/types.js';
 import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
-import { pageLink, queryValue } from './context.js';
+import { pageLink } from './context.js';
 import { discoveredConnection } from './federation-login.js';
-import { formTargets, optionalRequest, pendingBinding, requestParams } from './flow.js';
+import { formTargets, pageRequest, pendingBinding, requestParams } from './flow.js';
 import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { signedIn } from './login.js';
 import { signUpSentView } from './mail-views.js';
@@ -78,10 +78,11 @@ function signUpRefusalText(texts: Texts, org: Org): string {
  * The answer of /signup where the org offers no sign-up: the console never does (404, as before);
  * an invite-only org says so on a page of its own (403). Null where the form is offered.
  */
-async function signUpClosed({ ctx, org, request, reply }: Visit) {
+async function signUpClosed(visit: Visit) {
+  const { ctx, org, request, reply } = visit;
   if (org.isConsole) return fail('sign_up.closed', 'This organization does not offer sign-up.');
   if (signUpOffered(org)) return null;
-  const pending = await optionalRequest(ctx.deps, org, queryValue(request, 'req'), request);
+  const { pending } = await pageRequest(visit);
   const loginHref = pageLink(ctx, request, '/login', requestParams(pending));
   const texts = textsOf(request);
   const body = signUpClosedView(texts, signUpRefusalText(texts, org), loginHref);
@@ -190,12 +191,7 @@ export const signupPage = hostedPage(
   async (visit) => {
     const closed = await signUpClosed(visit);
     if (closed) return closed;
-    const pending = await optionalRequest(
-      visit.ctx.deps,
-      visit.org,
-      queryValue(visit.request, 'req'),
-      visit.request,
-    );
+    const { pending } = await pageRequest(visit);
     return renderSignup(visit, pending, { email: '', firstName: '', lastName: '', error: null });
   },
 );
@@ -211,8 +207,7 @@ export const signup = hostedPage(
     const { ctx, org, request, reply, form } = visit;
     const closed = await signUpClosed(visit);
     if (closed) return closed;
-    const reqId = queryValue(request, 'req');
-    const pending = await optionalRequest(ctx.deps, org, reqId, request);
+    const { reqId, pending } = await pageRequest(visit);
     if (!ctx.csrf.check(request, 'signup', [reqId ?? ''], form.csrf)) return refuseForm(visit);
     const entered = { email: form.email.trim(), firstName: form.first_name, lastName: form.last_name };
     // An address a connection claims signs up there, as it signs in there (DESIGN §17).
