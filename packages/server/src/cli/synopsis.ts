@@ -37,6 +37,10 @@ export const optional = <P extends readonly SynopsisPart[]>(...of: P) => ({ kind
 /** `a | b`: one of the alternatives (in parentheses unless `optional` holds it). */
 export const either = <P extends readonly SynopsisPart[]>(...of: P) => ({ kind: 'either', of }) as const;
 
+/** `[--NAME | --no-NAME]`: a setting turned on or off, left as it is when neither is given. */
+export const negatable = <N extends string>(name: N) =>
+  optional(either(toggle(name), toggle(`no-${name}` as const)));
+
 /** `a b c`: parts given together (an alternative of `either`). */
 export const all = <P extends readonly SynopsisPart[]>(...of: P) => ({ kind: 'all', of }) as const;
 

@@ -1,6 +1,7 @@
 import {
   all,
   either,
+  negatable,
   optional,
   renderSynopsis,
   repeated,
@@ -321,8 +322,8 @@ const DECLARED = {
       value('type', 'oidc|saml'),
       value('name', 'N'),
       optional(repeated('domain', 'D')),
-      optional(either(toggle('jit'), toggle('no-jit'))),
-      optional(either(toggle('jit-any-domain'), toggle('no-jit-any-domain'))),
+      negatable('jit'),
+      negatable('jit-any-domain'),
       optional(repeated('default-role', 'ROLE_ID')),
       optional(
         value('issuer', 'URL'),
@@ -330,7 +331,7 @@ const DECLARED = {
         optional(repeated('scope', 'SCOPE')),
         optional(value('hosted-domain', 'D')),
         optional(repeated('allowed-endpoint-host', 'HOST')),
-        optional(either(toggle('accept-id-jag'), toggle('no-accept-id-jag'))),
+        negatable('accept-id-jag'),
       ),
       optional(
         either(
@@ -375,8 +376,8 @@ const DECLARED = {
       value('id', 'CON_ID'),
       optional(value('name', 'N')),
       optional(repeated('domain', 'D')),
-      optional(either(toggle('jit'), toggle('no-jit'))),
-      optional(either(toggle('jit-any-domain'), toggle('no-jit-any-domain'))),
+      negatable('jit'),
+      negatable('jit-any-domain'),
       optional(repeated('default-role', 'ROLE_ID')),
       optional(value('issuer', 'URL')),
       optional(value('client-id', 'C')),
@@ -384,7 +385,7 @@ const DECLARED = {
       optional(repeated('scope', 'SCOPE')),
       optional(value('hosted-domain', 'D')),
       optional(repeated('allowed-endpoint-host', 'HOST')),
-      optional(either(toggle('accept-id-jag'), toggle('no-accept-id-jag'))),
+      negatable('accept-id-jag'),
       optional(
         either(
           value('metadata-file', 'FILE'),
@@ -479,7 +480,7 @@ const DECLARED = {
       optional(value('service', 'S')),
       optional(value('ddsource', 'S')),
       optional(value('ddtags', 'TAGS')),
-      optional(either(toggle('gzip'), toggle('no-gzip'))),
+      negatable('gzip'),
     ],
     summary: 'change a log stream (its type and its place in the audit log stay)',
     details: [
