@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { insertUserWithTenant, prepareUser } from '../../src/domain/directory/users.js';
 import { LOCALES, type Locale } from '../../src/domain/locales.js';
 import { CATALOGS, MESSAGE_KEYS, Texts } from '../../src/domain/texts/index.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
-import { axeAnalysis, launchChromium, PHONE } from '../console/support/console-browser.js';
+import { launchChromium, PHONE, seriousViolations } from '../console/support/console-browser.js';
 import { SteerableOidcUpstream } from '../federation/support/oidc-upstream.js';
 import { call, consoleOf, ownedOrg } from '../management/support/console.js';
 import { enrolOnProfile, secretOnPage, totpCode } from '../second-factor-and-delegation/support.js';
@@ -89,18 +89,6 @@ function englishLeftIn(page: string): string[] {
 
 /** Each page type's screenshot in English and Arabic (right to left); the login page in every language. */
 const SCREENSHOT_LOCALES: readonly Locale[] = ['en', 'ar'];
-
-/** axe-core as @axe-core/playwright ships it, injected once into the page that every page's HTML is set in. */
-/**
- * The serious and critical WCAG 2.x A/AA violations of what `page` shows (the tags the console's
- * check uses). axe is injected once and run in place (axeAnalysis): setContent keeps the page's window.
- */
-async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await axeAnalysis(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`);
-}
 
 for (const database of storageSuite(
   'a user’s saved locale, an org’s default locale and its stored message overrides are written and read back',
@@ -411,7 +399,7 @@ for (const database of storageSuite(
             // The page as served, its markup and stylesheet; nothing is fetched, no script runs (form_post's
             // would post the code away).
             await page.setContent(html.replace(/<script\b[\s\S]*?<\/script>/g, ''), { waitUntil: 'load' });
-            problems.push(...(await axeViolations(page)).map((v) => `${name} (${locale}): ${v}`));
+            problems.push(...(await seriousViolations(page)).map((v) => `${name} (${locale}): ${v}`));
             if (name === 'login' || SCREENSHOT_LOCALES.includes(locale)) {
               await page.screenshot({ path: `${SCREENSHOTS}${name}-${locale}-phone.png`, fullPage: true });
               const overflow = await page.evaluate(

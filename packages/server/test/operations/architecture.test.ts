@@ -34,6 +34,14 @@ function cruise(cwd: string, ...paths: string[]) {
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
+/** The layers' files that planted imports point at, in each scratch tree. */
+const LAYOUT: Record<string, string> = {
+  'http/errors.ts': 'export const code = 1;\n',
+  'storage/db.ts': 'export const db = 1;\n',
+  'crypto/random.ts': 'export const bytes = 1;\n',
+  'domain/clock.ts': 'export const clock = { now: () => 0 };\n',
+};
+
 describe('the layering lint', () => {
   let scratch: string;
   const plant = (path: string, text: string) => {
@@ -44,10 +52,7 @@ describe('the layering lint', () => {
   before(() => {
     scratch = mkdtempSync(join(tmpdir(), 'tessera-layers-'));
     copyFileSync(join(root, '.dependency-cruiser.cjs'), join(scratch, '.dependency-cruiser.cjs'));
-    plant('http/errors.ts', 'export const code = 1;\n');
-    plant('storage/db.ts', 'export const db = 1;\n');
-    plant('crypto/random.ts', 'export const bytes = 1;\n');
-    plant('domain/clock.ts', 'export const clock = { now: () => 0 };\n');
+    for (const [path, text] of Object.entries(LAYOUT)) plant(path, text);
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -88,13 +93,7 @@ describe('the layering lint', () => {
     const tree = mkdtempSync(join(tmpdir(), 'tessera-layers-planted-'));
     try {
       copyFileSync(join(root, '.dependency-cruiser.cjs'), join(tree, '.dependency-cruiser.cjs'));
-      for (const [path, text] of Object.entries({
-        'http/errors.ts': 'export const code = 1;\n',
-        'storage/db.ts': 'export const db = 1;\n',
-        'crypto/random.ts': 'export const bytes = 1;\n',
-        'domain/clock.ts': 'export const clock = { now: () => 0 };\n',
-        ...PLANTED_IMPORTS,
-      })) {
+      for (const [path, text] of Object.entries({ ...LAYOUT, ...PLANTED_IMPORTS })) {
         const file = join(tree, 'packages/server/src', path);
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, text);

@@ -49,6 +49,7 @@ export async function signInToConsole(
   return page;
 }
 
+/** axe-core as @axe-core/playwright ships it, injected once into each document analysed in place. */
 const AXE_SOURCE = readFileSync(
   createRequire(import.meta.resolve('@axe-core/playwright')).resolve('axe-core/axe.min.js'),
   'utf8',
@@ -91,15 +92,17 @@ export async function axeAnalysis(page: Page, tags: string[]): Promise<{ violati
   }, tags);
 }
 
+/** The serious and critical WCAG 2.x A/AA violations of the page as it is now, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await axeAnalysis(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`);
+}
+
 /** No serious or critical accessibility violation on the page as it is now (axe-core, WCAG 2.x A/AA). */
 export async function assertAccessible(page: Page, name: string): Promise<void> {
-  const results = await axeAnalysis(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(
-    bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
-    [],
-    `accessibility of ${name}`,
-  );
+  assert.deepEqual(await seriousViolations(page), [], `accessibility of ${name}`);
 }
 
 /**
