@@ -34,7 +34,7 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
     await createWebhook(
       server.deps,
       hooked,
-      { url: 'https://hooks.example.test/in', events: ['user.*', 'session.*'] },
+      { url: 'https://127.0.0.1:9/in', events: ['user.*', 'session.*'] },
       SYSTEM,
     );
   });
@@ -48,7 +48,7 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
     const { clientId, secret } = await makeClient(server.deps, org, {
       kind: 'confidential',
       firstParty: true,
-      backchannelLogoutUri: 'https://app.example.test/logout',
+      backchannelLogoutUri: 'https://127.0.0.1:9/logout',
     });
     const issuer = server.issuer(org.slug);
     const { url, verifier } = authorizeUrl(issuer, clientId, { scope: 'openid email', nonce: 'n-1' });
@@ -205,7 +205,7 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
     await createWebhook(
       server.deps,
       late,
-      { url: 'https://hooks.example.test/late', events: ['user.login'] },
+      { url: 'https://127.0.0.1:9/late', events: ['user.login'] },
       SYSTEM,
     );
     const after = await signInTo(late, 'bob@late.test');
