@@ -5,40 +5,54 @@ export const PURGE_INTERVAL_MS = 60_000;
 
 const lastPurge = new WeakMap<Handle, Map<string, number>>();
 
-/** Transactions that steps written for the store run inside (joinedTransaction), to their store. */
-const storeOfTransaction = new WeakMap<Handle, Handle>();
+/** Purges asked for inside a transaction (see purgesAfterCommit), by table, with the time each was asked at. */
+type Deferred = Map<string, { now: number; purge: (db: Handle) => Promise<void> }>;
+
+/** Transactions that steps written for the store run inside (joinedTransaction): their store and deferred purges. */
+const deferredIn = new WeakMap<Handle, { store: Handle; purges: Deferred }>();
 
 /**
  * Tells the schedule that `tx` is a transaction on `store` which steps that purge run inside (the
- * sign-in's, complete-authentication.ts): their purges inside it count as the store's, once a
- * minute, not once per transaction.
+ * sign-in's, complete-authentication.ts). A purge asked for inside it is not run there: a DELETE would
+ * hold its locks until the sign-in commits, and a failed one would roll the sign-in back. It is kept,
+ * and the returned function runs it on `store` once the transaction has committed (once a minute per
+ * table, as any other purge; nothing is run, or counted as run, for a transaction that rolled back).
  */
-export function purgesInside(tx: Handle, store: Handle): void {
-  storeOfTransaction.set(tx, storeOfTransaction.get(store) ?? store);
+export function purgesAfterCommit(tx: Handle, store: Handle): () => Promise<void> {
+  const purges: Deferred = new Map();
+  deferredIn.set(tx, { store: deferredIn.get(store)?.store ?? store, purges });
+  return async () => {
+    for (const [table, { now, purge }] of purges) await purgeAtMostEveryMinute(store, table, now, purge);
+  };
 }
 
 /**
- * Runs `purge` (a delete of `table`'s expired rows) unless this process ran it for the same database
- * less than a minute ago. The request paths that create short-lived rows (authorization requests,
- * codes, browser sessions, refresh tokens) used to delete the expired ones every time: a write
- * statement of its own on each sign-in step, which on SQLite takes the one connection and the file's
- * write lock, and on PostgreSQL is a round trip (issue #32). Every read of these tables checks
- * `expires_at`, so a row past it that is still stored is refused all the same.
+ * Runs `purge` (a delete of `table`'s expired rows, on the handle it is given) unless this process ran
+ * it for the same database less than a minute ago. The request paths that create short-lived rows
+ * (authorization requests, codes, browser sessions, refresh tokens) used to delete the expired ones
+ * every time: a write statement of its own on each sign-in step, which on SQLite takes the one
+ * connection and the file's write lock, and on PostgreSQL is a round trip (issue #32). Every read of
+ * these tables checks `expires_at`, so a row past it that is still stored is refused all the same.
+ * Inside a transaction given to purgesAfterCommit it is kept for after the commit.
  */
 export async function purgeAtMostEveryMinute(
   db: Handle,
   table: string,
   now: number,
-  purge: () => Promise<void>,
+  purge: (db: Handle) => Promise<void>,
 ): Promise<void> {
-  const store = storeOfTransaction.get(db) ?? db;
-  let tables = lastPurge.get(store);
+  const deferred = deferredIn.get(db);
+  if (deferred) {
+    if (!deferred.purges.has(table)) deferred.purges.set(table, { now, purge });
+    return;
+  }
+  let tables = lastPurge.get(db);
   if (!tables) {
     tables = new Map();
-    lastPurge.set(store, tables);
+    lastPurge.set(db, tables);
   }
   const last = tables.get(table);
   if (last !== undefined && now >= last && now - last < PURGE_INTERVAL_MS) return;
   tables.set(table, now);
-  await purge();
+  await purge(db);
 }

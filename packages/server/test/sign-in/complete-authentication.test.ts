@@ -5,6 +5,7 @@
 // browser session). The pages' own suites hold the same flows through the browser and HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sha256 } from '../../src/crypto/random.js';
 import { clock } from '../../src/domain/clock.js';
 import { createClient } from '../../src/domain/directory/clients.js';
 import { updateOrgSettings } from '../../src/domain/directory/org-settings.js';
@@ -24,9 +25,10 @@ import {
   resumeBrowserSession,
   type SignInOutcome,
 } from '../../src/domain/sign-in/index.js';
-import { ACR_IMPERSONATION } from '../../src/domain/tokens-policy.js';
+import { ACR_IMPERSONATION, BROWSER_SESSION_TTL_MS } from '../../src/domain/tokens-policy.js';
 import { type Client, type Org, SYSTEM, type User } from '../../src/domain/types.js';
 import type { Runtime } from '../../src/runtime.js';
+import { opened } from '../../src/storage/opened.js';
 import { openTestRuntime } from '../support/runtime.js';
 
 const CALLBACK = 'https://notes.test/cb';
@@ -227,6 +229,38 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
     );
     assert.deepEqual(outcome, { kind: 'page', page: 'login', requestId: null });
     assert.ok(signedIn?.secret.startsWith('tbs_'));
+  });
+
+  test('expired browser sessions are deleted once a sign-in has committed; a sign-in rolled back deletes nothing and leaves the purge due', async () => {
+    const stored = async (secret: string) =>
+      (
+        await opened(deps.store)
+          .selectFrom('browser_sessions')
+          .select('token_hash')
+          .where('token_hash', '=', sha256(secret))
+          .execute()
+      ).length;
+    const signIn = (pending: PendingAuthorization | null) =>
+      completeAuthentication(deps, acme, { user: ada, method: PASSWORD_SIGN_IN }, pending);
+    const old = await signIn(null);
+    assert.ok(old.signedIn);
+    const completed = await accepted(firstParty);
+    await signIn(completed);
+    const realNow = clock.now;
+    // Past the old session's end, and past the minute any earlier purge of this process counts for.
+    const later = realNow() + BROWSER_SESSION_TTL_MS + 5 * 60_000;
+    clock.now = () => later;
+    try {
+      // The request is completed already: refused inside the sign-in's transaction, which rolls back.
+      await assert.rejects(signIn(completed), { detail: 'this sign-in was already completed' });
+      assert.equal(await stored(old.signedIn.secret), 1, 'a rolled-back sign-in deleted nothing');
+      // The purge was not counted as done: the next sign-in, within the same minute, deletes it.
+      const next = await signIn(null);
+      assert.equal(await stored(old.signedIn.secret), 0, 'deleted after the commit');
+      assert.ok(next.signedIn && (await stored(next.signedIn.secret)) === 1, 'the new session is kept');
+    } finally {
+      clock.now = realNow;
+    }
   });
 
   test('prompt=none with nobody signed in: login_required back to the client, and the request is closed', async () => {

@@ -200,7 +200,7 @@ export async function redeemIdJag(
   const now = clock.now();
   const signer = await deps.keyRing.signer(org.id);
   // Keyed by the store, as DPoP's purge is: one delete a minute per process, not one per grant.
-  await purgeAtMostEveryMinute(deps.store, 'dpop_proof_jtis', now, () => purgeProofJtis(deps.store, now));
+  await purgeAtMostEveryMinute(deps.store, 'dpop_proof_jtis', now, (db) => purgeProofJtis(db, now));
   const opened = await deps.unitOfWork.run(async (tx) => {
     const [granted] = await grantForUser(
       tx,

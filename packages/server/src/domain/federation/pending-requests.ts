@@ -47,8 +47,8 @@ export async function rememberFederation(
   ttlMs = FEDERATION_REQUEST_TTL_MS,
 ): Promise<void> {
   const now = clock.now();
-  await purgeAtMostEveryMinute(deps.store, 'federation_requests', now, () =>
-    purgeFederationRequests(deps.store, now),
+  await purgeAtMostEveryMinute(deps.store, 'federation_requests', now, (db) =>
+    purgeFederationRequests(db, now),
   );
   await insertFederationRequest(deps.store, {
     keyHash: sha256(key),

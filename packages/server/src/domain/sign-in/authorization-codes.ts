@@ -130,8 +130,8 @@ export const codeRecord = (
 
 /** Codes past their retention, deleted at most once a minute. */
 export const purgeUsedCodes = (deps: SignInDeps, now: number): Promise<void> =>
-  purgeAtMostEveryMinute(deps.store, 'authorization_codes', now, () =>
-    purgeAuthorizationCodes(deps.store, now - USED_CODE_RETENTION_MS),
+  purgeAtMostEveryMinute(deps.store, 'authorization_codes', now, (db) =>
+    purgeAuthorizationCodes(db, now - USED_CODE_RETENTION_MS),
   );
 
 export interface CodeExchange {

@@ -50,8 +50,8 @@ export async function saveAuthorizationRequest(
     expiresAt: now + AUTHORIZATION_REQUEST_TTL_MS,
     completedAt: null,
   };
-  await purgeAtMostEveryMinute(deps.store, 'authorization_requests', now, () =>
-    purgeAuthorizationRequests(deps.store, now),
+  await purgeAtMostEveryMinute(deps.store, 'authorization_requests', now, (db) =>
+    purgeAuthorizationRequests(db, now),
   );
   await insertAuthorizationRequest(deps.store, request);
   return request;

@@ -118,10 +118,10 @@ export function browserSessionToStart(org: Org, user: User, method: SignInMethod
 
 /** The browser sessions past their end, and the clients they signed into, deleted at most once a minute. */
 export async function purgeExpiredBrowserSessions(deps: SignInDeps, now: number): Promise<void> {
-  await purgeAtMostEveryMinute(deps.store, 'browser_sessions', now, async () => {
-    await purgeBrowserSessions(deps.store, now);
+  await purgeAtMostEveryMinute(deps.store, 'browser_sessions', now, async (db) => {
+    await purgeBrowserSessions(db, now);
     // The clients of sign-ins that expired: no sign-out follows an expiry (nothing is sent).
-    await purgeSessionClients(deps.store, now - BROWSER_SESSION_TTL_MS);
+    await purgeSessionClients(db, now - BROWSER_SESSION_TTL_MS);
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Handle } from '../../storage/handle.js';
 import { clock } from '../clock.js';
-import { purgesInside } from '../purge-schedule.js';
+import { purgesAfterCommit } from '../purge-schedule.js';
 import { BROWSER_SESSION_TTL_MS, SECOND_FACTOR_PENDING_TTL_MS } from '../tokens-policy.js';
 import type { Org } from '../types.js';
 import { continueAuthorization } from './authorization-steps.js';
@@ -65,7 +65,9 @@ export async function completeAuthentication(
   }
   // The browser session and what the request goes on to (its code) in one transaction: on
   // PostgreSQL a BEGIN and a COMMIT fewer, each a round trip (docs/decisions.md).
-  return deps.unitOfWork.run(async (tx) => {
+  let purges = async () => {};
+  const completed = await deps.unitOfWork.run(async (tx): Promise<CompletedAuthentication> => {
+    purges = purgesAfterCommit(tx, deps.store);
     const within = joined(deps, tx);
     const { secret, session } = await startBrowserSession(within, org, user, method);
     const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, session.expiresAt - clock.now());
@@ -77,6 +79,10 @@ export async function completeAuthentication(
     if (later) return { signedIn, outcome: { kind: 'page', page: 'login', requestId: pending.request.id } };
     return { signedIn, outcome: await continueAuthorization(within, org, pending, session) };
   });
+  // The expired browser sessions and used codes the steps asked to delete, once the sign-in has
+  // committed: inside it a DELETE held its locks until the commit, and a failed one rolled it back.
+  await purges();
+  return completed;
 }
 
 /**
@@ -85,6 +91,5 @@ export async function completeAuthentication(
  * work when called alone) commit with it, and nothing waits for a second connection meanwhile.
  */
 function joined(deps: SignInDeps, tx: Handle): SignInDeps {
-  purgesInside(tx, deps.store);
   return { ...deps, store: tx, unitOfWork: { run: (work) => work(tx) } };
 }

@@ -95,8 +95,8 @@ export async function startDeviceAuthorization(
   const scope = requestedScope(org, client, input.scope, resourceScopes);
   const identifiers = org.isConsole ? [...new Set(input.resources)] : resources.map((r) => r.identifier);
   const now = clock.now();
-  await purgeAtMostEveryMinute(deps.store, 'device_authorizations', now, () =>
-    purgeDeviceAuthorizations(deps.store, now - USED_CODE_RETENTION_MS),
+  await purgeAtMostEveryMinute(deps.store, 'device_authorizations', now, (db) =>
+    purgeDeviceAuthorizations(db, now - USED_CODE_RETENTION_MS),
   );
   let userCode = randomCode(USER_CODE_ALPHABET, USER_CODE_LENGTH);
   // 20^8 codes: a second draw is rare, a third rarer still.

@@ -94,7 +94,7 @@ export async function checkProof(deps: TokensDeps, org: Org, request: ProofReque
     };
   // Kept until the proof could no longer be accepted for its iat, then purged.
   const expiresAt = (claims.iat + PROOF_WINDOW_S + 1) * 1000;
-  await purgeAtMostEveryMinute(deps.store, 'dpop_proof_jtis', now, () => purgeProofJtis(deps.store, now));
+  await purgeAtMostEveryMinute(deps.store, 'dpop_proof_jtis', now, (db) => purgeProofJtis(db, now));
   const fresh = await recordProofJti(deps.store, sha256(`${jkt}\n${claims.jti}`), expiresAt);
   if (!fresh) return { ok: false, why: 'the DPoP proof was already used (its jti is single use)' };
   return { ok: true, jkt };

@@ -9,5 +9,5 @@ import { purgeAtMostEveryMinute } from '../purge-schedule.js';
  * (issue #32). An expired token that is still stored is refused all the same.
  */
 export function purgeExpiredRefreshTokens(db: Handle, now: number): Promise<void> {
-  return purgeAtMostEveryMinute(db, 'refresh_tokens', now, () => purgeRefreshTokens(db, now));
+  return purgeAtMostEveryMinute(db, 'refresh_tokens', now, (on) => purgeRefreshTokens(on, now));
 }

@@ -46,8 +46,8 @@ export async function keepPushedRequest(
   const key = newSecret('');
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(query.params)) if (value !== undefined) params[name] = value;
-  await purgeAtMostEveryMinute(deps.store, 'pushed_authorization_requests', now, () =>
-    pushedAuthorizationRequests.purge(deps.store, now),
+  await purgeAtMostEveryMinute(deps.store, 'pushed_authorization_requests', now, (db) =>
+    pushedAuthorizationRequests.purge(db, now),
   );
   await pushedAuthorizationRequests.insert(deps.store, {
     keyHash: sha256(key),
