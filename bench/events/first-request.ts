@@ -7,10 +7,8 @@
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../../packages/server/src/config/config.js';
-import { freePort, ROOT, spawnTs, stop, untilReady } from '../support/children.js';
+import { freePort, spawnTessera, stop, untilReady } from '../support/children.js';
 import { untilHealthy } from '../support/tessera-serve.js';
-
-const TESSERA_MAIN = new URL('packages/server/src/cli/main.ts', ROOT).pathname;
 
 /**
  * Milliseconds of the first GET of `query` in each of `processes` fresh processes, one after another,
@@ -36,7 +34,7 @@ export async function firstRequests(
     };
     delete env.DATABASE_URL;
     if (config.databaseUrl) env.DATABASE_URL = config.databaseUrl;
-    const child = spawnTs(TESSERA_MAIN, ['serve'], env);
+    const child = spawnTessera(['serve'], env);
     try {
       const base = `http://127.0.0.1:${port}`;
       await untilReady(child, 'tessera serve', untilHealthy(`${base}/healthz`));

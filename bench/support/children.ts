@@ -61,7 +61,18 @@ export const ROOT = new URL('../../', import.meta.url);
 
 // Loaded into every long-lived child: the IPC channel closes when the parent dies, even by SIGKILL,
 // and the child then stops itself instead of holding its port forever.
-const EXIT_WITH_PARENT = pathToFileURL(new URL('./exit-with-parent.ts', import.meta.url).pathname).href;
+// Plain JavaScript, so a child that runs without tsx (the built `tessera`) loads it too.
+const EXIT_WITH_PARENT = pathToFileURL(new URL('./exit-with-parent.mjs', import.meta.url).pathname).href;
+
+/**
+ * The `tessera` command as `npm start` and an install run it: the compiled CLI (dist/), which
+ * scripts/bench.mjs brings up to date before every bench. Run from source under tsx, the server held
+ * ~80 MB more (each module's transpiled text with its source map) and paid a module's transpiling the
+ * first time a request needed it, neither of which a deployment has. BENCH_TESSERA=source runs the
+ * TypeScript source instead (to profile a change before building it, or to compare the two).
+ */
+const TESSERA_BIN = new URL('packages/server/bin/tessera.mjs', ROOT).pathname;
+const TESSERA_SOURCE = new URL('packages/server/src/cli/main.ts', ROOT).pathname;
 
 export interface Child {
   process: ChildProcess;
@@ -83,20 +94,29 @@ function childNodeArgs(): string[] {
  * there and writing it to a pipe we do not read would stall the server.
  */
 export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn(
-    process.execPath,
-    [
-      ...childNodeArgs(),
-      '--conditions=tessera-source',
-      '--import',
-      'tsx',
-      '--import',
-      EXIT_WITH_PARENT,
-      entry,
-      ...args,
-    ],
-    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
-  );
+  return spawnNode(['--conditions=tessera-source', '--import', 'tsx', entry, ...args], env);
+}
+
+/** Runs `tessera <args>` (TESSERA_BIN, or the source with BENCH_TESSERA=source) as a child server. */
+export function spawnTessera(args: string[], env: NodeJS.ProcessEnv): Child {
+  return process.env.BENCH_TESSERA === 'source'
+    ? spawnTs(TESSERA_SOURCE, args, env)
+    : spawnNode([TESSERA_BIN, ...args], env);
+}
+
+/** Node's arguments for a one-shot `tessera <args>` (set-up commands), as spawnTessera runs it. */
+export function tesseraCommand(args: string[]): string[] {
+  return process.env.BENCH_TESSERA === 'source'
+    ? ['--conditions=tessera-source', '--import', 'tsx', TESSERA_SOURCE, ...args]
+    : [TESSERA_BIN, ...args];
+}
+
+function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, [...childNodeArgs(), '--import', EXIT_WITH_PARENT, ...nodeArgs], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-20_000);

@@ -5,9 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresSchema } from '../../packages/server/test/support/postgres.js';
-import { freePort, onCleanup, ROOT, spawnTs, untilReady } from './children.js';
-
-const TESSERA_MAIN = new URL('packages/server/src/cli/main.ts', ROOT).pathname;
+import { freePort, onCleanup, spawnTessera, untilReady } from './children.js';
 
 /** Resolves once `url` answers 200 (every 100 ms, up to 60 s). */
 export async function untilHealthy(url: string): Promise<void> {
@@ -48,7 +46,7 @@ export async function serveTessera<C>(
   delete env.DATABASE_URL;
   if (schema) env.DATABASE_URL = reach ? await reach(schema.url) : schema.url;
   const cast = await setUp(env);
-  const child = spawnTs(TESSERA_MAIN, ['serve'], env);
+  const child = spawnTessera(['serve'], env);
   const base = `http://127.0.0.1:${port}`;
   await untilReady(child, label, untilHealthy(`${base}/healthz`));
   return { base, port, pid: child.process.pid ?? 0, cast };

@@ -5,7 +5,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, onCleanup, ROOT, redact, spawnTs, untilReady } from '../support/children.js';
+import {
+  freePort,
+  onCleanup,
+  ROOT,
+  redact,
+  spawnTessera,
+  spawnTs,
+  tesseraCommand,
+  untilReady,
+} from '../support/children.js';
 import { untilHealthy } from '../support/tessera-serve.js';
 
 /** One server under test: where to POST, what to send, where its public keys are. */
@@ -18,9 +27,6 @@ export interface Target {
   pid: number | undefined;
 }
 
-// The TypeScript entry, as the tests run it: no build needed (bin/tessera.mjs runs the compiled dist/).
-const TESSERA_MAIN = new URL('packages/server/src/cli/main.ts', ROOT).pathname;
-
 const form = (clientId: string, secret: string) =>
   new URLSearchParams({
     grant_type: 'client_credentials',
@@ -30,15 +36,11 @@ const form = (clientId: string, secret: string) =>
 
 /** A one-shot `tessera …` command; returns the JSON it prints. Its output holds secrets: never echoed. */
 async function tesseraCli(env: NodeJS.ProcessEnv, args: string[]): Promise<Record<string, unknown>> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=tessera-source', '--import', 'tsx', TESSERA_MAIN, ...args],
-    {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, tesseraCommand(args), {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -86,7 +88,7 @@ export async function startTessera(name: string, databaseUrl: string | null): Pr
     'bench',
     '--confidential',
   ]);
-  const server = spawnTs(TESSERA_MAIN, ['serve'], env);
+  const server = spawnTessera(['serve'], env);
   const base = `http://127.0.0.1:${port}`;
   await untilReady(server, name, untilHealthy(`${base}/healthz`));
   const host = `host=bench.localhost:${port}`;
