@@ -8,8 +8,8 @@ const lastPurge = new WeakMap<Handle, Map<string, number>>();
 /** Purges asked for inside a transaction (see purgesAfterCommit), by table, with the time each was asked at. */
 type Deferred = Map<string, { now: number; purge: (db: Handle) => Promise<void> }>;
 
-/** Transactions that steps written for the store run inside (joinedTransaction): their store and deferred purges. */
-const deferredIn = new WeakMap<Handle, { store: Handle; purges: Deferred }>();
+/** Transactions that steps written for the store run inside (joined ones): the purges they asked for. */
+const deferredIn = new WeakMap<Handle, Deferred>();
 
 /**
  * Tells the schedule that `tx` is a transaction on `store` which steps that purge run inside (the
@@ -20,7 +20,8 @@ const deferredIn = new WeakMap<Handle, { store: Handle; purges: Deferred }>();
  */
 export function purgesAfterCommit(tx: Handle, store: Handle): () => Promise<void> {
   const purges: Deferred = new Map();
-  deferredIn.set(tx, { store: deferredIn.get(store)?.store ?? store, purges });
+  deferredIn.set(tx, purges);
+  // On `store`: kept for its own commit in turn, were it a transaction given here too.
   return async () => {
     for (const [table, { now, purge }] of purges) await purgeAtMostEveryMinute(store, table, now, purge);
   };
@@ -43,7 +44,7 @@ export async function purgeAtMostEveryMinute(
 ): Promise<void> {
   const deferred = deferredIn.get(db);
   if (deferred) {
-    if (!deferred.purges.has(table)) deferred.purges.set(table, { now, purge });
+    if (!deferred.has(table)) deferred.set(table, { now, purge });
     return;
   }
   let tables = lastPurge.get(db);
