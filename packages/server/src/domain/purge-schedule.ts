@@ -23,8 +23,18 @@ export function purgesAfterCommit(tx: Handle, store: Handle): () => Promise<void
   deferredIn.set(tx, purges);
   // On `store`: kept for its own commit in turn, were it a transaction given here too.
   return async () => {
-    for (const [table, { now, purge }] of purges) await purgeAtMostEveryMinute(store, table, now, purge);
+    for (const [table, { now, purge }] of purges)
+      await afterCommit(purgeAtMostEveryMinute(store, table, now, purge));
   };
+}
+
+/**
+ * A purge run after the work that asked for it has committed: its failure (the database gone a moment
+ * later, say) is not that work's, which is stored and is answered as such. The rows stay until the
+ * next purge of the table; every read checks their expiry meanwhile.
+ */
+export function afterCommit(purge: Promise<void>): Promise<void> {
+  return purge.catch(() => {});
 }
 
 /**

@@ -5,6 +5,7 @@
 // browser session). The pages' own suites hold the same flows through the browser and HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { sha256 } from '../../src/crypto/random.js';
 import { clock } from '../../src/domain/clock.js';
 import { createClient } from '../../src/domain/directory/clients.js';
@@ -259,6 +260,30 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
       assert.equal(await stored(old.signedIn.secret), 0, 'deleted after the commit');
       assert.ok(next.signedIn && (await stored(next.signedIn.secret)) === 1, 'the new session is kept');
     } finally {
+      clock.now = realNow;
+    }
+  });
+
+  test('a purge that fails after the sign-in committed fails nothing: the person is signed in', async () => {
+    const realNow = clock.now;
+    // Past the minute any earlier purge of this process counts for: this sign-in's purge is due.
+    const later = realNow() + 10 * 60_000;
+    clock.now = () => later;
+    const db = opened(deps.store);
+    // The purge's second delete (the clients of expired sign-ins) finds no table: it fails.
+    await sql`alter table session_clients rename to session_clients_away`.execute(db);
+    try {
+      const { signedIn, outcome } = await completeAuthentication(
+        deps,
+        acme,
+        { user: ada, method: PASSWORD_SIGN_IN },
+        null,
+      );
+      assert.deepEqual(outcome, { kind: 'page', page: 'login', requestId: null });
+      assert.ok(signedIn);
+      assert.equal((await resumeBrowserSession(deps, acme, signedIn.secret))?.user.id, ada.id);
+    } finally {
+      await sql`alter table session_clients_away rename to session_clients`.execute(db);
       clock.now = realNow;
     }
   });

@@ -2,6 +2,7 @@ import { newId, newSecret } from '../../crypto/random.js';
 import { signInStatementRuns, storeSignInWithCode, TENANT_SLOT } from '../../storage/repos/sign-in-writes.js';
 import { auditEntryOf } from '../audit/audit.js';
 import { clock } from '../clock.js';
+import { afterCommit } from '../purge-schedule.js';
 import { sessionCreated, sessionToOpen } from '../sessions/sessions.js';
 import { BROWSER_SESSION_TTL_MS } from '../tokens-policy.js';
 import type { Org } from '../types.js';
@@ -68,8 +69,8 @@ export async function signInWithCodeAtOnce(
     code: codeRecord(org, request, session.id, code, now),
   });
   if (!stored) return null;
-  await purgeExpiredBrowserSessions(deps, now);
-  await purgeUsedCodes(deps, now);
+  await afterCommit(purgeExpiredBrowserSessions(deps, now));
+  await afterCommit(purgeUsedCodes(deps, now));
   const maxAgeMs = Math.min(BROWSER_SESSION_TTL_MS, start.session.expiresAt - clock.now());
   const signedIn = {
     session: start.session,
