@@ -279,6 +279,38 @@ describe('migrations on a PostgreSQL database shared with other schemas', async 
     assert.deepEqual(errors, []);
   });
 
+  test('the migration lock is held by the migration’s transaction and ends with it (PgBouncer in transaction mode keeps that connection for it)', {
+    skip,
+  }, async () => {
+    const rt = await openTestRuntime('postgres');
+    try {
+      const { adapter } = rt.db.getExecutor();
+      // Kysely's key, 3853314791062309107: PostgreSQL shows a bigint key as its high and low halves.
+      const key = 3853314791062309107n;
+      const heldBy = async (pid: number) =>
+        (
+          await sql<{ state: string }>`select a.state from pg_locks l join pg_stat_activity a using (pid)
+            where l.locktype = 'advisory' and l.granted and l.pid = ${pid}
+              and l.classid::bigint = ${String(key >> 32n)}::bigint and l.objid::bigint = ${String(key & 0xffffffffn)}::bigint`.execute(
+            rt.db,
+          )
+        ).rows.map((r) => r.state);
+      await rt.db.connection().execute(async (db) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+        const pid = (rows[0] as { pid: number }).pid;
+        const options = { lockTable: 'tessera_migrations_lock', lockRowId: 'migration_lock' };
+        await adapter.acquireMigrationLock(db, options);
+        assert.deepEqual(await heldBy(pid), ['idle in transaction'], 'held inside a transaction');
+        // The migrator's own transaction joins it; its COMMIT (or ROLLBACK) ends both.
+        await sql`commit`.execute(db);
+        await adapter.releaseMigrationLock(db, options);
+        assert.deepEqual(await heldBy(pid), [], 'released with the transaction');
+      });
+    } finally {
+      await rt.close();
+    }
+  });
+
   test('a second schema migrates fully while another migrated schema exists', { skip }, async () => {
     const first = await openTestRuntime('postgres');
     const second = await openTestRuntime('postgres');

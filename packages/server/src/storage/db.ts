@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   Kysely,
   PostgresDialect,
@@ -16,6 +17,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { TransactionLockedPostgresAdapter } from './migration-lock.js';
 import { announcingOwnWrites } from './own-writes.js';
 import { type ReadRouter, RoutingDriver } from './read-routing.js';
 import type { Database } from './schema.js';
@@ -111,6 +113,10 @@ class TimedPostgresDialect extends PostgresDialect {
     this.#observe = observe;
     this.#replica = replica;
     this.#ownWrite = ownWrite;
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionLockedPostgresAdapter();
   }
 
   override createDriver(): Driver {

@@ -40,7 +40,9 @@ describe('two nodes through PgBouncer in transaction mode, LISTEN direct', { ski
       TESSERA_DB_LISTEN_URL: `${cluster.url('tessera')}?application_name=direct`,
       TESSERA_DB_POOL: '4',
     };
-    // Both migrate through PgBouncer at once: the migrator's lock is a transaction's.
+    // Both migrate through PgBouncer at once: the migrator's lock is a transaction's (storage/migration-lock.ts).
+    // Kysely's own, a session's, could be taken on one server connection and released on another: the
+    // lock then stayed with a pooled connection and the second node waited an hour to migrate.
     nodes.push(...(await Promise.all([startServer({ env }), startServer({ env })])));
     console.log(`# cluster, PgBouncer and two nodes up in ${Date.now() - started} ms`);
   });
@@ -86,6 +88,13 @@ describe('two nodes through PgBouncer in transaction mode, LISTEN direct', { ski
       'tessera',
     );
     assert.equal(migrations.rowCount, 0, 'every migration applied once');
+    // No migration lock outlives the migrations: the next node to start would wait for it.
+    const advisory = await cluster.query<{ pid: number }>(
+      "select pid from pg_locks where locktype = 'advisory'",
+      [],
+      'tessera',
+    );
+    assert.equal(advisory.rowCount, 0, 'no advisory lock is held once both nodes have migrated');
     // What PgBouncer says when a server sends what a client session does not expect (a NOTIFY on a
     // pooled connection, a prepared statement's reply): nothing.
     assert.doesNotMatch(bouncer.log(), /not linked|prepared statement .* does not exist|ERROR/);
