@@ -30,6 +30,7 @@ import { ACR_IMPERSONATION, BROWSER_SESSION_TTL_MS } from '../../src/domain/toke
 import { type Client, type Org, SYSTEM, type User } from '../../src/domain/types.js';
 import type { Runtime } from '../../src/runtime.js';
 import { opened } from '../../src/storage/opened.js';
+import { withClockAhead } from '../support/clock.js';
 import { openTestRuntime } from '../support/runtime.js';
 
 const CALLBACK = 'https://notes.test/cb';
@@ -97,6 +98,10 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
     assert.equal(`${url.origin}${url.pathname}`, CALLBACK);
     return url.searchParams;
   }
+
+  /** Ada's password sign-in, for `pending` (null: no request). */
+  const signIn = (pending: PendingAuthorization | null) =>
+    completeAuthentication(deps, acme, { user: ada, method: PASSWORD_SIGN_IN }, pending);
 
   test('a password sign-in for a first-party client: signed in, and back to the client with a code, state and iss', async () => {
     const pending = await accepted(firstParty);
@@ -222,12 +227,7 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
   });
 
   test('no request: signed in, and the login page says so', async () => {
-    const { signedIn, outcome } = await completeAuthentication(
-      deps,
-      acme,
-      { user: ada, method: PASSWORD_SIGN_IN },
-      null,
-    );
+    const { signedIn, outcome } = await signIn(null);
     assert.deepEqual(outcome, { kind: 'page', page: 'login', requestId: null });
     assert.ok(signedIn?.secret.startsWith('tbs_'));
   });
@@ -241,50 +241,34 @@ describe('completeAuthentication: the outcomes of a sign-in, without HTTP', () =
           .where('token_hash', '=', sha256(secret))
           .execute()
       ).length;
-    const signIn = (pending: PendingAuthorization | null) =>
-      completeAuthentication(deps, acme, { user: ada, method: PASSWORD_SIGN_IN }, pending);
     const old = await signIn(null);
     assert.ok(old.signedIn);
     const completed = await accepted(firstParty);
     await signIn(completed);
-    const realNow = clock.now;
     // Past the old session's end, and past the minute any earlier purge of this process counts for.
-    const later = realNow() + BROWSER_SESSION_TTL_MS + 5 * 60_000;
-    clock.now = () => later;
-    try {
+    await withClockAhead(BROWSER_SESSION_TTL_MS + 5 * 60_000, async () => {
       // The request is completed already: refused inside the sign-in's transaction, which rolls back.
       await assert.rejects(signIn(completed), { detail: 'this sign-in was already completed' });
-      assert.equal(await stored(old.signedIn.secret), 1, 'a rolled-back sign-in deleted nothing');
+      assert.equal(await stored(old.signedIn?.secret ?? ''), 1, 'a rolled-back sign-in deleted nothing');
       // The purge was not counted as done: the next sign-in, within the same minute, deletes it.
       const next = await signIn(null);
-      assert.equal(await stored(old.signedIn.secret), 0, 'deleted after the commit');
+      assert.equal(await stored(old.signedIn?.secret ?? ''), 0, 'deleted after the commit');
       assert.ok(next.signedIn && (await stored(next.signedIn.secret)) === 1, 'the new session is kept');
-    } finally {
-      clock.now = realNow;
-    }
+    });
   });
 
   test('a purge that fails after the sign-in committed fails nothing: the person is signed in', async () => {
-    const realNow = clock.now;
-    // Past the minute any earlier purge of this process counts for: this sign-in's purge is due.
-    const later = realNow() + 10 * 60_000;
-    clock.now = () => later;
     const db = opened(deps.store);
     // The purge's second delete (the clients of expired sign-ins) finds no table: it fails.
     await sql`alter table session_clients rename to session_clients_away`.execute(db);
     try {
-      const { signedIn, outcome } = await completeAuthentication(
-        deps,
-        acme,
-        { user: ada, method: PASSWORD_SIGN_IN },
-        null,
-      );
+      // Past the minute any earlier purge of this process counts for: this sign-in's purge is due.
+      const { signedIn, outcome } = await withClockAhead(10 * 60_000, () => signIn(null));
       assert.deepEqual(outcome, { kind: 'page', page: 'login', requestId: null });
       assert.ok(signedIn);
       assert.equal((await resumeBrowserSession(deps, acme, signedIn.secret))?.user.id, ada.id);
     } finally {
       await sql`alter table session_clients_away rename to session_clients`.execute(db);
-      clock.now = realNow;
     }
   });
 
