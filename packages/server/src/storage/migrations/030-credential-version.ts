@@ -1,10 +1,10 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
+import { countChanges, uncountChanges } from './credential-announcements.js';
 
 const isSqlite = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof SqliteAdapter;
 
 /** The tables whose rows the token endpoint keeps in memory (what migrations 008 and 013 announce on PostgreSQL). */
 const CACHED = ['clients', 'signing_keys', 'organizations'] as const;
-const CHANGES = ['insert', 'update', 'delete'] as const;
 
 /**
  * On SQLite, a counter every change to clients, signing keys or organizations raises, by any
@@ -22,24 +22,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     version integer not null
   )`.execute(db);
   await sql`insert into credential_version (id, version) values (1, 0)`.execute(db);
-  for (const table of CACHED) {
-    for (const change of CHANGES) {
-      await sql`
-        create trigger ${sql.raw(`${table}_${change}_credential_version`)}
-        after ${sql.raw(change)} on ${sql.table(table)}
-        begin
-          update credential_version set version = version + 1 where id = 1;
-        end`.execute(db);
-    }
-  }
+  await countChanges(db, CACHED);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (!isSqlite(db)) return;
-  for (const table of CACHED) {
-    for (const change of CHANGES) {
-      await sql`drop trigger ${sql.raw(`${table}_${change}_credential_version`)}`.execute(db);
-    }
-  }
+  await uncountChanges(db, CACHED);
   await sql`drop table credential_version`.execute(db);
 }

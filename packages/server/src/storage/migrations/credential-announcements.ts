@@ -20,6 +20,11 @@ export async function announceChanges(db: Kysely<unknown>, tables: readonly stri
     return;
   }
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
+  await countChanges(db, tables);
+}
+
+/** SQLite: every insert, update and delete on `tables` raises migration 030's counter. */
+export async function countChanges(db: Kysely<unknown>, tables: readonly string[]): Promise<void> {
   for (const table of tables) {
     for (const change of CHANGES) {
       await sql`
@@ -28,6 +33,15 @@ export async function announceChanges(db: Kysely<unknown>, tables: readonly stri
         begin
           update credential_version set version = version + 1 where id = 1;
         end`.execute(db);
+    }
+  }
+}
+
+/** SQLite: undoes countChanges for `tables`. */
+export async function uncountChanges(db: Kysely<unknown>, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    for (const change of CHANGES) {
+      await sql`drop trigger ${sql.raw(`${table}_${change}_credential_version`)}`.execute(db);
     }
   }
 }
@@ -41,9 +55,5 @@ export async function unannounceChanges(db: Kysely<unknown>, tables: readonly st
     return;
   }
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
-  for (const table of tables) {
-    for (const change of CHANGES) {
-      await sql`drop trigger ${sql.raw(`${table}_${change}_credential_version`)}`.execute(db);
-    }
-  }
+  await uncountChanges(db, tables);
 }
