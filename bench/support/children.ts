@@ -73,6 +73,8 @@ const EXIT_WITH_PARENT = pathToFileURL(new URL('./exit-with-parent.mjs', import.
  */
 const TESSERA_BIN = new URL('packages/server/bin/tessera.mjs', ROOT).pathname;
 const TESSERA_SOURCE = new URL('packages/server/src/cli/main.ts', ROOT).pathname;
+/** Node's arguments that run TypeScript sources (the workspace packages' sources too). */
+const TSX = ['--conditions=tessera-source', '--import', 'tsx'];
 
 export interface Child {
   process: ChildProcess;
@@ -94,21 +96,17 @@ function childNodeArgs(): string[] {
  * there and writing it to a pipe we do not read would stall the server.
  */
 export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  return spawnNode(['--conditions=tessera-source', '--import', 'tsx', entry, ...args], env);
+  return spawnNode([...TSX, entry, ...args], env);
 }
 
-/** Runs `tessera <args>` (TESSERA_BIN, or the source with BENCH_TESSERA=source) as a child server. */
+/** Runs `tessera <args>` (tesseraCommand) as a child server. */
 export function spawnTessera(args: string[], env: NodeJS.ProcessEnv): Child {
-  return process.env.BENCH_TESSERA === 'source'
-    ? spawnTs(TESSERA_SOURCE, args, env)
-    : spawnNode([TESSERA_BIN, ...args], env);
+  return spawnNode(tesseraCommand(args), env);
 }
 
-/** Node's arguments for a one-shot `tessera <args>` (set-up commands), as spawnTessera runs it. */
+/** Node's arguments for `tessera <args>`: TESSERA_BIN, or the source under tsx with BENCH_TESSERA=source. */
 export function tesseraCommand(args: string[]): string[] {
-  return process.env.BENCH_TESSERA === 'source'
-    ? ['--conditions=tessera-source', '--import', 'tsx', TESSERA_SOURCE, ...args]
-    : [TESSERA_BIN, ...args];
+  return process.env.BENCH_TESSERA === 'source' ? [...TSX, TESSERA_SOURCE, ...args] : [TESSERA_BIN, ...args];
 }
 
 function spawnNode(nodeArgs: string[], env: NodeJS.ProcessEnv): Child {
