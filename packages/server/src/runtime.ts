@@ -19,6 +19,7 @@ import { CREDENTIALS_CHANNEL } from './storage/migrations/008-credential-changes
 import { unitOfWorkOn } from './storage/opened.js';
 import { ReadRouter } from './storage/read-routing.js';
 import type { StoredBranding } from './storage/repos/brandings.js';
+import { retriedWhenConnectionsEnd } from './storage/start-up-retry.js';
 
 export interface Runtime {
   deps: Deps;
@@ -109,7 +110,7 @@ export async function openRuntime(
   try {
     const applied = await migrate(store.db);
     if (applied.length > 0) options.onMigrated?.(applied);
-    if (!(await secretOpensDatabase(store.db, sealer))) {
+    if (!(await retriedWhenConnectionsEnd(() => secretOpensDatabase(store.db, sealer), warn))) {
       throw new ConfigError(
         'TESSERA_SECRET does not open this database: it was set up with another secret; ' +
           'every process of one database needs the same TESSERA_SECRET',
@@ -152,8 +153,10 @@ export async function openRuntime(
       txtRecords: options.txtRecords ?? dnsTxtRecords(config.dnsServers),
       ...caches,
     };
-    await ensureConsoleOrg(deps);
-    if (options.warm) await store.warm?.();
+    await retriedWhenConnectionsEnd(async () => {
+      await ensureConsoleOrg(deps);
+      if (options.warm) await store.warm?.();
+    }, warn);
     return {
       deps,
       db: store.db,

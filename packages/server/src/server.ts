@@ -29,6 +29,7 @@ import { logMigrations } from './observability/migration-log.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { Db } from './storage/db.js';
 import { outboxDepth } from './storage/repos/webhook-deliveries.js';
+import { retriedWhenConnectionsEnd } from './storage/start-up-retry.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -104,12 +105,17 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   // The console's client follows this server's TESSERA_URL; a CLI command run with another one
   // (or none) must not move it, so only serve sets it.
   try {
-    const consoleOrg = await ensureConsoleOrg(runtime.deps);
-    await ensureConsoleClient(runtime.deps, consoleOrg);
-    // The CLI prints and mails URLs with these settings, whatever its own environment says.
-    await recordServedUrl(runtime.deps.store, config, Date.now());
-    // Every management request verifies a token of the console's issuer: its keys are imported now.
-    await preloadKeys(await publicJwks(runtime.deps.store, consoleOrg.id));
+    await retriedWhenConnectionsEnd(
+      async () => {
+        const consoleOrg = await ensureConsoleOrg(runtime.deps);
+        await ensureConsoleClient(runtime.deps, consoleOrg);
+        // The CLI prints and mails URLs with these settings, whatever its own environment says.
+        await recordServedUrl(runtime.deps.store, config, Date.now());
+        // Every management request verifies a token of the console's issuer: its keys are imported now.
+        await preloadKeys(await publicJwks(runtime.deps.store, consoleOrg.id));
+      },
+      (line) => log.warn(line),
+    );
   } catch (error) {
     await runtime.close();
     throw error;

@@ -4,9 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { sha256 } from '../../src/crypto/random.js';
 import type { Org } from '../../src/domain/types.js';
+import { openStore } from '../../src/storage/db.js';
+import { retriedWhenConnectionsEnd } from '../../src/storage/start-up-retry.js';
+import { isDatabaseUnavailable } from '../../src/storage/unavailable.js';
 import { makeClient, makeUser, signIn } from '../sign-in/support/fixtures.js';
 import { cliOrgWithMachineClient } from '../support/cli.js';
 import { type CuttableProxy, startCuttableProxy } from '../support/cuttable-proxy.js';
@@ -298,3 +302,86 @@ describe('idle connections ended by PostgreSQL (idle_session_timeout)', { skip }
     assert.equal(serve.stderr, '', 'nothing but JSON log lines');
   });
 });
+
+describe('a connection ended while the process is busy starting', { skip }, () => {
+  test('the start-up step that meets it runs again, with a warning, and succeeds', async () => {
+    const schema = await createPostgresSchema();
+    const url = new URL(schema.url);
+    url.searchParams.set('options', `${url.searchParams.get('options')} -c idle_session_timeout=200`);
+    const warnings: string[] = [];
+    const store = openStore({
+      databaseUrl: url.toString(),
+      dataDir: tmpdir(),
+      poolSize: 1,
+      warn: (line) => {
+        warnings.push(line);
+      },
+    });
+    try {
+      const one = () => sql<{ one: number }>`select 1 as one`.execute(store.db).then((r) => r.rows[0]?.one);
+      assert.equal(await one(), 1);
+      // The process is busy (a key being made, a slow machine) past the idle limit: the database ends
+      // the pooled connection, and the ending waits unread on its socket until the next query.
+      busyFor(600);
+      const lost = await one().then(
+        () => null,
+        (error: unknown) => error,
+      );
+      assert.ok(
+        isDatabaseUnavailable(lost),
+        `the first query on the ended connection fails: ${String(lost)}`,
+      );
+
+      busyFor(600);
+      warnings.length = 0;
+      assert.equal(await retriedWhenConnectionsEnd(one, (line) => warnings.push(line)), 1);
+      // pg words the ending as the server did or as the socket's close, whichever it read first.
+      const retried = warnings.filter((w) => w.startsWith('database connection lost while starting: '));
+      assert.equal(retried.length, 1, warnings.join('\n'));
+      assert.match(
+        retried[0] ?? '',
+        /^database connection lost while starting: (terminating connection due to idle-session timeout|Connection terminated unexpectedly); trying again$/,
+      );
+    } finally {
+      await store.close();
+      await schema.drop();
+    }
+  });
+
+  test('any other error, and the last attempt of three, fail the start as they came', async () => {
+    const ended = Object.assign(new Error('terminating connection due to idle-session timeout'), {
+      code: '57P05',
+    });
+    let calls = 0;
+    await assert.rejects(
+      retriedWhenConnectionsEnd(
+        async () => {
+          calls++;
+          throw ended;
+        },
+        () => undefined,
+      ),
+      ended,
+    );
+    assert.equal(calls, 3);
+    const refused = Object.assign(new Error('relation "x" does not exist'), { code: '42P01' });
+    calls = 0;
+    await assert.rejects(
+      retriedWhenConnectionsEnd(
+        async () => {
+          calls++;
+          throw refused;
+        },
+        () => undefined,
+      ),
+      refused,
+    );
+    assert.equal(calls, 1);
+  });
+});
+
+/** Holds the event loop for `ms`, as a start-up's synchronous work does on a loaded machine. */
+function busyFor(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
