@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -12,6 +11,7 @@ import { authorizeUrl, makeClient, makeUser, PASSWORD } from '../sign-in/support
 import { TestSmtp } from '../sign-in/support/smtp.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { chromiumSkip } from '../support/environment.js';
+import { screenshot } from '../support/screenshot.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { base64, chunk, fixture, png } from './images.js';
 
@@ -497,7 +497,6 @@ for (const database of storageSuite(
       { skip },
       async () => {
         browser = await launchChromium();
-        mkdirSync(SCREENSHOTS, { recursive: true });
         const iss = issuer();
         for (const scheme of ['light', 'dark'] as const) {
           const context = await browser.newContext({ viewport: DESKTOP, colorScheme: scheme });
@@ -533,19 +532,13 @@ for (const database of storageSuite(
             assert.equal(look.page, scheme === 'light' ? 'rgb(247, 243, 232)' : 'rgb(45, 48, 52)');
             assert.equal(look.name, scheme === 'light' ? 'rgb(29, 35, 48)' : 'rgb(255, 255, 255)');
             await assertAccessible(page, `login ${scheme} ${locale}`);
-            await page.screenshot({
-              path: `${SCREENSHOTS}login-${scheme}-${locale}-desktop.png`,
-              fullPage: true,
-            });
+            await screenshot(page, `${SCREENSHOTS}login-${scheme}-${locale}-desktop.png`);
             await page.setViewportSize(PHONE);
             const overflow = await page.evaluate(
               () => document.documentElement.scrollWidth - window.innerWidth,
             );
             assert.ok(overflow <= 0, `login ${scheme} ${locale} scrolls sideways at phone width`);
-            await page.screenshot({
-              path: `${SCREENSHOTS}login-${scheme}-${locale}-phone.png`,
-              fullPage: true,
-            });
+            await screenshot(page, `${SCREENSHOTS}login-${scheme}-${locale}-phone.png`);
             await page.setViewportSize(DESKTOP);
           }
           // The client's own brand, and pages reached without one.
@@ -557,7 +550,7 @@ for (const database of storageSuite(
             'rgb(122, 31, 162)',
           );
           await assertAccessible(page, `client login ${scheme}`);
-          await page.screenshot({ path: `${SCREENSHOTS}client-login-${scheme}-desktop.png`, fullPage: true });
+          await screenshot(page, `${SCREENSHOTS}client-login-${scheme}-desktop.png`);
           for (const [name, path] of [
             ['signup', 'signup'],
             ['forgot', 'password/forgot'],
@@ -566,7 +559,7 @@ for (const database of storageSuite(
             await page.goto(`${iss}${path}`);
             await assertAccessible(page, `${name} ${scheme}`);
             await page.setViewportSize(PHONE);
-            await page.screenshot({ path: `${SCREENSHOTS}${name}-${scheme}-phone.png`, fullPage: true });
+            await screenshot(page, `${SCREENSHOTS}${name}-${scheme}-phone.png`);
             await page.setViewportSize(DESKTOP);
           }
           assert.deepEqual(

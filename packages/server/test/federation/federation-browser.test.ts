@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -12,15 +11,13 @@ import { review } from '../console/support/console-browser.js';
 import { authorizeUrl, makeClient, makeOrg, makeUser, tokenRequest } from '../sign-in/support/fixtures.js';
 import { launchChromium } from '../support/chromium.js';
 import { chromiumSkip } from '../support/environment.js';
+import { screenshot } from '../support/screenshot.js';
 import { freePort, startServer, type TestServer } from '../support/server.js';
 import { SamlIdp } from './support/saml-idp.js';
 
 /** Where this suite's screenshots go: test-results/federation/, beside the other suites' (not /tmp). */
 const SCREENSHOTS = fileURLToPath(new URL('../../../../test-results/federation/', import.meta.url));
-const screenshotPath = (name: string) => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  return `${SCREENSHOTS}${name}.png`;
-};
+const screenshotPath = (name: string) => `${SCREENSHOTS}${name}.png`;
 
 const UPSTREAM_SECRET = 'upstream client secret 0123456789';
 
@@ -145,11 +142,11 @@ describe('enterprise sign-in in Chromium', () => {
   const authorize = () => authorizeUrl(issuer, clientId, { scope: 'openid', redirect_uri: callback });
 
   /** Opens the org's login page for an authorization request and types `email`. */
-  async function typeAddress(page: Page, email: string, screenshot?: string) {
+  async function typeAddress(page: Page, email: string, screenshotAt?: string) {
     const { url, verifier } = authorize();
     await page.goto(url);
     await page.waitForURL((u) => u.pathname === '/login');
-    if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+    if (screenshotAt) await screenshot(page, screenshotAt);
     await page.fill('#email', email);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     return verifier;
@@ -271,7 +268,7 @@ describe('enterprise sign-in in Chromium', () => {
       'Sign in with Partner SSO',
       'Sign in with Corp SAML',
     ]);
-    await page.screenshot({ path: screenshotPath('login-buttons'), fullPage: true });
+    await screenshot(page, screenshotPath('login-buttons'));
     await page.getByRole('link', { name: 'Sign in with Corp SAML' }).click();
     await page.waitForURL((u) => u.href.startsWith(`${idp.origin}/sso?SAMLRequest=`));
     // The request is the IdP's to read: it names this org's ACS and is the one the ACS expects back.

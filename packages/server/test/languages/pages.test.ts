@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { after, before, describe } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -17,6 +16,7 @@ import { authorizeUrl, makeClient, makeUser, PASSWORD, signIn } from '../sign-in
 import { TestSmtp } from '../sign-in/support/smtp.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { chromiumSkip } from '../support/environment.js';
+import { screenshot } from '../support/screenshot.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 /**
@@ -386,7 +386,6 @@ for (const database of storageSuite(
         browser = await launchChromium();
         const context = await browser.newContext({ viewport: PHONE });
         const page = await context.newPage();
-        mkdirSync(SCREENSHOTS, { recursive: true });
         const problems: string[] = [];
         for (const locale of LOCALES) {
           const pages = await everyPage(locale);
@@ -401,7 +400,7 @@ for (const database of storageSuite(
             await page.setContent(html.replace(/<script\b[\s\S]*?<\/script>/g, ''), { waitUntil: 'load' });
             problems.push(...(await seriousViolations(page)).map((v) => `${name} (${locale}): ${v}`));
             if (name === 'login' || SCREENSHOT_LOCALES.includes(locale)) {
-              await page.screenshot({ path: `${SCREENSHOTS}${name}-${locale}-phone.png`, fullPage: true });
+              await screenshot(page, `${SCREENSHOTS}${name}-${locale}-phone.png`);
               const overflow = await page.evaluate(
                 () => document.documentElement.scrollWidth - window.innerWidth,
               );

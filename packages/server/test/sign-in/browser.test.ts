@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
 import { chromiumSkip } from '../support/environment.js';
+import { screenshot } from '../support/screenshot.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { authorizeUrl, CALLBACK, makeClient, makeOrg, makeUser, PASSWORD } from './support/fixtures.js';
 
@@ -51,8 +51,7 @@ describe('headless Chromium signs in and consents', () => {
     assert.equal(await page.title(), 'Sign in · acme');
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(scrollWidth <= 375, `no sideways scrolling on a phone (${scrollWidth}px)`);
-    mkdirSync(RESULTS, { recursive: true });
-    await page.screenshot({ path: `${RESULTS}login-page.png`, fullPage: true });
+    await screenshot(page, `${RESULTS}login-page.png`);
 
     await page.fill('#email', 'ada@acme.test');
     await page.fill('#password', PASSWORD);

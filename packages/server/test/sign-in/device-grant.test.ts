@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { after, before, describe, test as nodeTest } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -24,6 +23,7 @@ import {
 import { launchChromium } from '../support/chromium.js';
 import { databaseSkip, storageSuite, storageTestsOn } from '../support/databases.js';
 import { chromiumSkip } from '../support/environment.js';
+import { screenshot } from '../support/screenshot.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { killGroup, spawnGroup } from '../support/tessera-process.js';
 import { FormBrowser, locationOf, readForm } from './support/browser.js';
@@ -745,8 +745,7 @@ for (const database of storageSuite(
 async function assertReadable(page: import('playwright-core').Page, name: string) {
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(scrollWidth <= 375, `no sideways scrolling on a phone (${scrollWidth}px)`);
-  mkdirSync(RESULTS, { recursive: true });
-  await page.screenshot({ path: `${RESULTS}${name}-page.png`, fullPage: true });
+  await screenshot(page, `${RESULTS}${name}-page.png`);
   const results = await axeAnalysis(page, ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -8,6 +8,7 @@ import { createUser } from '../../../src/domain/directory/users.js';
 import { SYSTEM } from '../../../src/domain/types.js';
 import { findConsoleOrg } from '../../../src/storage/repos/orgs.js';
 import { OWNER_PASSWORD } from '../../management/support/console.js';
+import { screenshot } from '../../support/screenshot.js';
 import type { TestServer } from '../../support/server.js';
 
 export { launchChromium } from '../../support/chromium.js';
@@ -112,13 +113,12 @@ export async function assertAccessible(page: Page, name: string): Promise<void> 
  * as long to encode one as PNG (110 screens, two sizes each, in a run), for a picture a person reads as well.
  */
 export async function screenshots(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   const size = page.viewportSize();
   await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: `${SCREENSHOTS}${name}-desktop.jpg`, fullPage: true, ...JPEG });
+  await screenshot(page, `${SCREENSHOTS}${name}-desktop.jpg`, JPEG);
   await page.setViewportSize(PHONE);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  await page.screenshot({ path: `${SCREENSHOTS}${name}-phone.jpg`, fullPage: true, ...JPEG });
+  await screenshot(page, `${SCREENSHOTS}${name}-phone.jpg`, JPEG);
   assert.ok(overflow <= 0, `${name} scrolls sideways at phone width by ${overflow}px`);
   if (size) await page.setViewportSize(size);
 }
