@@ -14,7 +14,7 @@ import type { TestServer } from '../../support/server.js';
 export { launchChromium } from '../../support/chromium.js';
 export { OWNER_PASSWORD };
 
-/** Where the screenshots go: test-results/console/, kept by CI. */
+/** Where the screenshots go: test-results/console/ (none in CI: support/screenshot.ts says why). */
 export const SCREENSHOTS = fileURLToPath(new URL('../../../../../test-results/console/', import.meta.url));
 
 export const DESKTOP = { width: 1280, height: 800 };
