@@ -62,6 +62,11 @@ export async function listDeliveries(deps: WebhooksDeps, org: Org, webhookId: st
 /**
  * Sends one event again: the delivery is due now with a fresh retry series, the same `webhook-id`
  * and body. 409 while the webhook is inactive or a worker is attempting it at this moment.
+ *
+ * The answer shows the delivery as requeued, with the attempts made before: both are read in the
+ * requeue's transaction, so a worker (polling, or woken by the announcement) cannot claim it and add
+ * its attempt in between. Read after the requeue's commit, the answer once showed the new attempt
+ * already, under a status of `pending`.
  */
 export async function retryDelivery(deps: WebhooksDeps, org: Org, webhookId: string, deliveryId: string) {
   const webhook = await orgWebhook(deps, org, webhookId);
@@ -70,9 +75,12 @@ export async function retryDelivery(deps: WebhooksDeps, org: Org, webhookId: str
     fail('webhook.delivery.not_found', 'no such delivery');
   if (!webhook.active) fail('webhook.inactive', 'the webhook is inactive');
   const now = clock.now();
-  if (!(await requeueDelivery(deps.store, delivery.id, now))) {
-    fail('webhook.delivery.in_flight', 'the delivery is being attempted right now');
-  }
+  const attempts = await deps.unitOfWork.run(async (tx) => {
+    if (!(await requeueDelivery(tx, delivery.id, now))) {
+      fail('webhook.delivery.in_flight', 'the delivery is being attempted right now');
+    }
+    return attemptsOf(tx, [delivery.id]);
+  });
   await announceDeliveries(deps.store);
   const requeued: WebhookDelivery = {
     ...delivery,
@@ -81,5 +89,5 @@ export async function retryDelivery(deps: WebhooksDeps, org: Org, webhookId: str
     nextAttemptAt: now,
     claimToken: null,
   };
-  return deliveryView(requeued, await attemptsOf(deps.store, [delivery.id]));
+  return deliveryView(requeued, attempts);
 }
