@@ -11,7 +11,14 @@ export interface ListPage<T> {
   links: Record<string, string>;
 }
 
-type Sent<T> = Promise<{ data?: ListBody<T>; error?: unknown; response: Response }>;
+/** A call of `api` that answers with a list. */
+export type Sent<T> = Promise<{ data?: ListBody<T>; error?: unknown; response: Response }>;
+
+/** Which page of a list to read, and (reading them all) how many entries a page. */
+export interface PageQuery {
+  page: number;
+  per_page?: 100;
+}
 
 /** One page of a list (a call of `api`) as its entries and `Link` relations. */
 export async function listPage<T>(pending: Sent<T>): Promise<ListPage<T>> {
@@ -20,9 +27,7 @@ export async function listPage<T>(pending: Sent<T>): Promise<ListPage<T>> {
 }
 
 /** Every entry of a paged list: `fetchPage` called for page 0, then each page its `next` link names. */
-export async function allPages<T>(
-  fetchPage: (query: { page: number; per_page: 100 }) => Sent<T>,
-): Promise<T[]> {
+export async function allPages<T>(fetchPage: (query: PageQuery) => Sent<T>): Promise<T[]> {
   const entries: T[] = [];
   for (let page: number | null = 0; page !== null; ) {
     const { entries: more, links }: ListPage<T> = await listPage(fetchPage({ page, per_page: 100 }));
@@ -34,23 +39,42 @@ export async function allPages<T>(
 
 const inOrg = (org: string) => ({ org });
 
+/*
+ * One page of each of the org's lists: a screen shows one at a time (listPage), a picker reads them all
+ * (allPages).
+ */
+export const membersPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/members', { params: { path: inOrg(org), query } });
+export const clientsPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/clients', { params: { path: inOrg(org), query } });
+export const resourcesPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/resources', { params: { path: inOrg(org), query } });
+export const rolesPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/roles', { params: { path: inOrg(org), query } });
+export const webhooksPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/webhooks', { params: { path: inOrg(org), query } });
+export const connectionsPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/connections', { params: { path: inOrg(org), query } });
+export const directoriesPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/directories', { params: { path: inOrg(org), query } });
+export const logStreamsPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/log-streams', { params: { path: inOrg(org), query } });
+export const keysPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/keys', { params: { path: inOrg(org), query } });
+export const serviceAccountsPage = (org: string, query: PageQuery) =>
+  api.GET('/organizations/{org}/service-accounts', { params: { path: inOrg(org), query } });
+
 /** Every organization of the caller. */
 export const allOrganizations = () => allPages((query) => api.GET('/organizations', { params: { query } }));
 /** Every member of the org (owners and members). */
-export const allMembers = (org: string) =>
-  allPages((query) => api.GET('/organizations/{org}/members', { params: { path: inOrg(org), query } }));
+export const allMembers = (org: string) => allPages((query) => membersPage(org, query));
 /** Every client of the org. */
-export const allClients = (org: string) =>
-  allPages((query) => api.GET('/organizations/{org}/clients', { params: { path: inOrg(org), query } }));
+export const allClients = (org: string) => allPages((query) => clientsPage(org, query));
 /** Every API resource of the org. */
-export const allResources = (org: string) =>
-  allPages((query) => api.GET('/organizations/{org}/resources', { params: { path: inOrg(org), query } }));
+export const allResources = (org: string) => allPages((query) => resourcesPage(org, query));
 /** Every end-user role of the org. */
-export const allRoles = (org: string) =>
-  allPages((query) => api.GET('/organizations/{org}/roles', { params: { path: inOrg(org), query } }));
+export const allRoles = (org: string) => allPages((query) => rolesPage(org, query));
 /** Every webhook of the org. */
-export const allWebhooks = (org: string) =>
-  allPages((query) => api.GET('/organizations/{org}/webhooks', { params: { path: inOrg(org), query } }));
+export const allWebhooks = (org: string) => allPages((query) => webhooksPage(org, query));
 /** Every enterprise sign-in connection of the org. */
-export const allConnections = (org: string) =>
-  allPages((query) => api.GET('/organizations/{org}/connections', { params: { path: inOrg(org), query } }));
+export const allConnections = (org: string) => allPages((query) => connectionsPage(org, query));

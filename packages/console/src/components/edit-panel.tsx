@@ -1,8 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useAction } from '../use-action.js';
-import { Form } from './fields.js';
-import { Done, ErrorNotice } from './notices.js';
+import { FormPanel } from './form-panel.js';
 
 /**
  * Saving an edit form: only what changed is sent (`changes` empty: nothing is, and the form says so);
@@ -43,18 +42,15 @@ export function EditPanel({
   class?: string;
 }) {
   return (
-    <section class={className} aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      <ErrorNotice error={state.error} />
-      {state.saved ? <Done>{state.saved}</Done> : null}
-      <Form label={title} onSubmit={onSubmit}>
-        {children}
-        <div class="actions">
-          <button type="submit" disabled={state.busy}>
-            Save changes
-          </button>
-        </div>
-      </Form>
-    </section>
+    <FormPanel
+      id={id}
+      title={title}
+      submit="Save changes"
+      state={state}
+      onSubmit={onSubmit}
+      class={className}
+    >
+      {children}
+    </FormPanel>
   );
 }

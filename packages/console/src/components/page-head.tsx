@@ -1,4 +1,6 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, ComponentType } from 'preact';
+import type { OrganizationOfCaller } from '../api/types.js';
+import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { Link } from './link.js';
 
 /** What a list's heading offers: a link to its "new" form, a button that opens one in place, or nothing. */
@@ -48,4 +50,22 @@ export function OwnersOnly({
   screen: () => ComponentChildren;
 }) {
   return owner ? screen() : <OwnersOnlyScreen title={title}>{notice}</OwnersOnlyScreen>;
+}
+
+/** An owners-only route (OwnersOnly) whose screen reads the org and the route's id; `Notice` says why not. */
+export function forOwners(
+  title: string,
+  Notice: ComponentType,
+  Screen: ComponentType<{ org: OrganizationOfCaller; id: string }>,
+) {
+  return function OwnersOnlyRoute({ org, id }: OrgScreenProps) {
+    return (
+      <OwnersOnly
+        owner={canWrite(org)}
+        title={title}
+        notice={<Notice />}
+        screen={() => <Screen org={org} id={id ?? ''} />}
+      />
+    );
+  };
 }

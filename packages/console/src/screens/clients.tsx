@@ -1,20 +1,23 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
-import { listPage } from '../api/lists.js';
+import { clientsPage } from '../api/lists.js';
 import type { Client, CreateClientBody, GrantType, LogoutDelivery, UpdateClientBody } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Chips, DataTable } from '../components/data-table.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
 import { CheckboxField, Form, LinesField, linesOf, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { ListView } from '../components/list-view.js';
+import { ListScreen } from '../components/list-screen.js';
+import { ListTable } from '../components/list-table.js';
 import { Done, EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
-import { PageHead } from '../components/page-head.js';
+import { forOwners } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import { oneTimeNews } from '../news.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
+import { useListPage } from '../use-list-page.js';
 import { useLoad } from '../use-load.js';
 import { useAddressPage } from '../use-page.js';
 import { BrandingScreen } from './branding.js';
@@ -46,50 +49,39 @@ const ORIGINS_HINT =
  */
 const justCreated = new Map<string, { secret?: string; chosen?: GrantType[] }>();
 /** A line for the list to announce once (a client just deleted). */
-let listNews: string | null = null;
+const clientNews = oneTimeNews();
 
 const CREATED = 'The client secret';
 const ROTATED = 'The new client secret';
 
 const listHref = (slug: string) => orgHref(slug, 'clients');
 
-function OwnersOnly() {
-  return (
-    <>
-      <h1>Clients</h1>
-      <p class="notice info">Only owners of this organization can see and change its clients.</p>
-    </>
-  );
+/** Clients are the API's owner-only lists: a member sees why there is nothing here. */
+function ClientsOwnersOnly() {
+  return <p class="notice info">Only owners of this organization can see and change its clients.</p>;
 }
 
 /** The org's OAuth clients, a page at a time (the page is in the address, so Back returns to it). */
-export function Clients({ org }: OrgScreenProps) {
-  return canWrite(org) ? <ClientList org={org} /> : <OwnersOnly />;
-}
+export const Clients = forOwners('Clients', ClientsOwnersOnly, ClientList);
+
+/** `/clients/new` is the form for a new client; any other id is that client's page. */
+export const ClientDetail = forOwners('Clients', ClientsOwnersOnly, ({ org, id }) =>
+  id === 'new' ? <NewClient org={org} /> : <ClientPage org={org} id={id} />,
+);
 
 function ClientList({ org }: { org: OrgScreenProps['org'] }) {
   const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(() => {
-    const line = listNews;
-    listNews = null;
-    return line;
-  });
-  const loaded = useLoad(
-    () =>
-      listPage(
-        api.GET('/organizations/{org}/clients', { params: { path: { org: org.slug }, query: { page } } }),
-      ),
-    [org.slug, page],
-  );
+  const [news] = useState(clientNews.take);
+  const loaded = useListPage(org.slug, page, clientsPage);
   const newHref = orgHref(org.slug, 'clients', 'new');
   return (
-    <>
-      <PageHead title="Clients" action={{ href: newHref, label: 'New client' }} />
-      <p class="muted">
-        The apps that sign people in with this organization, or call its APIs as themselves.
-      </p>
-      {news ? <Done>{news}</Done> : null}
-      <ListView
+    <ListScreen
+      title="Clients"
+      action={{ href: newHref, label: 'New client' }}
+      news={news}
+      intro="The apps that sign people in with this organization, or call its APIs as themselves."
+    >
+      <ListTable
         loaded={loaded}
         what="clients"
         pager="Pages of clients"
@@ -101,34 +93,21 @@ function ClientList({ org }: { org: OrgScreenProps['org'] }) {
             </p>
           </EmptyState>
         }
-      >
-        {(clients) => (
-          <DataTable
-            caption="Clients"
-            rows={clients}
-            rowKey={(c) => c.client_id}
-            columns={[
-              {
-                label: 'Name',
-                cell: (c) => <Link href={orgHref(org.slug, 'clients', c.client_id)}>{c.client_name}</Link>,
-              },
-              { label: 'Client id', cell: (c) => <code class="one-line">{c.client_id}</code> },
-              { label: 'Type', cell: (c) => (c.type === 'public' ? 'Public' : 'Confidential') },
-              { label: 'Grant types', cell: (c) => <Chips values={c.grant_types} /> },
-              { label: 'Created', cell: (c) => when(c.created_at) },
-            ]}
-          />
-        )}
-      </ListView>
-    </>
+        caption="Clients"
+        rowKey={(c) => c.client_id}
+        columns={[
+          {
+            label: 'Name',
+            cell: (c) => <Link href={orgHref(org.slug, 'clients', c.client_id)}>{c.client_name}</Link>,
+          },
+          { label: 'Client id', cell: (c) => <code class="one-line">{c.client_id}</code> },
+          { label: 'Type', cell: (c) => (c.type === 'public' ? 'Public' : 'Confidential') },
+          { label: 'Grant types', cell: (c) => <Chips values={c.grant_types} /> },
+          { label: 'Created', cell: (c) => when(c.created_at) },
+        ]}
+      />
+    </ListScreen>
   );
-}
-
-/** `/clients/new` is the form for a new client; any other id is that client's page. */
-export function ClientDetail({ org, id }: OrgScreenProps) {
-  if (!canWrite(org)) return <OwnersOnly />;
-  if (id === 'new') return <NewClient org={org} />;
-  return <ClientPage org={org} id={id ?? ''} />;
 }
 
 /** Where the client's codes go and where sign-out may return to, one URI per line: the same on create and edit. */
@@ -755,7 +734,7 @@ function DeleteClient({ org, client }: { org: OrgScreenProps['org']; client: Cli
             params: { path: { org: org.slug, id: client.client_id } },
           }),
         );
-        listNews = `Client ${client.client_name} deleted.`;
+        clientNews.set(`Client ${client.client_name} deleted.`);
         navigate(listHref(org.slug));
       }}
     >

@@ -1,6 +1,7 @@
 import type { Connection, UserRole } from '../api/types.js';
 import { CheckboxField, LinesField, linesOf, SelectField, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
+import { oneTimeNews } from '../news.js';
 import { orgHref } from '../router.js';
 
 /** What the connection screens share: the form's values, the fields both forms show, news. */
@@ -77,25 +78,15 @@ export const TYPE_LABELS = { oidc: 'OpenID Connect', saml: 'SAML 2.0' } as const
 /** Connections this tab created a moment ago: their page says so once. */
 export const justCreated = new Set<string>();
 
-let listNews: string | null = null;
 /** A line for the list to announce once (a connection just deleted). */
-export const setListNews = (line: string) => {
-  listNews = line;
-};
-export const takeListNews = () => {
-  const line = listNews;
-  listNews = null;
-  return line;
-};
+export const connectionNews = oneTimeNews();
 
-export function OwnersOnly() {
+/** Connections are the API's owner-only lists: a member sees why there is nothing here. */
+export function ConnectionsOwnersOnly() {
   return (
-    <>
-      <h1>Connections</h1>
-      <p class="notice info">
-        Only owners of this organization can see and change its enterprise sign-in connections.
-      </p>
-    </>
+    <p class="notice info">
+      Only owners of this organization can see and change its enterprise sign-in connections.
+    </p>
   );
 }
 

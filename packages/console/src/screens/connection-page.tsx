@@ -15,6 +15,7 @@ import {
   CommonFields,
   type ConnectionDraft,
   commonBody,
+  connectionNews,
   draftOf,
   hostedDomainOf,
   justCreated,
@@ -22,7 +23,6 @@ import {
   OidcFields,
   SamlFields,
   scopesOf,
-  setListNews,
   TYPE_LABELS,
 } from './connection-fields.js';
 import { TestConnection } from './connection-test.js';
@@ -274,7 +274,7 @@ function DeleteConnection({ org, connection }: { org: Org; connection: Connectio
             params: { path: { org: org.slug, id: connection.id } },
           }),
         );
-        setListNews(`Connection ${connection.name} deleted.`);
+        connectionNews.set(`Connection ${connection.name} deleted.`);
         navigate(orgHref(org.slug, 'connections'));
       }}
     >

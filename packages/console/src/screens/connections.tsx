@@ -1,33 +1,34 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
-import { allRoles, listPage } from '../api/lists.js';
+import { allRoles, connectionsPage } from '../api/lists.js';
 import type { Connection, UserRole } from '../api/types.js';
-import { DataTable } from '../components/data-table.js';
 import { Form, SelectField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { ListView } from '../components/list-view.js';
-import { Done, EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
-import { PageHead } from '../components/page-head.js';
+import { ListScreen } from '../components/list-screen.js';
+import { ListTable } from '../components/list-table.js';
+import { EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
+import { forOwners } from '../components/page-head.js';
 import { when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
+import { useListPage } from '../use-list-page.js';
 import { useLoad } from '../use-load.js';
 import { useAddressPage } from '../use-page.js';
 import {
   CommonFields,
   type ConnectionDraft,
+  ConnectionsOwnersOnly,
   commonBody,
+  connectionNews,
   emptyDraft,
   hostedDomainOf,
   justCreated,
   NameField,
   OidcFields,
-  OwnersOnly,
   SamlFields,
   scopesOf,
   TYPE_LABELS,
-  takeListNews,
 } from './connection-fields.js';
 import { ConnectionPage } from './connection-page.js';
 import { TestConnection } from './connection-test.js';
@@ -37,38 +38,32 @@ type Org = OrgScreenProps['org'];
 const listHref = (slug: string) => orgHref(slug, 'connections');
 
 /** The org's enterprise sign-in connections (owners only, like the API), a page at a time. */
-export function Connections({ org }: OrgScreenProps) {
-  return canWrite(org) ? <ConnectionList org={org} /> : <OwnersOnly />;
-}
+export const Connections = forOwners('Connections', ConnectionsOwnersOnly, ConnectionList);
 
 /** `/connections/new` is the form for a new connection; any other id is that connection's page. */
-export function ConnectionDetail({ org, id }: OrgScreenProps) {
-  if (!canWrite(org)) return <OwnersOnly />;
-  if (id === 'new') return <NewConnection org={org} />;
-  return <ConnectionPage org={org} id={id ?? ''} />;
-}
+export const ConnectionDetail = forOwners('Connections', ConnectionsOwnersOnly, ({ org, id }) =>
+  id === 'new' ? <NewConnection org={org} /> : <ConnectionPage org={org} id={id} />,
+);
 
 function ConnectionList({ org }: { org: Org }) {
   const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(takeListNews);
-  const loaded = useLoad(
-    () =>
-      listPage(
-        api.GET('/organizations/{org}/connections', { params: { path: { org: org.slug }, query: { page } } }),
-      ),
-    [org.slug, page],
-  );
+  const [news] = useState(connectionNews.take);
+  const loaded = useListPage(org.slug, page, connectionsPage);
   const newHref = orgHref(org.slug, 'connections', 'new');
   return (
-    <>
-      <PageHead title="Connections" action={{ href: newHref, label: 'New connection' }} />
-      <p class="muted">
-        Enterprise sign-in: people of {org.name} sign in through their company’s identity provider, over
-        OpenID Connect or SAML 2.0. The sign-in page shows a button for each connection, and sends an address
-        in a domain a connection claims to it.
-      </p>
-      {news ? <Done>{news}</Done> : null}
-      <ListView
+    <ListScreen
+      title="Connections"
+      action={{ href: newHref, label: 'New connection' }}
+      news={news}
+      intro={
+        <>
+          Enterprise sign-in: people of {org.name} sign in through their company’s identity provider, over
+          OpenID Connect or SAML 2.0. The sign-in page shows a button for each connection, and sends an
+          address in a domain a connection claims to it.
+        </>
+      }
+    >
+      <ListTable
         loaded={loaded}
         what="connections"
         pager="Pages of connections"
@@ -81,32 +76,23 @@ function ConnectionList({ org }: { org: Org }) {
             </p>
           </EmptyState>
         }
-      >
-        {(connections) => (
-          <DataTable
-            caption="Connections"
-            rows={connections}
-            rowKey={(c) => c.id}
-            columns={[
-              {
-                label: 'Name',
-                cell: (c) => <Link href={orgHref(org.slug, 'connections', c.id)}>{c.name}</Link>,
-              },
-              { label: 'Type', cell: (c) => TYPE_LABELS[c.type] },
-              {
-                label: 'Email domains',
-                cell: (c) => (c.domains.length === 0 ? <span class="muted">—</span> : c.domains.join(', ')),
-              },
-              {
-                label: 'New users',
-                cell: (c) => (c.jit ? 'Created on first sign-in' : 'Existing accounts only'),
-              },
-              { label: 'Created', cell: (c) => when(c.created_at) },
-            ]}
-          />
-        )}
-      </ListView>
-    </>
+        caption="Connections"
+        rowKey={(c) => c.id}
+        columns={[
+          { label: 'Name', cell: (c) => <Link href={orgHref(org.slug, 'connections', c.id)}>{c.name}</Link> },
+          { label: 'Type', cell: (c) => TYPE_LABELS[c.type] },
+          {
+            label: 'Email domains',
+            cell: (c) => (c.domains.length === 0 ? <span class="muted">—</span> : c.domains.join(', ')),
+          },
+          {
+            label: 'New users',
+            cell: (c) => (c.jit ? 'Created on first sign-in' : 'Existing accounts only'),
+          },
+          { label: 'Created', cell: (c) => when(c.created_at) },
+        ]}
+      />
+    </ListScreen>
   );
 }
 

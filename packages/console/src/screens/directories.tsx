@@ -1,17 +1,19 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
-import { allConnections, listPage } from '../api/lists.js';
+import { allConnections, directoriesPage, listPage } from '../api/lists.js';
 import type { DirectoryWithToken } from '../api/types.js';
-import { DataTable } from '../components/data-table.js';
-import { Form, SelectField, TextField } from '../components/fields.js';
+import { SelectField, TextField } from '../components/fields.js';
+import { FormPanel } from '../components/form-panel.js';
 import { Link } from '../components/link.js';
-import { ListView } from '../components/list-view.js';
-import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
-import { OwnersOnly, PageHead } from '../components/page-head.js';
+import { ListScreen } from '../components/list-screen.js';
+import { ListTable } from '../components/list-table.js';
+import { EmptyState } from '../components/notices.js';
+import { forOwners } from '../components/page-head.js';
 import { when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
+import { useCreating } from '../use-creating.js';
 import { useLoad } from '../use-load.js';
 import { useAddressPage } from '../use-page.js';
 import { ConnectionName, DirectoriesOwnersOnly, directoryNews, TokenOnce } from './directory-bits.js';
@@ -23,85 +25,54 @@ type Named = { id: string; name: string };
 const listHref = (slug: string) => orgHref(slug, 'directories');
 
 /** The org's SCIM directories (owners only, like the API): the list, a new one, its token shown once. */
-export function Directories({ org }: OrgScreenProps) {
-  return (
-    <OwnersOnly
-      owner={canWrite(org)}
-      title="SCIM directories"
-      notice={<DirectoriesOwnersOnly />}
-      screen={() => <DirectoryList org={org} />}
-    />
-  );
-}
+export const Directories = forOwners('SCIM directories', DirectoriesOwnersOnly, DirectoryList);
 
 /** One directory's page (owners only). */
-export function DirectoryDetail({ org, id }: OrgScreenProps) {
-  return (
-    <OwnersOnly
-      owner={canWrite(org)}
-      title="SCIM directory"
-      notice={<DirectoriesOwnersOnly />}
-      screen={() => <DirectoryPage org={org} id={id ?? ''} />}
-    />
-  );
-}
+export const DirectoryDetail = forOwners('SCIM directory', DirectoriesOwnersOnly, DirectoryPage);
 
 function DirectoryList({ org }: { org: Org }) {
   const { page, go } = useAddressPage(listHref(org.slug));
   const [news] = useState(directoryNews.take);
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<DirectoryWithToken | null>(null);
+  const create = useCreating<DirectoryWithToken>('New directory');
   const loaded = useLoad(async () => {
     const [list, connections] = await Promise.all([
-      listPage(
-        api.GET('/organizations/{org}/directories', { params: { path: { org: org.slug }, query: { page } } }),
-      ),
+      listPage(directoriesPage(org.slug, { page })),
       allConnections(org.slug),
     ]);
     return { ...list, connections };
   }, [org.slug, page]);
   const connections = loaded.state === 'ok' ? loaded.data.connections : [];
   return (
-    <>
-      <PageHead
-        title="SCIM directories"
-        action={
-          creating
-            ? null
-            : {
-                label: 'New directory',
-                onClick: () => {
-                  setCreated(null);
-                  setCreating(true);
-                },
-              }
-        }
-      />
-      <p class="muted">
-        Your identity provider (Okta, Microsoft Entra ID, …) creates, updates and removes {org.name}’s users
-        through SCIM 2.0: a person deactivated there is signed out everywhere here at once.
-      </p>
-      {news ? <Done>{news}</Done> : null}
-      {creating ? (
+    <ListScreen
+      title="SCIM directories"
+      action={create.action}
+      news={news}
+      intro={
+        <>
+          Your identity provider (Okta, Microsoft Entra ID, …) creates, updates and removes {org.name}’s users
+          through SCIM 2.0: a person deactivated there is signed out everywhere here at once.
+        </>
+      }
+    >
+      {create.creating ? (
         <NewDirectory
           org={org}
           connections={connections}
-          onCancel={() => setCreating(false)}
+          onCancel={create.cancel}
           onCreated={(directory) => {
-            setCreating(false);
-            setCreated(directory);
+            create.done(directory);
             loaded.reload();
           }}
         />
       ) : null}
-      {created ? (
+      {create.created ? (
         <TokenOnce
-          directory={created}
-          what={`Directory ${created.name} created. Give your identity provider the base URL and this token.`}
-          onDismiss={() => setCreated(null)}
+          directory={create.created}
+          what={`Directory ${create.created.name} created. Give your identity provider the base URL and this token.`}
+          onDismiss={create.dismiss}
         />
       ) : null}
-      <ListView
+      <ListTable
         loaded={loaded}
         what="directories"
         pager="Pages of directories"
@@ -114,27 +85,18 @@ function DirectoryList({ org }: { org: Org }) {
             </p>
           </EmptyState>
         }
-      >
-        {(directories) => (
-          <DataTable
-            caption="SCIM directories"
-            rows={directories}
-            rowKey={(d) => d.id}
-            columns={[
-              {
-                label: 'Name',
-                cell: (d) => <Link href={orgHref(org.slug, 'directories', d.id)}>{d.name}</Link>,
-              },
-              {
-                label: 'Connection',
-                cell: (d) => <ConnectionName slug={org.slug} id={d.connection} connections={connections} />,
-              },
-              { label: 'Created', cell: (d) => when(d.created_at) },
-            ]}
-          />
-        )}
-      </ListView>
-    </>
+        caption="SCIM directories"
+        rowKey={(d) => d.id}
+        columns={[
+          { label: 'Name', cell: (d) => <Link href={orgHref(org.slug, 'directories', d.id)}>{d.name}</Link> },
+          {
+            label: 'Connection',
+            cell: (d) => <ConnectionName slug={org.slug} id={d.connection} connections={connections} />,
+          },
+          { label: 'Created', cell: (d) => when(d.created_at) },
+        ]}
+      />
+    </ListScreen>
   );
 }
 
@@ -151,52 +113,44 @@ function NewDirectory({
 }) {
   const [name, setName] = useState('');
   const [connection, setConnection] = useState('');
-  const { error, busy, run } = useAction();
+  const action = useAction();
   const options = [['', 'None'] as const, ...connections.map((c) => [c.id, c.name] as const)];
   return (
-    <section class="panel" aria-labelledby="new-directory-title">
-      <h2 id="new-directory-title">New directory</h2>
-      <ErrorNotice error={error} />
-      <Form
-        label="New directory"
-        onSubmit={() =>
-          run(async () =>
-            onCreated(
-              await body(
-                api.POST('/organizations/{org}/directories', {
-                  params: { path: { org: org.slug } },
-                  body: { name: name.trim(), connection: connection === '' ? null : connection },
-                }),
-              ),
+    <FormPanel
+      id="new-directory-title"
+      title="New directory"
+      submit="Create directory"
+      state={action}
+      onCancel={onCancel}
+      onSubmit={() =>
+        action.run(async () =>
+          onCreated(
+            await body(
+              api.POST('/organizations/{org}/directories', {
+                params: { path: { org: org.slug } },
+                body: { name: name.trim(), connection: connection === '' ? null : connection },
+              }),
             ),
-          )
-        }
-      >
-        <TextField
-          label="Name"
-          name="name"
-          value={name}
-          onInput={setName}
-          required
-          hint="For you only, like “Okta” or “Entra ID”; up to 100 characters."
-        />
-        <SelectField
-          label="Connection"
-          name="connection"
-          value={connection}
-          options={options}
-          onChange={setConnection}
-          hint="With a connection, the directory creates users only at addresses in its email domains, and they sign in through it. None: at any address."
-        />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Create directory
-          </button>
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </Form>
-    </section>
+          ),
+        )
+      }
+    >
+      <TextField
+        label="Name"
+        name="name"
+        value={name}
+        onInput={setName}
+        required
+        hint="For you only, like “Okta” or “Entra ID”; up to 100 characters."
+      />
+      <SelectField
+        label="Connection"
+        name="connection"
+        value={connection}
+        options={options}
+        onChange={setConnection}
+        hint="With a connection, the directory creates users only at addresses in its email domains, and they sign in through it. None: at any address."
+      />
+    </FormPanel>
   );
 }

@@ -1,4 +1,5 @@
 import { TextField } from '../components/fields.js';
+import { oneTimeNews } from '../news.js';
 import { ScopesEditor, type ScopesState } from './resource-scopes.js';
 
 /** What the resources screens share: hints, the fields of a resource, the TTL field's value, and news for the next page. */
@@ -46,22 +47,10 @@ export const ttlValue = (text: string): { access_token_ttl?: number } =>
 /** Resources this tab created a moment ago: their page says so once. */
 export const justCreated = new Set<string>();
 
-let listNews: string | null = null;
 /** A line for the list to announce once (a resource just deleted). */
-export const setListNews = (line: string) => {
-  listNews = line;
-};
-export const takeListNews = () => {
-  const line = listNews;
-  listNews = null;
-  return line;
-};
+export const resourceNews = oneTimeNews();
 
-export function OwnersOnly() {
-  return (
-    <>
-      <h1>API resources</h1>
-      <p class="notice info">Only owners of this organization can see and change its API resources.</p>
-    </>
-  );
+/** API resources are the API's owner-only lists: a member sees why there is nothing here. */
+export function ResourcesOwnersOnly() {
+  return <p class="notice info">Only owners of this organization can see and change its API resources.</p>;
 }

@@ -10,7 +10,7 @@ import { duration, when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
-import { justCreated, ResourceFields, setListNews, ttlValue } from './resource-bits.js';
+import { justCreated, ResourceFields, resourceNews, ttlValue } from './resource-bits.js';
 import { useScopes } from './resource-scopes.js';
 
 type Org = OrgScreenProps['org'];
@@ -130,7 +130,7 @@ function DeleteResource({ org, resource }: { org: Org; resource: ApiResource }) 
             params: { path: { org: org.slug, id: resource.id } },
           }),
         );
-        setListNews(`API resource ${resource.name} deleted.`);
+        resourceNews.set(`API resource ${resource.name} deleted.`);
         navigate(orgHref(org.slug, 'resources'));
       }}
     >

@@ -1,24 +1,24 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
-import { listPage } from '../api/lists.js';
-import { DataTable } from '../components/data-table.js';
+import { resourcesPage } from '../api/lists.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { ListView } from '../components/list-view.js';
-import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
-import { PageHead } from '../components/page-head.js';
+import { ListScreen } from '../components/list-screen.js';
+import { ListTable } from '../components/list-table.js';
+import { EmptyState, ErrorNotice } from '../components/notices.js';
+import { forOwners } from '../components/page-head.js';
 import { duration, when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
-import { useLoad } from '../use-load.js';
+import { useListPage } from '../use-list-page.js';
 import { useAddressPage } from '../use-page.js';
 import {
   IDENTIFIER_HINT,
   justCreated,
-  OwnersOnly,
   ResourceFields,
-  takeListNews,
+  ResourcesOwnersOnly,
+  resourceNews,
   ttlValue,
 } from './resource-bits.js';
 import { ResourcePage } from './resource-detail.js';
@@ -27,30 +27,31 @@ import { ScopeChips, useScopes } from './resource-scopes.js';
 const listHref = (slug: string) => orgHref(slug, 'resources');
 
 /** The org's API resources (owners only), a page at a time; the page is in the address. */
-export function Resources({ org }: OrgScreenProps) {
-  return canWrite(org) ? <ResourceList org={org} /> : <OwnersOnly />;
-}
+export const Resources = forOwners('API resources', ResourcesOwnersOnly, ResourceList);
+
+/** `/resources/new` is the form for a new resource; any other id is that resource's page. */
+export const ResourceDetail = forOwners('API resources', ResourcesOwnersOnly, ({ org, id }) =>
+  id === 'new' ? <NewResource org={org} /> : <ResourcePage org={org} id={id} />,
+);
 
 function ResourceList({ org }: { org: OrgScreenProps['org'] }) {
   const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(takeListNews);
-  const loaded = useLoad(
-    () =>
-      listPage(
-        api.GET('/organizations/{org}/resources', { params: { path: { org: org.slug }, query: { page } } }),
-      ),
-    [org.slug, page],
-  );
+  const [news] = useState(resourceNews.take);
+  const loaded = useListPage(org.slug, page, resourcesPage);
   const newHref = orgHref(org.slug, 'resources', 'new');
   return (
-    <>
-      <PageHead title="API resources" action={{ href: newHref, label: 'New resource' }} />
-      <p class="muted">
-        Your own APIs and MCP servers. Each defines scopes; roles and machine clients are given them, and an
-        access token asked for a resource is bound to it (its audience) and carries only the scopes granted.
-      </p>
-      {news ? <Done>{news}</Done> : null}
-      <ListView
+    <ListScreen
+      title="API resources"
+      action={{ href: newHref, label: 'New resource' }}
+      news={news}
+      intro={
+        <>
+          Your own APIs and MCP servers. Each defines scopes; roles and machine clients are given them, and an
+          access token asked for a resource is bound to it (its audience) and carries only the scopes granted.
+        </>
+      }
+    >
+      <ListTable
         loaded={loaded}
         what="API resources"
         pager="Pages of API resources"
@@ -63,34 +64,18 @@ function ResourceList({ org }: { org: OrgScreenProps['org'] }) {
             </p>
           </EmptyState>
         }
-      >
-        {(resources) => (
-          <DataTable
-            caption="API resources"
-            rows={resources}
-            rowKey={(r) => r.id}
-            columns={[
-              {
-                label: 'Name',
-                cell: (r) => <Link href={orgHref(org.slug, 'resources', r.id)}>{r.name}</Link>,
-              },
-              { label: 'Identifier', cell: (r) => <code>{r.identifier}</code> },
-              { label: 'Scopes', cell: (r) => <ScopeChips scopes={r.scopes} /> },
-              { label: 'Token lifetime', cell: (r) => duration(r.access_token_ttl) },
-              { label: 'Created', cell: (r) => when(r.created_at) },
-            ]}
-          />
-        )}
-      </ListView>
-    </>
+        caption="API resources"
+        rowKey={(r) => r.id}
+        columns={[
+          { label: 'Name', cell: (r) => <Link href={orgHref(org.slug, 'resources', r.id)}>{r.name}</Link> },
+          { label: 'Identifier', cell: (r) => <code>{r.identifier}</code> },
+          { label: 'Scopes', cell: (r) => <ScopeChips scopes={r.scopes} /> },
+          { label: 'Token lifetime', cell: (r) => duration(r.access_token_ttl) },
+          { label: 'Created', cell: (r) => when(r.created_at) },
+        ]}
+      />
+    </ListScreen>
   );
-}
-
-/** `/resources/new` is the form for a new resource; any other id is that resource's page. */
-export function ResourceDetail({ org, id }: OrgScreenProps) {
-  if (!canWrite(org)) return <OwnersOnly />;
-  if (id === 'new') return <NewResource org={org} />;
-  return <ResourcePage org={org} id={id ?? ''} />;
 }
 
 function NewResource({ org }: { org: OrgScreenProps['org'] }) {

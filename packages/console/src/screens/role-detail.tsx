@@ -25,13 +25,9 @@ const justCreated = new Set<string>();
 /** A line for the list to announce once (a role just deleted). */
 export const roleNews = oneTimeNews();
 
+/** Roles are the API's owner-only lists: a member sees why there is nothing here. */
 export function RolesOwnersOnly() {
-  return (
-    <>
-      <h1>Roles</h1>
-      <p class="notice info">Only owners of this organization can see and change its roles.</p>
-    </>
-  );
+  return <p class="notice info">Only owners of this organization can see and change its roles.</p>;
 }
 
 function Crumbs({ slug }: { slug: string }) {

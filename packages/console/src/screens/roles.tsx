@@ -1,13 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client.js';
-import { allResources, listPage } from '../api/lists.js';
-import { DataTable } from '../components/data-table.js';
+import { allResources, listPage, rolesPage } from '../api/lists.js';
 import { Link } from '../components/link.js';
-import { ListView } from '../components/list-view.js';
-import { Done, EmptyState } from '../components/notices.js';
-import { PageHead } from '../components/page-head.js';
+import { ListScreen } from '../components/list-screen.js';
+import { ListTable } from '../components/list-table.js';
+import { EmptyState } from '../components/notices.js';
+import { forOwners } from '../components/page-head.js';
 import { when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { useAddressPage } from '../use-page.js';
@@ -17,32 +16,37 @@ import { NewRole, RolePage, RolesOwnersOnly, roleNews } from './role-detail.js';
 const listHref = (slug: string) => orgHref(slug, 'roles');
 
 /** The roles of the org's end users (owners only), a page at a time; the page is in the address. */
-export function Roles({ org }: OrgScreenProps) {
-  return canWrite(org) ? <RoleList org={org} /> : <RolesOwnersOnly />;
-}
+export const Roles = forOwners('Roles', RolesOwnersOnly, RoleList);
+
+/** `/roles/new` is the form for a new role; any other id is that role's page. */
+export const RoleDetail = forOwners('Roles', RolesOwnersOnly, ({ org, id }) =>
+  id === 'new' ? <NewRole org={org} /> : <RolePage org={org} id={id} />,
+);
 
 function RoleList({ org }: { org: OrgScreenProps['org'] }) {
   const { page, go } = useAddressPage(listHref(org.slug));
   const [news] = useState(roleNews.take);
   const loaded = useLoad(async () => {
     const [list, resources] = await Promise.all([
-      listPage(
-        api.GET('/organizations/{org}/roles', { params: { path: { org: org.slug }, query: { page } } }),
-      ),
+      listPage(rolesPage(org.slug, { page })),
       allResources(org.slug),
     ]);
     return { ...list, resources };
   }, [org.slug, page]);
   const newHref = orgHref(org.slug, 'roles', 'new');
   return (
-    <>
-      <PageHead title="Roles" action={{ href: newHref, label: 'New role' }} />
-      <p class="muted">
-        Roles give this organization’s users scopes of its API resources. A token asked for a scope that none
-        of the person’s roles allows is issued without it.
-      </p>
-      {news ? <Done>{news}</Done> : null}
-      <ListView
+    <ListScreen
+      title="Roles"
+      action={{ href: newHref, label: 'New role' }}
+      news={news}
+      intro={
+        <>
+          Roles give this organization’s users scopes of its API resources. A token asked for a scope that
+          none of the person’s roles allows is issued without it.
+        </>
+      }
+    >
+      <ListTable
         loaded={loaded}
         what="roles"
         pager="Pages of roles"
@@ -54,31 +58,18 @@ function RoleList({ org }: { org: OrgScreenProps['org'] }) {
             </p>
           </EmptyState>
         }
-      >
-        {(roles, { resources }) => (
-          <DataTable
-            caption="Roles"
-            rows={roles}
-            rowKey={(r) => r.id}
-            columns={[
-              { label: 'Name', cell: (r) => <Link href={orgHref(org.slug, 'roles', r.id)}>{r.name}</Link> },
-              { label: 'Description', cell: (r) => r.description || <span class="muted">—</span> },
-              {
-                label: 'Permissions',
-                cell: (r) => <PermissionList permissions={r.permissions} resources={resources} />,
-              },
-              { label: 'Created', cell: (r) => when(r.created_at) },
-            ]}
-          />
-        )}
-      </ListView>
-    </>
+        caption="Roles"
+        rowKey={(r) => r.id}
+        columns={({ resources }) => [
+          { label: 'Name', cell: (r) => <Link href={orgHref(org.slug, 'roles', r.id)}>{r.name}</Link> },
+          { label: 'Description', cell: (r) => r.description || <span class="muted">—</span> },
+          {
+            label: 'Permissions',
+            cell: (r) => <PermissionList permissions={r.permissions} resources={resources} />,
+          },
+          { label: 'Created', cell: (r) => when(r.created_at) },
+        ]}
+      />
+    </ListScreen>
   );
-}
-
-/** `/roles/new` is the form for a new role; any other id is that role's page. */
-export function RoleDetail({ org, id }: OrgScreenProps) {
-  if (!canWrite(org)) return <RolesOwnersOnly />;
-  if (id === 'new') return <NewRole org={org} />;
-  return <RolePage org={org} id={id ?? ''} />;
 }

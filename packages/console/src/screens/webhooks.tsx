@@ -1,19 +1,21 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
-import { listPage } from '../api/lists.js';
+import { webhooksPage } from '../api/lists.js';
 import type { CreatedWebhook } from '../api/types.js';
-import { DataTable } from '../components/data-table.js';
-import { Form, TextField } from '../components/fields.js';
+import { TextField } from '../components/fields.js';
+import { FormPanel } from '../components/form-panel.js';
 import { Link } from '../components/link.js';
-import { ListView } from '../components/list-view.js';
-import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
-import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
+import { ListScreen } from '../components/list-screen.js';
+import { ListTable } from '../components/list-table.js';
+import { Done, EmptyState } from '../components/notices.js';
+import { forOwners } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
-import { useLoad } from '../use-load.js';
+import { useCreating } from '../use-creating.js';
+import { useListPage } from '../use-list-page.js';
 import { usePage } from '../use-page.js';
 import { ActiveBadge, OwnersOnly, URL_HINT } from './webhook-bits.js';
 import { PatternEditor, PatternList, usePatterns } from './webhook-patterns.js';
@@ -21,63 +23,37 @@ import { PatternEditor, PatternList, usePatterns } from './webhook-patterns.js';
 export { WebhookDetail } from './webhook-detail.js';
 
 /** The org's webhooks (owners only): the list, a new one, and its signing secret shown once. */
-export function Webhooks({ org }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="Webhooks">
-        <OwnersOnly />
-      </OwnersOnlyScreen>
-    );
-  }
-  return <OwnerList org={org} />;
-}
+export const Webhooks = forOwners('Webhooks', OwnersOnly, OwnerList);
 
 function OwnerList({ org }: OrgScreenProps) {
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<CreatedWebhook | null>(null);
+  const create = useCreating<CreatedWebhook>('New webhook');
   const { page, go } = usePage();
-  const loaded = useLoad(
-    () =>
-      listPage(
-        api.GET('/organizations/{org}/webhooks', { params: { path: { org: org.slug }, query: { page } } }),
-      ),
-    [org.slug, page],
-  );
+  const loaded = useListPage(org.slug, page, webhooksPage);
   return (
-    <>
-      <PageHead
-        title="Webhooks"
-        action={
-          creating
-            ? null
-            : {
-                label: 'New webhook',
-                onClick: () => {
-                  setCreated(null);
-                  setCreating(true);
-                },
-              }
-        }
-      />
-      <p class="muted">
-        Tessera POSTs each event your patterns match to your HTTPS endpoint, signed, and retries for about a
-        day when it fails.
-      </p>
-      {creating ? (
+    <ListScreen
+      title="Webhooks"
+      action={create.action}
+      intro={
+        <>
+          Tessera POSTs each event your patterns match to your HTTPS endpoint, signed, and retries for about a
+          day when it fails.
+        </>
+      }
+    >
+      {create.creating ? (
         <NewWebhook
           org={org}
-          onCancel={() => setCreating(false)}
+          onCancel={create.cancel}
           onCreated={(webhook) => {
-            setCreating(false);
-            setCreated(webhook);
+            create.done(webhook);
             loaded.reload();
           }}
         />
       ) : null}
-      {created?.secret ? (
-        <CreatedSecret org={org} webhook={created} onDismiss={() => setCreated(null)} />
+      {create.created?.secret ? (
+        <CreatedSecret org={org} webhook={create.created} onDismiss={create.dismiss} />
       ) : null}
-      <ListView
+      <ListTable
         loaded={loaded}
         what="webhooks"
         pager="Webhook pages"
@@ -90,29 +66,23 @@ function OwnerList({ org }: OrgScreenProps) {
             </p>
           </EmptyState>
         }
-      >
-        {(webhooks) => (
-          <DataTable
-            class="webhook-list"
-            rows={webhooks}
-            rowKey={(w) => w.id}
-            columns={[
-              {
-                label: 'URL',
-                cell: (w) => (
-                  <Link href={orgHref(org.slug, 'webhooks', w.id)} class="mono">
-                    {w.url}
-                  </Link>
-                ),
-              },
-              { label: 'Events', cell: (w) => <PatternList patterns={w.events} /> },
-              { label: 'Status', cell: (w) => <ActiveBadge active={w.active} /> },
-              { label: 'Created', cell: (w) => when(w.created_at) },
-            ]}
-          />
-        )}
-      </ListView>
-    </>
+        class="webhook-list"
+        rowKey={(w) => w.id}
+        columns={[
+          {
+            label: 'URL',
+            cell: (w) => (
+              <Link href={orgHref(org.slug, 'webhooks', w.id)} class="mono">
+                {w.url}
+              </Link>
+            ),
+          },
+          { label: 'Events', cell: (w) => <PatternList patterns={w.events} /> },
+          { label: 'Status', cell: (w) => <ActiveBadge active={w.active} /> },
+          { label: 'Created', cell: (w) => when(w.created_at) },
+        ]}
+      />
+    </ListScreen>
   );
 }
 
@@ -123,38 +93,30 @@ function NewWebhook({
 }: OrgScreenProps & { onCancel: () => void; onCreated: (webhook: CreatedWebhook) => void }) {
   const [url, setUrl] = useState('https://');
   const patterns = usePatterns([]);
-  const { error, busy, run } = useAction();
+  const action = useAction();
   return (
-    <section class="panel" aria-labelledby="new-webhook-title">
-      <h2 id="new-webhook-title">New webhook</h2>
-      <ErrorNotice error={error} />
-      <Form
-        label="New webhook"
-        onSubmit={() =>
-          run(async () =>
-            onCreated(
-              await body(
-                api.POST('/organizations/{org}/webhooks', {
-                  params: { path: { org: org.slug } },
-                  body: { url: url.trim(), events: patterns.all() },
-                }),
-              ),
+    <FormPanel
+      id="new-webhook-title"
+      title="New webhook"
+      submit="Create webhook"
+      state={action}
+      onCancel={onCancel}
+      onSubmit={() =>
+        action.run(async () =>
+          onCreated(
+            await body(
+              api.POST('/organizations/{org}/webhooks', {
+                params: { path: { org: org.slug } },
+                body: { url: url.trim(), events: patterns.all() },
+              }),
             ),
-          )
-        }
-      >
-        <TextField label="URL" name="url" type="url" value={url} onInput={setUrl} required hint={URL_HINT} />
-        <PatternEditor state={patterns} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Create webhook
-          </button>
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </Form>
-    </section>
+          ),
+        )
+      }
+    >
+      <TextField label="URL" name="url" type="url" value={url} onInput={setUrl} required hint={URL_HINT} />
+      <PatternEditor state={patterns} />
+    </FormPanel>
   );
 }
 

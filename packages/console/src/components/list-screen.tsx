@@ -1,0 +1,30 @@
+import type { ComponentChildren } from 'preact';
+import { Done } from './notices.js';
+import { type HeadAction, PageHead } from './page-head.js';
+
+/**
+ * A list screen as the console draws each: its heading and action, what the list is for, the news of the
+ * last change (a thing just deleted), then `children` (a form opened in place, the list itself).
+ */
+export function ListScreen({
+  title,
+  action,
+  intro,
+  news,
+  children,
+}: {
+  title: string;
+  action: HeadAction;
+  intro: ComponentChildren;
+  news?: string | null;
+  children: ComponentChildren;
+}) {
+  return (
+    <>
+      <PageHead title={title} action={action} />
+      <p class="muted">{intro}</p>
+      {news ? <Done>{news}</Done> : null}
+      {children}
+    </>
+  );
+}
