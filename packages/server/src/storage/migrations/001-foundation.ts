@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { linkTable, orgId, orgTable, timestamps } from './table-parts.js';
 
 /** Organizations, their users, tenants, clients, signing keys and audit trail. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -9,14 +10,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('is_console', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('allow_signup', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
 
-  await db.schema
-    .createTable('users')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'users')
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('email_key', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'text')
@@ -24,61 +21,44 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_name', 'text')
     .addColumn('picture', 'text')
     .addColumn('provider', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .addUniqueConstraint('users_org_email', ['org_id', 'email_key'])
     .execute();
 
-  await db.schema
-    .createTable('memberships')
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await linkTable(db, 'memberships', { org_id: 'organizations.id', user_id: 'users.id' })
     .addColumn('role', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('memberships_pk', ['org_id', 'user_id'])
     .execute();
   await db.schema.createIndex('memberships_user').on('memberships').column('user_id').execute();
 
-  await db.schema
-    .createTable('tenants')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'tenants')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('logo', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema.createIndex('tenants_org').on('tenants').column('org_id').execute();
 
-  await db.schema
-    .createTable('tenant_members')
-    .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await linkTable(db, 'tenant_members', { tenant_id: 'tenants.id', user_id: 'users.id' })
     .addColumn('role', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('tenant_members_pk', ['tenant_id', 'user_id'])
     .execute();
   await db.schema.createIndex('tenant_members_user').on('tenant_members').column('user_id').execute();
 
-  await db.schema
-    .createTable('clients')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'clients')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('secret_hash', 'text')
     .addColumn('redirect_uris', 'text', (c) => c.notNull())
     .addColumn('grant_types', 'text', (c) => c.notNull())
     .addColumn('first_party', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema.createIndex('clients_org').on('clients').column('org_id').execute();
 
   await db.schema
     .createTable('signing_keys')
     .addColumn('kid', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('public_jwk', 'text', (c) => c.notNull())
     .addColumn('private_key', 'text', (c) => c.notNull())
@@ -87,10 +67,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('signing_keys_org').on('signing_keys').columns(['org_id', 'status']).execute();
 
-  await db.schema
-    .createTable('audit_events')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'audit_events')
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('entity', 'text', (c) => c.notNull())
     .addColumn('verb', 'text', (c) => c.notNull())

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-
-const orgRef = 'organizations.id';
+import { belongsTo, expiryIndex, lifespan, orgId, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Sign-in: browser sessions, authorization requests and codes, OAuth sessions, refresh tokens,
@@ -11,52 +10,35 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('browser_sessions')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references(orgRef).onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .$call(orgId)
+    .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('amr', 'text', (c) => c.notNull())
     .addColumn('acr', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .execute();
-  await db.schema
-    .createIndex('browser_sessions_expiry')
-    .on('browser_sessions')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'browser_sessions_expiry', 'browser_sessions');
 
-  await db.schema
-    .createTable('authorization_requests')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references(orgRef).onDelete('cascade'))
-    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+  await orgTable(db, 'authorization_requests')
+    .addColumn('client_id', 'text', belongsTo('clients.id'))
     .addColumn('redirect_uri', 'text', (c) => c.notNull())
     .addColumn('redirect_uri_given', 'integer', (c) => c.notNull())
     .addColumn('state', 'text')
     .addColumn('code_challenge', 'text')
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('resource', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('completed_at', 'bigint')
     .execute();
-  await db.schema
-    .createIndex('authorization_requests_expiry')
-    .on('authorization_requests')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'authorization_requests_expiry', 'authorization_requests');
 
-  await db.schema
-    .createTable('oauth_sessions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references(orgRef).onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+  await orgTable(db, 'oauth_sessions')
+    .addColumn('user_id', 'text', belongsTo('users.id'))
+    .addColumn('client_id', 'text', belongsTo('clients.id'))
     .addColumn('tenant_id', 'text', (c) => c.references('tenants.id').onDelete('set null'))
     .addColumn('amr', 'text', (c) => c.notNull())
     .addColumn('acr', 'text', (c) => c.notNull())
     .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('revoked_at', 'bigint')
     .execute();
   await db.schema.createIndex('oauth_sessions_user').on('oauth_sessions').column('user_id').execute();
@@ -64,48 +46,41 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('authorization_codes')
     .addColumn('code_hash', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references(orgRef).onDelete('cascade'))
-    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
-    .addColumn('session_id', 'text', (c) => c.notNull().references('oauth_sessions.id').onDelete('cascade'))
+    .$call(orgId)
+    .addColumn('client_id', 'text', belongsTo('clients.id'))
+    .addColumn('session_id', 'text', belongsTo('oauth_sessions.id'))
     .addColumn('redirect_uri', 'text', (c) => c.notNull())
     .addColumn('redirect_uri_given', 'integer', (c) => c.notNull())
     .addColumn('code_challenge', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema
-    .createIndex('authorization_codes_expiry')
-    .on('authorization_codes')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'authorization_codes_expiry', 'authorization_codes');
 
   await db.schema
     .createTable('refresh_tokens')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('session_id', 'text', (c) => c.notNull().references('oauth_sessions.id').onDelete('cascade'))
+    .addColumn('session_id', 'text', belongsTo('oauth_sessions.id'))
     .addColumn('client_id', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();
   await db.schema.createIndex('refresh_tokens_session').on('refresh_tokens').column('session_id').execute();
-  await db.schema.createIndex('refresh_tokens_expiry').on('refresh_tokens').column('expires_at').execute();
+  await expiryIndex(db, 'refresh_tokens_expiry', 'refresh_tokens');
 
   await db.schema
     .createTable('consents')
-    .addColumn('org_id', 'text', (c) => c.notNull().references(orgRef).onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+    .$call(orgId)
+    .addColumn('user_id', 'text', belongsTo('users.id'))
+    .addColumn('client_id', 'text', belongsTo('clients.id'))
     .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .addPrimaryKeyConstraint('consents_pk', ['user_id', 'client_id'])
     .execute();
 
   await db.schema
     .createTable('login_attempts')
-    .addColumn('org_id', 'text', (c) => c.notNull().references(orgRef).onDelete('cascade'))
+    .$call(orgId)
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('window_start', 'bigint', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull())
@@ -115,13 +90,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('profile_keys')
     .addColumn('key_hash', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references(orgRef).onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(orgId)
+    .addColumn('user_id', 'text', belongsTo('users.id'))
+    .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema.createIndex('profile_keys_expiry').on('profile_keys').column('expires_at').execute();
+  await expiryIndex(db, 'profile_keys_expiry', 'profile_keys');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,22 +1,19 @@
 import type { Kysely } from 'kysely';
+import { orgId, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Org webhooks, and what keeps the audit-event list fast at millions of entries: indexes for its
  * filters and per-day counts of closed days (see storage/repos/audit-counts.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('webhooks')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'webhooks')
     .addColumn('url', 'text', (c) => c.notNull())
     // JSON array of routing-key patterns.
     .addColumn('events', 'text', (c) => c.notNull())
     // `whsec_…`, sealed with the at-rest key (crypto/sealing.ts); never stored or logged in clear.
     .addColumn('secret_sealed', 'text', (c) => c.notNull())
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema.createIndex('webhooks_org').on('webhooks').column('org_id').execute();
 
@@ -37,7 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // arrive for them; `audit_count_marks.sealed_until` says up to where (exclusive, epoch ms).
   await db.schema
     .createTable('audit_event_counts')
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('day', 'bigint', (c) => c.notNull())
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('entity', 'text', (c) => c.notNull())

@@ -1,14 +1,12 @@
 import { type Kysely, sql } from 'kysely';
+import { belongsTo, orgTable, timestamps } from './table-parts.js';
 
 /**
  * The webhook outbox (one row per event and matching webhook, written in the event's transaction)
  * and the log of delivery attempts. See packages/server/docs/webhooks.md.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('webhook_deliveries')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'webhook_deliveries')
     // No foreign key: a webhook deleted while an event is being written must not fail that write.
     // Deleting a webhook deletes its deliveries in the same transaction (webhooks/enqueue.ts).
     .addColumn('webhook_id', 'text', (c) => c.notNull())
@@ -25,8 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // claim expires and the delivery is due again).
     .addColumn('next_attempt_at', 'bigint')
     .addColumn('claim_token', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   // What workers claim: only pending rows are indexed, so delivered history costs the claim nothing.
   await db.schema
@@ -46,9 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('webhook_delivery_attempts')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('delivery_id', 'text', (c) =>
-      c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
-    )
+    .addColumn('delivery_id', 'text', belongsTo('webhook_deliveries.id'))
     .addColumn('attempted_at', 'bigint', (c) => c.notNull())
     .addColumn('status_code', 'integer')
     .addColumn('duration_ms', 'integer', (c) => c.notNull())

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { belongsTo, expiryIndex, lifespan, linkTable, orgId } from './table-parts.js';
 
 /**
  * Second factor and delegation: TOTP factors and recovery codes, the org policy that requires
@@ -16,7 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('totp_factors')
     .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('secret', 'text', (c) => c.notNull())
     .addColumn('confirmed_at', 'bigint')
     .addColumn('last_step', 'bigint')
@@ -25,19 +26,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('recovery_codes')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('code_hash', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
     .addPrimaryKeyConstraint('recovery_codes_pk', ['user_id', 'code_hash'])
     .execute();
 
-  await db.schema
-    .createTable('client_promotions')
-    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
-    .addColumn('source_client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
+  await linkTable(db, 'client_promotions', { client_id: 'clients.id', source_client_id: 'clients.id' })
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('client_promotions_pk', ['client_id', 'source_client_id'])
     .execute();
 
   await db.schema.alterTable('oauth_sessions').addColumn('actor_id', 'text').execute();
@@ -47,18 +44,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('impersonations')
     .addColumn('key_hash', 'text', (c) => c.primaryKey())
     .addColumn('id', 'text', (c) => c.notNull().unique())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('actor_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('request_id', 'text', (c) =>
-      c.notNull().references('authorization_requests.id').onDelete('cascade'),
-    )
+    .$call(orgId)
+    .addColumn('user_id', 'text', belongsTo('users.id'))
+    .addColumn('actor_id', 'text', belongsTo('users.id'))
+    .addColumn('request_id', 'text', belongsTo('authorization_requests.id'))
     .addColumn('reason', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema.createIndex('impersonations_expiry').on('impersonations').column('expires_at').execute();
+  await expiryIndex(db, 'impersonations_expiry', 'impersonations');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

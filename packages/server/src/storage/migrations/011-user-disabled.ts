@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addFlag } from './table-parts.js';
 
 /**
  * A user an owner disabled (`disabled` 1): their password sign-in is refused, and their sessions
@@ -6,10 +7,7 @@ import type { Kysely } from 'kysely';
  * deletes their browser sessions (the login cookies), found by user through the new index.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('users')
-    .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addFlag(db, 'users', 'disabled');
   await db.schema.createIndex('browser_sessions_user').on('browser_sessions').column('user_id').execute();
 }
 

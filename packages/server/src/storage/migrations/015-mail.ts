@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { addFlag, belongsTo, expiryIndex, lifespan, orgId } from './table-parts.js';
 
 /**
  * Mail (DESIGN §12): whether a user's address is verified (`email_verified` 1 once a verification
@@ -8,23 +9,19 @@ import { type Kysely, sql } from 'kysely';
  * working once the user's address is another), its expiry and its use.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('users')
-    .addColumn('email_verified', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addFlag(db, 'users', 'email_verified');
   await db.schema
     .createTable('mail_tokens')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .$call(orgId)
+    .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose in ('reset', 'verify')`))
     .addColumn('sent_to', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();
   await db.schema.createIndex('mail_tokens_user').on('mail_tokens').columns(['user_id', 'purpose']).execute();
-  await db.schema.createIndex('mail_tokens_expires').on('mail_tokens').column('expires_at').execute();
+  await expiryIndex(db, 'mail_tokens_expires', 'mail_tokens');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { belongsTo, expiryIndex, lifespan, orgId, orgTable } from './table-parts.js';
 
 /**
  * Passkeys (DESIGN §12): a user's WebAuthn credentials, one row each, scoped to the org whose host
@@ -12,11 +13,8 @@ import { type Kysely, sql } from 'kysely';
  * that asked (the SHA-256 of its CSRF cookie value) and, when registering, to the user.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('passkeys')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+  await orgTable(db, 'passkeys')
+    .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('credential_id', 'text', (c) => c.notNull())
     .addColumn('public_key', 'text', (c) => c.notNull())
     .addColumn('sign_count', 'bigint', (c) => c.notNull())
@@ -35,18 +33,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('passkey_challenges')
     .addColumn('challenge_hash', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose in ('register', 'sign_in')`))
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('browser_hash', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .execute();
-  await db.schema
-    .createIndex('passkey_challenges_expires')
-    .on('passkey_challenges')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'passkey_challenges_expires', 'passkey_challenges');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { expiryIndex, orgId } from './table-parts.js';
 
 /**
  * Client authentication with `private_key_jwt` (RFC 7523, DESIGN §14). A client may register its
@@ -12,17 +13,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('clients').addColumn('jwks', 'text').execute();
   await db.schema
     .createTable('client_assertion_jtis')
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('jti_hash', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('client_assertion_jtis_pk', ['org_id', 'client_id', 'jti_hash'])
     .execute();
-  await db.schema
-    .createIndex('client_assertion_jtis_expires')
-    .on('client_assertion_jtis')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'client_assertion_jtis_expires', 'client_assertion_jtis');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

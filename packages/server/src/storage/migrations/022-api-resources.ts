@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { belongsTo, linkTable, orgTable, timestamps } from './table-parts.js';
 
 /**
  * API resources, roles and permissions (DESIGN §15): an org's APIs with their scopes, the roles of
@@ -8,17 +9,13 @@ import type { Kysely } from 'kysely';
  * OAuth sessions remember the resources and resource scopes their authorization granted.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('api_resources')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'api_resources')
     .addColumn('identifier', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     // JSON array of {name, description}, in the order the owner gave them.
     .addColumn('scopes', 'text', (c) => c.notNull())
     .addColumn('access_token_ttl', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema
     .createIndex('api_resources_org_identifier')
@@ -27,21 +24,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['org_id', 'identifier'])
     .execute();
 
-  await db.schema
-    .createTable('roles')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'roles')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema.createIndex('roles_org_name').unique().on('roles').columns(['org_id', 'name']).execute();
 
   await db.schema
     .createTable('role_permissions')
-    .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
-    .addColumn('resource_id', 'text', (c) => c.notNull().references('api_resources.id').onDelete('cascade'))
+    .addColumn('role_id', 'text', belongsTo('roles.id'))
+    .addColumn('resource_id', 'text', belongsTo('api_resources.id'))
     .addColumn('scope', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('role_permissions_pk', ['role_id', 'resource_id', 'scope'])
     .execute();
@@ -51,19 +44,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('resource_id')
     .execute();
 
-  await db.schema
-    .createTable('user_roles')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
+  await linkTable(db, 'user_roles', { user_id: 'users.id', role_id: 'roles.id' })
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('user_roles_pk', ['user_id', 'role_id'])
     .execute();
   await db.schema.createIndex('user_roles_role').on('user_roles').column('role_id').execute();
 
   await db.schema
     .createTable('client_permissions')
-    .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
-    .addColumn('resource_id', 'text', (c) => c.notNull().references('api_resources.id').onDelete('cascade'))
+    .addColumn('client_id', 'text', belongsTo('clients.id'))
+    .addColumn('resource_id', 'text', belongsTo('api_resources.id'))
     .addColumn('scope', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('client_permissions_pk', ['client_id', 'resource_id', 'scope'])
     .execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addFlag } from './table-parts.js';
 
 /**
  * Whether an org's issuer offers dynamic registration (RFC 7591) and Client ID Metadata Documents
@@ -6,14 +7,8 @@ import type { Kysely } from 'kysely';
  * lookup of each request carries them and a change reaches every node like a rename does (013).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('organizations')
-    .addColumn('dynamic_registration', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema
-    .alterTable('organizations')
-    .addColumn('metadata_documents', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addFlag(db, 'organizations', 'dynamic_registration');
+  await addFlag(db, 'organizations', 'metadata_documents');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { orgId } from './table-parts.js';
 
 /**
  * Service accounts (DESIGN §16): a confidential client of the console org (its row in `clients`)
@@ -9,7 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('service_accounts')
     .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id').onDelete('cascade'))
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { lifespan, orgTable } from './table-parts.js';
 
 /**
  * Invitations (DESIGN §16): an owner invites an address to be a user of the org (`kind` `user`)
@@ -9,10 +10,7 @@ import { type Kysely, sql } from 'kysely';
  * link can say it was withdrawn) or past `expires_at`.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('invitations')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'invitations')
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('user', 'member')`))
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('email_key', 'text', (c) => c.notNull())
@@ -20,8 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('roles', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .addColumn('mailed', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('accepted_at', 'bigint')
     .addColumn('accepted_by', 'text')
     .addColumn('revoked_at', 'bigint')

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { belongsTo, expiryIndex, lifespan, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Enterprise sign-in (DESIGN §17). `connections`: an org's upstream identity providers, OIDC or
@@ -15,10 +16,7 @@ import { type Kysely, sql } from 'kysely';
  * assertion's id until it would have expired anyway, so an assertion is never accepted twice.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('connections')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'connections')
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('oidc', 'saml')`))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('domains', 'text', (c) => c.notNull())
@@ -26,15 +24,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('default_roles', 'text', (c) => c.notNull())
     .addColumn('settings', 'text', (c) => c.notNull())
     .addColumn('sealed_secret', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema.createIndex('connections_org').on('connections').column('org_id').execute();
   await db.schema
     .createTable('federated_identities')
-    .addColumn('connection_id', 'text', (c) => c.notNull().references('connections.id').onDelete('cascade'))
+    .addColumn('connection_id', 'text', belongsTo('connections.id'))
     .addColumn('subject', 'text', (c) => c.notNull())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('federated_identities_pk', ['connection_id', 'subject'])
     .execute();
@@ -46,20 +43,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('federation_requests')
     .addColumn('key_hash', 'text', (c) => c.primaryKey())
-    .addColumn('connection_id', 'text', (c) => c.notNull().references('connections.id').onDelete('cascade'))
+    .addColumn('connection_id', 'text', belongsTo('connections.id'))
     .addColumn('request_id', 'text')
     .addColumn('sealed_data', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .execute();
-  await db.schema
-    .createIndex('federation_requests_expires')
-    .on('federation_requests')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'federation_requests_expires', 'federation_requests');
   await db.schema
     .createTable('saml_assertion_ids')
-    .addColumn('connection_id', 'text', (c) => c.notNull().references('connections.id').onDelete('cascade'))
+    .addColumn('connection_id', 'text', belongsTo('connections.id'))
     .addColumn('assertion_id', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('saml_assertion_ids_pk', ['connection_id', 'assertion_id'])

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from './is-postgres.js';
+import { orgId } from './table-parts.js';
 
 /** The spans rows are counted in, each with its length in the unit of `created_at` (ms). */
 export const SPANS = { day: 86_400_000, hour: 3_600_000 } as const;
@@ -28,7 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('list_counts')
     .addColumn('list', 'text', (c) => c.notNull())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('span', 'text', (c) => c.notNull())
     .addColumn('bucket', 'bigint', (c) => c.notNull())
     .addColumn('n', 'bigint', (c) => c.notNull())

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from './is-postgres.js';
+import { orgId } from './table-parts.js';
 
 /**
  * Entries per org and sealed UTC day, of every key: the sum of that day's `audit_event_counts`
@@ -14,7 +15,7 @@ import { isPostgres } from './is-postgres.js';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('audit_day_totals')
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('day', 'bigint', (c) => c.notNull())
     .addColumn('n', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('audit_day_totals_pk', ['org_id', 'day'])

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { addFlag, expiryIndex, lifespan, orgId } from './table-parts.js';
 
 /**
  * Who vouched for a user's address when the user was made (issue 41, DESIGN §16-§17), what
@@ -22,25 +23,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       select f.connection_id from federated_identities f where f.user_id = users.id
       order by f.created_at, f.connection_id limit 1)
     where provider in ('oidc', 'saml')`.execute(db);
-  await db.schema
-    .alterTable('connections')
-    .addColumn('jit_any_domain', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addFlag(db, 'connections', 'jit_any_domain');
   await db.schema
     .createTable('sign_up_requests')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('first_name', 'text')
     .addColumn('last_name', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .execute();
-  await db.schema
-    .createIndex('sign_up_requests_expires')
-    .on('sign_up_requests')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'sign_up_requests_expires', 'sign_up_requests');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addFlag } from './table-parts.js';
 
 /** The OIDC Core §5.1 claims a user gains, each its own column (the address as its JSON object). */
 const USER_TEXT_COLUMNS = [
@@ -28,10 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const column of USER_TEXT_COLUMNS) {
     await db.schema.alterTable('users').addColumn(column, 'text').execute();
   }
-  await db.schema
-    .alterTable('users')
-    .addColumn('phone_number_verified', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addFlag(db, 'users', 'phone_number_verified');
   await db.schema.alterTable('authorization_requests').addColumn('claims', 'text').execute();
   await db.schema.alterTable('oauth_sessions').addColumn('claims', 'text').execute();
   await db.schema.alterTable('clients').addColumn('userinfo_signed_response_alg', 'text').execute();

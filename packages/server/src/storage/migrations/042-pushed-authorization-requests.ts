@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addFlag, expiryIndex, lifespan, orgId } from './table-parts.js';
 
 /**
  * Pushed authorization requests (RFC 9126, DESIGN §20): `pushed_authorization_requests`, one row per
@@ -10,24 +11,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('pushed_authorization_requests')
     .addColumn('key_hash', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     // No reference: a metadata-document client's id is its URL, not a row of `clients`.
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('parameters', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema
-    .createIndex('pushed_authorization_requests_expiry')
-    .on('pushed_authorization_requests')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'pushed_authorization_requests_expiry', 'pushed_authorization_requests');
   for (const table of ['organizations', 'clients']) {
-    await db.schema
-      .alterTable(table)
-      .addColumn('require_pushed_authorization_requests', 'integer', (c) => c.notNull().defaultTo(0))
-      .execute();
+    await addFlag(db, table, 'require_pushed_authorization_requests');
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { expiryIndex, lifespan, orgTable } from './table-parts.js';
 
 /**
  * Device authorizations (RFC 8628, DESIGN §20): one row per `POST /oauth/device_authorization`.
@@ -10,10 +11,7 @@ import { type Kysely, sql } from 'kysely';
  * `last_polled_at` is when the client last polled. Rows are purged a while after `expires_at`.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('device_authorizations')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'device_authorizations')
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('device_code_hash', 'text', (c) => c.notNull().unique())
     .addColumn('user_code', 'text', (c) => c.notNull())
@@ -24,8 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('session_id', 'text')
     .addColumn('interval_s', 'integer', (c) => c.notNull())
     .addColumn('last_polled_at', 'bigint')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(lifespan)
     .addColumn('decided_at', 'bigint')
     .addColumn('redeemed_at', 'bigint')
     .execute();
@@ -34,11 +31,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('device_authorizations')
     .columns(['org_id', 'user_code'])
     .execute();
-  await db.schema
-    .createIndex('device_authorizations_expires')
-    .on('device_authorizations')
-    .column('expires_at')
-    .execute();
+  await expiryIndex(db, 'device_authorizations_expires', 'device_authorizations');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

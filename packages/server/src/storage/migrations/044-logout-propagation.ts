@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addFlag, orgId, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Logout that reaches every app (OIDC Back-Channel Logout 1.0, Front-Channel Logout 1.0):
@@ -15,20 +16,14 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('clients').addColumn('backchannel_logout_uri', 'text').execute();
-  await db.schema
-    .alterTable('clients')
-    .addColumn('backchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addFlag(db, 'clients', 'backchannel_logout_session_required');
   await db.schema.alterTable('clients').addColumn('frontchannel_logout_uri', 'text').execute();
-  await db.schema
-    .alterTable('clients')
-    .addColumn('frontchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addFlag(db, 'clients', 'frontchannel_logout_session_required');
   await db.schema.alterTable('oauth_sessions').addColumn('sid', 'text').execute();
   await db.schema
     .createTable('session_clients')
     .addColumn('sid', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('browser_session', 'text', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.notNull())
     // A client's id, or a metadata document's URL (no row in clients): no foreign key.
@@ -50,10 +45,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('session_clients_user').on('session_clients').column('user_id').execute();
   // The purge of what expired sign-ins recorded.
   await db.schema.createIndex('session_clients_created').on('session_clients').column('created_at').execute();
-  await db.schema
-    .createTable('logout_deliveries')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'logout_deliveries')
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('sub', 'text', (c) => c.notNull())
@@ -65,8 +57,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_attempt_at', 'bigint')
     .addColumn('last_status_code', 'integer')
     .addColumn('last_error', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema
     .createIndex('logout_deliveries_due')

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addFlag, expiryIndex } from './table-parts.js';
 
 /**
  * DPoP (RFC 9449, DESIGN §20).
@@ -17,16 +18,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('jti_hash', 'text', (c) => c.primaryKey())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('dpop_proof_jtis_expires').on('dpop_proof_jtis').column('expires_at').execute();
+  await expiryIndex(db, 'dpop_proof_jtis_expires', 'dpop_proof_jtis');
   await db.schema.alterTable('refresh_tokens').addColumn('dpop_jkt', 'text').execute();
-  await db.schema
-    .alterTable('clients')
-    .addColumn('dpop_bound_access_tokens', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema
-    .alterTable('clients')
-    .addColumn('dpop_nonce_required', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addFlag(db, 'clients', 'dpop_bound_access_tokens');
+  await addFlag(db, 'clients', 'dpop_nonce_required');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { belongsTo, linkTable, orgTable, timestamps } from './table-parts.js';
 
 /**
  * SCIM 2.0 inbound provisioning (DESIGN §19). `scim_directories`: an org's directories, each with
@@ -19,32 +20,25 @@ import type { Kysely } from 'kysely';
  * holds because of a group (only those: a role an owner gave stays when the group goes).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('scim_directories')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'scim_directories')
     .addColumn('name', 'text', (c) => c.notNull())
     // No foreign key: a deleted connection leaves its id, and the directory then creates no user
     // (it must not fall back to creating users in every domain).
     .addColumn('connection_id', 'text')
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema.createIndex('scim_directories_org').on('scim_directories').column('org_id').execute();
   await db.schema
     .createTable('scim_users')
     .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
-    .addColumn('directory_id', 'text', (c) =>
-      c.notNull().references('scim_directories.id').onDelete('cascade'),
-    )
+    .addColumn('directory_id', 'text', belongsTo('scim_directories.id'))
     .addColumn('user_name', 'text', (c) => c.notNull())
     .addColumn('user_name_key', 'text', (c) => c.notNull())
     .addColumn('external_id', 'text')
     .addColumn('resource', 'text', (c) => c.notNull())
     .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema
     .createIndex('scim_users_user_name')
@@ -64,7 +58,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema
     .createTable('scim_user_emails')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('scim_users.user_id').onDelete('cascade'))
+    .addColumn('user_id', 'text', belongsTo('scim_users.user_id'))
     .addColumn('directory_id', 'text', (c) => c.notNull())
     .addColumn('email_key', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('scim_user_emails_pk', ['user_id', 'email_key'])
@@ -77,39 +71,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('scim_groups')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('directory_id', 'text', (c) =>
-      c.notNull().references('scim_directories.id').onDelete('cascade'),
-    )
+    .addColumn('directory_id', 'text', belongsTo('scim_directories.id'))
     .addColumn('display_name', 'text', (c) => c.notNull())
     .addColumn('external_id', 'text')
     .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema
     .createIndex('scim_groups_directory')
     .on('scim_groups')
     .columns(['directory_id', 'created_at', 'id'])
     .execute();
-  await db.schema
-    .createTable('scim_group_members')
-    .addColumn('group_id', 'text', (c) => c.notNull().references('scim_groups.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addPrimaryKeyConstraint('scim_group_members_pk', ['group_id', 'user_id'])
-    .execute();
+  await linkTable(db, 'scim_group_members', { group_id: 'scim_groups.id', user_id: 'users.id' }).execute();
   await db.schema.createIndex('scim_group_members_user').on('scim_group_members').column('user_id').execute();
-  await db.schema
-    .createTable('scim_group_roles')
-    .addColumn('group_id', 'text', (c) => c.notNull().references('scim_groups.id').onDelete('cascade'))
-    .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
-    .addPrimaryKeyConstraint('scim_group_roles_pk', ['group_id', 'role_id'])
-    .execute();
-  await db.schema
-    .createTable('scim_role_grants')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('role_id', 'text', (c) => c.notNull().references('roles.id').onDelete('cascade'))
-    .addPrimaryKeyConstraint('scim_role_grants_pk', ['user_id', 'role_id'])
-    .execute();
+  await linkTable(db, 'scim_group_roles', { group_id: 'scim_groups.id', role_id: 'roles.id' }).execute();
+  await linkTable(db, 'scim_role_grants', { user_id: 'users.id', role_id: 'roles.id' }).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

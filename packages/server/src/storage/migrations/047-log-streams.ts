@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from './is-postgres.js';
+import { orgTable, timestamps } from './table-parts.js';
 
 /**
  * Audit-log streams (`lst_…`): an org's SIEM destinations, each with a durable cursor into the audit
@@ -29,10 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['org_id', 'tx_order', 'id'])
     .execute();
 
-  await db.schema
-    .createTable('log_streams')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'log_streams')
     .addColumn('name', 'text', (c) => c.notNull())
     // https | splunk_hec | datadog
     .addColumn('type', 'text', (c) => c.notNull())
@@ -57,8 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_error_at', 'bigint')
     .addColumn('last_sent_at', 'bigint')
     .addColumn('sent_entries', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema
     .createIndex('log_streams_org')

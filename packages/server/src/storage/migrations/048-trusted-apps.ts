@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { orgTable, timestamps } from './table-parts.js';
 
 /**
  * Enterprise-Managed Authorization (DESIGN §20): `trusted_apps`, the target applications an org, as
@@ -9,10 +10,7 @@ import type { Kysely } from 'kysely';
  * an ID-JAG's `jti` is recorded in the replay table DPoP proofs use (`dpop_proof_jtis`).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('trusted_apps')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'trusted_apps')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('audience', 'text', (c) => c.notNull())
     .addColumn('target_client_id', 'text', (c) => c.notNull())
@@ -20,8 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('client_ids', 'text', (c) => c.notNull())
     .addColumn('resources', 'text', (c) => c.notNull())
     .addColumn('scopes', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(timestamps)
     .execute();
   await db.schema
     .createIndex('trusted_apps_org_audience')

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { orgId } from './table-parts.js';
 
 /**
  * The user's language (DESIGN §21): an org's default locale (null: English unless the browser
@@ -11,7 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('authorization_requests').addColumn('ui_locales', 'text').execute();
   await db.schema
     .createTable('org_texts')
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('locale', 'text', (c) => c.notNull())
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('message', 'text', (c) => c.notNull())

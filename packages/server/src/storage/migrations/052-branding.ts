@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isPostgres } from './is-postgres.js';
+import { orgId } from './table-parts.js';
 
 /**
  * Branding (DESIGN §21): an org's brand (`client_id` '') and its clients' own (a client id), each one
@@ -9,7 +10,7 @@ import { isPostgres } from './is-postgres.js';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('brandings')
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('settings', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
@@ -17,7 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema
     .createTable('brand_images')
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .$call(orgId)
     .addColumn('sha256', 'text', (c) => c.notNull())
     .addColumn('media_type', 'text', (c) => c.notNull())
     .addColumn('width', 'integer', (c) => c.notNull())

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { orgTable } from './table-parts.js';
 
 /**
  * The org's own domain (DESIGN §21): `org_domains`, the host names an org's owners added, each with
@@ -10,10 +11,7 @@ import type { Kysely } from 'kysely';
  * introspection for the tokens it issued (`domain` null: the org's host under Tessera).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('org_domains')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'org_domains')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('token', 'text', (c) => c.notNull())
     .addColumn('verified_name', 'text')
@@ -33,10 +31,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('verified_name')
     .execute();
   await db.schema.alterTable('organizations').addColumn('issuer_domain', 'text').execute();
-  await db.schema
-    .createTable('org_former_issuers')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+  await orgTable(db, 'org_former_issuers')
     .addColumn('domain', 'text')
     .addColumn('moved_at', 'bigint', (c) => c.notNull())
     .addColumn('serves_until', 'bigint', (c) => c.notNull())
