@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { isPostgres } from './is-postgres.js';
 
 /** The texts `q` searches, as `lower()` makes them: the email's key, first and last name (null as ''). */
-const SEARCHED = (user: string) =>
+export const SEARCHED = (user: string) =>
   sql.raw(
     `lower(${user}.email_key), lower(coalesce(${user}.first_name, '')), lower(coalesce(${user}.last_name, ''))`,
   );

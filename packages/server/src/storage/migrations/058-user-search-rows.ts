@@ -1,12 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import * as trigrams from './034-user-search-trigrams.js';
+import { SEARCHED } from './057-user-search-index.js';
 import { isPostgres } from './is-postgres.js';
-
-/** The texts `q` searches, as `lower()` makes them: the email's key, first and last name (null as ''). */
-const SEARCHED = (user: string) =>
-  sql.raw(
-    `lower(${user}.email_key), lower(coalesce(${user}.first_name, '')), lower(coalesce(${user}.last_name, ''))`,
-  );
 
 /**
  * On PostgreSQL, what migration 057 made on SQLite: `user_search_rows` holds each user's three searched
