@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { linkTable, orgId, orgTable, timestamps } from './table-parts.js';
+import { dropTables, linkTable, orgId, orgTable, timestamps } from './table-parts.js';
 
 /** Organizations, their users, tenants, clients, signing keys and audit trail. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -87,7 +87,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'audit_events',
     'signing_keys',
     'clients',
@@ -96,7 +96,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'memberships',
     'users',
     'organizations',
-  ]) {
-    await db.schema.dropTable(table).ifExists().execute();
-  }
+  ]);
 }

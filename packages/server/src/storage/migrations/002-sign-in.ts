@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, expiryIndex, lifespan, orgId, orgTable, timestamps } from './table-parts.js';
+import { belongsTo, dropTables, expiryIndex, lifespan, orgId, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Sign-in: browser sessions, authorization requests and codes, OAuth sessions, refresh tokens,
@@ -99,7 +99,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'profile_keys',
     'login_attempts',
     'consents',
@@ -108,7 +108,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'oauth_sessions',
     'authorization_requests',
     'browser_sessions',
-  ]) {
-    await db.schema.dropTable(table).ifExists().execute();
-  }
+  ]);
 }

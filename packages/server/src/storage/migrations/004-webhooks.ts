@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { orgId, orgTable, timestamps } from './table-parts.js';
+import { dropTables, orgId, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Org webhooks, and what keeps the audit-event list fast at millions of entries: indexes for its
@@ -50,8 +50,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('audit_count_marks').ifExists().execute();
-  await db.schema.dropTable('audit_event_counts').ifExists().execute();
+  await dropTables(db, ['audit_count_marks', 'audit_event_counts']);
   await db.schema.dropIndex('audit_events_org_actor_at').ifExists().execute();
   await db.schema.dropIndex('audit_events_org_key_at').ifExists().execute();
   await db.schema.dropTable('webhooks').ifExists().execute();

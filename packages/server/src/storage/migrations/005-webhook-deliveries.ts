@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, orgTable, timestamps } from './table-parts.js';
+import { belongsTo, dropTables, orgTable, timestamps } from './table-parts.js';
 
 /**
  * The webhook outbox (one row per event and matching webhook, written in the event's transaction)
@@ -57,6 +57,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('webhook_delivery_attempts').ifExists().execute();
-  await db.schema.dropTable('webhook_deliveries').ifExists().execute();
+  await dropTables(db, ['webhook_delivery_attempts', 'webhook_deliveries']);
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, expiryIndex, lifespan, linkTable, orgId } from './table-parts.js';
+import { belongsTo, dropTables, expiryIndex, lifespan, linkTable, orgId } from './table-parts.js';
 
 /**
  * Second factor and delegation: TOTP factors and recovery codes, the org policy that requires
@@ -56,15 +56,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'impersonations',
     'client_promotions',
     'recovery_codes',
     'totp_factors',
     'org_sign_in_policies',
-  ]) {
-    await db.schema.dropTable(table).ifExists().execute();
-  }
+  ]);
   await db.schema.alterTable('browser_sessions').dropColumn('actor_id').execute();
   await db.schema.alterTable('oauth_sessions').dropColumn('actor_id').execute();
 }

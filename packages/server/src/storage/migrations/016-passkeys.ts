@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, expiryIndex, lifespan, orgId, orgTable } from './table-parts.js';
+import { belongsTo, dropTables, expiryIndex, lifespan, orgId, orgTable } from './table-parts.js';
 
 /**
  * Passkeys (DESIGN §12): a user's WebAuthn credentials, one row each, scoped to the org whose host
@@ -43,6 +43,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('passkey_challenges').ifExists().execute();
-  await db.schema.dropTable('passkeys').ifExists().execute();
+  await dropTables(db, ['passkey_challenges', 'passkeys']);
 }

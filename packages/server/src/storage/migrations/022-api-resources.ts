@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, linkTable, orgTable, timestamps } from './table-parts.js';
+import { belongsTo, dropTables, linkTable, orgTable, timestamps } from './table-parts.js';
 
 /**
  * API resources, roles and permissions (DESIGN §15): an org's APIs with their scopes, the roles of
@@ -68,7 +68,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('oauth_sessions').dropColumn('resources').execute();
-  for (const table of ['client_permissions', 'user_roles', 'role_permissions', 'roles', 'api_resources']) {
-    await db.schema.dropTable(table).ifExists().execute();
-  }
+  await dropTables(db, ['client_permissions', 'user_roles', 'role_permissions', 'roles', 'api_resources']);
 }

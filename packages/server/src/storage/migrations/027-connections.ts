@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, expiryIndex, lifespan, orgTable, timestamps } from './table-parts.js';
+import { belongsTo, dropTables, expiryIndex, lifespan, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Enterprise sign-in (DESIGN §17). `connections`: an org's upstream identity providers, OIDC or
@@ -59,8 +59,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('saml_assertion_ids').ifExists().execute();
-  await db.schema.dropTable('federation_requests').ifExists().execute();
-  await db.schema.dropTable('federated_identities').ifExists().execute();
-  await db.schema.dropTable('connections').ifExists().execute();
+  await dropTables(db, ['saml_assertion_ids', 'federation_requests', 'federated_identities', 'connections']);
 }

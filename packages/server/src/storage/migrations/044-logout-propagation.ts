@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addFlag, orgId, orgTable, timestamps } from './table-parts.js';
+import { addFlag, dropTables, orgId, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Logout that reaches every app (OIDC Back-Channel Logout 1.0, Front-Channel Logout 1.0):
@@ -72,8 +72,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('logout_deliveries').ifExists().execute();
-  await db.schema.dropTable('session_clients').ifExists().execute();
+  await dropTables(db, ['logout_deliveries', 'session_clients']);
   await db.schema.alterTable('oauth_sessions').dropColumn('sid').execute();
   for (const column of [
     'frontchannel_logout_session_required',

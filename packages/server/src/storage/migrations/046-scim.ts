@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, linkTable, orgTable, timestamps } from './table-parts.js';
+import { belongsTo, dropTables, linkTable, orgTable, timestamps } from './table-parts.js';
 
 /**
  * SCIM 2.0 inbound provisioning (DESIGN §19). `scim_directories`: an org's directories, each with
@@ -89,7 +89,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     'scim_role_grants',
     'scim_group_roles',
     'scim_group_members',
@@ -97,6 +97,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'scim_user_emails',
     'scim_users',
     'scim_directories',
-  ])
-    await db.schema.dropTable(table).ifExists().execute();
+  ]);
 }

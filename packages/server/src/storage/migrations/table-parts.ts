@@ -58,3 +58,8 @@ export async function addFlag(db: Kysely<unknown>, table: string, column: string
     .addColumn(column, 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
 }
+
+/** Drops `tables` in the order given (the tables naming others first), each if it is there. */
+export async function dropTables(db: Kysely<unknown>, tables: readonly string[]): Promise<void> {
+  for (const table of tables) await db.schema.dropTable(table).ifExists().execute();
+}
