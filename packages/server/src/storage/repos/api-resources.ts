@@ -3,6 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
+import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 import { dropRolePermissionsOutside } from './roles.js';
 
@@ -37,12 +38,7 @@ export async function insertApiResource(store: Handle, r: ApiResource): Promise<
 /** The org's resource with this id, or null. */
 export async function findApiResource(store: Handle, orgId: string, id: string): Promise<ApiResource | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('api_resources')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await orgRowById(db.selectFrom('api_resources').selectAll(), orgId, id).executeTakeFirst();
   return row ? toResource(row) : null;
 }
 
@@ -66,13 +62,7 @@ export async function findApiResourcesByIdentifier(
 /** Every resource of the org, oldest first (discovery's scopes_supported). */
 export async function listApiResources(store: Handle, orgId: string): Promise<ApiResource[]> {
   const db = opened(store);
-  const rows = await db
-    .selectFrom('api_resources')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await orgRowsOldestFirst(db.selectFrom('api_resources').selectAll(), orgId).execute();
   return rows.map(toResource);
 }
 
@@ -94,17 +84,16 @@ export async function pageApiResources(
 /** Stores what an update may change: name, scopes, access token lifetime. */
 export async function updateApiResourceRow(store: Handle, r: ApiResource): Promise<void> {
   const db = opened(store);
-  await db
-    .updateTable('api_resources')
-    .set({
+  await orgRowById(
+    db.updateTable('api_resources').set({
       name: r.name,
       scopes: JSON.stringify(r.scopes),
       access_token_ttl: r.accessTokenTtl,
       updated_at: r.updatedAt,
-    })
-    .where('id', '=', r.id)
-    .where('org_id', '=', r.orgId)
-    .execute();
+    }),
+    r.orgId,
+    r.id,
+  ).execute();
 }
 
 /**
@@ -124,11 +113,6 @@ export async function deleteApiResourceRow(
   id: string,
 ): Promise<ApiResource | null> {
   const db = opened(store);
-  const row = await db
-    .deleteFrom('api_resources')
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await orgRowById(db.deleteFrom('api_resources'), orgId, id).returningAll().executeTakeFirst();
   return row ? toResource(row) : null;
 }

@@ -5,6 +5,7 @@ import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { AuthorizationCodesTable, OAuthSessionsTable } from '../schema.js';
 import { toSession, userColumnsOf } from './oauth-sessions.js';
+import { orgClientRows } from './org-rows.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
 export const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({
@@ -96,11 +97,7 @@ export async function deleteClientAuthorizationCodes(
   clientId: string,
 ): Promise<void> {
   const db = opened(store);
-  await db
-    .deleteFrom('authorization_codes')
-    .where('client_id', '=', clientId)
-    .where('org_id', '=', orgId)
-    .execute();
+  await orgClientRows(db.deleteFrom('authorization_codes'), orgId, clientId).execute();
 }
 
 /** What the one-statement redemption is told: the code, the request's proofs and the refresh token to store. */

@@ -8,6 +8,7 @@ import type {
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
+import { orgClientRows, orgRowById } from './org-rows.js';
 
 const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationRequest => ({
   id: r.id,
@@ -74,11 +75,7 @@ export async function findPendingAuthorizationRequest(
   now: number,
 ): Promise<AuthorizationRequest | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('authorization_requests')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
+  const row = await orgRowById(db.selectFrom('authorization_requests').selectAll(), orgId, id)
     .where('expires_at', '>', now)
     .where('completed_at', 'is', null)
     .executeTakeFirst();
@@ -157,9 +154,5 @@ export async function deleteClientAuthorizationRequests(
   clientId: string,
 ): Promise<void> {
   const db = opened(store);
-  await db
-    .deleteFrom('authorization_requests')
-    .where('client_id', '=', clientId)
-    .where('org_id', '=', orgId)
-    .execute();
+  await orgClientRows(db.deleteFrom('authorization_requests'), orgId, clientId).execute();
 }

@@ -1,6 +1,7 @@
 import type { BrandImage, Branding } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { orgClientRows } from './org-rows.js';
 
 /** A stored brand: the org's (`clientId` '') or a client's (migration 052). */
 export interface StoredBranding {
@@ -72,11 +73,7 @@ export async function upsertBranding(
 
 /** Removes a brand (nothing set any more). */
 export async function deleteBranding(store: Handle, orgId: string, clientId: string): Promise<void> {
-  await opened(store)
-    .deleteFrom('brandings')
-    .where('org_id', '=', orgId)
-    .where('client_id', '=', clientId)
-    .execute();
+  await orgClientRows(opened(store).deleteFrom('brandings'), orgId, clientId).execute();
 }
 
 /** Keeps an image under the org by its hash (the same bytes twice are one row). */

@@ -8,6 +8,7 @@ import { deleteClientConsents } from './consents.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import { deleteClientLogoutDeliveries } from './logout-deliveries.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
+import { oldestFirst, orgRowById } from './org-rows.js';
 
 const toClient = (r: ClientsTable): Client => ({
   id: r.id,
@@ -100,12 +101,7 @@ export async function findClientWithSecret(
   id: string,
 ): Promise<{ client: Client; secretHash: string | null } | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await orgRowById(db.selectFrom('clients').selectAll(), orgId, id).executeTakeFirst();
   return row ? { client: toClient(row), secretHash: row.secret_hash } : null;
 }
 
@@ -146,22 +142,15 @@ export async function pageClients(
   const { total, read, seek } = await countedWindow(db, 'clients', orgId, window);
   if (read === null) return { entries: [], total };
   const page = pageIds(db.selectFrom('clients').select('id').where('org_id', '=', orgId), read, seek);
-  const rows = await db
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', 'in', page)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await oldestFirst(db.selectFrom('clients').selectAll().where('id', 'in', page)).execute();
   return { entries: rows.map(toClient), total };
 }
 
 /** Stores what an update may change: name, redirect URIs of both kinds, grant types, public keys (or their URL), the request objects' algorithm, allowed origins, the DPoP settings. */
 export async function updateClientRow(store: Handle, c: Client): Promise<void> {
   const db = opened(store);
-  await db
-    .updateTable('clients')
-    .set({
+  await orgRowById(
+    db.updateTable('clients').set({
       name: c.name,
       redirect_uris: JSON.stringify(c.redirectUris),
       post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris),
@@ -174,20 +163,22 @@ export async function updateClientRow(store: Handle, c: Client): Promise<void> {
       ...logoutColumns(c),
       ...flagColumns(c),
       updated_at: c.updatedAt,
-    })
-    .where('id', '=', c.id)
-    .where('org_id', '=', c.orgId)
-    .execute();
+    }),
+    c.orgId,
+    c.id,
+  ).execute();
 }
 
 /** Replaces a confidential client's secret hash: the old secret stops matching at commit. */
 export async function replaceClientSecret(store: Handle, c: Client, secretHash: string): Promise<void> {
   const db = opened(store);
-  await db
-    .updateTable('clients')
-    .set({ secret_hash: secretHash, secret_issued_at: c.secretIssuedAt, updated_at: c.updatedAt })
-    .where('id', '=', c.id)
-    .where('org_id', '=', c.orgId)
+  await orgRowById(
+    db
+      .updateTable('clients')
+      .set({ secret_hash: secretHash, secret_issued_at: c.secretIssuedAt, updated_at: c.updatedAt }),
+    c.orgId,
+    c.id,
+  )
     .where('kind', '=', 'confidential')
     .execute();
 }
@@ -207,12 +198,7 @@ export async function deleteClientRow(store: Handle, orgId: string, id: string):
   // A deleted client is told of no more sign-outs: its queued logout tokens go (its sign-ins' sids:
   // deleteClient, in the same transaction).
   await deleteClientLogoutDeliveries(db, orgId, id);
-  const row = await db
-    .deleteFrom('clients')
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await orgRowById(db.deleteFrom('clients'), orgId, id).returningAll().executeTakeFirst();
   return row ? toClient(row) : null;
 }
 

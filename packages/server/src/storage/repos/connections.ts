@@ -9,6 +9,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
 import type { ListWindow } from './list-window.js';
+import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 
 const toRequest = (r: FederationRequestsTable): FederationRequest => ({
@@ -69,13 +70,7 @@ export async function insertConnection(
 /** The org's connections, oldest first. */
 export async function listConnections(store: Handle, orgId: string): Promise<Connection[]> {
   const db = opened(store);
-  const rows = await db
-    .selectFrom('connections')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await orgRowsOldestFirst(db.selectFrom('connections').selectAll(), orgId).execute();
   return rows.map(toConnection);
 }
 
@@ -101,12 +96,7 @@ export async function findConnectionWithSecret(
   id: string,
 ): Promise<{ connection: Connection; sealedSecret: string | null } | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('connections')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await orgRowById(db.selectFrom('connections').selectAll(), orgId, id).executeTakeFirst();
   return row ? { connection: toConnection(row), sealedSecret: row.sealed_secret } : null;
 }
 
@@ -124,21 +114,12 @@ export async function updateConnectionRow(
 ): Promise<void> {
   const db = opened(store);
   const { id, org_id, created_at, ...changes } = toRow(c, sealedSecret);
-  await db
-    .updateTable('connections')
-    .set(changes)
-    .where('id', '=', id)
-    .where('org_id', '=', org_id)
-    .execute();
+  await orgRowById(db.updateTable('connections').set(changes), org_id, id).execute();
 }
 
 export async function deleteConnectionRow(store: Handle, orgId: string, id: string): Promise<boolean> {
   const db = opened(store);
-  const result = await db
-    .deleteFrom('connections')
-    .where('org_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const result = await orgRowById(db.deleteFrom('connections'), orgId, id).executeTakeFirst();
   return result.numDeletedRows === 1n;
 }
 

@@ -2,6 +2,7 @@ import type { Consent } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ConsentsTable } from '../schema.js';
+import { orgClientRows } from './org-rows.js';
 
 const toConsent = (r: ConsentsTable): Consent => ({
   orgId: r.org_id,
@@ -50,5 +51,5 @@ export async function deleteUserConsents(store: Handle, userId: string): Promise
 /** Deletes the consents of an org's client (part of deleting it: see deleteClientRow). */
 export async function deleteClientConsents(store: Handle, orgId: string, clientId: string): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('consents').where('client_id', '=', clientId).where('org_id', '=', orgId).execute();
+  await orgClientRows(db.deleteFrom('consents'), orgId, clientId).execute();
 }

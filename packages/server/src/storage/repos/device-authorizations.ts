@@ -2,6 +2,7 @@ import type { DeviceAuthorization } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { DeviceAuthorizationsTable } from '../schema.js';
+import { orgRowById } from './org-rows.js';
 
 const toDeviceAuthorization = (r: DeviceAuthorizationsTable): DeviceAuthorization => ({
   id: r.id,
@@ -86,11 +87,7 @@ export async function findPendingDeviceAuthorization(
   id: string,
   now: number,
 ): Promise<DeviceAuthorization | null> {
-  const row = await opened(store)
-    .selectFrom('device_authorizations')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
+  const row = await orgRowById(opened(store).selectFrom('device_authorizations').selectAll(), orgId, id)
     .where('status', '=', 'pending')
     .where('expires_at', '>', now)
     .executeTakeFirst();

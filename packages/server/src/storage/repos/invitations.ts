@@ -2,6 +2,7 @@ import type { InvitationKind, InvitationRecord } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
+import { orgRowById } from './org-rows.js';
 import { NEWEST_FIRST, pageRows } from './paged-rows.js';
 
 /** The role ids a stored invitation carries (a JSON array of strings; anything else counts as none). */
@@ -60,11 +61,7 @@ export async function findInvitation(
   id: string,
 ): Promise<InvitationRecord | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('invitations')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
+  const row = await orgRowById(db.selectFrom('invitations').selectAll(), orgId, id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return row ? toInvitation(row) : null;
@@ -161,11 +158,7 @@ export async function revokeInvitationRow(
   now: number,
 ): Promise<boolean> {
   const db = opened(store);
-  const result = await db
-    .updateTable('invitations')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
+  const result = await orgRowById(db.updateTable('invitations').set({ revoked_at: now }), orgId, id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;

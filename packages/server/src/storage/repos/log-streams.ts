@@ -5,6 +5,7 @@ import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { Database, LogStreamsTable } from '../schema.js';
 import { settledBelow } from './audit-events.js';
+import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
 type PublicRow = Omit<LogStreamsTable, 'secret_sealed' | 'claim_token' | 'lease_until'>;
 
@@ -97,25 +98,18 @@ export async function countLogStreams(store: Handle, orgId: string): Promise<num
 /** An org's streams, oldest first. */
 export async function listLogStreams(store: Handle, orgId: string): Promise<LogStream[]> {
   const db = opened(store);
-  const rows = await db
-    .selectFrom('log_streams')
-    .select(PUBLIC_COLUMNS)
-    .where('org_id', '=', orgId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await orgRowsOldestFirst(db.selectFrom('log_streams').select(PUBLIC_COLUMNS), orgId).execute();
   return rows.map(toStream);
 }
 
 /** The org's stream (without its secret), or null. */
 export async function findLogStream(store: Handle, orgId: string, id: string): Promise<LogStream | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('log_streams')
-    .select(PUBLIC_COLUMNS)
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await orgRowById(
+    db.selectFrom('log_streams').select(PUBLIC_COLUMNS),
+    orgId,
+    id,
+  ).executeTakeFirst();
   return row ? toStream(row) : null;
 }
 
@@ -131,9 +125,8 @@ export async function updateLogStreamRow(
   retryNow: boolean,
 ): Promise<void> {
   const db = opened(store);
-  await db
-    .updateTable('log_streams')
-    .set({
+  await orgRowById(
+    db.updateTable('log_streams').set({
       name: s.name,
       url: s.url,
       settings: JSON.stringify(s.settings),
@@ -141,19 +134,16 @@ export async function updateLogStreamRow(
       updated_at: s.updatedAt,
       ...(secretSealed === null ? {} : { secret_sealed: secretSealed }),
       ...(retryNow ? { next_attempt_at: s.updatedAt, failures: 0 } : {}),
-    })
-    .where('id', '=', s.id)
-    .where('org_id', '=', s.orgId)
-    .execute();
+    }),
+    s.orgId,
+    s.id,
+  ).execute();
 }
 
 /** Deletes the stream if it belongs to `orgId`; returns what was deleted, or null. */
 export async function deleteLogStream(store: Handle, orgId: string, id: string): Promise<LogStream | null> {
   const db = opened(store);
-  const row = await db
-    .deleteFrom('log_streams')
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
+  const row = await orgRowById(db.deleteFrom('log_streams'), orgId, id)
     .returning(PUBLIC_COLUMNS)
     .executeTakeFirst();
   return row ? toStream(row) : null;

@@ -3,6 +3,7 @@ import type { Dialect } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { LogoutDeliveriesTable } from '../schema.js';
+import { orgClientRows } from './org-rows.js';
 
 const toDelivery = (r: LogoutDeliveriesTable): LogoutDelivery => ({
   id: r.id,
@@ -140,10 +141,7 @@ export async function pageLogoutDeliveries(
   page: { offset: number; limit: number },
 ): Promise<{ entries: LogoutDelivery[]; total: number }> {
   const db = opened(store);
-  const base = db
-    .selectFrom('logout_deliveries')
-    .where('org_id', '=', orgId)
-    .where('client_id', '=', clientId);
+  const base = orgClientRows(db.selectFrom('logout_deliveries'), orgId, clientId);
   const rows = await base
     .selectAll()
     .orderBy('created_at', 'desc')
@@ -162,9 +160,5 @@ export async function deleteClientLogoutDeliveries(
   clientId: string,
 ): Promise<void> {
   const db = opened(store);
-  await db
-    .deleteFrom('logout_deliveries')
-    .where('org_id', '=', orgId)
-    .where('client_id', '=', clientId)
-    .execute();
+  await orgClientRows(db.deleteFrom('logout_deliveries'), orgId, clientId).execute();
 }

@@ -3,6 +3,7 @@ import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { OAuthSessionsTable } from '../schema.js';
+import { oldestFirst, orgClientRows } from './org-rows.js';
 import { toUser, USER_COLUMNS, type UserColumns } from './users.js';
 
 export const toSession = (r: OAuthSessionsTable): OAuthSession => ({
@@ -155,15 +156,14 @@ export async function liveSessionIds(
       : 'clientId' in of
         ? (['client_id', of.clientId] as const)
         : (['browser_session', of.browserSession] as const);
-  const rows = await db
-    .selectFrom('oauth_sessions')
-    .select('id')
-    .where(column, '=', value)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await oldestFirst(
+    db
+      .selectFrom('oauth_sessions')
+      .select('id')
+      .where(column, '=', value)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now),
+  ).execute();
   return rows.map((r) => r.id);
 }
 
@@ -174,9 +174,5 @@ export async function deleteClientOAuthSessions(
   clientId: string,
 ): Promise<void> {
   const db = opened(store);
-  await db
-    .deleteFrom('oauth_sessions')
-    .where('client_id', '=', clientId)
-    .where('org_id', '=', orgId)
-    .execute();
+  await orgClientRows(db.deleteFrom('oauth_sessions'), orgId, clientId).execute();
 }

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../errors.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { OrgDomainsTable } from '../schema.js';
+import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 import { findOrgById } from './orgs.js';
 
 const toOrgDomain = (r: OrgDomainsTable): OrgDomain => ({
@@ -38,24 +39,17 @@ export async function insertOrgDomain(store: Handle, d: OrgDomain): Promise<bool
 }
 
 export async function findOrgDomain(store: Handle, orgId: string, id: string): Promise<OrgDomain | null> {
-  const row = await opened(store)
-    .selectFrom('org_domains')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await orgRowById(
+    opened(store).selectFrom('org_domains').selectAll(),
+    orgId,
+    id,
+  ).executeTakeFirst();
   return row ? toOrgDomain(row) : null;
 }
 
 /** The org's domains, oldest first (an org has a handful: not paged). */
 export async function listOrgDomains(store: Handle, orgId: string): Promise<OrgDomain[]> {
-  const rows = await opened(store)
-    .selectFrom('org_domains')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await orgRowsOldestFirst(opened(store).selectFrom('org_domains').selectAll(), orgId).execute();
   return rows.map(toOrgDomain);
 }
 
@@ -76,12 +70,11 @@ export async function isDomainVerified(store: Handle, name: string): Promise<boo
  */
 export async function markOrgDomainVerified(store: Handle, d: OrgDomain, at: number): Promise<boolean> {
   try {
-    await opened(store)
-      .updateTable('org_domains')
-      .set({ verified_name: d.name, verified_at: at })
-      .where('org_id', '=', d.orgId)
-      .where('id', '=', d.id)
-      .execute();
+    await orgRowById(
+      opened(store).updateTable('org_domains').set({ verified_name: d.name, verified_at: at }),
+      d.orgId,
+      d.id,
+    ).execute();
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;
@@ -90,11 +83,7 @@ export async function markOrgDomainVerified(store: Handle, d: OrgDomain, at: num
 }
 
 export async function deleteOrgDomainRow(store: Handle, orgId: string, id: string): Promise<boolean> {
-  const result = await opened(store)
-    .deleteFrom('org_domains')
-    .where('org_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const result = await orgRowById(opened(store).deleteFrom('org_domains'), orgId, id).executeTakeFirst();
   return result.numDeletedRows === 1n;
 }
 

@@ -2,6 +2,7 @@ import type { PasskeyChallenge, PasskeyCredential, PasskeyPurpose } from '../../
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
+import { oldestFirst } from './org-rows.js';
 
 const toPasskey = (r: PasskeysTable): PasskeyCredential => ({
   id: r.id,
@@ -57,13 +58,9 @@ export async function insertPasskey(store: Handle, p: PasskeyCredential): Promis
 /** The user's passkeys, oldest first. */
 export async function listPasskeys(store: Handle, userId: string): Promise<PasskeyCredential[]> {
   const db = opened(store);
-  const rows = await db
-    .selectFrom('passkeys')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await oldestFirst(
+    db.selectFrom('passkeys').selectAll().where('user_id', '=', userId),
+  ).execute();
   return rows.map(toPasskey);
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { RolesTable } from '../schema.js';
+import { oldestFirst, orgRowById } from './org-rows.js';
 import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 
 /** A permission as stored: the resource by id. */
@@ -77,12 +78,7 @@ export async function setRolePermissions(
 /** The org's role with this id, or null. */
 export async function findRole(store: Handle, orgId: string, id: string): Promise<EndUserRole | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('roles')
-    .selectAll()
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await orgRowById(db.selectFrom('roles').selectAll(), orgId, id).executeTakeFirst();
   return row ? ((await withPermissions(db, [row]))[0] ?? null) : null;
 }
 
@@ -94,14 +90,13 @@ export async function findRoles(
 ): Promise<EndUserRole[]> {
   const db = opened(store);
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('roles')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('id', 'in', [...ids])
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await oldestFirst(
+    db
+      .selectFrom('roles')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('id', 'in', [...ids]),
+  ).execute();
   return withPermissions(db, rows);
 }
 
@@ -122,23 +117,19 @@ export async function pageRoles(
 
 export async function updateRoleRow(store: Handle, role: EndUserRole): Promise<void> {
   const db = opened(store);
-  await db
-    .updateTable('roles')
-    .set({ name: role.name, description: role.description, updated_at: role.updatedAt })
-    .where('id', '=', role.id)
-    .where('org_id', '=', role.orgId)
-    .execute();
+  await orgRowById(
+    db
+      .updateTable('roles')
+      .set({ name: role.name, description: role.description, updated_at: role.updatedAt }),
+    role.orgId,
+    role.id,
+  ).execute();
 }
 
 /** Deletes the role (its permissions and holders go with it, by foreign key); true when it existed. */
 export async function deleteRoleRow(store: Handle, orgId: string, id: string): Promise<boolean> {
   const db = opened(store);
-  const row = await db
-    .deleteFrom('roles')
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .returning('id')
-    .executeTakeFirst();
+  const row = await orgRowById(db.deleteFrom('roles'), orgId, id).returning('id').executeTakeFirst();
   return row !== undefined;
 }
 

@@ -3,6 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimDirectoriesTable } from '../schema.js';
 import type { ListWindow } from './list-window.js';
+import { orgRowById } from './org-rows.js';
 import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 
 const toDirectory = (r: Omit<ScimDirectoriesTable, 'token_hash'>): ScimDirectory => ({
@@ -33,12 +34,11 @@ export async function insertDirectory(store: Handle, d: ScimDirectory, tokenHash
 
 /** The org's directory `id`, or null. */
 export async function findDirectory(store: Handle, orgId: string, id: string): Promise<ScimDirectory | null> {
-  const row = await opened(store)
-    .selectFrom('scim_directories')
-    .select(COLUMNS)
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await orgRowById(
+    opened(store).selectFrom('scim_directories').select(COLUMNS),
+    orgId,
+    id,
+  ).executeTakeFirst();
   return row ? toDirectory(row) : null;
 }
 
@@ -87,10 +87,6 @@ export async function setDirectoryTokenHash(
 }
 
 export async function deleteDirectory(store: Handle, orgId: string, id: string): Promise<boolean> {
-  const r = await opened(store)
-    .deleteFrom('scim_directories')
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const r = await orgRowById(opened(store).deleteFrom('scim_directories'), orgId, id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }

@@ -2,6 +2,7 @@ import type { ScimGroup } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimGroupsTable } from '../schema.js';
+import { oldestFirst } from './org-rows.js';
 
 const toGroup = (r: ScimGroupsTable): ScimGroup => ({
   id: r.id,
@@ -58,12 +59,7 @@ export async function groupsBatch(
     query = query.where((eb) => eb(eb.fn('lower', ['display_name']), '=', narrowing.value.toLowerCase()));
   else if (narrowing.kind === 'externalId') query = query.where('external_id', '=', narrowing.value);
   else if (narrowing.kind === 'id') query = query.where('id', '=', narrowing.value);
-  const rows = await query
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
+  const rows = await oldestFirst(query).limit(window.limit).offset(window.offset).execute();
   return rows.map(toGroup);
 }
 

@@ -2,6 +2,7 @@ import type { LogoutEndpoint, SessionClient } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import { clientLogoutColumns } from './clients.js';
+import { orgClientRows } from './org-rows.js';
 
 /** What a sign-in records of its client: the sid it was given, its logout endpoints when it signed in. */
 export interface SessionClientRow {
@@ -124,9 +125,5 @@ export async function deleteClientSessionClients(
   clientId: string,
 ): Promise<void> {
   const db = opened(store);
-  await db
-    .deleteFrom('session_clients')
-    .where('org_id', '=', orgId)
-    .where('client_id', '=', clientId)
-    .execute();
+  await orgClientRows(db.deleteFrom('session_clients'), orgId, clientId).execute();
 }

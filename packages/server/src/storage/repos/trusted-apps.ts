@@ -2,6 +2,7 @@ import type { TrustedApp } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TrustedAppsTable } from '../schema.js';
+import { oldestFirst, orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
 const toApp = (r: TrustedAppsTable): TrustedApp => ({
   id: r.id,
@@ -35,55 +36,41 @@ export async function insertTrustedApp(store: Handle, app: TrustedApp): Promise<
 
 export async function updateTrustedAppRow(store: Handle, app: TrustedApp): Promise<void> {
   const { id, org_id, created_at, ...changes } = toRow(app);
-  await opened(store)
-    .updateTable('trusted_apps')
-    .set(changes)
-    .where('org_id', '=', org_id)
-    .where('id', '=', id)
-    .execute();
+  await orgRowById(opened(store).updateTable('trusted_apps').set(changes), org_id, id).execute();
 }
 
 /** Deletes the org's trusted app `id`; false when it has none. */
 export async function deleteTrustedAppRow(store: Handle, orgId: string, id: string): Promise<boolean> {
-  const result = await opened(store)
-    .deleteFrom('trusted_apps')
-    .where('org_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const result = await orgRowById(opened(store).deleteFrom('trusted_apps'), orgId, id).executeTakeFirst();
   return result.numDeletedRows === 1n;
 }
 
 export async function findTrustedApp(store: Handle, orgId: string, id: string): Promise<TrustedApp | null> {
-  const row = await opened(store)
-    .selectFrom('trusted_apps')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await orgRowById(
+    opened(store).selectFrom('trusted_apps').selectAll(),
+    orgId,
+    id,
+  ).executeTakeFirst();
   return row ? toApp(row) : null;
 }
 
 /** The org's trusted apps, oldest first (an org has a handful: not paged). */
 export async function listTrustedApps(store: Handle, orgId: string): Promise<TrustedApp[]> {
-  const rows = await opened(store)
-    .selectFrom('trusted_apps')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await orgRowsOldestFirst(
+    opened(store).selectFrom('trusted_apps').selectAll(),
+    orgId,
+  ).execute();
   return rows.map(toApp);
 }
 
 /** The org's trusted apps for one target authorization server (`audience`, exactly). */
 export async function trustedAppsFor(store: Handle, orgId: string, audience: string): Promise<TrustedApp[]> {
-  const rows = await opened(store)
-    .selectFrom('trusted_apps')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('audience', '=', audience)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await oldestFirst(
+    opened(store)
+      .selectFrom('trusted_apps')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('audience', '=', audience),
+  ).execute();
   return rows.map(toApp);
 }

@@ -5,6 +5,7 @@ import { opened } from '../opened.js';
 import type { UsersTable } from '../schema.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import type { ListWindow } from './list-window.js';
+import { oldestFirst } from './org-rows.js';
 import { searchPage } from './user-search.js';
 
 export { containing } from './user-search.js';
@@ -220,13 +221,12 @@ export async function listOrgUsers(
     filter.q === null ? await listed(db, orgId, filter) : await searchPage(db, orgId, filter.q, filter);
   if (found.ids === null) return { users: [], total: found.total, exact: found.exact };
   const ids = found.ids;
-  const rows = await db
-    .selectFrom('users')
-    .selectAll()
-    .where((eb) => (Array.isArray(ids) ? eb('id', 'in', ids) : eb('id', 'in', ids)))
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await oldestFirst(
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => (Array.isArray(ids) ? eb('id', 'in', ids) : eb('id', 'in', ids))),
+  ).execute();
   // A search past its counted matches reads one row more, to tell whether another page follows.
   const users = rows.slice(0, filter.limit).map(toUser);
   const total =

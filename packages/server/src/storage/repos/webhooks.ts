@@ -3,6 +3,7 @@ import type { DeliveryTarget, Webhook } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhooksTable } from '../schema.js';
+import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
 /** Every column but the sealed secret (only the delivery worker reads `secret_sealed`). */
 const PUBLIC_COLUMNS = ['id', 'org_id', 'url', 'events', 'active', 'created_at', 'updated_at'] as const;
@@ -37,59 +38,46 @@ export async function insertWebhook(store: Handle, w: Webhook, secretSealed: str
 /** An org's webhooks, oldest first. */
 export async function listWebhooks(store: Handle, orgId: string): Promise<Webhook[]> {
   const db = opened(store);
-  const rows = await db
-    .selectFrom('webhooks')
-    .select(PUBLIC_COLUMNS)
-    .where('org_id', '=', orgId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await orgRowsOldestFirst(db.selectFrom('webhooks').select(PUBLIC_COLUMNS), orgId).execute();
   return rows.map(toRecord);
 }
 
 /** The org's webhook (without its secret), or null. */
 export async function findWebhook(store: Handle, orgId: string, id: string): Promise<Webhook | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('webhooks')
-    .select(PUBLIC_COLUMNS)
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await orgRowById(
+    db.selectFrom('webhooks').select(PUBLIC_COLUMNS),
+    orgId,
+    id,
+  ).executeTakeFirst();
   return row ? toRecord(row) : null;
 }
 
 /** Stores what an update may change: url, events, active (and `updated_at`). */
 export async function updateWebhookRow(store: Handle, w: Webhook): Promise<void> {
   const db = opened(store);
-  await db
-    .updateTable('webhooks')
-    .set({
+  await orgRowById(
+    db.updateTable('webhooks').set({
       url: w.url,
       events: JSON.stringify(w.events),
       active: w.active ? 1 : 0,
       updated_at: w.updatedAt,
-    })
-    .where('id', '=', w.id)
-    .where('org_id', '=', w.orgId)
-    .execute();
+    }),
+    w.orgId,
+    w.id,
+  ).execute();
 }
 
 /** Deletes the webhook if it belongs to `orgId`; returns what was deleted, or null. */
 export async function deleteWebhook(store: Handle, orgId: string, id: string): Promise<Webhook | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('webhooks')
-    .select(PUBLIC_COLUMNS)
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await orgRowById(
+    db.selectFrom('webhooks').select(PUBLIC_COLUMNS),
+    orgId,
+    id,
+  ).executeTakeFirst();
   if (!row) return null;
-  const deleted = await db
-    .deleteFrom('webhooks')
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const deleted = await orgRowById(db.deleteFrom('webhooks'), orgId, id).executeTakeFirst();
   return deleted.numDeletedRows > 0n ? toRecord(row) : null;
 }
 
@@ -129,12 +117,11 @@ export async function findOrgWebhook(
   id: string,
 ): Promise<Pick<Webhook, 'id' | 'orgId' | 'active'> | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('webhooks')
-    .select(['id', 'org_id', 'active'])
-    .where('id', '=', id)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await orgRowById(
+    db.selectFrom('webhooks').select(['id', 'org_id', 'active']),
+    orgId,
+    id,
+  ).executeTakeFirst();
   return row ? { id: row.id, orgId: row.org_id, active: row.active === 1 } : null;
 }
 
