@@ -1,3 +1,4 @@
+import type { Updateable } from 'kysely';
 import type { Locale, Org, SigningAlgorithm } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
@@ -61,14 +62,27 @@ export async function findConsoleOrg(store: Handle): Promise<Org | null> {
   return row ? toOrg(row) : null;
 }
 
+/** Sets some of the org's columns and its `updated_at`: what each of the writes below changes. */
+async function updateOrgColumns(
+  store: Handle,
+  id: string,
+  columns: Updateable<OrganizationsTable>,
+  updatedAt: number,
+): Promise<void> {
+  await opened(store)
+    .updateTable('organizations')
+    .set({ ...columns, updated_at: updatedAt })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function updateOrgName(
   store: Handle,
   id: string,
   name: string,
   updatedAt: number,
 ): Promise<void> {
-  const db = opened(store);
-  await db.updateTable('organizations').set({ name, updated_at: updatedAt }).where('id', '=', id).execute();
+  await updateOrgColumns(store, id, { name }, updatedAt);
 }
 
 /** Sets what the org signs its ID tokens and the rest the spec does not fix with (DESIGN §20). */
@@ -78,12 +92,7 @@ export async function updateOrgIdTokenAlg(
   alg: SigningAlgorithm,
   updatedAt: number,
 ): Promise<void> {
-  const db = opened(store);
-  await db
-    .updateTable('organizations')
-    .set({ id_token_signing_alg: alg, updated_at: updatedAt })
-    .where('id', '=', id)
-    .execute();
+  await updateOrgColumns(store, id, { id_token_signing_alg: alg }, updatedAt);
 }
 
 /** Turns the org issuer's registration features on or off (DESIGN §15). */
@@ -93,16 +102,11 @@ export async function updateOrgRegistration(
   change: { dynamicRegistration: boolean; metadataDocuments: boolean },
   updatedAt: number,
 ): Promise<void> {
-  const db = opened(store);
-  await db
-    .updateTable('organizations')
-    .set({
-      dynamic_registration: change.dynamicRegistration ? 1 : 0,
-      metadata_documents: change.metadataDocuments ? 1 : 0,
-      updated_at: updatedAt,
-    })
-    .where('id', '=', id)
-    .execute();
+  const columns = {
+    dynamic_registration: change.dynamicRegistration ? 1 : 0,
+    metadata_documents: change.metadataDocuments ? 1 : 0,
+  };
+  await updateOrgColumns(store, id, columns, updatedAt);
 }
 
 /** Whether every client of the org must push its authorization requests (RFC 9126). */
@@ -112,12 +116,7 @@ export async function updateOrgPushedRequests(
   required: boolean,
   updatedAt: number,
 ): Promise<void> {
-  const db = opened(store);
-  await db
-    .updateTable('organizations')
-    .set({ require_pushed_authorization_requests: required ? 1 : 0, updated_at: updatedAt })
-    .where('id', '=', id)
-    .execute();
+  await updateOrgColumns(store, id, { require_pushed_authorization_requests: required ? 1 : 0 }, updatedAt);
 }
 
 /** The language the org's pages and mails speak when nothing else decides it (null: English). */
@@ -127,12 +126,7 @@ export async function updateOrgDefaultLocale(
   locale: Locale | null,
   updatedAt: number,
 ): Promise<void> {
-  const db = opened(store);
-  await db
-    .updateTable('organizations')
-    .set({ default_locale: locale, updated_at: updatedAt })
-    .where('id', '=', id)
-    .execute();
+  await updateOrgColumns(store, id, { default_locale: locale }, updatedAt);
 }
 
 /** Stores the org's sign-up policy and the domains `domains` lets sign up. */
@@ -142,16 +136,8 @@ export async function updateOrgSignUp(
   policy: Pick<Org, 'signUp' | 'signUpDomains'>,
   updatedAt: number,
 ): Promise<void> {
-  const db = opened(store);
-  await db
-    .updateTable('organizations')
-    .set({
-      sign_up: policy.signUp,
-      sign_up_domains: JSON.stringify(policy.signUpDomains),
-      updated_at: updatedAt,
-    })
-    .where('id', '=', id)
-    .execute();
+  const columns = { sign_up: policy.signUp, sign_up_domains: JSON.stringify(policy.signUpDomains) };
+  await updateOrgColumns(store, id, columns, updatedAt);
 }
 
 /**
@@ -172,11 +158,7 @@ export async function setIssuerDomain(
   domain: string | null,
   updatedAt: number,
 ): Promise<void> {
-  await opened(store)
-    .updateTable('organizations')
-    .set({ issuer_domain: domain, updated_at: updatedAt })
-    .where('id', '=', orgId)
-    .execute();
+  await updateOrgColumns(store, orgId, { issuer_domain: domain }, updatedAt);
 }
 
 /** The org whose issuer lives on `domain` (a verified custom domain), or null. */
