@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { dropTables, linkTable, orgId, orgTable, timestamps } from './table-parts.js';
+import { dropTables, linkTable, orgTable, timestamps } from './table-parts.js';
 
 /** Organizations, their users, tenants, clients, signing keys and audit trail. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -55,10 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('clients_org').on('clients').column('org_id').execute();
 
-  await db.schema
-    .createTable('signing_keys')
-    .addColumn('kid', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'signing_keys', 'kid')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('public_jwk', 'text', (c) => c.notNull())
     .addColumn('private_key', 'text', (c) => c.notNull())

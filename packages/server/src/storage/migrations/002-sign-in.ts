@@ -7,10 +7,7 @@ import { belongsTo, dropTables, expiryIndex, lifespan, orgId, orgTable, timestam
  * ones are written, hence those indexes.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('browser_sessions')
-    .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'browser_sessions', 'token_hash')
     .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('amr', 'text', (c) => c.notNull())
     .addColumn('acr', 'text', (c) => c.notNull())
@@ -43,10 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('oauth_sessions_user').on('oauth_sessions').column('user_id').execute();
 
-  await db.schema
-    .createTable('authorization_codes')
-    .addColumn('code_hash', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'authorization_codes', 'code_hash')
     .addColumn('client_id', 'text', belongsTo('clients.id'))
     .addColumn('session_id', 'text', belongsTo('oauth_sessions.id'))
     .addColumn('redirect_uri', 'text', (c) => c.notNull())
@@ -87,10 +81,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('login_attempts_pk', ['org_id', 'key'])
     .execute();
 
-  await db.schema
-    .createTable('profile_keys')
-    .addColumn('key_hash', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'profile_keys', 'key_hash')
     .addColumn('user_id', 'text', belongsTo('users.id'))
     .$call(lifespan)
     .addColumn('used_at', 'bigint')

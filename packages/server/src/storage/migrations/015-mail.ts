@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { addFlag, belongsTo, expiryIndex, lifespan, orgId } from './table-parts.js';
+import { addFlag, belongsTo, expiryIndex, lifespan, orgTable } from './table-parts.js';
 
 /**
  * Mail (DESIGN §12): whether a user's address is verified (`email_verified` 1 once a verification
@@ -10,10 +10,7 @@ import { addFlag, belongsTo, expiryIndex, lifespan, orgId } from './table-parts.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await addFlag(db, 'users', 'email_verified');
-  await db.schema
-    .createTable('mail_tokens')
-    .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'mail_tokens', 'token_hash')
     .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose in ('reset', 'verify')`))
     .addColumn('sent_to', 'text', (c) => c.notNull())

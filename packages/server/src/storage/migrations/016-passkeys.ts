@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, dropTables, expiryIndex, lifespan, orgId, orgTable } from './table-parts.js';
+import { belongsTo, dropTables, expiryIndex, lifespan, orgTable } from './table-parts.js';
 
 /**
  * Passkeys (DESIGN §12): a user's WebAuthn credentials, one row each, scoped to the org whose host
@@ -30,10 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('passkeys_org_credential', ['org_id', 'credential_id'])
     .execute();
   await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
-  await db.schema
-    .createTable('passkey_challenges')
-    .addColumn('challenge_hash', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'passkey_challenges', 'challenge_hash')
     .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose in ('register', 'sign_in')`))
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('browser_hash', 'text', (c) => c.notNull())

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { addFlag, expiryIndex, lifespan, orgId } from './table-parts.js';
+import { addFlag, expiryIndex, lifespan, orgTable } from './table-parts.js';
 
 /**
  * Who vouched for a user's address when the user was made (issue 41, DESIGN §16-§17), what
@@ -24,10 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       order by f.created_at, f.connection_id limit 1)
     where provider in ('oidc', 'saml')`.execute(db);
   await addFlag(db, 'connections', 'jit_any_domain');
-  await db.schema
-    .createTable('sign_up_requests')
-    .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'sign_up_requests', 'token_hash')
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('first_name', 'text')
     .addColumn('last_name', 'text')

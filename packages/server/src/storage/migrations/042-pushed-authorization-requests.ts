@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addFlag, expiryIndex, lifespan, orgId } from './table-parts.js';
+import { addFlag, expiryIndex, lifespan, orgTable } from './table-parts.js';
 
 /**
  * Pushed authorization requests (RFC 9126, DESIGN §20): `pushed_authorization_requests`, one row per
@@ -8,10 +8,7 @@ import { addFlag, expiryIndex, lifespan, orgId } from './table-parts.js';
  * client, must push its authorization requests (`require_pushed_authorization_requests`).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('pushed_authorization_requests')
-    .addColumn('key_hash', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'pushed_authorization_requests', 'key_hash')
     // No reference: a metadata-document client's id is its URL, not a row of `clients`.
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('parameters', 'text', (c) => c.notNull())

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addFlag, dropTables, orgId, orgTable, timestamps } from './table-parts.js';
+import { addFlag, dropTables, orgTable, timestamps } from './table-parts.js';
 
 /**
  * Logout that reaches every app (OIDC Back-Channel Logout 1.0, Front-Channel Logout 1.0):
@@ -20,10 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('clients').addColumn('frontchannel_logout_uri', 'text').execute();
   await addFlag(db, 'clients', 'frontchannel_logout_session_required');
   await db.schema.alterTable('oauth_sessions').addColumn('sid', 'text').execute();
-  await db.schema
-    .createTable('session_clients')
-    .addColumn('sid', 'text', (c) => c.primaryKey())
-    .$call(orgId)
+  await orgTable(db, 'session_clients', 'sid')
     .addColumn('browser_session', 'text', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.notNull())
     // A client's id, or a metadata document's URL (no row in clients): no foreign key.

@@ -28,11 +28,11 @@ export const lifespan = <T extends string, C extends string>(table: CreateTableB
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull());
 
-/** A table of an org's rows that have an id of their own: `id`, then `org_id`. */
-export const orgTable = (db: Kysely<unknown>, name: string) =>
+/** A table of an org's rows, each with a key of its own: `key` (text, the primary key), then `org_id`. */
+export const orgTable = (db: Kysely<unknown>, name: string, key = 'id') =>
   db.schema
     .createTable(name)
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn(key, 'text', (c) => c.primaryKey())
     .$call(orgId);
 
 /**
