@@ -15,3 +15,6 @@ export function oneTimeNews() {
     },
   };
 }
+
+/** A line kept for the next screen to announce once (oneTimeNews). */
+export type OneTimeNews = ReturnType<typeof oneTimeNews>;

@@ -1,3 +1,4 @@
+import { loadAll } from '../load-all.js';
 import { type Answer, api, ok, pageIn } from './client.js';
 
 /** A list's body: the entries, bare or under `data` (the user's roles and a client's permissions). */
@@ -24,6 +25,15 @@ export interface PageQuery {
 export async function listPage<T>(pending: Sent<T>): Promise<ListPage<T>> {
   const { data, links }: Answer<ListBody<T>> = await ok(pending);
   return { entries: entriesOf(data), links };
+}
+
+/** One page of a list, and what its table names beside it (the org's connections, its resources…). */
+export async function listPageWith<T, M extends object>(
+  pending: Sent<T>,
+  more: { [K in keyof M]: Promise<M[K]> },
+): Promise<ListPage<T> & M> {
+  const [page, beside] = await Promise.all([listPage(pending), loadAll(more)]);
+  return { ...page, ...beside };
 }
 
 /** Every entry of a paged list: `fetchPage` called for page 0, then each page its `next` link names. */

@@ -13,82 +13,103 @@ function Hint({ of, text }: { of: string; text: string | undefined }) {
   ) : null;
 }
 
-/** A labelled text input; `hint` is read out with it. */
-export function TextField({
+/** A labelled field: `input` draws the control with the id its label names and its hint's id. */
+function Field({
   label,
-  value,
-  onInput,
   hint,
-  type = 'text',
-  required = false,
-  name,
-  autoComplete = 'off',
-  placeholder,
+  input,
 }: {
   label: string;
-  value: string;
-  onInput: (value: string) => void;
-  hint?: string;
-  type?: 'text' | 'email' | 'password' | 'url' | 'search' | 'number' | 'datetime-local';
-  required?: boolean;
-  name?: string;
-  autoComplete?: string;
-  placeholder?: string;
+  hint: string | undefined;
+  input: (id: string, describedBy: string | undefined) => ComponentChildren;
 }) {
   const id = useId();
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        type={type as 'text'}
-        value={value}
-        required={required}
-        autoComplete={autoComplete}
-        placeholder={placeholder}
-        aria-describedby={hintId(id, hint)}
-        onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
-      />
+      {input(id, hintId(id, hint))}
       <Hint of={id} text={hint} />
     </div>
   );
 }
 
-/** Several values, one per line (redirect URIs), or one long value (`rows` more: a PEM, an XML document). */
-export function LinesField({
-  label,
-  value,
-  onInput,
-  hint,
-  name,
-  rows = 3,
-  required = false,
-}: {
+/** What every text field takes: its label, value and hint, and the name the form sends it by. */
+interface TextProps {
   label: string;
   value: string;
   onInput: (value: string) => void;
   hint?: string;
   name?: string;
-  rows?: number;
   required?: boolean;
+}
+
+export type TextType = 'text' | 'email' | 'password' | 'url' | 'search' | 'number' | 'datetime-local';
+
+const typed = (e: Event) => (e.currentTarget as HTMLInputElement | HTMLTextAreaElement).value;
+
+/** A labelled text input; `hint` is read out with it; `suggestions` are offered as it is typed. */
+export function TextField({
+  type = 'text',
+  autoComplete = 'off',
+  placeholder,
+  suggestions,
+  ...field
+}: TextProps & {
+  type?: TextType;
+  autoComplete?: string;
+  placeholder?: string;
+  suggestions?: readonly string[];
 }) {
-  const id = useId();
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <textarea
-        id={id}
-        name={name}
-        rows={rows}
-        required={required}
-        spellcheck={false}
-        value={value}
-        aria-describedby={hintId(id, hint)}
-        onInput={(e) => onInput((e.currentTarget as HTMLTextAreaElement).value)}
-      />
-      <Hint of={id} text={hint} />
-    </div>
+    <Field
+      label={field.label}
+      hint={field.hint}
+      input={(id, describedBy) => (
+        <>
+          <input
+            id={id}
+            name={field.name}
+            type={type as 'text'}
+            list={suggestions ? `${id}-suggestions` : undefined}
+            value={field.value}
+            required={field.required ?? false}
+            autoComplete={autoComplete}
+            placeholder={placeholder}
+            aria-describedby={describedBy}
+            onInput={(e) => field.onInput(typed(e))}
+          />
+          {suggestions ? (
+            <datalist id={`${id}-suggestions`}>
+              {suggestions.map((s) => (
+                <option key={s} value={s} />
+              ))}
+            </datalist>
+          ) : null}
+        </>
+      )}
+    />
+  );
+}
+
+/** Several values, one per line (redirect URIs), or one long value (`rows` more: a PEM, an XML document). */
+export function LinesField({ rows = 3, ...field }: TextProps & { rows?: number }) {
+  return (
+    <Field
+      label={field.label}
+      hint={field.hint}
+      input={(id, describedBy) => (
+        <textarea
+          id={id}
+          name={field.name}
+          rows={rows}
+          required={field.required ?? false}
+          spellcheck={false}
+          value={field.value}
+          aria-describedby={describedBy}
+          onInput={(e) => field.onInput(typed(e))}
+        />
+      )}
+    />
   );
 }
 
@@ -144,25 +165,26 @@ export function SelectField<T extends string>({
   name?: string;
   hint?: string;
 }) {
-  const id = useId();
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <select
-        id={id}
-        name={name}
-        value={value}
-        aria-describedby={hintId(id, hint)}
-        onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value as T)}
-      >
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-      <Hint of={id} text={hint} />
-    </div>
+    <Field
+      label={label}
+      hint={hint}
+      input={(id, describedBy) => (
+        <select
+          id={id}
+          name={name}
+          value={value}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value as T)}
+        >
+          {options.map(([v, text]) => (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 

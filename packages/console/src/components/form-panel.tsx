@@ -5,7 +5,8 @@ import { Done, ErrorNotice } from './notices.js';
 /**
  * A form in a panel of its own: its heading (the form's name too), what the API refused, what the last
  * submit did, the fields, then `submit` and, where the form can be closed, Cancel. A long form says what
- * was refused under its fields, beside its buttons (`errorBelow`).
+ * was refused under its fields, beside its buttons (`errorBelow`). Without `id` the form is its page's
+ * own, under the page's heading: it has none of its own, `title` names the form only.
  */
 export function FormPanel({
   id,
@@ -19,7 +20,7 @@ export function FormPanel({
   buttonsClass = 'actions',
   errorBelow = false,
 }: {
-  id: string;
+  id?: string;
   title: string;
   /** The submit button's text. */
   submit: string;
@@ -31,9 +32,8 @@ export function FormPanel({
   buttonsClass?: string;
   errorBelow?: boolean;
 }) {
-  return (
-    <section class={className} aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
+  const form = (
+    <>
       {errorBelow ? null : <ErrorNotice error={state.error} />}
       {state.saved ? <Done>{state.saved}</Done> : null}
       <Form label={title} onSubmit={onSubmit}>
@@ -50,6 +50,13 @@ export function FormPanel({
           ) : null}
         </div>
       </Form>
+    </>
+  );
+  if (id === undefined) return <div class={className}>{form}</div>;
+  return (
+    <section class={className} aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {form}
     </section>
   );
 }

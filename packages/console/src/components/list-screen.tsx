@@ -1,10 +1,13 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { OneTimeNews } from '../news.js';
 import { Done } from './notices.js';
 import { type HeadAction, PageHead } from './page-head.js';
 
 /**
  * A list screen as the console draws each: its heading and action, what the list is for, the news of the
- * last change (a thing just deleted), then `children` (a form opened in place, the list itself).
+ * last change (a thing just deleted, taken once when the screen opens), then `children` (a form opened in
+ * place, the list itself).
  */
 export function ListScreen({
   title,
@@ -16,14 +19,15 @@ export function ListScreen({
   title: string;
   action: HeadAction;
   intro: ComponentChildren;
-  news?: string | null;
+  news?: OneTimeNews;
   children: ComponentChildren;
 }) {
+  const [line] = useState(() => news?.take() ?? null);
   return (
     <>
       <PageHead title={title} action={action} />
       <p class="muted">{intro}</p>
-      {news ? <Done>{news}</Done> : null}
+      {line ? <Done>{line}</Done> : null}
       {children}
     </>
   );

@@ -24,6 +24,18 @@ export function PageHead({ title, action }: { title: string; action: HeadAction 
   );
 }
 
+/** The page of one thing (or of a new one): the way back to its list (`back`, at `href`), and its heading. */
+export function DetailHead({ href, back, title }: { href: string; back: string; title: string }) {
+  return (
+    <>
+      <p class="crumbs">
+        <Link href={href}>{`← ${back}`}</Link>
+      </p>
+      <h1>{title}</h1>
+    </>
+  );
+}
+
 /** A screen only owners may use, as a member sees it: its heading, and why there is nothing more. */
 export function OwnersOnlyScreen({ title, children }: { title: string; children: ComponentChildren }) {
   return (

@@ -1,5 +1,6 @@
 import { useId, useState } from 'preact/hooks';
 import type { Actor, AuditEvent } from '../api/types.js';
+import { Fact } from '../components/fact.js';
 import { DiffTable, FieldTable } from '../components/json-diff.js';
 import { Link } from '../components/link.js';
 import { when } from '../format.js';
@@ -143,20 +144,10 @@ function EntryDetail({ entry, names, actorHref }: EntryProps) {
   return (
     <div class="audit-entry">
       <dl class="facts">
-        <dt>Entry</dt>
-        <dd>
-          <code>{entry.id}</code>
-        </dd>
-        <dt>Key</dt>
-        <dd>
-          <code>{entry.key}</code>
-        </dd>
-        <dt>At</dt>
-        <dd>
-          <code>{entry.at}</code>
-        </dd>
-        <dt>By</dt>
-        <dd>
+        <Fact term="Entry" code={entry.id} />
+        <Fact term="Key" code={entry.key} />
+        <Fact term="At" code={entry.at} />
+        <Fact term="By">
           <ActorText actor={entry.actor} names={names} withId />
           {entry.actor.kind !== 'system' ? (
             <>
@@ -164,7 +155,7 @@ function EntryDetail({ entry, names, actorHref }: EntryProps) {
               <Link href={actorHref(entry.actor.id)}>Only this actor's entries</Link>
             </>
           ) : null}
-        </dd>
+        </Fact>
       </dl>
       {entry.verb === 'updated' ? (
         <DiffTable previous={entry.previous} data={entry.data} changes={entry.changes} />

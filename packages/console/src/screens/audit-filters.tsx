@@ -1,5 +1,6 @@
-import { useEffect, useId, useState } from 'preact/hooks';
-import { SelectField, TextField } from '../components/fields.js';
+import { useEffect, useState } from 'preact/hooks';
+import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
+import { SelectField } from '../components/fields.js';
 
 /**
  * The audit log's filters live in the page's query, under the API's own names, so a reload or a
@@ -42,6 +43,16 @@ const VERBS = [
   ['deleted', 'deleted'],
   ['login', 'login'],
 ] as const;
+
+/** The filters' fields, in the grid's order (the page size comes after them). */
+const FIELDS: readonly FieldDecl<Filters>[] = [
+  { key: 'entity', label: 'Entity', suggestions: ENTITIES, hint: 'Such as user, client or membership.' },
+  { kind: 'select', key: 'verb', label: 'Verb', options: VERBS },
+  { key: 'actor_id', label: 'Actor id', hint: 'A user (usr_…) or client (cli_…) id.' },
+  { key: 'key_prefix', label: 'Key prefix', hint: 'The start of a key, like client. or user.up' },
+  { key: 'from', label: 'From', type: 'datetime-local', hint: 'Inclusive. Your time zone.' },
+  { key: 'to', label: 'To', type: 'datetime-local', hint: 'Up to, not including. Your time zone.' },
+];
 
 export const filtersOf = (query: URLSearchParams): Filters =>
   Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ''])) as Filters;
@@ -98,7 +109,6 @@ export function AuditFilters({
     setForm(fromQuery());
     setPerPage(query.get('per_page') ?? '50');
   }, [search]);
-  const set = (name: FilterName) => (value: string) => setForm((f) => ({ ...f, [name]: value }));
   const sizes = ['50', '100'].includes(perPage) ? ['50', '100'] : [perPage, '50', '100'];
   return (
     <form
@@ -120,30 +130,7 @@ export function AuditFilters({
       }}
     >
       <div class="audit-filter-grid">
-        <EntityField value={form.entity} onInput={set('entity')} />
-        <SelectField label="Verb" name="verb" value={form.verb} options={VERBS} onChange={set('verb')} />
-        <TextField
-          label="Actor id"
-          name="actor_id"
-          value={form.actor_id}
-          onInput={set('actor_id')}
-          hint="A user (usr_…) or client (cli_…) id."
-        />
-        <TextField
-          label="Key prefix"
-          name="key_prefix"
-          value={form.key_prefix}
-          onInput={set('key_prefix')}
-          hint="The start of a key, like client. or user.up"
-        />
-        <DateTimeField label="From" name="from" value={form.from} onInput={set('from')} hint="Inclusive." />
-        <DateTimeField
-          label="To"
-          name="to"
-          value={form.to}
-          onInput={set('to')}
-          hint="Up to, not including."
-        />
+        <DraftFields draft={form} set={(change) => setForm((f) => ({ ...f, ...change }))} fields={FIELDS} />
         <SelectField
           label="Per page"
           name="per_page"
@@ -165,64 +152,5 @@ export function AuditFilters({
         </button>
       </div>
     </form>
-  );
-}
-
-function EntityField({ value, onInput }: { value: string; onInput: (value: string) => void }) {
-  const id = useId();
-  return (
-    <div class="field">
-      <label for={id}>Entity</label>
-      <input
-        id={id}
-        name="entity"
-        type="text"
-        list={`${id}-entities`}
-        autoComplete="off"
-        value={value}
-        aria-describedby={`${id}-hint`}
-        onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
-      />
-      <datalist id={`${id}-entities`}>
-        {ENTITIES.map((entity) => (
-          <option key={entity} value={entity} />
-        ))}
-      </datalist>
-      <p id={`${id}-hint`} class="hint">
-        Such as user, client or membership.
-      </p>
-    </div>
-  );
-}
-
-function DateTimeField({
-  label,
-  name,
-  value,
-  onInput,
-  hint,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  onInput: (value: string) => void;
-  hint: string;
-}) {
-  const id = useId();
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        type="datetime-local"
-        value={value}
-        aria-describedby={`${id}-hint`}
-        onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
-      />
-      <p id={`${id}-hint`} class="hint">
-        {hint} Your time zone.
-      </p>
-    </div>
   );
 }

@@ -4,22 +4,24 @@ import { clientsPage } from '../api/lists.js';
 import type { Client, CreateClientBody, GrantType, LogoutDelivery, UpdateClientBody } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Chips, DataTable } from '../components/data-table.js';
+import { DetailPage } from '../components/detail-page.js';
+import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
+import { Fact } from '../components/fact.js';
 import { CheckboxField, Form, LinesField, linesOf, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { ListScreen } from '../components/list-screen.js';
 import { ListTable } from '../components/list-table.js';
 import { Done, EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
-import { forOwners } from '../components/page-head.js';
+import { DetailHead, forOwners } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
 import { oneTimeNews } from '../news.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
-import { useListPage } from '../use-list-page.js';
+import { useAddressListPage } from '../use-list-page.js';
 import { useLoad } from '../use-load.js';
-import { useAddressPage } from '../use-page.js';
 import { BrandingScreen } from './branding.js';
 import { ClientPermissions } from './client-permissions.js';
 
@@ -70,15 +72,13 @@ export const ClientDetail = forOwners('Clients', ClientsOwnersOnly, ({ org, id }
 );
 
 function ClientList({ org }: { org: OrgScreenProps['org'] }) {
-  const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(clientNews.take);
-  const loaded = useListPage(org.slug, page, clientsPage);
+  const { loaded, go } = useAddressListPage(org.slug, 'clients', clientsPage);
   const newHref = orgHref(org.slug, 'clients', 'new');
   return (
     <ListScreen
       title="Clients"
       action={{ href: newHref, label: 'New client' }}
-      news={news}
+      news={clientNews}
       intro="The apps that sign people in with this organization, or call its APIs as themselves."
     >
       <ListTable
@@ -152,68 +152,45 @@ const logoutFormOf = (client?: Client): LogoutForm => ({
   frontSession: client?.frontchannel_logout_session_required ?? false,
 });
 
-/** One logout channel's fields: its URI and, once one is typed, its session flag. */
-function LogoutChannelField(props: {
-  channel: 'backchannel' | 'frontchannel';
-  label: string;
-  hint: string;
-  sessionLabel: string;
-  sessionHint: string;
-  uri: string;
-  session: boolean;
-  onUri: (uri: string) => void;
-  onSession: (session: boolean) => void;
-}) {
-  return (
-    <>
-      <TextField
-        label={props.label}
-        name={`${props.channel}_logout_uri`}
-        type="url"
-        value={props.uri}
-        onInput={props.onUri}
-        hint={props.hint}
-      />
-      {props.uri.trim() ? (
-        <CheckboxField
-          label={props.sessionLabel}
-          name={`${props.channel}_logout_session_required`}
-          checked={props.session}
-          onChange={props.onSession}
-          hint={props.sessionHint}
-        />
-      ) : null}
-    </>
-  );
-}
-
-/** Where the app hears of sign-outs (back-channel and front-channel logout), the same on create and edit. */
+/**
+ * Where the app hears of sign-outs (back-channel and front-channel logout), the same on create and edit:
+ * each channel's URI and, once one is typed, its session flag.
+ */
 function LogoutFields({ value, onChange }: { value: LogoutForm; onChange: (value: LogoutForm) => void }) {
+  const fields: (FieldDecl<LogoutForm> | false)[] = [
+    {
+      key: 'back',
+      name: 'backchannel_logout_uri',
+      label: 'Back-channel logout URI',
+      type: 'url',
+      hint: BACKCHANNEL_HINT,
+    },
+    value.back.trim() !== '' && {
+      kind: 'checkbox',
+      key: 'backSession',
+      name: 'backchannel_logout_session_required',
+      label: 'Back-channel logout needs the session id',
+      hint: 'The logout token names the sign-in (sid); Tessera always includes it.',
+    },
+    {
+      key: 'front',
+      name: 'frontchannel_logout_uri',
+      label: 'Front-channel logout URI',
+      type: 'url',
+      hint: FRONTCHANNEL_HINT,
+    },
+    value.front.trim() !== '' && {
+      kind: 'checkbox',
+      key: 'frontSession',
+      name: 'frontchannel_logout_session_required',
+      label: 'Front-channel logout needs the issuer and session id',
+      hint: "The framed page's address carries iss and sid.",
+    },
+  ];
   return (
     <fieldset>
       <legend>Logout</legend>
-      <LogoutChannelField
-        channel="backchannel"
-        label="Back-channel logout URI"
-        hint={BACKCHANNEL_HINT}
-        sessionLabel="Back-channel logout needs the session id"
-        sessionHint="The logout token names the sign-in (sid); Tessera always includes it."
-        uri={value.back}
-        session={value.backSession}
-        onUri={(back) => onChange({ ...value, back })}
-        onSession={(backSession) => onChange({ ...value, backSession })}
-      />
-      <LogoutChannelField
-        channel="frontchannel"
-        label="Front-channel logout URI"
-        hint={FRONTCHANNEL_HINT}
-        sessionLabel="Front-channel logout needs the issuer and session id"
-        sessionHint="The framed page's address carries iss and sid."
-        uri={value.front}
-        session={value.frontSession}
-        onUri={(front) => onChange({ ...value, front })}
-        onSession={(frontSession) => onChange({ ...value, frontSession })}
-      />
+      <DraftFields draft={value} set={(change) => onChange({ ...value, ...change })} fields={fields} />
     </fieldset>
   );
 }
@@ -292,10 +269,7 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
   const redirectUris = linesOf(redirects);
   return (
     <>
-      <p class="crumbs">
-        <Link href={listHref(org.slug)}>← All clients</Link>
-      </p>
-      <h1>New client</h1>
+      <DetailHead href={listHref(org.slug)} back="All clients" title="New client" />
       <div class="panel">
         <ErrorNotice error={error} />
         <Form
@@ -445,32 +419,37 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
     () => body(api.GET('/organizations/{org}/clients/{id}', { params: { path: { org: org.slug, id } } })),
     [org.slug, id],
   );
-  const client = loaded.state === 'ok' ? loaded.data : null;
   const secretBox = useRef<HTMLDivElement>(null);
   // A secret made by rotation appears above: the focus goes to it, as it would to a new page.
   useEffect(() => {
     if (secret?.label === ROTATED) secretBox.current?.focus();
   }, [secret]);
   return (
-    <>
-      <p class="crumbs">
-        <Link href={listHref(org.slug)}>← All clients</Link>
-      </p>
-      <h1>{client ? client.client_name : 'Client'}</h1>
-      {fresh ? (
-        <Done>
-          Client created.
-          {fresh.secret ? '' : ' It is a public client: it has no secret and signs in with PKCE.'}
-          {fresh.chosen ? ` Tessera gave it the grant types ${fresh.chosen.join(', ')}.` : ''}
-        </Done>
-      ) : null}
-      {secret ? (
-        <div ref={secretBox} tabIndex={-1}>
-          <SecretOnce label={secret.label} value={secret.value} onDismiss={() => setSecret(null)} />
-        </div>
-      ) : null}
-      <LoadNotice loaded={loaded} what="the client" />
-      {client ? (
+    <DetailPage
+      loaded={loaded}
+      href={listHref(org.slug)}
+      back="All clients"
+      name={(client) => client.client_name}
+      fallback="Client"
+      what="the client"
+      notes={
+        <>
+          {fresh ? (
+            <Done>
+              Client created.
+              {fresh.secret ? '' : ' It is a public client: it has no secret and signs in with PKCE.'}
+              {fresh.chosen ? ` Tessera gave it the grant types ${fresh.chosen.join(', ')}.` : ''}
+            </Done>
+          ) : null}
+          {secret ? (
+            <div ref={secretBox} tabIndex={-1}>
+              <SecretOnce label={secret.label} value={secret.value} onDismiss={() => setSecret(null)} />
+            </div>
+          ) : null}
+        </>
+      }
+    >
+      {(client) => (
         <>
           <ClientFacts client={client} />
           <EditClient key={client.client_id} org={org} client={client} onSaved={loaded.reload} />
@@ -486,50 +465,37 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
           ) : null}
           <DeleteClient org={org} client={client} />
         </>
-      ) : null}
-    </>
+      )}
+    </DetailPage>
   );
 }
 
 function ClientFacts({ client }: { client: Client }) {
   return (
     <dl class="facts panel client-facts">
-      <dt>Client id</dt>
-      <dd>
-        <code>{client.client_id}</code>
-      </dd>
-      <dt>Type</dt>
-      <dd>
+      <Fact term="Client id" code={client.client_id} />
+      <Fact term="Type">
         {client.type === 'public'
           ? 'Public: no secret, signs in with PKCE'
           : 'Confidential: authenticates with its secret'}
-      </dd>
-      <dt>First party</dt>
-      <dd>{client.first_party ? 'Yes: its sign-in asks no consent' : 'No: people are asked to consent'}</dd>
-      <dt>Pushed requests</dt>
-      <dd>
+      </Fact>
+      <Fact term="First party">
+        {client.first_party ? 'Yes: its sign-in asks no consent' : 'No: people are asked to consent'}
+      </Fact>
+      <Fact term="Pushed requests">
         {client.require_pushed_authorization_requests
           ? 'Required: it must push its authorization requests to /oauth/par'
           : 'Optional (unless the organization requires them)'}
-      </dd>
-      <dt>DPoP</dt>
-      <dd>{dpopFact(client)}</dd>
-      <dt>Allowed origins</dt>
-      <dd>
+      </Fact>
+      <Fact term="DPoP">{dpopFact(client)}</Fact>
+      <Fact term="Allowed origins">
         {client.allowed_origins.length > 0
           ? client.allowed_origins.join(', ')
           : 'None: no browser app may call it'}
-      </dd>
-      <dt>Logout</dt>
-      <dd>{logoutFact(client)}</dd>
-      {client.type === 'confidential' ? (
-        <>
-          <dt>Public keys</dt>
-          <dd>{keysFact(client)}</dd>
-        </>
-      ) : null}
-      <dt>Created</dt>
-      <dd>{when(client.created_at)}</dd>
+      </Fact>
+      <Fact term="Logout">{logoutFact(client)}</Fact>
+      {client.type === 'confidential' ? <Fact term="Public keys">{keysFact(client)}</Fact> : null}
+      <Fact term="Created">{when(client.created_at)}</Fact>
     </dl>
   );
 }

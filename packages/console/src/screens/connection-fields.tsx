@@ -1,5 +1,7 @@
 import type { Connection, UserRole } from '../api/types.js';
-import { CheckboxField, LinesField, linesOf, SelectField, TextField } from '../components/fields.js';
+import { ChoiceFieldset } from '../components/choice-fieldset.js';
+import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
+import { linesOf } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { oneTimeNews } from '../news.js';
 import { orgHref } from '../router.js';
@@ -93,18 +95,38 @@ export function ConnectionsOwnersOnly() {
 type Change = (change: Partial<ConnectionDraft>) => void;
 
 /** The connection's name, first on both forms. */
+const NAME: FieldDecl<ConnectionDraft> = {
+  key: 'name',
+  label: 'Name',
+  required: true,
+  hint: 'Shown on the sign-in page as “Sign in with …”, up to 100 characters.',
+};
+
 export function NameField({ draft, set }: { draft: ConnectionDraft; set: Change }) {
-  return (
-    <TextField
-      label="Name"
-      name="name"
-      value={draft.name}
-      onInput={(name) => set({ name })}
-      required
-      hint="Shown on the sign-in page as “Sign in with …”, up to 100 characters."
-    />
-  );
+  return <DraftFields draft={draft} set={set} fields={[NAME]} />;
 }
+
+const DOMAINS: FieldDecl<ConnectionDraft> = {
+  kind: 'lines',
+  key: 'domains',
+  label: 'Email domains',
+  hint: 'One per line, like example.com. Someone who types an address in one of them signs in through this connection. Another connection may not claim the same domain.',
+};
+
+const JIT: FieldDecl<ConnectionDraft> = {
+  kind: 'checkbox',
+  key: 'jit',
+  label: 'Create users on their first sign-in (just in time)',
+  hint: 'Off: only people who already have an account here can sign in through it. On: only at addresses in the email domains above, unless the next box is ticked.',
+};
+
+const JIT_ANY_DOMAIN: FieldDecl<ConnectionDraft> = {
+  kind: 'checkbox',
+  key: 'jitAnyDomain',
+  name: 'jit_any_domain',
+  label: 'Also create users at addresses outside these domains',
+  hint: 'Anyone this provider signs in gets an account, except at a domain another connection claims. Leave it off unless the provider only admits your people.',
+};
 
 /** Domains, JIT and default roles: the same for both types, on create and edit. */
 export function CommonFields({
@@ -119,206 +141,152 @@ export function CommonFields({
   roles: readonly UserRole[];
 }) {
   // A default role that is no longer among the org's roles keeps a checkbox, named by its id.
-  const shown = [
-    ...roles,
+  const choices = [
+    ...roles.map((r) => ({ id: r.id, label: r.name, hint: r.description || undefined })),
     ...draft.defaultRoles
       .filter((id) => !roles.some((r) => r.id === id))
-      .map((id) => ({ id, name: id, description: 'No longer a role of this organization.' })),
+      .map((id) => ({ id, label: id, hint: 'No longer a role of this organization.' })),
   ];
   return (
     <>
-      <LinesField
-        label="Email domains"
-        name="domains"
-        value={draft.domains}
-        onInput={(domains) => set({ domains })}
-        hint="One per line, like example.com. Someone who types an address in one of them signs in through this connection. Another connection may not claim the same domain."
-      />
-      <CheckboxField
-        label="Create users on their first sign-in (just in time)"
-        name="jit"
-        checked={draft.jit}
-        onChange={(jit) => set({ jit })}
-        hint="Off: only people who already have an account here can sign in through it. On: only at addresses in the email domains above, unless the next box is ticked."
-      />
-      {draft.jit ? (
-        <CheckboxField
-          label="Also create users at addresses outside these domains"
-          name="jit_any_domain"
-          checked={draft.jitAnyDomain}
-          onChange={(jitAnyDomain) => set({ jitAnyDomain })}
-          hint="Anyone this provider signs in gets an account, except at a domain another connection claims. Leave it off unless the provider only admits your people."
-        />
-      ) : null}
-      <fieldset class="role-picker">
-        <legend>Default roles</legend>
-        <p class="hint">Given to a user created on their first sign-in through this connection.</p>
-        {shown.length === 0 ? (
-          <p class="muted">
+      <DraftFields draft={draft} set={set} fields={[DOMAINS, JIT, draft.jit && JIT_ANY_DOMAIN]} />
+      <ChoiceFieldset
+        legend="Default roles"
+        hint="Given to a user created on their first sign-in through this connection."
+        name="default_roles"
+        choices={choices}
+        chosen={draft.defaultRoles}
+        onChange={(defaultRoles) => set({ defaultRoles })}
+        none={
+          <>
             This organization has no roles yet: <Link href={orgHref(slug, 'roles', 'new')}>create one</Link>{' '}
             on the Roles screen.
-          </p>
-        ) : (
-          shown.map((r) => (
-            <CheckboxField
-              key={r.id}
-              label={r.name}
-              name="default_roles"
-              checked={draft.defaultRoles.includes(r.id)}
-              hint={r.description || undefined}
-              onChange={(on) =>
-                set({
-                  defaultRoles: on
-                    ? [...draft.defaultRoles, r.id]
-                    : draft.defaultRoles.filter((id) => id !== r.id),
-                })
-              }
-            />
-          ))
-        )}
-      </fieldset>
+          </>
+        }
+      />
     </>
   );
 }
 
 /** The provider's side of an OIDC connection; `editing`: the secret field replaces, blank keeps. */
-export function OidcFields({
-  draft,
-  set,
-  editing,
-}: {
-  draft: ConnectionDraft;
-  set: Change;
-  editing: boolean;
-}) {
-  return (
-    <>
-      <TextField
-        label="Issuer"
-        name="issuer"
-        type="url"
-        value={draft.issuer}
-        onInput={(issuer) => set({ issuer })}
-        required
-        hint="The provider’s issuer URL, like https://example.okta.com: its configuration is found at /.well-known/openid-configuration. https only (http on localhost)."
-      />
-      <TextField
-        label="Client id"
-        name="client_id"
-        value={draft.clientId}
-        onInput={(clientId) => set({ clientId })}
-        required
-        hint="The client id the provider gave the application you registered there."
-      />
-      <TextField
-        label={editing ? 'New client secret' : 'Client secret'}
-        name="client_secret"
-        type="password"
-        autoComplete="new-password"
-        value={draft.clientSecret}
-        onInput={(clientSecret) => set({ clientSecret })}
-        required={!editing}
-        hint={
-          editing
-            ? 'Leave blank to keep the stored secret. It is stored encrypted and never shown, here or in the API.'
-            : 'Stored encrypted and never shown again, here or in the API.'
-        }
-      />
-      <TextField
-        label="Scopes"
-        name="scopes"
-        value={draft.scopes}
-        onInput={(scopes) => set({ scopes })}
-        hint="Separated by spaces; openid is always asked. Usually openid email profile."
-      />
-      <TextField
-        label="Google Workspace domain"
-        name="hosted_domain"
-        value={draft.hostedDomain}
-        onInput={(hostedDomain) => set({ hostedDomain })}
-        hint="For Google (https://accounts.google.com): only accounts of this Workspace domain sign in (the hd claim). Leave blank for other providers."
-      />
-      <CheckboxField
-        label="Accept ID-JAGs from this provider (Enterprise-Managed Authorization)"
-        name="accept_id_jag"
-        checked={draft.acceptIdJag}
-        onChange={(acceptIdJag) => set({ acceptIdJag })}
-        hint="Its clients may then trade an ID-JAG it issued for an access token here, with no consent screen, for people linked through this connection and within their roles."
-      />
-    </>
-  );
-}
+const oidcFields = (editing: boolean): FieldDecl<ConnectionDraft>[] => [
+  {
+    key: 'issuer',
+    label: 'Issuer',
+    type: 'url',
+    required: true,
+    hint: 'The provider’s issuer URL, like https://example.okta.com: its configuration is found at /.well-known/openid-configuration. https only (http on localhost).',
+  },
+  {
+    key: 'clientId',
+    name: 'client_id',
+    label: 'Client id',
+    required: true,
+    hint: 'The client id the provider gave the application you registered there.',
+  },
+  {
+    key: 'clientSecret',
+    name: 'client_secret',
+    label: editing ? 'New client secret' : 'Client secret',
+    type: 'password',
+    autoComplete: 'new-password',
+    required: !editing,
+    hint: editing
+      ? 'Leave blank to keep the stored secret. It is stored encrypted and never shown, here or in the API.'
+      : 'Stored encrypted and never shown again, here or in the API.',
+  },
+  {
+    key: 'scopes',
+    label: 'Scopes',
+    hint: 'Separated by spaces; openid is always asked. Usually openid email profile.',
+  },
+  {
+    key: 'hostedDomain',
+    name: 'hosted_domain',
+    label: 'Google Workspace domain',
+    hint: 'For Google (https://accounts.google.com): only accounts of this Workspace domain sign in (the hd claim). Leave blank for other providers.',
+  },
+  {
+    kind: 'checkbox',
+    key: 'acceptIdJag',
+    name: 'accept_id_jag',
+    label: 'Accept ID-JAGs from this provider (Enterprise-Managed Authorization)',
+    hint: 'Its clients may then trade an ID-JAG it issued for an access token here, with no consent screen, for people linked through this connection and within their roles.',
+  },
+];
 
 const SAML_SOURCES = [
   ['metadata', 'Its metadata XML'],
   ['manual', 'Entity id, sign-in URL, certificate'],
 ] as const;
 
+const SAML_SOURCE: FieldDecl<ConnectionDraft> = {
+  kind: 'select',
+  key: 'samlSource',
+  name: 'saml_source',
+  label: 'Identity provider details',
+  options: SAML_SOURCES,
+};
+
 /** The IdP of a SAML connection: its metadata, or its three values by hand. */
-export function SamlFields({
+function samlFields(source: SamlSource, editing: boolean): FieldDecl<ConnectionDraft>[] {
+  if (source === 'metadata')
+    return [
+      SAML_SOURCE,
+      {
+        kind: 'lines',
+        key: 'metadataXml',
+        name: 'metadata_xml',
+        label: 'IdP metadata XML',
+        rows: 8,
+        required: true,
+        hint: `The XML document your identity provider offers as its SAML metadata (an EntityDescriptor with an IDPSSODescriptor).${editing ? ' It replaces the entity id, sign-in URL and certificates.' : ''}`,
+      },
+    ];
+  return [
+    SAML_SOURCE,
+    {
+      key: 'entityId',
+      name: 'idp_entity_id',
+      label: 'IdP entity id',
+      required: true,
+      hint: 'The identity provider’s entity id (its issuer), as its setup page shows it.',
+    },
+    {
+      key: 'ssoUrl',
+      name: 'sso_url',
+      label: 'IdP sign-in URL',
+      type: 'url',
+      required: true,
+      hint: 'Its single sign-on URL for the HTTP-Redirect binding. https only (http on localhost).',
+    },
+    {
+      kind: 'lines',
+      key: 'certificate',
+      label: editing ? 'New signing certificate' : 'Signing certificate',
+      rows: 6,
+      required: !editing,
+      hint: editing
+        ? 'PEM (-----BEGIN CERTIFICATE-----) or base64. Leave blank to keep the current certificate.'
+        : 'The certificate it signs assertions with: PEM (-----BEGIN CERTIFICATE-----) or base64.',
+    },
+  ];
+}
+
+/** The provider's fields of a connection of `type`; `editing`: a secret or certificate left blank is kept. */
+export function ProviderFields({
+  type,
   draft,
   set,
   editing,
 }: {
+  type: Connection['type'];
   draft: ConnectionDraft;
   set: Change;
   editing: boolean;
 }) {
-  return (
-    <>
-      <SelectField
-        label="Identity provider details"
-        name="saml_source"
-        value={draft.samlSource}
-        options={SAML_SOURCES}
-        onChange={(samlSource) => set({ samlSource })}
-      />
-      {draft.samlSource === 'metadata' ? (
-        <LinesField
-          label="IdP metadata XML"
-          name="metadata_xml"
-          rows={8}
-          value={draft.metadataXml}
-          onInput={(metadataXml) => set({ metadataXml })}
-          required
-          hint={`The XML document your identity provider offers as its SAML metadata (an EntityDescriptor with an IDPSSODescriptor).${editing ? ' It replaces the entity id, sign-in URL and certificates.' : ''}`}
-        />
-      ) : (
-        <>
-          <TextField
-            label="IdP entity id"
-            name="idp_entity_id"
-            value={draft.entityId}
-            onInput={(entityId) => set({ entityId })}
-            required
-            hint="The identity provider’s entity id (its issuer), as its setup page shows it."
-          />
-          <TextField
-            label="IdP sign-in URL"
-            name="sso_url"
-            type="url"
-            value={draft.ssoUrl}
-            onInput={(ssoUrl) => set({ ssoUrl })}
-            required
-            hint="Its single sign-on URL for the HTTP-Redirect binding. https only (http on localhost)."
-          />
-          <LinesField
-            label={editing ? 'New signing certificate' : 'Signing certificate'}
-            name="certificate"
-            rows={6}
-            value={draft.certificate}
-            onInput={(certificate) => set({ certificate })}
-            required={!editing}
-            hint={
-              editing
-                ? 'PEM (-----BEGIN CERTIFICATE-----) or base64. Leave blank to keep the current certificate.'
-                : 'The certificate it signs assertions with: PEM (-----BEGIN CERTIFICATE-----) or base64.'
-            }
-          />
-        </>
-      )}
-    </>
-  );
+  const fields = type === 'oidc' ? oidcFields(editing) : samlFields(draft.samlSource, editing);
+  return <DraftFields draft={draft} set={set} fields={fields} />;
 }
 
 /** The fields every connection has, as the API takes them. */

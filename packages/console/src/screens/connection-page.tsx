@@ -4,12 +4,16 @@ import { allRoles } from '../api/lists.js';
 import { type Connection, connectionOf, type UserRole } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { CopyValue } from '../components/copy-value.js';
+import { DetailPage } from '../components/detail-page.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
-import { Link } from '../components/link.js';
-import { Done, LoadNotice } from '../components/notices.js';
+import { Fact } from '../components/fact.js';
+import { Done } from '../components/notices.js';
 import { when } from '../format.js';
+import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
+import { sameList } from '../same-list.js';
+import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import {
   CommonFields,
@@ -20,8 +24,7 @@ import {
   hostedDomainOf,
   justCreated,
   NameField,
-  OidcFields,
-  SamlFields,
+  ProviderFields,
   scopesOf,
   TYPE_LABELS,
 } from './connection-fields.js';
@@ -29,41 +32,40 @@ import { TestConnection } from './connection-test.js';
 
 type Org = OrgScreenProps['org'];
 
-const same = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((v, i) => v === b[i]);
-
 /** One connection: what to give the identity provider, its settings, changes, deletion. */
 export function ConnectionPage({ org, id }: { org: Org; id: string }) {
   const [fresh] = useState(() => justCreated.delete(id));
   /** Said by the edit form that the save remounts (its key is the stored version). */
   const [saved, setSaved] = useState<string | null>(null);
-  const loaded = useLoad(async () => {
-    const [connection, roles] = await Promise.all([
-      body(
-        api.GET('/organizations/{org}/connections/{id}', { params: { path: { org: org.slug, id } } }),
-      ).then(connectionOf),
-      allRoles(org.slug),
-    ]);
-    return { connection, roles };
-  }, [org.slug, id]);
-  const connection = loaded.state === 'ok' ? loaded.data.connection : null;
+  const loaded = useLoad(
+    () =>
+      loadAll({
+        connection: body(
+          api.GET('/organizations/{org}/connections/{id}', { params: { path: { org: org.slug, id } } }),
+        ).then(connectionOf),
+        roles: allRoles(org.slug),
+      }),
+    [org.slug, id],
+  );
   return (
-    <>
-      <p class="crumbs">
-        <Link href={orgHref(org.slug, 'connections')}>← All connections</Link>
-      </p>
-      <h1>{connection ? connection.name : 'Connection'}</h1>
-      {fresh ? <Done>Connection created. Give your identity provider the values below.</Done> : null}
-      <LoadNotice loaded={loaded} what="the connection" />
-      {loaded.state === 'ok' && connection ? (
+    <DetailPage
+      loaded={loaded}
+      href={orgHref(org.slug, 'connections')}
+      back="All connections"
+      name={(data) => data.connection.name}
+      fallback="Connection"
+      what="the connection"
+      notes={fresh ? <Done>Connection created. Give your identity provider the values below.</Done> : null}
+    >
+      {({ connection, roles }) => (
         <>
           <ForTheProvider connection={connection} />
-          <Facts connection={connection} roles={loaded.data.roles} />
+          <Facts connection={connection} roles={roles} />
           <EditConnection
             key={`${connection.id} ${connection.updated_at}`}
             org={org}
             connection={connection}
-            roles={loaded.data.roles}
+            roles={roles}
             news={saved}
             onSaved={() => {
               setSaved('Changes saved.');
@@ -72,8 +74,8 @@ export function ConnectionPage({ org, id }: { org: Org; id: string }) {
           />
           <DeleteConnection org={org} connection={connection} />
         </>
-      ) : null}
-    </>
+      )}
+    </DetailPage>
   );
 }
 
@@ -119,67 +121,47 @@ function Facts({ connection: c, roles }: { connection: Connection; roles: UserRo
   const roleName = (id: string) => roles.find((r) => r.id === id)?.name ?? id;
   return (
     <dl class="facts panel">
-      <dt>Id</dt>
-      <dd>
-        <code>{c.id}</code>
-      </dd>
-      <dt>Type</dt>
-      <dd>{TYPE_LABELS[c.type]}</dd>
+      <Fact term="Id" code={c.id} />
+      <Fact term="Type">{TYPE_LABELS[c.type]}</Fact>
       {c.type === 'oidc' ? (
         <>
-          <dt>Issuer</dt>
-          <dd>
-            <code>{c.oidc.issuer}</code>
-          </dd>
-          <dt>Client id</dt>
-          <dd>
-            <code>{c.oidc.client_id}</code>
-          </dd>
-          <dt>Client secret</dt>
-          <dd>Stored encrypted; never shown</dd>
-          <dt>Scopes</dt>
-          <dd>{c.oidc.scopes.join(' ')}</dd>
-          <dt>Google Workspace domain</dt>
-          <dd>{c.oidc.hosted_domain ?? <span class="muted">Not checked</span>}</dd>
-          <dt>ID-JAGs</dt>
-          <dd>{c.oidc.accept_id_jag ? 'Accepted (Enterprise-Managed Authorization)' : 'Not accepted'}</dd>
+          <Fact term="Issuer" code={c.oidc.issuer} />
+          <Fact term="Client id" code={c.oidc.client_id} />
+          <Fact term="Client secret">Stored encrypted; never shown</Fact>
+          <Fact term="Scopes">{c.oidc.scopes.join(' ')}</Fact>
+          <Fact term="Google Workspace domain">
+            {c.oidc.hosted_domain ?? <span class="muted">Not checked</span>}
+          </Fact>
+          <Fact term="ID-JAGs">
+            {c.oidc.accept_id_jag ? 'Accepted (Enterprise-Managed Authorization)' : 'Not accepted'}
+          </Fact>
         </>
       ) : (
         <>
-          <dt>IdP entity id</dt>
-          <dd>
-            <code>{c.saml.idp_entity_id}</code>
-          </dd>
-          <dt>IdP sign-in URL</dt>
-          <dd>
-            <code>{c.saml.sso_url}</code>
-          </dd>
-          <dt>Signing certificates</dt>
-          <dd>{c.saml.certificates.length}</dd>
+          <Fact term="IdP entity id" code={c.saml.idp_entity_id} />
+          <Fact term="IdP sign-in URL" code={c.saml.sso_url} />
+          <Fact term="Signing certificates">{c.saml.certificates.length}</Fact>
         </>
       )}
-      <dt>Email domains</dt>
-      <dd>{c.domains.length === 0 ? <span class="muted">None</span> : c.domains.join(', ')}</dd>
-      <dt>New users</dt>
-      <dd>
+      <Fact term="Email domains">
+        {c.domains.length === 0 ? <span class="muted">None</span> : c.domains.join(', ')}
+      </Fact>
+      <Fact term="New users">
         {c.jit
           ? c.jit_any_domain
             ? 'Created on their first sign-in, at any address no other connection claims'
             : 'Created on their first sign-in, at addresses in its domains'
           : 'Existing accounts only'}
-      </dd>
-      <dt>Default roles</dt>
-      <dd>
+      </Fact>
+      <Fact term="Default roles">
         {c.default_roles.length === 0 ? (
           <span class="muted">None</span>
         ) : (
           c.default_roles.map(roleName).join(', ')
         )}
-      </dd>
-      <dt>Created</dt>
-      <dd>{when(c.created_at)}</dd>
-      <dt>Changed</dt>
-      <dd>{when(c.updated_at)}</dd>
+      </Fact>
+      <Fact term="Created">{when(c.created_at)}</Fact>
+      <Fact term="Changed">{when(c.updated_at)}</Fact>
     </dl>
   );
 }
@@ -189,10 +171,10 @@ function changesOf(c: Connection, d: ConnectionDraft): Record<string, unknown> {
   const common = commonBody(d);
   const out: Record<string, unknown> = {
     ...(common.name === c.name ? {} : { name: common.name }),
-    ...(same(common.domains, c.domains) ? {} : { domains: common.domains }),
+    ...(sameList(common.domains, c.domains) ? {} : { domains: common.domains }),
     ...(common.jit === c.jit ? {} : { jit: common.jit }),
     ...(common.jit_any_domain === c.jit_any_domain ? {} : { jit_any_domain: common.jit_any_domain }),
-    ...(same([...common.default_roles].sort(), [...c.default_roles].sort())
+    ...(sameList([...common.default_roles].sort(), [...c.default_roles].sort())
       ? {}
       : { default_roles: common.default_roles }),
   };
@@ -203,7 +185,7 @@ function changesOf(c: Connection, d: ConnectionDraft): Record<string, unknown> {
       ...(d.issuer.trim() === c.oidc.issuer ? {} : { issuer: d.issuer.trim() }),
       ...(d.clientId.trim() === c.oidc.client_id ? {} : { client_id: d.clientId.trim() }),
       ...(d.clientSecret === '' ? {} : { client_secret: d.clientSecret }),
-      ...(same(scopes, c.oidc.scopes) ? {} : { scopes }),
+      ...(sameList(scopes, c.oidc.scopes) ? {} : { scopes }),
       ...(hostedDomainOf(d) === c.oidc.hosted_domain ? {} : { hosted_domain: hostedDomainOf(d) }),
       ...(d.acceptIdJag === c.oidc.accept_id_jag ? {} : { accept_id_jag: d.acceptIdJag }),
     };
@@ -232,10 +214,8 @@ function EditConnection({
   onSaved: () => void;
 }) {
   // Drawn from the stored connection: the client secret and certificate fields start blank.
-  const [draft, setDraft] = useState(() => draftOf(connection));
-  const set = (change: Partial<ConnectionDraft>) => setDraft((d) => ({ ...d, ...change }));
+  const [draft, set] = useDraft(() => draftOf(connection));
   const saving = useSave(onSaved);
-  const editing = { draft, set, editing: true };
   return (
     <EditPanel
       id="edit-connection"
@@ -255,7 +235,7 @@ function EditConnection({
       }}
     >
       <NameField draft={draft} set={set} />
-      {connection.type === 'oidc' ? <OidcFields {...editing} /> : <SamlFields {...editing} />}
+      <ProviderFields type={connection.type} draft={draft} set={set} editing />
       <TestConnection slug={org.slug} type={connection.type} draft={draft} />
       <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
     </EditPanel>

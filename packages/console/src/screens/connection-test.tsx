@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { type Connection, type ConnectionTest, connectionTestOf } from '../api/types.js';
+import { Fact } from '../components/fact.js';
 import { Done, ErrorNotice } from '../components/notices.js';
 import type { ConnectionDraft } from './connection-fields.js';
 
@@ -22,18 +23,12 @@ function Found({ result }: { result: ConnectionTest }) {
           The provider answered: its configuration names this issuer, and its endpoints are allowed.
         </Done>
         <dl class="facts connection-test">
-          <dt>Issuer</dt>
-          <dd>{o.issuer}</dd>
-          <dt>Authorization endpoint</dt>
-          <dd>{o.authorization_endpoint}</dd>
-          <dt>Token endpoint</dt>
-          <dd>{o.token_endpoint}</dd>
-          <dt>Keys (JWKS)</dt>
-          <dd>{o.jwks_uri}</dd>
-          <dt>Userinfo endpoint</dt>
-          <dd>{o.userinfo_endpoint ?? 'none'}</dd>
-          <dt>ID token signing algorithms</dt>
-          <dd>{algs}</dd>
+          <Fact term="Issuer">{o.issuer}</Fact>
+          <Fact term="Authorization endpoint">{o.authorization_endpoint}</Fact>
+          <Fact term="Token endpoint">{o.token_endpoint}</Fact>
+          <Fact term="Keys (JWKS)">{o.jwks_uri}</Fact>
+          <Fact term="Userinfo endpoint">{o.userinfo_endpoint ?? 'none'}</Fact>
+          <Fact term="ID token signing algorithms">{algs}</Fact>
         </dl>
       </>
     );
@@ -43,17 +38,12 @@ function Found({ result }: { result: ConnectionTest }) {
     <>
       <Done>The identity provider’s details read correctly.</Done>
       <dl class="facts connection-test">
-        <dt>IdP entity id</dt>
-        <dd>{s.idp_entity_id}</dd>
-        <dt>IdP sign-in URL</dt>
-        <dd>{s.sso_url}</dd>
+        <Fact term="IdP entity id">{s.idp_entity_id}</Fact>
+        <Fact term="IdP sign-in URL">{s.sso_url}</Fact>
         {s.certificates.map((c) => (
-          <>
-            <dt>Signing certificate</dt>
-            <dd>
-              {c.subject.replace(/\n/g, ', ')} (valid until {c.valid_to.slice(0, 10)})
-            </dd>
-          </>
+          <Fact term="Signing certificate">
+            {c.subject.replace(/\n/g, ', ')} (valid until {c.valid_to.slice(0, 10)})
+          </Fact>
         ))}
       </dl>
     </>

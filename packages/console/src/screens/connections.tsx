@@ -7,14 +7,14 @@ import { Link } from '../components/link.js';
 import { ListScreen } from '../components/list-screen.js';
 import { ListTable } from '../components/list-table.js';
 import { EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
-import { forOwners } from '../components/page-head.js';
+import { DetailHead, forOwners } from '../components/page-head.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
-import { useListPage } from '../use-list-page.js';
+import { useDraft } from '../use-draft.js';
+import { useAddressListPage } from '../use-list-page.js';
 import { useLoad } from '../use-load.js';
-import { useAddressPage } from '../use-page.js';
 import {
   CommonFields,
   type ConnectionDraft,
@@ -25,8 +25,7 @@ import {
   hostedDomainOf,
   justCreated,
   NameField,
-  OidcFields,
-  SamlFields,
+  ProviderFields,
   scopesOf,
   TYPE_LABELS,
 } from './connection-fields.js';
@@ -46,15 +45,13 @@ export const ConnectionDetail = forOwners('Connections', ConnectionsOwnersOnly, 
 );
 
 function ConnectionList({ org }: { org: Org }) {
-  const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(connectionNews.take);
-  const loaded = useListPage(org.slug, page, connectionsPage);
+  const { loaded, go } = useAddressListPage(org.slug, 'connections', connectionsPage);
   const newHref = orgHref(org.slug, 'connections', 'new');
   return (
     <ListScreen
       title="Connections"
       action={{ href: newHref, label: 'New connection' }}
-      news={news}
+      news={connectionNews}
       intro={
         <>
           Enterprise sign-in: people of {org.name} sign in through their company’s identity provider, over
@@ -100,10 +97,7 @@ function NewConnection({ org }: { org: Org }) {
   const roles = useLoad(() => allRoles(org.slug), [org.slug]);
   return (
     <>
-      <p class="crumbs">
-        <Link href={listHref(org.slug)}>← All connections</Link>
-      </p>
-      <h1>New connection</h1>
+      <DetailHead href={listHref(org.slug)} back="All connections" title="New connection" />
       <LoadNotice loaded={roles} what="the organization’s roles" />
       {roles.state === 'ok' ? <NewConnectionForm org={org} roles={roles.data} /> : null}
     </>
@@ -139,8 +133,7 @@ function createBody(type: Connection['type'], d: ConnectionDraft) {
 
 function NewConnectionForm({ org, roles }: { org: Org; roles: UserRole[] }) {
   const [type, setType] = useState<Connection['type']>('oidc');
-  const [draft, setDraft] = useState(emptyDraft);
-  const set = (change: Partial<ConnectionDraft>) => setDraft((d) => ({ ...d, ...change }));
+  const [draft, set] = useDraft(emptyDraft);
   const { error, busy, run } = useAction();
   return (
     <div class="panel">
@@ -161,11 +154,7 @@ function NewConnectionForm({ org, roles }: { org: Org; roles: UserRole[] }) {
       >
         <SelectField label="Type" name="type" value={type} options={TYPES} onChange={setType} />
         <NameField draft={draft} set={set} />
-        {type === 'oidc' ? (
-          <OidcFields draft={draft} set={set} editing={false} />
-        ) : (
-          <SamlFields draft={draft} set={set} editing={false} />
-        )}
+        <ProviderFields type={type} draft={draft} set={set} editing={false} />
         <TestConnection slug={org.slug} type={type} draft={draft} />
         <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
         <ErrorNotice error={error} />

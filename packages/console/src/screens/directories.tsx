@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
-import { allConnections, directoriesPage, listPage } from '../api/lists.js';
+import { allConnections, directoriesPage, listPageWith } from '../api/lists.js';
 import type { DirectoryWithToken } from '../api/types.js';
 import { SelectField, TextField } from '../components/fields.js';
 import { FormPanel } from '../components/form-panel.js';
@@ -32,21 +32,17 @@ export const DirectoryDetail = forOwners('SCIM directory', DirectoriesOwnersOnly
 
 function DirectoryList({ org }: { org: Org }) {
   const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(directoryNews.take);
   const create = useCreating<DirectoryWithToken>('New directory');
-  const loaded = useLoad(async () => {
-    const [list, connections] = await Promise.all([
-      listPage(directoriesPage(org.slug, { page })),
-      allConnections(org.slug),
-    ]);
-    return { ...list, connections };
-  }, [org.slug, page]);
+  const loaded = useLoad(
+    () => listPageWith(directoriesPage(org.slug, { page }), { connections: allConnections(org.slug) }),
+    [org.slug, page],
+  );
   const connections = loaded.state === 'ok' ? loaded.data.connections : [];
   return (
     <ListScreen
       title="SCIM directories"
       action={create.action}
-      news={news}
+      news={directoryNews}
       intro={
         <>
           Your identity provider (Okta, Microsoft Entra ID, …) creates, updates and removes {org.name}’s users

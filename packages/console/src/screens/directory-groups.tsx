@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { listPage } from '../api/lists.js';
 import type { Directory, DirectoryGroup, UserRole } from '../api/types.js';
-import { DataTable } from '../components/data-table.js';
-import { CheckboxField, Form } from '../components/fields.js';
+import { ChoiceFieldset } from '../components/choice-fieldset.js';
+import { Form } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { ListView } from '../components/list-view.js';
+import { ListTable } from '../components/list-table.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
@@ -53,7 +53,7 @@ export function DirectoryGroups({
         gave it to them on their page.
       </p>
       {saved ? <Done>{saved}</Done> : null}
-      <ListView
+      <ListTable
         loaded={loaded}
         what="groups"
         pager="Pages of groups"
@@ -63,44 +63,34 @@ export function DirectoryGroups({
             <p>They appear here once your identity provider pushes them.</p>
           </EmptyState>
         }
-      >
-        {(groups) => (
-          <DataTable
-            caption="Groups of this directory"
-            rows={groups}
-            rowKey={(g) => g.id}
-            columns={[
-              { label: 'Group', cell: (g) => g.display_name },
-              { label: 'Members', cell: (g) => String(g.members) },
-              {
-                label: 'Roles',
-                cell: (g) =>
-                  g.roles.length === 0 ? (
-                    <span class="muted">None</span>
-                  ) : (
-                    roleNames(g.roles, roles).join(', ')
-                  ),
-              },
-              {
-                label: 'Change',
-                cell: (g) => (
-                  <button
-                    type="button"
-                    class="secondary"
-                    aria-label={`Change the roles of ${g.display_name}`}
-                    onClick={() => {
-                      setSaved(null);
-                      setEditing(g);
-                    }}
-                  >
-                    Change roles
-                  </button>
-                ),
-              },
-            ]}
-          />
-        )}
-      </ListView>
+        caption="Groups of this directory"
+        rowKey={(g) => g.id}
+        columns={[
+          { label: 'Group', cell: (g) => g.display_name },
+          { label: 'Members', cell: (g) => String(g.members) },
+          {
+            label: 'Roles',
+            cell: (g) =>
+              g.roles.length === 0 ? <span class="muted">None</span> : roleNames(g.roles, roles).join(', '),
+          },
+          {
+            label: 'Change',
+            cell: (g) => (
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Change the roles of ${g.display_name}`}
+                onClick={() => {
+                  setSaved(null);
+                  setEditing(g);
+                }}
+              >
+                Change roles
+              </button>
+            ),
+          },
+        ]}
+      />
       {editing ? (
         <GroupRoles
           key={editing.id}
@@ -137,7 +127,7 @@ function GroupRoles({
   onCancel: () => void;
   onSaved: (group: DirectoryGroup) => void;
 }) {
-  const [chosen, setChosen] = useState(() => new Set(group.roles));
+  const [chosen, setChosen] = useState(group.roles);
   const { error, busy, run } = useAction();
   // A mapped role that is no longer the org's keeps its checkbox, named by its id, so it can be dropped.
   const shown = [
@@ -156,37 +146,26 @@ function GroupRoles({
               await body(
                 api.PUT('/organizations/{org}/directories/{id}/groups/{group}/roles', {
                   params: { path: { org: org.slug, id: directory.id, group: group.id } },
-                  body: { roles: shown.filter((r) => chosen.has(r.id)).map((r) => r.id) },
+                  body: { roles: shown.filter((r) => chosen.includes(r.id)).map((r) => r.id) },
                 }),
               ),
             ),
           )
         }
       >
-        <fieldset class="role-picker">
-          <legend>{title}</legend>
-          {shown.length === 0 ? (
-            <p class="muted">
+        <ChoiceFieldset
+          legend={title}
+          name="roles"
+          choices={shown.map((r) => ({ id: r.id, label: r.name }))}
+          chosen={chosen}
+          onChange={setChosen}
+          none={
+            <>
               This organization has no roles yet:{' '}
               <Link href={orgHref(org.slug, 'roles', 'new')}>create one</Link> on the Roles screen.
-            </p>
-          ) : (
-            shown.map((r) => (
-              <CheckboxField
-                key={r.id}
-                label={r.name}
-                name="roles"
-                checked={chosen.has(r.id)}
-                onChange={(on) => {
-                  const next = new Set(chosen);
-                  if (on) next.add(r.id);
-                  else next.delete(r.id);
-                  setChosen(next);
-                }}
-              />
-            ))
-          )}
-        </fieldset>
+            </>
+          }
+        />
         <div class="actions">
           <button type="submit" disabled={busy}>
             Save roles

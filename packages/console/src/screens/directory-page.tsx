@@ -3,9 +3,10 @@ import { api, body, ok } from '../api/client.js';
 import { allConnections, allRoles } from '../api/lists.js';
 import type { Directory, DirectoryWithToken } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
-import { Link } from '../components/link.js';
-import { LoadNotice } from '../components/notices.js';
+import { DetailPage } from '../components/detail-page.js';
+import { Fact } from '../components/fact.js';
 import { when } from '../format.js';
+import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
@@ -17,23 +18,25 @@ type Org = OrgScreenProps['org'];
 
 /** One directory: what to give the provider, its facts, a new token, its groups' roles, adoption, deletion. */
 export function DirectoryPage({ org, id }: { org: Org; id: string }) {
-  const loaded = useLoad(async () => {
-    const [directory, connections, roles] = await Promise.all([
-      body(api.GET('/organizations/{org}/directories/{id}', thisDirectory(org.slug, id))),
-      allConnections(org.slug),
-      allRoles(org.slug),
-    ]);
-    return { directory, connections, roles };
-  }, [org.slug, id]);
-  const directory = loaded.state === 'ok' ? loaded.data.directory : null;
+  const loaded = useLoad(
+    () =>
+      loadAll({
+        directory: body(api.GET('/organizations/{org}/directories/{id}', thisDirectory(org.slug, id))),
+        connections: allConnections(org.slug),
+        roles: allRoles(org.slug),
+      }),
+    [org.slug, id],
+  );
   return (
-    <>
-      <p class="crumbs">
-        <Link href={orgHref(org.slug, 'directories')}>← All directories</Link>
-      </p>
-      <h1>{directory ? directory.name : 'SCIM directory'}</h1>
-      <LoadNotice loaded={loaded} what="the directory" />
-      {loaded.state === 'ok' && directory ? (
+    <DetailPage
+      loaded={loaded}
+      href={orgHref(org.slug, 'directories')}
+      back="All directories"
+      name={(data) => data.directory.name}
+      fallback="SCIM directory"
+      what="the directory"
+    >
+      {({ directory, connections, roles }) => (
         <>
           <section class="panel" aria-labelledby="for-provider">
             <h2 id="for-provider">For your identity provider</h2>
@@ -41,32 +44,21 @@ export function DirectoryPage({ org, id }: { org: Org; id: string }) {
             <BaseUrl directory={directory} />
           </section>
           <dl class="facts panel">
-            <dt>Id</dt>
-            <dd>
-              <code>{directory.id}</code>
-            </dd>
-            <dt>Connection</dt>
-            <dd>
-              <ConnectionName
-                slug={org.slug}
-                id={directory.connection}
-                connections={loaded.data.connections}
-              />
-            </dd>
-            <dt>Bearer token</dt>
-            <dd>Stored as a hash; never shown again. Rotate it for a new one.</dd>
-            <dt>Created</dt>
-            <dd>{when(directory.created_at)}</dd>
-            <dt>Changed</dt>
-            <dd>{when(directory.updated_at)}</dd>
+            <Fact term="Id" code={directory.id} />
+            <Fact term="Connection">
+              <ConnectionName slug={org.slug} id={directory.connection} connections={connections} />
+            </Fact>
+            <Fact term="Bearer token">Stored as a hash; never shown again. Rotate it for a new one.</Fact>
+            <Fact term="Created">{when(directory.created_at)}</Fact>
+            <Fact term="Changed">{when(directory.updated_at)}</Fact>
           </dl>
           <RotateToken org={org} directory={directory} onRotated={loaded.reload} />
-          <DirectoryGroups org={org} directory={directory} roles={loaded.data.roles} />
+          <DirectoryGroups org={org} directory={directory} roles={roles} />
           <AdoptUser org={org} directory={directory} />
           <DeleteDirectory org={org} directory={directory} />
         </>
-      ) : null}
-    </>
+      )}
+    </DetailPage>
   );
 }
 

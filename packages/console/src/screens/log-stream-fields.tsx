@@ -1,5 +1,5 @@
 import type { CreateLogStreamBody, LogStream, LogStreamType, UpdateLogStreamBody } from '../api/types.js';
-import { CheckboxField, SelectField, TextField } from '../components/fields.js';
+import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 
 /** What the log-stream screens share: a form's values, the fields of each type, what is sent. */
 
@@ -119,91 +119,65 @@ export function changesOf(s: LogStream, d: StreamDraft): UpdateLogStreamBody {
 
 type Change = (change: Partial<StreamDraft>) => void;
 
-/** The fields of the draft's type; `editing`: the secret is a new one, blank to keep the stored one. */
-export function StreamFields({ draft, set, editing }: { draft: StreamDraft; set: Change; editing: boolean }) {
+/** The fields of the draft's type, in order; `editing`: the secret is a new one, blank to keep the stored one. */
+function streamFields(d: StreamDraft, editing: boolean): (FieldDecl<StreamDraft> | false)[] {
   const keep = editing ? ' Leave it blank to keep the stored one; it is never shown.' : '';
   const keepSetting = editing ? ' A setting once given can be changed, not removed.' : '';
-  return (
-    <>
-      <TextField
-        label="Name"
-        name="name"
-        value={draft.name}
-        onInput={(name) => set({ name })}
-        required
-        hint="For you only, like “SIEM” or “Splunk (prod)”; up to 100 characters."
-      />
-      {draft.type === 'datadog' ? (
-        <SelectField
-          label="Datadog site"
-          name="site"
-          value={draft.site}
-          options={DATADOG_SITES}
-          onChange={(site) => set({ site })}
-          hint="The site of your Datadog account: logs go to its intake, /api/v2/logs."
-        />
-      ) : null}
-      {draft.type !== 'datadog' || draft.site === 'other' ? (
-        <TextField
-          label={draft.type === 'splunk_hec' ? 'HEC URL' : draft.type === 'datadog' ? 'Intake URL' : 'URL'}
-          name="url"
-          type="url"
-          value={draft.url}
-          onInput={(url) => set({ url })}
-          required
-          hint={
-            draft.type === 'splunk_hec'
-              ? 'The HTTP Event Collector’s base URL, like https://splunk.example.com:8088: events go to /services/collector/event.'
-              : 'An absolute https URL without user name or password: Tessera POSTs batches of entries there.'
-          }
-        />
-      ) : null}
-      {draft.type === 'splunk_hec' ? (
-        <TextField
-          label={editing ? 'New HEC token' : 'HEC token'}
-          name="token"
-          type="password"
-          autoComplete="new-password"
-          value={draft.secret}
-          onInput={(secret) => set({ secret })}
-          required={!editing}
-          hint={`Sent as Authorization: Splunk <token>; stored encrypted.${keep}`}
-        />
-      ) : null}
-      {draft.type === 'datadog' ? (
-        <TextField
-          label={editing ? 'New API key' : 'API key'}
-          name="api_key"
-          type="password"
-          autoComplete="new-password"
-          value={draft.secret}
-          onInput={(secret) => set({ secret })}
-          required={!editing}
-          hint={`A Datadog API key, sent as DD-API-KEY; stored encrypted.${keep}`}
-        />
-      ) : null}
-      {LABELS_OF[draft.type].map((k) => (
-        <TextField
-          key={k}
-          label={LABEL_NAMES[k]}
-          name={k}
-          value={draft[k]}
-          onInput={(v) => set({ [k]: v })}
-          hint={`${LABEL_HINTS[k]}${keepSetting}`}
-        />
-      ))}
-      {draft.type === 'datadog' ? (
-        <CheckboxField
-          label="Compress bodies (gzip)"
-          name="gzip"
-          checked={draft.gzip}
-          onChange={(gzip) => set({ gzip })}
-        />
-      ) : null}
-    </>
-  );
+  const secret = {
+    key: 'secret',
+    type: 'password',
+    autoComplete: 'new-password',
+    required: !editing,
+  } as const;
+  return [
+    {
+      key: 'name',
+      label: 'Name',
+      required: true,
+      hint: 'For you only, like “SIEM” or “Splunk (prod)”; up to 100 characters.',
+    },
+    d.type === 'datadog' && {
+      kind: 'select',
+      key: 'site',
+      label: 'Datadog site',
+      options: DATADOG_SITES,
+      hint: 'The site of your Datadog account: logs go to its intake, /api/v2/logs.',
+    },
+    (d.type !== 'datadog' || d.site === 'other') && {
+      key: 'url',
+      label: d.type === 'splunk_hec' ? 'HEC URL' : d.type === 'datadog' ? 'Intake URL' : 'URL',
+      type: 'url',
+      required: true,
+      hint:
+        d.type === 'splunk_hec'
+          ? 'The HTTP Event Collector’s base URL, like https://splunk.example.com:8088: events go to /services/collector/event.'
+          : 'An absolute https URL without user name or password: Tessera POSTs batches of entries there.',
+    },
+    d.type === 'splunk_hec' && {
+      ...secret,
+      name: 'token',
+      label: editing ? 'New HEC token' : 'HEC token',
+      hint: `Sent as Authorization: Splunk <token>; stored encrypted.${keep}`,
+    },
+    d.type === 'datadog' && {
+      ...secret,
+      name: 'api_key',
+      label: editing ? 'New API key' : 'API key',
+      hint: `A Datadog API key, sent as DD-API-KEY; stored encrypted.${keep}`,
+    },
+    ...LABELS_OF[d.type].map((k) => ({
+      key: k,
+      label: LABEL_NAMES[k],
+      hint: `${LABEL_HINTS[k]}${keepSetting}`,
+    })),
+    d.type === 'datadog' && { kind: 'checkbox', key: 'gzip', label: 'Compress bodies (gzip)' },
+  ];
 }
 
+/** The fields of the draft's type; `editing`: the secret is a new one, blank to keep the stored one. */
+export function StreamFields({ draft, set, editing }: { draft: StreamDraft; set: Change; editing: boolean }) {
+  return <DraftFields draft={draft} set={set} fields={streamFields(draft, editing)} />;
+}
 const LABEL_NAMES = {
   index: 'Index',
   source: 'Source',

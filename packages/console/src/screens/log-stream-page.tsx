@@ -2,16 +2,17 @@ import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import type { LogStream } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DetailPage } from '../components/detail-page.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
-import { Link } from '../components/link.js';
-import { Done, ErrorNotice, LoadNotice } from '../components/notices.js';
+import { Fact } from '../components/fact.js';
+import { SendingPanel } from '../components/sending-panel.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
-import { useAction } from '../use-action.js';
+import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import { LastError, lagText, StreamStatus, streamNews, thisStream } from './log-stream-bits.js';
-import { changesOf, draftOf, type StreamDraft, StreamFields, TYPE_LABELS } from './log-stream-fields.js';
+import { changesOf, draftOf, StreamFields, TYPE_LABELS } from './log-stream-fields.js';
 
 type Org = OrgScreenProps['org'];
 
@@ -23,15 +24,16 @@ export function LogStreamPage({ org, id }: { org: Org; id: string }) {
   );
   /** Said by the edit form that the save remounts (its key is the stored version). */
   const [saved, setSaved] = useState<string | null>(null);
-  const stream = loaded.state === 'ok' ? loaded.data : null;
   return (
-    <>
-      <p class="crumbs">
-        <Link href={orgHref(org.slug, 'log-streams')}>← All log streams</Link>
-      </p>
-      <h1>{stream ? stream.name : 'Log stream'}</h1>
-      <LoadNotice loaded={loaded} what="the log stream" />
-      {stream ? (
+    <DetailPage
+      loaded={loaded}
+      href={orgHref(org.slug, 'log-streams')}
+      back="All log streams"
+      name={(stream) => stream.name}
+      fallback="Log stream"
+      what="the log stream"
+    >
+      {(stream) => (
         <>
           <Health stream={stream} onRefresh={loaded.reload} />
           <Facts stream={stream} />
@@ -48,8 +50,8 @@ export function LogStreamPage({ org, id }: { org: Org; id: string }) {
           />
           <DeleteStream org={org} stream={stream} />
         </>
-      ) : null}
-    </>
+      )}
+    </DetailPage>
   );
 }
 
@@ -58,21 +60,16 @@ function Health({ stream: s, onRefresh }: { stream: LogStream; onRefresh: () => 
     <section class="panel" aria-labelledby="stream-health">
       <h2 id="stream-health">Health</h2>
       <dl class="facts">
-        <dt>Status</dt>
-        <dd>
+        <Fact term="Status">
           <StreamStatus stream={s} />
           {s.status === 'failing' ? <span class="muted"> Retried with a growing delay.</span> : null}
-        </dd>
-        <dt>Last error</dt>
-        <dd>
+        </Fact>
+        <Fact term="Last error">
           <LastError stream={s} />
-        </dd>
-        <dt>Waiting</dt>
-        <dd>{lagText(s)}</dd>
-        <dt>Last sent</dt>
-        <dd>{when(s.last_sent_at)}</dd>
-        <dt>Entries sent</dt>
-        <dd>{s.sent_entries}</dd>
+        </Fact>
+        <Fact term="Waiting">{lagText(s)}</Fact>
+        <Fact term="Last sent">{when(s.last_sent_at)}</Fact>
+        <Fact term="Entries sent">{s.sent_entries}</Fact>
       </dl>
       <button type="button" class="secondary" onClick={onRefresh}>
         Refresh
@@ -85,83 +82,48 @@ function Facts({ stream: s }: { stream: LogStream }) {
   const settings = Object.entries(s.settings);
   return (
     <dl class="facts panel">
-      <dt>Id</dt>
-      <dd>
-        <code>{s.id}</code>
-      </dd>
-      <dt>Destination</dt>
-      <dd>{TYPE_LABELS[s.type]}</dd>
-      <dt>URL</dt>
-      <dd>
-        <code>{s.url}</code>
-      </dd>
-      <dt>{s.type === 'https' ? 'Signing secret' : s.type === 'splunk_hec' ? 'HEC token' : 'API key'}</dt>
-      <dd>{s.type === 'https' ? 'Shown once, when it was created' : 'Stored encrypted; never shown'}</dd>
+      <Fact term="Id" code={s.id} />
+      <Fact term="Destination">{TYPE_LABELS[s.type]}</Fact>
+      <Fact term="URL" code={s.url} />
+      <Fact term={s.type === 'https' ? 'Signing secret' : s.type === 'splunk_hec' ? 'HEC token' : 'API key'}>
+        {s.type === 'https' ? 'Shown once, when it was created' : 'Stored encrypted; never shown'}
+      </Fact>
       {settings.length > 0 ? (
-        <>
-          <dt>Settings</dt>
-          <dd>
-            {settings.map(([k, v]) => (
-              <span key={k} class="grant">
-                {k}: {String(v)}
-              </span>
-            ))}
-          </dd>
-        </>
+        <Fact term="Settings">
+          {settings.map(([k, v]) => (
+            <span key={k} class="grant">
+              {k}: {String(v)}
+            </span>
+          ))}
+        </Fact>
       ) : null}
-      <dt>Sends entries from</dt>
-      <dd>{when(s.backfill_from)}</dd>
-      <dt>Created</dt>
-      <dd>{when(s.created_at)}</dd>
-      <dt>Changed</dt>
-      <dd>{when(s.updated_at)}</dd>
+      <Fact term="Sends entries from">{when(s.backfill_from)}</Fact>
+      <Fact term="Created">{when(s.created_at)}</Fact>
+      <Fact term="Changed">{when(s.updated_at)}</Fact>
     </dl>
   );
 }
 
 /** PATCH active: false pauses; true resumes from the entry after the last one accepted. */
 function PauseResume({ org, stream, onChanged }: { org: Org; stream: LogStream; onChanged: () => void }) {
-  const { error, busy, run } = useAction();
-  const [done, setDone] = useState<boolean | null>(null);
-  const set = (active: boolean) => {
-    setDone(null);
-    return run(async () => {
-      await ok(
-        api.PATCH('/organizations/{org}/log-streams/{id}', {
-          ...thisStream(org.slug, stream.id),
-          body: { active },
-        }),
-      );
-      setDone(active);
-      onChanged();
-    });
-  };
   return (
-    <section class="panel" aria-labelledby="stream-sending">
-      <h2 id="stream-sending">Sending</h2>
-      <ErrorNotice error={error} />
-      {done === stream.active ? (
-        <Done>
-          {done ? 'Resumed: sending from where it stopped.' : 'Paused: nothing is sent until you resume it.'}
-        </Done>
-      ) : null}
-      {stream.active ? (
-        <>
-          <p>Sending each entry as it is written.</p>
-          <button type="button" class="secondary" disabled={busy} onClick={() => set(false)}>
-            Pause
-          </button>
-          <p class="hint">Nothing is skipped while paused: resuming sends what was written meanwhile.</p>
-        </>
-      ) : (
-        <>
-          <p>Paused: nothing is sent.</p>
-          <button type="button" disabled={busy} onClick={() => set(true)}>
-            Resume
-          </button>
-        </>
-      )}
-    </section>
+    <SendingPanel
+      id="stream-sending"
+      active={stream.active}
+      setActive={(active) =>
+        ok(
+          api.PATCH('/organizations/{org}/log-streams/{id}', {
+            ...thisStream(org.slug, stream.id),
+            body: { active },
+          }),
+        )
+      }
+      onChanged={onChanged}
+      resumed="Resumed: sending from where it stopped."
+      activeText="Sending each entry as it is written."
+      activeHint="Nothing is skipped while paused: resuming sends what was written meanwhile."
+      pausedText="Paused: nothing is sent."
+    />
   );
 }
 
@@ -177,8 +139,7 @@ function EditStream({
   onSaved: () => void;
 }) {
   // Drawn from the stored stream: the token or API key field starts blank.
-  const [draft, setDraft] = useState(() => draftOf(stream));
-  const set = (change: Partial<StreamDraft>) => setDraft((d) => ({ ...d, ...change }));
+  const [draft, set] = useDraft(() => draftOf(stream));
   const saving = useSave(onSaved);
   return (
     <EditPanel

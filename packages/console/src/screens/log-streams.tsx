@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { logStreamsPage } from '../api/lists.js';
 import type { CreatedLogStream } from '../api/types.js';
@@ -15,22 +14,15 @@ import type { OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
 import { useCreating } from '../use-creating.js';
-import { useListPage } from '../use-list-page.js';
-import { useAddressPage } from '../use-page.js';
+import { useDraft } from '../use-draft.js';
+import { useAddressListPage } from '../use-list-page.js';
 import { LastError, lagText, StreamStatus, StreamsOwnersOnly, streamNews } from './log-stream-bits.js';
-import {
-  createBody,
-  emptyDraft,
-  type StreamDraft,
-  StreamFields,
-  TYPE_LABELS,
-  TYPES,
-} from './log-stream-fields.js';
+import { createBody, emptyDraft, StreamFields, TYPE_LABELS, TYPES } from './log-stream-fields.js';
 import { LogStreamPage } from './log-stream-page.js';
 
 type Org = OrgScreenProps['org'];
 
-const listHref = (slug: string) => orgHref(slug, 'log-streams');
+const _listHref = (slug: string) => orgHref(slug, 'log-streams');
 
 /** The org's audit-log streams (owners only, like the API): each with its health, a new one. */
 export const LogStreams = forOwners('Log streams', StreamsOwnersOnly, StreamList);
@@ -39,15 +31,13 @@ export const LogStreams = forOwners('Log streams', StreamsOwnersOnly, StreamList
 export const LogStreamDetail = forOwners('Log stream', StreamsOwnersOnly, LogStreamPage);
 
 function StreamList({ org }: { org: Org }) {
-  const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(streamNews.take);
   const create = useCreating<CreatedLogStream>('New log stream');
-  const loaded = useListPage(org.slug, page, logStreamsPage);
+  const { loaded, go } = useAddressListPage(org.slug, 'log-streams', logStreamsPage);
   return (
     <ListScreen
       title="Log streams"
       action={create.action}
-      news={news}
+      news={streamNews}
       intro={
         <>
           Tessera sends every entry of {org.name}’s audit log, in order, to your SIEM: an HTTPS endpoint,
@@ -108,8 +98,7 @@ function NewStream({
   onCancel: () => void;
   onCreated: (stream: CreatedLogStream) => void;
 }) {
-  const [draft, setDraft] = useState(emptyDraft);
-  const set = (change: Partial<StreamDraft>) => setDraft((d) => ({ ...d, ...change }));
+  const [draft, set] = useDraft(emptyDraft);
   const action = useAction();
   return (
     <FormPanel

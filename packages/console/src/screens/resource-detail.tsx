@@ -3,9 +3,10 @@ import { api, body, ok } from '../api/client.js';
 import type { ApiResource, ResourceScope } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { DataTable } from '../components/data-table.js';
+import { DetailPage } from '../components/detail-page.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
-import { Link } from '../components/link.js';
-import { Done, LoadNotice } from '../components/notices.js';
+import { Fact } from '../components/fact.js';
+import { Done } from '../components/notices.js';
 import { duration, when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
@@ -22,23 +23,24 @@ export function ResourcePage({ org, id }: { org: Org; id: string }) {
     () => body(api.GET('/organizations/{org}/resources/{id}', { params: { path: { org: org.slug, id } } })),
     [org.slug, id],
   );
-  const resource = loaded.state === 'ok' ? loaded.data : null;
   return (
-    <>
-      <p class="crumbs">
-        <Link href={orgHref(org.slug, 'resources')}>← All API resources</Link>
-      </p>
-      <h1>{resource ? resource.name : 'API resource'}</h1>
-      {fresh ? <Done>Resource created.</Done> : null}
-      <LoadNotice loaded={loaded} what="the API resource" />
-      {resource ? (
+    <DetailPage
+      loaded={loaded}
+      href={orgHref(org.slug, 'resources')}
+      back="All API resources"
+      name={(resource) => resource.name}
+      fallback="API resource"
+      what="the API resource"
+      notes={fresh ? <Done>Resource created.</Done> : null}
+    >
+      {(resource) => (
         <>
           <Facts resource={resource} />
           <EditResource key={resource.id} org={org} resource={resource} onSaved={loaded.reload} />
           <DeleteResource org={org} resource={resource} />
         </>
-      ) : null}
-    </>
+      )}
+    </DetailPage>
   );
 }
 
@@ -46,20 +48,12 @@ function Facts({ resource }: { resource: ApiResource }) {
   return (
     <div class="panel">
       <dl class="facts resource-facts">
-        <dt>Id</dt>
-        <dd>
-          <code>{resource.id}</code>
-        </dd>
-        <dt>Identifier</dt>
-        <dd>
-          <code>{resource.identifier}</code>
-        </dd>
-        <dt>Access tokens last</dt>
-        <dd>
+        <Fact term="Id" code={resource.id} />
+        <Fact term="Identifier" code={resource.identifier} />
+        <Fact term="Access tokens last">
           {duration(resource.access_token_ttl)} ({resource.access_token_ttl} seconds)
-        </dd>
-        <dt>Created</dt>
-        <dd>{when(resource.created_at)}</dd>
+        </Fact>
+        <Fact term="Created">{when(resource.created_at)}</Fact>
       </dl>
       <ScopeTable scopes={resource.scopes} />
     </div>

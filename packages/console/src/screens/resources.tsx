@@ -6,13 +6,12 @@ import { Link } from '../components/link.js';
 import { ListScreen } from '../components/list-screen.js';
 import { ListTable } from '../components/list-table.js';
 import { EmptyState, ErrorNotice } from '../components/notices.js';
-import { forOwners } from '../components/page-head.js';
+import { DetailHead, forOwners } from '../components/page-head.js';
 import { duration, when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
-import { useListPage } from '../use-list-page.js';
-import { useAddressPage } from '../use-page.js';
+import { useAddressListPage } from '../use-list-page.js';
 import {
   IDENTIFIER_HINT,
   justCreated,
@@ -35,15 +34,13 @@ export const ResourceDetail = forOwners('API resources', ResourcesOwnersOnly, ({
 );
 
 function ResourceList({ org }: { org: OrgScreenProps['org'] }) {
-  const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(resourceNews.take);
-  const loaded = useListPage(org.slug, page, resourcesPage);
+  const { loaded, go } = useAddressListPage(org.slug, 'resources', resourcesPage);
   const newHref = orgHref(org.slug, 'resources', 'new');
   return (
     <ListScreen
       title="API resources"
       action={{ href: newHref, label: 'New resource' }}
-      news={news}
+      news={resourceNews}
       intro={
         <>
           Your own APIs and MCP servers. Each defines scopes; roles and machine clients are given them, and an
@@ -86,10 +83,7 @@ function NewResource({ org }: { org: OrgScreenProps['org'] }) {
   const { error, busy, run } = useAction();
   return (
     <>
-      <p class="crumbs">
-        <Link href={listHref(org.slug)}>← All API resources</Link>
-      </p>
-      <h1>New API resource</h1>
+      <DetailHead href={listHref(org.slug)} back="All API resources" title="New API resource" />
       <div class="panel">
         <ErrorNotice error={error} />
         <Form

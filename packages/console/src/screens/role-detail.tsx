@@ -3,15 +3,20 @@ import { api, body, ok } from '../api/client.js';
 import { allResources } from '../api/lists.js';
 import type { ApiResource, Permission, UserRole } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DetailPage } from '../components/detail-page.js';
+import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
-import { Form, TextField } from '../components/fields.js';
-import { Link } from '../components/link.js';
-import { Done, ErrorNotice, LoadNotice } from '../components/notices.js';
+import { Fact } from '../components/fact.js';
+import { FormPanel } from '../components/form-panel.js';
+import { Done, LoadNotice } from '../components/notices.js';
+import { DetailHead } from '../components/page-head.js';
 import { when } from '../format.js';
+import { loadAll } from '../load-all.js';
 import { oneTimeNews } from '../news.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
+import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import { PermissionList, PermissionPicker, samePermissions } from './permission-picker.js';
 
@@ -30,47 +35,45 @@ export function RolesOwnersOnly() {
   return <p class="notice info">Only owners of this organization can see and change its roles.</p>;
 }
 
-function Crumbs({ slug }: { slug: string }) {
-  return (
-    <p class="crumbs">
-      <Link href={orgHref(slug, 'roles')}>← All roles</Link>
-    </p>
-  );
+const listHref = (slug: string) => orgHref(slug, 'roles');
+
+/** A role's form values: its name, description and permissions. */
+interface RoleDraft {
+  name: string;
+  description: string;
+  permissions: Permission[];
 }
 
+const ROLE_FIELDS: readonly FieldDecl<RoleDraft>[] = [
+  {
+    key: 'name',
+    label: 'Name',
+    required: true,
+    hint: '1 to 64 characters, unique in this organization, like editor.',
+  },
+  { key: 'description', label: 'Description', hint: 'Optional, up to 200 characters: what the role is for.' },
+];
+
 /** The fields of a role, the same on create and edit. */
-function RoleFields(v: {
+function RoleFields({
+  slug,
+  resources,
+  draft,
+  set,
+}: {
   slug: string;
   resources: readonly ApiResource[];
-  name: string;
-  onName: (name: string) => void;
-  description: string;
-  onDescription: (description: string) => void;
-  permissions: readonly Permission[];
-  onPermissions: (permissions: Permission[]) => void;
+  draft: RoleDraft;
+  set: (change: Partial<RoleDraft>) => void;
 }) {
   return (
     <>
-      <TextField
-        label="Name"
-        name="name"
-        value={v.name}
-        onInput={v.onName}
-        required
-        hint="1 to 64 characters, unique in this organization, like editor."
-      />
-      <TextField
-        label="Description"
-        name="description"
-        value={v.description}
-        onInput={v.onDescription}
-        hint="Optional, up to 200 characters: what the role is for."
-      />
+      <DraftFields draft={draft} set={set} fields={ROLE_FIELDS} />
       <PermissionPicker
-        slug={v.slug}
-        resources={v.resources}
-        value={v.permissions}
-        onChange={v.onPermissions}
+        slug={slug}
+        resources={resources}
+        value={draft.permissions}
+        onChange={(permissions) => set({ permissions })}
         legend="Permissions"
         hint={PICKER_HINT}
       />
@@ -82,8 +85,7 @@ export function NewRole({ org }: { org: Org }) {
   const resources = useLoad(() => allResources(org.slug), [org.slug]);
   return (
     <>
-      <Crumbs slug={org.slug} />
-      <h1>New role</h1>
+      <DetailHead href={listHref(org.slug)} back="All roles" title="New role" />
       <LoadNotice loaded={resources} what="the API resources" />
       {resources.state === 'ok' ? <NewRoleForm org={org} resources={resources.data} /> : null}
     </>
@@ -91,92 +93,68 @@ export function NewRole({ org }: { org: Org }) {
 }
 
 function NewRoleForm({ org, resources }: { org: Org; resources: ApiResource[] }) {
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [permissions, setPermissions] = useState<Permission[]>([]);
-  const { error, busy, run } = useAction();
+  const [draft, set] = useDraft<RoleDraft>({ name: '', description: '', permissions: [] });
+  const action = useAction();
   return (
-    <div class="panel">
-      <ErrorNotice error={error} />
-      <Form
-        label="New role"
-        onSubmit={() =>
-          run(async () => {
-            const data = await body(
-              api.POST('/organizations/{org}/roles', {
-                params: { path: { org: org.slug } },
-                body: { name, description, permissions },
-              }),
-            );
-            justCreated.add(data.id);
-            navigate(orgHref(org.slug, 'roles', data.id), { replace: true });
-          })
-        }
-      >
-        <RoleFields
-          slug={org.slug}
-          resources={resources}
-          name={name}
-          onName={setName}
-          description={description}
-          onDescription={setDescription}
-          permissions={permissions}
-          onPermissions={setPermissions}
-        />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Create role
-          </button>
-        </div>
-      </Form>
-    </div>
+    <FormPanel
+      title="New role"
+      submit="Create role"
+      state={action}
+      onSubmit={() =>
+        action.run(async () => {
+          const { name, description, permissions } = draft;
+          const data = await body(
+            api.POST('/organizations/{org}/roles', {
+              params: { path: { org: org.slug } },
+              body: { name, description, permissions },
+            }),
+          );
+          justCreated.add(data.id);
+          navigate(orgHref(org.slug, 'roles', data.id), { replace: true });
+        })
+      }
+    >
+      <RoleFields slug={org.slug} resources={resources} draft={draft} set={set} />
+    </FormPanel>
   );
 }
 
 /** One role: its facts, its name, description and permissions to change, deletion. */
 export function RolePage({ org, id }: { org: Org; id: string }) {
   const [fresh] = useState(() => justCreated.delete(id));
-  const loaded = useLoad(async () => {
-    const [role, resources] = await Promise.all([
-      body(api.GET('/organizations/{org}/roles/{id}', { params: { path: { org: org.slug, id } } })),
-      allResources(org.slug),
-    ]);
-    return { role, resources };
-  }, [org.slug, id]);
-  const role = loaded.state === 'ok' ? loaded.data.role : null;
+  const loaded = useLoad(
+    () =>
+      loadAll({
+        role: body(api.GET('/organizations/{org}/roles/{id}', { params: { path: { org: org.slug, id } } })),
+        resources: allResources(org.slug),
+      }),
+    [org.slug, id],
+  );
   return (
-    <>
-      <Crumbs slug={org.slug} />
-      <h1>{role ? role.name : 'Role'}</h1>
-      {fresh ? <Done>Role created.</Done> : null}
-      <LoadNotice loaded={loaded} what="the role" />
-      {loaded.state === 'ok' && role ? (
+    <DetailPage
+      loaded={loaded}
+      href={listHref(org.slug)}
+      back="All roles"
+      name={(data) => data.role.name}
+      fallback="Role"
+      what="the role"
+      notes={fresh ? <Done>Role created.</Done> : null}
+    >
+      {({ role, resources }) => (
         <>
           <dl class="facts panel">
-            <dt>Id</dt>
-            <dd>
-              <code>{role.id}</code>
-            </dd>
-            <dt>Description</dt>
-            <dd>{role.description || <span class="muted">None given</span>}</dd>
-            <dt>Permissions</dt>
-            <dd>
-              <PermissionList permissions={role.permissions} resources={loaded.data.resources} />
-            </dd>
-            <dt>Created</dt>
-            <dd>{when(role.created_at)}</dd>
+            <Fact term="Id" code={role.id} />
+            <Fact term="Description">{role.description || <span class="muted">None given</span>}</Fact>
+            <Fact term="Permissions">
+              <PermissionList permissions={role.permissions} resources={resources} />
+            </Fact>
+            <Fact term="Created">{when(role.created_at)}</Fact>
           </dl>
-          <EditRole
-            key={role.id}
-            org={org}
-            role={role}
-            resources={loaded.data.resources}
-            onSaved={loaded.reload}
-          />
+          <EditRole key={role.id} org={org} role={role} resources={resources} onSaved={loaded.reload} />
           <DeleteRole org={org} role={role} />
         </>
-      ) : null}
-    </>
+      )}
+    </DetailPage>
   );
 }
 
@@ -191,9 +169,11 @@ function EditRole({
   resources: ApiResource[];
   onSaved: () => void;
 }) {
-  const [name, setName] = useState(role.name);
-  const [description, setDescription] = useState(role.description);
-  const [permissions, setPermissions] = useState<Permission[]>(role.permissions);
+  const [draft, set] = useDraft<RoleDraft>(() => ({
+    name: role.name,
+    description: role.description,
+    permissions: role.permissions,
+  }));
   const saving = useSave(onSaved);
   return (
     <EditPanel
@@ -201,6 +181,7 @@ function EditRole({
       title="Edit role"
       state={saving}
       onSubmit={() => {
+        const { name, description, permissions } = draft;
         const changes = {
           ...(name === role.name ? {} : { name }),
           ...(description === role.description ? {} : { description }),
@@ -216,16 +197,7 @@ function EditRole({
         );
       }}
     >
-      <RoleFields
-        slug={org.slug}
-        resources={resources}
-        name={name}
-        onName={setName}
-        description={description}
-        onDescription={setDescription}
-        permissions={permissions}
-        onPermissions={setPermissions}
-      />
+      <RoleFields slug={org.slug} resources={resources} draft={draft} set={set} />
     </EditPanel>
   );
 }

@@ -1,5 +1,4 @@
-import { useState } from 'preact/hooks';
-import { allResources, listPage, rolesPage } from '../api/lists.js';
+import { allResources, listPageWith, rolesPage } from '../api/lists.js';
 import { Link } from '../components/link.js';
 import { ListScreen } from '../components/list-screen.js';
 import { ListTable } from '../components/list-table.js';
@@ -25,20 +24,16 @@ export const RoleDetail = forOwners('Roles', RolesOwnersOnly, ({ org, id }) =>
 
 function RoleList({ org }: { org: OrgScreenProps['org'] }) {
   const { page, go } = useAddressPage(listHref(org.slug));
-  const [news] = useState(roleNews.take);
-  const loaded = useLoad(async () => {
-    const [list, resources] = await Promise.all([
-      listPage(rolesPage(org.slug, { page })),
-      allResources(org.slug),
-    ]);
-    return { ...list, resources };
-  }, [org.slug, page]);
+  const loaded = useLoad(
+    () => listPageWith(rolesPage(org.slug, { page }), { resources: allResources(org.slug) }),
+    [org.slug, page],
+  );
   const newHref = orgHref(org.slug, 'roles', 'new');
   return (
     <ListScreen
       title="Roles"
       action={{ href: newHref, label: 'New role' }}
-      news={news}
+      news={roleNews}
       intro={
         <>
           Roles give this organization’s users scopes of its API resources. A token asked for a scope that

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import type { IdTokenSigningAlg, OrganizationSettings, SignUpPolicy } from '../api/types.js';
+import { Fact } from '../components/fact.js';
 import { CheckboxField, Form, LinesField, linesOf, SelectField, TextField } from '../components/fields.js';
 import { Done, ErrorNotice, Loading, ReadOnlyNote } from '../components/notices.js';
 import { canWrite, type OrgScreenProps, useOrgs } from '../org-context.js';
@@ -61,18 +62,9 @@ function SettingsForm({
   const [saved, setSaved] = useState(false);
   const facts = (
     <dl class="facts panel">
-      <dt>Slug</dt>
-      <dd>
-        <code>{settings.slug}</code>
-      </dd>
-      <dt>Id</dt>
-      <dd>
-        <code>{settings.id}</code>
-      </dd>
-      <dt>Issuer</dt>
-      <dd>
-        <code>{settings.issuer}</code>
-      </dd>
+      <Fact term="Slug" code={settings.slug} />
+      <Fact term="Id" code={settings.id} />
+      <Fact term="Issuer" code={settings.issuer} />
     </dl>
   );
   if (!canWrite(org)) {
@@ -81,22 +73,15 @@ function SettingsForm({
         <ReadOnlyNote />
         {facts}
         <dl class="facts panel">
-          <dt>Name</dt>
-          <dd>{settings.name}</dd>
-          <dt>Second factor</dt>
-          <dd>{settings.require_mfa ? 'Required for every user' : 'Optional'}</dd>
-          <dt>Dynamic registration</dt>
-          <dd>{settings.dynamic_registration ? 'On' : 'Off'}</dd>
-          <dt>Metadata documents</dt>
-          <dd>{settings.metadata_documents ? 'On' : 'Off'}</dd>
-          <dt>Pushed authorization requests</dt>
-          <dd>
+          <Fact term="Name">{settings.name}</Fact>
+          <Fact term="Second factor">{settings.require_mfa ? 'Required for every user' : 'Optional'}</Fact>
+          <Fact term="Dynamic registration">{settings.dynamic_registration ? 'On' : 'Off'}</Fact>
+          <Fact term="Metadata documents">{settings.metadata_documents ? 'On' : 'Off'}</Fact>
+          <Fact term="Pushed authorization requests">
             {settings.require_pushed_authorization_requests ? 'Required of every application' : 'Optional'}
-          </dd>
-          <dt>Sign-up</dt>
-          <dd>{signUpWords(settings)}</dd>
-          <dt>ID token signing algorithm</dt>
-          <dd>{settings.id_token_signing_alg}</dd>
+          </Fact>
+          <Fact term="Sign-up">{signUpWords(settings)}</Fact>
+          <Fact term="ID token signing algorithm">{settings.id_token_signing_alg}</Fact>
         </dl>
       </>
     );

@@ -1,6 +1,8 @@
 import { allClients } from '../api/lists.js';
 import type { Client, TrustedApp } from '../api/types.js';
-import { CheckboxField, LinesField, linesOf, TextField } from '../components/fields.js';
+import { ChoiceFieldset } from '../components/choice-fieldset.js';
+import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
+import { linesOf } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { oneTimeNews } from '../news.js';
 import { orgHref } from '../router.js';
@@ -72,6 +74,40 @@ export const trustedAppBody = (d: TrustedAppDraft) => ({
 
 type Change = (change: Partial<TrustedAppDraft>) => void;
 
+/** What names the app and its target, before the clients. */
+const TARGET: readonly FieldDecl<TrustedAppDraft>[] = [
+  { key: 'name', label: 'Name', required: true, hint: 'For you and the audit log, up to 100 characters.' },
+  {
+    key: 'audience',
+    label: 'Audience (the target’s issuer)',
+    type: 'url',
+    required: true,
+    hint: 'The issuer URL of the authorization server that takes the ID-JAGs, exactly as its discovery says it. https only (http on localhost).',
+  },
+  {
+    key: 'targetClientId',
+    name: 'target_client_id',
+    label: 'Target client id',
+    required: true,
+    hint: 'The client id that authorization server knows the asking clients by: the ID-JAG’s client_id.',
+  },
+];
+
+/** What the clients may ask for, after them. */
+const GRANTED: readonly FieldDecl<TrustedAppDraft>[] = [
+  {
+    kind: 'lines',
+    key: 'resources',
+    label: 'Resources',
+    hint: 'Resource indicators (RFC 8707) they may ask for, one per line, like https://mcp.example.com/mcp. None: they may name no resource.',
+  },
+  {
+    key: 'scopes',
+    label: 'Scopes',
+    hint: 'Separated by spaces. An ID-JAG asked for without a scope carries them all.',
+  },
+];
+
 /** Every field of a trusted app, the same on create and edit; `clients`: the org's confidential ones. */
 export function TrustedAppFields({
   slug,
@@ -85,80 +121,30 @@ export function TrustedAppFields({
   clients: readonly Client[];
 }) {
   // A client allowed before that is no longer a confidential client of the org keeps a box, named by its id.
-  const shown = [
-    ...clients.map((c) => ({ id: c.client_id, name: c.client_name, gone: false })),
+  const choices = [
+    ...clients.map((c) => ({ id: c.client_id, label: `${c.client_name} (${c.client_id})` })),
     ...draft.clientIds
       .filter((id) => !clients.some((c) => c.client_id === id))
-      .map((id) => ({ id, name: id, gone: true })),
+      .map((id) => ({ id, label: id, hint: 'No longer a confidential client of this organization.' })),
   ];
   return (
     <>
-      <TextField
-        label="Name"
-        name="name"
-        value={draft.name}
-        onInput={(name) => set({ name })}
-        required
-        hint="For you and the audit log, up to 100 characters."
-      />
-      <TextField
-        label="Audience (the target’s issuer)"
-        name="audience"
-        type="url"
-        value={draft.audience}
-        onInput={(audience) => set({ audience })}
-        required
-        hint="The issuer URL of the authorization server that takes the ID-JAGs, exactly as its discovery says it. https only (http on localhost)."
-      />
-      <TextField
-        label="Target client id"
-        name="target_client_id"
-        value={draft.targetClientId}
-        onInput={(targetClientId) => set({ targetClientId })}
-        required
-        hint="The client id that authorization server knows the asking clients by: the ID-JAG’s client_id."
-      />
-      <fieldset class="role-picker">
-        <legend>Clients that may ask</legend>
-        <p class="hint">
-          Only confidential clients of this organization; each gets one trusted app per audience.
-        </p>
-        {shown.length === 0 ? (
-          <p class="muted">
+      <DraftFields draft={draft} set={set} fields={TARGET} />
+      <ChoiceFieldset
+        legend="Clients that may ask"
+        hint="Only confidential clients of this organization; each gets one trusted app per audience."
+        name="client_ids"
+        choices={choices}
+        chosen={draft.clientIds}
+        onChange={(clientIds) => set({ clientIds })}
+        none={
+          <>
             This organization has no confidential client yet:{' '}
             <Link href={orgHref(slug, 'clients')}>create one</Link> on the Clients screen.
-          </p>
-        ) : (
-          shown.map((c) => (
-            <CheckboxField
-              key={c.id}
-              label={c.gone ? c.id : `${c.name} (${c.id})`}
-              name="client_ids"
-              checked={draft.clientIds.includes(c.id)}
-              hint={c.gone ? 'No longer a confidential client of this organization.' : undefined}
-              onChange={(on) =>
-                set({
-                  clientIds: on ? [...draft.clientIds, c.id] : draft.clientIds.filter((id) => id !== c.id),
-                })
-              }
-            />
-          ))
-        )}
-      </fieldset>
-      <LinesField
-        label="Resources"
-        name="resources"
-        value={draft.resources}
-        onInput={(resources) => set({ resources })}
-        hint="Resource indicators (RFC 8707) they may ask for, one per line, like https://mcp.example.com/mcp. None: they may name no resource."
+          </>
+        }
       />
-      <TextField
-        label="Scopes"
-        name="scopes"
-        value={draft.scopes}
-        onInput={(scopes) => set({ scopes })}
-        hint="Separated by spaces. An ID-JAG asked for without a scope carries them all."
-      />
+      <DraftFields draft={draft} set={set} fields={GRANTED} />
     </>
   );
 }

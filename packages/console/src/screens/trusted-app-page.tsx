@@ -1,14 +1,16 @@
-import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import type { Client, TrustedApp } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Chips } from '../components/data-table.js';
+import { DetailPage } from '../components/detail-page.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
-import { Link } from '../components/link.js';
-import { LoadNotice } from '../components/notices.js';
+import { Fact } from '../components/fact.js';
 import { when } from '../format.js';
+import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
+import { sameList } from '../same-list.js';
+import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import {
   confidentialClients,
@@ -23,41 +25,34 @@ import {
 
 type Org = OrgScreenProps['org'];
 
-const same = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((v, i) => v === b[i]);
-
 /** One trusted app: what it allows, changes, deletion. */
 export function TrustedAppPage({ org, id }: { org: Org; id: string }) {
-  const loaded = useLoad(async () => {
-    const [app, clients] = await Promise.all([
-      body(api.GET('/organizations/{org}/trusted-apps/{id}', thisTrustedApp(org.slug, id))),
-      confidentialClients(org.slug),
-    ]);
-    return { app, clients };
-  }, [org.slug, id]);
-  const app = loaded.state === 'ok' ? loaded.data.app : null;
+  const loaded = useLoad(
+    () =>
+      loadAll({
+        app: body(api.GET('/organizations/{org}/trusted-apps/{id}', thisTrustedApp(org.slug, id))),
+        clients: confidentialClients(org.slug),
+      }),
+    [org.slug, id],
+  );
   return (
-    <>
-      <p class="crumbs">
-        <Link href={orgHref(org.slug, 'trusted-apps')}>← All trusted apps</Link>
-      </p>
-      <h1>{app ? app.name : 'Trusted app'}</h1>
-      <p class="muted">{ID_JAG_LINE}</p>
-      <LoadNotice loaded={loaded} what="the trusted app" />
-      {loaded.state === 'ok' && app ? (
+    <DetailPage
+      loaded={loaded}
+      href={orgHref(org.slug, 'trusted-apps')}
+      back="All trusted apps"
+      name={(data) => data.app.name}
+      fallback="Trusted app"
+      what="the trusted app"
+      notes={<p class="muted">{ID_JAG_LINE}</p>}
+    >
+      {({ app, clients }) => (
         <>
-          <Facts app={app} clients={loaded.data.clients} />
-          <EditTrustedApp
-            key={app.id}
-            org={org}
-            app={app}
-            clients={loaded.data.clients}
-            onSaved={loaded.reload}
-          />
+          <Facts app={app} clients={clients} />
+          <EditTrustedApp key={app.id} org={org} app={app} clients={clients} onSaved={loaded.reload} />
           <DeleteTrustedApp org={org} app={app} />
         </>
-      ) : null}
-    </>
+      )}
+    </DetailPage>
   );
 }
 
@@ -65,28 +60,19 @@ function Facts({ app, clients }: { app: TrustedApp; clients: Client[] }) {
   const clientName = (id: string) => clients.find((c) => c.client_id === id)?.client_name ?? id;
   return (
     <dl class="facts panel trusted-app-facts">
-      <dt>Id</dt>
-      <dd>
-        <code>{app.id}</code>
-      </dd>
-      <dt>Audience</dt>
-      <dd>
+      <Fact term="Id" code={app.id} />
+      <Fact term="Audience">
         <code class="url-wrap">{app.audience}</code>
-      </dd>
-      <dt>Target client id</dt>
-      <dd>
-        <code>{app.target_client_id}</code>
-      </dd>
-      <dt>Clients that may ask</dt>
-      <dd>
+      </Fact>
+      <Fact term="Target client id" code={app.target_client_id} />
+      <Fact term="Clients that may ask">
         {app.client_ids.length === 0 ? (
           <span class="muted">None</span>
         ) : (
           app.client_ids.map(clientName).join(', ')
         )}
-      </dd>
-      <dt>Resources</dt>
-      <dd>
+      </Fact>
+      <Fact term="Resources">
         {app.resources.length === 0 ? (
           <span class="muted">None</span>
         ) : (
@@ -96,13 +82,12 @@ function Facts({ app, clients }: { app: TrustedApp; clients: Client[] }) {
             </div>
           ))
         )}
-      </dd>
-      <dt>Scopes</dt>
-      <dd>{app.scopes.length === 0 ? <span class="muted">None</span> : <Chips values={app.scopes} />}</dd>
-      <dt>Created</dt>
-      <dd>{when(app.created_at)}</dd>
-      <dt>Changed</dt>
-      <dd>{when(app.updated_at)}</dd>
+      </Fact>
+      <Fact term="Scopes">
+        {app.scopes.length === 0 ? <span class="muted">None</span> : <Chips values={app.scopes} />}
+      </Fact>
+      <Fact term="Created">{when(app.created_at)}</Fact>
+      <Fact term="Changed">{when(app.updated_at)}</Fact>
     </dl>
   );
 }
@@ -114,9 +99,9 @@ function changesOf(a: TrustedApp, d: TrustedAppDraft): Record<string, unknown> {
     ...(b.name === a.name ? {} : { name: b.name }),
     ...(b.audience === a.audience ? {} : { audience: b.audience }),
     ...(b.target_client_id === a.target_client_id ? {} : { target_client_id: b.target_client_id }),
-    ...(same([...b.client_ids].sort(), [...a.client_ids].sort()) ? {} : { client_ids: b.client_ids }),
-    ...(same(b.resources, a.resources) ? {} : { resources: b.resources }),
-    ...(same(b.scopes, a.scopes) ? {} : { scopes: b.scopes }),
+    ...(sameList([...b.client_ids].sort(), [...a.client_ids].sort()) ? {} : { client_ids: b.client_ids }),
+    ...(sameList(b.resources, a.resources) ? {} : { resources: b.resources }),
+    ...(sameList(b.scopes, a.scopes) ? {} : { scopes: b.scopes }),
   };
 }
 
@@ -131,8 +116,7 @@ function EditTrustedApp({
   clients: Client[];
   onSaved: () => void;
 }) {
-  const [draft, setDraft] = useState(() => draftOfTrustedApp(app));
-  const set = (change: Partial<TrustedAppDraft>) => setDraft((d) => ({ ...d, ...change }));
+  const [draft, set] = useDraft(() => draftOfTrustedApp(app));
   const saving = useSave(onSaved);
   return (
     <EditPanel

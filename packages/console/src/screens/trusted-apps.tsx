@@ -1,6 +1,5 @@
-import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
-import { listPage } from '../api/lists.js';
+import { listPageWith } from '../api/lists.js';
 import type { Client } from '../api/types.js';
 import { Chips } from '../components/data-table.js';
 import { FormPanel } from '../components/form-panel.js';
@@ -13,12 +12,12 @@ import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
 import { useCreating } from '../use-creating.js';
+import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import {
   confidentialClients,
   emptyTrustedApp,
   ID_JAG_LINE,
-  type TrustedAppDraft,
   TrustedAppFields,
   TrustedAppsOwnersOnly,
   trustedAppBody,
@@ -35,19 +34,18 @@ export const TrustedApps = forOwners('Trusted apps', TrustedAppsOwnersOnly, Trus
 export const TrustedAppDetail = forOwners('Trusted app', TrustedAppsOwnersOnly, TrustedAppPage);
 
 function TrustedAppList({ org }: { org: Org }) {
-  const [news] = useState(trustedAppNews.take);
   const create = useCreating<never>('New trusted app');
-  const loaded = useLoad(async () => {
-    const [list, clients] = await Promise.all([
-      listPage(api.GET('/organizations/{org}/trusted-apps', { params: { path: { org: org.slug } } })),
-      confidentialClients(org.slug),
-    ]);
-    return { ...list, clients };
-  }, [org.slug]);
+  const loaded = useLoad(
+    () =>
+      listPageWith(api.GET('/organizations/{org}/trusted-apps', { params: { path: { org: org.slug } } }), {
+        clients: confidentialClients(org.slug),
+      }),
+    [org.slug],
+  );
   const clientName = (id: string) =>
     (loaded.state === 'ok' ? loaded.data.clients.find((c) => c.client_id === id)?.client_name : null) ?? id;
   return (
-    <ListScreen title="Trusted apps" action={create.action} news={news} intro={ID_JAG_LINE}>
+    <ListScreen title="Trusted apps" action={create.action} news={trustedAppNews} intro={ID_JAG_LINE}>
       {create.creating && loaded.state === 'ok' ? (
         <NewTrustedApp org={org} clients={loaded.data.clients} onCancel={create.cancel} />
       ) : null}
@@ -81,8 +79,7 @@ function TrustedAppList({ org }: { org: Org }) {
 }
 
 function NewTrustedApp({ org, clients, onCancel }: { org: Org; clients: Client[]; onCancel: () => void }) {
-  const [draft, setDraft] = useState(emptyTrustedApp);
-  const set = (change: Partial<TrustedAppDraft>) => setDraft((d) => ({ ...d, ...change }));
+  const [draft, set] = useDraft(emptyTrustedApp);
   const action = useAction();
   return (
     <FormPanel

@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
 import { body as answerOf, api } from '../api/client.js';
 import type { User } from '../api/types.js';
-import { CheckboxField, Form, LinesField, TextField } from '../components/fields.js';
+import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
+import { CheckboxField, Form } from '../components/fields.js';
 import { Done, ErrorNotice } from '../components/notices.js';
+import { useDraft } from '../use-draft.js';
 
 /** The OIDC Core §5.1 claims the panel edits as text, by their API names (`address` apart). */
 type TextClaim =
@@ -18,32 +20,41 @@ type TextClaim =
   | 'locale'
   | 'phone_number';
 
-const TEXT_CLAIMS: readonly { name: TextClaim; label: string; hint?: string; type?: 'url' }[] = [
-  { name: 'middle_name', label: 'Middle name' },
-  { name: 'nickname', label: 'Nickname' },
-  { name: 'preferred_username', label: 'Preferred username' },
-  { name: 'picture', label: 'Picture URL', type: 'url', hint: 'An http or https address.' },
-  { name: 'profile', label: 'Profile page URL', type: 'url', hint: 'An http or https address.' },
-  { name: 'website', label: 'Website', type: 'url', hint: 'An http or https address.' },
-  { name: 'gender', label: 'Gender' },
-  { name: 'birthdate', label: 'Birthdate', hint: 'YYYY-MM-DD, or YYYY alone.' },
-  { name: 'zoneinfo', label: 'Time zone', hint: 'An IANA time zone, such as Europe/Paris.' },
-  { name: 'locale', label: 'Language', hint: 'A BCP 47 tag, such as fr-CA.' },
+const TEXT_CLAIMS: readonly (FieldDecl<Record<TextClaim, string>> & { key: TextClaim })[] = [
+  { key: 'middle_name', label: 'Middle name' },
+  { key: 'nickname', label: 'Nickname' },
+  { key: 'preferred_username', label: 'Preferred username' },
+  { key: 'picture', label: 'Picture URL', type: 'url', hint: 'An http or https address.' },
+  { key: 'profile', label: 'Profile page URL', type: 'url', hint: 'An http or https address.' },
+  { key: 'website', label: 'Website', type: 'url', hint: 'An http or https address.' },
+  { key: 'gender', label: 'Gender' },
+  { key: 'birthdate', label: 'Birthdate', hint: 'YYYY-MM-DD, or YYYY alone.' },
+  { key: 'zoneinfo', label: 'Time zone', hint: 'An IANA time zone, such as Europe/Paris.' },
+  { key: 'locale', label: 'Language', hint: 'A BCP 47 tag, such as fr-CA.' },
   {
-    name: 'phone_number',
+    key: 'phone_number',
     label: 'Phone number',
     hint: 'E.164: +, the country code and the number, no spaces.',
   },
 ];
 
-const ADDRESS_PARTS = [
-  ['locality', 'City'],
-  ['region', 'Region or state'],
-  ['postal_code', 'Postal code'],
-  ['country', 'Country'],
-] as const;
+type AddressPart = 'formatted' | 'street_address' | 'locality' | 'region' | 'postal_code' | 'country';
 
-type AddressPart = 'formatted' | 'street_address' | (typeof ADDRESS_PARTS)[number][0];
+/** The address's fields, by the API's names of its parts. */
+const ADDRESS_FIELDS: readonly FieldDecl<Record<AddressPart, string>>[] = [
+  { kind: 'lines', key: 'street_address', label: 'Street address', rows: 2 },
+  { key: 'locality', label: 'City' },
+  { key: 'region', label: 'Region or state' },
+  { key: 'postal_code', label: 'Postal code' },
+  { key: 'country', label: 'Country' },
+  {
+    kind: 'lines',
+    key: 'formatted',
+    label: 'Full address',
+    rows: 3,
+    hint: 'As written on mail, if apps should show it whole. Optional.',
+  },
+];
 
 /** An emptied field clears the claim (null), as the API reads it. */
 const orNull = (value: string) => (value.trim() ? value : null);
@@ -68,11 +79,10 @@ export function ClaimsPanel({
   user: User;
   onChange: (user: User) => void;
 }) {
-  const [text, setText] = useState<Record<TextClaim, string>>(
-    () =>
-      Object.fromEntries(TEXT_CLAIMS.map((c) => [c.name, user[c.name] ?? ''])) as Record<TextClaim, string>,
+  const [text, setText] = useDraft<Record<TextClaim, string>>(
+    () => Object.fromEntries(TEXT_CLAIMS.map((c) => [c.key, user[c.key] ?? ''])) as Record<TextClaim, string>,
   );
-  const [address, setAddress] = useState<Record<AddressPart, string>>(() => ({
+  const [address, setAddress] = useDraft<Record<AddressPart, string>>(() => ({
     formatted: user.address?.formatted ?? '',
     street_address: user.address?.street_address ?? '',
     locality: user.address?.locality ?? '',
@@ -83,7 +93,6 @@ export function ClaimsPanel({
   const [verified, setVerified] = useState(user.phone_number_verified);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
-  const part = (name: AddressPart) => (value: string) => setAddress({ ...address, [name]: value });
   return (
     <section class="panel user-panel" aria-labelledby="user-claims-title">
       <h2 id="user-claims-title">Profile claims</h2>
@@ -102,7 +111,7 @@ export function ClaimsPanel({
             const numberChanged = orNull(text.phone_number) !== user.phone_number;
             const vouch = verified !== user.phone_number_verified || !numberChanged;
             const body = {
-              ...Object.fromEntries(TEXT_CLAIMS.map((c) => [c.name, orNull(text[c.name])])),
+              ...Object.fromEntries(TEXT_CLAIMS.map((c) => [c.key, orNull(text[c.key])])),
               address: addressOf(address),
               ...(vouch ? { phone_number_verified: verified && text.phone_number.trim() !== '' } : {}),
             };
@@ -120,17 +129,7 @@ export function ClaimsPanel({
           }
         }}
       >
-        {TEXT_CLAIMS.map((c) => (
-          <TextField
-            key={c.name}
-            label={c.label}
-            name={c.name}
-            type={c.type}
-            value={text[c.name]}
-            onInput={(value) => setText({ ...text, [c.name]: value })}
-            hint={c.hint}
-          />
-        ))}
+        <DraftFields draft={text} set={setText} fields={TEXT_CLAIMS} />
         <CheckboxField
           label="Phone number verified"
           name="phone_number_verified"
@@ -138,24 +137,7 @@ export function ClaimsPanel({
           onChange={setVerified}
           hint="You vouch for the number. A changed number becomes unverified: check this again once you vouch for it."
         />
-        <LinesField
-          label="Street address"
-          name="street_address"
-          rows={2}
-          value={address.street_address}
-          onInput={part('street_address')}
-        />
-        {ADDRESS_PARTS.map(([name, label]) => (
-          <TextField key={name} label={label} name={name} value={address[name]} onInput={part(name)} />
-        ))}
-        <LinesField
-          label="Full address"
-          name="formatted"
-          rows={3}
-          value={address.formatted}
-          onInput={part('formatted')}
-          hint="As written on mail, if apps should show it whole. Optional."
-        />
+        <DraftFields draft={address} set={setAddress} fields={ADDRESS_FIELDS} />
         <div>
           <button type="submit">Save profile claims</button>
         </div>

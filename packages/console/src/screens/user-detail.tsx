@@ -13,6 +13,7 @@ const patchUser = (slug: string, user: { id: string }, changes: components['sche
 
 import type { User } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
+import { Fact } from '../components/fact.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
@@ -79,18 +80,11 @@ function Facts({ user }: { user: User }) {
   return (
     <div class="panel">
       <dl class="facts">
-        <dt>Id</dt>
-        <dd>
-          <code>{user.id}</code>
-        </dd>
-        <dt>Email</dt>
-        <dd>{user.email}</dd>
-        <dt>Name</dt>
-        <dd>{fullName(user) || <span class="muted">None given</span>}</dd>
-        <dt>Created</dt>
-        <dd>{when(user.created_at)}</dd>
-        <dt>Status</dt>
-        <dd>{user.disabled ? 'Disabled: sign-in is refused' : 'Active: may sign in'}</dd>
+        <Fact term="Id" code={user.id} />
+        <Fact term="Email">{user.email}</Fact>
+        <Fact term="Name">{fullName(user) || <span class="muted">None given</span>}</Fact>
+        <Fact term="Created">{when(user.created_at)}</Fact>
+        <Fact term="Status">{user.disabled ? 'Disabled: sign-in is refused' : 'Active: may sign in'}</Fact>
       </dl>
     </div>
   );

@@ -2,9 +2,11 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../api/client.js';
 import type { Webhook } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
+import { Fact } from '../components/fact.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
+import { SendingPanel } from '../components/sending-panel.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
@@ -46,24 +48,15 @@ function OwnerView({ org, id }: OrgScreenProps & { id: string }) {
 function Facts({ webhook }: { webhook: Webhook }) {
   return (
     <dl class="facts panel wh-facts">
-      <dt>Id</dt>
-      <dd>
-        <code>{webhook.id}</code>
-      </dd>
-      <dt>URL</dt>
-      <dd>
-        <code>{webhook.url}</code>
-      </dd>
-      <dt>Events</dt>
-      <dd>
+      <Fact term="Id" code={webhook.id} />
+      <Fact term="URL" code={webhook.url} />
+      <Fact term="Events">
         <PatternList patterns={webhook.events} />
-      </dd>
-      <dt>Status</dt>
-      <dd>
+      </Fact>
+      <Fact term="Status">
         <ActiveBadge active={webhook.active} />
-      </dd>
-      <dt>Created</dt>
-      <dd>{when(webhook.created_at)}</dd>
+      </Fact>
+      <Fact term="Created">{when(webhook.created_at)}</Fact>
     </dl>
   );
 }
@@ -74,57 +67,35 @@ function PauseResume({
   webhook,
   onChanged,
 }: OrgScreenProps & { webhook: Webhook; onChanged: () => void }) {
-  const { error, busy, run } = useAction();
-  /** The state the last change asked for: its note shows while the webhook is in that state. */
-  const [done, setDone] = useState<boolean | null>(null);
-  const set = (active: boolean) => {
-    setDone(null);
-    return run(async () => {
-      await ok(
-        api.PATCH('/organizations/{org}/webhooks/{id}', {
-          ...thisWebhook(org.slug, webhook),
-          body: { active },
-        }),
-      );
-      setDone(active);
-      onChanged();
-    });
-  };
   return (
-    <section class="panel" aria-labelledby="webhook-sending-title">
-      <h2 id="webhook-sending-title">Sending</h2>
-      <ErrorNotice error={error} />
-      {done === webhook.active ? (
-        <Done>
-          {done ? 'Resumed: matching events are sent again.' : 'Paused: nothing is sent until you resume it.'}
-        </Done>
-      ) : null}
-      {webhook.active ? (
+    <SendingPanel
+      id="webhook-sending-title"
+      active={webhook.active}
+      setActive={(active) =>
+        ok(
+          api.PATCH('/organizations/{org}/webhooks/{id}', {
+            ...thisWebhook(org.slug, webhook),
+            body: { active },
+          }),
+        )
+      }
+      onChanged={onChanged}
+      resumed="Resumed: matching events are sent again."
+      activeText="Active: each event that matches its patterns is sent as it happens."
+      activeHint="While paused nothing is sent, not even later: deliveries still waiting are skipped."
+      pausedText={
         <>
-          <p>Active: each event that matches its patterns is sent as it happens.</p>
-          <button type="button" class="secondary" disabled={busy} onClick={() => set(false)}>
-            Pause
-          </button>
-          <p class="hint">
-            While paused nothing is sent, not even later: deliveries still waiting are skipped.
-          </p>
+          Paused: nothing is sent. An owner paused it, or Tessera turned it off after a delivery failed for
+          good (its receiver answered 410 Gone, or every retry failed).
         </>
-      ) : (
+      }
+      pausedHint={
         <>
-          <p>
-            Paused: nothing is sent. An owner paused it, or Tessera turned it off after a delivery failed for
-            good (its receiver answered 410 Gone, or every retry failed).
-          </p>
-          <button type="button" disabled={busy} onClick={() => set(true)}>
-            Resume
-          </button>
-          <p class="hint">
-            Resuming also turns back on a webhook that failing deliveries turned off. Events from then on are
-            sent; use Retry in the log for the ones it missed.
-          </p>
+          Resuming also turns back on a webhook that failing deliveries turned off. Events from then on are
+          sent; use Retry in the log for the ones it missed.
         </>
-      )}
-    </section>
+      }
+    />
   );
 }
 
