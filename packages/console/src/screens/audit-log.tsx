@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { api, ok } from '../api/client.js';
 import { EmptyState, ErrorNotice, Loading } from '../components/notices.js';
-import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
+import { forOwners, PageHead } from '../components/page-head.js';
 import { Pager } from '../components/pager.js';
-import type { OrgScreenProps } from '../org-context.js';
 import { navigate, useLocation } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { loadActorNames, namesIn } from './audit-actors.js';
@@ -14,16 +13,13 @@ import { AuditFilters, anyFilter, type Filters, listQuery } from './audit-filter
  * The org's audit log (GET /organizations/{org}/events, owners only): filters and page in the
  * page's query, newest entries first, each opening onto what it recorded.
  */
-export function AuditLog({ org }: OrgScreenProps) {
+export const AuditLog = forOwners('Audit log', AuditOwnersOnly, ({ org }) => {
   const { path, query } = useLocation();
-  if (org.role !== 'owner') {
-    return (
-      <OwnersOnlyScreen title="Audit log">
-        <p class="notice info">Only owners of this organization can read its audit log.</p>
-      </OwnersOnlyScreen>
-    );
-  }
   return <OwnersAuditLog slug={org.slug} name={org.name} path={path} query={query} />;
+});
+
+function AuditOwnersOnly() {
+  return <p class="notice info">Only owners of this organization can read its audit log.</p>;
 }
 
 function OwnersAuditLog({

@@ -6,6 +6,7 @@ import { Done, ErrorNotice, Loading } from '../components/notices.js';
 import { OwnersOnly } from '../components/page-head.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { useLoad } from '../use-load.js';
+import { useSaving } from '../use-saving.js';
 
 /** The pages' ink and white: the text colours a brand colour may take (the server's rule). */
 const INK = '#1d2330';
@@ -143,8 +144,7 @@ function BrandingForm({
   const [privacy, setPrivacy] = useState(brand.privacy_url ?? '');
   const [logo, setLogo] = useState<{ file: File; preview: string } | null>(null);
   const [current, setCurrent] = useState(brand);
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
+  const saving = useSaving();
   const primaryInk = contrastOf(primary);
   const backgroundInk = contrastOf(background);
   const [shown, setShown] = useState<string | null>(null);
@@ -152,22 +152,20 @@ function BrandingForm({
   return (
     <div class="branding">
       <div class="panel">
-        <ErrorNotice error={error} />
-        {saved ? <Done>Branding saved.</Done> : null}
+        <ErrorNotice error={saving.error} />
+        {saving.saved ? <Done>Branding saved.</Done> : null}
         <Form
           label="Branding"
-          onSubmit={async () => {
-            setError(null);
-            setSaved(false);
-            const change: UpdateOrganizationBrandingBody = {
-              display_name: name.trim() === '' ? null : name,
-              primary: primary === '' ? null : primary,
-              background: background === '' ? null : background,
-              terms_url: terms === '' ? null : terms,
-              privacy_url: privacy === '' ? null : privacy,
-              ...(logo === null ? {} : { logo: await base64Of(logo.file) }),
-            };
-            try {
+          onSubmit={() =>
+            saving.save(async (done) => {
+              const change: UpdateOrganizationBrandingBody = {
+                display_name: name.trim() === '' ? null : name,
+                primary: primary === '' ? null : primary,
+                background: background === '' ? null : background,
+                terms_url: terms === '' ? null : terms,
+                privacy_url: privacy === '' ? null : privacy,
+                ...(logo === null ? {} : { logo: await base64Of(logo.file) }),
+              };
               const after =
                 clientId === null
                   ? await body(
@@ -185,11 +183,9 @@ function BrandingForm({
               setCurrent(after);
               if (logo !== null) setShown(logo.preview);
               setLogo(null);
-              setSaved(true);
-            } catch (e) {
-              setError(e);
-            }
-          }}
+              done();
+            })
+          }
         >
           <TextField label="Display name" value={name} onInput={setName} hint={`Not set: ${orgName}.`} />
           <div class="field">

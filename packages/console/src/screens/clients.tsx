@@ -19,6 +19,7 @@ import { when } from '../format.js';
 import { oneTimeNews } from '../news.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
+import { sameList } from '../same-list.js';
 import { useAction } from '../use-action.js';
 import { useAddressListPage } from '../use-list-page.js';
 import { useLoad } from '../use-load.js';
@@ -526,8 +527,6 @@ function keysFact(client: Client): string {
 
 const JWKS_URI_HINT =
   'Optional. The https URL where this client publishes its public keys, to authenticate with a signed assertion (private_key_jwt) instead of its secret. Leave empty for none.';
-
-const sameList = (a: readonly string[], b: readonly string[]) => JSON.stringify(a) === JSON.stringify(b);
 
 function EditClient({
   org,

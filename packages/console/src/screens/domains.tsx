@@ -5,27 +5,22 @@ import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyValue } from '../components/copy-value.js';
 import { Form, TextField } from '../components/fields.js';
 import { Done, EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
-import { OwnersOnly, PageHead } from '../components/page-head.js';
+import { forOwners, PageHead } from '../components/page-head.js';
 import { when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
 
 type Org = OrgScreenProps['org'];
 
 /** The org's own domains (owners only, like the API): add, prove with DNS, move the issuer there. */
-export function Domains({ org }: OrgScreenProps) {
+export const Domains = forOwners('Domains', DomainsOwnersOnly, DomainList);
+
+function DomainsOwnersOnly() {
   return (
-    <OwnersOnly
-      owner={canWrite(org)}
-      title="Domains"
-      notice={
-        <p class="notice info">
-          Only owners of this organization can add its own domains and move its sign-in pages to one.
-        </p>
-      }
-      screen={() => <DomainList org={org} />}
-    />
+    <p class="notice info">
+      Only owners of this organization can add its own domains and move its sign-in pages to one.
+    </p>
   );
 }
 

@@ -7,9 +7,9 @@ import { ConfirmButton } from '../components/confirm-button.js';
 import { DataTable } from '../components/data-table.js';
 import { ListView } from '../components/list-view.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
-import { OwnersOnlyScreen } from '../components/page-head.js';
+import { forOwners } from '../components/page-head.js';
 import { when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
 import { usePage } from '../use-page.js';
@@ -36,17 +36,12 @@ const STATES: Record<SigningKey['state'], { badge: string; label: string; meanin
 const badgeClass = (state: SigningKey['state']) => `badge ${STATES[state].badge}`.trim();
 const ORDER: SigningKey['state'][] = ['active', 'next', 'retired'];
 
-/** The org's published signing keys, and their rotation (owners only, like the API). */
-export function Keys({ org }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="Signing keys">
-        <p class="notice info">Only owners of this organization can see and rotate its signing keys.</p>
-      </OwnersOnlyScreen>
-    );
-  }
-  return <KeyList org={org} />;
+function KeysOwnersOnly() {
+  return <p class="notice info">Only owners of this organization can see and rotate its signing keys.</p>;
 }
+
+/** The org's published signing keys, and their rotation (owners only, like the API). */
+export const Keys = forOwners('Signing keys', KeysOwnersOnly, KeyList);
 
 function KeyList({ org }: { org: OrgScreenProps['org'] }) {
   const { page, go, first } = usePage();

@@ -7,10 +7,10 @@ import { Chips, DataTable } from '../components/data-table.js';
 import { CheckboxField, Form, TextField } from '../components/fields.js';
 import { ListView } from '../components/list-view.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
-import { OwnersOnlyScreen } from '../components/page-head.js';
+import { forOwners } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
 import { usePage } from '../use-page.js';
@@ -34,15 +34,10 @@ interface Shown {
  * The org's service accounts (DESIGN §16): backends that call this organization's management API
  * with a client_credentials token. Owners only, like the API; each secret is shown once.
  */
-export function ServiceAccounts({ org }: OrgScreenProps) {
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="Service accounts">
-        <p class="notice info">Only owners of this organization can see and change its service accounts.</p>
-      </OwnersOnlyScreen>
-    );
-  }
-  return <AccountList org={org} />;
+export const ServiceAccounts = forOwners('Service accounts', AccountsOwnersOnly, AccountList);
+
+function AccountsOwnersOnly() {
+  return <p class="notice info">Only owners of this organization can see and change its service accounts.</p>;
 }
 
 function AccountList({ org }: { org: OrgScreenProps['org'] }) {

@@ -6,6 +6,7 @@ import { CheckboxField, Form, LinesField, linesOf, SelectField, TextField } from
 import { Done, ErrorNotice, Loading, ReadOnlyNote } from '../components/notices.js';
 import { canWrite, type OrgScreenProps, useOrgs } from '../org-context.js';
 import { useLoad } from '../use-load.js';
+import { useSaving } from '../use-saving.js';
 
 const SIGN_UP: readonly (readonly [SignUpPolicy, string])[] = [
   ['open', 'Anyone can create an account'],
@@ -58,8 +59,7 @@ function SettingsForm({
   const [signUp, setSignUp] = useState<SignUpPolicy>(settings.sign_up);
   const [signingAlg, setSigningAlg] = useState<IdTokenSigningAlg>(settings.id_token_signing_alg);
   const [domains, setDomains] = useState(settings.sign_up_domains.join('\n'));
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
+  const saving = useSaving();
   const facts = (
     <dl class="facts panel">
       <Fact term="Slug" code={settings.slug} />
@@ -90,14 +90,12 @@ function SettingsForm({
     <>
       {facts}
       <div class="panel">
-        <ErrorNotice error={error} />
-        {saved ? <Done>Settings saved.</Done> : null}
+        <ErrorNotice error={saving.error} />
+        {saving.saved ? <Done>Settings saved.</Done> : null}
         <Form
           label="Organization settings"
-          onSubmit={async () => {
-            setError(null);
-            setSaved(false);
-            try {
+          onSubmit={() =>
+            saving.save(async (done) => {
               await ok(
                 api.PATCH('/organizations/{org}/settings', {
                   params: { path: { org: org.slug } },
@@ -119,13 +117,11 @@ function SettingsForm({
                   },
                 }),
               );
-              setSaved(true);
+              done();
               onSaved();
               await orgs.reload();
-            } catch (e) {
-              setError(e);
-            }
-          }}
+            })
+          }
         >
           <TextField
             label="Name"

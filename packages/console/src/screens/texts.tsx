@@ -2,8 +2,8 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { CheckboxField, Form, SelectField, TextField } from '../components/fields.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
-import { OwnersOnly } from '../components/page-head.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import { forOwners } from '../components/page-head.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref, useLocation } from '../router.js';
 import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
@@ -16,19 +16,14 @@ type Org = OrgScreenProps['org'];
  * The words of the org's sign-in pages and mails (owners only, like the API): its default language,
  * and per language every message of the catalog with the org's own in its place where it has one.
  */
-export function Texts({ org }: OrgScreenProps) {
+export const Texts = forOwners('Texts', TextsOwnersOnly, TextsScreen);
+
+function TextsOwnersOnly() {
   return (
-    <OwnersOnly
-      owner={canWrite(org)}
-      title="Texts"
-      notice={
-        <p class="notice info">
-          Only owners of this organization can see and change the texts of its sign-in pages and mails, and
-          its default language.
-        </p>
-      }
-      screen={() => <TextsScreen org={org} />}
-    />
+    <p class="notice info">
+      Only owners of this organization can see and change the texts of its sign-in pages and mails, and its
+      default language.
+    </p>
   );
 }
 

@@ -5,6 +5,7 @@ import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 import { CheckboxField, Form } from '../components/fields.js';
 import { Done, ErrorNotice } from '../components/notices.js';
 import { useDraft } from '../use-draft.js';
+import { useSaving } from '../use-saving.js';
 
 /** The OIDC Core §5.1 claims the panel edits as text, by their API names (`address` apart). */
 type TextClaim =
@@ -91,22 +92,19 @@ export function ClaimsPanel({
     country: user.address?.country ?? '',
   }));
   const [verified, setVerified] = useState(user.phone_number_verified);
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
+  const saving = useSaving();
   return (
     <section class="panel user-panel" aria-labelledby="user-claims-title">
       <h2 id="user-claims-title">Profile claims</h2>
       <p class="muted">
         What apps receive with the profile, address and phone scopes (OpenID Connect standard claims).
       </p>
-      <ErrorNotice error={error} />
-      {saved ? <Done>Profile claims saved.</Done> : null}
+      <ErrorNotice error={saving.error} />
+      {saving.saved ? <Done>Profile claims saved.</Done> : null}
       <Form
         label="Profile claims"
-        onSubmit={async () => {
-          setError(null);
-          setSaved(false);
-          try {
+        onSubmit={() =>
+          saving.save(async (done) => {
             // A new number is unverified (the server's rule) unless the box was ticked for it anew.
             const numberChanged = orNull(text.phone_number) !== user.phone_number;
             const vouch = verified !== user.phone_number_verified || !numberChanged;
@@ -123,11 +121,9 @@ export function ClaimsPanel({
             );
             onChange(data);
             setVerified(data.phone_number_verified);
-            setSaved(true);
-          } catch (e) {
-            setError(e);
-          }
-        }}
+            done();
+          })
+        }
       >
         <DraftFields draft={text} set={setText} fields={TEXT_CLAIMS} />
         <CheckboxField

@@ -21,6 +21,7 @@ import { fullName, when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
+import { useSaving } from '../use-saving.js';
 import { ClaimsPanel } from './user-claims.js';
 import { Impersonate } from './user-impersonation.js';
 import { OwnersOnly, StatusBadge } from './user-parts.js';
@@ -96,29 +97,24 @@ const nameOrNull = (value: string) => (value.trim() ? value : null);
 function NamePanel({ slug, user, onChange }: UserProps) {
   const [firstName, setFirstName] = useState(user.first_name ?? '');
   const [lastName, setLastName] = useState(user.last_name ?? '');
-  const [error, setError] = useState<unknown>(null);
-  const [saved, setSaved] = useState(false);
+  const saving = useSaving();
   return (
     <section class="panel user-panel" aria-labelledby="user-name-title">
       <h2 id="user-name-title">Name</h2>
-      <ErrorNotice error={error} />
-      {saved ? <Done>Names saved.</Done> : null}
+      <ErrorNotice error={saving.error} />
+      {saving.saved ? <Done>Names saved.</Done> : null}
       <Form
         label="Name"
-        onSubmit={async () => {
-          setError(null);
-          setSaved(false);
-          try {
+        onSubmit={() =>
+          saving.save(async (done) => {
             const data = await patchUser(slug, user, {
               first_name: nameOrNull(firstName),
               last_name: nameOrNull(lastName),
             });
             onChange(data);
-            setSaved(true);
-          } catch (e) {
-            setError(e);
-          }
-        }}
+            done();
+          })
+        }
       >
         <TextField
           label="First name"

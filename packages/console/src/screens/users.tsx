@@ -6,10 +6,11 @@ import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { ListView } from '../components/list-view.js';
 import { EmptyState } from '../components/notices.js';
-import { OwnersOnlyScreen, PageHead } from '../components/page-head.js';
+import { forOwners, PageHead } from '../components/page-head.js';
 import { fullName, when } from '../format.js';
-import { canWrite, type OrgScreenProps } from '../org-context.js';
+import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref, useLocation } from '../router.js';
+import { useCreating } from '../use-creating.js';
 import { useLoad } from '../use-load.js';
 import { NewUserForm } from './user-new.js';
 import { OwnersOnly, StatusBadge } from './user-parts.js';
@@ -21,22 +22,14 @@ const listHref = (slug: string, q: string) =>
   `${orgHref(slug, 'users')}${q ? `?${new URLSearchParams({ q })}` : ''}`;
 
 /** The org's users (owners only): search by email or name, page through, add one. */
-export function Users({ org }: OrgScreenProps) {
-  const [creating, setCreating] = useState(false);
-  if (!canWrite(org)) {
-    return (
-      <OwnersOnlyScreen title="Users">
-        <OwnersOnly />
-      </OwnersOnlyScreen>
-    );
-  }
+export const Users = forOwners('Users', OwnersOnly, UsersScreen);
+
+function UsersScreen({ org }: OrgScreenProps) {
+  const create = useCreating<never>('New user');
   return (
     <>
-      <PageHead
-        title="Users"
-        action={creating ? null : { label: 'New user', onClick: () => setCreating(true) }}
-      />
-      {creating ? <NewUserForm org={org} onCancel={() => setCreating(false)} /> : null}
+      <PageHead title="Users" action={create.action} />
+      {create.creating ? <NewUserForm org={org} onCancel={create.cancel} /> : null}
       <UserList org={org} />
     </>
   );
