@@ -24,17 +24,9 @@ import {
   type LogoutDelivery as LogoutDeliveryView,
   UpdateClientBody,
 } from './clients-schemas.js';
-import { created, endpoint, noContent, ok } from './endpoint.js';
-import {
-  apiError,
-  createResponses,
-  forbidden,
-  invalid,
-  listResponses,
-  MANAGEMENT,
-  ORG,
-  unauthorized,
-} from './responses.js';
+import { endpoint } from './endpoint.js';
+import { ownedItems } from './owned-items.js';
+import { apiError, listResponses } from './responses.js';
 
 const view = (c: Client): z.output<typeof ClientView> => ({
   client_id: c.id,
@@ -90,6 +82,23 @@ const logoutFields = (body: {
     : { frontchannelLogoutSessionRequired: body.frontchannel_logout_session_required }),
 });
 
+/** The signing settings of a creation or update body, as the domain takes them (absent: unchanged). */
+const signingFields = <K, U, R, S>(body: {
+  jwks?: K;
+  jwks_uri?: U;
+  request_object_signing_alg?: R;
+  userinfo_signed_response_alg?: S;
+}) => ({
+  ...(body.jwks === undefined ? {} : { jwks: body.jwks }),
+  ...(body.jwks_uri === undefined ? {} : { jwksUri: body.jwks_uri }),
+  ...(body.request_object_signing_alg === undefined
+    ? {}
+    : { requestObjectSigningAlg: body.request_object_signing_alg }),
+  ...(body.userinfo_signed_response_alg === undefined
+    ? {}
+    : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+});
+
 /** The yes/no flags of a creation or update body, as the domain takes them (absent: unchanged). */
 const flagFields = (body: {
   require_pushed_authorization_requests?: boolean | undefined;
@@ -120,47 +129,38 @@ const deliveryView = (d: LogoutDelivery): z.output<typeof LogoutDeliveryView> =>
   created_at: new Date(d.createdAt).toISOString(),
 });
 
-const CLIENT = { ...ORG, id: 'the client id (`cli_…`)' } as const;
-const noClient = apiError('`not_found`: no such org, or no such client in it');
-const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
-const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+const clients = ownedItems({
+  path: '/organizations/:org/clients',
+  noun: 'client',
+  id: 'the client id (`cli_…`)',
+});
 
 /**
  * An org's OAuth clients (owners only; members 403): list, create (a confidential client's secret
  * is shown there once), read, update, delete (ending its sessions), and a new secret.
  */
 export const CLIENT_ENDPOINTS = [
-  endpoint(
+  clients.list(
     {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/clients',
       operationId: 'listClients',
       summary: 'List the org’s OAuth clients (never their secrets)',
-      params: ORG,
       query: ClientsQuery,
       responses: listResponses(ClientList),
     },
-    async ({ deps, caller, query, page }) => {
-      const found = await listClients(deps, caller.org, { page: query.page, perPage: query.per_page });
-      return page(found.entries.map(view), found.total);
-    },
+    listClients,
+    view,
   ),
-  endpoint(
+  clients.create(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/clients',
       operationId: 'createClient',
       summary: 'Create an OAuth client',
       description:
         'A confidential client’s `client_secret` is in this response only (`Cache-Control: no-store`); ' +
         'it is stored as a hash. A public client has none.',
-      params: ORG,
-      body: { contentType: 'application/json', schema: CreateClientBody, errors: 'invalid_request' },
-      responses: createResponses(CreatedClient),
+      body: CreateClientBody,
+      schema: CreatedClient,
     },
-    async ({ deps, caller, body }) => {
+    async (deps, caller, body) => {
       const input = {
         name: body.client_name,
         kind: body.type,
@@ -168,87 +168,46 @@ export const CLIENT_ENDPOINTS = [
         postLogoutRedirectUris: body.post_logout_redirect_uris ?? [],
         ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
         ...(body.first_party === undefined ? {} : { firstParty: body.first_party }),
-        ...(body.jwks === undefined ? {} : { jwks: body.jwks }),
-        ...(body.jwks_uri === undefined ? {} : { jwksUri: body.jwks_uri }),
-        ...(body.request_object_signing_alg === undefined
-          ? {}
-          : { requestObjectSigningAlg: body.request_object_signing_alg }),
-        ...(body.userinfo_signed_response_alg === undefined
-          ? {}
-          : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...signingFields(body),
         ...flagFields(body),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
         ...logoutFields(body),
       };
       const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
-      return created(secret === null ? view(client) : { ...view(client), client_secret: secret });
+      return secret === null ? view(client) : { ...view(client), client_secret: secret };
     },
   ),
-  endpoint(
-    {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/clients/:id',
-      operationId: 'getClient',
-      summary: 'One of the org’s OAuth clients',
-      params: CLIENT,
-      responses: {
-        200: { description: 'the client', schema: ClientSchema },
-        401: unauthorized,
-        403: forbidden,
-        404: noClient,
-      },
-    },
-    async ({ deps, caller, params }) => {
-      const client = await getClient(deps, caller.org, params.id);
-      return ok(view(client));
-    },
+  clients.get(
+    { operationId: 'getClient', summary: 'One of the org’s OAuth clients', schema: ClientSchema },
+    async (deps, org, id) => view(await getClient(deps, org, id)),
   ),
-  endpoint(
+  clients.update(
     {
-      ...write,
-      method: 'patch',
-      path: '/organizations/:org/clients/:id',
       operationId: 'updateClient',
       summary: 'Change a client’s name, redirect URIs or grant types',
       description:
         'Absent fields keep their value; a list given replaces the stored one. The grant types are ' +
         'checked against the redirect URIs the client ends up with.',
-      params: CLIENT,
-      body: { contentType: 'application/json', schema: UpdateClientBody, errors: 'invalid_request' },
-      responses: {
-        200: { description: 'the client as updated', schema: ClientSchema },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noClient,
-      },
+      body: UpdateClientBody,
+      schema: ClientSchema,
     },
-    async ({ deps, caller, params, body }) => {
+    async (deps, caller, id, body) => {
       const changes = {
         ...(body.client_name === undefined ? {} : { name: body.client_name }),
         ...(body.redirect_uris ? { redirectUris: body.redirect_uris } : {}),
         ...(body.post_logout_redirect_uris ? { postLogoutRedirectUris: body.post_logout_redirect_uris } : {}),
         ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
-        ...(body.jwks === undefined ? {} : { jwks: body.jwks }),
-        ...(body.jwks_uri === undefined ? {} : { jwksUri: body.jwks_uri }),
-        ...(body.request_object_signing_alg === undefined
-          ? {}
-          : { requestObjectSigningAlg: body.request_object_signing_alg }),
-        ...(body.userinfo_signed_response_alg === undefined
-          ? {}
-          : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
+        ...signingFields(body),
         ...flagFields(body),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
         ...logoutFields(body),
       };
-      const client = await managementInput(updateClient(deps, caller.org, params.id, changes, caller.actor));
-      return ok(view(client));
+      return view(await managementInput(updateClient(deps, caller.org, id, changes, caller.actor)));
     },
   ),
   endpoint(
     {
-      ...read,
+      ...clients.read,
       method: 'get',
       path: '/organizations/:org/clients/:id/logout-deliveries',
       operationId: 'listClientLogoutDeliveries',
@@ -256,9 +215,9 @@ export const CLIENT_ENDPOINTS = [
       description:
         'Each logout token queued for the client’s `backchannel_logout_uri` (OIDC Back-Channel Logout ' +
         '1.0): its status, attempts and the last attempt’s outcome. Retried on the webhooks’ schedule.',
-      params: CLIENT,
+      params: clients.params,
       query: LogoutDeliveriesQuery,
-      responses: { ...listResponses(LogoutDeliveryList, 'one page, newest first'), 404: noClient },
+      responses: { ...listResponses(LogoutDeliveryList, 'one page, newest first'), 404: clients.notFound },
     },
     async ({ deps, caller, params, query, page }) => {
       const found = await listLogoutDeliveries(deps, caller.org, params.id, {
@@ -268,48 +227,25 @@ export const CLIENT_ENDPOINTS = [
       return page(found.entries.map(deliveryView), found.total);
     },
   ),
-  endpoint(
+  clients.remove(
     {
-      ...write,
-      method: 'delete',
-      path: '/organizations/:org/clients/:id',
       operationId: 'deleteClient',
       summary: 'Delete a client and end its sessions',
       description:
         'Every session of the client ends: its refresh and access tokens stop working, and the token ' +
         'endpoint no longer knows its `client_id` (`invalid_client`).',
-      params: CLIENT,
-      responses: {
-        204: { description: 'deleted; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: noClient,
-      },
     },
-    async ({ deps, caller, params }) => {
-      await deleteClient(deps, caller.org, params.id, caller.actor);
-      return noContent();
-    },
+    deleteClient,
   ),
-  endpoint(
+  clients.act(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/clients/:id/secret',
       operationId: 'rotateClientSecret',
       summary: 'Give a confidential client a new secret; the old one stops working at once',
-      params: CLIENT,
-      responses: {
-        200: { description: 'the new secret, in this response only', schema: ClientSecret },
-        401: unauthorized,
-        403: forbidden,
-        404: noClient,
-        409: apiError('`conflict`: a public client has no secret'),
-      },
+      at: '/secret',
+      schema: ClientSecret,
+      answer: 'the new secret, in this response only',
+      refusals: { 409: apiError('`conflict`: a public client has no secret') },
     },
-    async ({ deps, caller, params }) => {
-      const secret = await rotateClientSecret(deps, caller.org, params.id, caller.actor);
-      return ok({ client_secret: secret });
-    },
+    async (deps, org, id, actor) => ({ client_secret: await rotateClientSecret(deps, org, id, actor) }),
   ),
 ];

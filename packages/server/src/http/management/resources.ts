@@ -10,7 +10,7 @@ import {
 import type { ApiResource } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 
-import { created, endpoint, noContent, ok } from './endpoint.js';
+import { ownedItems } from './owned-items.js';
 import {
   CreateResourceBody,
   Resource,
@@ -19,16 +19,7 @@ import {
   type Resource as ResourceView,
   UpdateResourceBody,
 } from './resources-schemas.js';
-import {
-  apiError,
-  createResponses,
-  forbidden,
-  invalid,
-  listResponses,
-  MANAGEMENT,
-  ORG,
-  unauthorized,
-} from './responses.js';
+import { apiError, listResponses } from './responses.js';
 
 const view = (r: ApiResource): z.output<typeof ResourceView> => ({
   id: r.id,
@@ -39,10 +30,11 @@ const view = (r: ApiResource): z.output<typeof ResourceView> => ({
   created_at: new Date(r.createdAt).toISOString(),
 });
 
-const RESOURCE = { ...ORG, id: 'the resource id (`api_…`)' } as const;
-const noResource = apiError('`not_found`: no such org, or no such resource in it');
-const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
-const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+const resources = ownedItems({
+  path: '/organizations/:org/resources',
+  noun: 'resource',
+  id: 'the resource id (`api_…`)',
+});
 
 /** `identifier` never changes: sending it is refused in words, not as an unknown field. */
 function refuseIdentifier(raw: unknown): void {
@@ -56,122 +48,61 @@ function refuseIdentifier(raw: unknown): void {
 
 /** An org's API resources (DESIGN §15; owners only, members 403): list, create, read, update, delete. */
 export const RESOURCE_ENDPOINTS = [
-  endpoint(
+  resources.list(
     {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/resources',
       operationId: 'listResources',
       summary: 'List the org’s API resources',
-      params: ORG,
       query: ResourcesQuery,
       responses: listResponses(ResourceList),
     },
-    async ({ deps, caller, query, page }) => {
-      const list = await listApiResources(deps, caller.org, { page: query.page, perPage: query.per_page });
-      return page(list.entries.map(view), list.total);
-    },
+    listApiResources,
+    view,
   ),
-  endpoint(
+  resources.create(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/resources',
       operationId: 'createResource',
       summary: 'Register an API resource (an RFC 8707 resource indicator) with its scopes',
-      params: ORG,
-      body: { contentType: 'application/json', schema: CreateResourceBody, errors: 'invalid_request' },
-      responses: {
-        ...createResponses(Resource, 'registered'),
-        409: apiError('`conflict`: another resource of the org has that identifier'),
-      },
+      body: CreateResourceBody,
+      schema: Resource,
+      answer: 'registered',
+      refusals: { 409: apiError('`conflict`: another resource of the org has that identifier') },
     },
-    async ({ deps, caller, body }) => {
+    async (deps, caller, body) => {
       const input = {
         identifier: body.identifier,
         name: body.name,
         ...(body.scopes ? { scopes: body.scopes } : {}),
         ...(body.access_token_ttl === undefined ? {} : { accessTokenTtl: body.access_token_ttl }),
       };
-      const resource = await managementInput(createApiResource(deps, caller.org, input, caller.actor));
-      return created(view(resource));
+      return view(await managementInput(createApiResource(deps, caller.org, input, caller.actor)));
     },
   ),
-  endpoint(
-    {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/resources/:id',
-      operationId: 'getResource',
-      summary: 'One of the org’s API resources',
-      params: RESOURCE,
-      responses: {
-        200: { description: 'the resource', schema: Resource },
-        401: unauthorized,
-        403: forbidden,
-        404: noResource,
-      },
-    },
-    async ({ deps, caller, params }) => {
-      const resource = await getApiResource(deps, caller.org, params.id);
-      return ok(view(resource));
-    },
+  resources.get(
+    { operationId: 'getResource', summary: 'One of the org’s API resources', schema: Resource },
+    async (deps, org, id) => view(await getApiResource(deps, org, id)),
   ),
-  endpoint(
+  resources.update(
     {
-      ...write,
-      method: 'patch',
-      path: '/organizations/:org/resources/:id',
       operationId: 'updateResource',
       summary: 'Change a resource’s name, scopes or access token lifetime',
       description:
         'Absent fields keep their value; `scopes` replaces the list. A scope removed leaves every role ' +
         'and client permitted it. `identifier` never changes: sending it is `invalid_request`.',
-      params: RESOURCE,
-      body: {
-        contentType: 'application/json',
-        schema: UpdateResourceBody,
-        errors: 'invalid_request',
-        precheck: refuseIdentifier,
-      },
-      responses: {
-        200: { description: 'the resource as updated', schema: Resource },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noResource,
-      },
+      body: UpdateResourceBody,
+      precheck: refuseIdentifier,
+      schema: Resource,
     },
-    async ({ deps, caller, params, body }) => {
+    async (deps, caller, id, body) => {
       const changes = {
         ...(body.name === undefined ? {} : { name: body.name }),
         ...(body.scopes ? { scopes: body.scopes } : {}),
         ...(body.access_token_ttl === undefined ? {} : { accessTokenTtl: body.access_token_ttl }),
       };
-      const resource = await managementInput(
-        updateApiResource(deps, caller.org, params.id, changes, caller.actor),
-      );
-      return ok(view(resource));
+      return view(await managementInput(updateApiResource(deps, caller.org, id, changes, caller.actor)));
     },
   ),
-  endpoint(
-    {
-      ...write,
-      method: 'delete',
-      path: '/organizations/:org/resources/:id',
-      operationId: 'deleteResource',
-      summary: 'Delete a resource and every permission naming it',
-      params: RESOURCE,
-      responses: {
-        204: { description: 'deleted; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: noResource,
-      },
-    },
-    async ({ deps, caller, params }) => {
-      await deleteApiResource(deps, caller.org, params.id, caller.actor);
-      return noContent();
-    },
+  resources.remove(
+    { operationId: 'deleteResource', summary: 'Delete a resource and every permission naming it' },
+    deleteApiResource,
   ),
 ];

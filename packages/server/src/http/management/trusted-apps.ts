@@ -8,17 +8,9 @@ import {
 } from '../../domain/enterprise-access/index.js';
 import type { TrustedApp } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
-import { created, endpoint, noContent, ok } from './endpoint.js';
-import {
-  apiError,
-  createResponses,
-  forbidden,
-  invalid,
-  MANAGEMENT,
-  noOrg,
-  ORG,
-  unauthorized,
-} from './responses.js';
+import { endpoint, ok } from './endpoint.js';
+import { ownedItems } from './owned-items.js';
+import { apiError, forbidden, noOrg, ORG, unauthorized } from './responses.js';
 import {
   CreateTrustedAppBody,
   TrustedAppList,
@@ -38,13 +30,33 @@ const view = (a: TrustedApp): z.output<typeof TrustedAppRecord> => ({
   updated_at: new Date(a.updatedAt).toISOString(),
 });
 
-const APP = { ...ORG, id: 'the trusted app id (`tap_…`)' } as const;
-const noApp = apiError('`not_found`: no such org, or no such trusted app in it');
+const apps = ownedItems({
+  path: '/organizations/:org/trusted-apps',
+  noun: 'trusted app',
+  id: 'the trusted app id (`tap_…`)',
+});
 const clientTaken = apiError(
   '`conflict`: another trusted app already gives one of these clients this audience',
 );
-const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
-const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+
+/** The app as the domain takes it, from a creation or update body. */
+const appInput = <B extends z.output<typeof UpdateTrustedAppBody>>(
+  body: B,
+): {
+  name: B['name'];
+  audience: B['audience'];
+  targetClientId: B['target_client_id'];
+  clientIds: B['client_ids'];
+  resources: B['resources'];
+  scopes: B['scopes'];
+} => ({
+  name: body.name,
+  audience: body.audience,
+  targetClientId: body.target_client_id,
+  clientIds: body.client_ids,
+  resources: body.resources,
+  scopes: body.scopes,
+});
 
 /**
  * The org's trusted apps (owners only; members 403): the target authorization servers some of its
@@ -53,7 +65,7 @@ const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
 export const TRUSTED_APP_ENDPOINTS = [
   endpoint(
     {
-      ...read,
+      ...apps.read,
       method: 'get',
       path: '/organizations/:org/trusted-apps',
       operationId: 'listTrustedApps',
@@ -68,110 +80,35 @@ export const TRUSTED_APP_ENDPOINTS = [
     },
     async ({ deps, caller }) => ok({ data: (await listTrustedApps(deps, caller.org)).map(view) }),
   ),
-  endpoint(
+  apps.create(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/trusted-apps',
       operationId: 'createTrustedApp',
       summary: 'Let some of the org’s clients get ID-JAGs for a target authorization server',
-      params: ORG,
-      body: { contentType: 'application/json', schema: CreateTrustedAppBody, errors: 'invalid_request' },
-      responses: { ...createResponses(TrustedAppRecord), 409: clientTaken },
+      body: CreateTrustedAppBody,
+      schema: TrustedAppRecord,
+      refusals: { 409: clientTaken },
     },
-    async ({ deps, caller, body }) => {
-      const app = await managementInput(
-        createTrustedApp(
-          deps,
-          caller.org,
-          {
-            name: body.name,
-            audience: body.audience,
-            targetClientId: body.target_client_id,
-            clientIds: body.client_ids,
-            resources: body.resources,
-            scopes: body.scopes,
-          },
-          caller.actor,
-        ),
-      );
-      return created(view(app));
-    },
+    async (deps, caller, body) =>
+      view(await managementInput(createTrustedApp(deps, caller.org, appInput(body), caller.actor))),
   ),
-  endpoint(
-    {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/trusted-apps/:id',
-      operationId: 'getTrustedApp',
-      summary: 'One of the org’s trusted apps',
-      params: APP,
-      responses: {
-        200: { description: 'the trusted app', schema: TrustedAppRecord },
-        401: unauthorized,
-        403: forbidden,
-        404: noApp,
-      },
-    },
-    async ({ deps, caller, params }) => ok(view(await getTrustedApp(deps, caller.org, params.id))),
+  apps.get(
+    { operationId: 'getTrustedApp', summary: 'One of the org’s trusted apps', schema: TrustedAppRecord },
+    async (deps, org, id) => view(await getTrustedApp(deps, org, id)),
   ),
-  endpoint(
+  apps.update(
     {
-      ...write,
-      method: 'patch',
-      path: '/organizations/:org/trusted-apps/:id',
       operationId: 'updateTrustedApp',
       summary: 'Change a trusted app',
       description: 'Absent fields keep their value; a given list replaces the stored one.',
-      params: APP,
-      body: { contentType: 'application/json', schema: UpdateTrustedAppBody, errors: 'invalid_request' },
-      responses: {
-        200: { description: 'the trusted app as updated', schema: TrustedAppRecord },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noApp,
-        409: clientTaken,
-      },
+      body: UpdateTrustedAppBody,
+      schema: TrustedAppRecord,
+      refusals: { 409: clientTaken },
     },
-    async ({ deps, caller, params, body }) => {
-      const app = await managementInput(
-        updateTrustedApp(
-          deps,
-          caller.org,
-          params.id,
-          {
-            name: body.name,
-            audience: body.audience,
-            targetClientId: body.target_client_id,
-            clientIds: body.client_ids,
-            resources: body.resources,
-            scopes: body.scopes,
-          },
-          caller.actor,
-        ),
-      );
-      return ok(view(app));
-    },
+    async (deps, caller, id, body) =>
+      view(await managementInput(updateTrustedApp(deps, caller.org, id, appInput(body), caller.actor))),
   ),
-  endpoint(
-    {
-      ...write,
-      method: 'delete',
-      path: '/organizations/:org/trusted-apps/:id',
-      operationId: 'deleteTrustedApp',
-      summary: 'Delete a trusted app: no more ID-JAGs for it',
-      params: APP,
-      responses: {
-        204: { description: 'deleted; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: noApp,
-      },
-    },
-    async ({ deps, caller, params }) => {
-      await deleteTrustedApp(deps, caller.org, params.id, caller.actor);
-      return noContent();
-    },
+  apps.remove(
+    { operationId: 'deleteTrustedApp', summary: 'Delete a trusted app: no more ID-JAGs for it' },
+    deleteTrustedApp,
   ),
 ];

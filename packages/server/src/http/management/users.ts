@@ -10,17 +10,9 @@ import {
 } from '../../domain/directory/index.js';
 import type { User } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
-import { created, endpoint, noContent, ok } from './endpoint.js';
-import {
-  apiError,
-  createResponses,
-  forbidden,
-  invalid,
-  MANAGEMENT,
-  noOrg,
-  ORG,
-  unauthorized,
-} from './responses.js';
+import { endpoint } from './endpoint.js';
+import { ownedItems } from './owned-items.js';
+import { apiError, forbidden, noOrg, ORG, unauthorized } from './responses.js';
 import {
   CreateUserBody,
   UpdateUserBody,
@@ -75,10 +67,7 @@ function claimChanges(body: z.output<typeof UpdateUserBody>): StandardClaimChang
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['q'] as const;
 
-const USER = { ...ORG, id: 'the user id (`usr_…`)' } as const;
-const noUser = apiError('`not_found`: no such org, or no such user in it');
-const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
-const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+const users = ownedItems({ path: '/organizations/:org/users', noun: 'user', id: 'the user id (`usr_…`)' });
 
 /**
  * An org's users (owners only; members 403): list and search, create (the password is never
@@ -87,7 +76,7 @@ const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
 export const USER_ENDPOINTS = [
   endpoint(
     {
-      ...read,
+      ...users.read,
       method: 'get',
       path: '/organizations/:org/users',
       operationId: 'listUsers',
@@ -121,24 +110,18 @@ export const USER_ENDPOINTS = [
       return page(found.entries.map(view), found.exact ? found.total : { atLeast: found.total }, FILTERS);
     },
   ),
-  endpoint(
+  users.create(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/users',
       operationId: 'createUser',
       summary: 'Create a user, with a personal tenant',
       description:
         'As `tessera user create` does. The password is stored as an argon2id hash and never shown. ' +
         'Audited as `user.created` and `tenant.created`.',
-      params: ORG,
-      body: { contentType: 'application/json', schema: CreateUserBody, errors: 'invalid_request' },
-      responses: {
-        ...createResponses(UserSchema),
-        409: apiError('`conflict`: the org has a user with this email (in any case)'),
-      },
+      body: CreateUserBody,
+      schema: UserSchema,
+      refusals: { 409: apiError('`conflict`: the org has a user with this email (in any case)') },
     },
-    async ({ deps, caller, body }) => {
+    async (deps, caller, body) => {
       const input = {
         email: body.email,
         password: body.password ?? null,
@@ -148,34 +131,15 @@ export const USER_ENDPOINTS = [
         claims: claimChanges(body),
       };
       const { user } = await managementInput(createUser(deps, caller.org, input, caller.actor));
-      return created(view(user));
+      return view(user);
     },
   ),
-  endpoint(
-    {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/users/:id',
-      operationId: 'getUser',
-      summary: 'One of the org’s users',
-      params: USER,
-      responses: {
-        200: { description: 'the user', schema: UserSchema },
-        401: unauthorized,
-        403: forbidden,
-        404: noUser,
-      },
-    },
-    async ({ deps, caller, params }) => {
-      const user = await requireOrgUser(deps.store, caller.org, params.id);
-      return ok(view(user));
-    },
+  users.get(
+    { operationId: 'getUser', summary: 'One of the org’s users', schema: UserSchema },
+    async (deps, org, id) => view(await requireOrgUser(deps.store, org, id)),
   ),
-  endpoint(
+  users.update(
     {
-      ...write,
-      method: 'patch',
-      path: '/organizations/:org/users/:id',
       operationId: 'updateUser',
       summary: 'Change a user’s names and profile claims, disable or enable them',
       description:
@@ -185,17 +149,11 @@ export const USER_ENDPOINTS = [
         'ends every session they have: their refresh tokens are refused and their access tokens no ' +
         'longer work. Audited as `user.updated` (with `previous` and `changes`), and each ended ' +
         'session as `session.deleted`.',
-      params: USER,
-      body: { contentType: 'application/json', schema: UpdateUserBody, errors: 'invalid_request' },
-      responses: {
-        200: { description: 'the user as it is now', schema: UserSchema },
-        400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noUser,
-      },
+      body: UpdateUserBody,
+      schema: UserSchema,
+      answer: 'the user as it is now',
     },
-    async ({ deps, caller, params, body }) => {
+    async (deps, caller, id, body) => {
       const changes = {
         ...(body.first_name === undefined ? {} : { firstName: body.first_name }),
         ...(body.last_name === undefined ? {} : { lastName: body.last_name }),
@@ -203,54 +161,29 @@ export const USER_ENDPOINTS = [
         ...(body.disabled === undefined ? {} : { disabled: body.disabled }),
         claims: claimChanges(body),
       };
-      const user = await managementInput(updateUser(deps, caller.org, params.id, changes, caller.actor));
-      return ok(view(user));
+      return view(await managementInput(updateUser(deps, caller.org, id, changes, caller.actor)));
     },
   ),
-  endpoint(
+  users.remove(
     {
-      ...write,
-      method: 'delete',
-      path: '/organizations/:org/users/:id',
       operationId: 'deleteUser',
       summary: 'Delete a user',
       description:
         'Their sessions end (`session.deleted` each), the tenants no one else belongs to are deleted ' +
         '(`tenant.deleted` each), then `user.deleted`.',
-      params: USER,
-      responses: {
-        204: { description: 'deleted; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: noUser,
-      },
     },
-    async ({ deps, caller, params }) => {
-      await deleteUser(deps, caller.org, params.id, caller.actor);
-      return noContent();
-    },
+    deleteUser,
   ),
-  endpoint(
+  users.remove(
     {
-      ...write,
-      method: 'delete',
-      path: '/organizations/:org/users/:id/sessions',
       operationId: 'endUserSessions',
       summary: 'Sign a user out everywhere',
       description:
         'Ends every session of the user (each audited as `session.deleted`) and their sign-in on the ' +
         'hosted pages: refresh tokens are refused, access tokens no longer work. The user may sign in again.',
-      params: USER,
-      responses: {
-        204: { description: 'ended; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: noUser,
-      },
+      at: '/sessions',
+      answer: 'ended; no body',
     },
-    async ({ deps, caller, params }) => {
-      await endSessionsOfUser(deps, caller.org, params.id, caller.actor);
-      return noContent();
-    },
+    endSessionsOfUser,
   ),
 ];
