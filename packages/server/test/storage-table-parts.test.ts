@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
+import {
+  addFlag,
+  dropTables,
+  expiryIndex,
+  lifespan,
+  linkTable,
+  orgTable,
+  timestamps,
+} from '../src/storage/migrations/table-parts.js';
+
+/**
+ * Migrations that have already run are written with storage/migrations/table-parts.ts: these are the
+ * statements its parts made when they did, on both dialects, so that no change to a part goes unseen.
+ */
+const DIALECTS = {
+  sqlite: { adapter: SqliteAdapter, introspector: SqliteIntrospector, compiler: SqliteQueryCompiler },
+  postgres: { adapter: PostgresAdapter, introspector: PostgresIntrospector, compiler: PostgresQueryCompiler },
+};
+
+/** A database that runs nothing and records the SQL of every statement it is given. */
+function recording(dialect: keyof typeof DIALECTS): { db: Kysely<unknown>; statements: string[] } {
+  const { adapter, introspector, compiler } = DIALECTS[dialect];
+  const statements: string[] = [];
+  const db = new Kysely<unknown>({
+    dialect: {
+      createAdapter: () => new adapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new introspector(db),
+      createQueryCompiler: () => new compiler(),
+    },
+    log: (event) => {
+      statements.push(event.query.sql);
+    },
+  });
+  return { db, statements };
+}
+
+for (const dialect of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {
+  describe(`migrations' table parts make the statements they always made (${dialect})`, () => {
+    test('an org table with its own id, created and updated', () => {
+      const { db } = recording(dialect);
+      const statement = orgTable(db, 'tenants').addColumn('name', 'text').$call(timestamps).compile();
+      assert.equal(
+        statement.sql,
+        'create table "tenants" ("id" text primary key, "org_id" text not null references "organizations" ("id") on delete cascade, "name" text, "created_at" bigint not null, "updated_at" bigint not null)',
+      );
+    });
+
+    test('an org table keyed by another column, with a lifespan', () => {
+      const { db } = recording(dialect);
+      const statement = orgTable(db, 'profile_keys', 'key_hash').$call(lifespan).compile();
+      assert.equal(
+        statement.sql,
+        'create table "profile_keys" ("key_hash" text primary key, "org_id" text not null references "organizations" ("id") on delete cascade, "created_at" bigint not null, "expires_at" bigint not null)',
+      );
+    });
+
+    test('a link table: its references, then its own columns, then the pair as its key', () => {
+      const { db } = recording(dialect);
+      const statement = linkTable(db, 'user_roles', { user_id: 'users.id', role_id: 'roles.id' })
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .compile();
+      assert.equal(
+        statement.sql,
+        'create table "user_roles" ("user_id" text not null references "users" ("id") on delete cascade, "role_id" text not null references "roles" ("id") on delete cascade, "created_at" bigint not null, constraint "user_roles_pk" primary key ("user_id", "role_id"))',
+      );
+    });
+
+    test('the expiry index, a flag, and dropping tables', async () => {
+      const { db, statements } = recording(dialect);
+      await expiryIndex(db, 'profile_keys_expiry', 'profile_keys');
+      await addFlag(db, 'users', 'disabled');
+      await dropTables(db, ['passkey_challenges', 'passkeys']);
+      assert.deepEqual(statements, [
+        'create index "profile_keys_expiry" on "profile_keys" ("expires_at")',
+        'alter table "users" add column "disabled" integer default 0 not null',
+        'drop table if exists "passkey_challenges"',
+        'drop table if exists "passkeys"',
+      ]);
+    });
+  });
+}
