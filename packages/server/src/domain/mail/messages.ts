@@ -95,9 +95,8 @@ const nameOf = (frame: MailFrame, org: Org) => frame.brand.name ?? org.name;
 interface Message {
   subject: string;
   lines: string[];
-  action: string;
-  link: string;
-  after: string;
+  /** The mail's one call to action, when it has one: the button's words, its link, and a line after it. */
+  call?: { action: string; link: string; after: string };
 }
 
 /** The brand's head of a mail: its logo (absolute URL, decorative: the name is in the text) and name. */
@@ -136,19 +135,20 @@ ${legal(frame).html}
 </body></html>
 `;
 
+/** A paragraph in the muted small print under a mail's message. */
+const muted = (html: string) => `<p style="color:#5b6475;font-size:.9rem">${html}</p>`;
+
+/** The mail's text and HTML bodies: the brand, the lines, the call to action if any, the signature. */
 function render(frame: MailFrame, to: string, orgName: string, m: Message): Mail {
   const { texts, brand } = frame;
   const signature = texts.t('mail.signature', { org: orgName });
+  const { call } = m;
   const text = [
     orgName,
     '',
     ...m.lines,
     '',
-    `${m.action}:`,
-    m.link,
-    '',
-    m.after,
-    '',
+    ...(call === undefined ? [] : [`${call.action}:`, call.link, '', call.after, '']),
     signature,
     ...legal(frame).lines,
     '',
@@ -158,11 +158,17 @@ function render(frame: MailFrame, to: string, orgName: string, m: Message): Mail
     frame,
     orgName,
     m.subject,
-    `${m.lines.map((line) => `<p>${e(line)}</p>`).join('\n')}
-<p><a href="${e(m.link)}" style="display:inline-block;padding:.6rem 1rem;background:${brand.primary};color:${brand.onPrimary};border-radius:8px;text-decoration:none;font-weight:600">${e(m.action)}</a></p>
-<p style="color:#5b6475;font-size:.9rem">${e(texts.t('mail.button_fallback'))}<br>${e(m.link)}</p>
-<p style="color:#5b6475;font-size:.9rem">${e(m.after)}</p>
-<p style="color:#5b6475;font-size:.9rem">${e(signature)}</p>`,
+    [
+      ...m.lines.map((line) => `<p>${e(line)}</p>`),
+      ...(call === undefined
+        ? []
+        : [
+            `<p><a href="${e(call.link)}" style="display:inline-block;padding:.6rem 1rem;background:${brand.primary};color:${brand.onPrimary};border-radius:8px;text-decoration:none;font-weight:600">${e(call.action)}</a></p>`,
+            muted(`${e(texts.t('mail.button_fallback'))}<br>${e(call.link)}`),
+            muted(e(call.after)),
+          ]),
+      muted(e(signature)),
+    ].join('\n'),
   );
   return { to, subject: m.subject, text, html };
 }
@@ -171,51 +177,31 @@ function render(frame: MailFrame, to: string, orgName: string, m: Message): Mail
 const validity = (texts: Texts, minutes: number, inMinutes: MessageKey, inHours: MessageKey) =>
   minutes % 60 === 0 ? texts.t(inHours, { hours: minutes / 60 }) : texts.t(inMinutes, { minutes });
 
+/**
+ * The builder of a mail whose one-time link, valid for `minutes`, the recipient asked for at their
+ * address: a password reset (`mail.reset.*` words) or an address verification (`mail.verify.*`).
+ */
+const askedLinkMail =
+  (kind: 'reset' | 'verify') =>
+  (words: Texts | MailFrame, org: Org, to: string, link: string, minutes: number): Mail => {
+    const frame = frameOf(words);
+    const { texts } = frame;
+    const name = nameOf(frame, org);
+    return render(frame, to, name, {
+      subject: texts.t(`mail.${kind}.subject`, { org: name }),
+      lines: [
+        texts.t(`mail.${kind}.asked`, { org: name, email: to }),
+        validity(texts, minutes, `mail.${kind}.validity`, `mail.${kind}.validity_hours`),
+      ],
+      call: { action: texts.t(`mail.${kind}.action`), link, after: texts.t(`mail.${kind}.after`) },
+    });
+  };
+
 /** The password reset mail: a one-time link, valid for `minutes`. */
-export function passwordResetMail(
-  words: Texts | MailFrame,
-  org: Org,
-  to: string,
-  link: string,
-  minutes: number,
-): Mail {
-  const frame = frameOf(words);
-  const { texts } = frame;
-  const name = nameOf(frame, org);
-  return render(frame, to, name, {
-    subject: texts.t('mail.reset.subject', { org: name }),
-    lines: [
-      texts.t('mail.reset.asked', { org: name, email: to }),
-      validity(texts, minutes, 'mail.reset.validity', 'mail.reset.validity_hours'),
-    ],
-    action: texts.t('mail.reset.action'),
-    link,
-    after: texts.t('mail.reset.after'),
-  });
-}
+export const passwordResetMail = askedLinkMail('reset');
 
 /** The address verification mail: a one-time link, valid for `minutes`. */
-export function verificationMail(
-  words: Texts | MailFrame,
-  org: Org,
-  to: string,
-  link: string,
-  minutes: number,
-): Mail {
-  const frame = frameOf(words);
-  const { texts } = frame;
-  const name = nameOf(frame, org);
-  return render(frame, to, name, {
-    subject: texts.t('mail.verify.subject', { org: name }),
-    lines: [
-      texts.t('mail.verify.asked', { org: name, email: to }),
-      validity(texts, minutes, 'mail.verify.validity', 'mail.verify.validity_hours'),
-    ],
-    action: texts.t('mail.verify.action'),
-    link,
-    after: texts.t('mail.verify.after'),
-  });
-}
+export const verificationMail = askedLinkMail('verify');
 
 /**
  * Proving an account before an enterprise sign-in is linked to it (federation/account-link-proofs.ts):
@@ -239,9 +225,7 @@ export function accountLinkMail(
       texts.t('mail.link.asked', { org: name, email: to, connection }),
       texts.t('mail.link.validity', { connection, minutes }),
     ],
-    action: texts.t('mail.link.action', { connection }),
-    link,
-    after: texts.t('mail.link.after'),
+    call: { action: texts.t('mail.link.action', { connection }), link, after: texts.t('mail.link.after') },
   });
 }
 
@@ -250,22 +234,13 @@ export function addressChangedMail(words: Texts | MailFrame, org: Org, to: strin
   const frame = frameOf(words);
   const { texts } = frame;
   const name = nameOf(frame, org);
-  const subject = texts.t('mail.changed.subject', { org: name });
-  const lines = [
-    texts.t('mail.changed.text', { org: name, from: to, to: newAddress }),
-    texts.t('mail.changed.warning'),
-  ];
-  const signature = texts.t('mail.signature', { org: name });
-  const text = [name, '', ...lines, '', signature, ...legal(frame).lines, ''].join('\n');
-  const e = escapeHtml;
-  const html = shell(
-    frame,
-    name,
-    subject,
-    `${lines.map((line) => `<p>${e(line)}</p>`).join('\n')}
-<p style="color:#5b6475;font-size:.9rem">${e(signature)}</p>`,
-  );
-  return { to, subject, text, html };
+  return render(frame, to, name, {
+    subject: texts.t('mail.changed.subject', { org: name }),
+    lines: [
+      texts.t('mail.changed.text', { org: name, from: to, to: newAddress }),
+      texts.t('mail.changed.warning'),
+    ],
+  });
 }
 
 /** An invitation: to be a user of `org` (its hosted pages), or a console member of it with a role. */
@@ -291,8 +266,6 @@ export function invitationMail(
       org: name,
     }),
     lines: [texts.t(invited, { org: name, email: to }), texts.t('mail.invite.validity', { days })],
-    action: texts.t('mail.invite.action'),
-    link,
-    after: texts.t('mail.invite.after'),
+    call: { action: texts.t('mail.invite.action'), link, after: texts.t('mail.invite.after') },
   });
 }
