@@ -4,6 +4,7 @@ import { checkJwt, type JWTPayload, unverifiedClaims, unverifiedHeader } from '.
 import { findFederatedUserId, listConnections } from '../../storage/repos/connections.js';
 import { purgeProofJtis, recordProofJti } from '../../storage/repos/dpop-proof-jtis.js';
 import { findUserById } from '../../storage/repos/users.js';
+import { CLIENT_JWS_ALGORITHMS } from '../client-jws-algorithms.js';
 import { clock } from '../clock.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { fail } from '../errors.js';
@@ -27,22 +28,11 @@ export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export const ID_JAG_GRANT_PROFILE = 'urn:ietf:params:oauth:grant-profile:id-jag';
 
 /**
- * The signature algorithms an ID-JAG may be signed with: asymmetric ones only. An HMAC (`HS256`,
- * keyed with whatever a public key set holds) and `none` are never taken.
+ * The signature algorithms an ID-JAG may be signed with: asymmetric ones only, those a client's
+ * own keys may sign with and Ed25519. An HMAC (`HS256`, keyed with whatever a public key set
+ * holds) and `none` are never taken.
  */
-export const ID_JAG_ALGORITHMS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-];
+export const ID_JAG_ALGORITHMS = [...CLIENT_JWS_ALGORITHMS, 'Ed25519'];
 
 /** An ID-JAG issued further in the future than this (a clock ahead) is refused: jose checks `iat` no more. */
 const IAT_LEEWAY_S = 60;
