@@ -27,8 +27,13 @@ interface Declared {
 /** `--org S`, which nearly every command takes. */
 const ORG = value('org', 'S');
 
-/** `--org S --id ID`: one thing of the organization, named by its id. */
-const byId = (shown: string) => [ORG, value('id', shown)] as const;
+/** `--org S --id ID …`: one thing of the organization, named by its id, and what else the command takes. */
+const byId = <P extends readonly SynopsisPart[]>(shown: string, ...more: P) =>
+  [ORG, value('id', shown), ...more] as const;
+
+/** A `… show` command: it prints the one thing, as create and update print it. */
+const showing = (shown: string, summary: string, item: string) =>
+  ({ synopsis: byId(shown), summary, details: [`Prints the ${item}.`] }) as const;
 
 /** A `… delete` command: it prints the id it deleted (`{"deleted":"api_…"}`). */
 const deletion = (shown: string, prefix: string, summary: string) =>
@@ -37,6 +42,50 @@ const deletion = (shown: string, prefix: string, summary: string) =>
 /** A `… list` command: it prints the organization's items, oldest first. */
 const listing = (summary: string, item: string, more = '') =>
   ({ synopsis: [ORG], summary, details: [`Prints {"data":[${item}…]}, oldest first${more}.`] }) as const;
+
+/** What an API resource has besides its identifier and name: given to create, changed by update. */
+const RESOURCE_SETTINGS = [
+  optional(repeated('scope', 'NAME=DESCRIPTION')),
+  optional(value('ttl', 'SECONDS')),
+] as const;
+
+/** What a role has besides its name: given to create, changed by update. */
+const ROLE_SETTINGS = [
+  optional(value('description', 'D')),
+  optional(repeated('permission', 'IDENTIFIER#SCOPE')),
+] as const;
+
+/** Which users a connection signs in and makes: given to create, changed by update. */
+const CONNECTION_USERS = [
+  optional(repeated('domain', 'D')),
+  negatable('jit'),
+  negatable('jit-any-domain'),
+  optional(repeated('default-role', 'ROLE_ID')),
+] as const;
+
+/** An OIDC connection's settings besides its issuer and client: given to create, changed by update. */
+const OIDC_SETTINGS = [
+  optional(repeated('scope', 'SCOPE')),
+  optional(value('hosted-domain', 'D')),
+  optional(repeated('allowed-endpoint-host', 'HOST')),
+  negatable('accept-id-jag'),
+] as const;
+
+/** The splunk_hec and datadog settings of a log stream (datadog's --gzip aside): create's and update's. */
+const STREAM_SETTINGS = [
+  optional(value('index', 'I')),
+  optional(value('source', 'S')),
+  optional(value('sourcetype', 'T')),
+  optional(value('service', 'S')),
+  optional(value('ddsource', 'S')),
+  optional(value('ddtags', 'TAGS')),
+] as const;
+
+/** What a trusted app's clients may ask for: given to create, changed by update. */
+const TRUSTED_APP_GRANTS = [
+  optional(repeated('resource', 'URI')),
+  optional(repeated('scope', 'SCOPE')),
+] as const;
 
 /**
  * Every command of DESIGN §8, declared once: the one source of `tessera --help`, of
@@ -171,32 +220,16 @@ const DECLARED = {
     '{"id","identifier","name","scopes","accessTokenTtl"}',
   ),
   'resource create': {
-    synopsis: [
-      ORG,
-      value('identifier', 'URI'),
-      value('name', 'N'),
-      optional(repeated('scope', 'NAME=DESCRIPTION')),
-      optional(value('ttl', 'SECONDS')),
-    ],
+    synopsis: [ORG, value('identifier', 'URI'), value('name', 'N'), ...RESOURCE_SETTINGS],
     summary: 'register an API resource (an RFC 8707 resource indicator) with its scopes',
     details: [
       'Prints the resource. --identifier: https (http on loopback), no fragment; it never changes.',
       '--ttl: access token lifetime, 60 to 86400 seconds (default 900).',
     ],
   },
-  'resource show': {
-    synopsis: byId('API_ID'),
-    summary: 'show one API resource',
-    details: ['Prints the resource.'],
-  },
+  'resource show': showing('API_ID', 'show one API resource', 'resource'),
   'resource update': {
-    synopsis: [
-      ORG,
-      value('id', 'API_ID'),
-      optional(value('name', 'N')),
-      optional(repeated('scope', 'NAME=DESCRIPTION')),
-      optional(value('ttl', 'SECONDS')),
-    ],
+    synopsis: byId('API_ID', optional(value('name', 'N')), ...RESOURCE_SETTINGS),
     summary: "change an API resource's name, scopes or token lifetime",
     details: ['Prints the resource. --scope replaces every scope; a scope removed leaves roles and clients.'],
   },
@@ -206,28 +239,13 @@ const DECLARED = {
     '{"id","name","description","permissions"}',
   ),
   'role create': {
-    synopsis: [
-      ORG,
-      value('name', 'N'),
-      optional(value('description', 'D')),
-      optional(repeated('permission', 'IDENTIFIER#SCOPE')),
-    ],
+    synopsis: [ORG, value('name', 'N'), ...ROLE_SETTINGS],
     summary: 'create a role with permissions',
     details: ['Prints the role. Each --permission names a registered resource and one of its scopes.'],
   },
-  'role show': {
-    synopsis: byId('ROLE_ID'),
-    summary: 'show one role',
-    details: ['Prints the role.'],
-  },
+  'role show': showing('ROLE_ID', 'show one role', 'role'),
   'role update': {
-    synopsis: [
-      ORG,
-      value('id', 'ROLE_ID'),
-      optional(value('name', 'N')),
-      optional(value('description', 'D')),
-      optional(repeated('permission', 'IDENTIFIER#SCOPE')),
-    ],
+    synopsis: byId('ROLE_ID', optional(value('name', 'N')), ...ROLE_SETTINGS),
     summary: "change a role's name, description or permissions",
     details: ['Prints the role. --permission replaces every permission of the role.'],
   },
@@ -321,18 +339,8 @@ const DECLARED = {
       ORG,
       value('type', 'oidc|saml'),
       value('name', 'N'),
-      optional(repeated('domain', 'D')),
-      negatable('jit'),
-      negatable('jit-any-domain'),
-      optional(repeated('default-role', 'ROLE_ID')),
-      optional(
-        value('issuer', 'URL'),
-        value('client-id', 'C'),
-        optional(repeated('scope', 'SCOPE')),
-        optional(value('hosted-domain', 'D')),
-        optional(repeated('allowed-endpoint-host', 'HOST')),
-        negatable('accept-id-jag'),
-      ),
+      ...CONNECTION_USERS,
+      optional(value('issuer', 'URL'), value('client-id', 'C'), ...OIDC_SETTINGS),
       optional(
         either(
           value('metadata-file', 'FILE'),
@@ -371,21 +379,14 @@ const DECLARED = {
     ],
   },
   'connection update': {
-    synopsis: [
-      ORG,
-      value('id', 'CON_ID'),
+    synopsis: byId(
+      'CON_ID',
       optional(value('name', 'N')),
-      optional(repeated('domain', 'D')),
-      negatable('jit'),
-      negatable('jit-any-domain'),
-      optional(repeated('default-role', 'ROLE_ID')),
+      ...CONNECTION_USERS,
       optional(value('issuer', 'URL')),
       optional(value('client-id', 'C')),
       optional(toggle('new-client-secret')),
-      optional(repeated('scope', 'SCOPE')),
-      optional(value('hosted-domain', 'D')),
-      optional(repeated('allowed-endpoint-host', 'HOST')),
-      negatable('accept-id-jag'),
+      ...OIDC_SETTINGS,
       optional(
         either(
           value('metadata-file', 'FILE'),
@@ -396,7 +397,7 @@ const DECLARED = {
           ),
         ),
       ),
-    ],
+    ),
     summary: "change a connection's settings (its type stays)",
     details: [
       'Prints the connection. A repeatable flag replaces the whole list; --domain "" (or --default-role "")',
@@ -432,12 +433,7 @@ const DECLARED = {
       value('name', 'N'),
       optional(value('url', 'URL')),
       optional(value('backfill-from', 'TIME')),
-      optional(value('index', 'I')),
-      optional(value('source', 'S')),
-      optional(value('sourcetype', 'T')),
-      optional(value('service', 'S')),
-      optional(value('ddsource', 'S')),
-      optional(value('ddtags', 'TAGS')),
+      ...STREAM_SETTINGS,
       optional(toggle('gzip')),
     ],
     summary: "stream the organization's audit log to a SIEM (HTTPS, Splunk HEC or Datadog)",
@@ -467,21 +463,15 @@ const DECLARED = {
     ],
   },
   'log-stream update': {
-    synopsis: [
-      ORG,
-      value('id', 'LST_ID'),
+    synopsis: byId(
+      'LST_ID',
       optional(value('name', 'N')),
       optional(value('url', 'URL')),
       optional(either(toggle('pause'), toggle('resume'))),
       optional(toggle('new-secret')),
-      optional(value('index', 'I')),
-      optional(value('source', 'S')),
-      optional(value('sourcetype', 'T')),
-      optional(value('service', 'S')),
-      optional(value('ddsource', 'S')),
-      optional(value('ddtags', 'TAGS')),
+      ...STREAM_SETTINGS,
       negatable('gzip'),
-    ],
+    ),
     summary: 'change a log stream (its type and its place in the audit log stay)',
     details: [
       'Prints the stream. --pause stops sending; --resume goes on from the entry after the last one',
@@ -501,8 +491,7 @@ const DECLARED = {
       value('audience', 'ISSUER'),
       value('target-client-id', 'C'),
       repeated('client', 'CLIENT_ID'),
-      optional(repeated('resource', 'URI')),
-      optional(repeated('scope', 'SCOPE')),
+      ...TRUSTED_APP_GRANTS,
     ],
     summary: "let some of the organization's clients get ID-JAGs for a target authorization server",
     details: [
@@ -512,22 +501,16 @@ const DECLARED = {
       'may ask; --resource and --scope: what they may ask for (docs/enterprise-managed-authorization.md).',
     ],
   },
-  'trusted-app show': {
-    synopsis: byId('TAP_ID'),
-    summary: 'show one trusted app',
-    details: ['Prints the trusted app.'],
-  },
+  'trusted-app show': showing('TAP_ID', 'show one trusted app', 'trusted app'),
   'trusted-app update': {
-    synopsis: [
-      ORG,
-      value('id', 'TAP_ID'),
+    synopsis: byId(
+      'TAP_ID',
       optional(value('name', 'N')),
       optional(value('audience', 'ISSUER')),
       optional(value('target-client-id', 'C')),
       optional(repeated('client', 'CLIENT_ID')),
-      optional(repeated('resource', 'URI')),
-      optional(repeated('scope', 'SCOPE')),
-    ],
+      ...TRUSTED_APP_GRANTS,
+    ),
     summary: 'change a trusted app',
     details: ['Prints the trusted app. A repeatable flag replaces the whole list; --resource "" empties it.'],
   },
@@ -550,7 +533,7 @@ const DECLARED = {
     ],
   },
   'domain primary': {
-    synopsis: [ORG, value('id', 'DOM_ID'), optional(either(toggle('on'), toggle('off')))],
+    synopsis: byId('DOM_ID', optional(either(toggle('on'), toggle('off')))),
     summary:
       "move the organization's issuer onto this verified domain (--on, the default) or back off it (--off)",
     details: [
