@@ -9,7 +9,6 @@ import {
   deleteServiceAccount,
   listServiceAccounts,
   orgSettings,
-  requireOrg,
   rotateServiceAccountSecret,
   SIGN_UP_POLICIES,
   updateOrgSettings,
@@ -33,6 +32,7 @@ import { required, UsageError, type Values } from './args.js';
 import { CONNECTION_COMMANDS } from './connection-commands.js';
 import { DIRECTORY_COMMANDS } from './directory-commands.js';
 import { DOMAIN_COMMANDS } from './domain-commands.js';
+import { inOrg } from './in-org.js';
 import type { Launch } from './lifecycle.js';
 import { LOG_STREAM_COMMANDS } from './log-stream-commands.js';
 import { RESOURCE_COMMANDS } from './resource-commands.js';
@@ -134,8 +134,7 @@ export const ADMIN_COMMANDS: {
         'give at least one of --require-mfa, --dynamic-registration, --metadata-documents, --sign-up, --sign-up-domain, --id-token-signing-alg, or a branding flag',
       );
     }
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const s =
         Object.keys(change).length === 0
           ? await orgSettings(deps, org)
@@ -179,8 +178,7 @@ export const ADMIN_COMMANDS: {
       firstName: f['first-name'] ?? null,
       lastName: f['last-name'] ?? null,
     };
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const { user, tenant } = await createUser(deps, org, input, SYSTEM);
       return { id: user.id, email: user.email, tenantId: tenant.id };
     });
@@ -204,8 +202,7 @@ export const ADMIN_COMMANDS: {
         : { requestObjectSigningAlg: f['request-object-signing-alg'] }),
       ...logoutFlags(f),
     };
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const { client, secret, promoteFrom } = await createClient(deps, org, input, SYSTEM);
       return {
         clientId: client.id,
@@ -242,8 +239,7 @@ export const ADMIN_COMMANDS: {
     const email = required(f.email, 'email');
     const role = required(f.role, 'role');
     if (role !== 'owner' && role !== 'member') throw new UsageError('--role must be owner or member');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const ref = { email, password: f.password ?? null };
       const member = await addOrgMember(deps, org, ref, role, SYSTEM);
       return { orgId: org.id, userId: member.userId, email: member.email, role };
@@ -254,8 +250,7 @@ export const ADMIN_COMMANDS: {
     const slug = required(f.org, 'org');
     const input = { name: required(f.name, 'name'), scopes: f.scope ?? [] };
     if (input.scopes.length === 0) throw new UsageError('--scope is required (one or more)');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const { account, secret } = await createServiceAccount(deps, org, input, SYSTEM);
       return {
         clientId: account.id,
@@ -269,8 +264,7 @@ export const ADMIN_COMMANDS: {
 
   'service-account list'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const { entries } = await listServiceAccounts(deps, org, { page: 0, perPage: 100 });
       return {
         serviceAccounts: entries.map((a) => ({
@@ -286,8 +280,7 @@ export const ADMIN_COMMANDS: {
   'service-account rotate-secret'(f) {
     const slug = required(f.org, 'org');
     const clientId = required(f['client-id'], 'client-id');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       return { clientId, clientSecret: await rotateServiceAccountSecret(deps, org, clientId, SYSTEM) };
     });
   },
@@ -295,8 +288,8 @@ export const ADMIN_COMMANDS: {
   'service-account delete'(f) {
     const slug = required(f.org, 'org');
     const clientId = required(f['client-id'], 'client-id');
-    return admin(async (deps) => {
-      await deleteServiceAccount(deps, await requireOrg(deps.store, slug), clientId, SYSTEM);
+    return inOrg(slug, async (deps, org) => {
+      await deleteServiceAccount(deps, org, clientId, SYSTEM);
       return { clientId, deleted: true };
     });
   },
@@ -308,8 +301,7 @@ export const ADMIN_COMMANDS: {
     if (given !== null && given !== 'owner' && given !== 'member')
       throw new UsageError('--role must be owner or member');
     const role: Role | null = given;
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const kind = role === null ? ('user' as const) : ('member' as const);
       const input = { kind, email, role, roles: f['role-id'] ?? [], sendMail: f.mail === true };
       const { invitation, url } = await createInvitation(deps, org, input, SYSTEM);
@@ -325,8 +317,7 @@ export const ADMIN_COMMANDS: {
     const state = f.state ?? null;
     if (state !== null && state !== 'pending' && state !== 'accepted' && state !== 'expired')
       throw new UsageError('--state must be pending, accepted or expired');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const invitations: ReturnType<typeof invitationOutput>[] = [];
       for (let page = 0; ; page++) {
         const { entries, total } = await listInvitations(deps, org, { kind, state, page, perPage: 100 });
@@ -340,16 +331,16 @@ export const ADMIN_COMMANDS: {
   'invitation revoke'(f) {
     const slug = required(f.org, 'org');
     const id = required(f.id, 'id');
-    return admin(async (deps) => {
-      await revokeInvitation(deps, await requireOrg(deps.store, slug), id, SYSTEM);
+    return inOrg(slug, async (deps, org) => {
+      await revokeInvitation(deps, org, id, SYSTEM);
       return { id, revoked: true };
     });
   },
 
   'keys rotate'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => ({
-      kid: await rotateKeys(deps, await requireOrg(deps.store, slug), SYSTEM),
+    return inOrg(slug, async (deps, org) => ({
+      kid: await rotateKeys(deps, org, SYSTEM),
     }));
   },
 };

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { requireOrg } from '../domain/directory/index.js';
 import {
   type Connection,
   type ConnectionChanges,
@@ -11,8 +10,8 @@ import {
   updateConnection,
 } from '../domain/federation/index.js';
 import { type Org, SYSTEM } from '../domain/types.js';
-import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
+import { deletion, inOrg } from './in-org.js';
 import type { Launch } from './lifecycle.js';
 import { readSecret } from './secret-input.js';
 import type { USAGES } from './usage.js';
@@ -164,8 +163,7 @@ export const CONNECTION_COMMANDS: {
         throw new UsageError(
           'a saml connection needs --metadata-file, or --entity-id, --sso-url and --certificate-file',
         );
-      return admin(async (deps) => {
-        const org = await requireOrg(deps.store, slug);
+      return inOrg(slug, async (deps, org) => {
         return shown(deps, org, await createConnection(deps, org, { ...common, type, ...saml }, SYSTEM));
       });
     }
@@ -178,8 +176,7 @@ export const CONNECTION_COMMANDS: {
     const acceptIdJag = acceptIdJagOf(f);
     return async () => {
       const clientSecret = await readSecret(SECRET);
-      return admin(async (deps) => {
-        const org = await requireOrg(deps.store, slug);
+      return inOrg(slug, async (deps, org) => {
         const input = {
           ...common,
           type: 'oidc' as const,
@@ -198,16 +195,14 @@ export const CONNECTION_COMMANDS: {
 
   'connection list'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       return { data: (await listConnections(deps, org)).map((c) => shown(deps, org, c)) };
     });
   },
 
   'connection show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       return shown(deps, org, await requireConnection(deps, org, id));
     });
   },
@@ -233,18 +228,11 @@ export const CONNECTION_COMMANDS: {
       throw new UsageError('give at least one change');
     return async () => {
       const clientSecret = newSecret ? await readSecret(SECRET) : undefined;
-      return admin(async (deps) => {
-        const org = await requireOrg(deps.store, slug);
+      return inOrg(slug, async (deps, org) => {
         return shown(deps, org, await updateConnection(deps, org, id, { ...changes, clientSecret }, SYSTEM));
       })();
     };
   },
 
-  'connection delete'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      await deleteConnection(deps, await requireOrg(deps.store, slug), id, SYSTEM);
-      return { deleted: id };
-    });
-  },
+  'connection delete': deletion(deleteConnection),
 };

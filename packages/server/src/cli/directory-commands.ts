@@ -1,4 +1,3 @@
-import { requireOrg } from '../domain/directory/index.js';
 import {
   createDirectory,
   deleteDirectory,
@@ -7,8 +6,8 @@ import {
   scimBaseUrl,
 } from '../domain/scim/index.js';
 import { type Org, type ScimDirectory, SYSTEM } from '../domain/types.js';
-import { admin } from './admin.js';
 import { required, type Values } from './args.js';
+import { deletion, inOrg } from './in-org.js';
 import type { Launch } from './lifecycle.js';
 import type { USAGES } from './usage.js';
 
@@ -30,8 +29,7 @@ export const DIRECTORY_COMMANDS: {
 } = {
   'directory create'(f) {
     const [slug, name] = [required(f.org, 'org'), required(f.name, 'name')];
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const { directory, token } = await createDirectory(
         deps,
         org,
@@ -44,8 +42,7 @@ export const DIRECTORY_COMMANDS: {
 
   'directory list'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const { entries } = await pageOfDirectories(deps, org, { page: 0, perPage: 10_000 });
       return { data: entries.map((d) => shown(deps, org, d)) };
     });
@@ -53,18 +50,11 @@ export const DIRECTORY_COMMANDS: {
 
   'directory rotate-token'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const { directory, token } = await rotateDirectoryToken(deps, org, id, SYSTEM);
       return { ...shown(deps, org, directory), token };
     });
   },
 
-  'directory delete'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      await deleteDirectory(deps, await requireOrg(deps.store, slug), id, SYSTEM);
-      return { deleted: id };
-    });
-  },
+  'directory delete': deletion(deleteDirectory),
 };

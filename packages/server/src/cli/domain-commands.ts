@@ -6,10 +6,9 @@ import {
   setPrimaryDomain,
   verifyDomain,
 } from '../domain/custom-domains/index.js';
-import { requireOrg } from '../domain/directory/index.js';
 import { type Org, type OrgDomain, SYSTEM } from '../domain/types.js';
-import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
+import { deletion, inOrg } from './in-org.js';
 import type { Launch } from './lifecycle.js';
 import type { USAGES } from './usage.js';
 
@@ -31,22 +30,19 @@ export const DOMAIN_COMMANDS: {
 } = {
   'domain add'(f) {
     const [slug, name] = [required(f.org, 'org'), required(f.name, 'name')];
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       return shown(await addDomain(deps, org, name, SYSTEM), org);
     });
   },
   'domain list'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       return { data: (await listDomains(deps, org)).map((d) => shown(d, org)) };
     });
   },
   'domain verify'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       return shown(await verifyDomain(deps, org, id, SYSTEM), org);
     });
   },
@@ -54,22 +50,10 @@ export const DOMAIN_COMMANDS: {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
     if (f.off === true && f.on === true) throw new UsageError('give --on or --off, not both');
     const primary = f.off !== true;
-    return admin(async (deps) => {
-      const { org, domain } = await setPrimaryDomain(
-        deps,
-        await requireOrg(deps.store, slug),
-        id,
-        primary,
-        SYSTEM,
-      );
-      return shown(domain, org);
+    return inOrg(slug, async (deps, org) => {
+      const { org: moved, domain } = await setPrimaryDomain(deps, org, id, primary, SYSTEM);
+      return shown(domain, moved);
     });
   },
-  'domain delete'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      await deleteDomain(deps, await requireOrg(deps.store, slug), id, SYSTEM);
-      return { deleted: id };
-    });
-  },
+  'domain delete': deletion(deleteDomain),
 };

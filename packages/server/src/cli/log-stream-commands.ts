@@ -1,4 +1,3 @@
-import { requireOrg } from '../domain/directory/index.js';
 import {
   createLogStream,
   DEFAULT_DATADOG_URL,
@@ -12,8 +11,8 @@ import {
 import { SYSTEM } from '../domain/types.js';
 import { jsonBody } from '../http/management/api-input.js';
 import { CreateLogStreamBody, UpdateLogStreamBody } from '../http/management/log-streams-schemas.js';
-import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
+import { deletion, inOrg } from './in-org.js';
 import type { Launch } from './lifecycle.js';
 import { readSecret } from './secret-input.js';
 import type { USAGES } from './usage.js';
@@ -101,8 +100,7 @@ export const LOG_STREAM_COMMANDS: {
         ...draft,
         ...(type === 'splunk_hec' ? { token: secret } : type === 'datadog' ? { api_key: secret } : {}),
       });
-      return admin(async (deps) => {
-        const org = await requireOrg(deps.store, slug);
+      return inOrg(slug, async (deps, org) => {
         const made = await createLogStream(
           deps,
           org,
@@ -123,8 +121,7 @@ export const LOG_STREAM_COMMANDS: {
 
   'log-stream list'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const { entries } = await listLogStreams(deps, org, { page: 0, perPage: 100 });
       return { data: entries.map(shown) };
     });
@@ -132,7 +129,7 @@ export const LOG_STREAM_COMMANDS: {
 
   'log-stream show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => shown(await getLogStream(deps, await requireOrg(deps.store, slug), id)));
+    return inOrg(slug, async (deps, org) => shown(await getLogStream(deps, org, id)));
   },
 
   'log-stream update'(f) {
@@ -147,8 +144,7 @@ export const LOG_STREAM_COMMANDS: {
     if (!newSecret && Object.keys(changes).length === 0) throw new UsageError('give at least one change');
     return async () => {
       const secret = newSecret ? await readSecret('New HEC token or API key') : undefined;
-      return admin(async (deps) => {
-        const org = await requireOrg(deps.store, slug);
+      return inOrg(slug, async (deps, org) => {
         // The secret's field is the stream's type's: a HEC token or a Datadog API key.
         const type = secret === undefined ? null : (await getLogStream(deps, org, id)).type;
         const b = jsonBody('invalid_request', UpdateLogStreamBody, {
@@ -175,11 +171,5 @@ export const LOG_STREAM_COMMANDS: {
     };
   },
 
-  'log-stream delete'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      await deleteLogStream(deps, await requireOrg(deps.store, slug), id, SYSTEM);
-      return { deleted: id };
-    });
-  },
+  'log-stream delete': deletion(deleteLogStream),
 };

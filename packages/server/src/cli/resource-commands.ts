@@ -1,4 +1,3 @@
-import { requireOrg } from '../domain/directory/index.js';
 import {
   createApiResource,
   createRole,
@@ -16,8 +15,8 @@ import {
   updateRole,
 } from '../domain/resources/index.js';
 import { type ApiResource, type Permission, type ResourceScope, SYSTEM } from '../domain/types.js';
-import { admin } from './admin.js';
 import { required, UsageError, type Values, wholeNumber } from './args.js';
+import { deletion, inOrg } from './in-org.js';
 import type { Launch } from './lifecycle.js';
 import type { USAGES } from './usage.js';
 
@@ -68,8 +67,7 @@ export const RESOURCE_COMMANDS: {
 } = {
   'resource list'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       return { data: (await listApiResources(deps, org, ALL)).entries.map(shown) };
     });
   },
@@ -81,13 +79,11 @@ export const RESOURCE_COMMANDS: {
       scopes: (f.scope ?? []).map(scopeOf),
       ...ttlOf(f.ttl),
     };
-    return admin(async (deps) =>
-      shown(await createApiResource(deps, await requireOrg(deps.store, slug), input, SYSTEM)),
-    );
+    return inOrg(slug, async (deps, org) => shown(await createApiResource(deps, org, input, SYSTEM)));
   },
   'resource show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => shown(await getApiResource(deps, await requireOrg(deps.store, slug), id)));
+    return inOrg(slug, async (deps, org) => shown(await getApiResource(deps, org, id)));
   },
   'resource update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
@@ -96,21 +92,12 @@ export const RESOURCE_COMMANDS: {
       ...(f.scope === undefined ? {} : { scopes: f.scope.map(scopeOf) }),
       ...ttlOf(f.ttl),
     };
-    return admin(async (deps) =>
-      shown(await updateApiResource(deps, await requireOrg(deps.store, slug), id, changes, SYSTEM)),
-    );
+    return inOrg(slug, async (deps, org) => shown(await updateApiResource(deps, org, id, changes, SYSTEM)));
   },
-  'resource delete'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      await deleteApiResource(deps, await requireOrg(deps.store, slug), id, SYSTEM);
-      return { deleted: id };
-    });
-  },
+  'resource delete': deletion(deleteApiResource),
   'role list'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       return { data: (await listRoles(deps, org, ALL)).entries.map(roleShown) };
     });
   },
@@ -121,13 +108,11 @@ export const RESOURCE_COMMANDS: {
       ...(f.description === undefined ? {} : { description: f.description }),
       permissions: (f.permission ?? []).map((p) => permissionOf(p, '--permission')),
     };
-    return admin(async (deps) =>
-      roleShown(await createRole(deps, await requireOrg(deps.store, slug), input, SYSTEM)),
-    );
+    return inOrg(slug, async (deps, org) => roleShown(await createRole(deps, org, input, SYSTEM)));
   },
   'role show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => roleShown(await getRole(deps, await requireOrg(deps.store, slug), id)));
+    return inOrg(slug, async (deps, org) => roleShown(await getRole(deps, org, id)));
   },
   'role update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
@@ -138,22 +123,13 @@ export const RESOURCE_COMMANDS: {
         ? {}
         : { permissions: f.permission.map((p) => permissionOf(p, '--permission')) }),
     };
-    return admin(async (deps) =>
-      roleShown(await updateRole(deps, await requireOrg(deps.store, slug), id, changes, SYSTEM)),
-    );
+    return inOrg(slug, async (deps, org) => roleShown(await updateRole(deps, org, id, changes, SYSTEM)));
   },
-  'role delete'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      await deleteRole(deps, await requireOrg(deps.store, slug), id, SYSTEM);
-      return { deleted: id };
-    });
-  },
+  'role delete': deletion(deleteRole),
   'user roles'(f) {
     const [slug, user] = [required(f.org, 'org'), required(f.user, 'user')];
     const set = f.set === undefined ? null : f.set.split(',').filter((r) => r !== '');
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const roles =
         set === null
           ? await getUserRoles(deps, org, user)
@@ -170,8 +146,7 @@ export const RESOURCE_COMMANDS: {
             .split(',')
             .filter((p) => p !== '')
             .map((p) => permissionOf(p, '--set'));
-    return admin(async (deps) => {
-      const org = await requireOrg(deps.store, slug);
+    return inOrg(slug, async (deps, org) => {
       const data =
         set === null
           ? await getClientPermissions(deps, org, client)

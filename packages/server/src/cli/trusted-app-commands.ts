@@ -1,4 +1,3 @@
-import { requireOrg } from '../domain/directory/index.js';
 import {
   createTrustedApp,
   deleteTrustedApp,
@@ -7,8 +6,8 @@ import {
   updateTrustedApp,
 } from '../domain/enterprise-access/index.js';
 import { SYSTEM, type TrustedApp } from '../domain/types.js';
-import { admin } from './admin.js';
 import { required, UsageError, type Values } from './args.js';
+import { deletion, inOrg } from './in-org.js';
 import type { Launch } from './lifecycle.js';
 import type { USAGES } from './usage.js';
 
@@ -39,8 +38,8 @@ export const TRUSTED_APP_COMMANDS: {
 } = {
   'trusted-app list'(f) {
     const slug = required(f.org, 'org');
-    return admin(async (deps) => ({
-      data: (await listTrustedApps(deps, await requireOrg(deps.store, slug))).map(shown),
+    return inOrg(slug, async (deps, org) => ({
+      data: (await listTrustedApps(deps, org)).map(shown),
     }));
   },
   'trusted-app create'(f) {
@@ -54,13 +53,11 @@ export const TRUSTED_APP_COMMANDS: {
       scopes: listOf(f.scope),
     };
     if (input.clientIds.length === 0) throw new UsageError('give at least one --client');
-    return admin(async (deps) =>
-      shown(await createTrustedApp(deps, await requireOrg(deps.store, slug), input, SYSTEM)),
-    );
+    return inOrg(slug, async (deps, org) => shown(await createTrustedApp(deps, org, input, SYSTEM)));
   },
   'trusted-app show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => shown(await getTrustedApp(deps, await requireOrg(deps.store, slug), id)));
+    return inOrg(slug, async (deps, org) => shown(await getTrustedApp(deps, org, id)));
   },
   'trusted-app update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
@@ -74,15 +71,7 @@ export const TRUSTED_APP_COMMANDS: {
     };
     if (Object.values(changes).every((v) => v === undefined))
       throw new UsageError('give at least one change');
-    return admin(async (deps) =>
-      shown(await updateTrustedApp(deps, await requireOrg(deps.store, slug), id, changes, SYSTEM)),
-    );
+    return inOrg(slug, async (deps, org) => shown(await updateTrustedApp(deps, org, id, changes, SYSTEM)));
   },
-  'trusted-app delete'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return admin(async (deps) => {
-      await deleteTrustedApp(deps, await requireOrg(deps.store, slug), id, SYSTEM);
-      return { deleted: id };
-    });
-  },
+  'trusted-app delete': deletion(deleteTrustedApp),
 };
