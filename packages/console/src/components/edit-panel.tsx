@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useAction } from '../use-action.js';
+import { useDraft } from '../use-draft.js';
 import { FormPanel } from './form-panel.js';
 
 /**
@@ -23,6 +24,16 @@ export function useSave(onSaved: () => void, done = 'Changes saved.') {
     }
   };
   return { ...action, saved, save };
+}
+
+/**
+ * An edit form's draft, drawn from the stored thing (useDraft), and its saving (useSave); `news`: what
+ * the last save said before it remounted the form.
+ */
+export function useEditDraft<D>(initial: () => D, onSaved: () => void, news: string | null = null) {
+  const [draft, set] = useDraft(initial);
+  const saving = useSave(onSaved);
+  return { draft, set, saving: { ...saving, saved: saving.saved ?? news } };
 }
 
 /** The panel of an edit form: its heading, what the last save said, the fields and "Save changes". */

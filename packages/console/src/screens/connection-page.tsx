@@ -5,7 +5,7 @@ import { type Connection, connectionOf, type UserRole } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { CopyValue } from '../components/copy-value.js';
 import { DetailPage } from '../components/detail-page.js';
-import { EditPanel, useSave } from '../components/edit-panel.js';
+import { EditPanel, useEditDraft } from '../components/edit-panel.js';
 import { Fact } from '../components/fact.js';
 import { Done } from '../components/notices.js';
 import { when } from '../format.js';
@@ -13,7 +13,6 @@ import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { sameList } from '../same-list.js';
-import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import {
   CommonFields,
@@ -214,13 +213,12 @@ function EditConnection({
   onSaved: () => void;
 }) {
   // Drawn from the stored connection: the client secret and certificate fields start blank.
-  const [draft, set] = useDraft(() => draftOf(connection));
-  const saving = useSave(onSaved);
+  const { draft, set, saving } = useEditDraft(() => draftOf(connection), onSaved, news);
   return (
     <EditPanel
       id="edit-connection"
       title="Edit connection"
-      state={{ ...saving, saved: saving.saved ?? news }}
+      state={saving}
       onSubmit={() => {
         const changes = changesOf(connection, draft);
         // The form is drawn again from what is stored (onSaved): the secret typed is gone from the page.

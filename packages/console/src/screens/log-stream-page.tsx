@@ -3,13 +3,12 @@ import { api, body, ok } from '../api/client.js';
 import type { LogStream } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { DetailPage } from '../components/detail-page.js';
-import { EditPanel, useSave } from '../components/edit-panel.js';
+import { EditPanel, useEditDraft } from '../components/edit-panel.js';
 import { Fact } from '../components/fact.js';
 import { SendingPanel } from '../components/sending-panel.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
-import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import { LastError, lagText, StreamStatus, streamNews, thisStream } from './log-stream-bits.js';
 import { changesOf, draftOf, StreamFields, TYPE_LABELS } from './log-stream-fields.js';
@@ -139,13 +138,12 @@ function EditStream({
   onSaved: () => void;
 }) {
   // Drawn from the stored stream: the token or API key field starts blank.
-  const [draft, set] = useDraft(() => draftOf(stream));
-  const saving = useSave(onSaved);
+  const { draft, set, saving } = useEditDraft(() => draftOf(stream), onSaved, news);
   return (
     <EditPanel
       id="edit-stream"
       title="Edit log stream"
-      state={{ ...saving, saved: saving.saved ?? news }}
+      state={saving}
       onSubmit={() => {
         const changes = changesOf(stream, draft);
         // A token typed leaves the page as soon as it is stored; then the form is drawn again from

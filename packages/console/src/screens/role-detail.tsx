@@ -5,7 +5,7 @@ import type { ApiResource, Permission, UserRole } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { DetailPage } from '../components/detail-page.js';
 import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
-import { EditPanel, useSave } from '../components/edit-panel.js';
+import { EditPanel, useEditDraft } from '../components/edit-panel.js';
 import { Fact } from '../components/fact.js';
 import { FormPanel } from '../components/form-panel.js';
 import { Done, LoadNotice } from '../components/notices.js';
@@ -169,12 +169,10 @@ function EditRole({
   resources: ApiResource[];
   onSaved: () => void;
 }) {
-  const [draft, set] = useDraft<RoleDraft>(() => ({
-    name: role.name,
-    description: role.description,
-    permissions: role.permissions,
-  }));
-  const saving = useSave(onSaved);
+  const { draft, set, saving } = useEditDraft<RoleDraft>(
+    () => ({ name: role.name, description: role.description, permissions: role.permissions }),
+    onSaved,
+  );
   return (
     <EditPanel
       id="edit-role"

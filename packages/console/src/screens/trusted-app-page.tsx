@@ -3,14 +3,13 @@ import type { Client, TrustedApp } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Chips } from '../components/data-table.js';
 import { DetailPage } from '../components/detail-page.js';
-import { EditPanel, useSave } from '../components/edit-panel.js';
+import { EditPanel, useEditDraft } from '../components/edit-panel.js';
 import { Fact } from '../components/fact.js';
 import { when } from '../format.js';
 import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { sameList } from '../same-list.js';
-import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import {
   confidentialClients,
@@ -116,8 +115,7 @@ function EditTrustedApp({
   clients: Client[];
   onSaved: () => void;
 }) {
-  const [draft, set] = useDraft(() => draftOfTrustedApp(app));
-  const saving = useSave(onSaved);
+  const { draft, set, saving } = useEditDraft(() => draftOfTrustedApp(app), onSaved);
   return (
     <EditPanel
       id="edit-trusted-app"
