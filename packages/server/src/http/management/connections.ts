@@ -20,10 +20,11 @@ import {
   TestConnectionBody,
   UpdateConnectionBody,
 } from './connections-schemas.js';
-import { created, endpoint, noContent, ok } from './endpoint.js';
-import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
+import { endpoint, ok } from './endpoint.js';
+import { ownedItems } from './owned-items.js';
+import { apiError, forbidden, linkedPageResponses, ORG, unauthorized } from './responses.js';
 
-function view(deps: Deps, org: Org, c: Connection): z.output<typeof ConnectionRecord> {
+function view(c: Connection, deps: Deps, org: Org): z.output<typeof ConnectionRecord> {
   const urls = connectionUrls(deps, org, c);
   return {
     id: c.id,
@@ -56,10 +57,13 @@ function view(deps: Deps, org: Org, c: Connection): z.output<typeof ConnectionRe
   };
 }
 
-const ITEM = { ...ORG, id: 'the connection id (`con_…`)' } as const;
-const notFound = apiError('`not_found`: no such org or connection in it, or the token cannot manage it');
-const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
-const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+const connections = ownedItems({
+  path: '/organizations/:org/connections',
+  noun: 'connection',
+  id: 'the connection id (`con_…`)',
+  notFound: apiError('`not_found`: no such org or connection in it, or the token cannot manage it'),
+});
+const domainTaken = apiError('`conflict`: another connection of the org claims one of the domains');
 
 /**
  * An org's enterprise sign-in connections, OIDC and SAML (DESIGN §17; owners only): create (the
@@ -67,31 +71,26 @@ const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
  * change is audited.
  */
 export const CONNECTION_ENDPOINTS = [
-  endpoint(
+  connections.create(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/connections',
       operationId: 'createConnection',
       summary: 'Add an enterprise sign-in connection (OIDC or SAML)',
       description:
         'OIDC: `issuer` (found by discovery), `client_id`, `client_secret` (stored sealed, never shown ' +
         'again), `scopes`, `hosted_domain` (Google Workspace: the `hd` every ID token must carry). SAML: `metadata_xml`, or `idp_entity_id` + `sso_url` + `certificate`. ' +
         'The answer carries the URLs to give the provider (callback, or ACS and SP metadata).',
-      params: ORG,
-      body: { contentType: 'application/json', schema: CreateConnectionBody, errors: 'invalid_request' },
-      responses: {
-        201: { description: 'created (never the secret)', schema: ConnectionRecord },
+      body: CreateConnectionBody,
+      schema: ConnectionRecord,
+      answer: 'created (never the secret)',
+      refusals: {
         400: apiError(
           '`invalid_request`: an unknown field, or a value failing validation (an issuer or allowed endpoint host on loopback or a non-public address while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)',
         ),
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-        409: apiError('`conflict`: another connection of the org claims one of the domains'),
+        404: connections.notFound,
+        409: domainTaken,
       },
     },
-    async ({ deps, caller: { org, actor }, body: b }) => {
+    async (deps, { org, actor }, b) => {
       const common = {
         name: b.name,
         domains: b.domains,
@@ -124,12 +123,12 @@ export const CONNECTION_ENDPOINTS = [
             },
         actor,
       );
-      return created(view(deps, org, c));
+      return view(c, deps, org);
     },
   ),
   endpoint(
     {
-      ...write,
+      ...connections.write,
       method: 'post',
       path: '/organizations/:org/connections/test',
       operationId: 'testConnection',
@@ -147,7 +146,7 @@ export const CONNECTION_ENDPOINTS = [
         ),
         401: unauthorized,
         403: forbidden,
-        404: notFound,
+        404: connections.notFound,
         503: apiError('`unavailable`: too many calls to providers are running for this org; try again'),
       },
     },
@@ -190,80 +189,38 @@ export const CONNECTION_ENDPOINTS = [
       );
     },
   ),
-  endpoint(
+  connections.list(
     {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/connections',
       operationId: 'listConnections',
       summary: 'List the org’s connections (never their secrets)',
-      params: ORG,
       query: ConnectionsQuery,
-      responses: {
-        200: {
-          description: 'oldest first; more pages in the `Link` header',
-          schema: ConnectionList,
-          headers: { link: 'RFC 8288 first/prev/next/last page URLs, when there is more than one page' },
-        },
-        400: apiError('`invalid_query`: an unknown or repeated parameter, or a value out of range'),
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
+      responses: linkedPageResponses(ConnectionList, connections.notFound),
     },
-    async ({ deps, caller: { org }, query, page }) => {
-      const list = await pageOfConnections(deps, org, { page: query.page, perPage: query.per_page });
-      return page(
-        list.entries.map((c) => view(deps, org, c)),
-        list.total,
-      );
-    },
+    pageOfConnections,
+    view,
   ),
-  endpoint(
-    {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/connections/:id',
-      operationId: 'getConnection',
-      summary: 'One connection (never its secret)',
-      params: ITEM,
-      responses: {
-        200: { description: 'the connection', schema: ConnectionRecord },
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
-    },
-    async ({ deps, caller: { org }, params }) => {
-      const c = await requireConnection(deps, org, params.id);
-      return ok(view(deps, org, c));
-    },
+  connections.get(
+    { operationId: 'getConnection', summary: 'One connection (never its secret)', schema: ConnectionRecord },
+    async (deps, org, id) => view(await requireConnection(deps, org, id), deps, org),
   ),
-  endpoint(
+  connections.update(
     {
-      ...write,
-      method: 'patch',
-      path: '/organizations/:org/connections/:id',
       operationId: 'updateConnection',
       summary: 'Change a connection; absent fields keep their value, a new `client_secret` replaces the old',
-      params: ITEM,
-      body: { contentType: 'application/json', schema: UpdateConnectionBody, errors: 'invalid_request' },
-      responses: {
-        200: { description: 'the connection as updated', schema: ConnectionRecord },
+      body: UpdateConnectionBody,
+      schema: ConnectionRecord,
+      refusals: {
         400: apiError(
           '`invalid_request`: an unknown field, a field of the other type, or a value failing validation (an issuer or allowed endpoint host on loopback or a non-public address while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)',
         ),
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-        409: apiError('`conflict`: another connection of the org claims one of the domains'),
+        409: domainTaken,
       },
     },
-    async ({ deps, caller: { org, actor }, params, body: b }) => {
+    async (deps, { org, actor }, id, b) => {
       const c = await updateConnection(
         deps,
         org,
-        params.id,
+        id,
         {
           name: b.name,
           domains: b.domains,
@@ -284,27 +241,14 @@ export const CONNECTION_ENDPOINTS = [
         },
         actor,
       );
-      return ok(view(deps, org, c));
+      return view(c, deps, org);
     },
   ),
-  endpoint(
+  connections.remove(
     {
-      ...write,
-      method: 'delete',
-      path: '/organizations/:org/connections/:id',
       operationId: 'deleteConnection',
       summary: 'Delete a connection; its users stay, and sign in otherwise',
-      params: ITEM,
-      responses: {
-        204: { description: 'deleted; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
     },
-    async ({ deps, caller: { org, actor }, params }) => {
-      await deleteConnection(deps, org, params.id, actor);
-      return noContent();
-    },
+    deleteConnection,
   ),
 ];

@@ -9,7 +9,6 @@ import {
   listLogStreams,
   updateLogStream,
 } from '../../domain/log-streams/index.js';
-import { created, endpoint, noContent, ok } from './endpoint.js';
 import {
   CreatedLogStream,
   CreateLogStreamBody,
@@ -18,7 +17,8 @@ import {
   LogStreamsQuery,
   UpdateLogStreamBody,
 } from './log-streams-schemas.js';
-import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
+import { ownedItems } from './owned-items.js';
+import { apiError, linkedPageResponses } from './responses.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -51,10 +51,12 @@ function settingsOf(b: object): LogStreamSettings {
   ) as LogStreamSettings;
 }
 
-const ITEM = { ...ORG, id: 'the log stream id (`lst_…`)' } as const;
-const notFound = apiError('`not_found`: no such org or log stream in it, or the token cannot manage it');
-const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
-const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+const streams = ownedItems({
+  path: '/organizations/:org/log-streams',
+  noun: 'log stream',
+  id: 'the log stream id (`lst_…`)',
+  notFound: apiError('`not_found`: no such org or log stream in it, or the token cannot manage it'),
+});
 const badUrl = 'a value failing validation (a loopback `url` while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)';
 
 /**
@@ -64,32 +66,24 @@ const badUrl = 'a value failing validation (a loopback `url` while TESSERA_OUTBO
  * carries the stream's status, last error and lag. Every change is audited.
  */
 export const LOG_STREAM_ENDPOINTS = [
-  endpoint(
+  streams.create(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/log-streams',
       operationId: 'createLogStream',
       summary: 'Stream the org’s audit log to a SIEM (HTTPS, Splunk HEC or Datadog)',
       description:
         'Every audit entry of the org from `backfill_from` on (default: now) is sent, in order, at least once, ' +
         'each with its entry id. `https`: batches POSTed with Standard Webhooks signatures (the secret is in this ' +
         'answer only). `splunk_hec`: `token` (sealed, never shown again). `datadog`: `api_key` (sealed, never shown again).',
-      params: ORG,
-      body: { contentType: 'application/json', schema: CreateLogStreamBody, errors: 'invalid_request' },
-      responses: {
-        201: {
-          description: 'created; `secret` (https streams) is shown in this response only',
-          schema: CreatedLogStream,
-        },
+      body: CreateLogStreamBody,
+      schema: CreatedLogStream,
+      answer: 'created; `secret` (https streams) is shown in this response only',
+      refusals: {
         400: apiError(`\`invalid_request\`: an unknown field, a field of another type, or ${badUrl}`),
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
+        404: streams.notFound,
         409: apiError('`conflict`: the org has as many log streams as allowed (10)'),
       },
     },
-    async ({ deps, caller: { org, actor }, body: b }) => {
+    async (deps, { org, actor }, b) => {
       const { stream, secret } = await createLogStream(
         deps,
         org,
@@ -103,78 +97,46 @@ export const LOG_STREAM_ENDPOINTS = [
         },
         actor,
       );
-      return created({ ...view(stream), ...(secret === null ? {} : { secret }) });
+      return { ...view(stream), ...(secret === null ? {} : { secret }) };
     },
   ),
-  endpoint(
+  streams.list(
     {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/log-streams',
       operationId: 'listLogStreams',
       summary: 'List the org’s log streams with their status and lag (never their secrets)',
-      params: ORG,
       query: LogStreamsQuery,
-      responses: {
-        200: {
-          description: 'oldest first; more pages in the `Link` header',
-          schema: LogStreamList,
-          headers: { link: 'RFC 8288 first/prev/next/last page URLs, when there is more than one page' },
-        },
-        400: apiError('`invalid_query`: an unknown or repeated parameter, or a value out of range'),
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
+      responses: linkedPageResponses(LogStreamList, streams.notFound),
     },
-    async ({ deps, caller: { org }, query, page }) => {
-      const list = await listLogStreams(deps, org, { page: query.page, perPage: query.per_page });
-      return page(list.entries.map(view), list.total);
-    },
+    listLogStreams,
+    view,
   ),
-  endpoint(
+  streams.get(
     {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/log-streams/:id',
       operationId: 'getLogStream',
       summary: 'One log stream with its status, last error and lag (never its secret)',
-      params: ITEM,
-      responses: {
-        200: { description: 'the log stream', schema: LogStreamRecord },
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
+      schema: LogStreamRecord,
     },
-    async ({ deps, caller: { org }, params }) => ok(view(await getLogStream(deps, org, params.id))),
+    async (deps, org, id) => view(await getLogStream(deps, org, id)),
   ),
-  endpoint(
+  streams.update(
     {
-      ...write,
-      method: 'patch',
-      path: '/organizations/:org/log-streams/:id',
       operationId: 'updateLogStream',
       summary: 'Change a log stream; absent fields keep their value, the cursor never moves',
       description:
         '`active: false` pauses the stream and `true` resumes it from the entry after the last one its ' +
         'destination accepted. A new `url`, `token` or `api_key`, or resuming, retries at once.',
-      params: ITEM,
-      body: { contentType: 'application/json', schema: UpdateLogStreamBody, errors: 'invalid_request' },
-      responses: {
-        200: { description: 'the log stream as updated', schema: LogStreamRecord },
+      body: UpdateLogStreamBody,
+      schema: LogStreamRecord,
+      refusals: {
         400: apiError(`\`invalid_request\`: an unknown field, a setting of another type, or ${badUrl}`),
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
       },
     },
-    async ({ deps, caller: { org, actor }, params, body: b }) => {
+    async (deps, { org, actor }, id, b) => {
       const settings = settingsOf(b);
       const s = await updateLogStream(
         deps,
         org,
-        params.id,
+        id,
         {
           ...(b.name === undefined ? {} : { name: b.name }),
           ...(b.url === undefined ? {} : { url: b.url }),
@@ -185,27 +147,11 @@ export const LOG_STREAM_ENDPOINTS = [
         },
         actor,
       );
-      return ok(view(s));
+      return view(s);
     },
   ),
-  endpoint(
-    {
-      ...write,
-      method: 'delete',
-      path: '/organizations/:org/log-streams/:id',
-      operationId: 'deleteLogStream',
-      summary: 'Delete a log stream; nothing more is sent to it',
-      params: ITEM,
-      responses: {
-        204: { description: 'deleted; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
-    },
-    async ({ deps, caller: { org, actor }, params }) => {
-      await deleteLogStream(deps, org, params.id, actor);
-      return noContent();
-    },
+  streams.remove(
+    { operationId: 'deleteLogStream', summary: 'Delete a log stream; nothing more is sent to it' },
+    deleteLogStream,
   ),
 ];

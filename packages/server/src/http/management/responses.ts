@@ -44,3 +44,15 @@ export const createResponses = <S extends z.ZodType>(schema: S, description = 'c
   403: forbidden,
   404: noOrg,
 });
+/** A paged list's answer, in the words of the connection, log stream and webhook operations. */
+export const linkedPageResponses = <S extends z.ZodType>(schema: S, notFound: ResponseSpec) => ({
+  200: {
+    description: 'oldest first; more pages in the `Link` header',
+    schema,
+    headers: { link: 'RFC 8288 first/prev/next/last page URLs, when there is more than one page' },
+  },
+  400: apiError('`invalid_query`: an unknown or repeated parameter, or a value out of range'),
+  401: unauthorized,
+  403: forbidden,
+  404: notFound,
+});
