@@ -14,10 +14,12 @@ import { pageLogoutDeliveries } from '../../storage/repos/logout-deliveries.js';
 import { deleteClientSessionClients } from '../../storage/repos/session-clients.js';
 import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
+import { auditTrail } from '../audit/trail.js';
 import { applyClientFlags, type ClientFlagInput, clientFlagsOf } from '../client-flags.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import { endClientSessions } from '../sessions/sessions.js';
 import {
   type Actor,
@@ -229,12 +231,15 @@ export async function createClient(
 export async function listClients(
   deps: DirectoryDeps,
   org: Org,
-  q: { page: number; perPage: number },
+  q: PageAsked,
 ): Promise<{ entries: Client[]; total: number }> {
-  return pageClients(deps.store, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+  return pageClients(deps.store, org.id, windowOf(q));
 }
 
 const NO_SUCH_CLIENT = 'no such client';
+
+/** `client.created|updated|deleted`, also of dynamically registered clients and the console's own. */
+export const clientAudit = auditTrail('client', clientSnapshot);
 
 /** The org's client `id`; 404 for an unknown id, another org's, or one that is not a `cli_` id. */
 async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
@@ -254,13 +259,10 @@ export async function listLogoutDeliveries(
   deps: DirectoryDeps,
   org: Org,
   id: string,
-  q: { page: number; perPage: number },
+  q: PageAsked,
 ): Promise<{ entries: LogoutDelivery[]; total: number }> {
   const client = await orgClient(deps.store, org, id);
-  return pageLogoutDeliveries(deps.store, org.id, client.id, {
-    offset: q.page * q.perPage,
-    limit: q.perPage,
-  });
+  return pageLogoutDeliveries(deps.store, org.id, client.id, windowOf(q));
 }
 
 /** What an update may change; an absent field keeps its value. */
@@ -329,20 +331,11 @@ export async function updateClient(
         'client.update.grant_types_invalid',
         `${changes.grantTypes ? 'grant_types' : 'redirect_uris'}: ${problem}`,
       );
-    const [previous, data] = [clientSnapshot(before), clientSnapshot(after)];
-    if (JSON.stringify(previous) === JSON.stringify(data)) return before;
+    if (clientAudit.unchanged(before, after)) return before;
     const now = clock.now();
     after.updatedAt = now;
     await updateClientRow(tx, after);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'client',
-      verb: 'updated',
-      actor,
-      at: now,
-      data,
-      previous,
-    });
+    await clientAudit.updated(tx, { orgId: org.id, actor, at: now }, before, after);
     return after;
   });
   deps.credentials?.changed();
@@ -369,15 +362,7 @@ export async function rotateClientSecret(
     const now = Math.max(clock.now(), (before.secretIssuedAt ?? 0) + 1);
     const after: Client = { ...before, secretIssuedAt: now, updatedAt: now };
     await replaceClientSecret(tx, after, sha256(secret));
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'client',
-      verb: 'updated',
-      actor,
-      at: now,
-      data: clientSnapshot(after),
-      previous: clientSnapshot(before),
-    });
+    await clientAudit.updated(tx, { orgId: org.id, actor, at: now }, before, after);
   });
   deps.credentials?.changed();
   return secret;
@@ -395,14 +380,7 @@ export async function deleteClient(deps: DirectoryDeps, org: Org, id: string, ac
     await endClientSessions(tx, client.id, actor, now);
     await deleteClientSessionClients(tx, org.id, client.id);
     await deleteClientRow(tx, org.id, client.id);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'client',
-      verb: 'deleted',
-      actor,
-      at: now,
-      data: clientSnapshot(client),
-    });
+    await clientAudit.deleted(tx, { orgId: org.id, actor, at: now }, client);
   });
   deps.credentials?.changed();
 }

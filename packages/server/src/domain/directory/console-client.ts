@@ -1,9 +1,8 @@
 import { isUniqueViolation } from '../../storage/errors.js';
 import { findClient, insertClient, updateClientRow } from '../../storage/repos/clients.js';
-import { recordAudit } from '../audit/audit.js';
-import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { type Client, type Org, SYSTEM } from '../types.js';
+import { clientAudit } from './clients.js';
 import type { DirectoryDeps } from './deps.js';
 
 /** The web console's client id: fixed, so the app needs no configuration to sign in. */
@@ -56,29 +55,14 @@ export async function ensureConsoleClient(deps: DirectoryDeps, consoleOrg: Org):
     const updated: Client = { ...wanted, createdAt: existing.createdAt };
     await deps.unitOfWork.run(async (tx) => {
       await updateClientRow(tx, updated);
-      await recordAudit(tx, {
-        orgId: consoleOrg.id,
-        entity: 'client',
-        verb: 'updated',
-        actor: SYSTEM,
-        at: now,
-        data: clientSnapshot(updated),
-        previous: clientSnapshot(existing),
-      });
+      await clientAudit.updated(tx, { orgId: consoleOrg.id, actor: SYSTEM, at: now }, existing, updated);
     });
     return updated;
   }
   try {
     await deps.unitOfWork.run(async (tx) => {
       await insertClient(tx, wanted, null);
-      await recordAudit(tx, {
-        orgId: consoleOrg.id,
-        entity: 'client',
-        verb: 'created',
-        actor: SYSTEM,
-        at: now,
-        data: clientSnapshot(wanted),
-      });
+      await clientAudit.created(tx, { orgId: consoleOrg.id, actor: SYSTEM, at: now }, wanted);
     });
   } catch (error) {
     // Another process made it first.

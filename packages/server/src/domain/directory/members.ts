@@ -11,6 +11,7 @@ import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import type { Actor, Org, Role, User } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 import { insertUserWithTenant, type NewUser, prepareUser } from './users.js';
@@ -123,12 +124,9 @@ export async function addOrgMember(
 export async function listMembers(
   deps: DirectoryDeps,
   org: Org,
-  page: { page: number; perPage: number },
+  page: PageAsked,
 ): Promise<{ entries: Member[]; total: number }> {
-  const { rows, total } = await pageMembersOfOrg(deps.store, org.id, {
-    offset: page.page * page.perPage,
-    limit: page.perPage,
-  });
+  const { rows, total } = await pageMembersOfOrg(deps.store, org.id, windowOf(page));
   return { entries: rows, total };
 }
 

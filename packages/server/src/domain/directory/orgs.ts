@@ -3,19 +3,22 @@ import type { Handle } from '../../storage/handle.js';
 import { pageOrgsOfUser } from '../../storage/repos/memberships.js';
 import { findConsoleOrg, findOrgById, findOrgBySlug, insertOrg } from '../../storage/repos/orgs.js';
 import { takeSlot } from '../../storage/repos/rate-limits.js';
-import { recordAudit } from '../audit/audit.js';
 import { orgSnapshot } from '../audit/snapshots.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail, RateLimitedError } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { createOrgKeys, freshKeys, NEW_ORG_KEYS } from '../keys/keys.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import { type Actor, type Org, type Role, SYSTEM, type User } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 import { addMember, consoleUserById, prepareConsoleUser } from './members.js';
 import { checkName, checkSlug } from './validate.js';
 
 export const CONSOLE_SLUG = 'console';
+
+const audit = auditTrail('organization', orgSnapshot);
 
 /** The org named by a CLI `--org` or an API path: `console`, a slug, or an `org_` id. */
 export async function findOrg(db: Handle, ref: string): Promise<Org | null> {
@@ -54,13 +57,7 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     await deps.unitOfWork.run(async (tx) => {
       await insertOrg(tx, org);
       await createOrgKeys(tx, org.id, fresh, now);
-      await recordAudit(tx, {
-        orgId: org.id,
-        entity: 'organization',
-        verb: 'created',
-        actor: SYSTEM,
-        data: orgSnapshot(org),
-      });
+      await audit.created(tx, { orgId: org.id, actor: SYSTEM }, org);
     });
   } catch (error) {
     // Another process created it first.
@@ -135,14 +132,7 @@ export async function createOrg(
       if (await findOrgBySlug(tx, slug)) fail('org.slug.taken', `an organization with slug "${slug}" exists`);
       await insertOrg(tx, org);
       await createOrgKeys(tx, org.id, fresh, now);
-      await recordAudit(tx, {
-        orgId: org.id,
-        entity: 'organization',
-        verb: 'created',
-        actor,
-        at: now,
-        data: orgSnapshot(org),
-      });
+      await audit.created(tx, { orgId: org.id, actor, at: now }, org);
       return addMember(tx, org, owner, 'owner', actor);
     });
     return { org, issuer: issuerOf(deps.config, org), owner: user };
@@ -209,11 +199,8 @@ export interface OrgOfUser {
 export async function listOrgsOfUser(
   deps: DirectoryDeps,
   consoleUserId: string,
-  page: { page: number; perPage: number },
+  page: PageAsked,
 ): Promise<{ entries: OrgOfUser[]; total: number }> {
-  const { rows, total } = await pageOrgsOfUser(deps.store, consoleUserId, {
-    offset: page.page * page.perPage,
-    limit: page.perPage,
-  });
+  const { rows, total } = await pageOrgsOfUser(deps.store, consoleUserId, windowOf(page));
   return { entries: rows, total };
 }

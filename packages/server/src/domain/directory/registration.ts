@@ -1,11 +1,10 @@
 import { insertClient } from '../../storage/repos/clients.js';
 import { takeSlot } from '../../storage/repos/rate-limits.js';
-import { recordAudit } from '../audit/audit.js';
-import { clientSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { RateLimitedError } from '../errors.js';
 import { newResourceId } from '../identifiers.js';
 import { type Client, type GrantType, type Org, SYSTEM } from '../types.js';
+import { clientAudit } from './clients.js';
 import type { DirectoryDeps } from './deps.js';
 
 /** Limits of dynamic client registration (spec "Limits"). */
@@ -97,14 +96,7 @@ export async function registerClient(
   };
   await deps.unitOfWork.run(async (tx) => {
     await insertClient(tx, client, null);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'client',
-      verb: 'created',
-      actor: SYSTEM,
-      at: now,
-      data: clientSnapshot(client),
-    });
+    await clientAudit.created(tx, { orgId: org.id, actor: SYSTEM, at: now }, client);
   });
   return {
     client_id: client.id,

@@ -13,10 +13,11 @@ import {
   insertServiceAccount,
   pageServiceAccountRows,
 } from '../../storage/repos/service-accounts.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import type { Actor, Client, Org, PublicKeySet, ServiceAccountBinding } from '../types.js';
 import { checkClientJwks } from './client-jwks.js';
 import { type ManagementScope, scopeList } from './console-scopes.js';
@@ -91,6 +92,8 @@ const snapshot = (a: ServiceAccount) => ({
   createdAt: new Date(a.createdAt).toISOString(),
 });
 
+const audit = auditTrail('service_account', snapshot);
+
 async function consoleOrg(db: Handle): Promise<Org> {
   return (await findConsoleOrg(db)) ?? fail('console.org.missing', 'the console organization is missing');
 }
@@ -145,14 +148,7 @@ export async function createServiceAccount(
     await insertClient(tx, client, sha256(secret));
     await insertServiceAccount(tx, row);
     const created = accountOf(row, client);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'service_account',
-      verb: 'created',
-      actor,
-      at: now,
-      data: snapshot(created),
-    });
+    await audit.created(tx, { orgId: org.id, actor, at: now }, created);
     return created;
   });
   return { account, secret };
@@ -162,12 +158,9 @@ export async function createServiceAccount(
 export async function listServiceAccounts(
   deps: DirectoryDeps,
   org: Org,
-  q: { page: number; perPage: number },
+  q: PageAsked,
 ): Promise<{ entries: ServiceAccount[]; total: number }> {
-  const page = await pageServiceAccountRows(deps.store, org.id, {
-    offset: q.page * q.perPage,
-    limit: q.perPage,
-  });
+  const page = await pageServiceAccountRows(deps.store, org.id, windowOf(q));
   const home = await consoleOrg(deps.store);
   const clients = await findClients(
     deps.store,
@@ -207,15 +200,7 @@ export async function rotateServiceAccountSecret(
     const client =
       (await findClient(tx, consoleId, id)) ?? fail('service_account.not_found', NO_SUCH_ACCOUNT);
     await replaceClientSecret(tx, { ...client, secretIssuedAt: now, updatedAt: now }, sha256(secret));
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'service_account',
-      verb: 'updated',
-      actor,
-      at: now,
-      data: snapshot(after),
-      previous: snapshot(before),
-    });
+    await audit.updated(tx, { orgId: org.id, actor, at: now }, before, after);
   });
   deps.credentials?.changed();
   return secret;
@@ -235,14 +220,7 @@ export async function deleteServiceAccount(
   await deps.unitOfWork.run(async (tx) => {
     const { account, consoleId } = await orgAccount(tx, org, id);
     await deleteClientRow(tx, consoleId, id);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'service_account',
-      verb: 'deleted',
-      actor,
-      at: clock.now(),
-      data: snapshot(account),
-    });
+    await audit.deleted(tx, { orgId: org.id, actor, at: clock.now() }, account);
   });
   deps.credentials?.changed();
 }

@@ -12,6 +12,7 @@ import {
 } from '../../storage/repos/tenants.js';
 import { recordAudit } from '../audit/audit.js';
 import { tenantSnapshot } from '../audit/snapshots.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { newResourceId } from '../identifiers.js';
@@ -27,6 +28,9 @@ export const tenantRecord = (m: TenantMembership) => ({
   role: m.role,
   logo: m.tenant.logo,
 });
+
+/** `tenant.updated|deleted`, also of the tenants a deleted user leaves empty (users.ts). */
+export const tenantAudit = auditTrail('tenant', tenantSnapshot);
 
 export async function listTenants(deps: DirectoryDeps, userId: string) {
   return (await listUserTenants(deps.store, userId)).map(tenantRecord);
@@ -97,15 +101,12 @@ export async function updateTenant(
   after.updatedAt = clock.now();
   await deps.unitOfWork.run(async (tx) => {
     await updateTenantRow(tx, after);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'tenant',
-      verb: 'updated',
-      actor: { kind: 'user', id: userId },
-      at: after.updatedAt,
-      data: tenantSnapshot(after),
-      previous: tenantSnapshot(before),
-    });
+    await tenantAudit.updated(
+      tx,
+      { orgId: org.id, actor: { kind: 'user', id: userId }, at: after.updatedAt },
+      before,
+      after,
+    );
   });
   return tenantRecord({ tenant: after, role: membership.role });
 }
@@ -125,13 +126,10 @@ export async function deleteTenant(
       fail('tenant.delete.strands_member', 'a member of this tenant belongs to no other tenant');
     }
     await deleteTenantRow(tx, tenantId);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'tenant',
-      verb: 'deleted',
-      actor: { kind: 'user', id: userId },
-      at: clock.now(),
-      data: tenantSnapshot(tenant),
-    });
+    await tenantAudit.deleted(
+      tx,
+      { orgId: org.id, actor: { kind: 'user', id: userId }, at: clock.now() },
+      tenant,
+    );
   });
 }

@@ -16,6 +16,7 @@ import { tenantSnapshot, userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { windowOf } from '../paging.js';
 import { endUserSessions } from '../sessions/sessions.js';
 import type { Actor, Org, StandardClaims, Tenant, User } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
@@ -27,6 +28,7 @@ import {
   type StandardClaimChanges,
   sameStandardClaims,
 } from './standard-claims.js';
+import { tenantAudit } from './tenants.js';
 import { checkEmail, checkName, checkPassword } from './validate.js';
 
 export interface NewUser {
@@ -178,8 +180,7 @@ export async function listUsers(
 ): Promise<{ entries: User[]; total: number; exact: boolean }> {
   const { users, total, exact } = await listOrgUsers(deps.store, org.id, {
     q: query.q === null || query.q === '' ? null : query.q,
-    limit: query.perPage,
-    offset: query.page * query.perPage,
+    ...windowOf(query),
   });
   return { entries: users, total, exact };
 }
@@ -280,14 +281,7 @@ export async function removeUser(
   await endUserSessions(tx, user.id, actor, now);
   for (const tenant of await tenantsOnlyOf(tx, user.id)) {
     await deleteTenant(tx, tenant.id);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'tenant',
-      verb: 'deleted',
-      actor,
-      at: now,
-      data: tenantSnapshot(tenant),
-    });
+    await tenantAudit.deleted(tx, { orgId: org.id, actor, at: now }, tenant);
   }
   if (!(await deleteUserRow(tx, user.id))) fail('user.not_found', 'no such user');
   await recordAudit(tx, {

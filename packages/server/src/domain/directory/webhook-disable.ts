@@ -1,9 +1,8 @@
 import type { Handle } from '../../storage/handle.js';
 import { skipPendingOfWebhook } from '../../storage/repos/webhook-deliveries.js';
 import { deactivateWebhook } from '../../storage/repos/webhooks.js';
-import { recordAudit } from '../audit/audit.js';
 import { SYSTEM, type Webhook } from '../types.js';
-import { webhookSnapshot } from './webhooks.js';
+import { webhookAudit } from './webhooks.js';
 
 /**
  * A receiver answered 410 Gone, or a delivery failed its last retry: the webhook is set
@@ -23,14 +22,6 @@ export async function disableWebhook(tx: Handle, webhook: Webhook, now: number):
     updatedAt: webhook.updatedAt,
   };
   const after: Webhook = { ...before, active: false, updatedAt: now };
-  await recordAudit(tx, {
-    orgId: webhook.orgId,
-    entity: 'webhook',
-    verb: 'updated',
-    actor: SYSTEM,
-    at: now,
-    data: webhookSnapshot(after),
-    previous: webhookSnapshot(before),
-  });
+  await webhookAudit.updated(tx, { orgId: webhook.orgId, actor: SYSTEM, at: now }, before, after);
   return true;
 }

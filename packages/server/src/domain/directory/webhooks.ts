@@ -6,10 +6,11 @@ import {
   listWebhooks as listRows,
   updateWebhookRow,
 } from '../../storage/repos/webhooks.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { type PageAsked, pageOfAll } from '../paging.js';
 import type { Actor, Org, Webhook } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 
@@ -23,7 +24,7 @@ export interface NewWebhook {
 }
 
 /** The audit snapshot: camelCase, never the secret. */
-export const webhookSnapshot = (w: Webhook) => ({
+const webhookSnapshot = (w: Webhook) => ({
   id: w.id,
   url: w.url,
   events: w.events,
@@ -31,6 +32,9 @@ export const webhookSnapshot = (w: Webhook) => ({
   createdAt: new Date(w.createdAt).toISOString(),
   updatedAt: new Date(w.updatedAt).toISOString(),
 });
+
+/** `webhook.created|updated|deleted`, also when deliveries disable one (webhook-disable.ts). */
+export const webhookAudit = auditTrail('webhook', webhookSnapshot);
 
 /** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes (DESIGN §6). */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -58,14 +62,7 @@ export async function createWebhook(
   const secret = newSigningSecret();
   await deps.unitOfWork.run(async (tx) => {
     await insertWebhook(tx, webhook, deps.sealer.seal(secret));
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'webhook',
-      verb: 'created',
-      actor,
-      at: now,
-      data: webhookSnapshot(webhook),
-    });
+    await webhookAudit.created(tx, { orgId: org.id, actor, at: now }, webhook);
   });
   return { webhook, secret };
 }
@@ -74,11 +71,9 @@ export async function createWebhook(
 export async function listWebhooks(
   deps: DirectoryDeps,
   org: Org,
-  paging: { page: number; perPage: number },
+  paging: PageAsked,
 ): Promise<{ entries: Webhook[]; total: number }> {
-  const all = await listRows(deps.store, org.id);
-  const start = paging.page * paging.perPage;
-  return { entries: all.slice(start, start + paging.perPage), total: all.length };
+  return pageOfAll(await listRows(deps.store, org.id), paging);
 }
 
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
@@ -86,13 +81,7 @@ export async function deleteWebhook(deps: DirectoryDeps, org: Org, id: string, a
   if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
   await deps.unitOfWork.run(async (tx) => {
     const deleted = (await deleteRow(tx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'webhook',
-      verb: 'deleted',
-      actor,
-      data: webhookSnapshot(deleted),
-    });
+    await webhookAudit.deleted(tx, { orgId: org.id, actor }, deleted);
   });
 }
 
@@ -131,15 +120,7 @@ export async function updateWebhook(
     const now = Math.max(clock.now(), before.updatedAt + 1);
     after.updatedAt = now;
     await updateWebhookRow(tx, after);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'webhook',
-      verb: 'updated',
-      actor,
-      at: now,
-      data: webhookSnapshot(after),
-      previous: webhookSnapshot(before),
-    });
+    await webhookAudit.updated(tx, { orgId: org.id, actor, at: now }, before, after);
     return after;
   });
 }

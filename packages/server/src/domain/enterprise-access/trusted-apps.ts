@@ -7,7 +7,7 @@ import {
   listTrustedApps as listStored,
   updateTrustedAppRow,
 } from '../../storage/repos/trusted-apps.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { checkName } from '../directory/validate.js';
 import { fail, failApi } from '../errors.js';
@@ -45,6 +45,8 @@ export const trustedAppSnapshot = (a: TrustedApp) => ({
   createdAt: new Date(a.createdAt).toISOString(),
   updatedAt: new Date(a.updatedAt).toISOString(),
 });
+
+const audit = auditTrail('trusted_app', trustedAppSnapshot);
 
 /** An authorization server's issuer (RFC 8414 §2): https (http on loopback), no query, no fragment. */
 function checkAudience(value: string): string {
@@ -138,14 +140,7 @@ export async function createTrustedApp(
   await deps.unitOfWork.run(async (tx) => {
     await checkClients(tx, org, app);
     await insertTrustedApp(tx, app);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'trusted_app',
-      verb: 'created',
-      actor,
-      at: now,
-      data: trustedAppSnapshot(app),
-    });
+    await audit.created(tx, { orgId: org.id, actor, at: now }, app);
   });
   return app;
 }
@@ -154,15 +149,15 @@ export function listTrustedApps(deps: Pick<EnterpriseAccessDeps, 'store'>, org: 
   return listStored(deps.store, org.id);
 }
 
-/** The org's trusted app `id`, or 404. */
-export async function getTrustedApp(
-  deps: Pick<EnterpriseAccessDeps, 'store'>,
-  org: Org,
-  id: string,
-): Promise<TrustedApp> {
-  const found = isIdOf('trustedApp', id) ? await findTrustedApp(deps.store, org.id, id) : null;
+/** The org's trusted app `id`, or 404 for any other id. */
+async function orgApp(db: Handle, org: Org, id: string): Promise<TrustedApp> {
+  const found = isIdOf('trustedApp', id) ? await findTrustedApp(db, org.id, id) : null;
   return found ?? fail('trusted_app.not_found', 'no such trusted app');
 }
+
+/** One of the org's trusted apps; 404 for any other id. */
+export const getTrustedApp = (deps: Pick<EnterpriseAccessDeps, 'store'>, org: Org, id: string) =>
+  orgApp(deps.store, org, id);
 
 /** Updates a trusted app with `trusted_app.updated`; a given list replaces the stored one. */
 export async function updateTrustedApp(
@@ -172,10 +167,8 @@ export async function updateTrustedApp(
   changes: TrustedAppChanges,
   actor: Actor,
 ): Promise<TrustedApp> {
-  if (!isIdOf('trustedApp', id)) fail('trusted_app.not_found', 'no such trusted app');
   return deps.unitOfWork.run(async (tx) => {
-    const before =
-      (await findTrustedApp(tx, org.id, id)) ?? fail('trusted_app.not_found', 'no such trusted app');
+    const before = await orgApp(tx, org, id);
     const after: TrustedApp = {
       ...before,
       name: changes.name === undefined ? before.name : checkName('name', changes.name, 100),
@@ -191,15 +184,7 @@ export async function updateTrustedApp(
     };
     await checkClients(tx, org, after);
     await updateTrustedAppRow(tx, after);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'trusted_app',
-      verb: 'updated',
-      actor,
-      at: after.updatedAt,
-      data: trustedAppSnapshot(after),
-      previous: trustedAppSnapshot(before),
-    });
+    await audit.updated(tx, { orgId: org.id, actor, at: after.updatedAt }, before, after);
     return after;
   });
 }
@@ -211,18 +196,9 @@ export async function deleteTrustedApp(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  if (!isIdOf('trustedApp', id)) fail('trusted_app.not_found', 'no such trusted app');
   await deps.unitOfWork.run(async (tx) => {
-    const before =
-      (await findTrustedApp(tx, org.id, id)) ?? fail('trusted_app.not_found', 'no such trusted app');
+    const before = await orgApp(tx, org, id);
     if (!(await deleteTrustedAppRow(tx, org.id, id))) fail('trusted_app.not_found', 'no such trusted app');
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'trusted_app',
-      verb: 'deleted',
-      actor,
-      at: clock.now(),
-      data: trustedAppSnapshot(before),
-    });
+    await audit.deleted(tx, { orgId: org.id, actor, at: clock.now() }, before);
   });
 }

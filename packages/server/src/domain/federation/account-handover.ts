@@ -3,9 +3,8 @@ import { deleteUserConsents } from '../../storage/repos/consents.js';
 import { deleteUserPasskeys } from '../../storage/repos/passkeys.js';
 import { deleteTotpFactor } from '../../storage/repos/second-factors.js';
 import { clearPassword } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
 import { endUserSessions } from '../sessions/sessions.js';
-import { passkeySnapshot } from '../sign-in/passkeys.js';
+import { passkeyAudit } from '../sign-in/passkeys.js';
 import { type Org, SYSTEM, type User } from '../types.js';
 
 /**
@@ -23,14 +22,5 @@ export async function handOverAccount(tx: Handle, org: Org, user: User, now: num
   await deleteTotpFactor(tx, user.id);
   await deleteUserConsents(tx, user.id);
   const passkeys = await deleteUserPasskeys(tx, user.id);
-  for (const p of passkeys) {
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'passkey',
-      verb: 'deleted',
-      actor: SYSTEM,
-      at: now,
-      data: passkeySnapshot(p),
-    });
-  }
+  for (const p of passkeys) await passkeyAudit.deleted(tx, { orgId: org.id, actor: SYSTEM, at: now }, p);
 }

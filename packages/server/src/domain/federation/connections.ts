@@ -9,12 +9,13 @@ import {
   pageConnections,
   updateConnectionRow,
 } from '../../storage/repos/connections.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { isLoopbackHost } from '../loopback.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import type { Actor, Connection, ConnectionBase, IdpSettings, Org } from '../types.js';
 import { requireDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
@@ -114,6 +115,8 @@ export const connectionSnapshot = (c: Connection) => ({
   createdAt: new Date(c.createdAt).toISOString(),
   updatedAt: new Date(c.updatedAt).toISOString(),
 });
+
+const audit = auditTrail('connection', connectionSnapshot);
 
 /** An https URL, or http on loopback (a provider on this machine, in development and tests). */
 function checkUpstreamUrl(field: string, value: string): string {
@@ -245,14 +248,7 @@ export async function createConnection(
     await requireDefaultRoles(tx, org, connection.defaultRoles);
     await refuseClaimedDomains(tx, org, connection.domains, null);
     await insertConnection(tx, connection, sealed);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'connection',
-      verb: 'created',
-      actor,
-      at: now,
-      data: connectionSnapshot(connection),
-    });
+    await audit.created(tx, { orgId: org.id, actor, at: now }, connection);
   });
   return connection;
 }
@@ -270,12 +266,9 @@ export async function listConnections(
 export async function pageOfConnections(
   deps: Pick<FederationDeps, 'store'>,
   org: Org,
-  q: { page: number; perPage: number },
+  q: PageAsked,
 ): Promise<{ entries: Connection[]; total: number }> {
-  const { rows, total } = await pageConnections(deps.store, org.id, {
-    offset: q.page * q.perPage,
-    limit: q.perPage,
-  });
+  const { rows, total } = await pageConnections(deps.store, org.id, windowOf(q));
   return { entries: rows, total };
 }
 
@@ -382,15 +375,7 @@ export async function updateConnection(
     }
     await refuseClaimedDomains(tx, org, after.domains, id);
     await updateConnectionRow(tx, after, sealed);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'connection',
-      verb: 'updated',
-      actor,
-      at: after.updatedAt,
-      data: connectionSnapshot(after),
-      previous: connectionSnapshot(before),
-    });
+    await audit.updated(tx, { orgId: org.id, actor, at: after.updatedAt }, before, after);
     return after;
   });
 }
@@ -405,13 +390,7 @@ export async function deleteConnection(
   const connection = await requireConnection(deps, org, id);
   await deps.unitOfWork.run(async (tx) => {
     if (!(await deleteConnectionRow(tx, org.id, id))) fail('connection.not_found', 'no such connection');
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'connection',
-      verb: 'deleted',
-      actor,
-      data: connectionSnapshot(connection),
-    });
+    await audit.deleted(tx, { orgId: org.id, actor }, connection);
   });
 }
 

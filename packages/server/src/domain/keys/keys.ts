@@ -8,6 +8,7 @@ import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { CredentialCache } from '../credential-cache.js';
 import { fail } from '../errors.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import { tokensOutliveMs } from '../token-lifetimes.js';
 import type { Actor, Org, SigningAlgorithm, SigningKey } from '../types.js';
 
@@ -179,9 +180,9 @@ export interface KeySummary {
 export async function listKeys(
   deps: KeyDeps,
   org: Org,
-  q: { page: number; perPage: number },
+  q: PageAsked,
 ): Promise<{ entries: KeySummary[]; total: number }> {
-  const window = { offset: q.page * q.perPage, limit: q.perPage };
+  const window = windowOf(q);
   const { rows, total } = await keys.pagePublishedKeys(deps.store, org.id, clock.now(), window);
   return { entries: rows.map((r) => ({ kid: r.kid, state: r.status, createdAt: r.createdAt })), total };
 }

@@ -9,10 +9,11 @@ import {
   updateLogStreamRow,
 } from '../../storage/repos/log-streams.js';
 import { lockOrg } from '../../storage/repos/orgs.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { type PageAsked, pageOfAll } from '../paging.js';
 import type { Actor, LogStream, LogStreamSettings, LogStreamType, Org } from '../types.js';
 import { isLoopbackUrl } from '../webhooks/loopback-url.js';
 import type { LogStreamDeps } from './deps.js';
@@ -61,6 +62,8 @@ export const logStreamSnapshot = (s: LogStream) => ({
   createdAt: new Date(s.createdAt).toISOString(),
   updatedAt: new Date(s.updatedAt).toISOString(),
 });
+
+const audit = auditTrail('log_stream', logStreamSnapshot);
 
 /** The https type's Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes, as webhooks'. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -120,14 +123,7 @@ export async function createLogStream(
       failApi('log_stream.too_many', `an organization has at most ${MAX_STREAMS} log streams`);
     }
     await insertLogStream(tx, stream, deps.sealer.seal(secret));
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'log_stream',
-      verb: 'created',
-      actor,
-      at: now,
-      data: logStreamSnapshot(stream),
-    });
+    await audit.created(tx, { orgId: org.id, actor, at: now }, stream);
   });
   return { stream: await withHealth(deps, stream), secret: made };
 }
@@ -136,12 +132,10 @@ export async function createLogStream(
 export async function listLogStreams(
   deps: LogStreamDeps,
   org: Org,
-  paging: { page: number; perPage: number },
+  paging: PageAsked,
 ): Promise<{ entries: LogStreamView[]; total: number }> {
-  const all = await listRows(deps.store, org.id);
-  const start = paging.page * paging.perPage;
-  const entries = await Promise.all(all.slice(start, start + paging.perPage).map((s) => withHealth(deps, s)));
-  return { entries, total: all.length };
+  const { entries, total } = pageOfAll(await listRows(deps.store, org.id), paging);
+  return { entries: await Promise.all(entries.map((s) => withHealth(deps, s))), total };
 }
 
 /** One of the org's streams with its health; 404 for any other id. */
@@ -218,16 +212,8 @@ export async function updateLogStream(
     const retryNow = (after.active && !before.active) || after.url !== before.url || secret !== undefined;
     const sealed = secret === undefined ? null : deps.sealer.seal(secret);
     await updateLogStreamRow(tx, after, sealed, retryNow);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'log_stream',
-      verb: 'updated',
-      actor,
-      at: after.updatedAt,
-      // A new secret shows as a change of nothing secret: the snapshot names when, not what.
-      data: logStreamSnapshot(after),
-      previous: logStreamSnapshot(before),
-    });
+    // A new secret shows as a change of nothing secret: the snapshot names when, not what.
+    await audit.updated(tx, { orgId: org.id, actor, at: after.updatedAt }, before, after);
     return retryNow ? { ...after, failures: 0, nextAttemptAt: after.updatedAt } : after;
   });
   return withHealth(deps, updated);
@@ -244,13 +230,7 @@ export async function deleteLogStream(
   await deps.unitOfWork.run(async (tx) => {
     const deleted =
       (await deleteRow(tx, org.id, id)) ?? failApi('log_stream.not_found', 'no such log stream');
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'log_stream',
-      verb: 'deleted',
-      actor,
-      data: logStreamSnapshot(deleted),
-    });
+    await audit.deleted(tx, { orgId: org.id, actor }, deleted);
   });
 }
 

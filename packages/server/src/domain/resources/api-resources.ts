@@ -8,11 +8,12 @@ import {
   pageApiResources,
   updateApiResourceRow,
 } from '../../storage/repos/api-resources.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { checkName } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import type { Actor, ApiResource, Org, ResourceScope } from '../types.js';
 import { ACCESS_TOKEN_TTL } from './access-token-ttl.js';
 import type { ResourcesDeps } from './deps.js';
@@ -64,6 +65,8 @@ function checkTtl(ttl: number): number {
 
 const TAKEN = 'another resource of this organization has that identifier';
 
+const audit = auditTrail('resource', resourceSnapshot);
+
 /** Registers an API resource of the org; `resource.created` is audited with it. */
 export async function createApiResource(
   deps: ResourcesDeps,
@@ -87,14 +90,7 @@ export async function createApiResource(
   try {
     await deps.unitOfWork.run(async (tx) => {
       await insertApiResource(tx, resource);
-      await recordAudit(tx, {
-        orgId: org.id,
-        entity: 'resource',
-        verb: 'created',
-        actor,
-        at: now,
-        data: resourceSnapshot(resource),
-      });
+      await audit.created(tx, { orgId: org.id, actor, at: now }, resource);
     });
   } catch (error) {
     if (isUniqueViolation(error)) fail('resource.identifier.taken', TAKEN);
@@ -104,8 +100,8 @@ export async function createApiResource(
 }
 
 /** One page of the org's resources, oldest first. */
-export function listApiResources(deps: ResourcesDeps, org: Org, q: { page: number; perPage: number }) {
-  return pageApiResources(deps.store, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+export function listApiResources(deps: ResourcesDeps, org: Org, q: PageAsked) {
+  return pageApiResources(deps.store, org.id, windowOf(q));
 }
 
 const NO_SUCH_RESOURCE = 'no such resource';
@@ -140,8 +136,7 @@ export async function updateApiResource(
       scopes: scopes ?? before.scopes,
       accessTokenTtl: ttl ?? before.accessTokenTtl,
     };
-    const [previous, data] = [resourceSnapshot(before), resourceSnapshot(after)];
-    if (JSON.stringify(previous) === JSON.stringify(data)) return before;
+    if (audit.unchanged(before, after)) return before;
     after.updatedAt = clock.now();
     await updateApiResourceRow(tx, after);
     if (scopes)
@@ -150,15 +145,7 @@ export async function updateApiResource(
         id,
         scopes.map((s) => s.name),
       );
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'resource',
-      verb: 'updated',
-      actor,
-      at: after.updatedAt,
-      data,
-      previous,
-    });
+    await audit.updated(tx, { orgId: org.id, actor, at: after.updatedAt }, before, after);
     return after;
   });
 }
@@ -177,12 +164,6 @@ export async function deleteApiResource(
     await orgResource(tx, org, id);
     const deleted = await deleteApiResourceRow(tx, org.id, id);
     if (!deleted) fail('resource.not_found', NO_SUCH_RESOURCE);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'resource',
-      verb: 'deleted',
-      actor,
-      data: resourceSnapshot(deleted as ApiResource),
-    });
+    await audit.deleted(tx, { orgId: org.id, actor }, deleted as ApiResource);
   });
 }

@@ -8,11 +8,12 @@ import {
   setRolePermissions,
   updateRoleRow,
 } from '../../storage/repos/roles.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { checkName } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import type { Actor, EndUserRole, Org, Permission } from '../types.js';
 import type { ResourcesDeps } from './deps.js';
 import { resolvePermissions } from './permissions.js';
@@ -39,6 +40,8 @@ function checkDescription(value: string): string {
 }
 
 const TAKEN = 'another role of this organization has that name';
+
+const audit = auditTrail('role', roleSnapshot);
 
 /** A write that fails on the unique name is 409 `conflict`. */
 async function uniqueName<T>(work: Promise<T>): Promise<T> {
@@ -75,22 +78,15 @@ export async function createRole(
       await insertRole(tx, role);
       await setRolePermissions(tx, role.id, stored);
       const created = (await findRole(tx, org.id, role.id)) as EndUserRole;
-      await recordAudit(tx, {
-        orgId: org.id,
-        entity: 'role',
-        verb: 'created',
-        actor,
-        at: now,
-        data: roleSnapshot(created),
-      });
+      await audit.created(tx, { orgId: org.id, actor, at: now }, created);
       return created;
     }),
   );
 }
 
 /** One page of the org's roles, oldest first. */
-export function listRoles(deps: ResourcesDeps, org: Org, q: { page: number; perPage: number }) {
-  return pageRoles(deps.store, org.id, { offset: q.page * q.perPage, limit: q.perPage });
+export function listRoles(deps: ResourcesDeps, org: Org, q: PageAsked) {
+  return pageRoles(deps.store, org.id, windowOf(q));
 }
 
 const NO_SUCH_ROLE = 'no such role';
@@ -129,19 +125,10 @@ export async function updateRole(
         await setRolePermissions(tx, id, permissions.stored);
         after.permissions = ((await findRole(tx, org.id, id)) as EndUserRole).permissions;
       }
-      const [previous, data] = [roleSnapshot(before), roleSnapshot(after)];
-      if (JSON.stringify(previous) === JSON.stringify(data)) return before;
+      if (audit.unchanged(before, after)) return before;
       after.updatedAt = clock.now();
       await updateRoleRow(tx, after);
-      await recordAudit(tx, {
-        orgId: org.id,
-        entity: 'role',
-        verb: 'updated',
-        actor,
-        at: after.updatedAt,
-        data,
-        previous,
-      });
+      await audit.updated(tx, { orgId: org.id, actor, at: after.updatedAt }, before, after);
       return after;
     }),
   );
@@ -155,12 +142,6 @@ export async function deleteRole(deps: ResourcesDeps, org: Org, id: string, acto
   await deps.unitOfWork.run(async (tx) => {
     const role = await orgRole(tx, org, id);
     if (!(await deleteRoleRow(tx, org.id, id))) fail('role.not_found', NO_SUCH_ROLE);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'role',
-      verb: 'deleted',
-      actor,
-      data: roleSnapshot(role),
-    });
+    await audit.deleted(tx, { orgId: org.id, actor }, role);
   });
 }

@@ -15,10 +15,12 @@ import {
   setScimUserEmails,
 } from '../../storage/repos/scim-users.js';
 import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { requireOrgUser } from '../directory/users.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import type { Actor, Org, ScimDirectory, ScimUserRecord } from '../types.js';
 import type { ScimDeps } from './deps.js';
 import { USER_SCHEMA } from './resource.js';
@@ -34,6 +36,8 @@ const snapshot = (d: ScimDirectory) => ({
   createdAt: new Date(d.createdAt).toISOString(),
   updatedAt: new Date(d.updatedAt).toISOString(),
 });
+
+const audit = auditTrail('directory', snapshot);
 
 function checkName(name: string): string {
   const value = name.trim();
@@ -84,14 +88,7 @@ export async function createDirectory(
   const token = newSecret(TOKEN_PREFIX);
   await deps.unitOfWork.run(async (tx) => {
     await insertDirectory(tx, directory, sha256(token));
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'directory',
-      verb: 'created',
-      actor,
-      at: now,
-      data: snapshot(directory),
-    });
+    await audit.created(tx, { orgId: org.id, actor, at: now }, directory);
   });
   return { directory, token };
 }
@@ -99,12 +96,9 @@ export async function createDirectory(
 export async function pageOfDirectories(
   deps: Pick<ScimDeps, 'store'>,
   org: Org,
-  q: { page: number; perPage: number },
+  q: PageAsked,
 ): Promise<{ entries: ScimDirectory[]; total: number }> {
-  const { rows, total } = await pageDirectories(deps.store, org.id, {
-    offset: q.page * q.perPage,
-    limit: q.perPage,
-  });
+  const { rows, total } = await pageDirectories(deps.store, org.id, windowOf(q));
   return { entries: rows, total };
 }
 
@@ -140,13 +134,7 @@ export async function deleteDirectory(deps: ScimDeps, org: Org, id: string, acto
     const directory = await requireDirectory({ store: tx }, org, id);
     if (!(await deleteDirectoryRow(tx, org.id, directory.id)))
       fail('directory.not_found', 'no such directory');
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'directory',
-      verb: 'deleted',
-      actor,
-      data: snapshot(directory),
-    });
+    await audit.deleted(tx, { orgId: org.id, actor }, directory);
   });
 }
 

@@ -25,6 +25,7 @@ import { userSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
+import { type PageAsked, windowOf } from '../paging.js';
 import { type Actor, type Org, type ScimGroup, SYSTEM } from '../types.js';
 import type { ScimDeps } from './deps.js';
 import { requireDirectory } from './directories.js';
@@ -355,16 +356,11 @@ export async function pageOfDirectoryGroups(
   deps: ScimDeps,
   org: Org,
   directoryId: string,
-  q: { page: number; perPage: number },
+  q: PageAsked,
 ): Promise<{ entries: MappedGroup[]; total: number }> {
   const directory = await requireDirectory(deps, org, directoryId);
   const total = await countGroups(deps.store, directory.id);
-  const groups = await groupsBatch(
-    deps.store,
-    directory.id,
-    { kind: 'all' },
-    { offset: q.page * q.perPage, limit: q.perPage },
-  );
+  const groups = await groupsBatch(deps.store, directory.id, { kind: 'all' }, windowOf(q));
   const counts = await memberCounts(
     deps.store,
     groups.map((g) => g.id),

@@ -10,6 +10,7 @@ import {
 } from '../../storage/repos/oauth-sessions.js';
 import { findUserTenant, listUserTenants } from '../../storage/repos/tenant-members.js';
 import { type AuditInput, recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { fail } from '../errors.js';
 import { OAUTH_SESSION_TTL_MS } from '../tokens-policy.js';
 import type { Actor, ClaimsRequest, LogoutEndpoint, OAuthSession, Org, ResourceGrant } from '../types.js';
@@ -29,6 +30,8 @@ export const sessionSnapshot = (s: OAuthSession) => ({
   revokedAt: s.revokedAt === null ? null : new Date(s.revokedAt).toISOString(),
   ...(s.actorId === null ? {} : { actorId: s.actorId }),
 });
+
+const audit = auditTrail('session', sessionSnapshot);
 
 /** The tenant a new session acts in: the user's oldest membership (their personal tenant). */
 export async function defaultTenantId(tx: Handle, userId: string): Promise<string | null> {
@@ -159,14 +162,7 @@ export async function revokeSession(
 ): Promise<OAuthSession | null> {
   const revoked = await revokeOAuthSession(tx, sessionId, now);
   if (!revoked) return null;
-  await recordAudit(tx, {
-    orgId: revoked.orgId,
-    entity: 'session',
-    verb: 'deleted',
-    actor,
-    at: now,
-    data: sessionSnapshot(revoked),
-  });
+  await audit.deleted(tx, { orgId: revoked.orgId, actor, at: now }, revoked);
   return revoked;
 }
 
@@ -232,15 +228,7 @@ export async function moveSession(
   if (session.tenantId === tenantId) return session;
   await setOAuthSessionTenant(tx, session.id, tenantId);
   const moved = { ...session, tenantId };
-  await recordAudit(tx, {
-    orgId: session.orgId,
-    entity: 'session',
-    verb: 'updated',
-    actor,
-    at: now,
-    data: sessionSnapshot(moved),
-    previous: sessionSnapshot(session),
-  });
+  await audit.updated(tx, { orgId: session.orgId, actor, at: now }, session, moved);
   return moved;
 }
 

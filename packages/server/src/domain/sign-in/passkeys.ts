@@ -23,7 +23,7 @@ import {
   recordPasskeyUse,
 } from '../../storage/repos/passkeys.js';
 import { findUserById } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { issuerOf } from '../issuers.js';
 import {
@@ -92,7 +92,7 @@ const passkeyOf = (p: PasskeyCredential): Passkey => ({
 });
 
 /** What the audit log keeps of a passkey: never the public key nor the credential id. */
-export const passkeySnapshot = (p: PasskeyCredential) => ({
+const passkeySnapshot = (p: PasskeyCredential) => ({
   id: p.id,
   userId: p.userId,
   name: p.name,
@@ -102,6 +102,9 @@ export const passkeySnapshot = (p: PasskeyCredential) => ({
   createdAt: new Date(p.createdAt).toISOString(),
   lastUsedAt: p.lastUsedAt === null ? null : new Date(p.lastUsedAt).toISOString(),
 });
+
+/** `passkey.created|deleted`, also when an account handover removes them (federation/account-handover.ts). */
+export const passkeyAudit = auditTrail('passkey', passkeySnapshot);
 
 /**
  * Whether other orgs share this deployment's relying party: with path issuers every org (and the
@@ -236,14 +239,7 @@ export async function finishPasskeyRegistration(
     if ((await listPasskeys(tx, user.id)).length >= MAX_PASSKEYS_PER_USER)
       return { ok: false, reason: 'too_many' };
     if (!(await insertPasskey(tx, passkey))) return { ok: false, reason: 'duplicate' };
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'passkey',
-      verb: 'created',
-      actor: { kind: 'user', id: user.id },
-      at: now,
-      data: passkeySnapshot(passkey),
-    });
+    await passkeyAudit.created(tx, { orgId: org.id, actor: { kind: 'user', id: user.id }, at: now }, passkey);
     return { ok: true, passkey: passkeyOf(passkey) };
   });
 }
@@ -258,13 +254,7 @@ export async function removePasskey(
   return deps.unitOfWork.run(async (tx) => {
     const deleted = await deletePasskey(tx, user.id, id);
     if (deleted === null) return null;
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'passkey',
-      verb: 'deleted',
-      actor: { kind: 'user', id: user.id },
-      data: passkeySnapshot(deleted),
-    });
+    await passkeyAudit.deleted(tx, { orgId: org.id, actor: { kind: 'user', id: user.id } }, deleted);
     return passkeyOf(deleted);
   });
 }

@@ -19,7 +19,7 @@ import { markAddressVerified } from '../mail/address-verification.js';
 import { checkPassword } from '../sign-in/password-login.js';
 import { type InvitationRecord, type Org, SYSTEM, type User } from '../types.js';
 import type { TeamsDeps } from './deps.js';
-import { invitationSnapshot, stateOf, toInvitation } from './invitations.js';
+import { invitationAudit, stateOf, toInvitation } from './invitations.js';
 
 /**
  * Accepting an invitation (DESIGN §16), in at most two steps on the hosted pages of `host` (the
@@ -127,15 +127,12 @@ async function grant(tx: Handle, opened: Pending, used: InvitationRecord, user: 
   }
   const before = toInvitation(used, now);
   const after = { ...before, state: 'accepted' as const, acceptedAt: now, acceptedBy: user.id };
-  await recordAudit(tx, {
-    orgId: opened.org.id,
-    entity: 'invitation',
-    verb: 'updated',
-    actor: { kind: 'user', id: user.id },
-    at: now,
-    data: invitationSnapshot(after),
-    previous: invitationSnapshot({ ...before, state: 'pending', acceptedAt: null, acceptedBy: null }),
-  });
+  await invitationAudit.updated(
+    tx,
+    { orgId: opened.org.id, actor: { kind: 'user', id: user.id }, at: now },
+    { ...before, state: 'pending', acceptedAt: null, acceptedBy: null },
+    after,
+  );
 }
 
 /** The words of a refused name or password (the sign-up rules), or rethrows anything else. */

@@ -12,13 +12,14 @@ import { findMembership } from '../../storage/repos/memberships.js';
 import { findConsoleOrg, lockOrg } from '../../storage/repos/orgs.js';
 import { findRoles } from '../../storage/repos/roles.js';
 import { emailKey, findUserByEmail } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
+import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { checkEmail } from '../directory/validate.js';
 import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { invitationMail, mailTexts } from '../mail/messages.js';
+import { windowOf } from '../paging.js';
 import type { Actor, InvitationKind, InvitationRecord, Org, Role } from '../types.js';
 import type { TeamsDeps } from './deps.js';
 
@@ -80,7 +81,7 @@ export const toInvitation = (stored: InvitationRecord, now: number): Invitation 
 });
 
 /** What audit entries hold of an invitation: never its token or link. */
-export const invitationSnapshot = (i: Invitation) => ({
+const invitationSnapshot = (i: Invitation) => ({
   id: i.id,
   orgId: i.orgId,
   kind: i.kind,
@@ -94,6 +95,9 @@ export const invitationSnapshot = (i: Invitation) => ({
   acceptedAt: i.acceptedAt === null ? null : new Date(i.acceptedAt).toISOString(),
   acceptedBy: i.acceptedBy,
 });
+
+/** `invitation.created|updated|deleted`, its acceptance included (invitation-acceptance.ts). */
+export const invitationAudit = auditTrail('invitation', invitationSnapshot);
 
 export interface NewInvitation {
   kind: InvitationKind;
@@ -205,14 +209,7 @@ export async function createInvitation(
     };
     await insertInvitation(tx, stored);
     const created = toInvitation(stored, now);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'invitation',
-      verb: 'created',
-      actor,
-      at: now,
-      data: invitationSnapshot(created),
-    });
+    await invitationAudit.created(tx, { orgId: org.id, actor, at: now }, created);
     return created;
   });
   const url = await linkOf(deps, org, input.kind, token);
@@ -233,7 +230,7 @@ export async function listInvitations(
     deps.store,
     org.id,
     { kind: query.kind, state: query.state, now },
-    { offset: query.page * query.perPage, limit: query.perPage },
+    windowOf(query),
   );
   return { entries: rows.map((r) => toInvitation(r, now)), total };
 }
@@ -258,13 +255,6 @@ export async function revokeInvitation(deps: TeamsDeps, org: Org, id: string, ac
     const row = await findInvitation(tx, org.id, id);
     if (!row || !(await revokeInvitationRow(tx, org.id, id, now)))
       return fail('invitation.not_found', NO_INVITATION);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'invitation',
-      verb: 'deleted',
-      actor,
-      at: now,
-      data: invitationSnapshot(toInvitation(row, now)),
-    });
+    await invitationAudit.deleted(tx, { orgId: org.id, actor, at: now }, toInvitation(row, now));
   });
 }
