@@ -26,18 +26,11 @@ import {
   DirectoryWithToken,
   GroupRolesBody,
 } from './directories-schemas.js';
-import { created, endpoint, noContent, ok } from './endpoint.js';
-import {
-  apiError,
-  createResponses,
-  forbidden,
-  listResponses,
-  MANAGEMENT,
-  ORG,
-  unauthorized,
-} from './responses.js';
+import { created, endpoint, ok } from './endpoint.js';
+import { ownedItems } from './owned-items.js';
+import { apiError, forbidden, listResponses, unauthorized } from './responses.js';
 
-function view(deps: Deps, org: Org, d: ScimDirectory): z.output<typeof DirectoryRecord> {
+function view(d: ScimDirectory, deps: Deps, org: Org): z.output<typeof DirectoryRecord> {
   return {
     id: d.id,
     name: d.name,
@@ -60,117 +53,73 @@ function groupView(g: MappedGroup): z.output<typeof DirectoryGroup> {
   };
 }
 
-const ITEM = { ...ORG, id: 'the directory id (`dir_…`)' } as const;
-const notFound = apiError('`not_found`: no such org or directory in it, or the token cannot manage it');
-// Directories hand out credentials that create and delete the org's users: people who own the org only.
-const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners', people: true } as const;
-const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners', people: true } as const;
+const directories = ownedItems({
+  path: '/organizations/:org/directories',
+  noun: 'directory',
+  id: 'the directory id (`dir_…`)',
+  notFound: apiError('`not_found`: no such org or directory in it, or the token cannot manage it'),
+  // Directories hand out credentials that create and delete the org's users: people who own the org only.
+  people: true,
+});
+const { read, write, notFound } = directories;
+const ITEM = directories.params;
 
 /**
  * An org's SCIM directories (DESIGN §19; owners only): create (the bearer token is answered once),
  * list, read, rotate the token, delete, and adopt an existing user into a directory.
  */
 export const DIRECTORY_ENDPOINTS = [
-  endpoint(
+  directories.create(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/directories',
       operationId: 'createDirectory',
       summary: 'Add a SCIM directory; its bearer token is in this answer only',
-      params: ORG,
-      body: { contentType: 'application/json', schema: CreateDirectoryBody, errors: 'invalid_request' },
-      responses: createResponses(DirectoryWithToken, 'created, with the token (never shown again)'),
+      body: CreateDirectoryBody,
+      schema: DirectoryWithToken,
+      answer: 'created, with the token (never shown again)',
     },
-    async ({ deps, caller: { org, actor }, body }) => {
+    async (deps, { org, actor }, body) => {
       const { directory, token } = await createDirectory(
         deps,
         org,
         { name: body.name, connection: body.connection },
         actor,
       );
-      return created({ ...view(deps, org, directory), token });
+      return { ...view(directory, deps, org), token };
     },
   ),
-  endpoint(
+  directories.list(
     {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/directories',
       operationId: 'listDirectories',
       summary: 'List the org’s SCIM directories (never their tokens)',
-      params: ORG,
       query: DirectoriesQuery,
       responses: listResponses(DirectoryList),
     },
-    async ({ deps, caller: { org }, query, page }) => {
-      const list = await pageOfDirectories(deps, org, { page: query.page, perPage: query.per_page });
-      return page(
-        list.entries.map((d) => view(deps, org, d)),
-        list.total,
-      );
-    },
+    pageOfDirectories,
+    view,
   ),
-  endpoint(
-    {
-      ...read,
-      method: 'get',
-      path: '/organizations/:org/directories/:id',
-      operationId: 'getDirectory',
-      summary: 'One SCIM directory (never its token)',
-      params: ITEM,
-      responses: {
-        200: { description: 'the directory', schema: DirectoryRecord },
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
-    },
-    async ({ deps, caller: { org }, params }) =>
-      ok(view(deps, org, await requireDirectory(deps, org, params.id))),
+  directories.get(
+    { operationId: 'getDirectory', summary: 'One SCIM directory (never its token)', schema: DirectoryRecord },
+    async (deps, org, id) => view(await requireDirectory(deps, org, id), deps, org),
   ),
-  endpoint(
+  directories.act(
     {
-      ...write,
-      method: 'post',
-      path: '/organizations/:org/directories/:id/token',
       operationId: 'rotateDirectoryToken',
       summary: 'Give a SCIM directory a new token; the old one stops working at once',
-      params: ITEM,
-      responses: {
-        200: {
-          description: 'the directory with its new token (never shown again)',
-          schema: DirectoryWithToken,
-        },
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
+      at: '/token',
+      schema: DirectoryWithToken,
+      answer: 'the directory with its new token (never shown again)',
     },
-    async ({ deps, caller: { org, actor }, params }) => {
-      const { directory, token } = await rotateDirectoryToken(deps, org, params.id, actor);
-      return ok({ ...view(deps, org, directory), token });
+    async (deps, org, id, actor) => {
+      const { directory, token } = await rotateDirectoryToken(deps, org, id, actor);
+      return { ...view(directory, deps, org), token };
     },
   ),
-  endpoint(
+  directories.remove(
     {
-      ...write,
-      method: 'delete',
-      path: '/organizations/:org/directories/:id',
       operationId: 'deleteDirectory',
       summary: 'Delete a SCIM directory; its token stops working, its users stay users of the org',
-      params: ITEM,
-      responses: {
-        204: { description: 'deleted; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: notFound,
-      },
     },
-    async ({ deps, caller: { org, actor }, params }) => {
-      await deleteDirectory(deps, org, params.id, actor);
-      return noContent();
-    },
+    deleteDirectory,
   ),
   endpoint(
     {

@@ -9,16 +9,8 @@ import {
   type ServiceAccount,
 } from '../../domain/directory/index.js';
 import { managementInput } from './api-input.js';
-import { created, endpoint, noContent, ok } from './endpoint.js';
-import {
-  apiError,
-  createResponses,
-  forbidden,
-  listResponses,
-  MANAGEMENT,
-  ORG,
-  unauthorized,
-} from './responses.js';
+import { ownedItems } from './owned-items.js';
+import { apiError, listResponses } from './responses.js';
 import {
   CreatedServiceAccount,
   CreateServiceAccountBody,
@@ -29,7 +21,7 @@ import {
   type ServiceAccount as ServiceAccountView,
 } from './service-accounts-schemas.js';
 
-const view = (deps: Deps, a: ServiceAccount): z.output<typeof ServiceAccountView> => ({
+const view = (a: ServiceAccount, deps: Deps): z.output<typeof ServiceAccountView> => ({
   client_id: a.id,
   name: a.name,
   scopes: a.scopes,
@@ -39,10 +31,14 @@ const view = (deps: Deps, a: ServiceAccount): z.output<typeof ServiceAccountView
   created_at: new Date(a.createdAt).toISOString(),
 });
 
-const ACCOUNT = { ...ORG, id: 'the service account’s client id (`cli_…`)' } as const;
-const noAccount = apiError('`not_found`: no such org, or no such service account bound to it');
-// People only: a service account never manages service accounts (403, whatever its scopes).
-const common = { ...MANAGEMENT, people: true, who: 'owners' } as const;
+const accounts = ownedItems({
+  path: '/organizations/:org/service-accounts',
+  noun: 'service account',
+  id: 'the service account’s client id (`cli_…`)',
+  notFound: apiError('`not_found`: no such org, or no such service account bound to it'),
+  // People only: a service account never manages service accounts (403, whatever its scopes).
+  people: true,
+});
 
 /**
  * An org's service accounts (DESIGN §16), managed by its owners only — people, never a service
@@ -50,31 +46,18 @@ const common = { ...MANAGEMENT, people: true, who: 'owners' } as const;
  * new secret.
  */
 export const SERVICE_ACCOUNT_ENDPOINTS = [
-  endpoint(
+  accounts.list(
     {
-      ...common,
-      method: 'get',
-      path: '/organizations/:org/service-accounts',
       operationId: 'listServiceAccounts',
       summary: 'List the org’s service accounts (never their secrets)',
-      scope: 'org:read',
-      params: ORG,
       query: ServiceAccountsQuery,
       responses: listResponses(ServiceAccountList),
     },
-    async ({ deps, caller, query, page }) => {
-      const list = await listServiceAccounts(deps, caller.org, { page: query.page, perPage: query.per_page });
-      return page(
-        list.entries.map((a) => view(deps, a)),
-        list.total,
-      );
-    },
+    listServiceAccounts,
+    view,
   ),
-  endpoint(
+  accounts.create(
     {
-      ...common,
-      method: 'post',
-      path: '/organizations/:org/service-accounts',
       operationId: 'createServiceAccount',
       summary: 'Create a service account bound to the org',
       description:
@@ -82,12 +65,10 @@ export const SERVICE_ACCOUNT_ENDPOINTS = [
         '`client_secret` is in this response only (`Cache-Control: no-store`); it is stored as a hash. ' +
         'Its tokens (the `serviceAccount` security scheme) carry the chosen scopes and are accepted ' +
         'for this org only; what it does is audited with the actor `{kind: "client", id}`.',
-      scope: 'org:write',
-      params: ORG,
-      body: { contentType: 'application/json', schema: CreateServiceAccountBody, errors: 'invalid_request' },
-      responses: createResponses(CreatedServiceAccount),
+      body: CreateServiceAccountBody,
+      schema: CreatedServiceAccount,
     },
-    async ({ deps, caller, body }) => {
+    async (deps, caller, body) => {
       const input = {
         name: body.name,
         scopes: body.scopes,
@@ -96,71 +77,35 @@ export const SERVICE_ACCOUNT_ENDPOINTS = [
       const { account, secret } = await managementInput(
         createServiceAccount(deps, caller.org, input, caller.actor),
       );
-      return created({ ...view(deps, account), client_secret: secret });
+      return { ...view(account, deps), client_secret: secret };
     },
   ),
-  endpoint(
+  accounts.get(
     {
-      ...common,
-      method: 'get',
-      path: '/organizations/:org/service-accounts/:id',
       operationId: 'getServiceAccount',
       summary: 'One of the org’s service accounts',
-      scope: 'org:read',
-      params: ACCOUNT,
-      responses: {
-        200: { description: 'the service account', schema: ServiceAccountSchema },
-        401: unauthorized,
-        403: forbidden,
-        404: noAccount,
-      },
+      schema: ServiceAccountSchema,
     },
-    async ({ deps, caller, params }) => {
-      const account = await getServiceAccount(deps, caller.org, params.id);
-      return ok(view(deps, account));
-    },
+    async (deps, org, id) => view(await getServiceAccount(deps, org, id), deps),
   ),
-  endpoint(
+  accounts.remove(
     {
-      ...common,
-      method: 'delete',
-      path: '/organizations/:org/service-accounts/:id',
       operationId: 'deleteServiceAccount',
       summary: 'Delete a service account; its tokens stop working at once',
-      scope: 'org:write',
-      params: ACCOUNT,
-      responses: {
-        204: { description: 'deleted; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: noAccount,
-      },
     },
-    async ({ deps, caller, params }) => {
-      await deleteServiceAccount(deps, caller.org, params.id, caller.actor);
-      return noContent();
-    },
+    deleteServiceAccount,
   ),
-  endpoint(
+  accounts.act(
     {
-      ...common,
-      method: 'post',
-      path: '/organizations/:org/service-accounts/:id/secret',
       operationId: 'rotateServiceAccountSecret',
       summary: 'Give a service account a new secret; the old one stops working at once',
       description: 'Tokens issued before keep working until they expire.',
-      scope: 'org:write',
-      params: ACCOUNT,
-      responses: {
-        200: { description: 'the new secret, in this response only', schema: ServiceAccountSecret },
-        401: unauthorized,
-        403: forbidden,
-        404: noAccount,
-      },
+      at: '/secret',
+      schema: ServiceAccountSecret,
+      answer: 'the new secret, in this response only',
     },
-    async ({ deps, caller, params }) => {
-      const secret = await rotateServiceAccountSecret(deps, caller.org, params.id, caller.actor);
-      return ok({ client_secret: secret });
-    },
+    async (deps, org, id, actor) => ({
+      client_secret: await rotateServiceAccountSecret(deps, org, id, actor),
+    }),
   ),
 ];
