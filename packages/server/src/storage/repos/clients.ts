@@ -66,6 +66,21 @@ const logoutColumns = (c: Client) => ({
 const originsColumn = (c: Client): string | null =>
   c.allowedOrigins === null ? null : JSON.stringify(c.allowedOrigins);
 
+/** The columns an update may change (updateClientRow), which an insert writes too. */
+const changeableColumns = (c: Client) => ({
+  name: c.name,
+  redirect_uris: JSON.stringify(c.redirectUris),
+  post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris),
+  grant_types: JSON.stringify(c.grantTypes),
+  jwks: jwksColumn(c),
+  jwks_uri: c.jwksUri ?? null,
+  request_object_signing_alg: c.requestObjectSigningAlg ?? null,
+  allowed_origins: originsColumn(c),
+  userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
+  ...logoutColumns(c),
+  ...flagColumns(c),
+});
+
 export async function insertClient(store: Handle, c: Client, secretHash: string | null): Promise<void> {
   const db = opened(store);
   await db
@@ -73,21 +88,11 @@ export async function insertClient(store: Handle, c: Client, secretHash: string 
     .values({
       id: c.id,
       org_id: c.orgId,
-      name: c.name,
       kind: c.kind,
       secret_hash: secretHash,
-      redirect_uris: JSON.stringify(c.redirectUris),
-      post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris),
-      grant_types: JSON.stringify(c.grantTypes),
       first_party: c.firstParty ? 1 : 0,
       secret_issued_at: c.secretIssuedAt,
-      jwks: jwksColumn(c),
-      jwks_uri: c.jwksUri ?? null,
-      request_object_signing_alg: c.requestObjectSigningAlg ?? null,
-      allowed_origins: originsColumn(c),
-      userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
-      ...logoutColumns(c),
-      ...flagColumns(c),
+      ...changeableColumns(c),
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     })
@@ -150,20 +155,7 @@ export async function pageClients(
 export async function updateClientRow(store: Handle, c: Client): Promise<void> {
   const db = opened(store);
   await orgRowById(
-    db.updateTable('clients').set({
-      name: c.name,
-      redirect_uris: JSON.stringify(c.redirectUris),
-      post_logout_redirect_uris: JSON.stringify(c.postLogoutRedirectUris),
-      grant_types: JSON.stringify(c.grantTypes),
-      jwks: jwksColumn(c),
-      jwks_uri: c.jwksUri ?? null,
-      request_object_signing_alg: c.requestObjectSigningAlg ?? null,
-      allowed_origins: originsColumn(c),
-      userinfo_signed_response_alg: c.userinfoSignedResponseAlg ?? null,
-      ...logoutColumns(c),
-      ...flagColumns(c),
-      updated_at: c.updatedAt,
-    }),
+    db.updateTable('clients').set({ ...changeableColumns(c), updated_at: c.updatedAt }),
     c.orgId,
     c.id,
   ).execute();
