@@ -71,14 +71,10 @@ export async function updateWebhookRow(store: Handle, w: Webhook): Promise<void>
 /** Deletes the webhook if it belongs to `orgId`; returns what was deleted, or null. */
 export async function deleteWebhook(store: Handle, orgId: string, id: string): Promise<Webhook | null> {
   const db = opened(store);
-  const row = await orgRowById(
-    db.selectFrom('webhooks').select(PUBLIC_COLUMNS),
-    orgId,
-    id,
-  ).executeTakeFirst();
-  if (!row) return null;
+  const webhook = await findWebhook(db, orgId, id);
+  if (!webhook) return null;
   const deleted = await orgRowById(db.deleteFrom('webhooks'), orgId, id).executeTakeFirst();
-  return deleted.numDeletedRows > 0n ? toRecord(row) : null;
+  return deleted.numDeletedRows > 0n ? webhook : null;
 }
 
 /** A webhook row as the delivery worker needs it, sealed secret included. */
