@@ -1,7 +1,8 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { MailLinkRecord, MailPurpose } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
-import type { MailTokensTable } from '../schema.js';
+import type { Database, MailTokensTable } from '../schema.js';
 
 const toMailLink = (r: MailTokensTable): MailLinkRecord => ({
   tokenHash: r.token_hash,
@@ -13,6 +14,19 @@ const toMailLink = (r: MailTokensTable): MailLinkRecord => ({
   expiresAt: r.expires_at,
   usedAt: r.used_at,
 });
+
+/** The link of this org and purpose by its hash, while it is live (unused, unexpired). */
+const liveLink = (
+  eb: ExpressionBuilder<Database, 'mail_tokens'>,
+  link: { orgId: string; purpose: MailPurpose; tokenHash: string; now: number },
+) =>
+  eb.and([
+    eb('token_hash', '=', link.tokenHash),
+    eb('org_id', '=', link.orgId),
+    eb('purpose', '=', link.purpose),
+    eb('used_at', 'is', null),
+    eb('expires_at', '>', link.now),
+  ]);
 
 export async function insertMailToken(store: Handle, link: MailLinkRecord): Promise<void> {
   const db = opened(store);
@@ -43,11 +57,7 @@ export async function findLiveMailToken(
   const row = await db
     .selectFrom('mail_tokens')
     .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('org_id', '=', orgId)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where((eb) => liveLink(eb, { orgId, purpose, tokenHash, now }))
     .executeTakeFirst();
   return row ? toMailLink(row) : null;
 }
@@ -67,11 +77,7 @@ export async function consumeMailToken(
   const row = await db
     .updateTable('mail_tokens')
     .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('org_id', '=', orgId)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where((eb) => liveLink(eb, { orgId, purpose, tokenHash, now }))
     .returningAll()
     .executeTakeFirst();
   return row ? toMailLink(row) : null;
