@@ -292,14 +292,7 @@ export async function setVouchedEmail(store: Handle, userId: string, email: stri
 
 /** Marks the address verified, if it is still `sentTo` (case-insensitive); false when it is not. */
 export async function markEmailVerified(store: Handle, userId: string, sentTo: string, now: number) {
-  const db = opened(store);
-  const result = await db
-    .updateTable('users')
-    .set({ email_verified: 1, updated_at: now })
-    .where('id', '=', userId)
-    .where('email_key', '=', emailKey(sentTo))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return verifyEmail(store, userId, sentTo, now, { onlyIfUnverified: false });
 }
 
 /**
@@ -307,14 +300,23 @@ export async function markEmailVerified(store: Handle, userId: string, sentTo: s
  * got there first (of two links followed at once, one goes on).
  */
 export async function claimEmailVerification(store: Handle, userId: string, sentTo: string, now: number) {
-  const db = opened(store);
-  const result = await db
+  return verifyEmail(store, userId, sentTo, now, { onlyIfUnverified: true });
+}
+
+async function verifyEmail(
+  store: Handle,
+  userId: string,
+  sentTo: string,
+  now: number,
+  { onlyIfUnverified }: { onlyIfUnverified: boolean },
+): Promise<boolean> {
+  let update = opened(store)
     .updateTable('users')
     .set({ email_verified: 1, updated_at: now })
     .where('id', '=', userId)
-    .where('email_key', '=', emailKey(sentTo))
-    .where('email_verified', '=', 0)
-    .executeTakeFirst();
+    .where('email_key', '=', emailKey(sentTo));
+  if (onlyIfUnverified) update = update.where('email_verified', '=', 0);
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
