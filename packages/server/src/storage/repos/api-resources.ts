@@ -3,8 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
-import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
-import { OLDEST_FIRST, pageRows } from './paged-rows.js';
+import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
 import { dropRolePermissionsOutside } from './roles.js';
 
 const toResource = (r: ApiResourcesTable): ApiResource => ({
@@ -73,11 +72,7 @@ export async function pageApiResources(
   window: { offset: number; limit: number },
 ): Promise<{ entries: ApiResource[]; total: number }> {
   const db = opened(store);
-  const { rows, total } = await pageRows(
-    db.selectFrom('api_resources').selectAll().where('org_id', '=', orgId),
-    window,
-    OLDEST_FIRST,
-  );
+  const { rows, total } = await pageOrgRows(db.selectFrom('api_resources').selectAll(), orgId, window);
   return { entries: rows.map(toResource), total };
 }
 

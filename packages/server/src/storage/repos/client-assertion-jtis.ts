@@ -1,5 +1,6 @@
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { insertedAnew } from './inserted-anew.js';
 
 /**
  * Records the `jti` of an accepted client assertion until `expiresAt`. False when the same client
@@ -13,15 +14,15 @@ export async function recordAssertionJti(
 ): Promise<boolean> {
   const db = opened(store);
   await db.deleteFrom('client_assertion_jtis').where('expires_at', '<', now).execute();
-  const result = await db
-    .insertInto('client_assertion_jtis')
-    .values({
-      org_id: row.orgId,
-      client_id: row.clientId,
-      jti_hash: row.jtiHash,
-      expires_at: row.expiresAt,
-    })
-    .onConflict((oc) => oc.columns(['org_id', 'client_id', 'jti_hash']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return insertedAnew(
+    db
+      .insertInto('client_assertion_jtis')
+      .values({
+        org_id: row.orgId,
+        client_id: row.clientId,
+        jti_hash: row.jtiHash,
+        expires_at: row.expiresAt,
+      })
+      .onConflict((oc) => oc.columns(['org_id', 'client_id', 'jti_hash']).doNothing()),
+  );
 }

@@ -8,9 +8,9 @@ import type {
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
+import { insertedAnew } from './inserted-anew.js';
 import type { ListWindow } from './list-window.js';
-import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
-import { OLDEST_FIRST, pageRows } from './paged-rows.js';
+import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
 
 const toRequest = (r: FederationRequestsTable): FederationRequest => ({
   keyHash: r.key_hash,
@@ -81,11 +81,7 @@ export async function pageConnections(
   window: ListWindow,
 ): Promise<{ rows: Connection[]; total: number }> {
   const db = opened(store);
-  const { rows, total } = await pageRows(
-    db.selectFrom('connections').selectAll().where('org_id', '=', orgId),
-    window,
-    OLDEST_FIRST,
-  );
+  const { rows, total } = await pageOrgRows(db.selectFrom('connections').selectAll(), orgId, window);
   return { rows: rows.map(toConnection), total };
 }
 
@@ -145,17 +141,17 @@ export async function insertFederatedIdentity(
   link: { connectionId: string; subject: string; userId: string; createdAt: number },
 ): Promise<boolean> {
   const db = opened(store);
-  const result = await db
-    .insertInto('federated_identities')
-    .values({
-      connection_id: link.connectionId,
-      subject: link.subject,
-      user_id: link.userId,
-      created_at: link.createdAt,
-    })
-    .onConflict((oc) => oc.columns(['connection_id', 'subject']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return insertedAnew(
+    db
+      .insertInto('federated_identities')
+      .values({
+        connection_id: link.connectionId,
+        subject: link.subject,
+        user_id: link.userId,
+        created_at: link.createdAt,
+      })
+      .onConflict((oc) => oc.columns(['connection_id', 'subject']).doNothing()),
+  );
 }
 
 export async function insertFederationRequest(store: Handle, r: FederationRequest): Promise<void> {
@@ -221,14 +217,14 @@ export async function rememberAssertionId(
   seen: { connectionId: string; assertionId: string; expiresAt: number },
 ): Promise<boolean> {
   const db = opened(store);
-  const result = await db
-    .insertInto('saml_assertion_ids')
-    .values({
-      connection_id: seen.connectionId,
-      assertion_id: seen.assertionId,
-      expires_at: seen.expiresAt,
-    })
-    .onConflict((oc) => oc.columns(['connection_id', 'assertion_id']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return insertedAnew(
+    db
+      .insertInto('saml_assertion_ids')
+      .values({
+        connection_id: seen.connectionId,
+        assertion_id: seen.assertionId,
+        expires_at: seen.expiresAt,
+      })
+      .onConflict((oc) => oc.columns(['connection_id', 'assertion_id']).doNothing()),
+  );
 }

@@ -1,5 +1,6 @@
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { insertedAnew } from './inserted-anew.js';
 
 /**
  * Records an accepted DPoP proof (its key thumbprint and `jti`, as one SHA-256) until `expiresAt`.
@@ -8,12 +9,12 @@ import { opened } from '../opened.js';
  */
 export async function recordProofJti(store: Handle, jtiHash: string, expiresAt: number): Promise<boolean> {
   const db = opened(store);
-  const result = await db
-    .insertInto('dpop_proof_jtis')
-    .values({ jti_hash: jtiHash, expires_at: expiresAt })
-    .onConflict((oc) => oc.column('jti_hash').doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return insertedAnew(
+    db
+      .insertInto('dpop_proof_jtis')
+      .values({ jti_hash: jtiHash, expires_at: expiresAt })
+      .onConflict((oc) => oc.column('jti_hash').doNothing()),
+  );
 }
 
 /** Forgets the proofs that could no longer be accepted anyway (their `iat` is out of the window). */

@@ -1,10 +1,16 @@
+import type { SelectQueryBuilder, Simplify } from 'kysely';
+import type { ListWindow } from './list-window.js';
+import { OLDEST_FIRST, pageRows } from './paged-rows.js';
+
 /**
  * What most repositories' statements add to their own table's: which of an org's rows, and the
  * order of a list. Each helper takes a statement being built (a select, an update or a delete, on
- * the table its repository names: one repository per table) and returns it with its part added.
+ * the table its repository names: one repository per table) and returns it with its part added;
+ * pageOrgRows reads a window of it too.
  *
  * Typed by the one method each calls, as Kysely cannot resolve a column through a generic table:
- * the values and the statement's own type are checked, the column names are the helper's.
+ * the values and the statement's own type are checked, the column names are the helper's (a table
+ * without them fails at the statement's first run, which every repository's tests make).
  */
 interface Filterable<Self, Column extends string> {
   where(column: Column, op: '=', value: string): Self;
@@ -37,3 +43,13 @@ export const orgRowsOldestFirst = <S extends Filterable<S, 'org_id'> & Orderable
   statement: S,
   orgId: string,
 ): S => oldestFirst(statement.where('org_id', '=', orgId));
+
+/** One window of the org's rows, oldest first, and how many it has (paged-rows.ts). */
+export function pageOrgRows<DB, TB extends keyof DB, O>(
+  rows: SelectQueryBuilder<DB, TB, O>,
+  orgId: string,
+  window: ListWindow,
+): Promise<{ rows: Simplify<O>[]; total: number }> {
+  const ofOrg: Filterable<SelectQueryBuilder<DB, TB, O>, 'org_id'> = rows;
+  return pageRows(ofOrg.where('org_id', '=', orgId), window, OLDEST_FIRST);
+}

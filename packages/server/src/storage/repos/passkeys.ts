@@ -2,6 +2,7 @@ import type { PasskeyChallenge, PasskeyCredential, PasskeyPurpose } from '../../
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
+import { insertedAnew } from './inserted-anew.js';
 import { oldestFirst } from './org-rows.js';
 
 const toPasskey = (r: PasskeysTable): PasskeyCredential => ({
@@ -33,26 +34,26 @@ const toChallenge = (r: PasskeyChallengesTable): PasskeyChallenge => ({
 /** Stores a new passkey; false when the org already has this credential id. */
 export async function insertPasskey(store: Handle, p: PasskeyCredential): Promise<boolean> {
   const db = opened(store);
-  const result = await db
-    .insertInto('passkeys')
-    .values({
-      id: p.id,
-      org_id: p.orgId,
-      user_id: p.userId,
-      credential_id: p.credentialId,
-      public_key: p.publicKey,
-      sign_count: p.signCount,
-      transports: JSON.stringify(p.transports),
-      aaguid: p.aaguid,
-      device_type: p.deviceType,
-      backed_up: p.backedUp ? 1 : 0,
-      name: p.name,
-      created_at: p.createdAt,
-      last_used_at: p.lastUsedAt,
-    })
-    .onConflict((oc) => oc.columns(['org_id', 'credential_id']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return insertedAnew(
+    db
+      .insertInto('passkeys')
+      .values({
+        id: p.id,
+        org_id: p.orgId,
+        user_id: p.userId,
+        credential_id: p.credentialId,
+        public_key: p.publicKey,
+        sign_count: p.signCount,
+        transports: JSON.stringify(p.transports),
+        aaguid: p.aaguid,
+        device_type: p.deviceType,
+        backed_up: p.backedUp ? 1 : 0,
+        name: p.name,
+        created_at: p.createdAt,
+        last_used_at: p.lastUsedAt,
+      })
+      .onConflict((oc) => oc.columns(['org_id', 'credential_id']).doNothing()),
+  );
 }
 
 /** The user's passkeys, oldest first. */

@@ -3,8 +3,7 @@ import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { RolesTable } from '../schema.js';
-import { oldestFirst, orgRowById } from './org-rows.js';
-import { OLDEST_FIRST, pageRows } from './paged-rows.js';
+import { oldestFirst, orgRowById, pageOrgRows } from './org-rows.js';
 
 /** A permission as stored: the resource by id. */
 export interface StoredPermission {
@@ -107,11 +106,7 @@ export async function pageRoles(
   window: { offset: number; limit: number },
 ): Promise<{ entries: EndUserRole[]; total: number }> {
   const db = opened(store);
-  const { rows, total } = await pageRows(
-    db.selectFrom('roles').selectAll().where('org_id', '=', orgId),
-    window,
-    OLDEST_FIRST,
-  );
+  const { rows, total } = await pageOrgRows(db.selectFrom('roles').selectAll(), orgId, window);
   return { entries: await withPermissions(db, rows), total };
 }
 

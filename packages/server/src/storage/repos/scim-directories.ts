@@ -3,8 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimDirectoriesTable } from '../schema.js';
 import type { ListWindow } from './list-window.js';
-import { orgRowById } from './org-rows.js';
-import { OLDEST_FIRST, pageRows } from './paged-rows.js';
+import { orgRowById, pageOrgRows } from './org-rows.js';
 
 const toDirectory = (r: Omit<ScimDirectoriesTable, 'token_hash'>): ScimDirectory => ({
   id: r.id,
@@ -63,11 +62,7 @@ export async function pageDirectories(
   window: ListWindow,
 ): Promise<{ rows: ScimDirectory[]; total: number }> {
   const db = opened(store);
-  const { rows, total } = await pageRows(
-    db.selectFrom('scim_directories').select(COLUMNS).where('org_id', '=', orgId),
-    window,
-    OLDEST_FIRST,
-  );
+  const { rows, total } = await pageOrgRows(db.selectFrom('scim_directories').select(COLUMNS), orgId, window);
   return { rows: rows.map(toDirectory), total };
 }
 

@@ -2,6 +2,7 @@ import type { TotpFactor } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TotpFactorsTable } from '../schema.js';
+import { insertedAnew } from './inserted-anew.js';
 import { countRows } from './paged-rows.js';
 
 const toFactor = (r: TotpFactorsTable): TotpFactor => ({
@@ -31,19 +32,19 @@ export async function putPendingTotpFactor(store: Handle, f: TotpFactor): Promis
     .where('user_id', '=', f.userId)
     .where('confirmed_at', 'is', null)
     .execute();
-  const inserted = await db
-    .insertInto('totp_factors')
-    .values({
-      user_id: f.userId,
-      org_id: f.orgId,
-      secret: f.sealedSecret,
-      confirmed_at: f.confirmedAt,
-      last_step: f.lastStep,
-      created_at: f.createdAt,
-    })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+  return insertedAnew(
+    db
+      .insertInto('totp_factors')
+      .values({
+        user_id: f.userId,
+        org_id: f.orgId,
+        secret: f.sealedSecret,
+        confirmed_at: f.confirmedAt,
+        last_step: f.lastStep,
+        created_at: f.createdAt,
+      })
+      .onConflict((oc) => oc.column('user_id').doNothing()),
+  );
 }
 
 /**
