@@ -60,6 +60,7 @@ export function ownedItems(kind: OwnedKind) {
   });
 
   return {
+    // The kind's path parameters, 404 and scopes, for its other operations (declared with endpoint()).
     params,
     notFound,
     read,
