@@ -14,28 +14,45 @@ export const POSTGRES_URL =
   process.env.TESSERA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const CHROMIUM_PATH = process.env.TESSERA_TEST_CHROMIUM ?? '/usr/bin/chromium';
 
-let pgProbe: Promise<boolean> | undefined;
+let pgProbe: Promise<string | null> | undefined;
 
-async function probePostgres(): Promise<boolean> {
-  // A server that is down refuses at once; the limit only has to outlast a busy test process, whose
-  // event loop a synchronous SQLite migration beside the probe can hold for seconds on a loaded machine.
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 15_000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
+/** Errors that say no PostgreSQL is there (nothing listening, no such host, database or role). */
+const ABSENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENOENT']);
+const absent = (error: unknown) => {
+  const code = String((error as { code?: unknown }).code ?? '');
+  return ABSENT.has(code) || code.startsWith('28') || code === '3D000';
+};
+
+/**
+ * null when PostgreSQL answers, else why it is taken as missing. A server that is down refuses at
+ * once; one that is there but slow to answer (a loaded machine: a synchronous SQLite migration beside
+ * the probe can hold a test process's event loop for seconds) is asked again with a longer limit,
+ * so that a busy machine does not skip the PostgreSQL half of the suites.
+ */
+async function probePostgres(): Promise<string | null> {
+  let reason = 'not reachable';
+  for (const limit of [15_000, 60_000]) {
+    const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: limit });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return null;
+    } catch (error) {
+      if (absent(error)) return 'not reachable';
+      reason = `not answering within ${limit / 1000} s`;
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
+  return reason;
 }
 
 /** `false` = run; a string = the reason to skip. Throws when CI requires what is missing. */
 export async function postgresSkip(): Promise<false | string> {
   pgProbe ??= probePostgres();
-  if (await pgProbe) return false;
-  const reason = `SKIPPED: PostgreSQL not reachable at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}`;
+  const missing = await pgProbe;
+  if (missing === null) return false;
+  const reason = `SKIPPED: PostgreSQL ${missing} at ${POSTGRES_URL.replace(/\/\/[^@]*@/, '//')}`;
   if (required.has('postgres')) throw new Error(`${reason}, and TESSERA_TEST_REQUIRE demands it`);
   process.stderr.write(`${reason}\n`);
   return reason;
