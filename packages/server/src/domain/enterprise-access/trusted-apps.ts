@@ -167,6 +167,8 @@ export async function updateTrustedApp(
   changes: TrustedAppChanges,
   actor: Actor,
 ): Promise<TrustedApp> {
+  // Refused before a transaction is opened (on SQLite it would take the write lock for nothing).
+  if (!isIdOf('trustedApp', id)) fail('trusted_app.not_found', 'no such trusted app');
   return deps.unitOfWork.run(async (tx) => {
     const before = await orgApp(tx, org, id);
     const after: TrustedApp = {
@@ -196,6 +198,7 @@ export async function deleteTrustedApp(
   id: string,
   actor: Actor,
 ): Promise<void> {
+  if (!isIdOf('trustedApp', id)) fail('trusted_app.not_found', 'no such trusted app');
   await deps.unitOfWork.run(async (tx) => {
     const before = await orgApp(tx, org, id);
     if (!(await deleteTrustedAppRow(tx, org.id, id))) fail('trusted_app.not_found', 'no such trusted app');
