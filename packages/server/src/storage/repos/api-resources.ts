@@ -3,35 +3,25 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
+import { columnMap, json } from './column-map.js';
 import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
 import { dropRolePermissionsOutside } from './roles.js';
 
-const toResource = (r: ApiResourcesTable): ApiResource => ({
-  id: r.id,
-  orgId: r.org_id,
-  identifier: r.identifier,
-  name: r.name,
-  scopes: JSON.parse(r.scopes) as ResourceScope[],
-  accessTokenTtl: r.access_token_ttl,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+const resourceColumns = columnMap<ApiResourcesTable, ApiResource>()({
+  id: 'id',
+  org_id: 'orgId',
+  identifier: 'identifier',
+  name: 'name',
+  scopes: ['scopes', json<ResourceScope[]>()],
+  access_token_ttl: 'accessTokenTtl',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
 });
+const toResource = resourceColumns.toRecord;
 
 export async function insertApiResource(store: Handle, r: ApiResource): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('api_resources')
-    .values({
-      id: r.id,
-      org_id: r.orgId,
-      identifier: r.identifier,
-      name: r.name,
-      scopes: JSON.stringify(r.scopes),
-      access_token_ttl: r.accessTokenTtl,
-      created_at: r.createdAt,
-      updated_at: r.updatedAt,
-    })
-    .execute();
+  await db.insertInto('api_resources').values(resourceColumns.toRow(r)).execute();
 }
 
 /** The org's resource with this id, or null. */

@@ -4,44 +4,30 @@ import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { AuthorizationCodesTable, OAuthSessionsTable } from '../schema.js';
+import { columnMap, flag } from './column-map.js';
 import { toSession, userColumnsOf } from './oauth-sessions.js';
 import { orgClientRows } from './org-rows.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
-export const toCode = (r: AuthorizationCodesTable): AuthorizationCode => ({
-  codeHash: r.code_hash,
-  orgId: r.org_id,
-  clientId: r.client_id,
-  sessionId: r.session_id,
-  redirectUri: r.redirect_uri,
-  redirectUriGiven: r.redirect_uri_given === 1,
-  codeChallenge: r.code_challenge,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  usedAt: r.used_at,
-  nonce: r.nonce,
-  dpopJkt: r.dpop_jkt,
+const codeColumns = columnMap<AuthorizationCodesTable, AuthorizationCode>()({
+  code_hash: 'codeHash',
+  org_id: 'orgId',
+  client_id: 'clientId',
+  session_id: 'sessionId',
+  redirect_uri: 'redirectUri',
+  redirect_uri_given: ['redirectUriGiven', flag],
+  code_challenge: 'codeChallenge',
+  created_at: 'createdAt',
+  expires_at: 'expiresAt',
+  used_at: 'usedAt',
+  nonce: 'nonce',
+  dpop_jkt: 'dpopJkt',
 });
+export const toCode = codeColumns.toRecord;
 
 export async function insertAuthorizationCode(store: Handle, c: AuthorizationCode): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('authorization_codes')
-    .values({
-      code_hash: c.codeHash,
-      org_id: c.orgId,
-      client_id: c.clientId,
-      session_id: c.sessionId,
-      redirect_uri: c.redirectUri,
-      redirect_uri_given: c.redirectUriGiven ? 1 : 0,
-      code_challenge: c.codeChallenge,
-      created_at: c.createdAt,
-      expires_at: c.expiresAt,
-      used_at: c.usedAt,
-      nonce: c.nonce,
-      dpop_jkt: c.dpopJkt,
-    })
-    .execute();
+  await db.insertInto('authorization_codes').values(codeColumns.toRow(c)).execute();
 }
 
 /**
@@ -126,20 +112,7 @@ export interface PlainRedeemed {
   user: User | null;
 }
 
-const CODE_COLUMNS = [
-  'code_hash',
-  'org_id',
-  'client_id',
-  'session_id',
-  'redirect_uri',
-  'redirect_uri_given',
-  'code_challenge',
-  'created_at',
-  'expires_at',
-  'used_at',
-  'nonce',
-  'dpop_jkt',
-] as const;
+const CODE_COLUMNS = codeColumns.names;
 
 // The happy path of every code exchange on PostgreSQL, one statement: consuming the code, storing
 // the session's first refresh token and reading the session with its user.

@@ -2,33 +2,23 @@ import type { BrowserSessionRecord } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { BrowserSessionsTable } from '../schema.js';
+import { columnMap, json } from './column-map.js';
 
-const toSession = (r: BrowserSessionsTable): BrowserSessionRecord => ({
-  tokenHash: r.token_hash,
-  orgId: r.org_id,
-  userId: r.user_id,
-  amr: JSON.parse(r.amr) as string[],
-  acr: r.acr,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  actorId: r.actor_id,
+const sessionColumns = columnMap<BrowserSessionsTable, BrowserSessionRecord>()({
+  token_hash: 'tokenHash',
+  org_id: 'orgId',
+  user_id: 'userId',
+  amr: ['amr', json<string[]>()],
+  acr: 'acr',
+  created_at: 'createdAt',
+  expires_at: 'expiresAt',
+  actor_id: 'actorId',
 });
+const toSession = sessionColumns.toRecord;
 
 export async function insertBrowserSession(store: Handle, s: BrowserSessionRecord): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('browser_sessions')
-    .values({
-      token_hash: s.tokenHash,
-      org_id: s.orgId,
-      user_id: s.userId,
-      amr: JSON.stringify(s.amr),
-      acr: s.acr,
-      created_at: s.createdAt,
-      expires_at: s.expiresAt,
-      actor_id: s.actorId,
-    })
-    .execute();
+  await db.insertInto('browser_sessions').values(sessionColumns.toRow(s)).execute();
 }
 
 /** The live browser session behind a cookie's hash, within one org. */

@@ -2,25 +2,28 @@ import type { DeviceAuthorization } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { DeviceAuthorizationsTable } from '../schema.js';
+import { columnMap, listOrNull, textOf } from './column-map.js';
 import { orgRowById } from './org-rows.js';
 
-const toDeviceAuthorization = (r: DeviceAuthorizationsTable): DeviceAuthorization => ({
-  id: r.id,
-  orgId: r.org_id,
-  clientId: r.client_id,
-  userCode: r.user_code,
-  scope: r.scope,
-  resources: r.resources === null ? [] : (JSON.parse(r.resources) as string[]),
-  status: r.status as DeviceAuthorization['status'],
-  userId: r.user_id,
-  sessionId: r.session_id,
-  intervalS: r.interval_s,
-  lastPolledAt: r.last_polled_at,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  decidedAt: r.decided_at,
-  redeemedAt: r.redeemed_at,
+/** Every column but the device code's hash, which only finds the row (findByDeviceCode). */
+const deviceColumns = columnMap<Omit<DeviceAuthorizationsTable, 'device_code_hash'>, DeviceAuthorization>()({
+  id: 'id',
+  org_id: 'orgId',
+  client_id: 'clientId',
+  user_code: 'userCode',
+  scope: 'scope',
+  resources: ['resources', listOrNull<string>()],
+  status: ['status', textOf<DeviceAuthorization['status']>()],
+  user_id: 'userId',
+  session_id: 'sessionId',
+  interval_s: 'intervalS',
+  last_polled_at: 'lastPolledAt',
+  created_at: 'createdAt',
+  expires_at: 'expiresAt',
+  decided_at: 'decidedAt',
+  redeemed_at: 'redeemedAt',
 });
+const toDeviceAuthorization = deviceColumns.toRecord;
 
 export async function insertDeviceAuthorization(
   store: Handle,
@@ -29,24 +32,7 @@ export async function insertDeviceAuthorization(
 ): Promise<void> {
   await opened(store)
     .insertInto('device_authorizations')
-    .values({
-      id: device.id,
-      org_id: device.orgId,
-      client_id: device.clientId,
-      device_code_hash: deviceCodeHash,
-      user_code: device.userCode,
-      scope: device.scope,
-      resources: device.resources.length === 0 ? null : JSON.stringify(device.resources),
-      status: device.status,
-      user_id: device.userId,
-      session_id: device.sessionId,
-      interval_s: device.intervalS,
-      last_polled_at: device.lastPolledAt,
-      created_at: device.createdAt,
-      expires_at: device.expiresAt,
-      decided_at: device.decidedAt,
-      redeemed_at: device.redeemedAt,
-    })
+    .values({ ...deviceColumns.toRow(device), device_code_hash: deviceCodeHash })
     .execute();
 }
 

@@ -2,56 +2,43 @@ import type { InvitationKind, InvitationRecord } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
+import { type Conversion, columnMap, flag } from './column-map.js';
 import { orgRowById } from './org-rows.js';
 import { NEWEST_FIRST, pageRows } from './paged-rows.js';
 
 /** The role ids a stored invitation carries (a JSON array of strings; anything else counts as none). */
-function rolesOf(json: string): string[] {
-  const parsed: unknown = JSON.parse(json);
-  return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
-}
+const roleIds: Conversion<string, string[]> = {
+  read: (json) => {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((id): id is string => typeof id === 'string') : [];
+  },
+  write: (roles) => JSON.stringify(roles),
+};
 
-const toInvitation = (r: InvitationsTable): InvitationRecord => ({
-  id: r.id,
-  orgId: r.org_id,
-  kind: r.kind,
-  email: r.email,
-  emailKey: r.email_key,
-  role: r.role,
-  roles: rolesOf(r.roles),
-  tokenHash: r.token_hash,
-  mailed: r.mailed === 1,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  acceptedAt: r.accepted_at,
-  acceptedBy: r.accepted_by,
-  revokedAt: r.revoked_at,
+const invitationColumns = columnMap<InvitationsTable, InvitationRecord>()({
+  id: 'id',
+  org_id: 'orgId',
+  kind: 'kind',
+  email: 'email',
+  email_key: 'emailKey',
+  role: 'role',
+  roles: ['roles', roleIds],
+  token_hash: 'tokenHash',
+  mailed: ['mailed', flag],
+  created_at: 'createdAt',
+  expires_at: 'expiresAt',
+  accepted_at: 'acceptedAt',
+  accepted_by: 'acceptedBy',
+  revoked_at: 'revokedAt',
 });
+const toInvitation = invitationColumns.toRecord;
 
 /** What the list may keep: pending (neither accepted nor expired), accepted, or expired. */
 export type InvitationStateFilter = 'pending' | 'accepted' | 'expired';
 
 export async function insertInvitation(store: Handle, i: InvitationRecord): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('invitations')
-    .values({
-      id: i.id,
-      org_id: i.orgId,
-      kind: i.kind,
-      email: i.email,
-      email_key: i.emailKey,
-      role: i.role,
-      roles: JSON.stringify(i.roles),
-      token_hash: i.tokenHash,
-      mailed: i.mailed ? 1 : 0,
-      created_at: i.createdAt,
-      expires_at: i.expiresAt,
-      accepted_at: i.acceptedAt,
-      accepted_by: i.acceptedBy,
-      revoked_at: i.revokedAt,
-    })
-    .execute();
+  await db.insertInto('invitations').values(invitationColumns.toRow(i)).execute();
 }
 
 /** The org's invitation `id` (withdrawn ones are gone for the API), or null. */

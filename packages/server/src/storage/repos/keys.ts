@@ -3,36 +3,26 @@ import type { KeyStatus, SigningAlgorithm, SigningKey } from '../../domain/types
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
+import { columnMap, json, textOf } from './column-map.js';
 import { countRows } from './paged-rows.js';
 
-const parsedJwk = (json: string) => JSON.parse(json) as Record<string, unknown>;
+const jwk = json<Record<string, unknown>>();
 
-const toKey = (r: SigningKeysTable): SigningKey => ({
-  kid: r.kid,
-  orgId: r.org_id,
-  status: r.status,
-  publicJwk: parsedJwk(r.public_jwk),
-  sealedPrivateKey: r.private_key,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  alg: r.alg as SigningAlgorithm,
+const keyColumns = columnMap<SigningKeysTable, SigningKey>()({
+  kid: 'kid',
+  org_id: 'orgId',
+  status: 'status',
+  public_jwk: ['publicJwk', jwk],
+  private_key: 'sealedPrivateKey',
+  created_at: 'createdAt',
+  expires_at: 'expiresAt',
+  alg: ['alg', textOf<SigningAlgorithm>()],
 });
+const toKey = keyColumns.toRecord;
 
 export async function insertKey(store: Handle, k: SigningKey): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('signing_keys')
-    .values({
-      kid: k.kid,
-      org_id: k.orgId,
-      status: k.status,
-      public_jwk: JSON.stringify(k.publicJwk),
-      private_key: k.sealedPrivateKey,
-      created_at: k.createdAt,
-      expires_at: k.expiresAt,
-      alg: k.alg,
-    })
-    .execute();
+  await db.insertInto('signing_keys').values(keyColumns.toRow(k)).execute();
 }
 
 export async function findKeyByStatus(
@@ -139,7 +129,7 @@ export async function publishedKeys(
     .execute();
   return rows.map((r) => ({
     kid: r.kid,
-    publicJwk: parsedJwk(r.public_jwk),
+    publicJwk: jwk.read(r.public_jwk),
     status: r.status,
     expiresAt: r.expires_at === null ? null : Number(r.expires_at),
   }));

@@ -3,17 +3,19 @@ import type { MailLinkRecord, MailPurpose } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { Database, MailTokensTable } from '../schema.js';
+import { columnMap } from './column-map.js';
 
-const toMailLink = (r: MailTokensTable): MailLinkRecord => ({
-  tokenHash: r.token_hash,
-  orgId: r.org_id,
-  userId: r.user_id,
-  purpose: r.purpose,
-  sentTo: r.sent_to,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  usedAt: r.used_at,
+const linkColumns = columnMap<MailTokensTable, MailLinkRecord>()({
+  token_hash: 'tokenHash',
+  org_id: 'orgId',
+  user_id: 'userId',
+  purpose: 'purpose',
+  sent_to: 'sentTo',
+  created_at: 'createdAt',
+  expires_at: 'expiresAt',
+  used_at: 'usedAt',
 });
+const toMailLink = linkColumns.toRecord;
 
 /** The link of this org and purpose by its hash, while it is live (unused, unexpired). */
 const liveLink = (
@@ -30,19 +32,7 @@ const liveLink = (
 
 export async function insertMailToken(store: Handle, link: MailLinkRecord): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('mail_tokens')
-    .values({
-      token_hash: link.tokenHash,
-      org_id: link.orgId,
-      user_id: link.userId,
-      purpose: link.purpose,
-      sent_to: link.sentTo,
-      created_at: link.createdAt,
-      expires_at: link.expiresAt,
-      used_at: link.usedAt,
-    })
-    .execute();
+  await db.insertInto('mail_tokens').values(linkColumns.toRow(link)).execute();
 }
 
 /** A live (unused, unexpired) link of this org and purpose by its hash, without using it. */

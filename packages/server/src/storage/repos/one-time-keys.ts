@@ -3,6 +3,7 @@ import type { ImpersonationLink, ProfileKey, PushedAuthorizationRequest } from '
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { Database } from '../schema.js';
+import { columnMap } from './column-map.js';
 
 /** The columns every table of single-use keys has: the key's SHA-256, its org, expiry and use. */
 interface OneTimeKeyColumns {
@@ -35,7 +36,7 @@ type KeyDb = Kysely<Record<OneTimeKeyTable, OneTimeKeyColumns>>;
 /** A table of one-time keys, and how its rows map to the domain's type and back. */
 function oneTimeKeys<T extends OneTimeKeyTable, Key>(
   table: T & (Database[T] extends OneTimeKeyColumns ? unknown : never),
-  map: { toKey(row: Database[T]): Key; toRow(key: Key): Database[T] },
+  map: { toRecord(row: Database[T]): Key; toRow(key: Key): Database[T] },
 ): OneTimeKeys<Key> {
   const name: OneTimeKeyTable = table;
   const keys = (store: Handle) => opened(store) as unknown as KeyDb;
@@ -53,7 +54,7 @@ function oneTimeKeys<T extends OneTimeKeyTable, Key>(
         .where('expires_at', '>', now)
         .returningAll()
         .executeTakeFirst();
-      return row ? map.toKey(row as Database[T]) : null;
+      return row ? map.toRecord(row as Database[T]) : null;
     },
     async purge(store, expiredBefore) {
       await keys(store).deleteFrom(name).where('expires_at', '<', expiredBefore).execute();
@@ -62,52 +63,34 @@ function oneTimeKeys<T extends OneTimeKeyTable, Key>(
 }
 
 /** Keys of POST /profile/session, opening the hosted profile page once. */
-export const profileKeys = oneTimeKeys<'profile_keys', ProfileKey>('profile_keys', {
-  toKey: (r) => ({
-    keyHash: r.key_hash,
-    orgId: r.org_id,
-    userId: r.user_id,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    usedAt: r.used_at,
+export const profileKeys = oneTimeKeys<'profile_keys', ProfileKey>(
+  'profile_keys',
+  columnMap<Database['profile_keys'], ProfileKey>()({
+    key_hash: 'keyHash',
+    org_id: 'orgId',
+    user_id: 'userId',
+    created_at: 'createdAt',
+    expires_at: 'expiresAt',
+    used_at: 'usedAt',
   }),
-  toRow: (k) => ({
-    key_hash: k.keyHash,
-    org_id: k.orgId,
-    user_id: k.userId,
-    created_at: k.createdAt,
-    expires_at: k.expiresAt,
-    used_at: k.usedAt,
-  }),
-});
+);
 
 /** Impersonation links: each completes one authorization request as the user, once (audited on creation). */
-export const impersonations = oneTimeKeys<'impersonations', ImpersonationLink>('impersonations', {
-  toKey: (r) => ({
-    keyHash: r.key_hash,
-    id: r.id,
-    orgId: r.org_id,
-    userId: r.user_id,
-    actorId: r.actor_id,
-    requestId: r.request_id,
-    reason: r.reason,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    usedAt: r.used_at,
+export const impersonations = oneTimeKeys<'impersonations', ImpersonationLink>(
+  'impersonations',
+  columnMap<Database['impersonations'], ImpersonationLink>()({
+    key_hash: 'keyHash',
+    id: 'id',
+    org_id: 'orgId',
+    user_id: 'userId',
+    actor_id: 'actorId',
+    request_id: 'requestId',
+    reason: 'reason',
+    created_at: 'createdAt',
+    expires_at: 'expiresAt',
+    used_at: 'usedAt',
   }),
-  toRow: (k) => ({
-    key_hash: k.keyHash,
-    id: k.id,
-    org_id: k.orgId,
-    user_id: k.userId,
-    actor_id: k.actorId,
-    request_id: k.requestId,
-    reason: k.reason,
-    created_at: k.createdAt,
-    expires_at: k.expiresAt,
-    used_at: k.usedAt,
-  }),
-});
+);
 
 /**
  * Pushed authorization requests (RFC 9126): each `request_uri` opens one authorization request, once,
@@ -117,7 +100,7 @@ export const pushedAuthorizationRequests = oneTimeKeys<
   'pushed_authorization_requests',
   PushedAuthorizationRequest
 >('pushed_authorization_requests', {
-  toKey: (r) => {
+  toRecord: (r) => {
     const stored = JSON.parse(r.parameters) as Pick<PushedAuthorizationRequest, 'params' | 'resources'>;
     return {
       keyHash: r.key_hash,

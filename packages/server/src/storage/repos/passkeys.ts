@@ -2,34 +2,37 @@ import type { PasskeyChallenge, PasskeyCredential, PasskeyPurpose } from '../../
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
+import { columnMap, flag, json } from './column-map.js';
 import { insertedAnew } from './inserted-anew.js';
 import { oldestFirst } from './org-rows.js';
 
-const toPasskey = (r: PasskeysTable): PasskeyCredential => ({
-  id: r.id,
-  orgId: r.org_id,
-  userId: r.user_id,
-  credentialId: r.credential_id,
-  publicKey: r.public_key,
-  signCount: r.sign_count,
-  transports: JSON.parse(r.transports) as string[],
-  aaguid: r.aaguid,
-  deviceType: r.device_type,
-  backedUp: r.backed_up === 1,
-  name: r.name,
-  createdAt: r.created_at,
-  lastUsedAt: r.last_used_at,
+const passkeyColumns = columnMap<PasskeysTable, PasskeyCredential>()({
+  id: 'id',
+  org_id: 'orgId',
+  user_id: 'userId',
+  credential_id: 'credentialId',
+  public_key: 'publicKey',
+  sign_count: 'signCount',
+  transports: ['transports', json<string[]>()],
+  aaguid: 'aaguid',
+  device_type: 'deviceType',
+  backed_up: ['backedUp', flag],
+  name: 'name',
+  created_at: 'createdAt',
+  last_used_at: 'lastUsedAt',
 });
+const toPasskey = passkeyColumns.toRecord;
 
-const toChallenge = (r: PasskeyChallengesTable): PasskeyChallenge => ({
-  challengeHash: r.challenge_hash,
-  orgId: r.org_id,
-  purpose: r.purpose,
-  userId: r.user_id,
-  browserHash: r.browser_hash,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
+const challengeColumns = columnMap<PasskeyChallengesTable, PasskeyChallenge>()({
+  challenge_hash: 'challengeHash',
+  org_id: 'orgId',
+  purpose: 'purpose',
+  user_id: 'userId',
+  browser_hash: 'browserHash',
+  created_at: 'createdAt',
+  expires_at: 'expiresAt',
 });
+const toChallenge = challengeColumns.toRecord;
 
 /** Stores a new passkey; false when the org already has this credential id. */
 export async function insertPasskey(store: Handle, p: PasskeyCredential): Promise<boolean> {
@@ -37,21 +40,7 @@ export async function insertPasskey(store: Handle, p: PasskeyCredential): Promis
   return insertedAnew(
     db
       .insertInto('passkeys')
-      .values({
-        id: p.id,
-        org_id: p.orgId,
-        user_id: p.userId,
-        credential_id: p.credentialId,
-        public_key: p.publicKey,
-        sign_count: p.signCount,
-        transports: JSON.stringify(p.transports),
-        aaguid: p.aaguid,
-        device_type: p.deviceType,
-        backed_up: p.backedUp ? 1 : 0,
-        name: p.name,
-        created_at: p.createdAt,
-        last_used_at: p.lastUsedAt,
-      })
+      .values(passkeyColumns.toRow(p))
       .onConflict((oc) => oc.columns(['org_id', 'credential_id']).doNothing()),
   );
 }
@@ -125,18 +114,7 @@ export async function deletePasskey(
 
 export async function insertPasskeyChallenge(store: Handle, c: PasskeyChallenge): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('passkey_challenges')
-    .values({
-      challenge_hash: c.challengeHash,
-      org_id: c.orgId,
-      purpose: c.purpose,
-      user_id: c.userId,
-      browser_hash: c.browserHash,
-      created_at: c.createdAt,
-      expires_at: c.expiresAt,
-    })
-    .execute();
+  await db.insertInto('passkey_challenges').values(challengeColumns.toRow(c)).execute();
 }
 
 /**

@@ -2,26 +2,17 @@ import type { ScimGroup } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimGroupsTable } from '../schema.js';
+import { columnMap } from './column-map.js';
 import { oldestFirst } from './org-rows.js';
 
-const toGroup = (r: ScimGroupsTable): ScimGroup => ({
-  id: r.id,
-  directoryId: r.directory_id,
-  displayName: r.display_name,
-  externalId: r.external_id,
-  version: Number(r.version),
-  createdAt: Number(r.created_at),
-  updatedAt: Number(r.updated_at),
-});
-
-const rowOf = (g: ScimGroup): ScimGroupsTable => ({
-  id: g.id,
-  directory_id: g.directoryId,
-  display_name: g.displayName,
-  external_id: g.externalId,
-  version: g.version,
-  created_at: g.createdAt,
-  updated_at: g.updatedAt,
+const { toRecord: toGroup, toRow: rowOf } = columnMap<ScimGroupsTable, ScimGroup>()({
+  id: 'id',
+  directory_id: 'directoryId',
+  display_name: 'displayName',
+  external_id: 'externalId',
+  version: 'version',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
 });
 
 export async function insertGroup(store: Handle, g: ScimGroup): Promise<void> {

@@ -2,32 +2,28 @@ import type { ScimUserRecord, User } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimUsersTable } from '../schema.js';
+import { columnMap, json } from './column-map.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
-const toRecord = (r: ScimUsersTable): ScimUserRecord => ({
-  userId: r.user_id,
-  directoryId: r.directory_id,
-  userName: r.user_name,
-  externalId: r.external_id,
-  resource: JSON.parse(r.resource) as Record<string, unknown>,
-  version: Number(r.version),
-  createdAt: Number(r.created_at),
-  updatedAt: Number(r.updated_at),
+/** Every column but the userName's key, which is the userName's (userNameKey). */
+const recordColumns = columnMap<Omit<ScimUsersTable, 'user_name_key'>, ScimUserRecord>()({
+  user_id: 'userId',
+  directory_id: 'directoryId',
+  user_name: 'userName',
+  external_id: 'externalId',
+  resource: ['resource', json<Record<string, unknown>>()],
+  version: 'version',
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
 });
+const toRecord = recordColumns.toRecord;
 
 /** userName is unique per directory regardless of case (RFC 7643 §4.1.1: caseExact false). */
 export const userNameKey = (userName: string): string => userName.toLowerCase();
 
 const rowOf = (r: ScimUserRecord): ScimUsersTable => ({
-  user_id: r.userId,
-  directory_id: r.directoryId,
-  user_name: r.userName,
+  ...recordColumns.toRow(r),
   user_name_key: userNameKey(r.userName),
-  external_id: r.externalId,
-  resource: JSON.stringify(r.resource),
-  version: r.version,
-  created_at: r.createdAt,
-  updated_at: r.updatedAt,
 });
 
 /** Stores the record; false when the user is already held by a directory or the userName is taken there. */

@@ -1,5 +1,7 @@
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import type { SignUpRequestsTable } from '../schema.js';
+import { columnMap } from './column-map.js';
 
 /** A `domains`-policy sign-up waiting for its mailed link (migration 036). */
 export interface SignUpRequest {
@@ -12,40 +14,22 @@ export interface SignUpRequest {
   expiresAt: number;
 }
 
-const toRequest = (r: {
-  token_hash: string;
-  org_id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  created_at: number | string;
-  expires_at: number | string;
-}): SignUpRequest => ({
-  tokenHash: r.token_hash,
-  orgId: r.org_id,
-  email: r.email,
-  firstName: r.first_name,
-  lastName: r.last_name,
-  createdAt: Number(r.created_at),
-  expiresAt: Number(r.expires_at),
+const requestColumns = columnMap<SignUpRequestsTable, SignUpRequest>()({
+  token_hash: 'tokenHash',
+  org_id: 'orgId',
+  email: 'email',
+  first_name: 'firstName',
+  last_name: 'lastName',
+  created_at: 'createdAt',
+  expires_at: 'expiresAt',
 });
+const toRequest = requestColumns.toRecord;
 
 /** Stores a waiting sign-up, and drops those whose link has expired. */
 export async function insertSignUpRequest(store: Handle, r: SignUpRequest): Promise<void> {
   const db = opened(store);
   await db.deleteFrom('sign_up_requests').where('expires_at', '<=', r.createdAt).execute();
-  await db
-    .insertInto('sign_up_requests')
-    .values({
-      token_hash: r.tokenHash,
-      org_id: r.orgId,
-      email: r.email,
-      first_name: r.firstName,
-      last_name: r.lastName,
-      created_at: r.createdAt,
-      expires_at: r.expiresAt,
-    })
-    .execute();
+  await db.insertInto('sign_up_requests').values(requestColumns.toRow(r)).execute();
 }
 
 /** The org's live waiting sign-up under this token hash, left in place; null when unknown or expired. */

@@ -2,33 +2,22 @@ import type { TrustedApp } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TrustedAppsTable } from '../schema.js';
+import { columnMap, json } from './column-map.js';
 import { oldestFirst, orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
-const toApp = (r: TrustedAppsTable): TrustedApp => ({
-  id: r.id,
-  orgId: r.org_id,
-  name: r.name,
-  audience: r.audience,
-  targetClientId: r.target_client_id,
-  clientIds: JSON.parse(r.client_ids) as string[],
-  resources: JSON.parse(r.resources) as string[],
-  scopes: JSON.parse(r.scopes) as string[],
-  createdAt: Number(r.created_at),
-  updatedAt: Number(r.updated_at),
+const appColumns = columnMap<TrustedAppsTable, TrustedApp>()({
+  id: 'id',
+  org_id: 'orgId',
+  name: 'name',
+  audience: 'audience',
+  target_client_id: 'targetClientId',
+  client_ids: ['clientIds', json<string[]>()],
+  resources: ['resources', json<string[]>()],
+  scopes: ['scopes', json<string[]>()],
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
 });
-
-const toRow = (a: TrustedApp): TrustedAppsTable => ({
-  id: a.id,
-  org_id: a.orgId,
-  name: a.name,
-  audience: a.audience,
-  target_client_id: a.targetClientId,
-  client_ids: JSON.stringify(a.clientIds),
-  resources: JSON.stringify(a.resources),
-  scopes: JSON.stringify(a.scopes),
-  created_at: a.createdAt,
-  updated_at: a.updatedAt,
-});
+const { toRecord: toApp, toRow } = appColumns;
 
 export async function insertTrustedApp(store: Handle, app: TrustedApp): Promise<void> {
   await opened(store).insertInto('trusted_apps').values(toRow(app)).execute();

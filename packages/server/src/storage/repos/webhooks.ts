@@ -3,35 +3,27 @@ import type { DeliveryTarget, Webhook } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhooksTable } from '../schema.js';
+import { columnMap, flag, json } from './column-map.js';
 import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
 /** Every column but the sealed secret (only the delivery worker reads `secret_sealed`). */
-const PUBLIC_COLUMNS = ['id', 'org_id', 'url', 'events', 'active', 'created_at', 'updated_at'] as const;
-
-const toRecord = (r: Omit<WebhooksTable, 'secret_sealed'>): Webhook => ({
-  id: r.id,
-  orgId: r.org_id,
-  url: r.url,
-  events: JSON.parse(r.events) as string[],
-  active: r.active === 1,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+const webhookColumns = columnMap<Omit<WebhooksTable, 'secret_sealed'>, Webhook>()({
+  id: 'id',
+  org_id: 'orgId',
+  url: 'url',
+  events: ['events', json<string[]>()],
+  active: ['active', flag],
+  created_at: 'createdAt',
+  updated_at: 'updatedAt',
 });
+const PUBLIC_COLUMNS = webhookColumns.names;
+const toRecord = webhookColumns.toRecord;
 
 export async function insertWebhook(store: Handle, w: Webhook, secretSealed: string): Promise<void> {
   const db = opened(store);
   await db
     .insertInto('webhooks')
-    .values({
-      id: w.id,
-      org_id: w.orgId,
-      url: w.url,
-      events: JSON.stringify(w.events),
-      secret_sealed: secretSealed,
-      active: w.active ? 1 : 0,
-      created_at: w.createdAt,
-      updated_at: w.updatedAt,
-    })
+    .values({ ...webhookColumns.toRow(w), secret_sealed: secretSealed })
     .execute();
 }
 
