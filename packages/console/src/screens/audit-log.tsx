@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { api, ok } from '../api/client.js';
+import { inOrg } from '../api/params.js';
 import { EmptyState, ErrorNotice, Loading } from '../components/notices.js';
 import { forOwners, PageHead } from '../components/page-head.js';
 import { Pager } from '../components/pager.js';
@@ -39,7 +40,7 @@ function OwnersAuditLog({
       // The page's query as written (repeated parameters included, for the API to refuse them).
       ok(
         api.GET('/organizations/{org}/events', {
-          params: { path: { org: slug } },
+          ...inOrg(slug),
           querySerializer: () => apiQuery,
         }),
       ).then((answer) => ({ answer, query: apiQuery })),

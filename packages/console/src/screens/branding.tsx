@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
+import { inOrg, oneIn } from '../api/params.js';
 import type { OrganizationBranding, UpdateOrganizationBrandingBody } from '../api/types.js';
 import { Form, TextField } from '../components/fields.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
@@ -71,12 +72,8 @@ export function BrandingScreen({
   const loaded = useLoad(
     () =>
       clientId === null
-        ? body(api.GET('/organizations/{org}/branding', { params: { path: { org: slug } } }))
-        : body(
-            api.GET('/organizations/{org}/clients/{id}/branding', {
-              params: { path: { org: slug, id: clientId } },
-            }),
-          ),
+        ? body(api.GET('/organizations/{org}/branding', inOrg(slug)))
+        : body(api.GET('/organizations/{org}/clients/{id}/branding', oneIn(slug, clientId))),
     [slug, clientId],
   );
   return (
@@ -170,13 +167,13 @@ function BrandingForm({
                 clientId === null
                   ? await body(
                       api.PATCH('/organizations/{org}/branding', {
-                        params: { path: { org: slug } },
+                        ...inOrg(slug),
                         body: change,
                       }),
                     )
                   : await body(
                       api.PATCH('/organizations/{org}/clients/{id}/branding', {
-                        params: { path: { org: slug, id: clientId } },
+                        ...oneIn(slug, clientId),
                         body: change,
                       }),
                     );

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { allResources, entriesOf, listPage } from '../api/lists.js';
+import { oneIn } from '../api/params.js';
 import type { ApiResource, Client, Permission } from '../api/types.js';
 import { useSave } from '../components/edit-panel.js';
 import { Form } from '../components/fields.js';
@@ -19,11 +20,7 @@ const PICKER_HINT =
 export function ClientPermissions({ org, client }: { org: OrgScreenProps['org']; client: Client }) {
   const loaded = useLoad(async () => {
     const [held, resources] = await Promise.all([
-      listPage(
-        api.GET('/organizations/{org}/clients/{id}/permissions', {
-          params: { path: { org: org.slug, id: client.client_id } },
-        }),
-      ),
+      listPage(api.GET('/organizations/{org}/clients/{id}/permissions', oneIn(org.slug, client.client_id))),
       allResources(org.slug),
     ]);
     return { held: held.entries, resources };
@@ -81,7 +78,7 @@ function PermissionsForm({
             const now = entriesOf(
               await body(
                 api.PUT('/organizations/{org}/clients/{id}/permissions', {
-                  params: { path: { org: org.slug, id: client.client_id } },
+                  ...oneIn(org.slug, client.client_id),
                   body: { permissions: chosen },
                 }),
               ),

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { clientsPage } from '../api/lists.js';
+import { inOrg, oneIn } from '../api/params.js';
 import type { Client, CreateClientBody, GrantType, LogoutDelivery, UpdateClientBody } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Chips, DataTable } from '../components/data-table.js';
@@ -289,7 +290,7 @@ function NewClient({ org }: { org: OrgScreenProps['org'] }) {
               };
               const data = await body(
                 api.POST('/organizations/{org}/clients', {
-                  params: { path: { org: org.slug } },
+                  ...inOrg(org.slug),
                   body: created,
                 }),
               );
@@ -417,7 +418,7 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
     fresh?.secret ? { label: CREATED, value: fresh.secret } : null,
   );
   const loaded = useLoad(
-    () => body(api.GET('/organizations/{org}/clients/{id}', { params: { path: { org: org.slug, id } } })),
+    () => body(api.GET('/organizations/{org}/clients/{id}', oneIn(org.slug, id))),
     [org.slug, id],
   );
   const secretBox = useRef<HTMLDivElement>(null);
@@ -584,7 +585,7 @@ function EditClient({
         return saving.save(changes, async () => {
           await ok(
             api.PATCH('/organizations/{org}/clients/{id}', {
-              params: { path: { org: org.slug, id: client.client_id } },
+              ...oneIn(org.slug, client.client_id),
               body: changes,
             }),
           );
@@ -672,9 +673,7 @@ function RotateSecret({
       confirmLabel="Yes, rotate the secret"
       onConfirm={async () => {
         const data = await body(
-          api.POST('/organizations/{org}/clients/{id}/secret', {
-            params: { path: { org: org.slug, id: client.client_id } },
-          }),
+          api.POST('/organizations/{org}/clients/{id}/secret', oneIn(org.slug, client.client_id)),
         );
         onRotated(data.client_secret);
       }}
@@ -694,11 +693,7 @@ function DeleteClient({ org, client }: { org: OrgScreenProps['org']; client: Cli
       title="Delete client"
       question={`Delete ${client.client_name} for good?`}
       onConfirm={async () => {
-        await ok(
-          api.DELETE('/organizations/{org}/clients/{id}', {
-            params: { path: { org: org.slug, id: client.client_id } },
-          }),
-        );
+        await ok(api.DELETE('/organizations/{org}/clients/{id}', oneIn(org.slug, client.client_id)));
         clientNews.set(`Client ${client.client_name} deleted.`);
         navigate(listHref(org.slug));
       }}
@@ -721,11 +716,7 @@ const DELIVERY_STATUS: Record<LogoutDelivery['status'], string> = {
 function LogoutDeliveries({ org, client }: { org: OrgScreenProps['org']; client: Client }) {
   const loaded = useLoad(
     () =>
-      body(
-        api.GET('/organizations/{org}/clients/{id}/logout-deliveries', {
-          params: { path: { org: org.slug, id: client.client_id } },
-        }),
-      ),
+      body(api.GET('/organizations/{org}/clients/{id}/logout-deliveries', oneIn(org.slug, client.client_id))),
     [org.slug, client.client_id],
   );
   return (

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { allRoles } from '../api/lists.js';
+import { oneIn } from '../api/params.js';
 import { type Connection, connectionOf, type UserRole } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { CopyValue } from '../components/copy-value.js';
@@ -39,9 +40,9 @@ export function ConnectionPage({ org, id }: { org: Org; id: string }) {
   const loaded = useLoad(
     () =>
       loadAll({
-        connection: body(
-          api.GET('/organizations/{org}/connections/{id}', { params: { path: { org: org.slug, id } } }),
-        ).then(connectionOf),
+        connection: body(api.GET('/organizations/{org}/connections/{id}', oneIn(org.slug, id))).then(
+          connectionOf,
+        ),
         roles: allRoles(org.slug),
       }),
     [org.slug, id],
@@ -225,7 +226,7 @@ function EditConnection({
         return saving.save(changes, () =>
           ok(
             api.PATCH('/organizations/{org}/connections/{id}', {
-              params: { path: { org: org.slug, id: connection.id } },
+              ...oneIn(org.slug, connection.id),
               body: changes,
             }),
           ),
@@ -247,11 +248,7 @@ function DeleteConnection({ org, connection }: { org: Org; connection: Connectio
       title="Delete connection"
       question={`Delete the connection ${connection.name} for good?`}
       onConfirm={async () => {
-        await ok(
-          api.DELETE('/organizations/{org}/connections/{id}', {
-            params: { path: { org: org.slug, id: connection.id } },
-          }),
-        );
+        await ok(api.DELETE('/organizations/{org}/connections/{id}', oneIn(org.slug, connection.id)));
         connectionNews.set(`Connection ${connection.name} deleted.`);
         navigate(orgHref(org.slug, 'connections'));
       }}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
+import { inOrg } from '../api/params.js';
 import { type Connection, type ConnectionTest, connectionTestOf } from '../api/types.js';
 import { Fact } from '../components/fact.js';
 import { Done, ErrorNotice } from '../components/notices.js';
@@ -80,7 +81,7 @@ export function TestConnection({
           try {
             const found = await body(
               api.POST('/organizations/{org}/connections/test', {
-                params: { path: { org: slug } },
+                ...inOrg(slug),
                 body: testBody(type, draft),
               }),
             );

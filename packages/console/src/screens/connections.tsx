@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { allRoles, connectionsPage } from '../api/lists.js';
+import { inOrg } from '../api/params.js';
 import type { Connection, UserRole } from '../api/types.js';
 import { Form, SelectField } from '../components/fields.js';
 import { Link } from '../components/link.js';
@@ -143,7 +144,7 @@ function NewConnectionForm({ org, roles }: { org: Org; roles: UserRole[] }) {
           run(async () => {
             const data = await body(
               api.POST('/organizations/{org}/connections', {
-                params: { path: { org: org.slug } },
+                ...inOrg(org.slug),
                 body: createBody(type, draft),
               }),
             );

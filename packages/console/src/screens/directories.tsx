@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { allConnections, directoriesPage, listPageWith } from '../api/lists.js';
+import { inOrg } from '../api/params.js';
 import type { DirectoryWithToken } from '../api/types.js';
 import { SelectField, TextField } from '../components/fields.js';
 import { FormPanel } from '../components/form-panel.js';
@@ -123,7 +124,7 @@ function NewDirectory({
           onCreated(
             await body(
               api.POST('/organizations/{org}/directories', {
-                params: { path: { org: org.slug } },
+                ...inOrg(org.slug),
                 body: { name: name.trim(), connection: connection === '' ? null : connection },
               }),
             ),

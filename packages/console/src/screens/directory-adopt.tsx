@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { listPage } from '../api/lists.js';
+import { oneIn } from '../api/params.js';
 import type { Directory, User } from '../api/types.js';
 import { DataTable } from '../components/data-table.js';
 import { Form, TextField } from '../components/fields.js';
@@ -74,7 +75,7 @@ export function AdoptUser({ org, directory }: { org: Org; directory: Directory }
                     adopt.run(async () => {
                       const r = await body(
                         api.POST('/organizations/{org}/directories/{id}/users', {
-                          params: { path: { org: org.slug, id: directory.id } },
+                          ...oneIn(org.slug, directory.id),
                           body: { user_id: u.id },
                         }),
                       );

@@ -21,9 +21,6 @@ export function DirectoriesOwnersOnly() {
 /** A line for the list to announce once (a directory just deleted). */
 export const directoryNews = oneTimeNews();
 
-/** The path parameters that name one directory of the org. */
-export const thisDirectory = (org: string, id: string) => ({ params: { path: { org, id } } });
-
 /** The SCIM base URL an owner gives the identity provider, with where each provider asks for it. */
 export function BaseUrl({ directory }: { directory: Directory }) {
   return (

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { allConnections, allRoles } from '../api/lists.js';
+import { oneIn } from '../api/params.js';
 import type { Directory, DirectoryWithToken } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { DetailPage } from '../components/detail-page.js';
@@ -11,7 +12,7 @@ import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { AdoptUser } from './directory-adopt.js';
-import { BaseUrl, ConnectionName, directoryNews, TokenOnce, thisDirectory } from './directory-bits.js';
+import { BaseUrl, ConnectionName, directoryNews, TokenOnce } from './directory-bits.js';
 import { DirectoryGroups } from './directory-groups.js';
 
 type Org = OrgScreenProps['org'];
@@ -21,7 +22,7 @@ export function DirectoryPage({ org, id }: { org: Org; id: string }) {
   const loaded = useLoad(
     () =>
       loadAll({
-        directory: body(api.GET('/organizations/{org}/directories/{id}', thisDirectory(org.slug, id))),
+        directory: body(api.GET('/organizations/{org}/directories/{id}', oneIn(org.slug, id))),
         connections: allConnections(org.slug),
         roles: allRoles(org.slug),
       }),
@@ -90,7 +91,7 @@ function RotateToken({
         onConfirm={async () => {
           setRotated(
             await body(
-              api.POST('/organizations/{org}/directories/{id}/token', thisDirectory(org.slug, directory.id)),
+              api.POST('/organizations/{org}/directories/{id}/token', oneIn(org.slug, directory.id)),
             ),
           );
           onRotated();
@@ -109,7 +110,7 @@ function DeleteDirectory({ org, directory }: { org: Org; directory: Directory })
       title="Delete directory"
       question={`Delete the directory ${directory.name} for good?`}
       onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/directories/{id}', thisDirectory(org.slug, directory.id)));
+        await ok(api.DELETE('/organizations/{org}/directories/{id}', oneIn(org.slug, directory.id)));
         directoryNews.set(`Directory ${directory.name} deleted.`);
         navigate(orgHref(org.slug, 'directories'));
       }}

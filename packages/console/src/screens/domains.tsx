@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
+import { inOrg } from '../api/params.js';
 import type { Domain } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyValue } from '../components/copy-value.js';
@@ -26,10 +27,7 @@ function DomainsOwnersOnly() {
 
 function DomainList({ org }: { org: Org }) {
   const [news, setNews] = useState<string | null>(null);
-  const loaded = useLoad(
-    () => body(api.GET('/organizations/{org}/domains', { params: { path: { org: org.slug } } })),
-    [org.slug],
-  );
+  const loaded = useLoad(() => body(api.GET('/organizations/{org}/domains', inOrg(org.slug))), [org.slug]);
   const done = (text: string) => {
     setNews(text);
     loaded.reload();
@@ -74,7 +72,7 @@ function NewDomain({ org, onAdded }: { org: Org; onAdded: (d: Domain) => void })
           run(async () => {
             const domain = await body(
               api.POST('/organizations/{org}/domains', {
-                params: { path: { org: org.slug } },
+                ...inOrg(org.slug),
                 body: { name },
               }),
             );

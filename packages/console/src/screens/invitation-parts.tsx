@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { listPage } from '../api/lists.js';
+import { oneIn } from '../api/params.js';
 import type { Invitation, Role } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { DataTable } from '../components/data-table.js';
@@ -168,11 +169,7 @@ export function PendingInvitations({
                     onConfirm={async () => {
                       setNews(null);
                       await run(async () => {
-                        await ok(
-                          api.DELETE('/organizations/{org}/invitations/{id}', {
-                            params: { path: { org: org.slug, id: i.id } },
-                          }),
-                        );
+                        await ok(api.DELETE('/organizations/{org}/invitations/{id}', oneIn(org.slug, i.id)));
                         setNews(`The invitation of ${i.email} is withdrawn: its link no longer works.`);
                         loaded.reload();
                       });

@@ -2,6 +2,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { listPage } from '../api/lists.js';
+import { inOrg } from '../api/params.js';
 import type { SigningKey } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { DataTable } from '../components/data-table.js';
@@ -144,9 +145,7 @@ function Rotate({
         confirmLabel="Yes, rotate"
         onConfirm={async () => {
           await action.run(async () => {
-            const data = await body(
-              api.POST('/organizations/{org}/keys/rotate', { params: { path: { org: org.slug } } }),
-            );
+            const data = await body(api.POST('/organizations/{org}/keys/rotate', inOrg(org.slug)));
             onRotated(data.kid);
           });
         }}

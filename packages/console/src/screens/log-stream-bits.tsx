@@ -16,9 +16,6 @@ export function StreamsOwnersOnly() {
 /** A line for the list to announce once (a stream just deleted). */
 export const streamNews = oneTimeNews();
 
-/** The path parameters that name one stream of the org. */
-export const thisStream = (org: string, id: string) => ({ params: { path: { org, id } } });
-
 export function StreamStatus({ stream }: { stream: LogStream }) {
   if (stream.status === 'failing') return <span class="badge bad">Failing</span>;
   if (stream.status === 'paused') return <span class="badge warn">Paused</span>;

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
+import { oneIn } from '../api/params.js';
 import type { LogStream } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { DetailPage } from '../components/detail-page.js';
@@ -10,7 +11,7 @@ import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
-import { LastError, lagText, StreamStatus, streamNews, thisStream } from './log-stream-bits.js';
+import { LastError, lagText, StreamStatus, streamNews } from './log-stream-bits.js';
 import { changesOf, draftOf, StreamFields, TYPE_LABELS } from './log-stream-fields.js';
 
 type Org = OrgScreenProps['org'];
@@ -18,7 +19,7 @@ type Org = OrgScreenProps['org'];
 /** One stream: its health, its settings, pause and resume, changes, deletion. */
 export function LogStreamPage({ org, id }: { org: Org; id: string }) {
   const loaded = useLoad(
-    () => body(api.GET('/organizations/{org}/log-streams/{id}', thisStream(org.slug, id))),
+    () => body(api.GET('/organizations/{org}/log-streams/{id}', oneIn(org.slug, id))),
     [org.slug, id],
   );
   /** Said by the edit form that the save remounts (its key is the stored version). */
@@ -112,7 +113,7 @@ function PauseResume({ org, stream, onChanged }: { org: Org; stream: LogStream; 
       setActive={(active) =>
         ok(
           api.PATCH('/organizations/{org}/log-streams/{id}', {
-            ...thisStream(org.slug, stream.id),
+            ...oneIn(org.slug, stream.id),
             body: { active },
           }),
         )
@@ -151,7 +152,7 @@ function EditStream({
         return saving.save(changes, async () => {
           await ok(
             api.PATCH('/organizations/{org}/log-streams/{id}', {
-              ...thisStream(org.slug, stream.id),
+              ...oneIn(org.slug, stream.id),
               body: changes,
             }),
           );
@@ -172,7 +173,7 @@ function DeleteStream({ org, stream }: { org: Org; stream: LogStream }) {
       title="Delete log stream"
       question={`Delete the log stream ${stream.name} for good?`}
       onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/log-streams/{id}', thisStream(org.slug, stream.id)));
+        await ok(api.DELETE('/organizations/{org}/log-streams/{id}', oneIn(org.slug, stream.id)));
         streamNews.set(`Log stream ${stream.name} deleted.`);
         navigate(orgHref(org.slug, 'log-streams'));
       }}

@@ -1,5 +1,6 @@
 import { api, body } from '../api/client.js';
 import { logStreamsPage } from '../api/lists.js';
+import { inOrg } from '../api/params.js';
 import type { CreatedLogStream } from '../api/types.js';
 import { SelectField, TextField } from '../components/fields.js';
 import { FormPanel } from '../components/form-panel.js';
@@ -111,7 +112,7 @@ function NewStream({
         action.run(async () => {
           const stream = await body(
             api.POST('/organizations/{org}/log-streams', {
-              params: { path: { org: org.slug } },
+              ...inOrg(org.slug),
               body: createBody(draft),
             }),
           );

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, ok } from '../api/client.js';
 import { listPage } from '../api/lists.js';
+import { oneIn } from '../api/params.js';
 import type { Member, Role } from '../api/types.js';
 import { whoAmI } from '../auth/session.js';
 import { ConfirmButton } from '../components/confirm-button.js';
@@ -140,11 +141,7 @@ function MemberTable({
                     confirmLabel="Yes, remove"
                     onConfirm={() =>
                       change(async () => {
-                        await ok(
-                          api.DELETE('/organizations/{org}/members/{id}', {
-                            params: { path: { org: org.slug, id: m.user_id } },
-                          }),
-                        );
+                        await ok(api.DELETE('/organizations/{org}/members/{id}', oneIn(org.slug, m.user_id)));
                         return `${m.email} is no longer a member.`;
                       })
                     }
@@ -192,7 +189,7 @@ function RoleChoice({ org, member, change }: { org: OrgScreenProps['org']; membe
           await change(async () => {
             await ok(
               api.PATCH('/organizations/{org}/members/{id}', {
-                params: { path: { org: org.slug, id: member.user_id } },
+                ...oneIn(org.slug, member.user_id),
                 body: { role },
               }),
             );

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
+import { oneIn } from '../api/params.js';
 import type { ApiResource, ResourceScope } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { DataTable } from '../components/data-table.js';
@@ -20,7 +21,7 @@ type Org = OrgScreenProps['org'];
 export function ResourcePage({ org, id }: { org: Org; id: string }) {
   const [fresh] = useState(() => justCreated.delete(id));
   const loaded = useLoad(
-    () => body(api.GET('/organizations/{org}/resources/{id}', { params: { path: { org: org.slug, id } } })),
+    () => body(api.GET('/organizations/{org}/resources/{id}', oneIn(org.slug, id))),
     [org.slug, id],
   );
   return (
@@ -100,7 +101,7 @@ function EditResource({ org, resource, onSaved }: { org: Org; resource: ApiResou
         return saving.save(changes, () =>
           ok(
             api.PATCH('/organizations/{org}/resources/{id}', {
-              params: { path: { org: org.slug, id: resource.id } },
+              ...oneIn(org.slug, resource.id),
               body: changes,
             }),
           ),
@@ -119,11 +120,7 @@ function DeleteResource({ org, resource }: { org: Org; resource: ApiResource }) 
       title="Delete resource"
       question={`Delete ${resource.name} for good?`}
       onConfirm={async () => {
-        await ok(
-          api.DELETE('/organizations/{org}/resources/{id}', {
-            params: { path: { org: org.slug, id: resource.id } },
-          }),
-        );
+        await ok(api.DELETE('/organizations/{org}/resources/{id}', oneIn(org.slug, resource.id)));
         resourceNews.set(`API resource ${resource.name} deleted.`);
         navigate(orgHref(org.slug, 'resources'));
       }}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { resourcesPage } from '../api/lists.js';
+import { inOrg } from '../api/params.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { ListScreen } from '../components/list-screen.js';
@@ -92,7 +93,7 @@ function NewResource({ org }: { org: OrgScreenProps['org'] }) {
             run(async () => {
               const data = await body(
                 api.POST('/organizations/{org}/resources', {
-                  params: { path: { org: org.slug } },
+                  ...inOrg(org.slug),
                   body: { identifier: identifier.trim(), name, scopes: scopes.value(), ...ttlValue(ttl) },
                 }),
               );

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { allResources } from '../api/lists.js';
+import { inOrg, oneIn } from '../api/params.js';
 import type { ApiResource, Permission, UserRole } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { DetailPage } from '../components/detail-page.js';
@@ -105,7 +106,7 @@ function NewRoleForm({ org, resources }: { org: Org; resources: ApiResource[] })
           const { name, description, permissions } = draft;
           const data = await body(
             api.POST('/organizations/{org}/roles', {
-              params: { path: { org: org.slug } },
+              ...inOrg(org.slug),
               body: { name, description, permissions },
             }),
           );
@@ -125,7 +126,7 @@ export function RolePage({ org, id }: { org: Org; id: string }) {
   const loaded = useLoad(
     () =>
       loadAll({
-        role: body(api.GET('/organizations/{org}/roles/{id}', { params: { path: { org: org.slug, id } } })),
+        role: body(api.GET('/organizations/{org}/roles/{id}', oneIn(org.slug, id))),
         resources: allResources(org.slug),
       }),
     [org.slug, id],
@@ -188,7 +189,7 @@ function EditRole({
         return saving.save(changes, () =>
           ok(
             api.PATCH('/organizations/{org}/roles/{id}', {
-              params: { path: { org: org.slug, id: role.id } },
+              ...oneIn(org.slug, role.id),
               body: changes,
             }),
           ),
@@ -207,9 +208,7 @@ function DeleteRole({ org, role }: { org: Org; role: UserRole }) {
       title="Delete role"
       question={`Delete the role ${role.name} for good?`}
       onConfirm={async () => {
-        await ok(
-          api.DELETE('/organizations/{org}/roles/{id}', { params: { path: { org: org.slug, id: role.id } } }),
-        );
+        await ok(api.DELETE('/organizations/{org}/roles/{id}', oneIn(org.slug, role.id)));
         roleNews.set(`Role ${role.name} deleted.`);
         navigate(orgHref(org.slug, 'roles'));
       }}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { listPage } from '../api/lists.js';
+import { inOrg, oneIn } from '../api/params.js';
 import type { CreatedServiceAccount, ServiceAccount, ServiceAccountScope } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Chips, DataTable } from '../components/data-table.js';
@@ -55,7 +56,7 @@ function AccountList({ org }: { org: OrgScreenProps['org'] }) {
     [org.slug, page],
   );
   const reload = loaded.reload;
-  const account = (a: ServiceAccount) => ({ params: { path: { org: org.slug, id: a.client_id } } });
+  const account = (a: ServiceAccount) => oneIn(org.slug, a.client_id);
 
   const rotate = (a: ServiceAccount) =>
     run(async () => {
@@ -173,7 +174,7 @@ function CreateAccount({ slug, onCreated }: { slug: string; onCreated: (a: Creat
     await run(async () => {
       const data = await body(
         api.POST('/organizations/{org}/service-accounts', {
-          params: { path: { org: slug } },
+          ...inOrg(slug),
           body: { name, scopes },
         }),
       );

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
+import { inOrg } from '../api/params.js';
 import type { IdTokenSigningAlg, OrganizationSettings, SignUpPolicy } from '../api/types.js';
 import { Fact } from '../components/fact.js';
 import { CheckboxField, Form, LinesField, linesOf, SelectField, TextField } from '../components/fields.js';
@@ -29,10 +30,7 @@ const signUpWords = (s: OrganizationSettings) =>
  * change them).
  */
 export function Settings({ org }: OrgScreenProps) {
-  const loaded = useLoad(
-    () => body(api.GET('/organizations/{org}/settings', { params: { path: { org: org.slug } } })),
-    [org.slug],
-  );
+  const loaded = useLoad(() => body(api.GET('/organizations/{org}/settings', inOrg(org.slug))), [org.slug]);
   return (
     <>
       <h1>Settings</h1>
@@ -98,7 +96,7 @@ function SettingsForm({
             saving.save(async (done) => {
               await ok(
                 api.PATCH('/organizations/{org}/settings', {
-                  params: { path: { org: org.slug } },
+                  ...inOrg(org.slug),
                   body: {
                     name,
                     require_mfa: requireMfa,

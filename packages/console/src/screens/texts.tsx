@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
+import { inOrg } from '../api/params.js';
 import { CheckboxField, Form, SelectField, TextField } from '../components/fields.js';
 import { Done, ErrorNotice, Loading } from '../components/notices.js';
 import { forOwners } from '../components/page-head.js';
@@ -48,10 +49,7 @@ const NONE = '';
 
 /** The language a page falls back to when neither the application nor the browser names one. */
 function DefaultLanguage({ org }: { org: Org }) {
-  const loaded = useLoad(
-    () => body(api.GET('/organizations/{org}/settings', { params: { path: { org: org.slug } } })),
-    [org.slug],
-  );
+  const loaded = useLoad(() => body(api.GET('/organizations/{org}/settings', inOrg(org.slug))), [org.slug]);
   const [choice, setChoice] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const { error, busy, run } = useAction();
@@ -71,7 +69,7 @@ function DefaultLanguage({ org }: { org: Org }) {
             setSaved(null);
             await body(
               api.PATCH('/organizations/{org}/settings', {
-                params: { path: { org: org.slug } },
+                ...inOrg(org.slug),
                 body: { default_locale: value === NONE ? null : (value as Language) },
               }),
             );

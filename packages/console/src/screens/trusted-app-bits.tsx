@@ -25,9 +25,6 @@ export function TrustedAppsOwnersOnly() {
 /** A line for the list to announce once (a trusted app just deleted). */
 export const trustedAppNews = oneTimeNews();
 
-/** The path parameters that name one trusted app of the org. */
-export const thisTrustedApp = (org: string, id: string) => ({ params: { path: { org, id } } });
-
 /** The org's confidential clients: the only ones a trusted app may name. */
 export const confidentialClients = async (slug: string) =>
   (await allClients(slug)).filter((c) => c.type === 'confidential');

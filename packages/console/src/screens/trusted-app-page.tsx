@@ -1,4 +1,5 @@
 import { api, body, ok } from '../api/client.js';
+import { oneIn } from '../api/params.js';
 import type { Client, TrustedApp } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Chips } from '../components/data-table.js';
@@ -17,7 +18,6 @@ import {
   ID_JAG_LINE,
   type TrustedAppDraft,
   TrustedAppFields,
-  thisTrustedApp,
   trustedAppBody,
   trustedAppNews,
 } from './trusted-app-bits.js';
@@ -29,7 +29,7 @@ export function TrustedAppPage({ org, id }: { org: Org; id: string }) {
   const loaded = useLoad(
     () =>
       loadAll({
-        app: body(api.GET('/organizations/{org}/trusted-apps/{id}', thisTrustedApp(org.slug, id))),
+        app: body(api.GET('/organizations/{org}/trusted-apps/{id}', oneIn(org.slug, id))),
         clients: confidentialClients(org.slug),
       }),
     [org.slug, id],
@@ -126,7 +126,7 @@ function EditTrustedApp({
         return saving.save(changes, () =>
           ok(
             api.PATCH('/organizations/{org}/trusted-apps/{id}', {
-              ...thisTrustedApp(org.slug, app.id),
+              ...oneIn(org.slug, app.id),
               body: changes,
             }),
           ),
@@ -145,7 +145,7 @@ function DeleteTrustedApp({ org, app }: { org: Org; app: TrustedApp }) {
       title="Delete trusted app"
       question={`Delete the trusted app ${app.name}?`}
       onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/trusted-apps/{id}', thisTrustedApp(org.slug, app.id)));
+        await ok(api.DELETE('/organizations/{org}/trusted-apps/{id}', oneIn(org.slug, app.id)));
         trustedAppNews.set(`Trusted app ${app.name} deleted.`);
         navigate(orgHref(org.slug, 'trusted-apps'));
       }}

@@ -1,5 +1,6 @@
 import { api, body } from '../api/client.js';
 import { listPageWith } from '../api/lists.js';
+import { inOrg } from '../api/params.js';
 import type { Client } from '../api/types.js';
 import { Chips } from '../components/data-table.js';
 import { FormPanel } from '../components/form-panel.js';
@@ -37,7 +38,7 @@ function TrustedAppList({ org }: { org: Org }) {
   const create = useCreating<never>('New trusted app');
   const loaded = useLoad(
     () =>
-      listPageWith(api.GET('/organizations/{org}/trusted-apps', { params: { path: { org: org.slug } } }), {
+      listPageWith(api.GET('/organizations/{org}/trusted-apps', inOrg(org.slug)), {
         clients: confidentialClients(org.slug),
       }),
     [org.slug],
@@ -93,7 +94,7 @@ function NewTrustedApp({ org, clients, onCancel }: { org: Org; clients: Client[]
         action.run(async () => {
           const app = await body(
             api.POST('/organizations/{org}/trusted-apps', {
-              params: { path: { org: org.slug } },
+              ...inOrg(org.slug),
               body: trustedAppBody(draft),
             }),
           );

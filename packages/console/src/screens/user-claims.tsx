@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { body as answerOf, api } from '../api/client.js';
+import { oneIn } from '../api/params.js';
 import type { User } from '../api/types.js';
 import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 import { CheckboxField, Form } from '../components/fields.js';
@@ -115,7 +116,7 @@ export function ClaimsPanel({
             };
             const data = await answerOf(
               api.PATCH('/organizations/{org}/users/{id}', {
-                params: { path: { org: slug, id: user.id } },
+                ...oneIn(slug, user.id),
                 body,
               }),
             );

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import type { components } from '../api/generated/openapi.js';
+import { oneIn } from '../api/params.js';
 
 /** PATCH /organizations/{org}/users/{id} with `changes`: the user as stored now. */
 const patchUser = (slug: string, user: { id: string }, changes: components['schemas']['UpdateUserBody']) =>
   body(
     api.PATCH('/organizations/{org}/users/{id}', {
-      params: { path: { org: slug, id: user.id } },
+      ...oneIn(slug, user.id),
       body: changes,
     }),
   );
@@ -42,9 +43,7 @@ export function UserDetail({ org, id = '' }: OrgScreenProps) {
   const allowed = canWrite(org);
   const loaded = useLoad(
     () =>
-      allowed
-        ? body(api.GET('/organizations/{org}/users/{id}', { params: { path: { org: org.slug, id } } }))
-        : Promise.resolve(null),
+      allowed ? body(api.GET('/organizations/{org}/users/{id}', oneIn(org.slug, id))) : Promise.resolve(null),
     [org.slug, id, allowed],
   );
   // The user as the last PATCH answered, until another user's page is shown.
@@ -191,11 +190,7 @@ function AccessPanel({ slug, user, onChange }: UserProps) {
           confirmLabel="End every session"
           onConfirm={() =>
             run(async () => {
-              await ok(
-                api.DELETE('/organizations/{org}/users/{id}/sessions', {
-                  params: { path: { org: slug, id: user.id } },
-                }),
-              );
+              await ok(api.DELETE('/organizations/{org}/users/{id}/sessions', oneIn(slug, user.id)));
               return 'Done: every session of this user has ended.';
             })
           }
@@ -223,9 +218,7 @@ function DeletePanel({ slug, user }: { slug: string; user: User }) {
         onConfirm={async () => {
           setError(null);
           try {
-            await ok(
-              api.DELETE('/organizations/{org}/users/{id}', { params: { path: { org: slug, id: user.id } } }),
-            );
+            await ok(api.DELETE('/organizations/{org}/users/{id}', oneIn(slug, user.id)));
             navigate(orgHref(slug, 'users'));
           } catch (e) {
             setError(e);

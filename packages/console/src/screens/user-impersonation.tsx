@@ -1,6 +1,7 @@
 import { useId, useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { allClients } from '../api/lists.js';
+import { oneIn } from '../api/params.js';
 import type { Client, Impersonation, OrganizationOfCaller, User } from '../api/types.js';
 import { Form, SelectField } from '../components/fields.js';
 import { Link } from '../components/link.js';
@@ -73,7 +74,7 @@ function ImpersonateForm({ slug, user, clients }: { slug: string; user: User; cl
           try {
             const data = await body(
               api.POST('/organizations/{org}/users/{id}/impersonation', {
-                params: { path: { org: slug, id: user.id } },
+                ...oneIn(slug, user.id),
                 body: { reason, client_id: client?.client_id ?? '', redirect_uri: uri },
               }),
             );

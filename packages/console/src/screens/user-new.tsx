@@ -1,4 +1,5 @@
 import { api, body } from '../api/client.js';
+import { inOrg } from '../api/params.js';
 import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 import { FormPanel } from '../components/form-panel.js';
 import type { OrgScreenProps } from '../org-context.js';
@@ -46,7 +47,7 @@ export function NewUserForm({ org, onCancel }: OrgScreenProps & { onCancel: () =
         action.run(async () => {
           const data = await body(
             api.POST('/organizations/{org}/users', {
-              params: { path: { org: org.slug } },
+              ...inOrg(org.slug),
               body: {
                 email: draft.email.trim(),
                 ...(draft.password ? { password: draft.password } : {}),

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { allResources, allRoles, entriesOf, listPage } from '../api/lists.js';
+import { oneIn } from '../api/params.js';
 import type { ApiResource, User, UserRole } from '../api/types.js';
 import { CheckboxField, Form } from '../components/fields.js';
 import { Link } from '../components/link.js';
@@ -14,9 +15,7 @@ import { PermissionList } from './permission-picker.js';
 async function loadRoles(slug: string, userId: string) {
   const [all, mine, resources] = await Promise.all([
     allRoles(slug),
-    listPage(
-      api.GET('/organizations/{org}/users/{id}/roles', { params: { path: { org: slug, id: userId } } }),
-    ),
+    listPage(api.GET('/organizations/{org}/users/{id}/roles', oneIn(slug, userId))),
     allResources(slug),
   ]);
   return { all, mine: mine.entries, resources };
@@ -86,7 +85,7 @@ function RolesForm({
               const now = entriesOf(
                 await body(
                   api.PUT('/organizations/{org}/users/{id}/roles', {
-                    params: { path: { org: slug, id: user.id } },
+                    ...oneIn(slug, user.id),
                     body: { roles: roles.filter((r) => chosen.has(r.id)).map((r) => r.id) },
                   }),
                 ),

@@ -19,11 +19,6 @@ export function OwnersOnly() {
   );
 }
 
-/** The path parameters that name one webhook of the org. */
-export const thisWebhook = (org: string, webhook: { id: string }) => ({
-  params: { path: { org, id: webhook.id } },
-});
-
 /** One webhook of the org (the API has no single-webhook read: its list, every page). */
 export async function loadWebhook(slug: string, id: string): Promise<Webhook> {
   const found = (await allWebhooks(slug)).find((w) => w.id === id);

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
+import { oneIn } from '../api/params.js';
 import type { Delivery, DeliveryAttempt, Webhook } from '../api/types.js';
 import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { useLoad } from '../use-load.js';
-import { thisWebhook } from './webhook-bits.js';
 
 const STATUS: Record<Delivery['status'], { label: string; badge: string }> = {
   delivered: { label: 'Delivered', badge: 'badge ok' },
@@ -27,7 +27,7 @@ export function DeliveryLog({
   onRefresh,
 }: OrgScreenProps & { webhook: Webhook; onRefresh: () => void }) {
   const loaded = useLoad(
-    () => body(api.GET('/organizations/{org}/webhooks/{id}/deliveries', thisWebhook(org.slug, webhook))),
+    () => body(api.GET('/organizations/{org}/webhooks/{id}/deliveries', oneIn(org.slug, webhook.id))),
     [org.slug, webhook.id],
   );
   const [error, setError] = useState<unknown>(null);
@@ -39,7 +39,7 @@ export function DeliveryLog({
     setError(null);
     setDone(null);
     try {
-      await ok(api.POST('/organizations/{org}/webhooks/{id}/test', thisWebhook(org.slug, webhook)));
+      await ok(api.POST('/organizations/{org}/webhooks/{id}/test', oneIn(org.slug, webhook.id)));
       setDone('A webhook.test event is on its way to this webhook only. Refresh to see how it went.');
       loaded.reload();
     } catch (e) {

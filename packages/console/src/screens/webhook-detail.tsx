@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ok } from '../api/client.js';
+import { oneIn } from '../api/params.js';
 import type { Webhook } from '../api/types.js';
 import { ConfirmPanel } from '../components/confirm-panel.js';
 import { Fact } from '../components/fact.js';
@@ -12,7 +13,7 @@ import { canWrite, type OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
-import { ActiveBadge, loadWebhook, OwnersOnly, thisWebhook, URL_HINT } from './webhook-bits.js';
+import { ActiveBadge, loadWebhook, OwnersOnly, URL_HINT } from './webhook-bits.js';
 import { DeliveryLog } from './webhook-deliveries.js';
 import { PatternEditor, PatternList, usePatterns } from './webhook-patterns.js';
 
@@ -74,7 +75,7 @@ function PauseResume({
       setActive={(active) =>
         ok(
           api.PATCH('/organizations/{org}/webhooks/{id}', {
-            ...thisWebhook(org.slug, webhook),
+            ...oneIn(org.slug, webhook.id),
             body: { active },
           }),
         )
@@ -117,7 +118,7 @@ function EditWebhook({ org, webhook, onSaved }: OrgScreenProps & { webhook: Webh
             const events = patterns.all();
             await ok(
               api.PATCH('/organizations/{org}/webhooks/{id}', {
-                ...thisWebhook(org.slug, webhook),
+                ...oneIn(org.slug, webhook.id),
                 body: { url: url.trim(), events },
               }),
             );
@@ -148,7 +149,7 @@ function DeleteWebhook({ org, webhook }: OrgScreenProps & { webhook: Webhook }) 
       button="Delete webhook"
       question="Delete this webhook and its delivery log?"
       onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/webhooks/{id}', thisWebhook(org.slug, webhook)));
+        await ok(api.DELETE('/organizations/{org}/webhooks/{id}', oneIn(org.slug, webhook.id)));
         navigate(orgHref(org.slug, 'webhooks'));
       }}
     >

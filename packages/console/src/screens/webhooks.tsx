@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { webhooksPage } from '../api/lists.js';
+import { inOrg } from '../api/params.js';
 import type { CreatedWebhook } from '../api/types.js';
 import { TextField } from '../components/fields.js';
 import { FormPanel } from '../components/form-panel.js';
@@ -106,7 +107,7 @@ function NewWebhook({
           onCreated(
             await body(
               api.POST('/organizations/{org}/webhooks', {
-                params: { path: { org: org.slug } },
+                ...inOrg(org.slug),
                 body: { url: url.trim(), events: patterns.all() },
               }),
             ),
