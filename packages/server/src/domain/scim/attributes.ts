@@ -16,6 +16,14 @@ function split(name: string): [string, string | null] {
   return [top ?? '', sub ?? null];
 }
 
+/** `schemas` naming the enterprise extension only while its attributes are still there. */
+function withoutDroppedExtension(out: Record<string, unknown>): Record<string, unknown> {
+  const schemas = out.schemas;
+  if (Array.isArray(schemas) && !(ENTERPRISE_SCHEMA in out))
+    out.schemas = schemas.filter((s) => s !== ENTERPRISE_SCHEMA);
+  return out;
+}
+
 /** The comma-separated attribute names of `attributes` or `excludedAttributes` (RFC 7644 §3.4.2.5). */
 export function attributeList(text: string | undefined): string[] | null {
   if (text === undefined || text.trim() === '') return null;
@@ -60,10 +68,7 @@ export function project(
         ? value.map((v) => pick(v as Record<string, unknown>))
         : pick(value as Record<string, unknown>);
     }
-    const schemas = out.schemas;
-    if (Array.isArray(schemas) && !(ENTERPRISE_SCHEMA in out))
-      out.schemas = schemas.filter((s) => s !== ENTERPRISE_SCHEMA);
-    return out;
+    return withoutDroppedExtension(out);
   }
   if (excluded !== null) {
     const dropped = excluded.map(split);
@@ -81,10 +86,7 @@ export function project(
           : omit(value as Record<string, unknown>);
       }
     }
-    const schemas = out.schemas;
-    if (Array.isArray(schemas) && !(ENTERPRISE_SCHEMA in out))
-      out.schemas = schemas.filter((s) => s !== ENTERPRISE_SCHEMA);
-    return out;
+    return withoutDroppedExtension(out);
   }
   return resource;
 }

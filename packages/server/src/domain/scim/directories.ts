@@ -22,9 +22,8 @@ import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { type PageAsked, windowOf } from '../paging.js';
 import type { Actor, Org, ScimDirectory, ScimUserRecord } from '../types.js';
-import type { ScimDeps } from './deps.js';
+import type { ScimCaller, ScimDeps } from './deps.js';
 import { USER_SCHEMA } from './resource.js';
-import type { ScimCaller } from './users.js';
 
 /** A directory's bearer token: shown once, stored as its SHA-256. */
 const TOKEN_PREFIX = 'tsc_';

@@ -27,12 +27,21 @@ import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { type PageAsked, windowOf } from '../paging.js';
 import { type Actor, type Org, type ScimGroup, SYSTEM } from '../types.js';
-import type { ScimDeps } from './deps.js';
+import type { ScimCaller, ScimDeps } from './deps.js';
 import { requireDirectory } from './directories.js';
-import { indexedEquality, matches, parseFilter } from './filter.js';
-import { applyPatch, patchOperations } from './patch.js';
+import { indexedEquality } from './filter.js';
+import { type ListPage, type ListQuery, listPage, MAX_SCAN, SCAN_BATCH } from './listing.js';
+import { patchOf, type Replaceable, replaceOf } from './replacement.js';
 import { GROUP_SCHEMA } from './resource.js';
-import { checkVersion, etagOf, MAX_RESULTS, MAX_SCAN, type ScimCaller, scimBaseUrl } from './users.js';
+import { scimBaseUrl } from './users.js';
+import {
+  changeAtVersion,
+  metaOf,
+  patchableMeta,
+  type ScimCreate,
+  type ScimDelete,
+  type ScimRead,
+} from './versions.js';
 
 /** Most members one group answers or takes in one request. */
 export const MAX_MEMBERS = 1000;
@@ -53,13 +62,7 @@ export function groupRepresentation(deps: Pick<ScimDeps, 'config'>, org: Org, v:
     displayName: v.group.displayName,
     ...(v.group.externalId === null ? {} : { externalId: v.group.externalId }),
     members: v.members.map((m) => ({ value: m.userId, display: m.email, $ref: `${base}Users/${m.userId}` })),
-    meta: {
-      resourceType: 'Group',
-      created: new Date(v.group.createdAt).toISOString(),
-      lastModified: new Date(v.group.updatedAt).toISOString(),
-      location: `${base}Groups/${v.group.id}`,
-      version: etagOf(v.group.version),
-    },
+    meta: metaOf('Group', `${base}Groups/${v.group.id}`, v.group),
   };
 }
 
@@ -144,11 +147,7 @@ async function requireGroup(db: Handle, caller: ScimCaller, id: string): Promise
 }
 
 /** POST /Groups. */
-export async function createScimGroup(
-  deps: ScimDeps,
-  caller: ScimCaller,
-  body: unknown,
-): Promise<ScimGroupView> {
+export const createScimGroup: ScimCreate<ScimGroupView> = async (deps, caller, body) => {
   const input = groupInput(body);
   return deps.unitOfWork.run(async (tx) => {
     await checkMembers(tx, caller, input.members);
@@ -174,11 +173,10 @@ export async function createScimGroup(
     });
     return { group, members: await membersOf(tx, group.id) };
   });
-}
+};
 
-export async function getScimGroup(deps: ScimDeps, caller: ScimCaller, id: string): Promise<ScimGroupView> {
-  return requireGroup(deps.store, caller, id);
-}
+export const getScimGroup: ScimRead<ScimGroupView> = (deps, caller, id) =>
+  requireGroup(deps.store, caller, id);
 
 /** Stores the group's new name and members at the next version; members' roles follow. */
 async function replaceGroupWith(
@@ -216,58 +214,31 @@ async function replaceGroupWith(
   return { group, members: await membersOf(tx, group.id) };
 }
 
+/** The directory's groups as PUT and PATCH change them (a 412 says "the group changed"). */
+const GROUPS: Replaceable<ScimGroupView, ReturnType<typeof groupInput>> = {
+  read: requireGroup,
+  version: (v) => v.group.version,
+  thing: 'group',
+  input: groupInput,
+  patchable: (current) => ({
+    schemas: [GROUP_SCHEMA],
+    displayName: current.group.displayName,
+    ...(current.group.externalId === null ? {} : { externalId: current.group.externalId }),
+    members: current.members.map((m) => ({ value: m.userId })),
+    meta: patchableMeta(current.group),
+  }),
+  replaceWith: replaceGroupWith,
+};
+
 /** PUT /Groups/{id}. */
-export async function replaceScimGroup(
-  deps: ScimDeps,
-  caller: ScimCaller,
-  id: string,
-  body: unknown,
-  ifMatch: string | undefined,
-): Promise<ScimGroupView> {
-  const input = groupInput(body);
-  return deps.unitOfWork.run(async (tx) => {
-    const current = await requireGroup(tx, caller, id);
-    checkVersion(ifMatch, current.group.version, 'group');
-    return replaceGroupWith(tx, caller, current, input);
-  });
-}
+export const replaceScimGroup = replaceOf(GROUPS);
 
 /** PATCH /Groups/{id}: displayName, members added and removed (Entra's `members[value eq "…"]` too). */
-export async function patchScimGroup(
-  deps: ScimDeps,
-  caller: ScimCaller,
-  id: string,
-  body: unknown,
-  ifMatch: string | undefined,
-): Promise<ScimGroupView> {
-  const ops = patchOperations(body);
-  return deps.unitOfWork.run(async (tx) => {
-    const current = await requireGroup(tx, caller, id);
-    checkVersion(ifMatch, current.group.version, 'group');
-    const patched = applyPatch(
-      {
-        schemas: [GROUP_SCHEMA],
-        displayName: current.group.displayName,
-        ...(current.group.externalId === null ? {} : { externalId: current.group.externalId }),
-        members: current.members.map((m) => ({ value: m.userId })),
-        meta: { created: new Date(current.group.createdAt), lastModified: new Date(current.group.updatedAt) },
-      },
-      ops,
-    );
-    return replaceGroupWith(tx, caller, current, groupInput(patched));
-  });
-}
+export const patchScimGroup = patchOf(GROUPS);
 
 /** DELETE /Groups/{id}: its members lose the roles it gave. */
-export async function deleteScimGroup(
-  deps: ScimDeps,
-  caller: ScimCaller,
-  id: string,
-  ifMatch: string | undefined,
-): Promise<void> {
-  await deps.unitOfWork.run(async (tx) => {
-    const current = await requireGroup(tx, caller, id);
-    checkVersion(ifMatch, current.group.version, 'group');
+export const deleteScimGroup: ScimDelete = (deps, caller, id, ifMatch) =>
+  changeAtVersion(deps, caller, GROUPS, { id, ifMatch }, async (tx, current) => {
     await deleteGroup(tx, current.group.id);
     await recordAudit(tx, {
       orgId: caller.org.id,
@@ -285,63 +256,52 @@ export async function deleteScimGroup(
       current.members.map((m) => m.userId),
     );
   });
-}
-
-const SCAN_BATCH = 500;
 
 /**
  * GET /Groups: the directory's groups matching `filter`, paged like /Users. An equality on
  * displayName, externalId or id reads by index; any other filter is evaluated over the directory's
  * groups, and refused (400 `tooMany`) when it holds more than MAX_SCAN.
  */
-export async function listScimGroups(
+export function listScimGroups(
   deps: ScimDeps,
   caller: ScimCaller,
-  query: { filter: string | undefined; startIndex: number; count: number; withMembers: boolean },
-): Promise<{ total: number; resources: Record<string, unknown>[] }> {
-  const count = Math.min(query.count, MAX_RESULTS);
-  const skip = query.startIndex - 1;
+  query: ListQuery & { withMembers: boolean },
+): Promise<ListPage> {
   const represent = async (group: ScimGroup) =>
     groupRepresentation(deps, caller.org, {
       group,
       members: query.withMembers ? await membersOf(deps.store, group.id) : [],
     });
-  if (query.filter === undefined || query.filter.trim() === '') {
-    const total = await countGroups(deps.store, caller.directory.id);
-    const groups =
-      count === 0
-        ? []
-        : await groupsBatch(deps.store, caller.directory.id, { kind: 'all' }, { offset: skip, limit: count });
-    return { total, resources: await Promise.all(groups.map(represent)) };
-  }
-  const filter = parseFilter(query.filter);
-  const equality = indexedEquality(filter, ['displayName', 'externalId', 'id']);
-  const narrowing: ScimGroupNarrowing =
-    equality === null
-      ? { kind: 'all' }
-      : ({ kind: equality.attribute, value: equality.value } as ScimGroupNarrowing);
-  // As for users: a filter no index serves is evaluated over every group, only up to a size.
-  if (narrowing.kind === 'all' && (await countGroups(deps.store, caller.directory.id)) > MAX_SCAN)
-    fail(
-      'scim.filter.too_many',
-      `this filter reads every group of the directory, which holds more than ${MAX_SCAN}: filter on displayName, externalId or id`,
-    );
-  let total = 0;
-  const resources: Record<string, unknown>[] = [];
-  for (let offset = 0; ; offset += SCAN_BATCH) {
-    const groups = await groupsBatch(deps.store, caller.directory.id, narrowing, {
-      offset,
-      limit: SCAN_BATCH,
-    });
-    for (const group of groups) {
-      const resource = await represent(group);
-      if (!matches(resource, filter)) continue;
-      if (total >= skip && resources.length < count) resources.push(resource);
-      total += 1;
-    }
-    if (groups.length < SCAN_BATCH) break;
-  }
-  return { total, resources };
+  return listPage(query, {
+    count: () => countGroups(deps.store, caller.directory.id),
+    window: async (window) =>
+      Promise.all(
+        (await groupsBatch(deps.store, caller.directory.id, { kind: 'all' }, window)).map(represent),
+      ),
+    scan: async function* (filter) {
+      const equality = indexedEquality(filter, ['displayName', 'externalId', 'id']);
+      const narrowing: ScimGroupNarrowing =
+        equality === null
+          ? { kind: 'all' }
+          : ({ kind: equality.attribute, value: equality.value } as ScimGroupNarrowing);
+      // As for users: a filter no index serves is evaluated over every group, only up to a size.
+      if (narrowing.kind === 'all' && (await countGroups(deps.store, caller.directory.id)) > MAX_SCAN)
+        fail(
+          'scim.filter.too_many',
+          `this filter reads every group of the directory, which holds more than ${MAX_SCAN}: filter on displayName, externalId or id`,
+        );
+      for (let offset = 0; ; offset += SCAN_BATCH) {
+        const groups = await groupsBatch(deps.store, caller.directory.id, narrowing, {
+          offset,
+          limit: SCAN_BATCH,
+        });
+        const resources: Record<string, unknown>[] = [];
+        for (const group of groups) resources.push(await represent(group));
+        yield resources;
+        if (groups.length < SCAN_BATCH) return;
+      }
+    },
+  });
 }
 
 /** A directory's group as an owner sees it: its name, how many members, the roles it maps to. */

@@ -4,6 +4,7 @@
  */
 
 export { attributeList, project } from './attributes.js';
+export type { ScimCaller } from './deps.js';
 export {
   adoptUser,
   authenticateDirectory,
@@ -29,19 +30,18 @@ export {
   replaceScimGroup,
   type ScimGroupView,
 } from './groups.js';
+export { type ListPage, type ListQuery, MAX_RESULTS } from './listing.js';
 export { MAX_PATCH_OPERATIONS } from './patch.js';
 export { ENTERPRISE_SCHEMA, GROUP_SCHEMA, LIST_SCHEMA, USER_SCHEMA } from './resource.js';
 export {
   createScimUser,
   deleteScimUser,
-  etagOf,
   getScimUser,
   listScimUsers,
-  MAX_RESULTS,
   patchScimUser,
   replaceScimUser,
-  type ScimCaller,
   type ScimUser,
   scimBaseUrl,
   userRepresentation,
 } from './users.js';
+export { etagOf, type ScimCreate, type ScimDelete, type ScimRead, type ScimWrite } from './versions.js';

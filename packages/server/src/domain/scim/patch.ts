@@ -28,7 +28,7 @@ function checkPath(path: string): void {
   }
 }
 
-interface Op {
+export interface Op {
   op: 'add' | 'remove' | 'replace';
   path?: string;
   value?: unknown;

@@ -29,17 +29,20 @@ import { fail } from '../errors.js';
 import { claimsEmail } from '../federation/connections.js';
 import { issuerOf } from '../issuers.js';
 import { endUserSessions } from '../sessions/sessions.js';
-import { type Org, type ScimDirectory, type ScimUserRecord, SYSTEM, type User } from '../types.js';
-import type { ScimDeps } from './deps.js';
-import { emailEquality, indexedEquality, matches, parseFilter } from './filter.js';
-import { applyPatch, patchOperations } from './patch.js';
+import { type Org, type ScimUserRecord, SYSTEM, type User } from '../types.js';
+import type { ScimCaller, ScimDeps } from './deps.js';
+import { emailEquality, indexedEquality } from './filter.js';
+import { type ListPage, type ListQuery, listPage, MAX_SCAN, SCAN_BATCH } from './listing.js';
+import { patchOf, type Replaceable, replaceOf } from './replacement.js';
 import { addressOf, ENTERPRISE_SCHEMA, USER_SCHEMA, userResourceOf } from './resource.js';
-
-/** Who is calling the SCIM API: the directory its bearer token belongs to, in its org. */
-export interface ScimCaller {
-  org: Org;
-  directory: ScimDirectory;
-}
+import {
+  changeAtVersion,
+  metaOf,
+  patchableMeta,
+  type ScimCreate,
+  type ScimDelete,
+  type ScimRead,
+} from './versions.js';
 
 /** A user as a directory holds them. */
 export interface ScimUser {
@@ -61,15 +64,9 @@ async function withGroups(db: Handle, users: ScimUser[]): Promise<ScimUser[]> {
 const withGroupsOf = async (db: Handle, u: ScimUser): Promise<ScimUser> =>
   (await withGroups(db, [u]))[0] as ScimUser;
 
-/** Most resources in one list answer (ServiceProviderConfig's filter.maxResults). */
-export const MAX_RESULTS = 200;
-
 /** The directory's SCIM base URL: `{org issuer}scim/v2/`. */
 export const scimBaseUrl = (deps: Pick<ScimDeps, 'config'>, org: Org): string =>
   `${issuerOf(deps.config, org)}scim/v2/`;
-
-/** The weak ETag of a version (RFC 7644 §3.14). */
-export const etagOf = (version: number): string => `W/"${version}"`;
 
 /**
  * The User resource as answered (RFC 7643 §4.1): what the directory set, the user's state, the
@@ -94,13 +91,7 @@ export function userRepresentation(
     active: !u.user.disabled,
     ...(groups.length === 0 ? {} : { groups }),
     ...(enterprise === undefined ? {} : { [ENTERPRISE_SCHEMA]: enterprise }),
-    meta: {
-      resourceType: 'User',
-      created: new Date(u.record.createdAt).toISOString(),
-      lastModified: new Date(u.record.updatedAt).toISOString(),
-      location: `${base}Users/${u.user.id}`,
-      version: etagOf(u.record.version),
-    },
+    meta: metaOf('User', `${base}Users/${u.user.id}`, u.record),
   };
 }
 
@@ -113,18 +104,6 @@ async function requireScimUser(db: Handle, caller: ScimCaller, id: string): Prom
   const user = await findUserById(db, id);
   if (!user || user.orgId !== caller.org.id) return notFound();
   return withGroupsOf(db, { record, user });
-}
-
-/**
- * `If-Match` (RFC 7644 §3.14): absent, `*`, or the current version's ETag (weak or not); else 412,
- * saying which `thing` changed.
- */
-export function checkVersion(ifMatch: string | undefined, version: number, thing = 'resource') {
-  if (ifMatch === undefined || ifMatch.trim() === '*') return;
-  const current = etagOf(version);
-  const tags = ifMatch.split(',').map((t) => t.trim());
-  if (!tags.some((t) => t === current || t === current.slice(2)))
-    fail('scim.version.mismatch', `the ${thing} changed since that version (If-Match)`);
 }
 
 /** The address checked, and the directory's rule: only in its connection's domains, when it has one. */
@@ -188,7 +167,7 @@ const externalIdOf = (resource: Record<string, unknown>) =>
  * connection's sign-in links them; an address another user of the org has is 409 `uniqueness`
  * (an owner adopts that user instead: never take over an account by provisioning its address).
  */
-export async function createScimUser(deps: ScimDeps, caller: ScimCaller, body: unknown): Promise<ScimUser> {
+export const createScimUser: ScimCreate<ScimUser> = async (deps, caller, body) => {
   const resource = userResourceOf(body);
   const active = resource.active !== false;
   delete resource.active;
@@ -241,7 +220,7 @@ export async function createScimUser(deps: ScimDeps, caller: ScimCaller, body: u
     if (!active) return { record, user: await applyUserState(tx, caller, user, { ...user, disabled: true }) };
     return { record, user };
   });
-}
+};
 
 /**
  * Writes the user's new state (names, address, disabled), audited as `user.updated` with the
@@ -327,133 +306,86 @@ async function replaceWith(
 }
 
 /** GET /Users/{id}. */
-export async function getScimUser(deps: ScimDeps, caller: ScimCaller, id: string): Promise<ScimUser> {
-  return requireScimUser(deps.store, caller, id);
-}
+export const getScimUser: ScimRead<ScimUser> = (deps, caller, id) => requireScimUser(deps.store, caller, id);
 
-/** PUT /Users/{id} (RFC 7644 §3.5.1): the resource replaced; `If-Match` honoured. */
-export async function replaceScimUser(
-  deps: ScimDeps,
-  caller: ScimCaller,
-  id: string,
-  body: unknown,
-  ifMatch: string | undefined,
-): Promise<ScimUser> {
-  const resource = userResourceOf(body);
-  return deps.unitOfWork.run(async (tx) => {
-    const current = await requireScimUser(tx, caller, id);
-    checkVersion(ifMatch, current.record.version);
-    return replaceWith(tx, caller, current, resource);
-  });
-}
-
-/** PATCH /Users/{id} (RFC 7644 §3.5.2, Entra's forms too); `If-Match` honoured. */
-export async function patchScimUser(
-  deps: ScimDeps,
-  caller: ScimCaller,
-  id: string,
-  body: unknown,
-  ifMatch: string | undefined,
-): Promise<ScimUser> {
-  const ops = patchOperations(body);
-  // RFC 7644 §3.5.2: a read-only attribute is `mutability`; PUT ignores it instead (§3.5.1).
-  const readOnly = ops.find((o) => /^groups(\[|\.|$)/i.test(o.path ?? ''));
-  if (readOnly !== undefined)
-    fail('scim.value.read_only', `${readOnly.path} is read-only: a user's groups change through /Groups`);
-  return deps.unitOfWork.run(async (tx) => {
-    const current = await requireScimUser(tx, caller, id);
-    checkVersion(ifMatch, current.record.version);
+/** The directory's users as PUT and PATCH change them (a 412 says "the resource changed"). */
+const USERS: Replaceable<ScimUser, Record<string, unknown>> = {
+  read: requireScimUser,
+  version: (u) => u.record.version,
+  input: userResourceOf,
+  patchable: (current) => {
     const { [ENTERPRISE_SCHEMA]: enterprise, ...core } = current.record.resource;
-    const before = {
+    return {
       schemas: enterprise === undefined ? [USER_SCHEMA] : [USER_SCHEMA, ENTERPRISE_SCHEMA],
       ...core,
       active: !current.user.disabled,
       ...(enterprise === undefined ? {} : { [ENTERPRISE_SCHEMA]: enterprise }),
-      meta: { created: new Date(current.record.createdAt), lastModified: new Date(current.record.updatedAt) },
+      meta: patchableMeta(current.record),
     };
-    const patched = applyPatch(before, ops);
-    return replaceWith(tx, caller, current, userResourceOf(patched));
-  });
-}
+  },
+  refuse: (ops) => {
+    // RFC 7644 §3.5.2: a read-only attribute is `mutability`; PUT ignores it instead (§3.5.1).
+    const readOnly = ops.find((o) => /^groups(\[|\.|$)/i.test(o.path ?? ''));
+    if (readOnly !== undefined)
+      fail('scim.value.read_only', `${readOnly.path} is read-only: a user's groups change through /Groups`);
+  },
+  replaceWith,
+};
+
+/** PUT /Users/{id} (RFC 7644 §3.5.1): the resource replaced; `If-Match` honoured. */
+export const replaceScimUser = replaceOf(USERS);
+
+/** PATCH /Users/{id} (RFC 7644 §3.5.2, Entra's forms too); `If-Match` honoured. */
+export const patchScimUser = patchOf(USERS);
 
 /** DELETE /Users/{id}: the user is deleted (sessions ended, `user.deleted` with the directory's id). */
-export async function deleteScimUser(
-  deps: ScimDeps,
-  caller: ScimCaller,
-  id: string,
-  ifMatch: string | undefined,
-): Promise<void> {
-  await deps.unitOfWork.run(async (tx) => {
-    const current = await requireScimUser(tx, caller, id);
-    checkVersion(ifMatch, current.record.version);
-    await removeUser(tx, caller.org, current.user, SYSTEM, note(caller));
-  });
-}
-
-/** Rows read per batch while a filter no index serves is evaluated. */
-const SCAN_BATCH = 500;
-/** Most users a filter no index serves is evaluated over (beyond: 400 `tooMany`, RFC 7644 §3.12). */
-export const MAX_SCAN = 20_000;
+export const deleteScimUser: ScimDelete = (deps, caller, id, ifMatch) =>
+  changeAtVersion(deps, caller, USERS, { id, ifMatch }, (tx, current) =>
+    removeUser(tx, caller.org, current.user, SYSTEM, note(caller)),
+  );
 
 /**
  * GET /Users (RFC 7644 §3.4.2): the directory's users matching `filter` (all without one), in
  * creation order, from `startIndex` (1-based), at most `count`. A filter with an equality on
  * userName, externalId or id reads by index; any other is evaluated over the directory in batches.
  */
-export async function listScimUsers(
-  deps: ScimDeps,
-  caller: ScimCaller,
-  query: { filter: string | undefined; startIndex: number; count: number },
-): Promise<{ total: number; resources: Record<string, unknown>[] }> {
-  const count = Math.min(query.count, MAX_RESULTS);
-  const skip = query.startIndex - 1;
-  const represent = (u: ScimUser) => userRepresentation(deps, caller.org, u);
-  if (query.filter === undefined || query.filter.trim() === '') {
-    const total = await countScimUsers(deps.store, caller.directory.id);
-    const rows =
-      count === 0
-        ? []
-        : await scimUsersBatch(
-            deps.store,
-            caller.directory.id,
-            { kind: 'all' },
-            { offset: skip, limit: count },
-          );
-    return { total, resources: (await withGroups(deps.store, rows)).map(represent) };
-  }
-  const filter = parseFilter(query.filter);
-  const equality = indexedEquality(filter);
-  const email = equality === null ? emailEquality(filter) : null;
-  const narrowing: ScimUserNarrowing =
-    equality !== null
-      ? { kind: equality.attribute, value: equality.value }
-      : email !== null
-        ? { kind: 'email', value: email }
-        : { kind: 'all' };
-  // A filter no index serves is evaluated over every user of the directory: only up to a size.
-  if (narrowing.kind === 'all' && (await holdsMoreScimUsersThan(deps.store, caller.directory.id, MAX_SCAN)))
-    fail(
-      'scim.filter.too_many',
-      `this filter reads every user of the directory, which holds more than ${MAX_SCAN}: filter on userName, externalId, id or an email value`,
-    );
-  let total = 0;
-  const resources: Record<string, unknown>[] = [];
-  let after: ScanMark | undefined;
-  for (;;) {
-    const rows = await scimUsersBatch(deps.store, caller.directory.id, narrowing, {
-      offset: 0,
-      limit: SCAN_BATCH,
-      ...(after ? { after } : {}),
-    });
-    for (const row of await withGroups(deps.store, rows)) {
-      const resource = represent(row);
-      if (!matches(resource, filter)) continue;
-      if (total >= skip && resources.length < count) resources.push(resource);
-      total += 1;
-    }
-    const last = rows.at(-1);
-    if (rows.length < SCAN_BATCH || last === undefined) break;
-    after = { createdAt: last.record.createdAt, userId: last.record.userId };
-  }
-  return { total, resources };
+export function listScimUsers(deps: ScimDeps, caller: ScimCaller, query: ListQuery): Promise<ListPage> {
+  const represented = async (rows: ScimUser[]) =>
+    (await withGroups(deps.store, rows)).map((u) => userRepresentation(deps, caller.org, u));
+  return listPage(query, {
+    count: () => countScimUsers(deps.store, caller.directory.id),
+    window: async (window) =>
+      represented(await scimUsersBatch(deps.store, caller.directory.id, { kind: 'all' }, window)),
+    scan: async function* (filter) {
+      const equality = indexedEquality(filter);
+      const email = equality === null ? emailEquality(filter) : null;
+      const narrowing: ScimUserNarrowing =
+        equality !== null
+          ? { kind: equality.attribute, value: equality.value }
+          : email !== null
+            ? { kind: 'email', value: email }
+            : { kind: 'all' };
+      // A filter no index serves is evaluated over every user of the directory: only up to a size.
+      if (
+        narrowing.kind === 'all' &&
+        (await holdsMoreScimUsersThan(deps.store, caller.directory.id, MAX_SCAN))
+      )
+        fail(
+          'scim.filter.too_many',
+          `this filter reads every user of the directory, which holds more than ${MAX_SCAN}: filter on userName, externalId, id or an email value`,
+        );
+      let after: ScanMark | undefined;
+      for (;;) {
+        const rows = await scimUsersBatch(deps.store, caller.directory.id, narrowing, {
+          offset: 0,
+          limit: SCAN_BATCH,
+          ...(after ? { after } : {}),
+        });
+        yield await represented(rows);
+        const last = rows.at(-1);
+        if (rows.length < SCAN_BATCH || last === undefined) return;
+        after = { createdAt: last.record.createdAt, userId: last.record.userId };
+      }
+    },
+  });
 }

@@ -19,9 +19,41 @@ const list = (resources: object[]) => ({
   itemsPerPage: resources.length,
   Resources: resources,
 });
-const one = <T extends { id: string }>(all: T[], id: string): Record<string, unknown> =>
-  (all.find((r) => r.id === id) as Record<string, unknown> | undefined) ??
-  fail('scim.schema.not_found', `no schema or resource type ${id}`);
+
+/** A catalogue the service provider publishes (RFC 7644 §4): all of it as a ListResponse, or one entry by id. */
+function catalogue(c: {
+  path: string;
+  entries: (base: string) => { id: string }[];
+  all: { operationId: string; summary: string; body: string };
+  one: { operationId: string; summary: string; id: string; body: string; notFound: string };
+}) {
+  const one = (ctx: ScimContext): Record<string, unknown> =>
+    c.entries(base(ctx)).find((r) => r.id === idOf(ctx)) ??
+    fail('scim.schema.not_found', `no schema or resource type ${idOf(ctx)}`);
+  return [
+    operation(
+      {
+        ...common,
+        path: c.path,
+        operationId: c.all.operationId,
+        summary: c.all.summary,
+        responses: { 200: scimBody(c.all.body), ...SCIM_ERRORS },
+      },
+      scimRoute(async (ctx) => ({ status: 200, body: list(c.entries(base(ctx))) })),
+    ),
+    operation(
+      {
+        ...common,
+        path: `${c.path}/:id`,
+        operationId: c.one.operationId,
+        summary: c.one.summary,
+        params: { id: c.one.id },
+        responses: { 200: scimBody(c.one.body), ...SCIM_ERRORS, 404: scimBody(c.one.notFound) },
+      },
+      scimRoute(async (ctx) => ({ status: 200, body: one(ctx) })),
+    ),
+  ];
+}
 
 /** RFC 7644 §4: what the service provider supports, its resource types and their schemas. */
 export const SCIM_DISCOVERY_OPERATIONS = [
@@ -35,50 +67,36 @@ export const SCIM_DISCOVERY_OPERATIONS = [
     },
     scimRoute(async (ctx) => ({ status: 200, body: serviceProviderConfig(base(ctx), MAX_RESULTS) })),
   ),
-  operation(
-    {
-      ...common,
-      path: '/scim/v2/ResourceTypes',
+  ...catalogue({
+    path: '/scim/v2/ResourceTypes',
+    entries: resourceTypes,
+    all: {
       operationId: 'scimResourceTypes',
       summary: 'SCIM: the resource types (RFC 7643 §6)',
-      responses: { 200: scimBody('a ListResponse of ResourceType'), ...SCIM_ERRORS },
+      body: 'a ListResponse of ResourceType',
     },
-    scimRoute(async (ctx) => ({ status: 200, body: list(resourceTypes(base(ctx))) })),
-  ),
-  operation(
-    {
-      ...common,
-      path: '/scim/v2/ResourceTypes/:id',
+    one: {
       operationId: 'scimResourceType',
       summary: 'SCIM: one resource type (`User`, `Group`)',
-      params: { id: '`User` or `Group`' },
-      responses: {
-        200: scimBody('the ResourceType'),
-        ...SCIM_ERRORS,
-        404: scimBody('no such resource type'),
-      },
+      id: '`User` or `Group`',
+      body: 'the ResourceType',
+      notFound: 'no such resource type',
     },
-    scimRoute(async (ctx) => ({ status: 200, body: one(resourceTypes(base(ctx)), idOf(ctx)) })),
-  ),
-  operation(
-    {
-      ...common,
-      path: '/scim/v2/Schemas',
+  }),
+  ...catalogue({
+    path: '/scim/v2/Schemas',
+    entries: schemas,
+    all: {
       operationId: 'scimSchemas',
       summary: 'SCIM: the schemas of the attributes kept (RFC 7643 §7)',
-      responses: { 200: scimBody('a ListResponse of Schema'), ...SCIM_ERRORS },
+      body: 'a ListResponse of Schema',
     },
-    scimRoute(async (ctx) => ({ status: 200, body: list(schemas(base(ctx))) })),
-  ),
-  operation(
-    {
-      ...common,
-      path: '/scim/v2/Schemas/:id',
+    one: {
       operationId: 'scimSchema',
       summary: 'SCIM: one schema, by its URN',
-      params: { id: 'the schema URN' },
-      responses: { 200: scimBody('the Schema'), ...SCIM_ERRORS, 404: scimBody('no such schema') },
+      id: 'the schema URN',
+      body: 'the Schema',
+      notFound: 'no such schema',
     },
-    scimRoute(async (ctx) => ({ status: 200, body: one(schemas(base(ctx)), idOf(ctx)) })),
-  ),
+  }),
 ];
