@@ -11,19 +11,15 @@ import {
 import type { MessageKey } from '../../domain/texts/index.js';
 import { MAX_PASSKEYS_PER_USER } from '../../domain/tokens-policy.js';
 import type { Org } from '../../domain/types.js';
-import { jsonBody } from '../management/api-input.js';
-import { noStore } from '../no-store.js';
-import { orgOf } from '../org-routing.js';
-import { operation } from '../served-operation.js';
 import { type PageContext, pageLink } from '../sign-in/context.js';
-import { negotiatePageTexts, textsOf } from '../sign-in/page-texts.js';
+import { textsOf } from '../sign-in/page-texts.js';
 import {
   PasskeyNext,
   PasskeyOptions,
   PasskeyOptionsRequest,
   PasskeyRegistrationRequest,
 } from '../sign-in/passkey-schemas.js';
-import { browserOf, passkeyRefusal, refuse, refuseCsrf } from '../sign-in/passkeys.js';
+import { browserOf, passkeyEndpoint, passkeyRefusal, refuse, refuseCsrf } from '../sign-in/passkeys.js';
 import { PASSKEY_OPTIONS_PATH, PASSKEY_REGISTER_FORM, PASSKEYS_PATH } from './profile-passkeys-section.js';
 import { profileUserOf } from './profile-visit.js';
 
@@ -60,14 +56,8 @@ async function jsonCaller(
   return { user: await requireUser(ctx.deps, userId) } as const;
 }
 
-/** What the profile page's two JSON endpoints share in the document. */
-const registrationEndpoint = {
-  method: 'post',
-  tag: 'account',
-  hosts: 'every',
-  // The profile page's cookie and its CSRF token, bound to the person.
-  auth: 'none',
-} as const;
+// The profile page's two JSON endpoints: the profile page's cookie and its CSRF token, bound to the person.
+const tag = 'account';
 const CALLER_REFUSALS = {
   401: passkeyRefusal('`unauthorized`: the profile page has expired (no profile cookie)'),
   403: passkeyRefusal('`forbidden`: the CSRF token is missing, stale or another page’s'),
@@ -77,13 +67,12 @@ const CALLER_REFUSALS = {
  * POST /profile/passkeys/options (JSON, CSRF token bound to the user): the creation options of a new
  * passkey, for the profile page's script.
  */
-export const passkeyRegistrationOptions = operation(
+export const passkeyRegistrationOptions = passkeyEndpoint(
   {
-    ...registrationEndpoint,
+    tag,
     path: PASSKEY_OPTIONS_PATH,
     operationId: 'passkeyRegistrationOptions',
     summary: 'Adding a passkey, step 1: the WebAuthn creation options (the profile page’s script)',
-    body: { contentType: 'application/json', schema: PasskeyOptionsRequest },
     responses: {
       200: { description: 'the options to pass to `navigator.credentials.create()`', schema: PasskeyOptions },
       400: passkeyRefusal('`invalid_request`: a malformed body'),
@@ -91,33 +80,26 @@ export const passkeyRegistrationOptions = operation(
       409: passkeyRefusal(`\`conflict\`: the person already has ${MAX_PASSKEYS_PER_USER} passkeys`),
     },
   },
-  ({ pages: ctx }) => ({
-    onSend: [noStore],
-    handler: async (request, reply) => {
-      const org = await orgOf(ctx.deps, request);
-      await negotiatePageTexts(ctx, org, request, reply);
-      const body = jsonBody('invalid_request', PasskeyOptionsRequest, request.body);
-      const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
-      if ('done' in caller) return caller.done;
-      const outcome = await startPasskeyRegistration(ctx.deps, org, caller.user, browserOf(ctx, request));
-      if (!outcome.ok)
-        return refuse(reply, 'passkey.register.too_many', textsOf(request).t(REFUSED.too_many));
-      return { options: outcome.options };
-    },
-  }),
+  PasskeyOptionsRequest,
+  async (ctx, org, body, request, reply) => {
+    const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
+    if ('done' in caller) return caller.done;
+    const outcome = await startPasskeyRegistration(ctx.deps, org, caller.user, browserOf(ctx, request));
+    if (!outcome.ok) return refuse(reply, 'passkey.register.too_many', textsOf(request).t(REFUSED.too_many));
+    return { options: outcome.options };
+  },
 );
 
 /**
  * POST /profile/passkeys (JSON, CSRF token bound to the user): the browser's answer to the creation
  * options and the passkey's name. The passkey is added (audited) and the page shows it.
  */
-export const passkeyRegistration = operation(
+export const passkeyRegistration = passkeyEndpoint(
   {
-    ...registrationEndpoint,
+    tag,
     path: PASSKEYS_PATH,
     operationId: 'passkeyRegistration',
     summary: 'Adding a passkey, step 2: the browser’s answer and the passkey’s name',
-    body: { contentType: 'application/json', schema: PasskeyRegistrationRequest },
     responses: {
       200: { description: 'added: the profile page that shows it', schema: PasskeyNext },
       400: passkeyRefusal(
@@ -129,28 +111,23 @@ export const passkeyRegistration = operation(
       ),
     },
   },
-  ({ pages: ctx }) => ({
-    onSend: [noStore],
-    handler: async (request, reply) => {
-      const org = await orgOf(ctx.deps, request);
-      await negotiatePageTexts(ctx, org, request, reply);
-      const body = jsonBody('invalid_request', PasskeyRegistrationRequest, request.body);
-      const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
-      if ('done' in caller) return caller.done;
-      const name = passkeyName(body.name);
-      if (name === null) {
-        const words = textsOf(request).t('passkeys.refused.name', { max: PASSKEY_NAME_MAX });
-        return refuse(reply, 'passkey.name.invalid', words);
-      }
-      const outcome = await finishPasskeyRegistration(ctx.deps, org, caller.user, {
-        name,
-        response: body.credential as RegistrationResponseJSON,
-        browser: browserOf(ctx, request),
-      });
-      if (!outcome.ok) {
-        return refuse(reply, REFUSED_AS[outcome.reason], textsOf(request).t(REFUSED[outcome.reason]));
-      }
-      return { redirect: pageLink(ctx, request, PASSKEYS_PATH, { added: outcome.passkey.id }) };
-    },
-  }),
+  PasskeyRegistrationRequest,
+  async (ctx, org, body, request, reply) => {
+    const caller = await jsonCaller(ctx, org, request, reply, body.csrf);
+    if ('done' in caller) return caller.done;
+    const name = passkeyName(body.name);
+    if (name === null) {
+      const words = textsOf(request).t('passkeys.refused.name', { max: PASSKEY_NAME_MAX });
+      return refuse(reply, 'passkey.name.invalid', words);
+    }
+    const outcome = await finishPasskeyRegistration(ctx.deps, org, caller.user, {
+      name,
+      response: body.credential as RegistrationResponseJSON,
+      browser: browserOf(ctx, request),
+    });
+    if (!outcome.ok) {
+      return refuse(reply, REFUSED_AS[outcome.reason], textsOf(request).t(REFUSED[outcome.reason]));
+    }
+    return { redirect: pageLink(ctx, request, PASSKEYS_PATH, { added: outcome.passkey.id }) };
+  },
 );

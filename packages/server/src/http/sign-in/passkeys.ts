@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { type ErrorSituation, ServiceError } from '../../domain/errors.js';
 import {
   type AuthenticationResponseJSON,
@@ -17,7 +18,7 @@ import { jsonBody } from '../management/api-input.js';
 import { noStore } from '../no-store.js';
 import type { Operation, ResponseSpec } from '../openapi/operation.js';
 import { orgOf } from '../org-routing.js';
-import { operation } from '../served-operation.js';
+import { operation, type ServedOperation } from '../served-operation.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
 import { optionalRequest, outcomeLink, pendingBinding, requestParams } from './flow.js';
 import type { SafeHtml } from './html.js';
@@ -101,13 +102,46 @@ export const passkeyRefusal = (description: string): ResponseSpec => ({
   schema: PasskeyRefusal,
 });
 
+/**
+ * A JSON endpoint a page's passkey script posts to (the login page's, the profile page's): its body
+ * read by `schema` (else 400 `invalid_request`), the org and the language of the page that calls it
+ * negotiated as the page's was (its `req`, the switcher's cookie, the user's, the browser's), for the
+ * words of its refusals; never stored. The page's CSRF token, in the body, is the endpoint's to check.
+ */
+export function passkeyEndpoint<S extends z.ZodType>(
+  declaration: Omit<Operation, 'method' | 'hosts' | 'auth' | 'body'>,
+  schema: S,
+  handle: (
+    ctx: PageContext,
+    org: Org,
+    body: z.output<S>,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => Promise<unknown>,
+): ServedOperation {
+  return operation(
+    {
+      ...declaration,
+      method: 'post',
+      hosts: 'every',
+      auth: 'none',
+      body: { contentType: 'application/json', schema },
+    },
+    ({ pages: ctx }) => ({
+      onSend: [noStore],
+      handler: async (request, reply) => {
+        const org = await orgOf(ctx.deps, request);
+        await negotiatePageTexts(ctx, org, request, reply);
+        return handle(ctx, org, jsonBody('invalid_request', schema, request.body), request, reply);
+      },
+    }),
+  );
+}
+
 /** What the login page's two passkey endpoints share in the document. */
 const signInEndpoint = {
-  method: 'post',
   tag: 'sign-in',
-  hosts: 'every',
   // The login page's CSRF token, bound to its authorization request and the browser's cookie.
-  auth: 'none',
   query: PasskeySignInQuery,
 } as const satisfies Partial<Operation>;
 
@@ -128,44 +162,29 @@ const pendingOf = async (ctx: PageContext, org: Org, request: FastifyRequest, re
 };
 
 /**
- * The org of a passkey endpoint, with the language of the page that calls it negotiated as the page's
- * was (its `req`, the switcher's cookie, the user's, the browser's), for the words of its refusals.
- */
-async function pageOrg(ctx: PageContext, request: FastifyRequest, reply: FastifyReply) {
-  const org = await orgOf(ctx.deps, request);
-  await negotiatePageTexts(ctx, org, request, reply);
-  return org;
-}
-
-/**
  * POST /login/passkey/options (JSON, CSRF token bound to the authorization request): the options of
  * a discoverable sign-in, for the login page's script (passkey-script.ts).
  */
-export const passkeySignInOptions = operation(
+export const passkeySignInOptions = passkeyEndpoint(
   {
     ...signInEndpoint,
     path: OPTIONS_PATH,
     operationId: 'passkeySignInOptions',
     summary: 'Passkey sign-in, step 1: the WebAuthn request options (the login page’s script)',
-    body: { contentType: 'application/json', schema: PasskeyOptionsRequest },
     responses: {
       200: { description: 'the options to pass to `navigator.credentials.get()`', schema: PasskeyOptions },
       400: passkeyRefusal('`invalid_request`: a malformed body, or an expired or used `req`'),
       403: passkeyRefusal('`forbidden`: the CSRF token is missing, stale or another page’s'),
     },
   },
-  ({ pages: ctx }) => ({
-    onSend: [noStore],
-    handler: async (request, reply) => {
-      const org = await pageOrg(ctx, request, reply);
-      const body = jsonBody('invalid_request', PasskeyOptionsRequest, request.body);
-      const found = await pendingOf(ctx, org, request, reply);
-      if ('refused' in found) return found.refused;
-      const { reqId } = found;
-      if (!ctx.csrf.check(request, PASSKEY_SIGN_IN_FORM, [reqId], body.csrf)) return refuseCsrf(reply);
-      return { options: await startPasskeySignIn(ctx.deps, org, browserOf(ctx, request)) };
-    },
-  }),
+  PasskeyOptionsRequest,
+  async (ctx, org, body, request, reply) => {
+    const found = await pendingOf(ctx, org, request, reply);
+    if ('refused' in found) return found.refused;
+    const { reqId } = found;
+    if (!ctx.csrf.check(request, PASSKEY_SIGN_IN_FORM, [reqId], body.csrf)) return refuseCsrf(reply);
+    return { options: await startPasskeySignIn(ctx.deps, org, browserOf(ctx, request)) };
+  },
 );
 
 /**
@@ -173,13 +192,12 @@ export const passkeySignInOptions = operation(
  * to the options. A good answer starts the browser session (PASSKEY_SIGN_IN, `user.login`) and
  * names where the browser goes next.
  */
-export const passkeySignIn = operation(
+export const passkeySignIn = passkeyEndpoint(
   {
     ...signInEndpoint,
     path: VERIFY_PATH,
     operationId: 'passkeySignIn',
     summary: 'Passkey sign-in, step 2: the browser’s answer; starts the browser session',
-    body: { contentType: 'application/json', schema: PasskeySignInRequest },
     responses: {
       200: {
         description: 'signed in (the session cookie is set): where the browser goes next',
@@ -194,30 +212,26 @@ export const passkeySignIn = operation(
       403: passkeyRefusal('`forbidden`: the CSRF token is missing, stale or another page’s'),
     },
   },
-  ({ pages: ctx }) => ({
-    onSend: [noStore],
-    handler: async (request, reply) => {
-      const org = await pageOrg(ctx, request, reply);
-      const body = jsonBody('invalid_request', PasskeySignInRequest, request.body);
-      const found = await pendingOf(ctx, org, request, reply);
-      if ('refused' in found) return found.refused;
-      const { reqId, pending } = found;
-      if (!ctx.csrf.check(request, PASSKEY_SIGN_IN_FORM, [reqId], body.csrf)) return refuseCsrf(reply);
-      const outcome = await finishPasskeySignIn(ctx.deps, org, {
-        response: body.credential as AuthenticationResponseJSON,
-        browser: browserOf(ctx, request),
-      });
-      if (!outcome.ok) {
-        // Not said where other orgs share the relying party: the browser would drop the passkey.
-        const unknown = outcome.reason === 'unknown' && !relyingPartyIsShared(ctx.deps.config);
-        const extra = unknown ? { unknown_credential: true } : {};
-        return refuse(reply, REFUSED_AS[outcome.reason], textsOf(request).t(REFUSED[outcome.reason]), extra);
-      }
-      const proven = { user: outcome.user, method: passkeySignInMethod(outcome.passkey) };
-      // The script navigates to the answer: a link (a form_post request goes through its login page).
-      const completed = await completeAuthentication(ctx.deps, org, proven, pending, 'link');
-      keepSignIn(ctx, org, reply, completed);
-      return { redirect: outcomeLink(ctx, request, completed.outcome) };
-    },
-  }),
+  PasskeySignInRequest,
+  async (ctx, org, body, request, reply) => {
+    const found = await pendingOf(ctx, org, request, reply);
+    if ('refused' in found) return found.refused;
+    const { reqId, pending } = found;
+    if (!ctx.csrf.check(request, PASSKEY_SIGN_IN_FORM, [reqId], body.csrf)) return refuseCsrf(reply);
+    const outcome = await finishPasskeySignIn(ctx.deps, org, {
+      response: body.credential as AuthenticationResponseJSON,
+      browser: browserOf(ctx, request),
+    });
+    if (!outcome.ok) {
+      // Not said where other orgs share the relying party: the browser would drop the passkey.
+      const unknown = outcome.reason === 'unknown' && !relyingPartyIsShared(ctx.deps.config);
+      const extra = unknown ? { unknown_credential: true } : {};
+      return refuse(reply, REFUSED_AS[outcome.reason], textsOf(request).t(REFUSED[outcome.reason]), extra);
+    }
+    const proven = { user: outcome.user, method: passkeySignInMethod(outcome.passkey) };
+    // The script navigates to the answer: a link (a form_post request goes through its login page).
+    const completed = await completeAuthentication(ctx.deps, org, proven, pending, 'link');
+    keepSignIn(ctx, org, reply, completed);
+    return { redirect: outcomeLink(ctx, request, completed.outcome) };
+  },
 );
