@@ -1,7 +1,7 @@
 import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
-import { askedItems, notice } from './views.js';
+import { allowOrDeny, askedItems, notice } from './views.js';
 
 /** The bodies of the device pages (RFC 8628 §3.3): enter the code, confirm, done, denied. */
 
@@ -50,12 +50,7 @@ export function deviceConfirmView(texts: Texts, v: DeviceConfirmView): SafeHtml 
 <p class="error device-warning">${t('device.confirm.warning')}</p>
 ${v.documentHost ? html`<p class="document-host">${r('consent.document_host', { host: html`<strong>${v.documentHost}</strong>` })}</p>` : ''}
 ${items.length ? html`<p>${t('consent.asks')}</p><ul class="scopes">${items}</ul>` : html`<p>${t('consent.asks_identity')}</p>`}
-${v.firstParty ? '' : html`<p class="muted third-party">${t('consent.third_party')}</p>`}
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
-<button type="submit" name="decision" value="allow">${t('consent.allow')}</button>
-<button type="submit" name="decision" value="deny" class="secondary">${t('consent.deny')}</button>
-</form>`;
+${allowOrDeny(texts, v)}`;
 }
 
 export const deviceDoneView = (texts: Texts, clientName: string): SafeHtml =>

@@ -1,4 +1,4 @@
-import type { Texts } from '../../domain/texts/index.js';
+import type { MessageKey, Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
 import { notice } from './views.js';
@@ -35,7 +35,8 @@ export function forgotSentView(texts: Texts, v: { minutes: number; loginHref: st
 <p class="muted"><a href="${v.loginHref}">${t('forgot.back')}</a></p>`;
 }
 
-export interface ResetView {
+/** A mail link's password form (a reset, a sign-up): for the link's address, with what was wrong. */
+export interface LinkPasswordView {
   action: string;
   csrf: string;
   token: string;
@@ -43,20 +44,44 @@ export interface ResetView {
   error: string | null;
 }
 
-export function resetView(texts: Texts, v: ResetView): SafeHtml {
+/** The words of a mail link's password form. */
+interface LinkPasswordWords {
+  title: MessageKey;
+  for: MessageKey;
+  password: MessageKey;
+  again: MessageKey;
+  submit: MessageKey;
+}
+
+/** The new password twice, the link's token and the page's CSRF token hidden. */
+function linkPasswordView(texts: Texts, words: LinkPasswordWords, v: LinkPasswordView): SafeHtml {
   const { t } = bound(texts);
-  return html`<h1>${t('reset.title')}</h1>${notice(v.error)}
-<p class="muted">${t('reset.for', { email: v.email })}</p>
+  return html`<h1>${t(words.title)}</h1>${notice(v.error)}
+<p class="muted">${t(words.for, { email: v.email })}</p>
 <form method="post" action="${v.action}">
 <input type="hidden" name="csrf" value="${v.csrf}">
 <input type="hidden" name="token" value="${v.token}">
-<label for="password">${t('reset.password')}</label>
+<label for="password">${t(words.password)}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<label for="password_confirm">${t('reset.password_again')}</label>
+<label for="password_confirm">${t(words.again)}</label>
 <input id="password_confirm" name="password_confirm" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">${t('reset.submit')}</button>
+<button type="submit">${t(words.submit)}</button>
 </form>`;
 }
+
+/** A reset link's page: the new password. */
+export const resetView = (texts: Texts, v: LinkPasswordView): SafeHtml =>
+  linkPasswordView(
+    texts,
+    {
+      title: 'reset.title',
+      for: 'reset.for',
+      password: 'reset.password',
+      again: 'reset.password_again',
+      submit: 'reset.submit',
+    },
+    v,
+  );
 
 export function resetDoneView(texts: Texts, loginHref: string): SafeHtml {
   const { t } = bound(texts);
@@ -148,26 +173,15 @@ export function signUpSentView(texts: Texts, v: { minutes: number; loginHref: st
 }
 
 /** A sign-up link's page: the password is chosen here, by whoever holds the mailbox. */
-export function signUpConfirmView(
-  texts: Texts,
-  v: {
-    action: string;
-    csrf: string;
-    token: string;
-    email: string;
-    error: string | null;
-  },
-): SafeHtml {
-  const { t } = bound(texts);
-  return html`<h1>${t('signup.finish.title')}</h1>${notice(v.error)}
-<p class="muted">${t('signup.finish.for', { email: v.email })}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
-<input type="hidden" name="token" value="${v.token}">
-<label for="password">${t('signup.password')}</label>
-<input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<label for="password_confirm">${t('signup.password_again')}</label>
-<input id="password_confirm" name="password_confirm" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">${t('signup.submit')}</button>
-</form>`;
-}
+export const signUpConfirmView = (texts: Texts, v: LinkPasswordView): SafeHtml =>
+  linkPasswordView(
+    texts,
+    {
+      title: 'signup.finish.title',
+      for: 'signup.finish.for',
+      password: 'signup.password',
+      again: 'signup.password_again',
+      submit: 'signup.submit',
+    },
+    v,
+  );

@@ -114,6 +114,20 @@ export function scopeWords(texts: Texts, scope: string): string {
   return texts.has(key) ? texts.t(key as MessageKey) : scope;
 }
 
+/** The answer the consent and device pages ask for: Allow or Deny, said to be a third party's when it is. */
+export function allowOrDeny(
+  texts: Texts,
+  v: { firstParty: boolean; action: string; csrf: string },
+): SafeHtml {
+  const { t } = bound(texts);
+  return html`${v.firstParty ? '' : html`<p class="muted third-party">${t('consent.third_party')}</p>`}
+<form method="post" action="${v.action}">
+<input type="hidden" name="csrf" value="${v.csrf}">
+<button type="submit" name="decision" value="allow">${t('consent.allow')}</button>
+<button type="submit" name="decision" value="deny" class="secondary">${t('consent.deny')}</button>
+</form>`;
+}
+
 /** What a request asks, as the consent and device pages list it: scopes, then API resources. */
 export function askedItems(
   texts: Texts,
@@ -144,12 +158,7 @@ export function consentView(texts: Texts, v: ConsentView): SafeHtml {
 ${v.documentHost ? html`<p class="document-host">${r('consent.document_host', { host: html`<strong>${v.documentHost}</strong>` })}</p>` : ''}
 ${items.length ? html`<p>${t('consent.asks')}</p><ul class="scopes">${items}</ul>` : html`<p>${t('consent.asks_identity')}</p>`}
 <p>${r('consent.answer_to', { host: html`<strong class="redirect-host">${v.redirectHost}</strong>` })}</p>
-${v.firstParty ? '' : html`<p class="muted third-party">${t('consent.third_party')}</p>`}
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
-<button type="submit" name="decision" value="allow">${t('consent.allow')}</button>
-<button type="submit" name="decision" value="deny" class="secondary">${t('consent.deny')}</button>
-</form>`;
+${allowOrDeny(texts, v)}`;
 }
 
 export interface ProfileView {
