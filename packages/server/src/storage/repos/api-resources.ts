@@ -3,19 +3,17 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
-import { columnMap, json } from './column-map.js';
+import { columnMap, json, orgRowColumns, timestampColumns } from './column-map.js';
 import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
 import { dropRolePermissionsOutside } from './roles.js';
 
 const resourceColumns = columnMap<ApiResourcesTable, ApiResource>()({
-  id: 'id',
-  org_id: 'orgId',
+  ...orgRowColumns,
   identifier: 'identifier',
   name: 'name',
   scopes: ['scopes', json<ResourceScope[]>()],
   access_token_ttl: 'accessTokenTtl',
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
+  ...timestampColumns,
 });
 const toResource = resourceColumns.toRecord;
 

@@ -4,7 +4,8 @@ import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { AuthorizationCodesTable, OAuthSessionsTable } from '../schema.js';
-import { columnMap, flag } from './column-map.js';
+import { columnMap, flag, lifespanColumns } from './column-map.js';
+import { purgeExpired } from './expiry.js';
 import { toSession, userColumnsOf } from './oauth-sessions.js';
 import { orgClientRows } from './org-rows.js';
 import { toUser, USER_COLUMNS } from './users.js';
@@ -17,8 +18,7 @@ const codeColumns = columnMap<AuthorizationCodesTable, AuthorizationCode>()({
   redirect_uri: 'redirectUri',
   redirect_uri_given: ['redirectUriGiven', flag],
   code_challenge: 'codeChallenge',
-  created_at: 'createdAt',
-  expires_at: 'expiresAt',
+  ...lifespanColumns,
   used_at: 'usedAt',
   nonce: 'nonce',
   dpop_jkt: 'dpopJkt',
@@ -73,7 +73,7 @@ export async function findAuthorizationCode(
 /** Codes are kept a while past expiry so a late replay is still recognised as reuse. */
 export async function purgeAuthorizationCodes(store: Handle, expiredBefore: number): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('authorization_codes').where('expires_at', '<', expiredBefore).execute();
+  await purgeExpired(db.deleteFrom('authorization_codes'), expiredBefore);
 }
 
 /** Deletes the authorization codes of an org's client (part of deleting it: see deleteClientRow). */

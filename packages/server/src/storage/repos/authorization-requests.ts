@@ -8,63 +8,51 @@ import type {
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
+import {
+  columnMap,
+  flag,
+  jsonOrNull,
+  lifespanColumns,
+  listOrNull,
+  orgRowColumns,
+  textOf,
+  wordsOrNull,
+} from './column-map.js';
+import { purgeExpired } from './expiry.js';
 import { orgClientRows, orgRowById } from './org-rows.js';
 
-const toAuthorizationRequest = (r: AuthorizationRequestsTable): AuthorizationRequest => ({
-  id: r.id,
-  orgId: r.org_id,
-  clientId: r.client_id,
-  redirectUri: r.redirect_uri,
-  redirectUriGiven: r.redirect_uri_given === 1,
-  state: r.state,
-  codeChallenge: r.code_challenge,
-  scope: r.scope,
-  resources: r.resources === null ? [] : (JSON.parse(r.resources) as string[]),
-  grant: r.resource_grant === null ? null : (JSON.parse(r.resource_grant) as ResourceGrant[]),
-  nonce: r.nonce,
-  prompt: r.prompt === null ? [] : r.prompt.split(' '),
-  maxAge: r.max_age,
-  loginHint: r.login_hint,
-  uiLocales: r.ui_locales === null ? [] : (r.ui_locales.split(' ') as Locale[]),
-  responseMode: r.response_mode as ResponseMode,
-  claims: r.claims === null ? null : (JSON.parse(r.claims) as ClaimsRequest),
-  dpopJkt: r.dpop_jkt,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  completedAt: r.completed_at,
+/** The resource grant a request holds, as JSON; null: none decided. */
+const grantColumn = jsonOrNull<ResourceGrant[]>();
+
+const requestColumns = columnMap<AuthorizationRequestsTable, AuthorizationRequest>()({
+  ...orgRowColumns,
+  client_id: 'clientId',
+  redirect_uri: 'redirectUri',
+  redirect_uri_given: ['redirectUriGiven', flag],
+  state: 'state',
+  code_challenge: 'codeChallenge',
+  scope: 'scope',
+  resources: ['resources', listOrNull<string>()],
+  resource_grant: ['grant', grantColumn],
+  nonce: 'nonce',
+  prompt: ['prompt', wordsOrNull<string>()],
+  max_age: 'maxAge',
+  login_hint: 'loginHint',
+  ui_locales: ['uiLocales', wordsOrNull<Locale>()],
+  response_mode: ['responseMode', textOf<ResponseMode>()],
+  claims: ['claims', jsonOrNull<ClaimsRequest>()],
+  dpop_jkt: 'dpopJkt',
+  ...lifespanColumns,
+  completed_at: 'completedAt',
 });
+const toAuthorizationRequest = requestColumns.toRecord;
 
 export async function insertAuthorizationRequest(
   store: Handle,
   request: AuthorizationRequest,
 ): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('authorization_requests')
-    .values({
-      id: request.id,
-      org_id: request.orgId,
-      client_id: request.clientId,
-      redirect_uri: request.redirectUri,
-      redirect_uri_given: request.redirectUriGiven ? 1 : 0,
-      state: request.state,
-      code_challenge: request.codeChallenge,
-      scope: request.scope,
-      resources: request.resources.length === 0 ? null : JSON.stringify(request.resources),
-      resource_grant: request.grant === null ? null : JSON.stringify(request.grant),
-      nonce: request.nonce,
-      prompt: request.prompt.length === 0 ? null : request.prompt.join(' '),
-      max_age: request.maxAge,
-      login_hint: request.loginHint,
-      ui_locales: request.uiLocales.length === 0 ? null : request.uiLocales.join(' '),
-      response_mode: request.responseMode,
-      claims: request.claims === null ? null : JSON.stringify(request.claims),
-      dpop_jkt: request.dpopJkt,
-      created_at: request.createdAt,
-      expires_at: request.expiresAt,
-      completed_at: request.completedAt,
-    })
-    .execute();
+  await db.insertInto('authorization_requests').values(requestColumns.toRow(request)).execute();
 }
 
 /** A pending request: in this org, not expired, not completed. */
@@ -110,7 +98,7 @@ export async function findRequestGrant(store: Handle, id: string): Promise<Resou
     .select('resource_grant')
     .where('id', '=', id)
     .executeTakeFirst();
-  return row?.resource_grant == null ? null : (JSON.parse(row.resource_grant) as ResourceGrant[]);
+  return row === undefined ? null : grantColumn.read(row.resource_grant);
 }
 
 /**
@@ -139,12 +127,12 @@ export async function completeAuthorizationRequestWithGrant(
     .returning('resource_grant')
     .executeTakeFirst();
   if (row === undefined) return null;
-  return { grant: row.resource_grant == null ? null : (JSON.parse(row.resource_grant) as ResourceGrant[]) };
+  return { grant: grantColumn.read(row.resource_grant) };
 }
 
 export async function purgeAuthorizationRequests(store: Handle, expiredBefore: number): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('authorization_requests').where('expires_at', '<', expiredBefore).execute();
+  await purgeExpired(db.deleteFrom('authorization_requests'), expiredBefore);
 }
 
 /** Deletes the authorization requests of an org's client (part of deleting it: see deleteClientRow). */

@@ -2,7 +2,9 @@ import type { BrowserSessionRecord } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { BrowserSessionsTable } from '../schema.js';
-import { columnMap, json } from './column-map.js';
+import { columnMap, json, lifespanColumns } from './column-map.js';
+import { purgeExpired } from './expiry.js';
+import { liveOrgRowByHash } from './org-rows.js';
 
 const sessionColumns = columnMap<BrowserSessionsTable, BrowserSessionRecord>()({
   token_hash: 'tokenHash',
@@ -10,8 +12,7 @@ const sessionColumns = columnMap<BrowserSessionsTable, BrowserSessionRecord>()({
   user_id: 'userId',
   amr: ['amr', json<string[]>()],
   acr: 'acr',
-  created_at: 'createdAt',
-  expires_at: 'expiresAt',
+  ...lifespanColumns,
   actor_id: 'actorId',
 });
 const toSession = sessionColumns.toRecord;
@@ -29,19 +30,19 @@ export async function findBrowserSession(
   now: number,
 ): Promise<BrowserSessionRecord | null> {
   const db = opened(store);
-  const row = await db
-    .selectFrom('browser_sessions')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('org_id', '=', orgId)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  const row = await liveOrgRowByHash(
+    db.selectFrom('browser_sessions').selectAll(),
+    'token_hash',
+    tokenHash,
+    orgId,
+    now,
+  ).executeTakeFirst();
   return row ? toSession(row) : null;
 }
 
 export async function purgeBrowserSessions(store: Handle, expiredBefore: number): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('browser_sessions').where('expires_at', '<', expiredBefore).execute();
+  await purgeExpired(db.deleteFrom('browser_sessions'), expiredBefore);
 }
 
 /** Signs the user out of every browser (their login cookies stop working). */

@@ -1,5 +1,6 @@
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { purgeExpired } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
 
 /**
@@ -13,7 +14,7 @@ export async function recordAssertionJti(
   now: number,
 ): Promise<boolean> {
   const db = opened(store);
-  await db.deleteFrom('client_assertion_jtis').where('expires_at', '<', now).execute();
+  await purgeExpired(db.deleteFrom('client_assertion_jtis'), now);
   return insertedAnew(
     db
       .insertInto('client_assertion_jtis')

@@ -1,6 +1,7 @@
 import type { Permission } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { replaceRows } from './replace-rows.js';
 import type { StoredPermission } from './roles.js';
 
 /** The client's permissions, each naming its resource by identifier, in a stable order. */
@@ -25,12 +26,11 @@ export async function setClientPermissions(
   permissions: readonly StoredPermission[],
 ): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('client_permissions').where('client_id', '=', clientId).execute();
-  if (permissions.length === 0) return;
-  await db
-    .insertInto('client_permissions')
-    .values(permissions.map((p) => ({ client_id: clientId, resource_id: p.resourceId, scope: p.scope })))
-    .execute();
+  await replaceRows(
+    db.deleteFrom('client_permissions').where('client_id', '=', clientId),
+    permissions.map((p) => ({ client_id: clientId, resource_id: p.resourceId, scope: p.scope })),
+    (rows) => db.insertInto('client_permissions').values(rows),
+  );
 }
 
 /** The scopes of the resource the client is permitted, sorted. */

@@ -101,6 +101,15 @@ function built<Row, Record>(columns: object): ColumnMap<Row, Record> {
   };
 }
 
+/** The key and org of an org's row (the migrations' orgTable): `id` and `org_id`. */
+export const orgRowColumns = { id: 'id', org_id: 'orgId' } as const;
+
+/** When a row was made and last changed (the migrations' timestamps). */
+export const timestampColumns = { created_at: 'createdAt', updated_at: 'updatedAt' } as const;
+
+/** When a short-lived row was made and when it expires (the migrations' lifespan). */
+export const lifespanColumns = { created_at: 'createdAt', expires_at: 'expiresAt' } as const;
+
 /** A 0/1 column holding a boolean. */
 export const flag: Conversion<number, boolean> = {
   read: (stored) => stored === 1,
@@ -134,5 +143,11 @@ export const wordsOrNull = <T extends string>(): Conversion<string | null, T[]> 
 /** A text column the domain knows to hold one of `T`'s values only (what the repository stored). */
 export const textOf = <T extends string>(): Conversion<string, T> => ({
   read: (stored) => stored as T,
+  write: (value) => value,
+});
+
+/** A nullable text column the domain knows to hold one of `T`'s values or null. */
+export const textOrNullOf = <T extends string>(): Conversion<string | null, T | null> => ({
+  read: (stored) => stored as T | null,
   write: (value) => value,
 });

@@ -8,18 +8,20 @@ import type {
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
+import { columnMap, lifespanColumns } from './column-map.js';
+import { purgeNotLiveAt } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
 import type { ListWindow } from './list-window.js';
 import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
 
-const toRequest = (r: FederationRequestsTable): FederationRequest => ({
-  keyHash: r.key_hash,
-  connectionId: r.connection_id,
-  requestId: r.request_id,
-  sealedData: r.sealed_data,
-  createdAt: Number(r.created_at),
-  expiresAt: Number(r.expires_at),
+const requestColumns = columnMap<FederationRequestsTable, FederationRequest>()({
+  key_hash: 'keyHash',
+  connection_id: 'connectionId',
+  request_id: 'requestId',
+  sealed_data: 'sealedData',
+  ...lifespanColumns,
 });
+const toRequest = requestColumns.toRecord;
 
 function toConnection(row: ConnectionsTable): Connection {
   const base: ConnectionBase = {
@@ -156,17 +158,7 @@ export async function insertFederatedIdentity(
 
 export async function insertFederationRequest(store: Handle, r: FederationRequest): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('federation_requests')
-    .values({
-      key_hash: r.keyHash,
-      connection_id: r.connectionId,
-      request_id: r.requestId,
-      sealed_data: r.sealedData,
-      created_at: r.createdAt,
-      expires_at: r.expiresAt,
-    })
-    .execute();
+  await db.insertInto('federation_requests').values(requestColumns.toRow(r)).execute();
 }
 
 /** A live request of this connection, or null. */
@@ -207,8 +199,8 @@ export async function consumeFederationRequest(
 
 export async function purgeFederationRequests(store: Handle, now: number): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('federation_requests').where('expires_at', '<=', now).execute();
-  await db.deleteFrom('saml_assertion_ids').where('expires_at', '<=', now).execute();
+  await purgeNotLiveAt(db.deleteFrom('federation_requests'), now);
+  await purgeNotLiveAt(db.deleteFrom('saml_assertion_ids'), now);
 }
 
 /** Records an accepted assertion id; false when it was accepted before (a replay). */

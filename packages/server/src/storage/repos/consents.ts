@@ -2,16 +2,17 @@ import type { Consent } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ConsentsTable } from '../schema.js';
+import { columnMap, timestampColumns } from './column-map.js';
 import { orgClientRows } from './org-rows.js';
 
-const toConsent = (r: ConsentsTable): Consent => ({
-  orgId: r.org_id,
-  userId: r.user_id,
-  clientId: r.client_id,
-  scope: r.scope,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+const consentColumns = columnMap<ConsentsTable, Consent>()({
+  org_id: 'orgId',
+  user_id: 'userId',
+  client_id: 'clientId',
+  scope: 'scope',
+  ...timestampColumns,
 });
+const toConsent = consentColumns.toRecord;
 
 export async function findConsent(store: Handle, userId: string, clientId: string): Promise<Consent | null> {
   const db = opened(store);
@@ -28,14 +29,7 @@ export async function upsertConsent(store: Handle, c: Consent): Promise<void> {
   const db = opened(store);
   await db
     .insertInto('consents')
-    .values({
-      org_id: c.orgId,
-      user_id: c.userId,
-      client_id: c.clientId,
-      scope: c.scope,
-      created_at: c.createdAt,
-      updated_at: c.updatedAt,
-    })
+    .values(consentColumns.toRow(c))
     .onConflict((oc) =>
       oc.columns(['user_id', 'client_id']).doUpdateSet({ scope: c.scope, updated_at: c.updatedAt }),
     )

@@ -2,13 +2,13 @@ import type { DeviceAuthorization } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { DeviceAuthorizationsTable } from '../schema.js';
-import { columnMap, listOrNull, textOf } from './column-map.js';
+import { columnMap, lifespanColumns, listOrNull, orgRowColumns, textOf } from './column-map.js';
+import { purgeExpired } from './expiry.js';
 import { orgRowById } from './org-rows.js';
 
 /** Every column but the device code's hash, which only finds the row (findByDeviceCode). */
 const deviceColumns = columnMap<Omit<DeviceAuthorizationsTable, 'device_code_hash'>, DeviceAuthorization>()({
-  id: 'id',
-  org_id: 'orgId',
+  ...orgRowColumns,
   client_id: 'clientId',
   user_code: 'userCode',
   scope: 'scope',
@@ -18,8 +18,7 @@ const deviceColumns = columnMap<Omit<DeviceAuthorizationsTable, 'device_code_has
   session_id: 'sessionId',
   interval_s: 'intervalS',
   last_polled_at: 'lastPolledAt',
-  created_at: 'createdAt',
-  expires_at: 'expiresAt',
+  ...lifespanColumns,
   decided_at: 'decidedAt',
   redeemed_at: 'redeemedAt',
 });
@@ -152,5 +151,5 @@ export async function redeemDeviceAuthorization(store: Handle, id: string, now: 
 
 /** Deletes the authorizations that expired before `before`. */
 export async function purgeDeviceAuthorizations(store: Handle, before: number): Promise<void> {
-  await opened(store).deleteFrom('device_authorizations').where('expires_at', '<', before).execute();
+  await purgeExpired(opened(store).deleteFrom('device_authorizations'), before);
 }

@@ -1,5 +1,6 @@
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { purgeExpired } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
 
 /**
@@ -20,5 +21,5 @@ export async function recordProofJti(store: Handle, jtiHash: string, expiresAt: 
 /** Forgets the proofs that could no longer be accepted anyway (their `iat` is out of the window). */
 export async function purgeProofJtis(store: Handle, expiredBefore: number): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('dpop_proof_jtis').where('expires_at', '<', expiredBefore).execute();
+  await purgeExpired(db.deleteFrom('dpop_proof_jtis'), expiredBefore);
 }

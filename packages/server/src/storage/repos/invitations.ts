@@ -2,7 +2,7 @@ import type { InvitationKind, InvitationRecord } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
-import { type Conversion, columnMap, flag } from './column-map.js';
+import { type Conversion, columnMap, flag, lifespanColumns, orgRowColumns } from './column-map.js';
 import { orgRowById } from './org-rows.js';
 import { NEWEST_FIRST, pageRows } from './paged-rows.js';
 
@@ -16,8 +16,7 @@ const roleIds: Conversion<string, string[]> = {
 };
 
 const invitationColumns = columnMap<InvitationsTable, InvitationRecord>()({
-  id: 'id',
-  org_id: 'orgId',
+  ...orgRowColumns,
   kind: 'kind',
   email: 'email',
   email_key: 'emailKey',
@@ -25,8 +24,7 @@ const invitationColumns = columnMap<InvitationsTable, InvitationRecord>()({
   roles: ['roles', roleIds],
   token_hash: 'tokenHash',
   mailed: ['mailed', flag],
-  created_at: 'createdAt',
-  expires_at: 'expiresAt',
+  ...lifespanColumns,
   accepted_at: 'acceptedAt',
   accepted_by: 'acceptedBy',
   revoked_at: 'revokedAt',

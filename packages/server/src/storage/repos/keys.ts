@@ -3,7 +3,7 @@ import type { KeyStatus, SigningAlgorithm, SigningKey } from '../../domain/types
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
-import { columnMap, json, textOf } from './column-map.js';
+import { columnMap, json, lifespanColumns, textOf } from './column-map.js';
 import { countRows } from './paged-rows.js';
 
 const jwk = json<Record<string, unknown>>();
@@ -14,8 +14,7 @@ const keyColumns = columnMap<SigningKeysTable, SigningKey>()({
   status: 'status',
   public_jwk: ['publicJwk', jwk],
   private_key: 'sealedPrivateKey',
-  created_at: 'createdAt',
-  expires_at: 'expiresAt',
+  ...lifespanColumns,
   alg: ['alg', textOf<SigningAlgorithm>()],
 });
 const toKey = keyColumns.toRecord;

@@ -5,53 +5,41 @@ import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { Database, LogStreamsTable } from '../schema.js';
 import { settledBelow } from './audit-events.js';
+import { columnMap, flag, json, orgRowColumns, timestampColumns } from './column-map.js';
 import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
+/** The cursor's two columns: both set, or neither. */
+type CursorColumns = 'cursor_order' | 'cursor_id';
 type PublicRow = Omit<LogStreamsTable, 'secret_sealed' | 'claim_token' | 'lease_until'>;
 
-/** Every column but the sealed secret and the claim (only the stream worker reads those). */
-const PUBLIC_COLUMNS = [
-  'id',
-  'org_id',
-  'name',
-  'type',
-  'url',
-  'settings',
-  'active',
-  'backfill_from',
-  'cursor_order',
-  'cursor_id',
-  'next_attempt_at',
-  'failures',
-  'last_error',
-  'last_error_at',
-  'last_sent_at',
-  'sent_entries',
-  'created_at',
-  'updated_at',
-] as const;
+/** Every column but the sealed secret, the claim (only the stream worker reads those) and the cursor. */
+const streamColumns = columnMap<Omit<PublicRow, CursorColumns>, Omit<LogStream, 'cursor'>>()({
+  ...orgRowColumns,
+  name: 'name',
+  type: 'type',
+  url: 'url',
+  settings: ['settings', json<LogStreamSettings>()],
+  active: ['active', flag],
+  backfill_from: 'backfillFrom',
+  next_attempt_at: 'nextAttemptAt',
+  failures: 'failures',
+  last_error: 'lastError',
+  last_error_at: 'lastErrorAt',
+  last_sent_at: 'lastSentAt',
+  sent_entries: 'sentEntries',
+  ...timestampColumns,
+});
+
+const PUBLIC_COLUMNS = [...streamColumns.names, 'cursor_order', 'cursor_id'] as const;
 
 const toStream = (r: PublicRow): LogStream => ({
-  id: r.id,
-  orgId: r.org_id,
-  name: r.name,
-  type: r.type,
-  url: r.url,
-  settings: JSON.parse(r.settings) as LogStreamSettings,
-  active: r.active === 1,
-  backfillFrom: Number(r.backfill_from),
-  cursor:
-    r.cursor_order === null || r.cursor_id === null
-      ? null
-      : { order: Number(r.cursor_order), id: r.cursor_id },
-  failures: r.failures,
-  lastError: r.last_error,
-  lastErrorAt: r.last_error_at === null ? null : Number(r.last_error_at),
-  lastSentAt: r.last_sent_at === null ? null : Number(r.last_sent_at),
-  sentEntries: Number(r.sent_entries),
-  nextAttemptAt: Number(r.next_attempt_at),
-  createdAt: Number(r.created_at),
-  updatedAt: Number(r.updated_at),
+  ...streamColumns.toRecord(r),
+  cursor: r.cursor_order === null || r.cursor_id === null ? null : { order: r.cursor_order, id: r.cursor_id },
+});
+
+const cursorColumns = (s: LogStream): Pick<LogStreamsTable, CursorColumns> => ({
+  cursor_order: s.cursor?.order ?? null,
+  cursor_id: s.cursor?.id ?? null,
 });
 
 export async function insertLogStream(store: Handle, s: LogStream, secretSealed: string): Promise<void> {
@@ -59,27 +47,11 @@ export async function insertLogStream(store: Handle, s: LogStream, secretSealed:
   await db
     .insertInto('log_streams')
     .values({
-      id: s.id,
-      org_id: s.orgId,
-      name: s.name,
-      type: s.type,
-      url: s.url,
+      ...streamColumns.toRow(s),
+      ...cursorColumns(s),
       secret_sealed: secretSealed,
-      settings: JSON.stringify(s.settings),
-      active: s.active ? 1 : 0,
-      backfill_from: s.backfillFrom,
-      cursor_order: s.cursor?.order ?? null,
-      cursor_id: s.cursor?.id ?? null,
       claim_token: null,
       lease_until: null,
-      next_attempt_at: s.nextAttemptAt,
-      failures: s.failures,
-      last_error: s.lastError,
-      last_error_at: s.lastErrorAt,
-      last_sent_at: s.lastSentAt,
-      sent_entries: s.sentEntries,
-      created_at: s.createdAt,
-      updated_at: s.updatedAt,
     })
     .execute();
 }

@@ -3,7 +3,8 @@ import type { MailLinkRecord, MailPurpose } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { Database, MailTokensTable } from '../schema.js';
-import { columnMap } from './column-map.js';
+import { columnMap, lifespanColumns } from './column-map.js';
+import { purgeExpired } from './expiry.js';
 
 const linkColumns = columnMap<MailTokensTable, MailLinkRecord>()({
   token_hash: 'tokenHash',
@@ -11,8 +12,7 @@ const linkColumns = columnMap<MailTokensTable, MailLinkRecord>()({
   user_id: 'userId',
   purpose: 'purpose',
   sent_to: 'sentTo',
-  created_at: 'createdAt',
-  expires_at: 'expiresAt',
+  ...lifespanColumns,
   used_at: 'usedAt',
 });
 const toMailLink = linkColumns.toRecord;
@@ -87,5 +87,5 @@ export async function retireMailTokens(store: Handle, userId: string, purpose: M
 
 export async function purgeMailTokens(store: Handle, expiredBefore: number): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('mail_tokens').where('expires_at', '<', expiredBefore).execute();
+  await purgeExpired(db.deleteFrom('mail_tokens'), expiredBefore);
 }

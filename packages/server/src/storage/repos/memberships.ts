@@ -1,6 +1,8 @@
 import type { Role } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import type { MembershipsTable } from '../schema.js';
+import { columnMap } from './column-map.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 import { countRows } from './paged-rows.js';
 
@@ -10,6 +12,14 @@ export interface Membership {
   role: Role;
   createdAt: number;
 }
+
+/** Every column but the member's `email_key`, which triggers keep (migration 032). */
+const membershipColumns = columnMap<Omit<MembershipsTable, 'email_key'>, Membership>()({
+  org_id: 'orgId',
+  user_id: 'userId',
+  role: 'role',
+  created_at: 'createdAt',
+});
 
 export async function upsertMembership(store: Handle, m: Membership): Promise<Membership | null> {
   const db = opened(store);
@@ -22,10 +32,7 @@ export async function upsertMembership(store: Handle, m: Membership): Promise<Me
       .where('user_id', '=', m.userId)
       .execute();
   } else {
-    await db
-      .insertInto('memberships')
-      .values({ org_id: m.orgId, user_id: m.userId, role: m.role, created_at: m.createdAt })
-      .execute();
+    await db.insertInto('memberships').values(membershipColumns.toRow(m)).execute();
   }
   return previous;
 }
@@ -42,7 +49,7 @@ export async function findMembership(
     .where('org_id', '=', orgId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  return row ? { orgId: row.org_id, userId: row.user_id, role: row.role, createdAt: row.created_at } : null;
+  return row ? membershipColumns.toRecord(row) : null;
 }
 
 /** A window of a list: `limit` rows after skipping `offset`. */

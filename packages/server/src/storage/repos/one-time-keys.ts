@@ -3,7 +3,9 @@ import type { ImpersonationLink, ProfileKey, PushedAuthorizationRequest } from '
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { Database } from '../schema.js';
-import { columnMap } from './column-map.js';
+import { columnMap, lifespanColumns, orgRowColumns } from './column-map.js';
+import { purgeExpired } from './expiry.js';
+import { liveOrgRowByHash } from './org-rows.js';
 
 /** The columns every table of single-use keys has: the key's SHA-256, its org, expiry and use. */
 interface OneTimeKeyColumns {
@@ -45,19 +47,20 @@ function oneTimeKeys<T extends OneTimeKeyTable, Key>(
       await keys(store).insertInto(name).values(map.toRow(key)).execute();
     },
     async consume(store, orgId, keyHash, now) {
-      const row = await keys(store)
-        .updateTable(name)
-        .set({ used_at: now })
-        .where('key_hash', '=', keyHash)
-        .where('org_id', '=', orgId)
+      const row = await liveOrgRowByHash(
+        keys(store).updateTable(name).set({ used_at: now }),
+        'key_hash',
+        keyHash,
+        orgId,
+        now,
+      )
         .where('used_at', 'is', null)
-        .where('expires_at', '>', now)
         .returningAll()
         .executeTakeFirst();
       return row ? map.toRecord(row as Database[T]) : null;
     },
     async purge(store, expiredBefore) {
-      await keys(store).deleteFrom(name).where('expires_at', '<', expiredBefore).execute();
+      await purgeExpired(keys(store).deleteFrom(name), expiredBefore);
     },
   };
 }
@@ -69,8 +72,7 @@ export const profileKeys = oneTimeKeys<'profile_keys', ProfileKey>(
     key_hash: 'keyHash',
     org_id: 'orgId',
     user_id: 'userId',
-    created_at: 'createdAt',
-    expires_at: 'expiresAt',
+    ...lifespanColumns,
     used_at: 'usedAt',
   }),
 );
@@ -80,14 +82,12 @@ export const impersonations = oneTimeKeys<'impersonations', ImpersonationLink>(
   'impersonations',
   columnMap<Database['impersonations'], ImpersonationLink>()({
     key_hash: 'keyHash',
-    id: 'id',
-    org_id: 'orgId',
+    ...orgRowColumns,
     user_id: 'userId',
     actor_id: 'actorId',
     request_id: 'requestId',
     reason: 'reason',
-    created_at: 'createdAt',
-    expires_at: 'expiresAt',
+    ...lifespanColumns,
     used_at: 'usedAt',
   }),
 );

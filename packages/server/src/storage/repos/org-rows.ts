@@ -1,4 +1,5 @@
 import type { SelectQueryBuilder, Simplify } from 'kysely';
+import { type Expiring, liveAt } from './expiry.js';
 import type { ListWindow } from './list-window.js';
 import { OLDEST_FIRST, pageRows } from './paged-rows.js';
 
@@ -33,6 +34,18 @@ export const orgClientRows = <S extends Filterable<S, 'client_id' | 'org_id'>>(
   orgId: string,
   clientId: string,
 ): S => statement.where('client_id', '=', clientId).where('org_id', '=', orgId);
+
+/**
+ * The org's row keyed by this hash (`column`: a token's, a key's or a challenge's SHA-256), while it
+ * is live at `now` (expiry.ts): what a link, a cookie or a single-use key finds or consumes.
+ */
+export const liveOrgRowByHash = <H extends string, S extends Filterable<S, H | 'org_id'> & Expiring<S>>(
+  statement: S,
+  column: H,
+  hash: string,
+  orgId: string,
+  now: number,
+): S => liveAt(statement.where(column, '=', hash).where('org_id', '=', orgId), now);
 
 /** The order most lists have: by creation, oldest first, then by id (so the order is total). */
 export const oldestFirst = <S extends Orderable<S, 'created_at' | 'id'>>(statement: S): S =>

@@ -3,45 +3,28 @@ import type { Locale, Org, SigningAlgorithm } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { OrganizationsTable } from '../schema.js';
+import { columnMap, flag, json, textOf, textOrNullOf, timestampColumns } from './column-map.js';
 
-const toOrg = (r: OrganizationsTable): Org => ({
-  id: r.id,
-  slug: r.slug,
-  name: r.name,
-  isConsole: r.is_console === 1,
-  dynamicRegistration: r.dynamic_registration === 1,
-  metadataDocuments: r.metadata_documents === 1,
-  signUp: r.sign_up,
-  signUpDomains: JSON.parse(r.sign_up_domains) as string[],
-  requirePushedRequests: r.require_pushed_authorization_requests === 1,
-  idTokenSigningAlg: r.id_token_signing_alg as SigningAlgorithm,
-  defaultLocale: r.default_locale as Locale | null,
-  issuerDomain: r.issuer_domain ?? null,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+const orgColumns = columnMap<OrganizationsTable, Org>()({
+  id: 'id',
+  slug: 'slug',
+  name: 'name',
+  is_console: ['isConsole', flag],
+  dynamic_registration: ['dynamicRegistration', flag],
+  metadata_documents: ['metadataDocuments', flag],
+  sign_up: 'signUp',
+  sign_up_domains: ['signUpDomains', json<string[]>()],
+  require_pushed_authorization_requests: ['requirePushedRequests', flag],
+  id_token_signing_alg: ['idTokenSigningAlg', textOf<SigningAlgorithm>()],
+  default_locale: ['defaultLocale', textOrNullOf<Locale>()],
+  issuer_domain: 'issuerDomain',
+  ...timestampColumns,
 });
+const toOrg = orgColumns.toRecord;
 
 export async function insertOrg(store: Handle, org: Org): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('organizations')
-    .values({
-      id: org.id,
-      slug: org.slug,
-      name: org.name,
-      is_console: org.isConsole ? 1 : 0,
-      dynamic_registration: org.dynamicRegistration ? 1 : 0,
-      metadata_documents: org.metadataDocuments ? 1 : 0,
-      sign_up: org.signUp,
-      sign_up_domains: JSON.stringify(org.signUpDomains),
-      require_pushed_authorization_requests: org.requirePushedRequests ? 1 : 0,
-      id_token_signing_alg: org.idTokenSigningAlg,
-      default_locale: org.defaultLocale,
-      issuer_domain: org.issuerDomain,
-      created_at: org.createdAt,
-      updated_at: org.updatedAt,
-    })
-    .execute();
+  await db.insertInto('organizations').values(orgColumns.toRow(org)).execute();
 }
 
 export async function findOrgBySlug(store: Handle, slug: string): Promise<Org | null> {

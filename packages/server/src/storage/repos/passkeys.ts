@@ -2,13 +2,13 @@ import type { PasskeyChallenge, PasskeyCredential, PasskeyPurpose } from '../../
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
-import { columnMap, flag, json } from './column-map.js';
+import { columnMap, flag, json, lifespanColumns, orgRowColumns } from './column-map.js';
+import { purgeNotLiveAt } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
-import { oldestFirst } from './org-rows.js';
+import { liveOrgRowByHash, oldestFirst } from './org-rows.js';
 
 const passkeyColumns = columnMap<PasskeysTable, PasskeyCredential>()({
-  id: 'id',
-  org_id: 'orgId',
+  ...orgRowColumns,
   user_id: 'userId',
   credential_id: 'credentialId',
   public_key: 'publicKey',
@@ -29,8 +29,7 @@ const challengeColumns = columnMap<PasskeyChallengesTable, PasskeyChallenge>()({
   purpose: 'purpose',
   user_id: 'userId',
   browser_hash: 'browserHash',
-  created_at: 'createdAt',
-  expires_at: 'expiresAt',
+  ...lifespanColumns,
 });
 const toChallenge = challengeColumns.toRecord;
 
@@ -126,13 +125,15 @@ export async function consumePasskeyChallenge(
   where: { challengeHash: string; orgId: string; purpose: PasskeyPurpose; browserHash: string; now: number },
 ): Promise<PasskeyChallenge | null> {
   const db = opened(store);
-  const row = await db
-    .deleteFrom('passkey_challenges')
-    .where('challenge_hash', '=', where.challengeHash)
-    .where('org_id', '=', where.orgId)
+  const row = await liveOrgRowByHash(
+    db.deleteFrom('passkey_challenges'),
+    'challenge_hash',
+    where.challengeHash,
+    where.orgId,
+    where.now,
+  )
     .where('purpose', '=', where.purpose)
     .where('browser_hash', '=', where.browserHash)
-    .where('expires_at', '>', where.now)
     .returningAll()
     .executeTakeFirst();
   return row ? toChallenge(row) : null;
@@ -140,5 +141,5 @@ export async function consumePasskeyChallenge(
 
 export async function purgePasskeyChallenges(store: Handle, now: number): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('passkey_challenges').where('expires_at', '<=', now).execute();
+  await purgeNotLiveAt(db.deleteFrom('passkey_challenges'), now);
 }

@@ -4,36 +4,28 @@ import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { OAuthSessionsTable, RefreshTokensTable } from '../schema.js';
+import { columnMap, lifespanColumns } from './column-map.js';
+import { purgeExpired } from './expiry.js';
 import { toSession, userColumnsOf } from './oauth-sessions.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
-const toToken = (r: RefreshTokensTable): RefreshToken => ({
-  tokenHash: r.token_hash,
-  sessionId: r.session_id,
-  clientId: r.client_id,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  usedAt: r.used_at,
-  rotatedTo: r.rotated_to,
-  retiredAt: r.retired_at,
-  dpopJkt: r.dpop_jkt,
+const tokenColumns = columnMap<RefreshTokensTable, RefreshToken>()({
+  token_hash: 'tokenHash',
+  session_id: 'sessionId',
+  client_id: 'clientId',
+  ...lifespanColumns,
+  used_at: 'usedAt',
+  rotated_to: 'rotatedTo',
+  retired_at: 'retiredAt',
+  dpop_jkt: 'dpopJkt',
 });
+const toToken = tokenColumns.toRecord;
 
-// Every refresh and every code exchange with a refresh token stores one: compiled once.
+// Every refresh and every code exchange with a refresh token stores one: compiled once (the
+// token's values are stand-ins there, each a parameter of the one statement).
 const insertStatement = compiledOnce(
   ['tokenHash', 'sessionId', 'clientId', 'createdAt', 'expiresAt', 'usedAt', 'rotatedTo', 'dpopJkt'],
-  (db, v) =>
-    db.insertInto('refresh_tokens').values({
-      token_hash: v.tokenHash,
-      session_id: v.sessionId,
-      client_id: v.clientId,
-      created_at: v.createdAt,
-      expires_at: v.expiresAt,
-      used_at: v.usedAt,
-      rotated_to: v.rotatedTo,
-      retired_at: null,
-      dpop_jkt: v.dpopJkt,
-    }),
+  (db, v) => db.insertInto('refresh_tokens').values(tokenColumns.toRow({ ...v, retiredAt: null })),
 );
 
 /** A new token: never retired (retireRefreshToken). */
@@ -123,7 +115,7 @@ export async function supersedeRefreshTokens(store: Handle, sessionId: string, n
 /** Expired tokens go: presenting one is then simply unknown, which is refused all the same. */
 export async function purgeRefreshTokens(store: Handle, expiredBefore: number): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('refresh_tokens').where('expires_at', '<', expiredBefore).execute();
+  await purgeExpired(db.deleteFrom('refresh_tokens'), expiredBefore);
 }
 
 /** What the one-statement rotation is told: the presented token, the request and the successor. */

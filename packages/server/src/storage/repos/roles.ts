@@ -4,6 +4,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { RolesTable } from '../schema.js';
 import { oldestFirst, orgRowById, pageOrgRows } from './org-rows.js';
+import { replaceRows } from './replace-rows.js';
 
 /** A permission as stored: the resource by id. */
 export interface StoredPermission {
@@ -66,12 +67,11 @@ export async function setRolePermissions(
   permissions: readonly StoredPermission[],
 ): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
-  if (permissions.length === 0) return;
-  await db
-    .insertInto('role_permissions')
-    .values(permissions.map((p) => ({ role_id: roleId, resource_id: p.resourceId, scope: p.scope })))
-    .execute();
+  await replaceRows(
+    db.deleteFrom('role_permissions').where('role_id', '=', roleId),
+    permissions.map((p) => ({ role_id: roleId, resource_id: p.resourceId, scope: p.scope })),
+    (rows) => db.insertInto('role_permissions').values(rows),
+  );
 }
 
 /** The org's role with this id, or null. */
@@ -145,12 +145,11 @@ export async function rolesOfUser(store: Handle, userId: string): Promise<EndUse
 /** Replaces the roles `userId` holds. */
 export async function setUserRoles(store: Handle, userId: string, roleIds: readonly string[], now: number) {
   const db = opened(store);
-  await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
-  if (roleIds.length === 0) return;
-  await db
-    .insertInto('user_roles')
-    .values(roleIds.map((roleId) => ({ user_id: userId, role_id: roleId, created_at: now })))
-    .execute();
+  await replaceRows(
+    db.deleteFrom('user_roles').where('user_id', '=', userId),
+    roleIds.map((roleId) => ({ user_id: userId, role_id: roleId, created_at: now })),
+    (rows) => db.insertInto('user_roles').values(rows),
+  );
 }
 
 /** The scopes of the resource that the user's roles allow, sorted. */

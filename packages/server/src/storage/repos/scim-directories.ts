@@ -2,32 +2,24 @@ import type { ScimDirectory } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimDirectoriesTable } from '../schema.js';
+import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
 import type { ListWindow } from './list-window.js';
 import { orgRowById, pageOrgRows } from './org-rows.js';
 
-const toDirectory = (r: Omit<ScimDirectoriesTable, 'token_hash'>): ScimDirectory => ({
-  id: r.id,
-  orgId: r.org_id,
-  name: r.name,
-  connectionId: r.connection_id,
-  createdAt: Number(r.created_at),
-  updatedAt: Number(r.updated_at),
+/** Every column but the token's hash, which only finds the directory (findDirectoryByTokenHash). */
+const directoryColumns = columnMap<Omit<ScimDirectoriesTable, 'token_hash'>, ScimDirectory>()({
+  ...orgRowColumns,
+  name: 'name',
+  connection_id: 'connectionId',
+  ...timestampColumns,
 });
-
-const COLUMNS = ['id', 'org_id', 'name', 'connection_id', 'created_at', 'updated_at'] as const;
+const toDirectory = directoryColumns.toRecord;
+const COLUMNS = directoryColumns.names;
 
 export async function insertDirectory(store: Handle, d: ScimDirectory, tokenHash: string): Promise<void> {
   await opened(store)
     .insertInto('scim_directories')
-    .values({
-      id: d.id,
-      org_id: d.orgId,
-      name: d.name,
-      connection_id: d.connectionId,
-      token_hash: tokenHash,
-      created_at: d.createdAt,
-      updated_at: d.updatedAt,
-    })
+    .values({ ...directoryColumns.toRow(d), token_hash: tokenHash })
     .execute();
 }
 

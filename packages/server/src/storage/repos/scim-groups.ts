@@ -2,8 +2,9 @@ import type { ScimGroup } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimGroupsTable } from '../schema.js';
-import { columnMap } from './column-map.js';
+import { columnMap, timestampColumns } from './column-map.js';
 import { oldestFirst } from './org-rows.js';
+import { replaceRows } from './replace-rows.js';
 
 const { toRecord: toGroup, toRow: rowOf } = columnMap<ScimGroupsTable, ScimGroup>()({
   id: 'id',
@@ -11,8 +12,7 @@ const { toRecord: toGroup, toRow: rowOf } = columnMap<ScimGroupsTable, ScimGroup
   display_name: 'displayName',
   external_id: 'externalId',
   version: 'version',
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
+  ...timestampColumns,
 });
 
 export async function insertGroup(store: Handle, g: ScimGroup): Promise<void> {
@@ -190,12 +190,11 @@ export async function setGroupRoles(
   roleIds: readonly string[],
 ): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('scim_group_roles').where('group_id', '=', groupId).execute();
-  if (roleIds.length === 0) return;
-  await db
-    .insertInto('scim_group_roles')
-    .values(roleIds.map((roleId) => ({ group_id: groupId, role_id: roleId })))
-    .execute();
+  await replaceRows(
+    db.deleteFrom('scim_group_roles').where('group_id', '=', groupId),
+    roleIds.map((roleId) => ({ group_id: groupId, role_id: roleId })),
+    (rows) => db.insertInto('scim_group_roles').values(rows),
+  );
 }
 
 /** The roles the user holds because of a group. */
@@ -214,10 +213,9 @@ export async function setRoleGrants(
   roleIds: readonly string[],
 ): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('scim_role_grants').where('user_id', '=', userId).execute();
-  if (roleIds.length === 0) return;
-  await db
-    .insertInto('scim_role_grants')
-    .values(roleIds.map((roleId) => ({ user_id: userId, role_id: roleId })))
-    .execute();
+  await replaceRows(
+    db.deleteFrom('scim_role_grants').where('user_id', '=', userId),
+    roleIds.map((roleId) => ({ user_id: userId, role_id: roleId })),
+    (rows) => db.insertInto('scim_role_grants').values(rows),
+  );
 }

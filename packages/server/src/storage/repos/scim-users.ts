@@ -2,7 +2,8 @@ import type { ScimUserRecord, User } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimUsersTable } from '../schema.js';
-import { columnMap, json } from './column-map.js';
+import { columnMap, json, timestampColumns } from './column-map.js';
+import { replaceRows } from './replace-rows.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
 /** Every column but the userName's key, which is the userName's (userNameKey). */
@@ -13,8 +14,7 @@ const recordColumns = columnMap<Omit<ScimUsersTable, 'user_name_key'>, ScimUserR
   external_id: 'externalId',
   resource: ['resource', json<Record<string, unknown>>()],
   version: 'version',
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
+  ...timestampColumns,
 });
 const toRecord = recordColumns.toRecord;
 
@@ -209,11 +209,10 @@ export async function setScimUserEmails(
   emails: readonly string[],
 ): Promise<void> {
   const db = opened(store);
-  await db.deleteFrom('scim_user_emails').where('user_id', '=', userId).execute();
   const keys = [...new Set(emails.map((e) => e.toLowerCase()))];
-  if (keys.length === 0) return;
-  await db
-    .insertInto('scim_user_emails')
-    .values(keys.map((email_key) => ({ user_id: userId, directory_id: directoryId, email_key })))
-    .execute();
+  await replaceRows(
+    db.deleteFrom('scim_user_emails').where('user_id', '=', userId),
+    keys.map((email_key) => ({ user_id: userId, directory_id: directoryId, email_key })),
+    (rows) => db.insertInto('scim_user_emails').values(rows),
+  );
 }

@@ -2,17 +2,20 @@ import type { TotpFactor } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TotpFactorsTable } from '../schema.js';
+import { columnMap } from './column-map.js';
 import { insertedAnew } from './inserted-anew.js';
 import { countRows } from './paged-rows.js';
+import { replaceRows } from './replace-rows.js';
 
-const toFactor = (r: TotpFactorsTable): TotpFactor => ({
-  userId: r.user_id,
-  orgId: r.org_id,
-  sealedSecret: r.secret,
-  confirmedAt: r.confirmed_at,
-  lastStep: r.last_step,
-  createdAt: r.created_at,
+const factorColumns = columnMap<TotpFactorsTable, TotpFactor>()({
+  user_id: 'userId',
+  org_id: 'orgId',
+  secret: 'sealedSecret',
+  confirmed_at: 'confirmedAt',
+  last_step: 'lastStep',
+  created_at: 'createdAt',
 });
+const toFactor = factorColumns.toRecord;
 
 export async function findTotpFactor(store: Handle, userId: string): Promise<TotpFactor | null> {
   const db = opened(store);
@@ -35,14 +38,7 @@ export async function putPendingTotpFactor(store: Handle, f: TotpFactor): Promis
   return insertedAnew(
     db
       .insertInto('totp_factors')
-      .values({
-        user_id: f.userId,
-        org_id: f.orgId,
-        secret: f.sealedSecret,
-        confirmed_at: f.confirmedAt,
-        last_step: f.lastStep,
-        created_at: f.createdAt,
-      })
+      .values(factorColumns.toRow(f))
       .onConflict((oc) => oc.column('user_id').doNothing()),
   );
 }
@@ -79,11 +75,11 @@ export async function deleteTotpFactor(store: Handle, userId: string): Promise<v
 
 export async function replaceRecoveryCodes(store: Handle, userId: string, hashes: string[], now: number) {
   const db = opened(store);
-  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-  await db
-    .insertInto('recovery_codes')
-    .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now, used_at: null })))
-    .execute();
+  await replaceRows(
+    db.deleteFrom('recovery_codes').where('user_id', '=', userId),
+    hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now, used_at: null })),
+    (rows) => db.insertInto('recovery_codes').values(rows),
+  );
 }
 
 /** Single use: true for exactly one caller presenting an unused code. */

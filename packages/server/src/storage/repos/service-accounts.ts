@@ -1,26 +1,21 @@
 import type { ServiceAccountBinding } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import type { ServiceAccountsTable } from '../schema.js';
+import { columnMap } from './column-map.js';
 import { pageRows } from './paged-rows.js';
 
-const toBinding = (r: {
-  client_id: string;
-  org_id: string;
-  scope: string;
-  created_at: number;
-}): ServiceAccountBinding => ({
-  clientId: r.client_id,
-  orgId: r.org_id,
-  scope: r.scope,
-  createdAt: Number(r.created_at),
+const bindingColumns = columnMap<ServiceAccountsTable, ServiceAccountBinding>()({
+  client_id: 'clientId',
+  org_id: 'orgId',
+  scope: 'scope',
+  created_at: 'createdAt',
 });
+const toBinding = bindingColumns.toRecord;
 
 export async function insertServiceAccount(store: Handle, row: ServiceAccountBinding): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('service_accounts')
-    .values({ client_id: row.clientId, org_id: row.orgId, scope: row.scope, created_at: row.createdAt })
-    .execute();
+  await db.insertInto('service_accounts').values(bindingColumns.toRow(row)).execute();
 }
 
 /** The service account whose client is `clientId`, whatever org it is bound to; or null. */

@@ -2,29 +2,19 @@ import type { Tenant } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TenantsTable } from '../schema.js';
+import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
 
-export const toTenant = (r: TenantsTable): Tenant => ({
-  id: r.id,
-  orgId: r.org_id,
-  name: r.name,
-  logo: r.logo,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+const tenantColumns = columnMap<TenantsTable, Tenant>()({
+  ...orgRowColumns,
+  name: 'name',
+  logo: 'logo',
+  ...timestampColumns,
 });
+export const toTenant = tenantColumns.toRecord;
 
 export async function insertTenant(store: Handle, t: Tenant): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('tenants')
-    .values({
-      id: t.id,
-      org_id: t.orgId,
-      name: t.name,
-      logo: t.logo,
-      created_at: t.createdAt,
-      updated_at: t.updatedAt,
-    })
-    .execute();
+  await db.insertInto('tenants').values(tenantColumns.toRow(t)).execute();
 }
 
 export async function updateTenant(store: Handle, t: Tenant): Promise<void> {

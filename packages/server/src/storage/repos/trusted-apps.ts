@@ -2,20 +2,18 @@ import type { TrustedApp } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TrustedAppsTable } from '../schema.js';
-import { columnMap, json } from './column-map.js';
+import { columnMap, json, orgRowColumns, timestampColumns } from './column-map.js';
 import { oldestFirst, orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
 const appColumns = columnMap<TrustedAppsTable, TrustedApp>()({
-  id: 'id',
-  org_id: 'orgId',
+  ...orgRowColumns,
   name: 'name',
   audience: 'audience',
   target_client_id: 'targetClientId',
   client_ids: ['clientIds', json<string[]>()],
   resources: ['resources', json<string[]>()],
   scopes: ['scopes', json<string[]>()],
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
+  ...timestampColumns,
 });
 const { toRecord: toApp, toRow } = appColumns;
 

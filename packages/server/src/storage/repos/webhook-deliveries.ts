@@ -10,23 +10,23 @@ import type { Dialect } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhooksTable } from '../schema.js';
+import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
 import { countRows } from './paged-rows.js';
 import { toDeliveryTarget } from './webhooks.js';
 
-const toDelivery = (r: WebhookDeliveriesTable): WebhookDelivery => ({
-  id: r.id,
-  orgId: r.org_id,
-  webhookId: r.webhook_id,
-  eventId: r.event_id,
-  eventKey: r.event_key,
-  body: r.body,
-  status: r.status,
-  attempts: r.attempts,
-  nextAttemptAt: r.next_attempt_at,
-  claimToken: r.claim_token,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+const deliveryColumns = columnMap<WebhookDeliveriesTable, WebhookDelivery>()({
+  ...orgRowColumns,
+  webhook_id: 'webhookId',
+  event_id: 'eventId',
+  event_key: 'eventKey',
+  body: 'body',
+  status: 'status',
+  attempts: 'attempts',
+  next_attempt_at: 'nextAttemptAt',
+  claim_token: 'claimToken',
+  ...timestampColumns,
 });
+const toDelivery = deliveryColumns.toRecord;
 
 type ClaimedRow = Pick<WebhookDeliveriesTable, 'id' | 'webhook_id' | 'event_id' | 'body' | 'attempts'>;
 
@@ -38,14 +38,15 @@ const toClaimed = (r: ClaimedRow): ClaimedDelivery => ({
   attempts: r.attempts,
 });
 
-const toAttempt = (r: WebhookDeliveryAttemptsTable): DeliveryAttempt => ({
-  id: r.id,
-  deliveryId: r.delivery_id,
-  attemptedAt: r.attempted_at,
-  statusCode: r.status_code,
-  durationMs: r.duration_ms,
-  error: r.error,
+const attemptColumns = columnMap<WebhookDeliveryAttemptsTable, DeliveryAttempt>()({
+  id: 'id',
+  delivery_id: 'deliveryId',
+  attempted_at: 'attemptedAt',
+  status_code: 'statusCode',
+  duration_ms: 'durationMs',
+  error: 'error',
 });
+const toAttempt = attemptColumns.toRecord;
 
 // A literal, not a parameter: only then do SQLite and PostgreSQL use the partial index on pending rows.
 const PENDING = sql.lit<'pending'>('pending');
@@ -62,25 +63,7 @@ export interface ClaimOptions {
 export async function insertDeliveries(store: Handle, deliveries: readonly WebhookDelivery[]): Promise<void> {
   const db = opened(store);
   if (deliveries.length > 0)
-    await db
-      .insertInto('webhook_deliveries')
-      .values(
-        deliveries.map((d) => ({
-          id: d.id,
-          org_id: d.orgId,
-          webhook_id: d.webhookId,
-          event_id: d.eventId,
-          event_key: d.eventKey,
-          body: d.body,
-          status: d.status,
-          attempts: d.attempts,
-          next_attempt_at: d.nextAttemptAt,
-          claim_token: d.claimToken,
-          created_at: d.createdAt,
-          updated_at: d.updatedAt,
-        })),
-      )
-      .execute();
+    await db.insertInto('webhook_deliveries').values(deliveries.map(deliveryColumns.toRow)).execute();
 }
 
 export async function deleteDeliveriesOfWebhook(store: Handle, webhookId: string): Promise<void> {
@@ -202,19 +185,7 @@ export async function skipPendingOfWebhook(store: Handle, webhookId: string, now
 export async function insertAttempts(store: Handle, attempts: readonly DeliveryAttempt[]): Promise<void> {
   const db = opened(store);
   if (attempts.length > 0)
-    await db
-      .insertInto('webhook_delivery_attempts')
-      .values(
-        attempts.map((a) => ({
-          id: a.id,
-          delivery_id: a.deliveryId,
-          attempted_at: a.attemptedAt,
-          status_code: a.statusCode,
-          duration_ms: a.durationMs,
-          error: a.error,
-        })),
-      )
-      .execute();
+    await db.insertInto('webhook_delivery_attempts').values(attempts.map(attemptColumns.toRow)).execute();
 }
 
 /** A webhook's deliveries, newest event first. */

@@ -3,18 +3,16 @@ import type { DeliveryTarget, Webhook } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhooksTable } from '../schema.js';
-import { columnMap, flag, json } from './column-map.js';
+import { columnMap, flag, json, orgRowColumns, timestampColumns } from './column-map.js';
 import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
 /** Every column but the sealed secret (only the delivery worker reads `secret_sealed`). */
 const webhookColumns = columnMap<Omit<WebhooksTable, 'secret_sealed'>, Webhook>()({
-  id: 'id',
-  org_id: 'orgId',
+  ...orgRowColumns,
   url: 'url',
   events: ['events', json<string[]>()],
   active: ['active', flag],
-  created_at: 'createdAt',
-  updated_at: 'updatedAt',
+  ...timestampColumns,
 });
 const PUBLIC_COLUMNS = webhookColumns.names;
 const toRecord = webhookColumns.toRecord;
