@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
+import type { PageScript } from './page-scripts.js';
 
 /**
  * The SAML continue page (DESIGN §17): the IdP's page posts its answer to the ACS cross-site, so
@@ -31,14 +31,4 @@ export function continueView(texts: Texts, action: string, answerId: string): Sa
 }
 
 /** The continue page's script, the same for every org host. */
-export function continueScriptRoute(app: FastifyInstance) {
-  app.get(CONTINUE_SCRIPT_PATH, async (_request, reply) =>
-    reply
-      .headers({
-        'content-type': 'text/javascript; charset=utf-8',
-        'cache-control': 'public, max-age=86400',
-        'cross-origin-resource-policy': 'same-origin',
-      })
-      .send(SCRIPT),
-  );
-}
+export const CONTINUE_SCRIPT: PageScript = { path: CONTINUE_SCRIPT_PATH, source: SCRIPT };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { PageScript } from './page-scripts.js';
 import type { PasskeyScript } from './passkey-views.js';
 
 /**
@@ -142,18 +142,8 @@ const SCRIPT = `(() => {
 
 const VERSION = createHash('sha256').update(SCRIPT).digest('hex').slice(0, 12);
 
-/** The page's `<script src>`: versioned, so a changed script is fetched again at once. */
-export const PASSKEY_SCRIPT: PasskeyScript = { src: `/login/passkeys.js?v=${VERSION}` };
+/** /login/passkeys.js, the same on every host. */
+export const PASSKEY_SCRIPT_FILE: PageScript = { path: '/login/passkeys.js', source: SCRIPT };
 
-/** GET /login/passkeys.js: static, the same on every host, cacheable for a day. */
-export function passkeyScriptRoute(app: FastifyInstance) {
-  app.get('/login/passkeys.js', async (_request, reply) =>
-    reply
-      .headers({
-        'content-type': 'text/javascript; charset=utf-8',
-        'cache-control': 'public, max-age=86400',
-        'cross-origin-resource-policy': 'same-origin',
-      })
-      .send(SCRIPT),
-  );
-}
+/** The page's `<script src>`: versioned, so a changed script is fetched again at once. */
+export const PASSKEY_SCRIPT: PasskeyScript = { src: `${PASSKEY_SCRIPT_FILE.path}?v=${VERSION}` };

@@ -4,9 +4,10 @@ import type { Deps } from '../../domain/context.js';
 import type { PageContext } from './context.js';
 import { PageCookies } from './cookies.js';
 import { Csrf } from './csrf.js';
-import { continueScriptRoute } from './federation-continue.js';
+import { CONTINUE_SCRIPT } from './federation-continue.js';
+import { pageScriptRoute } from './page-scripts.js';
 import { PAGES } from './pages.js';
-import { passkeyScriptRoute } from './passkey-script.js';
+import { PASSKEY_SCRIPT_FILE } from './passkey-script.js';
 import { registerPages } from './register-pages.js';
 
 /**
@@ -30,7 +31,7 @@ export function signInRoutes(app: FastifyInstance, ctx: PageContext) {
   // the routes registered at the root (the declared /oauth/authorize and /oauth/logout among them).
   app.register(async (scope) => {
     registerPages(scope, ctx, PAGES);
-    passkeyScriptRoute(scope);
-    continueScriptRoute(scope);
+    pageScriptRoute(scope, PASSKEY_SCRIPT_FILE);
+    pageScriptRoute(scope, CONTINUE_SCRIPT);
   });
 }
