@@ -4,13 +4,13 @@ import type { Org } from '../../domain/types.js';
 import { authorizeQuery } from '../authorize-query.js';
 import { type FormParams, parseForm } from '../form.js';
 import { AuthorizeQuery as AuthorizeQuerySchema } from '../openapi/described-schemas.js';
-import { FORM, htmlPage } from '../openapi/oauth-responses.js';
+import { htmlPage } from '../openapi/oauth-responses.js';
 import type { Operation } from '../openapi/operation.js';
 import { operation } from '../served-operation.js';
 import { browserSessionOf, formOf, type PageContext, pageRoute } from './context.js';
 import { sendAnswer, sendOutcome } from './flow.js';
 import { textsOf } from './page-texts.js';
-import { equivalentGet } from './post-as-get.js';
+import { equivalentGet, getOrPostOperation } from './post-as-get.js';
 import { sendErrorPage } from './respond.js';
 
 /**
@@ -59,9 +59,7 @@ const DESCRIPTION =
 
 /** /oauth/authorize as documented for `method`: the parameters in the query (GET) or a form (POST). */
 const authorizeOperation = (method: 'get' | 'post'): Operation => ({
-  method,
-  path: '/oauth/authorize',
-  operationId: method === 'get' ? 'authorize' : 'authorizeForm',
+  ...getOrPostOperation(method, '/oauth/authorize', 'authorize', AuthorizeQuerySchema),
   summary: 'Authorization endpoint (RFC 6749 §4.1, PKCE S256, OIDC Core §3.1.2.1)',
   description:
     method === 'get'
@@ -69,12 +67,6 @@ const authorizeOperation = (method: 'get' | 'post'): Operation => ({
       : `${DESCRIPTION} A POST (OIDC Core §3.1.2.1) is answered with a 303 to the same request as a GET ` +
         'on this host, so that the browser sends its login cookie (SameSite=Lax keeps it off a ' +
         'cross-site POST); a form too long for a URL is answered where it arrives.',
-  tag: 'oauth',
-  hosts: 'every',
-  auth: 'none',
-  ...(method === 'get'
-    ? { query: AuthorizeQuerySchema }
-    : { body: { contentType: FORM, schema: AuthorizeQuerySchema } }),
   responses: {
     200: htmlPage('`response_mode=form_post`: a page whose form posts the answer to the redirect URI'),
     302: {

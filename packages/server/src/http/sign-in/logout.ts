@@ -9,7 +9,7 @@ import {
 } from '../../domain/sign-in/index.js';
 import type { Org } from '../../domain/types.js';
 import { LogoutRequest } from '../openapi/described-schemas.js';
-import { FORM, htmlPage } from '../openapi/oauth-responses.js';
+import { htmlPage } from '../openapi/oauth-responses.js';
 import type { Operation } from '../openapi/operation.js';
 import { operation } from '../served-operation.js';
 import {
@@ -23,7 +23,7 @@ import {
 } from './context.js';
 import { type LogoutFields, logoutConfirmView, signedOutView } from './logout-views.js';
 import { textsOf } from './page-texts.js';
-import { equivalentGet } from './post-as-get.js';
+import { equivalentGet, getOrPostOperation } from './post-as-get.js';
 import { formTargetOf, sendPage } from './respond.js';
 
 /** The CSRF form name of every sign-out form (the confirmation, the profile page's button). */
@@ -108,9 +108,7 @@ const FRAME_WAIT_S = 2;
 
 /** /oauth/logout as documented for `method`: the parameters in the query (GET) or a form (POST). */
 const logoutOperation = (method: 'get' | 'post'): Operation => ({
-  method,
-  path: '/oauth/logout',
-  operationId: method === 'get' ? 'logout' : 'logoutForm',
+  ...getOrPostOperation(method, '/oauth/logout', 'logout', LogoutRequest),
   summary: 'End session endpoint (OIDC RP-Initiated Logout 1.0)',
   description:
     'Ends the browser’s sign-in (its login cookie) and the OAuth sessions opened from it, nothing ' +
@@ -119,10 +117,6 @@ const logoutOperation = (method: 'get' | 'post'): Operation => ({
     'client the sign-in signed into that registered a `backchannel_logout_uri` is sent a logout token ' +
     '(OIDC Back-Channel Logout 1.0); those with a `frontchannel_logout_uri` are framed by the ' +
     '“signed out” page (OIDC Front-Channel Logout 1.0), which then follows the redirect after two seconds.',
-  tag: 'oauth',
-  hosts: 'every',
-  auth: 'none',
-  ...(method === 'get' ? { query: LogoutRequest } : { body: { contentType: FORM, schema: LogoutRequest } }),
   responses: {
     200: htmlPage(
       'the confirmation page, or the “signed out” page: when no redirect URI may be followed, or when it ' +

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { FormParams } from '../form.js';
+import { FORM } from '../openapi/oauth-responses.js';
 import { type PageContext, pageLink } from './context.js';
 
 /**
@@ -11,6 +13,26 @@ import { type PageContext, pageLink } from './context.js';
  * navigation, which carries the cookie, and exactly what the relying party could have sent. The
  * POST itself changes nothing.
  */
+
+/**
+ * What the documentation of such an endpoint says for `method`: its parameters in the query (GET,
+ * operation `name`) or in a form (POST, operation `{name}Form`); a browser's page, so no credentials.
+ */
+export const getOrPostOperation = (
+  method: 'get' | 'post',
+  path: string,
+  name: string,
+  parameters: z.ZodType,
+) =>
+  ({
+    method,
+    path,
+    operationId: method === 'get' ? name : `${name}Form`,
+    tag: 'oauth',
+    hosts: 'every',
+    auth: 'none',
+    ...(method === 'get' ? { query: parameters } : { body: { contentType: FORM, schema: parameters } }),
+  }) as const;
 
 /**
  * The longest URL a POST is turned into: what proxies take in a request line by default (nginx's
