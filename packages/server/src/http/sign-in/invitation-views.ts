@@ -1,4 +1,4 @@
-import type { Texts } from '../../domain/texts/index.js';
+import type { MessageKey, Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
 import { notice } from './views.js';
@@ -19,6 +19,24 @@ interface Invited {
   error: string | null;
 }
 
+/** One of the invitation page's two answers: its heading and words, then its form, which posts `step`. */
+function answerForm(
+  texts: Texts,
+  v: Invited,
+  answer: { heading: MessageKey; text: MessageKey; step: 'create' | 'join' },
+  fields: SafeHtml,
+): SafeHtml {
+  const { t } = bound(texts);
+  return html`<h2>${t(answer.heading)}</h2>
+<p>${t(answer.text)}</p>
+<form method="post" action="${v.action}">
+<input type="hidden" name="csrf" value="${v.csrf}">
+<input type="hidden" name="token" value="${v.token}">
+<input type="hidden" name="step" value="${answer.step}">
+${fields}
+</form>`;
+}
+
 /**
  * The page every invitee sees, whether the address has an account or not (a link passed on tells
  * its holder nothing about the address): a name and a password for someone new, or the account's
@@ -29,34 +47,22 @@ export function invitedView(
   v: Invited & { firstName: string; lastName: string; forgotHref: string },
 ): SafeHtml {
   const { t, r } = bound(texts);
-  return html`<h1>${t('invitation.join', { org: v.orgName })}</h1>${notice(v.error)}
-<p>${r('invitation.invited', { role: v.role, org: html`<strong>${v.orgName}</strong>`, email: html`<strong>${v.email}</strong>` })}</p>
-<h2>${t('invitation.new_here')}</h2>
-<p>${t('invitation.new_here.text')}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
-<input type="hidden" name="token" value="${v.token}">
-<input type="hidden" name="step" value="create">
-<label for="first_name">${t('signup.first_name')}</label>
+  const create = html`<label for="first_name">${t('signup.first_name')}</label>
 <input id="first_name" name="first_name" autocomplete="given-name" required value="${v.firstName}">
 <label for="last_name">${t('signup.last_name')}</label>
 <input id="last_name" name="last_name" autocomplete="family-name" value="${v.lastName}">
 <label for="password">${t('signup.password')}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">${t('invitation.create')}</button>
-</form>
-<h2>${t('invitation.have_account')}</h2>
-<p>${t('invitation.have_account.text')}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
-<input type="hidden" name="token" value="${v.token}">
-<input type="hidden" name="step" value="join">
-<label for="email">${t('login.email')}</label>
+<button type="submit">${t('invitation.create')}</button>`;
+  const join = html`<label for="email">${t('login.email')}</label>
 <input id="email" name="email" type="email" autocomplete="username" readonly value="${v.email}">
 <label for="current_password">${t('login.password')}</label>
 <input id="current_password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">${t('invitation.sign_in')}</button>
-</form>
+<button type="submit">${t('invitation.sign_in')}</button>`;
+  return html`<h1>${t('invitation.join', { org: v.orgName })}</h1>${notice(v.error)}
+<p>${r('invitation.invited', { role: v.role, org: html`<strong>${v.orgName}</strong>`, email: html`<strong>${v.email}</strong>` })}</p>
+${answerForm(texts, v, { heading: 'invitation.new_here', text: 'invitation.new_here.text', step: 'create' }, create)}
+${answerForm(texts, v, { heading: 'invitation.have_account', text: 'invitation.have_account.text', step: 'join' }, join)}
 <p class="muted"><a href="${v.forgotHref}">${t('login.forgot')}</a></p>`;
 }
 
