@@ -7,6 +7,8 @@ import { ProfileSession, UserRecord } from '../openapi/described-schemas.js';
  * The signed-in person's own record: GET /users/me and POST /profile/session. Both take user
  * tokens and console tokens alike: they are about the person, not a tenant.
  */
+const ACCOUNT = { tag: 'account', hosts: 'every', auth: 'user-or-console' } as const;
+
 export const ACCOUNT_ENDPOINTS = [
   endpoint(
     {
@@ -14,14 +16,10 @@ export const ACCOUNT_ENDPOINTS = [
       path: '/users/me',
       operationId: 'me',
       summary: 'The signed-in user’s record',
-      tag: 'account',
-      hosts: 'every',
-      auth: 'user-or-console',
+      ...ACCOUNT,
       responses: { 200: { description: 'the User record', schema: UserRecord }, 401: unauthorized },
     },
-    async ({ deps, caller }) => {
-      return ok(userRecord(await requireUser(deps, caller.access.userId)));
-    },
+    async ({ deps, caller }) => ok(userRecord(await requireUser(deps, caller.access.userId))),
   ),
   endpoint(
     {
@@ -29,9 +27,7 @@ export const ACCOUNT_ENDPOINTS = [
       path: '/profile/session',
       operationId: 'profileSession',
       summary: 'A short-lived key that opens the hosted profile page',
-      tag: 'account',
-      hosts: 'every',
-      auth: 'user-or-console',
+      ...ACCOUNT,
       responses: { 201: { description: 'the key', schema: ProfileSession }, 401: unauthorized },
     },
     async ({ deps, caller }) => {

@@ -10,6 +10,14 @@ export const UpdateTenant = z.strictObject({
   logo: z.string().nullable().optional(),
 });
 
+/** What the tenant endpoints share: the user's own tenants, with user tokens. */
+const TENANTS = { tag: 'tenants', hosts: 'every', auth: 'user' } as const;
+const ID = { id: 'the tenant id (`tnt_…`)' };
+const NOT_OWNER = {
+  403: error('`forbidden`: not an owner of the tenant'),
+  404: error('`not_found`: not a tenant of the user'),
+};
+
 /** The caller's tenants (user tokens): list, create, rename or re-logo, delete. */
 export const TENANT_ENDPOINTS = [
   endpoint(
@@ -18,14 +26,10 @@ export const TENANT_ENDPOINTS = [
       path: '/tenants',
       operationId: 'listTenants',
       summary: 'The user’s tenants',
-      tag: 'tenants',
-      hosts: 'every',
-      auth: 'user',
+      ...TENANTS,
       responses: { 200: { description: 'Tenant records', schema: TenantRecordList }, 401: unauthorized },
     },
-    async ({ deps, caller }) => {
-      return ok(await listTenants(deps, caller.access.userId));
-    },
+    async ({ deps, caller }) => ok(await listTenants(deps, caller.access.userId)),
   ),
   endpoint(
     {
@@ -33,9 +37,7 @@ export const TENANT_ENDPOINTS = [
       path: '/tenants',
       operationId: 'createTenant',
       summary: 'Create a tenant the user owns',
-      tag: 'tenants',
-      hosts: 'every',
-      auth: 'user',
+      ...TENANTS,
       body: { contentType: 'application/json', schema: CreateTenant, errors: 'invalid_body' },
       responses: {
         201: { description: 'the new tenant', schema: TenantRecord },
@@ -52,17 +54,14 @@ export const TENANT_ENDPOINTS = [
       path: '/tenants/:id',
       operationId: 'updateTenant',
       summary: 'Rename a tenant or change its logo (owners)',
-      tag: 'tenants',
-      hosts: 'every',
-      auth: 'user',
-      params: { id: 'the tenant id (`tnt_…`)' },
+      ...TENANTS,
+      params: ID,
       body: { contentType: 'application/json', schema: UpdateTenant, errors: 'invalid_body' },
       responses: {
         200: { description: 'the tenant', schema: TenantRecord },
         400: error('`invalid_body`'),
         401: unauthorized,
-        403: error('`forbidden`: not an owner of the tenant'),
-        404: error('`not_found`: not a tenant of the user'),
+        ...NOT_OWNER,
       },
     },
     async ({ deps, caller, params, body }) =>
@@ -74,15 +73,12 @@ export const TENANT_ENDPOINTS = [
       path: '/tenants/:id',
       operationId: 'deleteTenant',
       summary: 'Delete a tenant (owners; never a user’s last)',
-      tag: 'tenants',
-      hosts: 'every',
-      auth: 'user',
-      params: { id: 'the tenant id (`tnt_…`)' },
+      ...TENANTS,
+      params: ID,
       responses: {
         204: { description: 'deleted' },
         401: unauthorized,
-        403: error('`forbidden`: not an owner of the tenant'),
-        404: error('`not_found`: not a tenant of the user'),
+        ...NOT_OWNER,
         409: error('`conflict`: a member would be left without a tenant'),
       },
     },
