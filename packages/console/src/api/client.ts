@@ -73,6 +73,9 @@ interface Sent<D> {
   response: Response;
 }
 
+/** A call of `api` on its way, whatever its answer's body. */
+export type Pending = Promise<Sent<unknown>>;
+
 /**
  * The answer to a call of `api` when it succeeded, with its `Link` relations; a refusal thrown as an
  * ApiError in the API's own words (`error_detail`, or an OAuth `error_description`).

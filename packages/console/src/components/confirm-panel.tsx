@@ -1,4 +1,7 @@
 import type { ComponentChildren } from 'preact';
+import { ok, type Pending } from '../api/client.js';
+import type { OneTimeNews } from '../news.js';
+import { navigate } from '../router.js';
 import { useAction } from '../use-action.js';
 import { ConfirmButton } from './confirm-button.js';
 import { ErrorNotice } from './notices.js';
@@ -41,5 +44,37 @@ export function ConfirmPanel({
         {button ?? title}
       </ConfirmButton>
     </section>
+  );
+}
+
+/**
+ * The panel that deletes the thing its page is about (a ConfirmPanel): once confirmed, `remove` is sent;
+ * when it went through, `news` leaves its line for the list to announce, and the page goes back to the
+ * list at `href`.
+ */
+export function DeletePanel({
+  remove,
+  news,
+  href,
+  ...panel
+}: {
+  id: string;
+  title: string;
+  children: ComponentChildren;
+  question: string;
+  button?: string;
+  remove: () => Pending;
+  news?: { to: OneTimeNews; line: string };
+  href: string;
+}) {
+  return (
+    <ConfirmPanel
+      {...panel}
+      onConfirm={async () => {
+        await ok(remove());
+        news?.to.set(news.line);
+        navigate(href);
+      }}
+    />
   );
 }

@@ -3,7 +3,7 @@ import { api, body, ok } from '../api/client.js';
 import { clientsPage } from '../api/lists.js';
 import { inOrg, oneIn } from '../api/params.js';
 import type { Client, CreateClientBody, GrantType, LogoutDelivery, UpdateClientBody } from '../api/types.js';
-import { ConfirmPanel } from '../components/confirm-panel.js';
+import { ConfirmPanel, DeletePanel } from '../components/confirm-panel.js';
 import { Chips, DataTable } from '../components/data-table.js';
 import { DetailPage } from '../components/detail-page.js';
 import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
@@ -465,7 +465,19 @@ function ClientPage({ org, id }: { org: OrgScreenProps['org']; id: string }) {
               onRotated={(value) => setSecret({ label: ROTATED, value })}
             />
           ) : null}
-          <DeleteClient org={org} client={client} />
+          <DeletePanel
+            id="delete-client"
+            title="Delete client"
+            question={`Delete ${client.client_name} for good?`}
+            remove={() => api.DELETE('/organizations/{org}/clients/{id}', oneIn(org.slug, client.client_id))}
+            news={{ to: clientNews, line: `Client ${client.client_name} deleted.` }}
+            href={listHref(org.slug)}
+          >
+            <p>
+              Deleting ends the client's sessions: its refresh and access tokens stop working, and the app can
+              no longer sign anyone in. This cannot be undone.
+            </p>
+          </DeletePanel>
         </>
       )}
     </DetailPage>
@@ -681,26 +693,6 @@ function RotateSecret({
       <p>
         The secret is stored as a hash and cannot be shown again. Rotating makes a new one, shown once; the
         old secret stops working at once, so put the new one in the app's configuration right away.
-      </p>
-    </ConfirmPanel>
-  );
-}
-
-function DeleteClient({ org, client }: { org: OrgScreenProps['org']; client: Client }) {
-  return (
-    <ConfirmPanel
-      id="delete-client"
-      title="Delete client"
-      question={`Delete ${client.client_name} for good?`}
-      onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/clients/{id}', oneIn(org.slug, client.client_id)));
-        clientNews.set(`Client ${client.client_name} deleted.`);
-        navigate(listHref(org.slug));
-      }}
-    >
-      <p>
-        Deleting ends the client's sessions: its refresh and access tokens stop working, and the app can no
-        longer sign anyone in. This cannot be undone.
       </p>
     </ConfirmPanel>
   );

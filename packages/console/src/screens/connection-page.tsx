@@ -3,7 +3,7 @@ import { api, body, ok } from '../api/client.js';
 import { allRoles } from '../api/lists.js';
 import { oneIn } from '../api/params.js';
 import { type Connection, connectionOf, type UserRole } from '../api/types.js';
-import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DeletePanel } from '../components/confirm-panel.js';
 import { CopyValue } from '../components/copy-value.js';
 import { DetailPage } from '../components/detail-page.js';
 import { EditPanel, useEditDraft } from '../components/edit-panel.js';
@@ -12,7 +12,7 @@ import { Done } from '../components/notices.js';
 import { when } from '../format.js';
 import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref } from '../router.js';
+import { orgHref } from '../router.js';
 import { sameList } from '../same-list.js';
 import { useLoad } from '../use-load.js';
 import {
@@ -34,6 +34,7 @@ type Org = OrgScreenProps['org'];
 
 /** One connection: what to give the identity provider, its settings, changes, deletion. */
 export function ConnectionPage({ org, id }: { org: Org; id: string }) {
+  const listHref = orgHref(org.slug, 'connections');
   const [fresh] = useState(() => justCreated.delete(id));
   /** Said by the edit form that the save remounts (its key is the stored version). */
   const [saved, setSaved] = useState<string | null>(null);
@@ -50,7 +51,7 @@ export function ConnectionPage({ org, id }: { org: Org; id: string }) {
   return (
     <DetailPage
       loaded={loaded}
-      href={orgHref(org.slug, 'connections')}
+      href={listHref}
       back="All connections"
       name={(data) => data.connection.name}
       fallback="Connection"
@@ -72,7 +73,19 @@ export function ConnectionPage({ org, id }: { org: Org; id: string }) {
               loaded.reload();
             }}
           />
-          <DeleteConnection org={org} connection={connection} />
+          <DeletePanel
+            id="delete-connection"
+            title="Delete connection"
+            question={`Delete the connection ${connection.name} for good?`}
+            remove={() => api.DELETE('/organizations/{org}/connections/{id}', oneIn(org.slug, connection.id))}
+            news={{ to: connectionNews, line: `Connection ${connection.name} deleted.` }}
+            href={listHref}
+          >
+            <p>
+              Its people can no longer sign in through it. Their users stay, unlinked: they can sign in
+              another way, or through a new connection. This cannot be undone.
+            </p>
+          </DeletePanel>
         </>
       )}
     </DetailPage>
@@ -238,25 +251,5 @@ function EditConnection({
       <TestConnection slug={org.slug} type={connection.type} draft={draft} />
       <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
     </EditPanel>
-  );
-}
-
-function DeleteConnection({ org, connection }: { org: Org; connection: Connection }) {
-  return (
-    <ConfirmPanel
-      id="delete-connection"
-      title="Delete connection"
-      question={`Delete the connection ${connection.name} for good?`}
-      onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/connections/{id}', oneIn(org.slug, connection.id)));
-        connectionNews.set(`Connection ${connection.name} deleted.`);
-        navigate(orgHref(org.slug, 'connections'));
-      }}
-    >
-      <p>
-        Its people can no longer sign in through it. Their users stay, unlinked: they can sign in another way,
-        or through a new connection. This cannot be undone.
-      </p>
-    </ConfirmPanel>
   );
 }

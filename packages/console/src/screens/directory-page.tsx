@@ -1,15 +1,15 @@
 import { useState } from 'preact/hooks';
-import { api, body, ok } from '../api/client.js';
+import { api, body } from '../api/client.js';
 import { allConnections, allRoles } from '../api/lists.js';
 import { oneIn } from '../api/params.js';
 import type { Directory, DirectoryWithToken } from '../api/types.js';
-import { ConfirmPanel } from '../components/confirm-panel.js';
+import { ConfirmPanel, DeletePanel } from '../components/confirm-panel.js';
 import { DetailPage } from '../components/detail-page.js';
 import { Fact } from '../components/fact.js';
 import { when } from '../format.js';
 import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref } from '../router.js';
+import { orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { AdoptUser } from './directory-adopt.js';
 import { BaseUrl, ConnectionName, directoryNews, TokenOnce } from './directory-bits.js';
@@ -19,6 +19,7 @@ type Org = OrgScreenProps['org'];
 
 /** One directory: what to give the provider, its facts, a new token, its groups' roles, adoption, deletion. */
 export function DirectoryPage({ org, id }: { org: Org; id: string }) {
+  const listHref = orgHref(org.slug, 'directories');
   const loaded = useLoad(
     () =>
       loadAll({
@@ -31,7 +32,7 @@ export function DirectoryPage({ org, id }: { org: Org; id: string }) {
   return (
     <DetailPage
       loaded={loaded}
-      href={orgHref(org.slug, 'directories')}
+      href={listHref}
       back="All directories"
       name={(data) => data.directory.name}
       fallback="SCIM directory"
@@ -56,7 +57,19 @@ export function DirectoryPage({ org, id }: { org: Org; id: string }) {
           <RotateToken org={org} directory={directory} onRotated={loaded.reload} />
           <DirectoryGroups org={org} directory={directory} roles={roles} />
           <AdoptUser org={org} directory={directory} />
-          <DeleteDirectory org={org} directory={directory} />
+          <DeletePanel
+            id="delete-directory"
+            title="Delete directory"
+            question={`Delete the directory ${directory.name} for good?`}
+            remove={() => api.DELETE('/organizations/{org}/directories/{id}', oneIn(org.slug, directory.id))}
+            news={{ to: directoryNews, line: `Directory ${directory.name} deleted.` }}
+            href={listHref}
+          >
+            <p>
+              Its token stops working at once. The users it created stay users of the organization, signed in
+              as before; nothing manages them any more. This cannot be undone.
+            </p>
+          </DeletePanel>
         </>
       )}
     </DetailPage>
@@ -100,25 +113,5 @@ function RotateToken({
         <p>For a token that leaked or was lost. Provisioning stops until the provider has the new token.</p>
       </ConfirmPanel>
     </>
-  );
-}
-
-function DeleteDirectory({ org, directory }: { org: Org; directory: Directory }) {
-  return (
-    <ConfirmPanel
-      id="delete-directory"
-      title="Delete directory"
-      question={`Delete the directory ${directory.name} for good?`}
-      onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/directories/{id}', oneIn(org.slug, directory.id)));
-        directoryNews.set(`Directory ${directory.name} deleted.`);
-        navigate(orgHref(org.slug, 'directories'));
-      }}
-    >
-      <p>
-        Its token stops working at once. The users it created stay users of the organization, signed in as
-        before; nothing manages them any more. This cannot be undone.
-      </p>
-    </ConfirmPanel>
   );
 }

@@ -2,14 +2,14 @@ import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { oneIn } from '../api/params.js';
 import type { LogStream } from '../api/types.js';
-import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DeletePanel } from '../components/confirm-panel.js';
 import { DetailPage } from '../components/detail-page.js';
 import { EditPanel, useEditDraft } from '../components/edit-panel.js';
 import { Fact } from '../components/fact.js';
 import { SendingPanel } from '../components/sending-panel.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref } from '../router.js';
+import { orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { LastError, lagText, StreamStatus, streamNews } from './log-stream-bits.js';
 import { changesOf, draftOf, StreamFields, TYPE_LABELS } from './log-stream-fields.js';
@@ -18,6 +18,7 @@ type Org = OrgScreenProps['org'];
 
 /** One stream: its health, its settings, pause and resume, changes, deletion. */
 export function LogStreamPage({ org, id }: { org: Org; id: string }) {
+  const listHref = orgHref(org.slug, 'log-streams');
   const loaded = useLoad(
     () => body(api.GET('/organizations/{org}/log-streams/{id}', oneIn(org.slug, id))),
     [org.slug, id],
@@ -27,7 +28,7 @@ export function LogStreamPage({ org, id }: { org: Org; id: string }) {
   return (
     <DetailPage
       loaded={loaded}
-      href={orgHref(org.slug, 'log-streams')}
+      href={listHref}
       back="All log streams"
       name={(stream) => stream.name}
       fallback="Log stream"
@@ -48,7 +49,16 @@ export function LogStreamPage({ org, id }: { org: Org; id: string }) {
               loaded.reload();
             }}
           />
-          <DeleteStream org={org} stream={stream} />
+          <DeletePanel
+            id="delete-stream"
+            title="Delete log stream"
+            question={`Delete the log stream ${stream.name} for good?`}
+            remove={() => api.DELETE('/organizations/{org}/log-streams/{id}', oneIn(org.slug, stream.id))}
+            news={{ to: streamNews, line: `Log stream ${stream.name} deleted.` }}
+            href={listHref}
+          >
+            <p>Nothing more is sent to it; the audit log itself stays. This cannot be undone.</p>
+          </DeletePanel>
         </>
       )}
     </DetailPage>
@@ -163,22 +173,5 @@ function EditStream({
       <StreamFields draft={draft} set={set} editing />
       <p class="hint">A new URL, token or API key is tried at once, from the first entry not yet accepted.</p>
     </EditPanel>
-  );
-}
-
-function DeleteStream({ org, stream }: { org: Org; stream: LogStream }) {
-  return (
-    <ConfirmPanel
-      id="delete-stream"
-      title="Delete log stream"
-      question={`Delete the log stream ${stream.name} for good?`}
-      onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/log-streams/{id}', oneIn(org.slug, stream.id)));
-        streamNews.set(`Log stream ${stream.name} deleted.`);
-        navigate(orgHref(org.slug, 'log-streams'));
-      }}
-    >
-      <p>Nothing more is sent to it; the audit log itself stays. This cannot be undone.</p>
-    </ConfirmPanel>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
 import { oneIn } from '../api/params.js';
 import type { ApiResource, ResourceScope } from '../api/types.js';
-import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DeletePanel } from '../components/confirm-panel.js';
 import { DataTable } from '../components/data-table.js';
 import { DetailPage } from '../components/detail-page.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
@@ -10,7 +10,7 @@ import { Fact } from '../components/fact.js';
 import { Done } from '../components/notices.js';
 import { duration, when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref } from '../router.js';
+import { orgHref } from '../router.js';
 import { useLoad } from '../use-load.js';
 import { justCreated, ResourceFields, resourceNews, ttlValue } from './resource-bits.js';
 import { useScopes } from './resource-scopes.js';
@@ -19,6 +19,7 @@ type Org = OrgScreenProps['org'];
 
 /** One API resource: what it is, its scopes in the owner's words, changes, deletion. */
 export function ResourcePage({ org, id }: { org: Org; id: string }) {
+  const listHref = orgHref(org.slug, 'resources');
   const [fresh] = useState(() => justCreated.delete(id));
   const loaded = useLoad(
     () => body(api.GET('/organizations/{org}/resources/{id}', oneIn(org.slug, id))),
@@ -27,7 +28,7 @@ export function ResourcePage({ org, id }: { org: Org; id: string }) {
   return (
     <DetailPage
       loaded={loaded}
-      href={orgHref(org.slug, 'resources')}
+      href={listHref}
       back="All API resources"
       name={(resource) => resource.name}
       fallback="API resource"
@@ -38,7 +39,20 @@ export function ResourcePage({ org, id }: { org: Org; id: string }) {
         <>
           <Facts resource={resource} />
           <EditResource key={resource.id} org={org} resource={resource} onSaved={loaded.reload} />
-          <DeleteResource org={org} resource={resource} />
+          <DeletePanel
+            id="delete-resource"
+            title="Delete resource"
+            question={`Delete ${resource.name} for good?`}
+            remove={() => api.DELETE('/organizations/{org}/resources/{id}', oneIn(org.slug, resource.id))}
+            news={{ to: resourceNews, line: `API resource ${resource.name} deleted.` }}
+            href={listHref}
+          >
+            <p>
+              Deleting removes its scopes from every role and machine client, and apps can no longer ask
+              tokens for it. Access tokens already issued for it stay valid until they expire. This cannot be
+              undone.
+            </p>
+          </DeletePanel>
         </>
       )}
     </DetailPage>
@@ -110,25 +124,5 @@ function EditResource({ org, resource, onSaved }: { org: Org; resource: ApiResou
     >
       <ResourceFields name={name} setName={setName} scopes={scopes} ttl={ttl} setTtl={setTtl} />
     </EditPanel>
-  );
-}
-
-function DeleteResource({ org, resource }: { org: Org; resource: ApiResource }) {
-  return (
-    <ConfirmPanel
-      id="delete-resource"
-      title="Delete resource"
-      question={`Delete ${resource.name} for good?`}
-      onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/resources/{id}', oneIn(org.slug, resource.id)));
-        resourceNews.set(`API resource ${resource.name} deleted.`);
-        navigate(orgHref(org.slug, 'resources'));
-      }}
-    >
-      <p>
-        Deleting removes its scopes from every role and machine client, and apps can no longer ask tokens for
-        it. Access tokens already issued for it stay valid until they expire. This cannot be undone.
-      </p>
-    </ConfirmPanel>
   );
 }

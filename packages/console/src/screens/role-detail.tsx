@@ -3,7 +3,7 @@ import { api, body, ok } from '../api/client.js';
 import { allResources } from '../api/lists.js';
 import { inOrg, oneIn } from '../api/params.js';
 import type { ApiResource, Permission, UserRole } from '../api/types.js';
-import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DeletePanel } from '../components/confirm-panel.js';
 import { DetailPage } from '../components/detail-page.js';
 import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 import { EditPanel, useEditDraft } from '../components/edit-panel.js';
@@ -152,7 +152,19 @@ export function RolePage({ org, id }: { org: Org; id: string }) {
             <Fact term="Created">{when(role.created_at)}</Fact>
           </dl>
           <EditRole key={role.id} org={org} role={role} resources={resources} onSaved={loaded.reload} />
-          <DeleteRole org={org} role={role} />
+          <DeletePanel
+            id="delete-role"
+            title="Delete role"
+            question={`Delete the role ${role.name} for good?`}
+            remove={() => api.DELETE('/organizations/{org}/roles/{id}', oneIn(org.slug, role.id))}
+            news={{ to: roleNews, line: `Role ${role.name} deleted.` }}
+            href={listHref(org.slug)}
+          >
+            <p>
+              Deleting takes the role from every user who has it: their next tokens no longer carry its
+              scopes. This cannot be undone.
+            </p>
+          </DeletePanel>
         </>
       )}
     </DetailPage>
@@ -198,25 +210,5 @@ function EditRole({
     >
       <RoleFields slug={org.slug} resources={resources} draft={draft} set={set} />
     </EditPanel>
-  );
-}
-
-function DeleteRole({ org, role }: { org: Org; role: UserRole }) {
-  return (
-    <ConfirmPanel
-      id="delete-role"
-      title="Delete role"
-      question={`Delete the role ${role.name} for good?`}
-      onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/roles/{id}', oneIn(org.slug, role.id)));
-        roleNews.set(`Role ${role.name} deleted.`);
-        navigate(orgHref(org.slug, 'roles'));
-      }}
-    >
-      <p>
-        Deleting takes the role from every user who has it: their next tokens no longer carry its scopes. This
-        cannot be undone.
-      </p>
-    </ConfirmPanel>
   );
 }

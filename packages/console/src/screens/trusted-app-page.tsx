@@ -1,7 +1,7 @@
 import { api, body, ok } from '../api/client.js';
 import { oneIn } from '../api/params.js';
 import type { Client, TrustedApp } from '../api/types.js';
-import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DeletePanel } from '../components/confirm-panel.js';
 import { Chips } from '../components/data-table.js';
 import { DetailPage } from '../components/detail-page.js';
 import { EditPanel, useEditDraft } from '../components/edit-panel.js';
@@ -9,7 +9,7 @@ import { Fact } from '../components/fact.js';
 import { when } from '../format.js';
 import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref } from '../router.js';
+import { orgHref } from '../router.js';
 import { sameList } from '../same-list.js';
 import { useLoad } from '../use-load.js';
 import {
@@ -26,6 +26,7 @@ type Org = OrgScreenProps['org'];
 
 /** One trusted app: what it allows, changes, deletion. */
 export function TrustedAppPage({ org, id }: { org: Org; id: string }) {
+  const listHref = orgHref(org.slug, 'trusted-apps');
   const loaded = useLoad(
     () =>
       loadAll({
@@ -37,7 +38,7 @@ export function TrustedAppPage({ org, id }: { org: Org; id: string }) {
   return (
     <DetailPage
       loaded={loaded}
-      href={orgHref(org.slug, 'trusted-apps')}
+      href={listHref}
       back="All trusted apps"
       name={(data) => data.app.name}
       fallback="Trusted app"
@@ -48,7 +49,19 @@ export function TrustedAppPage({ org, id }: { org: Org; id: string }) {
         <>
           <Facts app={app} clients={clients} />
           <EditTrustedApp key={app.id} org={org} app={app} clients={clients} onSaved={loaded.reload} />
-          <DeleteTrustedApp org={org} app={app} />
+          <DeletePanel
+            id="delete-trusted-app"
+            title="Delete trusted app"
+            question={`Delete the trusted app ${app.name}?`}
+            remove={() => api.DELETE('/organizations/{org}/trusted-apps/{id}', oneIn(org.slug, app.id))}
+            news={{ to: trustedAppNews, line: `Trusted app ${app.name} deleted.` }}
+            href={listHref}
+          >
+            <p>
+              Its clients get no more ID-JAGs for this audience. ID-JAGs already issued live out their few
+              minutes. This cannot be undone.
+            </p>
+          </DeletePanel>
         </>
       )}
     </DetailPage>
@@ -135,25 +148,5 @@ function EditTrustedApp({
     >
       <TrustedAppFields slug={org.slug} draft={draft} set={set} clients={clients} />
     </EditPanel>
-  );
-}
-
-function DeleteTrustedApp({ org, app }: { org: Org; app: TrustedApp }) {
-  return (
-    <ConfirmPanel
-      id="delete-trusted-app"
-      title="Delete trusted app"
-      question={`Delete the trusted app ${app.name}?`}
-      onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/trusted-apps/{id}', oneIn(org.slug, app.id)));
-        trustedAppNews.set(`Trusted app ${app.name} deleted.`);
-        navigate(orgHref(org.slug, 'trusted-apps'));
-      }}
-    >
-      <p>
-        Its clients get no more ID-JAGs for this audience. ID-JAGs already issued live out their few minutes.
-        This cannot be undone.
-      </p>
-    </ConfirmPanel>
   );
 }

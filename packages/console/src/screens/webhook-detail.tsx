@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ok } from '../api/client.js';
 import { oneIn } from '../api/params.js';
 import type { Webhook } from '../api/types.js';
-import { ConfirmPanel } from '../components/confirm-panel.js';
+import { DeletePanel } from '../components/confirm-panel.js';
 import { Fact } from '../components/fact.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
@@ -10,7 +10,7 @@ import { Done, ErrorNotice, Loading } from '../components/notices.js';
 import { SendingPanel } from '../components/sending-panel.js';
 import { when } from '../format.js';
 import { canWrite, type OrgScreenProps } from '../org-context.js';
-import { navigate, orgHref } from '../router.js';
+import { orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
 import { ActiveBadge, loadWebhook, OwnersOnly, URL_HINT } from './webhook-bits.js';
@@ -41,7 +41,16 @@ function OwnerView({ org, id }: OrgScreenProps & { id: string }) {
       <PauseResume org={org} webhook={webhook} onChanged={loaded.reload} />
       <DeliveryLog org={org} webhook={webhook} onRefresh={loaded.reload} />
       <EditWebhook org={org} webhook={webhook} onSaved={loaded.reload} />
-      <DeleteWebhook org={org} webhook={webhook} />
+      <DeletePanel
+        id="webhook-delete-title"
+        title="Delete"
+        button="Delete webhook"
+        question="Delete this webhook and its delivery log?"
+        remove={() => api.DELETE('/organizations/{org}/webhooks/{id}', oneIn(org.slug, webhook.id))}
+        href={orgHref(org.slug, 'webhooks')}
+      >
+        <p>Deleting stops every delivery at once and drops the delivery log. It cannot be undone.</p>
+      </DeletePanel>
     </>
   );
 }
@@ -138,22 +147,5 @@ function EditWebhook({ org, webhook, onSaved }: OrgScreenProps & { webhook: Webh
         </div>
       </Form>
     </section>
-  );
-}
-
-function DeleteWebhook({ org, webhook }: OrgScreenProps & { webhook: Webhook }) {
-  return (
-    <ConfirmPanel
-      id="webhook-delete-title"
-      title="Delete"
-      button="Delete webhook"
-      question="Delete this webhook and its delivery log?"
-      onConfirm={async () => {
-        await ok(api.DELETE('/organizations/{org}/webhooks/{id}', oneIn(org.slug, webhook.id)));
-        navigate(orgHref(org.slug, 'webhooks'));
-      }}
-    >
-      <p>Deleting stops every delivery at once and drops the delivery log. It cannot be undone.</p>
-    </ConfirmPanel>
   );
 }
