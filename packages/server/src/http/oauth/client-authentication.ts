@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
-import { JWT_BEARER_ASSERTION, type PresentedClient } from '../../domain/tokens/index.js';
+import { issuerOf } from '../../domain/issuers.js';
+import { authenticateClient, JWT_BEARER_ASSERTION, type PresentedClient } from '../../domain/tokens/index.js';
+import type { Client, Org } from '../../domain/types.js';
 import { parseBasicCredentials } from '../basic-credentials.js';
+import { orgOf } from '../org-routing.js';
 
 /** The body parameters by which a client authenticates (besides an `Authorization: Basic` header). */
 export const CLIENT_AUTH_PARAMETERS = [
@@ -62,4 +66,22 @@ export function presentedClient(
     return { method: 'private_key_jwt', clientId: params.client_id, assertion };
   }
   return { method: 'none', clientId: params.client_id };
+}
+
+/**
+ * The org of the host and the client the request authenticates as at `endpoint` (a failure is 401
+ * invalid_client). `confidentialOnly`: `none` is refused before any lookup.
+ */
+export async function authenticatedClient(
+  deps: Deps,
+  request: FastifyRequest,
+  params: ClientAuthParams,
+  endpoint: Parameters<typeof authenticateClient>[3],
+  confidentialOnly = false,
+): Promise<{ org: Org; client: Client }> {
+  const org = await orgOf(deps, request);
+  const presented = presentedClient(request, params, issuerOf(deps.config, org));
+  if (confidentialOnly && presented.method === 'none')
+    fail('client_auth.public_refused', 'client authentication failed');
+  return { org, client: await authenticateClient(deps, org, presented, endpoint) };
 }

@@ -1,16 +1,14 @@
 import { fail } from '../../domain/errors.js';
-import { issuerOf, originOf } from '../../domain/issuers.js';
+import { originOf } from '../../domain/issuers.js';
 import { pushAuthorizationRequest } from '../../domain/sign-in/index.js';
-import { authenticateClient, tokenRequestKey } from '../../domain/tokens/index.js';
+import { tokenRequestKey } from '../../domain/tokens/index.js';
 import { authorizeQuery } from '../authorize-query.js';
 import { formClient } from '../cors.js';
 import { clientForm } from '../form.js';
-import { noStore } from '../no-store.js';
 import { PushedAuthorizationRequest, PushedAuthorizationResponse } from '../openapi/described-schemas.js';
-import { FORM, noOrgAtHost, oauthError } from '../openapi/oauth-responses.js';
-import { orgOf } from '../org-routing.js';
-import { operation } from '../served-operation.js';
-import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
+import { oauthError } from '../openapi/oauth-responses.js';
+import { authenticatedClient, CLIENT_AUTH_PARAMETERS } from './client-authentication.js';
+import { clientFormOperation } from './form-endpoint.js';
 
 /**
  * POST /oauth/par (RFC 9126): named steps, in order — the form, the client's one authentication
@@ -19,9 +17,8 @@ import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication
  * checked as /oauth/authorize checks one (domain/sign-in/authorize/) and kept for 60 seconds.
  * `201 {request_uri, expires_in}`; any refusal is the token endpoint's JSON error, never a redirect.
  */
-export const pushedAuthorizationRequest = operation(
+export const pushedAuthorizationRequest = clientFormOperation(
   {
-    method: 'post',
     path: '/oauth/par',
     operationId: 'pushedAuthorizationRequest',
     summary: 'Pushed authorization request (RFC 9126): the request kept, answered with its request_uri',
@@ -32,20 +29,15 @@ export const pushedAuthorizationRequest = operation(
       '/oauth/authorize would check it. A `DPoP` proof header (RFC 9449 §10.1) binds the code to its ' +
       'key as `dpop_jkt` does (both given: they must name the same key). The `request_uri` of the answer opens it once, within ' +
       '`expires_in` seconds, at /oauth/authorize with the same `client_id`.',
-    tag: 'oauth',
-    hosts: 'every',
-    auth: 'none',
-    body: { contentType: FORM, schema: PushedAuthorizationRequest },
+    form: PushedAuthorizationRequest,
     responses: {
       201: { description: 'kept: its request_uri', schema: PushedAuthorizationResponse },
       400: oauthError('the request as /oauth/authorize would refuse it, or a malformed form'),
       401: oauthError('`invalid_client`: no or failed client authentication'),
-      404: noOrgAtHost,
       413: oauthError('`invalid_request`: a body over 64 KiB'),
     },
   },
   ({ deps }) => ({
-    onSend: [noStore],
     cors: formClient,
     handler: async (request, reply) => {
       const form = clientForm(request);
@@ -55,9 +47,7 @@ export const pushedAuthorizationRequest = operation(
         if (values.length > 1) fail('oauth.parameter.repeated', `parameter given more than once: ${name}`);
         if (values[0]) auth[name] = values[0];
       }
-      const org = await orgOf(deps, request);
-      const presented = presentedClient(request, auth, issuerOf(deps.config, org));
-      const client = await authenticateClient(deps, org, presented, '/oauth/par');
+      const { org, client } = await authenticatedClient(deps, request, auth, '/oauth/par');
       // RFC 9449 §10.1: a DPoP proof here binds the code to its key (checked as at the token endpoint).
       const proof = request.headers.dpop;
       const proofJkt =

@@ -1,9 +1,8 @@
 import { revokeToken } from '../../domain/tokens/index.js';
 import { formClient } from '../cors.js';
-import { noStore } from '../no-store.js';
 import { RevokeAnswer, RevokeRequest } from '../openapi/described-schemas.js';
-import { FORM, noOrgAtHost, oauthError } from '../openapi/oauth-responses.js';
-import { operation } from '../served-operation.js';
+import { oauthError } from '../openapi/oauth-responses.js';
+import { clientFormOperation } from './form-endpoint.js';
 import { tokenRequest } from './token-request.js';
 
 /**
@@ -16,16 +15,12 @@ import { tokenRequest } from './token-request.js';
  * content of the response body is ignored by the client"; clients that read every answer as JSON
  * (simple-oauth2's `revokeAll()`, through wreck's strict JSON mode) failed on an empty body.
  */
-export const revoke = operation(
+export const revoke = clientFormOperation(
   {
-    method: 'post',
     path: '/oauth/revoke',
     operationId: 'revoke',
     summary: 'Token revocation (RFC 7009): ends the token’s session',
-    tag: 'oauth',
-    hosts: 'every',
-    auth: 'none',
-    body: { contentType: FORM, schema: RevokeRequest },
+    form: RevokeRequest,
     responses: {
       200: {
         description: 'revoked, or nothing to revoke: an empty JSON object',
@@ -33,11 +28,9 @@ export const revoke = operation(
       },
       400: oauthError('a malformed request'),
       401: oauthError('`invalid_client`'),
-      404: noOrgAtHost,
     },
   },
   ({ deps }) => ({
-    onSend: [noStore],
     cors: formClient,
     handler: async (request, reply) => {
       const { org, client, token } = await tokenRequest(deps, request, '/oauth/revoke');

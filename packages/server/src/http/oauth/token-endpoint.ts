@@ -2,12 +2,11 @@ import { fail } from '../../domain/errors.js';
 import { issuerOf } from '../../domain/issuers.js';
 import { formClient } from '../cors.js';
 import { clientForm, oauthParams } from '../form.js';
-import { noStore } from '../no-store.js';
 import { TokenRequest, TokenResponse } from '../openapi/described-schemas.js';
-import { FORM, noOrgAtHost, oauthError } from '../openapi/oauth-responses.js';
+import { oauthError } from '../openapi/oauth-responses.js';
 import { ORG_CACHE_TTL_MS, orgOf } from '../org-routing.js';
-import { operation } from '../served-operation.js';
 import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
+import { clientFormOperation } from './form-endpoint.js';
 import { GRANTS } from './grants/registry.js';
 
 /**
@@ -16,33 +15,27 @@ import { GRANTS } from './grants/registry.js';
  * grant's own handler. Every answer is no-store, and readable by a page of an allowed origin of the
  * client the request names (http/cors.ts).
  */
-export const token = operation(
+export const token = clientFormOperation(
   {
-    method: 'post',
     path: '/oauth/token',
     operationId: 'token',
     summary:
       'Token endpoint: every grant type (client_secret_basic, client_secret_post, private_key_jwt, none)',
-    tag: 'oauth',
-    hosts: 'every',
-    auth: 'none',
     description:
       'A `DPoP` header (RFC 9449: a proof JWT, `htu` this org’s token endpoint) binds the tokens to ' +
       'the proof’s key: `token_type` DPoP, `cnf.jkt` in the access token, and a public client’s refresh ' +
       'token usable only with a proof of the same key. A client that asks for server nonces is answered ' +
       '`use_dpop_nonce` with the `DPoP-Nonce` header to put in its next proof.',
-    body: { contentType: FORM, schema: TokenRequest },
+    form: TokenRequest,
     responses: {
       200: { description: 'a TokenSet', schema: TokenResponse },
       400: oauthError(
         'RFC 6749 §5.2 errors; RFC 9449’s `invalid_dpop_proof`, and `use_dpop_nonce` (with a `DPoP-Nonce` header)',
       ),
       401: oauthError('`invalid_client`'),
-      404: noOrgAtHost,
     },
   },
   ({ deps }) => ({
-    onSend: [noStore],
     cors: formClient,
     handler: async (request) => {
       const form = clientForm(request);

@@ -1,12 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
-import { issuerOf } from '../../domain/issuers.js';
-import { authenticateClient } from '../../domain/tokens/index.js';
 import type { Client, Org } from '../../domain/types.js';
 import { clientForm, oauthParams } from '../form.js';
-import { orgOf } from '../org-routing.js';
-import { CLIENT_AUTH_PARAMETERS, presentedClient } from './client-authentication.js';
+import { authenticatedClient, CLIENT_AUTH_PARAMETERS } from './client-authentication.js';
 
 /**
  * The form of a request about one token (RFC 7009 revocation, RFC 7662 introspection): `token`
@@ -21,11 +18,7 @@ export async function tokenRequest(
   confidentialOnly = false,
 ): Promise<{ org: Org; client: Client; token: string }> {
   const params = oauthParams(clientForm(request), ['token', 'token_type_hint', ...CLIENT_AUTH_PARAMETERS]);
-  const org = await orgOf(deps, request);
-  const presented = presentedClient(request, params, issuerOf(deps.config, org));
-  if (confidentialOnly && presented.method === 'none')
-    fail('client_auth.public_refused', 'client authentication failed');
-  const client = await authenticateClient(deps, org, presented, endpoint);
+  const { org, client } = await authenticatedClient(deps, request, params, endpoint, confidentialOnly);
   const token = params.token ?? fail('token.token.missing', 'token is required');
   return { org, client, token };
 }
