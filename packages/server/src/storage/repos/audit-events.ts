@@ -1,10 +1,11 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { AuditRecord, LogStream, StreamCursor, StreamEntry } from '../../domain/types.js';
+import type { Actor, AuditRecord, LogStream, StreamCursor, StreamEntry } from '../../domain/types.js';
 import { compiledOnceAsArrays } from '../compiled-once.js';
 import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { AuditEventsTable, Database } from '../schema.js';
+import { columnMap, json, jsonOrNull, orgRowColumns } from './column-map.js';
 import { countRows } from './paged-rows.js';
 import { webhookFingerprintSql } from './webhooks.js';
 
@@ -22,19 +23,28 @@ export interface TimeRange {
   to: number | null;
 }
 
-const parsed = (json: string) => JSON.parse(json) as Record<string, unknown>;
+/** Every column of an entry but who acted (two columns: actorOf) and its stream order. */
+const entryColumns = columnMap<
+  Omit<AuditEventsTable, 'actor_kind' | 'actor_id' | 'tx_order'>,
+  Omit<AuditRecord, 'actor'>
+>()({
+  ...orgRowColumns,
+  key: 'key',
+  entity: 'entity',
+  verb: 'verb',
+  at: 'at',
+  data: ['data', json<Record<string, unknown>>()],
+  previous: ['previous', jsonOrNull<Record<string, unknown>>()],
+  changes: ['changes', jsonOrNull<Record<string, unknown>>()],
+});
+
+/** Who acted, from `actor_kind` and `actor_id` (a system entry has none). */
+const actorOf = (kind: AuditEventsTable['actor_kind'], id: string | null): Actor =>
+  kind === 'system' ? { kind: 'system' } : { kind, id: id ?? '' };
 
 const toRecord = (r: AuditEventsTable): AuditRecord => ({
-  id: r.id,
-  orgId: r.org_id,
-  key: r.key,
-  entity: r.entity,
-  verb: r.verb,
-  at: Number(r.at),
-  actor: r.actor_kind === 'system' ? { kind: 'system' } : { kind: r.actor_kind, id: r.actor_id ?? '' },
-  data: parsed(r.data),
-  previous: r.previous === null ? null : parsed(r.previous),
-  changes: r.changes === null ? null : parsed(r.changes),
+  ...entryColumns.toRecord(r),
+  actor: actorOf(r.actor_kind, r.actor_id),
 });
 
 /**
@@ -52,17 +62,9 @@ export async function insertAuditEvent(store: Handle, e: AuditRecord): Promise<{
     ? sql<number>`(select coalesce(max(tx_order), 0) + 1 from audit_events where org_id = ${e.orgId})`
     : undefined;
   const insert = db.insertInto('audit_events').values({
-    id: e.id,
-    org_id: e.orgId,
-    key: e.key,
-    entity: e.entity,
-    verb: e.verb,
-    at: e.at,
+    ...entryColumns.toRow(e),
     actor_kind: e.actor.kind,
     actor_id: e.actor.kind === 'system' ? null : e.actor.id,
-    data: JSON.stringify(e.data),
-    previous: e.previous === null ? null : JSON.stringify(e.previous),
-    changes: e.changes === null ? null : JSON.stringify(e.changes),
     ...(txOrder === undefined ? {} : { tx_order: txOrder }),
   });
   if (sqlite) {
@@ -278,7 +280,7 @@ function toStreamEntry(row: unknown[]): StreamEntry {
     entity: entity ?? key.slice(0, dot),
     verb: verb ?? key.slice(dot + 1),
     at: Number(at),
-    actor: actorKind === 'system' ? { kind: 'system' } : { kind: actorKind, id: actorId ?? '' },
+    actor: actorOf(actorKind, actorId),
     dataJson: data,
     previousJson: previous,
     changesJson: changes,

@@ -7,6 +7,7 @@ import type { Database, LogStreamsTable } from '../schema.js';
 import { settledBelow } from './audit-events.js';
 import { columnMap, flag, json, orgRowColumns, timestampColumns } from './column-map.js';
 import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
+import { countRows } from './paged-rows.js';
 
 /** The cursor's two columns: both set, or neither. */
 type CursorColumns = 'cursor_order' | 'cursor_id';
@@ -58,13 +59,7 @@ export async function insertLogStream(store: Handle, s: LogStream, secretSealed:
 
 /** How many streams an org has. */
 export async function countLogStreams(store: Handle, orgId: string): Promise<number> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('log_streams')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('org_id', '=', orgId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(opened(store).selectFrom('log_streams').where('org_id', '=', orgId));
 }
 
 /** An org's streams, oldest first. */

@@ -3,6 +3,7 @@ import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { RolesTable } from '../schema.js';
+import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
 import { oldestFirst, orgRowById, pageOrgRows } from './org-rows.js';
 import { replaceRows } from './replace-rows.js';
 
@@ -29,35 +30,25 @@ async function permissionsOf(db: Db, roleIds: readonly string[]): Promise<Map<st
   return byRole;
 }
 
+/** A role's own columns (its permissions are rows of role_permissions). */
+const roleColumns = columnMap<RolesTable, Omit<EndUserRole, 'permissions'>>()({
+  ...orgRowColumns,
+  name: 'name',
+  description: 'description',
+  ...timestampColumns,
+});
+
 async function withPermissions(db: Db, rows: RolesTable[]): Promise<EndUserRole[]> {
   const permissions = await permissionsOf(
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => ({
-    id: r.id,
-    orgId: r.org_id,
-    name: r.name,
-    description: r.description,
-    permissions: permissions.get(r.id) ?? [],
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  }));
+  return rows.map((r) => ({ ...roleColumns.toRecord(r), permissions: permissions.get(r.id) ?? [] }));
 }
 
 export async function insertRole(store: Handle, role: EndUserRole): Promise<void> {
   const db = opened(store);
-  await db
-    .insertInto('roles')
-    .values({
-      id: role.id,
-      org_id: role.orgId,
-      name: role.name,
-      description: role.description,
-      created_at: role.createdAt,
-      updated_at: role.updatedAt,
-    })
-    .execute();
+  await db.insertInto('roles').values(roleColumns.toRow(role)).execute();
 }
 
 /** Replaces the role's permissions. */

@@ -4,6 +4,7 @@ import { opened } from '../opened.js';
 import type { ScimGroupsTable } from '../schema.js';
 import { columnMap, timestampColumns } from './column-map.js';
 import { oldestFirst } from './org-rows.js';
+import { countRows } from './paged-rows.js';
 import { replaceRows } from './replace-rows.js';
 
 const { toRecord: toGroup, toRow: rowOf } = columnMap<ScimGroupsTable, ScimGroup>()({
@@ -55,12 +56,7 @@ export async function groupsBatch(
 }
 
 export async function countGroups(store: Handle, directoryId: string): Promise<number> {
-  const { n } = await opened(store)
-    .selectFrom('scim_groups')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('directory_id', '=', directoryId)
-    .executeTakeFirstOrThrow();
-  return Number(n);
+  return countRows(opened(store).selectFrom('scim_groups').where('directory_id', '=', directoryId));
 }
 
 /** Writes the group if its stored version is still `expectedVersion`; false otherwise. */

@@ -3,6 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimUsersTable } from '../schema.js';
 import { columnMap, json, timestampColumns } from './column-map.js';
+import { countRows } from './paged-rows.js';
 import { replaceRows } from './replace-rows.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
@@ -133,12 +134,7 @@ export async function scimUsersBatch(
 
 /** How many users the directory holds. */
 export async function countScimUsers(store: Handle, directoryId: string): Promise<number> {
-  const { n } = await opened(store)
-    .selectFrom('scim_users')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('directory_id', '=', directoryId)
-    .executeTakeFirstOrThrow();
-  return Number(n);
+  return countRows(opened(store).selectFrom('scim_users').where('directory_id', '=', directoryId));
 }
 
 /**

@@ -1,8 +1,9 @@
-import type { PostalAddress, StandardClaims, User } from '../../domain/types.js';
+import type { PostalAddress, User } from '../../domain/types.js';
 import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { UsersTable } from '../schema.js';
+import { columnMap, flag, jsonOrNull, orgRowColumns, timestampColumns } from './column-map.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import type { ListWindow } from './list-window.js';
 import { oldestFirst } from './org-rows.js';
@@ -20,90 +21,38 @@ export interface UserOrigin {
   connectionId: string | null;
 }
 
-/** The OIDC Core §5.1 columns of migration 037, as a user's StandardClaims. */
-const standardClaimsOf = (r: UserColumns): StandardClaims => ({
-  middleName: r.middle_name,
-  nickname: r.nickname,
-  preferredUsername: r.preferred_username,
-  profile: r.profile,
-  website: r.website,
-  gender: r.gender,
-  birthdate: r.birthdate,
-  zoneinfo: r.zoneinfo,
-  locale: r.locale,
-  phoneNumber: r.phone_number,
-  phoneNumberVerified: r.phone_number_verified === 1,
-  address: r.address === null ? null : (JSON.parse(r.address) as PostalAddress),
+/** A user's columns, then the OIDC Core §5.1 ones of migration 037 (the user's StandardClaims). */
+const userColumns = columnMap<UserColumns, User>()({
+  ...orgRowColumns,
+  email: 'email',
+  first_name: 'firstName',
+  last_name: 'lastName',
+  picture: 'picture',
+  provider: 'provider',
+  disabled: ['disabled', flag],
+  email_verified: ['emailVerified', flag],
+  ...timestampColumns,
+  middle_name: 'middleName',
+  nickname: 'nickname',
+  preferred_username: 'preferredUsername',
+  profile: 'profile',
+  website: 'website',
+  gender: 'gender',
+  birthdate: 'birthdate',
+  zoneinfo: 'zoneinfo',
+  locale: 'locale',
+  phone_number: 'phoneNumber',
+  phone_number_verified: ['phoneNumberVerified', flag],
+  address: ['address', jsonOrNull<PostalAddress>()],
 });
-
-/** The StandardClaims of a user as their columns (written by insert and update alike). */
-const standardColumnsOf = (u: StandardClaims) => ({
-  middle_name: u.middleName,
-  nickname: u.nickname,
-  preferred_username: u.preferredUsername,
-  profile: u.profile,
-  website: u.website,
-  gender: u.gender,
-  birthdate: u.birthdate,
-  zoneinfo: u.zoneinfo,
-  locale: u.locale,
-  phone_number: u.phoneNumber,
-  phone_number_verified: u.phoneNumberVerified ? 1 : 0,
-  address: u.address === null ? null : JSON.stringify(u.address),
-});
-
-/** `columns`, which must name every column of UserColumns: one left out is a compile error naming it. */
-const everyUserColumn = <const T extends readonly (keyof UserColumns)[]>(
-  columns: T &
-    ([Exclude<keyof UserColumns, T[number]>] extends [never]
-      ? unknown
-      : { unlisted: Exclude<keyof UserColumns, T[number]> }),
-): T => columns;
 
 /**
- * The user columns a join selects, each as `u_<column>` (oauth-sessions.ts's refresh read). Every
- * one of them: a column missing here would reach toUser as undefined on a refresh only.
+ * The user columns a join selects, each as `u_<column>` (oauth-sessions.ts's refresh read): every
+ * one of them, in the order declared.
  */
-export const USER_COLUMNS = everyUserColumn([
-  'id',
-  'org_id',
-  'email',
-  'first_name',
-  'last_name',
-  'picture',
-  'provider',
-  'disabled',
-  'email_verified',
-  'created_at',
-  'updated_at',
-  'middle_name',
-  'nickname',
-  'preferred_username',
-  'profile',
-  'website',
-  'gender',
-  'birthdate',
-  'zoneinfo',
-  'locale',
-  'phone_number',
-  'phone_number_verified',
-  'address',
-]);
+export const USER_COLUMNS = userColumns.names;
 
-export const toUser = (r: UserColumns): User => ({
-  ...standardClaimsOf(r),
-  id: r.id,
-  orgId: r.org_id,
-  email: r.email,
-  firstName: r.first_name,
-  lastName: r.last_name,
-  picture: r.picture,
-  provider: r.provider,
-  disabled: r.disabled === 1,
-  emailVerified: r.email_verified === 1,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+export const toUser = userColumns.toRecord;
 
 /** Emails are unique per org regardless of case. */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
@@ -118,22 +67,11 @@ export async function insertUser(
   await db
     .insertInto('users')
     .values({
-      id: user.id,
-      org_id: user.orgId,
-      email: user.email,
+      ...userColumns.toRow(user),
       email_key: emailKey(user.email),
       password_hash: passwordHash,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      picture: user.picture,
-      provider: user.provider,
-      disabled: user.disabled ? 1 : 0,
-      email_verified: user.emailVerified ? 1 : 0,
-      created_at: user.createdAt,
-      updated_at: user.updatedAt,
       origin: origin.origin,
       origin_connection: origin.connectionId,
-      ...standardColumnsOf(user),
     })
     .execute();
 }
@@ -247,18 +185,9 @@ async function listed(db: Db, orgId: string, window: ListWindow) {
 /** Stores what an owner may change of a user: names, picture, the other standard claims, whether they are disabled. */
 export async function updateUser(store: Handle, user: User): Promise<void> {
   const db = opened(store);
-  await db
-    .updateTable('users')
-    .set({
-      first_name: user.firstName,
-      last_name: user.lastName,
-      picture: user.picture,
-      disabled: user.disabled ? 1 : 0,
-      updated_at: user.updatedAt,
-      ...standardColumnsOf(user),
-    })
-    .where('id', '=', user.id)
-    .execute();
+  // All but the key, the org, the address (setEmail), the provider, whether verified, and the creation.
+  const { id, org_id, email, provider, email_verified, created_at, ...changes } = userColumns.toRow(user);
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
 /** Stores a new password hash (reset or change). */
