@@ -24,11 +24,41 @@ const ROLE_CHOICES: readonly (readonly [Role, string])[] = [
 ];
 
 /**
+ * The pending invitations of one kind, then the form that sends one: an invitation sent shows in the
+ * list at once.
+ */
+export function InvitationsOf({
+  org,
+  kind,
+  title,
+  hint,
+}: {
+  org: Org;
+  kind: Invitation['kind'];
+  title: string;
+  hint: string;
+}) {
+  const [version, setVersion] = useState(0);
+  return (
+    <>
+      <PendingInvitations org={org} kind={kind} version={version} />
+      <InviteForm
+        org={org}
+        kind={kind}
+        title={title}
+        hint={hint}
+        onInvited={() => setVersion((v) => v + 1)}
+      />
+    </>
+  );
+}
+
+/**
  * Invites an address: by mail (the link goes to the address) or as a link shown once here, with a
  * copy button, to pass on. `kind` `member` posts to the members route with a role; `user` to the
  * invitations route. The answer is the same whether the address has an account or not.
  */
-export function InviteForm({
+function InviteForm({
   org,
   kind,
   title,
@@ -112,15 +142,7 @@ export function InviteForm({
 }
 
 /** The pending invitations of one kind, each withdrawable; `version` changes reload the list. */
-export function PendingInvitations({
-  org,
-  kind,
-  version,
-}: {
-  org: Org;
-  kind: Invitation['kind'];
-  version: number;
-}) {
+function PendingInvitations({ org, kind, version }: { org: Org; kind: Invitation['kind']; version: number }) {
   const { page, go } = usePage();
   const { error, run } = useAction();
   const [news, setNews] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
-import { listPage } from '../api/lists.js';
+import { keysPage } from '../api/lists.js';
 import { inOrg } from '../api/params.js';
 import type { SigningKey } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
@@ -12,7 +12,7 @@ import { forOwners } from '../components/page-head.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { useAction } from '../use-action.js';
-import { useLoad } from '../use-load.js';
+import { useListPage } from '../use-list-page.js';
 import { usePage } from '../use-page.js';
 
 /** Each state: its badge, its name, and what it means for tokens. */
@@ -47,13 +47,7 @@ export const Keys = forOwners('Signing keys', KeysOwnersOnly, KeyList);
 function KeyList({ org }: { org: OrgScreenProps['org'] }) {
   const { page, go, first } = usePage();
   const [rotated, setRotated] = useState<string | null>(null);
-  const loaded = useLoad(
-    () =>
-      listPage(
-        api.GET('/organizations/{org}/keys', { params: { path: { org: org.slug }, query: { page } } }),
-      ),
-    [org.slug, page],
-  );
+  const loaded = useListPage(org.slug, page, keysPage);
   return (
     <>
       <h1>Signing keys</h1>

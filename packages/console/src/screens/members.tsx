@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, ok } from '../api/client.js';
-import { listPage } from '../api/lists.js';
+import { membersPage } from '../api/lists.js';
 import { oneIn } from '../api/params.js';
 import type { Member, Role } from '../api/types.js';
 import { whoAmI } from '../auth/session.js';
@@ -8,9 +8,9 @@ import { ConfirmButton } from '../components/confirm-button.js';
 import { ListView } from '../components/list-view.js';
 import { Done, EmptyState, ErrorNotice, ReadOnlyNote } from '../components/notices.js';
 import { canWrite, type OrgScreenProps, useOrgs } from '../org-context.js';
-import { useLoad } from '../use-load.js';
+import { useListPage } from '../use-list-page.js';
 import { usePage } from '../use-page.js';
-import { InviteForm, PendingInvitations } from './invitation-parts.js';
+import { InvitationsOf } from './invitation-parts.js';
 
 const ROLES: readonly (readonly [Role, string])[] = [
   ['member', 'Member'],
@@ -27,16 +27,9 @@ export function Members({ org }: OrgScreenProps) {
   const { page, go, first } = usePage();
   const [news, setNews] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [invited, setInvited] = useState(0);
   const orgs = useOrgs();
   useEffect(first, [org.slug]);
-  const loaded = useLoad(
-    () =>
-      listPage(
-        api.GET('/organizations/{org}/members', { params: { path: { org: org.slug }, query: { page } } }),
-      ),
-    [org.slug, page],
-  );
+  const loaded = useListPage(org.slug, page, membersPage);
   const owner = canWrite(org);
   /** Runs a change: its news or its error above the table, then the list read again. */
   const change = async (work: () => Promise<string>) => {
@@ -75,16 +68,12 @@ export function Members({ org }: OrgScreenProps) {
         {(members) => <MemberTable org={org} members={members} change={change} />}
       </ListView>
       {owner ? (
-        <>
-          <PendingInvitations org={org} kind="member" version={invited} />
-          <InviteForm
-            org={org}
-            kind="member"
-            title="Invite member"
-            hint="Anyone, with a console account or not: they become a member only once they accept the invitation."
-            onInvited={() => setInvited((v) => v + 1)}
-          />
-        </>
+        <InvitationsOf
+          org={org}
+          kind="member"
+          title="Invite member"
+          hint="Anyone, with a console account or not: they become a member only once they accept the invitation."
+        />
       ) : null}
     </>
   );

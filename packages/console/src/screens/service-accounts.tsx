@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, body, ok } from '../api/client.js';
-import { listPage } from '../api/lists.js';
+import { serviceAccountsPage } from '../api/lists.js';
 import { inOrg, oneIn } from '../api/params.js';
 import type { CreatedServiceAccount, ServiceAccount, ServiceAccountScope } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
@@ -13,7 +13,7 @@ import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { useAction } from '../use-action.js';
-import { useLoad } from '../use-load.js';
+import { useListPage } from '../use-list-page.js';
 import { usePage } from '../use-page.js';
 
 /** The scopes a service account may hold (never users:impersonate), with what each lets it do. */
@@ -46,15 +46,7 @@ function AccountList({ org }: { org: OrgScreenProps['org'] }) {
   const [shown, setShown] = useState<Shown | null>(null);
   const [news, setNews] = useState<string | null>(null);
   const { error, run } = useAction();
-  const loaded = useLoad(
-    () =>
-      listPage(
-        api.GET('/organizations/{org}/service-accounts', {
-          params: { path: { org: org.slug }, query: { page } },
-        }),
-      ),
-    [org.slug, page],
-  );
+  const loaded = useListPage(org.slug, page, serviceAccountsPage);
   const reload = loaded.reload;
   const account = (a: ServiceAccount) => oneIn(org.slug, a.client_id);
 
