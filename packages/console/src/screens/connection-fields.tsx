@@ -5,6 +5,8 @@ import { linesOf } from '../components/fields.js';
 import { Link } from '../components/link.js';
 import { oneTimeNews } from '../news.js';
 import { orgHref } from '../router.js';
+import { sameList } from '../same-list.js';
+import { TestConnection } from './connection-test.js';
 
 /** What the connection screens share: the form's values, the fields both forms show, news. */
 
@@ -102,7 +104,7 @@ const NAME: FieldDecl<ConnectionDraft> = {
   hint: 'Shown on the sign-in page as “Sign in with …”, up to 100 characters.',
 };
 
-export function NameField({ draft, set }: { draft: ConnectionDraft; set: Change }) {
+function NameField({ draft, set }: { draft: ConnectionDraft; set: Change }) {
   return <DraftFields draft={draft} set={set} fields={[NAME]} />;
 }
 
@@ -129,7 +131,7 @@ const JIT_ANY_DOMAIN: FieldDecl<ConnectionDraft> = {
 };
 
 /** Domains, JIT and default roles: the same for both types, on create and edit. */
-export function CommonFields({
+function CommonFields({
   slug,
   draft,
   set,
@@ -274,7 +276,7 @@ function samlFields(source: SamlSource, editing: boolean): FieldDecl<ConnectionD
 }
 
 /** The provider's fields of a connection of `type`; `editing`: a secret or certificate left blank is kept. */
-export function ProviderFields({
+function ProviderFields({
   type,
   draft,
   set,
@@ -290,7 +292,7 @@ export function ProviderFields({
 }
 
 /** The fields every connection has, as the API takes them. */
-export const commonBody = (d: ConnectionDraft) => ({
+const commonBody = (d: ConnectionDraft) => ({
   name: d.name,
   domains: linesOf(d.domains),
   jit: d.jit,
@@ -299,4 +301,89 @@ export const commonBody = (d: ConnectionDraft) => ({
 });
 
 /** The hosted domain as the API takes it: null for none. */
-export const hostedDomainOf = (d: ConnectionDraft) => d.hostedDomain.trim().toLowerCase() || null;
+const hostedDomainOf = (d: ConnectionDraft) => d.hostedDomain.trim().toLowerCase() || null;
+
+/**
+ * The form of a connection of `type`, the same on create and edit: its name, the provider's fields and
+ * their test, then domains, JIT and default roles; `editing`: a secret or certificate left blank is kept.
+ */
+export function ConnectionFields({
+  slug,
+  type,
+  draft,
+  set,
+  roles,
+  editing,
+}: {
+  slug: string;
+  type: Connection['type'];
+  draft: ConnectionDraft;
+  set: Change;
+  roles: UserRole[];
+  editing: boolean;
+}) {
+  return (
+    <>
+      <NameField draft={draft} set={set} />
+      <ProviderFields type={type} draft={draft} set={set} editing={editing} />
+      <TestConnection slug={slug} type={type} draft={draft} />
+      <CommonFields slug={slug} draft={draft} set={set} roles={roles} />
+    </>
+  );
+}
+
+/** What the API takes to create the connection the draft describes. */
+export function createBody(type: Connection['type'], d: ConnectionDraft) {
+  if (type === 'oidc')
+    return {
+      type,
+      ...commonBody(d),
+      issuer: d.issuer.trim(),
+      client_id: d.clientId.trim(),
+      client_secret: d.clientSecret,
+      scopes: scopesOf(d.scopes),
+      hosted_domain: hostedDomainOf(d),
+      accept_id_jag: d.acceptIdJag,
+    };
+  return {
+    type,
+    ...commonBody(d),
+    ...(d.samlSource === 'metadata'
+      ? { metadata_xml: d.metadataXml }
+      : { idp_entity_id: d.entityId.trim(), sso_url: d.ssoUrl.trim(), certificate: d.certificate }),
+  };
+}
+
+/** Only what differs from the stored connection: an untouched form changes nothing. */
+export function changesOf(c: Connection, d: ConnectionDraft): Record<string, unknown> {
+  const common = commonBody(d);
+  const out: Record<string, unknown> = {
+    ...(common.name === c.name ? {} : { name: common.name }),
+    ...(sameList(common.domains, c.domains) ? {} : { domains: common.domains }),
+    ...(common.jit === c.jit ? {} : { jit: common.jit }),
+    ...(common.jit_any_domain === c.jit_any_domain ? {} : { jit_any_domain: common.jit_any_domain }),
+    ...(sameList([...common.default_roles].sort(), [...c.default_roles].sort())
+      ? {}
+      : { default_roles: common.default_roles }),
+  };
+  if (c.type === 'oidc') {
+    const scopes = scopesOf(d.scopes);
+    return {
+      ...out,
+      ...(d.issuer.trim() === c.oidc.issuer ? {} : { issuer: d.issuer.trim() }),
+      ...(d.clientId.trim() === c.oidc.client_id ? {} : { client_id: d.clientId.trim() }),
+      ...(d.clientSecret === '' ? {} : { client_secret: d.clientSecret }),
+      ...(sameList(scopes, c.oidc.scopes) ? {} : { scopes }),
+      ...(hostedDomainOf(d) === c.oidc.hosted_domain ? {} : { hosted_domain: hostedDomainOf(d) }),
+      ...(d.acceptIdJag === c.oidc.accept_id_jag ? {} : { accept_id_jag: d.acceptIdJag }),
+    };
+  }
+  if (d.samlSource === 'metadata')
+    return d.metadataXml.trim() === '' ? out : { ...out, metadata_xml: d.metadataXml };
+  return {
+    ...out,
+    ...(d.entityId.trim() === c.saml.idp_entity_id ? {} : { idp_entity_id: d.entityId.trim() }),
+    ...(d.ssoUrl.trim() === c.saml.sso_url ? {} : { sso_url: d.ssoUrl.trim() }),
+    ...(d.certificate.trim() === '' ? {} : { certificate: d.certificate }),
+  };
+}

@@ -13,22 +13,15 @@ import { when } from '../format.js';
 import { loadAll } from '../load-all.js';
 import type { OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
-import { sameList } from '../same-list.js';
 import { useLoad } from '../use-load.js';
 import {
-  CommonFields,
-  type ConnectionDraft,
-  commonBody,
+  ConnectionFields,
+  changesOf,
   connectionNews,
   draftOf,
-  hostedDomainOf,
   justCreated,
-  NameField,
-  ProviderFields,
-  scopesOf,
   TYPE_LABELS,
 } from './connection-fields.js';
-import { TestConnection } from './connection-test.js';
 
 type Org = OrgScreenProps['org'];
 
@@ -179,40 +172,6 @@ function Facts({ connection: c, roles }: { connection: Connection; roles: UserRo
   );
 }
 
-/** Only what differs from the stored connection: an untouched form changes nothing. */
-function changesOf(c: Connection, d: ConnectionDraft): Record<string, unknown> {
-  const common = commonBody(d);
-  const out: Record<string, unknown> = {
-    ...(common.name === c.name ? {} : { name: common.name }),
-    ...(sameList(common.domains, c.domains) ? {} : { domains: common.domains }),
-    ...(common.jit === c.jit ? {} : { jit: common.jit }),
-    ...(common.jit_any_domain === c.jit_any_domain ? {} : { jit_any_domain: common.jit_any_domain }),
-    ...(sameList([...common.default_roles].sort(), [...c.default_roles].sort())
-      ? {}
-      : { default_roles: common.default_roles }),
-  };
-  if (c.type === 'oidc') {
-    const scopes = scopesOf(d.scopes);
-    return {
-      ...out,
-      ...(d.issuer.trim() === c.oidc.issuer ? {} : { issuer: d.issuer.trim() }),
-      ...(d.clientId.trim() === c.oidc.client_id ? {} : { client_id: d.clientId.trim() }),
-      ...(d.clientSecret === '' ? {} : { client_secret: d.clientSecret }),
-      ...(sameList(scopes, c.oidc.scopes) ? {} : { scopes }),
-      ...(hostedDomainOf(d) === c.oidc.hosted_domain ? {} : { hosted_domain: hostedDomainOf(d) }),
-      ...(d.acceptIdJag === c.oidc.accept_id_jag ? {} : { accept_id_jag: d.acceptIdJag }),
-    };
-  }
-  if (d.samlSource === 'metadata')
-    return d.metadataXml.trim() === '' ? out : { ...out, metadata_xml: d.metadataXml };
-  return {
-    ...out,
-    ...(d.entityId.trim() === c.saml.idp_entity_id ? {} : { idp_entity_id: d.entityId.trim() }),
-    ...(d.ssoUrl.trim() === c.saml.sso_url ? {} : { sso_url: d.ssoUrl.trim() }),
-    ...(d.certificate.trim() === '' ? {} : { certificate: d.certificate }),
-  };
-}
-
 function EditConnection({
   org,
   connection,
@@ -246,10 +205,14 @@ function EditConnection({
         );
       }}
     >
-      <NameField draft={draft} set={set} />
-      <ProviderFields type={connection.type} draft={draft} set={set} editing />
-      <TestConnection slug={org.slug} type={connection.type} draft={draft} />
-      <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
+      <ConnectionFields
+        slug={org.slug}
+        type={connection.type}
+        draft={draft}
+        set={set}
+        roles={roles}
+        editing
+      />
     </EditPanel>
   );
 }

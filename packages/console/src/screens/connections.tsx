@@ -3,11 +3,12 @@ import { api, body } from '../api/client.js';
 import { allRoles, connectionsPage } from '../api/lists.js';
 import { inOrg } from '../api/params.js';
 import type { Connection, UserRole } from '../api/types.js';
-import { Form, SelectField } from '../components/fields.js';
+import { SelectField } from '../components/fields.js';
+import { FormPanel } from '../components/form-panel.js';
 import { Link } from '../components/link.js';
 import { ListScreen } from '../components/list-screen.js';
 import { ListTable } from '../components/list-table.js';
-import { EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
+import { EmptyState, LoadNotice } from '../components/notices.js';
 import { DetailHead, forOwners } from '../components/page-head.js';
 import { when } from '../format.js';
 import type { OrgScreenProps } from '../org-context.js';
@@ -17,21 +18,15 @@ import { useDraft } from '../use-draft.js';
 import { useAddressListPage } from '../use-list-page.js';
 import { useLoad } from '../use-load.js';
 import {
-  CommonFields,
-  type ConnectionDraft,
+  ConnectionFields,
   ConnectionsOwnersOnly,
-  commonBody,
   connectionNews,
+  createBody,
   emptyDraft,
-  hostedDomainOf,
   justCreated,
-  NameField,
-  ProviderFields,
-  scopesOf,
   TYPE_LABELS,
 } from './connection-fields.js';
 import { ConnectionPage } from './connection-page.js';
-import { TestConnection } from './connection-test.js';
 
 type Org = OrgScreenProps['org'];
 
@@ -110,61 +105,31 @@ const TYPES = [
   ['saml', 'SAML 2.0'],
 ] as const;
 
-/** What the API takes to create the connection the draft describes. */
-function createBody(type: Connection['type'], d: ConnectionDraft) {
-  if (type === 'oidc')
-    return {
-      type,
-      ...commonBody(d),
-      issuer: d.issuer.trim(),
-      client_id: d.clientId.trim(),
-      client_secret: d.clientSecret,
-      scopes: scopesOf(d.scopes),
-      hosted_domain: hostedDomainOf(d),
-      accept_id_jag: d.acceptIdJag,
-    };
-  return {
-    type,
-    ...commonBody(d),
-    ...(d.samlSource === 'metadata'
-      ? { metadata_xml: d.metadataXml }
-      : { idp_entity_id: d.entityId.trim(), sso_url: d.ssoUrl.trim(), certificate: d.certificate }),
-  };
-}
-
 function NewConnectionForm({ org, roles }: { org: Org; roles: UserRole[] }) {
   const [type, setType] = useState<Connection['type']>('oidc');
   const [draft, set] = useDraft(emptyDraft);
-  const { error, busy, run } = useAction();
+  const action = useAction();
   return (
-    <div class="panel">
-      <Form
-        label="New connection"
-        onSubmit={() =>
-          run(async () => {
-            const data = await body(
-              api.POST('/organizations/{org}/connections', {
-                ...inOrg(org.slug),
-                body: createBody(type, draft),
-              }),
-            );
-            justCreated.add(data.id);
-            navigate(orgHref(org.slug, 'connections', data.id), { replace: true });
-          })
-        }
-      >
-        <SelectField label="Type" name="type" value={type} options={TYPES} onChange={setType} />
-        <NameField draft={draft} set={set} />
-        <ProviderFields type={type} draft={draft} set={set} editing={false} />
-        <TestConnection slug={org.slug} type={type} draft={draft} />
-        <CommonFields slug={org.slug} draft={draft} set={set} roles={roles} />
-        <ErrorNotice error={error} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            Create connection
-          </button>
-        </div>
-      </Form>
-    </div>
+    <FormPanel
+      title="New connection"
+      submit="Create connection"
+      state={action}
+      errorBelow
+      onSubmit={() =>
+        action.run(async () => {
+          const data = await body(
+            api.POST('/organizations/{org}/connections', {
+              ...inOrg(org.slug),
+              body: createBody(type, draft),
+            }),
+          );
+          justCreated.add(data.id);
+          navigate(orgHref(org.slug, 'connections', data.id), { replace: true });
+        })
+      }
+    >
+      <SelectField label="Type" name="type" value={type} options={TYPES} onChange={setType} />
+      <ConnectionFields slug={org.slug} type={type} draft={draft} set={set} roles={roles} editing={false} />
+    </FormPanel>
   );
 }

@@ -1,9 +1,8 @@
-import { useState } from 'preact/hooks';
 import { api, body } from '../api/client.js';
 import { allConnections, directoriesPage, listPageWith } from '../api/lists.js';
 import { inOrg } from '../api/params.js';
 import type { DirectoryWithToken } from '../api/types.js';
-import { SelectField, TextField } from '../components/fields.js';
+import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 import { FormPanel } from '../components/form-panel.js';
 import { Link } from '../components/link.js';
 import { ListScreen } from '../components/list-screen.js';
@@ -15,6 +14,7 @@ import type { OrgScreenProps } from '../org-context.js';
 import { orgHref } from '../router.js';
 import { useAction } from '../use-action.js';
 import { useCreating } from '../use-creating.js';
+import { useDraft } from '../use-draft.js';
 import { useLoad } from '../use-load.js';
 import { useAddressPage } from '../use-page.js';
 import { ConnectionName, DirectoriesOwnersOnly, directoryNews, TokenOnce } from './directory-bits.js';
@@ -97,6 +97,12 @@ function DirectoryList({ org }: { org: Org }) {
   );
 }
 
+interface DirectoryDraft {
+  name: string;
+  /** The connection's id; empty: none. */
+  connection: string;
+}
+
 function NewDirectory({
   org,
   connections,
@@ -108,10 +114,23 @@ function NewDirectory({
   onCancel: () => void;
   onCreated: (directory: DirectoryWithToken) => void;
 }) {
-  const [name, setName] = useState('');
-  const [connection, setConnection] = useState('');
+  const [draft, set] = useDraft<DirectoryDraft>({ name: '', connection: '' });
   const action = useAction();
-  const options = [['', 'None'] as const, ...connections.map((c) => [c.id, c.name] as const)];
+  const fields: FieldDecl<DirectoryDraft>[] = [
+    {
+      key: 'name',
+      label: 'Name',
+      required: true,
+      hint: 'For you only, like “Okta” or “Entra ID”; up to 100 characters.',
+    },
+    {
+      kind: 'select',
+      key: 'connection',
+      label: 'Connection',
+      options: [['', 'None'], ...connections.map((c) => [c.id, c.name] as const)],
+      hint: 'With a connection, the directory creates users only at addresses in its email domains, and they sign in through it. None: at any address.',
+    },
+  ];
   return (
     <FormPanel
       id="new-directory-title"
@@ -125,29 +144,17 @@ function NewDirectory({
             await body(
               api.POST('/organizations/{org}/directories', {
                 ...inOrg(org.slug),
-                body: { name: name.trim(), connection: connection === '' ? null : connection },
+                body: {
+                  name: draft.name.trim(),
+                  connection: draft.connection === '' ? null : draft.connection,
+                },
               }),
             ),
           ),
         )
       }
     >
-      <TextField
-        label="Name"
-        name="name"
-        value={name}
-        onInput={setName}
-        required
-        hint="For you only, like “Okta” or “Entra ID”; up to 100 characters."
-      />
-      <SelectField
-        label="Connection"
-        name="connection"
-        value={connection}
-        options={options}
-        onChange={setConnection}
-        hint="With a connection, the directory creates users only at addresses in its email domains, and they sign in through it. None: at any address."
-      />
+      <DraftFields draft={draft} set={set} fields={fields} />
     </FormPanel>
   );
 }
