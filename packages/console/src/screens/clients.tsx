@@ -9,11 +9,12 @@ import { DetailPage } from '../components/detail-page.js';
 import { DraftFields, type FieldDecl } from '../components/draft-fields.js';
 import { EditPanel, useSave } from '../components/edit-panel.js';
 import { Fact } from '../components/fact.js';
-import { CheckboxField, Form, LinesField, linesOf, TextField } from '../components/fields.js';
+import { CheckboxField, linesOf, TextField } from '../components/fields.js';
+import { FormPanel } from '../components/form-panel.js';
 import { Link } from '../components/link.js';
 import { ListScreen } from '../components/list-screen.js';
 import { ListTable } from '../components/list-table.js';
-import { Done, EmptyState, ErrorNotice, LoadNotice } from '../components/notices.js';
+import { Done, EmptyState, LoadNotice } from '../components/notices.js';
 import { DetailHead, forOwners } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
@@ -22,6 +23,7 @@ import type { OrgScreenProps } from '../org-context.js';
 import { navigate, orgHref } from '../router.js';
 import { sameList } from '../same-list.js';
 import { useAction } from '../use-action.js';
+import { useDraft } from '../use-draft.js';
 import { useAddressListPage } from '../use-list-page.js';
 import { useLoad } from '../use-load.js';
 import { BrandingScreen } from './branding.js';
@@ -112,33 +114,6 @@ function ClientList({ org }: { org: OrgScreenProps['org'] }) {
   );
 }
 
-/** Where the client's codes go and where sign-out may return to, one URI per line: the same on create and edit. */
-function UriFields(v: {
-  redirects: string;
-  onRedirects: (value: string) => void;
-  postLogout: string;
-  onPostLogout: (value: string) => void;
-}) {
-  return (
-    <>
-      <LinesField
-        label="Redirect URIs"
-        name="redirect_uris"
-        value={v.redirects}
-        onInput={v.onRedirects}
-        hint={REDIRECT_HINT}
-      />
-      <LinesField
-        label="Post-logout redirect URIs"
-        name="post_logout_redirect_uris"
-        value={v.postLogout}
-        onInput={v.onPostLogout}
-        hint={POST_LOGOUT_HINT}
-      />
-    </>
-  );
-}
-
 /** What the logout fields hold as typed: the two URIs (empty: none) and their session flags. */
 interface LogoutForm {
   back: string;
@@ -154,12 +129,44 @@ const logoutFormOf = (client?: Client): LogoutForm => ({
   frontSession: client?.frontchannel_logout_session_required ?? false,
 });
 
+/** What the fields both client forms show hold as typed: the name, the URIs (one per line), logout. */
+interface ClientForm extends LogoutForm {
+  name: string;
+  redirects: string;
+  postLogout: string;
+  origins: string;
+}
+
+type SetForm = (change: Partial<ClientForm>) => void;
+
+/** The client's name, first on both forms. */
+const NAME: FieldDecl<ClientForm> = {
+  key: 'name',
+  name: 'client_name',
+  label: 'Name',
+  required: true,
+  hint: 'Shown to people on the consent page.',
+};
+
+/** Where the client's codes go, where sign-out may return to, and which origins may call it. */
+const URIS: FieldDecl<ClientForm>[] = [
+  { kind: 'lines', key: 'redirects', name: 'redirect_uris', label: 'Redirect URIs', hint: REDIRECT_HINT },
+  {
+    kind: 'lines',
+    key: 'postLogout',
+    name: 'post_logout_redirect_uris',
+    label: 'Post-logout redirect URIs',
+    hint: POST_LOGOUT_HINT,
+  },
+  { kind: 'lines', key: 'origins', name: 'allowed_origins', label: 'Allowed origins', hint: ORIGINS_HINT },
+];
+
 /**
- * Where the app hears of sign-outs (back-channel and front-channel logout), the same on create and edit:
- * each channel's URI and, once one is typed, its session flag.
+ * The URIs and, in their fieldset, where the app hears of sign-outs (back-channel and front-channel
+ * logout): the same on create and edit; each channel's session flag once its URI is typed.
  */
-function LogoutFields({ value, onChange }: { value: LogoutForm; onChange: (value: LogoutForm) => void }) {
-  const fields: (FieldDecl<LogoutForm> | false)[] = [
+function UriFields({ form, set }: { form: ClientForm; set: SetForm }) {
+  const logout: (FieldDecl<ClientForm> | false)[] = [
     {
       key: 'back',
       name: 'backchannel_logout_uri',
@@ -167,7 +174,7 @@ function LogoutFields({ value, onChange }: { value: LogoutForm; onChange: (value
       type: 'url',
       hint: BACKCHANNEL_HINT,
     },
-    value.back.trim() !== '' && {
+    form.back.trim() !== '' && {
       kind: 'checkbox',
       key: 'backSession',
       name: 'backchannel_logout_session_required',
@@ -181,7 +188,7 @@ function LogoutFields({ value, onChange }: { value: LogoutForm; onChange: (value
       type: 'url',
       hint: FRONTCHANNEL_HINT,
     },
-    value.front.trim() !== '' && {
+    form.front.trim() !== '' && {
       kind: 'checkbox',
       key: 'frontSession',
       name: 'frontchannel_logout_session_required',
@@ -190,10 +197,13 @@ function LogoutFields({ value, onChange }: { value: LogoutForm; onChange: (value
     },
   ];
   return (
-    <fieldset>
-      <legend>Logout</legend>
-      <DraftFields draft={value} set={(change) => onChange({ ...value, ...change })} fields={fields} />
-    </fieldset>
+    <>
+      <DraftFields draft={form} set={set} fields={URIS} />
+      <fieldset>
+        <legend>Logout</legend>
+        <DraftFields draft={form} set={set} fields={logout} />
+      </fieldset>
+    </>
   );
 }
 
@@ -257,120 +267,99 @@ function GrantTypesField({
   );
 }
 
+/** The fields of a client as first typed, or (`client`) as the client has them. */
+const formOf = (client?: Client): ClientForm => ({
+  name: client?.client_name ?? '',
+  redirects: client?.redirect_uris.join('\n') ?? '',
+  postLogout: client?.post_logout_redirect_uris.join('\n') ?? '',
+  origins: client?.allowed_origins.join('\n') ?? '',
+  ...logoutFormOf(client),
+});
+
 function NewClient({ org }: { org: OrgScreenProps['org'] }) {
-  const [name, setName] = useState('');
+  const [form, set] = useDraft<ClientForm>(formOf);
   const [type, setType] = useState<Client['type']>('confidential');
-  const [redirects, setRedirects] = useState('');
-  const [postLogout, setPostLogout] = useState('');
-  const [origins, setOrigins] = useState('');
   /** The grant types the owner checked; none: the API chooses them (its answer shows which). */
   const [grants, setGrants] = useState<GrantType[]>([]);
   const [firstParty, setFirstParty] = useState(true);
-  const [logout, setLogout] = useState<LogoutForm>(logoutFormOf());
-  const { error, busy, run } = useAction();
-  const redirectUris = linesOf(redirects);
+  const action = useAction();
+  const origins = linesOf(form.origins);
   return (
     <>
       <DetailHead href={listHref(org.slug)} back="All clients" title="New client" />
-      <div class="panel">
-        <ErrorNotice error={error} />
-        <Form
-          label="New client"
-          onSubmit={() =>
-            run(async () => {
-              const created: CreateClientBody = {
-                client_name: name,
-                type,
-                redirect_uris: redirectUris,
-                post_logout_redirect_uris: linesOf(postLogout),
-                ...(linesOf(origins).length > 0 ? { allowed_origins: linesOf(origins) } : {}),
-                ...(grants.length > 0 ? { grant_types: grants } : {}),
-                first_party: firstParty,
-                ...logoutCreated(logout),
-              };
-              const data = await body(
-                api.POST('/organizations/{org}/clients', {
-                  ...inOrg(org.slug),
-                  body: created,
-                }),
-              );
-              justCreated.set(data.client_id, {
-                ...(data.client_secret ? { secret: data.client_secret } : {}),
-                ...(grants.length > 0 ? {} : { chosen: data.grant_types }),
-              });
-              navigate(orgHref(org.slug, 'clients', data.client_id), { replace: true });
-            })
+      <FormPanel
+        title="New client"
+        submit="Create client"
+        state={action}
+        onSubmit={() =>
+          action.run(async () => {
+            const created: CreateClientBody = {
+              client_name: form.name,
+              type,
+              redirect_uris: linesOf(form.redirects),
+              post_logout_redirect_uris: linesOf(form.postLogout),
+              ...(origins.length > 0 ? { allowed_origins: origins } : {}),
+              ...(grants.length > 0 ? { grant_types: grants } : {}),
+              first_party: firstParty,
+              ...logoutCreated(form),
+            };
+            const data = await body(
+              api.POST('/organizations/{org}/clients', {
+                ...inOrg(org.slug),
+                body: created,
+              }),
+            );
+            justCreated.set(data.client_id, {
+              ...(data.client_secret ? { secret: data.client_secret } : {}),
+              ...(grants.length > 0 ? {} : { chosen: data.grant_types }),
+            });
+            navigate(orgHref(org.slug, 'clients', data.client_id), { replace: true });
+          })
+        }
+      >
+        <DraftFields draft={form} set={set} fields={[NAME]} />
+        <fieldset>
+          <legend>Type</legend>
+          <TypeChoice
+            value="confidential"
+            current={type}
+            onPick={setType}
+            label="Confidential"
+            hint="A server-side app that can keep a secret; it gets a client secret."
+          />
+          <TypeChoice
+            value="public"
+            current={type}
+            onPick={setType}
+            label="Public"
+            hint="A browser or mobile app that cannot keep a secret; it signs in with PKCE."
+          />
+        </fieldset>
+        <UriFields form={form} set={set} />
+        <GrantTypesField
+          value={grants}
+          onChange={setGrants}
+          hint={
+            grants.length > 0
+              ? 'You chose these grant types; they are sent as checked.'
+              : 'Left unchecked, Tessera gives the client its default grant types for its type and redirect URIs, and its page shows which. authorization_code needs a redirect URI.'
           }
-        >
-          <TextField
-            label="Name"
-            name="client_name"
-            value={name}
-            onInput={setName}
-            required
-            hint="Shown to people on the consent page."
-          />
-          <fieldset>
-            <legend>Type</legend>
-            <TypeChoice
-              value="confidential"
-              current={type}
-              onPick={setType}
-              label="Confidential"
-              hint="A server-side app that can keep a secret; it gets a client secret."
-            />
-            <TypeChoice
-              value="public"
-              current={type}
-              onPick={setType}
-              label="Public"
-              hint="A browser or mobile app that cannot keep a secret; it signs in with PKCE."
-            />
-          </fieldset>
-          <UriFields
-            redirects={redirects}
-            onRedirects={setRedirects}
-            postLogout={postLogout}
-            onPostLogout={setPostLogout}
-          />
-          <LinesField
-            label="Allowed origins"
-            name="allowed_origins"
-            value={origins}
-            onInput={setOrigins}
-            hint={ORIGINS_HINT}
-          />
-          <LogoutFields value={logout} onChange={setLogout} />
-          <GrantTypesField
-            value={grants}
-            onChange={setGrants}
-            hint={
-              grants.length > 0
-                ? 'You chose these grant types; they are sent as checked.'
-                : 'Left unchecked, Tessera gives the client its default grant types for its type and redirect URIs, and its page shows which. authorization_code needs a redirect URI.'
-            }
-          />
-          {grants.length > 0 ? (
-            <div>
-              <button type="button" class="link" onClick={() => setGrants([])}>
-                Use the default grant types
-              </button>
-            </div>
-          ) : null}
-          <CheckboxField
-            label="First party"
-            name="first_party"
-            checked={firstParty}
-            onChange={setFirstParty}
-            hint="The organization's own app: its sign-in asks no consent. Turn off for someone else's app, whose users are asked to consent."
-          />
-          <div class="actions">
-            <button type="submit" disabled={busy}>
-              Create client
+        />
+        {grants.length > 0 ? (
+          <div>
+            <button type="button" class="link" onClick={() => setGrants([])}>
+              Use the default grant types
             </button>
           </div>
-        </Form>
-      </div>
+        ) : null}
+        <CheckboxField
+          label="First party"
+          name="first_party"
+          checked={firstParty}
+          onChange={setFirstParty}
+          hint="The organization's own app: its sign-in asks no consent. Turn off for someone else's app, whose users are asked to consent."
+        />
+      </FormPanel>
     </>
   );
 }
@@ -550,14 +539,14 @@ function EditClient({
   client: Client;
   onSaved: () => void;
 }) {
-  const [name, setName] = useState(client.client_name);
-  const [redirects, setRedirects] = useState(client.redirect_uris.join('\n'));
-  const [postLogout, setPostLogout] = useState(client.post_logout_redirect_uris.join('\n'));
-  const [grants, setGrants] = useState<GrantType[]>(client.grant_types);
   /** The origins as typed; null until edited, so the field shows what the client has now (the default follows the redirect URIs). */
-  const [origins, setOrigins] = useState<string | null>(null);
+  const [form, set] = useDraft<Omit<ClientForm, 'origins'> & { origins: string | null }>(() => ({
+    ...formOf(client),
+    origins: null,
+  }));
+  const shown: ClientForm = { ...form, origins: form.origins ?? client.allowed_origins.join('\n') };
+  const [grants, setGrants] = useState<GrantType[]>(client.grant_types);
   const [jwksUri, setJwksUri] = useState(client.jwks_uri ?? '');
-  const [logout, setLogout] = useState<LogoutForm>(logoutFormOf(client));
   const requiredBefore = client.require_pushed_authorization_requests === true;
   const [requirePushed, setRequirePushed] = useState(requiredBefore);
   const [dpopBound, setDpopBound] = useState(client.dpop_bound_access_tokens === true);
@@ -569,11 +558,11 @@ function EditClient({
       title="Edit client"
       state={saving}
       onSubmit={() => {
-        const redirectUris = linesOf(redirects);
-        const postLogoutUris = linesOf(postLogout);
-        const allowedOrigins = origins === null ? client.allowed_origins : linesOf(origins);
+        const redirectUris = linesOf(form.redirects);
+        const postLogoutUris = linesOf(form.postLogout);
+        const allowedOrigins = form.origins === null ? client.allowed_origins : linesOf(form.origins);
         const changes: UpdateClientBody = {
-          ...(name === client.client_name ? {} : { client_name: name }),
+          ...(form.name === client.client_name ? {} : { client_name: form.name }),
           ...(sameList(redirectUris, client.redirect_uris) ? {} : { redirect_uris: redirectUris }),
           ...(sameList(postLogoutUris, client.post_logout_redirect_uris)
             ? {}
@@ -585,7 +574,7 @@ function EditClient({
             : { allowed_origins: allowedOrigins.length > 0 ? allowedOrigins : null }),
           // Emptied: no key set URL.
           ...(jwksUri.trim() === (client.jwks_uri ?? '') ? {} : { jwks_uri: jwksUri.trim() || null }),
-          ...logoutChanges(logout, client),
+          ...logoutChanges(form, client),
           ...(requirePushed === requiredBefore
             ? {}
             : { require_pushed_authorization_requests: requirePushed }),
@@ -601,32 +590,12 @@ function EditClient({
               body: changes,
             }),
           );
-          setOrigins(null);
+          set({ origins: null });
         });
       }}
     >
-      <TextField
-        label="Name"
-        name="client_name"
-        value={name}
-        onInput={setName}
-        required
-        hint="Shown to people on the consent page."
-      />
-      <UriFields
-        redirects={redirects}
-        onRedirects={setRedirects}
-        postLogout={postLogout}
-        onPostLogout={setPostLogout}
-      />
-      <LinesField
-        label="Allowed origins"
-        name="allowed_origins"
-        value={origins ?? client.allowed_origins.join('\n')}
-        onInput={setOrigins}
-        hint={ORIGINS_HINT}
-      />
-      <LogoutFields value={logout} onChange={setLogout} />
+      <DraftFields draft={shown} set={set} fields={[NAME]} />
+      <UriFields form={shown} set={set} />
       {client.type === 'confidential' && client.jwks === undefined ? (
         <TextField
           label="Public key set URL (jwks_uri)"
