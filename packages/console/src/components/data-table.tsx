@@ -33,29 +33,58 @@ export function DataTable<T>({
   const shown = columns.filter((c): c is Column<T> => Boolean(c));
   const stacked = className === 'stack';
   return (
+    <TableFrame
+      class={className}
+      caption={caption}
+      captionClass={captionClass}
+      headings={shown.map((c) => c.label)}
+    >
+      <tbody>
+        {rows.map((row) => (
+          <tr key={rowKey(row)}>
+            {shown.map((c) => (
+              <td key={c.label} data-label={stacked ? (c.short ?? c.label) : undefined}>
+                {c.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </TableFrame>
+  );
+}
+
+/**
+ * The frame of every table of the console: scrollable sideways in its wrapper, its caption (for screen
+ * readers only unless given a class of its own), one heading per column, then `children`, its bodies.
+ */
+export function TableFrame({
+  class: className,
+  caption,
+  captionClass = 'visually-hidden',
+  headings,
+  children,
+}: {
+  class: string;
+  caption?: ComponentChildren;
+  captionClass?: string;
+  headings: readonly string[];
+  children: ComponentChildren;
+}) {
+  return (
     <div class="table-wrap">
       <table class={className || undefined}>
         {caption ? <caption class={captionClass}>{caption}</caption> : null}
         <thead>
           <tr>
-            {shown.map((c) => (
-              <th key={c.label} scope="col">
-                {c.label}
+            {headings.map((heading) => (
+              <th key={heading} scope="col">
+                {heading}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={rowKey(row)}>
-              {shown.map((c) => (
-                <td key={c.label} data-label={stacked ? (c.short ?? c.label) : undefined}>
-                  {c.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        {children}
       </table>
     </div>
   );

@@ -1,3 +1,5 @@
+import { TableFrame } from './data-table.js';
+
 /**
  * Snapshots of the audit log (camelCase objects) as tables people read: one field a row, and for
  * an update each changed field's value before and after, under visible "Before"/"After" headers
@@ -30,37 +32,33 @@ export function changedFields(previous: Snapshot, data: Snapshot, changes?: Snap
 export function FieldTable({ data, caption }: { data: Snapshot; caption: string }) {
   const fields = Object.keys(data);
   return (
-    <div class="table-wrap">
-      <table class="diff fields">
-        <caption class="diff-caption">{caption}</caption>
-        <thead>
+    <TableFrame
+      class="diff fields"
+      caption={caption}
+      captionClass="diff-caption"
+      headings={['Field', 'Value']}
+    >
+      <tbody>
+        {fields.length === 0 ? (
           <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Value</th>
+            <td colSpan={2} class="muted">
+              No fields recorded.
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {fields.length === 0 ? (
-            <tr>
-              <td colSpan={2} class="muted">
-                No fields recorded.
+        ) : (
+          fields.map((field) => (
+            <tr key={field}>
+              <th scope="row" class="diff-field">
+                <code class="diff-name">{field}</code>
+              </th>
+              <td class="diff-value">
+                <Value value={data[field]} />
               </td>
             </tr>
-          ) : (
-            fields.map((field) => (
-              <tr key={field}>
-                <th scope="row" class="diff-field">
-                  <code class="diff-name">{field}</code>
-                </th>
-                <td class="diff-value">
-                  <Value value={data[field]} />
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+          ))
+        )}
+      </tbody>
+    </TableFrame>
   );
 }
 
@@ -82,35 +80,28 @@ export function DiffTable({
   const unchanged = Object.fromEntries(Object.entries(data).filter(([field]) => !fields.includes(field)));
   return (
     <>
-      <div class="table-wrap">
-        <table class="diff">
-          <caption class="diff-caption">
-            {fields.length === 1 ? '1 field changed' : `${fields.length} fields changed`}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Field</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
+      <TableFrame
+        class="diff"
+        caption={fields.length === 1 ? '1 field changed' : `${fields.length} fields changed`}
+        captionClass="diff-caption"
+        headings={['Field', 'Before', 'After']}
+      >
+        <tbody>
+          {fields.map((field) => (
+            <tr key={field}>
+              <th scope="row" class="diff-field">
+                <code class="diff-name">{field}</code>
+              </th>
+              <td class="before diff-value">
+                {previous ? <Value value={previous[field]} /> : <span class="muted">(not recorded)</span>}
+              </td>
+              <td class="after diff-value">
+                <Value value={after(field)} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {fields.map((field) => (
-              <tr key={field}>
-                <th scope="row" class="diff-field">
-                  <code class="diff-name">{field}</code>
-                </th>
-                <td class="before diff-value">
-                  {previous ? <Value value={previous[field]} /> : <span class="muted">(not recorded)</span>}
-                </td>
-                <td class="after diff-value">
-                  <Value value={after(field)} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </TableFrame>
       {Object.keys(unchanged).length > 0 ? (
         <details class="unchanged">
           <summary class="unchanged-summary">

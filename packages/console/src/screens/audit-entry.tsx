@@ -1,5 +1,6 @@
 import { useId, useState } from 'preact/hooks';
 import type { Actor, AuditEvent } from '../api/types.js';
+import { TableFrame } from '../components/data-table.js';
 import { Fact } from '../components/fact.js';
 import { DiffTable, FieldTable } from '../components/json-diff.js';
 import { Link } from '../components/link.js';
@@ -55,42 +56,31 @@ export function ActorText({
   );
 }
 
-/** The table of one page of entries, newest first, each opening onto its details. */
-export function AuditTable({
-  entries,
-  names,
-  actorHref,
-}: {
-  entries: AuditEvent[];
+/** How the table names an entry's actor: by the names known, linked to the actor's page. */
+interface ActorLinks {
   names: ActorNames;
   actorHref: (actorId: string) => string;
-}) {
+}
+
+/** The table of one page of entries, newest first, each opening onto its details. */
+export function AuditTable({ entries, names, actorHref }: ActorLinks & { entries: AuditEvent[] }) {
   return (
-    <div class="table-wrap">
-      <table class="audit stack">
-        <caption class="visually-hidden">Audit log entries, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Event</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <EntryRows key={entry.id} entry={entry} names={names} actorHref={actorHref} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <TableFrame
+      class="audit stack"
+      caption="Audit log entries, newest first"
+      headings={['Time', 'Event', 'Actor', 'Details']}
+    >
+      <tbody>
+        {entries.map((entry) => (
+          <EntryRows key={entry.id} entry={entry} names={names} actorHref={actorHref} />
+        ))}
+      </tbody>
+    </TableFrame>
   );
 }
 
-interface EntryProps {
+interface EntryProps extends ActorLinks {
   entry: AuditEvent;
-  names: ActorNames;
-  actorHref: (actorId: string) => string;
 }
 
 function EntryRows({ entry, names, actorHref }: EntryProps) {
