@@ -2,7 +2,7 @@ import type { Permission } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import { replaceRows } from './replace-rows.js';
-import type { StoredPermission } from './roles.js';
+import { permissionsOutside, type StoredPermission } from './roles.js';
 
 /** The client's permissions, each naming its resource by identifier, in a stable order. */
 export async function clientPermissions(store: Handle, clientId: string): Promise<Permission[]> {
@@ -57,7 +57,5 @@ export async function dropClientPermissionsOutside(
   scopes: readonly string[],
 ): Promise<void> {
   const db = opened(store);
-  let query = db.deleteFrom('client_permissions').where('resource_id', '=', resourceId);
-  if (scopes.length > 0) query = query.where('scope', 'not in', [...scopes]);
-  await query.execute();
+  await permissionsOutside(db.deleteFrom('client_permissions'), resourceId, scopes).execute();
 }

@@ -13,6 +13,25 @@ export interface StoredPermission {
   scope: string;
 }
 
+/** A statement on a table of permissions (role_permissions, client_permissions), by the two methods used. */
+interface PermissionRows<Self> {
+  where(column: 'resource_id', op: '=', value: string): Self;
+  where(column: 'scope', op: 'not in', values: string[]): Self;
+}
+
+/**
+ * The permissions on the resource naming a scope outside `scopes` (all of them when it has none):
+ * what a resource that no longer has those scopes drops, from roles and clients alike.
+ */
+export function permissionsOutside<S extends PermissionRows<S>>(
+  statement: S,
+  resourceId: string,
+  scopes: readonly string[],
+): S {
+  const onResource = statement.where('resource_id', '=', resourceId);
+  return scopes.length > 0 ? onResource.where('scope', 'not in', [...scopes]) : onResource;
+}
+
 /** The permissions of these roles, by role id, each naming its resource by identifier. */
 async function permissionsOf(db: Db, roleIds: readonly string[]): Promise<Map<string, Permission[]>> {
   const byRole = new Map<string, Permission[]>(roleIds.map((id) => [id, []]));
@@ -169,7 +188,5 @@ export async function dropRolePermissionsOutside(
   scopes: readonly string[],
 ): Promise<void> {
   const db = opened(store);
-  let query = db.deleteFrom('role_permissions').where('resource_id', '=', resourceId);
-  if (scopes.length > 0) query = query.where('scope', 'not in', [...scopes]);
-  await query.execute();
+  await permissionsOutside(db.deleteFrom('role_permissions'), resourceId, scopes).execute();
 }
