@@ -11,7 +11,6 @@ import {
   streamRetryDelay,
 } from '../domain/log-streams/index.js';
 import type { ClaimedLogStream, StreamCursor, StreamEntry } from '../domain/types.js';
-import { dialectOf } from '../storage/opened.js';
 import { readEntriesAfter } from '../storage/repos/audit-events.js';
 import {
   advanceCursor,
@@ -19,33 +18,19 @@ import {
   recordStreamFailure,
   releaseStream,
 } from '../storage/repos/log-streams.js';
-import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
-import { listenForWork } from './work-signals.js';
-import { listeningPoll } from './worker.js';
+import type { SendingWorkerOptions } from './worker.js';
 import { type WorkerClock, wallClock } from './worker-clock.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
+import { WorkerWait } from './worker-wait.js';
 
-export interface LogStreamWorkerOptions {
+export interface LogStreamWorkerOptions extends SendingWorkerOptions {
   /** Streams sent to at once by this worker (default 8). */
   concurrency?: number;
-  /** Longest wait between looks for streams with entries to send (default 1 s; ±20 % jitter). */
-  pollMs?: number;
-  /** The same while NOTIFYs reach this process (PostgreSQL; worker.ts listeningPoll). */
-  listeningPollMs?: number;
   /** How long a claim holds before another worker may take the stream (default twice the timeout). */
   leaseMs?: number;
-  /** Per-request limit (default config.webhookTimeoutMs, 15 s; must stay well under the lease). */
-  timeoutMs?: number;
   /** Most entries in one batch (default MAX_BATCH_ENTRIES). */
   batchEntries?: number;
-  /** Extra trusted CA certificates, PEM. Tests only. */
-  ca?: string;
-  /** DNS for requests; tests only. */
-  resolver?: Resolver;
-  random?: () => number;
-  log?: WorkerLog;
-  clock?: WorkerClock;
 }
 
 /**
@@ -63,15 +48,8 @@ export class LogStreamWorker {
   readonly #deps: Pick<Deps, 'store' | 'sealer' | 'config'>;
   readonly #sender: HttpsSender;
   readonly #concurrency: number;
-  readonly #pollMs: number;
-  readonly #listeningPollMs: number;
-  /** NOTIFYs reach this process: poll only as a fallback. */
-  #listening = false;
-  #listener: { close(): Promise<void> } | null = null;
-  /** Woken while not asleep: the next sleep returns at once. */
-  #woken = false;
-  /** Cancels the waits for streams' backoffs to end. */
-  readonly #retryTimers = new Set<() => void>();
+  /** Its sleeps between looks, and the waits for streams' backoffs to end. */
+  readonly #wait: WorkerWait;
   readonly #leaseMs: number;
   readonly #timeoutMs: number;
   readonly #batchEntries: number;
@@ -81,19 +59,17 @@ export class LogStreamWorker {
   readonly #running = new Set<Promise<void>>();
   #stopping = false;
   #loop: Promise<void> | null = null;
-  #interrupt: (() => void) | null = null;
 
   constructor(deps: Pick<Deps, 'store' | 'sealer' | 'config'>, options: LogStreamWorkerOptions = {}) {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 8;
-    this.#pollMs = options.pollMs ?? 1000;
-    this.#listeningPollMs = listeningPoll(options);
     this.#timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
     this.#leaseMs = options.leaseMs ?? 2 * this.#timeoutMs;
     this.#batchEntries = Math.min(options.batchEntries ?? MAX_BATCH_ENTRIES, MAX_BATCH_ENTRIES);
     this.#random = options.random ?? Math.random;
     this.#log = options.log ?? silentLog;
     this.#clock = options.clock ?? wallClock;
+    this.#wait = new WorkerWait(this.#clock, options);
     this.#sender = new HttpsSender({
       allowPrivate: deps.config.outboundAllowPrivate,
       timeoutMs: this.#timeoutMs,
@@ -107,22 +83,7 @@ export class LogStreamWorker {
   start(): this {
     if (this.#loop) return this;
     // An audit entry of an org with an active stream sends a NOTIFY at commit (migration 051).
-    const listenUrl = this.#deps.config.databaseListenUrl;
-    if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
-      this.#listener = listenForWork(
-        this.#deps.store,
-        listenUrl,
-        'streams',
-        {
-          wake: () => this.#wake(),
-          live: (live) => {
-            this.#listening = live;
-            if (!live) this.#wake();
-          },
-        },
-        this.#log,
-      );
-    }
+    this.#wait.listen(this.#deps, 'streams', this.#log, () => this.#wake());
     this.#loop = this.#run();
     return this;
   }
@@ -133,9 +94,7 @@ export class LogStreamWorker {
     this.#wake();
     await this.#loop;
     await Promise.allSettled([...this.#running]);
-    for (const cancel of this.#retryTimers) cancel();
-    this.#retryTimers.clear();
-    await this.#listener?.close();
+    await this.#wait.close();
     this.#sender.close();
   }
 
@@ -157,9 +116,9 @@ export class LogStreamWorker {
           this.#log.error({ err: { message: (error as Error).message } }, 'claiming log streams failed');
         }
       }
-      const poll = this.#listening ? this.#listeningPollMs : this.#pollMs;
+      const poll = this.#wait.poll * (0.8 + 0.4 * this.#random());
       const looked = performance.now();
-      await this.#sleep(poll * (0.8 + 0.4 * this.#random()));
+      if (!this.#stopping) await this.#wait.sleep(poll);
       // Woken again and again (a NOTIFY per committing writer): one look per MIN_LOOK_GAP_MS at most
       // (real time: a rate, not a schedule a test's clock would move).
       const gap = looked + MIN_LOOK_GAP_MS - performance.now();
@@ -169,8 +128,7 @@ export class LogStreamWorker {
 
   /** Look for streams now (a NOTIFY, a free slot, a backoff's end, stopping). */
   #wake(): void {
-    this.#woken = true;
-    this.#interrupt?.();
+    this.#wait.wake();
   }
 
   #track(run: Promise<void>): void {
@@ -309,31 +267,8 @@ export class LogStreamWorker {
       () => {},
     );
     // Look again when the backoff ends, not at a fallback poll long after.
-    if (!this.#stopping) {
-      const cancel = this.#clock.after(Math.max(0, nextAttemptAt - this.#clock.now()), () => {
-        this.#retryTimers.delete(cancel);
-        this.#wake();
-      });
-      this.#retryTimers.add(cancel);
-    }
+    if (!this.#stopping) this.#wait.wakeAt(nextAttemptAt);
     this.#log.warn({ streamId: stream.id, failures, error }, 'log stream batch failed');
-  }
-
-  #sleep(ms: number): Promise<void> {
-    if (this.#stopping || this.#woken) {
-      this.#woken = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const cancel = this.#clock.after(ms, () => done());
-      this.#interrupt = () => done();
-      const done = () => {
-        cancel();
-        this.#interrupt = null;
-        this.#woken = false;
-        resolve();
-      };
-    });
   }
 }
 

@@ -5,43 +5,32 @@ import type { LogoutDelivery } from '../domain/types.js';
 import { nextRetryDelay, onEnqueued } from '../domain/webhooks/index.js';
 import { dialectOf } from '../storage/opened.js';
 import { claimDueLogouts, settleLogoutDelivery } from '../storage/repos/logout-deliveries.js';
-import type { Resolver } from './checked-lookup.js';
 import { HttpsSender, type SendResult } from './https-sender.js';
-import { listenForWork } from './work-signals.js';
-import { listeningPoll, type WorkerOptions } from './worker.js';
+import type { SendingWorkerOptions, WorkerOptions } from './worker.js';
 import { type WorkerClock, wallClock } from './worker-clock.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
+import { WorkerWait } from './worker-wait.js';
 
-export interface LogoutWorkerOptions {
+export interface LogoutWorkerOptions extends SendingWorkerOptions {
   /** Logout tokens sent at once (default 8). */
   concurrency?: number;
-  /** Longest wait between looks for due deliveries (default 1 s). */
-  pollMs?: number;
-  /** The same while NOTIFYs reach this process (worker.ts listeningPoll). */
-  listeningPollMs?: number;
-  /** Per-attempt limit (default config.webhookTimeoutMs, as webhooks). */
-  timeoutMs?: number;
-  /** Extra trusted CA certificates, PEM. Tests only. */
-  ca?: string;
-  /** DNS for deliveries; tests only. */
-  resolver?: Resolver;
-  random?: () => number;
-  log?: WorkerLog;
-  clock?: WorkerClock;
 }
+
+/** The webhook worker's options the logout worker takes too (a test's CA, resolver, clock, poll). */
+const SHARED_OPTIONS = [
+  'ca',
+  'resolver',
+  'clock',
+  'pollMs',
+  'listeningPollMs',
+  'timeoutMs',
+  'random',
+] as const;
 
 /** The logout worker's options taken from the webhook worker's (a test's CA, resolver, clock, poll). */
 export function logoutOptions(log: WorkerLog, webhooks: WorkerOptions | undefined): LogoutWorkerOptions {
-  return {
-    log,
-    ...(webhooks?.ca === undefined ? {} : { ca: webhooks.ca }),
-    ...(webhooks?.resolver === undefined ? {} : { resolver: webhooks.resolver }),
-    ...(webhooks?.clock === undefined ? {} : { clock: webhooks.clock }),
-    ...(webhooks?.pollMs === undefined ? {} : { pollMs: webhooks.pollMs }),
-    ...(webhooks?.listeningPollMs === undefined ? {} : { listeningPollMs: webhooks.listeningPollMs }),
-    ...(webhooks?.timeoutMs === undefined ? {} : { timeoutMs: webhooks.timeoutMs }),
-    ...(webhooks?.random === undefined ? {} : { random: webhooks.random }),
-  };
+  const given = SHARED_OPTIONS.filter((k) => webhooks?.[k] !== undefined);
+  return { log, ...Object.fromEntries(given.map((k) => [k, webhooks?.[k]])) };
 }
 
 /**
@@ -58,11 +47,7 @@ export class LogoutWorker {
   readonly #deps: Deps;
   readonly #sender: HttpsSender;
   readonly #concurrency: number;
-  readonly #pollMs: number;
-  readonly #listeningPollMs: number;
-  /** NOTIFYs reach this process: poll only as a fallback. */
-  #listening = false;
-  #listener: { close(): Promise<void> } | null = null;
+  readonly #wait: WorkerWait;
   readonly #leaseMs: number;
   readonly #schedule: readonly number[];
   readonly #random: () => number;
@@ -70,23 +55,18 @@ export class LogoutWorker {
   readonly #clock: WorkerClock;
   #stopping = false;
   #loop: Promise<void> | null = null;
-  #wake: (() => void) | null = null;
-  #woken = false;
   #unsubscribe: (() => void) | null = null;
-  /** Cancels the waits for retries coming due. */
-  readonly #retryTimers = new Set<() => void>();
 
   constructor(deps: Deps, options: LogoutWorkerOptions = {}) {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 8;
-    this.#pollMs = options.pollMs ?? 1000;
-    this.#listeningPollMs = listeningPoll(options);
     const timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
     this.#leaseMs = 2 * timeoutMs + 5_000;
     this.#schedule = deps.config.webhookRetrySchedule;
     this.#random = options.random ?? Math.random;
     this.#log = options.log ?? silentLog;
     this.#clock = options.clock ?? wallClock;
+    this.#wait = new WorkerWait(this.#clock, options);
     this.#sender = new HttpsSender({
       allowPrivate: deps.config.outboundAllowPrivate,
       timeoutMs,
@@ -100,24 +80,9 @@ export class LogoutWorker {
 
   start(): this {
     if (this.#loop) return this;
-    this.#unsubscribe = onEnqueued(() => this.#nudge());
+    this.#unsubscribe = onEnqueued(() => this.#wait.wake());
     // Queuing a logout sends a NOTIFY at commit: other nodes' queues wake this one.
-    const listenUrl = this.#deps.config.databaseListenUrl;
-    if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
-      this.#listener = listenForWork(
-        this.#deps.store,
-        listenUrl,
-        'logouts',
-        {
-          wake: () => this.#nudge(),
-          live: (live) => {
-            this.#listening = live;
-            if (!live) this.#wake?.();
-          },
-        },
-        this.#log,
-      );
-    }
+    this.#wait.listen(this.#deps, 'logouts', this.#log, () => this.#wait.wake());
     this.#loop = this.#run();
     return this;
   }
@@ -125,18 +90,11 @@ export class LogoutWorker {
   /** Stops claiming and waits for the attempts under way (each bounded by the time limit). */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.#nudge();
+    this.#wait.wake();
     await this.#loop;
-    for (const cancel of this.#retryTimers) cancel();
-    this.#retryTimers.clear();
     this.#unsubscribe?.();
-    await this.#listener?.close();
+    await this.#wait.close();
     this.#sender.close();
-  }
-
-  #nudge(): void {
-    this.#woken = true;
-    this.#wake?.();
   }
 
   async #run(): Promise<void> {
@@ -149,7 +107,7 @@ export class LogoutWorker {
       }
       if (this.#stopping) break;
       if (claimed === this.#concurrency) continue;
-      await this.#sleep(this.#listening ? this.#listeningPollMs : this.#pollMs);
+      await this.#wait.sleep(this.#wait.poll);
     }
   }
 
@@ -209,33 +167,7 @@ export class LogoutWorker {
     };
     if (ok) this.#log.debug(fields, 'logout token delivered');
     else this.#log.warn({ ...fields, error: result.error, outcome: status }, 'logout token delivery failed');
-    if (status === 'pending') this.#nudgeAt(now + (delay as number));
-  }
-
-  /** Looks again when a retry comes due, even before the next poll. */
-  #nudgeAt(at: number): void {
-    if (this.#stopping) return;
-    const cancel = this.#clock.after(Math.max(0, at - this.#clock.now()), () => {
-      this.#retryTimers.delete(cancel);
-      this.#nudge();
-    });
-    this.#retryTimers.add(cancel);
-  }
-
-  #sleep(ms: number): Promise<void> {
-    if (this.#woken) {
-      this.#woken = false;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => {
-      const cancel = this.#clock.after(ms, () => done());
-      this.#wake = () => done();
-      const done = () => {
-        cancel();
-        this.#wake = null;
-        this.#woken = false;
-        resolve();
-      };
-    });
+    // Look again when the retry comes due, even before the next poll.
+    if (status === 'pending' && !this.#stopping) this.#wait.wakeAt(now + (delay as number));
   }
 }

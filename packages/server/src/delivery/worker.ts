@@ -2,28 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Deps } from '../domain/context.js';
 import type { ClaimedDelivery, DeliveryTarget } from '../domain/types.js';
 import { onEnqueued } from '../domain/webhooks/index.js';
-import { dialectOf } from '../storage/opened.js';
 import { type AttemptContext, attemptDelivery } from './attempt.js';
 import type { Resolver } from './checked-lookup.js';
 import { HttpsSender } from './https-sender.js';
 import { Settler } from './settler.js';
-import { listenForWork } from './work-signals.js';
 import { type WorkerClock, wallClock } from './worker-clock.js';
 import { silentLog, type WorkerLog } from './worker-log.js';
+import { type PollOptions, WorkerWait } from './worker-wait.js';
 
-export interface WorkerOptions {
-  /** Deliveries attempted at once by this worker (default 32); it holds claims on up to three times as many. */
-  concurrency?: number;
-  /** Longest wait between looks for due deliveries (default 1 s; ±20 % jitter). */
-  pollMs?: number;
-  /**
-   * The same while NOTIFYs reach this process (PostgreSQL, its work listener connected): a fallback
-   * only, for claims a dead worker left and NOTIFYs lost (default LISTENING_POLL_MS, or `pollMs` when
-   * that is given).
-   */
-  listeningPollMs?: number;
-  /** How long a claim holds before another worker may take the delivery (default twice the timeout). */
-  leaseMs?: number;
+/** What the webhook, logout and log-stream workers all take: how they poll, send, log and tell the time. */
+export interface SendingWorkerOptions extends PollOptions {
   /** Per-attempt limit (default config.webhookTimeoutMs, 15 s; must stay well under the lease). */
   timeoutMs?: number;
   /** Extra trusted CA certificates, PEM. Tests only (see docs/webhooks.md). */
@@ -35,16 +23,16 @@ export interface WorkerOptions {
   log?: WorkerLog;
   /** The time it reads and waits on (default the wall clock); tests pass one they move forward. */
   clock?: WorkerClock;
+}
+
+export interface WorkerOptions extends SendingWorkerOptions {
+  /** Deliveries attempted at once by this worker (default 32); it holds claims on up to three times as many. */
+  concurrency?: number;
+  /** How long a claim holds before another worker may take the delivery (default twice the timeout). */
+  leaseMs?: number;
   /** Counts each attempt's outcome (/metrics). */
   metrics?: { deliveryAttempted(outcome: 'delivered' | 'retry' | 'failed' | 'skipped'): void };
 }
-
-/** How often a worker woken by NOTIFYs still looks for work by itself. */
-export const LISTENING_POLL_MS = 10_000;
-
-/** The poll while NOTIFYs reach the process: the option, else `pollMs` when given, else LISTENING_POLL_MS. */
-export const listeningPoll = (options: { pollMs?: number; listeningPollMs?: number }) =>
-  options.listeningPollMs ?? options.pollMs ?? LISTENING_POLL_MS;
 
 /** Claims held at most, in batches of `concurrency`: one on the wire, up to two waiting. */
 const HELD_BATCHES = 3;
@@ -71,10 +59,7 @@ export class DeliveryWorker {
   readonly #sender: HttpsSender;
   readonly #settler: Settler;
   readonly #concurrency: number;
-  readonly #pollMs: number;
-  readonly #listeningPollMs: number;
-  /** NOTIFYs reach this process: poll only as a fallback. */
-  #listening = false;
+  readonly #wait: WorkerWait;
   readonly #leaseMs: number;
   readonly #timeoutMs: number;
   readonly #log: WorkerLog;
@@ -90,8 +75,6 @@ export class DeliveryWorker {
   #moreDue = true;
   #stopping = false;
   #loop: Promise<void> | null = null;
-  #woken = false;
-  #interrupt: (() => void) | null = null;
   /** Cancels the wait for `#dueAt`. */
   #dueTimer: (() => void) | null = null;
   #dueAt = Number.POSITIVE_INFINITY;
@@ -100,13 +83,12 @@ export class DeliveryWorker {
   constructor(deps: Pick<Deps, 'store' | 'sealer' | 'config'>, options: WorkerOptions = {}) {
     this.#deps = deps;
     this.#concurrency = options.concurrency ?? 32;
-    this.#pollMs = options.pollMs ?? 1000;
-    this.#listeningPollMs = listeningPoll(options);
     const timeoutMs = options.timeoutMs ?? deps.config.webhookTimeoutMs;
     this.#timeoutMs = timeoutMs;
     this.#leaseMs = options.leaseMs ?? 2 * timeoutMs;
     this.#log = options.log ?? silentLog;
     this.#clock = options.clock ?? wallClock;
+    this.#wait = new WorkerWait(this.#clock, options);
     this.#metrics = options.metrics;
     this.#sender = new HttpsSender({
       allowPrivate: deps.config.outboundAllowPrivate,
@@ -132,24 +114,8 @@ export class DeliveryWorker {
     if (this.#loop) return this;
     const unsubscribe = onEnqueued(() => this.#wake(true));
     this.#cleanup.push(async () => unsubscribe());
-    const listenUrl = this.#deps.config.databaseListenUrl;
-    if (dialectOf(this.#deps.store) === 'postgres' && listenUrl) {
-      const listener = listenForWork(
-        this.#deps.store,
-        listenUrl,
-        'outbox',
-        {
-          wake: () => this.#wake(true),
-          live: (live) => {
-            this.#listening = live;
-            // Without NOTIFYs the short poll applies from now, not after the long wait under way.
-            if (!live) this.#wake(false);
-          },
-        },
-        this.#log,
-      );
-      this.#cleanup.push(() => listener.close());
-    }
+    this.#wait.listen(this.#deps, 'outbox', this.#log, () => this.#wake(true));
+    this.#cleanup.push(() => this.#wait.close());
     this.#loop = this.#run();
     return this;
   }
@@ -190,8 +156,8 @@ export class DeliveryWorker {
         this.#pump();
         if (this.#moreDue) continue;
       }
-      const poll = (this.#listening ? this.#listeningPollMs : this.#pollMs) * (0.8 + 0.4 * Math.random());
-      if (await this.#sleep(Math.max(0, Math.min(poll, this.#dueAt - this.#clock.now()))))
+      const poll = this.#wait.poll * (0.8 + 0.4 * Math.random());
+      if (await this.#wait.sleep(Math.max(0, Math.min(poll, this.#dueAt - this.#clock.now()))))
         this.#moreDue = true;
     }
   }
@@ -276,8 +242,7 @@ export class DeliveryWorker {
   /** Look again now; `due` says deliveries may have become due (not just a slot freed). */
   #wake(due: boolean): void {
     if (due) this.#moreDue = true;
-    this.#woken = true;
-    this.#interrupt?.();
+    this.#wait.wake();
   }
 
   /** A retry this worker scheduled: look for due work then, even before the next poll. */
@@ -289,26 +254,6 @@ export class DeliveryWorker {
       this.#dueTimer = null;
       this.#dueAt = Number.POSITIVE_INFINITY;
       this.#wake(true);
-    });
-  }
-
-  /** Sleeps until woken or `ms` pass; true when the time ran out (a poll is due). */
-  #sleep(ms: number): Promise<boolean> {
-    if (this.#woken) {
-      this.#woken = false;
-      return Promise.resolve(false);
-    }
-    return new Promise<boolean>((resolve) => {
-      const cancel = this.#clock.after(ms, () => done(true));
-      this.#interrupt = () => done(false);
-      function done(timedOut: boolean) {
-        cancel();
-        resolve(timedOut);
-      }
-    }).then((timedOut) => {
-      this.#interrupt = null;
-      this.#woken = false;
-      return timedOut;
     });
   }
 }
