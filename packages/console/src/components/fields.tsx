@@ -47,6 +47,16 @@ export type TextType = 'text' | 'email' | 'password' | 'url' | 'search' | 'numbe
 
 const typed = (e: Event) => (e.currentTarget as HTMLInputElement | HTMLTextAreaElement).value;
 
+/** What a text input and a textarea both take from their field: id, name, value, hint, and the typing. */
+const textAttributes = (field: TextProps, id: string, describedBy: string | undefined) => ({
+  id,
+  name: field.name,
+  value: field.value,
+  required: field.required ?? false,
+  'aria-describedby': describedBy,
+  onInput: (e: Event) => field.onInput(typed(e)),
+});
+
 /** A labelled text input; `hint` is read out with it; `suggestions` are offered as it is typed. */
 export function TextField({
   type = 'text',
@@ -67,16 +77,11 @@ export function TextField({
       input={(id, describedBy) => (
         <>
           <input
-            id={id}
-            name={field.name}
+            {...textAttributes(field, id, describedBy)}
             type={type as 'text'}
             list={suggestions ? `${id}-suggestions` : undefined}
-            value={field.value}
-            required={field.required ?? false}
             autoComplete={autoComplete}
             placeholder={placeholder}
-            aria-describedby={describedBy}
-            onInput={(e) => field.onInput(typed(e))}
           />
           {suggestions ? (
             <datalist id={`${id}-suggestions`}>
@@ -98,16 +103,7 @@ export function LinesField({ rows = 3, ...field }: TextProps & { rows?: number }
       label={field.label}
       hint={field.hint}
       input={(id, describedBy) => (
-        <textarea
-          id={id}
-          name={field.name}
-          rows={rows}
-          required={field.required ?? false}
-          spellcheck={false}
-          value={field.value}
-          aria-describedby={describedBy}
-          onInput={(e) => field.onInput(typed(e))}
-        />
+        <textarea {...textAttributes(field, id, describedBy)} rows={rows} spellcheck={false} />
       )}
     />
   );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, body } from '../api/client.js';
-import { inOrg } from '../api/params.js';
+import { api, body, ok, type Pending } from '../api/client.js';
+import { inOrg, oneIn } from '../api/params.js';
 import type { Domain } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyValue } from '../components/copy-value.js';
@@ -110,7 +110,13 @@ function DomainCard({
   onChanged: (news: string) => void;
 }) {
   const { error, busy, run } = useAction();
-  const path = { org: org.slug, id: domain.id };
+  const one = oneIn(org.slug, domain.id);
+  /** Sends one change of the domain (`send`); once it went through, the list is read again with `news`. */
+  const change = (send: () => Pending, news: string) =>
+    run(async () => {
+      await ok(send());
+      onChanged(news);
+    }).then(() => undefined);
   const headingId = `domain-${domain.id}`;
   return (
     <section class="panel domain" aria-labelledby={headingId}>
@@ -140,10 +146,10 @@ function DomainCard({
             type="button"
             disabled={busy}
             onClick={() =>
-              run(async () => {
-                await body(api.POST('/organizations/{org}/domains/{id}/verify', { params: { path } }));
-                onChanged(`${domain.name} is verified.`);
-              })
+              change(
+                () => api.POST('/organizations/{org}/domains/{id}/verify', one),
+                `${domain.name} is verified.`,
+              )
             }
           >
             Verify
@@ -155,15 +161,10 @@ function DomainCard({
             question={`Move the issuer to ${domain.name}? Apps must then use ${domain.issuer}`}
             confirmLabel="Make primary"
             onConfirm={() =>
-              run(async () => {
-                await body(
-                  api.PATCH('/organizations/{org}/domains/{id}', {
-                    params: { path },
-                    body: { primary: true },
-                  }),
-                );
-                onChanged(`The issuer is now ${domain.issuer}`);
-              }).then(() => undefined)
+              change(
+                () => api.PATCH('/organizations/{org}/domains/{id}', { ...one, body: { primary: true } }),
+                `The issuer is now ${domain.issuer}`,
+              )
             }
           >
             Make primary
@@ -175,15 +176,10 @@ function DomainCard({
             question="Move the issuer back to Tessera’s host for this organization?"
             confirmLabel="Stop using it"
             onConfirm={() =>
-              run(async () => {
-                await body(
-                  api.PATCH('/organizations/{org}/domains/{id}', {
-                    params: { path },
-                    body: { primary: false },
-                  }),
-                );
-                onChanged(`${domain.name} is no longer primary.`);
-              }).then(() => undefined)
+              change(
+                () => api.PATCH('/organizations/{org}/domains/{id}', { ...one, body: { primary: false } }),
+                `${domain.name} is no longer primary.`,
+              )
             }
           >
             Stop using as primary
@@ -193,10 +189,7 @@ function DomainCard({
             question={`Delete ${domain.name}?`}
             confirmLabel="Delete"
             onConfirm={() =>
-              run(async () => {
-                await body(api.DELETE('/organizations/{org}/domains/{id}', { params: { path } }));
-                onChanged(`${domain.name} deleted.`);
-              }).then(() => undefined)
+              change(() => api.DELETE('/organizations/{org}/domains/{id}', one), `${domain.name} deleted.`)
             }
           >
             Delete
