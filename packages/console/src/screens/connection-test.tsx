@@ -4,6 +4,7 @@ import { inOrg } from '../api/params.js';
 import { type Connection, type ConnectionTest, connectionTestOf } from '../api/types.js';
 import { Fact } from '../components/fact.js';
 import { Done, ErrorNotice } from '../components/notices.js';
+import { useAction } from '../use-action.js';
 import type { ConnectionDraft } from './connection-fields.js';
 
 /** What "Test connection" sends: the provider's side of the draft only. */
@@ -66,19 +67,16 @@ export function TestConnection({
   draft: ConnectionDraft;
 }) {
   const [result, setResult] = useState<ConnectionTest | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   return (
     <div class="connection-test" aria-live="polite">
       <button
         type="button"
         class="secondary"
         disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
+        onClick={() => {
           setResult(null);
-          try {
+          return run(async () => {
             const found = await body(
               api.POST('/organizations/{org}/connections/test', {
                 ...inOrg(slug),
@@ -86,11 +84,7 @@ export function TestConnection({
               }),
             );
             setResult(connectionTestOf(found));
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
+          });
         }}
       >
         {busy ? 'Testing…' : 'Test connection'}

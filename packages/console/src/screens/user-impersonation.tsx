@@ -9,6 +9,7 @@ import { EmptyState, ErrorNotice, Loading } from '../components/notices.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
 import { orgHref } from '../router.js';
+import { useAction } from '../use-action.js';
 import { useLoad } from '../use-load.js';
 
 /**
@@ -56,8 +57,7 @@ function ImpersonateForm({ slug, user, clients }: { slug: string; user: User; cl
   const [clientId, setClientId] = useState(clients[0]?.client_id ?? '');
   const client = clients.find((c) => c.client_id === clientId) ?? clients[0];
   const [redirectUri, setRedirectUri] = useState(client?.redirect_uris[0] ?? '');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useAction();
   const [started, setStarted] = useState<Impersonation | null>(null);
   const uris = client?.redirect_uris ?? [];
   const uri = uris.includes(redirectUri) ? redirectUri : (uris[0] ?? '');
@@ -67,11 +67,9 @@ function ImpersonateForm({ slug, user, clients }: { slug: string; user: User; cl
       <ErrorNotice error={error} />
       <Form
         label={`Impersonate ${user.email}`}
-        onSubmit={async () => {
-          setBusy(true);
-          setError(null);
+        onSubmit={() => {
           setStarted(null);
-          try {
+          return run(async () => {
             const data = await body(
               api.POST('/organizations/{org}/users/{id}/impersonation', {
                 ...oneIn(slug, user.id),
@@ -79,11 +77,7 @@ function ImpersonateForm({ slug, user, clients }: { slug: string; user: User; cl
               }),
             );
             setStarted(data);
-          } catch (e) {
-            setError(e);
-          } finally {
-            setBusy(false);
-          }
+          });
         }}
       >
         <ReasonField value={reason} onInput={setReason} />
