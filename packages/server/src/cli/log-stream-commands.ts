@@ -1,15 +1,14 @@
 import {
   createLogStream,
-  DEFAULT_DATADOG_URL,
   deleteLogStream,
   getLogStream,
-  type LogStreamSettings,
   type LogStreamView,
   listLogStreams,
   updateLogStream,
 } from '../domain/log-streams/index.js';
 import { SYSTEM } from '../domain/types.js';
 import { jsonBody } from '../http/management/api-input.js';
+import { logStreamChanges, newLogStream } from '../http/management/log-stream-input.js';
 import { CreateLogStreamBody, UpdateLogStreamBody } from '../http/management/log-streams-schemas.js';
 import { required, UsageError, type Values } from './args.js';
 import { deletion, inOrg } from './in-org.js';
@@ -62,12 +61,6 @@ function settingsOf(f: SettingFlags): Record<string, string | boolean> {
   return { ...given, ...(f.gzip ? { gzip: true } : f['no-gzip'] ? { gzip: false } : {}) };
 }
 
-/** The API's settings (snake_case body fields) as the domain's. */
-const domainSettings = (b: object): LogStreamSettings =>
-  Object.fromEntries(
-    Object.entries(b).filter(([k]) => [...SETTING_FLAGS, 'gzip'].includes(k)),
-  ) as LogStreamSettings;
-
 /** `--pause` / `--resume`: the stream's `active`, or undefined when neither is given. */
 function activeOf(f: { pause?: boolean; resume?: boolean }): boolean | undefined {
   if (f.pause && f.resume) throw new UsageError('give one of --pause or --resume');
@@ -101,19 +94,7 @@ export const LOG_STREAM_COMMANDS: {
         ...(type === 'splunk_hec' ? { token: secret } : type === 'datadog' ? { api_key: secret } : {}),
       });
       return inOrg(slug, async (deps, org) => {
-        const made = await createLogStream(
-          deps,
-          org,
-          {
-            name: b.name,
-            type: b.type,
-            url: b.type === 'datadog' ? (b.url ?? DEFAULT_DATADOG_URL) : b.url,
-            secret: b.type === 'splunk_hec' ? b.token : b.type === 'datadog' ? b.api_key : null,
-            settings: domainSettings(b),
-            backfillFrom: b.backfill_from ?? null,
-          },
-          SYSTEM,
-        );
+        const made = await createLogStream(deps, org, newLogStream(b), SYSTEM);
         return { ...shown(made.stream), ...(made.secret === null ? {} : { secret: made.secret }) };
       })();
     };
@@ -151,22 +132,7 @@ export const LOG_STREAM_COMMANDS: {
           ...changes,
           ...(secret === undefined ? {} : type === 'datadog' ? { api_key: secret } : { token: secret }),
         });
-        const settings = domainSettings(b);
-        const s = await updateLogStream(
-          deps,
-          org,
-          id,
-          {
-            ...(b.name === undefined ? {} : { name: b.name }),
-            ...(b.url === undefined ? {} : { url: b.url }),
-            ...(b.active === undefined ? {} : { active: b.active }),
-            ...(b.token === undefined ? {} : { token: b.token }),
-            ...(b.api_key === undefined ? {} : { apiKey: b.api_key }),
-            ...(Object.keys(settings).length === 0 ? {} : { settings }),
-          },
-          SYSTEM,
-        );
-        return shown(s);
+        return shown(await updateLogStream(deps, org, id, logStreamChanges(b), SYSTEM));
       })();
     };
   },

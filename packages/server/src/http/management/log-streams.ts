@@ -1,14 +1,13 @@
 import type { z } from 'zod';
 import {
   createLogStream,
-  DEFAULT_DATADOG_URL,
   deleteLogStream,
   getLogStream,
-  type LogStreamSettings,
   type LogStreamView,
   listLogStreams,
   updateLogStream,
 } from '../../domain/log-streams/index.js';
+import { logStreamChanges, newLogStream } from './log-stream-input.js';
 import {
   CreatedLogStream,
   CreateLogStreamBody,
@@ -40,15 +39,6 @@ function view(s: LogStreamView): z.output<typeof LogStreamRecord> {
     created_at: new Date(s.createdAt).toISOString(),
     updated_at: new Date(s.updatedAt).toISOString(),
   };
-}
-
-/** The given settings of a body, without the absent ones. */
-function settingsOf(b: object): LogStreamSettings {
-  const given = b as Partial<Record<keyof LogStreamSettings, unknown>>;
-  const keys = ['index', 'source', 'sourcetype', 'service', 'ddsource', 'ddtags', 'gzip'] as const;
-  return Object.fromEntries(
-    keys.filter((k) => given[k] !== undefined).map((k) => [k, given[k]]),
-  ) as LogStreamSettings;
 }
 
 const streams = ownedItems({
@@ -84,19 +74,7 @@ export const LOG_STREAM_ENDPOINTS = [
       },
     },
     async (deps, { org, actor }, b) => {
-      const { stream, secret } = await createLogStream(
-        deps,
-        org,
-        {
-          name: b.name,
-          type: b.type,
-          url: b.type === 'datadog' ? (b.url ?? DEFAULT_DATADOG_URL) : b.url,
-          secret: b.type === 'splunk_hec' ? b.token : b.type === 'datadog' ? b.api_key : null,
-          settings: settingsOf(b),
-          backfillFrom: b.backfill_from ?? null,
-        },
-        actor,
-      );
+      const { stream, secret } = await createLogStream(deps, org, newLogStream(b), actor);
       return { ...view(stream), ...(secret === null ? {} : { secret }) };
     },
   ),
@@ -131,24 +109,8 @@ export const LOG_STREAM_ENDPOINTS = [
         400: apiError(`\`invalid_request\`: an unknown field, a setting of another type, or ${badUrl}`),
       },
     },
-    async (deps, { org, actor }, id, b) => {
-      const settings = settingsOf(b);
-      const s = await updateLogStream(
-        deps,
-        org,
-        id,
-        {
-          ...(b.name === undefined ? {} : { name: b.name }),
-          ...(b.url === undefined ? {} : { url: b.url }),
-          ...(b.active === undefined ? {} : { active: b.active }),
-          ...(b.token === undefined ? {} : { token: b.token }),
-          ...(b.api_key === undefined ? {} : { apiKey: b.api_key }),
-          ...(Object.keys(settings).length === 0 ? {} : { settings }),
-        },
-        actor,
-      );
-      return view(s);
-    },
+    async (deps, { org, actor }, id, b) =>
+      view(await updateLogStream(deps, org, id, logStreamChanges(b), actor)),
   ),
   streams.remove(
     { operationId: 'deleteLogStream', summary: 'Delete a log stream; nothing more is sent to it' },
