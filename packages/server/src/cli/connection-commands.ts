@@ -6,6 +6,7 @@ import {
   createConnection,
   deleteConnection,
   listConnections,
+  oidcSettingsShown,
   requireConnection,
   updateConnection,
 } from '../domain/federation/index.js';
@@ -51,14 +52,7 @@ function shown(deps: Parameters<typeof connectionUrls>[0], org: Org, c: Connecti
     defaultRoles: c.defaultRoles,
     ...(c.type === 'oidc'
       ? {
-          oidc: {
-            issuer: c.oidc.issuer,
-            clientId: c.oidc.clientId,
-            scopes: c.oidc.scopes,
-            hostedDomain: c.oidc.hostedDomain ?? null,
-            allowedEndpointHosts: c.oidc.allowedEndpointHosts ?? [],
-            acceptIdJag: c.oidc.acceptIdJag === true,
-          },
+          oidc: oidcSettingsShown(c.oidc),
           callbackUrl: urls.callbackUrl,
         }
       : {

@@ -16,7 +16,7 @@ import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { isLoopbackHost } from '../loopback.js';
 import { type PageAsked, windowOf } from '../paging.js';
-import type { Actor, Connection, ConnectionBase, IdpSettings, Org } from '../types.js';
+import type { Actor, Connection, ConnectionBase, IdpSettings, OidcSettings, Org } from '../types.js';
 import { requireDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
 import { emailDomain } from './email-domain.js';
@@ -94,6 +94,20 @@ export function connectionUrls(
   return { acsUrl: `${issuer}saml/${c.id}/acs`, spEntityId: metadataUrl, metadataUrl };
 }
 
+/**
+ * An OIDC connection's provider settings as owners read them (its audit entries, the API, the CLI):
+ * each setting stored before it existed reads as its default (no hosted domain, no other endpoint
+ * host, no ID-JAGs).
+ */
+export const oidcSettingsShown = (o: OidcSettings) => ({
+  issuer: o.issuer,
+  clientId: o.clientId,
+  scopes: o.scopes,
+  hostedDomain: o.hostedDomain ?? null,
+  allowedEndpointHosts: o.allowedEndpointHosts ?? [],
+  acceptIdJag: o.acceptIdJag === true,
+});
+
 export const connectionSnapshot = (c: Connection) => ({
   id: c.id,
   type: c.type,
@@ -103,14 +117,7 @@ export const connectionSnapshot = (c: Connection) => ({
   jitAnyDomain: c.jitAnyDomain,
   defaultRoles: c.defaultRoles,
   ...(c.type === 'oidc'
-    ? {
-        issuer: c.oidc.issuer,
-        clientId: c.oidc.clientId,
-        scopes: c.oidc.scopes,
-        hostedDomain: c.oidc.hostedDomain ?? null,
-        allowedEndpointHosts: c.oidc.allowedEndpointHosts ?? [],
-        acceptIdJag: c.oidc.acceptIdJag === true,
-      }
+    ? oidcSettingsShown(c.oidc)
     : { idpEntityId: c.saml.entityId, ssoUrl: c.saml.ssoUrl, certificates: c.saml.certificates.length }),
   createdAt: new Date(c.createdAt).toISOString(),
   updatedAt: new Date(c.updatedAt).toISOString(),

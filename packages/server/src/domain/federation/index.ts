@@ -14,6 +14,8 @@ export {
   createConnection,
   deleteConnection,
   listConnections,
+  type OidcSettings,
+  oidcSettingsShown,
   pageOfConnections,
   requireConnection,
   updateConnection,

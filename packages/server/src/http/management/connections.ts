@@ -5,6 +5,8 @@ import {
   connectionUrls,
   createConnection,
   deleteConnection,
+  type OidcSettings,
+  oidcSettingsShown,
   pageOfConnections,
   requireConnection,
   testConnection,
@@ -24,6 +26,19 @@ import { endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, forbidden, linkedPageResponses, ORG, unauthorized } from './responses.js';
 
+/** An OIDC connection's provider settings, as the domain shows them, in the API's names. */
+function oidcView(settings: OidcSettings) {
+  const o = oidcSettingsShown(settings);
+  return {
+    issuer: o.issuer,
+    client_id: o.clientId,
+    scopes: o.scopes,
+    hosted_domain: o.hostedDomain,
+    allowed_endpoint_hosts: o.allowedEndpointHosts,
+    accept_id_jag: o.acceptIdJag,
+  };
+}
+
 function view(c: Connection, deps: Deps, org: Org): z.output<typeof ConnectionRecord> {
   const urls = connectionUrls(deps, org, c);
   return {
@@ -36,14 +51,7 @@ function view(c: Connection, deps: Deps, org: Org): z.output<typeof ConnectionRe
     default_roles: c.defaultRoles,
     ...(c.type === 'oidc'
       ? {
-          oidc: {
-            issuer: c.oidc.issuer,
-            client_id: c.oidc.clientId,
-            scopes: c.oidc.scopes,
-            hosted_domain: c.oidc.hostedDomain ?? null,
-            allowed_endpoint_hosts: c.oidc.allowedEndpointHosts ?? [],
-            accept_id_jag: c.oidc.acceptIdJag === true,
-          },
+          oidc: oidcView(c.oidc),
           callback_url: urls.callbackUrl as string,
         }
       : {
@@ -54,6 +62,39 @@ function view(c: Connection, deps: Deps, org: Org): z.output<typeof ConnectionRe
         }),
     created_at: new Date(c.createdAt).toISOString(),
     updated_at: new Date(c.updatedAt).toISOString(),
+  };
+}
+
+/** The fields every connection has: the domain's name of each, and the API's. */
+const COMMON = {
+  name: 'name',
+  domains: 'domains',
+  jit: 'jit',
+  jitAnyDomain: 'jit_any_domain',
+  defaultRoles: 'default_roles',
+} as const;
+/** An OIDC provider's fields. */
+const OIDC = {
+  issuer: 'issuer',
+  clientId: 'client_id',
+  clientSecret: 'client_secret',
+  scopes: 'scopes',
+  hostedDomain: 'hosted_domain',
+  allowedEndpointHosts: 'allowed_endpoint_hosts',
+  acceptIdJag: 'accept_id_jag',
+} as const;
+/** A SAML IdP's: its metadata, or the entity id, SSO URL and certificate by hand. */
+const SAML = {
+  metadataXml: 'metadata_xml',
+  entityId: 'idp_entity_id',
+  ssoUrl: 'sso_url',
+  certificate: 'certificate',
+} as const;
+
+/** The fields `names` lists of a body, under the domain's names (absent ones as undefined). */
+function fieldsOf<B, M extends Record<string, keyof B>>(b: B, names: M): { [K in keyof M]: B[M[K]] } {
+  return Object.fromEntries(Object.entries(names).map(([to, from]) => [to, b[from]])) as {
+    [K in keyof M]: B[M[K]];
   };
 }
 
@@ -91,36 +132,12 @@ export const CONNECTION_ENDPOINTS = [
       },
     },
     async (deps, { org, actor }, b) => {
-      const common = {
-        name: b.name,
-        domains: b.domains,
-        jit: b.jit,
-        jitAnyDomain: b.jit_any_domain,
-        defaultRoles: b.default_roles,
-      };
       const c = await createConnection(
         deps,
         org,
         b.type === 'oidc'
-          ? {
-              ...common,
-              type: 'oidc',
-              issuer: b.issuer,
-              clientId: b.client_id,
-              clientSecret: b.client_secret,
-              scopes: b.scopes,
-              hostedDomain: b.hosted_domain,
-              allowedEndpointHosts: b.allowed_endpoint_hosts,
-              acceptIdJag: b.accept_id_jag,
-            }
-          : {
-              ...common,
-              type: 'saml',
-              metadataXml: b.metadata_xml,
-              entityId: b.idp_entity_id,
-              ssoUrl: b.sso_url,
-              certificate: b.certificate,
-            },
+          ? { ...fieldsOf(b, COMMON), type: 'oidc', ...fieldsOf(b, OIDC) }
+          : { ...fieldsOf(b, COMMON), type: 'saml', ...fieldsOf(b, SAML) },
         actor,
       );
       return view(c, deps, org);
@@ -156,13 +173,7 @@ export const CONNECTION_ENDPOINTS = [
         org,
         b.type === 'oidc'
           ? { type: 'oidc', issuer: b.issuer, allowedEndpointHosts: b.allowed_endpoint_hosts }
-          : {
-              type: 'saml',
-              metadataXml: b.metadata_xml,
-              entityId: b.idp_entity_id,
-              ssoUrl: b.sso_url,
-              certificate: b.certificate,
-            },
+          : { type: 'saml', ...fieldsOf(b, SAML) },
       );
       return ok(
         r.type === 'oidc'
@@ -221,24 +232,7 @@ export const CONNECTION_ENDPOINTS = [
         deps,
         org,
         id,
-        {
-          name: b.name,
-          domains: b.domains,
-          jit: b.jit,
-          jitAnyDomain: b.jit_any_domain,
-          defaultRoles: b.default_roles,
-          issuer: b.issuer,
-          clientId: b.client_id,
-          clientSecret: b.client_secret,
-          scopes: b.scopes,
-          hostedDomain: b.hosted_domain,
-          allowedEndpointHosts: b.allowed_endpoint_hosts,
-          acceptIdJag: b.accept_id_jag,
-          metadataXml: b.metadata_xml,
-          entityId: b.idp_entity_id,
-          ssoUrl: b.sso_url,
-          certificate: b.certificate,
-        },
+        { ...fieldsOf(b, COMMON), ...fieldsOf(b, OIDC), ...fieldsOf(b, SAML) },
         actor,
       );
       return view(c, deps, org);
