@@ -35,6 +35,7 @@ import { checkClientJwks, checkClientJwksUri, checkOneKeySource } from './client
 import type { DirectoryDeps } from './deps.js';
 import { checkLogoutEndpoint } from './logout-uris.js';
 import { checkRequestObjectSigningAlg } from './request-object-signing-alg.js';
+import { nextIssueTime, rotateSecret } from './secret-rotation.js';
 import { checkName, checkRedirectUri } from './validate.js';
 
 export const GRANT_TYPES: readonly GrantType[] = [
@@ -354,18 +355,14 @@ export async function rotateClientSecret(
   id: string,
   actor: Actor,
 ): Promise<string> {
-  const secret = newSecret('tcs_');
-  await deps.unitOfWork.run(async (tx) => {
+  return rotateSecret(deps, async (tx, hash) => {
     const before = await orgClient(tx, org, id);
     if (before.kind !== 'confidential') fail('client.secret.public_client', 'a public client has no secret');
-    // Strictly later than the last issue, so the entry always shows the change.
-    const now = Math.max(clock.now(), (before.secretIssuedAt ?? 0) + 1);
+    const now = nextIssueTime(before.secretIssuedAt);
     const after: Client = { ...before, secretIssuedAt: now, updatedAt: now };
-    await replaceClientSecret(tx, after, sha256(secret));
+    await replaceClientSecret(tx, after, hash);
     await clientAudit.updated(tx, { orgId: org.id, actor, at: now }, before, after);
   });
-  deps.credentials?.changed();
-  return secret;
 }
 
 /**

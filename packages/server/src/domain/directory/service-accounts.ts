@@ -22,6 +22,7 @@ import type { Actor, Client, Org, PublicKeySet, ServiceAccountBinding } from '..
 import { checkClientJwks } from './client-jwks.js';
 import { type ManagementScope, scopeList } from './console-scopes.js';
 import type { DirectoryDeps } from './deps.js';
+import { nextIssueTime, rotateSecret } from './secret-rotation.js';
 import { checkName } from './validate.js';
 
 /**
@@ -191,19 +192,15 @@ export async function rotateServiceAccountSecret(
   id: string,
   actor: Actor,
 ): Promise<string> {
-  const secret = newSecret('tcs_');
-  await deps.unitOfWork.run(async (tx) => {
+  return rotateSecret(deps, async (tx, hash) => {
     const { account: before, consoleId } = await orgAccount(tx, org, id);
-    // Strictly later than the last issue, so the entry always shows the change.
-    const now = Math.max(clock.now(), before.secretIssuedAt + 1);
+    const now = nextIssueTime(before.secretIssuedAt);
     const after: ServiceAccount = { ...before, secretIssuedAt: now };
     const client =
       (await findClient(tx, consoleId, id)) ?? fail('service_account.not_found', NO_SUCH_ACCOUNT);
-    await replaceClientSecret(tx, { ...client, secretIssuedAt: now, updatedAt: now }, sha256(secret));
+    await replaceClientSecret(tx, { ...client, secretIssuedAt: now, updatedAt: now }, hash);
     await audit.updated(tx, { orgId: org.id, actor, at: now }, before, after);
   });
-  deps.credentials?.changed();
-  return secret;
 }
 
 /**
