@@ -22,8 +22,8 @@ import {
   revokeSession,
 } from '../sessions/sessions.js';
 import { mayUseGrant, requireGrant } from '../tokens/client-grants.js';
-import { withIdToken } from '../tokens/id-tokens.js';
-import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.js';
+import { grantedTokens } from '../tokens/id-tokens.js';
+import { addRefreshToken, newRefreshToken, type TokenSet } from '../tokens/user-tokens.js';
 import { AUTHORIZATION_CODE_TTL_MS, REFRESH_TOKEN_TTL_MS, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
 import type { AuthorizationCode, AuthorizationRequest, Client, Org, User } from '../types.js';
 import type { PendingAuthorization } from './authorization-requests.js';
@@ -213,17 +213,7 @@ export async function redeemAuthorizationCode(
       return { session, nonce: stored.nonce, refreshToken, audience, user: undefined };
     }));
   if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
-  const set = await tokenSet(
-    deps,
-    signer,
-    org,
-    outcome.session,
-    outcome.refreshToken,
-    now,
-    outcome.audience,
-    input.dpopJkt ?? null,
-  );
-  return withIdToken(deps, signer, org, outcome.session, set, now, outcome.nonce, outcome.user);
+  return grantedTokens(deps, signer, org, outcome, now, input.dpopJkt ?? null, outcome.nonce);
 }
 
 /** What an exchange comes to: a refusal (returned, so a revocation it made is committed), or the tokens' makings. */

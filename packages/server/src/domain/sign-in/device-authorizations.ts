@@ -21,8 +21,8 @@ import { resourceScopesAsked } from '../resources/resource-scope-requests.js';
 import { sessionAudience } from '../resources/resource-tokens.js';
 import { liveSession, openSession, revokeSession } from '../sessions/sessions.js';
 import { requireGrant } from '../tokens/client-grants.js';
-import { withIdToken } from '../tokens/id-tokens.js';
-import { addRefreshToken, type TokenSet, tokenSet } from '../tokens/user-tokens.js';
+import { grantedTokens } from '../tokens/id-tokens.js';
+import { addRefreshToken, type TokenSet } from '../tokens/user-tokens.js';
 import { DEVICE_CODE_TTL_MS, DEVICE_POLL_INTERVAL_S, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
 import type { Client, DeviceAuthorization, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
@@ -323,9 +323,7 @@ export async function redeemDeviceCode(
     return { session, refreshToken, audience };
   });
   if ('situation' in outcome) return fail(outcome.situation, outcome.description);
-  const { session, refreshToken, audience } = outcome;
-  const set = await tokenSet(deps, signer, org, session, refreshToken, now, audience, dpopJkt);
-  return withIdToken(deps, signer, org, session, set, now, null);
+  return grantedTokens(deps, signer, org, outcome, now, dpopJkt, null);
 }
 
 const refuse = (situation: ErrorSituation, description: string): PollRefusal => ({ situation, description });

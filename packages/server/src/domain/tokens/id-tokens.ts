@@ -3,12 +3,13 @@ import { findUserById } from '../../storage/repos/users.js';
 import { fail } from '../errors.js';
 import { issuerOf } from '../issuers.js';
 import type { Signer } from '../keys/keys.js';
+import type { TokenAudience } from '../resources/resource-tokens.js';
 import type { OAuthSession } from '../sessions/sessions.js';
 import { ID_TOKEN_TTL_S } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import type { TokensDeps } from './deps.js';
 import { OPENID_SCOPE, releasedClaims, scopesOf } from './openid-claims.js';
-import type { TokenSet } from './user-tokens.js';
+import { type TokenSet, tokenSet } from './user-tokens.js';
 
 /**
  * Adds the ID token (OIDC Core §3.1.3.3) to the token set of a session granted `openid`; other
@@ -54,4 +55,31 @@ export async function withIdToken(
     ...releasedClaims(user, scopes, session.claims?.id_token),
   };
   return { ...set, idToken: await signIdToken(signer, claims) };
+}
+
+/** What a grant's transaction hands over to sign: the session, its new refresh token, the resource, the user when read. */
+export interface GrantedSession {
+  session: OAuthSession;
+  refreshToken: string | undefined;
+  audience: TokenAudience | null;
+  user?: User | null | undefined;
+}
+
+/**
+ * The token response of a grant that signs a user in or renews a sign-in (an authorization code, a
+ * refresh token, a device code): the session's token set (tokenSet), bound to `dpopJkt` when
+ * given, with its ID token when `openid` was granted (withIdToken, with the request's `nonce`).
+ */
+export async function grantedTokens(
+  deps: TokensDeps,
+  signer: Signer,
+  org: Org,
+  granted: GrantedSession,
+  now: number,
+  dpopJkt: string | null,
+  nonce: string | null,
+): Promise<TokenSet> {
+  const { session, refreshToken, audience, user } = granted;
+  const set = await tokenSet(deps, signer, org, session, refreshToken, now, audience, dpopJkt);
+  return withIdToken(deps, signer, org, session, set, now, nonce, user);
 }

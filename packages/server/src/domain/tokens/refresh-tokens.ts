@@ -20,10 +20,10 @@ import { REFRESH_TOKEN_TTL_MS } from '../tokens-policy.js';
 import type { Client, Org, RefreshToken, User } from '../types.js';
 import { requireGrant } from './client-grants.js';
 import type { TokensDeps } from './deps.js';
-import { withIdToken } from './id-tokens.js';
+import { grantedTokens } from './id-tokens.js';
 import { reuseVerdict } from './refresh-reuse-grace.js';
 import { purgeExpiredRefreshTokens } from './refresh-token-purge.js';
-import { addRefreshToken, newRefreshToken, type TokenSet, tokenSet } from './user-tokens.js';
+import { addRefreshToken, newRefreshToken, type TokenSet } from './user-tokens.js';
 
 /**
  * The refresh_token grant: rotation on every use. The presented token is consumed atomically,
@@ -123,18 +123,8 @@ export async function rotateRefreshToken(
     }));
   if (outcome.situation !== undefined) return fail(outcome.situation, outcome.error);
   await purgeExpiredRefreshTokens(deps.store, now);
-  const set = await tokenSet(
-    deps,
-    signer,
-    org,
-    outcome.session,
-    outcome.refreshToken,
-    now,
-    outcome.audience,
-    dpopJkt,
-  );
   // OIDC Core §12.2: a fresh ID token of the same sign-in, without a nonce.
-  return withIdToken(deps, signer, org, outcome.session, set, now, null, outcome.user);
+  return grantedTokens(deps, signer, org, outcome, now, dpopJkt, null);
 }
 
 /**
