@@ -4,9 +4,8 @@ import { listPage } from '../api/lists.js';
 import { oneIn } from '../api/params.js';
 import type { Invitation, Role } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { DataTable } from '../components/data-table.js';
 import { CheckboxField, Form, SelectField, TextField } from '../components/fields.js';
-import { ListView } from '../components/list-view.js';
+import { ListTable } from '../components/list-table.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { when } from '../format.js';
@@ -161,7 +160,7 @@ function PendingInvitations({ org, kind, version }: { org: Org; kind: Invitation
       <h2 id={headingId}>Pending invitations</h2>
       <ErrorNotice error={error} />
       {news ? <Done>{news}</Done> : null}
-      <ListView
+      <ListTable
         loaded={loaded}
         what="invitations"
         pager="Pages of invitations"
@@ -171,40 +170,34 @@ function PendingInvitations({ org, kind, version }: { org: Org; kind: Invitation
             <p>Invite someone with the form below: they accept with the link, in at most two steps.</p>
           </EmptyState>
         }
-      >
-        {(invitations) => (
-          <DataTable
-            caption={`Pending invitations to ${org.name}`}
-            rows={invitations}
-            rowKey={(i) => i.id}
-            columns={[
-              { label: 'Email', cell: (i) => i.email },
-              kind === 'member' && { label: 'Role', cell: (i) => (i.role === 'owner' ? 'Owner' : 'Member') },
-              { label: 'Sent', cell: (i) => (i.mailed ? 'by mail' : 'as a link') },
-              { label: 'Expires', cell: (i) => when(i.expires_at) },
-              {
-                label: 'Actions',
-                cell: (i) => (
-                  <ConfirmButton
-                    question={`Withdraw the invitation of ${i.email}?`}
-                    confirmLabel="Yes, withdraw"
-                    onConfirm={async () => {
-                      setNews(null);
-                      await run(async () => {
-                        await ok(api.DELETE('/organizations/{org}/invitations/{id}', oneIn(org.slug, i.id)));
-                        setNews(`The invitation of ${i.email} is withdrawn: its link no longer works.`);
-                        loaded.reload();
-                      });
-                    }}
-                  >
-                    Withdraw
-                  </ConfirmButton>
-                ),
-              },
-            ]}
-          />
-        )}
-      </ListView>
+        caption={`Pending invitations to ${org.name}`}
+        rowKey={(i) => i.id}
+        columns={[
+          { label: 'Email', cell: (i) => i.email },
+          kind === 'member' && { label: 'Role', cell: (i) => (i.role === 'owner' ? 'Owner' : 'Member') },
+          { label: 'Sent', cell: (i) => (i.mailed ? 'by mail' : 'as a link') },
+          { label: 'Expires', cell: (i) => when(i.expires_at) },
+          {
+            label: 'Actions',
+            cell: (i) => (
+              <ConfirmButton
+                question={`Withdraw the invitation of ${i.email}?`}
+                confirmLabel="Yes, withdraw"
+                onConfirm={async () => {
+                  setNews(null);
+                  await run(async () => {
+                    await ok(api.DELETE('/organizations/{org}/invitations/{id}', oneIn(org.slug, i.id)));
+                    setNews(`The invitation of ${i.email} is withdrawn: its link no longer works.`);
+                    loaded.reload();
+                  });
+                }}
+              >
+                Withdraw
+              </ConfirmButton>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

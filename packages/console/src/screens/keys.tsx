@@ -5,8 +5,7 @@ import { keysPage } from '../api/lists.js';
 import { inOrg } from '../api/params.js';
 import type { SigningKey } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { DataTable } from '../components/data-table.js';
-import { ListView } from '../components/list-view.js';
+import { ListTable } from '../components/list-table.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
 import { forOwners } from '../components/page-head.js';
 import { when } from '../format.js';
@@ -69,7 +68,7 @@ function KeyList({ org }: { org: OrgScreenProps['org'] }) {
         </dl>
       </section>
       <h2>Published keys</h2>
-      <ListView
+      <ListTable
         loaded={loaded}
         what="signing keys"
         pager="Pages of signing keys"
@@ -79,23 +78,17 @@ function KeyList({ org }: { org: OrgScreenProps['org'] }) {
             <p>Rotate the keys below to make an active and a next key.</p>
           </EmptyState>
         }
-      >
-        {(keys) => (
-          <DataTable
-            caption="Published signing keys"
-            rows={keys}
-            rowKey={(k) => k.kid}
-            columns={[
-              { label: 'Key id (kid)', short: 'Key id', cell: (k) => <code>{k.kid}</code> },
-              {
-                label: 'State',
-                cell: (k) => <span class={badgeClass(k.state)}>{STATES[k.state].label}</span>,
-              },
-              { label: 'Created', cell: (k) => when(k.created_at) },
-            ]}
-          />
-        )}
-      </ListView>
+        caption="Published signing keys"
+        rowKey={(k) => k.kid}
+        columns={[
+          { label: 'Key id (kid)', short: 'Key id', cell: (k) => <code>{k.kid}</code> },
+          {
+            label: 'State',
+            cell: (k) => <span class={badgeClass(k.state)}>{STATES[k.state].label}</span>,
+          },
+          { label: 'Created', cell: (k) => when(k.created_at) },
+        ]}
+      />
       <Rotate
         org={org}
         rotated={rotated}

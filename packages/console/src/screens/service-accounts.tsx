@@ -4,9 +4,9 @@ import { serviceAccountsPage } from '../api/lists.js';
 import { inOrg, oneIn } from '../api/params.js';
 import type { CreatedServiceAccount, ServiceAccount, ServiceAccountScope } from '../api/types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { Chips, DataTable } from '../components/data-table.js';
+import { Chips } from '../components/data-table.js';
 import { CheckboxField, Form, TextField } from '../components/fields.js';
-import { ListView } from '../components/list-view.js';
+import { ListTable } from '../components/list-table.js';
 import { Done, EmptyState, ErrorNotice } from '../components/notices.js';
 import { forOwners } from '../components/page-head.js';
 import { SecretOnce } from '../components/secret-once.js';
@@ -89,7 +89,7 @@ function AccountList({ org }: { org: OrgScreenProps['org'] }) {
         </>
       ) : null}
       <h2>Accounts</h2>
-      <ListView
+      <ListTable
         loaded={loaded}
         what="service accounts"
         pager="Pages of service accounts"
@@ -99,47 +99,41 @@ function AccountList({ org }: { org: OrgScreenProps['org'] }) {
             <p>Create one below to let a backend manage this organization's users and settings.</p>
           </EmptyState>
         }
-      >
-        {(accounts) => (
-          <DataTable
-            caption="Service accounts"
-            rows={accounts}
-            rowKey={(a) => a.client_id}
-            columns={[
-              { label: 'Name', cell: (a) => a.name },
-              { label: 'Client id', cell: (a) => <code class="one-line">{a.client_id}</code> },
-              { label: 'Scopes', cell: (a) => <Chips values={a.scopes} /> },
-              { label: 'Secret issued', cell: (a) => when(a.secret_issued_at) },
-              {
-                label: 'Actions',
-                cell: (a) => (
-                  <div class="row-actions">
-                    <ConfirmButton
-                      question={`Give ${a.name} a new secret? The old one stops working.`}
-                      confirmLabel="Rotate secret"
-                      danger={false}
-                      onConfirm={async () => {
-                        await rotate(a);
-                      }}
-                    >
-                      Rotate secret
-                    </ConfirmButton>
-                    <ConfirmButton
-                      question={`Delete ${a.name}? Its tokens stop working.`}
-                      confirmLabel="Delete"
-                      onConfirm={async () => {
-                        await remove(a);
-                      }}
-                    >
-                      Delete
-                    </ConfirmButton>
-                  </div>
-                ),
-              },
-            ]}
-          />
-        )}
-      </ListView>
+        caption="Service accounts"
+        rowKey={(a) => a.client_id}
+        columns={[
+          { label: 'Name', cell: (a) => a.name },
+          { label: 'Client id', cell: (a) => <code class="one-line">{a.client_id}</code> },
+          { label: 'Scopes', cell: (a) => <Chips values={a.scopes} /> },
+          { label: 'Secret issued', cell: (a) => when(a.secret_issued_at) },
+          {
+            label: 'Actions',
+            cell: (a) => (
+              <div class="row-actions">
+                <ConfirmButton
+                  question={`Give ${a.name} a new secret? The old one stops working.`}
+                  confirmLabel="Rotate secret"
+                  danger={false}
+                  onConfirm={async () => {
+                    await rotate(a);
+                  }}
+                >
+                  Rotate secret
+                </ConfirmButton>
+                <ConfirmButton
+                  question={`Delete ${a.name}? Its tokens stop working.`}
+                  confirmLabel="Delete"
+                  onConfirm={async () => {
+                    await remove(a);
+                  }}
+                >
+                  Delete
+                </ConfirmButton>
+              </div>
+            ),
+          },
+        ]}
+      />
       <CreateAccount
         slug={org.slug}
         onCreated={(created) => {

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, pageIn } from '../api/client.js';
 import { listPage } from '../api/lists.js';
-import { DataTable } from '../components/data-table.js';
 import { Form, TextField } from '../components/fields.js';
 import { Link } from '../components/link.js';
-import { ListView } from '../components/list-view.js';
+import { ListTable } from '../components/list-table.js';
 import { EmptyState } from '../components/notices.js';
 import { forOwners, PageHead } from '../components/page-head.js';
 import { fullName, when } from '../format.js';
@@ -53,28 +52,22 @@ function UserList({ org }: OrgScreenProps) {
   return (
     <>
       <SearchForm slug={org.slug} q={q} />
-      <ListView
+      <ListTable
         loaded={loaded}
         what="users"
         pager="Pages of users"
         onGo={(to) => setFollowed({ q, page: pageIn(to) })}
         empty={<NoUsers q={q} />}
-      >
-        {(users) => (
-          <DataTable
-            class="users-table"
-            caption={q ? `Users matching “${q}”` : 'Users'}
-            rows={users}
-            rowKey={(u) => u.id}
-            columns={[
-              { label: 'Email', cell: (u) => <Link href={orgHref(org.slug, 'users', u.id)}>{u.email}</Link> },
-              { label: 'Name', cell: (u) => fullName(u) || <span class="muted">—</span> },
-              { label: 'Status', cell: (u) => (u.disabled ? <StatusBadge user={u} /> : 'Active') },
-              { label: 'Created', cell: (u) => when(u.created_at) },
-            ]}
-          />
-        )}
-      </ListView>
+        class="users-table"
+        caption={q ? `Users matching “${q}”` : 'Users'}
+        rowKey={(u) => u.id}
+        columns={[
+          { label: 'Email', cell: (u) => <Link href={orgHref(org.slug, 'users', u.id)}>{u.email}</Link> },
+          { label: 'Name', cell: (u) => fullName(u) || <span class="muted">—</span> },
+          { label: 'Status', cell: (u) => (u.disabled ? <StatusBadge user={u} /> : 'Active') },
+          { label: 'Created', cell: (u) => when(u.created_at) },
+        ]}
+      />
     </>
   );
 }
