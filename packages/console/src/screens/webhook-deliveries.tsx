@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, body, ok } from '../api/client.js';
+import { api, body, ok, type Pending } from '../api/client.js';
 import { oneIn } from '../api/params.js';
 import type { Delivery, DeliveryAttempt, Webhook } from '../api/types.js';
 import { Done, EmptyState, ErrorNotice, Loading } from '../components/notices.js';
@@ -34,13 +34,17 @@ export function DeliveryLog({
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
-  const sendTest = async () => {
-    setBusy('test');
+  /**
+   * Sends one request of the log, its button (`which`) busy meanwhile; once it went through, says `news`
+   * and reads the log again.
+   */
+  const act = async (which: string, send: () => Pending, news: string) => {
+    setBusy(which);
     setError(null);
     setDone(null);
     try {
-      await ok(api.POST('/organizations/{org}/webhooks/{id}/test', oneIn(org.slug, webhook.id)));
-      setDone('A webhook.test event is on its way to this webhook only. Refresh to see how it went.');
+      await ok(send());
+      setDone(news);
       loaded.reload();
     } catch (e) {
       setError(e);
@@ -49,24 +53,22 @@ export function DeliveryLog({
     }
   };
 
-  const retry = async (d: Delivery) => {
-    setBusy(d.id);
-    setError(null);
-    setDone(null);
-    try {
-      await ok(
+  const sendTest = () =>
+    act(
+      'test',
+      () => api.POST('/organizations/{org}/webhooks/{id}/test', oneIn(org.slug, webhook.id)),
+      'A webhook.test event is on its way to this webhook only. Refresh to see how it went.',
+    );
+
+  const retry = (d: Delivery) =>
+    act(
+      d.id,
+      () =>
         api.POST('/organizations/{org}/webhooks/{id}/deliveries/{deliveryId}/retry', {
           params: { path: { org: org.slug, id: webhook.id, deliveryId: d.id } },
         }),
-      );
-      setDone(`${d.type} is being sent again. Refresh to see how it went.`);
-      loaded.reload();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(null);
-    }
-  };
+      `${d.type} is being sent again. Refresh to see how it went.`,
+    );
 
   return (
     <section aria-labelledby="delivery-log-title">
