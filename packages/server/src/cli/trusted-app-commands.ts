@@ -3,9 +3,10 @@ import {
   deleteTrustedApp,
   getTrustedApp,
   listTrustedApps,
+  trustedAppSnapshot,
   updateTrustedApp,
 } from '../domain/enterprise-access/index.js';
-import { SYSTEM, type TrustedApp } from '../domain/types.js';
+import { SYSTEM } from '../domain/types.js';
 import { required, UsageError, type Values } from './args.js';
 import { deletion, inOrg } from './in-org.js';
 import type { Launch } from './lifecycle.js';
@@ -20,26 +21,17 @@ type TrustedAppCommand =
 
 const listOf = (values: string[] | undefined) => values?.filter((v) => v !== '');
 
-const shown = (a: TrustedApp) => ({
-  id: a.id,
-  name: a.name,
-  audience: a.audience,
-  targetClientId: a.targetClientId,
-  clientIds: a.clientIds,
-  resources: a.resources,
-  scopes: a.scopes,
-  createdAt: new Date(a.createdAt).toISOString(),
-  updatedAt: new Date(a.updatedAt).toISOString(),
-});
-
-/** Trusted apps (Enterprise-Managed Authorization, DESIGN §20), through the domain functions the API uses. */
+/**
+ * Trusted apps (Enterprise-Managed Authorization, DESIGN §20), through the domain functions the API uses;
+ * each shown as its audit entries hold it (camelCase, like every CLI answer).
+ */
 export const TRUSTED_APP_COMMANDS: {
   [N in TrustedAppCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
 } = {
   'trusted-app list'(f) {
     const slug = required(f.org, 'org');
     return inOrg(slug, async (deps, org) => ({
-      data: (await listTrustedApps(deps, org)).map(shown),
+      data: (await listTrustedApps(deps, org)).map(trustedAppSnapshot),
     }));
   },
   'trusted-app create'(f) {
@@ -53,11 +45,13 @@ export const TRUSTED_APP_COMMANDS: {
       scopes: listOf(f.scope),
     };
     if (input.clientIds.length === 0) throw new UsageError('give at least one --client');
-    return inOrg(slug, async (deps, org) => shown(await createTrustedApp(deps, org, input, SYSTEM)));
+    return inOrg(slug, async (deps, org) =>
+      trustedAppSnapshot(await createTrustedApp(deps, org, input, SYSTEM)),
+    );
   },
   'trusted-app show'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return inOrg(slug, async (deps, org) => shown(await getTrustedApp(deps, org, id)));
+    return inOrg(slug, async (deps, org) => trustedAppSnapshot(await getTrustedApp(deps, org, id)));
   },
   'trusted-app update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
@@ -71,7 +65,9 @@ export const TRUSTED_APP_COMMANDS: {
     };
     if (Object.values(changes).every((v) => v === undefined))
       throw new UsageError('give at least one change');
-    return inOrg(slug, async (deps, org) => shown(await updateTrustedApp(deps, org, id, changes, SYSTEM)));
+    return inOrg(slug, async (deps, org) =>
+      trustedAppSnapshot(await updateTrustedApp(deps, org, id, changes, SYSTEM)),
+    );
   },
   'trusted-app delete': deletion(deleteTrustedApp),
 };

@@ -11,5 +11,6 @@ export {
   listTrustedApps,
   type NewTrustedApp,
   type TrustedAppChanges,
+  trustedAppSnapshot,
   updateTrustedApp,
 } from './trusted-apps.js';

@@ -34,6 +34,7 @@ export interface NewTrustedApp {
 
 export type TrustedAppChanges = Partial<NewTrustedApp>;
 
+/** A trusted app as its audit entries and the `tessera trusted-app` commands show it: camelCase, ISO times. */
 export const trustedAppSnapshot = (a: TrustedApp) => ({
   id: a.id,
   name: a.name,
