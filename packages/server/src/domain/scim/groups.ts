@@ -33,15 +33,8 @@ import { indexedEquality } from './filter.js';
 import { type ListPage, type ListQuery, listPage, MAX_SCAN, SCAN_BATCH } from './listing.js';
 import { patchOf, type Replaceable, replaceOf } from './replacement.js';
 import { GROUP_SCHEMA } from './resource.js';
-import { scimBaseUrl } from './users.js';
-import {
-  changeAtVersion,
-  metaOf,
-  patchableMeta,
-  type ScimCreate,
-  type ScimDelete,
-  type ScimRead,
-} from './versions.js';
+import { auditUserUpdate, scimBaseUrl } from './users.js';
+import { deleteOf, metaOf, patchableMeta, readOf, type ScimCreate } from './versions.js';
 
 /** Most members one group answers or takes in one request. */
 export const MAX_MEMBERS = 1000;
@@ -125,15 +118,9 @@ async function syncRoles(tx: Handle, caller: ScimCaller, userIds: Iterable<strin
     if (JSON.stringify(after) === JSON.stringify(current)) continue;
     const now = clock.now();
     await setUserRoles(tx, userId, after, now);
-    const note = { directoryId: caller.directory.id };
-    await recordAudit(tx, {
-      orgId: caller.org.id,
-      entity: 'user',
-      verb: 'updated',
-      actor: SYSTEM,
-      at: now,
-      data: { ...userSnapshot(user), roles: after, ...note },
-      previous: { ...userSnapshot(user), roles: current, ...note },
+    await auditUserUpdate(tx, caller, now, {
+      data: { ...userSnapshot(user), roles: after },
+      previous: { ...userSnapshot(user), roles: current },
     });
   }
 }
@@ -175,9 +162,6 @@ export const createScimGroup: ScimCreate<ScimGroupView> = async (deps, caller, b
   });
 };
 
-export const getScimGroup: ScimRead<ScimGroupView> = (deps, caller, id) =>
-  requireGroup(deps.store, caller, id);
-
 /** Stores the group's new name and members at the next version; members' roles follow. */
 async function replaceGroupWith(
   tx: Handle,
@@ -214,7 +198,7 @@ async function replaceGroupWith(
   return { group, members: await membersOf(tx, group.id) };
 }
 
-/** The directory's groups as PUT and PATCH change them (a 412 says "the group changed"). */
+/** The directory's groups as GET reads them and PUT, PATCH and DELETE change them (a 412 says "the group changed"). */
 const GROUPS: Replaceable<ScimGroupView, ReturnType<typeof groupInput>> = {
   read: requireGroup,
   version: (v) => v.group.version,
@@ -230,6 +214,9 @@ const GROUPS: Replaceable<ScimGroupView, ReturnType<typeof groupInput>> = {
   replaceWith: replaceGroupWith,
 };
 
+/** GET /Groups/{id}. */
+export const getScimGroup = readOf(GROUPS);
+
 /** PUT /Groups/{id}. */
 export const replaceScimGroup = replaceOf(GROUPS);
 
@@ -237,25 +224,24 @@ export const replaceScimGroup = replaceOf(GROUPS);
 export const patchScimGroup = patchOf(GROUPS);
 
 /** DELETE /Groups/{id}: its members lose the roles it gave. */
-export const deleteScimGroup: ScimDelete = (deps, caller, id, ifMatch) =>
-  changeAtVersion(deps, caller, GROUPS, { id, ifMatch }, async (tx, current) => {
-    await deleteGroup(tx, current.group.id);
-    await recordAudit(tx, {
-      orgId: caller.org.id,
-      entity: 'directory_group',
-      verb: 'deleted',
-      actor: SYSTEM,
-      data: groupSnapshot(
-        current.group,
-        current.members.map((m) => m.userId),
-      ),
-    });
-    await syncRoles(
-      tx,
-      caller,
+export const deleteScimGroup = deleteOf(GROUPS, async (tx, caller, current) => {
+  await deleteGroup(tx, current.group.id);
+  await recordAudit(tx, {
+    orgId: caller.org.id,
+    entity: 'directory_group',
+    verb: 'deleted',
+    actor: SYSTEM,
+    data: groupSnapshot(
+      current.group,
       current.members.map((m) => m.userId),
-    );
+    ),
   });
+  await syncRoles(
+    tx,
+    caller,
+    current.members.map((m) => m.userId),
+  );
+});
 
 /**
  * GET /Groups: the directory's groups matching `filter`, paged like /Users. An equality on

@@ -35,14 +35,7 @@ import { emailEquality, indexedEquality } from './filter.js';
 import { type ListPage, type ListQuery, listPage, MAX_SCAN, SCAN_BATCH } from './listing.js';
 import { patchOf, type Replaceable, replaceOf } from './replacement.js';
 import { addressOf, ENTERPRISE_SCHEMA, USER_SCHEMA, userResourceOf } from './resource.js';
-import {
-  changeAtVersion,
-  metaOf,
-  patchableMeta,
-  type ScimCreate,
-  type ScimDelete,
-  type ScimRead,
-} from './versions.js';
+import { deleteOf, metaOf, patchableMeta, readOf, type ScimCreate } from './versions.js';
 
 /** A user as a directory holds them. */
 export interface ScimUser {
@@ -153,6 +146,23 @@ const emailsOf = (resource: Record<string, unknown>): string[] =>
 
 const note = (caller: ScimCaller) => ({ directoryId: caller.directory.id });
 
+/** A change the directory made to a user: `user.updated` by the system, with the directory's id (DESIGN §19). */
+export const auditUserUpdate = (
+  tx: Handle,
+  caller: ScimCaller,
+  at: number,
+  change: { data: Record<string, unknown>; previous: Record<string, unknown> },
+) =>
+  recordAudit(tx, {
+    orgId: caller.org.id,
+    entity: 'user',
+    verb: 'updated',
+    actor: SYSTEM,
+    at,
+    data: { ...change.data, ...note(caller) },
+    previous: { ...change.previous, ...note(caller) },
+  });
+
 const nameOf = (resource: Record<string, unknown>, part: 'givenName' | 'familyName'): string | null => {
   const value = (resource.name as Record<string, unknown> | undefined)?.[part];
   return typeof value === 'string' && value.trim() !== '' ? checkName(part, value, 100) : null;
@@ -247,15 +257,7 @@ async function applyUserState(tx: Handle, caller: ScimCaller, before: User, want
     after.emailVerified = true;
   }
   await updateUserRow(tx, after);
-  await recordAudit(tx, {
-    orgId: caller.org.id,
-    entity: 'user',
-    verb: 'updated',
-    actor: SYSTEM,
-    at: now,
-    data: { ...userSnapshot(after), ...note(caller) },
-    previous: { ...userSnapshot(before), ...note(caller) },
-  });
+  await auditUserUpdate(tx, caller, now, { data: userSnapshot(after), previous: userSnapshot(before) });
   if (after.disabled && !before.disabled) await endUserSessions(tx, after.id, SYSTEM, now);
   return after;
 }
@@ -305,10 +307,7 @@ async function replaceWith(
   return { record, user, ...(current.groups ? { groups: current.groups } : {}) };
 }
 
-/** GET /Users/{id}. */
-export const getScimUser: ScimRead<ScimUser> = (deps, caller, id) => requireScimUser(deps.store, caller, id);
-
-/** The directory's users as PUT and PATCH change them (a 412 says "the resource changed"). */
+/** The directory's users as GET reads them and PUT, PATCH and DELETE change them (a 412 says "the resource changed"). */
 const USERS: Replaceable<ScimUser, Record<string, unknown>> = {
   read: requireScimUser,
   version: (u) => u.record.version,
@@ -332,6 +331,9 @@ const USERS: Replaceable<ScimUser, Record<string, unknown>> = {
   replaceWith,
 };
 
+/** GET /Users/{id}. */
+export const getScimUser = readOf(USERS);
+
 /** PUT /Users/{id} (RFC 7644 §3.5.1): the resource replaced; `If-Match` honoured. */
 export const replaceScimUser = replaceOf(USERS);
 
@@ -339,10 +341,9 @@ export const replaceScimUser = replaceOf(USERS);
 export const patchScimUser = patchOf(USERS);
 
 /** DELETE /Users/{id}: the user is deleted (sessions ended, `user.deleted` with the directory's id). */
-export const deleteScimUser: ScimDelete = (deps, caller, id, ifMatch) =>
-  changeAtVersion(deps, caller, USERS, { id, ifMatch }, (tx, current) =>
-    removeUser(tx, caller.org, current.user, SYSTEM, note(caller)),
-  );
+export const deleteScimUser = deleteOf(USERS, (tx, caller, current) =>
+  removeUser(tx, caller.org, current.user, SYSTEM, note(caller)),
+);
 
 /**
  * GET /Users (RFC 7644 §3.4.2): the directory's users matching `filter` (all without one), in

@@ -66,6 +66,21 @@ export function changeAtVersion<V, R>(
   });
 }
 
+/** GET of a resource type: the directory's resource `id` as the store holds it. */
+export const readOf =
+  <V>(type: Versioned<V>): ScimRead<V> =>
+  (deps, caller, id) =>
+    type.read(deps.store, caller, id);
+
+/** DELETE of a resource type: at the version `If-Match` names, `remove` in the same transaction. */
+export const deleteOf =
+  <V>(
+    type: Versioned<V>,
+    remove: (tx: Handle, caller: ScimCaller, current: V) => Promise<void>,
+  ): ScimDelete =>
+  (deps, caller, id, ifMatch) =>
+    changeAtVersion(deps, caller, type, { id, ifMatch }, (tx, current) => remove(tx, caller, current));
+
 /** PUT or PATCH of the directory's resource `id`: the request's body, held to its `If-Match`. */
 export type ScimWrite<V> = (
   deps: ScimDeps,
