@@ -33,3 +33,26 @@ export function auditTrail<T>(entity: string, snapshot: (item: T) => object): Au
     unchanged: (before, after) => JSON.stringify(snapshot(before)) === JSON.stringify(snapshot(after)),
   };
 }
+
+/**
+ * `<entity>.updated` for a change of a list the item holds beside its own fields (a client's
+ * permissions, a user's roles): its snapshot with `field` as it is after, and as it was before.
+ */
+export function heldListUpdated(
+  tx: Handle,
+  by: AuditedBy,
+  entity: string,
+  snapshot: object,
+  field: string,
+  lists: { before: unknown; after: unknown },
+): Promise<AuditEntry> {
+  return recordAudit(tx, {
+    orgId: by.orgId,
+    entity,
+    verb: 'updated',
+    actor: by.actor,
+    at: by.at,
+    data: { ...snapshot, [field]: lists.after },
+    previous: { ...snapshot, [field]: lists.before },
+  });
+}

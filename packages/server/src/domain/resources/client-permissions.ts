@@ -1,8 +1,8 @@
 import type { Handle } from '../../storage/handle.js';
 import { clientPermissions, setClientPermissions } from '../../storage/repos/client-permissions.js';
 import { findClient } from '../../storage/repos/clients.js';
-import { recordAudit } from '../audit/audit.js';
 import { clientSnapshot } from '../audit/snapshots.js';
+import { heldListUpdated } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
@@ -52,16 +52,8 @@ export async function setPermissionsOfClient(
     await setClientPermissions(tx, clientId, stored);
     const after = await clientPermissions(tx, clientId);
     if (JSON.stringify(before) === JSON.stringify(after)) return after;
-    const snapshot = clientSnapshot(client);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'client',
-      verb: 'updated',
-      actor,
-      at: clock.now(),
-      data: { ...snapshot, permissions: after },
-      previous: { ...snapshot, permissions: before },
-    });
+    const by = { orgId: org.id, actor, at: clock.now() };
+    await heldListUpdated(tx, by, 'client', clientSnapshot(client), 'permissions', { before, after });
     return after;
   });
 }

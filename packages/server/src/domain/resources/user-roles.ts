@@ -1,6 +1,6 @@
 import { findRoles, rolesOfUser, setUserRoles } from '../../storage/repos/roles.js';
-import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
+import { heldListUpdated } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { requireOrgUser } from '../directory/users.js';
 import { fail } from '../errors.js';
@@ -41,15 +41,9 @@ export async function setRolesOfUser(
     if (JSON.stringify(before) === JSON.stringify(after)) return found;
     const now = clock.now();
     await setUserRoles(tx, userId, after, now);
-    const snapshot = userSnapshot(user);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'user',
-      verb: 'updated',
-      actor,
-      at: now,
-      data: { ...snapshot, roles: after },
-      previous: { ...snapshot, roles: before },
+    await heldListUpdated(tx, { orgId: org.id, actor, at: now }, 'user', userSnapshot(user), 'roles', {
+      before,
+      after,
     });
     return found;
   });
