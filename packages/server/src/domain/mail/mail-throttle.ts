@@ -1,7 +1,10 @@
-import { sha256 } from '../../crypto/random.js';
 import type { Handle } from '../../storage/handle.js';
-import { emailKey } from '../../storage/repos/users.js';
-import { reserveLimits, type ThrottleVerdict } from '../sign-in/login-throttle.js';
+import {
+  requesterKeys,
+  requesterLimits,
+  reserveLimits,
+  type ThrottleVerdict,
+} from '../sign-in/login-throttle.js';
 
 /**
  * Mails people can make Tessera send (a password reset, a verification link again), per fixed
@@ -28,10 +31,12 @@ export const MAIL_LIMITS = Object.freeze({
   perDevice: 3,
 });
 
-const ipKey = (ip: string) => `mail-ip:${ip}`;
-const addressKey = (email: string) => `mail-address:${sha256(emailKey(email))}`;
-const addressIpKey = (email: string, ip: string) => `mail-address-ip:${sha256(`${emailKey(email)}\n${ip}`)}`;
-const deviceKey = (deviceId: string) => `mail-device:${sha256(deviceId)}`;
+const KEYS = requesterKeys({
+  ip: 'mail-ip',
+  address: 'mail-address',
+  addressIp: 'mail-address-ip',
+  device: 'mail-device',
+});
 
 /**
  * Counts one mail: from the account's own device (`deviceId`, already checked to belong to the
@@ -47,14 +52,11 @@ export function reserveMail(
   deviceId: string | null = null,
 ): Promise<ThrottleVerdict> {
   const { addressWindowMs } = MAIL_LIMITS;
-  if (deviceId !== null) {
-    return reserveLimits(db, orgId, now, [
-      { key: deviceKey(deviceId), max: MAIL_LIMITS.perDevice, windowMs: addressWindowMs },
-    ]);
-  }
-  return reserveLimits(db, orgId, now, [
-    { key: ipKey(ip), max: MAIL_LIMITS.perIp, windowMs: MAIL_LIMITS.ipWindowMs },
-    { key: addressIpKey(email, ip), max: MAIL_LIMITS.perAddressAndIp, windowMs: addressWindowMs },
-    { key: addressKey(email), max: MAIL_LIMITS.perAddress, windowMs: MAIL_LIMITS.addressCeilingWindowMs },
-  ]);
+  const limits = {
+    perDevice: { max: MAIL_LIMITS.perDevice, windowMs: addressWindowMs },
+    perIp: { max: MAIL_LIMITS.perIp, windowMs: MAIL_LIMITS.ipWindowMs },
+    perAddressAndIp: { max: MAIL_LIMITS.perAddressAndIp, windowMs: addressWindowMs },
+    perAddress: { max: MAIL_LIMITS.perAddress, windowMs: MAIL_LIMITS.addressCeilingWindowMs },
+  };
+  return reserveLimits(db, orgId, now, requesterLimits(KEYS, limits, email, ip, deviceId));
 }

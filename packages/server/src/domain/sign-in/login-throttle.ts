@@ -35,16 +35,47 @@ export interface Limit {
   windowMs: number;
 }
 
-// Account keys are hashed: the table then holds no typed addresses, known or not.
-const accountKey = (email: string) => `account:${sha256(emailKey(email))}`;
-const accountIpKey = (email: string, ip: string) => `account-ip:${sha256(`${emailKey(email)}\n${ip}`)}`;
-const ipKey = (ip: string) => `ip:${ip}`;
+/**
+ * The keys a requester's attempts are counted under, each kind named by the throttle (the login's,
+ * the mails'): the client address as it is; the typed address hashed, alone and with the client
+ * address, so the table holds no typed addresses, known or not; the device's nonce (part of its
+ * cookie) hashed too.
+ */
+export function requesterKeys(names: { ip: string; address: string; addressIp: string; device: string }) {
+  return {
+    ip: (ip: string) => `${names.ip}:${ip}`,
+    address: (email: string) => `${names.address}:${sha256(emailKey(email))}`,
+    addressIp: (email: string, ip: string) => `${names.addressIp}:${sha256(`${emailKey(email)}\n${ip}`)}`,
+    device: (deviceId: string) => `${names.device}:${sha256(deviceId)}`,
+  };
+}
 
-// The device's nonce is part of its cookie: stored hashed, like the account.
-const deviceKey = (deviceId: string) => `device:${sha256(deviceId)}`;
+type Window = Omit<Limit, 'key'>;
+
+/**
+ * The limits one request for a typed address meets: from the account's own device (`deviceId`,
+ * already checked to belong to it) that device's only; from a stranger the client address's, the
+ * typed address's at this client address, then the typed address's, in that order.
+ */
+export function requesterLimits(
+  keys: ReturnType<typeof requesterKeys>,
+  limits: { perDevice: Window; perIp: Window; perAddressAndIp: Window; perAddress: Window },
+  email: string,
+  ip: string,
+  deviceId: string | null,
+): Limit[] {
+  if (deviceId !== null) return [{ key: keys.device(deviceId), ...limits.perDevice }];
+  return [
+    { key: keys.ip(ip), ...limits.perIp },
+    { key: keys.addressIp(email, ip), ...limits.perAddressAndIp },
+    { key: keys.address(email), ...limits.perAddress },
+  ];
+}
+
+const KEYS = requesterKeys({ ip: 'ip', address: 'account', addressIp: 'account-ip', device: 'device' });
 
 const byIp = (ip: string): Limit => ({
-  key: ipKey(ip),
+  key: KEYS.ip(ip),
   max: LOGIN_LIMITS.perIp,
   windowMs: LOGIN_LIMITS.windowMs,
 });
@@ -84,16 +115,14 @@ export function reserveLoginAttempt(
   now: number,
   deviceId: string | null = null,
 ): Promise<ThrottleVerdict> {
-  if (deviceId !== null) {
-    return reserveLimits(db, orgId, now, [
-      { key: deviceKey(deviceId), max: LOGIN_LIMITS.perDevice, windowMs: LOGIN_LIMITS.windowMs },
-    ]);
-  }
-  return reserveLimits(db, orgId, now, [
-    byIp(ip),
-    { key: accountIpKey(email, ip), max: LOGIN_LIMITS.perAccountAndIp, windowMs: LOGIN_LIMITS.windowMs },
-    { key: accountKey(email), max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
-  ]);
+  const { windowMs } = LOGIN_LIMITS;
+  const limits = {
+    perDevice: { max: LOGIN_LIMITS.perDevice, windowMs },
+    perIp: { max: LOGIN_LIMITS.perIp, windowMs },
+    perAddressAndIp: { max: LOGIN_LIMITS.perAccountAndIp, windowMs },
+    perAddress: { max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
+  };
+  return reserveLimits(db, orgId, now, requesterLimits(KEYS, limits, email, ip, deviceId));
 }
 
 /**
@@ -108,10 +137,10 @@ export async function loginSucceeded(
   ip: string,
   deviceId: string | null = null,
 ): Promise<void> {
-  if (deviceId !== null) return settleAttempts(db, orgId, { clear: [deviceKey(deviceId)] });
+  if (deviceId !== null) return settleAttempts(db, orgId, { clear: [KEYS.device(deviceId)] });
   await settleAttempts(db, orgId, {
-    clear: [accountIpKey(email, ip)],
-    refund: [ipKey(ip), accountKey(email)],
+    clear: [KEYS.addressIp(email, ip)],
+    refund: [KEYS.ip(ip), KEYS.address(email)],
   });
 }
 
@@ -148,5 +177,5 @@ export async function secondFactorSucceeded(
   userId: string,
   ip: string,
 ): Promise<void> {
-  await settleAttempts(db, orgId, { clear: [secondFactorKey(userId)], refund: [ipKey(ip)] });
+  await settleAttempts(db, orgId, { clear: [secondFactorKey(userId)], refund: [KEYS.ip(ip)] });
 }
