@@ -243,7 +243,7 @@ const NO_SUCH_CLIENT = 'no such client';
 export const clientAudit = auditTrail('client', clientSnapshot);
 
 /** The org's client `id`; 404 for an unknown id, another org's, or one that is not a `cli_` id. */
-async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
+export async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
   if (!isIdOf('client', id)) return fail('client.not_found', NO_SUCH_CLIENT);
   return (await findClient(db, org.id, id)) ?? fail('client.not_found', NO_SUCH_CLIENT);
 }

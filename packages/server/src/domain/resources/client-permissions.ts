@@ -1,21 +1,12 @@
-import type { Handle } from '../../storage/handle.js';
 import { clientPermissions, setClientPermissions } from '../../storage/repos/client-permissions.js';
-import { findClient } from '../../storage/repos/clients.js';
 import { clientSnapshot } from '../audit/snapshots.js';
 import { heldListUpdated } from '../audit/trail.js';
 import { clock } from '../clock.js';
+import { orgClient } from '../directory/clients.js';
 import { fail } from '../errors.js';
-import { isIdOf } from '../identifiers.js';
-import type { Actor, Client, Org, Permission } from '../types.js';
+import type { Actor, Org, Permission } from '../types.js';
 import type { ResourcesDeps } from './deps.js';
 import { resolvePermissions } from './permissions.js';
-
-const NO_SUCH_CLIENT = 'no such client';
-
-async function orgClient(db: Handle, org: Org, id: string): Promise<Client> {
-  if (!isIdOf('client', id)) return fail('client.not_found', NO_SUCH_CLIENT);
-  return (await findClient(db, org.id, id)) ?? fail('client.not_found', NO_SUCH_CLIENT);
-}
 
 /** A client's permissions (the scopes of each resource its machine tokens may carry). */
 export async function getClientPermissions(
