@@ -1,10 +1,4 @@
-import type { Handle } from '../../storage/handle.js';
-import {
-  requesterKeys,
-  requesterLimits,
-  reserveLimits,
-  type ThrottleVerdict,
-} from '../sign-in/login-throttle.js';
+import { requesterKeys, requesterThrottle } from '../sign-in/login-throttle.js';
 
 /**
  * Mails people can make Tessera send (a password reset, a verification link again), per fixed
@@ -38,25 +32,10 @@ const KEYS = requesterKeys({
   device: 'mail-device',
 });
 
-/**
- * Counts one mail: from the account's own device (`deviceId`, already checked to belong to the
- * user with this address) against that device only; from a stranger against the IP, the address
- * at this IP, then the address. Refuses at the first over its limit.
- */
-export function reserveMail(
-  db: Handle,
-  orgId: string,
-  email: string,
-  ip: string,
-  now: number,
-  deviceId: string | null = null,
-): Promise<ThrottleVerdict> {
-  const { addressWindowMs } = MAIL_LIMITS;
-  const limits = {
-    perDevice: { max: MAIL_LIMITS.perDevice, windowMs: addressWindowMs },
-    perIp: { max: MAIL_LIMITS.perIp, windowMs: MAIL_LIMITS.ipWindowMs },
-    perAddressAndIp: { max: MAIL_LIMITS.perAddressAndIp, windowMs: addressWindowMs },
-    perAddress: { max: MAIL_LIMITS.perAddress, windowMs: MAIL_LIMITS.addressCeilingWindowMs },
-  };
-  return reserveLimits(db, orgId, now, requesterLimits(KEYS, limits, email, ip, deviceId));
-}
+/** Counts one mail (requesterThrottle): the account's device, else the IP, the address at the IP, the address. */
+export const reserveMail = requesterThrottle(KEYS, {
+  perDevice: { max: MAIL_LIMITS.perDevice, windowMs: MAIL_LIMITS.addressWindowMs },
+  perIp: { max: MAIL_LIMITS.perIp, windowMs: MAIL_LIMITS.ipWindowMs },
+  perAddressAndIp: { max: MAIL_LIMITS.perAddressAndIp, windowMs: MAIL_LIMITS.addressWindowMs },
+  perAddress: { max: MAIL_LIMITS.perAddress, windowMs: MAIL_LIMITS.addressCeilingWindowMs },
+});

@@ -50,28 +50,6 @@ export function requesterKeys(names: { ip: string; address: string; addressIp: s
   };
 }
 
-type Window = Omit<Limit, 'key'>;
-
-/**
- * The limits one request for a typed address meets: from the account's own device (`deviceId`,
- * already checked to belong to it) that device's only; from a stranger the client address's, the
- * typed address's at this client address, then the typed address's, in that order.
- */
-export function requesterLimits(
-  keys: ReturnType<typeof requesterKeys>,
-  limits: { perDevice: Window; perIp: Window; perAddressAndIp: Window; perAddress: Window },
-  email: string,
-  ip: string,
-  deviceId: string | null,
-): Limit[] {
-  if (deviceId !== null) return [{ key: keys.device(deviceId), ...limits.perDevice }];
-  return [
-    { key: keys.ip(ip), ...limits.perIp },
-    { key: keys.addressIp(email, ip), ...limits.perAddressAndIp },
-    { key: keys.address(email), ...limits.perAddress },
-  ];
-}
-
 const KEYS = requesterKeys({ ip: 'ip', address: 'account', addressIp: 'account-ip', device: 'device' });
 
 const byIp = (ip: string): Limit => ({
@@ -102,28 +80,47 @@ export async function reserveLimits(
   return { allowed: false, retryAfterS: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) };
 }
 
+type Window = Omit<Limit, 'key'>;
+
 /**
- * Counts one password attempt: from the account's own device (`deviceId`, already checked to
- * belong to this account) against that device only; from a stranger against the IP, the account
- * at this IP, then the account.
+ * The throttle of requests for a typed address (password attempts, mails): each request is
+ * counted, from the account's own device (`deviceId`, already checked to belong to it) against
+ * that device only; from a stranger against the client address, the typed address at this client
+ * address, then the typed address. Refuses at the first over its limit (reserveLimits).
  */
-export function reserveLoginAttempt(
-  db: Handle,
-  orgId: string,
-  email: string,
-  ip: string,
-  now: number,
-  deviceId: string | null = null,
-): Promise<ThrottleVerdict> {
-  const { windowMs } = LOGIN_LIMITS;
-  const limits = {
-    perDevice: { max: LOGIN_LIMITS.perDevice, windowMs },
-    perIp: { max: LOGIN_LIMITS.perIp, windowMs },
-    perAddressAndIp: { max: LOGIN_LIMITS.perAccountAndIp, windowMs },
-    perAddress: { max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
-  };
-  return reserveLimits(db, orgId, now, requesterLimits(KEYS, limits, email, ip, deviceId));
+export function requesterThrottle(
+  keys: ReturnType<typeof requesterKeys>,
+  limits: { perDevice: Window; perIp: Window; perAddressAndIp: Window; perAddress: Window },
+) {
+  return (
+    db: Handle,
+    orgId: string,
+    email: string,
+    ip: string,
+    now: number,
+    deviceId: string | null = null,
+  ): Promise<ThrottleVerdict> =>
+    reserveLimits(
+      db,
+      orgId,
+      now,
+      deviceId !== null
+        ? [{ key: keys.device(deviceId), ...limits.perDevice }]
+        : [
+            { key: keys.ip(ip), ...limits.perIp },
+            { key: keys.addressIp(email, ip), ...limits.perAddressAndIp },
+            { key: keys.address(email), ...limits.perAddress },
+          ],
+    );
 }
+
+/** Counts one password attempt (requesterThrottle): the account's device, else the IP, the account at the IP, the account. */
+export const reserveLoginAttempt = requesterThrottle(KEYS, {
+  perDevice: { max: LOGIN_LIMITS.perDevice, windowMs: LOGIN_LIMITS.windowMs },
+  perIp: { max: LOGIN_LIMITS.perIp, windowMs: LOGIN_LIMITS.windowMs },
+  perAddressAndIp: { max: LOGIN_LIMITS.perAccountAndIp, windowMs: LOGIN_LIMITS.windowMs },
+  perAddress: { max: LOGIN_LIMITS.perAccount, windowMs: LOGIN_LIMITS.accountWindowMs },
+});
 
 /**
  * A correct password from the account's own device clears that device's count. From a stranger it
