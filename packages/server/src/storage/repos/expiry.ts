@@ -11,7 +11,8 @@ export interface Expiring<Self> {
   where(column: 'expires_at', op: '>' | '<' | '<=', value: number): Self;
 }
 
-interface Executable {
+/** A statement that runs (a delete, an insert). */
+export interface Executable {
   execute(): Promise<unknown>;
 }
 

@@ -1,6 +1,4 @@
-interface Executable {
-  execute(): Promise<unknown>;
-}
+import type { Executable } from './expiry.js';
 
 /**
  * Replaces the rows an owner has (a role's permissions, a user's roles, a group's roles…): runs the
