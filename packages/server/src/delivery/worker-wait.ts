@@ -5,10 +5,10 @@ import type { WorkerClock } from './worker-clock.js';
 import type { WorkerLog } from './worker-log.js';
 
 /** How often a worker woken by NOTIFYs still looks for work by itself. */
-export const LISTENING_POLL_MS = 10_000;
+const LISTENING_POLL_MS = 10_000;
 
 /** The poll while NOTIFYs reach the process: the option, else `pollMs` when given, else LISTENING_POLL_MS. */
-export const listeningPoll = (options: { pollMs?: number; listeningPollMs?: number }) =>
+const listeningPoll = (options: { pollMs?: number; listeningPollMs?: number }) =>
   options.listeningPollMs ?? options.pollMs ?? LISTENING_POLL_MS;
 
 /** The polls of a worker: between looks when no NOTIFY reaches it, and while they do. */
@@ -42,6 +42,8 @@ export class WorkerWait {
   #interrupt: (() => void) | null = null;
   /** Cancels the waits for retries coming due. */
   readonly #retryTimers = new Set<() => void>();
+  /** Closed: a retry's wait asked for after close() would outlive the worker, so none is started. */
+  #closed = false;
 
   constructor(clock: WorkerClock, options: PollOptions) {
     this.#clock = clock;
@@ -107,6 +109,7 @@ export class WorkerWait {
 
   /** Wakes when a retry comes due at `at`, even before the next poll (cancelled by close). */
   wakeAt(at: number): void {
+    if (this.#closed) return;
     const cancel = this.#clock.after(Math.max(0, at - this.#clock.now()), () => {
       this.#retryTimers.delete(cancel);
       this.wake();
@@ -116,6 +119,7 @@ export class WorkerWait {
 
   /** Cancels the retries' waits and closes the listener. */
   async close(): Promise<void> {
+    this.#closed = true;
     for (const cancel of this.#retryTimers) cancel();
     this.#retryTimers.clear();
     await this.#listener?.close();

@@ -5,7 +5,12 @@ export interface PageAsked {
 }
 
 /** The rows a page covers, as storage reads them: `limit` rows after the first `offset`. */
-export const windowOf = (q: PageAsked) => ({ offset: q.page * q.perPage, limit: q.perPage });
+export interface RowWindow {
+  offset: number;
+  limit: number;
+}
+
+export const windowOf = (q: PageAsked): RowWindow => ({ offset: q.page * q.perPage, limit: q.perPage });
 
 /** One page of a short list read whole (an org has few of these), and how long the list is. */
 export function pageOfAll<T>(all: readonly T[], q: PageAsked): { entries: T[]; total: number } {

@@ -1,4 +1,5 @@
 import type { Filter } from 'scim2-parse-filter';
+import type { RowWindow } from '../paging.js';
 import { matches, parseFilter } from './filter.js';
 
 /** Most resources in one list answer (ServiceProviderConfig's filter.maxResults). */
@@ -21,18 +22,12 @@ export interface ListPage {
   resources: Record<string, unknown>[];
 }
 
-/** The rows of a page: those it skips, and at most MAX_RESULTS of them. */
-export interface PageWindow {
-  offset: number;
-  limit: number;
-}
-
 /** Where a resource type's list is read from. */
 export interface ListSource {
   /** How many resources the directory holds of the type. */
   count(): Promise<number>;
   /** The resources of a window of them all, in creation order, as answered. */
-  window(window: PageWindow): Promise<Record<string, unknown>[]>;
+  window(window: RowWindow): Promise<Record<string, unknown>[]>;
   /**
    * The resources that may match `filter`, in creation order and in batches (narrowed by an
    * index where the filter allows; refused when it must read too many).

@@ -31,7 +31,7 @@ export const patchableMeta = (row: VersionedRow) => ({
  * `If-Match` (RFC 7644 §3.14): absent, `*`, or the current version's ETag (weak or not); else 412,
  * saying which `thing` changed.
  */
-export function checkVersion(ifMatch: string | undefined, version: number, thing = 'resource') {
+function checkVersion(ifMatch: string | undefined, version: number, thing = 'resource') {
   if (ifMatch === undefined || ifMatch.trim() === '*') return;
   const current = etagOf(version);
   const tags = ifMatch.split(',').map((t) => t.trim());

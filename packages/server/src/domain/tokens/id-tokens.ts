@@ -25,7 +25,7 @@ import { type TokenSet, tokenSet } from './user-tokens.js';
  *   const set = await tokenSet(deps, signer, org, session, refreshToken, now);
  *   return withIdToken(deps, signer, org, session, set, now, code.nonce);
  */
-export async function withIdToken(
+async function withIdToken(
   deps: TokensDeps,
   signer: Signer,
   org: Org,

@@ -33,17 +33,6 @@ export const listResponses = <S extends z.ZodType>(schema: S, description = 'one
   403: forbidden,
   404: noOrg,
 });
-/**
- * What every owners-only create of an org answers: 201 with what was created, or a refusal; an
- * operation adds its own (a 409 conflict) or words its own 400 or 404 after these.
- */
-export const createResponses = <S extends z.ZodType>(schema: S, description = 'created') => ({
-  201: { description, schema },
-  400: invalid,
-  401: unauthorized,
-  403: forbidden,
-  404: noOrg,
-});
 /** A paged list's answer, in the words of the connection, log stream and webhook operations. */
 export const linkedPageResponses = <S extends z.ZodType>(schema: S, notFound: ResponseSpec) => ({
   200: {
