@@ -47,32 +47,33 @@ export async function allPages<T>(fetchPage: (query: PageQuery) => Sent<T>): Pro
   return entries;
 }
 
-const inOrg = (org: string) => ({ org });
+/** The org's path parameter of a list request (api/params.ts's inOrg is the whole params of a call). */
+const orgPath = (org: string) => ({ org });
 
 /*
  * One page of each of the org's lists: a screen shows one at a time (listPage), a picker reads them all
  * (allPages).
  */
 export const membersPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/members', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/members', { params: { path: orgPath(org), query } });
 export const clientsPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/clients', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/clients', { params: { path: orgPath(org), query } });
 export const resourcesPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/resources', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/resources', { params: { path: orgPath(org), query } });
 export const rolesPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/roles', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/roles', { params: { path: orgPath(org), query } });
 export const webhooksPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/webhooks', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/webhooks', { params: { path: orgPath(org), query } });
 export const connectionsPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/connections', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/connections', { params: { path: orgPath(org), query } });
 export const directoriesPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/directories', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/directories', { params: { path: orgPath(org), query } });
 export const logStreamsPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/log-streams', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/log-streams', { params: { path: orgPath(org), query } });
 export const keysPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/keys', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/keys', { params: { path: orgPath(org), query } });
 export const serviceAccountsPage = (org: string, query: PageQuery) =>
-  api.GET('/organizations/{org}/service-accounts', { params: { path: inOrg(org), query } });
+  api.GET('/organizations/{org}/service-accounts', { params: { path: orgPath(org), query } });
 
 /** Every organization of the caller. */
 export const allOrganizations = () => allPages((query) => api.GET('/organizations', { params: { query } }));

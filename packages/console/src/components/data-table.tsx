@@ -18,7 +18,7 @@ export function DataTable<T>({
   rowKey,
   columns,
   caption,
-  captionClass = 'visually-hidden',
+  captionClass,
   class: className = 'stack',
 }: {
   rows: readonly T[];

@@ -75,7 +75,7 @@ export const draftOf = (c: Connection): ConnectionDraft => ({
     : { samlSource: 'manual' as const, entityId: c.saml.idp_entity_id, ssoUrl: c.saml.sso_url }),
 });
 
-export const scopesOf = (text: string) => text.split(/\s+/).filter((s) => s !== '');
+const scopesOf = (text: string) => text.split(/\s+/).filter((s) => s !== '');
 
 export const TYPE_LABELS = { oidc: 'OpenID Connect', saml: 'SAML 2.0' } as const;
 

@@ -69,7 +69,7 @@ export function UserDetail({ org, id = '' }: OrgScreenProps) {
           <RolesPanel slug={org.slug} user={user} />
           <AccessPanel slug={org.slug} user={user} onChange={setChanged} />
           <Impersonate org={org} user={user} />
-          <DeletePanel slug={org.slug} user={user} />
+          <DeleteUser slug={org.slug} user={user} />
         </>
       ) : null}
     </>
@@ -202,7 +202,7 @@ function AccessPanel({ slug, user, onChange }: UserProps) {
   );
 }
 
-function DeletePanel({ slug, user }: { slug: string; user: User }) {
+function DeleteUser({ slug, user }: { slug: string; user: User }) {
   const [error, setError] = useState<unknown>(null);
   return (
     <section class="panel user-panel" aria-labelledby="user-delete-title">
