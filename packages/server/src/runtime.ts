@@ -103,6 +103,7 @@ export async function openRuntime(
     ...(reads && config.databaseReadUrl ? { replica: { url: config.databaseReadUrl, router: reads } } : {}),
     dataDir: config.dataDir,
     poolSize: config.dbPool,
+    prepared: config.dbPreparedStatements,
     warn,
     ...(options.onConnectionWait ? { onConnectionWait: options.onConnectionWait } : {}),
   });

@@ -57,6 +57,28 @@ test('TESSERA_DB_POOL: 10 PostgreSQL connections by default, 1 to 200', () => {
   assert.equal(loadConfig({ TESSERA_DB_POOL: '' }).dbPool, 10);
 });
 
+test('TESSERA_DB_PREPARED_STATEMENTS: on with PostgreSQL, off behind a pooler (TESSERA_DB_LISTEN_URL elsewhere), never on SQLite', () => {
+  const url = 'postgres://tessera@127.0.0.1:5432/tessera';
+  const pooler = 'postgres://tessera@127.0.0.1:6432/tessera';
+  assert.equal(loadConfig({}).dbPreparedStatements, false);
+  assert.equal(loadConfig({ DATABASE_URL: url }).dbPreparedStatements, true);
+  assert.equal(loadConfig({ DATABASE_URL: url, TESSERA_DB_LISTEN_URL: url }).dbPreparedStatements, true);
+  assert.equal(loadConfig({ DATABASE_URL: pooler, TESSERA_DB_LISTEN_URL: url }).dbPreparedStatements, false);
+  assert.equal(
+    loadConfig({ DATABASE_URL: pooler, TESSERA_DB_LISTEN_URL: url, TESSERA_DB_PREPARED_STATEMENTS: 'on' })
+      .dbPreparedStatements,
+    true,
+  );
+  assert.equal(
+    loadConfig({ DATABASE_URL: url, TESSERA_DB_PREPARED_STATEMENTS: 'off' }).dbPreparedStatements,
+    false,
+  );
+  assert.equal(
+    loadConfig({ DATABASE_URL: url, TESSERA_DB_PREPARED_STATEMENTS: '' }).dbPreparedStatements,
+    true,
+  );
+});
+
 test('a public URL turns the host override off', () => {
   const c = loadConfig({ TESSERA_URL: 'https://id.example.com', TESSERA_ISSUER_DOMAIN: 'id.example.com' });
   assert.equal(c.loopback, false);
@@ -107,6 +129,14 @@ test('each bad variable stops start-up with one line naming it', () => {
       ],
     ),
     [{ TESSERA_TRUST_PROXY: 'yes' }, 'TESSERA_TRUST_PROXY must be a whole number from 0 to 32'],
+    ...['yes', 'true', '1', 'ON'].map((TESSERA_DB_PREPARED_STATEMENTS): [Record<string, string>, string] => [
+      { DATABASE_URL: 'postgres://tessera@127.0.0.1:5432/tessera', TESSERA_DB_PREPARED_STATEMENTS },
+      'TESSERA_DB_PREPARED_STATEMENTS must be on or off',
+    ]),
+    [
+      { TESSERA_DB_PREPARED_STATEMENTS: 'on' },
+      'TESSERA_DB_PREPARED_STATEMENTS needs DATABASE_URL (it is a PostgreSQL setting)',
+    ],
     ...['0', '201', 'ten', '-1', '2.5'].map((TESSERA_DB_POOL): [Record<string, string>, string] => [
       { TESSERA_DB_POOL },
       'TESSERA_DB_POOL must be a whole number from 1 to 200',

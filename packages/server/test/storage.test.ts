@@ -9,8 +9,10 @@ import { publicJwks, rotateKeys } from '../src/domain/keys/keys.js';
 import { SYSTEM } from '../src/domain/types.js';
 import type { Runtime } from '../src/runtime.js';
 import { compiledOnce } from '../src/storage/compiled-once.js';
+import { openStore } from '../src/storage/db.js';
 import { databaseSkip, storageSuite } from './support/databases.js';
 import { postgresSkip } from './support/environment.js';
+import { migratedPostgresSchema } from './support/migrated-stores.js';
 import { openTestRuntime } from './support/runtime.js';
 
 /** One suite, run on both databases: what is stored, and what is refused. */
@@ -336,6 +338,109 @@ describe('migrations on a PostgreSQL database shared with other schemas', async 
     } finally {
       await second.close();
       await first.close();
+    }
+  });
+});
+
+describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENTS)', async () => {
+  const skip = await postgresSkip();
+  const slugOf = compiledOnce(['slug'], (db, v) =>
+    db.selectFrom('organizations').select(['slug', 'name']).where('slug', '=', v.slug),
+  );
+  const prepared = async (db: Parameters<typeof slugOf>[0]) =>
+    (
+      await sql<{
+        name: string;
+        statement: string;
+      }>`select name, statement from pg_prepared_statements`.execute(db)
+    ).rows;
+  /** A store of one connection on a migrated schema, so every statement meets the same session. */
+  const oneConnection = async (named: boolean) => {
+    const schema = await migratedPostgresSchema();
+    const warnings: string[] = [];
+    const store = openStore({
+      databaseUrl: schema.url,
+      dataDir: '/nonexistent',
+      poolSize: 1,
+      prepared: named,
+      warn: (line) => warnings.push(line),
+    });
+    return {
+      db: store.db,
+      warnings,
+      close: async () => {
+        await store.close();
+        await schema.release();
+      },
+    };
+  };
+
+  test('a statement compiled once is parsed once per connection under its name; off, nothing outlives it', {
+    skip,
+  }, async () => {
+    const on = await oneConnection(true);
+    try {
+      assert.deepEqual(await slugOf(on.db, { slug: 'nobody' }), []);
+      assert.deepEqual(await slugOf(on.db, { slug: 'nobody' }), []);
+      const rows = await prepared(on.db);
+      assert.equal(rows.length, 1);
+      assert.match(rows[0]?.name ?? '', /^tessera_\d+$/);
+      assert.equal(
+        rows[0]?.statement,
+        '/* prepared */ select "slug", "name" from "organizations" where "slug" = $1',
+      );
+    } finally {
+      await on.close();
+    }
+    const off = await oneConnection(false);
+    try {
+      assert.deepEqual(await slugOf(off.db, { slug: 'nobody' }), []);
+      assert.deepEqual(await prepared(off.db), []);
+    } finally {
+      await off.close();
+    }
+  });
+
+  test('a named statement its connection lost fails that once, is reported once, and is prepared again under a new name', {
+    skip,
+  }, async () => {
+    const store = await oneConnection(true);
+    try {
+      await slugOf(store.db, { slug: 'nobody' });
+      const [first] = await prepared(store.db);
+      // What a pooler in transaction mode does: the next statement meets a session without it.
+      await sql`deallocate all`.execute(store.db);
+      await assert.rejects(slugOf(store.db, { slug: 'nobody' }), { code: '26000' });
+      assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
+      assert.deepEqual(
+        (await prepared(store.db)).map((r) => r.name),
+        [`${first?.name}_1`],
+      );
+      await sql`deallocate all`.execute(store.db);
+      await assert.rejects(slugOf(store.db, { slug: 'nobody' }), { code: '26000' });
+      assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
+      assert.deepEqual(store.warnings, [
+        'a prepared statement was not found on its connection: DATABASE_URL goes through a pooler in transaction mode; set TESSERA_DB_PREPARED_STATEMENTS=off (or TESSERA_DB_LISTEN_URL, which turns them off)',
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a column added to a table a prepared statement reads leaves it working; a statement with * is refused when built', {
+    skip,
+  }, async () => {
+    const store = await oneConnection(true);
+    try {
+      await slugOf(store.db, { slug: 'nobody' });
+      await sql`alter table organizations add column added_later text`.execute(store.db);
+      assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
+      const everything = compiledOnce(['slug'], (db, v) =>
+        db.selectFrom('organizations').selectAll().where('slug', '=', v.slug),
+      );
+      await assert.rejects(everything(store.db, { slug: 'nobody' }), /names the columns it reads, not \*/);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -35,6 +35,15 @@ export interface Config {
    */
   readonly databaseListenUrl: string | null;
   /**
+   * TESSERA_DB_PREPARED_STATEMENTS (`on` or `off`): whether the statements of the hot paths (a
+   * refresh, a code exchange, a session's read, a log stream's batch) are named prepared statements
+   * on each connection to DATABASE_URL, parsed and planned once per connection. A pooler in
+   * transaction mode (PgBouncer before 1.21, or without `max_prepared_statements`) cannot carry
+   * them. Default `on`, and `off` when TESSERA_DB_LISTEN_URL is set to another URL: that variable is
+   * for exactly such a pooler. Always false on SQLite (it prepares every statement anyway).
+   */
+  readonly dbPreparedStatements: boolean;
+  /**
    * TESSERA_DB_READ_URL: a read replica for the reads that tolerate lag (discovery, JWKS, management
    * lists, the audit list); null: every read goes to DATABASE_URL.
    */
@@ -236,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded SQLite)');
   }
   const databaseListenUrl = secondDatabaseUrl(env, 'TESSERA_DB_LISTEN_URL', databaseUrl) ?? databaseUrl;
+  const dbPreparedStatements = preparedStatements(env, databaseUrl, databaseListenUrl);
   const databaseReadUrl = secondDatabaseUrl(env, 'TESSERA_DB_READ_URL', databaseUrl);
   const secret = env.TESSERA_SECRET || null;
   if (secret !== null && secret.length < 32) {
@@ -279,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dbPool: integer(env, 'TESSERA_DB_POOL', DEFAULT_DB_POOL, 1, MAX_DB_POOL),
     databaseListenUrl,
+    dbPreparedStatements,
     databaseReadUrl,
     secret,
     trustProxy: integer(env, 'TESSERA_TRUST_PROXY', 0, 0, 32),
@@ -310,6 +321,22 @@ export function parseDnsServers(raw: string | undefined): readonly string[] | nu
 }
 
 /** A second PostgreSQL URL (`name`): only beside DATABASE_URL, and a postgres:// URL; null when unset. */
+/** TESSERA_DB_PREPARED_STATEMENTS: `on` or `off`; unset, off behind a pooler (Config.dbPreparedStatements). */
+function preparedStatements(
+  env: NodeJS.ProcessEnv,
+  databaseUrl: string | null,
+  listenUrl: string | null,
+): boolean {
+  const raw = env.TESSERA_DB_PREPARED_STATEMENTS;
+  if (raw === undefined || raw === '') return databaseUrl !== null && listenUrl === databaseUrl;
+  if (raw !== 'on' && raw !== 'off')
+    throw new ConfigError('TESSERA_DB_PREPARED_STATEMENTS must be on or off');
+  if (databaseUrl === null) {
+    throw new ConfigError('TESSERA_DB_PREPARED_STATEMENTS needs DATABASE_URL (it is a PostgreSQL setting)');
+  }
+  return raw === 'on';
+}
+
 function secondDatabaseUrl(env: NodeJS.ProcessEnv, name: string, databaseUrl: string | null): string | null {
   const value = env[name] || null;
   if (value === null) return null;

@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery } from 'kysely';
-import { type Db, ROWS_AS_ARRAYS } from './db.js';
+import type { Db } from './db.js';
+import { PREPARED, ROWS_AS_ARRAYS } from './marked-statements.js';
 
 /**
  * A statement built and compiled once per open database, its values bound at each call.
@@ -15,6 +16,10 @@ import { type Db, ROWS_AS_ARRAYS } from './db.js';
  * `set` or inserted by `values`. Not a list that `in` expands (its length is part of the SQL), a
  * `sql.lit`, nor a value the builder looks at. A stand-in that does not come out as a parameter
  * is a mistake here, thrown the first time the statement is built (the tests run every one).
+ *
+ * Its text never changes, so on PostgreSQL it is marked PREPARED (marked-statements.ts): a named
+ * prepared statement per connection where TESSERA_DB_PREPARED_STATEMENTS allows, planned once. So it
+ * names every column it reads: no `selectAll`, `returningAll` or `*`.
  */
 export function compiledOnce<Name extends string, Row>(
   names: readonly Name[],
@@ -46,7 +51,7 @@ function runner<Name extends string, Row>(
     let template = built.get(adapter);
     if (template === undefined) {
       const compiled = compile(db, names, build);
-      template = { ...compiled, sql: `${prefix}${compiled.sql}` };
+      template = { ...compiled, sql: `${prefix}${PREPARED}${compiled.sql}` };
       built.set(adapter, template);
     }
     const parameters = template.slots.map((slot) =>
@@ -69,6 +74,9 @@ interface Template<Name extends string> {
   slots: { name?: Name; value?: unknown }[];
 }
 
+/** `*` as a select list or a returning clause (`select *`, `"s".*`, `returning t.*`), not `count(*)`. */
+const EVERY_COLUMN = /(^|[\s,.])\*(\s|,|$)/;
+
 /** Stand-ins carry a NUL, which no stored text does (http/storable-text.ts refuses it at the edge). */
 const STAND_IN = '\u0000compiled-once:';
 
@@ -87,6 +95,9 @@ function compile<Name extends string>(
   const missing = names.filter((name) => !slots.some((slot) => slot.name === name));
   if (missing.length > 0) {
     throw new Error(`compiledOnce: ${missing.join(', ')} did not become a bound parameter of: ${sql}`);
+  }
+  if (EVERY_COLUMN.test(sql)) {
+    throw new Error(`compiledOnce: a prepared statement names the columns it reads, not *: ${sql}`);
   }
   return { sql, slots };
 }

@@ -17,6 +17,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { markStatements, ROWS_AS_ARRAYS } from './marked-statements.js';
 import { TransactionLockedPostgresAdapter } from './migration-lock.js';
 import { announcingOwnWrites } from './own-writes.js';
 import { type ReadRouter, RoutingDriver } from './read-routing.js';
@@ -72,15 +73,12 @@ export interface StoreOptions {
    * go there (storage/read-routing.ts). Its pool is as large as the primary's.
    */
   replica?: { url: string; router: ReadRouter };
+  /**
+   * PostgreSQL only: the statements marked PREPARED (marked-statements.ts) are named prepared
+   * statements on the primary's connections (TESSERA_DB_PREPARED_STATEMENTS). Default false.
+   */
+  prepared?: boolean;
 }
-
-/**
- * A statement whose SQL begins with this comment gets its rows as arrays of the selected columns, in
- * order, instead of objects (better-sqlite3's `raw`, pg's `rowMode: 'array'`): for a read of many rows
- * on a hot path (a log stream's batch), where making an object per row was most of the read's time.
- * Build such statements with compiled-once.ts `compiledOnceAsArrays`.
- */
-export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
 
 /** How long a request waits for a PostgreSQL connection before it is answered 503. */
 export const CONNECT_TIMEOUT_MS = 5_000;
@@ -132,12 +130,14 @@ class TimedPostgresDialect extends PostgresDialect {
 export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl) {
     const warn = options.warn ?? (() => {});
-    const pool = resilientPool(options.databaseUrl, options.poolSize ?? 10, warn);
+    const pool = resilientPool(options.databaseUrl, options.poolSize ?? 10, warn, options.prepared ?? false);
     const replica = options.replica && {
       pool: resilientPool(
         options.replica.url,
         options.poolSize ?? 10,
         (line) => warn(`read replica: ${line}`),
+        // A replica's reads may go through a pooler of their own (docs/scaling.md): never named.
+        false,
         0,
       ),
       router: options.replica.router,
@@ -249,6 +249,7 @@ function resilientPool(
   url: string,
   max: number,
   warn: (line: string) => void,
+  prepared: boolean,
   kept = Math.min(WARM_CONNECTIONS, max),
 ): pg.Pool {
   const pool = new pg.Pool({
@@ -271,25 +272,9 @@ function resilientPool(
   pool.on('error', report);
   pool.on('connect', (client) => {
     client.on('error', report);
-    rowsAsArraysWhenAsked(client);
+    markStatements(client, { prepared, warn });
   });
   return pool;
-}
-
-/**
- * Kysely's PostgreSQL connection runs `client.query(sql, values)`: a statement marked ROWS_AS_ARRAYS
- * goes as a query config with `rowMode: 'array'` (unnamed: no prepared statement outlives it, as
- * PgBouncer in transaction mode needs), everything else as it came.
- */
-function rowsAsArraysWhenAsked(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (...args: unknown[]) => {
-    const [text, values] = args;
-    if (typeof text === 'string' && text.startsWith(ROWS_AS_ARRAYS) && args.length === 2) {
-      return query({ text, values, rowMode: 'array' });
-    }
-    return query(...args);
-  };
 }
 
 /**

@@ -159,3 +159,18 @@ export const textOrNullOf = <T extends string>(): Conversion<string | null, T | 
   read: (stored) => stored as T | null,
   write: (value) => value,
 });
+
+/**
+ * Every column of `Row`, listed, for a statement that names what it reads (compiled-once.ts: a
+ * prepared statement's `*` breaks when a migration adds a column). A column left out or misspelled
+ * is a compile error.
+ */
+export const everyColumn =
+  <Row>() =>
+  <const C extends readonly (keyof Row & string)[]>(
+    columns: C &
+      ([Exclude<keyof Row, C[number]>] extends [never]
+        ? unknown
+        : { missing: Exclude<keyof Row, C[number]> }),
+  ): C =>
+    columns;

@@ -3,6 +3,7 @@ import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { OAuthSessionsTable } from '../schema.js';
+import { everyColumn } from './column-map.js';
 import { oldestFirst, orgClientRows } from './org-rows.js';
 import { toUser, USER_COLUMNS, type UserColumns } from './users.js';
 
@@ -24,6 +25,27 @@ export const toSession = (r: OAuthSessionsTable): OAuthSession => ({
   claims: r.claims === null ? null : (JSON.parse(r.claims) as ClaimsRequest),
   ...(r.sid === null ? {} : { sid: r.sid }),
 });
+
+/** Every column of `oauth_sessions`: what the compiled statements that read a session select. */
+export const SESSION_COLUMNS = everyColumn<OAuthSessionsTable>()([
+  'id',
+  'org_id',
+  'user_id',
+  'client_id',
+  'tenant_id',
+  'amr',
+  'acr',
+  'scope',
+  'created_at',
+  'expires_at',
+  'revoked_at',
+  'actor_id',
+  'auth_time',
+  'browser_session',
+  'resources',
+  'claims',
+  'sid',
+]);
 
 /** Stores a new session, with the browser sign-in (login cookie hash) it was opened from, if any. */
 export async function insertOAuthSession(
@@ -70,7 +92,7 @@ const sessionForRefresh = compiledOnce(['id'], (db, v) =>
       join.onRef('m.tenant_id', '=', 's.tenant_id').onRef('m.user_id', '=', 's.user_id'),
     )
     .leftJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('s')
+    .select(SESSION_COLUMNS.map((c) => `s.${c}` as const))
     .select('m.user_id as member_id')
     .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const))
     .where('s.id', '=', v.id),

@@ -1,0 +1,93 @@
+import type pg from 'pg';
+
+/**
+ * A statement whose SQL begins with this comment gets its rows as arrays of the selected columns, in
+ * order, instead of objects (better-sqlite3's `raw`, pg's `rowMode: 'array'`): for a read of many rows
+ * on a hot path (a log stream's batch), where making an object per row was most of the read's time.
+ * Build such statements with compiled-once.ts `compiledOnceAsArrays`.
+ */
+export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
+
+/**
+ * A statement whose SQL holds this comment (after ROWS_AS_ARRAYS, if that is there) may be a named
+ * prepared statement on a PostgreSQL connection: parsed and planned once per connection, then only
+ * bound and run. compiled-once.ts marks its statements so: their text never changes, so the set of
+ * names a connection holds is small and fixed. Every column they read is named: a prepared
+ * `select *` fails once a migration adds a column ("cached plan must not change result type").
+ */
+export const PREPARED = '/* prepared */ ';
+
+/**
+ * SQLSTATEs that say a connection's named statement is not what this process prepared: 26000 (it
+ * is gone: a pooler in transaction mode handed the next statement to another server connection),
+ * 42P05 (a name already taken there, by another client of the same pooler), 0A000 (a schema change
+ * changed what it returns).
+ */
+const LOST_STATEMENT = new Set(['26000', '42P05', '0A000']);
+
+export interface MarkedStatements {
+  /** Whether marked statements are named (TESSERA_DB_PREPARED_STATEMENTS); false on a replica's pool. */
+  prepared: boolean;
+  warn: (line: string) => void;
+}
+
+/** The name of each marked text, the same on every connection of the process. */
+const names = new Map<string, string>();
+
+function nameOf(text: string, generation: number): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `tessera_${names.size + 1}`;
+    names.set(text, name);
+  }
+  return generation === 0 ? name : `${name}_${generation}`;
+}
+
+/**
+ * Kysely's PostgreSQL connection runs `client.query(sql, values)`; here a marked statement goes as a
+ * query config instead: ROWS_AS_ARRAYS with `rowMode: 'array'`, PREPARED with a name when `prepared`
+ * (pg then sends Parse once per connection and name, and Bind/Execute after). Everything else goes
+ * as it came, unnamed: nothing of it outlives the statement.
+ *
+ * When the server says a named statement is not what was prepared (LOST_STATEMENT), that statement
+ * fails as any failed statement does (answered 503 or retried by its caller), and this connection
+ * prepares its statements under new names from then on, so the next call succeeds. A lost one (26000,
+ * 42P05) is reported once per process: it means a pooler in transaction mode sits between.
+ */
+export function markStatements(client: pg.PoolClient, options: MarkedStatements): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  let generation = 0;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (typeof text !== 'string' || args.length !== 2) return query(...args);
+    const asArrays = text.startsWith(ROWS_AS_ARRAYS);
+    const named = options.prepared && text.startsWith(PREPARED, asArrays ? ROWS_AS_ARRAYS.length : 0);
+    if (!asArrays && !named) return query(...args);
+    const config = {
+      text,
+      values,
+      ...(asArrays ? { rowMode: 'array' } : {}),
+      ...(named ? { name: nameOf(text, generation) } : {}),
+    };
+    if (!named) return query(config);
+    return query(config).catch((error: unknown) => {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === 'string' && LOST_STATEMENT.has(code)) {
+        generation += 1;
+        if (code !== '0A000') reportPooler(options.warn);
+      }
+      throw error;
+    });
+  };
+}
+
+let poolerReported = false;
+
+function reportPooler(warn: (line: string) => void): void {
+  if (poolerReported) return;
+  poolerReported = true;
+  warn(
+    'a prepared statement was not found on its connection: DATABASE_URL goes through a pooler in ' +
+      'transaction mode; set TESSERA_DB_PREPARED_STATEMENTS=off (or TESSERA_DB_LISTEN_URL, which turns them off)',
+  );
+}
