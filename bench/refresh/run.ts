@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { postgresSkip } from '../../packages/server/test/support/environment.js';
 import { onCleanup, runBench } from '../support/children.js';
 import { newConnectionLoad } from '../support/new-connections.js';
-import { cpuMs, rssMb } from '../support/process-stats.js';
+import { cpuMs, postgresCpuMs, rssMb } from '../support/process-stats.js';
 import { fmt, quantile, table } from '../support/report.js';
 import { serveTessera } from '../support/tessera-serve.js';
 import { startTlsFront, tlsFrontSkip } from '../support/tls-front.js';
@@ -22,13 +22,14 @@ interface Server {
   tokenUrl: URL;
   cast: Cast;
   pid: number;
+  database: 'sqlite' | 'postgres';
 }
 
 async function start(database: 'sqlite' | 'postgres'): Promise<Server> {
   const { base, port, cast, pid } = await serveTessera(database, `tessera (${database})`, (env) =>
     setUp(env, SESSIONS),
   );
-  return { tokenUrl: new URL(`${base}/oauth/token?host=bench.localhost:${port}`), cast, pid };
+  return { tokenUrl: new URL(`${base}/oauth/token?host=bench.localhost:${port}`), cast, pid, database };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: SESSIONS });
@@ -70,6 +71,8 @@ interface Run {
   p99: number;
   /** The server's CPU time per request in ms: its main thread, and all its threads (signing runs on libuv's pool). */
   cpu: { main: number; all: number } | null;
+  /** PostgreSQL's CPU time per request in ms, all its processes, when it runs on this machine. */
+  database: number | null;
 }
 
 type Grant = 'client_credentials' | 'refresh_token';
@@ -85,6 +88,7 @@ async function drive(server: Server, grant: Grant, seconds: number): Promise<Run
   const latencies: number[] = [];
   let failed = 0;
   const cpuBefore = cpuMs(server.pid);
+  const databaseBefore = server.database === 'postgres' ? postgresCpuMs() : null;
   const started = performance.now();
   const end = started + seconds * 1000;
   const loop = async (i: number) => {
@@ -110,6 +114,7 @@ async function drive(server: Server, grant: Grant, seconds: number): Promise<Run
   await Promise.all(refreshTokens.map((_, i) => loop(i)));
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = cpuMs(server.pid);
+  const databaseAfter = databaseBefore === null ? null : postgresCpuMs();
   latencies.sort((a, b) => a - b);
   const n = latencies.length;
   return {
@@ -121,6 +126,7 @@ async function drive(server: Server, grant: Grant, seconds: number): Promise<Run
       cpuBefore && cpuAfter
         ? { main: (cpuAfter.main - cpuBefore.main) / n, all: (cpuAfter.all - cpuBefore.all) / n }
         : null,
+    database: databaseBefore !== null && databaseAfter !== null ? (databaseAfter - databaseBefore) / n : null,
   };
 }
 
@@ -216,6 +222,12 @@ async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
       String(cc.failed + refresh.failed),
       `×${fmt(refresh.reqPerSec / cc.reqPerSec, 2)}`,
       cc.cpu && refresh.cpu ? `×${fmt(cc.cpu.all / refresh.cpu.all, 2)}` : '-',
+      cc.database !== null && refresh.database !== null
+        ? `${fmt(cc.database, 2)} / ${fmt(refresh.database, 2)}`
+        : '-',
+      cc.cpu && refresh.cpu && cc.database !== null && refresh.database !== null
+        ? `×${fmt((cc.cpu.all + cc.database) / (refresh.cpu.all + refresh.database), 2)}`
+        : '-',
       `${before} → ${load()}`,
     ]);
     console.log(`  ${database} round ${round}: ×${fmt(refresh.reqPerSec / cc.reqPerSec, 2)}`);
@@ -253,6 +265,8 @@ async function main(): Promise<void> {
         'failed',
         'refresh ÷ cc',
         'by server CPU',
+        'PostgreSQL CPU ms/req cc / refresh',
+        'by server + PostgreSQL CPU',
         'load average before → after',
       ],
       rows,

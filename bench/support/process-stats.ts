@@ -29,3 +29,19 @@ export function cpuMs(pid: number): { main: number; all: number } | null {
   }
   return { main: ran(String(pid)), all: tids.reduce((sum, tid) => sum + ran(tid), 0) };
 }
+
+/**
+ * Milliseconds run on a CPU so far by every PostgreSQL process of this machine (each is one thread),
+ * or null when none runs here (a database elsewhere). What the database spends per request when it
+ * shares the machine: on two cores, its CPU and the server's bound the rates together.
+ */
+export function postgresCpuMs(): number | null {
+  let total = 0;
+  let found = false;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || read(`/proc/${pid}/comm`)?.trim() !== 'postgres') continue;
+    found = true;
+    total += Number((read(`/proc/${pid}/schedstat`) ?? '0').split(' ')[0]) / 1e6;
+  }
+  return found ? total : null;
+}
