@@ -17,9 +17,15 @@ const SECONDS = positive('BENCH_SECONDS', 10);
 const ROUNDS = positive('BENCH_ROUNDS', 3);
 // As many at once as the server hashes at once: argon2 runs on libuv's thread pool (4 threads unless
 // UV_THREADPOOL_SIZE says otherwise), in the server as in this process.
-const CONCURRENCY = positive('BENCH_CONCURRENCY', Number(process.env.UV_THREADPOOL_SIZE) || 4);
+const CONCURRENCY =
+  process.env.BENCH_STEPS === '1'
+    ? 1
+    : positive('BENCH_CONCURRENCY', Number(process.env.UV_THREADPOOL_SIZE) || 4);
 const WARMUP_SECONDS = 2;
 const only = process.env.BENCH_DATABASE;
+// BENCH_STEPS=1: one sign-in at a time, and the server's CPU read around each request, so that each
+// request's share of a sign-in is its own (printed after the rounds as a table of requests).
+const STEPS = process.env.BENCH_STEPS === '1';
 
 interface Server {
   issuer: string;
@@ -44,7 +50,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
  * that the answer carries an access and an ID token.
  */
 async function signIn(server: Server, email: string): Promise<void> {
-  const browser = new Browser(agent, server.port);
+  const browser = stepped(new Browser(agent, server.port), server.pid);
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const authorize = new URL('/oauth/authorize', server.issuer);
@@ -96,6 +102,31 @@ async function signIn(server: Server, email: string): Promise<void> {
   if (typeof body.access_token !== 'string' || typeof body.id_token !== 'string') {
     throw new Error(`the token endpoint answered ${token.status}`);
   }
+}
+
+/** Per request of a sign-in (BENCH_STEPS): how many, and the server's CPU they took, in ms. */
+const steps = new Map<string, { n: number; main: number; all: number }>();
+
+/** The browser, reading the server's CPU before and after each request when STEPS is on. */
+function stepped(browser: Browser, pid: number): Pick<Browser, 'get' | 'post'> {
+  if (!STEPS) return browser;
+  const timed =
+    <A extends unknown[], R>(method: string, call: (url: string, ...rest: A) => Promise<R>) =>
+    async (url: string, ...rest: A): Promise<R> => {
+      const before = cpuMs(pid);
+      const answer = await call(url, ...rest);
+      const after = cpuMs(pid);
+      const name = `${method} ${new URL(url).pathname}`;
+      const step = steps.get(name) ?? { n: 0, main: 0, all: 0 };
+      if (before && after) {
+        step.n++;
+        step.main += after.main - before.main;
+        step.all += after.all - before.all;
+      }
+      steps.set(name, step);
+      return answer;
+    };
+  return { get: timed('GET', browser.get.bind(browser)), post: timed('POST', browser.post.bind(browser)) };
 }
 
 interface Run {
@@ -187,6 +218,21 @@ async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
   }
   const rss = rssMb(server.pid);
   console.log(`  ${database}: server resident memory after the run ${rss === null ? '-' : `${fmt(rss)} MB`}`);
+  if (STEPS) {
+    const perSignIn = Math.max(...[...steps.values()].map((s) => s.n));
+    console.log(
+      `\n${database}: the server's CPU per request of a sign-in, one sign-in at a time (${perSignIn} sign-ins)\n${table(
+        ['request', 'per sign-in', 'CPU ms main', 'CPU ms all threads'],
+        [...steps].map(([name, s]) => [
+          name,
+          fmt(s.n / perSignIn, 2),
+          fmt(s.main / s.n, 2),
+          fmt(s.all / s.n, 2),
+        ]),
+      )}`,
+    );
+    steps.clear();
+  }
   return rows;
 }
 
