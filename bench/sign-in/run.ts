@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { hashPassword } from '../../packages/server/src/crypto/passwords.js';
 import { postgresSkip } from '../../packages/server/test/support/environment.js';
 import { onCleanup, runBench } from '../support/children.js';
-import { cpuMs, rssMb } from '../support/process-stats.js';
+import { cpuMs, postgresCpuMs, rssMb } from '../support/process-stats.js';
 import { fmt, quantile, table } from '../support/report.js';
 import { serveTessera } from '../support/tessera-serve.js';
 import { Browser, readForm } from './browser.js';
@@ -32,13 +32,14 @@ interface Server {
   port: number;
   cast: Cast;
   pid: number;
+  database: 'sqlite' | 'postgres';
 }
 
 async function start(database: 'sqlite' | 'postgres'): Promise<Server> {
   const { port, cast, pid } = await serveTessera(database, `tessera (${database})`, (env) =>
     setUp(env, CONCURRENCY),
   );
-  return { issuer: `http://bench.localhost:${port}`, port, cast, pid };
+  return { issuer: `http://bench.localhost:${port}`, port, cast, pid, database };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
@@ -50,7 +51,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY * 2 });
  * that the answer carries an access and an ID token.
  */
 async function signIn(server: Server, email: string): Promise<void> {
-  const browser = stepped(new Browser(agent, server.port), server.pid);
+  const browser = stepped(new Browser(agent, server.port), server.pid, server.database === 'postgres');
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const authorize = new URL('/oauth/authorize', server.issuer);
@@ -105,23 +106,27 @@ async function signIn(server: Server, email: string): Promise<void> {
 }
 
 /** Per request of a sign-in (BENCH_STEPS): how many, and the server's CPU they took, in ms. */
-const steps = new Map<string, { n: number; main: number; all: number }>();
+const steps = new Map<string, { n: number; main: number; all: number; database: number }>();
 
 /** The browser, reading the server's CPU before and after each request when STEPS is on. */
-function stepped(browser: Browser, pid: number): Pick<Browser, 'get' | 'post'> {
+function stepped(browser: Browser, pid: number, postgres: boolean): Pick<Browser, 'get' | 'post'> {
   if (!STEPS) return browser;
   const timed =
     <A extends unknown[], R>(method: string, call: (url: string, ...rest: A) => Promise<R>) =>
     async (url: string, ...rest: A): Promise<R> => {
       const before = cpuMs(pid);
+      const databaseBefore = postgres ? postgresCpuMs() : null;
       const answer = await call(url, ...rest);
       const after = cpuMs(pid);
+      const databaseAfter = databaseBefore === null ? null : postgresCpuMs();
       const name = `${method} ${new URL(url).pathname}`;
-      const step = steps.get(name) ?? { n: 0, main: 0, all: 0 };
+      const step = steps.get(name) ?? { n: 0, main: 0, all: 0, database: 0 };
       if (before && after) {
         step.n++;
         step.main += after.main - before.main;
         step.all += after.all - before.all;
+        if (databaseBefore !== null && databaseAfter !== null)
+          step.database += databaseAfter - databaseBefore;
       }
       steps.set(name, step);
       return answer;
@@ -139,12 +144,20 @@ interface Run {
    * client's (HTTP, cookies, the form) for the sign-ins. Null off Linux.
    */
   own: number | null;
+  /** PostgreSQL's CPU per sign-in in ms, all its processes, when it runs on this machine; else null. */
+  database: number | null;
 }
 
 /** CONCURRENCY loops, each starting its next operation as soon as the last is done, for `seconds`. */
-async function loops(seconds: number, op: (i: number) => Promise<void>, pid?: number): Promise<Run> {
+async function loops(
+  seconds: number,
+  op: (i: number) => Promise<void>,
+  pid?: number,
+  postgres = false,
+): Promise<Run> {
   const latencies: number[] = [];
   const cpuBefore = pid === undefined ? null : cpuMs(pid);
+  const databaseBefore = postgres ? postgresCpuMs() : null;
   const ownBefore = cpuMs(process.pid);
   const started = performance.now();
   const end = started + seconds * 1000;
@@ -159,6 +172,7 @@ async function loops(seconds: number, op: (i: number) => Promise<void>, pid?: nu
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = pid === undefined ? null : cpuMs(pid);
+  const databaseAfter = databaseBefore === null ? null : postgresCpuMs();
   const ownAfter = cpuMs(process.pid);
   latencies.sort((a, b) => a - b);
   const n = latencies.length;
@@ -170,13 +184,19 @@ async function loops(seconds: number, op: (i: number) => Promise<void>, pid?: nu
         ? { main: (cpuAfter.main - cpuBefore.main) / n, all: (cpuAfter.all - cpuBefore.all) / n }
         : null,
     own: ownBefore && ownAfter ? (ownAfter.all - ownBefore.all) / n : null,
+    database: databaseBefore !== null && databaseAfter !== null ? (databaseAfter - databaseBefore) / n : null,
   };
 }
 
 // The server's own hashing function: the same library and parameters as a sign-in's password check.
 const hashes = (seconds: number) => loops(seconds, () => hashPassword(PASSWORD).then(() => {}));
 const signIns = (server: Server, seconds: number) =>
-  loops(seconds, (i) => signIn(server, server.cast.emails[i] as string), server.pid);
+  loops(
+    seconds,
+    (i) => signIn(server, server.cast.emails[i] as string),
+    server.pid,
+    server.database === 'postgres',
+  );
 
 const load = () =>
   loadavg()
@@ -212,6 +232,7 @@ async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
       ratio,
       // What the ratio would be if the client cost nothing: a hash's CPU over a sign-in's on the server.
       hash.own !== null && sign.cpu ? `×${fmt(hash.own / sign.cpu.all, 2)}` : '-',
+      sign.database === null ? '-' : fmt(sign.database, 2),
       `${before} → ${load()}`,
     ]);
     console.log(`  ${database} round ${round}: ${ratio}`);
@@ -222,12 +243,13 @@ async function bench(database: 'sqlite' | 'postgres'): Promise<string[][]> {
     const perSignIn = Math.max(...[...steps.values()].map((s) => s.n));
     console.log(
       `\n${database}: the server's CPU per request of a sign-in, one sign-in at a time (${perSignIn} sign-ins)\n${table(
-        ['request', 'per sign-in', 'CPU ms main', 'CPU ms all threads'],
+        ['request', 'per sign-in', 'CPU ms main', 'CPU ms all threads', 'PostgreSQL CPU ms'],
         [...steps].map(([name, s]) => [
           name,
           fmt(s.n / perSignIn, 2),
           fmt(s.main / s.n, 2),
           fmt(s.all / s.n, 2),
+          database === 'postgres' ? fmt(s.database / s.n, 2) : '-',
         ]),
       )}`,
     );
@@ -261,6 +283,7 @@ async function main(): Promise<void> {
         'client CPU ms/sign-in',
         'sign-ins ÷ hashes',
         'hash CPU ÷ server CPU',
+        'PostgreSQL CPU ms/sign-in',
         'load average before → after',
       ],
       rows,
