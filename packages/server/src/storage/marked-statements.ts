@@ -11,8 +11,9 @@ export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
 /**
  * A statement whose SQL holds this comment (after ROWS_AS_ARRAYS, if that is there) may be a named
  * prepared statement on a PostgreSQL connection: parsed and planned once per connection, then only
- * bound and run. compiled-once.ts marks its statements so: their text never changes, so the set of
- * names a connection holds is small and fixed. Every column they read is named: a prepared
+ * bound and run. compiled-once.ts marks its statements so, and a few hand-written statements of the
+ * hot paths (sign-in-writes.ts): their text never changes (every value is a bound parameter), so the
+ * set of names a connection holds is small and fixed (MAX_NAMED_TEXTS guards it). Every column they read is named: a prepared
  * `select *` fails once a migration adds a column ("cached plan must not change result type").
  */
 export const PREPARED = '/* prepared */ ';
@@ -34,13 +35,35 @@ export interface MarkedStatements {
 /** The name of each marked text, the same on every connection of the process. */
 const names = new Map<string, string>();
 
-function nameOf(text: string, generation: number): string {
+/**
+ * At most this many texts are named. The marked statements are a few dozen; a marked statement whose
+ * text changed with its values would otherwise leave a statement on every connection per call. Past
+ * it a new text goes unnamed, and that is reported once.
+ */
+export const MAX_NAMED_TEXTS = 200;
+
+function nameOf(text: string, generation: number, warn: (line: string) => void): string | undefined {
   let name = names.get(text);
   if (name === undefined) {
+    if (names.size >= MAX_NAMED_TEXTS) {
+      reportTooMany(warn);
+      return undefined;
+    }
     name = `tessera_${names.size + 1}`;
     names.set(text, name);
   }
   return generation === 0 ? name : `${name}_${generation}`;
+}
+
+/** The texts named so far in this process (a test checks a marked statement's text stays one). */
+export const namedTexts = (): readonly string[] => [...names.keys()];
+
+let tooManyReported = false;
+
+function reportTooMany(warn: (line: string) => void): void {
+  if (tooManyReported) return;
+  tooManyReported = true;
+  warn(`more than ${MAX_NAMED_TEXTS} statements were marked to be prepared: the others run unnamed`);
 }
 
 /**
@@ -61,15 +84,16 @@ export function markStatements(client: pg.PoolClient, options: MarkedStatements)
     const [text, values] = args;
     if (typeof text !== 'string' || args.length !== 2) return query(...args);
     const asArrays = text.startsWith(ROWS_AS_ARRAYS);
-    const named = options.prepared && text.startsWith(PREPARED, asArrays ? ROWS_AS_ARRAYS.length : 0);
-    if (!asArrays && !named) return query(...args);
+    const marked = options.prepared && text.startsWith(PREPARED, asArrays ? ROWS_AS_ARRAYS.length : 0);
+    const name = marked ? nameOf(text, generation, options.warn) : undefined;
+    if (!asArrays && name === undefined) return query(...args);
     const config = {
       text,
       values,
       ...(asArrays ? { rowMode: 'array' } : {}),
-      ...(named ? { name: nameOf(text, generation) } : {}),
+      ...(name === undefined ? {} : { name }),
     };
-    if (!named) return query(config);
+    if (name === undefined) return query(config);
     return query(config).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
       if (typeof code === 'string' && LOST_STATEMENT.has(code)) {

@@ -8,6 +8,7 @@ import {
   PASSWORD_SIGN_IN,
 } from '../../src/domain/sign-in/index.js';
 import { type Org, SYSTEM } from '../../src/domain/types.js';
+import { namedTexts } from '../../src/storage/marked-statements.js';
 import { postgresSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import { FormBrowser, signInThroughPages } from './support/browser.js';
@@ -213,6 +214,12 @@ describe('a sign-in in one statement on PostgreSQL stores what the transaction s
       after.deliveries.map((d) => d.event_key),
       ['user.login'],
     );
+  });
+
+  test('the statement is one prepared statement, whatever it stored: its text never changes with its values', () => {
+    // Every earlier test of this file ran it (console and org sign-ins, with and without webhooks).
+    const texts = namedTexts().filter((text) => text.includes('with done as ('));
+    assert.equal(texts.length, 1, texts.join('\n\n'));
   });
 
   test('a request completed meanwhile (another tab): refused, and nothing of this sign-in is stored', async () => {
