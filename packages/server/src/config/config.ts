@@ -320,7 +320,6 @@ export function parseDnsServers(raw: string | undefined): readonly string[] | nu
   return Object.freeze(servers);
 }
 
-/** A second PostgreSQL URL (`name`): only beside DATABASE_URL, and a postgres:// URL; null when unset. */
 /** TESSERA_DB_PREPARED_STATEMENTS: `on` or `off`; unset, off behind a pooler (Config.dbPreparedStatements). */
 function preparedStatements(
   env: NodeJS.ProcessEnv,
@@ -337,6 +336,7 @@ function preparedStatements(
   return raw === 'on';
 }
 
+/** A second PostgreSQL URL (`name`): only beside DATABASE_URL, and a postgres:// URL; null when unset. */
 function secondDatabaseUrl(env: NodeJS.ProcessEnv, name: string, databaseUrl: string | null): string | null {
   const value = env[name] || null;
   if (value === null) return null;

@@ -13,8 +13,9 @@ export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
  * prepared statement on a PostgreSQL connection: parsed and planned once per connection, then only
  * bound and run. compiled-once.ts marks its statements so, and a few hand-written statements of the
  * hot paths (sign-in-writes.ts): their text never changes (every value is a bound parameter), so the
- * set of names a connection holds is small and fixed (MAX_NAMED_TEXTS guards it). Every column they read is named: a prepared
- * `select *` fails once a migration adds a column ("cached plan must not change result type").
+ * set of names a connection holds is small and fixed (MAX_NAMED_TEXTS guards it). Every column they
+ * read is named: a prepared `select *` fails once a migration adds a column ("cached plan must not
+ * change result type").
  */
 export const PREPARED = '/* prepared */ ';
 
