@@ -10,6 +10,7 @@ import { SYSTEM } from '../src/domain/types.js';
 import type { Runtime } from '../src/runtime.js';
 import { compiledOnce } from '../src/storage/compiled-once.js';
 import { openStore } from '../src/storage/db.js';
+import { isDatabaseUnavailable } from '../src/storage/unavailable.js';
 import { databaseSkip, storageSuite } from './support/databases.js';
 import { postgresSkip } from './support/environment.js';
 import { migratedPostgresSchema } from './support/migrated-stores.js';
@@ -401,7 +402,7 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
     }
   });
 
-  test('a named statement its connection lost fails that once, is reported once, and is prepared again under a new name', {
+  test('a named statement its connection lost is sent again unnamed, or inside a transaction fails as unavailable; reported once, prepared again under a new name', {
     skip,
   }, async () => {
     const store = await oneConnection(true);
@@ -410,15 +411,28 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
       const [first] = await prepared(store.db);
       // What a pooler in transaction mode does: the next statement meets a session without it.
       await sql`deallocate all`.execute(store.db);
-      await assert.rejects(slugOf(store.db, { slug: 'nobody' }), { code: '26000' });
+      assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
+      assert.deepEqual(await prepared(store.db), [], 'sent again unnamed');
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
       assert.deepEqual(
         (await prepared(store.db)).map((r) => r.name),
         [`${first?.name}_1`],
       );
       await sql`deallocate all`.execute(store.db);
-      await assert.rejects(slugOf(store.db, { slug: 'nobody' }), { code: '26000' });
+      const lost = await store.db
+        .transaction()
+        .execute((trx) => slugOf(trx, { slug: 'nobody' }))
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      assert.equal((lost as { code?: string } | null)?.code, '26000');
+      assert.equal(isDatabaseUnavailable(lost), true, 'answered 503, to be tried again');
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
+      assert.deepEqual(
+        (await prepared(store.db)).map((r) => r.name),
+        [`${first?.name}_2`],
+      );
       assert.deepEqual(store.warnings, [
         'a prepared statement was not found on its connection: DATABASE_URL goes through a pooler in transaction mode; set TESSERA_DB_PREPARED_STATEMENTS=off (or TESSERA_DB_LISTEN_URL, which turns them off)',
       ]);

@@ -73,17 +73,22 @@ function reportTooMany(warn: (line: string) => void): void {
  * (pg then sends Parse once per connection and name, and Bind/Execute after). Everything else goes
  * as it came, unnamed: nothing of it outlives the statement.
  *
- * When the server says a named statement is not what was prepared (LOST_STATEMENT), that statement
- * fails as any failed statement does (answered 503 or retried by its caller), and this connection
- * prepares its statements under new names from then on, so the next call succeeds. A lost one (26000,
- * 42P05) is reported once per process: it means a pooler in transaction mode sits between.
+ * When the server says a named statement is not what was prepared (LOST_STATEMENT), it did not run:
+ * outside a transaction it is sent again at once, unnamed; inside one (which the error ended) it fails
+ * and the request is answered 503. Either way this connection prepares its statements under new names
+ * from then on. A lost one (26000, 42P05) is reported once per process: it means a pooler in
+ * transaction mode sits between, where they would be lost again and again.
  */
 export function markStatements(client: pg.PoolClient, options: MarkedStatements): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   let generation = 0;
+  // Whether this connection is inside a transaction Kysely opened (its driver sends these texts).
+  let inTransaction = false;
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const [text, values] = args;
     if (typeof text !== 'string' || args.length !== 2) return query(...args);
+    if (TRANSACTION_START.test(text)) inTransaction = true;
+    else if (TRANSACTION_END.test(text)) inTransaction = false;
     const asArrays = text.startsWith(ROWS_AS_ARRAYS);
     const marked = options.prepared && text.startsWith(PREPARED, asArrays ? ROWS_AS_ARRAYS.length : 0);
     const name = marked ? nameOf(text, generation, options.warn) : undefined;
@@ -95,16 +100,24 @@ export function markStatements(client: pg.PoolClient, options: MarkedStatements)
       ...(name === undefined ? {} : { name }),
     };
     if (name === undefined) return query(config);
+    const autocommitted = !inTransaction;
     return query(config).catch((error: unknown) => {
       const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && LOST_STATEMENT.has(code)) {
-        generation += 1;
-        if (code !== '0A000') reportPooler(options.warn);
-      }
-      throw error;
+      if (typeof code !== 'string' || !LOST_STATEMENT.has(code)) throw error;
+      generation += 1;
+      if (code !== '0A000') reportPooler(options.warn);
+      // The statement did not run (the server refused it before executing). On its own it is sent
+      // again, unnamed; inside a transaction, which the error ended, it fails (storage/unavailable.ts
+      // answers that 503, to be tried again).
+      if (!autocommitted) throw error;
+      return query({ text, values, ...(asArrays ? { rowMode: 'array' } : {}) });
     });
   };
 }
+
+/** What Kysely's PostgreSQL driver sends to open and to end a transaction (not a savepoint's). */
+const TRANSACTION_START = /^(begin|start transaction)\b/i;
+const TRANSACTION_END = /^(commit|rollback)$/i;
 
 let poolerReported = false;
 

@@ -10,8 +10,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // SQLSTATE class 08: connection exception; 57P01–57P03: shutdown, crash, not accepting yet;
     // 57P05 and 25P03: the server ended a connection left idle (idle_session_timeout,
     // idle_in_transaction_session_timeout); 53300: too many connections; 25006: a write reached a
-    // standby (a failover in progress: the proxy sends new connections to it before its promotion).
-    const codes = ['25P03', '53300', '25006'];
+    // standby (a failover in progress: the proxy sends new connections to it before its promotion);
+    // 26000 and 42P05: a named prepared statement lost or taken on the way (a pooler in transaction
+    // mode: marked-statements.ts), inside a transaction that then ended.
+    const codes = ['25P03', '53300', '25006', '26000', '42P05'];
     if (code.startsWith('08') || /^57P0[1-35]$/.test(code) || codes.includes(code)) return true;
     // The socket itself (node's system error codes).
     if (SOCKET_CODES.has(code)) return true;

@@ -28,6 +28,9 @@ describe('two nodes through PgBouncer in transaction mode, LISTEN direct', { ski
   let bouncer: Awaited<ReturnType<typeof startPgBouncer>>;
   const nodes: TestServer[] = [];
 
+  // What the node with prepared statements on logs (its warning, when a statement was lost).
+  const preparedLogs: string[] = [];
+
   before(async () => {
     const started = Date.now();
     dir = clusterDir('tessera-pgbouncer-');
@@ -43,7 +46,15 @@ describe('two nodes through PgBouncer in transaction mode, LISTEN direct', { ski
     // Both migrate through PgBouncer at once: the migrator's lock is a transaction's (storage/migration-lock.ts).
     // Kysely's own, a session's, could be taken on one server connection and released on another: the
     // lock then stayed with a pooled connection and the second node waited an hour to migrate.
-    nodes.push(...(await Promise.all([startServer({ env }), startServer({ env })])));
+    // The second node keeps its prepared statements on against the advice (TESSERA_DB_LISTEN_URL turns
+    // them off): a statement PgBouncer hands to another server connection is lost there, and the node
+    // must still answer everything as the first does (sent again unnamed, or 503 inside a transaction).
+    nodes.push(
+      ...(await Promise.all([
+        startServer({ env }),
+        startServer({ env: { ...env, TESSERA_DB_PREPARED_STATEMENTS: 'on' }, logs: preparedLogs }),
+      ])),
+    );
     console.log(`# cluster, PgBouncer and two nodes up in ${Date.now() - started} ms`);
   });
 
@@ -51,6 +62,43 @@ describe('two nodes through PgBouncer in transaction mode, LISTEN direct', { ski
     await Promise.all(nodes.map((n) => n.close()));
     await cluster?.kill();
     if (dir) removeClusterDir(dir);
+  });
+
+  test('the node with prepared statements on answers sign-ins and refreshes side by side: a statement lost on the way is sent again', async () => {
+    const [a, b] = nodes as [TestServer, TestServer];
+    const org = await makeOrg(a, 'side-by-side');
+    const emails = ['ada', 'alan', 'grace', 'linus', 'barbara', 'edsger'].map((n) => `${n}@side.test`);
+    for (const email of emails) await makeUser(a.deps, org, email);
+    const { clientId } = await makeClient(a.deps, org);
+    // Six at once: PgBouncer hands each transaction the server connection that is free, so a
+    // connection of the node meets server connections it never prepared its statements on.
+    const signedIn = await Promise.all(
+      emails.map((email) => signIn(b.issuer('side-by-side'), clientId, email)),
+    );
+    const statuses = await Promise.all(
+      signedIn.map(async ({ refreshToken: first }) => {
+        const seen: number[] = [];
+        let refreshToken = first;
+        for (let i = 0; i < 4; i++) {
+          const refreshed = await tokenRequest(b.issuer('side-by-side'), {
+            grant_type: 'refresh_token',
+            refresh_token: refreshToken,
+            client_id: clientId,
+          });
+          seen.push(refreshed.status);
+          refreshToken = refreshed.body.refresh_token as string;
+        }
+        return seen;
+      }),
+    );
+    assert.deepEqual(
+      statuses,
+      emails.map(() => [200, 200, 200, 200]),
+    );
+    // Lost or not (it is PgBouncer's choice), a warning says what to set, once.
+    const warned = preparedLogs.filter((line) => line.includes('prepared statement was not found'));
+    assert.ok(warned.length <= 1, warned.join('\n'));
+    for (const line of warned) assert.match(line, /set TESSERA_DB_PREPARED_STATEMENTS=off/);
   });
 
   test('sign-in, code exchange, refresh and client_credentials across both nodes; migrated once', async () => {
