@@ -154,6 +154,10 @@ async function run(database: 'sqlite' | 'postgres', intake: Intake) {
     TESSERA_SECRET: TEST_SECRET,
     TESSERA_OUTBOUND_ALLOW_PRIVATE: '1',
     ...(schema ? { DATABASE_URL: schema.url } : {}),
+    // An A/B of named prepared statements: TESSERA_DB_PREPARED_STATEMENTS=off in the bench's environment.
+    ...(schema && process.env.TESSERA_DB_PREPARED_STATEMENTS
+      ? { TESSERA_DB_PREPARED_STATEMENTS: process.env.TESSERA_DB_PREPARED_STATEMENTS }
+      : {}),
   });
   const runtime = await openRuntime(config, () => {});
   try {
