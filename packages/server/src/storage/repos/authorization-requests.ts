@@ -5,6 +5,7 @@ import type {
   ResourceGrant,
   ResponseMode,
 } from '../../domain/types.js';
+import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { AuthorizationRequestsTable } from '../schema.js';
@@ -19,7 +20,7 @@ import {
   wordsOrNull,
 } from './column-map.js';
 import { purgeExpired } from './expiry.js';
-import { orgClientRows, orgRowById } from './org-rows.js';
+import { orgClientRows } from './org-rows.js';
 
 /** The resource grant a request holds, as JSON; null: none decided. */
 const grantColumn = jsonOrNull<ResourceGrant[]>();
@@ -47,12 +48,26 @@ const requestColumns = columnMap<AuthorizationRequestsTable, AuthorizationReques
 });
 const toAuthorizationRequest = requestColumns.toRecord;
 
+// Every sign-in stores its request once and reads it on each page: both compiled once (the insert's
+// values bound by column: the row is made by the column map at each call).
+const insertRequest = compiledOnce(requestColumns.names, (db, v) =>
+  db.insertInto('authorization_requests').values(v),
+);
+const pendingRequest = compiledOnce(['orgId', 'id', 'now'], (db, v) =>
+  db
+    .selectFrom('authorization_requests')
+    .select(requestColumns.names)
+    .where('id', '=', v.id)
+    .where('org_id', '=', v.orgId)
+    .where('expires_at', '>', v.now)
+    .where('completed_at', 'is', null),
+);
+
 export async function insertAuthorizationRequest(
   store: Handle,
   request: AuthorizationRequest,
 ): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('authorization_requests').values(requestColumns.toRow(request)).execute();
+  await insertRequest(opened(store), requestColumns.toRow(request));
 }
 
 /** A pending request: in this org, not expired, not completed. */
@@ -62,11 +77,7 @@ export async function findPendingAuthorizationRequest(
   id: string,
   now: number,
 ): Promise<AuthorizationRequest | null> {
-  const db = opened(store);
-  const row = await orgRowById(db.selectFrom('authorization_requests').selectAll(), orgId, id)
-    .where('expires_at', '>', now)
-    .where('completed_at', 'is', null)
-    .executeTakeFirst();
+  const [row] = await pendingRequest(opened(store), { orgId, id, now });
   return row ? toAuthorizationRequest(row) : null;
 }
 

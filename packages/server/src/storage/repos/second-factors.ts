@@ -1,4 +1,5 @@
 import type { TotpFactor } from '../../domain/types.js';
+import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TotpFactorsTable } from '../schema.js';
@@ -17,13 +18,13 @@ const factorColumns = columnMap<TotpFactorsTable, TotpFactor>()({
 });
 const toFactor = factorColumns.toRecord;
 
+// Read by every password sign-in (is a second factor due?): compiled once.
+const factorOf = compiledOnce(['userId'], (db, v) =>
+  db.selectFrom('totp_factors').select(factorColumns.names).where('user_id', '=', v.userId),
+);
+
 export async function findTotpFactor(store: Handle, userId: string): Promise<TotpFactor | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('totp_factors')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const [row] = await factorOf(opened(store), { userId });
   return row ? toFactor(row) : null;
 }
 

@@ -1,4 +1,5 @@
 import type { PostalAddress, User } from '../../domain/types.js';
+import { compiledOnce } from '../compiled-once.js';
 import type { Db } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
@@ -99,13 +100,18 @@ export async function clearPassword(store: Handle, userId: string, now: number):
   return Number(had.numUpdatedRows) > 0;
 }
 
-function userRowByEmail(db: Db, orgId: string, email: string) {
-  return db
+// Every password sign-in reads its user by address: compiled once (a prepared statement on PostgreSQL).
+const userByEmail = compiledOnce(['orgId', 'emailKey'], (db, v) =>
+  db
     .selectFrom('users')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('email_key', '=', emailKey(email))
-    .executeTakeFirst();
+    .select([...USER_COLUMNS, 'password_hash'])
+    .where('org_id', '=', v.orgId)
+    .where('email_key', '=', v.emailKey),
+);
+
+async function userRowByEmail(db: Db, orgId: string, email: string) {
+  const [row] = await userByEmail(db, { orgId, emailKey: emailKey(email) });
+  return row;
 }
 
 export async function findUserByEmail(store: Handle, orgId: string, email: string): Promise<User | null> {
