@@ -57,6 +57,7 @@ import * as serviceAccountChanges from './migrations/056-service-account-changes
 import * as userSearchIndex from './migrations/057-user-search-index.js';
 import * as userSearchRows from './migrations/058-user-search-rows.js';
 import * as pageReadChanges from './migrations/060-page-read-changes.js';
+import * as userSearchByOrg from './migrations/061-user-search-by-org.js';
 import { opened } from './opened.js';
 import { scopedToSchema } from './schema-introspection.js';
 
@@ -118,6 +119,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '057-user-search-index': userSearchIndex,
   '058-user-search-rows': userSearchRows,
   '060-page-read-changes': pageReadChanges,
+  '061-user-search-by-org': userSearchByOrg,
 };
 
 /** The newest migration this build knows: a database that has it is up to date. */

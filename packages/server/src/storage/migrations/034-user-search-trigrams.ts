@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { extensionSchema } from './extensions.js';
 import { isPostgres } from './is-postgres.js';
 
 /** The three expressions `q` on the users list compares (storage/repos/users.ts `matching`). */
@@ -36,28 +37,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const [name] of SEARCHED) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 }
 
-/**
- * The schema pg_trgm is installed in, installing it into `public` when this role may (a superuser,
- * or CREATE on the database and on `public`: the extension is trusted from PostgreSQL 13); null
- * when it cannot be. Servers migrating their own schemas of one database at once take turns here:
- * `create extension if not exists` is not safe against a concurrent one.
- */
-export async function trigramSchema(db: Kysely<unknown>): Promise<string | null> {
-  await sql`select pg_advisory_xact_lock(hashtext('tessera pg_trgm'))`.execute(db);
-  const installed = await sql<{ schema: string }>`
-    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
-    where e.extname = 'pg_trgm'`.execute(db);
-  if (installed.rows[0]) return installed.rows[0].schema;
-  const { rows } = await sql<{ allowed: boolean }>`
-    select case
-      when not exists (select 1 from pg_namespace where nspname = 'public') then false
-      when (select rolsuper from pg_roles where rolname = current_user) then true
-      else coalesce((select trusted from pg_available_extension_versions v join pg_available_extensions a
-                       on a.name = v.name and a.default_version = v.version where v.name = 'pg_trgm'), false)
-        and has_database_privilege(current_database(), 'CREATE')
-        and has_schema_privilege('public', 'CREATE')
-    end as allowed`.execute(db);
-  if (!rows[0]?.allowed) return null;
-  await sql`create extension if not exists pg_trgm with schema public`.execute(db);
-  return 'public';
-}
+/** The schema pg_trgm is installed in, installing it where this role may; null when it cannot be. */
+export const trigramSchema = (db: Kysely<unknown>): Promise<string | null> => extensionSchema(db, 'pg_trgm');
