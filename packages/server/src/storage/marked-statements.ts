@@ -41,7 +41,7 @@ const names = new Map<string, string>();
  * text changed with its values would otherwise leave a statement on every connection per call. Past
  * it a new text goes unnamed, and that is reported once.
  */
-export const MAX_NAMED_TEXTS = 200;
+const MAX_NAMED_TEXTS = 200;
 
 function nameOf(text: string, generation: number, warn: (line: string) => void): string | undefined {
   let name = names.get(text);

@@ -34,11 +34,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;
+  // Without the indexes by org (no btree_gin, or no pg_trgm) there is nothing to move back.
+  const made = await sql<{ found: boolean }>`
+    select to_regclass('user_search_rows_org_email') is not null as found`.execute(db);
+  if (!made.rows[0]?.found) return;
+  const trigrams = (await extensionSchema(db, 'pg_trgm')) ?? 'public';
   for (const column of COLUMNS) {
-    const found = await sql<{ found: boolean }>`
-      select to_regclass(${`user_search_rows_org_${column}`}) is not null as found`.execute(db);
-    if (!found.rows[0]?.found) continue;
-    const trigrams = (await extensionSchema(db, 'pg_trgm')) ?? 'public';
     await sql`create index ${sql.id(`user_search_rows_${column}`)} on user_search_rows
       using gin (${sql.ref(column)} ${sql.id(trigrams)}.gin_trgm_ops)`.execute(db);
     await sql`drop index ${sql.id(`user_search_rows_org_${column}`)}`.execute(db);

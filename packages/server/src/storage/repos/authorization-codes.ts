@@ -6,7 +6,7 @@ import { dialectOf, opened } from '../opened.js';
 import type { AuthorizationCodesTable, OAuthSessionsTable } from '../schema.js';
 import { columnMap, flag, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
-import { SESSION_COLUMNS, toSession, userColumnsOf } from './oauth-sessions.js';
+import { sessionColumnsOf, toSession, userColumnsOf } from './oauth-sessions.js';
 import { orgClientRows } from './org-rows.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
@@ -160,7 +160,7 @@ with consumed as (
     from consumed as c join oauth_sessions as s on s.id = c.session_id
    where ${v.refreshHash}::text is not null
 )
-select ${sql.raw(SESSION_COLUMNS.map((c) => `s.${c}`).join(', '))},
+select ${sessionColumnsOf('s')},
        ${sql.raw(CODE_COLUMNS.map((c) => `c.${c} as c_${c}`).join(', '))},
        ${sql.raw(USER_COLUMNS.map((c) => `u.${c} as u_${c}`).join(', '))}
   from consumed as c

@@ -20,7 +20,7 @@ import {
   wordsOrNull,
 } from './column-map.js';
 import { purgeExpired } from './expiry.js';
-import { orgClientRows } from './org-rows.js';
+import { orgClientRows, orgRowById } from './org-rows.js';
 
 /** The resource grant a request holds, as JSON; null: none decided. */
 const grantColumn = jsonOrNull<ResourceGrant[]>();
@@ -54,11 +54,7 @@ const insertRequest = compiledOnce(requestColumns.names, (db, v) =>
   db.insertInto('authorization_requests').values(v),
 );
 const pendingRequest = compiledOnce(['orgId', 'id', 'now'], (db, v) =>
-  db
-    .selectFrom('authorization_requests')
-    .select(requestColumns.names)
-    .where('id', '=', v.id)
-    .where('org_id', '=', v.orgId)
+  orgRowById(db.selectFrom('authorization_requests').select(requestColumns.names), v.orgId, v.id)
     .where('expires_at', '>', v.now)
     .where('completed_at', 'is', null),
 );

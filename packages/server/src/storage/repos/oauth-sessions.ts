@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { ClaimsRequest, OAuthSession, ResourceGrant, User } from '../../domain/types.js';
 import { compiledOnce } from '../compiled-once.js';
 import type { Handle } from '../handle.js';
@@ -46,6 +47,10 @@ export const SESSION_COLUMNS = everyColumn<OAuthSessionsTable>()([
   'claims',
   'sid',
 ]);
+
+/** SESSION_COLUMNS of the session table named `alias`, as a hand-written statement's select list. */
+export const sessionColumnsOf = (alias: string) =>
+  sql.raw(SESSION_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
 
 /** Stores a new session, with the browser sign-in (login cookie hash) it was opened from, if any. */
 export async function insertOAuthSession(

@@ -6,7 +6,7 @@ import { dialectOf, opened } from '../opened.js';
 import type { OAuthSessionsTable, RefreshTokensTable } from '../schema.js';
 import { columnMap, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
-import { SESSION_COLUMNS, toSession, userColumnsOf } from './oauth-sessions.js';
+import { sessionColumnsOf, toSession, userColumnsOf } from './oauth-sessions.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
 const tokenColumns = columnMap<RefreshTokensTable, RefreshToken>()({
@@ -184,7 +184,7 @@ with consumed as (
          least(${v.successorNotAfter}::bigint, s.expires_at), null, null, null, ${v.successorJkt}::text
     from consumed as c join oauth_sessions as s on s.id = c.session_id
 )
-select ${sql.raw(SESSION_COLUMNS.map((c) => `s.${c}`).join(', '))}, c.expires_at as t_expires_at, c.dpop_jkt as t_dpop_jkt,
+select ${sessionColumnsOf('s')}, c.expires_at as t_expires_at, c.dpop_jkt as t_dpop_jkt,
        exists (select 1 from tenant_members as m where m.tenant_id = s.tenant_id and m.user_id = s.user_id)
          as in_tenant,
        ${sql.raw(USER_COLUMNS.map((c) => `u.${c} as u_${c}`).join(', '))}
