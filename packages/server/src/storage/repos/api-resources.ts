@@ -6,6 +6,7 @@ import { dropClientPermissionsOutside } from './client-permissions.js';
 import { columnMap, json, orgRowColumns, timestampColumns } from './column-map.js';
 import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
 import { dropRolePermissionsOutside } from './roles.js';
+import { insertOf, orgRecordById } from './table-records.js';
 
 const resourceColumns = columnMap<ApiResourcesTable, ApiResource>()({
   ...orgRowColumns,
@@ -17,17 +18,10 @@ const resourceColumns = columnMap<ApiResourcesTable, ApiResource>()({
 });
 const toResource = resourceColumns.toRecord;
 
-export async function insertApiResource(store: Handle, r: ApiResource): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('api_resources').values(resourceColumns.toRow(r)).execute();
-}
+export const insertApiResource = insertOf('api_resources', resourceColumns);
 
 /** The org's resource with this id, or null. */
-export async function findApiResource(store: Handle, orgId: string, id: string): Promise<ApiResource | null> {
-  const db = opened(store);
-  const row = await orgRowById(db.selectFrom('api_resources').selectAll(), orgId, id).executeTakeFirst();
-  return row ? toResource(row) : null;
-}
+export const findApiResource = orgRecordById('api_resources', resourceColumns);
 
 /** The org's resources with these identifiers (unknown ones are simply absent). */
 export async function findApiResourcesByIdentifier(

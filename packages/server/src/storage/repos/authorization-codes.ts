@@ -8,6 +8,7 @@ import { columnMap, flag, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
 import { sessionColumnsOf, toSession, userColumnsOf } from './oauth-sessions.js';
 import { orgClientRows } from './org-rows.js';
+import { insertOf } from './table-records.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
 const codeColumns = columnMap<AuthorizationCodesTable, AuthorizationCode>()({
@@ -25,10 +26,7 @@ const codeColumns = columnMap<AuthorizationCodesTable, AuthorizationCode>()({
 });
 export const toCode = codeColumns.toRecord;
 
-export async function insertAuthorizationCode(store: Handle, c: AuthorizationCode): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('authorization_codes').values(codeColumns.toRow(c)).execute();
-}
+export const insertAuthorizationCode = insertOf('authorization_codes', codeColumns);
 
 /**
  * Atomic single use: the one UPDATE that flips `used_at` from null returns the row, so of two

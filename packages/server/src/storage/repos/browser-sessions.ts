@@ -5,6 +5,7 @@ import type { BrowserSessionsTable } from '../schema.js';
 import { columnMap, json, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
 import { liveOrgRowByHash } from './org-rows.js';
+import { insertOf } from './table-records.js';
 
 const sessionColumns = columnMap<BrowserSessionsTable, BrowserSessionRecord>()({
   token_hash: 'tokenHash',
@@ -17,10 +18,7 @@ const sessionColumns = columnMap<BrowserSessionsTable, BrowserSessionRecord>()({
 });
 const toSession = sessionColumns.toRecord;
 
-export async function insertBrowserSession(store: Handle, s: BrowserSessionRecord): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('browser_sessions').values(sessionColumns.toRow(s)).execute();
-}
+export const insertBrowserSession = insertOf('browser_sessions', sessionColumns);
 
 /** The live browser session behind a cookie's hash, within one org. */
 export async function findBrowserSession(

@@ -13,6 +13,7 @@ import { purgeNotLiveAt } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
 import type { ListWindow } from './list-window.js';
 import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
+import { insertOf } from './table-records.js';
 
 const requestColumns = columnMap<FederationRequestsTable, FederationRequest>()({
   key_hash: 'keyHash',
@@ -156,10 +157,7 @@ export async function insertFederatedIdentity(
   );
 }
 
-export async function insertFederationRequest(store: Handle, r: FederationRequest): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('federation_requests').values(requestColumns.toRow(r)).execute();
-}
+export const insertFederationRequest = insertOf('federation_requests', requestColumns);
 
 /** A live request of this connection, or null. */
 export async function findFederationRequest(

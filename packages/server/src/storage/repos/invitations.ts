@@ -5,6 +5,7 @@ import type { InvitationsTable } from '../schema.js';
 import { type Conversion, columnMap, flag, lifespanColumns, orgRowColumns } from './column-map.js';
 import { orgRowById } from './org-rows.js';
 import { NEWEST_FIRST, pageRows } from './paged-rows.js';
+import { insertOf } from './table-records.js';
 
 /** The role ids a stored invitation carries (a JSON array of strings; anything else counts as none). */
 const roleIds: Conversion<string, string[]> = {
@@ -34,10 +35,7 @@ const toInvitation = invitationColumns.toRecord;
 /** What the list may keep: pending (neither accepted nor expired), accepted, or expired. */
 export type InvitationStateFilter = 'pending' | 'accepted' | 'expired';
 
-export async function insertInvitation(store: Handle, i: InvitationRecord): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('invitations').values(invitationColumns.toRow(i)).execute();
-}
+export const insertInvitation = insertOf('invitations', invitationColumns);
 
 /** The org's invitation `id` (withdrawn ones are gone for the API), or null. */
 export async function findInvitation(

@@ -5,6 +5,7 @@ import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
 import { columnMap, json, lifespanColumns, textOf } from './column-map.js';
 import { countRows } from './paged-rows.js';
+import { insertOf } from './table-records.js';
 
 const jwk = json<Record<string, unknown>>();
 
@@ -19,10 +20,7 @@ const keyColumns = columnMap<SigningKeysTable, SigningKey>()({
 });
 const toKey = keyColumns.toRecord;
 
-export async function insertKey(store: Handle, k: SigningKey): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('signing_keys').values(keyColumns.toRow(k)).execute();
-}
+export const insertKey = insertOf('signing_keys', keyColumns);
 
 export async function findKeyByStatus(
   store: Handle,

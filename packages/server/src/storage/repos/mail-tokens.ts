@@ -5,6 +5,7 @@ import { opened } from '../opened.js';
 import type { Database, MailTokensTable } from '../schema.js';
 import { columnMap, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
+import { insertOf } from './table-records.js';
 
 const linkColumns = columnMap<MailTokensTable, MailLinkRecord>()({
   token_hash: 'tokenHash',
@@ -30,10 +31,7 @@ const liveLink = (
     eb('expires_at', '>', link.now),
   ]);
 
-export async function insertMailToken(store: Handle, link: MailLinkRecord): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('mail_tokens').values(linkColumns.toRow(link)).execute();
-}
+export const insertMailToken = insertOf('mail_tokens', linkColumns);
 
 /** A live (unused, unexpired) link of this org and purpose by its hash, without using it. */
 export async function findLiveMailToken(

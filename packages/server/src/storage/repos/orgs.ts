@@ -4,6 +4,7 @@ import type { Handle } from '../handle.js';
 import { dialectOf, opened } from '../opened.js';
 import type { OrganizationsTable } from '../schema.js';
 import { columnMap, flag, json, textOf, textOrNullOf, timestampColumns } from './column-map.js';
+import { insertOf } from './table-records.js';
 
 const orgColumns = columnMap<OrganizationsTable, Org>()({
   id: 'id',
@@ -22,10 +23,7 @@ const orgColumns = columnMap<OrganizationsTable, Org>()({
 });
 const toOrg = orgColumns.toRecord;
 
-export async function insertOrg(store: Handle, org: Org): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('organizations').values(orgColumns.toRow(org)).execute();
-}
+export const insertOrg = insertOf('organizations', orgColumns);
 
 export async function findOrgBySlug(store: Handle, slug: string): Promise<Org | null> {
   const db = opened(store);

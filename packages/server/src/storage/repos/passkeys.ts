@@ -6,6 +6,7 @@ import { columnMap, flag, json, lifespanColumns, orgRowColumns } from './column-
 import { purgeNotLiveAt } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
 import { liveOrgRowByHash, oldestFirst } from './org-rows.js';
+import { insertOf } from './table-records.js';
 
 const passkeyColumns = columnMap<PasskeysTable, PasskeyCredential>()({
   ...orgRowColumns,
@@ -111,10 +112,7 @@ export async function deletePasskey(
   return row ? toPasskey(row) : null;
 }
 
-export async function insertPasskeyChallenge(store: Handle, c: PasskeyChallenge): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('passkey_challenges').values(challengeColumns.toRow(c)).execute();
-}
+export const insertPasskeyChallenge = insertOf('passkey_challenges', challengeColumns);
 
 /**
  * Atomic single use: the one DELETE returns the row to exactly one caller, and only for a live

@@ -6,6 +6,7 @@ import type { RolesTable } from '../schema.js';
 import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
 import { oldestFirst, orgRowById, pageOrgRows } from './org-rows.js';
 import { replaceRows } from './replace-rows.js';
+import { insertOf } from './table-records.js';
 
 /** A permission as stored: the resource by id. */
 export interface StoredPermission {
@@ -65,10 +66,7 @@ async function withPermissions(db: Db, rows: RolesTable[]): Promise<EndUserRole[
   return rows.map((r) => ({ ...roleColumns.toRecord(r), permissions: permissions.get(r.id) ?? [] }));
 }
 
-export async function insertRole(store: Handle, role: EndUserRole): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('roles').values(roleColumns.toRow(role)).execute();
-}
+export const insertRole = insertOf('roles', roleColumns);
 
 /** Replaces the role's permissions. */
 export async function setRolePermissions(

@@ -5,6 +5,7 @@ import type { ScimDirectoriesTable } from '../schema.js';
 import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
 import type { ListWindow } from './list-window.js';
 import { orgRowById, pageOrgRows } from './org-rows.js';
+import { orgRecordById } from './table-records.js';
 
 /** Every column but the token's hash, which only finds the directory (findDirectoryByTokenHash). */
 const directoryColumns = columnMap<Omit<ScimDirectoriesTable, 'token_hash'>, ScimDirectory>()({
@@ -24,14 +25,7 @@ export async function insertDirectory(store: Handle, d: ScimDirectory, tokenHash
 }
 
 /** The org's directory `id`, or null. */
-export async function findDirectory(store: Handle, orgId: string, id: string): Promise<ScimDirectory | null> {
-  const row = await orgRowById(
-    opened(store).selectFrom('scim_directories').select(COLUMNS),
-    orgId,
-    id,
-  ).executeTakeFirst();
-  return row ? toDirectory(row) : null;
-}
+export const findDirectory = orgRecordById('scim_directories', directoryColumns);
 
 /** The org's directory whose token hashes to `tokenHash`, with the stored hash; null when none. */
 export async function findDirectoryByTokenHash(

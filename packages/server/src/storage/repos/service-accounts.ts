@@ -4,6 +4,7 @@ import { opened } from '../opened.js';
 import type { ServiceAccountsTable } from '../schema.js';
 import { columnMap } from './column-map.js';
 import { pageRows } from './paged-rows.js';
+import { insertOf } from './table-records.js';
 
 const bindingColumns = columnMap<ServiceAccountsTable, ServiceAccountBinding>()({
   client_id: 'clientId',
@@ -13,10 +14,7 @@ const bindingColumns = columnMap<ServiceAccountsTable, ServiceAccountBinding>()(
 });
 const toBinding = bindingColumns.toRecord;
 
-export async function insertServiceAccount(store: Handle, row: ServiceAccountBinding): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('service_accounts').values(bindingColumns.toRow(row)).execute();
-}
+export const insertServiceAccount = insertOf('service_accounts', bindingColumns);
 
 /** The service account whose client is `clientId`, whatever org it is bound to; or null. */
 export async function findServiceAccountRow(

@@ -3,6 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TenantsTable } from '../schema.js';
 import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
+import { insertOf } from './table-records.js';
 
 const tenantColumns = columnMap<TenantsTable, Tenant>()({
   ...orgRowColumns,
@@ -12,10 +13,7 @@ const tenantColumns = columnMap<TenantsTable, Tenant>()({
 });
 export const toTenant = tenantColumns.toRecord;
 
-export async function insertTenant(store: Handle, t: Tenant): Promise<void> {
-  const db = opened(store);
-  await db.insertInto('tenants').values(tenantColumns.toRow(t)).execute();
-}
+export const insertTenant = insertOf('tenants', tenantColumns);
 
 export async function updateTenant(store: Handle, t: Tenant): Promise<void> {
   const db = opened(store);

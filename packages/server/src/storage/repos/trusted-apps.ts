@@ -4,6 +4,7 @@ import { opened } from '../opened.js';
 import type { TrustedAppsTable } from '../schema.js';
 import { columnMap, json, orgRowColumns, timestampColumns } from './column-map.js';
 import { oldestFirst, orgRowById, orgRowsOldestFirst } from './org-rows.js';
+import { orgRecordById } from './table-records.js';
 
 const appColumns = columnMap<TrustedAppsTable, TrustedApp>()({
   ...orgRowColumns,
@@ -32,14 +33,7 @@ export async function deleteTrustedAppRow(store: Handle, orgId: string, id: stri
   return result.numDeletedRows === 1n;
 }
 
-export async function findTrustedApp(store: Handle, orgId: string, id: string): Promise<TrustedApp | null> {
-  const row = await orgRowById(
-    opened(store).selectFrom('trusted_apps').selectAll(),
-    orgId,
-    id,
-  ).executeTakeFirst();
-  return row ? toApp(row) : null;
-}
+export const findTrustedApp = orgRecordById('trusted_apps', appColumns);
 
 /** The org's trusted apps, oldest first (an org has a handful: not paged). */
 export async function listTrustedApps(store: Handle, orgId: string): Promise<TrustedApp[]> {

@@ -5,6 +5,7 @@ import { opened } from '../opened.js';
 import type { WebhooksTable } from '../schema.js';
 import { columnMap, flag, json, orgRowColumns, timestampColumns } from './column-map.js';
 import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
+import { orgRecordById } from './table-records.js';
 
 /** Every column but the sealed secret (only the delivery worker reads `secret_sealed`). */
 const webhookColumns = columnMap<Omit<WebhooksTable, 'secret_sealed'>, Webhook>()({
@@ -33,15 +34,7 @@ export async function listWebhooks(store: Handle, orgId: string): Promise<Webhoo
 }
 
 /** The org's webhook (without its secret), or null. */
-export async function findWebhook(store: Handle, orgId: string, id: string): Promise<Webhook | null> {
-  const db = opened(store);
-  const row = await orgRowById(
-    db.selectFrom('webhooks').select(PUBLIC_COLUMNS),
-    orgId,
-    id,
-  ).executeTakeFirst();
-  return row ? toRecord(row) : null;
-}
+export const findWebhook = orgRecordById('webhooks', webhookColumns);
 
 /** Stores what an update may change: url, events, active (and `updated_at`). */
 export async function updateWebhookRow(store: Handle, w: Webhook): Promise<void> {

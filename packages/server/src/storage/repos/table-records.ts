@@ -1,0 +1,49 @@
+import type { Handle } from '../handle.js';
+import { opened } from '../opened.js';
+import type { Database } from '../schema.js';
+import type { ColumnMap } from './column-map.js';
+import { orgRowById } from './org-rows.js';
+
+/**
+ * The statements a table's column map makes by itself, written once for every table instead of once
+ * per repository: a record stored as one row of every mapped column, and an org's record read back
+ * by its id (only the mapped columns: what a repository keeps out of the record, a sealed secret or
+ * a hash, is never read by it).
+ *
+ * The map is checked against the table's row where it is declared (column-map.ts); the statements
+ * themselves are typed by the few methods they call, as Kysely cannot resolve a column through a
+ * generic table name (org-rows.ts says the same). Every repository's tests run them on both databases.
+ */
+
+interface Inserting {
+  values(row: object): { execute(): Promise<unknown> };
+}
+
+interface Selecting {
+  select(columns: readonly string[]): OrgRowRead;
+}
+
+interface OrgRowRead {
+  where(column: 'id' | 'org_id', op: '=', value: string): OrgRowRead;
+  executeTakeFirst(): Promise<object | undefined>;
+}
+
+/** Stores a record as one new row of `table`: `insertOf('roles', roleColumns)(store, role)`. */
+export const insertOf =
+  <T extends keyof Database, R>(table: T, columns: ColumnMap<Database[T], R>) =>
+  async (store: Handle, record: R): Promise<void> => {
+    const into = opened(store).insertInto(table) as unknown as Inserting;
+    await into.values(columns.toRow(record) as object).execute();
+  };
+
+/** The org's record of `table` with this id, or null: another org's is never found. */
+export const orgRecordById =
+  <T extends keyof Database, Row, R>(table: T, columns: ColumnMap<Row, R> & ColumnsOf<Database[T], Row>) =>
+  async (store: Handle, orgId: string, id: string): Promise<R | null> => {
+    const from = opened(store).selectFrom(table) as unknown as Selecting;
+    const row = await orgRowById(from.select(columns.names), orgId, id).executeTakeFirst();
+    return row ? columns.toRecord(row as Row) : null;
+  };
+
+/** A map whose row is the table's or a part of it (a table's row holds every column the map reads). */
+type ColumnsOf<Table, Row> = Table extends Row ? unknown : { notColumnsOfTheTable: Row };
