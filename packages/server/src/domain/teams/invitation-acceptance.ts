@@ -48,7 +48,8 @@ export type OpenedInvitation =
 /** The invitation behind `token` on `host`, without using it (a mail scanner's GET must not spend it). */
 export async function openInvitation(deps: TeamsDeps, host: Org, token: string): Promise<OpenedInvitation> {
   if (token.length === 0 || token.length > 200) return { state: 'unknown' };
-  const row = await findInvitationByTokenHash(deps.store, sha256(token));
+  const tokenHash = sha256(token);
+  const row = await findInvitationByTokenHash(deps.store, tokenHash);
   // A link works on the host it names only: an org's for users, the console's for members.
   if (!row || (row.kind === 'member' ? !host.isConsole : row.orgId !== host.id)) return { state: 'unknown' };
   const org = await findOrgById(deps.store, row.orgId);
@@ -57,6 +58,15 @@ export async function openInvitation(deps: TeamsDeps, host: Org, token: string):
   if (state !== 'pending') return { state, org };
   const accountOrg = row.kind === 'member' ? host : org;
   const existing = await findUserByEmail(deps.store, accountOrg.id, row.email);
+  if (existing !== null) {
+    // An acceptance makes the account and uses the invitation in one transaction, committed between
+    // the two reads above: the account found may be that acceptance's. The row read again then shows
+    // the invitation used (the closed page), not a sign-in form for an invitation already spent.
+    const again = await findInvitationByTokenHash(deps.store, tokenHash);
+    if (!again) return { state: 'unknown' };
+    const stateNow = stateOf(again, clock.now());
+    if (stateNow !== 'pending') return { state: stateNow, org };
+  }
   return { state: 'pending', row, org, accountOrg, existing };
 }
 
