@@ -4,6 +4,7 @@ import {
   getLogStream,
   type LogStreamView,
   listLogStreams,
+  logStreamSnapshot,
   updateLogStream,
 } from '../domain/log-streams/index.js';
 import { SYSTEM } from '../domain/types.js';
@@ -32,21 +33,13 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** A stream as the management API's view has it (camelCase, like every CLI answer): its health, never a secret. */
 const shown = (s: LogStreamView) => ({
-  id: s.id,
-  name: s.name,
-  type: s.type,
-  url: s.url,
-  settings: s.settings,
-  active: s.active,
-  backfillFrom: new Date(s.backfillFrom).toISOString(),
+  ...logStreamSnapshot(s),
   status: s.status,
   lastError: s.lastError,
   lastErrorAt: iso(s.lastErrorAt),
   lastSentAt: iso(s.lastSentAt),
   sentEntries: s.sentEntries,
   lag: { entries: s.lag.entries, oldestUnsentAt: iso(s.lag.oldestUnsentAt) },
-  createdAt: new Date(s.createdAt).toISOString(),
-  updatedAt: new Date(s.updatedAt).toISOString(),
 });
 
 type SettingFlags = { [K in (typeof SETTING_FLAGS)[number]]?: string } & {

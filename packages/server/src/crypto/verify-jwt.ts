@@ -4,6 +4,7 @@ import {
   decodeProtectedHeader,
   errors,
   type JWK,
+  type JWTClaimVerificationOptions,
   type JWTPayload,
   jwtVerify,
   UnsecuredJWT,
@@ -85,6 +86,16 @@ export async function preloadKeys(jwks: { keys: JWK[] }): Promise<void> {
   }
 }
 
+/** What jose checks of the claims, signed or not: issuer, subject, audience, the required ones and the time. */
+const claimChecks = (expected: JwtExpectations): JWTClaimVerificationOptions => ({
+  issuer: expected.issuer,
+  ...(expected.subject === undefined ? {} : { subject: expected.subject }),
+  ...(expected.audience === undefined ? {} : { audience: expected.audience }),
+  requiredClaims: expected.requiredClaims,
+  currentDate: new Date(expected.now),
+  ...(expected.toleranceSeconds === undefined ? {} : { clockTolerance: expected.toleranceSeconds }),
+});
+
 /** verifyJwt, telling an expired token (signature and claims good, `exp` past the leeway) apart. */
 export async function checkJwt(
   token: string,
@@ -95,13 +106,8 @@ export async function checkJwt(
   try {
     const { payload } = await jwtVerify(token, keys, {
       algorithms: expected.algorithms ?? ['RS256'],
-      issuer: expected.issuer,
       ...(expected.typ === undefined ? {} : { typ: expected.typ }),
-      ...(expected.subject === undefined ? {} : { subject: expected.subject }),
-      ...(expected.audience === undefined ? {} : { audience: expected.audience }),
-      requiredClaims: expected.requiredClaims,
-      currentDate: new Date(expected.now),
-      ...(expected.toleranceSeconds === undefined ? {} : { clockTolerance: expected.toleranceSeconds }),
+      ...claimChecks(expected),
     });
     return { ok: true, payload };
   } catch (error) {
@@ -150,14 +156,7 @@ export function unverifiedHeader(token: string): Record<string, unknown> | null 
  */
 export function checkUnsecuredJwt(token: string, expected: JwtExpectations): JwtOutcome {
   try {
-    const { payload } = UnsecuredJWT.decode(token, {
-      issuer: expected.issuer,
-      ...(expected.subject === undefined ? {} : { subject: expected.subject }),
-      ...(expected.audience === undefined ? {} : { audience: expected.audience }),
-      requiredClaims: expected.requiredClaims,
-      currentDate: new Date(expected.now),
-      ...(expected.toleranceSeconds === undefined ? {} : { clockTolerance: expected.toleranceSeconds }),
-    });
+    const { payload } = UnsecuredJWT.decode(token, claimChecks(expected));
     return { ok: true, payload };
   } catch (error) {
     return { ok: false, expired: error instanceof errors.JWTExpired };

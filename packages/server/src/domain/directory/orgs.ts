@@ -30,20 +30,13 @@ export async function requireOrg(db: Handle, ref: string): Promise<Org> {
   return (await findOrg(db, ref)) ?? fail('org.ref.not_found', `no organization "${ref}"`);
 }
 
-/** The console org exists from the first start on; creating it is idempotent. */
-export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
-  const existing = await findConsoleOrg(deps.store);
-  if (existing) return existing;
-  const now = clock.now();
-  const org: Org = {
+/** A new org as it starts: its names, who may sign up, and every other setting at its default. */
+function newOrgRecord(named: Pick<Org, 'slug' | 'name' | 'isConsole' | 'signUp'>, now: number): Org {
+  return {
     id: newResourceId('org'),
-    slug: CONSOLE_SLUG,
-    name: 'Tessera console',
-    isConsole: true,
-    // The console issuer's registration is the spec's, always on; these two are org settings.
+    ...named,
     dynamicRegistration: false,
     metadataDocuments: false,
-    signUp: 'invite_only',
     signUpDomains: [],
     requirePushedRequests: false,
     idTokenSigningAlg: 'RS256',
@@ -52,6 +45,18 @@ export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** The console org exists from the first start on; creating it is idempotent. */
+export async function ensureConsoleOrg(deps: DirectoryDeps): Promise<Org> {
+  const existing = await findConsoleOrg(deps.store);
+  if (existing) return existing;
+  const now = clock.now();
+  // The console issuer's registration is the spec's, always on (the org's two settings stay off).
+  const org = newOrgRecord(
+    { slug: CONSOLE_SLUG, name: 'Tessera console', isConsole: true, signUp: 'invite_only' },
+    now,
+  );
   const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
   try {
     await deps.unitOfWork.run(async (tx) => {
@@ -111,22 +116,7 @@ export async function createOrg(
   if ('ownerId' in input) await takeCreationSlot(deps, input.ownerId);
   const fresh = await freshKeys(deps.sealer, NEW_ORG_KEYS);
   const now = clock.now();
-  const org: Org = {
-    id: newResourceId('org'),
-    slug,
-    name,
-    isConsole: false,
-    dynamicRegistration: false,
-    metadataDocuments: false,
-    signUp: 'open',
-    signUpDomains: [],
-    requirePushedRequests: false,
-    idTokenSigningAlg: 'RS256',
-    defaultLocale: null,
-    issuerDomain: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const org = newOrgRecord({ slug, name, isConsole: false, signUp: 'open' }, now);
   try {
     const user = await deps.unitOfWork.run(async (tx) => {
       if (await findOrgBySlug(tx, slug)) fail('org.slug.taken', `an organization with slug "${slug}" exists`);

@@ -14,6 +14,7 @@ export {
   type LogStreamType,
   type LogStreamView,
   listLogStreams,
+  logStreamSnapshot,
   MAX_STREAMS,
   type NewLogStream,
   type StreamStatus,
