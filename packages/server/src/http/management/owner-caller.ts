@@ -96,14 +96,7 @@ export async function ownerCaller(
   members: MemberAnswer,
   scope: ManagementScope,
 ): Promise<OrgCaller> {
-  const principal = await managementCaller(deps, request, scope, false);
-  if (principal.kind === 'service_account') {
-    const org = await requireBoundOrg(deps, principal.access.orgId, request.params.org);
-    return { org, actor: { kind: 'client', id: principal.access.clientId } };
-  }
-  const caller = personOf(principal);
-  const { org } = await requireOrgOwner(deps, caller.consoleUserId, request.params.org, members);
-  return { org, actor: caller.actor };
+  return orgCaller(deps, request, scope, (userId, ref) => requireOrgOwner(deps, userId, ref, members));
 }
 
 /**
@@ -131,12 +124,22 @@ export async function memberCaller(
   request: FastifyRequest<{ Params: { org: string } }>,
   scope: ManagementScope,
 ): Promise<OrgCaller> {
+  return orgCaller(deps, request, scope, (userId, ref) => requireOrgMember(deps, userId, ref));
+}
+
+/** A service account bound to `{org}`, or a person `admit` lets in (it answers 404 or 403 otherwise). */
+async function orgCaller(
+  deps: Deps,
+  request: FastifyRequest<{ Params: { org: string } }>,
+  scope: ManagementScope,
+  admit: (consoleUserId: string, orgRef: string) => Promise<{ org: Org }>,
+): Promise<OrgCaller> {
   const principal = await managementCaller(deps, request, scope, false);
   if (principal.kind === 'service_account') {
     const org = await requireBoundOrg(deps, principal.access.orgId, request.params.org);
     return { org, actor: { kind: 'client', id: principal.access.clientId } };
   }
   const caller = personOf(principal);
-  const { org } = await requireOrgMember(deps, caller.consoleUserId, request.params.org);
+  const { org } = await admit(caller.consoleUserId, request.params.org);
   return { org, actor: caller.actor };
 }
