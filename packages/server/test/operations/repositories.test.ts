@@ -20,6 +20,13 @@ const STATEMENTS = new Set([
   'replaceInto',
   'mergeInto',
 ]);
+/**
+ * The helpers that build a table's statements from the table name their caller gives
+ * (storage/repos/table-records.ts): a call names its table as a statement does, for the repository
+ * that makes it. The helpers' own statements, on the table of their parameter, are their callers'.
+ */
+const TABLE_HELPERS = new Set(['insertOf', 'orgRecordById', 'orgRecordsOldestFirst']);
+const HELPERS_FILE = 'repos/table-records.ts';
 const RAW_WRITES =
   /\b(?:insert\s+into|delete\s+from)\s+([a-z_][a-z0-9_]*)|\bupdate\s+([a-z_][a-z0-9_]*)\s+set\b/gi;
 
@@ -137,45 +144,49 @@ interface Scan {
   unresolved: string[];
 }
 
+/** The tables a file of storage/ names as a statement's own, and its statements whose table cannot be told. */
+function tablesNamedIn(name: string, file: ts.SourceFile): { named: string[]; unresolved: string[] } {
+  const all = nodes(file);
+  const named: string[] = [];
+  const unresolved: string[] = [];
+  for (const node of all) {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const method = ts.isPropertyAccessExpression(callee)
+        ? callee.name.text
+        : ts.isIdentifier(callee)
+          ? callee.text
+          : null;
+      if (method === null || !(STATEMENTS.has(method) || TABLE_HELPERS.has(method))) continue;
+      const arg = node.arguments[0];
+      const names = arg ? namesOf(arg, file, all) : null;
+      if (names === null && name === HELPERS_FILE && STATEMENTS.has(method)) continue;
+      if (names === null) {
+        const { line } = file.getLineAndCharacterOfPosition(node.getStart());
+        unresolved.push(`${name}:${line + 1} ${node.getText().split('\n')[0]}`);
+      } else named.push(...names);
+    } else if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && node.tag.text === 'sql') {
+      for (const match of rawText(node.template).matchAll(RAW_WRITES)) {
+        const table = (match[1] ?? match[2] ?? '').toLowerCase();
+        if (!ALONGSIDE[name]?.includes(table)) named.push(table);
+      }
+    }
+  }
+  return { named, unresolved };
+}
+
 function scan(): Scan {
   const tables = tableNames();
   const owners = new Map<string, Set<string>>();
   const unresolved: string[] = [];
   for (const path of files(STORAGE)) {
-    const file = parse(path);
     const name = relative(STORAGE, path);
-    const all = nodes(file);
-    const own = (table: string) => {
-      if (!tables.has(table)) return;
+    const found = tablesNamedIn(name, parse(path));
+    unresolved.push(...found.unresolved);
+    for (const table of found.named.filter((t) => tables.has(t))) {
       const set = owners.get(table) ?? new Set<string>();
       set.add(name);
       owners.set(table, set);
-    };
-    for (const node of all) {
-      if (ts.isCallExpression(node)) {
-        const callee = node.expression;
-        const method = ts.isPropertyAccessExpression(callee)
-          ? callee.name.text
-          : ts.isIdentifier(callee)
-            ? callee.text
-            : null;
-        if (method === null || !STATEMENTS.has(method)) continue;
-        const arg = node.arguments[0];
-        const names = arg ? namesOf(arg, file, all) : null;
-        if (names === null) {
-          const { line } = file.getLineAndCharacterOfPosition(node.getStart());
-          unresolved.push(`${name}:${line + 1} ${node.getText().split('\n')[0]}`);
-        } else names.forEach(own);
-      } else if (
-        ts.isTaggedTemplateExpression(node) &&
-        ts.isIdentifier(node.tag) &&
-        node.tag.text === 'sql'
-      ) {
-        for (const match of rawText(node.template).matchAll(RAW_WRITES)) {
-          const table = (match[1] ?? match[2] ?? '').toLowerCase();
-          if (!ALONGSIDE[name]?.includes(table)) own(table);
-        }
-      }
     }
   }
   return { owners, unresolved };
@@ -200,6 +211,19 @@ describe('one repository per table', () => {
     assert.deepEqual(owner('refresh_tokens'), ['repos/refresh-tokens.ts']);
     assert.deepEqual(owner('authorization_codes'), ['repos/authorization-codes.ts']);
     assert.ok(owners.size >= 40, `only ${owners.size} tables seen`);
+  });
+
+  test('a table named through a helper of table-records.ts has its one repository too', () => {
+    const source = [
+      "export const insertPlanted = insertOf('trusted_apps', appColumns);",
+      "export const findPlanted = orgRecordById('webhooks', webhookColumns);",
+      "export const listPlanted = orgRecordsOldestFirst('roles', roleColumns);",
+    ].join('\n');
+    const planted = ts.createSourceFile('planted.ts', source, ts.ScriptTarget.Latest, true);
+    assert.deepEqual(tablesNamedIn('repos/planted.ts', planted), {
+      named: ['trusted_apps', 'webhooks', 'roles'],
+      unresolved: [],
+    });
   });
 
   test('each table is named as a statement’s own table by exactly one repository', () => {

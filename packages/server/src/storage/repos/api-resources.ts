@@ -4,9 +4,9 @@ import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
 import { columnMap, json, orgRowColumns, timestampColumns } from './column-map.js';
-import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
+import { orgRowById, pageOrgRows } from './org-rows.js';
 import { dropRolePermissionsOutside } from './roles.js';
-import { insertOf, orgRecordById } from './table-records.js';
+import { insertOf, orgRecordById, orgRecordsOldestFirst } from './table-records.js';
 
 const resourceColumns = columnMap<ApiResourcesTable, ApiResource>()({
   ...orgRowColumns,
@@ -41,11 +41,7 @@ export async function findApiResourcesByIdentifier(
 }
 
 /** Every resource of the org, oldest first (discovery's scopes_supported). */
-export async function listApiResources(store: Handle, orgId: string): Promise<ApiResource[]> {
-  const db = opened(store);
-  const rows = await orgRowsOldestFirst(db.selectFrom('api_resources').selectAll(), orgId).execute();
-  return rows.map(toResource);
-}
+export const listApiResources = orgRecordsOldestFirst('api_resources', resourceColumns);
 
 /** One page of an org's resources, oldest first, and how many it has. */
 export async function pageApiResources(

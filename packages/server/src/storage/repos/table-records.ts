@@ -2,13 +2,13 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { Database } from '../schema.js';
 import type { ColumnMap } from './column-map.js';
-import { orgRowById } from './org-rows.js';
+import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
 
 /**
  * The statements a table's column map makes by itself, written once for every table instead of once
- * per repository: a record stored as one row of every mapped column, and an org's record read back
- * by its id (only the mapped columns: what a repository keeps out of the record, a sealed secret or
- * a hash, is never read by it).
+ * per repository: a record stored as one row of every mapped column, and an org's records read back,
+ * one by its id or all of them oldest first (only the mapped columns: what a repository keeps out of
+ * the record, a sealed secret or a hash, is never read by them).
  *
  * The map is checked against the table's row where it is declared (column-map.ts); the statements
  * themselves are typed by the few methods they call, as Kysely cannot resolve a column through a
@@ -25,7 +25,9 @@ interface Selecting {
 
 interface OrgRowRead {
   where(column: 'id' | 'org_id', op: '=', value: string): OrgRowRead;
+  orderBy(column: 'created_at' | 'id'): OrgRowRead;
   executeTakeFirst(): Promise<object | undefined>;
+  execute(): Promise<object[]>;
 }
 
 /** Stores a record as one new row of `table`: `insertOf('roles', roleColumns)(store, role)`. */
@@ -43,6 +45,15 @@ export const orgRecordById =
     const from = opened(store).selectFrom(table) as unknown as Selecting;
     const row = await orgRowById(from.select(columns.names), orgId, id).executeTakeFirst();
     return row ? columns.toRecord(row as Row) : null;
+  };
+
+/** Every record of the org in `table`, oldest first: for the lists an org keeps a handful of (not paged). */
+export const orgRecordsOldestFirst =
+  <T extends keyof Database, Row, R>(table: T, columns: ColumnMap<Row, R> & ColumnsOf<Database[T], Row>) =>
+  async (store: Handle, orgId: string): Promise<R[]> => {
+    const from = opened(store).selectFrom(table) as unknown as Selecting;
+    const rows = await orgRowsOldestFirst(from.select(columns.names), orgId).execute();
+    return rows.map((row) => columns.toRecord(row as Row));
   };
 
 /** A map whose row is the table's or a part of it (a table's row holds every column the map reads). */

@@ -3,8 +3,8 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { TrustedAppsTable } from '../schema.js';
 import { columnMap, json, orgRowColumns, timestampColumns } from './column-map.js';
-import { oldestFirst, orgRowById, orgRowsOldestFirst } from './org-rows.js';
-import { orgRecordById } from './table-records.js';
+import { oldestFirst, orgRowById } from './org-rows.js';
+import { orgRecordById, orgRecordsOldestFirst } from './table-records.js';
 
 const appColumns = columnMap<TrustedAppsTable, TrustedApp>()({
   ...orgRowColumns,
@@ -36,13 +36,7 @@ export async function deleteTrustedAppRow(store: Handle, orgId: string, id: stri
 export const findTrustedApp = orgRecordById('trusted_apps', appColumns);
 
 /** The org's trusted apps, oldest first (an org has a handful: not paged). */
-export async function listTrustedApps(store: Handle, orgId: string): Promise<TrustedApp[]> {
-  const rows = await orgRowsOldestFirst(
-    opened(store).selectFrom('trusted_apps').selectAll(),
-    orgId,
-  ).execute();
-  return rows.map(toApp);
-}
+export const listTrustedApps = orgRecordsOldestFirst('trusted_apps', appColumns);
 
 /** The org's trusted apps for one target authorization server (`audience`, exactly). */
 export async function trustedAppsFor(store: Handle, orgId: string, audience: string): Promise<TrustedApp[]> {

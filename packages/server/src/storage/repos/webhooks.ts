@@ -4,8 +4,8 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhooksTable } from '../schema.js';
 import { columnMap, flag, json, orgRowColumns, timestampColumns } from './column-map.js';
-import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
-import { orgRecordById } from './table-records.js';
+import { orgRowById } from './org-rows.js';
+import { orgRecordById, orgRecordsOldestFirst } from './table-records.js';
 
 /** Every column but the sealed secret (only the delivery worker reads `secret_sealed`). */
 const webhookColumns = columnMap<Omit<WebhooksTable, 'secret_sealed'>, Webhook>()({
@@ -15,7 +15,7 @@ const webhookColumns = columnMap<Omit<WebhooksTable, 'secret_sealed'>, Webhook>(
   active: ['active', flag],
   ...timestampColumns,
 });
-const PUBLIC_COLUMNS = webhookColumns.names;
+const _PUBLIC_COLUMNS = webhookColumns.names;
 const toRecord = webhookColumns.toRecord;
 
 export async function insertWebhook(store: Handle, w: Webhook, secretSealed: string): Promise<void> {
@@ -27,11 +27,7 @@ export async function insertWebhook(store: Handle, w: Webhook, secretSealed: str
 }
 
 /** An org's webhooks, oldest first. */
-export async function listWebhooks(store: Handle, orgId: string): Promise<Webhook[]> {
-  const db = opened(store);
-  const rows = await orgRowsOldestFirst(db.selectFrom('webhooks').select(PUBLIC_COLUMNS), orgId).execute();
-  return rows.map(toRecord);
-}
+export const listWebhooks = orgRecordsOldestFirst('webhooks', webhookColumns);
 
 /** The org's webhook (without its secret), or null. */
 export const findWebhook = orgRecordById('webhooks', webhookColumns);
