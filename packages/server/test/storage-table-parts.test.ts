@@ -17,6 +17,7 @@ import {
   lifespan,
   linkTable,
   orgTable,
+  tableIndex,
   timestamps,
 } from '../src/storage/migrations/table-parts.js';
 
@@ -88,6 +89,20 @@ for (const dialect of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {
         'alter table "users" add column "disabled" integer default 0 not null',
         'drop table if exists "passkey_challenges"',
         'drop table if exists "passkeys"',
+      ]);
+    });
+
+    test('an index on one column, on several in their order, and a unique one', async () => {
+      const { db, statements } = recording(dialect);
+      await tableIndex(db, 'scim_directories_org', 'scim_directories', ['org_id']);
+      await tableIndex(db, 'scim_users_order', 'scim_users', ['directory_id', 'created_at', 'user_id']);
+      await tableIndex(db, 'scim_users_user_name', 'scim_users', ['directory_id', 'user_name_key'], {
+        unique: true,
+      });
+      assert.deepEqual(statements, [
+        'create index "scim_directories_org" on "scim_directories" ("org_id")',
+        'create index "scim_users_order" on "scim_users" ("directory_id", "created_at", "user_id")',
+        'create unique index "scim_users_user_name" on "scim_users" ("directory_id", "user_name_key")',
       ]);
     });
   });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { dropTables, linkTable, orgTable, timestamps } from './table-parts.js';
+import { dropTables, linkTable, orgTable, tableIndex, timestamps } from './table-parts.js';
 
 /** Organizations, their users, tenants, clients, signing keys and audit trail. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -29,20 +29,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('role', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('memberships_user').on('memberships').column('user_id').execute();
+  await tableIndex(db, 'memberships_user', 'memberships', ['user_id']);
 
   await orgTable(db, 'tenants')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('logo', 'text')
     .$call(timestamps)
     .execute();
-  await db.schema.createIndex('tenants_org').on('tenants').column('org_id').execute();
+  await tableIndex(db, 'tenants_org', 'tenants', ['org_id']);
 
   await linkTable(db, 'tenant_members', { tenant_id: 'tenants.id', user_id: 'users.id' })
     .addColumn('role', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('tenant_members_user').on('tenant_members').column('user_id').execute();
+  await tableIndex(db, 'tenant_members_user', 'tenant_members', ['user_id']);
 
   await orgTable(db, 'clients')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -53,7 +53,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('first_party', 'integer', (c) => c.notNull().defaultTo(1))
     .$call(timestamps)
     .execute();
-  await db.schema.createIndex('clients_org').on('clients').column('org_id').execute();
+  await tableIndex(db, 'clients_org', 'clients', ['org_id']);
 
   await orgTable(db, 'signing_keys', 'kid')
     .addColumn('status', 'text', (c) => c.notNull())
@@ -62,7 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint')
     .execute();
-  await db.schema.createIndex('signing_keys_org').on('signing_keys').columns(['org_id', 'status']).execute();
+  await tableIndex(db, 'signing_keys_org', 'signing_keys', ['org_id', 'status']);
 
   await orgTable(db, 'audit_events')
     .addColumn('key', 'text', (c) => c.notNull())
@@ -76,11 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('changes', 'text')
     .execute();
   // The event list reads newest first per org (DESIGN §7).
-  await db.schema
-    .createIndex('audit_events_org_at')
-    .on('audit_events')
-    .columns(['org_id', 'at desc', 'id desc'])
-    .execute();
+  await tableIndex(db, 'audit_events_org_at', 'audit_events', ['org_id', 'at desc', 'id desc']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,14 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, dropTables, expiryIndex, lifespan, orgId, orgTable, timestamps } from './table-parts.js';
+import {
+  belongsTo,
+  dropTables,
+  expiryIndex,
+  lifespan,
+  orgId,
+  orgTable,
+  tableIndex,
+  timestamps,
+} from './table-parts.js';
 
 /**
  * Sign-in: browser sessions, authorization requests and codes, OAuth sessions, refresh tokens,
@@ -38,7 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .$call(lifespan)
     .addColumn('revoked_at', 'bigint')
     .execute();
-  await db.schema.createIndex('oauth_sessions_user').on('oauth_sessions').column('user_id').execute();
+  await tableIndex(db, 'oauth_sessions_user', 'oauth_sessions', ['user_id']);
 
   await orgTable(db, 'authorization_codes', 'code_hash')
     .addColumn('client_id', 'text', belongsTo('clients.id'))
@@ -59,7 +68,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema.createIndex('refresh_tokens_session').on('refresh_tokens').column('session_id').execute();
+  await tableIndex(db, 'refresh_tokens_session', 'refresh_tokens', ['session_id']);
   await expiryIndex(db, 'refresh_tokens_expiry', 'refresh_tokens');
 
   await db.schema

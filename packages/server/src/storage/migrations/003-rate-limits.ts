@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { tableIndex } from './table-parts.js';
 
 /** One row per counted request, per bucket: an exact sliding window shared by every node. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -7,11 +8,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('bucket', 'text', (c) => c.notNull())
     .addColumn('at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('rate_limit_hits_bucket_at')
-    .on('rate_limit_hits')
-    .columns(['bucket', 'at'])
-    .execute();
+  await tableIndex(db, 'rate_limit_hits_bucket_at', 'rate_limit_hits', ['bucket', 'at']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

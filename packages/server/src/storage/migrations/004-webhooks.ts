@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { dropTables, orgId, orgTable, timestamps } from './table-parts.js';
+import { dropTables, orgId, orgTable, tableIndex, timestamps } from './table-parts.js';
 
 /**
  * Org webhooks, and what keeps the audit-event list fast at millions of entries: indexes for its
@@ -15,20 +15,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
     .$call(timestamps)
     .execute();
-  await db.schema.createIndex('webhooks_org').on('webhooks').column('org_id').execute();
+  await tableIndex(db, 'webhooks_org', 'webhooks', ['org_id']);
 
   // `(org_id, at desc, id desc)` exists since 001. The filters get their own newest-first indexes:
   // `key` serves entity, verb and key_prefix (each resolves to a set of keys); actor_id its own.
-  await db.schema
-    .createIndex('audit_events_org_key_at')
-    .on('audit_events')
-    .columns(['org_id', 'key', 'at desc', 'id desc'])
-    .execute();
-  await db.schema
-    .createIndex('audit_events_org_actor_at')
-    .on('audit_events')
-    .columns(['org_id', 'actor_id', 'at desc', 'id desc'])
-    .execute();
+  await tableIndex(db, 'audit_events_org_key_at', 'audit_events', ['org_id', 'key', 'at desc', 'id desc']);
+  await tableIndex(db, 'audit_events_org_actor_at', 'audit_events', [
+    'org_id',
+    'actor_id',
+    'at desc',
+    'id desc',
+  ]);
 
   // Entries per org, UTC day and key, for days closed long enough ago that no entry can still
   // arrive for them; `audit_count_marks.sealed_until` says up to where (exclusive, epoch ms).

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, dropTables, orgTable, timestamps } from './table-parts.js';
+import { belongsTo, dropTables, orgTable, tableIndex, timestamps } from './table-parts.js';
 
 /**
  * The webhook outbox (one row per event and matching webhook, written in the event's transaction)
@@ -33,12 +33,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where(sql.ref('status'), '=', 'pending')
     .execute();
   // One delivery per event and webhook; event ids sort by time, so this also serves the log, newest first.
-  await db.schema
-    .createIndex('webhook_deliveries_webhook_event')
-    .on('webhook_deliveries')
-    .columns(['webhook_id', 'event_id'])
-    .unique()
-    .execute();
+  await tableIndex(db, 'webhook_deliveries_webhook_event', 'webhook_deliveries', ['webhook_id', 'event_id'], {
+    unique: true,
+  });
 
   await db.schema
     .createTable('webhook_delivery_attempts')
@@ -49,11 +46,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('error', 'text')
     .execute();
-  await db.schema
-    .createIndex('webhook_delivery_attempts_delivery')
-    .on('webhook_delivery_attempts')
-    .columns(['delivery_id', 'attempted_at'])
-    .execute();
+  await tableIndex(db, 'webhook_delivery_attempts_delivery', 'webhook_delivery_attempts', [
+    'delivery_id',
+    'attempted_at',
+  ]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

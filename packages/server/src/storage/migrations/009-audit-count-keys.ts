@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { tableIndex } from './table-parts.js';
 
 /**
  * The keys an org's entries use, read on every entity/verb/key_prefix filter of the event list
@@ -6,11 +7,12 @@ import type { Kysely } from 'kysely';
  * order, instead of sorting every (day, key) count row of the org (12,000 a year at 32 keys).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createIndex('audit_event_counts_org_key')
-    .on('audit_event_counts')
-    .columns(['org_id', 'key', 'entity', 'verb'])
-    .execute();
+  await tableIndex(db, 'audit_event_counts_org_key', 'audit_event_counts', [
+    'org_id',
+    'key',
+    'entity',
+    'verb',
+  ]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addFlag } from './table-parts.js';
+import { addFlag, tableIndex } from './table-parts.js';
 
 /**
  * A user an owner disabled (`disabled` 1): their password sign-in is refused, and their sessions
@@ -8,7 +8,7 @@ import { addFlag } from './table-parts.js';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await addFlag(db, 'users', 'disabled');
-  await db.schema.createIndex('browser_sessions_user').on('browser_sessions').column('user_id').execute();
+  await tableIndex(db, 'browser_sessions_user', 'browser_sessions', ['user_id']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { tableIndex } from './table-parts.js';
 
 /**
  * Each OAuth session remembers the browser sign-in it was opened from (`browser_session`, the
@@ -7,11 +8,7 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('oauth_sessions').addColumn('browser_session', 'text').execute();
-  await db.schema
-    .createIndex('oauth_sessions_browser_session')
-    .on('oauth_sessions')
-    .column('browser_session')
-    .execute();
+  await tableIndex(db, 'oauth_sessions_browser_session', 'oauth_sessions', ['browser_session']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

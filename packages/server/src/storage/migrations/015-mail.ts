@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { addFlag, belongsTo, expiryIndex, lifespan, orgTable } from './table-parts.js';
+import { addFlag, belongsTo, expiryIndex, lifespan, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Mail (DESIGN §12): whether a user's address is verified (`email_verified` 1 once a verification
@@ -17,7 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema.createIndex('mail_tokens_user').on('mail_tokens').columns(['user_id', 'purpose']).execute();
+  await tableIndex(db, 'mail_tokens_user', 'mail_tokens', ['user_id', 'purpose']);
   await expiryIndex(db, 'mail_tokens_expires', 'mail_tokens');
 }
 

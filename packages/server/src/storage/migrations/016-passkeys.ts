@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, dropTables, expiryIndex, lifespan, orgTable } from './table-parts.js';
+import { belongsTo, dropTables, expiryIndex, lifespan, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Passkeys (DESIGN §12): a user's WebAuthn credentials, one row each, scoped to the org whose host
@@ -29,7 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_used_at', 'bigint')
     .addUniqueConstraint('passkeys_org_credential', ['org_id', 'credential_id'])
     .execute();
-  await db.schema.createIndex('passkeys_user').on('passkeys').column('user_id').execute();
+  await tableIndex(db, 'passkeys_user', 'passkeys', ['user_id']);
   await orgTable(db, 'passkey_challenges', 'challenge_hash')
     .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose in ('register', 'sign_in')`))
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, dropTables, linkTable, orgTable, timestamps } from './table-parts.js';
+import { belongsTo, dropTables, linkTable, orgTable, tableIndex, timestamps } from './table-parts.js';
 
 /**
  * API resources, roles and permissions (DESIGN §15): an org's APIs with their scopes, the roles of
@@ -17,19 +17,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('access_token_ttl', 'integer', (c) => c.notNull())
     .$call(timestamps)
     .execute();
-  await db.schema
-    .createIndex('api_resources_org_identifier')
-    .unique()
-    .on('api_resources')
-    .columns(['org_id', 'identifier'])
-    .execute();
+  await tableIndex(db, 'api_resources_org_identifier', 'api_resources', ['org_id', 'identifier'], {
+    unique: true,
+  });
 
   await orgTable(db, 'roles')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
     .$call(timestamps)
     .execute();
-  await db.schema.createIndex('roles_org_name').unique().on('roles').columns(['org_id', 'name']).execute();
+  await tableIndex(db, 'roles_org_name', 'roles', ['org_id', 'name'], { unique: true });
 
   await db.schema
     .createTable('role_permissions')
@@ -38,16 +35,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('scope', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('role_permissions_pk', ['role_id', 'resource_id', 'scope'])
     .execute();
-  await db.schema
-    .createIndex('role_permissions_resource')
-    .on('role_permissions')
-    .column('resource_id')
-    .execute();
+  await tableIndex(db, 'role_permissions_resource', 'role_permissions', ['resource_id']);
 
   await linkTable(db, 'user_roles', { user_id: 'users.id', role_id: 'roles.id' })
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('user_roles_role').on('user_roles').column('role_id').execute();
+  await tableIndex(db, 'user_roles_role', 'user_roles', ['role_id']);
 
   await db.schema
     .createTable('client_permissions')
@@ -56,11 +49,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('scope', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('client_permissions_pk', ['client_id', 'resource_id', 'scope'])
     .execute();
-  await db.schema
-    .createIndex('client_permissions_resource')
-    .on('client_permissions')
-    .column('resource_id')
-    .execute();
+  await tableIndex(db, 'client_permissions_resource', 'client_permissions', ['resource_id']);
 
   // JSON array of {resource: identifier, scopes: [...]}, in request order; null: no resource.
   await db.schema.alterTable('oauth_sessions').addColumn('resources', 'text').execute();

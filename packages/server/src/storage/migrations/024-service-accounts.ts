@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { orgId } from './table-parts.js';
+import { orgId, tableIndex } from './table-parts.js';
 
 /**
  * Service accounts (DESIGN §16): a confidential client of the console org (its row in `clients`)
@@ -14,7 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('scope', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('service_accounts_org').on('service_accounts').column('org_id').execute();
+  await tableIndex(db, 'service_accounts_org', 'service_accounts', ['org_id']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

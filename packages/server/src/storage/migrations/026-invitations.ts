@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { lifespan, orgTable } from './table-parts.js';
+import { lifespan, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Invitations (DESIGN §16): an owner invites an address to be a user of the org (`kind` `user`)
@@ -23,16 +23,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('accepted_by', 'text')
     .addColumn('revoked_at', 'bigint')
     .execute();
-  await db.schema
-    .createIndex('invitations_org')
-    .on('invitations')
-    .columns(['org_id', 'created_at', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('invitations_org_email')
-    .on('invitations')
-    .columns(['org_id', 'kind', 'email_key'])
-    .execute();
+  await tableIndex(db, 'invitations_org', 'invitations', ['org_id', 'created_at', 'id']);
+  await tableIndex(db, 'invitations_org_email', 'invitations', ['org_id', 'kind', 'email_key']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,13 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, dropTables, expiryIndex, lifespan, orgTable, timestamps } from './table-parts.js';
+import {
+  belongsTo,
+  dropTables,
+  expiryIndex,
+  lifespan,
+  orgTable,
+  tableIndex,
+  timestamps,
+} from './table-parts.js';
 
 /**
  * Enterprise sign-in (DESIGN §17). `connections`: an org's upstream identity providers, OIDC or
@@ -26,7 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sealed_secret', 'text')
     .$call(timestamps)
     .execute();
-  await db.schema.createIndex('connections_org').on('connections').column('org_id').execute();
+  await tableIndex(db, 'connections_org', 'connections', ['org_id']);
   await db.schema
     .createTable('federated_identities')
     .addColumn('connection_id', 'text', belongsTo('connections.id'))
@@ -35,11 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('federated_identities_pk', ['connection_id', 'subject'])
     .execute();
-  await db.schema
-    .createIndex('federated_identities_user')
-    .on('federated_identities')
-    .column('user_id')
-    .execute();
+  await tableIndex(db, 'federated_identities_user', 'federated_identities', ['user_id']);
   await db.schema
     .createTable('federation_requests')
     .addColumn('key_hash', 'text', (c) => c.primaryKey())

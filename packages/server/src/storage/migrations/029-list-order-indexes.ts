@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { tableIndex } from './table-parts.js';
 
 /**
  * The management lists read an org's rows oldest first (`created_at`, then the id): with an index
@@ -18,7 +19,7 @@ const INDEXES: [name: string, table: string, columns: string[]][] = [
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [name, table, columns] of INDEXES) {
-    await db.schema.createIndex(name).on(table).columns(columns).execute();
+    await tableIndex(db, name, table, columns);
   }
 }
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from './is-postgres.js';
+import { tableIndex } from './table-parts.js';
 
 /**
  * The members list is ordered by the member's email (then id). It joined every membership of the
@@ -49,11 +50,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         update memberships set email_key = new.email_key where user_id = new.id;
       end`.execute(db);
   }
-  await db.schema
-    .createIndex('memberships_org_email')
-    .on('memberships')
-    .columns(['org_id', 'email_key', 'user_id'])
-    .execute();
+  await tableIndex(db, 'memberships_org_email', 'memberships', ['org_id', 'email_key', 'user_id']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { expiryIndex, lifespan, orgTable } from './table-parts.js';
+import { expiryIndex, lifespan, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Device authorizations (RFC 8628, DESIGN §20): one row per `POST /oauth/device_authorization`.
@@ -26,11 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('decided_at', 'bigint')
     .addColumn('redeemed_at', 'bigint')
     .execute();
-  await db.schema
-    .createIndex('device_authorizations_user_code')
-    .on('device_authorizations')
-    .columns(['org_id', 'user_code'])
-    .execute();
+  await tableIndex(db, 'device_authorizations_user_code', 'device_authorizations', ['org_id', 'user_code']);
   await expiryIndex(db, 'device_authorizations_expires', 'device_authorizations');
 }
 

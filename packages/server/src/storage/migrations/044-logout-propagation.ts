@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addFlag, dropTables, orgTable, timestamps } from './table-parts.js';
+import { addFlag, dropTables, orgTable, tableIndex, timestamps } from './table-parts.js';
 
 /**
  * Logout that reaches every app (OIDC Back-Channel Logout 1.0, Front-Channel Logout 1.0):
@@ -33,15 +33,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('frontchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('session_clients_browser_client')
-    .on('session_clients')
-    .columns(['browser_session', 'client_id'])
-    .unique()
-    .execute();
-  await db.schema.createIndex('session_clients_user').on('session_clients').column('user_id').execute();
+  await tableIndex(
+    db,
+    'session_clients_browser_client',
+    'session_clients',
+    ['browser_session', 'client_id'],
+    { unique: true },
+  );
+  await tableIndex(db, 'session_clients_user', 'session_clients', ['user_id']);
   // The purge of what expired sign-ins recorded.
-  await db.schema.createIndex('session_clients_created').on('session_clients').column('created_at').execute();
+  await tableIndex(db, 'session_clients_created', 'session_clients', ['created_at']);
   await orgTable(db, 'logout_deliveries')
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())
@@ -56,16 +57,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_error', 'text')
     .$call(timestamps)
     .execute();
-  await db.schema
-    .createIndex('logout_deliveries_due')
-    .on('logout_deliveries')
-    .columns(['status', 'next_attempt_at'])
-    .execute();
-  await db.schema
-    .createIndex('logout_deliveries_client')
-    .on('logout_deliveries')
-    .columns(['org_id', 'client_id', 'created_at'])
-    .execute();
+  await tableIndex(db, 'logout_deliveries_due', 'logout_deliveries', ['status', 'next_attempt_at']);
+  await tableIndex(db, 'logout_deliveries_client', 'logout_deliveries', [
+    'org_id',
+    'client_id',
+    'created_at',
+  ]);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

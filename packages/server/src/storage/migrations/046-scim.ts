@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, dropTables, linkTable, orgTable, timestamps } from './table-parts.js';
+import { belongsTo, dropTables, linkTable, orgTable, tableIndex, timestamps } from './table-parts.js';
 
 /**
  * SCIM 2.0 inbound provisioning (DESIGN §19). `scim_directories`: an org's directories, each with
@@ -28,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())
     .$call(timestamps)
     .execute();
-  await db.schema.createIndex('scim_directories_org').on('scim_directories').column('org_id').execute();
+  await tableIndex(db, 'scim_directories_org', 'scim_directories', ['org_id']);
   await db.schema
     .createTable('scim_users')
     .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
@@ -40,22 +40,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull())
     .$call(timestamps)
     .execute();
-  await db.schema
-    .createIndex('scim_users_user_name')
-    .on('scim_users')
-    .columns(['directory_id', 'user_name_key'])
-    .unique()
-    .execute();
-  await db.schema
-    .createIndex('scim_users_external_id')
-    .on('scim_users')
-    .columns(['directory_id', 'external_id'])
-    .execute();
-  await db.schema
-    .createIndex('scim_users_order')
-    .on('scim_users')
-    .columns(['directory_id', 'created_at', 'user_id'])
-    .execute();
+  await tableIndex(db, 'scim_users_user_name', 'scim_users', ['directory_id', 'user_name_key'], {
+    unique: true,
+  });
+  await tableIndex(db, 'scim_users_external_id', 'scim_users', ['directory_id', 'external_id']);
+  await tableIndex(db, 'scim_users_order', 'scim_users', ['directory_id', 'created_at', 'user_id']);
   await db.schema
     .createTable('scim_user_emails')
     .addColumn('user_id', 'text', belongsTo('scim_users.user_id'))
@@ -63,11 +52,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('email_key', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('scim_user_emails_pk', ['user_id', 'email_key'])
     .execute();
-  await db.schema
-    .createIndex('scim_user_emails_lookup')
-    .on('scim_user_emails')
-    .columns(['directory_id', 'email_key'])
-    .execute();
+  await tableIndex(db, 'scim_user_emails_lookup', 'scim_user_emails', ['directory_id', 'email_key']);
   await db.schema
     .createTable('scim_groups')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -77,13 +62,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull())
     .$call(timestamps)
     .execute();
-  await db.schema
-    .createIndex('scim_groups_directory')
-    .on('scim_groups')
-    .columns(['directory_id', 'created_at', 'id'])
-    .execute();
+  await tableIndex(db, 'scim_groups_directory', 'scim_groups', ['directory_id', 'created_at', 'id']);
   await linkTable(db, 'scim_group_members', { group_id: 'scim_groups.id', user_id: 'users.id' }).execute();
-  await db.schema.createIndex('scim_group_members_user').on('scim_group_members').column('user_id').execute();
+  await tableIndex(db, 'scim_group_members_user', 'scim_group_members', ['user_id']);
   await linkTable(db, 'scim_group_roles', { group_id: 'scim_groups.id', role_id: 'roles.id' }).execute();
   await linkTable(db, 'scim_role_grants', { user_id: 'users.id', role_id: 'roles.id' }).execute();
 }

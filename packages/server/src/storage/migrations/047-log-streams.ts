@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { isPostgres } from './is-postgres.js';
-import { orgTable, timestamps } from './table-parts.js';
+import { orgTable, tableIndex, timestamps } from './table-parts.js';
 
 /**
  * Audit-log streams (`lst_…`): an org's SIEM destinations, each with a durable cursor into the audit
@@ -24,11 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       db,
     );
   }
-  await db.schema
-    .createIndex('audit_events_org_tx_order')
-    .on('audit_events')
-    .columns(['org_id', 'tx_order', 'id'])
-    .execute();
+  await tableIndex(db, 'audit_events_org_tx_order', 'audit_events', ['org_id', 'tx_order', 'id']);
 
   await orgTable(db, 'log_streams')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -57,12 +53,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sent_entries', 'bigint', (c) => c.notNull().defaultTo(0))
     .$call(timestamps)
     .execute();
-  await db.schema
-    .createIndex('log_streams_org')
-    .on('log_streams')
-    .columns(['org_id', 'created_at'])
-    .execute();
-  await db.schema.createIndex('log_streams_due').on('log_streams').columns(['next_attempt_at']).execute();
+  await tableIndex(db, 'log_streams_org', 'log_streams', ['org_id', 'created_at']);
+  await tableIndex(db, 'log_streams_due', 'log_streams', ['next_attempt_at']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { orgTable, timestamps } from './table-parts.js';
+import { orgTable, tableIndex, timestamps } from './table-parts.js';
 
 /**
  * Enterprise-Managed Authorization (DESIGN §20): `trusted_apps`, the target applications an org, as
@@ -20,11 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('scopes', 'text', (c) => c.notNull())
     .$call(timestamps)
     .execute();
-  await db.schema
-    .createIndex('trusted_apps_org_audience')
-    .on('trusted_apps')
-    .columns(['org_id', 'audience'])
-    .execute();
+  await tableIndex(db, 'trusted_apps_org_audience', 'trusted_apps', ['org_id', 'audience']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { orgTable } from './table-parts.js';
+import { orgTable, tableIndex } from './table-parts.js';
 
 /**
  * The org's own domain (DESIGN §21): `org_domains`, the host names an org's owners added, each with
@@ -18,30 +18,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('verified_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('org_domains_org_name')
-    .unique()
-    .on('org_domains')
-    .columns(['org_id', 'name'])
-    .execute();
-  await db.schema
-    .createIndex('org_domains_verified_name')
-    .unique()
-    .on('org_domains')
-    .column('verified_name')
-    .execute();
+  await tableIndex(db, 'org_domains_org_name', 'org_domains', ['org_id', 'name'], { unique: true });
+  await tableIndex(db, 'org_domains_verified_name', 'org_domains', ['verified_name'], { unique: true });
   await db.schema.alterTable('organizations').addColumn('issuer_domain', 'text').execute();
   await orgTable(db, 'org_former_issuers')
     .addColumn('domain', 'text')
     .addColumn('moved_at', 'bigint', (c) => c.notNull())
     .addColumn('serves_until', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('org_former_issuers_org').on('org_former_issuers').column('org_id').execute();
-  await db.schema
-    .createIndex('org_former_issuers_domain')
-    .on('org_former_issuers')
-    .column('domain')
-    .execute();
+  await tableIndex(db, 'org_former_issuers_org', 'org_former_issuers', ['org_id']);
+  await tableIndex(db, 'org_former_issuers_domain', 'org_former_issuers', ['domain']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -46,6 +46,18 @@ export function linkTable(db: Kysely<unknown>, name: string, links: Record<strin
   return table.addPrimaryKeyConstraint(`${name}_pk`, Object.keys(links));
 }
 
+/** An index `name` of `table` on `columns`, in their order; `unique` when each key may be held by one row only. */
+export async function tableIndex(
+  db: Kysely<unknown>,
+  name: string,
+  table: string,
+  columns: readonly string[],
+  options: { unique?: boolean } = {},
+): Promise<void> {
+  const index = db.schema.createIndex(name).on(table).columns([...columns]);
+  await (options.unique ? index.unique() : index).execute();
+}
+
 /** The index short-lived rows are found by when they are purged (as new ones are written). */
 export async function expiryIndex(db: Kysely<unknown>, name: string, table: string): Promise<void> {
   await db.schema.createIndex(name).on(table).column('expires_at').execute();
