@@ -78,3 +78,25 @@ export async function managementInput<T>(work: Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/** Which field of a body becomes which field of the domain's input. */
+type Renames<B> = { readonly [K in keyof B]?: string };
+
+/** The fields `renames` names, under their new names, each optional and never undefined. */
+type Sent<B, M extends Renames<B>> = {
+  [K in keyof M & keyof B as M[K] extends string ? M[K] : never]?: Exclude<B[K], undefined>;
+};
+
+/**
+ * The fields of a body that were sent, under the domain's names: `sentFields(body, { first_name:
+ * 'firstName' })`. A field not sent stays out (an update leaves it as it is); a null sent is kept
+ * (it clears).
+ */
+export function sentFields<B extends object, const M extends Renames<B>>(body: B, renames: M): Sent<B, M> {
+  const sent: Record<string, unknown> = {};
+  for (const [from, to] of Object.entries(renames) as [keyof B, string][]) {
+    const value = body[from];
+    if (value !== undefined) sent[to] = value;
+  }
+  return sent as Sent<B, M>;
+}

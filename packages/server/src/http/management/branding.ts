@@ -11,7 +11,7 @@ import type { Deps } from '../../domain/context.js';
 import { fail } from '../../domain/errors.js';
 import { originOf } from '../../domain/issuers.js';
 import type { BrandImage, Branding, Org } from '../../domain/types.js';
-import { managementInput } from './api-input.js';
+import { managementInput, sentFields } from './api-input.js';
 import {
   CLIENT_BRANDING_PATH,
   OrganizationBranding,
@@ -58,13 +58,15 @@ function imageBytes(field: string, value: string | null | undefined): Buffer | n
 type Body = z.output<typeof UpdateOrganizationBrandingBody>;
 
 const changeOf = (body: Body): BrandingChange => ({
-  ...(body.display_name === undefined ? {} : { displayName: body.display_name }),
+  ...sentFields(body, {
+    display_name: 'displayName',
+    primary: 'primary',
+    background: 'background',
+    terms_url: 'termsUrl',
+    privacy_url: 'privacyUrl',
+  }),
   ...(body.logo === undefined ? {} : { logo: imageBytes('logo', body.logo) }),
   ...(body.favicon === undefined ? {} : { favicon: imageBytes('favicon', body.favicon) }),
-  ...(body.primary === undefined ? {} : { primary: body.primary }),
-  ...(body.background === undefined ? {} : { background: body.background }),
-  ...(body.terms_url === undefined ? {} : { termsUrl: body.terms_url }),
-  ...(body.privacy_url === undefined ? {} : { privacyUrl: body.privacy_url }),
 });
 
 const UPDATE_DESCRIPTION =

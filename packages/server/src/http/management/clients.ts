@@ -10,7 +10,7 @@ import {
   updateClient,
 } from '../../domain/directory/index.js';
 import type { Client, LogoutDelivery } from '../../domain/types.js';
-import { managementInput } from './api-input.js';
+import { managementInput, sentFields } from './api-input.js';
 import {
   ClientList,
   Client as ClientSchema,
@@ -63,56 +63,23 @@ const view = (c: Client): z.output<typeof ClientView> => ({
   created_at: new Date(c.createdAt).toISOString(),
 });
 
-/** The logout fields of a creation or update body, as the domain takes them (absent: unchanged). */
-const logoutFields = (body: {
-  backchannel_logout_uri?: string | null | undefined;
-  backchannel_logout_session_required?: boolean | undefined;
-  frontchannel_logout_uri?: string | null | undefined;
-  frontchannel_logout_session_required?: boolean | undefined;
-}) => ({
-  ...(body.backchannel_logout_uri === undefined ? {} : { backchannelLogoutUri: body.backchannel_logout_uri }),
-  ...(body.backchannel_logout_session_required === undefined
-    ? {}
-    : { backchannelLogoutSessionRequired: body.backchannel_logout_session_required }),
-  ...(body.frontchannel_logout_uri === undefined
-    ? {}
-    : { frontchannelLogoutUri: body.frontchannel_logout_uri }),
-  ...(body.frontchannel_logout_session_required === undefined
-    ? {}
-    : { frontchannelLogoutSessionRequired: body.frontchannel_logout_session_required }),
-});
-
-/** The signing settings of a creation or update body, as the domain takes them (absent: unchanged). */
-const signingFields = <K, U, R, S>(body: {
-  jwks?: K;
-  jwks_uri?: U;
-  request_object_signing_alg?: R;
-  userinfo_signed_response_alg?: S;
-}) => ({
-  ...(body.jwks === undefined ? {} : { jwks: body.jwks }),
-  ...(body.jwks_uri === undefined ? {} : { jwksUri: body.jwks_uri }),
-  ...(body.request_object_signing_alg === undefined
-    ? {}
-    : { requestObjectSigningAlg: body.request_object_signing_alg }),
-  ...(body.userinfo_signed_response_alg === undefined
-    ? {}
-    : { userinfoSignedResponseAlg: body.userinfo_signed_response_alg }),
-});
-
-/** The yes/no flags of a creation or update body, as the domain takes them (absent: unchanged). */
-const flagFields = (body: {
-  require_pushed_authorization_requests?: boolean | undefined;
-  dpop_bound_access_tokens?: boolean | undefined;
-  dpop_nonce_required?: boolean | undefined;
-}) => ({
-  ...(body.require_pushed_authorization_requests === undefined
-    ? {}
-    : { requirePushedRequests: body.require_pushed_authorization_requests }),
-  ...(body.dpop_bound_access_tokens === undefined
-    ? {}
-    : { dpopBoundAccessTokens: body.dpop_bound_access_tokens }),
-  ...(body.dpop_nonce_required === undefined ? {} : { dpopNonceRequired: body.dpop_nonce_required }),
-});
+/**
+ * The settings a creation or an update passes on as sent, under the domain's names: logout URIs,
+ * signing keys and algorithms, the yes/no flags (absent: unchanged; a null clears).
+ */
+const SETTINGS = {
+  backchannel_logout_uri: 'backchannelLogoutUri',
+  backchannel_logout_session_required: 'backchannelLogoutSessionRequired',
+  frontchannel_logout_uri: 'frontchannelLogoutUri',
+  frontchannel_logout_session_required: 'frontchannelLogoutSessionRequired',
+  jwks: 'jwks',
+  jwks_uri: 'jwksUri',
+  request_object_signing_alg: 'requestObjectSigningAlg',
+  userinfo_signed_response_alg: 'userinfoSignedResponseAlg',
+  require_pushed_authorization_requests: 'requirePushedRequests',
+  dpop_bound_access_tokens: 'dpopBoundAccessTokens',
+  dpop_nonce_required: 'dpopNonceRequired',
+} as const;
 
 const at = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -168,10 +135,8 @@ export const CLIENT_ENDPOINTS = [
         postLogoutRedirectUris: body.post_logout_redirect_uris ?? [],
         ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
         ...(body.first_party === undefined ? {} : { firstParty: body.first_party }),
-        ...signingFields(body),
-        ...flagFields(body),
         ...(body.allowed_origins ? { allowedOrigins: body.allowed_origins } : {}),
-        ...logoutFields(body),
+        ...sentFields(body, SETTINGS),
       };
       const { client, secret } = await managementInput(createClient(deps, caller.org, input, caller.actor));
       return secret === null ? view(client) : { ...view(client), client_secret: secret };
@@ -197,10 +162,8 @@ export const CLIENT_ENDPOINTS = [
         ...(body.redirect_uris ? { redirectUris: body.redirect_uris } : {}),
         ...(body.post_logout_redirect_uris ? { postLogoutRedirectUris: body.post_logout_redirect_uris } : {}),
         ...(body.grant_types ? { grantTypes: body.grant_types } : {}),
-        ...signingFields(body),
-        ...flagFields(body),
         ...(body.allowed_origins === undefined ? {} : { allowedOrigins: body.allowed_origins }),
-        ...logoutFields(body),
+        ...sentFields(body, SETTINGS),
       };
       return view(await managementInput(updateClient(deps, caller.org, id, changes, caller.actor)));
     },

@@ -5,6 +5,7 @@ import {
   type LogStreamSettings,
   type NewLogStream,
 } from '../../domain/log-streams/index.js';
+import { sentFields } from './api-input.js';
 import type { CreateLogStreamBody, UpdateLogStreamBody } from './log-streams-schemas.js';
 
 /**
@@ -36,11 +37,7 @@ export const newLogStream = (b: z.output<typeof CreateLogStreamBody>): NewLogStr
 export function logStreamChanges(b: z.output<typeof UpdateLogStreamBody>): LogStreamChanges {
   const settings = settingsOf(b);
   return {
-    ...(b.name === undefined ? {} : { name: b.name }),
-    ...(b.url === undefined ? {} : { url: b.url }),
-    ...(b.active === undefined ? {} : { active: b.active }),
-    ...(b.token === undefined ? {} : { token: b.token }),
-    ...(b.api_key === undefined ? {} : { apiKey: b.api_key }),
+    ...sentFields(b, { name: 'name', url: 'url', active: 'active', token: 'token', api_key: 'apiKey' }),
     ...(Object.keys(settings).length === 0 ? {} : { settings }),
   };
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { type OrgSettings, orgSettings, updateOrgSettings } from '../../domain/directory/index.js';
 import type { Locale, SignUpPolicy } from '../../domain/types.js';
-import { managementInput } from './api-input.js';
+import { managementInput, sentFields } from './api-input.js';
 import { endpoint, ok } from './endpoint.js';
 import { forbidden, invalid, MANAGEMENT, noOrgOfMember, ORG, unauthorized } from './responses.js';
 import { OrganizationSettings, UpdateOrganizationSettingsBody } from './settings-schemas.js';
@@ -72,20 +72,16 @@ export const SETTINGS_ENDPOINTS = [
     },
     async ({ deps, caller, body: input }) => {
       const change = {
-        ...(input.name === undefined ? {} : { name: input.name }),
-        ...(input.require_mfa === undefined ? {} : { requireMfa: input.require_mfa }),
-        ...(input.dynamic_registration === undefined
-          ? {}
-          : { dynamicRegistration: input.dynamic_registration }),
-        ...(input.metadata_documents === undefined ? {} : { metadataDocuments: input.metadata_documents }),
+        ...sentFields(input, {
+          name: 'name',
+          require_mfa: 'requireMfa',
+          dynamic_registration: 'dynamicRegistration',
+          metadata_documents: 'metadataDocuments',
+          sign_up_domains: 'signUpDomains',
+          require_pushed_authorization_requests: 'requirePushedRequests',
+          id_token_signing_alg: 'idTokenSigningAlg',
+        }),
         ...(input.sign_up === undefined ? {} : { signUp: input.sign_up as SignUpPolicy }),
-        ...(input.sign_up_domains === undefined ? {} : { signUpDomains: input.sign_up_domains }),
-        ...(input.require_pushed_authorization_requests === undefined
-          ? {}
-          : { requirePushedRequests: input.require_pushed_authorization_requests }),
-        ...(input.id_token_signing_alg === undefined
-          ? {}
-          : { idTokenSigningAlg: input.id_token_signing_alg }),
         ...(input.default_locale === undefined
           ? {}
           : { defaultLocale: input.default_locale as Locale | null }),

@@ -9,7 +9,7 @@ import {
   updateUser,
 } from '../../domain/directory/index.js';
 import type { User } from '../../domain/types.js';
-import { managementInput } from './api-input.js';
+import { managementInput, sentFields } from './api-input.js';
 import { endpoint } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, forbidden, noOrg, ORG, unauthorized } from './responses.js';
@@ -155,10 +155,12 @@ export const USER_ENDPOINTS = [
     },
     async (deps, caller, id, body) => {
       const changes = {
-        ...(body.first_name === undefined ? {} : { firstName: body.first_name }),
-        ...(body.last_name === undefined ? {} : { lastName: body.last_name }),
-        ...(body.picture === undefined ? {} : { picture: body.picture }),
-        ...(body.disabled === undefined ? {} : { disabled: body.disabled }),
+        ...sentFields(body, {
+          first_name: 'firstName',
+          last_name: 'lastName',
+          picture: 'picture',
+          disabled: 'disabled',
+        }),
         claims: claimChanges(body),
       };
       return view(await managementInput(updateUser(deps, caller.org, id, changes, caller.actor)));

@@ -7,6 +7,7 @@ import {
   type Webhook,
 } from '../../domain/directory/index.js';
 import { refuseLoopbackUrl } from '../../domain/webhooks/index.js';
+import { sentFields } from './api-input.js';
 import {
   CreatedWebhook,
   CreateWebhookBody,
@@ -86,11 +87,7 @@ export const updateWebhook = webhooks.update(
   },
   async (deps, caller, id, body) => {
     if (body.url !== undefined) refuseLoopbackUrl(deps, body.url);
-    const changes = {
-      ...(body.url === undefined ? {} : { url: body.url }),
-      ...(body.events === undefined ? {} : { events: body.events }),
-      ...(body.active === undefined ? {} : { active: body.active }),
-    };
+    const changes = sentFields(body, { url: 'url', events: 'events', active: 'active' });
     return view(await update(deps, caller.org, id, changes, caller.actor));
   },
 );
