@@ -51,10 +51,10 @@ export async function tableIndex(
   db: Kysely<unknown>,
   name: string,
   table: string,
-  columns: readonly string[],
+  columns: string[],
   options: { unique?: boolean } = {},
 ): Promise<void> {
-  const index = db.schema.createIndex(name).on(table).columns([...columns]);
+  const index = db.schema.createIndex(name).on(table).columns(columns);
   await (options.unique ? index.unique() : index).execute();
 }
 
