@@ -38,9 +38,14 @@ export const insertOf =
     await into.values(columns.toRow(record) as object).execute();
   };
 
+/** The tables of an org's rows: an `id` of their own and the `org_id` they belong to. */
+type OrgTable = {
+  [T in keyof Database]: Database[T] extends { id: string; org_id: string } ? T : never;
+}[keyof Database];
+
 /** The org's record of `table` with this id, or null: another org's is never found. */
 export const orgRecordById =
-  <T extends keyof Database, Row, R>(table: T, columns: ColumnMap<Row, R> & ColumnsOf<Database[T], Row>) =>
+  <T extends OrgTable, Row, R>(table: T, columns: ColumnMap<Row, R> & ColumnsOf<Database[T], Row>) =>
   async (store: Handle, orgId: string, id: string): Promise<R | null> => {
     const from = opened(store).selectFrom(table) as unknown as Selecting;
     const row = await orgRowById(from.select(columns.names), orgId, id).executeTakeFirst();
@@ -49,7 +54,7 @@ export const orgRecordById =
 
 /** Every record of the org in `table`, oldest first: for the lists an org keeps a handful of (not paged). */
 export const orgRecordsOldestFirst =
-  <T extends keyof Database, Row, R>(table: T, columns: ColumnMap<Row, R> & ColumnsOf<Database[T], Row>) =>
+  <T extends OrgTable, Row, R>(table: T, columns: ColumnMap<Row, R> & ColumnsOf<Database[T], Row>) =>
   async (store: Handle, orgId: string): Promise<R[]> => {
     const from = opened(store).selectFrom(table) as unknown as Selecting;
     const rows = await orgRowsOldestFirst(from.select(columns.names), orgId).execute();
