@@ -24,7 +24,7 @@ const SEARCHED = [
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;
-  const schema = await trigramSchema(db);
+  const schema = await extensionSchema(db, 'pg_trgm');
   if (schema === null) return;
   for (const [name, column] of SEARCHED) {
     await sql`create index ${sql.id(name)} on users using gin
@@ -36,6 +36,3 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;
   for (const [name] of SEARCHED) await sql`drop index if exists ${sql.id(name)}`.execute(db);
 }
-
-/** The schema pg_trgm is installed in, installing it where this role may; null when it cannot be. */
-export const trigramSchema = (db: Kysely<unknown>): Promise<string | null> => extensionSchema(db, 'pg_trgm');

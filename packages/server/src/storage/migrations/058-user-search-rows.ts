@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import * as trigrams from './034-user-search-trigrams.js';
 import { SEARCHED } from './057-user-search-index.js';
+import { extensionSchema } from './extensions.js';
 import { isPostgres } from './is-postgres.js';
 
 /**
@@ -47,7 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await trigrams.down(db);
-  const schema = await trigrams.trigramSchema(db);
+  const schema = await extensionSchema(db, 'pg_trgm');
   if (schema === null) return;
   for (const column of ['email', 'first_name', 'last_name']) {
     await sql`create index ${sql.id(`user_search_rows_${column}`)} on user_search_rows

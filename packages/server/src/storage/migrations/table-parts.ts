@@ -60,7 +60,7 @@ export async function tableIndex(
 
 /** The index short-lived rows are found by when they are purged (as new ones are written). */
 export async function expiryIndex(db: Kysely<unknown>, name: string, table: string): Promise<void> {
-  await db.schema.createIndex(name).on(table).column('expires_at').execute();
+  await tableIndex(db, name, table, ['expires_at']);
 }
 
 /** A 0/1 flag added to `table`, 0 on every row it has. */
