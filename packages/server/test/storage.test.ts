@@ -355,6 +355,7 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
         statement: string;
       }>`select name, statement from pg_prepared_statements`.execute(db)
     ).rows;
+  const namesIn = async (db: Parameters<typeof slugOf>[0]) => (await prepared(db)).map((r) => r.name);
   /** A store of one connection on a migrated schema, so every statement meets the same session. */
   const oneConnection = async (named: boolean) => {
     const schema = await migratedPostgresSchema();
@@ -414,10 +415,7 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
       assert.deepEqual(await prepared(store.db), [], 'sent again unnamed');
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
-      assert.deepEqual(
-        (await prepared(store.db)).map((r) => r.name),
-        [`${first?.name}_1`],
-      );
+      assert.deepEqual(await namesIn(store.db), [`${first?.name}_1`]);
       await sql`deallocate all`.execute(store.db);
       const lost = await store.db
         .transaction()
@@ -429,10 +427,7 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
       assert.equal((lost as { code?: string } | null)?.code, '26000');
       assert.equal(isDatabaseUnavailable(lost), true, 'answered 503, to be tried again');
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
-      assert.deepEqual(
-        (await prepared(store.db)).map((r) => r.name),
-        [`${first?.name}_2`],
-      );
+      assert.deepEqual(await namesIn(store.db), [`${first?.name}_2`]);
       assert.deepEqual(store.warnings, [
         'a prepared statement was not found on its connection: DATABASE_URL goes through a pooler in transaction mode; set TESSERA_DB_PREPARED_STATEMENTS=off (or TESSERA_DB_LISTEN_URL, which turns them off)',
       ]);
