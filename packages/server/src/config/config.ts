@@ -36,10 +36,10 @@ export interface Config {
   readonly databaseListenUrl: string | null;
   /**
    * TESSERA_DB_PREPARED_STATEMENTS (`on` or `off`): whether the statements of the hot paths (a
-   * refresh, a code exchange, a session's read, a log stream's batch) are named prepared statements
-   * on each connection to DATABASE_URL, parsed and planned once per connection. A pooler in
-   * transaction mode (PgBouncer before 1.21, or without `max_prepared_statements`) cannot carry
-   * them. Default `on`, and `off` when TESSERA_DB_LISTEN_URL is set to another URL: that variable is
+   * refresh, a code exchange, a password sign-in's reads and its one write, a log stream's batch)
+   * are named prepared statements on each connection to DATABASE_URL, parsed and planned once per
+   * connection. A pooler in transaction mode (PgBouncer before 1.21, or without
+   * `max_prepared_statements`) cannot carry them. Default `on`, and `off` when TESSERA_DB_LISTEN_URL is set to another URL: that variable is
    * for exactly such a pooler. Always false on SQLite (it prepares every statement anyway).
    */
   readonly dbPreparedStatements: boolean;
