@@ -436,7 +436,7 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
     }
   });
 
-  test('a column added to a table a prepared statement reads leaves it working; a statement with * is refused when built', {
+  test('a column added to a table a prepared statement reads leaves it working, a column it reads changed is prepared again (inside a transaction: unavailable); a statement with * is refused when built', {
     skip,
   }, async () => {
     const store = await oneConnection(true);
@@ -444,6 +444,20 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
       await slugOf(store.db, { slug: 'nobody' });
       await sql`alter table organizations add column added_later text`.execute(store.db);
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
+      // A rolling upgrade's migration changes a column the statement returns.
+      await sql`alter table organizations alter column name type varchar(500)`.execute(store.db);
+      const changed = await store.db
+        .transaction()
+        .execute((trx) => slugOf(trx, { slug: 'nobody' }))
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      assert.equal((changed as { code?: string } | null)?.code, '0A000');
+      assert.equal(isDatabaseUnavailable(changed), true, 'answered 503, to be tried again');
+      assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
+      await sql`alter table organizations alter column name type text`.execute(store.db);
+      assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), [], 'outside a transaction: sent again');
       const everything = compiledOnce(['slug'], (db, v) =>
         db.selectFrom('organizations').selectAll().where('slug', '=', v.slug),
       );

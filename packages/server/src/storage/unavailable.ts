@@ -12,9 +12,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // idle_in_transaction_session_timeout); 53300: too many connections; 25006: a write reached a
     // standby (a failover in progress: the proxy sends new connections to it before its promotion);
     // 26000 and 42P05: a named prepared statement lost or taken on the way (a pooler in transaction
-    // mode: marked-statements.ts), inside a transaction that then ended.
+    // mode: marked-statements.ts), inside a transaction that then ended; and a named statement whose
+    // result a migration changed meanwhile (0A000, that message only: the class is wider), the same.
     const codes = ['25P03', '53300', '25006', '26000', '42P05'];
     if (code.startsWith('08') || /^57P0[1-35]$/.test(code) || codes.includes(code)) return true;
+    if (code === '0A000' && error.message.includes(CHANGED_PLAN)) return true;
     // The socket itself (node's system error codes).
     if (SOCKET_CODES.has(code)) return true;
     // SQLite: the file cannot be opened, read or written.
@@ -22,6 +24,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return PG_CLIENT_MESSAGES.some((m) => error.message.includes(m));
 }
+
+/** PostgreSQL's words for a prepared statement whose result columns changed under it. */
+const CHANGED_PLAN = 'cached plan must not change result type';
 
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
