@@ -10,15 +10,14 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { lifespan, required, timestamps } from '../src/storage/migrations/column-parts.js';
 import {
   addFlag,
   dropTables,
   expiryIndex,
-  lifespan,
   linkTable,
   orgTable,
   tableIndex,
-  timestamps,
 } from '../src/storage/migrations/table-parts.js';
 
 /**
@@ -65,6 +64,19 @@ for (const dialect of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {
       assert.equal(
         statement.sql,
         'create table "profile_keys" ("key_hash" text primary key, "org_id" text not null references "organizations" ("id") on delete cascade, "created_at" bigint not null, "expires_at" bigint not null)',
+      );
+    });
+
+    test('required columns, not null, in the order given', () => {
+      const { db } = recording(dialect);
+      const statement = db.schema
+        .createTable('login_attempts')
+        .$call(required({ key: 'text', window_start: 'bigint', attempts: 'integer' }))
+        .addPrimaryKeyConstraint('login_attempts_pk', ['key', 'window_start'])
+        .compile();
+      assert.equal(
+        statement.sql,
+        'create table "login_attempts" ("key" text not null, "window_start" bigint not null, "attempts" integer not null, constraint "login_attempts_pk" primary key ("key", "window_start"))',
       );
     });
 

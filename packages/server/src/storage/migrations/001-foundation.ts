@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { dropTables, linkTable, orgTable, tableIndex, timestamps } from './table-parts.js';
+import { required, timestamps } from './column-parts.js';
+import { dropTables, linkTable, orgTable, tableIndex } from './table-parts.js';
 
 /** Organizations, their users, tenants, clients, signing keys and audit trail. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -14,8 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   await orgTable(db, 'users')
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('email_key', 'text', (c) => c.notNull())
+    .$call(required({ email: 'text', email_key: 'text' }))
     .addColumn('password_hash', 'text')
     .addColumn('first_name', 'text')
     .addColumn('last_name', 'text')
@@ -26,8 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   await linkTable(db, 'memberships', { org_id: 'organizations.id', user_id: 'users.id' })
-    .addColumn('role', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(required({ role: 'text', created_at: 'bigint' }))
     .execute();
   await tableIndex(db, 'memberships_user', 'memberships', ['user_id']);
 
@@ -39,37 +38,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await tableIndex(db, 'tenants_org', 'tenants', ['org_id']);
 
   await linkTable(db, 'tenant_members', { tenant_id: 'tenants.id', user_id: 'users.id' })
-    .addColumn('role', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(required({ role: 'text', created_at: 'bigint' }))
     .execute();
   await tableIndex(db, 'tenant_members_user', 'tenant_members', ['user_id']);
 
   await orgTable(db, 'clients')
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
+    .$call(required({ name: 'text', kind: 'text' }))
     .addColumn('secret_hash', 'text')
-    .addColumn('redirect_uris', 'text', (c) => c.notNull())
-    .addColumn('grant_types', 'text', (c) => c.notNull())
+    .$call(required({ redirect_uris: 'text', grant_types: 'text' }))
     .addColumn('first_party', 'integer', (c) => c.notNull().defaultTo(1))
     .$call(timestamps)
     .execute();
   await tableIndex(db, 'clients_org', 'clients', ['org_id']);
 
   await orgTable(db, 'signing_keys', 'kid')
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('public_jwk', 'text', (c) => c.notNull())
-    .addColumn('private_key', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(required({ status: 'text', public_jwk: 'text', private_key: 'text', created_at: 'bigint' }))
     .addColumn('expires_at', 'bigint')
     .execute();
   await tableIndex(db, 'signing_keys_org', 'signing_keys', ['org_id', 'status']);
 
   await orgTable(db, 'audit_events')
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('entity', 'text', (c) => c.notNull())
-    .addColumn('verb', 'text', (c) => c.notNull())
-    .addColumn('at', 'bigint', (c) => c.notNull())
-    .addColumn('actor_kind', 'text', (c) => c.notNull())
+    .$call(required({ key: 'text', entity: 'text', verb: 'text', at: 'bigint', actor_kind: 'text' }))
     .addColumn('actor_id', 'text')
     .addColumn('data', 'text', (c) => c.notNull())
     .addColumn('previous', 'text')

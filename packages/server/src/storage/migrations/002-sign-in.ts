@@ -1,14 +1,6 @@
 import type { Kysely } from 'kysely';
-import {
-  belongsTo,
-  dropTables,
-  expiryIndex,
-  lifespan,
-  orgId,
-  orgTable,
-  tableIndex,
-  timestamps,
-} from './table-parts.js';
+import { belongsTo, lifespan, orgId, required, timestamps } from './column-parts.js';
+import { dropTables, expiryIndex, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Sign-in: browser sessions, authorization requests and codes, OAuth sessions, refresh tokens,
@@ -18,16 +10,14 @@ import {
 export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'browser_sessions', 'token_hash')
     .addColumn('user_id', 'text', belongsTo('users.id'))
-    .addColumn('amr', 'text', (c) => c.notNull())
-    .addColumn('acr', 'text', (c) => c.notNull())
+    .$call(required({ amr: 'text', acr: 'text' }))
     .$call(lifespan)
     .execute();
   await expiryIndex(db, 'browser_sessions_expiry', 'browser_sessions');
 
   await orgTable(db, 'authorization_requests')
     .addColumn('client_id', 'text', belongsTo('clients.id'))
-    .addColumn('redirect_uri', 'text', (c) => c.notNull())
-    .addColumn('redirect_uri_given', 'integer', (c) => c.notNull())
+    .$call(required({ redirect_uri: 'text', redirect_uri_given: 'integer' }))
     .addColumn('state', 'text')
     .addColumn('code_challenge', 'text')
     .addColumn('scope', 'text', (c) => c.notNull())
@@ -41,9 +31,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('client_id', 'text', belongsTo('clients.id'))
     .addColumn('tenant_id', 'text', (c) => c.references('tenants.id').onDelete('set null'))
-    .addColumn('amr', 'text', (c) => c.notNull())
-    .addColumn('acr', 'text', (c) => c.notNull())
-    .addColumn('scope', 'text', (c) => c.notNull())
+    .$call(required({ amr: 'text', acr: 'text', scope: 'text' }))
     .$call(lifespan)
     .addColumn('revoked_at', 'bigint')
     .execute();
@@ -52,8 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'authorization_codes', 'code_hash')
     .addColumn('client_id', 'text', belongsTo('clients.id'))
     .addColumn('session_id', 'text', belongsTo('oauth_sessions.id'))
-    .addColumn('redirect_uri', 'text', (c) => c.notNull())
-    .addColumn('redirect_uri_given', 'integer', (c) => c.notNull())
+    .$call(required({ redirect_uri: 'text', redirect_uri_given: 'integer' }))
     .addColumn('code_challenge', 'text')
     .$call(lifespan)
     .addColumn('used_at', 'bigint')
@@ -84,9 +71,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('login_attempts')
     .$call(orgId)
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('window_start', 'bigint', (c) => c.notNull())
-    .addColumn('attempts', 'integer', (c) => c.notNull())
+    .$call(required({ key: 'text', window_start: 'bigint', attempts: 'integer' }))
     .addPrimaryKeyConstraint('login_attempts_pk', ['org_id', 'key'])
     .execute();
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { dropTables, orgId, orgTable, tableIndex, timestamps } from './table-parts.js';
+import { orgId, required, timestamps } from './column-parts.js';
+import { dropTables, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Org webhooks, and what keeps the audit-event list fast at millions of entries: indexes for its
@@ -32,11 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('audit_event_counts')
     .$call(orgId)
-    .addColumn('day', 'bigint', (c) => c.notNull())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('entity', 'text', (c) => c.notNull())
-    .addColumn('verb', 'text', (c) => c.notNull())
-    .addColumn('n', 'bigint', (c) => c.notNull())
+    .$call(required({ day: 'bigint', key: 'text', entity: 'text', verb: 'text', n: 'bigint' }))
     .addPrimaryKeyConstraint('audit_event_counts_pk', ['org_id', 'day', 'key'])
     .execute();
   await db.schema

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, dropTables, orgTable, tableIndex, timestamps } from './table-parts.js';
+import { belongsTo, required, timestamps } from './column-parts.js';
+import { dropTables, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * The webhook outbox (one row per event and matching webhook, written in the event's transaction)
@@ -11,8 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Deleting a webhook deletes its deliveries in the same transaction (webhooks/enqueue.ts).
     .addColumn('webhook_id', 'text', (c) => c.notNull())
     // The audit event id: the `webhook-id` header, the same on every attempt.
-    .addColumn('event_id', 'text', (c) => c.notNull())
-    .addColumn('event_key', 'text', (c) => c.notNull())
+    .$call(required({ event_id: 'text', event_key: 'text' }))
     // The exact JSON body that is signed and sent on every attempt.
     .addColumn('body', 'text', (c) => c.notNull())
     // pending | delivered | failed | skipped

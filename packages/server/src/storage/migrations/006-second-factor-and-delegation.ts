@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, dropTables, expiryIndex, lifespan, linkTable, orgId } from './table-parts.js';
+import { belongsTo, lifespan, orgId, required } from './column-parts.js';
+import { dropTables, expiryIndex, linkTable } from './table-parts.js';
 
 /**
  * Second factor and delegation: TOTP factors and recovery codes, the org policy that requires
@@ -10,8 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('org_sign_in_policies')
     .addColumn('org_id', 'text', (c) => c.primaryKey().references('organizations.id').onDelete('cascade'))
-    .addColumn('require_mfa', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(required({ require_mfa: 'integer', updated_at: 'bigint' }))
     .execute();
 
   await db.schema
@@ -27,8 +27,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('recovery_codes')
     .addColumn('user_id', 'text', belongsTo('users.id'))
-    .addColumn('code_hash', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(required({ code_hash: 'text', created_at: 'bigint' }))
     .addColumn('used_at', 'bigint')
     .addPrimaryKeyConstraint('recovery_codes_pk', ['user_id', 'code_hash'])
     .execute();

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { addFlag, belongsTo, expiryIndex, lifespan, orgTable, tableIndex } from './table-parts.js';
+import { belongsTo, lifespan } from './column-parts.js';
+import { addFlag, expiryIndex, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Mail (DESIGN §12): whether a user's address is verified (`email_verified` 1 once a verification

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, dropTables, expiryIndex, lifespan, orgTable, tableIndex } from './table-parts.js';
+import { belongsTo, lifespan, required } from './column-parts.js';
+import { dropTables, expiryIndex, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Passkeys (DESIGN §12): a user's WebAuthn credentials, one row each, scoped to the org whose host
@@ -15,17 +16,19 @@ import { belongsTo, dropTables, expiryIndex, lifespan, orgTable, tableIndex } fr
 export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'passkeys')
     .addColumn('user_id', 'text', belongsTo('users.id'))
-    .addColumn('credential_id', 'text', (c) => c.notNull())
-    .addColumn('public_key', 'text', (c) => c.notNull())
-    .addColumn('sign_count', 'bigint', (c) => c.notNull())
-    .addColumn('transports', 'text', (c) => c.notNull())
-    .addColumn('aaguid', 'text', (c) => c.notNull())
+    .$call(
+      required({
+        credential_id: 'text',
+        public_key: 'text',
+        sign_count: 'bigint',
+        transports: 'text',
+        aaguid: 'text',
+      }),
+    )
     .addColumn('device_type', 'text', (c) =>
       c.notNull().check(sql`device_type in ('singleDevice', 'multiDevice')`),
     )
-    .addColumn('backed_up', 'integer', (c) => c.notNull())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(required({ backed_up: 'integer', name: 'text', created_at: 'bigint' }))
     .addColumn('last_used_at', 'bigint')
     .addUniqueConstraint('passkeys_org_credential', ['org_id', 'credential_id'])
     .execute();

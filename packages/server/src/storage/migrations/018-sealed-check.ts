@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { required } from './column-parts.js';
 
 /**
  * A value sealed with the database's TESSERA_SECRET (domain/keys/secret-check.ts): a process whose
@@ -10,8 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('sealed_checks')
     .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('sealed', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(required({ sealed: 'text', created_at: 'bigint' }))
     .execute();
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { expiryIndex, orgId } from './table-parts.js';
+import { orgId, required } from './column-parts.js';
+import { expiryIndex } from './table-parts.js';
 
 /**
  * Client authentication with `private_key_jwt` (RFC 7523, DESIGN §14). A client may register its
@@ -14,9 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('client_assertion_jtis')
     .$call(orgId)
-    .addColumn('client_id', 'text', (c) => c.notNull())
-    .addColumn('jti_hash', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(required({ client_id: 'text', jti_hash: 'text', expires_at: 'bigint' }))
     .addPrimaryKeyConstraint('client_assertion_jtis_pk', ['org_id', 'client_id', 'jti_hash'])
     .execute();
   await expiryIndex(db, 'client_assertion_jtis_expires', 'client_assertion_jtis');

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, dropTables, linkTable, orgTable, tableIndex, timestamps } from './table-parts.js';
+import { belongsTo, required, timestamps } from './column-parts.js';
+import { dropTables, linkTable, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * API resources, roles and permissions (DESIGN §15): an org's APIs with their scopes, the roles of
@@ -10,11 +11,9 @@ import { belongsTo, dropTables, linkTable, orgTable, tableIndex, timestamps } fr
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'api_resources')
-    .addColumn('identifier', 'text', (c) => c.notNull())
-    .addColumn('name', 'text', (c) => c.notNull())
+    .$call(required({ identifier: 'text', name: 'text' }))
     // JSON array of {name, description}, in the order the owner gave them.
-    .addColumn('scopes', 'text', (c) => c.notNull())
-    .addColumn('access_token_ttl', 'integer', (c) => c.notNull())
+    .$call(required({ scopes: 'text', access_token_ttl: 'integer' }))
     .$call(timestamps)
     .execute();
   await tableIndex(db, 'api_resources_org_identifier', 'api_resources', ['org_id', 'identifier'], {
@@ -22,8 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   });
 
   await orgTable(db, 'roles')
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('description', 'text', (c) => c.notNull())
+    .$call(required({ name: 'text', description: 'text' }))
     .$call(timestamps)
     .execute();
   await tableIndex(db, 'roles_org_name', 'roles', ['org_id', 'name'], { unique: true });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { orgId, tableIndex } from './table-parts.js';
+import { orgId, required } from './column-parts.js';
+import { tableIndex } from './table-parts.js';
 
 /**
  * Service accounts (DESIGN §16): a confidential client of the console org (its row in `clients`)
@@ -11,8 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('service_accounts')
     .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id').onDelete('cascade'))
     .$call(orgId)
-    .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .$call(required({ scope: 'text', created_at: 'bigint' }))
     .execute();
   await tableIndex(db, 'service_accounts_org', 'service_accounts', ['org_id']);
 }

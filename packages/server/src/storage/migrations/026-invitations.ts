@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { lifespan, orgTable, tableIndex } from './table-parts.js';
+import { lifespan, required } from './column-parts.js';
+import { orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Invitations (DESIGN §16): an owner invites an address to be a user of the org (`kind` `user`)
@@ -12,8 +13,7 @@ import { lifespan, orgTable, tableIndex } from './table-parts.js';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'invitations')
     .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('user', 'member')`))
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('email_key', 'text', (c) => c.notNull())
+    .$call(required({ email: 'text', email_key: 'text' }))
     .addColumn('role', 'text', (c) => c.check(sql`role is null or role in ('owner', 'member')`))
     .addColumn('roles', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('token_hash', 'text', (c) => c.notNull().unique())

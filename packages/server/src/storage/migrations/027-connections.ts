@@ -1,13 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import {
-  belongsTo,
-  dropTables,
-  expiryIndex,
-  lifespan,
-  orgTable,
-  tableIndex,
-  timestamps,
-} from './table-parts.js';
+import { belongsTo, lifespan, required, timestamps } from './column-parts.js';
+import { dropTables, expiryIndex, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Enterprise sign-in (DESIGN §17). `connections`: an org's upstream identity providers, OIDC or
@@ -26,11 +19,9 @@ import {
 export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'connections')
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('oidc', 'saml')`))
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('domains', 'text', (c) => c.notNull())
-    .addColumn('jit', 'integer', (c) => c.notNull())
-    .addColumn('default_roles', 'text', (c) => c.notNull())
-    .addColumn('settings', 'text', (c) => c.notNull())
+    .$call(
+      required({ name: 'text', domains: 'text', jit: 'integer', default_roles: 'text', settings: 'text' }),
+    )
     .addColumn('sealed_secret', 'text')
     .$call(timestamps)
     .execute();
@@ -56,8 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('saml_assertion_ids')
     .addColumn('connection_id', 'text', belongsTo('connections.id'))
-    .addColumn('assertion_id', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .$call(required({ assertion_id: 'text', expires_at: 'bigint' }))
     .addPrimaryKeyConstraint('saml_assertion_ids_pk', ['connection_id', 'assertion_id'])
     .execute();
 }

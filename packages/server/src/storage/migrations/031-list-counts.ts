@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import { orgId, required } from './column-parts.js';
 import { isPostgres } from './is-postgres.js';
-import { orgId } from './table-parts.js';
 
 /** The spans rows are counted in, each with its length in the unit of `created_at` (ms). */
 export const SPANS = { day: 86_400_000, hour: 3_600_000 } as const;
@@ -30,9 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('list_counts')
     .addColumn('list', 'text', (c) => c.notNull())
     .$call(orgId)
-    .addColumn('span', 'text', (c) => c.notNull())
-    .addColumn('bucket', 'bigint', (c) => c.notNull())
-    .addColumn('n', 'bigint', (c) => c.notNull())
+    .$call(required({ span: 'text', bucket: 'bigint', n: 'bigint' }))
     .addPrimaryKeyConstraint('list_counts_pk', ['list', 'org_id', 'span', 'bucket'])
     .execute();
   // Each span and its length, as a table both dialects read: (select 'day' as span, 86400000 as ms union all …) s.

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
+import { orgId, required } from './column-parts.js';
 import { isPostgres } from './is-postgres.js';
-import { orgId } from './table-parts.js';
 
 /**
  * Entries per org and sealed UTC day, of every key: the sum of that day's `audit_event_counts`
@@ -16,8 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('audit_day_totals')
     .$call(orgId)
-    .addColumn('day', 'bigint', (c) => c.notNull())
-    .addColumn('n', 'bigint', (c) => c.notNull())
+    .$call(required({ day: 'bigint', n: 'bigint' }))
     .addPrimaryKeyConstraint('audit_day_totals_pk', ['org_id', 'day'])
     .execute();
   if (isPostgres(db)) {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { addFlag, expiryIndex, lifespan, orgTable } from './table-parts.js';
+import { lifespan } from './column-parts.js';
+import { addFlag, expiryIndex, orgTable } from './table-parts.js';
 
 /**
  * Who vouched for a user's address when the user was made (issue 41, DESIGN §16-§17), what

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { required } from './column-parts.js';
 
 /**
  * Settings of the service as a whole, one row per name, a JSON value each. The first is `served_url`:
@@ -9,8 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('service_settings')
     .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(required({ value: 'text', updated_at: 'bigint' }))
     .execute();
 }
 

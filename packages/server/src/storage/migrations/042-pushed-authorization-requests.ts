@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { addFlag, expiryIndex, lifespan, orgTable } from './table-parts.js';
+import { lifespan, required } from './column-parts.js';
+import { addFlag, expiryIndex, orgTable } from './table-parts.js';
 
 /**
  * Pushed authorization requests (RFC 9126, DESIGN §20): `pushed_authorization_requests`, one row per
@@ -10,8 +11,7 @@ import { addFlag, expiryIndex, lifespan, orgTable } from './table-parts.js';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'pushed_authorization_requests', 'key_hash')
     // No reference: a metadata-document client's id is its URL, not a row of `clients`.
-    .addColumn('client_id', 'text', (c) => c.notNull())
-    .addColumn('parameters', 'text', (c) => c.notNull())
+    .$call(required({ client_id: 'text', parameters: 'text' }))
     .$call(lifespan)
     .addColumn('used_at', 'bigint')
     .execute();

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { expiryIndex, lifespan, orgTable, tableIndex } from './table-parts.js';
+import { lifespan, required } from './column-parts.js';
+import { expiryIndex, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Device authorizations (RFC 8628, DESIGN §20): one row per `POST /oauth/device_authorization`.
@@ -14,8 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'device_authorizations')
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('device_code_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('user_code', 'text', (c) => c.notNull())
-    .addColumn('scope', 'text', (c) => c.notNull())
+    .$call(required({ user_code: 'text', scope: 'text' }))
     .addColumn('resources', 'text')
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'approved', 'denied')`))
     .addColumn('user_id', 'text')

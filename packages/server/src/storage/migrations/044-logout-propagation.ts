@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { addFlag, dropTables, orgTable, tableIndex, timestamps } from './table-parts.js';
+import { required, timestamps } from './column-parts.js';
+import { addFlag, dropTables, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Logout that reaches every app (OIDC Back-Channel Logout 1.0, Front-Channel Logout 1.0):
@@ -21,8 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await addFlag(db, 'clients', 'frontchannel_logout_session_required');
   await db.schema.alterTable('oauth_sessions').addColumn('sid', 'text').execute();
   await orgTable(db, 'session_clients', 'sid')
-    .addColumn('browser_session', 'text', (c) => c.notNull())
-    .addColumn('user_id', 'text', (c) => c.notNull())
+    .$call(required({ browser_session: 'text', user_id: 'text' }))
     // A client's id, or a metadata document's URL (no row in clients): no foreign key.
     .addColumn('client_id', 'text', (c) => c.notNull())
     // The client's logout endpoints when it signed in, for a metadata-document client (a client
@@ -44,9 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The purge of what expired sign-ins recorded.
   await tableIndex(db, 'session_clients_created', 'session_clients', ['created_at']);
   await orgTable(db, 'logout_deliveries')
-    .addColumn('client_id', 'text', (c) => c.notNull())
-    .addColumn('url', 'text', (c) => c.notNull())
-    .addColumn('sub', 'text', (c) => c.notNull())
+    .$call(required({ client_id: 'text', url: 'text', sub: 'text' }))
     .addColumn('sid', 'text')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, dropTables, linkTable, orgTable, tableIndex, timestamps } from './table-parts.js';
+import { belongsTo, required, timestamps } from './column-parts.js';
+import { dropTables, linkTable, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * SCIM 2.0 inbound provisioning (DESIGN §19). `scim_directories`: an org's directories, each with
@@ -33,11 +34,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('scim_users')
     .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
     .addColumn('directory_id', 'text', belongsTo('scim_directories.id'))
-    .addColumn('user_name', 'text', (c) => c.notNull())
-    .addColumn('user_name_key', 'text', (c) => c.notNull())
+    .$call(required({ user_name: 'text', user_name_key: 'text' }))
     .addColumn('external_id', 'text')
-    .addColumn('resource', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull())
+    .$call(required({ resource: 'text', version: 'integer' }))
     .$call(timestamps)
     .execute();
   await tableIndex(db, 'scim_users_user_name', 'scim_users', ['directory_id', 'user_name_key'], {
@@ -48,8 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('scim_user_emails')
     .addColumn('user_id', 'text', belongsTo('scim_users.user_id'))
-    .addColumn('directory_id', 'text', (c) => c.notNull())
-    .addColumn('email_key', 'text', (c) => c.notNull())
+    .$call(required({ directory_id: 'text', email_key: 'text' }))
     .addPrimaryKeyConstraint('scim_user_emails_pk', ['user_id', 'email_key'])
     .execute();
   await tableIndex(db, 'scim_user_emails_lookup', 'scim_user_emails', ['directory_id', 'email_key']);

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
+import { required, timestamps } from './column-parts.js';
 import { isPostgres } from './is-postgres.js';
-import { orgTable, tableIndex, timestamps } from './table-parts.js';
+import { orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Audit-log streams (`lst_…`): an org's SIEM destinations, each with a durable cursor into the audit
@@ -29,8 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'log_streams')
     .addColumn('name', 'text', (c) => c.notNull())
     // https | splunk_hec | datadog
-    .addColumn('type', 'text', (c) => c.notNull())
-    .addColumn('url', 'text', (c) => c.notNull())
+    .$call(required({ type: 'text', url: 'text' }))
     // The https type's `whsec_…` signing secret, Splunk's HEC token, Datadog's API key: sealed.
     .addColumn('secret_sealed', 'text', (c) => c.notNull())
     // JSON: the type's own settings (Splunk index/source/sourcetype, Datadog service/tags/gzip).

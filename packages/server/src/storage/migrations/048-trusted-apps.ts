@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { orgTable, tableIndex, timestamps } from './table-parts.js';
+import { required, timestamps } from './column-parts.js';
+import { orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Enterprise-Managed Authorization (DESIGN §20): `trusted_apps`, the target applications an org, as
@@ -11,13 +12,9 @@ import { orgTable, tableIndex, timestamps } from './table-parts.js';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'trusted_apps')
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('audience', 'text', (c) => c.notNull())
-    .addColumn('target_client_id', 'text', (c) => c.notNull())
+    .$call(required({ name: 'text', audience: 'text', target_client_id: 'text' }))
     // JSON arrays: the org's clients that may ask, the resources and the scopes they may ask for.
-    .addColumn('client_ids', 'text', (c) => c.notNull())
-    .addColumn('resources', 'text', (c) => c.notNull())
-    .addColumn('scopes', 'text', (c) => c.notNull())
+    .$call(required({ client_ids: 'text', resources: 'text', scopes: 'text' }))
     .$call(timestamps)
     .execute();
   await tableIndex(db, 'trusted_apps_org_audience', 'trusted_apps', ['org_id', 'audience']);

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { orgId } from './table-parts.js';
+import { orgId, required } from './column-parts.js';
 
 /**
  * The user's language (DESIGN §21): an org's default locale (null: English unless the browser
@@ -13,10 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('org_texts')
     .$call(orgId)
-    .addColumn('locale', 'text', (c) => c.notNull())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('message', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(required({ locale: 'text', key: 'text', message: 'text', updated_at: 'bigint' }))
     .addPrimaryKeyConstraint('org_texts_pk', ['org_id', 'locale', 'key'])
     .execute();
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { orgId, required } from './column-parts.js';
 import { isPostgres } from './is-postgres.js';
-import { orgId } from './table-parts.js';
 
 /**
  * Branding (DESIGN §21): an org's brand (`client_id` '') and its clients' own (a client id), each one
@@ -11,18 +11,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('brandings')
     .$call(orgId)
-    .addColumn('client_id', 'text', (c) => c.notNull())
-    .addColumn('settings', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .$call(required({ client_id: 'text', settings: 'text', updated_at: 'bigint' }))
     .addPrimaryKeyConstraint('brandings_pk', ['org_id', 'client_id'])
     .execute();
   await db.schema
     .createTable('brand_images')
     .$call(orgId)
-    .addColumn('sha256', 'text', (c) => c.notNull())
-    .addColumn('media_type', 'text', (c) => c.notNull())
-    .addColumn('width', 'integer', (c) => c.notNull())
-    .addColumn('height', 'integer', (c) => c.notNull())
+    .$call(required({ sha256: 'text', media_type: 'text', width: 'integer', height: 'integer' }))
     .addColumn('bytes', isPostgres(db) ? 'bytea' : 'blob', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('brand_images_pk', ['org_id', 'sha256'])

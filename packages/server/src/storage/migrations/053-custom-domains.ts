@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { required } from './column-parts.js';
 import { orgTable, tableIndex } from './table-parts.js';
 
 /**
@@ -12,8 +13,7 @@ import { orgTable, tableIndex } from './table-parts.js';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'org_domains')
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('token', 'text', (c) => c.notNull())
+    .$call(required({ name: 'text', token: 'text' }))
     .addColumn('verified_name', 'text')
     .addColumn('verified_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -23,8 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('organizations').addColumn('issuer_domain', 'text').execute();
   await orgTable(db, 'org_former_issuers')
     .addColumn('domain', 'text')
-    .addColumn('moved_at', 'bigint', (c) => c.notNull())
-    .addColumn('serves_until', 'bigint', (c) => c.notNull())
+    .$call(required({ moved_at: 'bigint', serves_until: 'bigint' }))
     .execute();
   await tableIndex(db, 'org_former_issuers_org', 'org_former_issuers', ['org_id']);
   await tableIndex(db, 'org_former_issuers_domain', 'org_former_issuers', ['domain']);

@@ -1,32 +1,11 @@
-import type { ColumnBuilderCallback, CreateTableBuilder, Kysely } from 'kysely';
+import type { ColumnDataType, CreateTableBuilder, Kysely } from 'kysely';
+import { belongsTo, orgId } from './column-parts.js';
 
 /*
- * The columns and indexes many tables are made of, written once. Migrations that have already run
- * on installed databases use them: what each makes must never change (a table that needs another
- * shape writes its columns out).
+ * The tables and indexes many migrations make, written once (column-parts.ts holds the columns they
+ * share). Migrations that have already run on installed databases use them: what each makes must
+ * never change (a table that needs another shape writes its columns out).
  */
-
-/** A column naming the row its own row goes with (`table.column`): not null, deleted with it. */
-export const belongsTo =
-  (target: string): ColumnBuilderCallback =>
-  (c) =>
-    c.notNull().references(target).onDelete('cascade');
-
-/** `org_id`, the org a row belongs to: deleting the org deletes the row. */
-export const orgId = <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
-  table.addColumn('org_id', 'text', belongsTo('organizations.id'));
-
-/** `created_at` and `updated_at`, epoch ms. */
-export const timestamps = <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
-  table
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull());
-
-/** A short-lived row's `created_at` and `expires_at`, epoch ms (see expiryIndex). */
-export const lifespan = <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
-  table
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull());
 
 /** A table of an org's rows, each with a key of its own: `key` (text, the primary key), then `org_id`. */
 export const orgTable = (db: Kysely<unknown>, name: string, key = 'id') =>
@@ -74,4 +53,30 @@ export async function addFlag(db: Kysely<unknown>, table: string, column: string
 /** Drops `tables` in the order given (the tables naming others first), each if it is there. */
 export async function dropTables(db: Kysely<unknown>, tables: readonly string[]): Promise<void> {
   for (const table of tables) await db.schema.dropTable(table).ifExists().execute();
+}
+
+/** Nullable columns added to existing tables (`{ table: { column: type } }`), in the order given. */
+type AddedColumns = Record<string, Record<string, ColumnDataType>>;
+
+/**
+ * A migration that only adds nullable columns to tables that exist: `up` adds them in the order
+ * given, `down` drops them in the reverse order.
+ */
+export function addedColumns(tables: AddedColumns): {
+  up(db: Kysely<unknown>): Promise<void>;
+  down(db: Kysely<unknown>): Promise<void>;
+} {
+  const columns = Object.entries(tables).flatMap(([table, added]) =>
+    Object.entries(added).map(([column, type]) => ({ table, column, type })),
+  );
+  return {
+    async up(db) {
+      for (const { table, column, type } of columns)
+        await db.schema.alterTable(table).addColumn(column, type).execute();
+    },
+    async down(db) {
+      for (const { table, column } of [...columns].reverse())
+        await db.schema.alterTable(table).dropColumn(column).execute();
+    },
+  };
 }
