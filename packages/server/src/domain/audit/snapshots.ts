@@ -1,46 +1,46 @@
 import { clientFlagsOf } from '../client-flags.js';
 import type { Client, Org, Tenant, User } from '../types.js';
+import { fieldsOf, isoTimesOf } from './snapshot-fields.js';
 
 /** What audit entries hold of each resource: the stored fields, camelCase, never a secret. */
 
 export const orgSnapshot = (o: Org) => ({
-  id: o.id,
-  slug: o.slug,
-  name: o.name,
-  signUp: o.signUp,
-  signUpDomains: o.signUpDomains,
-  createdAt: new Date(o.createdAt).toISOString(),
+  ...fieldsOf(o, ['id', 'slug', 'name', 'signUp', 'signUpDomains']),
+  ...isoTimesOf(o, ['createdAt']),
 });
 
+/** The user's fields an audit entry holds: the account's, then the standard claims (OIDC Core §5.1). */
+const USER_FIELDS = [
+  'id',
+  'email',
+  'firstName',
+  'lastName',
+  'picture',
+  'provider',
+  'disabled',
+  'emailVerified',
+  'middleName',
+  'nickname',
+  'preferredUsername',
+  'profile',
+  'website',
+  'gender',
+  'birthdate',
+  'zoneinfo',
+  'locale',
+  'phoneNumber',
+  'phoneNumberVerified',
+  'address',
+] as const;
+
 export const userSnapshot = (u: User) => ({
-  id: u.id,
-  email: u.email,
-  firstName: u.firstName,
-  lastName: u.lastName,
-  picture: u.picture,
-  provider: u.provider,
-  disabled: u.disabled,
-  emailVerified: u.emailVerified,
-  middleName: u.middleName,
-  nickname: u.nickname,
-  preferredUsername: u.preferredUsername,
-  profile: u.profile,
-  website: u.website,
-  gender: u.gender,
-  birthdate: u.birthdate,
-  zoneinfo: u.zoneinfo,
-  locale: u.locale,
-  phoneNumber: u.phoneNumber,
-  phoneNumberVerified: u.phoneNumberVerified,
-  address: u.address,
-  createdAt: new Date(u.createdAt).toISOString(),
+  ...fieldsOf(u, USER_FIELDS),
+  ...isoTimesOf(u, ['createdAt']),
 });
 
 export const tenantSnapshot = (t: Tenant) => ({
-  id: t.id,
-  name: t.name,
-  logo: t.logo,
-  createdAt: new Date(t.createdAt).toISOString(),
+  ...fieldsOf(t, ['id', 'name', 'logo']),
+  ...isoTimesOf(t, ['createdAt']),
 });
 
 export const clientSnapshot = (c: Client) => ({

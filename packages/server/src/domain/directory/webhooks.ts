@@ -6,6 +6,7 @@ import {
   listWebhooks as listRows,
   updateWebhookRow,
 } from '../../storage/repos/webhooks.js';
+import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
@@ -25,12 +26,8 @@ export interface NewWebhook {
 
 /** The audit snapshot: camelCase, never the secret. */
 const webhookSnapshot = (w: Webhook) => ({
-  id: w.id,
-  url: w.url,
-  events: w.events,
-  active: w.active,
-  createdAt: new Date(w.createdAt).toISOString(),
-  updatedAt: new Date(w.updatedAt).toISOString(),
+  ...fieldsOf(w, ['id', 'url', 'events', 'active']),
+  ...isoTimesOf(w, ['createdAt', 'updatedAt']),
 });
 
 /** `webhook.created|updated|deleted`, also when deliveries disable one (webhook-disable.ts). */

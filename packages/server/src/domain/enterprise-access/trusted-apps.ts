@@ -7,6 +7,7 @@ import {
   listTrustedApps as listStored,
   updateTrustedAppRow,
 } from '../../storage/repos/trusted-apps.js';
+import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { checkName } from '../directory/validate.js';
@@ -36,15 +37,8 @@ export type TrustedAppChanges = Partial<NewTrustedApp>;
 
 /** A trusted app as its audit entries and the `tessera trusted-app` commands show it: camelCase, ISO times. */
 export const trustedAppSnapshot = (a: TrustedApp) => ({
-  id: a.id,
-  name: a.name,
-  audience: a.audience,
-  targetClientId: a.targetClientId,
-  clientIds: a.clientIds,
-  resources: a.resources,
-  scopes: a.scopes,
-  createdAt: new Date(a.createdAt).toISOString(),
-  updatedAt: new Date(a.updatedAt).toISOString(),
+  ...fieldsOf(a, ['id', 'name', 'audience', 'targetClientId', 'clientIds', 'resources', 'scopes']),
+  ...isoTimesOf(a, ['createdAt', 'updatedAt']),
 });
 
 const audit = auditTrail('trusted_app', trustedAppSnapshot);

@@ -9,6 +9,7 @@ import {
   updateLogStreamRow,
 } from '../../storage/repos/log-streams.js';
 import { lockOrg } from '../../storage/repos/orgs.js';
+import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { failApi } from '../errors.js';
@@ -52,15 +53,8 @@ export interface NewLogStream {
 
 /** The audit snapshot: camelCase, never the secret. */
 export const logStreamSnapshot = (s: LogStream) => ({
-  id: s.id,
-  name: s.name,
-  type: s.type,
-  url: s.url,
-  settings: s.settings,
-  active: s.active,
-  backfillFrom: new Date(s.backfillFrom).toISOString(),
-  createdAt: new Date(s.createdAt).toISOString(),
-  updatedAt: new Date(s.updatedAt).toISOString(),
+  ...fieldsOf(s, ['id', 'name', 'type', 'url', 'settings', 'active']),
+  ...isoTimesOf(s, ['backfillFrom', 'createdAt', 'updatedAt']),
 });
 
 const audit = auditTrail('log_stream', logStreamSnapshot);

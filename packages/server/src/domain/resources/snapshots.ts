@@ -1,20 +1,14 @@
+import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import type { ApiResource, EndUserRole } from '../types.js';
 
 /** What audit entries hold of API resources and roles: the stored fields, camelCase. */
 
 export const resourceSnapshot = (r: ApiResource) => ({
-  id: r.id,
-  identifier: r.identifier,
-  name: r.name,
-  scopes: r.scopes,
-  accessTokenTtl: r.accessTokenTtl,
-  createdAt: new Date(r.createdAt).toISOString(),
+  ...fieldsOf(r, ['id', 'identifier', 'name', 'scopes', 'accessTokenTtl']),
+  ...isoTimesOf(r, ['createdAt']),
 });
 
 export const roleSnapshot = (r: EndUserRole) => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  permissions: r.permissions,
-  createdAt: new Date(r.createdAt).toISOString(),
+  ...fieldsOf(r, ['id', 'name', 'description', 'permissions']),
+  ...isoTimesOf(r, ['createdAt']),
 });

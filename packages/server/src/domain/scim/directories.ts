@@ -15,6 +15,7 @@ import {
   setScimUserEmails,
 } from '../../storage/repos/scim-users.js';
 import { recordAudit } from '../audit/audit.js';
+import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { requireOrgUser } from '../directory/users.js';
@@ -29,11 +30,8 @@ import { USER_SCHEMA } from './resource.js';
 const TOKEN_PREFIX = 'tsc_';
 
 const snapshot = (d: ScimDirectory) => ({
-  id: d.id,
-  name: d.name,
-  connectionId: d.connectionId,
-  createdAt: new Date(d.createdAt).toISOString(),
-  updatedAt: new Date(d.updatedAt).toISOString(),
+  ...fieldsOf(d, ['id', 'name', 'connectionId']),
+  ...isoTimesOf(d, ['createdAt', 'updatedAt']),
 });
 
 const audit = auditTrail('directory', snapshot);

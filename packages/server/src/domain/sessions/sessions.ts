@@ -10,6 +10,7 @@ import {
 } from '../../storage/repos/oauth-sessions.js';
 import { findUserTenant, listUserTenants } from '../../storage/repos/tenant-members.js';
 import { type AuditInput, recordAudit } from '../audit/audit.js';
+import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { fail } from '../errors.js';
 import { OAUTH_SESSION_TTL_MS } from '../tokens-policy.js';
@@ -19,15 +20,8 @@ import { propagateLogout, sidFor } from './logout-propagation.js';
 export type { OAuthSession };
 
 export const sessionSnapshot = (s: OAuthSession) => ({
-  id: s.id,
-  userId: s.userId,
-  clientId: s.clientId,
-  tenantId: s.tenantId,
-  amr: s.amr,
-  acr: s.acr,
-  createdAt: new Date(s.createdAt).toISOString(),
-  expiresAt: new Date(s.expiresAt).toISOString(),
-  revokedAt: s.revokedAt === null ? null : new Date(s.revokedAt).toISOString(),
+  ...fieldsOf(s, ['id', 'userId', 'clientId', 'tenantId', 'amr', 'acr']),
+  ...isoTimesOf(s, ['createdAt', 'expiresAt', 'revokedAt']),
   ...(s.actorId === null ? {} : { actorId: s.actorId }),
 });
 

@@ -23,6 +23,7 @@ import {
   recordPasskeyUse,
 } from '../../storage/repos/passkeys.js';
 import { findUserById } from '../../storage/repos/users.js';
+import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { issuerOf } from '../issuers.js';
@@ -93,14 +94,8 @@ const passkeyOf = (p: PasskeyCredential): Passkey => ({
 
 /** What the audit log keeps of a passkey: never the public key nor the credential id. */
 const passkeySnapshot = (p: PasskeyCredential) => ({
-  id: p.id,
-  userId: p.userId,
-  name: p.name,
-  aaguid: p.aaguid,
-  deviceType: p.deviceType,
-  backedUp: p.backedUp,
-  createdAt: new Date(p.createdAt).toISOString(),
-  lastUsedAt: p.lastUsedAt === null ? null : new Date(p.lastUsedAt).toISOString(),
+  ...fieldsOf(p, ['id', 'userId', 'name', 'aaguid', 'deviceType', 'backedUp']),
+  ...isoTimesOf(p, ['createdAt', 'lastUsedAt']),
 });
 
 /** `passkey.created|deleted`, also when an account handover removes them (federation/account-handover.ts). */

@@ -12,6 +12,7 @@ import { findMembership } from '../../storage/repos/memberships.js';
 import { findConsoleOrg, lockOrg } from '../../storage/repos/orgs.js';
 import { findRoles } from '../../storage/repos/roles.js';
 import { emailKey, findUserByEmail } from '../../storage/repos/users.js';
+import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { checkEmail } from '../directory/validate.js';
@@ -82,17 +83,8 @@ export const toInvitation = (stored: InvitationRecord, now: number): Invitation 
 
 /** What audit entries hold of an invitation: never its token or link. */
 const invitationSnapshot = (i: Invitation) => ({
-  id: i.id,
-  orgId: i.orgId,
-  kind: i.kind,
-  email: i.email,
-  role: i.role,
-  roles: i.roles,
-  mailed: i.mailed,
-  state: i.state,
-  createdAt: new Date(i.createdAt).toISOString(),
-  expiresAt: new Date(i.expiresAt).toISOString(),
-  acceptedAt: i.acceptedAt === null ? null : new Date(i.acceptedAt).toISOString(),
+  ...fieldsOf(i, ['id', 'orgId', 'kind', 'email', 'role', 'roles', 'mailed', 'state']),
+  ...isoTimesOf(i, ['createdAt', 'expiresAt', 'acceptedAt']),
   acceptedBy: i.acceptedBy,
 });
 
