@@ -21,43 +21,31 @@ import {
   NEW_ORG_KEYS,
   retireAlgorithmKeys,
 } from '../keys/keys.js';
-import type { Actor, Locale, Org, SigningAlgorithm, SignUpPolicy } from '../types.js';
+import type { Actor, Org, SignUpPolicy } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 import { checkSignUpPolicy } from './sign-up-policy.js';
 import { checkName } from './validate.js';
 
+/** The org's own fields its settings page shows and changes (their meanings: Org, domain/types.ts). */
+type OrgSettingFields =
+  | 'dynamicRegistration'
+  | 'metadataDocuments'
+  | 'signUp'
+  | 'signUpDomains'
+  | 'requirePushedRequests'
+  | 'idTokenSigningAlg'
+  | 'defaultLocale';
+
 /** What an org's settings page shows and changes. */
-export interface OrgSettings {
-  id: string;
-  slug: string;
-  name: string;
+export interface OrgSettings extends Pick<Org, 'id' | 'slug' | 'name' | OrgSettingFields> {
   issuer: string;
   requireMfa: boolean;
-  /** The org's issuer offers POST /oauth/register (DESIGN §15). */
-  dynamicRegistration: boolean;
-  /** The org's issuer takes a Client ID Metadata Document's URL as a client id (DESIGN §15). */
-  metadataDocuments: boolean;
-  signUp: SignUpPolicy;
-  signUpDomains: string[];
-  /** Every client must push its authorization requests (RFC 9126). */
-  requirePushedRequests: boolean;
-  /** What ID tokens, logout tokens, ID-JAGs and signed userinfo are signed with (DESIGN §20). */
-  idTokenSigningAlg: SigningAlgorithm;
-  /** The pages' and mails' language when nothing else decides it (DESIGN §21); null: English. */
-  defaultLocale: Locale | null;
 }
 
-export interface SettingsChange {
-  name?: string;
+export interface SettingsChange extends Partial<Pick<Org, 'name' | OrgSettingFields>> {
   requireMfa?: boolean;
-  dynamicRegistration?: boolean;
-  metadataDocuments?: boolean;
   /** The sign-up policy; `domains` needs `signUpDomains` given or already stored. */
   signUp?: SignUpPolicy;
-  signUpDomains?: string[];
-  requirePushedRequests?: boolean;
-  idTokenSigningAlg?: SigningAlgorithm;
-  defaultLocale?: Locale | null;
 }
 
 const settingsOf = (deps: DirectoryDeps, org: Org, requireMfa: boolean): OrgSettings => ({
