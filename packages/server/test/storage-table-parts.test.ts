@@ -12,7 +12,9 @@ import {
 } from 'kysely';
 import { lifespan, required, timestamps } from '../src/storage/migrations/column-parts.js';
 import {
+  addedColumns,
   addFlag,
+  addWithDefault,
   dropTables,
   expiryIndex,
   linkTable,
@@ -101,6 +103,24 @@ for (const dialect of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {
         'alter table "users" add column "disabled" integer default 0 not null',
         'drop table if exists "passkey_challenges"',
         'drop table if exists "passkeys"',
+      ]);
+    });
+
+    test('added columns: up adds them in order, down drops them in reverse; a column with a default', async () => {
+      const { db, statements } = recording(dialect);
+      const added = addedColumns({
+        authorization_requests: { nonce: 'text' },
+        oauth_sessions: { auth_time: 'bigint' },
+      });
+      await added.up(db);
+      await added.down(db);
+      await addWithDefault(db, 'signing_keys', 'alg', 'text', 'RS256');
+      assert.deepEqual(statements, [
+        'alter table "authorization_requests" add column "nonce" text',
+        'alter table "oauth_sessions" add column "auth_time" bigint',
+        'alter table "oauth_sessions" drop column "auth_time"',
+        'alter table "authorization_requests" drop column "nonce"',
+        `alter table "signing_keys" add column "alg" text default 'RS256' not null`,
       ]);
     });
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { addedColumns } from './table-parts.js';
 
 /**
  * A rotated refresh token remembers the token issued in its place (`rotated_to`, its SHA-256), so
@@ -6,10 +6,4 @@ import type { Kysely } from 'kysely';
  * rotated, while its successor is still unused and within the grace, does not revoke the session.
  * Rows written before this migration have none: presenting them again is reuse, as before.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('refresh_tokens').addColumn('rotated_to', 'text').execute();
-}
-
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('refresh_tokens').dropColumn('rotated_to').execute();
-}
+export const { up, down } = addedColumns({ refresh_tokens: { rotated_to: 'text' } });

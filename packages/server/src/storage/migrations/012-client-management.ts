@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { addWithDefault } from './table-parts.js';
 
 /**
  * What the management API keeps of a client beyond the first schema: the URIs it may send people
@@ -9,10 +10,7 @@ import { sql } from 'kysely';
  * clients got their secret when they were created.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('clients')
-    .addColumn('post_logout_redirect_uris', 'text', (c) => c.notNull().defaultTo('[]'))
-    .execute();
+  await addWithDefault(db, 'clients', 'post_logout_redirect_uris', 'text', '[]');
   await db.schema.alterTable('clients').addColumn('secret_issued_at', 'bigint').execute();
   await sql`update clients set secret_issued_at = created_at where secret_hash is not null`.execute(db);
 }

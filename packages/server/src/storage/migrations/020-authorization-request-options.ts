@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addWithDefault } from './table-parts.js';
 
 /**
  * OpenID Connect Core §3.1.2.1 on the authorization request (DESIGN §14): what the hosted pages need
@@ -10,10 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('authorization_requests').addColumn('prompt', 'text').execute();
   await db.schema.alterTable('authorization_requests').addColumn('max_age', 'integer').execute();
   await db.schema.alterTable('authorization_requests').addColumn('login_hint', 'text').execute();
-  await db.schema
-    .alterTable('authorization_requests')
-    .addColumn('response_mode', 'text', (c) => c.notNull().defaultTo('query'))
-    .execute();
+  await addWithDefault(db, 'authorization_requests', 'response_mode', 'text', 'query');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addFlag } from './table-parts.js';
+import { addedColumns, addFlag } from './table-parts.js';
 
 /** The OIDC Core §5.1 claims a user gains, each its own column (the address as its JSON object). */
 const USER_TEXT_COLUMNS = [
@@ -25,22 +25,21 @@ const USER_TEXT_COLUMNS = [
  * `userinfo_signed_response_alg` (null: userinfo answers JSON). Every new column is null or 0 on
  * rows written before, which is what they meant.
  */
+const userClaims = addedColumns({ users: Object.fromEntries(USER_TEXT_COLUMNS.map((c) => [c, 'text'])) });
+const requestedClaims = addedColumns({
+  authorization_requests: { claims: 'text' },
+  oauth_sessions: { claims: 'text' },
+  clients: { userinfo_signed_response_alg: 'text' },
+});
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const column of USER_TEXT_COLUMNS) {
-    await db.schema.alterTable('users').addColumn(column, 'text').execute();
-  }
+  await userClaims.up(db);
   await addFlag(db, 'users', 'phone_number_verified');
-  await db.schema.alterTable('authorization_requests').addColumn('claims', 'text').execute();
-  await db.schema.alterTable('oauth_sessions').addColumn('claims', 'text').execute();
-  await db.schema.alterTable('clients').addColumn('userinfo_signed_response_alg', 'text').execute();
+  await requestedClaims.up(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('clients').dropColumn('userinfo_signed_response_alg').execute();
-  await db.schema.alterTable('oauth_sessions').dropColumn('claims').execute();
-  await db.schema.alterTable('authorization_requests').dropColumn('claims').execute();
+  await requestedClaims.down(db);
   await db.schema.alterTable('users').dropColumn('phone_number_verified').execute();
-  for (const column of [...USER_TEXT_COLUMNS].reverse()) {
-    await db.schema.alterTable('users').dropColumn(column).execute();
-  }
+  await userClaims.down(db);
 }

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { required, timestamps } from './column-parts.js';
 import { isPostgres } from './is-postgres.js';
-import { orgTable, tableIndex } from './table-parts.js';
+import { addWithDefault, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Audit-log streams (`lst_…`): an org's SIEM destinations, each with a durable cursor into the audit
@@ -16,10 +16,7 @@ import { orgTable, tableIndex } from './table-parts.js';
  * rewrites no rows on either database; on PostgreSQL the transaction-id default applies to new rows only.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('audit_events')
-    .addColumn('tx_order', 'bigint', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await addWithDefault(db, 'audit_events', 'tx_order', 'bigint', 0);
   if (isPostgres(db)) {
     await sql`alter table audit_events alter column tx_order set default (pg_current_xact_id()::text::bigint)`.execute(
       db,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { addWithDefault } from './table-parts.js';
 
 /**
  * Authorization codes bound to a DPoP key, and per-org signing algorithms (DESIGN §20).
@@ -15,14 +16,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of ['authorization_requests', 'authorization_codes']) {
     await db.schema.alterTable(table).addColumn('dpop_jkt', 'text').execute();
   }
-  await db.schema
-    .alterTable('signing_keys')
-    .addColumn('alg', 'text', (c) => c.notNull().defaultTo('RS256'))
-    .execute();
-  await db.schema
-    .alterTable('organizations')
-    .addColumn('id_token_signing_alg', 'text', (c) => c.notNull().defaultTo('RS256'))
-    .execute();
+  await addWithDefault(db, 'signing_keys', 'alg', 'text', 'RS256');
+  await addWithDefault(db, 'organizations', 'id_token_signing_alg', 'text', 'RS256');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

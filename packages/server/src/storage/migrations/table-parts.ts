@@ -42,12 +42,23 @@ export async function expiryIndex(db: Kysely<unknown>, name: string, table: stri
   await tableIndex(db, name, table, ['expires_at']);
 }
 
-/** A 0/1 flag added to `table`, 0 on every row it has. */
-export async function addFlag(db: Kysely<unknown>, table: string, column: string): Promise<void> {
+/** A not-null column added to `table`, `value` on every row it has (and on new rows that name no other). */
+export async function addWithDefault(
+  db: Kysely<unknown>,
+  table: string,
+  column: string,
+  type: ColumnDataType,
+  value: string | number,
+): Promise<void> {
   await db.schema
     .alterTable(table)
-    .addColumn(column, 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn(column, type, (c) => c.notNull().defaultTo(value))
     .execute();
+}
+
+/** A 0/1 flag added to `table`, 0 on every row it has. */
+export async function addFlag(db: Kysely<unknown>, table: string, column: string): Promise<void> {
+  await addWithDefault(db, table, column, 'integer', 0);
 }
 
 /** Drops `tables` in the order given (the tables naming others first), each if it is there. */
