@@ -10,13 +10,14 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import { lifespan, required, timestamps } from '../src/storage/migrations/column-parts.js';
+import { lifespan, required, singleUse, timestamps } from '../src/storage/migrations/column-parts.js';
 import {
   addedColumns,
   addFlag,
   addWithDefault,
   dropTables,
   expiryIndex,
+  keyedTable,
   linkTable,
   orgTable,
   tableIndex,
@@ -66,6 +67,15 @@ for (const dialect of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {
       assert.equal(
         statement.sql,
         'create table "profile_keys" ("key_hash" text primary key, "org_id" text not null references "organizations" ("id") on delete cascade, "created_at" bigint not null, "expires_at" bigint not null)',
+      );
+    });
+
+    test('a keyed table without an org, its rows single-use', () => {
+      const { db } = recording(dialect);
+      const statement = keyedTable(db, 'federation_requests', 'key_hash').$call(singleUse).compile();
+      assert.equal(
+        statement.sql,
+        'create table "federation_requests" ("key_hash" text primary key, "created_at" bigint not null, "expires_at" bigint not null, "used_at" bigint)',
       );
     });
 

@@ -1,12 +1,10 @@
 import type { Kysely } from 'kysely';
 import { required, timestamps } from './column-parts.js';
-import { dropTables, linkTable, orgTable, tableIndex } from './table-parts.js';
+import { dropTables, keyedTable, linkTable, orgTable, tableIndex } from './table-parts.js';
 
 /** Organizations, their users, tenants, clients, signing keys and audit trail. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('organizations')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'organizations', 'id')
     .addColumn('slug', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('is_console', 'integer', (c) => c.notNull().defaultTo(0))

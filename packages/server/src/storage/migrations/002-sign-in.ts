@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, lifespan, orgId, required, timestamps } from './column-parts.js';
-import { dropTables, expiryIndex, orgTable, tableIndex } from './table-parts.js';
+import { belongsTo, lifespan, orgId, required, singleUse, timestamps } from './column-parts.js';
+import { dropTables, expiryIndex, keyedTable, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Sign-in: browser sessions, authorization requests and codes, OAuth sessions, refresh tokens,
@@ -42,18 +42,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('session_id', 'text', belongsTo('oauth_sessions.id'))
     .$call(required({ redirect_uri: 'text', redirect_uri_given: 'integer' }))
     .addColumn('code_challenge', 'text')
-    .$call(lifespan)
-    .addColumn('used_at', 'bigint')
+    .$call(singleUse)
     .execute();
   await expiryIndex(db, 'authorization_codes_expiry', 'authorization_codes');
 
-  await db.schema
-    .createTable('refresh_tokens')
-    .addColumn('token_hash', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'refresh_tokens', 'token_hash')
     .addColumn('session_id', 'text', belongsTo('oauth_sessions.id'))
     .addColumn('client_id', 'text', (c) => c.notNull())
-    .$call(lifespan)
-    .addColumn('used_at', 'bigint')
+    .$call(singleUse)
     .execute();
   await tableIndex(db, 'refresh_tokens_session', 'refresh_tokens', ['session_id']);
   await expiryIndex(db, 'refresh_tokens_expiry', 'refresh_tokens');
@@ -77,8 +73,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await orgTable(db, 'profile_keys', 'key_hash')
     .addColumn('user_id', 'text', belongsTo('users.id'))
-    .$call(lifespan)
-    .addColumn('used_at', 'bigint')
+    .$call(singleUse)
     .execute();
   await expiryIndex(db, 'profile_keys_expiry', 'profile_keys');
 }

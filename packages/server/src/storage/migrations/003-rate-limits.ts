@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { required } from './column-parts.js';
-import { tableIndex } from './table-parts.js';
+import { dropTables, tableIndex } from './table-parts.js';
 
 /** One row per counted request, per bucket: an exact sliding window shared by every node. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -12,5 +12,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('rate_limit_hits').ifExists().execute();
+  await dropTables(db, ['rate_limit_hits']);
 }

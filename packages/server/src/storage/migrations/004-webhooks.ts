@@ -47,5 +47,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await dropTables(db, ['audit_count_marks', 'audit_event_counts']);
   await db.schema.dropIndex('audit_events_org_actor_at').ifExists().execute();
   await db.schema.dropIndex('audit_events_org_key_at').ifExists().execute();
-  await db.schema.dropTable('webhooks').ifExists().execute();
+  await dropTables(db, ['webhooks']);
 }

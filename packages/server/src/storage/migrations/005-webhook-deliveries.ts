@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { belongsTo, required, timestamps } from './column-parts.js';
-import { dropTables, orgTable, tableIndex } from './table-parts.js';
+import { dropTables, keyedTable, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * The webhook outbox (one row per event and matching webhook, written in the event's transaction)
@@ -37,9 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     unique: true,
   });
 
-  await db.schema
-    .createTable('webhook_delivery_attempts')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'webhook_delivery_attempts', 'id')
     .addColumn('delivery_id', 'text', belongsTo('webhook_deliveries.id'))
     .addColumn('attempted_at', 'bigint', (c) => c.notNull())
     .addColumn('status_code', 'integer')

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { belongsTo, lifespan, orgId, required } from './column-parts.js';
-import { dropTables, expiryIndex, linkTable } from './table-parts.js';
+import { belongsTo, orgId, required, singleUse } from './column-parts.js';
+import { dropTables, expiryIndex, keyedTable, linkTable } from './table-parts.js';
 
 /**
  * Second factor and delegation: TOTP factors and recovery codes, the org policy that requires
@@ -39,17 +39,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('oauth_sessions').addColumn('actor_id', 'text').execute();
   await db.schema.alterTable('browser_sessions').addColumn('actor_id', 'text').execute();
 
-  await db.schema
-    .createTable('impersonations')
-    .addColumn('key_hash', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'impersonations', 'key_hash')
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .$call(orgId)
     .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('actor_id', 'text', belongsTo('users.id'))
     .addColumn('request_id', 'text', belongsTo('authorization_requests.id'))
     .addColumn('reason', 'text', (c) => c.notNull())
-    .$call(lifespan)
-    .addColumn('used_at', 'bigint')
+    .$call(singleUse)
     .execute();
   await expiryIndex(db, 'impersonations_expiry', 'impersonations');
 }

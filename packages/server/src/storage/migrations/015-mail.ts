@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { belongsTo, lifespan } from './column-parts.js';
-import { addFlag, expiryIndex, orgTable, tableIndex } from './table-parts.js';
+import { belongsTo, singleUse } from './column-parts.js';
+import { addFlag, dropTables, expiryIndex, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Mail (DESIGN §12): whether a user's address is verified (`email_verified` 1 once a verification
@@ -15,14 +15,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', belongsTo('users.id'))
     .addColumn('purpose', 'text', (c) => c.notNull().check(sql`purpose in ('reset', 'verify')`))
     .addColumn('sent_to', 'text', (c) => c.notNull())
-    .$call(lifespan)
-    .addColumn('used_at', 'bigint')
+    .$call(singleUse)
     .execute();
   await tableIndex(db, 'mail_tokens_user', 'mail_tokens', ['user_id', 'purpose']);
   await expiryIndex(db, 'mail_tokens_expires', 'mail_tokens');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('mail_tokens').ifExists().execute();
+  await dropTables(db, ['mail_tokens']);
   await db.schema.alterTable('users').dropColumn('email_verified').execute();
 }

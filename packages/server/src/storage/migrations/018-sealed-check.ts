@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { required } from './column-parts.js';
+import { dropTables, keyedTable } from './table-parts.js';
 
 /**
  * A value sealed with the database's TESSERA_SECRET (domain/keys/secret-check.ts): a process whose
@@ -8,13 +9,11 @@ import { required } from './column-parts.js';
  * after this migration, by the first process that starts.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('sealed_checks')
-    .addColumn('name', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'sealed_checks', 'name')
     .$call(required({ sealed: 'text', created_at: 'bigint' }))
     .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('sealed_checks').ifExists().execute();
+  await dropTables(db, ['sealed_checks']);
 }

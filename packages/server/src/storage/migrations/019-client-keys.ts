@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { orgId, required } from './column-parts.js';
-import { expiryIndex } from './table-parts.js';
+import { dropTables, expiryIndex } from './table-parts.js';
 
 /**
  * Client authentication with `private_key_jwt` (RFC 7523, DESIGN §14). A client may register its
@@ -22,6 +22,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('client_assertion_jtis').ifExists().execute();
+  await dropTables(db, ['client_assertion_jtis']);
   await db.schema.alterTable('clients').dropColumn('jwks').execute();
 }

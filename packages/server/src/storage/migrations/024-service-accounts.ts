@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { orgId, required } from './column-parts.js';
-import { tableIndex } from './table-parts.js';
+import { dropTables, tableIndex } from './table-parts.js';
 
 /**
  * Service accounts (DESIGN §16): a confidential client of the console org (its row in `clients`)
@@ -18,5 +18,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('service_accounts').ifExists().execute();
+  await dropTables(db, ['service_accounts']);
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { lifespan, required } from './column-parts.js';
-import { orgTable, tableIndex } from './table-parts.js';
+import { dropTables, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Invitations (DESIGN §16): an owner invites an address to be a user of the org (`kind` `user`)
@@ -28,5 +28,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('invitations').ifExists().execute();
+  await dropTables(db, ['invitations']);
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { belongsTo, lifespan, required, timestamps } from './column-parts.js';
-import { dropTables, expiryIndex, orgTable, tableIndex } from './table-parts.js';
+import { dropTables, expiryIndex, keyedTable, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Enterprise sign-in (DESIGN §17). `connections`: an org's upstream identity providers, OIDC or
@@ -35,9 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('federated_identities_pk', ['connection_id', 'subject'])
     .execute();
   await tableIndex(db, 'federated_identities_user', 'federated_identities', ['user_id']);
-  await db.schema
-    .createTable('federation_requests')
-    .addColumn('key_hash', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'federation_requests', 'key_hash')
     .addColumn('connection_id', 'text', belongsTo('connections.id'))
     .addColumn('request_id', 'text')
     .addColumn('sealed_data', 'text', (c) => c.notNull())

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { orgId, required } from './column-parts.js';
 import { isPostgres } from './is-postgres.js';
+import { dropTables } from './table-parts.js';
 
 /**
  * Entries per org and sealed UTC day, of every key: the sum of that day's `audit_event_counts`
@@ -65,5 +66,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   } else {
     await sql`drop trigger if exists audit_day_totals_added`.execute(db);
   }
-  await db.schema.dropTable('audit_day_totals').ifExists().execute();
+  await dropTables(db, ['audit_day_totals']);
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { lifespan } from './column-parts.js';
-import { addFlag, expiryIndex, orgTable } from './table-parts.js';
+import { addFlag, dropTables, expiryIndex, orgTable } from './table-parts.js';
 
 /**
  * Who vouched for a user's address when the user was made (issue 41, DESIGN §16-§17), what
@@ -35,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('sign_up_requests').ifExists().execute();
+  await dropTables(db, ['sign_up_requests']);
   await db.schema.alterTable('connections').dropColumn('jit_any_domain').execute();
   await db.schema.alterTable('users').dropColumn('origin_connection').execute();
   await db.schema.alterTable('users').dropColumn('origin').execute();

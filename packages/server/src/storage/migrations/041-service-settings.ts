@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { required } from './column-parts.js';
+import { dropTables, keyedTable } from './table-parts.js';
 
 /**
  * Settings of the service as a whole, one row per name, a JSON value each. The first is `served_url`:
@@ -7,13 +8,11 @@ import { required } from './column-parts.js';
  * command run with another environment prints the URLs the service answers at, not its own.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('service_settings')
-    .addColumn('name', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'service_settings', 'name')
     .$call(required({ value: 'text', updated_at: 'bigint' }))
     .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('service_settings').ifExists().execute();
+  await dropTables(db, ['service_settings']);
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { lifespan, required } from './column-parts.js';
-import { addFlag, expiryIndex, orgTable } from './table-parts.js';
+import { required, singleUse } from './column-parts.js';
+import { addFlag, dropTables, expiryIndex, orgTable } from './table-parts.js';
 
 /**
  * Pushed authorization requests (RFC 9126, DESIGN §20): `pushed_authorization_requests`, one row per
@@ -12,8 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await orgTable(db, 'pushed_authorization_requests', 'key_hash')
     // No reference: a metadata-document client's id is its URL, not a row of `clients`.
     .$call(required({ client_id: 'text', parameters: 'text' }))
-    .$call(lifespan)
-    .addColumn('used_at', 'bigint')
+    .$call(singleUse)
     .execute();
   await expiryIndex(db, 'pushed_authorization_requests_expiry', 'pushed_authorization_requests');
   for (const table of ['organizations', 'clients']) {
@@ -25,5 +24,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['organizations', 'clients']) {
     await db.schema.alterTable(table).dropColumn('require_pushed_authorization_requests').execute();
   }
-  await db.schema.dropTable('pushed_authorization_requests').ifExists().execute();
+  await dropTables(db, ['pushed_authorization_requests']);
 }

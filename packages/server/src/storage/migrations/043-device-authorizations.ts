@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { lifespan, required } from './column-parts.js';
-import { expiryIndex, orgTable, tableIndex } from './table-parts.js';
+import { dropTables, expiryIndex, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Device authorizations (RFC 8628, DESIGN §20): one row per `POST /oauth/device_authorization`.
@@ -31,5 +31,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('device_authorizations').ifExists().execute();
+  await dropTables(db, ['device_authorizations']);
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { addFlag, expiryIndex } from './table-parts.js';
+import { addFlag, dropTables, expiryIndex, keyedTable } from './table-parts.js';
 
 /**
  * DPoP (RFC 9449, DESIGN §20).
@@ -13,9 +13,7 @@ import { addFlag, expiryIndex } from './table-parts.js';
  * - `clients.dpop_nonce_required`: 1 = proofs must carry a nonce this service handed out (§8).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('dpop_proof_jtis')
-    .addColumn('jti_hash', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'dpop_proof_jtis', 'jti_hash')
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
   await expiryIndex(db, 'dpop_proof_jtis_expires', 'dpop_proof_jtis');
@@ -28,5 +26,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('clients').dropColumn('dpop_nonce_required').execute();
   await db.schema.alterTable('clients').dropColumn('dpop_bound_access_tokens').execute();
   await db.schema.alterTable('refresh_tokens').dropColumn('dpop_jkt').execute();
-  await db.schema.dropTable('dpop_proof_jtis').ifExists().execute();
+  await dropTables(db, ['dpop_proof_jtis']);
 }

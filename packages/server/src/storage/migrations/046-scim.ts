@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { belongsTo, required, timestamps } from './column-parts.js';
-import { dropTables, linkTable, orgTable, tableIndex } from './table-parts.js';
+import { dropTables, keyedTable, linkTable, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * SCIM 2.0 inbound provisioning (DESIGN §19). `scim_directories`: an org's directories, each with
@@ -51,9 +51,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('scim_user_emails_pk', ['user_id', 'email_key'])
     .execute();
   await tableIndex(db, 'scim_user_emails_lookup', 'scim_user_emails', ['directory_id', 'email_key']);
-  await db.schema
-    .createTable('scim_groups')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+  await keyedTable(db, 'scim_groups', 'id')
     .addColumn('directory_id', 'text', belongsTo('scim_directories.id'))
     .addColumn('display_name', 'text', (c) => c.notNull())
     .addColumn('external_id', 'text')

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { required, timestamps } from './column-parts.js';
 import { isPostgres } from './is-postgres.js';
-import { addWithDefault, orgTable, tableIndex } from './table-parts.js';
+import { addWithDefault, dropTables, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Audit-log streams (`lst_…`): an org's SIEM destinations, each with a durable cursor into the audit
@@ -55,7 +55,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('log_streams').ifExists().execute();
+  await dropTables(db, ['log_streams']);
   await db.schema.dropIndex('audit_events_org_tx_order').ifExists().execute();
   await db.schema.alterTable('audit_events').dropColumn('tx_order').execute();
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { required, timestamps } from './column-parts.js';
-import { orgTable, tableIndex } from './table-parts.js';
+import { dropTables, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * Enterprise-Managed Authorization (DESIGN §20): `trusted_apps`, the target applications an org, as
@@ -21,5 +21,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('trusted_apps').ifExists().execute();
+  await dropTables(db, ['trusted_apps']);
 }

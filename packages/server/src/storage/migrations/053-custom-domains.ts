@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { required } from './column-parts.js';
-import { orgTable, tableIndex } from './table-parts.js';
+import { dropTables, orgTable, tableIndex } from './table-parts.js';
 
 /**
  * The org's own domain (DESIGN §21): `org_domains`, the host names an org's owners added, each with
@@ -30,7 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('org_former_issuers').ifExists().execute();
+  await dropTables(db, ['org_former_issuers']);
   await db.schema.alterTable('organizations').dropColumn('issuer_domain').execute();
-  await db.schema.dropTable('org_domains').ifExists().execute();
+  await dropTables(db, ['org_domains']);
 }

@@ -34,3 +34,7 @@ export const timestamps = required({ created_at: 'bigint', updated_at: 'bigint' 
 
 /** A short-lived row's `created_at` and `expires_at`, epoch ms (see expiryIndex in table-parts.ts). */
 export const lifespan = required({ created_at: 'bigint', expires_at: 'bigint' });
+
+/** A single-use row's lifespan, then `used_at`: null until the one use that consumes it, epoch ms. */
+export const singleUse = <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
+  table.$call(lifespan).addColumn('used_at', 'bigint');

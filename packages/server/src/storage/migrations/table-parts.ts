@@ -7,12 +7,13 @@ import { belongsTo, orgId } from './column-parts.js';
  * never change (a table that needs another shape writes its columns out).
  */
 
+/** A table whose rows each have a key of their own: `key`, text, its primary key. */
+export const keyedTable = (db: Kysely<unknown>, name: string, key: string) =>
+  db.schema.createTable(name).addColumn(key, 'text', (c) => c.primaryKey());
+
 /** A table of an org's rows, each with a key of its own: `key` (text, the primary key), then `org_id`. */
 export const orgTable = (db: Kysely<unknown>, name: string, key = 'id') =>
-  db.schema
-    .createTable(name)
-    .addColumn(key, 'text', (c) => c.primaryKey())
-    .$call(orgId);
+  keyedTable(db, name, key).$call(orgId);
 
 /**
  * A table relating rows of other tables: a column naming each (`column: 'table.column'`, deleted
