@@ -18,7 +18,7 @@ import {
   UpdateOrganizationBrandingBody,
 } from './branding-schemas.js';
 import { endpoint, ok } from './endpoint.js';
-import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
+import { apiError, jsonRequest, ORG, OWNERS_READ, OWNERS_WRITE, ownersRefusals } from './responses.js';
 
 /** Room for two images in base64 and the rest (the API's other bodies stop at 64 KB). */
 export const BRANDING_BODY_LIMIT = 768 * 1024;
@@ -89,9 +89,7 @@ const noClient = apiError('`not_found`: no such org, or no such client in it');
 export const BRANDING_ENDPOINTS = [
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:read',
-      who: 'owners',
+      ...OWNERS_READ,
       method: 'get',
       path: '/organizations/:org/branding',
       operationId: 'getOrganizationBranding',
@@ -99,18 +97,14 @@ export const BRANDING_ENDPOINTS = [
       params: ORG,
       responses: {
         200: { description: 'the brand as set (null fields: the pages’ own)', schema: OrganizationBranding },
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...ownersRefusals(noOrg),
       },
     },
     async ({ deps, caller }) => ok(view(deps, caller.org, await orgBranding(deps, caller.org))),
   ),
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:write',
-      who: 'owners',
+      ...OWNERS_WRITE,
       method: 'patch',
       path: '/organizations/:org/branding',
       operationId: 'updateOrganizationBranding',
@@ -118,17 +112,11 @@ export const BRANDING_ENDPOINTS = [
       description: UPDATE_DESCRIPTION,
       params: ORG,
       bodyLimit: BRANDING_BODY_LIMIT,
-      body: {
-        contentType: 'application/json',
-        schema: UpdateOrganizationBrandingBody,
-        errors: 'invalid_request',
-      },
+      body: jsonRequest(UpdateOrganizationBrandingBody),
       responses: {
         200: { description: 'the brand as it is now', schema: OrganizationBranding },
         400: refused,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...ownersRefusals(noOrg),
       },
     },
     async ({ deps, caller, body }) => {
@@ -140,9 +128,7 @@ export const BRANDING_ENDPOINTS = [
   ),
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:read',
-      who: 'owners',
+      ...OWNERS_READ,
       method: 'get',
       path: '/organizations/:org/clients/:id/branding',
       operationId: 'getClientBranding',
@@ -153,9 +139,7 @@ export const BRANDING_ENDPOINTS = [
           description: 'the client’s brand as set (null fields: the org’s)',
           schema: OrganizationBranding,
         },
-        401: unauthorized,
-        403: forbidden,
-        404: noClient,
+        ...ownersRefusals(noClient),
       },
     },
     async ({ deps, caller, params }) =>
@@ -163,9 +147,7 @@ export const BRANDING_ENDPOINTS = [
   ),
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:write',
-      who: 'owners',
+      ...OWNERS_WRITE,
       method: 'patch',
       path: '/organizations/:org/clients/:id/branding',
       operationId: 'updateClientBranding',
@@ -173,17 +155,11 @@ export const BRANDING_ENDPOINTS = [
       description: `${UPDATE_DESCRIPTION} A field the client sets wins over the org’s on the pages reached for that client.`,
       params: CLIENT_BRANDING_PATH,
       bodyLimit: BRANDING_BODY_LIMIT,
-      body: {
-        contentType: 'application/json',
-        schema: UpdateOrganizationBrandingBody,
-        errors: 'invalid_request',
-      },
+      body: jsonRequest(UpdateOrganizationBrandingBody),
       responses: {
         200: { description: 'the client’s brand as it is now', schema: OrganizationBranding },
         400: refused,
-        401: unauthorized,
-        403: forbidden,
-        404: noClient,
+        ...ownersRefusals(noClient),
       },
     },
     async ({ deps, caller, params, body }) => {

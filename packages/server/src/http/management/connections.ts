@@ -24,7 +24,7 @@ import {
 } from './connections-schemas.js';
 import { endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
-import { apiError, forbidden, linkedPageResponses, ORG, unauthorized } from './responses.js';
+import { apiError, forbidden, jsonRequest, linkedPageResponses, ORG, unauthorized } from './responses.js';
 
 /** An OIDC connection's provider settings, as the domain shows them, in the API's names. */
 function oidcView(settings: OidcSettings) {
@@ -155,7 +155,7 @@ export const CONNECTION_ENDPOINTS = [
         'OIDC: the issuer’s discovery document is fetched now, under the outbound address policy and the upstream time and size limits, and checked as a sign-in checks it (the same issuer; endpoints on its origin or an allowed endpoint host). ' +
         'SAML: the metadata, or the entity id, SSO URL and certificate, are read as a create reads them.',
       params: ORG,
-      body: { contentType: 'application/json', schema: TestConnectionBody, errors: 'invalid_request' },
+      body: jsonRequest(TestConnectionBody),
       responses: {
         200: { description: 'what the provider publishes', schema: ConnectionTestResult },
         400: apiError(

@@ -28,7 +28,7 @@ import {
 } from './directories-schemas.js';
 import { created, endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
-import { apiError, forbidden, listResponses, unauthorized } from './responses.js';
+import { apiError, forbidden, jsonRequest, listResponses, unauthorized } from './responses.js';
 
 function view(d: ScimDirectory, deps: Deps, org: Org): z.output<typeof DirectoryRecord> {
   return {
@@ -131,7 +131,7 @@ export const DIRECTORY_ENDPOINTS = [
       description:
         'A directory never takes over a user it did not create by provisioning their address (that is 409 `uniqueness` at the SCIM API): an owner adopts the user here, and the directory then finds them by their address as userName.',
       params: ITEM,
-      body: { contentType: 'application/json', schema: AdoptUserBody, errors: 'invalid_request' },
+      body: jsonRequest(AdoptUserBody),
       responses: {
         201: { description: 'adopted', schema: AdoptedUser },
         400: apiError('`invalid_request`: an unknown field, or no `user_id`'),
@@ -177,7 +177,7 @@ export const DIRECTORY_ENDPOINTS = [
       description:
         'A role a member already held from an owner stays theirs when the group or the mapping goes. Their next token, a refresh included, carries the change.',
       params: { ...ITEM, group: 'the group id (`grp_…`)' },
-      body: { contentType: 'application/json', schema: GroupRolesBody, errors: 'invalid_request' },
+      body: jsonRequest(GroupRolesBody),
       responses: {
         200: { description: 'the group with its roles', schema: DirectoryGroup },
         400: apiError('`invalid_request`: an unknown field, too many roles, or a role that is not the org’s'),

@@ -13,9 +13,8 @@ import { customIssuerOf } from '../../domain/issuers.js';
 import type { Org, OrgDomain } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 import { CreateDomainBody, DomainList, DomainRecord, UpdateDomainBody } from './domains-schemas.js';
-import { endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
-import { apiError, forbidden, noOrg, ORG, unauthorized } from './responses.js';
+import { apiError } from './responses.js';
 
 const view = (
   config: Config,
@@ -46,23 +45,14 @@ const conflict = (words: string) => apiError(`\`conflict\`: ${words}`);
  * record it answers with, verify, then move the org's issuer there.
  */
 export const DOMAIN_ENDPOINTS = [
-  endpoint(
+  domains.all(
     {
-      ...domains.read,
-      method: 'get',
-      path: '/organizations/:org/domains',
       operationId: 'listDomains',
       summary: 'List the org’s own domains',
-      params: ORG,
-      responses: {
-        200: { description: 'every domain, oldest first', schema: DomainList },
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
-      },
+      schema: DomainList,
+      answer: 'every domain, oldest first',
     },
-    async ({ deps, caller }) =>
-      ok({ data: (await listDomains(deps, caller.org)).map((d) => view(deps.config, caller.org, d)) }),
+    async (deps, org) => ({ data: (await listDomains(deps, org)).map((d) => view(deps.config, org, d)) }),
   ),
   domains.create(
     {

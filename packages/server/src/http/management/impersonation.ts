@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { startImpersonation as start } from '../../domain/sign-in/index.js';
 import { created, endpoint } from './endpoint.js';
 import { Impersonation, StartImpersonationBody } from './impersonation-schemas.js';
-import { apiError, MANAGEMENT } from './responses.js';
+import { apiError, jsonRequest, MANAGEMENT } from './responses.js';
 
 /**
  * An owner starts acting as a user of their org (people only; members 403, strangers 404, as for
@@ -27,7 +27,7 @@ export const startImpersonation = endpoint(
       'refresh extends it. Audited as `impersonation.created`, then `user.login` and ' +
       '`session.created`, each with the owner as actor.',
     params: { org: 'the org id (`org_…`) or slug', id: 'the user id (`usr_…`)' },
-    body: { contentType: 'application/json', schema: StartImpersonationBody, errors: 'invalid_request' },
+    body: jsonRequest(StartImpersonationBody),
     responses: {
       201: { description: 'the link, shown in this response only', schema: Impersonation },
       400: apiError(

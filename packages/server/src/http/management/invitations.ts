@@ -19,7 +19,7 @@ import {
   InvitationsQuery,
   type Invitation as InvitationView,
 } from './invitations-schemas.js';
-import { apiError, forbidden, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
+import { apiError, jsonRequest, MANAGEMENT, noOrg, ORG, ownersRefusals } from './responses.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -74,16 +74,14 @@ export const INVITATION_ENDPOINTS = [
       ...OWNERS,
       scope: 'org:write',
       params: ORG,
-      body: { contentType: 'application/json', schema: CreateInvitationBody, errors: 'invalid_request' },
+      body: jsonRequest(CreateInvitationBody),
       responses: {
         201: {
           description: 'invited; `url` only when `send_mail` was false',
           schema: CreatedInvitationSchema,
         },
         400: apiError('`invalid_request`: an unknown field, or a value failing validation (named)'),
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...ownersRefusals(noOrg),
         409: apiError('`conflict`: the address has a pending invitation already (withdraw it first)'),
       },
     },
@@ -120,9 +118,7 @@ export const INVITATION_ENDPOINTS = [
           },
         },
         400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...ownersRefusals(noOrg),
       },
     },
     async ({ deps, caller, query, page }) => {
@@ -146,9 +142,7 @@ export const INVITATION_ENDPOINTS = [
       params: INVITATION,
       responses: {
         200: { description: 'the invitation', schema: InvitationSchema },
-        401: unauthorized,
-        403: forbidden,
-        404: noInvitation,
+        ...ownersRefusals(noInvitation),
       },
     },
     async ({ deps, caller, params }) => {
@@ -171,9 +165,7 @@ export const INVITATION_ENDPOINTS = [
       params: INVITATION,
       responses: {
         204: { description: 'withdrawn; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: noInvitation,
+        ...ownersRefusals(noInvitation),
       },
     },
     async ({ deps, caller, params }) => {

@@ -1,15 +1,13 @@
 import { listKeys, rotateKeys } from '../../domain/keys/index.js';
 import { endpoint, ok } from './endpoint.js';
 import { KeysQuery, RotatedKeys, SigningKeyList } from './keys-schemas.js';
-import { badQuery, forbidden, MANAGEMENT, noOrg, ORG, PAGED, unauthorized } from './responses.js';
+import { badQuery, noOrg, ORG, OWNERS_READ, OWNERS_WRITE, ownersRefusals, PAGED } from './responses.js';
 
 /** An org's signing keys (owners only; members 403): the published keys, and rotation. */
 export const KEY_ENDPOINTS = [
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:read',
-      who: 'owners',
+      ...OWNERS_READ,
       method: 'get',
       path: '/organizations/:org/keys',
       operationId: 'listSigningKeys',
@@ -23,9 +21,7 @@ export const KEY_ENDPOINTS = [
           headers: PAGED,
         },
         400: badQuery,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...ownersRefusals(noOrg),
       },
     },
     async ({ deps, caller, query, page }) => {
@@ -40,9 +36,7 @@ export const KEY_ENDPOINTS = [
   ),
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:write',
-      who: 'owners',
+      ...OWNERS_WRITE,
       method: 'post',
       path: '/organizations/:org/keys/rotate',
       operationId: 'rotateSigningKeys',
@@ -53,9 +47,7 @@ export const KEY_ENDPOINTS = [
       params: ORG,
       responses: {
         200: { description: 'rotated', schema: RotatedKeys },
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...ownersRefusals(noOrg),
       },
     },
     async ({ deps, caller }) => {

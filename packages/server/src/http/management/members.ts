@@ -14,11 +14,12 @@ import {
 import {
   apiError,
   badQuery,
-  forbidden,
   invalid,
+  jsonRequest,
   MANAGEMENT,
   noOrgOfMember,
   ORG,
+  ownersRefusals,
   pagedList,
   unauthorized,
 } from './responses.js';
@@ -84,13 +85,11 @@ export const MEMBER_ENDPOINTS = [
         '`invitation.created`; listed and withdrawn under `/organizations/{org}/invitations`. ' +
         '(`tessera member add` on the server adds an existing or new console user at once.)',
       params: ORG,
-      body: { contentType: 'application/json', schema: AddMemberBody, errors: 'invalid_request' },
+      body: jsonRequest(AddMemberBody),
       responses: {
         201: { description: 'invited; `url` only when `send_mail` was false', schema: CreatedInvitation },
         400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrgOfMember,
+        ...ownersRefusals(noOrgOfMember),
         409: apiError(
           '`conflict`: the address is a member already (PATCH changes a role), or has a pending member invitation',
         ),
@@ -115,13 +114,11 @@ export const MEMBER_ENDPOINTS = [
       summary: 'Change a member’s role',
       description: 'Audited as `membership.updated` (with `previous` and `changes`) when the role changes.',
       params: MEMBER,
-      body: { contentType: 'application/json', schema: UpdateMemberBody, errors: 'invalid_request' },
+      body: jsonRequest(UpdateMemberBody),
       responses: {
         200: { description: 'the member as they are now', schema: MemberSchema },
         400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noMember,
+        ...ownersRefusals(noMember),
         409: lastOwner,
       },
     },
@@ -141,9 +138,7 @@ export const MEMBER_ENDPOINTS = [
       params: MEMBER,
       responses: {
         204: { description: 'removed; no body' },
-        401: unauthorized,
-        403: forbidden,
-        404: noMember,
+        ...ownersRefusals(noMember),
         409: lastOwner,
       },
     },

@@ -7,7 +7,7 @@ import {
   OrganizationOfCallerList,
   OrganizationsQuery,
 } from './organizations-schemas.js';
-import { apiError, badQuery, MANAGEMENT, pagedList, unauthorized } from './responses.js';
+import { apiError, badQuery, jsonRequest, MANAGEMENT, pagedList, unauthorized } from './responses.js';
 
 /**
  * The caller's organizations (any console user, never a service account): GET lists the orgs
@@ -52,7 +52,7 @@ export const ORGANIZATION_ENDPOINTS = [
       description:
         'The org gets its own issuer (its slug’s host) and signing keys. Audited in the new org as ' +
         '`organization.created` and `membership.created`.',
-      body: { contentType: 'application/json', schema: CreateOrganizationBody, errors: 'invalid_request' },
+      body: jsonRequest(CreateOrganizationBody),
       responses: {
         201: { description: 'created', schema: CreatedOrganization },
         400: apiError(

@@ -6,7 +6,16 @@ import type { ResponseSpec } from '../openapi/operation.js';
 import { created, type Endpoint, endpoint, noContent, ok } from './endpoint.js';
 import type { OrgCaller } from './owner-caller.js';
 import type { PageQuery } from './paged-list.js';
-import { apiError, forbidden, invalid, MANAGEMENT, noOrg, ORG, unauthorized } from './responses.js';
+import {
+  apiError,
+  invalid,
+  jsonRequest,
+  noOrg,
+  ORG,
+  OWNERS_READ,
+  OWNERS_WRITE,
+  ownersRefusals,
+} from './responses.js';
 
 /** What one operation says in its own words. */
 interface Words {
@@ -23,6 +32,14 @@ interface Listed<E> {
   entries: E[];
   total: ListTotal;
 }
+
+/** What a change of one of them declares: its body, its answer, and refusals of its own. */
+type Change<B extends z.ZodType, S extends z.ZodType> = Words & {
+  body: B;
+  schema: S;
+  answer?: string;
+  refusals?: Refusals;
+};
 
 /** One kind of thing an org owns, as its operations' declarations name it. */
 export interface OwnedKind {
@@ -49,15 +66,50 @@ export function ownedItems(kind: OwnedKind) {
   const params = { ...ORG, id: kind.id };
   const notFound = kind.notFound ?? apiError(`\`not_found\`: no such org, or no such ${kind.noun} in it`);
   const people = kind.people ? { people: kind.people } : {};
-  const read = { ...MANAGEMENT, scope: 'org:read', who: 'owners', ...people } as const;
-  const write = { ...MANAGEMENT, scope: 'org:write', who: 'owners', ...people } as const;
+  const read = { ...OWNERS_READ, ...people } as const;
+  const write = { ...OWNERS_WRITE, ...people } as const;
   /** The refusals of an operation on one of them. */
-  const refused = { 401: unauthorized, 403: forbidden, 404: notFound } as const;
+  const refused = ownersRefusals(notFound);
   const words = ({ operationId, summary, description }: Words) => ({
     operationId,
     summary,
     ...(description === undefined ? {} : { description }),
   });
+
+  type Access = typeof read | typeof write;
+  type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+  /** An operation on the collection: who may call it, its words, method and path. */
+  const onCollection = <M extends Method>(access: Access, method: M, op: Words) =>
+    ({ ...access, ...words(op), method, path: kind.path, params: ORG }) as const;
+  /** An operation on one of them, or `at` a sub-path of it: who may call it, its words, method and path. */
+  const onOne = <M extends Method>(access: Access, method: M, op: Words & { at?: string }) =>
+    ({ ...access, ...words(op), method, path: `${item}${op.at ?? ''}`, params }) as const;
+
+  /** A PATCH or PUT of one of them with a JSON body: 200 with `schema`, or a refusal. */
+  const changeOne = <B extends z.ZodType, S extends z.ZodType>(
+    method: 'patch' | 'put',
+    answer: string,
+    op: Change<B, S> & { at?: string },
+    precheck: { precheck?: (raw: unknown) => void },
+    change: (deps: Deps, caller: OrgCaller, id: string, body: z.output<B>) => Promise<z.output<S>>,
+  ): Endpoint => {
+    const schema: z.ZodType = op.schema;
+    const body: z.ZodType = op.body;
+    return endpoint(
+      {
+        ...onOne(write, method, op),
+        body: { ...jsonRequest(body), ...precheck },
+        responses: {
+          200: { description: op.answer ?? answer, schema },
+          400: invalid,
+          ...refused,
+          ...op.refusals,
+        },
+      },
+      async ({ deps, caller, params, body }) =>
+        ok(await change(deps, caller, params.id, body as z.output<B>)),
+    );
+  };
 
   return {
     // The kind's path parameters, 404 and scopes, for its other operations (declared with endpoint()).
@@ -81,11 +133,7 @@ export function ownedItems(kind: OwnedKind) {
       const responses: { 200: ResponseSpec & { schema: z.ZodType } } & Refusals = op.responses;
       return endpoint(
         {
-          ...read,
-          ...words(op),
-          method: 'get',
-          path: kind.path,
-          params: ORG,
+          ...onCollection(read, 'get', op),
           query: op.query,
           responses,
         },
@@ -108,18 +156,12 @@ export function ownedItems(kind: OwnedKind) {
       const body: z.ZodType = op.body;
       return endpoint(
         {
-          ...write,
-          ...words(op),
-          method: 'post',
-          path: kind.path,
-          params: ORG,
-          body: { contentType: 'application/json', schema: body, errors: 'invalid_request' },
+          ...onCollection(write, 'post', op),
+          body: jsonRequest(body),
           responses: {
             201: { description: op.answer ?? 'created', schema },
             400: invalid,
-            401: unauthorized,
-            403: forbidden,
-            404: noOrg,
+            ...ownersRefusals(noOrg),
             ...op.refusals,
           },
         },
@@ -127,19 +169,33 @@ export function ownedItems(kind: OwnedKind) {
       );
     },
 
-    /** GET one of them: 200 with it, or 404. */
+    /**
+     * GET the whole collection, not paged: 200 with what `fetch` answers (`{ data }`, every entry),
+     * or a refusal.
+     */
+    all<S extends z.ZodType>(
+      op: Words & { schema: S; answer: string },
+      fetch: (deps: Deps, org: Org) => Promise<z.output<S>>,
+    ): Endpoint {
+      const schema: z.ZodType = op.schema;
+      return endpoint(
+        {
+          ...onCollection(read, 'get', op),
+          responses: { 200: { description: op.answer, schema }, ...ownersRefusals(noOrg) },
+        },
+        async ({ deps, caller: { org } }) => ok(await fetch(deps, org)),
+      );
+    },
+
+    /** GET one of them (or, `at` a sub-path, what it holds): 200 with it, or 404. */
     get<S extends z.ZodType>(
-      op: Words & { schema: S; answer?: string },
+      op: Words & { at?: string; schema: S; answer?: string },
       fetch: (deps: Deps, org: Org, id: string) => Promise<z.output<S>>,
     ): Endpoint {
       const schema: z.ZodType = op.schema;
       return endpoint(
         {
-          ...read,
-          ...words(op),
-          method: 'get',
-          path: item,
-          params,
+          ...onOne(read, 'get', op),
           responses: { 200: { description: op.answer ?? `the ${kind.noun}`, schema }, ...refused },
         },
         async ({ deps, caller: { org }, params }) => ok(await fetch(deps, org, params.id)),
@@ -148,36 +204,19 @@ export function ownedItems(kind: OwnedKind) {
 
     /** PATCH one of them: 200 with it as updated, or a refusal. */
     update<B extends z.ZodType, S extends z.ZodType>(
-      op: Words & {
-        body: B;
-        precheck?: (raw: unknown) => void;
-        schema: S;
-        answer?: string;
-        refusals?: Refusals;
-      },
+      op: Change<B, S> & { precheck?: (raw: unknown) => void },
       change: (deps: Deps, caller: OrgCaller, id: string, body: z.output<B>) => Promise<z.output<S>>,
     ): Endpoint {
-      const schema: z.ZodType = op.schema;
-      const body: z.ZodType = op.body;
       const precheck = op.precheck ? { precheck: op.precheck } : {};
-      return endpoint(
-        {
-          ...write,
-          ...words(op),
-          method: 'patch',
-          path: item,
-          params,
-          body: { contentType: 'application/json', schema: body, errors: 'invalid_request', ...precheck },
-          responses: {
-            200: { description: op.answer ?? `the ${kind.noun} as updated`, schema },
-            400: invalid,
-            ...refused,
-            ...op.refusals,
-          },
-        },
-        async ({ deps, caller, params, body }) =>
-          ok(await change(deps, caller, params.id, body as z.output<B>)),
-      );
+      return changeOne('patch', `the ${kind.noun} as updated`, op, precheck, change);
+    },
+
+    /** PUT what one of them holds, `at` a sub-path (its roles), replacing it: 200 with it now, or a refusal. */
+    replace<B extends z.ZodType, S extends z.ZodType>(
+      op: Change<B, S> & { at: string; answer: string },
+      change: (deps: Deps, caller: OrgCaller, id: string, body: z.output<B>) => Promise<z.output<S>>,
+    ): Endpoint {
+      return changeOne('put', op.answer, op, {}, change);
     },
 
     /** DELETE one of them (or, `at` a sub-path, what it holds): 204, or a refusal. */
@@ -187,11 +226,7 @@ export function ownedItems(kind: OwnedKind) {
     ): Endpoint {
       return endpoint(
         {
-          ...write,
-          ...words(op),
-          method: 'delete',
-          path: `${item}${op.at ?? ''}`,
-          params,
+          ...onOne(write, 'delete', op),
           responses: { 204: { description: op.answer ?? 'deleted; no body' }, ...refused, ...op.refusals },
         },
         async ({ deps, caller: { org, actor }, params }) => {
@@ -209,11 +244,7 @@ export function ownedItems(kind: OwnedKind) {
       const schema: z.ZodType = op.schema;
       return endpoint(
         {
-          ...write,
-          ...words(op),
-          method: 'post',
-          path: `${item}${op.at}`,
-          params,
+          ...onOne(write, 'post', op),
           responses: { 200: { description: op.answer, schema }, ...refused, ...op.refusals },
         },
         async ({ deps, caller: { org, actor }, params }) => ok(await act(deps, org, params.id, actor)),

@@ -15,6 +15,16 @@ export const PAGED = {
 };
 /** The fields every console-host management operation shares. */
 export const MANAGEMENT = { tag: 'management', hosts: 'console', auth: 'console' } as const;
+/** An operation that reads an org, for its owners only (members 403). */
+export const OWNERS_READ = { ...MANAGEMENT, scope: 'org:read', who: 'owners' } as const;
+/** An operation that changes an org, for its owners only (members 403). */
+export const OWNERS_WRITE = { ...MANAGEMENT, scope: 'org:write', who: 'owners' } as const;
+/** A JSON request body of `schema`; one failing it is refused as `invalid_request`. */
+export const jsonRequest = <S extends z.ZodType>(schema: S) =>
+  ({ contentType: 'application/json', schema, errors: 'invalid_request' }) as const;
+/** The refusals of an owners-only operation on one thing of an org: no token, a member, `notFound`. */
+export const ownersRefusals = (notFound: ResponseSpec) =>
+  ({ 401: unauthorized, 403: forbidden, 404: notFound }) as const;
 /** The refusal of an operation members may call too: strangers and unknown orgs alike. */
 export const noOrgOfMember = apiError('`not_found`: no such org, or the caller is not a member of it');
 /** A paged list's answer, in the words of the organization, settings and member operations. */

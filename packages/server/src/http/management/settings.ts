@@ -3,7 +3,16 @@ import { type OrgSettings, orgSettings, updateOrgSettings } from '../../domain/d
 import type { Locale, SignUpPolicy } from '../../domain/types.js';
 import { managementInput, sentFields } from './api-input.js';
 import { endpoint, ok } from './endpoint.js';
-import { forbidden, invalid, MANAGEMENT, noOrgOfMember, ORG, unauthorized } from './responses.js';
+import {
+  invalid,
+  jsonRequest,
+  MANAGEMENT,
+  noOrgOfMember,
+  ORG,
+  OWNERS_WRITE,
+  ownersRefusals,
+  unauthorized,
+} from './responses.js';
 import { OrganizationSettings, UpdateOrganizationSettingsBody } from './settings-schemas.js';
 
 const view = (s: OrgSettings): z.output<typeof OrganizationSettings> => ({
@@ -45,9 +54,7 @@ export const SETTINGS_ENDPOINTS = [
   ),
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:write',
-      who: 'owners',
+      ...OWNERS_WRITE,
       method: 'patch',
       path: '/organizations/:org/settings',
       operationId: 'updateOrganizationSettings',
@@ -57,17 +64,11 @@ export const SETTINGS_ENDPOINTS = [
         'Fields left out keep their value. A change is audited as one `organization.updated` entry ' +
         '(with `previous` and `changes`); a request that changes nothing writes none.',
       params: ORG,
-      body: {
-        contentType: 'application/json',
-        schema: UpdateOrganizationSettingsBody,
-        errors: 'invalid_request',
-      },
+      body: jsonRequest(UpdateOrganizationSettingsBody),
       responses: {
         200: { description: 'the settings as they are now', schema: OrganizationSettings },
         400: invalid,
-        401: unauthorized,
-        403: forbidden,
-        404: noOrgOfMember,
+        ...ownersRefusals(noOrgOfMember),
       },
     },
     async ({ deps, caller, body: input }) => {

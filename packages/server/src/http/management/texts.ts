@@ -9,7 +9,7 @@ import {
 } from '../../domain/texts/index.js';
 import { managementInput } from './api-input.js';
 import { endpoint, ok } from './endpoint.js';
-import { apiError, forbidden, MANAGEMENT, unauthorized } from './responses.js';
+import { apiError, jsonRequest, OWNERS_READ, OWNERS_WRITE, ownersRefusals } from './responses.js';
 import { OrganizationTexts, TEXTS_PATH, UpdateOrganizationTextsBody } from './texts-schemas.js';
 
 const view = (locale: Locale, messages: TextOverrides): z.output<typeof OrganizationTexts> => ({
@@ -33,9 +33,7 @@ const noTexts = apiError('`not_found`: no such org, the caller cannot manage it,
 export const TEXTS_ENDPOINTS = [
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:read',
-      who: 'owners',
+      ...OWNERS_READ,
       method: 'get',
       path: '/organizations/:org/texts/:locale',
       operationId: 'getOrganizationTexts',
@@ -47,9 +45,7 @@ export const TEXTS_ENDPOINTS = [
             'the keys the org overrides, with its messages, and the catalog’s messages of every key',
           schema: OrganizationTexts,
         },
-        401: unauthorized,
-        403: forbidden,
-        404: noTexts,
+        ...ownersRefusals(noTexts),
       },
     },
     async ({ deps, caller, params }) => {
@@ -59,9 +55,7 @@ export const TEXTS_ENDPOINTS = [
   ),
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:write',
-      who: 'owners',
+      ...OWNERS_WRITE,
       method: 'patch',
       path: '/organizations/:org/texts/:locale',
       operationId: 'updateOrganizationTexts',
@@ -72,11 +66,7 @@ export const TEXTS_ENDPOINTS = [
         'All changes apply or none. A change is audited as one `texts.updated` entry. The body is at ' +
         'most 64 KiB, as every body: long messages in many keys go in several requests.',
       params: TEXTS_PATH,
-      body: {
-        contentType: 'application/json',
-        schema: UpdateOrganizationTextsBody,
-        errors: 'invalid_request',
-      },
+      body: jsonRequest(UpdateOrganizationTextsBody),
       responses: {
         200: {
           description: 'the org’s messages in that language as they are now',
@@ -85,9 +75,7 @@ export const TEXTS_ENDPOINTS = [
         400: apiError(
           '`invalid_request`: an unknown field or key, a message that is not valid ICU, uses an argument the catalog’s message does not have, or is too long (the key named)',
         ),
-        401: unauthorized,
-        403: forbidden,
-        404: noTexts,
+        ...ownersRefusals(noTexts),
         413: apiError(
           '`invalid_request`: a body over 64 KiB, whatever its keys (send fewer keys per request)',
         ),

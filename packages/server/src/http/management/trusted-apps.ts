@@ -8,9 +8,8 @@ import {
 } from '../../domain/enterprise-access/index.js';
 import type { TrustedApp } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
-import { endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
-import { apiError, forbidden, noOrg, ORG, unauthorized } from './responses.js';
+import { apiError } from './responses.js';
 import {
   CreateTrustedAppBody,
   TrustedAppList,
@@ -63,22 +62,14 @@ const appInput = <B extends z.output<typeof UpdateTrustedAppBody>>(
  * confidential clients may get ID-JAGs for (Enterprise-Managed Authorization, DESIGN §20).
  */
 export const TRUSTED_APP_ENDPOINTS = [
-  endpoint(
+  apps.all(
     {
-      ...apps.read,
-      method: 'get',
-      path: '/organizations/:org/trusted-apps',
       operationId: 'listTrustedApps',
       summary: 'List the apps the org issues ID-JAGs for',
-      params: ORG,
-      responses: {
-        200: { description: 'every trusted app, oldest first', schema: TrustedAppList },
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
-      },
+      schema: TrustedAppList,
+      answer: 'every trusted app, oldest first',
     },
-    async ({ deps, caller }) => ok({ data: (await listTrustedApps(deps, caller.org)).map(view) }),
+    async (deps, org) => ({ data: (await listTrustedApps(deps, org)).map(view) }),
   ),
   apps.create(
     {

@@ -1,65 +1,42 @@
 import { getUserRoles, setRolesOfUser } from '../../domain/resources/index.js';
 import { managementInput } from './api-input.js';
-
-import { endpoint, ok } from './endpoint.js';
-import { apiError, forbidden, MANAGEMENT, ORG, unauthorized } from './responses.js';
+import { ownedItems } from './owned-items.js';
+import { apiError } from './responses.js';
 import { roleView } from './roles.js';
 import { SetUserRolesBody, UserRoleList } from './roles-schemas.js';
 
-const USER = { ...ORG, id: 'the user id (`usr_…`)' } as const;
-const noUser = apiError('`not_found`: no such org, or no such user in it');
+const users = ownedItems({ path: '/organizations/:org/users', noun: 'user', id: 'the user id (`usr_…`)' });
 
 /** The roles one of an org's users holds (owners only; members 403): read, replace. Not paged. */
 export const USER_ROLE_ENDPOINTS = [
-  endpoint(
+  users.get(
     {
-      ...MANAGEMENT,
-      scope: 'org:read',
-      who: 'owners',
-      method: 'get',
-      path: '/organizations/:org/users/:id/roles',
       operationId: 'getUserRoles',
       summary: 'The roles a user holds',
-      params: USER,
-      responses: {
-        200: { description: 'every role of the user, oldest first (not paged)', schema: UserRoleList },
-        401: unauthorized,
-        403: forbidden,
-        404: noUser,
-      },
+      at: '/roles',
+      schema: UserRoleList,
+      answer: 'every role of the user, oldest first (not paged)',
     },
-    async ({ deps, caller, params }) => {
-      const roles = await getUserRoles(deps, caller.org, params.id);
-      return ok({ data: roles.map(roleView) });
-    },
+    async (deps, org, id) => ({ data: (await getUserRoles(deps, org, id)).map(roleView) }),
   ),
-  endpoint(
+  users.replace(
     {
-      ...MANAGEMENT,
-      scope: 'org:write',
-      who: 'owners',
-      method: 'put',
-      path: '/organizations/:org/users/:id/roles',
       operationId: 'setUserRoles',
       summary: 'Replace the roles a user holds',
       description: 'The user’s next token, a refresh included, carries only the scopes the new roles allow.',
-      params: USER,
-      body: { contentType: 'application/json', schema: SetUserRolesBody, errors: 'invalid_request' },
-      responses: {
-        200: { description: 'the roles the user now holds', schema: UserRoleList },
+      at: '/roles',
+      body: SetUserRolesBody,
+      schema: UserRoleList,
+      answer: 'the roles the user now holds',
+      refusals: {
         400: apiError(
           '`invalid_request`: a value failing validation, or an id that is not a role of the org',
         ),
-        401: unauthorized,
-        403: forbidden,
-        404: noUser,
       },
     },
-    async ({ deps, caller, params, body }) => {
-      const roles = await managementInput(
-        setRolesOfUser(deps, caller.org, params.id, body.roles, caller.actor),
-      );
-      return ok({ data: roles.map(roleView) });
+    async (deps, caller, id, body) => {
+      const roles = await managementInput(setRolesOfUser(deps, caller.org, id, body.roles, caller.actor));
+      return { data: roles.map(roleView) };
     },
   ),
 ];

@@ -12,7 +12,7 @@ import type { User } from '../../domain/types.js';
 import { managementInput, sentFields } from './api-input.js';
 import { endpoint } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
-import { apiError, forbidden, noOrg, ORG, unauthorized } from './responses.js';
+import { apiError, noOrg, ORG, ownersRefusals } from './responses.js';
 import {
   CreateUserBody,
   UpdateUserBody,
@@ -96,9 +96,7 @@ export const USER_ENDPOINTS = [
           },
         },
         400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
-        401: unauthorized,
-        403: forbidden,
-        404: noOrg,
+        ...ownersRefusals(noOrg),
       },
     },
     async ({ deps, caller, query, page }) => {

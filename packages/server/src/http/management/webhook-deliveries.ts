@@ -1,6 +1,6 @@
 import { listDeliveries, retryDelivery, sendTestEvent } from '../../domain/webhooks/index.js';
 import { accepted, endpoint, ok } from './endpoint.js';
-import { apiError, MANAGEMENT, unauthorized } from './responses.js';
+import { apiError, OWNERS_READ, OWNERS_WRITE, unauthorized } from './responses.js';
 import { Delivery, DeliveryList } from './webhook-delivery-schemas.js';
 
 const PARAMS = { org: 'the org id (`org_…`) or slug', id: 'the webhook id (`whk_…`)' } as const;
@@ -10,9 +10,7 @@ const notOwner = apiError('`forbidden`: not an owner');
 export const WEBHOOK_DELIVERY_ENDPOINTS = [
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:read',
-      who: 'owners',
+      ...OWNERS_READ,
       method: 'get',
       path: '/organizations/:org/webhooks/:id/deliveries',
       operationId: 'listWebhookDeliveries',
@@ -33,9 +31,7 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = [
   // outcome the delivery log then shows. It changes nothing, so no audit entry.
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:write',
-      who: 'owners',
+      ...OWNERS_WRITE,
       method: 'post',
       path: '/organizations/:org/webhooks/:id/test',
       operationId: 'sendWebhookTestEvent',
@@ -60,9 +56,7 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = [
   ),
   endpoint(
     {
-      ...MANAGEMENT,
-      scope: 'org:write',
-      who: 'owners',
+      ...OWNERS_WRITE,
       method: 'post',
       path: '/organizations/:org/webhooks/:id/deliveries/:deliveryId/retry',
       operationId: 'retryWebhookDelivery',
