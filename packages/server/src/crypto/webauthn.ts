@@ -89,6 +89,16 @@ export function userHandleOf(response: AuthenticationResponseJSON): string | nul
   return handle ? Buffer.from(handle, 'base64url').toString('utf8') : null;
 }
 
+/** What every ceremony's response is checked against: this challenge, this site, a verified user. */
+function expected(rp: RelyingParty, challenge: string) {
+  return {
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    requireUserVerification: true,
+  };
+}
+
 /** A registration's credential when every check passes, else null. */
 export async function checkRegistration(
   rp: RelyingParty,
@@ -96,13 +106,7 @@ export async function checkRegistration(
   response: RegistrationResponseJSON,
 ): Promise<NewCredential | null> {
   try {
-    const result = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-    });
+    const result = await verifyRegistrationResponse({ response, ...expected(rp, challenge) });
     if (!result.verified) return null;
     const info = result.registrationInfo;
     return {
@@ -129,10 +133,7 @@ export async function checkAuthentication(
   try {
     const result = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
+      ...expected(rp, challenge),
       credential: {
         id: stored.credentialId,
         publicKey: new Uint8Array(Buffer.from(stored.publicKey, 'base64url')),
