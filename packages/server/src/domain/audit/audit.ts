@@ -75,15 +75,34 @@ export function auditEntryOf(input: AuditInput): { entry: AuditEntry; record: Au
   return { entry, record };
 }
 
+/** Whose change, in which org, and when (absent: now). */
+export type AuditedBy = Pick<AuditInput, 'orgId' | 'actor' | 'at'>;
+
+/** A user's change of their own account or what it holds (a password, a second factor, a passkey). */
+export const byTheUser = (orgId: string, userId: string, at?: number): AuditedBy => ({
+  orgId,
+  actor: { kind: 'user', id: userId },
+  at,
+});
+
+/** `<entity>.updated` with the item's snapshot as it is `after` the change and as it was `before`. */
+export function recordUpdated(
+  tx: Handle,
+  by: AuditedBy,
+  entity: string,
+  snapshots: { before: object; after: object },
+): Promise<AuditEntry> {
+  return recordAudit(tx, {
+    ...by,
+    entity,
+    verb: 'updated',
+    data: snapshots.after,
+    previous: snapshots.before,
+  });
+}
+
 /** `user.updated` with the user's snapshot before and after, at the change's `updatedAt`. */
 export function recordUserUpdated(tx: Handle, before: User, after: User, actor: Actor): Promise<AuditEntry> {
-  return recordAudit(tx, {
-    orgId: before.orgId,
-    entity: 'user',
-    verb: 'updated',
-    actor,
-    at: after.updatedAt,
-    data: userSnapshot(after),
-    previous: userSnapshot(before),
-  });
+  const by = { orgId: before.orgId, actor, at: after.updatedAt };
+  return recordUpdated(tx, by, 'user', { before: userSnapshot(before), after: userSnapshot(after) });
 }

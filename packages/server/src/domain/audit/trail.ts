@@ -1,9 +1,8 @@
 import type { Handle } from '../../storage/handle.js';
 import type { AuditEntry } from '../audit-entry.js';
-import { type AuditInput, recordAudit } from './audit.js';
+import { type AuditedBy, recordAudit, recordUpdated } from './audit.js';
 
-/** Whose change, in which org, and when (absent: now). */
-export type AuditedBy = Pick<AuditInput, 'orgId' | 'actor' | 'at'>;
+export type { AuditedBy };
 
 /**
  * The entries one kind of an org's things gets when created, updated or deleted: its entity name
@@ -22,13 +21,7 @@ export function auditTrail<T>(entity: string, snapshot: (item: T) => object): Au
   return {
     created: (tx, by, item) => recordAudit(tx, { ...by, entity, verb: 'created', data: snapshot(item) }),
     updated: (tx, by, before, after) =>
-      recordAudit(tx, {
-        ...by,
-        entity,
-        verb: 'updated',
-        data: snapshot(after),
-        previous: snapshot(before),
-      }),
+      recordUpdated(tx, by, entity, { before: snapshot(before), after: snapshot(after) }),
     deleted: (tx, by, item) => recordAudit(tx, { ...by, entity, verb: 'deleted', data: snapshot(item) }),
     unchanged: (before, after) => JSON.stringify(snapshot(before)) === JSON.stringify(snapshot(after)),
   };
@@ -46,13 +39,8 @@ export function heldListUpdated(
   field: string,
   lists: { before: unknown; after: unknown },
 ): Promise<AuditEntry> {
-  return recordAudit(tx, {
-    orgId: by.orgId,
-    entity,
-    verb: 'updated',
-    actor: by.actor,
-    at: by.at,
-    data: { ...snapshot, [field]: lists.after },
-    previous: { ...snapshot, [field]: lists.before },
+  return recordUpdated(tx, by, entity, {
+    before: { ...snapshot, [field]: lists.before },
+    after: { ...snapshot, [field]: lists.after },
   });
 }

@@ -9,7 +9,7 @@ import {
   type StoredBranding,
   upsertBranding,
 } from '../../storage/repos/brandings.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { getClient } from '../directory/clients.js';
 import type { DirectoryDeps } from '../directory/deps.js';
@@ -185,15 +185,8 @@ export async function updateBranding(
       [b.logo, b.favicon].flatMap((i) => (i === null ? [] : [i.sha256])),
     );
     await deleteBrandImagesExcept(tx, org.id, named);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'branding',
-      verb: 'updated',
-      actor,
-      at: now,
-      data: snapshot(subject, after),
-      previous: snapshot(subject, before),
-    });
+    const snapshots = { before: snapshot(subject, before), after: snapshot(subject, after) };
+    await recordUpdated(tx, { orgId: org.id, actor, at: now }, 'branding', snapshots);
     return after;
   });
 }

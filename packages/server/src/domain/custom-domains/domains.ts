@@ -12,7 +12,7 @@ import {
   recordIssuerMove,
 } from '../../storage/repos/org-domains.js';
 import { findOrgById, lockOrg, setIssuerDomain } from '../../storage/repos/orgs.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit, recordUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
@@ -122,15 +122,8 @@ export async function verifyDomain(
     // Of two orgs verifying one name at once, the unique index lets one write it.
     if (!(await markOrgDomainVerified(tx, verified, now)))
       fail('domain.taken', `${domain.name} is verified by another organization`);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'domain',
-      verb: 'updated',
-      actor,
-      at: now,
-      previous: domainSnapshot(domain, org),
-      data: domainSnapshot(verified, org),
-    });
+    const snapshots = { before: domainSnapshot(domain, org), after: domainSnapshot(verified, org) };
+    await recordUpdated(tx, { orgId: org.id, actor, at: now }, 'domain', snapshots);
   });
   return verified;
 }
@@ -161,15 +154,8 @@ export async function setPrimaryDomain(
     await setIssuerDomain(tx, org.id, to, now);
     await recordIssuerMove(tx, org.id, from, to, now, now + (await tokensOutliveMs(tx, org.id)));
     const moved: Org = { ...current, issuerDomain: to, updatedAt: now };
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'domain',
-      verb: 'updated',
-      actor,
-      at: now,
-      previous: domainSnapshot(domain, current),
-      data: domainSnapshot(domain, moved),
-    });
+    const snapshots = { before: domainSnapshot(domain, current), after: domainSnapshot(domain, moved) };
+    await recordUpdated(tx, { orgId: org.id, actor, at: now }, 'domain', snapshots);
     return { org: moved, domain };
   });
 }

@@ -8,7 +8,7 @@ import {
 } from '../../storage/repos/memberships.js';
 import { findConsoleOrg, lockOrg } from '../../storage/repos/orgs.js';
 import { findUserByEmail, findUserById } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit, recordUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { type PageAsked, windowOf } from '../paging.js';
@@ -86,15 +86,8 @@ export async function addMember(
   if (!before) {
     await recordAudit(tx, { orgId: org.id, entity: 'membership', verb: 'created', actor, at: now, data });
   } else if (before.role !== role) {
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'membership',
-      verb: 'updated',
-      actor,
-      at: now,
-      data,
-      previous: { ...data, role: before.role },
-    });
+    const snapshots = { before: { ...data, role: before.role }, after: data };
+    await recordUpdated(tx, { orgId: org.id, actor, at: now }, 'membership', snapshots);
   }
   return user;
 }
@@ -160,14 +153,8 @@ export async function changeMemberRole(
       fail('member.last_owner.demote', `${LAST_OWNER} cannot be demoted: make another member an owner first`);
     }
     await upsertMembership(tx, { ...membership, role });
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'membership',
-      verb: 'updated',
-      actor,
-      data,
-      previous: { ...data, role: membership.role },
-    });
+    const snapshots = { before: { ...data, role: membership.role }, after: data };
+    await recordUpdated(tx, { orgId: org.id, actor }, 'membership', snapshots);
     return { userId: user.id, email: user.email, role };
   });
 }

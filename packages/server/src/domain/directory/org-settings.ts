@@ -9,7 +9,7 @@ import {
   updateOrgSignUp,
 } from '../../storage/repos/orgs.js';
 import { findRequireMfa, setRequireMfa } from '../../storage/repos/second-factors.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordUpdated } from '../audit/audit.js';
 import { orgSnapshot } from '../audit/snapshots.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
@@ -178,15 +178,11 @@ export async function updateOrgSettings(
     if (relocaled) await updateOrgDefaultLocale(tx, org.id, locale, now);
     if (after !== renamed) await updateOrgSignUp(tx, org.id, after, now);
     if (requireMfa !== before) await setRequireMfa(tx, org.id, requireMfa, now);
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'organization',
-      verb: 'updated',
-      actor,
-      at: now,
-      data: settingsSnapshot(after, requireMfa),
-      previous: settingsSnapshot(current, before),
-    });
+    const snapshots = {
+      before: settingsSnapshot(current, before),
+      after: settingsSnapshot(after, requireMfa),
+    };
+    await recordUpdated(tx, { orgId: org.id, actor, at: now }, 'organization', snapshots);
     return settingsOf(deps, after, requireMfa);
   });
 }

@@ -1,5 +1,5 @@
 import type { Handle } from '../../storage/handle.js';
-import { recordAudit } from '../audit/audit.js';
+import { byTheUser, recordAudit } from '../audit/audit.js';
 import { type InputProblem, inputProblemOf } from '../errors.js';
 import type { User } from '../types.js';
 import { checkPassword } from './validate.js';
@@ -25,11 +25,9 @@ export async function auditPassword(
   now: number,
 ) {
   await recordAudit(tx, {
-    orgId: user.orgId,
+    ...byTheUser(user.orgId, user.id, now),
     entity: 'password',
     verb: 'updated',
-    actor: { kind: 'user', id: user.id },
-    at: now,
     data: { userId: user.id, method, sessionsEnded },
   });
 }

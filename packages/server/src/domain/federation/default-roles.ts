@@ -1,7 +1,7 @@
 import type { Handle } from '../../storage/handle.js';
 import { findRoles, setUserRoles } from '../../storage/repos/roles.js';
-import { recordAudit } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
+import { heldListUpdated } from '../audit/trail.js';
 import { failApi } from '../errors.js';
 import { type Org, SYSTEM, type User } from '../types.js';
 
@@ -32,14 +32,6 @@ export async function grantDefaultRoles(tx: Handle, org: Org, roleIds: readonly 
   const roles = (await findRoles(tx, org.id, roleIds)).map((r) => r.id).sort();
   if (roles.length === 0) return;
   await setUserRoles(tx, user.id, roles, user.createdAt);
-  const snapshot = userSnapshot(user);
-  await recordAudit(tx, {
-    orgId: org.id,
-    entity: 'user',
-    verb: 'updated',
-    actor: SYSTEM,
-    at: user.createdAt,
-    data: { ...snapshot, roles },
-    previous: { ...snapshot, roles: [] },
-  });
+  const by = { orgId: org.id, actor: SYSTEM, at: user.createdAt };
+  await heldListUpdated(tx, by, 'user', userSnapshot(user), 'roles', { before: [], after: roles });
 }

@@ -14,7 +14,7 @@ import {
   insertScimUser,
   setScimUserEmails,
 } from '../../storage/repos/scim-users.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit, recordUpdated } from '../audit/audit.js';
 import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
@@ -112,14 +112,9 @@ export async function rotateDirectoryToken(
     const now = clock.now();
     await setDirectoryTokenHash(tx, before.id, sha256(token), now);
     const directory = { ...before, updatedAt: now };
-    await recordAudit(tx, {
-      orgId: org.id,
-      entity: 'directory',
-      verb: 'updated',
-      actor,
-      at: now,
-      data: { ...snapshot(directory), tokenRotatedAt: new Date(now).toISOString() },
-      previous: snapshot(before),
+    await recordUpdated(tx, { orgId: org.id, actor, at: now }, 'directory', {
+      before: snapshot(before),
+      after: { ...snapshot(directory), tokenRotatedAt: new Date(now).toISOString() },
     });
     return { directory, token };
   });

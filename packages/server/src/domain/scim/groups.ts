@@ -20,8 +20,9 @@ import {
 } from '../../storage/repos/scim-groups.js';
 import { heldByDirectory } from '../../storage/repos/scim-users.js';
 import { findUserById } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit, recordUpdated } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
+import { heldListUpdated } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
@@ -185,14 +186,9 @@ async function replaceGroupWith(
     fail('scim.version.mismatch', 'the group changed while this request was served; read it again');
   await addMembers(tx, group.id, joined);
   await removeMembers(tx, group.id, left);
-  await recordAudit(tx, {
-    orgId: caller.org.id,
-    entity: 'directory_group',
-    verb: 'updated',
-    actor: SYSTEM,
-    at: group.updatedAt,
-    data: groupSnapshot(group, [...after]),
-    previous: groupSnapshot(current.group, [...before]),
+  await recordUpdated(tx, { orgId: caller.org.id, actor: SYSTEM, at: group.updatedAt }, 'directory_group', {
+    before: groupSnapshot(current.group, [...before]),
+    after: groupSnapshot(group, [...after]),
   });
   await syncRoles(tx, caller, [...joined, ...left]);
   return { group, members: await membersOf(tx, group.id) };
@@ -354,13 +350,9 @@ export async function mapGroupToRoles(
     if (JSON.stringify(before) !== JSON.stringify(wanted)) {
       await setGroupRoles(tx, group.id, wanted);
       const snapshot = { id: group.id, directoryId: directory.id, displayName: group.displayName };
-      await recordAudit(tx, {
-        orgId: org.id,
-        entity: 'directory_group',
-        verb: 'updated',
-        actor,
-        data: { ...snapshot, roles: wanted },
-        previous: { ...snapshot, roles: before },
+      await heldListUpdated(tx, { orgId: org.id, actor }, 'directory_group', snapshot, 'roles', {
+        before,
+        after: wanted,
       });
       await syncRoles(
         tx,

@@ -23,6 +23,7 @@ import {
   recordPasskeyUse,
 } from '../../storage/repos/passkeys.js';
 import { findUserById } from '../../storage/repos/users.js';
+import { byTheUser } from '../audit/audit.js';
 import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
@@ -234,7 +235,7 @@ export async function finishPasskeyRegistration(
     if ((await listPasskeys(tx, user.id)).length >= MAX_PASSKEYS_PER_USER)
       return { ok: false, reason: 'too_many' };
     if (!(await insertPasskey(tx, passkey))) return { ok: false, reason: 'duplicate' };
-    await passkeyAudit.created(tx, { orgId: org.id, actor: { kind: 'user', id: user.id }, at: now }, passkey);
+    await passkeyAudit.created(tx, byTheUser(org.id, user.id, now), passkey);
     return { ok: true, passkey: passkeyOf(passkey) };
   });
 }
@@ -249,7 +250,7 @@ export async function removePasskey(
   return deps.unitOfWork.run(async (tx) => {
     const deleted = await deletePasskey(tx, user.id, id);
     if (deleted === null) return null;
-    await passkeyAudit.deleted(tx, { orgId: org.id, actor: { kind: 'user', id: user.id } }, deleted);
+    await passkeyAudit.deleted(tx, byTheUser(org.id, user.id), deleted);
     return passkeyOf(deleted);
   });
 }

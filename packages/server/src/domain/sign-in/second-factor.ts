@@ -12,7 +12,7 @@ import {
   replaceRecoveryCodes,
 } from '../../storage/repos/second-factors.js';
 import { findUserById } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
+import { byTheUser, recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { ACR_PASSWORD } from '../tokens-policy.js';
@@ -154,11 +154,9 @@ export async function confirmEnrolment(
     const hashes = recoveryCodes.map((c) => recoveryHash(user.id, c) as string);
     await replaceRecoveryCodes(tx, user.id, hashes, now);
     await recordAudit(tx, {
-      orgId: org.id,
+      ...byTheUser(org.id, user.id, now),
       entity: 'second_factor',
       verb: 'created',
-      actor: { kind: 'user', id: user.id },
-      at: now,
       data: { userId: user.id, type: 'totp', recoveryCodes: RECOVERY_CODE_COUNT },
     });
     return true;
@@ -216,11 +214,9 @@ export async function removeSecondFactor(
   await deps.unitOfWork.run(async (tx) => {
     await deleteTotpFactor(tx, user.id);
     await recordAudit(tx, {
-      orgId: org.id,
+      ...byTheUser(org.id, user.id, now),
       entity: 'second_factor',
       verb: 'deleted',
-      actor: { kind: 'user', id: user.id },
-      at: now,
       data: { userId: user.id, type: 'totp' },
     });
   });

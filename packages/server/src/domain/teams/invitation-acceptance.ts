@@ -9,8 +9,9 @@ import { findMembership } from '../../storage/repos/memberships.js';
 import { findOrgById, lockOrg } from '../../storage/repos/orgs.js';
 import { findRoles, rolesOfUser, setUserRoles } from '../../storage/repos/roles.js';
 import { findUserByEmail } from '../../storage/repos/users.js';
-import { recordAudit } from '../audit/audit.js';
+import { byTheUser } from '../audit/audit.js';
 import { userSnapshot } from '../audit/snapshots.js';
+import { heldListUpdated } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { addMember } from '../directory/members.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
@@ -105,16 +106,8 @@ async function grantRoles(tx: Handle, opened: Pending, used: InvitationRecord, u
   const after = [...new Set([...before, ...invited.map((r) => r.id)])].sort();
   if (after.length === before.length) return;
   await setUserRoles(tx, user.id, after, now);
-  const snapshot = userSnapshot(user);
-  await recordAudit(tx, {
-    orgId: opened.org.id,
-    entity: 'user',
-    verb: 'updated',
-    actor: { kind: 'user', id: user.id },
-    at: now,
-    data: { ...snapshot, roles: after },
-    previous: { ...snapshot, roles: before },
-  });
+  const by = byTheUser(opened.org.id, user.id, now);
+  await heldListUpdated(tx, by, 'user', userSnapshot(user), 'roles', { before, after });
 }
 
 /**
@@ -139,7 +132,7 @@ async function grant(tx: Handle, opened: Pending, used: InvitationRecord, user: 
   const after = { ...before, state: 'accepted' as const, acceptedAt: now, acceptedBy: user.id };
   await invitationAudit.updated(
     tx,
-    { orgId: opened.org.id, actor: { kind: 'user', id: user.id }, at: now },
+    byTheUser(opened.org.id, user.id, now),
     { ...before, state: 'pending', acceptedAt: null, acceptedBy: null },
     after,
   );

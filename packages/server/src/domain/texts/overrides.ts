@@ -1,6 +1,6 @@
 import type { Handle } from '../../storage/handle.js';
 import { deleteOrgText, findOrgTexts, upsertOrgText } from '../../storage/repos/org-texts.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
 import type { CredentialCache } from '../credential-cache.js';
 import { fail } from '../errors.js';
@@ -79,14 +79,9 @@ export async function updateTextOverrides(
     }
     const after = await textOverrides({ store: tx }, org, locale);
     if (JSON.stringify([...before]) !== JSON.stringify([...after])) {
-      await recordAudit(tx, {
-        orgId: org.id,
-        entity: 'texts',
-        verb: 'updated',
-        actor,
-        at: now,
-        data: { locale, messages: Object.fromEntries(after) },
-        previous: { locale, messages: Object.fromEntries(before) },
+      await recordUpdated(tx, { orgId: org.id, actor, at: now }, 'texts', {
+        before: { locale, messages: Object.fromEntries(before) },
+        after: { locale, messages: Object.fromEntries(after) },
       });
     }
     return after;
