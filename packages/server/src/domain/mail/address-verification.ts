@@ -1,10 +1,8 @@
-import { verifyPassword } from '../../crypto/passwords.js';
 import { isUniqueViolation } from '../../storage/errors.js';
 import type { Handle } from '../../storage/handle.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import {
   emailKey,
-  findPasswordHash,
   findUserByEmail,
   findUserById,
   markEmailVerified,
@@ -15,8 +13,11 @@ import { clock } from '../clock.js';
 import { checkEmail } from '../directory/validate.js';
 import { type InputProblem, inputProblemOf } from '../errors.js';
 import type { Locale } from '../locales.js';
-import { deviceOfUser } from '../sign-in/device-cookies.js';
-import { loginSucceeded, reserveLoginAttempt } from '../sign-in/login-throttle.js';
+import {
+  type CurrentPasswordAttempt,
+  type CurrentPasswordCheck,
+  checkCurrentPassword,
+} from '../sign-in/current-password.js';
 import type { Org, User } from '../types.js';
 import type { MailDeps } from './deps.js';
 import { consumeMailLink, issueMailLink } from './mail-links.js';
@@ -74,8 +75,7 @@ export async function verifyAddress(deps: MailDeps, org: Org, token: string): Pr
 export type EmailChangeOutcome =
   | { ok: true; user: User; previousEmail: string | null }
   | { ok: false; reason: 'invalid'; problem: InputProblem }
-  | { ok: false; reason: 'wrong_password' }
-  | { ok: false; reason: 'throttled'; retryAfterS: number }
+  | Exclude<CurrentPasswordCheck, { ok: true }>
   | { ok: false; reason: 'conflict' };
 
 /**
@@ -88,13 +88,7 @@ export async function changeEmail(
   deps: MailDeps,
   org: Org,
   user: User,
-  input: {
-    email: string;
-    password: string;
-    ip: string;
-    /** This browser's device cookie: its own counter instead of the account's (login-throttle.ts). */
-    deviceToken: string | null;
-  },
+  input: CurrentPasswordAttempt & { email: string },
 ): Promise<EmailChangeOutcome> {
   let email: string;
   try {
@@ -102,12 +96,8 @@ export async function changeEmail(
   } catch (error) {
     return { ok: false, reason: 'invalid', problem: inputProblemOf(error) };
   }
-  const deviceId = deviceOfUser(deps, org, input.deviceToken, user)?.id ?? null;
-  const verdict = await reserveLoginAttempt(deps.store, org.id, user.email, input.ip, clock.now(), deviceId);
-  if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
-  const matches = await verifyPassword(input.password, await findPasswordHash(deps.store, user.id));
-  if (!matches) return { ok: false, reason: 'wrong_password' };
-  await loginSucceeded(deps.store, org.id, user.email, input.ip, deviceId);
+  const checked = await checkCurrentPassword(deps, org, user, input);
+  if (!checked.ok) return checked;
   if (email === user.email) return { ok: true, user, previousEmail: null };
   try {
     return await deps.unitOfWork.run(async (tx): Promise<EmailChangeOutcome> => {

@@ -1,24 +1,22 @@
-import { hashPassword, verifyPassword } from '../../crypto/passwords.js';
+import { hashPassword } from '../../crypto/passwords.js';
 import { sha256 } from '../../crypto/random.js';
 import { deleteOtherBrowserSessions } from '../../storage/repos/browser-sessions.js';
 import { retireMailTokens } from '../../storage/repos/mail-tokens.js';
 import { liveSessionIds } from '../../storage/repos/oauth-sessions.js';
-import { findPasswordHash, setPasswordHash } from '../../storage/repos/users.js';
+import { setPasswordHash } from '../../storage/repos/users.js';
 import { clock } from '../clock.js';
 import { auditPassword, passwordProblem } from '../directory/password-updates.js';
 import type { InputProblem } from '../errors.js';
 import { propagateLogout } from '../sessions/logout-propagation.js';
 import { revokeSessions } from '../sessions/sessions.js';
 import type { Org, User } from '../types.js';
+import { type CurrentPasswordCheck, checkCurrentPassword } from './current-password.js';
 import type { SignInDeps } from './deps.js';
-import { deviceOfUser } from './device-cookies.js';
-import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
 
 export type PasswordChangeOutcome =
   | { ok: true; sessionsEnded: number }
   | { ok: false; reason: 'password'; problem: InputProblem }
-  | { ok: false; reason: 'wrong_password' }
-  | { ok: false; reason: 'throttled'; retryAfterS: number };
+  | Exclude<CurrentPasswordCheck, { ok: true }>;
 
 /**
  * Changes the password on the profile page: the current one is required (checked under the login
@@ -43,12 +41,9 @@ export async function changePassword(
 ): Promise<PasswordChangeOutcome> {
   const problem = passwordProblem(input.next);
   if (problem !== null) return { ok: false, reason: 'password', problem };
-  const deviceId = deviceOfUser(deps, org, input.deviceToken, user)?.id ?? null;
-  const verdict = await reserveLoginAttempt(deps.store, org.id, user.email, input.ip, clock.now(), deviceId);
-  if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
-  const matches = await verifyPassword(input.current, await findPasswordHash(deps.store, user.id));
-  if (!matches) return { ok: false, reason: 'wrong_password' };
-  await loginSucceeded(deps.store, org.id, user.email, input.ip, deviceId);
+  const attempt = { password: input.current, ip: input.ip, deviceToken: input.deviceToken };
+  const checked = await checkCurrentPassword(deps, org, user, attempt);
+  if (!checked.ok) return checked;
   const passwordHash = await hashPassword(input.next);
   const keep = input.currentBrowserSecret === null ? null : sha256(input.currentBrowserSecret);
   return deps.unitOfWork.run(async (tx) => {
