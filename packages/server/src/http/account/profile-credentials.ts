@@ -59,7 +59,6 @@ function sendEmailChanged(visit: Visit, previousEmail: string | null, after: Use
 
 export const profilePassword = hostedPage(
   {
-    method: 'post',
     path: '/profile/password',
     summary: 'change the password (every other session ends)',
     form: ['csrf', 'current_password', 'new_password'],
@@ -89,7 +88,6 @@ export const profilePassword = hostedPage(
 
 export const profileEmail = hostedPage(
   {
-    method: 'post',
     path: '/profile/email',
     summary: 'change the address, or (`step=resend`) mail its verification link again',
     form: ['csrf', 'step', 'email', 'password'],

@@ -14,7 +14,7 @@ import { profileFormUser, profileUserOf, sendProfileExpired } from './profile-vi
  */
 
 export const profilePasskeysPage = hostedPage(
-  { method: 'get', path: PASSKEYS_PATH, summary: 'the profile page, naming the passkey just added' },
+  { path: PASSKEYS_PATH, summary: 'the profile page, naming the passkey just added' },
   async (visit) => {
     const { ctx, org, request } = visit;
     const userId = profileUserOf(ctx, org, request);
@@ -29,7 +29,6 @@ export const profilePasskeysPage = hostedPage(
 
 export const profilePasskeyRemove = hostedPage(
   {
-    method: 'post',
     path: PASSKEY_REMOVE_PATH,
     summary: 'remove one of the person’s passkeys',
     form: ['csrf', 'passkey'],

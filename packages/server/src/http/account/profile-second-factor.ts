@@ -103,7 +103,7 @@ async function removeFactor(visit: Visit, user: User, code: string) {
 }
 
 export const profileSecondFactorPage = hostedPage(
-  { method: 'get', path: PATH, summary: "the profile's second factor, or its enrolment in progress" },
+  { path: PATH, summary: "the profile's second factor, or its enrolment in progress" },
   async (visit) => {
     const { ctx, org, request, reply } = visit;
     const userId = profileUserOf(ctx, org, request);
@@ -118,7 +118,6 @@ export const profileSecondFactorPage = hostedPage(
 
 export const profileSecondFactorChange = hostedPage(
   {
-    method: 'post',
     path: PATH,
     summary: 'enrol a second factor (`step=start`, `step=confirm`) or turn it off (`step=remove`)',
     form: ['csrf', 'step', 'code'],

@@ -110,7 +110,7 @@ async function redeemKey(visit: Visit, key: string) {
 }
 
 export const profilePage = hostedPage(
-  { method: 'get', path: '/profile', summary: 'the profile page (opened with a one-time profile key)' },
+  { path: '/profile', summary: 'the profile page (opened with a one-time profile key)' },
   async (visit) => {
     const { ctx, org, request, reply } = visit;
     const key = queryValue(request, 'key');
@@ -124,7 +124,6 @@ export const profilePage = hostedPage(
 
 export const profileSave = hostedPage(
   {
-    method: 'post',
     path: '/profile',
     summary: 'save the names and the claims a person gives about themselves',
     // The claims' fields too: profile-claims.ts reads them, telling a field left out from one emptied.

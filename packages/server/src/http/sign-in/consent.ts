@@ -31,7 +31,7 @@ const toLogin = ({ ctx, request, reply }: Visit, requestId: string) =>
   reply.redirect(pageLink(ctx, request, '/login', { req: requestId }), 303);
 
 export const consentPage = hostedPage(
-  { method: 'get', path: '/consent', summary: 'the consent page: what the client asks for, Allow or Deny' },
+  { path: '/consent', summary: 'the consent page: what the client asks for, Allow or Deny' },
   async (visit) => {
     const { ctx, org, request, reply } = visit;
     const { pending, session } = await consentVisit(visit);
@@ -57,7 +57,6 @@ export const consentPage = hostedPage(
 
 export const consent = hostedPage(
   {
-    method: 'post',
     path: '/consent',
     summary: 'the person’s answer (`decision=allow` or `deny`): on to the client',
     form: ['csrf', 'decision'],

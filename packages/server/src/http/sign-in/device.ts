@@ -83,7 +83,6 @@ function sendDecided({ org, request, reply }: Visit, decided: 'approved' | 'deni
 
 export const devicePage = hostedPage(
   {
-    method: 'get',
     path: DEVICE_PATH,
     summary: 'the device code form, or (`req`) the confirmation of a device',
   },
@@ -97,7 +96,6 @@ export const devicePage = hostedPage(
 
 export const deviceCode = hostedPage(
   {
-    method: 'post',
     path: DEVICE_PATH,
     summary: 'a typed device code (throttled): on to its confirmation',
     form: ['csrf', 'user_code'],
@@ -124,7 +122,6 @@ export const deviceCode = hostedPage(
 
 export const deviceConfirm = hostedPage(
   {
-    method: 'post',
     path: `${DEVICE_PATH}/confirm`,
     summary: 'the person’s answer for a device (`decision=allow` or `deny`)',
     form: ['csrf', 'decision'],

@@ -19,7 +19,7 @@ function sendClosed({ org, request, reply }: Visit) {
 }
 
 export const verifyEmailPage = hostedPage(
-  { method: 'get', path: VERIFY, summary: 'a verification link: the button confirming the address' },
+  { path: VERIFY, summary: 'a verification link: the button confirming the address' },
   async (visit) => {
     const { ctx, org, request, reply } = visit;
     const token = queryValue(request, 'token') ?? '';
@@ -37,7 +37,6 @@ export const verifyEmailPage = hostedPage(
 
 export const verifyEmail = hostedPage(
   {
-    method: 'post',
     path: VERIFY,
     summary: 'confirm the address: the link is used',
     form: ['csrf', 'token'],

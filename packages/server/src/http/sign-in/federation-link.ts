@@ -75,7 +75,7 @@ export async function offerLinkPage(
 }
 
 export const accountLinkPage = hostedPage(
-  { method: 'get', path: '/sso/:con/link', summary: 'an account-link mail’s link: the button that links' },
+  { path: '/sso/:con/link', summary: 'an account-link mail’s link: the button that links' },
   async ({ ctx, org, request, reply, params }) => {
     const c = await requireConnection(ctx.deps, org, params.con);
     const token = queryValue(request, 'token') ?? '';
@@ -98,7 +98,6 @@ export const accountLinkPage = hostedPage(
 
 export const accountLink = hostedPage(
   {
-    method: 'post',
     path: '/sso/:con/link',
     summary: 'link the upstream sign-in to the proved account, then sign in',
     form: ['csrf', 'token'],

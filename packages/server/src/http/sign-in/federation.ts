@@ -60,7 +60,7 @@ const notOidc = () =>
   );
 
 export const federationStart = hostedPage(
-  { method: 'get', path: '/sso/:con/start', summary: 'enterprise sign-in: the way out to the provider' },
+  { path: '/sso/:con/start', summary: 'enterprise sign-in: the way out to the provider' },
   async (visit) => {
     const { ctx, org, request, reply, params } = visit;
     const c = await requireConnection(ctx.deps, org, params.con);
@@ -82,7 +82,6 @@ export const federationStart = hostedPage(
 
 export const oidcCallback = hostedPage(
   {
-    method: 'get',
     path: '/sso/:con/callback',
     summary: 'enterprise sign-in: the OpenID provider’s way back',
   },
@@ -125,7 +124,6 @@ function sendContinue(visit: Visit, c: Connection, held: Awaited<ReturnType<type
  */
 export const samlAcs = hostedPage(
   {
-    method: 'post',
     path: '/saml/:con/acs',
     summary: 'enterprise sign-in: the SAML identity provider’s answer (assertion consumer service)',
     form: ['SAMLResponse'],
@@ -145,7 +143,6 @@ export const samlAcs = hostedPage(
 /** The continue page's POST: same-site, so the binding cookie decides whose answer it is. */
 export const samlContinue = hostedPage(
   {
-    method: 'post',
     path: '/sso/:con/continue',
     summary: 'enterprise sign-in: the held SAML answer, taken in the browser that started',
     form: ['answer'],

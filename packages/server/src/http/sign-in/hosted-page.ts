@@ -23,9 +23,8 @@ export interface PageInput<Path extends string, Field extends string> {
   form: { readonly [K in Field]: string };
 }
 
-/** A hosted page as declared: where it is, what it is for, the form it reads. */
+/** A hosted page as declared: where it is, what it is for, the form it reads (then it is a POST). */
 export interface PageDeclaration<Path extends string = string, Field extends string = string> {
-  readonly method: 'get' | 'post';
   readonly path: Path;
   /** What the page does, one line (the route table and docs/architecture.md read it). */
   readonly summary: string;
@@ -38,18 +37,21 @@ export interface PageDeclaration<Path extends string = string, Field extends str
 
 /** A declared hosted page with its handler: registered by registerPages (pages.ts), nowhere else. */
 export interface HostedPage extends PageDeclaration {
+  /** POST where the page reads a form, GET where it reads none. */
+  readonly method: 'get' | 'post';
   readonly page: (input: PageInput<string, string>) => Promise<unknown>;
 }
 
 /**
- * Declares a hosted page: its method, path, summary and form, and the handler that renders it,
- * whose `params` and `form` are typed from the declaration.
+ * Declares a hosted page: its path, summary and form, and the handler that renders it, whose
+ * `params` and `form` are typed from the declaration. A page that reads a form is its path's POST;
+ * one that reads none, its GET.
  */
 export function hostedPage<const Path extends string, const Field extends string = never>(
   declaration: PageDeclaration<Path, Field>,
   page: (input: PageInput<Path, Field>) => Promise<unknown>,
 ): HostedPage {
-  return { ...declaration, page: page as HostedPage['page'] };
+  return { method: declaration.form ? 'post' : 'get', ...declaration, page: page as HostedPage['page'] };
 }
 
 /** The declared fields of the request's form, each its first value ('' when absent). */

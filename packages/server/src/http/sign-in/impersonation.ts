@@ -12,7 +12,7 @@ import { sendSignIn } from './session-start.js';
  * consent is asked: the owner acts with the org's authority (domain/sign-in/next-step.ts).
  */
 export const impersonationPage = hostedPage(
-  { method: 'get', path: IMPERSONATION_PATH, summary: 'an impersonation link: signs in as the user' },
+  { path: IMPERSONATION_PATH, summary: 'an impersonation link: signs in as the user' },
   async ({ ctx, org, request, reply }) => {
     const key = queryValue(request, 'key');
     const opened = key === undefined ? null : await openImpersonation(ctx.deps, org, key);

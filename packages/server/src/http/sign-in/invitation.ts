@@ -175,7 +175,7 @@ async function acceptSignedIn(visit: Visit, opened: Pending, password: string) {
 }
 
 export const invitationPage = hostedPage(
-  { method: 'get', path: INVITATION_PATH, summary: 'an invitation link: the form that accepts it' },
+  { path: INVITATION_PATH, summary: 'an invitation link: the form that accepts it' },
   async (visit) => {
     const token = queryValue(visit.request, 'token') ?? '';
     const opened = await openInvitation(visit.ctx.deps, visit.org, token);
@@ -186,7 +186,6 @@ export const invitationPage = hostedPage(
 
 export const invitationAccept = hostedPage(
   {
-    method: 'post',
     path: INVITATION_PATH,
     summary: 'accept an invitation: a sign-in, or a name and a password',
     form: ['csrf', 'token', 'step', 'first_name', 'last_name', 'password'],

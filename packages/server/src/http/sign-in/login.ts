@@ -103,7 +103,6 @@ async function passwordSignIn(visit: Visit, pending: PendingSignIn | null, email
 
 export const loginPage = hostedPage(
   {
-    method: 'get',
     path: '/login',
     summary: 'the login form (email and password, passkey, enterprise sign-in)',
   },
@@ -115,7 +114,6 @@ export const loginPage = hostedPage(
 
 export const login = hostedPage(
   {
-    method: 'post',
     path: '/login',
     summary: 'sign in with email and password, or go on to the connection that claims the address',
     form: ['csrf', 'email', 'password'],

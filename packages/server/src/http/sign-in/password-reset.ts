@@ -93,7 +93,7 @@ function sendForgotSent(visit: Visit, pending: PendingSignIn | null, email: stri
 }
 
 export const forgotPage = hostedPage(
-  { method: 'get', path: FORGOT, summary: 'forgotten password: the form asking for the address' },
+  { path: FORGOT, summary: 'forgotten password: the form asking for the address' },
   async (visit) => {
     const { pending } = await pageRequest(visit);
     return renderForgot(visit, pending, { email: '', error: null });
@@ -102,7 +102,6 @@ export const forgotPage = hostedPage(
 
 export const forgotSend = hostedPage(
   {
-    method: 'post',
     path: FORGOT,
     summary: 'forgotten password: mail a reset link, the same answer for every address',
     form: ['csrf', 'email'],
@@ -124,7 +123,7 @@ export const forgotSend = hostedPage(
 );
 
 export const resetPage = hostedPage(
-  { method: 'get', path: RESET, summary: 'a reset link: the form setting a new password' },
+  { path: RESET, summary: 'a reset link: the form setting a new password' },
   async (visit) => {
     const token = queryValue(visit.request, 'token') ?? '';
     const link = await peekMailLink(visit.ctx.deps, visit.org, 'reset', token);
@@ -135,7 +134,6 @@ export const resetPage = hostedPage(
 
 export const resetPasswordPage = hostedPage(
   {
-    method: 'post',
     path: RESET,
     summary: 'set the new password: the link is used and every session of the user ends',
     form: ['csrf', 'token', 'password', 'password_confirm'],

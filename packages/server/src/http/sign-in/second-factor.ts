@@ -126,7 +126,6 @@ async function sendRecoveryCodes(visit: Visit, step: Step, codes: string[]) {
 
 export const challengePage = hostedPage(
   {
-    method: 'get',
     path: CHALLENGE_PATH,
     summary: 'the second step of the login: the form asking for a code',
   },
@@ -139,7 +138,6 @@ export const challengePage = hostedPage(
 
 export const challenge = hostedPage(
   {
-    method: 'post',
     path: CHALLENGE_PATH,
     summary: 'a code of the second factor (or a recovery code): signed in',
     form: ['csrf', 'code'],
@@ -162,7 +160,7 @@ export const challenge = hostedPage(
 );
 
 export const enrolPage = hostedPage(
-  { method: 'get', path: ENROL_PATH, summary: 'the enrolment of the second factor the org requires' },
+  { path: ENROL_PATH, summary: 'the enrolment of the second factor the org requires' },
   async (visit) => {
     const { ctx, request, reply } = visit;
     const started = await startedStep(visit);
@@ -177,7 +175,6 @@ export const enrolPage = hostedPage(
 
 export const enrol = hostedPage(
   {
-    method: 'post',
     path: ENROL_PATH,
     summary: 'a first code turns the second factor on: the recovery codes, then on with the sign-in',
     form: ['csrf', 'code'],

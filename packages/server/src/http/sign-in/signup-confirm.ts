@@ -66,7 +66,7 @@ async function confirmed(
 }
 
 export const signupConfirmPage = hostedPage(
-  { method: 'get', path: SIGN_UP_LINK_PATH, summary: 'a sign-up link: the form choosing the password' },
+  { path: SIGN_UP_LINK_PATH, summary: 'a sign-up link: the form choosing the password' },
   async (visit) => {
     const token = queryValue(visit.request, 'token') ?? '';
     const email = await peekSignUp(visit.ctx.deps, visit.org, token);
@@ -77,7 +77,6 @@ export const signupConfirmPage = hostedPage(
 
 export const signupConfirm = hostedPage(
   {
-    method: 'post',
     path: SIGN_UP_LINK_PATH,
     summary: 'finish a sign-up: the link is used, the account made (verified) and signed in',
     form: ['csrf', 'token', 'password', 'password_confirm'],

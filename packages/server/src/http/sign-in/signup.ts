@@ -187,7 +187,7 @@ async function directSignUp(
  */
 
 export const signupPage = hostedPage(
-  { method: 'get', path: '/signup', summary: 'the sign-up form, where the org offers one' },
+  { path: '/signup', summary: 'the sign-up form, where the org offers one' },
   async (visit) => {
     const closed = await signUpClosed(visit);
     if (closed) return closed;
@@ -198,7 +198,6 @@ export const signupPage = hostedPage(
 
 export const signup = hostedPage(
   {
-    method: 'post',
     path: '/signup',
     summary: 'sign up: an account at once, or a link mailed (domains policy)',
     form: ['csrf', 'email', 'first_name', 'last_name', 'password'],
