@@ -1,4 +1,3 @@
-import { clock } from '../../domain/clock.js';
 import { requireUser } from '../../domain/directory/index.js';
 import { changeEmail, mailAddressChanged, mailVerification, reserveMail } from '../../domain/mail/index.js';
 import { changePassword, deviceOfUser } from '../../domain/sign-in/index.js';
@@ -7,6 +6,7 @@ import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from '../sign-in/after-response.js';
 import { hostedPage, type Visit } from '../sign-in/hosted-page.js';
 import { ruleText, textsOf } from '../sign-in/page-texts.js';
+import { reserveForRequester } from '../sign-in/requester-throttle.js';
 import { type ThrottledKey, throttledPage } from '../sign-in/respond.js';
 import { showProfile } from './profile.js';
 import { CREDENTIALS_FORM as FORM } from './profile-credentials-section.js';
@@ -30,14 +30,7 @@ async function resendVerification(visit: Visit, user: User) {
   const { ctx, org, request, reply } = visit;
   if (user.emailVerified) return showProfile(visit, user, {});
   const device = deviceOfUser(ctx.deps, org, ctx.cookies.readDevice(request), user);
-  const verdict = await reserveMail(
-    ctx.deps.store,
-    org.id,
-    user.email,
-    rateLimitKey(request),
-    clock.now(),
-    device?.id ?? null,
-  );
+  const verdict = await reserveForRequester(reserveMail, visit, user.email, device?.id ?? null);
   if (!verdict.allowed) return showThrottled(visit, user, verdict.retryAfterS, 'throttled.mails');
   afterResponse(ctx, request, reply, 'verification mail', () =>
     mailVerification(ctx.deps, org, user.id, textsOf(request).locale),

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { clock } from '../../domain/clock.js';
 import {
   ACCOUNT_LINK_TTL_MS,
   type Connection,
@@ -13,7 +12,6 @@ import {
 } from '../../domain/federation/index.js';
 import { reserveMail } from '../../domain/mail/index.js';
 import type { Org, User } from '../../domain/types.js';
-import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
 import { type PageContext, pageLink, queryValue } from './context.js';
 import { boundBrowser, keepBrowserBinding } from './federation-binding.js';
@@ -22,6 +20,7 @@ import { linkConfirmView, linkSentView } from './federation-views.js';
 import { hostedPage, refuseForm } from './hosted-page.js';
 import { renderLogin } from './login.js';
 import { textsOf } from './page-texts.js';
+import { reserveForRequester } from './requester-throttle.js';
 import { sendPage, throttledPage } from './respond.js';
 import { sendSignIn } from './session-start.js';
 
@@ -58,7 +57,7 @@ export async function offerLinkPage(
         400,
       ),
     );
-  const verdict = await reserveMail(ctx.deps.store, org.id, user.email, rateLimitKey(request), clock.now());
+  const verdict = await reserveForRequester(reserveMail, { ctx, org, request }, user.email);
   if (!verdict.allowed) {
     const { error, options } = throttledPage(textsOf(request), verdict.retryAfterS, 'throttled.links');
     return renderLogin(ctx, org, request, reply, null, { email: '', error }, options);

@@ -1,4 +1,3 @@
-import { clock } from '../../domain/clock.js';
 import {
   MAIL_LINK_TTL_MS,
   mailPasswordReset,
@@ -7,13 +6,13 @@ import {
   resetPassword,
 } from '../../domain/mail/index.js';
 import { type PendingSignIn, trustedDevice } from '../../domain/sign-in/index.js';
-import { rateLimitKey } from '../client-ip.js';
 import { afterResponse } from './after-response.js';
 import { pageLink, queryValue } from './context.js';
 import { pageRequest, pendingBinding, requestParams } from './flow.js';
 import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { forgotSentView, forgotView, linkClosedView, resetDoneView, resetView } from './mail-views.js';
 import { ruleText, textsOf } from './page-texts.js';
+import { reserveForRequester } from './requester-throttle.js';
 import { type PageOptions, sendPage, throttledPage } from './respond.js';
 
 const FORGOT = '/password/forgot';
@@ -76,7 +75,7 @@ function renderReset(
  */
 async function mayMail({ ctx, org, request }: Visit, email: string) {
   const device = await trustedDevice(ctx.deps, org, ctx.cookies.readDevice(request), email);
-  return reserveMail(ctx.deps.store, org.id, email, rateLimitKey(request), clock.now(), device?.id ?? null);
+  return reserveForRequester(reserveMail, { ctx, org, request }, email, device?.id ?? null);
 }
 
 /** The same page for every address; the mail, if any, goes after it is sent. */

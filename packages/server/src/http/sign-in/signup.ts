@@ -1,4 +1,3 @@
-import { clock } from '../../domain/clock.js';
 import { signUpOffered } from '../../domain/directory/index.js';
 import { fail, inputProblemOf, ServiceError } from '../../domain/errors.js';
 import {
@@ -25,6 +24,7 @@ import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { signedIn } from './login.js';
 import { signUpSentView } from './mail-views.js';
 import { ruleText, textsOf } from './page-texts.js';
+import { reserveForRequester } from './requester-throttle.js';
 import { type PageOptions, sendPage, throttledPage } from './respond.js';
 import { signUpClosedView, signupView } from './views.js';
 
@@ -96,13 +96,7 @@ async function signUpClosed(visit: Visit) {
  */
 async function mailedSignUp(visit: Visit, pending: PendingSignIn | null, entered: Omit<Entered, 'error'>) {
   const { ctx, org, request, reply } = visit;
-  const verdict = await reserveMail(
-    ctx.deps.store,
-    org.id,
-    entered.email,
-    rateLimitKey(request),
-    clock.now(),
-  );
+  const verdict = await reserveForRequester(reserveMail, visit, entered.email);
   if (!verdict.allowed) {
     const { error, options } = throttledPage(textsOf(request), verdict.retryAfterS, 'throttled.links');
     return renderSignup(visit, pending, { ...entered, error }, options);
@@ -147,13 +141,7 @@ async function directSignUp(
   password: string,
 ) {
   const { ctx, org, request, reply } = visit;
-  const verdict = await reserveLoginAttempt(
-    ctx.deps.store,
-    org.id,
-    entered.email,
-    rateLimitKey(request),
-    clock.now(),
-  );
+  const verdict = await reserveForRequester(reserveLoginAttempt, visit, entered.email);
   if (!verdict.allowed) {
     const error = textsOf(request).t('throttled.later');
     const headers = { 'retry-after': String(verdict.retryAfterS) };
