@@ -6,10 +6,11 @@ import {
   signedInFor,
 } from '../../domain/sign-in/index.js';
 import { browserSessionOf, pageLink, queryValue } from './context.js';
+import { isDecision, refuseUndecided } from './decision.js';
 import { formTargets, pendingRequest, sendOutcome } from './flow.js';
 import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
-import { sendErrorPage, sendPage } from './respond.js';
+import { sendPage } from './respond.js';
 import { consentView } from './views.js';
 
 /*
@@ -68,10 +69,7 @@ export const consent = hostedPage(
     if (!ctx.csrf.check(request, 'consent', [session.id, pending.request.id], form.csrf))
       return refuseForm(visit);
     const { decision } = form;
-    if (decision !== 'allow' && decision !== 'deny') {
-      const words = textsOf(request).t('consent.choose');
-      return sendErrorPage(reply, org.name, 400, words, 'consent.decision.missing');
-    }
+    if (!isDecision(decision)) return refuseUndecided(visit, 'consent.decision.missing');
     const outcome = await decideConsent(ctx.deps, org, pending, session, decision);
     return sendOutcome(ctx, org, request, reply, outcome, 303);
   },

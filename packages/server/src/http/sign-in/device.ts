@@ -9,11 +9,12 @@ import {
 import { rateLimitKey } from '../client-ip.js';
 import { nameSituation } from '../error-code-header.js';
 import { browserSessionOf, pageLink, queryValue } from './context.js';
+import { isDecision, refuseUndecided } from './decision.js';
 import { deviceCodeView, deviceConfirmView, deviceDeniedView, deviceDoneView } from './device-views.js';
 import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { pendingOfPage } from './page-pending.js';
 import { textsOf } from './page-texts.js';
-import { type PageOptions, sendErrorPage, sendPage, throttledPage } from './respond.js';
+import { type PageOptions, sendPage, throttledPage } from './respond.js';
 
 /** The path of the device pages (RFC 8628 `verification_uri`), under the org's issuer. */
 export const DEVICE_PATH = '/device';
@@ -136,10 +137,7 @@ export const deviceConfirm = hostedPage(
       return refuseForm(visit);
     }
     const { decision } = form;
-    if (decision !== 'allow' && decision !== 'deny') {
-      const words = textsOf(request).t('consent.choose');
-      return sendErrorPage(reply, org.name, 400, words, 'device.decision.missing');
-    }
+    if (!isDecision(decision)) return refuseUndecided(visit, 'device.decision.missing');
     const decided = await decideDevice(ctx.deps, org, pending, session, decision);
     return sendDecided(visit, decided, pending.client.name);
   },
