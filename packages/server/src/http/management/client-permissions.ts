@@ -4,11 +4,7 @@ import { ownedItems } from './owned-items.js';
 import { apiError } from './responses.js';
 import { PermissionList, SetClientPermissionsBody } from './roles-schemas.js';
 
-const clients = ownedItems({
-  path: '/organizations/:org/clients',
-  noun: 'client',
-  id: 'the client id (`cli_…`)',
-});
+const clients = ownedItems({ collection: 'clients', noun: 'client', prefix: 'cli' });
 
 /** A machine client's permissions (owners only; members 403): read, replace. Not paged. */
 export const CLIENT_PERMISSION_ENDPOINTS = [

@@ -96,11 +96,7 @@ const deliveryView = (d: LogoutDelivery): z.output<typeof LogoutDeliveryView> =>
   created_at: new Date(d.createdAt).toISOString(),
 });
 
-const clients = ownedItems({
-  path: '/organizations/:org/clients',
-  noun: 'client',
-  id: 'the client id (`cli_…`)',
-});
+const clients = ownedItems({ collection: 'clients', noun: 'client', prefix: 'cli' });
 
 /**
  * An org's OAuth clients (owners only; members 403): list, create (a confidential client's secret

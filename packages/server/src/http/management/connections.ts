@@ -99,9 +99,9 @@ function fieldsOf<B, M extends Record<string, keyof B>>(b: B, names: M): { [K in
 }
 
 const connections = ownedItems({
-  path: '/organizations/:org/connections',
+  collection: 'connections',
   noun: 'connection',
-  id: 'the connection id (`con_…`)',
+  prefix: 'con',
   notFound: apiError('`not_found`: no such org or connection in it, or the token cannot manage it'),
 });
 const domainTaken = apiError('`conflict`: another connection of the org claims one of the domains');

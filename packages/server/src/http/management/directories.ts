@@ -54,9 +54,9 @@ function groupView(g: MappedGroup): z.output<typeof DirectoryGroup> {
 }
 
 const directories = ownedItems({
-  path: '/organizations/:org/directories',
+  collection: 'directories',
   noun: 'directory',
-  id: 'the directory id (`dir_…`)',
+  prefix: 'dir',
   notFound: apiError('`not_found`: no such org or directory in it, or the token cannot manage it'),
   // Directories hand out credentials that create and delete the org's users: people who own the org only.
   people: true,

@@ -32,9 +32,9 @@ const view = (
 });
 
 const domains = ownedItems({
-  path: '/organizations/:org/domains',
+  collection: 'domains',
   noun: 'domain',
-  id: 'the domain id (`dom_…`)',
+  prefix: 'dom',
   // Moving the org's issuer is for the people who own it: not its service accounts.
   people: true,
 });

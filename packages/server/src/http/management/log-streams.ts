@@ -42,9 +42,9 @@ function view(s: LogStreamView): z.output<typeof LogStreamRecord> {
 }
 
 const streams = ownedItems({
-  path: '/organizations/:org/log-streams',
+  collection: 'log-streams',
   noun: 'log stream',
-  id: 'the log stream id (`lst_…`)',
+  prefix: 'lst',
   notFound: apiError('`not_found`: no such org or log stream in it, or the token cannot manage it'),
 });
 const badUrl = 'a value failing validation (a loopback `url` while TESSERA_OUTBOUND_ALLOW_PRIVATE is off)';

@@ -42,18 +42,25 @@ type Change<B extends z.ZodType, S extends z.ZodType> = Words & {
 };
 
 /** One kind of thing an org owns, as its operations' declarations name it. */
-export interface OwnedKind {
-  /** The collection: `/organizations/:org/roles`; one of them is at `…/:id`. */
-  path: string;
+export type OwnedKind = {
+  /** The collection under the org: `roles` is `/organizations/:org/roles`; one of them is at `…/:id`. */
+  collection: string;
   /** In the answers' words: `the role`, `the role as updated`. */
   noun: string;
-  /** The `{id}` path parameter: `the role id (\`rol_…\`)`. */
-  id: string;
   /** The 404 of an operation on one of them; by default, no such org or no such `noun` in it. */
   notFound?: ResponseSpec;
-  /** Console users only: a service account's token is refused (403) whatever its scopes. */
+  /** Console users only: a service account's token is refused (403, whatever its scopes). */
   people?: true;
-}
+} & (
+  | {
+      /** Their ids' prefix: `rol` (the `{id}` path parameter is then `the role id (\`rol_…\`)`). */
+      prefix: string;
+    }
+  | {
+      /** The `{id}` path parameter in words of its own, where the noun's are not right. */
+      id: string;
+    }
+);
 
 /**
  * The operations on one kind of thing an org owns and its owners manage (members 403): list,
@@ -62,8 +69,9 @@ export interface OwnedKind {
  * and the domain call.
  */
 export function ownedItems(kind: OwnedKind) {
-  const item = `${kind.path}/:id`;
-  const params = { ...ORG, id: kind.id };
+  const path = `/organizations/:org/${kind.collection}`;
+  const item = `${path}/:id`;
+  const params = { ...ORG, id: 'id' in kind ? kind.id : `the ${kind.noun} id (\`${kind.prefix}_…\`)` };
   const notFound = kind.notFound ?? apiError(`\`not_found\`: no such org, or no such ${kind.noun} in it`);
   const people = kind.people ? { people: kind.people } : {};
   const read = { ...OWNERS_READ, ...people } as const;
@@ -80,7 +88,7 @@ export function ownedItems(kind: OwnedKind) {
   type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
   /** An operation on the collection: who may call it, its words, method and path. */
   const onCollection = <M extends Method>(access: Access, method: M, op: Words) =>
-    ({ ...access, ...words(op), method, path: kind.path, params: ORG }) as const;
+    ({ ...access, ...words(op), method, path, params: ORG }) as const;
   /** An operation on one of them, or `at` a sub-path of it: who may call it, its words, method and path. */
   const onOne = <M extends Method>(access: Access, method: M, op: Words & { at?: string }) =>
     ({ ...access, ...words(op), method, path: `${item}${op.at ?? ''}`, params }) as const;

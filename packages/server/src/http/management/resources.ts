@@ -30,11 +30,7 @@ const view = (r: ApiResource): z.output<typeof ResourceView> => ({
   created_at: new Date(r.createdAt).toISOString(),
 });
 
-const resources = ownedItems({
-  path: '/organizations/:org/resources',
-  noun: 'resource',
-  id: 'the resource id (`api_…`)',
-});
+const resources = ownedItems({ collection: 'resources', noun: 'resource', prefix: 'api' });
 
 /** `identifier` never changes: sending it is refused in words, not as an unknown field. */
 function refuseIdentifier(raw: unknown): void {

@@ -21,7 +21,7 @@ export const roleView = (r: EndUserRole): z.output<typeof RoleView> => ({
   created_at: new Date(r.createdAt).toISOString(),
 });
 
-const roles = ownedItems({ path: '/organizations/:org/roles', noun: 'role', id: 'the role id (`rol_…`)' });
+const roles = ownedItems({ collection: 'roles', noun: 'role', prefix: 'rol' });
 const nameTaken = apiError('`conflict`: another role of the org has that name');
 
 /** The roles of an org's end users (owners only; members 403): list, create, read, update, delete. */

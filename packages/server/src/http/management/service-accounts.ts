@@ -32,7 +32,7 @@ const view = (a: ServiceAccount, deps: Deps): z.output<typeof ServiceAccountView
 });
 
 const accounts = ownedItems({
-  path: '/organizations/:org/service-accounts',
+  collection: 'service-accounts',
   noun: 'service account',
   id: 'the service account’s client id (`cli_…`)',
   notFound: apiError('`not_found`: no such org, or no such service account bound to it'),

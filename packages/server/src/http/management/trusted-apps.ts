@@ -29,11 +29,7 @@ const view = (a: TrustedApp): z.output<typeof TrustedAppRecord> => ({
   updated_at: new Date(a.updatedAt).toISOString(),
 });
 
-const apps = ownedItems({
-  path: '/organizations/:org/trusted-apps',
-  noun: 'trusted app',
-  id: 'the trusted app id (`tap_…`)',
-});
+const apps = ownedItems({ collection: 'trusted-apps', noun: 'trusted app', prefix: 'tap' });
 const clientTaken = apiError(
   '`conflict`: another trusted app already gives one of these clients this audience',
 );

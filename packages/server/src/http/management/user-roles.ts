@@ -5,7 +5,7 @@ import { apiError } from './responses.js';
 import { roleView } from './roles.js';
 import { SetUserRolesBody, UserRoleList } from './roles-schemas.js';
 
-const users = ownedItems({ path: '/organizations/:org/users', noun: 'user', id: 'the user id (`usr_…`)' });
+const users = ownedItems({ collection: 'users', noun: 'user', prefix: 'usr' });
 
 /** The roles one of an org's users holds (owners only; members 403): read, replace. Not paged. */
 export const USER_ROLE_ENDPOINTS = [

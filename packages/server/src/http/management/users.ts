@@ -67,7 +67,7 @@ function claimChanges(body: z.output<typeof UpdateUserBody>): StandardClaimChang
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['q'] as const;
 
-const users = ownedItems({ path: '/organizations/:org/users', noun: 'user', id: 'the user id (`usr_…`)' });
+const users = ownedItems({ collection: 'users', noun: 'user', prefix: 'usr' });
 
 /**
  * An org's users (owners only; members 403): list and search, create (the password is never

@@ -28,9 +28,9 @@ const view = (w: Webhook): z.output<typeof WebhookView> => ({
 });
 
 const webhooks = ownedItems({
-  path: '/organizations/:org/webhooks',
+  collection: 'webhooks',
   noun: 'webhook',
-  id: 'the webhook id (`whk_…`)',
+  prefix: 'whk',
   notFound: apiError('`not_found`: no such org or webhook in it, or not a `whk_` id'),
 });
 const notOwner = apiError('`forbidden`: not an owner');
