@@ -32,10 +32,8 @@ export async function requireOrgOwner(
   ref: string,
   members: MemberAnswer,
 ): Promise<OwnedOrg> {
-  const org = await findOrg(deps.store, ref);
-  const membership = org && !org.isConsole ? await findMembership(deps.store, org.id, consoleUserId) : null;
-  if (!org || !membership) return fail('org.not_found', 'no such organization');
-  if (membership.role !== 'owner') {
+  const { org, role } = await requireOrgMember(deps, consoleUserId, ref);
+  if (role !== 'owner') {
     return members === 'forbidden'
       ? fail('org.owner_required', 'only an owner of the organization may do this')
       : fail('org.not_found', 'no such organization');
