@@ -72,3 +72,15 @@ export class CredentialCache<T> {
     return value;
   }
 }
+
+/**
+ * An org's list as kept by a change-notified cache when the runtime keeps one (`cache`), else as
+ * `read` finds it stored now. An org whose read finds nothing is an empty list either way.
+ */
+export async function orgListThrough<T>(
+  cache: CredentialCache<readonly T[]> | undefined,
+  orgId: string,
+  read: () => Promise<readonly T[]>,
+): Promise<readonly T[]> {
+  return cache ? ((await cache.get(orgId, read)) ?? []) : read();
+}

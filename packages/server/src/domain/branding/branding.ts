@@ -11,6 +11,7 @@ import {
 } from '../../storage/repos/brandings.js';
 import { recordUpdated } from '../audit/audit.js';
 import { clock } from '../clock.js';
+import { orgListThrough } from '../credential-cache.js';
 import { getClient } from '../directory/clients.js';
 import type { DirectoryDeps } from '../directory/deps.js';
 import { checkName } from '../directory/validate.js';
@@ -73,8 +74,7 @@ async function orgBrandings(
   deps: Pick<DirectoryDeps, 'store' | 'brandings'>,
   org: Org,
 ): Promise<readonly StoredBranding[]> {
-  const read = () => listOrgBrandings(deps.store, org.id);
-  return deps.brandings ? ((await deps.brandings.get(org.id, read)) ?? []) : read();
+  return orgListThrough(deps.brandings, org.id, () => listOrgBrandings(deps.store, org.id));
 }
 
 /**

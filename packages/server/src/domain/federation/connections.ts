@@ -11,6 +11,7 @@ import {
 } from '../../storage/repos/connections.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
+import { orgListThrough } from '../credential-cache.js';
 import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
@@ -265,8 +266,7 @@ export async function listConnections(
   deps: Pick<FederationDeps, 'store' | 'connections'>,
   org: Org,
 ): Promise<readonly Connection[]> {
-  const read = () => listStored(deps.store, org.id);
-  return deps.connections ? ((await deps.connections.get(org.id, read)) ?? []) : read();
+  return orgListThrough(deps.connections, org.id, () => listStored(deps.store, org.id));
 }
 
 /** One page of the org's connections, oldest first, and how many it has. */
