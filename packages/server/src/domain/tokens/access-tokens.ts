@@ -1,11 +1,10 @@
-import { type JWTPayload, verifyJwt } from '../../crypto/verify-jwt.js';
+import type { JWTPayload } from '../../crypto/verify-jwt.js';
 import { clock } from '../clock.js';
 import { isIdOf } from '../identifiers.js';
-import { issuerOf } from '../issuers.js';
-import { publicJwks } from '../keys/keys.js';
 import { liveSession, type OAuthSession } from '../sessions/sessions.js';
 import type { Org } from '../types.js';
 import type { TokensDeps } from './deps.js';
+import { signedAccessToken } from './signed-access-token.js';
 
 /** The token types a person's session produces (DESIGN §5); machine tokens never reach these APIs. */
 export type SessionTokenType = 'user' | 'console';
@@ -76,14 +75,7 @@ export async function verifyAccessToken(
   accept: readonly SessionTokenType[],
   resourceTokens: 'refuse' | 'accept' = 'refuse',
 ): Promise<VerifiedAccess | null> {
-  // Reading the keys is not the token's fault: a database outage must answer 503, not 401.
-  const keys = await publicJwks(deps.store, org.id, deps.keySets);
-  const payload = await verifyJwt(token, keys, {
-    issuer: issuerOf(deps.config, org),
-    typ: 'at+jwt',
-    requiredClaims: ['exp', 'sub', 'aud', 'sid', 'jti'],
-    now: clock.now(),
-  });
+  const payload = await signedAccessToken(deps, org, token, ['exp', 'sub', 'aud', 'sid', 'jti']);
   if (!payload) return null;
   const shape = shapeOf(payload, accept);
   if (!shape) return null;

@@ -1,36 +1,26 @@
 import { sha256 } from '../../crypto/random.js';
-import { type JWTPayload, verifyJwt } from '../../crypto/verify-jwt.js';
 import { findClient } from '../../storage/repos/clients.js';
 import { findRefreshToken } from '../../storage/repos/refresh-tokens.js';
 import { clock } from '../clock.js';
 import { issuerOf } from '../issuers.js';
-import { publicJwks } from '../keys/keys.js';
 import { liveSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
 import { verifyAccessToken } from './access-tokens.js';
 import type { TokensDeps } from './deps.js';
+import { signedAccessToken } from './signed-access-token.js';
 
 /** RFC 7662 §2.2: what introspection answers; `active: false` and nothing else for a dead token. */
 export type Introspection = { active: false } | ({ active: true } & Record<string, unknown>);
 
 const INACTIVE: Introspection = { active: false };
 
-/** A signed access token of this org (any `typ`), or null: the keys of its set, RS256, `iss`, `exp`. */
-async function signedAccessToken(deps: TokensDeps, org: Org, token: string): Promise<JWTPayload | null> {
-  return verifyJwt(token, await publicJwks(deps.store, org.id, deps.keySets), {
-    issuer: issuerOf(deps.config, org),
-    typ: 'at+jwt',
-    requiredClaims: ['exp', 'sub', 'aud', 'jti'],
-    now: clock.now(),
-  });
-}
-
 /**
  * An access token: a machine token is active while its client exists; a person's token while its
  * session lives (the same checks this org's own APIs make). Its claims are the answer.
  */
 async function introspectAccessToken(deps: TokensDeps, org: Org, token: string): Promise<Introspection> {
-  const payload = await signedAccessToken(deps, org, token);
+  // A signed access token of this org, of any `typ`.
+  const payload = await signedAccessToken(deps, org, token, ['exp', 'sub', 'aud', 'jti']);
   if (!payload) return INACTIVE;
   if (payload.typ === 'client') {
     if (typeof payload.sub !== 'string' || !(await findClient(deps.store, org.id, payload.sub)))

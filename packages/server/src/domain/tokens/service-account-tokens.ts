@@ -1,13 +1,10 @@
-import { verifyJwt } from '../../crypto/verify-jwt.js';
 import { findServiceAccountRow } from '../../storage/repos/service-accounts.js';
-import { clock } from '../clock.js';
 import { scopeList } from '../directory/console-scopes.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
-import { issuerOf } from '../issuers.js';
-import { publicJwks } from '../keys/keys.js';
 import type { Client, Org } from '../types.js';
 import type { TokensDeps } from './deps.js';
+import { signedAccessToken } from './signed-access-token.js';
 
 /**
  * The `scope` of a service account's client_credentials token (DESIGN §16), from the console
@@ -55,13 +52,7 @@ export async function verifyServiceAccountToken(
   consoleOrg: Org,
   token: string,
 ): Promise<ServiceAccountAccess | null> {
-  const keys = await publicJwks(deps.store, consoleOrg.id, deps.keySets);
-  const payload = await verifyJwt(token, keys, {
-    issuer: issuerOf(deps.config, consoleOrg),
-    typ: 'at+jwt',
-    requiredClaims: ['exp', 'sub', 'aud', 'jti', 'scope'],
-    now: clock.now(),
-  });
+  const payload = await signedAccessToken(deps, consoleOrg, token, ['exp', 'sub', 'aud', 'jti', 'scope']);
   if (!payload) return null;
   const { typ, sub, aud, client_id: clientId, scope } = payload as Record<string, unknown>;
   if (typ !== 'client' || typeof sub !== 'string' || !isIdOf('client', sub)) return null;
