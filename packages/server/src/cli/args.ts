@@ -19,6 +19,16 @@ type Value<F extends FlagSpec> = F['type'] extends 'boolean'
 /** The flags given, typed from their spec (absent flags are undefined). */
 export type Values<S extends Spec> = { -readonly [K in keyof S]?: Value<S[K]> };
 
+/**
+ * The fields of `fields` that were given, in their order: one left undefined (its flag absent) is
+ * left out altogether, so a change names only what the command was told to change.
+ */
+export function givenOnly<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}
+
 /** Whether `--help` or `-h` is among the arguments (before a `--`). */
 export function wantsHelp(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');

@@ -33,11 +33,10 @@ import { CONNECTION_COMMANDS } from './connection-commands.js';
 import { DIRECTORY_COMMANDS } from './directory-commands.js';
 import { DOMAIN_COMMANDS } from './domain-commands.js';
 import { inOrg } from './in-org.js';
-import type { Launch } from './lifecycle.js';
 import { LOG_STREAM_COMMANDS } from './log-stream-commands.js';
 import { RESOURCE_COMMANDS } from './resource-commands.js';
 import { TRUSTED_APP_COMMANDS } from './trusted-app-commands.js';
-import type { USAGES } from './usage.js';
+import type { Commands, USAGES } from './usage.js';
 
 export type AdminName = Exclude<keyof typeof USAGES, 'serve' | 'migrate' | 'worker' | 'backup'>;
 
@@ -81,9 +80,7 @@ function brandingFlags(f: Values<(typeof USAGES)['org update']['flags']>): Brand
  * The admin commands of DESIGN §8. Each checks its flags first (a usage error opens nothing),
  * then returns the work to do against the database (see admin.ts).
  */
-export const ADMIN_COMMANDS: {
-  [N in AdminName]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
-} = {
+export const ADMIN_COMMANDS: Commands<AdminName> = {
   ...RESOURCE_COMMANDS,
   ...CONNECTION_COMMANDS,
   ...TRUSTED_APP_COMMANDS,

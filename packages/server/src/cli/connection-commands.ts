@@ -11,11 +11,10 @@ import {
   updateConnection,
 } from '../domain/federation/index.js';
 import { type Org, SYSTEM } from '../domain/types.js';
-import { required, UsageError, type Values } from './args.js';
-import { deletion, inOrg } from './in-org.js';
-import type { Launch } from './lifecycle.js';
+import { required, UsageError } from './args.js';
+import { deletion, inOrg, listing, showing } from './in-org.js';
 import { readSecret } from './secret-input.js';
-import type { USAGES } from './usage.js';
+import type { Commands } from './usage.js';
 
 type ConnectionCommand =
   | 'connection create'
@@ -133,9 +132,7 @@ function samlOf(f: {
 }
 
 /** Enterprise sign-in connections (DESIGN §17), through the domain functions the management API uses. */
-export const CONNECTION_COMMANDS: {
-  [N in ConnectionCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
-} = {
+export const CONNECTION_COMMANDS: Commands<ConnectionCommand> = {
   'connection create'(f) {
     const slug = required(f.org, 'org');
     const type = required(f.type, 'type');
@@ -187,19 +184,9 @@ export const CONNECTION_COMMANDS: {
     };
   },
 
-  'connection list'(f) {
-    const slug = required(f.org, 'org');
-    return inOrg(slug, async (deps, org) => {
-      return { data: (await listConnections(deps, org)).map((c) => shown(deps, org, c)) };
-    });
-  },
+  'connection list': listing(listConnections, (c, deps, org) => shown(deps, org, c)),
 
-  'connection show'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return inOrg(slug, async (deps, org) => {
-      return shown(deps, org, await requireConnection(deps, org, id));
-    });
-  },
+  'connection show': showing(requireConnection, (c, deps, org) => shown(deps, org, c)),
 
   'connection update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];

@@ -6,10 +6,9 @@ import {
   scimBaseUrl,
 } from '../domain/scim/index.js';
 import { type Org, type ScimDirectory, SYSTEM } from '../domain/types.js';
-import { required, type Values } from './args.js';
-import { deletion, inOrg } from './in-org.js';
-import type { Launch } from './lifecycle.js';
-import type { USAGES } from './usage.js';
+import { required } from './args.js';
+import { deletion, inOrg, listing } from './in-org.js';
+import type { Commands } from './usage.js';
 
 type DirectoryCommand = 'directory create' | 'directory list' | 'directory rotate-token' | 'directory delete';
 
@@ -24,9 +23,7 @@ const shown = (deps: Parameters<typeof scimBaseUrl>[0], org: Org, d: ScimDirecto
 });
 
 /** SCIM directories (DESIGN §19), through the domain functions the management API uses. */
-export const DIRECTORY_COMMANDS: {
-  [N in DirectoryCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
-} = {
+export const DIRECTORY_COMMANDS: Commands<DirectoryCommand> = {
   'directory create'(f) {
     const [slug, name] = [required(f.org, 'org'), required(f.name, 'name')];
     return inOrg(slug, async (deps, org) => {
@@ -40,13 +37,10 @@ export const DIRECTORY_COMMANDS: {
     });
   },
 
-  'directory list'(f) {
-    const slug = required(f.org, 'org');
-    return inOrg(slug, async (deps, org) => {
-      const { entries } = await pageOfDirectories(deps, org, { page: 0, perPage: 10_000 });
-      return { data: entries.map((d) => shown(deps, org, d)) };
-    });
-  },
+  'directory list': listing(
+    async (deps, org) => (await pageOfDirectories(deps, org, { page: 0, perPage: 10_000 })).entries,
+    (d, deps, org) => shown(deps, org, d),
+  ),
 
   'directory rotate-token'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];

@@ -7,10 +7,9 @@ import {
   verifyDomain,
 } from '../domain/custom-domains/index.js';
 import { type Org, type OrgDomain, SYSTEM } from '../domain/types.js';
-import { required, UsageError, type Values } from './args.js';
-import { deletion, inOrg } from './in-org.js';
-import type { Launch } from './lifecycle.js';
-import type { USAGES } from './usage.js';
+import { required, UsageError } from './args.js';
+import { deletion, inOrg, listing } from './in-org.js';
+import type { Commands } from './usage.js';
 
 type DomainCommand = 'domain add' | 'domain list' | 'domain verify' | 'domain primary' | 'domain delete';
 
@@ -25,21 +24,14 @@ const shown = (d: OrgDomain, org: Pick<Org, 'issuerDomain'>) => ({
 });
 
 /** The org's own domains (DESIGN §21), through the domain functions the API uses. */
-export const DOMAIN_COMMANDS: {
-  [N in DomainCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
-} = {
+export const DOMAIN_COMMANDS: Commands<DomainCommand> = {
   'domain add'(f) {
     const [slug, name] = [required(f.org, 'org'), required(f.name, 'name')];
     return inOrg(slug, async (deps, org) => {
       return shown(await addDomain(deps, org, name, SYSTEM), org);
     });
   },
-  'domain list'(f) {
-    const slug = required(f.org, 'org');
-    return inOrg(slug, async (deps, org) => {
-      return { data: (await listDomains(deps, org)).map((d) => shown(d, org)) };
-    });
-  },
+  'domain list': listing(listDomains, (d, _deps, org) => shown(d, org)),
   'domain verify'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
     return inOrg(slug, async (deps, org) => {

@@ -11,11 +11,10 @@ import { SYSTEM } from '../domain/types.js';
 import { jsonBody } from '../http/management/api-input.js';
 import { logStreamChanges, newLogStream } from '../http/management/log-stream-input.js';
 import { CreateLogStreamBody, UpdateLogStreamBody } from '../http/management/log-streams-schemas.js';
-import { required, UsageError, type Values } from './args.js';
-import { deletion, inOrg } from './in-org.js';
-import type { Launch } from './lifecycle.js';
+import { givenOnly, required, UsageError } from './args.js';
+import { deletion, inOrg, listing, showing } from './in-org.js';
 import { readSecret } from './secret-input.js';
-import type { USAGES } from './usage.js';
+import type { Commands } from './usage.js';
 
 type LogStreamCommand =
   | 'log-stream create'
@@ -64,9 +63,7 @@ function activeOf(f: { pause?: boolean; resume?: boolean }): boolean | undefined
  * Audit-log streams (DESIGN §19), through the domain functions the management API uses. Input is
  * checked by the API's own body schemas, so a bad value is refused in the API's words.
  */
-export const LOG_STREAM_COMMANDS: {
-  [N in LogStreamCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
-} = {
+export const LOG_STREAM_COMMANDS: Commands<LogStreamCommand> = {
   'log-stream create'(f) {
     const slug = required(f.org, 'org');
     const type = required(f.type, 'type');
@@ -93,27 +90,16 @@ export const LOG_STREAM_COMMANDS: {
     };
   },
 
-  'log-stream list'(f) {
-    const slug = required(f.org, 'org');
-    return inOrg(slug, async (deps, org) => {
-      const { entries } = await listLogStreams(deps, org, { page: 0, perPage: 100 });
-      return { data: entries.map(shown) };
-    });
-  },
+  'log-stream list': listing(
+    async (deps, org) => (await listLogStreams(deps, org, { page: 0, perPage: 100 })).entries,
+    shown,
+  ),
 
-  'log-stream show'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return inOrg(slug, async (deps, org) => shown(await getLogStream(deps, org, id)));
-  },
+  'log-stream show': showing(getLogStream, shown),
 
   'log-stream update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    const changes = {
-      ...(f.name === undefined ? {} : { name: f.name }),
-      ...(f.url === undefined ? {} : { url: f.url }),
-      ...(activeOf(f) === undefined ? {} : { active: activeOf(f) }),
-      ...settingsOf(f),
-    };
+    const changes = { ...givenOnly({ name: f.name, url: f.url, active: activeOf(f) }), ...settingsOf(f) };
     const newSecret = f['new-secret'] === true;
     if (!newSecret && Object.keys(changes).length === 0) throw new UsageError('give at least one change');
     return async () => {

@@ -15,10 +15,9 @@ import {
   updateRole,
 } from '../domain/resources/index.js';
 import { type ApiResource, type Permission, type ResourceScope, SYSTEM } from '../domain/types.js';
-import { required, UsageError, type Values, wholeNumber } from './args.js';
-import { deletion, inOrg } from './in-org.js';
-import type { Launch } from './lifecycle.js';
-import type { USAGES } from './usage.js';
+import { givenOnly, required, UsageError, wholeNumber } from './args.js';
+import { deletion, inOrg, listing, showing } from './in-org.js';
+import type { Commands } from './usage.js';
 
 type ResourceCommand =
   | 'resource list'
@@ -59,18 +58,18 @@ const shown = (r: ApiResource) => ({
   accessTokenTtl: r.accessTokenTtl,
 });
 
+const roleShown = (r: { id: string; name: string; description: string; permissions: Permission[] }) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  permissions: r.permissions,
+});
+
 const ALL = { page: 0, perPage: 1_000 };
 
 /** API resources, roles, users' roles and clients' permissions (DESIGN §15), as the management API has them. */
-export const RESOURCE_COMMANDS: {
-  [N in ResourceCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
-} = {
-  'resource list'(f) {
-    const slug = required(f.org, 'org');
-    return inOrg(slug, async (deps, org) => {
-      return { data: (await listApiResources(deps, org, ALL)).entries.map(shown) };
-    });
-  },
+export const RESOURCE_COMMANDS: Commands<ResourceCommand> = {
+  'resource list': listing(async (deps, org) => (await listApiResources(deps, org, ALL)).entries, shown),
   'resource create'(f) {
     const slug = required(f.org, 'org');
     const input = {
@@ -81,48 +80,31 @@ export const RESOURCE_COMMANDS: {
     };
     return inOrg(slug, async (deps, org) => shown(await createApiResource(deps, org, input, SYSTEM)));
   },
-  'resource show'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return inOrg(slug, async (deps, org) => shown(await getApiResource(deps, org, id)));
-  },
+  'resource show': showing(getApiResource, shown),
   'resource update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    const changes = {
-      ...(f.name === undefined ? {} : { name: f.name }),
-      ...(f.scope === undefined ? {} : { scopes: f.scope.map(scopeOf) }),
-      ...ttlOf(f.ttl),
-    };
+    const changes = { ...givenOnly({ name: f.name, scopes: f.scope?.map(scopeOf) }), ...ttlOf(f.ttl) };
     return inOrg(slug, async (deps, org) => shown(await updateApiResource(deps, org, id, changes, SYSTEM)));
   },
   'resource delete': deletion(deleteApiResource),
-  'role list'(f) {
-    const slug = required(f.org, 'org');
-    return inOrg(slug, async (deps, org) => {
-      return { data: (await listRoles(deps, org, ALL)).entries.map(roleShown) };
-    });
-  },
+  'role list': listing(async (deps, org) => (await listRoles(deps, org, ALL)).entries, roleShown),
   'role create'(f) {
     const slug = required(f.org, 'org');
     const input = {
       name: required(f.name, 'name'),
-      ...(f.description === undefined ? {} : { description: f.description }),
+      ...givenOnly({ description: f.description }),
       permissions: (f.permission ?? []).map((p) => permissionOf(p, '--permission')),
     };
     return inOrg(slug, async (deps, org) => roleShown(await createRole(deps, org, input, SYSTEM)));
   },
-  'role show'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return inOrg(slug, async (deps, org) => roleShown(await getRole(deps, org, id)));
-  },
+  'role show': showing(getRole, roleShown),
   'role update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    const changes = {
-      ...(f.name === undefined ? {} : { name: f.name }),
-      ...(f.description === undefined ? {} : { description: f.description }),
-      ...(f.permission === undefined
-        ? {}
-        : { permissions: f.permission.map((p) => permissionOf(p, '--permission')) }),
-    };
+    const changes = givenOnly({
+      name: f.name,
+      description: f.description,
+      permissions: f.permission?.map((p) => permissionOf(p, '--permission')),
+    });
     return inOrg(slug, async (deps, org) => roleShown(await updateRole(deps, org, id, changes, SYSTEM)));
   },
   'role delete': deletion(deleteRole),
@@ -155,10 +137,3 @@ export const RESOURCE_COMMANDS: {
     });
   },
 };
-
-const roleShown = (r: { id: string; name: string; description: string; permissions: Permission[] }) => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  permissions: r.permissions,
-});

@@ -7,10 +7,9 @@ import {
   updateTrustedApp,
 } from '../domain/enterprise-access/index.js';
 import { SYSTEM } from '../domain/types.js';
-import { required, UsageError, type Values } from './args.js';
-import { deletion, inOrg } from './in-org.js';
-import type { Launch } from './lifecycle.js';
-import type { USAGES } from './usage.js';
+import { required, UsageError } from './args.js';
+import { deletion, inOrg, listing, showing } from './in-org.js';
+import type { Commands } from './usage.js';
 
 type TrustedAppCommand =
   | 'trusted-app list'
@@ -25,15 +24,8 @@ const listOf = (values: string[] | undefined) => values?.filter((v) => v !== '')
  * Trusted apps (Enterprise-Managed Authorization, DESIGN §20), through the domain functions the API uses;
  * each shown as its audit entries hold it (camelCase, like every CLI answer).
  */
-export const TRUSTED_APP_COMMANDS: {
-  [N in TrustedAppCommand]: (f: Values<(typeof USAGES)[N]['flags']>) => Launch;
-} = {
-  'trusted-app list'(f) {
-    const slug = required(f.org, 'org');
-    return inOrg(slug, async (deps, org) => ({
-      data: (await listTrustedApps(deps, org)).map(trustedAppSnapshot),
-    }));
-  },
+export const TRUSTED_APP_COMMANDS: Commands<TrustedAppCommand> = {
+  'trusted-app list': listing(listTrustedApps, trustedAppSnapshot),
   'trusted-app create'(f) {
     const slug = required(f.org, 'org');
     const input = {
@@ -49,10 +41,7 @@ export const TRUSTED_APP_COMMANDS: {
       trustedAppSnapshot(await createTrustedApp(deps, org, input, SYSTEM)),
     );
   },
-  'trusted-app show'(f) {
-    const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
-    return inOrg(slug, async (deps, org) => trustedAppSnapshot(await getTrustedApp(deps, org, id)));
-  },
+  'trusted-app show': showing(getTrustedApp, trustedAppSnapshot),
   'trusted-app update'(f) {
     const [slug, id] = [required(f.org, 'org'), required(f.id, 'id')];
     const changes = {

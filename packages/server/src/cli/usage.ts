@@ -1,3 +1,5 @@
+import type { Values } from './args.js';
+import type { Launch } from './lifecycle.js';
 import {
   all,
   either,
@@ -559,6 +561,11 @@ export const USAGES = Object.fromEntries(
 ) as unknown as Usages;
 
 export type CommandName = keyof typeof USAGES;
+
+/** The commands `N` names, each turning the flags its synopsis declares into its launch. */
+export type Commands<N extends CommandName> = {
+  [C in N]: (f: Values<(typeof USAGES)[C]['flags']>) => Launch;
+};
 
 const NAMES = Object.keys(USAGES) as CommandName[];
 
