@@ -1,7 +1,7 @@
 import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
-import { allowOrDeny, askedItems, notice } from './views.js';
+import { allowOrDeny, askedItems, formOpening, notice } from './views.js';
 
 /** The bodies of the device pages (RFC 8628 §3.3): enter the code, confirm, done, denied. */
 
@@ -17,8 +17,7 @@ export function deviceCodeView(texts: Texts, v: DeviceCodeView): SafeHtml {
   const { t } = bound(texts);
   return html`<h1>${t('device.title')}</h1>${notice(v.error)}
 <p>${t('device.enter')}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <label for="user_code">${t('device.code')}</label>
 <input id="user_code" name="user_code" autocomplete="off" autocapitalize="characters" spellcheck="false" placeholder="BCDF-GHJK" maxlength="32" required value="${v.code}">
 <button type="submit">${t('device.continue')}</button>

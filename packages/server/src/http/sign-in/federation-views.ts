@@ -1,6 +1,7 @@
 import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
+import { formOpening } from './views.js';
 
 /** A "Sign in with …" link per connection, below the login form. */
 export function connectionButtonsView(
@@ -40,8 +41,7 @@ export function linkConfirmView(
   return html`<h1>${t('federation.link.title', { connection: v.connection })}</h1>
 <p>${r('federation.link.text', { email: html`<strong>${v.email}</strong>`, connection: v.connection })}</p>
 <p class="muted">${t('federation.link.effect')}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <input type="hidden" name="token" value="${v.token}">
 <button type="submit">${t('federation.link.submit')}</button>
 </form>`;

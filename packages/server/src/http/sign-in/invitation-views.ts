@@ -1,7 +1,7 @@
 import type { MessageKey, Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
-import { notice } from './views.js';
+import { formOpening, notice } from './views.js';
 
 /** The bodies of the invitation page (invitation.ts): one form to accept, or why the link is closed. */
 
@@ -29,8 +29,7 @@ function answerForm(
   const { t } = bound(texts);
   return html`<h2>${t(answer.heading)}</h2>
 <p>${t(answer.text)}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <input type="hidden" name="token" value="${v.token}">
 <input type="hidden" name="step" value="${answer.step}">
 ${fields}
@@ -72,8 +71,7 @@ export function signedInView(texts: Texts, v: Invited): SafeHtml {
   return html`<h1>${t('invitation.join', { org: v.orgName })}</h1>${notice(v.error)}
 <p>${r('invitation.invited_signed_in', { role: v.role, org: html`<strong>${v.orgName}</strong>` })}</p>
 <p class="muted">${t('invitation.signed_in_as', { email: v.email })}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <input type="hidden" name="token" value="${v.token}">
 <input type="hidden" name="step" value="join">
 <button type="submit">${t('invitation.accept')}</button>

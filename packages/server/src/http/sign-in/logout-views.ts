@@ -1,6 +1,7 @@
 import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
+import { formOpening } from './views.js';
 
 /** The bodies of the sign-out pages (RP-Initiated Logout and the profile page's button). */
 
@@ -26,8 +27,7 @@ export function logoutConfirmView(texts: Texts, v: LogoutConfirmView): SafeHtml 
   const { t, r } = bound(texts);
   return html`<h1>${t('logout.title')}</h1>
 <p>${v.clientName ? html`${r('logout.asks', { client: html`<strong>${v.clientName}</strong>` })} ` : ''}${r('logout.signed_in_as', { email: html`<strong>${v.email}</strong>` })}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 ${hidden('client_id', v.clientId)}${hidden('post_logout_redirect_uri', v.postLogoutRedirectUri)}${hidden('state', v.state)}
 <button type="submit" name="confirm" value="yes">${t('logout.submit')}</button>
 </form>
@@ -54,8 +54,7 @@ export function signOutSectionView(texts: Texts, v: { action: string; csrf: stri
   const { t } = bound(texts);
   return html`<h2>${t('sign_out.section')}</h2>
 <p class="muted">${t('sign_out.section.text')}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <button type="submit" name="confirm" value="yes" class="secondary">${t('logout.submit')}</button>
 </form>`;
 }

@@ -1,7 +1,7 @@
 import type { MessageKey, Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
-import { notice } from './views.js';
+import { formOpening, notice } from './views.js';
 
 /** The bodies of the mail pages: forgot password, reset password, verify address. */
 
@@ -17,8 +17,7 @@ export function forgotView(texts: Texts, v: ForgotView): SafeHtml {
   const { t } = bound(texts);
   return html`<h1>${t('forgot.heading')}</h1>${notice(v.error)}
 <p>${t('forgot.intro')}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <label for="email">${t('login.email')}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
 <button type="submit">${t('signup.send_link')}</button>
@@ -58,8 +57,7 @@ function linkPasswordView(texts: Texts, words: LinkPasswordWords, v: LinkPasswor
   const { t } = bound(texts);
   return html`<h1>${t(words.title)}</h1>${notice(v.error)}
 <p class="muted">${t(words.for, { email: v.email })}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <input type="hidden" name="token" value="${v.token}">
 <label for="password">${t(words.password)}</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
@@ -108,8 +106,7 @@ export function verifyView(
   const { t, r } = bound(texts);
   return html`<h1>${t('verify.title')}</h1>
 <p>${r('verify.text', { email: html`<strong>${v.email}</strong>` })}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <input type="hidden" name="token" value="${v.token}">
 <button type="submit">${t('verify.submit')}</button>
 </form>`;
@@ -137,14 +134,12 @@ export function credentialsSectionView(texts: Texts, v: CredentialsSection): Saf
 ${
   v.verified
     ? ''
-    : html`<form method="post" action="${v.emailAction}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+    : html`${formOpening(v.emailAction, v.csrf)}
 <input type="hidden" name="step" value="resend">
 <button type="submit" class="secondary">${t('profile.email.resend')}</button>
 </form>`
 }
-<form method="post" action="${v.emailAction}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.emailAction, v.csrf)}
 <input type="hidden" name="step" value="change">
 <label for="new_email">${t('profile.email.new')}</label>
 <input id="new_email" name="email" type="email" autocomplete="email" required>
@@ -153,8 +148,7 @@ ${
 <button type="submit" class="secondary">${t('profile.email.change')}</button>
 </form>
 <h2>${t('profile.password.title')}</h2>
-<form method="post" action="${v.passwordAction}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.passwordAction, v.csrf)}
 <label for="current_password">${t('profile.current_password')}</label>
 <input id="current_password" name="current_password" type="password" autocomplete="current-password" required>
 <label for="new_password">${t('profile.password.new')}</label>

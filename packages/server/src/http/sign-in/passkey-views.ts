@@ -1,6 +1,7 @@
 import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml } from './html.js';
 import { bound } from './page-texts.js';
+import { formOpening } from './views.js';
 
 /**
  * The passkey parts of the login and profile pages. Both stay inert without JavaScript: the
@@ -66,8 +67,7 @@ function passkeyItem(texts: Texts, v: ProfilePasskeysView, p: ProfilePasskey): S
   return html`<li class="passkey">
 <strong>${p.name}</strong>
 <span class="muted">${day(texts, 'passkeys.added', p.createdAt)} · ${p.lastUsedAt === null ? t('passkeys.never_used') : day(texts, 'passkeys.last_used', p.lastUsedAt)}${p.synced ? ` · ${t('passkeys.synced')}` : ''}</span>
-<form method="post" action="${v.removeAction}">
-<input type="hidden" name="csrf" value="${v.removeCsrf}">
+${formOpening(v.removeAction, v.removeCsrf)}
 <input type="hidden" name="passkey" value="${p.id}">
 <button type="submit" class="secondary" aria-label="${t('passkeys.remove_label', { name: p.name })}">${t('passkeys.remove')}</button>
 </form>

@@ -4,7 +4,7 @@ import type { Texts } from '../../domain/texts/index.js';
 import { html, type SafeHtml, SafeHtml as Trusted } from './html.js';
 import { bound } from './page-texts.js';
 import { type PageOptions, throttledPage } from './respond.js';
-import { notice } from './views.js';
+import { formOpening, notice } from './views.js';
 
 /** The bodies of the second-factor pages. Pure functions of their inputs; `html` escapes every value. */
 
@@ -46,8 +46,7 @@ export function challengeView(texts: Texts, v: ChallengeView): SafeHtml {
   const { t, r } = bound(texts);
   return html`<h1>${t('second_factor.title')}</h1>${notice(v.error)}
 <p>${r('second_factor.challenge', { email: html`<strong>${v.email}</strong>` })}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <label for="code">${t('second_factor.code')}</label>
 <input id="code" name="code" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required maxlength="64">
 <button type="submit">${t('second_factor.verify')}</button>
@@ -78,8 +77,7 @@ export function setupView(texts: Texts, v: SetupView): SafeHtml {
 <p>${v.qr}</p>
 <p class="muted">${t('second_factor.setup.key')}<br><strong><code>${grouped(v.secret)}</code></strong></p>
 <p>${t('second_factor.setup.enter')}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 ${hidden}
 <label for="code">${t('second_factor.code')}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" required maxlength="16">
@@ -115,8 +113,7 @@ export function statusView(texts: Texts, v: StatusView): SafeHtml {
   const { t } = bound(texts);
   const off = v.required
     ? html`<p class="muted">${t('second_factor.required_on')}</p>`
-    : html`<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+    : html`${formOpening(v.action, v.csrf)}
 <input type="hidden" name="step" value="remove">
 <label for="code">${t('second_factor.remove_code')}</label>
 <input id="code" name="code" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required maxlength="64">
@@ -146,8 +143,7 @@ export function profileSectionView(
   }
   return html`<h2>${t('second_factor.title')}</h2>
 ${v.required ? notice(t('second_factor.section.required')) : html`<p>${t('second_factor.section.off')}</p>`}
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <input type="hidden" name="step" value="start">
 <button type="submit">${t('second_factor.section.set_up')}</button>
 </form>`;

@@ -7,6 +7,11 @@ import { bound } from './page-texts.js';
 export const notice = (error: string | null, kind = 'error') =>
   error ? html`<p class="${kind}" role="alert">${error}</p>` : '';
 
+/** A form posted back to `action`, opened with its CSRF token: its fields and `</form>` follow. */
+export const formOpening = (action: string, csrf: string) =>
+  html`<form method="post" action="${action}">
+<input type="hidden" name="csrf" value="${csrf}">`;
+
 /** First and last name, as the sign-up and profile forms both ask for them. */
 const nameFields = (texts: Texts, v: { firstName: string; lastName: string }) =>
   html`<label for="first_name">${texts.t('signup.first_name')}</label>
@@ -36,8 +41,7 @@ export interface LoginView {
 export function loginView(texts: Texts, v: LoginView): SafeHtml {
   const { t } = bound(texts);
   return html`<h1>${t('login.title')}</h1>${notice(v.error)}
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <label for="email">${t('login.email')}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
 <label for="password">${t('login.password')}</label>
@@ -69,8 +73,7 @@ export function signupView(texts: Texts, v: SignupView): SafeHtml {
   const domains = v.domains?.map((d) => `@${d}`).join(', ');
   return html`<h1>${t('signup.title')}</h1>${notice(v.error)}
 ${domains ? html`<p class="muted sign-up-domains">${t('signup.domains', { domains })}</p>` : ''}
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 ${nameFields(texts, v)}
 <label for="email">${t('login.email')}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${v.email}">
@@ -121,8 +124,7 @@ export function allowOrDeny(
 ): SafeHtml {
   const { t } = bound(texts);
   return html`${v.firstParty ? '' : html`<p class="muted third-party">${t('consent.third_party')}</p>`}
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 <button type="submit" name="decision" value="allow">${t('consent.allow')}</button>
 <button type="submit" name="decision" value="deny" class="secondary">${t('consent.deny')}</button>
 </form>`;
@@ -186,8 +188,7 @@ export function profileView(texts: Texts, v: ProfileView): SafeHtml {
   const { t } = bound(texts);
   return html`<h1>${t('profile.title')}</h1>${notice(v.error)}${v.saved ? notice(t('profile.saved'), 'notice') : ''}${notice(v.notice ?? null, 'notice')}
 <p class="muted">${t('profile.signed_in_as', { email: v.email })}</p>
-<form method="post" action="${v.action}">
-<input type="hidden" name="csrf" value="${v.csrf}">
+${formOpening(v.action, v.csrf)}
 ${nameFields(texts, v)}
 ${v.details ?? ''}
 <button type="submit">${t('profile.save')}</button>
