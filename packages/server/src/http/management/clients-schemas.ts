@@ -10,20 +10,14 @@ import {
   redirectUriProblem,
 } from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { printableName } from './name-schemas.js';
 
 /**
  * /organizations/{org}/clients: the bodies the routes validate with and the responses they send,
  * declared once; the OpenAPI document is generated from the same objects.
  */
 
-const ClientName = z
-  .string()
-  .trim()
-  .min(1, 'must be 1-200 characters')
-  .max(200, 'must be 1-200 characters')
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters')
-  .meta({ description: 'shown to people on the consent page' });
+const ClientName = printableName('shown to people on the consent page');
 
 /** One redirect URI, by the rule every registration follows (domain/sign-in/redirect-uris.ts). */
 const RedirectUri = z.string().superRefine((uri, issues) => {

@@ -6,6 +6,7 @@ import {
   scopeNameProblem,
 } from '../../domain/resources/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { givenName } from './name-schemas.js';
 
 /**
  * /organizations/{org}/resources (DESIGN §15): the bodies the routes validate with and the
@@ -24,12 +25,7 @@ const ResourceIdentifier = z
       'loopback); unique in the org; never changes',
   });
 
-const ResourceName = z
-  .string()
-  .trim()
-  .min(1, 'must be 1-200 characters')
-  .max(200, 'must be 1-200 characters')
-  .meta({ description: 'shown to people on the consent page' });
+const ResourceName = givenName('shown to people on the consent page');
 
 const ScopeName = z.string().superRefine((value, issues) => {
   const problem = scopeNameProblem(value);

@@ -1,20 +1,14 @@
 import { z } from 'zod';
 import { SERVICE_ACCOUNT_SCOPES } from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { printableName } from './name-schemas.js';
 
 /**
  * /organizations/{org}/service-accounts (DESIGN §16): the bodies the routes validate with and the
  * responses they send, declared once; the OpenAPI document is generated from the same objects.
  */
 
-const ServiceAccountName = z
-  .string()
-  .trim()
-  .min(1, 'must be 1-200 characters')
-  .max(200, 'must be 1-200 characters')
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters')
-  .meta({ description: 'what the owners call it (the console and audit entries show it)' });
+const ServiceAccountName = printableName('what the owners call it (the console and audit entries show it)');
 
 const Scope = z.enum(
   SERVICE_ACCOUNT_SCOPES as [string, ...string[]],
