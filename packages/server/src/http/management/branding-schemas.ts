@@ -5,10 +5,6 @@ import {
   MAX_IMAGE_SIDE,
   MAX_LINK_LENGTH,
 } from '../../domain/branding/index.js';
-import { ORG } from './responses.js';
-
-/** The path of a client's own brand. */
-export const CLIENT_BRANDING_PATH = { ...ORG, id: 'the client id (`cli_…`)' } as const;
 
 /** The longest base64 an image of MAX_IMAGE_BYTES takes (a longer one is refused by its size anyway). */
 export const MAX_IMAGE_BASE64 = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;

@@ -12,12 +12,9 @@ import { fail } from '../../domain/errors.js';
 import { originOf } from '../../domain/issuers.js';
 import type { BrandImage, Branding, Org } from '../../domain/types.js';
 import { managementInput, sentFields } from './api-input.js';
-import {
-  CLIENT_BRANDING_PATH,
-  OrganizationBranding,
-  UpdateOrganizationBrandingBody,
-} from './branding-schemas.js';
+import { OrganizationBranding, UpdateOrganizationBrandingBody } from './branding-schemas.js';
 import { endpoint, ok } from './endpoint.js';
+import { ownedItems } from './owned-items.js';
 import { apiError, jsonRequest, ORG, OWNERS_READ, OWNERS_WRITE, ownersRefusals } from './responses.js';
 
 /** Room for two images in base64 and the rest (the API's other bodies stop at 64 KB). */
@@ -80,7 +77,7 @@ const refused = apiError(
   '`invalid_request`: an unknown field, a colour that is not hex or misses 4.5:1 contrast, an image that is not PNG, JPEG or WebP by its bytes, too large or malformed, a link that is not https (the field named)',
 );
 const noOrg = apiError('`not_found`: no such org, or the caller cannot manage it');
-const noClient = apiError('`not_found`: no such org, or no such client in it');
+const clients = ownedItems({ collection: 'clients', noun: 'client', prefix: 'cli' });
 
 /**
  * An org's brand on its hosted pages and mails, and its clients' own (DESIGN §21,
@@ -126,49 +123,33 @@ export const BRANDING_ENDPOINTS = [
       return ok(view(deps, caller.org, after));
     },
   ),
-  endpoint(
+  clients.get(
     {
-      ...OWNERS_READ,
-      method: 'get',
-      path: '/organizations/:org/clients/:id/branding',
       operationId: 'getClientBranding',
       summary: 'A client’s own brand: the fields it sets in place of the org’s',
-      params: CLIENT_BRANDING_PATH,
-      responses: {
-        200: {
-          description: 'the client’s brand as set (null fields: the org’s)',
-          schema: OrganizationBranding,
-        },
-        ...ownersRefusals(noClient),
-      },
+      at: '/branding',
+      schema: OrganizationBranding,
+      answer: 'the client’s brand as set (null fields: the org’s)',
     },
-    async ({ deps, caller, params }) =>
-      ok(view(deps, caller.org, await clientBranding(deps, caller.org, params.id))),
+    async (deps, org, id) => view(deps, org, await clientBranding(deps, org, id)),
   ),
-  endpoint(
+  clients.update(
     {
-      ...OWNERS_WRITE,
-      method: 'patch',
-      path: '/organizations/:org/clients/:id/branding',
       operationId: 'updateClientBranding',
       summary: 'Set or remove a client’s own name, logo, favicon, colours and links',
       description: `${UPDATE_DESCRIPTION} A field the client sets wins over the org’s on the pages reached for that client.`,
-      params: CLIENT_BRANDING_PATH,
+      at: '/branding',
       bodyLimit: BRANDING_BODY_LIMIT,
-      body: jsonRequest(UpdateOrganizationBrandingBody),
-      responses: {
-        200: { description: 'the client’s brand as it is now', schema: OrganizationBranding },
-        400: refused,
-        ...ownersRefusals(noClient),
-      },
+      body: UpdateOrganizationBrandingBody,
+      schema: OrganizationBranding,
+      answer: 'the client’s brand as it is now',
+      refusals: { 400: refused },
     },
-    async ({ deps, caller, params, body }) => {
+    async (deps, caller, id, body) => {
       const after = await managementInput(
-        Promise.resolve().then(() =>
-          updateBranding(deps, caller.org, params.id, changeOf(body), caller.actor),
-        ),
+        Promise.resolve().then(() => updateBranding(deps, caller.org, id, changeOf(body), caller.actor)),
       );
-      return ok(view(deps, caller.org, after));
+      return view(deps, caller.org, after);
     },
   ),
 ];

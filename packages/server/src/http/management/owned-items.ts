@@ -35,6 +35,10 @@ interface Listed<E> {
 
 /** What a change of one of them declares: its body, its answer, and refusals of its own. */
 type Change<B extends z.ZodType, S extends z.ZodType> = Words & {
+  /** A sub-path of one of them whose content is changed (`/branding`), rather than itself. */
+  at?: string;
+  /** The largest body taken, in bytes, where it is not the app's (images in the JSON). */
+  bodyLimit?: number;
   body: B;
   schema: S;
   answer?: string;
@@ -97,7 +101,7 @@ export function ownedItems(kind: OwnedKind) {
   const changeOne = <B extends z.ZodType, S extends z.ZodType>(
     method: 'patch' | 'put',
     answer: string,
-    op: Change<B, S> & { at?: string },
+    op: Change<B, S>,
     precheck: { precheck?: (raw: unknown) => void },
     change: (deps: Deps, caller: OrgCaller, id: string, body: z.output<B>) => Promise<z.output<S>>,
   ): Endpoint => {
@@ -106,6 +110,7 @@ export function ownedItems(kind: OwnedKind) {
     return endpoint(
       {
         ...onOne(write, method, op),
+        ...(op.bodyLimit === undefined ? {} : { bodyLimit: op.bodyLimit }),
         body: { ...jsonRequest(body), ...precheck },
         responses: {
           200: { description: op.answer ?? answer, schema },
@@ -210,7 +215,7 @@ export function ownedItems(kind: OwnedKind) {
       );
     },
 
-    /** PATCH one of them: 200 with it as updated, or a refusal. */
+    /** PATCH one of them (or, `at` a sub-path, what it holds): 200 with it as updated, or a refusal. */
     update<B extends z.ZodType, S extends z.ZodType>(
       op: Change<B, S> & { precheck?: (raw: unknown) => void },
       change: (deps: Deps, caller: OrgCaller, id: string, body: z.output<B>) => Promise<z.output<S>>,
