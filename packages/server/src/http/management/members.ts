@@ -14,7 +14,7 @@ import {
 import {
   apiError,
   badQuery,
-  invalid,
+  changeRefusals,
   jsonRequest,
   MANAGEMENT,
   noOrgOfMember,
@@ -88,8 +88,7 @@ export const MEMBER_ENDPOINTS = [
       body: jsonRequest(AddMemberBody),
       responses: {
         201: { description: 'invited; `url` only when `send_mail` was false', schema: CreatedInvitation },
-        400: invalid,
-        ...ownersRefusals(noOrgOfMember),
+        ...changeRefusals(noOrgOfMember),
         409: apiError(
           '`conflict`: the address is a member already (PATCH changes a role), or has a pending member invitation',
         ),
@@ -117,8 +116,7 @@ export const MEMBER_ENDPOINTS = [
       body: jsonRequest(UpdateMemberBody),
       responses: {
         200: { description: 'the member as they are now', schema: MemberSchema },
-        400: invalid,
-        ...ownersRefusals(noMember),
+        ...changeRefusals(noMember),
         409: lastOwner,
       },
     },

@@ -8,7 +8,7 @@ import type { OrgCaller } from './owner-caller.js';
 import type { PageQuery } from './paged-list.js';
 import {
   apiError,
-  invalid,
+  changeRefusals,
   jsonRequest,
   noOrg,
   ORG,
@@ -114,8 +114,7 @@ export function ownedItems(kind: OwnedKind) {
         body: { ...jsonRequest(body), ...precheck },
         responses: {
           200: { description: op.answer ?? answer, schema },
-          400: invalid,
-          ...refused,
+          ...changeRefusals(notFound),
           ...op.refusals,
         },
       },
@@ -173,8 +172,7 @@ export function ownedItems(kind: OwnedKind) {
           body: jsonRequest(body),
           responses: {
             201: { description: op.answer ?? 'created', schema },
-            400: invalid,
-            ...ownersRefusals(noOrg),
+            ...changeRefusals(noOrg),
             ...op.refusals,
           },
         },

@@ -25,6 +25,9 @@ export const jsonRequest = <S extends z.ZodType>(schema: S) =>
 /** The refusals of an owners-only operation on one thing of an org: no token, a member, `notFound`. */
 export const ownersRefusals = (notFound: ResponseSpec) =>
   ({ 401: unauthorized, 403: forbidden, 404: notFound }) as const;
+/** The refusals of an owners-only change with a JSON body: an invalid body, then as ownersRefusals. */
+export const changeRefusals = (notFound: ResponseSpec) =>
+  ({ 400: invalid, ...ownersRefusals(notFound) }) as const;
 /** The refusal of an operation members may call too: strangers and unknown orgs alike. */
 export const noOrgOfMember = apiError('`not_found`: no such org, or the caller is not a member of it');
 /** A paged list's answer, in the words of the organization, settings and member operations. */

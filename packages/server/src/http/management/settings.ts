@@ -4,13 +4,12 @@ import type { Locale, SignUpPolicy } from '../../domain/types.js';
 import { managementInput, sentFields } from './api-input.js';
 import { endpoint, ok } from './endpoint.js';
 import {
-  invalid,
+  changeRefusals,
   jsonRequest,
   MANAGEMENT,
   noOrgOfMember,
   ORG,
   OWNERS_WRITE,
-  ownersRefusals,
   unauthorized,
 } from './responses.js';
 import { OrganizationSettings, UpdateOrganizationSettingsBody } from './settings-schemas.js';
@@ -67,8 +66,7 @@ export const SETTINGS_ENDPOINTS = [
       body: jsonRequest(UpdateOrganizationSettingsBody),
       responses: {
         200: { description: 'the settings as they are now', schema: OrganizationSettings },
-        400: invalid,
-        ...ownersRefusals(noOrgOfMember),
+        ...changeRefusals(noOrgOfMember),
       },
     },
     async ({ deps, caller, body: input }) => {
