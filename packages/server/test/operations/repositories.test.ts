@@ -22,11 +22,18 @@ const STATEMENTS = new Set([
 ]);
 /**
  * The helpers that build a table's statements from the table name their caller gives
- * (storage/repos/table-records.ts): a call names its table as a statement does, for the repository
- * that makes it. The helpers' own statements, on the table of their parameter, are their callers'.
+ * (storage/repos/table-records.ts, storage/repos/keyed-rows.ts): a call names its table as a
+ * statement does, for the repository that makes it. The helpers' own statements, on the table of
+ * their parameter, are their callers'.
  */
-const TABLE_HELPERS = new Set(['insertOf', 'orgRecordById', 'orgRecordsOldestFirst']);
-const HELPERS_FILE = 'repos/table-records.ts';
+const TABLE_HELPERS = new Set([
+  'insertOf',
+  'orgRecordById',
+  'orgRecordsOldestFirst',
+  'orgClientRowsDeleter',
+  'tableOf',
+]);
+const HELPERS_FILES = new Set(['repos/table-records.ts', 'repos/keyed-rows.ts']);
 const RAW_WRITES =
   /\b(?:insert\s+into|delete\s+from)\s+([a-z_][a-z0-9_]*)|\bupdate\s+([a-z_][a-z0-9_]*)\s+set\b/gi;
 
@@ -160,7 +167,7 @@ function tablesNamedIn(name: string, file: ts.SourceFile): { named: string[]; un
       if (method === null || !(STATEMENTS.has(method) || TABLE_HELPERS.has(method))) continue;
       const arg = node.arguments[0];
       const names = arg ? namesOf(arg, file, all) : null;
-      if (names === null && name === HELPERS_FILE && STATEMENTS.has(method)) continue;
+      if (names === null && HELPERS_FILES.has(name) && STATEMENTS.has(method)) continue;
       if (names === null) {
         const { line } = file.getLineAndCharacterOfPosition(node.getStart());
         unresolved.push(`${name}:${line + 1} ${node.getText().split('\n')[0]}`);
@@ -213,15 +220,17 @@ describe('one repository per table', () => {
     assert.ok(owners.size >= 40, `only ${owners.size} tables seen`);
   });
 
-  test('a table named through a helper of table-records.ts has its one repository too', () => {
+  test('a table named through a helper of table-records.ts or keyed-rows.ts has its one repository too', () => {
     const source = [
       "export const insertPlanted = insertOf('trusted_apps', appColumns);",
       "export const findPlanted = orgRecordById('webhooks', webhookColumns);",
       "export const listPlanted = orgRecordsOldestFirst('roles', roleColumns);",
+      "export const deletePlanted = orgClientRowsDeleter('brandings');",
+      "const planted = tableOf('consents');",
     ].join('\n');
     const planted = ts.createSourceFile('planted.ts', source, ts.ScriptTarget.Latest, true);
     assert.deepEqual(tablesNamedIn('repos/planted.ts', planted), {
-      named: ['trusted_apps', 'webhooks', 'roles'],
+      named: ['trusted_apps', 'webhooks', 'roles', 'brandings', 'consents'],
       unresolved: [],
     });
   });
