@@ -4,6 +4,7 @@ import { opened } from '../opened.js';
 import type { ApiResourcesTable } from '../schema.js';
 import { dropClientPermissionsOutside } from './client-permissions.js';
 import { columnMap, json, orgRowColumns, timestampColumns } from './column-map.js';
+import { tableOf } from './keyed-rows.js';
 import { orgRowById, pageOrgRows } from './org-rows.js';
 import { dropRolePermissionsOutside } from './roles.js';
 import { insertOf, orgRecordById, orgRecordsOldestFirst } from './table-records.js';
@@ -17,6 +18,7 @@ const resourceColumns = columnMap<ApiResourcesTable, ApiResource>()({
   ...timestampColumns,
 });
 const toResource = resourceColumns.toRecord;
+const resources = tableOf('api_resources');
 
 export const insertApiResource = insertOf('api_resources', resourceColumns);
 
@@ -29,14 +31,8 @@ export async function findApiResourcesByIdentifier(
   orgId: string,
   identifiers: readonly string[],
 ): Promise<ApiResource[]> {
-  const db = opened(store);
   if (identifiers.length === 0) return [];
-  const rows = await db
-    .selectFrom('api_resources')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('identifier', 'in', [...identifiers])
-    .execute();
+  const rows = await resources.rowsWhere(store, { org_id: orgId, identifier: identifiers });
   return rows.map(toResource);
 }
 

@@ -1,16 +1,14 @@
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import { dailyCounts } from './audit-events.js';
+import { tableOf } from './keyed-rows.js';
+
+const marks = tableOf('audit_count_marks');
 
 /** Up to where (exclusive, epoch ms) the org's per-day counts are complete; 0 before the first seal. */
 export async function sealedUntil(store: Handle, orgId: string): Promise<number> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('audit_count_marks')
-    .select('sealed_until')
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
-  return row ? Number(row.sealed_until) : 0;
+  const until = await marks.valueWhere(store, 'sealed_until', { org_id: orgId });
+  return until === undefined ? 0 : Number(until);
 }
 
 /**

@@ -6,9 +6,9 @@ import { dialectOf, opened } from '../opened.js';
 import type { AuthorizationCodesTable, OAuthSessionsTable } from '../schema.js';
 import { columnMap, flag, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
+import { tableOf } from './keyed-rows.js';
 import { sessionColumnsOf, toSession, userColumnsOf } from './oauth-sessions.js';
-import { orgClientRows } from './org-rows.js';
-import { insertOf } from './table-records.js';
+import { insertOf, orgClientRowsDeleter } from './table-records.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
 const codeColumns = columnMap<AuthorizationCodesTable, AuthorizationCode>()({
@@ -25,6 +25,7 @@ const codeColumns = columnMap<AuthorizationCodesTable, AuthorizationCode>()({
   dpop_jkt: 'dpopJkt',
 });
 export const toCode = codeColumns.toRecord;
+const codes = tableOf('authorization_codes');
 
 export const insertAuthorizationCode = insertOf('authorization_codes', codeColumns);
 
@@ -40,16 +41,11 @@ export async function consumeAuthorizationCode(
   codeHash: string,
   now: number,
 ): Promise<AuthorizationCode | null> {
-  const db = opened(store);
-  const row = await db
-    .updateTable('authorization_codes')
-    .set({ used_at: now })
-    .where('code_hash', '=', codeHash)
-    .where('org_id', '=', orgId)
-    .where('client_id', '=', clientId)
-    .where('used_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await codes.updatedRowWhere(
+    store,
+    { used_at: now },
+    { code_hash: codeHash, org_id: orgId, client_id: clientId, used_at: null },
+  );
   return row ? toCode(row) : null;
 }
 
@@ -58,13 +54,7 @@ export async function findAuthorizationCode(
   orgId: string,
   codeHash: string,
 ): Promise<AuthorizationCode | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('authorization_codes')
-    .selectAll()
-    .where('code_hash', '=', codeHash)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await codes.rowWhere(store, { code_hash: codeHash, org_id: orgId });
   return row ? toCode(row) : null;
 }
 
@@ -75,14 +65,7 @@ export async function purgeAuthorizationCodes(store: Handle, expiredBefore: numb
 }
 
 /** Deletes the authorization codes of an org's client (part of deleting it: see deleteClientRow). */
-export async function deleteClientAuthorizationCodes(
-  store: Handle,
-  orgId: string,
-  clientId: string,
-): Promise<void> {
-  const db = opened(store);
-  await orgClientRows(db.deleteFrom('authorization_codes'), orgId, clientId).execute();
-}
+export const deleteClientAuthorizationCodes = orgClientRowsDeleter('authorization_codes');
 
 /** What the one-statement redemption is told: the code, the request's proofs and the refresh token to store. */
 export interface PlainRedemption {

@@ -20,7 +20,8 @@ import {
   wordsOrNull,
 } from './column-map.js';
 import { purgeExpired } from './expiry.js';
-import { orgClientRows, orgRowById } from './org-rows.js';
+import { orgRowById } from './org-rows.js';
+import { orgClientRowsDeleter } from './table-records.js';
 
 /** The resource grant a request holds, as JSON; null: none decided. */
 const grantColumn = jsonOrNull<ResourceGrant[]>();
@@ -143,11 +144,4 @@ export async function purgeAuthorizationRequests(store: Handle, expiredBefore: n
 }
 
 /** Deletes the authorization requests of an org's client (part of deleting it: see deleteClientRow). */
-export async function deleteClientAuthorizationRequests(
-  store: Handle,
-  orgId: string,
-  clientId: string,
-): Promise<void> {
-  const db = opened(store);
-  await orgClientRows(db.deleteFrom('authorization_requests'), orgId, clientId).execute();
-}
+export const deleteClientAuthorizationRequests = orgClientRowsDeleter('authorization_requests');

@@ -1,7 +1,8 @@
 import type { BrandImage, Branding } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
-import { orgClientRows } from './org-rows.js';
+import { tableOf } from './keyed-rows.js';
+import { orgClientRowsDeleter } from './table-records.js';
 
 /** A stored brand: the org's (`clientId` '') or a client's (migration 052). */
 export interface StoredBranding {
@@ -72,9 +73,7 @@ export async function upsertBranding(
 }
 
 /** Removes a brand (nothing set any more). */
-export async function deleteBranding(store: Handle, orgId: string, clientId: string): Promise<void> {
-  await orgClientRows(opened(store).deleteFrom('brandings'), orgId, clientId).execute();
-}
+export const deleteBranding = orgClientRowsDeleter('brandings');
 
 /** Keeps an image under the org by its hash (the same bytes twice are one row). */
 export async function insertBrandImage(
@@ -105,18 +104,15 @@ export async function deleteBrandImagesExcept(store: Handle, orgId: string, keep
   await query.execute();
 }
 
+const images = tableOf('brand_images');
+
 /** One of the org's images with its bytes, or null. */
 export async function findBrandImage(
   store: Handle,
   orgId: string,
   sha256: string,
 ): Promise<(BrandImage & { bytes: Buffer }) | null> {
-  const row = await opened(store)
-    .selectFrom('brand_images')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('sha256', '=', sha256)
-    .executeTakeFirst();
+  const row = await images.rowWhere(store, { org_id: orgId, sha256 });
   if (row === undefined) return null;
   return {
     sha256: row.sha256,

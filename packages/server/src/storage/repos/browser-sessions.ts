@@ -4,6 +4,7 @@ import { opened } from '../opened.js';
 import type { BrowserSessionsTable } from '../schema.js';
 import { columnMap, json, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
+import { tableOf } from './keyed-rows.js';
 import { liveOrgRowByHash } from './org-rows.js';
 import { insertOf } from './table-records.js';
 
@@ -17,6 +18,7 @@ const sessionColumns = columnMap<BrowserSessionsTable, BrowserSessionRecord>()({
   actor_id: 'actorId',
 });
 const toSession = sessionColumns.toRecord;
+const sessions = tableOf('browser_sessions');
 
 export const insertBrowserSession = insertOf('browser_sessions', sessionColumns);
 
@@ -45,14 +47,12 @@ export async function purgeBrowserSessions(store: Handle, expiredBefore: number)
 
 /** Signs the user out of every browser (their login cookies stop working). */
 export async function deleteBrowserSessionsOfUser(store: Handle, userId: string): Promise<void> {
-  const db = opened(store);
-  await db.deleteFrom('browser_sessions').where('user_id', '=', userId).execute();
+  await sessions.deleteWhere(store, { user_id: userId });
 }
 
 /** Ends one browser sign-in (its login cookie stops working). */
 export async function deleteBrowserSession(store: Handle, tokenHash: string): Promise<void> {
-  const db = opened(store);
-  await db.deleteFrom('browser_sessions').where('token_hash', '=', tokenHash).execute();
+  await sessions.deleteWhere(store, { token_hash: tokenHash });
 }
 
 /** Signs the user out of every browser but the one whose login cookie hashes to `keepId`. */

@@ -1,8 +1,10 @@
 import type { Permission } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
-import { replaceRows } from './replace-rows.js';
+import { tableOf } from './keyed-rows.js';
 import { permissionsOutside, type StoredPermission } from './roles.js';
+
+const clientPermissionRows = tableOf('client_permissions');
 
 /** The client's permissions, each naming its resource by identifier, in a stable order. */
 export async function clientPermissions(store: Handle, clientId: string): Promise<Permission[]> {
@@ -25,11 +27,10 @@ export async function setClientPermissions(
   clientId: string,
   permissions: readonly StoredPermission[],
 ): Promise<void> {
-  const db = opened(store);
-  await replaceRows(
-    db.deleteFrom('client_permissions').where('client_id', '=', clientId),
+  await clientPermissionRows.replaceWhere(
+    store,
+    { client_id: clientId },
     permissions.map((p) => ({ client_id: clientId, resource_id: p.resourceId, scope: p.scope })),
-    (rows) => db.insertInto('client_permissions').values(rows),
   );
 }
 

@@ -5,6 +5,7 @@ import type { ClientsTable } from '../schema.js';
 import { deleteClientAuthorizationCodes } from './authorization-codes.js';
 import { deleteClientAuthorizationRequests } from './authorization-requests.js';
 import { deleteClientConsents } from './consents.js';
+import { tableOf } from './keyed-rows.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import { deleteClientLogoutDeliveries } from './logout-deliveries.js';
 import { deleteClientOAuthSessions } from './oauth-sessions.js';
@@ -47,6 +48,8 @@ const toClient = (r: ClientsTable): Client => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+const clientRows = tableOf('clients');
 
 const jwksColumn = (c: Client): string | null => (c.jwks === undefined ? null : JSON.stringify(c.jwks));
 /** The 0/1 columns of the flags held only when true (domain/client-flags.ts). */
@@ -122,14 +125,8 @@ export async function findClients(
   orgId: string,
   ids: readonly string[],
 ): Promise<Map<string, Client>> {
-  const db = opened(store);
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('clients')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('id', 'in', [...ids])
-    .execute();
+  const rows = await clientRows.rowsWhere(store, { org_id: orgId, id: ids });
   return new Map(rows.map((r) => [r.id, toClient(r)]));
 }
 

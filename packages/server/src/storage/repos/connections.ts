@@ -11,6 +11,7 @@ import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
 import { columnMap, lifespanColumns } from './column-map.js';
 import { purgeNotLiveAt } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
+import { after, tableOf } from './keyed-rows.js';
 import type { ListWindow } from './list-window.js';
 import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
 import { insertOf } from './table-records.js';
@@ -23,6 +24,8 @@ const requestColumns = columnMap<FederationRequestsTable, FederationRequest>()({
   ...lifespanColumns,
 });
 const toRequest = requestColumns.toRecord;
+const requests = tableOf('federation_requests');
+const identities = tableOf('federated_identities');
 
 function toConnection(row: ConnectionsTable): Connection {
   const base: ConnectionBase = {
@@ -128,14 +131,7 @@ export async function findFederatedUserId(
   connectionId: string,
   subject: string,
 ): Promise<string | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('federated_identities')
-    .select('user_id')
-    .where('connection_id', '=', connectionId)
-    .where('subject', '=', subject)
-    .executeTakeFirst();
-  return row?.user_id ?? null;
+  return (await identities.valueWhere(store, 'user_id', { connection_id: connectionId, subject })) ?? null;
 }
 
 /** Links (connection, subject) to a user; false when it was linked already (a concurrent sign-in). */
@@ -166,14 +162,11 @@ export async function findFederationRequest(
   keyHash: string,
   now: number,
 ): Promise<FederationRequest | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('federation_requests')
-    .selectAll()
-    .where('key_hash', '=', keyHash)
-    .where('connection_id', '=', connectionId)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  const row = await requests.rowWhere(store, {
+    key_hash: keyHash,
+    connection_id: connectionId,
+    expires_at: after(now),
+  });
   return row ? toRequest(row) : null;
 }
 
@@ -184,14 +177,11 @@ export async function consumeFederationRequest(
   keyHash: string,
   now: number,
 ): Promise<FederationRequest | null> {
-  const db = opened(store);
-  const row = await db
-    .deleteFrom('federation_requests')
-    .where('key_hash', '=', keyHash)
-    .where('connection_id', '=', connectionId)
-    .where('expires_at', '>', now)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await requests.deletedRowWhere(store, {
+    key_hash: keyHash,
+    connection_id: connectionId,
+    expires_at: after(now),
+  });
   return row ? toRequest(row) : null;
 }
 

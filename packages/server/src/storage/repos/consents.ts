@@ -3,7 +3,8 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ConsentsTable } from '../schema.js';
 import { columnMap, timestampColumns } from './column-map.js';
-import { orgClientRows } from './org-rows.js';
+import { tableOf } from './keyed-rows.js';
+import { orgClientRowsDeleter } from './table-records.js';
 
 const consentColumns = columnMap<ConsentsTable, Consent>()({
   org_id: 'orgId',
@@ -13,15 +14,10 @@ const consentColumns = columnMap<ConsentsTable, Consent>()({
   ...timestampColumns,
 });
 const toConsent = consentColumns.toRecord;
+const consents = tableOf('consents');
 
 export async function findConsent(store: Handle, userId: string, clientId: string): Promise<Consent | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('consents')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
+  const row = await consents.rowWhere(store, { user_id: userId, client_id: clientId });
   return row ? toConsent(row) : null;
 }
 
@@ -38,12 +34,8 @@ export async function upsertConsent(store: Handle, c: Consent): Promise<void> {
 
 /** Deletes every consent the user gave: the next sign-in to each client asks again. */
 export async function deleteUserConsents(store: Handle, userId: string): Promise<void> {
-  const db = opened(store);
-  await db.deleteFrom('consents').where('user_id', '=', userId).execute();
+  await consents.deleteWhere(store, { user_id: userId });
 }
 
 /** Deletes the consents of an org's client (part of deleting it: see deleteClientRow). */
-export async function deleteClientConsents(store: Handle, orgId: string, clientId: string): Promise<void> {
-  const db = opened(store);
-  await orgClientRows(db.deleteFrom('consents'), orgId, clientId).execute();
-}
+export const deleteClientConsents = orgClientRowsDeleter('consents');

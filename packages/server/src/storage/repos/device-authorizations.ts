@@ -4,6 +4,7 @@ import { opened } from '../opened.js';
 import type { DeviceAuthorizationsTable } from '../schema.js';
 import { columnMap, lifespanColumns, listOrNull, orgRowColumns, textOf } from './column-map.js';
 import { purgeExpired } from './expiry.js';
+import { after, tableOf } from './keyed-rows.js';
 import { orgRowById } from './org-rows.js';
 
 /** Every column but the device code's hash, which only finds the row (findByDeviceCode). */
@@ -23,6 +24,7 @@ const deviceColumns = columnMap<Omit<DeviceAuthorizationsTable, 'device_code_has
   redeemed_at: 'redeemedAt',
 });
 const toDeviceAuthorization = deviceColumns.toRecord;
+const authorizations = tableOf('device_authorizations');
 
 export async function insertDeviceAuthorization(
   store: Handle,
@@ -37,14 +39,12 @@ export async function insertDeviceAuthorization(
 
 /** Whether a live (unexpired) authorization of this org has this user code, whatever its status. */
 export async function userCodeInUse(store: Handle, orgId: string, userCode: string, now: number) {
-  const row = await opened(store)
-    .selectFrom('device_authorizations')
-    .select('id')
-    .where('org_id', '=', orgId)
-    .where('user_code', '=', userCode)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return row !== undefined;
+  const live = await authorizations.valueWhere(store, 'id', {
+    org_id: orgId,
+    user_code: userCode,
+    expires_at: after(now),
+  });
+  return live !== undefined;
 }
 
 /** The pending, unexpired authorization of this org with this user code, or null. */
@@ -54,14 +54,12 @@ export async function findPendingByUserCode(
   userCode: string,
   now: number,
 ): Promise<DeviceAuthorization | null> {
-  const row = await opened(store)
-    .selectFrom('device_authorizations')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('user_code', '=', userCode)
-    .where('status', '=', 'pending')
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  const row = await authorizations.rowWhere(store, {
+    org_id: orgId,
+    user_code: userCode,
+    status: 'pending',
+    expires_at: after(now),
+  });
   return row ? toDeviceAuthorization(row) : null;
 }
 
@@ -85,12 +83,7 @@ export async function findByDeviceCode(
   orgId: string,
   deviceCodeHash: string,
 ): Promise<DeviceAuthorization | null> {
-  const row = await opened(store)
-    .selectFrom('device_authorizations')
-    .selectAll()
-    .where('device_code_hash', '=', deviceCodeHash)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await authorizations.rowWhere(store, { device_code_hash: deviceCodeHash, org_id: orgId });
   return row ? toDeviceAuthorization(row) : null;
 }
 
@@ -105,19 +98,17 @@ export async function decideDeviceAuthorization(
   decision: { status: 'approved'; userId: string; sessionId: string } | { status: 'denied'; userId: string },
   now: number,
 ): Promise<boolean> {
-  const result = await opened(store)
-    .updateTable('device_authorizations')
-    .set({
+  const changed = await authorizations.updateWhere(
+    store,
+    {
       status: decision.status,
       user_id: decision.userId,
       session_id: decision.status === 'approved' ? decision.sessionId : null,
       decided_at: now,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    },
+    { id, status: 'pending', expires_at: after(now) },
+  );
+  return changed === 1;
 }
 
 /** Records a poll of a pending authorization: when, and the interval from now on. */
@@ -127,11 +118,7 @@ export async function recordDevicePoll(
   now: number,
   intervalS: number,
 ): Promise<void> {
-  await opened(store)
-    .updateTable('device_authorizations')
-    .set({ last_polled_at: now, interval_s: intervalS })
-    .where('id', '=', id)
-    .execute();
+  await authorizations.updateWhere(store, { last_polled_at: now, interval_s: intervalS }, { id });
 }
 
 /**
@@ -139,14 +126,12 @@ export async function recordDevicePoll(
  * at once exactly one receives the tokens. False when it was redeemed already.
  */
 export async function redeemDeviceAuthorization(store: Handle, id: string, now: number): Promise<boolean> {
-  const result = await opened(store)
-    .updateTable('device_authorizations')
-    .set({ redeemed_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'approved')
-    .where('redeemed_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const changed = await authorizations.updateWhere(
+    store,
+    { redeemed_at: now },
+    { id, status: 'approved', redeemed_at: null },
+  );
+  return changed === 1;
 }
 
 /** Deletes the authorizations that expired before `before`. */

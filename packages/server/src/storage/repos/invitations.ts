@@ -3,6 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
 import { type Conversion, columnMap, flag, lifespanColumns, orgRowColumns } from './column-map.js';
+import { after, tableOf } from './keyed-rows.js';
 import { orgRowById } from './org-rows.js';
 import { NEWEST_FIRST, pageRows } from './paged-rows.js';
 import { insertOf } from './table-records.js';
@@ -31,6 +32,7 @@ const invitationColumns = columnMap<InvitationsTable, InvitationRecord>()({
   revoked_at: 'revokedAt',
 });
 const toInvitation = invitationColumns.toRecord;
+const invitations = tableOf('invitations');
 
 /** What the list may keep: pending (neither accepted nor expired), accepted, or expired. */
 export type InvitationStateFilter = 'pending' | 'accepted' | 'expired';
@@ -55,12 +57,7 @@ export async function findInvitationByTokenHash(
   store: Handle,
   tokenHash: string,
 ): Promise<InvitationRecord | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('invitations')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = await invitations.rowWhere(store, { token_hash: tokenHash });
   return row ? toInvitation(row) : null;
 }
 
@@ -72,17 +69,14 @@ export async function findPendingInvitation(
   emailKey: string,
   now: number,
 ): Promise<InvitationRecord | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('invitations')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('kind', '=', kind)
-    .where('email_key', '=', emailKey)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  const row = await invitations.rowWhere(store, {
+    org_id: orgId,
+    kind,
+    email_key: emailKey,
+    accepted_at: null,
+    revoked_at: null,
+    expires_at: after(now),
+  });
   return row ? toInvitation(row) : null;
 }
 
@@ -114,23 +108,17 @@ export async function acceptInvitationRow(
   tokenHash: string,
   now: number,
 ): Promise<InvitationRecord | null> {
-  const db = opened(store);
-  const row = await db
-    .updateTable('invitations')
-    .set({ accepted_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await invitations.updatedRowWhere(
+    store,
+    { accepted_at: now },
+    { token_hash: tokenHash, accepted_at: null, revoked_at: null, expires_at: after(now) },
+  );
   return row ? toInvitation(row) : null;
 }
 
 /** Names the user who accepted (known once the acceptance's transaction has them). */
 export async function setInvitationAcceptedBy(store: Handle, id: string, userId: string): Promise<void> {
-  const db = opened(store);
-  await db.updateTable('invitations').set({ accepted_by: userId }).where('id', '=', id).execute();
+  await invitations.updateWhere(store, { accepted_by: userId }, { id });
 }
 
 /** Withdraws the invitation (its link then says so); false when there was none to withdraw. */

@@ -4,6 +4,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
 import { columnMap, json, lifespanColumns, textOf } from './column-map.js';
+import { tableOf } from './keyed-rows.js';
 import { countRows } from './paged-rows.js';
 import { insertOf } from './table-records.js';
 
@@ -19,6 +20,7 @@ const keyColumns = columnMap<SigningKeysTable, SigningKey>()({
   alg: ['alg', textOf<SigningAlgorithm>()],
 });
 const toKey = keyColumns.toRecord;
+const keys = tableOf('signing_keys');
 
 export const insertKey = insertOf('signing_keys', keyColumns);
 
@@ -28,14 +30,7 @@ export async function findKeyByStatus(
   status: KeyStatus,
   alg: SigningAlgorithm = 'RS256',
 ): Promise<SigningKey | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('signing_keys')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('status', '=', status)
-    .where('alg', '=', alg)
-    .executeTakeFirst();
+  const row = await keys.rowWhere(store, { org_id: orgId, status, alg });
   return row ? toKey(row) : null;
 }
 
@@ -45,15 +40,7 @@ export async function activeKid(
   orgId: string,
   alg: SigningAlgorithm = 'RS256',
 ): Promise<string | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('signing_keys')
-    .select('kid')
-    .where('org_id', '=', orgId)
-    .where('status', '=', 'active')
-    .where('alg', '=', alg)
-    .executeTakeFirst();
-  return row?.kid ?? null;
+  return (await keys.valueWhere(store, 'kid', { org_id: orgId, status: 'active', alg })) ?? null;
 }
 
 /**
@@ -105,8 +92,7 @@ export async function retireKeysOf(store: Handle, orgId: string, alg: SigningAlg
 }
 
 export async function findKey(store: Handle, kid: string): Promise<SigningKey | null> {
-  const db = opened(store);
-  const row = await db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
+  const row = await keys.rowWhere(store, { kid });
   return row ? toKey(row) : null;
 }
 
@@ -161,12 +147,7 @@ export async function pagePublishedKeys(
 }
 
 export async function setKeyStatus(store: Handle, kid: string, status: KeyStatus, expiresAt: number | null) {
-  const db = opened(store);
-  await db
-    .updateTable('signing_keys')
-    .set({ status, expires_at: expiresAt })
-    .where('kid', '=', kid)
-    .execute();
+  await keys.updateWhere(store, { status, expires_at: expiresAt }, { kid });
 }
 
 export async function deleteExpiredKeys(store: Handle, orgId: string, now: number): Promise<void> {

@@ -6,8 +6,8 @@ import { dialectOf, opened } from '../opened.js';
 import type { Database, LogStreamsTable } from '../schema.js';
 import { settledBelow } from './audit-events.js';
 import { columnMap, flag, json, orgRowColumns, timestampColumns } from './column-map.js';
+import { tableOf } from './keyed-rows.js';
 import { orgRowById, orgRowsOldestFirst } from './org-rows.js';
-import { countRows } from './paged-rows.js';
 
 /** The cursor's two columns: both set, or neither. */
 type CursorColumns = 'cursor_order' | 'cursor_id';
@@ -57,9 +57,11 @@ export async function insertLogStream(store: Handle, s: LogStream, secretSealed:
     .execute();
 }
 
+const streams = tableOf('log_streams');
+
 /** How many streams an org has. */
 export async function countLogStreams(store: Handle, orgId: string): Promise<number> {
-  return countRows(opened(store).selectFrom('log_streams').where('org_id', '=', orgId));
+  return streams.countWhere(store, { org_id: orgId });
 }
 
 /** An org's streams, oldest first. */

@@ -3,7 +3,9 @@ import type { Dialect } from '../db.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { LogoutDeliveriesTable } from '../schema.js';
+import { tableOf } from './keyed-rows.js';
 import { orgClientRows } from './org-rows.js';
+import { orgClientRowsDeleter } from './table-records.js';
 
 const toDelivery = (r: LogoutDeliveriesTable): LogoutDelivery => ({
   id: r.id,
@@ -21,6 +23,8 @@ const toDelivery = (r: LogoutDeliveriesTable): LogoutDelivery => ({
   lastError: r.last_error,
   createdAt: r.created_at,
 });
+
+const deliveries = tableOf('logout_deliveries');
 
 export interface NewLogoutDelivery {
   id: string;
@@ -114,10 +118,9 @@ export interface LogoutSettlement {
 
 /** Records an attempt's outcome, where this worker's claim still holds. */
 export async function settleLogoutDelivery(store: Handle, s: LogoutSettlement): Promise<boolean> {
-  const db = opened(store);
-  const result = await db
-    .updateTable('logout_deliveries')
-    .set({
+  const changed = await deliveries.updateWhere(
+    store,
+    {
       status: s.status,
       attempts: s.attempts,
       next_attempt_at: s.nextAttemptAt,
@@ -126,11 +129,10 @@ export async function settleLogoutDelivery(store: Handle, s: LogoutSettlement): 
       last_status_code: s.statusCode,
       last_error: s.error,
       updated_at: s.attemptedAt,
-    })
-    .where('id', '=', s.id)
-    .where('claim_token', '=', s.token)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    },
+    { id: s.id, claim_token: s.token },
+  );
+  return changed > 0;
 }
 
 /** One page of a client's logout deliveries, newest first, and how many there are. */
@@ -154,11 +156,4 @@ export async function pageLogoutDeliveries(
 }
 
 /** Deletes an org's client's logout deliveries, sent or not (see deleteClientRow). */
-export async function deleteClientLogoutDeliveries(
-  store: Handle,
-  orgId: string,
-  clientId: string,
-): Promise<void> {
-  const db = opened(store);
-  await orgClientRows(db.deleteFrom('logout_deliveries'), orgId, clientId).execute();
-}
+export const deleteClientLogoutDeliveries = orgClientRowsDeleter('logout_deliveries');

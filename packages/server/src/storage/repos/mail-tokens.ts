@@ -5,6 +5,7 @@ import { opened } from '../opened.js';
 import type { Database, MailTokensTable } from '../schema.js';
 import { columnMap, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
+import { tableOf } from './keyed-rows.js';
 import { insertOf } from './table-records.js';
 
 const linkColumns = columnMap<MailTokensTable, MailLinkRecord>()({
@@ -17,6 +18,7 @@ const linkColumns = columnMap<MailTokensTable, MailLinkRecord>()({
   used_at: 'usedAt',
 });
 const toMailLink = linkColumns.toRecord;
+const links = tableOf('mail_tokens');
 
 /** The link of this org and purpose by its hash, while it is live (unused, unexpired). */
 const liveLink = (
@@ -73,14 +75,7 @@ export async function consumeMailToken(
 
 /** Marks every live link of the user for `purpose` used: a newer one, or a done reset, retires them. */
 export async function retireMailTokens(store: Handle, userId: string, purpose: MailPurpose, now: number) {
-  const db = opened(store);
-  await db
-    .updateTable('mail_tokens')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .execute();
+  await links.updateWhere(store, { used_at: now }, { user_id: userId, purpose, used_at: null });
 }
 
 export async function purgeMailTokens(store: Handle, expiredBefore: number): Promise<void> {

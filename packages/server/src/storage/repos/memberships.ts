@@ -3,6 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { MembershipsTable } from '../schema.js';
 import { columnMap } from './column-map.js';
+import { tableOf } from './keyed-rows.js';
 import { inListOrder, nearerEnd, readDirection } from './list-window.js';
 import { countRows } from './paged-rows.js';
 
@@ -20,17 +21,13 @@ const membershipColumns = columnMap<Omit<MembershipsTable, 'email_key'>, Members
   role: 'role',
   created_at: 'createdAt',
 });
+const memberships = tableOf('memberships');
 
 export async function upsertMembership(store: Handle, m: Membership): Promise<Membership | null> {
   const db = opened(store);
   const previous = await findMembership(db, m.orgId, m.userId);
   if (previous) {
-    await db
-      .updateTable('memberships')
-      .set({ role: m.role })
-      .where('org_id', '=', m.orgId)
-      .where('user_id', '=', m.userId)
-      .execute();
+    await memberships.updateWhere(db, { role: m.role }, { org_id: m.orgId, user_id: m.userId });
   } else {
     await db.insertInto('memberships').values(membershipColumns.toRow(m)).execute();
   }
@@ -42,13 +39,7 @@ export async function findMembership(
   orgId: string,
   userId: string,
 ): Promise<Membership | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('memberships')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await memberships.rowWhere(store, { org_id: orgId, user_id: userId });
   return row ? membershipColumns.toRecord(row) : null;
 }
 
@@ -71,7 +62,7 @@ export async function pageMembersOfOrg(
   window: Window,
 ): Promise<{ rows: MemberRow[]; total: number }> {
   const db = opened(store);
-  const total = await countRows(db.selectFrom('memberships').where('org_id', '=', orgId));
+  const total = await memberships.countWhere(db, { org_id: orgId });
   const read = nearerEnd(total, window);
   if (read === null) return { rows: [], total };
   const direction = readDirection(read);
@@ -129,11 +120,9 @@ export async function pageOrgsOfUser(
 }
 
 export async function countOwners(store: Handle, orgId: string): Promise<number> {
-  const db = opened(store);
-  return countRows(db.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'));
+  return memberships.countWhere(store, { org_id: orgId, role: 'owner' });
 }
 
 export async function deleteMembership(store: Handle, orgId: string, userId: string): Promise<void> {
-  const db = opened(store);
-  await db.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+  await memberships.deleteWhere(store, { org_id: orgId, user_id: userId });
 }

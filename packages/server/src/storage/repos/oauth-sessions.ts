@@ -5,7 +5,9 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { OAuthSessionsTable } from '../schema.js';
 import { everyColumn } from './column-map.js';
-import { oldestFirst, orgClientRows } from './org-rows.js';
+import { tableOf } from './keyed-rows.js';
+import { oldestFirst } from './org-rows.js';
+import { orgClientRowsDeleter } from './table-records.js';
 import { toUser, USER_COLUMNS, type UserColumns } from './users.js';
 
 export const toSession = (r: OAuthSessionsTable): OAuthSession => ({
@@ -26,6 +28,8 @@ export const toSession = (r: OAuthSessionsTable): OAuthSession => ({
   claims: r.claims === null ? null : (JSON.parse(r.claims) as ClaimsRequest),
   ...(r.sid === null ? {} : { sid: r.sid }),
 });
+
+const sessions = tableOf('oauth_sessions');
 
 /** Every column of `oauth_sessions`: what the compiled statements that read a session select. */
 export const SESSION_COLUMNS = everyColumn<OAuthSessionsTable>()([
@@ -84,8 +88,7 @@ export async function insertOAuthSession(
 }
 
 export async function findOAuthSession(store: Handle, id: string): Promise<OAuthSession | null> {
-  const db = opened(store);
-  const row = await db.selectFrom('oauth_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await sessions.rowWhere(store, { id });
   return row ? toSession(row) : null;
 }
 
@@ -132,25 +135,16 @@ export async function revokeOAuthSession(
   id: string,
   now: number,
 ): Promise<OAuthSession | null> {
-  const db = opened(store);
-  const row = await db
-    .updateTable('oauth_sessions')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await sessions.updatedRowWhere(store, { revoked_at: now }, { id, revoked_at: null });
   return row ? toSession(row) : null;
 }
 
 export async function setOAuthSessionTenant(store: Handle, id: string, tenantId: string): Promise<void> {
-  const db = opened(store);
-  await db.updateTable('oauth_sessions').set({ tenant_id: tenantId }).where('id', '=', id).execute();
+  await sessions.updateWhere(store, { tenant_id: tenantId }, { id });
 }
 
 export async function setOAuthSessionScope(store: Handle, id: string, scope: string): Promise<void> {
-  const db = opened(store);
-  await db.updateTable('oauth_sessions').set({ scope }).where('id', '=', id).execute();
+  await sessions.updateWhere(store, { scope }, { id });
 }
 
 /** Stores the resources a session's grant holds now (a refresh narrowed one). */
@@ -159,12 +153,7 @@ export async function setOAuthSessionResources(
   id: string,
   resources: readonly ResourceGrant[],
 ): Promise<void> {
-  const db = opened(store);
-  await db
-    .updateTable('oauth_sessions')
-    .set({ resources: JSON.stringify(resources) })
-    .where('id', '=', id)
-    .execute();
+  await sessions.updateWhere(store, { resources: JSON.stringify(resources) }, { id });
 }
 
 /**
@@ -195,11 +184,4 @@ export async function liveSessionIds(
 }
 
 /** Deletes the sessions of an org's client, their refresh tokens by cascade (see deleteClientRow). */
-export async function deleteClientOAuthSessions(
-  store: Handle,
-  orgId: string,
-  clientId: string,
-): Promise<void> {
-  const db = opened(store);
-  await orgClientRows(db.deleteFrom('oauth_sessions'), orgId, clientId).execute();
-}
+export const deleteClientOAuthSessions = orgClientRowsDeleter('oauth_sessions');

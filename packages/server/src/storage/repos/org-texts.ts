@@ -1,6 +1,9 @@
 import type { Locale } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { tableOf } from './keyed-rows.js';
+
+const texts = tableOf('org_texts');
 
 /** One of an org's own messages (migration 050). */
 export interface OrgText {
@@ -55,12 +58,5 @@ export async function deleteOrgText(
   locale: Locale,
   key: string,
 ): Promise<boolean> {
-  const db = opened(store);
-  const result = await db
-    .deleteFrom('org_texts')
-    .where('org_id', '=', orgId)
-    .where('locale', '=', locale)
-    .where('key', '=', key)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await texts.deleteWhere(store, { org_id: orgId, locale, key })) > 0;
 }

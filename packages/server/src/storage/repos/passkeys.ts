@@ -5,7 +5,8 @@ import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
 import { columnMap, flag, json, lifespanColumns, orgRowColumns } from './column-map.js';
 import { purgeNotLiveAt } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
-import { liveOrgRowByHash, oldestFirst } from './org-rows.js';
+import { tableOf } from './keyed-rows.js';
+import { liveOrgRowByHash } from './org-rows.js';
 import { insertOf } from './table-records.js';
 
 const passkeyColumns = columnMap<PasskeysTable, PasskeyCredential>()({
@@ -23,6 +24,7 @@ const passkeyColumns = columnMap<PasskeysTable, PasskeyCredential>()({
   last_used_at: 'lastUsedAt',
 });
 const toPasskey = passkeyColumns.toRecord;
+const passkeys = tableOf('passkeys');
 
 const challengeColumns = columnMap<PasskeyChallengesTable, PasskeyChallenge>()({
   challenge_hash: 'challengeHash',
@@ -47,10 +49,7 @@ export async function insertPasskey(store: Handle, p: PasskeyCredential): Promis
 
 /** The user's passkeys, oldest first. */
 export async function listPasskeys(store: Handle, userId: string): Promise<PasskeyCredential[]> {
-  const db = opened(store);
-  const rows = await oldestFirst(
-    db.selectFrom('passkeys').selectAll().where('user_id', '=', userId),
-  ).execute();
+  const rows = await passkeys.rowsOldestFirst(store, { user_id: userId });
   return rows.map(toPasskey);
 }
 
@@ -60,13 +59,7 @@ export async function findPasskeyByCredential(
   orgId: string,
   credentialId: string,
 ): Promise<PasskeyCredential | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('passkeys')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where('credential_id', '=', credentialId)
-    .executeTakeFirst();
+  const row = await passkeys.rowWhere(store, { org_id: orgId, credential_id: credentialId });
   return row ? toPasskey(row) : null;
 }
 
@@ -79,20 +72,17 @@ export async function recordPasskeyUse(
   id: string,
   use: { previousCount: number; signCount: number; backedUp: boolean; at: number },
 ): Promise<boolean> {
-  const db = opened(store);
-  const result = await db
-    .updateTable('passkeys')
-    .set({ sign_count: use.signCount, backed_up: use.backedUp ? 1 : 0, last_used_at: use.at })
-    .where('id', '=', id)
-    .where('sign_count', '=', use.previousCount)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  const changed = await passkeys.updateWhere(
+    store,
+    { sign_count: use.signCount, backed_up: use.backedUp ? 1 : 0, last_used_at: use.at },
+    { id, sign_count: use.previousCount },
+  );
+  return changed === 1;
 }
 
 /** Deletes every passkey of the user; returns them (for the audit). */
 export async function deleteUserPasskeys(store: Handle, userId: string): Promise<PasskeyCredential[]> {
-  const db = opened(store);
-  const rows = await db.deleteFrom('passkeys').where('user_id', '=', userId).returningAll().execute();
+  const rows = await passkeys.deletedRowsWhere(store, { user_id: userId });
   return rows.map(toPasskey);
 }
 
@@ -102,13 +92,7 @@ export async function deletePasskey(
   userId: string,
   id: string,
 ): Promise<PasskeyCredential | null> {
-  const db = opened(store);
-  const row = await db
-    .deleteFrom('passkeys')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await passkeys.deletedRowWhere(store, { id, user_id: userId });
   return row ? toPasskey(row) : null;
 }
 

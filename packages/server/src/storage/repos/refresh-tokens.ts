@@ -6,6 +6,7 @@ import { dialectOf, opened } from '../opened.js';
 import type { OAuthSessionsTable, RefreshTokensTable } from '../schema.js';
 import { columnMap, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
+import { tableOf } from './keyed-rows.js';
 import { sessionColumnsOf, toSession, userColumnsOf } from './oauth-sessions.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
@@ -20,6 +21,7 @@ const tokenColumns = columnMap<RefreshTokensTable, RefreshToken>()({
   dpop_jkt: 'dpopJkt',
 });
 const toToken = tokenColumns.toRecord;
+const tokens = tableOf('refresh_tokens');
 
 // Every refresh and every code exchange with a refresh token stores one: compiled once (the
 // token's values are stand-ins there, each a parameter of the one statement).
@@ -75,41 +77,24 @@ export async function retireRefreshToken(
   nextHash: string,
   now: number,
 ): Promise<boolean> {
-  const db = opened(store);
-  const retired = await db
-    .updateTable('refresh_tokens')
-    .set({ used_at: now, retired_at: now })
-    .where('token_hash', '=', successorHash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(retired.numUpdatedRows) !== 1) return false;
-  await db
-    .updateTable('refresh_tokens')
-    .set({ rotated_to: nextHash })
-    .where('token_hash', '=', tokenHash)
-    .execute();
+  const retired = await tokens.updateWhere(
+    store,
+    { used_at: now, retired_at: now },
+    { token_hash: successorHash, used_at: null },
+  );
+  if (retired !== 1) return false;
+  await tokens.updateWhere(store, { rotated_to: nextHash }, { token_hash: tokenHash });
   return true;
 }
 
 export async function findRefreshToken(store: Handle, tokenHash: string): Promise<RefreshToken | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('refresh_tokens')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = await tokens.rowWhere(store, { token_hash: tokenHash });
   return row ? toToken(row) : null;
 }
 
 /** Retires every live refresh token of a session, so only the one issued next is usable. */
 export async function supersedeRefreshTokens(store: Handle, sessionId: string, now: number): Promise<void> {
-  const db = opened(store);
-  await db
-    .updateTable('refresh_tokens')
-    .set({ used_at: now })
-    .where('session_id', '=', sessionId)
-    .where('used_at', 'is', null)
-    .execute();
+  await tokens.updateWhere(store, { used_at: now }, { session_id: sessionId, used_at: null });
 }
 
 /** Expired tokens go: presenting one is then simply unknown, which is refused all the same. */

@@ -4,8 +4,8 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { RolesTable } from '../schema.js';
 import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
-import { oldestFirst, orgRowById, pageOrgRows } from './org-rows.js';
-import { replaceRows } from './replace-rows.js';
+import { tableOf } from './keyed-rows.js';
+import { orgRowById, pageOrgRows } from './org-rows.js';
 import { insertOf } from './table-records.js';
 
 /** A permission as stored: the resource by id. */
@@ -57,6 +57,9 @@ const roleColumns = columnMap<RolesTable, Omit<EndUserRole, 'permissions'>>()({
   description: 'description',
   ...timestampColumns,
 });
+const roleRows = tableOf('roles');
+const rolePermissions = tableOf('role_permissions');
+const userRoles = tableOf('user_roles');
 
 async function withPermissions(db: Db, rows: RolesTable[]): Promise<EndUserRole[]> {
   const permissions = await permissionsOf(
@@ -74,11 +77,10 @@ export async function setRolePermissions(
   roleId: string,
   permissions: readonly StoredPermission[],
 ): Promise<void> {
-  const db = opened(store);
-  await replaceRows(
-    db.deleteFrom('role_permissions').where('role_id', '=', roleId),
+  await rolePermissions.replaceWhere(
+    store,
+    { role_id: roleId },
     permissions.map((p) => ({ role_id: roleId, resource_id: p.resourceId, scope: p.scope })),
-    (rows) => db.insertInto('role_permissions').values(rows),
   );
 }
 
@@ -97,13 +99,7 @@ export async function findRoles(
 ): Promise<EndUserRole[]> {
   const db = opened(store);
   if (ids.length === 0) return [];
-  const rows = await oldestFirst(
-    db
-      .selectFrom('roles')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .where('id', 'in', [...ids]),
-  ).execute();
+  const rows = await roleRows.rowsOldestFirst(db, { org_id: orgId, id: ids });
   return withPermissions(db, rows);
 }
 
@@ -152,11 +148,10 @@ export async function rolesOfUser(store: Handle, userId: string): Promise<EndUse
 
 /** Replaces the roles `userId` holds. */
 export async function setUserRoles(store: Handle, userId: string, roleIds: readonly string[], now: number) {
-  const db = opened(store);
-  await replaceRows(
-    db.deleteFrom('user_roles').where('user_id', '=', userId),
+  await userRoles.replaceWhere(
+    store,
+    { user_id: userId },
     roleIds.map((roleId) => ({ user_id: userId, role_id: roleId, created_at: now })),
-    (rows) => db.insertInto('user_roles').values(rows),
   );
 }
 

@@ -3,6 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimDirectoriesTable } from '../schema.js';
 import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
+import { tableOf } from './keyed-rows.js';
 import type { ListWindow } from './list-window.js';
 import { orgRowById, pageOrgRows } from './org-rows.js';
 import { orgRecordById } from './table-records.js';
@@ -24,6 +25,8 @@ export async function insertDirectory(store: Handle, d: ScimDirectory, tokenHash
     .execute();
 }
 
+const directories = tableOf('scim_directories');
+
 /** The org's directory `id`, or null. */
 export const findDirectory = orgRecordById('scim_directories', directoryColumns);
 
@@ -33,12 +36,7 @@ export async function findDirectoryByTokenHash(
   orgId: string,
   tokenHash: string,
 ): Promise<{ directory: ScimDirectory; tokenHash: string } | null> {
-  const row = await opened(store)
-    .selectFrom('scim_directories')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await directories.rowWhere(store, { token_hash: tokenHash, org_id: orgId });
   return row ? { directory: toDirectory(row), tokenHash: row.token_hash } : null;
 }
 
@@ -59,12 +57,7 @@ export async function setDirectoryTokenHash(
   tokenHash: string,
   now: number,
 ): Promise<boolean> {
-  const r = await opened(store)
-    .updateTable('scim_directories')
-    .set({ token_hash: tokenHash, updated_at: now })
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  return (await directories.updateWhere(store, { token_hash: tokenHash, updated_at: now }, { id })) > 0;
 }
 
 export async function deleteDirectory(store: Handle, orgId: string, id: string): Promise<boolean> {

@@ -3,9 +3,8 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimGroupsTable } from '../schema.js';
 import { columnMap, timestampColumns } from './column-map.js';
+import { tableOf } from './keyed-rows.js';
 import { oldestFirst } from './org-rows.js';
-import { countRows } from './paged-rows.js';
-import { replaceRows } from './replace-rows.js';
 
 const { toRecord: toGroup, toRow: rowOf } = columnMap<ScimGroupsTable, ScimGroup>()({
   id: 'id',
@@ -15,6 +14,9 @@ const { toRecord: toGroup, toRow: rowOf } = columnMap<ScimGroupsTable, ScimGroup
   version: 'version',
   ...timestampColumns,
 });
+const groups = tableOf('scim_groups');
+const groupRoles = tableOf('scim_group_roles');
+const roleGrants = tableOf('scim_role_grants');
 
 export async function insertGroup(store: Handle, g: ScimGroup): Promise<void> {
   await opened(store).insertInto('scim_groups').values(rowOf(g)).execute();
@@ -22,12 +24,7 @@ export async function insertGroup(store: Handle, g: ScimGroup): Promise<void> {
 
 /** The directory's group `id`, or null. */
 export async function findGroup(store: Handle, directoryId: string, id: string): Promise<ScimGroup | null> {
-  const row = await opened(store)
-    .selectFrom('scim_groups')
-    .selectAll()
-    .where('id', '=', id)
-    .where('directory_id', '=', directoryId)
-    .executeTakeFirst();
+  const row = await groups.rowWhere(store, { id, directory_id: directoryId });
   return row ? toGroup(row) : null;
 }
 
@@ -56,24 +53,17 @@ export async function groupsBatch(
 }
 
 export async function countGroups(store: Handle, directoryId: string): Promise<number> {
-  return countRows(opened(store).selectFrom('scim_groups').where('directory_id', '=', directoryId));
+  return groups.countWhere(store, { directory_id: directoryId });
 }
 
 /** Writes the group if its stored version is still `expectedVersion`; false otherwise. */
 export async function updateGroup(store: Handle, g: ScimGroup, expectedVersion: number): Promise<boolean> {
   const { id, directory_id, created_at, ...changes } = rowOf(g);
-  const r = await opened(store)
-    .updateTable('scim_groups')
-    .set(changes)
-    .where('id', '=', id)
-    .where('version', '=', expectedVersion)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  return (await groups.updateWhere(store, changes, { id, version: expectedVersion })) > 0;
 }
 
 export async function deleteGroup(store: Handle, id: string): Promise<boolean> {
-  const r = await opened(store).deleteFrom('scim_groups').where('id', '=', id).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return (await groups.deleteWhere(store, { id })) > 0;
 }
 
 /** The group's members (user ids and addresses), oldest user first. */
@@ -185,11 +175,10 @@ export async function setGroupRoles(
   groupId: string,
   roleIds: readonly string[],
 ): Promise<void> {
-  const db = opened(store);
-  await replaceRows(
-    db.deleteFrom('scim_group_roles').where('group_id', '=', groupId),
+  await groupRoles.replaceWhere(
+    store,
+    { group_id: groupId },
     roleIds.map((roleId) => ({ group_id: groupId, role_id: roleId })),
-    (rows) => db.insertInto('scim_group_roles').values(rows),
   );
 }
 
@@ -208,10 +197,9 @@ export async function setRoleGrants(
   userId: string,
   roleIds: readonly string[],
 ): Promise<void> {
-  const db = opened(store);
-  await replaceRows(
-    db.deleteFrom('scim_role_grants').where('user_id', '=', userId),
+  await roleGrants.replaceWhere(
+    store,
+    { user_id: userId },
     roleIds.map((roleId) => ({ user_id: userId, role_id: roleId })),
-    (rows) => db.insertInto('scim_role_grants').values(rows),
   );
 }

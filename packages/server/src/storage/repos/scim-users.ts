@@ -3,7 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimUsersTable } from '../schema.js';
 import { columnMap, json, timestampColumns } from './column-map.js';
-import { countRows } from './paged-rows.js';
+import { tableOf } from './keyed-rows.js';
 import { replaceRows } from './replace-rows.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
@@ -27,6 +27,8 @@ const rowOf = (r: ScimUserRecord): ScimUsersTable => ({
   user_name_key: userNameKey(r.userName),
 });
 
+const scimUsers = tableOf('scim_users');
+
 /** Stores the record; false when the user is already held by a directory or the userName is taken there. */
 export async function insertScimUser(store: Handle, record: ScimUserRecord): Promise<void> {
   await opened(store).insertInto('scim_users').values(rowOf(record)).execute();
@@ -34,11 +36,7 @@ export async function insertScimUser(store: Handle, record: ScimUserRecord): Pro
 
 /** The record of the user, whichever directory holds them; null when none does. */
 export async function findScimUserOf(store: Handle, userId: string): Promise<ScimUserRecord | null> {
-  const row = await opened(store)
-    .selectFrom('scim_users')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await scimUsers.rowWhere(store, { user_id: userId });
   return row ? toRecord(row) : null;
 }
 
@@ -48,12 +46,10 @@ export async function findScimUserByUserName(
   directoryId: string,
   userName: string,
 ): Promise<ScimUserRecord | null> {
-  const row = await opened(store)
-    .selectFrom('scim_users')
-    .selectAll()
-    .where('directory_id', '=', directoryId)
-    .where('user_name_key', '=', userNameKey(userName))
-    .executeTakeFirst();
+  const row = await scimUsers.rowWhere(store, {
+    directory_id: directoryId,
+    user_name_key: userNameKey(userName),
+  });
   return row ? toRecord(row) : null;
 }
 
@@ -134,7 +130,7 @@ export async function scimUsersBatch(
 
 /** How many users the directory holds. */
 export async function countScimUsers(store: Handle, directoryId: string): Promise<number> {
-  return countRows(opened(store).selectFrom('scim_users').where('directory_id', '=', directoryId));
+  return scimUsers.countWhere(store, { directory_id: directoryId });
 }
 
 /**
@@ -171,14 +167,12 @@ export async function updateScimUser(
   expectedVersion: number,
 ): Promise<boolean> {
   const { user_id, directory_id, created_at, ...changes } = rowOf(record);
-  const r = await opened(store)
-    .updateTable('scim_users')
-    .set(changes)
-    .where('user_id', '=', user_id)
-    .where('directory_id', '=', directory_id)
-    .where('version', '=', expectedVersion)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  const changed = await scimUsers.updateWhere(store, changes, {
+    user_id,
+    directory_id,
+    version: expectedVersion,
+  });
+  return changed > 0;
 }
 
 /** Which of `userIds` the directory holds. */

@@ -1,15 +1,12 @@
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { tableOf } from './keyed-rows.js';
+
+const checks = tableOf('sealed_checks');
 
 /** The sealed check value `name`, or null before one is written. */
 export async function findSealedCheck(store: Handle, name: string): Promise<string | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('sealed_checks')
-    .select('sealed')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return row?.sealed ?? null;
+  return (await checks.valueWhere(store, 'sealed', { name })) ?? null;
 }
 
 /** Writes the check value unless one exists (another process wrote it first): that one stays. */

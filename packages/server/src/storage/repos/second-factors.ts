@@ -5,8 +5,7 @@ import { opened } from '../opened.js';
 import type { TotpFactorsTable } from '../schema.js';
 import { columnMap } from './column-map.js';
 import { insertedAnew } from './inserted-anew.js';
-import { countRows } from './paged-rows.js';
-import { replaceRows } from './replace-rows.js';
+import { tableOf } from './keyed-rows.js';
 
 const factorColumns = columnMap<TotpFactorsTable, TotpFactor>()({
   user_id: 'userId',
@@ -17,6 +16,9 @@ const factorColumns = columnMap<TotpFactorsTable, TotpFactor>()({
   created_at: 'createdAt',
 });
 const toFactor = factorColumns.toRecord;
+const factors = tableOf('totp_factors');
+const recoveryCodes = tableOf('recovery_codes');
+const policies = tableOf('org_sign_in_policies');
 
 // Read by every password sign-in (is a second factor due?): compiled once.
 const factorOf = compiledOnce(['userId'], (db, v) =>
@@ -31,11 +33,7 @@ export async function findTotpFactor(store: Handle, userId: string): Promise<Tot
 /** Starts (or restarts) an enrolment: an unconfirmed factor replaces an unconfirmed one only. */
 export async function putPendingTotpFactor(store: Handle, f: TotpFactor): Promise<boolean> {
   const db = opened(store);
-  await db
-    .deleteFrom('totp_factors')
-    .where('user_id', '=', f.userId)
-    .where('confirmed_at', 'is', null)
-    .execute();
+  await factors.deleteWhere(db, { user_id: f.userId, confirmed_at: null });
   return insertedAnew(
     db
       .insertInto('totp_factors')
@@ -69,17 +67,15 @@ export async function acceptTotpStep(
 }
 
 export async function deleteTotpFactor(store: Handle, userId: string): Promise<void> {
-  const db = opened(store);
-  await db.deleteFrom('totp_factors').where('user_id', '=', userId).execute();
-  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await factors.deleteWhere(store, { user_id: userId });
+  await recoveryCodes.deleteWhere(store, { user_id: userId });
 }
 
 export async function replaceRecoveryCodes(store: Handle, userId: string, hashes: string[], now: number) {
-  const db = opened(store);
-  await replaceRows(
-    db.deleteFrom('recovery_codes').where('user_id', '=', userId),
+  await recoveryCodes.replaceWhere(
+    store,
+    { user_id: userId },
     hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now, used_at: null })),
-    (rows) => db.insertInto('recovery_codes').values(rows),
   );
 }
 
@@ -90,33 +86,21 @@ export async function consumeRecoveryCode(
   hash: string,
   now: number,
 ): Promise<boolean> {
-  const db = opened(store);
-  const result = await db
-    .updateTable('recovery_codes')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('code_hash', '=', hash)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  const used = await recoveryCodes.updateWhere(
+    store,
+    { used_at: now },
+    { user_id: userId, code_hash: hash, used_at: null },
+  );
+  return used === 1;
 }
 
 export async function countUnusedRecoveryCodes(store: Handle, userId: string): Promise<number> {
-  const db = opened(store);
-  return countRows(
-    db.selectFrom('recovery_codes').where('user_id', '=', userId).where('used_at', 'is', null),
-  );
+  return recoveryCodes.countWhere(store, { user_id: userId, used_at: null });
 }
 
 /** The org's policy (its own table: the Org record does not carry it); no row means optional. */
 export async function findRequireMfa(store: Handle, orgId: string): Promise<boolean> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('org_sign_in_policies')
-    .select('require_mfa')
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
-  return row?.require_mfa === 1;
+  return (await policies.valueWhere(store, 'require_mfa', { org_id: orgId })) === 1;
 }
 
 export async function setRequireMfa(

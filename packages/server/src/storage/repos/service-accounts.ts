@@ -3,6 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ServiceAccountsTable } from '../schema.js';
 import { columnMap } from './column-map.js';
+import { tableOf } from './keyed-rows.js';
 import { pageRows } from './paged-rows.js';
 import { insertOf } from './table-records.js';
 
@@ -13,6 +14,7 @@ const bindingColumns = columnMap<ServiceAccountsTable, ServiceAccountBinding>()(
   created_at: 'createdAt',
 });
 const toBinding = bindingColumns.toRecord;
+const bindings = tableOf('service_accounts');
 
 export const insertServiceAccount = insertOf('service_accounts', bindingColumns);
 
@@ -21,12 +23,7 @@ export async function findServiceAccountRow(
   store: Handle,
   clientId: string,
 ): Promise<ServiceAccountBinding | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('service_accounts')
-    .selectAll()
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
+  const row = await bindings.rowWhere(store, { client_id: clientId });
   return row ? toBinding(row) : null;
 }
 

@@ -1,15 +1,12 @@
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
+import { tableOf } from './keyed-rows.js';
+
+const settings = tableOf('service_settings');
 
 /** The setting `name`'s JSON text, or null before one is written. */
 export async function findServiceSetting(store: Handle, name: string): Promise<string | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('service_settings')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirst();
-  return row?.value ?? null;
+  return (await settings.valueWhere(store, 'value', { name })) ?? null;
 }
 
 /** Writes the setting, replacing what another start wrote before. */

@@ -2,7 +2,7 @@ import type { LogoutEndpoint, SessionClient } from '../../domain/types.js';
 import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import { clientLogoutColumns } from './clients.js';
-import { orgClientRows } from './org-rows.js';
+import { orgClientRowsDeleter } from './table-records.js';
 
 /** What a sign-in records of its client: the sid it was given, its logout endpoints when it signed in. */
 export interface SessionClientRow {
@@ -119,11 +119,4 @@ export async function purgeSessionClients(store: Handle, createdBefore: number):
 }
 
 /** Forgets the sign-ins of an org's client (deleteClient, with the client). */
-export async function deleteClientSessionClients(
-  store: Handle,
-  orgId: string,
-  clientId: string,
-): Promise<void> {
-  const db = opened(store);
-  await orgClientRows(db.deleteFrom('session_clients'), orgId, clientId).execute();
-}
+export const deleteClientSessionClients = orgClientRowsDeleter('session_clients');

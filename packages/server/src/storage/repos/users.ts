@@ -5,6 +5,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { UsersTable } from '../schema.js';
 import { columnMap, flag, jsonOrNull, orgRowColumns, timestampColumns } from './column-map.js';
+import { type Conditions, tableOf } from './keyed-rows.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import type { ListWindow } from './list-window.js';
 import { oldestFirst } from './org-rows.js';
@@ -54,6 +55,7 @@ const userColumns = columnMap<UserColumns, User>()({
 export const USER_COLUMNS = userColumns.names;
 
 export const toUser = userColumns.toRecord;
+const userRows = tableOf('users');
 
 /** Emails are unique per org regardless of case. */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
@@ -132,19 +134,12 @@ export async function findUserWithPasswordHash(
 }
 
 export async function findUserById(store: Handle, id: string): Promise<User | null> {
-  const db = opened(store);
-  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await userRows.rowWhere(store, { id });
   return row ? toUser(row) : null;
 }
 
 export async function findPasswordHash(store: Handle, userId: string): Promise<string | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('users')
-    .select('password_hash')
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  return row?.password_hash ?? null;
+  return (await userRows.valueWhere(store, 'password_hash', { id: userId })) ?? null;
 }
 
 /**
@@ -190,39 +185,32 @@ async function listed(db: Db, orgId: string, window: ListWindow) {
 
 /** Stores what an owner may change of a user: names, picture, the other standard claims, whether they are disabled. */
 export async function updateUser(store: Handle, user: User): Promise<void> {
-  const db = opened(store);
   // All but the key, the org, the address (setEmail), the provider, whether verified, and the creation.
   const { id, org_id, email, provider, email_verified, created_at, ...changes } = userColumns.toRow(user);
-  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+  await userRows.updateWhere(store, changes, { id });
 }
 
 /** Stores a new password hash (reset or change). */
 export async function setPasswordHash(store: Handle, userId: string, passwordHash: string, now: number) {
-  const db = opened(store);
-  await db
-    .updateTable('users')
-    .set({ password_hash: passwordHash, updated_at: now })
-    .where('id', '=', userId)
-    .execute();
+  await userRows.updateWhere(store, { password_hash: passwordHash, updated_at: now }, { id: userId });
 }
 
 /** A new address, unverified until a link mailed to it is followed. */
 export async function setEmail(store: Handle, userId: string, email: string, now: number) {
-  const db = opened(store);
-  await db
-    .updateTable('users')
-    .set({ email, email_key: emailKey(email), email_verified: 0, updated_at: now })
-    .where('id', '=', userId)
-    .execute();
+  await userRows.updateWhere(
+    store,
+    { email, email_key: emailKey(email), email_verified: 0, updated_at: now },
+    { id: userId },
+  );
 }
 
 /** Sets the address as a directory vouches for it (SCIM): verified. */
 export async function setVouchedEmail(store: Handle, userId: string, email: string, now: number) {
-  await opened(store)
-    .updateTable('users')
-    .set({ email, email_key: emailKey(email), email_verified: 1, updated_at: now })
-    .where('id', '=', userId)
-    .execute();
+  await userRows.updateWhere(
+    store,
+    { email, email_key: emailKey(email), email_verified: 1, updated_at: now },
+    { id: userId },
+  );
 }
 
 /** Marks the address verified, if it is still `sentTo` (case-insensitive); false when it is not. */
@@ -245,19 +233,14 @@ async function verifyEmail(
   now: number,
   { onlyIfUnverified }: { onlyIfUnverified: boolean },
 ): Promise<boolean> {
-  let update = opened(store)
-    .updateTable('users')
-    .set({ email_verified: 1, updated_at: now })
-    .where('id', '=', userId)
-    .where('email_key', '=', emailKey(sentTo));
-  if (onlyIfUnverified) update = update.where('email_verified', '=', 0);
-  const result = await update.executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const stillSentTo: Conditions<UsersTable> = { id: userId, email_key: emailKey(sentTo) };
+  const where: Conditions<UsersTable> = onlyIfUnverified
+    ? { ...stillSentTo, email_verified: 0 }
+    : stillSentTo;
+  return (await userRows.updateWhere(store, { email_verified: 1, updated_at: now }, where)) > 0;
 }
 
 /** Deletes the user (their sessions, memberships and factors go with them); false when already gone. */
 export async function deleteUser(store: Handle, id: string): Promise<boolean> {
-  const db = opened(store);
-  const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (await userRows.deleteWhere(store, { id })) > 0;
 }

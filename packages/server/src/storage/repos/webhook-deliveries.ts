@@ -11,7 +11,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhooksTable } from '../schema.js';
 import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
-import { countRows } from './paged-rows.js';
+import { tableOf } from './keyed-rows.js';
 import { toDeliveryTarget } from './webhooks.js';
 
 const deliveryColumns = columnMap<WebhookDeliveriesTable, WebhookDelivery>()({
@@ -27,6 +27,7 @@ const deliveryColumns = columnMap<WebhookDeliveriesTable, WebhookDelivery>()({
   ...timestampColumns,
 });
 const toDelivery = deliveryColumns.toRecord;
+const deliveryRows = tableOf('webhook_deliveries');
 
 type ClaimedRow = Pick<WebhookDeliveriesTable, 'id' | 'webhook_id' | 'event_id' | 'body' | 'attempts'>;
 
@@ -67,8 +68,7 @@ export async function insertDeliveries(store: Handle, deliveries: readonly Webho
 }
 
 export async function deleteDeliveriesOfWebhook(store: Handle, webhookId: string): Promise<void> {
-  const db = opened(store);
-  await db.deleteFrom('webhook_deliveries').where('webhook_id', '=', webhookId).execute();
+  await deliveryRows.deleteWhere(store, { webhook_id: webhookId });
 }
 
 /**
@@ -224,13 +224,7 @@ export async function findDelivery(
   webhookId: string,
   id: string,
 ): Promise<WebhookDelivery | null> {
-  const db = opened(store);
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('id', '=', id)
-    .where('webhook_id', '=', webhookId)
-    .executeTakeFirst();
+  const row = await deliveryRows.rowWhere(store, { id, webhook_id: webhookId });
   return row ? toDelivery(row) : null;
 }
 
@@ -251,8 +245,7 @@ export async function requeueDelivery(store: Handle, id: string, now: number): P
 
 /** How many webhook deliveries wait to be attempted (pending, due now or later). */
 export async function outboxDepth(store: Handle): Promise<number> {
-  const db = opened(store);
-  return countRows(db.selectFrom('webhook_deliveries').where('status', '=', 'pending'));
+  return deliveryRows.countWhere(store, { status: 'pending' });
 }
 
 export interface BatchResult {

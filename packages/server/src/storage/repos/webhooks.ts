@@ -4,6 +4,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhooksTable } from '../schema.js';
 import { columnMap, flag, json, orgRowColumns, timestampColumns } from './column-map.js';
+import { tableOf } from './keyed-rows.js';
 import { orgRowById } from './org-rows.js';
 import { orgRecordById, orgRecordsOldestFirst } from './table-records.js';
 
@@ -25,6 +26,8 @@ export async function insertWebhook(store: Handle, w: Webhook, secretSealed: str
     .values({ ...webhookColumns.toRow(w), secret_sealed: secretSealed })
     .execute();
 }
+
+const webhookRows = tableOf('webhooks');
 
 /** An org's webhooks, oldest first. */
 export const listWebhooks = orgRecordsOldestFirst('webhooks', webhookColumns);
@@ -67,22 +70,14 @@ export async function loadDeliveryTargets(
   store: Handle,
   ids: string[],
 ): Promise<Map<string, DeliveryTarget>> {
-  const db = opened(store);
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
+  const rows = await webhookRows.rowsWhere(store, { id: ids });
   return new Map(rows.map((r) => [r.id, toDeliveryTarget(r)]));
 }
 
 /** Sets an active webhook inactive; false when it was inactive already (or is gone). */
 export async function deactivateWebhook(store: Handle, id: string, now: number): Promise<boolean> {
-  const db = opened(store);
-  const result = await db
-    .updateTable('webhooks')
-    .set({ active: 0, updated_at: now })
-    .where('id', '=', id)
-    .where('active', '=', 1)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return (await webhookRows.updateWhere(store, { active: 0, updated_at: now }, { id, active: 1 })) > 0;
 }
 
 /** One webhook of an org, only what the delivery log checks (id, org, whether active), or null. */
