@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ACCOUNT_LINK_TTL_MS,
   type Connection,
@@ -11,13 +10,13 @@ import {
   type UpstreamIdentity,
 } from '../../domain/federation/index.js';
 import { reserveMail } from '../../domain/mail/index.js';
-import type { Org, User } from '../../domain/types.js';
+import type { User } from '../../domain/types.js';
 import { afterResponse } from './after-response.js';
-import { type PageContext, pageLink, queryValue } from './context.js';
+import { pageLink, queryValue } from './context.js';
 import { boundBrowser, keepBrowserBinding } from './federation-binding.js';
 import { showRefusal } from './federation-refusal.js';
 import { linkConfirmView, linkSentView } from './federation-views.js';
-import { hostedPage, refuseForm } from './hosted-page.js';
+import { hostedPage, refuseForm, type Visit } from './hosted-page.js';
 import { renderLogin } from './login.js';
 import { textsOf } from './page-texts.js';
 import { reserveForRequester } from './requester-throttle.js';
@@ -34,14 +33,12 @@ import { sendSignIn } from './session-start.js';
 
 /** After an upstream sign-in whose account must be proved: mails the link (throttled) and says so. */
 export async function offerLinkPage(
-  ctx: PageContext,
-  org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  visit: Visit,
   c: Connection,
   answer: { identity: UpstreamIdentity; requestId: string | null },
   user: User,
 ) {
+  const { ctx, org, request, reply } = visit;
   const binding = boundBrowser(ctx, request);
   // The way back checked this cookie already; without it no link could ever be followed here.
   if (binding === null)
@@ -57,7 +54,7 @@ export async function offerLinkPage(
         400,
       ),
     );
-  const verdict = await reserveForRequester(reserveMail, { ctx, org, request }, user.email);
+  const verdict = await reserveForRequester(reserveMail, visit, user.email);
   if (!verdict.allowed) {
     const { error, options } = throttledPage(textsOf(request), verdict.retryAfterS, 'throttled.links');
     return renderLogin(ctx, org, request, reply, null, { email: '', error }, options);

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   type Connection,
   completeFederatedSignIn,
@@ -11,8 +10,7 @@ import {
   takeFederatedAnswer,
   type UpstreamIdentity,
 } from '../../domain/federation/index.js';
-import type { Org } from '../../domain/types.js';
-import { type PageContext, pageLink, queryValue } from './context.js';
+import { pageLink, queryValue } from './context.js';
 import { bindBrowser, boundBrowser } from './federation-binding.js';
 import { continueView } from './federation-continue.js';
 import { offerLinkPage } from './federation-link.js';
@@ -33,15 +31,13 @@ import { sendSignIn } from './session-start.js';
 
 /** Signs the person in as the user the upstream vouched for, and goes on with the request. */
 async function signInFederated(
-  ctx: PageContext,
-  org: Org,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  visit: Visit,
   c: Connection,
   answer: { identity: UpstreamIdentity; requestId: string | null },
 ) {
+  const { ctx, org, request, reply } = visit;
   const completed = await completeFederatedSignIn(ctx.deps, org, c, answer);
-  if ('prove' in completed) return offerLinkPage(ctx, org, request, reply, c, answer, completed.prove);
+  if ('prove' in completed) return offerLinkPage(visit, c, answer, completed.prove);
   return sendSignIn(ctx, org, request, reply, completed);
 }
 
@@ -86,14 +82,14 @@ export const oidcCallback = hostedPage(
     summary: 'enterprise sign-in: the OpenID provider’s way back',
   },
   async (visit) => {
-    const { ctx, org, request, reply, params } = visit;
+    const { ctx, org, request, params } = visit;
     const c = await requireConnection(ctx.deps, org, params.con);
     if (c.type !== 'oidc') return refused(visit, null, notOidc());
     const query = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
     let answer: Awaited<ReturnType<typeof finishOidcSignIn>> | null = null;
     try {
       answer = await finishOidcSignIn(ctx.deps, org, c, query, boundBrowser(ctx, request));
-      return await signInFederated(ctx, org, request, reply, c, answer);
+      return await signInFederated(visit, c, answer);
     } catch (error) {
       return refused(visit, answer?.requestId ?? null, error);
     }
@@ -148,13 +144,13 @@ export const samlContinue = hostedPage(
     form: ['answer'],
   },
   async (visit) => {
-    const { ctx, org, request, reply, params, form } = visit;
+    const { ctx, org, request, params, form } = visit;
     const c = await requireConnection(ctx.deps, org, params.con);
     if (c.type !== 'saml') return refused(visit, null, notSaml());
     let answer: Awaited<ReturnType<typeof takeFederatedAnswer>> | null = null;
     try {
       answer = await takeFederatedAnswer(ctx.deps, c.id, form.answer, boundBrowser(ctx, request));
-      return await signInFederated(ctx, org, request, reply, c, answer);
+      return await signInFederated(visit, c, answer);
     } catch (error) {
       return refused(visit, answer?.requestId ?? null, error);
     }
