@@ -115,6 +115,9 @@ export function discoveryDocument(
   return doc;
 }
 
+/** What every discovery operation is: public (no credentials), on every org's host. */
+const DISCOVERY = { tag: 'discovery', hosts: 'every', auth: 'none' } as const;
+
 /** GET of a discovery document: the org's, with its resources' scopes; any page may read it (DESIGN §14). */
 const discovery = (path: string, operationId: string, summary: string) =>
   operation(
@@ -123,9 +126,7 @@ const discovery = (path: string, operationId: string, summary: string) =>
       path,
       operationId,
       summary,
-      tag: 'discovery',
-      hosts: 'every',
-      auth: 'none',
+      ...DISCOVERY,
       responses: { 200: { description: 'the issuer’s metadata', schema: Discovery }, 404: noOrgAtHost },
     },
     ({ deps }) => ({
@@ -155,9 +156,7 @@ export const jwks = operation(
     path: '/.well-known/jwks.json',
     operationId: 'jwks',
     summary: 'The org’s signing keys (RFC 7517)',
-    tag: 'discovery',
-    hosts: 'every',
-    auth: 'none',
+    ...DISCOVERY,
     responses: { 200: { description: 'public keys; select by `kid`', schema: Jwks }, 404: noOrgAtHost },
   },
   ({ deps }) => ({
