@@ -5,7 +5,6 @@ import type { DeviceAuthorizationsTable } from '../schema.js';
 import { columnMap, lifespanColumns, listOrNull, orgRowColumns, textOf } from './column-map.js';
 import { purgeExpired } from './expiry.js';
 import { after, tableOf } from './keyed-rows.js';
-import { orgRowById } from './org-rows.js';
 
 /** Every column but the device code's hash, which only finds the row (findByDeviceCode). */
 const deviceColumns = columnMap<Omit<DeviceAuthorizationsTable, 'device_code_hash'>, DeviceAuthorization>()({
@@ -70,10 +69,12 @@ export async function findPendingDeviceAuthorization(
   id: string,
   now: number,
 ): Promise<DeviceAuthorization | null> {
-  const row = await orgRowById(opened(store).selectFrom('device_authorizations').selectAll(), orgId, id)
-    .where('status', '=', 'pending')
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  const row = await authorizations.rowWhere(store, {
+    id,
+    org_id: orgId,
+    status: 'pending',
+    expires_at: after(now),
+  });
   return row ? toDeviceAuthorization(row) : null;
 }
 

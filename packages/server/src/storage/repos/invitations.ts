@@ -4,7 +4,6 @@ import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
 import { type Conversion, columnMap, flag, lifespanColumns, orgRowColumns } from './column-map.js';
 import { after, tableOf } from './keyed-rows.js';
-import { orgRowById } from './org-rows.js';
 import { NEWEST_FIRST, pageRows } from './paged-rows.js';
 import { insertOf } from './table-records.js';
 
@@ -45,10 +44,7 @@ export async function findInvitation(
   orgId: string,
   id: string,
 ): Promise<InvitationRecord | null> {
-  const db = opened(store);
-  const row = await orgRowById(db.selectFrom('invitations').selectAll(), orgId, id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await invitations.rowWhere(store, { id, org_id: orgId, revoked_at: null });
   return row ? toInvitation(row) : null;
 }
 
@@ -128,9 +124,10 @@ export async function revokeInvitationRow(
   id: string,
   now: number,
 ): Promise<boolean> {
-  const db = opened(store);
-  const result = await orgRowById(db.updateTable('invitations').set({ revoked_at: now }), orgId, id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const revoked = await invitations.updateWhere(
+    store,
+    { revoked_at: now },
+    { id, org_id: orgId, revoked_at: null },
+  );
+  return revoked > 0;
 }
