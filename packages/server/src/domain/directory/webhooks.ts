@@ -10,8 +10,9 @@ import { fieldsOf, isoTimesOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
-import { isIdOf, newResourceId } from '../identifiers.js';
+import { newResourceId } from '../identifiers.js';
 import { type PageAsked, pageOfAll } from '../paging.js';
+import { runForIdOf } from '../run-for-id.js';
 import type { Actor, Org, Webhook } from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 
@@ -73,11 +74,12 @@ export async function listWebhooks(
   return pageOfAll(await listRows(deps.store, org.id), paging);
 }
 
+const noSuchWebhook = () => fail('webhook.not_found', 'no such webhook');
+
 /** Deletes one of the org's webhooks with its `webhook.deleted` entry; 404 for any other id. */
 export async function deleteWebhook(deps: DirectoryDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
-  await deps.unitOfWork.run(async (tx) => {
-    const deleted = (await deleteRow(tx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
+  await runForIdOf(deps.unitOfWork, 'webhook', id, noSuchWebhook, async (tx) => {
+    const deleted = (await deleteRow(tx, org.id, id)) ?? noSuchWebhook();
     await webhookAudit.deleted(tx, { orgId: org.id, actor }, deleted);
   });
 }
@@ -103,9 +105,8 @@ export async function updateWebhook(
   changes: WebhookChanges,
   actor: Actor,
 ): Promise<Webhook> {
-  if (!isIdOf('webhook', id)) fail('webhook.not_found', 'no such webhook');
-  return deps.unitOfWork.run(async (tx) => {
-    const before = (await findWebhook(tx, org.id, id)) ?? fail('webhook.not_found', 'no such webhook');
+  return runForIdOf(deps.unitOfWork, 'webhook', id, noSuchWebhook, async (tx) => {
+    const before = (await findWebhook(tx, org.id, id)) ?? noSuchWebhook();
     const after: Webhook = {
       ...before,
       url: changes.url ?? before.url,

@@ -15,6 +15,7 @@ import { fail, failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { isLoopbackHost } from '../loopback.js';
 import { resourceIdentifierProblem } from '../resources/index.js';
+import { runForIdOf } from '../run-for-id.js';
 import type { Actor, Org, TrustedApp } from '../types.js';
 import type { EnterpriseAccessDeps } from './deps.js';
 
@@ -144,10 +145,12 @@ export function listTrustedApps(deps: Pick<EnterpriseAccessDeps, 'store'>, org: 
   return listStored(deps.store, org.id);
 }
 
+const noSuchApp = () => fail('trusted_app.not_found', 'no such trusted app');
+
 /** The org's trusted app `id`, or 404 for any other id. */
 async function orgApp(db: Handle, org: Org, id: string): Promise<TrustedApp> {
   const found = isIdOf('trustedApp', id) ? await findTrustedApp(db, org.id, id) : null;
-  return found ?? fail('trusted_app.not_found', 'no such trusted app');
+  return found ?? noSuchApp();
 }
 
 /** One of the org's trusted apps; 404 for any other id. */
@@ -162,9 +165,7 @@ export async function updateTrustedApp(
   changes: TrustedAppChanges,
   actor: Actor,
 ): Promise<TrustedApp> {
-  // Refused before a transaction is opened (on SQLite it would take the write lock for nothing).
-  if (!isIdOf('trustedApp', id)) fail('trusted_app.not_found', 'no such trusted app');
-  return deps.unitOfWork.run(async (tx) => {
+  return runForIdOf(deps.unitOfWork, 'trustedApp', id, noSuchApp, async (tx) => {
     const before = await orgApp(tx, org, id);
     const after: TrustedApp = {
       ...before,
@@ -193,10 +194,9 @@ export async function deleteTrustedApp(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  if (!isIdOf('trustedApp', id)) fail('trusted_app.not_found', 'no such trusted app');
-  await deps.unitOfWork.run(async (tx) => {
+  await runForIdOf(deps.unitOfWork, 'trustedApp', id, noSuchApp, async (tx) => {
     const before = await orgApp(tx, org, id);
-    if (!(await deleteTrustedAppRow(tx, org.id, id))) fail('trusted_app.not_found', 'no such trusted app');
+    if (!(await deleteTrustedAppRow(tx, org.id, id))) noSuchApp();
     await audit.deleted(tx, { orgId: org.id, actor, at: clock.now() }, before);
   });
 }

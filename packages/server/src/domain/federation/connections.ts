@@ -17,6 +17,7 @@ import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { isLoopbackHost } from '../loopback.js';
 import { type PageAsked, windowOf } from '../paging.js';
+import { runForIdOf } from '../run-for-id.js';
 import type { Actor, Connection, ConnectionBase, IdpSettings, OidcSettings, Org } from '../types.js';
 import { requireDefaultRoles } from './default-roles.js';
 import type { FederationDeps } from './deps.js';
@@ -279,21 +280,21 @@ export async function pageOfConnections(
   return { entries: rows, total };
 }
 
+const noSuchConnection = () => fail('connection.not_found', 'no such connection');
+
 /** The org's connection `id`, or 404. */
 export async function requireConnection(
   deps: Pick<FederationDeps, 'store'>,
   org: Org,
   id: string,
 ): Promise<Connection> {
-  if (!isIdOf('connection', id)) fail('connection.not_found', 'no such connection');
-  return (await findConnection(deps.store, org.id, id)) ?? fail('connection.not_found', 'no such connection');
+  if (!isIdOf('connection', id)) noSuchConnection();
+  return (await findConnection(deps.store, org.id, id)) ?? noSuchConnection();
 }
 
 /** The OIDC client secret of a connection, opened to talk to its provider. */
 export async function connectionSecret(deps: FederationDeps, org: Org, id: string): Promise<string> {
-  const { sealedSecret } =
-    (await findConnectionWithSecret(deps.store, org.id, id)) ??
-    fail('connection.not_found', 'no such connection');
+  const { sealedSecret } = (await findConnectionWithSecret(deps.store, org.id, id)) ?? noSuchConnection();
   return sealedSecret === null ? '' : deps.sealer.open(sealedSecret);
 }
 
@@ -305,10 +306,8 @@ export async function updateConnection(
   changes: ConnectionChanges,
   actor: Actor,
 ): Promise<Connection> {
-  if (!isIdOf('connection', id)) fail('connection.not_found', 'no such connection');
-  return deps.unitOfWork.run(async (tx) => {
-    const stored =
-      (await findConnectionWithSecret(tx, org.id, id)) ?? fail('connection.not_found', 'no such connection');
+  return runForIdOf(deps.unitOfWork, 'connection', id, noSuchConnection, async (tx) => {
+    const stored = (await findConnectionWithSecret(tx, org.id, id)) ?? noSuchConnection();
     const before = stored.connection;
     const common = {
       name: changes.name === undefined ? before.name : changes.name.trim(),
@@ -396,7 +395,7 @@ export async function deleteConnection(
 ): Promise<void> {
   const connection = await requireConnection(deps, org, id);
   await deps.unitOfWork.run(async (tx) => {
-    if (!(await deleteConnectionRow(tx, org.id, id))) fail('connection.not_found', 'no such connection');
+    if (!(await deleteConnectionRow(tx, org.id, id))) noSuchConnection();
     await audit.deleted(tx, { orgId: org.id, actor }, connection);
   });
 }

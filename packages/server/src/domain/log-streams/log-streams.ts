@@ -15,6 +15,7 @@ import { clock } from '../clock.js';
 import { failApi } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { type PageAsked, pageOfAll } from '../paging.js';
+import { runForIdOf } from '../run-for-id.js';
 import type { Actor, LogStream, LogStreamSettings, LogStreamType, Org } from '../types.js';
 import { isLoopbackUrl } from '../webhooks/loopback-url.js';
 import type { LogStreamDeps } from './deps.js';
@@ -137,9 +138,11 @@ export async function getLogStream(deps: LogStreamDeps, org: Org, id: string): P
   return withHealth(deps, await requireStream(deps, org, id));
 }
 
+const noSuchStream = () => failApi('log_stream.not_found', 'no such log stream');
+
 async function requireStream(deps: LogStreamDeps, org: Org, id: string): Promise<LogStream> {
   const found = isIdOf('logStream', id) ? await findLogStream(deps.store, org.id, id) : null;
-  return found ?? failApi('log_stream.not_found', 'no such log stream');
+  return found ?? noSuchStream();
 }
 
 /** What an update may change; an absent field keeps its value. */
@@ -188,11 +191,10 @@ export async function updateLogStream(
   changes: LogStreamChanges,
   actor: Actor,
 ): Promise<LogStreamView> {
-  if (!isIdOf('logStream', id)) failApi('log_stream.not_found', 'no such log stream');
+  if (!isIdOf('logStream', id)) noSuchStream();
   if (changes.url !== undefined) refuseLoopbackStreamUrl(deps, changes.url);
   const updated = await deps.unitOfWork.run(async (tx) => {
-    const before =
-      (await findLogStream(tx, org.id, id)) ?? failApi('log_stream.not_found', 'no such log stream');
+    const before = (await findLogStream(tx, org.id, id)) ?? noSuchStream();
     checkOwnFields(before.type, changes);
     const secret = changes.token ?? changes.apiKey;
     const after: LogStream = {
@@ -220,10 +222,8 @@ export async function deleteLogStream(
   id: string,
   actor: Actor,
 ): Promise<void> {
-  if (!isIdOf('logStream', id)) failApi('log_stream.not_found', 'no such log stream');
-  await deps.unitOfWork.run(async (tx) => {
-    const deleted =
-      (await deleteRow(tx, org.id, id)) ?? failApi('log_stream.not_found', 'no such log stream');
+  await runForIdOf(deps.unitOfWork, 'logStream', id, noSuchStream, async (tx) => {
+    const deleted = (await deleteRow(tx, org.id, id)) ?? noSuchStream();
     await audit.deleted(tx, { orgId: org.id, actor }, deleted);
   });
 }

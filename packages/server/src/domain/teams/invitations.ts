@@ -21,6 +21,7 @@ import { isIdOf, newResourceId } from '../identifiers.js';
 import { issuerOf } from '../issuers.js';
 import { invitationMail, mailTexts } from '../mail/messages.js';
 import { windowOf } from '../paging.js';
+import { runForIdOf } from '../run-for-id.js';
 import type { Actor, InvitationKind, InvitationRecord, Org, Role } from '../types.js';
 import type { TeamsDeps } from './deps.js';
 
@@ -227,12 +228,12 @@ export async function listInvitations(
   return { entries: rows.map((r) => toInvitation(r, now)), total };
 }
 
-const NO_INVITATION = 'no such invitation';
+const noSuchInvitation = () => fail('invitation.not_found', 'no such invitation');
 
 /** The org's invitation `id`, or 404 (unknown, another org's, withdrawn, or not an `inv_` id). */
 export async function requireInvitation(deps: TeamsDeps, org: Org, id: string): Promise<Invitation> {
   const row = isIdOf('invitation', id) ? await findInvitation(deps.store, org.id, id) : null;
-  return row ? toInvitation(row, clock.now()) : fail('invitation.not_found', NO_INVITATION);
+  return row ? toInvitation(row, clock.now()) : noSuchInvitation();
 }
 
 /**
@@ -241,12 +242,10 @@ export async function requireInvitation(deps: TeamsDeps, org: Org, id: string): 
  * leaves the list. Audited as `invitation.deleted`.
  */
 export async function revokeInvitation(deps: TeamsDeps, org: Org, id: string, actor: Actor): Promise<void> {
-  if (!isIdOf('invitation', id)) fail('invitation.not_found', NO_INVITATION);
-  await deps.unitOfWork.run(async (tx) => {
+  await runForIdOf(deps.unitOfWork, 'invitation', id, noSuchInvitation, async (tx) => {
     const now = clock.now();
     const row = await findInvitation(tx, org.id, id);
-    if (!row || !(await revokeInvitationRow(tx, org.id, id, now)))
-      return fail('invitation.not_found', NO_INVITATION);
+    if (!row || !(await revokeInvitationRow(tx, org.id, id, now))) return noSuchInvitation();
     await invitationAudit.deleted(tx, { orgId: org.id, actor, at: now }, toInvitation(row, now));
   });
 }
