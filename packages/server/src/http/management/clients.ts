@@ -27,6 +27,7 @@ import {
 import { endpoint } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, listResponses } from './responses.js';
+import { isoTimeOrNull } from './times.js';
 
 const view = (c: Client): z.output<typeof ClientView> => ({
   client_id: c.id,
@@ -81,16 +82,14 @@ const SETTINGS = {
   dpop_nonce_required: 'dpopNonceRequired',
 } as const;
 
-const at = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 const deliveryView = (d: LogoutDelivery): z.output<typeof LogoutDeliveryView> => ({
   id: d.id,
   url: d.url,
   sub: d.sub,
   status: d.status,
   attempts: d.attempts,
-  next_attempt_at: at(d.nextAttemptAt),
-  last_attempt_at: at(d.lastAttemptAt),
+  next_attempt_at: isoTimeOrNull(d.nextAttemptAt),
+  last_attempt_at: isoTimeOrNull(d.lastAttemptAt),
   last_status_code: d.lastStatusCode,
   last_error: d.lastError,
   created_at: new Date(d.createdAt).toISOString(),

@@ -25,6 +25,7 @@ import {
 import { endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, forbidden, jsonRequest, linkedPageResponses, ORG, unauthorized } from './responses.js';
+import { timestamps } from './times.js';
 
 /** An OIDC connection's provider settings, as the domain shows them, in the API's names. */
 function oidcView(settings: OidcSettings) {
@@ -60,8 +61,7 @@ function view(c: Connection, deps: Deps, org: Org): z.output<typeof ConnectionRe
           sp_entity_id: urls.spEntityId as string,
           sp_metadata_url: urls.metadataUrl as string,
         }),
-    created_at: new Date(c.createdAt).toISOString(),
-    updated_at: new Date(c.updatedAt).toISOString(),
+    ...timestamps(c),
   };
 }
 

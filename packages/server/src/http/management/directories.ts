@@ -29,6 +29,7 @@ import {
 import { created, endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, forbidden, jsonRequest, listResponses, unauthorized } from './responses.js';
+import { timestamps } from './times.js';
 
 function view(d: ScimDirectory, deps: Deps, org: Org): z.output<typeof DirectoryRecord> {
   return {
@@ -36,8 +37,7 @@ function view(d: ScimDirectory, deps: Deps, org: Org): z.output<typeof Directory
     name: d.name,
     connection: d.connectionId,
     scim_base_url: scimBaseUrl(deps, org),
-    created_at: new Date(d.createdAt).toISOString(),
-    updated_at: new Date(d.updatedAt).toISOString(),
+    ...timestamps(d),
   };
 }
 
@@ -48,8 +48,7 @@ function groupView(g: MappedGroup): z.output<typeof DirectoryGroup> {
     external_id: g.group.externalId,
     members: g.memberCount,
     roles: g.roles,
-    created_at: new Date(g.group.createdAt).toISOString(),
-    updated_at: new Date(g.group.updatedAt).toISOString(),
+    ...timestamps(g.group),
   };
 }
 

@@ -20,8 +20,7 @@ import {
   type Invitation as InvitationView,
 } from './invitations-schemas.js';
 import { apiError, jsonRequest, MANAGEMENT, noOrg, ORG, ownersRefusals } from './responses.js';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { isoTimeOrNull } from './times.js';
 
 /** The API's view; withdrawn invitations never reach it (the store leaves them out). */
 export const invitationView = (i: Invitation): z.output<typeof InvitationView> => ({
@@ -34,7 +33,7 @@ export const invitationView = (i: Invitation): z.output<typeof InvitationView> =
   mailed: i.mailed,
   created_at: new Date(i.createdAt).toISOString(),
   expires_at: new Date(i.expiresAt).toISOString(),
-  accepted_at: iso(i.acceptedAt),
+  accepted_at: isoTimeOrNull(i.acceptedAt),
   accepted_by: i.acceptedBy,
 });
 

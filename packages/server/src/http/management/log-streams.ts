@@ -18,8 +18,7 @@ import {
 } from './log-streams-schemas.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, linkedPageResponses } from './responses.js';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { isoTimeOrNull, timestamps } from './times.js';
 
 function view(s: LogStreamView): z.output<typeof LogStreamRecord> {
   return {
@@ -32,12 +31,11 @@ function view(s: LogStreamView): z.output<typeof LogStreamRecord> {
     backfill_from: new Date(s.backfillFrom).toISOString(),
     status: s.status,
     last_error: s.lastError,
-    last_error_at: iso(s.lastErrorAt),
-    last_sent_at: iso(s.lastSentAt),
+    last_error_at: isoTimeOrNull(s.lastErrorAt),
+    last_sent_at: isoTimeOrNull(s.lastSentAt),
     sent_entries: s.sentEntries,
-    lag: { entries: s.lag.entries, oldest_unsent_at: iso(s.lag.oldestUnsentAt) },
-    created_at: new Date(s.createdAt).toISOString(),
-    updated_at: new Date(s.updatedAt).toISOString(),
+    lag: { entries: s.lag.entries, oldest_unsent_at: isoTimeOrNull(s.lag.oldestUnsentAt) },
+    ...timestamps(s),
   };
 }
 

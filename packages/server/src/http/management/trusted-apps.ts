@@ -10,6 +10,7 @@ import type { TrustedApp } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
 import { ownedItems } from './owned-items.js';
 import { apiError } from './responses.js';
+import { timestamps } from './times.js';
 import {
   CreateTrustedAppBody,
   TrustedAppList,
@@ -25,8 +26,7 @@ const view = (a: TrustedApp): z.output<typeof TrustedAppRecord> => ({
   client_ids: a.clientIds,
   resources: a.resources,
   scopes: a.scopes,
-  created_at: new Date(a.createdAt).toISOString(),
-  updated_at: new Date(a.updatedAt).toISOString(),
+  ...timestamps(a),
 });
 
 const apps = ownedItems({ collection: 'trusted-apps', noun: 'trusted app', prefix: 'tap' });
