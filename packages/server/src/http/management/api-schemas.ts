@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENTITY_SHAPE, ROUTING_PATTERN, VERBS } from '../../domain/webhooks/index.js';
+import { IsoDateTime } from './instant-fields.js';
 
 /**
  * The management API's requests and responses, declared once: the routes validate with these
@@ -51,8 +52,6 @@ export const CreateWebhookBody = z.strictObject({
     .max(50, 'must hold 1 to 50 patterns')
     .meta({ description: 'routing-key patterns; duplicates are dropped' }),
 });
-
-const IsoDateTime = z.string().meta({ format: 'date-time' });
 
 export const Webhook = z.object({
   id: z.string().meta({ pattern: '^whk_' }),

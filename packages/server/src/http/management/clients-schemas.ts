@@ -10,6 +10,7 @@ import {
   redirectUriProblem,
 } from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { CreatedAt, IsoDateTime } from './instant-fields.js';
 import { printableName } from './name-schemas.js';
 
 /**
@@ -217,7 +218,7 @@ export const Client = z.object({
   allowed_origins: z.array(z.string()).meta({
     description: 'the origins CORS answers: the explicit list, else the origins of redirect_uris',
   }),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
 });
 
 const SECRET = 'the client secret (`tcs_…`); in this response only, stored as a hash';
@@ -234,8 +235,6 @@ export const ClientList = z.array(Client);
 export const ClientSecret = z.object({ client_secret: z.string().meta({ description: SECRET }) });
 
 export const LogoutDeliveriesQuery = z.strictObject({ ...PAGE_FIELDS });
-
-const IsoDateTime = z.string().meta({ format: 'date-time' });
 
 /** One logout token's delivery to a client's back-channel logout URI: never the token itself. */
 export const LogoutDelivery = z.object({

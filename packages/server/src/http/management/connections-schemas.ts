@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { IsoDateTime } from './instant-fields.js';
 
 /** Enterprise sign-in connections (DESIGN §17): what the management API takes and gives. */
 
@@ -25,7 +26,6 @@ const DefaultRoles = z.array(z.string().min(1).max(100)).max(50).meta({
     'end-user role ids of the org given to a user created on first sign-in (`jit`); each must be a role of the org. Linking an existing user leaves their roles as they are.',
 });
 const Url = z.string().max(2000);
-const IsoDateTime = z.string().meta({ format: 'date-time' });
 const Scopes = z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'must be a scope token')).max(20);
 const AllowedEndpointHosts = z.array(z.string().min(1).max(260)).max(20, 'must hold at most 20 hosts').meta({
   description:

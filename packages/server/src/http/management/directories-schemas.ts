@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { IsoDateTime } from './instant-fields.js';
 
 /** SCIM directories (DESIGN §19): what the management API takes and gives. */
-
-const IsoDateTime = z.string().meta({ format: 'date-time' });
 
 export const CreateDirectoryBody = z.strictObject({
   name: z.string().max(100, 'must be at most 100 characters'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CreatedAt } from './instant-fields.js';
 
 /**
  * /organizations/{org}/domains (DESIGN §21): the org's own host names, proven by a DNS TXT record,
@@ -37,7 +38,7 @@ export const DomainRecord = z.object({
       value: z.string().meta({ description: 'the random token the record must hold' }),
     })
     .meta({ description: 'the DNS record to create to prove the domain is the org’s' }),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
 });
 
 /** Not paged (an org has a handful): `{data}` like its trusted apps. */

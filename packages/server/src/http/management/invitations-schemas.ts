@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkEmail } from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { CreatedAt } from './instant-fields.js';
 import { checkedBy } from './organizations-schemas.js';
 
 /**
@@ -65,7 +66,7 @@ export const Invitation = z.object({
   }),
   state: z.enum(['pending', 'accepted', 'expired']),
   mailed: z.boolean().meta({ description: 'the link went out by mail' }),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
   expires_at: z.string().meta({ format: 'date-time', description: '7 days after creation' }),
   accepted_at: z
     .string()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { CreatedAt } from './instant-fields.js';
 
 /**
  * /organizations/{org}/keys: the responses the routes send (public facts about signing keys,
@@ -15,7 +16,7 @@ export const SigningKey = z.object({
       'next: published, signs after the next rotation; active: signs now; retired: still published ' +
       'until the tokens it signed have expired',
   }),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
 });
 
 export const SigningKeyList = z.array(SigningKey);

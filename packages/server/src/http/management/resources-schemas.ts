@@ -6,6 +6,7 @@ import {
   scopeNameProblem,
 } from '../../domain/resources/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { CreatedAt } from './instant-fields.js';
 import { givenName } from './name-schemas.js';
 
 /**
@@ -89,7 +90,7 @@ export const Resource = z.object({
   name: z.string(),
   scopes: z.array(z.object({ name: z.string(), description: z.string() })),
   access_token_ttl: z.number().int(),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
 });
 
 /** A page of resources: a bare array like every paged list (Link and total in headers). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { CreatedAt } from './instant-fields.js';
 
 /**
  * /organizations/{org}/roles, a user's roles and a client's permissions (DESIGN §15): the bodies
@@ -43,7 +44,7 @@ export const EndUserRole = z.object({
   name: z.string(),
   description: z.string(),
   permissions: z.array(z.object({ resource: z.string(), scope: z.string() })),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
 });
 
 /** A page of roles: a bare array like every paged list (Link and total in headers). */

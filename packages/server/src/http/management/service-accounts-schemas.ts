@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SERVICE_ACCOUNT_SCOPES } from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { CreatedAt } from './instant-fields.js';
 import { printableName } from './name-schemas.js';
 
 /**
@@ -45,7 +46,7 @@ export const ServiceAccount = z.object({
   secret_issued_at: z
     .string()
     .meta({ format: 'date-time', description: 'when the current secret was issued' }),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
 });
 
 const SECRET = 'the client secret (`tcs_…`); in this response only, stored as a hash';

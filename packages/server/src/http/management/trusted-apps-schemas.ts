@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CreatedAt } from './instant-fields.js';
 
 /**
  * /organizations/{org}/trusted-apps (DESIGN §20): the target applications the org, as an enterprise
@@ -50,8 +51,8 @@ export const TrustedAppRecord = z.object({
   client_ids: z.array(z.string()),
   resources: z.array(z.string()),
   scopes: z.array(z.string()),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
-  updated_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
+  updated_at: CreatedAt,
 });
 
 /** Not paged (an org has a handful): `{data}` like a client's permissions. */

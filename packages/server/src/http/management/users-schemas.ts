@@ -11,6 +11,7 @@ import {
   checkZoneinfo,
 } from '../../domain/directory/index.js';
 import { PAGE_FIELDS } from './api-schemas.js';
+import { CreatedAt } from './instant-fields.js';
 
 /**
  * /organizations/{org}/users: the bodies and query the routes validate with and the responses they
@@ -160,7 +161,7 @@ export const User = z.object({
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
   disabled: z.boolean().meta({ description: 'an owner disabled the user: their sign-in is refused' }),
-  created_at: z.string().meta({ format: 'date-time', description: 'ISO date-time with milliseconds, UTC' }),
+  created_at: CreatedAt,
   middle_name: z.string().nullable(),
   nickname: z.string().nullable(),
   preferred_username: z.string().nullable(),
