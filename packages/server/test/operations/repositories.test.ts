@@ -23,8 +23,8 @@ const STATEMENTS = new Set([
 /**
  * The helpers that build a table's statements from the table name their caller gives
  * (storage/repos/table-records.ts, storage/repos/keyed-rows.ts): a call names its table as a
- * statement does, for the repository that makes it. The helpers' own statements, on the table of
- * their parameter, are their callers'.
+ * statement does, for the repository that makes it. The helpers' own statements and their calls of
+ * each other, on the table of their parameter, are their callers'.
  */
 const TABLE_HELPERS = new Set([
   'insertOf',
@@ -32,6 +32,7 @@ const TABLE_HELPERS = new Set([
   'orgRecordsOldestFirst',
   'orgClientRowsDeleter',
   'tableOf',
+  'recordsOf',
 ]);
 const HELPERS_FILES = new Set(['repos/table-records.ts', 'repos/keyed-rows.ts']);
 const RAW_WRITES =
@@ -167,7 +168,7 @@ function tablesNamedIn(name: string, file: ts.SourceFile): { named: string[]; un
       if (method === null || !(STATEMENTS.has(method) || TABLE_HELPERS.has(method))) continue;
       const arg = node.arguments[0];
       const names = arg ? namesOf(arg, file, all) : null;
-      if (names === null && HELPERS_FILES.has(name) && STATEMENTS.has(method)) continue;
+      if (names === null && HELPERS_FILES.has(name)) continue;
       if (names === null) {
         const { line } = file.getLineAndCharacterOfPosition(node.getStart());
         unresolved.push(`${name}:${line + 1} ${node.getText().split('\n')[0]}`);
@@ -227,10 +228,11 @@ describe('one repository per table', () => {
       "export const listPlanted = orgRecordsOldestFirst('roles', roleColumns);",
       "export const deletePlanted = orgClientRowsDeleter('brandings');",
       "const planted = tableOf('consents');",
+      "const plantedRecords = recordsOf('passkeys', toPasskey);",
     ].join('\n');
     const planted = ts.createSourceFile('planted.ts', source, ts.ScriptTarget.Latest, true);
     assert.deepEqual(tablesNamedIn('repos/planted.ts', planted), {
-      named: ['trusted_apps', 'webhooks', 'roles', 'brandings', 'consents'],
+      named: ['trusted_apps', 'webhooks', 'roles', 'brandings', 'consents', 'passkeys'],
       unresolved: [],
     });
   });

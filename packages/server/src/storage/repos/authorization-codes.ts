@@ -6,7 +6,7 @@ import { dialectOf, opened } from '../opened.js';
 import type { AuthorizationCodesTable, OAuthSessionsTable } from '../schema.js';
 import { columnMap, flag, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { sessionColumnsOf, toSession, userColumnsOf } from './oauth-sessions.js';
 import { insertOf, orgClientRowsDeleter } from './table-records.js';
 import { toUser, USER_COLUMNS } from './users.js';
@@ -25,7 +25,7 @@ const codeColumns = columnMap<AuthorizationCodesTable, AuthorizationCode>()({
   dpop_jkt: 'dpopJkt',
 });
 export const toCode = codeColumns.toRecord;
-const codes = tableOf('authorization_codes');
+const codes = recordsOf('authorization_codes', toCode);
 
 export const insertAuthorizationCode = insertOf('authorization_codes', codeColumns);
 
@@ -34,29 +34,24 @@ export const insertAuthorizationCode = insertOf('authorization_codes', codeColum
  * concurrent exchanges exactly one receives it (SQLite serialises writers; PostgreSQL re-checks
  * the WHERE clause after the first writer commits). Another client's code is not consumed.
  */
-export async function consumeAuthorizationCode(
+export const consumeAuthorizationCode = (
   store: Handle,
   orgId: string,
   clientId: string,
   codeHash: string,
   now: number,
-): Promise<AuthorizationCode | null> {
-  const row = await codes.updatedRowWhere(
+): Promise<AuthorizationCode | null> =>
+  codes.updatedRecordWhere(
     store,
     { used_at: now },
     { code_hash: codeHash, org_id: orgId, client_id: clientId, used_at: null },
   );
-  return row ? toCode(row) : null;
-}
 
-export async function findAuthorizationCode(
+export const findAuthorizationCode = (
   store: Handle,
   orgId: string,
   codeHash: string,
-): Promise<AuthorizationCode | null> {
-  const row = await codes.rowWhere(store, { code_hash: codeHash, org_id: orgId });
-  return row ? toCode(row) : null;
-}
+): Promise<AuthorizationCode | null> => codes.recordWhere(store, { code_hash: codeHash, org_id: orgId });
 
 /** Codes are kept a while past expiry so a late replay is still recognised as reuse. */
 export async function purgeAuthorizationCodes(store: Handle, expiredBefore: number): Promise<void> {

@@ -11,7 +11,7 @@ import type { ConnectionsTable, FederationRequestsTable } from '../schema.js';
 import { columnMap, lifespanColumns } from './column-map.js';
 import { purgeNotLiveAt } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
-import { after, tableOf } from './keyed-rows.js';
+import { after, recordsOf, tableOf } from './keyed-rows.js';
 import type { ListWindow } from './list-window.js';
 import { orgRowById, orgRowsOldestFirst, pageOrgRows } from './org-rows.js';
 import { insertOf } from './table-records.js';
@@ -24,7 +24,7 @@ const requestColumns = columnMap<FederationRequestsTable, FederationRequest>()({
   ...lifespanColumns,
 });
 const toRequest = requestColumns.toRecord;
-const requests = tableOf('federation_requests');
+const requests = recordsOf('federation_requests', toRequest);
 const identities = tableOf('federated_identities');
 
 function toConnection(row: ConnectionsTable): Connection {
@@ -156,34 +156,30 @@ export async function insertFederatedIdentity(
 export const insertFederationRequest = insertOf('federation_requests', requestColumns);
 
 /** A live request of this connection, or null. */
-export async function findFederationRequest(
+export const findFederationRequest = (
   store: Handle,
   connectionId: string,
   keyHash: string,
   now: number,
-): Promise<FederationRequest | null> {
-  const row = await requests.rowWhere(store, {
+): Promise<FederationRequest | null> =>
+  requests.recordWhere(store, {
     key_hash: keyHash,
     connection_id: connectionId,
     expires_at: after(now),
   });
-  return row ? toRequest(row) : null;
-}
 
 /** Atomic single use: the one DELETE returns the live row to exactly one caller. */
-export async function consumeFederationRequest(
+export const consumeFederationRequest = (
   store: Handle,
   connectionId: string,
   keyHash: string,
   now: number,
-): Promise<FederationRequest | null> {
-  const row = await requests.deletedRowWhere(store, {
+): Promise<FederationRequest | null> =>
+  requests.deletedRecordWhere(store, {
     key_hash: keyHash,
     connection_id: connectionId,
     expires_at: after(now),
   });
-  return row ? toRequest(row) : null;
-}
 
 export async function purgeFederationRequests(store: Handle, now: number): Promise<void> {
   const db = opened(store);

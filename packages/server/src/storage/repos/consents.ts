@@ -3,7 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ConsentsTable } from '../schema.js';
 import { columnMap, timestampColumns } from './column-map.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { orgClientRowsDeleter } from './table-records.js';
 
 const consentColumns = columnMap<ConsentsTable, Consent>()({
@@ -14,12 +14,10 @@ const consentColumns = columnMap<ConsentsTable, Consent>()({
   ...timestampColumns,
 });
 const toConsent = consentColumns.toRecord;
-const consents = tableOf('consents');
+const consents = recordsOf('consents', toConsent);
 
-export async function findConsent(store: Handle, userId: string, clientId: string): Promise<Consent | null> {
-  const row = await consents.rowWhere(store, { user_id: userId, client_id: clientId });
-  return row ? toConsent(row) : null;
-}
+export const findConsent = (store: Handle, userId: string, clientId: string): Promise<Consent | null> =>
+  consents.recordWhere(store, { user_id: userId, client_id: clientId });
 
 export async function upsertConsent(store: Handle, c: Consent): Promise<void> {
   const db = opened(store);

@@ -4,7 +4,7 @@ import { opened } from '../opened.js';
 import type { DeviceAuthorizationsTable } from '../schema.js';
 import { columnMap, lifespanColumns, listOrNull, orgRowColumns, textOf } from './column-map.js';
 import { purgeExpired } from './expiry.js';
-import { after, tableOf } from './keyed-rows.js';
+import { after, recordsOf } from './keyed-rows.js';
 
 /** Every column but the device code's hash, which only finds the row (findByDeviceCode). */
 const deviceColumns = columnMap<Omit<DeviceAuthorizationsTable, 'device_code_hash'>, DeviceAuthorization>()({
@@ -23,7 +23,7 @@ const deviceColumns = columnMap<Omit<DeviceAuthorizationsTable, 'device_code_has
   redeemed_at: 'redeemedAt',
 });
 const toDeviceAuthorization = deviceColumns.toRecord;
-const authorizations = tableOf('device_authorizations');
+const authorizations = recordsOf('device_authorizations', toDeviceAuthorization);
 
 export async function insertDeviceAuthorization(
   store: Handle,
@@ -47,46 +47,40 @@ export async function userCodeInUse(store: Handle, orgId: string, userCode: stri
 }
 
 /** The pending, unexpired authorization of this org with this user code, or null. */
-export async function findPendingByUserCode(
+export const findPendingByUserCode = (
   store: Handle,
   orgId: string,
   userCode: string,
   now: number,
-): Promise<DeviceAuthorization | null> {
-  const row = await authorizations.rowWhere(store, {
+): Promise<DeviceAuthorization | null> =>
+  authorizations.recordWhere(store, {
     org_id: orgId,
     user_code: userCode,
     status: 'pending',
     expires_at: after(now),
   });
-  return row ? toDeviceAuthorization(row) : null;
-}
 
 /** The pending, unexpired authorization of this org with this id, or null. */
-export async function findPendingDeviceAuthorization(
+export const findPendingDeviceAuthorization = (
   store: Handle,
   orgId: string,
   id: string,
   now: number,
-): Promise<DeviceAuthorization | null> {
-  const row = await authorizations.rowWhere(store, {
+): Promise<DeviceAuthorization | null> =>
+  authorizations.recordWhere(store, {
     id,
     org_id: orgId,
     status: 'pending',
     expires_at: after(now),
   });
-  return row ? toDeviceAuthorization(row) : null;
-}
 
 /** The authorization of this org whose device code has this hash, whatever its state, or null. */
-export async function findByDeviceCode(
+export const findByDeviceCode = (
   store: Handle,
   orgId: string,
   deviceCodeHash: string,
-): Promise<DeviceAuthorization | null> {
-  const row = await authorizations.rowWhere(store, { device_code_hash: deviceCodeHash, org_id: orgId });
-  return row ? toDeviceAuthorization(row) : null;
-}
+): Promise<DeviceAuthorization | null> =>
+  authorizations.recordWhere(store, { device_code_hash: deviceCodeHash, org_id: orgId });
 
 /**
  * Decides a pending, unexpired authorization (`approved` with its user and session, or `denied`):

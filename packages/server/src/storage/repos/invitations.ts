@@ -3,7 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { InvitationsTable } from '../schema.js';
 import { type Conversion, columnMap, flag, lifespanColumns, orgRowColumns } from './column-map.js';
-import { after, tableOf } from './keyed-rows.js';
+import { after, recordsOf } from './keyed-rows.js';
 import { NEWEST_FIRST, pageRows } from './paged-rows.js';
 import { insertOf } from './table-records.js';
 
@@ -31,7 +31,7 @@ const invitationColumns = columnMap<InvitationsTable, InvitationRecord>()({
   revoked_at: 'revokedAt',
 });
 const toInvitation = invitationColumns.toRecord;
-const invitations = tableOf('invitations');
+const invitations = recordsOf('invitations', toInvitation);
 
 /** What the list may keep: pending (neither accepted nor expired), accepted, or expired. */
 export type InvitationStateFilter = 'pending' | 'accepted' | 'expired';
@@ -39,33 +39,24 @@ export type InvitationStateFilter = 'pending' | 'accepted' | 'expired';
 export const insertInvitation = insertOf('invitations', invitationColumns);
 
 /** The org's invitation `id` (withdrawn ones are gone for the API), or null. */
-export async function findInvitation(
-  store: Handle,
-  orgId: string,
-  id: string,
-): Promise<InvitationRecord | null> {
-  const row = await invitations.rowWhere(store, { id, org_id: orgId, revoked_at: null });
-  return row ? toInvitation(row) : null;
-}
+export const findInvitation = (store: Handle, orgId: string, id: string): Promise<InvitationRecord | null> =>
+  invitations.recordWhere(store, { id, org_id: orgId, revoked_at: null });
 
 /** The invitation whose link has this token hash, whatever its state (the page says which), or null. */
-export async function findInvitationByTokenHash(
+export const findInvitationByTokenHash = (
   store: Handle,
   tokenHash: string,
-): Promise<InvitationRecord | null> {
-  const row = await invitations.rowWhere(store, { token_hash: tokenHash });
-  return row ? toInvitation(row) : null;
-}
+): Promise<InvitationRecord | null> => invitations.recordWhere(store, { token_hash: tokenHash });
 
 /** A pending invitation of the org for this address and kind, or null. */
-export async function findPendingInvitation(
+export const findPendingInvitation = (
   store: Handle,
   orgId: string,
   kind: InvitationKind,
   emailKey: string,
   now: number,
-): Promise<InvitationRecord | null> {
-  const row = await invitations.rowWhere(store, {
+): Promise<InvitationRecord | null> =>
+  invitations.recordWhere(store, {
     org_id: orgId,
     kind,
     email_key: emailKey,
@@ -73,8 +64,6 @@ export async function findPendingInvitation(
     revoked_at: null,
     expires_at: after(now),
   });
-  return row ? toInvitation(row) : null;
-}
 
 /** One page of the org's invitations (not withdrawn), newest first, and how many there are. */
 export async function pageInvitations(
@@ -99,18 +88,16 @@ export async function pageInvitations(
  * Atomic single use: the one UPDATE that sets `accepted_at` returns the row, so exactly one caller
  * accepts a pending invitation; a used, withdrawn or expired one (or an unknown token) gives null.
  */
-export async function acceptInvitationRow(
+export const acceptInvitationRow = (
   store: Handle,
   tokenHash: string,
   now: number,
-): Promise<InvitationRecord | null> {
-  const row = await invitations.updatedRowWhere(
+): Promise<InvitationRecord | null> =>
+  invitations.updatedRecordWhere(
     store,
     { accepted_at: now },
     { token_hash: tokenHash, accepted_at: null, revoked_at: null, expires_at: after(now) },
   );
-  return row ? toInvitation(row) : null;
-}
 
 /** Names the user who accepted (known once the acceptance's transaction has them). */
 export async function setInvitationAcceptedBy(store: Handle, id: string, userId: string): Promise<void> {

@@ -137,3 +137,42 @@ export function tableOf<T extends keyof Database>(table: T): KeyedTable<Database
       replaceRows(deleted(store, where), rows, (news) => on(store).insertInto(table).values(news)),
   };
 }
+
+/**
+ * A table's keyed statements (KeyedTable) whose rows are answered as the repository's records,
+ * through its column map's `toRecord`: a row found, listed or taken is read as one record, none as
+ * null: `recordsOf('consents', toConsent).recordWhere(store, { user_id, client_id })`.
+ */
+export interface KeyedRecords<Row, R> extends KeyedTable<Row> {
+  /** The first row meeting `where` as a record, or null. */
+  recordWhere(store: Handle, where: Conditions<Row>): Promise<R | null>;
+  /** Every row meeting `where` as records, in no particular order. */
+  recordsWhere(store: Handle, where: Conditions<Row>): Promise<R[]>;
+  /** Every row meeting `where` as records, by creation, oldest first, then by id. */
+  recordsOldestFirst(store: Handle, where: Conditions<Row>): Promise<R[]>;
+  /** Sets `changes` on the rows meeting `where`; the first changed as a record (its one taker), or null. */
+  updatedRecordWhere(store: Handle, changes: Partial<Row>, where: Conditions<Row>): Promise<R | null>;
+  /** Deletes the rows meeting `where`; the first deleted as a record (its one taker), or null. */
+  deletedRecordWhere(store: Handle, where: Conditions<Row>): Promise<R | null>;
+  /** Deletes the rows meeting `where`; them, as records. */
+  deletedRecordsWhere(store: Handle, where: Conditions<Row>): Promise<R[]>;
+}
+
+/** The keyed statements of `table` answering records read by `toRecord` (KeyedRecords). */
+export function recordsOf<T extends keyof Database, R>(
+  table: T,
+  toRecord: (row: Database[T]) => R,
+): KeyedRecords<Database[T], R> {
+  const rows = tableOf(table);
+  const one = (row: Database[T] | undefined) => (row ? toRecord(row) : null);
+  return {
+    ...rows,
+    recordWhere: async (store, where) => one(await rows.rowWhere(store, where)),
+    recordsWhere: async (store, where) => (await rows.rowsWhere(store, where)).map(toRecord),
+    recordsOldestFirst: async (store, where) => (await rows.rowsOldestFirst(store, where)).map(toRecord),
+    updatedRecordWhere: async (store, changes, where) =>
+      one(await rows.updatedRowWhere(store, changes, where)),
+    deletedRecordWhere: async (store, where) => one(await rows.deletedRowWhere(store, where)),
+    deletedRecordsWhere: async (store, where) => (await rows.deletedRowsWhere(store, where)).map(toRecord),
+  };
+}

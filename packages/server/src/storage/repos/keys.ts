@@ -4,7 +4,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { SigningKeysTable } from '../schema.js';
 import { columnMap, json, lifespanColumns, textOf } from './column-map.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { countRows } from './paged-rows.js';
 import { insertOf } from './table-records.js';
 
@@ -20,19 +20,16 @@ const keyColumns = columnMap<SigningKeysTable, SigningKey>()({
   alg: ['alg', textOf<SigningAlgorithm>()],
 });
 const toKey = keyColumns.toRecord;
-const keys = tableOf('signing_keys');
+const keys = recordsOf('signing_keys', toKey);
 
 export const insertKey = insertOf('signing_keys', keyColumns);
 
-export async function findKeyByStatus(
+export const findKeyByStatus = (
   store: Handle,
   orgId: string,
   status: KeyStatus,
   alg: SigningAlgorithm = 'RS256',
-): Promise<SigningKey | null> {
-  const row = await keys.rowWhere(store, { org_id: orgId, status, alg });
-  return row ? toKey(row) : null;
-}
+): Promise<SigningKey | null> => keys.recordWhere(store, { org_id: orgId, status, alg });
 
 /** The kid of the org's active key of `alg` (RS256: the access-token key). */
 export async function activeKid(
@@ -91,10 +88,8 @@ export async function retireKeysOf(store: Handle, orgId: string, alg: SigningAlg
     .execute();
 }
 
-export async function findKey(store: Handle, kid: string): Promise<SigningKey | null> {
-  const row = await keys.rowWhere(store, { kid });
-  return row ? toKey(row) : null;
-}
+export const findKey = (store: Handle, kid: string): Promise<SigningKey | null> =>
+  keys.recordWhere(store, { kid });
 
 /** Keys a verifier may meet: the active one, the next one, and retired ones until their tokens expire. */
 export async function publishedKeys(

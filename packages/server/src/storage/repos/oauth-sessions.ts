@@ -5,7 +5,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { OAuthSessionsTable } from '../schema.js';
 import { everyColumn } from './column-map.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { oldestFirst } from './org-rows.js';
 import { orgClientRowsDeleter } from './table-records.js';
 import { toUser, USER_COLUMNS, type UserColumns } from './users.js';
@@ -29,7 +29,7 @@ export const toSession = (r: OAuthSessionsTable): OAuthSession => ({
   ...(r.sid === null ? {} : { sid: r.sid }),
 });
 
-const sessions = tableOf('oauth_sessions');
+const sessions = recordsOf('oauth_sessions', toSession);
 
 /** Every column of `oauth_sessions`: what the compiled statements that read a session select. */
 export const SESSION_COLUMNS = everyColumn<OAuthSessionsTable>()([
@@ -87,10 +87,8 @@ export async function insertOAuthSession(
     .execute();
 }
 
-export async function findOAuthSession(store: Handle, id: string): Promise<OAuthSession | null> {
-  const row = await sessions.rowWhere(store, { id });
-  return row ? toSession(row) : null;
-}
+export const findOAuthSession = (store: Handle, id: string): Promise<OAuthSession | null> =>
+  sessions.recordWhere(store, { id });
 
 // Read by every refresh: compiled once.
 const sessionForRefresh = compiledOnce(['id'], (db, v) =>
@@ -130,14 +128,8 @@ export async function findSessionForRefresh(
  * Revokes the session and returns its row, or null when it was already revoked or is unknown:
  * of two concurrent revocations exactly one receives the row (and audits it).
  */
-export async function revokeOAuthSession(
-  store: Handle,
-  id: string,
-  now: number,
-): Promise<OAuthSession | null> {
-  const row = await sessions.updatedRowWhere(store, { revoked_at: now }, { id, revoked_at: null });
-  return row ? toSession(row) : null;
-}
+export const revokeOAuthSession = (store: Handle, id: string, now: number): Promise<OAuthSession | null> =>
+  sessions.updatedRecordWhere(store, { revoked_at: now }, { id, revoked_at: null });
 
 export async function setOAuthSessionTenant(store: Handle, id: string, tenantId: string): Promise<void> {
   await sessions.updateWhere(store, { tenant_id: tenantId }, { id });

@@ -5,7 +5,7 @@ import type { PasskeyChallengesTable, PasskeysTable } from '../schema.js';
 import { columnMap, flag, json, lifespanColumns, orgRowColumns } from './column-map.js';
 import { purgeNotLiveAt } from './expiry.js';
 import { insertedAnew } from './inserted-anew.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { liveOrgRowByHash } from './org-rows.js';
 import { insertOf } from './table-records.js';
 
@@ -24,7 +24,7 @@ const passkeyColumns = columnMap<PasskeysTable, PasskeyCredential>()({
   last_used_at: 'lastUsedAt',
 });
 const toPasskey = passkeyColumns.toRecord;
-const passkeys = tableOf('passkeys');
+const passkeys = recordsOf('passkeys', toPasskey);
 
 const challengeColumns = columnMap<PasskeyChallengesTable, PasskeyChallenge>()({
   challenge_hash: 'challengeHash',
@@ -48,20 +48,16 @@ export async function insertPasskey(store: Handle, p: PasskeyCredential): Promis
 }
 
 /** The user's passkeys, oldest first. */
-export async function listPasskeys(store: Handle, userId: string): Promise<PasskeyCredential[]> {
-  const rows = await passkeys.rowsOldestFirst(store, { user_id: userId });
-  return rows.map(toPasskey);
-}
+export const listPasskeys = (store: Handle, userId: string): Promise<PasskeyCredential[]> =>
+  passkeys.recordsOldestFirst(store, { user_id: userId });
 
 /** The passkey of this org with this credential id, or null (another org's is never found). */
-export async function findPasskeyByCredential(
+export const findPasskeyByCredential = (
   store: Handle,
   orgId: string,
   credentialId: string,
-): Promise<PasskeyCredential | null> {
-  const row = await passkeys.rowWhere(store, { org_id: orgId, credential_id: credentialId });
-  return row ? toPasskey(row) : null;
-}
+): Promise<PasskeyCredential | null> =>
+  passkeys.recordWhere(store, { org_id: orgId, credential_id: credentialId });
 
 /**
  * Records a use: the new counter, the backup state and the time. Guarded by the counter read
@@ -81,20 +77,12 @@ export async function recordPasskeyUse(
 }
 
 /** Deletes every passkey of the user; returns them (for the audit). */
-export async function deleteUserPasskeys(store: Handle, userId: string): Promise<PasskeyCredential[]> {
-  const rows = await passkeys.deletedRowsWhere(store, { user_id: userId });
-  return rows.map(toPasskey);
-}
+export const deleteUserPasskeys = (store: Handle, userId: string): Promise<PasskeyCredential[]> =>
+  passkeys.deletedRecordsWhere(store, { user_id: userId });
 
 /** Deletes one passkey of the user; returns it, or null when the user has none by that id. */
-export async function deletePasskey(
-  store: Handle,
-  userId: string,
-  id: string,
-): Promise<PasskeyCredential | null> {
-  const row = await passkeys.deletedRowWhere(store, { id, user_id: userId });
-  return row ? toPasskey(row) : null;
-}
+export const deletePasskey = (store: Handle, userId: string, id: string): Promise<PasskeyCredential | null> =>
+  passkeys.deletedRecordWhere(store, { id, user_id: userId });
 
 export const insertPasskeyChallenge = insertOf('passkey_challenges', challengeColumns);
 

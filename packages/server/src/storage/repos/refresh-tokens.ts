@@ -6,7 +6,7 @@ import { dialectOf, opened } from '../opened.js';
 import type { OAuthSessionsTable, RefreshTokensTable } from '../schema.js';
 import { columnMap, lifespanColumns } from './column-map.js';
 import { purgeExpired } from './expiry.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { sessionColumnsOf, toSession, userColumnsOf } from './oauth-sessions.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
@@ -21,7 +21,7 @@ const tokenColumns = columnMap<RefreshTokensTable, RefreshToken>()({
   dpop_jkt: 'dpopJkt',
 });
 const toToken = tokenColumns.toRecord;
-const tokens = tableOf('refresh_tokens');
+const tokens = recordsOf('refresh_tokens', toToken);
 
 // Every refresh and every code exchange with a refresh token stores one: compiled once (the
 // token's values are stand-ins there, each a parameter of the one statement).
@@ -87,10 +87,8 @@ export async function retireRefreshToken(
   return true;
 }
 
-export async function findRefreshToken(store: Handle, tokenHash: string): Promise<RefreshToken | null> {
-  const row = await tokens.rowWhere(store, { token_hash: tokenHash });
-  return row ? toToken(row) : null;
-}
+export const findRefreshToken = (store: Handle, tokenHash: string): Promise<RefreshToken | null> =>
+  tokens.recordWhere(store, { token_hash: tokenHash });
 
 /** Retires every live refresh token of a session, so only the one issued next is usable. */
 export async function supersedeRefreshTokens(store: Handle, sessionId: string, now: number): Promise<void> {

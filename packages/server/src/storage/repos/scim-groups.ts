@@ -3,7 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimGroupsTable } from '../schema.js';
 import { columnMap, timestampColumns } from './column-map.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf, tableOf } from './keyed-rows.js';
 import { oldestFirst } from './org-rows.js';
 
 const { toRecord: toGroup, toRow: rowOf } = columnMap<ScimGroupsTable, ScimGroup>()({
@@ -14,7 +14,7 @@ const { toRecord: toGroup, toRow: rowOf } = columnMap<ScimGroupsTable, ScimGroup
   version: 'version',
   ...timestampColumns,
 });
-const groups = tableOf('scim_groups');
+const groups = recordsOf('scim_groups', toGroup);
 const groupRoles = tableOf('scim_group_roles');
 const roleGrants = tableOf('scim_role_grants');
 
@@ -23,10 +23,8 @@ export async function insertGroup(store: Handle, g: ScimGroup): Promise<void> {
 }
 
 /** The directory's group `id`, or null. */
-export async function findGroup(store: Handle, directoryId: string, id: string): Promise<ScimGroup | null> {
-  const row = await groups.rowWhere(store, { id, directory_id: directoryId });
-  return row ? toGroup(row) : null;
-}
+export const findGroup = (store: Handle, directoryId: string, id: string): Promise<ScimGroup | null> =>
+  groups.recordWhere(store, { id, directory_id: directoryId });
 
 /** What a group list may be narrowed to before its filter is evaluated. */
 export type ScimGroupNarrowing =

@@ -3,7 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ScimUsersTable } from '../schema.js';
 import { columnMap, json, timestampColumns } from './column-map.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { replaceRows } from './replace-rows.js';
 import { toUser, USER_COLUMNS } from './users.js';
 
@@ -27,7 +27,7 @@ const rowOf = (r: ScimUserRecord): ScimUsersTable => ({
   user_name_key: userNameKey(r.userName),
 });
 
-const scimUsers = tableOf('scim_users');
+const scimUsers = recordsOf('scim_users', toRecord);
 
 /** Stores the record; false when the user is already held by a directory or the userName is taken there. */
 export async function insertScimUser(store: Handle, record: ScimUserRecord): Promise<void> {
@@ -35,23 +35,19 @@ export async function insertScimUser(store: Handle, record: ScimUserRecord): Pro
 }
 
 /** The record of the user, whichever directory holds them; null when none does. */
-export async function findScimUserOf(store: Handle, userId: string): Promise<ScimUserRecord | null> {
-  const row = await scimUsers.rowWhere(store, { user_id: userId });
-  return row ? toRecord(row) : null;
-}
+export const findScimUserOf = (store: Handle, userId: string): Promise<ScimUserRecord | null> =>
+  scimUsers.recordWhere(store, { user_id: userId });
 
 /** The directory's record with the userName (any case); null when none. */
-export async function findScimUserByUserName(
+export const findScimUserByUserName = (
   store: Handle,
   directoryId: string,
   userName: string,
-): Promise<ScimUserRecord | null> {
-  const row = await scimUsers.rowWhere(store, {
+): Promise<ScimUserRecord | null> =>
+  scimUsers.recordWhere(store, {
     directory_id: directoryId,
     user_name_key: userNameKey(userName),
   });
-  return row ? toRecord(row) : null;
-}
 
 /** What a list may be narrowed to before its filter is evaluated (an indexed equality). */
 export type ScimUserNarrowing =

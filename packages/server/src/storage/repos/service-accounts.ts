@@ -3,7 +3,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { ServiceAccountsTable } from '../schema.js';
 import { columnMap } from './column-map.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { pageRows } from './paged-rows.js';
 import { insertOf } from './table-records.js';
 
@@ -14,18 +14,15 @@ const bindingColumns = columnMap<ServiceAccountsTable, ServiceAccountBinding>()(
   created_at: 'createdAt',
 });
 const toBinding = bindingColumns.toRecord;
-const bindings = tableOf('service_accounts');
+const bindings = recordsOf('service_accounts', toBinding);
 
 export const insertServiceAccount = insertOf('service_accounts', bindingColumns);
 
 /** The service account whose client is `clientId`, whatever org it is bound to; or null. */
-export async function findServiceAccountRow(
+export const findServiceAccountRow = (
   store: Handle,
   clientId: string,
-): Promise<ServiceAccountBinding | null> {
-  const row = await bindings.rowWhere(store, { client_id: clientId });
-  return row ? toBinding(row) : null;
-}
+): Promise<ServiceAccountBinding | null> => bindings.recordWhere(store, { client_id: clientId });
 
 /** One page of the service accounts bound to `orgId` (oldest first), and how many there are. */
 export async function pageServiceAccountRows(

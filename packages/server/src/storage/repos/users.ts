@@ -5,7 +5,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { UsersTable } from '../schema.js';
 import { columnMap, flag, jsonOrNull, orgRowColumns, timestampColumns } from './column-map.js';
-import { type Conditions, tableOf } from './keyed-rows.js';
+import { type Conditions, recordsOf } from './keyed-rows.js';
 import { countedWindow, pageIds } from './list-counts.js';
 import type { ListWindow } from './list-window.js';
 import { oldestFirst } from './org-rows.js';
@@ -55,7 +55,7 @@ const userColumns = columnMap<UserColumns, User>()({
 export const USER_COLUMNS = userColumns.names;
 
 export const toUser = userColumns.toRecord;
-const userRows = tableOf('users');
+const userRows = recordsOf('users', toUser);
 
 /** Emails are unique per org regardless of case. */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
@@ -133,10 +133,8 @@ export async function findUserWithPasswordHash(
   return row ? { user: toUser(row), passwordHash: row.password_hash } : null;
 }
 
-export async function findUserById(store: Handle, id: string): Promise<User | null> {
-  const row = await userRows.rowWhere(store, { id });
-  return row ? toUser(row) : null;
-}
+export const findUserById = (store: Handle, id: string): Promise<User | null> =>
+  userRows.recordWhere(store, { id });
 
 export async function findPasswordHash(store: Handle, userId: string): Promise<string | null> {
   return (await userRows.valueWhere(store, 'password_hash', { id: userId })) ?? null;

@@ -11,7 +11,7 @@ import type { Handle } from '../handle.js';
 import { opened } from '../opened.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhooksTable } from '../schema.js';
 import { columnMap, orgRowColumns, timestampColumns } from './column-map.js';
-import { tableOf } from './keyed-rows.js';
+import { recordsOf } from './keyed-rows.js';
 import { toDeliveryTarget } from './webhooks.js';
 
 const deliveryColumns = columnMap<WebhookDeliveriesTable, WebhookDelivery>()({
@@ -27,7 +27,7 @@ const deliveryColumns = columnMap<WebhookDeliveriesTable, WebhookDelivery>()({
   ...timestampColumns,
 });
 const toDelivery = deliveryColumns.toRecord;
-const deliveryRows = tableOf('webhook_deliveries');
+const deliveryRows = recordsOf('webhook_deliveries', toDelivery);
 
 type ClaimedRow = Pick<WebhookDeliveriesTable, 'id' | 'webhook_id' | 'event_id' | 'body' | 'attempts'>;
 
@@ -219,14 +219,8 @@ export async function attemptsOf(store: Handle, deliveryIds: string[]): Promise<
   return rows.map(toAttempt);
 }
 
-export async function findDelivery(
-  store: Handle,
-  webhookId: string,
-  id: string,
-): Promise<WebhookDelivery | null> {
-  const row = await deliveryRows.rowWhere(store, { id, webhook_id: webhookId });
-  return row ? toDelivery(row) : null;
-}
+export const findDelivery = (store: Handle, webhookId: string, id: string): Promise<WebhookDelivery | null> =>
+  deliveryRows.recordWhere(store, { id, webhook_id: webhookId });
 
 /**
  * Puts a delivery back in the queue, due now, with a fresh retry series; not while a worker holds
