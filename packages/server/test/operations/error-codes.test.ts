@@ -36,6 +36,7 @@ const SITUATION_ARGUMENT: Record<string, number> = {
   invalidRequest: 0,
   FederationRefused: 0,
   refused: 0,
+  refuseUndecided: 1,
 };
 
 type Site = { at: string; code: string | null };
