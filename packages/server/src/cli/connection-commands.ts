@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   type Connection,
   type ConnectionChanges,
+  connectionFields,
   connectionUrls,
   createConnection,
   deleteConnection,
@@ -42,13 +43,7 @@ const SAML_FLAGS = ['metadata-file', 'entity-id', 'sso-url', 'certificate-file']
 function shown(deps: Parameters<typeof connectionUrls>[0], org: Org, c: Connection) {
   const urls = connectionUrls(deps, org, c);
   return {
-    id: c.id,
-    type: c.type,
-    name: c.name,
-    domains: c.domains,
-    jit: c.jit,
-    jitAnyDomain: c.jitAnyDomain,
-    defaultRoles: c.defaultRoles,
+    ...connectionFields(c),
     ...(c.type === 'oidc'
       ? {
           oidc: oidcSettingsShown(c.oidc),

@@ -9,6 +9,7 @@ import {
   pageConnections,
   updateConnectionRow,
 } from '../../storage/repos/connections.js';
+import { fieldsOf } from '../audit/snapshot-fields.js';
 import { auditTrail } from '../audit/trail.js';
 import { clock } from '../clock.js';
 import { orgListThrough } from '../credential-cache.js';
@@ -110,14 +111,12 @@ export const oidcSettingsShown = (o: OidcSettings) => ({
   acceptIdJag: o.acceptIdJag === true,
 });
 
+/** A connection's own fields as owners read them, in their order (its audit snapshot's and the CLI's first part). */
+export const connectionFields = (c: Connection) =>
+  fieldsOf(c, ['id', 'type', 'name', 'domains', 'jit', 'jitAnyDomain', 'defaultRoles']);
+
 export const connectionSnapshot = (c: Connection) => ({
-  id: c.id,
-  type: c.type,
-  name: c.name,
-  domains: c.domains,
-  jit: c.jit,
-  jitAnyDomain: c.jitAnyDomain,
-  defaultRoles: c.defaultRoles,
+  ...connectionFields(c),
   ...(c.type === 'oidc'
     ? oidcSettingsShown(c.oidc)
     : { idpEntityId: c.saml.entityId, ssoUrl: c.saml.ssoUrl, certificates: c.saml.certificates.length }),

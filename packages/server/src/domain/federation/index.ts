@@ -9,6 +9,7 @@ export { testConnection } from './connection-test.js';
 export {
   type Connection,
   type ConnectionChanges,
+  connectionFields,
   connectionForEmail,
   connectionUrls,
   createConnection,
