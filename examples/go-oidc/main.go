@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -73,8 +74,13 @@ func main() {
 		writeJSON(w, http.StatusCreated, map[string]interface{}{"caller": caller, "created": true})
 	})
 
+	// Listening before saying so: whoever waits for the line can call the API at once.
+	listener, err := net.Listen("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("invoices API on http://localhost:%s\n", port)
-	log.Fatal(http.ListenAndServe("127.0.0.1:"+port, nil))
+	log.Fatal(http.Serve(listener, nil))
 }
 
 // authenticate verifies the bearer token; on failure it answers the 401 (the same for every reason) and
