@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { chromiumSkip } from '../support/environment.js';
 import { startServer, type TestServer } from '../support/server.js';
 import {
@@ -11,6 +11,17 @@ import {
   signInToConsole,
 } from './support/console-browser.js';
 import { consoleBuild } from './support/console-build.js';
+
+/**
+ * The page's title once it reads `expected`, or what it reads after 5 s: the console names the page
+ * just after it draws it, so the title can trail the heading by a moment.
+ */
+async function settledTitle(page: Page, expected: string): Promise<string> {
+  await page
+    .waitForFunction((title) => document.title === title, expected, { timeout: 5_000 })
+    .catch(() => {});
+  return page.title();
+}
 
 /** Someone with a console account and no organization: the first-run page, then their first org. */
 describe('console: first run', () => {
@@ -58,7 +69,10 @@ describe('console: first run', () => {
     await page.getByRole('button', { name: 'Create organization' }).click();
     await page.waitForURL((u) => u.pathname === '/console/o/nova/settings');
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
-    assert.equal(await page.title(), 'Settings · Nova Labs · Tessera console');
+    assert.equal(
+      await settledTitle(page, 'Settings · Nova Labs · Tessera console'),
+      'Settings · Nova Labs · Tessera console',
+    );
     assert.equal(await page.getByLabel('Organization', { exact: true }).inputValue(), 'nova');
     await review(page, 'settings');
 
@@ -81,7 +95,10 @@ describe('console: first run', () => {
     await newOrg.click();
     await page.waitForURL((u) => u.pathname === '/console/new');
     await page.getByRole('heading', { name: 'New organization', level: 1 }).waitFor();
-    assert.equal(await page.title(), 'New organization · Tessera console');
+    assert.equal(
+      await settledTitle(page, 'New organization · Tessera console'),
+      'New organization · Tessera console',
+    );
     assert.equal(await newOrg.getAttribute('aria-current'), 'page');
     await review(page, 'new-organization');
     assert.deepEqual(missing, [], 'no 404 while the console loads');
