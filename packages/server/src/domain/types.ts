@@ -95,6 +95,25 @@ export interface StandardClaims {
   address: PostalAddress | null;
 }
 
+/** A user with none of the standard claims (a new user, a user stored before migration 037). */
+export const NO_STANDARD_CLAIMS: Readonly<StandardClaims> = Object.freeze({
+  middleName: null,
+  nickname: null,
+  preferredUsername: null,
+  profile: null,
+  website: null,
+  gender: null,
+  birthdate: null,
+  zoneinfo: null,
+  locale: null,
+  phoneNumber: null,
+  phoneNumberVerified: false,
+  address: null,
+});
+
+/** The standard claims' fields, in the order a user's audit snapshot holds them. */
+export const STANDARD_CLAIM_KEYS = Object.keys(NO_STANDARD_CLAIMS) as readonly (keyof StandardClaims)[];
+
 export interface User extends StandardClaims {
   id: string;
   orgId: string;

@@ -1,5 +1,5 @@
 import { clientFlagsOf } from '../client-flags.js';
-import type { Client, Org, Tenant, User } from '../types.js';
+import { type Client, type Org, STANDARD_CLAIM_KEYS, type Tenant, type User } from '../types.js';
 import { fieldsOf, isoTimesOf } from './snapshot-fields.js';
 
 /** What audit entries hold of each resource: the stored fields, camelCase, never a secret. */
@@ -11,27 +11,9 @@ export const orgSnapshot = (o: Org) => ({
 
 /** The user's fields an audit entry holds: the account's, then the standard claims (OIDC Core §5.1). */
 const USER_FIELDS = [
-  'id',
-  'email',
-  'firstName',
-  'lastName',
-  'picture',
-  'provider',
-  'disabled',
-  'emailVerified',
-  'middleName',
-  'nickname',
-  'preferredUsername',
-  'profile',
-  'website',
-  'gender',
-  'birthdate',
-  'zoneinfo',
-  'locale',
-  'phoneNumber',
-  'phoneNumberVerified',
-  'address',
-] as const;
+  ...(['id', 'email', 'firstName', 'lastName', 'picture', 'provider', 'disabled', 'emailVerified'] as const),
+  ...STANDARD_CLAIM_KEYS,
+];
 
 export const userSnapshot = (u: User) => ({
   ...fieldsOf(u, USER_FIELDS),

@@ -1,5 +1,5 @@
 import { fail } from '../errors.js';
-import type { PostalAddress, StandardClaims } from '../types.js';
+import { type PostalAddress, STANDARD_CLAIM_KEYS, type StandardClaims } from '../types.js';
 import { checkName } from './validate.js';
 
 /**
@@ -9,22 +9,6 @@ import { checkName } from './validate.js';
  * `phone_number` E.164, the address a §5.1.1 object of known strings. A refusal is `invalid_body`
  * naming the claim.
  */
-
-/** A user with none of them (a new user, a user stored before migration 037). */
-export const NO_STANDARD_CLAIMS: Readonly<StandardClaims> = Object.freeze({
-  middleName: null,
-  nickname: null,
-  preferredUsername: null,
-  profile: null,
-  website: null,
-  gender: null,
-  birthdate: null,
-  zoneinfo: null,
-  locale: null,
-  phoneNumber: null,
-  phoneNumberVerified: false,
-  address: null,
-});
 
 const MAX_URL = 2000;
 
@@ -179,7 +163,7 @@ export function applyStandardClaims(before: StandardClaims, changes: StandardCla
 
 /** Whether two users' standard claims are the same (nothing to write, nothing to audit). */
 export function sameStandardClaims(a: StandardClaims, b: StandardClaims): boolean {
-  return (Object.keys(NO_STANDARD_CLAIMS) as (keyof StandardClaims)[]).every((k) =>
+  return STANDARD_CLAIM_KEYS.every((k) =>
     k === 'address' ? JSON.stringify(a.address) === JSON.stringify(b.address) : a[k] === b[k],
   );
 }

@@ -18,13 +18,19 @@ import { fail } from '../errors.js';
 import { isIdOf, newResourceId } from '../identifiers.js';
 import { windowOf } from '../paging.js';
 import { endUserSessions } from '../sessions/sessions.js';
-import type { Actor, Org, StandardClaims, Tenant, User } from '../types.js';
+import {
+  type Actor,
+  NO_STANDARD_CLAIMS,
+  type Org,
+  type StandardClaims,
+  type Tenant,
+  type User,
+} from '../types.js';
 import type { DirectoryDeps } from './deps.js';
 import {
   applyStandardClaims,
   checkClaimUrl,
   checkPicture,
-  NO_STANDARD_CLAIMS,
   type StandardClaimChanges,
   sameStandardClaims,
 } from './standard-claims.js';
