@@ -4,7 +4,7 @@ import { clock } from '../clock.js';
 import type { Org, User } from '../types.js';
 import type { SignInDeps } from './deps.js';
 import { deviceOfUser } from './device-cookies.js';
-import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
+import { loginSucceeded, reserveLoginAttempt, type Throttled, throttled } from './login-throttle.js';
 
 /** The word a signed-in user gives for a change of their account, and where it comes from. */
 export interface CurrentPasswordAttempt {
@@ -14,10 +14,7 @@ export interface CurrentPasswordAttempt {
   deviceToken: string | null;
 }
 
-export type CurrentPasswordCheck =
-  | { ok: true }
-  | { ok: false; reason: 'wrong_password' }
-  | { ok: false; reason: 'throttled'; retryAfterS: number };
+export type CurrentPasswordCheck = { ok: true } | { ok: false; reason: 'wrong_password' } | Throttled;
 
 /**
  * Checks a signed-in user's current password before a change of their account (their password,
@@ -39,7 +36,7 @@ export async function checkCurrentPassword(
     clock.now(),
     deviceId,
   );
-  if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
+  if (!verdict.allowed) return throttled(verdict);
   const matches = await verifyPassword(attempt.password, await findPasswordHash(deps.store, user.id));
   if (!matches) return { ok: false, reason: 'wrong_password' };
   await loginSucceeded(deps.store, org.id, user.email, attempt.ip, deviceId);

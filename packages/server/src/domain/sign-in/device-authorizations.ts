@@ -28,7 +28,13 @@ import type { Client, DeviceAuthorization, Org } from '../types.js';
 import { findSignInClient } from './authorize/client.js';
 import { authenticationOf, type BrowserSession } from './browser-sessions.js';
 import type { SignInDeps } from './deps.js';
-import { type Limit, reserveLimits, type ThrottleVerdict } from './login-throttle.js';
+import {
+  type Limit,
+  reserveLimits,
+  type Throttled,
+  type ThrottleVerdict,
+  throttled,
+} from './login-throttle.js';
 import { type ConsentResource, shownResources } from './resource-consent.js';
 
 /**
@@ -151,7 +157,7 @@ export async function loadDeviceAuthorization(
 export type UserCodeOutcome =
   | { ok: true; pending: PendingDevice }
   | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'throttled'; retryAfterS: number };
+  | Throttled;
 
 /**
  * The pending device authorization a typed user code names, in this org only. Every attempt
@@ -173,7 +179,7 @@ export async function findByUserCode(
     limits.push({ key: codeKey(code), max: USER_CODE_LIMITS.perCode, windowMs: USER_CODE_LIMITS.windowMs });
   }
   const verdict: ThrottleVerdict = await reserveLimits(deps.store, org.id, now, limits);
-  if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
+  if (!verdict.allowed) return throttled(verdict);
   const device = code === null ? null : await findPendingByUserCode(deps.store, org.id, code, now);
   const client = device === null ? null : await findSignInClient(deps, org, device.clientId);
   if (device === null || client === null) return { ok: false, reason: 'invalid' };

@@ -29,6 +29,16 @@ export const LOGIN_LIMITS = Object.freeze({
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterS: number };
 
+/** An attempt the throttle refused, as every check it guards answers it: try again in `retryAfterS`. */
+export type Throttled = { ok: false; reason: 'throttled'; retryAfterS: number };
+
+/** The refusal a verdict that did not allow the attempt stands for. */
+export const throttled = (verdict: { retryAfterS: number }): Throttled => ({
+  ok: false,
+  reason: 'throttled',
+  retryAfterS: verdict.retryAfterS,
+});
+
 export interface Limit {
   key: string;
   max: number;

@@ -4,12 +4,9 @@ import { clock } from '../clock.js';
 import type { Org, User } from '../types.js';
 import type { SignInDeps } from './deps.js';
 import { trustedDevice } from './device-cookies.js';
-import { loginSucceeded, reserveLoginAttempt } from './login-throttle.js';
+import { loginSucceeded, reserveLoginAttempt, type Throttled, throttled } from './login-throttle.js';
 
-export type LoginOutcome =
-  | { ok: true; user: User }
-  | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'throttled'; retryAfterS: number };
+export type LoginOutcome = { ok: true; user: User } | { ok: false; reason: 'invalid' } | Throttled;
 
 /**
  * Checks an email and password (argon2id). Unknown account and wrong password cost the same and
@@ -27,7 +24,7 @@ export async function checkPassword(
 ): Promise<LoginOutcome> {
   const deviceId = (await trustedDevice(deps, org, deviceToken, email))?.id ?? null;
   const verdict = await reserveLoginAttempt(deps.store, org.id, email, ip, clock.now(), deviceId);
-  if (!verdict.allowed) return { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
+  if (!verdict.allowed) return throttled(verdict);
   const found = email.length <= 254 ? await findUserWithPasswordHash(deps.store, org.id, email) : null;
   const user = found?.user ?? null;
   const matches = await verifyPassword(password, found?.passwordHash ?? null);

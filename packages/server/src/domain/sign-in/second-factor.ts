@@ -18,7 +18,12 @@ import { fail } from '../errors.js';
 import { ACR_PASSWORD } from '../tokens-policy.js';
 import type { Org, User } from '../types.js';
 import type { SignInDeps } from './deps.js';
-import { reserveSecondFactorAttempt, secondFactorSucceeded } from './login-throttle.js';
+import {
+  reserveSecondFactorAttempt,
+  secondFactorSucceeded,
+  type Throttled,
+  throttled,
+} from './login-throttle.js';
 
 /** How many one-time recovery codes an enrolment gives (shown once). */
 export const RECOVERY_CODE_COUNT = 10;
@@ -26,7 +31,7 @@ export const RECOVERY_CODE_COUNT = 10;
 export type CodeOutcome =
   | { ok: true; method: 'totp' | 'recovery' }
   | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'throttled'; retryAfterS: number };
+  | Throttled;
 
 export interface SecondFactorStatus {
   enrolled: boolean;
@@ -127,7 +132,7 @@ function recoveryHash(userId: string, code: string): string | null {
 
 async function throttle(deps: SignInDeps, org: Org, userId: string, ip: string): Promise<CodeOutcome | null> {
   const verdict = await reserveSecondFactorAttempt(deps.store, org.id, userId, ip, clock.now());
-  return verdict.allowed ? null : { ok: false, reason: 'throttled', retryAfterS: verdict.retryAfterS };
+  return verdict.allowed ? null : throttled(verdict);
 }
 
 /**

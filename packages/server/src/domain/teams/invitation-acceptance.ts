@@ -17,6 +17,7 @@ import { addMember } from '../directory/members.js';
 import { insertUserWithTenant, prepareUser } from '../directory/users.js';
 import { fail, type InputProblem, inputProblemOf, ServiceError } from '../errors.js';
 import { markAddressVerified } from '../mail/address-verification.js';
+import type { Throttled } from '../sign-in/login-throttle.js';
 import { checkPassword } from '../sign-in/password-login.js';
 import { type InvitationRecord, type Org, SYSTEM, type User } from '../types.js';
 import type { TeamsDeps } from './deps.js';
@@ -77,7 +78,7 @@ export type Acceptance =
   | { ok: false; reason: 'closed' }
   /** The account's password was wrong (or the account is disabled: the same words). */
   | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'throttled'; retryAfterS: number }
+  | Throttled
   /** The name or password given is not allowed: `problem` says why. */
   | { ok: false; reason: 'input'; problem: InputProblem }
   /** The address got an account since the page was shown: sign in instead. */
