@@ -356,6 +356,15 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
       }>`select name, statement from pg_prepared_statements`.execute(db)
     ).rows;
   const namesIn = async (db: Parameters<typeof slugOf>[0]) => (await prepared(db)).map((r) => r.name);
+  /** What the statement threw when it ran inside a transaction (null: it answered). */
+  const failureInTransaction = (db: Parameters<typeof slugOf>[0]): Promise<unknown> =>
+    db
+      .transaction()
+      .execute((trx) => slugOf(trx, { slug: 'nobody' }))
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
   /** A store of one connection on a migrated schema, so every statement meets the same session. */
   const oneConnection = async (named: boolean) => {
     const schema = await migratedPostgresSchema();
@@ -417,13 +426,7 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
       assert.deepEqual(await namesIn(store.db), [`${first?.name}_1`]);
       await sql`deallocate all`.execute(store.db);
-      const lost = await store.db
-        .transaction()
-        .execute((trx) => slugOf(trx, { slug: 'nobody' }))
-        .then(
-          () => null,
-          (error: unknown) => error,
-        );
+      const lost = await failureInTransaction(store.db);
       assert.equal((lost as { code?: string } | null)?.code, '26000');
       assert.equal(isDatabaseUnavailable(lost), true, 'answered 503, to be tried again');
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
@@ -446,13 +449,7 @@ describe('named prepared statements on PostgreSQL (TESSERA_DB_PREPARED_STATEMENT
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
       // A rolling upgrade's migration changes a column the statement returns.
       await sql`alter table organizations alter column name type varchar(500)`.execute(store.db);
-      const changed = await store.db
-        .transaction()
-        .execute((trx) => slugOf(trx, { slug: 'nobody' }))
-        .then(
-          () => null,
-          (error: unknown) => error,
-        );
+      const changed = await failureInTransaction(store.db);
       assert.equal((changed as { code?: string } | null)?.code, '0A000');
       assert.equal(isDatabaseUnavailable(changed), true, 'answered 503, to be tried again');
       assert.deepEqual(await slugOf(store.db, { slug: 'nobody' }), []);
