@@ -13,6 +13,7 @@ import {
   SIGN_UP_POLICIES,
   updateOrgSettings,
 } from '../domain/directory/index.js';
+import { isoTimeOrNull } from '../domain/iso-time.js';
 import { rotateKeys } from '../domain/keys/index.js';
 import {
   createInvitation,
@@ -382,7 +383,6 @@ function switchFlag<K extends string>(
 
 /** An invitation as the CLI prints it (camelCase like the other commands; never its link). */
 function invitationOutput(i: Invitation) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: i.id,
     kind: i.kind,
@@ -390,7 +390,7 @@ function invitationOutput(i: Invitation) {
     role: i.role,
     roles: i.roles,
     state: i.state,
-    expiresAt: iso(i.expiresAt),
-    acceptedAt: iso(i.acceptedAt),
+    expiresAt: isoTimeOrNull(i.expiresAt),
+    acceptedAt: isoTimeOrNull(i.acceptedAt),
   };
 }

@@ -1,3 +1,4 @@
+import { isoTimeOrNull } from '../domain/iso-time.js';
 import {
   createLogStream,
   deleteLogStream,
@@ -28,17 +29,15 @@ const TYPES = ['https', 'splunk_hec', 'datadog'] as const;
 const SECRET = { splunk_hec: 'HEC token', datadog: 'Datadog API key' } as const;
 const SETTING_FLAGS = ['index', 'source', 'sourcetype', 'service', 'ddsource', 'ddtags'] as const;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 /** A stream as the management API's view has it (camelCase, like every CLI answer): its health, never a secret. */
 const shown = (s: LogStreamView) => ({
   ...logStreamSnapshot(s),
   status: s.status,
   lastError: s.lastError,
-  lastErrorAt: iso(s.lastErrorAt),
-  lastSentAt: iso(s.lastSentAt),
+  lastErrorAt: isoTimeOrNull(s.lastErrorAt),
+  lastSentAt: isoTimeOrNull(s.lastSentAt),
   sentEntries: s.sentEntries,
-  lag: { entries: s.lag.entries, oldestUnsentAt: iso(s.lag.oldestUnsentAt) },
+  lag: { entries: s.lag.entries, oldestUnsentAt: isoTimeOrNull(s.lag.oldestUnsentAt) },
 });
 
 type SettingFlags = { [K in (typeof SETTING_FLAGS)[number]]?: string } & {

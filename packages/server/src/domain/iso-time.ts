@@ -20,6 +20,9 @@ export function isoTime(ms: number): string {
   return `${cachedPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
 
+/** An instant that may not have happened (yet): its isoTime, or null. */
+export const isoTimeOrNull = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
+
 /** The second last written by epochSecondsText, and its text. */
 let secondsOf = Number.NaN;
 let secondsText = '';

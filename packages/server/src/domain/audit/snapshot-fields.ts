@@ -1,3 +1,5 @@
+import { isoTimeOrNull } from '../iso-time.js';
+
 /** The keys of `T` whose values are times in milliseconds since the epoch (null: not yet, or never). */
 type TimeKey<T> = { [K in keyof T]-?: T[K] extends number | null ? K : never }[keyof T];
 
@@ -11,12 +13,12 @@ export function fieldsOf<T, K extends keyof T>(item: T, keys: readonly K[]): Pic
   return copy;
 }
 
-/** The named times of a stored item as ISO text (`new Date(ms).toISOString()`), null as null, in the order named. */
+/** The named times of a stored item as ISO text (isoTime), null as null, in the order named. */
 export function isoTimesOf<T, K extends TimeKey<T>>(item: T, keys: readonly K[]): IsoTimes<T, K> {
   const copy: Record<PropertyKey, string | null> = {};
   for (const key of keys) {
     const ms = item[key] as number | null;
-    copy[key] = ms === null ? null : new Date(ms).toISOString();
+    copy[key] = isoTimeOrNull(ms);
   }
   return copy as IsoTimes<T, K>;
 }

@@ -8,14 +8,13 @@ import { findOrgWebhook } from '../../storage/repos/webhooks.js';
 import { clock } from '../clock.js';
 import { fail } from '../errors.js';
 import { isIdOf } from '../identifiers.js';
+import { isoTime, isoTimeOrNull } from '../iso-time.js';
 import type { DeliveryAttempt, Org, WebhookDelivery } from '../types.js';
 import type { WebhooksDeps } from './deps.js';
 import { announceDeliveries } from './outbox-signal.js';
 
 /** The log keeps every delivery; the list shows the newest this many. */
 export const DELIVERY_LOG_LIMIT = 100;
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** A delivery and its attempts as the management API shows them (snake_case, like the webhook object). */
 export function deliveryView(d: WebhookDelivery, attempts: DeliveryAttempt[]) {
@@ -24,10 +23,10 @@ export function deliveryView(d: WebhookDelivery, attempts: DeliveryAttempt[]) {
     event_id: d.eventId,
     type: d.eventKey,
     status: d.status,
-    created_at: iso(d.createdAt) as string,
-    next_attempt_at: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
+    created_at: isoTime(d.createdAt),
+    next_attempt_at: d.status === 'pending' ? isoTimeOrNull(d.nextAttemptAt) : null,
     attempts: attempts.map((a) => ({
-      at: iso(a.attemptedAt) as string,
+      at: isoTime(a.attemptedAt),
       status_code: a.statusCode,
       duration_ms: a.durationMs,
       error: a.error,

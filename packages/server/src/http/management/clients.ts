@@ -9,6 +9,7 @@ import {
   rotateClientSecret,
   updateClient,
 } from '../../domain/directory/index.js';
+import { isoTimeOrNull } from '../../domain/iso-time.js';
 import type { Client, LogoutDelivery } from '../../domain/types.js';
 import { managementInput, sentFields } from './api-input.js';
 import {
@@ -27,7 +28,6 @@ import {
 import { endpoint } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, listResponses } from './responses.js';
-import { isoTimeOrNull } from './times.js';
 
 const view = (c: Client): z.output<typeof ClientView> => ({
   client_id: c.id,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isoTimeOrNull } from '../../domain/iso-time.js';
 import {
   type CreatedInvitation,
   createInvitation,
@@ -8,7 +9,6 @@ import {
   revokeInvitation,
 } from '../../domain/teams/index.js';
 import { managementInput } from './api-input.js';
-
 import { created, endpoint, noContent, ok } from './endpoint.js';
 import {
   CreatedInvitation as CreatedInvitationSchema,
@@ -20,7 +20,6 @@ import {
   type Invitation as InvitationView,
 } from './invitations-schemas.js';
 import { apiError, jsonRequest, MANAGEMENT, noOrg, ORG, ownersRefusals } from './responses.js';
-import { isoTimeOrNull } from './times.js';
 
 /** The API's view; withdrawn invitations never reach it (the store leaves them out). */
 export const invitationView = (i: Invitation): z.output<typeof InvitationView> => ({

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isoTimeOrNull } from '../../domain/iso-time.js';
 import {
   createLogStream,
   deleteLogStream,
@@ -18,7 +19,7 @@ import {
 } from './log-streams-schemas.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, linkedPageResponses } from './responses.js';
-import { isoTimeOrNull, timestamps } from './times.js';
+import { timestamps } from './times.js';
 
 function view(s: LogStreamView): z.output<typeof LogStreamRecord> {
   return {
