@@ -9,7 +9,7 @@ import {
   rotateClientSecret,
   updateClient,
 } from '../../domain/directory/index.js';
-import { isoTimeOrNull } from '../../domain/iso-time.js';
+import { isoTime, isoTimeOrNull } from '../../domain/iso-time.js';
 import type { Client, LogoutDelivery } from '../../domain/types.js';
 import { managementInput, sentFields } from './api-input.js';
 import {
@@ -61,7 +61,7 @@ const view = (c: Client): z.output<typeof ClientView> => ({
   ...(c.dpopBoundAccessTokens === true ? { dpop_bound_access_tokens: true as const } : {}),
   ...(c.dpopNonceRequired === true ? { dpop_nonce_required: true as const } : {}),
   allowed_origins: allowedOriginsOf(c),
-  created_at: new Date(c.createdAt).toISOString(),
+  created_at: isoTime(c.createdAt),
 });
 
 /**
@@ -92,7 +92,7 @@ const deliveryView = (d: LogoutDelivery): z.output<typeof LogoutDeliveryView> =>
   last_attempt_at: isoTimeOrNull(d.lastAttemptAt),
   last_status_code: d.lastStatusCode,
   last_error: d.lastError,
-  created_at: new Date(d.createdAt).toISOString(),
+  created_at: isoTime(d.createdAt),
 });
 
 const clients = ownedItems({ collection: 'clients', noun: 'client', prefix: 'cli' });

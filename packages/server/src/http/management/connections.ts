@@ -24,7 +24,7 @@ import {
 } from './connections-schemas.js';
 import { endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
-import { apiError, forbidden, jsonRequest, linkedPageResponses, ORG, unauthorized } from './responses.js';
+import { apiError, jsonRequest, linkedPageResponses, ORG, ownersRefusals } from './responses.js';
 import { timestamps } from './times.js';
 
 /** An OIDC connection's provider settings, as the domain shows them, in the API's names. */
@@ -161,9 +161,7 @@ export const CONNECTION_ENDPOINTS = [
         400: apiError(
           '`invalid_request`: an unknown field, a value failing validation, or the provider failing the test (unreachable, an HTTP error, not JSON, another issuer, an endpoint on a host not allowed, not SAML IdP metadata); the detail names it',
         ),
-        401: unauthorized,
-        403: forbidden,
-        404: connections.notFound,
+        ...ownersRefusals(connections.notFound),
         503: apiError('`unavailable`: too many calls to providers are running for this org; try again'),
       },
     },

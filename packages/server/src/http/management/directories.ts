@@ -28,7 +28,7 @@ import {
 } from './directories-schemas.js';
 import { created, endpoint, ok } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
-import { apiError, forbidden, jsonRequest, listResponses, unauthorized } from './responses.js';
+import { apiError, jsonRequest, listResponses, ownersRefusals } from './responses.js';
 import { timestamps } from './times.js';
 
 function view(d: ScimDirectory, deps: Deps, org: Org): z.output<typeof DirectoryRecord> {
@@ -134,9 +134,7 @@ export const DIRECTORY_ENDPOINTS = [
       responses: {
         201: { description: 'adopted', schema: AdoptedUser },
         400: apiError('`invalid_request`: an unknown field, or no `user_id`'),
-        401: unauthorized,
-        403: forbidden,
-        404: apiError('`not_found`: no such org, directory or user of the org'),
+        ...ownersRefusals(apiError('`not_found`: no such org, directory or user of the org')),
         409: apiError(
           '`conflict`: a directory already holds the user, or this one has their address as a userName',
         ),
@@ -180,9 +178,7 @@ export const DIRECTORY_ENDPOINTS = [
       responses: {
         200: { description: 'the group with its roles', schema: DirectoryGroup },
         400: apiError('`invalid_request`: an unknown field, too many roles, or a role that is not the org’s'),
-        401: unauthorized,
-        403: forbidden,
-        404: apiError('`not_found`: no such org, directory or group in it'),
+        ...ownersRefusals(apiError('`not_found`: no such org, directory or group in it')),
       },
     },
     async ({ deps, caller: { org, actor }, params, body }) =>

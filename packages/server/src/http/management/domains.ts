@@ -9,6 +9,7 @@ import {
   setPrimaryDomain,
   verifyDomain,
 } from '../../domain/custom-domains/index.js';
+import { isoTime, isoTimeOrNull } from '../../domain/iso-time.js';
 import { customIssuerOf } from '../../domain/issuers.js';
 import type { Org, OrgDomain } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
@@ -24,11 +25,11 @@ const view = (
   id: d.id,
   name: d.name,
   verified: d.verifiedAt !== null,
-  verified_at: d.verifiedAt === null ? null : new Date(d.verifiedAt).toISOString(),
+  verified_at: isoTimeOrNull(d.verifiedAt),
   primary: org.issuerDomain === d.name,
   issuer: customIssuerOf(config, d.name),
   txt_record: { name: challengeNameOf(d.name), type: 'TXT', value: d.token },
-  created_at: new Date(d.createdAt).toISOString(),
+  created_at: isoTime(d.createdAt),
 });
 
 const domains = ownedItems({

@@ -1,7 +1,7 @@
 import { listEvents as list, type Verb } from '../../domain/audit/index.js';
 import { AuditEntryList, EventsQuery } from './api-schemas.js';
 import { endpoint } from './endpoint.js';
-import { apiError, MANAGEMENT, ORG, unauthorized } from './responses.js';
+import { apiError, badQuery, MANAGEMENT, ORG, unauthorized } from './responses.js';
 
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['entity', 'verb', 'actor_id', 'key_prefix', 'from', 'to'] as const;
@@ -30,7 +30,7 @@ export const listEvents = endpoint(
         schema: AuditEntryList,
         headers: { link: 'RFC 8288 relations first, prev, next, last, each keeping the filters' },
       },
-      400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
+      400: badQuery,
       401: unauthorized,
       404: apiError('`not_found`: not an owner (members too), or no such org'),
     },

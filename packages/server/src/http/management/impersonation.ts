@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isoTime } from '../../domain/iso-time.js';
 import { startImpersonation as start } from '../../domain/sign-in/index.js';
 import { created, endpoint } from './endpoint.js';
 import { Impersonation, StartImpersonationBody } from './impersonation-schemas.js';
@@ -54,7 +55,7 @@ export const startImpersonation = endpoint(
       user_id: started.userId,
       client_id: started.clientId,
       url: started.url,
-      expires_at: new Date(started.expiresAt).toISOString(),
+      expires_at: isoTime(started.expiresAt),
     };
     return created(view);
   },

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isoTimeOrNull } from '../../domain/iso-time.js';
+import { isoTime, isoTimeOrNull } from '../../domain/iso-time.js';
 import {
   type CreatedInvitation,
   createInvitation,
@@ -19,7 +19,7 @@ import {
   InvitationsQuery,
   type Invitation as InvitationView,
 } from './invitations-schemas.js';
-import { apiError, jsonRequest, MANAGEMENT, noOrg, ORG, ownersRefusals } from './responses.js';
+import { apiError, badQuery, jsonRequest, MANAGEMENT, noOrg, ORG, ownersRefusals } from './responses.js';
 
 /** The API's view; withdrawn invitations never reach it (the store leaves them out). */
 export const invitationView = (i: Invitation): z.output<typeof InvitationView> => ({
@@ -30,8 +30,8 @@ export const invitationView = (i: Invitation): z.output<typeof InvitationView> =
   roles: i.roles,
   state: i.state === 'revoked' ? 'expired' : i.state,
   mailed: i.mailed,
-  created_at: new Date(i.createdAt).toISOString(),
-  expires_at: new Date(i.expiresAt).toISOString(),
+  created_at: isoTime(i.createdAt),
+  expires_at: isoTime(i.expiresAt),
   accepted_at: isoTimeOrNull(i.acceptedAt),
   accepted_by: i.acceptedBy,
 });
@@ -115,7 +115,7 @@ export const INVITATION_ENDPOINTS = [
             link: 'RFC 8288 relations first, prev, next, last, keeping `kind` and `state`; absent when every entry fits on one page',
           },
         },
-        400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
+        400: badQuery,
         ...ownersRefusals(noOrg),
       },
     },

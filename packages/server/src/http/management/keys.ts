@@ -1,3 +1,4 @@
+import { isoTime } from '../../domain/iso-time.js';
 import { listKeys, rotateKeys } from '../../domain/keys/index.js';
 import { endpoint, ok } from './endpoint.js';
 import { KeysQuery, RotatedKeys, SigningKeyList } from './keys-schemas.js';
@@ -29,7 +30,7 @@ export const KEY_ENDPOINTS = [
       const entries = found.entries.map((k) => ({
         kid: k.kid,
         state: k.state,
-        created_at: new Date(k.createdAt).toISOString(),
+        created_at: isoTime(k.createdAt),
       }));
       return page(entries, found.total);
     },

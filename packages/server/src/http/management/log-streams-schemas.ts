@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_FIELDS, parseInstant, WebhookUrl } from './api-schemas.js';
+import { IsoDateTime } from './instant-fields.js';
 
 /** Audit-log streams (DESIGN §19): what the management API takes and gives. */
 
@@ -89,8 +90,6 @@ export const UpdateLogStreamBody = z.strictObject({
   ...SPLUNK,
   ...DATADOG,
 });
-
-const IsoDateTime = z.string().meta({ format: 'date-time' });
 
 export const LogStreamRecord = z.object({
   id: z.string().meta({ pattern: '^lst_' }),

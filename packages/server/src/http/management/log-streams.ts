@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isoTimeOrNull } from '../../domain/iso-time.js';
+import { isoTime, isoTimeOrNull } from '../../domain/iso-time.js';
 import {
   createLogStream,
   deleteLogStream,
@@ -29,7 +29,7 @@ function view(s: LogStreamView): z.output<typeof LogStreamRecord> {
     url: s.url,
     settings: s.settings,
     active: s.active,
-    backfill_from: new Date(s.backfillFrom).toISOString(),
+    backfill_from: isoTime(s.backfillFrom),
     status: s.status,
     last_error: s.lastError,
     last_error_at: isoTimeOrNull(s.lastErrorAt),

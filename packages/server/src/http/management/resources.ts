@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { failApi } from '../../domain/errors.js';
+import { isoTime } from '../../domain/iso-time.js';
 import {
   createApiResource,
   deleteApiResource,
@@ -27,7 +28,7 @@ const view = (r: ApiResource): z.output<typeof ResourceView> => ({
   name: r.name,
   scopes: r.scopes,
   access_token_ttl: r.accessTokenTtl,
-  created_at: new Date(r.createdAt).toISOString(),
+  created_at: isoTime(r.createdAt),
 });
 
 const resources = ownedItems({ collection: 'resources', noun: 'resource', prefix: 'api' });

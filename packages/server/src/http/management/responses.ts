@@ -42,9 +42,7 @@ export const noToken = apiError('`unauthorized`: no valid token (`WWW-Authentica
 export const listResponses = <S extends z.ZodType>(schema: S, description = 'one page, oldest first') => ({
   200: { description, schema, headers: PAGED },
   400: badQuery,
-  401: unauthorized,
-  403: forbidden,
-  404: noOrg,
+  ...ownersRefusals(noOrg),
 });
 /** A paged list's answer, in the words of the connection, log stream and webhook operations. */
 export const linkedPageResponses = <S extends z.ZodType>(schema: S, notFound: ResponseSpec) => ({
@@ -54,7 +52,5 @@ export const linkedPageResponses = <S extends z.ZodType>(schema: S, notFound: Re
     headers: { link: 'RFC 8288 first/prev/next/last page URLs, when there is more than one page' },
   },
   400: apiError('`invalid_query`: an unknown or repeated parameter, or a value out of range'),
-  401: unauthorized,
-  403: forbidden,
-  404: notFound,
+  ...ownersRefusals(notFound),
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isoTime } from '../../domain/iso-time.js';
 import { createRole, deleteRole, getRole, listRoles, updateRole } from '../../domain/resources/index.js';
 import type { EndUserRole } from '../../domain/types.js';
 import { managementInput } from './api-input.js';
@@ -18,7 +19,7 @@ export const roleView = (r: EndUserRole): z.output<typeof RoleView> => ({
   name: r.name,
   description: r.description,
   permissions: r.permissions,
-  created_at: new Date(r.createdAt).toISOString(),
+  created_at: isoTime(r.createdAt),
 });
 
 const roles = ownedItems({ collection: 'roles', noun: 'role', prefix: 'rol' });

@@ -8,6 +8,7 @@ import {
   rotateServiceAccountSecret,
   type ServiceAccount,
 } from '../../domain/directory/index.js';
+import { isoTime } from '../../domain/iso-time.js';
 import { managementInput } from './api-input.js';
 import { ownedItems } from './owned-items.js';
 import { apiError, listResponses } from './responses.js';
@@ -27,8 +28,8 @@ const view = (a: ServiceAccount, deps: Deps): z.output<typeof ServiceAccountView
   scopes: a.scopes,
   ...(a.jwks === undefined ? {} : { jwks: a.jwks }),
   token_endpoint: `${deps.config.baseUrl}/oauth/token`,
-  secret_issued_at: new Date(a.secretIssuedAt).toISOString(),
-  created_at: new Date(a.createdAt).toISOString(),
+  secret_issued_at: isoTime(a.secretIssuedAt),
+  created_at: isoTime(a.createdAt),
 });
 
 const accounts = ownedItems({

@@ -8,11 +8,12 @@ import {
   requireOrgUser,
   updateUser,
 } from '../../domain/directory/index.js';
+import { isoTime } from '../../domain/iso-time.js';
 import type { User } from '../../domain/types.js';
 import { managementInput, sentFields } from './api-input.js';
 import { endpoint } from './endpoint.js';
 import { ownedItems } from './owned-items.js';
-import { apiError, noOrg, ORG, ownersRefusals } from './responses.js';
+import { apiError, badQuery, noOrg, ORG, ownersRefusals } from './responses.js';
 import {
   CreateUserBody,
   UpdateUserBody,
@@ -28,7 +29,7 @@ const view = (u: User): z.output<typeof UserView> => ({
   first_name: u.firstName,
   last_name: u.lastName,
   disabled: u.disabled,
-  created_at: new Date(u.createdAt).toISOString(),
+  created_at: isoTime(u.createdAt),
   middle_name: u.middleName,
   nickname: u.nickname,
   preferred_username: u.preferredUsername,
@@ -42,7 +43,7 @@ const view = (u: User): z.output<typeof UserView> => ({
   phone_number: u.phoneNumber,
   phone_number_verified: u.phoneNumberVerified,
   address: u.address,
-  updated_at: new Date(u.updatedAt).toISOString(),
+  updated_at: isoTime(u.updatedAt),
 });
 
 /** The body's OIDC Core §5.1 fields (snake_case, as the claims are named) as the domain's changes. */
@@ -95,7 +96,7 @@ export const USER_ENDPOINTS = [
               'goes on while a page follows',
           },
         },
-        400: apiError('`invalid_query`: unknown or repeated parameter, or value out of range'),
+        400: badQuery,
         ...ownersRefusals(noOrg),
       },
     },

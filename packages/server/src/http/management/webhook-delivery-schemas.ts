@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { IsoDateTime } from './instant-fields.js';
 
 /** The delivery log's response shapes (webhooks/delivery-log.ts), for the OpenAPI document. */
-
-const IsoDateTime = z.string().meta({ format: 'date-time' });
 
 export const DeliveryAttempt = z.object({
   at: IsoDateTime.meta({ description: 'when the attempt started' }),

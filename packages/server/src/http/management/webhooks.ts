@@ -6,6 +6,7 @@ import {
   updateWebhook as update,
   type Webhook,
 } from '../../domain/directory/index.js';
+import { isoTime } from '../../domain/iso-time.js';
 import { refuseLoopbackUrl } from '../../domain/webhooks/index.js';
 import { sentFields } from './api-input.js';
 import {
@@ -24,7 +25,7 @@ const view = (w: Webhook): z.output<typeof WebhookView> => ({
   url: w.url,
   events: w.events,
   active: w.active,
-  created_at: new Date(w.createdAt).toISOString(),
+  created_at: isoTime(w.createdAt),
 });
 
 const webhooks = ownedItems({
