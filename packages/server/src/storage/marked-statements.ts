@@ -22,10 +22,31 @@ export const PREPARED = '/* prepared */ ';
 /**
  * SQLSTATEs that say a connection's named statement is not what this process prepared: 26000 (it
  * is gone: a pooler in transaction mode handed the next statement to another server connection),
- * 42P05 (a name already taken there, by another client of the same pooler), 0A000 (a schema change
- * changed what it returns).
+ * 42P05 (a name already taken there, by another client of the same pooler), and 0A000 with
+ * CHANGED_PLAN (a schema change changed what it returns; the class is wider than that).
  */
-const LOST_STATEMENT = new Set(['26000', '42P05', '0A000']);
+const LOST_STATEMENT = new Set(['26000', '42P05']);
+const CHANGED_PLAN = 'cached plan must not change result type';
+
+/** The code of a named statement's error when it says the statement is not what was prepared, else null. */
+function lostStatementCode(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  if (LOST_STATEMENT.has(code)) return code;
+  return code === '0A000' && error instanceof Error && error.message.includes(CHANGED_PLAN) ? code : null;
+}
+
+/** Set on the error of a lost named statement that ended the transaction it ran in (see markStatements). */
+const LOST_IN_TRANSACTION = Symbol('lost named statement in a transaction');
+
+/**
+ * Whether `error` is a named statement's that was not what this process prepared, inside a
+ * transaction it thereby ended: the statement did not run, and the request is answered 503 to be
+ * tried again (storage/unavailable.ts).
+ */
+export function isLostInTransaction(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && LOST_IN_TRANSACTION in error;
+}
 
 export interface MarkedStatements {
   /** Whether marked statements are named (TESSERA_DB_PREPARED_STATEMENTS); false on a replica's pool. */
@@ -102,14 +123,17 @@ export function markStatements(client: pg.PoolClient, options: MarkedStatements)
     if (name === undefined) return query(config);
     const autocommitted = !inTransaction;
     return query(config).catch((error: unknown) => {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code !== 'string' || !LOST_STATEMENT.has(code)) throw error;
+      const code = lostStatementCode(error);
+      if (code === null) throw error;
       generation += 1;
       if (code !== '0A000') reportPooler(options.warn);
       // The statement did not run (the server refused it before executing). On its own it is sent
-      // again, unnamed; inside a transaction, which the error ended, it fails (storage/unavailable.ts
-      // answers that 503, to be tried again).
-      if (!autocommitted) throw error;
+      // again, unnamed; inside a transaction, which the error ended, it fails, marked so that
+      // storage/unavailable.ts answers it 503, to be tried again.
+      if (!autocommitted) {
+        Object.defineProperty(error, LOST_IN_TRANSACTION, { value: true });
+        throw error;
+      }
       return query({ text, values, ...(asArrays ? { rowMode: 'array' } : {}) });
     });
   };

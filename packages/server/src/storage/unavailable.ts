@@ -1,3 +1,5 @@
+import { isLostInTransaction } from './marked-statements.js';
+
 /**
  * Whether an error means the database could not be reached or dropped the connection (as opposed
  * to a query it refused). Such a request is answered 503 and may be tried again: the pool opens a
@@ -5,18 +7,17 @@
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // A named prepared statement lost on the way (a pooler in transaction mode) or whose result a
+  // migration changed, inside a transaction that then ended: marked-statements.ts says which.
+  if (isLostInTransaction(error)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     // SQLSTATE class 08: connection exception; 57P01–57P03: shutdown, crash, not accepting yet;
     // 57P05 and 25P03: the server ended a connection left idle (idle_session_timeout,
     // idle_in_transaction_session_timeout); 53300: too many connections; 25006: a write reached a
-    // standby (a failover in progress: the proxy sends new connections to it before its promotion);
-    // 26000 and 42P05: a named prepared statement lost or taken on the way (a pooler in transaction
-    // mode: marked-statements.ts), inside a transaction that then ended; and a named statement whose
-    // result a migration changed meanwhile (0A000, that message only: the class is wider), the same.
-    const codes = ['25P03', '53300', '25006', '26000', '42P05'];
+    // standby (a failover in progress: the proxy sends new connections to it before its promotion).
+    const codes = ['25P03', '53300', '25006'];
     if (code.startsWith('08') || /^57P0[1-35]$/.test(code) || codes.includes(code)) return true;
-    if (code === '0A000' && error.message.includes(CHANGED_PLAN)) return true;
     // The socket itself (node's system error codes).
     if (SOCKET_CODES.has(code)) return true;
     // SQLite: the file cannot be opened, read or written.
@@ -24,9 +25,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return PG_CLIENT_MESSAGES.some((m) => error.message.includes(m));
 }
-
-/** PostgreSQL's words for a prepared statement whose result columns changed under it. */
-const CHANGED_PLAN = 'cached plan must not change result type';
 
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
