@@ -168,7 +168,8 @@ function tablesNamedIn(name: string, file: ts.SourceFile): { named: string[]; un
       if (method === null || !(STATEMENTS.has(method) || TABLE_HELPERS.has(method))) continue;
       const arg = node.arguments[0];
       const names = arg ? namesOf(arg, file, all) : null;
-      if (names === null && HELPERS_FILES.has(name)) continue;
+      // In the helpers' files, a statement or helper call on the table their caller named (a parameter).
+      if (names === null && HELPERS_FILES.has(name) && arg !== undefined && ts.isIdentifier(arg)) continue;
       if (names === null) {
         const { line } = file.getLineAndCharacterOfPosition(node.getStart());
         unresolved.push(`${name}:${line + 1} ${node.getText().split('\n')[0]}`);
@@ -235,6 +236,16 @@ describe('one repository per table', () => {
       named: ['trusted_apps', 'webhooks', 'roles', 'brandings', 'consents', 'passkeys'],
       unresolved: [],
     });
+  });
+
+  test('in the helpers’ own files only a statement on their parameter passes unnamed', () => {
+    const source = [
+      'export const rows = (table: string) => opened(store).selectFrom(table);',
+      "export const planted = (db: Db) => db.selectFrom(['consents', 'roles'][0]);",
+    ].join('\n');
+    const planted = ts.createSourceFile('keyed-rows.ts', source, ts.ScriptTarget.Latest, true);
+    const { unresolved } = tablesNamedIn('repos/keyed-rows.ts', planted);
+    assert.deepEqual(unresolved, ["repos/keyed-rows.ts:2 db.selectFrom(['consents', 'roles'][0])"]);
   });
 
   test('each table is named as a statement’s own table by exactly one repository', () => {
