@@ -146,8 +146,6 @@ export function tableOf<T extends keyof Database>(table: T): KeyedTable<Database
 export interface KeyedRecords<Row, R> extends KeyedTable<Row> {
   /** The first row meeting `where` as a record, or null. */
   recordWhere(store: Handle, where: Conditions<Row>): Promise<R | null>;
-  /** Every row meeting `where` as records, in no particular order. */
-  recordsWhere(store: Handle, where: Conditions<Row>): Promise<R[]>;
   /** Every row meeting `where` as records, by creation, oldest first, then by id. */
   recordsOldestFirst(store: Handle, where: Conditions<Row>): Promise<R[]>;
   /** Sets `changes` on the rows meeting `where`; the first changed as a record (its one taker), or null. */
@@ -168,7 +166,6 @@ export function recordsOf<T extends keyof Database, R>(
   return {
     ...rows,
     recordWhere: async (store, where) => one(await rows.rowWhere(store, where)),
-    recordsWhere: async (store, where) => (await rows.rowsWhere(store, where)).map(toRecord),
     recordsOldestFirst: async (store, where) => (await rows.rowsOldestFirst(store, where)).map(toRecord),
     updatedRecordWhere: async (store, changes, where) =>
       one(await rows.updatedRowWhere(store, changes, where)),

@@ -16,7 +16,6 @@ const webhookColumns = columnMap<Omit<WebhooksTable, 'secret_sealed'>, Webhook>(
   active: ['active', flag],
   ...timestampColumns,
 });
-const _PUBLIC_COLUMNS = webhookColumns.names;
 const toRecord = webhookColumns.toRecord;
 
 export async function insertWebhook(store: Handle, w: Webhook, secretSealed: string): Promise<void> {
