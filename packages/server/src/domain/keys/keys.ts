@@ -6,7 +6,7 @@ import type { Handle, UnitOfWork } from '../../storage/handle.js';
 import * as keys from '../../storage/repos/keys.js';
 import { recordAudit } from '../audit/audit.js';
 import { clock } from '../clock.js';
-import type { CredentialCache } from '../credential-cache.js';
+import { type CredentialCache, orgListThrough } from '../credential-cache.js';
 import { fail } from '../errors.js';
 import { type PageAsked, windowOf } from '../paging.js';
 import { tokensOutliveMs } from '../token-lifetimes.js';
@@ -201,8 +201,7 @@ export async function publicJwks(
   cache?: CredentialCache<PublishedKeys>,
 ): Promise<{ keys: JWK[] }> {
   const now = clock.now();
-  const read = () => keys.publishedKeys(db, orgId, now);
-  const held = cache ? ((await cache.get(orgId, read)) ?? []) : await read();
+  const held = await orgListThrough(cache, orgId, () => keys.publishedKeys(db, orgId, now));
   const rows = held.filter((r) => r.status !== 'retired' || (r.expiresAt !== null && r.expiresAt > now));
   // The signing key first: some clients try keys in order.
   rows.sort((a, b) => (a.status === 'active' ? -1 : b.status === 'active' ? 1 : 0));
