@@ -76,7 +76,21 @@ export async function verifyAccessToken(
   resourceTokens: 'refuse' | 'accept' = 'refuse',
 ): Promise<VerifiedAccess | null> {
   const payload = await signedAccessToken(deps, org, token, ['exp', 'sub', 'aud', 'sid', 'jti']);
-  if (!payload) return null;
+  return payload ? acceptedAccess(deps, org, payload, accept, resourceTokens) : null;
+}
+
+/**
+ * What verifyAccessToken checks once the signature is: the claims of a person's token of an
+ * accepted `typ` (`sid` among them), and a live session of this org and user behind it. For a
+ * caller that verified the signature already (introspection), so the key set is not read twice.
+ */
+export async function acceptedAccess(
+  deps: TokensDeps,
+  org: Org,
+  payload: JWTPayload,
+  accept: readonly SessionTokenType[],
+  resourceTokens: 'refuse' | 'accept' = 'refuse',
+): Promise<VerifiedAccess | null> {
   const shape = shapeOf(payload, accept);
   if (!shape) return null;
   // A token for an API resource is that API's (DESIGN §15): this org's own APIs never take it, so

@@ -5,7 +5,7 @@ import { clock } from '../clock.js';
 import { issuerOf } from '../issuers.js';
 import { liveSession } from '../sessions/sessions.js';
 import type { Client, Org } from '../types.js';
-import { verifyAccessToken } from './access-tokens.js';
+import { acceptedAccess } from './access-tokens.js';
 import type { TokensDeps } from './deps.js';
 import { signedAccessToken } from './signed-access-token.js';
 
@@ -25,7 +25,7 @@ async function introspectAccessToken(deps: TokensDeps, org: Org, token: string):
   if (payload.typ === 'client') {
     if (typeof payload.sub !== 'string' || !(await findClient(deps.store, org.id, payload.sub)))
       return INACTIVE;
-  } else if (!(await verifyAccessToken(deps, org, token, ['user', 'console'], 'accept'))) {
+  } else if (!(await acceptedAccess(deps, org, payload, ['user', 'console'], 'accept'))) {
     return INACTIVE;
   }
   // RFC 9449 §6.2: a token bound to a DPoP key is a DPoP token; its `cnf` is among its claims.
