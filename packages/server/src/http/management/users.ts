@@ -46,24 +46,25 @@ const view = (u: User): z.output<typeof UserView> => ({
   updated_at: isoTime(u.updatedAt),
 });
 
-/** The body's OIDC Core §5.1 fields (snake_case, as the claims are named) as the domain's changes. */
-function claimChanges(body: z.output<typeof UpdateUserBody>): StandardClaimChanges {
-  const changes: StandardClaimChanges = {
-    middleName: body.middle_name,
-    nickname: body.nickname,
-    preferredUsername: body.preferred_username,
-    profile: body.profile,
-    website: body.website,
-    gender: body.gender,
-    birthdate: body.birthdate,
-    zoneinfo: body.zoneinfo,
-    locale: body.locale,
-    phoneNumber: body.phone_number,
-    phoneNumberVerified: body.phone_number_verified,
-    address: body.address,
-  };
-  return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-}
+/** The body's OIDC Core §5.1 fields (snake_case, as the claims are named) under the domain's names. */
+const CLAIM_FIELDS = {
+  middle_name: 'middleName',
+  nickname: 'nickname',
+  preferred_username: 'preferredUsername',
+  profile: 'profile',
+  website: 'website',
+  gender: 'gender',
+  birthdate: 'birthdate',
+  zoneinfo: 'zoneinfo',
+  locale: 'locale',
+  phone_number: 'phoneNumber',
+  phone_number_verified: 'phoneNumberVerified',
+  address: 'address',
+} as const;
+
+/** The claims the body sent, as the domain's changes (a null sent clears one). */
+const claimChanges = (body: z.output<typeof UpdateUserBody>): StandardClaimChanges =>
+  sentFields(body, CLAIM_FIELDS);
 
 /** The filters in the order the Link URLs carry them. */
 const FILTERS = ['q'] as const;
