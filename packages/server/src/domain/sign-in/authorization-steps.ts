@@ -70,6 +70,9 @@ export async function continueAuthorization(
 export const codeAnswer = (deps: SignInDeps, org: Org, pending: PendingAuthorization, code: string) =>
   answerTo(deps, org, pending, { code });
 
+/** A person's answer on a consent form (an authorization request's or a device's): let the client in, or not. */
+export type Decision = 'allow' | 'deny';
+
 /**
  * The consent page's Allow or Deny, by the person signed in for the request: Deny closes the
  * request and answers `access_denied`; Allow records the consent (not an impersonating owner's:
@@ -80,7 +83,7 @@ export async function decideConsent(
   org: Org,
   pending: PendingAuthorization,
   session: BrowserSession,
-  decision: 'allow' | 'deny',
+  decision: Decision,
 ): Promise<SignInOutcome> {
   if (decision === 'deny') {
     await closeAuthorizationRequest(deps, pending);

@@ -25,6 +25,7 @@ import { grantedTokens } from '../tokens/id-tokens.js';
 import { addRefreshToken, type TokenSet } from '../tokens/user-tokens.js';
 import { DEVICE_CODE_TTL_MS, DEVICE_POLL_INTERVAL_S, USED_CODE_RETENTION_MS } from '../tokens-policy.js';
 import type { Client, DeviceAuthorization, Org } from '../types.js';
+import type { Decision } from './authorization-steps.js';
 import { findSignInClient } from './authorize/client.js';
 import { authenticationOf, type BrowserSession } from './browser-sessions.js';
 import type { SignInDeps } from './deps.js';
@@ -231,7 +232,7 @@ export async function decideDevice(
   org: Org,
   pending: PendingDevice,
   session: BrowserSession,
-  decision: 'allow' | 'deny',
+  decision: Decision,
 ): Promise<'approved' | 'denied'> {
   const { device } = pending;
   const now = clock.now();

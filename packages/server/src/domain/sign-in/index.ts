@@ -5,7 +5,7 @@
  */
 export { redeemAuthorizationCode } from './authorization-codes.js';
 export { loadAuthorizationRequest, type PendingAuthorization } from './authorization-requests.js';
-export { continueAuthorization, decideConsent } from './authorization-steps.js';
+export { continueAuthorization, type Decision, decideConsent } from './authorization-steps.js';
 export { authorizeRequest, pushAuthorizationRequest } from './authorize/authorize-request.js';
 export { AUTHORIZE_PARAMETERS, type AuthorizeParams, type AuthorizeQuery } from './authorize/parameters.js';
 export { CODE_CHALLENGE, PKCE_METHODS } from './authorize/pkce.js';

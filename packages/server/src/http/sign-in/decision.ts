@@ -1,10 +1,8 @@
 import type { ErrorSituation } from '../../domain/errors.js';
+import type { Decision } from '../../domain/sign-in/index.js';
 import type { Visit } from './hosted-page.js';
 import { textsOf } from './page-texts.js';
 import { sendErrorPage } from './respond.js';
-
-/** The person's answer on a consent form: let the client in, or not. */
-export type Decision = 'allow' | 'deny';
 
 /** Whether the form's `decision` is an answer at all (`allow` or `deny`). */
 export const isDecision = (value: string): value is Decision => value === 'allow' || value === 'deny';
